@@ -1,0 +1,60 @@
+"""Value objects for what comes off a station: raw edges and debounced presses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A raw level change on one input, stamped where it was captured.
+
+    ``level`` is the electrical level (buttons wire to ground with a pull-up,
+    so 0 is pressed unless the input is declared active-high).
+    """
+
+    station: int
+    input: str
+    level: int
+    t_us: int
+
+
+@dataclass(frozen=True)
+class Press:
+    """A debounced press: the time of its first active edge."""
+
+    station: int
+    input: str
+    t_us: int
+    precision_us: int = 1
+    edges: int = 1  # how many edges the bounce train had (diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"station": self.station, "input": self.input, "t_us": self.t_us}
+        if self.precision_us != 1:
+            out["precision_us"] = self.precision_us
+        if self.edges != 1:
+            out["edges"] = self.edges
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Press:
+        return cls(
+            station=int(data["station"]),
+            input=str(data["input"]),
+            t_us=int(data["t_us"]),
+            precision_us=int(data.get("precision_us", 1)),
+            edges=int(data.get("edges", 1)),
+        )
+
+
+@dataclass(frozen=True)
+class InputNotice:
+    """Something about an input that is not a press: stuck, released, noisy,
+    a board that went away. Shown on the station strip and in diagnostics."""
+
+    station: int
+    input: str
+    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected"
+    t_us: int
