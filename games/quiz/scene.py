@@ -83,16 +83,23 @@ class QuizScene(Scene):
                   pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 15 // 100))
         left = view.get("answer_left_us")
         if left is not None:
+            # the view has the time left, not the total: the first reading of a turn is the total
+            turn = (view.get("question"), station, len(view.get("results", ())))
+            if self._turn != turn:
+                self._turn, self._full_us = turn, max(int(left), 1)
             timer = pygame.Rect(inner.left, inner.bottom - inner.height * 35 // 100, inner.width, inner.height * 35 // 100)
-            self._timer(surface, timer, lay, int(left), ink)
+            self._timer(surface, timer, lay, int(left), ink, self._full_us)
 
-    def _timer(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, left_us: int, ink: theme.Color) -> None:
+    _turn: tuple[object, ...] | None = None
+    _full_us = 1
+
+    def _timer(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, left_us: int, ink: theme.Color, full_us: int) -> None:
         """Seconds left, big, over a bar that empties; red for the last seconds."""
         warn = left_us <= 3_000_000
         bar_h = max(6, area.height // 6)
         bar = pygame.Rect(area.left, area.bottom - bar_h, area.width, bar_h)
         panel(surface, bar, theme.blend(theme.BG, ink, 0.15))
-        frac = min(1.0, left_us / 10_000_000)
+        frac = min(1.0, left_us / full_us)
         panel(surface, pygame.Rect(bar.left, bar.top, max(1, round(bar.width * frac)), bar_h), theme.BAD if warn else ink)
         text = f"{-(-left_us // 1_000_000)} s" if left_us > 0 else "time!"
         draw_text(surface, text, lay.size(2.4), theme.BAD if warn and ink == theme.FG else ink,
