@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 log = logging.getLogger("buzzerbox.display")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the commands' output ours
 
 
 def add_commands(subparsers: Any) -> None:
