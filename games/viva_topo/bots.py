@@ -63,7 +63,9 @@ class VivaTopoBot:
     def _delay(self) -> int:
         return self.rng.randint(250_000, 700_000)
 
-    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]:
+    def observe(
+        self, view: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress]:
         if view["phase"] == "over" or view["turn"] != self.player:
             return []
         key = (int(view["turn_count"]), str(view["phase"]))
@@ -120,7 +122,9 @@ class VivaTopoBot:
             cat = view["cat"]
             # behind the cat on its first lap, cheese past it waits for the cat's
             # second, faster lap to sweep by first: worth much less
-            wall = cat["space"] if cat["lap"] == 1 and cat["space"] and cat["space"] > space else None
+            wall = (
+                cat["space"] if cat["lap"] == 1 and cat["space"] and cat["space"] > space else None
+            )
             best = 0.3
             for house in board["houses"]:
                 if house["arrow_space"] >= space and view["cheese_left"][house["name"]]:

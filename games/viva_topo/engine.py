@@ -190,7 +190,9 @@ class VivaTopoEngine:
 
     def _in_play(self, player: int | None = None) -> list[Mouse]:
         return [
-            m for m in self.mice.values() if m.place in IN_PLAY and (player is None or m.owner == player)
+            m
+            for m in self.mice.values()
+            if m.place in IN_PLAY and (player is None or m.owner == player)
         ]
 
     def _parse_value(self, value: Any) -> int | str:
@@ -200,7 +202,7 @@ class VivaTopoEngine:
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and value in NUMBERS:
             return value
-        raise RuleError(f"the die has no face {value!r}: use 2, 3, 4, 5 or \"cat\"")
+        raise RuleError(f'the die has no face {value!r}: use 2, 3, 4, 5 or "cat"')
 
     # ------------------------------------------------------------------ legal moves
     def moves_for(self, player: int, steps: int) -> list[Move]:
@@ -220,13 +222,23 @@ class VivaTopoEngine:
                 if t > p:
                     path = tuple(range(p + 1, t + 1))
                     out.append(
-                        Move(mouse.id, "run", f"space-{t}", t - p, t != p + steps, cat in path, path)
+                        Move(
+                            mouse.id, "run", f"space-{t}", t - p, t != p + steps, cat in path, path
+                        )
                     )
             for house in board.houses:
                 if p <= house.arrow_space < p + steps:
                     path = tuple(range(p + 1, house.arrow_space + 1))
                     out.append(
-                        Move(mouse.id, "house", house.name, house.arrow_space - p + 1, False, cat in path, path)
+                        Move(
+                            mouse.id,
+                            "house",
+                            house.name,
+                            house.arrow_space - p + 1,
+                            False,
+                            cat in path,
+                            path,
+                        )
                     )
         return out
 
@@ -320,12 +332,16 @@ class VivaTopoEngine:
         steps = 1 if value == CAT else int(value)
         if not self._in_play(player):
             if value == CAT:
-                events.append(self._event("message", f"{name} has no mice left and moves the cat", player))
+                events.append(
+                    self._event("message", f"{name} has no mice left and moves the cat", player)
+                )
                 events += self._move_cat()
                 if self._check_over(events):
                     return events
             else:
-                events.append(self._event("message", f"{name} has no mice left: nothing happens", player))
+                events.append(
+                    self._event("message", f"{name} has no mice left: nothing happens", player)
+                )
             return events + self._end_turn()
         self.roll = value
         self.moves = self.moves_for(player, steps)
@@ -446,9 +462,18 @@ class VivaTopoEngine:
         else:
             text = f"the cat runs from space-{old_space} to space-{landing} (lap {self.cat_lap})"
         events.append(
-            self._event("cat", text, **{"from": old_space}, to=landing, lap=old_lap, covered=covered, done=self.cat_done)
+            self._event(
+                "cat",
+                text,
+                **{"from": old_space},
+                to=landing,
+                lap=old_lap,
+                covered=covered,
+                done=self.cat_done,
+            )
         )
         victims = [m for m in self.mice.values() if m.place == TRACK and m.space in covered]
+        victims.sort(key=lambda m: covered.index(m.space))  # in the order the cat meets them
         if victims:
             for m in victims:
                 m.place, m.space = EATEN, None
@@ -527,7 +552,13 @@ class VivaTopoEngine:
             "turn_count": self.turn_count,
             "board": self.board.to_json(),
             "mice": [
-                {"id": m.id, "owner": m.owner, "colour": self.colours[m.owner], "where": m.where, "space": m.space}
+                {
+                    "id": m.id,
+                    "owner": m.owner,
+                    "colour": self.colours[m.owner],
+                    "where": m.where,
+                    "space": m.space,
+                }
                 for m in self.mice.values()
             ],
             "cat": {
@@ -569,7 +600,11 @@ class VivaTopoEngine:
             "finished": self.finished,
             "places": self.places(),
             "mice": counts,
-            "cat": {"lap": None if self.cat_done else self.cat_lap, "space": self.cat_space, "done": self.cat_done},
+            "cat": {
+                "lap": None if self.cat_done else self.cat_lap,
+                "space": self.cat_space,
+                "done": self.cat_done,
+            },
             "cheese_left": {**self.house_left, EMMENTALIA: self.wheels_left},
             "log": list(self.log),
         }
@@ -579,7 +614,9 @@ class VivaTopoEngine:
         """Set up a mid-game position (scenarios, tests, disputes)."""
         unknown = set(start) - {"mice", "cat", "cheese", "turn", "scores"}
         if unknown:
-            raise ValueError(f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores")
+            raise ValueError(
+                f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores"
+            )
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
@@ -619,7 +656,9 @@ class VivaTopoEngine:
         if isinstance(where, int) or (isinstance(where, str) and where.startswith("space-")):
             space = int(where) if isinstance(where, int) else int(where.split("-", 1)[1])
             if not 1 <= space <= self.board.spaces:
-                raise ValueError(f"{mouse.id}: space {space} is off the track (1-{self.board.spaces})")
+                raise ValueError(
+                    f"{mouse.id}: space {space} is off the track (1-{self.board.spaces})"
+                )
             mouse.place, mouse.space = TRACK, space
         elif where in (START, EMMENTALIA, EATEN, TRAPPED):
             mouse.place = where
@@ -643,7 +682,9 @@ class VivaTopoEngine:
             return
         lap, space = int(cat.get("lap", 1)), int(cat["space"])
         if space not in self._symbols:
-            raise ValueError(f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}")
+            raise ValueError(
+                f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"
+            )
         g = self._symbols.index(space) + (lap - 1) * n
         if lap not in (1, 2) or g not in reachable:
             raise ValueError(f"the cat cannot be on space {space} in lap {lap}")
