@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from controller.press import Press
@@ -161,11 +161,16 @@ def new_bots(settings: GameSettings) -> list[VivaTopoBot]:
     return [VivaTopoBot(player, settings.seed) for player in range(settings.players)]
 
 
-def play_bot_game(settings: GameSettings, max_presses: int = 20_000) -> VivaTopoEngine:
+def play_bot_game(
+    settings: GameSettings,
+    max_presses: int = 20_000,
+    after_action: Callable[[VivaTopoEngine], None] | None = None,
+) -> VivaTopoEngine:
     """Play one game to the end with bots pressing buttons (no I/O, no clock).
 
     A small stand-in for the core simulator: presses go through the button map
     like real ones, out-of-turn presses are dropped as the runtime would.
+    ``after_action`` sees the engine after every accepted action (property tests).
     """
     engine = VivaTopoEngine(settings)
     bots = new_bots(settings)
@@ -194,5 +199,8 @@ def play_bot_game(settings: GameSettings, max_presses: int = 20_000) -> VivaTopo
                 events = engine.handle(action)
             except RuleError:
                 events = []
+            else:
+                if after_action is not None:
+                    after_action(engine)
         observe(events, t_us)
     raise RuntimeError(f"game not over after {max_presses} presses")

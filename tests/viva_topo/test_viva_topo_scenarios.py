@@ -36,7 +36,9 @@ def test_scenario(path: Path) -> None:
     log_contains = expect.pop("log_contains", [])
     check(expect, result)
     for text in log_contains:
-        assert any(text in line for line in result["log"]), f"no log line with {text!r}: {result['log']}"
+        assert any(text in line for line in result["log"]), (
+            f"no log line with {text!r}: {result['log']}"
+        )
 
 
 def test_there_are_scenarios_for_every_rule() -> None:
