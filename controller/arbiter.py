@@ -87,6 +87,10 @@ class Arbiter:
         self.armed_at_us = None
         self.buzzes.clear()
 
+    def close(self) -> None:
+        """Stop counting (the round is over) but keep the ranking on show."""
+        self.armed_at_us = None
+
     def new_question(self) -> None:
         """Forget who answered and who buzzed early; lockouts keep running."""
         self.disarm()
