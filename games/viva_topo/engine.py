@@ -18,6 +18,8 @@ Decisions beyond board.py's geometry:
   the game at once; the cat has nobody left to chase.
 * A forced roll (``args={"value": 4}`` or ``"cat"``) does not draw from the
   generator; a free roll draws one face from ``random.Random(seed)``.
+* Actions with ``player=None`` (scenario steps, host overrides) act for the
+  current player; a player's action out of turn is a ``RuleError``.
 * ``select``/``confirm`` step through the legal moves (a mouse on an arrow
   space appears once per option) and move the highlighted one.
 """
@@ -593,7 +595,7 @@ class VivaTopoEngine:
             counts.setdefault(self.colours[m.owner], {})
             counts[self.colours[m.owner]][kind] = counts[self.colours[m.owner]].get(kind, 0) + 1
         return {
-            "players": list(self.colours),
+            "colours": list(self.colours),
             "scores": list(self.scores),
             "winners": list(self.winners),
             "turns": self.turn_count,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.viva_topo.conftest import run_scenario
+from controller.scenario import run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 
@@ -34,7 +34,9 @@ def test_scenario(path: Path) -> None:
     result = run_scenario(data)
     expect = dict(data["expect"])
     log_contains = expect.pop("log_contains", [])
+    rejected = expect.pop("rejected", 0)  # out-of-turn presses the engine refused
     check(expect, result)
+    assert len([e for e in result["events"] if e["kind"] == "rejected"]) == rejected
     for text in log_contains:
         assert any(text in line for line in result["log"]), (
             f"no log line with {text!r}: {result['log']}"
