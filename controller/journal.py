@@ -73,8 +73,7 @@ class Journal:
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, start=1):
-            yield number, line
+        yield from enumerate(f, start=1)
 
 
 def read(path: str | Path) -> Journal:
