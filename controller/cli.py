@@ -14,6 +14,7 @@ from typing import Any
 from controller import journal as journal_mod
 from controller import profile as profile_mod
 from controller import scenario as scenario_mod
+from controller.display.commands import add_commands as add_display_commands
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session, simulate
 from games import registry
@@ -65,8 +66,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Headless demo: a whole game by simulated players, summarised in words."""
+def cmd_demo_summary(args: argparse.Namespace) -> int:
+    """Headless demo: a whole game by simulated players, summarised in words.
+    ``buzzerbox demo`` (controller/display/commands.py) falls back to it for a
+    game without a scene yet."""
     spec = _spec(args.game)
     players = args.players or max(spec.min_players, min(4, spec.max_players))
     settings = spec.settings(players, args.seed, **spec.demo_options)
@@ -75,12 +78,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     until = None if args.seconds is None else int(args.seconds * 1_000_000)
     session.run_virtual(until)
     print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
+    print_demo_log(box)
+    return 0
+
+
+def print_demo_log(box: Box) -> None:
+    """The demo's story in words, then the summary as JSON."""
     for event in box.event_log:
         if event.kind in ("winner", "correct", "wrong", "early", "round_over", "game_over", "tie", "eaten", "cheese"):
             who = "" if event.player is None else f" {box.station_names[event.player]}"
             print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
     print(json.dumps(box.summary(), sort_keys=True))
-    return 0
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -201,12 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 
-    p = sub.add_parser("demo", help="a game played by simulated players (headless summary without a screen)")
-    p.add_argument("game", nargs="?", default="quiz", help=f"one of: {games}")
-    p.add_argument("--players", type=int, help="how many simulated players")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--seconds", type=float, help="stop after this much box time")
-    p.set_defaults(func=cmd_demo)
+    # demo (on the screen, or headless with a screenshot), diag, doctor, menu
+    add_display_commands(sub)
 
     p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
     p.add_argument("game", help=f"one of: {games}")

@@ -24,8 +24,8 @@ def add_commands(subparsers: Any) -> None:
         description="Simulated players play GAME on the screen. Where there is no display (or with "
         "--headless) it plays SECONDS of box time as fast as it can and prints a summary.",
     )
-    p.add_argument("game", help="quiz, reaction, ... (any game with a scene)")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("game", nargs="?", default="quiz", help="quiz, reaction, ... (a game without a scene yet: headless summary)")
+    p.add_argument("--players", type=int, default=None, help="how many simulated players (default 4, or the game's limit)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
     p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
@@ -129,20 +129,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     try:
         spec = get(args.game)
+        if args.players is None:
+            args.players = max(spec.min_players, min(4, spec.max_players))
         settings = spec.settings(args.players, args.seed, **spec.demo_options)
     except (LookupError, ValueError) as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 2
-    if not spec.scene:
-        print(f"demo: {spec.title} has no scene yet", file=sys.stderr)
-        return 2
     headless = _headless(args)
+    try:
+        scene = scene_for(args.game, None)
+    except (LookupError, ImportError) as exc:
+        if not headless or args.screenshot:
+            print(f"demo: {spec.title} cannot be shown yet ({exc}); playing it headless", file=sys.stderr)
+        from controller.cli import cmd_demo_summary
+
+        return cmd_demo_summary(args)
     profile = _profile(args)
     names, colors = _names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
     screen = _screen(args, headless)
-    presenter = Presenter(screen, scene_for(args.game, colors), lights=_lights(profile), sound=_sound(args, headless))
+    scene.colors = colors
+    presenter = Presenter(screen, scene, lights=_lights(profile), sound=_sound(args, headless))
     seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
     until = None if seconds is None else int(seconds * 1_000_000)
     if headless:
@@ -160,6 +168,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"scores: {summary.get('scores')}")
     if args.screenshot:
         print(f"screenshot: {args.screenshot} (1920x1080)")
+    if headless:
+        from controller.cli import print_demo_log
+
+        print_demo_log(box)
     screen.close()
     return 0
 
