@@ -30,7 +30,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
     p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
     p.add_argument("--screenshot", metavar="FILE", help="save the last frame as a 1920x1080 PNG")
-    _screen_args(p)
+    add_screen_args(p)
     p.set_defaults(func=cmd_demo)
 
     p = subparsers.add_parser("diag", help="every input of every station, live: presses, bounce, stuck, noise")
@@ -39,7 +39,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--headless", action="store_true")
     p.add_argument("--seconds", type=float, default=None)
     p.add_argument("--screenshot", metavar="FILE")
-    _screen_args(p)
+    add_screen_args(p)
     p.set_defaults(func=cmd_diag)
 
     p = subparsers.add_parser("doctor", help="which video and audio drivers and which GPIO pin factory this box has")
@@ -50,12 +50,13 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--headless", action="store_true", help="draw the menu once (with --screenshot) and exit")
     p.add_argument("--screenshot", metavar="FILE")
-    _screen_args(p)
+    add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 
 
-def _screen_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", help="wiring profile: station names, colours and the lights' pins")
+def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
+    if profile:
+        p.add_argument("--profile", help="wiring profile: station names, colours and the lights' pins")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
     g.add_argument("--window", dest="fullscreen", action="store_false")
@@ -66,7 +67,7 @@ def _screen_args(p: argparse.ArgumentParser) -> None:
 # -- shared set-up --------------------------------------------------------------------
 
 
-def _profile(args: argparse.Namespace) -> Any:
+def load_profile(args: argparse.Namespace) -> Any:
     if not getattr(args, "profile", None):
         return None
     from controller.profile import load
@@ -74,10 +75,15 @@ def _profile(args: argparse.Namespace) -> Any:
     return load(args.profile)
 
 
-def _lights(profile: Any) -> Any:
+def open_lights(profile: Any, source: Any = None) -> Any:
+    """The profile's button lights: GPIO pins, or the input board's outputs."""
     from controller.lights import GpioLights, NoLights
 
-    if profile is None or not profile.light_pins() or profile.source != "gpio":
+    if profile is None or not profile.light_pins():
+        return NoLights()
+    if profile.source == "board":
+        return source.lights() if source is not None and hasattr(source, "lights") else NoLights()
+    if profile.source != "gpio":
         return NoLights()
     try:
         return GpioLights.from_profile(profile)
@@ -86,7 +92,7 @@ def _lights(profile: Any) -> Any:
         return NoLights()
 
 
-def _names_colors(profile: Any, players: int) -> tuple[list[str] | None, list[Any] | None]:
+def names_colors(profile: Any, players: int) -> tuple[list[str] | None, list[Any] | None]:
     if profile is None:
         return None, None
     from controller.display.theme import PALETTE, hex_color
@@ -96,13 +102,13 @@ def _names_colors(profile: Any, players: int) -> tuple[list[str] | None, list[An
     return names, colors
 
 
-def _screen(args: argparse.Namespace, headless: bool) -> Any:
+def open_screen(args: argparse.Namespace, headless: bool) -> Any:
     from controller.display.screen import Screen
 
     return Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
 
 
-def _sound(args: argparse.Namespace, headless: bool) -> Any:
+def open_sound(args: argparse.Namespace, headless: bool) -> Any:
     from controller.sound import Sound, SoundSettings
 
     if headless and "SDL_AUDIODRIVER" not in os.environ:
@@ -110,7 +116,7 @@ def _sound(args: argparse.Namespace, headless: bool) -> Any:
     return Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
 
 
-def _headless(args: argparse.Namespace) -> bool:
+def is_headless(args: argparse.Namespace) -> bool:
     from controller.display.screen import has_display
 
     return bool(args.headless) or not has_display()
@@ -135,7 +141,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except (LookupError, ValueError) as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 2
-    headless = _headless(args)
+    headless = is_headless(args)
     try:
         scene = scene_for(args.game, None)
     except (LookupError, ImportError) as exc:
@@ -144,13 +150,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from controller.cli import cmd_demo_summary
 
         return cmd_demo_summary(args)
-    profile = _profile(args)
-    names, colors = _names_colors(profile, args.players)
+    profile = load_profile(args)
+    names, colors = names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
-    screen = _screen(args, headless)
+    screen = open_screen(args, headless)
     scene.colors = colors
-    presenter = Presenter(screen, scene, lights=_lights(profile), sound=_sound(args, headless))
+    presenter = Presenter(screen, scene, lights=open_lights(profile), sound=open_sound(args, headless))
     seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
     until = None if seconds is None else int(seconds * 1_000_000)
     if headless:
@@ -182,7 +188,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
     from controller.display.loop import run_diag
     from controller.sources.keyboard import KeyboardSource
 
-    profile = _profile(args)
+    profile = load_profile(args)
     if profile is not None:
         stations = [(st.name, list(st.inputs)) for st in profile.stations]
         debounce = profile.debounce
@@ -190,13 +196,13 @@ def cmd_diag(args: argparse.Namespace) -> int:
     else:
         stations = [(f"Player {i + 1}", ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
-    headless = _headless(args)
+    headless = is_headless(args)
     monitor = InputMonitor(stations, debounce, host)
     simulator = _diag_simulator(monitor, stations) if (args.simulate or headless) else None
     if profile is not None and not args.simulate and profile.source != "virtual":
         print("diag: reading the profile's pins needs the GPIO/board source; showing keyboard and --simulate input "
               "only on this branch", file=sys.stderr)
-    screen = _screen(args, headless)
+    screen = open_screen(args, headless)
     seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
     until = None if seconds is None else int(seconds * 1_000_000)
     keyboard = None if headless else KeyboardSource(len(stations))
@@ -261,10 +267,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
         spec = get(name)
         if spec.scene:
             games.append((name, spec.title, spec.min_players, spec.max_players))
-    profile = _profile(args)
+    profile = load_profile(args)
     players = len(profile.stations) if profile is not None else args.players
-    headless = _headless(args) if args.headless else False
-    screen = _screen(args, headless)
+    headless = is_headless(args) if args.headless else False
+    screen = open_screen(args, headless)
     menu = Menu(games, players)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
@@ -272,10 +278,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(f"screenshot: {args.screenshot}")
         return 0
-    sound = _sound(args, False)
-    lights = _lights(profile)
+    sound = open_sound(args, False)
+    lights = open_lights(profile)
     while True:
-        names, colors = _names_colors(profile, max(players, 16))
+        names, colors = names_colors(profile, max(players, 16))
         monitor = InputMonitor([(n, ["bell"]) for n in (names or [f"Player {i + 1}" for i in range(16)])[:players]],
                                profile.debounce if profile is not None else None)
         choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
