@@ -63,7 +63,7 @@ class _Link:
         fd = sim._master
         if fd is None or not sim.reading:
             return 0
-        whole = data.endswith(b"\n") and sim._line_start
+        whole = data.endswith(b"\n") and sim._line_start and data[:1] in sim._fault_kinds
         if whole and sim._drop > 0:
             sim._drop -= 1
             return len(data)
@@ -153,6 +153,7 @@ class BoardSim:
         self.reading = True
         self._drop = 0
         self._corrupt = 0
+        self._fault_kinds = b"PN"
         self._line_start = True
         self._master: int | None = None
         self._slave: int | None = None
@@ -233,15 +234,17 @@ class BoardSim:
             if self._master is not None:
                 os.write(self._master, raw)
 
-    def drop_lines(self, n: int = 1) -> None:
-        """The next ``n`` whole lines the board sends are lost on the wire."""
+    def drop_lines(self, n: int = 1, kinds: bytes = b"PN") -> None:
+        """The next ``n`` whole lines of these types (default: events) are lost on the wire."""
         with self._lock:
             self._drop += n
+            self._fault_kinds = kinds
 
-    def corrupt_lines(self, n: int = 1) -> None:
-        """The next ``n`` whole lines get one bit flipped on the wire."""
+    def corrupt_lines(self, n: int = 1, kinds: bytes = b"PN") -> None:
+        """The next ``n`` whole lines of these types get one bit flipped on the wire."""
         with self._lock:
             self._corrupt += n
+            self._fault_kinds = kinds
 
     # ---- inputs ----------------------------------------------------------------
     def edges(self, channel: int, changes: Iterable[tuple[int, int]], at_us: int | None = None) -> None:

@@ -289,6 +289,9 @@ class Board:
 
     def heartbeat(self, now):
         ev = self.events
+        for i in range(len(self._ctl) - 1, -1, -1):
+            if self._ctl[i][0] == "B":  # only the latest heartbeat is worth sending
+                self._ctl.pop(i)
         self._control("B b=%s w=%d t=%d s=%d q=%d d=%d e=%d g=%d x=%d"
                       % (self.boot_id, self.wraps, now, ev.send - 1, ev.next - ev.send,
                          ev.dropped, self.edges.dropped, self.glitches, self.sr_worst))
