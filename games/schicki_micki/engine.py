@@ -151,6 +151,9 @@ class SchickiMickiEngine:
         self.t_show: int | None = None
         self.shown_confirmed = False
         self.reactions: dict[int, Reaction] = {}
+        #: the first reaction to the newest card opens the window (a replaced
+        #: reaction does not move it)
+        self.window_start_us: int | None = None
         self.locked: set[int] = set()
         self.status = ["idle"] * self.players
         self.next_turn_us: int | None = (
@@ -170,9 +173,9 @@ class SchickiMickiEngine:
         return self.phase == "over"
 
     def _window_deadline(self) -> int | None:
-        if self.phase != "window" or not self.reactions:
+        if self.phase != "window" or self.window_start_us is None:
             return None
-        return min(r.t_us for r in self.reactions.values()) + self.reaction_window_us
+        return self.window_start_us + self.reaction_window_us
 
     def next_deadline_us(self) -> int | None:
         if self.phase == "over":
@@ -283,6 +286,7 @@ class SchickiMickiEngine:
         self.t_turn = self.t_show = t_us
         self.shown_confirmed = False
         self.reactions = {}
+        self.window_start_us = None
         self.locked = set()
         self.status = ["idle"] * self.players
         self.phase = "showing"
@@ -323,6 +327,7 @@ class SchickiMickiEngine:
             return [GameEvent("ignored", t_us, player, {"why": "a later reaction of this player already counts"})]
         reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory)
         self.reactions[player] = reaction
+        self.window_start_us = t_us if self.window_start_us is None else min(self.window_start_us, t_us)
         self.status[player] = "reacted"
         if action.kind == "blue" and judge(self.table).identical:
             self.locked.add(player)
@@ -531,6 +536,7 @@ class SchickiMickiEngine:
             "outcomes": resolution_outcomes,
         }
         self.reactions = {}
+        self.window_start_us = None
         self.locked = set()
         self.phase = "waiting"
         events.append(GameEvent("round_over", t_us, data={"situation": situation.row, "first": self.last_resolution["first"]}))
