@@ -255,6 +255,8 @@ class SchickiMickiEngine:
                 self.shown_confirmed = True
             return []
         if kind == "pace":
+            if self.phase == "over":
+                raise RuleError("the game is over")
             interval = action.args.get("turn_interval_us")
             if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
                 raise RuleError(f"pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null")
@@ -409,7 +411,12 @@ class SchickiMickiEngine:
         return _Verdict(r, "return", "no two cards are identical")
 
     def _resolve(self, t_us: int) -> list[GameEvent]:
-        """Close the reaction window: apply the outcome table to every reaction."""
+        """Close the reaction window: apply the outcome table to every reaction.
+
+        Order: winners take table cards (earliest first), leftovers go under
+        the deck, unpaid winners take deck cards from the top (or are owed),
+        then wrong reactions return one won card each under the deck.
+        """
         situation = judge(self.table)
         t_show = self.t_show if self.t_show is not None else t_us
         events: list[GameEvent] = []
@@ -418,9 +425,8 @@ class SchickiMickiEngine:
             del self.reactions[r.player]
             events.append(GameEvent("early", t_us, r.player, {"why": "pressed before the card was on screen"}))
         holders, no_pawn = self._pawn_holders()
-        verdicts: list[_Verdict] = [
-            _Verdict(r, "ignored", "no pawn was left to grab") for r in no_pawn
-        ]
+        verdicts: list[_Verdict] = [_Verdict(r, "ignored", "no pawn was left to grab") for r in no_pawn]
+        verdicts += [_Verdict(r, "ignored", "pressed before the card was on screen") for r in early]
         for r in self.reactions.values():
             if r.kind in ("knock", "call") or r in holders:
                 verdicts.append(self._verdict(r, situation))
@@ -434,10 +440,11 @@ class SchickiMickiEngine:
         if claimants:
             groups = self._rank([v.reaction for v in claimants])
             first = {r.player for r in groups[0]}
+            leaders = " and ".join(f"player {p}" for p in sorted(first))
             for v in claimants:
                 if v.reaction.player not in first:
-                    winner = min(groups[0], key=lambda r: r.player).player
-                    v.result, v.why = "nothing", f"{v.why}, but player {winner} was first"
+                    verb = "was" if len(first) == 1 else "were"
+                    v.result, v.why = "nothing", f"{v.why}, but {leaders} {verb} first"
             if len(groups[0]) == 1:
                 all_winner = next(v for v in claimants if v.reaction.player in first)
             else:

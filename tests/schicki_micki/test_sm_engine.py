@@ -225,3 +225,16 @@ def test_show_card_takes_the_card_out_of_the_deck_or_adds_it() -> None:
     assert s["total_cards"] == 3 and s["table"] == [F1, HAT]
     with pytest.raises(RuleError, match="show_card card: close-up: 'color'"):
         e.handle(Action("show_card", 200_000, args={"card": {"closeup": "hat", "color": "grey"}}))
+
+
+def test_a_press_before_the_frame_flipped_is_ignored_in_the_outcomes() -> None:
+    e = engine(3, [X1, HAT, F1], won=[2, 2, 2])
+    turn(e, 0)
+    turn(e, 100_000)
+    react(e, 0, "knock", 105_000)  # accepted: the flip time is not known yet
+    e.handle(Action(HOST_SHOWN, 116_000))
+    react(e, 1, "call", 600_000, accessory="hat")
+    events = e.tick(2_000_000)
+    assert [ev.kind for ev in events if ev.player == 0] == ["early", "ignored"]
+    assert e.summary()["won"] == [2, 4, 2]  # the early knock costs nothing
+    assert "pressed before the card was on screen" in e.summary()["outcomes"][0]["text"]
