@@ -87,6 +87,10 @@ class Arbiter:
         self.armed_at_us = None
         self.buzzes.clear()
 
+    def close(self) -> None:
+        """Stop counting (the round is over) but keep the ranking on show."""
+        self.armed_at_us = None
+
     def new_question(self) -> None:
         """Forget who answered and who buzzed early; lockouts keep running."""
         self.disarm()
@@ -150,7 +154,7 @@ class Arbiter:
             winner=winner,
             queue=[b.station for b in rest],
             margins_us=[b.t_us - t_first for b in rest],
-            ties=[[b.station for b in group] for group in groups if len(group) > 1],
+            ties=[sorted(b.station for b in group) for group in groups if len(group) > 1],
             early=list(self.early),
         )
 

@@ -59,6 +59,8 @@ class GameSpec:
     #: "module:Class" of the pygame scene, imported only when a screen is drawn
     scene: str | None = None
     default_options: Mapping[str, Any] = field(default_factory=dict)
+    #: options the demo and ``simulate`` add so unattended games keep moving
+    demo_options: Mapping[str, Any] = field(default_factory=dict)
 
     def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
         if not self.min_players <= players <= self.max_players:

@@ -1,0 +1,263 @@
+"""``buzzerbox``: the box's command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from controller import journal as journal_mod
+from controller import profile as profile_mod
+from controller import scenario as scenario_mod
+from controller.runtime import Box, box_from_journal
+from controller.simulate import Session, simulate
+from games import registry
+
+log = logging.getLogger("buzzerbox")
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=True))
+
+
+def _spec(name: str) -> registry.GameSpec:
+    try:
+        return registry.get(name)
+    except LookupError as exc:
+        raise SystemExit(f"buzzerbox: {exc}") from exc
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """--option key=value (value parsed as JSON when it can be)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"buzzerbox: --option wants key=value, got {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+# -- commands -------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    spec = _spec(args.game)
+    try:
+        session = simulate(spec, args.players, args.seed, args.journal, _options(args.option))
+    except (ValueError, journal_mod.JournalError) as exc:
+        raise SystemExit(f"buzzerbox simulate: {exc}") from exc
+    summary = session.box.summary()
+    if args.json:
+        _print_json(summary)
+    else:
+        print(f"{spec.title}: {args.players} simulated players, seed {args.seed}, "
+              f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
+        print(f"scores: {summary.get('scores')}")
+        if args.journal:
+            print(f"journal: {args.journal}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Headless demo: a whole game by simulated players, summarised in words."""
+    spec = _spec(args.game)
+    players = args.players or max(spec.min_players, min(4, spec.max_players))
+    settings = spec.settings(players, args.seed, **spec.demo_options)
+    box = Box(spec, settings)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    until = None if args.seconds is None else int(args.seconds * 1_000_000)
+    session.run_virtual(until)
+    print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
+    for event in box.event_log:
+        if event.kind in ("winner", "correct", "wrong", "early", "round_over", "game_over", "tie", "eaten", "cheese"):
+            who = "" if event.player is None else f" {box.station_names[event.player]}"
+            print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
+    print(json.dumps(box.summary(), sort_keys=True))
+    return 0
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    try:
+        data = scenario_mod.load(args.file)
+        outcome = scenario_mod.run(data)
+    except scenario_mod.ScenarioError as exc:
+        raise SystemExit(f"buzzerbox scenario: {exc}") from exc
+    problems = scenario_mod.check(data, outcome)
+    if args.json:
+        _print_json(outcome if args.events else {k: v for k, v in outcome.items() if k != "events"})
+    else:
+        for key in ("winner", "queue", "margins_us", "ties", "early", "scores"):
+            if key in outcome:
+                print(f"{key}: {outcome[key]}")
+    for problem in problems:
+        print(f"expectation not met: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        box = box_from_journal(journal_mod.read(args.file))
+    except (journal_mod.JournalError, LookupError) as exc:
+        raise SystemExit(f"buzzerbox replay: {exc}") from exc
+    if args.json:
+        _print_json(box.summary())
+    else:
+        print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
+        if args.disputes:
+            for press in box.press_log:
+                print(f"  {press.t_us:>14} µs  station {press.station} {press.input} (±{press.precision_us} µs, {press.edges} edges)")
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Continue a journaled game after a crash or power cut."""
+    try:
+        journal = journal_mod.repair(args.file)
+        writer = journal_mod.JournalWriter(args.file)
+        box = box_from_journal(journal, writer)
+    except (journal_mod.JournalError, LookupError) as exc:
+        raise SystemExit(f"buzzerbox resume: {exc}") from exc
+    print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
+          + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
+    mode = journal.header.get("mode", "simulate")
+    if mode == "play":
+        raise SystemExit("buzzerbox resume: live games resume with 'buzzerbox play GAME --profile P --resume FILE'")
+    spec, settings = box.spec, box.settings
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)
+    session.now_us = box.now_us
+    session.run_virtual(None if args.seconds is None else box.now_us + int(args.seconds * 1e6))
+    box._write({"type": "end", "t_us": session.now_us})
+    writer.close()
+    if args.json:
+        _print_json(box.summary())
+    else:
+        print(f"finished: scores {box.summary().get('scores')}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Real stations: headless loop (the display adds its own when present)."""
+    from controller.sources.gpio import GpioSource
+    from controller.timeline import box_now_us
+
+    spec = _spec(args.game)
+    try:
+        prof = profile_mod.load(args.profile)
+    except profile_mod.ProfileError as exc:
+        raise SystemExit(f"buzzerbox play: {exc}") from exc
+    players = len(prof.stations)
+    settings = spec.settings(players, args.seed, **_options(args.option))
+    box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, latency_guard_us=2_000,
+              station_names=[s.name for s in prof.stations])
+    path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
+    box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+    source = GpioSource(prof)
+    source.start(box)
+    now = box_now_us()
+    for (station, name), level in source.levels().items():
+        box.debouncer.start(station, name, level, now)
+    print(f"{spec.title} on {prof.name}: {source.describe()}; journal {path}; Ctrl+C to stop", file=sys.stderr)
+    try:
+        while not box.engine.finished:
+            for event in box.step(box_now_us()):
+                log.info("%s", event)
+                if event.kind == "show":
+                    box.shown(box_now_us())
+            time.sleep(0.002)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.stop()
+        box.journal.close()
+    _print_json(box.summary())
+    return 0
+
+
+def cmd_wiring_check(args: argparse.Namespace) -> int:
+    try:
+        prof = profile_mod.load(args.profile)
+    except profile_mod.ProfileError as exc:
+        print(f"FAIL {exc}", file=sys.stderr)
+        return 1
+    inputs = sum(len(s.inputs) for s in prof.stations) + len(prof.host)
+    lights = sum(len(s.lights) for s in prof.stations)
+    print(f"OK {prof.name}: {len(prof.stations)} stations, {inputs} inputs, {lights} lights on {prof.source}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="buzzerbox",
+        description="The buzzer box: fair first-press arbitration for quizzes and tabletop reaction games.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    games = ", ".join(registry.available())
+
+    p = sub.add_parser("demo", help="a game played by simulated players (headless summary without a screen)")
+    p.add_argument("game", nargs="?", default="quiz", help=f"one of: {games}")
+    p.add_argument("--players", type=int, help="how many simulated players")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seconds", type=float, help="stop after this much box time")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
+    p.add_argument("game", help=f"one of: {games}")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.add_argument("--journal", help="write the session journal to this file (must not exist)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("scenario", help="run a JSON scenario file and print its outcome")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--events", action="store_true", help="include every event in the JSON")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("replay", help="rebuild a game's final state from its journal")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--disputes", action="store_true", help="list every press with its stamp and precision")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("resume", help="continue a journaled game after a crash or power cut")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seconds", type=float, help="play at most this much more box time")
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("play", help="play with real stations wired as a profile says")
+    p.add_argument("game", help=f"one of: {games}")
+    p.add_argument("--profile", required=True, help="wiring profile name (wiring/NAME.toml) or path")
+    p.add_argument("--seed", type=int, default=int(time.time()) % 1_000_000)
+    p.add_argument("--journal", help="journal file (default: journal-DATE-TIME.jsonl)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(func=cmd_play)
+
+    wiring = sub.add_parser("wiring", help="wiring profiles: check them").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")
+    p = wiring.add_parser("check", help="validate a wiring profile")
+    p.add_argument("profile")
+    p.set_defaults(func=cmd_wiring_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

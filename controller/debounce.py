@@ -1,0 +1,202 @@
+"""Leading-edge debounce: a press's time is its first active edge.
+
+Pure and clock-free (time comes in with every call), so the same code runs on
+live GPIO edges, in scenarios and in the benchmark. The rules (DESIGN.md):
+
+* The first active edge opens a *pending* press at its own time ``t0``.
+* The press is accepted once the line has been stable active for
+  ``glitch_us``; it keeps ``t0`` however many bounces came between.
+* If the bounce window (``bounce_us`` after ``t0``) runs out while the line is
+  idle and nothing was accepted, it was an isolated pulse: noise, no press.
+* After an accepted press every edge is dropped until the line has been idle
+  for ``bounce_us`` again (release bounce never makes a second press).
+* A line held active past ``stuck_us`` is flagged stuck and ignored until it
+  is released; a line that is active when watching starts must be released
+  before it can press (a wrong pull reads as stuck, not as a press).
+
+Library debounce (gpiozero ``bounce_time``, lgpio/pigpio/gpiod filters) is not
+used: it moves or drops the leading edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from controller.press import InputNotice, Press
+
+
+@dataclass(frozen=True)
+class DebounceConfig:
+    """Limits, set per wiring profile (``[debounce]`` table)."""
+
+    bounce_us: int = 10_000
+    glitch_us: int = 1_000
+    stuck_us: int = 10_000_000
+    active_level: int = 0  # switch to ground with a pull-up: 0 is pressed
+
+    def __post_init__(self) -> None:
+        if not 0 < self.glitch_us <= self.bounce_us:
+            raise ValueError(
+                f"debounce: glitch_us ({self.glitch_us}) must be > 0 and <= bounce_us ({self.bounce_us})"
+            )
+        if self.stuck_us <= self.bounce_us:
+            raise ValueError(
+                f"debounce: stuck_us ({self.stuck_us}) must be longer than bounce_us ({self.bounce_us})"
+            )
+        if self.active_level not in (0, 1):
+            raise ValueError("debounce: active_level must be 0 (pull-up, switch to ground) or 1")
+
+
+class Phase(Enum):
+    IDLE = "idle"
+    PENDING = "pending"
+    PRESSED = "pressed"
+    STUCK = "stuck"
+
+
+@dataclass
+class InputStats:
+    """What diagnostics show per input."""
+
+    presses: int = 0
+    glitches: int = 0
+    stuck_count: int = 0
+    last_press_us: int | None = None
+    last_edges: int = 0  # edges in the last press's bounce train (press + release)
+    last_bounce_us: int = 0  # first edge to last edge of the last press's onset bounce
+    max_edges: int = 0
+
+
+@dataclass
+class InputState:
+    station: int
+    input: str
+    precision_us: int = 1
+    level: int | None = None  # None: not seen yet (assumed idle)
+    last_change_us: int = 0
+    phase: Phase = Phase.IDLE
+    t0_us: int = 0
+    t0_precision_us: int = 1
+    edges: int = 0
+    onset_last_edge_us: int = 0
+    stats: InputStats = field(default_factory=InputStats)
+
+
+Output = Press | InputNotice
+
+
+class Debouncer:
+    """Debounces every input of a box. Feed edges with ``edge`` and let time pass
+    with ``poll``; both return the presses and notices that became due."""
+
+    def __init__(self, config: DebounceConfig | None = None) -> None:
+        self.config = config or DebounceConfig()
+        self.inputs: dict[tuple[int, str], InputState] = {}
+
+    def state(self, station: int, input_name: str) -> InputState:
+        key = (station, input_name)
+        st = self.inputs.get(key)
+        if st is None:
+            st = self.inputs[key] = InputState(station, input_name)
+        return st
+
+    def start(self, station: int, input_name: str, level: int, t_us: int) -> list[Output]:
+        """Register an input with its level at rest. Active at rest means it
+        must be released first (and is reported stuck if it never is)."""
+        st = self.state(station, input_name)
+        st.level = level
+        st.last_change_us = t_us
+        if level == self.config.active_level:
+            st.phase = Phase.PRESSED
+            st.edges = 0
+        return []
+
+    def edge(self, station: int, input_name: str, level: int, t_us: int, precision_us: int = 1) -> list[Output]:
+        st = self.state(station, input_name)
+        out = self._advance(st, t_us)
+        if st.level is None:
+            st.level = 1 - self.config.active_level
+        if level == st.level:
+            return out  # no change (a repeated report): nothing to do
+        active = level == self.config.active_level
+        if st.phase is Phase.IDLE:
+            if active:
+                st.phase = Phase.PENDING
+                st.t0_us = t_us
+                st.t0_precision_us = precision_us
+                st.edges = 1
+                st.onset_last_edge_us = t_us
+        elif st.phase is Phase.PENDING:
+            st.edges += 1
+            st.onset_last_edge_us = t_us
+        else:  # PRESSED or STUCK: bounce or release, counted for diagnostics only
+            st.edges += 1
+        st.level = level
+        st.last_change_us = t_us
+        return out
+
+    def poll(self, now_us: int) -> list[Output]:
+        """Let time pass on every input: accept settled presses, drop noise,
+        end lockouts, flag stuck inputs."""
+        out: list[Output] = []
+        for st in self.inputs.values():
+            out.extend(self._advance(st, now_us))
+        return out
+
+    def _advance(self, st: InputState, now_us: int) -> list[Output]:
+        cfg = self.config
+        out: list[Output] = []
+        active = st.level == cfg.active_level
+        stable_for = now_us - st.last_change_us
+        if st.phase is Phase.PENDING:
+            if active and stable_for >= cfg.glitch_us:
+                st.phase = Phase.PRESSED
+                st.stats.presses += 1
+                st.stats.last_press_us = st.t0_us
+                st.stats.last_bounce_us = st.onset_last_edge_us - st.t0_us
+                out.append(Press(st.station, st.input, st.t0_us, st.t0_precision_us, st.edges))
+            elif not active and now_us - st.t0_us >= cfg.bounce_us and stable_for >= cfg.glitch_us:
+                st.phase = Phase.IDLE
+                st.stats.glitches += 1
+                out.append(InputNotice(st.station, st.input, "glitch", st.t0_us))
+                return out
+        if st.phase is Phase.PRESSED:
+            if active and stable_for >= cfg.stuck_us:
+                st.phase = Phase.STUCK
+                st.stats.stuck_count += 1
+                out.append(InputNotice(st.station, st.input, "stuck", st.last_change_us + cfg.stuck_us))
+            elif not active and stable_for >= cfg.bounce_us:
+                self._finish_press(st)
+        elif st.phase is Phase.STUCK and not active and stable_for >= cfg.bounce_us:
+            self._finish_press(st)
+            out.append(InputNotice(st.station, st.input, "unstuck", st.last_change_us))
+        return out
+
+    def _finish_press(self, st: InputState) -> None:
+        st.phase = Phase.IDLE
+        st.stats.last_edges = st.edges
+        st.stats.max_edges = max(st.stats.max_edges, st.edges)
+        st.edges = 0
+
+    def next_due_us(self) -> int | None:
+        """When ``poll`` next has something to decide (lets simulations jump)."""
+        cfg = self.config
+        due: list[int] = []
+        for st in self.inputs.values():
+            active = st.level == cfg.active_level
+            if st.phase is Phase.PENDING:
+                due.append(st.last_change_us + cfg.glitch_us if active else max(st.t0_us + cfg.bounce_us, st.last_change_us + cfg.glitch_us))
+            elif st.phase is Phase.PRESSED:
+                due.append(st.last_change_us + (cfg.stuck_us if active else cfg.bounce_us))
+            elif st.phase is Phase.STUCK and not active:
+                due.append(st.last_change_us + cfg.bounce_us)
+        return min(due, default=None)
+
+    def stuck_inputs(self) -> list[tuple[int, str]]:
+        return [key for key, st in self.inputs.items() if st.phase is Phase.STUCK]
+
+    def is_down(self, station: int, input_name: str) -> bool:
+        """Accepted and not yet released (lights the station strip at once)."""
+        st = self.inputs.get((station, input_name))
+        return st is not None and st.phase is Phase.PRESSED

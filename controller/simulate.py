@@ -1,0 +1,108 @@
+"""Games played by simulated players, in virtual time (``simulate``, tests,
+headless demos) or in real time beside a screen (``demo``).
+
+The simulated players press through the same path as real stations: planned
+press -> bouncing edge train -> debounce -> button map -> engine.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from controller.journal import JournalWriter
+from controller.runtime import Box
+from controller.sources.simulated import SimulatedSwitches
+from games.base import Action, GameEvent
+from games.registry import Bot, GameSpec, HostBot
+
+
+class Session:
+    """A box with simulated players (and host) attached."""
+
+    def __init__(self, box: Box, bots: list[Bot], host: HostBot | None, seed: int) -> None:
+        self.box = box
+        self.bots = bots
+        self.host = host
+        self.switches = SimulatedSwitches(seed)
+        self._host_queue: list[tuple[int, int, Action]] = []
+        self._seq = itertools.count()
+        self.now_us = box.now_us
+        self.shows: list[tuple[int, dict[str, Any]]] = []  # (t_show, what) for the screen
+        self.on_show: Callable[[int], int] = lambda t_us: t_us  # display hook: returns the flip time
+        self._observe([])
+
+    def _observe(self, events: list[GameEvent]) -> None:
+        view = self.box.engine.public_view()
+        for station, bot in enumerate(self.bots):
+            for plan in bot.observe(view, events, self.now_us):
+                self.switches.plan(station, plan.input, max(plan.t_us, self.now_us))
+        if self.host is not None:
+            for action in self.host.observe(view, events, self.now_us):
+                heapq.heappush(self._host_queue, (max(action.t_us, self.now_us), next(self._seq), action))
+
+    def next_time_us(self) -> int | None:
+        candidates = [
+            self.switches.next_time_us(),
+            self._host_queue[0][0] if self._host_queue else None,
+            self.box.engine.next_deadline_us(),
+            self.box.debouncer.next_due_us(),
+        ]
+        times = [t for t in candidates if t is not None]
+        return min(times) if times else None
+
+    def step(self, now_us: int) -> list[GameEvent]:
+        """Everything due by ``now_us``: simulated edges, host actions, timeouts."""
+        self.now_us = max(self.now_us, now_us)
+        for edge in self.switches.due(self.now_us):
+            self.box.edge(edge, self.switches.precision_us)
+        events = self.box.step(self.now_us)
+        while self._host_queue and self._host_queue[0][0] <= self.now_us:
+            t, _, action = heapq.heappop(self._host_queue)
+            events += self.box.apply_action(Action(action.kind, t, None, action.args))
+        for event in list(events):
+            if event.kind == "show":
+                flip = self.on_show(self.now_us)
+                self.shows.append((flip, dict(event.data)))
+                events += self.box.shown(flip)
+        self._observe(events)
+        return events
+
+    def run_virtual(self, until_us: int | None = None, max_steps: int = 5_000_000) -> None:
+        """Play as fast as the CPU allows until the game ends (or ``until_us``)."""
+        for _ in range(max_steps):
+            if self.box.engine.finished:
+                return
+            nxt = self.next_time_us()
+            if nxt is None:
+                return  # nothing will ever happen again
+            if until_us is not None and nxt > until_us:
+                self.step(until_us)
+                return
+            self.step(max(nxt, self.now_us))
+        raise RuntimeError(f"simulation did not end within {max_steps} steps: is the game stuck?")
+
+
+def simulate(
+    spec: GameSpec,
+    players: int,
+    seed: int,
+    journal_path: str | None = None,
+    options: dict[str, Any] | None = None,
+    until_us: int | None = 4 * 3600 * 1_000_000,
+) -> Session:
+    """One whole game with bots, in virtual time, optionally journaled."""
+    settings = spec.settings(players, seed, **{**spec.demo_options, **(options or {})})
+    box = Box(spec, settings)
+    if journal_path:
+        box.journal = JournalWriter.create(journal_path, box.header(mode="simulate"), fsync=False)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
+    try:
+        session.run_virtual(until_us)
+        box._write({"type": "end", "t_us": session.now_us})
+    finally:
+        if box.journal is not None:
+            box.journal.close()
+    return session

@@ -1,0 +1,168 @@
+"""Stations wired straight to the Pi's header, read through gpiozero at pin level.
+
+We use ``pin.when_changed(ticks, state)`` with gpiozero's own bounce switched
+off, because the debounce must keep the *first* edge's stamp. Each pin
+factory stamps differently, so each gets its own tick converter:
+
+* lgpio (every Pi, the Pi 5 included): the kernel's edge timestamp, taken in
+  the interrupt; gpiozero hands it over in seconds. Precision 1 µs... of the
+  stamp, but interrupt latency jitter of a few µs: reported as 5 µs.
+* pigpio: the daemon's 32-bit µs tick (sampled every 5 µs by default; wraps
+  every 71.6 minutes): unwrapped to 64 bits. Precision 5 µs.
+* RPi.GPIO / native: stamped in Python when the callback runs, after thread
+  and GIL delays. Precision reported as 1,000 µs: the arbiter calls presses
+  closer than 1 ms a tie rather than guess.
+* MockFactory (tests, diagnostics without hardware): exact ticks. 1 µs.
+
+gpiozero holds ``when_changed`` callbacks weakly, so this source keeps a
+strong reference to every callback it installs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.press import Edge
+from controller.profile import Profile
+from controller.sources.base import InputSink, Source
+from controller.timeline import TickUnwrapper, box_now_us
+
+log = logging.getLogger("buzzerbox.gpio")
+
+TickConverter = Callable[[Any], int]
+
+
+def _kernel_seconds_to_box_us() -> TickConverter:
+    """lgpio stamps with the kernel's clock; depending on the lgpio build that is
+    CLOCK_MONOTONIC (our box clock) or CLOCK_REALTIME. Decide per stamp: an
+    edge is always stamped within a few seconds of now on one of the two."""
+
+    def convert(ticks: Any) -> int:
+        t_us = round(float(ticks) * 1_000_000)
+        mono = time.monotonic_ns() // 1000
+        real = time.time_ns() // 1000
+        if abs(real - t_us) < abs(mono - t_us):
+            return t_us - (real - mono)
+        return t_us
+
+    return convert
+
+
+def _pigpio_ticks_to_box_us(factory: Any) -> TickConverter:
+    unwrapper = TickUnwrapper(32)
+    offset = box_now_us() - unwrapper.unwrap(int(factory.ticks()))
+
+    def convert(ticks: Any) -> int:
+        return unwrapper.unwrap(int(ticks)) + offset
+
+    return convert
+
+
+def _seconds_to_us(ticks: Any) -> int:
+    return round(float(ticks) * 1_000_000)
+
+
+def tick_converter(factory: Any) -> tuple[TickConverter, int, str]:
+    """(converter from this factory's ticks to box µs, precision µs, a label)."""
+    kind = type(factory).__name__
+    if kind == "MockFactory":
+        return _seconds_to_us, 1, "mock (exact ticks)"
+    if kind == "LGPIOFactory":
+        return _kernel_seconds_to_box_us(), 5, "lgpio (kernel edge timestamps)"
+    if kind == "PiGPIOFactory":
+        return _pigpio_ticks_to_box_us(factory), 5, "pigpio (daemon ticks, 5 µs sampling)"
+    if kind in ("RPiGPIOFactory", "NativeFactory"):
+        return _seconds_to_us, 1_000, f"{kind} (stamped in Python: 1 ms precision)"
+    log.warning("unknown pin factory %s: treating its ticks as seconds stamped in Python", kind)
+    return _seconds_to_us, 1_000, f"{kind} (unknown: 1 ms precision)"
+
+
+def default_factory() -> Any:
+    """The factory gpiozero would pick (GPIOZERO_PIN_FACTORY, else lgpio ...)."""
+    from gpiozero import Device
+
+    if Device.pin_factory is None:
+        Device.pin_factory = Device._default_pin_factory()
+    return Device.pin_factory
+
+
+class GpioSource(Source):
+    """Every input of a wiring profile, via gpiozero pins."""
+
+    name = "gpio"
+
+    def __init__(self, profile: Profile, pin_factory: Any = None) -> None:
+        if profile.source != "gpio":
+            raise ValueError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
+        self.profile = profile
+        self.factory = pin_factory
+        self.pins: dict[int, Any] = {}
+        self._callbacks: dict[int, Callable[[Any, int], None]] = {}  # strong refs: gpiozero keeps weak ones
+        self.precision_us = 1
+        self.label = ""
+
+    def start(self, sink: InputSink) -> None:
+        factory = self.factory or default_factory()
+        convert, self.precision_us, self.label = tick_converter(factory)
+        pull = "up" if self.profile.debounce.active_level == 0 else "down"
+        for number, (station, input_name) in self.profile.input_pins().items():
+            pin = factory.pin(number)
+            pin.function = "input"
+            pin.pull = pull
+            pin.bounce = None  # our debounce keeps the first edge; the library's would not
+            pin.edges = "both"
+            callback = self._callback(sink, convert, station, input_name)
+            self._callbacks[number] = callback
+            pin.when_changed = callback
+            self.pins[number] = pin
+        log.info("GPIO source: %d inputs via %s", len(self.pins), self.label)
+
+    def _callback(self, sink: InputSink, convert: TickConverter, station: int, input_name: str) -> Callable[[Any, int], None]:
+        precision = self.precision_us
+
+        def on_change(ticks: Any, state: int) -> None:
+            # runs on gpiozero's pin thread: stamp, enqueue, nothing else
+            sink.edge(Edge(station, input_name, int(state), convert(ticks)), precision)
+
+        return on_change
+
+    def levels(self) -> dict[tuple[int, str], int]:
+        """Each input's level now (so the debounce knows what 'at rest' is)."""
+        pins = self.profile.input_pins()
+        return {pins[n]: int(pin.state) for n, pin in self.pins.items()}
+
+    def stop(self) -> None:
+        for pin in self.pins.values():
+            pin.when_changed = None
+            pin.close()
+        self.pins.clear()
+        self._callbacks.clear()
+
+
+def mock_pin_class() -> type:
+    """A MockPin whose edges carry exact, chosen tick values (tests, diag demo).
+
+    ``pin.drive(level, t_us)`` changes the level at box time ``t_us`` and fires
+    the callback with that stamp, as the kernel would."""
+    from gpiozero.pins.mock import MockPin
+
+    class TimedMockPin(MockPin):
+        def drive(self, level: int, t_us: int) -> None:
+            if bool(level) == self._state:
+                return
+            self._last_change = t_us / 1_000_000
+            self._state = bool(level)
+            self.states.append(type(self.states[0])(0.0, bool(level)))
+            if self._when_changed is not None and self._edges in ("both", "rising" if level else "falling"):
+                self._call_when_changed()
+
+    return TimedMockPin
+
+
+def mock_factory() -> Any:
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory(pin_class=mock_pin_class())

@@ -1,0 +1,72 @@
+"""Simulated quiz players and a simulated quiz master, for demos and simulations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Action, GameEvent, GameSettings
+from games.registry import PlannedPress
+
+
+def human_reaction_us(rng: random.Random, median_ms: float = 550.0, spread: float = 0.35) -> int:
+    """A reaction time drawn from a log-normal: most near the median, a long slow tail."""
+    return int(rng.lognormvariate(0, spread) * median_ms * 1000)
+
+
+class QuizPlayer:
+    """Knows some answers, buzzes a human reaction time after arming, now and
+    then jumps the gun while the question is still being read."""
+
+    def __init__(self, station: int, seed: int, knowledge: float = 0.7, jumpy: float = 0.06) -> None:
+        self.station = station
+        self.rng = random.Random(f"quiz-player-{seed}-{station}")
+        self.knowledge = knowledge
+        self.jumpy = jumpy
+        self.median_ms = self.rng.uniform(380, 750)
+
+    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]:
+        plans: list[PlannedPress] = []
+        for event in events:
+            if event.kind in ("next", "round_over", "reset") and self.rng.random() < self.jumpy:
+                plans.append(PlannedPress("bell", now_us + self.rng.randint(300_000, 1_500_000)))
+            knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked")
+            if knows and self.rng.random() < self.knowledge:
+                plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
+        return plans
+
+
+class QuizMaster:
+    """Reads a question, arms, judges (right more often than not), moves on."""
+
+    def __init__(self, seed: int, right: float = 0.6) -> None:
+        self.rng = random.Random(f"quiz-master-{seed}")
+        self.right = right
+        self.seen: tuple[Any, ...] | None = None
+
+    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]:
+        phase = view["phase"]
+        situation = (phase, view["question"], view["answering"], view["status"].count("out"))
+        if situation == self.seen or view.get("finished"):
+            return []
+        self.seen = situation
+        if phase == "idle":
+            return [Action("arm", now_us + self.rng.randint(1_500_000, 3_000_000))]
+        if phase == "answering":
+            verdict = "correct" if self.rng.random() < self.right else "wrong"
+            return [Action(verdict, now_us + self.rng.randint(900_000, 2_200_000))]
+        if phase == "tie":
+            ties = view["ties"][0] if view["ties"] else [0]
+            return [Action("pick", now_us + 800_000, args={"player": self.rng.choice(ties)})]
+        if phase == "round_over":
+            return [Action("next", now_us + self.rng.randint(1_500_000, 2_500_000))]
+        return []
+
+
+def new_bots(settings: GameSettings) -> list[QuizPlayer]:
+    return [QuizPlayer(i, settings.seed) for i in range(settings.players)]
+
+
+def new_host(settings: GameSettings) -> QuizMaster:
+    return QuizMaster(settings.seed)

@@ -1,0 +1,358 @@
+"""Quiz buzzer: the host arms, the first press answers, the host judges.
+
+Rules: ../shared/rules/quiz-and-reaction.md. Arbitration (arming, early-buzz
+lockouts, ties, next-in-line queue) is the shared ``Arbiter``; this engine adds
+the round flow, scoring, teams, timers and undo.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.arbiter import Arbiter, ArbiterOptions
+from games.base import Action, GameEvent, GameSettings, RuleError
+
+HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")
+WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
+
+
+@dataclass
+class QuizOptions:
+    lockout_us: int = 250_000
+    tie_window_us: int = 0
+    queue_window_us: int | None = None
+    #: the winner is announced this long after the first press, so a press that
+    #: was stamped earlier but delivered later can still win
+    settle_us: int = 2_000
+    points_correct: int = 1
+    points_wrong: int = 0
+    after_wrong: str = "next"  # "next": next in line answers; "rearm": everyone else may buzz again
+    answer_time_us: int | None = None
+    buzz_window_us: int | None = None
+    teams: list[int] | None = None
+    questions: int | None = None
+
+    @classmethod
+    def from_settings(cls, settings: GameSettings) -> QuizOptions:
+        known = set(cls.__dataclass_fields__)
+        unknown = set(settings.options) - known
+        if unknown:
+            raise ValueError(f"quiz: unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
+        opts = cls(**settings.options)
+        if opts.after_wrong not in ("next", "rearm"):
+            raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
+        if opts.teams is not None and len(opts.teams) != settings.players:
+            raise ValueError(f"quiz: teams needs one team number per station ({settings.players})")
+        return opts
+
+
+@dataclass
+class _Round:
+    """The state that undo restores."""
+
+    phase: str = "idle"
+    question: int = 1
+    scores: list[int] = field(default_factory=list)
+    answering: int | None = None  # station whose answer the host is judging
+    decided_at_us: int | None = None
+    answer_deadline_us: int | None = None
+    warned: int = 0
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+class QuizEngine:
+    """Sans-I/O quiz. Players send ``buzz``; the host sends HOST_ACTIONS."""
+
+    def __init__(self, settings: GameSettings) -> None:
+        self.settings = settings
+        self.options = QuizOptions.from_settings(settings)
+        n = settings.players
+        self.teams = self.options.teams or list(range(n))
+        self.team_count = max(self.teams) + 1
+        self.arbiter = Arbiter(
+            n,
+            ArbiterOptions(
+                lockout_us=self.options.lockout_us,
+                tie_window_us=self.options.tie_window_us,
+                queue_window_us=self.options.queue_window_us,
+            ),
+        )
+        self.round = _Round(scores=[0] * self.team_count)
+        self.now_us = 0
+        self._undo: list[tuple[_Round, Arbiter]] = []
+
+    # -- the protocol -------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        q = self.options.questions
+        return q is not None and len(self.round.results) >= q
+
+    def handle(self, action: Action) -> list[GameEvent]:
+        events = self.tick(action.t_us)
+        if action.player is None:
+            events += self._host(action)
+        elif action.kind == "buzz":
+            events += self._buzz(action)
+        else:
+            raise RuleError(f"quiz: players only buzz; {action.kind!r} is not a quiz action")
+        return events
+
+    def tick(self, now_us: int) -> list[GameEvent]:
+        if now_us <= self.now_us:
+            return []
+        self.now_us = now_us
+        r = self.round
+        events: list[GameEvent] = []
+        if r.phase == "armed" and r.decided_at_us is None:
+            first = self.arbiter.first_time_us()
+            if first is not None and now_us >= first + self.options.settle_us:
+                events += self._decide(first + self.options.settle_us)
+            elif (
+                first is None
+                and self.options.buzz_window_us is not None
+                and self.arbiter.armed_at_us is not None
+                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us
+            ):
+                events += self._end_round(self.arbiter.armed_at_us + self.options.buzz_window_us, None, "nobody buzzed")
+        if r.phase == "answering" and r.answer_deadline_us is not None:
+            left = r.answer_deadline_us - now_us
+            if left <= 0:
+                events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
+                events += self._judge(False, r.answer_deadline_us)
+            else:
+                due = WARNING_SECONDS - (left - 1) // 1_000_000
+                if due > r.warned:
+                    r.warned = due
+                    events.append(GameEvent("timer_warning", now_us, r.answering, {"seconds_left": -(-left // 1_000_000)}))
+        return events
+
+    def next_deadline_us(self) -> int | None:
+        r = self.round
+        if r.phase == "armed" and r.decided_at_us is None:
+            first = self.arbiter.first_time_us()
+            if first is not None:
+                return first + self.options.settle_us
+            if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
+                return self.arbiter.armed_at_us + self.options.buzz_window_us
+        if r.phase == "answering" and r.answer_deadline_us is not None:
+            warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
+            return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
+        return None
+
+    def legal_actions(self, player: int | None) -> list[str]:
+        if player is not None:
+            return ["buzz"]
+        phase = self.round.phase
+        legal = {
+            "idle": ["arm", "next"],
+            "armed": ["reset", "next"],
+            "answering": ["correct", "wrong", "reset", "next"],
+            "tie": ["pick", "arm", "reset", "next"],
+            "round_over": ["next", "arm"],
+        }[phase]
+        return legal + (["undo"] if self._undo else [])
+
+    # -- players ------------------------------------------------------------
+    def _buzz(self, action: Action) -> list[GameEvent]:
+        assert action.player is not None
+        station, t = action.player, action.t_us
+        outcome = self.arbiter.press(station, t, action.precision_us)
+        if outcome in ("early", "locked"):
+            until = self.arbiter.locked_until_us[station]
+            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+        if outcome == "counted":
+            # a team answers once: drop team-mates' later presses from the queue
+            team = self.teams[station]
+            mates = [b for b in self.arbiter.buzzes if self.teams[b.station] == team]
+            if len(mates) > 1:
+                keep = min(mates, key=lambda b: b.t_us)
+                self.arbiter.buzzes = [b for b in self.arbiter.buzzes if self.teams[b.station] != team or b is keep]
+                if keep.station != station:
+                    return []
+            return [GameEvent("buzz", t, station)]
+        return []
+
+    def _decide(self, at_us: int) -> list[GameEvent]:
+        r = self.round
+        result = self.arbiter.result()
+        r.decided_at_us = at_us
+        if result.winner is None:
+            r.phase = "tie"
+            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
+        return self._give_turn(result.winner, at_us)
+
+    def _give_turn(self, station: int, at_us: int) -> list[GameEvent]:
+        r = self.round
+        r.phase = "answering"
+        r.answering = station
+        r.warned = 0
+        r.answer_deadline_us = None if self.options.answer_time_us is None else at_us + self.options.answer_time_us
+        result = self.arbiter.result()
+        return [
+            GameEvent(
+                "winner",
+                at_us,
+                station,
+                {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
+            )
+        ]
+
+    # -- host ---------------------------------------------------------------
+    def _host(self, action: Action) -> list[GameEvent]:
+        kind, t = action.kind, action.t_us
+        if kind not in HOST_ACTIONS:
+            raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
+        if kind not in self.legal_actions(None):
+            raise RuleError(f"quiz: cannot {kind} while {self.round.phase}; now: {', '.join(self.legal_actions(None))}")
+        r = self.round
+        if kind == "arm":
+            if r.phase in ("round_over",):
+                self._new_question()
+            elif r.phase == "tie":
+                self.arbiter.disarm()
+            self.arbiter.arm(t)
+            r.phase = "armed"
+            r.decided_at_us = None
+            r.answering = None
+            return [GameEvent("armed", t)]
+        if kind == "reset":
+            self.arbiter.disarm()
+            r.phase = "idle"
+            r.answering = None
+            r.decided_at_us = None
+            return [GameEvent("reset", t)]
+        if kind == "next":
+            if r.phase != "round_over":
+                r.results.append({"question": r.question, "winner": None, "result": "skipped"})
+            self._new_question()
+            return [GameEvent("next", t, None, {"question": r.question})]
+        if kind == "pick":
+            station = int(action.args.get("player", -1))
+            tie = self.arbiter.result().ties
+            if not tie or station not in tie[0]:
+                raise RuleError(f"quiz: pick one of the tied stations {tie[0] if tie else []}")
+            return self._give_turn(station, t)
+        if kind == "undo":
+            prev_round, prev_arbiter = self._undo.pop()
+            self.round, self.arbiter = prev_round, prev_arbiter
+            return [GameEvent("undo", t, None, {"phase": self.round.phase})]
+        return self._judge(kind == "correct", t)
+
+    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+        r = self.round
+        self._undo.append((copy.deepcopy(r), copy.deepcopy(self.arbiter)))
+        station = r.answering
+        assert station is not None
+        team = self.teams[station]
+        if correct:
+            r.scores[team] += self.options.points_correct
+            events = [GameEvent("correct", t, station, {"points": self.options.points_correct})]
+            return events + self._end_round(t, station, "correct")
+        r.scores[team] -= self.options.points_wrong
+        events = [GameEvent("wrong", t, station, {"points": -self.options.points_wrong})]
+        for s, s_team in enumerate(self.teams):
+            if s_team == team:
+                self.arbiter.exclude(s)
+        if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
+            return events + self._end_round(t, None, "everyone answered wrong")
+        result = self.arbiter.result()
+        if self.options.after_wrong == "next" and (result.winner is not None):
+            return events + self._give_turn(result.winner, t)
+        if self.options.after_wrong == "next" and result.ties:
+            r.phase = "tie"
+            return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
+        # nobody left in line (or re-arm by setting): everyone else may buzz again
+        self.arbiter.arm(t)
+        r.phase = "armed"
+        r.answering = None
+        r.decided_at_us = None
+        return events + [GameEvent("armed", t, None, {"rearmed": True})]
+
+    def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
+        r = self.round
+        r.phase = "round_over"
+        r.answer_deadline_us = None
+        self.arbiter.close()  # presses before the next arming are early again
+        r.results.append({"question": r.question, "winner": winner, "result": why})
+        events = [GameEvent("round_over", t, winner, {"result": why})]
+        if self.finished:
+            events.append(GameEvent("game_over", t, None, {"scores": list(r.scores)}))
+        return events
+
+    def _new_question(self) -> None:
+        self.arbiter.new_question()
+        r = self.round
+        r.phase = "idle"
+        r.question += 1
+        r.answering = None
+        r.decided_at_us = None
+        r.answer_deadline_us = None
+
+    # -- views --------------------------------------------------------------
+    def _status(self, station: int) -> str:
+        r = self.round
+        if self.arbiter.locked(station, self.now_us):
+            return "locked"
+        if station in self.arbiter.excluded:
+            return "out"
+        if r.answering == station and r.phase == "answering":
+            return "first"
+        if any(b.station == station for b in self.arbiter.buzzes):
+            return "queued"
+        return "idle"
+
+    def public_view(self) -> dict[str, Any]:
+        r = self.round
+        result = self.arbiter.result()
+        return {
+            "game": "quiz",
+            "phase": r.phase,
+            "question": r.question,
+            "armed": self.arbiter.armed,
+            "answering": r.answering,
+            "winner": r.answering if r.phase in ("answering", "round_over") else result.winner,
+            "queue": [s for s in result.queue if s != r.answering],
+            "margins_us": {str(b.station): b.t_us - (self.arbiter.first_time_us() or 0) for b in self.arbiter.buzzes},
+            "ties": result.ties,
+            "early": result.early,
+            "lockouts_us": {
+                str(s): until - self.now_us for s, until in self.arbiter.locked_until_us.items() if until > self.now_us
+            },
+            "teams": list(self.teams),
+            "team_count": self.team_count,
+            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": list(r.scores),
+            "status": [self._status(s) for s in range(self.settings.players)],
+            "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
+            "results": list(r.results),
+            "finished": self.finished,
+        }
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        return {}  # a quiz has no hidden information
+
+    def summary(self) -> dict[str, Any]:
+        r = self.round
+        result = self.arbiter.result()
+        winner = r.answering if r.answering is not None else result.winner
+        if winner is None and r.results and r.results[-1]["winner"] is not None and r.phase == "round_over":
+            winner = r.results[-1]["winner"]
+        first = self.arbiter.first_time_us() or 0
+        queue = [b for group in self.arbiter.ranking() for b in group if b.station != winner]
+        if winner is None and result.ties:
+            queue = [b for b in queue if b.station not in result.ties[0]]
+        return {
+            "winner": winner,
+            "queue": [b.station for b in queue],
+            "margins_us": [b.t_us - first for b in queue],
+            "ties": result.ties,
+            "early": result.early,
+            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": list(r.scores),
+            "phase": r.phase,
+            "question": r.question,
+            "results": list(r.results),
+            "finished": self.finished,
+        }

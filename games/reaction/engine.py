@@ -1,0 +1,289 @@
+"""Reaction duel: wait for GO, press first; a press before GO is a false start.
+
+Rules: ../shared/rules/quiz-and-reaction.md. Reaction times are measured from
+``t_show``, the box time at which the display flipped the GO frame (the
+runtime reports it with a ``shown`` host action; until then the scheduled GO
+time stands in).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.arbiter import rank_by_time
+from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+
+
+@dataclass
+class ReactionOptions:
+    min_delay_us: int = 1_500_000
+    max_delay_us: int = 4_500_000
+    decoy_chance: float = 0.0  # chance of a "not yet!" screen that looks like GO
+    rounds: int = 0  # 0: play until the host stops
+    answer_window_us: int = 1_000_000  # after the first press, others may still press to get a time
+    go_timeout_us: int = 3_000_000  # nobody pressed: the round ends
+    result_hold_us: int = 2_500_000  # results stay up this long, then the next round starts
+    auto_next: bool = True
+    settle_us: int = 2_000
+    tie_window_us: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: GameSettings) -> ReactionOptions:
+        unknown = set(settings.options) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"reaction: unknown option(s) {sorted(unknown)}; known: {sorted(cls.__dataclass_fields__)}")
+        opts = cls(**settings.options)
+        if not 0 < opts.min_delay_us <= opts.max_delay_us:
+            raise ValueError("reaction: need 0 < min_delay_us <= max_delay_us")
+        return opts
+
+
+@dataclass(frozen=True)
+class Hit:
+    player: int
+    t_us: int
+    precision_us: int
+
+
+@dataclass
+class PlayerRecord:
+    wins: int = 0
+    rounds: int = 0
+    false_starts: int = 0
+    times_us: list[int] = field(default_factory=list)
+
+    @property
+    def best_us(self) -> int | None:
+        return min(self.times_us, default=None)
+
+    @property
+    def mean_us(self) -> int | None:
+        return sum(self.times_us) // len(self.times_us) if self.times_us else None
+
+
+class ReactionEngine:
+    """Sans-I/O reaction duel; players send ``press``, the host ``start``/``stop``."""
+
+    def __init__(self, settings: GameSettings) -> None:
+        self.settings = settings
+        self.options = ReactionOptions.from_settings(settings)
+        self.rng = random.Random(settings.seed)
+        self.now_us = 0
+        self.phase = "ready"  # ready, wait, decoy, go, result, over
+        self.round_no = 0
+        self.go_at_us: int | None = None
+        self.decoy_at_us: int | None = None
+        self.t_show_us: int | None = None
+        self.hits: list[Hit] = []
+        self.false_starts: list[int] = []
+        self.next_at_us: int | None = None  # when the next round begins (auto)
+        self.started = False
+        self.records = [PlayerRecord() for _ in range(settings.players)]
+        self.last: dict[str, Any] = {}
+        self.history: list[dict[str, Any]] = []
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "over"
+
+    # -- protocol -------------------------------------------------------------
+    def handle(self, action: Action) -> list[GameEvent]:
+        events = self.tick(action.t_us)
+        if action.player is None:
+            return events + self._host(action)
+        if action.kind != "press":
+            raise RuleError(f"reaction: players only press; {action.kind!r} is not an action here")
+        return events + self._press(action)
+
+    def tick(self, now_us: int) -> list[GameEvent]:
+        events: list[GameEvent] = []
+        while True:
+            due = self.next_deadline_us()
+            if due is None or due > now_us:
+                break
+            events += self._fire(due)
+        self.now_us = max(self.now_us, now_us)
+        return events
+
+    def next_deadline_us(self) -> int | None:
+        if self.phase == "ready" and self.started and self.next_at_us is not None:
+            return self.next_at_us
+        if self.phase in ("wait", "decoy"):
+            if self.decoy_at_us is not None and self.phase == "wait":
+                return self.decoy_at_us
+            return self.go_at_us
+        if self.phase == "go":
+            assert self.go_at_us is not None
+            deadline = (self.t_show_us or self.go_at_us) + self.options.go_timeout_us
+            if self.hits:
+                first = min(h.t_us for h in self.hits)
+                deadline = min(deadline, first + self.options.answer_window_us)
+            return deadline
+        if self.phase == "result" and self.options.auto_next and self.next_at_us is not None:
+            return self.next_at_us
+        return None
+
+    def legal_actions(self, player: int | None) -> list[str]:
+        if player is not None:
+            return ["press"]
+        return {"ready": ["start"], "over": []}.get(self.phase, ["stop"]) + [HOST_SHOWN]
+
+    # -- transitions ------------------------------------------------------------
+    def _fire(self, at_us: int) -> list[GameEvent]:
+        if self.phase in ("ready", "result"):
+            return self._begin_round(at_us)
+        if self.phase == "wait" and self.decoy_at_us is not None and at_us == self.decoy_at_us:
+            self.phase = "decoy"
+            self.decoy_at_us = None
+            return [GameEvent("show", at_us, None, {"what": "decoy"})]
+        if self.phase in ("wait", "decoy") and at_us == self.go_at_us:
+            self.phase = "go"
+            self.t_show_us = at_us
+            return [GameEvent("show", at_us, None, {"what": "go", "round": self.round_no})]
+        return self._end_round(at_us)
+
+    def _begin_round(self, at_us: int) -> list[GameEvent]:
+        if self.options.rounds and self.round_no >= self.options.rounds:
+            self.phase = "over"
+            return [GameEvent("game_over", at_us, None, {"scores": self.scores()})]
+        self.round_no += 1
+        self.phase = "wait"
+        self.hits = []
+        self.false_starts = []
+        self.t_show_us = None
+        delay = self.rng.randint(self.options.min_delay_us, self.options.max_delay_us)
+        self.go_at_us = at_us + delay
+        self.decoy_at_us = None
+        if self.rng.random() < self.options.decoy_chance:
+            self.decoy_at_us = at_us + self.rng.randint(self.options.min_delay_us // 2, max(delay - 300_000, self.options.min_delay_us // 2))
+            if self.decoy_at_us >= self.go_at_us:
+                self.decoy_at_us = None
+        self.next_at_us = None
+        return [GameEvent("show", at_us, None, {"what": "wait", "round": self.round_no})]
+
+    def _host(self, action: Action) -> list[GameEvent]:
+        if action.kind == HOST_SHOWN:
+            if self.phase == "go" and self.go_at_us is not None and action.t_us >= self.go_at_us:
+                self.t_show_us = action.t_us
+            return []
+        if action.kind == "start":
+            if self.phase not in ("ready", "result"):
+                raise RuleError("reaction: a round is running; wait for it to end")
+            self.started = True
+            return self._begin_round(action.t_us)
+        if action.kind == "stop":
+            self.phase = "over"
+            return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
+        raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
+
+    def _press(self, action: Action) -> list[GameEvent]:
+        p = action.player
+        assert p is not None
+        if p in self.false_starts or any(h.player == p for h in self.hits):
+            return []
+        if self.phase in ("wait", "decoy") or (
+            self.phase == "go" and self.go_at_us is not None and action.t_us < (self.t_show_us or self.go_at_us)
+        ):
+            self.false_starts.append(p)
+            self.records[p].false_starts += 1
+            events = [GameEvent("early", action.t_us, p, {"decoy": self.phase == "decoy"})]
+            if len(self.false_starts) == self.settings.players:
+                events += self._end_round(action.t_us)
+            return events
+        if self.phase != "go":
+            return []
+        self.hits.append(Hit(p, action.t_us, action.precision_us))
+        events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
+        if len(self.hits) + len(self.false_starts) == self.settings.players:
+            events += self._end_round(max(action.t_us, self.now_us))
+        return events
+
+    def _end_round(self, at_us: int) -> list[GameEvent]:
+        t_show = self.t_show_us or self.go_at_us or at_us
+        groups = rank_by_time(self.hits, lambda h: h.t_us, lambda h: h.precision_us, self.options.tie_window_us)
+        winners = [h.player for h in groups[0]] if groups else []
+        for p in range(self.settings.players):
+            self.records[p].rounds += 1
+        for h in self.hits:
+            self.records[h.player].times_us.append(h.t_us - t_show)
+        for p in winners:
+            self.records[p].wins += 1
+        ordered = [h for g in groups for h in g]
+        first_t = ordered[0].t_us if ordered else 0
+        self.last = {
+            "round": self.round_no,
+            "winner": winners[0] if len(winners) == 1 else None,
+            "ties": [[h.player for h in g] for g in groups if len(g) > 1],
+            "order": [h.player for h in ordered],
+            "reaction_us": {str(h.player): h.t_us - t_show for h in ordered},
+            "margins_us": [h.t_us - first_t for h in ordered[1:]],
+            "false_starts": list(self.false_starts),
+        }
+        self.history.append(self.last)
+        self.phase = "result"
+        self.next_at_us = at_us + self.options.result_hold_us
+        events = [GameEvent("round_over", at_us, self.last["winner"], dict(self.last))]
+        if winners:
+            events.insert(0, GameEvent("winner", at_us, winners[0], {"tied": winners[1:]}))
+        if self.options.rounds and self.round_no >= self.options.rounds and not self.options.auto_next:
+            self.phase = "over"
+            events.append(GameEvent("game_over", at_us, None, {"scores": self.scores()}))
+        return events
+
+    # -- views ------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return [r.wins for r in self.records]
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        rows = [
+            {"player": p, "wins": r.wins, "best_us": r.best_us, "mean_us": r.mean_us, "false_starts": r.false_starts}
+            for p, r in enumerate(self.records)
+        ]
+        return sorted(rows, key=lambda row: (-row["wins"], row["best_us"] if row["best_us"] is not None else 1 << 62))
+
+    def _status(self, p: int) -> str:
+        if p in self.false_starts:
+            return "locked"
+        if self.phase == "result" and self.last.get("order") and self.last["order"][0] == p:
+            return "first"
+        if any(h.player == p for h in self.hits):
+            return "queued"
+        return "idle"
+
+    def public_view(self) -> dict[str, Any]:
+        return {
+            "game": "reaction",
+            "phase": self.phase,
+            "round": self.round_no,
+            "rounds": self.options.rounds,
+            # GO must not be revealed early: only its existence once it is due
+            "go_shown": self.phase == "go",
+            "t_show_us": self.t_show_us if self.phase in ("go", "result") else None,
+            "pressed": [h.player for h in self.hits],
+            "false_starts": list(self.false_starts),
+            "last": dict(self.last),
+            "leaderboard": self.leaderboard(),
+            "scores": self.scores(),
+            "status": [self._status(p) for p in range(self.settings.players)],
+            "finished": self.finished,
+        }
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        return {}
+
+    def summary(self) -> dict[str, Any]:
+        last = self.last
+        return {
+            "winner": last.get("winner"),
+            "queue": last.get("order", [])[1:] if last.get("winner") is not None else [],
+            "margins_us": last.get("margins_us", []),
+            "ties": last.get("ties", []),
+            "early": last.get("false_starts", list(self.false_starts)),
+            "scores": self.scores(),
+            "rounds": len(self.history),
+            "history": list(self.history),
+            "leaderboard": self.leaderboard(),
+            "finished": self.finished,
+        }
