@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tests_schicki_helpers import play_bot_game
 
 from controller.press import Press
+from controller.simulate import simulate
 from games.base import Action, GameEvent
 from games.registry import get
 from games.schicki_micki import SPEC
@@ -68,8 +68,8 @@ def test_bots_are_seeded_per_player() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_whole_bot_games_end_with_cards_conserved(seed: int) -> None:
-    engine = play_bot_game(5, seed)
-    s = engine.summary()
+    """Bots press through simulated bouncing switches, debounce and the button map."""
+    s = simulate(SPEC, 5, seed).box.summary()
     assert s["finished"] and s["winners"]
     assert s["deck"] + len(s["table"]) + sum(s["won"]) == s["total_cards"] == 64
     assert max(s["scores"]) == s["scores"][s["winners"][0]]
@@ -78,11 +78,11 @@ def test_whole_bot_games_end_with_cards_conserved(seed: int) -> None:
 
 def test_situation_frequencies_over_simulated_games() -> None:
     """The deck is tuned so every situation turns up often (printed with -s)."""
-    games = 40
+    games = 30
     totals: Counter[str] = Counter()
     without: Counter[str] = Counter()
     for seed in range(games):
-        situations = play_bot_game(5, 1000 + seed).summary()["situations"]
+        situations = simulate(SPEC, 5, 1000 + seed).box.summary()["situations"]
         totals.update(situations)
         without.update(row for row in ROWS if situations[row] == 0)
     per_game = {row: totals[row] / games for row in ROWS}
