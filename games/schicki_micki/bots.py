@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import GameEvent, GameSettings
-from games.registry import PlannedPress
+from games.registry import Bot, PlannedPress
 from games.schicki_micki.cards import ACCESSORIES, cards_from_json
 from games.schicki_micki.situation import (
     IDENTICAL,
@@ -81,5 +81,5 @@ class SchickiMickiBot:
         return [PlannedPress(press, self._press_time(t_show, median))]
 
 
-def new_bots(settings: GameSettings) -> list[SchickiMickiBot]:
+def new_bots(settings: GameSettings) -> list[Bot]:
     return [SchickiMickiBot(settings.seed, p) for p in range(settings.players)]
