@@ -9,6 +9,8 @@ Replay and resume drive the very same methods from the journal.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import queue
 from collections.abc import Callable, Sequence
@@ -68,6 +70,8 @@ class Box:
         self.press_log: list[Press] = []  # every accepted press, for disputes and the strip
         self.event_log: list[GameEvent] = []
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
+        self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
+        self._order = itertools.count()
 
     # -- header for the journal ---------------------------------------------------
     def header(self, **extra: Any) -> dict[str, Any]:
@@ -90,8 +94,15 @@ class Box:
         self.inbox.put(("notice", notice, 0))
 
     # -- the loop's side ------------------------------------------------------------
+    # Inputs reach the engine in stamp order and never past the *horizon*: the
+    # moment up to which every source has surely reported (latency guard) and
+    # before any press still being debounced. So a bouncier switch touched
+    # first cannot lose to a cleaner one touched after it, and host actions
+    # (judge, arm, shown) take their place on the same timeline.
+
     def step(self, now_us: int) -> list[GameEvent]:
         """Take everything the sources delivered, let time pass to ``now_us``."""
+        self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
         outputs: list[Press | InputNotice] = []
         while True:
@@ -111,28 +122,84 @@ class Box:
         outputs.sort(key=lambda o: o.t_us)
         for out in outputs:
             if isinstance(out, Press):
-                events += self.apply_press(out)
+                self._accept(out)
             else:
                 events += self.apply_notice(out)
-        events += self.tick(now_us)
-        return events
+        return events + self._settle()
 
-    def apply_press(self, press: Press, at_us: int | None = None) -> list[GameEvent]:
-        """A debounced press: journal it, light the strip, hand it to the game."""
-        self._write({"type": "press", **press.to_json(), "at_us": at_us if at_us is not None else self.now_us})
+    def apply_press(self, press: Press) -> list[GameEvent]:
+        """A press debounced elsewhere (scenario, test): accept it, then settle."""
+        self._accept(press)
+        return self._settle()
+
+    def apply_action(self, action: Action) -> list[GameEvent]:
+        """An action that did not come from a station press (host, scenario, bot)."""
+        self.now_us = max(self.now_us, action.t_us)  # it is happening: box time is at least its stamp
+        self._submit(action.t_us, action)
+        return self._settle()
+
+    def host(self, kind: str, t_us: int, **args: Any) -> list[GameEvent]:
+        """A host action from the keyboard, the menu or a simulated host."""
+        return self.apply_action(Action(kind, t_us, None, args))
+
+    def shown(self, t_us: int) -> list[GameEvent]:
+        """The display flipped the frame that shows the newest card / GO."""
+        return self.apply_action(Action(HOST_SHOWN, t_us))
+
+    def _accept(self, press: Press) -> None:
+        """A debounced press: light the strip at once, queue it for the game."""
         self.press_log.append(press)
+        if 0 <= press.station < len(self.stations):
+            st = self.stations[press.station]
+            st.last_press_us = press.t_us
+            st.presses += 1
+        self._submit(press.t_us, press)
+
+    def _submit(self, t_us: int, item: Press | Action) -> None:
+        heapq.heappush(self._held, (t_us, next(self._order), item))
+
+    def next_held_us(self) -> int | None:
+        """Stamp of the earliest input not yet handed to the game."""
+        return self._held[0][0] if self._held else None
+
+    def decided_until_us(self, now_us: int) -> int:
+        """The horizon: not past what every source has surely reported, and
+        not up to a press that is still being debounced."""
+        until = now_us - self.latency_guard_us
+        pending = self.debouncer.earliest_pending_us()
+        if pending is not None:
+            until = min(until, pending - 1)
+        return until
+
+    def _settle(self) -> list[GameEvent]:
+        if self.paused:
+            return []
+        horizon = self.decided_until_us(self.now_us)
+        events: list[GameEvent] = []
+        while self._held and self._held[0][0] <= horizon:
+            events += self._deliver(heapq.heappop(self._held)[2])
+        return events + self._tick(horizon)
+
+    def _deliver(self, item: Press | Action) -> list[GameEvent]:
+        """Hand one input to the engine, journaling it in the order the engine saw it."""
+        if isinstance(item, Action):
+            self._write({"type": "host" if item.player is None else "action", **item.to_json()})
+            return self._apply(item)
+        press = item
+        self._write({"type": "press", **press.to_json(), "at_us": self.now_us})
         if press.station == HOST_STATION:
             return self._apply(Action(press.input, press.t_us, None, precision_us=press.precision_us))
         if not 0 <= press.station < len(self.stations):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []
-        st = self.stations[press.station]
-        st.last_press_us = press.t_us
-        st.presses += 1
         action = self.spec.button_map(press, self.station_kinds[press.station])
-        if action is None:
-            return []
-        return self._apply(action)
+        return [] if action is None else self._apply(action)
+
+    def _tick(self, until_us: int) -> list[GameEvent]:
+        events = self.engine.tick(until_us)
+        if events:
+            self._write({"type": "tick", "t_us": until_us})
+        return self._emit(events)
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
         self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
@@ -156,39 +223,6 @@ class Box:
             log.warning("input board %s: game %s", notice.kind, "paused" if self.paused else "resumed")
             return [GameEvent("paused" if self.paused else "resumed", notice.t_us)]
         return []
-
-    def host(self, kind: str, t_us: int, **args: Any) -> list[GameEvent]:
-        """A host action from the keyboard, the menu or a simulated host."""
-        return self.apply_action(Action(kind, t_us, None, args))
-
-    def apply_action(self, action: Action) -> list[GameEvent]:
-        """An action that did not come from a station press (host, scenario, bot)."""
-        self._write({"type": "host" if action.player is None else "action", **action.to_json()})
-        return self._apply(action)
-
-    def shown(self, t_us: int) -> list[GameEvent]:
-        """The display flipped the frame that shows the newest card / GO."""
-        return self.apply_action(Action(HOST_SHOWN, t_us))
-
-    def decided_until_us(self, now_us: int) -> int:
-        """How far the engine's clock may run: not past what every source has
-        surely reported (the latency guard), and not up to a press that is
-        still being debounced (its first edge may yet make it the first)."""
-        until = now_us - self.latency_guard_us
-        pending = self.debouncer.earliest_pending_us()
-        if pending is not None:
-            until = min(until, pending - 1)
-        return until
-
-    def tick(self, now_us: int) -> list[GameEvent]:
-        self.now_us = max(self.now_us, now_us)
-        if self.paused:
-            return []
-        until = self.decided_until_us(now_us)
-        events = self.engine.tick(until)
-        if events:
-            self._write({"type": "tick", "t_us": until})
-        return self._emit(events)
 
     def _apply(self, action: Action) -> list[GameEvent]:
         try:
@@ -250,11 +284,13 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
         kind = record["type"]
         if kind == "press":
             box.now_us = max(box.now_us, int(record.get("at_us", record["t_us"])))
-            box.apply_press(Press.from_json(record))
+            press = Press.from_json(record)
+            box.press_log.append(press)
+            box._deliver(press)
         elif kind in ("host", "action"):
-            box._apply(Action.from_json(record))
+            box._deliver(Action.from_json(record))
         elif kind == "tick":
-            box.tick(int(record["t_us"]))
+            box._tick(int(record["t_us"]))
         elif kind == "notice":
             box.apply_notice(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
     box.now_us = max(box.now_us, journal.last_t_us)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.debounce import DebounceConfig
-from controller.press import Press
+from controller.press import Edge, Press
 from controller.runtime import Box
 from games.base import Action, GameEvent
 from games.registry import get as get_game
@@ -86,9 +86,7 @@ def run(data: dict[str, Any]) -> dict[str, Any]:
     t = 0
 
     def advance(to_us: int) -> None:
-        for out in sorted(box.debouncer.poll(to_us), key=lambda o: o.t_us):
-            events.extend(box.apply_press(out) if isinstance(out, Press) else box.apply_notice(out))
-        events.extend(box.tick(to_us))
+        events.extend(box.step(to_us))
 
     for index, step in enumerate(data.get("steps", [])):
         where = f"step {index} ({json.dumps(step)[:80]})"
@@ -106,9 +104,8 @@ def run(data: dict[str, Any]) -> dict[str, Any]:
             if "edge" in step:
                 e = step["edge"]
                 advance(int(e["t_us"]))
-                outs = box.debouncer.edge(int(e["station"]), str(e["input"]), int(e["level"]), int(e["t_us"]), int(e.get("precision_us", 1)))
-                for out in outs:
-                    events.extend(box.apply_press(out) if isinstance(out, Press) else box.apply_notice(out))
+                box.edge(Edge(int(e["station"]), str(e["input"]), int(e["level"]), int(e["t_us"])), int(e.get("precision_us", 1)))
+                advance(int(e["t_us"]))
             elif "press" in step:
                 advance(t)
                 events.extend(box.apply_press(Press.from_json(step["press"])))

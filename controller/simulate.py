@@ -49,6 +49,7 @@ class Session:
             self._host_queue[0][0] if self._host_queue else None,
             self.box.engine.next_deadline_us(),
             self.box.debouncer.next_due_us(),
+            self.box.next_held_us(),
         ]
         # a deadline at or before now is one the box holds back (a press still
         # being debounced): it falls due when that press settles, not sooner
@@ -60,10 +61,11 @@ class Session:
         self.now_us = max(self.now_us, now_us)
         for edge in self.switches.due(self.now_us):
             self.box.edge(edge, self.switches.precision_us)
-        events = self.box.step(self.now_us)
+        events: list[GameEvent] = []
         while self._host_queue and self._host_queue[0][0] <= self.now_us:
             t, _, action = heapq.heappop(self._host_queue)
             events += self.box.apply_action(Action(action.kind, t, None, action.args))
+        events += self.box.step(self.now_us)
         for event in list(events):
             if event.kind == "show":
                 flip = self.on_show(self.now_us)
