@@ -187,11 +187,11 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
         bold = False
         if name == "GND":
             fill, label = GROUND_FILL, "GND"
-        elif gp is not None and gp in inputs:
-            who, fill = inputs[gp]
-            label, bold = f"{who}  (ch {gp}, {name})", True
         elif gp is not None and gp in bus:
             fill, label, bold = BUS_FILL, f"{name}: {bus[gp]}", True
+        elif gp is not None and gp in bc.DIRECT_CHANNELS and gp in inputs:
+            who, fill = inputs[gp]
+            label, bold = f"{who}  (ch {gp}, {name})", True
         elif name in ("3V3(OUT)", "VSYS", "VBUS"):
             fill, label = POWER_FILL["3V3" if name == "3V3(OUT)" else "5V"], name
         else:
@@ -259,9 +259,9 @@ def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int
                 box = "Pico"
             else:
                 where = f"74HC165 #{place.chip} input {'ABCDEFGH'[place.bit or 0]} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
-                pull = "10 kΩ to 3.3 V (fit it: the 165 has none)"
+                pull = "10 kΩ to 3.3 V (external)"
                 gnd = "GND: board ground"
-                box = "board"
+                box = ""
         else:
             header = GPIO_TO_HEADER_PIN[number]
             where = f"GPIO{number} (header pin {header})"
@@ -269,7 +269,7 @@ def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int
             gnd = f"GND: header pin {header_ground_near(header)}"
             box = "Pi"
         svg.rect(40, y - 10, 250, 150, fill="#f5f5f5", rx=6)
-        svg.text(50, y + 6, f"{box}: {where}", 12, weight="bold")
+        svg.text(50, y + 6, f"{box}: {where}" if box else where, 12, weight="bold")
         pin_x, pin_y = 290, y + 90
         svg.text(110, y + 24, "3.3 V", 11, "middle")
         svg.line(110, y + 28, 110, y + 34)

@@ -149,3 +149,13 @@ def test_wiring_test_command_saves_its_result_beside_the_profile(tmp_path, capsy
     saved = (tmp_path / "mine.test-result.txt").read_text(encoding="utf-8")
     assert "Red bell never fired" in saved and saved.rstrip().endswith("RESULT: FAIL")
     assert "saved to" in capsys.readouterr().out
+
+
+def test_board_diagram_shows_the_bus_pins_not_shift_register_channels_on_them():
+    root = ET.parse(DIAGRAMS / "board-7-schicki.svg").getroot()
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "Red bell  (ch 0, GP0)" in texts
+    assert "GP21: 74HC165 CLK (pin 2)" in texts and "GP26: 74HC595 SER/DS (pin 14) of chip 0" in texts
+    # channel 26 is 74HC165 chip 0 bit 0, never the Pico's GP26
+    assert not any("GP26)" in t for t in texts)
+    assert "bit 0 (A, pin 11)  ch 26: Red umbrella" in texts
