@@ -154,7 +154,7 @@ class Arbiter:
             winner=winner,
             queue=[b.station for b in rest],
             margins_us=[b.t_us - t_first for b in rest],
-            ties=[[b.station for b in group] for group in groups if len(group) > 1],
+            ties=[sorted(b.station for b in group) for group in groups if len(group) > 1],
             early=list(self.early),
         )
 

@@ -31,9 +31,9 @@ class QuizPlayer:
         for event in events:
             if event.kind in ("next", "round_over", "reset") and self.rng.random() < self.jumpy:
                 plans.append(PlannedPress("bell", now_us + self.rng.randint(300_000, 1_500_000)))
-            if event.kind == "armed" and view["status"][self.station] not in ("out", "locked"):
-                if self.rng.random() < self.knowledge:
-                    plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
+            knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked")
+            if knows and self.rng.random() < self.knowledge:
+                plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
         return plans
 
 

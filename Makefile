@@ -1,0 +1,27 @@
+# The two quick-start commands: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+GAME ?= quiz
+
+.PHONY: demo test lint setup clean
+
+$(BIN)/buzzerbox: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(BIN)/buzzerbox
+
+demo: setup
+	$(BIN)/buzzerbox demo $(GAME)
+
+test: setup
+	@if [ -f tests/firmware/mpy/package.json ] && command -v npm >/dev/null; then \
+		npm ci --silent --prefix tests/firmware/mpy; fi
+	$(BIN)/ruff check .
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,44 @@
+"""Viva Topo! (mice and cat race) for the buzzer box: engine, buttons, bots."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Action, GameSettings
+from games.registry import GameSpec
+from games.viva_topo.bots import new_bots
+from games.viva_topo.buttons import button_map
+from games.viva_topo.engine import VivaTopoEngine
+
+
+def new_engine(settings: GameSettings) -> VivaTopoEngine:
+    return VivaTopoEngine(settings)
+
+
+def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
+    """``{"roll": 4}``/``{"roll": "cat"}`` and ``{"move": ID, "to": ...}`` for the
+    current player (``"player"`` may name another one, to test rejections)."""
+    if "roll" in step:
+        return Action("roll", t_us, player=step.get("player"), args={"value": step["roll"]})
+    if "move" in step:
+        args: dict[str, Any] = {"mouse": step["move"]}
+        if "to" in step:
+            args["to"] = step["to"]
+        return Action("move", t_us, player=step.get("player"), args=args)
+    return None
+
+
+SPEC = GameSpec(
+    name="viva-topo",
+    title="Viva Topo!",
+    min_players=2,
+    max_players=4,
+    new_engine=new_engine,
+    button_map=button_map,
+    new_bots=new_bots,
+    scenario_step=scenario_step,
+    scenario_options=("start", "auto_move_single"),
+    scene="games.viva_topo.scene:VivaTopoScene",
+    default_options={"auto_move_single": True},
+)

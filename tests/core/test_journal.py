@@ -1,0 +1,78 @@
+"""The journal rebuilds the same game, survives a torn last line, and resumes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller import journal
+from controller.cli import main
+from controller.runtime import box_from_journal
+
+
+@pytest.mark.parametrize("game", ["quiz", "reaction"])
+def test_simulate_journal_replays_to_identical_json(tmp_path, capsys, game):
+    path = tmp_path / "game.jsonl"
+    assert main(["simulate", game, "--players", "4", "--seed", "3", "--json", "--journal", str(path)]) == 0
+    simulated = json.loads(capsys.readouterr().out)
+    assert main(["replay", str(path), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed == simulated
+    assert simulated["finished"] is True
+
+
+def test_same_seed_same_game_other_seed_other_game(capsys):
+    outs = []
+    for seed in (4, 4, 5):
+        main(["simulate", "quiz", "--players", "3", "--seed", str(seed), "--json"])
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert outs[0] != outs[2]
+
+
+def test_journal_holds_every_press_with_its_stamp(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    main(["simulate", "reaction", "--players", "2", "--seed", "1", "--journal", str(path)])
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines[0]["type"] == "session" and lines[0]["game"] == "reaction"
+    presses = [x for x in lines if x["type"] == "press"]
+    assert presses and all(isinstance(p["t_us"], int) for p in presses)
+    assert lines[-1]["type"] == "end"
+
+
+def test_torn_last_line_is_tolerated_and_resume_finishes_the_game(tmp_path, capsys):
+    path = tmp_path / "cut.jsonl"
+    main(["simulate", "quiz", "--players", "3", "--seed", "9", "--journal", str(path)])
+    capsys.readouterr()
+    lines = path.read_text().splitlines(keepends=True)
+    keep = len(lines) // 2
+    torn = lines[keep][: len(lines[keep]) // 2]  # the power went mid-write
+    path.write_text("".join(lines[:keep]) + torn)
+
+    j = journal.read(path)
+    assert j.torn_tail and len(j.records) == keep - 1
+    box = box_from_journal(j)
+    assert not box.engine.finished
+
+    assert main(["resume", str(path), "--json"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["finished"] is True
+    # the file was repaired and continued: it replays to the resumed state
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == resumed
+
+
+def test_damaged_middle_line_is_an_error_naming_it(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"type":"session","version":1,"game":"quiz","settings":{"players":2}}\nnot json\n{"type":"tick","t_us":5}\n')
+    with pytest.raises(journal.JournalError, match="line 2"):
+        journal.read(path)
+
+
+def test_simulate_refuses_to_overwrite_a_journal(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text("keep me\n")
+    with pytest.raises(SystemExit, match="resume"):
+        main(["simulate", "quiz", "--players", "2", "--journal", str(path)])
+    assert path.read_text() == "keep me\n"

@@ -1,0 +1,87 @@
+"""Each pin factory's ticks land on the box timeline with an honest precision."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from controller import profile as profile_mod
+from controller.press import Edge
+from controller.sources.gpio import GpioSource, mock_factory, tick_converter
+from controller.sources.simulated import BounceModel, SimulatedSwitches
+from controller.timeline import TickUnwrapper
+
+
+class Collect:
+    def __init__(self):
+        self.edges: list[tuple[Edge, int]] = []
+
+    def edge(self, edge, precision_us):
+        self.edges.append((edge, precision_us))
+
+
+def test_callbacks_survive_garbage_collection():
+    # gpiozero keeps when_changed weakly: a source that did not hold its
+    # callbacks would go deaf after the first collection
+    prof = profile_mod.load("header-4")
+    factory = mock_factory()
+    sink = Collect()
+    source = GpioSource(prof, factory)
+    source.start(sink)
+    gc.collect()
+    factory.pin(17).drive(0, 1_234_567)
+    assert sink.edges == [(Edge(0, "bell", 0, 1_234_567), 1)]
+    source.stop()
+
+
+def test_pigpio_ticks_unwrap_across_the_32_bit_wrap():
+    class PiGPIOFactory:  # stands in for gpiozero's, by name
+        def ticks(self):
+            return 0xFFFF_FF00
+
+    convert, precision, _ = tick_converter(PiGPIOFactory())
+    before = convert(0xFFFF_FFF0)
+    after = convert(0x0000_0010)  # 32 µs later, after the wrap
+    assert after - before == 0x20
+    assert precision == 5
+
+
+def test_python_stamped_factories_report_millisecond_precision():
+    class RPiGPIOFactory:
+        pass
+
+    convert, precision, label = tick_converter(RPiGPIOFactory())
+    assert precision == 1000 and "Python" in label
+    assert convert(1.5) == 1_500_000
+
+
+def test_lgpio_kernel_stamps_on_either_clock_map_to_the_box_clock():
+    class LGPIOFactory:
+        pass
+
+    convert, precision, _ = tick_converter(LGPIOFactory())
+    mono_us = time.monotonic_ns() // 1000
+    real_us = time.time_ns() // 1000
+    assert abs(convert(mono_us / 1e6) - mono_us) < 1000
+    assert abs(convert(real_us / 1e6) - mono_us) < 1000  # a CLOCK_REALTIME build
+    assert precision == 5
+
+
+def test_unwrapper_handles_micropython_30_bit_ticks_and_small_reordering():
+    u = TickUnwrapper(30)
+    period = 1 << 30
+    assert u.unwrap(period - 10) == period - 10
+    assert u.unwrap(5) == period + 5
+    assert u.unwrap(period - 2) == period - 2  # a stamp from just before the last one
+    assert u.unwrap(100) == period + 100
+
+
+def test_simulated_switch_bounces_but_starts_exactly_on_time():
+    sw = SimulatedSwitches(3, BounceModel(clean_chance=0.0))
+    sw.plan(0, "bell", 10_000)
+    edges = sw.due(10_000_000)
+    assert edges[0] == Edge(0, "bell", 0, 10_000)
+    assert len(edges) > 2  # bounced
+    assert edges[-1].level == 1  # released at the end
+    sw.plan(0, "bell", 10_100)  # still held: a second press cannot start
+    assert sw.due(10_000_000) == []

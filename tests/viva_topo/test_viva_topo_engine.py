@@ -1,0 +1,217 @@
+"""Engine behaviour a player or the runtime would notice, outside the scenario files."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.press import Press
+from games.base import Action, Engine, GameSettings, RuleError
+from games.registry import get
+from games.viva_topo import SPEC, scenario_step
+from games.viva_topo.board import DEFAULT_BOARD, Board, House
+from games.viva_topo.buttons import button_map
+from games.viva_topo.engine import FACES, VivaTopoEngine
+
+
+def engine(players: int = 2, seed: int = 0, **options: object) -> VivaTopoEngine:
+    return VivaTopoEngine(SPEC.settings(players, seed, **options))
+
+
+def act(e: VivaTopoEngine, kind: str, player: int | None = None, **args: object) -> list:
+    return e.handle(Action(kind, 1_000, player=e.current if player is None else player, args=args))
+
+
+def test_registry_finds_the_game_and_it_meets_the_engine_protocol() -> None:
+    spec = get("viva-topo")
+    assert spec is SPEC and spec.title == "Viva Topo!"
+    assert isinstance(spec.new_engine(spec.settings(3)), Engine)
+    with pytest.raises(ValueError, match="2-4 players"):
+        spec.settings(5)
+
+
+@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 4), (3, 4, 6), (4, 4, 8)])
+def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
+    view = engine(players).public_view()
+    colours = ["blue", "red", "green", "yellow"][:players]
+    assert view["players"] == colours
+    for colour in colours:
+        assert (
+            len([m for m in view["mice"] if m["colour"] == colour and m["where"] == "start"])
+            == mice
+        )
+    assert view["cat"] == {
+        "lap": 1,
+        "space": cat_space,
+        "done": False,
+        "step": 1,
+        "start_closed": False,
+    }
+    assert view["cheese_left"] == {
+        "house-1": 4,
+        "house-2": 4,
+        "house-3": 4,
+        "house-4": 4,
+        "emmentalia": 4,
+    }
+
+
+def test_seeded_rolls_repeat_and_ignore_global_random() -> None:
+    def rolls(seed: int) -> list[object]:
+        e = engine(seed=seed, auto_move_single=False)
+        out = []
+        for _ in range(30):
+            events = act(e, "roll")
+            out.append(events[0].data["value"])
+            if e.phase == "move":
+                act(e, "confirm")
+        return out
+
+    random.seed(1)
+    first = rolls(7)
+    random.seed(2)
+    assert rolls(7) == first
+    assert rolls(8) != first
+    assert set(first) <= set(FACES) and "cat" in first
+
+
+def test_unknown_mouse_names_the_movable_ones() -> None:
+    e = engine()
+    act(e, "roll", value=3)
+    with pytest.raises(RuleError, match="movable mice are blue-1, blue-2, blue-3, blue-4, blue-5"):
+        act(e, "move", mouse="red-1")
+    with pytest.raises(RuleError, match="it can go to space-3"):
+        act(e, "move", mouse="blue-1", to="house-2")
+    assert e.phase == "move" and e.places()["start"][0] == "blue-1"
+
+
+def test_out_of_turn_and_out_of_phase_actions_are_rejected() -> None:
+    e = engine()
+    with pytest.raises(RuleError, match="blue's turn, not red's"):
+        act(e, "roll", player=1)
+    with pytest.raises(RuleError, match="must roll first"):
+        act(e, "move", mouse="blue-1")
+    with pytest.raises(RuleError, match="no face 6"):
+        act(e, "roll", value=6)
+    act(e, "roll", value=2)
+    with pytest.raises(RuleError, match="already rolled"):
+        act(e, "roll", value=2)
+    assert e.legal_actions(0) == ["move", "select", "confirm"] and e.legal_actions(1) == []
+
+
+def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
+    e = engine(auto_move_single=False, start={"cat": {"lap": 1, "space": 16}})
+    red_bell = button_map(Press(station=1, input="bell", t_us=10), "buttons")
+    assert red_bell == Action("roll", 10, player=1)
+    with pytest.raises(RuleError):
+        e.handle(red_bell)
+    e.handle(button_map(Press(0, "bell", 20), "buttons"))
+    moves = e.public_view()["legal_moves"]
+    assert e.public_view()["highlighted"] == moves[0]
+    e.handle(button_map(Press(0, "prev", 30), "buttons"))
+    view = e.public_view()
+    assert view["highlight"] == len(moves) - 1 and view["highlighted"] == moves[-1]
+    e.handle(button_map(Press(0, "next", 40), "buttons"))
+    e.handle(button_map(Press(0, "next", 50), "buttons"))
+    chosen = e.public_view()["highlighted"]
+    assert chosen == moves[1]
+    e.handle(button_map(Press(0, "ok", 60), "buttons"))
+    assert chosen["mouse"] in e.places()[chosen["to"]]
+    assert button_map(Press(0, "b7", 70), "buttons") is None
+
+
+def test_mouse_on_arrow_space_offers_house_and_run() -> None:
+    e = engine(start={"cat": {"lap": 1, "space": 16}, "mice": {"blue-1": 9}})
+    act(e, "roll", value=2)
+    options = [m["to"] for m in e.legal_moves() if m["mouse"] == "blue-1"]
+    assert options == ["space-11", "house-2"]
+
+
+def test_danger_is_shown_in_legal_moves() -> None:
+    e = engine()
+    act(e, "roll", value=5)
+    assert all(m["into_cat"] for m in e.legal_moves())  # the cat sits on space 4
+
+
+def test_public_view_and_summary_keys() -> None:
+    e = engine(3)
+    view = e.public_view()
+    assert {
+        "phase",
+        "scores",
+        "status",
+        "turn",
+        "turn_count",
+        "board",
+        "mice",
+        "cat",
+        "cheese_left",
+        "roll",
+        "legal_moves",
+        "highlight",
+        "highlighted",
+        "players",
+    } <= set(view)
+    assert view["status"] == ["turn", "idle", "idle"] and view["phase"] == "roll"
+    summary = e.summary()
+    assert {
+        "scores",
+        "winners",
+        "turns",
+        "finished",
+        "places",
+        "mice",
+        "cheese_left",
+        "cat",
+        "log",
+    } <= set(summary)
+    assert e.tick(10**9) == [] and e.next_deadline_us() is None
+
+
+def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
+    assert scenario_step({"roll": "cat"}, 5) == Action("roll", 5, args={"value": "cat"})
+    assert scenario_step({"move": "red-2"}, 6) == Action("move", 6, args={"mouse": "red-2"})
+    assert scenario_step({"press": {}}, 7) is None
+    e = engine()
+    e.handle(scenario_step({"roll": 3}, 8))  # player None: acts for the current player
+    assert e.roll == 3
+
+
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        ({"mice": {"pink-1": 3}}, "no mouse 'pink-1'"),
+        ({"mice": {"blue-1": 21}}, "off the track"),
+        ({"mice": {"blue-1": 4}}, "cat's space 4"),
+        ({"cat": {"lap": 1, "space": 5}}, "cat symbols only"),
+        ({"cat": {"lap": 1, "space": 2}}, "cannot be on space 2 in lap 1"),
+        ({"mice": {f"red-{i}": 7 for i in range(1, 6)}}, "more than 4"),
+        ({"colour": "x"}, "unknown start keys"),
+    ],
+)
+def test_bad_start_positions_are_explained(start: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        engine(start=start)
+
+
+def test_another_board_is_a_data_change() -> None:
+    board = Board(
+        spaces=12,
+        start_exit=1,
+        houses=(House("den", arrow_space=4, value=5, pieces=1),),
+        emmentalia_wheels=1,
+        wheel_value=9,
+        cat_symbols=(3, 6, 9, 12),
+        cat_start=((2, 6),),
+        cat_speed=(1, 2),
+        space_capacity=2,
+        mice_per_player=((2, 2),),
+        colours=((2, ("blue", "red")),),
+    )
+    e = VivaTopoEngine(GameSettings(players=2, options={"auto_move_single": False}), board)
+    act(e, "roll", value=5)
+    assert [m["to"] for m in e.legal_moves()][:2] == ["space-5", "den"]
+    act(e, "move", mouse="blue-1", to="den")
+    assert e.scores == [5, 0] and e.house_left == {"den": 0}
+    assert DEFAULT_BOARD.cat_start_space(4) == 8
