@@ -357,11 +357,14 @@ def run(
     lights: Any = None,
     rest_us: int = 500_000,
     tick_us: int = 2_000,
+    latency_guard_us: int = 2_000,
 ) -> Report:
     """Drive ``test`` with a started-on-demand ``source`` (a GpioSource), a clock
     (``now`` in box µs, ``sleep`` for µs), ``ask`` for y/n answers and ``say``
     for prompts. Every piece is injectable, so tests run it on a MockFactory
-    with a fake clock and a scripted builder."""
+    with a fake clock and a scripted builder. Time is judged ``latency_guard_us``
+    behind the clock, so an edge still on its way from a pin thread is never
+    overtaken by a decision that it is stable."""
     inbox = EdgeInbox()
     source.start(inbox)
     try:
@@ -373,7 +376,7 @@ def run(
         while not test.done:
             for e in inbox.drain():
                 test.edge(e.station, e.input, e.level, e.t_us)
-            test.poll(now())
+            test.poll(now() - latency_guard_us)
             if lights is not None:
                 lights.show(test.lit)
             p = test.prompt
