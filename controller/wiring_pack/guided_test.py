@@ -164,8 +164,9 @@ class GuidedTest:
                     result.outcome = "ok"
                 else:
                     result.outcome, result.fired = "wrong", key
-            elif key == self.held and self.state == "settle":
-                result.double = True
+            elif key == self.held:  # it went idle and pressed again: one press counted twice
+                if key == p.key:
+                    result.double = True
             elif key != self.held and key not in result.also:
                 result.also.append(key)
         elif out.kind == "stuck" and key == self.held:

@@ -83,9 +83,10 @@ def test_bouncy_switch_is_one_press_with_its_bounce_reported(full4):
     assert report.warnings[0].startswith("Yellow bell is bouncy: its contact chattered for 3000 µs (10 edges)")
 
 
-def test_release_bounce_longer_than_bounce_window_counts_twice_and_fails(full4):
-    # after release the contact touches again 12 ms later and stays 5 ms: a second press
-    b = Builder(full4, release_bounces={"Red c": [12_000, 5_000]})
+@pytest.mark.parametrize("late_touch_us", [12_000, 60_000], ids=["just-after-window", "during-settle"])
+def test_release_bounce_longer_than_bounce_window_counts_twice_and_fails(full4, late_touch_us):
+    # after release the contact touches again (past bounce_us) and stays 5 ms: a second press
+    b = Builder(full4, release_bounces={"Red c": [late_touch_us, 5_000]})
     report = b.run()
     assert any(p.startswith("one press of Red c counted twice") for p in report.problems), report.text()
 
