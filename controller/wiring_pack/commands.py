@@ -48,39 +48,49 @@ def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
     return folder / f"{prof.name}.test-result.txt"
 
 
-def cmd_test(args: argparse.Namespace, factory: Any = None, ask: Any = None) -> int:
-    """Guided test on the real header (or ``--mock`` pins, to try it out)."""
-    from controller.sources.gpio import GpioSource, default_factory, mock_factory
+def cmd_test(args: argparse.Namespace) -> int:
+    """Guided test on the real stations (or ``--mock`` pins, to try it out)."""
+    from controller.lights import GpioLights, NoLights
+    from controller.sources import open_source
     from controller.timeline import box_now_us
 
     prof = _load(args, "test")
-    if prof.source != "gpio":
-        raise SystemExit(
-            "buzzerbox wiring test: board profiles are tested through the firmware board's source, "
-            "which this build does not have yet; check the board with 'buzzerbox wiring table' and a meter"
-        )
-    if factory is None:
+    kwargs: dict[str, Any] = {}
+    factory = None
+    if prof.source == "gpio":
+        from controller.sources.gpio import default_factory, mock_factory
+
         factory = mock_factory() if args.mock else default_factory()
+        kwargs["pin_factory"] = factory
+    elif args.mock:
+        raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles")
+    try:
+        source = open_source(prof, **kwargs)
+    except (ImportError, ValueError, OSError) as exc:
+        raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
+
+    def open_lights(src: Any) -> Any:
+        if args.no_lights or not prof.light_pins():
+            return NoLights()
+        if prof.source == "gpio":
+            return GpioLights.from_profile(prof, pin_factory=factory)
+        return src.lights() if hasattr(src, "lights") else NoLights()
+
     test = guided_test.GuidedTest(prof, timeout_us=int(args.timeout * 1_000_000), lights=not args.no_lights)
-    lights = None if args.no_lights else guided_test.GpioLights(prof, factory)
     print(f"Guided wiring test of {prof.name}: {len(test.inputs)} inputs, {len(test.lights)} lights.")
     print(f"Press each input when asked; one that does not fire within {args.timeout:g} s is reported dead.")
-    try:
-        report = guided_test.run(
-            test,
-            GpioSource(prof, factory),
-            now=box_now_us,
-            sleep=lambda us: time.sleep(us / 1_000_000),
-            ask=ask or input,
-            say=print,
-            lights=lights,
-        )
-    finally:
-        if lights is not None:
-            lights.close()
+    report = guided_test.run(
+        test,
+        source,
+        now=box_now_us,
+        sleep=lambda us: time.sleep(us / 1_000_000),
+        ask=input,
+        say=print,
+        open_lights=open_lights,
+    )
     text = report.text()
     path = report_path(prof, args.report)
-    path.write_text(f"{text}", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     print()
     print(text, end="")
     print(f"saved to {path}")

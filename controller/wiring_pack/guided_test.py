@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.debounce import Debouncer, Phase
+from controller.lights import Lights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
 from controller.wiring_pack.pins import Row, rows
@@ -118,6 +119,24 @@ class GuidedTest:
             return
         for out in self.debouncer.edge(station, input_name, level, t_us):
             self._handle(out, t_us)
+
+    def press(self, press: Press, now_us: int) -> None:
+        """A press already debounced where it was captured (the firmware board):
+        it carries its own edge count and is over as soon as it arrives."""
+        if (press.station, press.input) not in self.inputs:
+            return
+        self._handle(press, now_us)
+        if self.state == "held" and self.held == (press.station, press.input):
+            p = self.prompt
+            if p is not None and self.held == p.key:
+                self.inputs[p.key].edges = press.edges
+            self.state = "settle"
+            self.settle_until_us = now_us + self.settle_us
+
+    def notice(self, notice: InputNotice, now_us: int) -> None:
+        """A stuck (or other) notice from a source that debounces itself."""
+        if (notice.station, notice.input) in self.inputs:
+            self._handle(notice, now_us)
 
     def poll(self, now_us: int) -> None:
         """Let time pass: debounce, end presses, time out, move on."""
@@ -302,49 +321,29 @@ class Report:
 
 
 # -- the thin driver ----------------------------------------------------------------------
-class EdgeInbox:
-    """An InputSink that only enqueues (pin callbacks run on other threads)."""
+class Inbox:
+    """An InputSink that only enqueues (pin callbacks and serial readers run on
+    other threads); the driver hands everything to the test on its own loop."""
 
     def __init__(self) -> None:
-        self.items: queue.SimpleQueue[Edge] = queue.SimpleQueue()
+        self.items: queue.SimpleQueue[Edge | Press | InputNotice] = queue.SimpleQueue()
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         self.items.put(edge)
 
-    def press(self, press: Press) -> None:  # pragma: no cover - the board source
-        pass
+    def press(self, press: Press) -> None:
+        self.items.put(press)
 
-    def notice(self, notice: InputNotice) -> None:  # pragma: no cover - the board source
-        pass
+    def notice(self, notice: InputNotice) -> None:
+        self.items.put(notice)
 
-    def drain(self) -> list[Edge]:
-        out = []
+    def drain(self) -> list[Edge | Press | InputNotice]:
+        out: list[Edge | Press | InputNotice] = []
         while True:
             try:
                 out.append(self.items.get_nowait())
             except queue.Empty:
                 return out
-
-
-class GpioLights:
-    """Switches a profile's light pins through gpiozero (high = ULN2803 sinks = lit)."""
-
-    def __init__(self, profile: Profile, factory: Any) -> None:
-        self.pins: dict[Key, Any] = {}
-        for key, number in profile.light_pins().items():
-            pin = factory.pin(number)
-            pin.function = "output"
-            pin.state = 0
-            self.pins[key] = pin
-
-    def show(self, key: Key | None) -> None:
-        for k, pin in self.pins.items():
-            pin.state = 1 if k == key else 0
-
-    def close(self) -> None:
-        for pin in self.pins.values():
-            pin.state = 0
-            pin.close()
 
 
 def run(
@@ -355,19 +354,22 @@ def run(
     sleep: Callable[[int], None],
     ask: Callable[[str], str],
     say: Callable[[str], None],
-    lights: Any = None,
+    open_lights: Callable[[Any], Lights] | None = None,
     rest_us: int = 500_000,
     tick_us: int = 2_000,
     latency_guard_us: int = 2_000,
 ) -> Report:
-    """Drive ``test`` with a started-on-demand ``source`` (a GpioSource), a clock
-    (``now`` in box µs, ``sleep`` for µs), ``ask`` for y/n answers and ``say``
-    for prompts. Every piece is injectable, so tests run it on a MockFactory
+    """Drive ``test`` with a ``source`` (not yet started: GpioSource or the
+    board's), a clock (``now`` in box µs, ``sleep`` for µs), ``ask`` for y/n
+    answers, ``say`` for prompts and ``open_lights(source)`` for the light
+    back-end (``controller.lights``), opened once the source runs. Every piece is injectable, so tests run it on a MockFactory
     with a fake clock and a scripted builder. Time is judged ``latency_guard_us``
     behind the clock, so an edge still on its way from a pin thread is never
     overtaken by a decision that it is stable."""
-    inbox = EdgeInbox()
+    inbox = Inbox()
     source.start(inbox)
+    lights = open_lights(source) if open_lights is not None else None
+    lit: Key | None = None
     try:
         say("Hands off all buttons: checking every line at rest ...")
         sleep(rest_us)
@@ -375,11 +377,20 @@ def run(
         test.begin(source.levels(), now())
         shown: Prompt | None = None
         while not test.done:
-            for e in inbox.drain():
-                test.edge(e.station, e.input, e.level, e.t_us)
+            for item in inbox.drain():
+                if isinstance(item, Edge):
+                    test.edge(item.station, item.input, item.level, item.t_us)
+                elif isinstance(item, Press):
+                    test.press(item, now())
+                else:
+                    test.notice(item, now())
             test.poll(now() - latency_guard_us)
-            if lights is not None:
-                lights.show(test.lit)
+            if lights is not None and test.lit != lit:
+                if lit is not None:
+                    lights.set(*lit, "off")
+                lit = test.lit
+                if lit is not None:
+                    lights.set(*lit, "on")
             p = test.prompt
             if p is None:
                 break
@@ -397,6 +408,6 @@ def run(
                 sleep(tick_us)
     finally:
         if lights is not None:
-            lights.show(None)
+            lights.close()
         source.stop()
     return test.report()

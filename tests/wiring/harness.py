@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from controller.lights import GpioLights
 from controller.profile import Profile
 from controller.sources.gpio import GpioSource, mock_factory
-from controller.wiring_pack.guided_test import GpioLights, GuidedTest, Report, run
+from controller.wiring_pack.guided_test import GuidedTest, Report, run
 
 
 @dataclass
@@ -37,7 +38,7 @@ class Builder:
         pins |= {f"Host {a}": pin for a, pin in self.profile.host.items()}
         self.pins = pins
         self.test = GuidedTest(self.profile, timeout_us=2_000_000)
-        self.lights = GpioLights(self.profile, self.factory)
+        self.lights = GpioLights.from_profile(self.profile, pin_factory=self.factory)
 
     def gpio(self, label: str) -> int | None:
         return self.wired_to.get(label, self.pins[label])
@@ -88,7 +89,9 @@ class Builder:
         key = self.test.lit
         assert key is not None, "asked about a light while none is switched on"
         label = self.test.labels[key]
-        on = self.lights.pins[key].state == 1
+        on = self.lights.leds[key].is_lit
+        others = [k for k, led in self.lights.leds.items() if k != key and led.is_lit]
+        assert not others, f"other lights on too: {others}"
         self.light_seen[label] = on
         self.t += 1_000_000
         return "n" if label in self.dark or not on else "y"
@@ -101,5 +104,5 @@ class Builder:
             sleep=self.sleep,
             ask=self.ask,
             say=self.said.append,
-            lights=self.lights,
+            open_lights=lambda source: self.lights,
         )

@@ -114,3 +114,30 @@ def test_all_faults_at_once_are_each_reported(full4):
     assert "Green bell reads pressed" in problems
     assert "Yellow bell is bouncy" in report.warnings[0]
     assert len(report.problems) == 3
+
+
+def test_board_presses_debounced_on_the_board_feed_the_same_test():
+    """The firmware board sends finished presses, not edges: same verdicts."""
+    from controller.press import Press
+    from controller.wiring_pack.guided_test import GuidedTest
+
+    prof = profile_mod.load("board-7-schicki")
+    test = GuidedTest(prof, timeout_us=1_000_000, lights=False)
+    test.begin({}, 0)
+    swap = {(0, "hat"): (0, "scarf"), (0, "scarf"): (0, "hat")}
+    t = 0
+    while not test.done:
+        p = test.prompt
+        t += 200_000
+        if p.key != (2, "worm"):  # Green worm is dead
+            station, name = swap.get(p.key, p.key)
+            test.press(Press(station, name, t, edges=4 if p.key == (1, "bell") else 2), t)
+        while test.prompt is p:
+            t += 100_000
+            test.poll(t)
+    report = test.report()
+    assert "Red hat and Red scarf are swapped" in report.problems[0]
+    assert "SR chip 0 bit 1 (74HC165 #0 pin 12)" in report.problems[0]
+    assert report.problems[1].startswith("Green worm never fired in 1 s")
+    assert len(report.problems) == 2
+    assert "4 edges" in line_for(report.text(), "Blue bell")
