@@ -1,0 +1,134 @@
+"""Deploying the board firmware, and the simulator, from the command line.
+
+``buzzerbox firmware install`` copies firmware/buzzer and main.py onto a Pico
+running MicroPython with ``mpremote``; ``buzzerbox firmware pinmap`` writes
+firmware/buzzer/pinmap.py from wiring/board-pinmap.toml; ``buzzerbox firmware
+sim`` runs a simulated board on a pty and prints its device path, so a driver
+(or a person with ``screen``) can talk to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+PINMAP_TOML = ROOT / "wiring" / "board-pinmap.toml"
+PINMAP_PY = FIRMWARE / "buzzer" / "pinmap.py"
+
+
+class FirmwareError(RuntimeError):
+    """Something the user must fix; the message says what."""
+
+
+def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
+    """wiring/board-pinmap.toml -> the text of firmware/buzzer/pinmap.py."""
+    try:
+        data = tomllib.loads(toml_path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise FirmwareError(f"{toml_path}: {exc}") from exc
+    try:
+        direct = {int(ch): int(gp) for ch, gp in data["direct"].items()}
+        bad = [ch for ch in direct if not 0 <= ch < 26]
+        if bad:
+            raise FirmwareError(f"{toml_path}: direct channels {bad} out of range; use 0..25")
+        spi, sr, lights, db = data["spi"], data["shift_in"], data["lights"], data["debounce"]
+        lines = [
+            '"""The board\'s pin map (generated from wiring/board-pinmap.toml; a test keeps',
+            "the two equal: edit the TOML, then run `buzzerbox firmware pinmap`).\"\"\"",
+            "",
+            "# input channel -> GP pin of the Pico, read by a hard IRQ on both edges",
+            f"DIRECT = {dict(sorted(direct.items()))!r}",
+            "# chained 74HC165 (inputs) and 74HC595 (lights) on SPI0",
+            f"SPI = {{\"id\": {spi['id']}, \"sck\": {spi['sck']}, \"mosi\": {spi['mosi']}, "
+            f"\"miso\": {spi['miso']}, \"baudrate\": {spi['baudrate']}}}",
+            f"SR_LOAD = {sr['load']}  # 74HC165 /PL: low loads the parallel inputs (the stamp instant)",
+            f"SR_CHIPS = {sr['chips']}  # input channels 32 + 8*chip + bit (chip 0 nearest the Pico)",
+            f"LIGHT_LATCH = {lights['latch']}  # 74HC595 RCLK",
+            f"LIGHT_CHIPS = {lights['chips']}  # light channel 8*chip + bit (chip 0 nearest the Pico)",
+            f"STATUS_LED = {data.get('status_led')}  # the Pico's own LED: blinks with the heartbeat",
+            f"ACTIVE_LEVEL = {data['active_level']}  # switches to ground with pull-ups: 0 is pressed",
+            f"DEBOUNCE = {{\"bounce_us\": {db['bounce_us']}, \"glitch_us\": {db['glitch_us']}, "
+            f"\"stuck_us\": {db['stuck_us']}}}",
+        ]
+    except KeyError as exc:
+        raise FirmwareError(f"{toml_path}: missing key {exc}; see the comments at its top") from exc
+    if not 0 <= int(sr["chips"]) <= 8 or not 0 <= int(lights["chips"]) <= 8:
+        raise FirmwareError(f"{toml_path}: at most 8 chips per chain (channels end at 95)")
+    return "\n".join(lines) + "\n"
+
+
+def write_pinmap() -> Path:
+    PINMAP_PY.write_text(render_pinmap())
+    return PINMAP_PY
+
+
+def install(port: str | None = None) -> None:
+    """Copy the firmware onto a Pico running MicroPython, then reset it."""
+    mpremote = shutil.which("mpremote")
+    if mpremote is None:
+        raise FirmwareError("mpremote is not installed: `pip install mpremote` "
+                            "(or `pip install buzzerbox[pi]`), then run this again")
+    if PINMAP_PY.read_text() != render_pinmap():
+        raise FirmwareError("firmware/buzzer/pinmap.py differs from wiring/board-pinmap.toml: "
+                            "run `buzzerbox firmware pinmap` first")
+    connect = ["connect", port] if port else []
+    files = sorted(p for p in (FIRMWARE / "buzzer").glob("*.py"))
+    cmd = [mpremote, *connect, "exec", "import os\ntry:\n os.mkdir('buzzer')\nexcept OSError:\n pass"]
+    for f in files:
+        cmd += ["+", "cp", str(f), f":buzzer/{f.name}"]
+    cmd += ["+", "cp", str(FIRMWARE / "main.py"), ":main.py", "+", "reset"]
+    proc = subprocess.run(cmd)
+    if proc.returncode != 0:
+        raise FirmwareError(f"mpremote failed (exit {proc.returncode}): is the Pico plugged in and "
+                            f"running MicroPython? Name its port with --port /dev/ttyACM0")
+
+
+def simulate(seconds: float | None = None) -> None:
+    """Run a simulated board on a pty until interrupted (or ``seconds``)."""
+    from controller.sources.board_sim import BoardSim
+
+    sim = BoardSim(realtime=True)
+    print(f"simulated board on {sim.port} (firmware/buzzer under CPython); Ctrl-C to stop",
+          flush=True)
+    try:
+        end = None if seconds is None else time.monotonic() + seconds
+        while end is None or time.monotonic() < end:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.close()
+
+
+def add_firmware_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Registers ``firmware install|pinmap|sim`` on the buzzerbox CLI."""
+    fw = subparsers.add_parser("firmware", help="the RP2040 input board's firmware")
+    sub = fw.add_subparsers(dest="firmware_command", required=True)
+    inst = sub.add_parser("install", help="copy the firmware onto a Pico with mpremote")
+    inst.add_argument("--port", help="serial port of the Pico (default: mpremote's auto-detect)")
+    inst.set_defaults(func=lambda args: _run(lambda: install(args.port)))
+    pm = sub.add_parser("pinmap", help="regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml")
+    pm.set_defaults(func=lambda args: _run(lambda: print(f"wrote {write_pinmap()}")))
+    sim = sub.add_parser("sim", help="run a simulated board on a pseudo-terminal")
+    sim.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    sim.set_defaults(func=lambda args: _run(lambda: simulate(args.seconds)))
+
+
+def _run(action) -> int:  # type: ignore[no-untyped-def]
+    try:
+        action()
+    except FirmwareError as exc:
+        print(f"buzzerbox firmware: {exc}", file=sys.stderr)
+        return 1
+    return 0

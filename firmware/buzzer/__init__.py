@@ -1,0 +1,1 @@
+"""Buzzer box board firmware (MicroPython, RP2040). See firmware/README.md."""

@@ -1,0 +1,90 @@
+"""A simulated board on a pty and a driver reading it, for the fault tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from controller.press import InputNotice, Press
+from controller.sources.board import BoardSource
+from controller.sources.board_sim import BoardSim
+
+CHANNELS = {0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell"), 33: (0, "a"), 34: (1, "a")}
+LIGHTS = {(0, "bell"): 0, (1, "bell"): 1}
+
+
+class Sink:
+    """Collects what the driver delivers; tests wait for what they expect."""
+
+    def __init__(self) -> None:
+        self.items: list[Press | InputNotice] = []
+        self.cv = threading.Condition()
+
+    def edge(self, edge: object, precision_us: int) -> None:
+        raise AssertionError("the board delivers debounced presses, never raw edges")
+
+    def press(self, press: Press) -> None:
+        with self.cv:
+            self.items.append(press)
+            self.cv.notify_all()
+
+    def notice(self, notice: InputNotice) -> None:
+        with self.cv:
+            self.items.append(notice)
+            self.cv.notify_all()
+
+    def wait_for(self, cond: Callable[[list], bool], what: str, timeout: float = 10.0) -> None:
+        with self.cv:
+            if not self.cv.wait_for(lambda: cond(self.items), timeout):
+                raise AssertionError(f"sink never got {what}; it has {self.items}")
+
+    def presses(self) -> list[Press]:
+        with self.cv:
+            return [i for i in self.items if isinstance(i, Press)]
+
+    def kinds(self) -> list[str]:
+        """The board-level notices, in order."""
+        with self.cv:
+            return [i.kind for i in self.items if isinstance(i, InputNotice) and i.station == -1]
+
+    def wait_presses(self, n: int) -> list[Press]:
+        self.wait_for(lambda items: sum(isinstance(i, Press) for i in items) >= n, f"{n} presses")
+        return self.presses()
+
+    def wait_kinds(self, kinds: list[str]) -> None:
+        self.wait_for(lambda items: self.kinds() == kinds, f"notices {kinds}")
+
+
+class Rig:
+    def __init__(self, **sim_args: object) -> None:
+        self.sim = BoardSim(**sim_args)  # type: ignore[arg-type]
+        self.sink = Sink()
+        self.source = BoardSource(CHANNELS, LIGHTS, port=lambda: self.sim.port,
+                                  clock=self.sim.host_clock, clock_slack_us=0,
+                                  reconnect_delay_s=0.02)
+        self.source.start(self.sink)
+        self.sink.wait_kinds(["connected"])
+
+    def settle(self, us: int = 300_000) -> None:
+        """Let virtual time pass and the driver catch up with every line."""
+        self.sim.advance(us)
+
+    def close(self) -> None:
+        self.source.stop()
+        self.sim.close()
+
+
+@pytest.fixture
+def make_rig() -> Iterator[Callable[..., Rig]]:
+    rigs: list[Rig] = []
+
+    def make(**sim_args: object) -> Rig:
+        rig = Rig(**sim_args)
+        rigs.append(rig)
+        return rig
+
+    yield make
+    for rig in rigs:
+        rig.close()

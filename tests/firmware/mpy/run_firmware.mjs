@@ -1,0 +1,29 @@
+// Runs a Python script under real MicroPython (v1.27, WebAssembly port) with
+// the board firmware package copied in as /lib/buzzer.
+// usage: node run_firmware.mjs <firmware/buzzer dir> <script.py>
+// Prints what the script prints; exits 1 if the script raised.
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const [pkgDir, script] = process.argv.slice(2);
+if (!pkgDir || !script) {
+  console.error("usage: node run_firmware.mjs <firmware/buzzer dir> <script.py>");
+  process.exit(2);
+}
+const mp = await loadMicroPython({
+  stdout: (line) => process.stdout.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+mp.FS.mkdirTree("/lib/buzzer");
+for (const name of readdirSync(pkgDir)) {
+  if (name.endsWith(".py")) {
+    mp.FS.writeFile("/lib/buzzer/" + name, readFileSync(join(pkgDir, name)));
+  }
+}
+try {
+  mp.runPython(readFileSync(script, "utf8"));
+} catch (err) {
+  console.error(String(err));
+  process.exit(1);
+}

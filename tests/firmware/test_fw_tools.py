@@ -1,0 +1,47 @@
+"""Deploy tooling: the pin map stays one truth; install explains a missing mpremote."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from controller import firmware_tools
+from controller.firmware_tools import FirmwareError, render_pinmap
+
+
+def test_firmware_pinmap_is_generated_from_the_wiring_toml() -> None:
+    assert firmware_tools.PINMAP_PY.read_text() == render_pinmap(), (
+        "firmware/buzzer/pinmap.py is stale: run `buzzerbox firmware pinmap`")
+
+
+def test_install_without_mpremote_names_the_fix(monkeypatch) -> None:
+    monkeypatch.setattr(firmware_tools.shutil, "which", lambda name: None)
+    with pytest.raises(FirmwareError, match="pip install mpremote"):
+        firmware_tools.install()
+
+
+def test_install_runs_mpremote_copying_every_module(monkeypatch) -> None:
+    calls = []
+    monkeypatch.setattr(firmware_tools.shutil, "which", lambda name: "/usr/bin/mpremote")
+    monkeypatch.setattr(firmware_tools.subprocess, "run",
+                        lambda cmd: calls.append(cmd) or argparse.Namespace(returncode=0))
+    firmware_tools.install("/dev/ttyACM3")
+    cmd = calls[0]
+    assert cmd[1:3] == ["connect", "/dev/ttyACM3"]
+    assert ":buzzer/app.py" in cmd and ":buzzer/debounce.py" in cmd and ":main.py" in cmd
+
+
+def test_bad_pinmap_toml_names_the_problem(tmp_path) -> None:
+    bad = tmp_path / "board.toml"
+    bad.write_text("[direct]\n30 = 3\n")
+    with pytest.raises(FirmwareError, match="direct channels \\[30\\] out of range"):
+        render_pinmap(bad)
+
+
+def test_cli_registers_firmware_commands() -> None:
+    parser = argparse.ArgumentParser(prog="buzzerbox")
+    firmware_tools.add_firmware_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["firmware", "install", "--port", "/dev/ttyACM0"])
+    assert args.port == "/dev/ttyACM0" and callable(args.func)
+    assert parser.parse_args(["firmware", "sim"]).firmware_command == "sim"
