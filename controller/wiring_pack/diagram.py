@@ -178,7 +178,9 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     svg.text(x0, top, "Raspberry Pi Pico (RP2040), USB to the Pi", 14, "middle", "bold")
     y0 = top + 30
     svg.rect(x0 - 40, y0 - 16, 80, 20 * 24 + 12, fill="#1b5e20", rx=6)
-    bus = {**bc.SR_IN_BUS, **bc.SR_OUT_BUS}
+    pm = bc.pinmap()
+    bus = pm.bus
+    gp_channel = {gp: ch for ch, gp in pm.direct.items()}
     for pin in range(1, 41):
         row, col = (pin - 1, 0) if pin <= 20 else (40 - pin, 1)
         x, y = x0 - 16 + 32 * col, y0 + 24 * row
@@ -189,9 +191,11 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
             fill, label = GROUND_FILL, "GND"
         elif gp is not None and gp in bus:
             fill, label, bold = BUS_FILL, f"{name}: {bus[gp]}", True
-        elif gp is not None and gp in bc.DIRECT_CHANNELS and gp in inputs:
-            who, fill = inputs[gp]
-            label, bold = f"{who}  (ch {gp}, {name})", True
+        elif gp is not None and gp_channel.get(gp) in inputs:
+            who, fill = inputs[gp_channel[gp]]
+            label, bold = f"{who}  (ch {gp_channel[gp]}, {name})", True
+        elif gp is not None and gp in gp_channel:
+            fill, label = FREE_FILL, f"{name}  free (ch {gp_channel[gp]})"
         elif name in ("3V3(OUT)", "VSYS", "VBUS"):
             fill, label = POWER_FILL["3V3" if name == "3V3(OUT)" else "5V"], name
         else:
@@ -208,9 +212,9 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     # shift registers: one box per chip, 8 labelled bits
     n165, n595 = bc.chips_needed(profile)
     light_by_channel = {pin: lights[pin] for pin in lights}
-    col_x = {"in": 740, "out": 1150}
-    svg.text(col_x["in"], top, "74HC165 inputs (chip 0 QH -> GP22)", 14, "start", "bold")
-    svg.text(col_x["out"], top, "74HC595 -> ULN2803 lights (GP26 -> chip 0 SER)", 14, "start", "bold")
+    col_x = {"in": 760, "out": 1180}
+    svg.text(col_x["in"], top, "74HC165 inputs (chip 0 QH -> SPI MISO)", 14, "start", "bold")
+    svg.text(col_x["out"], top, "74HC595 -> ULN2803 lights (SPI MOSI -> chip 0 SER)", 14, "start", "bold")
     box_h = 8 * 16 + 30
     for chip in range(n165):
         y = y0 + chip * (box_h + 12)
@@ -221,7 +225,7 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
             who, fill = inputs.get(channel, ("free", FREE_FILL))
             yy = y + 20 + 16 * bit
             svg.circle(col_x["in"] + 16, yy - 4, 5, fill)
-            svg.text(col_x["in"] + 28, yy, f"bit {bit} ({'ABCDEFGH'[bit]}, pin {bc.HC165_BIT_PIN[bit]})  ch {channel}: {who}", 11)
+            svg.text(col_x["in"] + 28, yy, f"bit {bit} (D{bit}, pin {bc.HC165_BIT_PIN[bit]})  ch {channel}: {who}", 11)
         bottom = max(bottom, y + box_h)
     for chip in range(n595):
         y = y0 + chip * (box_h + 12)
@@ -258,7 +262,7 @@ def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int
                 gnd = f"GND: Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[place.gp])}"
                 box = "Pico"
             else:
-                where = f"74HC165 #{place.chip} input {'ABCDEFGH'[place.bit or 0]} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
+                where = f"74HC165 #{place.chip} input D{place.bit} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
                 pull = "10 kΩ to 3.3 V (external)"
                 gnd = "GND: board ground"
                 box = ""
@@ -338,7 +342,7 @@ def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int
 def render(profile: Profile) -> str:
     """The whole diagram as an SVG document (deterministic)."""
     board = profile.source == "board"
-    width = 1600 if board else 1100
+    width = 1620 if board else 1100
     parts: list[tuple[str, str]] = [(st.name, st.color) for st in profile.stations]
     svg = Svg(width, 10, f"Wiring: {profile.name}")
     svg.text(40, 36, f"Wiring diagram: {profile.name}", 22, weight="bold")

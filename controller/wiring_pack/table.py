@@ -37,7 +37,8 @@ def render(profile: Profile) -> str:
         n165, n595 = bc.chips_needed(profile)
         out.append(
             f"Board: Pico + {n165} x 74HC165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
-            "Channels 0-19 are GP0-GP19; 26+ are 74HC165 chip N bit B = 26 + 8N + B."
+            f"Input channels {bc.pinmap().describe_inputs()}: 74HC165 chip N bit B = "
+            f"{bc.SR_FIRST_CHANNEL} + 8N + B; light channel 8N + B = 74HC595 chip N bit B."
         )
     else:
         out.append("Each input: switch between the pin and the ground; the Pi's internal pull-up holds it at 3.3 V.")
