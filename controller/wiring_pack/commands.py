@@ -48,6 +48,15 @@ def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
     return folder / f"{prof.name}.test-result.txt"
 
 
+def _open_board(prof: profile_mod.Profile) -> Any:
+    """The firmware board's source for a profile (found by its USB id)."""
+    from controller.sources import board
+
+    if hasattr(board.BoardSource, "from_profile"):
+        return board.BoardSource.from_profile(prof)
+    return board.BoardSource(prof.input_pins(), prof.light_pins())
+
+
 class SourceLights:
     """Lights that a source drives itself (the firmware board's ``set_light``)."""
 
@@ -82,7 +91,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     elif args.mock:
         raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles")
     try:
-        source = open_source(prof, **kwargs)
+        source = _open_board(prof) if prof.source == "board" else open_source(prof, **kwargs)
     except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
         raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
 

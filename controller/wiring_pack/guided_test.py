@@ -374,6 +374,8 @@ def run(
         say("Hands off all buttons: checking every line at rest ...")
         sleep(rest_us)
         inbox.drain()  # whatever moved before the test starts is not a press
+        if getattr(source, "connected", True) is False:
+            say("The input board is not connected: check its USB cable (inputs will time out until it is).")
         test.begin(source.levels(), now())
         shown: Prompt | None = None
         while not test.done:
