@@ -73,7 +73,10 @@ def build_box(data: dict[str, Any]) -> Box:
         debounce = DebounceConfig(**data.get("debounce", {}))
     except (TypeError, ValueError) as exc:
         raise ScenarioError(f"scenario settings: {exc}") from exc
-    return Box(spec, settings, data.get("stations"), debounce=debounce)
+    try:
+        return Box(spec, settings, data.get("stations"), debounce=debounce)
+    except ValueError as exc:  # the engine refused its settings (a bad card, an unknown option)
+        raise ScenarioError(f"{spec.name}: {exc}") from exc
 
 
 def run(data: dict[str, Any]) -> dict[str, Any]:

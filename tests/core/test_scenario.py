@@ -84,3 +84,8 @@ def test_cli_prints_outcome_json_and_checks_expectations(tmp_path, capsys):
 def test_bad_scenarios_say_what_is_wrong(data, message):
     with pytest.raises(ScenarioError, match=message):
         run(data)
+
+
+def test_engine_refusing_its_settings_is_a_scenario_error():
+    with pytest.raises(ScenarioError, match="quiz: .*unknown option"):
+        run({"game": "quiz", "players": 2, "options": {"lockout": 5}, "steps": []})

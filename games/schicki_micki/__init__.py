@@ -1,0 +1,50 @@
+"""Schicki Micki (Zoch 2003) on the buzzer box: spot pairs, two-worm hens and twins first."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Action, GameSettings
+from games.registry import GameSpec
+from games.schicki_micki.bots import new_bots
+from games.schicki_micki.buttons import button_map
+from games.schicki_micki.engine import SchickiMickiEngine
+
+
+def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
+    """``{"turn": true}`` -> host turn; ``{"show": CARD}`` -> host show_card;
+    ``{"pace": N | null}`` -> host pace (null: the host turns every card)."""
+    if step.get("turn"):
+        return Action(kind="turn", t_us=t_us)
+    if "show" in step:
+        return Action(kind="show_card", t_us=t_us, args={"card": step["show"]})
+    if "pace" in step:
+        return Action(kind="pace", t_us=t_us, args={"turn_interval_us": step["pace"]})
+    return None
+
+
+def _new_engine(settings: GameSettings) -> SchickiMickiEngine:
+    return SchickiMickiEngine(settings)
+
+
+SPEC = GameSpec(
+    name="schicki-micki",
+    title="Schicki Micki",
+    min_players=2,
+    max_players=7,
+    new_engine=_new_engine,
+    button_map=button_map,
+    new_bots=new_bots,
+    scenario_step=scenario_step,
+    scenario_options=("deck", "won"),
+    scene="games.schicki_micki.scene:SchickiMickiScene",
+    default_options={
+        "turn_interval_us": 3_000_000,
+        "interval_shrink": 0.98,
+        "min_turn_interval_us": 1_200_000,
+        "reaction_window_us": 1_500_000,
+        "final_window_us": 3_000_000,
+        "tie_window_us": 0,
+    },
+)

@@ -1,0 +1,637 @@
+"""The Schicki Micki rules engine: sans-I/O, seeded, time passed in.
+
+Actions
+- host ``turn``: turn the top deck card onto the table.
+- host ``show_card`` (args ``card``: card JSON): show this card (taken out of
+  the deck if it is there, else it enters the game from outside and the card
+  total grows by one; used by scenarios).
+- host ``shown`` (games.base.HOST_SHOWN): the frame with the newest card is on
+  screen at ``t_us``; reaction times count from then (until then: turn time).
+- host ``pace`` (args ``turn_interval_us``: int or None): change the pace;
+  None means the host turns every card.
+- player ``knock``, ``call`` (args ``accessory``; without it the call comes
+  from a compact station and counts for the single pair on the table, if there
+  is exactly one, else it is a wrong call), ``blue``, ``red``.
+
+Events: ``show``, ``reaction``, ``window``, ``early``, ``winner``, ``wrong``,
+``nothing`` (no gain, no loss), ``ignored`` (no effect),
+``round_over``, ``game_over``.
+
+Options: ``deck`` (card JSON list, top first: the whole deck), ``won``
+(starting won-card counts), ``turn_interval_us`` (None: host turns),
+``interval_shrink`` (factor per turned card), ``min_turn_interval_us`` (floor),
+``start_us`` (the first auto turn falls due at start_us + interval),
+``reaction_window_us``, ``final_window_us``, ``tie_window_us``.
+
+Conservation: ``len(deck) + len(table) + sum(won piles) == total_cards`` at all
+times, where total_cards = the starting deck + starting won cards (+ any card a
+scenario shows from outside). Starting won cards are real faces (taken from
+this seed's generated deck) so that a returned one can go under the deck.
+Cards the deck could not pay at the end are *owed*: they count in the final
+score but are not cards, so they stay out of the conservation count.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from controller.arbiter import rank_by_time
+from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
+from games.schicki_micki.deck import new_deck
+from games.schicki_micki.situation import (
+    IDENTICAL,
+    ONE_PAIR,
+    ROWS,
+    SEVERAL_PAIRS,
+    TWO_WORMS,
+    Situation,
+    judge,
+)
+
+REACTIONS = ("knock", "call", "blue", "red")
+HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace")
+
+DEFAULTS: dict[str, Any] = {
+    "turn_interval_us": None,
+    "interval_shrink": 1.0,
+    "min_turn_interval_us": 1_000_000,
+    "start_us": 0,
+    "reaction_window_us": 1_500_000,
+    "final_window_us": 3_000_000,
+    "tie_window_us": 0,
+}
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A player's current reaction to the newest card (the latest replaces earlier ones)."""
+
+    player: int
+    kind: str
+    t_us: int
+    precision_us: int = 1
+    accessory: str | None = None  # for calls; None = compact "call" button
+
+    def words(self) -> str:
+        if self.kind == "call":
+            return f"called {self.accessory}" if self.accessory else "pressed call"
+        return {"knock": "knocked", "blue": "grabbed blue", "red": "grabbed red"}[self.kind]
+
+
+@dataclass
+class _Verdict:
+    reaction: Reaction
+    result: str  # "all", "one", "return", "nothing", "ignored"
+    why: str
+
+
+def _int_option(options: Mapping[str, Any], name: str, allow_none: bool = False) -> int | None:
+    value = options.get(name, DEFAULTS[name])
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        hint = "a whole number of microseconds >= 0" + (" or null" if allow_none else "")
+        raise ValueError(f"option {name!r} is {value!r}; use {hint}")
+    return value
+
+
+class SchickiMickiEngine:
+    """Deck, table, won piles, pawns, reaction windows and the seed's outcome table."""
+
+    def __init__(self, settings: GameSettings) -> None:
+        if not 2 <= settings.players <= 7:
+            raise ValueError(f"Schicki Micki takes 2-7 players, not {settings.players}")
+        self.settings = settings
+        options = settings.options
+        self.players = settings.players
+        try:
+            self.deck: list[Card] = (
+                cards_from_json(options["deck"], "deck") if options.get("deck") is not None else new_deck(settings.seed)
+            )
+        except CardError as exc:
+            raise ValueError(f"scenario option {exc}") from None
+        won = options.get("won")
+        if won is None:
+            won = [0] * self.players
+        if (
+            not isinstance(won, list)
+            or len(won) != self.players
+            or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in won)
+        ):
+            raise ValueError(
+                f"option 'won' is {won!r}; give one whole number >= 0 per player ({self.players} players)"
+            )
+        source = new_deck(settings.seed)
+        self.piles: list[list[Card]] = [
+            [source[(sum(won[:p]) + k) % len(source)] for k in range(n)] for p, n in enumerate(won)
+        ]
+        self.table: list[Card] = []
+        self.owed = [0] * self.players
+        self.total_cards = len(self.deck) + sum(won)
+        self.blue_pawns = min(3, self.players - 1)
+
+        self.turn_interval_us = _int_option(options, "turn_interval_us", allow_none=True)
+        shrink = options.get("interval_shrink", DEFAULTS["interval_shrink"])
+        if isinstance(shrink, bool) or not isinstance(shrink, (int, float)) or not 0 < shrink <= 1:
+            raise ValueError(f"option 'interval_shrink' is {shrink!r}; use a factor in (0, 1], e.g. 0.97")
+        self.interval_shrink = float(shrink)
+        self.min_turn_interval_us = _int_option(options, "min_turn_interval_us") or 0
+        self.reaction_window_us = _int_option(options, "reaction_window_us") or 0
+        self.final_window_us = _int_option(options, "final_window_us") or 0
+        self.tie_window_us = _int_option(options, "tie_window_us") or 0
+        start_us = _int_option(options, "start_us") or 0
+
+        self.phase = "waiting"  # waiting | showing | window | over
+        self.now_us: int | None = None
+        self.t_turn: int | None = None
+        self.t_show: int | None = None
+        self.shown_confirmed = False
+        self.reactions: dict[int, Reaction] = {}
+        #: the first reaction to the newest card opens the window (a replaced
+        #: reaction does not move it)
+        self.window_start_us: int | None = None
+        self.locked: set[int] = set()
+        self.status = ["idle"] * self.players
+        self.next_turn_us: int | None = (
+            start_us + self.turn_interval_us if self.turn_interval_us is not None else None
+        )
+        self.final_deadline_us: int | None = None
+        self.cards_turned = 0
+        self.situations = {row: 0 for row in ROWS}
+        self.outcomes: list[dict[str, Any]] = []
+        self.last_resolution: dict[str, Any] | None = None
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ time
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "over"
+
+    def _window_deadline(self) -> int | None:
+        if self.phase != "window" or self.window_start_us is None:
+            return None
+        return self.window_start_us + self.reaction_window_us
+
+    def next_deadline_us(self) -> int | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "window":
+            return self._window_deadline()
+        if self.deck:
+            return self.next_turn_us
+        if self.phase == "showing":
+            return self.final_deadline_us
+        return None
+
+    def tick(self, now_us: int) -> list[GameEvent]:
+        events = self._advance(now_us)
+        self.now_us = now_us if self.now_us is None else max(self.now_us, now_us)
+        return events
+
+    def _advance(self, now_us: int) -> list[GameEvent]:
+        """Fire every timeout due by now_us, each at its own deadline, so the
+        outcome never depends on how often the runtime ticks."""
+        events: list[GameEvent] = []
+        while True:
+            due = self.next_deadline_us()
+            if due is None or due > now_us:
+                return events
+            self.now_us = due if self.now_us is None else max(self.now_us, due)
+            if self.phase == "window":
+                events += self._resolve(due)
+            elif self.deck:
+                events += self._turn(self.deck.pop(0), due)
+            else:
+                events += self._end(due, "the last card's final window closed")
+
+    # --------------------------------------------------------------- actions
+
+    def handle(self, action: Action) -> list[GameEvent]:
+        """Apply one action; on RuleError nothing changes (time included), so
+        the runtime's next tick still reports whatever fell due."""
+        saved = self._snapshot()
+        try:
+            events: list[GameEvent] = []
+            if self.now_us is None or action.t_us > self.now_us:
+                events += self._advance(action.t_us)
+                self.now_us = action.t_us
+            events += self._apply(action)
+            return events
+        except RuleError:
+            self.__dict__.update(saved)
+            raise
+
+    def _snapshot(self) -> dict[str, Any]:
+        """Copies of every mutable attribute (cards and reactions are frozen)."""
+        saved: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key == "piles":
+                saved[key] = [list(pile) for pile in value]
+            elif isinstance(value, (list, dict, set)):
+                saved[key] = copy.copy(value)
+            else:
+                saved[key] = value
+        return saved
+
+    def _apply(self, action: Action) -> list[GameEvent]:
+        if action.player is None:
+            return self._host(action)
+        if not 0 <= action.player < self.players:
+            raise RuleError(f"player {action.player} does not exist (0..{self.players - 1})")
+        if action.kind not in REACTIONS:
+            raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(REACTIONS)}")
+        return self._react(action)
+
+    def _host(self, action: Action) -> list[GameEvent]:
+        kind = action.kind
+        if kind == HOST_SHOWN:
+            if self.phase in ("showing", "window") and not self.shown_confirmed and self.t_turn is not None:
+                self.t_show = max(action.t_us, self.t_turn)
+                self.shown_confirmed = True
+            return []
+        if kind == "pace":
+            if self.phase == "over":
+                raise RuleError("the game is over")
+            interval = action.args.get("turn_interval_us")
+            if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
+                raise RuleError(f"pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null")
+            self.turn_interval_us = interval
+            self.next_turn_us = None if interval is None else action.t_us + interval
+            return [GameEvent("message", action.t_us, data={"pace_us": interval})]
+        if kind not in ("turn", "show_card"):
+            raise RuleError(f"unknown host action {kind!r}: the host may {', '.join(HOST_ACTIONS)}")
+        if self.phase == "over":
+            raise RuleError("the game is over")
+        if self.phase == "window":
+            raise RuleError("a reaction window is open: tick past its end before turning the next card")
+        if kind == "turn":
+            if not self.deck:
+                raise RuleError("the deck is empty: no card left to turn")
+            return self._turn(self.deck.pop(0), action.t_us)
+        try:
+            card = card_from_json(action.args.get("card"), "show_card card")
+        except CardError as exc:
+            raise RuleError(str(exc)) from None
+        if card in self.deck:
+            self.deck.remove(card)
+        else:
+            self.total_cards += 1
+        return self._turn(card, action.t_us)
+
+    def _turn(self, card: Card, t_us: int) -> list[GameEvent]:
+        self.table.append(card)
+        self.t_turn = self.t_show = t_us
+        self.shown_confirmed = False
+        self.reactions = {}
+        self.window_start_us = None
+        self.locked = set()
+        self.status = ["idle"] * self.players
+        self.phase = "showing"
+        self.cards_turned += 1
+        situation = judge(self.table)
+        self.situations[situation.row] += 1
+        if self.turn_interval_us is not None:
+            self.next_turn_us = t_us + self._current_interval()
+        if not self.deck:
+            self.final_deadline_us = t_us + self.final_window_us
+        data = {
+            "card": card.to_json(),
+            "position": len(self.table) - 1,
+            "deck": len(self.deck),
+            "last": not self.deck,
+        }
+        return [GameEvent("show", t_us, data=data)]
+
+    def _current_interval(self) -> int:
+        assert self.turn_interval_us is not None
+        shrunk = self.turn_interval_us * self.interval_shrink ** max(0, self.cards_turned - 1)
+        return max(self.min_turn_interval_us, int(shrunk))
+
+    def _react(self, action: Action) -> list[GameEvent]:
+        player, t_us = action.player, action.t_us
+        assert player is not None
+        if self.phase not in ("showing", "window") or self.t_turn is None:
+            raise RuleError("no new card to react to: wait for the next card")
+        if t_us < self.t_turn or (self.shown_confirmed and self.t_show is not None and t_us < self.t_show):
+            raise RuleError("pressed before the newest card was on screen")
+        accessory = action.args.get("accessory") if action.kind == "call" else None
+        if accessory is not None and accessory not in ACCESSORIES:
+            raise RuleError(f"call: accessory {accessory!r} does not exist; use one of: {', '.join(ACCESSORIES)}")
+        if player in self.locked:
+            raise RuleError("grabbed blue while identical cards lie: that grab cannot be changed")
+        previous = self.reactions.get(player)
+        if previous is not None and previous.t_us > t_us:
+            return [GameEvent("ignored", t_us, player, {"why": "a later reaction of this player already counts"})]
+        reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory)
+        self.reactions[player] = reaction
+        self.window_start_us = t_us if self.window_start_us is None else min(self.window_start_us, t_us)
+        self.status[player] = "reacted"
+        if action.kind == "blue" and judge(self.table).identical:
+            self.locked.add(player)
+        events = []
+        if self.phase == "showing":
+            self.phase = "window"
+            events.append(GameEvent("window", t_us, data={"closes_us": self._window_deadline()}))
+        data: dict[str, Any] = {"reaction": action.kind, "reaction_us": t_us - (self.t_show or t_us)}
+        if accessory:
+            data["accessory"] = accessory
+        events.append(GameEvent("reaction", t_us, player, data))
+        return events
+
+    # ------------------------------------------------------------ resolution
+
+    def _rank(self, reactions: list[Reaction]) -> list[list[Reaction]]:
+        return rank_by_time(
+            reactions,
+            t_us=lambda r: r.t_us,
+            precision_us=lambda r: r.precision_us,
+            tie_window_us=self.tie_window_us,
+        )
+
+    def _pawn_holders(self) -> tuple[list[Reaction], list[Reaction]]:
+        """Who holds a pawn (blue: the first grab groups up to the number of
+        pawns, a tie at the last pawn counts for all tied; red: the first group)
+        and whose grab could not physically happen."""
+        holders: list[Reaction] = []
+        blue_groups = self._rank([r for r in self.reactions.values() if r.kind == "blue"])
+        for group in blue_groups:
+            if len([h for h in holders if h.kind == "blue"]) >= self.blue_pawns:
+                break
+            holders.extend(group)
+        red_groups = self._rank([r for r in self.reactions.values() if r.kind == "red"])
+        if red_groups:
+            holders.extend(red_groups[0])
+        grabs = [r for r in self.reactions.values() if r.kind in ("blue", "red")]
+        no_pawn = [r for r in grabs if r not in holders]
+        return holders, no_pawn
+
+    def _verdict(self, r: Reaction, s: Situation) -> _Verdict:
+        row = s.row
+        if r.kind == "knock":
+            if row == TWO_WORMS:
+                return _Verdict(r, "all", "a two-worm hen lies")
+            return _Verdict(r, "return", "no two-worm hen lies")
+        if r.kind == "call":
+            accessory = r.accessory
+            if accessory is None:
+                accessory = next(iter(s.paired_accessories)) if len(s.pairs) == 1 else None
+                if accessory is None:
+                    why = "there is not exactly one pair to credit the call to"
+                    return _Verdict(r, "nothing" if row == IDENTICAL else "return", why)
+            correct = accessory in s.paired_accessories
+            if row == IDENTICAL:
+                return _Verdict(r, "nothing", "identical cards lie")
+            if not correct:
+                return _Verdict(r, "return", f"{accessory} is no pair on the table")
+            if row == TWO_WORMS:
+                return _Verdict(r, "nothing", f"{accessory} is a pair, but a two-worm hen lies")
+            if row == SEVERAL_PAIRS:
+                return _Verdict(r, "nothing", "several pairs lie, not one")
+            return _Verdict(r, "all", f"{accessory} is the one pair")
+        if r.kind == "blue":
+            if row == TWO_WORMS:
+                if len(s.pairs) >= 2:
+                    return _Verdict(r, "nothing", "several pairs lie, but so does a two-worm hen")
+                return _Verdict(r, "return", "a two-worm hen lies and fewer than two pairs")
+            if row == IDENTICAL:
+                return _Verdict(r, "return", "identical cards lie")
+            if row == SEVERAL_PAIRS:
+                return _Verdict(r, "one", "several pairs lie")
+            return _Verdict(r, "return", "only one pair lies" if row == ONE_PAIR else "no pair lies")
+        # red
+        if row == IDENTICAL:
+            return _Verdict(r, "all", "two identical cards lie")
+        if row == TWO_WORMS and s.identical:
+            return _Verdict(r, "nothing", "identical cards lie, but so does a two-worm hen")
+        return _Verdict(r, "return", "no two cards are identical")
+
+    def _resolve(self, t_us: int) -> list[GameEvent]:
+        """Close the reaction window: apply the outcome table to every reaction.
+
+        Order: winners take table cards (earliest first), leftovers go under
+        the deck, unpaid winners take deck cards from the top (or are owed),
+        then wrong reactions return one won card each under the deck.
+        """
+        situation = judge(self.table)
+        t_show = self.t_show if self.t_show is not None else t_us
+        events: list[GameEvent] = []
+        early = [r for r in self.reactions.values() if r.t_us < t_show]
+        for r in early:
+            del self.reactions[r.player]
+            events.append(GameEvent("early", t_us, r.player, {"why": "pressed before the card was on screen"}))
+        holders, no_pawn = self._pawn_holders()
+        verdicts: list[_Verdict] = [_Verdict(r, "ignored", "no pawn was left to grab") for r in no_pawn]
+        verdicts += [_Verdict(r, "ignored", "pressed before the card was on screen") for r in early]
+        for r in self.reactions.values():
+            if r.kind in ("knock", "call") or r in holders:
+                verdicts.append(self._verdict(r, situation))
+        verdicts.sort(key=lambda v: (v.reaction.t_us, v.reaction.player))
+
+        # "First takes all": rank the correct claimants; a tie shares card by card.
+        claimants = [v for v in verdicts if v.result == "all"]
+        payees: list[_Verdict] = []
+        all_winner: _Verdict | None = None
+        tied: list[int] = []
+        if claimants:
+            groups = self._rank([v.reaction for v in claimants])
+            first = {r.player for r in groups[0]}
+            leaders = " and ".join(f"player {p}" for p in sorted(first))
+            for v in claimants:
+                if v.reaction.player not in first:
+                    verb = "was" if len(first) == 1 else "were"
+                    v.result, v.why = "nothing", f"{v.why}, but {leaders} {verb} first"
+            if len(groups[0]) == 1:
+                all_winner = next(v for v in claimants if v.reaction.player in first)
+            else:
+                tied = sorted(first)
+                for v in claimants:
+                    if v.reaction.player in first:
+                        v.result, v.why = "one", f"{v.why}, tied for first"
+        payees = [v for v in verdicts if v.result == "one"]
+
+        changes = dict.fromkeys(range(self.players), 0)
+        texts: dict[int, str] = {}
+        if all_winner is not None:
+            taken = len(self.table)
+            self.piles[all_winner.reaction.player].extend(self.table)
+            self.table = []
+            changes[all_winner.reaction.player] += taken
+            texts[all_winner.reaction.player] = f"takes all {taken} table cards"
+        elif payees:
+            for v in payees:
+                p = v.reaction.player
+                if self.table:
+                    self.piles[p].append(self.table.pop(0))
+                    texts[p] = "takes 1 table card"
+                    changes[p] += 1
+                elif self.deck:
+                    self.piles[p].append(self.deck.pop(0))
+                    texts[p] = "takes the top card of the deck"
+                    changes[p] += 1
+                else:
+                    self.owed[p] += 1
+                    texts[p] = "is owed 1 card the deck cannot pay (counts in the final score)"
+            self.deck.extend(self.table)
+            if self.table:
+                events.append(GameEvent("message", t_us, data={"under_deck": len(self.table)}))
+            self.table = []
+        for v in verdicts:
+            p = v.reaction.player
+            if v.result == "return":
+                if self.piles[p]:
+                    self.deck.append(self.piles[p].pop())
+                    changes[p] -= 1
+                    texts[p] = "returns 1 card under the deck"
+                else:
+                    texts[p] = "has no card to return and owes nothing"
+            elif v.result in ("nothing", "ignored"):
+                texts[p] = "gets nothing" if v.result == "nothing" else "has no effect"
+
+        # Who was first, and by how much (for the screen and disputes).
+        ordered = sorted(self.reactions.values(), key=lambda r: (r.t_us, r.player))
+        if all_winner is not None:
+            first_r: Reaction | None = all_winner.reaction
+        elif payees:
+            first_r = payees[0].reaction
+        else:
+            first_r = ordered[0] if ordered else None
+        ahead = None
+        if first_r is not None:
+            gaps = [r.t_us - first_r.t_us for r in ordered if r.player != first_r.player and r.t_us >= first_r.t_us]
+            ahead = min(gaps) if gaps else None
+
+        resolution_outcomes = []
+        for v in verdicts:
+            p = v.reaction.player
+            outcome = {
+                "player": p,
+                "reaction": v.reaction.kind,
+                "reaction_us": v.reaction.t_us - t_show,
+                "change": changes[p],
+                "result": v.result,
+                "why": v.why,
+                "text": f"player {p} {v.reaction.words()}: {v.why}, so {texts[p]}",
+            }
+            if v.reaction.accessory:
+                outcome["accessory"] = v.reaction.accessory
+            resolution_outcomes.append(outcome)
+            self.status[p] = {
+                "all": "won", "one": "won", "return": "returned", "nothing": "nothing", "ignored": "ignored"
+            }[v.result]
+            if v.result in ("all", "one"):
+                kind = "winner"
+            elif v.result == "return":
+                kind = "wrong"
+            elif v.result == "nothing":
+                kind = "nothing"
+            else:
+                kind = "ignored"
+            events.append(GameEvent(kind, t_us, p, {"change": changes[p], "text": outcome["text"]}))
+        self.outcomes.extend(resolution_outcomes)
+        self.last_resolution = {
+            "t_us": t_us,
+            "situation": situation.row,
+            "table": situation.describe(),
+            "first": first_r.player if first_r is not None and not tied else None,
+            "tied": tied,
+            "ahead_us": ahead,
+            "outcomes": resolution_outcomes,
+        }
+        self.reactions = {}
+        self.window_start_us = None
+        self.locked = set()
+        self.phase = "waiting"
+        events.append(GameEvent("round_over", t_us, data={"situation": situation.row, "first": self.last_resolution["first"]}))
+        if any(self.owed):
+            events += self._end(t_us, "the deck could not pay a card that was owed")
+        elif not self.deck:
+            events += self._end(t_us, "the deck is empty after the last card's window")
+        elif self.turn_interval_us is not None:
+            self.next_turn_us = t_us + self._current_interval()
+        return events
+
+    def _end(self, t_us: int, reason: str) -> list[GameEvent]:
+        scores = self.scores()
+        best = max(scores)
+        winners = [p for p, s in enumerate(scores) if s == best]
+        self.phase = "over"
+        self.result = {"scores": scores, "winners": winners, "reason": reason}
+        self.status = ["winner" if p in winners else "done" for p in range(self.players)]
+        return [GameEvent("game_over", t_us, data=dict(self.result))]
+
+    # ----------------------------------------------------------------- views
+
+    def scores(self) -> list[int]:
+        return [len(pile) + owed for pile, owed in zip(self.piles, self.owed, strict=True)]
+
+    def pawns(self) -> dict[str, Any]:
+        """Pawns as the table shows them right now (grabs beyond the pawns do nothing)."""
+        holders, _ = self._pawn_holders()
+        blue = sorted((r for r in holders if r.kind == "blue"), key=lambda r: (r.t_us, r.player))
+        red = sorted((r for r in holders if r.kind == "red"), key=lambda r: (r.t_us, r.player))
+        return {
+            "blue": [blue[i].player if i < len(blue) else None for i in range(self.blue_pawns)],
+            "red": red[0].player if red else None,
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "scores": self.scores(),
+            "won": [len(pile) for pile in self.piles],
+            "owed": list(self.owed),
+            "status": list(self.status),
+            "table": [card.to_json() for card in self.table],
+            "deck": len(self.deck),
+            "pawns": self.pawns(),
+            "reactions": [
+                {"player": r.player, "reaction": r.kind, "accessory": r.accessory, "t_us": r.t_us}
+                for r in sorted(self.reactions.values(), key=lambda r: (r.t_us, r.player))
+            ],
+            "t_show_us": self.t_show,
+            "window_closes_us": self._window_deadline(),
+            "next_turn_us": self.next_turn_us if self.deck and self.phase != "over" else None,
+            "cards_turned": self.cards_turned,
+            "last_resolution": copy.deepcopy(self.last_resolution),
+            "result": copy.deepcopy(self.result),
+        }
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        return {}
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "won": [len(pile) for pile in self.piles],
+            "owed": list(self.owed),
+            "scores": self.scores(),
+            "deck": len(self.deck),
+            "table": [card.to_json() for card in self.table],
+            "outcomes": copy.deepcopy(self.outcomes),
+            "finished": self.finished,
+            "winners": list(self.result["winners"]) if self.result else [],
+            "reason": self.result["reason"] if self.result else None,
+            "cards_turned": self.cards_turned,
+            "situations": dict(self.situations),
+            "total_cards": self.total_cards,
+        }
+
+    def legal_actions(self, player: int | None) -> list[str]:
+        if self.phase == "over":
+            return []
+        if player is None:
+            kinds = ["pace"]
+            if self.phase in ("waiting", "showing"):
+                kinds += ["turn"] if self.deck else []
+                kinds += ["show_card"]
+            if self.phase in ("showing", "window") and not self.shown_confirmed:
+                kinds.append(HOST_SHOWN)
+            return kinds
+        if self.phase in ("showing", "window") and player not in self.locked:
+            return list(REACTIONS)
+        return []
