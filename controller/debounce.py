@@ -179,6 +179,12 @@ class Debouncer:
         st.stats.max_edges = max(st.stats.max_edges, st.edges)
         st.edges = 0
 
+    def earliest_pending_us(self) -> int | None:
+        """First edge of the earliest press still being debounced: nothing
+        later than this may be decided yet, or a bouncier switch that was
+        touched first would lose to a cleaner one touched after it."""
+        return min((st.t0_us for st in self.inputs.values() if st.phase is Phase.PENDING), default=None)
+
     def next_due_us(self) -> int | None:
         """When ``poll`` next has something to decide (lets simulations jump)."""
         cfg = self.config

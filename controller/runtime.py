@@ -170,13 +170,24 @@ class Box:
         """The display flipped the frame that shows the newest card / GO."""
         return self.apply_action(Action(HOST_SHOWN, t_us))
 
+    def decided_until_us(self, now_us: int) -> int:
+        """How far the engine's clock may run: not past what every source has
+        surely reported (the latency guard), and not up to a press that is
+        still being debounced (its first edge may yet make it the first)."""
+        until = now_us - self.latency_guard_us
+        pending = self.debouncer.earliest_pending_us()
+        if pending is not None:
+            until = min(until, pending - 1)
+        return until
+
     def tick(self, now_us: int) -> list[GameEvent]:
         self.now_us = max(self.now_us, now_us)
         if self.paused:
             return []
-        events = self.engine.tick(now_us)
+        until = self.decided_until_us(now_us)
+        events = self.engine.tick(until)
         if events:
-            self._write({"type": "tick", "t_us": now_us})
+            self._write({"type": "tick", "t_us": until})
         return self._emit(events)
 
     def _apply(self, action: Action) -> list[GameEvent]:

@@ -50,7 +50,9 @@ class Session:
             self.box.engine.next_deadline_us(),
             self.box.debouncer.next_due_us(),
         ]
-        times = [t for t in candidates if t is not None]
+        # a deadline at or before now is one the box holds back (a press still
+        # being debounced): it falls due when that press settles, not sooner
+        times = [t for t in candidates if t is not None and t > self.now_us]
         return min(times) if times else None
 
     def step(self, now_us: int) -> list[GameEvent]:

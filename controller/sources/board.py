@@ -18,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.press import InputNotice, Press
 from controller.sources.base import InputSink, Source
+from controller.timeline import box_now_us
 from firmware.buzzer.proto import MAX_LINE, PROTOCOL_VERSION, fields, frame, unframe
 
 log = logging.getLogger(__name__)
@@ -40,11 +41,6 @@ LIGHT_MODES = ("on", "off", "blink")
 
 Output = Press | InputNotice
 ChannelMap = Mapping[int, tuple[int, str]]
-
-
-def box_now_us() -> int:
-    """The box timeline (CLOCK_MONOTONIC in µs)."""
-    return time.monotonic_ns() // 1000
 
 
 class TickExtender:
@@ -501,6 +497,15 @@ class BoardSource(Source):
         self._sink: InputSink | None = None
         self.port_name: str | None = None
 
+    @classmethod
+    def from_profile(cls, profile: Any, **kwargs: Any) -> BoardSource:
+        """The board a wiring profile (source = "board") describes."""
+        return cls(profile.input_pins(), profile.light_pins(), **kwargs)
+
+    def lights(self) -> BoardLights:
+        """The board's light outputs as a light back-end for the display loop."""
+        return BoardLights(self)
+
     # ---- public --------------------------------------------------------------
     def start(self, sink: InputSink) -> None:
         self._sink = sink
@@ -633,3 +638,21 @@ class BoardSource(Source):
                     buf.clear()
             self._deliver(self.session.tick(now))
             self._flush()
+
+
+class BoardLights:
+    """The ``controller.lights.Lights`` back-end for lights on the board."""
+
+    def __init__(self, source: BoardSource) -> None:
+        self.source = source
+
+    def set(self, station: int, input: str, mode: str) -> None:
+        if (station, input) in self.source.light_map:
+            self.source.set_light(station, input, mode)
+
+    def lights(self) -> list[tuple[int, str]]:
+        return sorted(self.source.light_map)
+
+    def close(self) -> None:
+        for station, input_name in self.lights():
+            self.source.set_light(station, input_name, "off")

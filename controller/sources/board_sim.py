@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from controller.sources.board import BoardSource, ChannelMap, box_now_us
+from controller.sources.board import BoardSource, ChannelMap
+from controller.timeline import box_now_us
 from firmware.buzzer import app
 from firmware.buzzer import pinmap as default_pinmap
 from firmware.buzzer.debounce import TICKS_MASK

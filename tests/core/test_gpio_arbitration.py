@@ -155,3 +155,23 @@ def test_realistic_contests_pick_the_true_first(rig):
         wrong += out["winner"] != first
         t = start + 500_000
     assert wrong == 0
+
+
+def test_bouncier_first_press_still_beats_a_cleaner_later_one(rig):
+    """The first contact wins even when its switch bounces for longer than the
+    gap to the runner-up (found by benchmarks/arbitration.py)."""
+    arm_and_settle(rig)
+    first, second = rig.pin(0, "bell"), rig.pin(1, "bell")
+    first.drive(0, 201_000)
+    first.drive(1, 201_200)
+    second.drive(0, 201_300)  # clean press 300 µs later
+    first.drive(0, 202_800)
+    first.drive(1, 202_900)
+    rig.box.step(203_500)  # the runner-up is accepted while the first still bounces
+    first.drive(0, 203_900)
+    rig.box.step(204_000)
+    assert rig.box.engine.public_view()["phase"] == "armed", "no decision while an earlier press is pending"
+    rig.box.step(300_000)
+    out = rig.box.summary()
+    assert out["winner"] == 0
+    assert out["queue"] == [1] and out["margins_us"] == [300]
