@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from controller import board_channels
 from controller import journal as journal_mod
 from controller import profile as profile_mod
 from controller import scenario as scenario_mod
@@ -18,6 +19,7 @@ from controller.display.commands import add_commands as add_display_commands
 from controller.display.commands import add_screen_args
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session, simulate
+from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 
 log = logging.getLogger("buzzerbox")
@@ -228,6 +230,10 @@ def cmd_wiring_check(args: argparse.Namespace) -> int:
         return 1
     inputs = sum(len(s.inputs) for s in prof.stations) + len(prof.host)
     lights = sum(len(s.lights) for s in prof.stations)
+    problems = board_channels.problems(prof)
+    if problems:
+        print(f"FAIL {prof.path}: " + "; ".join(problems), file=sys.stderr)
+        return 1
     print(f"OK {prof.name}: {len(prof.stations)} stations, {inputs} inputs, {lights} lights on {prof.source}")
     return 0
 
@@ -283,10 +289,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no window even where there is a screen")
     p.set_defaults(func=cmd_play)
 
-    wiring = sub.add_parser("wiring", help="wiring profiles: check them").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")
+    wiring = sub.add_parser("wiring", help="wiring profiles: check, draw, table, guided test").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")
     p = wiring.add_parser("check", help="validate a wiring profile")
     p.add_argument("profile")
     p.set_defaults(func=cmd_wiring_check)
+    add_wiring_commands(wiring)
     return parser
 
 

@@ -1,0 +1,169 @@
+"""The ``draw``, ``table`` and ``test`` actions of ``buzzerbox wiring``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from controller import board_channels
+from controller import profile as profile_mod
+from controller.wiring_pack import diagram, guided_test, table
+
+
+def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
+    try:
+        prof = profile_mod.load(args.profile)
+    except profile_mod.ProfileError as exc:
+        raise SystemExit(f"buzzerbox wiring {action}: {exc}") from exc
+    problems = board_channels.problems(prof)
+    if problems:
+        raise SystemExit(f"buzzerbox wiring {action}: {prof.name}: " + "; ".join(problems))
+    return prof
+
+
+def cmd_draw(args: argparse.Namespace) -> int:
+    prof = _load(args, "draw")
+    svg = diagram.render(prof)
+    if args.output in (None, "-"):
+        sys.stdout.write(svg)
+    else:
+        Path(args.output).write_text(svg, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    sys.stdout.write(table.render(_load(args, "table")))
+    return 0
+
+
+def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
+    """wiring/NAME.test-result.txt beside the profile, unless --report says otherwise."""
+    if given:
+        return Path(given)
+    folder = prof.path.parent if prof.path is not None else Path.cwd()
+    return folder / f"{prof.name}.test-result.txt"
+
+
+def _open_board(prof: profile_mod.Profile) -> Any:
+    """The firmware board's source for a profile (found by its USB id)."""
+    from controller.sources import board
+
+    if hasattr(board.BoardSource, "from_profile"):
+        return board.BoardSource.from_profile(prof)
+    return board.BoardSource(prof.input_pins(), prof.light_pins())
+
+
+class SourceLights:
+    """Lights that a source drives itself (the firmware board's ``set_light``)."""
+
+    def __init__(self, source: Any, keys: list[tuple[int, str]]) -> None:
+        self.source, self.keys = source, keys
+
+    def set(self, station: int, input: str, mode: str) -> None:
+        self.source.set_light(station, input, mode)
+
+    def lights(self) -> list[tuple[int, str]]:
+        return list(self.keys)
+
+    def close(self) -> None:
+        for key in self.keys:
+            self.source.set_light(*key, "off")
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Guided test on the real stations (or ``--mock`` pins, to try it out)."""
+    from controller.lights import GpioLights, NoLights
+    from controller.sources import open_source
+    from controller.timeline import box_now_us
+
+    prof = _load(args, "test")
+    kwargs: dict[str, Any] = {}
+    factory = None
+    if prof.source == "gpio":
+        from controller.sources.gpio import default_factory, mock_factory
+
+        factory = mock_factory() if args.mock else default_factory()
+        kwargs["pin_factory"] = factory
+    elif args.mock:
+        raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles")
+    try:
+        source = _open_board(prof) if prof.source == "board" else open_source(prof, **kwargs)
+    except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
+        raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
+
+    def open_lights(src: Any) -> Any:
+        if args.no_lights or not prof.light_pins():
+            return NoLights()
+        if prof.source == "gpio":
+            return GpioLights.from_profile(prof, pin_factory=factory)
+        if hasattr(src, "set_light"):
+            return SourceLights(src, list(prof.light_pins()))
+        return NoLights()
+
+    test = guided_test.GuidedTest(prof, timeout_us=int(args.timeout * 1_000_000), lights=not args.no_lights)
+    print(f"Guided wiring test of {prof.name}: {len(test.inputs)} inputs, {len(test.lights)} lights.")
+    print(f"Press each input when asked; one that does not fire within {args.timeout:g} s is reported dead.")
+    report = guided_test.run(
+        test,
+        source,
+        now=box_now_us,
+        sleep=lambda us: time.sleep(us / 1_000_000),
+        ask=input,
+        say=print,
+        open_lights=open_lights,
+    )
+    text = report.text()
+    path = report_path(prof, args.report)
+    path.write_text(text, encoding="utf-8")
+    print()
+    print(text, end="")
+    print(f"saved to {path}")
+    return 0 if report.passed else 1
+
+
+def add_commands(wiring: Any) -> None:
+    """Add draw, table and test to the ``buzzerbox wiring`` subparsers."""
+    p = wiring.add_parser("draw", help="draw a profile's wiring diagram as SVG")
+    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p.add_argument("-o", "--output", help="SVG file to write (default: standard output)")
+    p.set_defaults(func=cmd_draw)
+
+    p = wiring.add_parser("table", help="print a table to check the wiring with a multimeter")
+    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p.set_defaults(func=cmd_table)
+
+    p = wiring.add_parser("test", help="guided hardware test: press every input, look at every light")
+    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each press (default 10)")
+    p.add_argument("--report", help="where to save the result (default: wiring/NAME.test-result.txt beside the profile)")
+    p.add_argument("--no-lights", action="store_true", help="test the inputs only")
+    p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (try the test without hardware)")
+    p.set_defaults(func=cmd_test)
+
+
+def shipped_profiles() -> list[Path]:
+    """The profiles in wiring/ (board-pinmap.toml is the firmware's pin map, not a profile)."""
+    return sorted(p for p in profile_mod.wiring_dir().glob("*.toml") if p.name != "board-pinmap.toml")
+
+
+def regenerate(out_dir: Path | None = None) -> list[Path]:
+    """Write wiring/diagrams/NAME.svg and NAME.txt for every shipped profile."""
+    out_dir = out_dir or profile_mod.wiring_dir() / "diagrams"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in shipped_profiles():
+        prof = profile_mod.load(str(path))
+        for suffix, text in ((".svg", diagram.render(prof)), (".txt", table.render(prof))):
+            target = out_dir / f"{path.stem}{suffix}"
+            target.write_text(text, encoding="utf-8")
+            written.append(target)
+    return written
+
+
+if __name__ == "__main__":  # python -m controller.wiring_pack.commands: refresh the committed diagrams
+    for written in regenerate():
+        print(written)

@@ -1,0 +1,359 @@
+"""``buzzerbox wiring draw``: an SVG wiring diagram generated from a profile.
+
+Drawn by our own code (no plotting library) so the output is byte-for-byte
+deterministic: the committed diagrams in wiring/diagrams/ are regenerated in
+the tests and can never disagree with what the software reads.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from controller import board_channels as bc
+from controller.profile import GPIO_TO_HEADER_PIN, Profile, Station
+from controller.wiring_pack.pins import (
+    HEADER_GROUND,
+    HEADER_PIN_TO_GPIO,
+    HEADER_POWER,
+    header_ground_near,
+    header_pin_name,
+    pico_ground_near,
+    uln_for_header_light,
+)
+
+FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+GROUND_FILL = "#212121"
+POWER_FILL = {"3V3": "#ff9800", "5V": "#d32f2f"}
+FREE_FILL = "#e0e0e0"
+BUS_FILL = "#6d4c41"
+PICO_PINS = {
+    **{pin: f"GP{gp}" for gp, pin in bc.GP_TO_PICO_PIN.items()},
+    **dict.fromkeys(bc.PICO_GROUND_PINS, "GND"),
+    30: "RUN", 35: "ADC_VREF", 36: "3V3(OUT)", 37: "3V3_EN", 39: "VSYS", 40: "VBUS",
+}
+
+
+class Svg:
+    """A tiny SVG writer: integer coordinates, attributes in a fixed order."""
+
+    def __init__(self, width: int, height: int, title: str) -> None:
+        self.width, self.height, self.title = width, height, title
+        self.parts: list[str] = []
+
+    def add(self, tag: str, text: str | None = None, **attrs: object) -> None:
+        attr = "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items())
+        self.parts.append(f"<{tag}{attr}/>" if text is None else f"<{tag}{attr}>{escape(text)}</{tag}>")
+
+    def text(self, x: int, y: int, s: str, size: int = 12, anchor: str = "start", weight: str = "normal", fill: str = "#000") -> None:
+        self.add("text", s, x=x, y=y, font_size=size, text_anchor=anchor, font_weight=weight, fill=fill)
+
+    def line(self, x1: int, y1: int, x2: int, y2: int, stroke: str = "#000", width: int = 2, dash: str = "") -> None:
+        if dash:
+            self.add("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width, stroke_dasharray=dash)
+        else:
+            self.add("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=width)
+
+    def rect(self, x: int, y: int, w: int, h: int, fill: str = "none", stroke: str = "#000", rx: int = 0) -> None:
+        self.add("rect", x=x, y=y, width=w, height=h, rx=rx, fill=fill, stroke=stroke, stroke_width=2)
+
+    def circle(self, x: int, y: int, r: int, fill: str, stroke: str = "#000") -> None:
+        self.add("circle", cx=x, cy=y, r=r, fill=fill, stroke=stroke, stroke_width=1)
+
+    # -- schematic symbols ------------------------------------------------------------
+    def resistor_v(self, x: int, y1: int, y2: int, label: str) -> None:
+        """A vertical resistor between y1 and y2 (zig-zag in the middle)."""
+        mid = (y1 + y2) // 2
+        top, bottom = mid - 20, mid + 20
+        self.line(x, y1, x, top)
+        pts = [(x, top)] + [(x + (8 if i % 2 else -8), top + 5 * i) for i in range(1, 8)] + [(x, bottom)]
+        self.add("polyline", points=" ".join(f"{a},{b}" for a, b in pts), fill="none", stroke="#000", stroke_width=2)
+        self.line(x, bottom, x, y2)
+        self.text(x + 14, mid + 4, label, 11)
+
+    def resistor_h(self, x1: int, x2: int, y: int, label: str) -> None:
+        mid = (x1 + x2) // 2
+        left, right = mid - 20, mid + 20
+        self.line(x1, y, left, y)
+        pts = [(left, y)] + [(left + 5 * i, y + (8 if i % 2 else -8)) for i in range(1, 8)] + [(right, y)]
+        self.add("polyline", points=" ".join(f"{a},{b}" for a, b in pts), fill="none", stroke="#000", stroke_width=2)
+        self.line(right, y, x2, y)
+        self.text(mid, y - 14, label, 11, "middle")
+
+    def ground(self, x: int, y: int) -> None:
+        for i, half in enumerate((12, 8, 4)):
+            self.line(x - half, y + 4 * i, x + half, y + 4 * i)
+
+    def switch(self, x1: int, x2: int, y: int, label: str) -> None:
+        """A normally-open push switch between x1 and x2."""
+        self.line(x1, y, x1 + 10, y)
+        self.circle(x1 + 12, y, 3, "#fff")
+        self.circle(x2 - 12, y, 3, "#fff")
+        self.line(x1 + 14, y - 2, x2 - 12, y - 14)
+        self.line(x2 - 10, y, x2, y)
+        self.text((x1 + x2) // 2, y - 20, label, 11, "middle")
+
+    def lamp(self, x: int, y: int, label: str) -> None:
+        self.circle(x, y, 12, "#fff59d")
+        self.line(x - 8, y - 8, x + 8, y + 8, width=1)
+        self.line(x - 8, y + 8, x + 8, y - 8, width=1)
+        self.text(x + 18, y + 4, label, 11)
+
+    def capacitor_v(self, x: int, y1: int, y2: int, label: str) -> None:
+        mid = (y1 + y2) // 2
+        self.line(x, y1, x, mid - 4)
+        self.line(x - 12, mid - 4, x + 12, mid - 4)
+        self.line(x - 12, mid + 4, x + 12, mid + 4)
+        self.line(x, mid + 4, x, y2)
+        self.text(x + 16, mid + 4, label, 11)
+
+    def render(self) -> str:
+        head = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}" font-family={quoteattr(FONT)}>\n'
+            f"<title>{escape(self.title)}</title>\n"
+            f'<rect x="0" y="0" width="{self.width}" height="{self.height}" fill="#ffffff"/>\n'
+        )
+        return head + "\n".join(self.parts) + "\n</svg>\n"
+
+
+def _labels(profile: Profile) -> dict[int, tuple[str, str]]:
+    """pin or input channel -> (label, colour) for every input."""
+    colors = {st.index: st.color for st in profile.stations}
+    out = {}
+    for pin, (index, name) in profile.input_pins().items():
+        who = "Host" if index == profile.HOST_STATION else profile.stations[index].name
+        out[pin] = (f"{who} {name}", colors.get(index, "#9e9e9e"))
+    return out
+
+
+def _light_labels(profile: Profile) -> dict[int, tuple[str, str]]:
+    return {
+        pin: (f"{profile.stations[index].name} {name} light", profile.stations[index].color)
+        for (index, name), pin in profile.light_pins().items()
+    }
+
+
+# -- the Pi's header ----------------------------------------------------------------------
+def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
+    inputs, lights = _labels(profile), _light_labels(profile)
+    cx = svg.width // 2
+    svg.text(cx, top, "Raspberry Pi 40-pin header (pin 1 = square pad, by the board's corner)", 14, "middle", "bold")
+    y0 = top + 30
+    svg.rect(cx - 40, y0 - 16, 80, 20 * 24 + 12, fill="#263238", rx=6)
+    for pin in range(1, 41):
+        row, col = (pin - 1) // 2, (pin - 1) % 2
+        x, y = cx - 16 + 32 * col, y0 + 24 * row
+        gpio = HEADER_PIN_TO_GPIO.get(pin)
+        if pin in HEADER_GROUND:
+            fill, label, bold = GROUND_FILL, "GND", False
+        elif pin in HEADER_POWER:
+            fill, label, bold = POWER_FILL[HEADER_POWER[pin]], HEADER_POWER[pin], False
+        elif gpio in inputs:
+            who, fill = inputs[gpio]
+            label, bold = f"{who}  (GPIO{gpio}, input)", True
+        elif gpio in lights:
+            who, fill = lights[gpio]
+            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803)", True
+        else:
+            fill, label, bold = FREE_FILL, f"{header_pin_name(pin)}  free", False
+        if pin == 1:
+            svg.rect(x - 9, y - 9, 18, 18, fill=fill, stroke="#fff")
+        else:
+            svg.circle(x, y, 9, fill, "#fff")
+        svg.text(x, y + 4, str(pin), 8, "middle", fill="#fff" if fill in (GROUND_FILL,) else "#000")
+        weight = "bold" if bold else "normal"
+        color = "#000" if bold or pin in HEADER_GROUND or pin in HEADER_POWER else "#757575"
+        if col == 0:
+            svg.text(x - 34, y + 4, label, 12, "end", weight, color)
+        else:
+            svg.text(x + 34, y + 4, label, 12, "start", weight, color)
+    return y0 + 20 * 24 + 10
+
+
+# -- the firmware board -----------------------------------------------------------------
+def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
+    inputs, lights = _labels(profile), _light_labels(profile)
+    x0 = 360
+    svg.text(x0, top, "Raspberry Pi Pico (RP2040), USB to the Pi", 14, "middle", "bold")
+    y0 = top + 30
+    svg.rect(x0 - 40, y0 - 16, 80, 20 * 24 + 12, fill="#1b5e20", rx=6)
+    pm = bc.pinmap()
+    bus = pm.bus
+    gp_channel = {gp: ch for ch, gp in pm.direct.items()}
+    for pin in range(1, 41):
+        row, col = (pin - 1, 0) if pin <= 20 else (40 - pin, 1)
+        x, y = x0 - 16 + 32 * col, y0 + 24 * row
+        name = PICO_PINS.get(pin, "?")
+        gp = int(name[2:]) if name.startswith("GP") else None
+        bold = False
+        if name == "GND":
+            fill, label = GROUND_FILL, "GND"
+        elif gp is not None and gp in bus:
+            fill, label, bold = BUS_FILL, f"{name}: {bus[gp]}", True
+        elif gp is not None and gp_channel.get(gp) in inputs:
+            who, fill = inputs[gp_channel[gp]]
+            label, bold = f"{who}  (ch {gp_channel[gp]}, {name})", True
+        elif gp is not None and gp in gp_channel:
+            fill, label = FREE_FILL, f"{name}  free (ch {gp_channel[gp]})"
+        elif name in ("3V3(OUT)", "VSYS", "VBUS"):
+            fill, label = POWER_FILL["3V3" if name == "3V3(OUT)" else "5V"], name
+        else:
+            fill, label = FREE_FILL, f"{name}  free" if gp is not None else name
+        svg.circle(x, y, 9, fill, "#fff")
+        svg.text(x, y + 4, str(pin), 8, "middle", fill="#fff" if fill in (GROUND_FILL, BUS_FILL) else "#000")
+        color = "#000" if bold or name == "GND" else "#757575"
+        if col == 0:
+            svg.text(x - 34, y + 4, label, 12, "end", "bold" if bold else "normal", color)
+        else:
+            svg.text(x + 34, y + 4, label, 12, "start", "bold" if bold else "normal", color)
+    bottom = y0 + 20 * 24 + 10
+
+    # shift registers: one box per chip, 8 labelled bits
+    n165, n595 = bc.chips_needed(profile)
+    light_by_channel = {pin: lights[pin] for pin in lights}
+    col_x = {"in": 760, "out": 1180}
+    svg.text(col_x["in"], top, "74HC165 inputs (chip 0 QH -> SPI MISO)", 14, "start", "bold")
+    svg.text(col_x["out"], top, "74HC595 -> ULN2803 lights (SPI MOSI -> chip 0 SER)", 14, "start", "bold")
+    box_h = 8 * 16 + 30
+    for chip in range(n165):
+        y = y0 + chip * (box_h + 12)
+        svg.rect(col_x["in"], y - 14, 380, box_h, fill="#eceff1", rx=4)
+        svg.text(col_x["in"] + 8, y + 2, f"74HC165 chip {chip}  (10 kΩ pull-ups to 3.3 V)", 12, weight="bold")
+        for bit in range(8):
+            channel = bc.SR_FIRST_CHANNEL + 8 * chip + bit
+            who, fill = inputs.get(channel, ("free", FREE_FILL))
+            yy = y + 20 + 16 * bit
+            svg.circle(col_x["in"] + 16, yy - 4, 5, fill)
+            svg.text(col_x["in"] + 28, yy, f"bit {bit} (D{bit}, pin {bc.HC165_BIT_PIN[bit]})  ch {channel}: {who}", 11)
+        bottom = max(bottom, y + box_h)
+    for chip in range(n595):
+        y = y0 + chip * (box_h + 12)
+        svg.rect(col_x["out"], y - 14, 400, box_h, fill="#fff8e1", rx=4)
+        svg.text(col_x["out"] + 8, y + 2, f"74HC595 chip {chip} -> ULN2803 #{chip}", 12, weight="bold")
+        for bit in range(8):
+            channel = 8 * chip + bit
+            who, fill = light_by_channel.get(channel, ("free", FREE_FILL))
+            yy = y + 20 + 16 * bit
+            svg.circle(col_x["out"] + 16, yy - 4, 5, fill)
+            svg.text(col_x["out"] + 28, yy, f"Q{bit} (pin {bc.HC595_BIT_PIN[bit]}) -> OUT{bit + 1} (pin {18 - bit})  ch {channel}: {who}", 11)
+        bottom = max(bottom, y + box_h)
+    return bottom
+
+
+# -- one station, in detail ---------------------------------------------------------------
+def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int:
+    """Switch to ground with its pull-up, the optional long-cable parts, and
+    the light through a ULN2803 — for this station's bell (and, on the board,
+    its first shift-register button)."""
+    svg.text(40, top, f"One station in detail: {station.name} (every station is wired the same way)", 16, weight="bold")
+    y = top + 40
+    board = profile.source == "board"
+    examples: list[tuple[str, int]] = [("bell", station.inputs["bell"])]
+    if board:
+        sr = [(n, c) for n, c in station.inputs.items() if c >= bc.SR_FIRST_CHANNEL]
+        examples += sr[:1]
+    for name, number in examples:
+        if board:
+            place = bc.input_place(number)
+            if place.gp is not None:
+                where = f"GP{place.gp} (Pico pin {bc.GP_TO_PICO_PIN[place.gp]})"
+                pull = "internal pull-up ~50 kΩ"
+                gnd = f"GND: Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[place.gp])}"
+                box = "Pico"
+            else:
+                where = f"74HC165 #{place.chip} input D{place.bit} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
+                pull = "10 kΩ to 3.3 V (external)"
+                gnd = "GND: board ground"
+                box = ""
+        else:
+            header = GPIO_TO_HEADER_PIN[number]
+            where = f"GPIO{number} (header pin {header})"
+            pull = "internal pull-up ~50 kΩ"
+            gnd = f"GND: header pin {header_ground_near(header)}"
+            box = "Pi"
+        svg.rect(40, y - 10, 250, 150, fill="#f5f5f5", rx=6)
+        svg.text(50, y + 6, f"{box}: {where}" if box else where, 12, weight="bold")
+        pin_x, pin_y = 290, y + 90
+        svg.text(110, y + 24, "3.3 V", 11, "middle")
+        svg.line(110, y + 28, 110, y + 34)
+        svg.resistor_v(110, y + 34, pin_y, pull)
+        svg.line(110, pin_y, pin_x, pin_y)
+        svg.circle(pin_x, pin_y, 4, "#000")
+        # long-cable parts, at the box end of the cable
+        svg.text(405, y + 6, "long cables only: at the box end", 11, "middle", fill="#757575")
+        svg.line(pin_x, pin_y, 340, pin_y)
+        svg.capacitor_v(340, pin_y, pin_y + 30, "10 nF")
+        svg.ground(340, pin_y + 30)
+        svg.resistor_h(340, 500, pin_y, "1 kΩ series")
+        svg.line(500, pin_y, 700, pin_y, "#37474f", 3)
+        svg.line(500, pin_y + 44, 700, pin_y + 44, "#37474f", 3)
+        svg.text(600, pin_y - 12, "twisted pair: signal + ground", 11, "middle")
+        svg.text(600, pin_y + 62, gnd, 11, "middle")
+        svg.ground(480, pin_y + 44)
+        svg.line(480, pin_y + 44, 500, pin_y + 44)
+        svg.rect(700, y - 10, 300, 150, fill="#fafafa", rx=6)
+        svg.text(710, y + 6, f"station {station.name}: {name}", 12, weight="bold")
+        svg.switch(720, 820, pin_y, f"{name} (normally open)")
+        svg.line(820, pin_y, 860, pin_y)
+        svg.line(860, pin_y, 860, pin_y + 44)
+        svg.line(700, pin_y + 44, 860, pin_y + 44)
+        svg.text(870, pin_y + 18, "switch to ground:", 11)
+        svg.text(870, pin_y + 32, "pressed reads 0", 11)
+        y += 190
+
+    light_name = "bell" if "bell" in station.lights else next(iter(station.lights), None)
+    if light_name is not None:
+        number = station.lights[light_name]
+        if board:
+            lp = bc.light_place(number)
+            src = f"74HC595 #{lp.chip} Q{lp.bit} (pin {bc.HC595_BIT_PIN[lp.bit]})"
+            chip, channel = lp.chip, lp.bit + 1
+        else:
+            src = f"GPIO{number} (header pin {GPIO_TO_HEADER_PIN[number]})"
+            chip, channel = uln_for_header_light(profile, (station.index, light_name))
+        svg.rect(40, y - 10, 960, 190, fill="#fffde7", rx=6)
+        svg.text(50, y + 6, f"{light_name} light: {src} -> ULN2803 #{chip} IN{channel} (pin {channel}); "
+                 f"OUT{channel} (pin {19 - channel}) sinks the lamp's minus", 12, weight="bold")
+        yl = y + 80
+        svg.text(60, yl + 4, src, 11)
+        svg.line(300, yl, 420, yl)
+        svg.rect(420, yl - 30, 160, 100, fill="#cfd8dc", rx=4)
+        svg.text(500, yl - 12, f"ULN2803 #{chip}", 12, "middle", "bold")
+        svg.text(430, yl + 4, f"IN{channel} ({channel})", 11)
+        svg.text(570, yl + 4, f"OUT{channel} ({19 - channel})", 11, "end")
+        svg.text(430, yl + 40, "GND (9)", 11)
+        svg.text(570, yl + 40, "COM (10)", 11, "end")
+        svg.line(450, yl + 70, 450, yl + 86)
+        svg.ground(450, yl + 86)
+        svg.text(470, yl + 90, "common ground with the Pi", 11)
+        svg.line(580, yl, 700, yl)
+        svg.lamp(712, yl, "LED lamp in the button (5 V or 12 V type)")
+        svg.line(712, yl - 12, 712, yl - 40)
+        svg.text(712, yl - 44, "+12 V (or +5 V) lamp supply", 11, "middle")
+        svg.line(580, yl + 36, 640, yl + 36, dash="4 3")
+        svg.line(640, yl + 36, 640, yl - 40, dash="4 3")
+        svg.line(640, yl - 40, 712, yl - 40, dash="4 3")
+        svg.text(648, yl + 28, "COM to lamp supply", 10)
+        y += 210
+    return y
+
+
+def render(profile: Profile) -> str:
+    """The whole diagram as an SVG document (deterministic)."""
+    board = profile.source == "board"
+    width = 1620 if board else 1100
+    parts: list[tuple[str, str]] = [(st.name, st.color) for st in profile.stations]
+    svg = Svg(width, 10, f"Wiring: {profile.name}")
+    svg.text(40, 36, f"Wiring diagram: {profile.name}", 22, weight="bold")
+    svg.text(40, 58, profile.description, 13)
+    svg.text(40, 78, "Generated by 'buzzerbox wiring draw' from the profile; do not edit by hand.", 11, fill="#757575")
+    x = 40
+    for name, color in parts:
+        svg.rect(x, 90, 16, 16, fill=color)
+        svg.text(x + 22, 103, name, 12)
+        x += 30 + 8 * len(name)
+    y = _draw_board(svg, profile, 140) if board else _draw_header(svg, profile, 140)
+    y = _draw_station(svg, profile, profile.stations[0], y + 40)
+    svg.height = y + 20
+    return svg.render()

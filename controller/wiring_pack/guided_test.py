@@ -1,0 +1,415 @@
+"""``buzzerbox wiring test``: a guided hardware test that catches wiring mistakes.
+
+The builder is asked to press every input in turn and to say whether every
+light lights. ``GuidedTest`` is sans-I/O (h11 style): it is fed raw edges,
+answers and the time, and says what to ask next; it never reads a pin or a
+clock. It debounces with the box's own ``Debouncer`` and the profile's
+limits, so what it reports is what a game would see. ``run`` is the thin
+driver that connects it to pins, a clock and a prompt, all injectable.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.debounce import Debouncer, Phase
+from controller.lights import Lights
+from controller.press import Edge, InputNotice, Press
+from controller.profile import Profile
+from controller.wiring_pack.pins import Row, rows
+
+Key = tuple[int, str]  # (station index, input name); the host is station -1
+
+DEFAULT_TIMEOUT_US = 10_000_000
+#: after a press has ended, how long to keep watching for a second press of
+#: the same input (release bounce outlasting bounce_us) before the next prompt
+SETTLE_US = 300_000
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the builder is asked now."""
+
+    kind: str  # "press" or "light"
+    key: Key
+    label: str  # "Red bell", "Host arm"
+
+    @property
+    def text(self) -> str:
+        if self.kind == "press":
+            return f"press {self.label} (then let go)"
+        return f"is the light in {self.label} lit?"
+
+
+@dataclass
+class InputResult:
+    """What one input did when it was asked for."""
+
+    key: Key
+    label: str
+    outcome: str = "untested"  # ok, dead, wrong, stuck_at_rest, stuck
+    fired: Key | None = None  # the input that fired instead (outcome "wrong")
+    also: list[Key] = field(default_factory=list)  # other inputs fired by the same press
+    edges: int = 0  # edges in the press's train (press + release bounces)
+    bounce_us: int = 0  # first to last edge of the press's onset bounce
+    double: bool = False  # one press counted twice
+
+
+@dataclass
+class LightResult:
+    key: Key
+    label: str
+    lit: bool | None = None
+
+
+class GuidedTest:
+    """The guided test's state machine: prompts out; edges, answers and time in."""
+
+    def __init__(self, profile: Profile, *, timeout_us: int = DEFAULT_TIMEOUT_US, settle_us: int = SETTLE_US, lights: bool = True) -> None:
+        self.profile = profile
+        self.timeout_us = timeout_us
+        self.settle_us = settle_us
+        self.debouncer = Debouncer(profile.debounce)
+        self.rows: dict[Key, Row] = {(r.station_index, r.input): r for r in rows(profile)}
+        self.labels: dict[Key, str] = {key: f"{r.station} {r.input}" for key, r in self.rows.items()}
+        self.inputs: dict[Key, InputResult] = {key: InputResult(key, label) for key, label in self.labels.items()}
+        light_keys = list(profile.light_pins()) if lights else []
+        self.lights: dict[Key, LightResult] = {key: LightResult(key, self.labels[key]) for key in light_keys}
+        self.steps: list[Prompt] = [Prompt("press", key, label) for key, label in self.labels.items()]
+        self.steps += [Prompt("light", key, self.labels[key]) for key in light_keys]
+        self.index = -1
+        self.started = False
+        self.state = "wait"  # for a press step: wait -> held -> settle
+        self.step_start_us = 0
+        self.held: Key | None = None
+        self.settle_until_us = 0
+
+    # -- what to ask ------------------------------------------------------------------
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.steps[self.index] if self.started and 0 <= self.index < len(self.steps) else None
+
+    @property
+    def done(self) -> bool:
+        return self.started and self.index >= len(self.steps)
+
+    @property
+    def lit(self) -> Key | None:
+        """The light that should be on now (the driver switches it)."""
+        p = self.prompt
+        return p.key if p is not None and p.kind == "light" else None
+
+    # -- what comes in ------------------------------------------------------------------
+    def begin(self, levels: Mapping[Key, int], now_us: int) -> None:
+        """Start with every input's level at rest (hands off all buttons)."""
+        active = self.profile.debounce.active_level
+        for key in self.inputs:
+            level = levels.get(key, 1 - active)
+            self.debouncer.start(key[0], key[1], level, now_us)
+            if level == active:
+                self.inputs[key].outcome = "stuck_at_rest"
+        self.started = True
+        self._next(now_us)
+
+    def edge(self, station: int, input_name: str, level: int, t_us: int) -> None:
+        if (station, input_name) not in self.inputs:
+            return
+        for out in self.debouncer.edge(station, input_name, level, t_us):
+            self._handle(out, t_us)
+
+    def press(self, press: Press, now_us: int) -> None:
+        """A press already debounced where it was captured (the firmware board):
+        it carries its own edge count and is over as soon as it arrives."""
+        if (press.station, press.input) not in self.inputs:
+            return
+        self._handle(press, now_us)
+        if self.state == "held" and self.held == (press.station, press.input):
+            p = self.prompt
+            if p is not None and self.held == p.key:
+                self.inputs[p.key].edges = press.edges
+            self.state = "settle"
+            self.settle_until_us = now_us + self.settle_us
+
+    def notice(self, notice: InputNotice, now_us: int) -> None:
+        """A stuck (or other) notice from a source that debounces itself."""
+        if (notice.station, notice.input) in self.inputs:
+            self._handle(notice, now_us)
+
+    def poll(self, now_us: int) -> None:
+        """Let time pass: debounce, end presses, time out, move on."""
+        for out in self.debouncer.poll(now_us):
+            self._handle(out, now_us)
+        p = self.prompt
+        if p is None or p.kind != "press":
+            return
+        result = self.inputs[p.key]
+        if self.state == "wait" and now_us - self.step_start_us >= self.timeout_us:
+            result.outcome = "dead"
+            self._next(now_us)
+        elif self.state == "held" and self.held is not None:
+            st = self.debouncer.state(*self.held)
+            if st.phase is Phase.IDLE:
+                if self.held == p.key:
+                    result.edges = st.stats.last_edges
+                    result.bounce_us = st.stats.last_bounce_us
+                self.state = "settle"
+                self.settle_until_us = now_us + self.settle_us
+        elif self.state == "settle" and now_us >= self.settle_until_us:
+            self._next(now_us)
+
+    def answer(self, lit: bool, now_us: int) -> None:
+        """The builder's answer to a light prompt."""
+        p = self.prompt
+        if p is None or p.kind != "light":
+            raise RuntimeError("answer() without a light prompt")
+        self.lights[p.key].lit = lit
+        self._next(now_us)
+
+    # -- inside -------------------------------------------------------------------------
+    def _handle(self, out: Press | InputNotice, now_us: int) -> None:
+        p = self.prompt
+        if p is None or p.kind != "press":
+            return
+        key = (out.station, out.input)
+        result = self.inputs[p.key]
+        if isinstance(out, Press):
+            if self.state == "wait":
+                self.held = key
+                self.state = "held"
+                if key == p.key:
+                    result.outcome = "ok"
+                else:
+                    result.outcome, result.fired = "wrong", key
+            elif key == self.held:  # it went idle and pressed again: one press counted twice
+                if key == p.key:
+                    result.double = True
+            elif key != self.held and key not in result.also:
+                result.also.append(key)
+        elif out.kind == "stuck" and key == self.held:
+            if key == p.key:
+                result.outcome = "stuck"
+            self._next(now_us)
+
+    def _next(self, now_us: int) -> None:
+        self.index += 1
+        while self.index < len(self.steps):
+            step = self.steps[self.index]
+            if step.kind == "light" or self.inputs[step.key].outcome == "untested":
+                break
+            self.index += 1  # stuck at rest: cannot be pressed, already reported
+        self.state, self.held = "wait", None
+        self.step_start_us = now_us
+
+    # -- the verdict --------------------------------------------------------------------
+    def report(self) -> Report:
+        return Report.build(self)
+
+
+@dataclass
+class Report:
+    """Pass/fail with one line per problem, saying what to check and where."""
+
+    profile: str
+    lines: list[str]
+    problems: list[str]
+    warnings: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+    @classmethod
+    def build(cls, test: GuidedTest) -> Report:
+        cfg = test.profile.debounce
+        labels, rows_ = test.labels, test.rows
+        problems: list[str] = []
+        warnings: list[str] = []
+        lines: list[str] = []
+
+        def where(key: Key) -> str:
+            r = rows_[key]
+            return f"{r.place} (its ground: {r.ground})"
+
+        for key, res in test.inputs.items():
+            label = labels[key]
+            status = {"ok": "ok", "dead": "NEVER FIRED", "wrong": "WRONG INPUT", "stuck_at_rest": "PRESSED AT REST",
+                      "stuck": "STUCK", "untested": "NOT TESTED"}[res.outcome]
+            detail = ""
+            if res.outcome == "ok":
+                detail = f"{res.edges} edges (press + release), press bounce {res.bounce_us} µs"
+                if res.bounce_us >= cfg.glitch_us:
+                    warnings.append(
+                        f"{label} is bouncy: its contact chattered for {res.bounce_us} µs ({res.edges} edges), "
+                        f"longer than glitch_us ({cfg.glitch_us} µs); presses still count from the first edge, "
+                        f"but clean or replace the microswitch"
+                    )
+            elif res.outcome == "dead":
+                r = rows_[key]
+                problems.append(
+                    f"{label} never fired in {test.timeout_us / 1e6:g} s: a broken or loose wire, or it is on "
+                    f"another pin; a meter between {r.place} and {r.ground} must beep while it is pressed"
+                )
+            elif res.outcome == "wrong" and res.fired is not None:
+                other = labels[res.fired]
+                back = test.inputs.get(res.fired)
+                detail = f"{other} fired"
+                if back is not None and back.outcome == "wrong" and back.fired == key:
+                    if key < res.fired:  # report a swapped pair once
+                        problems.append(
+                            f"{label} and {other} are swapped: pressing {label} fired {other} and pressing "
+                            f"{other} fired {label}; exchange the two wires ({where(key)} / {where(res.fired)})"
+                        )
+                else:
+                    problems.append(
+                        f"asked for {label}, but {other} fired: {label}'s switch is wired to {other}'s pin "
+                        f"({where(res.fired)}), or the wrong button was pressed; {label} belongs on {where(key)}"
+                    )
+            elif res.outcome == "stuck_at_rest":
+                problems.append(
+                    f"{label} reads pressed with nobody touching it: the switch is on its normally-closed "
+                    f"contact (use NO and COM), its wire touches ground, or the input has a pull-down; "
+                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not beep"
+                )
+            elif res.outcome == "stuck":
+                problems.append(
+                    f"{label} went down but did not come back up within {cfg.stuck_us / 1e6:g} s: "
+                    f"a jammed button or a wire shorted to ground"
+                )
+            for other in res.also:
+                problems.append(
+                    f"pressing {label} also fired {labels[other]}: the two wires touch or share a contact; "
+                    f"separate {where(key)} from {where(other)}"
+                )
+            if res.double:
+                problems.append(
+                    f"one press of {label} counted twice: its release bounced for longer than bounce_us "
+                    f"({cfg.bounce_us} µs); replace the switch or raise bounce_us in the profile"
+                )
+            glitches = test.debouncer.state(*key).stats.glitches
+            if glitches:
+                warnings.append(
+                    f"{label} had {glitches} short pulse(s) too short to be a press: electrical noise; "
+                    f"twist its wire with a ground and fit the RC filter (README, long cables)"
+                )
+            lines.append(f"  {label:<24} {status:<16} {detail}".rstrip())
+        if test.lights:
+            lines.append("Lights:")
+        for key, light in test.lights.items():
+            status = {True: "ok", False: "DID NOT LIGHT", None: "NOT TESTED"}[light.lit]
+            lines.append(f"  {light.label + ' light':<24} {status}")
+            if light.lit is False:
+                r = rows_[key]
+                problems.append(
+                    f"the light in {light.label} did not light: check {r.light_place}, the lamp's + to its "
+                    f"supply, the ULN2803's GND to the box ground, and that the lamp matches the supply voltage"
+                )
+        return cls(test.profile.name, ["Inputs:", *lines], problems, warnings)
+
+    def text(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        out = [f"Wiring test of {self.profile}: {verdict} ({len(self.problems)} problem(s), {len(self.warnings)} warning(s))", ""]
+        out += self.lines
+        if self.problems:
+            out += ["", "Problems (fix these):"] + [f"  - {p}" for p in self.problems]
+        if self.warnings:
+            out += ["", "Warnings:"] + [f"  - {w}" for w in self.warnings]
+        out += ["", f"RESULT: {verdict}"]
+        return "\n".join(out) + "\n"
+
+
+# -- the thin driver ----------------------------------------------------------------------
+class Inbox:
+    """An InputSink that only enqueues (pin callbacks and serial readers run on
+    other threads); the driver hands everything to the test on its own loop."""
+
+    def __init__(self) -> None:
+        self.items: queue.SimpleQueue[Edge | Press | InputNotice] = queue.SimpleQueue()
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.items.put(edge)
+
+    def press(self, press: Press) -> None:
+        self.items.put(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        self.items.put(notice)
+
+    def drain(self) -> list[Edge | Press | InputNotice]:
+        out: list[Edge | Press | InputNotice] = []
+        while True:
+            try:
+                out.append(self.items.get_nowait())
+            except queue.Empty:
+                return out
+
+
+def run(
+    test: GuidedTest,
+    source: Any,
+    *,
+    now: Callable[[], int],
+    sleep: Callable[[int], None],
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    open_lights: Callable[[Any], Lights] | None = None,
+    rest_us: int = 500_000,
+    tick_us: int = 2_000,
+    latency_guard_us: int = 2_000,
+) -> Report:
+    """Drive ``test`` with a ``source`` (not yet started: GpioSource or the
+    board's), a clock (``now`` in box µs, ``sleep`` for µs), ``ask`` for y/n
+    answers, ``say`` for prompts and ``open_lights(source)`` for the light
+    back-end (``controller.lights``), opened once the source runs. Every piece is injectable, so tests run it on a MockFactory
+    with a fake clock and a scripted builder. Time is judged ``latency_guard_us``
+    behind the clock, so an edge still on its way from a pin thread is never
+    overtaken by a decision that it is stable."""
+    inbox = Inbox()
+    source.start(inbox)
+    lights = open_lights(source) if open_lights is not None else None
+    lit: Key | None = None
+    try:
+        say("Hands off all buttons: checking every line at rest ...")
+        sleep(rest_us)
+        inbox.drain()  # whatever moved before the test starts is not a press
+        if getattr(source, "connected", True) is False:
+            say("The input board is not connected: check its USB cable (inputs will time out until it is).")
+        test.begin(source.levels(), now())
+        shown: Prompt | None = None
+        while not test.done:
+            for item in inbox.drain():
+                if isinstance(item, Edge):
+                    test.edge(item.station, item.input, item.level, item.t_us)
+                elif isinstance(item, Press):
+                    test.press(item, now())
+                else:
+                    test.notice(item, now())
+            test.poll(now() - latency_guard_us)
+            if lights is not None and test.lit != lit:
+                if lit is not None:
+                    lights.set(*lit, "off")
+                lit = test.lit
+                if lit is not None:
+                    lights.set(*lit, "on")
+            p = test.prompt
+            if p is None:
+                break
+            if p is not shown:
+                shown = p
+                if p.kind == "press":
+                    say(f"[{test.index + 1}/{len(test.steps)}] {p.text[0].upper()}{p.text[1:]}")
+            if p.kind == "light":
+                reply = ask(f"[{test.index + 1}/{len(test.steps)}] Is the light in {p.label} lit? [y/n] ").strip().lower()
+                if reply[:1] in ("y", "n"):
+                    test.answer(reply.startswith("y"), now())
+                else:
+                    say("please answer y or n")
+            else:
+                sleep(tick_us)
+    finally:
+        if lights is not None:
+            lights.close()
+        source.stop()
+    return test.report()

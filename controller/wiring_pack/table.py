@@ -1,0 +1,55 @@
+"""``buzzerbox wiring table``: a plain-text table to check a box with a multimeter.
+
+Put the meter (continuity or ohms) between the "pin" and the "ground" of a
+row and press that button: it must beep. Nothing else on the station may.
+"""
+
+from __future__ import annotations
+
+from controller import board_channels as bc
+from controller.profile import Profile
+from controller.wiring_pack.pins import rows
+
+
+def render(profile: Profile) -> str:
+    """The table, deterministic (same profile, same bytes)."""
+    board = profile.source == "board"
+    head = ["station", "input", "channel" if board else "GPIO", "pin", "ground nearby", "light " + ("ch" if board else "GPIO"), "light pin"]
+    body = [
+        [
+            r.station,
+            r.input,
+            str(r.number),
+            r.place,
+            r.ground,
+            "-" if r.light is None else str(r.light),
+            r.light_place or "-",
+        ]
+        for r in rows(profile)
+    ]
+    widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
+
+    def fmt(line: list[str]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+
+    out = [f"Wiring table for {profile.name} ({profile.source}): {profile.description}".rstrip(": ")]
+    if board:
+        n165, n595 = bc.chips_needed(profile)
+        out.append(
+            f"Board: Pico + {n165} x 74HC165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
+            f"Input channels {bc.pinmap().describe_inputs()}: 74HC165 chip N bit B = "
+            f"{bc.SR_FIRST_CHANNEL} + 8N + B; light channel 8N + B = 74HC595 chip N bit B."
+        )
+    else:
+        out.append("Each input: switch between the pin and the ground; the Pi's internal pull-up holds it at 3.3 V.")
+    out.append("Meter on continuity between 'pin' and 'ground nearby': beeps only while that button is pressed.")
+    out.append("")
+    out.append(fmt(head))
+    out.append(fmt(["-" * w for w in widths]))
+    last = None
+    for r, line in zip(rows(profile), body, strict=True):
+        if last is not None and r.station != last:
+            out.append("")
+        last = r.station
+        out.append(fmt(line))
+    return "\n".join(out) + "\n"

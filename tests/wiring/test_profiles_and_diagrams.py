@@ -1,0 +1,165 @@
+"""Shipped profiles check, bad profiles explain themselves, diagrams regenerate."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from controller import profile as profile_mod
+from controller.cli import main
+from controller.profile import ProfileError, parse
+from controller.wiring_pack import diagram, table
+from controller.wiring_pack.commands import shipped_profiles
+
+DIAGRAMS = profile_mod.wiring_dir() / "diagrams"
+SHIPPED = shipped_profiles()
+SVG = "{http://www.w3.org/2000/svg}"
+REGENERATE = "python -m controller.wiring_pack.commands"
+
+
+def test_the_profiles_the_issue_asks_for_are_shipped():
+    names = {p.stem for p in SHIPPED}
+    assert {"header-4", "header-4-full", "header-7-bells", "board-7-schicki"} <= names
+    full = profile_mod.load("header-4-full")
+    assert [len(s.buttons) for s in full.stations] == [4, 4, 4, 4]
+    bells = profile_mod.load("header-7-bells")
+    assert len(bells.stations) == 7 and all(s.inputs.keys() == {"bell"} and s.lights for s in bells.stations)
+    schicki = profile_mod.load("board-7-schicki")
+    assert schicki.source == "board" and len(schicki.stations) == 7
+    from games.schicki_micki.buttons import FULL_INPUTS
+
+    for st in schicki.stations:
+        assert st.kind == "full"
+        assert tuple(st.inputs) == FULL_INPUTS  # every button the game maps, none it ignores
+        assert set(st.lights) == set(st.inputs)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_profile_passes_check(path: Path, capsys):
+    assert main(["wiring", "check", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {path.stem}:")
+
+
+GOOD = {
+    "name": "t",
+    "stations": [{"name": "Red", "inputs": {"bell": 17, "a": 27}, "lights": {"bell": 23}}],
+}
+
+
+def _with(**station_changes) -> dict:
+    st = {**GOOD["stations"][0], **station_changes}
+    return {**GOOD, "stations": [st]}
+
+
+@pytest.mark.parametrize(
+    "data, problem, fix",
+    [
+        (_with(inputs={"bell": 17, "a": 17}), "uses GPIO 17, already used by station 0 ('Red') input 'bell'", "give each one its own pin"),
+        (_with(lights={"bell": 17}), "light 'bell' uses GPIO 17, already used by", "give each one its own pin"),
+        (_with(inputs={"bell": 40}), "uses GPIO 40, which does not exist on the header", "use a BCM number from 2 to 27"),
+        (_with(inputs={"bell": 14}), "uses GPIO 14: TXD, the serial console", "choose another pin"),
+        (_with(inputs={"bell": 0}), "uses GPIO 0: ID_SD, reserved for the HAT ID EEPROM", "ID_SD"),
+        ({**GOOD, "stations": [{**GOOD["stations"][0], "inptus": {}}]}, "unknown key 'inptus'", "check the spelling"),
+        ({**GOOD, "debounce": {"glitch": 5}}, "unknown key 'glitch'", "allowed: active_level, bounce_us, glitch_us, stuck_us"),
+    ],
+    ids=["pin-twice", "light-on-input-pin", "no-such-pin", "reserved-serial", "reserved-eeprom", "unknown-station-key", "unknown-debounce-key"],
+)
+def test_bad_profiles_name_the_problem_and_the_fix(data, problem, fix):
+    with pytest.raises(ProfileError) as err:
+        parse(data)
+    assert problem in str(err.value)
+    assert fix in str(err.value)
+
+
+def test_wiring_check_reports_a_bad_profile_file(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[stations]]\nname = "Red"\ninputs = { bell = 17, a = 17 }\n', encoding="utf-8")
+    assert main(["wiring", "check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("FAIL") and "already used by" in err and "give each one its own pin" in err
+
+
+def test_board_channel_on_the_shift_register_bus_fails_check(tmp_path, capsys):
+    bad = tmp_path / "bus.toml"
+    bad.write_text('source = "board"\n[[stations]]\nname = "Red"\ninputs = { bell = 21 }\n', encoding="utf-8")
+    assert main(["wiring", "check", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "board input channel 21 is not an input the board reads (see wiring/board-pinmap.toml)" in err
+    assert "use 0..20 (direct GP pins) or 32..95 (74HC165 chain)" in err
+    with pytest.raises(SystemExit, match="not an input"):
+        main(["wiring", "draw", str(bad), "-o", str(tmp_path / "x.svg")])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_committed_diagrams_regenerate_byte_for_byte(path: Path, tmp_path, capsys):
+    prof = profile_mod.load(str(path))
+    out = tmp_path / "d.svg"
+    assert main(["wiring", "draw", str(path), "-o", str(out)]) == 0
+    committed_svg = DIAGRAMS / f"{path.stem}.svg"
+    committed_txt = DIAGRAMS / f"{path.stem}.txt"
+    assert committed_svg.exists(), f"no {committed_svg}: run {REGENERATE}"
+    assert out.read_bytes() == committed_svg.read_bytes(), f"{committed_svg} is stale: run {REGENERATE}"
+    capsys.readouterr()
+    assert main(["wiring", "table", str(path)]) == 0
+    assert capsys.readouterr().out == committed_txt.read_text(encoding="utf-8"), f"stale table: run {REGENERATE}"
+    assert diagram.render(prof) == diagram.render(profile_mod.load(str(path)))  # deterministic
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_svg_parses_and_names_every_station_and_input(path: Path):
+    prof = profile_mod.load(str(path))
+    root = ET.parse(DIAGRAMS / f"{path.stem}.svg").getroot()
+    assert root.tag == f"{SVG}svg"
+    assert root.get("viewBox", "").startswith("0 0 ")
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    joined = "\n".join(texts)
+    for st in prof.stations:
+        for name in st.inputs:
+            assert any(t.startswith(f"{st.name} {name} ") or f": {st.name} {name}" in t for t in texts), (st.name, name)
+        for name in st.lights:
+            assert f"{st.name} {name} light" in joined
+    for action in prof.host:
+        assert f"Host {action}" in joined
+
+
+def test_header_diagram_labels_each_pin_with_its_gpio():
+    root = ET.parse(DIAGRAMS / "header-4-full.svg").getroot()
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "Red bell  (GPIO4, input)" in texts
+    assert "Yellow bell light  (GPIO25, out to ULN2803)" in texts
+    assert "GPIO14 (TXD)  free" in texts  # the reserved pins are shown unused
+
+
+def test_table_rows_give_pin_ground_and_light_for_a_meter():
+    text = table.render(profile_mod.load("header-4-full"))
+    red_bell = next(line for line in text.splitlines() if re.match(r"Red\s+bell\s", line))
+    assert re.search(r"\b4\s+header pin 7\s+header pin 9\s+18\s+header pin 12 -> ULN2803 #0 IN1", red_bell)
+    board = table.render(profile_mod.load("board-7-schicki"))
+    cyan_red = next(line for line in board.splitlines() if re.match(r"Cyan\s+red\s", line))
+    assert "87" in cyan_red and "SR chip 6 bit 7 (74HC165 #6 D7, pin 6)" in cyan_red
+    assert "595 chip 6 Q7 (pin 7) -> ULN2803 #6 OUT8 (pin 11)" in cyan_red
+
+
+def test_wiring_test_command_saves_its_result_beside_the_profile(tmp_path, capsys):
+    prof = tmp_path / "mine.toml"
+    prof.write_text('[[stations]]\nname = "Red"\ninputs = { bell = 17 }\n', encoding="utf-8")
+    code = main(["wiring", "test", str(prof), "--mock", "--timeout", "0.05", "--no-lights"])
+    assert code == 1  # nobody pressed anything
+    saved = (tmp_path / "mine.test-result.txt").read_text(encoding="utf-8")
+    assert "Red bell never fired" in saved and saved.rstrip().endswith("RESULT: FAIL")
+    assert "saved to" in capsys.readouterr().out
+
+
+def test_board_diagram_shows_the_bus_pins_not_shift_register_channels_on_them():
+    root = ET.parse(DIAGRAMS / "board-7-schicki.svg").getroot()
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "Red bell  (ch 0, GP0)" in texts
+    assert "GP17: 74HC165 SH/LD (pin 1)" in texts and "GP19: SPI MOSI: 74HC595 #0 SER (pin 14)" in texts
+    # the pin map's direct channels 16..20 are GP21, GP22, GP26..28: labelled by channel, not GP
+    assert "GP21  free (ch 16)" in texts and "GP28  free (ch 20)" in texts
+    # channel 32 is 74HC165 chip 0 bit 0, never a Pico pin
+    assert not any("(ch 32," in t for t in texts)
+    assert "bit 0 (D0, pin 11)  ch 32: Red umbrella" in texts
