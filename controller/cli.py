@@ -17,6 +17,7 @@ from controller import profile as profile_mod
 from controller import scenario as scenario_mod
 from controller.display.commands import add_commands as add_display_commands
 from controller.display.commands import add_screen_args
+from controller.firmware_tools import add_firmware_commands
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session, simulate
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
@@ -168,6 +169,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         prof = profile_mod.load(args.profile)
     except profile_mod.ProfileError as exc:
         raise SystemExit(f"buzzerbox play: {exc}") from exc
+    problems = board_channels.problems(prof)
+    if problems:
+        raise SystemExit(f"buzzerbox play: {prof.path}: " + "; ".join(problems))
     names = [s.name for s in prof.stations]
     if args.resume:
         try:
@@ -249,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # demo (on the screen, or headless with a screenshot), diag, doctor, menu
     add_display_commands(sub)
+    add_firmware_commands(sub)
 
     p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
     p.add_argument("game", help=f"one of: {games}")

@@ -219,7 +219,10 @@ class Box:
             # the whole board went away / came back
             for st in self.stations:
                 st.connected = notice.kind == "connected"
-            self.paused = notice.kind == "disconnected"
+            was_paused, self.paused = self.paused, notice.kind == "disconnected"
+            if was_paused == self.paused:
+                log.info("input board %s", notice.kind)
+                return []
             log.warning("input board %s: game %s", notice.kind, "paused" if self.paused else "resumed")
             return [GameEvent("paused" if self.paused else "resumed", notice.t_us)]
         return []

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.journal import JournalWriter
+from controller.press import Edge
 from controller.runtime import Box
 from controller.sources.simulated import SimulatedSwitches
 from games.base import Action, GameEvent
@@ -32,6 +33,11 @@ class Session:
         self.now_us = box.now_us
         self.shows: list[tuple[int, dict[str, Any]]] = []  # (t_show, what) for the screen
         self.on_show: Callable[[int], int] = lambda t_us: t_us  # display hook: returns the flip time
+        #: where the simulated switches' edges go: straight into the box, or
+        #: into a simulated input board (``demo --board-sim``)
+        self.edge_sink: Callable[[Edge, int], None] = box.edge
+        #: hand edges over this long before they are due (a board stamps them itself)
+        self.lookahead_us = 0
         self._observe([])
 
     def _observe(self, events: list[GameEvent]) -> None:
@@ -59,8 +65,8 @@ class Session:
     def step(self, now_us: int) -> list[GameEvent]:
         """Everything due by ``now_us``: simulated edges, host actions, timeouts."""
         self.now_us = max(self.now_us, now_us)
-        for edge in self.switches.due(self.now_us):
-            self.box.edge(edge, self.switches.precision_us)
+        for edge in self.switches.due(self.now_us + self.lookahead_us):
+            self.edge_sink(edge, self.switches.precision_us)
         events: list[GameEvent] = []
         while self._host_queue and self._host_queue[0][0] <= self.now_us:
             t, _, action = heapq.heappop(self._host_queue)

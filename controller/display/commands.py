@@ -30,6 +30,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
     p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
     p.add_argument("--screenshot", metavar="FILE", help="save the last frame as a 1920x1080 PNG")
+    p.add_argument("--board-sim", action="store_true",
+                   help="players' switches go through the firmware board's own logic, a pseudo-terminal and the "
+                        "board driver (real time)")
     add_screen_args(p)
     p.set_defaults(func=cmd_demo)
 
@@ -153,22 +156,36 @@ def cmd_demo(args: argparse.Namespace) -> int:
     profile = load_profile(args)
     names, colors = names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
+    board = None
+    if args.board_sim:
+        board = _attach_board_sim(box, settings.players)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    lights = open_lights(profile)
+    if board is not None:
+        session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
+        lights = board.source.lights()
     screen = open_screen(args, headless)
     scene.colors = colors
-    presenter = Presenter(screen, scene, lights=open_lights(profile), sound=open_sound(args, headless))
+    presenter = Presenter(screen, scene, lights=lights, sound=open_sound(args, headless))
     seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
-    until = None if seconds is None else int(seconds * 1_000_000)
-    if headless:
-        result = run(session, presenter, realtime=False, until_us=until)
-    else:
-        result = run(session, presenter, realtime=True, until_us=until, keyboard=KeyboardSource(args.players))
+    started_us = box.now_us
+    until = None if seconds is None else started_us + int(seconds * 1_000_000)
+    try:
+        if headless and board is None:
+            result = run(session, presenter, realtime=False, until_us=until)
+        else:  # a simulated board runs on the real clock, window or not
+            result = run(session, presenter, realtime=True, until_us=until,
+                         keyboard=None if headless else KeyboardSource(args.players))
+    finally:
+        if board is not None:
+            board.close()
     if args.screenshot:
         snapshot(presenter, box, result.now_us, args.screenshot)
     kinds = Counter(e.kind for e in result.events)
     summary = box.summary()
-    print(f"{spec.title}: {args.players} players, seed {args.seed}, {result.now_us / 1e6:.1f} s of box time "
-          f"({'virtual, headless' if headless else 'real time'}), ended: {result.reason}")
+    print(f"{spec.title}: {args.players} players, seed {args.seed}, {(result.now_us - started_us) / 1e6:.1f} s of box time "
+          f"({'virtual, headless' if headless and board is None else 'real time'}"
+          f"{', through the simulated input board' if board is not None else ''}), ended: {result.reason}")
     print(f"frames drawn: {result.frames}; cards/GO shown: {len(result.shows)}; sounds: {dict(Counter(result.sounds))}")
     print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(f"scores: {summary.get('scores')}")
@@ -180,6 +197,36 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print_demo_log(box)
     screen.close()
     return 0
+
+
+class _BoardSimLink:
+    """A simulated input board between the simulated players and the box."""
+
+    def __init__(self, box: Any, players: int) -> None:
+        from controller.sources.board_sim import start_simulated_board
+        from controller.timeline import box_now_us
+
+        self.channels = {(station, "bell"): station for station in range(players)}
+        channel_map = {ch: key for key, ch in self.channels.items()}
+        light_map = {key: ch for key, ch in self.channels.items()}
+        self.sim, self.source = start_simulated_board(channel_map, light_map)
+        box.latency_guard_us = 5_000  # presses cross USB before the box sees them
+        box.now_us = box_now_us()  # the board maps its stamps onto the real box clock
+        self.source.start(box)
+
+    def edge_sink(self, edge: Any, precision_us: int) -> None:
+        """Schedule the edge on the board at its own (future) time."""
+        channel = self.channels.get((edge.station, edge.input))
+        if channel is not None:
+            self.sim.edges(channel, [(0, edge.level)], at_us=edge.t_us - self.sim.host_offset_us)
+
+    def close(self) -> None:
+        self.source.stop()
+        self.sim.close()
+
+
+def _attach_board_sim(box: Any, players: int) -> _BoardSimLink:
+    return _BoardSimLink(box, players)
 
 
 def cmd_diag(args: argparse.Namespace) -> int:

@@ -89,6 +89,7 @@ class ClockMap:
         self._ref_board = 0
         self._ref_box = 0.0
         self._slope = 0.0
+        self.drift_warned = False
 
     @property
     def ready(self) -> bool:
@@ -119,7 +120,9 @@ class ClockMap:
         sxx = sum((x - mx) ** 2 for x in xs)
         slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx if sxx else 0.0
         if abs(slope) > self.max_drift:
-            log.warning("board clock drifts %.0f ppm against the box: ignoring the drift", slope * 1e6)
+            if not self.drift_warned:  # once per connection: the log must stay readable
+                self.drift_warned = True
+                log.warning("board clock drifts %.0f ppm against the box: ignoring the drift", slope * 1e6)
             slope = 0.0
         self._ref_board, self._ref_box, self._slope = ref.board_us, my - slope * mx, slope
 

@@ -48,32 +48,6 @@ def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
     return folder / f"{prof.name}.test-result.txt"
 
 
-def _open_board(prof: profile_mod.Profile) -> Any:
-    """The firmware board's source for a profile (found by its USB id)."""
-    from controller.sources import board
-
-    if hasattr(board.BoardSource, "from_profile"):
-        return board.BoardSource.from_profile(prof)
-    return board.BoardSource(prof.input_pins(), prof.light_pins())
-
-
-class SourceLights:
-    """Lights that a source drives itself (the firmware board's ``set_light``)."""
-
-    def __init__(self, source: Any, keys: list[tuple[int, str]]) -> None:
-        self.source, self.keys = source, keys
-
-    def set(self, station: int, input: str, mode: str) -> None:
-        self.source.set_light(station, input, mode)
-
-    def lights(self) -> list[tuple[int, str]]:
-        return list(self.keys)
-
-    def close(self) -> None:
-        for key in self.keys:
-            self.source.set_light(*key, "off")
-
-
 def cmd_test(args: argparse.Namespace) -> int:
     """Guided test on the real stations (or ``--mock`` pins, to try it out)."""
     from controller.lights import GpioLights, NoLights
@@ -91,7 +65,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     elif args.mock:
         raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles")
     try:
-        source = _open_board(prof) if prof.source == "board" else open_source(prof, **kwargs)
+        source = open_source(prof, **kwargs)
     except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
         raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
 
@@ -100,9 +74,7 @@ def cmd_test(args: argparse.Namespace) -> int:
             return NoLights()
         if prof.source == "gpio":
             return GpioLights.from_profile(prof, pin_factory=factory)
-        if hasattr(src, "set_light"):
-            return SourceLights(src, list(prof.light_pins()))
-        return NoLights()
+        return src.lights() if hasattr(src, "lights") else NoLights()
 
     test = guided_test.GuidedTest(prof, timeout_us=int(args.timeout * 1_000_000), lights=not args.no_lights)
     print(f"Guided wiring test of {prof.name}: {len(test.inputs)} inputs, {len(test.lights)} lights.")

@@ -1,0 +1,73 @@
+"""The whole path: firmware logic -> serial (pty) -> driver -> box -> quiz engine."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from controller.runtime import Box
+from controller.sources.board import BoardSource
+from controller.sources.board_sim import BoardSim
+from games import registry
+
+
+@pytest.fixture
+def wired():
+    sim = BoardSim()
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3), latency_guard_us=5_000)
+    source = BoardSource({0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}, port=lambda: sim.port,
+                         clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02)
+    source.start(box)
+    yield sim, box, source
+    source.stop()
+    sim.close()
+
+
+def pump(sim, box, us, until, what, timeout=10.0):
+    """Let board time pass, then keep stepping the box until ``until()``."""
+    events = []
+    sim.advance(us)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        events += box.step(sim.host_clock())
+        if until(events):
+            return events
+        time.sleep(0.01)
+        sim.advance(1_000)
+    raise AssertionError(f"never saw {what}; events {events}, summary {box.summary()}")
+
+
+def test_board_presses_decide_the_quiz_to_the_microsecond(wired):
+    sim, box, source = wired
+    pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+    box.host("arm", sim.host_clock())
+    t = sim.now_us + 100_000
+    sim.press(1, at_us=t, bounce=(120, 300, 900))
+    sim.press(0, at_us=t + 37, bounce=())
+    sim.press(2, at_us=t + 2_000)
+    pump(sim, box, 200_000, lambda ev: any(e.kind == "winner" for e in ev), "a winner")
+    out = box.summary()
+    assert out["winner"] == 1
+    assert out["queue"] == [0, 2]
+    assert out["margins_us"] == [37, 2_000]
+
+
+def test_unplug_pauses_the_game_and_presses_made_meanwhile_count(wired):
+    sim, box, source = wired
+    pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+    box.host("arm", sim.host_clock())
+    pump(sim, box, 50_000, lambda ev: True, "a step")
+    sim.unplug()
+    pump(sim, box, 100_000, lambda ev: any(e.kind == "paused" for e in ev), "the pause")
+    assert box.strip()[0]["status"] == "disconnected"
+    t = sim.now_us + 10_000
+    sim.press(2, at_us=t)
+    sim.press(0, at_us=t + 500)
+    sim.advance(200_000)
+    sim.replug()
+    pump(sim, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the held presses deciding")
+    out = box.summary()
+    assert out["winner"] == 2 and out["queue"] == [0] and out["margins_us"] == [500]
+    assert box.strip()[0]["status"] != "disconnected"
