@@ -227,7 +227,6 @@ class SchickiMickiScene(Scene):
         self.status_rect = area
         phase = view.get("phase")
         closes = view.get("window_closes_us")
-        nxt = view.get("next_turn_us")
         big = pygame.Rect(area.left, area.top, area.width, area.height * 6 // 10).inflate(-2 * lay.pad, 0)
         small = pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 4 // 10).inflate(-2 * lay.pad, 0)
         if phase == "window" and closes is not None:
@@ -246,16 +245,18 @@ class SchickiMickiScene(Scene):
             draw_text(surface, f"{n} reacted" if n != 1 else "1 reacted", lay.min_text, theme.DARK_TEXT, small, min_size=lay.min_text)
             return
         panel(surface, area, theme.PANEL)
-        if nxt is not None:
-            left = max(0, int(nxt) - now_us)
-            headline = f"next card {left / 1_000_000:.1f} s"
-        elif phase == "showing":
-            headline = "host: next card"
-        else:
-            headline = "host turns a card"
+        headline = self.next_card_text(view, now_us)
         hint = "pair? knock, call, grab!" if phase == "showing" else "watch the table"
         draw_text(surface, headline, lay.size(1.5), theme.FG, big, min_size=lay.min_text)
         draw_text(surface, hint, lay.min_text, theme.MUTED, small, min_size=lay.min_text)
+
+    @staticmethod
+    def next_card_text(view: View, now_us: int) -> str:
+        """'next card 2.1 s' when the box turns the cards, else who does."""
+        nxt = view.get("next_turn_us")
+        if nxt is not None:
+            return f"next card {max(0, int(nxt) - now_us) / 1_000_000:.1f} s"
+        return "host: next card" if view.get("phase") == "showing" else "host turns a card"
 
     def _resolution(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
                     res: Mapping[str, Any]) -> None:

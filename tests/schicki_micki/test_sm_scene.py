@@ -217,3 +217,32 @@ def test_the_scene_gets_only_the_public_view() -> None:
     assert seen and all(isinstance(v, Mapping) and not isinstance(v, dict) for v in seen)
     with pytest.raises(TypeError):
         seen[-1]["table"] = ()  # type: ignore[index]
+
+
+def test_menu_offers_the_pace_and_hands_it_to_the_game() -> None:
+    from controller.display.menu import Menu
+    from games.registry import get
+
+    menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("schicki-micki", "Schicki Micki", 2, 7)])
+    menu.key("right")  # game: Schicki Micki
+    assert [i.key for i in menu.items][2:4] == ["turn_interval_us", "interval_shrink"]
+    menu.selected = 2
+    menu.key("left")  # next card: host turns
+    menu.selected = 3
+    menu.key("right")  # getting faster: no
+    choice = menu.choice()
+    assert choice.options == {"turn_interval_us": None, "interval_shrink": 1.0}
+    settings = get("schicki-micki").settings(choice.players, 1, **choice.options)
+    e = SchickiMickiEngine(settings)
+    assert e.public_view()["next_turn_us"] is None  # the host turns every card
+
+
+def test_auto_pace_counts_down_to_the_next_card_and_speeds_up() -> None:
+    e = SchickiMickiEngine(GameSettings(players=3, seed=3, options={
+        "turn_interval_us": 3_000_000, "interval_shrink": 0.9, "min_turn_interval_us": 2_000_000, "start_us": 0}))
+    assert SchickiMickiScene.next_card_text(e.public_view(), 1_000_000) == "next card 2.0 s"
+    e.tick(3_000_000)
+    e.tick(6_000_000)
+    view = e.public_view()
+    assert view["cards_turned"] == 2
+    assert SchickiMickiScene.next_card_text(view, 6_000_000) == "next card 2.7 s"  # 3 s x 0.9: faster
