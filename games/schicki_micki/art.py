@@ -192,16 +192,25 @@ def draw_accessory(card: pygame.Surface, accessory: str, colour: str, box: tuple
     shapes = _shapes(accessory, box)
     outline = max(1, round(scale * 0.9 * min(zoom, 2)))
     _draw_shapes(card, shapes, to_px, scale, OUTLINE, outline)  # a dark rim first (the worm's rim is a fatter worm)
-    layer = pygame.Surface((w, h), pygame.SRCALPHA)
-    _draw_shapes(layer, shapes, to_px, scale, COLORS[colour])
+    # fill and pattern on a layer the size of the accessory only (a card-sized
+    # layer per accessory made a new face cost 25 ms at 1080p)
+    bx, by, bw, bh = box or PARTS[accessory]
+    area = pygame.Rect(to_px((bx, by)), (round(bw * scale) + 2, round(bh * scale) + 2)).inflate(4, 4).clip(card.get_rect())
+
+    def to_local(p: Point) -> tuple[int, int]:
+        x, y = to_px(p)
+        return x - area.left, y - area.top
+
+    layer = pygame.Surface(area.size, pygame.SRCALPHA)
+    _draw_shapes(layer, shapes, to_local, scale, COLORS[colour])
     period = max(5, round(scale * 4.2 * zoom))
-    pattern = _pattern((w, h), colour, period)
+    pattern = _pattern(area.size, colour, period)
     if pattern is not None:
         mask = layer.copy()
         mask.fill((255, 255, 255, 0), special_flags=pygame.BLEND_RGBA_MAX)  # white, with the shape's alpha
         pattern.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)  # the pattern only inside the shape
         layer.blit(pattern, (0, 0))
-    card.blit(layer, (0, 0))
+    card.blit(layer, area)
     if accessory != "worm":
         _draw_shapes(card, shapes, to_px, scale, OUTLINE, outline)
 
