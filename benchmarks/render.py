@@ -81,6 +81,9 @@ def scene_frames(frames: int) -> None:
     game_case("reaction: GO (6 players)", "reaction", 6, lambda v: v["phase"] == "go")
     game_case("reaction: result + leaderboard", "reaction", 6, lambda v: v["phase"] == "result")
     game_case("results screen", "reaction", 6, lambda v: v["finished"], rounds=3)
+    game_case("schicki micki: window (7 players)", "schicki-micki", 7, lambda v: v["phase"] == "window" and len(v["table"]) >= 3)
+    game_case("schicki micki: resolution", "schicki-micki", 7,
+              lambda v: v["phase"] == "waiting" and bool(v["last_resolution"]) and len(v["last_resolution"]["outcomes"]) >= 4)
     mon = InputMonitor([(f"Player {i + 1}", ["bell", "a"]) for i in range(8)])
     diag = DiagScene()
     cases.append(("diag (16 inputs)", lambda i: diag.draw(surface, freeze(mon.view()), mon.strip(), i * 16_667)))

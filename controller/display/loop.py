@@ -73,7 +73,7 @@ class Presenter:
         else (on the screen, or on ``surface``: screenshots at a fixed size)."""
         view = freeze(box.engine.public_view())
         strip = box.strip()
-        scene = self.results if box.engine.finished else self.scene
+        scene = self.results if box.engine.finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message

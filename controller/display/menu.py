@@ -54,7 +54,14 @@ GAME_OPTIONS: dict[str, list[tuple[str, str, list[Any], list[str]]]] = {
         ("rounds", "Rounds", [10, 5, 20, 0], ["10", "5", "20", "until stopped"]),
         ("decoy_chance", "Decoys", [0.0, 0.25], ["off", "on"]),
     ],
+    "schicki-micki": [
+        ("turn_interval_us", "Next card", [3_000_000, 4_000_000, 2_000_000, None], ["every 3 s", "every 4 s", "every 2 s", "host turns"]),
+        ("interval_shrink", "Getting faster", [0.98, 1.0], ["yes", "no"]),
+    ],
 }
+
+#: options passed on even when None (None means something: "host turns")
+NONE_MEANS = {"turn_interval_us"}
 
 
 class Menu:
@@ -125,7 +132,8 @@ class Menu:
         game = self.games[self.item("game").value][0]
         options = {}
         for it in self.items:
-            if it.key in ("answer_time_us", "questions", "rounds", "decoy_chance") and it.value is not None:
+            passed = it.key in ("answer_time_us", "questions", "rounds", "decoy_chance", "interval_shrink")
+            if (passed and it.value is not None) or it.key in NONE_MEANS:
                 options[it.key] = it.value
         players = self.item("players").value
         if self._has("teams") and self.item("teams").value:

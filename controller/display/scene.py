@@ -47,6 +47,9 @@ class Scene:
 
     #: name shown in the header; the registry passes the game's title
     title: str = ""
+    #: True: the scene draws its own end screen (phase "over") instead of the
+    #: generic ResultsScene (which only knows "points")
+    own_results: bool = False
 
     def __init__(self, title: str | None = None, colors: Sequence[Color] | None = None) -> None:
         if title is not None:

@@ -1,0 +1,359 @@
+"""Schicki Micki on the shared screen: the row of table cards, the pawns, the
+deck, the reaction window, and — for a few seconds after each window — who
+was first, by how much, and what everyone got or gave back.
+
+Cards and pawns are drawn in code (``art.py``); each accessory colour has a
+pattern too, for colour-blind players: red plain, blue horizontal stripes,
+yellow dots, green vertical stripes, pink diagonal stripes, purple grid,
+orange zigzag (legend in docs/display.md).
+
+Drawn from ``public_view()`` only: table, pawns, deck count, reactions,
+window and next-turn times, ``last_resolution`` and ``result``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.display import theme
+from controller.display.scene import Scene, Strip, View
+from controller.display.theme import Layout, draw_text, panel
+from games.schicki_micki import art
+
+#: how long the resolution panel stays up (unless the next card comes first)
+RESOLUTION_US = 4_000_000
+#: the newest card's frame: it is the one players react to
+NEW_CARD: theme.Color = (255, 179, 0)
+#: the most rows the table may wrap into before cards shrink further
+MAX_ROWS = 3
+
+SITUATIONS = {
+    "one_pair": "one pair", "several_pairs": "several pairs", "two_worms": "a two-worm hen",
+    "identical": "identical cards", "nothing": "no pair",
+}
+
+
+def reaction_words(kind: str, accessory: str | None = None) -> str:
+    """What a player did, as the screen says it."""
+    if kind == "call":
+        return f"called {accessory}" if accessory else "called"
+    return {"knock": "knocked", "blue": "grabbed blue", "red": "grabbed red"}.get(kind, kind)
+
+
+def outcome_words(outcome: Mapping[str, Any]) -> str:
+    """What a reaction earned: '+3 cards', 'returns 1', 'nothing'."""
+    result, change = outcome.get("result"), int(outcome.get("change", 0))
+    if result in ("all", "one"):
+        if change <= 0:
+            return "owed 1 card"
+        return f"+{change} card" + ("s" if change != 1 else "")
+    if result == "return":
+        return "returns 1" if change < 0 else "had none to return"
+    if result == "ignored":
+        return "no effect"
+    return "nothing"
+
+
+def fmt_ahead(us: int) -> str:
+    """The winner's margin: '0.412 ms ahead' (µs shown: the box decides to the µs)."""
+    if us >= 1_000_000:
+        return f"{us / 1_000_000:.2f} s ahead"
+    return f"{us / 1000:.3f} ms ahead"
+
+
+def table_grid(n: int, area: pygame.Rect, gap: int) -> list[pygame.Rect]:
+    """Rects for ``n`` cards in ``area``: one row while cards stay large enough,
+    then up to ``MAX_ROWS`` rows; cards shrink as the table grows, never overflow."""
+    if n == 0:
+        return []
+    best_w, best_rows = 0, 1
+    for rows in range(1, min(MAX_ROWS, n) + 1):
+        per_row = -(-n // rows)
+        w = min((area.width - gap * (per_row - 1)) / per_row, ((area.height - gap * (rows - 1)) / rows) / art.ASPECT)
+        if w > best_w * 1.15:  # another row only when it makes cards clearly bigger
+            best_w, best_rows = w, rows
+    w = max(8, int(best_w))
+    h = round(w * art.ASPECT)
+    per_row = -(-n // best_rows)
+    rects = []
+    total_h = best_rows * h + (best_rows - 1) * gap
+    top = area.top + (area.height - total_h) // 2
+    for i in range(n):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, n - row * per_row)
+        left = area.centerx - (in_row * w + (in_row - 1) * gap) // 2
+        rects.append(pygame.Rect(left + col * (w + gap), top + row * (h + gap), w, h))
+    return rects
+
+
+class SchickiMickiScene(Scene):
+    title = "Schicki Micki"
+    own_results = True  # the end screen counts cards and says why the game ended
+
+    def __init__(self, title: str | None = None, colors: Sequence[theme.Color] | None = None) -> None:
+        super().__init__(title, colors)
+        self.art = art.CardArt()
+        self._backs: dict[int, pygame.Surface] = {}
+        #: where the last frame drew each table card, the pawns and the panels (tests read these)
+        self.card_rects: list[pygame.Rect] = []
+        self.pawn_rects: dict[str, list[pygame.Rect]] = {"blue": [], "red": []}
+        self.resolution_rect: pygame.Rect | None = None
+        self.status_rect: pygame.Rect | None = None
+
+    # -- header and strip -----------------------------------------------------------
+    def header(self, view: View) -> tuple[str, str]:
+        if view.get("phase") == "over":
+            return self.title, "game over"
+        turned = int(view.get("cards_turned", 0))
+        on_table = len(view.get("table", ()))
+        return self.title, f"card {turned} · {on_table} on the table" if turned else "get ready"
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        """Cells say what each player did this window and what it earned."""
+        status = list(view.get("status", ()))
+        reacted = {int(r["player"]): r for r in view.get("reactions", ())}
+        res = view.get("last_resolution") or {}
+        outcomes = {int(o["player"]): o for o in res.get("outcomes", ())}
+        out = []
+        for i, cell in enumerate(strip):
+            st = status[i] if i < len(status) else "idle"
+            label: str | None = None
+            fill = cell.get("status", "idle")
+            if st == "reacted" and i in reacted:
+                label, fill = reaction_words(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
+            elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
+                label = outcome_words(outcomes[i])
+                fill = {"won": "won", "returned": "locked"}.get(st, "idle")
+            elif st == "winner":
+                label, fill = "WINNER", "won"
+            elif st == "done":
+                label = "cards"
+            if cell.get("status") in ("stuck", "disconnected"):
+                fill = cell["status"]
+            out.append({**cell, "status": fill, "label": label})
+        return out
+
+    # -- the body ------------------------------------------------------------------
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        self.card_rects, self.pawn_rects, self.resolution_rect, self.status_rect = [], {"blue": [], "red": []}, None, None
+        if view.get("phase") == "over" and view.get("result"):
+            self._over(surface, area, lay, view, strip)
+            return
+        band_h = max(round(area.height * 0.32), lay.min_text * 3)
+        top = pygame.Rect(area.left, area.top, area.width, area.height - band_h - lay.pad)
+        band = pygame.Rect(area.left, top.bottom + lay.pad, area.width, band_h)
+        res = view.get("last_resolution")
+        if self._resolution_showing(view, now_us):
+            self._resolution(surface, top, lay, view, strip, res)
+        else:
+            self._table(surface, top, lay, view)
+        pawns_w = round(band.width * 0.42)
+        deck_w = round(band.width * 0.2)
+        self._pawns(surface, pygame.Rect(band.left, band.top, pawns_w, band.height), lay, view, strip)
+        self._deck(surface, pygame.Rect(band.right - deck_w, band.top, deck_w, band.height), lay, view)
+        mid = pygame.Rect(band.left + pawns_w + lay.pad, band.top, band.width - pawns_w - deck_w - 2 * lay.pad, band.height)
+        self._status(surface, mid, lay, view, now_us)
+
+    @staticmethod
+    def _resolution_showing(view: View, now_us: int) -> bool:
+        """The resolution stays up a few seconds, and gives way to the next card."""
+        res = view.get("last_resolution")
+        if not res or view.get("phase") not in ("waiting", "showing"):
+            return False
+        t = int(res.get("t_us", 0))
+        t_show = view.get("t_show_us")
+        if t_show is not None and int(t_show) > t and view.get("phase") != "waiting":
+            return False
+        return now_us - t < RESOLUTION_US
+
+    def _table(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        table = list(view.get("table", ()))
+        if not table:
+            panel(surface, area, theme.PANEL)
+            text = "the table is empty: next card coming" if view.get("cards_turned") else "get ready: cards are coming"
+            draw_text(surface, text, lay.size(1.3), theme.MUTED, area.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+            return
+        frame = max(3, lay.pad // 2)
+        self.card_rects = table_grid(len(table), area.inflate(-2 * frame, -2 * frame), lay.pad + frame)
+        newest = view.get("phase") in ("showing", "window")
+        for k, (card, r) in enumerate(zip(table, self.card_rects, strict=True)):
+            if newest and k == len(table) - 1:
+                pygame.draw.rect(surface, NEW_CARD, r.inflate(2 * frame, 2 * frame), border_radius=max(4, r.width // 12))
+            surface.blit(self.art.face(card, r.width), r)
+
+    def _pawns(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """Blue pawns, then the red one: a taken pawn is drawn in its taker's
+        colour on its own coloured base, with the taker's name under it."""
+        panel(surface, area, theme.PANEL)
+        pawns = view.get("pawns") or {}
+        slots: list[tuple[str, int | None]] = [("blue", h) for h in pawns.get("blue", ())]
+        slots.append(("red", pawns.get("red")))
+        slot_w = area.width // len(slots)
+        label_h = lay.min_text + lay.pad
+        fig_h = area.height - label_h - 2 * lay.pad
+        fig_w = min(round(slot_w * 0.6), round(fig_h * 0.75))
+        for k, (kind, holder) in enumerate(slots):
+            slot = pygame.Rect(area.left + k * slot_w, area.top, slot_w, area.height)
+            ring = art.PAWN_BLUE if kind == "blue" else art.PAWN_RED
+            fill = ring if holder is None else self.color(view, int(holder))
+            fig = pygame.Rect(slot.centerx - fig_w // 2, slot.top + lay.pad, fig_w, fig_h)
+            art.draw_pawn(surface, fig, fill, ring)
+            self.pawn_rects[kind].append(fig)
+            label = "free" if holder is None else self.name(strip, int(holder))
+            draw_text(surface, label, lay.min_text, theme.MUTED if holder is None else theme.FG,
+                      pygame.Rect(slot.left + lay.pad // 2, fig.bottom, slot.width - lay.pad, label_h), min_size=lay.min_text)
+
+    def _deck(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        panel(surface, area, theme.PANEL)
+        count = int(view.get("deck", 0))
+        back_h = area.height - 2 * lay.pad
+        back_w = min(round(back_h / art.ASPECT), area.width // 3)
+        if count:
+            if back_w not in self._backs:
+                self._backs[back_w] = art.draw_back(back_w)
+            back = self._backs[back_w]
+            surface.blit(back, back.get_rect(midleft=(area.left + 2 * lay.pad, area.centery)))
+        text = pygame.Rect(area.left + back_w + 3 * lay.pad, area.top, area.width - back_w - 4 * lay.pad, area.height)
+        draw_text(surface, str(count), lay.size(2.2), theme.FG, pygame.Rect(text.left, text.top, text.width, text.height * 6 // 10),
+                  min_size=lay.min_text)
+        draw_text(surface, "in deck", lay.min_text, theme.MUTED,
+                  pygame.Rect(text.left, text.top + text.height * 55 // 100, text.width, text.height * 4 // 10), min_size=lay.min_text)
+
+    def _status(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, now_us: int) -> None:
+        """The countdown that matters now: the reaction window, else the next card."""
+        self.status_rect = area
+        phase = view.get("phase")
+        closes = view.get("window_closes_us")
+        big = pygame.Rect(area.left, area.top, area.width, area.height * 6 // 10).inflate(-2 * lay.pad, 0)
+        small = pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 4 // 10).inflate(-2 * lay.pad, 0)
+        if phase == "window" and closes is not None:
+            left = max(0, int(closes) - now_us)
+            fill = NEW_CARD
+            panel(surface, area, fill)
+            reactions = list(view.get("reactions", ()))
+            opened = min((int(r["t_us"]) for r in reactions), default=int(closes) - 1_500_000)
+            total = max(1, int(closes) - opened)
+            bar_h = max(6, area.height // 12)
+            track = pygame.Rect(area.left + 2 * lay.pad, area.bottom - bar_h - lay.pad, area.width - 4 * lay.pad, bar_h)
+            bar = pygame.Rect(track.left, track.top, round(track.width * min(1.0, left / total)), bar_h)
+            pygame.draw.rect(surface, theme.DARK_TEXT, bar)
+            draw_text(surface, f"window {left / 1_000_000:.1f} s", lay.size(1.8), theme.DARK_TEXT, big, min_size=lay.min_text)
+            n = len(reactions)
+            draw_text(surface, f"{n} reacted" if n != 1 else "1 reacted", lay.min_text, theme.DARK_TEXT, small, min_size=lay.min_text)
+            return
+        panel(surface, area, theme.PANEL)
+        headline = self.next_card_text(view, now_us)
+        hint = "pair? knock, call, grab!" if phase == "showing" else "watch the table"
+        draw_text(surface, headline, lay.size(1.5), theme.FG, big, min_size=lay.min_text)
+        draw_text(surface, hint, lay.min_text, theme.MUTED, small, min_size=lay.min_text)
+
+    @staticmethod
+    def next_card_text(view: View, now_us: int) -> str:
+        """'next card 2.1 s' when the box turns the cards, else who does."""
+        nxt = view.get("next_turn_us")
+        if nxt is not None:
+            return f"next card {max(0, int(nxt) - now_us) / 1_000_000:.1f} s"
+        return "host: next card" if view.get("phase") == "showing" else "host turns a card"
+
+    def _resolution(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                    res: Mapping[str, Any]) -> None:
+        """Who was first and by how much, in the first player's colour; then
+        every reaction and what it earned."""
+        self.resolution_rect = area
+        outcomes = sorted(res.get("outcomes", ()), key=lambda o: int(o.get("reaction_us", 0)))
+        first = res.get("first")
+        tied = list(res.get("tied", ()))
+        head_h = min(area.height * 45 // 100, lay.size(4.2))
+        head = pygame.Rect(area.left, area.top, area.width, head_h)
+        fill = self.color(view, int(first)) if first is not None else NEW_CARD if tied else theme.PANEL
+        line = self.headline(res, strip, view)
+        ink = theme.text_on(fill)
+        panel(surface, head, fill)
+        inner = head.inflate(-4 * lay.pad, 0)
+        draw_text(surface, line, lay.size(2), ink, pygame.Rect(inner.left, head.top, inner.width, head_h * 62 // 100),
+                  min_size=lay.min_text)
+        what = f"on the table: {res.get('table') or SITUATIONS.get(str(res.get('situation')), '')}"
+        draw_text(surface, what, lay.min_text, ink, pygame.Rect(inner.left, head.top + head_h * 55 // 100, inner.width, head_h * 4 // 10),
+                  min_size=lay.min_text)
+        row_h = lay.size(1.15)
+        y0 = head.bottom + lay.pad
+        fits = max(1, (area.bottom - y0 + lay.pad) // (row_h + lay.pad))
+        cols = 1 if len(outcomes) <= fits else 2
+        col_w = (area.width - (cols - 1) * lay.pad) // cols
+        for k, o in enumerate(outcomes):
+            col, row = divmod(k, fits) if cols == 2 else (0, k)
+            r = pygame.Rect(area.left + col * (col_w + lay.pad), y0 + row * (row_h + lay.pad), col_w, row_h)
+            if r.bottom > area.bottom or col >= cols:
+                break
+            p = int(o["player"])
+            won = o.get("result") in ("all", "one")
+            panel(surface, r, theme.blend(theme.PANEL, self.color(view, p), 0.35) if won else theme.PANEL)
+            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            inner = r.inflate(-4 * lay.pad, 0)
+            w = inner.width
+            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 34 // 100, r.height),
+                      align="left", min_size=lay.min_text)
+            draw_text(surface, reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text, theme.MUTED,
+                      pygame.Rect(inner.left + w * 34 // 100, r.top, w * 36 // 100, r.height), align="left", min_size=lay.min_text)
+            color = theme.GOOD if won else theme.BAD if o.get("result") == "return" and int(o.get("change", 0)) < 0 else theme.FG
+            draw_text(surface, outcome_words(o), lay.min_text, color, pygame.Rect(inner.left + w * 70 // 100, r.top, w * 30 // 100, r.height),
+                      align="right", min_size=lay.min_text)
+
+    def headline(self, res: Mapping[str, Any], strip: Strip, view: View) -> str:
+        """'Anna knocked first, 0.412 ms ahead' (ahead of the next reaction)."""
+        first = res.get("first")
+        tied = list(res.get("tied", ()))
+        if first is not None:
+            o = next((o for o in res.get("outcomes", ()) if int(o["player"]) == int(first)), None)
+            did = reaction_words(str(o["reaction"]), o.get("accessory")) if o else "reacted"
+            ahead = res.get("ahead_us")
+            return f"{self.name(strip, int(first))} {did} first" + (f", {fmt_ahead(int(ahead))}" if ahead is not None else ", alone")
+        if tied:
+            return " and ".join(self.name(strip, int(p)) for p in tied) + " tied for first"
+        return "nobody reacted"
+
+    def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """The end: the winner(s) big in their colour, then everyone's cards."""
+        result = view["result"]
+        scores = list(result.get("scores", view.get("scores", ())))
+        owed = list(view.get("owed", ()))
+        winners = [int(p) for p in result.get("winners", ())]
+        head = pygame.Rect(area.left, area.top, area.width, area.height * 42 // 100)
+        self.resolution_rect = head
+        fill = self.color(view, winners[0]) if winners else theme.PANEL
+        ink = theme.text_on(fill)
+        panel(surface, head, fill)
+        names = " & ".join(self.name(strip, p) for p in winners)
+        title = f"{names} win{'s' if len(winners) == 1 else ''}!" if winners else "game over"
+        inner = head.inflate(-4 * lay.pad, 0)
+        draw_text(surface, title, lay.size(3), ink, pygame.Rect(inner.left, head.top, inner.width, head.height * 55 // 100),
+                  min_size=lay.min_text)
+        best = scores[winners[0]] if winners else 0
+        draw_text(surface, f"{best} cards · {result.get('reason', '')}", lay.min_text, ink,
+                  pygame.Rect(inner.left, head.top + head.height * 55 // 100, inner.width, head.height * 4 // 10), min_size=lay.min_text)
+        order = sorted(range(len(scores)), key=lambda p: (-int(scores[p]), p))
+        row_h = lay.size(1.2)
+        y0 = head.bottom + 2 * lay.pad
+        fits = max(1, (area.bottom - y0 + lay.pad) // (row_h + lay.pad))
+        cols = 1 if len(order) <= fits else 2
+        col_w = (area.width - (cols - 1) * 2 * lay.pad) // cols
+        place = 0
+        for k, p in enumerate(order):
+            if k == 0 or scores[p] != scores[order[k - 1]]:
+                place = k + 1
+            col, row = divmod(k, fits)
+            r = pygame.Rect(area.left + col * (col_w + 2 * lay.pad), y0 + row * (row_h + lay.pad), col_w, row_h)
+            if col >= cols or r.bottom > area.bottom:
+                break
+            panel(surface, r, theme.PANEL)
+            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            inner = r.inflate(-4 * lay.pad, 0)
+            draw_text(surface, f"{place}. {self.name(strip, p)}", lay.min_text, theme.FG,
+                      pygame.Rect(inner.left, r.top, inner.width * 6 // 10, r.height), align="left", min_size=lay.min_text)
+            extra = f" ({owed[p]} owed)" if p < len(owed) and owed[p] else ""
+            draw_text(surface, f"{scores[p]} cards{extra}", lay.min_text, theme.FG,
+                      pygame.Rect(inner.left + inner.width * 6 // 10, r.top, inner.width * 4 // 10, r.height), align="right",
+                      min_size=lay.min_text)
