@@ -120,9 +120,10 @@ class VivaTopoEngine:
                 mouse = Mouse(id=f"{colour}-{n}", owner=owner)
                 self.mice[mouse.id] = mouse
         self._symbols = board.cat_symbols
-        #: the cat's place along its two laps, counted in symbols: lap 1 is 0..N-1,
-        #: lap 2 is N..2N-1; reaching 2N-1 (the last symbol of lap 2) ends its run
-        self.cat_g = self._symbols.index(board.cat_start_space(players))
+        #: the cat's place along its route, counted in symbols: on its way to the
+        #: start exit (lap 0) it is -k..-1, lap 1 is 0..N-1, lap 2 is N..2N-1;
+        #: reaching 2N-1 (the last symbol of lap 2) ends its run
+        self.cat_g = board.cat_start_route(players)
         self.start_closed = False
         self.house_left = {h.name: h.pieces for h in board.houses}
         self.wheels_left = board.emmentalia_wheels
@@ -151,6 +152,9 @@ class VivaTopoEngine:
 
     @property
     def cat_lap(self) -> int:
+        """0 on its way to the start exit, then 1 (inner ring) and 2 (outer ring)."""
+        if self.cat_g < 0:
+            return 0
         return 1 if self.cat_g < self._n_symbols else 2
 
     def _cat_space_at(self, g: int) -> int:
@@ -162,7 +166,7 @@ class VivaTopoEngine:
         return None if self.cat_done else self._cat_space_at(self.cat_g)
 
     def _cat_step(self) -> int:
-        return self.board.cat_speed[0] if self.cat_lap == 1 else self.board.cat_speed[1]
+        return self.board.cat_speed[0] if self.cat_lap < 2 else self.board.cat_speed[1]
 
     def _next_space(self, space: int) -> int:
         return space % self.board.spaces + 1
@@ -461,6 +465,8 @@ class VivaTopoEngine:
         events = []
         if self.cat_done:
             text = f"the cat runs from space-{old_space} to space-{landing} and ends its second lap"
+        elif self.cat_lap == 0:
+            text = f"the cat runs from space-{old_space} to space-{landing} (on its way to the start)"
         else:
             text = f"the cat runs from space-{old_space} to space-{landing} (lap {self.cat_lap})"
         events.append(
@@ -622,7 +628,7 @@ class VivaTopoEngine:
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
-        if self.cat_g >= self._n_symbols:  # the cat has passed the start exit into lap 2
+        if self.cat_g >= 0:  # the cat has passed the start exit
             self.start_closed = True
         for mouse_id, where in dict(start.get("mice", {})).items():
             if mouse_id not in self.mice:
@@ -682,12 +688,12 @@ class VivaTopoEngine:
         if cat.get("done"):
             self.cat_g = 2 * n - 1
             return
-        lap, space = int(cat.get("lap", 1)), int(cat["space"])
+        lap, space = int(cat.get("lap", 1)), int(cat["space"])  # lap 0: before the start exit
         if space not in self._symbols:
             raise ValueError(
                 f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"
             )
         g = self._symbols.index(space) + (lap - 1) * n
-        if lap not in (1, 2) or g not in reachable:
+        if lap not in (0, 1, 2) or g not in reachable:
             raise ValueError(f"the cat cannot be on space {space} in lap {lap}")
         self.cat_g = g

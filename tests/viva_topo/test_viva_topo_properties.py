@@ -91,8 +91,9 @@ def bot_choice(start: dict, roll: object) -> dict:
 
 
 def test_bot_does_not_run_past_the_cat_when_it_can_move_another_mouse() -> None:
-    # a 3 takes blue-1 from 10 past the cat on 12; blue-2 can walk safely instead
-    best = bot_choice({"cat": {"lap": 1, "space": 12}, "mice": {"blue-1": 10, "blue-2": 2}}, 3)
+    # the cat waits on 18 on its way to the start: a 3 takes blue-1 from 16 past it;
+    # blue-2 can walk safely instead
+    best = bot_choice({"mice": {"blue-1": 16, "blue-2": 2}}, 3)
     assert best["mouse"] != "blue-1" and not best["into_cat"]
 
 
@@ -116,7 +117,7 @@ def test_bot_prefers_the_house_with_the_better_cheese_left() -> None:
 
 
 def test_bot_presses_bell_then_navigates_and_confirms() -> None:
-    e = VivaTopoEngine(SPEC.settings(2, 0, start={"cat": {"lap": 1, "space": 16}}))
+    e = VivaTopoEngine(SPEC.settings(2, 0))
     bot = VivaTopoBot(0, seed=3)
     plan = bot.observe(e.public_view(), [], 1_000)
     assert [p.input for p in plan] == ["bell"] and 250_000 <= plan[0].t_us - 1_000 <= 700_000
