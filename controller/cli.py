@@ -14,6 +14,8 @@ from typing import Any
 from controller import journal as journal_mod
 from controller import profile as profile_mod
 from controller import scenario as scenario_mod
+from controller.display.commands import add_commands as add_display_commands
+from controller.display.commands import add_screen_args
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session, simulate
 from games import registry
@@ -65,8 +67,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Headless demo: a whole game by simulated players, summarised in words."""
+def cmd_demo_summary(args: argparse.Namespace) -> int:
+    """Headless demo: a whole game by simulated players, summarised in words.
+    ``buzzerbox demo`` (controller/display/commands.py) falls back to it for a
+    game without a scene yet."""
     spec = _spec(args.game)
     players = args.players or max(spec.min_players, min(4, spec.max_players))
     settings = spec.settings(players, args.seed, **spec.demo_options)
@@ -75,12 +79,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     until = None if args.seconds is None else int(args.seconds * 1_000_000)
     session.run_virtual(until)
     print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
+    print_demo_log(box)
+    return 0
+
+
+def print_demo_log(box: Box) -> None:
+    """The demo's story in words, then the summary as JSON."""
     for event in box.event_log:
         if event.kind in ("winner", "correct", "wrong", "early", "round_over", "game_over", "tie", "eaten", "cheese"):
             who = "" if event.player is None else f" {box.station_names[event.player]}"
             print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
     print(json.dumps(box.summary(), sort_keys=True))
-    return 0
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -143,8 +152,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Real stations: headless loop (the display adds its own when present)."""
-    from controller.sources.gpio import GpioSource
+    """Real stations: the profile's source, the game's scene (or a headless
+    screen), lights, sound, and a journal of every press."""
+    from controller.display import commands as display
+    from controller.display.loop import Presenter, run
+    from controller.display.scene import scene_for
+    from controller.sources import open_source
+    from controller.sources.keyboard import KeyboardSource
     from controller.timeline import box_now_us
 
     spec = _spec(args.game)
@@ -152,30 +166,56 @@ def cmd_play(args: argparse.Namespace) -> int:
         prof = profile_mod.load(args.profile)
     except profile_mod.ProfileError as exc:
         raise SystemExit(f"buzzerbox play: {exc}") from exc
-    players = len(prof.stations)
-    settings = spec.settings(players, args.seed, **_options(args.option))
-    box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, latency_guard_us=2_000,
-              station_names=[s.name for s in prof.stations])
-    path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
-    box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
-    source = GpioSource(prof)
-    source.start(box)
-    now = box_now_us()
-    for (station, name), level in source.levels().items():
-        box.debouncer.start(station, name, level, now)
-    print(f"{spec.title} on {prof.name}: {source.describe()}; journal {path}; Ctrl+C to stop", file=sys.stderr)
+    names = [s.name for s in prof.stations]
+    if args.resume:
+        try:
+            journal = journal_mod.repair(args.resume)
+            box = box_from_journal(journal, journal_mod.JournalWriter(args.resume))
+        except (journal_mod.JournalError, LookupError) as exc:
+            raise SystemExit(f"buzzerbox play --resume: {exc}") from exc
+        # the kernel clock may have restarted (power cut): carry on after the journal's last moment
+        box.time_offset_us = max(0, journal.last_t_us + 1_000_000 - box_now_us())
+        path = args.resume
+    else:
+        try:
+            settings = spec.settings(len(prof.stations), args.seed, **_options(args.option))
+        except ValueError as exc:
+            raise SystemExit(f"buzzerbox play: {exc}") from exc
+        box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
+        path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
+        box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+    box.latency_guard_us = 2_000
     try:
-        while not box.engine.finished:
-            for event in box.step(box_now_us()):
-                log.info("%s", event)
-                if event.kind == "show":
-                    box.shown(box_now_us())
-            time.sleep(0.002)
+        source = open_source(prof)
+        source.start(box)
+    except Exception as exc:
+        raise SystemExit(f"buzzerbox play: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
+    offset = box.time_offset_us
+
+    def clock() -> int:
+        return box_now_us() + offset
+
+    for (station, name), level in source.levels().items():
+        box.debouncer.start(station, name, level, clock())
+    headless = display.is_headless(args)
+    _names, colors = display.names_colors(prof, len(prof.stations))
+    scene = scene_for(spec.name, colors)
+    presenter = Presenter(display.open_screen(args, headless), scene, lights=display.open_lights(prof, source),
+                          sound=display.open_sound(args, headless))
+    print(f"{spec.title} on {prof.name}: {source.describe()}; journal {path}; "
+          f"{'headless' if headless else 'on screen'}; Ctrl+C or Esc to stop", file=sys.stderr)
+    try:
+        until = None if args.seconds is None else clock() + int(args.seconds * 1_000_000)
+        result = run(box, presenter, realtime=True, clock=clock, fps=15 if headless else 60, until_us=until,
+                     keyboard=None if headless else KeyboardSource(len(prof.stations)))
+        log.info("play ended: %s", result.reason)
     except KeyboardInterrupt:
         pass
     finally:
         source.stop()
-        box.journal.close()
+        box._write({"type": "end", "t_us": clock()})
+        if box.journal is not None:
+            box.journal.close()
     _print_json(box.summary())
     return 0
 
@@ -201,12 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 
-    p = sub.add_parser("demo", help="a game played by simulated players (headless summary without a screen)")
-    p.add_argument("game", nargs="?", default="quiz", help=f"one of: {games}")
-    p.add_argument("--players", type=int, help="how many simulated players")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--seconds", type=float, help="stop after this much box time")
-    p.set_defaults(func=cmd_demo)
+    # demo (on the screen, or headless with a screenshot), diag, doctor, menu
+    add_display_commands(sub)
 
     p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
     p.add_argument("game", help=f"one of: {games}")
@@ -241,6 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=int(time.time()) % 1_000_000)
     p.add_argument("--journal", help="journal file (default: journal-DATE-TIME.jsonl)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--seconds", type=float, help="stop after this long (a test run)")
+    p.add_argument("--resume", metavar="JOURNAL", help="continue the game in this journal (after a crash or power cut)")
+    add_screen_args(p, profile=False)
+    p.add_argument("--headless", action="store_true", help="no window even where there is a screen")
     p.set_defaults(func=cmd_play)
 
     wiring = sub.add_parser("wiring", help="wiring profiles: check them").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")

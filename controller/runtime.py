@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import queue
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.debounce import DebounceConfig, Debouncer
@@ -62,6 +62,9 @@ class Box:
         self.stations = [StationState() for _ in range(settings.players)]
         self.now_us = 0
         self.paused = False
+        #: added to every source stamp: a game resumed after a reboot carries on
+        #: the journal's timeline although the kernel's clock restarted at 0
+        self.time_offset_us = 0
         self.press_log: list[Press] = []  # every accepted press, for disputes and the strip
         self.event_log: list[GameEvent] = []
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -96,6 +99,8 @@ class Box:
                 kind, item, precision = self.inbox.get_nowait()
             except queue.Empty:
                 break
+            if self.time_offset_us:
+                item = replace(item, t_us=item.t_us + self.time_offset_us)
             if kind == "edge":
                 outputs += self.debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
             else:

@@ -39,5 +39,10 @@ class Source(ABC):
     def stop(self) -> None:
         """Stop delivering and release the hardware."""
 
+    def levels(self) -> dict[tuple[int, str], int]:
+        """Each host-debounced input's level at rest, keyed (station, input);
+        sources that debounce where they capture return nothing."""
+        return {}
+
     def describe(self) -> str:
         return f"{self.name} (stamps to {self.precision_us} µs)"

@@ -1,0 +1,303 @@
+"""The display's subcommands for ``buzzerbox``: demo, diag, doctor, menu.
+
+``controller.cli`` calls ``add_commands(subparsers)``; each command sets
+``func`` to a callable(args) -> exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+log = logging.getLogger("buzzerbox.display")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep the commands' output ours
+
+
+def add_commands(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "demo", help="watch a game played by simulated players (a window, or headless with --headless)",
+        description="Simulated players play GAME on the screen. Where there is no display (or with "
+        "--headless) it plays SECONDS of box time as fast as it can and prints a summary.",
+    )
+    p.add_argument("game", nargs="?", default="quiz", help="quiz, reaction, ... (a game without a scene yet: headless summary)")
+    p.add_argument("--players", type=int, default=None, help="how many simulated players (default 4, or the game's limit)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
+    p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
+    p.add_argument("--screenshot", metavar="FILE", help="save the last frame as a 1920x1080 PNG")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_demo)
+
+    p = subparsers.add_parser("diag", help="every input of every station, live: presses, bounce, stuck, noise")
+    p.add_argument("--players", type=int, default=4, help="stations when no --profile is given")
+    p.add_argument("--simulate", action="store_true", help="simulated presses (and one noisy input) instead of real ones")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--seconds", type=float, default=None)
+    p.add_argument("--screenshot", metavar="FILE")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_diag)
+
+    p = subparsers.add_parser("doctor", help="which video and audio drivers and which GPIO pin factory this box has")
+    p.add_argument("--quick", action="store_true", help="do not try to open each driver")
+    p.set_defaults(func=cmd_doctor)
+
+    p = subparsers.add_parser("menu", help="the start menu (what the kiosk runs): choose a game, players, options, start")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--headless", action="store_true", help="draw the menu once (with --screenshot) and exit")
+    p.add_argument("--screenshot", metavar="FILE")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_menu)
+
+
+def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
+    if profile:
+        p.add_argument("--profile", help="wiring profile: station names, colours and the lights' pins")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
+    g.add_argument("--window", dest="fullscreen", action="store_false")
+    p.add_argument("--volume", type=float, default=0.8, help="0..1")
+    p.add_argument("--mute", action="store_true")
+
+
+# -- shared set-up --------------------------------------------------------------------
+
+
+def load_profile(args: argparse.Namespace) -> Any:
+    if not getattr(args, "profile", None):
+        return None
+    from controller.profile import load
+
+    return load(args.profile)
+
+
+def open_lights(profile: Any, source: Any = None) -> Any:
+    """The profile's button lights: GPIO pins, or the input board's outputs."""
+    from controller.lights import GpioLights, NoLights
+
+    if profile is None or not profile.light_pins():
+        return NoLights()
+    if profile.source == "board":
+        return source.lights() if source is not None and hasattr(source, "lights") else NoLights()
+    if profile.source != "gpio":
+        return NoLights()
+    try:
+        return GpioLights.from_profile(profile)
+    except Exception as exc:  # no GPIO here (a desktop): show the game anyway
+        print(f"lights: off ({exc.__class__.__name__}: {exc})", file=sys.stderr)
+        return NoLights()
+
+
+def names_colors(profile: Any, players: int) -> tuple[list[str] | None, list[Any] | None]:
+    if profile is None:
+        return None, None
+    from controller.display.theme import PALETTE, hex_color
+
+    names = [profile.stations[i].name if i < len(profile.stations) else f"Player {i + 1}" for i in range(players)]
+    colors = [hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)] for i in range(players)]
+    return names, colors
+
+
+def open_screen(args: argparse.Namespace, headless: bool) -> Any:
+    from controller.display.screen import Screen
+
+    return Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+
+
+def open_sound(args: argparse.Namespace, headless: bool) -> Any:
+    from controller.sound import Sound, SoundSettings
+
+    if headless and "SDL_AUDIODRIVER" not in os.environ:
+        os.environ["SDL_AUDIODRIVER"] = "dummy"  # headless: count sounds, play none
+    return Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
+
+
+def is_headless(args: argparse.Namespace) -> bool:
+    from controller.display.screen import has_display
+
+    return bool(args.headless) or not has_display()
+
+
+# -- commands -------------------------------------------------------------------------
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.display.loop import Presenter, run, snapshot
+    from controller.display.scene import scene_for
+    from controller.runtime import Box
+    from controller.simulate import Session
+    from controller.sources.keyboard import KeyboardSource
+    from games.registry import get
+
+    try:
+        spec = get(args.game)
+        if args.players is None:
+            args.players = max(spec.min_players, min(4, spec.max_players))
+        settings = spec.settings(args.players, args.seed, **spec.demo_options)
+    except (LookupError, ValueError) as exc:
+        print(f"demo: {exc}", file=sys.stderr)
+        return 2
+    headless = is_headless(args)
+    try:
+        scene = scene_for(args.game, None)
+    except (LookupError, ImportError) as exc:
+        if not headless or args.screenshot:
+            print(f"demo: {spec.title} cannot be shown yet ({exc}); playing it headless", file=sys.stderr)
+        from controller.cli import cmd_demo_summary
+
+        return cmd_demo_summary(args)
+    profile = load_profile(args)
+    names, colors = names_colors(profile, args.players)
+    box = Box(spec, settings, station_names=names)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    screen = open_screen(args, headless)
+    scene.colors = colors
+    presenter = Presenter(screen, scene, lights=open_lights(profile), sound=open_sound(args, headless))
+    seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
+    until = None if seconds is None else int(seconds * 1_000_000)
+    if headless:
+        result = run(session, presenter, realtime=False, until_us=until)
+    else:
+        result = run(session, presenter, realtime=True, until_us=until, keyboard=KeyboardSource(args.players))
+    if args.screenshot:
+        snapshot(presenter, box, result.now_us, args.screenshot)
+    kinds = Counter(e.kind for e in result.events)
+    summary = box.summary()
+    print(f"{spec.title}: {args.players} players, seed {args.seed}, {result.now_us / 1e6:.1f} s of box time "
+          f"({'virtual, headless' if headless else 'real time'}), ended: {result.reason}")
+    print(f"frames drawn: {result.frames}; cards/GO shown: {len(result.shows)}; sounds: {dict(Counter(result.sounds))}")
+    print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    print(f"scores: {summary.get('scores')}")
+    if args.screenshot:
+        print(f"screenshot: {args.screenshot} (1920x1080)")
+    if headless:
+        from controller.cli import print_demo_log
+
+        print_demo_log(box)
+    screen.close()
+    return 0
+
+
+def cmd_diag(args: argparse.Namespace) -> int:
+    from controller.debounce import DebounceConfig
+    from controller.display.diag import InputMonitor
+    from controller.display.loop import run_diag
+    from controller.sources.keyboard import KeyboardSource
+
+    profile = load_profile(args)
+    if profile is not None:
+        stations = [(st.name, list(st.inputs)) for st in profile.stations]
+        debounce = profile.debounce
+        host = list(profile.host)
+    else:
+        stations = [(f"Player {i + 1}", ["bell", "a"]) for i in range(args.players)]
+        debounce, host = DebounceConfig(), []
+    headless = is_headless(args)
+    monitor = InputMonitor(stations, debounce, host)
+    simulator = _diag_simulator(monitor, stations) if (args.simulate or headless) else None
+    if profile is not None and not args.simulate and profile.source != "virtual":
+        print("diag: reading the profile's pins needs the GPIO/board source; showing keyboard and --simulate input "
+              "only on this branch", file=sys.stderr)
+    screen = open_screen(args, headless)
+    seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
+    until = None if seconds is None else int(seconds * 1_000_000)
+    keyboard = None if headless else KeyboardSource(len(stations))
+    run_diag(screen, monitor, keyboard=keyboard, simulator=simulator, realtime=not headless, until_us=until)
+    if args.screenshot:
+        screen.save(args.screenshot)
+        print(f"screenshot: {args.screenshot}")
+    for row in monitor.view()["inputs"]:
+        if row["flag"]:
+            print(f"{row['name']} {row['input']}: {row['flag']} ({row['glitches']} glitches, last bounce {row['bounce_us']} µs)")
+    screen.close()
+    return 0
+
+
+def _diag_simulator(monitor: Any, stations: list[tuple[str, list[str]]]) -> Any:
+    """Presses on every input now and then, and one input that picks up noise
+    (the screen shows what a loose wire looks like)."""
+    from controller.press import Edge
+    from controller.sources.simulated import SimulatedSwitches
+
+    switches = SimulatedSwitches(7)
+    rng = random.Random(7)
+    next_press = {(s, i): rng.randint(200_000, 3_000_000) for s, (_n, inputs) in enumerate(stations) for i in inputs}
+    noisy = (min(1, len(stations) - 1), stations[min(1, len(stations) - 1)][1][0])
+    next_noise = [500_000]
+
+    def feed(now_us: int) -> None:
+        for key, due in next_press.items():
+            if due <= now_us:
+                switches.plan(key[0], key[1], due)
+                next_press[key] = due + rng.randint(1_500_000, 6_000_000)
+        while next_noise[0] <= now_us:  # a 200 µs spike: too short to be a finger
+            t = next_noise[0]
+            monitor.edge(Edge(noisy[0], noisy[1], 0, t), 1)
+            monitor.edge(Edge(noisy[0], noisy[1], 1, t + 200), 1)
+            next_noise[0] += rng.randint(700_000, 2_500_000)
+        for edge in switches.due(now_us):
+            monitor.edge(edge, switches.precision_us)
+
+    return feed
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from controller.display.doctor import report
+
+    print(report(probe_drivers=not args.quick))
+    return 0
+
+
+def cmd_menu(args: argparse.Namespace) -> int:
+    from controller.display.diag import InputMonitor
+    from controller.display.loop import Presenter, run, run_menu
+    from controller.display.menu import Menu, MenuScene
+    from controller.display.scene import freeze, scene_for
+    from controller.runtime import Box
+    from controller.simulate import Session
+    from controller.sources.keyboard import KeyboardSource
+    from games.registry import available, get
+
+    games = []
+    for name in available():
+        spec = get(name)
+        if spec.scene:
+            games.append((name, spec.title, spec.min_players, spec.max_players))
+    profile = load_profile(args)
+    players = len(profile.stations) if profile is not None else args.players
+    headless = is_headless(args) if args.headless else False
+    screen = open_screen(args, headless)
+    menu = Menu(games, players)
+    if headless:
+        MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
+        if args.screenshot:
+            screen.save(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+        return 0
+    sound = open_sound(args, False)
+    lights = open_lights(profile)
+    while True:
+        names, colors = names_colors(profile, max(players, 16))
+        monitor = InputMonitor([(n, ["bell"]) for n in (names or [f"Player {i + 1}" for i in range(16)])[:players]],
+                               profile.debounce if profile is not None else None)
+        choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
+        if choice is None:
+            break
+        sound.settings = choice.sound
+        spec = get(choice.game)
+        settings = spec.settings(choice.players, random.randrange(1 << 30),
+                                 **({**spec.demo_options, **choice.options} if choice.bots else choice.options))
+        box = Box(spec, settings, station_names=(names or None) and names[: choice.players])
+        target: Any = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed) if choice.bots else box
+        presenter = Presenter(screen, scene_for(choice.game, colors), lights=lights, sound=sound)
+        result = run(target, presenter, realtime=True, keyboard=KeyboardSource(choice.players))
+        log.info("game ended: %s", result.reason)
+        if result.reason == "quit":
+            break
+    sound.close()
+    screen.close()
+    return 0

@@ -1,0 +1,174 @@
+"""``buzzerbox diag``: every input of every station, live — what someone wiring
+a new box needs. No game runs: inputs go through the same debouncer as in a
+game and the screen shows what it saw.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from controller.debounce import DebounceConfig, Debouncer, Phase
+from controller.display import theme
+from controller.display.scene import Scene, Strip, View
+from controller.display.theme import Layout, draw_text, panel
+from controller.press import Edge, InputNotice, Press
+from controller.runtime import HOST_STATION, PRESS_FLASH_US
+
+#: an input is flagged noisy when it made this many glitches (pulses too short to be a finger)
+NOISY_GLITCHES = 3
+#: ... or bounced longer than this on a press (a worn or badly soldered switch)
+NOISY_BOUNCE_US = 5_000
+
+
+class InputMonitor:
+    """An input sink for diagnostics: debounces like a box, keeps no game."""
+
+    def __init__(self, stations: Sequence[tuple[str, Sequence[str]]], debounce: DebounceConfig | None = None,
+                 host_inputs: Sequence[str] = ()) -> None:
+        self.stations = [(name, list(inputs)) for name, inputs in stations]
+        self.host_inputs = list(host_inputs)
+        self.debouncer = Debouncer(debounce)
+        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
+        self.now_us = 0
+        self.last_press_us: dict[int, int] = {}
+        self.connected = [True] * len(self.stations)
+        for s, (_name, inputs) in enumerate(self.stations):
+            for inp in inputs:
+                self.debouncer.state(s, inp)
+        for inp in self.host_inputs:
+            self.debouncer.state(HOST_STATION, inp)
+
+    # InputSink
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.inbox.put(("edge", edge, precision_us))
+
+    def press(self, press: Press) -> None:
+        self.inbox.put(("press", press, 0))
+
+    def notice(self, notice: InputNotice) -> None:
+        self.inbox.put(("notice", notice, 0))
+
+    def step(self, now_us: int) -> list[Press | InputNotice]:
+        self.now_us = max(self.now_us, now_us)
+        out: list[Press | InputNotice] = []
+        while True:
+            try:
+                kind, item, precision = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "edge":
+                out += self.debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
+            else:
+                out.append(item)
+        out += self.debouncer.poll(now_us)
+        for o in out:
+            if isinstance(o, Press):
+                self.last_press_us[o.station] = o.t_us
+            elif o.kind in ("disconnected", "connected") and 0 <= o.station < len(self.connected):
+                self.connected[o.station] = o.kind == "connected"
+        return out
+
+    def strip(self) -> list[dict[str, Any]]:
+        out = []
+        for s, (name, inputs) in enumerate(self.stations):
+            stuck = sorted(i for i in inputs if self.debouncer.state(s, i).phase is Phase.STUCK)
+            down = any(self.debouncer.is_down(s, i) for i in inputs)
+            last = self.last_press_us.get(s)
+            status = "disconnected" if not self.connected[s] else "stuck" if stuck else "idle"
+            out.append({
+                "name": name,
+                "status": status,
+                "pressed": down or (last is not None and self.now_us - last < PRESS_FLASH_US),
+                "stuck": stuck,
+                "presses": sum(self.debouncer.state(s, i).stats.presses for i in inputs),
+                "lockout_us": None,
+            })
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """What the diagnostics screen shows: one row per input."""
+        return diag_view(self.debouncer, [n for n, _ in self.stations], self.now_us)
+
+
+def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -> dict[str, Any]:
+    """Rows for every input the debouncer knows, from its per-input stats."""
+    rows = []
+    for (station, inp), st in sorted(debouncer.inputs.items(), key=lambda kv: (kv[0][0] < 0, kv[0])):
+        s = st.stats
+        if st.phase is Phase.STUCK:
+            flag = "stuck"
+        elif s.glitches >= NOISY_GLITCHES or s.last_bounce_us > NOISY_BOUNCE_US:
+            flag = "noisy"
+        else:
+            flag = ""
+        name = "host" if station == HOST_STATION else (station_names[station] if 0 <= station < len(station_names) else f"station {station}")
+        rows.append({
+            "station": station,
+            "name": name,
+            "input": inp,
+            "state": st.phase.value,
+            "presses": s.presses,
+            "glitches": s.glitches,
+            "edges": s.last_edges,
+            "max_edges": s.max_edges,
+            "bounce_us": s.last_bounce_us,
+            "last_press_us": s.last_press_us,
+            "ago_us": None if s.last_press_us is None else now_us - s.last_press_us,
+            "stuck_count": s.stuck_count,
+            "flag": flag,
+        })
+    return {"phase": "diag", "inputs": rows, "now_us": now_us}
+
+
+class DiagScene(Scene):
+    title = "Diagnostics"
+    #: seconds each page stays up when the inputs do not fit on one screen
+    PAGE_S = 4
+
+    def header(self, view: View) -> tuple[str, str]:
+        rows = view.get("inputs", ())
+        bad = sum(1 for r in rows if r["flag"])
+        return self.title, f"{len(rows)} inputs" + (f" · {bad} need a look" if bad else " · all good")
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        rows = list(view.get("inputs", ()))
+        row_h = round(lay.min_text * 1.25)
+        heads = ["station", "input", "state", "presses", "edges", "bounce", "last press", "noise"]
+        widths = [0.22, 0.12, 0.11, 0.10, 0.09, 0.11, 0.14, 0.11]
+        per_page = max(1, area.height // (row_h + 2) - 1)
+        pages = max(1, -(-len(rows) // per_page))
+        page = (now_us // (self.PAGE_S * 1_000_000)) % pages if pages > 1 else 0
+        shown = rows[page * per_page:(page + 1) * per_page]
+        x0 = area.left + lay.pad
+        w = area.width - 2 * lay.pad
+
+        def cells(y: int, values: list[str], color: theme.Color) -> None:
+            x = x0
+            for k, (v, frac) in enumerate(zip(values, widths, strict=False)):
+                cw = round(w * frac)
+                draw_text(surface, v, lay.min_text, color, pygame.Rect(x, y, cw - lay.pad, row_h), align="left" if k < 3 else "right", min_size=lay.min_text)
+                x += cw
+
+        cells(area.top, heads if pages == 1 else [*heads[:-1], f"{heads[-1]} {page + 1}/{pages}"], theme.MUTED)
+        y = area.top + row_h + 2
+        for row in shown:
+            r = pygame.Rect(area.left, y, area.width, row_h)
+            fill = theme.PANEL
+            if row["flag"] == "stuck":
+                fill = theme.STATUS_COLORS["stuck"]
+            elif row["flag"] == "noisy":
+                fill = theme.blend(theme.PANEL, theme.STATUS_COLORS["stuck"], 0.45)
+            elif row["state"] in ("pressed", "pending"):
+                fill = theme.blend(theme.PANEL, theme.PRESSED, 0.55)
+            panel(surface, r, fill, radius=max(3, row_h // 8))
+            ink = theme.text_on(fill)
+            ago = row["ago_us"]
+            last = "never" if ago is None else f"{ago / 1_000_000:.1f} s ago"
+            noise = row["flag"].upper() if row["flag"] else (f"{row['glitches']} glitch" if row["glitches"] else "ok")
+            cells(y, [row["name"], row["input"], row["state"], str(row["presses"]), str(row["edges"]),
+                      f"{row['bounce_us'] / 1000:.1f} ms", last, noise], ink)
+            y += row_h + 2

@@ -1,0 +1,115 @@
+"""``buzzerbox doctor``: which SDL video and audio drivers this pygame has and
+which open here, whether KMS/DRM (the Pi console without a desktop) works,
+and which gpiozero pin factory would load."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+VIDEO_DRIVERS = ("kmsdrm", "x11", "wayland", "offscreen", "dummy")
+AUDIO_DRIVERS = ("pipewire", "pulseaudio", "alsa", "jack", "disk", "dummy")
+
+_VIDEO_PROBE = "import os,pygame;pygame.display.init();pygame.display.set_mode((64,64));print(pygame.display.get_driver())"
+_AUDIO_PROBE = (
+    "import os,pygame;pygame.mixer.init();print(pygame.mixer.get_init())"
+)
+
+
+def sdl_library() -> Path | None:
+    """The SDL2 library pygame actually loaded (pip wheel or the distribution's)."""
+    import pygame  # noqa: F401  (loads SDL)
+
+    try:
+        for line in Path("/proc/self/maps").read_text().splitlines():
+            if "libSDL2-2" in line:
+                return Path(line.split()[-1])
+    except OSError:
+        pass
+    return None
+
+
+def compiled_drivers(lib: Path | None, names: tuple[str, ...]) -> list[str] | None:
+    """Driver names built into ``lib`` (SDL keeps each bootstrap's name as a
+    C string); None when the library cannot be read."""
+    if lib is None:
+        return None
+    try:
+        data = lib.read_bytes()
+    except OSError:
+        return None
+    return [n for n in names if b"\x00" + n.encode() + b"\x00" in data]
+
+
+def probe(kind: str, driver: str, timeout: float = 8.0) -> tuple[bool, str]:
+    """Try to open ``driver`` in a child process (a failed SDL init leaves a
+    process in a state not worth trusting)."""
+    env = dict(os.environ)
+    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    if kind == "video":
+        env["SDL_VIDEODRIVER"] = driver
+        code = _VIDEO_PROBE
+    else:
+        env["SDL_AUDIODRIVER"] = driver
+        env.setdefault("SDL_DISKAUDIOFILE", "/dev/null")
+        code = _AUDIO_PROBE
+    try:
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, "timed out"
+    if out.returncode == 0:
+        return True, out.stdout.strip().splitlines()[-1] if out.stdout.strip() else "ok"
+    err = (out.stderr.strip().splitlines() or ["failed"])[-1]
+    return False, err.split("error: ")[-1]
+
+
+def pin_factory() -> str:
+    """The gpiozero pin factory that would load here, and why the others did not."""
+    chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+    try:
+        from gpiozero import Device
+    except ImportError as exc:
+        return f"gpiozero not installed ({exc})"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            factory = Device._default_pin_factory()
+            name = type(factory).__name__
+            factory.close()
+            result = f"{name}" + (f" (GPIOZERO_PIN_FACTORY={chosen})" if chosen else "")
+        except Exception as exc:  # gpiozero raises BadPinFactory off a Pi
+            result = f"none ({exc.__class__.__name__}: {exc})"
+    tried = "; ".join(str(w.message) for w in caught)
+    return result + (f"\n    tried: {tried}" if tried else "")
+
+
+def report(probe_drivers: bool = True) -> str:
+    import pygame
+
+    lines = [f"pygame {pygame.version.ver}, SDL {'.'.join(map(str, pygame.get_sdl_version()))}, Python {sys.version.split()[0]}"]
+    lib = sdl_library()
+    lines.append(f"SDL library: {lib or 'unknown'}")
+    for kind, names in (("video", VIDEO_DRIVERS), ("audio", AUDIO_DRIVERS)):
+        built = compiled_drivers(lib, names)
+        lines.append(f"{kind} drivers built in: {', '.join(built) if built is not None else 'could not read the library'}")
+        if probe_drivers:
+            for name in built if built is not None else names:
+                ok, why = probe(kind, name)
+                lines.append(f"  {name:10s} {'opens' if ok else 'does not open'}: {why}")
+    video = compiled_drivers(lib, ("kmsdrm",))
+    if video == []:
+        lines.append(
+            "kmsdrm: NOT built into this pygame. On Raspberry Pi OS Lite use Debian's python3-pygame "
+            "(apt install python3-pygame; venv with --system-site-packages) or run under the cage kiosk "
+            "compositor - see docs/display.md"
+        )
+    elif video:
+        drm = sorted(str(p) for p in Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else []
+        lines.append(f"kmsdrm: built in; DRM devices: {', '.join(drm) or 'none (no GPU driver loaded?)'}")
+    for var in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        lines.append(f"{var}={os.environ.get(var, '')}")
+    lines.append(f"gpiozero pin factory: {pin_factory()}")
+    return "\n".join(lines)

@@ -1,0 +1,224 @@
+"""The scene framework: one scene per game mode, drawn from what the shared
+screen may show and nothing else.
+
+A scene gets, every frame, the engine's ``public_view()`` (frozen: read-only
+mappings and tuples, so a scene can neither see nor disturb engine state),
+the box's station strip and the box time. It never gets the engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import pygame
+
+from controller.display import theme
+from controller.display.theme import TEXT, Color, Layout, draw_text, panel
+
+View = Mapping[str, Any]
+Strip = Sequence[Mapping[str, Any]]
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy of a view: dicts become mappingproxies, lists tuples.
+
+    ``public_view()`` may hand out lists the engine still holds; a scene that
+    sorted one in place would change the game. Frozen, it cannot.
+    """
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, set):
+        return frozenset(value)
+    return value
+
+
+class Scene:
+    """Base class of every game's scene.
+
+    Subclasses implement ``draw_body`` (and may override ``header``). ``draw``
+    paints the whole frame: background, header, body, the always-visible
+    station strip and any message line the loop set.
+    """
+
+    #: name shown in the header; the registry passes the game's title
+    title: str = ""
+
+    def __init__(self, title: str | None = None, colors: Sequence[Color] | None = None) -> None:
+        if title is not None:
+            self.title = title
+        self.colors = list(colors) if colors else None  # per-station colours from the wiring profile
+        self.message: str | None = None  # set by the loop: "not allowed: ...", "board disconnected"
+
+    # -- the contract ---------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
+        """Paint one full frame from the public view and the strip."""
+        lay = theme.layout_for(surface, len(strip))
+        surface.fill(theme.BG)
+        left, right = self.header(view)
+        self.draw_header(surface, lay, left, right)
+        self.draw_body(surface, lay.body, lay, view, strip, now_us)
+        if strip:
+            draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors)
+        if self.message:
+            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
+            panel(surface, r, theme.PANEL)
+            draw_text(surface, self.message, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        """The game's own picture inside ``area`` (between header and strip)."""
+        draw_text(surface, str(view.get("phase", "")), lay.size(3), theme.FG, area)
+
+    def header(self, view: View) -> tuple[str, str]:
+        """(left, right) header texts: the game's title and where the game is."""
+        return self.title, str(view.get("phase", ""))
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        """The strip as this game wants it read: a scene may rename a status or
+        give a cell its own ``label`` (a reaction time, a rank). Default: as is."""
+        return strip
+
+    # -- helpers for subclasses -------------------------------------------------------
+    def color(self, view: View, station: int) -> Color:
+        return theme.station_color(view, station, self.colors)
+
+    def name(self, strip: Strip, station: int) -> str:
+        if 0 <= station < len(strip):
+            return str(strip[station].get("name", f"Player {station + 1}"))
+        return f"Player {station + 1}"
+
+    def draw_header(self, surface: pygame.Surface, lay: Layout, left: str, right: str) -> None:
+        r = lay.header
+        pygame.draw.rect(surface, theme.PANEL, r)
+        inner = r.inflate(-4 * lay.pad, 0)
+        half = pygame.Rect(inner.left, inner.top, inner.width // 2, inner.height)
+        draw_text(surface, left, lay.size(1.15), theme.FG, half, align="left", min_size=lay.min_text)
+        half = pygame.Rect(inner.centerx, inner.top, inner.width // 2, inner.height)
+        draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
+
+
+def status_label(cell: Mapping[str, Any], view: View, station: int) -> str:
+    """What a strip cell says under the name."""
+    status = str(cell.get("status", "idle"))
+    if cell.get("label") is not None and status not in ("stuck", "disconnected"):
+        return str(cell["label"])
+    if status == "locked":
+        left = cell.get("lockout_us")
+        return f"LOCKED {left / 1_000_000:.2f}s" if left else "LOCKED"
+    if status == "stuck":
+        return "STUCK " + ",".join(cell.get("stuck", ())) if cell.get("stuck") else "STUCK"
+    if status == "disconnected":
+        return "OFFLINE"
+    if status == "queued":
+        queue = list(view.get("queue", ()))
+        if station in queue:
+            return f"#{queue.index(station) + 2}"
+        return "IN LINE"
+    if status == "first":
+        return "FIRST"
+    if status == "idle":
+        return "pressed" if cell.get("pressed") else ""
+    return status.upper()
+
+
+def draw_strip(
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    lay: Layout,
+    view: View,
+    strip: Strip,
+    colors: Sequence[Color] | None = None,
+) -> list[pygame.Rect]:
+    """The always-visible station strip: one cell per station, its team colour
+    as a band on top, its status as the fill, a white frame the instant a press
+    is accepted. Returns the cells (tests and scenes use them)."""
+    n = len(strip)
+    rows = lay.strip_rows
+    per_row = -(-n // rows)
+    gap = lay.pad
+    cell_w = (area.width - gap * (per_row + 1)) // per_row
+    cell_h = (area.height - gap * (rows + 1)) // rows
+    scores = view.get("scores", ())
+    cells = []
+    for i, cell in enumerate(strip):
+        row, col = divmod(i, per_row)
+        r = pygame.Rect(area.left + gap + col * (cell_w + gap), area.top + gap + row * (cell_h + gap), cell_w, cell_h)
+        cells.append(r)
+        status = str(cell.get("status", "idle"))
+        fill = theme.STATUS_COLORS.get(status, theme.STATUS_COLORS["idle"])
+        if cell.get("pressed") and status == "idle":
+            fill = theme.blend(fill, theme.PRESSED, 0.35)
+        panel(surface, r, fill, radius=max(4, cell_h // 10))
+        team = theme.station_color(view, i, colors)
+        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 6))
+        pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
+        if status == "locked" and cell.get("lockout_us"):
+            # a bar that shrinks as the lockout runs out (250 ms by default)
+            frac = min(1.0, int(cell["lockout_us"]) / 1_000_000)
+            bar = pygame.Rect(r.left, r.bottom - max(4, cell_h // 10), max(1, round(r.width * frac)), max(4, cell_h // 10))
+            pygame.draw.rect(surface, theme.FG, bar)
+        if status == "stuck":  # hatched, so it reads as a fault even in grey
+            step = max(8, cell_h // 4)
+            for x in range(r.left - r.height, r.right, step * 2):
+                pygame.draw.line(surface, theme.DARK_TEXT, (max(x, r.left), band.bottom + (max(x, r.left) - x)),
+                                 (min(x + r.height, r.right - 1), band.bottom + min(x + r.height, r.right - 1) - x), 3)
+        if status == "disconnected":
+            pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
+        if cell.get("pressed"):
+            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 14), border_radius=max(4, cell_h // 10))
+        ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
+        body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
+        lines = [str(cell.get("name", f"Player {i + 1}"))]
+        score = scores[i] if i < len(scores) else None
+        label = status_label(cell, view, i)
+        third = body.height // 3
+        name_r = pygame.Rect(body.left, body.top, body.width, third)
+        draw_text(surface, lines[0], lay.min_text, ink, name_r, min_size=lay.min_text)
+        if score is not None:
+            draw_text(surface, str(score), lay.size(1.1), ink, pygame.Rect(body.left, body.top + third, body.width, third), min_size=lay.min_text)
+        if label:
+            draw_text(surface, label, lay.min_text, ink, pygame.Rect(body.left, body.top + 2 * third, body.width, third), min_size=lay.min_text)
+    return cells
+
+
+def strip_cells(surface: pygame.Surface, stations: int) -> list[pygame.Rect]:
+    """Where the strip cells of ``stations`` stations are on ``surface`` (for tests
+    and for scenes that point at a station)."""
+    lay = theme.layout_for(surface, stations)
+    area = lay.strip
+    rows = lay.strip_rows
+    per_row = -(-stations // rows)
+    gap = lay.pad
+    cell_w = (area.width - gap * (per_row + 1)) // per_row
+    cell_h = (area.height - gap * (rows + 1)) // rows
+    return [
+        pygame.Rect(area.left + gap + (i % per_row) * (cell_w + gap), area.top + gap + (i // per_row) * (cell_h + gap), cell_w, cell_h)
+        for i in range(stations)
+    ]
+
+
+def scene_class(spec_scene: str) -> type[Scene]:
+    """Import a GameSpec's ``scene`` ("module:Class") only when a screen is drawn."""
+    module_name, _, cls_name = spec_scene.partition(":")
+    module = importlib.import_module(module_name)
+    cls = getattr(module, cls_name)
+    if not (isinstance(cls, type) and issubclass(cls, Scene)):
+        raise TypeError(f"{spec_scene} is not a Scene subclass")
+    return cls
+
+
+def scene_for(game: str, colors: Sequence[Color] | None = None) -> Scene:
+    """The scene of a registered game, by name (``quiz``, ``reaction`` ...)."""
+    from games.registry import get
+
+    spec = get(game)
+    if not spec.scene:
+        raise LookupError(f"{spec.title} has no scene yet")
+    return scene_class(spec.scene)(spec.title, colors)
+
+
+__all__ = ["Scene", "View", "Strip", "freeze", "draw_strip", "strip_cells", "scene_for", "scene_class", "TEXT"]

@@ -1,0 +1,79 @@
+"""Opening the display: fullscreen at native resolution on the Pi (KMS/DRM or
+X), a resizable window on a desktop, an off-screen surface when headless."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from controller.timeline import box_now_us
+
+HEADLESS_SIZE = (1920, 1080)
+WINDOW_SIZE = (1280, 720)
+
+
+def has_display() -> bool:
+    """A desktop session (X or Wayland), or the Pi's console with a DRM device."""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return True
+    return on_console()
+
+
+def on_console() -> bool:
+    """No desktop but a DRM card: the Pi booted to the console (OS Lite, kiosk)."""
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and any(Path("/dev/dri").glob("card*"))
+
+
+@dataclass
+class Screen:
+    """The surface scenes draw on, and the flip that puts it on the glass."""
+
+    surface: pygame.Surface
+    headless: bool
+    driver: str
+
+    @classmethod
+    def open(cls, headless: bool = False, fullscreen: bool | None = None, size: tuple[int, int] | None = None,
+             caption: str = "buzzer box") -> Screen:
+        """``headless`` uses SDL's dummy driver (tests, ``demo --headless``).
+        ``fullscreen`` defaults to True on the console and False in a desktop."""
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        elif on_console() and "SDL_VIDEODRIVER" not in os.environ:
+            os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
+        pygame.display.init()
+        pygame.font.init()
+        driver = pygame.display.get_driver()
+        if headless or driver in ("dummy", "offscreen"):
+            surface = pygame.display.set_mode(size or HEADLESS_SIZE)
+            return cls(surface, True, driver)
+        if fullscreen is None:
+            fullscreen = driver in ("kmsdrm", "fbcon", "directfb") or on_console()
+        pygame.display.set_caption(caption)
+        if fullscreen:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # native resolution
+            pygame.mouse.set_visible(False)
+        else:
+            surface = pygame.display.set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
+        return cls(surface, False, driver)
+
+    def flip(self) -> int:
+        """Show the frame; returns the box time just after the flip (``t_show``)."""
+        pygame.display.flip()
+        return box_now_us()
+
+    def resized(self, size: tuple[int, int]) -> None:
+        """A desktop window was resized: scenes lay out from the new size."""
+        if not self.headless:
+            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    def save(self, path: str | Path) -> None:
+        """Save what is on screen as PNG (the size of the surface)."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.surface, str(path))
+
+    def close(self) -> None:
+        pygame.display.quit()

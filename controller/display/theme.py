@@ -1,0 +1,243 @@
+"""Colours, fonts, text and layout shared by every scene.
+
+Everything is sized from the surface, never in fixed pixels, so one scene
+reads the same on a 1280x720 TV and a 3840x2160 one. The smallest text any
+scene may draw is ``Layout.min_text`` (1/24 of the screen height): capitals
+of about 2 cm on a 55" TV, legible from across a bar.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from controller.profile import DEFAULT_COLORS
+
+Color = tuple[int, int, int]
+
+#: the smallest font size, as a fraction of the screen height (see docs/display.md)
+MIN_TEXT_FRACTION = 1 / 24
+
+BG: Color = (14, 17, 26)
+PANEL: Color = (30, 35, 48)
+FG: Color = (242, 244, 248)
+MUTED: Color = (150, 158, 175)
+DARK_TEXT: Color = (16, 16, 20)
+
+#: fills of the station strip's cells, one per status (engines may add statuses:
+#: unknown ones are drawn like idle, with their name as the label)
+STATUS_COLORS: dict[str, Color] = {
+    "idle": (40, 46, 60),
+    "first": (255, 179, 0),
+    "won": (255, 179, 0),
+    "turn": (255, 179, 0),
+    "queued": (92, 107, 192),
+    "locked": (176, 24, 32),
+    "out": (58, 58, 64),
+    "stuck": (255, 109, 0),
+    "disconnected": (10, 10, 12),
+}
+PRESSED: Color = (255, 255, 255)
+
+ARMED: Color = (0, 200, 83)
+NOT_ARMED: Color = (70, 76, 92)
+GO: Color = (0, 230, 118)
+WAIT: Color = (110, 16, 28)
+DECOY: Color = (150, 225, 40)  # looks like GO at a glance: that is the point
+FALSE_START: Color = (229, 57, 53)
+GOOD: Color = (0, 200, 83)
+BAD: Color = (229, 57, 53)
+
+_EXTRA_COLORS = ["#6d4c41", "#c0ca33", "#3949ab", "#f4511e", "#00897b", "#7cb342", "#5e35b1", "#ec407a"]
+
+
+def hex_color(text: str) -> Color:
+    """'#e53935' -> (229, 57, 53)."""
+    s = text.lstrip("#")
+    return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16))
+
+
+#: team / station colours: the wiring profile's eight defaults, then eight more for 16 stations
+PALETTE: list[Color] = [hex_color(c) for c in [*DEFAULT_COLORS, *_EXTRA_COLORS]]
+
+
+def station_color(view: Mapping[str, Any], station: int, colors: Sequence[Color] | None = None) -> Color:
+    """A station's colour: its team's colour when the view has teams, else its own
+    (the wiring profile's ``color`` when given)."""
+    teams = view.get("teams")
+    if teams and station < len(teams):
+        team = int(teams[station])
+        team_count = int(view.get("team_count", len(teams)))
+        if team_count < len(teams):  # real teams: colour by team
+            return PALETTE[team % len(PALETTE)]
+    if colors and station < len(colors):
+        return colors[station]
+    return PALETTE[station % len(PALETTE)]
+
+
+def text_on(fill: Color) -> Color:
+    """Black or white, whichever reads better on ``fill``."""
+    r, g, b = fill
+    return DARK_TEXT if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else FG
+
+
+def blend(a: Color, b: Color, t: float) -> Color:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+# -- fonts and text ------------------------------------------------------------------
+
+
+class Text:
+    """Font and rendered-text caches (pygame's default font, freesansbold: no downloads).
+
+    Rendering a string is the slowest thing a frame does; the same labels come
+    back every frame, so rendered surfaces are kept (LRU) and a frame mostly blits.
+    """
+
+    def __init__(self, max_rendered: int = 1024) -> None:
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._rendered: OrderedDict[tuple[str, int, Color], pygame.Surface] = OrderedDict()
+        self.max_rendered = max_rendered
+        self.sizes_used: set[int] = set()  # tests check the minimum glyph height with it
+
+    def font(self, size: int) -> pygame.font.Font:
+        f = self._fonts.get(size)
+        if f is None:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            f = self._fonts[size] = pygame.font.Font(None, size)
+        return f
+
+    def render(self, text: str, size: int, color: Color) -> pygame.Surface:
+        key = (text, size, color)
+        surf = self._rendered.get(key)
+        if surf is None:
+            surf = self.font(size).render(text, True, color)
+            self._rendered[key] = surf
+            if len(self._rendered) > self.max_rendered:
+                self._rendered.popitem(last=False)
+        else:
+            self._rendered.move_to_end(key)
+        self.sizes_used.add(size)
+        return surf
+
+    def width(self, text: str, size: int) -> int:
+        return self.font(size).size(text)[0]
+
+
+TEXT = Text()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Regions and sizes computed from the surface size: header, body, strip."""
+
+    width: int
+    height: int
+    stations: int = 0
+
+    @property
+    def min_text(self) -> int:
+        """The smallest font size (px) any scene draws: 1/24 of the height."""
+        return max(12, round(self.height * MIN_TEXT_FRACTION))
+
+    def size(self, scale: float) -> int:
+        """A font size ``scale`` times the minimum (never below the minimum)."""
+        return max(self.min_text, round(self.min_text * scale))
+
+    @property
+    def pad(self) -> int:
+        return max(4, round(self.height / 72))
+
+    @property
+    def strip_rows(self) -> int:
+        return 1 if self.stations <= 8 else 2
+
+    @property
+    def header(self) -> pygame.Rect:
+        return pygame.Rect(0, 0, self.width, round(self.min_text * 1.7))
+
+    @property
+    def strip(self) -> pygame.Rect:
+        if self.stations == 0:
+            return pygame.Rect(0, self.height, self.width, 0)
+        h = round(self.height * (0.19 if self.strip_rows == 1 else 0.30))
+        return pygame.Rect(0, self.height - h, self.width, h)
+
+    @property
+    def body(self) -> pygame.Rect:
+        top = self.header.bottom + self.pad
+        return pygame.Rect(self.pad, top, self.width - 2 * self.pad, self.strip.top - self.pad - top)
+
+
+def layout_for(surface: pygame.Surface, stations: int = 0) -> Layout:
+    w, h = surface.get_size()
+    return Layout(w, h, stations)
+
+
+def draw_text(
+    surface: pygame.Surface,
+    text: str,
+    size: int,
+    color: Color,
+    rect: pygame.Rect,
+    align: str = "center",
+    valign: str = "center",
+    min_size: int | None = None,
+) -> pygame.Rect:
+    """Draw ``text`` inside ``rect``, shrinking it to fit the width but never
+    below ``min_size`` (then it is cut with an ellipsis). Returns where it went."""
+    size = fit_size(text, size, rect.width, min_size if min_size is not None else size)
+    if TEXT.width(text, size) > rect.width:
+        text = ellipsize(text, size, rect.width)
+    surf = TEXT.render(text, size, color)
+    r = surf.get_rect()
+    if align == "left":
+        r.left = rect.left
+    elif align == "right":
+        r.right = rect.right
+    else:
+        r.centerx = rect.centerx
+    if valign == "top":
+        r.top = rect.top
+    elif valign == "bottom":
+        r.bottom = rect.bottom
+    else:
+        r.centery = rect.centery
+    surface.blit(surf, r)
+    return r
+
+
+def fit_size(text: str, size: int, max_width: int, min_size: int) -> int:
+    """The largest size <= ``size`` (and >= ``min_size``) at which ``text`` fits."""
+    if size <= min_size or max_width <= 0:
+        return max(size, min_size)
+    w = TEXT.width(text, size)
+    if w <= max_width:
+        return size
+    return max(min_size, int(size * max_width / w))
+
+
+def ellipsize(text: str, size: int, max_width: int) -> str:
+    while len(text) > 1 and TEXT.width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text + "…" if text else text
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color, radius: int | None = None) -> None:
+    """A filled rounded rectangle (the one shape every scene is built from)."""
+    pygame.draw.rect(surface, color, rect, border_radius=radius if radius is not None else max(4, rect.height // 20))
+
+
+def fmt_ms(us: int | None, digits: int = 0) -> str:
+    """Reaction times and countdowns: '231 ms', '1.25 s'."""
+    if us is None:
+        return "–"
+    if us >= 10_000_000:
+        return f"{us / 1_000_000:.0f} s"
+    return f"{us / 1000:.{digits}f} ms"

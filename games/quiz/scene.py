@@ -1,0 +1,184 @@
+"""The quiz on the shared screen: armed or not, the winner big, the queue
+with each press's margin behind the first, the answer timer and scores."""
+
+from __future__ import annotations
+
+import pygame
+
+from controller.display import theme
+from controller.display.scene import Scene, Strip, View
+from controller.display.theme import Layout, draw_text, panel
+from controller.timeline import format_margin
+
+RESULT_TEXT = {
+    "correct": "correct!",
+    "nobody buzzed": "nobody buzzed",
+    "everyone answered wrong": "nobody got it",
+    "skipped": "skipped",
+}
+
+
+class QuizScene(Scene):
+    title = "Quiz buzzer"
+
+    def header(self, view: View) -> tuple[str, str]:
+        phase = str(view.get("phase", "idle"))
+        label = {"idle": "not armed", "armed": "ARMED", "answering": "answering", "tie": "tie", "round_over": "round over"}
+        return self.title, f"Question {view.get('question', 1)} · {label.get(phase, phase)}"
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        """Between questions the last question's queue is history: only the
+        one who got it right stays lit."""
+        if view.get("phase") not in ("round_over", "idle"):
+            return strip
+        results = list(view.get("results", ()))
+        winner = results[-1].get("winner") if results and view.get("phase") == "round_over" else None
+        out = []
+        for i, cell in enumerate(strip):
+            status = cell.get("status")
+            if status == "queued":
+                status = "first" if i == winner else "idle"
+            out.append({**cell, "status": status, "label": "RIGHT" if i == winner else None})
+        return out
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        phase = view.get("phase", "idle")
+        teams = view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ()))
+        side = None
+        if phase == "answering" or teams:
+            side_w = round(area.width * 0.36)
+            side = pygame.Rect(area.right - side_w, area.top, side_w, area.height)
+            area = pygame.Rect(area.left, area.top, area.width - side_w - lay.pad * 2, area.height)
+        if phase == "answering" and view.get("winner") is not None:
+            self._winner(surface, area, lay, view, strip)
+        elif phase == "armed":
+            panel(surface, area, theme.ARMED)
+            draw_text(surface, "BUZZ!", lay.size(5.5), theme.DARK_TEXT, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
+            draw_text(surface, "buzzers armed", lay.size(1.6), theme.DARK_TEXT,
+                      pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4))
+        elif phase == "tie":
+            self._tie(surface, area, lay, view, strip)
+        elif phase == "round_over":
+            self._round_over(surface, area, lay, view, strip)
+        else:
+            panel(surface, area, theme.NOT_ARMED)
+            draw_text(surface, "not armed", lay.size(3.2), theme.FG, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
+            draw_text(surface, f"Question {view.get('question', 1)} — wait for the host", lay.size(1.2), theme.MUTED,
+                      pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4), min_size=lay.min_text)
+        if side is not None:
+            top = self._queue(surface, side, lay, view, strip) if phase == "answering" else side.top
+            if teams:
+                self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view)
+
+    # -- parts -------------------------------------------------------------------
+    def _winner(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        station = int(view["winner"])
+        fill = self.color(view, station)
+        ink = theme.text_on(fill)
+        panel(surface, area, fill)
+        inner = area.inflate(-4 * lay.pad, -4 * lay.pad)
+        draw_text(surface, self.name(strip, station), lay.size(4), ink,
+                  pygame.Rect(inner.left, inner.top, inner.width, inner.height * 45 // 100), min_size=lay.size(2))
+        draw_text(surface, "answers", lay.size(1.4), ink,
+                  pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 15 // 100))
+        left = view.get("answer_left_us")
+        if left is not None:
+            # the view has the time left, not the total: the first reading of a turn is the total
+            turn = (view.get("question"), station, len(view.get("results", ())))
+            if self._turn != turn:
+                self._turn, self._full_us = turn, max(int(left), 1)
+            timer = pygame.Rect(inner.left, inner.bottom - inner.height * 35 // 100, inner.width, inner.height * 35 // 100)
+            self._timer(surface, timer, lay, int(left), ink, self._full_us)
+
+    _turn: tuple[object, ...] | None = None
+    _full_us = 1
+
+    def _timer(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, left_us: int, ink: theme.Color, full_us: int) -> None:
+        """Seconds left, big, over a bar that empties; red for the last seconds."""
+        warn = left_us <= 3_000_000
+        bar_h = max(6, area.height // 6)
+        bar = pygame.Rect(area.left, area.bottom - bar_h, area.width, bar_h)
+        panel(surface, bar, theme.blend(theme.BG, ink, 0.15))
+        frac = min(1.0, left_us / full_us)
+        panel(surface, pygame.Rect(bar.left, bar.top, max(1, round(bar.width * frac)), bar_h), theme.BAD if warn else ink)
+        text = f"{-(-left_us // 1_000_000)} s" if left_us > 0 else "time!"
+        draw_text(surface, text, lay.size(2.4), theme.BAD if warn and ink == theme.FG else ink,
+                  pygame.Rect(area.left, area.top, area.width, area.height - bar_h))
+
+    def _queue(self, surface: pygame.Surface, side: pygame.Rect, lay: Layout, view: View, strip: Strip) -> int:
+        """Next in line, each with how far behind the first press it came."""
+        queue = list(view.get("queue", ()))
+        margins = view.get("margins_us", {})
+        row_h = lay.size(1.5)
+        draw_text(surface, "next in line", lay.min_text, theme.MUTED, pygame.Rect(side.left, side.top, side.width, row_h), align="left")
+        y = side.top + row_h
+        if not queue:
+            draw_text(surface, "nobody", lay.min_text, theme.MUTED, pygame.Rect(side.left, y, side.width, row_h), align="left")
+            return y + row_h + lay.pad
+        max_rows = max(1, (side.bottom - y) // (row_h + lay.pad) - (1 if view.get("team_count", 0) < len(view.get("teams", ())) else 0))
+        for pos, station in enumerate(queue[:max_rows], start=2):
+            r = pygame.Rect(side.left, y, side.width, row_h)
+            panel(surface, r, theme.PANEL)
+            chip = pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height)
+            pygame.draw.rect(surface, self.color(view, station), chip)
+            inner = r.inflate(-2 * lay.pad, 0)
+            inner.left = chip.right + lay.pad
+            inner.width = r.right - lay.pad - inner.left
+            margin = margins.get(str(station))
+            draw_text(surface, f"{pos}. {self.name(strip, station)}", lay.min_text, theme.FG,
+                      pygame.Rect(inner.left, inner.top, inner.width * 55 // 100, inner.height), align="left", min_size=lay.min_text)
+            if margin is not None:
+                draw_text(surface, format_margin(int(margin)), lay.min_text, theme.FG,
+                          pygame.Rect(inner.left + inner.width * 55 // 100, inner.top, inner.width * 45 // 100, inner.height),
+                          align="right", min_size=lay.min_text)
+            y += row_h + lay.pad
+        return y + lay.pad
+
+    def _team_scores(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        scores = list(view.get("team_scores", ()))
+        row_h = lay.size(1.3)
+        if area.height < row_h * 2:
+            return
+        draw_text(surface, "teams", lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, row_h), align="left")
+        y = area.top + row_h
+        for team in sorted(range(len(scores)), key=lambda t: -scores[t]):
+            if y + row_h > area.bottom:
+                break
+            fill = theme.PALETTE[team % len(theme.PALETTE)]
+            r = pygame.Rect(area.left, y, area.width, row_h)
+            panel(surface, r, fill)
+            ink = theme.text_on(fill)
+            draw_text(surface, f"Team {team + 1}", lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
+            draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
+            y += row_h + lay.pad
+
+    def _tie(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        ties = list(view.get("ties", ()))
+        tied = list(ties[0]) if ties else []
+        panel(surface, area, theme.PANEL)
+        draw_text(surface, "TIE", lay.size(4), theme.FG, pygame.Rect(area.left, area.top, area.width, area.height // 2))
+        if tied:
+            w = area.width // len(tied)
+            for k, station in enumerate(tied):
+                r = pygame.Rect(area.left + k * w + lay.pad, area.top + area.height // 2, w - 2 * lay.pad, area.height // 3)
+                panel(surface, r, self.color(view, station))
+                draw_text(surface, self.name(strip, station), lay.size(1.4), theme.text_on(self.color(view, station)), r, min_size=lay.min_text)
+        draw_text(surface, "too close to call: the host picks", lay.min_text, theme.MUTED,
+                  pygame.Rect(area.left, area.bottom - lay.size(1.4), area.width, lay.size(1.2)))
+
+    def _round_over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        results = list(view.get("results", ()))
+        last = results[-1] if results else {}
+        winner = last.get("winner")
+        why = str(last.get("result", ""))
+        if winner is not None:
+            fill = self.color(view, int(winner))
+            panel(surface, area, fill)
+            ink = theme.text_on(fill)
+            draw_text(surface, self.name(strip, int(winner)), lay.size(3.5), ink,
+                      pygame.Rect(area.left, area.top, area.width, area.height * 55 // 100), min_size=lay.size(2))
+            draw_text(surface, RESULT_TEXT.get(why, why), lay.size(2.2), ink,
+                      pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100))
+        else:
+            panel(surface, area, theme.NOT_ARMED)
+            draw_text(surface, RESULT_TEXT.get(why, why) or "round over", lay.size(3), theme.FG, area)

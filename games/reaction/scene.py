@@ -1,0 +1,142 @@
+"""The reaction duel on the shared screen: wait..., GO (or a decoy "not yet!"),
+then the round's reaction times and the session leaderboard."""
+
+from __future__ import annotations
+
+import pygame
+
+from controller.display import theme
+from controller.display.scene import Scene, Strip, View
+from controller.display.theme import Layout, draw_text, fmt_ms, panel
+from controller.timeline import format_margin
+
+
+class ReactionScene(Scene):
+    title = "Reaction duel"
+
+    def header(self, view: View) -> tuple[str, str]:
+        rounds = view.get("rounds") or 0
+        n = view.get("round", 0)
+        where = f"Round {n}/{rounds}" if rounds else f"Round {n}"
+        return self.title, where if n else "press start"
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        """Cells say what happened to each player this round: their reaction
+        time, or "false start"."""
+        last = view.get("last") or {}
+        times = last.get("reaction_us", {}) if view.get("phase") == "result" else {}
+        false = set(view.get("false_starts", ()))
+        out = []
+        for i, cell in enumerate(strip):
+            label = None
+            if i in false:
+                label = "FALSE START"
+            elif str(i) in times:
+                label = fmt_ms(times[str(i)])
+            elif view.get("phase") == "go" and i in view.get("pressed", ()):
+                label = "pressed"
+            out.append({**cell, "label": label})
+        return out
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        phase = view.get("phase", "ready")
+        if phase == "go":
+            # nothing but GO: the whole body, the brightest thing the screen shows
+            panel(surface, area, theme.GO)
+            draw_text(surface, "GO!", lay.size(9), theme.DARK_TEXT, area)
+            return
+        if phase == "decoy":
+            panel(surface, area, theme.DECOY)
+            draw_text(surface, "NOT YET!", lay.size(6), theme.DARK_TEXT, area)
+            return
+        if phase == "wait":
+            panel(surface, area, theme.WAIT)
+            draw_text(surface, "wait…", lay.size(5), theme.FG, area.inflate(0, -area.height // 4).move(0, -area.height // 10))
+            self._false_starts(surface, area, lay, view, strip)
+            return
+        board_w = round(area.width * 0.38)
+        board = pygame.Rect(area.right - board_w, area.top, board_w, area.height)
+        main = pygame.Rect(area.left, area.top, area.width - board_w - 2 * lay.pad, area.height)
+        if phase == "result" and view.get("last"):
+            self._result(surface, main, lay, view, strip)
+        else:
+            panel(surface, main, theme.PANEL)
+            text = "game over" if phase == "over" else "get ready"
+            draw_text(surface, text, lay.size(3), theme.FG, main.inflate(0, -main.height // 3).move(0, -main.height // 8))
+            hint = "" if phase == "over" else "press GO as soon as it shows — not before"
+            draw_text(surface, hint, lay.min_text, theme.MUTED,
+                      pygame.Rect(main.left, main.bottom - main.height // 3, main.width, main.height // 4), min_size=lay.min_text)
+        self._leaderboard(surface, board, lay, view, strip)
+
+    def _false_starts(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        fs = list(view.get("false_starts", ()))
+        if not fs:
+            return
+        h = lay.size(1.6)
+        r = pygame.Rect(area.left + lay.pad * 2, area.bottom - h - lay.pad * 2, area.width - lay.pad * 4, h)
+        panel(surface, r, theme.FALSE_START)
+        names = ", ".join(self.name(strip, p) for p in fs)
+        draw_text(surface, f"false start: {names}", lay.size(1.2), theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+
+    def _result(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        last = view["last"]
+        winner = last.get("winner")
+        order = list(last.get("order", ()))
+        times = last.get("reaction_us", {})
+        margins = list(last.get("margins_us", ()))
+        head_h = area.height * 45 // 100
+        head = pygame.Rect(area.left, area.top, area.width, head_h)
+        if winner is not None:
+            fill = self.color(view, int(winner))
+            ink = theme.text_on(fill)
+            panel(surface, head, fill)
+            draw_text(surface, self.name(strip, int(winner)), lay.size(3), ink,
+                      pygame.Rect(head.left, head.top, head.width, head_h * 6 // 10), min_size=lay.size(1.5))
+            draw_text(surface, fmt_ms(times.get(str(winner)), 1), lay.size(2), ink,
+                      pygame.Rect(head.left, head.top + head_h * 55 // 100, head.width, head_h * 4 // 10))
+        else:
+            panel(surface, head, theme.PANEL)
+            text = "tie!" if last.get("ties") else "nobody pressed"
+            if not order and last.get("false_starts"):
+                text = "everyone jumped"
+            draw_text(surface, text, lay.size(3), theme.FG, head)
+        row_h = lay.size(1.3)
+        y = head.bottom + lay.pad * 2
+        rows: list[tuple[int, str, str, theme.Color]] = []
+        for k, p in enumerate(order):
+            behind = format_margin(margins[k - 1]) if k > 0 and k - 1 < len(margins) else ""
+            rows.append((p, fmt_ms(times.get(str(p)), 1), behind, theme.FG))
+        for p in last.get("false_starts", ()):
+            rows.append((p, "false start", "", theme.BAD))
+        for p, time_text, behind, color in rows:
+            if y + row_h > area.bottom:
+                break
+            r = pygame.Rect(area.left, y, area.width, row_h)
+            panel(surface, r, theme.PANEL)
+            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            inner = r.inflate(-4 * lay.pad, 0)
+            third = inner.width // 3
+            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, third, r.height), align="left", min_size=lay.min_text)
+            draw_text(surface, time_text, lay.min_text, color, pygame.Rect(inner.left + third, r.top, third, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, behind, lay.min_text, theme.MUTED, pygame.Rect(inner.left + 2 * third, r.top, third, r.height), align="right", min_size=lay.min_text)
+            y += row_h + lay.pad
+
+    def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """Session standings: wins, then best time."""
+        rows = list(view.get("leaderboard", ()))
+        row_h = lay.size(1.3)
+        draw_text(surface, "leaderboard · wins · best", lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, row_h), align="left", min_size=lay.min_text)
+        y = area.top + row_h
+        for rank, row in enumerate(rows, start=1):
+            if y + row_h > area.bottom:
+                break
+            p = int(row["player"])
+            r = pygame.Rect(area.left, y, area.width, row_h)
+            panel(surface, r, theme.PANEL if rank > 1 else theme.blend(theme.PANEL, self.color(view, p), 0.45))
+            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            inner = r.inflate(-4 * lay.pad, 0)
+            w = inner.width
+            draw_text(surface, f"{rank}. {self.name(strip, p)}", lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 55 // 100, r.height), align="left", min_size=lay.min_text)
+            draw_text(surface, str(row.get("wins", 0)), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 55 // 100, r.top, w * 12 // 100, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, fmt_ms(row.get("best_us")), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 67 // 100, r.top, w * 33 // 100, r.height), align="right", min_size=lay.min_text)
+            y += row_h + lay.pad

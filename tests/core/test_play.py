@@ -1,0 +1,55 @@
+"""`buzzerbox play` opens the profile's pins, journals, and stops cleanly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.cli import main
+
+
+@pytest.fixture
+def mock_pins(monkeypatch):
+    from gpiozero import Device
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    old = Device.pin_factory
+    Device.pin_factory = None
+    yield
+    if Device.pin_factory is not None:
+        Device.pin_factory.close()
+    Device.pin_factory = old
+
+
+def test_play_runs_headless_on_mock_pins_and_journals(tmp_path, capsys, mock_pins):
+    path = tmp_path / "live.jsonl"
+    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.3", "--headless", "--journal", str(path)]) == 0
+    out = capsys.readouterr()
+    assert "journal" in out.err and json.loads(out.out)["phase"] == "idle"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines[0]["mode"] == "play" and lines[0]["station_names"][0] == "Red"
+    assert lines[-1]["type"] == "end"
+
+
+def test_play_resume_continues_the_same_journal(tmp_path, capsys, mock_pins):
+    path = tmp_path / "live.jsonl"
+    main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(path)])
+    with path.open("a") as f:  # the host armed, then the power went mid-line
+        f.write(json.dumps({"type": "host", "kind": "arm", "t_us": 10**12}) + "\n")
+        f.write('{"type":"press","stati')
+    capsys.readouterr()
+    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--resume", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "armed"  # state came back from the journal
+    text = path.read_text()
+    assert '{"type":"press","stati' not in text  # the torn line was cut before appending
+    assert text.splitlines()[-1].startswith('{"t_us"')  # and the resumed game appended after it
+
+
+def test_play_with_a_broken_profile_says_why(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[stations]]\ninputs = { bell = 99 }\n")
+    with pytest.raises(SystemExit, match="does not exist"):
+        main(["play", "quiz", "--profile", str(bad)])

@@ -1,0 +1,107 @@
+"""The live loop: t_show is the flip time, keys reach stations and the host,
+the headless demo leaves a 1920x1080 screenshot."""
+
+from __future__ import annotations
+
+import pygame
+
+from controller.display.__main__ import main
+from controller.display.loop import Presenter, host_key, run
+from controller.display.scene import Scene, scene_for
+from controller.display.screen import Screen
+from controller.runtime import Box
+from controller.sources.keyboard import KeyboardSource
+from games.registry import get
+from tests.display.conftest import session
+
+FLIP_LAG_US = 12_345
+
+
+class FakeClock:
+    """Moves 20 ms each time it is read."""
+
+    def __init__(self) -> None:
+        self.t = 0
+
+    def __call__(self) -> int:
+        self.t += 20_000
+        return self.t
+
+
+class LateScreen(Screen):
+    """A screen whose frames reach the glass FLIP_LAG_US after they are asked for."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__(pygame.Surface((640, 360)), True, "dummy")
+        self.clock = clock
+        self.flips: list[int] = []
+
+    def flip(self) -> int:
+        t = self.clock.t + FLIP_LAG_US
+        self.flips.append(t)
+        return t
+
+
+def test_reaction_times_count_from_the_flip_that_showed_go() -> None:
+    spec = get("reaction")
+    box = Box(spec, spec.settings(2, 5, rounds=1, min_delay_us=100_000, max_delay_us=200_000))
+    clock = FakeClock()
+    screen = LateScreen(clock)
+    box.host("start", 0)
+    result = run(box, Presenter(screen, scene_for("reaction")), realtime=True, clock=clock, until_us=600_000)
+    assert result.shows, "GO was never shown"
+    due, flipped = result.shows[-1]
+    assert flipped in screen.flips and flipped > due
+    assert box.engine.public_view()["t_show_us"] == flipped
+
+
+def test_session_gets_flip_time_through_on_show() -> None:
+    s = session("reaction")
+    presenter = Presenter(Screen.open(headless=True), scene_for("reaction"))
+    result = run(s, presenter, realtime=False, until_us=20_000_000)
+    assert s.shows and [t for t, _ in s.shows] == [f for _, f in result.shows]
+
+
+def test_keyboard_keys_are_station_presses_and_host_actions() -> None:
+    s = session("quiz")
+    box = s.box
+    kb = KeyboardSource(4)
+    kb.start(box)
+    assert kb.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE), 1_000) == "arm"
+    host_key(box, "arm", 1_000)
+    assert box.engine.public_view()["phase"] == "armed"
+    assert kb.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3), 500_000) is None
+    box.step(520_000)
+    assert box.press_log[-1].station == 2 and box.press_log[-1].precision_us == 10_000
+    assert box.step(600_000) or box.engine.public_view()["answering"] == 2
+
+
+def test_host_keys_use_each_games_own_action_name() -> None:
+    spec = get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    host_key(box, "arm", 0)  # space: "start" in the reaction duel
+    assert box.engine.public_view()["phase"] == "wait"
+    host_key(box, "reset", 10)  # r: "stop"
+    assert box.engine.finished
+
+
+def test_headless_demo_saves_a_full_hd_screenshot(tmp_path, capsys) -> None:
+    out = tmp_path / "shot.png"
+    assert main(["demo", "reaction", "--headless", "--seconds", "12", "--players", "3", "--screenshot", str(out)]) == 0
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (1920, 1080)
+    text = capsys.readouterr().out
+    assert "Reaction duel: 3 players" in text and "screenshot:" in text
+
+
+def test_demo_refuses_a_bad_player_count(capsys) -> None:
+    assert main(["demo", "quiz", "--headless", "--players", "40"]) == 2
+    assert "players" in capsys.readouterr().err
+
+
+def test_a_message_line_shows_rejected_host_actions() -> None:
+    s = session("quiz")
+    presenter = Presenter(Screen.open(headless=True), Scene("x"))
+    events = host_key(s.box, "correct", 0)  # nobody is answering
+    presenter.react(s.box, events, 0)
+    assert presenter.scene.message and presenter.scene.message.startswith("not now")

@@ -1,0 +1,168 @@
+"""Screenshots of every scene in every state, checked where a player looks:
+the colour that fills the winner panel, GO, the strip cell of a locked station."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from controller.display import theme
+from controller.display.diag import DiagScene, InputMonitor
+from controller.display.menu import Menu, MenuScene
+from controller.display.results import ResultsScene
+from controller.display.scene import freeze, scene_for, strip_cells
+from controller.display.theme import TEXT, Layout
+from controller.press import Edge
+from tests.display.conftest import dominant, play_until, session
+
+SIZE = (1920, 1080)
+
+
+def draw(game: str, s, size=SIZE) -> pygame.Surface:
+    surface = pygame.Surface(size)
+    scene = ResultsScene(game_title="x") if s.box.engine.finished else scene_for(game)
+    scene.draw(surface, freeze(s.box.engine.public_view()), s.box.strip(), s.now_us)
+    return surface
+
+
+def body(size=SIZE, stations: int = 4) -> pygame.Rect:
+    return Layout(size[0], size[1], stations).body
+
+
+def test_quiz_not_armed_then_armed() -> None:
+    s = session("quiz")
+    play_until(s, lambda v: v["phase"] == "idle")
+    assert dominant(draw("quiz", s), body()) == theme.NOT_ARMED
+    play_until(s, lambda v: v["phase"] == "armed" and not any(x != "idle" for x in v["status"]))
+    assert dominant(draw("quiz", s), body()) == theme.ARMED
+
+
+def test_quiz_winner_colour_dominates_winner_panel_and_queue_is_listed() -> None:
+    s = session("quiz")
+    view = play_until(s, lambda v: v["phase"] == "answering" and len(v["queue"]) >= 1)
+    surface = draw("quiz", s)
+    b = body()
+    winner_panel = pygame.Rect(b.left, b.top, b.width * 60 // 100, b.height)
+    assert dominant(surface, winner_panel) == theme.PALETTE[view["winner"]]
+    # the queue column: a chip in the colour of the next in line
+    side = pygame.Rect(b.right - b.width * 36 // 100, b.top, b.width * 36 // 100, b.height)
+    chip_colours = {tuple(surface.get_at((side.left + 3, y)))[:3] for y in range(side.top, side.bottom, 4)}
+    assert theme.PALETTE[view["queue"][0]] in chip_colours
+    cells = strip_cells(surface, 4)
+    assert dominant(surface, cells[view["winner"]].inflate(0, -cells[0].height // 3).move(0, cells[0].height // 8)) == theme.STATUS_COLORS["first"]
+
+
+def test_quiz_locked_station_cell_is_locked_colour() -> None:
+    s = session("quiz")
+    view = play_until(s, lambda v: "locked" in v["status"])
+    station = view["status"].index("locked")
+    surface = draw("quiz", s)
+    cell = strip_cells(surface, 4)[station]
+    inner = pygame.Rect(cell.left + cell.width // 10, cell.top + cell.height // 4, cell.width * 8 // 10, cell.height // 2)
+    assert dominant(surface, inner) == theme.STATUS_COLORS["locked"]
+    others = [i for i, st in enumerate(view["status"]) if st == "idle"]
+    assert dominant(surface, strip_cells(surface, 4)[others[0]].inflate(-20, -40)) != theme.STATUS_COLORS["locked"]
+
+
+def test_a_press_lights_its_strip_cell_at_once() -> None:
+    s = session("quiz")
+    play_until(s, lambda v: v["phase"] == "armed")
+    t = s.now_us
+    s.box.edge(Edge(2, "bell", 0, t + 10), 1)
+    s.step(t + 2_000)  # debounced: accepted once stable for the glitch time
+    surface = draw("quiz", s)
+    cell = strip_cells(surface, 4)[2]
+    assert tuple(surface.get_at((cell.centerx, cell.bottom - 2)))[:3] == theme.PRESSED
+    other = strip_cells(surface, 4)[1]
+    assert tuple(surface.get_at((other.centerx, other.bottom - 2)))[:3] != theme.PRESSED
+
+
+def test_quiz_team_colours_shared_by_team_mates() -> None:
+    s = session("quiz", teams=[0, 0, 1, 1])
+    play_until(s, lambda v: v["phase"] == "armed")
+    surface = draw("quiz", s)
+    cells = strip_cells(surface, 4)
+    band = [tuple(surface.get_at((c.centerx, c.top + 3)))[:3] for c in cells]
+    assert band[0] == band[1] != band[2] == band[3]
+
+
+@pytest.mark.parametrize(
+    ("phase", "colour"),
+    [("wait", theme.WAIT), ("go", theme.GO), ("decoy", theme.DECOY)],
+)
+def test_reaction_phases_fill_the_body(phase: str, colour: tuple[int, int, int]) -> None:
+    s = session("reaction", decoy_chance=0.6)
+    play_until(s, lambda v: v["phase"] == phase)
+    assert dominant(draw("reaction", s), body()) == colour
+
+
+def test_reaction_false_start_banner_and_result_winner_panel() -> None:
+    s = session("reaction", seed=3)
+    view = play_until(s, lambda v: v["phase"] in ("wait", "decoy") and v["false_starts"])
+    surface = draw("reaction", s)
+    b = body()
+    banner = pygame.Rect(b.left, b.bottom - b.height // 5, b.width, b.height // 5)
+    colours = {tuple(surface.get_at((x, y)))[:3] for x in range(banner.left, banner.right, 37) for y in range(banner.top, banner.bottom, 9)}
+    assert theme.FALSE_START in colours
+    view = play_until(s, lambda v: v["phase"] == "result" and v["last"].get("winner") is not None)
+    surface = draw("reaction", s)
+    head = pygame.Rect(b.left, b.top, b.width * 60 // 100, b.height * 45 // 100)
+    assert dominant(surface, head) == theme.PALETTE[view["last"]["winner"]]
+
+
+def test_results_screen_in_the_winners_colour() -> None:
+    s = session("reaction", rounds=3)
+    play_until(s, lambda v: v["finished"])
+    view = s.box.engine.public_view()
+    surface = draw("reaction", s)
+    b = body()
+    best = view["leaderboard"][0]["player"]
+    assert dominant(surface, pygame.Rect(b.left, b.top, b.width, b.height * 40 // 100)) == theme.PALETTE[best]
+
+
+def test_diag_marks_a_noisy_input() -> None:
+    mon = InputMonitor([("A", ["bell"]), ("B", ["bell"])])
+    for k in range(4):  # four 200 µs spikes: noise, not presses
+        mon.edge(Edge(1, "bell", 0, k * 100_000), 1)
+        mon.edge(Edge(1, "bell", 1, k * 100_000 + 200), 1)
+        mon.step(k * 100_000 + 50_000)
+    view = mon.view()
+    rows = {r["name"]: r for r in view["inputs"]}
+    assert rows["B"]["flag"] == "noisy" and rows["A"]["flag"] == ""
+    surface = pygame.Surface(SIZE)
+    DiagScene().draw(surface, freeze(view), mon.strip(), mon.now_us)
+    b = body(stations=2)
+    row_h = round(Layout(*SIZE).min_text * 1.25)
+    second_row = pygame.Rect(b.left, b.top + 2 * (row_h + 2), b.width, row_h)
+    assert dominant(surface, second_row) != dominant(surface, pygame.Rect(b.left, b.top + row_h + 2, b.width, row_h))
+
+
+def test_menu_highlights_the_chosen_line() -> None:
+    menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)])
+    menu.key("down")
+    surface = pygame.Surface(SIZE)
+    MenuScene().draw(surface, freeze(menu.view()), [], 0)
+    colours = {tuple(surface.get_at((SIZE[0] // 2 - 300, y)))[:3] for y in range(0, SIZE[1], 3)}
+    assert theme.STATUS_COLORS["first"] in colours
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (3840, 2160)])
+def test_no_text_below_the_minimum_glyph_height(size: tuple[int, int]) -> None:
+    """Every label of every scene, at every supported size, is at least 1/24
+    of the screen height."""
+    TEXT.sizes_used.clear()
+    for game, want in [("quiz", "answering"), ("quiz", "round_over"), ("reaction", "result"), ("reaction", "wait")]:
+        s = session(game, players=16 if game == "quiz" else 6)
+        play_until(s, lambda v, want=want: v["phase"] == want)
+        draw(game, s, size)
+    minimum = Layout(*size).min_text
+    assert min(TEXT.sizes_used) >= minimum
+    assert minimum == max(12, round(size[1] / 24))
+
+
+def test_sixteen_stations_fit_in_two_rows() -> None:
+    surface = pygame.Surface(SIZE)
+    cells = strip_cells(surface, 16)
+    assert len({c.top for c in cells}) == 2
+    assert all(surface.get_rect().contains(c) for c in cells)
+    assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:])
