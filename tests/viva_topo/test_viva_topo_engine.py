@@ -31,9 +31,9 @@ def test_registry_finds_the_game_and_it_meets_the_engine_protocol() -> None:
         spec.settings(5)
 
 
-# the cat lurks on the symbol numbered with the player count: that many symbols
+# the cat lurks on the symbol numbered with the player count: 2n cat symbols
 # before the start exit, on its way to the start (lap 0)
-@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 18), (3, 4, 16), (4, 4, 14)])
+@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 14), (3, 4, 10), (4, 4, 6)])
 def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
     view = engine(players).public_view()
     colours = ["blue", "red", "green", "yellow"][:players]
@@ -133,10 +133,10 @@ def test_mouse_on_arrow_space_offers_house_and_run() -> None:
 
 
 def test_danger_is_shown_in_legal_moves() -> None:
-    e = engine(auto_move_single=False, start={"mice": {"blue-1": 14}})
+    e = engine(auto_move_single=False, start={"mice": {"blue-1": 10}})
     act(e, "roll", value=5)
     danger = {m["mouse"]: m["into_cat"] for m in e.legal_moves() if m["kind"] == "run"}
-    # the cat waits on space 18 (2 players): 14 + 5 runs past it, mice leaving the start do not
+    # the cat waits on space 14 (2 players): 10 + 5 runs past it, mice leaving the start do not
     assert danger == {"blue-1": True, "blue-2": False, "blue-3": False, "blue-4": False, "blue-5": False}
 
 
@@ -189,9 +189,9 @@ def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
     [
         ({"mice": {"pink-1": 3}}, "no mouse 'pink-1'"),
         ({"mice": {"blue-1": 21}}, "off the track"),
-        ({"mice": {"blue-1": 18}}, "cat's space 18"),
+        ({"mice": {"blue-1": 14}}, "cat's space 14"),
         ({"cat": {"lap": 1, "space": 5}}, "cat symbols only"),
-        ({"cat": {"lap": 0, "space": 16}}, "cannot be on space 16 in lap 0"),
+        ({"cat": {"lap": 0, "space": 12}}, "cannot be on space 12 in lap 0"),
         ({"cat": {"lap": 3, "space": 2}}, "cannot be on space 2 in lap 3"),
         ({"mice": {f"red-{i}": 7 for i in range(1, 6)}}, "more than 4"),
         ({"colour": "x"}, "unknown start keys"),
@@ -222,6 +222,6 @@ def test_another_board_is_a_data_change() -> None:
     act(e, "move", mouse="blue-1", to="den")
     assert e.scores == [5, 0] and e.house_left == {"den": 0}
     assert e.cat_space == 9 and e.cat_lap == 0 and e.cat_g == -2
-    assert DEFAULT_BOARD.cat_start_space(4) == 14 and DEFAULT_BOARD.cat_start_route(4) == -4
+    assert DEFAULT_BOARD.cat_start_space(4) == 6 and DEFAULT_BOARD.cat_start_route(4) == -8
     with pytest.raises(ValueError, match="start exit must lie before the first cat symbol"):
         Board(**{**board.__dict__, "start_exit": 3})
