@@ -20,12 +20,15 @@ Geometry decisions (the rules file leaves these open; the engine relies on them)
 * **The cat** runs beside the track on two rings whose symbols sit on the same
   track spaces (``cat_symbols``, every 2 spaces). It chases the mice from
   behind ("at their heels"). Decision: its start symbols 2/3/4 lie *behind*
-  the start exit: the symbol numbered ``n`` is the ``n``-th cat symbol before
-  the start exit (``cat_start``: 2 players space 18, 3 players space 16,
-  4 players space 14). So with ``n`` players the cat needs ``n`` cat rolls
-  (1 symbol each) to pass the start exit and trap the mice still in the start
-  house; until then it is *on its way* (``lap`` 0, inner ring). Passing the
-  start exit it begins lap 1 (inner ring, 1 symbol per cat roll: space 2,
+  the start exit: the symbol numbered ``n`` is the ``2n``-th cat symbol before
+  the start exit (``cat_start``: 2 players space 14, 3 players space 10,
+  4 players space 6; 8 symbols back still lies past the start exit on this
+  20-space ring, so nothing is capped). So with ``n`` players the cat needs
+  ``2n`` cat rolls (1 symbol each, about ``6n`` turns) to pass the start exit
+  and trap the mice still in the start house; until then it is *on its way*
+  (``lap`` 0, inner ring) and mice that left the start walk behind it (a
+  mouse running onto or past it is eaten). Passing the start exit it begins
+  lap 1 (inner ring, 1 symbol per cat roll: space 2,
   4, ... 20), then passes the start exit again into lap 2 (outer ring, 2
   symbols per cat roll) and runs round once more to the last symbol (space
   20); that final move stops there even if a step is left. Its run is then
@@ -67,8 +70,8 @@ class Board:
     emmentalia_wheels: int
     wheel_value: int
     cat_symbols: tuple[int, ...]
-    #: (player count, start space of the cat): a cat symbol before the start
-    #: exit, reached again only after the cat's two laps
+    #: (player count, start space of the cat): the 2n-th cat symbol before the
+    #: start exit, reached again only after the cat's two laps
     cat_start: tuple[tuple[int, int], ...]
     #: symbols the cat moves per cat roll on lap 1 and on lap 2
     cat_speed: tuple[int, int]

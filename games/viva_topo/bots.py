@@ -7,11 +7,13 @@ times the chance of winning the race to it against the cat chasing from
 behind: the cat's expected turns to come past the mouse and reach that place
 against the turns the mouse needs (it gets only a share of its owner's
 moves). A move scores the change in that value, plus cheese banked at once.
-So bots run mice ahead of the cat, take a house when the cat is close behind
-(a far, rich goal is only worth the race), never run into the cat when
-anything else is possible, bring mice out of the start while the cat is on
-its way (the more mice wait, the sooner), and prefer houses with the most
-valuable cheese left.
+A mouse's share of its owner's moves shrinks with the mice the owner has in
+play, so a crowd of mice cannot all win long races. So bots run mice ahead
+of the cat, take a house when the cat is close behind (entering while the cat
+comes past within ``HOUSE_REACH`` cat rolls earns a bonus: cheese banked beats
+a long race), never run into the cat when anything else is possible, bring
+mice out of the start while the cat is on its way (a bonus by the risk of
+being trapped there), and prefer houses with the most valuable cheese left.
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ MOUSE_STEP = (sum(NUMBERS) + FACES.count(CAT)) / len(FACES)
 #: RACE_SPREAD turns (plus a quarter of the cat's time) makes a race 3 to 1
 RACE_SHARE = 1.5
 RACE_SPREAD = 2.0
+#: a mouse's share of its owner's moves shrinks with the mice the owner still has in play
+SHARE_PER_MOUSE = 0.6
+#: entering a house with cheese while the cat will come past within this many cat rolls
+#: banks the cheese: worth HOUSE_BONUS on top of its value
+HOUSE_REACH = 2
+HOUSE_BONUS = 1.5
+#: bringing a mouse out of the start is worth this times its risk of being trapped
+START_BONUS = 2.0
 
 
 def _cat_moves(view: Mapping[str, Any], moves: int) -> list[set[int]]:
@@ -142,6 +152,13 @@ class VivaTopoBot:
         players = len(view["players"])
         owner = next(m["owner"] for m in view["mice"] if m["id"] == move["mouse"])
         waiting = sum(1 for m in view["mice"] if m["owner"] == owner and m["where"] == "start")
+        # a mouse gets about one in (mice in play) of its owner's moves, whatever RACE_SHARE says
+        own = sum(
+            1
+            for m in view["mice"]
+            if m["owner"] == owner and (m["where"] == "start" or m["where"].startswith("space-"))
+        )
+        share = max(RACE_SHARE, own * SHARE_PER_MOUSE)
 
         def risk(space: int) -> float:
             """Chance the cat gets this mouse before its owner moves again."""
@@ -168,7 +185,7 @@ class VivaTopoBot:
             if cat_rolls is None:
                 return 1.0  # the cat's run ends before it gets there
             cat_turns = cat_rolls * TURNS_PER_CAT
-            margin = cat_turns - steps / MOUSE_STEP * players * RACE_SHARE
+            margin = cat_turns - steps / MOUSE_STEP * players * share
             return 1.0 / (1.0 + math.exp(-margin / (RACE_SPREAD + 0.25 * cat_turns)))
 
         def potential(space: int) -> float:
@@ -201,8 +218,14 @@ class VivaTopoBot:
         if target.startswith("house"):
             house = next(h for h in board["houses"] if h["name"] == target)
             gain = house["value"] if view["cheese_left"][target] else 0.0
+            coming = _rolls_until(sweeps, here or start_exit, here or start_exit)
+            if gain and coming is not None and coming <= HOUSE_REACH:
+                gain += HOUSE_BONUS
             return gain - before
-        return worth(int(target.split("-")[1])) - before
+        after = worth(int(target.split("-")[1])) - before
+        if here == 0:  # every mouse out of the start is one fewer the cat can trap there
+            after += START_BONUS * risk(0)
+        return after
 
 
 def new_bots(settings: GameSettings) -> list[VivaTopoBot]:
