@@ -48,6 +48,11 @@ START, TRACK, HOUSE, EMMENTALIA, EATEN, TRAPPED = (
     "trapped",
 )
 IN_PLAY = (START, TRACK)
+#: events the screen animates (the die, the cat's meal, the trap, cheese), kept in
+#: ``public_view()["last_events"]`` with their box time so a scene can draw them
+#: from the view and the clock alone
+SHOWN_EVENTS = ("roll", "cat", "eaten", "trapped", "cheese", "game_over")
+LAST_EVENTS = 8
 
 
 @dataclass
@@ -137,6 +142,7 @@ class VivaTopoEngine:
         self.turn_count = 0
         self.winners: list[int] = []
         self.log: list[str] = []
+        self.last_events: list[dict[str, Any]] = []
         start = settings.options.get("start")
         if start:
             self._apply_start(start)
@@ -189,6 +195,9 @@ class VivaTopoEngine:
 
     def _event(self, kind: str, text: str, player: int | None = None, **data: Any) -> GameEvent:
         self.log.append(text)
+        if kind in SHOWN_EVENTS:
+            shown = {"kind": kind, "t_us": self._now, "player": player, "text": text, **data}
+            self.last_events = [*self.last_events, shown][-LAST_EVENTS:]
         return GameEvent(kind=kind, t_us=self._now, player=player, data={"text": text, **data})
 
     def _on_space(self, space: int) -> list[Mouse]:
@@ -582,6 +591,10 @@ class VivaTopoEngine:
             "highlight": self.highlight if self.moves else None,
             "highlighted": highlighted,
             "winners": list(self.winners),
+            "last_events": [
+                {k: list(v) if isinstance(v, list) else v for k, v in e.items()}
+                for e in self.last_events
+            ],
         }
 
     def private_view(self, player: int) -> dict[str, Any]:

@@ -158,6 +158,7 @@ def test_public_view_and_summary_keys() -> None:
         "highlight",
         "highlighted",
         "players",
+        "last_events",
     } <= set(view)
     assert view["status"] == ["turn", "idle", "idle"] and view["phase"] == "roll"
     summary = e.summary()
@@ -225,3 +226,21 @@ def test_another_board_is_a_data_change() -> None:
     assert DEFAULT_BOARD.cat_start_space(4) == 6 and DEFAULT_BOARD.cat_start_route(4) == -8
     with pytest.raises(ValueError, match="start exit must lie before the first cat symbol"):
         Board(**{**board.__dict__, "start_exit": 3})
+
+
+def test_last_events_let_the_screen_animate_the_roll_and_the_cats_meal() -> None:
+    # a cat roll: blue-1 walks 15 -> 16, then the cat (lap 1) runs 12 -> 14 and eats red-1 on 13
+    mice = {"blue-1": 15, "red-1": 13, "blue-2": 2, "blue-3": 3, "red-2": 2, "red-3": 3}
+    e = engine(auto_move_single=False, start={"cat": {"lap": 1, "space": 12}, "mice": mice})
+    assert e.public_view()["last_events"] == []
+    e.handle(Action("roll", 5_000, player=0, args={"value": "cat"}))
+    e.handle(Action("move", 7_000, player=0, args={"mouse": "blue-1"}))
+    shown = e.public_view()["last_events"]
+    assert [(x["kind"], x["t_us"]) for x in shown] == [("roll", 5_000), ("cat", 7_000), ("eaten", 7_000)]
+    assert shown[0]["value"] == "cat" and shown[0]["player"] == 0
+    assert shown[-1]["mice"] == ["red-1"] and shown[-1]["text"] == "THE CAT EATS red-1"
+    for _ in range(5):  # a long game keeps only the last few
+        act(e, "roll", value=2)
+        if e.phase == "move":
+            act(e, "confirm")
+    assert len(e.public_view()["last_events"]) == 8
