@@ -81,6 +81,7 @@ def scene_frames(frames: int) -> None:
     game_case("reaction: GO (6 players)", "reaction", 6, lambda v: v["phase"] == "go")
     game_case("reaction: result + leaderboard", "reaction", 6, lambda v: v["phase"] == "result")
     game_case("results screen", "reaction", 6, lambda v: v["finished"], rounds=3)
+    game_case("viva topo: board, move highlighted (4 players)", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 8)
     mon = InputMonitor([(f"Player {i + 1}", ["bell", "a"]) for i in range(8)])
     diag = DiagScene()
     cases.append(("diag (16 inputs)", lambda i: diag.draw(surface, freeze(mon.view()), mon.strip(), i * 16_667)))
