@@ -84,6 +84,7 @@ def scene_frames(frames: int) -> None:
     game_case("schicki micki: window (7 players)", "schicki-micki", 7, lambda v: v["phase"] == "window" and len(v["table"]) >= 3)
     game_case("schicki micki: resolution", "schicki-micki", 7,
               lambda v: v["phase"] == "waiting" and bool(v["last_resolution"]) and len(v["last_resolution"]["outcomes"]) >= 4)
+    game_case("viva topo: board, move highlighted (4 players)", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 8)
     mon = InputMonitor([(f"Player {i + 1}", ["bell", "a"]) for i in range(8)])
     diag = DiagScene()
     cases.append(("diag (16 inputs)", lambda i: diag.draw(surface, freeze(mon.view()), mon.strip(), i * 16_667)))

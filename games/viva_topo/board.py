@@ -18,15 +18,23 @@ Geometry decisions (the rules file leaves these open; the engine relies on them)
   with room; if there is none ahead of the mouse, that track move is not
   legal. Running through full spaces is fine.
 * **The cat** runs beside the track on two rings whose symbols sit on the same
-  track spaces (``cat_symbols``, every 2 spaces). It starts on the symbol
-  numbered by the player count, i.e. the n-th symbol along the track (2
-  players: space 4, 3: space 6, 4: space 8), ahead of the mice, which follow
-  it ("at their heels" works both ways: overtaking it is deadly). Lap 1 runs
-  from there to the last symbol (space 20), 1 symbol per cat roll; the next
-  cat move takes it past the start exit onto lap 2 (the outer ring), one
-  full circle at 2 symbols per cat roll, ending on the last symbol again
-  (the final move stops there even if a step is left). Its run is then over
-  and it leaves the board: it eats on that final move, then no more.
+  track spaces (``cat_symbols``, every 2 spaces). It chases the mice from
+  behind ("at their heels"). Decision: its start symbols 2/3/4 lie *behind*
+  the start exit: the symbol numbered ``n`` is the ``2n``-th cat symbol before
+  the start exit (``cat_start``: 2 players space 14, 3 players space 10,
+  4 players space 6; 8 symbols back still lies past the start exit on this
+  20-space ring, so nothing is capped). So with ``n`` players the cat needs
+  ``2n`` cat rolls (1 symbol each, about ``6n`` turns) to pass the start exit
+  and trap the mice still in the start house; until then it is *on its way*
+  (``lap`` 0, inner ring) and mice that left the start walk behind it (a
+  mouse running onto or past it is eaten). Passing the start exit it begins
+  lap 1 (inner ring, 1 symbol per cat roll: space 2,
+  4, ... 20), then passes the start exit again into lap 2 (outer ring, 2
+  symbols per cat roll) and runs round once more to the last symbol (space
+  20); that final move stops there even if a step is left. Its run is then
+  over and it leaves the board: it eats on that final move, then no more.
+  Laps start right after the start exit, so the start exit must lie before
+  the first cat symbol.
 * **Passing.** A cat move *covers* every track space after its old space up
   to and including the space it lands on. Mice on covered spaces are eaten;
   if the start exit is covered, the mice still in the start house are
@@ -62,7 +70,8 @@ class Board:
     emmentalia_wheels: int
     wheel_value: int
     cat_symbols: tuple[int, ...]
-    #: (player count, start space of the cat)
+    #: (player count, start space of the cat): the 2n-th cat symbol before the
+    #: start exit, reached again only after the cat's two laps
     cat_start: tuple[tuple[int, int], ...]
     #: symbols the cat moves per cat roll on lap 1 and on lap 2
     cat_speed: tuple[int, int]
@@ -78,6 +87,8 @@ class Board:
                 raise ValueError(f"{house.name}: arrow space {house.arrow_space} is off the track")
         if sorted(set(self.cat_symbols)) != list(self.cat_symbols):
             raise ValueError("cat_symbols must be increasing track spaces")
+        if not self.start_exit < self.cat_symbols[0]:
+            raise ValueError("the start exit must lie before the first cat symbol")
         for _, space in self.cat_start:
             if space not in self.cat_symbols:
                 raise ValueError(f"cat start space {space} has no cat symbol")
@@ -90,6 +101,11 @@ class Board:
 
     def cat_start_space(self, players: int) -> int:
         return dict(self.cat_start)[players]
+
+    def cat_start_route(self, players: int) -> int:
+        """The cat's start on its route, in symbols: negative, -k means k symbols
+        (k cat rolls on the inner ring) before it passes the start exit."""
+        return self.cat_symbols.index(self.cat_start_space(players)) - len(self.cat_symbols)
 
     def mice_count(self, players: int) -> int:
         return dict(self.mice_per_player)[players]
@@ -108,6 +124,7 @@ class Board:
             ],
             "emmentalia": {"wheels": self.emmentalia_wheels, "value": self.wheel_value},
             "cat_symbols": list(self.cat_symbols),
+            "cat_start": {str(players): space for players, space in self.cat_start},
             "cat_speed": list(self.cat_speed),
             "space_capacity": self.space_capacity,
         }
@@ -125,7 +142,7 @@ DEFAULT_BOARD = Board(
     emmentalia_wheels=4,
     wheel_value=6,
     cat_symbols=(2, 4, 6, 8, 10, 12, 14, 16, 18, 20),
-    cat_start=((2, 4), (3, 6), (4, 8)),
+    cat_start=((2, 14), (3, 10), (4, 6)),
     cat_speed=(1, 2),
     space_capacity=4,
     mice_per_player=((2, 5), (3, 4), (4, 4)),

@@ -1,17 +1,25 @@
 """Seeded bots for Viva Topo!: they read the shared screen and press buttons.
 
 Strategy (greedy, one move ahead): every mouse is worth its *potential*
-(cheese it may still collect, growing along the track) discounted by the risk
-of the cat catching it before its owner moves again. A move scores the change
-in that value, plus cheese banked at once. So bots avoid ending in front of
-the cat, never run into it when anything else is possible, duck into a house
-when the cat is close, bring mice out of the start before the cat closes it,
-and prefer houses with the most valuable cheese left.
+discounted by the risk of the cat catching it before its owner moves again.
+The potential is the best cheese still ahead (a house's pieces or a wheel)
+times the chance of winning the race to it against the cat chasing from
+behind: the cat's expected turns to come past the mouse and reach that place
+against the turns the mouse needs (it gets only a share of its owner's
+moves). A move scores the change in that value, plus cheese banked at once.
+A mouse's share of its owner's moves shrinks with the mice the owner has in
+play, so a crowd of mice cannot all win long races. So bots run mice ahead
+of the cat, take a house when the cat is close behind (entering while the cat
+comes past within ``HOUSE_REACH`` cat rolls earns a bonus: cheese banked beats
+a long race), never run into the cat when anything else is possible, bring
+mice out of the start while the cat is on its way (a bonus by the risk of
+being trapped there), and prefer houses with the most valuable cheese left.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -20,27 +28,45 @@ from controller.press import Press
 from games.base import GameEvent, GameSettings, RuleError
 from games.registry import PlannedPress
 from games.viva_topo.buttons import button_map
-from games.viva_topo.engine import VivaTopoEngine
+from games.viva_topo.engine import CAT, FACES, NUMBERS, VivaTopoEngine
 
 #: replan if the screen has not changed this long after the last planned press
 STALL_US = 3_000_000
+#: turns between cat rolls on average, and spaces a mouse moves per roll
+TURNS_PER_CAT = len(FACES) / FACES.count(CAT)
+MOUSE_STEP = (sum(NUMBERS) + FACES.count(CAT)) / len(FACES)
+#: a mouse gets about 1 in RACE_SHARE of its owner's moves; a lead of
+#: RACE_SPREAD turns (plus a quarter of the cat's time) makes a race 3 to 1
+RACE_SHARE = 1.5
+RACE_SPREAD = 2.0
+#: a mouse's share of its owner's moves shrinks with the mice the owner still has in play
+SHARE_PER_MOUSE = 0.6
+#: entering a house with cheese while the cat will come past within this many cat rolls
+#: banks the cheese: worth HOUSE_BONUS on top of its value
+HOUSE_REACH = 2
+HOUSE_BONUS = 1.5
+#: bringing a mouse out of the start is worth this times its risk of being trapped
+START_BONUS = 2.0
 
 
-def _cat_reach(view: Mapping[str, Any], moves: int) -> set[int]:
-    """Track spaces the cat covers in its next ``moves`` cat rolls."""
+def _cat_moves(view: Mapping[str, Any], moves: int) -> list[set[int]]:
+    """Track spaces the cat covers on each of its next ``moves`` cat rolls
+    (fewer sets once its run is over)."""
     cat = view["cat"]
     if cat["done"] or cat["space"] is None:
-        return set()
+        return []
     board = view["board"]
     symbols: list[int] = board["cat_symbols"]
     n = len(symbols)
     spaces: int = board["spaces"]
+    # lap 0 (on its way to the start exit) is -n..-1, lap 1 is 0..n-1, lap 2 is n..2n-1
     g = symbols.index(cat["space"]) + (cat["lap"] - 1) * n
-    covered: set[int] = set()
+    out: list[set[int]] = []
     space = cat["space"]
     for _ in range(moves):
         if g >= 2 * n - 1:
             break
+        covered: set[int] = set()
         target = min(g + board["cat_speed"][0 if g < n else 1], 2 * n - 1)
         while g < target:
             g += 1
@@ -48,7 +74,25 @@ def _cat_reach(view: Mapping[str, Any], moves: int) -> set[int]:
             while space != goal:
                 space = space % spaces + 1
                 covered.add(space)
-    return covered
+        out.append(covered)
+    return out
+
+
+def _cat_reach(view: Mapping[str, Any], moves: int) -> set[int]:
+    """Track spaces the cat covers in its next ``moves`` cat rolls."""
+    return set().union(*_cat_moves(view, moves))
+
+
+def _rolls_until(sweeps: list[set[int]], here: int, goal: int) -> int | None:
+    """How many cat rolls until the cat, chasing a mouse on ``here``, covers
+    ``goal`` ahead of it (None if its run ends first): the first time it
+    covers ``goal`` once it has come past ``here``."""
+    behind = False
+    for rolls, covered in enumerate(sweeps, 1):
+        behind = behind or here in covered
+        if behind and goal in covered:
+            return rolls
+    return None
 
 
 class VivaTopoBot:
@@ -100,42 +144,63 @@ class VivaTopoBot:
 
     def score(self, view: Mapping[str, Any], move: Mapping[str, Any]) -> float:
         board = view["board"]
-        certain = view["roll"] == "cat"  # the cat moves right after this move
-        near = _cat_reach(view, 1)
-        far = _cat_reach(view, 2)
+        certain = view["roll"] == CAT  # the cat moves right after this move
+        sweeps = _cat_moves(view, 4 * board["spaces"])
+        near = sweeps[0] if sweeps else set()
+        far = near | sweeps[1] if len(sweeps) > 1 else near
         start_exit = board["start_exit"]
+        players = len(view["players"])
+        owner = next(m["owner"] for m in view["mice"] if m["id"] == move["mouse"])
+        waiting = sum(1 for m in view["mice"] if m["owner"] == owner and m["where"] == "start")
+        # a mouse gets about one in (mice in play) of its owner's moves, whatever RACE_SHARE says
+        own = sum(
+            1
+            for m in view["mice"]
+            if m["owner"] == owner and (m["where"] == "start" or m["where"].startswith("space-"))
+        )
+        share = max(RACE_SHARE, own * SHARE_PER_MOUSE)
 
         def risk(space: int) -> float:
+            """Chance the cat gets this mouse before its owner moves again."""
             if space == 0:  # trapped when the cat passes the start exit
-                for moves in range(1, 6):
-                    if start_exit in _cat_reach(view, moves):
-                        return (1.0 if certain else 0.7) if moves == 1 else 1.5 / (moves + 1)
-                return 0.1
+                for moves, covered in enumerate(sweeps, 1):
+                    if start_exit in covered:
+                        if moves == 1 and certain:
+                            return 1.0
+                        # the owner's turns before the cat gets there, shared by the
+                        # mice still waiting in the start
+                        turns = moves * TURNS_PER_CAT / players
+                        return min(0.95, waiting / (turns + 1.0))
+                return 0.0
             if space in near:
                 return 1.0 if certain else 0.6
             if space in far:
                 return 0.3
             return 0.05
 
+        def survival(space: int, goal: int, steps: int) -> float:
+            """Chance of running ``steps`` to ``goal`` before the cat behind comes by:
+            expected turns the cat needs against the turns the mouse needs."""
+            cat_rolls = _rolls_until(sweeps, space or start_exit, goal)
+            if cat_rolls is None:
+                return 1.0  # the cat's run ends before it gets there
+            cat_turns = cat_rolls * TURNS_PER_CAT
+            margin = cat_turns - steps / MOUSE_STEP * players * share
+            return 1.0 / (1.0 + math.exp(-margin / (RACE_SPREAD + 0.25 * cat_turns)))
+
         def potential(space: int) -> float:
-            """The best cheese still ahead, less the further it is."""
-            cat = view["cat"]
-            # behind the cat on its first lap, cheese past it waits for the cat's
-            # second, faster lap to sweep by first: worth much less
-            wall = (
-                cat["space"] if cat["lap"] == 1 and cat["space"] and cat["space"] > space else None
-            )
+            """The best cheese still ahead, times the chance to get there first."""
             best = 0.3
             for house in board["houses"]:
-                if house["arrow_space"] >= space and view["cheese_left"][house["name"]]:
-                    value = house["value"] * 0.93 ** (house["arrow_space"] - space)
-                    if wall is not None and house["arrow_space"] >= wall:
-                        value *= 0.4
+                arrow = house["arrow_space"]
+                if arrow >= space and view["cheese_left"][house["name"]]:
+                    steps = arrow - space + 1
+                    value = house["value"] * survival(space, arrow, steps) * 0.97**steps
                     best = max(best, value)
             if view["cheese_left"]["emmentalia"]:
-                distance = board["spaces"] + 1 - space
-                value = board["emmentalia"]["value"] * 0.93**distance
-                best = max(best, value * (0.3 if wall is not None else 1.0))
+                steps = board["spaces"] + 1 - space
+                value = board["emmentalia"]["value"] * survival(space, board["spaces"], steps)
+                best = max(best, value * 0.97**steps)
             return best
 
         def worth(space: int) -> float:
@@ -153,8 +218,14 @@ class VivaTopoBot:
         if target.startswith("house"):
             house = next(h for h in board["houses"] if h["name"] == target)
             gain = house["value"] if view["cheese_left"][target] else 0.0
+            coming = _rolls_until(sweeps, here or start_exit, here or start_exit)
+            if gain and coming is not None and coming <= HOUSE_REACH:
+                gain += HOUSE_BONUS
             return gain - before
-        return worth(int(target.split("-")[1])) - before
+        after = worth(int(target.split("-")[1])) - before
+        if here == 0:  # every mouse out of the start is one fewer the cat can trap there
+            after += START_BONUS * risk(0)
+        return after
 
 
 def new_bots(settings: GameSettings) -> list[VivaTopoBot]:

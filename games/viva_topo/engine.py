@@ -48,6 +48,11 @@ START, TRACK, HOUSE, EMMENTALIA, EATEN, TRAPPED = (
     "trapped",
 )
 IN_PLAY = (START, TRACK)
+#: events the screen animates (the die, the cat's meal, the trap, cheese), kept in
+#: ``public_view()["last_events"]`` with their box time so a scene can draw them
+#: from the view and the clock alone
+SHOWN_EVENTS = ("roll", "cat", "eaten", "trapped", "cheese", "game_over")
+LAST_EVENTS = 8
 
 
 @dataclass
@@ -120,9 +125,10 @@ class VivaTopoEngine:
                 mouse = Mouse(id=f"{colour}-{n}", owner=owner)
                 self.mice[mouse.id] = mouse
         self._symbols = board.cat_symbols
-        #: the cat's place along its two laps, counted in symbols: lap 1 is 0..N-1,
-        #: lap 2 is N..2N-1; reaching 2N-1 (the last symbol of lap 2) ends its run
-        self.cat_g = self._symbols.index(board.cat_start_space(players))
+        #: the cat's place along its route, counted in symbols: on its way to the
+        #: start exit (lap 0) it is -k..-1, lap 1 is 0..N-1, lap 2 is N..2N-1;
+        #: reaching 2N-1 (the last symbol of lap 2) ends its run
+        self.cat_g = board.cat_start_route(players)
         self.start_closed = False
         self.house_left = {h.name: h.pieces for h in board.houses}
         self.wheels_left = board.emmentalia_wheels
@@ -136,6 +142,7 @@ class VivaTopoEngine:
         self.turn_count = 0
         self.winners: list[int] = []
         self.log: list[str] = []
+        self.last_events: list[dict[str, Any]] = []
         start = settings.options.get("start")
         if start:
             self._apply_start(start)
@@ -151,6 +158,9 @@ class VivaTopoEngine:
 
     @property
     def cat_lap(self) -> int:
+        """0 on its way to the start exit, then 1 (inner ring) and 2 (outer ring)."""
+        if self.cat_g < 0:
+            return 0
         return 1 if self.cat_g < self._n_symbols else 2
 
     def _cat_space_at(self, g: int) -> int:
@@ -162,7 +172,7 @@ class VivaTopoEngine:
         return None if self.cat_done else self._cat_space_at(self.cat_g)
 
     def _cat_step(self) -> int:
-        return self.board.cat_speed[0] if self.cat_lap == 1 else self.board.cat_speed[1]
+        return self.board.cat_speed[0] if self.cat_lap < 2 else self.board.cat_speed[1]
 
     def _next_space(self, space: int) -> int:
         return space % self.board.spaces + 1
@@ -185,6 +195,9 @@ class VivaTopoEngine:
 
     def _event(self, kind: str, text: str, player: int | None = None, **data: Any) -> GameEvent:
         self.log.append(text)
+        if kind in SHOWN_EVENTS:
+            shown = {"kind": kind, "t_us": self._now, "player": player, "text": text, **data}
+            self.last_events = [*self.last_events, shown][-LAST_EVENTS:]
         return GameEvent(kind=kind, t_us=self._now, player=player, data={"text": text, **data})
 
     def _on_space(self, space: int) -> list[Mouse]:
@@ -461,6 +474,8 @@ class VivaTopoEngine:
         events = []
         if self.cat_done:
             text = f"the cat runs from space-{old_space} to space-{landing} and ends its second lap"
+        elif self.cat_lap == 0:
+            text = f"the cat runs from space-{old_space} to space-{landing} (on its way to the start)"
         else:
             text = f"the cat runs from space-{old_space} to space-{landing} (lap {self.cat_lap})"
         events.append(
@@ -576,6 +591,10 @@ class VivaTopoEngine:
             "highlight": self.highlight if self.moves else None,
             "highlighted": highlighted,
             "winners": list(self.winners),
+            "last_events": [
+                {k: list(v) if isinstance(v, list) else v for k, v in e.items()}
+                for e in self.last_events
+            ],
         }
 
     def private_view(self, player: int) -> dict[str, Any]:
@@ -622,7 +641,7 @@ class VivaTopoEngine:
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
-        if self.cat_g >= self._n_symbols:  # the cat has passed the start exit into lap 2
+        if self.cat_g >= 0:  # the cat has passed the start exit
             self.start_closed = True
         for mouse_id, where in dict(start.get("mice", {})).items():
             if mouse_id not in self.mice:
@@ -682,12 +701,12 @@ class VivaTopoEngine:
         if cat.get("done"):
             self.cat_g = 2 * n - 1
             return
-        lap, space = int(cat.get("lap", 1)), int(cat["space"])
+        lap, space = int(cat.get("lap", 1)), int(cat["space"])  # lap 0: before the start exit
         if space not in self._symbols:
             raise ValueError(
                 f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"
             )
         g = self._symbols.index(space) + (lap - 1) * n
-        if lap not in (1, 2) or g not in reachable:
+        if lap not in (0, 1, 2) or g not in reachable:
             raise ValueError(f"the cat cannot be on space {space} in lap {lap}")
         self.cat_g = g

@@ -31,7 +31,9 @@ def test_registry_finds_the_game_and_it_meets_the_engine_protocol() -> None:
         spec.settings(5)
 
 
-@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 4), (3, 4, 6), (4, 4, 8)])
+# the cat lurks on the symbol numbered with the player count: 2n cat symbols
+# before the start exit, on its way to the start (lap 0)
+@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 14), (3, 4, 10), (4, 4, 6)])
 def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
     view = engine(players).public_view()
     colours = ["blue", "red", "green", "yellow"][:players]
@@ -42,7 +44,7 @@ def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
             == mice
         )
     assert view["cat"] == {
-        "lap": 1,
+        "lap": 0,
         "space": cat_space,
         "done": False,
         "step": 1,
@@ -62,6 +64,8 @@ def test_seeded_rolls_repeat_and_ignore_global_random() -> None:
         e = engine(seed=seed, auto_move_single=False)
         out = []
         for _ in range(30):
+            if e.finished:
+                break
             events = act(e, "roll")
             out.append(events[0].data["value"])
             if e.phase == "move":
@@ -73,7 +77,7 @@ def test_seeded_rolls_repeat_and_ignore_global_random() -> None:
     random.seed(2)
     assert rolls(7) == first
     assert rolls(8) != first
-    assert set(first) <= set(FACES) and "cat" in first
+    assert len(first) >= 10 and set(first) <= set(FACES) and "cat" in first
 
 
 def test_unknown_mouse_names_the_movable_ones() -> None:
@@ -101,7 +105,7 @@ def test_out_of_turn_and_out_of_phase_actions_are_rejected() -> None:
 
 
 def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
-    e = engine(auto_move_single=False, start={"cat": {"lap": 1, "space": 16}})
+    e = engine(auto_move_single=False)
     red_bell = button_map(Press(station=1, input="bell", t_us=10), "buttons")
     assert red_bell == Action("roll", 10, player=1)
     with pytest.raises(RuleError):
@@ -122,16 +126,18 @@ def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
 
 
 def test_mouse_on_arrow_space_offers_house_and_run() -> None:
-    e = engine(start={"cat": {"lap": 1, "space": 16}, "mice": {"blue-1": 9}})
+    e = engine(start={"mice": {"blue-1": 9}})
     act(e, "roll", value=2)
     options = [m["to"] for m in e.legal_moves() if m["mouse"] == "blue-1"]
     assert options == ["space-11", "house-2"]
 
 
 def test_danger_is_shown_in_legal_moves() -> None:
-    e = engine()
+    e = engine(auto_move_single=False, start={"mice": {"blue-1": 10}})
     act(e, "roll", value=5)
-    assert all(m["into_cat"] for m in e.legal_moves())  # the cat sits on space 4
+    danger = {m["mouse"]: m["into_cat"] for m in e.legal_moves() if m["kind"] == "run"}
+    # the cat waits on space 14 (2 players): 10 + 5 runs past it, mice leaving the start do not
+    assert danger == {"blue-1": True, "blue-2": False, "blue-3": False, "blue-4": False, "blue-5": False}
 
 
 def test_public_view_and_summary_keys() -> None:
@@ -152,6 +158,7 @@ def test_public_view_and_summary_keys() -> None:
         "highlight",
         "highlighted",
         "players",
+        "last_events",
     } <= set(view)
     assert view["status"] == ["turn", "idle", "idle"] and view["phase"] == "roll"
     summary = e.summary()
@@ -183,9 +190,10 @@ def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
     [
         ({"mice": {"pink-1": 3}}, "no mouse 'pink-1'"),
         ({"mice": {"blue-1": 21}}, "off the track"),
-        ({"mice": {"blue-1": 4}}, "cat's space 4"),
+        ({"mice": {"blue-1": 14}}, "cat's space 14"),
         ({"cat": {"lap": 1, "space": 5}}, "cat symbols only"),
-        ({"cat": {"lap": 1, "space": 2}}, "cannot be on space 2 in lap 1"),
+        ({"cat": {"lap": 0, "space": 12}}, "cannot be on space 12 in lap 0"),
+        ({"cat": {"lap": 3, "space": 2}}, "cannot be on space 2 in lap 3"),
         ({"mice": {f"red-{i}": 7 for i in range(1, 6)}}, "more than 4"),
         ({"colour": "x"}, "unknown start keys"),
     ],
@@ -203,7 +211,7 @@ def test_another_board_is_a_data_change() -> None:
         emmentalia_wheels=1,
         wheel_value=9,
         cat_symbols=(3, 6, 9, 12),
-        cat_start=((2, 6),),
+        cat_start=((2, 9),),
         cat_speed=(1, 2),
         space_capacity=2,
         mice_per_player=((2, 2),),
@@ -214,4 +222,25 @@ def test_another_board_is_a_data_change() -> None:
     assert [m["to"] for m in e.legal_moves()][:2] == ["space-5", "den"]
     act(e, "move", mouse="blue-1", to="den")
     assert e.scores == [5, 0] and e.house_left == {"den": 0}
-    assert DEFAULT_BOARD.cat_start_space(4) == 8
+    assert e.cat_space == 9 and e.cat_lap == 0 and e.cat_g == -2
+    assert DEFAULT_BOARD.cat_start_space(4) == 6 and DEFAULT_BOARD.cat_start_route(4) == -8
+    with pytest.raises(ValueError, match="start exit must lie before the first cat symbol"):
+        Board(**{**board.__dict__, "start_exit": 3})
+
+
+def test_last_events_let_the_screen_animate_the_roll_and_the_cats_meal() -> None:
+    # a cat roll: blue-1 walks 15 -> 16, then the cat (lap 1) runs 12 -> 14 and eats red-1 on 13
+    mice = {"blue-1": 15, "red-1": 13, "blue-2": 2, "blue-3": 3, "red-2": 2, "red-3": 3}
+    e = engine(auto_move_single=False, start={"cat": {"lap": 1, "space": 12}, "mice": mice})
+    assert e.public_view()["last_events"] == []
+    e.handle(Action("roll", 5_000, player=0, args={"value": "cat"}))
+    e.handle(Action("move", 7_000, player=0, args={"mouse": "blue-1"}))
+    shown = e.public_view()["last_events"]
+    assert [(x["kind"], x["t_us"]) for x in shown] == [("roll", 5_000), ("cat", 7_000), ("eaten", 7_000)]
+    assert shown[0]["value"] == "cat" and shown[0]["player"] == 0
+    assert shown[-1]["mice"] == ["red-1"] and shown[-1]["text"] == "THE CAT EATS red-1"
+    for _ in range(5):  # a long game keeps only the last few
+        act(e, "roll", value=2)
+        if e.phase == "move":
+            act(e, "confirm")
+    assert len(e.public_view()["last_events"]) == 8

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,8 +92,9 @@ def bot_choice(start: dict, roll: object) -> dict:
 
 
 def test_bot_does_not_run_past_the_cat_when_it_can_move_another_mouse() -> None:
-    # a 3 takes blue-1 from 10 past the cat on 12; blue-2 can walk safely instead
-    best = bot_choice({"cat": {"lap": 1, "space": 12}, "mice": {"blue-1": 10, "blue-2": 2}}, 3)
+    # the cat waits on 14 on its way to the start: a 3 takes blue-1 from 12 past it;
+    # blue-2 can walk safely instead
+    best = bot_choice({"mice": {"blue-1": 12, "blue-2": 2}}, 3)
     assert best["mouse"] != "blue-1" and not best["into_cat"]
 
 
@@ -116,7 +118,7 @@ def test_bot_prefers_the_house_with_the_better_cheese_left() -> None:
 
 
 def test_bot_presses_bell_then_navigates_and_confirms() -> None:
-    e = VivaTopoEngine(SPEC.settings(2, 0, start={"cat": {"lap": 1, "space": 16}}))
+    e = VivaTopoEngine(SPEC.settings(2, 0))
     bot = VivaTopoBot(0, seed=3)
     plan = bot.observe(e.public_view(), [], 1_000)
     assert [p.input for p in plan] == ["bell"] and 250_000 <= plan[0].t_us - 1_000 <= 700_000
@@ -126,3 +128,22 @@ def test_bot_presses_bell_then_navigates_and_confirms() -> None:
     assert plan[-1].input == "ok" and {p.input for p in plan[:-1]} <= {"next", "prev"}
     assert [p.t_us for p in plan] == sorted(p.t_us for p in plan)
     assert VivaTopoBot(1, seed=3).observe(e.public_view(), [], 0) == []
+
+
+@pytest.mark.parametrize(("space", "roll"), [(9, 3), (8, 3), (8, 2)])
+def test_bot_takes_a_small_house_when_the_cat_comes_past_soon(space: int, roll: int) -> None:
+    # the cat (lap 1, space 6) covers 7-8 on its next roll and 9-10 on the one after:
+    # blue-1 on or just before house-2's arrow banks its 2 rather than running on, since
+    # blue's other mice share its moves (the old bots ran on to 10-12 and were caught)
+    mice = {"blue-1": space, "blue-2": 16, "red-1": 12}
+    if roll == 3:
+        mice["blue-3"] = 17
+    best = bot_choice({"cat": {"lap": 1, "space": 6}, "mice": mice}, roll)
+    assert (best["mouse"], best["to"]) == ("blue-1", "house-2")
+
+
+def test_bot_brings_mice_out_of_the_start_while_the_cat_nears_the_exit() -> None:
+    # the cat is two rolls from the start exit with four blue mice waiting:
+    # a mouse leaves the start instead of blue-1 running on
+    best = bot_choice({"cat": {"lap": 0, "space": 18}, "mice": {"blue-1": 6}}, 4)
+    assert best["mouse"] != "blue-1"

@@ -1,0 +1,541 @@
+"""Viva Topo! on the shared screen: the board drawn in code, whose turn it is,
+the die, the highlighted move and the cat's meal.
+
+Drawn only from ``public_view()`` and the box clock: the die tumbles for
+``ROLL_US`` after the last ``roll`` in ``last_events``, a red flash and
+"THE CAT EATS ..." stay for ``EAT_US`` after an ``eaten`` one.
+
+Mice have their player's colour *and* shape (circle, triangle, square,
+diamond), so a colour-blind player can still tell them apart. The strip's
+colour bands follow the game's colours (blue, red, green, yellow: the mouse
+names in every message), not the wiring profile's station colours.
+
+Board geometry (``BoardGeometry``): an 8x8 grid of units; the 20 spaces run
+clockwise round the 6x6 ring from the top-left corner (space 1, the start
+exit); each house sits in the margin right beside its cheese-arrow space; the
+start house (top) and Emmentalia (bottom) fill the middle. The cat's inner
+ring (laps 0-1) marks the inner edge of its symbol spaces, the outer ring
+(lap 2) the outer edge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from controller.display import theme
+from controller.display.scene import Scene, Strip, View
+from controller.display.theme import Color, Layout, draw_text, panel
+
+#: the game's colour names -> RGB (the wiring profile's defaults of the same name)
+COLOURS: dict[str, Color] = {
+    "blue": (30, 136, 229),
+    "red": (229, 57, 53),
+    "green": (67, 160, 71),
+    "yellow": (253, 216, 53),
+}
+SHAPES = ("circle", "triangle", "square", "diamond")
+
+ROLL_US = 700_000  # the die tumbles this long after a roll
+EAT_US = 1_500_000  # the red flash and "THE CAT EATS ..." stay this long
+NOTE_US = 1_200_000  # trapped / cheese banners
+
+BOARD_BG: Color = (46, 64, 44)
+SPACE: Color = (226, 206, 160)
+SPACE_EDGE: Color = (120, 96, 60)
+HOUSE_BG: Color = (160, 110, 70)
+CHEESE: Color = (255, 202, 40)
+START_BG: Color = (92, 70, 52)
+EMMENTALIA_BG: Color = (214, 170, 40)
+CAT_FUR: Color = (40, 40, 46)
+CAT_EYES: Color = (170, 255, 60)
+RING: Color = (24, 30, 24)
+HIGHLIGHT: Color = (255, 255, 255)
+EATEN: Color = theme.BAD
+TRAPPED: Color = (255, 109, 0)
+
+
+def colour_of(name: str) -> Color:
+    return COLOURS.get(name, theme.MUTED)
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where every place of the board is drawn inside ``rect`` (a square)."""
+
+    rect: pygame.Rect
+    spaces: int = 20
+
+    @property
+    def unit(self) -> float:
+        return self.rect.width / 8
+
+    def _cell(self, col: float, row: float, w: float = 1, h: float = 1) -> pygame.Rect:
+        u = self.unit
+        return pygame.Rect(
+            round(self.rect.left + col * u),
+            round(self.rect.top + row * u),
+            round(w * u),
+            round(h * u),
+        )
+
+    def grid(self, space: int) -> tuple[int, int, str]:
+        """(col, row, side) of a track space on the 6x6 ring (cols/rows 1..6);
+        side is where the outside of the board is: top, right, bottom, left."""
+        k = (space - 1) * 20 // self.spaces  # another space count squeezes onto 20 cells
+        if k < 6:
+            return 1 + k, 1, "top"
+        if k < 10:
+            return 6, 2 + (k - 6), "right"
+        if k < 16:
+            return 6 - (k - 10), 6, "bottom"
+        return 1, 5 - (k - 16), "left"
+
+    def space_rect(self, space: int) -> pygame.Rect:
+        col, row, _ = self.grid(space)
+        return self._cell(col, row)
+
+    def house_rect(self, arrow_space: int) -> pygame.Rect:
+        """The house beside its arrow space, in the margin outside the ring."""
+        col, row, side = self.grid(arrow_space)
+        if side == "top":
+            return self._cell(col - 0.5, 0.05, 2, 0.9)
+        if side == "bottom":
+            return self._cell(col - 0.5, 7.05, 2, 0.9)
+        if side == "left":
+            return self._cell(0.05, row - 0.5, 0.9, 2)
+        return self._cell(7.05, row - 0.5, 0.9, 2)
+
+    @staticmethod
+    def house_parts(house: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """(value, cheese left, mice) along the house's long side."""
+        if house.width > house.height:
+            q = house.width // 4
+            return (pygame.Rect(house.left, house.top, q, house.height),
+                    pygame.Rect(house.left + q, house.top, q, house.height),
+                    pygame.Rect(house.left + 2 * q, house.top, house.width - 2 * q, house.height))
+        q = house.height // 4
+        return (pygame.Rect(house.left, house.top, house.width, q),
+                pygame.Rect(house.left, house.top + q, house.width, q),
+                pygame.Rect(house.left, house.top + 2 * q, house.width, house.height - 2 * q))
+
+    @property
+    def start_rect(self) -> pygame.Rect:
+        return self._cell(2.15, 2.15, 3.7, 1.75)
+
+    @property
+    def emmentalia_rect(self) -> pygame.Rect:
+        return self._cell(2.15, 4.1, 3.7, 1.75)
+
+    def slot(self, rect: pygame.Rect, index: int, count: int) -> tuple[int, int]:
+        """Centre of the ``index``-th of ``count`` mice in ``rect`` (a grid)."""
+        cols = max(1, math.ceil(math.sqrt(count * rect.width / max(1, rect.height))))
+        rows = max(1, math.ceil(count / cols))
+        c, r = index % cols, index // cols
+        return (
+            round(rect.left + (c + 0.5) * rect.width / cols),
+            round(rect.top + (r + 0.5) * rect.height / rows),
+        )
+
+    def mouse_size(self) -> int:
+        return max(6, round(self.unit * 0.2))
+
+
+def mouse_places(view: View, geo: BoardGeometry) -> dict[str, tuple[int, int]]:
+    """Where each mouse on the board is drawn (id -> centre); eaten and trapped
+    mice are not on the board."""
+    board = view["board"]
+    arrows = {h["name"]: h["arrow_space"] for h in board["houses"]}
+    groups: dict[str, list[str]] = {}
+    for m in view["mice"]:
+        groups.setdefault(str(m["where"]), []).append(str(m["id"]))
+    out: dict[str, tuple[int, int]] = {}
+    for where, ids in groups.items():
+        if where.startswith("space-"):
+            rect = geo.space_rect(int(where.split("-")[1])).inflate(-geo.unit * 0.1, -geo.unit * 0.1)
+            count = max(len(ids), 4 if len(ids) > 1 else 1)
+        elif where in arrows:
+            rect = geo.house_parts(geo.house_rect(arrows[where]))[2]
+            count = max(len(ids), 4)
+        elif where == "start":
+            rect = geo.start_rect.inflate(-geo.unit * 0.2, -geo.unit * 0.7).move(0, geo.unit * 0.25)
+            count = max(len(ids), 10)
+        elif where == "emmentalia":
+            rect = geo.emmentalia_rect.inflate(-geo.unit * 1.8, -geo.unit * 0.7).move(geo.unit * 0.8, geo.unit * 0.25)
+            count = max(len(ids), 6)
+        else:
+            continue
+        for i, mouse_id in enumerate(ids):
+            out[mouse_id] = geo.slot(rect, i, count)
+    return out
+
+
+def draw_shape(surface: pygame.Surface, shape: str, centre: tuple[int, int], size: int, fill: Color, edge: Color = theme.DARK_TEXT) -> None:
+    """A mouse marker: the owner's shape in the owner's colour, outlined."""
+    x, y = centre
+    s = size
+    if shape == "triangle":
+        pts = [(x, y - s), (x + s, y + round(s * 0.8)), (x - s, y + round(s * 0.8))]
+    elif shape == "square":
+        k = round(s * 0.85)
+        pts = [(x - k, y - k), (x + k, y - k), (x + k, y + k), (x - k, y + k)]
+    elif shape == "diamond":
+        k = round(s * 1.15)
+        pts = [(x, y - k), (x + k, y), (x, y + k), (x - k, y)]
+    else:
+        pygame.draw.circle(surface, fill, centre, s)
+        pygame.draw.circle(surface, edge, centre, s, max(1, s // 5))
+        return
+    pygame.draw.polygon(surface, fill, pts)
+    pygame.draw.polygon(surface, edge, pts, max(1, s // 5))
+
+
+def draw_cat(surface: pygame.Surface, centre: tuple[int, int], size: int) -> None:
+    """The cat's head: dark fur, pointed ears, green eyes, whiskers."""
+    x, y = centre
+    s = size
+    for side in (-1, 1):
+        ear = [(x + side * round(s * 0.95), y - round(s * 1.25)), (x + side * round(s * 0.2), y - round(s * 0.7)), (x + side * round(s * 0.95), y - round(s * 0.1))]
+        pygame.draw.polygon(surface, CAT_FUR, ear)
+    pygame.draw.circle(surface, CAT_FUR, centre, s)
+    for side in (-1, 1):
+        eye = (x + side * round(s * 0.38), y - round(s * 0.15))
+        pygame.draw.ellipse(surface, CAT_EYES, pygame.Rect(eye[0] - s // 5, eye[1] - s // 4, 2 * (s // 5), 2 * (s // 4)))
+        pygame.draw.line(surface, theme.DARK_TEXT, (eye[0], eye[1] - s // 5), (eye[0], eye[1] + s // 5), max(1, s // 12))
+        for dy in (-1, 1):
+            pygame.draw.line(surface, theme.FG, (x + side * round(s * 0.3), y + round(s * 0.35)),
+                             (x + side * round(s * 1.3), y + round(s * 0.35) + dy * round(s * 0.25)), max(1, s // 14))
+    pygame.draw.polygon(surface, (240, 120, 140), [(x - s // 8, y + s // 6), (x + s // 8, y + s // 6), (x, y + s // 3)])
+
+
+def draw_die(surface: pygame.Surface, centre: tuple[int, int], size: int, face: int | str, angle: float = 0.0) -> pygame.Rect:
+    """A die of side ``2*size``, rotated by ``angle``: pips for 2-5, a cat head for the cat."""
+    x, y = centre
+    cos, sin = math.cos(angle), math.sin(angle)
+
+    def at(dx: float, dy: float) -> tuple[int, int]:
+        return round(x + dx * cos - dy * sin), round(y + dx * sin + dy * cos)
+
+    corners = [at(-size, -size), at(size, -size), at(size, size), at(-size, size)]
+    pygame.draw.polygon(surface, theme.FG, corners)
+    pygame.draw.polygon(surface, theme.DARK_TEXT, corners, max(2, size // 12))
+    if face == "cat":
+        draw_cat(surface, at(0, size * 0.12), round(size * 0.55))
+    else:
+        k = size * 0.5
+        pips = {
+            2: [(-k, -k), (k, k)],
+            3: [(-k, -k), (0, 0), (k, k)],
+            4: [(-k, -k), (k, -k), (-k, k), (k, k)],
+            5: [(-k, -k), (k, -k), (0, 0), (-k, k), (k, k)],
+        }.get(int(face), [])
+        for dx, dy in pips:
+            pygame.draw.circle(surface, theme.DARK_TEXT, at(dx, dy), max(2, size // 6))
+    return pygame.Rect(x - size, y - size, 2 * size, 2 * size)
+
+
+def latest(view: View, kind: str) -> Mapping[str, Any] | None:
+    for event in reversed(view.get("last_events", ())):
+        if event.get("kind") == kind:
+            return event
+    return None
+
+
+class VivaTopoScene(Scene):
+    title = "Viva Topo!"
+    own_results = True  # the game-over panel names the cheese each player collected
+
+    def header(self, view: View) -> tuple[str, str]:
+        cat = view.get("cat", {})
+        if view.get("phase") == "over":
+            where = "game over"
+        elif cat.get("done"):
+            where = "the cat sleeps"
+        elif cat.get("lap") == 0:
+            where = "the cat is on its way to the start"
+        else:
+            where = f"the cat's lap {cat.get('lap')}"
+        return self.title, f"turn {int(view.get('turn_count', 0)) + 1} · {where}"
+
+    def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
+        """The strip's bands in the mice's colours, so "blue's turn" is the blue cell."""
+        self.colors = [colour_of(str(c)) for c in view.get("players", ())]
+        super().draw(surface, view, strip, now_us)
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        status = list(view.get("status", ()))
+        out = []
+        for i, cell in enumerate(strip):
+            label = None
+            if i < len(status):
+                label = {"turn": "TURN", "won": "WINS", "out": "no mice"}.get(str(status[i]))
+            out.append({**cell, "label": label})
+        return out
+
+    # -- the body -------------------------------------------------------------------
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        side = min(area.height, round(area.width * 0.55))
+        board_r = pygame.Rect(area.left, area.top + (area.height - side) // 2, side, side)
+        geo = BoardGeometry(board_r, int(view["board"]["spaces"]))
+        panel_r = pygame.Rect(board_r.right + 2 * lay.pad, area.top, area.right - board_r.right - 2 * lay.pad, area.height)
+        self.draw_board(surface, geo, lay, view, now_us)
+        self.draw_panel(surface, panel_r, lay, view, strip, now_us)
+
+    def draw_board(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, view: View, now_us: int) -> None:
+        board = view["board"]
+        u = geo.unit
+        panel(surface, geo.rect, BOARD_BG, radius=round(u * 0.3))
+        eaten = latest(view, "eaten")
+        flash = eaten is not None and 0 <= now_us - int(eaten["t_us"]) < EAT_US
+        covered: set[int] = set()
+        if flash and eaten is not None:
+            covered = set(eaten.get("spaces") or ()) or ({int(eaten["space"])} if eaten.get("space") else set())
+        symbols = set(board["cat_symbols"])
+        # the track and the cat's two rings
+        inner_ring = pygame.Rect(round(geo.rect.left + 1.9 * u), round(geo.rect.top + 1.9 * u), round(4.2 * u), round(4.2 * u))
+        outer_ring = pygame.Rect(round(geo.rect.left + 0.9 * u), round(geo.rect.top + 0.9 * u), round(6.2 * u), round(6.2 * u))
+        pygame.draw.rect(surface, RING, outer_ring, max(2, round(u * 0.06)), border_radius=round(u * 0.2))
+        pygame.draw.rect(surface, RING, inner_ring, max(2, round(u * 0.06)), border_radius=round(u * 0.2))
+        for space in range(1, int(board["spaces"]) + 1):
+            r = geo.space_rect(space).inflate(-max(2, round(u * 0.06)), -max(2, round(u * 0.06)))
+            fill = theme.blend(SPACE, EATEN, 0.75) if space in covered else SPACE
+            panel(surface, r, fill, radius=round(u * 0.12))
+            if space in symbols:
+                self._symbols(surface, geo, space)
+        # houses with their arrows and the cheese left
+        left = view.get("cheese_left", {})
+        for house in board["houses"]:
+            self._house(surface, geo, lay, house, int(left.get(house["name"], 0)))
+        # start and Emmentalia
+        start = geo.start_rect
+        panel(surface, start, START_BG, radius=round(u * 0.2))
+        closed = bool(view.get("cat", {}).get("start_closed"))
+        draw_text(surface, "START · closed" if closed else "START", lay.min_text, theme.FG,
+                  pygame.Rect(start.left, start.top, start.width, round(u * 0.55)), min_size=lay.min_text)
+        first = geo.space_rect(int(board["start_exit"]))
+        pygame.draw.line(surface, TRAPPED if closed else SPACE, (start.left + round(u * 0.3), start.top), first.center, max(3, round(u * 0.1)))
+        emm = geo.emmentalia_rect
+        panel(surface, emm, EMMENTALIA_BG, radius=round(u * 0.2))
+        draw_text(surface, "EMMENTALIA", lay.min_text, theme.DARK_TEXT,
+                  pygame.Rect(emm.left, emm.top, emm.width, round(u * 0.55)), min_size=lay.min_text)
+        wheels = int(left.get("emmentalia", 0))
+        total = int(board["emmentalia"]["wheels"])
+        for i in range(total):
+            c = (round(emm.left + u * (0.45 + 0.55 * (i % 2))), round(emm.top + u * (0.85 + 0.5 * (i // 2))))
+            if i < wheels:
+                pygame.draw.circle(surface, CHEESE, c, round(u * 0.22))
+                pygame.draw.circle(surface, SPACE_EDGE, c, round(u * 0.22), max(1, round(u * 0.04)))
+            else:
+                pygame.draw.circle(surface, theme.blend(EMMENTALIA_BG, theme.DARK_TEXT, 0.3), c, round(u * 0.22), max(1, round(u * 0.04)))
+        last = geo.space_rect(int(board["spaces"]))
+        pygame.draw.line(surface, SPACE, last.center, (emm.left, emm.top + round(u * 0.5)), max(3, round(u * 0.1)))
+        # mice, the highlighted move, the cat
+        places = mouse_places(view, geo)
+        shapes = {m["id"]: SHAPES[int(m["owner"]) % len(SHAPES)] for m in view["mice"]}
+        size = geo.mouse_size()
+        highlighted = view.get("highlighted")
+        for m in view["mice"]:
+            if m["id"] in places:
+                draw_shape(surface, shapes[m["id"]], places[m["id"]], size, colour_of(str(m["colour"])))
+        if highlighted and highlighted.get("mouse") in places:
+            self._highlight(surface, geo, view, places[highlighted["mouse"]], highlighted, now_us)
+        cat = view.get("cat", {})
+        if cat.get("space") is not None and not cat.get("done"):
+            r = geo.space_rect(int(cat["space"]))
+            _, _, out_side = geo.grid(int(cat["space"]))
+            shift = 0.28 if cat.get("lap") == 2 else -0.28  # outer ring on lap 2, inner ring before
+            dx, dy = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[out_side]
+            draw_cat(surface, (round(r.centerx + dx * shift * u), round(r.centery + dy * shift * u)), round(u * 0.36))
+        if flash and eaten is not None:
+            mice = ", ".join(eaten.get("mice") or ())
+            self._banner(surface, geo, lay, "THE CAT EATS", EATEN, mice)
+            pygame.draw.rect(surface, EATEN, geo.rect, max(6, round(u * 0.12)), border_radius=round(u * 0.3))
+            return
+        trapped = latest(view, "trapped")
+        if trapped is not None and trapped.get("mice") and 0 <= now_us - int(trapped["t_us"]) < NOTE_US:
+            self._banner(surface, geo, lay, "TRAPPED IN THE START", TRAPPED, ", ".join(trapped["mice"]))
+
+    def _symbols(self, surface: pygame.Surface, geo: BoardGeometry, space: int) -> None:
+        """A cat symbol on both rings: a dark paw dot at the inner and outer edge."""
+        r = geo.space_rect(space)
+        _, _, out_side = geo.grid(space)
+        u = geo.unit
+        dx, dy = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[out_side]
+        for k in (-0.5, 0.5):
+            c = (round(r.centerx + dx * k * u), round(r.centery + dy * k * u))
+            pygame.draw.circle(surface, RING, c, round(u * 0.11))
+
+    def _house(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, house: Mapping[str, Any], left: int) -> None:
+        r = geo.house_rect(int(house["arrow_space"]))
+        u = geo.unit
+        arrow = geo.space_rect(int(house["arrow_space"]))
+        pygame.draw.line(surface, CHEESE, arrow.center, r.center, max(3, round(u * 0.1)))
+        panel(surface, r, HOUSE_BG, radius=round(u * 0.15))
+        # the house's value, then its cheese pieces left as wedges, then its mice
+        value_r, rest, _ = geo.house_parts(r)
+        draw_text(surface, str(house["value"]), lay.min_text, CHEESE if left else theme.MUTED, value_r, min_size=lay.min_text)
+        pieces = int(house.get("pieces", 4))
+        for i in range(pieces):
+            cx = rest.left + (i % 2 + 0.5) * rest.width / 2
+            cy = rest.top + (i // 2 + 0.5) * rest.height / 2
+            k = u * 0.1
+            tri = [(cx - k, cy + k), (cx + k, cy + k), (cx + k, cy - k)]
+            if i < left:
+                pygame.draw.polygon(surface, CHEESE, tri)
+            else:
+                pygame.draw.polygon(surface, theme.blend(HOUSE_BG, theme.DARK_TEXT, 0.35), tri, max(1, round(u * 0.03)))
+
+    def _highlight(self, surface: pygame.Surface, geo: BoardGeometry, view: View, centre: tuple[int, int],
+                   move: Mapping[str, Any], now_us: int) -> None:
+        """The move the current player's next/prev selects: a pulsing white ring
+        on the mouse and a white frame on where it would go."""
+        u = geo.unit
+        pulse = 0.5 + 0.5 * math.sin(now_us / 150_000)
+        radius = round(geo.mouse_size() * (1.6 + 0.25 * pulse))
+        pygame.draw.circle(surface, HIGHLIGHT, centre, radius, max(3, round(u * 0.07)))
+        to = str(move.get("to", ""))
+        target: pygame.Rect | None = None
+        if to.startswith("space-"):
+            target = geo.space_rect(int(to.split("-")[1]))
+        elif to == "emmentalia":
+            target = geo.emmentalia_rect
+        else:
+            for house in view["board"]["houses"]:
+                if house["name"] == to:
+                    target = geo.house_rect(int(house["arrow_space"]))
+        if target is not None:
+            colour = EATEN if move.get("into_cat") else HIGHLIGHT
+            pygame.draw.rect(surface, colour, target, max(3, round(u * 0.08)), border_radius=round(u * 0.15))
+            pygame.draw.line(surface, colour, centre, target.center, max(2, round(u * 0.04)))
+
+    def _banner(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, text: str, fill: Color, detail: str = "") -> pygame.Rect:
+        """A band across the board's middle: what happened, big, and to whom."""
+        u = geo.unit
+        r = pygame.Rect(geo.rect.left + round(u * 0.5), round(geo.rect.centery - u * 0.8), geo.rect.width - round(u), round(u * 1.6))
+        panel(surface, r, fill, radius=round(u * 0.2))
+        inner = r.inflate(-2 * lay.pad, -lay.pad)
+        ink = theme.text_on(fill)
+        if not detail:
+            draw_text(surface, text, lay.size(1.4), ink, inner, min_size=lay.min_text)
+            return r
+        draw_text(surface, text, lay.size(1.4), ink, pygame.Rect(inner.left, inner.top, inner.width, inner.height * 55 // 100), min_size=lay.min_text)
+        draw_text(surface, detail, lay.min_text, ink, pygame.Rect(inner.left, inner.top + inner.height * 55 // 100, inner.width, inner.height * 45 // 100),
+                  min_size=lay.min_text)
+        return r
+
+    # -- the side panel ---------------------------------------------------------------
+    def draw_panel(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        turn_h = area.height * 34 // 100
+        turn_r = pygame.Rect(area.left, area.top, area.width, turn_h)
+        die_r = pygame.Rect(area.left, turn_r.bottom + lay.pad, area.width, area.height * 30 // 100)
+        scores_r = pygame.Rect(area.left, die_r.bottom + lay.pad, area.width, area.bottom - die_r.bottom - lay.pad)
+        self._turn(surface, turn_r, lay, view, strip)
+        self._die(surface, die_r, lay, view, now_us)
+        self._scores(surface, scores_r, lay, view, strip)
+
+    def _turn(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """Whose turn it is, big, in their colour and shape; the winner at the end."""
+        players = list(view.get("players", ()))
+        if view.get("phase") == "over":
+            winners = list(view.get("winners", ()))
+            fill = colour_of(str(players[winners[0]])) if winners else theme.PANEL
+            names = " & ".join(self.name(strip, w) for w in winners) if strip else " & ".join(str(players[w]) for w in winners)
+            big, small = (f"{names} win{'s' if len(winners) == 1 else ''}", "game over") if winners else ("game over", "")
+            player = winners[0] if winners else None
+        else:
+            player = int(view.get("turn") or 0)
+            fill = colour_of(str(players[player]))
+            big = f"{str(players[player]).upper()}'S TURN"
+            small = "press the bell to roll" if view.get("phase") == "roll" else "next / prev picks a mouse · ok moves"
+        panel(surface, r, fill)
+        ink = theme.text_on(fill)
+        inner = r.inflate(-2 * lay.pad, -2 * lay.pad)
+        shape_w = 0
+        if player is not None:
+            shape_w = inner.height // 2
+            draw_shape(surface, SHAPES[player % len(SHAPES)], (inner.left + shape_w // 2 + lay.pad, inner.top + inner.height * 3 // 10),
+                       shape_w // 3, fill, ink)
+        draw_text(surface, big, lay.size(2.2), ink,
+                  pygame.Rect(inner.left + shape_w, inner.top, inner.width - shape_w, inner.height * 6 // 10), min_size=lay.min_text)
+        who = self.name(strip, player) if strip and player is not None and view.get("phase") != "over" else ""
+        draw_text(surface, " · ".join(x for x in (who, small) if x), lay.min_text, ink,
+                  pygame.Rect(inner.left, inner.top + inner.height * 6 // 10, inner.width, inner.height * 4 // 10), min_size=lay.min_text)
+
+    def _die(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, now_us: int) -> None:
+        """The last roll: tumbling for ROLL_US after it, then its face; beside it
+        the highlighted move in words."""
+        panel(surface, r, theme.PANEL)
+        size = max(8, r.height * 36 // 100)
+        centre = (r.left + lay.pad * 2 + size, r.centery)
+        roll = latest(view, "roll")
+        if roll is not None:
+            age = now_us - int(roll["t_us"])
+            if 0 <= age < ROLL_US:
+                faces = (2, 3, 4, 5, "cat")
+                tick = age // 80_000
+                face: int | str = faces[(tick + int(roll["t_us"]) // 1000) % len(faces)]
+                angle = (1 - age / ROLL_US) * 2.5
+                draw_die(surface, centre, round(size / 1.42), face, angle)  # its corners stay in the panel
+            else:
+                draw_die(surface, centre, size, roll.get("value", 2))
+        else:
+            pygame.draw.rect(surface, theme.MUTED, pygame.Rect(centre[0] - size, centre[1] - size, 2 * size, 2 * size), 3, border_radius=size // 5)
+        text_r = pygame.Rect(centre[0] + size + lay.pad * 2, r.top + lay.pad, r.right - centre[0] - size - lay.pad * 4, r.height - 2 * lay.pad)
+        move = view.get("highlighted")
+        n = len(view.get("legal_moves", ()))
+        if move:
+            to = str(move.get("to", "")).replace("space-", "space ")
+            line = f"{move.get('mouse')} to {to}"
+            colour = EATEN if move.get("into_cat") else theme.FG
+            draw_text(surface, line, lay.size(1.3), colour, pygame.Rect(text_r.left, text_r.top, text_r.width, text_r.height // 2),
+                      align="left", min_size=lay.min_text)
+            note = "INTO THE CAT!" if move.get("into_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
+            draw_text(surface, note, lay.min_text, colour if move.get("into_cat") else theme.MUTED,
+                      pygame.Rect(text_r.left, text_r.top + text_r.height // 2, text_r.width, text_r.height // 2), align="left", min_size=lay.min_text)
+        else:
+            cheese = latest(view, "cheese")
+            if cheese is not None and roll is not None and int(cheese["t_us"]) >= int(roll["t_us"]) and cheese.get("value"):
+                line, colour = f"{cheese.get('mouse')} +{cheese.get('value')} in {cheese.get('place')}", CHEESE
+            elif roll is not None:
+                line, colour = str(roll.get("text", "")), theme.MUTED
+            else:
+                line, colour = "", theme.MUTED
+            draw_text(surface, line, lay.size(1.2), colour, text_r, align="left", min_size=lay.min_text)
+
+    def _scores(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """Per player: shape, score, mice still on the way / safe / lost."""
+        players = list(view.get("players", ()))
+        scores = list(view.get("scores", ()))
+        if not players:
+            return
+        row_h = min(lay.size(1.5), (r.height - lay.pad * (len(players) - 1)) // len(players))
+        row_h = max(row_h, lay.min_text)
+        counts: dict[int, dict[str, int]] = {}
+        for m in view["mice"]:
+            where = str(m["where"])
+            kind = "way" if where == "start" or where.startswith("space-") else "lost" if where in ("eaten", "trapped") else "safe"
+            counts.setdefault(int(m["owner"]), {}).setdefault(kind, 0)
+            counts[int(m["owner"])][kind] += 1
+        y = r.top
+        for p, name in enumerate(players):
+            if y + row_h > r.bottom + 1:
+                break
+            row = pygame.Rect(r.left, y, r.width, row_h)
+            current = view.get("turn") == p and view.get("phase") != "over"
+            panel(surface, row, theme.blend(theme.PANEL, colour_of(str(name)), 0.35 if current else 0.12))
+            draw_shape(surface, SHAPES[p % len(SHAPES)], (row.left + row_h // 2, row.centery), row_h // 3, colour_of(str(name)))
+            inner = pygame.Rect(row.left + row_h, row.top, row.width - row_h - lay.pad, row.height)
+            c = counts.get(p, {})
+            draw_text(surface, f"{scores[p] if p < len(scores) else 0}", lay.size(1.2), theme.FG,
+                      pygame.Rect(inner.left, inner.top, inner.width * 18 // 100, inner.height), align="left", min_size=lay.min_text)
+            draw_text(surface, f"{c.get('way', 0)} on the way · {c.get('safe', 0)} safe · {c.get('lost', 0)} lost", lay.min_text, theme.FG,
+                      pygame.Rect(inner.left + inner.width * 18 // 100, inner.top, inner.width * 82 // 100, inner.height),
+                      align="right", min_size=lay.min_text)
+            y += row_h + lay.pad
+
+
+__all__: Sequence[str] = ("VivaTopoScene", "BoardGeometry", "mouse_places", "COLOURS", "SHAPES")
