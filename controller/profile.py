@@ -220,7 +220,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         if action not in HOST_ACTIONS:
             raise ProfileError(f"{where} [host]: {action!r} is not a host action ({', '.join(HOST_ACTIONS)})")
         host[action] = claim("input", pin, f"host button {action!r}")
-    return Profile(
+    profile = Profile(
         name=str(data.get("name", path.stem if path else "profile")),
         source=source,
         stations=stations,
@@ -229,6 +229,13 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         description=str(data.get("description", "")),
         path=path,
     )
+    if source == "board":  # which channels exist is the board's pin map's to say
+        from controller.board_channels import problems
+
+        wrong = problems(profile)
+        if wrong:
+            raise ProfileError(f"{where}: " + "; ".join(wrong))
+    return profile
 
 
 def virtual(stations: int, kind: str = "full", inputs: tuple[str, ...] = ("bell",)) -> Profile:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
-import queue
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.debounce import DebounceConfig, Debouncer
 from controller.journal import Journal, JournalWriter
-from controller.press import Edge, InputNotice, Press
+from controller.press import InputNotice, Press
+from controller.sources.base import Inbox
 from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 from games.registry import GameSpec
 from games.registry import get as get_game
@@ -40,7 +40,7 @@ class StationState:
     presses: int = 0
 
 
-class Box:
+class Box(Inbox):
     def __init__(
         self,
         spec: GameSpec,
@@ -52,6 +52,7 @@ class Box:
         latency_guard_us: int = 0,
         station_names: Sequence[str] | None = None,
     ) -> None:
+        super().__init__()  # the inbox the sources deliver to
         self.spec = spec
         self.settings = settings
         self.engine = spec.new_engine(settings)
@@ -60,7 +61,6 @@ class Box:
         self.debouncer = Debouncer(debounce)
         self.journal = journal
         self.latency_guard_us = latency_guard_us
-        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
         self.stations = [StationState() for _ in range(settings.players)]
         self.now_us = 0
         self.paused = False
@@ -83,16 +83,6 @@ class Box:
             **extra,
         }
 
-    # -- InputSink: called from source threads; only enqueue ------------------------
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        self.inbox.put(("edge", edge, precision_us))
-
-    def press(self, press: Press) -> None:
-        self.inbox.put(("press", press, 0))
-
-    def notice(self, notice: InputNotice) -> None:
-        self.inbox.put(("notice", notice, 0))
-
     # -- the loop's side ------------------------------------------------------------
     # Inputs reach the engine in stamp order and never past the *horizon*: the
     # moment up to which every source has surely reported (latency guard) and
@@ -104,18 +94,7 @@ class Box:
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        outputs: list[Press | InputNotice] = []
-        while True:
-            try:
-                kind, item, precision = self.inbox.get_nowait()
-            except queue.Empty:
-                break
-            if self.time_offset_us:
-                item = replace(item, t_us=item.t_us + self.time_offset_us)
-            if kind == "edge":
-                outputs += self.debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
-            else:
-                outputs.append(item)
+        outputs = self.drain(self.debouncer, self.time_offset_us)
         # edges may reach us a little after they happened: judge "stable since"
         # only up to a moment every source has surely reported by
         outputs += self.debouncer.poll(now_us - self.latency_guard_us)

@@ -5,7 +5,6 @@ game and the screen shows what it saw.
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,8 +14,9 @@ from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.display import theme
 from controller.display.scene import Scene, Strip, View
 from controller.display.theme import Layout, draw_text, panel
-from controller.press import Edge, InputNotice, Press
+from controller.press import InputNotice, Press
 from controller.runtime import HOST_STATION, PRESS_FLASH_US
+from controller.sources.base import Inbox
 
 #: an input is flagged noisy when it made this many glitches (pulses too short to be a finger)
 NOISY_GLITCHES = 3
@@ -24,7 +24,7 @@ NOISY_GLITCHES = 3
 NOISY_BOUNCE_US = 5_000
 
 
-class InputMonitor:
+class InputMonitor(Inbox):
     """An input sink for diagnostics: debounces like a box, keeps no game."""
 
     def __init__(self, stations: Sequence[tuple[str, Sequence[str]]], debounce: DebounceConfig | None = None,
@@ -32,7 +32,7 @@ class InputMonitor:
         self.stations = [(name, list(inputs)) for name, inputs in stations]
         self.host_inputs = list(host_inputs)
         self.debouncer = Debouncer(debounce)
-        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
+        super().__init__()
         self.now_us = 0
         self.last_press_us: dict[int, int] = {}
         self.connected = [True] * len(self.stations)
@@ -42,28 +42,9 @@ class InputMonitor:
         for inp in self.host_inputs:
             self.debouncer.state(HOST_STATION, inp)
 
-    # InputSink
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        self.inbox.put(("edge", edge, precision_us))
-
-    def press(self, press: Press) -> None:
-        self.inbox.put(("press", press, 0))
-
-    def notice(self, notice: InputNotice) -> None:
-        self.inbox.put(("notice", notice, 0))
-
     def step(self, now_us: int) -> list[Press | InputNotice]:
         self.now_us = max(self.now_us, now_us)
-        out: list[Press | InputNotice] = []
-        while True:
-            try:
-                kind, item, precision = self.inbox.get_nowait()
-            except queue.Empty:
-                break
-            if kind == "edge":
-                out += self.debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
-            else:
-                out.append(item)
+        out = self.drain(self.debouncer)
         out += self.debouncer.poll(now_us)
         for o in out:
             if isinstance(o, Press):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import queue
 from abc import ABC, abstractmethod
-from typing import Protocol
+from dataclasses import replace
+from typing import Any, Protocol
 
+from controller.debounce import Debouncer
 from controller.press import Edge, InputNotice, Press
 
 
@@ -46,3 +49,36 @@ class Source(ABC):
 
     def describe(self) -> str:
         return f"{self.name} (stamps to {self.precision_us} µs)"
+
+
+class Inbox:
+    """An ``InputSink`` that only enqueues, so it is safe on any callback
+    thread; the loop that owns the debouncer drains it."""
+
+    def __init__(self) -> None:
+        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.inbox.put(("edge", edge, precision_us))
+
+    def press(self, press: Press) -> None:
+        self.inbox.put(("press", press, 0))
+
+    def notice(self, notice: InputNotice) -> None:
+        self.inbox.put(("notice", notice, 0))
+
+    def drain(self, debouncer: Debouncer, offset_us: int = 0) -> list[Press | InputNotice]:
+        """Everything delivered so far: edges through ``debouncer``, presses
+        and notices as they came; ``offset_us`` is added to every stamp."""
+        out: list[Press | InputNotice] = []
+        while True:
+            try:
+                kind, item, precision = self.inbox.get_nowait()
+            except queue.Empty:
+                return out
+            if offset_us:
+                item = replace(item, t_us=item.t_us + offset_us)
+            if kind == "edge":
+                out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
+            else:
+                out.append(item)

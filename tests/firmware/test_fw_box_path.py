@@ -48,6 +48,7 @@ def test_board_presses_decide_the_quiz_to_the_microsecond(wired):
     sim.press(0, at_us=t + 37, bounce=())
     sim.press(2, at_us=t + 2_000)
     pump(sim, box, 200_000, lambda ev: any(e.kind == "winner" for e in ev), "a winner")
+    pump(sim, box, 10_000, lambda ev: len(box.summary()["queue"]) == 2, "the third press in the queue")
     out = box.summary()
     assert out["winner"] == 1
     assert out["queue"] == [0, 2]
