@@ -186,9 +186,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
         path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
         box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
-    box.latency_guard_us = 2_000
     try:
         source = open_source(prof)
+        box.latency_guard_us = source.report_delay_us(prof.debounce)
         source.start(box)
     except Exception as exc:
         raise SystemExit(f"buzzerbox play: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc

@@ -210,7 +210,7 @@ class _BoardSimLink:
         channel_map = {ch: key for key, ch in self.channels.items()}
         light_map = {key: ch for key, ch in self.channels.items()}
         self.sim, self.source = start_simulated_board(channel_map, light_map)
-        box.latency_guard_us = 5_000  # presses cross USB before the box sees them
+        box.latency_guard_us = self.source.report_delay_us(box.debouncer.config)
         box.now_us = box_now_us()  # the board maps its stamps onto the real box clock
         self.source.start(box)
 

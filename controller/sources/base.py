@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from dataclasses import replace
 from typing import Any, Protocol
 
-from controller.debounce import Debouncer
+from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
 
 
@@ -41,6 +41,12 @@ class Source(ABC):
     @abstractmethod
     def stop(self) -> None:
         """Stop delivering and release the hardware."""
+
+    def report_delay_us(self, debounce: DebounceConfig) -> int:
+        """How long after a first edge its press may still be on its way to
+        the box: the box decides nothing younger than this (latency guard).
+        Host-debounced sources only lose thread hand-over time."""
+        return 2_000
 
     def levels(self) -> dict[tuple[int, str], int]:
         """Each host-debounced input's level at rest, keyed (station, input);

@@ -505,6 +505,12 @@ class BoardSource(Source):
         """The board a wiring profile (source = "board") describes."""
         return cls(profile.input_pins(), profile.light_pins(), **kwargs)
 
+    def report_delay_us(self, debounce: Any) -> int:
+        """The board debounces before it sends, so the box cannot see a press
+        still bouncing there: wait out the bounce window, the glitch time and
+        the USB hand-over before deciding."""
+        return debounce.bounce_us + debounce.glitch_us + 3_000
+
     def lights(self) -> BoardLights:
         """The board's light outputs as a light back-end for the display loop."""
         return BoardLights(self)

@@ -16,9 +16,10 @@ from games import registry
 def wired():
     sim = BoardSim()
     spec = registry.get("quiz")
-    box = Box(spec, spec.settings(3), latency_guard_us=5_000)
+    box = Box(spec, spec.settings(3))
     source = BoardSource({0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}, port=lambda: sim.port,
                          clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02)
+    box.latency_guard_us = source.report_delay_us(box.debouncer.config)
     source.start(box)
     yield sim, box, source
     source.stop()
@@ -26,16 +27,17 @@ def wired():
 
 
 def pump(sim, box, us, until, what, timeout=10.0):
-    """Let board time pass, then keep stepping the box until ``until()``."""
+    """Let board time pass a millisecond at a time, as on a real box, stepping
+    the box until ``until(events)``: the driver's thread keeps up with the lines."""
     events = []
-    sim.advance(us)
     deadline = time.monotonic() + timeout
+    start = sim.now_us
     while time.monotonic() < deadline:
-        events += box.step(sim.host_clock())
-        if until(events):
-            return events
-        time.sleep(0.01)
         sim.advance(1_000)
+        time.sleep(0.002)
+        events += box.step(sim.host_clock())
+        if sim.now_us - start >= us and until(events):
+            return events
     raise AssertionError(f"never saw {what}; events {events}, summary {box.summary()}")
 
 
