@@ -181,8 +181,7 @@ def run_pipeline(
     box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, latency_guard_us=guard_us)
     source = GpioSource(prof, pin_factory=mock_factory())
     source.start(box)
-    for (station, input_name), level in source.levels().items():
-        box.debouncer.start(station, input_name, level, 0)
+    box.debouncer.start_all(source.levels(), 0)
     pins = [source.pins[p] for p in BELL_PINS]
     tally = Tally(name)
     latency: list[int] = []

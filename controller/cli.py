@@ -197,8 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def clock() -> int:
         return box_now_us() + offset
 
-    for (station, name), level in source.levels().items():
-        box.debouncer.start(station, name, level, clock())
+    box.debouncer.start_all(source.levels(), clock())
     headless = display.is_headless(args)
     _names, colors = display.names_colors(prof, len(prof.stations))
     scene = scene_for(spec.name, colors)

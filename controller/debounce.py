@@ -112,6 +112,11 @@ class Debouncer:
             st.edges = 0
         return []
 
+    def start_all(self, levels: dict[tuple[int, str], int], t_us: int) -> None:
+        """``start`` for every input a source reported (``Source.levels()``)."""
+        for (station, input_name), level in levels.items():
+            self.start(station, input_name, level, t_us)
+
     def edge(self, station: int, input_name: str, level: int, t_us: int, precision_us: int = 1) -> list[Output]:
         st = self.state(station, input_name)
         out = self._advance(st, t_us)

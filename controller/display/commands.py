@@ -11,7 +11,9 @@ import logging
 import os
 import random
 import sys
+import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("buzzerbox.display")
@@ -53,6 +55,8 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--headless", action="store_true", help="draw the menu once (with --screenshot) and exit")
     p.add_argument("--screenshot", metavar="FILE")
+    p.add_argument("--journal-dir", default=str(Path.home() / ".local/share/buzzerbox/journals"),
+                   help="where each game with real players is journaled (default: %(default)s)")
     add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 
@@ -292,6 +296,26 @@ def _diag_simulator(monitor: Any, stations: list[tuple[str, list[str]]]) -> Any:
     return feed
 
 
+class _Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the menu's monitor or the game's box."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Any, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Any) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: Any) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.display.doctor import report
 
@@ -304,9 +328,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import Presenter, run, run_menu
     from controller.display.menu import Menu, MenuScene
     from controller.display.scene import freeze, scene_for
+    from controller.journal import JournalWriter
     from controller.runtime import Box
     from controller.simulate import Session
     from controller.sources.keyboard import KeyboardSource
+    from controller.timeline import box_now_us
     from games.registry import available, get
 
     games = []
@@ -326,25 +352,64 @@ def cmd_menu(args: argparse.Namespace) -> int:
             print(f"screenshot: {args.screenshot}")
         return 0
     sound = open_sound(args, False)
-    lights = open_lights(profile)
-    while True:
-        names, colors = names_colors(profile, max(players, 16))
-        monitor = InputMonitor([(n, ["bell"]) for n in (names or [f"Player {i + 1}" for i in range(16)])[:players]],
-                               profile.debounce if profile is not None else None)
-        choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
-        if choice is None:
-            break
-        sound.settings = choice.sound
-        spec = get(choice.game)
-        settings = spec.settings(choice.players, random.randrange(1 << 30),
-                                 **({**spec.demo_options, **choice.options} if choice.bots else choice.options))
-        box = Box(spec, settings, station_names=(names or None) and names[: choice.players])
-        target: Any = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed) if choice.bots else box
-        presenter = Presenter(screen, scene_for(choice.game, colors), lights=lights, sound=sound)
-        result = run(target, presenter, realtime=True, keyboard=KeyboardSource(choice.players))
-        log.info("game ended: %s", result.reason)
-        if result.reason == "quit":
-            break
+    relay = _Relay()
+    source = None
+    if profile is not None:  # the stations' own buttons drive the menu and the games
+        from controller.sources import open_source
+
+        try:
+            source = open_source(profile)
+            source.start(relay)
+        except Exception as exc:
+            print(f"menu: the stations of {profile.name} cannot be read ({exc}); keyboard only", file=sys.stderr)
+            source = None
+    lights = open_lights(profile, source)
+    levels = source.levels() if source is not None else {}
+    try:
+        while True:
+            names, colors = names_colors(profile, max(players, 16))
+            if profile is not None:
+                stations = [(st.name, list(st.inputs)) for st in profile.stations]
+                monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+            else:
+                monitor = InputMonitor([(f"Player {i + 1}", ["bell"]) for i in range(players)])
+            monitor.debouncer.start_all(levels, box_now_us())
+            relay.target = monitor
+            choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
+            if choice is None:
+                break
+            sound.settings = choice.sound
+            spec = get(choice.game)
+            settings = spec.settings(choice.players, random.randrange(1 << 30),
+                                     **({**spec.demo_options, **choice.options} if choice.bots else choice.options))
+            kinds = profile.station_kinds()[: choice.players] if profile is not None else None
+            box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
+                      station_names=(names or None) and names[: choice.players])
+            target: Any = box
+            if choice.bots:
+                target = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
+            else:
+                Path(args.journal_dir).mkdir(parents=True, exist_ok=True)
+                path = Path(args.journal_dir) / time.strftime(f"{choice.game}-%Y%m%d-%H%M%S.jsonl")
+                box.journal = JournalWriter.create(path, box.header(mode="play", profile=profile.name if profile else None))
+                log.info("journal: %s", path)
+                if source is not None:
+                    box.latency_guard_us = source.report_delay_us(profile.debounce)
+                    box.debouncer.start_all(levels, box_now_us())
+                    relay.target = box
+            presenter = Presenter(screen, scene_for(choice.game, colors), lights=lights, sound=sound)
+            try:
+                result = run(target, presenter, realtime=True, keyboard=KeyboardSource(choice.players))
+            finally:
+                relay.target = None
+                if box.journal is not None:
+                    box.journal.close()
+            log.info("game ended: %s", result.reason)
+            if result.reason == "quit":
+                break
+    finally:
+        if source is not None:
+            source.stop()
     sound.close()
     screen.close()
     return 0

@@ -52,7 +52,6 @@ def rig() -> Rig:
     factory = mock_factory()
     source = GpioSource(prof, factory)
     source.start(box)
-    for (station, name), level in source.levels().items():
-        box.debouncer.start(station, name, level, 0)
+    box.debouncer.start_all(source.levels(), 0)
     yield Rig(box, factory, prof, source)
     source.stop()
