@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.journal import JournalWriter
@@ -23,7 +23,7 @@ from games.registry import Bot, GameSpec, HostBot
 class Session:
     """A box with simulated players (and host) attached."""
 
-    def __init__(self, box: Box, bots: list[Bot], host: HostBot | None, seed: int) -> None:
+    def __init__(self, box: Box, bots: Sequence[Bot], host: HostBot | None, seed: int) -> None:
         self.box = box
         self.bots = bots
         self.host = host

@@ -7,7 +7,7 @@ scenario runner and the menu all look games up here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -51,7 +51,7 @@ class GameSpec:
     max_players: int
     new_engine: Callable[[GameSettings], Engine]
     button_map: ButtonMap
-    new_bots: Callable[[GameSettings], list[Bot]]
+    new_bots: Callable[[GameSettings], Sequence[Bot]]
     new_host: Callable[[GameSettings], HostBot | None] = lambda settings: None
     scenario_step: ScenarioStep = lambda step, t_us: None
     #: scenario keys (besides game/players/seed/steps) copied into settings.options
