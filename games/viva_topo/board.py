@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-COLOURS = ("blue", "red", "green", "yellow")
+COLOURS = ("red", "blue", "green", "yellow")  # seat order = the stations' default colours
 
 
 @dataclass(frozen=True)
@@ -146,5 +146,5 @@ DEFAULT_BOARD = Board(
     cat_speed=(1, 2),
     space_capacity=4,
     mice_per_player=((2, 5), (3, 4), (4, 4)),
-    colours=((2, ("blue", "red")), (3, ("blue", "red", "green")), (4, COLOURS)),
+    colours=((2, ("red", "blue")), (3, ("red", "blue", "green")), (4, COLOURS)),
 )

@@ -36,7 +36,7 @@ def test_registry_finds_the_game_and_it_meets_the_engine_protocol() -> None:
 @pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 14), (3, 4, 10), (4, 4, 6)])
 def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
     view = engine(players).public_view()
-    colours = ["blue", "red", "green", "yellow"][:players]
+    colours = ["red", "blue", "green", "yellow"][:players]
     assert view["players"] == colours
     for colour in colours:
         assert (
@@ -83,19 +83,19 @@ def test_seeded_rolls_repeat_and_ignore_global_random() -> None:
 def test_unknown_mouse_names_the_movable_ones() -> None:
     e = engine()
     act(e, "roll", value=3)
-    with pytest.raises(RuleError, match="movable mice are blue-1, blue-2, blue-3, blue-4, blue-5"):
-        act(e, "move", mouse="red-1")
+    with pytest.raises(RuleError, match="movable mice are red-1, red-2, red-3, red-4, red-5"):
+        act(e, "move", mouse="blue-1")
     with pytest.raises(RuleError, match="it can go to space-3"):
-        act(e, "move", mouse="blue-1", to="house-2")
-    assert e.phase == "move" and e.places()["start"][0] == "blue-1"
+        act(e, "move", mouse="red-1", to="house-2")
+    assert e.phase == "move" and e.places()["start"][0] == "red-1"
 
 
 def test_out_of_turn_and_out_of_phase_actions_are_rejected() -> None:
     e = engine()
-    with pytest.raises(RuleError, match="blue's turn, not red's"):
+    with pytest.raises(RuleError, match="red's turn, not blue's"):
         act(e, "roll", player=1)
     with pytest.raises(RuleError, match="must roll first"):
-        act(e, "move", mouse="blue-1")
+        act(e, "move", mouse="red-1")
     with pytest.raises(RuleError, match="no face 6"):
         act(e, "roll", value=6)
     act(e, "roll", value=2)
@@ -106,10 +106,10 @@ def test_out_of_turn_and_out_of_phase_actions_are_rejected() -> None:
 
 def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
     e = engine(auto_move_single=False)
-    red_bell = button_map(Press(station=1, input="bell", t_us=10), "buttons")
-    assert red_bell == Action("roll", 10, player=1)
+    blue_bell = button_map(Press(station=1, input="bell", t_us=10), "buttons")
+    assert blue_bell == Action("roll", 10, player=1)
     with pytest.raises(RuleError):
-        e.handle(red_bell)
+        e.handle(blue_bell)
     e.handle(button_map(Press(0, "bell", 20), "buttons"))
     moves = e.public_view()["legal_moves"]
     assert e.public_view()["highlighted"] == moves[0]
@@ -126,18 +126,18 @@ def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
 
 
 def test_mouse_on_arrow_space_offers_house_and_run() -> None:
-    e = engine(start={"mice": {"blue-1": 9}})
+    e = engine(start={"mice": {"red-1": 9}})
     act(e, "roll", value=2)
-    options = [m["to"] for m in e.legal_moves() if m["mouse"] == "blue-1"]
+    options = [m["to"] for m in e.legal_moves() if m["mouse"] == "red-1"]
     assert options == ["space-11", "house-2"]
 
 
 def test_danger_is_shown_in_legal_moves() -> None:
-    e = engine(auto_move_single=False, start={"mice": {"blue-1": 10}})
+    e = engine(auto_move_single=False, start={"mice": {"red-1": 10}})
     act(e, "roll", value=5)
     danger = {m["mouse"]: m["into_cat"] for m in e.legal_moves() if m["kind"] == "run"}
     # the cat waits on space 14 (2 players): 10 + 5 runs past it, mice leaving the start do not
-    assert danger == {"blue-1": True, "blue-2": False, "blue-3": False, "blue-4": False, "blue-5": False}
+    assert danger == {"red-1": True, "red-2": False, "red-3": False, "red-4": False, "red-5": False}
 
 
 def test_public_view_and_summary_keys() -> None:
@@ -178,7 +178,7 @@ def test_public_view_and_summary_keys() -> None:
 
 def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
     assert scenario_step({"roll": "cat"}, 5) == Action("roll", 5, args={"value": "cat"})
-    assert scenario_step({"move": "red-2"}, 6) == Action("move", 6, args={"mouse": "red-2"})
+    assert scenario_step({"move": "blue-2"}, 6) == Action("move", 6, args={"mouse": "blue-2"})
     assert scenario_step({"press": {}}, 7) is None
     e = engine()
     e.handle(scenario_step({"roll": 3}, 8))  # player None: acts for the current player
@@ -189,12 +189,12 @@ def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
     ("start", "message"),
     [
         ({"mice": {"pink-1": 3}}, "no mouse 'pink-1'"),
-        ({"mice": {"blue-1": 21}}, "off the track"),
-        ({"mice": {"blue-1": 14}}, "cat's space 14"),
+        ({"mice": {"red-1": 21}}, "off the track"),
+        ({"mice": {"red-1": 14}}, "cat's space 14"),
         ({"cat": {"lap": 1, "space": 5}}, "cat symbols only"),
         ({"cat": {"lap": 0, "space": 12}}, "cannot be on space 12 in lap 0"),
         ({"cat": {"lap": 3, "space": 2}}, "cannot be on space 2 in lap 3"),
-        ({"mice": {f"red-{i}": 7 for i in range(1, 6)}}, "more than 4"),
+        ({"mice": {f"blue-{i}": 7 for i in range(1, 6)}}, "more than 4"),
         ({"colour": "x"}, "unknown start keys"),
     ],
 )
@@ -215,12 +215,12 @@ def test_another_board_is_a_data_change() -> None:
         cat_speed=(1, 2),
         space_capacity=2,
         mice_per_player=((2, 2),),
-        colours=((2, ("blue", "red")),),
+        colours=((2, ("red", "blue")),),
     )
     e = VivaTopoEngine(GameSettings(players=2, options={"auto_move_single": False}), board)
     act(e, "roll", value=5)
     assert [m["to"] for m in e.legal_moves()][:2] == ["space-5", "den"]
-    act(e, "move", mouse="blue-1", to="den")
+    act(e, "move", mouse="red-1", to="den")
     assert e.scores == [5, 0] and e.house_left == {"den": 0}
     assert e.cat_space == 9 and e.cat_lap == 0 and e.cat_g == -2
     assert DEFAULT_BOARD.cat_start_space(4) == 6 and DEFAULT_BOARD.cat_start_route(4) == -8
@@ -229,16 +229,16 @@ def test_another_board_is_a_data_change() -> None:
 
 
 def test_last_events_let_the_screen_animate_the_roll_and_the_cats_meal() -> None:
-    # a cat roll: blue-1 walks 15 -> 16, then the cat (lap 1) runs 12 -> 14 and eats red-1 on 13
-    mice = {"blue-1": 15, "red-1": 13, "blue-2": 2, "blue-3": 3, "red-2": 2, "red-3": 3}
+    # a cat roll: red-1 walks 15 -> 16, then the cat (lap 1) runs 12 -> 14 and eats blue-1 on 13
+    mice = {"red-1": 15, "blue-1": 13, "red-2": 2, "red-3": 3, "blue-2": 2, "blue-3": 3}
     e = engine(auto_move_single=False, start={"cat": {"lap": 1, "space": 12}, "mice": mice})
     assert e.public_view()["last_events"] == []
     e.handle(Action("roll", 5_000, player=0, args={"value": "cat"}))
-    e.handle(Action("move", 7_000, player=0, args={"mouse": "blue-1"}))
+    e.handle(Action("move", 7_000, player=0, args={"mouse": "red-1"}))
     shown = e.public_view()["last_events"]
     assert [(x["kind"], x["t_us"]) for x in shown] == [("roll", 5_000), ("cat", 7_000), ("eaten", 7_000)]
     assert shown[0]["value"] == "cat" and shown[0]["player"] == 0
-    assert shown[-1]["mice"] == ["red-1"] and shown[-1]["text"] == "THE CAT EATS red-1"
+    assert shown[-1]["mice"] == ["blue-1"] and shown[-1]["text"] == "THE CAT EATS blue-1"
     for _ in range(5):  # a long game keeps only the last few
         act(e, "roll", value=2)
         if e.phase == "move":

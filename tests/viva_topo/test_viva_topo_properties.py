@@ -92,25 +92,25 @@ def bot_choice(start: dict, roll: object) -> dict:
 
 
 def test_bot_does_not_run_past_the_cat_when_it_can_move_another_mouse() -> None:
-    # the cat waits on 14 on its way to the start: a 3 takes blue-1 from 12 past it;
-    # blue-2 can walk safely instead
-    best = bot_choice({"mice": {"blue-1": 12, "blue-2": 2}}, 3)
-    assert best["mouse"] != "blue-1" and not best["into_cat"]
+    # the cat waits on 14 on its way to the start: a 3 takes red-1 from 12 past it;
+    # red-2 can walk safely instead
+    best = bot_choice({"mice": {"red-1": 12, "red-2": 2}}, 3)
+    assert best["mouse"] != "red-1" and not best["into_cat"]
 
 
 def test_bot_ducks_into_a_house_when_the_cat_is_coming() -> None:
     # a cat roll: the cat (lap 2, space 6) will cover spaces 7-10 right after this move
     best = bot_choice(
-        {"cat": {"lap": 2, "space": 6}, "mice": {"blue-1": 8, "blue-2": 9, "red-1": 16}}, "cat"
+        {"cat": {"lap": 2, "space": 6}, "mice": {"red-1": 8, "red-2": 9, "blue-1": 16}}, "cat"
     )
-    assert (best["mouse"], best["to"]) == ("blue-2", "house-2")
+    assert (best["mouse"], best["to"]) == ("red-2", "house-2")
 
 
 def test_bot_prefers_the_house_with_the_better_cheese_left() -> None:
     # on house-3's arrow with a 5: house-3 is empty, house-4 (arrow 18) still pays 4
     start = {
         "cat": {"lap": 2, "space": 10},
-        "mice": {"blue-1": 14},
+        "mice": {"red-1": 14},
         "cheese": {"house-3": 0, "emmentalia": 0},
     }
     best = bot_choice(start, 5)
@@ -133,17 +133,17 @@ def test_bot_presses_bell_then_navigates_and_confirms() -> None:
 @pytest.mark.parametrize(("space", "roll"), [(9, 3), (8, 3), (8, 2)])
 def test_bot_takes_a_small_house_when_the_cat_comes_past_soon(space: int, roll: int) -> None:
     # the cat (lap 1, space 6) covers 7-8 on its next roll and 9-10 on the one after:
-    # blue-1 on or just before house-2's arrow banks its 2 rather than running on, since
-    # blue's other mice share its moves (the old bots ran on to 10-12 and were caught)
-    mice = {"blue-1": space, "blue-2": 16, "red-1": 12}
+    # red-1 on or just before house-2's arrow banks its 2 rather than running on, since
+    # red's other mice share its moves (the old bots ran on to 10-12 and were caught)
+    mice = {"red-1": space, "red-2": 16, "blue-1": 12}
     if roll == 3:
-        mice["blue-3"] = 17
+        mice["red-3"] = 17
     best = bot_choice({"cat": {"lap": 1, "space": 6}, "mice": mice}, roll)
-    assert (best["mouse"], best["to"]) == ("blue-1", "house-2")
+    assert (best["mouse"], best["to"]) == ("red-1", "house-2")
 
 
 def test_bot_brings_mice_out_of_the_start_while_the_cat_nears_the_exit() -> None:
-    # the cat is two rolls from the start exit with four blue mice waiting:
-    # a mouse leaves the start instead of blue-1 running on
-    best = bot_choice({"cat": {"lap": 0, "space": 18}, "mice": {"blue-1": 6}}, 4)
-    assert best["mouse"] != "blue-1"
+    # the cat is two rolls from the start exit with four red mice waiting:
+    # a mouse leaves the start instead of red-1 running on
+    best = bot_choice({"cat": {"lap": 0, "space": 18}, "mice": {"red-1": 6}}, 4)
+    assert best["mouse"] != "red-1"

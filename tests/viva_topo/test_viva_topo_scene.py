@@ -1,6 +1,6 @@
 """Screenshots of the Viva Topo! board under the dummy video driver, checked
 where a player looks: the turn panel in the current player's colour, the ring
-on the highlighted mouse, the red flash when the cat eats, the tumbling die."""
+on the highlighted mouse, the blue flash when the cat eats, the tumbling die."""
 
 from __future__ import annotations
 
@@ -77,11 +77,11 @@ def ring_pixels(surface: pygame.Surface, centre: tuple[int, int], size: int) -> 
     return count
 
 
-def test_start_blue_to_roll_with_every_mouse_in_the_start_house() -> None:
+def test_start_red_to_roll_with_every_mouse_in_the_start_house() -> None:
     view = engine(3).public_view()
     surface = draw(view, 0)
     geo, turn = regions(view)
-    assert dominant(surface, turn) == COLOURS["blue"]
+    assert dominant(surface, turn) == COLOURS["red"]
     places = mouse_places(freeze(view), geo)
     assert len(places) == 12 and all(geo.start_rect.collidepoint(p) for p in places.values())
     for m in view["mice"]:
@@ -89,40 +89,40 @@ def test_start_blue_to_roll_with_every_mouse_in_the_start_house() -> None:
 
 
 def test_mid_game_the_highlighted_move_has_the_ring_and_the_next_player_the_panel() -> None:
-    e = engine(mice={"blue-1": 3, "red-1": 7}, turn=1)
+    e = engine(mice={"red-1": 3, "blue-1": 7}, turn=1)
     e.handle(Action("roll", 1_000_000, player=1, args={"value": 2}))
     view = e.public_view()
-    assert view["highlighted"]["mouse"] == "red-1"
+    assert view["highlighted"]["mouse"] == "blue-1"
     surface = draw(view, 2_000_000)
     geo, turn = regions(view)
-    assert dominant(surface, turn) == COLOURS["red"]
+    assert dominant(surface, turn) == COLOURS["blue"]
     places = mouse_places(freeze(view), geo)
     size = geo.mouse_size()
-    assert ring_pixels(surface, places["red-1"], size) > 30
-    assert ring_pixels(surface, places["blue-1"], size) == 0
-    target = geo.space_rect(9)  # red-1 goes 7 -> 9: its frame is white
+    assert ring_pixels(surface, places["blue-1"], size) > 30
+    assert ring_pixels(surface, places["red-1"], size) == 0
+    target = geo.space_rect(9)  # blue-1 goes 7 -> 9: its frame is white
     assert tuple(surface.get_at((target.centerx, target.top + 2)))[:3] == HIGHLIGHT
-    # next moves the highlight to a red mouse in the start: the ring follows it
+    # next moves the highlight to a blue mouse in the start: the ring follows it
     e.handle(Action("select", 2_100_000, player=1, args={"step": 1}))
     view = e.public_view()
     chosen = view["highlighted"]["mouse"]
     surface = draw(view, 2_200_000)
     places = mouse_places(freeze(view), geo)
-    assert chosen != "red-1" and ring_pixels(surface, places[chosen], size) > 30
-    assert ring_pixels(surface, places["red-1"], size) == 0
+    assert chosen != "blue-1" and ring_pixels(surface, places[chosen], size) > 30
+    assert ring_pixels(surface, places["blue-1"], size) == 0
 
 
-def test_the_cat_eating_flashes_red_for_a_moment() -> None:
-    e = engine(cat={"lap": 1, "space": 12}, mice={"blue-1": 15, "red-1": 13, "red-2": 5})
+def test_the_cat_eating_flashes_blue_for_a_moment() -> None:
+    e = engine(cat={"lap": 1, "space": 12}, mice={"red-1": 15, "blue-1": 13, "blue-2": 5})
     e.handle(Action("roll", 5_000_000, player=0, args={"value": "cat"}))
-    e.handle(Action("move", 5_500_000, player=0, args={"mouse": "blue-1"}))
+    e.handle(Action("move", 5_500_000, player=0, args={"mouse": "red-1"}))
     view = e.public_view()
-    assert "red-1" in view["last_events"][-1]["mice"]
+    assert "blue-1" in view["last_events"][-1]["mice"]
     geo, _ = regions(view)
     band = pygame.Rect(geo.rect.left + geo.rect.width // 4, geo.rect.centery - 10, geo.rect.width // 2, 20)
     flash = draw(view, 5_500_000 + 300_000)
     assert dominant(flash, band) == EATEN
-    assert tuple(flash.get_at((geo.rect.centerx, geo.rect.top + 3)))[:3] == EATEN  # the board's red frame
+    assert tuple(flash.get_at((geo.rect.centerx, geo.rect.top + 3)))[:3] == EATEN  # the board's blue frame
     later = draw(view, 5_500_000 + EAT_US + 1)
     assert dominant(later, band) != EATEN
 
