@@ -20,7 +20,7 @@ from controller.debounce import DebounceConfig, Debouncer
 from controller.journal import Journal, JournalWriter
 from controller.press import InputNotice, Press
 from controller.sources.base import Inbox
-from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 from games.registry import GameSpec
 from games.registry import get as get_game
 
@@ -64,6 +64,7 @@ class Box(Inbox):
         self.stations = [StationState() for _ in range(settings.players)]
         self.now_us = 0
         self.paused = False
+        self.paused_at_us = 0
         #: added to every source stamp: a game resumed after a reboot carries on
         #: the journal's timeline although the kernel's clock restarted at 0
         self.time_offset_us = 0
@@ -180,8 +181,8 @@ class Box(Inbox):
             self._write({"type": "tick", "t_us": until_us})
         return self._emit(events)
 
-    def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
-        self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
+    def _note_station(self, notice: InputNotice) -> None:
+        """What the strip shows about one station's inputs."""
         if 0 <= notice.station < len(self.stations):
             st = self.stations[notice.station]
             if notice.kind == "stuck":
@@ -194,6 +195,10 @@ class Box(Inbox):
                 st.connected = False
             elif notice.kind == "connected":
                 st.connected = True
+
+    def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
+        self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
+        self._note_station(notice)
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
             for st in self.stations:
@@ -203,7 +208,14 @@ class Box(Inbox):
                 log.info("input board %s", notice.kind)
                 return []
             log.warning("input board %s: game %s", notice.kind, "paused" if self.paused else "resumed")
-            return [GameEvent("paused" if self.paused else "resumed", notice.t_us)]
+            if self.paused:
+                self.paused_at_us = notice.t_us
+                return [GameEvent("paused", notice.t_us)]
+            # the game's clocks stood still meanwhile: tell it how long, stamped
+            # when the inputs went away, so it comes before the presses held since
+            away = max(0, notice.t_us - self.paused_at_us)
+            self._submit(self.paused_at_us, Action(HOST_RESUME, self.paused_at_us, None, {"paused_us": away}))
+            return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})] + self._settle()
         return []
 
     def _apply(self, action: Action) -> list[GameEvent]:
@@ -273,8 +285,8 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
             box._deliver(Action.from_json(record))
         elif kind == "tick":
             box._tick(int(record["t_us"]))
-        elif kind == "notice":
-            box.apply_notice(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
+        elif kind == "notice":  # the strip's state; a pause's effect on the game is in the journal already
+            box._note_station(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
     box.now_us = max(box.now_us, journal.last_t_us)
     box.journal = writer
     return box

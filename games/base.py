@@ -14,6 +14,10 @@ from typing import Any, Protocol, runtime_checkable
 
 #: Host actions every engine understands (engines may add their own).
 HOST_SHOWN = "shown"  # the display flipped the frame that shows the newest card / GO
+#: the inputs were away (an unplugged board) and are back: ``args["paused_us"]``
+#: says for how long, stamped at the moment they went away. Engines stop their
+#: clocks for that long: no answer timer or reaction window runs out unseen.
+HOST_RESUME = "resume"
 
 
 @dataclass(frozen=True)

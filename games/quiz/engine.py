@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.arbiter import Arbiter, ArbiterOptions
-from games.base import Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
@@ -59,6 +59,7 @@ class _Round:
     decided_at_us: int | None = None
     answer_deadline_us: int | None = None
     warned: int = 0
+    buzz_window_shift_us: int = 0  # pauses while armed lengthen the buzz window
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -113,9 +114,10 @@ class QuizEngine:
                 first is None
                 and self.options.buzz_window_us is not None
                 and self.arbiter.armed_at_us is not None
-                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us
+                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
             ):
-                events += self._end_round(self.arbiter.armed_at_us + self.options.buzz_window_us, None, "nobody buzzed")
+                end = self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
+                events += self._end_round(end, None, "nobody buzzed")
         if r.phase == "answering" and r.answer_deadline_us is not None:
             left = r.answer_deadline_us - now_us
             if left <= 0:
@@ -135,7 +137,7 @@ class QuizEngine:
             if first is not None:
                 return first + self.options.settle_us
             if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
-                return self.arbiter.armed_at_us + self.options.buzz_window_us
+                return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
         if r.phase == "answering" and r.answer_deadline_us is not None:
             warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
             return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
@@ -202,6 +204,8 @@ class QuizEngine:
     # -- host ---------------------------------------------------------------
     def _host(self, action: Action) -> list[GameEvent]:
         kind, t = action.kind, action.t_us
+        if kind == HOST_RESUME:
+            return self._resume(int(action.args.get("paused_us", 0)), t)
         if kind not in HOST_ACTIONS:
             raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
         if kind not in self.legal_actions(None):
@@ -216,6 +220,7 @@ class QuizEngine:
             r.phase = "armed"
             r.decided_at_us = None
             r.answering = None
+            r.buzz_window_shift_us = 0
             return [GameEvent("armed", t)]
         if kind == "reset":
             self.arbiter.disarm()
@@ -239,6 +244,18 @@ class QuizEngine:
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase})]
         return self._judge(kind == "correct", t)
+
+    def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
+        """Stop the clocks for the pause: the answer timer and the buzz window
+        get the time back; lockouts too."""
+        r = self.round
+        if r.answer_deadline_us is not None:
+            r.answer_deadline_us += paused_us
+        r.buzz_window_shift_us += paused_us
+        for station, until in self.arbiter.locked_until_us.items():
+            if until > t:
+                self.arbiter.locked_until_us[station] = until + paused_us
+        return [GameEvent("resumed", t, None, {"paused_us": paused_us})]
 
     def _judge(self, correct: bool, t: int) -> list[GameEvent]:
         r = self.round

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.arbiter import rank_by_time
-from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 
 
 @dataclass
@@ -168,6 +168,8 @@ class ReactionEngine:
             if self.phase == "go" and self.go_at_us is not None and action.t_us >= self.go_at_us:
                 self.t_show_us = action.t_us
             return []
+        if action.kind == HOST_RESUME:
+            return self._resume(int(action.args.get("paused_us", 0)), action.t_us)
         if action.kind == "start":
             if self.phase not in ("ready", "result"):
                 raise RuleError("reaction: a round is running; wait for it to end")
@@ -177,6 +179,20 @@ class ReactionEngine:
             self.phase = "over"
             return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
         raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
+
+    def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
+        """A round the inputs were away for cannot be judged: it is played
+        again; waits and result screens get the paused time back."""
+        if self.phase in ("wait", "decoy", "go"):
+            self.round_no -= 1
+            self.phase = "result"
+            self.hits, self.false_starts = [], []
+            self.last = {"round": self.round_no + 1, "void": True}
+            self.next_at_us = t + paused_us + self.options.result_hold_us
+            return [GameEvent("message", t, None, {"text": "round void: the stations were away", "void": True})]
+        if self.next_at_us is not None:
+            self.next_at_us += paused_us
+        return []
 
     def _press(self, action: Action) -> list[GameEvent]:
         p = action.player

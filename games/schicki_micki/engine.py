@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.arbiter import rank_by_time
-from games.base import HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
 from games.schicki_micki.situation import (
@@ -53,7 +53,7 @@ from games.schicki_micki.situation import (
 )
 
 REACTIONS = ("knock", "call", "blue", "red")
-HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace")
+HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
 DEFAULTS: dict[str, Any] = {
     "turn_interval_us": None,
@@ -253,6 +253,15 @@ class SchickiMickiEngine:
             if self.phase in ("showing", "window") and not self.shown_confirmed and self.t_turn is not None:
                 self.t_show = max(action.t_us, self.t_turn)
                 self.shown_confirmed = True
+            return []
+        if kind == HOST_RESUME:
+            paused = int(action.args.get("paused_us", 0))
+            if self.window_start_us is not None:
+                self.window_start_us += paused  # the window gets the paused time back
+            if self.next_turn_us is not None:
+                self.next_turn_us += paused
+            if self.final_deadline_us is not None:
+                self.final_deadline_us += paused
             return []
         if kind == "pace":
             if self.phase == "over":

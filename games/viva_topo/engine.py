@@ -309,8 +309,8 @@ class VivaTopoEngine:
         self.tick(action.t_us)
         if self.finished:
             raise RuleError("the game is over")
-        if action.player is None and action.kind == "shown":
-            return []
+        if action.player is None and action.kind in ("shown", "resume"):
+            return []  # no timers: a pause changes nothing
         if action.kind not in ("roll", "move", "select", "confirm"):
             raise RuleError(f"unknown action {action.kind!r}: use roll, move, select or confirm")
         # A host action (player None) acts for the current player: scenarios and host overrides.

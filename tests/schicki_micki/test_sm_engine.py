@@ -238,3 +238,17 @@ def test_a_press_before_the_frame_flipped_is_ignored_in_the_outcomes() -> None:
     assert [ev.kind for ev in events if ev.player == 0] == ["early", "ignored"]
     assert e.summary()["won"] == [2, 4, 2]  # the early knock costs nothing
     assert "pressed before the card was on screen" in e.summary()["outcomes"][0]["text"]
+
+
+def test_a_pause_gives_the_reaction_window_and_the_pace_their_time_back():
+    from games.base import HOST_RESUME, Action
+    from games.registry import get
+
+    spec = get("schicki-micki")
+    engine = spec.new_engine(spec.settings(3, seed=2, turn_interval_us=3_000_000))
+    engine.tick(0)
+    first_turn = engine.next_deadline_us()
+    engine.tick(first_turn)  # a card is shown; the next one is due 3 s later
+    due = engine.next_deadline_us()
+    engine.handle(Action(HOST_RESUME, first_turn + 1_000_000, None, {"paused_us": 10_000_000}))
+    assert engine.next_deadline_us() == due + 10_000_000
