@@ -18,9 +18,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from controller.display import theme  # noqa: E402
-from controller.display.loop import Presenter, run  # noqa: E402
 from controller.display.scene import freeze  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
 from controller.display.theme import TEXT, Layout  # noqa: E402
 from games.base import Action, GameSettings  # noqa: E402
 from games.schicki_micki import art  # noqa: E402
@@ -197,26 +195,6 @@ def test_no_text_below_the_minimum(size: tuple[int, int]) -> None:
     surface = pygame.Surface(size)
     SchickiMickiScene().draw(surface, freeze(s.box.engine.public_view()), s.box.strip(), s.now_us)
     assert min(TEXT.sizes_used) >= Layout(*size).min_text
-
-
-def test_the_scene_gets_only_the_public_view() -> None:
-    s = session("schicki-micki")
-
-    def secret(*_a: Any, **_k: Any) -> dict[str, Any]:
-        raise AssertionError("the display asked for private state")
-
-    s.box.engine.private_view = secret  # type: ignore[method-assign]
-    seen: list[Any] = []
-
-    class Spy(SchickiMickiScene):
-        def draw_body(self, surface, area, lay, view, strip, now_us) -> None:  # type: ignore[no-untyped-def]
-            seen.append(view)
-            super().draw_body(surface, area, lay, view, strip, now_us)
-
-    run(s, Presenter(Screen.open(headless=True), Spy("Schicki Micki")), realtime=False, until_us=20_000_000)
-    assert seen and all(isinstance(v, Mapping) and not isinstance(v, dict) for v in seen)
-    with pytest.raises(TypeError):
-        seen[-1]["table"] = ()  # type: ignore[index]
 
 
 def test_menu_offers_the_pace_and_hands_it_to_the_game() -> None:

@@ -14,9 +14,7 @@ from typing import Any  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from controller.display.loop import Presenter, run  # noqa: E402
 from controller.display.scene import freeze, scene_for  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
 from controller.display.theme import TEXT, Layout  # noqa: E402
 from games.base import Action  # noqa: E402
 from games.viva_topo import SPEC  # noqa: E402
@@ -163,23 +161,3 @@ def test_no_text_below_the_minimum(size: tuple[int, int]) -> None:
         surface = pygame.Surface(size)
         scene_for("viva-topo").draw(surface, freeze(view), s.box.strip(), s.now_us + 200_000)
     assert TEXT.sizes_used and min(TEXT.sizes_used) >= Layout(*size).min_text
-
-
-def test_the_scene_sees_only_the_public_view() -> None:
-    s = session("viva-topo", players=3)
-
-    def secret(*_args: Any) -> dict[str, Any]:
-        raise AssertionError("the scene asked for private state")
-
-    s.box.engine.private_view = secret  # type: ignore[method-assign]
-    seen: list[Any] = []
-
-    class Spy(VivaTopoScene):
-        def draw_body(self, surface, area, lay, view, strip, now_us) -> None:  # type: ignore[no-untyped-def]
-            seen.append(view)
-            super().draw_body(surface, area, lay, view, strip, now_us)
-
-    spy = Spy("Viva Topo!")
-    run(s, Presenter(Screen.open(headless=True), spy, results=spy), realtime=False, until_us=20_000_000)
-    assert seen and all(not isinstance(v, dict) for v in seen)  # frozen, read-only
-    assert set(seen[-1]) == set(s.box.engine.public_view())
