@@ -249,15 +249,38 @@ def cmd_diag(args: argparse.Namespace) -> int:
         debounce, host = DebounceConfig(), []
     headless = is_headless(args)
     monitor = InputMonitor(stations, debounce, host)
-    simulator = _diag_simulator(monitor, stations) if (args.simulate or headless) else None
-    if profile is not None and not args.simulate and profile.source != "virtual":
-        print("diag: reading the profile's pins needs the GPIO/board source; showing keyboard and --simulate input "
-              "only on this branch", file=sys.stderr)
+    real = profile is not None and not args.simulate
+    simulator = None if real else (_diag_simulator(monitor, stations) if (args.simulate or headless) else None)
+    source = None
+    if real:
+        from controller.sources import open_source
+        from controller.timeline import box_now_us
+
+        try:
+            source = open_source(profile)
+            source.start(monitor)
+        except Exception as exc:
+            raise SystemExit(f"buzzerbox diag: cannot open the {profile.source} inputs of {profile.name}: {exc}") from exc
+        monitor.debouncer.start_all(source.levels(), box_now_us())
+        print(f"diag: {profile.name} via {source.describe()}; Esc or Ctrl+C to stop", file=sys.stderr)
     screen = open_screen(args, headless)
     seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
-    until = None if seconds is None else int(seconds * 1_000_000)
-    keyboard = None if headless else KeyboardSource(len(stations))
-    run_diag(screen, monitor, keyboard=keyboard, simulator=simulator, realtime=not headless, until_us=until)
+    try:
+        if real:  # the sources stamp on the box clock: run on it, window or not
+            from controller.timeline import box_now_us
+
+            until = None if seconds is None else box_now_us() + int(seconds * 1_000_000)
+            run_diag(screen, monitor, keyboard=None if headless else KeyboardSource(len(stations)),
+                     realtime=True, until_us=until, origin_us=0)
+        else:
+            until = None if seconds is None else int(seconds * 1_000_000)
+            keyboard = None if headless else KeyboardSource(len(stations))
+            run_diag(screen, monitor, keyboard=keyboard, simulator=simulator, realtime=not headless, until_us=until)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if source is not None:
+            source.stop()
     if args.screenshot:
         screen.save(args.screenshot)
         print(f"screenshot: {args.screenshot}")

@@ -265,7 +265,7 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
 
 def run_diag(screen: Screen, monitor: InputMonitor, *, keyboard: KeyboardSource | None = None,
              simulator: Callable[[int], None] | None = None, realtime: bool = True, until_us: int | None = None,
-             clock: Callable[[], int] = box_now_us, fps: int = 30) -> int:
+             clock: Callable[[], int] = box_now_us, fps: int = 30, origin_us: int | None = None) -> int:
     """The diagnostics screen, live (or in virtual time with ``simulator``
     feeding edges: headless screenshots). Returns the frames drawn."""
     scene = DiagScene()
@@ -283,7 +283,7 @@ def run_diag(screen: Screen, monitor: InputMonitor, *, keyboard: KeyboardSource 
         scene.draw(screen.surface, freeze(monitor.view()), monitor.strip(), monitor.now_us)
         screen.flip()
         return 1
-    origin = clock()
+    origin = clock() if origin_us is None else origin_us  # 0: real sources' own box time
     frame_clock = pygame.time.Clock()
     while True:
         t = clock() - origin

@@ -53,3 +53,8 @@ def test_play_with_a_broken_profile_says_why(tmp_path):
     bad.write_text("[[stations]]\ninputs = { bell = 99 }\n")
     with pytest.raises(SystemExit, match="does not exist"):
         main(["play", "quiz", "--profile", str(bad)])
+
+
+def test_diag_reads_the_profiles_own_pins(capsys, mock_pins):
+    assert main(["diag", "--profile", "header-4", "--headless", "--seconds", "0.3"]) == 0
+    assert "header-4 via gpio" in capsys.readouterr().err
