@@ -77,6 +77,8 @@ class Presenter:
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message
+        if box.paused:  # said until the inputs are back: nobody wonders why nothing reacts
+            scene.message = "Input board disconnected: game paused until it is back"
         scene.draw(surface if surface is not None else self.screen.surface, view, strip, now_us)
         self.frames += 1
 

@@ -499,6 +499,8 @@ class BoardSource(Source):
         self._stop = threading.Event()
         self._sink: InputSink | None = None
         self.port_name: str | None = None
+        self._missing_told = False
+        self._ever_opened = False  # later absences are the session's "went away"
 
     @classmethod
     def from_profile(cls, profile: Any, **kwargs: Any) -> BoardSource:
@@ -571,6 +573,7 @@ class BoardSource(Source):
         with self._lock:
             self._ser = ser
         self.port_name = port
+        self._ever_opened = True
         log.info("board port %s opened", port)
         self.session.opened(self.clock())
         self._flush()
@@ -618,6 +621,13 @@ class BoardSource(Source):
         while not self._stop.is_set():
             if self._ser is None:
                 if not self._open():
+                    if not self._missing_told and not self._ever_opened:
+                        self._missing_told = True  # say it once at start; the game waits (paused) until it is there
+                        log.warning("no input board found (USB %04X:%s%s): plug it in; the game waits for it",
+                                    BOARD_VID, "/".join(f"{p:04X}" for p in BOARD_PIDS),
+                                    "" if self._port is None or callable(self._port) else f" on {self._port}")
+                        if self._sink is not None:
+                            self._sink.notice(InputNotice(BOARD_STATION, BOARD_INPUT, "disconnected", self.clock()))
                     self._deliver(self.session.tick(self.clock()))
                     self._stop.wait(self.reconnect_delay_s)
                     continue

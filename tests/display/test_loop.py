@@ -105,3 +105,22 @@ def test_a_message_line_shows_rejected_host_actions() -> None:
     events = host_key(s.box, "correct", 0)  # nobody is answering
     presenter.react(s.box, events, 0)
     assert presenter.scene.message and presenter.scene.message.startswith("not now")
+
+
+def test_a_paused_box_says_so_on_screen() -> None:
+    from controller.display.loop import Presenter
+    from controller.display.scene import scene_for
+    from controller.display.screen import Screen
+    from controller.press import InputNotice
+    from tests.display.conftest import session
+
+    s = session("quiz")
+    presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
+    s.box.notice(InputNotice(-1, "board", "disconnected", 1_000))
+    s.box.step(1_000)
+    presenter.draw(s.box, 1_000)
+    assert presenter.scene.message is not None and "disconnected" in presenter.scene.message
+    s.box.notice(InputNotice(-1, "board", "connected", 2_000))
+    s.box.step(2_000)
+    presenter.draw(s.box, 2_000)
+    assert presenter.scene.message is None or "disconnected" not in presenter.scene.message

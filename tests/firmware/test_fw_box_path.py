@@ -74,3 +74,17 @@ def test_unplug_pauses_the_game_and_presses_made_meanwhile_count(wired):
     out = box.summary()
     assert out["winner"] == 2 and out["queue"] == [0] and out["margins_us"] == [500]
     assert box.strip()[0]["status"] != "disconnected"
+
+
+def test_no_board_at_start_is_said_once_and_the_game_waits(caplog):
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2))
+    source = BoardSource({0: (0, "bell"), 1: (1, "bell")}, port=lambda: None, reconnect_delay_s=0.01)
+    source.start(box)
+    time.sleep(0.2)
+    source.stop()
+    events = box.step(1_000_000)
+    assert [e.kind for e in events] == ["paused"]
+    assert box.strip()[0]["status"] == "disconnected"
+    assert caplog.text.count("no input board found") == 1
+    assert "plug it in" in caplog.text
