@@ -296,7 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)]
+    # a box with real players says what happened by default (journald keeps it)
+    base = 1 if args.command in ("play", "menu", "diag") else 0
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose + base, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:

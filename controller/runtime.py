@@ -28,6 +28,9 @@ log = logging.getLogger("buzzerbox")
 
 HOST_STATION = -1
 PRESS_FLASH_US = 400_000  # how long the strip shows "pressed" after a press
+#: decisions worth a line in the log of a running box (the journal has everything)
+LOGGED_EVENTS = {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
+                 "paused", "resumed", "rejected", "eaten", "trapped", "cheese"}
 
 
 @dataclass
@@ -228,11 +231,18 @@ class Box(Inbox):
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:
-            log.debug("event %s", event)
+            if event.kind in LOGGED_EVENTS:
+                who = "" if event.player is None else f" {self._name(event.player)}"
+                log.info("%s%s at %d µs %s", event.kind, who, event.t_us, dict(event.data) if event.data else "")
+            else:
+                log.debug("event %s", event)
         self.event_log.extend(events)
         for listener in self.on_events:
             listener(events)
         return events
+
+    def _name(self, station: int) -> str:
+        return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
 
     def _write(self, record: dict[str, Any]) -> None:
         if self.journal is not None:
