@@ -122,9 +122,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
         if args.disputes:
-            for press in box.press_log:
-                print(f"  {press.t_us:>14} µs  station {press.station} {press.input} (±{press.precision_us} µs, {press.edges} edges)")
+            print_disputes(box)
     return 0
+
+
+def print_disputes(box: Box) -> None:
+    """Every press with its stamp, and every decision with who was how far
+    behind: what settles "I was first!" after the fact."""
+    from controller.timeline import format_margin
+
+    def name(station: int) -> str:
+        return box._name(station) if station >= 0 else "host"
+
+    timeline: list[tuple[int, int, str]] = [
+        (p.t_us, 0, f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, {p.edges} edges)")
+        for p in box.press_log
+    ]
+    for event in box.event_log:
+        if event.kind == "winner":
+            queue = event.data.get("queue", [])
+            margins = event.data.get("margins_us", [])
+            behind = ", ".join(f"{name(s)} {format_margin(m)}" for s, m in zip(queue, margins, strict=False))
+            text = f"FIRST  {name(event.player if event.player is not None else -1)}" + (f"; then {behind}" if behind else "")
+        elif event.kind == "tie":
+            text = "TIE    " + " = ".join(name(s) for s in event.data.get("stations", [])) + " (closer than the stamps can tell)"
+        elif event.kind == "early":
+            text = f"early  {name(event.player if event.player is not None else -1)} pressed before it was allowed"
+        else:
+            continue
+        timeline.append((event.t_us, 1, text))
+    for t_us, _order, text in sorted(timeline):
+        print(f"  {t_us / 1e6:12.6f} s  {text}")
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

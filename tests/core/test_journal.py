@@ -76,3 +76,23 @@ def test_simulate_refuses_to_overwrite_a_journal(tmp_path):
     with pytest.raises(SystemExit, match="resume"):
         main(["simulate", "quiz", "--players", "2", "--journal", str(path)])
     assert path.read_text() == "keep me\n"
+
+
+def test_disputes_show_who_was_first_and_by_how_much(tmp_path, capsys):
+    from controller.journal import JournalWriter
+    from controller.press import Press
+    from controller.runtime import Box
+    from games import registry
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3), station_names=["Ann", "Ben", "Cy"])
+    box.journal = JournalWriter.create(tmp_path / "q.jsonl", box.header())
+    box.host("arm", 0)
+    box.apply_press(Press(1, "bell", 1_000_000))
+    box.apply_press(Press(0, "bell", 1_000_412))
+    box.step(2_000_000)
+    box.journal.close()
+    assert main(["replay", str(tmp_path / "q.jsonl"), "--disputes"]) == 0
+    out = capsys.readouterr().out
+    assert "FIRST  Ben; then Ann +0.412 ms" in out
+    assert out.index("press  Ben") < out.index("press  Ann")
