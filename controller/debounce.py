@@ -6,8 +6,11 @@ live GPIO edges, in scenarios and in the benchmark. The rules (DESIGN.md):
 * The first active edge opens a *pending* press at its own time ``t0``.
 * The press is accepted once the line has been stable active for
   ``glitch_us``; it keeps ``t0`` however many bounces came between.
-* If the bounce window (``bounce_us`` after ``t0``) runs out while the line is
-  idle and nothing was accepted, it was an isolated pulse: noise, no press.
+* If the line falls back to rest and stays there (through the bounce window,
+  or for half of it), the first edge was an isolated pulse: noise, no press.
+* If the bounce window runs out while the line still chatters, the pending
+  press restarts at its latest burst; a line chattering past ``stuck_us`` is
+  flagged stuck. So a loose contact never holds up every decision.
 * After an accepted press every edge is dropped until the line has been idle
   for ``bounce_us`` again (release bounce never makes a second press).
 * A line held active past ``stuck_us`` is flagged stuck and ignored until it
@@ -80,6 +83,8 @@ class InputState:
     t0_precision_us: int = 1
     edges: int = 0
     onset_last_edge_us: int = 0
+    last_active_edge_us: int = 0
+    chatter_since_us: int = 0  # first edge of a pending press that has not settled yet
     stats: InputStats = field(default_factory=InputStats)
 
 
@@ -93,6 +98,9 @@ class Debouncer:
     def __init__(self, config: DebounceConfig | None = None) -> None:
         self.config = config or DebounceConfig()
         self.inputs: dict[tuple[int, str], InputState] = {}
+        #: back at rest this long after a first edge, without having settled
+        #: pressed: that edge was an isolated pulse, even inside the bounce window
+        self.quiet_us = max(self.config.glitch_us, self.config.bounce_us // 2)
 
     def state(self, station: int, input_name: str) -> InputState:
         key = (station, input_name)
@@ -128,13 +136,15 @@ class Debouncer:
         if st.phase is Phase.IDLE:
             if active:
                 st.phase = Phase.PENDING
-                st.t0_us = t_us
+                st.t0_us = st.chatter_since_us = st.last_active_edge_us = t_us
                 st.t0_precision_us = precision_us
                 st.edges = 1
                 st.onset_last_edge_us = t_us
         elif st.phase is Phase.PENDING:
             st.edges += 1
             st.onset_last_edge_us = t_us
+            if active:
+                st.last_active_edge_us = t_us
         else:  # PRESSED or STUCK: bounce or release, counted for diagnostics only
             st.edges += 1
         st.level = level
@@ -155,17 +165,27 @@ class Debouncer:
         active = st.level == cfg.active_level
         stable_for = now_us - st.last_change_us
         if st.phase is Phase.PENDING:
+            window_over = now_us - st.t0_us >= cfg.bounce_us
             if active and stable_for >= cfg.glitch_us:
                 st.phase = Phase.PRESSED
                 st.stats.presses += 1
                 st.stats.last_press_us = st.t0_us
                 st.stats.last_bounce_us = st.onset_last_edge_us - st.t0_us
                 out.append(Press(st.station, st.input, st.t0_us, st.t0_precision_us, st.edges))
-            elif not active and now_us - st.t0_us >= cfg.bounce_us and stable_for >= cfg.glitch_us:
+            elif not active and stable_for >= cfg.glitch_us and (window_over or stable_for >= self.quiet_us):
+                # a pulse after which the line went back to rest and stayed there: noise
                 st.phase = Phase.IDLE
                 st.stats.glitches += 1
                 out.append(InputNotice(st.station, st.input, "glitch", st.t0_us))
                 return out
+            elif window_over:
+                # the line never settled within the bounce window: it chatters
+                if now_us - st.chatter_since_us >= cfg.stuck_us:
+                    st.phase = Phase.STUCK
+                    st.stats.stuck_count += 1
+                    out.append(InputNotice(st.station, st.input, "stuck", now_us))
+                    return out
+                st.t0_us = st.last_active_edge_us  # a press, if one comes, begins with the latest burst
         if st.phase is Phase.PRESSED:
             if active and stable_for >= cfg.stuck_us:
                 st.phase = Phase.STUCK
@@ -197,7 +217,12 @@ class Debouncer:
         for st in self.inputs.values():
             active = st.level == cfg.active_level
             if st.phase is Phase.PENDING:
-                due.append(st.last_change_us + cfg.glitch_us if active else max(st.t0_us + cfg.bounce_us, st.last_change_us + cfg.glitch_us))
+                window_end = st.t0_us + cfg.bounce_us
+                if active:
+                    due.append(min(st.last_change_us + cfg.glitch_us, window_end))
+                else:
+                    noise_at = max(st.last_change_us + cfg.glitch_us, min(window_end, st.last_change_us + self.quiet_us))
+                    due.append(min(noise_at, window_end))
             elif st.phase is Phase.PRESSED:
                 due.append(st.last_change_us + (cfg.stuck_us if active else cfg.bounce_us))
             elif st.phase is Phase.STUCK and not active:

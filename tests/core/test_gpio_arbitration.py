@@ -175,3 +175,44 @@ def test_bouncier_first_press_still_beats_a_cleaner_later_one(rig):
     out = rig.box.summary()
     assert out["winner"] == 0
     assert out["queue"] == [1] and out["margins_us"] == [300]
+
+
+def test_a_spike_long_before_a_press_does_not_move_the_press_earlier(rig):
+    arm_and_settle(rig)
+    spiky = rig.pin(1, "bell")
+    spiky.drive(0, 201_000)  # 50 µs of interference...
+    spiky.drive(1, 201_050)
+    rig.press(0, 204_000)  # ...a real press elsewhere...
+    rig.press(1, 208_000)  # ...and the spiky station's own press 7 ms after the spike
+    rig.box.step(400_000)
+    out = rig.box.summary()
+    assert out["winner"] == 0
+    assert out["queue"] == [1] and out["margins_us"] == [4_000]
+
+
+def test_a_chattering_contact_neither_blocks_the_game_nor_wins(rig):
+    arm_and_settle(rig)
+    loose = rig.pin(1, "bell")
+    level = 0
+    for t in range(200_000, 2_200_000, 500):  # toggles every 0.5 ms for 2 s
+        loose.drive(level, t)
+        level = 1 - level
+    rig.press(0, 210_000)
+    rig.box.step(240_000)
+    assert rig.box.engine.public_view()["phase"] == "answering", "decided while the loose contact still chatters"
+    assert rig.box.summary()["winner"] == 0
+    loose.drive(1, 2_200_000)
+
+
+def test_a_contact_chattering_past_the_stuck_limit_is_flagged(rig):
+    arm_and_settle(rig)
+    loose = rig.pin(2, "bell")
+    level = 0
+    for t in range(200_000, 10_400_000, 700):
+        loose.drive(level, t)
+        level = 1 - level
+    rig.box.step(10_400_001)
+    assert rig.box.strip()[2]["status"] == "stuck"
+    loose.drive(1, 10_400_100)  # the contact is fixed: back to normal once quiet
+    rig.box.step(10_500_000)
+    assert rig.box.strip()[2]["status"] != "stuck"
