@@ -55,7 +55,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     spec = _spec(args.game)
     try:
         session = simulate(spec, args.players, args.seed, args.journal, _options(args.option))
-    except (ValueError, journal_mod.JournalError) as exc:
+    except (TypeError, ValueError, journal_mod.JournalError) as exc:
         raise SystemExit(f"buzzerbox simulate: {exc}") from exc
     summary = session.box.summary()
     if args.json:
@@ -158,6 +158,8 @@ def print_disputes(box: Box) -> None:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue a journaled game after a crash or power cut."""
     try:
+        if journal_mod.read(args.file).header.get("mode") == "play":  # look before touching the file
+            raise SystemExit("buzzerbox resume: live games resume with 'buzzerbox play GAME --profile P --resume FILE'")
         journal = journal_mod.repair(args.file)
         writer = journal_mod.JournalWriter(args.file)
         box = box_from_journal(journal, writer)
@@ -165,9 +167,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise SystemExit(f"buzzerbox resume: {exc}") from exc
     print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
-    mode = journal.header.get("mode", "simulate")
-    if mode == "play":
-        raise SystemExit("buzzerbox resume: live games resume with 'buzzerbox play GAME --profile P --resume FILE'")
     spec, settings = box.spec, box.settings
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)
     session.now_us = box.now_us

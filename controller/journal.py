@@ -111,11 +111,17 @@ def read(path: str | Path) -> Journal:
 def repair(path: str | Path) -> Journal:
     """Read, and cut a torn last line off the file so appending can go on."""
     journal = read(path)
+    p = Path(path)
     if journal.torn_tail:
-        p = Path(path)
         data = p.read_bytes()
         keep = data.rstrip(b"\n").rfind(b"\n") + 1
         with open(p, "r+b") as f:
             f.truncate(keep)
         log.warning("%s: cut the torn last line off before resuming", p)
+    elif not p.read_bytes().endswith(b"\n"):
+        # the power went between a whole record and its newline: end the line,
+        # or the next record would be glued onto it
+        with open(p, "ab") as f:
+            f.write(b"\n")
+        log.warning("%s: the last record had no newline; added it before resuming", p)
     return journal

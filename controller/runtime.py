@@ -13,7 +13,7 @@ import heapq
 import itertools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.debounce import DebounceConfig, Debouncer
@@ -60,6 +60,10 @@ class Box(Inbox):
         self.settings = settings
         self.engine = spec.new_engine(settings)
         self.station_kinds = list(station_kinds or ["full"] * settings.players)
+        if len(self.station_kinds) != settings.players:
+            raise ValueError(
+                f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
+            )
         self.station_names = list(station_names or [f"Player {i + 1}" for i in range(settings.players)])
         self.debouncer = Debouncer(debounce)
         self.journal = journal
@@ -84,6 +88,7 @@ class Box(Inbox):
             "settings": self.settings.to_json(),
             "stations": self.station_kinds,
             "station_names": self.station_names,
+            "debounce": asdict(self.debouncer.config),
             **extra,
         }
 
@@ -283,7 +288,8 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
     header = journal.header
     spec = get_game(header["game"])
     settings = GameSettings.from_json(header["settings"])
-    box = Box(spec, settings, header.get("stations"), station_names=header.get("station_names"))
+    debounce = DebounceConfig(**header["debounce"]) if "debounce" in header else None
+    box = Box(spec, settings, header.get("stations"), station_names=header.get("station_names"), debounce=debounce)
     for record in journal.records:
         kind = record["type"]
         if kind == "press":

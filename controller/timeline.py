@@ -1,8 +1,8 @@
 """The box timeline: integer microseconds, monotonic, one per box.
 
 Sources stamp in their own units (kernel nanoseconds, pigpio's 32-bit µs
-ticks, the board's 30-bit ``ticks_us``); the helpers here bring each onto the
-box timeline without losing the stamp's precision.
+ticks, the board's 30-bit ``ticks_us``) and each source module brings its own
+onto this timeline without losing the stamp's precision.
 """
 
 from __future__ import annotations
@@ -17,30 +17,6 @@ def box_now_us() -> int:
     """The box timeline's now (CLOCK_MONOTONIC, the clock the kernel stamps
     GPIO edges with)."""
     return time.monotonic_ns() // 1000
-
-
-class TickUnwrapper:
-    """Extends a wrapping counter (pigpio: 2^32 µs, MicroPython: 2^30 µs) to
-    64 bits. Correct as long as consecutive readings are less than half a wrap
-    apart, which heartbeats guarantee."""
-
-    def __init__(self, bits: int) -> None:
-        self.period = 1 << bits
-        self.last: int | None = None
-        self.base = 0
-
-    def unwrap(self, ticks: int) -> int:
-        ticks %= self.period
-        if self.last is not None:
-            delta = (ticks - self.last) % self.period
-            if delta >= self.period // 2:  # a reading from just before the last one
-                delta -= self.period
-            extended = self.base + self.last + delta
-            self.base = extended - ticks
-            self.last = ticks
-            return extended
-        self.last = ticks
-        return ticks
 
 
 class VirtualClock:

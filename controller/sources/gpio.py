@@ -28,7 +28,7 @@ from typing import Any
 from controller.press import Edge
 from controller.profile import Profile
 from controller.sources.base import InputSink, Source
-from controller.timeline import TickUnwrapper, box_now_us
+from controller.timeline import box_now_us
 
 log = logging.getLogger("buzzerbox.gpio")
 
@@ -51,12 +51,20 @@ def _kernel_seconds_to_box_us() -> TickConverter:
     return convert
 
 
-def _pigpio_ticks_to_box_us(factory: Any) -> TickConverter:
-    unwrapper = TickUnwrapper(32)
-    offset = box_now_us() - unwrapper.unwrap(int(factory.ticks()))
+def _pigpio_ticks_to_box_us(factory: Any, clock: Callable[[], int] = box_now_us) -> TickConverter:
+    """pigpio's tick is a 32-bit µs counter (wraps every 71.6 min). An edge is
+    converted in its callback, moments after it happened, so it is placed
+    within half a wrap *before now* on the box clock: right however long the
+    box sat idle, with no heartbeat needed."""
+    period = 1 << 32
+    offset = clock() - int(factory.ticks())  # box µs - pigpio ticks, at start
 
     def convert(ticks: Any) -> int:
-        return unwrapper.unwrap(int(ticks)) + offset
+        now = clock()
+        ago = (now - offset - int(ticks)) % period
+        if ago >= period // 2:  # stamped a moment "after" now: clock jitter
+            ago -= period
+        return now - ago
 
     return convert
 
@@ -65,7 +73,7 @@ def _seconds_to_us(ticks: Any) -> int:
     return round(float(ticks) * 1_000_000)
 
 
-def tick_converter(factory: Any) -> tuple[TickConverter, int, str]:
+def tick_converter(factory: Any, clock: Callable[[], int] = box_now_us) -> tuple[TickConverter, int, str]:
     """(converter from this factory's ticks to box µs, precision µs, a label)."""
     kind = type(factory).__name__
     if kind == "MockFactory":
@@ -73,7 +81,7 @@ def tick_converter(factory: Any) -> tuple[TickConverter, int, str]:
     if kind == "LGPIOFactory":
         return _kernel_seconds_to_box_us(), 5, "lgpio (kernel edge timestamps)"
     if kind == "PiGPIOFactory":
-        return _pigpio_ticks_to_box_us(factory), 5, "pigpio (daemon ticks, 5 µs sampling)"
+        return _pigpio_ticks_to_box_us(factory, clock), 5, "pigpio (daemon ticks, 5 µs sampling)"
     if kind in ("RPiGPIOFactory", "NativeFactory"):
         return _seconds_to_us, 1_000, f"{kind} (stamped in Python: 1 ms precision)"
     log.warning("unknown pin factory %s: treating its ticks as seconds stamped in Python", kind)

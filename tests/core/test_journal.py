@@ -96,3 +96,38 @@ def test_disputes_show_who_was_first_and_by_how_much(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "FIRST  Ben; then Ann +0.412 ms" in out
     assert out.index("press  Ben") < out.index("press  Ann")
+
+
+def test_a_record_cut_before_its_newline_resumes_into_a_replayable_file(tmp_path, capsys):
+    path = tmp_path / "nl.jsonl"
+    main(["simulate", "quiz", "--players", "3", "--seed", "4", "--journal", str(path)])
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:30]).rstrip("\n"))  # whole record, newline lost
+    capsys.readouterr()
+    assert main(["resume", str(path), "--json"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == resumed
+
+
+def test_replay_keeps_the_profiles_debounce(tmp_path):
+    from controller.debounce import DebounceConfig
+    from controller.journal import JournalWriter
+    from controller.runtime import Box
+    from games import registry
+
+    spec = registry.get("quiz")
+    config = DebounceConfig(bounce_us=30_000, glitch_us=5_000, active_level=1)
+    box = Box(spec, spec.settings(2), debounce=config)
+    box.journal = JournalWriter.create(tmp_path / "d.jsonl", box.header())
+    box.journal.close()
+    assert box_from_journal(journal.read(tmp_path / "d.jsonl")).debouncer.config == config
+
+
+def test_resume_refuses_a_live_journal_without_touching_it(tmp_path):
+    path = tmp_path / "live.jsonl"
+    path.write_text('{"type":"session","version":1,"mode":"play","game":"quiz","settings":{"players":2}}\n{"type":"pre')
+    before = path.read_bytes()
+    with pytest.raises(SystemExit, match="play GAME --profile P --resume"):
+        main(["resume", str(path)])
+    assert path.read_bytes() == before

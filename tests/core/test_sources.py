@@ -9,7 +9,6 @@ from controller import profile as profile_mod
 from controller.press import Edge
 from controller.sources.gpio import GpioSource, mock_factory, tick_converter
 from controller.sources.simulated import BounceModel, SimulatedSwitches
-from controller.timeline import TickUnwrapper
 
 
 class Collect:
@@ -34,15 +33,21 @@ def test_callbacks_survive_garbage_collection():
     source.stop()
 
 
-def test_pigpio_ticks_unwrap_across_the_32_bit_wrap():
+def test_pigpio_ticks_unwrap_across_the_wrap_and_after_a_long_idle():
     class PiGPIOFactory:  # stands in for gpiozero's, by name
         def ticks(self):
             return 0xFFFF_FF00
 
-    convert, precision, _ = tick_converter(PiGPIOFactory())
-    before = convert(0xFFFF_FFF0)
-    after = convert(0x0000_0010)  # 32 µs later, after the wrap
-    assert after - before == 0x20
+    box = [5_000_000_000]
+    convert, precision, _ = tick_converter(PiGPIOFactory(), clock=lambda: box[0])
+    box[0] += 0x30  # the edge callbacks run a little after their edges
+    assert convert(0xFFFF_FFF0) == 5_000_000_000 + 0xF0
+    box[0] += 0x20
+    assert convert(0x0000_0010) == 5_000_000_000 + 0x110  # after the 32-bit wrap
+    forty_minutes = 40 * 60 * 1_000_000
+    box[0] += forty_minutes  # nobody pressed for 40 min: more than half a wrap
+    tick = (0xFFFF_FF00 + 0x150 + forty_minutes - 5) % (1 << 32)
+    assert convert(tick) == 5_000_000_000 + 0x150 + forty_minutes - 5
     assert precision == 5
 
 
@@ -65,15 +70,6 @@ def test_lgpio_kernel_stamps_on_either_clock_map_to_the_box_clock():
     assert abs(convert(mono_us / 1e6) - mono_us) < 1000
     assert abs(convert(real_us / 1e6) - mono_us) < 1000  # a CLOCK_REALTIME build
     assert precision == 5
-
-
-def test_unwrapper_handles_micropython_30_bit_ticks_and_small_reordering():
-    u = TickUnwrapper(30)
-    period = 1 << 30
-    assert u.unwrap(period - 10) == period - 10
-    assert u.unwrap(5) == period + 5
-    assert u.unwrap(period - 2) == period - 2  # a stamp from just before the last one
-    assert u.unwrap(100) == period + 100
 
 
 def test_simulated_switch_bounces_but_starts_exactly_on_time():
