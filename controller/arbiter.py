@@ -28,20 +28,21 @@ def rank_by_time(
 ) -> list[list[T]]:
     """Order items by their stamp into groups; a group of two or more is a tie.
 
-    An item joins the current group when it is closer to the group's *first*
-    item than the tie threshold, so a chain of near-ties cannot stretch a group
-    without bound. Sorting is stable: equal stamps keep their arrival order
-    inside the group (the group is a tie anyway).
+    An item joins the current group when it is closer to *any* member than
+    the tie threshold of that pair: then no two neighbours are ever put in an
+    order finer than they were stamped. (A chain of near-ties becomes one tie:
+    honest, since each link could have gone either way.) Sorting is stable:
+    equal stamps keep their arrival order inside the group.
     """
     ordered = sorted(items, key=t_us)
     groups: list[list[T]] = []
     for item in ordered:
-        if groups:
-            head = groups[-1][0]
-            gap = t_us(item) - t_us(head)
-            if gap < tie_threshold_us(precision_us(head), precision_us(item), tie_window_us):
-                groups[-1].append(item)
-                continue
+        if groups and any(
+            t_us(item) - t_us(member) < tie_threshold_us(precision_us(member), precision_us(item), tie_window_us)
+            for member in groups[-1]
+        ):
+            groups[-1].append(item)
+            continue
         groups.append([item])
     return groups
 
@@ -98,9 +99,9 @@ class Arbiter:
         self.early.clear()
 
     def exclude(self, station: int) -> None:
-        """Answered wrong: out for the rest of this question."""
+        """Answered wrong: out for the rest of this question (its buzz stays on
+        record: disputes and margins are measured from the very first press)."""
         self.excluded.add(station)
-        self.buzzes = [b for b in self.buzzes if b.station != station]
 
     def locked(self, station: int, now_us: int) -> bool:
         return self.locked_until_us.get(station, -1) > now_us
@@ -134,16 +135,21 @@ class Arbiter:
     def first_time_us(self) -> int | None:
         return min((b.t_us for b in self.buzzes), default=None)
 
-    def ranking(self) -> list[list[Buzz]]:
+    def ranking(self, contenders_only: bool = False) -> list[list[Buzz]]:
+        """Every counted press in groups (a group of two or more is a tie);
+        ``contenders_only`` leaves out stations that are out of the question."""
+        buzzes = [b for b in self.buzzes if b.station not in self.excluded] if contenders_only else self.buzzes
         return rank_by_time(
-            self.buzzes,
+            buzzes,
             t_us=lambda b: b.t_us,
             precision_us=lambda b: b.precision_us,
             tie_window_us=self.options.tie_window_us,
         )
 
-    def result(self) -> ArbiterResult:
-        groups = self.ranking()
+    def result(self, contenders_only: bool = False) -> ArbiterResult:
+        """The ranking as the screen and scenarios report it; with
+        ``contenders_only``, who is next in line among those still in."""
+        groups = self.ranking(contenders_only)
         if not groups:
             return ArbiterResult(None, [], [], [], list(self.early))
         first = groups[0]

@@ -64,6 +64,11 @@ def build_box(data: dict[str, Any]) -> Box:
             f"unknown scenario key(s) {sorted(extra)} for {spec.name}; known: "
             f"{sorted(_CORE_KEYS | set(spec.scenario_options))}"
         )
+    for key, kind in (("options", dict), ("debounce", dict), ("expect", dict), ("steps", list)):
+        if key in data and not isinstance(data[key], kind):
+            raise ScenarioError(f"\"{key}\" must be a JSON {'object' if kind is dict else 'list'}, not {data[key]!r}")
+    if "stations" in data and not isinstance(data["stations"], list):
+        raise ScenarioError("\"stations\" must list one station kind per player, e.g. [\"full\", \"compact\"]")
     options = dict(data.get("options", {}))
     for key in spec.scenario_options:
         if key in data:
@@ -75,7 +80,7 @@ def build_box(data: dict[str, Any]) -> Box:
         raise ScenarioError(f"scenario settings: {exc}") from exc
     try:
         return Box(spec, settings, data.get("stations"), debounce=debounce)
-    except ValueError as exc:  # the engine refused its settings (a bad card, an unknown option)
+    except (TypeError, ValueError) as exc:  # the engine refused its settings (a bad card, an unknown option)
         raise ScenarioError(f"{spec.name}: {exc}") from exc
 
 
@@ -97,9 +102,11 @@ def run(data: dict[str, Any]) -> dict[str, Any]:
         if "tick" in step:
             stamp = step["tick"]
         if stamp is not None:
-            if int(stamp) < t and "press" not in step and "edge" not in step and "action" not in step:
+            if isinstance(stamp, bool) or not isinstance(stamp, int):
+                raise ScenarioError(f"{where}: t_us must be a whole number of microseconds, not {stamp!r}")
+            if stamp < t and "press" not in step and "edge" not in step and "action" not in step:
                 raise ScenarioError(f"{where}: t_us {stamp} goes back in time (previous step was at {t})")
-            t = max(t, int(stamp))
+            t = max(t, stamp)
         try:
             if "edge" in step:
                 e = step["edge"]

@@ -43,8 +43,16 @@ class QuizOptions:
         opts = cls(**settings.options)
         if opts.after_wrong not in ("next", "rearm"):
             raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
-        if opts.teams is not None and len(opts.teams) != settings.players:
-            raise ValueError(f"quiz: teams needs one team number per station ({settings.players})")
+        teams = opts.teams
+        if teams is not None and (
+            not isinstance(teams, list)
+            or len(teams) != settings.players
+            or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in teams)
+        ):
+            raise ValueError(
+                f"quiz: teams must list one team number (0, 1, ...) per station, {settings.players} in all, "
+                f"e.g. [0, 0, 1, 1]; got {teams!r}"
+            )
         return opts
 
 
@@ -82,7 +90,7 @@ class QuizEngine:
         )
         self.round = _Round(scores=[0] * self.team_count)
         self.now_us = 0
-        self._undo: list[tuple[_Round, Arbiter]] = []
+        self._undo: list[tuple[_Round, Arbiter, int]] = []  # state before a judgement, and when it was made
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -185,7 +193,9 @@ class QuizEngine:
             return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
         return self._give_turn(result.winner, at_us)
 
-    def _give_turn(self, station: int, at_us: int) -> list[GameEvent]:
+    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
+        """``winner``: the first press answers; ``next_in_line``: the turn
+        passes on after a wrong answer."""
         r = self.round
         r.phase = "answering"
         r.answering = station
@@ -194,7 +204,7 @@ class QuizEngine:
         result = self.arbiter.result()
         return [
             GameEvent(
-                "winner",
+                kind,
                 at_us,
                 station,
                 {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
@@ -235,12 +245,15 @@ class QuizEngine:
             return [GameEvent("next", t, None, {"question": r.question})]
         if kind == "pick":
             station = int(action.args.get("player", -1))
-            tie = self.arbiter.result().ties
+            tie = self.arbiter.result(contenders_only=True).ties
             if not tie or station not in tie[0]:
                 raise RuleError(f"quiz: pick one of the tied stations {tie[0] if tie else []}")
             return self._give_turn(station, t)
         if kind == "undo":
-            prev_round, prev_arbiter = self._undo.pop()
+            prev_round, prev_arbiter, judged_at = self._undo.pop()
+            if prev_round.answer_deadline_us is not None:
+                prev_round.answer_deadline_us += t - judged_at  # the answer time left when judged, again
+                prev_round.warned = 0
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase})]
         return self._judge(kind == "correct", t)
@@ -259,7 +272,7 @@ class QuizEngine:
 
     def _judge(self, correct: bool, t: int) -> list[GameEvent]:
         r = self.round
-        self._undo.append((copy.deepcopy(r), copy.deepcopy(self.arbiter)))
+        self._undo.append((copy.deepcopy(r), copy.deepcopy(self.arbiter), t))
         station = r.answering
         assert station is not None
         team = self.teams[station]
@@ -274,9 +287,9 @@ class QuizEngine:
                 self.arbiter.exclude(s)
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
-        result = self.arbiter.result()
+        result = self.arbiter.result(contenders_only=True)
         if self.options.after_wrong == "next" and (result.winner is not None):
-            return events + self._give_turn(result.winner, t)
+            return events + self._give_turn(result.winner, t, "next_in_line")
         if self.options.after_wrong == "next" and result.ties:
             r.phase = "tie"
             return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
@@ -285,12 +298,14 @@ class QuizEngine:
         r.phase = "armed"
         r.answering = None
         r.decided_at_us = None
+        r.answer_deadline_us = None
         return events + [GameEvent("armed", t, None, {"rearmed": True})]
 
     def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
         r = self.round
         r.phase = "round_over"
         r.answer_deadline_us = None
+        r.answering = winner
         self.arbiter.close()  # presses before the next arming are early again
         r.results.append({"question": r.question, "winner": winner, "result": why})
         events = [GameEvent("round_over", t, winner, {"result": why})]
@@ -330,7 +345,7 @@ class QuizEngine:
             "armed": self.arbiter.armed,
             "answering": r.answering,
             "winner": r.answering if r.phase in ("answering", "round_over") else result.winner,
-            "queue": [s for s in result.queue if s != r.answering],
+            "queue": [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded],
             "margins_us": {str(b.station): b.t_us - (self.arbiter.first_time_us() or 0) for b in self.arbiter.buzzes},
             "ties": result.ties,
             "early": result.early,
@@ -351,21 +366,19 @@ class QuizEngine:
         return {}  # a quiz has no hidden information
 
     def summary(self) -> dict[str, Any]:
+        """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the
+        current question, every counted press on record (also those that then
+        answered wrong), margins behind the very first; ``answering``: who has
+        the turn now; ``results``: each question's judgement."""
         r = self.round
         result = self.arbiter.result()
-        winner = r.answering if r.answering is not None else result.winner
-        if winner is None and r.results and r.results[-1]["winner"] is not None and r.phase == "round_over":
-            winner = r.results[-1]["winner"]
-        first = self.arbiter.first_time_us() or 0
-        queue = [b for group in self.arbiter.ranking() for b in group if b.station != winner]
-        if winner is None and result.ties:
-            queue = [b for b in queue if b.station not in result.ties[0]]
         return {
-            "winner": winner,
-            "queue": [b.station for b in queue],
-            "margins_us": [b.t_us - first for b in queue],
+            "winner": result.winner,
+            "queue": result.queue,
+            "margins_us": result.margins_us,
             "ties": result.ties,
             "early": result.early,
+            "answering": r.answering if r.phase == "answering" else None,
             "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
             "team_scores": list(r.scores),
             "phase": r.phase,

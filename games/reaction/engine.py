@@ -167,6 +167,17 @@ class ReactionEngine:
         if action.kind == HOST_SHOWN:
             if self.phase == "go" and self.go_at_us is not None and action.t_us >= self.go_at_us:
                 self.t_show_us = action.t_us
+                # a press before the GO frame was on the screen anticipated it
+                early = [h for h in self.hits if h.t_us < action.t_us]
+                self.hits = [h for h in self.hits if h.t_us >= action.t_us]
+                events = []
+                for hit in early:
+                    self.false_starts.append(hit.player)
+                    self.records[hit.player].false_starts += 1
+                    events.append(GameEvent("early", hit.t_us, hit.player, {"before_frame": True}))
+                if early and len(self.false_starts) == self.settings.players:
+                    events += self._end_round(action.t_us)
+                return events
             return []
         if action.kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), action.t_us)
@@ -213,7 +224,7 @@ class ReactionEngine:
         self.hits.append(Hit(p, action.t_us, action.precision_us))
         events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
         if len(self.hits) + len(self.false_starts) == self.settings.players:
-            events += self._end_round(max(action.t_us, self.now_us))
+            events += self._end_round(action.t_us)
         return events
 
     def _end_round(self, at_us: int) -> list[GameEvent]:

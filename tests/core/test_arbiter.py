@@ -22,9 +22,17 @@ def test_coarse_precision_makes_close_presses_a_tie():
     assert rank([1000, 1400, 3000], precision=1000) == [[0, 1], [2]]
 
 
-def test_chain_of_near_ties_does_not_grow_without_bound():
-    # each 600 µs behind the previous: with a 1 ms threshold only pairs tie
-    assert rank([0, 600, 1200, 1800], precision=1000) == [[0, 1], [2, 3]]
+def test_a_chain_of_near_ties_is_one_tie():
+    # each 600 µs behind the previous at 1 ms precision: no neighbour can be
+    # put ahead of the next, so no order is claimed among them
+    assert rank([0, 600, 1200, 1800], precision=1000) == [[0, 1, 2, 3]]
+    assert rank([0, 600, 2700], precision=1000) == [[0, 1], [2]]
+
+
+def test_mixed_precisions_never_order_a_pair_finer_than_its_coarser_stamp():
+    items = [("a", 0, 1), ("b", 1200, 1), ("c", 600, 1000)]  # c is stamped to 1 ms
+    groups = rank_by_time(items, lambda i: i[1], lambda i: i[2])
+    assert [[i[0] for i in g] for g in groups] == [["a", "c", "b"]]
 
 
 @given(st.lists(st.integers(0, 10_000), min_size=1, max_size=12), st.integers(1, 2000))
@@ -33,8 +41,8 @@ def test_ranking_keeps_everyone_in_time_order(stamps, precision):
     flat = [t for g in groups for _, t in g]
     assert flat == sorted(stamps)
     assert sum(len(g) for g in groups) == len(stamps)
-    for g in groups:
-        assert g[-1][1] - g[0][1] < precision or len(g) == 1
+    for earlier, later in zip(groups, groups[1:], strict=False):
+        assert later[0][1] - earlier[-1][1] >= precision  # ordered groups are told apart
 
 
 def test_queue_window_keeps_stragglers_out():

@@ -147,3 +147,45 @@ def test_questions_option_ends_the_game():
     e.tick(10_000)
     events = host(e, "correct", 20_000)
     assert e.finished and events[-1].kind == "game_over"
+
+
+def test_a_wrong_answer_stays_on_record_margins_from_the_very_first_press():
+    e = quiz(3)
+    host(e, "arm", 0)
+    buzz(e, 0, 1000)
+    buzz(e, 1, 1500)
+    buzz(e, 2, 1800)
+    e.tick(10_000)
+    host(e, "wrong", 20_000)
+    out = e.summary()
+    assert out["winner"] == 0 and out["answering"] == 1
+    assert out["queue"] == [1, 2] and out["margins_us"] == [500, 800]
+    assert e.public_view()["queue"] == [2]  # on screen: who is still in line
+
+
+def test_undo_of_a_judgement_gives_back_the_answer_time_left():
+    e = quiz(2, answer_time_us=5_000_000)
+    host(e, "arm", 0)
+    buzz(e, 0, 1000)
+    e.tick(3_000)  # decided at 3 ms: 5 s to answer
+    host(e, "wrong", 2_003_000)  # judged with 3 s left
+    events = host(e, "undo", 7_000_000)  # long after the original deadline
+    assert [ev.kind for ev in events] == ["undo"]
+    view = e.public_view()
+    assert view["answering"] == 0 and view["answer_left_us"] == 3_000_000
+
+
+def test_teams_must_name_a_team_for_every_station():
+    spec = registry.get("quiz")
+    for bad in ([0, -1], [0], 5, [0, "a"]):
+        with pytest.raises(ValueError, match="one team number"):
+            spec.new_engine(spec.settings(2, teams=bad))
+
+
+def test_rearming_clears_the_answer_timer_from_the_screen():
+    e = quiz(2, answer_time_us=5_000_000, after_wrong="rearm")
+    host(e, "arm", 0)
+    buzz(e, 0, 1000)
+    e.tick(10_000)
+    host(e, "wrong", 20_000)
+    assert e.public_view()["phase"] == "armed" and e.public_view()["answer_left_us"] is None

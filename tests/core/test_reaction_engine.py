@@ -80,3 +80,28 @@ def test_rounds_then_game_over_and_leaderboard():
     assert e.finished
     board = e.leaderboard()
     assert board[0]["player"] == 0 and board[0]["wins"] == 2 and board[0]["best_us"] == 200_000
+
+
+def test_press_before_the_go_frame_reached_the_screen_is_a_false_start():
+    e = duel(2)
+    go = go_time(e)
+    e.tick(go)
+    e.handle(Action("press", go + 500, 0))  # GO scheduled, but the frame is not up yet
+    e.handle(Action(HOST_SHOWN, go + 16_000))
+    e.handle(Action("press", go + 250_000, 1))
+    last = e.public_view()["last"]
+    assert last["winner"] == 1 and last["false_starts"] == [0]
+    assert all(t >= 0 for t in last["reaction_us"].values())
+
+
+def test_ticks_that_change_nothing_do_not_change_the_game():
+    quiet, busy = duel(2), duel(2)
+    for e in (quiet, busy):
+        go = go_time(e)
+        e.tick(go)
+    busy.tick(go + 90_000)  # a tick that emits nothing
+    for e in (quiet, busy):
+        e.handle(Action("press", go + 40_000, 0))
+        e.handle(Action("press", go + 50_000, 1))
+    assert quiet.public_view() == busy.public_view()
+    assert quiet.next_deadline_us() == busy.next_deadline_us()

@@ -89,3 +89,18 @@ def test_bad_scenarios_say_what_is_wrong(data, message):
 def test_engine_refusing_its_settings_is_a_scenario_error():
     with pytest.raises(ScenarioError, match="quiz: .*unknown option"):
         run({"game": "quiz", "players": 2, "options": {"lockout": 5}, "steps": []})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"game": "quiz", "players": 3, "stations": ["full"], "steps": []}, "one kind per station"),
+        ({"game": "quiz", "players": 2, "steps": [{"tick": "abc"}]}, "whole number of microseconds"),
+        ({"game": "quiz", "players": 2, "options": [1, 2], "steps": []}, "\"options\" must be a JSON object"),
+        ({"game": "quiz", "players": 2, "expect": [1], "steps": []}, "\"expect\" must be a JSON object"),
+        ({"game": "reaction", "players": 2, "options": {"min_delay_us": "5"}, "steps": []}, "reaction"),
+    ],
+)
+def test_malformed_scenarios_are_errors_not_tracebacks(data, message):
+    with pytest.raises(ScenarioError, match=message):
+        run(data)
