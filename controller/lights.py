@@ -21,8 +21,10 @@ MODES = ("on", "off", "blink")
 STATUS_MODES: dict[str, str] = {
     "first": "on",
     "won": "on",
+    "winner": "on",
     "turn": "on",
     "queued": "blink",
+    "reacted": "blink",
     "locked": "off",
     "out": "off",
     "stuck": "off",

@@ -29,6 +29,12 @@ log = logging.getLogger("buzzerbox")
 HOST_STATION = -1
 PRESS_FLASH_US = 400_000  # how long the strip shows "pressed" after a press
 #: decisions worth a line in the log of a running box (the journal has everything)
+#: host buttons and keys are generic; each game calls the action by its own name
+HOST_ALIASES: dict[str, tuple[str, ...]] = {
+    "arm": ("arm", "start", "turn"),
+    "next": ("next", "turn"),
+    "reset": ("reset", "stop"),
+}
 LOGGED_EVENTS = {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
                  "paused", "resumed", "rejected", "eaten", "trapped", "cheese"}
 
@@ -130,6 +136,13 @@ class Box(Inbox):
         """A host action from the keyboard, the menu or a simulated host."""
         return self.apply_action(Action(kind, t_us, None, args))
 
+    def host_kind(self, name: str) -> str:
+        """A generic host button (arm, next, reset ...) as the running game's
+        own action: the first alias the engine accepts now."""
+        kinds = HOST_ALIASES.get(name, (name,))
+        legal = self.engine.legal_actions(None)
+        return next((k for k in kinds if k in legal), kinds[0])
+
     def shown(self, t_us: int) -> list[GameEvent]:
         """The display flipped the frame that shows the newest card / GO."""
         return self.apply_action(Action(HOST_SHOWN, t_us))
@@ -176,7 +189,8 @@ class Box(Inbox):
         press = item
         self._write({"type": "press", **press.to_json(), "at_us": self.now_us})
         if press.station == HOST_STATION:
-            return self._apply(Action(press.input, press.t_us, None, precision_us=press.precision_us))
+            kind = self.host_kind(press.input)
+            return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
         if not 0 <= press.station < len(self.stations):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []

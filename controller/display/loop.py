@@ -35,11 +35,6 @@ from games.base import GameEvent
 
 log = logging.getLogger("buzzerbox.display")
 
-#: host keys are generic; each game calls the action by its own name
-HOST_ALIASES: dict[str, tuple[str, ...]] = {
-    "arm": ("arm", "start"),
-    "reset": ("reset", "stop"),
-}
 MESSAGE_US = 2_500_000
 
 
@@ -107,10 +102,7 @@ class Presenter:
 
 def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
     """A host key (space, c, w, n, u, r) as the running game's own action."""
-    kinds = HOST_ALIASES.get(name, (name,))
-    legal = box.engine.legal_actions(None)
-    kind = next((k for k in kinds if k in legal), kinds[0])
-    return box.host(kind, now_us)
+    return box.host(box.host_kind(name), now_us)
 
 
 def run(
@@ -150,14 +142,15 @@ def run(
     if keyboard is not None:
         keyboard.start(box)
 
+    def answer_shows(events: list[GameEvent], t_us: int) -> list[GameEvent]:
+        """A new card / GO goes on the screen now; the flip time is its t_show."""
+        for e in list(events):
+            if e.kind == "show":
+                events += box.shown(show(t_us))
+        return events
+
     def advance(t_us: int) -> list[GameEvent]:
-        if session is not None:
-            events = session.step(t_us)
-        else:
-            events = box.step(t_us)
-            for e in list(events):
-                if e.kind == "show":
-                    events += box.shown(show(t_us))
+        events = session.step(t_us) if session is not None else answer_shows(box.step(t_us), t_us)
         presenter.react(box, events, t_us)
         all_events.extend(events)
         return events
@@ -198,7 +191,7 @@ def run(
             if name == "menu":
                 return result("menu", t)
             if name is not None and finished_at is None:
-                events = host_key(box, name, t)
+                events = answer_shows(host_key(box, name, t), t)
                 presenter.react(box, events, t)
                 all_events.extend(events)
             elif name is not None and finished_at is not None:

@@ -1,4 +1,7 @@
-"""Station buttons for Viva Topo!: bell rolls, next/prev pick a move, ok confirms.
+"""Station buttons for Viva Topo!: the bell rolls, then confirms the highlighted
+move; next/prev (or a station's first/second button) step through the moves,
+ok (or its third button) confirms too. So a bell and one button are enough:
+that is what the keyboard and the header profiles give each station.
 
 Station index is the player index. The button map cannot know whose turn it
 is (it only sees the press), so it maps every station's presses and the
@@ -14,10 +17,13 @@ from games.base import Action
 
 #: input name -> (action kind, args)
 INPUTS: dict[str, tuple[str, dict[str, int]]] = {
-    "bell": ("roll", {}),
+    "bell": ("bell", {}),
     "next": ("select", {"step": 1}),
     "prev": ("select", {"step": -1}),
     "ok": ("confirm", {}),
+    "a": ("select", {"step": 1}),
+    "b": ("select", {"step": -1}),
+    "c": ("confirm", {}),
 }
 
 

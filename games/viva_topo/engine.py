@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import Action, GameEvent, GameSettings, RuleError
@@ -302,8 +302,8 @@ class VivaTopoEngine:
         if self.finished or player != self.current:
             return []
         if self.phase == "roll":
-            return ["roll"]
-        return ["move", "select", "confirm"]
+            return ["roll", "bell"]
+        return ["move", "select", "confirm", "bell"]
 
     def handle(self, action: Action) -> list[GameEvent]:
         self.tick(action.t_us)
@@ -311,6 +311,8 @@ class VivaTopoEngine:
             raise RuleError("the game is over")
         if action.player is None and action.kind in ("shown", "resume"):
             return []  # no timers: a pause changes nothing
+        if action.kind == "bell":  # one button does both: roll, then confirm the highlighted move
+            action = replace(action, kind="roll" if self.phase == "roll" else "confirm")
         if action.kind not in ("roll", "move", "select", "confirm"):
             raise RuleError(f"unknown action {action.kind!r}: use roll, move, select or confirm")
         # A host action (player None) acts for the current player: scenarios and host overrides.

@@ -124,3 +124,25 @@ def test_a_paused_box_says_so_on_screen() -> None:
     s.box.step(2_000)
     presenter.draw(s.box, 2_000)
     assert presenter.scene.message is None or "disconnected" not in presenter.scene.message
+
+
+def test_the_host_key_turns_a_card_when_the_host_paces_schicki_micki() -> None:
+    from controller.display.loop import host_key
+    from controller.runtime import Box
+    from games.registry import get
+
+    spec = get("schicki-micki")
+    box = Box(spec, spec.settings(3, seed=1, turn_interval_us=None))
+    events = host_key(box, "arm", 1_000_000)  # space
+    assert any(e.kind == "show" for e in events)
+    assert box.engine.public_view()["cards_turned"] == 1
+    host_key(box, "next", 2_000_000)  # n turns too
+    assert box.engine.public_view()["cards_turned"] == 2
+
+
+def test_lights_follow_every_games_statuses() -> None:
+    from controller.lights import LightDirector, RecordingLights
+
+    lights = RecordingLights([(0, "bell"), (1, "bell"), (2, "bell")])
+    LightDirector(lights).update([{"status": "reacted"}, {"status": "winner"}, {"status": "returned"}])
+    assert lights.modes == {(0, "bell"): "blink", (1, "bell"): "on", (2, "bell"): "off"}

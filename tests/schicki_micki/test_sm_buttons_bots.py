@@ -94,3 +94,15 @@ def test_situation_frequencies_over_simulated_games() -> None:
     assert per_game["identical"] >= 1.2
     assert without["identical"] <= games // 4
     assert without["two_worms"] == 0 and without["one_pair"] == 0 and without["several_pairs"] == 0
+
+
+def test_numbered_buttons_play_as_a_compact_station() -> None:
+    """The keyboard and the header profiles name buttons a, b, c."""
+    from controller.press import Press
+    from games.schicki_micki.buttons import button_map
+
+    call = button_map(Press(0, "a", 5), "full")
+    assert call is not None and call.kind == "call" and not call.args
+    assert button_map(Press(1, "b", 6), "compact").kind == "blue"
+    assert button_map(Press(1, "c", 7), "compact").kind == "red"
+    assert button_map(Press(1, "d", 8), "compact") is None

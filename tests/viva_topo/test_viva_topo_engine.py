@@ -101,13 +101,13 @@ def test_out_of_turn_and_out_of_phase_actions_are_rejected() -> None:
     act(e, "roll", value=2)
     with pytest.raises(RuleError, match="already rolled"):
         act(e, "roll", value=2)
-    assert e.legal_actions(0) == ["move", "select", "confirm"] and e.legal_actions(1) == []
+    assert e.legal_actions(0) == ["move", "select", "confirm", "bell"] and e.legal_actions(1) == []
 
 
 def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
     e = engine(auto_move_single=False)
     blue_bell = button_map(Press(station=1, input="bell", t_us=10), "buttons")
-    assert blue_bell == Action("roll", 10, player=1)
+    assert blue_bell == Action("bell", 10, player=1)
     with pytest.raises(RuleError):
         e.handle(blue_bell)
     e.handle(button_map(Press(0, "bell", 20), "buttons"))
@@ -123,6 +123,19 @@ def test_stations_roll_step_and_confirm_the_highlighted_move() -> None:
     e.handle(button_map(Press(0, "ok", 60), "buttons"))
     assert chosen["mouse"] in e.places()[chosen["to"]]
     assert button_map(Press(0, "b7", 70), "buttons") is None
+
+
+def test_a_bell_and_one_numbered_button_play_a_whole_turn() -> None:
+    """What the keyboard and the header profiles give a station: bell + 'a'."""
+    e = engine(auto_move_single=False)
+    e.handle(button_map(Press(0, "bell", 10), "compact"))  # rolls
+    moves = e.public_view()["legal_moves"]
+    e.handle(button_map(Press(0, "a", 20), "compact"))  # next mouse
+    chosen = e.public_view()["highlighted"]
+    assert chosen == moves[1]
+    e.handle(button_map(Press(0, "bell", 30), "compact"))  # confirms
+    assert chosen["mouse"] in e.places()[chosen["to"]]
+    assert e.public_view()["turn"] == 1
 
 
 def test_mouse_on_arrow_space_offers_house_and_run() -> None:
