@@ -450,7 +450,7 @@ class VivaTopoScene(Scene):
             player = int(view.get("turn") or 0)
             fill = colour_of(str(players[player]))
             big = f"{str(players[player]).upper()}'S TURN"
-            small = "press the bell to roll" if view.get("phase") == "roll" else "next / prev picks a mouse · ok moves"
+            small = "press the bell to roll" if view.get("phase") == "roll" else "a button picks the mouse · the bell moves it"
         panel(surface, r, fill)
         ink = theme.text_on(fill)
         inner = r.inflate(-2 * lay.pad, -2 * lay.pad)
