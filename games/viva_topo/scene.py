@@ -141,6 +141,12 @@ class BoardGeometry:
             round(rect.top + (r + 0.5) * rect.height / rows),
         )
 
+    def slot_room(self, rect: pygame.Rect, count: int) -> int:
+        """The largest marker size (half-width) that fits one slot of the grid."""
+        cols = max(1, math.ceil(math.sqrt(count * rect.width / max(1, rect.height))))
+        rows = max(1, math.ceil(count / cols))
+        return max(3, round(min(rect.width / cols, rect.height / rows) * 0.42))
+
     def mouse_size(self) -> int:
         return max(6, round(self.unit * 0.2))
 
@@ -148,12 +154,18 @@ class BoardGeometry:
 def mouse_places(view: View, geo: BoardGeometry) -> dict[str, tuple[int, int]]:
     """Where each mouse on the board is drawn (id -> centre); eaten and trapped
     mice are not on the board."""
+    return {mouse_id: centre for mouse_id, (centre, _size) in mouse_layout(view, geo).items()}
+
+
+def mouse_layout(view: View, geo: BoardGeometry) -> dict[str, tuple[tuple[int, int], int]]:
+    """id -> (centre, marker size): markers shrink where many mice share a
+    place (a house can hold any number), so they never spill out of it."""
     board = view["board"]
     arrows = {h["name"]: h["arrow_space"] for h in board["houses"]}
     groups: dict[str, list[str]] = {}
     for m in view["mice"]:
         groups.setdefault(str(m["where"]), []).append(str(m["id"]))
-    out: dict[str, tuple[int, int]] = {}
+    out: dict[str, tuple[tuple[int, int], int]] = {}
     for where, ids in groups.items():
         if where.startswith("space-"):
             rect = geo.space_rect(int(where.split("-")[1])).inflate(-geo.unit * 0.1, -geo.unit * 0.1)
@@ -169,8 +181,9 @@ def mouse_places(view: View, geo: BoardGeometry) -> dict[str, tuple[int, int]]:
             count = max(len(ids), 6)
         else:
             continue
+        size = min(geo.mouse_size(), geo.slot_room(rect, count))
         for i, mouse_id in enumerate(ids):
-            out[mouse_id] = geo.slot(rect, i, count)
+            out[mouse_id] = (geo.slot(rect, i, count), size)
     return out
 
 
@@ -334,13 +347,14 @@ class VivaTopoScene(Scene):
         last = geo.space_rect(int(board["spaces"]))
         pygame.draw.line(surface, SPACE, last.center, (emm.left, emm.top + round(u * 0.5)), max(3, round(u * 0.1)))
         # mice, the highlighted move, the cat
-        places = mouse_places(view, geo)
+        layout = mouse_layout(view, geo)
+        places = {mouse_id: centre for mouse_id, (centre, _size) in layout.items()}
         shapes = {m["id"]: SHAPES[int(m["owner"]) % len(SHAPES)] for m in view["mice"]}
-        size = geo.mouse_size()
         highlighted = view.get("highlighted")
         for m in view["mice"]:
-            if m["id"] in places:
-                draw_shape(surface, shapes[m["id"]], places[m["id"]], size, colour_of(str(m["colour"])))
+            if m["id"] in layout:
+                centre, size = layout[m["id"]]
+                draw_shape(surface, shapes[m["id"]], centre, size, colour_of(str(m["colour"])))
         if highlighted and highlighted.get("mouse") in places:
             self._highlight(surface, geo, view, places[highlighted["mouse"]], highlighted, now_us)
         cat = view.get("cat", {})
