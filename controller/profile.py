@@ -37,7 +37,7 @@ GPIO_TO_HEADER_PIN = {
 }
 SOURCES = ("gpio", "board")
 STATION_KINDS = ("full", "compact", "bell")
-HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "menu")
+HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "menu")
 MAX_BUTTONS = 8
 BOARD_INPUT_CHANNELS = 96  # 26 direct + up to 9 chained 74HC165 (see firmware/PROTOCOL.md)
 BOARD_LIGHT_CHANNELS = 96

@@ -31,6 +31,7 @@ HOST_KEYS: dict[int, str] = {
     pygame.K_w: "wrong",
     pygame.K_n: "next",
     pygame.K_u: "undo",
+    pygame.K_p: "pick",
     pygame.K_r: "reset",
     pygame.K_ESCAPE: "menu",
 }

@@ -8,6 +8,7 @@ the round flow, scoring, teams, timers and undo.
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,7 @@ class QuizEngine:
             ),
         )
         self.round = _Round(scores=[0] * self.team_count)
+        self.rng = random.Random(f"quiz-{settings.seed}")  # tie draws only
         self.now_us = 0
         self._undo: list[tuple[_Round, Arbiter, int]] = []  # state before a judgement, and when it was made
 
@@ -244,8 +246,11 @@ class QuizEngine:
             self._new_question()
             return [GameEvent("next", t, None, {"question": r.question})]
         if kind == "pick":
-            station = int(action.args.get("player", -1))
             tie = self.arbiter.result(contenders_only=True).ties
+            if "player" in action.args:
+                station = int(action.args["player"])
+            else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
+                station = self.rng.choice(tie[0]) if tie else -1
             if not tie or station not in tie[0]:
                 raise RuleError(f"quiz: pick one of the tied stations {tie[0] if tie else []}")
             return self._give_turn(station, t)

@@ -189,3 +189,16 @@ def test_rearming_clears_the_answer_timer_from_the_screen():
     e.tick(10_000)
     host(e, "wrong", 20_000)
     assert e.public_view()["phase"] == "armed" and e.public_view()["answer_left_us"] is None
+
+
+def test_a_tie_can_be_broken_by_a_fair_seeded_draw():
+    picks = set()
+    for seed in range(12):
+        e = registry.get("quiz").new_engine(registry.get("quiz").settings(4, seed))
+        host(e, "arm", 0)
+        buzz(e, 1, 1000)
+        buzz(e, 3, 1000)
+        e.tick(10_000)
+        host(e, "pick", 11_000)
+        picks.add(e.public_view()["answering"])
+    assert picks == {1, 3}  # either tied station can get it, nobody else
