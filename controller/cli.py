@@ -202,8 +202,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             box = box_from_journal(journal, journal_mod.JournalWriter(args.resume))
         except (journal_mod.JournalError, LookupError) as exc:
             raise SystemExit(f"buzzerbox play --resume: {exc}") from exc
-        # the kernel clock may have restarted (power cut): carry on after the journal's last moment
-        box.time_offset_us = max(0, journal.last_t_us + 1_000_000 - box_now_us())
+        # carry on a second after the journal's last moment, whatever the clock
+        # did meanwhile (restarted at 0 after a power cut, or ran on)
+        box.time_offset_us = journal.last_t_us + 1_000_000 - box_now_us()
         path = args.resume
     else:
         try:
@@ -211,6 +212,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise SystemExit(f"buzzerbox play: {exc}") from exc
         box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
+        box.time_offset_us = -box_now_us()  # the game's own timeline starts now, at 0
         path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
         box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
     try:
@@ -219,12 +221,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         source.start(box)
     except Exception as exc:
         raise SystemExit(f"buzzerbox play: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
-    offset = box.time_offset_us
+    def game_now() -> int:
+        return box_now_us() + box.time_offset_us
 
-    def clock() -> int:
-        return box_now_us() + offset
-
-    box.debouncer.start_all(source.levels(), clock())
+    box.debouncer.start_all(source.levels(), game_now())
     headless = display.is_headless(args)
     _names, colors = display.names_colors(prof, len(prof.stations))
     scene = scene_for(spec.name, colors)
@@ -233,15 +233,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"{spec.title} on {prof.name}: {source.describe()}; journal {path}; "
           f"{'headless' if headless else 'on screen'}; Ctrl+C or Esc to stop", file=sys.stderr)
     try:
-        until = None if args.seconds is None else clock() + int(args.seconds * 1_000_000)
-        result = run(box, presenter, realtime=True, clock=clock, fps=15 if headless else 60, until_us=until,
+        until = None if args.seconds is None else game_now() + int(args.seconds * 1_000_000)
+        result = run(box, presenter, realtime=True, fps=15 if headless else 60, until_us=until,
                      keyboard=None if headless else KeyboardSource(len(prof.stations)))
         log.info("play ended: %s", result.reason)
     except KeyboardInterrupt:
-        pass
+        log.info("play stopped (Ctrl+C)")
     finally:
+        presenter.close()  # every light off, however the game ended
         source.stop()
-        box._write({"type": "end", "t_us": clock()})
+        box._write({"type": "end", "t_us": game_now()})
         if box.journal is not None:
             box.journal.close()
     _print_json(box.summary())

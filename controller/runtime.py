@@ -78,8 +78,9 @@ class Box(Inbox):
         self.now_us = 0
         self.paused = False
         self.paused_at_us = 0
-        #: added to every source stamp: a game resumed after a reboot carries on
-        #: the journal's timeline although the kernel's clock restarted at 0
+        #: added to every source stamp to get game time: a live game starts at
+        #: 0, and a resumed one carries on the journal's timeline although the
+        #: kernel's clock restarted (or ran on) meanwhile
         self.time_offset_us = 0
         self.press_log: list[Press] = []  # every accepted press, for disputes and the strip
         self.event_log: list[GameEvent] = []

@@ -59,6 +59,9 @@ class GameSpec:
     #: "module:Class" of the pygame scene, imported only when a screen is drawn
     scene: str | None = None
     default_options: Mapping[str, Any] = field(default_factory=dict)
+    #: a full station's inputs (what the simulated players press; what a
+    #: simulated input board must wire)
+    inputs: tuple[str, ...] = ("bell",)
     #: options the demo and ``simulate`` add so unattended games keep moving
     demo_options: Mapping[str, Any] = field(default_factory=dict)
 

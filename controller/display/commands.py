@@ -162,7 +162,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     box = Box(spec, settings, station_names=names)
     board = None
     if args.board_sim:
-        board = _attach_board_sim(box, settings.players)
+        board = _attach_board_sim(box, settings.players, spec.inputs)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
     lights = open_lights(profile)
     if board is not None:
@@ -179,7 +179,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             result = run(session, presenter, realtime=False, until_us=until)
         else:  # a simulated board runs on the real clock, window or not
             result = run(session, presenter, realtime=True, until_us=until,
-                         keyboard=None if headless else KeyboardSource(args.players))
+                         keyboard=None if headless else KeyboardSource(args.players),
+                         # the board stamps on the real box clock: the session's game time must follow it
+                         to_game_us=box.time_offset_us if board is not None else None)
     finally:
         if board is not None:
             board.close()
@@ -206,31 +208,39 @@ def cmd_demo(args: argparse.Namespace) -> int:
 class _BoardSimLink:
     """A simulated input board between the simulated players and the box."""
 
-    def __init__(self, box: Any, players: int) -> None:
+    def __init__(self, box: Any, players: int, inputs: tuple[str, ...]) -> None:
         from controller.sources.board_sim import start_simulated_board
         from controller.timeline import box_now_us
+        from firmware.buzzer import pinmap
 
-        self.channels = {(station, "bell"): station for station in range(players)}
+        free = sorted(pinmap.DIRECT) + list(range(32, 32 + 8 * pinmap.SR_CHIPS))  # see board-pinmap.toml
+        wanted = [(station, name) for station in range(players) for name in inputs]
+        if len(wanted) > len(free):
+            raise SystemExit(f"demo --board-sim: {len(wanted)} inputs, but the board reads {len(free)}")
+        self.channels = dict(zip(wanted, free, strict=False))
         channel_map = {ch: key for key, ch in self.channels.items()}
-        light_map = {key: ch for key, ch in self.channels.items()}
+        light_map = {(station, "bell"): station for station in range(players)}
         self.sim, self.source = start_simulated_board(channel_map, light_map)
         box.latency_guard_us = self.source.report_delay_us(box.debouncer.config)
-        box.now_us = box_now_us()  # the board maps its stamps onto the real box clock
+        # the board stamps on the real box clock; the game's timeline starts now, at 0
+        box.time_offset_us = -box_now_us()
+        self.box = box
         self.source.start(box)
 
     def edge_sink(self, edge: Any, precision_us: int) -> None:
         """Schedule the edge on the board at its own (future) time."""
         channel = self.channels.get((edge.station, edge.input))
         if channel is not None:
-            self.sim.edges(channel, [(0, edge.level)], at_us=edge.t_us - self.sim.host_offset_us)
+            raw = edge.t_us - self.box.time_offset_us  # game time -> box clock -> the board's own time
+            self.sim.edges(channel, [(0, edge.level)], at_us=raw - self.sim.host_offset_us)
 
     def close(self) -> None:
         self.source.stop()
         self.sim.close()
 
 
-def _attach_board_sim(box: Any, players: int) -> _BoardSimLink:
-    return _BoardSimLink(box, players)
+def _attach_board_sim(box: Any, players: int, inputs: tuple[str, ...]) -> _BoardSimLink:
+    return _BoardSimLink(box, players, inputs)
 
 
 def cmd_diag(args: argparse.Namespace) -> int:
@@ -317,6 +327,17 @@ def _diag_simulator(monitor: Any, stations: list[tuple[str, list[str]]]) -> Any:
             monitor.edge(edge, switches.precision_us)
 
     return feed
+
+
+def _new_journal_path(folder: Path, game: str) -> Path:
+    """game-DATE-TIME.jsonl, numbered when two games start within a second."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = time.strftime(f"{game}-%Y%m%d-%H%M%S")
+    path, n = folder / f"{stem}.jsonl", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.jsonl"
+    return path
 
 
 class _Relay:
@@ -412,13 +433,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
             if choice.bots:
                 target = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
             else:
-                Path(args.journal_dir).mkdir(parents=True, exist_ok=True)
-                path = Path(args.journal_dir) / time.strftime(f"{choice.game}-%Y%m%d-%H%M%S.jsonl")
+                box.time_offset_us = -box_now_us()  # the game's own timeline starts now, at 0
+                path = _new_journal_path(Path(args.journal_dir), choice.game)
                 box.journal = JournalWriter.create(path, box.header(mode="play", profile=profile.name if profile else None))
                 log.info("journal: %s", path)
                 if source is not None:
                     box.latency_guard_us = source.report_delay_us(profile.debounce)
-                    box.debouncer.start_all(levels, box_now_us())
+                    box.debouncer.start_all(levels, 0)
                     relay.target = box
             presenter = Presenter(screen, scene_for(choice.game, colors), lights=lights, sound=sound)
             try:

@@ -115,23 +115,36 @@ def run(
     clock: Callable[[], int] = box_now_us,
     fps: int = 60,
     results_s: float = 10.0,
+    to_game_us: int | None = None,
 ) -> RunResult:
     """Run a Session (simulated players, demo) or a live Box (real sources
-    already started on it) until the game ends, ``until_us`` (box time), Esc
-    or the window closes. Returns how it ended."""
+    already started on it) until the game ends, ``until_us`` (game time), Esc
+    or the window closes. Returns how it ended.
+
+    ``clock`` reads the box clock the sources stamp with; game time is that
+    plus ``to_game_us``: for a live box its ``time_offset_us`` (a resumed
+    game carries on the journal's timeline), for a session wherever the
+    session stands now (or as given: 0 when a simulated board stamps on the
+    real clock)."""
     session = target if isinstance(target, Session) else None
     box = session.box if session is not None else target
     assert isinstance(box, Box)
-    origin = clock() - box.now_us if (realtime and session is not None) else 0
+    if to_game_us is None:
+        to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
+    shift = to_game_us
     shows: list[tuple[int, int]] = []
     all_events: list[GameEvent] = []
 
     def now() -> int:
-        return clock() - origin
+        return clock() + shift
+
+    def key_stamp() -> int:
+        """Keys reach the box like any source's edges: the box adds its own offset."""
+        return now() - box.time_offset_us
 
     def show(t_us: int) -> int:
         presenter.draw(box, t_us)
-        flipped = presenter.screen.flip() - origin
+        flipped = presenter.screen.flip() + shift
         if not realtime:
             flipped = t_us  # virtual time does not move while a frame is drawn
         shows.append((t_us, flipped))
@@ -185,7 +198,7 @@ def run(
                 return result("quit", t)
             if event.type == pygame.VIDEORESIZE:
                 presenter.screen.resized(event.size)
-            name = keyboard.handle(event, t) if keyboard is not None else None
+            name = keyboard.handle(event, key_stamp()) if keyboard is not None else None
             if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 name = "menu"
             if name == "menu":

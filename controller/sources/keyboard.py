@@ -48,7 +48,7 @@ def default_keymap(stations: int, buttons: tuple[str, ...] = ("a",)) -> dict[int
 
 class KeyboardSource(Source):
     name = "keyboard"
-    precision_us = 10_000
+    precision_us = 25_000  # a key waits in SDL's queue for up to a frame before the loop stamps it
 
     def __init__(self, stations: int, keymap: Mapping[int, tuple[int, str]] | None = None,
                  host_keys: Mapping[int, str] | None = None, active_level: int = 0) -> None:
@@ -79,4 +79,4 @@ class KeyboardSource(Source):
         return None
 
     def describe(self) -> str:
-        return f"keyboard: {len(self.keymap)} keys (stamps to {self.precision_us} µs: SDL key events are ms-stamped and late)"
+        return f"keyboard: {len(self.keymap)} keys (stamps to {self.precision_us} µs: a key is stamped when the loop reads it, up to a frame late)"

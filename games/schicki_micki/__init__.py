@@ -8,7 +8,7 @@ from typing import Any
 from games.base import Action, GameSettings
 from games.registry import GameSpec
 from games.schicki_micki.bots import new_bots
-from games.schicki_micki.buttons import button_map
+from games.schicki_micki.buttons import FULL_INPUTS, button_map
 from games.schicki_micki.engine import SchickiMickiEngine
 
 
@@ -29,6 +29,7 @@ def _new_engine(settings: GameSettings) -> SchickiMickiEngine:
 
 
 SPEC = GameSpec(
+    inputs=FULL_INPUTS,
     name="schicki-micki",
     title="Schicki Micki",
     min_players=2,

@@ -30,6 +30,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
 
 
 SPEC = GameSpec(
+    inputs=("bell", "next", "prev", "ok"),
     name="viva-topo",
     title="Viva Topo!",
     min_players=2,

@@ -58,3 +58,20 @@ def test_play_with_a_broken_profile_says_why(tmp_path):
 def test_diag_reads_the_profiles_own_pins(capsys, mock_pins):
     assert main(["diag", "--profile", "header-4", "--headless", "--seconds", "0.3"]) == 0
     assert "header-4 via gpio" in capsys.readouterr().err
+
+
+def test_a_live_game_starts_its_own_clock_at_zero(tmp_path, capsys, mock_pins):
+    """Schicki Micki turns its first card a few seconds after the start, not
+    all 64 at once because the box clock has run since boot."""
+    path = tmp_path / "sm.jsonl"
+    assert main(["play", "schicki-micki", "--profile", "header-4-full", "--seconds", "0.5", "--headless",
+                 "--journal", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["finished"] is False and out["cards_turned"] == 0
+
+
+def test_demo_through_the_simulated_board_reaches_every_player(capsys):
+    assert main(["demo", "reaction", "--board-sim", "--headless", "--seconds", "7"]) == 0
+    out = capsys.readouterr().out
+    events = dict(item.rsplit(" ", 1) for item in out.split("events: ")[1].splitlines()[0].split(", "))
+    assert int(events.get("buzz", 0)) >= 3  # presses of several players crossed the board
