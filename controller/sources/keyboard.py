@@ -1,9 +1,10 @@
 """The keyboard as stations and host buttons: for demos, rehearsals and a box
 whose buttons are not wired yet.
 
-SDL stamps key events in whole milliseconds and delivers them a frame late, so
-the keyboard is a coarse source: ``precision_us = 10_000``. The arbiter then
-calls two keyboard presses closer than 10 ms a tie instead of inventing an order.
+A key waits in SDL's queue until the loop reads it, up to a frame later, and
+is stamped then, so the keyboard is a coarse source: ``precision_us = 25_000``.
+The arbiter calls two presses closer than 25 ms a tie when one of them came
+from the keyboard, instead of inventing an order.
 
 Keys are read by the display loop (pygame events belong to the main thread):
 ``handle(event, now_us)`` turns a key event into an edge for the box, or into
