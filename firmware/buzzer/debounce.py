@@ -6,8 +6,12 @@ The rules are the box's (DESIGN.md "Debounce", same as controller/debounce.py):
 * The first active edge opens a *pending* press at its own time ``t0``.
 * The press is accepted once the line has been stable active for ``glitch``
   µs; it keeps ``t0`` however many bounces came between.
-* If the bounce window runs out while the line is idle and nothing was
-  accepted, it was an isolated pulse: noise (a ``GLITCH`` notice), no press.
+* If the line falls back to rest and stays there (through the bounce window,
+  or for half of it), the first edge was an isolated pulse: noise (a
+  ``GLITCH`` notice), no press.
+* If the bounce window runs out while the line still chatters, the pending
+  press restarts at its latest burst; a line chattering past ``stuck`` µs is
+  flagged ``STUCK``.
 * After an accepted press every edge is dropped until the line has been idle
   for ``bounce`` µs again (release bounce never makes a second press).
 * A line held active past ``stuck`` µs is flagged ``STUCK`` and ignored until
@@ -78,6 +82,9 @@ class Debouncer:
         self.level = bytearray([idle] * channels)
         self.last = array("i", [0] * channels)  # ticks of the last level change
         self.t0 = array("i", [0] * channels)
+        self.last_active = array("i", [0] * channels)  # newest active edge of a pending press
+        self.chatter_since = array("i", [0] * channels)  # first edge of a press not settled yet
+        self.quiet = max(glitch_us, bounce_us // 2)
         self.edges = array("H", [0] * channels)
         # channels whose phase is not IDLE (the only ones poll must visit)
         self.busy = bytearray(channels)
@@ -109,10 +116,15 @@ class Debouncer:
             if level == self.active:
                 self.phase[ch] = _PENDING
                 self.t0[ch] = t
+                self.chatter_since[ch] = t
+                self.last_active[ch] = t
                 self.edges[ch] = 1
                 self._mark_busy(ch)
-        elif self.edges[ch] < 65535:
-            self.edges[ch] += 1
+        else:
+            if ph == _PENDING and level == self.active:
+                self.last_active[ch] = t
+            if self.edges[ch] < 65535:
+                self.edges[ch] += 1
         self.level[ch] = level
         self.last[ch] = t
 
@@ -137,14 +149,20 @@ class Debouncer:
         active = self.level[ch] == self.active
         stable = ticks_diff(now, self.last[ch])
         if ph == _PENDING:
+            window_over = ticks_diff(now, self.t0[ch]) >= self.bounce
             if active and stable >= self.glitch:
                 ph = self.phase[ch] = _PRESSED
                 self.emit(PRESS, ch, self.t0[ch], self.edges[ch])
-            elif (not active and stable >= self.glitch
-                  and ticks_diff(now, self.t0[ch]) >= self.bounce):
+            elif not active and stable >= self.glitch and (window_over or stable >= self.quiet):
                 self.phase[ch] = _IDLE
                 self.emit(GLITCH, ch, self.t0[ch], self.edges[ch])
                 return
+            elif window_over:  # never settled: it chatters
+                if ticks_diff(now, self.chatter_since[ch]) >= self.stuck:
+                    self.phase[ch] = _STUCK
+                    self.emit(STUCK, ch, now, self.edges[ch])
+                    return
+                self.t0[ch] = self.last_active[ch]  # a press, if one comes, begins with the latest burst
         if ph == _PRESSED:
             if active and stable >= self.stuck:
                 self.phase[ch] = _STUCK
