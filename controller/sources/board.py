@@ -197,6 +197,7 @@ class BoardSession:
         self._next_sync_us: int | None = None
         self._held: list[tuple[str, dict[str, str], int]] = []  # events waiting for the clock
         self.hello_seen = False
+        self._hello_asked_us: int | None = None
 
     # ---- connection events ---------------------------------------------------
     def opened(self, now_us: int) -> None:
@@ -204,6 +205,7 @@ class BoardSession:
         self.hello_seen = False
         self._last_rx_us = now_us
         self._silent = False
+        self._hello_asked_us = now_us
         self.outbox.append("?")
 
     def closed(self, now_us: int) -> list[Output]:
@@ -217,8 +219,14 @@ class BoardSession:
         return [InputNotice(BOARD_STATION, BOARD_INPUT, "connected" if up else "disconnected", now_us)]
 
     def tick(self, now_us: int) -> list[Output]:
-        """Time passes: periodic clock requests, silence detection."""
+        """Time passes: periodic clock requests, silence detection, and a
+        hello asked for again if the first question or answer was lost."""
         out: list[Output] = []
+        asked_hello = self._hello_asked_us
+        if not self.hello_seen and asked_hello is not None and now_us - asked_hello >= self.silence_us:
+            log.warning("no hello from the board after %.1f s: asking again", (now_us - asked_hello) / 1e6)
+            self._hello_asked_us = now_us
+            self.outbox.append("?")
         if (self.hello_seen and self._last_rx_us is not None and not self._silent
                 and now_us - self._last_rx_us >= self.silence_us):
             self._silent = True

@@ -280,9 +280,10 @@ class Board:
     def hello(self):
         db = self.pinmap.DEBOUNCE
         sr = [SR_BASE + i for i in range(8 * self.sr_chips)]
+        now = self.now()  # first: reading the clock may count a wrap, and w= must match t=
         self._control(
             "H v=%d fw=%s boot=%s w=%d t=%d s=%d in=%s sr=%s lights=%s hb=%d cap=%d db=%d/%d/%d"
-            % (proto.PROTOCOL_VERSION, VERSION, self.boot_id, self.wraps, self.now(),
+            % (proto.PROTOCOL_VERSION, VERSION, self.boot_id, self.wraps, now,
                self.events.next - 1, ranges(self.direct), ranges(sr),
                ranges(range(8 * self.light_chips)), HEARTBEAT_US, self.events.cap,
                db["bounce_us"], db["glitch_us"], db["stuck_us"]))

@@ -7,10 +7,14 @@ a press at box time ``sim.box_time(X)``."""
 from __future__ import annotations
 
 import logging
+import time
 
 import pytest
 
 from controller.press import InputNotice, Press
+from controller.sources.board import BoardSource
+from controller.sources.board_sim import BoardSim
+from tests.firmware.conftest import CHANNELS, LIGHTS, Sink
 
 LOG = "controller.sources.board"
 
@@ -169,3 +173,24 @@ def test_lights_follow_commands_and_come_back_after_a_reboot(make_rig) -> None:
     rig.sink.wait_for(lambda _: (sim.step() or True) and sim.lights()[0], "light 0 on again")
     with pytest.raises(ValueError, match="no board light for station 2"):
         rig.source.set_light(2, "bell", "on")
+
+
+def test_a_lost_hello_is_asked_for_again(caplog) -> None:
+    caplog.set_level(logging.WARNING, LOG)
+    sim = BoardSim()
+    sim.corrupt_lines(1, kinds=b"H")  # the hello answering the driver's first question is damaged
+    sink = Sink()
+    source = BoardSource(CHANNELS, LIGHTS, port=lambda: sim.port, clock=sim.host_clock, clock_slack_us=0,
+                         reconnect_delay_s=0.02)
+    source.start(sink)
+    try:
+        for _ in range(40):
+            sim.advance(100_000)
+            time.sleep(0.05)
+            if source.connected:
+                break
+        sink.wait_kinds(["connected"])
+        assert "no hello from the board" in caplog.text
+    finally:
+        source.stop()
+        sim.close()
