@@ -229,9 +229,6 @@ class Debouncer:
                 due.append(st.last_change_us + cfg.bounce_us)
         return min(due, default=None)
 
-    def stuck_inputs(self) -> list[tuple[int, str]]:
-        return [key for key, st in self.inputs.items() if st.phase is Phase.STUCK]
-
     def is_down(self, station: int, input_name: str) -> bool:
         """Accepted and not yet released (lights the station strip at once)."""
         st = self.inputs.get((station, input_name))

@@ -236,16 +236,3 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         if wrong:
             raise ProfileError(f"{where}: " + "; ".join(wrong))
     return profile
-
-
-def virtual(stations: int, kind: str = "full", inputs: tuple[str, ...] = ("bell",)) -> Profile:
-    """A profile for simulated players and the keyboard: no pins are opened."""
-    return Profile(
-        name=f"virtual-{stations}",
-        source="virtual",
-        stations=[
-            Station(i, f"Player {i + 1}", kind, DEFAULT_COLORS[i % len(DEFAULT_COLORS)], dict.fromkeys(inputs, -1))
-            for i in range(stations)
-        ],
-        debounce=DebounceConfig(),
-    )
