@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from games.base import BuzzerBoxError
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -27,7 +29,7 @@ PINMAP_TOML = ROOT / "wiring" / "board-pinmap.toml"
 PINMAP_PY = FIRMWARE / "buzzer" / "pinmap.py"
 
 
-class FirmwareError(RuntimeError):
+class FirmwareError(BuzzerBoxError, RuntimeError):
     """Something the user must fix; the message says what."""
 
 

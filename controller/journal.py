@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from games.base import BuzzerBoxError
+
 log = logging.getLogger("buzzerbox.journal")
 
 FORMAT_VERSION = 1
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}
 
 
-class JournalError(ValueError):
+class JournalError(BuzzerBoxError, ValueError):
     """A journal that cannot be replayed; the message names the line."""
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games.base import BuzzerBoxError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -48,7 +50,7 @@ _STATION_KEYS = {"name", "kind", "color", "inputs", "lights"}
 _DEBOUNCE_KEYS = {"bounce_us", "glitch_us", "stuck_us", "active_level"}
 
 
-class ProfileError(ValueError):
+class ProfileError(BuzzerBoxError, ValueError):
     """A wiring profile that cannot be used; the message says how to fix it."""
 
 

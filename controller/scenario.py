@@ -27,14 +27,14 @@ from typing import Any
 from controller.debounce import DebounceConfig
 from controller.press import Edge, Press
 from controller.runtime import Box
-from games.base import Action, GameEvent
+from games.base import Action, BuzzerBoxError, GameEvent
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
 _CORE_KEYS = {"game", "players", "seed", "options", "stations", "debounce", "steps", "expect", "description", "name"}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(BuzzerBoxError, ValueError):
     """A scenario file that cannot be run; the message names the step."""
 
 

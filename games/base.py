@@ -81,7 +81,16 @@ class GameEvent:
         return out
 
 
-class RuleError(ValueError):
+class BuzzerBoxError(Exception):
+    """The one root of every error the box raises on purpose.
+
+    Its message is one line for a person: what is wrong and how to fix it.
+    Apps catch this root, print the message and exit 1; anything else that
+    escapes is a bug.
+    """
+
+
+class RuleError(BuzzerBoxError, ValueError):
     """An action the rules do not allow right now (the engine state is unchanged)."""
 
 

@@ -11,11 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.base import BuzzerBoxError
+
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "pink", "purple", "orange")
 ACCESSORIES: tuple[str, ...] = ("umbrella", "hat", "scarf", "beak", "tail", "worm")
 
 
-class CardError(ValueError):
+class CardError(BuzzerBoxError, ValueError):
     """A card description that is not a Schicki Micki card; the message names the field."""
 
 
