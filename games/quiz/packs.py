@@ -10,6 +10,7 @@ formats are described in ``docs/question-packs.md``.
 from __future__ import annotations
 
 import csv
+import difflib
 import html
 import io
 import json
@@ -215,7 +216,7 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         except StopIteration:
             break
         except csv.Error as e:
-            problems.add(f"line {reader.line_num}", f"{e}; check the quotes on this line "
+            problems.add(f"line {start}", f"{e}; check the quotes on this line "
                                                      "(a quote inside a cell is written twice: \"\")")
             return None
         line = reader.line_num + 1
@@ -257,6 +258,11 @@ def _csv_comment(body: str, where: str, meta: _Meta, problems: _Problems) -> Non
         meta[key] = (where, value.strip())
 
 
+def _did_you_mean(name: str) -> str:
+    close = difflib.get_close_matches(name, COLUMNS, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _csv_header(cells: list[str], where: str, problems: _Problems) -> list[str] | None:
     names = [c.lower() for c in cells]
     while names and not names[-1]:
@@ -268,13 +274,13 @@ def _csv_header(cells: list[str], where: str, problems: _Problems) -> list[str] 
             problems.add(where, "an empty column name in the header; name every column or delete "
                                 "the extra comma")
         elif name not in COLUMNS:
-            problems.add(where, f"unknown column {name!r}; the first line names the columns, "
-                                f"from: {','.join(COLUMNS)}")
+            problems.add(where, f"unknown column {name!r}{_did_you_mean(name)}; the first line "
+                                f"names the columns, from: {','.join(COLUMNS)}")
         elif name in seen:
             problems.add(where, f"column {name!r} appears twice in the header; keep one")
         seen.add(name)
     for name in REQUIRED_COLUMNS:
-        if name not in seen:
+        if name not in seen and len(problems.lines) == before:
             problems.add(where, f"the header has no {name!r} column; the first line must name at "
                                 "least question,answer")
     return None if len(problems.lines) > before else names
@@ -369,11 +375,13 @@ def _parse_own_json(document: dict[str, Any], lines: list[int],
     for index, item in enumerate(questions):
         where, line = _where("question", index, lines)
         if not isinstance(item, dict):
-            problems.add(where, "a question must be an object like {\"question\": ..., \"answer\": ...}")
+            problems.add(where, "a question is not an object; write it as "
+                                "{\"question\": ..., \"answer\": ...}")
             continue
         unknown = [k for k in item if k not in COLUMNS]
         for key in unknown:
-            problems.add(where, f"unknown key {key!r}; use only: {', '.join(COLUMNS)}")
+            problems.add(where, f"unknown key {key!r}{_did_you_mean(key)}; use only: "
+                                f"{', '.join(COLUMNS)}")
         records.append(_Record(where, line, {k: v for k, v in item.items() if k in COLUMNS}))
     return meta, records
 
@@ -381,9 +389,9 @@ def _parse_own_json(document: dict[str, Any], lines: list[int],
 def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
                    problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
     code = document.get("response_code")
-    if code != 0:
-        reason = _OPENTDB_CODES.get(code, "the server reported an error") if isinstance(code, int) \
-            else "the response code is not a number"
+    if code != 0 or isinstance(code, bool):
+        reason = _OPENTDB_CODES.get(code, "the server reported an error; download the file again") if isinstance(code, int) \
+            else "it is not a number; download the file again"
         problems.add(None, f"Open Trivia DB response_code is {code!r}: {reason}")
         return None
     results = document.get("results")
@@ -416,7 +424,7 @@ def _opentdb_values(item: Any, where: str, problems: _Problems) -> dict[str, Any
     if isinstance(item.get("category"), str):
         values["category"] = html.unescape(item["category"])
     difficulty = item.get("difficulty")
-    if difficulty not in OPENTDB_POINTS:
+    if not isinstance(difficulty, str) or difficulty not in OPENTDB_POINTS:
         problems.add(where, f"difficulty is {difficulty!r}; it must be easy, medium or hard")
         return None
     values["points"] = OPENTDB_POINTS[difficulty]
@@ -472,7 +480,7 @@ def _texts(value: Any, field: str, where: str, problems: _Problems) -> tuple[str
     if value is None:
         return ()
     if not isinstance(value, list):
-        problems.add(where, f"the {field} must be a list of texts like [\"a\", \"b\"]")
+        problems.add(where, f"the {field} are not a list; write them as [\"a\", \"b\"]")
         return None
     out: list[str] = []
     for item in value:
