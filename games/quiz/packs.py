@@ -133,9 +133,18 @@ class _Problems:
         self.name = name
         self.lines: list[str] = []
 
+        self._order: list[int] = []
+
     def add(self, where: str | None, message: str) -> None:
         prefix = f"{self.name} {where}" if where else self.name
         self.lines.append(f"{prefix}: {_one_line(message)}")
+        found = re.match(r"line (\d+)", where or "")
+        self._order.append(int(found.group(1)) if found else 0)
+
+    def in_file_order(self) -> list[str]:
+        """Whole-file problems first, then by line: the order a person fixes them."""
+        ranked = sorted(range(len(self.lines)), key=lambda i: self._order[i])
+        return [self.lines[i] for i in ranked]
 
 
 def _one_line(text: str) -> str:
@@ -146,7 +155,7 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
     problems = _Problems(path.name)
     text = _read_text(path, problems)
     if text is None:
-        return None, problems.lines
+        return None, problems.in_file_order()
     suffix = path.suffix.lower()
     if suffix == ".csv":
         parsed = _parse_csv(text, problems)
@@ -155,12 +164,12 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
     else:
         problems.add(None, f"unknown pack format {path.suffix or '(no extension)'!r}; "
                            "save it as .csv or .json (see docs/question-packs.md)")
-        return None, problems.lines
+        return None, problems.in_file_order()
     if parsed is None:
-        return None, problems.lines
+        return None, problems.in_file_order()
     meta, records = parsed
     pack = _build_pack(path, meta, records, problems)
-    return (pack if not problems.lines else None), problems.lines
+    return (pack if not problems.lines else None), problems.in_file_order()
 
 
 def _read_text(path: Path, problems: _Problems) -> str | None:
@@ -237,7 +246,9 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
             problems.add(where, f"{len(cells)} cells but the header names {len(header)} columns; "
                                 "put quotes around a cell that contains a comma")
             continue
-        values = {name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]}
+        values: dict[str, Any] = {
+            name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
+        }
         for key in ("alternatives", "choices"):
             if key in values:
                 values[key] = values[key].split(LIST_SEPARATOR)
@@ -390,8 +401,9 @@ def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
                    problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
     code = document.get("response_code")
     if code != 0 or isinstance(code, bool):
-        reason = _OPENTDB_CODES.get(code, "the server reported an error; download the file again") if isinstance(code, int) \
-            else "it is not a number; download the file again"
+        unknown = "the server reported an error; download the file again"
+        reason = (_OPENTDB_CODES.get(code, unknown) if isinstance(code, int)
+                  else "it is not a number; download the file again")
         problems.add(None, f"Open Trivia DB response_code is {code!r}: {reason}")
         return None
     results = document.get("results")

@@ -134,7 +134,7 @@ def test_csv_without_questions_says_what_to_add(
 def test_check_lists_every_problem_and_load_names_the_first_and_counts_the_rest(
     tmp_path: Path,
 ) -> None:
-    path = write(tmp_path, "pack.csv", HEADER + ",A\nGood?,Yes\nQ?,A,,,x\nQ3?,\n")
+    path = write(tmp_path, "pack.csv", HEADER + ",A\nGood?,Yes\nQ?,A,,,x\nQ3?,A,,,,,,extra\n")
     problems = check_pack(path)
     assert [p.split(":")[0] for p in problems] == [
         "pack.csv line 2", "pack.csv line 4", "pack.csv line 5"
