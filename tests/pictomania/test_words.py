@@ -22,6 +22,7 @@ from games.pictomania.words import (
     load_words,
     load_words_file,
 )
+from tests.quiz_packs.fuzzing import mutate
 
 LANGUAGES = ["en", "cs"]
 
@@ -163,17 +164,8 @@ def test_damaged_list_file_gives_words_or_one_line_error(tmp_path: Path) -> None
     errors = 0
     deadline = time.monotonic() + 1.5
     while time.monotonic() < deadline:
-        data = bytearray(seed)
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(data))
-            choice = rng.randrange(3)
-            if choice == 0:
-                data[i] = rng.randrange(256)
-            elif choice == 1:
-                del data[i: i + rng.randint(1, 30)]
-            else:
-                data[i:i] = rng.choice([b'"', b",", b"]", b"{", b"\\", b"\xc4", b'"x",'])
-        path.write_bytes(bytes(data))
+        data = mutate(seed, rng)
+        path.write_bytes(data)
         try:
             decks = load_words_file(path)
         except WordListError as e:
