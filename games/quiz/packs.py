@@ -1,0 +1,625 @@
+"""Quiz question packs: our CSV and JSON formats, and saved Open Trivia DB files.
+
+Pure: the only I/O is reading the one file named (and checking that the images
+it names exist beside it). ``load_pack`` gives a typed ``Pack`` or raises one
+``PackError`` line; ``check_pack`` lists every problem, one line each, naming
+the line and the fix, so a host can repair a whole file in one pass. The
+formats are described in ``docs/question-packs.md``.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import html
+import io
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from games.base import BuzzerBoxError
+
+#: Column names of the CSV header (and keys of a JSON question), in order.
+COLUMNS: tuple[str, ...] = (
+    "question", "answer", "alternatives", "category", "points", "image", "choices",
+)
+REQUIRED_COLUMNS: tuple[str, ...] = ("question", "answer")
+#: Separator of several alternatives or choices inside one CSV cell.
+LIST_SEPARATOR = "|"
+#: Open Trivia DB difficulty -> points (documented in docs/question-packs.md).
+OPENTDB_POINTS: Mapping[str, int] = {"easy": 1, "medium": 2, "hard": 3}
+IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
+
+# Limits that keep a question readable on the screen at the minimum text size
+# and keep a mistaken (huge) file from stalling the box.
+MAX_FILE_BYTES = 2_000_000
+MAX_QUESTIONS = 5_000
+MAX_QUESTION_CHARS = 300
+MAX_ANSWER_CHARS = 100
+MAX_CATEGORY_CHARS = 40
+MAX_TITLE_CHARS = 80
+MIN_CHOICES, MAX_CHOICES = 2, 6
+MIN_POINTS, MAX_POINTS = 1, 100
+_LANGUAGE_RE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?\Z")
+_OPENTDB_CODES: Mapping[int, str] = {
+    1: "the server had no questions for that request; ask for fewer questions or another category",
+    2: "the request had an invalid parameter; download the file again from the API helper page",
+    3: "the session token was not found; download again without a token",
+    4: "the session token had no new questions left; reset the token and download again",
+    5: "the server was rate-limited; wait five seconds and download again",
+}
+
+
+class PackError(BuzzerBoxError, ValueError):
+    """A question pack the box cannot use; the message names the file, line and fix."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question as the quiz asks it.
+
+    ``alternatives`` are other answers the host accepts (shown on the host
+    page). ``choices`` is empty for an open question; otherwise the answer is
+    one of them. ``image`` is resolved against the pack's folder. ``line`` is
+    where the question starts in its file, so later messages can point there.
+    """
+
+    text: str
+    answer: str
+    alternatives: tuple[str, ...] = ()
+    category: str = ""
+    points: int = 1
+    image: Path | None = None
+    choices: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A checked question pack: every question passed the validator."""
+
+    title: str
+    language: str
+    questions: tuple[Question, ...]
+    source: Path
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def categories(self) -> list[str]:
+        """The categories in the order they first appear (empty ones left out)."""
+        return list(dict.fromkeys(q.category for q in self.questions if q.category))
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+
+
+def load_pack(path: str | Path) -> Pack:
+    """Read and check a pack (CSV, JSON or a saved Open Trivia DB file).
+
+    Raises ``PackError`` with one line: the first problem, and how many more
+    there are (``check_pack`` lists them all).
+    """
+    pack, errors = _read(Path(path))
+    if errors or pack is None:
+        first = errors[0] if errors else f"{Path(path).name}: not a question pack"
+        more = len(errors) - 1
+        if more > 0:
+            first += f" (and {more} more problem{'s' if more > 1 else ''}; check the pack to list them)"
+        raise PackError(first)
+    return pack
+
+
+def check_pack(path: str | Path) -> list[str]:
+    """Every problem in the pack, one line each; an empty list means it is good.
+
+    This is what ``buzzerbox pack check FILE`` prints.
+    """
+    return _read(Path(path))[1]
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+class _Problems:
+    """Collects one-line problems, each prefixed with the file's name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines: list[str] = []
+
+        self._order: list[int] = []
+
+    def add(self, where: str | None, message: str) -> None:
+        prefix = f"{self.name} {where}" if where else self.name
+        self.lines.append(f"{prefix}: {_one_line(message)}")
+        found = re.match(r"line (\d+)", where or "")
+        self._order.append(int(found.group(1)) if found else 0)
+
+    def in_file_order(self) -> list[str]:
+        """Whole-file problems first, then by line: the order a person fixes them."""
+        ranked = sorted(range(len(self.lines)), key=lambda i: self._order[i])
+        return [self.lines[i] for i in ranked]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _read(path: Path) -> tuple[Pack | None, list[str]]:
+    problems = _Problems(path.name)
+    text = _read_text(path, problems)
+    if text is None:
+        return None, problems.in_file_order()
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        parsed = _parse_csv(text, problems)
+    elif suffix == ".json":
+        parsed = _parse_json(text, path, problems)
+    else:
+        problems.add(None, f"unknown pack format {path.suffix or '(no extension)'!r}; "
+                           "save it as .csv or .json (see docs/question-packs.md)")
+        return None, problems.in_file_order()
+    if parsed is None:
+        return None, problems.in_file_order()
+    meta, records = parsed
+    pack = _build_pack(path, meta, records, problems)
+    return (pack if not problems.lines else None), problems.in_file_order()
+
+
+def _read_text(path: Path, problems: _Problems) -> str | None:
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        problems.add(None, f"no such file ({path}); check the path")
+        return None
+    except IsADirectoryError:
+        problems.add(None, "is a folder, not a file; give the pack file inside it")
+        return None
+    except OSError as e:
+        problems.add(None, f"cannot be read ({e.strerror or e}); check the path and its permissions")
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        problems.add(None, f"is larger than {MAX_FILE_BYTES // 1_000_000} MB; split it into smaller packs")
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):  # the BOM spreadsheet programs write
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        problems.add(f"line {line}", f"byte 0x{data[e.start]:02x} is not UTF-8 text; "
+                                     "save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')")
+        return None
+
+
+@dataclass
+class _Record:
+    """One question before checking: raw values as the file gave them."""
+
+    where: str
+    line: int
+    values: dict[str, Any]
+
+
+_Meta = dict[str, tuple[str, Any]]  # key -> (where, raw value)
+
+
+def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    meta: _Meta = {}
+    records: list[_Record] = []
+    header: list[str] | None = None
+    header_width = 0
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    line = 1
+    while True:
+        start = line
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            problems.add(f"line {start}", f"{e}; check the quotes on this line "
+                                                     "(a quote inside a cell is written twice: \"\")")
+            return None
+        line = reader.line_num + 1
+        where = f"line {start}"
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if cells[0].startswith("#"):
+            _csv_comment(",".join(row).strip()[1:], where, meta, problems)
+            continue
+        if header is None:
+            header = _csv_header(cells, where, problems)
+            header_width = len(cells)
+            if header is None:
+                return None
+            continue
+        if len(cells) > header_width or any(cells[len(header):]):
+            problems.add(where, f"{len(cells)} cells but the header names {len(header)} columns; "
+                                "put quotes around a cell that contains a comma")
+            continue
+        values: dict[str, Any] = {
+            name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
+        }
+        for key in ("alternatives", "choices"):
+            if key in values:
+                values[key] = values[key].split(LIST_SEPARATOR)
+        records.append(_Record(where, start, values))
+    if header is None:
+        problems.add(None, "has no header line; start it with: " + ",".join(COLUMNS))
+        return None
+    return meta, records
+
+
+def _csv_comment(body: str, where: str, meta: _Meta, problems: _Problems) -> None:
+    """``# title: ...`` and ``# language: cs`` set the pack's metadata; other comments are notes."""
+    key, sep, value = body.partition(":")
+    key = key.strip().lower()
+    if sep and key in ("title", "language"):
+        if key in meta:
+            problems.add(where, f"a second '# {key}:' line; keep only one")
+        meta[key] = (where, value.strip())
+
+
+def _did_you_mean(name: str) -> str:
+    close = difflib.get_close_matches(name, COLUMNS, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _csv_header(cells: list[str], where: str, problems: _Problems) -> list[str] | None:
+    names = [c.lower() for c in cells]
+    while names and not names[-1]:
+        names.pop()
+    before = len(problems.lines)
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            problems.add(where, "an empty column name in the header; name every column or delete "
+                                "the extra comma")
+        elif name not in COLUMNS:
+            problems.add(where, f"unknown column {name!r}{_did_you_mean(name)}; the first line "
+                                f"names the columns, from: {','.join(COLUMNS)}")
+        elif name in seen:
+            problems.add(where, f"column {name!r} appears twice in the header; keep one")
+        seen.add(name)
+    for name in REQUIRED_COLUMNS:
+        if name not in seen and len(problems.lines) == before:
+            problems.add(where, f"the header has no {name!r} column; the first line must name at "
+                                "least question,answer")
+    return None if len(problems.lines) > before else names
+
+
+def _parse_json(text: str, path: Path, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as e:
+        problems.add(f"line {e.lineno}", f"not valid JSON ({e.msg} at column {e.colno}); "
+                                         "fix the syntax there (a JSON checker shows it)")
+        return None
+    except (ValueError, RecursionError):
+        problems.add(None, "holds a number or nesting too large to read; keep to the pack format")
+        return None
+    if not isinstance(document, dict):
+        problems.add("line 1", "the file must be one JSON object with a \"questions\" list; "
+                               "see docs/question-packs.md")
+        return None
+    element_lines = _question_lines(text)
+    if "results" in document and "response_code" in document:
+        return _parse_opentdb(document, element_lines, path, problems)
+    return _parse_own_json(document, element_lines, problems)
+
+
+def _question_lines(text: str) -> list[int]:
+    """The line where each element of the top-level ``questions``/``results``
+    list starts: ``json`` gives values, not positions, so walk the top level."""
+    decoder = json.JSONDecoder()
+    ws = re.compile(r"\s*")
+
+    def skip(i: int) -> int:
+        m = ws.match(text, i)
+        return m.end() if m else i
+
+    lines: list[int] = []
+    counted_to, line_no = 0, 1
+
+    def line_at(index: int) -> int:
+        nonlocal counted_to, line_no  # count newlines once, front to back
+        line_no += text.count("\n", counted_to, index)
+        counted_to = index
+        return line_no
+
+    try:
+        i = skip(0)
+        if text[i] != "{":
+            return lines
+        i = skip(i + 1)
+        while i < len(text) and text[i] != "}":
+            key, i = decoder.raw_decode(text, i)
+            i = skip(i)
+            i = skip(i + 1)  # the ':'
+            if key in ("questions", "results") and text[i] == "[":
+                lines = []
+                i = skip(i + 1)
+                while text[i] != "]":
+                    lines.append(line_at(i))
+                    _, i = decoder.raw_decode(text, i)
+                    i = skip(i)
+                    if text[i] == ",":
+                        i = skip(i + 1)
+                i += 1
+            else:
+                _, i = decoder.raw_decode(text, i)
+            i = skip(i)
+            if i < len(text) and text[i] == ",":
+                i = skip(i + 1)
+    except (ValueError, IndexError, RecursionError):
+        pass  # json.loads already accepted the text; positions are a courtesy
+    return lines
+
+
+def _where(kind: str, index: int, lines: list[int]) -> tuple[str, int]:
+    line = lines[index] if index < len(lines) else 0
+    return (f"line {line} ({kind} {index + 1})" if line else f"{kind} {index + 1}"), line
+
+
+def _parse_own_json(document: dict[str, Any], lines: list[int],
+                    problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    meta: _Meta = {}
+    for key, value in document.items():
+        if key in ("title", "language"):
+            meta[key] = ("", value)
+        elif key != "questions":
+            problems.add(None, f"unknown top-level key {key!r}; use title, language and questions")
+    questions = document.get("questions")
+    if not isinstance(questions, list):
+        problems.add(None, "has no \"questions\" list; put the questions in \"questions\": [ ... ]")
+        return None
+    records: list[_Record] = []
+    for index, item in enumerate(questions):
+        where, line = _where("question", index, lines)
+        if not isinstance(item, dict):
+            problems.add(where, "a question is not an object; write it as "
+                                "{\"question\": ..., \"answer\": ...}")
+            continue
+        unknown = [k for k in item if k not in COLUMNS]
+        for key in unknown:
+            problems.add(where, f"unknown key {key!r}{_did_you_mean(key)}; use only: "
+                                f"{', '.join(COLUMNS)}")
+        records.append(_Record(where, line, {k: v for k, v in item.items() if k in COLUMNS}))
+    return meta, records
+
+
+def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
+                   problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    code = document.get("response_code")
+    if code != 0 or isinstance(code, bool):
+        unknown = "the server reported an error; download the file again"
+        reason = (_OPENTDB_CODES.get(code, unknown) if isinstance(code, int)
+                  else "it is not a number; download the file again")
+        problems.add(None, f"Open Trivia DB response_code is {code!r}: {reason}")
+        return None
+    results = document.get("results")
+    if not isinstance(results, list):
+        problems.add(None, "Open Trivia DB \"results\" is not a list; download the file again")
+        return None
+    records: list[_Record] = []
+    for index, item in enumerate(results):
+        where, line = _where("result", index, lines)
+        values = _opentdb_values(item, where, problems)
+        if values is not None:
+            records.append(_Record(where, line, values))
+    title = path.stem.replace("_", " ").replace("-", " ").strip() or "Open Trivia DB"
+    return {"title": ("", title), "language": ("", "en")}, records
+
+
+def _opentdb_values(item: Any, where: str, problems: _Problems) -> dict[str, Any] | None:
+    """One Open Trivia DB result as our question fields, HTML entities decoded."""
+    if not isinstance(item, dict):
+        problems.add(where, "an Open Trivia DB result must be an object; download the file again")
+        return None
+    missing = [k for k in ("question", "correct_answer") if not isinstance(item.get(k), str)]
+    if missing:
+        problems.add(where, f"no text {missing[0]!r}; download the file again (default encoding)")
+        return None
+    values: dict[str, Any] = {
+        "question": html.unescape(item["question"]),
+        "answer": html.unescape(item["correct_answer"]),
+    }
+    if isinstance(item.get("category"), str):
+        values["category"] = html.unescape(item["category"])
+    difficulty = item.get("difficulty")
+    if not isinstance(difficulty, str) or difficulty not in OPENTDB_POINTS:
+        problems.add(where, f"difficulty is {difficulty!r}; it must be easy, medium or hard")
+        return None
+    values["points"] = OPENTDB_POINTS[difficulty]
+    kind = item.get("type")
+    wrong = item.get("incorrect_answers")
+    if kind not in ("multiple", "boolean"):
+        problems.add(where, f"type is {kind!r}; it must be multiple or boolean")
+        return None
+    if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
+        problems.add(where, "incorrect_answers must be a list of texts; download the file again")
+        return None
+    answers = [values["answer"], *(html.unescape(w) for w in wrong)]
+    if kind == "boolean":
+        # True before False, as players expect; the answer keeps its case.
+        values["choices"] = sorted(answers, key=lambda a: a.strip().lower() != "true")
+    else:
+        # Alphabetical: deterministic and gives no hint where the answer is.
+        values["choices"] = sorted(answers, key=str.casefold)
+    return values
+
+
+# ---------------------------------------------------------------------------
+# Checking
+
+
+def _text(value: Any, field: str, where: str, problems: _Problems, *, limit: int,
+          required: bool) -> str | None:
+    """A clean one-line text, or None (after naming the problem)."""
+    if value is None or value == "":
+        if required:
+            problems.add(where, f"the {field} is empty; write the {field} or delete this question")
+        return None
+    if not isinstance(value, str):
+        problems.add(where, f"the {field} must be text, not {type(value).__name__}; put it in quotes")
+        return None
+    for ch in value:
+        if (ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000:
+            problems.add(where, f"the {field} contains a control character U+{ord(ch):04X}; delete it")
+            return None
+    clean = _one_line(value)
+    if not clean:
+        if required:
+            problems.add(where, f"the {field} is empty; write the {field} or delete this question")
+        return None
+    if len(clean) > limit:
+        problems.add(where, f"the {field} is {len(clean)} characters long; shorten it to at most "
+                            f"{limit} so it fits the screen")
+        return None
+    return clean
+
+
+def _texts(value: Any, field: str, where: str, problems: _Problems) -> tuple[str, ...] | None:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        problems.add(where, f"the {field} are not a list; write them as [\"a\", \"b\"]")
+        return None
+    out: list[str] = []
+    for item in value:
+        if isinstance(item, str) and not item.strip():
+            problems.add(where, f"an empty entry in the {field}; remove the extra "
+                                f"'{LIST_SEPARATOR}' (or empty text)")
+            return None
+        clean = _text(item, field[:-1] if field.endswith("s") else field, where, problems,
+                      limit=MAX_ANSWER_CHARS, required=True)
+        if clean is None:
+            return None
+        if clean.casefold() in (o.casefold() for o in out):
+            problems.add(where, f"{clean!r} appears twice in the {field}; keep it once")
+            return None
+        out.append(clean)
+    return tuple(out)
+
+
+def _points(value: Any, where: str, problems: _Problems) -> int | None:
+    if value is None or value == "":
+        return 1
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
+        number = int(value)
+    if number is None or not MIN_POINTS <= number <= MAX_POINTS:
+        problems.add(where, f"points is {str(value)[:20]!r}; write a whole number from "
+                            f"{MIN_POINTS} to {MAX_POINTS} (or leave it empty for 1)")
+        return None
+    return number
+
+
+def _image(value: Any, base: Path, where: str, problems: _Problems) -> Path | None | bool:
+    """The image resolved against the pack folder; False after a problem."""
+    if value is None or value == "":
+        return None
+    text = _text(value, "image path", where, problems, limit=200, required=False)
+    if text is None:
+        return False
+    rel = PurePosixPath(text.replace("\\", "/"))
+    if rel.is_absolute() or ".." in rel.parts or re.match(r"[A-Za-z]:", text):
+        problems.add(where, f"image {text!r} must be a path inside the pack's folder; "
+                            "copy the picture next to the pack and give its name")
+        return False
+    if rel.suffix.lower() not in IMAGE_SUFFIXES:
+        problems.add(where, f"image {text!r} is not a picture the box shows; "
+                            f"use {', '.join(IMAGE_SUFFIXES)}")
+        return False
+    full = base.joinpath(*rel.parts)
+    try:
+        found = full.is_file()
+    except OSError:
+        found = False
+    if not found:
+        problems.add(where, f"image {text!r} is not in {base}; put the picture there or clear the "
+                            "image cell")
+        return False
+    return full
+
+
+def _build_question(record: _Record, base: Path, problems: _Problems) -> Question | None:
+    before = len(problems.lines)
+    v, where = record.values, record.where
+    text = _text(v.get("question"), "question", where, problems,
+                 limit=MAX_QUESTION_CHARS, required=True)
+    answer = _text(v.get("answer"), "answer", where, problems, limit=MAX_ANSWER_CHARS, required=True)
+    alternatives = _texts(v.get("alternatives"), "alternatives", where, problems)
+    category = _text(v.get("category"), "category", where, problems,
+                     limit=MAX_CATEGORY_CHARS, required=False)
+    points = _points(v.get("points"), where, problems)
+    image = _image(v.get("image"), base, where, problems)
+    choices = _texts(v.get("choices"), "choices", where, problems)
+    if choices is not None and answer is not None and choices:
+        if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
+            problems.add(where, f"{len(choices)} choices; give {MIN_CHOICES} to {MAX_CHOICES} "
+                                "(or none for an open question)")
+        elif answer.casefold() not in (c.casefold() for c in choices):
+            problems.add(where, f"the answer {answer!r} is not one of the choices; add it to the "
+                                "choices or correct the answer")
+    if len(problems.lines) > before:
+        return None
+    assert text is not None and answer is not None and alternatives is not None
+    assert points is not None and choices is not None and image is not False
+    return Question(text=text, answer=answer, alternatives=alternatives, category=category or "",
+                    points=points, image=image if isinstance(image, Path) else None,
+                    choices=choices, line=record.line)
+
+
+def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,
+               check: Callable[[str], bool], fix: str) -> str:
+    if key not in meta:
+        return default
+    where, value = meta[key]
+    if not isinstance(value, str) or not check(value):
+        problems.add(where or None, f"the pack {key} {str(value)[:40]!r} is not usable; {fix}")
+        return default
+    return value
+
+
+def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Problems) -> Pack | None:
+    title = _meta_text(meta, "title", path.stem, problems,
+                       lambda t: bool(t.strip()) and len(t) <= MAX_TITLE_CHARS and t.isprintable(),
+                       f"give a printable title of at most {MAX_TITLE_CHARS} characters")
+    language = _meta_text(meta, "language", "", problems,
+                          lambda t: bool(_LANGUAGE_RE.match(t)),
+                          "give a language code such as en or cs")
+    if not records:
+        if not problems.lines:
+            problems.add(None, "has no questions; add at least one question")
+        return None
+    if len(records) > MAX_QUESTIONS:
+        problems.add(None, f"has {len(records)} questions; split it into packs of at most "
+                           f"{MAX_QUESTIONS}")
+        return None
+    questions: list[Question] = []
+    seen: dict[str, str] = {}
+    base = path.parent
+    for record in records:
+        question = _build_question(record, base, problems)
+        if question is None:
+            continue
+        key = question.text.casefold()
+        if key in seen:
+            problems.add(record.where, f"the same question as {seen[key]}; delete one of them")
+            continue
+        seen[key] = record.where
+        questions.append(question)
+    return Pack(title=_one_line(title), language=language, questions=tuple(questions), source=path)
+

@@ -1,0 +1,60 @@
+"""Seeded, time-bounded fuzz: a damaged pack gives one PackError line or a
+valid pack, never another exception and never a hang."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+import games.quiz
+from games.quiz.packs import Pack, PackError, load_pack
+from tests.quiz_packs.fuzzing import mutate
+
+SHIPPED = Path(games.quiz.__file__).parent / "packs" / "en-general.csv"
+BUDGET_S = 2.0  # per format; the suite must stay fast
+SLOWEST_LOAD_S = 1.0
+
+OPENTDB = json.dumps({"response_code": 0, "results": [
+    {"type": "multiple", "difficulty": "hard", "category": "Art &amp; Music",
+     "question": "Which &quot;key&quot;?", "correct_answer": "C",
+     "incorrect_answers": ["D", "E", "F"]},
+    {"type": "boolean", "difficulty": "easy", "category": "Science",
+     "question": "Ice floats.", "correct_answer": "True", "incorrect_answers": ["False"]},
+]}, indent=1).encode()
+
+OWN_JSON = json.dumps({"title": "Fuzz", "language": "en", "questions": [
+    {"question": "Q1?", "answer": "A", "alternatives": ["a1"], "category": "C", "points": 2},
+    {"question": "Q2?", "answer": "B", "choices": ["A", "B", "C"]},
+]}, indent=2).encode()
+
+@pytest.mark.parametrize(
+    ("name", "seed_data"),
+    [("pack.csv", SHIPPED.read_bytes()), ("pack.json", OWN_JSON), ("opentdb.json", OPENTDB)],
+)
+def test_mutated_pack_is_a_pack_or_one_line_error(
+    tmp_path: Path, name: str, seed_data: bytes
+) -> None:
+    rng = random.Random(20)
+    path = tmp_path / name
+    outcomes = {"pack": 0, "error": 0}
+    deadline = time.monotonic() + BUDGET_S
+    while time.monotonic() < deadline:
+        data = mutate(seed_data, rng)
+        path.write_bytes(data)
+        start = time.monotonic()
+        try:
+            result = load_pack(path)
+        except PackError as e:
+            message = str(e)
+            assert message and "\n" not in message and "; " in message, (data, message)
+            assert message.startswith(name), message
+            outcomes["error"] += 1
+        else:
+            assert isinstance(result, Pack) and len(result) >= 1
+            outcomes["pack"] += 1
+        assert time.monotonic() - start < SLOWEST_LOAD_S, data
+    assert outcomes["error"] > 20, outcomes  # the mutations really do break files
