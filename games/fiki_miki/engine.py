@@ -599,8 +599,7 @@ class FikiMikiEngine:
                         {"spared": True, "margin_us": margin, "text": f"player {p} rang first and adds no card"},
                     )
                 )
-            s.decided_us = t_us
-        s.rings = []
+        s.rings, s.decided_us = [], t_us
         return events + self._next_follower(t_us)
 
     def _follow_moves(self, p: int) -> list[Move]:
