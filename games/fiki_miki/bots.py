@@ -140,8 +140,9 @@ class BotGame:
     rejected: int  # moves the engine refused (e.g. a banned player's ring)
 
 
-def play_bot_game(settings: GameSettings, max_steps: int = 20_000) -> BotGame:
-    """Play one game with a bot in every seat; moves reach the engine in stamp order."""
+def play_bot_game(settings: GameSettings, precision_us: int = 1, max_steps: int = 20_000) -> BotGame:
+    """Play one game with a bot in every seat; moves reach the engine in stamp
+    order, stamped with ``precision_us`` (1: a board or kernel edge stamp)."""
     engine = FikiMikiEngine(settings)
     bots = new_bots(settings)
     queue: list[tuple[int, int, int, Move]] = []
@@ -175,7 +176,7 @@ def play_bot_game(settings: GameSettings, max_steps: int = 20_000) -> BotGame:
             observe([])
             continue
         try:
-            events = engine.handle(move.action(player, t_us))
+            events = engine.handle(move.action(player, t_us, precision_us))
         except RuleError:
             rejected += 1
             events = []

@@ -116,6 +116,7 @@ class _State:
     to_follow: list[int] = field(default_factory=list)
     landed: str | None = None  # I: the stack the newest card landed on
     landed_us: int | None = None  # I: when; II: when the card was led
+    landed_taken: bool = False  # I: a faster ringer took that stack after the newest card
     skip_next: set[int] = field(default_factory=set)
     banned: set[int] = field(default_factory=set)
     out: set[int] = field(default_factory=set)
@@ -339,7 +340,7 @@ class FikiMikiEngine:
         s.hands[p].remove(card)
         stack = s.stacks[card.kind]
         stack.append(card)
-        s.landed, s.landed_us = card.kind, t_us
+        s.landed, s.landed_us, s.landed_taken = card.kind, t_us, False
         s.after, s.turn = p, None
         s.stats["moves"] += 1
         events = [
@@ -387,6 +388,10 @@ class FikiMikiEngine:
             s.race_closes_us = min(r.t_us for r in s.rings) + self.options.race_window_us
             s.phase = Phase.BELL
             return [GameEvent("ring", t_us, p, {"race_closes_us": s.race_closes_us})]
+        if s.landed_taken:
+            s.last_ring[p] = {"t_us": t_us, "result": "slower"}
+            why = f"the {s.landed} stack was right, but another player took it first"
+            return [GameEvent("slower", t_us, p, {"why": why, "text": f"player {p} rang too late: {why}"})]
         s.stats["wrong_rings"] += 1
         s.skip_next.add(p)
         s.banned.add(p)
@@ -432,6 +437,7 @@ class FikiMikiEngine:
         taken = len(stack)
         s.collected[winner] += stack
         s.stacks[s.landed] = []
+        s.landed_taken = True
         s.stats["races"] += 1
         s.last_race = {
             "winner": winner,

@@ -201,3 +201,15 @@ def test_hands_stay_off_the_shared_screen_unless_open_hands_is_chosen() -> None:
     assert "hands" not in hidden.public_view()
     shown = engine(TWO, players=2, hand_size=2, open_hands=True)
     assert [[c["id"] for c in h] for h in shown.public_view()["hands"]] == [[0, 1], [2, 3]]
+
+
+def test_a_ring_after_the_stack_was_taken_is_slower_not_wrong() -> None:
+    e = ten_on_apples()
+    ring(e, 0, 2_800_000)
+    e.tick(3 * S)  # seat 0 took the apples
+    events = ring(e, 1, 3_200_000)  # right about the card, but too slow
+    assert kinds(events) == ["slower"]
+    assert e.public_view()["banned"] == [] and e.summary()["wrong_rings"] == 0
+    assert e.private_view(1)["last_ring"]["result"] == "slower"
+    play(e, 0, 1, 4 * S)  # a new card lands: now a ring is judged afresh
+    assert kinds(ring(e, 1, 4_100_000)) == ["wrong"]
