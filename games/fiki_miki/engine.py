@@ -602,7 +602,7 @@ class FikiMikiEngine:
                         "winner",
                         t_us,
                         p,
-                        {"spared": True, "margin_us": margin, "text": f"player {p} rang first and adds no card"},
+                        {"spared": True, "margin_us": margin, "text": f"player {p} rang first and is spared the discard"},
                     )
                 )
         s.rings, s.decided_us = [], t_us
@@ -647,8 +647,8 @@ class FikiMikiEngine:
             s.to_follow.pop(0)
         while s.to_follow:
             f = s.to_follow[0]
-            if f in s.spared:
-                s.to_follow.pop(0)
+            if f in s.spared and not any(card.blank for card in s.hands[f]):
+                s.to_follow.pop(0)  # spared the discard; one with a blank still adds it
                 continue
             if not s.hands[f]:
                 s.owed.pop(f, None)

@@ -85,26 +85,27 @@ def test_variant_iia_has_no_bell() -> None:
 BELL_DECK = [card("apple", 3), card("leaf", 1), card("star", 1), card("leaf", 2), card("star", 2), BLANK]
 
 
-def test_the_first_correct_ringer_is_spared_the_others_follow() -> None:
+def test_the_first_correct_ringer_is_spared_the_discard_the_others_follow() -> None:
     e = engine([*BELL_DECK, card("apple", 1), card("apple", 2), card("star", 3)], players=3, hand_size=2, variant="IIB")
     events = play(e, 0, 0, 0)  # apple 3: neither seat 1 nor seat 2 holds an apple
     assert kinds(events) == ["led", "bell_open"] and e.public_view()["phase"] == "bell"
     with pytest.raises(RuleError, match="leader"):
         ring(e, 0, 100_000)
-    ring(e, 2, 500_000)
-    ring(e, 1, 700_000)
+    ring(e, 1, 500_000)
+    ring(e, 2, 700_000)
     events = e.tick(2 * S)
-    assert [(ev.kind, ev.player) for ev in events] == [("winner", 2), ("turn", 1)]
+    assert [(ev.kind, ev.player) for ev in events] == [("winner", 1), ("turn", 2)]  # seat 1 adds nothing
     assert events[0].data["margin_us"] == 200_000
-    assert e.legal_moves(1) == [Move(DISCARD, 2), Move(DISCARD, 3)]  # the slower ringer still discards
-    events = discard(e, 1, 2, 3 * S)
-    assert kinds(events)[:2] == ["discarded", "trick"]  # seat 2 adds nothing
-    assert e.public_view()["scores"] == [3, 0, 0]
-    assert hand(e, 2) == [4, 5, 8]  # kept both cards and drew
-    assert e.private_view(2)["last_ring"]["result"] == "spared"
+    assert e.legal_moves(2) == [Move(PLAY, 5)]  # the slower ringer adds its blank as usual
+    events = play(e, 2, 5, 3 * S)
+    assert kinds(events)[:2] == ["added", "trick"]
+    assert e.public_view()["scores"] == [3, 0, 0] and e.public_view()["collected"] == [2, 0, 0]
+    assert hand(e, 1) == [2, 3, 7]  # kept both cards and drew
+    assert e.private_view(1)["last_ring"]["result"] == "spared"
+    assert e.private_view(2)["last_ring"]["result"] == "slower"
 
 
-def test_tied_correct_ringers_are_all_spared() -> None:
+def test_tied_correct_ringers_are_all_spared_and_a_blank_is_still_added() -> None:
     e = engine([*BELL_DECK, card("apple", 1), card("apple", 2), card("star", 3)], players=3, hand_size=2, variant="IIB")
     play(e, 0, 0, 0)
     ring(e, 1, 500_000, precision_us=2_000)
@@ -112,7 +113,10 @@ def test_tied_correct_ringers_are_all_spared() -> None:
     events = e.tick(2 * S)
     assert sorted(ev.player for ev in events if ev.kind == "winner") == [1, 2]
     assert e.public_view()["last_race"]["tied"] == [1, 2]
-    assert any(ev.kind == "trick" and ev.data["cards"] == 1 for ev in events)
+    assert e.legal_moves(2) == [Move(PLAY, 5)]  # spared the discard only: the blank goes in
+    events = play(e, 2, 5, 3 * S)
+    assert any(ev.kind == "trick" and ev.data["cards"] == 2 for ev in events)
+    assert hand(e, 1)[:2] == [2, 3]
 
 
 def test_a_wrong_ring_costs_two_discards_and_an_empty_hand_ends_the_game() -> None:
