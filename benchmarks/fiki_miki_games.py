@@ -11,7 +11,9 @@ The same seeds are played with a baseline deck make-up in the same run (default
 Figures: game length in moves (cards played, added or discarded) and in
 simulated minutes; bell races per game (I: a stack taken; IIB: a lead with at
 least one correct ring); the share of rings that were wrong; ties per game;
-rings the engine refused (a banned player, a closed IIB window). What they
+rings the engine refused (a banned player, a closed IIB window); the share
+of the deck that ends in collected piles (the rest stays on the stacks in I,
+or was discarded or left in hands in II). What they
 prove: how the deck and the rules play with these bots. What they cannot:
 bots are not children; their counting mistakes and reaction times are guesses
 (games/fiki_miki/bots.py), so the wrong-ring share follows the bots' error rates.
@@ -36,6 +38,7 @@ class Batch:
     minutes: list[float] = field(default_factory=list)
     races: list[int] = field(default_factory=list)
     ties: list[int] = field(default_factory=list)
+    taken: list[float] = field(default_factory=list)  # share of the deck collected
     rings: int = 0
     wrong: int = 0
     refused: int = 0
@@ -59,6 +62,7 @@ def play_batches(variant: Variant, games: int, copies: list[int] | None, precisi
         batch.minutes.append(game.end_us / 60e6)
         batch.races.append(summary["races"])
         batch.ties.append(summary["ties"])
+        batch.taken.append(sum(summary["collected"]) / summary["total_cards"])
         batch.rings += summary["rings"]
         batch.wrong += summary["wrong_rings"]
         batch.refused += game.rejected
@@ -75,6 +79,7 @@ def report(label: str, batches: list[Batch]) -> str:
     return (
         f"{label}: {games} games; length {figure([statistics.mean(b.moves) for b in batches], '.1f')} moves, "
         f"{figure([statistics.mean(b.minutes) for b in batches], '.1f')} min; "
+        f"collected {figure([100 * statistics.mean(b.taken) for b in batches], '.0f')} % of the deck; "
         f"races/game {figure([statistics.mean(b.races) for b in batches], '.2f')}; "
         f"wrong rings {figure([100 * b.wrong_share() for b in batches], '.1f')} %; "
         f"ties/game {figure([statistics.mean(b.ties) for b in batches], '.3f')}; "

@@ -82,7 +82,8 @@ game = st.fixed_dictionaries(
 
 def new_engine(g: dict[str, Any]) -> FikiMikiEngine:
     players = g["players"] if g["variant"] == "I" else min(g["players"], 4)
-    options: dict[str, Any] = {"variant": g["variant"], "hand_size": 3}
+    cards = 4 * sum(g["copies"] or [14])  # four kinds; the default make-up has 14 a kind
+    options: dict[str, Any] = {"variant": g["variant"], "hand_size": min(3, cards // players)}
     if g["copies"] is not None:
         options["copies"] = g["copies"]
     if g["blanks"] is not None:
