@@ -414,15 +414,19 @@ class FikiMikiEngine:
         )
         return [GameEvent("late", t_us, p, {"why": why, "would_have_won": would_win})]
 
-    def _resolve_race(self, t_us: int) -> list[GameEvent]:
-        """Variant I: the first ringer takes the stack the newest card landed on."""
-        s = self.state
-        groups = rank_by_time(
-            s.rings,
+    def _rank_rings(self) -> list[list[Ring]]:
+        """The rings of the running race in stamp order; a group of two or more is a tie."""
+        return rank_by_time(
+            self.state.rings,
             t_us=lambda r: r.t_us,
             precision_us=lambda r: r.precision_us,
             tie_window_us=self.options.tie_window_us,
         )
+
+    def _resolve_race(self, t_us: int) -> list[GameEvent]:
+        """Variant I: the first ringer takes the stack the newest card landed on."""
+        s = self.state
+        groups = self._rank_rings()
         first = groups[0]
         tied = sorted(r.player for r in first)
         if len(first) == 1:
@@ -573,12 +577,7 @@ class FikiMikiEngine:
         s.window_closes_us = None
         events: list[GameEvent] = []
         if s.rings:
-            groups = rank_by_time(
-                s.rings,
-                t_us=lambda r: r.t_us,
-                precision_us=lambda r: r.precision_us,
-                tie_window_us=self.options.tie_window_us,
-            )
+            groups = self._rank_rings()
             first = groups[0]
             s.spared = {r.player for r in first}
             margin = groups[1][0].t_us - max(r.t_us for r in first) if len(groups) > 1 else None
