@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import RuleError
+from games.base import HOST_RESUME, Action, RuleError
 from games.fiki_miki.engine import DISCARD, PLAY, Move
 from tests.fiki_miki.table import BLANK, card, discard, engine, hand, kinds, play, ring, snapshot
 
@@ -161,3 +161,22 @@ def test_in_iib_a_player_who_cannot_lead_ends_the_game() -> None:
     events = play(e, 0, 1, 3 * S)  # seat 1 takes the leaves; seat 0 must lead from [blank]
     assert [ev.kind for ev in events][-2:] == ["out", "game_over"]
     assert events[-1].data["scores"] == [3, 3 + 1]  # seat 1's star in hand counts
+
+
+def test_a_hand_of_only_blank_cards_cannot_lead_from_the_first_turn() -> None:
+    deck = [BLANK, BLANK, card("apple", 2), card("leaf", 1), card("apple", 1), card("leaf", 3)]
+    e = engine(deck, players=3, hand_size=2, variant="IIA")
+    view = e.public_view()
+    assert view["out"] == [0] and view["turn"] == 1 and view["phase"] == "lead"
+    play(e, 1, 2, 0)  # apple 2: seat 2 follows; seat 0 is out and adds nothing
+    events = play(e, 2, 4, 1 * S)
+    assert any(ev.kind == "trick" and ev.data["pictures"] == 3 for ev in events)
+    assert hand(e, 0) == [0, 1]
+
+
+def test_a_pause_gives_the_bell_window_its_time_back() -> None:
+    e = engine([*BELL_DECK, card("apple", 1), card("apple", 2), card("star", 3)], players=3, hand_size=2, variant="IIB")
+    play(e, 0, 0, 0)
+    e.handle(Action(HOST_RESUME, 1 * S, None, {"paused_us": 5 * S}))
+    assert e.next_deadline_us() == 7 * S
+    assert kinds(ring(e, 1, 6 * S)) == ["ring"]  # still inside the window
