@@ -195,8 +195,9 @@ def _id_list_option(options: Mapping[str, Any], name: str) -> tuple[str, ...]:
     value = options.get(name, ())
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise OptionError(f"option {name!r} is {value!r}; use a list of card ids, top card first")
-    if len(set(value)) != len(value):
-        raise OptionError(f"option {name!r} names a card twice; list each card id once")
+    twice = sorted({v for v in value if value.count(v) > 1})
+    if twice:
+        raise OptionError(f"option {name!r} names {twice[0]!r} twice; list each card id once")
     return tuple(value)
 
 
