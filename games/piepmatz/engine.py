@@ -523,7 +523,7 @@ class PiepmatzEngine:
         events: list[GameEvent] = []
         args = action.args
         if self.phase is Phase.PLAY:
-            bird = self._card_in(self.hands[player], args.get("card"), "your hand")
+            bird = self._card_in(self.hands[player], args.get("card"), "your hand", secret=True)
             perch = args.get("perch")
             if isinstance(perch, bool) or not isinstance(perch, int) or not 0 <= perch < len(self.perches):
                 raise RuleError(
@@ -537,7 +537,10 @@ class PiepmatzEngine:
         elif self.phase is Phase.LAY:
             assert self.played is not None
             bird = self._card_in(
-                self._lay_candidates(), args.get("card"), f"your hand at value <= {self.played.value}"
+                self._lay_candidates(),
+                args.get("card"),
+                f"your hand at value <= {self.played.value}",
+                secret=True,
             )
             self._lay(bird, events)
             self._refill(events)
@@ -555,10 +558,14 @@ class PiepmatzEngine:
         return GameEvent(kind, self._now, player, data)
 
     @staticmethod
-    def _card_in(cards: Sequence[Bird], card_id: Any, where: str) -> Bird:
+    def _card_in(cards: Sequence[Bird], card_id: Any, where: str, secret: bool = False) -> Bird:
+        """The card named; the refusal lists the choices unless they are a hand
+        (an error may be shown where others can read it)."""
         for bird in cards:
             if bird.id == card_id:
                 return bird
+        if secret:
+            raise RuleError(f"card {card_id!r} is not in {where}; pick one your phone lists")
         choices = ", ".join(b.id for b in cards) or "none"
         raise RuleError(f"card {card_id!r} is not in {where}; choose one of: {choices}")
 
@@ -756,12 +763,16 @@ class PiepmatzEngine:
 
     def _final(self, player: int, card_ids: Any, events: list[GameEvent]) -> None:
         hand = self.hands[player]
-        if not isinstance(card_ids, (list, tuple)) or len(card_ids) != FINAL_CARDS or len(set(card_ids)) != FINAL_CARDS:
+        if (
+            not isinstance(card_ids, (list, tuple))
+            or not all(isinstance(c, str) for c in card_ids)
+            or len(set(card_ids)) != FINAL_CARDS
+            or len(card_ids) != FINAL_CARDS
+        ):
             raise RuleError(
-                f"lay exactly {FINAL_CARDS} different hand cards: args {{'cards': [ID, ID]}}, "
-                f"from: {', '.join(b.id for b in hand)}"
+                f"lay exactly {FINAL_CARDS} different hand cards: args {{'cards': [ID, ID]}}"
             )
-        birds = [self._card_in(hand, card_id, "your hand") for card_id in card_ids]
+        birds = [self._card_in(hand, card_id, "your hand", secret=True) for card_id in card_ids]
         self._lay_final(player, birds, events)
         self._maybe_over(events)
 
