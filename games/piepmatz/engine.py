@@ -741,7 +741,7 @@ class PiepmatzEngine:
             self.current = (self.current + 1) % self.players
             if self.current == 0:
                 self.round += 1
-                events.append(self._event("round", None, round=self.round, last=self.last_round))
+                events.append(self._event("round", None, round=self.round))
             self.phase = Phase.PLAY
             if self.hands[self.current]:
                 events.append(self._event("turn", self.current, round=self.round))
