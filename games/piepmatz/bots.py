@@ -109,11 +109,11 @@ class _Table:
         return KEEP_OTHER + VALUE_WEIGHT * bird.value
 
     def crow_loss(self, collection: Sequence[Bird]) -> float:
-        """What a crow costs: the bird I would let go, at its score worth."""
+        """What a crow costs (>= 0): the bird I would miss least, at its score worth."""
         candidates = largest_species_birds(collection)
         if not candidates:
             return 0.0
-        return max(self.gain(remove=[b]) for b in candidates)
+        return max(0.0, -max(self.gain(remove=[b]) for b in candidates))
 
     def squirrel_loss(self, seeds_now: float, count: int) -> float:
         if count == 0:

@@ -9,7 +9,7 @@ import pytest
 
 from games.base import GameSettings
 from games.piepmatz.bots import play_game, random_bot, sensible_bot
-from tests.piepmatz.helpers import game, give_seeds, put_pest
+from tests.piepmatz.helpers import collect, game, give_seeds, put_pest
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -47,5 +47,13 @@ def test_sensible_bot_keeps_away_from_a_squirrel_on_its_eggs() -> None:
     engine = game(hands=(HAND, OTHER))
     give_seeds(engine, 0, ["egg3-02", "egg3-03"])
     put_pest(engine, 3, "squirrel-01")
+    move = sensible_bot(engine.public_view(), engine.private_view(0), random.Random(1))
+    assert move["kind"] == "play" and move["preview"]["diffs"] != [3]
+
+
+def test_sensible_bot_keeps_a_crow_off_its_pair() -> None:
+    engine = game(hands=(HAND, OTHER))
+    collect(engine, 0, ["sparrow-m5", "sparrow-f5"])  # a pair the crow would break
+    put_pest(engine, 3, "crow-01")
     move = sensible_bot(engine.public_view(), engine.private_view(0), random.Random(1))
     assert move["kind"] == "play" and move["preview"]["diffs"] != [3]
