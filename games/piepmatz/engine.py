@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from games.base import (
     HOST_RESUME,
@@ -51,6 +51,8 @@ from games.piepmatz.cards import (
     bird_deck,
     feeder_deck,
 )
+
+CardT = TypeVar("CardT", Bird, FeederCard)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 HAND_SIZE = 4
@@ -398,7 +400,9 @@ class PiepmatzEngine:
 
     # ------------------------------------------------------------------ setup
 
-    def _stack(self, cards: list[Any], top: tuple[str, ...], name: str, parse: Any) -> list[Any]:
+    def _stack(
+        self, cards: list[CardT], top: tuple[str, ...], name: str, parse: Callable[[object], CardT]
+    ) -> list[CardT]:
         """The deck: the listed cards on top in order, the rest shuffled beneath."""
         try:
             chosen = [parse(card_id) for card_id in top]
