@@ -63,7 +63,7 @@ class Tally:
         games = len(self.turns)
         mean = statistics.mean
         points = ", ".join(f"{s} {mean(self.points[s]):.1f}" for s in SOURCES)
-        ends = ", ".join(f"{reason} {100 * n / games:.0f}%" for reason, n in self.ends.most_common())
+        ends = ", ".join(f"{reason} {n} ({100 * n / games:.1f}%)" for reason, n in self.ends.most_common())
         return [
             f"{label}: {games} games, {mean(self.turns):.1f} turns (min {min(self.turns)}, "
             f"max {max(self.turns)}), {mean(self.rounds):.1f} rounds",
