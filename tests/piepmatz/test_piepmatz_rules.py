@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -402,6 +403,8 @@ def test_the_round_is_played_to_its_end_after_the_trigger() -> None:
         while engine.current == seat and engine.phase is not Phase.FINAL:
             move = engine.legal_moves(seat)[0]
             act(engine, seat, move.kind, **move.args)
+        if seat == 1:  # the triggering round is not over yet: player 2 still plays
+            assert engine.phase is Phase.PLAY and engine.current == 2
     assert engine.phase is Phase.FINAL and engine.public_view()["status"] == ["turn"] * 3
 
 
@@ -457,7 +460,9 @@ def test_a_player_with_an_empty_hand_passes() -> None:
 # ---------------------------------------------------------------- scoring
 
 
-def _scored(collections: list[list[str]], seeds: list[list[str]] | None = None, **options: object) -> list[dict[str, int]]:
+def _scored(
+    collections: list[list[str]], seeds: list[list[str]] | None = None, **options: Any
+) -> list[dict[str, int]]:
     engine = game(players=len(collections), **options)
     for player, cards in enumerate(collections):
         collect(engine, player, cards)
