@@ -59,6 +59,14 @@ class Tally:
         self.birds_lost.append(summary["birds_lost"])
         self.ends[summary["end_reason"]] += 1
 
+    def absorb(self, other: Tally) -> None:
+        """Add another tally's games to this one."""
+        for name in ("turns", "rounds", "totals", "crows", "squirrels", "seeds_lost", "birds_lost"):
+            getattr(self, name).extend(getattr(other, name))
+        for source in SOURCES:
+            self.points[source] += other.points[source]
+        self.ends += other.ends
+
     def lines(self, label: str) -> list[str]:
         games = len(self.turns)
         mean = statistics.mean
@@ -107,16 +115,7 @@ def main(games: int = 1_000, batch: int = 100) -> None:
     by_players = play_sensible_games(games)
     every = Tally()
     for tally in by_players.values():
-        every.turns += tally.turns
-        every.rounds += tally.rounds
-        for source in SOURCES:
-            every.points[source] += tally.points[source]
-        every.totals += tally.totals
-        every.crows += tally.crows
-        every.squirrels += tally.squirrels
-        every.seeds_lost += tally.seeds_lost
-        every.birds_lost += tally.birds_lost
-        every.ends += tally.ends
+        every.absorb(tally)
     print("\n".join(every.lines("sensible bots in every seat")))
     for players, tally in by_players.items():
         if tally.turns:
