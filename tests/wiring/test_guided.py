@@ -32,14 +32,14 @@ def test_good_box_passes_and_asks_for_every_input_and_light(full4):
 
 
 def test_swapped_pair_is_named_both_ways(full4):
-    b = Builder(full4, wired_to={"Red a": 3, "Red b": 2})  # Red a's switch on GPIO3, Red b's on GPIO2
+    b = Builder(full4, wired_to={"Red a": 23, "Red b": 18})  # Red a's switch on Red b's GPIO, and back
     report = b.run()
     text = report.text()
     assert not report.passed
     assert "WRONG INPUT" in line_for(text, "Red a") and "WRONG INPUT" in line_for(text, "Red b")
     assert report.problems == [
         "Red a and Red b are swapped: pressing Red a fired Red b and pressing Red b fired Red a; "
-        "exchange the two wires (header pin 3 (its ground: header pin 6) / header pin 5 (its ground: header pin 6))"
+        "exchange the two wires (header pin 12 (its ground: header pin 14) / header pin 16 (its ground: header pin 14))"
     ]
 
 
@@ -97,13 +97,13 @@ def test_light_that_did_not_light_names_its_pin_and_driver(full4):
     text = report.text()
     assert "DID NOT LIGHT" in line_for(text, "Blue bell light")
     assert len(report.problems) == 1
-    assert "header pin 16 -> ULN2803 #0 IN2 (pin 2), OUT2 (pin 17)" in report.problems[0]
+    assert "header pin 5 -> ULN2803 #0 IN2 (pin 2), OUT2 (pin 17)" in report.problems[0]
 
 
 def test_all_faults_at_once_are_each_reported(full4):
     b = Builder(
         full4,
-        wired_to={"Red a": 3, "Red b": 2, "Blue c": None},
+        wired_to={"Red a": 23, "Red b": 18, "Blue c": None},
         closed_at_rest={"Green bell"},
         bounces={"Yellow bell": [300, 400, 250, 500, 300, 450, 200, 600]},
     )

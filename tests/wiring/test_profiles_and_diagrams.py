@@ -136,7 +136,7 @@ def test_header_diagram_labels_each_pin_with_its_gpio():
 def test_table_rows_give_pin_ground_and_light_for_a_meter():
     text = table.render(profile_mod.load("header-4-full"))
     red_bell = next(line for line in text.splitlines() if re.match(r"Red\s+bell\s", line))
-    assert re.search(r"\b4\s+header pin 7\s+header pin 9\s+18\s+header pin 12 -> ULN2803 #0 IN1", red_bell)
+    assert re.search(r"\b4\s+header pin 7\s+header pin 9\s+2\s+header pin 3 -> ULN2803 #0 IN1", red_bell)
     board = table.render(profile_mod.load("board-7-schicki"))
     cyan_red = next(line for line in board.splitlines() if re.match(r"Cyan\s+red\s", line))
     assert "87" in cyan_red and "SR chip 6 bit 7 (74HC165 #6 D7, pin 6)" in cyan_red
