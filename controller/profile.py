@@ -127,7 +127,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "station": {
         "name": Key("str", max_len=MAX_NAME),
         "kind": Key("str", choices=STATION_KINDS),
-        "color": Key("str", max_len=7),
+        "color": Key("str"),
         "inputs": Key("table", required=True),
         "lights": Key("table"),
         "front_end": Key("table"),
