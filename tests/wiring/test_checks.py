@@ -65,7 +65,7 @@ def test_a_host_button_on_gpio_3_needs_a_small_series_resistor(tmp_path, capsys)
     assert "Host arm: pressed, the pin sits at 1.27 V" in err and "use 100–220 Ω in series there" in err
     code, out, _ = check(tmp_path, capsys, base + "[host_front_end]\nseries_ohms = 220\n")
     assert code == 0
-    assert "WARN GPIO 3 (Host arm) has a fixed 1.8 kΩ pull-up, not the internal one: pressed it reads 0.38 V" in out
+    assert "WARN GPIO 3 (Host arm) has a fixed 1.8 kΩ pull-up, not the internal one: pressed it reads 0.40 V" in out
     assert "WARN Host arm: a 220 Ω series resistor lets 38 mA into the pin if 12 V reaches the cable" in out
     assert "front end of host buttons: 220 Ω 1 % series" in out
 
