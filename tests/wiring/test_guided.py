@@ -81,6 +81,25 @@ def test_bouncy_switch_is_one_press_with_its_bounce_reported(full4):
     assert "10 edges (press + release), press bounce 3000 µs" in line_for(text, "Yellow bell")
     assert len(report.warnings) == 1
     assert report.warnings[0].startswith("Yellow bell is bouncy: its contact chattered for 3000 µs (10 edges)")
+    assert "settle within 2500 µs: clean or replace it before it reaches 5000 µs" in report.warnings[0]
+
+
+def test_ordinary_microswitch_bounce_is_no_warning(full4):
+    b = Builder(full4, bounces={"Yellow bell": [300, 400, 250, 300]})  # 1.25 ms: a normal microswitch
+    report = b.run()
+    assert report.passed and report.warnings == [], report.text()
+    assert "press bounce 1250 µs" in line_for(report.text(), "Yellow bell")
+
+
+def test_bounce_of_half_the_window_fails(full4):
+    gaps = [600] * 10  # 6 ms of chatter against a 10 ms bounce window
+    b = Builder(full4, bounces={"Yellow bell": gaps})
+    report = b.run()
+    assert not report.passed
+    assert report.problems == [
+        "Yellow bell chattered for 6000 µs (12 edges), half the bounce window (10000 µs) or more: the box may "
+        "take its presses for noise; replace the microswitch"
+    ]
 
 
 @pytest.mark.parametrize("late_touch_us", [12_000, 60_000], ids=["just-after-window", "during-settle"])
