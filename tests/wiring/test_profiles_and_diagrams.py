@@ -176,8 +176,8 @@ def test_diagrams_draw_the_safety_parts_on_every_input_and_lamp(path: Path):
     assert not any("+12 V" in t for t in texts if t.startswith("  pin") and "lamp" not in t and "PTC" not in t)
     if path.stem.startswith("header"):
         assert "signals: RJ45 jack #1, labelled BUZZER - NOT ETHERNET" in texts
-        assert "pin 1: bell (white/orange)" in texts and "pin 2: ground of bell (orange)" in texts
+        assert "  pin 1: bell (white/orange)" in texts and "  pin 2: ground of bell (orange)" in texts
     else:
         assert "SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)" in texts
         assert "595 /OE (pin 13): 10 kΩ to 3.3 V;" in texts
-        assert "pin 14: ground of bell" in texts
+        assert "  pin 14: ground of bell" in texts
