@@ -266,7 +266,7 @@ class Report:
                 r = rows_[key]
                 problems.append(
                     f"{label} never fired in {test.timeout_us / 1e6:g} s: a broken or loose wire, or it is on "
-                    f"another pin; a meter between {r.place} and {r.ground} must beep while it is pressed"
+                    f"another pin; a meter between {r.place} and {r.ground} must read about 1 kΩ (the series resistor) while it is pressed"
                 )
             elif res.outcome == "wrong" and res.fired is not None:
                 other = labels[res.fired]
@@ -287,7 +287,7 @@ class Report:
                 problems.append(
                     f"{label} reads pressed with nobody touching it: the switch is on its normally-closed "
                     f"contact (use NO and COM), its wire touches ground, or the input has a pull-down; "
-                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not beep"
+                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not read that low"
                 )
             elif res.outcome == "stuck":
                 problems.append(

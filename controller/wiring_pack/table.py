@@ -1,7 +1,8 @@
 """``buzzerbox wiring table``: a plain-text table to check a box with a multimeter.
 
 Put the meter (continuity or ohms) between the "pin" and the "ground" of a
-row and press that button: it must beep. Nothing else on the station may.
+row and press that button: it must read about 1 kΩ (the series resistor).
+Nothing else on the station may change the reading.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def render(profile: Profile) -> str:
     out.append(f"Front end of every station input, at the box end of its cable: {profile.front_end(first, 'bell').describe()};")
     out.append(timing_line(timing(profile, first, "bell")) + ".")
     out.append(offsets_line(profile) + ".")
-    out.append("Meter on continuity between 'pin' and 'ground nearby': beeps only while that button is pressed.")
+    out.append("Meter on ohms between 'pin' and 'ground nearby': about 1 kΩ (the series resistor) only while that button is pressed.")
     out.append("")
     out.append(fmt(head))
     out.append(fmt(["-" * w for w in widths]))

@@ -56,7 +56,7 @@ def test_dead_input_times_out_and_says_where_to_measure(full4):
     assert "NEVER FIRED" in line_for(text, "Blue c")
     assert report.problems == [
         "Blue c never fired in 2 s: a broken or loose wire, or it is on another pin; a meter between "
-        "header pin 23 and header pin 25 must beep while it is pressed"
+        "header pin 23 and header pin 25 must read about 1 kΩ (the series resistor) while it is pressed"
     ]
     assert "ok" in line_for(text, "Blue d")  # the test went on after the timeout
 
