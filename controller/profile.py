@@ -378,6 +378,12 @@ class Profile:
         spread between stations, rounded up (the arbiter calls closer presses a tie)."""
         return math.ceil(front_end_timing(self.front_end(station, input_name))[2] - 1e-9)
 
+    def roll_call(self) -> list[tuple[int, str, str]]:
+        """(station, input, station name) each station presses once before a
+        game: on normally-open wiring a cut cable is otherwise a silent dead
+        station. The bell is the one input every station has."""
+        return [(st.index, "bell", st.name) for st in self.stations]
+
     def offset_us(self, station: int) -> int:
         """µs to take off this station's stamps (measured with the drop jig)."""
         return self.stations[station].offset_us if 0 <= station < len(self.stations) else 0

@@ -294,10 +294,10 @@ class Report:
                     f"{label} went down but did not come back up within {cfg.stuck_us / 1e6:g} s: "
                     f"a jammed button or a wire shorted to ground"
                 )
-            for other in res.also:
+            for also in res.also:
                 problems.append(
-                    f"pressing {label} also fired {labels[other]}: the two wires touch or share a contact; "
-                    f"separate {where(key)} from {where(other)}"
+                    f"pressing {label} also fired {labels[also]}: the two wires touch or share a contact; "
+                    f"separate {where(key)} from {where(also)}"
                 )
             if res.double:
                 problems.append(
