@@ -50,12 +50,18 @@ def timing(profile: Profile, station: int, input_name: str) -> Timing:
     return Timing(shortest, longest, spread, profile.precision_extra_us(station, input_name))
 
 
-def timing_line(t: Timing) -> str:
+#: sources that add the front end's spread and the station offsets to their stamps
+APPLIES_FRONT_END = ("gpio",)
+
+
+def timing_line(t: Timing, source: str) -> str:
     """The front end's figures in one line (check and table)."""
+    added = (f"{t.extra_us} µs is added to every stamp's precision (closer presses are a tie)"
+             if source in APPLIES_FRONT_END else
+             f"{t.extra_us} µs belongs on every stamp's precision (the {source} source does not add it yet)")
     return (
         f"a press reaches the pin {t.shortest_us:.2f}-{t.longest_us:.2f} µs after the contact closes (by the "
-        f"pin's threshold); worst-case spread between two stations {t.spread_us:.2f} µs: {t.extra_us} µs is "
-        f"added to every stamp's precision (closer presses are a tie)"
+        f"pin's threshold); worst-case spread between two stations {t.spread_us:.2f} µs: {added}"
     )
 
 
@@ -118,7 +124,7 @@ def report(profile: Profile) -> list[str]:
     fe = profile.front_end(first.index, "bell")
     t = timing(profile, first.index, "bell")
     lines.append(f"front end of every station input: {fe.describe()}")
-    lines.append("  " + timing_line(t))
+    lines.append("  " + timing_line(t, profile.source))
     host_fes = {profile.front_end(Profile.HOST_STATION, a) for a in profile.host}
     for host_fe in sorted(host_fes - {fe}, key=lambda f: f.describe()):
         lines.append(f"front end of host buttons: {host_fe.describe()}")
@@ -131,7 +137,8 @@ def offsets_line(profile: Profile) -> str:
     """'station offsets (drop jig): ...' as the check and the table show it."""
     if not any(st.offset_us for st in profile.stations):
         return "station offsets (drop jig): none recorded (every station 0 µs; see wiring/README.md, section 6)"
-    return "station offsets (drop jig, taken off each stamp): " + ", ".join(
+    how = "taken off each stamp" if profile.source in APPLIES_FRONT_END else f"the {profile.source} source does not apply them yet"
+    return f"station offsets (drop jig, {how}): " + ", ".join(
         f"{st.name} {st.offset_us} µs" for st in profile.stations
     )
 

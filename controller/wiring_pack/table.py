@@ -49,7 +49,7 @@ def render(profile: Profile) -> str:
             out.append(f"Except {' and '.join(fixed)}: a fixed 1.8 kΩ pull-up on the Pi's board holds it (100-220 Ω in series there).")
     first = profile.stations[0].index
     out.append(f"Front end of every station input, at the box end of its cable: {profile.front_end(first, 'bell').describe()};")
-    out.append(timing_line(timing(profile, first, "bell")) + ".")
+    out.append(timing_line(timing(profile, first, "bell"), profile.source) + ".")
     out.append(offsets_line(profile) + ".")
     out.append("Meter on ohms between 'pin' and 'ground nearby': about 1 kΩ (the series resistor) only while that button is pressed.")
     out.append("")

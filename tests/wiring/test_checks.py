@@ -165,3 +165,11 @@ def test_shipped_profiles_keep_gpio_2_and_3_off_their_inputs():
 def test_checks_name_every_interface_pin_once():
     pins = [pin for _function, group, _what in checks.PIN_FUNCTIONS for pin in group]
     assert sorted(pins) == [2, 3, 4, 7, 8, 9, 10, 11, 18, 19, 20, 21]
+
+
+def test_board_profiles_say_their_source_does_not_apply_the_front_end_yet(tmp_path, capsys):
+    text = 'source = "board"\n[[stations]]\nname = "Red"\noffset_us = 90\ninputs = { bell = 0 }\n'
+    code, out, _ = check(tmp_path, capsys, text)
+    assert code == 0
+    assert "1 µs belongs on every stamp's precision (the board source does not add it yet)" in out
+    assert "station offsets (drop jig, the board source does not apply them yet): Red 90 µs" in out
