@@ -10,7 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from controller import board_channels as bc
-from controller.profile import GPIO_TO_HEADER_PIN, Profile, Station
+from controller.profile import FIXED_PULL_UP_GPIOS, GPIO_TO_HEADER_PIN, Profile, Station
 from controller.wiring_pack.connectors import lamp_connector, signal_connectors
 from controller.wiring_pack.pins import (
     HEADER_GROUND,
@@ -27,6 +27,7 @@ GROUND_FILL = "#212121"
 POWER_FILL = {"3V3": "#ff9800", "5V": "#d32f2f"}
 FREE_FILL = "#e0e0e0"
 BUS_FILL = "#6d4c41"
+FIXED_NOTE = "; fixed 1.8 kΩ pull-up"
 PICO_PINS = {
     **{pin: f"GP{gp}" for gp, pin in bc.GP_TO_PICO_PIN.items()},
     **dict.fromkeys(bc.PICO_GROUND_PINS, "GND"),
@@ -162,10 +163,10 @@ def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
             fill, label, bold = POWER_FILL[HEADER_POWER[pin]], HEADER_POWER[pin], False
         elif gpio in inputs:
             who, fill = inputs[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, input)", True
+            label, bold = f"{who}  (GPIO{gpio}, input{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
         elif gpio in lights:
             who, fill = lights[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803)", True
+            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
         else:
             fill, label, bold = FREE_FILL, f"{header_pin_name(pin)}  free", False
         if pin == 1:
