@@ -407,14 +407,17 @@ def shipped_names() -> list[str]:
 def resolve(name_or_path: str) -> Path:
     """Accept a path, or the name of a shipped profile (``header-4``)."""
     path = Path(name_or_path)
-    if path.exists():
-        return path
     shipped = wiring_dir() / f"{name_or_path}.toml"
-    if "/" not in name_or_path and shipped.exists():
-        return shipped
+    try:
+        if path.exists():
+            return path
+        if "/" not in name_or_path and shipped.exists():
+            return shipped
+    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+        pass
     names = shipped_names()
     raise ProfileError(
-        f"no wiring profile {name_or_path!r}{did_you_mean(Path(name_or_path).stem, names)}: "
+        f"no wiring profile {_show(name_or_path)}{did_you_mean(name_or_path[:100], names)}: "
         f"give a path to a .toml file or one of: {', '.join(names)}"
     )
 
@@ -429,6 +432,8 @@ def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     path = resolve(name_or_path)
     if path.is_dir():
         raise ProfileError(f"{path} is a folder; give a profile file (wiring/NAME.toml)")
+    if not path.is_file():  # a pipe or a device would block or never end
+        raise ProfileError(f"{path} is not a regular file; give a profile file (wiring/NAME.toml)")
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_PROFILE_BYTES + 1)

@@ -151,6 +151,9 @@ def test_a_typo_gets_the_closest_name_and_every_profile_is_listed(capsys):
     err = capsys.readouterr().err
     assert "(did you mean header-4-full?)" in err
     assert "board-7-schicki, header-4, header-4-full, header-7-bells" in err
+    for impossible in ("x" * 5000, "a\x00b"):
+        assert main(["wiring", "check", impossible]) == 1
+        assert capsys.readouterr().err.startswith("FAIL no wiring profile")
     with pytest.raises(ProfileError, match=r"'colour' \(did you mean color\?\)"):
         parse({"stations": [{"inputs": {"bell": 17}, "colour": "#fff"}]})
 
