@@ -249,18 +249,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_wiring_check(args: argparse.Namespace) -> int:
-    try:
-        prof = profile_mod.load(args.profile)
-    except profile_mod.ProfileError as exc:
-        print(f"FAIL {exc}", file=sys.stderr)
-        return 1
-    inputs = sum(len(s.inputs) for s in prof.stations) + len(prof.host)
-    lights = sum(len(s.lights) for s in prof.stations)
-    print(f"OK {prof.name}: {len(prof.stations)} stations, {inputs} inputs, {lights} lights on {prof.source}")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="buzzerbox",
@@ -314,9 +302,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     wiring = sub.add_parser("wiring", help="wiring profiles: check, draw, table, guided test").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")
-    p = wiring.add_parser("check", help="validate a wiring profile")
-    p.add_argument("profile")
-    p.set_defaults(func=cmd_wiring_check)
     add_wiring_commands(wiring)
     return parser
 

@@ -1,14 +1,25 @@
 """Wiring profiles: which pin is which station's bell, button and light.
 
 A profile is a TOML file in wiring/. It is checked before anything is opened,
-and every mistake is reported with what is wrong and how to fix it, so a
-builder never has to debug a box that silently ignores a button.
+against one schema (``SCHEMA``: types, ranges, required and unknown keys), and
+every mistake is reported in one line with what is wrong and how to fix it, so
+a builder never has to debug a box that silently ignores a button.
+
+A profile also records the analogue front end of every input (series
+resistor, capacitor, pull-up, with their tolerances) and a per-station offset
+measured with a drop jig: the front end's worst-case spread between stations
+is added to the precision the box uses for ties, and the offset is taken off
+each stamp, so "who was first" stays honest on a box built from real parts.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
+import math
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +42,8 @@ RESERVED_GPIOS = {
     14: "TXD, the serial console (disable it with raspi-config first, or choose another pin)",
     15: "RXD, the serial console (disable it with raspi-config first, or choose another pin)",
 }
+#: GPIO 2 and 3 (I2C1) carry fixed 1.8 kΩ pull-ups to 3.3 V on the Pi's board.
+FIXED_PULL_UP_GPIOS = {2: 1800.0, 3: 1800.0}
 #: Physical header pin of each BCM GPIO (for diagrams and multimeter tables).
 GPIO_TO_HEADER_PIN = {
     0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
@@ -41,19 +54,281 @@ SOURCES = ("gpio", "board")
 STATION_KINDS = ("full", "compact", "bell")
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "menu")
 MAX_BUTTONS = 8
-BOARD_INPUT_CHANNELS = 96  # 26 direct + up to 9 chained 74HC165 (see firmware/PROTOCOL.md)
-BOARD_LIGHT_CHANNELS = 96
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+MAX_STATIONS = 16  # the screens have colours and room for 16
+MAX_NAME = 24  # a station name must fit on its tile
+MAX_PROFILE_BYTES = 1_000_000  # a profile is a few kB; anything bigger is not one
+BOARD_INPUT_CHANNELS = 96  # 32 + up to 8 chained 74HCS165 (see firmware/PROTOCOL.md)
+BOARD_LIGHT_CHANNELS = 64  # up to 8 chained 74HC595
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,23}$")
+_UNPRINTABLE = ("Cc", "Cs", "Co", "Cn")  # control, surrogate, private, unassigned
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
-_TOP_KEYS = {"name", "description", "source", "debounce", "stations", "host"}
-_STATION_KEYS = {"name", "kind", "color", "inputs", "lights"}
-_DEBOUNCE_KEYS = {"bounce_us", "glitch_us", "stuck_us", "active_level"}
+#: The input threshold range the timing model covers: 0.8 V (guaranteed low)
+#: to 2.0 V (guaranteed high) on the Pi, the Pico and a 74HCS165 at 3.3 V.
+SUPPLY_V = 3.3
+THRESHOLD_LOW_V = 0.8
+THRESHOLD_HIGH_V = 2.0
+#: The chip's own pull-up: ~50 kΩ nominal, 30–70 kΩ across parts and temperature.
+INTERNAL_PULL_UP_OHMS = 50_000.0
+INTERNAL_PULL_UP_TOLERANCE = 0.4
+FIXED_PULL_UP_TOLERANCE = 0.05
+#: Contacts below this current need gold plating to stay reliable (wetting current).
+WETTING_CURRENT_MA = 1.0
+MAX_OFFSET_US = 5_000
 
 
 class ProfileError(BuzzerBoxError, ValueError):
     """A wiring profile that cannot be used; the message says how to fix it."""
 
 
+# -- the schema: one table of every key, its type and its range ---------------------------
+@dataclass(frozen=True)
+class Key:
+    """One key of a profile table: its type, whether it must be there, its range."""
+
+    kind: str  # "int", "number" (int or float), "str", "table", "list"
+    required: bool = False
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+    max_len: int = 0  # for strings (after sanitising)
+
+
+#: Every table a profile may hold. Free-form tables (a station's inputs and
+#: lights, the host's buttons) map names to pin numbers and are checked by name.
+SCHEMA: dict[str, dict[str, Key]] = {
+    "profile": {
+        "name": Key("str", max_len=40),
+        "description": Key("str", max_len=200),
+        "source": Key("str", choices=SOURCES),
+        "debounce": Key("table"),
+        "front_end": Key("table"),
+        "host_front_end": Key("table"),
+        "host": Key("table"),
+        "stations": Key("list", required=True, low=1, high=MAX_STATIONS),
+    },
+    "debounce": {
+        "bounce_us": Key("int", low=1_000, high=1_000_000),
+        "glitch_us": Key("int", low=10, high=100_000),
+        "stuck_us": Key("int", low=10_000, high=3_600_000_000),
+        "active_level": Key("int", choices=(0, 1)),
+    },
+    "front_end": {
+        "series_ohms": Key("number", low=100, high=10_000),
+        "series_tolerance": Key("number", low=0, high=0.5),
+        "capacitor_nf": Key("number", low=0, high=100),
+        "capacitor_tolerance": Key("number", low=0, high=0.8),
+        "pull_up": Key("str", choices=("internal", "external")),
+        "pull_up_ohms": Key("number", low=1_000, high=100_000),
+        "pull_up_tolerance": Key("number", low=0, high=0.5),
+        "contacts": Key("str", choices=("gold", "silver", "unknown")),
+        "esd_leakage_ua": Key("number", low=0, high=10_000),
+    },
+    "station": {
+        "name": Key("str", max_len=MAX_NAME),
+        "kind": Key("str", choices=STATION_KINDS),
+        "color": Key("str"),
+        "inputs": Key("table", required=True),
+        "lights": Key("table"),
+        "front_end": Key("table"),
+        "offset_us": Key("int", low=0, high=MAX_OFFSET_US),
+    },
+}
+
+
+def did_you_mean(word: str, options: list[str] | tuple[str, ...] | set[str]) -> str:
+    """' (did you mean header-4?)' for a near miss, else ''."""
+    close = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def clean_text(text: str) -> str:
+    """Drop control characters (NUL, escapes, line breaks) and collapse spaces:
+    a name is drawn on a screen and written to logs, one line each."""
+    kept = (" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch) not in _UNPRINTABLE)
+    return " ".join("".join(kept).split())
+
+
+def _check_table(section: str, data: Any, where: str) -> dict[str, Any]:
+    """Check one table against ``SCHEMA[section]``; returns it with strings cleaned."""
+    if not isinstance(data, dict):
+        raise ProfileError(f"{where}: must be a table of keys, not {_show(data)}")
+    schema = SCHEMA[section]
+    extra = sorted(set(data) - set(schema))
+    if extra:
+        hint = did_you_mean(extra[0], set(schema))
+        raise ProfileError(
+            f"{where}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}{hint}; "
+            f"allowed: {', '.join(sorted(schema))} (check the spelling)"
+        )
+    out = dict(data)
+    for name, key in schema.items():
+        if name not in data:
+            if key.required:
+                what = "[[stations]] tables, one per player station" if name == "stations" else "it"
+                raise ProfileError(f"{where}: no {name!r}; add {what} (see wiring/README.md)")
+            continue
+        out[name] = _check_value(key, data[name], where, name)
+    return out
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_value(key: Key, value: Any, where: str, name: str) -> Any:
+    """One value against its key; ``where: name ...`` in the message."""
+    if key.kind in ("int", "number"):
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if key.kind == "int" and not whole:
+            raise ProfileError(f"{where}: {name} must be a whole number, not {_show(value)}")
+        if not whole and not (isinstance(value, float) and math.isfinite(value)):
+            raise ProfileError(f"{where}: {name} must be a number, not {_show(value)}")
+    elif key.kind == "str":
+        if not isinstance(value, str):
+            raise ProfileError(f'{where}: {name} must be text in quotes, not {_show(value)}')
+        value = clean_text(value)
+        if key.max_len and len(value) > key.max_len:
+            raise ProfileError(f"{where}: {name} is {len(value)} characters long; at most {key.max_len} fit, shorten it")
+    elif key.kind == "table" and not isinstance(value, dict):
+        raise ProfileError(f"{where}: {name} must be a table ({name} = {{ ... }}), not {_show(value)}")
+    elif key.kind == "list":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise ProfileError(f"{where}: {name} must be [[{name}]] tables, not {_show(value)}")
+        if not value:
+            raise ProfileError(f"{where}: no [[{name}]]; add one [[{name}]] table per player station")
+    if key.choices and value not in key.choices:
+        raise ProfileError(f"{where}: {name} {_show(value)} is not one of {', '.join(map(str, key.choices))}")
+    size = len(value) if key.kind == "list" else value
+    ranged = key.kind in ("int", "number", "list")
+    if ranged and (key.low is not None and size < key.low or key.high is not None and size > key.high):
+        what = f"{size} entries" if key.kind == "list" else _show(size)
+        raise ProfileError(f"{where}: {name} {what} is out of range; use {key.low:g} to {key.high:g}")
+    return value
+
+
+# -- the front end: the parts between the connector and the pin ----------------------------
+@dataclass(frozen=True)
+class FrontEnd:
+    """One input's front end (README section 6): connector -> ESD array ->
+    series resistor -> pin, a capacitor from the pin to ground, a pull-up."""
+
+    series_ohms: float = 1000.0
+    series_tolerance: float = 0.01
+    capacitor_nf: float = 1.0
+    capacitor_tolerance: float = 0.05  # C0G / NP0
+    pull_up: str = "internal"  # the chip's own, at the pin; "external": at the connector
+    pull_up_ohms: float = 10_000.0  # external only
+    pull_up_tolerance: float = 0.01
+    contacts: str = "gold"
+    esd_leakage_ua: float = 1.0
+    fixed_pull_up_ohms: float | None = None  # a pull-up the board puts on the pin (GPIO 2/3)
+
+    def pull_up_range(self) -> tuple[float, float]:
+        """(lowest, highest) pull-up resistance across tolerance."""
+        if self.pull_up == "internal":
+            nominal, tol = INTERNAL_PULL_UP_OHMS, INTERNAL_PULL_UP_TOLERANCE
+        else:
+            nominal, tol = self.pull_up_ohms, self.pull_up_tolerance
+        low, high = nominal * (1 - tol), nominal * (1 + tol)
+        if self.fixed_pull_up_ohms is not None:
+            f = self.fixed_pull_up_ohms
+            low = _parallel(low, f * (1 - FIXED_PULL_UP_TOLERANCE))
+            high = _parallel(high, f * (1 + FIXED_PULL_UP_TOLERANCE))
+        return low, high
+
+    def wetting_ma(self) -> float:
+        """Current through a closed contact (mA), with the nominal pull-up."""
+        low, high = self.pull_up_range()
+        return SUPPLY_V / ((low + high) / 2) * 1000
+
+    def _at_pin_pull_up(self, scale: float) -> float | None:
+        """The pull-up that sits at the pin (an external one sits at the
+        connector, where it does not slow the pin's edge)."""
+        parts = []
+        if self.pull_up == "internal":
+            parts.append(INTERNAL_PULL_UP_OHMS * (1 + scale * INTERNAL_PULL_UP_TOLERANCE))
+        if self.fixed_pull_up_ohms is not None:
+            parts.append(self.fixed_pull_up_ohms * (1 + scale * FIXED_PULL_UP_TOLERANCE))
+        if not parts:
+            return None
+        out = parts[0]
+        for p in parts[1:]:
+            out = _parallel(out, p)
+        return out
+
+    def pressed_volts(self) -> float:
+        """The pin's voltage with the switch closed, worst case (lowest pull-up)."""
+        rp = self._at_pin_pull_up(-1)
+        rs = self.series_ohms * (1 + self.series_tolerance)
+        return 0.0 if rp is None else SUPPLY_V * rs / (rs + rp)
+
+    def delay_us(self, threshold_v: float, r_scale: float = 0, c_scale: float = 0, p_scale: float = 0) -> float:
+        """µs from contact to the pin crossing ``threshold_v``, with each part
+        moved by ``scale`` × its tolerance (-1 low, 0 nominal, +1 high)."""
+        rs = self.series_ohms * (1 + r_scale * self.series_tolerance)
+        c = self.capacitor_nf * 1e-9 * (1 + c_scale * self.capacitor_tolerance)
+        rp = self._at_pin_pull_up(p_scale)
+        if rp is None:
+            tau, v_end = rs * c, 0.0
+        else:
+            tau, v_end = _parallel(rs, rp) * c, SUPPLY_V * rs / (rs + rp)
+        if threshold_v <= v_end:
+            return math.inf
+        return tau * math.log((SUPPLY_V - v_end) / (threshold_v - v_end)) * 1e6
+
+    def timing(self) -> tuple[float, float, float]:
+        """(shortest nominal delay µs, longest nominal delay µs, worst-case
+        spread µs between two stations built from these parts). The spread is
+        taken at each threshold from 0.8 to 2.0 V (both stations' pins on one
+        kind of chip) over every corner of the parts' tolerances."""
+        corners = [(r, c, p) for r in (-1, 1) for c in (-1, 1) for p in (-1, 1)]
+        spread = 0.0
+        nominal = []
+        steps = 24
+        for i in range(steps + 1):
+            v = THRESHOLD_LOW_V + (THRESHOLD_HIGH_V - THRESHOLD_LOW_V) * i / steps
+            delays = [self.delay_us(v, *corner) for corner in corners]
+            spread = max(spread, max(delays) - min(delays))
+            nominal.append(self.delay_us(v))
+        return min(nominal), max(nominal), spread
+
+    def describe(self) -> str:
+        """'1000 Ω 1 % series, 1 nF 5 %, internal pull-up, gold contacts'."""
+        pull = "internal pull-up" if self.pull_up == "internal" else f"{self.pull_up_ohms:g} Ω pull-up at the connector"
+        if self.fixed_pull_up_ohms is not None:
+            pull += f" + the board's fixed {self.fixed_pull_up_ohms:g} Ω"
+        cap = f"{self.capacitor_nf:g} nF {self.capacitor_tolerance * 100:g} %" if self.capacitor_nf else "no capacitor"
+        return (f"{self.series_ohms:g} Ω {self.series_tolerance * 100:g} % series, {cap}, {pull}, "
+                f"{self.contacts} contacts")
+
+
+@functools.lru_cache(maxsize=64)
+def front_end_timing(front_end: FrontEnd) -> tuple[float, float, float]:
+    """``front_end.timing()``, worked out once per distinct set of parts."""
+    return front_end.timing()
+
+
+def _parallel(a: float, b: float) -> float:
+    return a * b / (a + b)
+
+
+#: What the guide prescribes (README section 6), per source: the header uses
+#: the Pi's internal pull-ups with gold-contact switches; the board has
+#: 3.3 kΩ pull-ups at the connector (1 mA through every contact).
+DEFAULT_FRONT_END = {
+    "gpio": FrontEnd(),
+    "board": FrontEnd(pull_up="external", pull_up_ohms=3300.0, pull_up_tolerance=0.01),
+}
+
+
+def _front_end(base: FrontEnd, raw: dict[str, Any]) -> FrontEnd:
+    values = {k: (float(v) if isinstance(v, int | float) else v) for k, v in raw.items()}
+    return FrontEnd(**{**base.__dict__, **values})
+
+
+# -- the profile ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Station:
     index: int
@@ -62,6 +337,7 @@ class Station:
     color: str
     inputs: dict[str, int]  # input name -> BCM GPIO (gpio) or board channel (board)
     lights: dict[str, int] = field(default_factory=dict)
+    offset_us: int = 0  # this station's switches actuate this much later (drop jig)
 
     @property
     def buttons(self) -> list[str]:
@@ -77,6 +353,7 @@ class Profile:
     host: dict[str, int] = field(default_factory=dict)  # host action -> pin / channel
     description: str = ""
     path: Path | None = None
+    front_ends: dict[tuple[int, str], FrontEnd] = field(default_factory=dict)
 
     HOST_STATION = -1  # station index used for the host's own buttons
 
@@ -92,8 +369,29 @@ class Profile:
     def station_kinds(self) -> list[str]:
         return [st.kind for st in self.stations]
 
+    def front_end(self, station: int, input_name: str) -> FrontEnd:
+        """The parts in front of this input (the profile's default when not recorded)."""
+        return self.front_ends.get((station, input_name), DEFAULT_FRONT_END[self.source])
+
+    def precision_extra_us(self, station: int, input_name: str) -> int:
+        """µs to add to this input's stamp precision: its front end's worst-case
+        spread between stations, rounded up (the arbiter calls closer presses a tie)."""
+        return math.ceil(front_end_timing(self.front_end(station, input_name))[2] - 1e-9)
+
+    def roll_call(self) -> list[tuple[int, str, str]]:
+        """(station, input, station name) each station presses once before a
+        game: on normally-open wiring a cut cable is otherwise a silent dead
+        station. The bell is the one input every station has."""
+        return [(st.index, "bell", st.name) for st in self.stations]
+
+    def offset_us(self, station: int) -> int:
+        """µs to take off this station's stamps (measured with the drop jig)."""
+        return self.stations[station].offset_us if 0 <= station < len(self.stations) else 0
+
 
 DEFAULT_COLORS = ["#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#d81b60"]
+#: wiring/*.toml that are not wiring profiles
+NOT_PROFILES = ("board-pinmap",)
 
 
 def wiring_dir() -> Path:
@@ -101,56 +399,88 @@ def wiring_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "wiring"
 
 
+def shipped_names() -> list[str]:
+    """Names of the profiles in wiring/ (the board's pin map is not one)."""
+    return sorted(p.stem for p in wiring_dir().glob("*.toml") if p.stem not in NOT_PROFILES)
+
+
 def resolve(name_or_path: str) -> Path:
     """Accept a path, or the name of a shipped profile (``header-4``)."""
     path = Path(name_or_path)
-    if path.exists():
-        return path
     shipped = wiring_dir() / f"{name_or_path}.toml"
-    if shipped.exists():
-        return shipped
-    names = sorted(p.stem for p in wiring_dir().glob("*.toml") if not p.stem.startswith("board-"))
+    try:
+        if path.exists():
+            return path
+        if "/" not in name_or_path and shipped.exists():
+            return shipped
+    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+        pass
+    names = shipped_names()
     raise ProfileError(
-        f"no wiring profile {name_or_path!r}: give a path to a .toml file or one of: {', '.join(names)}"
+        f"no wiring profile {_show(name_or_path)}{did_you_mean(name_or_path[:100], names)}: "
+        f"give a path to a .toml file or one of: {', '.join(names)}"
     )
 
 
-def load(name_or_path: str) -> Profile:
+def is_pinmap(data: dict[str, Any]) -> bool:
+    """The firmware board's pin map (wiring/board-pinmap.toml), not a profile."""
+    return "stations" not in data and {"shift_in", "spi"} <= set(data)
+
+
+def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
+    """The TOML of a profile file, or a one-line ProfileError (never a traceback)."""
     path = resolve(name_or_path)
+    if path.is_dir():
+        raise ProfileError(f"{path} is a folder; give a profile file (wiring/NAME.toml)")
+    if not path.is_file():  # a pipe or a device would block or never end
+        raise ProfileError(f"{path} is not a regular file; give a profile file (wiring/NAME.toml)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_PROFILE_BYTES + 1)
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot be read ({exc.strerror or exc}); check the path and its permissions") from exc
+    if len(raw) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"{path}: larger than {MAX_PROFILE_BYTES // 1000} kB; a wiring profile is a few kB of TOML")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML ({exc}); fix the syntax at that line") from exc
-    return parse(data, path)
+    except RecursionError as exc:
+        raise ProfileError(f"{path}: nested too deeply to be a wiring profile") from exc
+    return data, path
 
 
-def _unknown(where: str, keys: set[str], allowed: set[str]) -> None:
-    extra = sorted(keys - allowed)
-    if extra:
+def load(name_or_path: str) -> Profile:
+    data, path = read(name_or_path)
+    if is_pinmap(data):
         raise ProfileError(
-            f"{where}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}; "
-            f"allowed: {', '.join(sorted(allowed))} (check the spelling)"
+            f"{path} is the firmware board's pin map, not a wiring profile; give a profile "
+            f"({', '.join(shipped_names())})"
         )
+    return parse(data, path)
 
 
 def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
     where = str(path) if path else "profile"
-    _unknown(where, set(data), _TOP_KEYS)
+    data = _check_table("profile", data, where)
     source = data.get("source", "gpio")
-    if source not in SOURCES:
-        raise ProfileError(f"{where}: source {source!r} is not one of {', '.join(SOURCES)}")
-    deb = data.get("debounce", {})
-    _unknown(f"{where} [debounce]", set(deb), _DEBOUNCE_KEYS)
+    deb = _check_table("debounce", data.get("debounce", {}), f"{where} [debounce]")
     try:
-        debounce = DebounceConfig(**{k: int(v) for k, v in deb.items()})
+        debounce = DebounceConfig(**deb)
     except ValueError as exc:
         raise ProfileError(f"{where} [debounce]: {exc}") from exc
 
+    default_fe = _front_end(DEFAULT_FRONT_END[source], _check_table("front_end", data.get("front_end", {}), f"{where} [front_end]"))
+    host_fe = _front_end(default_fe, _check_table("front_end", data.get("host_front_end", {}), f"{where} [host_front_end]"))
     used: dict[tuple[str, int], str] = {}
 
     def claim(kind: str, pin: Any, owner: str) -> int:
         if isinstance(pin, bool) or not isinstance(pin, int):
-            raise ProfileError(f"{where}: {owner} must be a whole number (a pin), not {pin!r}")
+            raise ProfileError(f"{where}: {owner} must be a whole number (a pin), not {_show(pin)}")
         if source == "gpio":
             if pin not in HEADER_GPIOS:
                 raise ProfileError(
@@ -176,17 +506,17 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         used[(space, pin)] = owner
         return pin
 
-    raw_stations = data.get("stations")
-    if not raw_stations:
-        raise ProfileError(f"{where}: no [[stations]]; add one [[stations]] table per player station")
+    def pin_front_end(base: FrontEnd, pin: int) -> FrontEnd:
+        if source == "gpio" and pin in FIXED_PULL_UP_GPIOS:
+            return FrontEnd(**{**base.__dict__, "fixed_pull_up_ohms": FIXED_PULL_UP_GPIOS[pin]})
+        return base
+
     stations = []
-    for index, raw in enumerate(raw_stations):
-        label = f"station {index} ({raw.get('name', 'unnamed')!r})"
-        _unknown(f"{where} {label}", set(raw), _STATION_KEYS)
-        kind = raw.get("kind", "full")
-        if kind not in STATION_KINDS:
-            raise ProfileError(f"{where} {label}: kind {kind!r} is not one of {', '.join(STATION_KINDS)}")
-        inputs_raw = raw.get("inputs", {})
+    front_ends: dict[tuple[int, str], FrontEnd] = {}
+    for index, raw in enumerate(data["stations"]):
+        label = f"station {index} ({_show(clean_text(str(raw.get('name', 'unnamed')))[:MAX_NAME])})"
+        raw = _check_table("station", raw, f"{where} {label}")
+        inputs_raw = raw["inputs"]
         if "bell" not in inputs_raw:
             raise ProfileError(f"{where} {label}: every station needs a 'bell' input in [stations.inputs]")
         buttons = [n for n in inputs_raw if n != "bell"]
@@ -194,42 +524,58 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
             raise ProfileError(
                 f"{where} {label}: {len(buttons)} buttons; a station has at most {MAX_BUTTONS} besides its bell"
             )
+        station_fe = _front_end(default_fe, _check_table("front_end", raw.get("front_end", {}), f"{where} {label} front_end"))
         inputs = {}
         for name, pin in inputs_raw.items():
-            if not _NAME.match(name):
-                raise ProfileError(f"{where} {label}: input name {name!r} must be lower-case letters, digits, _")
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise ProfileError(
+                    f"{where} {label}: input name {_show(name)} must be lower-case letters, digits, _ "
+                    f"(at most 24, starting with a letter)"
+                )
             inputs[name] = claim("input", pin, f"{label} input {name!r}")
+            front_ends[(index, name)] = pin_front_end(station_fe, pin)
         lights = {}
-        for name, pin in raw.get("lights", {}).items():
+        for name, pin in _check_value(Key("table"), raw.get("lights", {}), f"{where} {label}", "lights").items():
             if name not in inputs:
                 raise ProfileError(
-                    f"{where} {label}: light {name!r} has no input of that name; name the light after "
+                    f"{where} {label}: light {_show(name)} has no input of that name; name the light after "
                     f"the button it sits in ({', '.join(inputs)})"
                 )
             lights[name] = claim("light", pin, f"{label} light {name!r}")
+        color = raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])
+        if not _COLOR.match(color):
+            raise ProfileError(f"{where} {label}: color {_show(color)} is not a colour; write it as \"#e53935\" (#rrggbb)")
+        if len(color) == 4:
+            color = "#" + "".join(ch * 2 for ch in color[1:])
         stations.append(
             Station(
                 index=index,
-                name=str(raw.get("name", f"Station {index + 1}")),
-                kind=kind,
-                color=str(raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])),
+                name=raw.get("name") or f"Station {index + 1}",
+                kind=raw.get("kind", "full"),
+                color=color.lower(),
                 inputs=inputs,
                 lights=lights,
+                offset_us=raw.get("offset_us", 0),
             )
         )
     host = {}
     for action, pin in data.get("host", {}).items():
         if action not in HOST_ACTIONS:
-            raise ProfileError(f"{where} [host]: {action!r} is not a host action ({', '.join(HOST_ACTIONS)})")
+            raise ProfileError(
+                f"{where} [host]: {_show(action)} is not a host action{did_you_mean(str(action), HOST_ACTIONS)} "
+                f"({', '.join(HOST_ACTIONS)})"
+            )
         host[action] = claim("input", pin, f"host button {action!r}")
+        front_ends[(Profile.HOST_STATION, action)] = pin_front_end(host_fe, pin)
     profile = Profile(
-        name=str(data.get("name", path.stem if path else "profile")),
+        name=data.get("name") or (path.stem if path else "profile"),
         source=source,
         stations=stations,
         debounce=debounce,
         host=host,
-        description=str(data.get("description", "")),
+        description=data.get("description", ""),
         path=path,
+        front_ends=front_ends,
     )
     if source == "board":  # which channels exist is the board's pin map's to say
         from controller.board_channels import problems
@@ -237,4 +583,44 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         wrong = problems(profile)
         if wrong:
             raise ProfileError(f"{where}: " + "; ".join(wrong))
+    for problem in front_end_problems(profile):
+        raise ProfileError(f"{where}: {problem}")
     return profile
+
+
+def front_end_problems(profile: Profile) -> list[str]:
+    """What makes the box unfair or deaf: competing inputs with different front
+    ends, a press that cannot pull the pin low, an idle line the ESD part drags down."""
+    out: list[str] = []
+    station_inputs = [(st, name) for st in profile.stations for name in st.inputs]
+    if station_inputs:
+        first_st, first_name = station_inputs[0]
+        reference = profile.front_end(first_st.index, first_name)
+        for st, name in station_inputs[1:]:
+            fe = profile.front_end(st.index, name)
+            if fe != reference:
+                why = ""
+                if fe.fixed_pull_up_ohms != reference.fixed_pull_up_ohms:
+                    why = " (GPIO 2 and 3 have fixed 1.8 kΩ pull-ups: move the input to another GPIO)"
+                out.append(
+                    f"{st.name} {name}'s front end ({fe.describe()}) differs from {first_st.name} "
+                    f"{first_name}'s ({reference.describe()}){why}; every station input must have identical "
+                    f"parts, or the different one is stamped later every time"
+                )
+                break
+    for (index, name), fe in profile.front_ends.items():
+        who = "Host" if index == Profile.HOST_STATION else profile.stations[index].name
+        volts = fe.pressed_volts()
+        if volts > THRESHOLD_LOW_V:
+            out.append(
+                f"{who} {name}: pressed, the pin sits at {volts:.2f} V (series {fe.series_ohms:g} Ω against "
+                f"{'a fixed 1.8 kΩ pull-up' if fe.fixed_pull_up_ohms else 'its pull-up'}), above the 0.8 V "
+                f"that reads low; use 100–220 Ω in series there, or another GPIO"
+            )
+        low = SUPPLY_V - fe.esd_leakage_ua * 1e-6 * fe.pull_up_range()[1]
+        if low < THRESHOLD_HIGH_V + 0.3:
+            out.append(
+                f"{who} {name}: the ESD part's {fe.esd_leakage_ua:g} µA leakage pulls the idle line down to "
+                f"{low:.2f} V (it must stay above 2.3 V); use a low-leakage ESD array (≤ 1 µA) or a stronger pull-up"
+            )
+    return out

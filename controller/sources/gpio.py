@@ -129,11 +129,14 @@ class GpioSource(Source):
         log.info("GPIO source: %d inputs via %s", len(self.pins), self.label)
 
     def _callback(self, sink: InputSink, convert: TickConverter, station: int, input_name: str) -> Callable[[Any, int], None]:
-        precision = self.precision_us
+        # the front end's spread between stations widens what counts as a tie;
+        # the station's drop-jig offset comes off its stamps (wiring/README.md)
+        precision = self.precision_us + self.profile.precision_extra_us(station, input_name)
+        offset = self.profile.offset_us(station)
 
         def on_change(ticks: Any, state: int) -> None:
             # runs on gpiozero's pin thread: stamp, enqueue, nothing else
-            sink.edge(Edge(station, input_name, int(state), convert(ticks)), precision)
+            sink.edge(Edge(station, input_name, int(state), convert(ticks) - offset), precision)
 
         return on_change
 

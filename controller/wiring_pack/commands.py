@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import profile as profile_mod
-from controller.wiring_pack import diagram, guided_test, table
+from controller.wiring_pack import checks, diagram, guided_test, table
 
 
 def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
@@ -18,6 +18,21 @@ def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
     except profile_mod.ProfileError as exc:
         raise SystemExit(f"buzzerbox wiring {action}: {exc}") from exc
     return prof
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """OK with the timing figures and warnings, or FAIL with the one problem."""
+    try:
+        data, _path = profile_mod.read(args.profile)
+        if profile_mod.is_pinmap(data):
+            lines = checks.check_pinmap(args.profile)
+        else:
+            lines = checks.report(profile_mod.load(args.profile))
+    except profile_mod.ProfileError as exc:
+        print(f"FAIL {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
@@ -94,7 +109,11 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def add_commands(wiring: Any) -> None:
-    """Add draw, table and test to the ``buzzerbox wiring`` subparsers."""
+    """Add check, draw, table and test to the ``buzzerbox wiring`` subparsers."""
+    p = wiring.add_parser("check", help="validate a wiring profile; print its timing figures and warnings")
+    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p.set_defaults(func=cmd_check)
+
     p = wiring.add_parser("draw", help="draw a profile's wiring diagram as SVG")
     p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
     p.add_argument("-o", "--output", help="SVG file to write (default: standard output)")
@@ -115,7 +134,7 @@ def add_commands(wiring: Any) -> None:
 
 def shipped_profiles() -> list[Path]:
     """The profiles in wiring/ (board-pinmap.toml is the firmware's pin map, not a profile)."""
-    return sorted(p for p in profile_mod.wiring_dir().glob("*.toml") if p.name != "board-pinmap.toml")
+    return [profile_mod.wiring_dir() / f"{name}.toml" for name in profile_mod.shipped_names()]
 
 
 def regenerate(out_dir: Path | None = None) -> list[Path]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from controller import board_channels as bc
-from controller.profile import GPIO_TO_HEADER_PIN, Profile, Station
+from controller.profile import FIXED_PULL_UP_GPIOS, GPIO_TO_HEADER_PIN, Profile, Station
+from controller.wiring_pack.connectors import lamp_connector, signal_connectors
 from controller.wiring_pack.pins import (
     HEADER_GROUND,
     HEADER_PIN_TO_GPIO,
@@ -26,6 +27,7 @@ GROUND_FILL = "#212121"
 POWER_FILL = {"3V3": "#ff9800", "5V": "#d32f2f"}
 FREE_FILL = "#e0e0e0"
 BUS_FILL = "#6d4c41"
+FIXED_NOTE = "; fixed 1.8 kΩ pull-up"
 PICO_PINS = {
     **{pin: f"GP{gp}" for gp, pin in bc.GP_TO_PICO_PIN.items()},
     **dict.fromkeys(bc.PICO_GROUND_PINS, "GND"),
@@ -106,6 +108,16 @@ class Svg:
         self.line(x, mid + 4, x, y2)
         self.text(x + 16, mid + 4, label, 11)
 
+    def diode_v(self, x: int, y1: int, y2: int, label: str) -> None:
+        """A diode from the line above (cathode) down to y2 (anode): an ESD clamp."""
+        mid = (y1 + y2) // 2
+        self.line(x, y1, x, mid - 6)
+        self.line(x - 8, mid - 6, x + 8, mid - 6)
+        self.add("polygon", points=f"{x - 8},{mid + 6} {x + 8},{mid + 6} {x},{mid - 6}", fill="#000", stroke="#000")
+        self.line(x, mid + 6, x, y2)
+        if label:
+            self.text(x + 14, mid + 4, label, 11)
+
     def render(self) -> str:
         head = (
             '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -151,10 +163,10 @@ def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
             fill, label, bold = POWER_FILL[HEADER_POWER[pin]], HEADER_POWER[pin], False
         elif gpio in inputs:
             who, fill = inputs[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, input)", True
+            label, bold = f"{who}  (GPIO{gpio}, input{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
         elif gpio in lights:
             who, fill = lights[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803)", True
+            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
         else:
             fill, label, bold = FREE_FILL, f"{header_pin_name(pin)}  free", False
         if pin == 1:
@@ -213,13 +225,13 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     n165, n595 = bc.chips_needed(profile)
     light_by_channel = {pin: lights[pin] for pin in lights}
     col_x = {"in": 760, "out": 1180}
-    svg.text(col_x["in"], top, "74HC165 inputs (chip 0 QH -> SPI MISO)", 14, "start", "bold")
+    svg.text(col_x["in"], top, "SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)", 14, "start", "bold")
     svg.text(col_x["out"], top, "74HC595 -> ULN2803 lights (SPI MOSI -> chip 0 SER)", 14, "start", "bold")
     box_h = 8 * 16 + 30
     for chip in range(n165):
         y = y0 + chip * (box_h + 12)
         svg.rect(col_x["in"], y - 14, 380, box_h, fill="#eceff1", rx=4)
-        svg.text(col_x["in"] + 8, y + 2, f"74HC165 chip {chip}  (10 kΩ pull-ups to 3.3 V)", 12, weight="bold")
+        svg.text(col_x["in"] + 8, y + 2, f"SN74HCS165 chip {chip}  (front end on every input)", 12, weight="bold")
         for bit in range(8):
             channel = bc.SR_FIRST_CHANNEL + 8 * chip + bit
             who, fill = inputs.get(channel, ("free", FREE_FILL))
@@ -230,7 +242,7 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     for chip in range(n595):
         y = y0 + chip * (box_h + 12)
         svg.rect(col_x["out"], y - 14, 400, box_h, fill="#fff8e1", rx=4)
-        svg.text(col_x["out"] + 8, y + 2, f"74HC595 chip {chip} -> ULN2803 #{chip}", 12, weight="bold")
+        svg.text(col_x["out"] + 8, y + 2, f"74HC595 chip {chip} -> ULN2803 #{chip}  (/OE: 10 kΩ up)", 12, weight="bold")
         for bit in range(8):
             channel = 8 * chip + bit
             who, fill = light_by_channel.get(channel, ("free", FREE_FILL))
@@ -242,101 +254,159 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
 
 
 # -- one station, in detail ---------------------------------------------------------------
-def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int:
-    """Switch to ground with its pull-up, the optional long-cable parts, and
-    the light through a ULN2803 — for this station's bell (and, on the board,
-    its first shift-register button)."""
-    svg.text(40, top, f"One station in detail: {station.name} (every station is wired the same way)", 16, weight="bold")
-    y = top + 40
+def _draw_input(svg: Svg, profile: Profile, station: Station, name: str, number: int, y: int) -> None:
+    """One input from the pin to the switch: pull-up, 1 nF to ground, 1 kΩ in
+    series, the ESD array at the connector, the station's own twisted pair."""
     board = profile.source == "board"
-    examples: list[tuple[str, int]] = [("bell", station.inputs["bell"])]
+    fe = profile.front_end(station.index, name)
     if board:
-        sr = [(n, c) for n, c in station.inputs.items() if c >= bc.SR_FIRST_CHANNEL]
-        examples += sr[:1]
-    for name, number in examples:
-        if board:
-            place = bc.input_place(number)
-            if place.gp is not None:
-                where = f"GP{place.gp} (Pico pin {bc.GP_TO_PICO_PIN[place.gp]})"
-                pull = "internal pull-up ~50 kΩ"
-                gnd = f"GND: Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[place.gp])}"
-                box = "Pico"
-            else:
-                where = f"74HC165 #{place.chip} input D{place.bit} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
-                pull = "10 kΩ to 3.3 V (external)"
-                gnd = "GND: board ground"
-                box = ""
+        place = bc.input_place(number)
+        if place.gp is not None:
+            where = f"Pico: GP{place.gp} (pin {bc.GP_TO_PICO_PIN[place.gp]})"
+            gnd = f"GND: Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[place.gp])}"
         else:
-            header = GPIO_TO_HEADER_PIN[number]
-            where = f"GPIO{number} (header pin {header})"
-            pull = "internal pull-up ~50 kΩ"
-            gnd = f"GND: header pin {header_ground_near(header)}"
-            box = "Pi"
-        svg.rect(40, y - 10, 250, 150, fill="#f5f5f5", rx=6)
-        svg.text(50, y + 6, f"{box}: {where}" if box else where, 12, weight="bold")
-        pin_x, pin_y = 290, y + 90
+            where = f"SN74HCS165 #{place.chip} D{place.bit} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
+            gnd = "GND: board ground"
+    else:
+        header = GPIO_TO_HEADER_PIN[number]
+        where = f"Pi: GPIO{number} (header pin {header})"
+        gnd = f"GND: header pin {header_ground_near(header)}"
+    svg.rect(40, y - 10, 220, 150, fill="#f5f5f5", rx=6)
+    svg.text(50, y + 6, where, 12, weight="bold")
+    pin_x, pin_y = 260, y + 90
+    if fe.pull_up == "internal":
         svg.text(110, y + 24, "3.3 V", 11, "middle")
         svg.line(110, y + 28, 110, y + 34)
-        svg.resistor_v(110, y + 34, pin_y, pull)
+        svg.resistor_v(110, y + 34, pin_y, "internal ~50 kΩ")
         svg.line(110, pin_y, pin_x, pin_y)
-        svg.circle(pin_x, pin_y, 4, "#000")
-        # long-cable parts, at the box end of the cable
-        svg.text(405, y + 6, "long cables only: at the box end", 11, "middle", fill="#757575")
-        svg.line(pin_x, pin_y, 340, pin_y)
-        svg.capacitor_v(340, pin_y, pin_y + 30, "10 nF")
-        svg.ground(340, pin_y + 30)
-        svg.resistor_h(340, 500, pin_y, "1 kΩ series")
-        svg.line(500, pin_y, 700, pin_y, "#37474f", 3)
-        svg.line(500, pin_y + 44, 700, pin_y + 44, "#37474f", 3)
-        svg.text(600, pin_y - 12, "twisted pair: signal + ground", 11, "middle")
-        svg.text(600, pin_y + 62, gnd, 11, "middle")
-        svg.ground(480, pin_y + 44)
-        svg.line(480, pin_y + 44, 500, pin_y + 44)
-        svg.rect(700, y - 10, 300, 150, fill="#fafafa", rx=6)
-        svg.text(710, y + 6, f"station {station.name}: {name}", 12, weight="bold")
-        svg.switch(720, 820, pin_y, f"{name} (normally open)")
-        svg.line(820, pin_y, 860, pin_y)
-        svg.line(860, pin_y, 860, pin_y + 44)
-        svg.line(700, pin_y + 44, 860, pin_y + 44)
-        svg.text(870, pin_y + 18, "switch to ground:", 11)
-        svg.text(870, pin_y + 32, "pressed reads 0", 11)
-        y += 190
+    else:
+        svg.line(60, pin_y, pin_x, pin_y)
+        note = "Pico's own ~50 kΩ pull-up on too" if "Pico" in where else "no pull-up at the pin"
+        svg.text(70, pin_y - 8, note, 11)
+    svg.circle(pin_x, pin_y, 4, "#000")
+    svg.text(560, y + 6, "the same on every input of every station (the box end of the cable)", 11, "middle", fill="#757575")
+    svg.line(pin_x, pin_y, 300, pin_y)
+    cap = f"{fe.capacitor_nf:g} nF C0G" if fe.capacitor_nf else "no capacitor"
+    if fe.capacitor_nf:
+        svg.capacitor_v(300, pin_y, pin_y + 30, "")
+        svg.ground(300, pin_y + 30)
+    svg.text(300, pin_y + 56, cap, 11, "middle")
+    svg.resistor_h(300, 440, pin_y, f"{fe.series_ohms / 1000:g} kΩ {fe.series_tolerance * 100:g} % series")
+    svg.text(370, pin_y + 30, "every input, always", 10, "middle", fill="#c62828")
+    svg.line(440, pin_y, 600, pin_y)
+    svg.diode_v(470, pin_y, pin_y + 40, "")
+    svg.ground(470, pin_y + 40)
+    svg.text(470, pin_y + 60, f"ESD ≤ {fe.esd_leakage_ua:g} µA", 11, "middle")
+    if fe.pull_up != "internal":
+        svg.text(530, y + 24, "3.3 V", 11, "middle")
+        svg.line(530, y + 28, 530, y + 34)
+        svg.resistor_v(530, y + 34, pin_y, "")
+        svg.text(538, y + 44, f"{fe.pull_up_ohms / 1000:g} kΩ", 11)
+        svg.circle(530, pin_y, 3, "#000")
+    svg.rect(600, pin_y - 22, 26, 80, fill="#b0bec5", rx=3)
+    svg.text(613, pin_y + 76, "DB25" if board else "RJ45", 10, "middle", "bold")
+    svg.line(626, pin_y, 760, pin_y, "#37474f", 3)
+    svg.line(626, pin_y + 44, 760, pin_y + 44, "#37474f", 3)
+    for x in range(650, 750, 24):  # the twist
+        svg.line(x, pin_y, x + 12, pin_y + 44, "#90a4ae", 1)
+        svg.line(x, pin_y + 44, x + 12, pin_y, "#90a4ae", 1)
+    svg.text(693, pin_y - 10, "its own twisted pair", 11, "middle")
+    svg.text(693, pin_y + 62, gnd, 11, "middle")
+    svg.line(560, pin_y + 44, 600, pin_y + 44)
+    svg.ground(560, pin_y + 44)
+    svg.rect(760, y - 10, 240, 150, fill="#fafafa", rx=6)
+    svg.text(770, y + 6, f"station {station.name}: {name}", 12, weight="bold")
+    svg.switch(780, 880, pin_y, f"{fe.contacts} contacts, NO")
+    svg.line(880, pin_y, 910, pin_y)
+    svg.line(910, pin_y, 910, pin_y + 44)
+    svg.line(760, pin_y + 44, 910, pin_y + 44)
+    svg.text(918, pin_y + 18, "to ground:", 11)
+    svg.text(918, pin_y + 32, "pressed = 0", 11)
 
+
+def _draw_light(svg: Svg, profile: Profile, station: Station, light_name: str, y: int) -> int:
+    board = profile.source == "board"
+    number = station.lights[light_name]
+    if board:
+        lp = bc.light_place(number)
+        src = f"74HC595 #{lp.chip} Q{lp.bit} (pin {bc.HC595_BIT_PIN[lp.bit]})"
+        chip, channel = lp.chip, lp.bit + 1
+    else:
+        src = f"GPIO{number} (header pin {GPIO_TO_HEADER_PIN[number]})"
+        chip, channel = uln_for_header_light(profile, (station.index, light_name))
+    svg.rect(40, y - 10, 960, 230, fill="#fffde7", rx=6)
+    svg.text(50, y + 6, f"{light_name} light: {src} -> ULN2803 #{chip} IN{channel} (pin {channel}); "
+             f"OUT{channel} (pin {19 - channel}) sinks the lamp's minus", 12, weight="bold")
+    yl = y + 110
+    svg.text(60, yl + 4, src, 11)
+    if board:
+        svg.text(60, yl + 40, "595 /OE (pin 13): 10 kΩ to 3.3 V;", 11)
+        svg.text(60, yl + 54, "the firmware pulls it low after", 11)
+        svg.text(60, yl + 68, "its first write (no random lamps)", 11)
+    svg.line(300, yl, 420, yl)
+    svg.rect(420, yl - 30, 160, 100, fill="#cfd8dc", rx=4)
+    svg.text(500, yl - 12, f"ULN2803 #{chip}", 12, "middle", "bold")
+    svg.text(430, yl + 4, f"IN{channel} ({channel})", 11)
+    svg.text(570, yl + 4, f"OUT{channel} ({19 - channel})", 11, "end")
+    svg.text(430, yl + 40, "GND (9)", 11)
+    svg.text(570, yl + 40, "COM (10)", 11, "end")
+    svg.line(450, yl + 70, 450, yl + 86)
+    svg.ground(450, yl + 86)
+    svg.text(470, yl + 92, "the box's one ground point", 11)
+    svg.line(580, yl, 700, yl)
+    svg.text(640, yl - 6, "own cable", 10, "middle")
+    svg.lamp(712, yl, "12 V LED lamp")
+    svg.line(712, yl - 12, 712, yl - 30)
+    svg.rect(700, yl - 62, 24, 32, fill="#ffccbc", rx=3)
+    svg.text(730, yl - 42, "PTC 250 mA (one per station)", 11)
+    svg.line(712, yl - 62, 712, yl - 74)
+    svg.text(712, yl - 78, "+12 V lamp supply (fused; never the Pi's 5 V pins)", 11, "middle")
+    svg.line(580, yl + 36, 860, yl + 36)
+    svg.line(860, yl + 36, 860, yl - 68)
+    svg.line(860, yl - 68, 712, yl - 68)
+    svg.circle(712, yl - 68, 3, "#000")
+    svg.text(600, yl + 50, "COM to +12 V: always", 10)
+    return y + 250
+
+
+def _draw_cables(svg: Svg, profile: Profile, station: Station, y: int) -> int:
+    """The station's connectors, pin by pin: signals and lamps never share one."""
+    connectors = [*signal_connectors(profile, station)]
+    lamp = lamp_connector(profile, station)
+    if lamp is not None:
+        connectors.append(lamp)
+    svg.text(40, y, f"Station {station.name}'s cables at the box (every station the same; no supply on a signal connector)", 14, weight="bold")
+    top = y + 24
+    x = 40
+    bottom = top
+    for conn in connectors:
+        lines = conn.lines()
+        width = max(250, 7 * max(len(line) for line in lines))
+        if x + width > svg.width - 20:
+            x, top = 40, bottom + 16
+        svg.rect(x, top - 4, width - 10, 16 * len(lines) + 10, fill="#f1f8e9", rx=4)
+        for i, line in enumerate(lines):
+            svg.text(x + 8, top + 10 + 16 * i, line, 11, weight="bold" if i == 0 else "normal")
+        bottom = max(bottom, top + 16 * len(lines) + 10)
+        x += width
+    return bottom + 20
+
+
+def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int:
+    """The front end of this station's bell (and, on the board, its first
+    shift-register button), its light, and its cables."""
+    svg.text(40, top, f"One station in detail: {station.name} (every station is wired the same way)", 16, weight="bold")
+    y = top + 40
+    examples: list[tuple[str, int]] = [("bell", station.inputs["bell"])]
+    if profile.source == "board":
+        examples += [(n, c) for n, c in station.inputs.items() if c >= bc.SR_FIRST_CHANNEL][:1]
+    for name, number in examples:
+        _draw_input(svg, profile, station, name, number, y)
+        y += 180
     light_name = "bell" if "bell" in station.lights else next(iter(station.lights), None)
     if light_name is not None:
-        number = station.lights[light_name]
-        if board:
-            lp = bc.light_place(number)
-            src = f"74HC595 #{lp.chip} Q{lp.bit} (pin {bc.HC595_BIT_PIN[lp.bit]})"
-            chip, channel = lp.chip, lp.bit + 1
-        else:
-            src = f"GPIO{number} (header pin {GPIO_TO_HEADER_PIN[number]})"
-            chip, channel = uln_for_header_light(profile, (station.index, light_name))
-        svg.rect(40, y - 10, 960, 190, fill="#fffde7", rx=6)
-        svg.text(50, y + 6, f"{light_name} light: {src} -> ULN2803 #{chip} IN{channel} (pin {channel}); "
-                 f"OUT{channel} (pin {19 - channel}) sinks the lamp's minus", 12, weight="bold")
-        yl = y + 80
-        svg.text(60, yl + 4, src, 11)
-        svg.line(300, yl, 420, yl)
-        svg.rect(420, yl - 30, 160, 100, fill="#cfd8dc", rx=4)
-        svg.text(500, yl - 12, f"ULN2803 #{chip}", 12, "middle", "bold")
-        svg.text(430, yl + 4, f"IN{channel} ({channel})", 11)
-        svg.text(570, yl + 4, f"OUT{channel} ({19 - channel})", 11, "end")
-        svg.text(430, yl + 40, "GND (9)", 11)
-        svg.text(570, yl + 40, "COM (10)", 11, "end")
-        svg.line(450, yl + 70, 450, yl + 86)
-        svg.ground(450, yl + 86)
-        svg.text(470, yl + 90, "common ground with the Pi", 11)
-        svg.line(580, yl, 700, yl)
-        svg.lamp(712, yl, "LED lamp in the button (5 V or 12 V type)")
-        svg.line(712, yl - 12, 712, yl - 40)
-        svg.text(712, yl - 44, "+12 V (or +5 V) lamp supply", 11, "middle")
-        svg.line(580, yl + 36, 640, yl + 36, dash="4 3")
-        svg.line(640, yl + 36, 640, yl - 40, dash="4 3")
-        svg.line(640, yl - 40, 712, yl - 40, dash="4 3")
-        svg.text(648, yl + 28, "COM to lamp supply", 10)
-        y += 210
-    return y
+        y = _draw_light(svg, profile, station, light_name, y)
+    return _draw_cables(svg, profile, station, y)
 
 
 def render(profile: Profile) -> str:

@@ -27,6 +27,16 @@ DEFAULT_TIMEOUT_US = 10_000_000
 #: after a press has ended, how long to keep watching for a second press of
 #: the same input (release bounce outlasting bounce_us) before the next prompt
 SETTLE_US = 300_000
+#: real microswitches bounce 0.1-5 ms: warn from here (or earlier, for a short window)
+BOUNCY_WARN_US = 5_000
+
+
+def bounce_limits(bounce_us: int) -> tuple[int, int]:
+    """(fail, warn) for a press's onset bounce: it fails at half the bounce
+    window (the debounce takes half a window of rest for noise) and warns at
+    5 ms, or at half the failing figure when that is lower."""
+    fail = bounce_us // 2
+    return fail, min(BOUNCY_WARN_US, fail // 2)
 
 
 @dataclass(frozen=True)
@@ -240,17 +250,23 @@ class Report:
             detail = ""
             if res.outcome == "ok":
                 detail = f"{res.edges} edges (press + release), press bounce {res.bounce_us} µs"
-                if res.bounce_us >= cfg.glitch_us:
+                fail_us, warn_us = bounce_limits(cfg.bounce_us)
+                if res.bounce_us >= fail_us:
+                    problems.append(
+                        f"{label} chattered for {res.bounce_us} µs ({res.edges} edges), half the bounce window "
+                        f"({cfg.bounce_us} µs) or more: the box may take its presses for noise; replace the microswitch"
+                    )
+                elif res.bounce_us >= warn_us:
                     warnings.append(
-                        f"{label} is bouncy: its contact chattered for {res.bounce_us} µs ({res.edges} edges), "
-                        f"longer than glitch_us ({cfg.glitch_us} µs); presses still count from the first edge, "
-                        f"but clean or replace the microswitch"
+                        f"{label} is bouncy: its contact chattered for {res.bounce_us} µs ({res.edges} edges); "
+                        f"presses still count from the first edge, but a microswitch should settle within "
+                        f"{warn_us} µs: clean or replace it before it reaches {fail_us} µs"
                     )
             elif res.outcome == "dead":
                 r = rows_[key]
                 problems.append(
                     f"{label} never fired in {test.timeout_us / 1e6:g} s: a broken or loose wire, or it is on "
-                    f"another pin; a meter between {r.place} and {r.ground} must beep while it is pressed"
+                    f"another pin; a meter between {r.place} and {r.ground} must read about 1 kΩ (the series resistor) while it is pressed"
                 )
             elif res.outcome == "wrong" and res.fired is not None:
                 other = labels[res.fired]
@@ -271,17 +287,17 @@ class Report:
                 problems.append(
                     f"{label} reads pressed with nobody touching it: the switch is on its normally-closed "
                     f"contact (use NO and COM), its wire touches ground, or the input has a pull-down; "
-                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not beep"
+                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not read that low"
                 )
             elif res.outcome == "stuck":
                 problems.append(
                     f"{label} went down but did not come back up within {cfg.stuck_us / 1e6:g} s: "
                     f"a jammed button or a wire shorted to ground"
                 )
-            for other in res.also:
+            for also in res.also:
                 problems.append(
-                    f"pressing {label} also fired {labels[other]}: the two wires touch or share a contact; "
-                    f"separate {where(key)} from {where(other)}"
+                    f"pressing {label} also fired {labels[also]}: the two wires touch or share a contact; "
+                    f"separate {where(key)} from {where(also)}"
                 )
             if res.double:
                 problems.append(
@@ -292,7 +308,7 @@ class Report:
             if glitches:
                 warnings.append(
                     f"{label} had {glitches} short pulse(s) too short to be a press: electrical noise; "
-                    f"twist its wire with a ground and fit the RC filter (README, long cables)"
+                    f"twist its wire with its own ground, keep lamp wires in another cable, check its front end (README, section 6)"
                 )
             lines.append(f"  {label:<24} {status:<16} {detail}".rstrip())
         if test.lights:

@@ -1,13 +1,15 @@
 """``buzzerbox wiring table``: a plain-text table to check a box with a multimeter.
 
 Put the meter (continuity or ohms) between the "pin" and the "ground" of a
-row and press that button: it must beep. Nothing else on the station may.
+row and press that button: it must read about 1 kΩ (the series resistor).
+Nothing else on the station may change the reading.
 """
 
 from __future__ import annotations
 
 from controller import board_channels as bc
-from controller.profile import Profile
+from controller.profile import FIXED_PULL_UP_GPIOS, Profile
+from controller.wiring_pack.checks import offsets_line, timing, timing_line
 from controller.wiring_pack.pins import rows
 
 
@@ -42,7 +44,14 @@ def render(profile: Profile) -> str:
         )
     else:
         out.append("Each input: switch between the pin and the ground; the Pi's internal pull-up holds it at 3.3 V.")
-    out.append("Meter on continuity between 'pin' and 'ground nearby': beeps only while that button is pressed.")
+        fixed = [f"GPIO {pin}" for pin in sorted(FIXED_PULL_UP_GPIOS) if pin in profile.input_pins()]
+        if fixed:
+            out.append(f"Except {' and '.join(fixed)}: a fixed 1.8 kΩ pull-up on the Pi's board holds it (100-220 Ω in series there).")
+    first = profile.stations[0].index
+    out.append(f"Front end of every station input, at the box end of its cable: {profile.front_end(first, 'bell').describe()};")
+    out.append(timing_line(timing(profile, first, "bell"), profile.source) + ".")
+    out.append(offsets_line(profile) + ".")
+    out.append("Meter on ohms between 'pin' and 'ground nearby': about 1 kΩ (the series resistor) only while that button is pressed.")
     out.append("")
     out.append(fmt(head))
     out.append(fmt(["-" * w for w in widths]))

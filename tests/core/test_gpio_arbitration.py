@@ -14,16 +14,17 @@ def arm_and_settle(rig, t_us: int = 1_000) -> None:
     rig.box.step(t_us + 100_000)
 
 
-def test_presses_one_microsecond_apart_are_ordered(rig):
+def test_presses_two_microseconds_apart_are_ordered(rig):
+    # 1 µs of mock ticks + 1 µs for the profile's front end (1 kΩ 1 %, 1 nF C0G)
     arm_and_settle(rig)
-    rig.press(2, 500_001)
+    rig.press(2, 500_002)
     rig.press(0, 500_000)  # delivered later, stamped earlier: still first
-    rig.press(3, 500_002)
+    rig.press(3, 500_004)
     rig.box.step(700_000)
     out = rig.box.summary()
     assert out["winner"] == 0
     assert out["queue"] == [2, 3]
-    assert out["margins_us"] == [1, 2]
+    assert out["margins_us"] == [2, 4]
     assert out["ties"] == []
 
 

@@ -75,3 +75,17 @@ def test_every_command_has_help(capsys):
             main(command)
         assert done.value.code == 0
     assert "simulate" in capsys.readouterr().out
+
+
+def test_roll_call_asks_every_station_for_its_bell_once():
+    p = parse(profile())
+    assert p.roll_call() == [(0, "bell", "A"), (1, "bell", "B")]
+    assert {(st, name) for st, name, _ in p.roll_call()} <= set(p.input_pins().values())
+
+
+def test_front_end_and_offsets_reach_the_profile():
+    p = parse(profile(front_end={"capacitor_nf": 10.0, "capacitor_tolerance": 0.2, "series_tolerance": 0.1},
+                      stations=[{"name": "A", "inputs": {"bell": 17}, "offset_us": 120}, {"name": "B", "inputs": {"bell": 5}}]))
+    assert p.front_end(0, "bell").capacitor_nf == 10.0 and p.front_end(1, "bell") == p.front_end(0, "bell")
+    assert p.precision_extra_us(0, "bell") == 10  # the old 10 nF guide: 9.2 µs worst-case spread
+    assert (p.offset_us(0), p.offset_us(1), p.offset_us(-1)) == (120, 0, 0)

@@ -32,14 +32,14 @@ def test_good_box_passes_and_asks_for_every_input_and_light(full4):
 
 
 def test_swapped_pair_is_named_both_ways(full4):
-    b = Builder(full4, wired_to={"Red a": 3, "Red b": 2})  # Red a's switch on GPIO3, Red b's on GPIO2
+    b = Builder(full4, wired_to={"Red a": 23, "Red b": 18})  # Red a's switch on Red b's GPIO, and back
     report = b.run()
     text = report.text()
     assert not report.passed
     assert "WRONG INPUT" in line_for(text, "Red a") and "WRONG INPUT" in line_for(text, "Red b")
     assert report.problems == [
         "Red a and Red b are swapped: pressing Red a fired Red b and pressing Red b fired Red a; "
-        "exchange the two wires (header pin 3 (its ground: header pin 6) / header pin 5 (its ground: header pin 6))"
+        "exchange the two wires (header pin 12 (its ground: header pin 14) / header pin 16 (its ground: header pin 14))"
     ]
 
 
@@ -56,7 +56,7 @@ def test_dead_input_times_out_and_says_where_to_measure(full4):
     assert "NEVER FIRED" in line_for(text, "Blue c")
     assert report.problems == [
         "Blue c never fired in 2 s: a broken or loose wire, or it is on another pin; a meter between "
-        "header pin 23 and header pin 25 must beep while it is pressed"
+        "header pin 23 and header pin 25 must read about 1 kΩ (the series resistor) while it is pressed"
     ]
     assert "ok" in line_for(text, "Blue d")  # the test went on after the timeout
 
@@ -81,6 +81,25 @@ def test_bouncy_switch_is_one_press_with_its_bounce_reported(full4):
     assert "10 edges (press + release), press bounce 3000 µs" in line_for(text, "Yellow bell")
     assert len(report.warnings) == 1
     assert report.warnings[0].startswith("Yellow bell is bouncy: its contact chattered for 3000 µs (10 edges)")
+    assert "settle within 2500 µs: clean or replace it before it reaches 5000 µs" in report.warnings[0]
+
+
+def test_ordinary_microswitch_bounce_is_no_warning(full4):
+    b = Builder(full4, bounces={"Yellow bell": [300, 400, 250, 300]})  # 1.25 ms: a normal microswitch
+    report = b.run()
+    assert report.passed and report.warnings == [], report.text()
+    assert "press bounce 1250 µs" in line_for(report.text(), "Yellow bell")
+
+
+def test_bounce_of_half_the_window_fails(full4):
+    gaps = [600] * 10  # 6 ms of chatter against a 10 ms bounce window
+    b = Builder(full4, bounces={"Yellow bell": gaps})
+    report = b.run()
+    assert not report.passed
+    assert report.problems == [
+        "Yellow bell chattered for 6000 µs (12 edges), half the bounce window (10000 µs) or more: the box may "
+        "take its presses for noise; replace the microswitch"
+    ]
 
 
 @pytest.mark.parametrize("late_touch_us", [12_000, 60_000], ids=["just-after-window", "during-settle"])
@@ -97,13 +116,13 @@ def test_light_that_did_not_light_names_its_pin_and_driver(full4):
     text = report.text()
     assert "DID NOT LIGHT" in line_for(text, "Blue bell light")
     assert len(report.problems) == 1
-    assert "header pin 16 -> ULN2803 #0 IN2 (pin 2), OUT2 (pin 17)" in report.problems[0]
+    assert "header pin 5 -> ULN2803 #0 IN2 (pin 2), OUT2 (pin 17)" in report.problems[0]
 
 
 def test_all_faults_at_once_are_each_reported(full4):
     b = Builder(
         full4,
-        wired_to={"Red a": 3, "Red b": 2, "Blue c": None},
+        wired_to={"Red a": 23, "Red b": 18, "Blue c": None},
         closed_at_rest={"Green bell"},
         bounces={"Yellow bell": [300, 400, 250, 500, 300, 450, 200, 600]},
     )

@@ -136,7 +136,7 @@ def test_header_diagram_labels_each_pin_with_its_gpio():
 def test_table_rows_give_pin_ground_and_light_for_a_meter():
     text = table.render(profile_mod.load("header-4-full"))
     red_bell = next(line for line in text.splitlines() if re.match(r"Red\s+bell\s", line))
-    assert re.search(r"\b4\s+header pin 7\s+header pin 9\s+18\s+header pin 12 -> ULN2803 #0 IN1", red_bell)
+    assert re.search(r"\b4\s+header pin 7\s+header pin 9\s+2\s+header pin 3 -> ULN2803 #0 IN1", red_bell)
     board = table.render(profile_mod.load("board-7-schicki"))
     cyan_red = next(line for line in board.splitlines() if re.match(r"Cyan\s+red\s", line))
     assert "87" in cyan_red and "SR chip 6 bit 7 (74HC165 #6 D7, pin 6)" in cyan_red
@@ -163,3 +163,21 @@ def test_board_diagram_shows_the_bus_pins_not_shift_register_channels_on_them():
     # channel 32 is 74HC165 chip 0 bit 0, never a Pico pin
     assert not any("(ch 32," in t for t in texts)
     assert "bit 0 (D0, pin 11)  ch 32: Red umbrella" in texts
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_diagrams_draw_the_safety_parts_on_every_input_and_lamp(path: Path):
+    root = ET.parse(DIAGRAMS / f"{path.stem}.svg").getroot()
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "1 kΩ 1 % series" in texts and "every input, always" in texts
+    assert "1 nF C0G" in texts and "ESD ≤ 1 µA" in texts
+    assert "PTC 250 mA (one per station)" in texts and "COM to +12 V: always" in texts
+    assert not any("long cables only" in t for t in texts)
+    assert not any("+12 V" in t for t in texts if t.startswith("  pin") and "lamp" not in t and "PTC" not in t)
+    if path.stem.startswith("header"):
+        assert "signals: RJ45 jack #1, labelled BUZZER - NOT ETHERNET" in texts
+        assert "  pin 1: bell (white/orange)" in texts and "  pin 2: ground of bell (orange)" in texts
+    else:
+        assert "SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)" in texts
+        assert "595 /OE (pin 13): 10 kΩ to 3.3 V;" in texts
+        assert "  pin 14: ground of bell" in texts
