@@ -18,6 +18,7 @@ bell) -> ``review`` (every player done: a drawer may admit a wrong drawing;
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -333,12 +334,26 @@ class PictomaniaEngine:
         return self._award_bonus(deadline)
 
     def handle(self, action: Action) -> list[GameEvent]:
-        events = self.tick(action.t_us) if action.t_us > self._now else []
-        if action.player is None:
-            events += self._host(action)
-        else:
-            self._check_seat(action.player)
-            events += self._player(action)
+        """Apply one action; on RuleError nothing changes (time included), so
+        the runtime's next tick still reports the tokens that fell due.
+
+        Every action checks before it changes anything, so only a settle
+        window closing on the way needs the round saved."""
+        due = self.next_deadline_us()
+        saved = None
+        if due is not None and due <= action.t_us:
+            saved = (copy.deepcopy(self.round), self._now, self.phase)
+        try:
+            events = self.tick(action.t_us) if action.t_us > self._now else []
+            if action.player is None:
+                events += self._host(action)
+            else:
+                self._check_seat(action.player)
+                events += self._player(action)
+        except RuleError:
+            if saved is not None:
+                self.round, self._now, self.phase = saved
+            raise
         return events
 
     def _check_seat(self, player: int) -> None:

@@ -199,3 +199,14 @@ def test_player_count_and_short_decks_are_refused_in_one_line(cards):
 def test_options_round_trip_through_json():
     opts = PictomaniaOptions.from_mapping({"harsher": True, "bonus_tokens": {"3": [5, 4, 0]}})
     assert PictomaniaOptions.from_mapping(opts.to_json()) == opts
+
+
+def test_a_refused_action_leaves_due_bell_tokens_for_the_next_tick(table):
+    g = table(players=3).start()
+    g.bell(0)
+    late = g.t + 1_000_000  # the settle window has closed by then
+    with pytest.raises(RuleError):
+        g.guess(1, 1, 3, at=late)  # on oneself: refused
+    assert g.engine.public_view()["status"][0] == "ringing"
+    events = g.engine.tick(late)
+    assert [(e.kind, e.player, e.data["token"]) for e in events] == [("bonus", 0, 3)]
