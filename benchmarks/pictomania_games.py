@@ -10,6 +10,8 @@ the spread between batches shows how settled a figure is:
   if these figures are off, the engine or the bots are wrong.
 * ``normal`` — the default bots (accuracy 0.75, 10 % skipped drawers).
 * ``harsher`` — the default bots in the harsher game (one bonus token fewer).
+* ``declining`` — harsher, and 15 % of "done"s decline the bonus token (the
+  rulebook allows it): rounds then end when everyone is done.
 
 What it proves: how the token values (our decision, see README.md) spread the
 final scores between simulated players, how often a round's black sheep is
@@ -37,6 +39,7 @@ TABLES: dict[str, tuple[BotProfile, dict[str, Any]]] = {
     "baseline": (BotProfile(accuracy=1.0, skip=0.0, wrong_drawing=0.0), {}),
     "normal": (BotProfile(), {}),
     "harsher": (BotProfile(), {"harsher": True}),
+    "declining": (BotProfile(decline=0.15), {"harsher": True}),
 }
 
 
@@ -106,14 +109,15 @@ def main(argv: list[str]) -> None:
         print(f"{name:>8}: " + ", ".join(parts))
     for players in (3, 4, 5, 6):
         tokens = {}
-        for name in ("normal", "harsher"):
+        for name in ("normal", "harsher", "declining"):
             profile, options = TABLES[name]
             batch = Batch()
             for seed in range(players - 3, min(games, 200), 4):
                 batch.add(play_bot_game(GameSettings(players=players, seed=seed, options=options), cards, profile))
             tokens[name] = f"{statistics.mean(batch.tokens):.2f}"
         print(f"  {players} players: bonus tokens per round normal {tokens['normal']}, "
-              f"harsher {tokens['harsher']} (harsher has {players - 1})")
+              f"harsher {tokens['harsher']} (harsher has {players - 1}), "
+              f"declining {tokens['declining']}")
 
 
 if __name__ == "__main__":

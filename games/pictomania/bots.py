@@ -45,6 +45,7 @@ class BotProfile:
     draw_s: tuple[float, float] = (20.0, 60.0)  # how long drawing takes
     guess_gap_s: tuple[float, float] = (2.0, 12.0)  # thinking time before each guess
     wrong_drawing: float = 0.02  # chance a bot drew the wrong word and admits it
+    decline: float = 0.0  # chance a bot says "done" without a bonus token (needs token_choice)
 
 
 def _plan_round(engine: PictomaniaEngine, profile: BotProfile, rng: random.Random,
@@ -75,7 +76,10 @@ def _plan_round(engine: PictomaniaEngine, profile: BotProfile, rng: random.Rando
             actions.append(Action(GUESS, t, p, {"drawer": d, "number": number},
                                   precision_us=PHONE_PRECISION_US))
         t += int(rng.uniform(0.2, 2.0) * SECOND_US)
-        actions.append(Action(DONE, t, p, precision_us=BELL_PRECISION_US))
+        if rng.random() < profile.decline:  # the phone's "done, no token"
+            actions.append(Action(DONE, t, p, {"token": 0}, precision_us=PHONE_PRECISION_US))
+        else:
+            actions.append(Action(DONE, t, p, precision_us=BELL_PRECISION_US))
     actions.sort(key=lambda a: a.t_us)
     return actions
 

@@ -118,9 +118,10 @@ class PictomaniaOptions:
     deck_plan: DeckPlan = DeckPlan.RISING
     #: the harsher game: one bonus token fewer, the round ends when the last is taken
     harsher: bool = False
-    #: the rulebook lets a player take a lower bonus token or none; off: the bell
-    #: always takes the highest left (the rules file)
-    token_choice: bool = False
+    #: the rulebook lets a player take a lower bonus token or none (the phone's
+    #: "done" offers them); the bell always takes the highest left. Off: only
+    #: the highest (as the rules file says)
+    token_choice: bool = True
     #: the rulebook's first teaching round: no black sheep, nobody loses the bonus
     learning_round: bool = False
     #: the host may swap a word card nobody at the table knows

@@ -78,7 +78,7 @@ def test_guessing_marks_the_player_as_guessing(table):
 
 
 def test_choosing_a_bonus_token_needs_the_option(table):
-    g = table(players=3).start()
+    g = table(players=3, token_choice=False).start()
     with pytest.raises(RuleError, match="token_choice"):
         g.bell(0, token=1)
 
@@ -154,6 +154,9 @@ def test_legal_moves_list_concrete_guesses_for_the_phone(table):
     guesses = [m["args"] for m in g.engine.legal_moves(0) if m["kind"] == GUESS]
     assert guesses == [{"drawer": 2, "number": k} for k in (1, 2, 3, 5, 6, 7)]
     assert {"kind": DONE, "args": {}} in g.engine.legal_moves(0)
+    # the rulebook's choice: a lower token (3, 2, 1 left: 2 or 1) or none
+    assert [m["args"] for m in g.engine.legal_moves(0) if m["kind"] == DONE] == [
+        {}, {"token": 2}, {"token": 1}, {"token": 0}]
     for move in g.engine.legal_moves(1):  # every listed move is accepted
         if move["kind"] == GUESS:
             probe = copy.deepcopy(g.engine)

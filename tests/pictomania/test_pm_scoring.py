@@ -204,7 +204,7 @@ def test_guesses_arriving_closer_than_the_phone_precision_are_a_tie(table):
 
 
 def test_token_choice_lets_a_player_take_a_lower_token_or_none(table):
-    g = table(players=4, token_choice=True).start()
+    g = table(players=4).start()  # token_choice is on by default: the rulebook allows it
     g.bell(0, token=2)
     g.bell(1, token=0)
     g.all_ring()
