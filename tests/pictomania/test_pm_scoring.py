@@ -230,3 +230,24 @@ def test_configured_token_values_are_used(table):
     reveal = g.reveal()
     assert [x["token"] for x in reveal["drawers"][0]["guesses"]] == [9, 5]
     assert reveal["bonus"] == [7, 6, 0]
+
+
+def test_guesses_of_a_player_left_out_by_the_harsher_game_still_count(table):
+    g = table(players=3, harsher=True).start()
+    g.right(2, 0)  # player 2 guesses, then the others take both bonus tokens
+    g.bell(0)
+    g.bell(1)
+    g.settle()
+    reveal = g.reveal()
+    assert g.engine.public_view()["status"][2] == "out"
+    assert reveal["earned"][2] == 4
+    assert reveal["bonus"][2] is None
+
+
+def test_an_admission_during_drawing_stays_off_the_screen_until_the_round_ends(table):
+    g = table(players=3).start()
+    g.send(Action(ADMIT, g.t + 1, 1))
+    assert g.engine.public_view()["admitted"] == []
+    assert g.engine.private_view(1)["admitted"] is True
+    g.all_ring()
+    assert g.engine.public_view()["admitted"] == [1]
