@@ -1,6 +1,7 @@
 """Pictomania on the box: everyone draws on paper at once, guesses arrive from
-phones, the bell takes the bonus tokens (rules: issue #19).
+phones, the bell takes the bonus tokens (rules: issue #19, README.md here).
 
-The engine is coming; for now this package holds our own word lists
-(``games.pictomania.words``). It registers no game SPEC yet.
+``engine`` is the pure rules core (the word cards are passed in), ``bots`` the
+simulated players, ``words`` our own word lists. It registers no game SPEC yet:
+the scene, registry line and phone pages come with the contract restructuring.
 """

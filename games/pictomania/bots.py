@@ -1,0 +1,124 @@
+"""Seeded simulated Pictomania players: they draw for a while, guess, ring the bell.
+
+The simulator plays the part of the paper: a bot "looks at" a drawing and
+recognises it with probability ``accuracy`` (it then names the drawer's true
+number, read from the drawer's private view as the drawing would show it);
+otherwise it names a wrong number. Like a person, a bot never lays its own
+number and never a guess card it has already laid; once its right card is
+gone, any later guess is wrong. All times are box microseconds; no clock, no
+I/O: the same seed plays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from games.base import Action, GameSettings, RuleError
+from games.pictomania.engine import (
+    ADMIT,
+    DONE,
+    DRAWN,
+    GUESS,
+    NEXT,
+    NUMBERS,
+    REVEAL,
+    START,
+    PictomaniaEngine,
+)
+from games.pictomania.words import WordCard
+
+SECOND_US = 1_000_000
+#: a phone guess is stamped when it reaches the box: honest to tens of ms
+PHONE_PRECISION_US = 20_000
+#: a wired bell is stamped at the source
+BELL_PRECISION_US = 100
+
+
+@dataclass(frozen=True)
+class BotProfile:
+    """How a simulated table plays (the same for every seat)."""
+
+    accuracy: float = 0.75  # chance one guess names the right number
+    skip: float = 0.1  # chance a bot does not guess a drawer at all
+    draw_s: tuple[float, float] = (20.0, 60.0)  # how long drawing takes
+    guess_gap_s: tuple[float, float] = (2.0, 12.0)  # thinking time before each guess
+    wrong_drawing: float = 0.02  # chance a bot drew the wrong word and admits it
+    decline: float = 0.0  # chance a bot says "done" without a bonus token (needs token_choice)
+
+
+def _plan_round(engine: PictomaniaEngine, profile: BotProfile, rng: random.Random,
+                start_us: int) -> list[Action]:
+    """Every bot's guesses and bell press for one round, in the bots' own time."""
+    players = engine.players
+    numbers = [engine.private_view(p)["secret"]["number"] for p in range(players)]
+    actions: list[Action] = []
+    for p in range(players):
+        t = start_us + int(rng.uniform(*profile.draw_s) * SECOND_US)
+        actions.append(Action(DRAWN, t, p, precision_us=PHONE_PRECISION_US))
+        others = [d for d in range(players) if d != p]
+        rng.shuffle(others)
+        used = {numbers[p]}  # laying one's own number is pointless: bots never do
+        for d in others:
+            t += int(rng.uniform(*profile.guess_gap_s) * SECOND_US)
+            if rng.random() < profile.skip:
+                continue
+            right = numbers[d]
+            if rng.random() < profile.accuracy and right not in used:
+                number = right
+            else:
+                wrong = [k for k in NUMBERS if k not in used and k != right]
+                if not wrong:
+                    continue
+                number = rng.choice(wrong)
+            used.add(number)
+            actions.append(Action(GUESS, t, p, {"drawer": d, "number": number},
+                                  precision_us=PHONE_PRECISION_US))
+        t += int(rng.uniform(0.2, 2.0) * SECOND_US)
+        if rng.random() < profile.decline:  # the phone's "done, no token"
+            actions.append(Action(DONE, t, p, {"token": 0}, precision_us=PHONE_PRECISION_US))
+        else:
+            actions.append(Action(DONE, t, p, precision_us=BELL_PRECISION_US))
+    actions.sort(key=lambda a: a.t_us)
+    return actions
+
+
+def play_bot_game(
+    settings: GameSettings,
+    cards: Mapping[int, Sequence[WordCard]],
+    profile: BotProfile = BotProfile(),
+    after_action: Callable[[PictomaniaEngine, Action], None] | None = None,
+) -> PictomaniaEngine:
+    """Play a whole game with bots; actions the rules refuse (a harsher round
+    already over) are dropped as the runtime would drop them."""
+    engine = PictomaniaEngine(settings, cards)
+    rng = random.Random(settings.seed * 7919 + 1)
+    t = 0
+
+    def send(action: Action) -> None:
+        try:
+            engine.handle(action)
+        except RuleError:
+            return
+        if after_action is not None:
+            after_action(engine, action)
+
+    while not engine.finished:
+        t += SECOND_US
+        send(Action(START, t))
+        plan = _plan_round(engine, profile, rng, t)
+        for action in plan:
+            send(action)
+        t = max(t, plan[-1].t_us)
+        while (deadline := engine.next_deadline_us()) is not None:
+            t = max(t, deadline)
+            engine.tick(t)
+        t += SECOND_US
+        for p in range(engine.players):
+            if rng.random() < profile.wrong_drawing:
+                send(Action(ADMIT, t, p))
+        send(Action(REVEAL, t))
+        t += SECOND_US
+        send(Action(NEXT, t))
+    return engine

@@ -1,0 +1,724 @@
+"""Pictomania rules engine: sans-I/O, seeded, everyone at once.
+
+Players draw on paper; the box deals the secrets (a letter A/B/C and a number
+1-7 per player), takes the guesses from the phones, ranks the bells for the
+bonus tokens, and scores drawer by drawer in guess order. The rules as the box
+plays them and every decision taken here: ``games/pictomania/README.md``.
+
+Why the word cards are a constructor argument: the engine does no I/O, and the
+word lists are package data read by ``games.pictomania.words.load_words``. The
+``language`` option only names the list for the journal; whoever builds the
+engine (the game SPEC at merge, the bots, the tests) loads and passes the cards.
+
+Phases: ``cards`` (three word cards on show; the host may swap one nobody
+knows, then ``start`` deals the secrets) -> ``drawing`` (draw, guess, ring the
+bell) -> ``review`` (every player done: a drawer may admit a wrong drawing;
+``reveal`` scores) -> ``revealed`` (``next`` goes to the next round) -> ``over``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any
+
+# moves to the contract layer at merge
+from controller.arbiter import rank_by_time
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    BuzzerBoxError,
+    GameEvent,
+    GameSettings,
+    RuleError,
+)
+from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+LETTERS: tuple[str, ...] = ("A", "B", "C")
+#: the letter cards in the box: two of each, so six players get one each
+LETTER_CARDS: tuple[str, ...] = ("A", "A", "B", "B", "C", "C")
+NUMBERS: tuple[int, ...] = tuple(range(1, WORDS_PER_CARD + 1))
+
+#: player actions
+GUESS = "guess"  # args {"drawer": seat, "number": 1-7}
+DRAWN = "drawn"  # optional: the drawing is finished, guessing from now on
+DONE = "done"  # the bell (or the phone's "done"); args {"token": value} with token_choice
+ADMIT = "admit_wrong"  # "I drew the wrong word" (host may send it with args {"player": seat})
+#: host actions
+SWAP = "swap"  # args {"card": "A" | "B" | "C"}: replace a card nobody knows
+START = "start"
+REVEAL = "reveal"
+NEXT = "next"
+
+
+class Phase(str, Enum):
+    CARDS = "cards"
+    DRAWING = "drawing"
+    REVIEW = "review"
+    REVEALED = "revealed"
+    OVER = "over"
+
+
+class Status(str, Enum):
+    """Where each player is in a round (what the shared screen shows)."""
+
+    WAITING = "waiting"  # cards on show, not dealt yet
+    DRAWING = "drawing"
+    GUESSING = "guessing"
+    RINGING = "ringing"  # bell pressed, token not yet awarded (settle window)
+    DONE = "done"
+    OUT = "out"  # harsher game: the round ended before this player was done
+
+
+class DeckPlan(str, Enum):
+    """Which deck each round deals from."""
+
+    RISING = "rising"  # round 1 deck 1 (easiest) ... round 4 deck 4 (hardest)
+    EASIEST = "easiest"  # every round deck 1 (the rulebook's advice for small children)
+
+
+class PictomaniaError(BuzzerBoxError, ValueError):
+    """A game that cannot be set up: bad option, player count or word cards."""
+
+
+DEFAULT_SCORING_TOKENS: tuple[int, ...] = (4, 3, 3, 2, 2)
+DEFAULT_BONUS_TOKENS: Mapping[int, tuple[int, ...]] = {
+    3: (3, 2, 1),
+    4: (3, 2, 2, 1),
+    5: (4, 3, 2, 2, 1),
+    6: (4, 3, 3, 2, 2, 1),
+}
+
+
+def _token_list(name: str, raw: Any, length: int) -> tuple[int, ...]:
+    if (
+        not isinstance(raw, (list, tuple))
+        or len(raw) != length
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in raw)
+        or list(raw) != sorted(raw, reverse=True)
+    ):
+        raise PictomaniaError(
+            f"option {name}: {raw!r} is not {length} whole numbers 0-20 from highest to lowest; fix it"
+        )
+    return tuple(raw)
+
+
+@dataclass(frozen=True)
+class PictomaniaOptions:
+    """Every option with its type, default and range, checked in one place."""
+
+    #: names the word list the cards came from (the journal records it)
+    language: str = "en"
+    #: which deck each round uses
+    deck_plan: DeckPlan = DeckPlan.RISING
+    #: the harsher game: one bonus token fewer, the round ends when the last is taken
+    harsher: bool = False
+    #: the rulebook lets a player take a lower bonus token or none (the phone's
+    #: "done" offers them); the bell always takes the highest left. Off: only
+    #: the highest (as the rules file says)
+    token_choice: bool = True
+    #: the rulebook's first teaching round: no black sheep, nobody loses the bonus
+    learning_round: bool = False
+    #: the host may swap a word card nobody at the table knows
+    allow_swap: bool = True
+    #: phone guesses arriving closer than this are a tie (arrival stamps: tens of ms)
+    guess_tie_us: int = 30_000
+    #: bell presses closer than this are a tie, on top of their stamp precision
+    bell_tie_us: int = 0
+    #: wait this long after the last bell press before awarding tokens, so a press
+    #: stamped earlier but delivered later is still ranked with the others
+    bell_settle_us: int = 50_000
+    #: each player's scoring tokens, highest first; n players use the first n - 1
+    scoring_tokens: tuple[int, ...] = DEFAULT_SCORING_TOKENS
+    #: bonus tokens per player count (the harsher game drops the lowest)
+    bonus_tokens: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_BONUS_TOKENS))
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
+        """Check the options one by one; the first bad one raises a one-line error."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise PictomaniaError(f"unknown option {unknown[0]!r}; the options are {', '.join(sorted(known))}")
+        values: dict[str, Any] = {}
+        for name in ("harsher", "token_choice", "learning_round", "allow_swap"):
+            if name in options:
+                if not isinstance(options[name], bool):
+                    raise PictomaniaError(f"option {name}: {options[name]!r} is not true or false")
+                values[name] = options[name]
+        for name, low, high in (
+            ("guess_tie_us", 0, 1_000_000),
+            ("bell_tie_us", 0, 1_000_000),
+            ("bell_settle_us", 0, 2_000_000),
+        ):
+            if name in options:
+                v = options[name]
+                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+                    raise PictomaniaError(f"option {name}: {v!r} is not a whole number of µs in {low}-{high}")
+                values[name] = v
+        if "language" in options:
+            lang = options["language"]
+            if not isinstance(lang, str) or not 2 <= len(lang) <= 3 or not lang.isalpha():
+                raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")
+            values["language"] = lang
+        if "deck_plan" in options:
+            try:
+                values["deck_plan"] = DeckPlan(options["deck_plan"])
+            except ValueError:
+                raise PictomaniaError(
+                    f"option deck_plan: {options['deck_plan']!r} is not one of "
+                    f"{', '.join(p.value for p in DeckPlan)}"
+                ) from None
+        if "scoring_tokens" in options:
+            values["scoring_tokens"] = _token_list("scoring_tokens", options["scoring_tokens"], MAX_PLAYERS - 1)
+        if "bonus_tokens" in options:
+            raw = options["bonus_tokens"]
+            if not isinstance(raw, Mapping):
+                raise PictomaniaError("option bonus_tokens: give a list per player count, e.g. {\"3\": [3, 2, 1]}")
+            bonus = dict(DEFAULT_BONUS_TOKENS)
+            for key, tokens in raw.items():
+                try:
+                    count = int(key)
+                except (TypeError, ValueError):
+                    count = 0
+                if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+                    raise PictomaniaError(f"option bonus_tokens: {key!r} is not a player count 3-6")
+                bonus[count] = _token_list(f"bonus_tokens[{count}]", tokens, count)
+            values["bonus_tokens"] = bonus
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "language": self.language,
+            "deck_plan": self.deck_plan.value,
+            "harsher": self.harsher,
+            "token_choice": self.token_choice,
+            "learning_round": self.learning_round,
+            "allow_swap": self.allow_swap,
+            "guess_tie_us": self.guess_tie_us,
+            "bell_tie_us": self.bell_tie_us,
+            "bell_settle_us": self.bell_settle_us,
+            "scoring_tokens": list(self.scoring_tokens),
+            "bonus_tokens": {str(k): list(v) for k, v in sorted(self.bonus_tokens.items())},
+        }
+
+
+@dataclass(frozen=True)
+class Secret:
+    """What one player draws this round: word number ``number`` on card ``letter``."""
+
+    letter: str
+    number: int
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One guess card laid on a drawer's pile, stamped when it reached the box."""
+
+    guesser: int
+    drawer: int
+    number: int
+    t_us: int
+    precision_us: int
+    seq: int  # arrival order, keeps equal stamps stable
+
+
+@dataclass(frozen=True)
+class BellPress:
+    """A bell press (or phone 'done') waiting for the settle window to close."""
+
+    player: int
+    t_us: int
+    precision_us: int
+    cap: int | None  # token_choice: take the highest left worth at most this; 0 = none
+
+
+@dataclass
+class RoundState:
+    """One round: the cards on show, the secrets, the piles of guesses, the bonus race."""
+
+    number: int  # 1-based
+    deck: int
+    cards: list[WordCard]
+    secrets: list[Secret] = field(default_factory=list)
+    guesses: list[Guess] = field(default_factory=list)
+    bonus_left: list[int] = field(default_factory=list)
+    bonus: list[int | None] = field(default_factory=list)  # value taken, None = none
+    bonus_tie: list[bool] = field(default_factory=list)
+    done_us: list[int | None] = field(default_factory=list)
+    pending: list[BellPress] = field(default_factory=list)
+    admitted: set[int] = field(default_factory=set)
+    started_drawing_guess: set[int] = field(default_factory=set)  # pressed "drawn" or guessed
+    reveal: dict[str, Any] | None = None
+
+
+class PictomaniaEngine:
+    """The whole game and its rules. Deterministic given settings, cards and actions."""
+
+    def __init__(self, settings: GameSettings, cards: Mapping[int, Sequence[WordCard]]) -> None:
+        self.settings = settings
+        if not MIN_PLAYERS <= settings.players <= MAX_PLAYERS:
+            raise PictomaniaError(
+                f"Pictomania takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {settings.players}; "
+                "seat more or fewer players"
+            )
+        self.players = settings.players
+        self.options = PictomaniaOptions.from_mapping(settings.options)
+        self.rounds = len(DECKS)
+        self.round_decks = [d if self.options.deck_plan is DeckPlan.RISING else DECKS[0] for d in DECKS]
+        for deck in set(self.round_decks):
+            needed = 3 * self.round_decks.count(deck)
+            have = len(cards.get(deck, ()))
+            if have < needed:
+                raise PictomaniaError(
+                    f"deck {deck} has {have} word cards but this game deals {needed} from it; "
+                    "add cards or choose another deck plan"
+                )
+        self._rng = random.Random(settings.seed)
+        #: the cards still to be dealt, per deck, shuffled once (dealt cards never return)
+        self._pools: dict[int, list[WordCard]] = {}
+        for deck in sorted(set(self.round_decks)):
+            pool = list(cards[deck])
+            self._rng.shuffle(pool)
+            self._pools[deck] = pool
+        self.scoring_tokens = self.options.scoring_tokens[: self.players - 1]
+        bonus = self.options.bonus_tokens[self.players]
+        self.bonus_tokens = bonus[:-1] if self.options.harsher else bonus
+        self._now = 0
+        self._seq = 0
+        self.phase = Phase.CARDS
+        self.totals = [0] * self.players
+        self.history: list[dict[str, Any]] = []
+        self.round = self._new_round(1)
+
+    # ------------------------------------------------------------------ set-up
+    def _new_round(self, number: int) -> RoundState:
+        deck = self.round_decks[number - 1]
+        pool = self._pools[deck]
+        shown, self._pools[deck] = pool[:3], pool[3:]
+        return RoundState(number=number, deck=deck, cards=shown)
+
+    def _deal(self) -> None:
+        r = self.round
+        letters = list(LETTER_CARDS)
+        numbers = list(NUMBERS)
+        self._rng.shuffle(letters)
+        self._rng.shuffle(numbers)
+        n = self.players
+        r.secrets = [Secret(letters[p], numbers[p]) for p in range(n)]
+        r.bonus_left = list(self.bonus_tokens)
+        r.bonus = [None] * n
+        r.bonus_tie = [False] * n
+        r.done_us = [None] * n
+
+    # ------------------------------------------------------------------ time
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def next_deadline_us(self) -> int | None:
+        pending = self.round.pending
+        if self.phase is not Phase.DRAWING or not pending:
+            return None
+        return max(p.t_us for p in pending) + self.options.bell_settle_us
+
+    def tick(self, now_us: int) -> list[GameEvent]:
+        self._now = max(self._now, now_us)
+        deadline = self.next_deadline_us()
+        if deadline is None or now_us < deadline:
+            return []
+        return self._award_bonus(deadline)
+
+    def handle(self, action: Action) -> list[GameEvent]:
+        """Apply one action; on RuleError nothing changes (time included), so
+        the runtime's next tick still reports the tokens that fell due.
+
+        Every action checks before it changes anything, so only a settle
+        window closing on the way needs the round saved."""
+        due = self.next_deadline_us()
+        saved = None
+        if due is not None and due <= action.t_us:
+            saved = (copy.deepcopy(self.round), self._now, self.phase)
+        try:
+            events = self.tick(action.t_us) if action.t_us > self._now else []
+            if action.player is None:
+                events += self._host(action)
+            else:
+                self._check_seat(action.player)
+                events += self._player(action)
+        except RuleError:
+            if saved is not None:
+                self.round, self._now, self.phase = saved
+            raise
+        return events
+
+    def _check_seat(self, player: int) -> None:
+        if not 0 <= player < self.players:
+            raise RuleError(f"there is no player {player}; seats are 0-{self.players - 1}")
+
+    # ------------------------------------------------------------------ host
+    def _host(self, action: Action) -> list[GameEvent]:
+        kind, t = action.kind, action.t_us
+        if kind in (HOST_SHOWN, HOST_RESUME):
+            return []  # no clocks run in this game: paper and pencils do not pause
+        if kind == SWAP:
+            return self._swap(action)
+        if kind == START:
+            self._need(Phase.CARDS, "start")
+            self._deal()
+            self.phase = Phase.DRAWING
+            return [GameEvent("show", t, data={"round": self.round.number, "deck": self.round.deck})]
+        if kind == ADMIT:
+            player = action.args.get("player")
+            if not isinstance(player, int) or isinstance(player, bool):
+                raise RuleError("admit_wrong from the host needs args {\"player\": seat}")
+            self._check_seat(player)
+            return self._admit(player, t)
+        if kind == REVEAL:
+            self._need(Phase.REVIEW, "reveal")
+            return self._score(t)
+        if kind == NEXT:
+            self._need(Phase.REVEALED, "next")
+            if self.round.number == self.rounds:
+                self.phase = Phase.OVER
+                return [GameEvent("game_over", t, data={"totals": list(self.totals), "winners": self.winners()})]
+            self.round = self._new_round(self.round.number + 1)
+            self.phase = Phase.CARDS
+            return [GameEvent("round_cards", t, data={"round": self.round.number, "deck": self.round.deck})]
+        raise RuleError(f"the host cannot {kind!r} here; now: {', '.join(self.legal_actions(None)) or 'nothing'}")
+
+    def _need(self, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
+            raise RuleError(f"{what} only in the {phase.value} phase; the game is in {self.phase.value}")
+
+    def _swap(self, action: Action) -> list[GameEvent]:
+        self._need(Phase.CARDS, "swapping a word card")
+        if not self.options.allow_swap:
+            raise RuleError("swapping word cards is off in this game (option allow_swap)")
+        letter = action.args.get("card")
+        if letter not in LETTERS:
+            raise RuleError(f"swap needs args {{\"card\": \"A\", \"B\" or \"C\"}}, not {letter!r}")
+        r = self.round
+        pool = self._pools[r.deck]
+        if not pool:
+            raise RuleError(f"no card left in deck {r.deck} to swap in; play these cards")
+        index = LETTERS.index(letter)
+        old = r.cards[index]
+        r.cards[index], self._pools[r.deck] = pool[0], pool[1:]
+        return [GameEvent("swapped", action.t_us, data={"card": letter, "out": old.theme,
+                                                         "in": r.cards[index].theme})]
+
+    # ------------------------------------------------------------------ players
+    def _player(self, action: Action) -> list[GameEvent]:
+        p, kind = action.player, action.kind
+        assert p is not None
+        if kind == ADMIT:
+            return self._admit(p, action.t_us)
+        if self.phase is not Phase.DRAWING:
+            raise RuleError(f"{kind!r} only while drawing; the game is in {self.phase.value}")
+        r = self.round
+        if r.done_us[p] is not None:
+            raise RuleError(f"player {p} is done this round: no more drawing or guessing")
+        if kind == DRAWN:
+            r.started_drawing_guess.add(p)
+            return [GameEvent("drawn", action.t_us, p)]
+        if kind == GUESS:
+            return self._guess(action, p)
+        if kind == DONE:
+            return self._ring(action, p)
+        raise RuleError(f"player {p} cannot {kind!r}; now: {', '.join(self.legal_actions(p)) or 'nothing'}")
+
+    def _guess(self, action: Action, p: int) -> list[GameEvent]:
+        r = self.round
+        drawer, number = action.args.get("drawer"), action.args.get("number")
+        if not isinstance(drawer, int) or isinstance(drawer, bool) or not 0 <= drawer < self.players:
+            raise RuleError(f"a guess needs args {{\"drawer\": seat 0-{self.players - 1}, \"number\": 1-7}}")
+        if not isinstance(number, int) or isinstance(number, bool) or number not in NUMBERS:
+            raise RuleError(f"guess number {number!r} is not 1-7; pick the word's number on the cards")
+        if drawer == p:
+            raise RuleError("nobody guesses their own drawing; pick another player")
+        mine = [g for g in r.guesses if g.guesser == p]
+        if any(g.drawer == drawer for g in mine):
+            raise RuleError(f"player {p} has already guessed player {drawer}; a guess cannot be taken back")
+        if any(g.number == number for g in mine):
+            raise RuleError(f"player {p} has already laid guess card {number} on someone; "
+                            "each number is one card")
+        self._seq += 1
+        r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))
+        r.started_drawing_guess.add(p)
+        # the number stays secret until the reveal: the event only says a card was laid
+        return [GameEvent("guess", action.t_us, p, {"drawer": drawer})]
+
+    def _ring(self, action: Action, p: int) -> list[GameEvent]:
+        r = self.round
+        cap: int | None = None
+        if "token" in action.args:
+            if not self.options.token_choice:
+                raise RuleError("the bell takes the highest bonus token left; choosing one is off "
+                                "(option token_choice)")
+            cap = action.args["token"]
+            if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
+                raise RuleError(f"token {cap!r}: give a token value to take, or 0 for none")
+        r.done_us[p] = action.t_us
+        r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap))
+        return [GameEvent("bell", action.t_us, p)]
+
+    def _award_bonus(self, t_us: int) -> list[GameEvent]:
+        """Rank the settled bell presses and hand out tokens; ties share the better place."""
+        r = self.round
+        presses, r.pending = r.pending, []
+        groups = rank_by_time(
+            presses,
+            t_us=lambda b: b.t_us,
+            precision_us=lambda b: b.precision_us,
+            tie_window_us=self.options.bell_tie_us,
+        )
+        events: list[GameEvent] = []
+        for group in groups:
+            tie = len(group) > 1
+            highest = [b for b in group if b.cap is None]
+            taken = r.bonus_left[: len(highest)]
+            r.bonus_left = r.bonus_left[len(highest):]
+            for b in highest:
+                r.bonus[b.player] = taken[0] if taken else None
+                r.bonus_tie[b.player] = tie
+            for b in group:
+                if b.cap is None:
+                    continue
+                fitting = [v for v in r.bonus_left if v <= b.cap and v > 0]
+                if fitting:
+                    r.bonus[b.player] = fitting[0]
+                    r.bonus_left.remove(fitting[0])
+                r.bonus_tie[b.player] = tie
+            for b in group:
+                events.append(GameEvent("bonus", t_us, b.player,
+                                        {"token": r.bonus[b.player], "tie": tie}))
+        return events + self._maybe_end_round(t_us)
+
+    def _maybe_end_round(self, t_us: int) -> list[GameEvent]:
+        r = self.round
+        everyone_done = all(d is not None for d in r.done_us) and not r.pending
+        last_token_gone = self.options.harsher and not r.bonus_left and not r.pending
+        if not (everyone_done or last_token_gone):
+            return []
+        self.phase = Phase.REVIEW
+        reason = "everyone done" if everyone_done else "last bonus token taken"
+        return [GameEvent("round_over", t_us, data={"round": r.number, "reason": reason})]
+
+    def _admit(self, p: int, t_us: int) -> list[GameEvent]:
+        if self.phase not in (Phase.DRAWING, Phase.REVIEW):
+            raise RuleError(f"a wrong drawing is admitted before the reveal; the game is in {self.phase.value}")
+        self.round.admitted.add(p)
+        return [GameEvent("admitted", t_us, p)]
+
+    # ------------------------------------------------------------------ scoring
+    def _guess_groups(self, drawer: int) -> list[list[Guess]]:
+        """A drawer's pile in arrival order, closer arrivals grouped as ties."""
+        pile = sorted((g for g in self.round.guesses if g.drawer == drawer), key=lambda g: (g.t_us, g.seq))
+        return rank_by_time(pile, t_us=lambda g: g.t_us, precision_us=lambda g: g.precision_us,
+                            tie_window_us=self.options.guess_tie_us)
+
+    def _score(self, t_us: int) -> list[GameEvent]:
+        r = self.round
+        n = self.players
+        earned = [0] * n
+        kept = [0] * n
+        wrong = [0] * n
+        guessed_right = [0] * n
+        drawers: list[dict[str, Any]] = []
+        for d in range(n):
+            secret = r.secrets[d]
+            tokens = list(self.scoring_tokens)
+            admitted = d in r.admitted
+            pile: list[dict[str, Any]] = []
+            for group in self._guess_groups(d):
+                right = [g for g in group if g.number == secret.number and not admitted]
+                share = tokens[: len(right)]
+                tokens = tokens[len(right):]
+                for g in group:
+                    correct = g.number == secret.number
+                    token = share[0] if correct and not admitted and share else 0
+                    if correct and not admitted:
+                        earned[g.guesser] += token
+                        guessed_right[d] += 1
+                    elif not correct and not admitted:
+                        wrong[g.guesser] += 1
+                    pile.append({"guesser": g.guesser, "number": g.number, "correct": correct,
+                                 "token": token, "tie": len(group) > 1, "t_us": g.t_us})
+            kept[d] = sum(tokens)
+            drawers.append({
+                "drawer": d, "letter": secret.letter, "number": secret.number,
+                "word": self._word(secret), "admitted": admitted, "guesses": pile,
+                "kept": list(tokens),
+            })
+        learning = self.options.learning_round and r.number == 1
+        most = max(wrong)
+        sheep_candidates = [p for p in range(n) if wrong[p] == most] if most > 0 else []
+        black_sheep = sheep_candidates[0] if len(sheep_candidates) == 1 and not learning else None
+        bonus_score = [0] * n
+        bonus_note = [""] * n
+        for p in range(n):
+            b = r.bonus[p] or 0
+            if p in r.admitted:
+                bonus_note[p] = "returned: wrong drawing"
+            elif p == black_sheep:
+                bonus_score[p], bonus_note[p] = -b, "black sheep"
+            elif guessed_right[p] == 0 and not learning:
+                bonus_note[p] = "lost: nobody guessed the drawing"
+            else:
+                bonus_score[p], bonus_note[p] = b, "kept"
+        scores = [earned[p] + bonus_score[p] - kept[p] for p in range(n)]
+        for p in range(n):
+            self.totals[p] += scores[p]
+        r.reveal = {
+            "round": r.number,
+            "drawers": drawers,
+            "wrong_guesses": wrong,
+            "black_sheep": black_sheep,
+            "black_sheep_tied": sheep_candidates if len(sheep_candidates) > 1 else [],
+            "bonus": list(r.bonus),
+            "bonus_tie": list(r.bonus_tie),
+            "bonus_score": bonus_score,
+            "bonus_note": bonus_note,
+            "earned": earned,
+            "kept": kept,
+            "scores": scores,
+            "totals": list(self.totals),
+        }
+        self.history.append(r.reveal)
+        self.phase = Phase.REVEALED
+        return [GameEvent("reveal", t_us, data={"round": r.number, "scores": scores,
+                                                 "black_sheep": black_sheep})]
+
+    def _word(self, secret: Secret) -> str:
+        return self.round.cards[LETTERS.index(secret.letter)].word(secret.number)
+
+    def winners(self) -> list[int]:
+        best = max(self.totals)
+        return [p for p in range(self.players) if self.totals[p] == best]
+
+    # ------------------------------------------------------------------ views
+    def status(self, p: int) -> Status:
+        r = self.round
+        if self.phase is Phase.CARDS:
+            return Status.WAITING
+        if r.done_us[p] is not None:
+            return Status.RINGING if any(b.player == p for b in r.pending) else Status.DONE
+        if self.phase is not Phase.DRAWING:
+            return Status.OUT
+        return Status.GUESSING if p in r.started_drawing_guess else Status.DRAWING
+
+    def public_view(self) -> dict[str, Any]:
+        """The shared screen: cards, who is where, tokens left; secrets only after the reveal."""
+        r = self.round
+        dealt = self.phase is not Phase.CARDS
+        return {
+            "phase": self.phase.value,
+            "round": r.number,
+            "rounds": self.rounds,
+            "deck": r.deck,
+            "cards": [{"letter": LETTERS[i], "theme": c.theme, "words": list(c.words)}
+                      for i, c in enumerate(r.cards)],
+            "scores": list(self.totals),
+            "status": [self.status(p).value for p in range(self.players)],
+            "bonus_left": list(r.bonus_left) if dealt else list(self.bonus_tokens),
+            "bonus": list(r.bonus) if dealt else [None] * self.players,
+            "bonus_tie": list(r.bonus_tie) if dealt else [False] * self.players,
+            # how many cards lie on each pile and how many each player laid: the
+            # table sees the piles grow, never the numbers on them
+            "guesses_on": [sum(1 for g in r.guesses if g.drawer == d) for d in range(self.players)],
+            "guesses_made": [sum(1 for g in r.guesses if g.guesser == p) for p in range(self.players)],
+            "admitted": sorted(r.admitted) if self.phase is not Phase.DRAWING else [],
+            "scoring_tokens": list(self.scoring_tokens),
+            "reveal": r.reveal if self.phase in (Phase.REVEALED, Phase.OVER) else None,
+            "history": [{"round": h["round"], "scores": h["scores"]} for h in self.history],
+            "winners": self.winners() if self.finished else [],
+        }
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        """One phone: this player's secret (letter, number, word) and own guesses only."""
+        self._check_seat(player)
+        r = self.round
+        if self.phase is Phase.CARDS:
+            return {"player": player, "secret": None, "guesses": [], "admitted": False}
+        secret = r.secrets[player]
+        return {
+            "player": player,
+            "secret": {"letter": secret.letter, "number": secret.number, "word": self._word(secret)},
+            "guesses": [{"drawer": g.drawer, "number": g.number, "t_us": g.t_us}
+                        for g in r.guesses if g.guesser == player],
+            "admitted": player in r.admitted,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "options": self.options.to_json(),
+            "finished": self.finished,
+            "rounds_played": len(self.history),
+            "scores": list(self.totals),
+            "winners": self.winners() if self.finished else [],
+            "rounds": self.history,
+        }
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self, player: int | None) -> list[dict[str, Any]]:
+        """Every concrete move with its args, so a phone page can offer buttons for them."""
+        moves: list[dict[str, Any]] = []
+        if player is None:
+            if self.phase is Phase.CARDS:
+                if self.options.allow_swap and self._pools[self.round.deck]:
+                    moves += [{"kind": SWAP, "args": {"card": c}} for c in LETTERS]
+                moves.append({"kind": START, "args": {}})
+            if self.phase in (Phase.DRAWING, Phase.REVIEW):
+                moves += [{"kind": ADMIT, "args": {"player": p}} for p in range(self.players)
+                          if p not in self.round.admitted]
+            if self.phase is Phase.REVIEW:
+                moves.append({"kind": REVEAL, "args": {}})
+            if self.phase is Phase.REVEALED:
+                moves.append({"kind": NEXT, "args": {}})
+            return moves
+        self._check_seat(player)
+        r = self.round
+        if self.phase in (Phase.DRAWING, Phase.REVIEW) and player not in r.admitted:
+            moves.append({"kind": ADMIT, "args": {}})
+        if self.phase is not Phase.DRAWING or r.done_us[player] is not None:
+            return moves
+        if player not in r.started_drawing_guess:
+            moves.append({"kind": DRAWN, "args": {}})
+        mine = [g for g in r.guesses if g.guesser == player]
+        guessed = {g.drawer for g in mine}
+        used = {g.number for g in mine}
+        for d in range(self.players):
+            if d != player and d not in guessed:
+                moves += [{"kind": GUESS, "args": {"drawer": d, "number": k}} for k in NUMBERS if k not in used]
+        moves.append({"kind": DONE, "args": {}})
+        if self.options.token_choice:
+            moves += [{"kind": DONE, "args": {"token": v}} for v in sorted(set(r.bonus_left), reverse=True)[1:]]
+            moves.append({"kind": DONE, "args": {"token": 0}})
+        return moves
+
+    def legal_actions(self, player: int | None) -> list[str]:
+        kinds: list[str] = []
+        for move in self.legal_moves(player):
+            if move["kind"] not in kinds:
+                kinds.append(move["kind"])
+        if player is None and not self.finished:
+            kinds += [HOST_SHOWN, HOST_RESUME]
+        return kinds
+
+
+def play_actions(engine: PictomaniaEngine, actions: Sequence[Action],
+                 after: Callable[[PictomaniaEngine], None] | None = None) -> list[GameEvent]:
+    """Feed actions in order (a replay); RuleErrors propagate."""
+    events: list[GameEvent] = []
+    for action in actions:
+        events += engine.handle(action)
+        if after is not None:
+            after(engine)
+    return events

@@ -1,0 +1,253 @@
+"""Every scoring rule of a Pictomania round, played through the engine.
+
+Four players unless said otherwise: each holds scoring tokens 4, 3, 3 and the
+bonus tokens are 3, 2, 2, 1 (the defaults in README.md)."""
+
+from __future__ import annotations
+
+from games.base import Action
+from games.pictomania.engine import ADMIT, Phase
+
+SECOND_GAP = 1_000_000
+
+def test_correct_guesses_earn_the_drawers_tokens_in_guess_order(table):
+    g = table(players=4).start()
+    g.right(2, 0)
+    g.wrong(1, 0)
+    g.right(3, 0)
+    g.all_ring()
+    reveal = g.reveal()
+    pile = reveal["drawers"][0]["guesses"]
+    assert [(x["guesser"], x["correct"], x["token"]) for x in pile] == [
+        (2, True, 4), (1, False, 0), (3, True, 3)]
+    assert reveal["earned"][2] == 4 and reveal["earned"][3] == 3
+    # the drawer kept one 3: one player did not guess them right
+    assert reveal["drawers"][0]["kept"] == [3]
+    assert reveal["kept"][0] == 3
+
+
+def test_round_score_is_tokens_plus_bonus_minus_kept(table):
+    g = table(players=4).start()
+    for drawer in range(4):
+        for guesser in range(4):
+            if guesser != drawer and not (drawer == 0 and guesser == 1):
+                g.right(guesser, drawer)
+    g.all_ring()  # players ring 0, 1, 2, 3: bonus 3, 2, 2, 1
+    reveal = g.reveal()
+    assert reveal["bonus"] == [3, 2, 2, 1]
+    for p in range(4):
+        assert reveal["scores"][p] == reveal["earned"][p] + reveal["bonus_score"][p] - reveal["kept"][p]
+    # player 1 skipped drawer 0: drawer 0 keeps its last 3, player 1 earned less
+    assert reveal["kept"] == [3, 0, 0, 0]
+    assert g.engine.totals == reveal["scores"]
+
+
+def test_nobody_guessed_the_drawer_loses_the_bonus(table):
+    g = table(players=4).start()
+    g.right(0, 1)
+    g.right(0, 2)
+    g.right(1, 2)
+    g.right(2, 1)
+    g.right(3, 1)
+    g.right(3, 2)
+    g.right(1, 0)
+    g.right(2, 0)
+    # nobody guesses 3 (and nobody guesses wrong, so no black sheep)
+    g.all_ring()
+    reveal = g.reveal()
+    assert reveal["black_sheep"] is None
+    assert reveal["bonus"][3] == 1
+    assert reveal["bonus_score"][3] == 0
+    assert reveal["drawers"][3]["kept"] == [4, 3, 3]
+    # player 3 was third on drawers 1 and 2 (3 + 3), kept all 10 of its own
+    assert reveal["earned"][3] == 6
+    assert reveal["scores"][3] == 6 + 0 - 10
+    assert reveal["bonus_score"][0] == 3  # the others were guessed: bonus counts
+
+
+def test_the_single_player_with_most_wrong_guesses_is_the_black_sheep(table):
+    g = table(players=4).start()
+    g.wrong(1, 0)
+    g.wrong(1, 2)
+    g.wrong(2, 0)
+    g.right(3, 0)
+    g.right(0, 1)
+    g.right(0, 2)
+    g.right(0, 3)
+    g.bell(1)  # the black sheep rings first and takes the 3
+    g.all_ring()
+    reveal = g.reveal()
+    assert reveal["wrong_guesses"] == [0, 2, 1, 0]
+    assert reveal["black_sheep"] == 1
+    assert reveal["bonus"][1] == 3
+    assert reveal["bonus_score"][1] == -3
+    # player 1 was guessed (by 0), so only the sheep rule applies: -3, kept 4+3 (two did not guess)
+    assert reveal["scores"][1] == 0 - 3 - 6
+
+
+def test_a_tie_for_most_wrong_guesses_makes_no_black_sheep(table):
+    g = table(players=4).start()
+    g.wrong(1, 0)
+    g.wrong(2, 0)
+    g.right(3, 0)
+    g.right(0, 1)
+    g.right(0, 2)
+    g.right(0, 3)
+    g.all_ring()
+    reveal = g.reveal()
+    assert reveal["wrong_guesses"] == [0, 1, 1, 0]
+    assert reveal["black_sheep"] is None
+    assert reveal["black_sheep_tied"] == [1, 2]
+    assert all(b >= 0 for b in reveal["bonus_score"])
+
+
+def test_an_unguessed_black_sheep_still_counts_the_bonus_negative(table):
+    g = table(players=4).start()
+    g.wrong(3, 0)
+    g.wrong(3, 1)
+    g.right(0, 1)
+    g.right(0, 2)
+    g.right(1, 0)
+    g.all_ring()  # player 3 rings last: bonus 1
+    reveal = g.reveal()
+    assert reveal["black_sheep"] == 3
+    assert reveal["bonus_score"][3] == -1
+
+
+def test_an_admitted_wrong_drawing_pays_nobody_and_its_bonus_is_returned(table):
+    g = table(players=4).start()
+    g.right(1, 0)  # right by luck: still no token
+    g.wrong(2, 0)  # wrong on the admitted drawer: not held against player 2
+    g.wrong(2, 3)  # ... but this one is
+    g.wrong(3, 1)
+    g.wrong(3, 2)
+    g.right(0, 1)  # the admitting player's own guesses still score
+    g.right(1, 2)
+    g.send(Action(ADMIT, g.t + 1, 0))
+    g.all_ring()
+    reveal = g.reveal()
+    drawer0 = reveal["drawers"][0]
+    assert drawer0["admitted"] is True
+    assert [x["token"] for x in drawer0["guesses"]] == [0, 0]
+    assert drawer0["kept"] == [4, 3, 3]
+    assert reveal["bonus_score"][0] == 0 and reveal["bonus"][0] == 3
+    assert reveal["earned"][0] == 4
+    assert reveal["scores"][0] == 4 + 0 - 10
+    # without the admission player 2 would tie 3 on two wrong guesses: now 3 is the sheep
+    assert reveal["wrong_guesses"] == [0, 0, 1, 2]
+    assert reveal["black_sheep"] == 3
+
+
+def test_the_host_can_admit_for_a_player_after_everyone_is_done(table):
+    g = table(players=3).start()
+    g.right(1, 0)
+    g.all_ring()
+    assert g.engine.phase is Phase.REVIEW
+    g.send(Action(ADMIT, g.t + 1, None, {"player": 0}))
+    assert g.reveal()["drawers"][0]["guesses"][0]["token"] == 0
+
+
+def test_harsher_game_ends_when_the_last_bonus_token_is_taken(table):
+    g = table(players=3, harsher=True).start()
+    assert g.engine.public_view()["bonus_left"] == [3, 2]
+    g.right(0, 1)
+    g.right(1, 0)
+    g.bell(0)
+    g.bell(1)
+    g.settle()
+    view = g.engine.public_view()
+    assert view["phase"] == "review"
+    assert view["status"] == ["done", "done", "out"]
+    assert view["bonus"] == [3, 2, None]
+    reveal = g.reveal()
+    assert reveal["bonus_score"][2] == 0
+    assert reveal["kept"][2] == 4 + 3  # nobody guessed player 2 in time
+
+
+def test_players_finishing_together_on_the_bell_share_the_better_token(table):
+    g = table(players=3).start()
+    for d in range(3):
+        for p in range(3):
+            if p != d:
+                g.right(p, d)
+    t = g.t + SECOND_GAP
+    g.bell(2, at=t, precision=100)
+    g.bell(0, at=t + 60, precision=100)  # 60 µs apart: closer than the stamps can tell
+    g.bell(1, at=t + 5_000)
+    g.settle()
+    view = g.engine.public_view()
+    assert view["bonus"] == [3, 1, 3]
+    assert view["bonus_tie"] == [True, False, True]
+
+
+def test_bells_are_ranked_by_their_stamps_not_by_when_they_arrive(table):
+    g = table(players=3).start()
+    t = g.t + SECOND_GAP
+    g.bell(1, at=t + 10_000)
+    g.bell(0, at=t)  # stamped earlier, delivered later, inside the settle window
+    g.bell(2, at=t + 20_000)
+    g.settle()
+    assert g.engine.public_view()["bonus"] == [3, 2, 1]
+    assert g.engine.public_view()["bonus_tie"] == [False, False, False]
+
+
+def test_guesses_arriving_closer_than_the_phone_precision_are_a_tie(table):
+    g = table(players=4).start()
+    t = g.t + SECOND_GAP
+    g.right(1, 0, at=t)
+    g.right(2, 0, at=t + 15_000)  # 15 ms later: a tie on the phones
+    g.right(3, 0, at=t + 200_000)
+    g.all_ring()
+    pile = g.reveal()["drawers"][0]["guesses"]
+    assert [(x["guesser"], x["token"], x["tie"]) for x in pile] == [
+        (1, 4, True), (2, 4, True), (3, 3, False)]
+
+
+def test_token_choice_lets_a_player_take_a_lower_token_or_none(table):
+    g = table(players=4).start()  # token_choice is on by default: the rulebook allows it
+    g.bell(0, token=2)
+    g.bell(1, token=0)
+    g.all_ring()
+    assert g.engine.public_view()["bonus"] == [2, None, 3, 2]
+
+
+def test_learning_round_has_no_black_sheep_and_keeps_every_bonus(table):
+    g = table(players=4, learning_round=True).start()
+    g.wrong(1, 0)
+    g.wrong(1, 2)
+    g.all_ring()
+    reveal = g.reveal()
+    assert reveal["black_sheep"] is None
+    assert reveal["bonus_score"] == reveal["bonus"]
+
+
+def test_configured_token_values_are_used(table):
+    g = table(players=3, scoring_tokens=[9, 5, 1, 1, 1], bonus_tokens={"3": [7, 6, 0]}).start()
+    g.right(1, 0)
+    g.right(2, 0)
+    g.right(0, 1)
+    g.all_ring()
+    reveal = g.reveal()
+    assert [x["token"] for x in reveal["drawers"][0]["guesses"]] == [9, 5]
+    assert reveal["bonus"] == [7, 6, 0]
+
+
+def test_guesses_of_a_player_left_out_by_the_harsher_game_still_count(table):
+    g = table(players=3, harsher=True).start()
+    g.right(2, 0)  # player 2 guesses, then the others take both bonus tokens
+    g.bell(0)
+    g.bell(1)
+    g.settle()
+    reveal = g.reveal()
+    assert g.engine.public_view()["status"][2] == "out"
+    assert reveal["earned"][2] == 4
+    assert reveal["bonus"][2] is None
+
+
+def test_an_admission_during_drawing_stays_off_the_screen_until_the_round_ends(table):
+    g = table(players=3).start()
+    g.send(Action(ADMIT, g.t + 1, 1))
+    assert g.engine.public_view()["admitted"] == []
+    assert g.engine.private_view(1)["admitted"] is True
+    g.all_ring()
+    assert g.engine.public_view()["admitted"] == [1]
