@@ -17,7 +17,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.journal import Journal, JournalWriter
+from controller.journal import (
+    ActionRecord,
+    Journal,
+    JournalError,
+    JournalWriter,
+    NoticeRecord,
+    PressRecord,
+    TickRecord,
+)
 from controller.press import InputNotice, Press
 from controller.sources.base import Inbox
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
@@ -299,25 +307,30 @@ class Box(Inbox):
 
 def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> Box:
     """Rebuild a box by replaying every journal line through the same methods
-    that handled them live. ``writer`` (resume) keeps appending afterwards."""
-    header = journal.header
-    spec = get_game(header["game"])
-    settings = GameSettings.from_json(header["settings"])
-    debounce = DebounceConfig(**header["debounce"]) if "debounce" in header else None
-    box = Box(spec, settings, header.get("stations"), station_names=header.get("station_names"), debounce=debounce)
-    for record in journal.records:
-        kind = record["type"]
-        if kind == "press":
-            box.now_us = max(box.now_us, int(record.get("at_us", record["t_us"])))
-            press = Press.from_json(record)
-            box.press_log.append(press)
-            box._deliver(press)
-        elif kind in ("host", "action"):
-            box._deliver(Action.from_json(record))
-        elif kind == "tick":
-            box._tick(int(record["t_us"]))
-        elif kind == "notice":  # the strip's state; a pause's effect on the game is in the journal already
-            box._note_station(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
+    that handled them live. ``writer`` (resume) keeps appending afterwards.
+    A record the game cannot take is a JournalError naming its line."""
+    header = journal.session
+    assert header is not None
+    spec = get_game(header.game)
+    try:
+        spec.settings(header.settings.players)  # the player count is one the game takes
+        box = Box(spec, header.settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line 1: {spec.title} cannot start with the session header's settings: {exc}") from None
+    for line, record in journal.numbered():
+        try:
+            if isinstance(record, PressRecord):
+                box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
+                box.press_log.append(record.press)
+                box._deliver(record.press)
+            elif isinstance(record, ActionRecord):
+                box._deliver(record.action)
+            elif isinstance(record, TickRecord):
+                box._tick(record.t_us)
+            elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
+                box._note_station(record.notice)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+            raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc})") from None
     box.now_us = max(box.now_us, journal.last_t_us)
     box.journal = writer
     return box
