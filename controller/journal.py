@@ -55,8 +55,7 @@ def read(path: str | Path) -> Journal:
     """Read a journal that must be whole: a torn last line (power cut
     mid-write) is tolerated, damage anywhere is an error naming the line."""
     journal = load(path)
-    if journal.damage:
-        raise JournalError(f"{journal.path}: {journal.damage}")
+    _refuse_damage(journal)
     if journal.torn_tail:
         log.warning("%s: the last line is torn (cut by a power loss?); ignoring it", journal.path)
     return journal

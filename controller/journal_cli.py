@@ -16,8 +16,8 @@ from typing import Any
 from controller import journal as journal_mod
 from controller.runtime import Box, box_from_journal
 
-DURABILITY_SIMULATE = ("written as the game runs, not fsynced: a power cut may lose the end of it "
-                       "(play journals are fsynced within 50 ms)")
+DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
+                       "play journals are fsynced within 50 ms")
 
 
 def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[journal_mod.Journal, Box]:
@@ -31,13 +31,24 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
             raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}\n"
                              f"  no outcome shown: --until-damage replays the {len(journal.records)} records "
                              "before it; 'buzzerbox journal salvage' copies them to a new file")
-        box = box_from_journal(journal)
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
+    box = _replayed(journal, None, command)
+    if journal.damage:
+        print(f"outcome up to the damage only: {path}: {journal.damage}", file=sys.stderr)
     for note in notes:
-        print(("outcome up to the damage only: " if note.endswith(str(journal.damage)) else "note: ") + note,
-              file=sys.stderr)
+        print(f"note: {note}", file=sys.stderr)
     return journal, box
+
+
+def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:
+    """The box a journal rebuilds; a record the game cannot take is one line."""
+    try:
+        return box_from_journal(journal, writer)
+    except (journal_mod.JournalError, LookupError) as exc:
+        if writer is not None:
+            writer.close()
+        raise SystemExit(f"buzzerbox {command}: {journal.path}: {exc}") from None
 
 
 def damage_json(journal: journal_mod.Journal) -> dict[str, Any]:
@@ -59,11 +70,7 @@ def resume_for_play(path: str, game: str, players: int, station_kinds: Sequence[
         journal, writer = journal_mod.resume(path)
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox play --resume: {exc}") from None
-    try:
-        return journal, box_from_journal(journal, writer)
-    except (journal_mod.JournalError, LookupError) as exc:
-        writer.close()
-        raise SystemExit(f"buzzerbox play --resume: {exc}") from None
+    return journal, _replayed(journal, writer, "play --resume")
 
 
 def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
@@ -74,22 +81,19 @@ def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
         journal, writer = journal_mod.resume(path, fsync=False)
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox resume: {exc}") from None
-    try:
-        return journal, box_from_journal(journal, writer)
-    except (journal_mod.JournalError, LookupError) as exc:
-        writer.close()
-        raise SystemExit(f"buzzerbox resume: {exc}") from None
+    return journal, _replayed(journal, writer, "resume")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         journal = journal_mod.load(args.file)
-    except journal_mod.JournalError as exc:
-        print(f"FAIL {exc}", file=sys.stderr)
+        box_from_journal(journal)  # the game takes every record, not just the format
+    except (journal_mod.JournalError, LookupError) as exc:
+        print(f"FAIL {args.file}: {exc}", file=sys.stderr)
         return 1
     s = journal.session
     assert s is not None
-    for note in journal.notes():
+    for note in ([str(journal.damage)] if journal.damage else []) + journal.notes():
         print(note, file=sys.stderr)
     state = "ended" if journal.ended else "interrupted (no end record)"
     verdict = "DAMAGED" if journal.damage else "OK"

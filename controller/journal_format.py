@@ -258,16 +258,16 @@ def _short(value: Any) -> str:
 class _Fields:
     """Reads one record's fields, each check naming the line, the record and the field."""
 
-    def __init__(self, data: Mapping[str, Any], line: int, what: str) -> None:
-        self.data, self.line, self.what = data, line, what
+    def __init__(self, data: Mapping[str, Any], line: int, what: str, prefix: str = "") -> None:
+        self.data, self.line, self.what, self.prefix = data, line, what, prefix
 
     def fail(self, name: str, problem: str) -> RecordError:
-        return RecordError(self.line, f"{self.what}'s '{name}' {problem}")
+        return RecordError(self.line, f"{self.what}'s '{self.prefix}{name}' {problem}")
 
     def missing(self, name: str) -> RecordError:
         near = difflib.get_close_matches(name, [k for k in self.data if isinstance(k, str)], n=1)
-        hint = f" (it has '{near[0]}': misspelt?)" if near else ""
-        return RecordError(self.line, f"{self.what} has no '{name}'{hint}")
+        hint = f" (it has '{self.prefix}{near[0]}': misspelt?)" if near else ""
+        return RecordError(self.line, f"{self.what} has no '{self.prefix}{name}'{hint}")
 
     def int(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT, default: int | None = None) -> int:
         if name not in self.data:
@@ -337,7 +337,7 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
         raise f.fail("version", f"is {version}: this buzzerbox reads journal formats 1 and 2; a newer one wrote it?")
     game = f.str("game", limit=64)
     raw = f.dict("settings")
-    s = _Fields(raw, line, "the session header's settings")
+    s = _Fields(raw, line, "the session header", "settings.")
     players = s.int("players", 1, MAX_PLAYERS)
     settings = GameSettings(players=players, seed=s.int("seed", default=0), options=s.dict("options", {}))
     unknown = set(raw) - {"players", "seed", "options"}
@@ -345,7 +345,7 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
         raise s.fail(sorted(unknown)[0], "is not a setting (players, seed, options)")
     debounce = None
     if data.get("debounce") is not None:
-        d = _Fields(f.dict("debounce"), line, "the session header's debounce")
+        d = _Fields(f.dict("debounce"), line, "the session header", "debounce.")
         known = {x.name for x in fields(DebounceConfig)}
         for key in d.data:
             if key not in known:
@@ -456,14 +456,16 @@ class Journal:
         return sorted({r.type for r in self.records if isinstance(r, OtherRecord)})
 
     def notes(self) -> list[str]:
-        """What a person should know before trusting an outcome, one line each."""
+        """What a person should know before trusting an outcome, one line
+        each (damage is said apart, louder)."""
         where = self.path or "journal"
         out = []
-        if self.damage:
-            out.append(f"{where}: {self.damage}")
         if self.torn_tail:
             out.append(f"{where}: the last line was cut by a power loss (no newline, not a whole record); "
                        f"{len(self.records)} complete records before it")
+        if not self.ended and not self.damage:
+            out.append(f"{where}: no end record: the game was interrupted at {self.last_t_us / 1e6:.3f} s "
+                       "(resume continues it)")
         if self.version == 1:
             out.append(f"{where}: format 1 (no checksums): a changed line cannot be told from a true one")
         if self.unknown_types():

@@ -330,7 +330,12 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
             elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
                 box._note_station(record.notice)
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-            raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc})") from None
+            raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
+                               "are the session header's options right?") from None
+    try:
+        box.summary()  # what replay prints: garbage options surface here, not as a traceback later
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line 1: the session header's options do not work for {spec.title} ({exc})") from None
     box.now_us = max(box.now_us, journal.last_t_us)
     box.journal = writer
     return box
