@@ -185,22 +185,25 @@ class JournalWriter:
     # -- starting a journal ------------------------------------------------------------
     @classmethod
     def create(cls, path: str | Path, header: SessionHeader | Mapping[str, Any], fsync: bool = True,
-               *, threaded: bool | None = None) -> JournalWriter:
+               *, threaded: bool | None = None, sink: Sink | None = None) -> JournalWriter:
+        """Start a journal: the header is written (and fsynced, with the
+        directory entry, when fsync is on) before this returns."""
         p = Path(path)
-        if p.exists() and (p.is_dir() or p.stat().st_size > 0):
+        if sink is None and p.exists() and (p.is_dir() or p.stat().st_size > 0):
             raise JournalError(f"{p} already holds a session: use 'buzzerbox resume {p}' or choose a new file")
         data = header_to_json(header) if isinstance(header, SessionHeader) else \
             {**header, "type": "session", "version": FORMAT_VERSION}
         parse_header(data)  # a header this box could not read back is a bug: fail now, not at replay
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
-            writer = cls(p, fsync, threaded=threaded, state=_fresh())
+            if sink is None:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
         except OSError as exc:
             raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
         writer._seq = 0
         writer.write(data)
         writer.flush()  # the header is on disk before the first press
-        if fsync:
+        if fsync and sink is None:
             fsync_dir(p)
         return writer
 
