@@ -166,20 +166,27 @@ class JournalWriter:
         self._lock = threading.Condition()
         self._pending: deque[tuple[bytes, float]] = deque()  # encoded lines not yet written, and when queued
         self._partial = 0  # bytes of the first pending line already written (a short write)
-        self._unsynced = 0  # lines written since the last fsync
+        self._unsynced: deque[float] = deque()  # when each line written but not yet fsynced was queued
         self.records_queued = 0
-        self.records_written = 0  # in the file (the OS has them)
+        self.records_written = 0  # in the file: the OS has them, they survive the process being killed
         self.records_synced = 0  # fsynced: they survive a power cut
-        self.max_lag_ms = 0.0  # longest wait from write() to fsync
-        self.late_syncs = 0  # batches that broke the promise
-        self.problem: str | None = None
+        self.max_lag_ms = 0.0  # longest wait from write() to its fsync
+        self.late_syncs = 0  # fsyncs that came later than the promise
+        self._write_error: str | None = None
+        self._sync_error: str | None = None
         self._failing_since: float | None = None
         self._closing = False
+        self._writer_done = False
         self._closed = False
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         if self.threaded:
-            self._thread = threading.Thread(target=self._run, name=f"journal {self.path.name}", daemon=True)
-            self._thread.start()
+            # two threads, so a slow fsync never holds back handing the next records to the OS
+            self._threads.append(threading.Thread(target=self._run, name=f"journal {self.path.name}", daemon=True))
+            if self.fsync:
+                self._threads.append(threading.Thread(target=self._sync_loop, name=f"fsync {self.path.name}",
+                                                      daemon=True))
+            for thread in self._threads:
+                thread.start()
         _open_writers.add(self)
 
     # -- starting a journal ------------------------------------------------------------
@@ -228,8 +235,13 @@ class JournalWriter:
 
     @property
     def healthy(self) -> bool:
-        """False while records wait in memory because the disk refuses them."""
+        """False while the disk refuses records (they wait in memory) or fsyncs."""
         return self.problem is None
+
+    @property
+    def problem(self) -> str | None:
+        """What the screen and the log should say while the journal is failing."""
+        return self._write_error or self._sync_error
 
     @property
     def waiting(self) -> int:
@@ -261,8 +273,9 @@ class JournalWriter:
                 return
             self._closing = True
             self._lock.notify()
-        if self._thread is not None:
-            self._thread.join(CLOSE_GRACE_S + 2 * RETRY_MAX_S)
+        if self._threads:
+            for thread in self._threads:
+                thread.join(CLOSE_GRACE_S + 2 * RETRY_MAX_S)
         else:
             deadline = time.monotonic() + CLOSE_GRACE_S
             while not self._drain(sync=self.fsync) and time.monotonic() < deadline:
@@ -284,30 +297,64 @@ class JournalWriter:
 
     # -- the writer's side -------------------------------------------------------------------
     def _run(self) -> None:
+        """The writer thread: hands every queued line to the OS at once."""
+        backoff = RETRY_FIRST_S
+        close_deadline: float | None = None
+        try:
+            while True:
+                with self._lock:
+                    while not self._pending and not self._closing:
+                        self._lock.wait()
+                    closing = self._closing
+                ok = self._write_pending()
+                with self._lock:
+                    self._lock.notify_all()  # the syncer and flush() waiters
+                    if ok:
+                        backoff = RETRY_FIRST_S
+                        if closing and not self._pending:
+                            return
+                        continue
+                    if closing:
+                        close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
+                        if time.monotonic() >= close_deadline:
+                            return
+                    self._lock.wait(backoff)
+                    backoff = min(backoff * 2, RETRY_MAX_S)
+        finally:
+            with self._lock:
+                self._writer_done = True
+                self._lock.notify_all()
+
+    def _sync_loop(self) -> None:
+        """The fsync thread: one fsync for everything written since the last."""
         backoff = RETRY_FIRST_S
         close_deadline: float | None = None
         while True:
             with self._lock:
-                while not self._pending and not (self._unsynced and self.fsync) and not self._closing:
+                while self.records_synced == self.records_written and not self._writer_done:
                     self._lock.wait()
-                closing = self._closing
-            ok = self._drain(sync=self.fsync)
-            with self._lock:
-                self._lock.notify_all()  # flush() waiters
-                if ok:
-                    backoff = RETRY_FIRST_S
-                    if closing and not self._pending:
-                        return
-                    continue
-                if closing:
-                    close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
-                    if time.monotonic() >= close_deadline:
-                        return
-                self._lock.wait(backoff)
-                backoff = min(backoff * 2, RETRY_MAX_S)
+                if self.records_synced == self.records_written:
+                    return  # the writer is done and everything it wrote is synced
+                target, closing = self.records_written, self._writer_done
+            if self._sync(target):
+                backoff = RETRY_FIRST_S
+                continue
+            if closing:
+                close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
+                if time.monotonic() >= close_deadline:
+                    return
+            time.sleep(backoff)
+            backoff = min(backoff * 2, RETRY_MAX_S)
 
     def _drain(self, sync: bool) -> bool:
-        """Write every pending line, then fsync once. True when all is done."""
+        """Inline writing (no thread): write every pending line, then fsync once."""
+        ok = self._write_pending()
+        if ok and sync and self.records_synced < self.records_written:
+            ok = self._sync(self.records_written)
+        return ok
+
+    def _write_pending(self) -> bool:
+        """Write every pending line (finishing short writes). True when all went."""
         with self._lock:
             batch = list(self._pending)
         written = 0
@@ -320,44 +367,65 @@ class JournalWriter:
                     self._partial += n
                 self._partial = 0
                 written += 1
-                self._unsynced += 1
-            if sync and self._unsynced:
-                self._sink.sync()
         except OSError as exc:
-            self._done(batch[:written], synced=False)
-            self._failing(exc)
+            self._written(batch[:written])
+            self._write_error = self._failing(exc)
             return False
-        self._done(batch, synced=sync)
-        if self.problem is not None:
-            down = self._clock() - (self._failing_since or self._clock())
-            log.warning("journal %s writing again after %.1f s: every waiting record is now written", self.path, down)
-            self.problem, self._failing_since = None, None
+        self._written(batch)
+        if self._write_error is not None:
+            self._write_error = None
+            self._recovered()
         return True
 
-    def _done(self, lines: list[tuple[bytes, float]], synced: bool) -> None:
+    def _written(self, lines: list[tuple[bytes, float]]) -> None:
+        with self._lock:
+            for _line, queued in lines:
+                self._pending.popleft()
+                self._unsynced.append(queued)
+            self.records_written += len(lines)
+            if not self.fsync:
+                self._unsynced.clear()
+
+    def _sync(self, target: int) -> bool:
+        """fsync, and count the lines written up to ``target`` as safe."""
+        try:
+            self._sink.sync()
+        except OSError as exc:
+            self._sync_error = self._failing(exc)
+            return False
         now = self._clock()
         with self._lock:
-            for _ in lines:
-                self._pending.popleft()
-            self.records_written += len(lines)
-            if synced:
-                self.records_synced = self.records_written
-                self._unsynced = 0
-            if lines and synced:
-                lag = (now - lines[0][1]) * 1000
-                self.max_lag_ms = max(self.max_lag_ms, lag)
-                if lag > PROMISE_MS and self.problem is None:
-                    self.late_syncs += 1
-                    log.warning("journal %s: a record took %.0f ms to reach the disk (promise: %d ms)",
-                                self.path, lag, PROMISE_MS)
+            first = None
+            for _ in range(target - self.records_synced):
+                queued = self._unsynced.popleft()
+                first = queued if first is None else first
+            self.records_synced = target
+            self._lock.notify_all()
+        if self._sync_error is not None:
+            self._sync_error = None
+            self._recovered()
+        if first is not None:
+            lag = (now - first) * 1000
+            self.max_lag_ms = max(self.max_lag_ms, lag)
+            if lag > PROMISE_MS:
+                self.late_syncs += 1
+                log.warning("journal %s: a record took %.0f ms to be fsynced (promise: %d ms): the storage is slow",
+                            self.path, lag, PROMISE_MS)
+        return True
 
-    def _failing(self, exc: OSError) -> None:
-        first = self.problem is None
-        self.problem = (f"journal cannot write to {self.path}: {exc.strerror or exc}; "
-                        f"{self.waiting} records kept in memory, retrying")
-        if first:
+    def _failing(self, exc: OSError) -> str:
+        problem = (f"journal cannot write to {self.path}: {exc.strerror or exc}; "
+                   f"{self.waiting} records kept in memory, retrying")
+        if self._failing_since is None:
             self._failing_since = self._clock()
-            log.error("%s", self.problem)
+            log.error("%s", problem)
+        return problem
+
+    def _recovered(self) -> None:
+        if self.problem is None and self._failing_since is not None:
+            down = self._clock() - self._failing_since
+            self._failing_since = None
+            log.warning("journal %s writing again after %.1f s: every waiting record is now written", self.path, down)
 
 
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}

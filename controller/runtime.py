@@ -311,7 +311,10 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
     A record the game cannot take is a JournalError naming its line."""
     header = journal.session
     assert header is not None
-    spec = get_game(header.game)
+    try:
+        spec = get_game(header.game)
+    except LookupError as exc:
+        raise JournalError(f"line 1: {exc}") from None
     try:
         spec.settings(header.settings.players)  # the player count is one the game takes
         box = Box(spec, header.settings, header.stations, station_names=header.station_names, debounce=header.debounce)
