@@ -229,7 +229,7 @@ class JournalWriter:
             self._pending.append((line, self._clock()))
             self.records_queued += 1
             if self.threaded:
-                self._lock.notify()
+                self._lock.notify_all()  # the writer, not the syncer, must wake
                 return
         self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
 
@@ -257,7 +257,7 @@ class JournalWriter:
             return self.records_written >= target
         deadline = time.monotonic() + timeout
         with self._lock:
-            self._lock.notify()
+            self._lock.notify_all()  # the writer, not the syncer, must wake
             while (self.records_synced if self.fsync else self.records_written) < target:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -272,7 +272,7 @@ class JournalWriter:
             if self._closed:
                 return
             self._closing = True
-            self._lock.notify()
+            self._lock.notify_all()  # the writer, not the syncer, must wake
         if self._threads:
             for thread in self._threads:
                 thread.join(CLOSE_GRACE_S + 2 * RETRY_MAX_S)
