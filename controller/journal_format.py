@@ -269,7 +269,7 @@ class _Fields:
         hint = f" (it has '{self.prefix}{near[0]}': misspelt?)" if near else ""
         return RecordError(self.line, f"{self.what} has no '{self.prefix}{name}'{hint}")
 
-    def int(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT, default: int | None = None) -> int:
+    def integer(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT, default: int | None = None) -> int:
         if name not in self.data:
             if default is None:
                 raise self.missing(name)
@@ -284,9 +284,9 @@ class _Fields:
     def opt_int(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT) -> int | None:
         if self.data.get(name) is None:
             return None
-        return self.int(name, lo, hi)
+        return self.integer(name, lo, hi)
 
-    def str(self, name: str, default: str | None = None, limit: int = MAX_NAME) -> str:
+    def text(self, name: str, default: str | None = None, limit: int = MAX_NAME) -> str:
         if name not in self.data:
             if default is None:
                 raise self.missing(name)
@@ -299,9 +299,9 @@ class _Fields:
         return value
 
     def opt_str(self, name: str) -> str | None:
-        return None if self.data.get(name) is None else self.str(name)
+        return None if self.data.get(name) is None else self.text(name)
 
-    def dict(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
+    def obj(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
         if name not in self.data:
             if default is None:
                 raise self.missing(name)
@@ -335,23 +335,23 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
         raise f.fail("version", f"is {_short(version)}; a journal's version is a whole number, 1 or 2")
     if version not in READABLE_VERSIONS:
         raise f.fail("version", f"is {version}: this buzzerbox reads journal formats 1 and 2; a newer one wrote it?")
-    game = f.str("game", limit=64)
-    raw = f.dict("settings")
+    game = f.text("game", limit=64)
+    raw = f.obj("settings")
     s = _Fields(raw, line, "the session header", "settings.")
-    players = s.int("players", 1, MAX_PLAYERS)
-    settings = GameSettings(players=players, seed=s.int("seed", default=0), options=s.dict("options", {}))
+    players = s.integer("players", 1, MAX_PLAYERS)
+    settings = GameSettings(players=players, seed=s.integer("seed", default=0), options=s.obj("options", {}))
     unknown = set(raw) - {"players", "seed", "options"}
     if unknown:
         raise s.fail(sorted(unknown)[0], "is not a setting (players, seed, options)")
     debounce = None
     if data.get("debounce") is not None:
-        d = _Fields(f.dict("debounce"), line, "the session header", "debounce.")
+        d = _Fields(f.obj("debounce"), line, "the session header", "debounce.")
         known = {x.name for x in fields(DebounceConfig)}
         for key in d.data:
             if key not in known:
                 raise d.fail(key, f"is not a debounce setting ({', '.join(sorted(known))})")
         try:
-            debounce = DebounceConfig(**{k: d.int(k, 0, 10**12) for k in d.data})
+            debounce = DebounceConfig(**{k: d.integer(k, 0, 10**12) for k in d.data})
         except ValueError as exc:
             raise RecordError(line, f"the session header's debounce: {exc}") from None
     extra = {k: v for k, v in data.items() if k not in HEADER_KEYS}
@@ -377,9 +377,9 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
         raise RecordError(line, f"the record has no 'type' (got {_short(kind)}); is this a buzzerbox journal?")
     f = _Fields(data, line, f"the {kind} record")
     if kind == "press":
-        press = Press(station=f.int("station", -1, MAX_PLAYERS), input=f.str("input", limit=64),
-                      t_us=f.int("t_us"), precision_us=f.int("precision_us", 0, 10**9, default=1),
-                      edges=f.int("edges", 0, 10**9, default=1))
+        press = Press(station=f.integer("station", -1, MAX_PLAYERS), input=f.text("input", limit=64),
+                      t_us=f.integer("t_us"), precision_us=f.integer("precision_us", 0, 10**9, default=1),
+                      edges=f.integer("edges", 0, 10**9, default=1))
         return PressRecord(press, f.opt_int("at_us"))
     if kind in ("host", "action"):
         player = f.opt_int("player", 0, MAX_PLAYERS - 1)
@@ -387,15 +387,15 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
             raise f.missing("player")
         if kind == "host" and player is not None:
             raise f.fail("player", "is set on a host action")
-        return ActionRecord(Action(kind=f.str("kind", limit=64), t_us=f.int("t_us"), player=player,
-                                   args=f.dict("args", {}), precision_us=f.int("precision_us", 0, 10**9, default=1)))
+        return ActionRecord(Action(kind=f.text("kind", limit=64), t_us=f.integer("t_us"), player=player,
+                                   args=f.obj("args", {}), precision_us=f.integer("precision_us", 0, 10**9, default=1)))
     if kind == "tick":
-        return TickRecord(f.int("t_us"))
+        return TickRecord(f.integer("t_us"))
     if kind == "end":
-        return EndRecord(f.int("t_us"))
+        return EndRecord(f.integer("t_us"))
     if kind == "notice":
-        return NoticeRecord(InputNotice(f.int("station", -1, MAX_PLAYERS), f.str("input", limit=64),
-                                        f.str("kind", limit=64), f.int("t_us")))
+        return NoticeRecord(InputNotice(f.integer("station", -1, MAX_PLAYERS), f.text("input", limit=64),
+                                        f.text("kind", limit=64), f.integer("t_us")))
     if kind == "session":
         raise RecordError(line, "a second session header: two journals were joined into one file")
     if version == 1:

@@ -163,7 +163,10 @@ class JournalWriter:
                                    f"{state.damage or 'its last line is incomplete'}; resume repairs a torn end")
         if state is not None:
             self.version, self._seq, self._previous = state.version, state.next_seq, state.last_sum
-        self._lock = threading.Condition()
+        self._lock = threading.Lock()
+        self._to_write = threading.Condition(self._lock)  # the writer thread waits here
+        self._to_sync = threading.Condition(self._lock)  # the fsync thread waits here
+        self._progress = threading.Condition(self._lock)  # flush() waits here
         self._pending: deque[tuple[bytes, float]] = deque()  # encoded lines not yet written, and when queued
         self._partial = 0  # bytes of the first pending line already written (a short write)
         self._unsynced: deque[float] = deque()  # when each line written but not yet fsynced was queued
@@ -229,7 +232,7 @@ class JournalWriter:
             self._pending.append((line, self._clock()))
             self.records_queued += 1
             if self.threaded:
-                self._lock.notify_all()  # the writer, not the syncer, must wake
+                self._to_write.notify()
                 return
         self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
 
@@ -257,12 +260,12 @@ class JournalWriter:
             return self.records_written >= target
         deadline = time.monotonic() + timeout
         with self._lock:
-            self._lock.notify_all()  # the writer, not the syncer, must wake
+            self._to_write.notify()
             while (self.records_synced if self.fsync else self.records_written) < target:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
-                self._lock.wait(min(left, 0.05))
+                self._progress.wait(min(left, 0.05))
         return True
 
     def close(self) -> None:
@@ -272,7 +275,7 @@ class JournalWriter:
             if self._closed:
                 return
             self._closing = True
-            self._lock.notify_all()  # the writer, not the syncer, must wake
+            self._to_write.notify()
         if self._threads:
             for thread in self._threads:
                 thread.join(CLOSE_GRACE_S + 2 * RETRY_MAX_S)
@@ -304,11 +307,12 @@ class JournalWriter:
             while True:
                 with self._lock:
                     while not self._pending and not self._closing:
-                        self._lock.wait()
+                        self._to_write.wait()
                     closing = self._closing
                 ok = self._write_pending()
                 with self._lock:
-                    self._lock.notify_all()  # the syncer and flush() waiters
+                    self._to_sync.notify()
+                    self._progress.notify_all()
                     if ok:
                         backoff = RETRY_FIRST_S
                         if closing and not self._pending:
@@ -318,12 +322,12 @@ class JournalWriter:
                         close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
                         if time.monotonic() >= close_deadline:
                             return
-                    self._lock.wait(backoff)
+                    self._to_write.wait(backoff)
                     backoff = min(backoff * 2, RETRY_MAX_S)
         finally:
             with self._lock:
                 self._writer_done = True
-                self._lock.notify_all()
+                self._to_sync.notify()
 
     def _sync_loop(self) -> None:
         """The fsync thread: one fsync for everything written since the last."""
@@ -332,7 +336,7 @@ class JournalWriter:
         while True:
             with self._lock:
                 while self.records_synced == self.records_written and not self._writer_done:
-                    self._lock.wait()
+                    self._to_sync.wait()
                 if self.records_synced == self.records_written:
                     return  # the writer is done and everything it wrote is synced
                 target, closing = self.records_written, self._writer_done
@@ -400,7 +404,7 @@ class JournalWriter:
                 queued = self._unsynced.popleft()
                 first = queued if first is None else first
             self.records_synced = target
-            self._lock.notify_all()
+            self._progress.notify_all()
         if self._sync_error is not None:
             self._sync_error = None
             self._recovered()
