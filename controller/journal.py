@@ -78,6 +78,8 @@ def _cut_torn_tail(journal: Journal, sink: FileSink) -> None:
         aside = journal.path.with_name(journal.path.name + ".torn")
         with open(aside, "ab") as f:
             f.write(journal.torn_bytes + b"\n")
+            f.flush()
+            os.fsync(f.fileno())  # kept aside for sure before it is cut
         sink.truncate(journal.good_bytes)
         sink.sync()
         log.warning("%s: cut off the torn last line (%d bytes, kept in %s) before resuming",

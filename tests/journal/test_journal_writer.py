@@ -283,3 +283,29 @@ def test_a_really_full_filesystem(tmp_path):
         if writer is not None:
             writer.close()
         subprocess.run(["umount", "-l", str(small)], check=False)
+
+
+def test_kill_9_during_resume_loses_no_complete_record_and_a_second_resume_finishes(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    assert run(capsys, "simulate", "reaction", "--players", "4", "--seed", "3", "--option", "rounds=50",
+               "--journal", str(path))[0] == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    before = b"".join(lines[:40])
+    path.write_bytes(before)
+    child = subprocess.Popen([sys.executable, "-m", "controller.cli", "resume", str(path)], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while path.stat().st_size < len(before) + 1500 and time.monotonic() < deadline:
+        time.sleep(0.005)  # it is appending
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    killed = path.read_bytes()
+    assert killed.startswith(before) and len(killed) > len(before)
+    complete = killed[: killed.rindex(b"\n") + 1]
+    code, out, err = run(capsys, "resume", str(path), "--json")
+    assert code == 0, err
+    assert path.read_bytes().startswith(complete)  # every complete record survived both
+    resumed = json.loads(out)
+    assert resumed["finished"] is True
+    code, replay_out, _ = run(capsys, "replay", str(path), "--json")
+    assert code == 0 and json.loads(replay_out) == resumed
