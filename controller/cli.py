@@ -210,7 +210,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
         box.time_offset_us = -box_now_us()  # the game's own timeline starts now, at 0
         path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
-        box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+        try:
+            box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+        except journal_mod.JournalError as exc:
+            raise SystemExit(f"buzzerbox play: {exc}") from None
     try:
         source = open_source(prof)
         box.latency_guard_us = source.report_delay_us(prof.debounce)

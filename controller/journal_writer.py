@@ -200,10 +200,13 @@ class JournalWriter:
         directory entry, when fsync is on) before this returns."""
         p = Path(path)
         if sink is None and p.exists() and (p.is_dir() or p.stat().st_size > 0):
-            raise JournalError(f"{p} already holds a session: use 'buzzerbox resume {p}' or choose a new file")
+            raise JournalError(f"{p} already holds a session: continue it ('resume' or 'play --resume') or choose a new file")
         data = header_to_json(header) if isinstance(header, SessionHeader) else \
             {**header, "type": "session", "version": FORMAT_VERSION}
-        parse_header(data)  # a header this box could not read back is a bug: fail now, not at replay
+        try:
+            parse_header(data)  # a header this box could not read back: fail now, not at replay
+        except JournalError as exc:
+            raise JournalError(f"cannot start the journal {p}: its header would not read back ({exc})") from None
         try:
             if sink is None:
                 p.parent.mkdir(parents=True, exist_ok=True)

@@ -309,3 +309,12 @@ def test_kill_9_during_resume_loses_no_complete_record_and_a_second_resume_finis
     assert resumed["finished"] is True
     code, replay_out, _ = run(capsys, "replay", str(path), "--json")
     assert code == 0 and json.loads(replay_out) == resumed
+
+
+def test_play_onto_an_existing_journal_is_one_line_and_touches_nothing(quiz_journal, tmp_path, capsys):
+    data, _ = quiz_journal
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(data)
+    code, _out, err = run(capsys, "play", "quiz", "--profile", "header-4", "--headless", "--journal", str(path))
+    assert code == 1 and "already holds a session" in err and "Traceback" not in err
+    assert path.read_bytes() == data
