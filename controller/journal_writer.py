@@ -164,6 +164,7 @@ class JournalWriter:
         if state is not None:
             self.version, self._seq, self._previous = state.version, state.next_seq, state.last_sum
         self._lock = threading.Lock()
+        self._chain_lock = threading.Lock()  # seq and previous sum: taken only by write()
         self._to_write = threading.Condition(self._lock)  # the writer thread waits here
         self._to_sync = threading.Condition(self._lock)  # the fsync thread waits here
         self._progress = threading.Condition(self._lock)  # flush() waits here
@@ -224,11 +225,17 @@ class JournalWriter:
     def write(self, record: Record | Mapping[str, Any]) -> None:
         """Queue one record; returns in microseconds whatever the disk does."""
         data = record_to_json(record)
-        if self.version >= 2:
-            line, self._previous = encode_line(data, self._seq, self._previous)
-        else:
-            line = encode_v1_line(data)
-        self._seq += 1
+        with self._chain_lock:  # callers on two threads still make one unbroken chain
+            if self.version >= 2:
+                line, self._previous = encode_line(data, self._seq, self._previous)
+            else:
+                line = encode_v1_line(data)
+            self._seq += 1
+            self._queue(line)
+        if not self.threaded:
+            self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
+
+    def _queue(self, line: bytes) -> None:
         with self._lock:
             if self._closed:
                 raise JournalError(f"{self.path}: the journal is closed; nothing more can be written to it")
@@ -236,8 +243,6 @@ class JournalWriter:
             self.records_queued += 1
             if self.threaded:
                 self._to_write.notify()
-                return
-        self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
 
     @property
     def healthy(self) -> bool:

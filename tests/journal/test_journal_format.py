@@ -227,3 +227,31 @@ def test_find_interrupted_lists_games_without_an_end_newest_first(quiz_journal, 
     found = journal.find_interrupted(tmp_path)
     assert [f.path.name for f in found] == ["cut.jsonl"]
     assert found[0].game == "quiz" and found[0].players == 3 and found[0].records == 11
+
+
+def test_a_record_type_from_a_newer_box_is_kept_and_named_not_dropped_silently(tmp_path, capsys):
+    path = tmp_path / "new.jsonl"
+    writer = journal.JournalWriter.create(path, {"game": "quiz", "settings": {"players": 2}}, fsync=False)
+    writer.write({"type": "late", "t_us": 5, "station": 1})
+    writer.write(journal.EndRecord(9))
+    writer.close()
+    found = journal.load(path)
+    assert found.damage is None and found.unknown_types() == ["late"] and found.ended
+    code, _out, err = run(capsys, "replay", str(path))
+    assert code == 0 and "late are kept but not replayed" in err
+
+
+def test_writers_on_two_threads_still_make_one_chain(tmp_path):
+    import threading
+
+    path = tmp_path / "two.jsonl"
+    writer = journal.JournalWriter.create(path, {"game": "quiz", "settings": {"players": 2}})
+    threads = [threading.Thread(target=lambda k=k: [writer.write({"type": "tick", "t_us": k * 1000 + i})
+                                                    for i in range(300)]) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    writer.close()
+    found = journal.load(path)
+    assert found.damage is None and len(found.records) == 600
