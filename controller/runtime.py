@@ -24,6 +24,7 @@ from controller.journal import (
     JournalWriter,
     NoticeRecord,
     PressRecord,
+    Record,
     TickRecord,
 )
 from controller.press import InputNotice, Press
@@ -193,10 +194,10 @@ class Box(Inbox):
     def _deliver(self, item: Press | Action) -> list[GameEvent]:
         """Hand one input to the engine, journaling it in the order the engine saw it."""
         if isinstance(item, Action):
-            self._write({"type": "host" if item.player is None else "action", **item.to_json()})
+            self._write(ActionRecord(item))
             return self._apply(item)
         press = item
-        self._write({"type": "press", **press.to_json(), "at_us": self.now_us})
+        self._write(PressRecord(press, self.now_us))
         if press.station == HOST_STATION:
             kind = self.host_kind(press.input)
             return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
@@ -209,7 +210,7 @@ class Box(Inbox):
     def _tick(self, until_us: int) -> list[GameEvent]:
         events = self.engine.tick(until_us)
         if events:
-            self._write({"type": "tick", "t_us": until_us})
+            self._write(TickRecord(until_us))
         return self._emit(events)
 
     def _note_station(self, notice: InputNotice) -> None:
@@ -228,7 +229,7 @@ class Box(Inbox):
                 st.connected = True
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
-        self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
+        self._write(NoticeRecord(notice))
         self._note_station(notice)
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
@@ -272,7 +273,7 @@ class Box(Inbox):
     def _name(self, station: int) -> str:
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: Record | dict[str, Any]) -> None:
         if self.journal is not None:
             self.journal.write(record)
 
