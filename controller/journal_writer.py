@@ -216,7 +216,8 @@ class JournalWriter:
             raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
         writer._seq = 0
         writer.write(data)
-        writer.flush()  # the header is on disk before the first press
+        if not writer.flush(timeout=2.0):  # the header is on disk before the first press
+            log.error("journal %s: the header is not on disk yet (%s); the game goes on", p, writer.problem)
         if fsync and sink is None:
             fsync_dir(p)
         return writer

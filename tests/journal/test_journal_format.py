@@ -255,3 +255,12 @@ def test_writers_on_two_threads_still_make_one_chain(tmp_path):
     writer.close()
     found = journal.load(path)
     assert found.damage is None and len(found.records) == 600
+
+
+def test_simulate_says_what_durability_its_journal_has(tmp_path, capsys):
+    from controller.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert "never fsynced" in " ".join(sub.choices["simulate"].format_help().split())
+    code, out, _ = run(capsys, "simulate", "reaction", "--players", "2", "--journal", str(tmp_path / "s.jsonl"))
+    assert code == 0 and "never fsynced" in out
