@@ -51,6 +51,7 @@ PROMISE_MS = 50
 RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
 CLOSE_GRACE_S = 3.0
+LATE_LOG_EVERY_S = 10.0
 
 
 class JournalLocked(JournalError):
@@ -179,6 +180,7 @@ class JournalWriter:
         self._write_error: str | None = None
         self._sync_error: str | None = None
         self._failing_since: float | None = None
+        self._late_logged_at = -LATE_LOG_EVERY_S
         self._closing = False
         self._writer_done = False
         self._closed = False
@@ -253,7 +255,13 @@ class JournalWriter:
     @property
     def problem(self) -> str | None:
         """What the screen and the log should say while the journal is failing."""
-        return self._write_error or self._sync_error
+        if self._write_error is not None:
+            return (f"journal cannot write to {self.path}: {self._write_error}; "
+                    f"{self.waiting} records kept in memory, retrying")
+        if self._sync_error is not None:
+            return (f"journal cannot fsync {self.path}: {self._sync_error}; the records are in the file "
+                    "but may not survive a power cut, retrying")
+        return None
 
     @property
     def waiting(self) -> int:
@@ -382,7 +390,8 @@ class JournalWriter:
                 written += 1
         except OSError as exc:
             self._written(batch[:written])
-            self._write_error = self._failing(exc)
+            self._write_error = exc.strerror or str(exc)
+            self._failing()
             return False
         self._written(batch)
         if self._write_error is not None:
@@ -404,7 +413,8 @@ class JournalWriter:
         try:
             self._sink.sync()
         except OSError as exc:
-            self._sync_error = self._failing(exc)
+            self._sync_error = exc.strerror or str(exc)
+            self._failing()
             return False
         now = self._clock()
         with self._lock:
@@ -422,17 +432,16 @@ class JournalWriter:
             self.max_lag_ms = max(self.max_lag_ms, lag)
             if lag > PROMISE_MS:
                 self.late_syncs += 1
-                log.warning("journal %s: a record took %.0f ms to be fsynced (promise: %d ms): the storage is slow",
-                            self.path, lag, PROMISE_MS)
+                if now - self._late_logged_at >= LATE_LOG_EVERY_S:  # said, not spammed, on a slow card
+                    self._late_logged_at = now
+                    log.warning("journal %s: a record took %.0f ms to be fsynced (promise: %d ms; %d late so far): "
+                                "the storage is slow", self.path, lag, PROMISE_MS, self.late_syncs)
         return True
 
-    def _failing(self, exc: OSError) -> str:
-        problem = (f"journal cannot write to {self.path}: {exc.strerror or exc}; "
-                   f"{self.waiting} records kept in memory, retrying")
+    def _failing(self) -> None:
         if self._failing_since is None:
             self._failing_since = self._clock()
-            log.error("%s", problem)
-        return problem
+            log.error("%s", self.problem)
 
     def _recovered(self) -> None:
         if self.problem is None and self._failing_since is not None:
