@@ -17,7 +17,15 @@ from controller import scenario as scenario_mod
 from controller.display.commands import add_commands as add_display_commands
 from controller.display.commands import add_screen_args
 from controller.firmware_tools import add_firmware_commands
-from controller.runtime import Box, box_from_journal
+from controller.journal_cli import (
+    DURABILITY_SIMULATE,
+    add_journal_commands,
+    damage_json,
+    replay_box,
+    resume_for_play,
+    resume_for_simulate,
+)
+from controller.runtime import Box
 from controller.simulate import Session, simulate
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
@@ -65,7 +73,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
         print(f"scores: {summary.get('scores')}")
         if args.journal:
-            print(f"journal: {args.journal}")
+            print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
     return 0
 
 
@@ -113,12 +121,9 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        box = box_from_journal(journal_mod.read(args.file))
-    except (journal_mod.JournalError, LookupError) as exc:
-        raise SystemExit(f"buzzerbox replay: {exc}") from exc
+    journal, box = replay_box(args.file, "replay", args.until_damage)
     if args.json:
-        _print_json(box.summary())
+        _print_json({**box.summary(), **damage_json(journal)})
     else:
         print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
         if args.disputes:
@@ -157,14 +162,9 @@ def print_disputes(box: Box) -> None:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue a journaled game after a crash or power cut."""
-    try:
-        if journal_mod.read(args.file).header.get("mode") == "play":  # look before touching the file
-            raise SystemExit("buzzerbox resume: live games resume with 'buzzerbox play GAME --profile P --resume FILE'")
-        journal = journal_mod.repair(args.file)
-        writer = journal_mod.JournalWriter(args.file)
-        box = box_from_journal(journal, writer)
-    except (journal_mod.JournalError, LookupError) as exc:
-        raise SystemExit(f"buzzerbox resume: {exc}") from exc
+    journal, box = resume_for_simulate(args.file)
+    writer = box.journal
+    assert writer is not None
     print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings
@@ -197,11 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise SystemExit(f"buzzerbox play: {exc}") from exc
     names = [s.name for s in prof.stations]
     if args.resume:
-        try:
-            journal = journal_mod.repair(args.resume)
-            box = box_from_journal(journal, journal_mod.JournalWriter(args.resume))
-        except (journal_mod.JournalError, LookupError) as exc:
-            raise SystemExit(f"buzzerbox play --resume: {exc}") from exc
+        journal, box = resume_for_play(args.resume, spec.name, len(prof.stations), prof.station_kinds(), prof.name)
         # carry on a second after the journal's last moment, whatever the clock
         # did meanwhile (restarted at 0 after a power cut, or ran on)
         box.time_offset_us = journal.last_t_us + 1_000_000 - box_now_us()
@@ -214,7 +210,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
         box.time_offset_us = -box_now_us()  # the game's own timeline starts now, at 0
         path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
-        box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+        try:
+            box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
+        except journal_mod.JournalError as exc:
+            raise SystemExit(f"buzzerbox play: {exc}") from None
     try:
         source = open_source(prof)
         box.latency_guard_us = source.report_delay_us(prof.debounce)
@@ -261,13 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
     # demo (on the screen, or headless with a screenshot), diag, doctor, menu
     add_display_commands(sub)
     add_firmware_commands(sub)
+    add_journal_commands(sub)
 
     p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    p.add_argument("--journal", help="write the session journal to this file (must not exist)")
+    p.add_argument("--journal", help=f"write the session journal to this file (must not exist); {DURABILITY_SIMULATE}")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
     p.set_defaults(func=cmd_simulate)
 
@@ -281,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.add_argument("--disputes", action="store_true", help="list every press with its stamp and precision")
+    p.add_argument("--until-damage", action="store_true",
+                   help="show a damaged journal's outcome up to its first bad line (said on stderr and in the JSON)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("resume", help="continue a journaled game after a crash or power cut")

@@ -1,129 +1,198 @@
-"""The journal: an append-only JSONL record of a session.
+"""The journal: an append-only JSONL record of a session, that settles disputes.
 
 The first line holds what the engine was started with; every later line is an
 input the engine saw (press, host or player action, a tick that changed
 something) in the order it saw them. Replaying the lines rebuilds the exact
 state: that is how the box resumes after a power cut and how a dispute is
-settled. Lines are flushed as written; presses and host actions are also
-fsync'ed, so a power cut loses at most a torn last line, which reading
-tolerates.
+settled. Every line carries a sequence number and a checksum chained to the
+line before it, so a changed, removed, inserted or duplicated line is found and
+named (``journal_format``). Lines are written off the loop thread and fsynced
+within a promised time (``journal_writer``; the promise is in docs/journal.md).
+
+This module is what callers use: ``load``/``read`` a file, ``resume`` one
+(locked, a torn end cut off and kept aside), ``salvage`` the good part of a
+damaged one into a new file, ``check_resume`` a journal against the game about
+to continue it, and ``find_interrupted`` games in a folder (the kiosk's resume).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
 
-from games.base import BuzzerBoxError
+from controller.journal_format import (
+    FORMAT_VERSION,
+    ActionRecord,
+    Damage,
+    EndRecord,
+    Journal,
+    JournalError,
+    NoticeRecord,
+    OtherRecord,
+    PressRecord,
+    Record,
+    RecordError,
+    SessionHeader,
+    TickRecord,
+    load,
+)
+from controller.journal_writer import PROMISE_MS, FileSink, JournalLocked, JournalWriter, fsync_dir
+
+__all__ = [
+    "FORMAT_VERSION", "PROMISE_MS", "ActionRecord", "Damage", "EndRecord", "Interrupted", "Journal",
+    "JournalError", "JournalLocked", "JournalWriter", "NoticeRecord", "OtherRecord", "PressRecord", "Record",
+    "RecordError", "SessionHeader", "TickRecord", "check_resume", "find_interrupted", "load", "read", "repair",
+    "resume", "salvage",
+]
 
 log = logging.getLogger("buzzerbox.journal")
 
-FORMAT_VERSION = 1
-SYNCED_TYPES = {"session", "press", "host", "action", "end"}
-
-
-class JournalError(BuzzerBoxError, ValueError):
-    """A journal that cannot be replayed; the message names the line."""
-
-
-class JournalWriter:
-    def __init__(self, path: str | Path, fsync: bool = True) -> None:
-        self.path = Path(path)
-        self.fsync = fsync
-        self._file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the session
-
-    @classmethod
-    def create(cls, path: str | Path, header: dict[str, Any], fsync: bool = True) -> JournalWriter:
-        p = Path(path)
-        if p.exists() and p.stat().st_size > 0:
-            raise JournalError(f"{p} already holds a session: use 'buzzerbox resume {p}' or choose a new file")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        writer = cls(p, fsync)
-        writer.write({"type": "session", "version": FORMAT_VERSION, **header})
-        return writer
-
-    def write(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
-        self._file.flush()
-        if self.fsync and record.get("type") in SYNCED_TYPES:
-            os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        if not self._file.closed:
-            self._file.close()
-
-
-@dataclass
-class Journal:
-    header: dict[str, Any]
-    records: list[dict[str, Any]]
-    torn_tail: bool = False
-    path: Path | None = None
-
-    @property
-    def last_t_us(self) -> int:
-        for record in reversed(self.records):
-            if "t_us" in record:
-                return int(record["t_us"])
-        return int(self.header.get("t_us", 0))
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        yield from enumerate(f, start=1)
-
 
 def read(path: str | Path) -> Journal:
-    """Read a journal; a torn last line (power cut mid-write) is dropped with a
-    warning, a damaged line anywhere else is an error naming it."""
+    """Read a journal that must be whole: a torn last line (power cut
+    mid-write) is tolerated, damage anywhere is an error naming the line."""
+    journal = load(path)
+    _refuse_damage(journal)
+    if journal.torn_tail:
+        log.warning("%s: the last line is torn (cut by a power loss?); ignoring it", journal.path)
+    return journal
+
+
+def _refuse_damage(journal: Journal) -> None:
+    if journal.damage:
+        raise JournalError(
+            f"{journal.path}: {journal.damage}. It is left as it is; "
+            f"'buzzerbox journal salvage {journal.path}' copies the {len(journal.records)} good records "
+            "to a new file you can resume"
+        )
+
+
+def _cut_torn_tail(journal: Journal, sink: FileSink) -> None:
+    """Only a last line without its newline is torn; its bytes go to a file
+    beside the journal (nothing is ever deleted), then the cut is fsynced."""
+    assert journal.path is not None
+    if journal.torn_tail:
+        aside = journal.path.with_name(journal.path.name + ".torn")
+        with open(aside, "ab") as f:
+            f.write(journal.torn_bytes + b"\n")
+            f.flush()
+            os.fsync(f.fileno())  # kept aside for sure before it is cut
+        sink.truncate(journal.good_bytes)
+        sink.sync()
+        log.warning("%s: cut off the torn last line (%d bytes, kept in %s) before resuming",
+                    journal.path, len(journal.torn_bytes), aside)
+    elif journal.missing_newline:
+        # the power went between a whole record and its newline: end the line,
+        # or the next record would be glued onto it
+        sink.write(b"\n")
+        sink.sync()
+        log.warning("%s: the last record had no newline; added it before resuming", journal.path)
+
+
+def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None) -> tuple[Journal, JournalWriter]:
+    """Lock a journal, check it, cut a torn end, and open it for appending.
+    Raises JournalLocked (naming the pid) if another writer has it, and
+    JournalError for a damaged journal, which is never changed."""
     p = Path(path)
-    if not p.exists():
-        raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote")
-    entries = list(_lines(p))
-    records: list[dict[str, Any]] = []
-    torn = False
-    for i, (number, line) in enumerate(entries):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            last = i == len(entries) - 1
-            if last:
-                torn = True
-                log.warning("%s: line %d is torn (cut by a power loss?); ignoring it", p, number)
-                break
-            raise JournalError(f"{p}: line {number} is not a journal record ({exc}); the file is damaged there") from exc
-        if not isinstance(record, dict) or "type" not in record:
-            raise JournalError(f"{p}: line {number} has no 'type'; is this a buzzerbox journal?")
-        records.append(record)
-    if not records or records[0]["type"] != "session":
-        raise JournalError(f"{p}: the first line must be the session header; this is not a buzzerbox journal")
-    header = records.pop(0)
-    if header.get("version") != FORMAT_VERSION:
-        raise JournalError(f"{p}: journal format {header.get('version')} is not {FORMAT_VERSION}")
-    return Journal(header=header, records=records, torn_tail=torn, path=p)
+    if not p.is_file():
+        load(p)  # the one-line error for a missing file or a folder
+    try:
+        sink = FileSink(p)
+    except OSError as exc:
+        raise JournalError(f"cannot open {p} to continue it: {exc.strerror or exc}") from None
+    try:
+        journal = load(p)  # read under the lock: nobody appends meanwhile
+        _refuse_damage(journal)
+        _cut_torn_tail(journal, sink)
+        writer = JournalWriter(p, fsync, threaded=threaded, sink=sink, state=journal)
+    except BaseException:
+        sink.close()
+        raise
+    return journal, writer
 
 
 def repair(path: str | Path) -> Journal:
-    """Read, and cut a torn last line off the file so appending can go on."""
-    journal = read(path)
-    p = Path(path)
-    if journal.torn_tail:
-        data = p.read_bytes()
-        keep = data.rstrip(b"\n").rfind(b"\n") + 1
-        with open(p, "r+b") as f:
-            f.truncate(keep)
-        log.warning("%s: cut the torn last line off before resuming", p)
-    elif not p.read_bytes().endswith(b"\n"):
-        # the power went between a whole record and its newline: end the line,
-        # or the next record would be glued onto it
-        with open(p, "ab") as f:
-            f.write(b"\n")
-        log.warning("%s: the last record had no newline; added it before resuming", p)
+    """Kept for callers that repair, then open ``JournalWriter(path)``:
+    cut a torn last line (under the lock), refuse a damaged journal."""
+    journal, writer = resume(path, threaded=False)
+    writer.close()
     return journal
+
+
+def salvage(path: str | Path, out: str | Path | None = None) -> tuple[Journal, Path]:
+    """Copy the good records of a damaged journal, byte for byte (so their
+    checksums still hold), into a new file. The damaged file is not touched."""
+    journal = load(path)
+    assert journal.path is not None
+    target = Path(out) if out else journal.path.with_name(journal.path.stem + ".salvaged.jsonl")
+    if target.exists():
+        raise JournalError(f"{target} exists already: give another --out")
+    good = journal.path.read_bytes()[: journal.good_bytes]
+    if not good.endswith(b"\n"):
+        good += b"\n"
+    with open(target, "xb") as f:
+        f.write(good)
+        f.flush()
+        os.fsync(f.fileno())
+    fsync_dir(target)
+    return journal, target
+
+
+def check_resume(
+    journal: Journal,
+    game: str,
+    players: int | None = None,
+    station_kinds: Sequence[str] | None = None,
+    profile: str | None = None,
+) -> list[str]:
+    """What differs between a journal and the game about to continue it,
+    one line each; empty when they match."""
+    session = journal.session
+    assert session is not None
+    out = []
+    if session.game != game:
+        out.append(f"the journal is a {session.game} game, not {game}")
+    if players is not None and session.settings.players != players:
+        out.append(f"the journal has {session.settings.players} players, the profile {players} stations")
+    if station_kinds is not None and session.stations is not None and list(session.stations) != list(station_kinds):
+        out.append(f"station kinds differ: journal {list(session.stations)}, profile {list(station_kinds)}")
+    if profile is not None and session.profile is not None and session.profile != profile:
+        out.append(f"the journal was played on profile {session.profile!r}, not {profile!r}")
+    return out
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """A game in a journal folder that never wrote its end record."""
+
+    path: Path
+    game: str
+    mode: str | None
+    profile: str | None
+    players: int
+    records: int
+    last_t_us: int
+    modified: float
+    damage: Damage | None
+    torn_tail: bool
+
+
+def find_interrupted(folder: str | Path) -> list[Interrupted]:
+    """Journals in ``folder`` without an end record, newest first: what a
+    kiosk offers to continue after a power cut. Unreadable files are skipped."""
+    out = []
+    for path in Path(folder).glob("*.jsonl"):
+        try:
+            journal = load(path)
+            modified = path.stat().st_mtime
+        except (JournalError, OSError):
+            continue
+        if journal.ended or journal.session is None:
+            continue
+        s = journal.session
+        out.append(Interrupted(path, s.game, s.mode, s.profile, s.settings.players, len(journal.records),
+                               journal.last_t_us, modified, journal.damage, journal.torn_tail))
+    return sorted(out, key=lambda i: i.modified, reverse=True)

@@ -17,7 +17,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.journal import Journal, JournalWriter
+from controller.journal import (
+    ActionRecord,
+    Journal,
+    JournalError,
+    JournalWriter,
+    NoticeRecord,
+    PressRecord,
+    Record,
+    TickRecord,
+)
 from controller.press import InputNotice, Press
 from controller.sources.base import Inbox
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
@@ -185,10 +194,10 @@ class Box(Inbox):
     def _deliver(self, item: Press | Action) -> list[GameEvent]:
         """Hand one input to the engine, journaling it in the order the engine saw it."""
         if isinstance(item, Action):
-            self._write({"type": "host" if item.player is None else "action", **item.to_json()})
+            self._write(ActionRecord(item))
             return self._apply(item)
         press = item
-        self._write({"type": "press", **press.to_json(), "at_us": self.now_us})
+        self._write(PressRecord(press, self.now_us))
         if press.station == HOST_STATION:
             kind = self.host_kind(press.input)
             return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
@@ -201,7 +210,7 @@ class Box(Inbox):
     def _tick(self, until_us: int) -> list[GameEvent]:
         events = self.engine.tick(until_us)
         if events:
-            self._write({"type": "tick", "t_us": until_us})
+            self._write(TickRecord(until_us))
         return self._emit(events)
 
     def _note_station(self, notice: InputNotice) -> None:
@@ -220,7 +229,7 @@ class Box(Inbox):
                 st.connected = True
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
-        self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
+        self._write(NoticeRecord(notice))
         self._note_station(notice)
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
@@ -264,7 +273,7 @@ class Box(Inbox):
     def _name(self, station: int) -> str:
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: Record | dict[str, Any]) -> None:
         if self.journal is not None:
             self.journal.write(record)
 
@@ -299,25 +308,38 @@ class Box(Inbox):
 
 def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> Box:
     """Rebuild a box by replaying every journal line through the same methods
-    that handled them live. ``writer`` (resume) keeps appending afterwards."""
-    header = journal.header
-    spec = get_game(header["game"])
-    settings = GameSettings.from_json(header["settings"])
-    debounce = DebounceConfig(**header["debounce"]) if "debounce" in header else None
-    box = Box(spec, settings, header.get("stations"), station_names=header.get("station_names"), debounce=debounce)
-    for record in journal.records:
-        kind = record["type"]
-        if kind == "press":
-            box.now_us = max(box.now_us, int(record.get("at_us", record["t_us"])))
-            press = Press.from_json(record)
-            box.press_log.append(press)
-            box._deliver(press)
-        elif kind in ("host", "action"):
-            box._deliver(Action.from_json(record))
-        elif kind == "tick":
-            box._tick(int(record["t_us"]))
-        elif kind == "notice":  # the strip's state; a pause's effect on the game is in the journal already
-            box._note_station(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
+    that handled them live. ``writer`` (resume) keeps appending afterwards.
+    A record the game cannot take is a JournalError naming its line."""
+    header = journal.session
+    assert header is not None
+    try:
+        spec = get_game(header.game)
+    except LookupError as exc:
+        raise JournalError(f"line 1: {exc}") from None
+    try:
+        spec.settings(header.settings.players)  # the player count is one the game takes
+        box = Box(spec, header.settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line 1: {spec.title} cannot start with the session header's settings: {exc}") from None
+    for line, record in journal.numbered():
+        try:
+            if isinstance(record, PressRecord):
+                box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
+                box.press_log.append(record.press)
+                box._deliver(record.press)
+            elif isinstance(record, ActionRecord):
+                box._deliver(record.action)
+            elif isinstance(record, TickRecord):
+                box._tick(record.t_us)
+            elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
+                box._note_station(record.notice)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+            raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
+                               "are the session header's options right?") from None
+    try:
+        box.summary()  # what replay prints: garbage options surface here, not as a traceback later
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line 1: the session header's options do not work for {spec.title} ({exc})") from None
     box.now_us = max(box.now_us, journal.last_t_us)
     box.journal = writer
     return box

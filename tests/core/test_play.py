@@ -7,6 +7,7 @@ import json
 import pytest
 
 from controller.cli import main
+from controller.journal import JournalWriter
 
 
 @pytest.fixture
@@ -37,15 +38,17 @@ def test_play_runs_headless_on_mock_pins_and_journals(tmp_path, capsys, mock_pin
 def test_play_resume_continues_the_same_journal(tmp_path, capsys, mock_pins):
     path = tmp_path / "live.jsonl"
     main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(path)])
-    with path.open("a") as f:  # the host armed, then the power went mid-line
-        f.write(json.dumps({"type": "host", "kind": "arm", "t_us": 10**12}) + "\n")
+    writer = JournalWriter(path)  # the host armed, then the power went mid-line
+    writer.write({"type": "host", "kind": "arm", "t_us": 10**12})
+    writer.close()
+    with path.open("a") as f:
         f.write('{"type":"press","stati')
     capsys.readouterr()
     assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--resume", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "armed"  # state came back from the journal
     text = path.read_text()
     assert '{"type":"press","stati' not in text  # the torn line was cut before appending
-    assert text.splitlines()[-1].startswith('{"t_us"')  # and the resumed game appended after it
+    assert json.loads(text.splitlines()[-1])["type"] == "end"  # and the resumed game appended after it
 
 
 def test_play_with_a_broken_profile_says_why(tmp_path):

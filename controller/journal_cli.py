@@ -1,0 +1,124 @@
+"""The journal's part of the command line: what ``replay``, ``resume`` and
+``play --resume`` say about a journal, and ``buzzerbox journal check|salvage``.
+
+Kept here so the commands in cli.py only call it: one place decides how a
+damaged journal is reported (a ``DAMAGED from line N`` line, exit 1, no
+outcome unless asked for the game up to the damage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from controller import journal as journal_mod
+from controller.runtime import Box, box_from_journal
+
+DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
+                       "play journals are fsynced within 50 ms")
+
+
+def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[journal_mod.Journal, Box]:
+    """Replay a journal for ``command``; says on stderr what the reader
+    noticed, and exits 1 on damage unless ``until_damage`` asks for the game
+    up to it (and then still says it, on stderr)."""
+    try:
+        journal = journal_mod.load(path)
+        notes = journal.notes()
+        if journal.damage and not until_damage:
+            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}\n"
+                             f"  no outcome shown: --until-damage replays the {len(journal.records)} records "
+                             "before it; 'buzzerbox journal salvage' copies them to a new file")
+    except (journal_mod.JournalError, LookupError) as exc:
+        raise SystemExit(f"buzzerbox {command}: {exc}") from None
+    box = _replayed(journal, None, command)
+    if journal.damage:
+        print(f"outcome up to the damage only: {path}: {journal.damage}", file=sys.stderr)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return journal, box
+
+
+def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:
+    """The box a journal rebuilds; a record the game cannot take is one line."""
+    try:
+        return box_from_journal(journal, writer)
+    except (journal_mod.JournalError, LookupError) as exc:
+        if writer is not None:
+            writer.close()
+        raise SystemExit(f"buzzerbox {command}: {journal.path}: {exc}") from None
+
+
+def damage_json(journal: journal_mod.Journal) -> dict[str, Any]:
+    """Added to a replay's JSON when it shows a damaged journal's outcome."""
+    if journal.damage is None:
+        return {}
+    return {"damaged": {"line": journal.damage.line, "problem": journal.damage.problem,
+                        "records_replayed": len(journal.records)}}
+
+
+def resume_for_play(path: str, game: str, players: int, station_kinds: Sequence[str],
+                    profile: str) -> tuple[journal_mod.Journal, Box]:
+    """``play --resume``: lock, check the journal is this game on this
+    profile, then rebuild the box (appending goes on through its writer)."""
+    try:
+        differences = journal_mod.check_resume(journal_mod.read(path), game, players, station_kinds, profile)
+        if differences:
+            raise SystemExit(f"buzzerbox play --resume: {path} does not match: " + "; ".join(differences))
+        journal, writer = journal_mod.resume(path)
+    except (journal_mod.JournalError, LookupError) as exc:
+        raise SystemExit(f"buzzerbox play --resume: {exc}") from None
+    return journal, _replayed(journal, writer, "play --resume")
+
+
+def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
+    """``resume``: a simulated game, continued by bots."""
+    try:
+        if journal_mod.read(path).header.get("mode") == "play":  # look before touching the file
+            raise SystemExit("buzzerbox resume: live games resume with 'buzzerbox play GAME --profile P --resume FILE'")
+        journal, writer = journal_mod.resume(path, fsync=False)
+    except (journal_mod.JournalError, LookupError) as exc:
+        raise SystemExit(f"buzzerbox resume: {exc}") from None
+    return journal, _replayed(journal, writer, "resume")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        journal = journal_mod.load(args.file)
+        box_from_journal(journal)  # the game takes every record, not just the format
+    except (journal_mod.JournalError, LookupError) as exc:
+        print(f"FAIL {args.file}: {exc}", file=sys.stderr)
+        return 1
+    s = journal.session
+    assert s is not None
+    for note in ([str(journal.damage)] if journal.damage else []) + journal.notes():
+        print(note, file=sys.stderr)
+    state = "ended" if journal.ended else "interrupted (no end record)"
+    verdict = "DAMAGED" if journal.damage else "OK"
+    print(f"{verdict} {args.file}: {s.game}, {s.settings.players} players, format {s.version}, "
+          f"{len(journal.records)} good records, {state}")
+    return 1 if journal.damage else 0
+
+
+def cmd_salvage(args: argparse.Namespace) -> int:
+    try:
+        journal, target = journal_mod.salvage(args.file, args.out)
+    except journal_mod.JournalError as exc:
+        raise SystemExit(f"buzzerbox journal salvage: {exc}") from None
+    print(f"{len(journal.records)} good records of {args.file} copied to {target}"
+          + (f" (stopped at {journal.damage})" if journal.damage else "") + f"; {args.file} is unchanged")
+    return 0
+
+
+def add_journal_commands(sub: Any) -> None:
+    journal = sub.add_parser("journal", help="check a journal, or salvage the good part of a damaged one")
+    actions = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+    p = actions.add_parser("check", help="verify every line's checksum and field; exit 1 if damaged")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_check)
+    p = actions.add_parser("salvage", help="copy the records before the first damage to a new file")
+    p.add_argument("file")
+    p.add_argument("--out", help="where to write (default: NAME.salvaged.jsonl beside it)")
+    p.set_defaults(func=cmd_salvage)

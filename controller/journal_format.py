@@ -1,0 +1,579 @@
+"""The journal's file format: typed records, the checksum chain, and a reader
+that never trusts a byte.
+
+Format 2 (written since this module exists): one JSON object per line, keys
+sorted, ASCII only. Every line carries ``seq`` (0 for the session header, then
+1, 2, ...) and ends with ``"sum":"<16 hex>"``: the first 64 bits of
+SHA-256(previous line's sum + this line without its sum). So an altered,
+removed, inserted or duplicated line breaks the chain at that line, and the
+reader names it. Format 1 (no seq, no sum) is still read, but can only be
+checked field by field.
+
+The reader's one rule: nothing in a file may raise anything but a
+``JournalError`` whose message names the line and the field. Damage stops the
+reading there; what came before is kept and usable ("the game up to line N"),
+and the caller decides whether to show it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from controller.debounce import DebounceConfig
+from controller.press import InputNotice, Press
+from games.base import Action, BuzzerBoxError, GameSettings
+
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+CHAIN_START = "buzzerbox-journal-2"
+SUM_HEX = 16
+_SUM_PREFIX = b',"sum":"'
+_SUM_TAIL = len(_SUM_PREFIX) + SUM_HEX + 2  # ,"sum":"<hex>"}
+MAX_LINE_BYTES = 1 << 20  # a header with a custom question deck fits; a runaway line does not
+MAX_DEPTH = 24
+MAX_INT = 2**63 - 1
+MAX_NAME = 200
+MAX_PLAYERS = 64
+
+
+class JournalError(BuzzerBoxError, ValueError):
+    """A journal that cannot be replayed (or written); the message names the line."""
+
+
+class RecordError(JournalError):
+    """One record with a field that is missing, of the wrong type or impossible."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+# -- typed records ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class SessionHeader:
+    """Line 1: everything the engine and the box were started with."""
+
+    game: str
+    settings: GameSettings
+    version: int = FORMAT_VERSION
+    stations: tuple[str, ...] | None = None  # station kinds
+    station_names: tuple[str, ...] | None = None
+    debounce: DebounceConfig | None = None
+    mode: str | None = None  # "play", "simulate", "menu" ...
+    profile: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # keys a newer box added
+
+
+@dataclass(frozen=True)
+class PressRecord:
+    """A debounced press as the engine got it; ``at_us`` is box time when it was handed over."""
+
+    press: Press
+    at_us: int | None = None
+    type = "press"
+
+    @property
+    def t_us(self) -> int:
+        return self.press.t_us
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """A host action (player None) or a player's action that was not a station press."""
+
+    action: Action
+
+    @property
+    def type(self) -> str:
+        return "host" if self.action.player is None else "action"
+
+    @property
+    def t_us(self) -> int:
+        return self.action.t_us
+
+
+@dataclass(frozen=True)
+class TickRecord:
+    """Time passed up to ``t_us`` and the engine did something (a timeout)."""
+
+    t_us: int
+    type = "tick"
+
+
+@dataclass(frozen=True)
+class NoticeRecord:
+    """Stuck, released, a board that went away: the strip's state."""
+
+    notice: InputNotice
+    type = "notice"
+
+    @property
+    def t_us(self) -> int:
+        return self.notice.t_us
+
+
+@dataclass(frozen=True)
+class EndRecord:
+    """The game was closed on purpose; a journal without one was interrupted."""
+
+    t_us: int
+    type = "end"
+
+
+@dataclass(frozen=True)
+class OtherRecord:
+    """A record type this reader does not replay (written by a newer box);
+    kept so nothing is lost, and listed so nothing is silently ignored."""
+
+    type: str
+    data: Mapping[str, Any]
+
+    @property
+    def t_us(self) -> int:
+        value = self.data.get("t_us")
+        return value if type(value) is int else 0
+
+
+Record = PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | OtherRecord
+
+
+def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
+    """The dict a record is written as (without seq and sum)."""
+    if isinstance(record, Mapping):
+        return dict(record)
+    if isinstance(record, PressRecord):
+        out = {"type": "press", **record.press.to_json()}
+        if record.at_us is not None:
+            out["at_us"] = record.at_us
+        return out
+    if isinstance(record, ActionRecord):
+        return {"type": record.type, **record.action.to_json()}
+    if isinstance(record, NoticeRecord):
+        n = record.notice
+        return {"type": "notice", "station": n.station, "input": n.input, "kind": n.kind, "t_us": n.t_us}
+    if isinstance(record, TickRecord | EndRecord):
+        return {"type": record.type, "t_us": record.t_us}
+    return {**record.data, "type": record.type}
+
+
+def header_to_json(header: SessionHeader) -> dict[str, Any]:
+    out: dict[str, Any] = {**header.extra, "type": "session", "version": header.version, "game": header.game,
+                           "settings": header.settings.to_json()}
+    if header.stations is not None:
+        out["stations"] = list(header.stations)
+    if header.station_names is not None:
+        out["station_names"] = list(header.station_names)
+    if header.debounce is not None:
+        out["debounce"] = {f.name: getattr(header.debounce, f.name) for f in fields(header.debounce)}
+    if header.mode is not None:
+        out["mode"] = header.mode
+    if header.profile is not None:
+        out["profile"] = header.profile
+    return out
+
+
+# -- the line codec --------------------------------------------------------------------
+def chain_sum(previous: str, body: bytes) -> str:
+    return hashlib.sha256(previous.encode("ascii") + body).hexdigest()[:SUM_HEX]
+
+
+def encode_line(record: Mapping[str, Any], seq: int, previous: str) -> tuple[bytes, str]:
+    """One format-2 line (with its newline) and its sum, the next line's ``previous``."""
+    body = json.dumps({**record, "seq": seq}, separators=(",", ":"), sort_keys=True, allow_nan=False).encode("ascii")
+    digest = chain_sum(previous, body)
+    return body[:-1] + _SUM_PREFIX + digest.encode("ascii") + b'"}\n', digest
+
+
+def encode_v1_line(record: Mapping[str, Any]) -> bytes:
+    """A format-1 line: appending to a version-1 journal keeps its format."""
+    return (json.dumps(dict(record), separators=(",", ":"), sort_keys=True, allow_nan=False) + "\n").encode("ascii")
+
+
+class _BadNumber(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _BadNumber(f"{name} is not a number a journal can hold")
+
+
+def _checked_int(text: str) -> int:
+    if len(text.lstrip("-")) > 19:
+        raise _BadNumber(f"a {len(text)}-digit number is not a time, station or count")
+    return int(text)
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(f"{text[:20]} does not fit in a number")
+    return value
+
+
+def _depth_ok(value: Any) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def parse_json(text: str, line: int) -> dict[str, Any]:
+    """JSON with every hazard turned into a RecordError: NaN, 1e400, 5,000
+    digits, 100,000 nested brackets, not an object."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int, parse_float=_checked_float)
+    except _BadNumber as exc:
+        raise RecordError(line, f"{exc}; the file is damaged there") from None
+    except RecursionError:
+        raise RecordError(line, "brackets nested too deep to be a journal record; the file is damaged there") from None
+    except ValueError as exc:  # JSONDecodeError and int-size limits
+        raise RecordError(line, f"not a journal record ({str(exc)[:80]}); the file is damaged there") from None
+    if not isinstance(value, dict):
+        raise RecordError(line, f"a journal record is a JSON object, not {type(value).__name__}")
+    if not _depth_ok(value):
+        raise RecordError(line, f"values nested deeper than {MAX_DEPTH} levels; the file is damaged there")
+    return value
+
+
+# -- field checks ------------------------------------------------------------------------
+def _short(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, str | int | float | bool | type(None)) else type(value).__name__
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+class _Fields:
+    """Reads one record's fields, each check naming the line, the record and the field."""
+
+    def __init__(self, data: Mapping[str, Any], line: int, what: str, prefix: str = "") -> None:
+        self.data, self.line, self.what, self.prefix = data, line, what, prefix
+
+    def fail(self, name: str, problem: str) -> RecordError:
+        return RecordError(self.line, f"{self.what}'s '{self.prefix}{name}' {problem}")
+
+    def missing(self, name: str) -> RecordError:
+        near = difflib.get_close_matches(name, [k for k in self.data if isinstance(k, str)], n=1)
+        hint = f" (it has '{self.prefix}{near[0]}': misspelt?)" if near else ""
+        return RecordError(self.line, f"{self.what} has no '{self.prefix}{name}'{hint}")
+
+    def integer(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT, default: int | None = None) -> int:
+        if name not in self.data:
+            if default is None:
+                raise self.missing(name)
+            return default
+        value = self.data[name]
+        if type(value) is not int:
+            raise self.fail(name, f"is {_short(value)}, not a whole number")
+        if not lo <= value <= hi:
+            raise self.fail(name, f"is {value}, outside {lo}..{hi}")
+        return value
+
+    def opt_int(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT) -> int | None:
+        if self.data.get(name) is None:
+            return None
+        return self.integer(name, lo, hi)
+
+    def text(self, name: str, default: str | None = None, limit: int = MAX_NAME) -> str:
+        if name not in self.data:
+            if default is None:
+                raise self.missing(name)
+            return default
+        value = self.data[name]
+        if not isinstance(value, str):
+            raise self.fail(name, f"is {_short(value)}, not text")
+        if len(value) > limit or "\x00" in value:
+            raise self.fail(name, f"is not a name (longer than {limit} characters, or holds a NUL)")
+        return value
+
+    def opt_str(self, name: str) -> str | None:
+        return None if self.data.get(name) is None else self.text(name)
+
+    def obj(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]:
+        if name not in self.data:
+            if default is None:
+                raise self.missing(name)
+            return dict(default)
+        value = self.data[name]
+        if not isinstance(value, dict):
+            raise self.fail(name, f"is {_short(value)}, not a JSON object {{...}}")
+        return value
+
+    def names(self, name: str, count: int) -> tuple[str, ...] | None:
+        if self.data.get(name) is None:
+            return None
+        value = self.data[name]
+        if not isinstance(value, list) or not all(isinstance(v, str) and len(v) <= MAX_NAME for v in value):
+            raise self.fail(name, "is not a list of names")
+        if len(value) != count:
+            raise self.fail(name, f"lists {len(value)} stations for {count} players")
+        return tuple(value)
+
+
+HEADER_KEYS = {"type", "version", "game", "settings", "stations", "station_names", "debounce", "mode", "profile",
+               "seq", "sum"}
+
+
+def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
+    f = _Fields(data, line, "the session header")
+    if data.get("type") != "session":
+        raise RecordError(line, "the first line must be the session header; this is not a buzzerbox journal")
+    version = data.get("version")
+    if type(version) is not int:
+        raise f.fail("version", f"is {_short(version)}; a journal's version is a whole number, 1 or 2")
+    if version not in READABLE_VERSIONS:
+        raise f.fail("version", f"is {version}: this buzzerbox reads journal formats 1 and 2; a newer one wrote it?")
+    game = f.text("game", limit=64)
+    raw = f.obj("settings")
+    s = _Fields(raw, line, "the session header", "settings.")
+    players = s.integer("players", 1, MAX_PLAYERS)
+    settings = GameSettings(players=players, seed=s.integer("seed", default=0), options=s.obj("options", {}))
+    unknown = set(raw) - {"players", "seed", "options"}
+    if unknown:
+        raise s.fail(sorted(unknown)[0], "is not a setting (players, seed, options)")
+    debounce = None
+    if data.get("debounce") is not None:
+        d = _Fields(f.obj("debounce"), line, "the session header", "debounce.")
+        known = {x.name for x in fields(DebounceConfig)}
+        for key in d.data:
+            if key not in known:
+                raise d.fail(key, f"is not a debounce setting ({', '.join(sorted(known))})")
+        try:
+            debounce = DebounceConfig(**{k: d.integer(k, 0, 10**12) for k in d.data})
+        except ValueError as exc:
+            raise RecordError(line, f"the session header's debounce: {exc}") from None
+    extra = {k: v for k, v in data.items() if k not in HEADER_KEYS}
+    if version == 1 and extra:  # a v1 box wrote exactly these keys: anything else is a typo or damage
+        key = sorted(extra)[0]
+        near = difflib.get_close_matches(key, sorted(HEADER_KEYS), n=1)
+        raise RecordError(line, f"the session header has '{key}', which is not a header field"
+                          + (f" (meant '{near[0]}'?)" if near else ""))
+    return SessionHeader(
+        game=game, settings=settings, version=version,
+        stations=f.names("stations", players), station_names=f.names("station_names", players),
+        debounce=debounce, mode=f.opt_str("mode"), profile=f.opt_str("profile"), extra=extra,
+    )
+
+
+RECORD_TYPES = ("press", "host", "action", "tick", "notice", "end")
+
+
+def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
+    """A typed record from one line's JSON, or a RecordError naming the field."""
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise RecordError(line, f"the record has no 'type' (got {_short(kind)}); is this a buzzerbox journal?")
+    f = _Fields(data, line, f"the {kind} record")
+    if kind == "press":
+        press = Press(station=f.integer("station", -1, MAX_PLAYERS), input=f.text("input", limit=64),
+                      t_us=f.integer("t_us"), precision_us=f.integer("precision_us", 0, 10**9, default=1),
+                      edges=f.integer("edges", 0, 10**9, default=1))
+        return PressRecord(press, f.opt_int("at_us"))
+    if kind in ("host", "action"):
+        player = f.opt_int("player", 0, MAX_PLAYERS - 1)
+        if kind == "action" and player is None:
+            raise f.missing("player")
+        if kind == "host" and player is not None:
+            raise f.fail("player", "is set on a host action")
+        return ActionRecord(Action(kind=f.text("kind", limit=64), t_us=f.integer("t_us"), player=player,
+                                   args=f.obj("args", {}), precision_us=f.integer("precision_us", 0, 10**9, default=1)))
+    if kind == "tick":
+        return TickRecord(f.integer("t_us"))
+    if kind == "end":
+        return EndRecord(f.integer("t_us"))
+    if kind == "notice":
+        return NoticeRecord(InputNotice(f.integer("station", -1, MAX_PLAYERS), f.text("input", limit=64),
+                                        f.text("kind", limit=64), f.integer("t_us")))
+    if kind == "session":
+        raise RecordError(line, "a second session header: two journals were joined into one file")
+    if version == 1:
+        raise RecordError(line, f"record type {_short(kind)} is not one of {', '.join(RECORD_TYPES)}")
+    return OtherRecord(kind, {k: v for k, v in data.items() if k not in ("seq", "sum")})
+
+
+# -- reading a whole file -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Damage:
+    """Where a journal stops being trustworthy, and why."""
+
+    line: int
+    problem: str
+    lines_after: int = 0  # lines kept in the file after the damaged one, not replayed
+
+    def __str__(self) -> str:
+        rest = f"; {self.lines_after} more line(s) after it not replayed" if self.lines_after else ""
+        return f"DAMAGED from line {self.line}: {self.problem}{rest}"
+
+
+@dataclass
+class Journal:
+    """What a journal file holds, up to the first damage."""
+
+    header: dict[str, Any]  # line 1 as written (the raw dict, for code that reads keys)
+    records: list[Record]
+    torn_tail: bool = False  # the last line had no newline and was not a whole record
+    path: Path | None = None
+    session: SessionHeader | None = None
+    damage: Damage | None = None
+    record_lines: list[int] = field(default_factory=list)  # line number of each record
+    missing_newline: bool = False  # the last line is a whole record whose newline never made it
+    torn_bytes: bytes = b""
+    good_bytes: int = 0  # length of the file up to the last good record
+    next_seq: int = 1
+    last_sum: str = CHAIN_START
+
+    @property
+    def version(self) -> int:
+        return self.session.version if self.session else FORMAT_VERSION
+
+    @property
+    def last_t_us(self) -> int:
+        for record in reversed(self.records):
+            if not isinstance(record, OtherRecord):
+                return record.t_us
+        return 0
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.records) and isinstance(self.records[-1], EndRecord)
+
+    def numbered(self) -> Iterator[tuple[int, Record]]:
+        return zip(self.record_lines, self.records, strict=True)
+
+    def unknown_types(self) -> list[str]:
+        return sorted({r.type for r in self.records if isinstance(r, OtherRecord)})
+
+    def notes(self) -> list[str]:
+        """What a person should know before trusting an outcome, one line
+        each (damage is said apart, louder)."""
+        where = self.path or "journal"
+        out = []
+        if self.torn_tail:
+            out.append(f"{where}: the last line was cut by a power loss (no newline, not a whole record); "
+                       f"{len(self.records)} complete records before it")
+        if not self.ended and not self.damage:
+            out.append(f"{where}: no end record: the game was interrupted at {self.last_t_us / 1e6:.3f} s "
+                       "(resume continues it)")
+        if self.version == 1:
+            out.append(f"{where}: format 1 (no checksums): a changed line cannot be told from a true one")
+        if self.unknown_types():
+            out.append(f"{where}: records of type {', '.join(self.unknown_types())} are kept but not replayed "
+                       "(written by a newer buzzerbox)")
+        return out
+
+
+def _lines(data: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
+    """(line number, offset, bytes without newline, had a newline)."""
+    start, number = 0, 0
+    while start < len(data):
+        number += 1
+        end = data.find(b"\n", start)
+        if end < 0:
+            yield number, start, data[start:], False
+            return
+        yield number, start, data[start:end], True
+        start = end + 1
+
+
+def _check_chain(raw: bytes, data: Mapping[str, Any], line: int, seq: int, previous: str) -> str:
+    """The line's sum, if its seq and its place in the chain are right."""
+    got = data.get("seq")
+    if type(got) is not int:
+        raise RecordError(line, f"the record has no sequence number (seq {_short(got)}); format 2 needs one")
+    if got != seq:
+        if got < seq:
+            why = f"record {got} again where {seq} was due: a line was duplicated or moved"
+        else:
+            why = f"record {got} where {seq} was due: {got - seq} line(s) before it were removed"
+        raise RecordError(line, why)
+    if len(raw) < _SUM_TAIL or raw[-_SUM_TAIL:-SUM_HEX - 2] != _SUM_PREFIX or not raw.endswith(b'"}'):
+        raise RecordError(line, "the line does not end with its checksum; the file is damaged there")
+    body = raw[:-_SUM_TAIL] + b"}"
+    digest = chain_sum(previous, body)
+    if raw[-SUM_HEX - 2:-2].decode("ascii", "replace") != digest:
+        raise RecordError(line, f"checksum does not match record {seq}: the line was altered, or a line "
+                          "before it was replaced")
+    return digest
+
+
+def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
+    """A journal from a file's bytes. Raises JournalError only when line 1 is
+    unusable (nothing can be replayed); later damage is kept in ``damage``."""
+    where = f"{path}: " if path else ""
+    lines = list(_lines(data))
+    if not lines:
+        raise JournalError(f"{where}the file is empty: no session was written to it")
+    number, _offset, raw, had_newline = lines[0]
+    try:
+        if len(raw) > MAX_LINE_BYTES:
+            raise RecordError(1, f"the line is longer than {MAX_LINE_BYTES} bytes; this is not a journal")
+        first = parse_json(raw.decode("utf-8", "replace"), 1)
+        session = parse_header(first, 1)
+        previous = _check_chain(raw, first, 1, 0, CHAIN_START) if session.version >= 2 else CHAIN_START
+    except RecordError as exc:
+        if not had_newline and len(lines) == 1:
+            raise JournalError(f"{where}line 1, the session header, was cut before it was complete: "
+                               "the game never started; nothing to replay") from None
+        raise JournalError(f"{where}{exc}") from None
+    header = {k: v for k, v in first.items() if k not in ("seq", "sum")}
+    journal = Journal(header=header, records=[], path=path, session=session, good_bytes=len(raw) + had_newline)
+    if not had_newline:
+        journal.missing_newline = True
+    seq = 1
+    for index, (number, offset, raw, had_newline) in enumerate(lines[1:], start=1):
+        last = index == len(lines) - 1
+        try:
+            if len(raw) > MAX_LINE_BYTES:
+                raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES} bytes")
+            if not raw.strip():
+                if session.version == 1:
+                    journal.good_bytes = offset + len(raw) + had_newline
+                    continue
+                raise RecordError(number, "an empty line where a record was due")
+            text = raw.decode("utf-8", "replace")
+            record_data = parse_json(text, number)
+            if session.version >= 2:
+                digest = _check_chain(raw, record_data, number, seq, previous)
+            record = parse_record(record_data, number, session.version)
+        except RecordError as exc:
+            if last and not had_newline:
+                journal.torn_tail = True
+                journal.torn_bytes = raw
+                break
+            journal.damage = Damage(number, exc.problem, len(lines) - index - 1)
+            break
+        if session.version >= 2:
+            previous = digest
+        seq += 1
+        journal.records.append(record)
+        journal.record_lines.append(number)
+        journal.good_bytes = offset + len(raw) + had_newline
+        journal.missing_newline = not had_newline
+    journal.next_seq, journal.last_sum = seq, previous
+    return journal
+
+
+def load(path: str | Path) -> Journal:
+    """Read a journal file: damage is reported in the result, not raised."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise JournalError(f"{p} is a folder: give a journal file (*.jsonl)")
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote") from None
+    except OSError as exc:
+        raise JournalError(f"cannot read {p}: {exc.strerror or exc}") from None
+    return parse_bytes(data, p)

@@ -1,0 +1,330 @@
+"""The writer: off the loop thread, one at a time, and a full disk does not end the game."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import journal
+from controller.journal_format import parse_bytes
+from controller.runtime import Box, box_from_journal
+from controller.simulate import Session
+from games import registry
+
+from .conftest import run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class FlakyDisk:
+    """A file that can be full, slow, or take only part of each write."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.full = False
+        self.short_writes = False
+        self.sync_delay_s = 0.0
+        self.syncs = 0
+        self.lock = threading.Lock()
+
+    def write(self, data: bytes) -> int:
+        with self.lock:
+            if self.full:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            n = max(1, len(data) // 3) if self.short_writes else len(data)
+            self.data += data[:n]
+            return n
+
+    def sync(self) -> None:
+        if self.sync_delay_s:
+            time.sleep(self.sync_delay_s)
+        if self.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        self.syncs += 1
+
+    def close(self) -> None:
+        pass
+
+
+def wait_until(condition, seconds: float = 10.0) -> None:
+    """The writer runs on its own thread: on a loaded machine it may not have looked yet."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def quiz_session(writer_for, seed: int = 3) -> tuple[Session, journal.JournalWriter]:
+    spec = registry.get("quiz")
+    settings = spec.settings(3, seed, **spec.demo_options)
+    box = Box(spec, settings)
+    box.journal = writer_for(box)
+    return Session(box, spec.new_bots(settings), spec.new_host(settings), seed), box.journal
+
+
+def test_a_full_disk_does_not_stop_the_game_and_nothing_is_lost(tmp_path, caplog):
+    disk = FlakyDisk()
+    session, writer = quiz_session(lambda box: journal.JournalWriter.create(tmp_path / "j.jsonl", box.header(),
+                                                                            sink=disk))
+    session.run_virtual(20_000_000)
+    disk.full = True  # the card fills up mid-game
+    session.run_virtual(50_000_000)
+    assert writer.flush(timeout=0.5) is False
+    wait_until(lambda: not writer.healthy)  # the writer thread has met the full disk
+    assert not writer.healthy and "No space left on device" in (writer.problem or "")
+    assert writer.waiting > 0  # kept in memory
+    assert "journal cannot write" in caplog.text
+    disk.full = False  # space again
+    session.run_virtual()
+    assert session.box.engine.finished
+    session.box._write({"type": "end", "t_us": session.now_us})
+    assert writer.flush(timeout=10) is True
+    assert writer.healthy and writer.waiting == 0
+    writer.close()
+    written = parse_bytes(bytes(disk.data))
+    assert written.damage is None and written.ended
+    assert box_from_journal(written).summary() == session.box.summary()
+
+
+def test_short_writes_are_finished_not_glued(tmp_path):
+    disk = FlakyDisk()
+    disk.short_writes = True
+    session, writer = quiz_session(lambda box: journal.JournalWriter.create(tmp_path / "j.jsonl", box.header(),
+                                                                            sink=disk))
+    session.run_virtual()
+    writer.close()
+    written = parse_bytes(bytes(disk.data))
+    assert written.damage is None
+    assert box_from_journal(written).summary() == session.box.summary()
+
+
+def test_records_the_disk_never_took_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):
+    import controller.journal_writer as jw
+
+    monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
+    disk = FlakyDisk()
+    writer = journal.JournalWriter.create(tmp_path / "j.jsonl", {"game": "quiz", "settings": {"players": 2}}, sink=disk)
+    disk.full = True
+    writer.write({"type": "tick", "t_us": 5})
+    writer.close()
+    assert "unsaved" in caplog.text and '"t_us":5' in caplog.text
+
+
+def test_the_loop_thread_never_waits_for_the_disk(tmp_path):
+    """A disk whose every fsync takes 100 ms: no write() waits for one."""
+
+    def timed_writes(threaded: bool) -> float:
+        disk = FlakyDisk()
+        disk.sync_delay_s = 0.1
+        session, writer = quiz_session(lambda box: journal.JournalWriter.create(
+            tmp_path / f"{threaded}.jsonl", box.header(), sink=disk, threaded=threaded))
+        worst = 0.0
+        original = writer.write
+
+        def write(record):
+            nonlocal worst
+            start = time.perf_counter()
+            original(record)
+            worst = max(worst, time.perf_counter() - start)
+
+        writer.write = write  # type: ignore[method-assign]
+        session.run_virtual(6_000_000)
+        writer.close()
+        return worst
+
+    assert timed_writes(threaded=False) >= 0.1  # the old way: the step waits for the fsync
+    assert timed_writes(threaded=True) < 0.1
+
+
+def test_the_header_is_on_disk_before_create_returns(tmp_path):
+    writer = journal.JournalWriter.create(tmp_path / "h.jsonl", {"game": "quiz", "settings": {"players": 2}})
+    assert json.loads((tmp_path / "h.jsonl").read_text())["type"] == "session"
+    assert writer.records_synced == 1
+    writer.close()
+
+
+# -- one writer at a time -------------------------------------------------------------------
+HOLD = textwrap.dedent("""
+    import sys, time
+    from controller import journal
+    j, w = journal.resume(sys.argv[1])
+    print("holding", flush=True)
+    time.sleep(30)
+""")
+
+
+def test_a_second_resume_says_which_pid_holds_the_journal(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    assert run(capsys, "simulate", "quiz", "--players", "2", "--seed", "1", "--journal", str(path))[0] == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:20]))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        before = path.read_bytes()
+        code, _out, err = run(capsys, "resume", str(path))
+        assert code == 1 and f"pid {holder.pid}" in err
+        assert path.read_bytes() == before  # the second one wrote nothing
+    finally:
+        holder.kill()
+        holder.wait()
+    assert run(capsys, "resume", str(path), "--json")[0] == 0  # free again once the holder is gone
+
+
+def test_two_writers_in_one_process_are_refused_too(tmp_path):
+    writer = journal.JournalWriter.create(tmp_path / "x.jsonl", {"game": "quiz", "settings": {"players": 2}})
+    with pytest.raises(journal.JournalLocked, match=f"pid {os.getpid()}"):
+        journal.resume(tmp_path / "x.jsonl")
+    writer.close()
+
+
+def test_play_resume_refuses_a_journal_of_another_game_and_setup(tmp_path, capsys):
+    path = tmp_path / "sm.jsonl"
+    assert run(capsys, "simulate", "schicki-micki", "--players", "7", "--seed", "1", "--journal", str(path))[0] == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:30]))
+    before = path.read_bytes()
+    code, _out, err = run(capsys, "play", "quiz", "--profile", "header-4", "--headless", "--resume", str(path))
+    assert code == 1
+    assert "schicki-micki game, not quiz" in err and "7 players" in err and "station kinds differ" in err
+    assert path.read_bytes() == before
+
+
+def test_check_resume_is_quiet_when_everything_matches(quiz_journal, tmp_path):
+    data, _ = quiz_journal
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(data)
+    assert journal.check_resume(journal.load(path), "quiz", 3, ["full"] * 3) == []
+    assert journal.check_resume(journal.load(path), "quiz", 3, ["compact"] * 3) != []
+
+
+# -- the promise, tested by killing the writer ----------------------------------------------------
+PLAYER = textwrap.dedent("""
+    import json, sys, time
+    from controller.journal import JournalWriter
+    from controller.runtime import Box
+    from controller.simulate import Session
+    from games import registry
+    spec = registry.get("reaction")
+    settings = spec.settings(3, 4, **spec.demo_options)
+    box = Box(spec, settings)
+    box.journal = JournalWriter.create(sys.argv[1], box.header(mode="play"))
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), 4)
+    while not box.engine.finished:
+        session.step(session.next_time_us())
+        print(json.dumps({"records": box.journal.records_queued, "t": time.monotonic(),
+                          "summary": box.summary()}), flush=True)
+        time.sleep(0.003)
+""")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kill_9_keeps_every_record_older_than_the_promise_and_replay_equals_play(tmp_path, seed):
+    path = tmp_path / "k.jsonl"
+    child = subprocess.Popen([sys.executable, "-c", PLAYER, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    reports = [json.loads(child.stdout.readline())]  # it is playing
+    time.sleep(random.Random(seed).uniform(0.2, 0.6))
+    child.send_signal(signal.SIGKILL)
+    killed_at = time.monotonic()
+    reports += [json.loads(line) for line in child.stdout.read().splitlines() if line.endswith("}")]
+    child.wait()
+    found = journal.load(path)
+    assert found.damage is None
+    in_file = len(found.records) + 1  # and the header
+    promised = [r["records"] for r in reports if r["t"] < killed_at - journal.PROMISE_MS / 1000]
+    assert promised and max(promised) <= in_file
+    # the state the box had, at the last step whose records all reached the file, is what replay gives
+    last = max((r for r in reports if r["records"] <= in_file), key=lambda r: r["records"])
+    found.records = found.records[: last["records"] - 1]
+    found.record_lines = found.record_lines[: last["records"] - 1]
+    assert box_from_journal(found).summary() == last["summary"]
+
+
+def small_filesystem(where: Path, size_kib: int) -> bool:
+    where.mkdir()
+    if os.geteuid() != 0:
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs", str(where)],
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def test_a_really_full_filesystem(tmp_path):
+    """The same as the fault-injecting disk, on a 64 KiB tmpfs (root only)."""
+    small = tmp_path / "small"
+    if not small_filesystem(small, 64):
+        pytest.skip("cannot mount a small tmpfs here (needs root); the FlakyDisk tests cover the same path")
+    writer = None
+    try:
+        session, writer = quiz_session(lambda box: journal.JournalWriter.create(small / "j.jsonl", box.header()))
+        session.run_virtual(10_000_000)
+        assert writer.flush()
+        filler = small / "filler"
+        with open(filler, "wb", buffering=0) as f:
+            try:
+                while f.write(b"x" * 1024):
+                    pass
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+        session.run_virtual(60_000_000)
+        assert writer.flush(timeout=0.5) is False
+        wait_until(lambda: not writer.healthy)
+        assert not writer.healthy
+        filler.unlink()
+        session.run_virtual()
+        session.box._write({"type": "end", "t_us": session.now_us})
+        assert writer.flush(timeout=10)
+        writer.close()
+        written = journal.load(small / "j.jsonl")
+        assert written.damage is None and written.ended
+        assert box_from_journal(written).summary() == session.box.summary()
+    finally:
+        if writer is not None:
+            writer.close()
+        subprocess.run(["umount", "-l", str(small)], check=False)
+
+
+def test_kill_9_during_resume_loses_no_complete_record_and_a_second_resume_finishes(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    assert run(capsys, "simulate", "reaction", "--players", "4", "--seed", "3", "--option", "rounds=50",
+               "--journal", str(path))[0] == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    before = b"".join(lines[:40])
+    path.write_bytes(before)
+    child = subprocess.Popen([sys.executable, "-m", "controller.cli", "resume", str(path)], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while path.stat().st_size < len(before) + 1500 and time.monotonic() < deadline:
+        time.sleep(0.005)  # it is appending
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    killed = path.read_bytes()
+    assert killed.startswith(before) and len(killed) > len(before)
+    complete = killed[: killed.rindex(b"\n") + 1]
+    code, out, err = run(capsys, "resume", str(path), "--json")
+    assert code == 0, err
+    assert path.read_bytes().startswith(complete)  # every complete record survived both
+    resumed = json.loads(out)
+    assert resumed["finished"] is True
+    code, replay_out, _ = run(capsys, "replay", str(path), "--json")
+    assert code == 0 and json.loads(replay_out) == resumed
+
+
+def test_play_onto_an_existing_journal_is_one_line_and_touches_nothing(quiz_journal, tmp_path, capsys):
+    data, _ = quiz_journal
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(data)
+    code, _out, err = run(capsys, "play", "quiz", "--profile", "header-4", "--headless", "--journal", str(path))
+    assert code == 1 and "already holds a session" in err and "Traceback" not in err
+    assert path.read_bytes() == data
