@@ -129,7 +129,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def print_disputes(box: Box) -> None:
     """Every press with its stamp, and every decision with who was how far
     behind: what settles "I was first!" after the fact."""
-    from controller.timeline import format_margin
+    from games.arbitration import format_margin
 
     def name(station: int) -> str:
         return box._name(station) if station >= 0 else "host"
@@ -185,10 +185,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     screen), lights, sound, and a journal of every press."""
     from controller.display import commands as display
     from controller.display.loop import Presenter, run
-    from controller.display.scene import scene_for
     from controller.sources import open_source
     from controller.sources.keyboard import KeyboardSource
     from controller.timeline import box_now_us
+    from games.registry import scene_for
 
     spec = _spec(args.game)
     try:

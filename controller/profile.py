@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -91,9 +92,6 @@ class Profile:
 
     def station_kinds(self) -> list[str]:
         return [st.kind for st in self.stations]
-
-
-DEFAULT_COLORS = ["#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#d81b60"]
 
 
 def wiring_dir() -> Path:

@@ -20,23 +20,13 @@ from controller.debounce import DebounceConfig, Debouncer
 from controller.journal import Journal, JournalWriter
 from controller.press import InputNotice, Press
 from controller.sources.base import Inbox
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
-from games.registry import GameSpec
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, GameSpec, RuleError
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
 
 HOST_STATION = -1
 PRESS_FLASH_US = 400_000  # how long the strip shows "pressed" after a press
-#: decisions worth a line in the log of a running box (the journal has everything)
-#: host buttons and keys are generic; each game calls the action by its own name
-HOST_ALIASES: dict[str, tuple[str, ...]] = {
-    "arm": ("arm", "start", "turn"),
-    "next": ("next", "turn"),
-    "reset": ("reset", "stop"),
-}
-LOGGED_EVENTS = {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
-                 "paused", "resumed", "rejected", "eaten", "trapped", "cheese"}
 
 
 @dataclass
@@ -140,7 +130,7 @@ class Box(Inbox):
     def host_kind(self, name: str) -> str:
         """A generic host button (arm, next, reset ...) as the running game's
         own action: the first alias the engine accepts now."""
-        kinds = HOST_ALIASES.get(name, (name,))
+        kinds = self.spec.host_kinds(name)
         legal = self.engine.legal_actions(None)
         return next((k for k in kinds if k in legal), kinds[0])
 
@@ -195,7 +185,8 @@ class Box(Inbox):
         if not 0 <= press.station < len(self.stations):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []
-        action = self.spec.button_map(press, self.station_kinds[press.station])
+        action = self.spec.buttons.action(press.station, press.input, self.station_kinds[press.station],
+                                          press.t_us, press.precision_us)
         return [] if action is None else self._apply(action)
 
     def _tick(self, until_us: int) -> list[GameEvent]:
@@ -251,7 +242,7 @@ class Box(Inbox):
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:
-            if event.kind in LOGGED_EVENTS:
+            if self.spec.logs(event.kind):
                 who = "" if event.player is None else f" {self._name(event.player)}"
                 log.info("%s%s at %d µs %s", event.kind, who, event.t_us, dict(event.data) if event.data else "")
             else:
@@ -288,7 +279,6 @@ class Box(Inbox):
                     "pressed": recent,
                     "stuck": sorted(st.stuck),
                     "presses": st.presses,
-                    "lockout_us": view.get("lockouts_us", {}).get(str(i)),
                 }
             )
         return out

@@ -102,7 +102,7 @@ def open_lights(profile: Any, source: Any = None) -> Any:
 def names_colors(profile: Any, players: int) -> tuple[list[str] | None, list[Any] | None]:
     if profile is None:
         return None, None
-    from controller.display.theme import PALETTE, hex_color
+    from games.toolkit.theme import PALETTE, hex_color
 
     names = [profile.stations[i].name if i < len(profile.stations) else f"Player {i + 1}" for i in range(players)]
     colors = [hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)] for i in range(players)]
@@ -134,11 +134,10 @@ def is_headless(args: argparse.Namespace) -> bool:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.display.loop import Presenter, run, snapshot
-    from controller.display.scene import scene_for
     from controller.runtime import Box
     from controller.simulate import Session
     from controller.sources.keyboard import KeyboardSource
-    from games.registry import get
+    from games.registry import get, scene_for
 
     try:
         spec = get(args.game)
@@ -371,13 +370,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.diag import InputMonitor
     from controller.display.loop import Presenter, run, run_menu
     from controller.display.menu import Menu, MenuScene
-    from controller.display.scene import freeze, scene_for
     from controller.journal import JournalWriter
     from controller.runtime import Box
     from controller.simulate import Session
     from controller.sources.keyboard import KeyboardSource
     from controller.timeline import box_now_us
-    from games.registry import available, get
+    from games.registry import available, get, scene_for
+    from games.toolkit.scene import freeze
 
     games = []
     for name in available():

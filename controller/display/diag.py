@@ -11,12 +11,12 @@ from typing import Any
 import pygame
 
 from controller.debounce import DebounceConfig, Debouncer, Phase
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
 from controller.press import InputNotice, Press
 from controller.runtime import HOST_STATION, PRESS_FLASH_US
 from controller.sources.base import Inbox
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 #: an input is flagged noisy when it made this many glitches (pulses too short to be a finger)
 NOISY_GLITCHES = 3

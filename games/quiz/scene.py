@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
-from controller.timeline import format_margin
+from games.arbitration import format_margin
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 RESULT_TEXT = {
     "correct": "correct!",
@@ -27,18 +27,24 @@ class QuizScene(Scene):
         return self.title, f"Question {view.get('question', 1)} · {label.get(phase, phase)}"
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """Between questions the last question's queue is history: only the
-        one who got it right stays lit."""
-        if view.get("phase") not in ("round_over", "idle"):
-            return strip
+        """A locked station shows its lockout running out; a queued one its
+        place in line. Between questions the last question's queue is
+        history: only the one who got it right stays lit."""
+        lockouts = view.get("lockouts_us", {})
+        queue = list(view.get("queue", ()))
+        between = view.get("phase") in ("round_over", "idle")
         results = list(view.get("results", ()))
         winner = results[-1].get("winner") if results and view.get("phase") == "round_over" else None
         out = []
         for i, cell in enumerate(strip):
-            status = cell.get("status")
-            if status == "queued":
-                status = "first" if i == winner else "idle"
-            out.append({**cell, "status": status, "label": "RIGHT" if i == winner else None})
+            status, label = cell.get("status"), cell.get("label")
+            if between:
+                if status == "queued":
+                    status = "first" if i == winner else "idle"
+                label = "RIGHT" if i == winner else None
+            elif status == "queued" and i in queue and label is None:
+                label = f"#{queue.index(i) + 2}"
+            out.append({**cell, "status": status, "label": label, "lockout_us": lockouts.get(str(i))})
         return out
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:

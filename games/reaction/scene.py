@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, fmt_ms, panel
-from controller.timeline import format_margin
+from games.arbitration import format_margin
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
 
 
 class ReactionScene(Scene):

@@ -18,10 +18,10 @@ from typing import Any
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
 from games.schicki_micki import art
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 #: how long the resolution panel stays up (unless the next card comes first)
 RESOLUTION_US = 4_000_000

@@ -6,13 +6,14 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.display import theme
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Menu, MenuScene
-from controller.display.results import ResultsScene
-from controller.display.scene import freeze, scene_for, strip_cells
-from controller.display.theme import TEXT, Layout
 from controller.press import Edge
+from games.registry import scene_for
+from games.toolkit import theme
+from games.toolkit.results import ResultsScene
+from games.toolkit.scene import freeze, strip_cells
+from games.toolkit.theme import TEXT, Layout
 from tests.display.conftest import dominant, play_until, session
 
 SIZE = (1920, 1080)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from controller.profile import DEFAULT_COLORS
+from games.toolkit.colors import DEFAULT_COLORS
 
 Color = tuple[int, int, int]
 
