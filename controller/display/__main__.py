@@ -1,18 +1,8 @@
-"""``python -m controller.display demo|diag|doctor|menu`` (what ``buzzerbox`` adds)."""
+"""``python -m controller.display demo|diag|doctor|menu``: the same as ``buzzerbox``."""
 
-import argparse
 import sys
 
-from controller.display.commands import add_commands
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="buzzerbox")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_commands(sub)
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
-
+from controller.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -171,9 +171,9 @@ def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
 
 
 def test_two_games_started_in_the_same_second_get_their_own_journals(tmp_path) -> None:
-    from controller.display.commands import _new_journal_path
+    from controller.live import new_journal_path
 
-    first = _new_journal_path(tmp_path, "quiz")
+    first = new_journal_path(tmp_path, "quiz")
     first.write_text("x")
-    second = _new_journal_path(tmp_path, "quiz")
+    second = new_journal_path(tmp_path, "quiz")
     assert second != first and not second.exists()
