@@ -21,6 +21,7 @@ test: setup
 	@if [ -f tests/firmware/mpy/package.json ] && command -v npm >/dev/null; then \
 		npm ci --silent --prefix tests/firmware/mpy; fi
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
 
 clean:

@@ -1,4 +1,4 @@
-"""``python -m controller.display demo|diag|doctor|menu``: the same as ``buzzerbox``."""
+"""``python -m controller COMMAND``: the same as ``buzzerbox COMMAND``."""
 
 import sys
 
