@@ -47,7 +47,7 @@ def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
     p.add_argument("--mute", action="store_true")
 
 
-def add_display_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_display_commands(sub: argparse._SubParsersAction) -> None:
     """demo (on the screen, or headless with a screenshot), diag, doctor, menu."""
     p = sub.add_parser(
         "demo", help="watch a game played by simulated players (a window, or headless with --headless)",

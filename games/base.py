@@ -281,7 +281,9 @@ class Option:
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
             want = " or ".join(t.__name__ for t in types)
             raise OptionError(f"option {name!r} is {value!r}: give a {want}" + (" or null" if self.nullable else ""))
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+        number = float(value) if isinstance(value, (int, float)) else None
+        if number is not None and ((self.low is not None and number < self.low)
+                                   or (self.high is not None and number > self.high)):
             raise OptionError(f"option {name!r} is {value!r}: give a value between {self.low} and {self.high}")
 
 

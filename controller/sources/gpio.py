@@ -159,7 +159,7 @@ def mock_pin_class() -> type:
 
     class TimedMockPin(MockPin):
         def drive(self, level: int, t_us: int) -> None:
-            if bool(level) == self._state:
+            if bool(level) == self._state:  # type: ignore[has-type]
                 return
             self._last_change = t_us / 1_000_000
             self._state = bool(level)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display.__main__ import main
+from controller.cli import main
 from controller.display.loop import Presenter, host_key, run
 from controller.display.screen import Screen
 from controller.runtime import Box
