@@ -13,33 +13,21 @@ import heapq
 import itertools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
-from controller.debounce import DebounceConfig, Debouncer
+from controller.debounce import DebounceConfig
+from controller.inputs import HOST_STATION, InputLayer
 from controller.journal import Journal, JournalWriter
 from controller.press import InputNotice, Press
-from controller.sources.base import Inbox
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, GameSpec, RuleError
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
 
-HOST_STATION = -1
-PRESS_FLASH_US = 400_000  # how long the strip shows "pressed" after a press
+class Box(InputLayer):
+    """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
 
-
-@dataclass
-class StationState:
-    """What the always-visible station strip shows, beside the engine's status."""
-
-    last_press_us: int | None = None
-    stuck: set[str] = field(default_factory=set)
-    connected: bool = True
-    presses: int = 0
-
-
-class Box(Inbox):
     def __init__(
         self,
         spec: GameSpec,
@@ -51,7 +39,7 @@ class Box(Inbox):
         latency_guard_us: int = 0,
         station_names: Sequence[str] | None = None,
     ) -> None:
-        super().__init__()  # the inbox the sources deliver to
+        super().__init__(settings.players, debounce)  # the inbox the sources deliver to
         self.spec = spec
         self.settings = settings
         self.engine = spec.new_engine(settings)
@@ -61,10 +49,8 @@ class Box(Inbox):
                 f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
             )
         self.station_names = list(station_names or [f"Player {i + 1}" for i in range(settings.players)])
-        self.debouncer = Debouncer(debounce)
         self.journal = journal
         self.latency_guard_us = latency_guard_us
-        self.stations = [StationState() for _ in range(settings.players)]
         self.now_us = 0
         self.paused = False
         self.paused_at_us = 0
@@ -100,12 +86,7 @@ class Box(Inbox):
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        outputs = self.drain(self.debouncer, self.time_offset_us)
-        # edges may reach us a little after they happened: judge "stable since"
-        # only up to a moment every source has surely reported by
-        outputs += self.debouncer.poll(now_us - self.latency_guard_us)
-        outputs.sort(key=lambda o: o.t_us)
-        for out in outputs:
+        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us):
             if isinstance(out, Press):
                 self._accept(out)
             else:
@@ -141,10 +122,7 @@ class Box(Inbox):
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""
         self.press_log.append(press)
-        if 0 <= press.station < len(self.stations):
-            st = self.stations[press.station]
-            st.last_press_us = press.t_us
-            st.presses += 1
+        self.note_press(press)
         self._submit(press.t_us, press)
 
     def _submit(self, t_us: int, item: Press | Action) -> None:
@@ -195,28 +173,11 @@ class Box(Inbox):
             self._write({"type": "tick", "t_us": until_us})
         return self._emit(events)
 
-    def _note_station(self, notice: InputNotice) -> None:
-        """What the strip shows about one station's inputs."""
-        if 0 <= notice.station < len(self.stations):
-            st = self.stations[notice.station]
-            if notice.kind == "stuck":
-                st.stuck.add(notice.input)
-                log.warning("station %d input %r is stuck (held too long): ignored until released", notice.station, notice.input)
-            elif notice.kind == "unstuck":
-                st.stuck.discard(notice.input)
-                log.info("station %d input %r released", notice.station, notice.input)
-            elif notice.kind == "disconnected":
-                st.connected = False
-            elif notice.kind == "connected":
-                st.connected = True
-
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
         self._write({"type": "notice", "station": notice.station, "input": notice.input, "kind": notice.kind, "t_us": notice.t_us})
-        self._note_station(notice)
+        self.note(notice)
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
-            for st in self.stations:
-                st.connected = notice.kind == "connected"
             was_paused, self.paused = self.paused, notice.kind == "disconnected"
             if was_paused == self.paused:
                 log.info("input board %s", notice.kind)
@@ -271,7 +232,7 @@ class Box(Inbox):
                 status = "disconnected"
             elif st.stuck:
                 status = "stuck"
-            recent = st.last_press_us is not None and self.now_us - st.last_press_us < PRESS_FLASH_US
+            recent = st.recently_pressed(self.now_us)
             out.append(
                 {
                     "name": self.station_names[i],
@@ -307,7 +268,7 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
         elif kind == "tick":
             box._tick(int(record["t_us"]))
         elif kind == "notice":  # the strip's state; a pause's effect on the game is in the journal already
-            box._note_station(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
+            box.note(InputNotice(int(record["station"]), record["input"], record["kind"], int(record["t_us"])))
     box.now_us = max(box.now_us, journal.last_t_us)
     box.journal = writer
     return box
