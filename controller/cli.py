@@ -85,6 +85,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--screenshot", metavar="FILE")
     p.add_argument("--journal-dir", default=os.path.expanduser(DEFAULT_JOURNAL_DIR),
                    help="where each game with real players is journaled (default: %(default)s)")
+    p.add_argument("--fresh", action="store_true",
+                   help="do not resume the newest journaled game even if it was cut off mid-game")
     add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 

@@ -141,6 +141,24 @@ def new_journal_path(folder: Path, game: str) -> Path:
     return path
 
 
+def unfinished_journal(folder: Path) -> Path | None:
+    """The newest journal in ``folder`` if it is a game with people that has
+    no ``end`` record yet: a crash or a power cut stopped it mid-game."""
+    try:
+        newest = max(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, default=None)
+    except OSError:
+        return None
+    if newest is None:
+        return None
+    try:
+        journal = journal_mod.read(newest)
+    except BuzzerBoxError as exc:
+        log.warning("not resuming %s: %s", newest, exc)
+        return None
+    ended = bool(journal.records) and journal.records[-1].get("type") == "end"
+    return newest if journal.header.get("mode") == "play" and not ended else None
+
+
 def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, journal: str | Path | None,
             station_names: Sequence[str] | None = None) -> Box:
     """A box for people: its own timeline starts now at 0, every input journaled."""

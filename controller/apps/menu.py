@@ -72,6 +72,21 @@ def cmd_menu(args: argparse.Namespace) -> int:
     lights = live.open_lights(profile, source)
     try:
         with live.stop_on_sigterm():
+            cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
+            if cut_off is not None:  # the power went mid-game: carry on before the menu
+                box, _journal = live.resumed_box(cut_off)
+                print(f"menu: resuming {box.spec.title} from {cut_off} (it was cut off)", file=sys.stderr)
+                if source is not None and profile is not None:
+                    live.connect(box, source, profile)
+                    relay.target = box
+                _names, colors = live.names_colors(profile, box.settings.players)
+                game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
+                                     source, owns_source=False)
+                result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+                relay.target = None
+                log.info(game.summary_line(result))
+                if result is None:
+                    raise KeyboardInterrupt
             while True:
                 names, colors = live.names_colors(profile, max(players, 16))
                 if profile is not None:
