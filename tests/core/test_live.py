@@ -40,48 +40,39 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
     assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
 
 
-def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, monkeypatch) -> None:
+def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_pins) -> None:
     """Kiosk after a power cut: the newest journal has no end, so the menu
     carries that game on (on the same journal) before it shows itself."""
     import threading
 
     import pygame
-    from gpiozero import Device
 
     from controller.cli import main
     from controller.live import unfinished_journal
 
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    old = Device.pin_factory
-    Device.pin_factory = None
+    journal = tmp_path / "quiz-1.jsonl"
+    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(journal)]) == 0
+    assert unfinished_journal(tmp_path) is None  # it ended properly
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([*lines[:-1], '{"type":"host","kind":"arm","t_us":5000}']) + "\n")  # cut off armed
+    assert unfinished_journal(tmp_path) == journal
+    capsys.readouterr()
+
+    done = threading.Event()
+
+    def press_escape() -> None:  # leave the resumed game, then the menu
+        while not done.wait(0.3):
+            if pygame.display.get_init():
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    escaper = threading.Thread(target=press_escape, daemon=True)
+    escaper.start()
     try:
-        journal = tmp_path / "quiz-1.jsonl"
-        assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(journal)]) == 0
-        assert unfinished_journal(tmp_path) is None  # it ended properly
-        lines = journal.read_text().splitlines()
-        journal.write_text("\n".join([*lines[:-1], '{"type":"host","kind":"arm","t_us":5000}']) + "\n")  # cut off armed
-        assert unfinished_journal(tmp_path) == journal
-        capsys.readouterr()
-
-        done = threading.Event()
-
-        def press_escape() -> None:  # leave the resumed game, then the menu
-            while not done.wait(0.3):
-                if pygame.display.get_init():
-                    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
-
-        escaper = threading.Thread(target=press_escape, daemon=True)
-        escaper.start()
-        try:
-            assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"]) == 0
-        finally:
-            done.set()
-            escaper.join()
-        assert "resuming Quiz buzzer" in capsys.readouterr().err
-        records = [json.loads(line) for line in journal.read_text().splitlines()]
-        assert records[-1]["type"] == "end" and {"type": "host", "kind": "arm", "t_us": 5000} in records
-        assert unfinished_journal(tmp_path) is None
+        assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"]) == 0
     finally:
-        if Device.pin_factory is not None:
-            Device.pin_factory.close()
-        Device.pin_factory = old
+        done.set()
+        escaper.join()
+    assert "resuming Quiz buzzer" in capsys.readouterr().err
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert records[-1]["type"] == "end" and {"type": "host", "kind": "arm", "t_us": 5000} in records
+    assert unfinished_journal(tmp_path) is None

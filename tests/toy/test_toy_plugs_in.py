@@ -22,19 +22,6 @@ def tally() -> Iterator[None]:
         yield
 
 
-@pytest.fixture
-def mock_pins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    from gpiozero import Device
-
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    old = Device.pin_factory
-    Device.pin_factory = None
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.close()
-    Device.pin_factory = old
-
-
 def test_controller_does_not_know_the_toy_game() -> None:
     for path in (ROOT / "controller").rglob("*.py"):
         text = path.read_text(encoding="utf-8").lower()
