@@ -31,7 +31,7 @@ from controller.profile import Profile
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
 from controller.sound import Sound, SoundSettings
-from controller.sources.base import InputSink, Source
+from controller.sources.base import InputSink, Source, SourceError
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import BuzzerBoxError, GameSettings, GameSpec
@@ -42,10 +42,6 @@ log = logging.getLogger("buzzerbox")
 
 #: a resumed game carries on this long after its journal's last moment
 RESUME_GAP_US = 1_000_000
-
-
-class SourceError(BuzzerBoxError):
-    """The stations' inputs cannot be opened (wrong pins, no board, no permission)."""
 
 
 def new_seed() -> int:

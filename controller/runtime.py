@@ -20,7 +20,17 @@ from controller.debounce import DebounceConfig
 from controller.inputs import HOST_STATION, InputLayer
 from controller.journal import Journal, JournalWriter
 from controller.press import InputNotice, Press
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, GameSpec, RuleError
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    BuzzerBoxError,
+    GameEvent,
+    GameSettings,
+    GameSpec,
+    OptionError,
+    RuleError,
+)
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
@@ -42,10 +52,15 @@ class Box(InputLayer):
         super().__init__(settings.players, debounce)  # the inbox the sources deliver to
         self.spec = spec
         self.settings = settings
-        self.engine = spec.new_engine(settings)
+        try:
+            self.engine = spec.new_engine(settings)
+        except BuzzerBoxError:
+            raise
+        except ValueError as exc:  # the engine's own checks of its settings
+            raise OptionError(f"{spec.title}: {exc}") from exc
         self.station_kinds = list(station_kinds or ["full"] * settings.players)
         if len(self.station_kinds) != settings.players:
-            raise ValueError(
+            raise OptionError(
                 f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
             )
         self.station_names = list(station_names or [f"Player {i + 1}" for i in range(settings.players)])

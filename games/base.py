@@ -251,7 +251,12 @@ ScenarioStep = Callable[[Mapping[str, Any], int], "Action | None"]
 
 
 class OptionError(BuzzerBoxError, ValueError):
-    """A game option of the wrong type or out of its range."""
+    """Settings a game cannot start with: a wrong player count, an option of
+    the wrong type or out of its range."""
+
+
+class UnknownGameError(BuzzerBoxError, LookupError):
+    """A game name the registry does not know (or a game not built yet)."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from games.base import GameSpec
+from games.base import GameSpec, UnknownGameError
 
 if TYPE_CHECKING:
     from games.toolkit.scene import Scene
@@ -41,12 +41,12 @@ def available() -> list[str]:
 def get(name: str) -> GameSpec:
     package = _PACKAGES.get(name)
     if package is None:
-        raise LookupError(f"unknown game {name!r}: choose one of {', '.join(_PACKAGES)}")
+        raise UnknownGameError(f"unknown game {name!r}: choose one of {', '.join(_PACKAGES)}")
     try:
         module = importlib.import_module(package)
     except ModuleNotFoundError as exc:
         if exc.name and package.startswith(exc.name):
-            raise LookupError(f"game {name!r} is not built yet") from exc
+            raise UnknownGameError(f"game {name!r} is not built yet") from exc
         raise
     spec: GameSpec = module.SPEC
     return spec
@@ -69,7 +69,7 @@ def scene_for(game: str, colors: Sequence[Color] | None = None) -> Scene:
 
     spec = get(game)
     if not spec.scene:
-        raise LookupError(f"{spec.title} has no scene yet")
+        raise UnknownGameError(f"{spec.title} has no scene yet")
     scene = scene_class(spec.scene)(spec.title, colors)
     scene.status_labels = dict(spec.status_labels)
     return scene

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller import live
 from controller import profile as profile_mod
+from controller.apps.common import UsageError
 from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
@@ -116,7 +117,7 @@ class BoardSimLink:
         free = sorted(pinmap.DIRECT) + list(range(32, 32 + 8 * pinmap.SR_CHIPS))  # see board-pinmap.toml
         wanted = [(station, name) for station in range(players) for name in inputs]
         if len(wanted) > len(free):
-            raise SystemExit(f"demo --board-sim: {len(wanted)} inputs, but the board reads {len(free)}")
+            raise UsageError(f"--board-sim: {len(wanted)} inputs, but the board reads {len(free)}")
         self.channels = dict(zip(wanted, free, strict=False))
         channel_map = {ch: key for key, ch in self.channels.items()}
         light_map = {(station, "bell"): station for station in range(players)}
