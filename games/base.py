@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 #: Host actions every engine understands (engines may add their own).
-HOST_SHOWN = "shown"  # the display flipped the frame that shows the newest card / GO
+HOST_SHOWN: BoxHostAction = "shown"  # the display flipped the frame that shows the newest card / GO
 #: the inputs were away (an unplugged board) and are back: ``args["paused_us"]``
 #: says for how long, stamped at the moment they went away. Engines stop their
 #: clocks for that long: no answer timer or reaction window runs out unseen.
-HOST_RESUME = "resume"
+HOST_RESUME: BoxHostAction = "resume"
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,12 @@ class Engine(Protocol):
 #: lights and the theme understand these; a game declares any other it uses
 #: (``GameSpec.status_lights``/``status_labels``)
 CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"]
+#: event kinds every part of the box understands (a game adds its own: ``GameSpec.logged_events``,
+#: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
+CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
+                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected"]
+#: host actions the box itself sends (engines add their own host actions)
+BoxHostAction = Literal["shown", "resume"]
 #: what the input layer puts over a station's game status
 InputStatus = Literal["stuck", "disconnected"]
 #: how a station's light shows a status
