@@ -8,7 +8,10 @@ import pygame
 from games.arbitration import format_margin
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
-from games.toolkit.theme import Layout, draw_text, panel
+from games.toolkit.theme import Color, Layout, draw_text, panel
+
+ARMED: Color = (0, 200, 83)
+NOT_ARMED: Color = (70, 76, 92)
 
 RESULT_TEXT = {
     "correct": "correct!",
@@ -58,7 +61,7 @@ class QuizScene(Scene):
         if phase == "answering" and view.get("winner") is not None:
             self._winner(surface, area, lay, view, strip)
         elif phase == "armed":
-            panel(surface, area, theme.ARMED)
+            panel(surface, area, ARMED)
             draw_text(surface, "BUZZ!", lay.size(5.5), theme.DARK_TEXT, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
             draw_text(surface, "buzzers armed", lay.size(1.6), theme.DARK_TEXT,
                       pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4))
@@ -67,7 +70,7 @@ class QuizScene(Scene):
         elif phase == "round_over":
             self._round_over(surface, area, lay, view, strip)
         else:
-            panel(surface, area, theme.NOT_ARMED)
+            panel(surface, area, NOT_ARMED)
             draw_text(surface, "not armed", lay.size(3.2), theme.FG, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
             draw_text(surface, f"Question {view.get('question', 1)} — wait for the host", lay.size(1.2), theme.MUTED,
                       pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4), min_size=lay.min_text)
@@ -186,5 +189,5 @@ class QuizScene(Scene):
             draw_text(surface, RESULT_TEXT.get(why, why), lay.size(2.2), ink,
                       pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100))
         else:
-            panel(surface, area, theme.NOT_ARMED)
+            panel(surface, area, NOT_ARMED)
             draw_text(surface, RESULT_TEXT.get(why, why) or "round over", lay.size(3), theme.FG, area)
