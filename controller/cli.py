@@ -54,7 +54,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
         description="Simulated players play GAME on the screen. Where there is no display (or with "
         "--headless) it plays SECONDS of box time as fast as it can and prints a summary.",
     )
-    p.add_argument("game", nargs="?", default="quiz", help="quiz, reaction, ... (a game without a scene yet: headless summary)")
+    p.add_argument("game", nargs="?", default=None,
+                   help="one of the games (default: the first; a game without a scene yet: headless summary)")
     p.add_argument("--players", type=int, default=None, help="how many simulated players (default 4, or the game's limit)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")

@@ -16,12 +16,14 @@ from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
-from games.registry import get, scene_for
+from games.registry import available, get, scene_for
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.display.loop import snapshot
 
+    if args.game is None:
+        args.game = available()[0]
     try:
         spec = get(args.game)
         if args.players is None:
