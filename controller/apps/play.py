@@ -30,7 +30,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         source = live.open_inputs(prof, box)
     except live.SourceError:
-        if box.journal is not None:
+        if box.journal is not None:  # a game that never started: its journal says so (nothing to resume)
+            box._write({"type": "end", "t_us": box.now_us})
             box.journal.close()
         raise
     live.connect(box, source, prof)

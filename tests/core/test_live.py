@@ -76,3 +76,24 @@ def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_p
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert records[-1]["type"] == "end" and {"type": "host", "kind": "arm", "t_us": 5000} in records
     assert unfinished_journal(tmp_path) is None
+
+
+def test_inputs_that_will_not_open_stop_play_in_one_line(tmp_path: Path, monkeypatch, mock_pins) -> None:
+    """Same rule in play and the menu: no silent fallback, no traceback, and
+    the journal of the game that never started says it ended (nothing to resume)."""
+    import pytest
+
+    import controller.sources
+    from controller.cli import main
+    from controller.live import unfinished_journal
+
+    def unplugged(profile):
+        raise OSError("no such device")
+
+    monkeypatch.setattr(controller.sources, "open_source", unplugged)
+    journal = tmp_path / "quiz-1.jsonl"
+    with pytest.raises(SystemExit, match="buzzerbox play: cannot open the gpio inputs of header-4: no such device"):
+        main(["play", "quiz", "--profile", "header-4", "--headless", "--journal", str(journal)])
+    assert unfinished_journal(tmp_path) is None
+    with pytest.raises(SystemExit, match="buzzerbox menu: cannot open the gpio inputs of header-4"):
+        main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"])
