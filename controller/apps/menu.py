@@ -14,6 +14,7 @@ from controller import live
 from controller import profile as profile_mod
 from controller.display.diag import InputMonitor
 from controller.press import Edge, InputNotice, Press
+from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
@@ -107,8 +108,6 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 settings = spec.settings(choice.players, live.new_seed(), **options)
                 station_names = (names or None) and names[: choice.players]
                 if choice.bots:
-                    from controller.runtime import Box
-
                     box = Box(spec, settings, station_names=station_names)
                     session: Session | None = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
                 else:
