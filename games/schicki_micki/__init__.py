@@ -42,5 +42,7 @@ SPEC = GameSpec(
     scene="games.schicki_micki.scene:SchickiMickiScene",
     options=OPTIONS,
     host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
-    status_lights={"winner": "on", "reacted": "blink"},
+    # a station's reaction to the newest card, then how it was judged
+    status_lights={"winner": "on", "reacted": "blink",
+                   "done": "off", "ignored": "off", "nothing": "off", "returned": "off"},
 )
