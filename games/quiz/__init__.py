@@ -19,7 +19,7 @@ SPEC = GameSpec(
     options={
         "answer_time_us": Option(None, int, low=0, label="Answer timer",
                                  choices=((None, "off"), (10_000_000, "10 s"), (20_000_000, "20 s"), (30_000_000, "30 s"))),
-        "questions": Option(None, int, low=1, label="Questions", choices=((None, "until stopped"), (10, "10"), (20, "20"))),
+        "questions": Option(None, int, low=0, label="Questions", choices=((None, "until stopped"), (10, "10"), (20, "20"))),
         "teams": Option(None, object, label="Teams", choices=((None, "off"), (2, "pairs"))),
     },
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "questions": 12},
