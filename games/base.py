@@ -290,8 +290,9 @@ class Option:
         if float in types:
             types = (*types, int)
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            want = " or ".join(t.__name__ for t in types)
-            raise OptionError(f"option {name!r} is {value!r}: give a {want}" + (" or null" if self.nullable else ""))
+            words = {int: "a whole number", float: "a number", bool: "true or false", str: "text", list: "a list"}
+            want = " or ".join(dict.fromkeys(words.get(t, t.__name__) for t in types if not (t is int and float in types)))
+            raise OptionError(f"option {name!r} is {value!r}: give {want}" + (" or null" if self.nullable else ""))
         number = float(value) if isinstance(value, (int, float)) else None
         if number is not None and ((self.low is not None and number < self.low)
                                    or (self.high is not None and number > self.high)):

@@ -25,3 +25,17 @@ def test_every_status_a_game_shows_is_declared(name: str) -> None:
     assert seen, "the game showed no status at all"
     undeclared = seen - set(COMMON_STATUS_LIGHTS) - set(spec.status_lights) - set(spec.status_labels)
     assert not undeclared, f"{name} shows statuses its spec does not declare: {sorted(undeclared)}"
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [("interval_shrink=2", "option 'interval_shrink' is 2: give a value between 0.0 and 1.0"),
+     ("turn_interval_us=soon", "option 'turn_interval_us' is 'soon': give a whole number or null"),
+     ("tie_window_us=true", "option 'tie_window_us' is True: give a whole number")],
+)
+def test_a_declared_option_out_of_type_or_range_is_said_in_one_line(option: str, said: str) -> None:
+    from controller.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "schicki-micki", "--players", "3", "--option", option])
+    assert str(stop.value) == f"buzzerbox simulate: {said}"
