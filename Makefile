@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 GAME ?= quiz
+#: the game contract and every engine: typed strictly
+STRICT := games/base.py games/arbitration.py games/humans.py $(wildcard games/*/engine.py)
 
 .PHONY: demo test lint setup clean
 
@@ -21,6 +23,9 @@ test: setup
 	@if [ -f tests/firmware/mpy/package.json ] && command -v npm >/dev/null; then \
 		npm ci --silent --prefix tests/firmware/mpy; fi
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+	$(BIN)/mypy --strict --follow-imports=silent $(STRICT)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
 
 clean:

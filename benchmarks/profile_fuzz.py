@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from controller import profile as current
-from controller.display.theme import hex_color
+from games.toolkit.theme import hex_color
 from tests.wiring.test_profile_fuzz import _mutate
 
 if sys.version_info >= (3, 11):

@@ -29,8 +29,6 @@ import pygame  # noqa: E402
 from controller.display.diag import DiagScene, InputMonitor  # noqa: E402
 from controller.display.loop import Presenter  # noqa: E402
 from controller.display.menu import Menu, MenuScene  # noqa: E402
-from controller.display.results import ResultsScene  # noqa: E402
-from controller.display.scene import freeze, scene_for  # noqa: E402
 from controller.display.screen import Screen  # noqa: E402
 from controller.lights import RecordingLights  # noqa: E402
 from controller.press import Edge  # noqa: E402
@@ -38,7 +36,12 @@ from controller.runtime import Box  # noqa: E402
 from controller.simulate import Session  # noqa: E402
 from controller.sound import Sound  # noqa: E402
 from controller.sources.simulated import SimulatedSwitches  # noqa: E402
-from games.registry import get  # noqa: E402
+from games.registry import (
+    get,  # noqa: E402
+    scene_for,  # noqa: E402
+)
+from games.toolkit.results import ResultsScene  # noqa: E402
+from games.toolkit.scene import freeze  # noqa: E402
 
 SIZE = (1920, 1080)
 

@@ -1,251 +1,83 @@
-"""``buzzerbox``: the box's command line."""
+"""``buzzerbox``: the box's command line. Only argument parsing lives here;
+each command is an app in ``controller/apps``. An error the box raises on
+purpose (``BuzzerBoxError``) ends the command with one line, exit status 1."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Sequence
-from typing import Any
 
-from controller import journal as journal_mod
-from controller import profile as profile_mod
-from controller import scenario as scenario_mod
-from controller.display.commands import add_commands as add_display_commands
-from controller.display.commands import add_screen_args
+from controller.apps.demo import cmd_demo
+from controller.apps.diag import cmd_diag, cmd_doctor
+from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
+from controller.apps.menu import cmd_menu
+from controller.apps.play import cmd_play
+from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.firmware_tools import add_firmware_commands
-from controller.journal_cli import (
-    DURABILITY_SIMULATE,
-    add_journal_commands,
-    damage_json,
-    replay_box,
-    resume_for_play,
-    resume_for_simulate,
-)
-from controller.runtime import Box
-from controller.simulate import Session, simulate
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
+from games.base import BuzzerBoxError
 
-log = logging.getLogger("buzzerbox")
-
-
-def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, sort_keys=True))
+DEFAULT_JOURNAL_DIR = "~/.local/share/buzzerbox/journals"
 
 
-def _spec(name: str) -> registry.GameSpec:
-    try:
-        return registry.get(name)
-    except LookupError as exc:
-        raise SystemExit(f"buzzerbox: {exc}") from exc
+
+def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
+    if profile:
+        p.add_argument("--profile", help="wiring profile: station names, colours and the lights' pins")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
+    g.add_argument("--window", dest="fullscreen", action="store_false")
+    p.add_argument("--volume", type=float, default=0.8, help="0..1")
+    p.add_argument("--mute", action="store_true")
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    """--option key=value (value parsed as JSON when it can be)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"buzzerbox: --option wants key=value, got {pair!r}")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
+def add_display_commands(sub: argparse._SubParsersAction) -> None:
+    """demo (on the screen, or headless with a screenshot), diag, doctor, menu."""
+    p = sub.add_parser(
+        "demo", help="watch a game played by simulated players (a window, or headless with --headless)",
+        description="Simulated players play GAME on the screen. Where there is no display (or with "
+        "--headless) it plays SECONDS of box time as fast as it can and prints a summary.",
+    )
+    p.add_argument("game", nargs="?", default=None,
+                   help="one of the games (default: the first; a game without a scene yet: headless summary)")
+    p.add_argument("--players", type=int, default=None, help="how many simulated players (default 4, or the game's limit)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
+    p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
+    p.add_argument("--screenshot", metavar="FILE", help="save the last frame as a 1920x1080 PNG")
+    p.add_argument("--board-sim", action="store_true",
+                   help="players' switches go through the firmware board's own logic, a pseudo-terminal and the "
+                        "board driver (real time)")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("diag", help="every input of every station, live: presses, bounce, stuck, noise")
+    p.add_argument("--players", type=int, default=4, help="stations when no --profile is given")
+    p.add_argument("--simulate", action="store_true", help="simulated presses (and one noisy input) instead of real ones")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--seconds", type=float, default=None)
+    p.add_argument("--screenshot", metavar="FILE")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_diag)
 
-# -- commands -------------------------------------------------------------------------
-def cmd_simulate(args: argparse.Namespace) -> int:
-    spec = _spec(args.game)
-    try:
-        session = simulate(spec, args.players, args.seed, args.journal, _options(args.option))
-    except (TypeError, ValueError, journal_mod.JournalError) as exc:
-        raise SystemExit(f"buzzerbox simulate: {exc}") from exc
-    summary = session.box.summary()
-    if args.json:
-        _print_json(summary)
-    else:
-        print(f"{spec.title}: {args.players} simulated players, seed {args.seed}, "
-              f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
-        print(f"scores: {summary.get('scores')}")
-        if args.journal:
-            print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
-    return 0
+    p = sub.add_parser("doctor", help="which video and audio drivers and which GPIO pin factory this box has")
+    p.add_argument("--quick", action="store_true", help="do not try to open each driver")
+    p.set_defaults(func=cmd_doctor)
 
-
-def cmd_demo_summary(args: argparse.Namespace) -> int:
-    """Headless demo: a whole game by simulated players, summarised in words.
-    ``buzzerbox demo`` (controller/display/commands.py) falls back to it for a
-    game without a scene yet."""
-    spec = _spec(args.game)
-    players = args.players or max(spec.min_players, min(4, spec.max_players))
-    settings = spec.settings(players, args.seed, **spec.demo_options)
-    box = Box(spec, settings)
-    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
-    until = None if args.seconds is None else int(args.seconds * 1_000_000)
-    session.run_virtual(until)
-    print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
-    print_demo_log(box)
-    return 0
-
-
-def print_demo_log(box: Box) -> None:
-    """The demo's story in words, then the summary as JSON."""
-    for event in box.event_log:
-        if event.kind in ("winner", "correct", "wrong", "early", "round_over", "game_over", "tie", "eaten", "cheese"):
-            who = "" if event.player is None else f" {box.station_names[event.player]}"
-            print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
-    print(json.dumps(box.summary(), sort_keys=True))
-
-
-def cmd_scenario(args: argparse.Namespace) -> int:
-    try:
-        data = scenario_mod.load(args.file)
-        outcome = scenario_mod.run(data)
-    except scenario_mod.ScenarioError as exc:
-        raise SystemExit(f"buzzerbox scenario: {exc}") from exc
-    problems = scenario_mod.check(data, outcome)
-    if args.json:
-        _print_json(outcome if args.events else {k: v for k, v in outcome.items() if k != "events"})
-    else:
-        for key in ("winner", "queue", "margins_us", "ties", "early", "scores"):
-            if key in outcome:
-                print(f"{key}: {outcome[key]}")
-    for problem in problems:
-        print(f"expectation not met: {problem}", file=sys.stderr)
-    return 1 if problems else 0
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    journal, box = replay_box(args.file, "replay", args.until_damage)
-    if args.json:
-        _print_json({**box.summary(), **damage_json(journal)})
-    else:
-        print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
-        if args.disputes:
-            print_disputes(box)
-    return 0
-
-
-def print_disputes(box: Box) -> None:
-    """Every press with its stamp, and every decision with who was how far
-    behind: what settles "I was first!" after the fact."""
-    from controller.timeline import format_margin
-
-    def name(station: int) -> str:
-        return box._name(station) if station >= 0 else "host"
-
-    timeline: list[tuple[int, int, str]] = [
-        (p.t_us, 0, f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, {p.edges} edges)")
-        for p in box.press_log
-    ]
-    for event in box.event_log:
-        if event.kind == "winner":
-            queue = event.data.get("queue", [])
-            margins = event.data.get("margins_us", [])
-            behind = ", ".join(f"{name(s)} {format_margin(m)}" for s, m in zip(queue, margins, strict=False))
-            text = f"FIRST  {name(event.player if event.player is not None else -1)}" + (f"; then {behind}" if behind else "")
-        elif event.kind == "tie":
-            text = "TIE    " + " = ".join(name(s) for s in event.data.get("stations", [])) + " (closer than the stamps can tell)"
-        elif event.kind == "early":
-            text = f"early  {name(event.player if event.player is not None else -1)} pressed before it was allowed"
-        else:
-            continue
-        timeline.append((event.t_us, 1, text))
-    for t_us, _order, text in sorted(timeline):
-        print(f"  {t_us / 1e6:12.6f} s  {text}")
-
-
-def cmd_resume(args: argparse.Namespace) -> int:
-    """Continue a journaled game after a crash or power cut."""
-    journal, box = resume_for_simulate(args.file)
-    writer = box.journal
-    assert writer is not None
-    print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
-          + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
-    spec, settings = box.spec, box.settings
-    session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)
-    session.now_us = box.now_us
-    session.run_virtual(None if args.seconds is None else box.now_us + int(args.seconds * 1e6))
-    box._write({"type": "end", "t_us": session.now_us})
-    writer.close()
-    if args.json:
-        _print_json(box.summary())
-    else:
-        print(f"finished: scores {box.summary().get('scores')}")
-    return 0
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    """Real stations: the profile's source, the game's scene (or a headless
-    screen), lights, sound, and a journal of every press."""
-    from controller.display import commands as display
-    from controller.display.loop import Presenter, run
-    from controller.display.scene import scene_for
-    from controller.sources import open_source
-    from controller.sources.keyboard import KeyboardSource
-    from controller.timeline import box_now_us
-
-    spec = _spec(args.game)
-    try:
-        prof = profile_mod.load(args.profile)
-    except profile_mod.ProfileError as exc:
-        raise SystemExit(f"buzzerbox play: {exc}") from exc
-    names = [s.name for s in prof.stations]
-    if args.resume:
-        journal, box = resume_for_play(args.resume, spec.name, len(prof.stations), prof.station_kinds(), prof.name)
-        # carry on a second after the journal's last moment, whatever the clock
-        # did meanwhile (restarted at 0 after a power cut, or ran on)
-        box.time_offset_us = journal.last_t_us + 1_000_000 - box_now_us()
-        path = args.resume
-    else:
-        try:
-            settings = spec.settings(len(prof.stations), args.seed, **_options(args.option))
-        except ValueError as exc:
-            raise SystemExit(f"buzzerbox play: {exc}") from exc
-        box = Box(spec, settings, prof.station_kinds(), debounce=prof.debounce, station_names=names)
-        box.time_offset_us = -box_now_us()  # the game's own timeline starts now, at 0
-        path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
-        try:
-            box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play", profile=prof.name))
-        except journal_mod.JournalError as exc:
-            raise SystemExit(f"buzzerbox play: {exc}") from None
-    try:
-        source = open_source(prof)
-        box.latency_guard_us = source.report_delay_us(prof.debounce)
-        source.start(box)
-    except Exception as exc:
-        raise SystemExit(f"buzzerbox play: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
-    def game_now() -> int:
-        return box_now_us() + box.time_offset_us
-
-    box.debouncer.start_all(source.levels(), game_now())
-    headless = display.is_headless(args)
-    _names, colors = display.names_colors(prof, len(prof.stations))
-    scene = scene_for(spec.name, colors)
-    presenter = Presenter(display.open_screen(args, headless), scene, lights=display.open_lights(prof, source),
-                          sound=display.open_sound(args, headless))
-    print(f"{spec.title} on {prof.name}: {source.describe()}; journal {path}; "
-          f"{'headless' if headless else 'on screen'}; Ctrl+C or Esc to stop", file=sys.stderr)
-    try:
-        until = None if args.seconds is None else game_now() + int(args.seconds * 1_000_000)
-        result = run(box, presenter, realtime=True, fps=15 if headless else 60, until_us=until,
-                     keyboard=None if headless else KeyboardSource(len(prof.stations)))
-        log.info("play ended: %s", result.reason)
-    except KeyboardInterrupt:
-        log.info("play stopped (Ctrl+C)")
-    finally:
-        presenter.close()  # every light off, however the game ended
-        source.stop()
-        box._write({"type": "end", "t_us": game_now()})
-        if box.journal is not None:
-            box.journal.close()
-    _print_json(box.summary())
-    return 0
+    p = sub.add_parser("menu", help="the start menu (what the kiosk runs): choose a game, players, options, start")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--headless", action="store_true", help="draw the menu once (with --screenshot) and exit")
+    p.add_argument("--screenshot", metavar="FILE")
+    p.add_argument("--journal-dir", default=os.path.expanduser(DEFAULT_JOURNAL_DIR),
+                   help="where each game with real players is journaled (default: %(default)s)")
+    p.add_argument("--fresh", action="store_true",
+                   help="do not resume the newest journaled game even if it was cut off mid-game")
+    add_screen_args(p)
+    p.set_defaults(func=cmd_menu)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -294,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play with real stations wired as a profile says")
     p.add_argument("game", help=f"one of: {games}")
     p.add_argument("--profile", required=True, help="wiring profile name (wiring/NAME.toml) or path")
-    p.add_argument("--seed", type=int, default=int(time.time()) % 1_000_000)
+    p.add_argument("--seed", type=int, default=None, help="default: a fresh one each game (the journal keeps it)")
     p.add_argument("--journal", help="journal file (default: journal-DATE-TIME.jsonl)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--seconds", type=float, help="stop after this long (a test run)")
@@ -318,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         return int(args.func(args) or 0)
+    except BuzzerBoxError as exc:  # said for a person: one line, no traceback
+        raise SystemExit(f"buzzerbox {args.command}: {exc}") from None
     except BrokenPipeError:  # `buzzerbox ... | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

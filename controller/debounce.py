@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from controller.press import InputNotice, Press
+from games.base import BuzzerBoxError
 
 
 @dataclass(frozen=True)
@@ -40,15 +41,19 @@ class DebounceConfig:
 
     def __post_init__(self) -> None:
         if not 0 < self.glitch_us <= self.bounce_us:
-            raise ValueError(
+            raise DebounceError(
                 f"debounce: glitch_us ({self.glitch_us}) must be > 0 and <= bounce_us ({self.bounce_us})"
             )
         if self.stuck_us <= self.bounce_us:
-            raise ValueError(
+            raise DebounceError(
                 f"debounce: stuck_us ({self.stuck_us}) must be longer than bounce_us ({self.bounce_us})"
             )
         if self.active_level not in (0, 1):
-            raise ValueError("debounce: active_level must be 0 (pull-up, switch to ground) or 1")
+            raise DebounceError("debounce: active_level must be 0 (pull-up, switch to ground) or 1")
+
+
+class DebounceError(BuzzerBoxError, ValueError):
+    """Debounce settings that cannot work together (a wiring profile's [debounce])."""
 
 
 class Phase(Enum):

@@ -10,27 +10,15 @@ loop can call it 60 times a second for free.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
+
+from games.base import COMMON_STATUS_LIGHTS
 
 log = logging.getLogger("buzzerbox.lights")
 
 MODES = ("on", "off", "blink")
 
-#: what each strip status makes a station's lights do
-STATUS_MODES: dict[str, str] = {
-    "first": "on",
-    "won": "on",
-    "winner": "on",
-    "turn": "on",
-    "queued": "blink",
-    "reacted": "blink",
-    "locked": "off",
-    "out": "off",
-    "stuck": "off",
-    "disconnected": "off",
-    "idle": "off",
-}
 
 
 class Lights(Protocol):
@@ -139,17 +127,19 @@ class RecordingLights:
 class LightDirector:
     """Drives a back-end from the station strip; sends only changes."""
 
-    def __init__(self, backend: Lights, status_modes: Mapping[str, str] | None = None) -> None:
+    def __init__(self, backend: Lights) -> None:
         self.backend = backend
-        self.status_modes = dict(status_modes or STATUS_MODES)
         self.current: dict[tuple[int, str], str] = {}
 
-    def update(self, strip: Sequence[Mapping[str, Any]]) -> None:
-        """Call right after ``box.step``: the winner lights up in the same pass."""
+    def update(self, strip: Sequence[Mapping[str, Any]], status_light: Callable[[str], str] | None = None) -> None:
+        """Call right after ``box.step``: the winner lights up in the same pass.
+        ``status_light`` is the running game's word for each status
+        (``GameSpec.status_light``); without it only the common statuses light."""
         for station, inp in self.backend.lights():
             if station >= len(strip):
                 continue
-            mode = self.status_modes.get(str(strip[station].get("status", "idle")), "off")
+            status = str(strip[station].get("status", "idle"))
+            mode = status_light(status) if status_light is not None else COMMON_STATUS_LIGHTS.get(status, "off")
             if self.current.get((station, inp)) != mode:
                 self.current[(station, inp)] = mode
                 try:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -389,7 +390,6 @@ class Profile:
         return self.stations[station].offset_us if 0 <= station < len(self.stations) else 0
 
 
-DEFAULT_COLORS = ["#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#d81b60"]
 #: wiring/*.toml that are not wiring profiles
 NOT_PROFILES = ("board-pinmap",)
 

@@ -13,10 +13,11 @@ import heapq
 import itertools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
-from controller.debounce import DebounceConfig, Debouncer
+from controller.debounce import DebounceConfig
+from controller.inputs import HOST_STATION, InputLayer
 from controller.journal import (
     ActionRecord,
     Journal,
@@ -28,37 +29,24 @@ from controller.journal import (
     TickRecord,
 )
 from controller.press import InputNotice, Press
-from controller.sources.base import Inbox
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
-from games.registry import GameSpec
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    BuzzerBoxError,
+    GameEvent,
+    GameSettings,
+    GameSpec,
+    OptionError,
+    RuleError,
+)
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
 
-HOST_STATION = -1
-PRESS_FLASH_US = 400_000  # how long the strip shows "pressed" after a press
-#: decisions worth a line in the log of a running box (the journal has everything)
-#: host buttons and keys are generic; each game calls the action by its own name
-HOST_ALIASES: dict[str, tuple[str, ...]] = {
-    "arm": ("arm", "start", "turn"),
-    "next": ("next", "turn"),
-    "reset": ("reset", "stop"),
-}
-LOGGED_EVENTS = {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
-                 "paused", "resumed", "rejected", "eaten", "trapped", "cheese"}
+class Box(InputLayer):
+    """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
 
-
-@dataclass
-class StationState:
-    """What the always-visible station strip shows, beside the engine's status."""
-
-    last_press_us: int | None = None
-    stuck: set[str] = field(default_factory=set)
-    connected: bool = True
-    presses: int = 0
-
-
-class Box(Inbox):
     def __init__(
         self,
         spec: GameSpec,
@@ -70,20 +58,23 @@ class Box(Inbox):
         latency_guard_us: int = 0,
         station_names: Sequence[str] | None = None,
     ) -> None:
-        super().__init__()  # the inbox the sources deliver to
+        super().__init__(settings.players, debounce)  # the inbox the sources deliver to
         self.spec = spec
         self.settings = settings
-        self.engine = spec.new_engine(settings)
+        try:
+            self.engine = spec.new_engine(settings)
+        except BuzzerBoxError:
+            raise
+        except ValueError as exc:  # the engine's own checks of its settings
+            raise OptionError(f"{spec.title}: {exc}") from exc
         self.station_kinds = list(station_kinds or ["full"] * settings.players)
         if len(self.station_kinds) != settings.players:
-            raise ValueError(
+            raise OptionError(
                 f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
             )
         self.station_names = list(station_names or [f"Player {i + 1}" for i in range(settings.players)])
-        self.debouncer = Debouncer(debounce)
         self.journal = journal
         self.latency_guard_us = latency_guard_us
-        self.stations = [StationState() for _ in range(settings.players)]
         self.now_us = 0
         self.paused = False
         self.paused_at_us = 0
@@ -119,12 +110,7 @@ class Box(Inbox):
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        outputs = self.drain(self.debouncer, self.time_offset_us)
-        # edges may reach us a little after they happened: judge "stable since"
-        # only up to a moment every source has surely reported by
-        outputs += self.debouncer.poll(now_us - self.latency_guard_us)
-        outputs.sort(key=lambda o: o.t_us)
-        for out in outputs:
+        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us):
             if isinstance(out, Press):
                 self._accept(out)
             else:
@@ -149,7 +135,7 @@ class Box(Inbox):
     def host_kind(self, name: str) -> str:
         """A generic host button (arm, next, reset ...) as the running game's
         own action: the first alias the engine accepts now."""
-        kinds = HOST_ALIASES.get(name, (name,))
+        kinds = self.spec.host_kinds(name)
         legal = self.engine.legal_actions(None)
         return next((k for k in kinds if k in legal), kinds[0])
 
@@ -160,10 +146,7 @@ class Box(Inbox):
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""
         self.press_log.append(press)
-        if 0 <= press.station < len(self.stations):
-            st = self.stations[press.station]
-            st.last_press_us = press.t_us
-            st.presses += 1
+        self.note_press(press)
         self._submit(press.t_us, press)
 
     def _submit(self, t_us: int, item: Press | Action) -> None:
@@ -204,7 +187,8 @@ class Box(Inbox):
         if not 0 <= press.station < len(self.stations):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []
-        action = self.spec.button_map(press, self.station_kinds[press.station])
+        action = self.spec.buttons.action(press.station, press.input, self.station_kinds[press.station],
+                                          press.t_us, press.precision_us)
         return [] if action is None else self._apply(action)
 
     def _tick(self, until_us: int) -> list[GameEvent]:
@@ -213,28 +197,11 @@ class Box(Inbox):
             self._write(TickRecord(until_us))
         return self._emit(events)
 
-    def _note_station(self, notice: InputNotice) -> None:
-        """What the strip shows about one station's inputs."""
-        if 0 <= notice.station < len(self.stations):
-            st = self.stations[notice.station]
-            if notice.kind == "stuck":
-                st.stuck.add(notice.input)
-                log.warning("station %d input %r is stuck (held too long): ignored until released", notice.station, notice.input)
-            elif notice.kind == "unstuck":
-                st.stuck.discard(notice.input)
-                log.info("station %d input %r released", notice.station, notice.input)
-            elif notice.kind == "disconnected":
-                st.connected = False
-            elif notice.kind == "connected":
-                st.connected = True
-
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
         self._write(NoticeRecord(notice))
-        self._note_station(notice)
+        self.note(notice)
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
-            for st in self.stations:
-                st.connected = notice.kind == "connected"
             was_paused, self.paused = self.paused, notice.kind == "disconnected"
             if was_paused == self.paused:
                 log.info("input board %s", notice.kind)
@@ -260,7 +227,7 @@ class Box(Inbox):
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:
-            if event.kind in LOGGED_EVENTS:
+            if self.spec.logs(event.kind):
                 who = "" if event.player is None else f" {self._name(event.player)}"
                 log.info("%s%s at %d µs %s", event.kind, who, event.t_us, dict(event.data) if event.data else "")
             else:
@@ -289,7 +256,7 @@ class Box(Inbox):
                 status = "disconnected"
             elif st.stuck:
                 status = "stuck"
-            recent = st.last_press_us is not None and self.now_us - st.last_press_us < PRESS_FLASH_US
+            recent = st.recently_pressed(self.now_us)
             out.append(
                 {
                     "name": self.station_names[i],
@@ -297,7 +264,6 @@ class Box(Inbox):
                     "pressed": recent,
                     "stuck": sorted(st.stuck),
                     "presses": st.presses,
-                    "lockout_us": view.get("lockouts_us", {}).get(str(i)),
                 }
             )
         return out
@@ -332,7 +298,7 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
             elif isinstance(record, TickRecord):
                 box._tick(record.t_us)
             elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
-                box._note_station(record.notice)
+                box.note(record.notice)
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
             raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
                                "are the session header's options right?") from None

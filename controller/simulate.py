@@ -16,8 +16,7 @@ from controller.journal import JournalWriter
 from controller.press import Edge
 from controller.runtime import Box
 from controller.sources.simulated import SimulatedSwitches
-from games.base import Action, GameEvent
-from games.registry import Bot, GameSpec, HostBot
+from games.base import Action, Bot, GameEvent, GameSpec, HostBot
 
 
 class Session:

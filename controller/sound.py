@@ -11,23 +11,15 @@ import logging
 import math
 import os
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import pygame
 
-from games.base import GameEvent
+from games.base import COMMON_EVENT_SOUNDS, GameEvent
 
 log = logging.getLogger("buzzerbox.sound")
 
-#: which event makes which sound
-EVENT_SOUNDS = {
-    "winner": "bell",
-    "early": "buzz",
-    "wrong": "buzz",
-    "time_up": "buzz",
-    "timer_warning": "tick",
-}
 
 
 @dataclass
@@ -119,11 +111,13 @@ class Sound:
         snd.set_volume(max(0.0, min(1.0, self.settings.volume)))
         return snd.play()
 
-    def on_events(self, events: Iterable[GameEvent]) -> list[str]:
-        """The sounds for a batch of events (one of each kind at most)."""
+    def on_events(self, events: Iterable[GameEvent], sound_for: Callable[[str], str | None] | None = None) -> list[str]:
+        """The sounds for a batch of events (one of each kind at most);
+        ``sound_for`` is the running game's (``GameSpec.sound_for``), else
+        only the common events sound."""
         names: list[str] = []
         for event in events:
-            name = EVENT_SOUNDS.get(event.kind)
+            name = sound_for(event.kind) if sound_for is not None else COMMON_EVENT_SOUNDS.get(event.kind)
             if name and name not in names:
                 names.append(name)
         for name in names:

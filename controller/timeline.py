@@ -14,8 +14,3 @@ def box_now_us() -> int:
     """The box timeline's now (CLOCK_MONOTONIC, the clock the kernel stamps
     GPIO edges with)."""
     return time.monotonic_ns() // 1000
-
-
-def format_margin(us: int) -> str:
-    """'+0.412 ms' — how the screen and the logs show a margin behind the first."""
-    return f"+{us / 1000:.3f} ms"

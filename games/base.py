@@ -8,16 +8,16 @@ same state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 #: Host actions every engine understands (engines may add their own).
-HOST_SHOWN = "shown"  # the display flipped the frame that shows the newest card / GO
+HOST_SHOWN: BoxHostAction = "shown"  # the display flipped the frame that shows the newest card / GO
 #: the inputs were away (an unplugged board) and are back: ``args["paused_us"]``
 #: says for how long, stamped at the moment they went away. Engines stop their
 #: clocks for that long: no answer timer or reaction window runs out unseen.
-HOST_RESUME = "resume"
+HOST_RESUME: BoxHostAction = "resume"
 
 
 @dataclass(frozen=True)
@@ -159,3 +159,218 @@ class Engine(Protocol):
     def legal_actions(self, player: int | None) -> list[str]:
         """Action kinds this player (None: the host) may send now."""
         ...
+
+
+# -- the vocabulary a game brings ---------------------------------------------------------
+# Generic code (the box, lights, sound, the strip, the keyboard) knows only the
+# words below; a game adds its own on its GameSpec, so adding a game never
+# means editing generic code.
+
+#: statuses every game may put in ``public_view()["status"]``: the strip, the
+#: lights and the theme understand these; a game declares any other it uses
+#: (``GameSpec.status_lights``/``status_labels``)
+CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"]
+#: event kinds every part of the box understands (a game adds its own: ``GameSpec.logged_events``,
+#: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
+CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
+                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected"]
+#: host actions the box itself sends (engines add their own host actions)
+BoxHostAction = Literal["shown", "resume"]
+#: what the input layer puts over a station's game status
+InputStatus = Literal["stuck", "disconnected"]
+#: how a station's light shows a status
+LightMode = Literal["on", "off", "blink"]
+#: the box's synthesised sounds
+SoundName = Literal["bell", "buzz", "tick"]
+
+COMMON_STATUS_LIGHTS: Mapping[str, LightMode] = {
+    "first": "on", "won": "on", "turn": "on", "queued": "blink",
+    "locked": "off", "out": "off", "idle": "off", "stuck": "off", "disconnected": "off",
+}
+#: the common event kinds (see GameEvent) and the sound each makes
+COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
+    "winner": "bell", "early": "buzz", "wrong": "buzz", "time_up": "buzz", "timer_warning": "tick",
+}
+#: common event kinds worth a line in a running box's log (the journal has everything)
+COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
+    {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
+     "paused", "resumed", "rejected"}
+)
+
+
+@dataclass(frozen=True)
+class PlannedPress:
+    """A simulated player's intention: press ``input`` at ``t_us`` (the
+    simulated switch then bounces realistically around it)."""
+
+    input: str
+    t_us: int
+
+
+class Bot(Protocol):
+    """A simulated player: watches the shared screen, decides what to press."""
+
+    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]: ...
+
+
+class HostBot(Protocol):
+    """A simulated host (quiz master, card turner) for demos and simulations."""
+
+    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]: ...
+
+
+#: (action kind, args) a button stands for
+Binding = tuple[str, Mapping[str, Any]]
+ANY = "*"
+
+
+@dataclass(frozen=True)
+class ButtonMap:
+    """Which action each station button stands for, as data: (station kind,
+    input) -> (action kind, args), or None for a button the game ignores.
+
+    ``*`` matches any station kind or any input; the most specific entry
+    wins: (kind, input), then (*, input), then (kind, *), then (*, *). Data,
+    not code, so the menu, the docs and the bots can read it, and no game
+    needs the runtime's press type.
+    """
+
+    bindings: Mapping[tuple[str, str], Binding | None]
+
+    def lookup(self, station_kind: str, input: str) -> Binding | None:
+        for key in ((station_kind, input), (ANY, input), (station_kind, ANY), (ANY, ANY)):
+            if key in self.bindings:
+                return self.bindings[key]
+        return None
+
+    def action(self, station: int, input: str, station_kind: str, t_us: int, precision_us: int = 1) -> Action | None:
+        """The engine action for one debounced press of ``station``'s ``input``."""
+        bound = self.lookup(station_kind, input)
+        if bound is None:
+            return None
+        kind, args = bound
+        return Action(kind, t_us, station, dict(args), precision_us)
+
+
+ScenarioStep = Callable[[Mapping[str, Any], int], "Action | None"]
+"""(a game-specific scenario step, its t_us) -> engine action, or None if not ours."""
+
+
+class OptionError(BuzzerBoxError, ValueError):
+    """Settings a game cannot start with: a wrong player count, an option of
+    the wrong type or out of its range."""
+
+
+class UnknownGameError(BuzzerBoxError, LookupError):
+    """A game name the registry does not know (or a game not built yet)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its type, default and range, declared once.
+
+    ``default`` None means "off"/"not set"; ``choices`` are the (value, name)
+    pairs the start menu offers (empty: not in the menu). ``passed`` says the
+    menu passes the value on even when it is None (None means something).
+    """
+
+    default: Any
+    type: type | tuple[type, ...] = int
+    low: float | None = None
+    high: float | None = None
+    label: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
+    nullable: bool = False
+
+    def check(self, name: str, value: Any) -> None:
+        """Raise OptionError naming the option and what it takes."""
+        if value is None and (self.nullable or self.default is None):
+            return
+        types = self.type if isinstance(self.type, tuple) else (self.type,)
+        if float in types:
+            types = (*types, int)
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            words = {int: "a whole number", float: "a number", bool: "true or false", str: "text", list: "a list"}
+            want = " or ".join(dict.fromkeys(words.get(t, t.__name__) for t in types if not (t is int and float in types)))
+            raise OptionError(f"option {name!r} is {value!r}: give {want}" + (" or null" if self.nullable else ""))
+        number = float(value) if isinstance(value, (int, float)) else None
+        if number is not None and ((self.low is not None and number < self.low)
+                                   or (self.high is not None and number > self.high)):
+            raise OptionError(f"option {name!r} is {value!r}: give a value between {self.low} and {self.high}")
+
+
+def _no_host(settings: GameSettings) -> HostBot | None:
+    return None
+
+
+def _no_scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the box needs to know about one game: how to start its
+    engine, what its buttons mean, and the words it adds to the box's
+    vocabulary (statuses, events, host buttons, options)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    new_engine: Callable[[GameSettings], Engine]
+    buttons: ButtonMap
+    new_bots: Callable[[GameSettings], Sequence[Bot]]
+    new_host: Callable[[GameSettings], HostBot | None] = _no_host
+    scenario_step: ScenarioStep = _no_scenario_step
+    #: scenario keys (besides game/players/seed/steps) copied into settings.options
+    scenario_options: tuple[str, ...] = ()
+    #: "module:Class" of the pygame scene, imported only when a screen is drawn
+    scene: str | None = None
+    #: every option the game takes; their defaults go into every game's settings
+    options: Mapping[str, Option] = field(default_factory=dict)
+    #: a full station's inputs (what the simulated players press; what a
+    #: simulated input board must wire)
+    inputs: tuple[str, ...] = ("bell",)
+    #: options the demo and ``simulate`` add so unattended games keep moving
+    demo_options: Mapping[str, Any] = field(default_factory=dict)
+    #: a generic host button (arm, next, reset ...) -> this game's action kinds
+    #: for it, tried in order: the first the engine accepts now is sent
+    host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: keyboard keys (pygame key names) for this game's own host actions
+    host_keys: Mapping[str, str] = field(default_factory=dict)
+    #: this game's own event kinds worth a log line (beside the common ones)
+    logged_events: frozenset[str] = frozenset()
+    #: this game's own event kinds -> the sound they make (beside the common ones)
+    event_sounds: Mapping[str, SoundName] = field(default_factory=dict)
+    #: this game's own statuses -> what a station's light does
+    status_lights: Mapping[str, LightMode] = field(default_factory=dict)
+    #: this game's own statuses -> what the strip cell says (default: the status in capitals)
+    status_labels: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        return {name: opt.default for name, opt in self.options.items() if opt.default is not None or opt.nullable}
+
+    def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title} takes {self.min_players}-{self.max_players} players, not {players}: "
+                f"pass --players between {self.min_players} and {self.max_players}"
+            )
+        for name, value in options.items():
+            if name in self.options:
+                self.options[name].check(name, value)
+        merged = {**self.default_options, **options}
+        return GameSettings(players=players, seed=seed, options=merged)
+
+    def host_kinds(self, button: str) -> tuple[str, ...]:
+        return self.host_aliases.get(button, (button,))
+
+    def logs(self, event_kind: str) -> bool:
+        return event_kind in COMMON_LOGGED_EVENTS or event_kind in self.logged_events
+
+    def sound_for(self, event_kind: str) -> SoundName | None:
+        return self.event_sounds.get(event_kind) or COMMON_EVENT_SOUNDS.get(event_kind)
+
+    def status_light(self, status: str) -> LightMode:
+        return self.status_lights.get(status) or COMMON_STATUS_LIGHTS.get(status, "off")

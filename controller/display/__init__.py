@@ -1,2 +1,4 @@
-"""What players look at: pygame scenes over the station strip, the menu, the
-results and diagnostics screens, and the loop that drives them."""
+"""The screen side of the runtime: the loop that drives a box's frames,
+lights and sound (``loop``), the window (``screen``), the start menu's model
+and scene, the diagnostics scene and the driver report. Scenes themselves are
+drawn with ``games.toolkit``; each game brings its own."""

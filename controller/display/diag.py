@@ -11,12 +11,11 @@ from typing import Any
 import pygame
 
 from controller.debounce import DebounceConfig, Debouncer, Phase
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
+from controller.inputs import HOST_STATION, InputLayer
 from controller.press import InputNotice, Press
-from controller.runtime import HOST_STATION, PRESS_FLASH_US
-from controller.sources.base import Inbox
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 #: an input is flagged noisy when it made this many glitches (pulses too short to be a finger)
 NOISY_GLITCHES = 3
@@ -24,19 +23,16 @@ NOISY_GLITCHES = 3
 NOISY_BOUNCE_US = 5_000
 
 
-class InputMonitor(Inbox):
-    """An input sink for diagnostics: debounces like a box, keeps no game."""
+class InputMonitor(InputLayer):
+    """The box's input layer with no game: debounces like a box, shows what it saw."""
 
     def __init__(self, stations: Sequence[tuple[str, Sequence[str]]], debounce: DebounceConfig | None = None,
                  host_inputs: Sequence[str] = ()) -> None:
-        self.stations = [(name, list(inputs)) for name, inputs in stations]
+        super().__init__(len(stations), debounce)
+        self.wiring = [(name, list(inputs)) for name, inputs in stations]
         self.host_inputs = list(host_inputs)
-        self.debouncer = Debouncer(debounce)
-        super().__init__()
         self.now_us = 0
-        self.last_press_us: dict[int, int] = {}
-        self.connected = [True] * len(self.stations)
-        for s, (_name, inputs) in enumerate(self.stations):
+        for s, (_name, inputs) in enumerate(self.wiring):
             for inp in inputs:
                 self.debouncer.state(s, inp)
         for inp in self.host_inputs:
@@ -44,26 +40,24 @@ class InputMonitor(Inbox):
 
     def step(self, now_us: int) -> list[Press | InputNotice]:
         self.now_us = max(self.now_us, now_us)
-        out = self.drain(self.debouncer)
-        out += self.debouncer.poll(now_us)
+        out = self.take(now_us)
         for o in out:
             if isinstance(o, Press):
-                self.last_press_us[o.station] = o.t_us
-            elif o.kind in ("disconnected", "connected") and 0 <= o.station < len(self.connected):
-                self.connected[o.station] = o.kind == "connected"
+                self.note_press(o)
+            else:
+                self.note(o)
         return out
 
     def strip(self) -> list[dict[str, Any]]:
         out = []
-        for s, (name, inputs) in enumerate(self.stations):
+        for s, (name, inputs) in enumerate(self.wiring):
             stuck = sorted(i for i in inputs if self.debouncer.state(s, i).phase is Phase.STUCK)
             down = any(self.debouncer.is_down(s, i) for i in inputs)
-            last = self.last_press_us.get(s)
-            status = "disconnected" if not self.connected[s] else "stuck" if stuck else "idle"
+            status = "disconnected" if not self.stations[s].connected else "stuck" if stuck else "idle"
             out.append({
                 "name": name,
                 "status": status,
-                "pressed": down or (last is not None and self.now_us - last < PRESS_FLASH_US),
+                "pressed": down or self.stations[s].recently_pressed(self.now_us),
                 "stuck": stuck,
                 "presses": sum(self.debouncer.state(s, i).stats.presses for i in inputs),
                 "lockout_us": None,
@@ -72,7 +66,7 @@ class InputMonitor(Inbox):
 
     def view(self) -> dict[str, Any]:
         """What the diagnostics screen shows: one row per input."""
-        return diag_view(self.debouncer, [n for n, _ in self.stations], self.now_us)
+        return diag_view(self.debouncer, [n for n, _ in self.wiring], self.now_us)
 
 
 def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -> dict[str, Any]:

@@ -21,8 +21,6 @@ import pygame
 
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Choice, Menu, MenuScene
-from controller.display.results import ResultsScene
-from controller.display.scene import Scene, freeze
 from controller.display.screen import Screen
 from controller.lights import LightDirector, Lights
 from controller.press import Press
@@ -32,6 +30,8 @@ from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
+from games.toolkit.results import ResultsScene
+from games.toolkit.scene import Scene, freeze
 
 log = logging.getLogger("buzzerbox.display")
 
@@ -80,9 +80,9 @@ class Presenter:
     def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
         """Events to lights (first, in the same pass as the press) and sound."""
         if self.lights is not None:
-            self.lights.update(box.strip())
+            self.lights.update(box.strip(), box.spec.status_light)
         if self.sound is not None and events:
-            self.sound.on_events(events)
+            self.sound.on_events(events, box.spec.sound_for)
         for e in events:
             text = None
             if e.kind == "rejected":
@@ -129,6 +129,8 @@ def run(
     session = target if isinstance(target, Session) else None
     box = session.box if session is not None else target
     assert isinstance(box, Box)
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
     if to_game_us is None:
         to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
     shift = to_game_us

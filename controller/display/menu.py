@@ -13,10 +13,11 @@ from typing import Any
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
 from controller.sound import SoundSettings
+from games.registry import get as get_game
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 
 @dataclass
@@ -43,27 +44,6 @@ class Choice:
     sound: SoundSettings = field(default_factory=SoundSettings)
 
 
-#: per game: (option key, label, values, names) offered in the menu
-GAME_OPTIONS: dict[str, list[tuple[str, str, list[Any], list[str]]]] = {
-    "quiz": [
-        ("answer_time_us", "Answer timer", [None, 10_000_000, 20_000_000, 30_000_000], ["off", "10 s", "20 s", "30 s"]),
-        ("questions", "Questions", [None, 10, 20], ["until stopped", "10", "20"]),
-        ("teams", "Teams", [None, 2], ["off", "pairs"]),
-    ],
-    "reaction": [
-        ("rounds", "Rounds", [10, 5, 20, 0], ["10", "5", "20", "until stopped"]),
-        ("decoy_chance", "Decoys", [0.0, 0.25], ["off", "on"]),
-    ],
-    "schicki-micki": [
-        ("turn_interval_us", "Next card", [3_000_000, 4_000_000, 2_000_000, None], ["every 3 s", "every 4 s", "every 2 s", "host turns"]),
-        ("interval_shrink", "Getting faster", [0.98, 1.0], ["yes", "no"]),
-    ],
-}
-
-#: options passed on even when None (None means something: "host turns")
-NONE_MEANS = {"turn_interval_us"}
-
-
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene."""
@@ -83,8 +63,10 @@ class Menu:
             Item("game", "Game", list(range(len(self.games))), [g[1] for g in self.games], game_index),
             Item("players", "Players", counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
         ]
-        for key, label, values, names in GAME_OPTIONS.get(name, []):
-            self.items.append(Item(key, label, list(values), list(names)))
+        for key, option in get_game(name).options.items():  # each game says what the menu offers
+            if option.choices:
+                self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
+                                       [n for _, n in option.choices]))
         self.items += [
             Item("bots", "Who plays", [False, True], ["people", "demo bots"]),
             Item("sound", "Sound", [True, False], ["on", "off"], 0 if not self.sound.mute else 1),
@@ -130,10 +112,12 @@ class Menu:
 
     def choice(self) -> Choice:
         game = self.games[self.item("game").value][0]
+        declared = get_game(game).options
         options = {}
         for it in self.items:
-            passed = it.key in ("answer_time_us", "questions", "rounds", "decoy_chance", "interval_shrink")
-            if (passed and it.value is not None) or it.key in NONE_MEANS:
+            option = declared.get(it.key)
+            # None is "off" unless the option says None means something ("host turns")
+            if option is not None and it.key != "teams" and (it.value is not None or option.nullable):
                 options[it.key] = it.value
         players = self.item("players").value
         if self._has("teams") and self.item("teams").value:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.profile import Profile
-from controller.sources.base import Source
+from controller.sources.base import Source, SourceError
 
 
 def open_source(profile: Profile, **kwargs: Any) -> Source:
@@ -22,4 +22,4 @@ def open_source(profile: Profile, **kwargs: Any) -> Source:
         from controller.sources.board import BoardSource
 
         return BoardSource.from_profile(profile, **kwargs)
-    raise ValueError(f"profile {profile.name!r}: no input source {profile.source!r} (gpio or board)")
+    raise SourceError(f"profile {profile.name!r}: no input source {profile.source!r} (gpio or board)")

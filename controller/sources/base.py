@@ -9,6 +9,11 @@ from typing import Any, Protocol
 
 from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
+from games.base import BuzzerBoxError
+
+
+class SourceError(BuzzerBoxError):
+    """The stations' inputs cannot be opened (wrong pins, no board, no permission)."""
 
 
 class InputSink(Protocol):

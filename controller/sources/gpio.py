@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.press import Edge
 from controller.profile import Profile
-from controller.sources.base import InputSink, Source
+from controller.sources.base import InputSink, Source, SourceError
 from controller.timeline import box_now_us
 
 log = logging.getLogger("buzzerbox.gpio")
@@ -104,7 +104,7 @@ class GpioSource(Source):
 
     def __init__(self, profile: Profile, pin_factory: Any = None) -> None:
         if profile.source != "gpio":
-            raise ValueError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
+            raise SourceError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
         self.profile = profile
         self.factory = pin_factory
         self.pins: dict[int, Any] = {}
@@ -162,7 +162,7 @@ def mock_pin_class() -> type:
 
     class TimedMockPin(MockPin):
         def drive(self, level: int, t_us: int) -> None:
-            if bool(level) == self._state:
+            if bool(level) == self._state:  # type: ignore[has-type]
                 return
             self._last_change = t_us / 1_000_000
             self._state = bool(level)

@@ -26,16 +26,17 @@ BELL_KEYS = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.
 #: a second button for stations 0..7 on the numeric keypad ("a"), for games with buttons
 BUTTON_KEYS = [pygame.K_KP1, pygame.K_KP2, pygame.K_KP3, pygame.K_KP4, pygame.K_KP5, pygame.K_KP6, pygame.K_KP7, pygame.K_KP8]
 
+#: the generic host buttons; a game adds keys for its own (``GameSpec.host_keys``)
 HOST_KEYS: dict[int, str] = {
     pygame.K_SPACE: "arm",
     pygame.K_c: "correct",
     pygame.K_w: "wrong",
     pygame.K_n: "next",
     pygame.K_u: "undo",
-    pygame.K_p: "pick",
     pygame.K_r: "reset",
     pygame.K_ESCAPE: "menu",
 }
+
 
 
 def default_keymap(stations: int, buttons: tuple[str, ...] = ("a",)) -> dict[int, tuple[int, str]]:
@@ -57,6 +58,12 @@ class KeyboardSource(Source):
         self.host_keys = dict(host_keys if host_keys is not None else HOST_KEYS)
         self.active_level = active_level
         self.sink: InputSink | None = None
+
+    def add_host_keys(self, game_keys: Mapping[str, str]) -> None:
+        """A game's own host keys, by pygame key name (``{"p": "pick"}``); they
+        never take a generic key's place."""
+        for name, action in game_keys.items():
+            self.host_keys.setdefault(pygame.key.key_code(name), action)
 
     def start(self, sink: InputSink) -> None:
         self.sink = sink

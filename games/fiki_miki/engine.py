@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from controller.arbiter import rank_by_time  # moves to the contract layer at merge
+from games.arbitration import rank_by_time
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 from games.fiki_miki.cards import Card, FikiMikiError
 from games.fiki_miki.options import PLAYERS, FikiMikiOptions, Variant

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any
 
 # moves to the contract layer at merge
-from controller.arbiter import rank_by_time
+from games.arbitration import rank_by_time
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,

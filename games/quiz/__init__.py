@@ -1,9 +1,9 @@
 """Quiz buzzer: the box's own mode for bars, clubs and classrooms."""
 
+from games.base import GameSpec, Option
 from games.quiz.bots import new_bots, new_host
-from games.quiz.buttons import map_press
+from games.quiz.buttons import BUTTONS
 from games.quiz.engine import QuizEngine
-from games.registry import GameSpec
 
 SPEC = GameSpec(
     name="quiz",
@@ -11,10 +11,18 @@ SPEC = GameSpec(
     min_players=2,
     max_players=16,
     new_engine=QuizEngine,
-    button_map=map_press,
+    buttons=BUTTONS,
     new_bots=new_bots,
     new_host=new_host,
     scene="games.quiz.scene:QuizScene",
-    default_options={},
+    # defaults None: the engine's own (QuizOptions) apply; listed for the menu and the checks
+    options={
+        "answer_time_us": Option(None, int, low=0, label="Answer timer",
+                                 choices=((None, "off"), (10_000_000, "10 s"), (20_000_000, "20 s"), (30_000_000, "30 s"))),
+        "questions": Option(None, int, low=0, label="Questions", choices=((None, "until stopped"), (10, "10"), (20, "20"))),
+        "teams": Option(None, object, label="Teams", choices=((None, "off"), (2, "pairs"))),
+    },
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "questions": 12},
+    host_keys={"p": "pick"},
+    status_labels={"queued": "IN LINE"},
 )

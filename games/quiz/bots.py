@@ -6,13 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, GameSettings
-from games.registry import PlannedPress
-
-
-def human_reaction_us(rng: random.Random, median_ms: float = 550.0, spread: float = 0.35) -> int:
-    """A reaction time drawn from a log-normal: most near the median, a long slow tail."""
-    return int(rng.lognormvariate(0, spread) * median_ms * 1000)
+from games.base import Action, GameEvent, GameSettings, PlannedPress
+from games.humans import human_reaction_us
 
 
 class QuizPlayer:

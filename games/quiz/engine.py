@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.arbiter import Arbiter, ArbiterOptions
+from games.arbitration import Arbiter, ArbiterOptions
 from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")

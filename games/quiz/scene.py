@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
-from controller.timeline import format_margin
+from games.arbitration import format_margin
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Color, Layout, draw_text, panel
+
+ARMED: Color = (0, 200, 83)
+NOT_ARMED: Color = (70, 76, 92)
 
 RESULT_TEXT = {
     "correct": "correct!",
@@ -27,18 +30,24 @@ class QuizScene(Scene):
         return self.title, f"Question {view.get('question', 1)} · {label.get(phase, phase)}"
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """Between questions the last question's queue is history: only the
-        one who got it right stays lit."""
-        if view.get("phase") not in ("round_over", "idle"):
-            return strip
+        """A locked station shows its lockout running out; a queued one its
+        place in line. Between questions the last question's queue is
+        history: only the one who got it right stays lit."""
+        lockouts = view.get("lockouts_us", {})
+        queue = list(view.get("queue", ()))
+        between = view.get("phase") in ("round_over", "idle")
         results = list(view.get("results", ()))
         winner = results[-1].get("winner") if results and view.get("phase") == "round_over" else None
         out = []
         for i, cell in enumerate(strip):
-            status = cell.get("status")
-            if status == "queued":
-                status = "first" if i == winner else "idle"
-            out.append({**cell, "status": status, "label": "RIGHT" if i == winner else None})
+            status, label = cell.get("status"), cell.get("label")
+            if between:
+                if status == "queued":
+                    status = "first" if i == winner else "idle"
+                label = "RIGHT" if i == winner else None
+            elif status == "queued" and i in queue and label is None:
+                label = f"#{queue.index(i) + 2}"
+            out.append({**cell, "status": status, "label": label, "lockout_us": lockouts.get(str(i))})
         return out
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
@@ -52,7 +61,7 @@ class QuizScene(Scene):
         if phase == "answering" and view.get("winner") is not None:
             self._winner(surface, area, lay, view, strip)
         elif phase == "armed":
-            panel(surface, area, theme.ARMED)
+            panel(surface, area, ARMED)
             draw_text(surface, "BUZZ!", lay.size(5.5), theme.DARK_TEXT, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
             draw_text(surface, "buzzers armed", lay.size(1.6), theme.DARK_TEXT,
                       pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4))
@@ -61,7 +70,7 @@ class QuizScene(Scene):
         elif phase == "round_over":
             self._round_over(surface, area, lay, view, strip)
         else:
-            panel(surface, area, theme.NOT_ARMED)
+            panel(surface, area, NOT_ARMED)
             draw_text(surface, "not armed", lay.size(3.2), theme.FG, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
             draw_text(surface, f"Question {view.get('question', 1)} — wait for the host", lay.size(1.2), theme.MUTED,
                       pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4), min_size=lay.min_text)
@@ -180,5 +189,5 @@ class QuizScene(Scene):
             draw_text(surface, RESULT_TEXT.get(why, why), lay.size(2.2), ink,
                       pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100))
         else:
-            panel(surface, area, theme.NOT_ARMED)
+            panel(surface, area, NOT_ARMED)
             draw_text(surface, RESULT_TEXT.get(why, why) or "round over", lay.size(3), theme.FG, area)

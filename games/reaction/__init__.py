@@ -1,9 +1,9 @@
 """Reaction duel: the box's own wait-for-GO game."""
 
+from games.base import GameSpec, Option
 from games.reaction.bots import new_bots, new_host
-from games.reaction.buttons import map_press
+from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
-from games.registry import GameSpec
 
 SPEC = GameSpec(
     name="reaction",
@@ -11,10 +11,17 @@ SPEC = GameSpec(
     min_players=2,
     max_players=16,
     new_engine=ReactionEngine,
-    button_map=map_press,
+    buttons=BUTTONS,
     new_bots=new_bots,
     new_host=new_host,
     scene="games.reaction.scene:ReactionScene",
-    default_options={},
+    # defaults None: the engine's own (ReactionOptions) apply; listed for the menu and the checks
+    options={
+        "rounds": Option(None, int, low=0, label="Rounds",
+                         choices=((10, "10"), (5, "5"), (20, "20"), (0, "until stopped"))),
+        "decoy_chance": Option(None, float, low=0.0, high=1.0, label="Decoys", choices=((0.0, "off"), (0.25, "on"))),
+    },
     demo_options={"rounds": 8, "decoy_chance": 0.2},
+    host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
+    status_lights={"winner": "on", "reacted": "blink"},
 )

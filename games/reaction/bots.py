@@ -6,9 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, GameSettings
-from games.quiz.bots import human_reaction_us
-from games.registry import PlannedPress
+from games.base import Action, GameEvent, GameSettings, PlannedPress
+from games.humans import human_reaction_us
 
 
 class Duellist:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from controller.press import Press
-from games.base import Action
+from games.base import ANY, ButtonMap
 
-
-def map_press(press: Press, station_kind: str) -> Action | None:
-    return Action("press", press.t_us, press.station, precision_us=press.precision_us)
+BUTTONS = ButtonMap({(ANY, ANY): ("press", {})})

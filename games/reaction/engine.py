@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.arbiter import rank_by_time
+from games.arbitration import rank_by_time
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, fmt_ms, panel
-from controller.timeline import format_margin
+from games.arbitration import format_margin
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Color, Layout, draw_text, fmt_ms, panel
+
+GO: Color = (0, 230, 118)
+WAIT: Color = (110, 16, 28)
+DECOY: Color = (150, 225, 40)  # looks like GO at a glance: that is the point
+FALSE_START: Color = (229, 57, 53)
 
 
 class ReactionScene(Scene):
@@ -42,15 +47,15 @@ class ReactionScene(Scene):
         phase = view.get("phase", "ready")
         if phase == "go":
             # nothing but GO: the whole body, the brightest thing the screen shows
-            panel(surface, area, theme.GO)
+            panel(surface, area, GO)
             draw_text(surface, "GO!", lay.size(9), theme.DARK_TEXT, area)
             return
         if phase == "decoy":
-            panel(surface, area, theme.DECOY)
+            panel(surface, area, DECOY)
             draw_text(surface, "NOT YET!", lay.size(6), theme.DARK_TEXT, area)
             return
         if phase == "wait":
-            panel(surface, area, theme.WAIT)
+            panel(surface, area, WAIT)
             draw_text(surface, "wait…", lay.size(5), theme.FG, area.inflate(0, -area.height // 4).move(0, -area.height // 10))
             self._false_starts(surface, area, lay, view, strip)
             return
@@ -74,7 +79,7 @@ class ReactionScene(Scene):
             return
         h = lay.size(1.6)
         r = pygame.Rect(area.left + lay.pad * 2, area.bottom - h - lay.pad * 2, area.width - lay.pad * 4, h)
-        panel(surface, r, theme.FALSE_START)
+        panel(surface, r, FALSE_START)
         names = ", ".join(self.name(strip, p) for p in fs)
         draw_text(surface, f"false start: {names}", lay.size(1.2), theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 

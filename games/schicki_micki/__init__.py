@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings
-from games.registry import GameSpec
+from games.base import Action, GameSettings, GameSpec
 from games.schicki_micki.bots import new_bots
-from games.schicki_micki.buttons import FULL_INPUTS, button_map
+from games.schicki_micki.buttons import BUTTONS, FULL_INPUTS
 from games.schicki_micki.engine import SchickiMickiEngine
+from games.schicki_micki.options import OPTIONS
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -35,17 +35,14 @@ SPEC = GameSpec(
     min_players=2,
     max_players=7,
     new_engine=_new_engine,
-    button_map=button_map,
+    buttons=BUTTONS,
     new_bots=new_bots,
     scenario_step=scenario_step,
     scenario_options=("deck", "won"),
     scene="games.schicki_micki.scene:SchickiMickiScene",
-    default_options={
-        "turn_interval_us": 3_000_000,
-        "interval_shrink": 0.98,
-        "min_turn_interval_us": 1_200_000,
-        "reaction_window_us": 1_500_000,
-        "final_window_us": 3_000_000,
-        "tie_window_us": 0,
-    },
+    options=OPTIONS,
+    host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
+    # a station's reaction to the newest card, then how it was judged
+    status_lights={"winner": "on", "reacted": "blink",
+                   "done": "off", "ignored": "off", "nothing": "off", "returned": "off"},
 )

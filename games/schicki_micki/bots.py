@@ -13,8 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import GameEvent, GameSettings
-from games.registry import Bot, PlannedPress
+from games.base import Bot, GameEvent, GameSettings, PlannedPress
 from games.schicki_micki.cards import ACCESSORIES, cards_from_json
 from games.schicki_micki.situation import (
     IDENTICAL,

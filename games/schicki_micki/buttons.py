@@ -5,13 +5,15 @@ Full station: ``bell`` (knock), one button per accessory (call it), ``blue``,
 one ``call`` button; the engine credits that call to the single pair on the
 table, so the map sends a ``call`` without an accessory. Stations whose
 buttons are only numbered (``a``, ``b``, ``c``: the header profiles and the
-keyboard) play compact: ``a`` calls, ``b`` grabs blue, ``c`` grabs red.
+keyboard) play compact, whatever their kind: ``a`` calls, ``b`` grabs blue,
+``c`` grabs red.
 """
 
 from __future__ import annotations
 
-from controller.press import Press
-from games.base import Action
+from typing import Any
+
+from games.base import ANY, Binding, ButtonMap
 from games.schicki_micki.cards import ACCESSORIES
 
 FULL_INPUTS: tuple[str, ...] = ("bell", *ACCESSORIES, "blue", "red")
@@ -19,23 +21,19 @@ COMPACT_INPUTS: tuple[str, ...] = ("bell", "blue", "red", "call")
 #: numbered buttons (header profiles, keyboard) play as a compact station
 NUMBERED_INPUTS: dict[str, str] = {"a": "call", "b": "blue", "c": "red"}
 
+_CALL: Binding = ("call", {})
+_BINDINGS: dict[tuple[str, str], Binding | None] = {
+    (ANY, "bell"): ("knock", {}),
+    (ANY, "blue"): ("blue", {}),
+    (ANY, "red"): ("red", {}),
+    ("compact", "call"): _CALL,
+    (ANY, "a"): _CALL,
+    (ANY, "b"): ("blue", {}),
+    (ANY, "c"): ("red", {}),
+}
+for _accessory in ACCESSORIES:
+    _args: dict[str, Any] = {"accessory": _accessory}
+    _BINDINGS[(ANY, _accessory)] = ("call", _args)
+    _BINDINGS[("compact", _accessory)] = None  # a compact station has one call button
 
-def button_map(press: Press, station_kind: str) -> Action | None:
-    """Map one debounced press; inputs this station kind does not have give None."""
-    name = NUMBERED_INPUTS.get(press.input, press.input)
-    if press.input in NUMBERED_INPUTS:
-        station_kind = "compact"
-    kind: str | None = None
-    args: dict[str, str] = {}
-    if name == "bell":
-        kind = "knock"
-    elif name in ("blue", "red"):
-        kind = name
-    elif station_kind == "compact":
-        if name == "call":
-            kind = "call"
-    elif name in ACCESSORIES:
-        kind, args = "call", {"accessory": name}
-    if kind is None:
-        return None
-    return Action(kind=kind, t_us=press.t_us, player=press.station, args=args, precision_us=press.precision_us)
+BUTTONS = ButtonMap(_BINDINGS)

@@ -38,7 +38,7 @@ TWIN_MAX_GAP = 1
 
 def _random_hen(rng: random.Random, worms: int) -> Hen:
     colours = rng.sample(COLOURS, len(ACCESSORIES))
-    return Hen(*colours, worms=worms)
+    return Hen(*colours, worms=worms)  # type: ignore[misc, arg-type]  # one colour per accessory, in field order
 
 
 def deck_cards(seed: int) -> list[Card]:

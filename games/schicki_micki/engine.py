@@ -38,10 +38,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from controller.arbiter import rank_by_time
+from games.arbitration import rank_by_time
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
+from games.schicki_micki.options import OPTIONS
 from games.schicki_micki.situation import (
     IDENTICAL,
     ONE_PAIR,
@@ -55,15 +56,8 @@ from games.schicki_micki.situation import (
 REACTIONS = ("knock", "call", "blue", "red")
 HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
-DEFAULTS: dict[str, Any] = {
-    "turn_interval_us": None,
-    "interval_shrink": 1.0,
-    "min_turn_interval_us": 1_000_000,
-    "start_us": 0,
-    "reaction_window_us": 1_500_000,
-    "final_window_us": 3_000_000,
-    "tie_window_us": 0,
-}
+#: one table of options for the engine, the spec and the menu (options.py)
+DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.items()}
 
 
 @dataclass(frozen=True)

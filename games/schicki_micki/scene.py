@@ -18,10 +18,10 @@ from typing import Any
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, panel
 from games.schicki_micki import art
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, panel
 
 #: how long the resolution panel stays up (unless the next card comes first)
 RESOLUTION_US = 4_000_000
@@ -69,7 +69,8 @@ def table_grid(n: int, area: pygame.Rect, gap: int) -> list[pygame.Rect]:
     then up to ``MAX_ROWS`` rows; cards shrink as the table grows, never overflow."""
     if n == 0:
         return []
-    best_w, best_rows = 0, 1
+    best_w: float = 0.0
+    best_rows = 1
     for rows in range(1, min(MAX_ROWS, n) + 1):
         per_row = -(-n // rows)
         w = min((area.width - gap * (per_row - 1)) / per_row, ((area.height - gap * (rows - 1)) / rows) / art.ASPECT)
@@ -147,7 +148,7 @@ class SchickiMickiScene(Scene):
         band = pygame.Rect(area.left, top.bottom + lay.pad, area.width, band_h)
         res = view.get("last_resolution")
         if self._resolution_showing(view, now_us):
-            self._resolution(surface, top, lay, view, strip, res)
+            self._resolution(surface, top, lay, view, strip, res if res is not None else {})
         else:
             self._table(surface, top, lay, view)
         pawns_w = round(band.width * 0.42)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings
-from games.registry import GameSpec
+from games.base import Action, GameSettings, GameSpec, Option
 from games.viva_topo.bots import new_bots
-from games.viva_topo.buttons import button_map
+from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
 
 
@@ -36,10 +35,11 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     new_engine=new_engine,
-    button_map=button_map,
+    buttons=BUTTONS,
     new_bots=new_bots,
     scenario_step=scenario_step,
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
-    default_options={"auto_move_single": True},
+    options={"auto_move_single": Option(True, bool)},
+    logged_events=frozenset({"eaten", "trapped", "cheese"}),
 )

@@ -24,10 +24,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.press import Press
-from games.base import GameEvent, GameSettings, RuleError
-from games.registry import PlannedPress
-from games.viva_topo.buttons import button_map
+from games.base import GameEvent, GameSettings, PlannedPress, RuleError
+from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import CAT, FACES, NUMBERS, VivaTopoEngine
 
 #: replan if the screen has not changed this long after the last planned press
@@ -263,7 +261,7 @@ def play_bot_game(
         if not queue:
             raise RuntimeError("bots stopped pressing before the game ended")
         t_us, _, station, button = heapq.heappop(queue)
-        action = button_map(Press(station=station, input=button, t_us=t_us), "buttons")
+        action = BUTTONS.action(station, button, "buttons", t_us)
         events: list[GameEvent] = []
         if action is not None:
             try:

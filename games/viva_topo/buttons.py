@@ -12,31 +12,14 @@ the runtime treats that as an ignored press. Inputs the game does not use
 
 from __future__ import annotations
 
-from controller.press import Press
-from games.base import Action
+from games.base import ANY, ButtonMap
 
-#: input name -> (action kind, args)
-INPUTS: dict[str, tuple[str, dict[str, int]]] = {
-    "bell": ("bell", {}),
-    "next": ("select", {"step": 1}),
-    "prev": ("select", {"step": -1}),
-    "ok": ("confirm", {}),
-    "a": ("select", {"step": 1}),
-    "b": ("select", {"step": -1}),
-    "c": ("confirm", {}),
-}
-
-
-def button_map(press: Press, station_kind: str) -> Action | None:
-    """Turn a debounced press into an engine action for that station's player."""
-    mapped = INPUTS.get(press.input)
-    if mapped is None:
-        return None
-    kind, args = mapped
-    return Action(
-        kind=kind,
-        t_us=press.t_us,
-        player=press.station,
-        args=dict(args),
-        precision_us=press.precision_us,
-    )
+BUTTONS = ButtonMap({
+    (ANY, "bell"): ("bell", {}),
+    (ANY, "next"): ("select", {"step": 1}),
+    (ANY, "prev"): ("select", {"step": -1}),
+    (ANY, "ok"): ("confirm", {}),
+    (ANY, "a"): ("select", {"step": 1}),
+    (ANY, "b"): ("select", {"step": -1}),
+    (ANY, "c"): ("confirm", {}),
+})

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from games.base import Action, GameEvent, GameSettings, RuleError
 from games.viva_topo.board import DEFAULT_BOARD, Board
@@ -492,7 +492,7 @@ class VivaTopoEngine:
             )
         )
         victims = [m for m in self.mice.values() if m.place == TRACK and m.space in covered]
-        victims.sort(key=lambda m: covered.index(m.space))  # in the order the cat meets them
+        victims.sort(key=lambda m: covered.index(cast(int, m.space)))  # in the order the cat meets them
         if victims:
             for m in victims:
                 m.place, m.space = EATEN, None

@@ -27,9 +27,9 @@ from typing import Any
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Color, Layout, draw_text, panel
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Color, Layout, draw_text, panel
 
 #: the game's colour names -> RGB (the wiring profile's defaults of the same name)
 COLOURS: dict[str, Color] = {

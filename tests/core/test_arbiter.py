@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.arbiter import Arbiter, ArbiterOptions, rank_by_time
+from games.arbitration import Arbiter, ArbiterOptions, rank_by_time
 
 
 def rank(stamps, precision=1, window=0):

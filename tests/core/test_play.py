@@ -10,21 +10,6 @@ from controller.cli import main
 from controller.journal import JournalWriter
 
 
-@pytest.fixture
-def mock_pins(monkeypatch):
-    from gpiozero import Device
-
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    old = Device.pin_factory
-    Device.pin_factory = None
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.close()
-    Device.pin_factory = old
-
-
 def test_play_runs_headless_on_mock_pins_and_journals(tmp_path, capsys, mock_pins):
     path = tmp_path / "live.jsonl"
     assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.3", "--headless", "--journal", str(path)]) == 0

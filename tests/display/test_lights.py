@@ -66,8 +66,8 @@ def test_director_sends_only_changes() -> None:
 
 def test_in_a_game_the_winner_lights_in_the_same_step() -> None:
     from controller.display.loop import Presenter
-    from controller.display.scene import Scene
     from controller.display.screen import Screen
+    from games.toolkit.scene import Scene
 
     s = session("quiz")
     rec = RecordingLights(list(PINS) + [(3, "bell")])

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display.__main__ import main
+from controller.cli import main
 from controller.display.loop import Presenter, host_key, run
-from controller.display.scene import Scene, scene_for
 from controller.display.screen import Screen
 from controller.runtime import Box
 from controller.sources.keyboard import KeyboardSource
-from games.registry import get
+from games.registry import get, scene_for
+from games.toolkit.scene import Scene
 from tests.display.conftest import session
 
 FLIP_LAG_US = 12_345
@@ -109,9 +109,9 @@ def test_a_message_line_shows_rejected_host_actions() -> None:
 
 def test_a_paused_box_says_so_on_screen() -> None:
     from controller.display.loop import Presenter
-    from controller.display.scene import scene_for
     from controller.display.screen import Screen
     from controller.press import InputNotice
+    from games.registry import scene_for
     from tests.display.conftest import session
 
     s = session("quiz")
@@ -144,7 +144,10 @@ def test_lights_follow_every_games_statuses() -> None:
     from controller.lights import LightDirector, RecordingLights
 
     lights = RecordingLights([(0, "bell"), (1, "bell"), (2, "bell")])
-    LightDirector(lights).update([{"status": "reacted"}, {"status": "winner"}, {"status": "returned"}])
+    LightDirector(lights).update([{"status": "reacted"}, {"status": "first"}, {"status": "queued"}])
+    assert lights.modes == {(0, "bell"): "off", (1, "bell"): "on", (2, "bell"): "blink"}  # a game's own word: dark
+    LightDirector(lights).update([{"status": "reacted"}, {"status": "winner"}, {"status": "returned"}],
+                                 get("schicki-micki").status_light)
     assert lights.modes == {(0, "bell"): "blink", (1, "bell"): "on", (2, "bell"): "off"}
 
 
@@ -152,12 +155,11 @@ def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
     import pygame
 
     from controller.display.loop import Presenter, run
-    from controller.display.scene import scene_for
     from controller.display.screen import Screen
     from controller.runtime import Box
     from controller.sources.keyboard import KeyboardSource
     from controller.timeline import box_now_us
-    from games.registry import get
+    from games.registry import get, scene_for
 
     spec = get("quiz")
     box = Box(spec, spec.settings(2))
@@ -169,9 +171,9 @@ def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
 
 
 def test_two_games_started_in_the_same_second_get_their_own_journals(tmp_path) -> None:
-    from controller.display.commands import _new_journal_path
+    from controller.live import new_journal_path
 
-    first = _new_journal_path(tmp_path, "quiz")
+    first = new_journal_path(tmp_path, "quiz")
     first.write_text("x")
-    second = _new_journal_path(tmp_path, "quiz")
+    second = new_journal_path(tmp_path, "quiz")
     assert second != first and not second.exists()

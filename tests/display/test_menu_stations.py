@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller import profile as profile_mod
-from controller.display.commands import _Relay
+from controller.apps.menu import Relay
 from controller.display.diag import InputMonitor
 from controller.runtime import Box
 from controller.sources.gpio import GpioSource, mock_factory
@@ -13,7 +13,7 @@ from games import registry
 def test_station_presses_follow_whatever_runs_now():
     prof = profile_mod.load("header-4")
     factory = mock_factory()
-    relay = _Relay()
+    relay = Relay()
     source = GpioSource(prof, factory)
     source.start(relay)
     bell = factory.pin(17)  # Red's bell

@@ -9,9 +9,9 @@ import pygame
 import pytest
 
 from controller.display.loop import Presenter, run
-from controller.display.scene import freeze, scene_for
 from controller.display.screen import Screen
-from games.registry import available, get
+from games.registry import available, get, scene_for
+from games.toolkit.scene import freeze
 from tests.display.conftest import session
 
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.display import theme
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Menu, MenuScene
-from controller.display.results import ResultsScene
-from controller.display.scene import freeze, scene_for, strip_cells
-from controller.display.theme import TEXT, Layout
 from controller.press import Edge
+from games.quiz import scene as quiz_scene
+from games.reaction import scene as reaction_scene
+from games.registry import scene_for
+from games.toolkit import theme
+from games.toolkit.results import ResultsScene
+from games.toolkit.scene import freeze, strip_cells
+from games.toolkit.theme import TEXT, Layout
 from tests.display.conftest import dominant, play_until, session
 
 SIZE = (1920, 1080)
@@ -32,9 +35,9 @@ def body(size=SIZE, stations: int = 4) -> pygame.Rect:
 def test_quiz_not_armed_then_armed() -> None:
     s = session("quiz")
     play_until(s, lambda v: v["phase"] == "idle")
-    assert dominant(draw("quiz", s), body()) == theme.NOT_ARMED
+    assert dominant(draw("quiz", s), body()) == quiz_scene.NOT_ARMED
     play_until(s, lambda v: v["phase"] == "armed" and not any(x != "idle" for x in v["status"]))
-    assert dominant(draw("quiz", s), body()) == theme.ARMED
+    assert dominant(draw("quiz", s), body()) == quiz_scene.ARMED
 
 
 def test_quiz_winner_colour_dominates_winner_panel_and_queue_is_listed() -> None:
@@ -88,7 +91,7 @@ def test_quiz_team_colours_shared_by_team_mates() -> None:
 
 @pytest.mark.parametrize(
     ("phase", "colour"),
-    [("wait", theme.WAIT), ("go", theme.GO), ("decoy", theme.DECOY)],
+    [("wait", reaction_scene.WAIT), ("go", reaction_scene.GO), ("decoy", reaction_scene.DECOY)],
 )
 def test_reaction_phases_fill_the_body(phase: str, colour: tuple[int, int, int]) -> None:
     s = session("reaction", decoy_chance=0.6)
@@ -103,7 +106,7 @@ def test_reaction_false_start_banner_and_result_winner_panel() -> None:
     b = body()
     banner = pygame.Rect(b.left, b.bottom - b.height // 5, b.width, b.height // 5)
     colours = {tuple(surface.get_at((x, y)))[:3] for x in range(banner.left, banner.right, 37) for y in range(banner.top, banner.bottom, 9)}
-    assert theme.FALSE_START in colours
+    assert reaction_scene.FALSE_START in colours
     view = play_until(s, lambda v: v["phase"] == "result" and v["last"].get("winner") is not None)
     surface = draw("reaction", s)
     head = pygame.Rect(b.left, b.top, b.width * 60 // 100, b.height * 45 // 100)

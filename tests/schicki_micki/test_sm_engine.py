@@ -123,7 +123,7 @@ def test_auto_turns_shrink_to_the_floor_and_wait_for_the_window() -> None:
 
 
 def test_handle_lets_due_time_pass_first() -> None:
-    e = engine(3, [X1, HAT, F1], turn_interval_us=1_000_000, interval_shrink=1.0)
+    e = engine(3, [X1, HAT, F1], turn_interval_us=1_000_000, interval_shrink=1.0, min_turn_interval_us=1_000_000)
     events = e.handle(Action("turn", 500_000))
     assert [ev.kind for ev in events] == ["show"]
     # the auto turn fell due at 1.5 s; a press at 1.6 s sees it turned first

@@ -17,14 +17,14 @@ from typing import Any  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from controller.display import theme  # noqa: E402
-from controller.display.scene import freeze  # noqa: E402
-from controller.display.theme import TEXT, Layout  # noqa: E402
 from games.base import Action, GameSettings  # noqa: E402
 from games.schicki_micki import art  # noqa: E402
 from games.schicki_micki.deck import new_deck  # noqa: E402
 from games.schicki_micki.engine import SchickiMickiEngine  # noqa: E402
 from games.schicki_micki.scene import SchickiMickiScene, fmt_ahead, table_grid  # noqa: E402
+from games.toolkit import theme  # noqa: E402
+from games.toolkit.scene import freeze  # noqa: E402
+from games.toolkit.theme import TEXT, Layout  # noqa: E402
 from tests.display.conftest import dominant, session  # noqa: E402
 
 SIZE = (1920, 1080)

@@ -11,8 +11,13 @@ from games.base import Action, Engine, GameSettings, RuleError
 from games.registry import get
 from games.viva_topo import SPEC, scenario_step
 from games.viva_topo.board import DEFAULT_BOARD, Board, House
-from games.viva_topo.buttons import button_map
+from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import FACES, VivaTopoEngine
+
+
+def button_map(press: Press, station_kind: str) -> Action | None:
+    """A debounced press through the game's button map, as the box sends it."""
+    return BUTTONS.action(press.station, press.input, station_kind, press.t_us, press.precision_us)
 
 
 def engine(players: int = 2, seed: int = 0, **options: object) -> VivaTopoEngine:

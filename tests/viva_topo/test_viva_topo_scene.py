@@ -14,9 +14,10 @@ from typing import Any  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from controller.display.scene import freeze, scene_for  # noqa: E402
-from controller.display.theme import TEXT, Layout  # noqa: E402
 from games.base import Action  # noqa: E402
+from games.registry import scene_for  # noqa: E402
+from games.toolkit.scene import freeze  # noqa: E402
+from games.toolkit.theme import TEXT, Layout  # noqa: E402
 from games.viva_topo import SPEC  # noqa: E402
 from games.viva_topo.engine import VivaTopoEngine  # noqa: E402
 from games.viva_topo.scene import (  # noqa: E402

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from controller import profile as profile_mod
-from controller.display.theme import hex_color
 from controller.profile import MAX_NAME, ProfileError, parse
 from controller.wiring_pack import checks, table
+from games.toolkit.theme import hex_color
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -15,8 +15,8 @@ from typing import Any
 
 import pygame
 
-from controller.display import theme
-from controller.display.theme import TEXT, Color, Layout, draw_text, panel
+from games.toolkit import theme
+from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 
 View = Mapping[str, Any]
 Strip = Sequence[Mapping[str, Any]]
@@ -56,6 +56,8 @@ class Scene:
             self.title = title
         self.colors = list(colors) if colors else None  # per-station colours from the wiring profile
         self.message: str | None = None  # set by the loop: "not allowed: ...", "board disconnected"
+        #: the game's own statuses -> what the strip says (the registry sets the spec's)
+        self.status_labels: dict[str, str] = {}
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
@@ -66,7 +68,7 @@ class Scene:
         self.draw_header(surface, lay, left, right)
         self.draw_body(surface, lay.body, lay, view, strip, now_us)
         if strip:
-            draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors)
+            draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels)
         if self.message:
             r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
             panel(surface, r, theme.PANEL)
@@ -104,8 +106,9 @@ class Scene:
         draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
 
 
-def status_label(cell: Mapping[str, Any], view: View, station: int) -> str:
-    """What a strip cell says under the name."""
+def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
+    """What a strip cell says under the name: the scene's own ``label``, the
+    input layer's faults, else the game's word for the status (``labels``)."""
     status = str(cell.get("status", "idle"))
     if cell.get("label") is not None and status not in ("stuck", "disconnected"):
         return str(cell["label"])
@@ -116,13 +119,8 @@ def status_label(cell: Mapping[str, Any], view: View, station: int) -> str:
         return "STUCK " + ",".join(cell.get("stuck", ())) if cell.get("stuck") else "STUCK"
     if status == "disconnected":
         return "OFFLINE"
-    if status == "queued":
-        queue = list(view.get("queue", ()))
-        if station in queue:
-            return f"#{queue.index(station) + 2}"
-        return "IN LINE"
-    if status == "first":
-        return "FIRST"
+    if labels and status in labels:
+        return labels[status]
     if status == "idle":
         return "pressed" if cell.get("pressed") else ""
     return status.upper()
@@ -135,6 +133,7 @@ def draw_strip(
     view: View,
     strip: Strip,
     colors: Sequence[Color] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> list[pygame.Rect]:
     """The always-visible station strip: one cell per station, its team colour
     as a band on top, its status as the fill, a white frame the instant a press
@@ -177,7 +176,7 @@ def draw_strip(
         body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
         lines = [str(cell.get("name", f"Player {i + 1}"))]
         score = scores[i] if i < len(scores) else None
-        label = status_label(cell, view, i)
+        label = status_label(cell, labels)
         third = body.height // 3
         name_r = pygame.Rect(body.left, body.top, body.width, third)
         draw_text(surface, lines[0], lay.min_text, ink, name_r, min_size=lay.min_text)
@@ -214,14 +213,4 @@ def scene_class(spec_scene: str) -> type[Scene]:
     return cls
 
 
-def scene_for(game: str, colors: Sequence[Color] | None = None) -> Scene:
-    """The scene of a registered game, by name (``quiz``, ``reaction`` ...)."""
-    from games.registry import get
-
-    spec = get(game)
-    if not spec.scene:
-        raise LookupError(f"{spec.title} has no scene yet")
-    return scene_class(spec.scene)(spec.title, colors)
-
-
-__all__ = ["Scene", "View", "Strip", "freeze", "draw_strip", "strip_cells", "scene_for", "scene_class", "TEXT"]
+__all__ = ["Scene", "View", "Strip", "freeze", "draw_strip", "strip_cells", "scene_class", "TEXT"]

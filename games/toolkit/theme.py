@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from controller.profile import DEFAULT_COLORS
+from games.toolkit.colors import DEFAULT_COLORS
 
 Color = tuple[int, int, int]
 
@@ -43,12 +43,6 @@ STATUS_COLORS: dict[str, Color] = {
 }
 PRESSED: Color = (255, 255, 255)
 
-ARMED: Color = (0, 200, 83)
-NOT_ARMED: Color = (70, 76, 92)
-GO: Color = (0, 230, 118)
-WAIT: Color = (110, 16, 28)
-DECOY: Color = (150, 225, 40)  # looks like GO at a glance: that is the point
-FALSE_START: Color = (229, 57, 53)
 GOOD: Color = (0, 200, 83)
 BAD: Color = (229, 57, 53)
 

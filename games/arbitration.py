@@ -172,3 +172,8 @@ class ArbiterResult:
     margins_us: list[int]
     ties: list[list[int]]
     early: list[int]
+
+
+def format_margin(us: int) -> str:
+    """'+0.412 ms' — how the screen and the logs show a margin behind the first."""
+    return f"+{us / 1000:.3f} ms"

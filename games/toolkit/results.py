@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display import theme
-from controller.display.scene import Scene, Strip, View
-from controller.display.theme import Layout, draw_text, fmt_ms, panel
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
 
 
 def ranking(view: View) -> list[tuple[int, list[int], int]]:

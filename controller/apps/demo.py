@@ -1,0 +1,142 @@
+"""``buzzerbox demo``: simulated players play a game on the screen, or
+headless in virtual time with a summary (and a screenshot when asked)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from controller import live
+from controller import profile as profile_mod
+from controller.apps.common import UsageError
+from controller.runtime import Box
+from controller.simulate import Session
+from controller.sources.keyboard import KeyboardSource
+from controller.timeline import box_now_us
+from games.registry import available, get, scene_for
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.display.loop import snapshot
+
+    if args.game is None:
+        args.game = available()[0]
+    try:
+        spec = get(args.game)
+        if args.players is None:
+            args.players = max(spec.min_players, min(4, spec.max_players))
+        settings = spec.settings(args.players, args.seed, **spec.demo_options)
+    except (LookupError, ValueError) as exc:
+        print(f"demo: {exc}", file=sys.stderr)
+        return 2
+    headless = live.is_headless(args)
+    try:
+        scene_for(args.game, None)
+    except (LookupError, ImportError) as exc:
+        if not headless or args.screenshot:
+            print(f"demo: {spec.title} cannot be shown yet ({exc}); playing it headless", file=sys.stderr)
+        return demo_summary(args)
+    profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    names, colors = live.names_colors(profile, args.players)
+    box = Box(spec, settings, station_names=names)
+    board = BoardSimLink(box, settings.players, spec.inputs) if args.board_sim else None
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    lights = live.open_lights(profile)
+    if board is not None:
+        session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
+        lights = board.source.lights()
+    screen = live.open_screen(args, headless)
+    presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless), colors=colors)
+    seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
+    started_us = box.now_us
+    virtual = headless and board is None
+    game = live.LiveGame(box, presenter, session=session)
+    try:
+        result = game.run(realtime=not virtual, seconds=seconds,
+                          keyboard=None if headless else KeyboardSource(args.players),
+                          # the board stamps on the real box clock: the session's game time must follow it
+                          to_game_us=box.time_offset_us if board is not None else None)
+    finally:
+        if board is not None:
+            board.close()
+    now_us = result.now_us if result is not None else box.now_us
+    if args.screenshot:
+        snapshot(presenter, box, now_us, args.screenshot)
+    if result is None:
+        print(game.summary_line(result), file=sys.stderr)
+        screen.close()
+        return 0
+    kinds = Counter(e.kind for e in result.events)
+    summary = box.summary()
+    print(f"{spec.title}: {args.players} players, seed {args.seed}, {(result.now_us - started_us) / 1e6:.1f} s of box time "
+          f"({'virtual, headless' if virtual else 'real time'}"
+          f"{', through the simulated input board' if board is not None else ''}), ended: {result.reason}")
+    print(f"frames drawn: {result.frames}; cards/GO shown: {len(result.shows)}; sounds: {dict(Counter(result.sounds))}")
+    print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    print(f"scores: {summary.get('scores')}")
+    if args.screenshot:
+        print(f"screenshot: {args.screenshot} (1920x1080)")
+    if headless:
+        print_demo_log(box)
+    screen.close()
+    return 0
+
+
+def demo_summary(args: argparse.Namespace) -> int:
+    """A game without a scene: played by simulated players, summarised in words."""
+    spec = get(args.game)
+    players = args.players or max(spec.min_players, min(4, spec.max_players))
+    settings = spec.settings(players, args.seed, **spec.demo_options)
+    box = Box(spec, settings)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    until = None if args.seconds is None else int(args.seconds * 1_000_000)
+    session.run_virtual(until)
+    print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
+    print_demo_log(box)
+    return 0
+
+
+def print_demo_log(box: Box) -> None:
+    """The demo's story in words (the events the game says are worth a log
+    line), then the summary as JSON."""
+    for event in box.event_log:
+        if box.spec.logs(event.kind):
+            who = "" if event.player is None else f" {box.station_names[event.player]}"
+            print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
+    print(json.dumps(box.summary(), sort_keys=True))
+
+
+class BoardSimLink:
+    """A simulated input board between the simulated players and the box."""
+
+    def __init__(self, box: Box, players: int, inputs: tuple[str, ...]) -> None:
+        from controller.sources.board_sim import start_simulated_board
+        from firmware.buzzer import pinmap
+
+        free = sorted(pinmap.DIRECT) + list(range(32, 32 + 8 * pinmap.SR_CHIPS))  # see board-pinmap.toml
+        wanted = [(station, name) for station in range(players) for name in inputs]
+        if len(wanted) > len(free):
+            raise UsageError(f"--board-sim: {len(wanted)} inputs, but the board reads {len(free)}")
+        self.channels = dict(zip(wanted, free, strict=False))
+        channel_map = {ch: key for key, ch in self.channels.items()}
+        light_map = {(station, "bell"): station for station in range(players)}
+        self.sim, self.source = start_simulated_board(channel_map, light_map)
+        box.latency_guard_us = self.source.report_delay_us(box.debouncer.config)
+        # the board stamps on the real box clock; the game's timeline starts now, at 0
+        box.time_offset_us = -box_now_us()
+        self.box = box
+        self.source.start(box)
+
+    def edge_sink(self, edge: Any, precision_us: int) -> None:
+        """Schedule the edge on the board at its own (future) time."""
+        channel = self.channels.get((edge.station, edge.input))
+        if channel is not None:
+            raw = edge.t_us - self.box.time_offset_us  # game time -> box clock -> the board's own time
+            self.sim.edges(channel, [(0, edge.level)], at_us=raw - self.sim.host_offset_us)
+
+    def close(self) -> None:
+        self.source.stop()
+        self.sim.close()

@@ -1,0 +1,138 @@
+"""``buzzerbox menu``: the kiosk's start menu. Choose a game, players,
+options, start; each game runs through the same live path as ``play``
+(journal with its end, lights off, the inputs' rest levels read afresh)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller import live
+from controller import profile as profile_mod
+from controller.display.diag import InputMonitor
+from controller.press import Edge, InputNotice, Press
+from controller.runtime import Box
+from controller.simulate import Session
+from controller.sources.base import Source
+from controller.sources.keyboard import KeyboardSource
+from controller.timeline import box_now_us
+from games.registry import available, get
+
+log = logging.getLogger("buzzerbox")
+
+
+class Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the menu's monitor or the game's box."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+
+def cmd_menu(args: argparse.Namespace) -> int:
+    from controller.display.loop import run_menu
+    from controller.display.menu import Menu, MenuScene
+    from games.toolkit.scene import freeze
+
+    games = []
+    for name in available():
+        spec = get(name)
+        if spec.scene:
+            games.append((name, spec.title, spec.min_players, spec.max_players))
+    profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    players = len(profile.stations) if profile is not None else args.players
+    headless = live.is_headless(args) if args.headless else False
+    screen = live.open_screen(args, headless)
+    menu = Menu(games, players)
+    if headless:
+        MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
+        if args.screenshot:
+            screen.save(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+        return 0
+    sound = live.open_sound(args, False)
+    relay = Relay()
+    # the stations' own buttons drive the menu and the games; inputs that will
+    # not open stop the menu with one line, as they stop ``play``
+    source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
+    lights = live.open_lights(profile, source)
+    try:
+        with live.stop_on_sigterm():
+            cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
+            if cut_off is not None:  # the power went mid-game: carry on before the menu
+                box, _journal = live.resumed_box(cut_off, profile)
+                print(f"menu: resuming {box.spec.title} from {cut_off} (it was cut off)", file=sys.stderr)
+                if source is not None and profile is not None:
+                    live.connect(box, source, profile)
+                    relay.target = box
+                _names, colors = live.names_colors(profile, box.settings.players)
+                game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
+                                     source, owns_source=False)
+                result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+                relay.target = None
+                log.info(game.summary_line(result))
+                if result is None:
+                    raise KeyboardInterrupt
+            while True:
+                names, colors = live.names_colors(profile, max(players, 16))
+                if profile is not None:
+                    stations = [(st.name, list(st.inputs)) for st in profile.stations]
+                    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+                else:
+                    monitor = InputMonitor([(f"Player {i + 1}", ["bell"]) for i in range(players)])
+                if source is not None:
+                    monitor.debouncer.start_all(source.levels(), box_now_us())
+                relay.target = monitor
+                choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
+                relay.target = None
+                if choice is None:
+                    break
+                sound.settings = choice.sound
+                spec = get(choice.game)
+                options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
+                settings = spec.settings(choice.players, live.new_seed(), **options)
+                station_names = (names or None) and names[: choice.players]
+                if choice.bots:
+                    box = Box(spec, settings, station_names=station_names)
+                    session: Session | None = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
+                else:
+                    path = live.new_journal_path(Path(args.journal_dir), choice.game)
+                    box = live.new_box(spec, settings, profile, path, station_names=station_names)
+                    log.info("journal: %s", path)
+                    session = None
+                    if source is not None and profile is not None:
+                        live.connect(box, source, profile)
+                        relay.target = box
+                presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
+                game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
+                result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
+                relay.target = None
+                log.info(game.summary_line(result))
+                if result is None:
+                    print(game.summary_line(result), file=sys.stderr)
+                    break
+                if result.reason == "quit":
+                    break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if source is not None:
+            source.stop()
+    sound.close()
+    screen.close()
+    return 0

@@ -1,0 +1,79 @@
+"""The input layer every consumer of station inputs shares: the inbox the
+sources deliver to (from any thread), the debouncer, and each station's state
+(its last press, stuck inputs, whether it is connected). The box composes it
+for a game; ``diag`` uses it with no game at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from controller.debounce import DebounceConfig, Debouncer
+from controller.press import InputNotice, Press
+from controller.sources.base import Inbox
+
+log = logging.getLogger("buzzerbox")
+
+#: the station number of the host's own buttons (arm, next, reset ...)
+HOST_STATION = -1
+#: how long the strip shows "pressed" after a press
+PRESS_FLASH_US = 400_000
+
+
+@dataclass
+class StationState:
+    """What the always-visible station strip shows, beside the engine's status."""
+
+    last_press_us: int | None = None
+    stuck: set[str] = field(default_factory=set)
+    connected: bool = True
+    presses: int = 0
+
+    def recently_pressed(self, now_us: int) -> bool:
+        return self.last_press_us is not None and now_us - self.last_press_us < PRESS_FLASH_US
+
+
+class InputLayer(Inbox):
+    """Inbox + debouncer + station states. ``take`` hands over everything the
+    sources delivered, debounced, in stamp order; ``note_press`` and
+    ``note`` keep the station states."""
+
+    def __init__(self, stations: int, debounce: DebounceConfig | None = None) -> None:
+        super().__init__()
+        self.debouncer = Debouncer(debounce)
+        self.stations = [StationState() for _ in range(stations)]
+
+    def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0) -> list[Press | InputNotice]:
+        """Everything delivered so far (``offset_us`` added to every stamp) and
+        every press that settled by ``now_us - guard_us`` (edges may reach us a
+        little after they happened: judge "stable since" only up to a moment
+        every source has surely reported by)."""
+        outputs = self.drain(self.debouncer, offset_us)
+        outputs += self.debouncer.poll(now_us - guard_us)
+        outputs.sort(key=lambda o: o.t_us)
+        return outputs
+
+    def note_press(self, press: Press) -> None:
+        if 0 <= press.station < len(self.stations):
+            st = self.stations[press.station]
+            st.last_press_us = press.t_us
+            st.presses += 1
+
+    def note(self, notice: InputNotice) -> None:
+        """What the strip shows about one station's inputs."""
+        if 0 <= notice.station < len(self.stations):
+            st = self.stations[notice.station]
+            if notice.kind == "stuck":
+                st.stuck.add(notice.input)
+                log.warning("station %d input %r is stuck (held too long): ignored until released", notice.station, notice.input)
+            elif notice.kind == "unstuck":
+                st.stuck.discard(notice.input)
+                log.info("station %d input %r released", notice.station, notice.input)
+            elif notice.kind == "disconnected":
+                st.connected = False
+            elif notice.kind == "connected":
+                st.connected = True
+        elif notice.station == HOST_STATION and notice.kind in ("disconnected", "connected"):
+            for st in self.stations:  # the whole board went away / came back
+                st.connected = notice.kind == "connected"

@@ -1,0 +1,20 @@
+"""Schicki Micki's options, declared once: type, default (what the box plays)
+and range. The engine takes its defaults from here, the spec and the start
+menu read the same table."""
+
+from __future__ import annotations
+
+from games.base import Option
+
+OPTIONS: dict[str, Option] = {
+    "turn_interval_us": Option(3_000_000, int, low=0, nullable=True, label="Next card",
+                               choices=((3_000_000, "every 3 s"), (4_000_000, "every 4 s"),
+                                        (2_000_000, "every 2 s"), (None, "host turns"))),
+    "interval_shrink": Option(0.98, float, low=0.0, high=1.0, label="Getting faster",
+                              choices=((0.98, "yes"), (1.0, "no"))),
+    "min_turn_interval_us": Option(1_200_000, int, low=0),
+    "start_us": Option(0, int, low=0),
+    "reaction_window_us": Option(1_500_000, int, low=0),
+    "final_window_us": Option(3_000_000, int, low=0),
+    "tie_window_us": Option(0, int, low=0),
+}

@@ -1,0 +1,105 @@
+"""Every live game closes the same way: the journal's end written, lights off,
+one summary line, however it ended (here: SIGTERM, as systemd stops a kiosk)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) -> None:
+    journal = tmp_path / "live.jsonl"
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
+         "--journal", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (journal.exists() and journal.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # the game is running
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    # SDL turns SIGTERM into a window close where it listens for it: either way one line
+    summary = [line for line in err.splitlines() if line.startswith("Quiz buzzer ") and "scores" in line]
+    assert summary == ["Quiz buzzer ended: quit; scores [0, 0, 0, 0]"] or \
+        summary == ["Quiz buzzer stopped (Ctrl+C or SIGTERM); scores [0, 0, 0, 0]"], err
+    assert json.loads(out)["phase"] == "idle"
+    assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
+
+
+def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_pins) -> None:
+    """Kiosk after a power cut: the newest journal has no end, so the menu
+    carries that game on (on the same journal) before it shows itself."""
+    import threading
+
+    import pygame
+
+    from controller.cli import main
+    from controller.live import unfinished_journal
+
+    journal = tmp_path / "quiz-1.jsonl"
+    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(journal)]) == 0
+    assert unfinished_journal(tmp_path) is None  # it ended properly
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:-1]) + "\n")  # the end record never made it: cut off armed
+    from controller.journal import JournalWriter
+
+    writer = JournalWriter(journal)
+    writer.write({"type": "host", "kind": "arm", "t_us": 5000})
+    writer.close()
+    assert unfinished_journal(tmp_path) == journal
+    capsys.readouterr()
+
+    done = threading.Event()
+
+    def press_escape() -> None:  # leave the resumed game, then the menu
+        while not done.wait(0.3):
+            if pygame.display.get_init():
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    escaper = threading.Thread(target=press_escape, daemon=True)
+    escaper.start()
+    try:
+        assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"]) == 0
+    finally:
+        done.set()
+        escaper.join()
+    assert "resuming Quiz buzzer" in capsys.readouterr().err
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert records[-1]["type"] == "end"
+    assert any(r["type"] == "host" and r["kind"] == "arm" and r["t_us"] == 5000 for r in records)
+    assert unfinished_journal(tmp_path) is None
+
+
+def test_inputs_that_will_not_open_stop_play_in_one_line(tmp_path: Path, monkeypatch, mock_pins) -> None:
+    """Same rule in play and the menu: no silent fallback, no traceback, and
+    the journal of the game that never started says it ended (nothing to resume)."""
+    import pytest
+
+    import controller.sources
+    from controller.cli import main
+    from controller.live import unfinished_journal
+
+    def unplugged(profile):
+        raise OSError("no such device")
+
+    monkeypatch.setattr(controller.sources, "open_source", unplugged)
+    journal = tmp_path / "quiz-1.jsonl"
+    with pytest.raises(SystemExit, match="buzzerbox play: cannot open the gpio inputs of header-4: no such device"):
+        main(["play", "quiz", "--profile", "header-4", "--headless", "--journal", str(journal)])
+    assert unfinished_journal(tmp_path) is None
+    with pytest.raises(SystemExit, match="buzzerbox menu: cannot open the gpio inputs of header-4"):
+        main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"])

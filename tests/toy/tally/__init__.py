@@ -1,0 +1,32 @@
+"""Tally, the toy game: first station to press its bell ``target`` times wins.
+
+It lives under tests/ on purpose: it proves a game plugs into the box with
+one package and one registry line (``games.registry.register`` in the test),
+without a line of ``controller/`` knowing it. docs/architecture.md walks
+through it as "adding a game".
+"""
+
+from __future__ import annotations
+
+from games.base import ANY, ButtonMap, GameSpec, Option
+from tests.toy.tally.bots import new_bots
+from tests.toy.tally.engine import TallyEngine
+
+SPEC = GameSpec(
+    name="tally",
+    title="Tally",
+    min_players=2,
+    max_players=8,
+    new_engine=TallyEngine,
+    # any button of a station counts one for its player
+    buttons=ButtonMap({(ANY, ANY): ("tap", {})}),
+    new_bots=new_bots,
+    scene="tests.toy.tally.scene:TallyScene",
+    options={"target": Option(3, int, low=1, high=99, label="Presses to win", choices=((3, "3"), (5, "5"), (10, "10")))},
+    # the game's own words: the box logs, sounds, lights and labels them
+    host_aliases={"reset": ("clear",)},
+    logged_events=frozenset({"point"}),
+    event_sounds={"point": "tick"},
+    status_lights={"ahead": "blink"},
+    status_labels={"ahead": "AHEAD"},
+)
