@@ -91,8 +91,8 @@ def test_situation_frequencies_over_simulated_games() -> None:
     assert per_game["one_pair"] >= 8
     assert per_game["several_pairs"] >= 5
     assert per_game["two_worms"] >= 4
-    assert per_game["identical"] >= 1.2
-    assert without["identical"] <= games // 4
+    assert per_game["identical"] >= 0.7  # a fair shuffle: see deck.py for the make-up
+    assert without["identical"] <= games // 2
     assert without["two_worms"] == 0 and without["one_pair"] == 0 and without["several_pairs"] == 0
 
 
