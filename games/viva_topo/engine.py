@@ -11,8 +11,11 @@ Decisions beyond board.py's geometry:
   ``to`` (``"track"``, a house name such as ``"house-2"``, ``"house"`` when
   only one house is reachable, or the target label); without ``to`` it means
   the run along the track, or the only option the mouse has.
-* Moves that run onto or past the cat are legal (the rulebook only advises
-  against them); they are marked ``into_cat`` and the mouse is eaten.
+* A mouse may run past the cat (the rulebook only advises against it): it is
+  not eaten by its own move, it now stands ahead of the cat, and the cat eats
+  it only when it later lands on or passes it. Such moves are marked
+  ``passes_cat``. A mouse may not end its move on the cat's space (Decision):
+  it stops on the last space before it, like before a full space.
 * A cat roll: the player first moves one mouse 1 space (if any can move),
   then the cat moves. When the last mouse leaves the track that move ends
   the game at once; the cat has nobody left to chase.
@@ -89,7 +92,7 @@ class Move:
     target: str  # "space-7", "emmentalia" or a house name
     steps: int
     shortened: bool
-    into_cat: bool
+    passes_cat: bool  # the mouse ends ahead of the cat: in danger from its next moves
     path: tuple[int, ...]  # track spaces the mouse covers
 
     def to_json(self) -> dict[str, Any]:
@@ -99,7 +102,7 @@ class Move:
             "to": self.target,
             "steps": self.steps,
             "shortened": self.shortened,
-            "into_cat": self.into_cat,
+            "passes_cat": self.passes_cat,
         }
 
 
@@ -229,10 +232,10 @@ class VivaTopoEngine:
             p = mouse.position
             if p + steps > board.spaces:
                 path = tuple(range(p + 1, board.spaces + 1))
-                out.append(Move(mouse.id, "run", EMMENTALIA, steps, False, cat in path, path))
+                out.append(Move(mouse.id, "run", EMMENTALIA, steps, False, False, path))
             else:
                 t = p + steps
-                while t > p and len(self._on_space(t)) >= board.space_capacity:
+                while t > p and (t == cat or len(self._on_space(t)) >= board.space_capacity):
                     t -= 1
                 if t > p:
                     path = tuple(range(p + 1, t + 1))
@@ -245,15 +248,7 @@ class VivaTopoEngine:
                 if p <= house.arrow_space < p + steps:
                     path = tuple(range(p + 1, house.arrow_space + 1))
                     out.append(
-                        Move(
-                            mouse.id,
-                            "house",
-                            house.name,
-                            house.arrow_space - p + 1,
-                            False,
-                            cat in path,
-                            path,
-                        )
+                        Move(mouse.id, "house", house.name, house.arrow_space - p + 1, False, False, path)
                     )
         return out
 
@@ -385,56 +380,36 @@ class VivaTopoEngine:
         was_cat = self.roll == CAT
         events: list[GameEvent] = []
         origin = mouse.where
-        if move.into_cat:
+        text = f"{mouse.id} moves {move.steps} from {origin} to {move.target}"
+        if move.shortened:
+            rolled = 1 if self.roll == CAT else int(self.roll or 0)
             cat = self.cat_space
-            events.append(
-                self._event(
-                    "move",
-                    f"{mouse.id} runs from {origin} onto the cat at space-{cat}",
-                    player,
-                    mouse=mouse.id,
-                    **{"from": origin},
-                    to=f"space-{cat}",
-                    steps=move.steps,
-                    shortened=False,
-                )
-            )
-            mouse.place, mouse.space = EATEN, None
-            events.append(
-                self._event(
-                    "eaten",
-                    f"THE CAT EATS {mouse.id}: it ran into the cat",
-                    player,
-                    mice=[mouse.id],
-                    by="cat",
-                    how="ran into the cat",
-                    space=cat,
-                )
-            )
-        else:
-            text = f"{mouse.id} moves {move.steps} from {origin} to {move.target}"
-            if move.shortened:
-                text += " (the space ahead was full)"
-            events.append(
-                self._event(
-                    "move",
-                    text,
-                    player,
-                    mouse=mouse.id,
-                    **{"from": origin},
-                    to=move.target,
-                    steps=move.steps,
-                    shortened=move.shortened,
-                )
-            )
-            if move.kind == "house":
-                mouse.place, mouse.space, mouse.house = HOUSE, None, move.target
-                events += self._pay(mouse, move.target)
-            elif move.target == EMMENTALIA:
-                mouse.place, mouse.space = EMMENTALIA, None
-                events += self._pay(mouse, EMMENTALIA)
+            if cat is not None and mouse.position < cat <= mouse.position + rolled:
+                text += f" (it may not end on the cat at space-{cat})"
             else:
-                mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
+                text += " (the space ahead was full)"
+        if move.passes_cat:
+            text += f", past the cat on space-{self.cat_space}: in danger now"
+        events.append(
+            self._event(
+                "move",
+                text,
+                player,
+                mouse=mouse.id,
+                **{"from": origin},
+                to=move.target,
+                steps=move.steps,
+                shortened=move.shortened,
+            )
+        )
+        if move.kind == "house":
+            mouse.place, mouse.space, mouse.house = HOUSE, None, move.target
+            events += self._pay(mouse, move.target)
+        elif move.target == EMMENTALIA:
+            mouse.place, mouse.space = EMMENTALIA, None
+            events += self._pay(mouse, EMMENTALIA)
+        else:
+            mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
         self.phase = "roll"
         self.roll = None
         self.moves = []

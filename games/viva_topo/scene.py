@@ -422,7 +422,7 @@ class VivaTopoScene(Scene):
                 if house["name"] == to:
                     target = geo.house_rect(int(house["arrow_space"]))
         if target is not None:
-            colour = EATEN if move.get("into_cat") else HIGHLIGHT
+            colour = EATEN if move.get("passes_cat") else HIGHLIGHT
             pygame.draw.rect(surface, colour, target, max(3, round(u * 0.08)), border_radius=round(u * 0.15))
             pygame.draw.line(surface, colour, centre, target.center, max(2, round(u * 0.04)))
 
@@ -504,11 +504,11 @@ class VivaTopoScene(Scene):
         if move:
             to = str(move.get("to", "")).replace("space-", "space ")
             line = f"{move.get('mouse')} to {to}"
-            colour = EATEN if move.get("into_cat") else theme.FG
+            colour = EATEN if move.get("passes_cat") else theme.FG
             draw_text(surface, line, lay.size(1.3), colour, pygame.Rect(text_r.left, text_r.top, text_r.width, text_r.height // 2),
                       align="left", min_size=lay.min_text)
-            note = "INTO THE CAT!" if move.get("into_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
-            draw_text(surface, note, lay.min_text, colour if move.get("into_cat") else theme.MUTED,
+            note = "PAST THE CAT!" if move.get("passes_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
+            draw_text(surface, note, lay.min_text, colour if move.get("passes_cat") else theme.MUTED,
                       pygame.Rect(text_r.left, text_r.top + text_r.height // 2, text_r.width, text_r.height // 2), align="left", min_size=lay.min_text)
         else:
             cheese = latest(view, "cheese")

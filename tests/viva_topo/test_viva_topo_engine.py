@@ -148,9 +148,11 @@ def test_mouse_on_arrow_space_offers_house_and_run() -> None:
 def test_danger_is_shown_in_legal_moves() -> None:
     e = engine(auto_move_single=False, start={"mice": {"red-1": 10}})
     act(e, "roll", value=5)
-    danger = {m["mouse"]: m["into_cat"] for m in e.legal_moves() if m["kind"] == "run"}
+    danger = {m["mouse"]: m["passes_cat"] for m in e.legal_moves() if m["kind"] == "run"}
     # the cat waits on space 14 (2 players): 10 + 5 runs past it, mice leaving the start do not
     assert danger == {"red-1": True, "red-2": False, "red-3": False, "red-4": False, "red-5": False}
+    act(e, "move", mouse="red-1")
+    assert e.places()["space-15"] == ["red-1"]  # ahead of the cat, not eaten by its own move
 
 
 def test_public_view_and_summary_keys() -> None:
