@@ -610,11 +610,21 @@ class VivaTopoEngine:
     # ------------------------------------------------------------------ scenario start
     def _apply_start(self, start: Mapping[str, Any]) -> None:
         """Set up a mid-game position (scenarios, tests, disputes)."""
+        if not isinstance(start, Mapping):
+            raise ValueError('"start" must be an object with mice, cat, cheese, turn, scores')
         unknown = set(start) - {"mice", "cat", "cheese", "turn", "scores"}
         if unknown:
             raise ValueError(
                 f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores"
             )
+        for key, kind in (("cat", Mapping), ("mice", Mapping), ("cheese", Mapping), ("scores", list)):
+            if key in start and start[key] is not None and not isinstance(start[key], kind):
+                example = {"cat": '{"lap": 1, "space": 6}', "mice": '{"red-1": 3}',
+                           "cheese": '{"house-1": 2}', "scores": "[0, 4]"}[key]
+                raise ValueError(f'start "{key}" is {str(start[key])[:40]!r}; give it like {example}')
+        for key in ("turn",):
+            if key in start and (isinstance(start[key], bool) or not isinstance(start[key], int)):
+                raise ValueError(f'start "turn" is {str(start[key])[:40]!r}; give the player number (0, 1, ...)')
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
@@ -637,14 +647,16 @@ class VivaTopoEngine:
             limit = self.board.emmentalia_wheels if name == EMMENTALIA else None
             if name != EMMENTALIA:
                 limit = self.board.house(name).pieces
-            if not 0 <= int(left) <= int(limit):  # type: ignore[arg-type]
+            if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= int(limit):  # type: ignore[arg-type]
                 raise ValueError(f"{name} holds 0-{limit} cheese, not {left}")
             if name == EMMENTALIA:
                 self.wheels_left = int(left)
             else:
                 self.house_left[name] = int(left)
         if "scores" in start:
-            scores = [int(s) for s in start["scores"]]
+            scores = start["scores"]
+            if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000 for v in scores):
+                raise ValueError(f"start scores are whole numbers 0..1000, not {str(scores)[:40]}")
             if len(scores) != self.players:
                 raise ValueError(f"start scores need one number per player ({self.players})")
             self.scores = scores
@@ -652,7 +664,10 @@ class VivaTopoEngine:
 
     def _place_mouse(self, mouse: Mouse, where: Any) -> None:
         if isinstance(where, int) or (isinstance(where, str) and where.startswith("space-")):
-            space = int(where) if isinstance(where, int) else int(where.split("-", 1)[1])
+            number = str(where).split("-", 1)[-1]
+            if isinstance(where, bool) or not number.isdigit():
+                raise ValueError(f"{mouse.id}: unknown place {where!r}: use start, space-N (N a number), a house name, emmentalia, eaten or trapped")
+            space = int(number)
             if not 1 <= space <= self.board.spaces:
                 raise ValueError(
                     f"{mouse.id}: space {space} is off the track (1-{self.board.spaces})"
@@ -678,7 +693,11 @@ class VivaTopoEngine:
         if cat.get("done"):
             self.cat_g = 2 * n - 1
             return
-        lap, space = int(cat.get("lap", 1)), int(cat["space"])  # lap 0: before the start exit
+        if "space" not in cat:
+            raise ValueError('start "cat" needs its "space" (a cat symbol), e.g. {"lap": 1, "space": 6}, or {"done": true}')
+        lap, space = cat.get("lap", 1), cat["space"]  # lap 0: before the start exit
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (lap, space)):
+            raise ValueError(f'start "cat": lap and space are whole numbers, not {lap!r} and {space!r}')
         if space not in self._symbols:
             raise ValueError(
                 f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"

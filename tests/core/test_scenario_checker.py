@@ -184,7 +184,7 @@ def test_mutated_scenarios_never_traceback_or_hang() -> None:
     started = time.monotonic()
     tried = 0
     try:
-        while time.monotonic() - started < FUZZ_BUDGET_S and tried < 600:
+        while time.monotonic() - started < FUZZ_BUDGET_S and tried < 2_000:
             data = _mutate(rng.choice(bases), rng)
             tried += 1
             signal.setitimer(signal.ITIMER_REAL, CASE_LIMIT_S)
