@@ -103,9 +103,9 @@ class Board:
         return dict(self.cat_start)[players]
 
     def cat_start_route(self, players: int) -> int:
-        """The cat's start on its route, in symbols: negative, -k means k symbols
-        (k cat rolls on the inner ring) before it passes the start exit."""
-        return self.cat_symbols.index(self.cat_start_space(players)) - len(self.cat_symbols)
+        """Which cat symbol (index into ``cat_symbols``) the cat starts on: its
+        two laps are counted from there."""
+        return self.cat_symbols.index(self.cat_start_space(players))
 
     def mice_count(self, players: int) -> int:
         return dict(self.mice_per_player)[players]
@@ -142,7 +142,7 @@ DEFAULT_BOARD = Board(
     emmentalia_wheels=4,
     wheel_value=6,
     cat_symbols=(2, 4, 6, 8, 10, 12, 14, 16, 18, 20),
-    cat_start=((2, 14), (3, 10), (4, 6)),
+    cat_start=((2, 6), (3, 4), (4, 2)),
     cat_speed=(1, 2),
     space_capacity=4,
     mice_per_player=((2, 5), (3, 4), (4, 4)),

@@ -59,15 +59,14 @@ def _cat_moves(view: Mapping[str, Any], moves: int) -> list[set[int]]:
     symbols: list[int] = board["cat_symbols"]
     n = len(symbols)
     spaces: int = board["spaces"]
-    # lap 0 (on its way to the start exit) is -n..-1, lap 1 is 0..n-1, lap 2 is n..2n-1
-    g = symbols.index(cat["space"]) + (cat["lap"] - 1) * n
+    g, end = cat["route"], cat["route_end"]  # symbols, unwrapped; lap 2 is the last n of them
     out: list[set[int]] = []
     space = cat["space"]
     for _ in range(moves):
-        if g >= 2 * n - 1:
+        if g >= end:
             break
         covered: set[int] = set()
-        target = min(g + board["cat_speed"][0 if g < n else 1], 2 * n - 1)
+        target = min(g + board["cat_speed"][0 if g < end - n else 1], end)
         while g < target:
             g += 1
             goal = symbols[g % n]

@@ -128,10 +128,12 @@ class VivaTopoEngine:
                 mouse = Mouse(id=f"{colour}-{n}", owner=owner)
                 self.mice[mouse.id] = mouse
         self._symbols = board.cat_symbols
-        #: the cat's place along its route, counted in symbols: on its way to the
-        #: start exit (lap 0) it is -k..-1, lap 1 is 0..N-1, lap 2 is N..2N-1;
-        #: reaching 2N-1 (the last symbol of lap 2) ends its run
-        self.cat_g = board.cat_start_route(players)
+        #: the cat's place along its route, counted in symbols (index into the
+        #: symbols, not wrapped): it starts on its numbered symbol s, runs lap 1
+        #: (inner ring) s..s+N-1, lap 2 (outer ring) from s+N, and its run ends
+        #: back on its start symbol at s+2N
+        self._cat_origin = board.cat_start_route(players)
+        self.cat_g = self._cat_origin
         self.start_closed = False
         self.house_left = {h.name: h.pieces for h in board.houses}
         self.wheels_left = board.emmentalia_wheels
@@ -157,14 +159,16 @@ class VivaTopoEngine:
 
     @property
     def cat_done(self) -> bool:
-        return self.cat_g >= 2 * self._n_symbols - 1
+        return self.cat_g >= self._cat_end
+
+    @property
+    def _cat_end(self) -> int:
+        return self._cat_origin + 2 * self._n_symbols
 
     @property
     def cat_lap(self) -> int:
-        """0 on its way to the start exit, then 1 (inner ring) and 2 (outer ring)."""
-        if self.cat_g < 0:
-            return 0
-        return 1 if self.cat_g < self._n_symbols else 2
+        """1 (inner ring, from its start symbol once round) or 2 (outer ring)."""
+        return 1 if self.cat_g < self._cat_origin + self._n_symbols else 2
 
     def _cat_space_at(self, g: int) -> int:
         return self._symbols[g % self._n_symbols]
@@ -444,15 +448,15 @@ class VivaTopoEngine:
         if self.cat_done:
             return [self._event("message", "the cat has finished its two laps and sleeps")]
         old_space, old_lap = self.cat_space, self.cat_lap
-        target = min(self.cat_g + self._cat_step(), 2 * self._n_symbols - 1)
+        target = min(self.cat_g + self._cat_step(), self._cat_end)
         covered = self._cat_covers(self.cat_g, target)
         self.cat_g = target
         landing = covered[-1]
         events = []
         if self.cat_done:
             text = f"the cat runs from space-{old_space} to space-{landing} and ends its second lap"
-        elif self.cat_lap == 0:
-            text = f"the cat runs from space-{old_space} to space-{landing} (on its way to the start)"
+        elif not self.start_closed and self.board.start_exit not in covered:
+            text = f"the cat runs from space-{old_space} to space-{landing} (lap 1, on its way to the start exit)"
         else:
             text = f"the cat runs from space-{old_space} to space-{landing} (lap {self.cat_lap})"
         events.append(
@@ -559,6 +563,9 @@ class VivaTopoEngine:
                 "lap": self.cat_lap if not self.cat_done else None,
                 "space": self.cat_space,
                 "done": self.cat_done,
+                # its place on its route in symbols, and where the route ends (bots)
+                "route": self.cat_g,
+                "route_end": self._cat_end,
                 "step": None if self.cat_done else self._cat_step(),
                 "start_closed": self.start_closed,
             },
@@ -628,7 +635,7 @@ class VivaTopoEngine:
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
-        if self.cat_g >= 0:  # the cat has passed the start exit
+        if self.board.start_exit in self._cat_covers(self._cat_origin, self.cat_g):  # it passed the start exit
             self.start_closed = True
         for mouse_id, where in dict(start.get("mice", {})).items():
             if mouse_id not in self.mice:
@@ -684,25 +691,25 @@ class VivaTopoEngine:
             )
 
     def _place_cat(self, cat: Mapping[str, Any]) -> None:
-        n = self._n_symbols
-        g = self.cat_g
+        n, origin = self._n_symbols, self._cat_origin
+        g = origin
         reachable = []
-        while g < 2 * n - 1:
+        while g < self._cat_end:
             reachable.append(g)
-            g = min(g + (self.board.cat_speed[0] if g < n else self.board.cat_speed[1]), 2 * n - 1)
+            g = min(g + self.board.cat_speed[0 if g < origin + n else 1], self._cat_end)
         if cat.get("done"):
-            self.cat_g = 2 * n - 1
+            self.cat_g = self._cat_end
             return
         if "space" not in cat:
             raise ValueError('start "cat" needs its "space" (a cat symbol), e.g. {"lap": 1, "space": 6}, or {"done": true}')
-        lap, space = cat.get("lap", 1), cat["space"]  # lap 0: before the start exit
+        lap, space = cat.get("lap", 1), cat["space"]
         if any(isinstance(v, bool) or not isinstance(v, int) for v in (lap, space)):
             raise ValueError(f'start "cat": lap and space are whole numbers, not {lap!r} and {space!r}')
         if space not in self._symbols:
             raise ValueError(
                 f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"
             )
-        g = self._symbols.index(space) + (lap - 1) * n
-        if lap not in (0, 1, 2) or g not in reachable:
+        g = (self._symbols.index(space) - origin) % n + origin + (lap - 1) * n
+        if lap not in (1, 2) or g not in reachable:
             raise ValueError(f"the cat cannot be on space {space} in lap {lap}")
         self.cat_g = g

@@ -145,5 +145,5 @@ def test_bot_takes_a_small_house_when_the_cat_comes_past_soon(space: int, roll: 
 def test_bot_brings_mice_out_of_the_start_while_the_cat_nears_the_exit() -> None:
     # the cat is two rolls from the start exit with four red mice waiting:
     # a mouse leaves the start instead of red-1 running on
-    best = bot_choice({"cat": {"lap": 0, "space": 18}, "mice": {"red-1": 6}}, 4)
+    best = bot_choice({"cat": {"lap": 1, "space": 18}, "mice": {"red-1": 6}}, 4)
     assert best["mouse"] != "red-1"
