@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +181,10 @@ def _step_time(step: Any, t: int) -> int:
     return t if stamp is None else int(stamp)
 
 
-def _run_step(box: Box, step: Any, where: str, t: int, advance: Any, events: list[GameEvent]) -> None:
+def _run_step(
+    box: Box, step: Any, where: str, t: int, advance: Callable[[int], None], events: list[GameEvent]
+) -> None:
+    """Validate one step's numbers, then hand it to the box at its time."""
     if not isinstance(step, dict):
         raise ScenarioError(f"{where}: a step is a JSON object")
     _check_numbers(step, where)
