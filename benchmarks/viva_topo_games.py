@@ -53,10 +53,16 @@ class Tally:
 
     def targets(self, label: str) -> str:
         n = len(self.turns)
-        houses = ", ".join(f"{name} {100 * k / n:.0f}%" for name, k in sorted(self.house_paid.items()))
+
+        def share(k: int) -> str:
+            """A share of games with its 95% margin (binomial), so runs of few games say how sure they are."""
+            p = k / n
+            return f"{100 * p:.0f}% (±{196 * (p * (1 - p) / n) ** 0.5:.0f})"
+
+        houses = ", ".join(f"{name} {share(k)}" for name, k in sorted(self.house_paid.items()))
         return (
-            f"{label}: cat reached its 2nd lap in {100 * self.second_lap / n:.0f}% of games; "
-            f"houses paid in: {houses}; a mouse reached Emmentalia in {100 * self.emmentalia_games / n:.0f}%"
+            f"{label}: cat reached its 2nd lap in {share(self.second_lap)} of games; "
+            f"houses paid in: {houses}; a mouse reached Emmentalia in {share(self.emmentalia_games)}"
         )
 
     def line(self, label: str) -> str:
