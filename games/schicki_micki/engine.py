@@ -12,6 +12,9 @@ Actions
 - player ``knock``, ``call`` (args ``accessory``; without it the call comes
   from a compact station and counts for the single pair on the table, if there
   is exactly one, else it is a wrong call), ``blue``, ``red``.
+  One reaction per player and card: a call may be replaced by a later blue
+  grab or knock (the rulebook's example 4); a grab or a knock is final, and
+  presses the rule ignores give an ``ignored`` event ("already acted").
 
 Events: ``show``, ``reaction``, ``window``, ``early``, ``winner``, ``wrong``,
 ``nothing`` (no gain, no loss), ``ignored`` (no effect),
@@ -27,7 +30,9 @@ Conservation: ``len(deck) + len(table) + sum(won piles) == total_cards`` at all
 times, where total_cards = the starting deck + starting won cards (+ any card a
 scenario shows from outside). Starting won cards are real faces (taken from
 this seed's generated deck) so that a returned one can go under the deck.
-Cards the deck could not pay at the end are *owed*: they count in the final
+The last card's window ends the game (the rulebook: one last chance, then the
+game is over); cards it sends under the deck are never turned. Cards the deck
+could not pay at the end are *owed*: they count in the final
 score but are not cards, so they stay out of the conservation count.
 """
 
