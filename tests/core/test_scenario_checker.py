@@ -201,3 +201,23 @@ def test_mutated_scenarios_never_traceback_or_hang() -> None:
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert tried >= 100
+
+
+def test_byte_flipped_scenario_files_are_one_line_or_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeded byte flips and truncations of scenario files through the command:
+    exit 0 or 1, at most one line on stderr, never an exception."""
+    rng = random.Random(12)
+    started = time.monotonic()
+    path = tmp_path / "flipped.json"
+    for _ in range(300):
+        if time.monotonic() - started > FUZZ_BUDGET_S:
+            break
+        raw = bytearray(rng.choice(SCENARIO_FILES).read_bytes())
+        if rng.random() < 0.3:
+            raw = raw[: rng.randrange(len(raw))]
+        for _ in range(rng.randint(1, 4)):
+            raw[rng.randrange(len(raw))] = rng.randrange(256) if raw else 0
+        path.write_bytes(bytes(raw))
+        assert main(["scenario", str(path)]) in (0, 1)
+        err = capsys.readouterr().err
+        assert err.count("\n") <= 1 and "Traceback" not in err, err
