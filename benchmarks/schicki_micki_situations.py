@@ -10,6 +10,7 @@ in each row of the outcome table, and how many games never saw a row.
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections import Counter
 
@@ -26,6 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     spec = get("schicki-micki")
     totals: Counter[str] = Counter()
+    per_game: dict[str, list[int]] = {row: [] for row in ROWS}
     absent: Counter[str] = Counter()
     turned = 0
     started = time.perf_counter()
@@ -33,13 +35,17 @@ def main() -> None:
         summary = simulate(spec, args.players, seed).box.summary()
         seen = summary["situations"]
         totals.update(seen)
+        for row in ROWS:
+            per_game[row].append(seen.get(row, 0))
         absent.update(row for row in ROWS if not seen.get(row))
         turned += summary["cards_turned"]
     n = args.games
     print(f"{n} games, {args.players} players, {time.perf_counter() - started:.0f} s; {turned / n:.1f} cards turned per game")
-    print(f"{'row after a turned card':<24} {'per game':>9} {'games without it':>17}")
+    print(f"{'row after a turned card':<24} {'per game':>9} {'sd':>6} {'games without it':>17}")
     for row in ROWS:
-        print(f"{row.replace('_', ' '):<24} {totals[row] / n:>9.2f} {absent[row]:>11} of {n}")
+        sd = statistics.pstdev(per_game[row])
+        print(f"{row.replace('_', ' '):<24} {totals[row] / n:>9.2f} {sd:>6.2f} {absent[row]:>11} of {n}")
+    print("sd: the spread between games; the mean's own uncertainty is sd / sqrt(games)")
 
 
 if __name__ == "__main__":

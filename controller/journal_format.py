@@ -69,6 +69,8 @@ class SessionHeader:
     debounce: DebounceConfig | None = None
     mode: str | None = None  # "play", "simulate", "menu" ...
     profile: str | None = None
+    #: the game's rules version it was played under (journals before it: 1)
+    rules: int = 1
     extra: Mapping[str, Any] = field(default_factory=dict)  # keys a newer box added
 
 
@@ -167,6 +169,8 @@ def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
 def header_to_json(header: SessionHeader) -> dict[str, Any]:
     out: dict[str, Any] = {**header.extra, "type": "session", "version": header.version, "game": header.game,
                            "settings": header.settings.to_json()}
+    if header.rules != 1:
+        out["rules"] = header.rules
     if header.stations is not None:
         out["stations"] = list(header.stations)
     if header.station_names is not None:
@@ -322,8 +326,8 @@ class _Fields:
         return tuple(value)
 
 
-HEADER_KEYS = {"type", "version", "game", "settings", "stations", "station_names", "debounce", "mode", "profile",
-               "seq", "sum"}
+HEADER_KEYS = {"type", "version", "game", "rules", "settings", "stations", "station_names", "debounce", "mode",
+               "profile", "seq", "sum"}
 
 
 def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
@@ -364,6 +368,7 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
         game=game, settings=settings, version=version,
         stations=f.names("stations", players), station_names=f.names("station_names", players),
         debounce=debounce, mode=f.opt_str("mode"), profile=f.opt_str("profile"), extra=extra,
+        rules=f.integer("rules", 1, 10**6, default=1),
     )
 
 

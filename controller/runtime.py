@@ -92,6 +92,7 @@ class Box(InputLayer):
     def header(self, **extra: Any) -> dict[str, Any]:
         return {
             "game": self.spec.name,
+            "rules": self.spec.rules_version,
             "settings": self.settings.to_json(),
             "stations": self.station_kinds,
             "station_names": self.station_names,

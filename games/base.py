@@ -333,6 +333,9 @@ class GameSpec:
     inputs: tuple[str, ...] = ("bell",)
     #: options the demo and ``simulate`` add so unattended games keep moving
     demo_options: Mapping[str, Any] = field(default_factory=dict)
+    #: raised whenever a rules change would make the same presses end
+    #: differently; journals keep it, so a replay can say it applies other rules
+    rules_version: int = 1
     #: a generic host button (arm, next, reset ...) -> this game's action kinds
     #: for it, tried in order: the first the engine accepts now is sent
     host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

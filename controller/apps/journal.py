@@ -34,6 +34,10 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
     box = _replayed(journal, None, command)
+    session = journal.session
+    if session is not None and session.rules != box.spec.rules_version:
+        notes.append(f"{path}: played under {box.spec.title} rules {session.rules}; this box plays rules "
+                     f"{box.spec.rules_version}: the outcome shown is what today's rules make of the same presses")
     if journal.damage:
         print(f"outcome up to the damage only: {path}: {journal.damage}", file=sys.stderr)
     for note in notes:

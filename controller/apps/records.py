@@ -40,18 +40,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    data = scenario_mod.load(args.file)
-    outcome = scenario_mod.run(data)
-    problems = scenario_mod.check(data, outcome)
-    if args.json:
-        print_json(outcome if args.events else {k: v for k, v in outcome.items() if k != "events"})
-    else:
-        for key in ("winner", "queue", "margins_us", "ties", "early", "scores"):
-            if key in outcome:
-                print(f"{key}: {outcome[key]}")
-    for problem in problems:
-        print(f"expectation not met: {problem}", file=sys.stderr)
-    return 1 if problems else 0
+    return scenario_mod.command(args.file, as_json=args.json, with_events=args.events)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

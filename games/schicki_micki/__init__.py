@@ -31,6 +31,7 @@ def _new_engine(settings: GameSettings) -> SchickiMickiEngine:
 SPEC = GameSpec(
     inputs=FULL_INPUTS,
     name="schicki-micki",
+    rules_version=2,  # 2: the last window ends the game, fair shuffle of a twinned deck, final grabs
     title="Schicki Micki",
     min_players=2,
     max_players=7,

@@ -7,16 +7,18 @@ What the deck holds (and the Decisions behind it):
   of the seven colours, one per accessory, so a hen can never pair with itself
   and any two hens share an accessory colour with a fair chance (1 in 7 per
   accessory). ``Hen`` enforces this for every card, scenario cards included.
-- Exactly 3 identical pairs, all among the one-worm hens (40 distinct faces +
-  3 faces twice). Two-worm hens are all different and differ from every
-  one-worm hen (their worm count differs). The two close-ups of one accessory
-  have different colours, so close-ups are never identical.
-- Tuning: a plain shuffle almost never puts both copies of a twin on the table
-  together (the table is cleared every few cards), so the second copy of each
-  twin is moved right behind the first (a gap of up to 3 was tried: about one
-  identical situation per game and 29 of 100 bot games without any; right
-  behind gives about two and 8 of 100 without). Pairs and two-worm hens need
-  no help: with 1-in-7 colour matches a pair appears within two or three cards.
+- Identical cards (the deck's make-up is ours; the shuffle is the rulebook's
+  fair one): every one-worm hen has an identical twin (23 faces, each twice)
+  and so has every close-up (the two close-ups of an accessory share a
+  colour): 29 identical pairs. Two-worm hens are all different and differ from
+  every one-worm hen (their worm count differs).
+- Why so many: the table is cleared every few cards, so a fair shuffle rarely
+  puts both copies of a twin on it together. Measured with
+  ``benchmarks/schicki_micki_situations.py`` (5 bots, fair shuffle, 40 games):
+  3 twin pairs gave 0.05 identical situations per game (38 of 40 games
+  without), 20 gave 0.7 (20 of 40 without), this deck 1.3 (16 of 40 without).
+  Pairs and two-worm hens need no help: with 1-in-7 colour matches a pair
+  appears within two or three cards.
 
 Only ``random.Random(seed)`` is used, never the global generator.
 """
@@ -31,9 +33,8 @@ DECK_SIZE = 64
 ONE_WORM_HENS = 46
 TWO_WORM_HENS = 6
 CLOSEUPS_PER_ACCESSORY = 2
-IDENTICAL_PAIRS = 3
-#: the second copy of a twin lands this many places (at most) after the first
-TWIN_MAX_GAP = 1
+#: one-worm hen faces printed twice (all of them: 46 = 23 x 2)
+IDENTICAL_PAIRS = ONE_WORM_HENS // 2
 
 
 def _random_hen(rng: random.Random, worms: int) -> Hen:
@@ -44,44 +45,28 @@ def _random_hen(rng: random.Random, worms: int) -> Hen:
 def deck_cards(seed: int) -> list[Card]:
     """The 64 faces of this seed's deck, unshuffled (twins adjacent)."""
     rng = random.Random(f"schicki-micki-faces-{seed}")
-    faces: set[Hen] = set()
-    one_worm: list[Hen] = []
-    while len(one_worm) < ONE_WORM_HENS - IDENTICAL_PAIRS:
+    faces: list[Hen] = []
+    while len(faces) < ONE_WORM_HENS - IDENTICAL_PAIRS:
         hen = _random_hen(rng, 1)
         if hen not in faces:
-            faces.add(hen)
-            one_worm.append(hen)
-    twins = one_worm[:IDENTICAL_PAIRS]
+            faces.append(hen)
+    one_worm = [*faces, *faces[:IDENTICAL_PAIRS]]
     two_worm: list[Hen] = []
     while len(two_worm) < TWO_WORM_HENS:
         hen = _random_hen(rng, 2)
         if hen not in two_worm:
             two_worm.append(hen)
-    closeups: list[CloseUp] = []
-    for accessory in ACCESSORIES:
-        for colour in rng.sample(COLOURS, CLOSEUPS_PER_ACCESSORY):
-            closeups.append(CloseUp(accessory, colour))
-    cards: list[Card] = [*one_worm, *twins, *two_worm, *closeups]
+    # the close-ups of one accessory are twins: one colour, printed twice
+    closeups = [CloseUp(accessory, rng.choice(COLOURS)) for accessory in ACCESSORIES]
+    closeups = [card for card in closeups for _ in range(CLOSEUPS_PER_ACCESSORY)]
+    cards: list[Card] = [*one_worm, *two_worm, *closeups]
     assert len(cards) == DECK_SIZE
     return cards
 
 
 def new_deck(seed: int) -> list[Card]:
-    """The shuffled deck of this seed, top card first."""
+    """The shuffled deck of this seed, top card first: a fair shuffle (the
+    rulebook: "shuffle thoroughly"), so where twins lie tells nobody anything."""
     cards = deck_cards(seed)
-    rng = random.Random(f"schicki-micki-shuffle-{seed}")
-    rng.shuffle(cards)
-    # Bring each twin's second copy close behind the first (see module doc).
-    seen: set[Card] = set()
-    twins = {card for card in cards if cards.count(card) == 2}
-    i = 0
-    while i < len(cards):
-        card = cards[i]
-        if card in twins and card not in seen:
-            seen.add(card)
-            j = cards.index(card, i + 1)
-            cards.pop(j)
-            target = min(i + rng.randint(1, TWIN_MAX_GAP), len(cards))
-            cards.insert(target, card)
-        i += 1
+    random.Random(f"schicki-micki-shuffle-{seed}").shuffle(cards)
     return cards

@@ -12,6 +12,9 @@ Actions
 - player ``knock``, ``call`` (args ``accessory``; without it the call comes
   from a compact station and counts for the single pair on the table, if there
   is exactly one, else it is a wrong call), ``blue``, ``red``.
+  One reaction per player and card: a call may be replaced by a later blue
+  grab or knock (the rulebook's example 4); a grab or a knock is final, and
+  presses the rule ignores give an ``ignored`` event ("already acted").
 
 Events: ``show``, ``reaction``, ``window``, ``early``, ``winner``, ``wrong``,
 ``nothing`` (no gain, no loss), ``ignored`` (no effect),
@@ -27,7 +30,9 @@ Conservation: ``len(deck) + len(table) + sum(won piles) == total_cards`` at all
 times, where total_cards = the starting deck + starting won cards (+ any card a
 scenario shows from outside). Starting won cards are real faces (taken from
 this seed's generated deck) so that a returned one can go under the deck.
-Cards the deck could not pay at the end are *owed*: they count in the final
+The last card's window ends the game (the rulebook: one last chance, then the
+game is over); cards it sends under the deck are never turned. Cards the deck
+could not pay at the end are *owed*: they count in the final
 score but are not cards, so they stay out of the conservation count.
 """
 
@@ -54,6 +59,11 @@ from games.schicki_micki.situation import (
 )
 
 REACTIONS = ("knock", "call", "blue", "red")
+#: a reaction that replaces an earlier one of the same player: only a call can be
+#: changed, to a blue grab or a knock (seed example 4); grabs and knocks are final
+REPLACES_CALL = ("blue", "knock")
+#: the most won cards a scenario may start a player with (ten decks)
+MAX_WON = 640
 HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
 #: one table of options for the engine, the spec and the menu (options.py)
@@ -62,7 +72,7 @@ DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.ite
 
 @dataclass(frozen=True)
 class Reaction:
-    """A player's current reaction to the newest card (the latest replaces earlier ones)."""
+    """One reaction of a player to the newest card (``REPLACES_CALL`` says which may replace which)."""
 
     player: int
     kind: str
@@ -114,10 +124,11 @@ class SchickiMickiEngine:
         if (
             not isinstance(won, list)
             or len(won) != self.players
-            or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in won)
+            or any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_WON for n in won)
         ):
             raise ValueError(
-                f"option 'won' is {won!r}; give one whole number >= 0 per player ({self.players} players)"
+                f"option 'won' is {str(won)[:80]}; give one whole number 0..{MAX_WON} per player "
+                f"({self.players} players)"
             )
         source = new_deck(settings.seed)
         self.piles: list[list[Card]] = [
@@ -145,15 +156,22 @@ class SchickiMickiEngine:
         self.t_show: int | None = None
         self.shown_confirmed = False
         self.reactions: dict[int, Reaction] = {}
+        #: every reaction of each player to the newest card, in stamp order
+        self.history: dict[int, list[Reaction]] = {}
+        #: players who pressed again after a final reaction (the screen says "already acted")
+        self.already_acted: set[int] = set()
         #: the first reaction to the newest card opens the window (a replaced
         #: reaction does not move it)
         self.window_start_us: int | None = None
+        #: players whose reaction is final (a grab or a knock): their later presses are ignored
         self.locked: set[int] = set()
         self.status = ["idle"] * self.players
         self.next_turn_us: int | None = (
             start_us + self.turn_interval_us if self.turn_interval_us is not None else None
         )
         self.final_deadline_us: int | None = None
+        #: the newest card was the deck's last: its window is the game's last
+        self.last_card_turned = False
         self.cards_turned = 0
         self.situations = {row: 0 for row in ROWS}
         self.outcomes: list[dict[str, Any]] = []
@@ -291,6 +309,8 @@ class SchickiMickiEngine:
         self.t_turn = self.t_show = t_us
         self.shown_confirmed = False
         self.reactions = {}
+        self.history = {}
+        self.already_acted = set()
         self.window_start_us = None
         self.locked = set()
         self.status = ["idle"] * self.players
@@ -300,7 +320,8 @@ class SchickiMickiEngine:
         self.situations[situation.row] += 1
         if self.turn_interval_us is not None:
             self.next_turn_us = t_us + self._current_interval()
-        if not self.deck:
+        self.last_card_turned = not self.deck
+        if self.last_card_turned:
             self.final_deadline_us = t_us + self.final_window_us
         data = {
             "card": card.to_json(),
@@ -325,17 +346,27 @@ class SchickiMickiEngine:
         accessory = action.args.get("accessory") if action.kind == "call" else None
         if accessory is not None and accessory not in ACCESSORIES:
             raise RuleError(f"call: accessory {accessory!r} does not exist; use one of: {', '.join(ACCESSORIES)}")
-        if player in self.locked:
-            raise RuleError("grabbed blue while identical cards lie: that grab cannot be changed")
-        previous = self.reactions.get(player)
-        if previous is not None and previous.t_us > t_us:
-            return [GameEvent("ignored", t_us, player, {"why": "a later reaction of this player already counts"})]
         reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory)
-        self.reactions[player] = reaction
+        # In stamp order, a player's first reaction counts; a later one replaces it
+        # only if that was a call and this is a blue grab or a knock.
+        history = sorted([*self.history.get(player, []), reaction], key=lambda r: r.t_us)
+        counts = history[0]
+        for later in history[1:]:
+            if counts.kind == "call" and later.kind in REPLACES_CALL:
+                counts = later
+        self.history[player] = history
+        self.reactions[player] = counts
+        if counts.kind != "call":
+            self.locked.add(player)
+        if counts is not reaction:
+            if counts.kind == "call":
+                why = f"already acted ({counts.words()}): a call can only be changed to a blue grab or a knock"
+            else:
+                why = f"already acted ({counts.words()}): a grab or a knock is final"
+            self.already_acted.add(player)
+            return [GameEvent("ignored", t_us, player, {"why": why, "reaction": action.kind})]
         self.window_start_us = t_us if self.window_start_us is None else min(self.window_start_us, t_us)
         self.status[player] = "reacted"
-        if action.kind == "blue" and judge(self.table).identical:
-            self.locked.add(player)
         events = []
         if self.phase == "showing":
             self.phase = "window"
@@ -410,7 +441,7 @@ class SchickiMickiEngine:
         if row == IDENTICAL:
             return _Verdict(r, "all", "two identical cards lie")
         if row == TWO_WORMS and s.identical:
-            return _Verdict(r, "nothing", "identical cards lie, but so does a two-worm hen")
+            return _Verdict(r, "return", "identical cards lie, but so does a two-worm hen: knocking was right")
         return _Verdict(r, "return", "no two cards are identical")
 
     def _resolve(self, t_us: int) -> list[GameEvent]:
@@ -465,20 +496,16 @@ class SchickiMickiEngine:
             self.table = []
             changes[all_winner.reaction.player] += taken
             texts[all_winner.reaction.player] = f"takes all {taken} table cards"
-        elif payees:
+        unpaid: list[_Verdict] = []
+        if all_winner is None and payees:
             for v in payees:
                 p = v.reaction.player
                 if self.table:
                     self.piles[p].append(self.table.pop(0))
                     texts[p] = "takes 1 table card"
                     changes[p] += 1
-                elif self.deck:
-                    self.piles[p].append(self.deck.pop(0))
-                    texts[p] = "takes the top card of the deck"
-                    changes[p] += 1
                 else:
-                    self.owed[p] += 1
-                    texts[p] = "is owed 1 card the deck cannot pay (counts in the final score)"
+                    unpaid.append(v)
             self.deck.extend(self.table)
             if self.table:
                 events.append(GameEvent("message", t_us, data={"under_deck": len(self.table)}))
@@ -494,6 +521,17 @@ class SchickiMickiEngine:
                     texts[p] = "has no card to return and owes nothing"
             elif v.result in ("nothing", "ignored"):
                 texts[p] = "gets nothing" if v.result == "nothing" else "has no effect"
+        # Winners the table could not pay take the top of the deck, after this
+        # window's returned cards went under it; what the deck cannot pay is owed.
+        for v in unpaid:
+            p = v.reaction.player
+            if self.deck:
+                self.piles[p].append(self.deck.pop(0))
+                texts[p] = "takes the top card of the deck"
+                changes[p] += 1
+            else:
+                self.owed[p] += 1
+                texts[p] = "is owed 1 card the deck cannot pay (counts in the final score)"
 
         # Who was first, and by how much (for the screen and disputes).
         ordered = sorted(self.reactions.values(), key=lambda r: (r.t_us, r.player))
@@ -546,12 +584,18 @@ class SchickiMickiEngine:
             "outcomes": resolution_outcomes,
         }
         self.reactions = {}
+        self.history = {}
+        self.already_acted = set()
         self.window_start_us = None
         self.locked = set()
         self.phase = "waiting"
         events.append(GameEvent("round_over", t_us, data={"situation": situation.row, "first": self.last_resolution["first"]}))
         if any(self.owed):
             events += self._end(t_us, "the deck could not pay a card that was owed")
+        elif self.last_card_turned:
+            # the rulebook: one last chance after the last card, then the game is
+            # over; cards returned in this window stay under the deck, unturned
+            events += self._end(t_us, "the last card's final window closed")
         elif not self.deck:
             events += self._end(t_us, "the deck is empty after the last card's window")
         elif self.turn_interval_us is not None:
@@ -563,7 +607,7 @@ class SchickiMickiEngine:
         best = max(scores)
         winners = [p for p, s in enumerate(scores) if s == best]
         self.phase = "over"
-        self.result = {"scores": scores, "winners": winners, "reason": reason}
+        self.result = {"scores": scores, "winners": winners, "reason": reason, "unturned": len(self.deck)}
         self.status = ["winner" if p in winners else "done" for p in range(self.players)]
         return [GameEvent("game_over", t_us, data=dict(self.result))]
 
@@ -593,7 +637,13 @@ class SchickiMickiEngine:
             "deck": len(self.deck),
             "pawns": self.pawns(),
             "reactions": [
-                {"player": r.player, "reaction": r.kind, "accessory": r.accessory, "t_us": r.t_us}
+                {
+                    "player": r.player,
+                    "reaction": r.kind,
+                    "accessory": r.accessory,
+                    "t_us": r.t_us,
+                    "already_acted": r.player in self.already_acted,
+                }
                 for r in sorted(self.reactions.values(), key=lambda r: (r.t_us, r.player))
             ],
             "t_show_us": self.t_show,
@@ -636,5 +686,5 @@ class SchickiMickiEngine:
                 kinds.append(HOST_SHOWN)
             return kinds
         if self.phase in ("showing", "window") and player not in self.locked:
-            return list(REACTIONS)
+            return list(REPLACES_CALL) if player in self.reactions else list(REACTIONS)
         return []

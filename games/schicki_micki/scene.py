@@ -125,6 +125,8 @@ class SchickiMickiScene(Scene):
             fill = cell.get("status", "idle")
             if st == "reacted" and i in reacted:
                 label, fill = reaction_words(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
+                if reacted[i].get("already_acted"):  # a later press the rules ignore
+                    label += " · already acted"
             elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
                 label = outcome_words(outcomes[i])
                 fill = {"won": "won", "returned": "locked"}.get(st, "idle")

@@ -18,29 +18,22 @@ Geometry decisions (the rules file leaves these open; the engine relies on them)
   with room; if there is none ahead of the mouse, that track move is not
   legal. Running through full spaces is fine.
 * **The cat** runs beside the track on two rings whose symbols sit on the same
-  track spaces (``cat_symbols``, every 2 spaces). It chases the mice from
-  behind ("at their heels"). Decision: its start symbols 2/3/4 lie *behind*
-  the start exit: the symbol numbered ``n`` is the ``2n``-th cat symbol before
-  the start exit (``cat_start``: 2 players space 14, 3 players space 10,
-  4 players space 6; 8 symbols back still lies past the start exit on this
-  20-space ring, so nothing is capped). So with ``n`` players the cat needs
-  ``2n`` cat rolls (1 symbol each, about ``6n`` turns) to pass the start exit
-  and trap the mice still in the start house; until then it is *on its way*
-  (``lap`` 0, inner ring) and mice that left the start walk behind it (a
-  mouse running onto or past it is eaten). Passing the start exit it begins
-  lap 1 (inner ring, 1 symbol per cat roll: space 2,
-  4, ... 20), then passes the start exit again into lap 2 (outer ring, 2
-  symbols per cat roll) and runs round once more to the last symbol (space
-  20); that final move stops there even if a step is left. Its run is then
-  over and it leaves the board: it eats on that final move, then no more.
-  Laps start right after the start exit, so the start exit must lie before
-  the first cat symbol.
+  track spaces (``cat_symbols``, every 2 spaces). It lurks on the symbol
+  numbered with the player count (``cat_start``: symbol 2 on space 6, 3 on
+  space 4, 4 on space 2; DECISIONS.md has the measurements) and counts its
+  two laps from there: lap 1 on the inner ring, 1 symbol per cat roll, once
+  round (passing the start exit: the mice still in the start are trapped);
+  back on its start symbol it turns onto the outer ring, lap 2, 2 symbols per
+  cat roll, once round, and its last move stops on its start symbol even if a
+  step is left. Its run is then over and it leaves the board: it eats on that
+  final move, then no more. Laps are counted in symbols, so the start exit
+  must lie before the first cat symbol.
 * **Passing.** A cat move *covers* every track space after its old space up
   to and including the space it lands on. Mice on covered spaces are eaten;
   if the start exit is covered, the mice still in the start house are
-  trapped. A mouse move covers the spaces after its old position up to its
-  end space (for a house: up to the arrow space; for Emmentalia: up to the
-  last space): if the cat sits on one of them the mouse is eaten.
+  trapped. A mouse may run past the cat: it is not eaten by its own move,
+  only by a later cat move that covers its space. It may not end a move on
+  the cat's space (it stops on the last space before, as before a full space).
 """
 
 from __future__ import annotations
@@ -70,8 +63,8 @@ class Board:
     emmentalia_wheels: int
     wheel_value: int
     cat_symbols: tuple[int, ...]
-    #: (player count, start space of the cat): the 2n-th cat symbol before the
-    #: start exit, reached again only after the cat's two laps
+    #: (player count, start space of the cat): the cat symbols numbered 2, 3, 4;
+    #: its two laps are counted from there
     cat_start: tuple[tuple[int, int], ...]
     #: symbols the cat moves per cat roll on lap 1 and on lap 2
     cat_speed: tuple[int, int]
@@ -103,9 +96,9 @@ class Board:
         return dict(self.cat_start)[players]
 
     def cat_start_route(self, players: int) -> int:
-        """The cat's start on its route, in symbols: negative, -k means k symbols
-        (k cat rolls on the inner ring) before it passes the start exit."""
-        return self.cat_symbols.index(self.cat_start_space(players)) - len(self.cat_symbols)
+        """Which cat symbol (index into ``cat_symbols``) the cat starts on: its
+        two laps are counted from there."""
+        return self.cat_symbols.index(self.cat_start_space(players))
 
     def mice_count(self, players: int) -> int:
         return dict(self.mice_per_player)[players]
@@ -142,7 +135,7 @@ DEFAULT_BOARD = Board(
     emmentalia_wheels=4,
     wheel_value=6,
     cat_symbols=(2, 4, 6, 8, 10, 12, 14, 16, 18, 20),
-    cat_start=((2, 14), (3, 10), (4, 6)),
+    cat_start=((2, 6), (3, 4), (4, 2)),
     cat_speed=(1, 2),
     space_capacity=4,
     mice_per_player=((2, 5), (3, 4), (4, 4)),

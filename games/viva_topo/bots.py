@@ -11,7 +11,7 @@ A mouse's share of its owner's moves shrinks with the mice the owner has in
 play, so a crowd of mice cannot all win long races. So bots run mice ahead
 of the cat, take a house when the cat is close behind (entering while the cat
 comes past within ``HOUSE_REACH`` cat rolls earns a bonus: cheese banked beats
-a long race), never run into the cat when anything else is possible, bring
+a long race), rarely run past the cat (it would be in danger ahead of it), bring
 mice out of the start while the cat is on its way (a bonus by the risk of
 being trapped there), and prefer houses with the most valuable cheese left.
 """
@@ -57,15 +57,14 @@ def _cat_moves(view: Mapping[str, Any], moves: int) -> list[set[int]]:
     symbols: list[int] = board["cat_symbols"]
     n = len(symbols)
     spaces: int = board["spaces"]
-    # lap 0 (on its way to the start exit) is -n..-1, lap 1 is 0..n-1, lap 2 is n..2n-1
-    g = symbols.index(cat["space"]) + (cat["lap"] - 1) * n
+    g, end = cat["route"], cat["route_end"]  # symbols, unwrapped; lap 2 is the last n of them
     out: list[set[int]] = []
     space = cat["space"]
     for _ in range(moves):
-        if g >= 2 * n - 1:
+        if g >= end:
             break
         covered: set[int] = set()
-        target = min(g + board["cat_speed"][0 if g < n else 1], 2 * n - 1)
+        target = min(g + board["cat_speed"][0 if g < end - n else 1], end)
         while g < target:
             g += 1
             goal = symbols[g % n]
@@ -207,8 +206,9 @@ class VivaTopoBot:
         mouse = next(m for m in view["mice"] if m["id"] == move["mouse"])
         here = mouse["space"] or 0
         before = worth(here)
-        if move["into_cat"]:
-            return -before - 5.0
+        # the rulebook's tip: a mouse that runs past the cat is in mortal danger;
+        # the risk below prices that in, this keeps a bot from doing it lightly
+        caution = 0.5 if move["passes_cat"] else 0.0
         target: str = move["to"]
         if target == "emmentalia":
             left = view["cheese_left"]["emmentalia"]
@@ -220,7 +220,7 @@ class VivaTopoBot:
             if gain and coming is not None and coming <= HOUSE_REACH:
                 gain += HOUSE_BONUS
             return gain - before
-        after = worth(int(target.split("-")[1])) - before
+        after = worth(int(target.split("-")[1])) - before - caution
         if here == 0:  # every mouse out of the start is one fewer the cat can trap there
             after += START_BONUS * risk(0)
         return after

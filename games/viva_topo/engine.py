@@ -11,8 +11,11 @@ Decisions beyond board.py's geometry:
   ``to`` (``"track"``, a house name such as ``"house-2"``, ``"house"`` when
   only one house is reachable, or the target label); without ``to`` it means
   the run along the track, or the only option the mouse has.
-* Moves that run onto or past the cat are legal (the rulebook only advises
-  against them); they are marked ``into_cat`` and the mouse is eaten.
+* A mouse may run past the cat (the rulebook only advises against it): it is
+  not eaten by its own move, it now stands ahead of the cat, and the cat eats
+  it only when it later lands on or passes it. Such moves are marked
+  ``passes_cat``. A mouse may not end its move on the cat's space (Decision):
+  it stops on the last space before it, like before a full space.
 * A cat roll: the player first moves one mouse 1 space (if any can move),
   then the cat moves. When the last mouse leaves the track that move ends
   the game at once; the cat has nobody left to chase.
@@ -89,7 +92,7 @@ class Move:
     target: str  # "space-7", "emmentalia" or a house name
     steps: int
     shortened: bool
-    into_cat: bool
+    passes_cat: bool  # the mouse ends ahead of the cat: in danger from its next moves
     path: tuple[int, ...]  # track spaces the mouse covers
 
     def to_json(self) -> dict[str, Any]:
@@ -99,7 +102,7 @@ class Move:
             "to": self.target,
             "steps": self.steps,
             "shortened": self.shortened,
-            "into_cat": self.into_cat,
+            "passes_cat": self.passes_cat,
         }
 
 
@@ -125,10 +128,12 @@ class VivaTopoEngine:
                 mouse = Mouse(id=f"{colour}-{n}", owner=owner)
                 self.mice[mouse.id] = mouse
         self._symbols = board.cat_symbols
-        #: the cat's place along its route, counted in symbols: on its way to the
-        #: start exit (lap 0) it is -k..-1, lap 1 is 0..N-1, lap 2 is N..2N-1;
-        #: reaching 2N-1 (the last symbol of lap 2) ends its run
-        self.cat_g = board.cat_start_route(players)
+        #: the cat's place along its route, counted in symbols (index into the
+        #: symbols, not wrapped): it starts on its numbered symbol s, runs lap 1
+        #: (inner ring) s..s+N-1, lap 2 (outer ring) from s+N, and its run ends
+        #: back on its start symbol at s+2N
+        self._cat_origin = board.cat_start_route(players)
+        self.cat_g = self._cat_origin
         self.start_closed = False
         self.house_left = {h.name: h.pieces for h in board.houses}
         self.wheels_left = board.emmentalia_wheels
@@ -154,14 +159,16 @@ class VivaTopoEngine:
 
     @property
     def cat_done(self) -> bool:
-        return self.cat_g >= 2 * self._n_symbols - 1
+        return self.cat_g >= self._cat_end
+
+    @property
+    def _cat_end(self) -> int:
+        return self._cat_origin + 2 * self._n_symbols
 
     @property
     def cat_lap(self) -> int:
-        """0 on its way to the start exit, then 1 (inner ring) and 2 (outer ring)."""
-        if self.cat_g < 0:
-            return 0
-        return 1 if self.cat_g < self._n_symbols else 2
+        """1 (inner ring, from its start symbol once round) or 2 (outer ring)."""
+        return 1 if self.cat_g < self._cat_origin + self._n_symbols else 2
 
     def _cat_space_at(self, g: int) -> int:
         return self._symbols[g % self._n_symbols]
@@ -229,10 +236,10 @@ class VivaTopoEngine:
             p = mouse.position
             if p + steps > board.spaces:
                 path = tuple(range(p + 1, board.spaces + 1))
-                out.append(Move(mouse.id, "run", EMMENTALIA, steps, False, cat in path, path))
+                out.append(Move(mouse.id, "run", EMMENTALIA, steps, False, False, path))
             else:
                 t = p + steps
-                while t > p and len(self._on_space(t)) >= board.space_capacity:
+                while t > p and (t == cat or len(self._on_space(t)) >= board.space_capacity):
                     t -= 1
                 if t > p:
                     path = tuple(range(p + 1, t + 1))
@@ -245,15 +252,7 @@ class VivaTopoEngine:
                 if p <= house.arrow_space < p + steps:
                     path = tuple(range(p + 1, house.arrow_space + 1))
                     out.append(
-                        Move(
-                            mouse.id,
-                            "house",
-                            house.name,
-                            house.arrow_space - p + 1,
-                            False,
-                            cat in path,
-                            path,
-                        )
+                        Move(mouse.id, "house", house.name, house.arrow_space - p + 1, False, False, path)
                     )
         return out
 
@@ -385,56 +384,36 @@ class VivaTopoEngine:
         was_cat = self.roll == CAT
         events: list[GameEvent] = []
         origin = mouse.where
-        if move.into_cat:
+        text = f"{mouse.id} moves {move.steps} from {origin} to {move.target}"
+        if move.shortened:
+            rolled = 1 if self.roll == CAT else int(self.roll or 0)
             cat = self.cat_space
-            events.append(
-                self._event(
-                    "move",
-                    f"{mouse.id} runs from {origin} onto the cat at space-{cat}",
-                    player,
-                    mouse=mouse.id,
-                    **{"from": origin},
-                    to=f"space-{cat}",
-                    steps=move.steps,
-                    shortened=False,
-                )
-            )
-            mouse.place, mouse.space = EATEN, None
-            events.append(
-                self._event(
-                    "eaten",
-                    f"THE CAT EATS {mouse.id}: it ran into the cat",
-                    player,
-                    mice=[mouse.id],
-                    by="cat",
-                    how="ran into the cat",
-                    space=cat,
-                )
-            )
-        else:
-            text = f"{mouse.id} moves {move.steps} from {origin} to {move.target}"
-            if move.shortened:
-                text += " (the space ahead was full)"
-            events.append(
-                self._event(
-                    "move",
-                    text,
-                    player,
-                    mouse=mouse.id,
-                    **{"from": origin},
-                    to=move.target,
-                    steps=move.steps,
-                    shortened=move.shortened,
-                )
-            )
-            if move.kind == "house":
-                mouse.place, mouse.space, mouse.house = HOUSE, None, move.target
-                events += self._pay(mouse, move.target)
-            elif move.target == EMMENTALIA:
-                mouse.place, mouse.space = EMMENTALIA, None
-                events += self._pay(mouse, EMMENTALIA)
+            if cat is not None and mouse.position < cat <= mouse.position + rolled:
+                text += f" (it may not end on the cat at space-{cat})"
             else:
-                mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
+                text += " (the space ahead was full)"
+        if move.passes_cat:
+            text += f", past the cat on space-{self.cat_space}: in danger now"
+        events.append(
+            self._event(
+                "move",
+                text,
+                player,
+                mouse=mouse.id,
+                **{"from": origin},
+                to=move.target,
+                steps=move.steps,
+                shortened=move.shortened,
+            )
+        )
+        if move.kind == "house":
+            mouse.place, mouse.space, mouse.house = HOUSE, None, move.target
+            events += self._pay(mouse, move.target)
+        elif move.target == EMMENTALIA:
+            mouse.place, mouse.space = EMMENTALIA, None
+            events += self._pay(mouse, EMMENTALIA)
+        else:
+            mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
         self.phase = "roll"
         self.roll = None
         self.moves = []
@@ -469,15 +448,15 @@ class VivaTopoEngine:
         if self.cat_done:
             return [self._event("message", "the cat has finished its two laps and sleeps")]
         old_space, old_lap = self.cat_space, self.cat_lap
-        target = min(self.cat_g + self._cat_step(), 2 * self._n_symbols - 1)
+        target = min(self.cat_g + self._cat_step(), self._cat_end)
         covered = self._cat_covers(self.cat_g, target)
         self.cat_g = target
         landing = covered[-1]
         events = []
         if self.cat_done:
             text = f"the cat runs from space-{old_space} to space-{landing} and ends its second lap"
-        elif self.cat_lap == 0:
-            text = f"the cat runs from space-{old_space} to space-{landing} (on its way to the start)"
+        elif not self.start_closed and self.board.start_exit not in covered:
+            text = f"the cat runs from space-{old_space} to space-{landing} (lap 1, on its way to the start exit)"
         else:
             text = f"the cat runs from space-{old_space} to space-{landing} (lap {self.cat_lap})"
         events.append(
@@ -584,6 +563,9 @@ class VivaTopoEngine:
                 "lap": self.cat_lap if not self.cat_done else None,
                 "space": self.cat_space,
                 "done": self.cat_done,
+                # its place on its route in symbols, and where the route ends (bots)
+                "route": self.cat_g,
+                "route_end": self._cat_end,
                 "step": None if self.cat_done else self._cat_step(),
                 "start_closed": self.start_closed,
             },
@@ -635,15 +617,25 @@ class VivaTopoEngine:
     # ------------------------------------------------------------------ scenario start
     def _apply_start(self, start: Mapping[str, Any]) -> None:
         """Set up a mid-game position (scenarios, tests, disputes)."""
+        if not isinstance(start, Mapping):
+            raise ValueError('"start" must be an object with mice, cat, cheese, turn, scores')
         unknown = set(start) - {"mice", "cat", "cheese", "turn", "scores"}
         if unknown:
             raise ValueError(
                 f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores"
             )
+        for key, kind in (("cat", Mapping), ("mice", Mapping), ("cheese", Mapping), ("scores", list)):
+            if key in start and start[key] is not None and not isinstance(start[key], kind):
+                example = {"cat": '{"lap": 1, "space": 6}', "mice": '{"red-1": 3}',
+                           "cheese": '{"house-1": 2}', "scores": "[0, 4]"}[key]
+                raise ValueError(f'start "{key}" is {str(start[key])[:40]!r}; give it like {example}')
+        for key in ("turn",):
+            if key in start and (isinstance(start[key], bool) or not isinstance(start[key], int)):
+                raise ValueError(f'start "turn" is {str(start[key])[:40]!r}; give the player number (0, 1, ...)')
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
-        if self.cat_g >= 0:  # the cat has passed the start exit
+        if self.board.start_exit in self._cat_covers(self._cat_origin, self.cat_g):  # it passed the start exit
             self.start_closed = True
         for mouse_id, where in dict(start.get("mice", {})).items():
             if mouse_id not in self.mice:
@@ -662,14 +654,16 @@ class VivaTopoEngine:
             limit = self.board.emmentalia_wheels if name == EMMENTALIA else None
             if name != EMMENTALIA:
                 limit = self.board.house(name).pieces
-            if not 0 <= int(left) <= int(limit):  # type: ignore[arg-type]
+            if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= int(limit):  # type: ignore[arg-type]
                 raise ValueError(f"{name} holds 0-{limit} cheese, not {left}")
             if name == EMMENTALIA:
                 self.wheels_left = int(left)
             else:
                 self.house_left[name] = int(left)
         if "scores" in start:
-            scores = [int(s) for s in start["scores"]]
+            scores = start["scores"]
+            if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000 for v in scores):
+                raise ValueError(f"start scores are whole numbers 0..1000, not {str(scores)[:40]}")
             if len(scores) != self.players:
                 raise ValueError(f"start scores need one number per player ({self.players})")
             self.scores = scores
@@ -677,7 +671,10 @@ class VivaTopoEngine:
 
     def _place_mouse(self, mouse: Mouse, where: Any) -> None:
         if isinstance(where, int) or (isinstance(where, str) and where.startswith("space-")):
-            space = int(where) if isinstance(where, int) else int(where.split("-", 1)[1])
+            number = str(where).split("-", 1)[-1]
+            if isinstance(where, bool) or not number.isdigit():
+                raise ValueError(f"{mouse.id}: unknown place {where!r}: use start, space-N (N a number), a house name, emmentalia, eaten or trapped")
+            space = int(number)
             if not 1 <= space <= self.board.spaces:
                 raise ValueError(
                     f"{mouse.id}: space {space} is off the track (1-{self.board.spaces})"
@@ -694,21 +691,25 @@ class VivaTopoEngine:
             )
 
     def _place_cat(self, cat: Mapping[str, Any]) -> None:
-        n = self._n_symbols
-        g = self.cat_g
+        n, origin = self._n_symbols, self._cat_origin
+        g = origin
         reachable = []
-        while g < 2 * n - 1:
+        while g < self._cat_end:
             reachable.append(g)
-            g = min(g + (self.board.cat_speed[0] if g < n else self.board.cat_speed[1]), 2 * n - 1)
+            g = min(g + self.board.cat_speed[0 if g < origin + n else 1], self._cat_end)
         if cat.get("done"):
-            self.cat_g = 2 * n - 1
+            self.cat_g = self._cat_end
             return
-        lap, space = int(cat.get("lap", 1)), int(cat["space"])  # lap 0: before the start exit
+        if "space" not in cat:
+            raise ValueError('start "cat" needs its "space" (a cat symbol), e.g. {"lap": 1, "space": 6}, or {"done": true}')
+        lap, space = cat.get("lap", 1), cat["space"]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (lap, space)):
+            raise ValueError(f'start "cat": lap and space are whole numbers, not {lap!r} and {space!r}')
         if space not in self._symbols:
             raise ValueError(
                 f"the cat stands on cat symbols only: {list(self._symbols)}, not {space}"
             )
-        g = self._symbols.index(space) + (lap - 1) * n
-        if lap not in (0, 1, 2) or g not in reachable:
+        g = (self._symbols.index(space) - origin) % n + origin + (lap - 1) * n
+        if lap not in (1, 2) or g not in reachable:
             raise ValueError(f"the cat cannot be on space {space} in lap {lap}")
         self.cat_g = g

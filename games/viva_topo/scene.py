@@ -14,8 +14,9 @@ Board geometry (``BoardGeometry``): an 8x8 grid of units; the 20 spaces run
 clockwise round the 6x6 ring from the top-left corner (space 1, the start
 exit); each house sits in the margin right beside its cheese-arrow space; the
 start house (top) and Emmentalia (bottom) fill the middle. The cat's inner
-ring (laps 0-1) marks the inner edge of its symbol spaces, the outer ring
-(lap 2) the outer edge.
+ring (lap 1) marks the inner edge of its symbol spaces, the outer ring
+(lap 2) the outer edge; the symbols numbered 2, 3, 4 (where the cat starts
+for that many players) show their number.
 """
 
 from __future__ import annotations
@@ -268,8 +269,8 @@ class VivaTopoScene(Scene):
             where = "game over"
         elif cat.get("done"):
             where = "the cat sleeps"
-        elif cat.get("lap") == 0:
-            where = "the cat is on its way to the start"
+        elif not cat.get("start_closed"):
+            where = "the cat's lap 1, on its way to the start"
         else:
             where = f"the cat's lap {cat.get('lap')}"
         return self.title, f"turn {int(view.get('turn_count', 0)) + 1} · {where}"
@@ -308,6 +309,7 @@ class VivaTopoScene(Scene):
         if flash and eaten is not None:
             covered = set(eaten.get("spaces") or ()) or ({int(eaten["space"])} if eaten.get("space") else set())
         symbols = set(board["cat_symbols"])
+        starts = {int(space): str(players) for players, space in board.get("cat_start", {}).items()}
         # the track and the cat's two rings
         inner_ring = pygame.Rect(round(geo.rect.left + 1.9 * u), round(geo.rect.top + 1.9 * u), round(4.2 * u), round(4.2 * u))
         outer_ring = pygame.Rect(round(geo.rect.left + 0.9 * u), round(geo.rect.top + 0.9 * u), round(6.2 * u), round(6.2 * u))
@@ -318,7 +320,7 @@ class VivaTopoScene(Scene):
             fill = theme.blend(SPACE, EATEN, 0.75) if space in covered else SPACE
             panel(surface, r, fill, radius=round(u * 0.12))
             if space in symbols:
-                self._symbols(surface, geo, space)
+                self._symbols(surface, geo, space, lay, starts.get(space))
         # houses with their arrows and the cheese left
         left = view.get("cheese_left", {})
         for house in board["houses"]:
@@ -373,15 +375,24 @@ class VivaTopoScene(Scene):
         if trapped is not None and trapped.get("mice") and 0 <= now_us - int(trapped["t_us"]) < NOTE_US:
             self._banner(surface, geo, lay, "TRAPPED IN THE START", TRAPPED, ", ".join(trapped["mice"]))
 
-    def _symbols(self, surface: pygame.Surface, geo: BoardGeometry, space: int) -> None:
-        """A cat symbol on both rings: a dark paw dot at the inner and outer edge."""
+    def _symbols(
+        self, surface: pygame.Surface, geo: BoardGeometry, space: int, lay: Layout, number: str | None = None
+    ) -> None:
+        """A cat symbol on both rings: a dark paw dot at the inner and outer edge;
+        a numbered start symbol shows its number at the inner edge."""
         r = geo.space_rect(space)
         _, _, out_side = geo.grid(space)
         u = geo.unit
         dx, dy = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[out_side]
         for k in (-0.5, 0.5):
             c = (round(r.centerx + dx * k * u), round(r.centery + dy * k * u))
-            pygame.draw.circle(surface, RING, c, round(u * 0.11))
+            if number is not None and k < 0:
+                pygame.draw.circle(surface, RING, c, round(u * 0.2))
+                box = pygame.Rect(0, 0, round(u * 0.34), round(u * 0.34))
+                box.center = c
+                draw_text(surface, number, lay.min_text, SPACE, box, min_size=8)
+            else:
+                pygame.draw.circle(surface, RING, c, round(u * 0.11))
 
     def _house(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, house: Mapping[str, Any], left: int) -> None:
         r = geo.house_rect(int(house["arrow_space"]))
@@ -422,7 +433,7 @@ class VivaTopoScene(Scene):
                 if house["name"] == to:
                     target = geo.house_rect(int(house["arrow_space"]))
         if target is not None:
-            colour = EATEN if move.get("into_cat") else HIGHLIGHT
+            colour = EATEN if move.get("passes_cat") else HIGHLIGHT
             pygame.draw.rect(surface, colour, target, max(3, round(u * 0.08)), border_radius=round(u * 0.15))
             pygame.draw.line(surface, colour, centre, target.center, max(2, round(u * 0.04)))
 
@@ -504,11 +515,11 @@ class VivaTopoScene(Scene):
         if move:
             to = str(move.get("to", "")).replace("space-", "space ")
             line = f"{move.get('mouse')} to {to}"
-            colour = EATEN if move.get("into_cat") else theme.FG
+            colour = EATEN if move.get("passes_cat") else theme.FG
             draw_text(surface, line, lay.size(1.3), colour, pygame.Rect(text_r.left, text_r.top, text_r.width, text_r.height // 2),
                       align="left", min_size=lay.min_text)
-            note = "INTO THE CAT!" if move.get("into_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
-            draw_text(surface, note, lay.min_text, colour if move.get("into_cat") else theme.MUTED,
+            note = "PAST THE CAT!" if move.get("passes_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
+            draw_text(surface, note, lay.min_text, colour if move.get("passes_cat") else theme.MUTED,
                       pygame.Rect(text_r.left, text_r.top + text_r.height // 2, text_r.width, text_r.height // 2), align="left", min_size=lay.min_text)
         else:
             cheese = latest(view, "cheese")

@@ -96,8 +96,8 @@ def test_situation_frequencies_over_simulated_games() -> None:
     assert per_game["one_pair"] >= 8
     assert per_game["several_pairs"] >= 5
     assert per_game["two_worms"] >= 4
-    assert per_game["identical"] >= 1.2
-    assert without["identical"] <= games // 4
+    assert per_game["identical"] >= 0.7  # a fair shuffle: see deck.py for the make-up
+    assert without["identical"] <= games // 2
     assert without["two_worms"] == 0 and without["one_pair"] == 0 and without["several_pairs"] == 0
 
 
@@ -108,3 +108,16 @@ def test_numbered_buttons_play_as_a_compact_station() -> None:
     assert button_map(Press(1, "b", 6), "compact").kind == "blue"
     assert button_map(Press(1, "c", 7), "compact").kind == "red"
     assert button_map(Press(1, "d", 8), "compact") is None
+
+
+def test_the_game_ends_after_the_last_cards_window() -> None:
+    """The rulebook: after the last card one last chance, then the game is over,
+    even when that window sent cards back under the deck."""
+    after_last = 0
+    for seed in range(12):
+        box = simulate(SPEC, 5, 2000 + seed).box
+        shows = [e for e in box.event_log if e.kind == "show"]
+        lasts = [i for i, e in enumerate(shows) if e.data["last"]]
+        assert box.engine.finished and len(lasts) <= 1 and (not lasts or lasts[0] == len(shows) - 1)
+        after_last += box.summary()["deck"] > 0 and box.summary()["reason"] == "the last card's final window closed"
+    assert after_last >= 1  # some last windows did send cards back, and the game still ended

@@ -40,25 +40,49 @@ def test_blue_grab_on_identical_cards_cannot_be_changed() -> None:
     turn(e, 0)
     turn(e, 100_000)
     react(e, 1, "blue", 500_000)
-    assert "red" not in e.legal_actions(1)
-    with pytest.raises(RuleError, match="cannot be changed"):
-        react(e, 1, "red", 600_000)
+    assert e.legal_actions(1) == []
+    ignored = react(e, 1, "red", 600_000)
+    assert [ev.kind for ev in ignored] == ["ignored"]
+    assert "already acted (grabbed blue)" in ignored[0].data["why"]
+    assert e.public_view()["reactions"][0]["already_acted"] is True
     react(e, 2, "red", 700_000)
     e.tick(2_000_000)
     assert e.summary()["won"] == [1, 0, 3]
 
 
-def test_latest_reaction_replaces_earlier_by_stamp_not_arrival() -> None:
+def test_a_wrong_knock_is_final_even_before_a_correct_call() -> None:
+    # one pair (blue hats): player 0 knocks by mistake, then calls hat first of all
+    e = engine(3, [X1, HAT, F1], won=[1, 1, 1])
+    turn(e, 0)
+    turn(e, 100_000)
+    react(e, 0, "knock", 600_000)
+    assert [ev.kind for ev in react(e, 0, "call", 700_000, accessory="hat")] == ["ignored"]
+    react(e, 1, "call", 900_000, accessory="hat")
+    e.tick(2_100_000)
+    assert e.summary()["won"] == [0, 3, 1]
+
+
+def test_a_call_may_become_a_knock_or_blue_but_not_red_or_another_call() -> None:
     e = engine(3, [X1, HAT, F1])
     turn(e, 0)
     turn(e, 100_000)
-    react(e, 0, "knock", 600_000)  # wrong, but replaced by the later call
-    react(e, 0, "call", 700_000, accessory="hat")
-    late = react(e, 1, "call", 900_000, accessory="hat")
-    assert [ev.kind for ev in late] == ["reaction"]
-    # player 1's earlier wrong knock arrives late: the later call still counts
-    assert [ev.kind for ev in react(e, 1, "knock", 650_000)] == ["ignored"]
-    e.tick(2_100_000)
+    react(e, 0, "call", 600_000, accessory="scarf")
+    assert e.legal_actions(0) == ["blue", "knock"]
+    assert [ev.kind for ev in react(e, 0, "call", 650_000, accessory="hat")] == ["ignored"]
+    assert [ev.kind for ev in react(e, 0, "red", 660_000)] == ["ignored"]
+    assert [ev.kind for ev in react(e, 0, "blue", 700_000)] == ["reaction"]
+    assert e.public_view()["reactions"][0]["reaction"] == "blue"
+
+
+def test_reactions_count_by_stamp_not_arrival() -> None:
+    e = engine(3, [X1, HAT, F1])
+    turn(e, 0)
+    turn(e, 100_000)
+    react(e, 1, "call", 900_000, accessory="hat")
+    # player 1's earlier knock arrives late: it came first, so it is final and the call is void
+    assert [ev.kind for ev in react(e, 1, "knock", 650_000)] == ["reaction"]
+    react(e, 0, "call", 950_000, accessory="hat")
+    e.tick(2_500_000)
     assert e.summary()["won"] == [2, 0, 0]
 
 
@@ -169,7 +193,7 @@ def test_turn_during_open_window_is_refused() -> None:
 def test_bad_scenario_options_name_the_field() -> None:
     with pytest.raises(ValueError, match=r"deck\[1\]: hen: 'hat' is 'violet'"):
         engine(3, [X1, {**X1, "hat": "violet"}])
-    with pytest.raises(ValueError, match="one whole number >= 0 per player"):
+    with pytest.raises(ValueError, match="one whole number 0..640 per player"):
         engine(3, [X1], won=[1, 2])
 
 

@@ -28,8 +28,7 @@ def test_every_seed_example_has_a_scenario() -> None:
 def test_scenario_outcome(name: str) -> None:
     data = load(name)
     result = run_scenario(data)
-    assert check(data, result) == []
-    assert not [e for e in result["events"] if e["kind"] == "rejected"]
+    assert check(data, result) == []  # a refused step is a difference unless expected
     # Cards are conserved in every scenario.
     assert result["deck"] + len(result["table"]) + sum(result["won"]) == result["total_cards"]
 

@@ -224,3 +224,16 @@ def test_auto_pace_counts_down_to_the_next_card_and_speeds_up() -> None:
     view = e.public_view()
     assert view["cards_turned"] == 2
     assert SchickiMickiScene.next_card_text(view, 6_000_000) == "next card 2.7 s"  # 3 s x 0.9: faster
+
+
+def test_a_press_after_a_final_reaction_shows_already_acted() -> None:
+    e = engine([RED_HAT, RED_HAT_2, CLOSEUP])
+    e.handle(Action("turn", 0))
+    e.handle(Action("turn", 100_000))
+    e.handle(Action("knock", 500_000, 1))
+    e.handle(Action("call", 600_000, 1, {"accessory": "hat"}))  # ignored: a knock is final
+    e.handle(Action("call", 650_000, 2, {"accessory": "hat"}))
+    view = freeze(e.public_view())
+    labels = [cell["label"] for cell in SchickiMickiScene().adjust_strip(view, strip(view))]
+    assert labels[1] == "knocked · already acted"
+    assert labels[2] == "called hat"

@@ -36,9 +36,9 @@ def test_registry_finds_the_game_and_it_meets_the_engine_protocol() -> None:
         spec.settings(5)
 
 
-# the cat lurks on the symbol numbered with the player count: 2n cat symbols
-# before the start exit, on its way to the start (lap 0)
-@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 14), (3, 4, 10), (4, 4, 6)])
+# the cat lurks on the symbol numbered with the player count (board.py: symbol 2
+# on space 6, 3 on space 4, 4 on space 2) and starts its first lap there
+@pytest.mark.parametrize(("players", "mice", "cat_space"), [(2, 5, 6), (3, 4, 4), (4, 4, 2)])
 def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
     view = engine(players).public_view()
     colours = ["red", "blue", "green", "yellow"][:players]
@@ -48,8 +48,10 @@ def test_setup_by_player_count(players: int, mice: int, cat_space: int) -> None:
             len([m for m in view["mice"] if m["colour"] == colour and m["where"] == "start"])
             == mice
         )
-    assert view["cat"] == {
-        "lap": 0,
+    assert view["cat"] | {"route": 0, "route_end": 0} == {
+        "route": 0,
+        "route_end": 0,
+        "lap": 1,
         "space": cat_space,
         "done": False,
         "step": 1,
@@ -151,11 +153,13 @@ def test_mouse_on_arrow_space_offers_house_and_run() -> None:
 
 
 def test_danger_is_shown_in_legal_moves() -> None:
-    e = engine(auto_move_single=False, start={"mice": {"red-1": 10}})
+    e = engine(auto_move_single=False, start={"mice": {"red-1": 3}})
     act(e, "roll", value=5)
-    danger = {m["mouse"]: m["into_cat"] for m in e.legal_moves() if m["kind"] == "run"}
-    # the cat waits on space 14 (2 players): 10 + 5 runs past it, mice leaving the start do not
+    danger = {m["mouse"]: m["passes_cat"] for m in e.legal_moves() if m["kind"] == "run"}
+    # the cat waits on space 6 (2 players): 3 + 5 runs past it, mice leaving the start do not
     assert danger == {"red-1": True, "red-2": False, "red-3": False, "red-4": False, "red-5": False}
+    act(e, "move", mouse="red-1")
+    assert e.places()["space-8"] == ["red-1"]  # ahead of the cat, not eaten by its own move
 
 
 def test_public_view_and_summary_keys() -> None:
@@ -208,9 +212,10 @@ def test_scenario_steps_map_to_actions_for_the_current_player() -> None:
     [
         ({"mice": {"pink-1": 3}}, "no mouse 'pink-1'"),
         ({"mice": {"red-1": 21}}, "off the track"),
-        ({"mice": {"red-1": 14}}, "cat's space 14"),
+        ({"mice": {"red-1": 6}}, "cat's space 6"),
         ({"cat": {"lap": 1, "space": 5}}, "cat symbols only"),
         ({"cat": {"lap": 0, "space": 12}}, "cannot be on space 12 in lap 0"),
+        ({"cat": {"lap": 2, "space": 8}}, "cannot be on space 8 in lap 2"),  # lap 2 runs 2 symbols a roll
         ({"cat": {"lap": 3, "space": 2}}, "cannot be on space 2 in lap 3"),
         ({"mice": {f"blue-{i}": 7 for i in range(1, 6)}}, "more than 4"),
         ({"colour": "x"}, "unknown start keys"),
@@ -240,8 +245,8 @@ def test_another_board_is_a_data_change() -> None:
     assert [m["to"] for m in e.legal_moves()][:2] == ["space-5", "den"]
     act(e, "move", mouse="red-1", to="den")
     assert e.scores == [5, 0] and e.house_left == {"den": 0}
-    assert e.cat_space == 9 and e.cat_lap == 0 and e.cat_g == -2
-    assert DEFAULT_BOARD.cat_start_space(4) == 6 and DEFAULT_BOARD.cat_start_route(4) == -8
+    assert e.cat_space == 9 and e.cat_lap == 1 and e.cat_g == 2
+    assert DEFAULT_BOARD.cat_start_space(4) == 2 and DEFAULT_BOARD.cat_start_route(4) == 0
     with pytest.raises(ValueError, match="start exit must lie before the first cat symbol"):
         Board(**{**board.__dict__, "start_exit": 3})
 

@@ -95,7 +95,7 @@ def test_bot_does_not_run_past_the_cat_when_it_can_move_another_mouse() -> None:
     # the cat waits on 14 on its way to the start: a 3 takes red-1 from 12 past it;
     # red-2 can walk safely instead
     best = bot_choice({"mice": {"red-1": 12, "red-2": 2}}, 3)
-    assert best["mouse"] != "red-1" and not best["into_cat"]
+    assert best["mouse"] != "red-1" and not best["passes_cat"]
 
 
 def test_bot_ducks_into_a_house_when_the_cat_is_coming() -> None:
@@ -145,5 +145,5 @@ def test_bot_takes_a_small_house_when_the_cat_comes_past_soon(space: int, roll: 
 def test_bot_brings_mice_out_of_the_start_while_the_cat_nears_the_exit() -> None:
     # the cat is two rolls from the start exit with four red mice waiting:
     # a mouse leaves the start instead of red-1 running on
-    best = bot_choice({"cat": {"lap": 0, "space": 18}, "mice": {"red-1": 6}}, 4)
+    best = bot_choice({"cat": {"lap": 1, "space": 18}, "mice": {"red-1": 6}}, 4)
     assert best["mouse"] != "red-1"
