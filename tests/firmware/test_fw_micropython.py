@@ -1,13 +1,13 @@
 """The firmware under a real MicroPython interpreter (v1.27, WebAssembly port
 under Node), compared line for line with the same run under CPython.
 
-CI must run ``npm ci --prefix tests/firmware/mpy`` first (the Makefile's
-``make test`` does)."""
+The runtime is fetched by ``make test`` (``npm ci --prefix tests/firmware/mpy``);
+without it these tests skip loudly, and fail under ``.ci/run``
+(tests/runtimes.py)."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,14 +19,11 @@ MPY = ROOT / "tests" / "firmware" / "mpy"
 SCENARIO = MPY / "fw_scenario.py"
 PACKAGE = ROOT / "firmware" / "buzzer"
 
+pytestmark = pytest.mark.runtime("micropython")
+
 
 def run_micropython() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed: the MicroPython (WebAssembly) run needs Node 20")
-    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
-        pytest.skip("MicroPython npm package missing: run `npm ci --prefix tests/firmware/mpy`")
-    proc = subprocess.run([node, "run_firmware.mjs", str(PACKAGE), str(SCENARIO)], cwd=MPY,
+    proc = subprocess.run(["node", "run_firmware.mjs", str(PACKAGE), str(SCENARIO)], cwd=MPY,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, f"MicroPython run failed:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
