@@ -3,9 +3,9 @@ mapping onto the box timeline with its honest error.
 
 The mapping error is what a board press's stamp is worth against a press
 from another clock (a GPIO pin on the Pi): half the best request round trip
-(the board read its clock somewhere inside it), plus how far the current fit
-missed each new sample (drift between syncs, measured, not assumed), plus,
-until two samples lie a sync interval apart, a 100 ppm crystal allowance.
+(the board read its clock somewhere inside it), plus how far the fit missed
+each new sample, as a rate per µs from the nearest sample (drift between
+syncs, measured, not assumed: a 100 ppm crystal allowance until it has been).
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ class ClockMap:
         self.max_drift = max_drift_ppm * 1e-6
         self.prior_span_us = prior_span_us
         self.misses: deque[float] = deque(maxlen=miss_window)
-        self._miss_span_us = 0
+        self.rates: deque[float] = deque(maxlen=miss_window)
+        self._anchors: list[int] = []
         self._ref_board = 0
         self._ref_box = 0.0
         self._slope = 0.0
@@ -89,11 +90,16 @@ class ClockMap:
     def add(self, board_us: int, sent_box_us: int, recv_box_us: int) -> None:
         rtt = max(0, recv_box_us - sent_box_us)
         sample = ClockSample(board_us, (sent_box_us + recv_box_us) // 2, rtt)
-        if self.samples:  # how far the fit so far missed this sample: measured mapping error
-            last = self.samples[-1]
-            predicted = self.to_box(board_us)
-            self.misses.append(max(0.0, abs(predicted - sample.box_mid_us) - rtt / 2))
-            self._miss_span_us = max(self._miss_span_us, board_us - last.board_us)
+        best = min((s.rtt_us for s in self.samples), default=rtt)
+        if self.samples and rtt <= best + self.slack_us:
+            # how far the fit so far missed this sample: the measured mapping error (only a
+            # sample as tight as the fit's own: a slow reply's wide bracket proves nothing)
+            span = board_us - self.samples[-1].board_us
+            miss = max(0.0, abs(self.to_box(board_us) - sample.box_mid_us) - rtt / 2)
+            if span >= self.prior_span_us:
+                self.rates.append(miss / span)  # drift the fit did not catch, per µs away from a sample
+            elif span >= 0:
+                self.misses.append(miss)  # a burst: the noise of one measurement
         self.samples.append(sample)
         self._fit()
 
@@ -102,15 +108,17 @@ class ClockMap:
 
     def error_us(self, board_us: int | None = None) -> int:
         """Bound on |mapped - true| box µs for a stamp at ``board_us``: half the best
-        round trip, plus the worst recent miss of the fit, plus a crystal allowance
-        while no miss has yet been measured across a sync interval."""
+        round trip, plus the measurement noise seen in bursts, plus the drift the
+        fit missed per µs (measured between syncs; 100 ppm until it has been) times
+        the distance to the nearest sample (at least one sync interval)."""
         if not self.samples:
             raise ValueError("board clock not synced yet")
-        best = min(self.samples, key=lambda s: (s.rtt_us, -s.board_us))
-        err = best.rtt_us / 2 + max(self.misses, default=0.0)
-        if self._miss_span_us < self.prior_span_us:
-            dx = abs((board_us if board_us is not None else self.samples[-1].board_us) - self._ref_board)
-            err += PRIOR_DRIFT_PPM * 1e-6 * dx
+        at = board_us if board_us is not None else self.samples[-1].board_us
+        best = min(s.rtt_us for s in self.samples)
+        rate = max(self.rates) if self.rates else PRIOR_DRIFT_PPM * 1e-6
+        anchors = self._anchors or [self._ref_board]
+        dist = min(abs(at - b) for b in anchors)
+        err = best / 2 + max(self.misses, default=0.0) + rate * max(dist, self.prior_span_us)
         return max(1, math.ceil(err))
 
     def _fit(self) -> None:
@@ -119,7 +127,9 @@ class ClockMap:
         if len(good) < 2 or good[-1].board_us - good[0].board_us < self.min_span_us:
             ref = [s for s in good if s.rtt_us == best][-1]
             self._ref_board, self._ref_box, self._slope = ref.board_us, float(ref.box_mid_us - ref.board_us), 0.0
+            self._anchors = [ref.board_us]  # one offset: the error grows with the distance from it
             return
+        self._anchors = [s.board_us for s in good]  # the line is pinned at every good sample
         ref = good[-1]
         xs = [s.board_us - ref.board_us for s in good]
         ys = [s.box_mid_us - s.board_us for s in good]  # offset as a function of board time

@@ -291,11 +291,16 @@ class BoardSource(Source):
 
     def _guarded(self, action: Callable[[], None], line: bytes) -> None:
         """Run one step of the reader; an unexpected error is logged, the line
-        dropped and the session resynchronised, and the reader goes on."""
+        dropped, the session resynchronised (the board replays from the event
+        that failed), and the reader goes on."""
+        expected = self.session.expected
         try:
             action()
         except Exception as exc:  # noqa: BLE001 - the reader must outlive any bug or line
             self.internal_errors += 1
+            # the event being handed over may not have arrived: take it again (the board
+            # keeps it until acked); a press given twice has one stamp, a lost one is gone
+            self.session.expected = min(self.session.expected, expected)
             log.error("board driver error on %r (%s: %s): line dropped, asking the board's hello again",
                       line[:80], type(exc).__name__, exc)
             self.session.resync(self.clock())
