@@ -170,6 +170,10 @@ def fake_machine(sim: BoardSim) -> SimpleNamespace:
     class Pin:
         IN, OUT, PULL_UP = 0, 1, 1
         IRQ_FALLING, IRQ_RISING = 4, 8
+        id: int
+        level: int
+        handler: Callable[[Any], None] | None
+        flags: int  # the trigger of the IRQ being served (what irq().flags() returns)
 
         def __new__(cls, pin_id: int, mode: int = -1, pull: int = -1, value: int | None = None) -> Pin:
             pin = pins.get(pin_id)

@@ -75,6 +75,7 @@ def test_presses_before_the_first_hello_reach_the_host() -> None:
         sink = Sink()
         source = driver(sim, sink)
         try:
+            sink.wait_kinds(["connected"])  # synced with virtual time standing still: exact stamps
             pump_until(sim, lambda: len(sink.presses()) >= 3, "the early presses")
             assert [p.t_us for p in sink.presses()] == [sim.box_time(a) for a in ats]
         finally:
@@ -96,6 +97,7 @@ def test_a_press_made_after_the_host_died_reaches_the_restarted_host() -> None:
         sim.advance(2_000_000)
         source = driver(sim, second)
         try:
+            second.wait_kinds(["connected"])
             pump_until(sim, lambda: len(second.presses()) >= 1, "the press made meanwhile")
             assert [p.t_us for p in first.presses()] == [sim.box_time(a)]
             assert [p.t_us for p in second.presses()] == [sim.box_time(b)]
@@ -126,7 +128,9 @@ def test_a_reboot_whose_hello_is_lost_never_stamps_on_the_old_clock(make_rig) ->
     sim.drop_lines(3, kinds=b"H")  # the new boot's hellos are lost on the wire
     b = sim.press(1, at_us=sim.now_us + 500)
     pump_until(sim, lambda: len(rig.sink.presses()) >= 2, "the press after the reboot")
-    assert rig.sink.presses()[1].t_us == sim.box_time(b)
+    p = rig.sink.presses()[1]
+    # the new clock is synced while virtual time runs: exact within what the press declares
+    assert abs(p.t_us - sim.box_time(b)) <= p.precision_us < 50_000
 
 
 def test_a_600_s_hold_while_unplugged_comes_back_at_the_right_time(make_rig) -> None:
@@ -209,11 +213,13 @@ def test_simultaneous_presses_on_gp2_and_gp27_are_a_tie_not_a_pin_order(capture:
         p27 = next(p for p in sink.presses() if p.station == 3)
         gap = abs(p27.t_us - p2.t_us)
         assert gap < tie_threshold_us(p2.precision_us, p27.precision_us)  # a tie, as it was
+        declared = source.session.info.direct_precision_us
         if capture == "irq":
             assert p27.t_us - p2.t_us == 15  # served after GP2: pin order, not press order
-            assert p2.precision_us >= 20  # declared as the spread of one IRQ service
+            assert declared >= 20 and p2.precision_us >= declared  # the spread of one IRQ service
         else:
-            assert gap == 0 and p2.precision_us == 2  # one sample, one stamp: the sampling period
+            assert gap == 0  # one sample, one stamp
+            assert declared == 2 and p2.precision_us >= 2  # the sampling period
     finally:
         source.stop()
         sim.close()

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from controller.press import InputNotice, Press
@@ -254,14 +255,14 @@ class BoardSource(Source):
                                     "" if self._port is None or callable(self._port) else f" on {self._port}")
                         if self._sink is not None:
                             self._sink.notice(InputNotice(BOARD_STATION, BOARD_INPUT, "disconnected", self.clock()))
-                    self._guarded(lambda: self._deliver(self.session.tick(self.clock())), b"")
+                    self._guarded(lambda: self._tick(self.clock()), b"")
                     self._stop.wait(self.reconnect_delay_s)
                     continue
                 buf.clear()
                 discarding = False
-            ser = self._ser
+            ser: Any = self._ser
             try:
-                data = ser.read(max(1, ser.in_waiting))  # type: ignore[attr-defined]
+                data = ser.read(max(1, ser.in_waiting))
             except (OSError, TypeError, AttributeError, ValueError) as exc:
                 log.warning("board on %s went away (%s): game paused until it is back",
                             self.port_name, exc)
@@ -280,14 +281,20 @@ class BoardSource(Source):
                     if discarding:
                         discarding = False  # the end of an over-long line: not a line of its own
                         continue
-                    self._guarded(lambda line=line, now=now: self._deliver(self.session.receive(line, now)), line)
+                    self._guarded(partial(self._receive, line, now), line)
                 if len(buf) > MAX_LINE:
                     log.warning("board line dropped: more than %d bytes without a newline (garbage or "
                                 "wrong baud rate?): %r", MAX_LINE, bytes(buf[:60]))
                     buf.clear()
                     discarding = True
-            self._guarded(lambda now=now: self._deliver(self.session.tick(now)), b"")
+            self._guarded(partial(self._tick, now), b"")
             self._flush()
+
+    def _receive(self, line: bytes, now: int) -> None:
+        self._deliver(self.session.receive(line, now))
+
+    def _tick(self, now: int) -> None:
+        self._deliver(self.session.tick(now))
 
     def _guarded(self, action: Callable[[], None], line: bytes) -> None:
         """Run one step of the reader; an unexpected error is logged, the line
