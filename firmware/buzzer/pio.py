@@ -1,9 +1,10 @@
 """PIO capture of the direct pins (``CAPTURE = "pio"``): on the Pico only.
 
 NOT YET RUN ON HARDWARE (see firmware/README.md "PIO capture: on-hardware
-check"); the IRQ path stays the default until it has. What runs in the tests
-is a CPython model of this output (controller/sources/board_sim.py PioModel)
-feeding the very decoder below (``app.pio_words_to_edges``).
+check"); the IRQ path stays the default until it has. In the tests the PIO
+program is assembled and run in a PIO emulator (tests/firmware/test_fw_pio.py),
+and a CPython model of the sampler's output (controller/sources/board_sim.py
+PioModel) feeds the very decoder below (``app.pio_words_to_edges``).
 
 Design: state machine 0 samples GP0..15 (``in_base`` 0) and SM 1 GP21..28,
 each in a 5-cycle loop, and pushes a sample only when it differs from the
@@ -38,17 +39,17 @@ def change_sampler():
     in_(pins, 16)
     mov(y, isr)
     wrap_target()
+    label("sample")
     mov(isr, null)
     in_(pins, 16)
     mov(x, isr)
     jmp(x_not_y, "changed")
-    jmp("skip")
+    jmp("sample")  # unchanged: 5 cycles per sample
     label("changed")
     mov(isr, x)
     push(noblock)
     mov(y, x)
-    label("skip")
-    wrap()
+    wrap()  # back to "sample"
 
 
 class PioSampler:
