@@ -10,10 +10,10 @@ import threading
 import time
 
 from controller.press import InputNotice, Press
-from controller.sources.board import BoardSession, BoardSource
+from controller.sources.board import BoardSession
 from controller.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
-from tests.firmware.conftest import CHANNELS, LIGHTS, Sink
+from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
 LOG = "controller.sources.board"
 HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-20 sr=32-95 lights=0-63 hb=250000 "
@@ -111,9 +111,7 @@ def test_the_reader_outlives_an_error_and_nothing_is_lost(caplog) -> None:
     caplog.set_level(logging.WARNING, LOG)
     sim = BoardSim()
     sink = RaisingSink()
-    source = BoardSource(CHANNELS, LIGHTS, port=lambda: sim.port, clock=sim.host_clock, clock_slack_us=0,
-                         reconnect_delay_s=0.02)
-    source.start(sink)
+    source = start_driver(sim, sink)
     try:
         sink.wait_kinds(["connected"])
         a = sim.press(0)
@@ -135,9 +133,7 @@ def test_the_reader_outlives_an_error_and_nothing_is_lost(caplog) -> None:
 def test_a_dead_reader_pauses_the_game_like_an_unplugged_board(caplog) -> None:
     sim = BoardSim()
     sink = Sink()
-    source = BoardSource(CHANNELS, LIGHTS, port=lambda: sim.port, clock=sim.host_clock, clock_slack_us=0,
-                         reconnect_delay_s=0.02)
-    source.start(sink)
+    source = start_driver(sim, sink)
     try:
         sink.wait_kinds(["connected"])
 

@@ -94,12 +94,14 @@ class ClockMap:
         if self.samples and rtt <= best + self.slack_us:
             # how far the fit so far missed this sample: the measured mapping error (only a
             # sample as tight as the fit's own: a slow reply's wide bracket proves nothing)
-            span = board_us - self.samples[-1].board_us
-            miss = max(0.0, abs(self.to_box(board_us) - sample.box_mid_us) - rtt / 2)
+            span = min(abs(board_us - b) for b in self._anchors or [self._ref_board])  # from what the fit is pinned to
+            off = abs(self.to_box(board_us) - sample.box_mid_us)
             if span >= self.prior_span_us:
-                self.rates.append(miss / span)  # drift the fit did not catch, per µs away from a sample
-            elif span >= 0:
-                self.misses.append(miss)  # a burst: the noise of one measurement
+                # drift the fit did not catch, per µs away from it: at worst the board read its
+                # clock at one end of the round trip, so the bound adds half of it
+                self.rates.append((off + rtt / 2) / span)
+            else:
+                self.misses.append(max(0.0, off - rtt / 2))  # a burst: the noise of one measurement
         self.samples.append(sample)
         self._fit()
 
@@ -107,19 +109,21 @@ class ClockMap:
         return min((s.rtt_us for s in self.samples), default=None)
 
     def error_us(self, board_us: int | None = None) -> int:
-        """Bound on |mapped - true| box µs for a stamp at ``board_us``: half the best
-        round trip, plus the measurement noise seen in bursts, plus the drift the
+        """Bound on |mapped - true| box µs for a stamp at ``board_us``: half the widest
+        round trip the fit trusts, plus the measurement noise seen in bursts, plus the drift the
         fit missed per µs (measured between syncs; 100 ppm until it has been) times
         the distance to the nearest sample (at least one sync interval)."""
         if not self.samples:
             raise ValueError("board clock not synced yet")
         at = board_us if board_us is not None else self.samples[-1].board_us
         best = min(s.rtt_us for s in self.samples)
-        rate = max(self.rates) if self.rates else PRIOR_DRIFT_PPM * 1e-6
+        trusted = max(s.rtt_us for s in self.samples if s.rtt_us <= best + self.slack_us)  # the fit uses these
+        recent = list(self.rates)[-3:]  # against the fit as it is now, not one replaced since
+        rate = max(recent) if recent else PRIOR_DRIFT_PPM * 1e-6
         anchors = self._anchors or [self._ref_board]
         dist = min(abs(at - b) for b in anchors)
-        err = best / 2 + max(self.misses, default=0.0) + rate * max(dist, self.prior_span_us)
-        return max(1, math.ceil(err))
+        err = trusted / 2 + max(self.misses, default=0.0) + rate * max(dist, self.prior_span_us)
+        return math.ceil(err) + 1  # + the 1 µs quantum of both clocks
 
     def _fit(self) -> None:
         best = min(s.rtt_us for s in self.samples)
