@@ -21,7 +21,8 @@ demo: setup
 
 test: setup
 	@if [ -f tests/firmware/mpy/package.json ] && command -v npm >/dev/null; then \
-		npm ci --silent --prefix tests/firmware/mpy; fi
+		npm ci --silent --prefix tests/firmware/mpy; \
+	else echo "make test: npm not found: the MicroPython firmware tests will be SKIPPED (apt-get install nodejs npm)"; fi
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy

@@ -18,17 +18,22 @@ from firmware.buzzer.proto import frame
 CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(21)) + list(range(32, 96))}
 
 
-def decode_rate(n: int = 100_000) -> tuple[float, float]:
-    """Events/s the sans-I/O session decodes (CRC check, parse, unwrap, map)."""
+def decode_rate(n: int = 100_000, version: int = 2) -> tuple[float, float]:
+    """Events/s the sans-I/O session decodes (CRC check, parse, range checks, unwrap,
+    map, clock error); ``version=1``: the v1 lines (no b=/w=) as a baseline."""
     s = BoardSession(CHANNELS)
     s.opened(0)
-    s.receive(frame("H v=1 fw=x boot=b w=0 t=0 s=0 in=0-20 sr=32-95 lights=0-63 hb=250000 cap=256 db=1/1/2"), 0)
+    extra = " a=0 cap_kind=irq pd=20 held=-" if version == 2 else ""
+    s.receive(frame(f"H v={version} fw=x boot=0000000b w=0 t=0 s=0 in=0-20 sr=32-95 lights=0-63 hb=250000 "
+                    f"cap=256 db=1/1/2{extra}"), 0)
     s.receive(frame("K from=1 lost=0"), 0)
     for r in range(1, 5):
         s.receive(frame(f"C r={r} w=0 t=10"), 20)
-    s.receive(frame("B b=b w=0 t=10 s=0 q=0 d=0 e=0 g=0 x=0"), 20)
+    s.receive(frame("B b=0000000b w=0 t=10 s=0 q=0 d=0 e=0 g=0 x=0 o=0 f=0 pd=20"), 20)
     assert s.connected
-    lines = [frame(f"P {i} c={32 + i % 64} t={(1000 + 37 * i) & ((1 << 30) - 1)} n=3 p=180")
+    tag = "b=0000000b " if version == 2 else ""
+    wraps = "w=0 " if version == 2 else ""
+    lines = [frame(f"P {i} {tag}c={32 + i % 64} {wraps}t={(1000 + 37 * i) & ((1 << 30) - 1)} n=3 p=180")
              for i in range(1, n + 1)]
     t0 = time.perf_counter()
     delivered = 0
@@ -83,7 +88,12 @@ def latency(presses: int = 200) -> list[float]:
 
 
 def main() -> None:
-    rate, bytes_per = decode_rate()
+    rates, rates_v1 = [], []
+    for _ in range(3):  # repeated, v1 baseline interleaved: the spread is printed
+        rate, bytes_per = decode_rate()
+        rates.append(rate)
+        rates_v1.append(decode_rate(version=1)[0])
+    rate = statistics.median(rates)
     lat = sorted(latency())
     p99 = lat[int(0.99 * (len(lat) - 1))]
     # USB full speed is 12 Mbit/s; CDC bulk realistically moves ~ 1 MB/s on a Pico
@@ -91,7 +101,10 @@ def main() -> None:
     cdc_bytes_s = 1_000_000
     press_lines = 63  # every input of a 7-station box pressed in the same instant
     raw_edges = 63 * 20  # a storm: all 63 inputs bouncing 20 edges each within ~1 ms
-    print(f"decode: {rate:,.0f} events/s on this machine ({bytes_per:.1f} bytes per press line)")
+    print(f"decode (v2 lines, every field range-checked): median {rate:,.0f} events/s, "
+          f"spread {min(rates):,.0f}-{max(rates):,.0f} over {len(rates)} runs ({bytes_per:.1f} bytes per press line)")
+    print(f"  baseline, v1 lines through the same session: median {statistics.median(rates_v1):,.0f} events/s, "
+          f"spread {min(rates_v1):,.0f}-{max(rates_v1):,.0f}")
     print(f"press -> sink through the pty: median {statistics.median(lat):.0f} µs, p99 {p99:.0f} µs "
           f"({len(lat)} presses)")
     print(f"63 simultaneous presses: {press_lines * bytes_per:,.0f} bytes, "

@@ -4,7 +4,8 @@
 running MicroPython with ``mpremote``; ``buzzerbox firmware pinmap`` writes
 firmware/buzzer/pinmap.py from wiring/board-pinmap.toml; ``buzzerbox firmware
 sim`` runs a simulated board on a pty and prints its device path, so a driver
-(or a person with ``screen``) can talk to it.
+(or a person with ``screen``) can talk to it; ``buzzerbox firmware repl``
+reboots the board into one maintenance boot with the REPL free.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from games.base import BuzzerBoxError
 
@@ -96,6 +98,31 @@ def install(port: str | None = None) -> None:
                             f"running MicroPython? Name its port with --port /dev/ttyACM0")
 
 
+def repl(port: str | None = None, serial_factory: Any = None) -> str:
+    """The way back to the REPL: the firmware ignores Ctrl-C (a stray 0x03 must
+    not stop a game), so ask it to reboot into one maintenance boot with the
+    REPL free (``M repl``; main.py sees the flag file). Returns the port."""
+    from controller.sources.board import find_board_port
+    from firmware.buzzer.proto import frame
+
+    port = port or find_board_port()
+    if port is None:
+        raise FirmwareError("no input board found (USB 2E8A): plug it in, or name its port with --port")
+    if serial_factory is None:
+        try:
+            import serial
+        except ImportError as exc:
+            raise FirmwareError("pyserial is not installed: `pip install pyserial`") from exc
+        serial_factory = serial.Serial
+    try:
+        with serial_factory(port, 115200, timeout=1) as ser:
+            ser.write(frame("M repl"))
+            ser.flush()
+    except OSError as exc:
+        raise FirmwareError(f"{port}: {exc}: is another program (the box?) using the board?") from exc
+    return port
+
+
 def simulate(seconds: float | None = None) -> None:
     """Run a simulated board on a pty until interrupted (or ``seconds``)."""
     from controller.sources.board_sim import BoardSim
@@ -122,6 +149,11 @@ def add_firmware_commands(subparsers: argparse._SubParsersAction) -> None:
     inst.set_defaults(func=lambda args: _run(lambda: install(args.port)))
     pm = sub.add_parser("pinmap", help="regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml")
     pm.set_defaults(func=lambda args: _run(lambda: print(f"wrote {write_pinmap()}")))
+    rp = sub.add_parser("repl", help="reboot the board into one maintenance boot with its REPL free")
+    rp.add_argument("--port", help="serial port of the Pico (default: found by USB id)")
+    rp.set_defaults(func=lambda args: _run(lambda: print(
+        f"board on {repl(args.port)} reboots into its REPL: connect with `mpremote connect <port>` "
+        f"(the next reset runs the firmware again)")))
     sim = sub.add_parser("sim", help="run a simulated board on a pseudo-terminal")
     sim.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     sim.set_defaults(func=lambda args: _run(lambda: simulate(args.seconds)))

@@ -18,7 +18,17 @@ clock follow ``time.monotonic`` (the demo); otherwise it moves only in
 Faults on demand: ``reboot``, ``unplug``/``replug`` (closes and reopens the
 pty: the device path changes, as a real re-enumeration can), ``stop_reading``/
 ``resume_reading`` (the host stops draining USB: the board can write nothing),
-``inject`` (raw bytes on the wire), ``drop_lines``/``corrupt_lines``.
+``inject`` (raw bytes on the wire), ``drop_lines``/``corrupt_lines`` (board ->
+host), ``corrupt_commands`` (host -> board).
+
+USB and crystals: ``up_delay_us``/``down_delay_us`` hold board -> host and
+host -> board bytes for that much virtual time (asymmetric on purpose: the
+clock mapping must stay within the error it declares); ``drift_ppm`` makes
+the board's crystal run fast or slow against the box; ``irq_service_us`` is
+how long one hard IRQ handler takes, so pins changing together are stamped
+in GPIO order, one service apart, as MicroPython on the rp2 does.
+``capture="pio"`` replaces the pin IRQs by ``PioModel`` (the PIO sampler's
+output, firmware/buzzer/pio.py).
 """
 
 from __future__ import annotations
@@ -43,27 +53,84 @@ from firmware.buzzer.debounce import TICKS_MASK
 SR_BASE = app.SR_BASE
 
 
+class PioModel:
+    """What the PIO sampler (firmware/buzzer/pio.py) hands the firmware, modelled
+    in CPython: it samples all GPIO levels every ``period_us`` and, when the
+    sample differs from the last, pushes (timer µs of that sample, the 32-bit
+    sample). So changes are stamped at the next sampling instant, and pins that
+    change together share one stamp whatever their GPIO numbers."""
+
+    def __init__(self, pinmap: Any, ticks_us: Callable[[], int], period_us: int = 1) -> None:
+        self.period_us = max(1, period_us)
+        self.ticks_us = ticks_us
+        self.levels = 0
+        for gp in pinmap.DIRECT.values():
+            self.levels |= 1 << gp
+        self.fifo: list[tuple[int, int]] = []
+
+    def change(self, gp: int, level: int) -> None:
+        t = self.ticks_us()
+        t = (t + (-t) % self.period_us) & TICKS_MASK  # the next sampling instant
+        self.levels = self.levels | (1 << gp) if level else self.levels & ~(1 << gp)
+        if self.fifo and self.fifo[-1][0] == t:
+            self.fifo[-1] = (t, self.levels)  # the same sample saw both changes
+        else:
+            self.fifo.append((t, self.levels))
+
+    def drain(self, board: app.Board) -> None:
+        words, self.fifo = self.fifo, []
+        for t, sample in words:
+            app.pio_words_to_edges(board, t, sample)
+
+
 class _Link:
     """The board's end of the pty: non-blocking, refuses writes while the host
-    is not reading or the cable is out."""
+    is not reading or the cable is out; holds bytes for the USB delays."""
 
     def __init__(self, sim: BoardSim) -> None:
         self.sim = sim
+        self.inbound: list[tuple[int, bytes]] = []  # (due virtual µs, host -> board bytes)
+        self.outbound: list[tuple[int, bytes]] = []  # (due virtual µs, board -> host bytes)
 
     def read(self) -> bytes:
-        fd = self.sim._master
-        if fd is None:
-            return b""
-        try:
-            return os.read(fd, 4096)
-        except (BlockingIOError, OSError):
-            return b""
+        sim = self.sim
+        fd = sim._master
+        if fd is not None:
+            try:
+                data = os.read(fd, 4096)
+            except (BlockingIOError, OSError):
+                data = b""
+            if data and sim._corrupt_cmds > 0:
+                sim._corrupt_cmds -= 1
+                data = data[:1] + bytes([data[1] ^ 0x04]) + data[2:] if len(data) > 1 else b"\x04"
+            if data:
+                self.inbound.append((sim.now_us + sim.down_delay_us, data))
+        out = b""
+        while self.inbound and self.inbound[0][0] <= sim.now_us:
+            out += self.inbound.pop(0)[1]
+        return out
+
+    def flush(self) -> None:
+        """Bytes whose USB delay is over reach the host."""
+        sim = self.sim
+        while self.outbound and self.outbound[0][0] <= sim.now_us and sim._master is not None:
+            data = self.outbound[0][1]
+            try:
+                n = os.write(sim._master, data)
+            except (BlockingIOError, OSError):
+                return
+            if n < len(data):
+                self.outbound[0] = (self.outbound[0][0], data[n:])
+                return
+            self.outbound.pop(0)
 
     def write(self, data: bytes) -> int:
         sim = self.sim
         fd = sim._master
         if fd is None or not sim.reading:
             return 0
+        if len(self.outbound) > 64:
+            return 0  # the delayed USB pipe is full: the board must wait
         whole = data.endswith(b"\n") and sim._line_start and data[:1] in sim._fault_kinds
         if whole and sim._drop > 0:
             sim._drop -= 1
@@ -71,6 +138,10 @@ class _Link:
         if whole and sim._corrupt > 0:
             sim._corrupt -= 1
             data = data[:3] + bytes([data[3] ^ 0x01]) + data[4:]  # one flipped bit
+        if sim.up_delay_us:
+            self.outbound.append((sim.now_us + sim.up_delay_us, bytes(data)))
+            sim._line_start = True
+            return len(data)
         try:
             n = os.write(fd, data)
         except (BlockingIOError, OSError):
@@ -99,12 +170,16 @@ def fake_machine(sim: BoardSim) -> SimpleNamespace:
     class Pin:
         IN, OUT, PULL_UP = 0, 1, 1
         IRQ_FALLING, IRQ_RISING = 4, 8
+        id: int
+        level: int
+        handler: Callable[[Any], None] | None
+        flags: int  # the trigger of the IRQ being served (what irq().flags() returns)
 
         def __new__(cls, pin_id: int, mode: int = -1, pull: int = -1, value: int | None = None) -> Pin:
             pin = pins.get(pin_id)
             if pin is None:
                 pin = super().__new__(cls)
-                pin.id, pin.level, pin.handler = pin_id, 1, None
+                pin.id, pin.level, pin.handler, pin.flags = pin_id, 1, None, 0
                 pins[pin_id] = pin
             if value is not None:
                 pin.value(value)
@@ -121,8 +196,9 @@ def fake_machine(sim: BoardSim) -> SimpleNamespace:
             return v
 
         def irq(self, handler: Callable[[Any], None] | None = None, trigger: int = 0,
-                hard: bool = False) -> None:
+                hard: bool = False) -> Any:
             self.handler = handler
+            return SimpleNamespace(flags=lambda: self.flags)
 
     return SimpleNamespace(Pin=Pin, SPI=lambda *a, **kw: _FakeSPI(sim), pins=pins)
 
@@ -134,8 +210,17 @@ class BoardSim:
 
     def __init__(self, pinmap: ModuleType | Any = default_pinmap, *, start_ticks: int = 0,
                  host_offset_us: int = 1_000_000_000, realtime: bool = False,
-                 event_cap: int = 256, edge_cap: int = 512) -> None:
+                 event_cap: int = 256, edge_cap: int = 512, up_delay_us: int = 0,
+                 down_delay_us: int = 0, drift_ppm: float = 0.0, irq_service_us: int = 0,
+                 capture: str = "irq", pio_period_us: int = 1) -> None:
         self.pinmap = pinmap
+        self.up_delay_us, self.down_delay_us = up_delay_us, down_delay_us
+        self.drift_ppm = drift_ppm
+        self.irq_service_us = irq_service_us
+        self.capture = capture
+        self.pio_period_us = pio_period_us
+        self._irq_skew = 0  # µs added to the board's clock while an IRQ service runs
+        self._corrupt_cmds = 0
         self.start_ticks = start_ticks
         self.host_offset_us = host_offset_us
         self.realtime = realtime
@@ -170,7 +255,10 @@ class BoardSim:
     # ---- clock -----------------------------------------------------------------
     def ticks_us(self) -> int:
         """The board's ``time.ticks_us()``."""
-        return (self.start_ticks + self.now_us - self._boot_at) & TICKS_MASK
+        since = self.now_us - self._boot_at
+        if self.drift_ppm:
+            since += int(since * self.drift_ppm * 1e-6)
+        return (self.start_ticks + since + self._irq_skew) & TICKS_MASK
 
     def host_clock(self) -> int:
         """The box timeline for a driver talking to this simulator."""
@@ -201,8 +289,12 @@ class BoardSim:
         self._boot_at = self.now_us
         self.machine = fake_machine(self)
         self.boot_id = f"{0x51D00000 + next(self._boots):08x}"
+        self.link.inbound.clear()
+        self.link.outbound.clear()
+        self.pio = PioModel(self.pinmap, self.ticks_us, self.pio_period_us) if self.capture == "pio" else None
         self.board = app.Board(self.machine, self.link, self.pinmap, self.ticks_us, self.boot_id,
-                               edge_cap=self.edge_cap, event_cap=self.event_cap)
+                               edge_cap=self.edge_cap, event_cap=self.event_cap, capture=self.capture,
+                               sampler=self.pio)
 
     def reboot(self, start_ticks: int = 0) -> None:
         """Power-cycle the board: its clock restarts, unsent events are gone."""
@@ -241,6 +333,11 @@ class BoardSim:
             self._drop += n
             self._fault_kinds = kinds
 
+    def corrupt_commands(self, n: int = 1) -> None:
+        """The next ``n`` reads of host -> board bytes get one bit flipped."""
+        with self._lock:
+            self._corrupt_cmds += n
+
     def corrupt_lines(self, n: int = 1, kinds: bytes = b"PN") -> None:
         """The next ``n`` whole lines of these types get one bit flipped on the wire."""
         with self._lock:
@@ -278,13 +375,32 @@ class BoardSim:
         self.edges(channel, changes, at)
         return at
 
+    def _apply_all(self, changes: list[tuple[int, int]]) -> None:
+        """Level changes at one instant. Direct pins: the IRQ serves the pending
+        pins one after another in GPIO order, ``irq_service_us`` apart (or the PIO
+        model samples them all at once)."""
+        direct = sorted((self.pinmap.DIRECT[ch], ch, lv) for ch, lv in changes if ch < SR_BASE)
+        served = 0
+        for _gp, ch, level in direct:
+            pin = self.machine.Pin(self.pinmap.DIRECT[ch])
+            if pin.level == level:
+                continue
+            pin.level = level
+            if self.pio is not None:
+                self.pio.change(pin.id, level)
+            elif pin.handler is not None:
+                pin.flags = 8 if level else 4  # IRQ_RISING / IRQ_FALLING
+                self._irq_skew = served * self.irq_service_us
+                pin.handler(pin)  # the hard IRQ, at the current virtual time
+                self._irq_skew = 0
+                served += 1
+        for ch, level in changes:
+            if ch >= SR_BASE:
+                self._apply(ch, level)
+
     def _apply(self, channel: int, level: int) -> None:
         if channel < SR_BASE:
-            pin = self.machine.Pin(self.pinmap.DIRECT[channel])
-            if pin.level != level:
-                pin.level = level
-                if pin.handler is not None:
-                    pin.handler(pin)  # the hard IRQ, at the current virtual time
+            self._apply_all([(channel, level)])
         else:
             chip, bit = divmod(channel - SR_BASE, 8)
             if level:
@@ -298,15 +414,25 @@ class BoardSim:
             if self._queue and self._queue[0][0] < nxt:
                 nxt = max(self._queue[0][0], self.now_us)
             self.now_us = nxt
+            due = []
             while self._queue and self._queue[0][0] <= self.now_us:
                 _, _, ch, level = heapq.heappop(self._queue)
-                self._apply(ch, level)
+                due.append((ch, level))
+            if due:
+                self._apply_all(due)
             self.board.step()
+            self.link.flush()
 
-    def advance(self, us: int) -> None:
-        """Let ``us`` of virtual time pass: edges fire, the firmware loop runs."""
+    def advance(self, us: int, step_us: int | None = None) -> None:
+        """Let ``us`` of virtual time pass: edges fire, the firmware loop runs
+        (every ``step_us``, default ``STEP_US``: long idle stretches may step coarser)."""
         with self._lock:
-            self._advance_to(self.now_us + us)
+            saved = self.STEP_US
+            self.STEP_US = step_us or saved
+            try:
+                self._advance_to(self.now_us + us)
+            finally:
+                self.STEP_US = saved
 
     def step(self) -> None:
         """Run the firmware loop once without moving time."""
@@ -327,6 +453,7 @@ class BoardSim:
                     self._advance_to(time.monotonic_ns() // 1000 - self._t0_real)
                 else:
                     self.board.step()
+                    self.link.flush()
                 fd = self._master
             try:
                 if fd is not None:

@@ -6,9 +6,17 @@ a stand-in in controller/sources/board_sim.py), so the very same code runs on
 the board, in the CPython simulator and under the MicroPython test runner.
 
 Where time is taken:
-* direct pins: ``ticks_us()`` is the first thing the hard IRQ handler does;
-  the handler only writes three preallocated arrays (``EdgeRing.put``), it
-  never allocates (tests/firmware run it under ``micropython.heap_lock()``).
+* direct pins, IRQ capture (``CAPTURE = "irq"``): ``ticks_us()`` is the first
+  thing the hard IRQ handler does; the edge's direction comes from the IRQ's
+  own trigger flags, not a later ``pin.value()``. The handler only writes
+  preallocated arrays (``EdgeRing.put``), it never allocates (tests/firmware
+  run it under ``micropython.heap_lock()``). MicroPython serves pins pending
+  together one after another in GPIO order, so its precision is the spread
+  of one IRQ service (``IRQ_SPREAD_US`` plus the longest handler measured),
+  not 1 µs.
+* direct pins, PIO capture (``CAPTURE = "pio"``, buzzer/pio.py): a state
+  machine samples every pin at a fixed rate and pushes changes with a timer
+  stamp; precision is its sampling period, whatever pins change together.
 * 74HC165 chain: one /PL pulse latches every shift-register input at once;
   ``ticks_us()`` is read at that pulse and the bits are clocked out by SPI.
   An edge happened between the previous latch and this one, so its stamp is
@@ -20,12 +28,16 @@ from array import array
 from . import proto
 from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_diff
 
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 SR_BASE = 32  # shift-register input channels start here (0..25 are direct pins)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
 ACK_TIMEOUT_US = 1000000  # no ack for this long: the host is away, hold events
-_CTL_MAX = 16  # queued control lines (replies, heartbeats) beyond this are dropped
+_CTL_MAX = 16  # queued control lines (replies, heartbeats) beyond this are dropped and counted
+#: pins pending together are served one after another: the dispatch cost between two
+#: handlers, added to the longest handler measured (estimate; check on hardware, README)
+IRQ_SPREAD_US = 20
+WDT_TIMEOUT_MS = 2000  # the main loop feeds the watchdog every step; a hung loop resets the board
 
 LIGHT_MODES = ("off", "on", "blink")
 
@@ -64,15 +76,16 @@ class EventRing:
     so a host that went away gets them replayed with their original stamps.
 
     Full: the *newest* event is dropped and counted. In a buzzer game the
-    first presses decide; later ones are the ones a game can best lose. A
-    host that never acked (a person in a terminal) does not hold events: sent
-    means done."""
+    first presses decide; later ones are the ones a game can best lose.
+    Every event is kept until a host acks it (protocol v2): a host that
+    restarts, or whose commands were damaged, asks for it again."""
 
     def __init__(self, cap):
         self.cap = cap
         self.kind = bytearray(cap)
         self.ch = bytearray(cap)
         self.t = array("I", [0] * cap)
+        self.w = array("I", [0] * cap)  # the board's wrap count at t: the stamp is exact after any absence
         self.n = array("H", [0] * cap)
         self.p = array("I", [0] * cap)
         self.first = 1  # oldest seq still held
@@ -80,13 +93,14 @@ class EventRing:
         self.send = 1  # next seq to transmit
         self.dropped = 0
 
-    def add(self, kind, ch, t, n, p):
+    def add(self, kind, ch, w, t, n, p):
         if self.next - self.first >= self.cap:
             self.dropped += 1
             return False
         i = self.next % self.cap
         self.kind[i] = kind
         self.ch[i] = ch
+        self.w[i] = w
         self.t[i] = t
         self.n[i] = n
         self.p[i] = p
@@ -111,12 +125,13 @@ class EventRing:
         self.send = want
         return lost
 
-    def line(self, seq):
+    def line(self, seq, boot):
         i = seq % self.cap
         k = self.kind[i]
         if k == PRESS:
-            return "P %d c=%d t=%d n=%d p=%d" % (seq, self.ch[i], self.t[i], self.n[i], self.p[i])
-        return "N %d c=%d k=%s t=%d" % (seq, self.ch[i], _NOTICE[k], self.t[i])
+            return "P %d b=%s c=%d w=%d t=%d n=%d p=%d" % (seq, boot, self.ch[i], self.w[i], self.t[i],
+                                                          self.n[i], self.p[i])
+        return "N %d b=%s c=%d k=%s w=%d t=%d" % (seq, boot, self.ch[i], _NOTICE[k], self.w[i], self.t[i])
 
 
 _NOTICE = {STUCK: "stuck", UNSTUCK: "unstuck"}
@@ -138,10 +153,15 @@ def ranges(chs):
 
 class Board:
     """One running board. Call ``step()`` as often as possible (``run`` does,
-    forever); everything but the IRQ happens there."""
+    forever); everything but the capture happens there.
+
+    ``capture``: ``"irq"`` (hard pin IRQs) or ``"pio"`` (a sampler object with
+    ``drain(board)`` and ``period_us``: buzzer/pio.py on the Pico, a model in
+    the simulator). ``maintenance``: called on the ``M repl`` command (on the
+    Pico: reboot into the REPL)."""
 
     def __init__(self, hw, link, pinmap, ticks_us, boot_id="00000000",
-                 edge_cap=512, event_cap=256):
+                 edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None):
         self.hw = hw
         self.link = link
         self.ticks = ticks_us
@@ -155,29 +175,43 @@ class Board:
                              db["stuck_us"], self.active_level)
         self.prec = array("I", [1] * CHANNELS)  # precision of each channel's pending first edge
         self.glitches = 0
+        self.ctl_dropped = 0  # control lines the bounded outbox could not take
+        self.faults = 0  # exceptions caught in the main loop (each sent as an E line)
+        self.irq_worst = 0  # longest hard IRQ handler measured, µs
+        self._maintenance = maintenance
         self._ctl = []  # control lines waiting to go out (str)
         self._out = b""
         self._off = 0
         self._inbuf = bytearray(proto.MAX_LINE)
         self._inlen = 0
-        self._retain = False  # a host has acked: hold events until acked
-        self._acked_at = 0
+        self._acked_at = 0  # last A or R from a host
+        self._unacked_since = 0  # when the oldest unacked sent event went out
         self._bad_cmds = 0
-        self.wraps = 0  # times ticks_us has wrapped since boot (heartbeats carry it)
+        self.wraps = 0  # times ticks_us has wrapped since boot (every time on the wire carries it)
         self._last_t = ticks_us()
         now = self._last_t
         self._beat_at = now
-        # direct pins: a hard IRQ on both edges, one dict lookup to the channel
         Pin = hw.Pin
         self._pin_ch = {}
+        self._pin_irq = {}
         self.direct = sorted(pinmap.DIRECT)
+        self.capture = capture
+        self.sampler = sampler
+        self.gp_ch = [(pinmap.DIRECT[ch], ch) for ch in self.direct]
+        self.pio_prev = 0  # the last PIO sample (PIO capture)
         for ch in self.direct:
             pin = Pin(pinmap.DIRECT[ch], Pin.IN, Pin.PULL_UP)
             self._pin_ch[pin] = ch
-            self.deb.start(ch, pin.value(), now)
-        self._irq_handler = self._irq  # bind once: the IRQ gets this very object
-        for pin in self._pin_ch:
-            pin.irq(handler=self._irq_handler, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            lv = pin.value()
+            self.pio_prev |= lv << pinmap.DIRECT[ch]
+            self.deb.start(ch, lv, now)
+        if capture == "irq":
+            self._irq_handler = self._irq  # bind once: the IRQ gets this very object
+            for pin in self._pin_ch:
+                self._pin_irq[pin] = pin.irq(handler=self._irq_handler,
+                                             trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+        elif capture != "pio" or sampler is None:
+            raise ValueError("capture must be 'irq', or 'pio' with a sampler")
         # shift registers and lights on one SPI bus
         self.sr_chips = pinmap.SR_CHIPS
         self.light_chips = pinmap.LIGHT_CHIPS
@@ -215,10 +249,35 @@ class Board:
         self._last_t = t
         return t
 
+    def wraps_at(self, t):
+        """The wrap count at ``t``, a stamp at most half a wrap before the last ``now()``."""
+        self.now()
+        return self.wraps - 1 if t > self._last_t else self.wraps
+
+    def direct_precision(self):
+        """What a direct-pin stamp is worth: the sampling period (PIO) or the spread
+        of one IRQ service (pins pending together are served in GPIO order)."""
+        if self.capture == "pio":
+            return self.sampler.period_us
+        return IRQ_SPREAD_US + self.irq_worst
+
     def _irq(self, pin):
-        """Hard IRQ, both edges: stamp first, then one lookup and three stores."""
+        """Hard IRQ, both edges: stamp first; the direction is the IRQ's own trigger
+        (the pin may have moved again since). Both triggers pending: a pulse shorter
+        than the IRQ latency, recorded as its two edges, the present level last."""
         t = self.ticks()
-        self.edges.put(t, self._pin_ch[pin], pin.value())
+        ch = self._pin_ch[pin]
+        flags = self._pin_irq[pin].flags()
+        rising = flags & 8  # Pin.IRQ_RISING on the rp2 port
+        if flags & 4 and rising:
+            lv = pin.value()
+            self.edges.put(t, ch, 1 - lv)
+            self.edges.put(t, ch, lv)
+        else:
+            self.edges.put(t, ch, 1 if rising else 0)
+        d = self.ticks() - t
+        if d > self.irq_worst:  # (a wrap inside the handler gives a negative d: ignored)
+            self.irq_worst = d
 
     def _latch(self):
         """Latch every 74HC165 input at once, stamp that instant, clock them in."""
@@ -229,7 +288,22 @@ class Board:
         return t
 
     # ---- main loop -----------------------------------------------------------
+    def step_guarded(self):
+        """``step`` that survives its own bugs: the exception goes to the host as an
+        ``E`` line and the loop goes on (``run`` calls this; the watchdog covers hangs)."""
+        try:
+            self.step()
+        except Exception as e:  # noqa: BLE001 - the board must keep running whatever broke
+            self.faults += 1
+            self._control("E %s: %s" % (type(e).__name__, str(e)[:200]))
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                self._transmit(self.now())
+            except Exception:  # noqa: BLE001, S110 - the link itself is broken: next step retries
+                pass
+
     def step(self):
+        if self.sampler is not None:
+            self.sampler.drain(self)
         ring = self.edges
         deb = self.deb
         while ring.tail != ring.head:
@@ -272,30 +346,44 @@ class Board:
     def _emit(self, kind, ch, t, n):
         if kind == GLITCH:
             self.glitches += 1
-            self._control("G c=%d t=%d n=%d" % (ch, t, n))
+            self._control("G c=%d w=%d t=%d n=%d" % (ch, self.wraps_at(t), t, n))
         else:
-            self.events.add(kind, ch, t, n, self.prec[ch] if kind == PRESS else 0)
+            p = 0
+            if kind == PRESS:
+                p = self.prec[ch] if ch >= SR_BASE else self.direct_precision()
+            self.events.add(kind, ch, self.wraps_at(t), t, n, p)
+
+    def held(self):
+        """Channels whose line is at the active level now (a normally-closed contact
+        at rest, a button held, a short to ground)."""
+        deb = self.deb
+        return [ch for ch in range(CHANNELS) if deb.level[ch] == self.active_level
+                and (ch in self._pin_ch.values() or SR_BASE <= ch < SR_BASE + 8 * self.sr_chips)]
 
     # ---- talking -------------------------------------------------------------
     def hello(self):
         db = self.pinmap.DEBOUNCE
         sr = [SR_BASE + i for i in range(8 * self.sr_chips)]
         now = self.now()  # first: reading the clock may count a wrap, and w= must match t=
+        ev = self.events
         self._control(
-            "H v=%d fw=%s boot=%s w=%d t=%d s=%d in=%s sr=%s lights=%s hb=%d cap=%d db=%d/%d/%d"
+            "H v=%d fw=%s boot=%s w=%d t=%d s=%d a=%d in=%s sr=%s lights=%s hb=%d cap=%d db=%d/%d/%d"
+            " cap_kind=%s pd=%d held=%s"
             % (proto.PROTOCOL_VERSION, VERSION, self.boot_id, self.wraps, now,
-               self.events.next - 1, ranges(self.direct), ranges(sr),
-               ranges(range(8 * self.light_chips)), HEARTBEAT_US, self.events.cap,
-               db["bounce_us"], db["glitch_us"], db["stuck_us"]))
+               ev.next - 1, ev.first - 1, ranges(self.direct), ranges(sr),
+               ranges(range(8 * self.light_chips)), HEARTBEAT_US, ev.cap,
+               db["bounce_us"], db["glitch_us"], db["stuck_us"], self.capture,
+               self.direct_precision(), ranges(self.held())))
 
     def heartbeat(self, now):
         ev = self.events
         for i in range(len(self._ctl) - 1, -1, -1):
             if self._ctl[i][0] == "B":  # only the latest heartbeat is worth sending
                 self._ctl.pop(i)
-        self._control("B b=%s w=%d t=%d s=%d q=%d d=%d e=%d g=%d x=%d"
+        self._control("B b=%s w=%d t=%d s=%d q=%d d=%d e=%d g=%d x=%d o=%d f=%d pd=%d"
                       % (self.boot_id, self.wraps, now, ev.send - 1, ev.next - ev.send,
-                         ev.dropped, self.edges.dropped, self.glitches, self.sr_worst))
+                         ev.dropped, self.edges.dropped, self.glitches, self.sr_worst,
+                         self.ctl_dropped, self.faults, self.direct_precision()))
         self.sr_worst = self.sr_interval
         if self._led is not None:
             self._led.value(1 - self._led.value())
@@ -303,8 +391,12 @@ class Board:
     def _control(self, body):
         if len(self._ctl) < _CTL_MAX:
             self._ctl.append(body)
+        else:
+            self.ctl_dropped += 1
 
     def _transmit(self, now):
+        """Writes what the link takes now and returns: a host that does not read
+        never blocks the loop. Events wait in their ring (oldest kept)."""
         link = self.link
         while True:
             if self._off < len(self._out):
@@ -320,12 +412,12 @@ class Board:
                 ev = self.events
                 if ev.send >= ev.next:
                     return
-                if self._retain and ticks_diff(now, self._acked_at) >= ACK_TIMEOUT_US:
-                    return  # the host stopped acking: hold events for its return
-                body = ev.line(ev.send)
+                if ev.send > ev.first and ticks_diff(now, self._unacked_since) >= ACK_TIMEOUT_US:
+                    return  # nothing acked for a while: the host is away, hold events for its return
+                if ev.send == ev.first:
+                    self._unacked_since = now
+                body = ev.line(ev.send, self.boot_id)
                 ev.send += 1
-                if not self._retain:
-                    ev.ack(ev.send - 1)
             self._out = proto.frame(body)
             self._off = 0
 
@@ -335,6 +427,8 @@ class Board:
             return
         buf = self._inbuf
         for b in data:
+            if b < 32 and b != 10 and b != 13 or b > 126:
+                continue  # control bytes (a stray 0x03 = Ctrl-C) are line noise, never commands
             if b == 10 or b == 13:
                 if self._inlen:
                     self._command(bytes(buf[:self._inlen]), now)
@@ -353,7 +447,7 @@ class Board:
     def _command(self, raw, now):
         try:
             text = proto.unframe(raw) if b"*" in raw else raw.decode()
-        except ValueError as e:
+        except (ValueError, UnicodeError) as e:
             self._error("command %r: %s" % (raw[:40], e))
             return
         parts = text.split()
@@ -363,25 +457,33 @@ class Board:
         try:
             if op == "T":  # clock request: answer with the ticks of now
                 t = self.now()
-                self._control("C r=%s w=%d t=%d" % (parts[1], self.wraps, t))
+                self._control("C r=%d w=%d t=%d" % (int(parts[1]), self.wraps, t))
             elif op == "A":
                 self._host_seen(now)
                 self.events.ack(int(parts[1]))
+                self._unacked_since = now
             elif op == "R":
                 self._host_seen(now)
                 lost = self.events.rewind(int(parts[1]))
+                self._unacked_since = now
                 self._control("K from=%d lost=%d" % (self.events.send, lost))
             elif op == "L":
                 self.set_light(parts[1], parts[2])
+            elif op == "Q":
+                t = self.now()
+                self._control("Q w=%d t=%d held=%s" % (self.wraps, t, ranges(self.held())))
             elif op == "?":
                 self.hello()
+            elif op == "M" and parts[1:] == ["repl"]:
+                if self._maintenance is None:
+                    raise ValueError("no maintenance mode on this board")
+                self._maintenance()
             else:
-                self._error("unknown command %r (expected T, A, R, L or ?)" % op)
+                self._error("unknown command %r (expected T, A, R, L, Q, M repl or ?)" % op[:8])
         except (IndexError, ValueError) as e:
             self._error("command %r: %s" % (text[:40], e))
 
     def _host_seen(self, now):
-        self._retain = True
         self._acked_at = now
 
     # ---- lights --------------------------------------------------------------
@@ -421,26 +523,76 @@ class Board:
         self._rclk.value(0)
 
 
-class UsbLink:
-    """USB CDC through MicroPython's stdin/stdout, never blocking the loop."""
+def pio_words_to_edges(board, t, sample):
+    """One sample pushed by the PIO sampler at ``t``: every direct pin whose level
+    differs from the previous sample changed at ``t``, to the level the sample
+    shows (the direction comes from the hardware, never a later read)."""
+    x = sample ^ board.pio_prev
+    board.pio_prev = sample
+    if not x:
+        return
+    put = board.edges.put
+    for gp, ch in board.gp_ch:
+        if (x >> gp) & 1:
+            put(t, ch, (sample >> gp) & 1)
 
-    def __init__(self):
+
+class UsbLink:
+    """USB CDC through MicroPython's stdin/stdout, never blocking the loop: it
+    writes only when the CDC reports room (POLLOUT), at most ``chunk`` bytes at
+    a time, so a host that stops reading leaves the loop running and the events
+    in their ring."""
+
+    def __init__(self, chunk=64):
         import select
         import sys
 
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
+        self.chunk = chunk
+        self._rpoll = select.poll()
+        self._rpoll.register(sys.stdin, select.POLLIN)
+        self._wpoll = select.poll()
+        self._wpoll.register(sys.stdout, select.POLLOUT)
 
     def read(self):
         data = b""
-        while len(data) < 64 and self._poll.poll(0):
+        while len(data) < 64 and self._rpoll.poll(0):
             data += self._in.read(1)
         return data
 
     def write(self, data):
-        return self._out.write(data) or 0
+        if not self._wpoll.poll(0):
+            return 0
+        return self._out.write(data[:self.chunk]) or 0
+
+
+MAINTENANCE_FLAG = "maintenance"  # main.py finds it at boot: one boot into the REPL
+
+
+def enter_maintenance(machine, os_mod):
+    """``M repl``: flag the next boot as maintenance (main.py then leaves the REPL
+    free, watchdog off) and reset (a started RP2040 watchdog cannot be stopped)."""
+    with open(MAINTENANCE_FLAG, "w") as f:
+        f.write("1")
+    if hasattr(os_mod, "sync"):
+        os_mod.sync()
+    machine.reset()
+
+
+def protect(micropython, machine, timeout_ms=WDT_TIMEOUT_MS):
+    """No REPL by accident: a stray 0x03 on the wire is data, not Ctrl-C; a hung
+    loop is reset by the watchdog. Returns the watchdog to feed."""
+    micropython.kbd_intr(-1)
+    return machine.WDT(timeout=timeout_ms)
+
+
+def serve(board, wdt, steps=-1):
+    """The main loop: step (exceptions become E lines), feed the watchdog."""
+    while steps:
+        board.step_guarded()
+        wdt.feed()
+        steps -= 1
 
 
 def run():
@@ -456,6 +608,12 @@ def run():
 
     micropython.alloc_emergency_exception_buf(100)
     boot_id = binascii.hexlify(os.urandom(4)).decode()
-    board = Board(machine, UsbLink(), pinmap, time.ticks_us, boot_id)
-    while True:
-        board.step()
+    capture = getattr(pinmap, "CAPTURE", "irq")
+    sampler = None
+    if capture == "pio":
+        from .pio import PioSampler
+
+        sampler = PioSampler(pinmap)
+    board = Board(machine, UsbLink(), pinmap, time.ticks_us, boot_id, capture=capture,
+                  sampler=sampler, maintenance=lambda: enter_maintenance(machine, os))
+    serve(board, protect(micropython, machine))

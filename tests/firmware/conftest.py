@@ -57,6 +57,15 @@ class Sink:
         self.wait_for(lambda items: self.kinds() == kinds, f"notices {kinds}")
 
 
+def start_driver(sim: BoardSim, sink: Sink, channels: dict | None = None, **kw: object) -> BoardSource:
+    """A driver on the simulator's pty and virtual clock, started on ``sink``."""
+    kw.setdefault("clock_slack_us", 0)
+    source = BoardSource(channels or CHANNELS, LIGHTS, port=lambda: sim.port, clock=sim.host_clock,
+                         reconnect_delay_s=0.02, **kw)  # type: ignore[arg-type]
+    source.start(sink)
+    return source
+
+
 class Rig:
     def __init__(self, **sim_args: object) -> None:
         self.sim = BoardSim(**sim_args)  # type: ignore[arg-type]

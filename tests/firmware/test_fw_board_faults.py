@@ -37,7 +37,9 @@ def test_presses_keep_board_stamps_across_the_2_30_wrap(make_rig) -> None:
     assert stamps(got) == [(0, "bell", sim.box_time(a)), (1, "bell", sim.box_time(b)),
                            (2, "bell", sim.box_time(c)), (1, "a", sim.box_time(d))]
     assert got[0].edges == 5  # the bounce train, counted on the board
-    assert got[3].precision_us == 1  # scanned at the edge's own instant by the simulator
+    # exact stamps, each declaring what it is worth against another clock: at most a
+    # 100 ppm crystal allowance over the 3 s since the last measured sync
+    assert all(1 <= p.precision_us <= 400 for p in got)
 
 
 def test_garbage_truncated_and_bad_checksum_lines_are_logged_and_dropped(make_rig, caplog) -> None:

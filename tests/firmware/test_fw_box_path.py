@@ -18,7 +18,8 @@ def wired():
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(3))
     source = BoardSource({0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}, port=lambda: sim.port,
-                         clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02)
+                         clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02,
+                         sync_interval_us=200_000)
     box.latency_guard_us = source.report_delay_us(box.debouncer.config)
     source.start(box)
     yield sim, box, source
@@ -43,7 +44,9 @@ def pump(sim, box, us, until, what, timeout=10.0):
 
 def test_board_presses_decide_the_quiz_to_the_microsecond(wired):
     sim, box, source = wired
-    pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+    # connected, and one sync interval later the drift between syncs is measured, not assumed
+    pump(sim, box, 500_000, lambda ev: source.connected and source.session.clock.error_us() < 37,
+         "the board with its clock mapping measured")
     box.host("arm", sim.host_clock())
     t = sim.now_us + 100_000
     sim.press(1, at_us=t, bounce=(120, 300, 900))

@@ -1,15 +1,16 @@
 """The firmware under a real MicroPython interpreter (v1.27, WebAssembly port
 under Node), compared line for line with the same run under CPython.
 
-CI must run ``npm ci --prefix tests/firmware/mpy`` first (the Makefile's
-``make test`` does)."""
+The runtime is fetched by ``make test`` (``npm ci --prefix tests/firmware/mpy``);
+without it these tests skip loudly, and fail under ``.ci/run``
+(tests/runtimes.py)."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -19,14 +20,12 @@ MPY = ROOT / "tests" / "firmware" / "mpy"
 SCENARIO = MPY / "fw_scenario.py"
 PACKAGE = ROOT / "firmware" / "buzzer"
 
+pytestmark = pytest.mark.runtime("micropython")
 
+
+@lru_cache(maxsize=1)  # one interpreter run serves every test below
 def run_micropython() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed: the MicroPython (WebAssembly) run needs Node 20")
-    if not (MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
-        pytest.skip("MicroPython npm package missing: run `npm ci --prefix tests/firmware/mpy`")
-    proc = subprocess.run([node, "run_firmware.mjs", str(PACKAGE), str(SCENARIO)], cwd=MPY,
+    proc = subprocess.run(["node", "run_firmware.mjs", str(PACKAGE), str(SCENARIO)], cwd=MPY,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, f"MicroPython run failed:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
@@ -50,9 +49,38 @@ def test_micropython_and_cpython_run_the_firmware_identically() -> None:
     mpy = run_micropython().splitlines()
     cpy = run_cpython().splitlines()
     assert mpy == cpy
-    # and what they agree on is right: the press across the 2^30 wrap keeps its first edge
-    assert "line P 1 c=0 t=1073721823 n=3 p=1" in mpy  # first edge 20 ms before the wrap
+    # and what they agree on is right: the press across the 2^30 wrap keeps its first edge,
+    # with the wrap count it happened in (w=0) and the IRQ path's declared spread (p=20)
+    assert "line P 1 b=cafe0001 c=0 w=0 t=1073721823 n=3 p=20" in mpy  # 20 ms before the wrap
+    assert "line P 2 b=cafe0001 c=34 w=1 t=10249 n=1 p=250" in mpy  # after it: w=1
     assert "wraps 1" in mpy
     assert "edges_dropped 13" in mpy  # 20 edges into a ring of 8 (7 usable) slots
     assert "clock_reply r=7" in mpy
     assert any(line.startswith("line X command 'L 99 on'") for line in mpy)
+
+
+def test_direction_comes_from_the_irq_trigger_not_a_later_read() -> None:
+    out = run_micropython().splitlines()
+    assert "edge_level_from_trigger 0" in out  # falling edge, pin already back high
+    assert "both_triggers 0 1" in out  # a pulse shorter than the IRQ latency: both edges
+
+
+def test_no_repl_by_accident_and_a_loop_that_survives_its_errors() -> None:
+    out = run_micropython().splitlines()
+    assert "ctrl_c ['C r=8 w=0 t=5250']" in out  # 0x03 on the wire is dropped as noise
+    assert "protect [-1] 2000 5" in out  # kbd_intr(-1), a 2 s watchdog fed every loop
+    # an exception in the loop: reported, and the next press still goes out
+    assert "fault ['E RuntimeError: injected', 'P 1 b=cafe0002 c=0 w=0 t=7000 n=1 p=20'] 1" in out
+    assert "maintenance_called" in out  # `M repl`: the documented way back to the REPL
+
+
+def test_a_host_that_stops_reading_never_blocks_the_board_and_the_oldest_are_kept() -> None:
+    out = run_micropython().splitlines()
+    assert "not_reading 4 3" in out  # ring of 4 full: 4 oldest kept, 3 newest counted as dropped
+    assert "replayed ['2', '2', '3', '4']" in out  # back: everything unacked comes again
+
+
+def test_rest_levels_and_pio_samples_under_micropython() -> None:
+    out = run_micropython().splitlines()
+    assert "held ['held=1', 'held=1']" in out  # channel 1 at its active level, in Q and hello
+    assert "pio_edges [(0, 0, 10), (1, 0, 10)]" in out  # one sample, two pins, one stamp

@@ -45,3 +45,44 @@ def test_cli_registers_firmware_commands() -> None:
     args = parser.parse_args(["firmware", "install", "--port", "/dev/ttyACM0"])
     assert args.port == "/dev/ttyACM0" and callable(args.func)
     assert parser.parse_args(["firmware", "sim"]).firmware_command == "sim"
+
+
+def test_repl_asks_the_board_for_a_maintenance_boot_and_the_firmware_takes_it() -> None:
+    """`buzzerbox firmware repl` writes `M repl`; the firmware (simulated) calls its
+    maintenance hook, the documented way back to the REPL with Ctrl-C disabled."""
+    from controller.sources.board_sim import BoardSim
+
+    sim = BoardSim()
+    called = []
+    sim.board._maintenance = lambda: called.append(True)
+    try:
+        class Port:
+            def __init__(self, port: str, baud: int, timeout: float) -> None:
+                self.f = open(port, "wb", buffering=0)  # noqa: SIM115
+
+            def __enter__(self) -> Port:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                self.f.close()
+
+            def write(self, data: bytes) -> None:
+                self.f.write(data)
+
+            def flush(self) -> None:
+                pass
+
+        assert firmware_tools.repl(sim.port, serial_factory=Port) == sim.port
+        for _ in range(50):
+            sim.advance(1_000)
+            if called:
+                break
+        assert called == [True]
+    finally:
+        sim.close()
+
+
+def test_repl_without_a_board_names_the_fix(monkeypatch) -> None:
+    monkeypatch.setattr("controller.sources.board.find_board_port", lambda: None)
+    with pytest.raises(FirmwareError, match="no input board found"):
+        firmware_tools.repl()

@@ -31,6 +31,7 @@ class Pin:
         self.pid = pid
         self.level = 1 if value is None else value
         self.handler = None
+        self.trig = 0
         Pin.pins[pid] = self
 
     def value(self, v=None):
@@ -40,6 +41,10 @@ class Pin:
 
     def irq(self, handler=None, trigger=0, hard=False):
         self.handler = handler
+        return self
+
+    def flags(self):
+        return self.trig
 
 
 class SPI:
@@ -101,6 +106,7 @@ pin = Pin.pins[2]
 # 1. the IRQ handler does not allocate: run it with the heap locked
 def irq_edge(level):
     pin.level = level
+    pin.trig = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
     pin.handler(pin)
 
 if micropython is not None and hasattr(micropython, "heap_lock"):
@@ -132,14 +138,25 @@ run(30000)  # across the wrap: the press is accepted with its first edge's stamp
 HW.spi.sr[0] = 0xFF ^ 0x04  # shift-register channel 34 pressed
 run(30000)
 HW.spi.sr[0] = 0xFF
-pin.level = 1
-pin.handler(pin)
+irq_edge(1)
 run(30000)
 # 2. the IRQ ring is bounded: 20 edges into 8 slots, the rest counted
 for i in range(20):
-    pin.level = i & 1
-    pin.handler(pin)
+    irq_edge(i & 1)
 print("edges_dropped", board.edges.dropped)
+# the direction comes from the IRQ's trigger, not a later read: the pin is back at
+# rest when the handler runs, the falling edge is still a falling edge
+board.edges.head = board.edges.tail
+pin.level = 1
+pin.trig = Pin.IRQ_FALLING
+pin.handler(pin)
+print("edge_level_from_trigger", board.edges.lv[board.edges.tail])
+board.edges.head = board.edges.tail
+pin.trig = Pin.IRQ_FALLING | Pin.IRQ_RISING  # a pulse shorter than the IRQ latency
+pin.handler(pin)
+i = board.edges.tail
+print("both_triggers", board.edges.lv[i], board.edges.lv[(i + 1) % board.edges.cap])
+board.edges.head = board.edges.tail
 link.inbox = proto.frame("T 7") + b"L 3 blink\nL 99 on\nbogus\n"
 run(300000)
 for raw in link.sent:
@@ -166,4 +183,126 @@ d.poll(120000)
 d.edge(0, 1, 130000)
 d.poll(150000)
 print("debounce", out)
+
+# 4. faults: a second board, its own link
+def sent_bodies(lnk):
+    out = [proto.unframe(raw) for raw in lnk.sent]
+    lnk.sent = []
+    return out
+
+
+Pin.pins = {}
+link2 = Link()
+now[0] = 5000
+board2 = app.Board(HW, link2, PinMap, ticks_us, "cafe0002", edge_cap=16, event_cap=4,
+                   maintenance=lambda: print("maintenance_called"))
+pin2 = Pin.pins[2]
+run_board = board
+
+
+def run2(us, step=250):
+    end = now[0] + us
+    while ticks_diff(end & MASK, now[0]) > 0:
+        now[0] = (now[0] + step) & MASK
+        board2.step_guarded()
+
+
+def press2(p, hold=20000):
+    p.level = 0
+    p.trig = Pin.IRQ_FALLING
+    p.handler(p)
+    run2(hold)
+    p.level = 1
+    p.trig = Pin.IRQ_RISING
+    p.handler(p)
+    run2(20000)
+
+
+# a stray Ctrl-C byte (and other control bytes) around a command: noise, not a REPL
+link2.inbox = b"\x03T 8\x03\n"
+run2(1000)
+print("ctrl_c", [b for b in sent_bodies(link2) if b[0] in "CX"])
+# an exception in the main loop: an E line, and the loop goes on
+real_poll = board2.deb.poll
+calls = [0]
+
+
+def broken_poll(t):
+    calls[0] += 1
+    if calls[0] == 1:
+        raise RuntimeError("injected")
+    real_poll(t)
+
+
+board2.deb.poll = broken_poll
+run2(1000)
+press2(pin2)
+print("fault", [b for b in sent_bodies(link2) if b[0] in "EP"], board2.faults)
+# the host stops reading: the loop never blocks, the oldest presses are kept
+link2.write = lambda data: 0
+for _ in range(6):
+    press2(pin2)
+print("not_reading", board2.events.next - board2.events.first, board2.events.dropped)
+link2.write = lambda data: link2.sent.append(bytes(data)) or len(data)
+link2.inbox = proto.frame("R 1") + b"\n"
+run2(300000)
+print("replayed", [b.split()[1] for b in sent_bodies(link2) if b[0] == "P"])
+# rest levels: an input held at its active level (a normally-closed contact at rest)
+Pin.pins[3].level = 0
+Pin.pins[3].trig = Pin.IRQ_FALLING
+Pin.pins[3].handler(Pin.pins[3])
+run2(30000)
+link2.inbox = b"Q\n?\n"
+run2(1000)
+print("held", [b.split()[-1] for b in sent_bodies(link2) if b[0] in "QH"])
+# the way back to the REPL
+link2.inbox = b"M repl\n"
+run2(1000)
+
+
+# no REPL by accident: Ctrl-C off, a watchdog fed every loop
+class FakeMicropython:
+    calls = []
+
+    @staticmethod
+    def kbd_intr(c):
+        FakeMicropython.calls.append(c)
+
+
+class FakeWDT:
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.fed = 0
+
+    def feed(self):
+        self.fed += 1
+
+
+class FakeMachine:
+    WDT = FakeWDT
+
+
+wdt = app.protect(FakeMicropython, FakeMachine)
+app.serve(board2, wdt, steps=5)
+print("protect", FakeMicropython.calls, wdt.timeout, wdt.fed)
+
+
+# PIO capture: samples decoded into edges, direction from the sample
+class Sampler:
+    period_us = 2
+    words = []
+
+    def drain(self, b):
+        for t, sample in Sampler.words:
+            app.pio_words_to_edges(b, t, sample)
+        Sampler.words = []
+
+
+Pin.pins = {}
+link3 = Link()
+board3 = app.Board(HW, link3, PinMap, ticks_us, "cafe0003", capture="pio", sampler=Sampler())
+rest = board3.pio_prev
+Sampler.words = [(now[0] + 10, rest & ~(1 << 2) & ~(1 << 3))]  # GP2 and GP3 fall in one sample
+board3.step()
+print("pio_edges", [(board3.edges.c[i], board3.edges.lv[i], board3.edges.t[i] - now[0]) for i in range(2)])
 sys.stdout.write("done\n")

@@ -1,0 +1,477 @@
+"""The protocol state of one board connection, sans-I/O (firmware/PROTOCOL.md).
+
+Lines and box time in; presses, notices and commands out. Every field of
+every line is range-checked before it is used: a damaged or hostile line is
+one log line and dropped, never an exception out of ``receive`` (a fuzz test
+holds it to that). Speaks protocol v2 and, for boards not yet updated, v1.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from controller.press import InputNotice, Press
+from controller.sources.board.clock import ClockMap, TickExtender, board_us
+from firmware.buzzer.proto import MAX_LINE, fields, unframe
+
+log = logging.getLogger(__name__)
+
+BOARD_STATION = -1  # the station number of whole-board notices (the runtime's HOST_STATION)
+BOARD_INPUT = "board"
+SPOKEN_VERSIONS = (1, 2)
+BOARD_CHANNELS = 96  # input channels 0..95 (firmware/buzzer/app.py CHANNELS)
+LIGHT_CHANNELS = 64
+MAX_SEQ = (1 << 31) - 1
+MAX_COUNT = (1 << 31) - 1
+MAX_HELD = 4096  # events waiting for the clock sync; beyond, the board keeps them for a replay
+_BOOT = re.compile(r"[0-9a-f]{8}")
+_TEXT = re.compile(r"[\x21-\x7e]{1,32}")
+
+Output = Press | InputNotice
+ChannelMap = Mapping[int, tuple[int, str]]
+
+
+def num(f: Mapping[str, str], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    """Field ``key`` as an int in lo..hi; ValueError naming the field otherwise.
+    Digits are checked before ``int()``: a 300-digit number costs nothing."""
+    v = f.get(key)
+    if v is None:
+        if default is None:
+            raise ValueError(f"field {key}= missing")
+        return default
+    if not (0 < len(v) <= 19 and v.isascii() and v.isdigit()):
+        raise ValueError(f"field {key}={v[:20]!r} is not a number")
+    n = int(v)
+    if not lo <= n <= hi:
+        raise ValueError(f"field {key}={n} out of range {lo}..{hi}")
+    return n
+
+
+def parse_ranges(text: str, limit: int = BOARD_CHANNELS) -> set[int]:
+    """'0-2,5' -> {0, 1, 2, 5} ('-' is the empty list); every channel below ``limit``."""
+    out: set[int] = set()
+    if text in ("", "-"):
+        return out
+    for part in text.split(",")[:limit]:
+        lo_s, _, hi_s = part.partition("-")
+        lo = num({"c": lo_s}, "c", 0, limit - 1)
+        hi = num({"c": hi_s or lo_s}, "c", lo, limit - 1)
+        out.update(range(lo, hi + 1))
+    return out
+
+
+@dataclass
+class BoardInfo:
+    """What the board said about itself (hello, heartbeats, level queries)."""
+
+    version: int = 0
+    firmware: str = ""
+    boot_id: str = ""
+    inputs: set[int] = field(default_factory=set)
+    lights: set[int] = field(default_factory=set)
+    capacity: int = 0
+    capture: str = ""
+    direct_precision_us: int = 1
+    held: set[int] = field(default_factory=set)  # channels at the active level (last hello or Q)
+    held_at_us: int | None = None
+    dropped_events: int = 0
+    dropped_edges: int = 0
+    dropped_control: int = 0
+    faults: int = 0
+    glitches: int = 0
+    scan_us: int = 0
+
+
+class BoardSession:
+    """The protocol state of one board connection, without I/O.
+
+    ``receive(line, now)`` returns what the sink must get; commands for the
+    board pile up in ``outbox`` (bodies, framed by the caller)."""
+
+    def __init__(self, channel_map: ChannelMap, *, sync_burst: int = 4,
+                 sync_interval_us: int = 1_000_000, silence_us: int = 1_000_000,
+                 clock_slack_us: int = 100) -> None:
+        self.channel_map = dict(channel_map)
+        self.sync_burst = sync_burst
+        self.sync_interval_us = sync_interval_us
+        self.silence_us = silence_us
+        self.clock_slack_us = clock_slack_us
+        self.info = BoardInfo()
+        self.outbox: list[str] = []
+        self.expected = 1  # the next event sequence number
+        self.replay_pending = False
+        self._replay_seq = 0
+        self._replay_asked_us: int | None = None
+        self.connected = False  # what the sink was last told
+        self.known_boot: str | None = None
+        self._reset_clock()
+        self._silent = False
+        self._last_rx_us: int | None = None
+        self._unknown_channels: set[int] = set()
+        self.delivered = 0
+        self.dropped_lines = 0
+
+    def _reset_clock(self) -> None:
+        self.ticks = TickExtender()
+        self.clock = ClockMap(slack_us=self.clock_slack_us, prior_span_us=self.sync_interval_us * 9 // 10)
+        self._requests: dict[int, int] = {}
+        self._next_req = 1
+        self._burst_left = 0
+        self._next_sync_us: int | None = None
+        self._held: list[tuple[str, dict[str, str], int]] = []  # events waiting for the clock
+        self.hello_seen = False
+        self._hello_asked_us: int | None = None
+
+    # ---- connection events ---------------------------------------------------
+    def opened(self, now_us: int) -> None:
+        """A fresh port: ask who is there; nothing counts until the hello."""
+        self.hello_seen = False
+        self._last_rx_us = now_us
+        self._silent = False
+        self._ask_hello(now_us)
+
+    def _ask_hello(self, now_us: int) -> None:
+        self._hello_asked_us = now_us
+        self.outbox.append("?")
+
+    def closed(self, now_us: int) -> list[Output]:
+        self.hello_seen = False
+        return self._set_connected(False, now_us)
+
+    def resync(self, now_us: int) -> None:
+        """After an unexpected error: forget the half-read state and ask for the
+        hello again (the board replays what was not acked)."""
+        self.hello_seen = False
+        self.replay_pending = False
+        self._ask_hello(now_us)
+
+    def query_levels(self) -> None:
+        """Ask the board which inputs are at their active level now (answer in ``info.held``)."""
+        self.outbox.append("Q")
+
+    def _set_connected(self, up: bool, now_us: int) -> list[Output]:
+        if up == self.connected:
+            return []
+        self.connected = up
+        return [InputNotice(BOARD_STATION, BOARD_INPUT, "connected" if up else "disconnected", now_us)]
+
+    def tick(self, now_us: int) -> list[Output]:
+        """Time passes: periodic clock requests, silence detection, and a
+        hello asked for again if the first question or answer was lost."""
+        out: list[Output] = []
+        asked_hello = self._hello_asked_us
+        if not self.hello_seen and asked_hello is not None and now_us - asked_hello >= self.silence_us:
+            log.warning("no hello from the board after %.1f s: asking again", (now_us - asked_hello) / 1e6)
+            self._ask_hello(now_us)
+        if (self.hello_seen and self._last_rx_us is not None and not self._silent
+                and now_us - self._last_rx_us >= self.silence_us):
+            self._silent = True
+            log.warning("board silent for %.1f s (no heartbeat): game paused until it talks again",
+                        (now_us - self._last_rx_us) / 1e6)
+            out += self._set_connected(False, now_us)
+        asked = self._replay_asked_us
+        if (self.replay_pending and self.hello_seen and not self._silent and asked is not None
+                and now_us - asked >= self.silence_us):
+            log.warning("no answer to the replay request: asking again")
+            self._ask_replay(self._replay_seq, now_us)
+        if self.hello_seen and self._next_sync_us is not None and now_us >= self._next_sync_us:
+            self._request_clock(now_us)
+            self._next_sync_us = now_us + self.sync_interval_us
+        return out
+
+    def _request_clock(self, now_us: int) -> None:
+        rid = self._next_req
+        self._next_req += 1
+        self._requests[rid] = now_us
+        if len(self._requests) > 32:  # replies that never came
+            del self._requests[min(self._requests)]
+        self.outbox.append(f"T {rid}")
+
+    # ---- lines in ------------------------------------------------------------
+    def _drop(self, why: str, line: bytes) -> list[Output]:
+        self.dropped_lines += 1
+        if self.hello_seen:
+            log.warning("board line dropped: %s: %r", why, line[:80])
+        else:
+            log.debug("board line before hello dropped: %s: %r", why, line[:80])
+        return []
+
+    def receive(self, line: bytes, now_us: int) -> list[Output]:
+        if len(line) > MAX_LINE + 1:
+            return self._drop(f"{len(line)} bytes, longer than the protocol's {MAX_LINE}", line)
+        try:
+            body = unframe(line)
+        except ValueError as exc:
+            return self._drop(str(exc), line)
+        parts = body.split()
+        if not parts:
+            return self._drop("empty body", line)
+        out: list[Output] = []
+        if self._silent:
+            self._silent = False
+            log.warning("board talking again after %.1f s of silence",
+                        (now_us - (self._last_rx_us or now_us)) / 1e6)
+            if self.hello_seen:
+                self._ask_replay(self.expected - 1, now_us)
+                self._start_sync(now_us)
+        self._last_rx_us = now_us
+        kind, args = parts[0], parts[1:]
+        try:
+            if kind == "H":
+                out += self._hello(fields(args), now_us)
+            elif not self.hello_seen:
+                log.debug("board line before hello ignored (asked again after it): %s", body)
+            elif kind in ("P", "N"):
+                out += self._event(kind, args, now_us)
+            elif kind == "B":
+                out += self._heartbeat(fields(args), now_us)
+            elif kind == "C":
+                out += self._clock_reply(fields(args), now_us)
+            elif kind == "K":
+                self._replay_started(fields(args))
+            elif kind == "G":
+                out += self._glitch(fields(args))
+            elif kind == "Q":
+                self._levels(fields(args), now_us)
+            elif kind == "X":
+                log.warning("board refused a command: %s", body[2:])
+            elif kind == "E":
+                log.error("board firmware error (its loop restarted): %s", body[2:])
+            else:
+                log.warning("board line of unknown type %r dropped (newer firmware?): %s", kind[:8], body[:80])
+        except (KeyError, ValueError, IndexError) as exc:
+            self.dropped_lines += 1
+            log.warning("board line dropped: malformed %s line (%s): %s", kind[:8], exc, body[:120])
+        return out
+
+    def _hello(self, f: dict[str, str], now_us: int) -> list[Output]:
+        version = num(f, "v", 0, 999)
+        if version not in SPOKEN_VERSIONS:
+            log.error("board speaks protocol v%d, this driver v%s: update the firmware "
+                      "(`buzzerbox firmware install`) or the box software", version,
+                      "/".join(map(str, SPOKEN_VERSIONS)))
+            return []
+        boot = f["boot"]
+        if not _BOOT.fullmatch(boot):
+            raise ValueError(f"boot id {boot[:20]!r} is not 8 hex digits")
+        wraps, ticks = num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1)
+        last_seq = num(f, "s", 0, MAX_SEQ)
+        acked = num(f, "a", 0, last_seq, default=last_seq)  # v1: what it sent counts as done
+        inputs = parse_ranges(f.get("in", "-")) | parse_ranges(f.get("sr", "-"))
+        lights = parse_ranges(f.get("lights", "-"), LIGHT_CHANNELS)
+        held = parse_ranges(f.get("held", "-"))
+        capacity = num(f, "cap", 0, 1 << 20, default=0)
+        firmware = f.get("fw", "?")
+        capture = f.get("cap_kind", "irq")
+        for name, text in (("fw", firmware), ("cap_kind", capture)):
+            if not _TEXT.fullmatch(text):
+                raise ValueError(f"field {name}={text[:20]!r} is not a short word")
+        pd = num(f, "pd", 1, 1_000_000, default=1)
+        out: list[Output] = []
+        info = self.info
+        if self.known_boot is not None and boot != self.known_boot:
+            log.warning("board rebooted (boot id %s -> %s): its clock restarted, re-syncing; "
+                        "presses it had not sent yet are lost", self.known_boot, boot)
+            if self._held and self.clock.ready:  # accepted before the reboot: the old clock maps them
+                held_events, self._held = self._held, []
+                for k, hf, seq in held_events:
+                    out += self._deliver(k, hf, seq)
+            out += self._set_connected(False, now_us)
+            info.dropped_events = info.dropped_edges = info.glitches = 0
+            info.dropped_control = info.faults = 0
+            self._reset_clock()
+            self.expected = 1
+            self._ask_replay(0, now_us)
+        elif self.known_boot is None:
+            # a fresh driver: what the board says a host acked is an earlier session's;
+            # everything after it (sent to a host that died, or before this hello) comes again
+            self.expected = acked + 1
+            self._ask_replay(acked, now_us)
+        else:
+            self._ask_replay(self.expected - 1, now_us)  # same board back: resend what we lack
+        self.known_boot = boot
+        self.hello_seen = True
+        info.version, info.firmware, info.boot_id = version, firmware, boot
+        info.inputs, info.lights, info.capacity = inputs, lights, capacity
+        info.capture, info.direct_precision_us = capture, pd
+        info.held, info.held_at_us = held, now_us
+        missing = sorted(ch for ch in self.channel_map if ch not in info.inputs)
+        if missing:
+            log.warning("channel map uses board channels %s that this board does not read "
+                        "(it reads %s): check wiring/board-pinmap.toml", missing, f.get("in", "-")[:40])
+        self.ticks.reference(wraps, ticks)
+        self._start_sync(now_us)
+        log.info("board %s firmware %s (protocol v%d, %s capture) says hello", boot, firmware, version, capture)
+        return out
+
+    def _ask_replay(self, seq: int, now_us: int | None = None) -> None:
+        self.replay_pending = True
+        self._replay_seq = seq
+        self._replay_asked_us = now_us if now_us is not None else self._last_rx_us
+        self.outbox.append(f"R {seq}")
+
+    def _start_sync(self, now_us: int) -> None:
+        self._burst_left = self.sync_burst
+        for _ in range(self.sync_burst):
+            self._request_clock(now_us)
+        self._next_sync_us = now_us + self.sync_interval_us
+
+    def _clock_reply(self, f: dict[str, str], now_us: int) -> list[Output]:
+        rid = num(f, "r", 0, MAX_COUNT)
+        t_board = self.ticks.reference(num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1))
+        sent = self._requests.pop(rid, None)
+        if sent is None:
+            log.debug("clock reply %d to no pending request (from before a reconnect)", rid)
+            return []
+        if now_us < sent:
+            raise ValueError("clock reply before its request")
+        self.clock.add(t_board, sent, now_us)
+        if self._burst_left:
+            self._burst_left -= 1
+        return self._maybe_ready(now_us)
+
+    def _maybe_ready(self, now_us: int) -> list[Output]:
+        if self.connected or self._burst_left or not self.clock.ready or self._silent:
+            return []
+        out = self._set_connected(True, now_us)
+        log.info("board connected and clock synced (round trip %d µs, mapping error %d µs): game can go on",
+                 self.clock.best_rtt_us() or 0, self.clock.error_us())
+        held, self._held = self._held, []
+        for kind, f, seq in held:
+            out += self._deliver(kind, f, seq)
+        return out
+
+    def _replay_started(self, f: dict[str, str]) -> None:
+        start, lost = num(f, "from", 1, MAX_SEQ), num(f, "lost", 0, MAX_SEQ)
+        if start > self.expected:
+            missing = start - self.expected
+            if lost:
+                log.error("board no longer holds %d event(s) (seq %d..%d): it says %d were dropped "
+                          "while its buffer was full", missing, self.expected, start - 1, lost)
+            else:
+                log.error("board no longer holds %d event(s) (seq %d..%d): they were acknowledged "
+                          "earlier (by another host process?)", missing, self.expected, start - 1)
+            self.expected = start
+        self.replay_pending = False
+
+    def _heartbeat(self, f: dict[str, str], now_us: int) -> list[Output]:
+        boot = f.get("b", self.known_boot)
+        if boot != self.known_boot:
+            log.warning("heartbeat from boot %r, expected %s: the board rebooted; asking hello",
+                        (boot or "")[:20], self.known_boot)
+            self.hello_seen = False
+            self._ask_hello(now_us)
+            return self._set_connected(False, now_us)
+        wraps, ticks = num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1)
+        last_sent = num(f, "s", 0, MAX_SEQ)
+        counters = {k: num(f, k, 0, MAX_COUNT, default=0) for k in ("d", "e", "g", "x", "o", "f")}
+        pd = num(f, "pd", 1, 1_000_000, default=self.info.direct_precision_us)
+        self.ticks.reference(wraps, ticks)
+        info = self.info
+        if counters["d"] > info.dropped_events:
+            log.warning("board dropped %d press event(s) (its buffer of %d was full: the host "
+                        "was not reading); the earliest were kept", counters["d"] - info.dropped_events,
+                        info.capacity)
+        if counters["e"] > info.dropped_edges:
+            log.warning("board dropped %d raw edge(s): its capture ring overflowed (bounce storm or a "
+                        "floating input?)", counters["e"] - info.dropped_edges)
+        if counters["o"] > info.dropped_control:
+            log.warning("board dropped %d control line(s) (replies, notices): its outbox was full",
+                        counters["o"] - info.dropped_control)
+        if counters["f"] > info.faults:
+            log.error("board firmware hit %d error(s) in its main loop and restarted it",
+                      counters["f"] - info.faults)
+        info.dropped_events, info.dropped_edges, info.glitches = counters["d"], counters["e"], counters["g"]
+        info.dropped_control, info.faults, info.scan_us = counters["o"], counters["f"], counters["x"]
+        info.direct_precision_us = pd
+        if not self.replay_pending and last_sent >= self.expected:
+            log.warning("sequence gap: %d event(s) sent by the board never arrived (seq %d..%d); "
+                        "asking the board to resend", last_sent - self.expected + 1, self.expected,
+                        last_sent)
+            self._ask_replay(self.expected - 1, now_us)
+        if self.connected:
+            self.outbox.append(f"A {self.expected - 1}")
+        return self._maybe_ready(now_us)
+
+    def _levels(self, f: dict[str, str], now_us: int) -> None:
+        self.ticks.reference(num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1))
+        self.info.held = parse_ranges(f.get("held", "-"))
+        self.info.held_at_us = now_us
+
+    def _event(self, kind: str, args: list[str], now_us: int) -> list[Output]:
+        seq = num({"s": args[0]}, "s", 1, MAX_SEQ)
+        f = fields(args[1:])
+        boot = f.get("b")
+        if boot is not None and boot != self.known_boot:
+            log.warning("event from boot %r, expected %s: the board rebooted; asking hello",
+                        boot[:20], self.known_boot)
+            self.hello_seen = False
+            self._ask_hello(now_us)
+            return self._set_connected(False, now_us)
+        self._event_time(f)  # checked now: a malformed event must not advance the sequence
+        num(f, "c", 0, BOARD_CHANNELS - 1)
+        if kind == "P":
+            num(f, "n", 0, 65535, default=1)
+            num(f, "p", 0, 1 << 30, default=1)
+        elif f.get("k") not in ("stuck", "unstuck"):
+            raise ValueError(f"notice kind {f.get('k', '')[:20]!r} is not stuck or unstuck")
+        if self.replay_pending:
+            log.debug("event %d dropped while waiting for the replay to start", seq)
+            return []
+        if seq < self.expected:
+            log.debug("event %d again (already delivered): ignored", seq)
+            return []
+        if seq > self.expected:
+            log.warning("sequence gap: %d event(s) missing (expected seq %d, got %d); asking the "
+                        "board to resend", seq - self.expected, self.expected, seq)
+            self._ask_replay(self.expected - 1, now_us)
+            return []
+        if not self.connected:
+            if len(self._held) >= MAX_HELD:
+                return []  # not taken: the board keeps it and replays it
+            self.expected = seq + 1
+            self._held.append((kind, f, seq))
+            return []
+        self.expected = seq + 1
+        return self._deliver(kind, f, seq)
+
+    def _event_time(self, f: dict[str, str]) -> int:
+        """64-bit board µs of an event: its own w= (v2), or extended from the latest reference (v1)."""
+        ticks = num(f, "t", 0, (1 << 30) - 1)
+        if "w" in f:
+            return board_us(num(f, "w", 0, MAX_COUNT), ticks)
+        return self.ticks.extend(ticks)
+
+    def _where(self, ch: int) -> tuple[int, str] | None:
+        where = self.channel_map.get(ch)
+        if where is None and ch not in self._unknown_channels:
+            self._unknown_channels.add(ch)
+            log.warning("board channel %d is not in the channel map (wiring profile): ignored", ch)
+        return where
+
+    def _deliver(self, kind: str, f: dict[str, str], seq: int) -> list[Output]:
+        ch = num(f, "c", 0, BOARD_CHANNELS - 1)
+        t_board = self._event_time(f)
+        t_box = self.clock.to_box(t_board)
+        where = self._where(ch)
+        if where is None:
+            return []
+        station, name = where
+        self.delivered += 1
+        if kind == "P":
+            # what the stamp is worth against another clock: the board's own capture
+            # precision or the mapping error, whichever is coarser
+            precision = max(1, num(f, "p", 0, 1 << 30, default=1), self.clock.error_us(t_board))
+            return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1))]
+        return [InputNotice(station, name, f["k"], t_box)]
+
+    def _glitch(self, f: dict[str, str]) -> list[Output]:
+        if not self.clock.ready:
+            return []
+        where = self._where(num(f, "c", 0, BOARD_CHANNELS - 1))
+        if where is None:
+            return []
+        return [InputNotice(where[0], where[1], "glitch", self.clock.to_box(self._event_time(f)))]

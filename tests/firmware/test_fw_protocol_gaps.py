@@ -1,0 +1,306 @@
+"""No press lost in the protocol's gaps, none mis-stamped (issue 21 points 2, 6,
+8, 10, 11 and the IRQ/PIO order of point 1), through firmware -> pty -> driver.
+
+A press is *mis-stamped* when its box time is further from the truth than the
+precision it declares; *lost* when the board accepted it and no driver ever
+delivered it."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+import pytest
+
+try:  # the arbitration rules moved to games/ on main (issue 10); the rule is the same
+    from games.arbitration import tie_threshold_us
+except ImportError:  # pragma: no cover - before that merge
+    from controller.arbiter import tie_threshold_us  # type: ignore[no-redef]
+from controller.press import Press
+from controller.sources.board import BoardSource
+from controller.sources.board_sim import BoardSim
+from tests.firmware.conftest import CHANNELS, Sink, start_driver
+
+LOG = "controller.sources.board"
+WIDE = {**CHANNELS, 19: (3, "bell")}  # channel 19 is GP27
+
+
+def driver(sim: BoardSim, sink: Sink, channels: dict = CHANNELS, **kw: object) -> BoardSource:
+    return start_driver(sim, sink, channels, **kw)
+
+
+def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sim.advance(step_us)
+        time.sleep(0.003)
+        if cond():
+            return
+    raise AssertionError(f"never saw {what}")
+
+
+def idle(sim: BoardSim, us: int, source: BoardSource, step_us: int = 20_000) -> None:
+    """Let time pass in steps the driver's thread follows: after each step, wait
+    (briefly) until its clock requests are answered, so a loaded machine does not
+    turn every round trip into a virtual 20 ms."""
+    end = sim.now_us + us
+    while sim.now_us < end:
+        sim.advance(min(step_us, end - sim.now_us))
+        deadline = time.monotonic() + 0.2
+        while source.session._requests and time.monotonic() < deadline:
+            sim.step()
+            time.sleep(0.001)
+
+
+def judge(truth: dict[tuple[int, str, int], int], presses: list[Press]) -> tuple[int, int, list[str]]:
+    """(lost, mis-stamped, details): truth maps (station, input, n-th press) -> true box µs."""
+    got: dict[tuple[int, str], list[Press]] = {}
+    for p in sorted(set(presses), key=lambda p: p.t_us):
+        got.setdefault((p.station, p.input), []).append(p)
+    lost = bad = 0
+    details = []
+    for (station, name, _), t in sorted(truth.items(), key=lambda kv: kv[1]):
+        near = sorted((p for p in got.get((station, name), []) if abs(p.t_us - t) <= max(5_000, p.precision_us)),
+                      key=lambda p: abs(p.t_us - t))
+        if not near:
+            lost += 1
+            details.append(f"lost {station}/{name} at {t}")
+        elif abs(near[0].t_us - t) > near[0].precision_us:
+            bad += 1
+            details.append(f"mis-stamped {station}/{name}: {near[0].t_us - t:+d} µs, declared {near[0].precision_us}")
+    return lost, bad, details
+
+
+def test_presses_before_the_first_hello_reach_the_host() -> None:
+    sim = BoardSim()
+    try:
+        ats = [sim.press(ch, at_us=sim.now_us + 1000 + 40_000 * i) for i, ch in enumerate((0, 1, 2))]
+        sim.advance(300_000)  # the board sent them into a port nobody read yet
+        sink = Sink()
+        source = driver(sim, sink)
+        try:
+            sink.wait_kinds(["connected"])  # synced with virtual time standing still: exact stamps
+            pump_until(sim, lambda: len(sink.presses()) >= 3, "the early presses")
+            assert [p.t_us for p in sink.presses()] == [sim.box_time(a) for a in ats]
+        finally:
+            source.stop()
+    finally:
+        sim.close()
+
+
+def test_a_press_made_after_the_host_died_reaches_the_restarted_host() -> None:
+    sim = BoardSim()
+    first, second = Sink(), Sink()
+    try:
+        source = driver(sim, first)
+        first.wait_kinds(["connected"])
+        a = sim.press(0)
+        pump_until(sim, lambda: len(first.presses()) == 1 and sim.board.events.first > 1, "the first press, acked")
+        source.stop()  # the host process dies
+        b = sim.press(1)  # just after
+        sim.advance(2_000_000)
+        source = driver(sim, second)
+        try:
+            second.wait_kinds(["connected"])
+            pump_until(sim, lambda: len(second.presses()) >= 1, "the press made meanwhile")
+            assert [p.t_us for p in first.presses()] == [sim.box_time(a)]
+            assert [p.t_us for p in second.presses()] == [sim.box_time(b)]
+        finally:
+            source.stop()
+    finally:
+        sim.close()
+
+
+def test_corrupted_commands_lose_no_press_and_blame_no_full_buffer(make_rig, caplog) -> None:
+    caplog.set_level(logging.WARNING, LOG)
+    rig = make_rig()
+    sim = rig.sim
+    sim.drop_lines(1)  # a gap: the driver asks R ...
+    sim.corrupt_commands(6)  # ... and its R (and acks) arrive damaged
+    ats = [sim.press(i % 3, at_us=sim.now_us + 1000 + 30_000 * i, hold_us=20_000) for i in range(12)]
+    pump_until(sim, lambda: len(rig.sink.presses()) >= 12, "all 12 presses")
+    assert [p.t_us for p in rig.sink.presses()] == [sim.box_time(a) for a in ats]
+    assert "buffer was full" not in caplog.text
+
+
+def test_a_reboot_whose_hello_is_lost_never_stamps_on_the_old_clock(make_rig) -> None:
+    rig = make_rig(start_ticks=400_000_000)
+    sim = rig.sim
+    sim.press(0)
+    pump_until(sim, lambda: len(rig.sink.presses()) == 1, "a press before the reboot")
+    sim.reboot(start_ticks=0)
+    sim.drop_lines(3, kinds=b"H")  # the new boot's hellos are lost on the wire
+    b = sim.press(1, at_us=sim.now_us + 500)
+    pump_until(sim, lambda: len(rig.sink.presses()) >= 2, "the press after the reboot")
+    p = rig.sink.presses()[1]
+    # the new clock is synced while virtual time runs: exact within what the press declares
+    assert abs(p.t_us - sim.box_time(b)) <= p.precision_us < 50_000
+
+
+def test_a_600_s_hold_while_unplugged_comes_back_at_the_right_time(make_rig) -> None:
+    rig = make_rig(start_ticks=(1 << 30) - 100_000_000)  # the 30-bit ticks wrap during the hold
+    sim = rig.sim
+    sim.unplug()
+    rig.sink.wait_kinds(["connected", "disconnected"])
+    a = sim.press(0)
+    sim.advance(600_000_000, step_us=50_000)  # ten minutes on the board alone: > half a wrap
+    b = sim.press(1)
+    sim.advance(200_000)
+    sim.replug()
+    pump_until(sim, lambda: len(rig.sink.presses()) >= 2, "both presses")
+    assert [p.t_us for p in rig.sink.presses()] == [sim.box_time(a), sim.box_time(b)]
+
+
+@pytest.mark.parametrize("ppm", [100.0, -100.0])
+def test_a_drifting_board_clock_keeps_presses_in_the_right_order(ppm: float) -> None:
+    """±100 ppm: a board press and a GPIO press (stamped on the box clock itself)
+    300 µs apart stay in order, or are declared a tie; never the wrong way round."""
+    sim = BoardSim(drift_ppm=ppm)
+    sim.STEP_US = 200  # the board loop every 200 µs: clock replies within it, however loaded this machine
+    sink = Sink()
+    source = driver(sim, sink, sync_interval_us=500_000, clock_slack_us=200)
+    try:
+        sink.wait_kinds(["connected"])
+        gpio_margin = 300
+        results = []
+        for i in range(8):
+            idle(sim, 900_000 + 137_000 * i, source)  # the driver syncs meanwhile, as on a box
+            at = sim.press(i % 3)
+            pump_until(sim, lambda i=i: len(sink.presses()) > i, f"press {i}")
+            p = sink.presses()[i]
+            gpio_t = sim.box_time(at) + (gpio_margin if i % 2 else -gpio_margin)  # the truth: GPIO after/before
+            threshold = tie_threshold_us(p.precision_us, 1)
+            if abs(p.t_us - gpio_t) < threshold:
+                results.append("tie")
+            else:
+                results.append("board first" if p.t_us < gpio_t else "gpio first")
+            assert abs(p.t_us - sim.box_time(at)) <= p.precision_us, (i, p, sim.box_time(at))
+        want = ["gpio first" if i % 2 == 0 else "board first" for i in range(8)]
+        assert all(r in (w, "tie") for r, w in zip(results, want, strict=True)), results  # never wrong
+        assert results.count("tie") < len(results), results  # and 300 µs is told apart, not all ties
+    finally:
+        source.stop()
+        sim.close()
+
+
+def test_asymmetric_usb_delay_is_declared_not_hidden() -> None:
+    """1 ms one way, 0 back: the midpoint is 500 µs off. Presses in the first
+    second after connect must declare at least that much."""
+    sim = BoardSim(up_delay_us=1_000)
+    sink = Sink()
+    source = driver(sim, sink)
+    try:
+        pump_until(sim, lambda: source.connected, "the connection", step_us=500)
+        ats = [sim.press(i, at_us=sim.now_us + 2_000 + 100_000 * i) for i in range(3)]
+        pump_until(sim, lambda: len(sink.presses()) >= 3, "three presses", step_us=1_000)
+        for a, p in zip(ats, sink.presses(), strict=True):
+            err = abs(p.t_us - sim.box_time(a))
+            assert err <= p.precision_us, (err, p.precision_us)
+            assert p.precision_us >= 500
+    finally:
+        source.stop()
+        sim.close()
+
+
+@pytest.mark.parametrize("capture", ["irq", "pio"])
+def test_simultaneous_presses_on_gp2_and_gp27_are_a_tie_not_a_pin_order(capture: str) -> None:
+    sim = BoardSim(capture=capture, irq_service_us=15, pio_period_us=2)
+    sink = Sink()
+    source = driver(sim, sink, channels=WIDE, sync_interval_us=200_000)
+    try:
+        sink.wait_kinds(["connected"])
+        at = sim.now_us + 1_000
+        sim.press(19, at_us=at, bounce=())  # GP27 ...
+        sim.press(2, at_us=at, bounce=())  # ... and GP2, at the same instant
+        pump_until(sim, lambda: len(sink.presses()) >= 2, "both presses")
+        p2 = next(p for p in sink.presses() if p.station == 2)
+        p27 = next(p for p in sink.presses() if p.station == 3)
+        gap = abs(p27.t_us - p2.t_us)
+        assert gap < tie_threshold_us(p2.precision_us, p27.precision_us)  # a tie, as it was
+        declared = source.session.info.direct_precision_us
+        if capture == "irq":
+            assert p27.t_us - p2.t_us == 15  # served after GP2: pin order, not press order
+            assert declared >= 20 and p2.precision_us >= declared  # the spread of one IRQ service
+        else:
+            assert gap == 0  # one sample, one stamp
+            assert declared == 2 and p2.precision_us >= 2  # the sampling period
+    finally:
+        source.stop()
+        sim.close()
+
+
+def test_an_input_closed_at_rest_is_reported_by_the_board(make_rig) -> None:
+    rig = make_rig()
+    sim = rig.sim
+    assert rig.source.levels()[(1, "bell")] == 1  # open at rest: pulled up
+    sim.edges(1, [(0, 0)])  # a normally-closed contact: at the active level with nobody pressing
+    sim.advance(50_000)
+    levels = rig.source.query_levels(timeout_s=2.0)
+    assert levels[(1, "bell")] == 0
+    assert levels[(0, "bell")] == 1
+
+
+FAULTS = ("drop", "corrupt", "commands", "garbage", "deaf", "unplug", "restart")
+
+
+def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
+    """Seeded, time-bounded: random presses on direct and shift-register inputs
+    with every wire fault between them, a driver restart among them."""
+    rng = random.Random(2121)
+    deadline = time.monotonic() + 20.0
+    trials = accepted = lost_total = bad_total = 0
+    notes: list[str] = []
+    while time.monotonic() < deadline and trials < 6:
+        sim = BoardSim(up_delay_us=rng.choice((0, 300, 1_000)), down_delay_us=rng.choice((0, 700)))
+        sinks = [Sink()]
+        source = driver(sim, sinks[0])
+        truth: dict[tuple[int, str, int], int] = {}
+        try:
+            pump_until(sim, lambda source=source: source.connected, "connect", step_us=2_000)
+            for i in range(25):
+                ch = rng.choice((0, 1, 2, 33, 34))
+                hold = rng.randint(15_000, 60_000)
+                at = sim.press(ch, at_us=sim.now_us + rng.randint(500, 30_000), hold_us=hold)
+                truth[(*CHANNELS[ch], i)] = sim.box_time(at)
+                sim.advance(at - sim.now_us + hold + 15_000, step_us=2_000)  # released: the next press counts
+                fault = rng.choice(FAULTS + ("none",) * 3)
+                if fault == "drop":
+                    sim.drop_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCK")))
+                elif fault == "corrupt":
+                    sim.corrupt_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCKH")))
+                elif fault == "commands":
+                    sim.corrupt_commands(rng.randint(1, 4))
+                elif fault == "garbage":
+                    sim.inject(bytes(rng.randrange(256) for _ in range(rng.randint(1, 80))) + b"\n")
+                elif fault == "deaf":
+                    sim.stop_reading()
+                    sim.advance(rng.randint(100_000, 1_500_000), step_us=5_000)
+                    sim.resume_reading()
+                elif fault == "unplug":
+                    sim.unplug()
+                    sim.advance(rng.randint(50_000, 1_500_000), step_us=5_000)
+                    sim.replug()
+                elif fault == "restart":
+                    source.stop()
+                    sim.advance(rng.randint(10_000, 500_000), step_us=5_000)
+                    sinks.append(Sink())
+                    source = driver(sim, sinks[-1])
+                sim.advance(rng.randint(40_000, 120_000), step_us=2_000)
+                time.sleep(0.002)
+            want = len(truth)
+            pump_until(sim, lambda sinks=sinks, want=want: len({p for s in sinks for p in s.presses()}) >= want,
+                       f"all {want} presses", step_us=20_000, timeout=15.0)
+        except AssertionError:
+            pass  # judged below: what never came is counted as lost
+        finally:
+            source.stop()
+            sim.close()
+        lost, bad, details = judge(truth, [p for s in sinks for p in s.presses()])
+        trials += 1
+        accepted += len(truth)
+        lost_total += lost
+        bad_total += bad
+        notes += details
+    assert trials >= 3
+    assert (lost_total, bad_total) == (0, 0), f"{accepted} presses in {trials} trials: {notes[:40]}"
