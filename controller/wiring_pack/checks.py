@@ -50,15 +50,9 @@ def timing(profile: Profile, station: int, input_name: str) -> Timing:
     return Timing(shortest, longest, spread, profile.precision_extra_us(station, input_name))
 
 
-#: sources that add the front end's spread and the station offsets to their stamps
-APPLIES_FRONT_END = ("gpio",)
-
-
 def timing_line(t: Timing, source: str) -> str:
     """The front end's figures in one line (check and table)."""
-    added = (f"{t.extra_us} µs is added to every stamp's precision (closer presses are a tie)"
-             if source in APPLIES_FRONT_END else
-             f"{t.extra_us} µs belongs on every stamp's precision (the {source} source does not add it yet)")
+    added = f"{t.extra_us} µs is added to every stamp's precision (closer presses are a tie)"
     return (
         f"a press reaches the pin {t.shortest_us:.2f}-{t.longest_us:.2f} µs after the contact closes (by the "
         f"pin's threshold); worst-case spread between two stations {t.spread_us:.2f} µs: {added}"
@@ -137,8 +131,7 @@ def offsets_line(profile: Profile) -> str:
     """'station offsets (drop jig): ...' as the check and the table show it."""
     if not any(st.offset_us for st in profile.stations):
         return "station offsets (drop jig): none recorded (every station 0 µs; see wiring/README.md, section 6)"
-    how = "taken off each stamp" if profile.source in APPLIES_FRONT_END else f"the {profile.source} source does not apply them yet"
-    return f"station offsets (drop jig, {how}): " + ", ".join(
+    return "station offsets (drop jig, taken off each stamp): " + ", ".join(
         f"{st.name} {st.offset_us} µs" for st in profile.stations
     )
 

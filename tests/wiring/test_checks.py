@@ -170,9 +170,36 @@ def test_checks_name_every_interface_pin_once():
     assert sorted(pins) == [2, 3, 4, 7, 8, 9, 10, 11, 18, 19, 20, 21]
 
 
-def test_board_profiles_say_their_source_does_not_apply_the_front_end_yet(tmp_path, capsys):
+def test_board_presses_carry_the_front_end_spread_and_lose_the_station_offset(tmp_path, capsys):
+    """The board source applies the profile like the GPIO source: the drop-jig
+    offset comes off the stamp and the front end's spread widens its precision."""
+    from controller.press import Press
+    from controller.sources.board import BoardSource
+    from firmware.buzzer.proto import frame
+    from tests.firmware.test_fw_driver_hardening import HELLO
+
     text = 'source = "board"\n[[stations]]\nname = "Red"\noffset_us = 90\ninputs = { bell = 0 }\n'
     code, out, _ = check(tmp_path, capsys, text)
     assert code == 0
-    assert "1 µs belongs on every stamp's precision (the board source does not add it yet)" in out
-    assert "station offsets (drop jig, the board source does not apply them yet): Red 90 µs" in out
+    assert "station offsets (drop jig, taken off each stamp): Red 90 µs" in out
+    path = tmp_path / "red.toml"
+    path.write_text(text)
+    prof = profile_mod.load(str(path))
+    extra = prof.precision_extra_us(0, "bell")
+    assert extra >= 1
+
+    def stamped(source: BoardSource) -> Press:
+        s = source.session
+        s.sync_burst = 1  # one clock reply maps the board's clock (as the driver tests do)
+        s.opened(0)
+        s.receive(frame(HELLO), 0)
+        s.receive(frame("K from=1 lost=0"), 0)
+        s.receive(frame("C r=1 w=0 t=1000"), 10)
+        got = s.receive(frame("P 1 b=0badcafe c=0 w=0 t=5000 n=1 p=1"), 20)
+        assert [type(o) for o in got] == [Press]
+        return got[0]
+
+    plain = stamped(BoardSource(prof.input_pins(), prof.light_pins()))
+    adjusted = stamped(BoardSource.from_profile(prof))
+    assert adjusted.t_us == plain.t_us - 90
+    assert adjusted.precision_us == plain.precision_us + extra

@@ -93,7 +93,12 @@ class BoardSource(Source):
     @classmethod
     def from_profile(cls, profile: Any, **kwargs: Any) -> BoardSource:
         """The board a wiring profile (source = "board") describes."""
-        return cls(profile.input_pins(), profile.light_pins(), **kwargs)
+        source = cls(profile.input_pins(), profile.light_pins(), **kwargs)
+        source.session.stamp_adjust = {
+            (station, name): (profile.precision_extra_us(station, name), profile.offset_us(station))
+            for station, name in source.channel_map.values()
+        }
+        return source
 
     def levels(self) -> dict[tuple[int, str], int]:
         """Each mapped input's electrical level as the board last reported it

@@ -113,6 +113,10 @@ class BoardSession:
         self._unknown_channels: set[int] = set()
         self.delivered = 0
         self.dropped_lines = 0
+        #: per (station, input): µs added to the stamp's precision (the front
+        #: end's worst-case spread between stations) and µs taken off the stamp
+        #: (the station's drop-jig offset), as the wiring profile says
+        self.stamp_adjust: dict[tuple[int, str], tuple[int, int]] = {}
 
     def _reset_clock(self) -> None:
         self.ticks = TickExtender()
@@ -460,11 +464,13 @@ class BoardSession:
         if where is None:
             return []
         station, name = where
+        extra_us, offset_us = self.stamp_adjust.get(where, (0, 0))
+        t_box -= offset_us
         self.delivered += 1
         if kind == "P":
             # what the stamp is worth against another clock: the board's own capture
-            # precision or the mapping error, whichever is coarser
-            precision = max(1, num(f, "p", 0, 1 << 30, default=1), self.clock.error_us(t_board))
+            # precision or the mapping error, whichever is coarser, plus the front end's spread
+            precision = max(1, num(f, "p", 0, 1 << 30, default=1), self.clock.error_us(t_board)) + extra_us
             return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1))]
         return [InputNotice(station, name, f["k"], t_box)]
 
