@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from controller import profile as profile_mod
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
@@ -20,6 +21,7 @@ from controller.firmware_tools import add_firmware_commands
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 from games.base import BuzzerBoxError
+from games.i18n import LANGUAGES, set_language
 
 DEFAULT_JOURNAL_DIR = "~/.local/share/buzzerbox/journals"
 
@@ -86,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The buzzer box: fair first-press arbitration for quizzes and tabletop reaction games.",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv for debug)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="the screens' language (default: the wiring profile's, else en)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 
@@ -149,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
+        set_language(profile_mod.start_language(args.lang, None if args.command == "wiring" else getattr(args, "profile", None)))
         return int(args.func(args) or 0)
     except BuzzerBoxError as exc:  # said for a person: one line, no traceback
         raise SystemExit(f"buzzerbox {args.command}: {exc}") from None
