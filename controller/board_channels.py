@@ -5,7 +5,7 @@ The numbering belongs to the firmware board's pin map, wiring/board-pinmap.toml
 diagrams, the multimeter table and ``wiring check`` name exactly the pins the
 firmware reads:
 
-* **Direct input channels** (``[direct]``: channel -> Pico GP pin; 0..20 on the
+* **Direct input channels** (``[direct]``: channel -> Pico GP pin; 0..19 on the
   stock board, 0..15 being GP0..GP15): internal pull-ups, hard IRQ stamps.
 * **Shift-register input channels** ``32 + 8*N + B``: 74HC165 chip N, bit B
   (input D``B``: D0 = A, pin 11 ... D7 = H, pin 6). Chip 0's QH goes to the
@@ -66,7 +66,7 @@ class PinMap:
         return range(0, SR_BITS * self.light_chips)
 
     def describe_inputs(self) -> str:
-        """'0..20 (direct GP pins) or 32..95 (74HC165 chain)'."""
+        """'0..19 (direct GP pins) or 32..95 (74HC165 chain)'."""
         d = sorted(self.direct)
         direct = f"{d[0]}..{d[-1]}" if d == list(range(d[0], d[-1] + 1)) else ", ".join(map(str, d))
         sr = self.sr_channels
@@ -84,6 +84,8 @@ def load_pinmap(path: Path | None = None) -> PinMap:
         int(sr["load"]): "74HC165 SH/LD (pin 1)",
         int(lights["latch"]): "74HC595 RCLK latch (pin 12)",
     }
+    if "oe" in lights:  # 10 kΩ to 3.3 V keeps the lamps dark until the firmware's first write
+        bus[int(lights["oe"])] = "74HC595 /OE (pin 13), 10k to 3V3"
     return PinMap(
         direct={int(ch): int(gp) for ch, gp in data["direct"].items()},
         sr_chips=int(sr["chips"]),

@@ -88,7 +88,7 @@ def test_board_channel_on_the_shift_register_bus_fails_check(tmp_path, capsys):
     assert main(["wiring", "check", str(bad)]) == 1
     err = capsys.readouterr().err
     assert "board input channel 21 is not an input the board reads (see wiring/board-pinmap.toml)" in err
-    assert "use 0..20 (direct GP pins) or 32..95 (74HC165 chain)" in err
+    assert "use 0..19 (direct GP pins) or 32..95 (74HC165 chain)" in err
     with pytest.raises(SystemExit, match="not an input"):
         main(["wiring", "draw", str(bad), "-o", str(tmp_path / "x.svg")])
 
@@ -158,8 +158,10 @@ def test_board_diagram_shows_the_bus_pins_not_shift_register_channels_on_them():
     texts = [t.text or "" for t in root.iter(f"{SVG}text")]
     assert "Red bell  (ch 0, GP0)" in texts
     assert "GP17: 74HC165 SH/LD (pin 1)" in texts and "GP19: SPI MOSI: 74HC595 #0 SER (pin 14)" in texts
-    # the pin map's direct channels 16..20 are GP21, GP22, GP26..28: labelled by channel, not GP
-    assert "GP21  free (ch 16)" in texts and "GP28  free (ch 20)" in texts
+    # the pin map's direct channels 16..19 are GP21, GP22, GP26, GP27: labelled by channel, not GP
+    assert "GP21  free (ch 16)" in texts and "GP27  free (ch 19)" in texts
+    # GP28 is the 595s' /OE (the firmware releases it after its first write), not an input
+    assert "GP28: 74HC595 /OE (pin 13), 10k to 3V3" in texts
     # channel 32 is 74HC165 chip 0 bit 0, never a Pico pin
     assert not any("(ch 32," in t for t in texts)
     assert "bit 0 (D0, pin 11)  ch 32: Red umbrella" in texts
