@@ -15,7 +15,7 @@ from controller.sources.board import BoardSession
 from controller.sources.board_sim import start_simulated_board
 from firmware.buzzer.proto import frame
 
-CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(21)) + list(range(32, 96))}
+CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(20)) + list(range(32, 96))}
 
 
 def decode_rate(n: int = 100_000, version: int = 2) -> tuple[float, float]:
