@@ -27,6 +27,7 @@ from controller import journal as journal_mod
 from controller.display.loop import Presenter, RunResult, run
 from controller.display.screen import Screen
 from controller.lights import GpioLights, Lights, NoLights
+from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
@@ -35,6 +36,7 @@ from controller.sources.base import InputSink, Source, SourceError
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import BuzzerBoxError, GameSettings, GameSpec
+from games.i18n import _
 from games.registry import scene_for
 from games.toolkit.theme import PALETTE, Color, hex_color
 
@@ -42,6 +44,17 @@ log = logging.getLogger("buzzerbox")
 
 #: a resumed game carries on this long after its journal's last moment
 RESUME_GAP_US = 1_000_000
+
+#: where every game with people is journaled, unless told otherwise (under
+#: $XDG_DATA_HOME when it is set); ``play`` and the menu say it at start
+JOURNAL_SUBDIR = "buzzerbox/journals"
+
+
+def journal_dir() -> Path:
+    """The one data folder for journals: ``$XDG_DATA_HOME/buzzerbox/journals``,
+    else ``~/.local/share/buzzerbox/journals``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / JOURNAL_SUBDIR
 
 
 def new_seed() -> int:
@@ -96,8 +109,24 @@ def open_lights(profile: Profile | None, source: Any = None) -> Lights:
         return NoLights()
 
 
+class NoDisplayError(BuzzerBoxError):
+    """A window was wanted but no display can be reached."""
+
+
 def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
-    return Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+    """The screen; a window that cannot be shown (no reachable display, or SDL
+    left with its dummy driver) is a ``NoDisplayError``, never a game played
+    in real time into nothing."""
+    try:
+        screen = Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+    except Exception as exc:  # pygame.error: the X/Wayland server or the DRM device would not open
+        raise NoDisplayError(_("no display could be opened ({exc}): run it on the box's screen, "
+                               "set DISPLAY, or use --headless").format(exc=exc)) from exc
+    if screen.headless and not headless:
+        screen.close()
+        raise NoDisplayError(_("no display could be opened (SDL video driver {driver!r}): run it on the box's "
+                               "screen, set DISPLAY, or use --headless").format(driver=screen.driver))
+    return screen
 
 
 def open_sound(args: argparse.Namespace, headless: bool) -> Sound:
@@ -112,6 +141,64 @@ def is_headless(args: argparse.Namespace) -> bool:
     return bool(args.headless) or not has_display()
 
 
+class Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the roll call's or the menu's monitor, or the game's box."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+
+def keyboard_keys_line(players: int) -> str:
+    """Which key is which station, for people playing on a laptop."""
+    import pygame
+
+    from controller.sources.keyboard import BELL_KEYS
+
+    keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
+                     for i, k in enumerate(BELL_KEYS[:players]))
+    return _("keyboard stations ({keys}; host: space arms, c correct, w wrong, n next, u undo)").format(keys=keys)
+
+
+def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
+              keyboard: KeyboardSource | None) -> bool:
+    """Before a game with real stations every station presses once and the
+    strip ticks it off (a cut cable on normally-open wiring is otherwise a
+    silent dead station). The host skips it with Enter; False for Esc (the
+    game is not started, nothing journaled yet)."""
+    from controller.display.diag import InputMonitor
+    from controller.display.menu import run_roll_call
+
+    stations = [(st.name, list(st.inputs)) for st in profile.stations]
+    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+    monitor.debouncer.start_all(source.levels(), box_now_us())
+    relay.target = monitor
+    try:
+        outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
+    finally:
+        relay.target = None
+    if outcome is None:
+        return False
+    missing = [name for name in outcome if name]
+    if missing:
+        log.warning("roll call skipped by the host; not heard from: %s", ", ".join(missing))
+    else:
+        log.info("roll call: every station answered")
+    return True
+
+
 def open_inputs(profile: Profile, sink: InputSink) -> Source:
     """Open the profile's source and start it delivering to ``sink``."""
     from controller.sources import open_source
@@ -122,8 +209,19 @@ def open_inputs(profile: Profile, sink: InputSink) -> Source:
     except BuzzerBoxError:
         raise
     except Exception as exc:
-        raise SourceError(f"cannot open the {profile.source} inputs of {profile.name}: {exc}") from exc
+        raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
+            source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
     return source
+
+
+def source_hint(profile: Profile, exc: BaseException) -> str:
+    """What to do when the inputs will not open (no GPIO on a laptop, no board)."""
+    if type(exc).__name__ == "BadPinFactory":
+        return _(" (no GPIO on this machine: on a Pi install the pi extra, pip install -e '.[pi]'; "
+                 "on a laptop leave out --profile to play with keyboard stations)")
+    if profile.source == "board":
+        return _(" (is the input board plugged in? `buzzerbox doctor` lists what it finds)")
+    return ""
 
 
 def new_journal_path(folder: Path, game: str) -> Path:

@@ -21,6 +21,11 @@ def spec_named(name: str) -> GameSpec:
         raise UsageError(str(exc)) from exc
 
 
+def default_players(spec: GameSpec) -> int:
+    """Four players, or as near as the game allows."""
+    return max(spec.min_players, min(4, spec.max_players))
+
+
 def options_from(pairs: Sequence[str]) -> dict[str, Any]:
     """--option key=value (value parsed as JSON when it can be)."""
     out: dict[str, Any] = {}

@@ -8,15 +8,22 @@ the host's ``arm`` button (or any station's second button) starts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
 
+from controller.display.diag import InputMonitor
+from controller.display.screen import Screen
+from controller.press import Press
 from controller.sound import SoundSettings
+from controller.sources.keyboard import KeyboardSource
+from controller.timeline import box_now_us
+from games.i18n import _
 from games.registry import get as get_game
 from games.toolkit import theme
-from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.scene import Scene, Strip, View, freeze
 from games.toolkit.theme import Layout, draw_text, panel
 
 
@@ -54,7 +61,17 @@ class Menu:
         self.selected = 0
         self.started = False
         self.default_players = players
+        #: Esc was pressed once: the menu asks before the kiosk quits
+        self.confirm_quit = False
         self._build(0, players)
+
+    def escape(self) -> bool:
+        """Esc (or closing the window): True when it is the second in a row,
+        i.e. the host confirmed quitting; the first one only asks."""
+        if self.confirm_quit:
+            return True
+        self.confirm_quit = True
+        return False
 
     def _build(self, game_index: int, players: int) -> None:
         name, _title, lo, hi = self.games[game_index]
@@ -82,6 +99,9 @@ class Menu:
     # -- input --------------------------------------------------------------------
     def key(self, action: str) -> Choice | None:
         """up, down, left, right, select: returns the choice when Start is chosen."""
+        if self.confirm_quit:  # any other key: not quitting after all
+            self.confirm_quit = False
+            return None
         if action == "up":
             self.selected = (self.selected - 1) % len(self.items)
         elif action == "down":
@@ -132,6 +152,8 @@ class Menu:
     def view(self) -> dict[str, Any]:
         return {
             "phase": "menu",
+            "players": self.item("players").value,
+            "confirm_quit": self.confirm_quit,
             "items": [{"label": it.label, "value": it.names[it.index], "selected": k == self.selected}
                       for k, it in enumerate(self.items)],
         }
@@ -141,7 +163,21 @@ class MenuScene(Scene):
     title = "Buzzer box"
 
     def header(self, view: View) -> tuple[str, str]:
-        return self.title, "up/down: choose · left/right: change · Enter: start"
+        if view.get("confirm_quit"):
+            return self.title, _("Quit the box? Esc again: quit · any other key: stay")
+        return self.title, _("up/down: choose · left/right: change · Enter: start · Esc: quit")
+
+    def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
+        """The strip follows the player count as it is changed: as many cells
+        as players chosen (keyboard stations beyond the monitored ones idle)."""
+        super().draw(surface, view, strip_for_players(strip, view.get("players")), now_us)
+        if view.get("confirm_quit"):
+            lay = theme.layout_for(surface, 1)
+            r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
+            r.center = lay.body.center
+            panel(surface, r, theme.STATUS_COLORS["locked"])
+            draw_text(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
+                      theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
@@ -163,3 +199,107 @@ class MenuScene(Scene):
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
                 draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
             y += row_h + lay.pad
+
+
+def strip_for_players(strip: Strip, players: Any) -> list[dict[str, Any]]:
+    """``strip`` cut or padded (idle "Player N" cells) to ``players`` cells."""
+    cells = [dict(c) for c in strip]
+    if not isinstance(players, int) or players <= 0:
+        return cells
+    cells = cells[:players]
+    for i in range(len(cells), players):
+        cells.append({"name": _("Player {n}").format(n=i + 1), "status": "idle", "pressed": False})
+    return cells
+
+
+# -- the roll call before a game with real stations --------------------------------------
+
+
+class RollCall:
+    """Every station presses once; the strip ticks each one off. Sans-I/O:
+    presses in, who is still missing out."""
+
+    def __init__(self, expected: Sequence[tuple[int, str, str]]) -> None:
+        self.names = {station: name for station, _input, name in expected}
+        self.answered: set[int] = set()
+
+    def press(self, station: int) -> None:
+        if station in self.names:
+            self.answered.add(station)
+
+    @property
+    def missing(self) -> list[str]:
+        return [name for station, name in sorted(self.names.items()) if station not in self.answered]
+
+    @property
+    def done(self) -> bool:
+        return not self.missing
+
+    def strip(self, strip: Strip) -> list[dict[str, Any]]:
+        """The monitor's strip with every answered station ticked."""
+        cells = [dict(c) for c in strip]
+        for station, cell in enumerate(cells):
+            if station in self.answered:
+                cell["label"], cell["status"] = _("✓ here"), "won"
+            elif station in self.names and cell.get("status") == "idle":
+                cell["label"] = _("press!")
+        return cells
+
+    def view(self) -> dict[str, Any]:
+        return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names)}
+
+
+class RollCallScene(Scene):
+    title = _("Roll call")
+
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("Enter: start without the rest · Esc: stop")
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        missing = list(view.get("missing", ()))
+        top = pygame.Rect(area.left, area.top, area.width, area.height // 2)
+        draw_text(surface, _("Every station: press your button once"), lay.size(2), theme.FG, top, min_size=lay.min_text)
+        if missing:
+            text = _("Waiting for: {names}").format(names=", ".join(missing))
+        else:
+            text = _("Everyone is here!")
+        bottom = pygame.Rect(area.left, top.bottom, area.width, area.height // 2)
+        draw_text(surface, text, lay.size(1.3), theme.MUTED, bottom.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+
+
+def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tuple[int, str, str]], *,
+                  keyboard: KeyboardSource | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30,
+                  linger_us: int = 800_000) -> list[str] | None:
+    """Show the roll call until every station has pressed (then a moment
+    more, so the last tick is seen) or the host skips it with Enter, space or
+    the host's arm button. Returns who never answered ([] for everyone), or
+    None for Esc or a closed window."""
+    call = RollCall(expected)
+    scene = RollCallScene()
+    if keyboard is not None:
+        keyboard.start(monitor)
+    frame_clock = pygame.time.Clock()
+    complete_at: int | None = None
+    while True:
+        t = clock()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                return None
+            if event.type == pygame.VIDEORESIZE:
+                screen.resized(event.size)
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                return call.missing
+            if keyboard is not None:
+                keyboard.handle(event, t)
+        for out in monitor.step(t):
+            if isinstance(out, Press):
+                if out.station < 0 and out.input in ("arm", "next"):
+                    return call.missing
+                call.press(out.station)
+        if call.done and complete_at is None:
+            complete_at = t
+        scene.draw(screen.surface, freeze(call.view()), call.strip(monitor.strip()), t)
+        screen.flip()
+        if complete_at is not None and t - complete_at >= linger_us:
+            return []
+        frame_clock.tick(fps)
