@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Sequence
 from importlib import metadata
 
+from controller import live
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
@@ -193,9 +194,23 @@ def command_name(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
-def fail(command: str, message: str, status: int) -> int:
-    print(f"buzzerbox {command}: {message}", file=sys.stderr)
-    return status
+class CommandFailed(SystemExit):
+    """How a command ends when it cannot do its job: the one line is already
+    on stderr; ``code`` is the exit status (2 usage, 1 failure, 130 Ctrl+C)
+    and ``str()`` the line without its prefix, for tests and callers."""
+
+    def __init__(self, line: str, status: int) -> None:
+        super().__init__(status)
+        self.line = line
+
+    def __str__(self) -> str:
+        return self.line
+
+
+def fail(command: str, message: str, status: int) -> CommandFailed:
+    line = f"buzzerbox {command}: {message}"
+    print(line, file=sys.stderr)
+    return CommandFailed(line, status)
 
 
 def quiet_gpio_fallbacks(verbose: int) -> None:
@@ -218,27 +233,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = command_name(args)
     try:
         return int(args.func(args) or 0)
+    except SystemExit as exc:  # a command that said its own one line (wiring, firmware)
+        if isinstance(exc.code, str):
+            raise fail(command, exc.code.removeprefix(f"buzzerbox {command}: "), EXIT_FAILURE) from None
+        raise
     except UsageError as exc:  # a command line the box cannot act on
-        return fail(command, str(exc), EXIT_USAGE)
+        raise fail(command, str(exc), EXIT_USAGE) from None
     except BuzzerBoxError as exc:  # said for a person: one line, no traceback
-        return fail(command, str(exc), EXIT_FAILURE)
+        raise fail(command, str(exc), EXIT_FAILURE) from None
     except KeyboardInterrupt:  # the apps close their games first; this is the one line after
-        return fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED)
+        if live.terminated():  # SIGTERM: systemd stopping the kiosk asked for it; the summary line said so
+            return 0
+        raise fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED) from None
     except BrokenPipeError:  # `buzzerbox ... | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except EOFError:
-        return fail(command, _("the input ended (stdin closed): run it in a terminal to answer its questions"),
-                    EXIT_FAILURE)
+        raise fail(command, _("the input ended (stdin closed): run it in a terminal to answer its questions"),
+                   EXIT_FAILURE) from None
     except OSError as exc:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        return fail(command, _("{problem}{where}: check the path and its permissions").format(
-            problem=exc.strerror or exc, where=where), EXIT_FAILURE)
+        raise fail(command, _("{problem}{where}: check the path and its permissions").format(
+            problem=exc.strerror or exc, where=where), EXIT_FAILURE) from None
     except Exception as exc:
         if args.verbose >= 2:
             raise
-        return fail(command, _("unexpected {kind}: {exc}; this is a bug: run it again with -vv and report what it "
-                               "prints").format(kind=type(exc).__name__, exc=exc), EXIT_FAILURE)
+        raise fail(command, _("unexpected {kind}: {exc}; this is a bug: run it again with -vv and report what it "
+                              "prints").format(kind=type(exc).__name__, exc=exc), EXIT_FAILURE) from None
 
 
 if __name__ == "__main__":

@@ -63,11 +63,22 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
+_terminated = False
+
+
+def terminated() -> bool:
+    """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
+    Ctrl+C is an interruption, exit 130."""
+    return _terminated
+
+
 @contextmanager
 def stop_on_sigterm() -> Iterator[None]:
     """SIGTERM (systemd stopping the kiosk) ends a game like Ctrl+C: through
     the same close, so the journal gets its end and the lights go off."""
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        global _terminated
+        _terminated = True
         raise KeyboardInterrupt
 
     try:
@@ -109,6 +120,12 @@ def open_lights(profile: Profile | None, source: Any = None) -> Lights:
         return NoLights()
 
 
+def driver_chosen() -> bool:
+    """SDL_VIDEODRIVER set by whoever started the box (tests and CI choose
+    the dummy driver on purpose): then a window without a display is wanted."""
+    return bool(os.environ.get("SDL_VIDEODRIVER"))
+
+
 class NoDisplayError(BuzzerBoxError):
     """A window was wanted but no display can be reached."""
 
@@ -122,7 +139,7 @@ def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
     except Exception as exc:  # pygame.error: the X/Wayland server or the DRM device would not open
         raise NoDisplayError(_("no display could be opened ({exc}): run it on the box's screen, "
                                "set DISPLAY, or use --headless").format(exc=exc)) from exc
-    if screen.headless and not headless:
+    if screen.headless and not headless and not driver_chosen():
         screen.close()
         raise NoDisplayError(_("no display could be opened (SDL video driver {driver!r}): run it on the box's "
                                "screen, set DISPLAY, or use --headless").format(driver=screen.driver))
@@ -291,6 +308,24 @@ def resumed_box(path: str | Path, profile: Profile | None = None,
         raise
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
     return box, journal
+
+
+def abandon_start(box: Box, created: Path | None) -> None:
+    """A game that never started: a journal made for it is removed (nothing
+    happened, nothing to resume); a resumed journal is left as it was."""
+    if box.journal is None:
+        return
+    box.journal.close()
+    if created is not None:
+        try:
+            Path(created).unlink()
+        except OSError as exc:
+            log.warning("could not remove %s: %s", created, exc)
+
+
+def restart_clock(box: Box) -> None:
+    """A new box whose start waited (the roll call): its timeline starts now."""
+    box.time_offset_us = -box_now_us()
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:

@@ -22,6 +22,9 @@ from games.registry import available, get
 
 log = logging.getLogger("buzzerbox")
 
+#: the relay now lives with the rest of the live-game set-up (play's roll call uses it too)
+Relay = live.Relay
+
 
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
@@ -36,7 +39,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
     players = len(profile.stations) if profile is not None else args.players
     headless = bool(args.headless)
-    if not headless and live.is_headless(args):
+    if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
                                     "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)

@@ -27,9 +27,24 @@ def cmd_play(args: argparse.Namespace) -> int:
     headless = live.is_headless(args)
     names, colors = live.names_colors(prof, players)
     keyboard = None if headless else KeyboardSource(players)
+    # the journal first: a journal that cannot be used is said before any hardware is touched
+    created: Path | None = None
+    if args.resume:
+        box, _journal = live.resumed_box(args.resume, prof, spec.name)
+        path = Path(args.resume)
+    else:
+        seed = args.seed if args.seed is not None else live.new_seed()
+        try:
+            settings = spec.settings(players, seed, **options_from(args.option))
+        except (TypeError, ValueError) as exc:
+            raise UsageError(str(exc)) from exc
+        path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
+        box = live.new_box(spec, settings, prof, path, station_names=names)
+        created = path
     relay = live.Relay()
-    source = live.open_inputs(prof, relay) if prof is not None else None
+    source = None
     try:
+        source = live.open_inputs(prof, relay) if prof is not None else None
         screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
         if (prof is not None and source is not None and not skip_roll_call
@@ -39,27 +54,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     except BaseException:
         if source is not None:
             source.stop()
+        live.abandon_start(box, created)  # a game that never started leaves no journal behind
         raise
-    try:
-        if args.resume:
-            box, _journal = live.resumed_box(args.resume, prof, spec.name)
-            path: Path = Path(args.resume)
-        else:
-            seed = args.seed if args.seed is not None else live.new_seed()
-            try:
-                settings = spec.settings(players, seed, **options_from(args.option))
-            except (TypeError, ValueError) as exc:
-                raise UsageError(str(exc)) from exc
-            path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
-            box = live.new_box(spec, settings, prof, path, station_names=names)
-        relay.target = box
-        if source is not None and prof is not None:
-            live.connect(box, source, prof)
-    except BaseException:
-        if source is not None:
-            source.stop()
-        screen.close()
-        raise
+    if created is not None:
+        live.restart_clock(box)  # the game's time starts now, after the roll call
+    relay.target = box
+    if source is not None and prof is not None:
+        live.connect(box, source, prof)
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless), colors=colors)
     game = live.LiveGame(box, presenter, source)
@@ -70,7 +71,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     print(game.summary_line(result), file=sys.stderr)
+    print(json.dumps(box.summary(), indent=2, sort_keys=True))
     if result is None:
         raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
-    print(json.dumps(box.summary(), indent=2, sort_keys=True))
     return 0
