@@ -72,7 +72,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
     summary = box.summary()
     if args.json:
-        print_json(summary)
+        print_json(summary, box.station_names)
         return 0
     kinds = Counter(e.kind for e in result.events)
     how = _("virtual, headless") if virtual else _("real time")
@@ -122,7 +122,7 @@ def demo_summary(args: argparse.Namespace) -> int:
     until = None if args.seconds is None else int(args.seconds * 1_000_000)
     session.run_virtual(until)
     if args.json:
-        print_json(box.summary())
+        print_json(box.summary(), box.station_names)
         return 0
     print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
         title=spec.title, players=players, seed=args.seed))

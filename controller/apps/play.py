@@ -6,13 +6,12 @@ lights, sound and a journal of every press in the box's data folder;
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from controller import live
 from controller import profile as profile_mod
-from controller.apps.common import UsageError, default_players, options_from, spec_named
+from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.sources.keyboard import KeyboardSource
 from games.i18n import _
 
@@ -71,7 +70,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     print(game.summary_line(result), file=sys.stderr)
-    print(json.dumps(box.summary(), indent=2, sort_keys=True))
+    print_json(box.summary(), box.station_names)
     if result is None:
         raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
     return 0

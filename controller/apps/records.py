@@ -6,6 +6,7 @@ journal carried on)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from controller import scenario as scenario_mod
@@ -19,6 +20,7 @@ from controller.apps.journal import (
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
+from games.i18n import _
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -29,7 +31,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     summary = session.box.summary()
     if args.json:
-        print_json(summary)
+        print_json(summary, session.box.station_names)
     else:
         print(f"{spec.title}: {args.players} simulated players, seed {args.seed}, "
               f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
@@ -40,7 +42,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    data = scenario_mod.load(args.file)
+    if looks_like_journal(args.file):
+        raise UsageError(_("{file} is a journal, not a scenario: `buzzerbox replay {file}` rebuilds its game")
+                         .format(file=args.file))
+    try:
+        data = scenario_mod.load(args.file)
+    except UnicodeDecodeError as exc:
+        raise UsageError(_("{file} is not a text file: a scenario is JSON text (examples in tests/*/scenarios/)")
+                         .format(file=args.file)) from exc
+    except IsADirectoryError as exc:
+        raise UsageError(_("{file} is a folder: give one scenario file (.json)").format(file=args.file)) from exc
     outcome = scenario_mod.run(data)
     problems = scenario_mod.check(data, outcome)
     if args.json:
@@ -54,10 +65,38 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def looks_like_scenario(path: str) -> bool:
+    """A whole-file JSON object with a game and steps: a scenario given where
+    a journal was wanted (journals are one record per line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read(4_000_000))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
+
+
+def looks_like_journal(path: str) -> bool:
+    """The first line is a journal's session header."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
+
+
+def not_a_scenario(path: str) -> None:
+    if looks_like_scenario(path):
+        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
+                         .format(file=path))
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    not_a_scenario(args.file)
     journal, box = replay_box(args.file, "replay", args.until_damage)
     if args.json:
-        print_json({**box.summary(), **damage_json(journal)})
+        print_json({**box.summary(), **damage_json(journal)}, box.station_names)
     else:
         print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
         if args.disputes:
@@ -96,6 +135,7 @@ def print_disputes(box: Box) -> None:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue a journaled simulated game after a crash or power cut (live
     games resume through ``play --resume``: they need their stations)."""
+    not_a_scenario(args.file)
     journal, box = resume_for_simulate(args.file)
     writer = box.journal
     assert writer is not None
@@ -110,7 +150,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         box._write({"type": "end", "t_us": session.now_us})
         writer.close()
     if args.json:
-        print_json(box.summary())
+        print_json(box.summary(), box.station_names)
     else:
         print(f"finished: scores {box.summary().get('scores')}")
     return 0
