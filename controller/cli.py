@@ -16,6 +16,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from importlib import metadata
+from typing import NoReturn
 
 from controller import live
 from controller.apps.common import UsageError
@@ -33,6 +34,20 @@ from games.base import BuzzerBoxError
 from games.i18n import _
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a command line it cannot read is one line too:
+    ``buzzerbox demo: argument --players: invalid int value: 'x' (see buzzerbox demo --help)``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise CommandFailed(f"{self.prog}: {message}", EXIT_USAGE)
+
+    def error_for(self, args: argparse.Namespace, message: str) -> NoReturn:
+        prog = f"{self.prog} {command_name(args)}"
+        print(f"{prog}: {message} (see {prog} --help)", file=sys.stderr)
+        raise CommandFailed(f"{prog}: {message}", EXIT_USAGE)
 
 
 def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
@@ -105,8 +120,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_menu)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="buzzerbox",
         description=_("The buzzer box: fair first-press arbitration for quizzes and tabletop reaction games."),
         epilog=_("Every command has --help. Errors end with one line and exit status 2 (usage), "
@@ -223,7 +238,9 @@ def quiet_gpio_fallbacks(verbose: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said for the command they were given to, not for "buzzerbox"
+        parser.error_for(args, _("unrecognized arguments: {args}").format(args=" ".join(extra)))
     # a box with real players says what happened by default (journald keeps it)
     base = 1 if args.command in ("play", "menu", "diag") else 0
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose + base, 2)]

@@ -25,7 +25,8 @@ def test_there_are_version_1_fixtures_of_every_kind():
 def test_version_1_journals_replay_to_what_they_replayed_to_before(path, capsys):
     code, out, err = run(capsys, "replay", str(path), "--json")
     assert code == 0, err
-    from controller.apps.common import people_json  # the texts for people name the players (issue 14)
+    # the texts for people name the players (issue 14)
+    from controller.apps.common import people_json
 
     names = json.loads(path.read_text().splitlines()[0]).get("station_names")
     assert json.loads(out) == people_json(json.loads(path.with_suffix(".summary.json").read_text()), names)
