@@ -10,6 +10,7 @@ kiosk was stopped with SIGTERM; the caller then prints one summary line.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import random
@@ -95,14 +96,62 @@ def stop_on_sigterm() -> Iterator[None]:
 # -- the pieces a live game is made of ---------------------------------------------------
 
 
-def names_colors(profile: Profile | None, players: int) -> tuple[list[str] | None, list[Color] | None]:
-    """Station names and colours from the wiring profile (None: the defaults)."""
-    if profile is None:
-        return None, None
-    names = [profile.stations[i].name if i < len(profile.stations) else f"Player {i + 1}" for i in range(players)]
-    colors = [hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
-              for i in range(players)]
+def names_colors(profile: Profile | None, players: int,
+                 chosen: Sequence[str] = ()) -> tuple[list[str] | None, list[Color] | None]:
+    """Station names and colours (None: the defaults). A name entered in the
+    menu (``chosen``) wins over the profile's station name and "Player N"."""
+    colors = None if profile is None else [
+        hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
+        for i in range(players)]
+    if profile is None and not any(chosen):
+        return None, colors
+    names = []
+    for i in range(players):
+        if i < len(chosen) and chosen[i].strip():
+            names.append(chosen[i].strip())
+        elif profile is not None and i < len(profile.stations):
+            names.append(profile.stations[i].name)
+        else:
+            names.append(_("Player {n}").format(n=i + 1))
     return names, colors
+
+
+def names_path() -> Path:
+    """The players' names entered in the menu, per profile ("keyboard" without one)."""
+    return journal_dir().parent / "players.json"
+
+
+def saved_names(profile: Profile | None) -> list[str]:
+    """The names entered in the menu for this profile's stations ([] if none)."""
+    try:
+        data = json.loads(names_path().read_text(encoding="utf-8"))
+        names = data.get(profile.name if profile is not None else "keyboard", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(n)[:NAME_LENGTH] for n in names] if isinstance(names, list) else []
+
+
+#: a name fits a strip cell read from across the room
+NAME_LENGTH = 16
+
+
+def save_names(profile: Profile | None, names: Sequence[str]) -> None:
+    """Keep the menu's names for the next start (beside the journals)."""
+    path = names_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[profile.name if profile is not None else "keyboard"] = [n.strip()[:NAME_LENGTH] for n in names]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:  # a read-only card: the names hold for this session only
+        log.warning("could not save the players' names in %s: %s", path, exc)
 
 
 def open_lights(profile: Profile | None, source: Any = None) -> Lights:

@@ -28,7 +28,7 @@ Relay = live.Relay
 
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
-    from controller.display.menu import Menu, MenuScene
+    from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
     from games.toolkit.scene import freeze
 
     games = []
@@ -43,7 +43,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
                                     "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)
-    menu = Menu(games, players)
+    menu = Menu(games, players, names=live.saved_names(profile))
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -65,7 +65,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if source is not None and profile is not None:
                     live.connect(box, source, profile)
                     relay.target = box
-                _names, colors = live.names_colors(profile, box.settings.players)
+                _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                 game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
                                      source, owns_source=False)
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
@@ -74,12 +74,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if result is None:
                     raise KeyboardInterrupt
             while True:
-                names, colors = live.names_colors(profile, max(players, 16))
+                names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 if profile is not None:
                     stations = [(st.name, list(st.inputs)) for st in profile.stations]
                     monitor = InputMonitor(stations, profile.debounce, list(profile.host))
                 else:
-                    monitor = InputMonitor([(f"Player {i + 1}", ["bell"]) for i in range(players)])
+                    monitor = InputMonitor([(names[i] if names else _("Player {n}").format(n=i + 1), ["bell"])
+                                            for i in range(players)])
                 if source is not None:
                     monitor.debouncer.start_all(source.levels(), box_now_us())
                 relay.target = monitor
@@ -89,6 +90,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     if menu.escape():  # the second Esc in a row: the host means it
                         break
                     continue  # the first: the menu asks, drawn by the next run_menu
+                if choice.edit_names:  # typed on the keyboard, kept for the next start
+                    menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, live.NAME_LENGTH),)
+                    live.save_names(profile, menu.names)
+                    continue
                 sound.settings = choice.sound
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options

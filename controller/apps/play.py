@@ -24,7 +24,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                            "leave --players out").format(name=prof.name, n=len(prof.stations)))
     players = len(prof.stations) if prof is not None else (args.players or default_players(spec))
     headless = live.is_headless(args)
-    names, colors = live.names_colors(prof, players)
+    names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
     keyboard = None if headless else KeyboardSource(players)
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None

@@ -49,10 +49,13 @@ class Choice:
     options: dict[str, Any] = field(default_factory=dict)
     bots: bool = False
     sound: SoundSettings = field(default_factory=SoundSettings)
+    #: the host chose "Player names": the names editor, then back to the menu
+    edit_names: bool = False
 
 
 class Menu:
-    def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None) -> None:
+    def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
+                 names: Sequence[str] = ()) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene."""
         if not games:
             raise ValueError("no game with a scene is installed")
@@ -61,6 +64,8 @@ class Menu:
         self.selected = 0
         self.started = False
         self.default_players = players
+        #: names entered for the players (station order); blank: the station's own name
+        self.names = list(names)
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
         self._build(0, players)
@@ -85,6 +90,7 @@ class Menu:
                 self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
                                        [n for _, n in option.choices]))
         self.items += [
+            Item("names", _("Player names"), [None], [_("edit…")]),
             Item("bots", "Who plays", [False, True], ["people", "demo bots"]),
             Item("sound", "Sound", [True, False], ["on", "off"], 0 if not self.sound.mute else 1),
             Item("volume", "Volume", [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
@@ -108,18 +114,23 @@ class Menu:
             self.selected = (self.selected + 1) % len(self.items)
         elif action in ("left", "right"):
             it = self.items[self.selected]
-            if it.key == "start":
+            if it.key in ("start", "names"):
                 return None
             it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
         elif action == "select":
+            if self.items[self.selected].key == "names":
+                return Choice("", self.item("players").value, edit_names=True)
             self.started = True
             return self.choice()
         return None
 
     def press(self, station: int, input: str) -> Choice | None:
-        """A station button in the menu (see the module docstring)."""
+        """A station button in the menu (see the module docstring). Names are
+        typed on a keyboard: the stations step over that line."""
+        if self.items[self.selected].key == "names" and (station < 0 or input != "bell" or station == 1):
+            return self.key("down")
         if station < 0:
             return self.key("select") if input in ("arm", "next") else self.key({"reset": "up", "wrong": "down"}.get(input, ""))
         if input != "bell":
@@ -153,6 +164,7 @@ class Menu:
         return {
             "phase": "menu",
             "players": self.item("players").value,
+            "names": list(self.names),
             "confirm_quit": self.confirm_quit,
             "items": [{"label": it.label, "value": it.names[it.index], "selected": k == self.selected}
                       for k, it in enumerate(self.items)],
@@ -170,7 +182,7 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
         """The strip follows the player count as it is changed: as many cells
         as players chosen (keyboard stations beyond the monitored ones idle)."""
-        super().draw(surface, view, strip_for_players(strip, view.get("players")), now_us)
+        super().draw(surface, view, strip_for_players(strip, view.get("players"), view.get("names", ())), now_us)
         if view.get("confirm_quit"):
             lay = theme.layout_for(surface, 1)
             r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
@@ -201,15 +213,110 @@ class MenuScene(Scene):
             y += row_h + lay.pad
 
 
-def strip_for_players(strip: Strip, players: Any) -> list[dict[str, Any]]:
-    """``strip`` cut or padded (idle "Player N" cells) to ``players`` cells."""
+def strip_for_players(strip: Strip, players: Any, names: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """``strip`` cut or padded (idle cells) to ``players`` cells, each with
+    the name entered for it in the menu, if any."""
     cells = [dict(c) for c in strip]
-    if not isinstance(players, int) or players <= 0:
-        return cells
-    cells = cells[:players]
-    for i in range(len(cells), players):
-        cells.append({"name": _("Player {n}").format(n=i + 1), "status": "idle", "pressed": False})
+    if isinstance(players, int) and players > 0:
+        cells = cells[:players]
+        for i in range(len(cells), players):
+            cells.append({"name": _("Player {n}").format(n=i + 1), "status": "idle", "pressed": False})
+    for i, cell in enumerate(cells):
+        if i < len(names) and names[i].strip():
+            cell["name"] = names[i].strip()
     return cells
+
+
+# -- the players' names, typed in the menu -------------------------------------------------
+
+
+class NameEditor:
+    """Type each player's name (sans-I/O: keys and text in, names out).
+    Up/down or Tab choose the player; typing writes; Backspace deletes;
+    Enter or Esc is done. A blank name falls back to the station's own."""
+
+    def __init__(self, names: Sequence[str], players: int, length: int = 16) -> None:
+        self.names = [*names[:players], *[""] * max(0, players - len(names))]
+        self.rest = list(names[players:])  # names of stations beyond today's count, kept
+        self.selected = 0
+        self.length = length
+        self.done = False
+
+    def key(self, action: str) -> None:
+        if action in ("down", "tab"):
+            self.selected = (self.selected + 1) % len(self.names)
+        elif action == "up":
+            self.selected = (self.selected - 1) % len(self.names)
+        elif action == "backspace":
+            self.names[self.selected] = self.names[self.selected][:-1]
+        elif action == "done":
+            self.done = True
+
+    def text(self, typed: str) -> None:
+        printable = "".join(ch for ch in typed if ch.isprintable())
+        self.names[self.selected] = (self.names[self.selected] + printable)[: self.length]
+
+    def result(self) -> list[str]:
+        return [n.strip() for n in self.names] + self.rest
+
+    def view(self) -> dict[str, Any]:
+        return {"phase": "names", "names": list(self.names), "selected": self.selected}
+
+
+class NamesScene(Scene):
+    title = _("Player names")
+
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("type a name · up/down: next player · Enter: done")
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        names = list(view.get("names", ()))
+        row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * len(names)) // max(1, len(names))))
+        width = min(area.width, round(lay.width * 0.6))
+        x = area.centerx - width // 2
+        y = area.top + max(0, (area.height - len(names) * (row_h + lay.pad)) // 2)
+        for i, name in enumerate(names):
+            r = pygame.Rect(x, y, width, row_h)
+            sel = i == view.get("selected")
+            fill = theme.STATUS_COLORS["first"] if sel else theme.PANEL
+            panel(surface, r, fill)
+            ink = theme.text_on(fill)
+            inner = r.inflate(-4 * lay.pad, 0)
+            draw_text(surface, _("Player {n}").format(n=i + 1), lay.size(1.1), ink,
+                      pygame.Rect(inner.left, r.top, inner.width // 3, r.height), align="left", min_size=lay.min_text)
+            shown = name + ("_" if sel and (now_us // 500_000) % 2 == 0 else "")
+            draw_text(surface, shown or "—", lay.size(1.1), ink,
+                      pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height),
+                      align="left", min_size=lay.min_text)
+            y += row_h + lay.pad
+
+
+def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,
+                    fps: int = 30) -> list[str]:
+    """Show the names editor until Enter or Esc; returns the names."""
+    scene = NamesScene()
+    keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_TAB: "tab", pygame.K_BACKSPACE: "backspace",
+            pygame.K_RETURN: "done", pygame.K_KP_ENTER: "done", pygame.K_ESCAPE: "done"}
+    frame_clock = pygame.time.Clock()
+    pygame.key.start_text_input()
+    try:
+        while not editor.done:
+            t = clock()
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    editor.key("done")
+                elif event.type == pygame.VIDEORESIZE:
+                    screen.resized(event.size)
+                elif event.type == pygame.KEYDOWN and event.key in keys:
+                    editor.key(keys[event.key])
+                elif event.type == pygame.TEXTINPUT:
+                    editor.text(event.text)
+            scene.draw(screen.surface, freeze(editor.view()), [], t)
+            screen.flip()
+            frame_clock.tick(fps)
+    finally:
+        pygame.key.stop_text_input()
+    return editor.result()
 
 
 # -- the roll call before a game with real stations --------------------------------------
