@@ -347,7 +347,7 @@ class RollCall:
         cells = [dict(c) for c in strip]
         for station, cell in enumerate(cells):
             if station in self.answered:
-                cell["label"], cell["status"] = _("✓ here"), "won"
+                cell["label"], cell["status"] = _("HERE"), "won"  # the strip font has no tick mark
             elif station in self.names and cell.get("status") == "idle":
                 cell["label"] = _("press!")
         return cells

@@ -77,7 +77,7 @@ def test_roll_call_ticks_off_each_station_once() -> None:
     call.press(1)
     assert call.missing == ["Red", "Green"] and not call.done
     cells = call.strip([{"name": n, "status": "idle"} for n in ("Red", "Blue", "Green")])
-    assert [c.get("label") for c in cells] == ["press!", "✓ here", "press!"]
+    assert [c.get("label") for c in cells] == ["press!", "HERE", "press!"]
     call.press(0)
     call.press(2)
     assert call.done and call.missing == []
@@ -154,3 +154,45 @@ def test_texts_for_people_count_from_one(text: str) -> None:
     assert shown["outcomes"][0]["player"] == 0  # indexes for programs stay as they are
     assert shown["outcomes"][0]["text"] == {"player 0 knocked": "player 1 knocked",
                                             "Player 2 was first": "Player 3 was first"}[text]
+
+
+def test_play_with_real_stations_starts_after_every_station_answered_the_roll_call(tmp_path: Path, capsys, monkeypatch,
+                                                                                  mock_pins, caplog) -> None:
+    """Each station presses its bell once (mock pins), the roll call ends by
+    itself and the game starts; its journal holds no roll-call press."""
+    import logging
+    import threading
+    import time
+
+    from gpiozero import Device
+
+    from controller.profile import load
+
+    monkeypatch.setenv("DISPLAY", ":0")  # a desktop, drawn on SDL's dummy driver
+    prof = load("header-4")
+    bells = [pin for pin, (station, name) in prof.input_pins().items() if station >= 0 and name == "bell"]
+    done = threading.Event()
+
+    def stations_answer() -> None:
+        while Device.pin_factory is None and not done.wait(0.05):
+            pass
+        done.wait(1.0)  # the roll call is on screen
+        for pin in bells:
+            Device.pin_factory.pin(pin).drive_low()
+            time.sleep(0.05)
+            Device.pin_factory.pin(pin).drive_high()
+            time.sleep(0.05)
+
+    presser = threading.Thread(target=stations_answer, daemon=True)
+    presser.start()
+    journal = tmp_path / "rc.jsonl"
+    caplog.set_level(logging.INFO, logger="buzzerbox")
+    try:
+        assert main(["play", "quiz", "--profile", "header-4", "--window", "--seconds", "0.3", "--mute",
+                     "--journal", str(journal)]) == 0
+    finally:
+        done.set()
+        presser.join()
+    assert "roll call: every station answered" in caplog.text
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert not [r for r in records if r.get("type") in ("press", "edge")]
