@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Sequence
@@ -16,10 +17,17 @@ class UsageError(BuzzerBoxError):
 
 
 def spec_named(name: str) -> GameSpec:
+    """The game called ``name``; a typo is a usage error naming the closest game."""
     try:
         return registry.get(name)
     except LookupError as exc:
-        raise UsageError(str(exc)) from exc
+        raise UsageError(with_suggestion(str(exc).strip("'\""), name, registry.available())) from exc
+
+
+def with_suggestion(message: str, given: str, names: Sequence[str]) -> str:
+    """``message`` with "(did you mean quiz?)" when one name is close to ``given``."""
+    close = difflib.get_close_matches(given, list(names), n=1, cutoff=0.6)
+    return f"{message} (did you mean {close[0]}?)" if close and close[0] != given else message
 
 
 def default_players(spec: GameSpec) -> int:

@@ -10,12 +10,12 @@ from typing import Any
 
 from controller import live
 from controller import profile as profile_mod
-from controller.apps.common import UsageError, default_players, print_json
+from controller.apps.common import UsageError, default_players, print_json, with_suggestion
 from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
-from games.i18n import _, format_number
+from games.i18n import _, format_number, ngettext
 from games.registry import available, get, scene_for
 
 
@@ -29,7 +29,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if args.players is None:
             args.players = default_players(spec)
         settings = spec.settings(args.players, args.seed, **spec.demo_options)
-    except (LookupError, TypeError, ValueError) as exc:
+    except LookupError as exc:
+        raise UsageError(with_suggestion(str(exc).strip("'\""), args.game, available())) from exc
+    except (TypeError, ValueError) as exc:
         raise UsageError(str(exc).strip("'\"")) from exc
     headless = live.is_headless(args)
     if not headless and not args.headless and not has_window(args):
@@ -78,8 +80,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     how = _("virtual, headless") if virtual else _("real time")
     if board is not None:
         how += _(", through the simulated input board")
-    print(_("{title}: {players} players, seed {seed}, {seconds} s of box time ({how}), ended: {reason}").format(
-        title=spec.title, players=args.players, seed=args.seed,
+    print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), ended: {reason}").format(
+        title=spec.title, players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
         seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=result.reason))
     if headless:
         print_demo_log(box)

@@ -20,7 +20,7 @@ from controller.apps.journal import (
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
-from games.i18n import _
+from games.i18n import _, format_number, ngettext
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -33,8 +33,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary, session.box.station_names)
     else:
-        print(f"{spec.title}: {args.players} simulated players, seed {args.seed}, "
-              f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
+        presses = len(session.box.press_log)
+        print(_("{title}: {players}, seed {seed}, {seconds} s of play, {presses}").format(
+            title=spec.title, seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
+            players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
+            presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
         print(f"scores: {summary.get('scores')}")
         if args.journal:
             print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
@@ -98,7 +101,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**box.summary(), **damage_json(journal)}, box.station_names)
     else:
-        print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
+        presses = len(box.press_log)
+        print(_("{title}: {presses} replayed; scores {scores}").format(
+            title=box.spec.title, presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
+            scores=box.engine.public_view().get("scores")))
         if args.disputes:
             print_disputes(box)
     return 0
@@ -139,7 +145,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
     journal, box = resume_for_simulate(args.file)
     writer = box.journal
     assert writer is not None
-    print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
+    print(_("resuming {title} from {file}: {records} replayed").format(
+        title=box.spec.title, file=args.file,
+        records=ngettext("{n} record", "{n} records", len(journal.records)).format(n=len(journal.records)))
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)

@@ -172,7 +172,8 @@ class DiagScene(Scene):
             ink = theme.text_on(fill)
             ago = row["ago_us"]
             last = "never" if ago is None else f"{ago / 1_000_000:.1f} s ago"
-            noise = row["flag"].upper() if row["flag"] else (f"{row['glitches']} glitch" if row["glitches"] else "ok")
+            noise = row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
+                                                            if row["glitches"] else _("ok"))
             cells(y, [row["name"], row["input"], row["state"], str(row["presses"]), str(row["edges"]),
                       f"{row['bounce_us'] / 1000:.1f} ms", last, noise], ink)
             y += row_h + 2
