@@ -252,7 +252,8 @@ def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
     monitor.debouncer.start_all(source.levels(), box_now_us())
     relay.target = monitor
     try:
-        outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
+        with stop_on_sigterm():  # stopped here: the caller removes the journal of the game that never began
+            outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
     finally:
         relay.target = None
     if outcome is None:
