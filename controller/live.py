@@ -451,3 +451,33 @@ class LiveGame:
 def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
+
+
+#: how long the keyboard stations' keys stay on screen at the start of a game (game time)
+KEYS_HINT_US = 30_000_000
+
+
+def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = None) -> None:
+    """Keyboard stations: which key is whose, at the foot of the game's picture
+    for its first half minute (the help overlay lists them all, any time)."""
+    import pygame
+
+    from controller.sources.keyboard import BELL_KEYS
+    from games.toolkit import theme
+
+    text = _("keys: {keys} · host: space arms, c correct, w wrong").format(
+        keys=", ".join(_("{key} = {name}").format(
+            key=pygame.key.name(k), name=names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
+                       for i, k in enumerate(BELL_KEYS[:players])))
+    scene = presenter.scene
+    draw = scene.draw
+
+    def draw_with_keys(surface: pygame.Surface, view: Any, strip: Any, now_us: int) -> None:
+        draw(surface, view, strip, now_us)
+        if now_us < KEYS_HINT_US and not scene.message:
+            lay = theme.layout_for(surface, len(strip))
+            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
+            theme.panel(surface, r, theme.PANEL)
+            theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+
+    scene.draw = draw_with_keys  # type: ignore[method-assign]

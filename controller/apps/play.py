@@ -63,6 +63,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless), colors=colors)
     game = live.LiveGame(box, presenter, source)
+    if prof is None and not headless:
+        live.show_keys(presenter, players, names)
     where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
              if prof is not None and source is not None else live.keyboard_keys_line(players))
     print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(

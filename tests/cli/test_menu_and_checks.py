@@ -196,3 +196,24 @@ def test_play_with_real_stations_starts_after_every_station_answered_the_roll_ca
     assert "roll call: every station answered" in caplog.text
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert not [r for r in records if r.get("type") in ("press", "edge")]
+
+
+def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> None:
+    from controller import live
+    from controller.runtime import Box
+
+    spec = get("quiz")
+    box = Box(spec, spec.settings(3, 1))
+    screen = Screen.open(headless=True)
+    presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
+    plain = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, 1_000_000, plain)
+    live.show_keys(presenter, 3, ["Anna", "Bo", "Cy"])
+    hinted = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, 1_000_000, hinted)
+    late = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, live.KEYS_HINT_US + 1, late)
+    changed = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != hinted.get_at((x, y)))
+    assert changed > 500  # a line of text drawn over the picture
+    gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))
+    assert gone < changed // 10  # and away after the first half minute
