@@ -177,7 +177,7 @@ class MenuScene(Scene):
     def header(self, view: View) -> tuple[str, str]:
         if view.get("confirm_quit"):
             return self.title, _("Quit the box? Esc again: quit · any other key: stay")
-        return self.title, _("up/down: choose · left/right: change · Enter: start · Esc: quit")
+        return self.title, _("arrows: choose and change · Enter: start · Esc: quit")
 
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
         """The strip follows the player count as it is changed: as many cells
@@ -193,16 +193,9 @@ class MenuScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
-        row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * len(items)) // max(1, len(items))))
-        width = min(area.width, round(lay.width * 0.7))
-        x = area.centerx - width // 2
-        y = area.top + max(0, (area.height - len(items) * (row_h + lay.pad)) // 2)
-        for it in items:
-            r = pygame.Rect(x, y, width, row_h)
+        for it, r in zip(items, menu_rows(area, lay, len(items), 0.7), strict=True):
             sel = it["selected"]
-            fill = theme.STATUS_COLORS["first"] if sel else theme.PANEL
-            panel(surface, r, fill)
-            ink = theme.text_on(fill)
+            ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
             if it["label"] == "Start":
                 draw_text(surface, "START", lay.size(1.2), ink, inner)
@@ -210,7 +203,22 @@ class MenuScene(Scene):
                 draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
                 draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
-            y += row_h + lay.pad
+
+
+def menu_rows(area: pygame.Rect, lay: Layout, count: int, width_frac: float) -> list[pygame.Rect]:
+    """``count`` rows of a list, centred in ``area``, as tall as fits (at most 1.5 text lines)."""
+    row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * count) // max(1, count)))
+    width = min(area.width, round(lay.width * width_frac))
+    x = area.centerx - width // 2
+    y = area.top + max(0, (area.height - count * (row_h + lay.pad)) // 2)
+    return [pygame.Rect(x, y + k * (row_h + lay.pad), width, row_h) for k in range(count)]
+
+
+def row_panel(surface: pygame.Surface, r: pygame.Rect, selected: bool) -> theme.Color:
+    """A list row's panel, amber when selected; returns the ink that reads on it."""
+    fill = theme.STATUS_COLORS["first"] if selected else theme.PANEL
+    panel(surface, r, fill)
+    return theme.text_on(fill)
 
 
 def strip_for_players(strip: Strip, players: Any, names: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -271,16 +279,9 @@ class NamesScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         names = list(view.get("names", ()))
-        row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * len(names)) // max(1, len(names))))
-        width = min(area.width, round(lay.width * 0.6))
-        x = area.centerx - width // 2
-        y = area.top + max(0, (area.height - len(names) * (row_h + lay.pad)) // 2)
-        for i, name in enumerate(names):
-            r = pygame.Rect(x, y, width, row_h)
+        for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
-            fill = theme.STATUS_COLORS["first"] if sel else theme.PANEL
-            panel(surface, r, fill)
-            ink = theme.text_on(fill)
+            ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
             draw_text(surface, _("Player {n}").format(n=i + 1), lay.size(1.1), ink,
                       pygame.Rect(inner.left, r.top, inner.width // 3, r.height), align="left", min_size=lay.min_text)
@@ -288,7 +289,6 @@ class NamesScene(Scene):
             draw_text(surface, shown or "—", lay.size(1.1), ink,
                       pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height),
                       align="left", min_size=lay.min_text)
-            y += row_h + lay.pad
 
 
 def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,
