@@ -128,7 +128,8 @@ def saved_names(profile: Profile | None) -> list[str]:
         names = data.get(profile.name if profile is not None else "keyboard", [])
     except (OSError, ValueError, AttributeError):
         return []
-    return [str(n)[:NAME_LENGTH] for n in names] if isinstance(names, list) else []
+    # anything but text is no name: that station keeps its own
+    return [n[:NAME_LENGTH] if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
 
 
 #: a name fits a strip cell read from across the room

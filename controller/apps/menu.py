@@ -51,6 +51,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             print(f"screenshot: {args.screenshot}")
         return 0
     sound = live.open_sound(args, False)
+    print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
     # not open stop the menu with one line, as they stop ``play``

@@ -217,3 +217,30 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     assert changed > 500  # a line of text drawn over the picture
     gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))
     assert gone < changed // 10  # and away after the first half minute
+
+
+def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -> None:
+    """players.json is read at every start: whatever is in it (seeded random
+    bytes and JSON shapes, a bounded run), the box starts with some names."""
+    import random
+    import time
+
+    from controller import live
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = live.names_path()
+    path.parent.mkdir(parents=True)
+    rng = random.Random(14)
+    shapes = ['{"keyboard": ["Anna", 3, null, {"x": 1}]}', "[1, 2]", '{"keyboard": "Anna"}', "null", '"x"',
+              '{"keyboard": ["' + "A" * 500 + '"]}']
+    deadline = time.monotonic() + 2.0
+    runs = 0
+    while time.monotonic() < deadline and runs < 400:
+        data = rng.choice(shapes).encode() if runs % 2 else bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
+        path.write_bytes(data)
+        names = live.saved_names(None)
+        assert isinstance(names, list) and all(isinstance(n, str) and len(n) <= live.NAME_LENGTH for n in names)
+        live.names_colors(None, 4, names)
+        runs += 1
+    live.save_names(None, ["Anna"])  # and saving over a damaged file works
+    assert live.saved_names(None) == ["Anna"]
