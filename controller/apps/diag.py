@@ -28,7 +28,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
         debounce = profile.debounce
         host = list(profile.host)
     else:
-        stations = [(f"Player {i + 1}", ["bell", "a"]) for i in range(args.players)]
+        stations = [(_("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
     headless = live.is_headless(args)
     simulated = bool(args.simulate)
