@@ -28,7 +28,8 @@ def cmd_diag(args: argparse.Namespace) -> int:
         debounce = profile.debounce
         host = list(profile.host)
     else:
-        stations = [(_("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
+        names, _colors = live.names_colors(None, args.players, live.saved_names(None))  # as entered in the menu
+        stations = [(names[i] if names else _("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
     headless = live.is_headless(args)
     simulated = bool(args.simulate)
