@@ -33,8 +33,7 @@ from controller.simulate import Session  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
 from games.toolkit.help import HelpOverlay  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
-from games.toolkit.scene import Scene, freeze  # noqa: E402
-from games.toolkit.title import TitleScene  # noqa: E402
+from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
 
 #: names as the menu would hand them on (some long, some with Czech and Polish letters)
 NAMES = ["Anna", "Bořek", "Łucja", "Dan", "Eliška", "Filip", "Gosia", "Hynek",

@@ -122,6 +122,28 @@ class Scene:
         draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
 
 
+#: statuses whose strip cell takes the player's own colour (whose turn it is,
+#: who won): the tile stays theirs, the label says what it is
+OWN_COLOUR_STATUSES = frozenset({"first", "won", "turn"})
+#: statuses drawn in the player's colour, dimmed (next in line)
+HALF_COLOUR_STATUSES = frozenset({"queued"})
+
+
+class TitleScene(Scene):
+    """The title card on its own (the screenshot tool): a game's own scene
+    draws it through ``title_card`` before its first round."""
+
+    def __init__(self, title: str, hint: str | None = None, colors: Sequence[Color] | None = None) -> None:
+        super().__init__(title, colors)
+        self.hint = hint
+
+    def title_card(self, view: View) -> bool:
+        return True
+
+    def title_hint(self, view: View) -> str:
+        return self.hint if self.hint is not None else super().title_hint(view)
+
+
 def player_name(station: int) -> str:
     """The name of a station nobody named: "Player 1" for station 0."""
     return _("Player {n}").format(n=station + 1)
@@ -172,12 +194,16 @@ def draw_strip(
         r = pygame.Rect(area.left + gap + col * (cell_w + gap), area.top + gap + row * (cell_h + gap), cell_w, cell_h)
         cells.append(r)
         status = str(cell.get("status", "idle"))
+        team = theme.station_color(view, i, colors)
         fill = theme.STATUS_COLORS.get(status, theme.STATUS_COLORS["idle"])
+        if status in OWN_COLOUR_STATUSES:  # the player's own colour, so the room sees at once whose turn it is
+            fill = team
+        elif status in HALF_COLOUR_STATUSES:  # in line: the own colour, dimmed
+            fill = theme.blend(theme.STATUS_COLORS["idle"], team, 0.55)
         if cell.get("pressed") and status == "idle":
             fill = theme.blend(fill, theme.PRESSED, 0.35)
         panel(surface, r, fill, radius=max(4, cell_h // 10))
-        team = theme.station_color(view, i, colors)
-        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 6))
+        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 9))
         pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
         if status == "locked" and cell.get("lockout_us"):
             # a bar that shrinks as the lockout runs out (250 ms by default)
@@ -192,7 +218,7 @@ def draw_strip(
         if status == "disconnected":
             pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
         if cell.get("pressed"):
-            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 14), border_radius=max(4, cell_h // 10))
+            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
         ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
         body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
         lines = [str(cell.get("name") or player_name(i))]

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import pygame
 
-from games.i18n import _
 from games.toolkit import theme
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
@@ -48,21 +47,3 @@ def draw_title_card(surface: pygame.Surface, area: pygame.Rect, lay: Layout, tit
     draw_text(surface, hint, lay.size(1.2), theme.MUTED,
               pygame.Rect(area.left + 2 * lay.pad, area.top + area.height * 82 // 100, area.width - 4 * lay.pad,
                           area.height * 14 // 100), min_size=lay.min_text)
-
-
-class TitleScene:
-    """The title card on its own (the screenshot tool; a game's scene draws it
-    through ``Scene.title_card``)."""
-
-    def __init__(self, title: str, hint: str | None = None) -> None:
-        self.title = title
-        self.hint = hint if hint is not None else _("Press your button to check it lights up")
-
-    def draw(self, surface: pygame.Surface, view: object, strip: Sequence[dict[str, object]] | Sequence[object],
-             now_us: int) -> None:
-        from games.toolkit.scene import Scene
-
-        scene = Scene(self.title)
-        scene.title_hint = lambda _view: self.hint  # type: ignore[method-assign]
-        scene.title_card = lambda _view: True  # type: ignore[method-assign]
-        scene.draw(surface, view, strip, now_us)  # type: ignore[arg-type]
