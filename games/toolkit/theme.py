@@ -205,7 +205,9 @@ def draw_text(
 ) -> pygame.Rect:
     """Draw ``text`` inside ``rect``, shrinking it to fit the width but never
     below ``min_size`` (then it is cut with an ellipsis). Returns where it went."""
-    size = fit_size(text, size, rect.width, min_size if min_size is not None else size)
+    if min_size is None:  # shrink to fit down to the screen's minimum, not cut a headline short
+        min_size = min(size, max(12, round(surface.get_height() * MIN_TEXT_FRACTION)))
+    size = fit_size(text, size, rect.width, min_size)
     if TEXT.width(text, size) > rect.width:
         text = ellipsize(text, size, rect.width)
     surf = TEXT.render(text, size, color)
