@@ -104,7 +104,7 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
     game("schicki-micki.png", "schicki-micki", 7, lambda v: v["phase"] == "window" and len(v["table"]) >= 3)
     game("schicki-micki-resolution.png", "schicki-micki", 7,
          lambda v: v["phase"] == "waiting" and bool(v["last_resolution"]) and len(v["last_resolution"]["outcomes"]) >= 4)
-    game("schicki-micki-over.png", "schicki-micki", 5, lambda v: v["finished"], later_us=1_000_000)
+    game("schicki-micki-over.png", "schicki-micki", 5, lambda v: v["phase"] == "over", later_us=1_000_000)
     game("viva-topo.png", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 8)
     game("viva-topo-late.png", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 40, later_us=200_000)
     game("viva-topo-over.png", "viva-topo", 4, lambda v: v["phase"] == "over", later_us=3_000_000)
