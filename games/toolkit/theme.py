@@ -258,3 +258,23 @@ def fmt_ms(us: int | None, digits: int = 0) -> str:
     if us >= 10_000_000:
         return _("{n} s").format(n=format_number(us / 1_000_000))
     return _("{n} ms").format(n=format_number(us / 1000, digits))
+
+
+def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, rect: pygame.Rect, max_lines: int = 2,
+                 align: str = "center") -> None:
+    """Text that may not fit one line (a hint, a translation 40 % longer):
+    broken at spaces into up to ``max_lines`` lines of ``size``, the last cut
+    with an ellipsis if it still does not fit. Never smaller than ``size``."""
+    words = text.split()
+    lines: list[str] = []
+    for word in words:
+        if lines and TEXT.width(lines[-1] + " " + word, size) <= rect.width:
+            lines[-1] += " " + word
+        elif len(lines) < max_lines:
+            lines.append(word)
+        else:
+            lines[-1] += " " + word
+    line_h = TEXT.font(size).get_height()
+    top = rect.top + max(0, (rect.height - line_h * len(lines)) // 2)
+    for k, line in enumerate(lines):
+        draw_text(surface, line, size, color, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h), align=align, min_size=size)
