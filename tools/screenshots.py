@@ -26,12 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from controller.display.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.display.loop import keyboard_help  # noqa: E402
 from controller.display.menu import Menu, MenuScene  # noqa: E402
 from controller.press import Edge  # noqa: E402
 from controller.runtime import Box  # noqa: E402
 from controller.simulate import Session  # noqa: E402
+from controller.sources.keyboard import KeyboardSource  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
-from games.toolkit.help import HelpOverlay  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
 
@@ -87,8 +88,9 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
         s = session("quiz", 6)
         until(s, lambda v: v["phase"] == "armed")
         game_frame("quiz", s, surface)
-        keys = [("1 … 6", "players' buzzers")] + [(k, v) for k, v in HELP_HOST]
-        HelpOverlay(get("quiz").title, keys).draw(surface)
+        keyboard = KeyboardSource(6)
+        keyboard.add_host_keys(get("quiz").host_keys)
+        keyboard_help(s.box, keyboard).draw(surface)
 
     out.append(("title.png", title))
     game("quiz-idle.png", "quiz", 6, lambda v: v["phase"] == "idle")
@@ -124,11 +126,6 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
     out.append(("menu.png", menu))
     out.append(("diag.png", diag))
     return out
-
-
-#: the host's keys as the keyboard source binds them (shown on the help picture)
-HELP_HOST = [("space", "arm the buzzers"), ("c", "correct"), ("w", "wrong"), ("n", "next question"),
-             ("u", "undo"), ("p", "pick a tied player"), ("r", "reset"), ("h  ?", "this help"), ("Esc", "back to the menu")]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,8 +18,8 @@ from typing import Any
 
 import pygame
 
-from games.schicki_micki import art
 from games.i18n import N_, _, format_number, ngettext
+from games.schicki_micki import art
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
