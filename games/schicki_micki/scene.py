@@ -21,6 +21,7 @@ import pygame
 from games.i18n import N_, _, format_number, ngettext
 from games.schicki_micki import art
 from games.toolkit import theme
+from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
 
@@ -340,44 +341,23 @@ class SchickiMickiScene(Scene):
         return _("nobody reacted")
 
     def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
-        """The end: the winner(s) big in their colour, then everyone's cards."""
+        """The end: why it ended, then the podium: the winner(s) in their colour, everyone's cards."""
         result = view["result"]
         scores = list(result.get("scores", view.get("scores", ())))
         owed = list(view.get("owed", ()))
-        winners = [int(p) for p in result.get("winners", ())]
-        head = pygame.Rect(area.left, area.top, area.width, area.height * 42 // 100)
-        self.resolution_rect = head
-        fill = self.color(view, winners[0]) if winners else theme.PANEL
-        ink = theme.text_on(fill)
-        panel(surface, head, fill)
-        names = " & ".join(self.name(strip, p) for p in winners)
-        title = ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("game over")
-        inner = head.inflate(-4 * lay.pad, 0)
-        draw_text(surface, title, lay.size(3), ink, pygame.Rect(inner.left, head.top, inner.width, head.height * 55 // 100),
-                  min_size=lay.min_text)
-        best = scores[winners[0]] if winners else 0
-        draw_text(surface, ngettext("{n} card · {why}", "{n} cards · {why}", int(best)).format(n=best, why=result.get("reason", "")), lay.min_text, ink,
-                  pygame.Rect(inner.left, head.top + head.height * 55 // 100, inner.width, head.height * 4 // 10), min_size=lay.min_text)
+        reason = str(result.get("reason", ""))
+        head = pygame.Rect(area.left, area.top, area.width, lay.size(1.2))
+        self.resolution_rect = pygame.Rect(area.left, head.bottom, area.width, area.bottom - head.bottom)
+        draw_text(surface, reason, lay.min_text, theme.MUTED, head, min_size=lay.min_text)
         order = sorted(range(len(scores)), key=lambda p: (-int(scores[p]), p))
-        row_h = lay.size(1.2)
-        y0 = head.bottom + 2 * lay.pad
-        fits = max(1, (area.bottom - y0 + lay.pad) // (row_h + lay.pad))
-        cols = 1 if len(order) <= fits else 2
-        col_w = (area.width - (cols - 1) * 2 * lay.pad) // cols
-        place = 0
+        rows: list[tuple[int, list[int], int]] = []
         for k, p in enumerate(order):
-            if k == 0 or scores[p] != scores[order[k - 1]]:
-                place = k + 1
-            col, row = divmod(k, fits)
-            r = pygame.Rect(area.left + col * (col_w + 2 * lay.pad), y0 + row * (row_h + lay.pad), col_w, row_h)
-            if col >= cols or r.bottom > area.bottom:
-                break
-            panel(surface, r, theme.PANEL)
-            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
-            inner = r.inflate(-4 * lay.pad, 0)
-            draw_text(surface, f"{place}. {self.name(strip, p)}", lay.min_text, theme.FG,
-                      pygame.Rect(inner.left, r.top, inner.width * 6 // 10, r.height), align="left", min_size=lay.min_text)
-            extra = _(" ({n} owed)").format(n=owed[p]) if p < len(owed) and owed[p] else ""
-            draw_text(surface, ngettext("{n} card", "{n} cards", int(scores[p])).format(n=scores[p]) + extra, lay.min_text, theme.FG,
-                      pygame.Rect(inner.left + inner.width * 6 // 10, r.top, inner.width * 4 // 10, r.height), align="right",
-                      min_size=lay.min_text)
+            place = rows[-1][0] if rows and rows[-1][2] == int(scores[p]) else k + 1
+            rows.append((place, [p], int(scores[p])))
+
+        def detail(members: list[int]) -> str | None:
+            p = members[0]
+            return _("{n} owed").format(n=owed[p]) if p < len(owed) and owed[p] else None
+
+        self.resolution_rect = draw_podium(surface, self.resolution_rect, lay, rows, lambda m: self.color(view, m[0]), lambda m: self.name(strip, m[0]),
+                    lambda n: ngettext("{n} card", "{n} cards", n).format(n=n), detail)

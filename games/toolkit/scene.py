@@ -140,6 +140,9 @@ class TitleScene(Scene):
     def title_card(self, view: View) -> bool:
         return True
 
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("get ready")
+
     def title_hint(self, view: View) -> str:
         return self.hint if self.hint is not None else super().title_hint(view)
 

@@ -131,3 +131,28 @@ def test_player_numbers_start_at_one_in_every_text(said: list[str]) -> None:
         draw(game, s)
     assert not any("Player 0" in t for t in said)
     assert any("Player 4" in t for t in said)
+
+
+def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
+    from controller.display.loop import Presenter, is_help_key, keyboard_help
+    from controller.display.screen import Screen
+    from controller.sources.keyboard import KeyboardSource
+
+    s = session("quiz", players=4)
+    keyboard = KeyboardSource(4)
+    keyboard.add_host_keys(get("quiz").host_keys)
+    overlay = keyboard_help(s.box, keyboard)
+    keys = dict(overlay.rows)
+    assert {"space", "c", "w", "n", "u", "r", "p", "escape", "h  ?"} <= set(keys)
+    assert keys["1 2 3 4"] == "player 1 … 4: bell"
+    screen = Screen.open(headless=True, size=(1280, 720))
+    presenter = Presenter(screen, scene_for("quiz"))
+    presenter.help = overlay
+    plain, shown = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
+    presenter.draw(s.box, 0, plain)
+    presenter.show_help = True
+    presenter.draw(s.box, 0, shown)
+    assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(shown, "RGB")
+    assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
+    assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SLASH, mod=pygame.KMOD_LSHIFT))
+    assert not is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0))
