@@ -92,8 +92,10 @@ class Presenter:
             self.sound.on_events(events, box.spec.sound_for)
         for e in events:
             text = None
-            if e.kind == "rejected":
-                text = f"not now: {e.data.get('why', '')}"
+            if e.kind == "rejected":  # said with who did it: a keyboard player sees what their press did
+                strip = box.strip()
+                who = str(strip[e.player].get("name") or "") if e.player is not None and 0 <= e.player < len(strip) else ""
+                text = f"{who}: not now, {e.data.get('why', '')}" if who else f"not now: {e.data.get('why', '')}"
             elif e.kind == "paused":
                 text = "input board disconnected: game paused"
             elif e.kind == "resumed":

@@ -156,3 +156,18 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
     assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SLASH, mod=pygame.KMOD_LSHIFT))
     assert not is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0))
+
+
+def test_a_player_s_refused_press_is_said_with_their_name() -> None:
+    """A keyboard player knocking in Schicki Micki before any card sees what their press did."""
+    from controller.display.loop import Presenter
+    from controller.display.screen import Screen
+    from games.base import Action
+
+    s = session("schicki-micki", players=3)
+    events = s.box.apply_action(Action("knock", 10, 1)) + s.box.step(10_000)
+    assert any(e.kind == "rejected" for e in events)
+    presenter = Presenter(Screen.open(headless=True), scene_for("schicki-micki"))
+    presenter.react(s.box, events, 10)
+    name = s.box.strip()[1]["name"]
+    assert presenter.scene.message and presenter.scene.message.startswith(f"{name}: not now")
