@@ -118,6 +118,12 @@ class SchickiMickiScene(Scene):
             return self.title, _("card {n} · table empty").format(n=turned)
         return self.title, ngettext("card {n} · {k} table card", "card {n} · {k} table cards", on_table).format(n=turned, k=on_table)
 
+    def title_card(self, view: View) -> bool:
+        return view.get("phase") == "waiting" and not view.get("cards_turned") and not view.get("last_resolution")
+
+    def title_hint(self, view: View) -> str:
+        return _("A pair on the table? Knock, call it or grab a pawn: the first right one takes the cards.")
+
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         """Cells say what each player did this window and what it earned."""
         status = list(view.get("status", ()))

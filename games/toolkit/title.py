@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pygame
 
 from games.toolkit import theme
-from games.toolkit.theme import Color, Layout, draw_text, panel
+from games.toolkit.theme import Color, Layout, draw_text, draw_wrapped, panel
 
 
 def draw_title_card(surface: pygame.Surface, area: pygame.Rect, lay: Layout, title: str, names: Sequence[str],
@@ -44,6 +44,6 @@ def draw_title_card(surface: pygame.Surface, area: pygame.Rect, lay: Layout, tit
         fill = colors[k] if k < len(colors) else theme.PANEL
         panel(surface, r, fill, radius=chip_h // 2)
         draw_text(surface, name, lay.min_text, theme.text_on(fill), r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
-    draw_text(surface, hint, lay.size(1.2), theme.MUTED,
-              pygame.Rect(area.left + 2 * lay.pad, area.top + area.height * 82 // 100, area.width - 4 * lay.pad,
-                          area.height * 14 // 100), min_size=lay.min_text)
+    draw_wrapped(surface, hint, lay.min_text, theme.MUTED,
+                 pygame.Rect(area.left + 2 * lay.pad, area.top + area.height * 76 // 100, area.width - 4 * lay.pad,
+                             area.height * 22 // 100))
