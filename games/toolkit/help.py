@@ -59,6 +59,8 @@ def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
                      else _("player 1: {input}").format(input=name)))
     for key, action in host.items():
         rows.append((key, host_meaning(spec, action)))
+    # the one mark on screen that is not a word: say what it means here
+    rows.append((_("white frame"), _("on a player's tile: their press was taken")))
     return rows
 
 

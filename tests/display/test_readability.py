@@ -171,3 +171,17 @@ def test_a_player_s_refused_press_is_said_with_their_name() -> None:
     presenter.react(s.box, events, 10)
     name = s.box.strip()[1]["name"]
     assert presenter.scene.message and presenter.scene.message.startswith(f"{name}: not now")
+
+
+def test_the_names_from_the_menu_are_what_every_screen_says(said: list[str]) -> None:
+    names = ["Anna", "Bořek", "Łucja", "Dan"]
+    for game in ("quiz", "reaction", "schicki-micki", "viva-topo"):
+        s = session(game, players=4)
+        play_until(s, lambda v: v.get("finished") or v.get("phase") == "over", limit_us=900_000_000)
+        strip = [{**c, "name": names[i]} for i, c in enumerate(s.box.strip())]
+        scene = scene_for(game)
+        if not scene.own_results:
+            scene = ResultsScene(game_title=scene.title)
+        scene.draw(pygame.Surface((1920, 1080)), freeze(s.box.engine.public_view()), strip, s.now_us)
+    assert not any("Player" in t for t in said)
+    assert {"Anna", "Bořek", "Łucja", "Dan"} <= set(said)
