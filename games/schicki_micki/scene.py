@@ -45,6 +45,13 @@ def reaction_words(kind: str, accessory: str | None = None) -> str:
     return {"knock": _("knocked"), "blue": _("grabbed blue"), "red": _("grabbed red")}.get(kind, kind)
 
 
+def reaction_short(kind: str, accessory: str | None = None) -> str:
+    """The same, short enough for a strip cell: "knock", "red pawn", "hat!"."""
+    if kind == "call":
+        return _("{accessory}!").format(accessory=_(accessory)) if accessory else _("call")
+    return {"knock": _("knock"), "blue": _("blue pawn"), "red": _("red pawn")}.get(kind, kind)
+
+
 def outcome_words(outcome: Mapping[str, Any]) -> str:
     """What a reaction earned: '+3 cards', 'returns 1', 'nothing'."""
     result, change = outcome.get("result"), int(outcome.get("change", 0))
@@ -136,7 +143,7 @@ class SchickiMickiScene(Scene):
             label: str | None = None
             fill = cell.get("status", "idle")
             if st == "reacted" and i in reacted:
-                label, fill = reaction_words(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
+                label, fill = reaction_short(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
             elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
                 label = outcome_words(outcomes[i])
                 fill = {"won": "won", "returned": "locked"}.get(st, "idle")
