@@ -466,7 +466,7 @@ def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = 
     from controller.sources.keyboard import BELL_KEYS
     from games.toolkit import theme
 
-    text = _("keys: {keys} · host: space arms, c correct, w wrong").format(
+    text = _("keys: {keys} · h shows every key").format(
         keys=", ".join(_("{key} = {name}").format(
             key=pygame.key.name(k), name=names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
                        for i, k in enumerate(BELL_KEYS[:players])))

@@ -43,4 +43,6 @@ SPEC = GameSpec(
     scene="games.viva_topo.scene:VivaTopoScene",
     options={"auto_move_single": Option(True, bool)},
     logged_events=frozenset({"eaten", "trapped", "cheese"}),
+    # the die's rattle, cheese won, the cat's meal and a mouse shut in the start
+    event_sounds={"roll": "tick", "cheese": "bell", "eaten": "buzz", "trapped": "buzz"},
 )

@@ -214,7 +214,7 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     late = pygame.Surface(screen.surface.get_size())
     presenter.draw(box, live.KEYS_HINT_US + 1, late)
     changed = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != hinted.get_at((x, y)))
-    assert changed > 500  # a line of text drawn over the picture
+    assert changed > 100  # a line of text drawn over the picture (one sample in 64 pixels)
     gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))
     assert gone < changed // 10  # and away after the first half minute
 
