@@ -8,15 +8,22 @@ STRICT := games/base.py games/arbitration.py games/humans.py games/i18n.py $(wil
 
 .PHONY: demo test lint setup clean i18n
 
+# progress for the minute the first set-up takes: each step said, pip's own lines for the packages
 $(BIN)/buzzerbox: pyproject.toml
+	@echo "[1/3] making the virtual environment $(VENV) ..."
 	$(PYTHON) -m venv $(VENV)
+	@echo "[2/3] updating pip ..."
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	@echo "[3/3] installing the buzzer box and its packages (pygame, gpiozero, test tools; about a minute the first time) ..."
+	$(BIN)/pip install --progress-bar on -e '.[dev]' | grep --line-buffered -E '^(Collecting|Installing|Successfully|ERROR)' ; \
+		$(BIN)/python -c "import controller.cli, pygame, gpiozero" || { echo "set-up failed: see pip's messages above"; exit 1; }
+	@echo "set-up done: $(VENV)"
 	touch $@
 
 setup: $(BIN)/buzzerbox
 
 demo: setup
+	@echo "starting the $(GAME) demo (Ctrl+C or Esc stops it; \`$(BIN)/buzzerbox demo --help\` lists the games)"
 	$(BIN)/buzzerbox demo $(GAME)
 
 test: setup

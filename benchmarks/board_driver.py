@@ -15,7 +15,7 @@ from controller.sources.board import BoardSession
 from controller.sources.board_sim import start_simulated_board
 from firmware.buzzer.proto import frame
 
-CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(21)) + list(range(32, 96))}
+CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(20)) + list(range(32, 96))}
 
 
 def decode_rate(n: int = 100_000, version: int = 2) -> tuple[float, float]:
@@ -24,7 +24,7 @@ def decode_rate(n: int = 100_000, version: int = 2) -> tuple[float, float]:
     s = BoardSession(CHANNELS)
     s.opened(0)
     extra = " a=0 cap_kind=irq pd=20 held=-" if version == 2 else ""
-    s.receive(frame(f"H v={version} fw=x boot=0000000b w=0 t=0 s=0 in=0-20 sr=32-95 lights=0-63 hb=250000 "
+    s.receive(frame(f"H v={version} fw=x boot=0000000b w=0 t=0 s=0 in=0-19 sr=32-95 lights=0-63 hb=250000 "
                     f"cap=256 db=1/1/2{extra}"), 0)
     s.receive(frame("K from=1 lost=0"), 0)
     for r in range(1, 5):

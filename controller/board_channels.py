@@ -5,11 +5,12 @@ The numbering belongs to the firmware board's pin map, wiring/board-pinmap.toml
 diagrams, the multimeter table and ``wiring check`` name exactly the pins the
 firmware reads:
 
-* **Direct input channels** (``[direct]``: channel -> Pico GP pin; 0..20 on the
+* **Direct input channels** (``[direct]``: channel -> Pico GP pin; 0..19 on the
   stock board, 0..15 being GP0..GP15): internal pull-ups, hard IRQ stamps.
-* **Shift-register input channels** ``32 + 8*N + B``: 74HC165 chip N, bit B
+* **Shift-register input channels** ``32 + 8*N + B``: SN74HCS165 chip N, bit B
   (input D``B``: D0 = A, pin 11 ... D7 = H, pin 6). Chip 0's QH goes to the
-  Pico's SPI MISO. The 74HC165 has no pull-ups: 10 kΩ to 3.3 V on each input.
+  Pico's SPI MISO. The SN74HCS165 has no pull-ups: 3.3 kΩ to 3.3 V at the connector on each
+  input (wiring/README.md).
 * **Light channels** ``8*N + B``: 74HC595 chip N output Q``B``, into
   ULN2803 #N input B+1. Chip 0 is the one on the Pico's SPI MOSI.
 
@@ -42,7 +43,7 @@ GP_TO_PICO_PIN = {
     26: 31, 27: 32, 28: 34,
 }
 PICO_GROUND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
-#: 74HC165 parallel input pin of each bit (bit 0 = D0/A ... bit 7 = D7/H).
+#: SN74HCS165 parallel input pin of each bit (bit 0 = D0/A ... bit 7 = D7/H).
 HC165_BIT_PIN = {0: 11, 1: 12, 2: 13, 3: 14, 4: 3, 5: 4, 6: 5, 7: 6}
 #: 74HC595 output pin of each bit (QB).
 HC595_BIT_PIN = {0: 15, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
@@ -66,11 +67,11 @@ class PinMap:
         return range(0, SR_BITS * self.light_chips)
 
     def describe_inputs(self) -> str:
-        """'0..20 (direct GP pins) or 32..95 (74HC165 chain)'."""
+        """'0..19 (direct GP pins) or 32..95 (SN74HCS165 chain)'."""
         d = sorted(self.direct)
         direct = f"{d[0]}..{d[-1]}" if d == list(range(d[0], d[-1] + 1)) else ", ".join(map(str, d))
         sr = self.sr_channels
-        return f"{direct} (direct GP pins)" + (f" or {sr.start}..{sr.stop - 1} (74HC165 chain)" if len(sr) else "")
+        return f"{direct} (direct GP pins)" + (f" or {sr.start}..{sr.stop - 1} (SN74HCS165 chain)" if len(sr) else "")
 
 
 def load_pinmap(path: Path | None = None) -> PinMap:
@@ -80,10 +81,12 @@ def load_pinmap(path: Path | None = None) -> PinMap:
     bus = {
         int(spi["sck"]): "SPI SCK: 165 CLK (2), 595 SRCLK (11)",
         int(spi["mosi"]): "SPI MOSI: 74HC595 #0 SER (pin 14)",
-        int(spi["miso"]): "SPI MISO: 74HC165 #0 QH (pin 9)",
-        int(sr["load"]): "74HC165 SH/LD (pin 1)",
+        int(spi["miso"]): "SPI MISO: SN74HCS165 #0 QH (pin 9)",
+        int(sr["load"]): "SN74HCS165 SH/LD (pin 1)",
         int(lights["latch"]): "74HC595 RCLK latch (pin 12)",
     }
+    if "oe" in lights:  # 10 kΩ to 3.3 V keeps the lamps dark until the firmware's first write
+        bus[int(lights["oe"])] = "74HC595 /OE (pin 13), 10k to 3V3"
     return PinMap(
         direct={int(ch): int(gp) for ch, gp in data["direct"].items()},
         sr_chips=int(sr["chips"]),
@@ -103,14 +106,14 @@ class InputPlace:
 
     channel: int
     gp: int | None = None  # direct channel: the Pico GP pin
-    chip: int | None = None  # shift-register channel: the 74HC165 in the chain
+    chip: int | None = None  # shift-register channel: the SN74HCS165 in the chain
     bit: int | None = None
 
     def describe(self) -> str:
         if self.gp is not None:
             return f"GP{self.gp} (Pico pin {GP_TO_PICO_PIN[self.gp]})"
         bit = self.bit or 0
-        return f"SR chip {self.chip} bit {bit} (74HC165 #{self.chip} D{bit}, pin {HC165_BIT_PIN[bit]})"
+        return f"SR chip {self.chip} bit {bit} (SN74HCS165 #{self.chip} D{bit}, pin {HC165_BIT_PIN[bit]})"
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ def problems(profile: Profile, pm: PinMap | None = None) -> list[str]:
 
 
 def chips_needed(profile: Profile) -> tuple[int, int]:
-    """(74HC165 chips, 74HC595 chips) a board profile needs, counting gaps in the chain."""
+    """(SN74HCS165 chips, 74HC595 chips) a board profile needs, counting gaps in the chain."""
     sr_in = [input_place(c).chip or 0 for c in profile.input_pins() if c >= SR_FIRST_CHANNEL]
     sr_out = [light_place(c).chip for c in profile.light_pins().values()]
     return (max(sr_in) + 1 if sr_in else 0, max(sr_out) + 1 if sr_out else 0)

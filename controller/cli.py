@@ -1,6 +1,11 @@
 """``buzzerbox``: the box's command line. Only argument parsing lives here;
-each command is an app in ``controller/apps``. An error the box raises on
-purpose (``BuzzerBoxError``) ends the command with one line, exit status 1."""
+each command is an app in ``controller/apps``.
+
+Every command ends the same way when something goes wrong: one line on
+stderr, ``buzzerbox COMMAND: what went wrong: what to do``, and an exit
+status a script can act on: 2 for a command line the box cannot act on, 1 for
+a failure, 130 for Ctrl+C (after the game was closed cleanly). A traceback is
+shown only with ``-vv``, for a bug report."""
 
 from __future__ import annotations
 
@@ -8,9 +13,14 @@ import argparse
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from importlib import metadata
+from typing import NoReturn
 
+from controller import live
 from controller import profile as profile_mod
+from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
@@ -18,77 +28,110 @@ from controller.apps.menu import cmd_menu
 from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.firmware_tools import add_firmware_commands
+from controller.live import journal_dir
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGES, set_language
+from games.i18n import LANGUAGES, _, set_language
 
-DEFAULT_JOURNAL_DIR = "~/.local/share/buzzerbox/journals"
+EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a command line it cannot read is one line too:
+    ``buzzerbox demo: argument --players: invalid int value: 'x' (see buzzerbox demo --help)``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise CommandFailed(f"{self.prog}: {message}", EXIT_USAGE)
+
+    def error_for(self, args: argparse.Namespace, message: str) -> NoReturn:
+        prog = f"{self.prog} {command_name(args)}"
+        print(f"{prog}: {message} (see {prog} --help)", file=sys.stderr)
+        raise CommandFailed(f"{prog}: {message}", EXIT_USAGE)
 
 
 def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
     if profile:
-        p.add_argument("--profile", help="wiring profile: station names, colours and the lights' pins")
+        p.add_argument("--profile", help=_("wiring profile: station names, colours and the lights' pins "
+                                           "(a name from wiring/ or a path to a .toml file)"))
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
-    g.add_argument("--window", dest="fullscreen", action="store_false")
-    p.add_argument("--volume", type=float, default=0.8, help="0..1")
-    p.add_argument("--mute", action="store_true")
+    g.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None,
+                   help=_("fill the screen (the default where no desktop runs)"))
+    g.add_argument("--window", dest="fullscreen", action="store_false",
+                   help=_("play in a window (the default on a desktop)"))
+    p.add_argument("--volume", type=float, default=0.8, help=_("sound volume from 0 to 1 (default %(default)s)"))
+    p.add_argument("--mute", action="store_true", help=_("no sound"))
+
+
+def add_seed_arg(p: argparse.ArgumentParser, default: int | None, what: str) -> None:
+    p.add_argument("--seed", type=int, default=default, help=what)
+
+
+def add_option_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help=_("a game option, e.g. --option rounds=5 (repeatable; the menu lists each game's options)"))
 
 
 def add_display_commands(sub: argparse._SubParsersAction) -> None:
     """demo (on the screen, or headless with a screenshot), diag, doctor, menu."""
+    games = ", ".join(registry.available())
     p = sub.add_parser(
-        "demo", help="watch a game played by simulated players (a window, or headless with --headless)",
-        description="Simulated players play GAME on the screen. Where there is no display (or with "
-        "--headless) it plays SECONDS of box time as fast as it can and prints a summary.",
+        "demo", help=_("watch a game played by simulated players (a window, or headless with --headless)"),
+        description=_("Simulated players play GAME on the screen. Where there is no display (or with "
+                      "--headless) it plays SECONDS of box time as fast as it can and prints a summary."),
     )
     p.add_argument("game", nargs="?", default=None,
-                   help="one of the games (default: the first; a game without a scene yet: headless summary)")
-    p.add_argument("--players", type=int, default=None, help="how many simulated players (default 4, or the game's limit)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--headless", action="store_true", help="no window: virtual time, print a summary")
-    p.add_argument("--seconds", type=float, default=None, help="box time to play (headless default: 60)")
-    p.add_argument("--screenshot", metavar="FILE", help="save the last frame as a 1920x1080 PNG")
+                   help=_("one of: {games} (default: the first)").format(games=games))
+    p.add_argument("--players", type=int, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
+    add_seed_arg(p, 1, _("the same seed plays the same game (default %(default)s)"))
+    p.add_argument("--headless", action="store_true", help=_("no window: virtual time, print a summary"))
+    p.add_argument("--seconds", type=float, default=None, help=_("box time to play (headless default: 60)"))
+    p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a 1920x1080 PNG"))
+    p.add_argument("--json", action="store_true", help=_("headless: print the game's summary as JSON"))
     p.add_argument("--board-sim", action="store_true",
-                   help="players' switches go through the firmware board's own logic, a pseudo-terminal and the "
-                        "board driver (real time)")
+                   help=_("players' switches go through the firmware board's own logic, a pseudo-terminal and the "
+                          "board driver (real time)"))
     add_screen_args(p)
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("diag", help="every input of every station, live: presses, bounce, stuck, noise")
-    p.add_argument("--players", type=int, default=4, help="stations when no --profile is given")
-    p.add_argument("--simulate", action="store_true", help="simulated presses (and one noisy input) instead of real ones")
-    p.add_argument("--headless", action="store_true")
-    p.add_argument("--seconds", type=float, default=None)
-    p.add_argument("--screenshot", metavar="FILE")
+    p = sub.add_parser("diag", help=_("every input of every station, live: presses, bounce, stuck, noise"))
+    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--simulate", action="store_true",
+                   help=_("made-up presses (and one noisy input) to see what the screen shows; labelled as simulated"))
+    p.add_argument("--headless", action="store_true", help=_("no window (with --seconds and --screenshot)"))
+    p.add_argument("--seconds", type=float, default=None, help=_("stop after this long (headless default: 20)"))
+    p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a PNG"))
     add_screen_args(p)
     p.set_defaults(func=cmd_diag)
 
-    p = sub.add_parser("doctor", help="which video and audio drivers and which GPIO pin factory this box has")
-    p.add_argument("--quick", action="store_true", help="do not try to open each driver")
+    p = sub.add_parser("doctor", help=_("which video and audio drivers and which GPIO pin factory this box has"))
+    p.add_argument("--quick", action="store_true", help=_("do not try to open each driver"))
     p.set_defaults(func=cmd_doctor)
 
-    p = sub.add_parser("menu", help="the start menu (what the kiosk runs): choose a game, players, options, start")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--headless", action="store_true", help="draw the menu once (with --screenshot) and exit")
-    p.add_argument("--screenshot", metavar="FILE")
-    p.add_argument("--journal-dir", default=os.path.expanduser(DEFAULT_JOURNAL_DIR),
-                   help="where each game with real players is journaled (default: %(default)s)")
+    p = sub.add_parser("menu", help=_("the start menu (what the kiosk runs): choose a game, players, options, start"))
+    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--headless", action="store_true", help=_("draw the menu once (with --screenshot) and exit"))
+    p.add_argument("--screenshot", metavar="FILE", help=_("with --headless: save the menu as a PNG"))
+    p.add_argument("--journal-dir", default=str(journal_dir()),
+                   help=_("where each game with real players is journaled (default: %(default)s)"))
     p.add_argument("--fresh", action="store_true",
-                   help="do not resume the newest journaled game even if it was cut off mid-game")
+                   help=_("do not resume the newest journaled game even if it was cut off mid-game"))
     add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="buzzerbox",
-        description="The buzzer box: fair first-press arbitration for quizzes and tabletop reaction games.",
+        description=_("The buzzer box: fair first-press arbitration for quizzes and tabletop reaction games."),
+        epilog=_("Every command has --help. Errors end with one line and exit status 2 (usage), "
+                 "1 (failure) or 130 (Ctrl+C)."),
     )
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv for debug)")
-    parser.add_argument("--lang", choices=LANGUAGES, help="the screens' language (default: the wiring profile's, else en)")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help=_("log more (-vv for debug, and a traceback for a bug report)"))
+    parser.add_argument("--lang", choices=LANGUAGES, help=_("the screens' language (default: the wiring profile's, else en)"))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 
@@ -97,68 +140,146 @@ def build_parser() -> argparse.ArgumentParser:
     add_firmware_commands(sub)
     add_journal_commands(sub)
 
-    p = sub.add_parser("simulate", help="a whole game with bots, no waiting, deterministic for a seed")
-    p.add_argument("game", help=f"one of: {games}")
-    p.add_argument("--players", type=int, required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    p.add_argument("--journal", help=f"write the session journal to this file (must not exist); {DURABILITY_SIMULATE}")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
+    p.add_argument("game", help=_("one of: {games}").format(games=games))
+    p.add_argument("--players", type=int, required=True, help=_("how many simulated players"))
+    add_seed_arg(p, 0, _("the same seed plays the same game (default %(default)s)"))
+    p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
+    p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
+                   .format(durability=DURABILITY_SIMULATE))
+    add_option_arg(p)
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("scenario", help="run a JSON scenario file and print its outcome")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--events", action="store_true", help="include every event in the JSON")
+    p = sub.add_parser("scenario", help=_("run a JSON scenario file and print its outcome"))
+    p.add_argument("file", help=_("a scenario file (.json)"))
+    p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
+    p.add_argument("--events", action="store_true", help=_("include every event in the JSON"))
     p.set_defaults(func=cmd_scenario)
 
-    p = sub.add_parser("replay", help="rebuild a game's final state from its journal")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--disputes", action="store_true", help="list every press with its stamp and precision")
+    p = sub.add_parser("replay", help=_("rebuild a game's final state from its journal"))
+    p.add_argument("file", help=_("a journal file (.jsonl)"))
+    p.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    p.add_argument("--disputes", action="store_true", help=_("list every press with its stamp and precision"))
     p.add_argument("--until-damage", action="store_true",
-                   help="show a damaged journal's outcome up to its first bad line (said on stderr and in the JSON)")
+                   help=_("show a damaged journal's outcome up to its first bad line (said on stderr and in the JSON)"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("resume", help="continue a journaled game after a crash or power cut")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--seconds", type=float, help="play at most this much more box time")
+    p = sub.add_parser("resume", help=_("continue a journaled simulated game after a crash or power cut"))
+    p.add_argument("file", help=_("the journal of a simulated game (.jsonl)"))
+    p.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    p.add_argument("--seconds", type=float, help=_("play at most this much more box time"))
     p.set_defaults(func=cmd_resume)
 
-    p = sub.add_parser("play", help="play with real stations wired as a profile says")
-    p.add_argument("game", help=f"one of: {games}")
-    p.add_argument("--profile", required=True, help="wiring profile name (wiring/NAME.toml) or path")
-    p.add_argument("--seed", type=int, default=None, help="default: a fresh one each game (the journal keeps it)")
-    p.add_argument("--journal", help="journal file (default: journal-DATE-TIME.jsonl)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--seconds", type=float, help="stop after this long (a test run)")
-    p.add_argument("--resume", metavar="JOURNAL", help="continue the game in this journal (after a crash or power cut)")
+    p = sub.add_parser("play", help=_("play with real stations wired as a profile says (or keyboard stations)"),
+                       description=_("Play GAME with the stations of a wiring profile. Without --profile the "
+                                     "keyboard's keys are the stations (shown on screen): try the box on a laptop."))
+    p.add_argument("game", help=_("one of: {games}").format(games=games))
+    p.add_argument("--profile", default=None,
+                   help=_("wiring profile name (wiring/NAME.toml) or path; without it: keyboard stations"))
+    p.add_argument("--players", type=int, default=None,
+                   help=_("keyboard stations when no --profile is given (default: 4, or the game's limit)"))
+    add_seed_arg(p, None, _("default: a fresh one each game (the journal keeps it)"))
+    p.add_argument("--journal", help=_("journal file (default: a new file in {folder})").format(folder=journal_dir()))
+    add_option_arg(p)
+    p.add_argument("--seconds", type=float, help=_("stop after this long (a test run)"))
+    p.add_argument("--resume", metavar="JOURNAL", help=_("continue the game in this journal (after a crash or power cut)"))
+    p.add_argument("--no-roll-call", action="store_true",
+                   help=_("start at once, without every station pressing once first"))
     add_screen_args(p, profile=False)
-    p.add_argument("--headless", action="store_true", help="no window even where there is a screen")
+    p.add_argument("--headless", action="store_true", help=_("no window even where there is a screen"))
     p.set_defaults(func=cmd_play)
 
-    wiring = sub.add_parser("wiring", help="wiring profiles: check, draw, table, guided test").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")
+    wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
+        dest="wiring_command", required=True, metavar="ACTION")
     add_wiring_commands(wiring)
     return parser
 
 
+def version() -> str:
+    try:
+        return metadata.version("buzzerbox")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
+def command_name(args: argparse.Namespace) -> str:
+    """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
+    parts = [args.command]
+    for attr in ("wiring_command", "firmware_command", "journal_command"):
+        if getattr(args, attr, None):
+            parts.append(getattr(args, attr))
+    return " ".join(parts)
+
+
+class CommandFailed(SystemExit):
+    """How a command ends when it cannot do its job: the one line is already
+    on stderr; ``code`` is the exit status (2 usage, 1 failure, 130 Ctrl+C)
+    and ``str()`` the line without its prefix, for tests and callers."""
+
+    def __init__(self, line: str, status: int) -> None:
+        super().__init__(status)
+        self.line = line
+
+    def __str__(self) -> str:
+        return self.line
+
+
+def fail(command: str, message: str, status: int) -> CommandFailed:
+    line = f"buzzerbox {command}: {message}"
+    print(line, file=sys.stderr)
+    return CommandFailed(line, status)
+
+
+def quiet_gpio_fallbacks(verbose: int) -> None:
+    """gpiozero warns once per pin factory it cannot load (eight lines on a
+    laptop) before the one error that matters; shown with -v."""
+    if verbose == 0:
+        warnings.filterwarnings("ignore", module=r"gpiozero(\.|$)")
+        warnings.filterwarnings("ignore", message=r"Falling back from ")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said for the command they were given to, not for "buzzerbox"
+        parser.error_for(args, _("unrecognized arguments: {args}").format(args=" ".join(extra)))
     # a box with real players says what happened by default (journald keeps it)
     base = 1 if args.command in ("play", "menu", "diag") else 0
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose + base, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    quiet_gpio_fallbacks(args.verbose)
+    command = command_name(args)
     try:
         set_language(profile_mod.start_language(args.lang, None if args.command == "wiring" else getattr(args, "profile", None)))
         return int(args.func(args) or 0)
+    except SystemExit as exc:  # a command that said its own one line (wiring, firmware)
+        if isinstance(exc.code, str):
+            raise fail(command, exc.code.removeprefix(f"buzzerbox {command}: "), EXIT_FAILURE) from None
+        raise
+    except UsageError as exc:  # a command line the box cannot act on
+        raise fail(command, str(exc), EXIT_USAGE) from None
     except BuzzerBoxError as exc:  # said for a person: one line, no traceback
-        raise SystemExit(f"buzzerbox {args.command}: {exc}") from None
+        raise fail(command, str(exc), EXIT_FAILURE) from None
+    except KeyboardInterrupt:  # the apps close their games first; this is the one line after
+        if live.terminated():  # SIGTERM: systemd stopping the kiosk asked for it; the summary line said so
+            return 0
+        raise fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED) from None
     except BrokenPipeError:  # `buzzerbox ... | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except EOFError:
+        raise fail(command, _("the input ended (stdin closed): run it in a terminal to answer its questions"),
+                   EXIT_FAILURE) from None
+    except OSError as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        raise fail(command, _("{problem}{where}: check the path and its permissions").format(
+            problem=exc.strerror or exc, where=where), EXIT_FAILURE) from None
+    except Exception as exc:
+        if args.verbose >= 2:
+            raise
+        raise fail(command, _("unexpected {kind}: {exc}; this is a bug: run it again with -vv and report what it "
+                              "prints").format(kind=type(exc).__name__, exc=exc), EXIT_FAILURE) from None
 
 
 if __name__ == "__main__":

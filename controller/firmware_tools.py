@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.board_channels import GP_TO_PICO_PIN  # the Pico's header GPIOs
+from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
 from games.base import BuzzerBoxError
 
 try:
@@ -43,22 +45,25 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
         raise FirmwareError(f"{toml_path}: {exc}") from exc
     try:
         direct = {int(ch): int(gp) for ch, gp in data["direct"].items()}
-        bad = [ch for ch in direct if not 0 <= ch < 26]
+        bad = [ch for ch in direct if not 0 <= ch < SR_BASE]
         if bad:
-            raise FirmwareError(f"{toml_path}: direct channels {bad} out of range; use 0..25")
+            raise FirmwareError(f"{toml_path}: direct channels {bad} out of range; use 0..{SR_BASE - 1} "
+                                f"({SR_BASE} and up are the SN74HCS165 chain)")
         spi, sr, lights, db = data["spi"], data["shift_in"], data["lights"], data["debounce"]
+        _check_pins_once(toml_path, direct, spi, sr, lights)
         lines = [
             '"""The board\'s pin map (generated from wiring/board-pinmap.toml; a test keeps',
             "the two equal: edit the TOML, then run `buzzerbox firmware pinmap`).\"\"\"",
             "",
             "# input channel -> GP pin of the Pico, read by a hard IRQ on both edges",
             f"DIRECT = {dict(sorted(direct.items()))!r}",
-            "# chained 74HC165 (inputs) and 74HC595 (lights) on SPI0",
+            "# chained SN74HCS165 (inputs) and 74HC595 (lights) on SPI0",
             f"SPI = {{\"id\": {spi['id']}, \"sck\": {spi['sck']}, \"mosi\": {spi['mosi']}, "
             f"\"miso\": {spi['miso']}, \"baudrate\": {spi['baudrate']}}}",
-            f"SR_LOAD = {sr['load']}  # 74HC165 /PL: low loads the parallel inputs (the stamp instant)",
+            f"SR_LOAD = {sr['load']}  # SN74HCS165 /PL: low loads the parallel inputs (the stamp instant)",
             f"SR_CHIPS = {sr['chips']}  # input channels 32 + 8*chip + bit (chip 0 nearest the Pico)",
             f"LIGHT_LATCH = {lights['latch']}  # 74HC595 RCLK",
+            f"LIGHT_OE = {lights.get('oe')}  # 74HC595 /OE (pulled up): driven low only after the first all-off write",
             f"LIGHT_CHIPS = {lights['chips']}  # light channel 8*chip + bit (chip 0 nearest the Pico)",
             f"STATUS_LED = {data.get('status_led')}  # the Pico's own LED: blinks with the heartbeat",
             f"ACTIVE_LEVEL = {data['active_level']}  # switches to ground with pull-ups: 0 is pressed",
@@ -70,6 +75,26 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
     if not 0 <= int(sr["chips"]) <= 8 or not 0 <= int(lights["chips"]) <= 8:
         raise FirmwareError(f"{toml_path}: at most 8 chips per chain (channels end at 95)")
     return "\n".join(lines) + "\n"
+
+
+def _check_pins_once(toml_path: Path, direct: dict[int, int], spi: dict[str, Any], sr: dict[str, Any],
+                     lights: dict[str, Any]) -> None:
+    """Every GP pin is a Pico header GPIO and has one job: a direct input on a
+    bus pin (say /OE) would read the bus, and the bus would lose its pin."""
+    jobs = [(f"direct channel {ch}", gp) for ch, gp in sorted(direct.items())]
+    jobs += [(f"spi.{k}", int(spi[k])) for k in ("sck", "mosi", "miso")]
+    jobs += [("shift_in.load", int(sr["load"])), ("lights.latch", int(lights["latch"]))]
+    if "oe" in lights:
+        jobs.append(("lights.oe", int(lights["oe"])))
+    owner: dict[int, str] = {}
+    for job, gp in jobs:
+        if gp not in GP_TO_PICO_PIN:
+            raise FirmwareError(f"{toml_path}: {job} is on GP{gp}, which the Pico's header does not have; "
+                                f"use GP0..GP22 or GP26..GP28")
+        if gp in owner:
+            raise FirmwareError(f"{toml_path}: GP{gp} is both {owner[gp]} and {job}; give each its own pin "
+                                f"(every header GPIO is taken on the stock board: drop a direct channel)")
+        owner[gp] = job
 
 
 def write_pinmap() -> Path:

@@ -10,6 +10,7 @@ kiosk was stopped with SIGTERM; the caller then prints one summary line.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import random
@@ -27,6 +28,7 @@ from controller import journal as journal_mod
 from controller.display.loop import Presenter, RunResult, run
 from controller.display.screen import Screen
 from controller.lights import GpioLights, Lights, NoLights
+from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
@@ -35,6 +37,7 @@ from controller.sources.base import InputSink, Source, SourceError
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import BuzzerBoxError, GameSettings, GameSpec
+from games.i18n import _
 from games.registry import scene_for
 from games.toolkit.theme import PALETTE, Color, hex_color
 
@@ -43,6 +46,17 @@ log = logging.getLogger("buzzerbox")
 #: a resumed game carries on this long after its journal's last moment
 RESUME_GAP_US = 1_000_000
 
+#: where every game with people is journaled, unless told otherwise (under
+#: $XDG_DATA_HOME when it is set); ``play`` and the menu say it at start
+JOURNAL_SUBDIR = "buzzerbox/journals"
+
+
+def journal_dir() -> Path:
+    """The one data folder for journals: ``$XDG_DATA_HOME/buzzerbox/journals``,
+    else ``~/.local/share/buzzerbox/journals``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / JOURNAL_SUBDIR
+
 
 def new_seed() -> int:
     """The seed of a game with people: fresh each game; the journal keeps it,
@@ -50,11 +64,22 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
+_terminated = False
+
+
+def terminated() -> bool:
+    """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
+    Ctrl+C is an interruption, exit 130."""
+    return _terminated
+
+
 @contextmanager
 def stop_on_sigterm() -> Iterator[None]:
     """SIGTERM (systemd stopping the kiosk) ends a game like Ctrl+C: through
     the same close, so the journal gets its end and the lights go off."""
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        global _terminated
+        _terminated = True
         raise KeyboardInterrupt
 
     try:
@@ -71,14 +96,63 @@ def stop_on_sigterm() -> Iterator[None]:
 # -- the pieces a live game is made of ---------------------------------------------------
 
 
-def names_colors(profile: Profile | None, players: int) -> tuple[list[str] | None, list[Color] | None]:
-    """Station names and colours from the wiring profile (None: the defaults)."""
-    if profile is None:
-        return None, None
-    names = [profile.stations[i].name if i < len(profile.stations) else f"Player {i + 1}" for i in range(players)]
-    colors = [hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
-              for i in range(players)]
+def names_colors(profile: Profile | None, players: int,
+                 chosen: Sequence[str] = ()) -> tuple[list[str] | None, list[Color] | None]:
+    """Station names and colours (None: the defaults). A name entered in the
+    menu (``chosen``) wins over the profile's station name and "Player N"."""
+    colors = None if profile is None else [
+        hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
+        for i in range(players)]
+    if profile is None and not any(chosen):
+        return None, colors
+    names = []
+    for i in range(players):
+        if i < len(chosen) and chosen[i].strip():
+            names.append(chosen[i].strip())
+        elif profile is not None and i < len(profile.stations):
+            names.append(profile.stations[i].name)
+        else:
+            names.append(_("Player {n}").format(n=i + 1))
     return names, colors
+
+
+def names_path() -> Path:
+    """The players' names entered in the menu, per profile ("keyboard" without one)."""
+    return journal_dir().parent / "players.json"
+
+
+def saved_names(profile: Profile | None) -> list[str]:
+    """The names entered in the menu for this profile's stations ([] if none)."""
+    try:
+        data = json.loads(names_path().read_text(encoding="utf-8"))
+        names = data.get(profile.name if profile is not None else "keyboard", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    # anything but text is no name: that station keeps its own
+    return [n[:NAME_LENGTH] if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
+
+
+#: a name fits a strip cell read from across the room
+NAME_LENGTH = 16
+
+
+def save_names(profile: Profile | None, names: Sequence[str]) -> None:
+    """Keep the menu's names for the next start (beside the journals)."""
+    path = names_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[profile.name if profile is not None else "keyboard"] = [n.strip()[:NAME_LENGTH] for n in names]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:  # a read-only card: the names hold for this session only
+        log.warning("could not save the players' names in %s: %s", path, exc)
 
 
 def open_lights(profile: Profile | None, source: Any = None) -> Lights:
@@ -96,8 +170,30 @@ def open_lights(profile: Profile | None, source: Any = None) -> Lights:
         return NoLights()
 
 
+def driver_chosen() -> bool:
+    """SDL_VIDEODRIVER set by whoever started the box (tests and CI choose
+    the dummy driver on purpose): then a window without a display is wanted."""
+    return bool(os.environ.get("SDL_VIDEODRIVER"))
+
+
+class NoDisplayError(BuzzerBoxError):
+    """A window was wanted but no display can be reached."""
+
+
 def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
-    return Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+    """The screen; a window that cannot be shown (no reachable display, or SDL
+    left with its dummy driver) is a ``NoDisplayError``, never a game played
+    in real time into nothing."""
+    try:
+        screen = Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+    except Exception as exc:  # pygame.error: the X/Wayland server or the DRM device would not open
+        raise NoDisplayError(_("no display could be opened ({exc}): run it on the box's screen, "
+                               "set DISPLAY, or use --headless").format(exc=exc)) from exc
+    if screen.headless and not headless and not driver_chosen():
+        screen.close()
+        raise NoDisplayError(_("no display could be opened (SDL video driver {driver!r}): run it on the box's "
+                               "screen, set DISPLAY, or use --headless").format(driver=screen.driver))
+    return screen
 
 
 def open_sound(args: argparse.Namespace, headless: bool) -> Sound:
@@ -112,6 +208,65 @@ def is_headless(args: argparse.Namespace) -> bool:
     return bool(args.headless) or not has_display()
 
 
+class Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the roll call's or the menu's monitor, or the game's box."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+
+def keyboard_keys_line(players: int) -> str:
+    """Which key is which station, for people playing on a laptop."""
+    import pygame
+
+    from controller.sources.keyboard import BELL_KEYS
+
+    keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
+                     for i, k in enumerate(BELL_KEYS[:players]))
+    return _("keyboard stations ({keys}; host: space arms, c correct, w wrong, n next, u undo)").format(keys=keys)
+
+
+def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
+              keyboard: KeyboardSource | None) -> bool:
+    """Before a game with real stations every station presses once and the
+    strip ticks it off (a cut cable on normally-open wiring is otherwise a
+    silent dead station). The host skips it with Enter; False for Esc (the
+    game is not started, nothing journaled yet)."""
+    from controller.display.diag import InputMonitor
+    from controller.display.menu import run_roll_call
+
+    stations = [(st.name, list(st.inputs)) for st in profile.stations]
+    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+    monitor.debouncer.start_all(source.levels(), box_now_us())
+    relay.target = monitor
+    try:
+        with stop_on_sigterm():  # stopped here: the caller removes the journal of the game that never began
+            outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
+    finally:
+        relay.target = None
+    if outcome is None:
+        return False
+    missing = [name for name in outcome if name]
+    if missing:
+        log.warning("roll call skipped by the host; not heard from: %s", ", ".join(missing))
+    else:
+        log.info("roll call: every station answered")
+    return True
+
+
 def open_inputs(profile: Profile, sink: InputSink) -> Source:
     """Open the profile's source and start it delivering to ``sink``."""
     from controller.sources import open_source
@@ -122,8 +277,19 @@ def open_inputs(profile: Profile, sink: InputSink) -> Source:
     except BuzzerBoxError:
         raise
     except Exception as exc:
-        raise SourceError(f"cannot open the {profile.source} inputs of {profile.name}: {exc}") from exc
+        raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
+            source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
     return source
+
+
+def source_hint(profile: Profile, exc: BaseException) -> str:
+    """What to do when the inputs will not open (no GPIO on a laptop, no board)."""
+    if type(exc).__name__ == "BadPinFactory":
+        return _(" (no GPIO on this machine: on a Pi install the pi extra, pip install -e '.[pi]'; "
+                 "on a laptop leave out --profile to play with keyboard stations)")
+    if profile.source == "board":
+        return _(" (is the input board plugged in? `buzzerbox doctor` lists what it finds)")
+    return ""
 
 
 def new_journal_path(folder: Path, game: str) -> Path:
@@ -193,6 +359,24 @@ def resumed_box(path: str | Path, profile: Profile | None = None,
         raise
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
     return box, journal
+
+
+def abandon_start(box: Box, created: Path | None) -> None:
+    """A game that never started: a journal made for it is removed (nothing
+    happened, nothing to resume); a resumed journal is left as it was."""
+    if box.journal is None:
+        return
+    box.journal.close()
+    if created is not None:
+        try:
+            Path(created).unlink()
+        except OSError as exc:
+            log.warning("could not remove %s: %s", created, exc)
+
+
+def restart_clock(box: Box) -> None:
+    """A new box whose start waited (the roll call): its timeline starts now."""
+    box.time_offset_us = -box_now_us()
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:
@@ -268,3 +452,33 @@ class LiveGame:
 def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
+
+
+#: how long the keyboard stations' keys stay on screen at the start of a game (game time)
+KEYS_HINT_US = 30_000_000
+
+
+def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = None) -> None:
+    """Keyboard stations: which key is whose, at the foot of the game's picture
+    for its first half minute (the help overlay lists them all, any time)."""
+    import pygame
+
+    from controller.sources.keyboard import BELL_KEYS
+    from games.toolkit import theme
+
+    text = _("keys: {keys} · h shows every key").format(
+        keys=", ".join(_("{key} = {name}").format(
+            key=pygame.key.name(k), name=names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
+                       for i, k in enumerate(BELL_KEYS[:players])))
+    scene = presenter.scene
+    draw = scene.draw
+
+    def draw_with_keys(surface: pygame.Surface, view: Any, strip: Any, now_us: int) -> None:
+        draw(surface, view, strip, now_us)
+        if now_us < KEYS_HINT_US and not scene.message:
+            lay = theme.layout_for(surface, len(strip))
+            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
+            theme.panel(surface, r, theme.PANEL)
+            theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+
+    scene.draw = draw_with_keys  # type: ignore[method-assign]

@@ -4,18 +4,18 @@ headless in virtual time with a summary (and a screenshot when asked)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from typing import Any
 
 from controller import live
 from controller import profile as profile_mod
-from controller.apps.common import UsageError
+from controller.apps.common import UsageError, default_players, print_json, with_suggestion
 from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
+from games.i18n import _, format_number, ngettext
 from games.registry import available, get, scene_for
 
 
@@ -27,34 +27,38 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         spec = get(args.game)
         if args.players is None:
-            args.players = max(spec.min_players, min(4, spec.max_players))
+            args.players = default_players(spec)
         settings = spec.settings(args.players, args.seed, **spec.demo_options)
-    except (LookupError, ValueError) as exc:
-        print(f"demo: {exc}", file=sys.stderr)
-        return 2
+    except LookupError as exc:
+        raise UsageError(with_suggestion(str(exc).strip("'\""), args.game, available())) from exc
+    except (TypeError, ValueError) as exc:
+        raise UsageError(str(exc).strip("'\"")) from exc
     headless = live.is_headless(args)
+    if not headless and not args.headless and not has_window(args):
+        headless = True
     try:
         scene_for(args.game, None)
     except (LookupError, ImportError) as exc:
         if not headless or args.screenshot:
-            print(f"demo: {spec.title} cannot be shown yet ({exc}); playing it headless", file=sys.stderr)
+            print(_("demo: {title} cannot be shown yet ({exc}); playing it headless").format(title=spec.title, exc=exc),
+                  file=sys.stderr)
         return demo_summary(args)
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
     names, colors = live.names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
     board = BoardSimLink(box, settings.players, spec.inputs) if args.board_sim else None
-    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
-    lights = live.open_lights(profile)
-    if board is not None:
-        session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
-        lights = board.source.lights()
-    screen = live.open_screen(args, headless)
-    presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless), colors=colors)
-    seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
-    started_us = box.now_us
-    virtual = headless and board is None
-    game = live.LiveGame(box, presenter, session=session)
     try:
+        session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+        lights = live.open_lights(profile)
+        if board is not None:
+            session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
+            lights = board.source.lights()
+        screen = live.open_screen(args, headless)
+        presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless), colors=colors)
+        seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
+        started_us = box.now_us
+        virtual = headless and board is None
+        game = live.LiveGame(box, presenter, session=session)
         result = game.run(realtime=not virtual, seconds=seconds,
                           keyboard=None if headless else KeyboardSource(args.players),
                           # the board stamps on the real box clock: the session's game time must follow it
@@ -65,48 +69,76 @@ def cmd_demo(args: argparse.Namespace) -> int:
     now_us = result.now_us if result is not None else box.now_us
     if args.screenshot:
         snapshot(presenter, box, now_us, args.screenshot)
-    if result is None:
-        print(game.summary_line(result), file=sys.stderr)
-        screen.close()
+    screen.close()
+    if result is None:  # Ctrl+C: the game was closed; the command line says "stopped"
+        raise KeyboardInterrupt
+    summary = box.summary()
+    if args.json:
+        print_json(summary, box.station_names)
         return 0
     kinds = Counter(e.kind for e in result.events)
-    summary = box.summary()
-    print(f"{spec.title}: {args.players} players, seed {args.seed}, {(result.now_us - started_us) / 1e6:.1f} s of box time "
-          f"({'virtual, headless' if virtual else 'real time'}"
-          f"{', through the simulated input board' if board is not None else ''}), ended: {result.reason}")
-    print(f"frames drawn: {result.frames}; cards/GO shown: {len(result.shows)}; sounds: {dict(Counter(result.sounds))}")
-    print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    print(f"scores: {summary.get('scores')}")
-    if args.screenshot:
-        print(f"screenshot: {args.screenshot} (1920x1080)")
+    how = _("virtual, headless") if virtual else _("real time")
+    if board is not None:
+        how += _(", through the simulated input board")
+    print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), ended: {reason}").format(
+        title=spec.title, players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
+        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=result.reason))
     if headless:
         print_demo_log(box)
-    screen.close()
+    print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    print(scores_line(box, summary))
+    if args.screenshot:
+        print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
+    elif headless:
+        print(_("(--screenshot FILE.png saves the last frame; --json prints the whole summary)"))
     return 0
+
+
+def has_window(args: argparse.Namespace) -> bool:
+    """True when a window can be opened; else says so, once: the demo then
+    plays headless instead of in real time into nothing."""
+    try:
+        live.open_screen(args, False).close()
+    except live.NoDisplayError as exc:
+        print(_("demo: {problem}; playing headless").format(problem=exc), file=sys.stderr)
+        return False
+    return True
+
+
+def scores_line(box: Box, summary: dict[str, Any]) -> str:
+    """"Scores: Red 3, Blue 1" (the names people see), best first."""
+    scores = summary.get("scores")
+    if not isinstance(scores, list) or not scores:
+        return _("scores: {scores}").format(scores=scores)
+    pairs = sorted(((box._name(i), s) for i, s in enumerate(scores)), key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
+    return _("scores: {list}").format(list=", ".join(f"{name} {score}" for name, score in pairs))
 
 
 def demo_summary(args: argparse.Namespace) -> int:
     """A game without a scene: played by simulated players, summarised in words."""
     spec = get(args.game)
-    players = args.players or max(spec.min_players, min(4, spec.max_players))
+    players = args.players or default_players(spec)
     settings = spec.settings(players, args.seed, **spec.demo_options)
     box = Box(spec, settings)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
     until = None if args.seconds is None else int(args.seconds * 1_000_000)
     session.run_virtual(until)
-    print(f"{spec.title} — demo with {players} simulated players (seed {args.seed}), no screen found: headless")
+    if args.json:
+        print_json(box.summary(), box.station_names)
+        return 0
+    print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
+        title=spec.title, players=players, seed=args.seed))
     print_demo_log(box)
+    print(scores_line(box, box.summary()))
     return 0
 
 
 def print_demo_log(box: Box) -> None:
-    """The demo's story in words (the events the game says are worth a log
-    line), then the summary as JSON."""
+    """The demo's story in words: the events the game says are worth a log line."""
     for event in box.event_log:
         if box.spec.logs(event.kind):
             who = "" if event.player is None else f" {box.station_names[event.player]}"
-            print(f"  {event.t_us / 1e6:8.3f} s  {event.kind}{who}")
-    print(json.dumps(box.summary(), sort_keys=True))
+            print(f"  {format_number(event.t_us / 1e6, 3):>8} s  {event.kind}{who}")
 
 
 class BoardSimLink:

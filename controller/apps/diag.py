@@ -16,6 +16,7 @@ from controller.press import Edge
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
+from games.i18n import _, format_number, ngettext
 
 
 def cmd_diag(args: argparse.Namespace) -> int:
@@ -27,19 +28,32 @@ def cmd_diag(args: argparse.Namespace) -> int:
         debounce = profile.debounce
         host = list(profile.host)
     else:
-        stations = [(f"Player {i + 1}", ["bell", "a"]) for i in range(args.players)]
+        names, _colors = live.names_colors(None, args.players, live.saved_names(None))  # as entered in the menu
+        stations = [(names[i] if names else _("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
     headless = live.is_headless(args)
-    monitor = InputMonitor(stations, debounce, host)
-    real = profile is not None and not args.simulate
-    simulator = None if real else (diag_simulator(monitor, stations) if (args.simulate or headless) else None)
+    simulated = bool(args.simulate)
+    monitor = InputMonitor(stations, debounce, host, simulated=simulated)
+    real = profile is not None and not simulated
+    simulator = diag_simulator(monitor, stations) if simulated else None
     source: Source | None = None
     if real and profile is not None:
         source = live.open_inputs(profile, monitor)
         monitor.debouncer.start_all(source.levels(), box_now_us())
-        print(f"diag: {profile.name} via {source.describe()}; Esc or Ctrl+C to stop", file=sys.stderr)
+        print(_("diag: {profile} via {inputs}; Esc or Ctrl+C to stop").format(
+            profile=profile.name, inputs=source.describe()), file=sys.stderr)
+    elif simulated:
+        print(_("diag: SIMULATED presses and one made-up noisy input (--simulate), not real stations"), file=sys.stderr)
+    elif headless:
+        print(_("diag: no screen and no --profile: nothing to read; give --profile P for real stations "
+                "(or --simulate to see what the screen shows)"), file=sys.stderr)
+    else:
+        monitor.keys_hint = diag_keys_hint(len(stations))
+        print(_("diag: keyboard stations ({keys}); give --profile P for real stations").format(
+            keys=monitor.keys_hint), file=sys.stderr)
     screen = live.open_screen(args, headless)
     seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
+    interrupted = False
     try:
         with live.stop_on_sigterm():
             if real:  # the sources stamp on the box clock: run on it, window or not
@@ -51,18 +65,30 @@ def cmd_diag(args: argparse.Namespace) -> int:
                 keyboard = None if headless else KeyboardSource(len(stations))
                 run_diag(screen, monitor, keyboard=keyboard, simulator=simulator, realtime=not headless, until_us=until)
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     finally:
         if source is not None:
             source.stop()
     if args.screenshot:
         screen.save(args.screenshot)
         print(f"screenshot: {args.screenshot}")
+    label = _(" (simulated)") if simulated else ""
     for row in monitor.view()["inputs"]:
         if row["flag"]:
-            print(f"{row['name']} {row['input']}: {row['flag']} ({row['glitches']} glitches, last bounce {row['bounce_us']} µs)")
+            print(_("{name} {input}: {flag}{label} ({glitches}, last bounce {bounce} µs)").format(
+                name=row["name"], input=row["input"], flag=row["flag"], label=label,
+                glitches=ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"]),
+                bounce=format_number(row["bounce_us"])))
     screen.close()
+    if interrupted:
+        raise KeyboardInterrupt  # the inputs are closed and the findings printed; the command line says "stopped"
     return 0
+
+
+def diag_keys_hint(stations: int) -> str:
+    """'keys 1-4: bells, keypad 1-4: button a; Esc: leave'."""
+    last = min(stations, 10) % 10
+    return _("keys 1-{last}: bells · keypad 1-{pad}: button a · Esc: leave").format(last=last, pad=min(stations, 8))
 
 
 def diag_simulator(monitor: InputMonitor, stations: list[tuple[str, list[str]]]) -> Callable[[int], None]:

@@ -8,45 +8,27 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import Any
 
 from controller import live
 from controller import profile as profile_mod
 from controller.display.diag import InputMonitor
-from controller.press import Edge, InputNotice, Press
 from controller.runtime import Box
 from controller.simulate import Session
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
+from games.i18n import _
 from games.registry import available, get
 
 log = logging.getLogger("buzzerbox")
 
-
-class Relay:
-    """The stations' source is opened once; this hands its deliveries to
-    whatever runs now: the menu's monitor or the game's box."""
-
-    def __init__(self) -> None:
-        self.target: Any = None
-
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        if self.target is not None:
-            self.target.edge(edge, precision_us)
-
-    def press(self, press: Press) -> None:
-        if self.target is not None:
-            self.target.press(press)
-
-    def notice(self, notice: InputNotice) -> None:
-        if self.target is not None:
-            self.target.notice(notice)
+#: the relay now lives with the rest of the live-game set-up (play's roll call uses it too)
+Relay = live.Relay
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
-    from controller.display.menu import Menu, MenuScene
+    from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
     from games.toolkit.scene import freeze
 
     games = []
@@ -56,9 +38,12 @@ def cmd_menu(args: argparse.Namespace) -> int:
             games.append((name, spec.title, spec.min_players, spec.max_players))
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
     players = len(profile.stations) if profile is not None else args.players
-    headless = live.is_headless(args) if args.headless else False
+    headless = bool(args.headless)
+    if not headless and live.is_headless(args) and not live.driver_chosen():
+        raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
+                                    "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)
-    menu = Menu(games, players)
+    menu = Menu(games, players, names=live.saved_names(profile))
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -66,7 +51,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
             print(f"screenshot: {args.screenshot}")
         return 0
     sound = live.open_sound(args, False)
-    relay = Relay()
+    print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
+    relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
     # not open stop the menu with one line, as they stop ``play``
     source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
@@ -80,7 +66,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if source is not None and profile is not None:
                     live.connect(box, source, profile)
                     relay.target = box
-                _names, colors = live.names_colors(profile, box.settings.players)
+                _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                 game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
                                      source, owns_source=False)
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
@@ -89,19 +75,26 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if result is None:
                     raise KeyboardInterrupt
             while True:
-                names, colors = live.names_colors(profile, max(players, 16))
+                names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 if profile is not None:
                     stations = [(st.name, list(st.inputs)) for st in profile.stations]
                     monitor = InputMonitor(stations, profile.debounce, list(profile.host))
                 else:
-                    monitor = InputMonitor([(f"Player {i + 1}", ["bell"]) for i in range(players)])
+                    monitor = InputMonitor([(names[i] if names else _("Player {n}").format(n=i + 1), ["bell"])
+                                            for i in range(players)])
                 if source is not None:
                     monitor.debouncer.start_all(source.levels(), box_now_us())
                 relay.target = monitor
                 choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
                 relay.target = None
                 if choice is None:
-                    break
+                    if menu.escape():  # the second Esc in a row: the host means it
+                        break
+                    continue  # the first: the menu asks, drawn by the next run_menu
+                if choice.edit_names:  # typed on the keyboard, kept for the next start
+                    menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, live.NAME_LENGTH),)
+                    live.save_names(profile, menu.names)
+                    continue
                 sound.settings = choice.sound
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
@@ -111,6 +104,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     box = Box(spec, settings, station_names=station_names)
                     session: Session | None = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
                 else:
+                    if profile is not None and source is not None and not live.roll_call(
+                            screen, profile, source, relay, KeyboardSource(choice.players)):
+                        continue  # Esc in the roll call: back to the menu
                     path = live.new_journal_path(Path(args.journal_dir), choice.game)
                     box = live.new_box(spec, settings, profile, path, station_names=station_names)
                     log.info("journal: %s", path)
@@ -123,16 +119,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
                 relay.target = None
                 log.info(game.summary_line(result))
-                if result is None:
-                    print(game.summary_line(result), file=sys.stderr)
-                    break
+                if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
+                    raise KeyboardInterrupt
                 if result.reason == "quit":
                     break
-    except KeyboardInterrupt:
-        pass
     finally:
         if source is not None:
             source.stop()
-    sound.close()
-    screen.close()
+        sound.close()
+        screen.close()
     return 0

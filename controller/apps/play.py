@@ -1,49 +1,78 @@
-"""``buzzerbox play``: real stations, the game's scene (or a headless screen),
-lights, sound and a journal of every press; ``--resume`` carries on a
-journaled game after a crash or power cut."""
+"""``buzzerbox play``: real stations (or, without ``--profile``, the
+keyboard's keys as stations), the game's scene (or a headless screen),
+lights, sound and a journal of every press in the box's data folder;
+``--resume`` carries on a journaled game after a crash or power cut."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
+from pathlib import Path
 
 from controller import live
 from controller import profile as profile_mod
-from controller.apps.common import options_from, spec_named
+from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.sources.keyboard import KeyboardSource
+from games.i18n import _
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     spec = spec_named(args.game)
-    prof = profile_mod.load(args.profile)
-    names = [s.name for s in prof.stations]
+    prof = profile_mod.load(args.profile) if args.profile else None
+    if prof is not None and args.players is not None and args.players != len(prof.stations):
+        raise UsageError(_("--players is for keyboard stations: profile {name} has {n} stations; "
+                           "leave --players out").format(name=prof.name, n=len(prof.stations)))
+    players = len(prof.stations) if prof is not None else (args.players or default_players(spec))
+    headless = live.is_headless(args)
+    names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
+    keyboard = None if headless else KeyboardSource(players)
+    # the journal first: a journal that cannot be used is said before any hardware is touched
+    created: Path | None = None
     if args.resume:
         box, _journal = live.resumed_box(args.resume, prof, spec.name)
-        path = args.resume
+        path = Path(args.resume)
     else:
         seed = args.seed if args.seed is not None else live.new_seed()
-        settings = spec.settings(len(prof.stations), seed, **options_from(args.option))
-        path = args.journal or time.strftime("journal-%Y%m%d-%H%M%S.jsonl")
+        try:
+            settings = spec.settings(players, seed, **options_from(args.option))
+        except (TypeError, ValueError) as exc:
+            raise UsageError(str(exc)) from exc
+        path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
         box = live.new_box(spec, settings, prof, path, station_names=names)
+        created = path
+    relay = live.Relay()
+    source = None
     try:
-        source = live.open_inputs(prof, box)
-    except live.SourceError:
-        if box.journal is not None:  # a game that never started: its journal says so (nothing to resume)
-            box._write({"type": "end", "t_us": box.now_us})
-            box.journal.close()
+        source = live.open_inputs(prof, relay) if prof is not None else None
+        screen = live.open_screen(args, headless)
+        skip_roll_call = headless or args.resume or args.no_roll_call
+        if (prof is not None and source is not None and not skip_roll_call
+                and not live.roll_call(screen, prof, source, relay, keyboard)):
+            screen.close()
+            raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
+    except BaseException:
+        if source is not None:
+            source.stop()
+        live.abandon_start(box, created)  # a game that never started leaves no journal behind
         raise
-    live.connect(box, source, prof)
-    headless = live.is_headless(args)
-    _names, colors = live.names_colors(prof, len(prof.stations))
-    presenter = live.presenter_for(box, live.open_screen(args, headless), lights=live.open_lights(prof, source),
+    if created is not None:
+        live.restart_clock(box)  # the game's time starts now, after the roll call
+    relay.target = box
+    if source is not None and prof is not None:
+        live.connect(box, source, prof)
+    presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless), colors=colors)
     game = live.LiveGame(box, presenter, source)
-    print(f"{box.spec.title} on {prof.name}: {source.describe()}; journal {path}; "
-          f"{'headless' if headless else 'on screen'}; Ctrl+C or Esc to stop", file=sys.stderr)
-    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60,
-                      keyboard=None if headless else KeyboardSource(len(prof.stations)))
+    if prof is None and not headless:
+        live.show_keys(presenter, players, names)
+    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
+             if prof is not None and source is not None else live.keyboard_keys_line(players))
+    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
+        title=box.spec.title, where=where, path=path,
+        screen=_("headless") if headless else _("on screen")), file=sys.stderr)
+    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     print(game.summary_line(result), file=sys.stderr)
-    print(json.dumps(box.summary(), indent=2, sort_keys=True))
+    print_json(box.summary(), box.station_names)
+    if result is None:
+        raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
     return 0

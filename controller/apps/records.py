@@ -6,6 +6,7 @@ journal carried on)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from controller import scenario as scenario_mod
@@ -19,6 +20,7 @@ from controller.apps.journal import (
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
+from games.i18n import _, format_number, ngettext
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -29,10 +31,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     summary = session.box.summary()
     if args.json:
-        print_json(summary)
+        print_json(summary, session.box.station_names)
     else:
-        print(f"{spec.title}: {args.players} simulated players, seed {args.seed}, "
-              f"{session.now_us / 1e6:.1f} s of play, {len(session.box.press_log)} presses")
+        presses = len(session.box.press_log)
+        print(_("{title}: {players}, seed {seed}, {seconds} s of play, {presses}").format(
+            title=spec.title, seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
+            players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
+            presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
         print(f"scores: {summary.get('scores')}")
         if args.journal:
             print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
@@ -40,15 +45,49 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
+    if looks_like_journal(args.file):
+        raise UsageError(_("{file} is a journal, not a scenario: `buzzerbox replay {file}` rebuilds its game")
+                         .format(file=args.file))
     return scenario_mod.command(args.file, as_json=args.json, with_events=args.events)
 
 
+def looks_like_scenario(path: str) -> bool:
+    """A whole-file JSON object with a game and steps: a scenario given where
+    a journal was wanted (journals are one record per line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read(4_000_000))
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
+
+
+def looks_like_journal(path: str) -> bool:
+    """The first line is a journal's session header."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline())
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
+
+
+def not_a_scenario(path: str) -> None:
+    if looks_like_scenario(path):
+        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
+                         .format(file=path))
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    not_a_scenario(args.file)
     journal, box = replay_box(args.file, "replay", args.until_damage)
     if args.json:
-        print_json({**box.summary(), **damage_json(journal)})
+        print_json({**box.summary(), **damage_json(journal)}, box.station_names)
     else:
-        print(f"{box.spec.title}: {len(box.press_log)} presses replayed; scores {box.engine.public_view().get('scores')}")
+        presses = len(box.press_log)
+        print(_("{title}: {presses} replayed; scores {scores}").format(
+            title=box.spec.title, presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
+            scores=box.engine.public_view().get("scores")))
         if args.disputes:
             print_disputes(box)
     return 0
@@ -85,10 +124,13 @@ def print_disputes(box: Box) -> None:
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue a journaled simulated game after a crash or power cut (live
     games resume through ``play --resume``: they need their stations)."""
+    not_a_scenario(args.file)
     journal, box = resume_for_simulate(args.file)
     writer = box.journal
     assert writer is not None
-    print(f"resuming {box.spec.title} from {args.file}: {len(journal.records)} records replayed"
+    print(_("resuming {title} from {file}: {records} replayed").format(
+        title=box.spec.title, file=args.file,
+        records=ngettext("{n} record", "{n} records", len(journal.records)).format(n=len(journal.records)))
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)
@@ -99,7 +141,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         box._write({"type": "end", "t_us": session.now_us})
         writer.close()
     if args.json:
-        print_json(box.summary())
+        print_json(box.summary(), box.station_names)
     else:
         print(f"finished: scores {box.summary().get('scores')}")
     return 0

@@ -12,7 +12,8 @@ import pygame
 
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
-from controller.press import InputNotice, Press
+from controller.press import Edge, InputNotice, Press
+from games.i18n import _, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
@@ -21,22 +22,43 @@ from games.toolkit.theme import Layout, draw_text, panel
 NOISY_GLITCHES = 3
 #: ... or bounced longer than this on a press (a worn or badly soldered switch)
 NOISY_BOUNCE_US = 5_000
+#: a source this coarse is a keyboard (``KeyboardSource.precision_us``): its keys do not bounce
+KEYBOARD_PRECISION_US = 25_000
 
 
 class InputMonitor(InputLayer):
     """The box's input layer with no game: debounces like a box, shows what it saw."""
 
     def __init__(self, stations: Sequence[tuple[str, Sequence[str]]], debounce: DebounceConfig | None = None,
-                 host_inputs: Sequence[str] = ()) -> None:
+                 host_inputs: Sequence[str] = (), simulated: bool = False) -> None:
         super().__init__(len(stations), debounce)
         self.wiring = [(name, list(inputs)) for name, inputs in stations]
         self.host_inputs = list(host_inputs)
         self.now_us = 0
+        #: made-up presses (``diag --simulate``): said on screen and in the output
+        self.simulated = simulated
+        #: which keys play which station, shown under the table (keyboard stations)
+        self.keys_hint: str | None = None
+        self._key_down_us: dict[tuple[int, str], int] = {}
         for s, (_name, inputs) in enumerate(self.wiring):
             for inp in inputs:
                 self.debouncer.state(s, inp)
         for inp in self.host_inputs:
             self.debouncer.state(HOST_STATION, inp)
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        """A key cannot bounce, but its down and up may be read in one frame
+        (the keyboard's coarse precision): a quick tap is held as a press of
+        at least the glitch filter's length, not counted as a glitch."""
+        if precision_us >= KEYBOARD_PRECISION_US:
+            key = (edge.station, edge.input)
+            if edge.level == self.debouncer.config.active_level:
+                self._key_down_us[key] = edge.t_us
+            elif key in self._key_down_us:
+                least = self._key_down_us.pop(key) + self.debouncer.config.glitch_us + 1
+                if edge.t_us < least:
+                    edge = Edge(edge.station, edge.input, edge.level, least)
+        super().edge(edge, precision_us)
 
     def step(self, now_us: int) -> list[Press | InputNotice]:
         self.now_us = max(self.now_us, now_us)
@@ -66,7 +88,10 @@ class InputMonitor(InputLayer):
 
     def view(self) -> dict[str, Any]:
         """What the diagnostics screen shows: one row per input."""
-        return diag_view(self.debouncer, [n for n, _ in self.wiring], self.now_us)
+        view = diag_view(self.debouncer, [n for n, _inputs in self.wiring], self.now_us)
+        view["simulated"] = self.simulated
+        view["keys"] = self.keys_hint
+        return view
 
 
 def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -> dict[str, Any]:
@@ -105,9 +130,13 @@ class DiagScene(Scene):
     PAGE_S = 4
 
     def header(self, view: View) -> tuple[str, str]:
-        rows = view.get("inputs", ())
-        bad = sum(1 for r in rows if r["flag"])
-        return self.title, f"{len(rows)} inputs" + (f" · {bad} need a look" if bad else " · all good")
+        return (_("Diagnostics — SIMULATED presses") if view.get("simulated") else _("Diagnostics"),
+                diag_health(view.get("inputs", ())) + " · " + _("Esc: leave"))
+
+    def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
+        """The table, and which keys play which station (a laptop has no stations)."""
+        self.message = view.get("keys") or None
+        super().draw(surface, view, strip, now_us)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         rows = list(view.get("inputs", ()))
@@ -143,7 +172,21 @@ class DiagScene(Scene):
             ink = theme.text_on(fill)
             ago = row["ago_us"]
             last = "never" if ago is None else f"{ago / 1_000_000:.1f} s ago"
-            noise = row["flag"].upper() if row["flag"] else (f"{row['glitches']} glitch" if row["glitches"] else "ok")
+            noise = row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
+                                                            if row["glitches"] else _("ok"))
             cells(y, [row["name"], row["input"], row["state"], str(row["presses"]), str(row["edges"]),
                       f"{row['bounce_us'] / 1000:.1f} ms", last, noise], ink)
             y += row_h + 2
+
+
+def diag_health(rows: Sequence[Any]) -> str:
+    """"12 inputs · all good", or how many need a look and how many glitched:
+    the header never says all good while the table shows a glitch."""
+    bad = sum(1 for r in rows if r["flag"])
+    glitched = sum(1 for r in rows if r["glitches"] and not r["flag"])
+    text = ngettext("{n} input", "{n} inputs", len(rows)).format(n=len(rows))
+    if bad:
+        return text + " · " + ngettext("{n} needs a look", "{n} need a look", bad).format(n=bad)
+    if glitched:
+        return text + " · " + ngettext("{n} had a glitch", "{n} had glitches", glitched).format(n=glitched)
+    return text + " · " + _("all good")

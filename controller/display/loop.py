@@ -30,6 +30,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
+from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
 
@@ -62,6 +63,9 @@ class Presenter:
         self.sound = sound
         self.frames = 0
         self._message_until = 0
+        #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
+        self.help: HelpOverlay | None = None
+        self.show_help = False
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -74,7 +78,10 @@ class Presenter:
         scene.message = self.scene.message
         if box.paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = "Input board disconnected: game paused until it is back"
-        scene.draw(surface if surface is not None else self.screen.surface, view, strip, now_us)
+        target = surface if surface is not None else self.screen.surface
+        scene.draw(target, view, strip, now_us)
+        if self.show_help and self.help is not None:
+            self.help.draw(target)
         self.frames += 1
 
     def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
@@ -85,8 +92,10 @@ class Presenter:
             self.sound.on_events(events, box.spec.sound_for)
         for e in events:
             text = None
-            if e.kind == "rejected":
-                text = f"not now: {e.data.get('why', '')}"
+            if e.kind == "rejected":  # said with who did it: a keyboard player sees what their press did
+                strip = box.strip()
+                who = str(strip[e.player].get("name") or "") if e.player is not None and 0 <= e.player < len(strip) else ""
+                text = f"{who}: not now, {e.data.get('why', '')}" if who else f"not now: {e.data.get('why', '')}"
             elif e.kind == "paused":
                 text = "input board disconnected: game paused"
             elif e.kind == "resumed":
@@ -131,6 +140,7 @@ def run(
     assert isinstance(box, Box)
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
+        presenter.help = keyboard_help(box, keyboard)
     if to_game_us is None:
         to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
     shift = to_game_us
@@ -200,6 +210,9 @@ def run(
                 return result("quit", t)
             if event.type == pygame.VIDEORESIZE:
                 presenter.screen.resized(event.size)
+            if is_help_key(event) and presenter.help is not None:
+                presenter.show_help = not presenter.show_help
+                continue
             name = keyboard.handle(event, key_stamp()) if keyboard is not None else None
             if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 name = "menu"
@@ -222,6 +235,21 @@ def run(
         presenter.draw(box, t)
         presenter.screen.flip()
         frame_clock.tick(fps)
+
+
+def is_help_key(event: pygame.event.Event) -> bool:
+    """``h`` or ``?`` (shift+/ on most layouts) opens and closes the key list."""
+    if event.type != pygame.KEYDOWN:
+        return False
+    return event.key in (pygame.K_h, pygame.K_QUESTION) or (event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT))
+
+
+def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
+    """The help overlay's rows from what the keyboard binds and the game's spec says."""
+    stations = [(pygame.key.name(k), s, i) for k, (s, i) in keyboard.keymap.items()]
+    host = {pygame.key.name(k): a for k, a in keyboard.host_keys.items()}
+    host["h  ?"] = "help"
+    return HelpOverlay(box.spec.title, help_rows(box.spec, stations, host))
 
 
 def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple[int, int] = (1920, 1080)) -> None:

@@ -8,15 +8,22 @@ the host's ``arm`` button (or any station's second button) starts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pygame
 
+from controller.display.diag import InputMonitor
+from controller.display.screen import Screen
+from controller.press import Press
 from controller.sound import SoundSettings
+from controller.sources.keyboard import KeyboardSource
+from controller.timeline import box_now_us
+from games.i18n import _
 from games.registry import get as get_game
 from games.toolkit import theme
-from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.scene import Scene, Strip, View, freeze
 from games.toolkit.theme import Layout, draw_text, panel
 
 
@@ -42,10 +49,13 @@ class Choice:
     options: dict[str, Any] = field(default_factory=dict)
     bots: bool = False
     sound: SoundSettings = field(default_factory=SoundSettings)
+    #: the host chose "Player names": the names editor, then back to the menu
+    edit_names: bool = False
 
 
 class Menu:
-    def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None) -> None:
+    def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
+                 names: Sequence[str] = ()) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene."""
         if not games:
             raise ValueError("no game with a scene is installed")
@@ -54,7 +64,19 @@ class Menu:
         self.selected = 0
         self.started = False
         self.default_players = players
+        #: names entered for the players (station order); blank: the station's own name
+        self.names = list(names)
+        #: Esc was pressed once: the menu asks before the kiosk quits
+        self.confirm_quit = False
         self._build(0, players)
+
+    def escape(self) -> bool:
+        """Esc (or closing the window): True when it is the second in a row,
+        i.e. the host confirmed quitting; the first one only asks."""
+        if self.confirm_quit:
+            return True
+        self.confirm_quit = True
+        return False
 
     def _build(self, game_index: int, players: int) -> None:
         name, _title, lo, hi = self.games[game_index]
@@ -68,6 +90,7 @@ class Menu:
                 self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
                                        [n for _, n in option.choices]))
         self.items += [
+            Item("names", _("Player names"), [None], [_("edit…")]),
             Item("bots", "Who plays", [False, True], ["people", "demo bots"]),
             Item("sound", "Sound", [True, False], ["on", "off"], 0 if not self.sound.mute else 1),
             Item("volume", "Volume", [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
@@ -82,24 +105,32 @@ class Menu:
     # -- input --------------------------------------------------------------------
     def key(self, action: str) -> Choice | None:
         """up, down, left, right, select: returns the choice when Start is chosen."""
+        if self.confirm_quit:  # any other key: not quitting after all
+            self.confirm_quit = False
+            return None
         if action == "up":
             self.selected = (self.selected - 1) % len(self.items)
         elif action == "down":
             self.selected = (self.selected + 1) % len(self.items)
         elif action in ("left", "right"):
             it = self.items[self.selected]
-            if it.key == "start":
+            if it.key in ("start", "names"):
                 return None
             it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
         elif action == "select":
+            if self.items[self.selected].key == "names":
+                return Choice("", self.item("players").value, edit_names=True)
             self.started = True
             return self.choice()
         return None
 
     def press(self, station: int, input: str) -> Choice | None:
-        """A station button in the menu (see the module docstring)."""
+        """A station button in the menu (see the module docstring). Names are
+        typed on a keyboard: the stations step over that line."""
+        if self.items[self.selected].key == "names" and (station < 0 or input != "bell" or station == 1):
+            return self.key("down")
         if station < 0:
             return self.key("select") if input in ("arm", "next") else self.key({"reset": "up", "wrong": "down"}.get(input, ""))
         if input != "bell":
@@ -132,6 +163,9 @@ class Menu:
     def view(self) -> dict[str, Any]:
         return {
             "phase": "menu",
+            "players": self.item("players").value,
+            "names": list(self.names),
+            "confirm_quit": self.confirm_quit,
             "items": [{"label": it.label, "value": it.names[it.index], "selected": k == self.selected}
                       for k, it in enumerate(self.items)],
         }
@@ -141,20 +175,27 @@ class MenuScene(Scene):
     title = "Buzzer box"
 
     def header(self, view: View) -> tuple[str, str]:
-        return self.title, "up/down: choose · left/right: change · Enter: start"
+        if view.get("confirm_quit"):
+            return self.title, _("Quit the box? Esc again: quit · any other key: stay")
+        return self.title, _("arrows: choose and change · Enter: start · Esc: quit")
+
+    def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
+        """The strip follows the player count as it is changed: as many cells
+        as players chosen (keyboard stations beyond the monitored ones idle)."""
+        super().draw(surface, view, strip_for_players(strip, view.get("players"), view.get("names", ())), now_us)
+        if view.get("confirm_quit"):
+            lay = theme.layout_for(surface, 1)
+            r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
+            r.center = lay.body.center
+            panel(surface, r, theme.STATUS_COLORS["locked"])
+            draw_text(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
+                      theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
-        row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * len(items)) // max(1, len(items))))
-        width = min(area.width, round(lay.width * 0.7))
-        x = area.centerx - width // 2
-        y = area.top + max(0, (area.height - len(items) * (row_h + lay.pad)) // 2)
-        for it in items:
-            r = pygame.Rect(x, y, width, row_h)
+        for it, r in zip(items, menu_rows(area, lay, len(items), 0.7), strict=True):
             sel = it["selected"]
-            fill = theme.STATUS_COLORS["first"] if sel else theme.PANEL
-            panel(surface, r, fill)
-            ink = theme.text_on(fill)
+            ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
             if it["label"] == "Start":
                 draw_text(surface, "START", lay.size(1.2), ink, inner)
@@ -162,4 +203,210 @@ class MenuScene(Scene):
                 draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
                 draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
-            y += row_h + lay.pad
+
+
+def menu_rows(area: pygame.Rect, lay: Layout, count: int, width_frac: float) -> list[pygame.Rect]:
+    """``count`` rows of a list, centred in ``area``, as tall as fits (at most 1.5 text lines)."""
+    row_h = min(lay.size(1.5), max(lay.min_text, (area.height - lay.pad * count) // max(1, count)))
+    width = min(area.width, round(lay.width * width_frac))
+    x = area.centerx - width // 2
+    y = area.top + max(0, (area.height - count * (row_h + lay.pad)) // 2)
+    return [pygame.Rect(x, y + k * (row_h + lay.pad), width, row_h) for k in range(count)]
+
+
+def row_panel(surface: pygame.Surface, r: pygame.Rect, selected: bool) -> theme.Color:
+    """A list row's panel, amber when selected; returns the ink that reads on it."""
+    fill = theme.STATUS_COLORS["first"] if selected else theme.PANEL
+    panel(surface, r, fill)
+    return theme.text_on(fill)
+
+
+def strip_for_players(strip: Strip, players: Any, names: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """``strip`` cut or padded (idle cells) to ``players`` cells, each with
+    the name entered for it in the menu, if any."""
+    cells = [dict(c) for c in strip]
+    if isinstance(players, int) and players > 0:
+        cells = cells[:players]
+        for i in range(len(cells), players):
+            cells.append({"name": _("Player {n}").format(n=i + 1), "status": "idle", "pressed": False})
+    for i, cell in enumerate(cells):
+        if i < len(names) and names[i].strip():
+            cell["name"] = names[i].strip()
+    return cells
+
+
+# -- the players' names, typed in the menu -------------------------------------------------
+
+
+class NameEditor:
+    """Type each player's name (sans-I/O: keys and text in, names out).
+    Up/down or Tab choose the player; typing writes; Backspace deletes;
+    Enter or Esc is done. A blank name falls back to the station's own."""
+
+    def __init__(self, names: Sequence[str], players: int, length: int = 16) -> None:
+        self.names = [*names[:players], *[""] * max(0, players - len(names))]
+        self.rest = list(names[players:])  # names of stations beyond today's count, kept
+        self.selected = 0
+        self.length = length
+        self.done = False
+
+    def key(self, action: str) -> None:
+        if action in ("down", "tab"):
+            self.selected = (self.selected + 1) % len(self.names)
+        elif action == "up":
+            self.selected = (self.selected - 1) % len(self.names)
+        elif action == "backspace":
+            self.names[self.selected] = self.names[self.selected][:-1]
+        elif action == "done":
+            self.done = True
+
+    def text(self, typed: str) -> None:
+        printable = "".join(ch for ch in typed if ch.isprintable())
+        self.names[self.selected] = (self.names[self.selected] + printable)[: self.length]
+
+    def result(self) -> list[str]:
+        return [n.strip() for n in self.names] + self.rest
+
+    def view(self) -> dict[str, Any]:
+        return {"phase": "names", "names": list(self.names), "selected": self.selected}
+
+
+class NamesScene(Scene):
+    title = _("Player names")
+
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("type a name · up/down: next player · Enter: done")
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        names = list(view.get("names", ()))
+        for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
+            sel = i == view.get("selected")
+            ink = row_panel(surface, r, sel)
+            inner = r.inflate(-4 * lay.pad, 0)
+            draw_text(surface, _("Player {n}").format(n=i + 1), lay.size(1.1), ink,
+                      pygame.Rect(inner.left, r.top, inner.width // 3, r.height), align="left", min_size=lay.min_text)
+            shown = name + ("_" if sel and (now_us // 500_000) % 2 == 0 else "")
+            draw_text(surface, shown or "—", lay.size(1.1), ink,
+                      pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height),
+                      align="left", min_size=lay.min_text)
+
+
+def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,
+                    fps: int = 30) -> list[str]:
+    """Show the names editor until Enter or Esc; returns the names."""
+    scene = NamesScene()
+    keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_TAB: "tab", pygame.K_BACKSPACE: "backspace",
+            pygame.K_RETURN: "done", pygame.K_KP_ENTER: "done", pygame.K_ESCAPE: "done"}
+    frame_clock = pygame.time.Clock()
+    pygame.key.start_text_input()
+    try:
+        while not editor.done:
+            t = clock()
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    editor.key("done")
+                elif event.type == pygame.VIDEORESIZE:
+                    screen.resized(event.size)
+                elif event.type == pygame.KEYDOWN and event.key in keys:
+                    editor.key(keys[event.key])
+                elif event.type == pygame.TEXTINPUT:
+                    editor.text(event.text)
+            scene.draw(screen.surface, freeze(editor.view()), [], t)
+            screen.flip()
+            frame_clock.tick(fps)
+    finally:
+        pygame.key.stop_text_input()
+    return editor.result()
+
+
+# -- the roll call before a game with real stations --------------------------------------
+
+
+class RollCall:
+    """Every station presses once; the strip ticks each one off. Sans-I/O:
+    presses in, who is still missing out."""
+
+    def __init__(self, expected: Sequence[tuple[int, str, str]]) -> None:
+        self.names = {station: name for station, _input, name in expected}
+        self.answered: set[int] = set()
+
+    def press(self, station: int) -> None:
+        if station in self.names:
+            self.answered.add(station)
+
+    @property
+    def missing(self) -> list[str]:
+        return [name for station, name in sorted(self.names.items()) if station not in self.answered]
+
+    @property
+    def done(self) -> bool:
+        return not self.missing
+
+    def strip(self, strip: Strip) -> list[dict[str, Any]]:
+        """The monitor's strip with every answered station ticked."""
+        cells = [dict(c) for c in strip]
+        for station, cell in enumerate(cells):
+            if station in self.answered:
+                cell["label"], cell["status"] = _("HERE"), "won"  # the strip font has no tick mark
+            elif station in self.names and cell.get("status") == "idle":
+                cell["label"] = _("press!")
+        return cells
+
+    def view(self) -> dict[str, Any]:
+        return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names)}
+
+
+class RollCallScene(Scene):
+    title = _("Roll call")
+
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("Enter: start without the rest · Esc: stop")
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        missing = list(view.get("missing", ()))
+        top = pygame.Rect(area.left, area.top, area.width, area.height // 2)
+        draw_text(surface, _("Every station: press your button once"), lay.size(2), theme.FG, top, min_size=lay.min_text)
+        if missing:
+            text = _("Waiting for: {names}").format(names=", ".join(missing))
+        else:
+            text = _("Everyone is here!")
+        bottom = pygame.Rect(area.left, top.bottom, area.width, area.height // 2)
+        draw_text(surface, text, lay.size(1.3), theme.MUTED, bottom.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+
+
+def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tuple[int, str, str]], *,
+                  keyboard: KeyboardSource | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30,
+                  linger_us: int = 800_000) -> list[str] | None:
+    """Show the roll call until every station has pressed (then a moment
+    more, so the last tick is seen) or the host skips it with Enter, space or
+    the host's arm button. Returns who never answered ([] for everyone), or
+    None for Esc or a closed window."""
+    call = RollCall(expected)
+    scene = RollCallScene()
+    if keyboard is not None:
+        keyboard.start(monitor)
+    frame_clock = pygame.time.Clock()
+    complete_at: int | None = None
+    while True:
+        t = clock()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                return None
+            if event.type == pygame.VIDEORESIZE:
+                screen.resized(event.size)
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                return call.missing
+            if keyboard is not None:
+                keyboard.handle(event, t)
+        for out in monitor.step(t):
+            if isinstance(out, Press):
+                if out.station < 0 and out.input in ("arm", "next"):
+                    return call.missing
+                call.press(out.station)
+        if call.done and complete_at is None:
+            complete_at = t
+        scene.draw(screen.surface, freeze(call.view()), call.strip(monitor.strip()), t)
+        screen.flip()
+        if complete_at is not None and t - complete_at >= linger_us:
+            return []
+        frame_clock.tick(fps)

@@ -2,7 +2,7 @@
 
 ``BoardSim`` runs ``firmware/buzzer`` (the very modules the Pico runs) with
 small stand-ins for ``machine`` (``Pin`` with ``irq``, ``SPI`` for the
-74HC165/74HC595 chains) and a virtual ``ticks_us``, and speaks the protocol
+SN74HCS165/74HC595 chains) and a virtual ``ticks_us``, and speaks the protocol
 through a pseudo-terminal (``os.openpty``). The driver opens the pty's device
 path like a real ``/dev/ttyACM0``, so the whole path firmware logic → serial
 bytes → driver → sink runs in tests and in ``buzzerbox demo --board-sim``.
@@ -151,7 +151,7 @@ class _Link:
 
 
 class _FakeSPI:
-    """SPI0 with a 74HC165 chain on MISO and a 74HC595 chain on MOSI."""
+    """SPI0 with an SN74HCS165 chain on MISO and a 74HC595 chain on MOSI."""
 
     def __init__(self, sim: BoardSim) -> None:
         self.sim = sim
@@ -189,7 +189,7 @@ def fake_machine(sim: BoardSim) -> SimpleNamespace:
             if v is None:
                 return self.level
             if self.id == sim.pinmap.SR_LOAD and v == 0:
-                sim._sr_latched = bytes(sim._sr_levels)  # /PL low: the 74HC165s load
+                sim._sr_latched = bytes(sim._sr_levels)  # /PL low: the SN74HCS165s load
             if self.id == sim.pinmap.LIGHT_LATCH and v == 1 and self.level == 0:
                 sim._light_out = sim._light_shift  # RCLK rising: the 74HC595s show
             self.level = v

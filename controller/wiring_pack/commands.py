@@ -10,6 +10,7 @@ from typing import Any
 
 from controller import profile as profile_mod
 from controller.wiring_pack import checks, diagram, guided_test, table
+from games.i18n import ngettext
 
 
 def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
@@ -51,6 +52,11 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def plural(n: int, noun: str) -> str:
+    """'1 input', '3 inputs'."""
+    return ngettext("{n} " + noun, "{n} " + noun + "s", n).format(n=n)
+
+
 def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
     """wiring/NAME.test-result.txt beside the profile, unless --report says otherwise."""
     if given:
@@ -68,17 +74,19 @@ def cmd_test(args: argparse.Namespace) -> int:
     prof = _load(args, "test")
     kwargs: dict[str, Any] = {}
     factory = None
-    if prof.source == "gpio":
-        from controller.sources.gpio import default_factory, mock_factory
-
-        factory = mock_factory() if args.mock else default_factory()
-        kwargs["pin_factory"] = factory
-    elif args.mock:
-        raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles")
+    if args.mock and prof.source != "gpio":
+        raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles: give one, e.g. header-4")
     try:
+        if prof.source == "gpio":
+            from controller.sources.gpio import default_factory, mock_factory
+
+            factory = mock_factory() if args.mock else default_factory()
+            kwargs["pin_factory"] = factory
         source = open_source(prof, **kwargs)
     except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
-        raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}") from exc
+        hint = ("; no GPIO on this machine: add --mock to try the test with simulated presses"
+                if type(exc).__name__ == "BadPinFactory" else "")
+        raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}{hint}") from exc
 
     def open_lights(src: Any) -> Any:
         if args.no_lights or not prof.light_pins():
@@ -88,17 +96,27 @@ def cmd_test(args: argparse.Namespace) -> int:
         return src.lights() if hasattr(src, "lights") else NoLights()
 
     test = guided_test.GuidedTest(prof, timeout_us=int(args.timeout * 1_000_000), lights=not args.no_lights)
-    print(f"Guided wiring test of {prof.name}: {len(test.inputs)} inputs, {len(test.lights)} lights.")
+    print(f"Guided wiring test of {prof.name}: {plural(len(test.inputs), 'input')}, {plural(len(test.lights), 'light')}.")
     print(f"Press each input when asked; one that does not fire within {args.timeout:g} s is reported dead.")
-    report = guided_test.run(
-        test,
-        source,
-        now=box_now_us,
-        sleep=lambda us: time.sleep(us / 1_000_000),
-        ask=input,
-        say=print,
-        open_lights=open_lights,
-    )
+    builder = guided_test.MockBuilder(test, factory, box_now_us) if args.mock else None
+    if builder is not None:
+        print("--mock: simulated presses on mock pins, every light answered yes (a try-out, not a test of wiring)")
+
+    def sleep(us: int) -> None:
+        if builder is not None:
+            builder.tick()
+        time.sleep(us / 1_000_000)
+
+    def ask(question: str) -> str:
+        if builder is not None:
+            return builder.ask(question)
+        try:
+            return input(question)
+        except EOFError:
+            raise SystemExit("buzzerbox wiring test: no answer, stdin is closed: run it in a terminal "
+                             "(or with --no-lights to test only the inputs)") from None
+
+    report = guided_test.run(test, source, now=box_now_us, sleep=sleep, ask=ask, say=print, open_lights=open_lights)
     text = report.text()
     path = report_path(prof, args.report)
     path.write_text(text, encoding="utf-8")
@@ -128,7 +146,8 @@ def add_commands(wiring: Any) -> None:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each press (default 10)")
     p.add_argument("--report", help="where to save the result (default: wiring/NAME.test-result.txt beside the profile)")
     p.add_argument("--no-lights", action="store_true", help="test the inputs only")
-    p.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (try the test without hardware)")
+    p.add_argument("--mock", action="store_true", help="mock pins and a simulated builder who presses each input and says every light is lit "
+                        "(try the test on a laptop)")
     p.set_defaults(func=cmd_test)
 
 

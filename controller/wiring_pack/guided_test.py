@@ -429,3 +429,42 @@ def run(
             lights.close()
         source.stop()
     return test.report()
+
+
+class MockBuilder:
+    """Plays the builder on gpiozero's mock pins (``wiring test --mock``): it
+    presses each input when asked (a clean press held ``hold_us``) and says
+    every light is lit, so the whole test can be tried on a laptop."""
+
+    def __init__(self, test: GuidedTest, factory: Any, now: Callable[[], int], hold_us: int = 80_000) -> None:
+        self.test = test
+        self.active = test.profile.debounce.active_level
+        self.pin_of = {key: pin for pin, key in test.profile.input_pins().items()}
+        self.factory = factory
+        self.now = now
+        self.hold_us = hold_us
+        self.pressed: Key | None = None
+        self.release_at = 0
+        self.done: set[Key] = set()
+
+    def _drive(self, key: Key, level: int) -> None:
+        pin = self.factory.pin(self.pin_of[key])
+        pin.drive_high() if level else pin.drive_low()
+
+    def tick(self) -> None:
+        """Called between the driver's polls: press what is asked, let go later."""
+        if self.pressed is not None:
+            if self.now() >= self.release_at:
+                self._drive(self.pressed, 1 - self.active)
+                self.pressed = None
+            return
+        p = self.test.prompt
+        if p is not None and p.kind == "press" and p.key not in self.done and p.key in self.pin_of:
+            self.done.add(p.key)
+            self.pressed = p.key
+            self.release_at = self.now() + self.hold_us
+            self._drive(p.key, self.active)
+
+    def ask(self, question: str) -> str:
+        print(question + "y (mock)")
+        return "y"

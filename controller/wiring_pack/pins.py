@@ -106,7 +106,7 @@ def rows(profile: Profile) -> list[Row]:
             if where.gp is not None:
                 ground = f"Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[where.gp])}"
             else:
-                ground = "board GND (74HC165 pin 8)"
+                ground = "board GND (SN74HCS165 pin 8)"
             light_place = bc.light_place(light).describe() if light is not None else ""
         out.append(Row(station, index, name, number, place, ground, light, light_place))
     return out

@@ -38,8 +38,8 @@ def render(profile: Profile) -> str:
     if board:
         n165, n595 = bc.chips_needed(profile)
         out.append(
-            f"Board: Pico + {n165} x 74HC165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
-            f"Input channels {bc.pinmap().describe_inputs()}: 74HC165 chip N bit B = "
+            f"Board: Pico + {n165} x SN74HCS165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
+            f"Input channels {bc.pinmap().describe_inputs()}: SN74HCS165 chip N bit B = "
             f"{bc.SR_FIRST_CHANNEL} + 8N + B; light channel 8N + B = 74HC595 chip N bit B."
         )
     else:

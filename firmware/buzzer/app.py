@@ -17,7 +17,7 @@ Where time is taken:
 * direct pins, PIO capture (``CAPTURE = "pio"``, buzzer/pio.py): a state
   machine samples every pin at a fixed rate and pushes changes with a timer
   stamp; precision is its sampling period, whatever pins change together.
-* 74HC165 chain: one /PL pulse latches every shift-register input at once;
+* SN74HCS165 chain: one /PL pulse latches every shift-register input at once;
   ``ticks_us()`` is read at that pulse and the bits are clocked out by SPI.
   An edge happened between the previous latch and this one, so its stamp is
   the latch time and its precision the latch interval (sent as ``p=``).
@@ -29,7 +29,7 @@ from . import proto
 from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_diff
 
 VERSION = "2.0.0"
-SR_BASE = 32  # shift-register input channels start here (0..25 are direct pins)
+SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
 ACK_TIMEOUT_US = 1000000  # no ack for this long: the host is away, hold events
@@ -237,6 +237,7 @@ class Board:
         self._lights_dirty = True
         if self.light_chips:
             self._rclk = Pin(pinmap.LIGHT_LATCH, Pin.OUT, value=0)
+            self._lights_dark_until_written(Pin, getattr(pinmap, "LIGHT_OE", None))
         self._led = Pin(pinmap.STATUS_LED, Pin.OUT, value=0) if pinmap.STATUS_LED is not None else None
         self.hello()
 
@@ -280,7 +281,7 @@ class Board:
             self.irq_worst = d
 
     def _latch(self):
-        """Latch every 74HC165 input at once, stamp that instant, clock them in."""
+        """Latch every SN74HCS165 input at once, stamp that instant, clock them in."""
         self._load.value(0)
         t = self.ticks()
         self._load.value(1)
@@ -500,6 +501,21 @@ class Board:
                 raise ValueError("light channel %d does not exist (0..%d)" % (c, len(self.light_mode) - 1))
             self.light_mode[c] = m
         self._lights_dirty = True
+
+    def _lights_dark_until_written(self, Pin, oe):
+        """A 595 powers up with random outputs; its /OE has a 10 kΩ pull-up, so the
+        lamps stay dark until here. Write all-off through the whole chain, latch
+        it, and only then pull /OE low. Until then the pin is an input without
+        the RP2040's reset pull-down (only the pull-up acts), never driven high:
+        a builder's leftover jumper from /OE to ground shorts nothing.
+        ``oe`` None: a board whose /OE is wired to ground (no pin to release)."""
+        if oe is not None:
+            Pin(oe, Pin.IN, None)
+        self.spi.write(self.light_bytes)  # all zero: every lamp off
+        self._rclk.value(1)
+        self._rclk.value(0)
+        if oe is not None:
+            self._oe = Pin(oe, Pin.OUT, value=0)
 
     def _update_lights(self, now):
         phase = (now >> 18) & 1  # blink: ~262 ms on, ~262 ms off

@@ -2,12 +2,13 @@
 the two equal: edit the TOML, then run `buzzerbox firmware pinmap`)."""
 
 # input channel -> GP pin of the Pico, read by a hard IRQ on both edges
-DIRECT = {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15, 16: 21, 17: 22, 18: 26, 19: 27, 20: 28}
-# chained 74HC165 (inputs) and 74HC595 (lights) on SPI0
+DIRECT = {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 15: 15, 16: 21, 17: 22, 18: 26, 19: 27}
+# chained SN74HCS165 (inputs) and 74HC595 (lights) on SPI0
 SPI = {"id": 0, "sck": 18, "mosi": 19, "miso": 16, "baudrate": 4000000}
-SR_LOAD = 17  # 74HC165 /PL: low loads the parallel inputs (the stamp instant)
+SR_LOAD = 17  # SN74HCS165 /PL: low loads the parallel inputs (the stamp instant)
 SR_CHIPS = 8  # input channels 32 + 8*chip + bit (chip 0 nearest the Pico)
 LIGHT_LATCH = 20  # 74HC595 RCLK
+LIGHT_OE = 28  # 74HC595 /OE (pulled up): driven low only after the first all-off write
 LIGHT_CHIPS = 8  # light channel 8*chip + bit (chip 0 nearest the Pico)
 STATUS_LED = 25  # the Pico's own LED: blinks with the heartbeat
 ACTIVE_LEVEL = 0  # switches to ground with pull-ups: 0 is pressed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from games.arbitration import format_margin
+from games.i18n import _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, fmt_ms, panel
@@ -22,8 +22,14 @@ class ReactionScene(Scene):
     def header(self, view: View) -> tuple[str, str]:
         rounds = view.get("rounds") or 0
         n = view.get("round", 0)
-        where = f"Round {n}/{rounds}" if rounds else f"Round {n}"
-        return self.title, where if n else "press start"
+        where = _("Round {n} of {rounds}").format(n=n, rounds=rounds) if rounds else _("Round {n}").format(n=n)
+        return self.title, where if n else _("get ready")
+
+    def title_card(self, view: View) -> bool:
+        return not view.get("round") and view.get("phase") in ("ready", "idle", None)
+
+    def title_hint(self, view: View) -> str:
+        return _("Press the moment the screen says GO, not before. The host starts each round.")
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         """Cells say what happened to each player this round: their reaction
@@ -35,11 +41,11 @@ class ReactionScene(Scene):
         for i, cell in enumerate(strip):
             label = None
             if i in false:
-                label = "FALSE START"
+                label = _("EARLY")
             elif str(i) in times:
-                label = fmt_ms(times[str(i)])
+                label = fmt_ms(times[str(i)], 1)
             elif view.get("phase") == "go" and i in view.get("pressed", ()):
-                label = "pressed"
+                label = _("pressed")
             out.append({**cell, "label": label})
         return out
 
@@ -48,15 +54,15 @@ class ReactionScene(Scene):
         if phase == "go":
             # nothing but GO: the whole body, the brightest thing the screen shows
             panel(surface, area, GO)
-            draw_text(surface, "GO!", lay.size(9), theme.DARK_TEXT, area)
+            draw_text(surface, _("GO!"), lay.size(9), theme.DARK_TEXT, area)
             return
         if phase == "decoy":
             panel(surface, area, DECOY)
-            draw_text(surface, "NOT YET!", lay.size(6), theme.DARK_TEXT, area)
+            draw_text(surface, _("NOT YET!"), lay.size(6), theme.DARK_TEXT, area)
             return
         if phase == "wait":
             panel(surface, area, WAIT)
-            draw_text(surface, "wait…", lay.size(5), theme.FG, area.inflate(0, -area.height // 4).move(0, -area.height // 10))
+            draw_text(surface, _("wait…"), lay.size(5), theme.FG, area.inflate(0, -area.height // 4).move(0, -area.height // 10))
             self._false_starts(surface, area, lay, view, strip)
             return
         board_w = round(area.width * 0.38)
@@ -66,9 +72,9 @@ class ReactionScene(Scene):
             self._result(surface, main, lay, view, strip)
         else:
             panel(surface, main, theme.PANEL)
-            text = "game over" if phase == "over" else "get ready"
+            text = _("game over") if phase == "over" else _("get ready")
             draw_text(surface, text, lay.size(3), theme.FG, main.inflate(0, -main.height // 3).move(0, -main.height // 8))
-            hint = "" if phase == "over" else "press GO as soon as it shows — not before"
+            hint = "" if phase == "over" else _("press as soon as GO shows, not before")
             draw_text(surface, hint, lay.min_text, theme.MUTED,
                       pygame.Rect(main.left, main.bottom - main.height // 3, main.width, main.height // 4), min_size=lay.min_text)
         self._leaderboard(surface, board, lay, view, strip)
@@ -81,7 +87,7 @@ class ReactionScene(Scene):
         r = pygame.Rect(area.left + lay.pad * 2, area.bottom - h - lay.pad * 2, area.width - lay.pad * 4, h)
         panel(surface, r, FALSE_START)
         names = ", ".join(self.name(strip, p) for p in fs)
-        draw_text(surface, f"false start: {names}", lay.size(1.2), theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+        draw_text(surface, ngettext("false start: {names}", "false starts: {names}", len(fs)).format(names=names), lay.size(1.2), theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 
     def _result(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         last = view["last"]
@@ -101,18 +107,18 @@ class ReactionScene(Scene):
                       pygame.Rect(head.left, head.top + head_h * 55 // 100, head.width, head_h * 4 // 10))
         else:
             panel(surface, head, theme.PANEL)
-            text = "tie!" if last.get("ties") else "nobody pressed"
-            if not order and last.get("false_starts"):
-                text = "everyone jumped"
+            text = _("tie!") if last.get("ties") else _("nobody pressed in time")
+            if not order and len(last.get("false_starts", ())) >= len(strip) > 0:
+                text = _("everyone jumped")
             draw_text(surface, text, lay.size(3), theme.FG, head)
         row_h = lay.size(1.3)
         y = head.bottom + lay.pad * 2
         rows: list[tuple[int, str, str, theme.Color]] = []
         for k, p in enumerate(order):
-            behind = format_margin(margins[k - 1]) if k > 0 and k - 1 < len(margins) else ""
+            behind = "+" + fmt_ms(margins[k - 1], 1) if k > 0 and k - 1 < len(margins) else ""
             rows.append((p, fmt_ms(times.get(str(p)), 1), behind, theme.FG))
         for p in last.get("false_starts", ()):
-            rows.append((p, "false start", "", theme.BAD))
+            rows.append((p, _("false start"), "", theme.BAD))
         for p, time_text, behind, color in rows:
             if y + row_h > area.bottom:
                 break
@@ -130,18 +136,21 @@ class ReactionScene(Scene):
         """Session standings: wins, then best time."""
         rows = list(view.get("leaderboard", ()))
         row_h = lay.size(1.3)
-        draw_text(surface, "leaderboard · wins · best", lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, row_h), align="left", min_size=lay.min_text)
+        draw_text(surface, _("standings"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width * 55 // 100, row_h), align="left", min_size=lay.min_text)
+        draw_text(surface, _("wins"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width * 62 // 100, row_h), align="right", min_size=lay.min_text)
+        draw_text(surface, _("best"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width - 2 * lay.pad, row_h), align="right", min_size=lay.min_text)
         y = area.top + row_h
         for rank, row in enumerate(rows, start=1):
             if y + row_h > area.bottom:
                 break
             p = int(row["player"])
             r = pygame.Rect(area.left, y, area.width, row_h)
-            panel(surface, r, theme.PANEL if rank > 1 else theme.blend(theme.PANEL, self.color(view, p), 0.45))
+            # every row alike (a coloured first row read like an error): the chip carries the colour
+            panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
             inner = r.inflate(-4 * lay.pad, 0)
             w = inner.width
             draw_text(surface, f"{rank}. {self.name(strip, p)}", lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 55 // 100, r.height), align="left", min_size=lay.min_text)
-            draw_text(surface, str(row.get("wins", 0)), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 55 // 100, r.top, w * 12 // 100, r.height), align="right", min_size=lay.min_text)
-            draw_text(surface, fmt_ms(row.get("best_us")), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 67 // 100, r.top, w * 33 // 100, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, format_number(int(row.get("wins", 0))), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 55 // 100, r.top, w * 12 // 100, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, fmt_ms(row.get("best_us"), 1), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 67 // 100, r.top, w * 33 // 100, r.height), align="right", min_size=lay.min_text)
             y += row_h + lay.pad

@@ -451,6 +451,7 @@ class SchickiMickiEngine:
         the deck, unpaid winners take deck cards from the top (or are owed),
         then wrong reactions return one won card each under the deck.
         """
+        shown = [card.to_json() for card in self.table]  # the screen keeps them in view while it explains
         situation = judge(self.table)
         t_show = self.t_show if self.t_show is not None else t_us
         events: list[GameEvent] = []
@@ -578,6 +579,7 @@ class SchickiMickiEngine:
             "t_us": t_us,
             "situation": situation.row,
             "table": situation.describe(),
+            "cards": shown,
             "first": first_r.player if first_r is not None and not tied else None,
             "tied": tied,
             "ahead_us": ahead,

@@ -18,8 +18,10 @@ from typing import Any
 
 import pygame
 
+from games.i18n import N_, _, format_number, ngettext
 from games.schicki_micki import art
 from games.toolkit import theme
+from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
 
@@ -31,16 +33,23 @@ NEW_CARD: theme.Color = (255, 179, 0)
 MAX_ROWS = 3
 
 SITUATIONS = {
-    "one_pair": "one pair", "several_pairs": "several pairs", "two_worms": "a two-worm hen",
-    "identical": "identical cards", "nothing": "no pair",
+    "one_pair": N_("one pair"), "several_pairs": N_("several pairs"), "two_worms": N_("a two-worm hen"),
+    "identical": N_("two identical cards"), "nothing": N_("no pair"),
 }
 
 
 def reaction_words(kind: str, accessory: str | None = None) -> str:
     """What a player did, as the screen says it."""
     if kind == "call":
-        return f"called {accessory}" if accessory else "called"
-    return {"knock": "knocked", "blue": "grabbed blue", "red": "grabbed red"}.get(kind, kind)
+        return _("called {accessory}").format(accessory=_(accessory)) if accessory else _("called")
+    return {"knock": _("knocked"), "blue": _("grabbed blue"), "red": _("grabbed red")}.get(kind, kind)
+
+
+def reaction_short(kind: str, accessory: str | None = None) -> str:
+    """The same, short enough for a strip cell: "knock", "red pawn", "hat!"."""
+    if kind == "call":
+        return _("{accessory}!").format(accessory=_(accessory)) if accessory else _("call")
+    return {"knock": _("knock"), "blue": _("blue pawn"), "red": _("red pawn")}.get(kind, kind)
 
 
 def outcome_words(outcome: Mapping[str, Any]) -> str:
@@ -48,20 +57,20 @@ def outcome_words(outcome: Mapping[str, Any]) -> str:
     result, change = outcome.get("result"), int(outcome.get("change", 0))
     if result in ("all", "one"):
         if change <= 0:
-            return "owed 1 card"
-        return f"+{change} card" + ("s" if change != 1 else "")
+            return _("owed 1 card")
+        return ngettext("+{n} card", "+{n} cards", change).format(n=change)
     if result == "return":
-        return "returns 1" if change < 0 else "had none to return"
+        return _("returns 1") if change < 0 else _("had none to return")
     if result == "ignored":
-        return "no effect"
-    return "nothing"
+        return _("no effect")
+    return _("nothing")
 
 
 def fmt_ahead(us: int) -> str:
     """The winner's margin: '0.412 ms ahead' (µs shown: the box decides to the µs)."""
     if us >= 1_000_000:
-        return f"{us / 1_000_000:.2f} s ahead"
-    return f"{us / 1000:.3f} ms ahead"
+        return _("{n} s ahead").format(n=format_number(us / 1_000_000, 2))
+    return _("{n} ms ahead").format(n=format_number(us / 1000, 3))
 
 
 def table_grid(n: int, area: pygame.Rect, gap: int) -> list[pygame.Rect]:
@@ -107,10 +116,20 @@ class SchickiMickiScene(Scene):
     # -- header and strip -----------------------------------------------------------
     def header(self, view: View) -> tuple[str, str]:
         if view.get("phase") == "over":
-            return self.title, "game over"
+            return self.title, _("game over")
         turned = int(view.get("cards_turned", 0))
         on_table = len(view.get("table", ()))
-        return self.title, f"card {turned} · {on_table} on the table" if turned else "get ready"
+        if not turned:
+            return self.title, _("get ready")
+        if not on_table:
+            return self.title, _("card {n} · table empty").format(n=turned)
+        return self.title, ngettext("card {n} · {k} table card", "card {n} · {k} table cards", on_table).format(n=turned, k=on_table)
+
+    def title_card(self, view: View) -> bool:
+        return view.get("phase") == "waiting" and not view.get("cards_turned") and not view.get("last_resolution")
+
+    def title_hint(self, view: View) -> str:
+        return _("A pair on the table? Knock, call it or grab a pawn: the first right one takes the cards.")
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         """Cells say what each player did this window and what it earned."""
@@ -124,16 +143,16 @@ class SchickiMickiScene(Scene):
             label: str | None = None
             fill = cell.get("status", "idle")
             if st == "reacted" and i in reacted:
-                label, fill = reaction_words(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
+                label, fill = reaction_short(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
                 if reacted[i].get("already_acted"):  # a later press the rules ignore
-                    label += " · already acted"
+                    label += _(" · already acted")
             elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
                 label = outcome_words(outcomes[i])
                 fill = {"won": "won", "returned": "locked"}.get(st, "idle")
             elif st == "winner":
-                label, fill = "WINNER", "won"
+                label, fill = _("WINNER"), "won"
             elif st == "done":
-                label = "cards"
+                label = _("cards")
             if cell.get("status") in ("stuck", "disconnected"):
                 fill = cell["status"]
             out.append({**cell, "status": fill, "label": label})
@@ -176,7 +195,7 @@ class SchickiMickiScene(Scene):
         table = list(view.get("table", ()))
         if not table:
             panel(surface, area, theme.PANEL)
-            text = "the table is empty: next card coming" if view.get("cards_turned") else "get ready: cards are coming"
+            text = _("the table is empty: next card coming") if view.get("cards_turned") else _("get ready: cards are coming")
             draw_text(surface, text, lay.size(1.3), theme.MUTED, area.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
             return
         frame = max(3, lay.pad // 2)
@@ -205,9 +224,9 @@ class SchickiMickiScene(Scene):
             fig = pygame.Rect(slot.centerx - fig_w // 2, slot.top + lay.pad, fig_w, fig_h)
             art.draw_pawn(surface, fig, fill, ring)
             self.pawn_rects[kind].append(fig)
-            label = "free" if holder is None else self.name(strip, int(holder))
-            draw_text(surface, label, lay.min_text, theme.MUTED if holder is None else theme.FG,
-                      pygame.Rect(slot.left + lay.pad // 2, fig.bottom, slot.width - lay.pad, label_h), min_size=lay.min_text)
+            if holder is not None:  # a free pawn is simply its own colour: no label to explain
+                draw_text(surface, self.name(strip, int(holder)), lay.min_text, theme.FG,
+                          pygame.Rect(slot.left + lay.pad // 2, fig.bottom, slot.width - lay.pad, label_h), min_size=lay.min_text)
 
     def _deck(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
         panel(surface, area, theme.PANEL)
@@ -222,7 +241,7 @@ class SchickiMickiScene(Scene):
         text = pygame.Rect(area.left + back_w + 3 * lay.pad, area.top, area.width - back_w - 4 * lay.pad, area.height)
         draw_text(surface, str(count), lay.size(2.2), theme.FG, pygame.Rect(text.left, text.top, text.width, text.height * 6 // 10),
                   min_size=lay.min_text)
-        draw_text(surface, "in deck", lay.min_text, theme.MUTED,
+        draw_text(surface, _("in deck"), lay.min_text, theme.MUTED,
                   pygame.Rect(text.left, text.top + text.height * 55 // 100, text.width, text.height * 4 // 10), min_size=lay.min_text)
 
     def _status(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, now_us: int) -> None:
@@ -243,13 +262,13 @@ class SchickiMickiScene(Scene):
             track = pygame.Rect(area.left + 2 * lay.pad, area.bottom - bar_h - lay.pad, area.width - 4 * lay.pad, bar_h)
             bar = pygame.Rect(track.left, track.top, round(track.width * min(1.0, left / total)), bar_h)
             pygame.draw.rect(surface, theme.DARK_TEXT, bar)
-            draw_text(surface, f"window {left / 1_000_000:.1f} s", lay.size(1.8), theme.DARK_TEXT, big, min_size=lay.min_text)
+            draw_text(surface, _("react! {n} s").format(n=format_number(left / 1_000_000, 1)), lay.size(1.8), theme.DARK_TEXT, big, min_size=lay.min_text)
             n = len(reactions)
-            draw_text(surface, f"{n} reacted" if n != 1 else "1 reacted", lay.min_text, theme.DARK_TEXT, small, min_size=lay.min_text)
+            draw_text(surface, ngettext("{n} player reacted", "{n} players reacted", n).format(n=n), lay.min_text, theme.DARK_TEXT, small, min_size=lay.min_text)
             return
         panel(surface, area, theme.PANEL)
         headline = self.next_card_text(view, now_us)
-        hint = "pair? knock, call, grab!" if phase == "showing" else "watch the table"
+        hint = _("pair? knock, call, grab!") if phase == "showing" else _("watch the table")
         draw_text(surface, headline, lay.size(1.5), theme.FG, big, min_size=lay.min_text)
         draw_text(surface, hint, lay.min_text, theme.MUTED, small, min_size=lay.min_text)
 
@@ -258,17 +277,27 @@ class SchickiMickiScene(Scene):
         """'next card 2.1 s' when the box turns the cards, else who does."""
         nxt = view.get("next_turn_us")
         if nxt is not None:
-            return f"next card {max(0, int(nxt) - now_us) / 1_000_000:.1f} s"
-        return "host: next card" if view.get("phase") == "showing" else "host turns a card"
+            return _("next card {n} s").format(n=format_number(max(0, int(nxt) - now_us) / 1_000_000, 1))
+        return _("host: next card") if view.get("phase") == "showing" else _("host turns a card")
 
     def _resolution(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
                     res: Mapping[str, Any]) -> None:
         """Who was first and by how much, in the first player's colour; then
         every reaction and what it earned."""
-        self.resolution_rect = area
         outcomes = sorted(res.get("outcomes", ()), key=lambda o: int(o.get("reaction_us", 0)))
         first = res.get("first")
         tied = list(res.get("tied", ()))
+        cards = list(res.get("cards", ()))
+        if cards:  # the cards it talks about stay in view, smaller, on the left
+            cards_w = min(area.width * 30 // 100, round(area.height * 0.9 / art.ASPECT) * 2)
+            shelf = pygame.Rect(area.left, area.top, cards_w, area.height)
+            panel(surface, shelf, theme.PANEL)
+            frame = max(3, lay.pad // 2)
+            self.card_rects = table_grid(len(cards), shelf.inflate(-2 * lay.pad, -2 * lay.pad), lay.pad // 2 + frame)
+            for card, r in zip(cards, self.card_rects, strict=True):
+                surface.blit(self.art.face(card, r.width), r)
+            area = pygame.Rect(shelf.right + lay.pad, area.top, area.right - shelf.right - lay.pad, area.height)
+        self.resolution_rect = area
         head_h = min(area.height * 45 // 100, lay.size(4.2))
         head = pygame.Rect(area.left, area.top, area.width, head_h)
         fill = self.color(view, int(first)) if first is not None else NEW_CARD if tied else theme.PANEL
@@ -278,7 +307,8 @@ class SchickiMickiScene(Scene):
         inner = head.inflate(-4 * lay.pad, 0)
         draw_text(surface, line, lay.size(2), ink, pygame.Rect(inner.left, head.top, inner.width, head_h * 62 // 100),
                   min_size=lay.min_text)
-        what = f"on the table: {res.get('table') or SITUATIONS.get(str(res.get('situation')), '')}"
+        situation = SITUATIONS.get(str(res.get("situation")))
+        what = _("on the table: {what}").format(what=_(situation) if situation else res.get("table") or "")
         draw_text(surface, what, lay.min_text, ink, pygame.Rect(inner.left, head.top + head_h * 55 // 100, inner.width, head_h * 4 // 10),
                   min_size=lay.min_text)
         row_h = lay.size(1.15)
@@ -297,12 +327,16 @@ class SchickiMickiScene(Scene):
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
             inner = r.inflate(-4 * lay.pad, 0)
             w = inner.width
-            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 34 // 100, r.height),
+            # two columns leave no room for what each did: the strip below says it, the row keeps the outcome
+            name_w, did_w = (w * 30 // 100, w * 37 // 100) if cols == 1 else (w * 50 // 100, 0)
+            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height),
                       align="left", min_size=lay.min_text)
-            draw_text(surface, reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text, theme.MUTED,
-                      pygame.Rect(inner.left + w * 34 // 100, r.top, w * 36 // 100, r.height), align="left", min_size=lay.min_text)
+            if did_w:
+                draw_text(surface, reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text, theme.MUTED,
+                          pygame.Rect(inner.left + name_w + w // 100, r.top, did_w, r.height), align="left", min_size=lay.min_text)
             color = theme.GOOD if won else theme.BAD if o.get("result") == "return" and int(o.get("change", 0)) < 0 else theme.FG
-            draw_text(surface, outcome_words(o), lay.min_text, color, pygame.Rect(inner.left + w * 70 // 100, r.top, w * 30 // 100, r.height),
+            right = inner.left + name_w + w // 100 + did_w + w // 100
+            draw_text(surface, outcome_words(o), lay.min_text, color, pygame.Rect(right, r.top, inner.right - right, r.height),
                       align="right", min_size=lay.min_text)
 
     def headline(self, res: Mapping[str, Any], strip: Strip, view: View) -> str:
@@ -311,52 +345,34 @@ class SchickiMickiScene(Scene):
         tied = list(res.get("tied", ()))
         if first is not None:
             o = next((o for o in res.get("outcomes", ()) if int(o["player"]) == int(first)), None)
-            did = reaction_words(str(o["reaction"]), o.get("accessory")) if o else "reacted"
+            did = reaction_words(str(o["reaction"]), o.get("accessory")) if o else _("reacted")
             ahead = res.get("ahead_us")
-            return f"{self.name(strip, int(first))} {did} first" + (f", {fmt_ahead(int(ahead))}" if ahead is not None else ", alone")
+            who = self.name(strip, int(first))
+            if ahead is None:
+                return _("{name} {did} first, alone").format(name=who, did=did)
+            return _("{name} {did} first, {ahead}").format(name=who, did=did, ahead=fmt_ahead(int(ahead)))
         if tied:
-            return " and ".join(self.name(strip, int(p)) for p in tied) + " tied for first"
-        return "nobody reacted"
+            return _("{names} tied for first").format(names=_(" and ").join(self.name(strip, int(p)) for p in tied))
+        return _("nobody reacted")
 
     def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
-        """The end: the winner(s) big in their colour, then everyone's cards."""
+        """The end: why it ended, then the podium: the winner(s) in their colour, everyone's cards."""
         result = view["result"]
         scores = list(result.get("scores", view.get("scores", ())))
         owed = list(view.get("owed", ()))
-        winners = [int(p) for p in result.get("winners", ())]
-        head = pygame.Rect(area.left, area.top, area.width, area.height * 42 // 100)
-        self.resolution_rect = head
-        fill = self.color(view, winners[0]) if winners else theme.PANEL
-        ink = theme.text_on(fill)
-        panel(surface, head, fill)
-        names = " & ".join(self.name(strip, p) for p in winners)
-        title = f"{names} win{'s' if len(winners) == 1 else ''}!" if winners else "game over"
-        inner = head.inflate(-4 * lay.pad, 0)
-        draw_text(surface, title, lay.size(3), ink, pygame.Rect(inner.left, head.top, inner.width, head.height * 55 // 100),
-                  min_size=lay.min_text)
-        best = scores[winners[0]] if winners else 0
-        draw_text(surface, f"{best} cards · {result.get('reason', '')}", lay.min_text, ink,
-                  pygame.Rect(inner.left, head.top + head.height * 55 // 100, inner.width, head.height * 4 // 10), min_size=lay.min_text)
+        reason = str(result.get("reason", ""))
+        head = pygame.Rect(area.left, area.top, area.width, lay.size(1.2))
+        self.resolution_rect = pygame.Rect(area.left, head.bottom, area.width, area.bottom - head.bottom)
+        draw_text(surface, reason, lay.min_text, theme.MUTED, head, min_size=lay.min_text)
         order = sorted(range(len(scores)), key=lambda p: (-int(scores[p]), p))
-        row_h = lay.size(1.2)
-        y0 = head.bottom + 2 * lay.pad
-        fits = max(1, (area.bottom - y0 + lay.pad) // (row_h + lay.pad))
-        cols = 1 if len(order) <= fits else 2
-        col_w = (area.width - (cols - 1) * 2 * lay.pad) // cols
-        place = 0
+        rows: list[tuple[int, list[int], int]] = []
         for k, p in enumerate(order):
-            if k == 0 or scores[p] != scores[order[k - 1]]:
-                place = k + 1
-            col, row = divmod(k, fits)
-            r = pygame.Rect(area.left + col * (col_w + 2 * lay.pad), y0 + row * (row_h + lay.pad), col_w, row_h)
-            if col >= cols or r.bottom > area.bottom:
-                break
-            panel(surface, r, theme.PANEL)
-            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
-            inner = r.inflate(-4 * lay.pad, 0)
-            draw_text(surface, f"{place}. {self.name(strip, p)}", lay.min_text, theme.FG,
-                      pygame.Rect(inner.left, r.top, inner.width * 6 // 10, r.height), align="left", min_size=lay.min_text)
-            extra = f" ({owed[p]} owed)" if p < len(owed) and owed[p] else ""
-            draw_text(surface, f"{scores[p]} cards{extra}", lay.min_text, theme.FG,
-                      pygame.Rect(inner.left + inner.width * 6 // 10, r.top, inner.width * 4 // 10, r.height), align="right",
-                      min_size=lay.min_text)
+            place = rows[-1][0] if rows and rows[-1][2] == int(scores[p]) else k + 1
+            rows.append((place, [p], int(scores[p])))
+
+        def detail(members: list[int]) -> str | None:
+            p = members[0]
+            return _("{n} owed").format(n=owed[p]) if p < len(owed) and owed[p] else None
+
+        self.resolution_rect = draw_podium(surface, self.resolution_rect, lay, rows, lambda m: self.color(view, m[0]), lambda m: self.name(strip, m[0]),
+                    lambda n: ngettext("{n} card", "{n} cards", n).format(n=n), detail)

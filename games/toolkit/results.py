@@ -6,8 +6,11 @@ reaction duel's ``leaderboard`` when there is one), so any game gets one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
+from games.i18n import _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
@@ -35,6 +38,72 @@ def ranking(view: View) -> list[tuple[int, list[int], int]]:
     return out
 
 
+def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
+                color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str],
+                amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None) -> pygame.Rect | None:
+    """The first three on a podium in their colours (the winner in the middle,
+    highest, under a crown), everyone after them in a list on the right.
+    ``rows``: (place, stations, score), best first; any game's end screen can use it.
+    Returns the winner's block."""
+    winner: pygame.Rect | None = None
+    rest = rows[3:]
+    list_w = area.width * 34 // 100 if rest else 0
+    stage = pygame.Rect(area.left, area.top, area.width - list_w - (2 * lay.pad if rest else 0), area.height)
+    top3 = rows[:3]
+    slots = [1, 0, 2] if len(top3) >= 2 else [0]  # second left, first centre, third right
+    slot_w = stage.width // 3 if len(top3) >= 2 else stage.width // 2
+    heights = {1: 0.64, 2: 0.50, 3: 0.40}
+    name_h = lay.size(1.6)
+    x0 = stage.left + (stage.width - slot_w * min(3, len(slots))) // 2
+    for pos, k in enumerate(s for s in slots if s < len(top3)):
+        place, members, score = top3[k]
+        fill = color(members)
+        ink = theme.text_on(fill)
+        block_h = round(stage.height * heights.get(place, 0.3))
+        col = pygame.Rect(x0 + pos * slot_w + lay.pad, stage.top, slot_w - 2 * lay.pad, stage.height)
+        block = pygame.Rect(col.left, col.bottom - block_h, col.width, block_h)
+        panel(surface, block, fill, radius=max(6, col.width // 24))
+        parts = [block.height * 48 // 100, block.height * 26 // 100, block.height * 26 // 100]
+        draw_text(surface, str(place), min(lay.size(4), parts[0]), ink, pygame.Rect(block.left, block.top, block.width, parts[0]))
+        draw_text(surface, amount(score), max(lay.min_text, min(lay.size(1.3), parts[1])), ink,
+                  pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1]), min_size=lay.min_text)
+        extra = detail(members)
+        if extra and parts[2] >= lay.min_text:
+            draw_text(surface, extra, lay.min_text, ink,
+                      pygame.Rect(block.left + lay.pad, block.top + parts[0] + parts[1], block.width - 2 * lay.pad, parts[2]),
+                      min_size=lay.min_text)
+        name_r = pygame.Rect(col.left, block.top - name_h - lay.pad, col.width, name_h)
+        draw_text(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, min_size=lay.min_text)
+        if place == 1:
+            winner = winner or block
+            _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
+    if not rest:
+        return winner
+    row_h = lay.size(1.25)
+    y = area.top + area.height * 30 // 100
+    for place, members, score in rest:
+        r = pygame.Rect(area.right - list_w, y, list_w, row_h)
+        if r.bottom > area.bottom:
+            break
+        panel(surface, r, theme.PANEL)
+        pygame.draw.rect(surface, color(members), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+        inner = r.inflate(-4 * lay.pad, 0)
+        w = inner.width
+        draw_text(surface, f"{place}. {label(members)}", lay.min_text, theme.FG,
+                  pygame.Rect(inner.left, r.top, w * 70 // 100, r.height), align="left", min_size=lay.min_text)
+        draw_text(surface, format_number(score), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 70 // 100, r.top, w * 30 // 100, r.height),
+                  align="right", min_size=lay.min_text)
+        y += row_h + lay.pad
+    return winner
+
+
+def _crown(surface: pygame.Surface, r: pygame.Rect) -> None:
+    pts = [(r.left, r.bottom), (r.left, r.top + r.height // 3), (r.left + r.width // 4, r.centery),
+           (r.centerx, r.top), (r.right - r.width // 4, r.centery), (r.right, r.top + r.height // 3), (r.right, r.bottom)]
+    pygame.draw.polygon(surface, theme.STATUS_COLORS["first"], pts)
+    pygame.draw.polygon(surface, theme.FG, pts, width=max(2, r.height // 12))
+
+
 class ResultsScene(Scene):
     title = "Results"
 
@@ -43,51 +112,32 @@ class ResultsScene(Scene):
         self.game_title = game_title
 
     def header(self, view: View) -> tuple[str, str]:
-        return "Results", self.game_title
+        return _("Results"), self.game_title
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         rows = ranking(view)
         if not rows:
-            draw_text(surface, "no scores", lay.size(3), theme.FG, area)
+            draw_text(surface, _("no scores"), lay.size(3), theme.FG, area)
             return
-        best = [r for r in rows if r[0] == 1]
-        head = pygame.Rect(area.left, area.top, area.width, area.height * 42 // 100)
-        winners = [s for r in best for s in r[1]]
-        fill = self.color(view, winners[0])
-        panel(surface, head, fill)
-        ink = theme.text_on(fill)
-        if len(best) > 1:
-            names = " & ".join(self._label(view, strip, r[1]) for r in best)
-            title = f"tie: {names}"
-        else:
-            title = self._label(view, strip, best[0][1])
-        draw_text(surface, title, lay.size(3.2), ink, pygame.Rect(head.left, head.top, head.width, head.height * 6 // 10).inflate(-4 * lay.pad, 0), min_size=lay.size(1.5))
-        unit = "wins" if view.get("leaderboard") else "points"
-        draw_text(surface, f"{best[0][2]} {unit}", lay.size(1.6), ink,
-                  pygame.Rect(head.left, head.top + head.height * 6 // 10, head.width, head.height * 3 // 10))
+        self.draw_podium(surface, area, lay, view, strip, rows)
+
+    def draw_podium(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                    rows: list[tuple[int, list[int], int]]) -> None:
+        leaderboard = bool(view.get("leaderboard"))
         board = {int(r["player"]): r for r in view.get("leaderboard", ())}
-        row_h = lay.size(1.3)
-        y = head.bottom + 2 * lay.pad
-        cols = 2 if len(rows) > max(1, (area.bottom - y) // (row_h + lay.pad)) else 1
-        col_w = (area.width - (cols - 1) * 2 * lay.pad) // cols
-        per_col = max(1, -(-len(rows) // cols))
-        for k, (place, members, score) in enumerate(rows):
-            col, row = divmod(k, per_col)
-            r = pygame.Rect(area.left + col * (col_w + 2 * lay.pad), y + row * (row_h + lay.pad), col_w, row_h)
-            if r.bottom > area.bottom:
-                continue
-            panel(surface, r, theme.PANEL)
-            pygame.draw.rect(surface, self.color(view, members[0]), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
-            inner = r.inflate(-4 * lay.pad, 0)
-            extra = ""
+
+        def amount(score: int) -> str:
+            unit = ngettext("{n} win", "{n} wins", score) if leaderboard else ngettext("{n} point", "{n} points", score)
+            return unit.format(n=format_number(score))
+
+        def detail(members: list[int]) -> str | None:
             rec = board.get(members[0])
-            if rec and len(members) == 1:
-                extra = f"best {fmt_ms(rec.get('best_us'))}"
-            w = inner.width
-            draw_text(surface, f"{place}. {self._label(view, strip, members)}", lay.min_text, theme.FG,
-                      pygame.Rect(inner.left, r.top, w * 55 // 100, r.height), align="left", min_size=lay.min_text)
-            draw_text(surface, extra, lay.min_text, theme.MUTED, pygame.Rect(inner.left + w * 55 // 100, r.top, w * 30 // 100, r.height), align="right", min_size=lay.min_text)
-            draw_text(surface, str(score), lay.size(1.1), theme.FG, pygame.Rect(inner.left + w * 85 // 100, r.top, w * 15 // 100, r.height), align="right", min_size=lay.min_text)
+            if rec and len(members) == 1 and rec.get("best_us") is not None:
+                return _("best {time}").format(time=fmt_ms(rec.get("best_us"), 1))
+            return None
+
+        draw_podium(surface, area, lay, rows, lambda m: self.color(view, m[0]), lambda m: self._label(view, strip, m),
+                    amount, detail)
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         """The game is over: the strip keeps only faults (stuck, offline)."""
@@ -97,5 +147,5 @@ class ResultsScene(Scene):
     def _label(self, view: View, strip: Strip, members: list[int]) -> str:
         teams = list(view.get("teams", ()))
         if len(members) > 1 or (teams and int(view.get("team_count", len(teams))) < len(teams)):
-            return f"Team {int(teams[members[0]]) + 1}"
+            return _("Team {n}").format(n=int(teams[members[0]]) + 1)
         return self.name(strip, members[0])

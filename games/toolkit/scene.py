@@ -15,8 +15,10 @@ from typing import Any
 
 import pygame
 
+from games.i18n import _, format_number
 from games.toolkit import theme
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
+from games.toolkit.title import draw_title_card
 
 View = Mapping[str, Any]
 Strip = Sequence[Mapping[str, Any]]
@@ -66,7 +68,11 @@ class Scene:
         surface.fill(theme.BG)
         left, right = self.header(view)
         self.draw_header(surface, lay, left, right)
-        self.draw_body(surface, lay.body, lay, view, strip, now_us)
+        if self.title_card(view):
+            draw_title_card(surface, lay.body, lay, self.title, [self.name(strip, i) for i in range(len(strip))],
+                            [self.color(view, i) for i in range(len(strip))], self.title_hint(view))
+        else:
+            self.draw_body(surface, lay.body, lay, view, strip, now_us)
         if strip:
             draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels)
         if self.message:
@@ -77,6 +83,15 @@ class Scene:
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         """The game's own picture inside ``area`` (between header and strip)."""
         draw_text(surface, str(view.get("phase", "")), lay.size(3), theme.FG, area)
+
+    def title_card(self, view: View) -> bool:
+        """True before the game's first round: the title card is drawn instead
+        of the body (the game's name, the players, what happens next)."""
+        return False
+
+    def title_hint(self, view: View) -> str:
+        """The title card's last line: what the room waits for."""
+        return _("Press your button to check it lights up")
 
     def header(self, view: View) -> tuple[str, str]:
         """(left, right) header texts: the game's title and where the game is."""
@@ -92,9 +107,10 @@ class Scene:
         return theme.station_color(view, station, self.colors)
 
     def name(self, strip: Strip, station: int) -> str:
-        if 0 <= station < len(strip):
-            return str(strip[station].get("name", f"Player {station + 1}"))
-        return f"Player {station + 1}"
+        """The station's name as the menu gave it (numbers start at 1)."""
+        if 0 <= station < len(strip) and strip[station].get("name"):
+            return str(strip[station]["name"])
+        return player_name(station)
 
     def draw_header(self, surface: pygame.Surface, lay: Layout, left: str, right: str) -> None:
         r = lay.header
@@ -106,6 +122,36 @@ class Scene:
         draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
 
 
+#: statuses whose strip cell takes the player's own colour (whose turn it is,
+#: who won): the tile stays theirs, the label says what it is
+OWN_COLOUR_STATUSES = frozenset({"first", "won", "turn"})
+#: statuses drawn in the player's colour, dimmed (next in line)
+HALF_COLOUR_STATUSES = frozenset({"queued"})
+
+
+class TitleScene(Scene):
+    """The title card on its own (the screenshot tool): a game's own scene
+    draws it through ``title_card`` before its first round."""
+
+    def __init__(self, title: str, hint: str | None = None, colors: Sequence[Color] | None = None) -> None:
+        super().__init__(title, colors)
+        self.hint = hint
+
+    def title_card(self, view: View) -> bool:
+        return True
+
+    def header(self, view: View) -> tuple[str, str]:
+        return self.title, _("get ready")
+
+    def title_hint(self, view: View) -> str:
+        return self.hint if self.hint is not None else super().title_hint(view)
+
+
+def player_name(station: int) -> str:
+    """The name of a station nobody named: "Player 1" for station 0."""
+    return _("Player {n}").format(n=station + 1)
+
+
 def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
     """What a strip cell says under the name: the scene's own ``label``, the
     input layer's faults, else the game's word for the status (``labels``)."""
@@ -114,15 +160,15 @@ def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = Non
         return str(cell["label"])
     if status == "locked":
         left = cell.get("lockout_us")
-        return f"LOCKED {left / 1_000_000:.2f}s" if left else "LOCKED"
+        return _("LOCKED {seconds} s").format(seconds=format_number(left / 1_000_000, 1)) if left else _("LOCKED")
     if status == "stuck":
-        return "STUCK " + ",".join(cell.get("stuck", ())) if cell.get("stuck") else "STUCK"
+        return _("STUCK {inputs}").format(inputs=",".join(cell.get("stuck", ()))) if cell.get("stuck") else _("STUCK")
     if status == "disconnected":
-        return "OFFLINE"
+        return _("OFFLINE")
     if labels and status in labels:
         return labels[status]
     if status == "idle":
-        return "pressed" if cell.get("pressed") else ""
+        return _("pressed") if cell.get("pressed") else ""
     return status.upper()
 
 
@@ -151,12 +197,16 @@ def draw_strip(
         r = pygame.Rect(area.left + gap + col * (cell_w + gap), area.top + gap + row * (cell_h + gap), cell_w, cell_h)
         cells.append(r)
         status = str(cell.get("status", "idle"))
+        team = theme.station_color(view, i, colors)
         fill = theme.STATUS_COLORS.get(status, theme.STATUS_COLORS["idle"])
+        if status in OWN_COLOUR_STATUSES:  # the player's own colour, so the room sees at once whose turn it is
+            fill = team
+        elif status in HALF_COLOUR_STATUSES:  # in line: the own colour, dimmed
+            fill = theme.blend(theme.STATUS_COLORS["idle"], team, 0.55)
         if cell.get("pressed") and status == "idle":
             fill = theme.blend(fill, theme.PRESSED, 0.35)
         panel(surface, r, fill, radius=max(4, cell_h // 10))
-        team = theme.station_color(view, i, colors)
-        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 6))
+        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 9))
         pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
         if status == "locked" and cell.get("lockout_us"):
             # a bar that shrinks as the lockout runs out (250 ms by default)
@@ -171,10 +221,10 @@ def draw_strip(
         if status == "disconnected":
             pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
         if cell.get("pressed"):
-            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 14), border_radius=max(4, cell_h // 10))
+            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
         ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
         body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
-        lines = [str(cell.get("name", f"Player {i + 1}"))]
+        lines = [str(cell.get("name") or player_name(i))]
         score = scores[i] if i < len(scores) else None
         label = status_label(cell, labels)
         third = body.height // 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -86,25 +87,43 @@ def blend(a: Color, b: Color, t: float) -> Color:
 # -- fonts and text ------------------------------------------------------------------
 
 
+#: the box's one typeface, shipped beside its licence (Bitstream Vera / DejaVu:
+#: free to copy and redistribute): bold, so it carries across a room, and it has
+#: every Czech and Polish letter (pygame's built-in font has not)
+FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf"
+
+
 class Text:
-    """Font and rendered-text caches (pygame's default font, freesansbold: no downloads).
+    """Font and rendered-text caches.
+
+    A size is the height of the rendered line in pixels, measured, not the
+    point size asked of the font: pygame's built-in font drew a 30 px line for
+    a 45 px request, so "1/24 of the screen" was a promise on paper only.
 
     Rendering a string is the slowest thing a frame does; the same labels come
     back every frame, so rendered surfaces are kept (LRU) and a frame mostly blits.
     """
 
-    def __init__(self, max_rendered: int = 1024) -> None:
+    def __init__(self, max_rendered: int = 1024, font_file: Path = FONT_FILE) -> None:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rendered: OrderedDict[tuple[str, int, Color], pygame.Surface] = OrderedDict()
         self.max_rendered = max_rendered
-        self.sizes_used: set[int] = set()  # tests check the minimum glyph height with it
+        self.font_file = font_file
+        #: the measured heights of the rendered lines (tests hold them to the minimum)
+        self.sizes_used: set[int] = set()
 
     def font(self, size: int) -> pygame.font.Font:
+        """The font whose rendered line is ``size`` px tall (or the next size up)."""
         f = self._fonts.get(size)
         if f is None:
             if not pygame.font.get_init():
                 pygame.font.init()
-            f = self._fonts[size] = pygame.font.Font(None, size)
+            points = max(1, int(size / 1.17))
+            f = pygame.font.Font(str(self.font_file), points)
+            while f.get_height() < size:
+                points += 1
+                f = pygame.font.Font(str(self.font_file), points)
+            self._fonts[size] = f
         return f
 
     def render(self, text: str, size: int, color: Color) -> pygame.Surface:
@@ -117,7 +136,7 @@ class Text:
                 self._rendered.popitem(last=False)
         else:
             self._rendered.move_to_end(key)
-        self.sizes_used.add(size)
+        self.sizes_used.add(surf.get_height())
         return surf
 
     def width(self, text: str, size: int) -> int:
@@ -186,7 +205,9 @@ def draw_text(
 ) -> pygame.Rect:
     """Draw ``text`` inside ``rect``, shrinking it to fit the width but never
     below ``min_size`` (then it is cut with an ellipsis). Returns where it went."""
-    size = fit_size(text, size, rect.width, min_size if min_size is not None else size)
+    if min_size is None:  # shrink to fit down to the screen's minimum, not cut a headline short
+        min_size = min(size, max(12, round(surface.get_height() * MIN_TEXT_FRACTION)))
+    size = fit_size(text, size, rect.width, min_size)
     if TEXT.width(text, size) > rect.width:
         text = ellipsize(text, size, rect.width)
     surf = TEXT.render(text, size, color)
@@ -230,8 +251,30 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color, radius: int 
 
 def fmt_ms(us: int | None, digits: int = 0) -> str:
     """Reaction times and countdowns: '231 ms', '1.25 s'."""
+    from games.i18n import _, format_number
+
     if us is None:
         return "–"
     if us >= 10_000_000:
-        return f"{us / 1_000_000:.0f} s"
-    return f"{us / 1000:.{digits}f} ms"
+        return _("{n} s").format(n=format_number(us / 1_000_000))
+    return _("{n} ms").format(n=format_number(us / 1000, digits))
+
+
+def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, rect: pygame.Rect, max_lines: int = 2,
+                 align: str = "center") -> None:
+    """Text that may not fit one line (a hint, a translation 40 % longer):
+    broken at spaces into up to ``max_lines`` lines of ``size``, the last cut
+    with an ellipsis if it still does not fit. Never smaller than ``size``."""
+    words = text.split()
+    lines: list[str] = []
+    for word in words:
+        if lines and TEXT.width(lines[-1] + " " + word, size) <= rect.width:
+            lines[-1] += " " + word
+        elif len(lines) < max_lines:
+            lines.append(word)
+        else:
+            lines[-1] += " " + word
+    line_h = TEXT.font(size).get_height()
+    top = rect.top + max(0, (rect.height - line_h * len(lines)) // 2)
+    for k, line in enumerate(lines):
+        draw_text(surface, line, size, color, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h), align=align, min_size=size)

@@ -46,4 +46,6 @@ SPEC = GameSpec(
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "
                "every mouse it reaches. The most cheese wins."),
     logged_events=frozenset({"eaten", "trapped", "cheese"}),
+    # the die's rattle, cheese won, the cat's meal and a mouse shut in the start
+    event_sounds={"roll": "tick", "cheese": "bell", "eaten": "buzz", "trapped": "buzz"},
 )

@@ -13,10 +13,9 @@ names in every message), not the wiring profile's station colours.
 Board geometry (``BoardGeometry``): an 8x8 grid of units; the 20 spaces run
 clockwise round the 6x6 ring from the top-left corner (space 1, the start
 exit); each house sits in the margin right beside its cheese-arrow space; the
-start house (top) and Emmentalia (bottom) fill the middle. The cat's inner
-ring (lap 1) marks the inner edge of its symbol spaces, the outer ring
-(lap 2) the outer edge; the symbols numbered 2, 3, 4 (where the cat starts
-for that many players) show their number.
+start house (top) and Emmentalia (bottom) fill the middle. A cat's space
+carries a small cat head; the symbols where the cat starts for 2, 3 or 4
+players also show that number. The header says which lap the cat is on.
 """
 
 from __future__ import annotations
@@ -28,9 +27,10 @@ from typing import Any
 
 import pygame
 
+from games.i18n import _, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
-from games.toolkit.theme import Color, Layout, draw_text, panel
+from games.toolkit.theme import Color, Layout, draw_text, draw_wrapped, panel
 
 #: the game's colour names -> RGB (the wiring profile's defaults of the same name)
 COLOURS: dict[str, Color] = {
@@ -72,16 +72,25 @@ class BoardGeometry:
     spaces: int = 20
 
     @property
-    def unit(self) -> float:
+    def ux(self) -> float:
+        """A grid unit across: the board is 8 units wide whatever its shape."""
         return self.rect.width / 8
 
+    @property
+    def uy(self) -> float:
+        return self.rect.height / 8
+
+    @property
+    def unit(self) -> float:
+        """The smaller unit: what pieces and lines are sized by, so they fit a cell."""
+        return min(self.ux, self.uy)
+
     def _cell(self, col: float, row: float, w: float = 1, h: float = 1) -> pygame.Rect:
-        u = self.unit
         return pygame.Rect(
-            round(self.rect.left + col * u),
-            round(self.rect.top + row * u),
-            round(w * u),
-            round(h * u),
+            round(self.rect.left + col * self.ux),
+            round(self.rect.top + row * self.uy),
+            round(w * self.ux),
+            round(h * self.uy),
         )
 
     def grid(self, space: int) -> tuple[int, int, str]:
@@ -146,10 +155,10 @@ class BoardGeometry:
         """The largest marker size (half-width) that fits one slot of the grid."""
         cols = max(1, math.ceil(math.sqrt(count * rect.width / max(1, rect.height))))
         rows = max(1, math.ceil(count / cols))
-        return max(3, round(min(rect.width / cols, rect.height / rows) * 0.42))
+        return max(3, round(min(rect.width / cols, rect.height / rows) * 0.36))  # a diamond's tips stay in
 
     def mouse_size(self) -> int:
-        return max(6, round(self.unit * 0.2))
+        return max(6, round(self.unit * 0.3))
 
 
 def mouse_places(view: View, geo: BoardGeometry) -> dict[str, tuple[int, int]]:
@@ -169,16 +178,19 @@ def mouse_layout(view: View, geo: BoardGeometry) -> dict[str, tuple[tuple[int, i
     out: dict[str, tuple[tuple[int, int], int]] = {}
     for where, ids in groups.items():
         if where.startswith("space-"):
-            rect = geo.space_rect(int(where.split("-")[1])).inflate(-geo.unit * 0.1, -geo.unit * 0.1)
+            rect = geo.space_rect(int(where.split("-")[1])).inflate(-geo.unit * 0.15, -geo.unit * 0.15)
             count = max(len(ids), 4 if len(ids) > 1 else 1)
         elif where in arrows:
             rect = geo.house_parts(geo.house_rect(arrows[where]))[2]
             count = max(len(ids), 4)
         elif where == "start":
-            rect = geo.start_rect.inflate(-geo.unit * 0.2, -geo.unit * 0.7).move(0, geo.unit * 0.25)
+            start = geo.start_rect
+            rect = pygame.Rect(start.left, start.top + round(geo.uy * 0.55), start.width, start.height - round(geo.uy * 0.55)).inflate(-geo.unit * 0.2, -geo.unit * 0.1)
             count = max(len(ids), 10)
         elif where == "emmentalia":
-            rect = geo.emmentalia_rect.inflate(-geo.unit * 1.8, -geo.unit * 0.7).move(geo.unit * 0.8, geo.unit * 0.25)
+            emm = geo.emmentalia_rect  # right of the wheels, under the name
+            rect = pygame.Rect(emm.left + round(geo.ux * 1.3), emm.top + round(geo.uy * 0.55), emm.width - round(geo.ux * 1.4),
+                               emm.height - round(geo.uy * 0.6))
             count = max(len(ids), 6)
         else:
             continue
@@ -265,15 +277,16 @@ class VivaTopoScene(Scene):
 
     def header(self, view: View) -> tuple[str, str]:
         cat = view.get("cat", {})
+        turn = int(view.get("turn_count", 0)) + 1
         if view.get("phase") == "over":
-            where = "game over"
-        elif cat.get("done"):
-            where = "the cat sleeps"
-        elif not cat.get("start_closed"):
-            where = "the cat's lap 1, on its way to the start"
-        else:
-            where = f"the cat's lap {cat.get('lap')}"
-        return self.title, f"turn {int(view.get('turn_count', 0)) + 1} · {where}"
+            return self.title, _("game over")
+        if cat.get("done"):
+            return self.title, _("turn {n} · the cat sleeps").format(n=turn)
+        if not cat.get("start_closed"):
+            return self.title, _("turn {n} · cat's lap 1, on its way to its start").format(n=turn)
+        if cat.get("lap") in (1, 2):
+            return self.title, _("turn {n} · cat's lap {lap} of 2").format(n=turn, lap=cat.get("lap"))
+        return self.title, _("turn {n}").format(n=turn)
 
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
         """The strip's bands in the mice's colours, so "blue's turn" is the blue cell."""
@@ -286,14 +299,18 @@ class VivaTopoScene(Scene):
         for i, cell in enumerate(strip):
             label = None
             if i < len(status):
-                label = {"turn": "TURN", "won": "WINS", "out": "no mice"}.get(str(status[i]))
+                label = {"turn": _("TURN"), "won": _("WINS"), "out": _("no mice")}.get(str(status[i]))
             out.append({**cell, "label": label})
         return out
 
     # -- the body -------------------------------------------------------------------
+    @staticmethod
+    def board_rect(area: pygame.Rect) -> pygame.Rect:
+        """The board takes most of the width (wider than tall, as a TV is); the panel the rest."""
+        return pygame.Rect(area.left, area.top, min(round(area.width * 0.63), round(area.height * 1.8)), area.height)
+
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
-        side = min(area.height, round(area.width * 0.55))
-        board_r = pygame.Rect(area.left, area.top + (area.height - side) // 2, side, side)
+        board_r = self.board_rect(area)
         geo = BoardGeometry(board_r, int(view["board"]["spaces"]))
         panel_r = pygame.Rect(board_r.right + 2 * lay.pad, area.top, area.right - board_r.right - 2 * lay.pad, area.height)
         self.draw_board(surface, geo, lay, view, now_us)
@@ -310,11 +327,8 @@ class VivaTopoScene(Scene):
             covered = set(eaten.get("spaces") or ()) or ({int(eaten["space"])} if eaten.get("space") else set())
         symbols = set(board["cat_symbols"])
         starts = {int(space): str(players) for players, space in board.get("cat_start", {}).items()}
-        # the track and the cat's two rings
-        inner_ring = pygame.Rect(round(geo.rect.left + 1.9 * u), round(geo.rect.top + 1.9 * u), round(4.2 * u), round(4.2 * u))
-        outer_ring = pygame.Rect(round(geo.rect.left + 0.9 * u), round(geo.rect.top + 0.9 * u), round(6.2 * u), round(6.2 * u))
-        pygame.draw.rect(surface, RING, outer_ring, max(2, round(u * 0.06)), border_radius=round(u * 0.2))
-        pygame.draw.rect(surface, RING, inner_ring, max(2, round(u * 0.06)), border_radius=round(u * 0.2))
+        # the track: a cat's space carries a small cat head (where the cat can stop); the
+        # symbols where the cat starts for 2, 3 or 4 players carry that number too
         for space in range(1, int(board["spaces"]) + 1):
             r = geo.space_rect(space).inflate(-max(2, round(u * 0.06)), -max(2, round(u * 0.06)))
             fill = theme.blend(SPACE, EATEN, 0.75) if space in covered else SPACE
@@ -329,25 +343,21 @@ class VivaTopoScene(Scene):
         start = geo.start_rect
         panel(surface, start, START_BG, radius=round(u * 0.2))
         closed = bool(view.get("cat", {}).get("start_closed"))
-        draw_text(surface, "START · closed" if closed else "START", lay.min_text, theme.FG,
-                  pygame.Rect(start.left, start.top, start.width, round(u * 0.55)), min_size=lay.min_text)
-        first = geo.space_rect(int(board["start_exit"]))
-        pygame.draw.line(surface, TRAPPED if closed else SPACE, (start.left + round(u * 0.3), start.top), first.center, max(3, round(u * 0.1)))
+        draw_text(surface, _("START · closed") if closed else _("START"), lay.min_text, theme.FG,
+                  pygame.Rect(start.left, start.top, start.width, round(geo.uy * 0.55)), min_size=lay.min_text)
         emm = geo.emmentalia_rect
         panel(surface, emm, EMMENTALIA_BG, radius=round(u * 0.2))
-        draw_text(surface, "EMMENTALIA", lay.min_text, theme.DARK_TEXT,
-                  pygame.Rect(emm.left, emm.top, emm.width, round(u * 0.55)), min_size=lay.min_text)
+        draw_text(surface, _("EMMENTALIA"), lay.min_text, theme.DARK_TEXT,
+                  pygame.Rect(emm.left, emm.top, emm.width, round(geo.uy * 0.55)), min_size=lay.min_text)
         wheels = int(left.get("emmentalia", 0))
         total = int(board["emmentalia"]["wheels"])
         for i in range(total):
-            c = (round(emm.left + u * (0.45 + 0.55 * (i % 2))), round(emm.top + u * (0.85 + 0.5 * (i // 2))))
+            c = (round(emm.left + geo.ux * 0.2 + u * (0.3 + 0.55 * (i % 2))), round(emm.top + geo.uy * 0.55 + u * (0.3 + 0.5 * (i // 2))))
             if i < wheels:
                 pygame.draw.circle(surface, CHEESE, c, round(u * 0.22))
                 pygame.draw.circle(surface, SPACE_EDGE, c, round(u * 0.22), max(1, round(u * 0.04)))
             else:
                 pygame.draw.circle(surface, theme.blend(EMMENTALIA_BG, theme.DARK_TEXT, 0.3), c, round(u * 0.22), max(1, round(u * 0.04)))
-        last = geo.space_rect(int(board["spaces"]))
-        pygame.draw.line(surface, SPACE, last.center, (emm.left, emm.top + round(u * 0.5)), max(3, round(u * 0.1)))
         # mice, the highlighted move, the cat
         layout = mouse_layout(view, geo)
         places = {mouse_id: centre for mouse_id, (centre, _size) in layout.items()}
@@ -361,38 +371,29 @@ class VivaTopoScene(Scene):
             self._highlight(surface, geo, view, places[highlighted["mouse"]], highlighted, now_us)
         cat = view.get("cat", {})
         if cat.get("space") is not None and not cat.get("done"):
-            r = geo.space_rect(int(cat["space"]))
-            _, _, out_side = geo.grid(int(cat["space"]))
-            shift = 0.28 if cat.get("lap") == 2 else -0.28  # outer ring on lap 2, inner ring before
-            dx, dy = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[out_side]
-            draw_cat(surface, (round(r.centerx + dx * shift * u), round(r.centery + dy * shift * u)), round(u * 0.36))
+            r = geo.space_rect(int(cat["space"]))  # on its space, inside it: never over the start or Emmentalia
+            draw_cat(surface, (r.centerx, r.centery + round(u * 0.08)), round(u * 0.32))
         if flash and eaten is not None:
             mice = ", ".join(eaten.get("mice") or ())
-            self._banner(surface, geo, lay, "THE CAT EATS", EATEN, mice)
+            self._banner(surface, geo, lay, _("THE CAT EATS"), EATEN, mice)
             pygame.draw.rect(surface, EATEN, geo.rect, max(6, round(u * 0.12)), border_radius=round(u * 0.3))
             return
         trapped = latest(view, "trapped")
         if trapped is not None and trapped.get("mice") and 0 <= now_us - int(trapped["t_us"]) < NOTE_US:
-            self._banner(surface, geo, lay, "TRAPPED IN THE START", TRAPPED, ", ".join(trapped["mice"]))
+            self._banner(surface, geo, lay, _("TRAPPED IN THE START"), TRAPPED, ", ".join(trapped["mice"]))
 
     def _symbols(
         self, surface: pygame.Surface, geo: BoardGeometry, space: int, lay: Layout, number: str | None = None
     ) -> None:
-        """A cat symbol on both rings: a dark paw dot at the inner and outer edge;
-        a numbered start symbol shows its number at the inner edge."""
+        """A cat's space: a small cat head in its corner (the die's cat moves the cat to
+        the next one); a start symbol also shows the player count it is for."""
         r = geo.space_rect(space)
-        _, _, out_side = geo.grid(space)
-        u = geo.unit
-        dx, dy = {"top": (0, -1), "bottom": (0, 1), "left": (-1, 0), "right": (1, 0)}[out_side]
-        for k in (-0.5, 0.5):
-            c = (round(r.centerx + dx * k * u), round(r.centery + dy * k * u))
-            if number is not None and k < 0:
-                pygame.draw.circle(surface, RING, c, round(u * 0.2))
-                box = pygame.Rect(0, 0, round(u * 0.34), round(u * 0.34))
-                box.center = c
-                draw_text(surface, number, lay.min_text, SPACE, box, min_size=8)
-            else:
-                pygame.draw.circle(surface, RING, c, round(u * 0.11))
+        s = max(4, round(geo.unit * 0.13))
+        draw_cat(surface, (r.right - round(s * 1.6), r.top + round(s * 1.6)), s)
+        if number is not None:
+            box = pygame.Rect(r.left + round(s * 0.6), r.bottom - round(s * 3.2), round(s * 2.6), round(s * 2.6))
+            pygame.draw.circle(surface, RING, box.center, box.width // 2)
+            draw_text(surface, number, lay.min_text, SPACE, box, min_size=8)
 
     def _house(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, house: Mapping[str, Any], left: int) -> None:
         r = geo.house_rect(int(house["arrow_space"]))
@@ -453,11 +454,15 @@ class VivaTopoScene(Scene):
         return r
 
     # -- the side panel ---------------------------------------------------------------
+    @staticmethod
+    def panel_parts(area: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """(whose turn, the die, the scores) down the side panel."""
+        turn_r = pygame.Rect(area.left, area.top, area.width, area.height * 33 // 100)
+        die_r = pygame.Rect(area.left, turn_r.bottom + pad, area.width, area.height * 24 // 100)
+        return turn_r, die_r, pygame.Rect(area.left, die_r.bottom + pad, area.width, area.bottom - die_r.bottom - pad)
+
     def draw_panel(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
-        turn_h = area.height * 34 // 100
-        turn_r = pygame.Rect(area.left, area.top, area.width, turn_h)
-        die_r = pygame.Rect(area.left, turn_r.bottom + lay.pad, area.width, area.height * 30 // 100)
-        scores_r = pygame.Rect(area.left, die_r.bottom + lay.pad, area.width, area.bottom - die_r.bottom - lay.pad)
+        turn_r, die_r, scores_r = self.panel_parts(area, lay.pad)
         self._turn(surface, turn_r, lay, view, strip)
         self._die(surface, die_r, lay, view, now_us)
         self._scores(surface, scores_r, lay, view, strip)
@@ -469,26 +474,26 @@ class VivaTopoScene(Scene):
             winners = list(view.get("winners", ()))
             fill = colour_of(str(players[winners[0]])) if winners else theme.PANEL
             names = " & ".join(self.name(strip, w) for w in winners) if strip else " & ".join(str(players[w]) for w in winners)
-            big, small = (f"{names} win{'s' if len(winners) == 1 else ''}", "game over") if winners else ("game over", "")
+            big = ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("game over")
+            small = _("game over") if winners else ""
             player = winners[0] if winners else None
         else:
             player = int(view.get("turn") or 0)
             fill = colour_of(str(players[player]))
-            big = f"{str(players[player]).upper()}'S TURN"
-            small = "press the bell to roll" if view.get("phase") == "roll" else "a button picks the mouse · the bell moves it"
+            big = self.name(strip, player) if strip else str(players[player])
+            small = _("bell: roll the die") if view.get("phase") == "roll" else _("buttons: pick a mouse · bell: move")
         panel(surface, r, fill)
         ink = theme.text_on(fill)
         inner = r.inflate(-2 * lay.pad, -2 * lay.pad)
         shape_w = 0
         if player is not None:
             shape_w = inner.height // 2
-            draw_shape(surface, SHAPES[player % len(SHAPES)], (inner.left + shape_w // 2 + lay.pad, inner.top + inner.height * 3 // 10),
+            draw_shape(surface, SHAPES[player % len(SHAPES)], (inner.left + shape_w // 2 + lay.pad, inner.top + inner.height * 22 // 100),
                        shape_w // 3, fill, ink)
         draw_text(surface, big, lay.size(2.2), ink,
-                  pygame.Rect(inner.left + shape_w, inner.top, inner.width - shape_w, inner.height * 6 // 10), min_size=lay.min_text)
-        who = self.name(strip, player) if strip and player is not None and view.get("phase") != "over" else ""
-        draw_text(surface, " · ".join(x for x in (who, small) if x), lay.min_text, ink,
-                  pygame.Rect(inner.left, inner.top + inner.height * 6 // 10, inner.width, inner.height * 4 // 10), min_size=lay.min_text)
+                  pygame.Rect(inner.left + shape_w, inner.top, inner.width - shape_w, inner.height * 45 // 100), min_size=lay.min_text)
+        draw_wrapped(surface, small, lay.min_text, ink,
+                     pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 55 // 100))
 
     def _die(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, now_us: int) -> None:
         """The last roll: tumbling for ROLL_US after it, then its face; beside it
@@ -497,6 +502,8 @@ class VivaTopoScene(Scene):
         size = max(8, r.height * 36 // 100)
         centre = (r.left + lay.pad * 2 + size, r.centery)
         roll = latest(view, "roll")
+        if roll is not None and (view.get("phase") == "roll" and roll.get("player") != view.get("turn") or view.get("phase") == "over"):
+            roll = None  # the last player's roll: the next player starts with a clean die
         if roll is not None:
             age = now_us - int(roll["t_us"])
             if 0 <= age < ROLL_US:
@@ -513,20 +520,20 @@ class VivaTopoScene(Scene):
         move = view.get("highlighted")
         n = len(view.get("legal_moves", ()))
         if move:
-            to = str(move.get("to", "")).replace("space-", "space ")
-            line = f"{move.get('mouse')} to {to}"
+            line = self.move_words(view, move)
             colour = EATEN if move.get("passes_cat") else theme.FG
             draw_text(surface, line, lay.size(1.3), colour, pygame.Rect(text_r.left, text_r.top, text_r.width, text_r.height // 2),
                       align="left", min_size=lay.min_text)
-            note = "PAST THE CAT!" if move.get("passes_cat") else f"move {int(view.get('highlight') or 0) + 1} of {n}"
+            note = _("PAST THE CAT!") if move.get("passes_cat") else _("choice {k} of {n}").format(k=int(view.get("highlight") or 0) + 1, n=n)
             draw_text(surface, note, lay.min_text, colour if move.get("passes_cat") else theme.MUTED,
                       pygame.Rect(text_r.left, text_r.top + text_r.height // 2, text_r.width, text_r.height // 2), align="left", min_size=lay.min_text)
         else:
             cheese = latest(view, "cheese")
             if cheese is not None and roll is not None and int(cheese["t_us"]) >= int(roll["t_us"]) and cheese.get("value"):
-                line, colour = f"{cheese.get('mouse')} +{cheese.get('value')} in {cheese.get('place')}", CHEESE
+                line, colour = _("+{n} cheese").format(n=cheese.get("value")), CHEESE
             elif roll is not None:
-                line, colour = str(roll.get("text", "")), theme.MUTED
+                face = _("the cat") if roll.get("value") == "cat" else str(roll.get("value"))
+                line, colour = _("rolled {face}").format(face=face), theme.MUTED
             else:
                 line, colour = "", theme.MUTED
             draw_text(surface, line, lay.size(1.2), colour, text_r, align="left", min_size=lay.min_text)
@@ -545,7 +552,18 @@ class VivaTopoScene(Scene):
             kind = "way" if where == "start" or where.startswith("space-") else "lost" if where in ("eaten", "trapped") else "safe"
             counts.setdefault(int(m["owner"]), {}).setdefault(kind, 0)
             counts[int(m["owner"])][kind] += 1
-        y = r.top
+        # one header line, then per player: score, and mice on the way / home / lost as numbers
+        cols = ["★", _("on way"), _("home"), _("lost")]
+        widths = [16, 28, 28, 28]
+        head = pygame.Rect(r.left + row_h, r.top, r.width - row_h - lay.pad, lay.min_text)
+        x = head.left
+        for text, w in zip(cols, widths, strict=True):
+            cw = head.width * w // 100
+            draw_text(surface, text, lay.min_text, theme.MUTED, pygame.Rect(x, head.top, cw, head.height), min_size=lay.min_text)
+            x += cw
+        y = head.bottom + lay.pad // 2
+        row_h = min(row_h, (r.bottom - y - lay.pad * (len(players) - 1)) // len(players))
+        row_h = max(row_h, lay.min_text)
         for p, name in enumerate(players):
             if y + row_h > r.bottom + 1:
                 break
@@ -553,14 +571,32 @@ class VivaTopoScene(Scene):
             current = view.get("turn") == p and view.get("phase") != "over"
             panel(surface, row, theme.blend(theme.PANEL, colour_of(str(name)), 0.35 if current else 0.12))
             draw_shape(surface, SHAPES[p % len(SHAPES)], (row.left + row_h // 2, row.centery), row_h // 3, colour_of(str(name)))
-            inner = pygame.Rect(row.left + row_h, row.top, row.width - row_h - lay.pad, row.height)
             c = counts.get(p, {})
-            draw_text(surface, f"{scores[p] if p < len(scores) else 0}", lay.size(1.2), theme.FG,
-                      pygame.Rect(inner.left, inner.top, inner.width * 18 // 100, inner.height), align="left", min_size=lay.min_text)
-            draw_text(surface, f"{c.get('way', 0)} on the way · {c.get('safe', 0)} safe · {c.get('lost', 0)} lost", lay.min_text, theme.FG,
-                      pygame.Rect(inner.left + inner.width * 18 // 100, inner.top, inner.width * 82 // 100, inner.height),
-                      align="right", min_size=lay.min_text)
+            numbers = [scores[p] if p < len(scores) else 0, c.get("way", 0), c.get("safe", 0), c.get("lost", 0)]
+            x = head.left
+            for k, (value, w) in enumerate(zip(numbers, widths, strict=True)):
+                cw = head.width * w // 100
+                draw_text(surface, str(value), lay.size(1.2) if k == 0 else lay.min_text, theme.FG,
+                          pygame.Rect(x, row.top, cw, row.height), min_size=lay.min_text)
+                x += cw
             y += row_h + lay.pad
+
+    def move_words(self, view: View, move: Mapping[str, Any]) -> str:
+        """The highlighted move without naming unnumbered spaces: how far, or which house."""
+        to = str(move.get("to", ""))
+        mouse = str(move.get("mouse", ""))
+        where = next((str(m["where"]) for m in view.get("mice", ()) if str(m["id"]) == mouse), "")
+        if to == "emmentalia":
+            return _("into Emmentalia")
+        if to.startswith("space-"):
+            if where.startswith("space-"):
+                n = int(to.split("-")[1]) - int(where.split("-")[1])
+                return ngettext("{n} space on", "{n} spaces on", n).format(n=n)
+            return _("out of the start")
+        house = next((h for h in view["board"]["houses"] if h["name"] == to), None)
+        if house is not None:
+            return _("into house {value}").format(value=house["value"])
+        return to
 
 
 __all__: Sequence[str] = ("VivaTopoScene", "BoardGeometry", "mouse_places", "COLOURS", "SHAPES")

@@ -95,7 +95,11 @@ def test_headless_demo_saves_a_full_hd_screenshot(tmp_path, capsys) -> None:
 
 
 def test_demo_refuses_a_bad_player_count(capsys) -> None:
-    assert main(["demo", "quiz", "--headless", "--players", "40"]) == 2
+    import pytest
+
+    with pytest.raises(SystemExit) as stop:
+        main(["demo", "quiz", "--headless", "--players", "40"])
+    assert stop.value.code == 2  # a usage error: one line, exit 2
     assert "players" in capsys.readouterr().err
 
 

@@ -32,9 +32,16 @@ def body(size=SIZE, stations: int = 4) -> pygame.Rect:
     return Layout(size[0], size[1], stations).body
 
 
-def test_quiz_not_armed_then_armed() -> None:
+def test_quiz_title_card_then_not_armed_then_armed() -> None:
     s = session("quiz")
     play_until(s, lambda v: v["phase"] == "idle")
+    surface = draw("quiz", s)
+    # before the first question: the title card with every player in their own colour
+    assert dominant(surface, body()) == theme.PANEL
+    b = body()
+    chips = {tuple(surface.get_at((x, y)))[:3] for x in range(b.left, b.right, 7) for y in range(b.centery, b.bottom, 7)}
+    assert all(theme.PALETTE[i] in chips for i in range(4))
+    play_until(s, lambda v: v["phase"] == "idle" and v["question"] == 2)
     assert dominant(draw("quiz", s), body()) == quiz_scene.NOT_ARMED
     play_until(s, lambda v: v["phase"] == "armed" and not any(x != "idle" for x in v["status"]))
     assert dominant(draw("quiz", s), body()) == quiz_scene.ARMED
@@ -52,7 +59,11 @@ def test_quiz_winner_colour_dominates_winner_panel_and_queue_is_listed() -> None
     chip_colours = {tuple(surface.get_at((side.left + 3, y)))[:3] for y in range(side.top, side.bottom, 4)}
     assert theme.PALETTE[view["queue"][0]] in chip_colours
     cells = strip_cells(surface, 4)
-    assert dominant(surface, cells[view["winner"]].inflate(0, -cells[0].height // 3).move(0, cells[0].height // 8)) == theme.STATUS_COLORS["first"]
+    assert dominant(surface, cells[view["winner"]].inflate(0, -cells[0].height // 3).move(0, cells[0].height // 8)) == theme.PALETTE[view["winner"]]
+    # the others' tiles keep their own colour in their band, and the queue's tile is its colour dimmed
+    nxt = view["queue"][0]
+    assert dominant(surface, cells[nxt].inflate(0, -cells[0].height // 3).move(0, cells[0].height // 8)) == \
+        theme.blend(theme.STATUS_COLORS["idle"], theme.PALETTE[nxt], 0.55)
 
 
 def test_quiz_locked_station_cell_is_locked_colour() -> None:
@@ -120,7 +131,15 @@ def test_results_screen_in_the_winners_colour() -> None:
     surface = draw("reaction", s)
     b = body()
     best = view["leaderboard"][0]["player"]
-    assert dominant(surface, pygame.Rect(b.left, b.top, b.width, b.height * 40 // 100)) == theme.PALETTE[best]
+    # the podium: the winner's block in the middle, highest, in the winner's colour
+    podium = b.width - b.width * 34 // 100 - 2 * 8  # the rest of the ranking takes the right third
+    middle = pygame.Rect(b.left + podium // 3 + podium // 12, b.bottom - b.height // 2, podium // 6, b.height // 2)
+    assert dominant(surface, middle) == theme.PALETTE[best]
+    second = view["leaderboard"][1]["player"]
+    left = pygame.Rect(b.left + podium // 12, b.bottom - b.height // 3, podium // 6, b.height // 3)
+    assert dominant(surface, left) == theme.PALETTE[second]
+    above_left = pygame.Rect(b.left + podium // 12, b.top, podium // 6, b.height // 4)
+    assert dominant(surface, above_left) == theme.BG  # second stands lower than first
 
 
 def test_diag_marks_a_noisy_input() -> None:

@@ -16,7 +16,7 @@ from firmware.buzzer.proto import frame
 from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
 LOG = "controller.sources.board"
-HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-20 sr=32-95 lights=0-63 hb=250000 "
+HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-19 sr=32-95 lights=0-63 hb=250000 "
          "cap=256 db=10000/1000/10000000 cap_kind=irq pd=20 held=-")
 
 
@@ -46,7 +46,7 @@ def test_a_hello_claiming_five_million_inputs_is_refused_at_once(caplog) -> None
     s = BoardSession(CHANNELS)
     s.opened(0)
     t0 = time.perf_counter()
-    s.receive(frame(HELLO.replace("in=0-20", "in=0-5000000")), 0)
+    s.receive(frame(HELLO.replace("in=0-19", "in=0-5000000")), 0)
     assert time.perf_counter() - t0 < 0.05
     assert not s.hello_seen
     assert "field c=5000000 out of range 0..95" in caplog.text

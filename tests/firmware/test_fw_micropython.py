@@ -84,3 +84,9 @@ def test_rest_levels_and_pio_samples_under_micropython() -> None:
     out = run_micropython().splitlines()
     assert "held ['held=1', 'held=1']" in out  # channel 1 at its active level, in Q and hello
     assert "pio_edges [(0, 0, 10), (1, 0, 10)]" in out  # one sample, two pins, one stamp
+
+
+def test_lamps_stay_dark_until_the_first_all_off_write_under_micropython() -> None:
+    """/OE (pulled up) is left to its pull-up until all-off is shifted and latched, then driven low."""
+    out = run_micropython().splitlines()
+    assert "lights_boot ['oe input pull=None', 'spi 00', 'pin 20=1', 'pin 20=0', 'oe out 0']" in out

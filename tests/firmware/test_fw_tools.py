@@ -34,8 +34,8 @@ def test_install_runs_mpremote_copying_every_module(monkeypatch) -> None:
 
 def test_bad_pinmap_toml_names_the_problem(tmp_path) -> None:
     bad = tmp_path / "board.toml"
-    bad.write_text("[direct]\n30 = 3\n")
-    with pytest.raises(FirmwareError, match="direct channels \\[30\\] out of range"):
+    bad.write_text("[direct]\n40 = 3\n")
+    with pytest.raises(FirmwareError, match="direct channels \\[40\\] out of range; use 0..31"):
         render_pinmap(bad)
 
 

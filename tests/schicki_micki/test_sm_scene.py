@@ -127,7 +127,10 @@ def test_the_resolution_names_the_first_in_their_colour_then_gives_way() -> None
     res = view["last_resolution"]
     assert res["first"] == 1 and res["ahead_us"] == 412
     surface, scene = draw(e, 4_500_000, name="resolution")
-    assert scene.resolution_rect is not None and not scene.card_rects
+    # the cards it talks about stay in view, smaller, beside the explanation
+    assert scene.resolution_rect is not None and len(scene.card_rects) == len(res["cards"]) == 2
+    assert all(not r.colliderect(scene.resolution_rect) for r in scene.card_rects)
+    assert all(r.height < Layout(*SIZE, 4).body.height * 0.6 for r in scene.card_rects)
     head = pygame.Rect(scene.resolution_rect.left, scene.resolution_rect.top, scene.resolution_rect.width, scene.resolution_rect.height // 4)
     assert dominant(surface, head) == theme.PALETTE[1]
     assert fmt_ahead(res["ahead_us"]) == "0.412 ms ahead"
@@ -235,5 +238,5 @@ def test_a_press_after_a_final_reaction_shows_already_acted() -> None:
     e.handle(Action("call", 650_000, 2, {"accessory": "hat"}))
     view = freeze(e.public_view())
     labels = [cell["label"] for cell in SchickiMickiScene().adjust_strip(view, strip(view))]
-    assert labels[1] == "knocked · already acted"
-    assert labels[2] == "called hat"
+    assert labels[1] == "knock · already acted"
+    assert labels[2] == "hat!"  # the strip's short word for a call

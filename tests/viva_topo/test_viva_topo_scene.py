@@ -59,8 +59,7 @@ def draw(view: dict[str, Any], now_us: int, size: tuple[int, int] = SIZE) -> pyg
 def regions(view: dict[str, Any], size: tuple[int, int] = SIZE) -> tuple[BoardGeometry, pygame.Rect]:
     """The board (as the scene lays it out) and the turn panel above the die."""
     body = Layout(size[0], size[1], len(view["players"])).body
-    side = min(body.height, round(body.width * 0.55))
-    board = pygame.Rect(body.left, body.top + (body.height - side) // 2, side, side)
+    board = VivaTopoScene.board_rect(body)
     right = pygame.Rect(board.right + 20, body.top, body.right - board.right - 20, body.height * 30 // 100)
     return BoardGeometry(board, view["board"]["spaces"]), right
 
@@ -131,7 +130,10 @@ def test_the_die_tumbles_after_a_roll_then_rests() -> None:
     e.handle(Action("roll", 1_000_000, player=0, args={"value": 3}))
     view = e.public_view()
     body = Layout(*SIZE, 2).body
-    die = pygame.Rect(body.left + body.height + 20, body.top + body.height * 35 // 100, body.height // 3, body.height * 30 // 100)
+    board = VivaTopoScene.board_rect(body)
+    lay = Layout(*SIZE, 2)
+    side = pygame.Rect(board.right + 2 * lay.pad, body.top, body.right - board.right - 2 * lay.pad, body.height)
+    die = VivaTopoScene.panel_parts(side, lay.pad)[1]
 
     def pixels(now: int) -> bytes:
         return pygame.image.tobytes(draw(view, now).subsurface(die), "RGB")

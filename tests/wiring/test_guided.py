@@ -156,7 +156,7 @@ def test_board_presses_debounced_on_the_board_feed_the_same_test():
             test.poll(t)
     report = test.report()
     assert "Red hat and Red scarf are swapped" in report.problems[0]
-    assert "SR chip 0 bit 1 (74HC165 #0 D1, pin 12)" in report.problems[0]
+    assert "SR chip 0 bit 1 (SN74HCS165 #0 D1, pin 12)" in report.problems[0]
     assert report.problems[1].startswith("Green worm never fired in 1 s")
     assert len(report.problems) == 2
     assert "4 edges" in line_for(report.text(), "Blue bell")

@@ -30,6 +30,8 @@ class Pin:
     def __init__(self, pid, mode=-1, pull=-1, value=None):
         self.pid = pid
         self.level = 1 if value is None else value
+        if pid == PinMap.LIGHT_OE:
+            hwlog.append("oe out %s" % value if mode == Pin.OUT else "oe input pull=%s" % pull)
         self.handler = None
         self.trig = 0
         Pin.pins[pid] = self
@@ -37,6 +39,8 @@ class Pin:
     def value(self, v=None):
         if v is None:
             return self.level
+        if self.pid in (PinMap.LIGHT_LATCH, PinMap.LIGHT_OE) and v != self.level:
+            hwlog.append("pin %d=%d" % (self.pid, v))
         self.level = v
 
     def irq(self, handler=None, trigger=0, hard=False):
@@ -57,6 +61,7 @@ class SPI:
 
     def write(self, data):
         self.written = bytes(data)
+        hwlog.append("spi %s" % bytes(data).hex())
 
 
 class HW:
@@ -75,6 +80,7 @@ class PinMap:
     SR_LOAD = 17
     SR_CHIPS = 1
     LIGHT_LATCH = 20
+    LIGHT_OE = 22
     LIGHT_CHIPS = 1
     STATUS_LED = 25
     ACTIVE_LEVEL = 0
@@ -99,8 +105,10 @@ class Link:
 print("crc", "%04X" % proto.crc16(b"123456789"))
 print("frame", proto.frame("P 1 c=3 t=5"))
 
+hwlog = []  # the light chain's pins and SPI writes, in order
 link = Link()
 board = app.Board(HW, link, PinMap, ticks_us, "cafe0001", edge_cap=8, event_cap=4)
+print("lights_boot", hwlog)  # /OE stays at its pull-up until all-off is written and latched
 pin = Pin.pins[2]
 
 # 1. the IRQ handler does not allocate: run it with the heap locked

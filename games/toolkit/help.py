@@ -1,0 +1,105 @@
+"""The help overlay (``h`` or ``?``): every key of the running game and host.
+
+The rows are built from what the keyboard source binds and what the game's
+spec says its host buttons do (``GameSpec.host_aliases``/``host_keys``), so a
+new game's keys show up without a line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pygame
+
+from games.base import GameSpec
+from games.i18n import N_, _
+from games.toolkit import theme
+from games.toolkit.theme import Layout, draw_text, layout_for, panel
+
+#: what a host action does, in words (a game's own action without a word here shows its name)
+ACTION_WORDS: dict[str, str] = {
+    "arm": N_("arm the buzzers"),
+    "start": N_("start the round"),
+    "turn": N_("turn the next card"),
+    "correct": N_("the answer is correct"),
+    "wrong": N_("the answer is wrong"),
+    "next": N_("next question"),
+    "undo": N_("undo the last judgement"),
+    "reset": N_("reset the round"),
+    "stop": N_("stop"),
+    "pick": N_("pick a tied player by a fair draw"),
+    "menu": N_("back to the menu"),
+    "help": N_("show or hide this help"),
+}
+
+
+def host_meaning(spec: GameSpec | None, action: str) -> str:
+    """What a host key does in this game: the game's own action for the generic
+    button when it has one (the reaction duel's ``arm`` starts a round)."""
+    kinds = spec.host_kinds(action) if spec is not None else (action,)
+    own = [k for k in kinds if k != action] or [action]
+    return " / ".join(_(ACTION_WORDS[k]) if k in ACTION_WORDS else k for k in own)
+
+
+def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
+              host: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows: the stations' keys grouped by input, then each host key.
+
+    ``stations``: (key name, station, input) as the keyboard source binds them;
+    ``host``: key name -> host action."""
+    rows: list[tuple[str, str]] = []
+    by_input: dict[str, list[tuple[int, str]]] = {}
+    for key, station, name in stations:
+        by_input.setdefault(name, []).append((station, key))
+    for name, keys in by_input.items():
+        keys.sort()
+        shown = [k for _s, k in keys]
+        text = " ".join(shown) if len(shown) <= 4 else f"{shown[0]} … {shown[-1]}"
+        rows.append((text, _("player 1 … {n}: {input}").format(n=len(shown), input=name) if len(shown) > 1
+                     else _("player 1: {input}").format(input=name)))
+    for key, action in host.items():
+        rows.append((key, host_meaning(spec, action)))
+    # the one mark on screen that is not a word: say what it means here
+    rows.append((_("white frame"), _("on a player's tile: their press was taken")))
+    return rows
+
+
+class HelpOverlay:
+    """A dark panel over the game listing the keys; the game goes on under it."""
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+        self.title = title
+        self.rows = list(rows)
+
+    def draw(self, surface: pygame.Surface, lay: Layout | None = None) -> pygame.Rect:
+        lay = lay or layout_for(surface)
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((*theme.BG, 200))
+        surface.blit(veil, (0, 0))
+        w, h = surface.get_size()
+        row_h = lay.size(1.15)
+        rows = self.rows
+        need = (len(rows) + 1) * (row_h + lay.pad // 2) + 4 * lay.pad
+        cols = 1 if need <= h * 0.9 else 2
+        per_col = -(-len(rows) // cols)
+        box = pygame.Rect(0, 0, min(w - 2 * lay.pad, w * (88 if cols == 2 else 75) // 100),
+                          min(h - 2 * lay.pad, (per_col + 1) * (row_h + lay.pad // 2) + 4 * lay.pad))
+        box.center = (w // 2, h // 2)
+        panel(surface, box, theme.PANEL)
+        pygame.draw.rect(surface, theme.MUTED, box, width=max(2, h // 360), border_radius=max(4, box.height // 20))
+        inner = box.inflate(-4 * lay.pad, -4 * lay.pad)
+        draw_text(surface, _("{game}: keys").format(game=self.title), lay.size(1.15), theme.FG,
+                  pygame.Rect(inner.left, inner.top, inner.width, row_h), min_size=lay.min_text)
+        col_w = (inner.width - (cols - 1) * 2 * lay.pad) // cols
+        for k, (key, meaning) in enumerate(rows):
+            col, row = divmod(k, per_col)
+            y = inner.top + (row + 1) * (row_h + lay.pad // 2)
+            if y + row_h > inner.bottom + lay.pad:
+                break
+            left = inner.left + col * (col_w + 2 * lay.pad)
+            key_w = col_w * 30 // 100
+            draw_text(surface, key, lay.min_text, theme.STATUS_COLORS["first"], pygame.Rect(left, y, key_w, row_h),
+                      align="left", min_size=lay.min_text)
+            draw_text(surface, meaning, lay.min_text, theme.FG, pygame.Rect(left + key_w + lay.pad, y, col_w - key_w - lay.pad, row_h),
+                      align="left", min_size=lay.min_text)
+        return box

@@ -1,0 +1,38 @@
+"""Ctrl+C closes the game cleanly, then one line and exit 130: in a windowed
+demo (real time) and in ``demo --board-sim`` (issue 14 saw tracebacks in both)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def interrupted(argv: list[str], after_s: float, env: dict[str, str]) -> tuple[int, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=ROOT, env={**os.environ, **env},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(after_s)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("argv", [["demo", "quiz", "--window"], ["demo", "reaction", "--board-sim", "--headless"]],
+                         ids=["windowed demo", "board-sim demo"])
+def test_ctrl_c_is_one_line_and_130(argv: list[str], tmp_path: Path) -> None:
+    # a window on SDL's dummy driver: DISPLAY says there is a desktop, the driver was chosen on purpose
+    env = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "DISPLAY": ":0", "XDG_DATA_HOME": str(tmp_path)}
+    status, err = interrupted(argv, 4.0, env)
+    assert "Traceback" not in err, err
+    assert status == 130, err
+    assert err.strip().splitlines()[-1] == f"buzzerbox {argv[0]}: stopped (Ctrl+C)"

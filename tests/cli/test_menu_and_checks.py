@@ -1,0 +1,246 @@
+"""Issue 14 and 22: the menu asks before Esc quits, follows the player count
+and takes the players' names; the roll call ticks off every station; diag
+is honest about what is simulated and about keyboard taps; play works on a
+laptop with keyboard stations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.cli import main
+from controller.debounce import DebounceConfig
+from controller.display.diag import DiagScene, InputMonitor, diag_health
+from controller.display.menu import Menu, MenuScene, NameEditor, RollCall, strip_for_players
+from controller.display.screen import Screen
+from controller.press import Edge
+from games.registry import available, get
+from games.toolkit.scene import freeze
+
+
+def menu(players: int = 4) -> Menu:
+    games = [(n, get(n).title, get(n).min_players, get(n).max_players) for n in available() if get(n).scene]
+    return Menu(games, players)
+
+
+def test_esc_in_the_menu_asks_first_and_any_other_key_stays() -> None:
+    m = menu()
+    assert m.escape() is False and m.view()["confirm_quit"]  # the first Esc only asks
+    m.key("down")  # changed their mind
+    assert not m.view()["confirm_quit"]
+    assert m.escape() is False and m.escape() is True  # Esc, Esc: quit
+
+
+def test_the_menus_strip_follows_the_player_count_as_it_changes() -> None:
+    m = menu(4)
+    m.selected = next(i for i, it in enumerate(m.items) if it.key == "players")
+    m.key("right")
+    m.key("right")
+    strip = [{"name": f"Player {i + 1}", "status": "idle"} for i in range(4)]
+    assert len(strip_for_players(strip, m.view()["players"])) == 6
+    m.key("left")
+    m.key("left")
+    m.key("left")
+    assert [c["name"] for c in strip_for_players(strip, m.view()["players"])] == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_names_typed_in_the_menu_name_the_strip_and_the_game(tmp_path: Path, monkeypatch) -> None:
+    from controller import live
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    m = menu(3)
+    m.selected = next(i for i, it in enumerate(m.items) if it.key == "names")
+    choice = m.key("select")
+    assert choice is not None and choice.edit_names and not m.started
+    editor = NameEditor(m.names, choice.players)
+    editor.text("Anna")
+    editor.key("down")
+    editor.text("Bo\x07b")  # a control character typed by accident is dropped
+    editor.key("backspace")
+    editor.key("done")
+    m.names = editor.result()
+    assert m.names == ["Anna", "Bo", ""]
+    cells = strip_for_players([{"name": "Player 1"}, {"name": "Player 2"}, {"name": "Player 3"}], 3, m.names)
+    assert [c["name"] for c in cells] == ["Anna", "Bo", "Player 3"]
+    live.save_names(None, m.names)
+    assert live.saved_names(None) == ["Anna", "Bo", ""]
+    names, _colors = live.names_colors(None, 3, live.saved_names(None))
+    assert names == ["Anna", "Bo", "Player 3"]  # what the box, the strip and the results call them
+
+
+def test_roll_call_ticks_off_each_station_once() -> None:
+    call = RollCall([(0, "bell", "Red"), (1, "bell", "Blue"), (2, "bell", "Green")])
+    call.press(1)
+    call.press(1)
+    assert call.missing == ["Red", "Green"] and not call.done
+    cells = call.strip([{"name": n, "status": "idle"} for n in ("Red", "Blue", "Green")])
+    assert [c.get("label") for c in cells] == ["press!", "HERE", "press!"]
+    call.press(0)
+    call.press(2)
+    assert call.done and call.missing == []
+
+
+def test_the_menu_and_the_roll_call_draw(tmp_path: Path) -> None:
+    from controller.display.menu import RollCallScene
+
+    screen = Screen.open(headless=True)
+    m = menu(5)
+    m.escape()
+    MenuScene().draw(screen.surface, freeze(m.view()), [{"name": "Red", "status": "idle"}], 0)
+    screen.save(tmp_path / "menu.png")
+    call = RollCall([(0, "bell", "Red"), (1, "bell", "Blue")])
+    call.press(0)
+    RollCallScene().draw(screen.surface, freeze(call.view()), call.strip([{"name": "Red"}, {"name": "Blue"}]), 0)
+    screen.save(tmp_path / "roll.png")
+    assert pygame.image.load(str(tmp_path / "roll.png")).get_size() == (1920, 1080)
+
+
+def test_a_quick_key_tap_is_a_press_not_a_glitch() -> None:
+    monitor = InputMonitor([("Player 1", ["bell"])], DebounceConfig())
+    monitor.edge(Edge(0, "bell", 0, 1_000_000), 25_000)  # down and up read in the same frame
+    monitor.edge(Edge(0, "bell", 1, 1_000_000), 25_000)
+    monitor.step(1_200_000)
+    row = monitor.view()["inputs"][0]
+    assert row["presses"] == 1 and row["glitches"] == 0
+    assert diag_health(monitor.view()["inputs"]) == "1 input · all good"
+
+
+def test_a_real_glitch_is_not_all_good() -> None:
+    monitor = InputMonitor([("Red", ["bell"])], DebounceConfig())
+    monitor.edge(Edge(0, "bell", 0, 1_000_000), 1)  # a 200 µs spike on a wired input
+    monitor.edge(Edge(0, "bell", 1, 1_000_200), 1)
+    monitor.step(1_200_000)
+    assert diag_health(monitor.view()["inputs"]) == "1 input · 1 had a glitch"
+
+
+def test_diag_simulates_only_when_asked_and_says_so(capsys) -> None:
+    assert main(["diag", "--headless", "--seconds", "10"]) == 0
+    quiet = capsys.readouterr()
+    assert "noisy" not in quiet.out and "nothing to read" in quiet.err
+    assert main(["diag", "--headless", "--seconds", "10", "--simulate"]) == 0
+    said = capsys.readouterr()
+    assert "SIMULATED" in said.err and "noisy (simulated)" in said.out
+    title, _right = DiagScene().header(freeze({"simulated": True, "inputs": ()}))
+    assert "SIMULATED" in title
+
+
+def test_play_without_a_profile_uses_keyboard_stations_and_the_data_folder(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["play", "quiz", "--headless", "--seconds", "0.1", "--players", "3"]) == 0
+    out = capsys.readouterr()
+    assert "keyboard stations (1 = Player 1, 2 = Player 2, 3 = Player 3" in out.err
+    journals = list((tmp_path / "buzzerbox" / "journals").glob("quiz-*.jsonl"))
+    assert len(journals) == 1 and str(journals[0]) in out.err  # shown at start
+    assert json.loads(journals[0].read_text().splitlines()[-1])["type"] == "end"
+
+
+def test_headless_demo_is_a_short_summary_and_json_on_request(capsys) -> None:
+    assert main(["demo", "quiz", "--headless", "--seconds", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "frames drawn" not in out and "--screenshot" in out and "scores: " in out
+    assert max(len(line) for line in out.splitlines()) < 200
+    assert main(["demo", "quiz", "--headless", "--seconds", "20", "--json"]) == 0
+    assert "scores" in json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("text", ["player 0 knocked", "Player 2 was first"])
+def test_texts_for_people_count_from_one(text: str) -> None:
+    from controller.apps.common import people_json
+
+    shown = people_json({"outcomes": [{"text": text, "player": 0}]})
+    assert shown["outcomes"][0]["player"] == 0  # indexes for programs stay as they are
+    assert shown["outcomes"][0]["text"] == {"player 0 knocked": "player 1 knocked",
+                                            "Player 2 was first": "Player 3 was first"}[text]
+
+
+def test_play_with_real_stations_starts_after_every_station_answered_the_roll_call(tmp_path: Path, capsys, monkeypatch,
+                                                                                  mock_pins, caplog) -> None:
+    """Each station presses its bell once (mock pins), the roll call ends by
+    itself and the game starts; its journal holds no roll-call press."""
+    import logging
+    import threading
+    import time
+
+    from gpiozero import Device
+
+    from controller.profile import load
+
+    monkeypatch.setenv("DISPLAY", ":0")  # a desktop, drawn on SDL's dummy driver
+    prof = load("header-4")
+    bells = [pin for pin, (station, name) in prof.input_pins().items() if station >= 0 and name == "bell"]
+    done = threading.Event()
+
+    def stations_answer() -> None:
+        while Device.pin_factory is None and not done.wait(0.05):
+            pass
+        done.wait(1.0)  # the roll call is on screen
+        for pin in bells:
+            Device.pin_factory.pin(pin).drive_low()
+            time.sleep(0.05)
+            Device.pin_factory.pin(pin).drive_high()
+            time.sleep(0.05)
+
+    presser = threading.Thread(target=stations_answer, daemon=True)
+    presser.start()
+    journal = tmp_path / "rc.jsonl"
+    caplog.set_level(logging.INFO, logger="buzzerbox")
+    try:
+        assert main(["play", "quiz", "--profile", "header-4", "--window", "--seconds", "0.3", "--mute",
+                     "--journal", str(journal)]) == 0
+    finally:
+        done.set()
+        presser.join()
+    assert "roll call: every station answered" in caplog.text
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert not [r for r in records if r.get("type") in ("press", "edge")]
+
+
+def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> None:
+    from controller import live
+    from controller.runtime import Box
+
+    spec = get("quiz")
+    box = Box(spec, spec.settings(3, 1))
+    screen = Screen.open(headless=True)
+    presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
+    plain = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, 1_000_000, plain)
+    live.show_keys(presenter, 3, ["Anna", "Bo", "Cy"])
+    hinted = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, 1_000_000, hinted)
+    late = pygame.Surface(screen.surface.get_size())
+    presenter.draw(box, live.KEYS_HINT_US + 1, late)
+    changed = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != hinted.get_at((x, y)))
+    assert changed > 100  # a line of text drawn over the picture (one sample in 64 pixels)
+    gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))
+    assert gone < changed // 10  # and away after the first half minute
+
+
+def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -> None:
+    """players.json is read at every start: whatever is in it (seeded random
+    bytes and JSON shapes, a bounded run), the box starts with some names."""
+    import random
+    import time
+
+    from controller import live
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = live.names_path()
+    path.parent.mkdir(parents=True)
+    rng = random.Random(14)
+    shapes = ['{"keyboard": ["Anna", 3, null, {"x": 1}]}', "[1, 2]", '{"keyboard": "Anna"}', "null", '"x"',
+              '{"keyboard": ["' + "A" * 500 + '"]}']
+    deadline = time.monotonic() + 2.0
+    runs = 0
+    while time.monotonic() < deadline and runs < 400:
+        data = rng.choice(shapes).encode() if runs % 2 else bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
+        path.write_bytes(data)
+        names = live.saved_names(None)
+        assert isinstance(names, list) and all(isinstance(n, str) and len(n) <= live.NAME_LENGTH for n in names)
+        live.names_colors(None, 4, names)
+        runs += 1
+    live.save_names(None, ["Anna"])  # and saving over a damaged file works
+    assert live.saved_names(None) == ["Anna"]

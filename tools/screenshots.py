@@ -1,0 +1,153 @@
+"""Every screen the box shows, as PNGs: the pictures in docs/screens/.
+
+    python tools/screenshots.py                    # docs/screens/*.png at 1920x1080
+    python tools/screenshots.py --size 1280x720 --out /tmp/screens-720
+
+Each picture is a real game played by the simulated players (fixed seeds, so
+the pictures change only when a scene does) and stopped at the moment worth
+showing; the station names are the ones a menu would give. Run it after
+changing any scene and commit the PNGs with the change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pygame  # noqa: E402
+
+from controller.display.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.display.loop import keyboard_help  # noqa: E402
+from controller.display.menu import Menu, MenuScene  # noqa: E402
+from controller.press import Edge  # noqa: E402
+from controller.runtime import Box  # noqa: E402
+from controller.simulate import Session  # noqa: E402
+from controller.sources.keyboard import KeyboardSource  # noqa: E402
+from games.registry import get, scene_for  # noqa: E402
+from games.toolkit.results import ResultsScene  # noqa: E402
+from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
+
+#: names as the menu would hand them on (some long, some with Czech and Polish letters)
+NAMES = ["Anna", "Bořek", "Łucja", "Dan", "Eliška", "Filip", "Gosia", "Hynek",
+         "Ivo", "Jana", "Kuba", "Lenka", "Marek", "Nela", "Ola", "Petr"]
+
+View = dict[str, Any]
+
+
+def session(game: str, players: int, seed: int = 3, **options: Any) -> Session:
+    spec = get(game)
+    settings = spec.settings(players, seed, **{**spec.demo_options, **options})
+    return Session(Box(spec, settings), spec.new_bots(settings), spec.new_host(settings), seed)
+
+
+def until(s: Session, want: Callable[[View], bool], limit_us: int = 900_000_000) -> None:
+    while s.now_us < limit_us and not want(s.box.engine.public_view()):
+        nxt = s.next_time_us()
+        if nxt is None:
+            break
+        s.step(max(nxt, s.now_us))
+
+
+def strip(s: Session) -> list[dict[str, Any]]:
+    return [{**c, "name": NAMES[i]} for i, c in enumerate(s.box.strip())]
+
+
+def game_frame(game: str, s: Session, surface: pygame.Surface, later_us: int = 0) -> None:
+    scene: Scene = scene_for(game)
+    if s.box.engine.finished and not scene.own_results:
+        scene = ResultsScene(game_title=scene.title)
+    scene.draw(surface, freeze(s.box.engine.public_view()), strip(s), s.now_us + later_us)
+
+
+def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
+    """(file name, draw) for every screen worth a picture."""
+    out: list[tuple[str, Callable[[pygame.Surface], None]]] = []
+
+    def game(name: str, game_name: str, players: int, want: Callable[[View], bool], later_us: int = 0,
+             seed: int = 3, **opts: Any) -> None:
+        def draw(surface: pygame.Surface) -> None:
+            s = session(game_name, players, seed, **opts)
+            until(s, want)
+            game_frame(game_name, s, surface, later_us)
+        out.append((name, draw))
+
+    def title(surface: pygame.Surface) -> None:
+        s = session("quiz", 6)
+        TitleScene(get("quiz").title).draw(surface, freeze(s.box.engine.public_view()), strip(s), 0)
+
+    def help_overlay(surface: pygame.Surface) -> None:
+        s = session("quiz", 6)
+        until(s, lambda v: v["phase"] == "armed")
+        game_frame("quiz", s, surface)
+        keyboard = KeyboardSource(6)
+        keyboard.add_host_keys(get("quiz").host_keys)
+        keyboard_help(s.box, keyboard).draw(surface)
+
+    out.append(("title.png", title))
+    game("quiz-idle.png", "quiz", 6, lambda v: v["phase"] == "idle")
+    game("quiz-armed.png", "quiz", 6, lambda v: v["phase"] == "armed")
+    game("quiz-answering.png", "quiz", 8, lambda v: v["phase"] == "answering" and len(v["queue"]) >= 2)
+    game("quiz-judged.png", "quiz", 8, lambda v: v["phase"] == "round_over" and len(v["margins_us"]) >= 3)
+    game("quiz-results.png", "quiz", 6, lambda v: v["finished"], questions=4)
+    out.append(("help.png", help_overlay))
+    game("reaction-wait.png", "reaction", 6, lambda v: v["phase"] == "wait" and bool(v["false_starts"]))
+    game("reaction-go.png", "reaction", 6, lambda v: v["phase"] == "go")
+    game("reaction-result.png", "reaction", 6, lambda v: v["phase"] == "result" and v["round"] >= 3)
+    game("results.png", "reaction", 6, lambda v: v["finished"], rounds=5)
+    game("schicki-micki.png", "schicki-micki", 7, lambda v: v["phase"] == "window" and len(v["table"]) >= 3)
+    game("schicki-micki-resolution.png", "schicki-micki", 7,
+         lambda v: v["phase"] == "waiting" and bool(v["last_resolution"]) and len(v["last_resolution"]["outcomes"]) >= 4)
+    game("schicki-micki-over.png", "schicki-micki", 5, lambda v: v["phase"] == "over", later_us=1_000_000)
+    game("viva-topo.png", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 8)
+    game("viva-topo-late.png", "viva-topo", 4, lambda v: v["phase"] == "move" and v["turn_count"] > 40, later_us=200_000)
+    game("viva-topo-over.png", "viva-topo", 4, lambda v: v["phase"] == "over", later_us=3_000_000)
+
+    def menu(surface: pygame.Surface) -> None:
+        m = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)])
+        MenuScene().draw(surface, freeze(m.view()), [], 0)
+
+    def diag(surface: pygame.Surface) -> None:
+        mon = InputMonitor([(NAMES[i], ["bell", "a"]) for i in range(4)])
+        for k in range(4):
+            mon.edge(Edge(1, "bell", 0, k * 100_000), 1)
+            mon.edge(Edge(1, "bell", 1, k * 100_000 + 200), 1)
+            mon.step(k * 100_000 + 50_000)
+        DiagScene().draw(surface, freeze(mon.view()), mon.strip(), mon.now_us)
+
+    out.append(("menu.png", menu))
+    out.append(("diag.png", diag))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Regenerate the screen pictures (docs/screens/).")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "screens"))
+    ap.add_argument("--size", default="1920x1080", help="WIDTHxHEIGHT (default 1920x1080)")
+    ap.add_argument("--only", default="", help="only pictures whose name contains this")
+    args = ap.parse_args(argv)
+    w, h = (int(x) for x in args.size.lower().split("x"))
+    pygame.display.init()
+    pygame.font.init()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, draw in shots():
+        if args.only and args.only not in name:
+            continue
+        surface = pygame.Surface((w, h))
+        draw(surface)
+        pygame.image.save(surface, str(out / name))
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
