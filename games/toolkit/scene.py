@@ -116,10 +116,16 @@ class Scene:
         r = lay.header
         pygame.draw.rect(surface, theme.PANEL, r)
         inner = r.inflate(-4 * lay.pad, 0)
-        half = pygame.Rect(inner.left, inner.top, inner.width // 2, inner.height)
-        draw_text(surface, left, lay.size(1.15), theme.FG, half, align="left", min_size=lay.min_text)
-        half = pygame.Rect(inner.centerx, inner.top, inner.width // 2, inner.height)
-        draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
+        size, gap = lay.size(1.15), 4 * lay.pad
+        # the title takes what it needs, the right side the rest (a translated hint is often the longer),
+        # and the title never less than a third
+        need_left = TEXT.width(left, size) if left else 0
+        need_right = TEXT.width(right, size) if right else 0
+        left_w = min(need_left, max(inner.width // 3, inner.width - gap - need_right))
+        draw_text(surface, left, size, theme.FG, pygame.Rect(inner.left, inner.top, left_w, inner.height),
+                  align="left", min_size=lay.min_text)
+        right_box = pygame.Rect(inner.left + left_w + gap, inner.top, inner.width - left_w - gap, inner.height)
+        draw_text(surface, right, size, theme.MUTED, right_box, align="right", min_size=lay.min_text)
 
 
 #: statuses whose strip cell takes the player's own colour (whose turn it is,

@@ -1,0 +1,89 @@
+"""Longer translations stay inside their panels: every screen the project
+pictures (tools/screenshots.py) drawn at 1920x1080 and 1280x720 in the
+pseudo-locale (every text about 40 % longer, accented), each text's ink
+measured as rendered (the toolkit's ``theme.DRAWN`` record of draw_text)
+against the rect it was given and the screen, and against the other texts.
+
+And the real languages: in English, Czech and Polish no text is cut short
+with an ellipsis.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pygame
+import pytest
+
+from games.i18n import set_language
+from games.toolkit import theme
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = [(1920, 1080), (1280, 720)]
+#: drawn over a dimmed game frame: the frame's texts are meant to be covered
+OVERLAYS = {"help.png"}
+Drawn = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
+
+
+def _screenshots() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("buzzerbox_screenshots", ROOT / "tools" / "screenshots.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SHOTS: list[tuple[str, Callable[[pygame.Surface], None]]] = _screenshots().shots()
+
+
+@pytest.fixture(autouse=True)
+def _screen() -> Iterator[None]:
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    theme.DRAWN = None
+    set_language("en")
+
+
+def drawn(draw: Callable[[pygame.Surface], None], size: tuple[int, int], language: str) -> Drawn:
+    """Every text ``draw`` puts on a ``size`` screen in ``language``, as measured."""
+    set_language(language)
+    theme.DRAWN = []
+    try:
+        draw(pygame.Surface(size))
+        return [d for d in theme.DRAWN if d[2].width > 0]  # an empty text has no ink
+    finally:
+        theme.DRAWN = None
+
+
+def overlaps(texts: Drawn) -> dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, str]]:
+    """Texts whose ink touches, keyed by the rects they were given (the layout's,
+    the same in every language) and naming what was drawn."""
+    return {(tuple(a[3]), tuple(b[3])): (a[1], b[1])
+            for k, a in enumerate(texts) for b in texts[k + 1:] if a[2].colliderect(b[2])}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("name", "draw"), SHOTS, ids=[n for n, _ in SHOTS])
+def test_pseudo_locale_text_stays_in_its_panel(name: str, draw: Callable[[pygame.Surface], None], size: tuple[int, int]) -> None:
+    english = drawn(draw, size, "en")
+    longer = drawn(draw, size, "xx")
+    assert longer, f"{name}: nothing drawn"
+    for asked, _shown, ink, box, screen in longer:
+        assert screen.contains(box) or not box.width, f"{name}: {asked!r} was given a rect off the screen: {box}"
+        assert box.contains(ink), f"{name}: {asked!r} spills out of its rect: ink {ink}, rect {box}"
+    if name in OVERLAYS:
+        return
+    before = overlaps(english)  # where English texts already touch, that is no translation's doing
+    new = [pair for key, pair in overlaps(longer).items() if key not in before]
+    assert not new, f"{name}: longer texts run into each other: " + "; ".join(f"{a!r} over {b!r}" for a, b in new)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_text_is_cut_short_in_a_shipped_language(language: str, size: tuple[int, int]) -> None:
+    cut = [(name, asked) for name, draw in SHOTS for asked, shown, *_ in drawn(draw, size, language) if shown != asked]
+    assert not cut, f"{language} {size}: cut with an ellipsis: {cut[:8]}"
