@@ -13,7 +13,7 @@ import pygame
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
 from controller.press import Edge, InputNotice, Press
-from games.i18n import _, ngettext
+from games.i18n import N_, _, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
@@ -125,7 +125,7 @@ def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -
 
 
 class DiagScene(Scene):
-    title = "Diagnostics"
+    title = N_("Diagnostics")
     #: seconds each page stays up when the inputs do not fit on one screen
     PAGE_S = 4
 

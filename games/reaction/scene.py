@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, fmt_ms, panel
@@ -17,7 +17,7 @@ FALSE_START: Color = (229, 57, 53)
 
 
 class ReactionScene(Scene):
-    title = "Reaction duel"
+    title = N_("Reaction duel")
 
     def header(self, view: View) -> tuple[str, str]:
         rounds = view.get("rounds") or 0

@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from games.i18n import _, format_number
+from games.i18n import N_, _, format_number
 from games.toolkit import theme
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 from games.toolkit.title import draw_title_card
@@ -47,7 +47,7 @@ class Scene:
     station strip and any message line the loop set.
     """
 
-    #: name shown in the header; the registry passes the game's title
+    #: name shown in the header, in English (marked N_; drawn translated); the registry passes the game's title
     title: str = ""
     #: True: the scene draws its own end screen (phase "over") instead of the
     #: generic ResultsScene (which only knows "points")
@@ -67,9 +67,11 @@ class Scene:
         lay = theme.layout_for(surface, len(strip))
         surface.fill(theme.BG)
         left, right = self.header(view)
+        if left == self.title:  # titles are kept in English (N_) and shown in the language of the moment
+            left = _(left)
         self.draw_header(surface, lay, left, right)
         if self.title_card(view):
-            draw_title_card(surface, lay.body, lay, self.title, [self.name(strip, i) for i in range(len(strip))],
+            draw_title_card(surface, lay.body, lay, _(self.title), [self.name(strip, i) for i in range(len(strip))],
                             [self.color(view, i) for i in range(len(strip))], self.title_hint(view))
         else:
             self.draw_body(surface, lay.body, lay, view, strip, now_us)
@@ -172,10 +174,16 @@ def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = Non
     if status == "disconnected":
         return _("OFFLINE")
     if labels and status in labels:
-        return labels[status]
+        return _(labels[status])
     if status == "idle":
         return _("pressed") if cell.get("pressed") else ""
-    return status.upper()
+    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else status.upper()
+
+
+#: what the strip says for the common statuses (a game names its own in ``GameSpec.status_labels``)
+COMMON_STATUS_WORDS: dict[str, str] = {
+    "first": N_("FIRST"), "queued": N_("QUEUED"), "out": N_("OUT"), "turn": N_("TURN"), "won": N_("WON"),
+}
 
 
 def draw_strip(
