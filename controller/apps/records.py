@@ -38,9 +38,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             title=spec.title, seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
-        print(f"scores: {summary.get('scores')}")
+        print(_("scores: {scores}").format(scores=summary.get("scores")))
         if args.journal:
-            print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
+            print(_("journal: {path} ({durability})").format(path=args.journal, durability=DURABILITY_SIMULATE))
     return 0
 
 
@@ -143,5 +143,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.json:
         print_json(box.summary(), box.station_names)
     else:
-        print(f"finished: scores {box.summary().get('scores')}")
+        print(_("finished: scores {scores}").format(scores=box.summary().get("scores")))
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 
 from controller import profile as profile_mod
 from controller.wiring_pack import checks, diagram, guided_test, table
-from games.i18n import _, ngettext
+from games.i18n import _, format_number, ngettext
 
 
 def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
@@ -95,10 +95,11 @@ def cmd_test(args: argparse.Namespace) -> int:
     print(_("Guided wiring test of {name}: {inputs}, {lights}.").format(
         name=prof.name, inputs=ngettext("{n} input", "{n} inputs", inputs).format(n=inputs),
         lights=ngettext("{n} light", "{n} lights", lights).format(n=lights)))
-    print(f"Press each input when asked; one that does not fire within {args.timeout:g} s is reported dead.")
+    print(_("Press each input when asked; one that does not fire within {seconds} s is reported dead.").format(
+        seconds=format_number(args.timeout, 0 if float(args.timeout).is_integer() else 1)))
     builder = guided_test.MockBuilder(test, factory, box_now_us) if args.mock else None
     if builder is not None:
-        print("--mock: simulated presses on mock pins, every light answered yes (a try-out, not a test of wiring)")
+        print(_("--mock: simulated presses on mock pins, every light answered yes (a try-out, not a test of wiring)"))
 
     def sleep(us: int) -> None:
         if builder is not None:
@@ -120,7 +121,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     path.write_text(text, encoding="utf-8")
     print()
     print(text, end="")
-    print(f"saved to {path}")
+    print(_("saved to {path}").format(path=path))
     return 0 if report.passed else 1
 
 
