@@ -23,6 +23,7 @@ _PACKAGES = {
     "reaction": "games.reaction",
     "schicki-micki": "games.schicki_micki",
     "viva-topo": "games.viva_topo",
+    "piepmatz": "games.piepmatz",
 }
 
 
