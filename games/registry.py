@@ -24,6 +24,7 @@ _PACKAGES = {
     "schicki-micki": "games.schicki_micki",
     "viva-topo": "games.viva_topo",
     "piepmatz": "games.piepmatz",
+    "fiki-miki": "games.fiki_miki",
 }
 
 
