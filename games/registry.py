@@ -25,6 +25,7 @@ _PACKAGES = {
     "viva-topo": "games.viva_topo",
     "piepmatz": "games.piepmatz",
     "fiki-miki": "games.fiki_miki",
+    "pictomania": "games.pictomania",
 }
 
 
