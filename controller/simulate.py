@@ -53,7 +53,7 @@ class Session:
             for plan in plans:
                 t_us = max(plan.t_us, self.now_us)
                 if isinstance(plan, PlannedAction):
-                    action = Action(plan.kind, t_us, station, dict(plan.args))
+                    action = Action(plan.kind, t_us, station, dict(plan.args), plan.precision_us)
                     heapq.heappush(self._host_queue, (t_us, next(self._seq), action))
                 else:
                     self.switches.plan(station, plan.input, t_us)
@@ -83,7 +83,7 @@ class Session:
         events: list[GameEvent] = []
         while self._host_queue and self._host_queue[0][0] <= self.now_us:
             t, _, action = heapq.heappop(self._host_queue)
-            events += self.box.apply_action(Action(action.kind, t, action.player, action.args))
+            events += self.box.apply_action(Action(action.kind, t, action.player, action.args, action.precision_us))
         events += self.box.step(self.now_us)
         for event in list(events):
             if event.kind == "show":

@@ -221,6 +221,8 @@ class PlannedAction:
     kind: str
     t_us: int
     args: Mapping[str, Any] = field(default_factory=dict)
+    #: how finely the phone's path stamps it (arrival at the box: tens of ms)
+    precision_us: int = 1
 
 
 @runtime_checkable

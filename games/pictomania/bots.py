@@ -169,14 +169,14 @@ class PictomaniaPhoneBot:
             self._round = int(view["round"])
             self.paper.numbers[self.seat] = int(private["secret"]["number"])
             drawn = now_us + int(self.rng.uniform(*self.profile.draw_s) * SECOND_US)
-            plans.append(PlannedAction(DRAWN, drawn))
+            plans.append(PlannedAction(DRAWN, drawn, precision_us=PHONE_PRECISION_US))
         if any(e.kind == "drawn" and e.player == self.seat for e in events):
             numbers = [n if n is not None else 0 for n in self.paper.numbers]
             for action in plan_guesses(self.seat, numbers, self.profile, self.rng, now_us):
                 if action.kind == DONE and not action.args:
                     plans.append(PlannedPress("bell", action.t_us))
                 else:
-                    plans.append(PlannedAction(action.kind, action.t_us, action.args))
+                    plans.append(PlannedAction(action.kind, action.t_us, action.args, action.precision_us))
         return plans
 
 
