@@ -582,11 +582,11 @@ class PiepmatzEngine:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"propose for seat {seat!r}: give a seat 0..{self.players - 1}")
         wanted = action.args.get("move")
-        if not isinstance(wanted, Mapping):
+        if not isinstance(wanted, Mapping) or not isinstance(wanted.get("args", {}), Mapping):
             raise RuleError('propose needs args {"move": {"kind": ..., "args": {...}}}, one of the legal moves')
         move = next(
             (m for m in self.legal_moves(seat)
-             if m.kind == wanted.get("kind") and dict(m.args) == dict(wanted.get("args") or {})),
+             if m.kind == wanted.get("kind") and dict(m.args) == dict(wanted.get("args", {}))),
             None,
         )
         if move is None:

@@ -53,3 +53,23 @@ def test_the_menu_says_it_needs_phones_and_offers_its_options() -> None:
     assert spec.settings(2).options["crows"] == spec.options["crows"].default
     with pytest.raises(SystemExit, match="option 'crows' is 99: give a value between 0 and 12"):
         main(["simulate", "piepmatz", "--players", "2", "--option", "crows=99"])
+
+
+def test_junk_proposals_are_refused_in_one_line_and_change_nothing() -> None:
+    import random
+
+    spec = get("piepmatz")
+    box = Box(spec, spec.settings(3, 2))
+    rng = random.Random(11)
+    junk: list[object] = [None, 5, "play", [], {}, {"kind": "play"}, {"kind": "play", "args": 5},
+                          {"kind": "play", "args": {"card": "sparrow-m9", "perch": 0}},
+                          {"kind": "take", "args": {"card": []}}, {"args": {"perch": True}}]
+    before = box.engine.public_view()
+    for k in range(200):
+        move = rng.choice(junk)
+        seat = rng.choice([None, 0, 1, 2, 7, -1, "x", True])
+        args: dict[str, object] = {"move": move} if seat is None or rng.random() < 0.5 else {"move": move, "seat": seat}
+        player = rng.choice([None, 0, 1, 2])
+        events = box.apply_action(Action("propose", 1_000 + k, player, args))
+        assert [e.kind for e in events] == ["rejected"] and "\n" not in str(events[0].data["why"])
+    assert box.engine.public_view() == before
