@@ -213,6 +213,29 @@ class Bot(Protocol):
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]: ...
 
 
+@dataclass(frozen=True)
+class PlannedAction:
+    """A simulated player's phone action: send ``kind`` with ``args`` as its
+    own seat at ``t_us`` (what a phone page sends: one of ``legal_moves``)."""
+
+    kind: str
+    t_us: int
+    args: Mapping[str, Any] = field(default_factory=dict)
+    #: how finely the phone's path stamps it (arrival at the box: tens of ms)
+    precision_us: int = 1
+
+
+@runtime_checkable
+class PhoneBot(Protocol):
+    """A simulated player of a hidden-hand game: it sees the shared screen and
+    its own phone (``private_view(seat)``), and answers with station presses
+    (the bell: timed fairly like any press) and phone actions."""
+
+    def observe_seat(
+        self, view: Mapping[str, Any], private: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress | PlannedAction]: ...
+
+
 class HostBot(Protocol):
     """A simulated host (quiz master, card turner) for demos and simulations."""
 
@@ -319,7 +342,7 @@ class GameSpec:
     max_players: int
     new_engine: Callable[[GameSettings], Engine]
     buttons: ButtonMap
-    new_bots: Callable[[GameSettings], Sequence[Bot]]
+    new_bots: Callable[[GameSettings], Sequence[Bot | PhoneBot]]
     new_host: Callable[[GameSettings], HostBot | None] = _no_host
     scenario_step: ScenarioStep = _no_scenario_step
     #: scenario keys (besides game/players/seed/steps) copied into settings.options
@@ -349,6 +372,10 @@ class GameSpec:
     status_lights: Mapping[str, LightMode] = field(default_factory=dict)
     #: this game's own statuses -> what the strip cell says (default: the status in capitals)
     status_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the players' secret hands / words are on phones (the companion pages);
+    #: ``no_phones_with`` lists option values under which the game plays without
+    needs_phones: bool = False
+    no_phones_with: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def default_options(self) -> dict[str, Any]:
@@ -365,6 +392,13 @@ class GameSpec:
                 self.options[name].check(name, value)
         merged = {**self.default_options, **options}
         return GameSettings(players=players, seed=seed, options=merged)
+
+    def phones_needed(self, options: Mapping[str, Any] | None = None) -> bool:
+        """Whether a game with these options needs the players' phones."""
+        if not self.needs_phones:
+            return False
+        chosen = {**self.default_options, **(options or {})}
+        return not self.no_phones_with or any(chosen.get(k) != v for k, v in self.no_phones_with.items())
 
     def host_kinds(self, button: str) -> tuple[str, ...]:
         return self.host_aliases.get(button, (button,))
