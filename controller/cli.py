@@ -17,6 +17,7 @@ from controller.apps.menu import cmd_menu
 from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.firmware_tools import add_firmware_commands
+from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 from games.base import BuzzerBoxError
@@ -76,6 +77,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help="where each game with real players is journaled (default: %(default)s)")
     p.add_argument("--fresh", action="store_true",
                    help="do not resume the newest journaled game even if it was cut off mid-game")
+    p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
+                   help=f"serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT (default {DEFAULT_PORT})")
     add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 
@@ -133,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="JOURNAL", help="continue the game in this journal (after a crash or power cut)")
     add_screen_args(p, profile=False)
     p.add_argument("--headless", action="store_true", help="no window even where there is a screen")
+    p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
+                   help=f"serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT (default {DEFAULT_PORT})")
     p.set_defaults(func=cmd_play)
 
     wiring = sub.add_parser("wiring", help="wiring profiles: check, draw, table, guided test").add_subparsers(dest="wiring_command", required=True, metavar="ACTION")

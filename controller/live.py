@@ -217,6 +217,8 @@ class LiveGame:
     owns_source: bool = True
     session: Session | None = None
     stopped: bool = False  # Ctrl+C or SIGTERM
+    #: the companion pages' server (``--web``), stopped with the game
+    companion: Any = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
@@ -246,6 +248,7 @@ class LiveGame:
         if self.closed:
             return
         self.closed = True
+        stop_companion(self)
         try:
             self.presenter.close()
         finally:
@@ -268,3 +271,22 @@ class LiveGame:
 def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
+
+
+# -- the companion pages (--web) -------------------------------------------------------------
+
+
+def start_companion(game: LiveGame, port: int | None) -> None:
+    """``--web [PORT]``: serve the phones' pages for this game (None: off).
+    The server only enqueues into the box and reads what the loop publishes."""
+    if port is None:
+        return
+    from controller.web.attach import serve
+
+    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port)
+
+
+def stop_companion(game: LiveGame) -> None:
+    if game.companion is not None:
+        game.companion.stop()
+        game.companion = None

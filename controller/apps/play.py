@@ -40,6 +40,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     presenter = live.presenter_for(box, live.open_screen(args, headless), lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless), colors=colors)
     game = live.LiveGame(box, presenter, source)
+    live.start_companion(game, args.web)
     print(f"{box.spec.title} on {prof.name}: {source.describe()}; journal {path}; "
           f"{'headless' if headless else 'on screen'}; Ctrl+C or Esc to stop", file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60,

@@ -5,4 +5,10 @@ The server is an input source like the buttons: it puts what phones send
 into the box's inbox, stamped on the box clock when it arrives, and reads
 only the views the loop publishes after each step. It never touches the
 engine. See docs/companion.md.
+
+Nothing here is imported unless ``--web`` asks for it (aiohttp stays out of
+a box that does not serve pages).
 """
+
+#: the port the pages are served on when ``--web`` gives none
+DEFAULT_PORT = 8080

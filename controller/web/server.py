@@ -15,6 +15,7 @@ engine checks it again). A refusal is one JSON line ``{"type": "refused",
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
@@ -30,6 +31,7 @@ from controller.inputs import HOST_STATION
 from controller.press import Press
 from controller.runtime import Box
 from controller.timeline import box_now_us
+from controller.web import DEFAULT_PORT
 from controller.web.seats import Seats, board_url, host_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key
 from games.base import Action, BuzzerBoxError
@@ -43,8 +45,6 @@ WEB_PRECISION_US = 100_000
 MAX_MESSAGE_BYTES = 2048
 #: open WebSockets one address may hold (7 seats + host + board from one laptop fit)
 MAX_SOCKETS_PER_ADDRESS = 12
-#: the default port (configurable with --web PORT)
-DEFAULT_PORT = 8080
 #: a move's args: this many keys at most, each a short name, each value a plain scalar
 MAX_ARGS = 8
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
@@ -219,12 +219,10 @@ class CompanionServer:
         site = web.TCPSite(self._runner, self.bind, self.port)
         await site.start()
         if self.port == 0:  # tests: the port the system chose
-            server = site._server
-            assert server is not None
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            self.port = int(self._runner.addresses[0][1])
 
     async def _shutdown(self) -> None:
-        for ws in [*self._host_sockets, *self._board_sockets, *(w for ws in self._seat_sockets.values() for w in ws)]:
+        for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
             await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -456,7 +454,5 @@ class CompanionServer:
     @staticmethod
     async def _send(ws: web.WebSocketResponse, text: str) -> None:
         if not ws.closed:
-            try:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # gone meanwhile: its handler cleans up
                 await ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                pass  # gone meanwhile: its handler cleans up

@@ -16,7 +16,7 @@ from typing import Any
 
 from controller.runtime import Box
 from games.base import GameEvent
-from games.i18n import _
+from games.i18n import _, format_number
 
 #: the generic host buttons (the keyboard's and the host box's), in page order
 HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
@@ -63,6 +63,7 @@ def messages() -> dict[str, str]:
         "over": _("Game over"),
         "sent": _("Sent"),
         "seat": _("Seat"),
+        "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
     }
 
 
@@ -148,7 +149,8 @@ class Publisher:
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
                     "score": scores[i] if i < len(scores) else None} for i, cell in enumerate(strip)]
-        margins = view.get("margins_us") if isinstance(view.get("margins_us"), Mapping) else {}
+        margins_view = view.get("margins_us")
+        margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}
         winner = view.get("winner")
         board = {"type": "state", "v": BOARD_VERSION, "version": self._version, "game": box.spec.name,
                  "title": box.spec.title, "phase": view.get("phase"), "finished": engine.finished,
@@ -174,4 +176,4 @@ class Publisher:
                 "players": players}
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats,
-                        frozenset(b["name"] for b in buttons))
+                        frozenset(str(b["name"]) for b in buttons))
