@@ -13,9 +13,10 @@ from games.i18n import _
 from games.toolkit.scene import Scene
 
 
-def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0") -> CompanionServer:
+def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
+          address: str | None = None) -> CompanionServer:
     """Start the server for ``box`` and show where to find it on ``scenes``."""
-    server = CompanionServer(box, port=port, bind=bind)
+    server = CompanionServer(box, port=port, bind=bind, address=address)
     server.start()
     uses_seats = server.publisher.latest.uses_seats
     overlay = CompanionOverlay(lambda: server.base_url, server.seats.pin,

@@ -64,6 +64,14 @@ def messages() -> dict[str, str]:
         "sent": _("Sent"),
         "seat": _("Seat"),
         "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
+        # the common phases' words (a game's own phase is shown as the engine names it)
+        "phase_idle": _("Waiting"),
+        "phase_armed": _("Armed: buzz now"),
+        "phase_answering": _("Answering"),
+        "phase_tie": _("Tie"),
+        "phase_round_over": _("Round over"),
+        "phase_playing": _("Playing"),
+        "phase_over": _("Game over"),
     }
 
 

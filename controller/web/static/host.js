@@ -29,7 +29,7 @@
 
   function render(m) {
     state = m;
-    $("phase").textContent = m.finished ? Box.text("over") : String(m.phase || "");
+    $("phase").textContent = m.finished ? Box.text("over") : Box.text("phase_" + m.phase, String(m.phase || ""));
     const buttons = $("buttons");
     Box.clear(buttons);
     for (const b of m.buttons) {
