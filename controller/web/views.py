@@ -9,6 +9,7 @@ server thread only ever reads snapshots.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from typing import Any
 from controller.runtime import Box
 from games.base import GameEvent
 from games.i18n import _, format_number
+
+log = logging.getLogger("buzzerbox.web")
 
 #: the generic host buttons (the keyboard's and the host box's), in page order
 HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
@@ -130,9 +133,14 @@ class Publisher:
             return self._latest
 
     def on_events(self, events: list[GameEvent]) -> None:
-        """The box's event hook: publish whenever the game said something."""
+        """The box's event hook: publish whenever the game said something.
+        Runs on the loop thread inside the box's step: a view the pages cannot
+        show is logged, never allowed to stop the game."""
         if events:
-            self.publish(events)
+            try:
+                self.publish(events)
+            except Exception:  # noqa: BLE001 (the game goes on; the phones keep their last view)
+                log.exception("companion: could not publish the views; the phones keep the last ones")
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
         box = self.box
