@@ -182,12 +182,12 @@ class Publisher:
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}
-            seat_texts.append(json.dumps({"type": "seat", "seat": seat, "name": box.station_names[seat],
+            seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
                                           "phase": view.get("phase"), "finished": engine.finished,
                                           "private": private, "moves": moves or [],
                                           "rejected": self._rejected.get(seat)}, default=str))
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ()))
-        host = {"type": "host", "game": box.spec.name, "title": box.spec.title, "phase": view.get("phase"),
+        host = {"type": "host", "version": self._version, "game": box.spec.name, "title": box.spec.title, "phase": view.get("phase"),
                 "finished": engine.finished, "buttons": buttons, "uses_seats": uses_seats,
                 "players": players}
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),

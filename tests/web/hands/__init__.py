@@ -6,7 +6,7 @@ It has what the hidden-hand games on main have (``private_view(seat)`` and
 
 from __future__ import annotations
 
-from games.base import ANY, ButtonMap, GameSpec
+from games.base import ANY, ButtonMap, GameSpec, Option
 from tests.web.hands.engine import HandsEngine
 
 SPEC = GameSpec(
@@ -19,4 +19,5 @@ SPEC = GameSpec(
     new_bots=lambda settings: [],
     scene="tests.web.hands.engine:HandsScene",
     logged_events=frozenset({"played"}),
+    options={"hand": Option(3, int, low=1, high=1000, label="Cards in a hand")},
 )

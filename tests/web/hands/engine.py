@@ -18,9 +18,10 @@ class HandsEngine:
     def __init__(self, settings: GameSettings) -> None:
         self.players = settings.players
         rng = random.Random(settings.seed)
-        deck = list(range(10, 10 + HAND * self.players * 3))
+        hand = int(settings.options.get("hand", HAND))
+        deck = list(range(10, 10 + hand * self.players * 3))
         rng.shuffle(deck)
-        self.hands = [sorted(deck[i * HAND:(i + 1) * HAND]) for i in range(self.players)]
+        self.hands = [sorted(deck[i * hand:(i + 1) * hand]) for i in range(self.players)]
         self.scores = [0] * self.players
         self.turn = 0
         self.played: list[int] = []
@@ -79,6 +80,6 @@ class HandsScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: theme.Layout, view: View,
                   strip: Any, now_us: int) -> None:
-        played = " ".join(str(c) for c in view.get("played", ())) or "-"
+        played = " ".join(str(c) for c in view.get("played", ())[-8:]) or "-"  # the last few: a line fits
         self.shown = f"played: {played}"  # what the HDMI screen says now (the tests read it)
         draw_text(surface, self.shown, lay.size(2), theme.FG, area)
