@@ -52,9 +52,9 @@ from controller.web.attach import serve  # noqa: E402
 from games import registry  # noqa: E402
 
 SEATS = 7
-#: cards per hand: a hand and a move list as large as the hidden-hand games' (Piepmatz offers
-#: up to ~32 moves), and enough that nobody runs out during a run
-HAND = 40
+#: cards per hand (dealt again when empty, so the game never ends): a hand and a move list of the
+#: size the hidden-hand games have (Piepmatz: ~8 birds, up to ~32 moves)
+HAND = 10
 FPS = 60
 
 
@@ -117,7 +117,7 @@ def phones(port: int, tokens: list[str], seconds: float, out: Any, chatter_hz: f
 
 def run(condition: str, seconds: float, screen: Screen, chatter_hz: float) -> dict[str, Any]:
     spec = registry.get("hands")
-    box = live.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND), None, None)
+    box = live.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND, refill=True), None, None)
     presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
     server = None
     published: dict[int, int] = {}

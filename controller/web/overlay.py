@@ -2,7 +2,7 @@
 host PIN, and a QR code for each seat no phone holds yet.
 
 Drawn by the loop thread over every frame (a Scene overlay). QR codes are
-rendered once per URL and kept, so a frame costs a few blits.
+rendered once per URL and the panel once per change, so a frame costs one blit.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ class CompanionOverlay:
         self.joined = joined
         self.names = list(names)
         self._codes: dict[tuple[str, int], pygame.Surface] = {}
+        self._key: object = None
+        self._panel: pygame.Surface | None = None
+        self._at = (0, 0)
 
     def code(self, url: str, size: int) -> pygame.Surface:
         key = (url, size)
@@ -60,34 +63,47 @@ class CompanionOverlay:
         return self._codes[key]
 
     def __call__(self, surface: pygame.Surface) -> None:
+        """Blit the panel; it is drawn again only when what it says changed
+        (a seat joined, a new code, another window size): a frame costs one blit."""
+        waiting: tuple[tuple[int, str], ...] = ()
+        if self.seat_urls is not None:
+            joined = self.joined()
+            waiting = tuple((i, url) for i, url in enumerate(self.seat_urls()) if not (i < len(joined) and joined[i]))
+        key = (surface.get_size(), self.base_url(), waiting)
+        if key != self._key or self._panel is None:
+            self._key = key
+            self._panel, self._at = self.panel(surface, waiting)
+        surface.blit(self._panel, self._at)
+
+    def panel(self, surface: pygame.Surface, waiting: tuple[tuple[int, str], ...]) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The panel for ``surface``'s size, and where it goes (top right of the body)."""
         lay = theme.layout_for(surface)
         body = lay.body
         line = lay.min_text
+        row_h = int(line * 1.3)
         width = max(body.width // 4, line * 12)
         lines = [_("Phones: {url}").format(url=self.base_url()), _("Host PIN {pin}").format(pin=self.pin)]
-        waiting: list[tuple[int, str]] = []
-        if self.seat_urls is not None:
-            joined = self.joined()
-            waiting = [(i, url) for i, url in enumerate(self.seat_urls()) if not (i < len(joined) and joined[i])]
         code_size = min(width // 2 - lay.pad, body.height // 3)
         per_row = max(1, width // (code_size + lay.pad))
         code_rows = -(-len(waiting) // per_row)
-        height = lay.pad * 2 + len(lines) * int(line * 1.3) + code_rows * (code_size + int(line * 1.3) + lay.pad)
-        box = pygame.Rect(body.right - width - lay.pad, body.top + lay.pad, width, min(height, body.height - lay.pad))
-        theme.panel(surface, box, theme.PANEL)
-        y = box.top + lay.pad
+        height = lay.pad * 2 + len(lines) * row_h + code_rows * (code_size + row_h + lay.pad)
+        box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
+        out = pygame.Surface(box.size, pygame.SRCALPHA)
+        theme.panel(out, box, theme.PANEL)
+        y = lay.pad
         for text in lines:
-            theme.draw_text(surface, text, line, theme.FG, pygame.Rect(box.left + lay.pad, y, box.width - 2 * lay.pad,
-                                                                       int(line * 1.3)), align="left", min_size=line // 2)
-            y += int(line * 1.3)
+            theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
+                            align="left", min_size=line // 2)
+            y += row_h
         for n, (seat, url) in enumerate(waiting):
             row, col = divmod(n, per_row)
-            top = y + row * (code_size + int(line * 1.3) + lay.pad)
+            top = y + row * (code_size + row_h + lay.pad)
             if top + code_size > box.bottom:
                 break
-            left = box.left + lay.pad + col * (code_size + lay.pad)
+            left = lay.pad + col * (code_size + lay.pad)
             code = self.code(url, code_size)
-            surface.blit(code, (left, top))
+            out.blit(code, (left, top))
             name = self.names[seat] if seat < len(self.names) else str(seat + 1)
-            theme.draw_text(surface, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size,
-                                                                      int(line * 1.3)), min_size=line // 2)
+            theme.draw_text(out, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size, row_h),
+                            min_size=line // 2)
+        return out, (body.right - width - lay.pad, body.top + lay.pad)

@@ -19,5 +19,6 @@ SPEC = GameSpec(
     new_bots=lambda settings: [],
     scene="tests.web.hands.engine:HandsScene",
     logged_events=frozenset({"played"}),
-    options={"hand": Option(3, int, low=1, high=1000, label="Cards in a hand")},
+    options={"hand": Option(3, int, low=1, high=100, label="Cards in a hand"),
+             "refill": Option(False, bool, label="Deal again when a hand is empty")},
 )

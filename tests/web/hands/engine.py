@@ -19,6 +19,9 @@ class HandsEngine:
         self.players = settings.players
         rng = random.Random(settings.seed)
         hand = int(settings.options.get("hand", HAND))
+        #: deal a fresh hand to whoever plays their last card (the benchmark: a game that never ends)
+        self.refill = bool(settings.options.get("refill", False))
+        self._rng, self._hand = rng, hand
         deck = list(range(10, 10 + hand * self.players * 3))
         rng.shuffle(deck)
         self.hands = [sorted(deck[i * hand:(i + 1) * hand]) for i in range(self.players)]
@@ -43,6 +46,8 @@ class HandsEngine:
         self.hands[action.player].remove(card)
         self.scores[action.player] += card
         self.played.append(card)
+        if self.refill and not self.hands[action.player]:
+            self.hands[action.player] = sorted(self._rng.sample(range(10, 1000), self._hand))
         self.turn = (self.turn + 1) % self.players
         events = [GameEvent("played", action.t_us, action.player, {"card": card})]
         if self.finished:
