@@ -88,7 +88,8 @@ class CompanionOverlay:
         code_rows = -(-len(waiting) // per_row)
         height = lay.pad * 2 + len(lines) * row_h + code_rows * (code_size + row_h + lay.pad)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
-        out = pygame.Surface(box.size, pygame.SRCALPHA)
+        out = pygame.Surface(box.size)  # opaque (the corners in the screen's background): a plain blit is cheap
+        out.fill(theme.BG)
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
         for text in lines:
@@ -106,4 +107,6 @@ class CompanionOverlay:
             name = self.names[seat] if seat < len(self.names) else str(seat + 1)
             theme.draw_text(out, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size, row_h),
                             min_size=line // 2)
+        if pygame.display.get_surface() is not None:
+            out = out.convert()  # the screen's pixel format: blitting needs no conversion each frame
         return out, (body.right - width - lay.pad, body.top + lay.pad)

@@ -42,6 +42,16 @@ def hands() -> Iterator[tuple[Box, CompanionServer]]:
         server.stop()
 
 
+@pytest.fixture
+def quiz() -> Iterator[tuple[Box, CompanionServer]]:
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3))
+    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    server.start()
+    yield box, server
+    server.stop()
+
+
 def talk(server: CompanionServer, script: Callable[[aiohttp.ClientSession, str], Awaitable[Any]]) -> Any:
     async def main() -> Any:
         async with aiohttp.ClientSession() as session:
@@ -184,61 +194,51 @@ def test_oversized_malformed_and_unknown_messages_get_a_clear_refusal_and_change
     assert list(box.engine.hands[0]) == hand and not box.engine.played
 
 
-def test_the_host_page_needs_the_pin_and_guessing_it_locks_the_address_out() -> None:
-    spec = registry.get("quiz")
-    box = Box(spec, spec.settings(3))
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
-    server.start()
-    try:
-        async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
-            ws = await session.ws_connect(f"{base}/ws/host")
-            out = []
-            await ws.send_json({"type": "host", "action": "arm", "seq": 1})  # no PIN given
+def test_the_host_page_needs_the_pin_and_guessing_it_locks_the_address_out(quiz: tuple[Box, CompanionServer]) -> None:
+    box, server = quiz
+
+    async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
+        ws = await session.ws_connect(f"{base}/ws/host")
+        out = []
+        await ws.send_json({"type": "host", "action": "arm", "seq": 1})  # no PIN given
+        out.append(await receive(ws))
+        wrong = "000000" if server.seats.pin != "000000" else "111111"
+        for _ in range(PIN_TRIES):
+            await ws.send_json({"type": "hello", "pin": wrong})
             out.append(await receive(ws))
-            wrong = "000000" if server.seats.pin != "000000" else "111111"
-            for _ in range(PIN_TRIES):
-                await ws.send_json({"type": "hello", "pin": wrong})
-                out.append(await receive(ws))
-            await ws.send_json({"type": "hello", "pin": server.seats.pin})  # right, but too late
-            out.append(await receive(ws))
-            await ws.send_json({"type": "host", "action": "arm", "seq": 2})
-            out.append(await receive(ws))
-            return out
+        await ws.send_json({"type": "hello", "pin": server.seats.pin})  # right, but too late
+        out.append(await receive(ws))
+        await ws.send_json({"type": "host", "action": "arm", "seq": 2})
+        out.append(await receive(ws))
+        return out
 
-        replies = talk(server, script)
-        assert all(r["type"] == "refused" for r in replies)
-        assert "PIN" in replies[0]["why"]
-        assert all("Wrong PIN" in r["why"] for r in replies[1:-2])
-        assert "Too many wrong PINs" in replies[-2]["why"]
-        settle(box)
-        assert box.engine.public_view()["phase"] == "idle"  # never armed
-    finally:
-        server.stop()
+    replies = talk(server, script)
+    assert all(r["type"] == "refused" for r in replies)
+    assert "PIN" in replies[0]["why"]
+    assert all("Wrong PIN" in r["why"] for r in replies[1:-2])
+    assert "Too many wrong PINs" in replies[-2]["why"]
+    settle(box)
+    assert box.engine.public_view()["phase"] == "idle"  # never armed
 
 
-def test_the_host_arms_and_a_repeated_host_message_is_refused() -> None:
-    spec = registry.get("quiz")
-    box = Box(spec, spec.settings(3))
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
-    server.start()
-    try:
-        async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
-            ws = await session.ws_connect(f"{base}/ws/host")
-            await ws.send_json({"type": "hello", "pin": server.seats.pin})
-            assert (await receive(ws))["type"] == "welcome"
-            await ws.send_json({"type": "host", "action": "arm", "seq": 1})
-            out = [await receive(ws, "ok")]
-            for msg in ({"type": "host", "action": "arm", "seq": 1}, {"type": "host", "action": "explode", "seq": 2}):
-                await ws.send_json(msg)
-                out.append(await receive(ws, "refused"))
-            return out
+def test_the_host_arms_and_a_repeated_host_message_is_refused(quiz: tuple[Box, CompanionServer]) -> None:
+    box, server = quiz
 
-        ok, replayed, unknown = talk(server, script)
-        assert ok["seq"] == 1 and "already received" in replayed["why"] and "no such host button" in unknown["why"]
-        settle(box)
-        assert box.engine.public_view()["phase"] == "armed"
-    finally:
-        server.stop()
+    async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
+        ws = await session.ws_connect(f"{base}/ws/host")
+        await ws.send_json({"type": "hello", "pin": server.seats.pin})
+        assert (await receive(ws))["type"] == "welcome"
+        await ws.send_json({"type": "host", "action": "arm", "seq": 1})
+        out = [await receive(ws, "ok")]
+        for msg in ({"type": "host", "action": "arm", "seq": 1}, {"type": "host", "action": "explode", "seq": 2}):
+            await ws.send_json(msg)
+            out.append(await receive(ws, "refused"))
+        return out
+
+    ok, replayed, unknown = talk(server, script)
+    assert ok["seq"] == 1 and "already received" in replayed["why"] and "no such host button" in unknown["why"]
+    settle(box)
+    assert box.engine.public_view()["phase"] == "armed"
 
 
 def test_reissuing_a_seat_stops_the_old_token_at_once(hands: tuple[Box, CompanionServer]) -> None:
