@@ -88,8 +88,7 @@ class CompanionOverlay:
         code_rows = -(-len(waiting) // per_row)
         height = lay.pad * 2 + len(lines) * row_h + code_rows * (code_size + row_h + lay.pad)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
-        out = pygame.Surface(box.size)  # opaque (the corners in the screen's background): a plain blit is cheap
-        out.fill(theme.BG)
+        out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
         for text in lines:
@@ -108,5 +107,5 @@ class CompanionOverlay:
             theme.draw_text(out, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size, row_h),
                             min_size=line // 2)
         if pygame.display.get_surface() is not None:
-            out = out.convert()  # the screen's pixel format: blitting needs no conversion each frame
+            out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
         return out, (body.right - width - lay.pad, body.top + lay.pad)
