@@ -42,6 +42,7 @@ def messages() -> dict[str, str]:
         "refused": _("The box refused"),
         "bad_token": _("This seat's code is no longer valid: scan the QR code on the big screen again."),
         "no_moves": _("Nothing to do right now: wait for your turn."),
+        "replaced": _("This seat was opened on another phone or tab. Tap here to take it back."),
         "your_moves": _("Your moves"),
         "no_private": _("This game is played on the buttons: nothing to show here."),
         "pin": _("Host PIN (shown on the big screen)"),

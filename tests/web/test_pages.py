@@ -5,8 +5,10 @@ the scoreboard follows."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +99,29 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     s.wait(lambda: s.box.engine.public_view()["phase"] == "idle")
     s.stop()
     snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-host.png"), (1280, 720))
+
+
+def test_a_phone_whose_connection_drops_takes_its_seat_back_and_plays_on(served: Any, phone: Any) -> None:
+    """A sleeping phone loses its socket; the page reconnects by itself, says
+    hello with its token again and continues its message numbers."""
+    s: Served = served("hands", 2)
+    a = phone()
+    a.goto(s.server.seat_url(0))
+    a.wait_for_selector("#moves button")
+    s.wait(lambda: s.server.joined() == [True, False])
+    loop = s.server.loop
+    assert loop is not None
+    for ws in list(s.server._seat_sockets[0]):  # the Wi-Fi drops it (as a phone going to sleep does)
+        asyncio.run_coroutine_threadsafe(ws.close(code=1001), loop).result(5)
+    s.wait(lambda: s.server.joined() == [True, False] and s.server.refusals == 0)
+    expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed again
+    a.locator("#moves button").first.click()
+    s.wait(lambda: len(s.box.engine.played) == 1)
+
+    b = phone()  # the same seat opened on a second phone: the first one steps back and says so
+    b.goto(s.server.seat_url(0))
+    expect(a.locator("#status")).to_contain_text("another phone")
+    b.wait_for_selector("#private .chip")
+    time.sleep(1.0)  # the first page does not reconnect and take it back
+    assert s.server._seat_sockets[0] and len(s.server._seat_sockets[0]) == 1
+    expect(b.locator("#status")).not_to_contain_text("another phone")

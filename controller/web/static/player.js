@@ -43,6 +43,11 @@
     },
     close(ev) {
       if (ev.code === 4001) { refusedForGood = true; Box.status($("status"), Box.text("bad_token"), "bad"); Box.clear($("moves")); return false; }
+      if (ev.code === 4002) {  // the same seat opened elsewhere: do not fight over it, let the player choose
+        Box.status($("status"), Box.text("replaced"), "bad");
+        $("status").addEventListener("click", () => location.reload(), { once: true });
+        return false;
+      }
       if (!refusedForGood) Box.status($("status"), Box.text("reconnecting"), "bad");
       return true;
     },
