@@ -173,19 +173,26 @@ class CompanionServer:
         log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
 
     def stop(self) -> None:
+        """Close every socket and the port. Never raises: it runs while the
+        game closes, which must still write the journal's end and turn the
+        lights off whatever a phone does."""
         if self.publisher.on_events in self.box.on_events:
             self.box.on_events.remove(self.publisher.on_events)
-        loop = self.loop
-        if loop is not None and self._thread is not None and self._thread.is_alive():
+        loop, self.loop = self.loop, None
+        if loop is None or self._thread is None or not self._thread.is_alive():
+            return
+        try:
             asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
-            loop.call_soon_threadsafe(loop.stop)
-            self._thread.join(5)
-        self.loop = None
+        except Exception as exc:  # noqa: BLE001 (said, and the closing goes on)
+            log.warning("companion: stopping the server: %s", exc or exc.__class__.__name__)
+        loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(5)
 
     def _published(self, snap: Snapshot) -> None:
         loop = self.loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._push, snap)
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # closed meanwhile: nobody left to tell
+                loop.call_soon_threadsafe(self._push, snap)
 
     # -- the server thread --------------------------------------------------------------
     def _serve(self) -> None:
@@ -223,7 +230,8 @@ class CompanionServer:
 
     async def _shutdown(self) -> None:
         for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
-            await ws.close()
+            with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
+                await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
         if self._runner is not None:
             await self._runner.cleanup()
 
