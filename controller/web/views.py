@@ -33,6 +33,7 @@ def messages() -> dict[str, str]:
     """Every text the pages show, in the box's language (the pages have no
     strings of their own, so the languages work translates them here)."""
     return {
+        "box": _("Buzzer box"),
         "player_title": _("Your hand"),
         "host_title": _("Host remote"),
         "board_title": _("Scoreboard"),

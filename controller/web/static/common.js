@@ -8,6 +8,7 @@ const Box = {
     try {
       const r = await fetch("/messages.json", { cache: "no-store" });
       Box.t = await r.json();
+      if (Box.t.box) document.title = Box.t.box;
     } catch (e) { Box.t = {}; }
   },
   text(key, fallback) { return Box.t[key] || fallback || key; },
