@@ -401,6 +401,8 @@ class LiveGame:
     owns_source: bool = True
     session: Session | None = None
     stopped: bool = False  # Ctrl+C or SIGTERM
+    #: the companion pages' server (``--web``), stopped with the game
+    companion: Any = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
@@ -430,6 +432,7 @@ class LiveGame:
         if self.closed:
             return
         self.closed = True
+        stop_companion(self)
         try:
             self.presenter.close()
         finally:
@@ -482,3 +485,22 @@ def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = 
             theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 
     scene.draw = draw_with_keys  # type: ignore[method-assign]
+
+
+# -- the companion pages (--web) -------------------------------------------------------------
+
+
+def start_companion(game: LiveGame, port: int | None) -> None:
+    """``--web [PORT]``: serve the phones' pages for this game (None: off).
+    The server only enqueues into the box and reads what the loop publishes."""
+    if port is None:
+        return
+    from controller.web.attach import serve
+
+    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port)
+
+
+def stop_companion(game: LiveGame) -> None:
+    if game.companion is not None:
+        game.companion.stop()
+        game.companion = None

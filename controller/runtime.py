@@ -114,6 +114,8 @@ class Box(InputLayer):
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us):
             if isinstance(out, Press):
                 self._accept(out)
+            elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
+                self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
         return events + self._settle()

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
-from games.base import BuzzerBoxError
+from games.base import Action, BuzzerBoxError
 
 
 class SourceError(BuzzerBoxError):
@@ -78,10 +78,15 @@ class Inbox:
     def notice(self, notice: InputNotice) -> None:
         self.inbox.put(("notice", notice, 0))
 
+    def deliver_action(self, action: Action) -> None:
+        """A whole action from a source that is not a button (a phone's move),
+        stamped on the same clock as the edges."""
+        self.inbox.put(("action", action, 0))
+
     def drain(self, debouncer: Debouncer, offset_us: int = 0) -> list[Press | InputNotice]:
         """Everything delivered so far: edges through ``debouncer``, presses
         and notices as they came; ``offset_us`` is added to every stamp."""
-        out: list[Press | InputNotice] = []
+        out: list[Press | InputNotice] = []  # and a phone's Action, when one came (only the Box takes them)
         while True:
             try:
                 kind, item, precision = self.inbox.get_nowait()
