@@ -44,12 +44,14 @@ class InputLayer(Inbox):
         self.debouncer = Debouncer(debounce)
         self.stations = [StationState() for _ in range(stations)]
 
-    def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0) -> list[Press | InputNotice]:
+    def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
+             arrived: list[int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far (``offset_us`` added to every stamp) and
         every press that settled by ``now_us - guard_us`` (edges may reach us a
         little after they happened: judge "stable since" only up to a moment
-        every source has surely reported by)."""
-        outputs = self.drain(self.debouncer, offset_us)
+        every source has surely reported by). ``arrived`` collects the stamp
+        of every edge and press taken (how late each one came)."""
+        outputs = self.drain(self.debouncer, offset_us, arrived)
         outputs += self.debouncer.poll(now_us - guard_us)
         outputs.sort(key=lambda o: o.t_us)
         return outputs

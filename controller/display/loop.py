@@ -91,6 +91,10 @@ class Presenter:
                 text = "input board disconnected: game paused"
             elif e.kind == "resumed":
                 text = "input board back: game resumed"
+            elif e.kind == "late_evidence" and e.player is not None:
+                behind = int(e.data.get("behind_us", 0))
+                text = (f"{box.station_names[e.player]} pressed {behind / 1000:.1f} ms before the decision "
+                        "but the press came too late to count: host, decide")
             if text:
                 self.scene.message = text
                 self._message_until = now_us + MESSAGE_US
