@@ -7,10 +7,11 @@ for a game; ``diag`` uses it with no game at all.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.press import InputNotice, Press
+from controller.press import Edge, InputNotice, Press
 from controller.sources.base import Inbox
 
 log = logging.getLogger("buzzerbox")
@@ -43,6 +44,20 @@ class InputLayer(Inbox):
         super().__init__()
         self.debouncer = Debouncer(debounce)
         self.stations = [StationState() for _ in range(stations)]
+        #: set on every delivery: the thread that decides wakes on it at once
+        self.arrived = threading.Event()
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        super().edge(edge, precision_us)
+        self.arrived.set()
+
+    def press(self, press: Press) -> None:
+        super().press(press)
+        self.arrived.set()
+
+    def notice(self, notice: InputNotice) -> None:
+        super().notice(notice)
+        self.arrived.set()
 
     def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
              arrived: list[int] | None = None) -> list[Press | InputNotice]:

@@ -223,6 +223,16 @@ class Box(InputLayer):
         """Stamp of the earliest input not yet handed to the game."""
         return self._held[0][0] if self._held else None
 
+    def next_due_us(self) -> int | None:
+        """The next moment (box time) a step could decide something without
+        a new delivery: a press settling, a held input or an engine deadline
+        passing the horizon. The deciding thread sleeps until then, or until
+        a source delivers."""
+        guard = self.latency_guard_us
+        dues = [d + guard for d in (self.debouncer.next_due_us(), self.next_held_us(), self.engine.next_deadline_us())
+                if d is not None]
+        return min(dues, default=None)
+
     def decided_until_us(self, now_us: int) -> int:
         """The horizon: not past what every source has surely reported, and
         not up to a press that is still being debounced."""
