@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.debounce import DebounceConfig, Debouncer
@@ -60,13 +61,18 @@ class InputLayer(Inbox):
         self.arrived.set()
 
     def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
-             arrived: list[int] | None = None) -> list[Press | InputNotice]:
+             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far (``offset_us`` added to every stamp) and
         every press that settled by ``now_us - guard_us`` (edges may reach us a
         little after they happened: judge "stable since" only up to a moment
-        every source has surely reported by). ``arrived`` collects the stamp
-        of every edge and press taken (how late each one came)."""
+        every source has surely reported by). ``measure`` gets the stamp of
+        every edge and press taken, before anything is judged, and returns the
+        guard to judge with (it may have risen: a storm delivered late is
+        judged by its stamps, not by when it came)."""
+        arrived: list[int] = []
         outputs = self.drain(self.debouncer, offset_us, arrived)
+        if measure is not None:
+            guard_us = measure(arrived)
         outputs += self.debouncer.poll(now_us - guard_us)
         outputs.sort(key=lambda o: o.t_us)
         return outputs

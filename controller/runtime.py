@@ -52,6 +52,10 @@ LIVE_LOG_LIMIT = 1_000
 #: the most the measured report delay may raise the horizon's guard: past
 #: this a delivery is late evidence, not something to wait for
 MAX_GUARD_US = 500_000
+#: a late delivery raises the guard to this many times its lateness: a
+#: source that is late once tends to be later still (a storm, a busy core),
+#: and a guard that only just covers the last delay is overtaken by the next
+LATE_HEADROOM = 4
 #: a raised guard halves back toward the stated delay after this long
 #: without a late delivery
 GUARD_RELAX_US = 10_000_000
@@ -160,7 +164,7 @@ class Box(InputLayer):
                 self.late_deliveries += 1
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)
                 self._last_late_us = now_us
-                raised = min(MAX_GUARD_US, lag + lag // 4 + 1_000)
+                raised = min(MAX_GUARD_US, LATE_HEADROOM * lag + 1_000)
                 if raised > self.latency_guard_us:
                     log.warning("an input reached the box %.1f ms after its stamp (stated delay %.1f ms): "
                                 "decisions now wait %.1f ms", lag / 1e3, stated / 1e3, raised / 1e3)
@@ -174,13 +178,15 @@ class Box(InputLayer):
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        arrived: list[int] = []
-        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, arrived):
+        def measure(stamps: list[int]) -> int:
+            self._delivered(now_us, stamps)
+            return self.latency_guard_us
+
+        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
             if isinstance(out, Press):
                 self._accept(out)
             else:
                 events += self.apply_notice(out)
-        self._delivered(now_us, arrived)
         return events + self._settle()
 
     def apply_press(self, press: Press) -> list[GameEvent]:
