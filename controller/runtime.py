@@ -56,6 +56,9 @@ MAX_GUARD_US = 500_000
 #: source that is late once tends to be later still (a storm, a busy core),
 #: and a guard that only just covers the last delay is overtaken by the next
 LATE_HEADROOM = 4
+#: and to at least this: a source seen late once is given room for the next
+#: late batch, however small the first lateness looked
+LATE_FLOOR_US = 50_000
 #: a raised guard halves back toward the stated delay after this long
 #: without a late delivery
 GUARD_RELAX_US = 10_000_000
@@ -164,7 +167,7 @@ class Box(InputLayer):
                 self.late_deliveries += 1
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)
                 self._last_late_us = now_us
-                raised = min(MAX_GUARD_US, LATE_HEADROOM * lag + 1_000)
+                raised = min(MAX_GUARD_US, max(LATE_FLOOR_US, LATE_HEADROOM * lag + 1_000))
                 if raised > self.latency_guard_us:
                     log.warning("an input reached the box %.1f ms after its stamp (stated delay %.1f ms): "
                                 "decisions now wait %.1f ms", lag / 1e3, stated / 1e3, raised / 1e3)

@@ -91,8 +91,9 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     lit = [t for station, t in lights.on if station == 1]
     assert len(lit) == 3
     for contact, on in zip(contacts, lit, strict=True):
-        # contact + glitch filter + report delay + a few ms of scheduling on a shared test machine
-        assert on - contact < GLITCH_US + GUARD_US + 8_000, (on - contact)
+        # contact + glitch filter + report delay, with room for a busy shared test machine's
+        # scheduling, and far below the 80 ms frame (benchmarks/realtime.py measures the p99)
+        assert on - contact < GLITCH_US + GUARD_US + 25_000, (on - contact)
     for on in lit:  # the screen shows it on the next frame: after the light, within a frame's drawing
         [(at, _lit, shown)] = [d for d in result.decisions if d[0] <= on <= d[1]]
         assert shown is not None and on <= shown < at + 2 * int(RENDER_S * 1e6) + 20_000

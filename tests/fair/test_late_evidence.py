@@ -36,13 +36,13 @@ def test_a_press_stamped_first_but_delivered_12_ms_late_is_late_evidence(tmp_pat
     assert [e.player for e in events if e.kind == "winner"] == [1]  # announced: Ben
     contact(box, 0, 99_500)  # Ann pressed 500 µs earlier, but it reaches the box 12 ms late
     late = []
-    for now in range(112_000, 130_000, 500):
+    for now in range(112_000, 200_000, 500):  # the guard has risen: the press settles later
         late += box.step(now)
     [evidence] = [e for e in late if e.kind == "late_evidence"]
     assert evidence.player == 0 and evidence.data["pressed_us"] == 99_500
     assert box.late_deliveries >= 1 and box.latency_guard_us > GUARD_US  # measured, and the guard rose
-    box.host("correct", 130_000)
-    box.step(160_000)  # host actions wait for the horizon too (now raised)
+    box.host("correct", 200_000)
+    box.step(300_000)  # host actions wait for the horizon too (now raised)
     summary = box.summary()
     assert summary["scores"] == [0, 1] and summary["results"][-1]["winner"] == 1
     assert summary["winner"] == 1  # the ranking of record is the announced one

@@ -18,7 +18,7 @@ from games.registry import get, scene_for
 
 BELLS = 6
 STORM_US = 1_300_000
-BATCH_S = 0.02  # the storm reaches the box in 20 ms batches: up to 20 ms late, ten times the stated delay
+BATCH_S = 0.01  # the storm reaches the box in 10 ms batches: up to 10 ms late, five times the stated delay
 CONFIG = DebounceConfig(bounce_us=10_000, glitch_us=1_000, stuck_us=1_000_000)
 
 
