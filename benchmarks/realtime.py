@@ -54,8 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arbitration import BELL_PINS, bench_profile  # noqa: E402
 
 from controller import journal as journal_mod  # noqa: E402
-from controller.display.loop import Presenter, run  # noqa: E402
+from controller.display.loop import Presenter  # noqa: E402
 from controller.display.screen import Screen  # noqa: E402
+from controller.live import LiveGame  # noqa: E402
 from controller.press import Edge  # noqa: E402
 from controller.runtime import Box  # noqa: E402
 from controller.sources.gpio import GpioSource, mock_factory  # noqa: E402
@@ -181,14 +182,16 @@ def one_run(contests: int, seed: int, loaded: bool, folder: Path) -> dict[str, A
     for th in threads:
         th.start()
     load_before = os.getloadavg()[0]
-    result = run(box, presenter, realtime=True, until_us=game_now() + int((0.2 + contests * 0.35 + 0.5) * 1e6))
+    # the very object `play` runs: measured report delay, bounded logs, the journal's end on close
+    game = LiveGame(box, presenter, source=source)
+    result = game.run(seconds=0.2 + contests * 0.35 + 0.5)
+    assert result is not None
     stop.set()
     for th in threads:
         th.join(timeout=2)
-    source.stop()
-    box.journal.close()
     winners = [e for e in result.events if e.kind in ("winner", "tie")]
     decision, settle, light, frame, wrong, ties = [], [], [], [], 0, 0
+    base_wrong = dict.fromkeys(BASELINES, 0)
     for (contact, _first, _gap), edges, calm in zip(truths, driven, settled, strict=False):
         won = next((e for e in winners if e.t_us >= contact), None)
         if won is None:
@@ -200,6 +203,8 @@ def one_run(contests: int, seed: int, loaded: bool, folder: Path) -> dict[str, A
             wrong += 1
             if os.environ.get("REALTIME_DEBUG"):
                 print("wrong", contact, expected, won, file=sys.stderr)
+        for name, judge in BASELINES.items():
+            base_wrong[name] += judge(edges) != expected[1]
         d = next((d for d in result.decisions if d[0] >= contact), None)
         if d is not None:
             decision.append(d[0] - contact)
@@ -209,10 +214,41 @@ def one_run(contests: int, seed: int, loaded: bool, folder: Path) -> dict[str, A
         lit = next((t for s, t in lights.on if t >= contact), None)
         if lit is not None:
             light.append(lit - contact)
-    return {"decision": decision, "settle": settle, "light": light, "frame": frame, "wrong": wrong, "ties": ties,
+    return {"baselines": base_wrong, "decision": decision, "settle": settle, "light": light, "frame": frame, "wrong": wrong, "ties": ties,
             "contests": len(truths), "late": box.late_deliveries, "load": max(load_before, os.getloadavg()[0]),
             "budget": profile.debounce.glitch_us + box.latency_guard_us + 1_000,
             "frame_ms": statistics.median(result.frame_us) / 1000 if result.frame_us else float("nan")}
+
+
+def first_edge(edges: list[tuple[int, int, int]]) -> int | None:
+    """lgpio-style callback (each edge's own level and tick), first falling edge wins."""
+    return next((s for _t, s, level in edges if level == 0), None)
+
+
+def sampled(period_us: int, phase_us: int) -> Any:
+    """A loop that reads every pin each ``period_us`` and lets the first station
+    it sees pressed win (the lowest number when several are seen in one pass):
+    1 kHz polling, or last-writer-per-frame at 60 fps."""
+
+    def judge(edges: list[tuple[int, int, int]]) -> int | None:
+        level = dict.fromkeys(range(PLAYERS), 1)
+        t, i = edges[0][0] - edges[0][0] % period_us + phase_us, 0
+        while i < len(edges) or t <= edges[-1][0]:
+            while i < len(edges) and edges[i][0] <= t:
+                level[edges[i][1]] = edges[i][2]
+                i += 1
+            seen = [s for s in range(PLAYERS) if level[s] == 0]
+            if seen:
+                return seen[0]
+            t += period_us
+        return None
+
+    return judge
+
+
+#: judged offline on the very edges the box was fed (a model of each set-up, not a run of it)
+BASELINES = {"lgpio-style callback": first_edge, "1 kHz polling": sampled(1_000, 373),
+             "read per 60 fps frame": sampled(16_667, 5_011)}
 
 
 def virtual_winner(edges: list[tuple[int, int, int]], debounce: Any, seed: int) -> tuple[str, int | None]:
@@ -260,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{r['frame_ms']:5.1f} ms")
             p99s = [pct(r["settle"], .99) for r in runs]
             budget = runs[0]["budget"] / 1000
+            for name in BASELINES:
+                wrongs = [r["baselines"][name] for r in runs]
+                print(f"  baseline {name} (same edges, judged offline): wrong winners per run {wrongs}")
             print(f"  settled->decision p99 over runs: min {min(p99s):.2f}, median {statistics.median(p99s):.2f}, "
                   f"max {max(p99s):.2f} ms (budget glitch + report delay + 1 ms = {budget:.1f} ms); "
                   f"wrong winners {sum(r['wrong'] for r in runs)}/{sum(r['contests'] for r in runs)}")

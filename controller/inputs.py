@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -47,12 +48,21 @@ class InputLayer(Inbox):
         self.stations = [StationState() for _ in range(stations)]
         #: set on every delivery: the thread that decides wakes on it at once
         self.arrived = threading.Event()
+        #: with a clock (the one the sources stamp with), how late each edge
+        #: and press reached the inbox is noted as it arrives: the source's
+        #: own delay, not how long the deciding thread took to get to it
+        self.arrival_clock: Callable[[], int] | None = None
+        self.arrival_lags: deque[int] = deque()
 
     def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.arrival_clock is not None:
+            self.arrival_lags.append(self.arrival_clock() - edge.t_us)
         super().edge(edge, precision_us)
         self.arrived.set()
 
     def press(self, press: Press) -> None:
+        if self.arrival_clock is not None:
+            self.arrival_lags.append(self.arrival_clock() - press.t_us)
         super().press(press)
         self.arrived.set()
 

@@ -229,7 +229,7 @@ class LiveGame:
         target: Session | Box = self.session if self.session is not None else self.box
         if realtime:
             # the sources' stated report delay is checked on every delivery from now on
-            self.box.measure_report_delay()
+            self.box.measure_report_delay(box_now_us)
         if self.session is None:
             self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
         # simulated players keep the session's own timeline; people play on the box's

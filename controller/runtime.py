@@ -148,12 +148,16 @@ class Box(InputLayer):
         self.press_log = deque(self.press_log, maxlen=limit)
         self.event_log = deque(self.event_log, maxlen=limit)
 
-    def measure_report_delay(self) -> None:
+    def measure_report_delay(self, clock: Callable[[], int] | None = None) -> None:
         """From now on, every delivery is checked against the stated report
         delay (``latency_guard_us``): one later than it is counted and logged,
-        and the guard rises to cover it (up to ``MAX_GUARD_US``), relaxing
-        again after ``GUARD_RELAX_US`` without a late one."""
+        and the guard rises to cover it (``LATE_HEADROOM``, ``LATE_FLOOR_US``,
+        up to ``MAX_GUARD_US``), relaxing again after ``GUARD_RELAX_US``
+        without a late one. With ``clock`` (the sources' clock) lateness is
+        taken as each input reaches the inbox; without it (virtual time), when
+        a step takes it."""
         self.stated_delay_us = self.latency_guard_us
+        self.arrival_clock = clock
 
     def _delivered(self, now_us: int, stamps: list[int]) -> None:
         """The measured report delay: how long after its stamp each edge or
@@ -161,8 +165,13 @@ class Box(InputLayer):
         stated = self.stated_delay_us
         if stated is None:
             return
-        for t_us in stamps:
-            lag = now_us - t_us
+        if self.arrival_clock is not None:
+            lags = []
+            while self.arrival_lags:
+                lags.append(self.arrival_lags.popleft())
+        else:
+            lags = [now_us - t_us for t_us in stamps]
+        for lag in lags:
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)

@@ -63,7 +63,7 @@ def test_a_late_storm_under_load_is_flagged_stuck_as_in_virtual_time() -> None:
     live = new_box()
     start = box_now_us() + 30_000
     live.time_offset_us = -start + 0  # game time 0 is the storm's start
-    live.measure_report_delay()
+    live.measure_report_delay(box_now_us)
     busy = threading.Event()
 
     def burn() -> None:
