@@ -216,7 +216,7 @@ def one_run(contests: int, seed: int, loaded: bool, folder: Path) -> dict[str, A
             light.append(lit - contact)
     return {"baselines": base_wrong, "decision": decision, "settle": settle, "light": light, "frame": frame, "wrong": wrong, "ties": ties,
             "contests": len(truths), "late": box.late_deliveries, "load": max(load_before, os.getloadavg()[0]),
-            "budget": profile.debounce.glitch_us + box.latency_guard_us + 1_000,
+            "budget": profile.debounce.glitch_us + (box.stated_delay_us or 0) + 1_000,
             "frame_ms": statistics.median(result.frame_us) / 1000 if result.frame_us else float("nan")}
 
 

@@ -61,7 +61,7 @@ LATE_HEADROOM = 4
 LATE_FLOOR_US = 50_000
 #: a raised guard halves back toward the stated delay after this long
 #: without a late delivery
-GUARD_RELAX_US = 10_000_000
+GUARD_RELAX_US = 3_000_000
 
 
 class Box(InputLayer):
