@@ -8,11 +8,13 @@ import random
 import threading
 import time
 
+import pytest
+
 from controller.debounce import DebounceConfig
 from controller.display.loop import Presenter, run
 from controller.display.screen import Screen
 from controller.press import Edge
-from controller.runtime import Box
+from controller.runtime import LATE_FLOOR_US, Box
 from controller.timeline import box_now_us
 from games.registry import get, scene_for
 
@@ -70,11 +72,15 @@ def test_a_late_storm_under_load_is_flagged_stuck_as_in_virtual_time() -> None:
         while not busy.is_set():
             sum(range(1000))
 
+    gaps: list[int] = []
+
     def deliver() -> None:
-        i = 0
+        i, last = 0, box_now_us()
         while i < len(edges):
             time.sleep(BATCH_S)
             now = box_now_us()
+            gaps.append(now - last)
+            last = now
             while i < len(edges) and start + edges[i][0] <= now:
                 t, station, level = edges[i]
                 live.edge(Edge(station, "bell", level, start + t), 1)
@@ -91,4 +97,8 @@ def test_a_late_storm_under_load_is_flagged_stuck_as_in_virtual_time() -> None:
         for th in threads:
             th.join()
     assert live.late_deliveries > 0  # it really was late
+    if max(gaps) >= LATE_FLOOR_US:
+        # the machine starved the feeder longer than the raised guard: a lateness no
+        # guard learns in time (docs/architecture.md says so); not this test's claim
+        pytest.skip(f"the test machine stalled the storm's delivery {max(gaps) / 1000:.0f} ms")
     assert outcome(live) == expected
