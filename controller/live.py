@@ -413,6 +413,11 @@ class LiveGame:
         """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
         None when it was stopped. Closes the game in every case."""
         target: Session | Box = self.session if self.session is not None else self.box
+        if realtime:
+            # the sources' stated report delay is checked on every delivery from now on
+            self.box.measure_report_delay(box_now_us)
+        if self.session is None:
+            self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
         # simulated players keep the session's own timeline; people play on the box's
         start = self.box.now_us if self.session is not None else self.game_now()
         until = None if seconds is None else start + int(seconds * 1_000_000)

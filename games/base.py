@@ -64,7 +64,10 @@ class GameEvent:
     Common kinds: ``winner``, ``queue``, ``early``, ``correct``, ``wrong``,
     ``show`` (a new card / GO must appear: the runtime answers with a
     ``shown`` host action once the frame is on screen), ``timer_warning``,
-    ``round_over``, ``game_over``, ``message``.
+    ``round_over``, ``game_over``, ``message``, ``late_evidence`` (a
+    station press stamped before what the game already decided on reached
+    the box too late to count: ``data`` has ``pressed_us`` and ``behind_us``;
+    the box shows it and journals it, the game never sees the press).
     """
 
     kind: str
@@ -173,7 +176,8 @@ CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"
 #: event kinds every part of the box understands (a game adds its own: ``GameSpec.logged_events``,
 #: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
 CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
-                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected"]
+                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected",
+                      "late_evidence"]
 #: host actions the box itself sends (engines add their own host actions)
 BoxHostAction = Literal["shown", "resume"]
 #: what the input layer puts over a station's game status
@@ -194,7 +198,7 @@ COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
 #: common event kinds worth a line in a running box's log (the journal has everything)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
     {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
-     "paused", "resumed", "rejected"}
+     "paused", "resumed", "rejected", "late_evidence"}
 )
 
 

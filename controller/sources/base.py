@@ -83,9 +83,11 @@ class Inbox:
         stamped on the same clock as the edges."""
         self.inbox.put(("action", action, 0))
 
-    def drain(self, debouncer: Debouncer, offset_us: int = 0) -> list[Press | InputNotice]:
+    def drain(self, debouncer: Debouncer, offset_us: int = 0,
+              arrived: list[int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far: edges through ``debouncer``, presses
-        and notices as they came; ``offset_us`` is added to every stamp."""
+        and notices as they came; ``offset_us`` is added to every stamp, and
+        ``arrived`` gets every edge's and press's stamp."""
         out: list[Press | InputNotice] = []  # and a phone's Action, when one came (only the Box takes them)
         while True:
             try:
@@ -94,6 +96,8 @@ class Inbox:
                 return out
             if offset_us:
                 item = replace(item, t_us=item.t_us + offset_us)
+            if arrived is not None and kind != "notice":
+                arrived.append(item.t_us)
             if kind == "edge":
                 out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
             else:
