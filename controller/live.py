@@ -232,11 +232,12 @@ def keyboard_keys_line(players: int) -> str:
     """Which key is which station, for people playing on a laptop."""
     import pygame
 
-    from controller.sources.keyboard import BELL_KEYS
+    from controller.sources.keyboard import BELL_KEYS, HOST_KEYS
 
     keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
                      for i, k in enumerate(BELL_KEYS[:players]))
-    return _("keyboard stations ({keys}; host: space arms, c correct, w wrong, n next, u undo)").format(keys=keys)
+    host = ", ".join(f"{pygame.key.name(k)} {action}" for k, action in HOST_KEYS.items() if action != "menu")
+    return _("keyboard stations ({keys}; host buttons: {host}; h lists every key)").format(keys=keys, host=host)
 
 
 def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
