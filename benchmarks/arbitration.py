@@ -221,7 +221,7 @@ def run_pipeline(
         winner, tie = decision if decision is not None else (None, None)
         tally.judge(contest, winner, tie, source.precision_us)
         stamped: dict[int, int] = {}
-        for press in box.press_log[seen:]:
+        for press in list(box.press_log)[seen:]:
             if press.station in stamped:
                 tally.phantom += 1
             else:

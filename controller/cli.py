@@ -29,6 +29,7 @@ from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.firmware_tools import add_firmware_commands
 from controller.live import journal_dir
+from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 from games.base import BuzzerBoxError
@@ -117,6 +118,9 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help=_("where each game with real players is journaled (default: %(default)s)"))
     p.add_argument("--fresh", action="store_true",
                    help=_("do not resume the newest journaled game even if it was cut off mid-game"))
+    p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
+                   help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
+                          "(default {port})").format(port=DEFAULT_PORT))
     add_screen_args(p)
     p.set_defaults(func=cmd_menu)
 
@@ -187,6 +191,9 @@ def build_parser() -> Parser:
                    help=_("start at once, without every station pressing once first"))
     add_screen_args(p, profile=False)
     p.add_argument("--headless", action="store_true", help=_("no window even where there is a screen"))
+    p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
+                   help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
+                          "(default {port})").format(port=DEFAULT_PORT))
     p.set_defaults(func=cmd_play)
 
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(

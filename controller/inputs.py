@@ -7,10 +7,13 @@ for a game; ``diag`` uses it with no game at all.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.press import InputNotice, Press
+from controller.press import Edge, InputNotice, Press
 from controller.sources.base import Inbox
 
 log = logging.getLogger("buzzerbox")
@@ -43,13 +46,43 @@ class InputLayer(Inbox):
         super().__init__()
         self.debouncer = Debouncer(debounce)
         self.stations = [StationState() for _ in range(stations)]
+        #: set on every delivery: the thread that decides wakes on it at once
+        self.arrived = threading.Event()
+        #: with a clock (the one the sources stamp with), how late each edge
+        #: and press reached the inbox is noted as it arrives: the source's
+        #: own delay, not how long the deciding thread took to get to it
+        self.arrival_clock: Callable[[], int] | None = None
+        self.arrival_lags: deque[int] = deque()
 
-    def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0) -> list[Press | InputNotice]:
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.arrival_clock is not None:
+            self.arrival_lags.append(self.arrival_clock() - edge.t_us)
+        super().edge(edge, precision_us)
+        self.arrived.set()
+
+    def press(self, press: Press) -> None:
+        if self.arrival_clock is not None:
+            self.arrival_lags.append(self.arrival_clock() - press.t_us)
+        super().press(press)
+        self.arrived.set()
+
+    def notice(self, notice: InputNotice) -> None:
+        super().notice(notice)
+        self.arrived.set()
+
+    def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
+             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far (``offset_us`` added to every stamp) and
         every press that settled by ``now_us - guard_us`` (edges may reach us a
         little after they happened: judge "stable since" only up to a moment
-        every source has surely reported by)."""
-        outputs = self.drain(self.debouncer, offset_us)
+        every source has surely reported by). ``measure`` gets the stamp of
+        every edge and press taken, before anything is judged, and returns the
+        guard to judge with (it may have risen: a storm delivered late is
+        judged by its stamps, not by when it came)."""
+        arrived: list[int] = []
+        outputs = self.drain(self.debouncer, offset_us, arrived)
+        if measure is not None:
+            guard_us = measure(arrived)
         outputs += self.debouncer.poll(now_us - guard_us)
         outputs.sort(key=lambda o: o.t_us)
         return outputs

@@ -232,11 +232,12 @@ def keyboard_keys_line(players: int) -> str:
     """Which key is which station, for people playing on a laptop."""
     import pygame
 
-    from controller.sources.keyboard import BELL_KEYS
+    from controller.sources.keyboard import BELL_KEYS, HOST_KEYS
 
     keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
                      for i, k in enumerate(BELL_KEYS[:players]))
-    return _("keyboard stations ({keys}; host: space arms, c correct, w wrong, n next, u undo)").format(keys=keys)
+    host = ", ".join(f"{pygame.key.name(k)} {action}" for k, action in HOST_KEYS.items() if action != "menu")
+    return _("keyboard stations ({keys}; host buttons: {host}; h lists every key)").format(keys=keys, host=host)
 
 
 def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
@@ -401,6 +402,8 @@ class LiveGame:
     owns_source: bool = True
     session: Session | None = None
     stopped: bool = False  # Ctrl+C or SIGTERM
+    #: the companion pages' server (``--web``), stopped with the game
+    companion: Any = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
@@ -411,6 +414,11 @@ class LiveGame:
         """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
         None when it was stopped. Closes the game in every case."""
         target: Session | Box = self.session if self.session is not None else self.box
+        if realtime:
+            # the sources' stated report delay is checked on every delivery from now on
+            self.box.measure_report_delay(box_now_us)
+        if self.session is None:
+            self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
         # simulated players keep the session's own timeline; people play on the box's
         start = self.box.now_us if self.session is not None else self.game_now()
         until = None if seconds is None else start + int(seconds * 1_000_000)
@@ -430,6 +438,7 @@ class LiveGame:
         if self.closed:
             return
         self.closed = True
+        stop_companion(self)
         try:
             self.presenter.close()
         finally:
@@ -482,3 +491,22 @@ def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = 
             theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 
     scene.draw = draw_with_keys  # type: ignore[method-assign]
+
+
+# -- the companion pages (--web) -------------------------------------------------------------
+
+
+def start_companion(game: LiveGame, port: int | None) -> None:
+    """``--web [PORT]``: serve the phones' pages for this game (None: off).
+    The server only enqueues into the box and reads what the loop publishes."""
+    if port is None:
+        return
+    from controller.web.attach import serve
+
+    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port)
+
+
+def stop_companion(game: LiveGame) -> None:
+    if game.companion is not None:
+        game.companion.stop()
+        game.companion = None

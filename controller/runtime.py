@@ -12,6 +12,8 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -43,6 +45,24 @@ from games.base import (
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
+
+#: how many presses and events a live box keeps in memory (the strip and the
+#: screen need only the newest; the journal on disk has every one)
+LIVE_LOG_LIMIT = 1_000
+#: the most the measured report delay may raise the horizon's guard: past
+#: this a delivery is late evidence, not something to wait for
+MAX_GUARD_US = 500_000
+#: a late delivery raises the guard to this many times its lateness: a
+#: source that is late once tends to be later still (a storm, a busy core),
+#: and a guard that only just covers the last delay is overtaken by the next
+LATE_HEADROOM = 4
+#: and to at least this: a source seen late once is given room for the next
+#: late batch, however small the first lateness looked
+LATE_FLOOR_US = 50_000
+#: a raised guard halves back toward the stated delay after this long
+#: without a late delivery
+GUARD_RELAX_US = 3_000_000
+
 
 class Box(InputLayer):
     """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
@@ -82,8 +102,24 @@ class Box(InputLayer):
         #: 0, and a resumed one carries on the journal's timeline although the
         #: kernel's clock restarted (or ran on) meanwhile
         self.time_offset_us = 0
-        self.press_log: list[Press] = []  # every accepted press, for disputes and the strip
-        self.event_log: list[GameEvent] = []
+        #: accepted presses and events: all of them when replaying (disputes),
+        #: the newest ``LIVE_LOG_LIMIT`` in a live box (``bound_logs``)
+        self.press_log: deque[Press] = deque()
+        self.event_log: deque[GameEvent] = deque()
+        self.presses_total = 0
+        #: held while the box steps; whoever reads the engine from another
+        #: thread (the frame, the host's keys) holds it too
+        self.lock = threading.RLock()
+        #: the report delay the sources stated; ``latency_guard_us`` may rise
+        #: above it while deliveries are measured later than that
+        self.stated_delay_us: int | None = None
+        self.late_deliveries = 0
+        self.worst_delivery_us = 0
+        self._last_late_us = 0
+        #: the engine has seen everything up to this stamp (inputs and ticks);
+        #: a station press stamped before it is late evidence
+        self.engine_until_us = -(1 << 62)
+        self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
         self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
         self._order = itertools.count()
@@ -107,13 +143,63 @@ class Box(InputLayer):
     # first cannot lose to a cleaner one touched after it, and host actions
     # (judge, arm, shown) take their place on the same timeline.
 
+    def bound_logs(self, limit: int = LIVE_LOG_LIMIT) -> None:
+        """Keep only the newest ``limit`` presses and events in memory (a live
+        game: the journal has every one, and ``replay --disputes`` reads it)."""
+        self.press_log = deque(self.press_log, maxlen=limit)
+        self.event_log = deque(self.event_log, maxlen=limit)
+
+    def measure_report_delay(self, clock: Callable[[], int] | None = None) -> None:
+        """From now on, every delivery is checked against the stated report
+        delay (``latency_guard_us``): one later than it is counted and logged,
+        and the guard rises to cover it (``LATE_HEADROOM``, ``LATE_FLOOR_US``,
+        up to ``MAX_GUARD_US``), relaxing again after ``GUARD_RELAX_US``
+        without a late one. With ``clock`` (the sources' clock) lateness is
+        taken as each input reaches the inbox; without it (virtual time), when
+        a step takes it."""
+        self.stated_delay_us = self.latency_guard_us
+        self.arrival_clock = clock
+
+    def _delivered(self, now_us: int, stamps: list[int]) -> None:
+        """The measured report delay: how long after its stamp each edge or
+        press reached the box."""
+        stated = self.stated_delay_us
+        if stated is None:
+            return
+        if self.arrival_clock is not None:
+            lags = []
+            while self.arrival_lags:
+                lags.append(self.arrival_lags.popleft())
+        else:
+            lags = [now_us - t_us for t_us in stamps]
+        for lag in lags:
+            if lag > self.latency_guard_us:
+                self.late_deliveries += 1
+                self.worst_delivery_us = max(self.worst_delivery_us, lag)
+                self._last_late_us = now_us
+                raised = min(MAX_GUARD_US, max(LATE_FLOOR_US, LATE_HEADROOM * lag + 1_000))
+                if raised > self.latency_guard_us:
+                    log.warning("an input reached the box %.1f ms after its stamp (stated delay %.1f ms): "
+                                "decisions now wait %.1f ms", lag / 1e3, stated / 1e3, raised / 1e3)
+                    self.latency_guard_us = raised
+        if self.latency_guard_us > stated and now_us - self._last_late_us > GUARD_RELAX_US:
+            self.latency_guard_us = max(stated, self.latency_guard_us // 2)
+            self._last_late_us = now_us
+            log.info("inputs on time again: decisions wait %.1f ms", self.latency_guard_us / 1e3)
+
     def step(self, now_us: int) -> list[GameEvent]:
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us):
+        def measure(stamps: list[int]) -> int:
+            self._delivered(now_us, stamps)
+            return self.latency_guard_us
+
+        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
             if isinstance(out, Press):
                 self._accept(out)
+            elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
+                self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
         return events + self._settle()
@@ -147,6 +233,7 @@ class Box(InputLayer):
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""
         self.press_log.append(press)
+        self.presses_total += 1
         self.note_press(press)
         self._submit(press.t_us, press)
 
@@ -156,6 +243,16 @@ class Box(InputLayer):
     def next_held_us(self) -> int | None:
         """Stamp of the earliest input not yet handed to the game."""
         return self._held[0][0] if self._held else None
+
+    def next_due_us(self) -> int | None:
+        """The next moment (box time) a step could decide something without
+        a new delivery: a press settling, a held input or an engine deadline
+        passing the horizon. The deciding thread sleeps until then, or until
+        a source delivers."""
+        guard = self.latency_guard_us
+        dues = [d + guard for d in (self.debouncer.next_due_us(), self.next_held_us(), self.engine.next_deadline_us())
+                if d is not None]
+        return min(dues, default=None)
 
     def decided_until_us(self, now_us: int) -> int:
         """The horizon: not past what every source has surely reported, and
@@ -179,9 +276,13 @@ class Box(InputLayer):
         """Hand one input to the engine, journaling it in the order the engine saw it."""
         if isinstance(item, Action):
             self._write(ActionRecord(item))
+            self._seen(item.t_us)
             return self._apply(item)
         press = item
+        if press.station != HOST_STATION and press.t_us < self.engine_until_us:
+            return self._late_evidence(press)
         self._write(PressRecord(press, self.now_us))
+        self._seen(press.t_us)
         if press.station == HOST_STATION:
             kind = self.host_kind(press.input)
             return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
@@ -192,10 +293,30 @@ class Box(InputLayer):
                                           press.t_us, press.precision_us)
         return [] if action is None else self._apply(action)
 
+    def _seen(self, t_us: int, journaled: bool = True) -> None:
+        self.engine_until_us = max(self.engine_until_us, t_us)
+        if journaled:
+            self._journaled_until_us = max(self._journaled_until_us, t_us)
+
+    def _late_evidence(self, press: Press) -> list[GameEvent]:
+        """A station press stamped before what the game has already decided on.
+        The game never goes back in time, so it does not get the press; the
+        room is told instead (screen, log, journal), and the host may act.
+        The journal first records how far the game had got, so replay finds
+        the very same press late and tells the same story."""
+        if self._journaled_until_us < self.engine_until_us:
+            self._write(TickRecord(self.engine_until_us))
+            self._journaled_until_us = self.engine_until_us
+        self._write(PressRecord(press, self.now_us))
+        behind = self.engine_until_us - press.t_us
+        return self._emit([GameEvent("late_evidence", max(self.now_us, press.t_us), press.station,
+                                     {"pressed_us": press.t_us, "input": press.input, "behind_us": behind})])
+
     def _tick(self, until_us: int) -> list[GameEvent]:
         events = self.engine.tick(until_us)
         if events:
             self._write(TickRecord(until_us))
+        self._seen(until_us, journaled=bool(events))
         return self._emit(events)
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
@@ -293,6 +414,7 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
             if isinstance(record, PressRecord):
                 box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
                 box.press_log.append(record.press)
+                box.presses_total += 1
                 box._deliver(record.press)
             elif isinstance(record, ActionRecord):
                 box._deliver(record.action)

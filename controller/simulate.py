@@ -2,7 +2,9 @@
 headless demos) or in real time beside a screen (``demo``).
 
 The simulated players press through the same path as real stations: planned
-press -> bouncing edge train -> debounce -> button map -> engine.
+press -> bouncing edge train -> debounce -> button map -> engine. Players of
+hidden-hand games (``PhoneBot``) also see their own seat's private view and
+send phone actions, delivered at their time as the seat's own, as a phone's are.
 """
 
 from __future__ import annotations
@@ -16,17 +18,18 @@ from controller.journal import JournalWriter
 from controller.press import Edge
 from controller.runtime import Box
 from controller.sources.simulated import SimulatedSwitches
-from games.base import Action, Bot, GameEvent, GameSpec, HostBot
+from games.base import Action, Bot, GameEvent, GameSpec, HostBot, PhoneBot, PlannedAction
 
 
 class Session:
     """A box with simulated players (and host) attached."""
 
-    def __init__(self, box: Box, bots: Sequence[Bot], host: HostBot | None, seed: int) -> None:
+    def __init__(self, box: Box, bots: Sequence[Bot | PhoneBot], host: HostBot | None, seed: int) -> None:
         self.box = box
         self.bots = bots
         self.host = host
         self.switches = SimulatedSwitches(seed)
+        #: host actions and phone actions (player set) waiting for their time
         self._host_queue: list[tuple[int, int, Action]] = []
         self._seq = itertools.count()
         self.now_us = box.now_us
@@ -42,11 +45,22 @@ class Session:
     def _observe(self, events: list[GameEvent]) -> None:
         view = self.box.engine.public_view()
         for station, bot in enumerate(self.bots):
-            for plan in bot.observe(view, events, self.now_us):
-                self.switches.plan(station, plan.input, max(plan.t_us, self.now_us))
+            if isinstance(bot, PhoneBot):
+                private = self.box.engine.private_view(station)
+                plans = list(bot.observe_seat(view, private, events, self.now_us))
+            else:
+                plans = list(bot.observe(view, events, self.now_us))
+            for plan in plans:
+                t_us = max(plan.t_us, self.now_us)
+                if isinstance(plan, PlannedAction):
+                    action = Action(plan.kind, t_us, station, dict(plan.args), plan.precision_us)
+                    heapq.heappush(self._host_queue, (t_us, next(self._seq), action))
+                else:
+                    self.switches.plan(station, plan.input, t_us)
         if self.host is not None:
             for action in self.host.observe(view, events, self.now_us):
-                heapq.heappush(self._host_queue, (max(action.t_us, self.now_us), next(self._seq), action))
+                t_us = max(action.t_us, self.now_us)
+                heapq.heappush(self._host_queue, (t_us, next(self._seq), Action(action.kind, t_us, None, action.args)))
 
     def next_time_us(self) -> int | None:
         candidates = [
@@ -69,7 +83,7 @@ class Session:
         events: list[GameEvent] = []
         while self._host_queue and self._host_queue[0][0] <= self.now_us:
             t, _, action = heapq.heappop(self._host_queue)
-            events += self.box.apply_action(Action(action.kind, t, None, action.args))
+            events += self.box.apply_action(Action(action.kind, t, action.player, action.args, action.precision_us))
         events += self.box.step(self.now_us)
         for event in list(events):
             if event.kind == "show":

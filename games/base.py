@@ -64,7 +64,10 @@ class GameEvent:
     Common kinds: ``winner``, ``queue``, ``early``, ``correct``, ``wrong``,
     ``show`` (a new card / GO must appear: the runtime answers with a
     ``shown`` host action once the frame is on screen), ``timer_warning``,
-    ``round_over``, ``game_over``, ``message``.
+    ``round_over``, ``game_over``, ``message``, ``late_evidence`` (a
+    station press stamped before what the game already decided on reached
+    the box too late to count: ``data`` has ``pressed_us`` and ``behind_us``;
+    the box shows it and journals it, the game never sees the press).
     """
 
     kind: str
@@ -173,7 +176,8 @@ CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"
 #: event kinds every part of the box understands (a game adds its own: ``GameSpec.logged_events``,
 #: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
 CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
-                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected"]
+                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected",
+                      "late_evidence"]
 #: host actions the box itself sends (engines add their own host actions)
 BoxHostAction = Literal["shown", "resume"]
 #: what the input layer puts over a station's game status
@@ -194,7 +198,7 @@ COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
 #: common event kinds worth a line in a running box's log (the journal has everything)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
     {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
-     "paused", "resumed", "rejected"}
+     "paused", "resumed", "rejected", "late_evidence"}
 )
 
 
@@ -211,6 +215,29 @@ class Bot(Protocol):
     """A simulated player: watches the shared screen, decides what to press."""
 
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]: ...
+
+
+@dataclass(frozen=True)
+class PlannedAction:
+    """A simulated player's phone action: send ``kind`` with ``args`` as its
+    own seat at ``t_us`` (what a phone page sends: one of ``legal_moves``)."""
+
+    kind: str
+    t_us: int
+    args: Mapping[str, Any] = field(default_factory=dict)
+    #: how finely the phone's path stamps it (arrival at the box: tens of ms)
+    precision_us: int = 1
+
+
+@runtime_checkable
+class PhoneBot(Protocol):
+    """A simulated player of a hidden-hand game: it sees the shared screen and
+    its own phone (``private_view(seat)``), and answers with station presses
+    (the bell: timed fairly like any press) and phone actions."""
+
+    def observe_seat(
+        self, view: Mapping[str, Any], private: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress | PlannedAction]: ...
 
 
 class HostBot(Protocol):
@@ -319,7 +346,7 @@ class GameSpec:
     max_players: int
     new_engine: Callable[[GameSettings], Engine]
     buttons: ButtonMap
-    new_bots: Callable[[GameSettings], Sequence[Bot]]
+    new_bots: Callable[[GameSettings], Sequence[Bot | PhoneBot]]
     new_host: Callable[[GameSettings], HostBot | None] = _no_host
     scenario_step: ScenarioStep = _no_scenario_step
     #: scenario keys (besides game/players/seed/steps) copied into settings.options
@@ -352,6 +379,10 @@ class GameSpec:
     status_lights: Mapping[str, LightMode] = field(default_factory=dict)
     #: this game's own statuses -> what the strip cell says (default: the status in capitals)
     status_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the players' secret hands / words are on phones (the companion pages);
+    #: ``no_phones_with`` lists option values under which the game plays without
+    needs_phones: bool = False
+    no_phones_with: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def default_options(self) -> dict[str, Any]:
@@ -368,6 +399,13 @@ class GameSpec:
                 self.options[name].check(name, value)
         merged = {**self.default_options, **options}
         return GameSettings(players=players, seed=seed, options=merged)
+
+    def phones_needed(self, options: Mapping[str, Any] | None = None) -> bool:
+        """Whether a game with these options needs the players' phones."""
+        if not self.needs_phones:
+            return False
+        chosen = {**self.default_options, **(options or {})}
+        return not self.no_phones_with or any(chosen.get(k) != v for k, v in self.no_phones_with.items())
 
     def host_kinds(self, button: str) -> tuple[str, ...]:
         return self.host_aliases.get(button, (button,))

@@ -23,6 +23,9 @@ _PACKAGES = {
     "reaction": "games.reaction",
     "schicki-micki": "games.schicki_micki",
     "viva-topo": "games.viva_topo",
+    "piepmatz": "games.piepmatz",
+    "fiki-miki": "games.fiki_miki",
+    "pictomania": "games.pictomania",
 }
 
 

@@ -5,7 +5,7 @@ is skipped on a developer's machine (listed loudly at the end of the run by
 tests/conftest.py) but FAILS when ``BUZZERBOX_REQUIRE_RUNTIMES=1`` is set, as
 ``.ci/run`` does: CI can never go green with a runtime silently absent.
 
-Adding a runtime (Chromium next): one function returning ``None`` when it is
+Adding a runtime: one function returning ``None`` when it is
 there, or what is missing and the command that installs it; one line in
 ``CHECKS``.
 """
@@ -32,9 +32,24 @@ def _micropython() -> str | None:
     return None
 
 
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _chromium() -> str | None:
+    """Debian's chromium, driven by the playwright package (never its own browser download)."""
+    if not os.path.exists(CHROMIUM) and shutil.which("chromium") is None:
+        return "Debian's chromium is not installed (apt-get install -y chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing (pip install -e '.[dev]')"
+    return None
+
+
 #: runtime name -> check (None: present; else what is missing and how to install it)
 CHECKS: dict[str, Callable[[], str | None]] = {
     "micropython": _micropython,
+    "chromium": _chromium,
 }
 
 #: (runtime, reason, test id) of every skip in this run, for the terminal summary

@@ -70,6 +70,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                 game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
                                      source, owns_source=False)
+                live.start_companion(game, args.web)
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
                 relay.target = None
                 log.info(game.summary_line(result))
@@ -117,6 +118,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         relay.target = box
                 presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
                 game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
+                live.start_companion(game, args.web)
                 result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
                 relay.target = None
                 log.info(game.summary_line(result))

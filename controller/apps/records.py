@@ -112,6 +112,10 @@ def print_disputes(box: Box) -> None:
             text = f"FIRST  {name(event.player if event.player is not None else -1)}" + (f"; then {behind}" if behind else "")
         elif event.kind == "tie":
             text = "TIE    " + " = ".join(name(s) for s in event.data.get("stations", [])) + " (closer than the stamps can tell)"
+        elif event.kind == "late_evidence":
+            text = (f"LATE   {name(event.player if event.player is not None else -1)}'s press stamped "
+                    f"{event.data.get('pressed_us', 0) / 1e6:.6f} s reached the box after the decision "
+                    f"({event.data.get('behind_us', 0) / 1000:.3f} ms before it was made): not counted")
         elif event.kind == "early":
             text = f"early  {name(event.player if event.player is not None else -1)} pressed before it was allowed"
         else:

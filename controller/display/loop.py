@@ -14,6 +14,8 @@ one due moment to the next (headless demos, tests).
 from __future__ import annotations
 
 import logging
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -49,6 +51,67 @@ class RunResult:
     events: list[GameEvent] = field(default_factory=list)
     shows: list[tuple[int, int]] = field(default_factory=list)  # (due, flipped) box times
     sounds: list[str] = field(default_factory=list)
+    #: a live box's decisions: [decided, light set, first frame flipped after]
+    #: in game µs (the real-time benchmark measures from contact)
+    decisions: list[list[int | None]] = field(default_factory=list)
+    #: how long each frame took to draw and flip, µs (live box)
+    frame_us: list[int] = field(default_factory=list)
+
+
+#: the deciding thread sleeps at most this long between steps when nothing is
+#: due: a bound on a missed wake-up, cheap when idle (a step is ~10 µs)
+DECIDER_MAX_SLEEP_S = 0.005
+#: how often the interpreter lets another thread run (default 5 ms): short,
+#: so the deciding thread gets the GIL soon after a delivery wakes it even
+#: while a frame is being drawn
+LIVE_SWITCH_INTERVAL_S = 0.0002
+
+
+class Decider(threading.Thread):
+    """Decides for a live box, independently of the frames: wakes on every
+    delivery (``box.arrived``) and at the next moment something is due, steps
+    the box and sets the lights at once. Sound, messages and ``show`` frames
+    are the frame thread's (``take``). Both hold ``box.lock`` while they touch
+    the box."""
+
+    def __init__(self, box: Box, presenter: Presenter, now: Callable[[], int]) -> None:
+        super().__init__(name="buzzerbox-decider", daemon=True)
+        self.box = box
+        self.presenter = presenter
+        self.now = now
+        self.events: list[GameEvent] = []
+        self.decisions: list[list[int | None]] = []
+        self.error: BaseException | None = None
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        box = self.box
+        timeout = 0.0
+        try:
+            while not self._stopping.is_set():
+                box.arrived.wait(timeout)
+                box.arrived.clear()
+                with box.lock:
+                    t = self.now()
+                    events = box.step(t)
+                    if events:
+                        self.presenter.light(box)
+                        self.decisions.append([t, self.now(), None])
+                        self.events.extend(events)
+                    due = box.next_due_us()
+                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - t) / 1e6))
+        except BaseException as exc:  # the frame thread raises it: a game never runs on undecided
+            self.error = exc
+
+    def take(self) -> list[GameEvent]:
+        """The events decided since the last call (hold ``box.lock``)."""
+        events, self.events = self.events, []
+        return events
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.box.arrived.set()
+        self.join(timeout=1.0)
 
 
 class Presenter:
@@ -69,14 +132,18 @@ class Presenter:
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
-        else (on the screen, or on ``surface``: screenshots at a fixed size)."""
-        view = freeze(box.engine.public_view())
-        strip = box.strip()
-        scene = self.results if box.engine.finished and not self.scene.own_results else self.scene
+        else (on the screen, or on ``surface``: screenshots at a fixed size).
+        The box is read under its lock, then drawn without it: the deciding
+        thread never waits for the drawing."""
+        with box.lock:
+            view = freeze(box.engine.public_view())
+            strip = box.strip()
+            finished, paused = box.engine.finished, box.paused
+        scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message
-        if box.paused:  # said until the inputs are back: nobody wonders why nothing reacts
+        if paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = "Input board disconnected: game paused until it is back"
         target = surface if surface is not None else self.screen.surface
         scene.draw(target, view, strip, now_us)
@@ -84,10 +151,15 @@ class Presenter:
             self.help.draw(target)
         self.frames += 1
 
+    def light(self, box: Box) -> None:
+        """The lights from the box's strip now (sends only changes)."""
+        if self.lights is not None:
+            with box.lock:
+                self.lights.update(box.strip(), box.spec.status_light)
+
     def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
         """Events to lights (first, in the same pass as the press) and sound."""
-        if self.lights is not None:
-            self.lights.update(box.strip(), box.spec.status_light)
+        self.light(box)
         if self.sound is not None and events:
             self.sound.on_events(events, box.spec.sound_for)
         for e in events:
@@ -100,6 +172,10 @@ class Presenter:
                 text = "input board disconnected: game paused"
             elif e.kind == "resumed":
                 text = "input board back: game resumed"
+            elif e.kind == "late_evidence" and e.player is not None:
+                behind = int(e.data.get("behind_us", 0))
+                text = (f"{box.station_names[e.player]} pressed {behind / 1000:.1f} ms before the decision "
+                        "but the press came too late to count: host, decide")
             if text:
                 self.scene.message = text
                 self._message_until = now_us + MESSAGE_US
@@ -171,7 +247,9 @@ def run(
         """A new card / GO goes on the screen now; the flip time is its t_show."""
         for e in list(events):
             if e.kind == "show":
-                events += box.shown(show(t_us))
+                flipped = show(t_us)  # drawn without the lock: the deciding thread goes on meanwhile
+                with box.lock:
+                    events += box.shown(flipped)
         return events
 
     def advance(t_us: int) -> list[GameEvent]:
@@ -201,13 +279,49 @@ def run(
         presenter.screen.flip()
         return result("finished" if box.engine.finished else "time", t_end)
 
+    decider: Decider | None = None
+    if session is None:
+        decider = Decider(box, presenter, now)
+    switch = sys.getswitchinterval()
+    try:
+        if decider is not None:
+            sys.setswitchinterval(LIVE_SWITCH_INTERVAL_S)
+            decider.start()
+        outcome = _frames(box, presenter, keyboard, now, key_stamp, answer_shows, advance, result, decider,
+                          until_us, results_s, fps, all_events)
+    finally:
+        if decider is not None:
+            decider.stop()
+            sys.setswitchinterval(switch)
+    if decider is not None:
+        outcome.decisions = decider.decisions
+    return outcome
+
+
+def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now: Callable[[], int],
+            key_stamp: Callable[[], int], answer_shows: Callable[[list[GameEvent], int], list[GameEvent]],
+            advance: Callable[[int], list[GameEvent]], result: Callable[[str, int], RunResult],
+            decider: Decider | None, until_us: int | None, results_s: float, fps: int,
+            all_events: list[GameEvent]) -> RunResult:
+    """The frame loop of a real-time run: keys, what was decided (sound,
+    messages, ``show`` frames), the frame. With a ``decider`` the box is
+    stepped on its own thread; without one (simulated players), here."""
     frame_clock = pygame.time.Clock()
     finished_at: int | None = None
+    frame_us: list[int] = []
+
+    def done(reason: str, t_us: int) -> RunResult:
+        out = result(reason, t_us)
+        out.frame_us = frame_us
+        return out
+
     while True:
+        if decider is not None and decider.error is not None:
+            raise decider.error
         t = now()
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
-                return result("quit", t)
+                return done("quit", t)
             if event.type == pygame.VIDEORESIZE:
                 presenter.screen.resized(event.size)
             if is_help_key(event) and presenter.help is not None:
@@ -217,23 +331,43 @@ def run(
             if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 name = "menu"
             if name == "menu":
-                return result("menu", t)
+                return done("menu", t)
             if name is not None and finished_at is None:
-                events = answer_shows(host_key(box, name, t), t)
+                with box.lock:
+                    keyed = host_key(box, name, t)
+                events = answer_shows(keyed, t)
                 presenter.react(box, events, t)
                 all_events.extend(events)
             elif name is not None and finished_at is not None:
-                return result("finished", t)
+                return done("finished", t)
         t = now()
-        advance(t)
-        if box.engine.finished and finished_at is None:
+        if decider is None:
+            advance(t)
+        else:
+            with box.lock:
+                decided = decider.take()
+            events = answer_shows(decided, t)
+            if events:
+                presenter.react(box, events, t)
+                all_events.extend(events)
+        with box.lock:
+            finished = box.engine.finished
+        if finished and finished_at is None:
             finished_at = t
         if until_us is not None and t >= until_us:
-            return result("time", t)
+            return done("time", t)
         if finished_at is not None and t - finished_at > results_s * 1_000_000:
-            return result("finished", t)
+            return done("finished", t)
         presenter.draw(box, t)
         presenter.screen.flip()
+        shown_at = now()
+        frame_us.append(shown_at - t)
+        if decider is not None:
+            with box.lock:
+                for decision in reversed(decider.decisions):
+                    if decision[2] is not None:
+                        break
+                    decision[2] = shown_at
         frame_clock.tick(fps)
 
 

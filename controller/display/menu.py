@@ -53,6 +53,14 @@ class Choice:
     edit_names: bool = False
 
 
+def _listed(game: str, title: str) -> str:
+    """A game's name in the list: games played with hidden hands say they need phones."""
+    spec = get_game(game)
+    if not spec.needs_phones:
+        return title
+    return f"{title} ({_('phones') if not spec.no_phones_with else _('phones or open hands')})"
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
                  names: Sequence[str] = ()) -> None:
@@ -82,8 +90,13 @@ class Menu:
         name, _title, lo, hi = self.games[game_index]
         counts = list(range(lo, hi + 1))
         self.items = [
+<<<<<<< HEAD
             Item("game", N_("Game"), list(range(len(self.games))), [g[1] for g in self.games], game_index),
             Item("players", N_("Players"), counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
+=======
+            Item("game", "Game", list(range(len(self.games))), [_listed(g[0], g[1]) for g in self.games], game_index),
+            Item("players", "Players", counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
+>>>>>>> main
         ]
         for key, option in get_game(name).options.items():  # each game says what the menu offers
             if option.choices:

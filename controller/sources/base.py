@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
-from games.base import BuzzerBoxError
+from games.base import Action, BuzzerBoxError
 
 
 class SourceError(BuzzerBoxError):
@@ -78,10 +78,17 @@ class Inbox:
     def notice(self, notice: InputNotice) -> None:
         self.inbox.put(("notice", notice, 0))
 
-    def drain(self, debouncer: Debouncer, offset_us: int = 0) -> list[Press | InputNotice]:
+    def deliver_action(self, action: Action) -> None:
+        """A whole action from a source that is not a button (a phone's move),
+        stamped on the same clock as the edges."""
+        self.inbox.put(("action", action, 0))
+
+    def drain(self, debouncer: Debouncer, offset_us: int = 0,
+              arrived: list[int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far: edges through ``debouncer``, presses
-        and notices as they came; ``offset_us`` is added to every stamp."""
-        out: list[Press | InputNotice] = []
+        and notices as they came; ``offset_us`` is added to every stamp, and
+        ``arrived`` gets every edge's and press's stamp."""
+        out: list[Press | InputNotice] = []  # and a phone's Action, when one came (only the Box takes them)
         while True:
             try:
                 kind, item, precision = self.inbox.get_nowait()
@@ -89,6 +96,8 @@ class Inbox:
                 return out
             if offset_us:
                 item = replace(item, t_us=item.t_us + offset_us)
+            if arrived is not None and kind != "notice":
+                arrived.append(item.t_us)
             if kind == "edge":
                 out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
             else:

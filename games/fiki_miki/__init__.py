@@ -1,7 +1,72 @@
-"""Fiki Miki (Alexander) on the box: four stacks and a bell (variant I), follow
-the picture (II A) and follow the picture with the bell (II B).
+"""Fiki Miki for the buzzer box: hands on the phones (or, variant I in teaching
+mode, on the shared screen), the bell at every station; README.md has the
+rules, what the phone shows and sends."""
 
-For now this package is the pure rules core: engine, deck, options and bots.
-The registry ``SPEC`` (scene, station map, phone pages) arrives with the scene,
-once the game contract and the registry have settled.
-"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Action, GameSettings, GameSpec, Option
+from games.fiki_miki.bots import new_phone_bots
+from games.fiki_miki.buttons import BUTTONS
+from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
+from games.fiki_miki.options import _INTS, PLAYERS, FikiMikiOptions, Variant
+
+_DEFAULTS = FikiMikiOptions()
+
+
+def new_engine(settings: GameSettings) -> FikiMikiEngine:
+    return FikiMikiEngine(settings)
+
+
+def _int_option(name: str, label: str = "", choices: tuple[tuple[Any, str], ...] = ()) -> Option:
+    default, low, high = _INTS[name]
+    return Option(default, int, low=low, high=high, label=label, choices=choices)
+
+
+#: every option; the defaults are the engine's own (``FikiMikiOptions``, ``options._INTS``)
+OPTIONS: Mapping[str, Option] = {
+    "variant": Option(_DEFAULTS.variant.value, str, label="Variant",
+                      choices=tuple((v.value, v.value) for v in Variant)),
+    "open_hands": Option(_DEFAULTS.open_hands, bool, label="Hands (variant I)",
+                         choices=((False, "on phones"), (True, "open on screen"))),
+    "threshold": _int_option("threshold", "Pictures to ring", ((8, "8"), (10, "10"), (12, "12"))),
+    "hand_size": Option(None, int, low=1, high=20),
+    "bell_window_us": _int_option("bell_window_us"),
+    "race_window_us": _int_option("race_window_us"),
+    "tie_window_us": _int_option("tie_window_us"),
+    "kinds": Option(None, list),
+    "copies": Option(None, list),
+    "blanks": Option(None, int, low=0, high=40),
+}
+
+
+def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
+    """``{"play": CARD_ID, "player": P}`` and ``{"discard": CARD_ID, "player": P}``:
+    what seat P's phone sends (the bell is a station ``press``)."""
+    for kind in (PLAY, DISCARD):
+        if kind in step:
+            return Action(kind, t_us, step.get("player"), {"card": step[kind]})
+    return None
+
+
+SPEC = GameSpec(
+    name="fiki-miki",
+    title="Fiki Miki",
+    min_players=min(low for low, _ in PLAYERS.values()),
+    max_players=max(high for _, high in PLAYERS.values()),
+    new_engine=new_engine,
+    buttons=BUTTONS,
+    new_bots=new_phone_bots,
+    scenario_step=scenario_step,
+    scenario_options=("deck", "variant", "hand_size", "threshold"),
+    scene="games.fiki_miki.scene:FikiMikiScene",
+    options=OPTIONS,
+    logged_events=frozenset({"played", "led", "wrong", "out", "late", "skipped"}),
+    event_sounds={"played": "tick", "led": "tick"},
+    status_lights={"banned": "off", "empty": "off", "winner": "on", "done": "off"},
+    status_labels={"banned": "NO BELL", "empty": "NO CARDS", "winner": "WON", "done": ""},
+    needs_phones=True,
+    no_phones_with={"variant": Variant.I.value, "open_hands": True},
+)

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import GameEvent, GameSettings, RuleError
+from games.base import GameEvent, GameSettings, PlannedAction, PlannedPress, RuleError
 from games.fiki_miki.engine import DISCARD, PLAY, RING, FikiMikiEngine, Move
 from games.fiki_miki.options import Variant
 
@@ -182,3 +182,32 @@ def play_bot_game(settings: GameSettings, precision_us: int = 1, max_steps: int 
             events = []
         observe(events)
     raise RuntimeError(f"bot game did not end within {max_steps} steps (seed {settings.seed})")
+
+
+class FikiMikiPhoneBot:
+    """A seat on the box (``PhoneBot``): the same player, its bell a station
+    press (timed and ranked like anyone's), its cards sent from its phone."""
+
+    def __init__(self, seed: int, seat: int, variant: Variant) -> None:
+        self.seat = seat
+        self.bot = FikiMikiBot(seed, seat, variant)
+
+    def observe_seat(
+        self, view: Mapping[str, Any], private: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress | PlannedAction]:
+        if view["phase"] == "over":
+            return []
+        if any(e.kind == "rejected" and e.player == self.seat and e.data.get("kind") != RING for e in events):
+            self.bot.forget()  # the table changed under the chosen card: choose again
+        plans: list[PlannedPress | PlannedAction] = []
+        for plan in self.bot.observe(view, private, events, now_us):
+            if plan.move.kind == RING:
+                plans.append(PlannedPress("bell", plan.t_us))
+            else:
+                plans.append(PlannedAction(plan.move.kind, plan.t_us, plan.move.args()))
+        return plans
+
+
+def new_phone_bots(settings: GameSettings) -> list[FikiMikiPhoneBot]:
+    variant = Variant(settings.options.get("variant", "I"))
+    return [FikiMikiPhoneBot(settings.seed, p, variant) for p in range(settings.players)]

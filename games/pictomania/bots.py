@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from games.base import Action, GameSettings, RuleError
+from games.base import Action, GameEvent, GameSettings, PlannedAction, PlannedPress, RuleError
 from games.pictomania.engine import (
     ADMIT,
     DONE,
@@ -57,30 +58,40 @@ def _plan_round(engine: PictomaniaEngine, profile: BotProfile, rng: random.Rando
     for p in range(players):
         t = start_us + int(rng.uniform(*profile.draw_s) * SECOND_US)
         actions.append(Action(DRAWN, t, p, precision_us=PHONE_PRECISION_US))
-        others = [d for d in range(players) if d != p]
-        rng.shuffle(others)
-        used = {numbers[p]}  # laying one's own number is pointless: bots never do
-        for d in others:
-            t += int(rng.uniform(*profile.guess_gap_s) * SECOND_US)
-            if rng.random() < profile.skip:
-                continue
-            right = numbers[d]
-            if rng.random() < profile.accuracy and right not in used:
-                number = right
-            else:
-                wrong = [k for k in NUMBERS if k not in used and k != right]
-                if not wrong:
-                    continue
-                number = rng.choice(wrong)
-            used.add(number)
-            actions.append(Action(GUESS, t, p, {"drawer": d, "number": number},
-                                  precision_us=PHONE_PRECISION_US))
-        t += int(rng.uniform(0.2, 2.0) * SECOND_US)
-        if rng.random() < profile.decline:  # the phone's "done, no token"
-            actions.append(Action(DONE, t, p, {"token": 0}, precision_us=PHONE_PRECISION_US))
-        else:
-            actions.append(Action(DONE, t, p, precision_us=BELL_PRECISION_US))
+        actions += plan_guesses(p, numbers, profile, rng, t)
     actions.sort(key=lambda a: a.t_us)
+    return actions
+
+
+def plan_guesses(p: int, numbers: Sequence[int], profile: BotProfile, rng: random.Random,
+                 drawn_us: int) -> list[Action]:
+    """One player's guesses and bell once its own drawing is done at ``drawn_us``
+    (``numbers``: every drawer's true number, as the drawings show them)."""
+    actions: list[Action] = []
+    t = drawn_us
+    others = [d for d in range(len(numbers)) if d != p]
+    rng.shuffle(others)
+    used = {numbers[p]}  # laying one's own number is pointless: bots never do
+    for d in others:
+        t += int(rng.uniform(*profile.guess_gap_s) * SECOND_US)
+        if rng.random() < profile.skip:
+            continue
+        right = numbers[d]
+        if rng.random() < profile.accuracy and right not in used:
+            number = right
+        else:
+            wrong = [k for k in NUMBERS if k not in used and k != right]
+            if not wrong:
+                continue
+            number = rng.choice(wrong)
+        used.add(number)
+        actions.append(Action(GUESS, t, p, {"drawer": d, "number": number},
+                              precision_us=PHONE_PRECISION_US))
+    t += int(rng.uniform(0.2, 2.0) * SECOND_US)
+    if rng.random() < profile.decline:  # the phone's "done, no token"
+        actions.append(Action(DONE, t, p, {"token": 0}, precision_us=PHONE_PRECISION_US))
+    else:
+        actions.append(Action(DONE, t, p, precision_us=BELL_PRECISION_US))
     return actions
 
 
@@ -122,3 +133,76 @@ def play_bot_game(
         t += SECOND_US
         send(Action(NEXT, t))
     return engine
+
+
+# ---------------------------------------------------------------------- on the box
+
+
+class Paper:
+    """The drawings on the table, which the box never sees: each simulated
+    drawer puts its true number here, as its drawing would show it."""
+
+    def __init__(self, players: int) -> None:
+        self.numbers: list[int | None] = [None] * players
+        self.round = 0
+
+
+class PictomaniaPhoneBot:
+    """A seat on the box (``PhoneBot``): draws for a while ("drawn" from the
+    phone), then guesses the others' drawings from the phone and rings the
+    station bell when done (the bell is ranked by its stamp for the bonus)."""
+
+    def __init__(self, seed: int, seat: int, paper: Paper, profile: BotProfile = BotProfile()) -> None:
+        self.seat = seat
+        self.paper = paper
+        self.profile = profile
+        self.rng = random.Random(f"pictomania-phone-{seed}-{seat}")
+        self._round = 0
+
+    def observe_seat(
+        self, view: Mapping[str, Any], private: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress | PlannedAction]:
+        if view["phase"] != "drawing" or private.get("secret") is None:
+            return []
+        plans: list[PlannedPress | PlannedAction] = []
+        if self._round != view["round"]:  # a new round: draw the own word
+            self._round = int(view["round"])
+            self.paper.numbers[self.seat] = int(private["secret"]["number"])
+            drawn = now_us + int(self.rng.uniform(*self.profile.draw_s) * SECOND_US)
+            plans.append(PlannedAction(DRAWN, drawn, precision_us=PHONE_PRECISION_US))
+        if any(e.kind == "drawn" and e.player == self.seat for e in events):
+            numbers = [n if n is not None else 0 for n in self.paper.numbers]
+            for action in plan_guesses(self.seat, numbers, self.profile, self.rng, now_us):
+                if action.kind == DONE and not action.args:
+                    plans.append(PlannedPress("bell", action.t_us))
+                else:
+                    plans.append(PlannedAction(action.kind, action.t_us, action.args, action.precision_us))
+        return plans
+
+
+class PictomaniaHost:
+    """A simulated host: deals when the cards are on show, reveals when everyone
+    is done, and moves on once the table has read the reveal."""
+
+    PAUSE_US = {"cards": 4 * SECOND_US, "review": 3 * SECOND_US, "revealed": 12 * SECOND_US}
+    KIND = {"cards": START, "review": REVEAL, "revealed": NEXT}
+
+    def __init__(self) -> None:
+        self._planned: tuple[Any, ...] | None = None
+
+    def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]:
+        phase = str(view["phase"])
+        key = (view["round"], phase)
+        if phase not in self.KIND or key == self._planned:
+            return []
+        self._planned = key
+        return [Action(self.KIND[phase], now_us + self.PAUSE_US[phase])]
+
+
+def new_phone_bots(settings: GameSettings) -> list[PictomaniaPhoneBot]:
+    paper = Paper(settings.players)
+    return [PictomaniaPhoneBot(settings.seed, seat, paper) for seat in range(settings.players)]
+
+
+def new_host(settings: GameSettings) -> PictomaniaHost:
+    return PictomaniaHost()

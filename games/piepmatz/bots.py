@@ -15,11 +15,12 @@ the end. The random bot picks uniformly among the legal moves: the baseline.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.base import Action, GameSettings
+from games.base import Action, GameEvent, GameSettings, PlannedAction, PlannedPress
 from games.piepmatz.cards import Bird, FeederCard, FeederKind, Sex
 from games.piepmatz.engine import (
     ROW_SIZE,
@@ -192,3 +193,41 @@ def play_game(settings: GameSettings, bots: Sequence[Bot]) -> PiepmatzEngine:
         t_us += 1
         engine.handle(Action(move["kind"], t_us, seat, move["args"]))
     return engine
+
+
+# ---------------------------------------------------------------------- on the box
+
+#: median time a player takes to choose on the phone, and the log-normal spread
+THINK_US = 2_500_000
+THINK_SIGMA = 0.35
+
+
+class PiepmatzPhoneBot:
+    """A seat on the box: reads the shared screen and its own phone, and sends
+    the chosen legal move from the phone after a human pause (``PhoneBot``)."""
+
+    def __init__(self, seed: int, seat: int, policy: Bot = sensible_bot) -> None:
+        self.seat = seat
+        self.policy = policy
+        self.rng = random.Random(f"piepmatz-phone-{seed}-{seat}")
+        self._planned: tuple[Any, ...] | None = None
+
+    def observe_seat(
+        self, view: Mapping[str, Any], private: Mapping[str, Any], events: list[GameEvent], now_us: int
+    ) -> list[PlannedPress | PlannedAction]:
+        if any(e.kind == "rejected" and e.player == self.seat for e in events):
+            self._planned = None  # the table changed under the plan: choose again
+        moves = private.get("legal_moves") or []
+        # one plan per decision: the same table and hand is the same decision
+        key = (view["turns"], view["phase"], tuple(c["id"] for c in private["hand"]),
+               tuple(len(c) for c in view["collections"]), repr(moves))
+        if not moves or key == self._planned:
+            return []
+        self._planned = key
+        move = self.policy(view, private, self.rng)
+        think = self.rng.lognormvariate(math.log(THINK_US), THINK_SIGMA)
+        return [PlannedAction(move["kind"], now_us + int(min(max(think, 600_000), 12_000_000)), move["args"])]
+
+
+def new_bots(settings: GameSettings) -> list[PiepmatzPhoneBot]:
+    return [PiepmatzPhoneBot(settings.seed, seat) for seat in range(settings.players)]

@@ -13,6 +13,11 @@ Player actions (``args``):
 * ``lay`` ``{"card": BIRD_ID}``
 * ``take`` ``{"card": BIRD_ID}`` (a card of the offer)
 * ``final`` ``{"cards": [BIRD_ID, BIRD_ID]}``
+* ``propose`` ``{"move": {"kind": ..., "args": {...}}}``: hold one of the
+  seat's legal moves until its station confirms it (a host-sent ``propose``
+  with ``{"seat": S, "move": ...}``, or without a seat for the player to act,
+  is the one phone a table passes around)
+* ``confirm`` ``{}``: the station's button; applies the seat's held move
 
 A step with no real choice (one bird the crow can take, one card that may be
 laid, an offer the hand needs all of, two or fewer cards at the end) resolves
@@ -330,6 +335,8 @@ class Move:
 
 
 PLAYER_ACTIONS = ("play", "crow", "lay", "take", "final")
+#: hold a move until the seat's station confirms it; the station's button
+PROPOSE, CONFIRM = "propose", "confirm"
 
 
 # ---------------------------------------------------------------------- the engine
@@ -397,6 +404,8 @@ class PiepmatzEngine:
         self.final_done: set[int] = set()
         self.winners: list[int] = []
         self.stats: Counter[str] = Counter()
+        #: seat -> a legal move held until that seat's station confirms it
+        self.proposed: dict[int, Move] = {}
 
     # ------------------------------------------------------------------ setup
 
@@ -490,7 +499,7 @@ class PiepmatzEngine:
 
     def legal_actions(self, player: int | None) -> list[str]:
         if player is None:
-            return [HOST_SHOWN, HOST_RESUME]
+            return [HOST_SHOWN, HOST_RESUME] + ([PROPOSE] if not self.finished else [])
         kinds: list[str] = []
         for move in self.legal_moves(player):
             if move.kind not in kinds:
@@ -500,6 +509,10 @@ class PiepmatzEngine:
     def handle(self, action: Action) -> list[GameEvent]:
         """Apply one action; a RuleError leaves the state unchanged (all checks come first)."""
         self.tick(action.t_us)
+        if action.kind == PROPOSE:
+            return self._propose(action)
+        if action.kind == CONFIRM and action.player is not None:
+            return self._confirm(action)
         if action.player is None:
             if action.kind in (HOST_SHOWN, HOST_RESUME):
                 return []  # no timers: nothing to show or to pause
@@ -554,7 +567,42 @@ class PiepmatzEngine:
             self._refill(events)
         else:
             self._final(player, args.get("cards"), events)
+        self.proposed = {
+            seat: move for seat, move in self.proposed.items() if seat != player and move in self.legal_moves(seat)
+        }
         return events
+
+    def _propose(self, action: Action) -> list[GameEvent]:
+        """Hold a legal move for a seat; nothing happens until its station confirms."""
+        seat = action.player if action.player is not None else action.args.get("seat")
+        if seat is None:
+            if not self.to_act():
+                raise RuleError("the game is over: nothing to propose")
+            seat = self.to_act()[0]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RuleError(f"propose for seat {seat!r}: give a seat 0..{self.players - 1}")
+        wanted = action.args.get("move")
+        if not isinstance(wanted, Mapping) or not isinstance(wanted.get("args", {}), Mapping):
+            raise RuleError('propose needs args {"move": {"kind": ..., "args": {...}}}, one of the legal moves')
+        move = next(
+            (m for m in self.legal_moves(seat)
+             if m.kind == wanted.get("kind") and dict(m.args) == dict(wanted.get("args", {}))),
+            None,
+        )
+        if move is None:
+            raise RuleError(f"that move is not legal for player {seat} now; pick one of the phone's moves")
+        self.proposed[seat] = move
+        return [self._event("proposed", seat)]
+
+    def _confirm(self, action: Action) -> list[GameEvent]:
+        """The seat's station button: play the move held for it."""
+        seat = action.player
+        assert seat is not None
+        move = self.proposed.get(seat)
+        if move is None:
+            raise RuleError(f"player {seat} has no move waiting: choose one on the phone first")
+        events = self.handle(Action(move.kind, action.t_us, seat, move.args, action.precision_us))
+        return [self._event("confirmed", seat), *events]
 
     # ------------------------------------------------------------------ helpers
 
@@ -845,6 +893,7 @@ class PiepmatzEngine:
             ),
             "winners": list(self.winners),
             "options": self.options.to_json(),
+            "awaiting_confirm": sorted(self.proposed),
         }
 
     def private_view(self, player: int) -> dict[str, Any]:
@@ -855,6 +904,7 @@ class PiepmatzEngine:
             "hand": [b.to_json() for b in self.hands[player]],
             "your_turn": player in self.to_act(),
             "legal_moves": [m.to_json() for m in self.legal_moves(player)],
+            "proposed": None if player not in self.proposed else self.proposed[player].to_json(),
         }
 
     def locations(self) -> list[tuple[str, str]]:

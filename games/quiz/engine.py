@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
@@ -17,6 +18,13 @@ from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
+#: how many judgements back ``undo`` reaches (a host corrects the last few
+#: slips, not the whole evening); each step keeps one question's state, so a
+#: long quiz stays flat
+UNDO_DEPTH = 20
+#: how many past results ``public_view`` carries (the screen shows the last
+#: few; ``summary`` and the journal have all of them)
+VIEW_RESULTS = 10
 
 
 @dataclass
@@ -92,7 +100,9 @@ class QuizEngine:
         self.round = _Round(scores=[0] * self.team_count)
         self.rng = random.Random(f"quiz-{settings.seed}")  # tie draws only
         self.now_us = 0
-        self._undo: list[tuple[_Round, Arbiter, int]] = []  # state before a judgement, and when it was made
+        #: before each judgement: the round (without its results), how many
+        #: results there were, the question's arbiter, and when it was judged
+        self._undo: deque[tuple[_Round, int, Arbiter, int]] = deque(maxlen=UNDO_DEPTH)
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -255,10 +265,12 @@ class QuizEngine:
                 raise RuleError(f"quiz: pick one of the tied stations {tie[0] if tie else []}")
             return self._give_turn(station, t)
         if kind == "undo":
-            prev_round, prev_arbiter, judged_at = self._undo.pop()
+            prev_round, results, prev_arbiter, judged_at = self._undo.pop()
             if prev_round.answer_deadline_us is not None:
                 prev_round.answer_deadline_us += t - judged_at  # the answer time left when judged, again
                 prev_round.warned = 0
+            del self.round.results[results:]  # results are only ever appended: drop those since
+            prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase})]
         return self._judge(kind == "correct", t)
@@ -277,7 +289,9 @@ class QuizEngine:
 
     def _judge(self, correct: bool, t: int) -> list[GameEvent]:
         r = self.round
-        self._undo.append((copy.deepcopy(r), copy.deepcopy(self.arbiter), t))
+        # one question's worth of state, whatever the length of the game
+        kept = replace(r, scores=list(r.scores), results=[])
+        self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
         station = r.answering
         assert station is not None
         team = self.teams[station]
@@ -363,7 +377,8 @@ class QuizEngine:
             "team_scores": list(r.scores),
             "status": [self._status(s) for s in range(self.settings.players)],
             "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
-            "results": list(r.results),
+            "results": r.results[-VIEW_RESULTS:],
+            "questions_done": len(r.results),
             "finished": self.finished,
         }
 

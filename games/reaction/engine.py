@@ -9,7 +9,7 @@ time stands in).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from games.arbitration import rank_by_time
@@ -52,15 +52,20 @@ class PlayerRecord:
     wins: int = 0
     rounds: int = 0
     false_starts: int = 0
-    times_us: list[int] = field(default_factory=list)
+    #: running figures, not every time: the leaderboard is drawn every frame,
+    #: and a long session must not make it slower (the history has each time)
+    best_us: int | None = None
+    total_us: int = 0
+    timed: int = 0
 
-    @property
-    def best_us(self) -> int | None:
-        return min(self.times_us, default=None)
+    def add_time(self, t_us: int) -> None:
+        self.best_us = t_us if self.best_us is None else min(self.best_us, t_us)
+        self.total_us += t_us
+        self.timed += 1
 
     @property
     def mean_us(self) -> int | None:
-        return sum(self.times_us) // len(self.times_us) if self.times_us else None
+        return self.total_us // self.timed if self.timed else None
 
 
 class ReactionEngine:
@@ -234,7 +239,7 @@ class ReactionEngine:
         for p in range(self.settings.players):
             self.records[p].rounds += 1
         for h in self.hits:
-            self.records[h.player].times_us.append(h.t_us - t_show)
+            self.records[h.player].add_time(h.t_us - t_show)
         for p in winners:
             self.records[p].wins += 1
         ordered = [h for g in groups for h in g]

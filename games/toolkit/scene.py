@@ -9,7 +9,7 @@ the box's station strip and the box time. It never gets the engine.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -60,6 +60,8 @@ class Scene:
         self.message: str | None = None  # set by the loop: "not allowed: ...", "board disconnected"
         #: the game's own statuses -> what the strip says (the registry sets the spec's)
         self.status_labels: dict[str, str] = {}
+        #: drawn over every frame, last (the companion pages' address, PIN and QR codes)
+        self.overlays: list[Callable[[pygame.Surface], None]] = []
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
@@ -81,6 +83,8 @@ class Scene:
             r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
             panel(surface, r, theme.PANEL)
             draw_text(surface, self.message, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+        for overlay in self.overlays:
+            overlay(surface)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         """The game's own picture inside ``area`` (between header and strip)."""

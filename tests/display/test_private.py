@@ -22,14 +22,31 @@ def _secret(*_args: Any, **_kw: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("game", [g for g in available() if get(g).scene])
 def test_every_game_scene_gets_only_the_public_view_frozen(game: str) -> None:
     s = session(game, players=3)
-    s.box.engine.private_view = _secret  # type: ignore[method-assign]
+    # simulated players on phones read their own seat's view; the scene never may
+    seat_view = s.box.engine.private_view
+    drawing = [False]
+
+    def guarded(seat: int) -> dict[str, Any]:
+        return _secret() if drawing[0] else seat_view(seat)
+
+    s.box.engine.private_view = guarded  # type: ignore[method-assign]
     scene = scene_for(game, None)
     calls: list[tuple[Any, Any]] = []
+    draw = scene.draw
     draw_body = scene.draw_body
+
+    def drawing_frame(surface, view, strip, now_us):  # type: ignore[no-untyped-def]
+        drawing[0] = True
+        try:
+            draw(surface, view, strip, now_us)
+        finally:
+            drawing[0] = False
 
     def recording(surface, area, lay, view, strip, now_us):  # type: ignore[no-untyped-def]
         calls.append((view, strip))
         draw_body(surface, area, lay, view, strip, now_us)
+
+    scene.draw = drawing_frame  # type: ignore[method-assign]
 
     scene.draw_body = recording  # type: ignore[method-assign]
     run(s, Presenter(Screen.open(headless=True), scene, results=scene), realtime=False, until_us=30_000_000)

@@ -1,0 +1,112 @@
+"""Who may do what: one secret token per seat, the host's PIN, and the
+addresses phones are given (the same builder makes the QR codes).
+
+Tokens come from ``secrets`` and are compared with ``hmac.compare_digest``;
+a log line only ever shows their first characters. Re-issuing a seat makes
+a new token: the old one stops working at once (the server also drops the
+phone that held it).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: how many wrong PINs one address may try before it waits
+PIN_TRIES = 5
+#: how long an address that ran out of PIN tries waits
+PIN_LOCKOUT_S = 60.0
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def shown(token: str) -> str:
+    """A token as the log may show it: never in full."""
+    return token[:4] + "…"
+
+
+@dataclass
+class Seats:
+    """The seats' tokens, the host PIN and the wrong-PIN counts per address.
+    Thread-safe: the server thread checks, the host page re-issues, the
+    overlay on the loop thread reads the URLs."""
+
+    count: int
+    pin: str = field(default_factory=new_pin)
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens = [new_token() for _ in range(self.count)]
+        self._generation = [0] * self.count
+        self._pin_misses: dict[str, tuple[int, float]] = {}
+
+    def token(self, seat: int) -> str:
+        with self._lock:
+            return self._tokens[seat]
+
+    def generation(self, seat: int) -> int:
+        """Bumped by every re-issue: a phone joined under an older one is dropped."""
+        with self._lock:
+            return self._generation[seat]
+
+    def check(self, seat: object, token: object) -> bool:
+        """True when ``token`` is this seat's current token (constant time)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
+            return False
+        if not 0 <= seat < self.count:
+            return False
+        with self._lock:
+            current = self._tokens[seat]
+        return hmac.compare_digest(current.encode(), token.encode("utf-8", "replace"))
+
+    def reissue(self, seat: int) -> str:
+        with self._lock:
+            self._tokens[seat] = new_token()
+            self._generation[seat] += 1
+            return self._tokens[seat]
+
+    def pin_locked(self, address: str) -> bool:
+        with self._lock:
+            misses, since = self._pin_misses.get(address, (0, 0.0))
+            if misses >= PIN_TRIES and self.clock() - since < PIN_LOCKOUT_S:
+                return True
+            if misses >= PIN_TRIES:
+                del self._pin_misses[address]
+            return False
+
+    def check_pin(self, address: str, pin: object) -> bool:
+        """True for the right PIN; a wrong one counts against ``address``."""
+        ok = isinstance(pin, str) and hmac.compare_digest(self.pin.encode(), pin.encode("utf-8", "replace"))
+        with self._lock:
+            if ok:
+                self._pin_misses.pop(address, None)
+            else:
+                misses, _ = self._pin_misses.get(address, (0, 0.0))
+                self._pin_misses[address] = (misses + 1, self.clock())
+        return ok
+
+
+def seat_url(base: str, seat: int, token: str) -> str:
+    """What a seat's QR code holds. The token rides in the fragment (after
+    ``#``): browsers never send it in requests, so no access log or proxy
+    sees it; the page reads it and sends it over the WebSocket."""
+    return f"{base}/play#seat={seat}&token={token}"
+
+
+def host_url(base: str) -> str:
+    return f"{base}/host"
+
+
+def board_url(base: str) -> str:
+    return f"{base}/board"

@@ -1,0 +1,466 @@
+"""The companion server: aiohttp on its own thread and event loop.
+
+It is an input source like the buttons: a phone's move or a host button
+goes into the box's inbox, stamped on the box clock when it arrives
+(``WEB_PRECISION_US``: a phone on Wi-Fi is no stopwatch, so no timing contest
+is decided by it). It reads only the snapshots the loop publishes.
+
+Every message is checked before anything happens: size, JSON, schema, the
+seat's token (constant time), a sequence number (a replayed message is
+refused), and for a move, that it is one the seat is offered right now (the
+engine checks it again). A refusal is one JSON line ``{"type": "refused",
+"why": ...}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+import threading
+from collections import Counter
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from controller.inputs import HOST_STATION
+from controller.press import Press
+from controller.runtime import Box
+from controller.timeline import box_now_us
+from controller.web import DEFAULT_PORT
+from controller.web.seats import Seats, board_url, host_url, seat_url, shown
+from controller.web.views import Publisher, Snapshot, messages, move_key
+from games.base import Action, BuzzerBoxError
+from games.i18n import _
+
+log = logging.getLogger("buzzerbox.web")
+
+#: a phone's action is stamped when it reaches the box: Wi-Fi adds up to this much
+WEB_PRECISION_US = 100_000
+#: the largest message a page may send (a move is ~100 bytes)
+MAX_MESSAGE_BYTES = 2048
+#: open WebSockets one address may hold (7 seats + host + board from one laptop fit)
+MAX_SOCKETS_PER_ADDRESS = 12
+#: a move's args: this many keys at most, each a short name, each value a plain scalar
+MAX_ARGS = 8
+PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
+ASSETS = ("app.css", "common.js", "player.js", "host.js", "board.js")
+#: close codes the pages understand
+CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
+CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
+
+
+class WebError(BuzzerBoxError):
+    """The companion server cannot start (the port is taken, no network)."""
+
+
+class Refused(Exception):
+    """A message the box will not act on; ``str`` says why, for the page."""
+
+
+def lan_address() -> str:
+    """The box's address on the LAN (the interface a packet out would use;
+    nothing is sent). 127.0.0.1 where there is no network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def _static(name: str) -> bytes:
+    return resources.files("controller.web").joinpath("static", name).read_bytes()
+
+
+def parse(text: str | bytes) -> dict[str, Any]:
+    """A page's message as a dict with a string ``type``, or Refused."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise Refused(_("message too long: at most {n} bytes").format(n=MAX_MESSAGE_BYTES))
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(_("not JSON: send one JSON object per message")) from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise Refused(_('not a message: send an object with a "type"'))
+    return data
+
+
+def _int(data: Mapping[str, Any], key: str, low: int = 0, high: int = 2**53) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Refused(_('"{key}" must be a whole number from {low} to {high}').format(key=key, low=low, high=high))
+    return value
+
+
+def _args(data: Mapping[str, Any]) -> dict[str, Any]:
+    args = data.get("args", {})
+    if not isinstance(args, dict) or len(args) > MAX_ARGS:
+        raise Refused(_('"args" must be an object with at most {n} keys').format(n=MAX_ARGS))
+    for key, value in args.items():
+        if len(key) > 40 or not (value is None or isinstance(value, (int, str, bool, float))):
+            raise Refused(_('"args" values must be plain numbers or short texts'))
+        if isinstance(value, str) and len(value) > 200:
+            raise Refused(_('"args" values must be plain numbers or short texts'))
+    return args
+
+
+def _only(data: Mapping[str, Any], *keys: str) -> None:
+    extra = set(data) - {"type", *keys}
+    if extra:
+        raise Refused(_("unknown fields: {names}").format(names=", ".join(sorted(extra))))
+
+
+class CompanionServer:
+    """The three pages and their WebSockets, for one box."""
+
+    def __init__(self, box: Box, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
+                 seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
+                 address: str | None = None) -> None:
+        self.box = box
+        self.port = port
+        self.bind = bind
+        self.clock = clock
+        self.seats = seats or Seats(box.settings.players)
+        self.publisher = Publisher(box)
+        self.address = address
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._runner: web.AppRunner | None = None
+        self._seat_sockets: dict[int, list[web.WebSocketResponse]] = {}
+        self._host_sockets: list[web.WebSocketResponse] = []
+        self._board_sockets: list[web.WebSocketResponse] = []
+        self._per_address: Counter[str] = Counter()
+        self._last_seq: dict[int, int] = {}
+        self._host_seq = 0
+        self._joined = [False] * box.settings.players
+        self.refusals = 0  # counted for the tests and the benchmark
+
+    # -- where people go ----------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.address or lan_address()}:{self.port}"
+
+    def seat_url(self, seat: int) -> str:
+        return seat_url(self.base_url, seat, self.seats.token(seat))
+
+    def host_url(self) -> str:
+        return host_url(self.base_url)
+
+    def board_url(self) -> str:
+        return board_url(self.base_url)
+
+    def joined(self) -> list[bool]:
+        return list(self._joined)
+
+    # -- the loop thread's side ------------------------------------------------------------
+    def start(self) -> None:
+        """Serve on a thread of its own; returns once listening (or raises WebError)."""
+        self.box.on_events.append(self.publisher.on_events)
+        self.publisher.listeners.append(self._published)
+        self._thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+        if self._error is not None:
+            raise WebError(f"cannot serve the companion pages on port {self.port}: {self._error}; "
+                           "choose another with --web PORT") from None
+        log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
+
+    def stop(self) -> None:
+        """Close every socket and the port. Never raises: it runs while the
+        game closes, which must still write the journal's end and turn the
+        lights off whatever a phone does."""
+        if self.publisher.on_events in self.box.on_events:
+            self.box.on_events.remove(self.publisher.on_events)
+        loop, self.loop = self.loop, None
+        if loop is None or self._thread is None or not self._thread.is_alive():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
+        except Exception as exc:  # noqa: BLE001 (said, and the closing goes on)
+            log.warning("companion: stopping the server: %s", exc or exc.__class__.__name__)
+        loop.call_soon_threadsafe(loop.stop)
+        self._thread.join(5)
+
+    def _published(self, snap: Snapshot) -> None:
+        loop = self.loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # closed meanwhile: nobody left to tell
+                loop.call_soon_threadsafe(self._push, snap)
+
+    # -- the server thread --------------------------------------------------------------
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._open())
+        except BaseException as exc:  # noqa: BLE001 (told to the starting thread)
+            self._error = exc
+            self._ready.set()
+            loop.close()
+            return
+        self.loop = loop
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _open(self) -> None:
+        app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+        app.router.add_get("/ws/seat", self._ws_seat)
+        app.router.add_get("/ws/host", self._ws_host)
+        app.router.add_get("/ws/board", self._ws_board)
+        app.router.add_get("/messages.json", self._messages)
+        for path in PAGES:
+            app.router.add_get(path, self._page)
+        app.router.add_get("/static/{name}", self._asset)
+        self._runner = web.AppRunner(app, access_log=None)  # an access log would be noise, tokens never reach it anyway
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bind, self.port)
+        await site.start()
+        if self.port == 0:  # tests: the port the system chose
+            self.port = int(self._runner.addresses[0][1])
+
+    async def _shutdown(self) -> None:
+        for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
+            with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
+                await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- pages ----------------------------------------------------------------------------
+    @staticmethod
+    def _headers(content_type: str) -> dict[str, str]:
+        return {"Content-Type": content_type, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                                           "style-src 'self'; script-src 'self'"}
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=_static(PAGES[request.path]), headers=self._headers("text/html; charset=utf-8"))
+
+    async def _asset(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in ASSETS:
+            raise web.HTTPNotFound()
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        return web.Response(body=_static(name), headers=self._headers(kind + "; charset=utf-8"))
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        return web.json_response(messages(), headers={"Cache-Control": "no-store"})
+
+    # -- sockets --------------------------------------------------------------------------
+    async def _open_socket(self, request: web.Request) -> tuple[web.WebSocketResponse, str] | web.Response:
+        address = request.remote or "?"
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return web.Response(status=403, text=_("WebSockets only from the box's own pages"))
+        if self._per_address[address] >= MAX_SOCKETS_PER_ADDRESS:
+            log.warning("companion: %s has %d connections open; refused another", address, MAX_SOCKETS_PER_ADDRESS)
+            return web.Response(status=429, text=_("too many connections from this address"))
+        ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE_BYTES, heartbeat=20)
+        await ws.prepare(request)
+        self._per_address[address] += 1
+        return ws, address
+
+    def _closed(self, address: str) -> None:
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+
+    async def _refuse(self, ws: web.WebSocketResponse, why: str) -> None:
+        self.refusals += 1
+        if not ws.closed:
+            await ws.send_str(json.dumps({"type": "refused", "why": why}))
+
+    async def _messages_of(self, ws: web.WebSocketResponse) -> Any:
+        """Each text message, parsed; refusals answered here. Oversized frames
+        close the socket (code 1009) before they are read."""
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                await self._refuse(ws, _("send text (JSON) messages"))
+                continue
+            try:
+                yield parse(msg.data)
+            except Refused as exc:
+                await self._refuse(ws, str(exc))
+
+    async def _ws_board(self, request: web.Request) -> web.StreamResponse:
+        opened = await self._open_socket(request)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, address = opened
+        self._board_sockets.append(ws)
+        try:
+            await ws.send_str(self.publisher.latest.board)
+            async for _data in self._messages_of(ws):
+                await self._refuse(ws, _("the scoreboard is read-only"))
+        finally:
+            self._board_sockets.remove(ws)
+            self._closed(address)
+        return ws
+
+    async def _ws_seat(self, request: web.Request) -> web.StreamResponse:
+        opened = await self._open_socket(request)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, address = opened
+        seat: int | None = None
+        generation = -1
+        try:
+            async for data in self._messages_of(ws):
+                try:
+                    if seat is None:
+                        seat, generation = await self._seat_hello(ws, data, address)
+                        continue
+                    if self.seats.generation(seat) != generation:
+                        break  # re-issued meanwhile: the old code stops at once
+                    self._seat_move(seat, data)
+                    await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
+                except Refused as exc:
+                    await self._refuse(ws, str(exc))
+                    if seat is None and data.get("type") == "hello":
+                        await ws.close(code=CLOSE_REFUSED, message=b"bad token")
+        finally:
+            if seat is not None:
+                sockets = self._seat_sockets.get(seat, [])
+                if ws in sockets:
+                    sockets.remove(ws)
+                self._joined[seat] = bool(sockets)
+                self._push_seats()
+            self._closed(address)
+        return ws
+
+    async def _seat_hello(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str) -> tuple[int, int]:
+        if data["type"] != "hello":
+            raise Refused(_("say hello with your seat and token first"))
+        _only(data, "seat", "token")
+        seat, token = data.get("seat"), data.get("token")
+        if not self.seats.check(seat, token):
+            log.warning("companion: %s gave a wrong token %s for seat %r", address,
+                        shown(token) if isinstance(token, str) else "(none)", seat)
+            raise Refused(messages()["bad_token"])
+        assert isinstance(seat, int)
+        generation = self.seats.generation(seat)
+        old = self._seat_sockets.get(seat, [])
+        self._seat_sockets[seat] = [ws]
+        for other in old:  # newest phone wins: a woken phone takes its seat back from its dead socket
+            await other.close(code=CLOSE_REPLACED, message=b"seat taken by a newer connection")
+        self._joined[seat] = True
+        log.info("companion: seat %d joined from %s", seat + 1, address)
+        await ws.send_str(json.dumps({"type": "welcome", "seat": seat, "seq": self._last_seq.get(seat, 0)}))
+        await ws.send_str(self.publisher.latest.seats[seat])
+        self._push_seats()
+        return seat, generation
+
+    def _seat_move(self, seat: int, data: dict[str, Any]) -> None:
+        if data["type"] != "move":
+            raise Refused(_('unknown message "{type}": a seat sends "move"').format(type=data["type"][:40]))
+        _only(data, "kind", "args", "seq")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not 0 < len(kind) <= 40:
+            raise Refused(_('"kind" must be a short text'))
+        args = _args(data)
+        seq = _int(data, "seq", 1)
+        if seq <= self._last_seq.get(seat, 0):
+            raise Refused(_("already received (a repeated message): nothing done"))
+        snap = self.publisher.latest
+        if move_key(kind, args) not in snap.offered[seat]:
+            raise Refused(_("not a move you can make now: nothing done"))
+        self._last_seq[seat] = seq
+        self.box.deliver_action(Action(kind, self.clock(), seat, args, WEB_PRECISION_US))
+
+    async def _ws_host(self, request: web.Request) -> web.StreamResponse:
+        opened = await self._open_socket(request)
+        if isinstance(opened, web.Response):
+            return opened
+        ws, address = opened
+        authorised = False
+        try:
+            async for data in self._messages_of(ws):
+                try:
+                    if not authorised:
+                        authorised = await self._host_hello(ws, data, address)
+                        continue
+                    await self._host_message(data)
+                    await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
+                except Refused as exc:
+                    await self._refuse(ws, str(exc))
+        finally:
+            if ws in self._host_sockets:
+                self._host_sockets.remove(ws)
+            self._closed(address)
+        return ws
+
+    async def _host_hello(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str) -> bool:
+        if data["type"] != "hello":
+            raise Refused(_("give the host PIN first"))
+        _only(data, "pin")
+        if self.seats.pin_locked(address):
+            raise Refused(messages()["pin_locked"])
+        if not self.seats.check_pin(address, data.get("pin")):
+            log.warning("companion: wrong host PIN from %s", address)
+            raise Refused(messages()["wrong_pin"])
+        log.info("companion: host page opened from %s", address)
+        self._host_sockets.append(ws)
+        await ws.send_str(json.dumps({"type": "welcome", "seq": self._host_seq}))
+        await ws.send_str(self.publisher.latest.host)
+        await ws.send_str(self._seats_text())
+        return True
+
+    async def _host_message(self, data: dict[str, Any]) -> None:
+        kind = data["type"]
+        if kind not in ("host", "reissue"):
+            raise Refused(_('unknown message "{type}": the host sends "host" or "reissue"').format(type=kind[:40]))
+        _only(data, "action", "seat", "seq")
+        seq = _int(data, "seq", 1)
+        if seq <= self._host_seq:
+            raise Refused(_("already received (a repeated message): nothing done"))
+        if kind == "host":
+            action = data.get("action")
+            if not isinstance(action, str) or action not in self.publisher.latest.host_actions:
+                raise Refused(_("no such host button"))
+            self._host_seq = seq
+            self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
+            return
+        seat = _int(data, "seat", 0, self.seats.count - 1)
+        self._host_seq = seq
+        token = self.seats.reissue(seat)
+        self._last_seq.pop(seat, None)
+        log.info("companion: seat %d has a new code %s; the old one no longer works", seat + 1, shown(token))
+        for ws in self._seat_sockets.pop(seat, []):
+            await self._refuse(ws, messages()["bad_token"])
+            await ws.close(code=CLOSE_REFUSED, message=b"seat re-issued")
+        self._joined[seat] = False
+        self._push_seats()
+
+    # -- pushing the loop's snapshots ---------------------------------------------------
+    def _seats_text(self) -> str:
+        return json.dumps({"type": "seats", "joined": self._joined})
+
+    def _push_seats(self) -> None:
+        text = self._seats_text()
+        for ws in self._host_sockets:
+            asyncio.ensure_future(self._send(ws, text))
+
+    def _push(self, snap: Snapshot) -> None:
+        for ws in self._board_sockets:
+            asyncio.ensure_future(self._send(ws, snap.board))
+        for ws in self._host_sockets:
+            asyncio.ensure_future(self._send(ws, snap.host))
+        for seat, sockets in self._seat_sockets.items():
+            for ws in sockets:
+                asyncio.ensure_future(self._send(ws, snap.seats[seat]))
+
+    @staticmethod
+    async def _send(ws: web.WebSocketResponse, text: str) -> None:
+        if not ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):  # gone meanwhile: its handler cleans up
+                await ws.send_str(text)

@@ -1,0 +1,28 @@
+// The scoreboard: read-only, no login; ?transparent=1 for streaming software.
+"use strict";
+
+(async function () {
+  if (new URLSearchParams(location.search).get("transparent") === "1") document.body.classList.add("transparent");
+  await Box.loadTexts();
+  const $ = (id) => document.getElementById(id);
+  $("title").textContent = Box.text("board_title");
+  Box.socket("/ws/board", {
+    message(m) {
+      if (m.type !== "state") return;
+      $("title").textContent = m.title;
+      $("phase").textContent = m.finished ? Box.text("over") : Box.text("phase_" + m.phase, String(m.phase || ""));
+      $("question").textContent = m.question ? "#" + m.question : "";
+      const body = $("players");
+      Box.clear(body);
+      for (const p of m.players) {
+        const name = Box.el("td", { text: p.name });
+        const margin = m.margins_us[String(p.seat)];
+        if (m.first === p.seat) name.appendChild(Box.el("span", { cls: "margin", text: Box.text("first") }));
+        else if (margin !== undefined) name.appendChild(Box.el("span", { cls: "margin", text: "+" + Box.seconds(margin) }));
+        const row = Box.el("tr", { cls: m.first === p.seat ? "first" : "", "data-seat": String(p.seat) },
+          [name, Box.el("td", { cls: "score", text: p.score === null ? "" : String(p.score) })]);
+        body.appendChild(row);
+      }
+    },
+  });
+})();

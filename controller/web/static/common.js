@@ -1,0 +1,70 @@
+// Shared by the three pages: the box's texts, a WebSocket that comes back
+// after a phone sleeps, and DOM helpers that only ever set text (never HTML).
+"use strict";
+
+const Box = {
+  t: {},
+  async loadTexts() {
+    try {
+      const r = await fetch("/messages.json", { cache: "no-store" });
+      Box.t = await r.json();
+      if (Box.t.box) document.title = Box.t.box;
+    } catch (e) { Box.t = {}; }
+  },
+  text(key, fallback) { return Box.t[key] || fallback || key; },
+  el(tag, props, children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === "text") e.textContent = v; else if (k === "cls") e.className = v; else e.setAttribute(k, v);
+    }
+    for (const c of children || []) e.appendChild(c);
+    return e;
+  },
+  clear(node) { while (node.firstChild) node.removeChild(node.firstChild); },
+  seconds(us) {
+    const s = (us / 1e6).toFixed(3);
+    return s.replace(".", Box.t.decimal || ".") + " s";
+  },
+  // A socket that reconnects (backing off to 5 s) and again when the page
+  // becomes visible: a phone that slept takes its seat back by itself.
+  socket(path, handlers) {
+    let ws = null, delay = 250, stopped = false, timer = null;
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+    function open() {
+      if (stopped) return;
+      clearTimeout(timer);
+      ws = new WebSocket(url);
+      ws.onopen = () => { delay = 250; handlers.open && handlers.open(ws); };
+      ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } handlers.message(m, ws); };
+      ws.onclose = (ev) => {
+        if (handlers.close && handlers.close(ev) === false) { stopped = true; return; }
+        timer = setTimeout(open, delay); delay = Math.min(5000, delay * 2);
+      };
+    }
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && (!ws || ws.readyState > 1)) { delay = 250; open(); }
+    });
+    open();
+    return { send(obj) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; } return false; },
+             get ws() { return ws; } };
+  },
+  status(node, text, kind) { node.textContent = text || ""; node.className = "status" + (kind ? " " + kind : ""); },
+  // A private view, whatever the game: lists of plain values as cards, the rest as "key: value".
+  renderView(node, view) {
+    Box.clear(node);
+    for (const [key, value] of Object.entries(view || {})) {
+      if (key === "player" || key === "moves" || key === "legal_moves") continue;
+      const row = Box.el("div", { cls: "field" }, [Box.el("span", { cls: "key", text: key.replace(/_/g, " ") })]);
+      if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
+        const chips = Box.el("div", { cls: "chips" });
+        for (const v of value) chips.appendChild(Box.el("span", { cls: "chip", text: String(v) }));
+        row.appendChild(chips);
+      } else if (value !== null && typeof value === "object") {
+        row.appendChild(Box.el("span", { text: JSON.stringify(value) }));
+      } else {
+        row.appendChild(Box.el("span", { text: String(value) }));
+      }
+      node.appendChild(row);
+    }
+  },
+};

@@ -1,0 +1,178 @@
+"""Piepmatz on the shared screen, drawn from ``public_view()`` only (never a hand).
+
+Left: the feeder, one line per perch (the perched bird, its queue and the
+queue's sum against it), the seed row with the pests beside it, the offer and
+the piles. Right: each player's collection (birds per species, pairs), eggs
+and running score; the header says whose turn it is.
+
+A bird is a card in its species' colour with its value and sex (m/f), so a
+pair reads at a glance; every text is at least the toolkit's minimum size.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from games.i18n import _, format_number, ngettext
+from games.toolkit import theme
+from games.toolkit.scene import Scene, Strip, View
+from games.toolkit.theme import Color, Layout, draw_text, panel
+
+SPECIES_COLORS: dict[str, Color] = {
+    "blackbird": (70, 70, 80),
+    "chaffinch": (214, 120, 90),
+    "yellowhammer": (240, 200, 40),
+    "greenfinch": (90, 160, 70),
+    "sparrow": (150, 110, 70),
+    "bullfinch": (200, 50, 60),
+}
+PEST_COLOR: Color = (120, 40, 40)
+SEED_COLOR: Color = (220, 200, 150)
+
+
+def _bird_text(bird: Mapping[str, Any]) -> str:
+    return f"{bird['value']}{bird['sex']}"
+
+
+class PiepmatzScene(Scene):
+    title = "Piepmatz"
+
+    def header(self, view: View) -> tuple[str, str]:
+        phase = view.get("phase")
+        if phase == "over":
+            return self.title, _("game over")
+        if phase == "final":
+            return self.title, _("last two cards: everyone on the phone")
+        where = _("Round {n}").format(n=format_number(int(view.get("round", 1))))
+        if view.get("last_round"):
+            where += " · " + _("last round")
+        turn = view.get("turn")
+        if turn is not None:
+            step = {"play": _("plays a bird"), "crow": _("the crow: pick a bird"), "lay": _("lays a card"),
+                    "take": _("takes from the offer")}.get(str(phase), "")
+            where += " · " + _("Player {n} {step}").format(n=int(turn) + 1, step=step)
+        return self.title, where
+
+    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        left_w = area.width * 58 // 100
+        left = pygame.Rect(area.left, area.top, left_w, area.height)
+        right = pygame.Rect(area.left + left_w + lay.pad * 2, area.top, area.width - left_w - lay.pad * 2, area.height)
+        self._feeder(surface, left, lay, view)
+        self._players(surface, right, lay, view, strip)
+
+    # -- the feeder -------------------------------------------------------------------
+    def _card(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, text: str, fill: Color,
+              frame: Color | None = None) -> None:
+        panel(surface, r, fill, radius=max(4, r.height // 8))
+        if frame is not None:
+            pygame.draw.rect(surface, frame, r, width=max(3, r.height // 14), border_radius=max(4, r.height // 8))
+        draw_text(surface, text, lay.size(1.15), theme.text_on(fill), r.inflate(-4, 0), min_size=lay.min_text)
+
+    def _feeder(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        perches = list(view.get("perches", ()))
+        row_h = lay.size(1.9)
+        card_w = lay.size(2.1)
+        gap = lay.pad
+        y = area.top
+        played = (view.get("played") or {}).get("id")
+        for perch in perches:
+            r = pygame.Rect(area.left, y, area.width, row_h)
+            panel(surface, r, theme.PANEL)
+            bird = perch["bird"]
+            c = pygame.Rect(r.left + gap, r.top + gap // 2, card_w, row_h - gap)
+            self._card(surface, c, lay, _bird_text(bird), SPECIES_COLORS.get(bird["species"], theme.MUTED), theme.FG)
+            x = c.right + gap * 3
+            total = int(perch["sum"])
+            verdict = f"{format_number(total)} > {format_number(int(bird['value']))}" if total > int(bird["value"]) \
+                else f"{format_number(total)} ≤ {format_number(int(bird['value']))}"
+            sum_w = lay.size(1.0) * 5
+            for b in perch["queue"]:
+                if x + card_w > r.right - sum_w:
+                    break
+                q = pygame.Rect(x, c.top, card_w, c.height)
+                self._card(surface, q, lay, _bird_text(b), SPECIES_COLORS.get(b["species"], theme.MUTED),
+                           theme.PRESSED if b["id"] == played else None)
+                x += card_w + gap
+            draw_text(surface, _("sum {verdict}").format(verdict=verdict) if perch["queue"] else _("empty queue"),
+                      lay.min_text, theme.FG if perch["queue"] else theme.MUTED,
+                      pygame.Rect(r.right - sum_w - gap, r.top, sum_w, r.height), align="right", min_size=lay.min_text)
+            y += row_h + gap
+        # the seed row: positions 1-4 (the difference that wins them), a pest beside a slot
+        y += gap
+        draw_text(surface, _("seed row (difference):"), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.left, y, area.width, lay.min_text + gap), align="left", min_size=lay.min_text)
+        y += lay.min_text + gap
+        row = list(view.get("row", ()))
+        pests = list(view.get("pests", ()))
+        slot_w = (area.width - gap * (len(row) + 1)) // max(1, len(row) + 1)
+        for i, card in enumerate(row):
+            s = pygame.Rect(area.left + i * (slot_w + gap), y, slot_w, row_h)
+            panel(surface, s, theme.PANEL)
+            draw_text(surface, f"{i + 1}", lay.min_text, theme.MUTED,
+                      pygame.Rect(s.left + gap, s.top, lay.min_text, s.height), align="left", min_size=lay.min_text)
+            inner = pygame.Rect(s.left + lay.min_text + gap, s.top + gap // 2, s.width - lay.min_text - 2 * gap, s.height - gap)
+            pest = pests[i] if i < len(pests) else None
+            if pest is not None:
+                self._card(surface, inner, lay, _(str(pest["kind"])), PEST_COLOR)
+            elif card is not None:
+                eggs = int(card["eggs"])
+                self._card(surface, inner, lay, ngettext("{n} egg", "{n} eggs", eggs).format(n=eggs), SEED_COLOR)
+        pile = pygame.Rect(area.left + len(row) * (slot_w + gap), y, slot_w, row_h)
+        panel(surface, pile, theme.PANEL)
+        draw_text(surface, _("5+: pile {n}").format(n=format_number(int(view.get("feeder_pile", 0)))), lay.min_text,
+                  theme.FG, pile.inflate(-gap, 0), min_size=lay.min_text)
+        y += row_h + gap * 2
+        # the offer and the bird pile
+        offer = list(view.get("offer", ()))
+        draw_text(surface, _("offer:"), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.left, y, card_w * 2, row_h), align="left", min_size=lay.min_text)
+        x = area.left + card_w * 2
+        for b in offer:
+            c = pygame.Rect(x, y + gap // 2, card_w, row_h - gap)
+            self._card(surface, c, lay, _bird_text(b), SPECIES_COLORS.get(b["species"], theme.MUTED))
+            x += card_w + gap
+        draw_text(surface, ngettext("{n} bird in the pile", "{n} birds in the pile", int(view.get("bird_pile", 0))).format(
+                  n=format_number(int(view.get("bird_pile", 0)))), lay.min_text, theme.MUTED,
+                  pygame.Rect(x + gap * 2, y, area.right - x - gap * 2, row_h), align="right", min_size=lay.min_text)
+
+    # -- the players ------------------------------------------------------------------
+    def _players(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        collections = list(view.get("collections", ()))
+        parts = list(view.get("score_parts", ()))
+        status = list(view.get("status", ()))
+        n = max(1, len(collections))
+        gap = lay.pad
+        block_h = min((area.height - gap * (n - 1)) // n, lay.size(1.2) * 3)
+        for p, collection in enumerate(collections):
+            r = pygame.Rect(area.left, area.top + p * (block_h + gap), area.width, block_h)
+            on_turn = p < len(status) and status[p] in ("turn", "won")
+            panel(surface, r, theme.blend(theme.PANEL, self.color(view, p), 0.35) if on_turn else theme.PANEL)
+            pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, gap), r.height))
+            inner = r.inflate(-3 * gap, -gap)
+            half = inner.height // 2
+            part = parts[p] if p < len(parts) else {}
+            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG,
+                      pygame.Rect(inner.left, inner.top, inner.width * 6 // 10, half), align="left", min_size=lay.min_text)
+            draw_text(surface, _("{n} pts").format(n=format_number(int(part.get("total", 0)))), lay.size(1.1), theme.FG,
+                      pygame.Rect(inner.left + inner.width * 6 // 10, inner.top, inner.width * 4 // 10, half),
+                      align="right", min_size=lay.min_text)
+            counts = Counter(str(b["species"]) for b in collection)
+            x = inner.left
+            chip_w = lay.size(1.5)
+            for species, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+                if x + chip_w > inner.right - lay.size(1.0) * 6:
+                    break
+                chip = pygame.Rect(x, inner.top + half + 2, chip_w, half - 4)
+                self._card(surface, chip, lay, str(count), SPECIES_COLORS.get(species, theme.MUTED))
+                x += chip_w + gap // 2
+            pairs = int(part.get("pair_count", 0))
+            eggs = int(part.get("eggs", 0))
+            detail = ngettext("{p} pair", "{p} pairs", pairs).format(p=pairs) + " · " + \
+                ngettext("{e} egg", "{e} eggs", eggs).format(e=eggs)
+            draw_text(surface, detail, lay.min_text, theme.MUTED,
+                      pygame.Rect(x + gap, inner.top + half, inner.right - x - gap, half), align="right",
+                      min_size=lay.min_text)

@@ -1,0 +1,115 @@
+"""The companion pages' fixtures: a live game served on loopback, its loop
+running on a thread with the dummy video driver, and Debian's chromium
+driven by Playwright (never Playwright's own browser download)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from controller import live
+from controller.display.screen import Screen
+from controller.web.attach import serve
+from controller.web.server import CompanionServer
+from games import registry
+from tests import runtimes
+from tests.runtimes import CHROMIUM
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def require_chromium() -> None:
+    """Skip loudly on a developer's machine without chromium; FAIL when
+    BUZZERBOX_REQUIRE_RUNTIMES=1 (CI): tests/runtimes.py decides."""
+    runtimes.require("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Callable[[], Any]]:
+    """New pages on a small portrait phone (360x740), each its own browser context (its own phone)."""
+    contexts: list[Any] = []
+
+    def new_page() -> Any:
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(8000)
+        return page
+
+    yield new_page
+    for ctx in contexts:
+        ctx.close()
+
+
+@dataclass
+class Served:
+    game: live.LiveGame
+    server: CompanionServer
+    thread: threading.Thread
+
+    @property
+    def box(self) -> Any:
+        return self.game.box
+
+    def stop(self) -> None:
+        """End the HDMI loop (as closing the window does); the server stays for the test."""
+        import pygame
+
+        if self.thread.is_alive():
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+            self.thread.join(10)
+
+    def wait(self, predicate: Callable[[], bool], timeout: float = 8.0) -> None:
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                raise AssertionError("timed out waiting")
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
+    """A live game with the companion server on loopback and the HDMI loop
+    (dummy video driver) running on a thread, as ``play --web`` runs it."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    started: list[Served] = []
+    registered = registry.register("hands", "tests.web.hands")
+    registered.__enter__()
+
+    def start(game: str, players: int, **options: Any) -> Served:
+        spec = registry.get(game)
+        box = live.new_box(spec, spec.settings(players, seed=7, **options), None, None)
+        presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+                                       colors=None)
+        lg = live.LiveGame(box, presenter)
+        lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
+        thread = threading.Thread(target=lg.run, kwargs={"realtime": True, "seconds": 120, "fps": 30}, daemon=True)
+        thread.start()
+        s = Served(lg, lg.companion, thread)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+        live.stop_companion(s.game)
+    registered.__exit__(None, None, None)

@@ -1,0 +1,127 @@
+"""The companion pages in a real (headless) Chromium: phones join by the URLs
+their seats' QR codes hold, see only their own hand and play it; the HDMI
+scene follows; the host page arms and judges a quiz question behind its PIN;
+the scoreboard follows."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from controller.display.loop import snapshot
+from controller.press import Press
+from controller.timeline import box_now_us
+from controller.web.overlay import CompanionOverlay, qr_matrix
+from tests.web.conftest import Served
+
+#: BUZZERBOX_SCREENS=docs/screens saves the pictures where the docs show them; else a temporary folder
+SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or tempfile.mkdtemp(prefix="companion-screens-"))
+
+
+def chips(page: Any) -> list[int]:
+    return [int(t) for t in page.locator("#private .chip").all_inner_texts()]
+
+
+def test_two_seats_join_by_their_qr_codes_see_only_their_own_hand_and_play(served: Any, phone: Any) -> None:
+    s: Served = served("hands", 2)
+    overlay = s.game.presenter.scene.overlays[0]
+    assert isinstance(overlay, CompanionOverlay)
+    urls = list(overlay.seat_urls())  # what the HDMI screen's QR codes hold
+    assert urls == [s.server.seat_url(0), s.server.seat_url(1)]
+    assert qr_matrix(urls[0]) != qr_matrix(urls[1])
+    hands = [list(s.box.engine.hands[0]), list(s.box.engine.hands[1])]
+
+    a, b = phone(), phone()
+    a.goto(urls[0])
+    b.goto(urls[1])
+    a.wait_for_selector("#private .chip")
+    b.wait_for_selector("#private .chip")
+    assert chips(a) == hands[0] and chips(b) == hands[1]
+    for card in hands[1]:  # seat 1's cards appear nowhere on seat 0's phone
+        assert str(card) not in a.inner_text("body")
+    assert b.locator("#moves button").count() == 0  # not seat 1's turn
+    s.wait(lambda: s.server.joined() == [True, True])
+
+    a.locator("#moves button").first.click()
+    played = hands[0][0]
+    s.wait(lambda: s.box.engine.played == [played])
+    scene = s.game.presenter.scene
+    s.wait(lambda: scene.shown == f"played: {played}")  # the HDMI scene drew it
+    expect(a.locator("#moves button")).to_have_count(0)
+    b.wait_for_selector("#moves button")
+    assert chips(a) == hands[0][1:]
+    a.screenshot(path=str(SCREENS / "companion-player.png"))
+
+    b.locator("#moves button").last.click()
+    s.wait(lambda: s.box.engine.played == [played, hands[1][-1]])
+    assert s.box.engine.scores == [played, hands[1][-1]]
+    s.stop()
+    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-seats.png"), (1280, 720))
+
+
+def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follows(served: Any, phone: Any) -> None:
+    s: Served = served("quiz", 3)
+    host, board = phone(), phone()
+    board.goto(s.server.board_url())
+    board.wait_for_selector("tr[data-seat='2']")
+    host.goto(s.server.host_url())
+    host.fill("#pin", "000000" if s.server.seats.pin != "000000" else "111111")
+    host.click("#enter")
+    host.wait_for_selector(".status.bad")
+    assert "Wrong PIN" in host.inner_text("#status")
+    assert host.locator("#remote").is_hidden()
+
+    host.fill("#pin", s.server.seats.pin)
+    host.click("#enter")
+    host.wait_for_selector("#remote:not(.hidden) button[data-action='arm']:not([disabled])")
+    assert host.locator("button[data-action='correct']").is_disabled()  # nothing to judge yet
+    host.click("button[data-action='arm']")
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
+
+    s.box.press(Press(1, "bell", box_now_us()))  # station 2 rings its bell
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "answering")
+    host.wait_for_selector("button[data-action='correct']:not([disabled])")
+    board.wait_for_selector("tr.first[data-seat='1']")
+    host.screenshot(path=str(SCREENS / "companion-host.png"))
+    host.click("button[data-action='correct']")
+    s.wait(lambda: s.box.engine.public_view()["scores"] == [0, 1, 0])
+    expect(board.locator("tr[data-seat='1'] td.score")).to_have_text("1")
+    expect(host.locator("#phase")).to_have_text("Round over")
+    board.screenshot(path=str(SCREENS / "companion-board.png"))
+
+    host.click("button[data-action='next']")
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "idle")
+    s.stop()
+    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-host.png"), (1280, 720))
+
+
+def test_a_phone_whose_connection_drops_takes_its_seat_back_and_plays_on(served: Any, phone: Any) -> None:
+    """A sleeping phone loses its socket; the page reconnects by itself, says
+    hello with its token again and continues its message numbers."""
+    s: Served = served("hands", 2)
+    a = phone()
+    a.goto(s.server.seat_url(0))
+    a.wait_for_selector("#moves button")
+    s.wait(lambda: s.server.joined() == [True, False])
+    loop = s.server.loop
+    assert loop is not None
+    for ws in list(s.server._seat_sockets[0]):  # the Wi-Fi drops it (as a phone going to sleep does)
+        asyncio.run_coroutine_threadsafe(ws.close(code=1001), loop).result(5)
+    s.wait(lambda: s.server.joined() == [True, False] and s.server.refusals == 0)
+    expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed again
+    a.locator("#moves button").first.click()
+    s.wait(lambda: len(s.box.engine.played) == 1)
+
+    b = phone()  # the same seat opened on a second phone: the first one steps back and says so
+    b.goto(s.server.seat_url(0))
+    expect(a.locator("#status")).to_contain_text("another phone")
+    b.wait_for_selector("#private .chip")
+    time.sleep(1.0)  # the first page does not reconnect and take it back
+    assert s.server._seat_sockets[0] and len(s.server._seat_sockets[0]) == 1
+    expect(b.locator("#status")).not_to_contain_text("another phone")
