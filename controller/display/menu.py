@@ -54,11 +54,12 @@ class Choice:
 
 
 def _listed(game: str, title: str) -> str:
-    """A game's name in the list: games played with hidden hands say they need phones."""
+    """A game's name in the list (``title``, as shown): games played with hidden hands say they need phones."""
     spec = get_game(game)
     if not spec.needs_phones:
         return title
-    return f"{title} ({_('phones') if not spec.no_phones_with else _('phones or open hands')})"
+    need = _("phones") if not spec.no_phones_with else _("phones or open hands")
+    return title + " (" + need + ")"
 
 
 class Menu:
@@ -90,13 +91,8 @@ class Menu:
         name, _title, lo, hi = self.games[game_index]
         counts = list(range(lo, hi + 1))
         self.items = [
-<<<<<<< HEAD
             Item("game", N_("Game"), list(range(len(self.games))), [g[1] for g in self.games], game_index),
             Item("players", N_("Players"), counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
-=======
-            Item("game", "Game", list(range(len(self.games))), [_listed(g[0], g[1]) for g in self.games], game_index),
-            Item("players", "Players", counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
->>>>>>> main
         ]
         for key, option in get_game(name).options.items():  # each game says what the menu offers
             if option.choices:
@@ -114,6 +110,11 @@ class Menu:
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
         self.selected = min(self.selected, len(self.items) - 1)
+
+    def game_label(self, index: int) -> str:
+        """What the list says for game ``index``, in the current language."""
+        name, title, _lo, _hi = self.games[index]
+        return _listed(name, _(title))
 
     def item(self, key: str) -> Item:
         return next(i for i in self.items if i.key == key)
@@ -186,7 +187,9 @@ class Menu:
             "confirm_quit": self.confirm_quit,
             # labels and values are kept in English and said in the language of the moment
             "items": [{"key": it.key, "label": _(it.label), "selected": k == self.selected,
-                       "value": it.names[it.index] if it.key == "language" else _(it.names[it.index])}
+                       "value": it.names[it.index] if it.key == "language"
+                       else self.game_label(it.value) if it.key == "game"
+                       else _(it.names[it.index])}
                       for k, it in enumerate(self.items)],
             "summary": _(get_game(self.games[self.item("game").value][0]).summary),
         }

@@ -52,7 +52,7 @@ class FikiMikiScene(Scene):
         else:
             step = {"play": _("plays a card"), "lead": _("leads"), "follow": _("adds a card")}.get(phase, "")
             what = _("Player {n} {step}").format(n=int(turn) + 1, step=step)
-        return self.title, f"{_('variant {v}').format(v=variant)} · {what}" if what else _("variant {v}").format(v=variant)
+        return self.title, _("variant {v}").format(v=variant) + " · " + what if what else _("variant {v}").format(v=variant)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         left_w = area.width * 62 // 100

@@ -47,6 +47,15 @@ def forms(m: Message) -> list[str]:
     return [m.string] if isinstance(m.string, str) else list(m.string)
 
 
+def test_no_text_is_marked_inside_an_f_string() -> None:
+    """Babel cannot see ``_("...")`` inside an f-string's braces: such a text
+    would never reach the catalogues and stay English on every screen."""
+    inside = re.compile(r"""\bf(["'])[^"'\n]*\{[^}\n]*\b(?:_|N_|ngettext)\(""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for source in ("controller", "games") for path in (ROOT / source).rglob("*.py")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inside.search(line)]
+    assert not found, f"marked inside an f-string (use .format after _()): {found}"
+
+
 def test_the_code_marks_texts_for_translation() -> None:
     """The extraction finds the spec texts (so an empty catalogue cannot pass)."""
     assert (None, "Answer timer") in marked_in_code()
