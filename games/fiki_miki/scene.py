@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from games.arbitration import format_margin
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
@@ -28,6 +28,8 @@ KIND_COLORS: dict[str, Color] = {
     "star": (235, 190, 40),
 }
 BLANK_COLOR: Color = (200, 200, 205)
+#: the kinds as the engine names them, marked for the catalogue (drawn as _(kind))
+KIND_WORDS = (N_("mushroom"), N_("apple"), N_("leaf"), N_("star"))
 
 
 def kind_color(kind: str | None, index: int = 0) -> Color:
