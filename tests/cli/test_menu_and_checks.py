@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pygame
-import pytest
 
 from controller.cli import main
 from controller.debounce import DebounceConfig
