@@ -56,12 +56,13 @@ PEOPLE_FIELDS = frozenset({"text", "why", "reason", "message"})
 
 
 def for_people(text: str, names: Sequence[str] | None = None) -> str:
-    """"player 0 knocked" -> "Red knocked" (or "player 1 knocked" without names)."""
+    """"player 1 knocked" -> "Red knocked": engines number players from 1 in
+    their texts; where the stations have names, the names are used."""
     def name(match: re.Match[str]) -> str:
-        index = int(match.group(2))
+        index = int(match.group(2)) - 1
         if names is not None and 0 <= index < len(names):
             return names[index]
-        return f"{match.group(1)}layer {index + 1}"
+        return match.group(0)
 
     return _PLAYER_NUMBER.sub(name, text)
 

@@ -278,7 +278,7 @@ class FikiMikiEngine:
             return self._host(action)
         p = action.player
         if not 0 <= p < self.players:
-            raise RuleError(f"player {p} does not exist (0..{self.players - 1})")
+            raise RuleError(f"player {p + 1} does not exist (1..{self.players})")
         if action.kind not in PLAYER_ACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
         if self.state.phase is Phase.OVER:
@@ -290,7 +290,7 @@ class FikiMikiEngine:
             raise RuleError(f"{action.kind}: args 'card' is {card_id!r}; send the id of a card in your hand")
         card = next((c for c in self.state.hands[p] if c.id == card_id), None)
         if card is None:
-            raise RuleError(f"{action.kind}: card {card_id} is not in player {p}'s hand")
+            raise RuleError(f"{action.kind}: card {card_id} is not in player {p + 1}'s hand")
         if Move(action.kind, card_id) not in self.legal_moves(p):
             raise RuleError(self._why_not(p, action.kind, card))
         if self.variant is Variant.I:
@@ -320,7 +320,7 @@ class FikiMikiEngine:
         if s.phase is Phase.BELL:
             return "wait: the bell is open; the next card follows when it closes"
         if s.turn != p:
-            return f"it is player {s.turn}'s turn, not player {p}'s"
+            return f"it is player {s.turn + 1}'s turn, not player {p + 1}'s"
         if kind == DISCARD and self.variant is Variant.I:
             return "variant I has no discards: play a card onto its stack"
         if s.phase is Phase.LEAD:
@@ -377,9 +377,9 @@ class FikiMikiEngine:
         if self.variant is Variant.IIB:
             return self._ring_lead(action, p)
         if p in s.banned:
-            raise RuleError(f"player {p} rang wrong and may not ring until their skipped turn has passed")
+            raise RuleError(f"player {p + 1} rang wrong and may not ring until their skipped turn has passed")
         if any(r.player == p for r in s.rings):
-            raise RuleError(f"player {p} already rang in this race")
+            raise RuleError(f"player {p + 1} already rang in this race")
         s.stats["rings"] += 1
         pictures = self._landed_pictures()
         if pictures >= self.options.threshold:
@@ -391,7 +391,7 @@ class FikiMikiEngine:
         if s.landed_taken:
             s.last_ring[p] = {"t_us": t_us, "result": "slower"}
             why = f"the {s.landed} stack was right, but another player took it first"
-            return [GameEvent("slower", t_us, p, {"why": why, "text": f"player {p} rang too late: {why}"})]
+            return [GameEvent("slower", t_us, p, {"why": why, "text": f"player {p + 1} rang too late: {why}"})]
         s.stats["wrong_rings"] += 1
         s.skip_next.add(p)
         s.banned.add(p)
@@ -399,7 +399,7 @@ class FikiMikiEngine:
         if s.landed is None:
             why = "no card has landed yet"
         s.last_ring[p] = {"t_us": t_us, "result": "wrong", "why": why}
-        text = f"player {p} rang wrong ({why}): loses the next turn and may not ring until then"
+        text = f"player {p + 1} rang wrong ({why}): loses the next turn and may not ring until then"
         return [GameEvent("wrong", t_us, p, {"why": why, "text": text})]
 
     def _late(self, p: int, t_us: int) -> list[GameEvent]:
@@ -473,7 +473,7 @@ class FikiMikiEngine:
                     "decided_by": decided_by,
                     "tied": s.last_race["tied"],
                     "margin_us": margin,
-                    "text": f"player {winner} rang {how} and takes the {s.last_race['stack']} stack ({taken} cards)",
+                    "text": f"player {winner + 1} rang {how} and takes the {s.last_race['stack']} stack ({taken} cards)",
                 },
             )
         ]
@@ -523,7 +523,7 @@ class FikiMikiEngine:
                 s.out.add(p)
                 events.append(GameEvent("out", t_us, p, {"why": "only blank cards left: a blank card cannot be led"}))
                 if self.variant is Variant.IIB:
-                    return events + self._end(t_us, f"player {p} could not lead (only blank cards)")
+                    return events + self._end(t_us, f"player {p + 1} could not lead (only blank cards)")
                 continue
             s.leader, s.turn, s.phase = p, p, Phase.LEAD
             s.trick, s.led_kind = [], None
@@ -557,9 +557,9 @@ class FikiMikiEngine:
         if p == s.leader:
             raise RuleError("the leader led the card: only the other players may ring")
         if p in s.out:
-            raise RuleError(f"player {p} is out of the game")
+            raise RuleError(f"player {p + 1} is out of the game")
         if p in s.rang:
-            raise RuleError(f"player {p} already rang for this card")
+            raise RuleError(f"player {p + 1} already rang for this card")
         s.rang.add(p)
         s.stats["rings"] += 1
         if not any(card.kind == s.led_kind for card in s.hands[p]):
@@ -567,7 +567,7 @@ class FikiMikiEngine:
             return [GameEvent("ring", t_us, p, {"closes_us": s.window_closes_us})]
         s.stats["wrong_rings"] += 1
         s.owed[p] = 2
-        why = f"player {p} holds a {s.led_kind} card"
+        why = f"player {p + 1} holds a {s.led_kind} card"
         s.last_ring[p] = {"t_us": t_us, "result": "wrong", "why": why}
         return [GameEvent("wrong", t_us, p, {"why": why, "text": f"{why}: discards two cards as a penalty"})]
 
@@ -601,7 +601,7 @@ class FikiMikiEngine:
                         "winner",
                         t_us,
                         p,
-                        {"spared": True, "margin_us": margin, "text": f"player {p} rang first and is spared the discard"},
+                        {"spared": True, "margin_us": margin, "text": f"player {p + 1} rang first and is spared the discard"},
                     )
                 )
         s.rings, s.decided_us = [], t_us
@@ -670,7 +670,7 @@ class FikiMikiEngine:
                 "trick",
                 t_us,
                 s.leader,
-                {"cards": len(cards), "pictures": _pictures(cards), "text": f"player {s.leader} takes {len(cards)} cards"},
+                {"cards": len(cards), "pictures": _pictures(cards), "text": f"player {s.leader + 1} takes {len(cards)} cards"},
             )
         ]
         drew = []
@@ -685,7 +685,7 @@ class FikiMikiEngine:
         if self.variant is Variant.IIB:
             empty = [p for p in range(self.players) if not s.hands[p]]
             if empty:
-                return events + self._end(t_us, f"player {empty[0]} has no cards left")
+                return events + self._end(t_us, f"player {empty[0] + 1} has no cards left")
         return events + self._start_lead(t_us, (s.leader + 1) % self.players)
 
     # ------------------------------------------------------------------ end

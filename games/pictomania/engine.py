@@ -359,7 +359,7 @@ class PictomaniaEngine:
 
     def _check_seat(self, player: int) -> None:
         if not 0 <= player < self.players:
-            raise RuleError(f"there is no player {player}; seats are 0-{self.players - 1}")
+            raise RuleError(f"there is no player {player + 1}; seats are 1-{self.players}")
 
     # ------------------------------------------------------------------ host
     def _host(self, action: Action) -> list[GameEvent]:
@@ -423,7 +423,7 @@ class PictomaniaEngine:
             raise RuleError(f"{kind!r} only while drawing; the game is in {self.phase.value}")
         r = self.round
         if r.done_us[p] is not None:
-            raise RuleError(f"player {p} is done this round: no more drawing or guessing")
+            raise RuleError(f"player {p + 1} is done this round: no more drawing or guessing")
         if kind == DRAWN:
             r.started_drawing_guess.add(p)
             return [GameEvent("drawn", action.t_us, p)]
@@ -431,7 +431,7 @@ class PictomaniaEngine:
             return self._guess(action, p)
         if kind == DONE:
             return self._ring(action, p)
-        raise RuleError(f"player {p} cannot {kind!r}; now: {', '.join(self.legal_actions(p)) or 'nothing'}")
+        raise RuleError(f"player {p + 1} cannot {kind!r}; now: {', '.join(self.legal_actions(p)) or 'nothing'}")
 
     def _guess(self, action: Action, p: int) -> list[GameEvent]:
         r = self.round
@@ -444,9 +444,9 @@ class PictomaniaEngine:
             raise RuleError("nobody guesses their own drawing; pick another player")
         mine = [g for g in r.guesses if g.guesser == p]
         if any(g.drawer == drawer for g in mine):
-            raise RuleError(f"player {p} has already guessed player {drawer}; a guess cannot be taken back")
+            raise RuleError(f"player {p + 1} has already guessed player {drawer + 1}; a guess cannot be taken back")
         if any(g.number == number for g in mine):
-            raise RuleError(f"player {p} has already laid guess card {number} on someone; "
+            raise RuleError(f"player {p + 1} has already laid guess card {number} on someone; "
                             "each number is one card")
         self._seq += 1
         r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))

@@ -521,16 +521,16 @@ class PiepmatzEngine:
             )
         player = action.player
         if not 0 <= player < self.players:
-            raise RuleError(f"no player {player} in a {self.players}-player game (0..{self.players - 1})")
+            raise RuleError(f"no player {player + 1} in a {self.players}-player game (1..{self.players})")
         if action.kind not in PLAYER_ACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
         if self.finished:
             raise RuleError("the game is over")
         if player not in self.to_act():
             raise RuleError(
-                f"player {player} has laid their final cards; waiting for the others"
+                f"player {player + 1} has laid their final cards; waiting for the others"
                 if self.phase is Phase.FINAL
-                else f"it is player {self.current}'s turn, not player {player}'s"
+                else f"it is player {self.current + 1}'s turn, not player {player + 1}'s"
             )
         if action.kind != self.phase.value:
             raise RuleError(
@@ -590,7 +590,7 @@ class PiepmatzEngine:
             None,
         )
         if move is None:
-            raise RuleError(f"that move is not legal for player {seat} now; pick one of the phone's moves")
+            raise RuleError(f"that move is not legal for player {seat + 1} now; pick one of the phone's moves")
         self.proposed[seat] = move
         return [self._event("proposed", seat)]
 
@@ -600,7 +600,7 @@ class PiepmatzEngine:
         assert seat is not None
         move = self.proposed.get(seat)
         if move is None:
-            raise RuleError(f"player {seat} has no move waiting: choose one on the phone first")
+            raise RuleError(f"player {seat + 1} has no move waiting: choose one on the phone first")
         events = self.handle(Action(move.kind, action.t_us, seat, move.args, action.precision_us))
         return [self._event("confirmed", seat), *events]
 
@@ -898,7 +898,7 @@ class PiepmatzEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         if not 0 <= player < self.players:
-            raise RuleError(f"no player {player} in a {self.players}-player game")
+            raise RuleError(f"no player {player + 1} in a {self.players}-player game")
         return {
             "player": player,
             "hand": [b.to_json() for b in self.hands[player]],

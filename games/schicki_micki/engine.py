@@ -254,7 +254,7 @@ class SchickiMickiEngine:
         if action.player is None:
             return self._host(action)
         if not 0 <= action.player < self.players:
-            raise RuleError(f"player {action.player} does not exist (0..{self.players - 1})")
+            raise RuleError(f"player {action.player + 1} does not exist (1..{self.players})")
         if action.kind not in REACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(REACTIONS)}")
         return self._react(action)
@@ -475,7 +475,7 @@ class SchickiMickiEngine:
         if claimants:
             groups = self._rank([v.reaction for v in claimants])
             first = {r.player for r in groups[0]}
-            leaders = " and ".join(f"player {p}" for p in sorted(first))
+            leaders = " and ".join(f"player {p + 1}" for p in sorted(first))
             for v in claimants:
                 if v.reaction.player not in first:
                     verb = "was" if len(first) == 1 else "were"
@@ -557,7 +557,7 @@ class SchickiMickiEngine:
                 "change": changes[p],
                 "result": v.result,
                 "why": v.why,
-                "text": f"player {p} {v.reaction.words()}: {v.why}, so {texts[p]}",
+                "text": f"player {p + 1} {v.reaction.words()}: {v.why}, so {texts[p]}",
             }
             if v.reaction.accessory:
                 outcome["accessory"] = v.reaction.accessory

@@ -319,7 +319,7 @@ class VivaTopoEngine:
             raise RuleError(
                 f"it is {self._colour(self.current)}'s turn, not {self._colour(action.player)}'s"
                 if 0 <= action.player < self.players
-                else f"no player {action.player} in a {self.players}-player game"
+                else f"no player {action.player + 1} in a {self.players}-player game"
             )
         if action.kind == "roll":
             return self._roll(action.args.get("value"))

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pygame
-import pytest
 
 from controller.cli import main
 from controller.debounce import DebounceConfig
@@ -146,14 +145,16 @@ def test_headless_demo_is_a_short_summary_and_json_on_request(capsys) -> None:
     assert "scores" in json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("text", ["player 0 knocked", "Player 2 was first"])
-def test_texts_for_people_count_from_one(text: str) -> None:
+def test_texts_for_people_count_from_one_and_use_names(capsys) -> None:
+    """A whole simulated game's JSON: no text for people says "player 0", and
+    with names given, players are called by them (indexes stay 0-based)."""
     from controller.apps.common import people_json
 
-    shown = people_json({"outcomes": [{"text": text, "player": 0}]})
-    assert shown["outcomes"][0]["player"] == 0  # indexes for programs stay as they are
-    assert shown["outcomes"][0]["text"] == {"player 0 knocked": "player 1 knocked",
-                                            "Player 2 was first": "Player 3 was first"}[text]
+    assert main(["simulate", "schicki-micki", "--players", "3", "--seed", "2", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "player 0" not in out.lower() and "player 1" in out.lower()
+    shown = people_json({"outcomes": [{"text": "player 1 knocked", "player": 0}]}, ["Red", "Blue"])
+    assert shown["outcomes"][0] == {"text": "Red knocked", "player": 0}
 
 
 def test_play_with_real_stations_starts_after_every_station_answered_the_roll_call(tmp_path: Path, capsys, monkeypatch,

@@ -186,9 +186,9 @@ def test_the_deck_runs_out_hands_play_down_and_the_most_cards_win() -> None:
 def test_plays_out_of_turn_or_of_cards_not_held_change_nothing() -> None:
     e = engine(TWO, players=2, hand_size=2)
     before = snapshot(e)
-    with pytest.raises(RuleError, match="player 0's turn"):
+    with pytest.raises(RuleError, match="player 1's turn"):
         play(e, 1, 2, 0)
-    with pytest.raises(RuleError, match="not in player 0's hand"):
+    with pytest.raises(RuleError, match="not in player 1's hand"):
         play(e, 0, 2, 0)
     with pytest.raises(RuleError, match="no discards"):
         e.handle(Action("discard", 0, 0, {"card": 0}))

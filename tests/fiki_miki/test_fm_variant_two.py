@@ -136,7 +136,7 @@ def test_a_wrong_ring_costs_two_discards_and_an_empty_hand_ends_the_game() -> No
     assert [(ev.kind, ev.player) for ev in events][1:] == [("passed", 1), ("turn", 2)]
     events = play(e, 2, 5, 5 * S)  # no leaf: the blank
     over = events[-1]
-    assert over.kind == "game_over" and "player 1 has no cards" in over.data["reason"]
+    assert over.kind == "game_over" and "player 2 has no cards" in over.data["reason"]
     assert over.data["hand_pictures"] == [3, 0, 2]  # pictures left in hands count
     assert over.data["scores"] == [1 + 3, 0, 2] and over.data["winners"] == [0]
 

@@ -290,7 +290,7 @@ def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
                 time.sleep(0.002)
             want = len(truth)
             pump_until(sim, lambda sinks=sinks, want=want: len({p for s in sinks for p in s.presses()}) >= want,
-                       f"all {want} presses", step_us=20_000, timeout=15.0)
+                       f"all {want} presses", step_us=20_000, timeout=60.0)  # a loaded CI machine is slow to deliver
         except AssertionError:
             pass  # judged below: what never came is counted as lost
         finally:

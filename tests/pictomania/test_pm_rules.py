@@ -51,7 +51,7 @@ def test_impossible_guesses_are_refused_and_change_nothing(table, bad):
 def test_a_guess_cannot_be_taken_back_or_repeated(table):
     g = table(players=4).start()
     g.guess(0, 1, 5)
-    with pytest.raises(RuleError, match="already guessed player 1"):
+    with pytest.raises(RuleError, match="already guessed player 2"):
         g.guess(0, 1, 6)
     # one guess card per number: 5 lies on player 1 already
     with pytest.raises(RuleError, match="guess card 5"):

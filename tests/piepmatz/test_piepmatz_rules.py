@@ -539,7 +539,7 @@ def test_a_tied_total_shares_the_win() -> None:
 def test_out_of_turn_and_wrong_step_are_refused_and_change_nothing() -> None:
     engine = game()
     before = json.dumps([engine.public_view(), engine.private_view(0), engine.private_view(1)])
-    with pytest.raises(RuleError, match="player 0's turn"):
+    with pytest.raises(RuleError, match="player 1's turn"):
         act(engine, 1, "play", card="blackbird-f1", perch=0)
     with pytest.raises(RuleError, match="'play' step"):
         act(engine, 0, "take", card="sparrow-m1")
@@ -547,7 +547,7 @@ def test_out_of_turn_and_wrong_step_are_refused_and_change_nothing() -> None:
         act(engine, 0, "play", card="blackbird-f1", perch=0)
     with pytest.raises(RuleError, match="perch 2 does not exist"):
         act(engine, 0, "play", card="blackbird-f5", perch=2)
-    with pytest.raises(RuleError, match="no player 5"):
+    with pytest.raises(RuleError, match="no player 6"):
         act(engine, 5, "play", card="blackbird-f5", perch=0)
     with pytest.raises(RuleError, match="unknown action"):
         act(engine, 0, "bell")

@@ -37,9 +37,9 @@ def test_example_3_words_name_who_got_what_and_why() -> None:
     result = run_scenario(load("seed_example_3.json"))
     texts = [o["text"] for o in result["outcomes"]]
     assert texts == [
-        "player 0 called hat: hat is the one pair, so takes all 2 table cards",
-        "player 1 called hat: hat is the one pair, but player 0 was first, so gets nothing",
-        "player 2 called scarf: scarf is no pair on the table, so returns 1 card under the deck",
+        "player 1 called hat: hat is the one pair, so takes all 2 table cards",
+        "player 2 called hat: hat is the one pair, but player 1 was first, so gets nothing",
+        "player 3 called scarf: scarf is no pair on the table, so returns 1 card under the deck",
     ]
 
 
