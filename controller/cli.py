@@ -245,7 +245,19 @@ def quiet_gpio_fallbacks(verbose: int) -> None:
         warnings.filterwarnings("ignore", message=r"Falling back from ")
 
 
+def early_language(argv: Sequence[str]) -> str | None:
+    """``--lang X`` (or ``--lang=X``) from a command line not parsed yet, if X is a language the box speaks."""
+    for k, word in enumerate(argv):
+        value = argv[k + 1] if word == "--lang" and k + 1 < len(argv) else word.removeprefix("--lang=") if word.startswith("--lang=") else None
+        if value in LANGUAGES:
+            return value
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    asked = early_language(sys.argv[1:] if argv is None else list(argv))
+    if asked:  # before the parser is built, so its help speaks the language too
+        set_language(asked)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said for the command they were given to, not for "buzzerbox"

@@ -35,7 +35,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         presses = len(session.box.press_log)
         print(_("{title}: {players}, seed {seed}, {seconds} s of play, {presses}").format(
-            title=spec.title, seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
+            title=_(spec.title), seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
         print(_("scores: {scores}").format(scores=summary.get("scores")))
@@ -86,7 +86,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         presses = len(box.press_log)
         print(_("{title}: {presses} replayed; scores {scores}").format(
-            title=box.spec.title, presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
+            title=_(box.spec.title), presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
             scores=box.engine.public_view().get("scores")))
         if args.disputes:
             print_disputes(box)
@@ -133,7 +133,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     writer = box.journal
     assert writer is not None
     print(_("resuming {title} from {file}: {records} replayed").format(
-        title=box.spec.title, file=args.file,
+        title=_(box.spec.title), file=args.file,
         records=ngettext("{n} record", "{n} records", len(journal.records)).format(n=len(journal.records)))
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings

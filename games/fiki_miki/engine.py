@@ -320,7 +320,8 @@ class FikiMikiEngine:
         if s.phase is Phase.BELL:
             return "wait: the bell is open; the next card follows when it closes"
         if s.turn != p:
-            return f"it is player {s.turn + 1}'s turn, not player {p + 1}'s"
+            whose = "nobody's" if s.turn is None else f"player {s.turn + 1}'s"
+            return f"it is {whose} turn, not player {p + 1}'s"
         if kind == DISCARD and self.variant is Variant.I:
             return "variant I has no discards: play a card onto its stack"
         if s.phase is Phase.LEAD:

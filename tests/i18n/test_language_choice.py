@@ -37,8 +37,18 @@ def test_a_language_the_box_does_not_speak_is_one_line(tmp_path: Path) -> None:
 
 
 def test_lang_switches_the_command_s_language(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["--lang", "pl", "simulate", "quiz", "--players", "2", "--json"]) == 0
+    assert cli.main(["--lang", "pl", "simulate", "quiz", "--players", "2"]) == 0
     assert current_language() == "pl"
+    out = capsys.readouterr().out
+    assert "Kwizowy brzęczyk: 2 symulowanych graczy" in out
+    assert "2 symulowanych graczy" in out and "punkty: " in out
+
+
+def test_lang_speaks_in_the_help_too(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--lang", "cs", "--help"])
+    assert caught.value.code == 0
+    assert "spravedlivé rozhodování o prvním stisku" in capsys.readouterr().out
 
 
 def test_lang_refuses_a_language_it_does_not_speak(capsys: pytest.CaptureFixture[str]) -> None:
