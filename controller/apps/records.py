@@ -101,7 +101,8 @@ def print_disputes(box: Box) -> None:
         return box._name(station) if station >= 0 else "host"
 
     timeline: list[tuple[int, int, str]] = [
-        (p.t_us, 0, f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, {p.edges} edges)")
+        (p.t_us, 0, f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, "
+                    + ngettext("{n} edge", "{n} edges", p.edges).format(n=p.edges) + ")")
         for p in box.press_log
     ]
     for event in box.event_log:
