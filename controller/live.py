@@ -232,12 +232,12 @@ def keyboard_keys_line(players: int) -> str:
     """Which key is which station, for people playing on a laptop."""
     import pygame
 
-    from controller.sources.keyboard import BELL_KEYS, HOST_KEYS
+    from controller.sources.keyboard import BELL_KEYS
 
     keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
                      for i, k in enumerate(BELL_KEYS[:players]))
-    host = ", ".join(f"{pygame.key.name(k)} {action}" for k, action in HOST_KEYS.items() if action != "menu")
-    return _("keyboard stations ({keys}; host buttons: {host}; h lists every key)").format(keys=keys, host=host)
+    # the host's keys mean what each game makes of them: the help overlay (h) says it per game
+    return _("keyboard stations ({keys}; h lists the host's keys for this game)").format(keys=keys)
 
 
 def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,

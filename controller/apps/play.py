@@ -23,6 +23,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(_("--players is for keyboard stations: profile {name} has {n} stations; "
                            "leave --players out").format(name=prof.name, n=len(prof.stations)))
     players = len(prof.stations) if prof is not None else (args.players or default_players(spec))
+    if spec.phones_needed(options_from(args.option)) and args.web is None and not args.resume:
+        raise UsageError(_("{title} keeps each player's hand on their phone: add --web so the phones can "
+                           "join (the screen shows a QR code per seat)").format(title=spec.title))
     headless = live.is_headless(args)
     names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
     keyboard = None if headless else KeyboardSource(players)

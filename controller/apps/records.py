@@ -17,9 +17,11 @@ from controller.apps.journal import (
     replay_box,
     resume_for_simulate,
 )
+from controller.press import Press
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
+from games.base import GameEvent
 from games.i18n import _, format_number, ngettext
 
 
@@ -100,28 +102,41 @@ def print_disputes(box: Box) -> None:
     def name(station: int) -> str:
         return box._name(station) if station >= 0 else "host"
 
-    timeline: list[tuple[int, int, str]] = [
-        (p.t_us, 0, f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, {p.edges} edges)")
-        for p in box.press_log
-    ]
-    for event in box.event_log:
+    def press_line(p: Press, first: tuple[int, int] | None) -> str:
+        line = (f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, "
+                + ngettext("{n} edge", "{n} edges", p.edges).format(n=p.edges) + ")")
+        if first is not None and p.station != first[0] and p.t_us >= first[1]:
+            line += f"; {format_margin(p.t_us - first[1])} behind {name(first[0])}, who was first"
+        return line
+
+    timeline: list[tuple[int, int, Press | GameEvent]] = [(p.t_us, 0, p) for p in box.press_log]
+    timeline += [(e.t_us, 1, e) for e in box.event_log]
+    first: tuple[int, int] | None = None  # the announced winner and their press's stamp
+    for t_us, _order, item in sorted(timeline, key=lambda x: (x[0], x[1])):
+        if isinstance(item, Press):
+            print(f"  {t_us / 1e6:12.6f} s  {press_line(item, first)}")
+            continue
+        event, who = item, name(item.player if item.player is not None else -1)
         if event.kind == "winner":
             queue = event.data.get("queue", [])
             margins = event.data.get("margins_us", [])
             behind = ", ".join(f"{name(s)} {format_margin(m)}" for s, m in zip(queue, margins, strict=False))
-            text = f"FIRST  {name(event.player if event.player is not None else -1)}" + (f"; then {behind}" if behind else "")
+            text = f"FIRST  {who}" + (f"; then {behind}" if behind else "")
+            stamps = [p.t_us for p in box.press_log if p.station == event.player and p.t_us <= event.t_us]
+            first = (event.player, max(stamps)) if event.player is not None and stamps else None
         elif event.kind == "tie":
             text = "TIE    " + " = ".join(name(s) for s in event.data.get("stations", [])) + " (closer than the stamps can tell)"
         elif event.kind == "late_evidence":
-            text = (f"LATE   {name(event.player if event.player is not None else -1)}'s press stamped "
+            text = (f"LATE   {who}'s press stamped "
                     f"{event.data.get('pressed_us', 0) / 1e6:.6f} s reached the box after the decision "
                     f"({event.data.get('behind_us', 0) / 1000:.3f} ms before it was made): not counted")
         elif event.kind == "early":
-            text = f"early  {name(event.player if event.player is not None else -1)} pressed before it was allowed"
+            text = f"early  {who} pressed before it was allowed"
+        elif event.kind in ("round_over", "game_over"):
+            first = None  # later presses belong to the next contest
+            continue
         else:
             continue
-        timeline.append((event.t_us, 1, text))
-    for t_us, _order, text in sorted(timeline):
         print(f"  {t_us / 1e6:12.6f} s  {text}")
 
 

@@ -319,6 +319,8 @@ class FikiMikiEngine:
         s = self.state
         if s.phase is Phase.BELL:
             return "wait: the bell is open; the next card follows when it closes"
+        if s.turn is None:
+            return "it is nobody's turn now"
         if s.turn != p:
             whose = "nobody's" if s.turn is None else f"player {s.turn + 1}'s"
             return f"it is {whose} turn, not player {p + 1}'s"

@@ -8,7 +8,7 @@ plays them and every decision taken here: ``games/pictomania/README.md``.
 Why the word cards are a constructor argument: the engine does no I/O, and the
 word lists are package data read by ``games.pictomania.words.load_words``. The
 ``language`` option only names the list for the journal; whoever builds the
-engine (the game SPEC at merge, the bots, the tests) loads and passes the cards.
+engine (the game's SPEC, the bots, the tests) loads and passes the cards.
 
 Phases: ``cards`` (three word cards on show; the host may swap one nobody
 knows, then ``start`` deals the secrets) -> ``drawing`` (draw, guess, ring the
@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
-# moves to the contract layer at merge
 from games.arbitration import rank_by_time
 from games.base import (
     HOST_RESUME,

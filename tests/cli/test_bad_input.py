@@ -51,6 +51,7 @@ BAD: dict[str, list[list[str]]] = {
     "simulate": [["simulate", "nosuch", "--players", "2"], ["simulate", "quiz", "--players", "1"],
                  ["simulate", "quiz", "--players", "2", "--option", "nope"]],
     "replay": [["replay", "{dir}"], ["replay", "{binary}"], ["replay", "{scenario}"], ["replay", "{missing}"]],
+    "journal": [["journal", "check", "{dir}"], ["journal", "check", "{binary}"], ["journal", "salvage", "{missing}"]],
     "resume": [["resume", "{dir}"], ["resume", "{binary}"], ["resume", "{scenario}"], ["resume", "{missing}"]],
     "scenario": [["scenario", "{dir}"], ["scenario", "{binary}"], ["scenario", "{journal}"], ["scenario", "{missing}"]],
     "diag": [["diag", "--profile", "nosuch"], ["diag", "--players", "x"]],
@@ -97,8 +98,9 @@ def test_bad_input_ends_in_one_line_not_a_traceback(command: str, tmp_path: Path
         last = err.strip().splitlines()[-1] if err.strip() else ""
         assert "Traceback" not in err, (argv, err)
         assert status in (1, 2), (argv, status, err)
-        # `wiring check` is a checker: its verdict is "OK ..." or "FAIL <the problem>"
-        assert last.startswith("FAIL " if command == "wiring check" else "buzzerbox "), (argv, err)
+        # the checkers (`wiring check`, `journal check`) give a verdict: "OK ..." or "FAIL <the problem>"
+        checker = command == "wiring check" or argv[:2] == ["journal", "check"]
+        assert last.startswith("FAIL " if checker else "buzzerbox "), (argv, err)
         assert "unexpected" not in last, (argv, last)  # a bug would say so; none of these is one
     assert not list(tmp_path.glob("data/buzzerbox/journals/*.jsonl")), "a failed start left a journal"
     assert not list(Path.cwd().glob("journal-*.jsonl"))

@@ -98,6 +98,28 @@ def test_disputes_show_who_was_first_and_by_how_much(tmp_path, capsys):
     assert out.index("press  Ben") < out.index("press  Ann")
 
 
+def test_disputes_say_how_far_behind_a_press_after_the_decision_was(tmp_path, capsys):
+    """A press long after the winner was announced is not in the winner's queue
+    (that settled first); the dispute view still says how far behind it was."""
+    from controller.journal import JournalWriter
+    from controller.press import Press
+    from controller.runtime import Box
+    from games import registry
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3), station_names=["Ann", "Ben", "Cy"])
+    box.journal = JournalWriter.create(tmp_path / "q.jsonl", box.header())
+    box.host("arm", 0)
+    box.apply_press(Press(1, "bell", 1_000_000))
+    box.step(1_500_000)  # Ben is announced first
+    box.apply_press(Press(2, "bell", 1_587_250))
+    box.step(2_000_000)
+    box.journal.close()
+    assert main(["replay", str(tmp_path / "q.jsonl"), "--disputes"]) == 0
+    out = capsys.readouterr().out
+    assert "press  Cy bell" in out and "+587.250 ms behind Ben, who was first" in out
+
+
 def test_a_record_cut_before_its_newline_resumes_into_a_replayable_file(tmp_path, capsys):
     path = tmp_path / "nl.jsonl"
     main(["simulate", "quiz", "--players", "3", "--seed", "4", "--journal", str(path)])
