@@ -322,8 +322,7 @@ class FikiMikiEngine:
         if s.turn is None:
             return "it is nobody's turn now"
         if s.turn != p:
-            whose = "nobody's" if s.turn is None else f"player {s.turn + 1}'s"
-            return f"it is {whose} turn, not player {p + 1}'s"
+            return f"it is player {s.turn + 1}'s turn, not player {p + 1}'s"
         if kind == DISCARD and self.variant is Variant.I:
             return "variant I has no discards: play a card onto its stack"
         if s.phase is Phase.LEAD:
