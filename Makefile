@@ -6,7 +6,7 @@ GAME ?= quiz
 #: the game contract and every engine: typed strictly
 STRICT := games/base.py games/arbitration.py games/humans.py games/i18n.py $(wildcard games/*/engine.py)
 
-.PHONY: demo test lint setup clean
+.PHONY: demo test lint setup clean i18n
 
 # progress for the minute the first set-up takes: each step said, pip's own lines for the packages
 $(BIN)/buzzerbox: pyproject.toml
@@ -35,6 +35,10 @@ test: setup
 	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent $(STRICT)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+
+# the catalogues: extract every marked text, update games/locale/*/LC_MESSAGES/buzzerbox.po, compile the .mo
+i18n: setup
+	$(BIN)/python tools/i18n.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -19,6 +19,7 @@ from importlib import metadata
 from typing import NoReturn
 
 from controller import live
+from controller import profile as profile_mod
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
@@ -32,7 +33,7 @@ from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import registry
 from games.base import BuzzerBoxError
-from games.i18n import _
+from games.i18n import LANGUAGES, _, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -133,6 +134,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help=_("log more (-vv for debug, and a traceback for a bug report)"))
+    parser.add_argument("--lang", choices=LANGUAGES, help=_("the screens' language (default: the wiring profile's, else en)"))
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
@@ -243,7 +245,19 @@ def quiet_gpio_fallbacks(verbose: int) -> None:
         warnings.filterwarnings("ignore", message=r"Falling back from ")
 
 
+def early_language(argv: Sequence[str]) -> str | None:
+    """``--lang X`` (or ``--lang=X``) from a command line not parsed yet, if X is a language the box speaks."""
+    for k, word in enumerate(argv):
+        value = argv[k + 1] if word == "--lang" and k + 1 < len(argv) else word.removeprefix("--lang=") if word.startswith("--lang=") else None
+        if value in LANGUAGES:
+            return value
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    asked = early_language(sys.argv[1:] if argv is None else list(argv))
+    if asked:  # before the parser is built, so its help speaks the language too
+        set_language(asked)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said for the command they were given to, not for "buzzerbox"
@@ -256,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     quiet_gpio_fallbacks(args.verbose)
     command = command_name(args)
     try:
+        set_language(profile_mod.start_language(args.lang, None if args.command == "wiring" else getattr(args, "profile", None)))
         return int(args.func(args) or 0)
     except SystemExit as exc:  # a command that said its own one line (wiring, firmware)
         if isinstance(exc.code, str):

@@ -166,7 +166,7 @@ def open_lights(profile: Profile | None, source: Any = None) -> Lights:
     try:
         return GpioLights.from_profile(profile)
     except Exception as exc:  # no GPIO here (a desktop): show the game anyway
-        print(f"lights: off ({exc.__class__.__name__}: {exc})", file=sys.stderr)
+        print(_("lights: off ({kind}: {exc})").format(kind=exc.__class__.__name__, exc=exc), file=sys.stderr)
         return NoLights()
 
 

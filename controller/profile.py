@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.i18n import LANGUAGES
 from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
@@ -107,6 +108,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "host_front_end": Key("table"),
         "host": Key("table"),
         "stations": Key("list", required=True, low=1, high=MAX_STATIONS),
+        # what the screens speak when this profile's box starts (--lang and the menu change it)
+        "language": Key("str", choices=LANGUAGES),
     },
     "debounce": {
         "bounce_us": Key("int", low=1_000, high=1_000_000),
@@ -355,6 +358,8 @@ class Profile:
     description: str = ""
     path: Path | None = None
     front_ends: dict[tuple[int, str], FrontEnd] = field(default_factory=dict)
+    #: the language the box starts in with this profile (None: English, or --lang)
+    language: str | None = None
 
     HOST_STATION = -1  # station index used for the host's own buttons
 
@@ -576,6 +581,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         description=data.get("description", ""),
         path=path,
         front_ends=front_ends,
+        language=data.get("language"),
     )
     if source == "board":  # which channels exist is the board's pin map's to say
         from controller.board_channels import problems
@@ -624,3 +630,11 @@ def front_end_problems(profile: Profile) -> list[str]:
                 f"{low:.2f} V (it must stay above 2.3 V); use a low-leakage ESD array (≤ 1 µA) or a stronger pull-up"
             )
     return out
+
+
+def start_language(asked: str | None, profile: str | None) -> str:
+    """The language a command starts in: ``--lang`` if given, else the wiring
+    profile's ``language``, else English."""
+    if asked:
+        return asked
+    return (load(profile).language if profile else None) or "en"

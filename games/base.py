@@ -355,6 +355,9 @@ class GameSpec:
     scene: str | None = None
     #: every option the game takes; their defaults go into every game's settings
     options: Mapping[str, Option] = field(default_factory=dict)
+    #: the rules in two short sentences for the start menu, in English and
+    #: marked with ``N_`` (the menu shows it in the chosen language)
+    summary: str = ""
     #: a full station's inputs (what the simulated players press; what a
     #: simulated input board must wire)
     inputs: tuple[str, ...] = ("bell",)

@@ -8,21 +8,47 @@ counts something, and ``N_("...")`` for a module-level text translated later,
 when it is drawn. Numbers and times shown to people go through
 ``format_number`` so Czech and Polish get a decimal comma.
 
-This first version is English only: the catalogues, the language switch and
-locale formatting arrive with the languages work; the names stay.
+The catalogues are ``games/locale/<lang>/LC_MESSAGES/buzzerbox.po``, kept
+with Babel (``make i18n``: extract, update, compile); the compiled ``.mo``
+files ship in the package and are read here with the standard library, so
+the box needs nothing beyond Python to speak three languages. The language
+is one global switch: a game reads it at every frame, so changing it between
+games needs no restart.
+
+``xx`` is a pseudo-locale for tests and layout checks, not a shipped
+language: every text comes back about 40 % longer, with Czech and Polish
+accents on its letters, so a screen that fits it fits any real translation.
 """
 
 from __future__ import annotations
 
+import gettext
+import math
+import re
+from pathlib import Path
+
 #: the languages the box speaks (ISO 639-1), English first
-LANGUAGES: tuple[str, ...] = ("en",)
+LANGUAGES: tuple[str, ...] = ("en", "cs", "pl")
+#: each language's name as its speakers write it (what the menu offers)
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "cs": "Čeština", "pl": "Polski"}
+#: the pseudo-locale: longer, accented texts (tests and layout checks only)
+PSEUDO = "xx"
+#: the gettext domain: games/locale/<lang>/LC_MESSAGES/buzzerbox.mo
+DOMAIN = "buzzerbox"
+LOCALE_DIR = Path(__file__).with_name("locale")
 
 _language = "en"
+_catalogue: gettext.NullTranslations = gettext.NullTranslations()
+_loaded: dict[str, gettext.NullTranslations] = {}
 
 
 def _(message: str) -> str:
     """The text in the current language."""
-    return message
+    if not message:  # gettext("") would answer with the catalogue's header
+        return message
+    if _language == PSEUDO:
+        return pseudo(message)
+    return _catalogue.gettext(message)
 
 
 def N_(message: str) -> str:  # noqa: N802 (the conventional gettext marker name)
@@ -31,17 +57,46 @@ def N_(message: str) -> str:  # noqa: N802 (the conventional gettext marker name
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural form for ``n`` in the current language."""
-    return singular if n == 1 else plural
+    """The form for ``n`` in the current language (Czech and Polish have
+    three: 1 karta, 2 karty, 5 karet / 5 kart)."""
+    if _language == PSEUDO:
+        return pseudo(singular if n == 1 else plural)
+    return _catalogue.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """The text in the current language, for a word that English uses in two
+    senses (``context`` tells the translator which one)."""
+    if _language == PSEUDO:
+        return pseudo(message)
+    return _catalogue.pgettext(context, message)
+
+
+def _load(language: str) -> gettext.NullTranslations:
+    found = _loaded.get(language)
+    if found is None:
+        try:
+            found = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[language])
+        except OSError as exc:  # FileNotFoundError, or a damaged file
+            from games.base import BuzzerBoxError
+
+            raise BuzzerBoxError(
+                f"the {language} catalogue {LOCALE_DIR / language / 'LC_MESSAGES' / (DOMAIN + '.mo')} "
+                f"cannot be read ({exc.__class__.__name__}): reinstall the box or run `make i18n`"
+            ) from None
+        _loaded[language] = found
+    return found
 
 
 def set_language(language: str) -> None:
-    """Switch every later text to ``language`` (one of ``LANGUAGES``)."""
-    global _language
-    if language not in LANGUAGES:
+    """Switch every later text to ``language`` (one of ``LANGUAGES``, or the
+    pseudo-locale ``xx``)."""
+    global _language, _catalogue
+    if language not in LANGUAGES and language != PSEUDO:
         from games.base import BuzzerBoxError
 
         raise BuzzerBoxError(f"no language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    _catalogue = gettext.NullTranslations() if language == PSEUDO else _load(language)
     _language = language
 
 
@@ -49,6 +104,60 @@ def current_language() -> str:
     return _language
 
 
+# -- numbers ------------------------------------------------------------------------
+
+#: (decimal mark, group separator, fewest integer digits that get grouped), per CLDR:
+#: Czech and Polish write 0,25 and 12 345 (no-break space); Polish leaves 1234 whole
+_NUMBER_STYLE: dict[str, tuple[str, str, int]] = {
+    "en": (".", "\u202f", 4),
+    "cs": (",", "\u00a0", 4),
+    "pl": (",", "\u00a0", 5),
+    PSEUDO: (",", "\u00a0", 4),
+}
+
+
 def format_number(value: float, decimals: int = 0) -> str:
-    """A number as people of the current language write it."""
-    return f"{value:,.{decimals}f}".replace(",", "\u202f")
+    """A number as people of the current language write it: 0.25 / 0,25."""
+    point, group, fewest = _NUMBER_STYLE.get(_language, _NUMBER_STYLE["en"])
+    text = f"{value:.{decimals}f}"
+    sign = "-" if text.startswith("-") else ""
+    whole, _dot, fraction = text.lstrip("-").partition(".")
+    if len(whole) >= fewest:
+        head = len(whole) % 3 or 3
+        whole = group.join([whole[:head]] + [whole[i:i + 3] for i in range(head, len(whole), 3)])
+    return sign + whole + (point + fraction if fraction else "")
+
+
+# -- the pseudo-locale --------------------------------------------------------------
+
+_ACCENTED = str.maketrans(
+    "acdeilnorstuyzACDEILNORSTUYZ",
+    "áčďěíłńóřšťůýžÁČĎĚÍŁŃÓŘŠŤŮÝŽ",
+)
+#: what a text is lengthened with: wide Polish letters, so the width grows as much as the length
+_FILLER = "ąęśćźżńłó"
+#: placeholders a translation must keep as they are: {name}, {n:.3f}, %s, %(name)d
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z%]")
+
+
+def pseudo(message: str) -> str:
+    """``message`` accented and about 40 % longer, placeholders untouched."""
+    parts: list[str] = []
+    letters = 0
+    last = 0
+    for match in _PLACEHOLDER.finditer(message):
+        plain = message[last:match.start()]
+        parts.append(plain.translate(_ACCENTED))
+        letters += len(plain)
+        parts.append(match.group())
+        last = match.end()
+    plain = message[last:]
+    parts.append(plain.translate(_ACCENTED))
+    letters += len(plain)
+    if letters == 0:
+        return message
+    extra = math.ceil(0.4 * letters)
+    filler = (_FILLER * (extra // len(_FILLER) + 1))[:extra]
+    if extra > 4 and " " in message:  # a sentence grows by a word, as translations do
+        filler = " " + filler[1:]
+    return "".join(parts) + filler

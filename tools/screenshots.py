@@ -32,6 +32,7 @@ from controller.press import Edge  # noqa: E402
 from controller.runtime import Box  # noqa: E402
 from controller.simulate import Session  # noqa: E402
 from controller.sources.keyboard import KeyboardSource  # noqa: E402
+from games.i18n import set_language  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
@@ -133,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "screens"))
     ap.add_argument("--size", default="1920x1080", help="WIDTHxHEIGHT (default 1920x1080)")
     ap.add_argument("--only", default="", help="only pictures whose name contains this")
+    ap.add_argument("--lang", default="en", help="the screens' language; other than en, files are named LANG-NAME.png")
     args = ap.parse_args(argv)
+    set_language(args.lang)
+    prefix = "" if args.lang == "en" else f"{args.lang}-"
     w, h = (int(x) for x in args.size.lower().split("x"))
     pygame.display.init()
     pygame.font.init()
@@ -144,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         surface = pygame.Surface((w, h))
         draw(surface)
-        pygame.image.save(surface, str(out / name))
-        print(out / name)
+        pygame.image.save(surface, str(out / (prefix + name)))
+        print(out / (prefix + name))
     return 0
 
 

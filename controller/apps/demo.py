@@ -40,7 +40,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         scene_for(args.game, None)
     except (LookupError, ImportError) as exc:
         if not headless or args.screenshot:
-            print(_("demo: {title} cannot be shown yet ({exc}); playing it headless").format(title=spec.title, exc=exc),
+            print(_("demo: {title} cannot be shown yet ({exc}); playing it headless").format(title=_(spec.title), exc=exc),
                   file=sys.stderr)
         return demo_summary(args)
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
@@ -81,7 +81,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if board is not None:
         how += _(", through the simulated input board")
     print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), ended: {reason}").format(
-        title=spec.title, players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
+        title=_(spec.title), players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
         seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=result.reason))
     if headless:
         print_demo_log(box)
@@ -127,7 +127,7 @@ def demo_summary(args: argparse.Namespace) -> int:
         print_json(box.summary(), box.station_names)
         return 0
     print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
-        title=spec.title, players=players, seed=args.seed))
+        title=_(spec.title), players=players, seed=args.seed))
     print_demo_log(box)
     print(scores_line(box, box.summary()))
     return 0

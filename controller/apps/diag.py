@@ -71,7 +71,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
             source.stop()
     if args.screenshot:
         screen.save(args.screenshot)
-        print(f"screenshot: {args.screenshot}")
+        print(_("screenshot: {path}").format(path=args.screenshot))
     label = _(" (simulated)") if simulated else ""
     for row in monitor.view()["inputs"]:
         if row["flag"]:

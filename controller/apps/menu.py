@@ -48,7 +48,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
             screen.save(args.screenshot)
-            print(f"screenshot: {args.screenshot}")
+            print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
     sound = live.open_sound(args, False)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
@@ -62,7 +62,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
             cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
             if cut_off is not None:  # the power went mid-game: carry on before the menu
                 box, _journal = live.resumed_box(cut_off, profile)
-                print(f"menu: resuming {box.spec.title} from {cut_off} (it was cut off)", file=sys.stderr)
+                print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title), file=cut_off),
+                      file=sys.stderr)
                 if source is not None and profile is not None:
                     live.connect(box, source, profile)
                     relay.target = box

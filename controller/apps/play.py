@@ -72,7 +72,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
              if prof is not None and source is not None else live.keyboard_keys_line(players))
     print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
-        title=box.spec.title, where=where, path=path,
+        title=_(box.spec.title), where=where, path=path,
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     print(game.summary_line(result), file=sys.stderr)

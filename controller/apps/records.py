@@ -37,12 +37,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         presses = len(session.box.press_log)
         print(_("{title}: {players}, seed {seed}, {seconds} s of play, {presses}").format(
-            title=spec.title, seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
+            title=_(spec.title), seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
-        print(f"scores: {summary.get('scores')}")
+        print(_("scores: {scores}").format(scores=summary.get("scores")))
         if args.journal:
-            print(f"journal: {args.journal} ({DURABILITY_SIMULATE})")
+            print(_("journal: {path} ({durability})").format(path=args.journal, durability=DURABILITY_SIMULATE))
     return 0
 
 
@@ -88,7 +88,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         presses = len(box.press_log)
         print(_("{title}: {presses} replayed; scores {scores}").format(
-            title=box.spec.title, presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
+            title=_(box.spec.title), presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
             scores=box.engine.public_view().get("scores")))
         if args.disputes:
             print_disputes(box)
@@ -148,7 +148,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     writer = box.journal
     assert writer is not None
     print(_("resuming {title} from {file}: {records} replayed").format(
-        title=box.spec.title, file=args.file,
+        title=_(box.spec.title), file=args.file,
         records=ngettext("{n} record", "{n} records", len(journal.records)).format(n=len(journal.records)))
           + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings
@@ -162,5 +162,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.json:
         print_json(box.summary(), box.station_names)
     else:
-        print(f"finished: scores {box.summary().get('scores')}")
+        print(_("finished: scores {scores}").format(scores=box.summary().get("scores")))
     return 0

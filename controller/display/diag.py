@@ -13,7 +13,7 @@ import pygame
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
 from controller.press import Edge, InputNotice, Press
-from games.i18n import _, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
@@ -105,7 +105,8 @@ def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -
             flag = "noisy"
         else:
             flag = ""
-        name = "host" if station == HOST_STATION else (station_names[station] if 0 <= station < len(station_names) else f"station {station}")
+        name = _("host") if station == HOST_STATION else (station_names[station] if 0 <= station < len(station_names)
+                                                          else _("station {n}").format(n=station + 1))
         rows.append({
             "station": station,
             "name": name,
@@ -125,7 +126,7 @@ def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -
 
 
 class DiagScene(Scene):
-    title = "Diagnostics"
+    title = N_("Diagnostics")
     #: seconds each page stays up when the inputs do not fit on one screen
     PAGE_S = 4
 
@@ -141,7 +142,7 @@ class DiagScene(Scene):
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         rows = list(view.get("inputs", ()))
         row_h = round(lay.min_text * 1.25)
-        heads = ["station", "input", "state", "presses", "edges", "bounce", "last press", "noise"]
+        heads = [_(h) for h in HEADINGS]
         widths = [0.22, 0.12, 0.11, 0.10, 0.09, 0.11, 0.14, 0.11]
         per_page = max(1, area.height // (row_h + 2) - 1)
         pages = max(1, -(-len(rows) // per_page))
@@ -171,12 +172,19 @@ class DiagScene(Scene):
             panel(surface, r, fill, radius=max(3, row_h // 8))
             ink = theme.text_on(fill)
             ago = row["ago_us"]
-            last = "never" if ago is None else f"{ago / 1_000_000:.1f} s ago"
-            noise = row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
+            last = _("never") if ago is None else _("{n} s ago").format(n=format_number(ago / 1_000_000, 1))
+            noise = _(FLAG_WORDS[row["flag"]]) if row["flag"] in FLAG_WORDS else row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
                                                             if row["glitches"] else _("ok"))
-            cells(y, [row["name"], row["input"], row["state"], str(row["presses"]), str(row["edges"]),
-                      f"{row['bounce_us'] / 1000:.1f} ms", last, noise], ink)
+            state = _(STATE_WORDS[row["state"]]) if row["state"] in STATE_WORDS else str(row["state"])
+            cells(y, [row["name"], row["input"], state, format_number(row["presses"]), format_number(row["edges"]),
+                      _("{n} ms").format(n=format_number(row["bounce_us"] / 1000, 1)), last, noise], ink)
             y += row_h + 2
+
+
+#: the table's column headings, an input's debounce state and its fault, as the screen says them
+HEADINGS = (N_("station"), N_("input"), N_("state"), N_("presses"), N_("edges"), N_("bounce"), N_("last press"), N_("noise"))
+STATE_WORDS = {"idle": N_("idle"), "pending": N_("pending"), "pressed": N_("pressed"), "stuck": N_("stuck")}
+FLAG_WORDS = {"stuck": N_("STUCK"), "noisy": N_("NOISY")}
 
 
 def diag_health(rows: Sequence[Any]) -> str:

@@ -20,11 +20,11 @@ from controller.press import Press
 from controller.sound import SoundSettings
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
-from games.i18n import _
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
 from games.registry import get as get_game
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View, freeze
-from games.toolkit.theme import Layout, draw_text, panel
+from games.toolkit.theme import TEXT, Layout, draw_text, draw_wrapped, panel
 
 
 @dataclass
@@ -54,11 +54,12 @@ class Choice:
 
 
 def _listed(game: str, title: str) -> str:
-    """A game's name in the list: games played with hidden hands say they need phones."""
+    """A game's name in the list (``title``, as shown): games played with hidden hands say they need phones."""
     spec = get_game(game)
     if not spec.needs_phones:
         return title
-    return f"{title} ({_('phones') if not spec.no_phones_with else _('phones or open hands')})"
+    need = _("phones") if not spec.no_phones_with else _("phones or open hands")
+    return title + " (" + need + ")"
 
 
 class Menu:
@@ -90,22 +91,30 @@ class Menu:
         name, _title, lo, hi = self.games[game_index]
         counts = list(range(lo, hi + 1))
         self.items = [
-            Item("game", "Game", list(range(len(self.games))), [_listed(g[0], g[1]) for g in self.games], game_index),
-            Item("players", "Players", counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
+            Item("game", N_("Game"), list(range(len(self.games))), [g[1] for g in self.games], game_index),
+            Item("players", N_("Players"), counts, [str(c) for c in counts], counts.index(min(max(players, lo), hi))),
         ]
         for key, option in get_game(name).options.items():  # each game says what the menu offers
             if option.choices:
                 self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
                                        [n for _, n in option.choices]))
         self.items += [
-            Item("names", _("Player names"), [None], [_("edit…")]),
-            Item("bots", "Who plays", [False, True], ["people", "demo bots"]),
-            Item("sound", "Sound", [True, False], ["on", "off"], 0 if not self.sound.mute else 1),
-            Item("volume", "Volume", [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
+            Item("names", N_("Player names"), [None], [N_("edit…")]),
+            Item("bots", N_("Who plays"), [False, True], [N_("people"), N_("demo bots")]),
+            Item("sound", N_("Sound"), [True, False], [N_("on"), N_("off")], 0 if not self.sound.mute else 1),
+            Item("volume", N_("Volume"), [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
                  min(4, max(0, round(self.sound.volume * 5) - 1))),
-            Item("start", "Start", [None], ["start"]),
+            # each language under its own name; changing it changes every screen at once
+            Item("language", N_("Language"), list(LANGUAGES), [LANGUAGE_NAMES[code] for code in LANGUAGES],
+                 LANGUAGES.index(current_language()) if current_language() in LANGUAGES else 0),
+            Item("start", N_("Start"), [None], [N_("start")]),
         ]
         self.selected = min(self.selected, len(self.items) - 1)
+
+    def game_label(self, index: int) -> str:
+        """What the list says for game ``index``, in the current language."""
+        name, title, _lo, _hi = self.games[index]
+        return _listed(name, _(title))
 
     def item(self, key: str) -> Item:
         return next(i for i in self.items if i.key == key)
@@ -125,6 +134,8 @@ class Menu:
             if it.key in ("start", "names"):
                 return None
             it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
+            if it.key == "language":
+                set_language(it.value)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
         elif action == "select":
@@ -174,13 +185,18 @@ class Menu:
             "players": self.item("players").value,
             "names": list(self.names),
             "confirm_quit": self.confirm_quit,
-            "items": [{"label": it.label, "value": it.names[it.index], "selected": k == self.selected}
+            # labels and values are kept in English and said in the language of the moment
+            "items": [{"key": it.key, "label": _(it.label), "selected": k == self.selected,
+                       "value": it.names[it.index] if it.key == "language"
+                       else self.game_label(it.value) if it.key == "game"
+                       else _(it.names[it.index])}
                       for k, it in enumerate(self.items)],
+            "summary": _(get_game(self.games[self.item("game").value][0]).summary),
         }
 
 
 class MenuScene(Scene):
-    title = "Buzzer box"
+    title = N_("Buzzer box")
 
     def header(self, view: View) -> tuple[str, str]:
         if view.get("confirm_quit"):
@@ -201,12 +217,22 @@ class MenuScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
-        for it, r in zip(items, menu_rows(area, lay, len(items), 0.7), strict=True):
+        summary = str(view.get("summary") or "")
+        rows_area = area
+        if summary:  # the chosen game's rules in short, beside the rows
+            rows_area = pygame.Rect(area.left, area.top, area.width * 60 // 100, area.height)
+            box = pygame.Rect(rows_area.right + 2 * lay.pad, area.top + lay.pad, area.right - rows_area.right - 2 * lay.pad,
+                              area.height - 2 * lay.pad)
+            panel(surface, box, theme.PANEL)
+            lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
+            draw_wrapped(surface, summary, lay.min_text, theme.FG, box.inflate(-4 * lay.pad, -2 * lay.pad),
+                         max_lines=lines, align="left")
+        for it, r in zip(items, menu_rows(rows_area, lay, len(items), 0.7), strict=True):
             sel = it["selected"]
             ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
-            if it["label"] == "Start":
-                draw_text(surface, "START", lay.size(1.2), ink, inner)
+            if it.get("key") == "start":
+                draw_text(surface, str(it["value"]).upper(), lay.size(1.2), ink, inner)
             else:
                 draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
@@ -280,7 +306,7 @@ class NameEditor:
 
 
 class NamesScene(Scene):
-    title = _("Player names")
+    title = N_("Player names")
 
     def header(self, view: View) -> tuple[str, str]:
         return self.title, _("type a name · up/down: next player · Enter: done")
@@ -365,7 +391,7 @@ class RollCall:
 
 
 class RollCallScene(Scene):
-    title = _("Roll call")
+    title = N_("Roll call")
 
     def header(self, view: View) -> tuple[str, str]:
         return self.title, _("Enter: start without the rest · Esc: stop")

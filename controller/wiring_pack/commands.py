@@ -10,7 +10,7 @@ from typing import Any
 
 from controller import profile as profile_mod
 from controller.wiring_pack import checks, diagram, guided_test, table
-from games.i18n import ngettext
+from games.i18n import _, format_number, ngettext
 
 
 def _load(args: argparse.Namespace, action: str) -> profile_mod.Profile:
@@ -52,11 +52,6 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def plural(n: int, noun: str) -> str:
-    """'1 input', '3 inputs'."""
-    return ngettext("{n} " + noun, "{n} " + noun + "s", n).format(n=n)
-
-
 def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
     """wiring/NAME.test-result.txt beside the profile, unless --report says otherwise."""
     if given:
@@ -96,11 +91,15 @@ def cmd_test(args: argparse.Namespace) -> int:
         return src.lights() if hasattr(src, "lights") else NoLights()
 
     test = guided_test.GuidedTest(prof, timeout_us=int(args.timeout * 1_000_000), lights=not args.no_lights)
-    print(f"Guided wiring test of {prof.name}: {plural(len(test.inputs), 'input')}, {plural(len(test.lights), 'light')}.")
-    print(f"Press each input when asked; one that does not fire within {args.timeout:g} s is reported dead.")
+    inputs, lights = len(test.inputs), len(test.lights)
+    print(_("Guided wiring test of {name}: {inputs}, {lights}.").format(
+        name=prof.name, inputs=ngettext("{n} input", "{n} inputs", inputs).format(n=inputs),
+        lights=ngettext("{n} light", "{n} lights", lights).format(n=lights)))
+    print(_("Press each input when asked; one that does not fire within {seconds} s is reported dead.").format(
+        seconds=format_number(args.timeout, 0 if float(args.timeout).is_integer() else 1)))
     builder = guided_test.MockBuilder(test, factory, box_now_us) if args.mock else None
     if builder is not None:
-        print("--mock: simulated presses on mock pins, every light answered yes (a try-out, not a test of wiring)")
+        print(_("--mock: simulated presses on mock pins, every light answered yes (a try-out, not a test of wiring)"))
 
     def sleep(us: int) -> None:
         if builder is not None:
@@ -122,7 +121,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     path.write_text(text, encoding="utf-8")
     print()
     print(text, end="")
-    print(f"saved to {path}")
+    print(_("saved to {path}").format(path=path))
     return 0 if report.passed else 1
 
 

@@ -12,6 +12,7 @@ from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
 from games.fiki_miki.options import _INTS, PLAYERS, FikiMikiOptions, Variant
+from games.i18n import N_
 
 _DEFAULTS = FikiMikiOptions()
 
@@ -52,6 +53,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
 
 
 SPEC = GameSpec(
+    summary=N_("Play your cards onto the stacks and ring the bell the moment it is right (a stack reaches the count, or you lack the led kind): the first right ring takes the stack."),
     name="fiki-miki",
     title="Fiki Miki",
     min_players=min(low for low, _ in PLAYERS.values()),

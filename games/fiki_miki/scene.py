@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from games.arbitration import format_margin
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
@@ -28,6 +28,8 @@ KIND_COLORS: dict[str, Color] = {
     "star": (235, 190, 40),
 }
 BLANK_COLOR: Color = (200, 200, 205)
+#: the kinds as the engine names them, marked for the catalogue (drawn as _(kind))
+KIND_WORDS = (N_("mushroom"), N_("apple"), N_("leaf"), N_("star"))
 
 
 def kind_color(kind: str | None, index: int = 0) -> Color:
@@ -52,7 +54,7 @@ class FikiMikiScene(Scene):
         else:
             step = {"play": _("plays a card"), "lead": _("leads"), "follow": _("adds a card")}.get(phase, "")
             what = _("Player {n} {step}").format(n=int(turn) + 1, step=step)
-        return self.title, f"{_('variant {v}').format(v=variant)} · {what}" if what else _("variant {v}").format(v=variant)
+        return self.title, _("variant {v}").format(v=variant) + " · " + what if what else _("variant {v}").format(v=variant)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         left_w = area.width * 62 // 100

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
+from games.i18n import N_
 from games.pictomania.bots import new_host, new_phone_bots
 from games.pictomania.buttons import BUTTONS
 from games.pictomania.engine import (
@@ -77,6 +78,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
 
 
 SPEC = GameSpec(
+    summary=N_("Everyone draws a word at once and guesses the other drawings on the phone; ring when done. Quick right guesses score, wrong ones cost."),
     name="pictomania",
     title="Pictomania",
     min_players=MIN_PLAYERS,

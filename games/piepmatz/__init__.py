@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
+from games.i18n import N_
 from games.piepmatz.bots import new_bots
 from games.piepmatz.buttons import BUTTONS
 from games.piepmatz.cards import SPECIES
@@ -66,6 +67,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
 
 
 SPEC = GameSpec(
+    summary=N_("Queue birds behind the perched ones: a queue worth more than its perched bird wins seed cards and birds, but crows and squirrels strike. Pairs and eggs score."),
     name="piepmatz",
     title="Piepmatz",
     min_players=2,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
@@ -32,6 +32,9 @@ SPECIES_COLORS: dict[str, Color] = {
 }
 PEST_COLOR: Color = (120, 40, 40)
 SEED_COLOR: Color = (220, 200, 150)
+
+#: the pests as the engine names them, marked for the catalogue (drawn as _(kind))
+PEST_WORDS = (N_("squirrel"), N_("crow"))
 
 
 def _bird_text(bird: Mapping[str, Any]) -> str:

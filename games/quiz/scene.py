@@ -39,7 +39,7 @@ def lead_us(view: View, station: int) -> tuple[int, int] | None:
 
 
 class QuizScene(Scene):
-    title = "Quiz buzzer"
+    title = N_("Quiz buzzer")
 
     def header(self, view: View) -> tuple[str, str]:
         phase = str(view.get("phase", "idle"))

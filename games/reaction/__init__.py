@@ -1,13 +1,14 @@
 """Reaction duel: the box's own wait-for-GO game."""
 
 from games.base import GameSpec, Option
+from games.i18n import N_
 from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
 
 SPEC = GameSpec(
     name="reaction",
-    title="Reaction duel",
+    title=N_("Reaction duel"),
     min_players=2,
     max_players=16,
     new_engine=ReactionEngine,
@@ -17,11 +18,13 @@ SPEC = GameSpec(
     scene="games.reaction.scene:ReactionScene",
     # defaults None: the engine's own (ReactionOptions) apply; listed for the menu and the checks
     options={
-        "rounds": Option(None, int, low=0, label="Rounds",
-                         choices=((10, "10"), (5, "5"), (20, "20"), (0, "until stopped"))),
-        "decoy_chance": Option(None, float, low=0.0, high=1.0, label="Decoys", choices=((0.0, "off"), (0.25, "on"))),
+        "rounds": Option(None, int, low=0, label=N_("Rounds"),
+                         choices=((10, "10"), (5, "5"), (20, "20"), (0, N_("until stopped")))),
+        "decoy_chance": Option(None, float, low=0.0, high=1.0, label=N_("Decoys"), choices=((0.0, N_("off")), (0.25, N_("on")))),
     },
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
     status_lights={"winner": "on", "reacted": "blink"},
+    summary=N_("Wait for GO, then press: the fastest wins the round. "
+                "Press before GO, or on a decoy, and you sit the round out."),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, fmt_ms, panel
@@ -17,7 +17,7 @@ FALSE_START: Color = (229, 57, 53)
 
 
 class ReactionScene(Scene):
-    title = "Reaction duel"
+    title = N_("Reaction duel")
 
     def header(self, view: View) -> tuple[str, str]:
         rounds = view.get("rounds") or 0
@@ -136,9 +136,11 @@ class ReactionScene(Scene):
         """Session standings: wins, then best time."""
         rows = list(view.get("leaderboard", ()))
         row_h = lay.size(1.3)
-        draw_text(surface, _("standings"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width * 55 // 100, row_h), align="left", min_size=lay.min_text)
-        draw_text(surface, _("wins"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width * 62 // 100, row_h), align="right", min_size=lay.min_text)
-        draw_text(surface, _("best"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width - 2 * lay.pad, row_h), align="right", min_size=lay.min_text)
+        # three headings side by side, none reaching into the next (a longer translation is cut, not overlapped)
+        wins_left, best_left = area.width * 33 // 100, area.width * 62 // 100
+        draw_text(surface, _("standings"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, wins_left - lay.pad, row_h), align="left", min_size=lay.min_text)
+        draw_text(surface, _("wins"), lay.min_text, theme.MUTED, pygame.Rect(area.left + wins_left, area.top, best_left - wins_left, row_h), align="right", min_size=lay.min_text)
+        draw_text(surface, _("best"), lay.min_text, theme.MUTED, pygame.Rect(area.left + best_left + lay.pad, area.top, area.width - best_left - 3 * lay.pad, row_h), align="right", min_size=lay.min_text)
         y = area.top + row_h
         for rank, row in enumerate(rows, start=1):
             if y + row_h > area.bottom:

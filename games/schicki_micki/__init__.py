@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec
+from games.i18n import N_
 from games.schicki_micki.bots import new_bots
 from games.schicki_micki.buttons import BUTTONS, FULL_INPUTS
 from games.schicki_micki.engine import SchickiMickiEngine
@@ -46,4 +47,8 @@ SPEC = GameSpec(
     # a station's reaction to the newest card, then how it was judged
     status_lights={"winner": "on", "reacted": "blink",
                    "done": "off", "ignored": "off", "nothing": "off", "returned": "off"},
+    status_labels={"winner": N_("WINNER"), "reacted": N_("REACTED"), "done": N_("DONE"), "ignored": N_("IGNORED"),
+                   "nothing": N_("NOTHING"), "returned": N_("RETURNED")},
+    summary=N_("Cards of dressed-up hens are turned one by one. Call the accessory that two hens share in "
+               "one colour, knock for a two-worm hen, grab a pawn for several pairs or twin cards."),
 )

@@ -5,13 +5,14 @@ menu read the same table."""
 from __future__ import annotations
 
 from games.base import Option
+from games.i18n import N_
 
 OPTIONS: dict[str, Option] = {
-    "turn_interval_us": Option(3_000_000, int, low=0, nullable=True, label="Next card",
-                               choices=((3_000_000, "every 3 s"), (4_000_000, "every 4 s"),
-                                        (2_000_000, "every 2 s"), (None, "host turns"))),
-    "interval_shrink": Option(0.98, float, low=0.0, high=1.0, label="Getting faster",
-                              choices=((0.98, "yes"), (1.0, "no"))),
+    "turn_interval_us": Option(3_000_000, int, low=0, nullable=True, label=N_("Next card"),
+                               choices=((3_000_000, N_("every 3 s")), (4_000_000, N_("every 4 s")),
+                                        (2_000_000, N_("every 2 s")), (None, N_("host turns")))),
+    "interval_shrink": Option(0.98, float, low=0.0, high=1.0, label=N_("Getting faster"),
+                              choices=((0.98, N_("yes")), (1.0, N_("no")))),
     "min_turn_interval_us": Option(1_200_000, int, low=0),
     "start_us": Option(0, int, low=0),
     "reaction_window_us": Option(1_500_000, int, low=0),

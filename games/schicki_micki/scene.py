@@ -32,6 +32,8 @@ NEW_CARD: theme.Color = (255, 179, 0)
 #: the most rows the table may wrap into before cards shrink further
 MAX_ROWS = 3
 
+#: the accessories as the engine names them, marked for the catalogue (drawn as _(name))
+ACCESSORY_WORDS = (N_("umbrella"), N_("hat"), N_("scarf"), N_("beak"), N_("tail"), N_("worm"))
 SITUATIONS = {
     "one_pair": N_("one pair"), "several_pairs": N_("several pairs"), "two_worms": N_("a two-worm hen"),
     "identical": N_("two identical cards"), "nothing": N_("no pair"),

@@ -88,7 +88,7 @@ class HelpOverlay:
         panel(surface, box, theme.PANEL)
         pygame.draw.rect(surface, theme.MUTED, box, width=max(2, h // 360), border_radius=max(4, box.height // 20))
         inner = box.inflate(-4 * lay.pad, -4 * lay.pad)
-        draw_text(surface, _("{game}: keys").format(game=self.title), lay.size(1.15), theme.FG,
+        draw_text(surface, _("{game}: keys").format(game=_(self.title)), lay.size(1.15), theme.FG,
                   pygame.Rect(inner.left, inner.top, inner.width, row_h), min_size=lay.min_text)
         col_w = (inner.width - (cols - 1) * 2 * lay.pad) // cols
         for k, (key, meaning) in enumerate(rows):

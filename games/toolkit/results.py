@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pygame
 
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
@@ -105,14 +105,14 @@ def _crown(surface: pygame.Surface, r: pygame.Rect) -> None:
 
 
 class ResultsScene(Scene):
-    title = "Results"
+    title = N_("Results")
 
     def __init__(self, title: str | None = None, colors: list[theme.Color] | None = None, game_title: str = "") -> None:
         super().__init__(title, colors)
         self.game_title = game_title
 
     def header(self, view: View) -> tuple[str, str]:
-        return _("Results"), self.game_title
+        return _(self.title), _(self.game_title)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         rows = ranking(view)

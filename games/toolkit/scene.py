@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from games.i18n import _, format_number
+from games.i18n import N_, _, format_number
 from games.toolkit import theme
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 from games.toolkit.title import draw_title_card
@@ -47,7 +47,7 @@ class Scene:
     station strip and any message line the loop set.
     """
 
-    #: name shown in the header; the registry passes the game's title
+    #: name shown in the header, in English (marked N_; drawn translated); the registry passes the game's title
     title: str = ""
     #: True: the scene draws its own end screen (phase "over") instead of the
     #: generic ResultsScene (which only knows "points")
@@ -69,9 +69,11 @@ class Scene:
         lay = theme.layout_for(surface, len(strip))
         surface.fill(theme.BG)
         left, right = self.header(view)
+        if left == self.title:  # titles are kept in English (N_) and shown in the language of the moment
+            left = _(left)
         self.draw_header(surface, lay, left, right)
         if self.title_card(view):
-            draw_title_card(surface, lay.body, lay, self.title, [self.name(strip, i) for i in range(len(strip))],
+            draw_title_card(surface, lay.body, lay, _(self.title), [self.name(strip, i) for i in range(len(strip))],
                             [self.color(view, i) for i in range(len(strip))], self.title_hint(view))
         else:
             self.draw_body(surface, lay.body, lay, view, strip, now_us)
@@ -120,10 +122,16 @@ class Scene:
         r = lay.header
         pygame.draw.rect(surface, theme.PANEL, r)
         inner = r.inflate(-4 * lay.pad, 0)
-        half = pygame.Rect(inner.left, inner.top, inner.width // 2, inner.height)
-        draw_text(surface, left, lay.size(1.15), theme.FG, half, align="left", min_size=lay.min_text)
-        half = pygame.Rect(inner.centerx, inner.top, inner.width // 2, inner.height)
-        draw_text(surface, right, lay.size(1.15), theme.MUTED, half, align="right", min_size=lay.min_text)
+        size, gap = lay.size(1.15), 4 * lay.pad
+        # the title takes what it needs, the right side the rest (a translated hint is often the longer),
+        # and the title never less than a third
+        need_left = TEXT.width(left, size) if left else 0
+        need_right = TEXT.width(right, size) if right else 0
+        left_w = min(need_left, max(inner.width // 3, inner.width - gap - need_right))
+        draw_text(surface, left, size, theme.FG, pygame.Rect(inner.left, inner.top, left_w, inner.height),
+                  align="left", min_size=lay.min_text)
+        right_box = pygame.Rect(inner.left + left_w + gap, inner.top, inner.width - left_w - gap, inner.height)
+        draw_text(surface, right, size, theme.MUTED, right_box, align="right", min_size=lay.min_text)
 
 
 #: statuses whose strip cell takes the player's own colour (whose turn it is,
@@ -170,10 +178,16 @@ def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = Non
     if status == "disconnected":
         return _("OFFLINE")
     if labels and status in labels:
-        return labels[status]
+        return _(labels[status])
     if status == "idle":
         return _("pressed") if cell.get("pressed") else ""
-    return status.upper()
+    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else status.upper()
+
+
+#: what the strip says for the common statuses (a game names its own in ``GameSpec.status_labels``)
+COMMON_STATUS_WORDS: dict[str, str] = {
+    "first": N_("FIRST"), "queued": N_("QUEUED"), "out": N_("OUT"), "turn": N_("TURN"), "won": N_("WON"),
+}
 
 
 def draw_strip(

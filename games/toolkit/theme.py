@@ -193,6 +193,12 @@ def layout_for(surface: pygame.Surface, stations: int = 0) -> Layout:
     return Layout(w, h, stations)
 
 
+#: a list while a test measures the screens (tests/i18n/test_layout.py): every
+#: text draw_text drew, as (text asked for, text drawn, its ink's rect, the rect
+#: it was given, the surface's rect)
+DRAWN: list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]] | None = None
+
+
 def draw_text(
     surface: pygame.Surface,
     text: str,
@@ -207,6 +213,7 @@ def draw_text(
     below ``min_size`` (then it is cut with an ellipsis). Returns where it went."""
     if min_size is None:  # shrink to fit down to the screen's minimum, not cut a headline short
         min_size = min(size, max(12, round(surface.get_height() * MIN_TEXT_FRACTION)))
+    asked = text
     size = fit_size(text, size, rect.width, min_size)
     if TEXT.width(text, size) > rect.width:
         text = ellipsize(text, size, rect.width)
@@ -225,6 +232,8 @@ def draw_text(
     else:
         r.centery = rect.centery
     surface.blit(surf, r)
+    if DRAWN is not None:
+        DRAWN.append((asked, text, surf.get_bounding_rect().move(r.topleft), rect.copy(), surface.get_rect()))
     return r
 
 
@@ -233,9 +242,12 @@ def fit_size(text: str, size: int, max_width: int, min_size: int) -> int:
     if size <= min_size or max_width <= 0:
         return max(size, min_size)
     w = TEXT.width(text, size)
-    if w <= max_width:
-        return size
-    return max(min_size, int(size * max_width / w))
+    # widths do not scale exactly with the size: shrink again until it fits (a text
+    # one pixel too wide was cut with an ellipsis though a smaller size was allowed)
+    while w > max_width and size > min_size:
+        size = max(min_size, min(size - 1, int(size * max_width / w)))
+        w = TEXT.width(text, size)
+    return size
 
 
 def ellipsize(text: str, size: int, max_width: int) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
+from games.i18n import N_
 from games.viva_topo.bots import new_bots
 from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
@@ -42,6 +43,8 @@ SPEC = GameSpec(
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
     options={"auto_move_single": Option(True, bool)},
+    summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "
+               "every mouse it reaches. The most cheese wins."),
     logged_events=frozenset({"eaten", "trapped", "cheese"}),
     # the die's rattle, cheese won, the cat's meal and a mouse shut in the start
     event_sounds={"roll": "tick", "cheese": "bell", "eaten": "buzz", "trapped": "buzz"},

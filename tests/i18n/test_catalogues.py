@@ -1,0 +1,119 @@
+"""The catalogues are complete and current: every text the code marks is in
+each language's .po, translated (every plural form), never fuzzy or obsolete,
+with the code's placeholders, and the shipped .mo says what its .po says.
+
+Run ``make i18n`` to update them (tools/i18n.py); these tests read the files
+with Babel's .po reader and the standard library's .mo reader, not the tool.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+
+from games.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+Key = tuple[str | None, str | tuple[str, ...]]
+
+
+def marked_in_code() -> set[Key]:
+    found: set[Key] = set()
+    for source in ("controller", "games"):
+        for _file, _line, message, _comments, context in extract_from_dir(
+            str(ROOT / source), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS
+        ):
+            found.add((context, message))
+    return found
+
+
+def catalogue(language: str) -> Catalog:
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
+        return read_po(f, locale=language)
+
+
+def key(m: Message) -> Key:
+    return (m.context, m.id if isinstance(m.id, str) else tuple(m.id))
+
+
+def forms(m: Message) -> list[str]:
+    return [m.string] if isinstance(m.string, str) else list(m.string)
+
+
+def test_no_text_is_marked_inside_an_f_string() -> None:
+    """Babel cannot see ``_("...")`` inside an f-string's braces: such a text
+    would never reach the catalogues and stay English on every screen."""
+    inside = re.compile(r"""\bf(["'])[^"'\n]*\{[^}\n]*\b(?:_|N_|ngettext)\(""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for source in ("controller", "games") for path in (ROOT / source).rglob("*.py")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inside.search(line)]
+    assert not found, f"marked inside an f-string (use .format after _()): {found}"
+
+
+def test_the_code_marks_texts_for_translation() -> None:
+    """The extraction finds the spec texts (so an empty catalogue cannot pass)."""
+    assert (None, "Answer timer") in marked_in_code()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_marked_text_is_in_the_catalogue_and_nothing_else(language: str) -> None:
+    code = marked_in_code()
+    po = {key(m) for m in catalogue(language) if m.id}
+    assert not code - po, f"missing from {language} (run make i18n, then translate): {sorted(map(str, code - po))[:10]}"
+    assert not po - code, f"stale in {language} (run make i18n): {sorted(map(str, po - code))[:10]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_translated_never_fuzzy_or_obsolete(language: str) -> None:
+    cat = catalogue(language)
+    assert not cat.obsolete, f"obsolete entries in {language}: {list(cat.obsolete)[:5]}"
+    fuzzy = [m.id for m in cat if m.id and m.fuzzy]
+    assert not fuzzy, f"fuzzy entries in {language}: {fuzzy[:5]}"
+    for m in cat:
+        if not m.id:
+            continue
+        got = forms(m)
+        if m.pluralizable:
+            assert len(got) == cat.num_plurals, f"{language} {m.id!r}: {len(got)} forms, the language has {cat.num_plurals}"
+        assert all(got), f"{language} {m.id!r} is not translated"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_the_code_s_placeholders(language: str) -> None:
+    """A translation that drops or renames {n} would crash or lie on screen."""
+    for m in catalogue(language):
+        if not m.id:
+            continue
+        ids = [m.id] if isinstance(m.id, str) else list(m.id)
+        want = set(PLACEHOLDER.findall(ids[-1]))
+        for form in forms(m):
+            assert set(PLACEHOLDER.findall(form)) == want, f"{language} {m.id!r}: {form!r} has other placeholders"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_shipped_mo_says_what_its_po_says(language: str) -> None:
+    """A .po edited without recompiling (make i18n) fails here."""
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as f:
+        mo = gettext.GNUTranslations(f)
+    cat = catalogue(language)
+    for m in cat:
+        if not m.id:
+            continue
+        if m.pluralizable:
+            singular, plural = m.id[0], m.id[1]
+            for n in range(0, 120):
+                index = mo.plural(n)  # type: ignore[attr-defined]
+                got = mo.npgettext(m.context, singular, plural, n) if m.context else mo.ngettext(singular, plural, n)
+                want = forms(m)[index] or (singular if n == 1 else plural)  # untranslated: gettext's fallback
+                assert got == want, f"{language} .mo is stale: {m.id!r} for {n}"
+        else:
+            got = mo.pgettext(m.context, m.id) if m.context else mo.gettext(m.id)
+            assert got == (m.string or m.id), f"{language} .mo is stale: {m.id!r} -> {got!r}, the .po says {m.string!r}"
+    po_plural = gettext.c2py(cat.plural_expr)  # type: ignore[attr-defined]
+    assert [mo.plural(n) for n in range(200)] == [po_plural(n) for n in range(200)], f"{language} .mo: other plural rule"  # type: ignore[attr-defined]

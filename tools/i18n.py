@@ -1,0 +1,107 @@
+"""The catalogues, kept with Babel: ``make i18n`` runs this.
+
+    python tools/i18n.py            # extract, update every .po, compile every .mo
+
+1. extract every ``_``/``N_``/``ngettext``/``pgettext`` text from
+   ``controller/`` and ``games/`` (the template is kept in memory: the .po
+   files are the source of truth, and a template file would only churn);
+2. update ``games/locale/<lang>/LC_MESSAGES/buzzerbox.po`` for every shipped
+   language: new texts added empty (never guessed from a similar one: no
+   fuzzy matching), texts gone from the code dropped (no obsolete entries);
+   English is filled in as written in the code;
+3. compile each .po to the .mo the box reads (standard-library gettext).
+
+Then translate the empty entries in cs and pl and run it again: the test
+``tests/i18n/test_catalogues.py`` fails while any is empty, fuzzy, obsolete,
+or compiled from an older .po.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.i18n import DOMAIN, LANGUAGES, LOCALE_DIR  # noqa: E402
+
+#: where texts are taken from (tests and tools are not shown to players)
+SOURCES = ("controller", "games")
+#: a fixed date for new catalogues' headers, so rerunning changes nothing
+EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+HEADER = """\
+# The buzzer box's texts in {language}: written for the box, MIT like the box.
+# Kept by tools/i18n.py (make i18n); translate the empty entries and run it again.
+#"""
+
+
+def template() -> Catalog:
+    """Every marked text in the code, in one catalogue."""
+    cat = Catalog(domain=DOMAIN, project="buzzerbox", creation_date=EPOCH, fuzzy=False)
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT / source), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS,
+            comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+        ):
+            cat.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    return cat
+
+
+def po_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def update(language: str, tmpl: Catalog) -> Catalog:
+    path = po_path(language)
+    if path.exists():
+        with path.open("rb") as f:
+            cat = read_po(f, locale=language, domain=DOMAIN)
+    else:
+        cat = Catalog(locale=language, domain=DOMAIN, project="buzzerbox", version="0.1",
+                      header_comment=HEADER.format(language=language), copyright_holder="the buzzer box",
+                      msgid_bugs_address="", last_translator="the buzzer box <https://localhost/>",
+                      language_team=f"{language} <https://localhost/>",
+                      creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
+    cat.update(tmpl, no_fuzzy_matching=True, update_header_comment=False, update_creation_date=False)
+    cat.obsolete.clear()
+    if language == "en":  # the code is written in English: its catalogue says what the code says
+        for message in cat:
+            if message.id and empty(message):
+                message.string = message.id
+    for message in cat:
+        message.flags.discard("fuzzy")  # never guessed, so never fuzzy (a header flag is no translation)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, no_location=True, sort_output=True, ignore_obsolete=True,
+                 include_previous=False)
+    with path.with_suffix(".mo").open("wb") as f:
+        write_mo(f, cat)
+    return cat
+
+
+def empty(message: Message) -> bool:
+    """Not translated yet (a plural entry: any of its forms)."""
+    s = message.string
+    return not s if isinstance(s, str) or s is None else not all(s)
+
+
+def untranslated(cat: Catalog) -> int:
+    return sum(1 for m in cat if m.id and empty(m))
+
+
+def main() -> int:
+    for language in LANGUAGES:
+        cat = update(language, template())  # a fresh template each: update() adopts its entries
+        print(f"{language}: {sum(1 for m in cat if m.id)} messages, {untranslated(cat)} to translate")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
