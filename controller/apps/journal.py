@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from controller import journal as journal_mod
@@ -61,20 +60,6 @@ def damage_json(journal: journal_mod.Journal) -> dict[str, Any]:
         return {}
     return {"damaged": {"line": journal.damage.line, "problem": journal.damage.problem,
                         "records_replayed": len(journal.records)}}
-
-
-def resume_for_play(path: str, game: str, players: int, station_kinds: Sequence[str],
-                    profile: str) -> tuple[journal_mod.Journal, Box]:
-    """``play --resume``: lock, check the journal is this game on this
-    profile, then rebuild the box (appending goes on through its writer)."""
-    try:
-        differences = journal_mod.check_resume(journal_mod.read(path), game, players, station_kinds, profile)
-        if differences:
-            raise SystemExit(f"buzzerbox play --resume: {path} does not match: " + "; ".join(differences))
-        journal, writer = journal_mod.resume(path)
-    except (journal_mod.JournalError, LookupError) as exc:
-        raise SystemExit(f"buzzerbox play --resume: {exc}") from None
-    return journal, _replayed(journal, writer, "play --resume")
 
 
 def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
