@@ -25,8 +25,10 @@ from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
 from controller.apps.menu import cmd_menu
+from controller.apps.packs import add_pack_commands
 from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
+from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
@@ -143,6 +145,8 @@ def build_parser() -> Parser:
     add_display_commands(sub)
     add_firmware_commands(sub)
     add_journal_commands(sub)
+    add_pack_commands(sub)
+    add_results_command(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
@@ -151,6 +155,8 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
                    .format(durability=DURABILITY_SIMULATE))
+    p.add_argument("--pack", metavar="FILE",
+                   help=_("quiz: ask the questions of this pack (CSV or JSON; checked first, kept in the journal)"))
     add_option_arg(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -212,7 +218,7 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)

@@ -27,9 +27,9 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
         journal = journal_mod.load(path)
         notes = journal.notes()
         if journal.damage and not until_damage:
-            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}\n"
-                             f"  no outcome shown: --until-damage replays the {len(journal.records)} records "
-                             "before it; 'buzzerbox journal salvage' copies them to a new file")
+            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}; no outcome shown: --until-damage "
+                             f"replays the {len(journal.records)} records before it, 'buzzerbox journal salvage' "
+                             "copies them to a new file")
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
     box = _replayed(journal, None, command)
@@ -85,10 +85,26 @@ def cmd_check(args: argparse.Namespace) -> int:
     for note in ([str(journal.damage)] if journal.damage else []) + journal.notes():
         print(note, file=sys.stderr)
     state = "ended" if journal.ended else "interrupted (no end record)"
+    if journal.damage:  # the end record, if any, lies past the damage: how it ended cannot be told
+        state = "ended after the damage" if end_after_damage(journal) else "no end record after the damage"
     verdict = "DAMAGED" if journal.damage else "OK"
     print(f"{verdict} {args.file}: {s.game}, {s.settings.players} players, format {s.version}, "
           f"{len(journal.records)} good records, {state}")
     return 1 if journal.damage else 0
+
+
+def end_after_damage(journal: journal_mod.Journal) -> bool:
+    """The file's last line is an end record (read as plain JSON, not trusted): the
+    game was closed, but the damage lies before that."""
+    if journal.path is None:
+        return False
+    try:
+        with open(journal.path, "rb") as f:
+            f.seek(max(0, journal.path.stat().st_size - 4096))
+            last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        return b'"type":"end"' in last
+    except OSError:
+        return False
 
 
 def cmd_salvage(args: argparse.Namespace) -> int:

@@ -17,20 +17,28 @@ from controller.apps.journal import (
     replay_box,
     resume_for_simulate,
 )
+from controller.apps.results import write_beside
 from controller.press import Press
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
-from games.base import GameEvent
+from games.base import GameEvent, GameSpec
 from games.i18n import _, format_number, ngettext
+from games.quiz.packs import PackError, load_pack
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     spec = spec_named(args.game)
+    options = options_from(args.option)
+    if args.pack is not None:
+        options[PACK_OPTION] = pack_for(spec, args.pack)
     try:
-        session = simulate(spec, args.players, args.seed, args.journal, options_from(args.option))
+        session = simulate(spec, args.players, args.seed, args.journal, options)
     except (TypeError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
+    if args.journal:
+        for written in write_beside(args.journal):  # a quiz's record, as a live quiz leaves it
+            print(_("results: {path}").format(path=written), file=sys.stderr)
     summary = session.box.summary()
     if args.json:
         print_json(summary, session.box.station_names)
@@ -44,6 +52,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.journal:
             print(_("journal: {path} ({durability})").format(path=args.journal, durability=DURABILITY_SIMULATE))
     return 0
+
+
+#: the game option a question pack is given in (the quiz's, GameSpec.options)
+PACK_OPTION = "pack"
+
+
+def pack_for(spec: GameSpec, path: str) -> str:
+    """``--pack FILE``: checked here first, so a bad pack is its first problem in
+    one line (``buzzerbox pack check`` lists them all), before any game starts."""
+    if PACK_OPTION not in spec.options:
+        raise UsageError(_("{title} has no question packs in this version; --pack is for a quiz that plays them").format(title=_(spec.title)))
+    try:
+        load_pack(path)
+    except PackError as exc:
+        raise PackError(_("{problem} (buzzerbox pack check {file} lists every problem)").format(
+            problem=str(exc), file=path)) from None
+    return path
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
