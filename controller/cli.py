@@ -110,6 +110,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("doctor", help=_("which video and audio drivers and which GPIO pin factory this box has"))
     p.add_argument("--quick", action="store_true", help=_("do not try to open each driver"))
+    p.add_argument("--profile", help=_("also list each station's own sound in this wiring profile (and a WAV that "
+                                       "will not play)"))
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("menu", help=_("the start menu (what the kiosk runs): choose a game, players, options, start"))

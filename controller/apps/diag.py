@@ -122,4 +122,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.display.doctor import report
 
     print(report(probe_drivers=not args.quick))
+    if getattr(args, "profile", None):  # each station's own buzz, checked without opening the mixer
+        from controller.sound import station_sound_lines
+
+        prof = profile_mod.load(args.profile)
+        print(_("station sounds ({profile}):").format(profile=prof.name))
+        for line in station_sound_lines(prof.station_sounds(), [st.name for st in prof.stations]):
+            print(f"  {line}")
     return 0

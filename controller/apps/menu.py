@@ -51,7 +51,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    sound = live.open_sound(args, False)
+    sound = live.open_sound(args, False, profile)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will

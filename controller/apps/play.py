@@ -65,7 +65,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if source is not None and prof is not None:
         live.connect(box, source, prof)
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
-                                   sound=live.open_sound(args, headless), colors=colors)
+                                   sound=live.open_sound(args, headless, prof), colors=colors)
     game = live.LiveGame(box, presenter, source)
     live.start_companion(game, args.web)
     if prof is None and not headless:
