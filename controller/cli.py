@@ -33,11 +33,33 @@ from controller.firmware_tools import add_firmware_commands
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
-from games import registry
+from games import i18n, registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGES, _, set_language
+from games.i18n import LANGUAGES, N_, _, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+#: argparse's own texts (the standard library's, in English), listed so the
+#: catalogues carry them; ``speak_argparse`` has argparse look them up there
+ARGPARSE_TEXTS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid %(type)s value: %(value)r"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("not allowed with argument %s"), N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse builds its texts with ``gettext`` from its module's globals:
+    pointing them at the box's catalogue makes "usage:", "the following
+    arguments are required" and the rest speak the box's language."""
+    argparse._ = i18n._  # type: ignore[attr-defined]
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
 class Parser(argparse.ArgumentParser):
@@ -45,12 +67,12 @@ class Parser(argparse.ArgumentParser):
     ``buzzerbox demo: argument --players: invalid int value: 'x' (see buzzerbox demo --help)``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        print(_("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message), file=sys.stderr)
         raise CommandFailed(f"{self.prog}: {message}", EXIT_USAGE)
 
     def error_for(self, args: argparse.Namespace, message: str) -> NoReturn:
         prog = f"{self.prog} {command_name(args)}"
-        print(f"{prog}: {message} (see {prog} --help)", file=sys.stderr)
+        print(_("{prog}: {message} (see {prog} --help)").format(prog=prog, message=message), file=sys.stderr)
         raise CommandFailed(f"{prog}: {message}", EXIT_USAGE)
 
 
@@ -266,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     asked = early_language(sys.argv[1:] if argv is None else list(argv))
     if asked:  # before the parser is built, so its help speaks the language too
         set_language(asked)
+    speak_argparse()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said for the command they were given to, not for "buzzerbox"

@@ -143,7 +143,7 @@ def whistle(rate: int) -> list[float]:
 
 def blip(rate: int) -> list[float]:
     """Three quick square-wave blips (an arcade coin)."""
-    return [0.2 * v for v in _notes(rate, [(660.0, 0.0, 0.07), (880.0, 0.09, 0.07), (1320.0, 0.18, 0.1)],
+    return [0.35 * v for v in _notes(rate, [(660.0, 0.0, 0.07), (880.0, 0.09, 0.07), (1320.0, 0.18, 0.1)],
                                     _square, 4.0)]
 
 

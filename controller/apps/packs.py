@@ -35,20 +35,20 @@ def describe(pack: Pack) -> str:
 
 
 def cmd_pack_check(args: argparse.Namespace) -> int:
-    """Every problem on stdout, one line each, and exit 1; or the summary and 0."""
+    """Every problem on stdout, one line each, then ``FAIL`` and the count on
+    stderr, exit 1; or ``OK`` and the summary, exit 0 (as ``wiring check``)."""
     problems = check_pack(args.file)
     if problems:
         for line in problems:
             print(line)
-        if len(problems) > 1:
-            print(ngettext("{file}: {n} problem; fix it and check again",
-                           "{file}: {n} problems; fix them and check again", len(problems))
-                  .format(file=args.file, n=len(problems)), file=sys.stderr)
+        print("FAIL " + ngettext("{file}: {n} problem; fix it and check again",
+                                 "{file}: {n} problems; fix them and check again", len(problems))
+              .format(file=args.file, n=len(problems)), file=sys.stderr)
         return 1
     try:
         pack = load_pack(args.file)
     except PackError as exc:  # check_pack found nothing, so this would be a checker bug; still one line
-        print(exc)
+        print(f"FAIL {exc}", file=sys.stderr)
         return 1
     print(describe(pack))
     return 0
