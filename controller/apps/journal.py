@@ -9,11 +9,14 @@ outcome unless asked for the game up to the damage).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
 from controller import journal as journal_mod
+from controller.apps.common import UsageError
 from controller.runtime import Box, box_from_journal
+from games.i18n import _
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
                        "play journals are fsynced within 50 ms")
@@ -71,6 +74,33 @@ def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox resume: {exc}") from None
     return journal, _replayed(journal, writer, "resume")
+
+
+def looks_like_scenario(path: str) -> bool:
+    """A whole-file JSON object with a game and steps: a scenario given where
+    a journal was wanted (journals are one record per line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read(4_000_000))
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
+
+
+def looks_like_journal(path: str) -> bool:
+    """The first line is a journal's session header."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline())
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
+
+
+def not_a_scenario(path: str) -> None:
+    if looks_like_scenario(path):
+        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
+                         .format(file=path))
 
 
 def cmd_check(args: argparse.Namespace) -> int:

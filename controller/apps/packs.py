@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from controller.apps.journal import looks_like_scenario
 from games.i18n import _, ngettext
 from games.quiz.packs import Pack, PackError, check_pack, load_pack
 
@@ -37,6 +38,10 @@ def describe(pack: Pack) -> str:
 def cmd_pack_check(args: argparse.Namespace) -> int:
     """Every problem on stdout, one line each, then ``FAIL`` and the count on
     stderr, exit 1; or ``OK`` and the summary, exit 0 (as ``wiring check``)."""
+    if looks_like_scenario(args.file):
+        print("FAIL " + _("{file} is a scenario file, not a question pack: `buzzerbox scenario {file}` runs it")
+              .format(file=args.file), file=sys.stderr)
+        return 1
     problems = check_pack(args.file)
     if problems:
         for line in problems:

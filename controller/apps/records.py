@@ -6,7 +6,6 @@ journal carried on)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from controller import scenario as scenario_mod
@@ -14,6 +13,8 @@ from controller.apps.common import UsageError, options_from, print_json, spec_na
 from controller.apps.journal import (
     DURABILITY_SIMULATE,
     damage_json,
+    looks_like_journal,
+    not_a_scenario,
     replay_box,
     resume_for_simulate,
 )
@@ -76,33 +77,6 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         raise UsageError(_("{file} is a journal, not a scenario: `buzzerbox replay {file}` rebuilds its game")
                          .format(file=args.file))
     return scenario_mod.command(args.file, as_json=args.json, with_events=args.events)
-
-
-def looks_like_scenario(path: str) -> bool:
-    """A whole-file JSON object with a game and steps: a scenario given where
-    a journal was wanted (journals are one record per line)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.loads(f.read(4_000_000))
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
-        return False
-    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
-
-
-def looks_like_journal(path: str) -> bool:
-    """The first line is a journal's session header."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
-        return False
-    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
-
-
-def not_a_scenario(path: str) -> None:
-    if looks_like_scenario(path):
-        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
-                         .format(file=path))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

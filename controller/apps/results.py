@@ -28,7 +28,7 @@ from typing import Any
 
 from controller import journal as journal_mod
 from controller.apps.common import UsageError
-from controller.apps.journal import damage_json, replay_box
+from controller.apps.journal import damage_json, not_a_scenario, replay_box
 from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import _
@@ -228,6 +228,7 @@ def check_game(game: str, path: str | Path) -> None:
 
 def results_of(path: str) -> Results:
     """``results``: a journal replayed (up to any damage, said in one line on stderr)."""
+    not_a_scenario(path)
     try:
         header_game = journal_mod.load(path).header.get("game")
     except journal_mod.JournalError as exc:

@@ -123,3 +123,10 @@ def test_doctor_lists_each_station_s_sound(tmp_path: Path, capsys) -> None:
 
 def test_wav_problem_accepts_a_good_file(tmp_path: Path) -> None:
     assert wav_problem(write_wav(tmp_path / "ok.wav")) is None
+
+
+def test_diag_says_what_each_station_will_sound_like(tmp_path: Path, capsys) -> None:
+    profile_with(tmp_path, red="horn")
+    assert main(["diag", "--profile", str(tmp_path / "two.toml"), "--simulate", "--headless", "--seconds", "0.1"]) == 0
+    err = capsys.readouterr().err
+    assert "diag: station sounds: Red: horn (synthesised); Blue: the game's bell" in err

@@ -205,14 +205,14 @@ PACK = Path(__file__).resolve().parents[2] / "games" / "quiz" / "packs" / "en-ge
 def test_a_whole_quiz_night_from_a_pack_is_simulated_and_its_results_read(tmp_path: Path, capsys) -> None:
     from games.quiz.packs import load_pack
 
-    path = tmp_path / "night.jsonl"
-    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "8", "--json",
+    path, pack = tmp_path / "night.jsonl", tmp_path / "tonight.csv"
+    pack.write_bytes(PACK.read_bytes())
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(pack), "--players", "8", "--json",
                          "--journal", str(path))
     assert code == 0, err
     summary = json.loads(out)
-    moved = tmp_path / "elsewhere.jsonl"  # the journal replays without the pack file beside it
-    path.rename(moved)
-    shown, _err = results_json(capsys, moved)
+    pack.unlink()  # the journal keeps the questions: it replays without the pack
+    shown, _err = results_json(capsys, path)
     asked = {q.text: q for q in load_pack(PACK).questions}
     assert len(shown["questions"]) >= 8 and len(shown["players"]) == 8
     for q in shown["questions"]:
@@ -230,3 +230,15 @@ def test_simulate_refuses_a_bad_pack_in_one_line_before_playing(tmp_path: Path, 
     assert not (tmp_path / "j.jsonl").exists()
     code, _out, err = run(capsys, "simulate", "reaction", "--pack", str(PACK), "--players", "2")
     assert code == 2 and "--pack is for a quiz" in err
+
+
+def test_a_played_quiz_leaves_its_results_beside_its_journal(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = tmp_path / "played.jsonl"
+    code, _out, err = run(capsys, "play", "quiz", "--headless", "--seconds", "0.3", "--journal", str(path))
+    assert code == 0, err
+    beside = Path(f"{path}.results.json")
+    assert f"results: {beside}" in err
+    assert json.loads(beside.read_text(encoding="utf-8")) == results_json(capsys, path)[0]
