@@ -242,3 +242,44 @@ def test_a_played_quiz_leaves_its_results_beside_its_journal(tmp_path: Path, cap
     beside = Path(f"{path}.results.json")
     assert f"results: {beside}" in err
     assert json.loads(beside.read_text(encoding="utf-8")) == results_json(capsys, path)[0]
+
+
+def test_teams_and_an_undo_through_the_real_quiz_engine(tmp_path: Path, capsys) -> None:
+    """A host's slip taken back, a team's points shared by its members, a
+    question skipped: the record agrees with what the game itself replays to."""
+    from controller.press import Press
+
+    spec = registry.get("quiz")
+    settings = spec.settings(3, 1, teams=[0, 0, 1])
+    path = tmp_path / "teams.jsonl"
+    box = Box(spec, settings, station_names=["Anna", "Ben", "Cleo"])
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    s = 1_000_000
+    box.host("arm", 1 * s)
+    box.apply_press(Press(0, "bell", 1_300_000))
+    box.apply_press(Press(2, "bell", 1_310_000))
+    box.step(int(1.5 * s))
+    box.host("correct", 2 * s)        # the host's slip ...
+    box.host("undo", int(2.5 * s))    # ... taken back
+    box.host("wrong", int(2.6 * s))   # Anna's team is out; Cleo is next in line
+    box.host("correct", 3 * s)
+    box.host("arm", 4 * s)            # question 2: nobody presses
+    box.host("next", 6 * s)           # skipped; question 3
+    box.host("arm", 7 * s)
+    box.apply_press(Press(1, "bell", 7_200_000))
+    box.step(int(7.5 * s))
+    box.host("correct", 8 * s)
+    box._write({"type": "end", "t_us": 9 * s})
+    box.journal.close()
+    summary = box.summary()
+
+    shown, _err = results_json(capsys, path)
+    q1, q2, q3 = shown["questions"]
+    assert [(j["name"], j["verdict"], j["points"], j.get("undone", False)) for j in q1["judgements"]] == [
+        ("Anna", "correct", 1, True), ("Anna", "wrong", 0, False), ("Cleo", "correct", 1, False)]
+    assert [b["name"] for b in q1["buzzes"]] == ["Anna", "Cleo"] and q1["buzzes"][1]["behind_first_us"] == 10_000
+    assert (q1["winner"], q1["scores"]) == ("Cleo", [0, 0, 1])
+    assert (q2["number"], q2["result"], q2["buzzes"]) == (2, "skipped", [])
+    assert (q3["number"], q3["winner"], q3["scores"]) == (3, "Ben", [1, 1, 1])  # Ben's point is Anna's too
+    assert shown["scores"] == summary["scores"] == [1, 1, 1]
+    assert [p["team"] for p in shown["players"]] == [0, 0, 1]
