@@ -338,6 +338,9 @@ def write_beside(journal_path: str | Path) -> list[Path]:
     a failure is one line in the log."""
     path = Path(journal_path)
     try:
+        with open(path, "rb") as f:  # another game's journal is not read through for nothing
+            if not isinstance(header := json.loads(f.readline(1 << 20)), dict) or header.get("game") not in RESULT_GAMES:
+                return []
         journal = journal_mod.load(path)
         if journal.session is None or journal.session.game not in RESULT_GAMES:
             return []
@@ -350,7 +353,7 @@ def write_beside(journal_path: str | Path) -> list[Path]:
             written.append(target)
         log.info("results: %s", ", ".join(str(w) for w in written))
         return written
-    except (OSError, journal_mod.JournalError, LookupError, ValueError) as exc:
+    except (OSError, journal_mod.JournalError, LookupError, ValueError, RecursionError) as exc:
         log.warning("could not write the results beside %s: %s", path, exc)
         return []
 

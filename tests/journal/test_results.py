@@ -283,3 +283,13 @@ def test_teams_and_an_undo_through_the_real_quiz_engine(tmp_path: Path, capsys) 
     assert (q3["number"], q3["winner"], q3["scores"]) == (3, "Ben", [1, 1, 1])  # Ben's point is Anna's too
     assert shown["scores"] == summary["scores"] == [1, 1, 1]
     assert [p["team"] for p in shown["players"]] == [0, 0, 1]
+
+
+@pytest.mark.parametrize("content", [b"[" * 100_000 + b"\n", b"\xff\xfe\n", b'{"game": "quiz"}\n', b""])
+def test_writing_results_beside_a_broken_journal_never_raises(tmp_path: Path, content: bytes, caplog) -> None:
+    from controller.apps.results import write_beside
+
+    path = tmp_path / "broken.jsonl"
+    path.write_bytes(content)
+    assert write_beside(path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.jsonl"]
