@@ -202,7 +202,9 @@ class Results:
 def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = None) -> Results:
     """The record of a replayed quiz (every event: a replayed box keeps them all)."""
     players = box.settings.players
-    teams = box.settings.options.get("teams")
+    teams = box.engine.public_view().get("teams")  # the engine's: options or a preset may set them
+    if not (isinstance(teams, list) and all(isinstance(t, int) for t in teams)):
+        teams = box.settings.options.get("teams")
     night = QuizNight(players, teams if isinstance(teams, list) else None)
     night.take(box.event_log)
     questions = night.finish()

@@ -293,3 +293,18 @@ def test_writing_results_beside_a_broken_journal_never_raises(tmp_path: Path, co
     path.write_bytes(content)
     assert write_beside(path) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.jsonl"]
+
+
+@pytest.mark.skipif("rules" not in registry.get("quiz").options,
+                    reason="the quiz's rule presets land with the quiz side of issue 20 (branch quiz20)")
+@pytest.mark.parametrize("rules", ["teams", "penalty", "second-chance"])
+def test_a_preset_s_scores_are_the_record_s_running_scores(tmp_path: Path, capsys, rules: str) -> None:
+    """Teams a preset forms, points taken for a wrong answer, fewer points for
+    the next in line: the running scores add up to what the game says."""
+    path = tmp_path / f"{rules}.jsonl"
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--option",
+                         f"rules={rules}", "--json", "--journal", str(path))
+    assert code == 0, err
+    shown, err = results_json(capsys, path)
+    assert "note:" not in err  # the judgements' points add up to the game's own scores
+    assert shown["scores"] == json.loads(out)["scores"] == shown["questions"][-1]["scores"]
