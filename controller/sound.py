@@ -80,7 +80,7 @@ def tick(rate: int, seconds: float = 0.035) -> list[float]:
     return [0.6 * math.exp(-i / rate * 140) * (math.sin(2 * math.pi * 1900 * i / rate) + 0.2 * (rng.random() - 0.5)) for i in range(n)]
 
 
-SYNTHS = {"bell": bell, "buzz": buzz, "tick": tick}
+SYNTHS: dict[str, Callable[[int], list[float]]] = {"bell": bell, "buzz": buzz, "tick": tick}
 
 
 def _notes(rate: int, notes: Sequence[tuple[float, float, float]], shape: Callable[[float], float],
@@ -152,12 +152,20 @@ def cowbell(rate: int) -> list[float]:
     return [0.2 * v for v in _notes(rate, [(540.0, 0.0, 0.35), (800.0, 0.0, 0.35)], _square, 12.0)]
 
 
+def fanfare(rate: int) -> list[float]:
+    """A brassy rising C-E-G-C, the last note held: the podium's (a game maps
+    an event to ``"fanfare"`` once ``games.base.SoundName`` lists it)."""
+    notes = [(523.25, 0.0, 0.16), (659.25, 0.15, 0.16), (783.99, 0.30, 0.16), (1046.5, 0.45, 0.7)]
+    return [0.2 * v for v in _notes(rate, notes, _saw, 1.2)]
+
+
 #: the stations' sounds, one synthesiser per name in ``profile.STATION_SOUNDS``
 STATION_SYNTHS: dict[str, Callable[[int], list[float]]] = {
     "bell": bell, "buzz": buzz, "chime": chime, "ding": ding, "gong": gong, "horn": horn,
     "whistle": whistle, "blip": blip, "cowbell": cowbell,
 }
 assert set(STATION_SYNTHS) == set(STATION_SOUNDS), "every sound a profile may name has a synthesiser"
+SYNTHS["fanfare"] = fanfare
 #: a station's WAV is its buzz: a few seconds at most, and small enough to load at once
 MAX_WAV_SECONDS = 5.0
 MAX_WAV_BYTES = 4_000_000

@@ -130,3 +130,11 @@ def test_diag_says_what_each_station_will_sound_like(tmp_path: Path, capsys) -> 
     assert main(["diag", "--profile", str(tmp_path / "two.toml"), "--simulate", "--headless", "--seconds", "0.1"]) == 0
     err = capsys.readouterr().err
     assert "diag: station sounds: Red: horn (synthesised); Blue: the game's bell" in err
+
+
+def test_the_fanfare_is_ready_for_the_podium(mixer) -> None:
+    snd = Sound.open()
+    fanfare = snd.sounds["fanfare"]
+    assert max(abs(v) for v in array.array("h", fanfare.get_raw())) > 8000
+    assert fanfare.get_length() > snd.sounds["buzz"].get_length()
+    assert snd.play("fanfare") is not None
