@@ -25,17 +25,41 @@ from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
 from controller.apps.menu import cmd_menu
+from controller.apps.packs import add_pack_commands
 from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
+from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
-from games import registry
+from games import i18n, registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGES, _, set_language
+from games.i18n import LANGUAGES, N_, _, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+#: argparse's own texts (the standard library's, in English), listed so the
+#: catalogues carry them; ``speak_argparse`` has argparse look them up there
+ARGPARSE_TEXTS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid %(type)s value: %(value)r"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("not allowed with argument %s"), N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse builds its texts with ``gettext`` from its module's globals:
+    pointing them at the box's catalogue makes "usage:", "the following
+    arguments are required" and the rest speak the box's language."""
+    argparse._ = i18n._  # type: ignore[attr-defined]
+    argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
 
 
 class Parser(argparse.ArgumentParser):
@@ -43,12 +67,12 @@ class Parser(argparse.ArgumentParser):
     ``buzzerbox demo: argument --players: invalid int value: 'x' (see buzzerbox demo --help)``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        print(_("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message), file=sys.stderr)
         raise CommandFailed(f"{self.prog}: {message}", EXIT_USAGE)
 
     def error_for(self, args: argparse.Namespace, message: str) -> NoReturn:
         prog = f"{self.prog} {command_name(args)}"
-        print(f"{prog}: {message} (see {prog} --help)", file=sys.stderr)
+        print(_("{prog}: {message} (see {prog} --help)").format(prog=prog, message=message), file=sys.stderr)
         raise CommandFailed(f"{prog}: {message}", EXIT_USAGE)
 
 
@@ -108,6 +132,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("doctor", help=_("which video and audio drivers and which GPIO pin factory this box has"))
     p.add_argument("--quick", action="store_true", help=_("do not try to open each driver"))
+    p.add_argument("--profile", help=_("also list each station's own sound in this wiring profile (and a WAV that "
+                                       "will not play)"))
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("menu", help=_("the start menu (what the kiosk runs): choose a game, players, options, start"))
@@ -143,6 +169,8 @@ def build_parser() -> Parser:
     add_display_commands(sub)
     add_firmware_commands(sub)
     add_journal_commands(sub)
+    add_pack_commands(sub)
+    add_results_command(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
@@ -151,6 +179,8 @@ def build_parser() -> Parser:
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
                    .format(durability=DURABILITY_SIMULATE))
+    p.add_argument("--pack", metavar="FILE",
+                   help=_("quiz: ask the questions of this pack (CSV or JSON; checked first, kept in the journal)"))
     add_option_arg(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -212,7 +242,7 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)
@@ -258,6 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     asked = early_language(sys.argv[1:] if argv is None else list(argv))
     if asked:  # before the parser is built, so its help speaks the language too
         set_language(asked)
+    speak_argparse()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said for the command they were given to, not for "buzzerbox"

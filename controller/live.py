@@ -196,10 +196,14 @@ def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
     return screen
 
 
-def open_sound(args: argparse.Namespace, headless: bool) -> Sound:
+def open_sound(args: argparse.Namespace, headless: bool, profile: Profile | None = None) -> Sound:
+    """The mixer, with each station's own buzz from the profile (a bad WAV: one line, the bell)."""
     if headless and "SDL_AUDIODRIVER" not in os.environ:
         os.environ["SDL_AUDIODRIVER"] = "dummy"  # headless: count sounds, play none
-    return Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
+    sound = Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
+    if profile is not None:
+        sound.use_station_sounds(profile.station_sounds(), [st.name for st in profile.stations])
+    return sound
 
 
 def is_headless(args: argparse.Namespace) -> bool:

@@ -77,6 +77,11 @@ FIXED_PULL_UP_TOLERANCE = 0.05
 #: Contacts below this current need gold plating to stay reliable (wetting current).
 WETTING_CURRENT_MA = 1.0
 MAX_OFFSET_US = 5_000
+#: The synthesised sounds a station may choose as its own buzz (``sound =`` in
+#: ``[[stations]]``; ``controller/sound.py`` makes each one), so the room hears
+#: who pressed. Anything ending in ``.wav`` is a file instead.
+STATION_SOUNDS = ("bell", "chime", "ding", "gong", "horn", "whistle", "blip", "cowbell", "buzz")
+MAX_SOUND_PATH = 200
 
 
 class ProfileError(BuzzerBoxError, ValueError):
@@ -136,6 +141,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "lights": Key("table"),
         "front_end": Key("table"),
         "offset_us": Key("int", low=0, high=MAX_OFFSET_US),
+        "sound": Key("str", max_len=MAX_SOUND_PATH),
     },
 }
 
@@ -342,6 +348,9 @@ class Station:
     inputs: dict[str, int]  # input name -> BCM GPIO (gpio) or board channel (board)
     lights: dict[str, int] = field(default_factory=dict)
     offset_us: int = 0  # this station's switches actuate this much later (drop jig)
+    #: this station's own buzz: a name from STATION_SOUNDS, or a WAV file's path
+    #: (resolved beside the profile); None: the game's bell
+    sound: str | None = None
 
     @property
     def buttons(self) -> list[str]:
@@ -393,6 +402,10 @@ class Profile:
     def offset_us(self, station: int) -> int:
         """µs to take off this station's stamps (measured with the drop jig)."""
         return self.stations[station].offset_us if 0 <= station < len(self.stations) else 0
+
+    def station_sounds(self) -> list[str | None]:
+        """Each station's own buzz (None: the game's bell), in station order."""
+        return [st.sound for st in self.stations]
 
 
 #: wiring/*.toml that are not wiring profiles
@@ -554,6 +567,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
             color = "#" + "".join(ch * 2 for ch in color[1:])
         stations.append(
             Station(
+                sound=_station_sound(raw.get("sound"), path, f"{where} {label}"),
                 index=index,
                 name=raw.get("name") or f"Station {index + 1}",
                 kind=raw.get("kind", "full"),
@@ -592,6 +606,25 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
     for problem in front_end_problems(profile):
         raise ProfileError(f"{where}: {problem}")
     return profile
+
+
+def _station_sound(value: str | None, path: Path | None, where: str) -> str | None:
+    """A synthesised sound's name, or a .wav path resolved beside the profile.
+    Whether the file is there and plays is the sound's to find out, at start:
+    a missing WAV must not stop a quiz night, it falls back to the bell."""
+    if not value:
+        return None
+    if value.lower().endswith(".wav"):
+        wav = Path(value).expanduser()
+        if not wav.is_absolute() and path is not None:
+            wav = path.parent / wav
+        return str(wav)
+    if value in STATION_SOUNDS:
+        return value
+    raise ProfileError(
+        f"{where}: sound {_show(value)} is neither a synthesised sound{did_you_mean(value, STATION_SOUNDS)} "
+        f"({', '.join(STATION_SOUNDS)}) nor a .wav file; name one of them, or a WAV file (a path beside the profile)"
+    )
 
 
 def front_end_problems(profile: Profile) -> list[str]:

@@ -54,7 +54,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
             lights = board.source.lights()
         screen = live.open_screen(args, headless)
-        presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless), colors=colors)
+        presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless, profile), colors=colors)
         seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
         started_us = box.now_us
         virtual = headless and board is None

@@ -23,6 +23,11 @@ def cmd_diag(args: argparse.Namespace) -> int:
     from controller.display.loop import run_diag
 
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    if profile is not None and any(profile.station_sounds()):  # what each bell will sound like in a game
+        from controller.sound import station_sound_lines
+
+        lines = station_sound_lines(profile.station_sounds(), [st.name for st in profile.stations])
+        print(_("diag: station sounds: {sounds}").format(sounds="; ".join(lines)), file=sys.stderr)
     if profile is not None:
         stations = [(st.name, list(st.inputs)) for st in profile.stations]
         debounce = profile.debounce
@@ -122,4 +127,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.display.doctor import report
 
     print(report(probe_drivers=not args.quick))
+    if getattr(args, "profile", None):  # each station's own buzz, checked without opening the mixer
+        from controller.sound import station_sound_lines
+
+        prof = profile_mod.load(args.profile)
+        print(_("station sounds ({profile}):").format(profile=prof.name))
+        for line in station_sound_lines(prof.station_sounds(), [st.name for st in prof.stations]):
+            print(f"  {line}")
     return 0

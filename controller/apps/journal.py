@@ -9,11 +9,14 @@ outcome unless asked for the game up to the damage).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
 from controller import journal as journal_mod
+from controller.apps.common import UsageError
 from controller.runtime import Box, box_from_journal
+from games.i18n import _
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
                        "play journals are fsynced within 50 ms")
@@ -27,9 +30,9 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
         journal = journal_mod.load(path)
         notes = journal.notes()
         if journal.damage and not until_damage:
-            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}\n"
-                             f"  no outcome shown: --until-damage replays the {len(journal.records)} records "
-                             "before it; 'buzzerbox journal salvage' copies them to a new file")
+            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}; no outcome shown: --until-damage "
+                             f"replays the {len(journal.records)} records before it, 'buzzerbox journal salvage' "
+                             "copies them to a new file")
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
     box = _replayed(journal, None, command)
@@ -73,6 +76,33 @@ def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
     return journal, _replayed(journal, writer, "resume")
 
 
+def looks_like_scenario(path: str) -> bool:
+    """A whole-file JSON object with a game and steps: a scenario given where
+    a journal was wanted (journals are one record per line)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read(4_000_000))
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
+
+
+def looks_like_journal(path: str) -> bool:
+    """The first line is a journal's session header."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = json.loads(f.readline())
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        return False
+    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
+
+
+def not_a_scenario(path: str) -> None:
+    if looks_like_scenario(path):
+        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
+                         .format(file=path))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         journal = journal_mod.load(args.file)
@@ -85,10 +115,26 @@ def cmd_check(args: argparse.Namespace) -> int:
     for note in ([str(journal.damage)] if journal.damage else []) + journal.notes():
         print(note, file=sys.stderr)
     state = "ended" if journal.ended else "interrupted (no end record)"
+    if journal.damage:  # the end record, if any, lies past the damage: how it ended cannot be told
+        state = "ended after the damage" if end_after_damage(journal) else "no end record after the damage"
     verdict = "DAMAGED" if journal.damage else "OK"
     print(f"{verdict} {args.file}: {s.game}, {s.settings.players} players, format {s.version}, "
           f"{len(journal.records)} good records, {state}")
     return 1 if journal.damage else 0
+
+
+def end_after_damage(journal: journal_mod.Journal) -> bool:
+    """The file's last line is an end record (read as plain JSON, not trusted): the
+    game was closed, but the damage lies before that."""
+    if journal.path is None:
+        return False
+    try:
+        with open(journal.path, "rb") as f:
+            f.seek(max(0, journal.path.stat().st_size - 4096))
+            last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        return b'"type":"end"' in last
+    except OSError:
+        return False
 
 
 def cmd_salvage(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from controller import live
 from controller import profile as profile_mod
+from controller.apps.results import write_beside
 from controller.display.diag import InputMonitor
 from controller.runtime import Box
 from controller.simulate import Session
@@ -50,7 +51,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    sound = live.open_sound(args, False)
+    sound = live.open_sound(args, False, profile)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
@@ -74,6 +75,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
                 relay.target = None
                 log.info(game.summary_line(result))
+                write_beside(cut_off)  # a quiz's record beside its journal
                 if result is None:
                     raise KeyboardInterrupt
             while True:
@@ -122,6 +124,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
                 relay.target = None
                 log.info(game.summary_line(result))
+                if session is None:
+                    write_beside(path)  # a quiz's record beside its journal
                 if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
                     raise KeyboardInterrupt
                 if result.reason == "quit":

@@ -12,6 +12,7 @@ from pathlib import Path
 from controller import live
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
+from controller.apps.results import write_beside
 from controller.sources.keyboard import KeyboardSource
 from games.i18n import _
 
@@ -64,7 +65,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if source is not None and prof is not None:
         live.connect(box, source, prof)
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
-                                   sound=live.open_sound(args, headless), colors=colors)
+                                   sound=live.open_sound(args, headless, prof), colors=colors)
     game = live.LiveGame(box, presenter, source)
     live.start_companion(game, args.web)
     if prof is None and not headless:
@@ -76,6 +77,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     print(game.summary_line(result), file=sys.stderr)
+    for written in write_beside(path):  # a quiz's record to take home (nothing for other games)
+        print(_("results: {path}").format(path=written), file=sys.stderr)
     print_json(box.summary(), box.station_names)
     if result is None:
         raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130

@@ -6,7 +6,6 @@ journal carried on)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from controller import scenario as scenario_mod
@@ -14,23 +13,33 @@ from controller.apps.common import UsageError, options_from, print_json, spec_na
 from controller.apps.journal import (
     DURABILITY_SIMULATE,
     damage_json,
+    looks_like_journal,
+    not_a_scenario,
     replay_box,
     resume_for_simulate,
 )
+from controller.apps.results import write_beside
 from controller.press import Press
 from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
-from games.base import GameEvent
+from games.base import GameEvent, GameSpec
 from games.i18n import _, format_number, ngettext
+from games.quiz.packs import PackError, load_pack
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     spec = spec_named(args.game)
+    options = options_from(args.option)
+    if args.pack is not None:
+        options[PACK_OPTION] = pack_for(spec, args.pack)
     try:
-        session = simulate(spec, args.players, args.seed, args.journal, options_from(args.option))
+        session = simulate(spec, args.players, args.seed, args.journal, options)
     except (TypeError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
+    if args.journal:
+        for written in write_beside(args.journal):  # a quiz's record, as a live quiz leaves it
+            print(_("results: {path}").format(path=written), file=sys.stderr)
     summary = session.box.summary()
     if args.json:
         print_json(summary, session.box.station_names)
@@ -46,38 +55,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the game option a question pack is given in (the quiz's, GameSpec.options)
+PACK_OPTION = "pack"
+
+
+def pack_for(spec: GameSpec, path: str) -> str:
+    """``--pack FILE``: checked here first, so a bad pack is its first problem in
+    one line (``buzzerbox pack check`` lists them all), before any game starts."""
+    if PACK_OPTION not in spec.options:
+        raise UsageError(_("{title} has no question packs in this version; --pack is for a quiz that plays them").format(title=_(spec.title)))
+    try:
+        load_pack(path)
+    except PackError as exc:
+        raise PackError(_("{problem} (buzzerbox pack check {file} lists every problem)").format(
+            problem=str(exc), file=path)) from None
+    return path
+
+
 def cmd_scenario(args: argparse.Namespace) -> int:
     if looks_like_journal(args.file):
         raise UsageError(_("{file} is a journal, not a scenario: `buzzerbox replay {file}` rebuilds its game")
                          .format(file=args.file))
     return scenario_mod.command(args.file, as_json=args.json, with_events=args.events)
-
-
-def looks_like_scenario(path: str) -> bool:
-    """A whole-file JSON object with a game and steps: a scenario given where
-    a journal was wanted (journals are one record per line)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.loads(f.read(4_000_000))
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
-        return False
-    return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
-
-
-def looks_like_journal(path: str) -> bool:
-    """The first line is a journal's session header."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
-        return False
-    return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
-
-
-def not_a_scenario(path: str) -> None:
-    if looks_like_scenario(path):
-        raise UsageError(_("{file} is a scenario file, not a journal: `buzzerbox scenario {file}` runs it")
-                         .format(file=path))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

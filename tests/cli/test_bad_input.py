@@ -37,7 +37,9 @@ def files(tmp: Path) -> dict[str, str]:
     binary.write_bytes(bytes(range(256)) * 4)
     journal = tmp / "game.jsonl"
     main(["simulate", "quiz", "--players", "2", "--journal", str(journal)])
-    return {"dir": str(tmp), "binary": str(binary), "missing": str(tmp / "missing.jsonl"),
+    other = tmp / "reaction.jsonl"
+    main(["simulate", "reaction", "--players", "2", "--journal", str(other)])
+    return {"other_game": str(other), "dir": str(tmp), "binary": str(binary), "missing": str(tmp / "missing.jsonl"),
             "scenario": str(SCENARIO), "journal": str(journal)}
 
 
@@ -53,6 +55,10 @@ BAD: dict[str, list[list[str]]] = {
     "replay": [["replay", "{dir}"], ["replay", "{binary}"], ["replay", "{scenario}"], ["replay", "{missing}"]],
     "journal": [["journal", "check", "{dir}"], ["journal", "check", "{binary}"], ["journal", "salvage", "{missing}"]],
     "resume": [["resume", "{dir}"], ["resume", "{binary}"], ["resume", "{scenario}"], ["resume", "{missing}"]],
+    "pack": [["pack", "check", "{binary}"], ["pack", "check", "{missing}"], ["pack", "check", "{dir}"],
+             ["pack", "check", "{journal}"]],
+    "results": [["results", "{dir}"], ["results", "{binary}"], ["results", "{missing}"], ["results", "{scenario}"],
+                ["results", "{journal}", "--csv", "--json"], ["results", "{other_game}"]],
     "scenario": [["scenario", "{dir}"], ["scenario", "{binary}"], ["scenario", "{journal}"], ["scenario", "{missing}"]],
     "diag": [["diag", "--profile", "nosuch"], ["diag", "--players", "x"]],
     "doctor": [["doctor", "--no-such-option"]],
@@ -99,7 +105,7 @@ def test_bad_input_ends_in_one_line_not_a_traceback(command: str, tmp_path: Path
         assert "Traceback" not in err, (argv, err)
         assert status in (1, 2), (argv, status, err)
         # the checkers (`wiring check`, `journal check`) give a verdict: "OK ..." or "FAIL <the problem>"
-        checker = command == "wiring check" or argv[:2] == ["journal", "check"]
+        checker = command == "wiring check" or argv[:2] in (["journal", "check"], ["pack", "check"])
         assert last.startswith("FAIL " if checker else "buzzerbox "), (argv, err)
         assert "unexpected" not in last, (argv, last)  # a bug would say so; none of these is one
     assert not list(tmp_path.glob("data/buzzerbox/journals/*.jsonl")), "a failed start left a journal"

@@ -1,0 +1,389 @@
+"""``buzzerbox results JOURNAL``: a quiz night's record to take home.
+
+Read from the journal, never from the screen: the journal is replayed and its
+events are gathered per question (who buzzed in what order, how far behind
+the first, how fast after arming, each judgement with its points, the running
+scores, the players' names from the journal's header). The same record is
+written beside a quiz's journal when the game closes (``write_beside``), as
+``<journal>.results.csv`` and ``<journal>.results.json``.
+
+The reader takes what the journal holds: a journal without ``question``
+events (written before packs) numbers the questions from ``next``/``armed``;
+a damaged one gives the questions before the damage and says where it
+stopped; another game's journal is refused in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import logging
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller import journal as journal_mod
+from controller.apps.common import UsageError
+from controller.apps.journal import damage_json, not_a_scenario, replay_box
+from controller.runtime import Box, box_from_journal
+from games.base import GameEvent
+from games.i18n import _
+
+log = logging.getLogger("buzzerbox.results")
+
+#: the games whose journals this reads: the quiz's events (buzz, winner, correct, ...)
+RESULT_GAMES = ("quiz",)
+CSV_SUFFIX, JSON_SUFFIX = ".results.csv", ".results.json"
+
+
+@dataclass
+class Buzz:
+    station: int
+    t_us: int
+    armed_us: int | None  # when the question was armed for this press (None: not seen)
+    first_us: int  # the first counted press since that arming
+    arming: int = 1  # 1: the question's first arming; 2, 3 ...: armed again after a wrong answer
+
+
+@dataclass
+class Judgement:
+    station: int
+    verdict: str  # "correct", "wrong", "time up"
+    points: int
+    t_us: int
+    question: int
+    undone: bool = False
+
+
+@dataclass
+class QuestionRecord:
+    """Everything the journal says about one question."""
+
+    number: int
+    text: str = ""
+    category: str = ""
+    points: int | None = None
+    answer: str = ""
+    buzzes: list[Buzz] = field(default_factory=list)
+    early: list[tuple[int, int]] = field(default_factory=list)  # (station, t_us)
+    ties: list[list[int]] = field(default_factory=list)
+    judgements: list[Judgement] = field(default_factory=list)
+    result: str | None = None  # the engine's word: "correct", "nobody buzzed", "skipped", ...
+    winner: int | None = None
+    armings: int = 0
+    scores: list[int] = field(default_factory=list)  # every station's score after it
+
+
+class QuizNight:
+    """Folds a quiz's events, in order, into one record per question."""
+
+    def __init__(self, players: int, teams: Sequence[int] | None) -> None:
+        self.players = players
+        self.teams = list(teams) if teams is not None and len(teams) == players else list(range(players))
+        self.questions: dict[int, QuestionRecord] = {}
+        self.number = 1
+        self.closed = False  # the current question's round is over: the next arming asks a new one
+        self.armed_us: int | None = None
+        self.first_us: int | None = None
+        self.judged: list[Judgement] = []  # every judgement, for undo
+        self.timeouts: set[tuple[int, int]] = set()  # (station, t_us) of each answer timer that ran out
+
+    def current(self) -> QuestionRecord:
+        return self.questions.setdefault(self.number, QuestionRecord(self.number))
+
+    def take(self, events: Iterable[GameEvent]) -> None:
+        for event in events:
+            self._take(event)
+
+    def _take(self, e: GameEvent) -> None:
+        data = e.data
+        if e.kind == "question":
+            self._move_to(_whole(data.get("number"), self.number))
+            q = self.current()
+            q.text, q.category, q.answer = (str(data.get(k) or "") for k in ("text", "category", "answer"))
+            q.points = _whole(data.get("points"), 0) or None
+        elif e.kind == "next":
+            self._move_to(_whole(data.get("question"), self.number + 1))
+        elif e.kind == "armed":
+            if self.closed and not data.get("rearmed"):
+                self._move_to(self.number + 1)  # armed after a round was over: the engine asks the next question
+            self.current().armings += 1
+            self.armed_us, self.first_us = e.t_us, None
+        elif e.kind == "buzz" and e.player is not None:
+            if self.first_us is None:
+                self.first_us = e.t_us
+            q = self.current()
+            q.buzzes.append(Buzz(e.player, e.t_us, self.armed_us, self.first_us, max(1, q.armings)))
+        elif e.kind == "early" and e.player is not None:
+            self.current().early.append((e.player, e.t_us))
+        elif e.kind == "tie":
+            self.current().ties.append([s for s in data.get("stations", []) if isinstance(s, int)])
+        elif e.kind in ("correct", "wrong") and e.player is not None:
+            timed_out = e.kind == "wrong" and (e.player, e.t_us) in self.timeouts
+            judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
+                                  e.t_us, self.number)
+            self.current().judgements.append(judgement)
+            self.judged.append(judgement)
+        elif e.kind == "time_up" and e.player is not None:
+            # the "wrong" that follows at the same moment is this: it reads "time up"
+            self.timeouts.add((e.player, e.t_us))
+        elif e.kind == "undo":
+            self._undo()
+        elif e.kind == "round_over":
+            q = self.current()
+            q.result = str(data.get("result") or "")
+            q.winner = e.player
+            self.closed = True
+
+    def _move_to(self, number: int) -> None:
+        if number != self.number:
+            previous = self.questions.get(self.number)
+            if previous is not None and previous.result is None and not self.closed:
+                previous.result = "skipped"
+            self.number = number
+        self.closed = False
+        self.current()
+
+    def _undo(self) -> None:
+        """The host took back the last judgement: kept on record, marked undone;
+        a question it reopens is current again."""
+        for judgement in reversed(self.judged):
+            if not judgement.undone:
+                judgement.undone = True
+                if judgement.question != self.number or self.closed:
+                    self.number = judgement.question
+                    q = self.current()
+                    q.result, q.winner = None, None
+                    self.closed = False
+                return
+
+    def finish(self) -> list[QuestionRecord]:
+        """The questions in order, each with the running scores after it."""
+        team_scores: dict[int, int] = {}
+        out = []
+        for number in sorted(self.questions):
+            q = self.questions[number]
+            for j in q.judgements:
+                if not j.undone and 0 <= j.station < self.players:
+                    team = self.teams[j.station]
+                    team_scores[team] = team_scores.get(team, 0) + j.points
+            q.scores = [team_scores.get(self.teams[s], 0) for s in range(self.players)]
+            out.append(q)
+        return out
+
+
+def _whole(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+# -- from a journal to a record ------------------------------------------------------------
+@dataclass
+class Results:
+    """A quiz night as a record: players, questions, final scores."""
+
+    journal: str
+    names: list[str]
+    teams: list[int]
+    seed: int
+    questions: list[QuestionRecord]
+    scores: list[int]
+    finished: bool
+    damaged: dict[str, Any]
+    notes: list[str]
+
+    def name(self, station: int) -> str:
+        return self.names[station] if 0 <= station < len(self.names) else f"station {station}"
+
+
+def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = None) -> Results:
+    """The record of a replayed quiz (every event: a replayed box keeps them all)."""
+    players = box.settings.players
+    teams = box.engine.public_view().get("teams")  # the engine's: options or a preset may set them
+    if not (isinstance(teams, list) and all(isinstance(t, int) for t in teams)):
+        teams = box.settings.options.get("teams")
+    night = QuizNight(players, teams if isinstance(teams, list) else None)
+    night.take(box.event_log)
+    questions = night.finish()
+    summary = box.summary()
+    scores = summary.get("scores")
+    notes = []
+    if isinstance(scores, list) and questions and scores != questions[-1].scores:
+        notes.append(f"the scores added up from the judgements ({questions[-1].scores}) differ from the game's "
+                     f"({scores}): the game's are shown as the final scores")
+    names = list(box.station_names)
+    return Results(
+        journal=str(path), names=names, teams=night.teams, seed=box.settings.seed, questions=questions,
+        scores=list(scores) if isinstance(scores, list) else (questions[-1].scores if questions else [0] * players),
+        finished=bool(summary.get("finished")), damaged=damaged or {}, notes=notes,
+    )
+
+
+def check_game(game: str, path: str | Path) -> None:
+    if game not in RESULT_GAMES:
+        raise UsageError(_("{file} is a {game} game; results are kept for quiz games: "
+                           "`buzzerbox replay {file} --json` shows its outcome").format(file=path, game=game))
+
+
+def results_of(path: str) -> Results:
+    """``results``: a journal replayed (up to any damage, said in one line on stderr)."""
+    not_a_scenario(path)
+    try:
+        header_game = journal_mod.load(path).header.get("game")
+    except journal_mod.JournalError as exc:
+        raise SystemExit(f"buzzerbox results: {exc}") from None
+    if isinstance(header_game, str):
+        check_game(header_game, path)
+    journal, box = replay_box(path, "results", until_damage=True)
+    return night_from_box(box, path, damage_json(journal).get("damaged"))
+
+
+# -- out: JSON, CSV, text --------------------------------------------------------------------
+def _ms(us: int | None) -> str:
+    return "" if us is None else f"{us / 1000:.3f}"
+
+
+def to_json(r: Results) -> dict[str, Any]:
+    def judgement(j: Judgement) -> dict[str, Any]:
+        out: dict[str, Any] = {"station": j.station, "name": r.name(j.station), "verdict": j.verdict,
+                               "points": j.points, "t_us": j.t_us}
+        if j.undone:
+            out["undone"] = True
+        return out
+
+    questions = []
+    for q in r.questions:
+        questions.append({
+            "number": q.number, "text": q.text, "category": q.category, "points": q.points, "answer": q.answer,
+            "buzzes": [{"order": k + 1, "arming": b.arming, "station": b.station, "name": r.name(b.station), "t_us": b.t_us,
+                        "behind_first_us": b.t_us - b.first_us,
+                        "after_arming_us": None if b.armed_us is None else b.t_us - b.armed_us}
+                       for k, b in enumerate(q.buzzes)],
+            "early": [{"station": s, "name": r.name(s), "t_us": t} for s, t in q.early],
+            "ties": [[r.name(s) for s in tie] for tie in q.ties],
+            "judgements": [judgement(j) for j in q.judgements],
+            "result": q.result, "winner": None if q.winner is None else r.name(q.winner),
+            "scores": q.scores,
+        })
+    out: dict[str, Any] = {
+        "game": "quiz", "journal": r.journal, "seed": r.seed,
+        "players": [{"station": i, "name": n, "team": r.teams[i] if i < len(r.teams) else i}
+                    for i, n in enumerate(r.names)],
+        "questions": questions, "scores": r.scores, "finished": r.finished,
+    }
+    if r.damaged:
+        out["damaged"] = r.damaged
+    return out
+
+
+CSV_COLUMNS = ("question", "category", "text", "answer", "points", "order", "arming", "player", "after_arming_ms",
+               "behind_first_ms", "judgement", "points_awarded", "result")
+
+
+def to_csv(r: Results) -> str:
+    """One row per press or judgement of each question (one row for a question
+    nobody pressed in), then each player's running score after the question."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*CSV_COLUMNS, *(f"score {n}" for n in r.names)])
+    for q in r.questions:
+        head = [q.number, q.category, q.text, q.answer, "" if q.points is None else q.points]
+        tail = [q.result or "", *q.scores]
+        rows: list[list[Any]] = []
+        pending = list(q.judgements)
+        for k, b in enumerate(q.buzzes):
+            mine = next((j for j in pending if j.station == b.station), None)
+            if mine is not None:
+                pending.remove(mine)
+            rows.append([k + 1, b.arming, r.name(b.station), _ms(None if b.armed_us is None else b.t_us - b.armed_us),
+                         _ms(b.t_us - b.first_us), *_judged(mine)])
+        for j in pending:  # judged without a counted press on record (a pick after a tie, say)
+            rows.append(["", "", r.name(j.station), "", "", *_judged(j)])
+        for station, _t in q.early:
+            rows.append(["", "", r.name(station), "", "", "early", ""])
+        for row in rows or [["", "", "", "", "", "", ""]]:
+            writer.writerow([*head, *row, *tail])
+    return buf.getvalue()
+
+
+def _judged(j: Judgement | None) -> list[Any]:
+    if j is None:
+        return ["", ""]
+    return [j.verdict + (" (undone)" if j.undone else ""), 0 if j.undone else j.points]
+
+
+def to_text(r: Results) -> str:
+    lines = []
+    for q in r.questions:
+        about = " ".join(part for part in (q.category and f"[{q.category}]", q.text) if part)
+        lines.append(_("Question {n}").format(n=q.number) + (f": {about}" if about else ""))
+        for arming in sorted({b.arming for b in q.buzzes}):
+            order = [r.name(b.station) + (f" +{_ms(b.t_us - b.first_us)} ms" if b.t_us > b.first_us else "")
+                     for b in q.buzzes if b.arming == arming]
+            said = _("pressed: {order}") if arming == 1 else _("armed again, pressed: {order}")
+            lines.append("  " + said.format(order=", ".join(order)))
+        for j in q.judgements:
+            lines.append(f"  {r.name(j.station)}: {j.verdict} {j.points:+d}" + (" (undone)" if j.undone else ""))
+        lines.append("  " + _("result: {result}; scores {scores}").format(
+            result=q.result or "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
+    lines.append(_("final scores: {scores}").format(
+        scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
+    return "\n".join(lines)
+
+
+def write_beside(journal_path: str | Path) -> list[Path]:
+    """At the end of a quiz: ``<journal>.results.csv`` and ``.json`` beside it.
+    Never raises: a game that ended must not end in an error over its record;
+    a failure is one line in the log."""
+    path = Path(journal_path)
+    try:
+        with open(path, "rb") as f:  # another game's journal is not read through for nothing
+            if not isinstance(header := json.loads(f.readline(1 << 20)), dict) or header.get("game") not in RESULT_GAMES:
+                return []
+        journal = journal_mod.load(path)
+        if journal.session is None or journal.session.game not in RESULT_GAMES:
+            return []
+        results = night_from_box(box_from_journal(journal), path, damage_json(journal).get("damaged"))
+        written = []
+        for suffix, text in ((CSV_SUFFIX, to_csv(results)),
+                             (JSON_SUFFIX, json.dumps(to_json(results), indent=2, ensure_ascii=False) + "\n")):
+            target = path.with_name(path.name + suffix)
+            target.write_text(text, encoding="utf-8")
+            written.append(target)
+        log.info("results: %s", ", ".join(str(w) for w in written))
+        return written
+    except (OSError, journal_mod.JournalError, LookupError, ValueError, RecursionError) as exc:
+        log.warning("could not write the results beside %s: %s", path, exc)
+        return []
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    results = results_of(args.file)
+    if args.json:
+        print(json.dumps(to_json(results), indent=2, ensure_ascii=False))
+    elif args.csv:
+        sys.stdout.write(to_csv(results))
+    else:
+        print(to_text(results))
+    for note in results.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if not results.questions:
+        print(_("{file}: no question was asked in this journal").format(file=args.file), file=sys.stderr)
+    return 0
+
+
+def add_results_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "results", help=_("a quiz's record from its journal: every question, who pressed in what order, "
+                          "judgements, points, running scores"),
+        description=_("Every question of a journaled quiz: who pressed in what order with the margins, "
+                      "the judgements and points, the running scores, the players' names. A damaged journal "
+                      "gives the questions before the damage and says where it stopped."))
+    p.add_argument("file", help=_("a quiz journal (.jsonl)"))
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--csv", action="store_true", help=_("one row per press or judgement, for a spreadsheet"))
+    out.add_argument("--json", action="store_true", help=_("everything, as JSON"))
+    p.set_defaults(func=cmd_results)
