@@ -680,7 +680,7 @@ class QuizEngine:
         q = self._question()
         following = self._question(r.question + 1)
         nxt = None
-        if following and (self.questions_total is None or r.question < self.questions_total):
+        if following and not self.finished and (self.questions_total is None or r.question < self.questions_total):
             nxt = {"number": r.question + 1, **self._question_view(r.question + 1),
                    "answer": str(following.get("answer", ""))}
         return {
