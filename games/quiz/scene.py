@@ -268,7 +268,7 @@ class QuizScene(Scene):
         """One line a player, in the order of the standings: name, points,
         right answers, fastest and median reaction from arming to press."""
         row_h = lay.size(1.15)
-        cols = (0, 33, 45, 57, 78, 100)  # percent of the width: name | points | right | fastest | median
+        cols = (0, 27, 38, 53, 76, 100)  # percent of the width: name | points | right | fastest | median
         heads = ("", _("pts"), _("right"), _("fastest"), _("median"))
 
         def cells(y: int, texts: tuple[str, ...], ink: Color) -> None:
