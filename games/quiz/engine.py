@@ -618,6 +618,13 @@ class QuizEngine:
             return "queued"
         return "idle"
 
+    def _buzz_left_us(self) -> int | None:
+        """How long the buzzers stay open (``buzz_window_us``) while nobody has pressed."""
+        r, armed_at, window = self.round, self.arbiter.armed_at_us, self.options.buzz_window_us
+        if r.phase != "armed" or armed_at is None or window is None or self.arbiter.buzzes:
+            return None
+        return max(0, armed_at + window + r.buzz_window_shift_us - self.now_us)
+
     def _answered(self, station: int) -> bool:
         return any(b.station == station for b in self.arbiter.buzzes)
 
@@ -662,6 +669,7 @@ class QuizEngine:
             "out_wrong": self.options.out_wrong,
             "status": [self._status(s) for s in range(self.settings.players)],
             "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
+            "buzz_left_us": self._buzz_left_us(),
             "answer_time_us": self.options.answer_time_us,
             "results": r.results[-VIEW_RESULTS:],
             "questions_done": len(r.results),

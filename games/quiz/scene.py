@@ -95,8 +95,10 @@ class QuizScene(Scene):
         return self.title, f"{number} · {label.get(phase, phase)}"
 
     def title_card(self, view: View) -> bool:
+        """Before the first question; with a pack the first question is the
+        opening picture (the host reads it out, then arms)."""
         return view.get("phase") == "idle" and view.get("question", 1) == 1 and not view.get("results") \
-            and not any(view.get("scores", ()))
+            and not any(view.get("scores", ())) and not (view.get("ask") or {}).get("text")
 
     def title_hint(self, view: View) -> str:
         return _("Buzz when the screen turns green. The host starts the first question.")
@@ -220,7 +222,9 @@ class QuizScene(Scene):
             big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
             draw_text(surface, _("BUZZ!"), tall(lay, 5.5, big), theme.DARK_TEXT, big)
             line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
-            draw_text(surface, _("first press answers"), tall(lay, 1.6, line), theme.DARK_TEXT, line)
+            left = view.get("buzz_left_us")
+            said = _("first press answers") if left is None else _("first press answers · {n} s").format(n=-(-int(left) // 1_000_000))
+            draw_text(surface, said, tall(lay, 1.6, line), theme.DARK_TEXT, line)
         elif phase == "tie":
             self._tie(surface, area, lay, view, strip)
         elif phase == "round_over":
@@ -249,7 +253,7 @@ class QuizScene(Scene):
         teams = bool(view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ())))
         rows = [(int(r["place"]), [int(s) for s in r["stations"]], int(r["score"])) for r in standings]
         reactions = {int(r["player"]): r for r in view.get("reactions", ())}
-        table_w = area.width * 56 // 100
+        table_w = area.width * 52 // 100
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def label(members: list[int]) -> str:
@@ -268,34 +272,45 @@ class QuizScene(Scene):
         """One line a player, in the order of the standings: name, points,
         right answers, fastest and median reaction from arming to press."""
         row_h = lay.size(1.15)
-        cols = (0, 27, 38, 53, 76, 100)  # percent of the width: name | points | right | fastest | median
         heads = ("", _("pts"), _("right"), _("fastest"), _("median"))
+        scores = list(view.get("scores", ()))
+        correct = list(view.get("correct", ()))
+        order = [int(s) for row in standings for s in row["stations"]]  # type: ignore[attr-defined]
+        lines: list[tuple[int, tuple[str, ...]]] = []
+        for station in order:
+            rec = reactions.get(station, {})
+            fastest, median = rec.get("fastest_us"), rec.get("median_us")
+            lines.append((station, (self.name(strip, station),
+                                    format_number(int(scores[station])) if station < len(scores) else "",
+                                    format_number(int(correct[station])) if station < len(correct) else "",
+                                    fmt_ms(int(fastest)) if isinstance(fastest, int) else "–",
+                                    fmt_ms(int(median)) if isinstance(median, int) else "–")))
+        # each number column as wide as its widest text (heading included), in any
+        # language; the name takes the rest
+        gap = lay.min_text * 2 // 3  # a clear space between numbers (a thousands space must not join two)
+        widths = [max(TEXT.width(texts[k], lay.min_text) for texts in [heads, *(t for _s, t in lines)]) + gap
+                  for k in range(1, len(heads))]
+        inner = pygame.Rect(table.left + max(8, row_h // 4) + gap, table.top, table.width - max(8, row_h // 4) - 2 * gap, table.height)
+        edges = [inner.right]
+        for w in reversed(widths):
+            edges.insert(0, edges[0] - w)
+        edges.insert(0, inner.left)
 
         def cells(y: int, texts: tuple[str, ...], ink: Color) -> None:
             for k, text in enumerate(texts):
-                left = table.left + lay.pad + (table.width - 2 * lay.pad) * cols[k] // 100
-                right = table.left + lay.pad + (table.width - 2 * lay.pad) * cols[k + 1] // 100
-                draw_text(surface, text, lay.min_text, ink, pygame.Rect(left, y, right - left - lay.pad // 2, row_h),
+                left, right = edges[k], edges[k + 1]
+                draw_text(surface, text, lay.min_text, ink, pygame.Rect(left, y, right - left - (gap if k == 0 else 0), row_h),
                           align="left" if k == 0 else "right", min_size=lay.min_text)
 
         cells(table.top, heads, theme.MUTED)
         y = table.top + row_h
-        scores = list(view.get("scores", ()))
-        correct = list(view.get("correct", ()))
-        order = [int(s) for row in standings for s in row["stations"]]  # type: ignore[attr-defined]
-        for station in order:
+        for station, texts in lines:
             if y + row_h > table.bottom:
                 break
             r = pygame.Rect(table.left, y, table.width, row_h)
             panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
-            rec = reactions.get(station, {})
-            fastest, median = rec.get("fastest_us"), rec.get("median_us")
-            cells(y, (self.name(strip, station),
-                      format_number(int(scores[station])) if station < len(scores) else "",
-                      format_number(int(correct[station])) if station < len(correct) else "",
-                      fmt_ms(int(fastest)) if isinstance(fastest, int) else "–",
-                      fmt_ms(int(median)) if isinstance(median, int) else "–"), theme.FG)
+            cells(y, texts, theme.FG)
             y += row_h + lay.pad // 2
 
     def _winner(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:

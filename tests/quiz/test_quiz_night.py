@@ -217,3 +217,36 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
     assert all(shown == asked for asked, shown, _ in lines)  # none cut with an ellipsis
     assert min(theme.TEXT.font(lay.min_text).get_height(), lay.min_text) <= min(ink.height for *_x, ink in lines) * 1.5
     assert all(ink.bottom <= lay.strip.top and ink.top >= lay.header.bottom for *_x, ink in lines)
+
+
+def test_a_pack_picture_is_shown_scaled_beside_the_question(tmp_path: Path) -> None:
+    import pygame
+
+    from games.registry import scene_for
+    from games.toolkit.scene import freeze
+
+    pygame.font.init()
+    picture = pygame.Surface((40, 30))
+    picture.fill((255, 0, 255))  # a colour nothing else on the quiz screen uses
+    pygame.image.save(picture, str(tmp_path / "flag.png"))
+    (tmp_path / "flags.csv").write_text("question,answer,image\nWhose flag is this?,Nobody's,flag.png\n", encoding="utf-8")
+    e = engine(4, pack=str(tmp_path / "flags.csv"))
+    assert e.public_view()["ask"]["image"] == str(tmp_path / "flag.png")
+    surface = pygame.Surface((1280, 720))
+    strip = [{"name": f"P{k + 1}", "status": "idle"} for k in range(4)]
+    scene_for("quiz").draw(surface, freeze(e.public_view()), strip, 0)
+    magenta = pygame.mask.from_threshold(surface, (255, 0, 255), (1, 1, 1, 255))
+    box = magenta.get_bounding_rects()
+    assert box and box[0].height > 100  # scaled up from 30 px, proportions kept
+    assert abs(box[0].width / box[0].height - 40 / 30) < 0.05
+    (tmp_path / "flag.png").unlink()  # gone (a replay elsewhere): the question is still shown, without it
+    scene_for("quiz").draw(surface, freeze(e.public_view()), strip, 0)
+
+
+def test_the_buzz_window_counts_down_while_nobody_has_pressed() -> None:
+    e = engine(2, buzz_window_us=8_000_000)
+    act(e, "arm", 0)
+    e.tick(2_500_000)
+    assert e.public_view()["buzz_left_us"] == 5_500_000
+    act(e, "buzz", 3_000_000, 1)
+    assert e.public_view()["buzz_left_us"] is None
