@@ -291,9 +291,10 @@ class QuizScene(Scene):
         widths = [max(TEXT.width(texts[k], lay.min_text) for texts in [heads, *(t for _s, t in lines)]) + gap
                   for k in range(1, len(heads))]
         inner = pygame.Rect(table.left + max(8, row_h // 4) + gap, table.top, table.width - max(8, row_h // 4) - 2 * gap, table.height)
-        numbers = inner.width * 70 // 100  # the names keep at least 30 %: a very long heading is cut instead
-        if sum(widths) > numbers:
-            widths = [w * numbers // sum(widths) for w in widths]
+        numbers = inner.width * 80 // 100  # the names keep at least 20 %: a very long heading is cut instead
+        if sum(widths) > numbers:  # narrower texts, the same clear space between them
+            k = max(0, numbers - gap * len(widths)) / max(1, sum(widths) - gap * len(widths))
+            widths = [gap + int((w - gap) * k) for w in widths]
         edges = [inner.right]
         for w in reversed(widths):
             edges.insert(0, edges[0] - w)
