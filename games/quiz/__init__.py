@@ -52,6 +52,10 @@ class QuizSpec(GameSpec):
         rules = options.get("rules")
         if rules is not None and rules not in PRESETS:
             raise OptionError(f"option 'rules' is {rules!r}: give one of {', '.join(PRESETS)} (see docs/quiz.md)")
+        size = options.get("team_size") or PRESETS.get(rules or "classic", {}).get("team_size")
+        if isinstance(size, int) and options.get("teams") is None and players < 2 * size:
+            raise OptionError(f"teams of {size} need at least {2 * size} stations, not {players}: "
+                              f"add stations or choose other rules")
         name = options.get("pack")
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix

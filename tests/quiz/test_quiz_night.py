@@ -113,8 +113,8 @@ def test_a_bad_pack_or_preset_is_one_line_naming_the_fix(tmp_path: Path) -> None
         SPEC.settings(3, pack=str(tmp_path / "missing.csv"))
     with pytest.raises(BuzzerBoxError, match="give one of classic, race"):
         SPEC.settings(3, rules="speedy")
-    with pytest.raises(ValueError, match="teams of 2 need at least 4 stations"):
-        engine(3, rules="teams")
+    with pytest.raises(BuzzerBoxError, match="teams of 2 need at least 4 stations, not 3"):
+        SPEC.settings(3, rules="teams")
 
 
 def test_the_pack_sets_the_length_and_its_points_count() -> None:
