@@ -32,7 +32,7 @@ from controller.press import Edge  # noqa: E402
 from controller.runtime import Box  # noqa: E402
 from controller.simulate import Session  # noqa: E402
 from controller.sources.keyboard import KeyboardSource  # noqa: E402
-from games.i18n import set_language  # noqa: E402
+from games.i18n import current_language, set_language  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
@@ -99,6 +99,14 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
     game("quiz-answering.png", "quiz", 8, lambda v: v["phase"] == "answering" and len(v["queue"]) >= 2)
     game("quiz-judged.png", "quiz", 8, lambda v: v["phase"] == "round_over" and len(v["margins_us"]) >= 3)
     game("quiz-results.png", "quiz", 6, lambda v: v["finished"], questions=4)
+    # a quiz night with a question pack (the Czech pack for the Czech pictures)
+    pack = "cs-general" if current_language() == "cs" else "en-general"
+    game("quiz-question.png", "quiz", 6, lambda v: v["phase"] == "armed" and v["question"] >= 2, pack=pack)
+    game("quiz-buzzed.png", "quiz", 8, lambda v: v["phase"] == "answering" and len(v["queue"]) >= 2, pack=pack)
+    game("quiz-reveal.png", "quiz", 6, lambda v: v["phase"] == "round_over" and v["revealed"] and v["results"][-1]["winner"] is not None,
+         pack=pack)
+    game("quiz-leaderboard.png", "quiz", 8, lambda v: v["board"] and not v["finished"], pack=pack, round_questions=5)
+    game("quiz-podium.png", "quiz", 8, lambda v: v["finished"], pack=pack, questions=None)
     out.append(("help.png", help_overlay))
     game("reaction-wait.png", "reaction", 6, lambda v: v["phase"] == "wait" and bool(v["false_starts"]))
     game("reaction-go.png", "reaction", 6, lambda v: v["phase"] == "go")

@@ -1,12 +1,69 @@
 """Quiz buzzer: the box's own mode for bars, clubs and classrooms."""
 
-from games.base import GameSpec, Option
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.base import GameSettings, GameSpec, Option, OptionError
 from games.i18n import N_
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import QuizEngine
+from games.quiz.engine import PRESETS, QuizEngine
+from games.quiz.packs import Pack, load_pack
 
-SPEC = GameSpec(
+#: the packs that ship with the box, by name (the file's stem), and what the menu calls them
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+SHIPPED_PACKS: dict[str, str] = {
+    "en-general": N_("general knowledge (English)"),
+    "cs-general": N_("general knowledge (Czech)"),
+}
+RULE_NAMES: dict[str, str] = {
+    "classic": N_("classic"),
+    "race": N_("5 right win, 3 wrong out"),
+    "sit-out": N_("wrong: sit out a question"),
+    "penalty": N_("wrong: minus a point"),
+    "second-chance": N_("next in line for half"),
+    "teams": N_("teams of two"),
+}
+
+
+def pack_path(name: str) -> Path:
+    """A shipped pack's file by its name, else the name as a path."""
+    shipped = PACKS_DIR / f"{name}.csv"
+    return shipped if name in SHIPPED_PACKS and shipped.is_file() else Path(name).expanduser()
+
+
+def pack_questions(pack: Pack) -> list[dict[str, Any]]:
+    """The pack as the engine asks it: plain JSON, so the journal's header
+    holds every question and a replay needs no pack file (an image is named
+    by its resolved path; a replay elsewhere shows the question without it)."""
+    return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
+             "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices)}
+            for q in pack.questions]
+
+
+@dataclass(frozen=True)
+class QuizSpec(GameSpec):
+    """The quiz's spec: its settings read the chosen pack into the options."""
+
+    def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
+        rules = options.get("rules")
+        if rules is not None and rules not in PRESETS:
+            raise OptionError(f"option 'rules' is {rules!r}: give one of {', '.join(PRESETS)} (see docs/quiz.md)")
+        size = options.get("team_size") or PRESETS.get(rules or "classic", {}).get("team_size")
+        if isinstance(size, int) and options.get("teams") is None and players < 2 * size:
+            raise OptionError(f"teams of {size} need at least {2 * size} stations, not {players}: "
+                              f"add stations or choose other rules")
+        name = options.get("pack")
+        if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
+            pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
+            options = {**options, "pack_questions": pack_questions(pack), "pack_title": pack.title}
+        return super().settings(players, seed, **options)
+
+
+SPEC = QuizSpec(
     name="quiz",
     title=N_("Quiz buzzer"),
     min_players=2,
@@ -18,14 +75,33 @@ SPEC = GameSpec(
     scene="games.quiz.scene:QuizScene",
     # defaults None: the engine's own (QuizOptions) apply; listed for the menu and the checks
     options={
+        "pack": Option(None, str, label=N_("Question pack"),
+                       choices=((None, N_("none")), *((name, label) for name, label in SHIPPED_PACKS.items()))),
+        "rules": Option(None, str, label=N_("Rules"),
+                        choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
         "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
                                  choices=((None, N_("off")), (10_000_000, N_("10 s")), (20_000_000, N_("20 s")), (30_000_000, N_("30 s")))),
         "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
         "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
+        "pack_questions": Option(None, list),
+        "pack_title": Option(None, str),
+        "win_correct": Option(None, int, low=1, high=1000),
+        "out_wrong": Option(None, int, low=1, high=1000),
+        "sit_out": Option(None, int, low=0, high=100),
+        "second_points": Option(None, int, low=0, high=100),
+        "team_size": Option(None, int, low=2, high=8),
+        "round_questions": Option(None, int, low=1, high=1000),
+        "points_correct": Option(None, int, low=0, high=1000),
+        "points_wrong": Option(None, int, low=0, high=1000),
     },
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "questions": 12},
-    host_keys={"p": "pick"},
-    status_labels={"queued": N_("IN LINE")},
+    rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
+    host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
+    host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},
+    logged_events=frozenset({"question", "reveal", "podium"}),
+    event_sounds={"podium": "bell"},  # the fanfare: the box's brightest sound until it has a tune of its own
+    status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
+    status_lights={"sitting": "off"},
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
                 "and keeps the others in line. A wrong answer passes the question to the next in line."),
 )

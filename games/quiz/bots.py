@@ -26,7 +26,7 @@ class QuizPlayer:
         for event in events:
             if event.kind in ("next", "round_over", "reset") and self.rng.random() < self.jumpy:
                 plans.append(PlannedPress("bell", now_us + self.rng.randint(300_000, 1_500_000)))
-            knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked")
+            knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked", "sitting")
             if knows and self.rng.random() < self.knowledge:
                 plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
         return plans
@@ -42,7 +42,7 @@ class QuizMaster:
 
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]:
         phase = view["phase"]
-        situation = (phase, view["question"], view["answering"], view["status"].count("out"))
+        situation = (phase, view["question"], view["answering"], view["status"].count("out"), view.get("revealed"))
         if situation == self.seen or view.get("finished"):
             return []
         self.seen = situation
@@ -55,6 +55,8 @@ class QuizMaster:
             ties = view["ties"][0] if view["ties"] else [0]
             return [Action("pick", now_us + 800_000, args={"player": self.rng.choice(ties)})]
         if phase == "round_over":
+            if (view.get("ask") or {}).get("text") and not view.get("revealed"):  # a pack's answer is read out first
+                return [Action("reveal", now_us + self.rng.randint(800_000, 1_500_000))]
             return [Action("next", now_us + self.rng.randint(1_500_000, 2_500_000))]
         return []
 

@@ -1,8 +1,12 @@
 """Quiz buzzer: the host arms, the first press answers, the host judges.
 
-Rules: ../shared/rules/quiz-and-reaction.md. Arbitration (arming, early-buzz
-lockouts, ties, next-in-line queue) is the shared ``Arbiter``; this engine adds
-the round flow, scoring, teams, timers and undo.
+Rules: ../shared/rules/quiz-and-reaction.md; the presets in docs/quiz.md.
+Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
+shared ``Arbiter``; this engine adds the round flow, the questions of a pack,
+scoring, the rule presets, teams, timers, reactions and undo.
+
+The pack's questions come in the settings (``pack_questions``, filled in by
+``QuizSpec.settings`` from a pack file), so a journal replays without the file.
 """
 
 from __future__ import annotations
@@ -10,13 +14,14 @@ from __future__ import annotations
 import copy
 import random
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
 from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
 
-HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")
+HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
 #: how many judgements back ``undo`` reaches (a host corrects the last few
 #: slips, not the whole evening); each step keeps one question's state, so a
@@ -25,6 +30,28 @@ UNDO_DEPTH = 20
 #: how many past results ``public_view`` carries (the screen shows the last
 #: few; ``summary`` and the journal have all of them)
 VIEW_RESULTS = 10
+#: reactions are kept as a count per whole millisecond (the median is told to
+#: the millisecond), capped here: a player's record stays small however long
+#: the evening
+REACTION_CAP_MS = 60_000
+
+#: rule presets (the ``rules`` option): each sets the defaults of the options
+#: it names; an option given explicitly still wins. Documented in docs/quiz.md.
+PRESETS: Mapping[str, Mapping[str, Any]] = {
+    # first press answers; a wrong answer passes the turn to the next in line
+    # (or, with nobody in line, everyone else may buzz again)
+    "classic": {},
+    # five right answers win the game; three wrong answers and a player is out
+    "race": {"win_correct": 5, "out_wrong": 3},
+    # a wrong answer sits the player out of the next question
+    "sit-out": {"sit_out": 1},
+    # a wrong answer costs a point
+    "penalty": {"points_wrong": 1},
+    # the first press answers for 2 points; the next in line may still answer, for 1
+    "second-chance": {"points_correct": 2, "second_points": 50},
+    # stations in pairs: one press per team, the team answers once
+    "teams": {"team_size": 2},
+}
 
 
 @dataclass
@@ -32,9 +59,13 @@ class QuizOptions:
     lockout_us: int = 250_000
     tie_window_us: int = 0
     queue_window_us: int | None = None
-    #: the winner is announced this long after the first press, so a press that
-    #: was stamped earlier but delivered later can still win
-    settle_us: int = 2_000
+    #: the winner is announced at least this long after the first press. The
+    #: box already holds every decision until all sources have reported
+    #: (its decision horizon), so this adds nothing for late deliveries; the
+    #: engine itself waits as long as a later press could still tie (see
+    #: ``QuizEngine._decide_at``)
+    settle_us: int = 0
+    #: points for a right answer (with a pack: times the question's points)
     points_correct: int = 1
     points_wrong: int = 0
     after_wrong: str = "next"  # "next": next in line answers; "rearm": everyone else may buzz again
@@ -42,6 +73,26 @@ class QuizOptions:
     buzz_window_us: int | None = None
     teams: list[int] | None = None
     questions: int | None = None
+    #: the rule preset (PRESETS) whose values are the defaults of the rest
+    rules: str = "classic"
+    #: a right answer after someone else's wrong one earns this percentage of
+    #: the question's points (rounded half up)
+    second_points: int = 100
+    #: this many right answers win the game (None: no such limit)
+    win_correct: int | None = None
+    #: this many wrong answers and a player (a team) is out of the game
+    out_wrong: int | None = None
+    #: after a wrong answer, sit out this many following questions
+    sit_out: int = 0
+    #: stations in teams of this size (station order), unless ``teams`` lists them
+    team_size: int | None = None
+    #: the leaderboard shows after every this many questions (and at the end)
+    round_questions: int | None = None
+    #: the pack chosen (a shipped pack's name or a file), for the record
+    pack: str | None = None
+    #: the pack's questions as the engine asks them (see ``question_record``)
+    pack_questions: list[dict[str, Any]] | None = None
+    pack_title: str | None = None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
@@ -49,9 +100,18 @@ class QuizOptions:
         unknown = set(settings.options) - known
         if unknown:
             raise ValueError(f"quiz: unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
-        opts = cls(**settings.options)
+        preset_name = settings.options.get("rules") or "classic"
+        if preset_name not in PRESETS:
+            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {', '.join(PRESETS)}")
+        given = {k: v for k, v in settings.options.items() if v is not None or k not in PRESETS[preset_name]}
+        opts = cls(**{**PRESETS[preset_name], **given, "rules": preset_name})
         if opts.after_wrong not in ("next", "rearm"):
             raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
+        if opts.teams is None and opts.team_size is not None:
+            if settings.players < 2 * opts.team_size:
+                raise ValueError(f"quiz: teams of {opts.team_size} need at least {2 * opts.team_size} stations; "
+                                 f"add stations or choose other rules")
+            opts.teams = [s // opts.team_size for s in range(settings.players)]
         teams = opts.teams
         if teams is not None and (
             not isinstance(teams, list)
@@ -62,6 +122,23 @@ class QuizOptions:
                 f"quiz: teams must list one team number (0, 1, ...) per station, {settings.players} in all, "
                 f"e.g. [0, 0, 1, 1]; got {teams!r}"
             )
+        for name in ("win_correct", "out_wrong", "round_questions"):
+            value = getattr(opts, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"quiz: {name} must be a whole number from 1 (or null for none); got {value!r}")
+        if not isinstance(opts.sit_out, int) or isinstance(opts.sit_out, bool) or opts.sit_out < 0:
+            raise ValueError(f"quiz: sit_out must be a whole number of questions from 0; got {opts.sit_out!r}")
+        if not isinstance(opts.second_points, int) or not 0 <= opts.second_points <= 100:
+            raise ValueError(f"quiz: second_points must be a percentage 0-100; got {opts.second_points!r}")
+        if opts.pack_questions is not None and not (
+            isinstance(opts.pack_questions, list)
+            and all(isinstance(q, dict) and isinstance(q.get("text"), str) for q in opts.pack_questions)
+        ):
+            raise ValueError("quiz: pack_questions must list the questions as objects with their text; "
+                             "choose the pack with the 'pack' option instead")
+        if opts.pack is not None and opts.pack_questions is None:
+            raise ValueError(f"quiz: the pack {opts.pack!r} was not read; start the quiz through its spec's settings "
+                             f"(games.registry.get('quiz').settings), which reads the pack")
         return opts
 
 
@@ -78,6 +155,54 @@ class _Round:
     warned: int = 0
     buzz_window_shift_us: int = 0  # pauses while armed lengthen the buzz window
     results: list[dict[str, Any]] = field(default_factory=list)
+    #: per team: right and wrong answers in the whole game
+    correct: list[int] = field(default_factory=list)
+    wrong: list[int] = field(default_factory=list)
+    #: teams out of the game (``out_wrong``)
+    eliminated: list[int] = field(default_factory=list)
+    #: per station: the last question it sits out (``sit_out``); 0: none
+    sitting_until: list[int] = field(default_factory=list)
+    #: someone answered this question wrong already (a later right answer is a second press)
+    had_wrong: bool = False
+    revealed: bool = False
+    #: the leaderboard is on the screen (between questions)
+    board: bool = False
+    announced: int = 0  # the last question whose ``question`` event went out
+    over: str | None = None  # why the game ended early (a win, everyone out)
+
+
+@dataclass
+class _Reactions:
+    """One station's reactions from arming to press: fastest exact, the rest
+    as a count per millisecond (bounded), so the median costs no memory per press."""
+
+    fastest_us: int | None = None
+    count: int = 0
+    per_ms: dict[int, int] = field(default_factory=dict)
+
+    def add(self, us: int) -> None:
+        self.fastest_us = us if self.fastest_us is None else min(self.fastest_us, us)
+        self.count += 1
+        ms = min(max(0, us) // 1000, REACTION_CAP_MS)
+        self.per_ms[ms] = self.per_ms.get(ms, 0) + 1
+
+    def median_us(self) -> int | None:
+        """The median to the millisecond (the middle of its millisecond)."""
+        if not self.count:
+            return None
+        half, seen = (self.count + 1) // 2, 0
+        for ms in sorted(self.per_ms):
+            seen += self.per_ms[ms]
+            if seen >= half:  # never under the fastest (both shown to the millisecond)
+                return max(ms * 1000 + 500, self.fastest_us or 0)
+        return None  # pragma: no cover - the counts add up to count
+
+
+def question_record(number: int, question: Mapping[str, Any] | None, points: int) -> dict[str, Any]:
+    """The ``question`` event's data (results and the journal read exactly this)."""
+    q = question or {}
+    return {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
+            "points": points, "answer": str(q.get("answer", ""))}
 
 
 class QuizEngine:
@@ -89,6 +214,11 @@ class QuizEngine:
         n = settings.players
         self.teams = self.options.teams or list(range(n))
         self.team_count = max(self.teams) + 1
+        self.pack: list[dict[str, Any]] = list(self.options.pack_questions or [])
+        total = self.options.questions
+        if self.pack:
+            total = len(self.pack) if total is None else min(total, len(self.pack))
+        self.questions_total = total
         self.arbiter = Arbiter(
             n,
             ArbiterOptions(
@@ -97,21 +227,25 @@ class QuizEngine:
                 queue_window_us=self.options.queue_window_us,
             ),
         )
-        self.round = _Round(scores=[0] * self.team_count)
+        t = self.team_count
+        self.round = _Round(scores=[0] * t, correct=[0] * t, wrong=[0] * t, sitting_until=[0] * n)
         self.rng = random.Random(f"quiz-{settings.seed}")  # tie draws only
         self.now_us = 0
         #: before each judgement: the round (without its results), how many
         #: results there were, the question's arbiter, and when it was judged
         self._undo: deque[tuple[_Round, int, Arbiter, int]] = deque(maxlen=UNDO_DEPTH)
+        #: reactions are what the players did, not a judgement: undo leaves them
+        self.reactions = [_Reactions() for _ in range(n)]
 
     # -- the protocol -------------------------------------------------------
     @property
     def finished(self) -> bool:
-        q = self.options.questions
-        return q is not None and len(self.round.results) >= q
+        q = self.questions_total
+        return self.round.over is not None or (q is not None and len(self.round.results) >= q)
 
     def handle(self, action: Action) -> list[GameEvent]:
         events = self.tick(action.t_us)
+        events += self._announce(action.t_us)
         if action.player is None:
             events += self._host(action)
         elif action.kind == "buzz":
@@ -127,11 +261,11 @@ class QuizEngine:
         r = self.round
         events: list[GameEvent] = []
         if r.phase == "armed" and r.decided_at_us is None:
-            first = self.arbiter.first_time_us()
-            if first is not None and now_us >= first + self.options.settle_us:
-                events += self._decide(first + self.options.settle_us)
+            decide_at = self._decide_at()
+            if decide_at is not None and now_us >= decide_at:
+                events += self._decide(decide_at)
             elif (
-                first is None
+                decide_at is None
                 and self.options.buzz_window_us is not None
                 and self.arbiter.armed_at_us is not None
                 and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
@@ -153,9 +287,9 @@ class QuizEngine:
     def next_deadline_us(self) -> int | None:
         r = self.round
         if r.phase == "armed" and r.decided_at_us is None:
-            first = self.arbiter.first_time_us()
-            if first is not None:
-                return first + self.options.settle_us
+            decide_at = self._decide_at()
+            if decide_at is not None:
+                return decide_at
             if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
                 return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
         if r.phase == "answering" and r.answer_deadline_us is not None:
@@ -166,25 +300,53 @@ class QuizEngine:
     def legal_actions(self, player: int | None) -> list[str]:
         if player is not None:
             return ["buzz"]
-        phase = self.round.phase
+        r = self.round
+        if self.finished:
+            return ["undo"] if self._undo else []
         legal = {
             "idle": ["arm", "next"],
             "armed": ["reset", "next"],
             "answering": ["correct", "wrong", "reset", "next"],
             "tie": ["pick", "arm", "reset", "next"],
             "round_over": ["next", "arm"],
-        }[phase]
+        }[r.phase]
+        if r.phase == "round_over" and not r.revealed and self._question().get("answer"):
+            legal = ["reveal", *legal]
+        if r.phase in ("idle", "round_over"):
+            legal = [*legal, "leaderboard"]
         return legal + (["undo"] if self._undo else [])
+
+    # -- questions ----------------------------------------------------------
+    def _question(self, number: int | None = None) -> dict[str, Any]:
+        k = (self.round.question if number is None else number) - 1
+        return self.pack[k] if 0 <= k < len(self.pack) else {}
+
+    def _points(self, number: int | None = None) -> int:
+        """What a right answer to this question is worth (before second-press credit)."""
+        pack_points = self._question(number).get("points", 1)
+        return int(pack_points if isinstance(pack_points, int) else 1) * self.options.points_correct
+
+    def _announce(self, t: int) -> list[GameEvent]:
+        """The ``question`` event, once per question, as it becomes the current one."""
+        r = self.round
+        if r.announced >= r.question or self.finished:
+            return []
+        r.announced = r.question
+        return [GameEvent("question", t, None, question_record(r.question, self._question(), self._points()))]
 
     # -- players ------------------------------------------------------------
     def _buzz(self, action: Action) -> list[GameEvent]:
         assert action.player is not None
         station, t = action.player, action.t_us
+        if self.finished:
+            return []
         outcome = self.arbiter.press(station, t, action.precision_us)
         if outcome in ("early", "locked"):
             until = self.arbiter.locked_until_us[station]
             return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
         if outcome == "counted":
+            if self.arbiter.armed_at_us is not None:
+                self.reactions[station].add(t - self.arbiter.armed_at_us)
             # a team answers once: drop team-mates' later presses from the queue
             team = self.teams[station]
             mates = [b for b in self.arbiter.buzzes if self.teams[b.station] == team]
@@ -195,6 +357,18 @@ class QuizEngine:
                     return []
             return [GameEvent("buzz", t, station)]
         return []
+
+    def _decide_at(self) -> int | None:
+        """When the first press of this arming is announced: once no later
+        press could still tie with it (the tie window, or the coarsest stamp
+        precision among the presses so far), and not before ``settle_us``.
+        Late *deliveries* are the box's business (its decision horizon)."""
+        first = self.arbiter.first_time_us()
+        if first is None:
+            return None
+        wait = max(self.options.settle_us, self.options.tie_window_us,
+                   max(b.precision_us for b in self.arbiter.buzzes), 1)
+        return first + wait
 
     def _decide(self, at_us: int) -> list[GameEvent]:
         r = self.round
@@ -231,19 +405,29 @@ class QuizEngine:
         if kind not in HOST_ACTIONS:
             raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
         if kind not in self.legal_actions(None):
-            raise RuleError(f"quiz: cannot {kind} while {self.round.phase}; now: {', '.join(self.legal_actions(None))}")
+            now = ", ".join(self.legal_actions(None)) or "nothing (the quiz is over)"
+            raise RuleError(f"quiz: cannot {kind} while {self.round.phase}; now: {now}")
         r = self.round
+        if kind == "reveal":
+            r.revealed = True
+            return [GameEvent("reveal", t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
+        if kind == "leaderboard":
+            r.board = not r.board
+            return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
+        r.board = False
         if kind == "arm":
+            events: list[GameEvent] = []
             if r.phase in ("round_over",):
-                self._new_question()
+                events += self._new_question(t)
             elif r.phase == "tie":
                 self.arbiter.disarm()
             self.arbiter.arm(t)
+            self._bench()
             r.phase = "armed"
             r.decided_at_us = None
             r.answering = None
             r.buzz_window_shift_us = 0
-            return [GameEvent("armed", t)]
+            return events + [GameEvent("armed", t)]
         if kind == "reset":
             self.arbiter.disarm()
             r.phase = "idle"
@@ -253,8 +437,9 @@ class QuizEngine:
         if kind == "next":
             if r.phase != "round_over":
                 r.results.append({"question": r.question, "winner": None, "result": "skipped"})
-            self._new_question()
-            return [GameEvent("next", t, None, {"question": r.question})]
+                if self.finished:
+                    return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
+            return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
             tie = self.arbiter.result(contenders_only=True).ties
             if "player" in action.args:
@@ -275,6 +460,13 @@ class QuizEngine:
             return [GameEvent("undo", t, None, {"phase": self.round.phase})]
         return self._judge(kind == "correct", t)
 
+    def _bench(self) -> None:
+        """Stations out of the game or sitting out this question cannot buzz."""
+        r = self.round
+        for s in range(self.settings.players):
+            if self.teams[s] in r.eliminated or r.sitting_until[s] >= r.question:
+                self.arbiter.exclude(s)
+
     def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
         """Stop the clocks for the pause: the answer timer and the buzz window
         get the time back; lockouts too."""
@@ -290,26 +482,48 @@ class QuizEngine:
     def _judge(self, correct: bool, t: int) -> list[GameEvent]:
         r = self.round
         # one question's worth of state, whatever the length of the game
-        kept = replace(r, scores=list(r.scores), results=[])
+        kept = replace(r, scores=list(r.scores), results=[], correct=list(r.correct), wrong=list(r.wrong),
+                       eliminated=list(r.eliminated), sitting_until=list(r.sitting_until))
         self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
         station = r.answering
         assert station is not None
         team = self.teams[station]
+        opts = self.options
         if correct:
-            r.scores[team] += self.options.points_correct
-            events = [GameEvent("correct", t, station, {"points": self.options.points_correct})]
+            points = self._points()
+            if r.had_wrong:  # a second press: credit as the rules say
+                points = (points * opts.second_points + 50) // 100
+            r.scores[team] += points
+            r.correct[team] += 1
+            events = [GameEvent("correct", t, station, {"points": points})]
+            if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
+                r.over = "won"
             return events + self._end_round(t, station, "correct")
-        r.scores[team] -= self.options.points_wrong
-        events = [GameEvent("wrong", t, station, {"points": -self.options.points_wrong})]
+        r.scores[team] -= opts.points_wrong
+        r.wrong[team] += 1
+        r.had_wrong = True
+        data: dict[str, Any] = {"points": -opts.points_wrong}
+        if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
+            r.eliminated.append(team)
+            data["out_of_game"] = True
+        if opts.sit_out:
+            data["sits_out"] = opts.sit_out
+        events = [GameEvent("wrong", t, station, data)]
         for s, s_team in enumerate(self.teams):
             if s_team == team:
                 self.arbiter.exclude(s)
+                if opts.sit_out:
+                    r.sitting_until[s] = r.question + opts.sit_out
+        still_in = {tm for tm in set(self.teams) if tm not in r.eliminated}
+        if opts.out_wrong is not None and len(set(self.teams)) > 1 and len(still_in) <= 1:
+            r.over = "last standing"
+            return events + self._end_round(t, None, "everyone answered wrong")
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
         result = self.arbiter.result(contenders_only=True)
-        if self.options.after_wrong == "next" and (result.winner is not None):
+        if opts.after_wrong == "next" and (result.winner is not None):
             return events + self._give_turn(result.winner, t, "next_in_line")
-        if self.options.after_wrong == "next" and result.ties:
+        if opts.after_wrong == "next" and result.ties:
             r.phase = "tie"
             return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
         # nobody left in line (or re-arm by setting): everyone else may buzz again
@@ -327,12 +541,33 @@ class QuizEngine:
         r.answering = winner
         self.arbiter.close()  # presses before the next arming are early again
         r.results.append({"question": r.question, "winner": winner, "result": why})
-        events = [GameEvent("round_over", t, winner, {"result": why})]
+        # the whole order of presses, as it stood when the question ended (the
+        # winner event told only those before the announcement)
+        ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
+        first = ranked[0].t_us if ranked else 0
+        events = [GameEvent("round_over", t, winner, {"result": why, "order": [b.station for b in ranked],
+                                                      "margins_us": [b.t_us - first for b in ranked]})]
         if self.finished:
-            events.append(GameEvent("game_over", t, None, {"scores": list(r.scores)}))
+            return events + self._game_over(t)
+        every = self.options.round_questions
+        if every is not None and len(r.results) % every == 0:
+            r.board = True
+            events += self._podium(t, final=False)
         return events
 
-    def _new_question(self) -> None:
+    def _game_over(self, t: int) -> list[GameEvent]:
+        r = self.round
+        data: dict[str, Any] = {"scores": list(r.scores)}
+        if r.over is not None:
+            data["reason"] = r.over
+        return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
+
+    def _podium(self, t: int, final: bool) -> list[GameEvent]:
+        """The fanfare: the top three (teams when teams play), for the sound and the record."""
+        top = [row["stations"] for row in self.standings()[:3]]
+        return [GameEvent("podium", t, None, {"final": final, "top": top})]
+
+    def _new_question(self, t: int) -> list[GameEvent]:
         self.arbiter.new_question()
         r = self.round
         r.phase = "idle"
@@ -340,12 +575,41 @@ class QuizEngine:
         r.answering = None
         r.decided_at_us = None
         r.answer_deadline_us = None
+        r.had_wrong = False
+        r.revealed = False
+        return self._announce(t)
+
+    # -- standings ----------------------------------------------------------
+    def standings(self) -> list[dict[str, Any]]:
+        """One row per team (a station is a team of one), best first: place
+        (equal scores share it), stations, score, right and wrong answers."""
+        r = self.round
+        members: dict[int, list[int]] = {}
+        for s, team in enumerate(self.teams):
+            members.setdefault(team, []).append(s)
+        rows = sorted(members.items(), key=lambda item: (-r.scores[item[0]], -r.correct[item[0]], item[0]))
+        out: list[dict[str, Any]] = []
+        for k, (team, stations) in enumerate(rows):
+            score = r.scores[team]
+            place = out[-1]["place"] if out and out[-1]["score"] == score else k + 1
+            out.append({"place": place, "team": team, "stations": stations, "score": score,
+                        "correct": r.correct[team], "wrong": r.wrong[team], "out": team in r.eliminated})
+        return out
+
+    def reaction_rows(self) -> list[dict[str, Any]]:
+        """Each player's fastest and median reaction from arming to press."""
+        return [{"player": s, "fastest_us": rec.fastest_us, "median_us": rec.median_us(), "presses": rec.count}
+                for s, rec in enumerate(self.reactions)]
 
     # -- views --------------------------------------------------------------
     def _status(self, station: int) -> str:
         r = self.round
         if self.arbiter.locked(station, self.now_us):
             return "locked"
+        if self.teams[station] in r.eliminated:
+            return "out"
+        if r.sitting_until[station] >= r.question and station in self.arbiter.excluded and not self._answered(station):
+            return "sitting"
         if station in self.arbiter.excluded:
             return "out"
         if r.answering == station and r.phase == "answering":
@@ -354,14 +618,38 @@ class QuizEngine:
             return "queued"
         return "idle"
 
+    def _buzz_left_us(self) -> int | None:
+        """How long the buzzers stay open (``buzz_window_us``) while nobody has pressed."""
+        r, armed_at, window = self.round, self.arbiter.armed_at_us, self.options.buzz_window_us
+        if r.phase != "armed" or armed_at is None or window is None or self.arbiter.buzzes:
+            return None
+        return max(0, armed_at + window + r.buzz_window_shift_us - self.now_us)
+
+    def _answered(self, station: int) -> bool:
+        return any(b.station == station for b in self.arbiter.buzzes)
+
+    def _question_view(self, number: int) -> dict[str, Any]:
+        q = self._question(number)
+        return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
+                "image": q.get("image"), "choices": list(q.get("choices", ()))}
+
     def public_view(self) -> dict[str, Any]:
         r = self.round
         result = self.arbiter.result()
+        board = r.board or self.finished
         return {
             "game": "quiz",
             "phase": r.phase,
             "question": r.question,
+            "questions_total": self.questions_total,
+            "ask": self._question_view(r.question),
+            "answer": str(self._question().get("answer", "")) if r.revealed else None,
+            "revealed": r.revealed,
+            "rules": self.options.rules,
+            "second_points": self.options.second_points,
+            "second_press": r.had_wrong,
             "armed": self.arbiter.armed,
+            "armed_at_us": self.arbiter.armed_at_us,
             "answering": r.answering,
             "winner": r.answering if r.phase in ("answering", "round_over") else result.winner,
             "queue": [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded],
@@ -375,21 +663,48 @@ class QuizEngine:
             "team_count": self.team_count,
             "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
             "team_scores": list(r.scores),
+            "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
+            "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
+            "win_correct": self.options.win_correct,
+            "out_wrong": self.options.out_wrong,
             "status": [self._status(s) for s in range(self.settings.players)],
             "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
+            "buzz_left_us": self._buzz_left_us(),
+            "answer_time_us": self.options.answer_time_us,
             "results": r.results[-VIEW_RESULTS:],
             "questions_done": len(r.results),
+            "board": board,
+            "standings": self.standings() if board else [],
+            "reactions": self.reaction_rows() if board else [],
             "finished": self.finished,
         }
 
-    def private_view(self, player: int) -> dict[str, Any]:
-        return {}  # a quiz has no hidden information
+    def private_view(self, player: int | None) -> dict[str, Any]:
+        """A player sees nothing hidden. The host (``None``) sees the answer
+        from the start and the next question, to read ahead."""
+        if player is not None:
+            return {}
+        r = self.round
+        q = self._question()
+        following = self._question(r.question + 1)
+        nxt = None
+        if following and not self.finished and (self.questions_total is None or r.question < self.questions_total):
+            nxt = {"number": r.question + 1, **self._question_view(r.question + 1),
+                   "answer": str(following.get("answer", ""))}
+        return {
+            "question": {"number": r.question, **self._question_view(r.question),
+                         "answer": str(q.get("answer", "")), "alternatives": list(q.get("alternatives", ()))},
+            "next": nxt,
+            "pack": self.options.pack_title or self.options.pack,
+            "legal": self.legal_actions(None),
+        }
 
     def summary(self) -> dict[str, Any]:
         """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the
         current question, every counted press on record (also those that then
         answered wrong), margins behind the very first; ``answering``: who has
-        the turn now; ``results``: each question's judgement."""
+        the turn now; ``results``: each question's judgement; ``standings``
+        and ``reactions``: the leaderboard."""
         r = self.round
         result = self.arbiter.result()
         return {
@@ -401,8 +716,14 @@ class QuizEngine:
             "answering": r.answering if r.phase == "answering" else None,
             "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
             "team_scores": list(r.scores),
+            "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
+            "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
+            "out": [self.teams[s] in r.eliminated for s in range(self.settings.players)],
             "phase": r.phase,
             "question": r.question,
             "results": list(r.results),
+            "standings": self.standings(),
+            "reactions": self.reaction_rows(),
+            "rules": self.options.rules,
             "finished": self.finished,
         }

@@ -1,14 +1,19 @@
-"""The quiz on the shared screen: armed or not, the winner big, the queue
-with each press's margin behind the first, the answer timer and scores."""
+"""The quiz on the shared screen: the pack's question large (category,
+points, its picture), armed or not, the winner big with the margin to the
+next, the queue, the answer timer, the answer once the host reveals it, and
+the leaderboard (a podium and everyone's reactions) between rounds and at the end."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 
-from games.i18n import N_, _, format_number
+from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
+from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
-from games.toolkit.theme import Color, Layout, draw_text, panel
+from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel
 
 ARMED: Color = (0, 200, 83)
 NOT_ARMED: Color = (70, 76, 92)
@@ -38,18 +43,62 @@ def lead_us(view: View, station: int) -> tuple[int, int] | None:
     return None
 
 
+def tall(lay: Layout, scale: float, rect: pygame.Rect) -> int:
+    """``scale`` times the minimum text, but no taller than ``rect`` (the
+    question takes the top of the screen); never under the minimum."""
+    return max(lay.min_text, min(lay.size(scale), rect.height))
+
+
+def wrap_lines(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` at
+    ``size`` (a word wider than the line stands alone and is cut when drawn)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and TEXT.width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def fit_wrapped(text: str, size: int, min_size: int, rect: pygame.Rect) -> tuple[int, list[str]]:
+    """The largest size from ``size`` down to ``min_size`` at which ``text``,
+    wrapped, fits ``rect``; at ``min_size`` the lines are given even if they do not."""
+    while True:
+        lines = wrap_lines(text, size, rect.width)
+        if size <= min_size or len(lines) * TEXT.font(size).get_height() <= rect.height:
+            return size, lines
+        size = max(min_size, size * 9 // 10)
+
+
 class QuizScene(Scene):
     title = N_("Quiz buzzer")
+    own_results = True  # the end screen is the leaderboard: podium, right answers, reactions
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: pictures by file, scaled copies by (file, size); None: could not be read
+        self._images: dict[str, pygame.Surface | None] = {}
+        self._scaled: dict[tuple[str, int, int], pygame.Surface] = {}
 
     def header(self, view: View) -> tuple[str, str]:
         phase = str(view.get("phase", "idle"))
+        if view.get("finished"):
+            return self.title, _("Final results")
+        if view.get("board"):
+            return self.title, _("Leaderboard after question {n}").format(n=view.get("questions_done", 0))
         label = {"idle": _("get ready"), "armed": _("buzz now!"), "answering": _("answering"), "tie": _("tie"),
                  "round_over": _("judged")}
-        return self.title, _("Question {n} · {phase}").format(n=view.get("question", 1), phase=label.get(phase, phase))
+        total = view.get("questions_total")
+        number = (_("Question {n} of {total}").format(n=view.get("question", 1), total=total) if total
+                  else _("Question {n}").format(n=view.get("question", 1)))
+        return self.title, f"{number} · {label.get(phase, phase)}"
 
     def title_card(self, view: View) -> bool:
+        """Before the first question; with a pack the first question is the
+        opening picture (the host reads it out, then arms)."""
         return view.get("phase") == "idle" and view.get("question", 1) == 1 and not view.get("results") \
-            and not any(view.get("scores", ()))
+            and not any(view.get("scores", ())) and not (view.get("ask") or {}).get("text")
 
     def title_hint(self, view: View) -> str:
         return _("Buzz when the screen turns green. The host starts the first question.")
@@ -58,6 +107,9 @@ class QuizScene(Scene):
         """A locked station shows its lockout running out; a queued one its
         place in line. Between questions the last question's queue is
         history: only the one who got it right stays lit."""
+        if view.get("board"):  # the leaderboard: the strip keeps only faults (stuck, offline)
+            return [{**c, "status": c["status"] if c.get("status") in ("stuck", "disconnected") else "idle", "label": None}
+                    for c in strip]
         lockouts = view.get("lockouts_us", {})
         queue = list(view.get("queue", ()))
         between = view.get("phase") in ("round_over", "idle")
@@ -76,6 +128,86 @@ class QuizScene(Scene):
         return out
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        if view.get("board"):
+            self._leaderboard(surface, area, lay, view, strip)
+            return
+        ask = view.get("ask") or {}
+        if ask.get("text"):
+            # the question on top, the buzzers' story below it
+            share = 52 if view.get("phase") in ("idle", "armed") else 44
+            card = pygame.Rect(area.left, area.top, area.width, area.height * share // 100)
+            self.draw_question(surface, card, lay, view)
+            area = pygame.Rect(area.left, card.bottom + lay.pad, area.width, area.bottom - card.bottom - lay.pad)
+        self._phase_body(surface, area, lay, view, strip)
+
+    def draw_question(self, surface: pygame.Surface, card: pygame.Rect, lay: Layout, view: View) -> None:
+        """Category and points on a line, the question wrapped as large as it
+        fits (never under the minimum text), its picture scaled on the right,
+        the choices, and the answer once revealed."""
+        ask = view.get("ask") or {}
+        panel(surface, card, theme.PANEL)
+        inner = card.inflate(-2 * lay.pad, -2 * lay.pad)
+        top_h = lay.min_text
+        points = int(ask.get("points", 1))
+        worth = ngettext("{n} point", "{n} points", points).format(n=format_number(points))
+        category = str(ask.get("category", ""))
+        draw_text(surface, category, lay.min_text, theme.MUTED,
+                  pygame.Rect(inner.left, inner.top, inner.width * 70 // 100, top_h), align="left", min_size=lay.min_text)
+        draw_text(surface, worth, lay.min_text, theme.STATUS_COLORS["first"],
+                  pygame.Rect(inner.left + inner.width * 70 // 100, inner.top, inner.width * 30 // 100, top_h),
+                  align="right", min_size=lay.min_text)
+        body = pygame.Rect(inner.left, inner.top + top_h + lay.pad, inner.width, inner.height - top_h - lay.pad)
+        answer = view.get("answer")
+        choices = [str(c) for c in ask.get("choices", ())]
+        if answer is not None:
+            band = pygame.Rect(body.left, body.bottom - lay.size(1.4), body.width, lay.size(1.4))
+            panel(surface, band, theme.GOOD)
+            draw_text(surface, _("Answer: {answer}").format(answer=answer), lay.size(1.2), theme.DARK_TEXT,
+                      band.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+            body.height -= band.height + lay.pad
+        elif choices:
+            line = pygame.Rect(body.left, body.bottom - lay.min_text, body.width, lay.min_text)
+            text = "   ".join(f"{chr(65 + k)}: {c}" for k, c in enumerate(choices))
+            draw_text(surface, text, lay.min_text, theme.FG, line, min_size=lay.min_text)
+            body.height -= line.height + lay.pad
+        picture = self._picture(ask.get("image"))
+        if picture is not None:
+            box = pygame.Rect(body.right - body.width * 30 // 100, body.top, body.width * 30 // 100, body.height)
+            scaled = self._scaled_picture(str(ask.get("image")), picture, box.size)
+            surface.blit(scaled, scaled.get_rect(center=box.center))
+            body.width -= box.width + lay.pad
+        size, lines = fit_wrapped(str(ask.get("text", "")), lay.size(2.4), lay.min_text, body)
+        line_h = TEXT.font(size).get_height()
+        y = body.top + max(0, (body.height - line_h * len(lines)) // 2)
+        for text in lines:
+            draw_text(surface, text, size, theme.FG, pygame.Rect(body.left, y, body.width, line_h), min_size=size)
+            y += line_h
+
+    def _picture(self, path: object) -> pygame.Surface | None:
+        """The question's picture, read once (a missing or bad file: no picture)."""
+        if not isinstance(path, str) or not path:
+            return None
+        if path not in self._images:
+            try:
+                self._images[path] = pygame.image.load(path) if Path(path).is_file() else None
+            except (pygame.error, OSError):
+                self._images[path] = None
+        return self._images[path]
+
+    def _scaled_picture(self, key: str, picture: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+        """Scaled to fit ``size`` keeping its proportions; kept for the next frames."""
+        w, h = picture.get_size()
+        k = min(size[0] / max(1, w), size[1] / max(1, h))
+        target = (max(1, int(w * k)), max(1, int(h * k)))
+        cached = self._scaled.get((key, *target))
+        if cached is None:
+            if len(self._scaled) > 8:
+                self._scaled.clear()
+            cached = self._scaled[(key, *target)] = pygame.transform.smoothscale(picture.convert_alpha()
+                                                                                  if pygame.display.get_surface() else picture, target)
+        return cached
+
+    def _phase_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         phase = view.get("phase", "idle")
         teams = view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ()))
         side = None
@@ -87,18 +219,23 @@ class QuizScene(Scene):
             self._winner(surface, area, lay, view, strip)
         elif phase == "armed":
             panel(surface, area, ARMED)
-            draw_text(surface, _("BUZZ!"), lay.size(5.5), theme.DARK_TEXT, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
-            draw_text(surface, _("first press answers"), lay.size(1.6), theme.DARK_TEXT,
-                      pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4))
+            big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
+            draw_text(surface, _("BUZZ!"), tall(lay, 5.5, big), theme.DARK_TEXT, big)
+            line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
+            left = view.get("buzz_left_us")
+            said = _("first press answers") if left is None else _("first press answers · {n} s").format(n=-(-int(left) // 1_000_000))
+            draw_text(surface, said, tall(lay, 1.6, line), theme.DARK_TEXT, line)
         elif phase == "tie":
             self._tie(surface, area, lay, view, strip)
         elif phase == "round_over":
             self._round_over(surface, area, lay, view, strip)
         else:
             panel(surface, area, NOT_ARMED)
-            draw_text(surface, _("Get ready"), lay.size(3.2), theme.FG, area.inflate(0, -area.height // 3).move(0, -area.height // 8))
-            draw_text(surface, _("Listen to the question, buzz when the screen turns green"), lay.size(1.2), theme.MUTED,
-                      pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4), min_size=lay.min_text)
+            big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
+            draw_text(surface, _("Get ready"), tall(lay, 3.2, big), theme.FG, big)
+            line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
+            draw_text(surface, _("Listen to the question, buzz when the screen turns green"), tall(lay, 1.2, line), theme.MUTED,
+                      line, min_size=lay.min_text)
         if side is not None:
             top = side.top
             if phase == "answering":
@@ -109,20 +246,90 @@ class QuizScene(Scene):
                 self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view)
 
     # -- parts -------------------------------------------------------------------
+    def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """The top three on a podium (teams when teams play), and beside it
+        every player: points, right answers, fastest and median reaction."""
+        standings = list(view.get("standings", ()))
+        teams = bool(view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ())))
+        rows = [(int(r["place"]), [int(s) for s in r["stations"]], int(r["score"])) for r in standings]
+        reactions = {int(r["player"]): r for r in view.get("reactions", ())}
+        table_w = area.width * 52 // 100
+        stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
+
+        def label(members: list[int]) -> str:
+            return _("Team {n}").format(n=int(view["teams"][members[0]]) + 1) if teams else self.name(strip, members[0])
+
+        def amount(score: int) -> str:
+            return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
+
+        # the reactions are in the table beside it (a podium block is too narrow for them)
+        draw_podium(surface, stage, lay, rows[:3], lambda m: self.color(view, m[0]), label, amount)
+        table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
+        self._reaction_table(surface, table, lay, view, strip, standings, reactions)
+
+    def _reaction_table(self, surface: pygame.Surface, table: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                        standings: list[dict[str, object]], reactions: dict[int, dict[str, object]]) -> None:
+        """One line a player, in the order of the standings: name, points,
+        right answers, fastest and median reaction from arming to press."""
+        row_h = lay.size(1.15)
+        heads = ("", _("pts"), _("right"), _("fastest"), _("median"))
+        scores = list(view.get("scores", ()))
+        correct = list(view.get("correct", ()))
+        order = [int(s) for row in standings for s in row["stations"]]  # type: ignore[attr-defined]
+        lines: list[tuple[int, tuple[str, ...]]] = []
+        for station in order:
+            rec = reactions.get(station, {})
+            fastest, median = rec.get("fastest_us"), rec.get("median_us")
+            lines.append((station, (self.name(strip, station),
+                                    format_number(int(scores[station])) if station < len(scores) else "",
+                                    format_number(int(correct[station])) if station < len(correct) else "",
+                                    fmt_ms(int(fastest)) if isinstance(fastest, int) else "–",
+                                    fmt_ms(int(median)) if isinstance(median, int) else "–")))
+        # each number column as wide as its widest text (heading included), in any
+        # language; the name takes the rest
+        gap = lay.min_text * 2 // 3  # a clear space between numbers (a thousands space must not join two)
+        widths = [max(TEXT.width(texts[k], lay.min_text) for texts in [heads, *(t for _s, t in lines)]) + gap
+                  for k in range(1, len(heads))]
+        inner = pygame.Rect(table.left + max(8, row_h // 4) + gap, table.top, table.width - max(8, row_h // 4) - 2 * gap, table.height)
+        numbers = inner.width * 80 // 100  # the names keep at least 20 %: a very long heading is cut instead
+        if sum(widths) > numbers:  # narrower texts, the same clear space between them
+            k = max(0, numbers - gap * len(widths)) / max(1, sum(widths) - gap * len(widths))
+            widths = [gap + int((w - gap) * k) for w in widths]
+        edges = [inner.right]
+        for w in reversed(widths):
+            edges.insert(0, edges[0] - w)
+        edges.insert(0, inner.left)
+
+        def cells(y: int, texts: tuple[str, ...], ink: Color) -> None:
+            for k, text in enumerate(texts):
+                left, right = edges[k], edges[k + 1]
+                draw_text(surface, text, lay.min_text, ink, pygame.Rect(left, y, right - left - (gap if k == 0 else 0), row_h),
+                          align="left" if k == 0 else "right", min_size=lay.min_text)
+
+        cells(table.top, heads, theme.MUTED)
+        y = table.top + row_h
+        for station, texts in lines:
+            if y + row_h > table.bottom:
+                break
+            r = pygame.Rect(table.left, y, table.width, row_h)
+            panel(surface, r, theme.PANEL)
+            pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            cells(y, texts, theme.FG)
+            y += row_h + lay.pad // 2
+
     def _winner(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         station = int(view["winner"])
         fill = self.color(view, station)
         ink = theme.text_on(fill)
         panel(surface, area, fill)
         inner = area.inflate(-4 * lay.pad, -4 * lay.pad)
-        draw_text(surface, self.name(strip, station), lay.size(4), ink,
-                  pygame.Rect(inner.left, inner.top, inner.width, inner.height * 45 // 100), min_size=lay.size(2))
+        name_r = pygame.Rect(inner.left, inner.top, inner.width, inner.height * 45 // 100)
+        draw_text(surface, self.name(strip, station), tall(lay, 4, name_r), ink, name_r, min_size=tall(lay, 2, name_r))
         lead = lead_us(view, station)
         said = _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
             margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))
-        draw_text(surface, said, lay.size(1.4), ink,
-                  pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 15 // 100),
-                  min_size=lay.min_text)
+        said_r = pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 15 // 100)
+        draw_text(surface, said, tall(lay, 1.4, said_r), ink, said_r, min_size=lay.min_text)
         left = view.get("answer_left_us")
         if left is not None:
             # the view has the time left, not the total: the first reading of a turn is the total
@@ -144,8 +351,8 @@ class QuizScene(Scene):
         frac = min(1.0, left_us / full_us)
         panel(surface, pygame.Rect(bar.left, bar.top, max(1, round(bar.width * frac)), bar_h), theme.BAD if warn else ink)
         text = _("{n} s").format(n=-(-left_us // 1_000_000)) if left_us > 0 else _("time!")
-        draw_text(surface, text, lay.size(2.4), theme.BAD if warn and ink == theme.FG else ink,
-                  pygame.Rect(area.left, area.top, area.width, area.height - bar_h))
+        text_r = pygame.Rect(area.left, area.top, area.width, area.height - bar_h)
+        draw_text(surface, text, tall(lay, 2.4, text_r), theme.BAD if warn and ink == theme.FG else ink, text_r)
 
     def _queue(self, surface: pygame.Surface, side: pygame.Rect, lay: Layout, view: View, strip: Strip) -> int:
         """Next in line, each with how far behind the first press it came."""
@@ -187,7 +394,8 @@ class QuizScene(Scene):
         ties = list(view.get("ties", ()))
         tied = list(ties[0]) if ties else []
         panel(surface, area, theme.PANEL)
-        draw_text(surface, _("TIE"), lay.size(4), theme.FG, pygame.Rect(area.left, area.top, area.width, area.height // 2))
+        top = pygame.Rect(area.left, area.top, area.width, area.height // 2)
+        draw_text(surface, _("TIE"), tall(lay, 4, top), theme.FG, top)
         if tied:
             w = area.width // len(tied)
             for k, station in enumerate(tied):
@@ -206,13 +414,13 @@ class QuizScene(Scene):
             fill = self.color(view, int(winner))
             panel(surface, area, fill)
             ink = theme.text_on(fill)
-            draw_text(surface, self.name(strip, int(winner)), lay.size(3.5), ink,
-                      pygame.Rect(area.left, area.top, area.width, area.height * 55 // 100), min_size=lay.size(2))
-            draw_text(surface, _(RESULT_TEXT.get(why, why)), lay.size(2.2), ink,
-                      pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100))
+            name_r = pygame.Rect(area.left, area.top, area.width, area.height * 55 // 100)
+            draw_text(surface, self.name(strip, int(winner)), tall(lay, 3.5, name_r), ink, name_r, min_size=tall(lay, 2, name_r))
+            why_r = pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100)
+            draw_text(surface, _(RESULT_TEXT.get(why, why)), tall(lay, 2.2, why_r), ink, why_r)
         else:
             panel(surface, area, NOT_ARMED)
-            draw_text(surface, _(RESULT_TEXT.get(why, why)) or _("round over"), lay.size(3), theme.FG, area)
+            draw_text(surface, _(RESULT_TEXT.get(why, why)) or _("round over"), tall(lay, 3, area), theme.FG, area)
 
     def _order(self, surface: pygame.Surface, side: pygame.Rect, lay: Layout, view: View, strip: Strip) -> int:
         """After the judgement: who pressed in which order, and how far behind

@@ -28,6 +28,8 @@ ACTION_WORDS: dict[str, str] = {
     "reset": N_("reset the round"),
     "stop": N_("stop"),
     "pick": N_("pick a tied player by a fair draw"),
+    "reveal": N_("reveal the answer"),
+    "leaderboard": N_("show or hide the leaderboard"),
     "menu": N_("back to the menu"),
     "help": N_("show or hide this help"),
 }
@@ -37,7 +39,9 @@ def host_meaning(spec: GameSpec | None, action: str) -> str:
     """What a host key does in this game: the game's own action for the generic
     button when it has one (the reaction duel's ``arm`` starts a round)."""
     kinds = spec.host_kinds(action) if spec is not None else (action,)
-    own = [k for k in kinds if k != action] or [action]
+    # the button's own action listed after another (the quiz's next: reveal first) is said too
+    own = [k for k in kinds if k != action] + ([action] if action in kinds[1:] else [])
+    own = own or [action]
     return " / ".join(_(ACTION_WORDS[k]) if k in ACTION_WORDS else k for k in own)
 
 

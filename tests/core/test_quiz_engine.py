@@ -25,9 +25,9 @@ def test_correct_answer_scores_and_ends_the_round():
     e = quiz()
     host(e, "arm", 0)
     buzz(e, 2, 1000)
-    buzz(e, 1, 1500)
-    events = e.tick(10_000)
-    assert [ev.kind for ev in events] == ["winner"] and events[0].player == 2
+    events = buzz(e, 1, 1500) + e.tick(10_000)  # announced once no later press can tie: before 1's press
+    winners = [ev for ev in events if ev.kind == "winner"]
+    assert len(winners) == 1 and winners[0].player == 2
     host(e, "correct", 20_000)
     view = e.public_view()
     assert view["scores"] == [0, 0, 1, 0]
@@ -146,7 +146,7 @@ def test_questions_option_ends_the_game():
     buzz(e, 0, 1000)
     e.tick(10_000)
     events = host(e, "correct", 20_000)
-    assert e.finished and events[-1].kind == "game_over"
+    assert e.finished and "game_over" in [ev.kind for ev in events]
 
 
 def test_a_wrong_answer_stays_on_record_margins_from_the_very_first_press():
@@ -167,8 +167,8 @@ def test_undo_of_a_judgement_gives_back_the_answer_time_left():
     e = quiz(2, answer_time_us=5_000_000)
     host(e, "arm", 0)
     buzz(e, 0, 1000)
-    e.tick(3_000)  # decided at 3 ms: 5 s to answer
-    host(e, "wrong", 2_003_000)  # judged with 3 s left
+    e.tick(3_000)  # decided 1 µs after the press (nothing later can tie): 5 s to answer
+    host(e, "wrong", 2_001_001)  # judged with 3 s left
     events = host(e, "undo", 7_000_000)  # long after the original deadline
     assert [ev.kind for ev in events] == ["undo"]
     view = e.public_view()
