@@ -7,6 +7,7 @@ round plays."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.sync_api import expect
@@ -62,7 +63,10 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
     expect(first.locator(".w-note.tone-turn", has_text="Held")).to_be_visible()
     assert engine.turns == 0 and len(engine.hands[0]) == 4  # nothing played yet
     first.screenshot(path=str(SCREENS / "phone-piepmatz-held.png"))
-    s.box.press(Press(0, "bell", box_now_us()))
+    s.box.press(Press(1, "bell", box_now_us()))  # another station's bell plays nothing for seat 1
+    time.sleep(0.2)
+    assert engine.public_view()["awaiting_confirm"] == [0] and len(engine.hands[0]) == 4
+    s.box.press(Press(0, "bell", box_now_us()))  # the seat's own station plays the held move
     s.wait(lambda: engine.public_view()["awaiting_confirm"] == [] and len(engine.hands[0]) < 4)
     first.locator("#hold-box").uncheck()
 
