@@ -468,10 +468,13 @@ class PanelMove:
 
 @dataclass(frozen=True)
 class PanelButton:
+    """``confirm``: a move that cannot be taken back asks for a second tap, saying this."""
+
     label: str
     move: PanelMove
     detail: str = ""
     style: ButtonStyle = "primary"
+    confirm: str = ""
 
 
 @dataclass(frozen=True)

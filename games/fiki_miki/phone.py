@@ -117,7 +117,7 @@ def panel(t: PhoneTable) -> PhonePanel:
     for card in t.private.get("hand") or ():
         kinds = moves_by_card.get(int(card["id"]), [])
         actions = tuple(PanelButton(_action_label(k, phase, card, variant), PanelMove(k, {"card": int(card["id"])}),
-                                    style="danger" if k == "discard" else "primary") for k in kinds)
+                                    style="quiet" if k == "discard" else "primary") for k in kinds)
         cards.append(PanelCard(card_label(card), mark=str(card.get("kind") or "blank"), legal=bool(actions),
                                actions=actions))
     widgets.append(Hand(_("Your hand"), tuple(cards), empty=_("No cards left")))

@@ -101,7 +101,8 @@ def panel(t: PhoneTable) -> PhonePanel:
     if t.has(DRAWN):
         side.append(PanelButton(_("I finished drawing"), PanelMove(DRAWN), style="quiet"))
     if t.has(ADMIT):
-        side.append(PanelButton(_("I drew the wrong word"), PanelMove(ADMIT), style="danger"))
+        side.append(PanelButton(_("I drew the wrong word"), PanelMove(ADMIT), style="danger",
+                                confirm=_("Tap again: your guessers score nothing for your drawing")))
     if side:
         widgets.append(Buttons("", tuple(side)))
     reveal = view.get("reveal")

@@ -112,7 +112,7 @@ def panel(t: PhoneTable) -> PhonePanel:
         widgets.append(Buttons(_("The offer"), tuple(takes)))
     mine = {str(b["id"]): b for b in (view.get("collections") or [[]] * (t.seat + 1))[t.seat]}
     crows = [PanelButton(_("Give up {bird}").format(bird=bird_label(mine[str(m["args"]["card"])])),
-                         PanelMove("crow", dict(m["args"])), style="danger")
+                         PanelMove("crow", dict(m["args"])))
              for m in t.moves if m.get("kind") == "crow" and str((m.get("args") or {}).get("card")) in mine]
     if crows:
         widgets.append(Buttons(_("The crow takes one"), tuple(crows)))

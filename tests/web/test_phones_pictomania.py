@@ -60,6 +60,12 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     expect(pages[1].locator(".w-facts").first).to_contain_text("Your guesses so far")
     pages[1].screenshot(path=str(SCREENS / "phone-pictomania.png"), full_page=True)
 
+    admit = pages[0].locator("button.style-danger")
+    admit.click()  # "I drew the wrong word" cannot be taken back: one tap only asks again
+    expect(admit).to_contain_text("Tap again")
+    time.sleep(0.2)
+    assert not engine.round.admitted
+
     now = box_now_us()  # the bells: seat 2 stamped first but delivered second
     s.box.press(Press(0, "bell", now))
     s.box.press(Press(2, "bell", now - 20_000))

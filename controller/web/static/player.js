@@ -33,6 +33,18 @@
     return b;
   }
 
+  // A panel button; one that cannot be taken back asks for a second tap within 4 s.
+  function panelButton(spec, cls, panel) {
+    let armed = null;
+    const b = button(spec.label, spec.detail, cls, () => {
+      if (!spec.confirm || armed) { clearTimeout(armed); send(spec.move, panel); return; }
+      b.classList.add("armed");
+      b.firstChild.textContent = spec.confirm;
+      armed = setTimeout(() => { armed = null; b.classList.remove("armed"); b.firstChild.textContent = spec.label; }, 4000);
+    });
+    return b;
+  }
+
   // Mark -> one of a few card colours: the same kind always looks the same.
   function hue(mark) {
     let h = 0;
@@ -56,7 +68,7 @@
         const key = w.title + "#" + i + "#" + card.label;
         const cls = "card " + hue(card.mark) + (card.legal ? " legal" : "") + (chosenCard === key ? " chosen" : "");
         const tap = !card.actions.length ? null : () => {
-          if (card.actions.length === 1) { send(card.actions[0].move, panel); return; }
+          if (card.actions.length === 1 && !card.actions[0].confirm) { send(card.actions[0].move, panel); return; }
           chosenCard = chosenCard === key ? null : key;
           render(last);
         };
@@ -68,7 +80,7 @@
       box.appendChild(cards);
       if (open) {
         const choices = Box.el("div", { cls: "card-actions" }, [Box.el("div", { cls: "for", text: open.label })]);
-        for (const a of open.actions) choices.appendChild(button(a.label, a.detail, "style-" + a.style, () => send(a.move, panel)));
+        for (const a of open.actions) choices.appendChild(panelButton(a, "style-" + a.style, panel));
         box.appendChild(choices);
       }
       return box;
@@ -77,7 +89,7 @@
       const box = Box.el("div", { cls: "w-buttons" });
       if (w.title) box.appendChild(Box.el("h3", { text: w.title }));
       const grid = Box.el("div", { cls: "grid" });
-      for (const b of w.buttons) grid.appendChild(button(b.label, b.detail, "style-" + b.style, () => send(b.move, panel)));
+      for (const b of w.buttons) grid.appendChild(panelButton(b, "style-" + b.style, panel));
       box.appendChild(grid);
       return box;
     },
