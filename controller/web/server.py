@@ -117,7 +117,8 @@ def _plain_arg(value: Any, nested: bool = True) -> bool:
         return len(value) <= 200
     if isinstance(value, list):
         return len(value) <= MAX_ARGS and all(_plain_arg(v, False) for v in value)
-    if isinstance(value, dict) and nested and set(value) <= {"kind", "args"} and isinstance(value.get("kind"), str):
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if isinstance(value, dict) and nested and set(value) <= {"kind", "args"} and isinstance(kind, str) and len(kind) <= 40:
         inner = value.get("args", {})
         return isinstance(inner, dict) and len(inner) <= MAX_ARGS and all(
             isinstance(k, str) and len(k) <= 40 and _plain_arg(v, False) for k, v in inner.items())
