@@ -20,7 +20,7 @@ from games import registry
 from games.base import Action, RuleError
 from games.piepmatz.phone import bird_label
 
-GAMES = 8  # per game and variant; a few seconds in all
+GAMES = 6  # per game and variant; a few seconds in all
 STEPS = 120
 
 
