@@ -48,7 +48,7 @@ MAX_SOCKETS_PER_ADDRESS = 12
 #: a move's args: this many keys at most, each a short name, each value a plain scalar
 MAX_ARGS = 8
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
-ASSETS = ("app.css", "common.js", "player.js", "host.js", "board.js")
+ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.js")
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
@@ -102,11 +102,27 @@ def _args(data: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(args, dict) or len(args) > MAX_ARGS:
         raise Refused(_('"args" must be an object with at most {n} keys').format(n=MAX_ARGS))
     for key, value in args.items():
-        if len(key) > 40 or not (value is None or isinstance(value, (int, str, bool, float))):
-            raise Refused(_('"args" values must be plain numbers or short texts'))
-        if isinstance(value, str) and len(value) > 200:
+        if len(key) > 40 or not _plain_arg(value):
             raise Refused(_('"args" values must be plain numbers or short texts'))
     return args
+
+
+def _plain_arg(value: Any, nested: bool = True) -> bool:
+    """A move's argument: a number or short text, a short list of them (two
+    cards laid at once), or a whole move ``{"kind", "args"}`` (one held for
+    the seat's station to confirm). The move must still equal one offered."""
+    if value is None or isinstance(value, (int, bool, float)):
+        return True
+    if isinstance(value, str):
+        return len(value) <= 200
+    if isinstance(value, list):
+        return len(value) <= MAX_ARGS and all(_plain_arg(v, False) for v in value)
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if isinstance(value, dict) and nested and set(value) <= {"kind", "args"} and isinstance(kind, str) and len(kind) <= 40:
+        inner = value.get("args", {})
+        return isinstance(inner, dict) and len(inner) <= MAX_ARGS and all(
+            isinstance(k, str) and len(k) <= 40 and _plain_arg(v, False) for k, v in inner.items())
+    return False
 
 
 def _only(data: Mapping[str, Any], *keys: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.runtime import Box
+from controller.web.panels import panel_moves, seat_panel
 from games.base import GameEvent
 from games.i18n import _, format_number
 
@@ -184,11 +185,14 @@ class Publisher:
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}
+            panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
                                           "phase": view.get("phase"), "finished": engine.finished,
                                           "private": private, "moves": moves or [],
+                                          "panel": None if panel is None else panel.to_json(),
                                           "rejected": self._rejected.get(seat)}, default=str))
-            offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ()))
+            offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
+                           | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel)})
         host = {"type": "host", "version": self._version, "game": box.spec.name, "title": box.spec.title, "phase": view.get("phase"),
                 "finished": engine.finished, "buttons": buttons, "uses_seats": uses_seats,
                 "players": players}

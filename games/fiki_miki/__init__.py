@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
+from games.fiki_miki import phone
 from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
@@ -71,4 +72,5 @@ SPEC = GameSpec(
     status_labels={"banned": "NO BELL", "empty": "NO CARDS", "winner": "WON", "done": ""},
     needs_phones=True,
     no_phones_with={"variant": Variant.I.value, "open_hands": True},
+    phone_panel=phone.panel,
 )

@@ -13,6 +13,7 @@ from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
 from games.i18n import N_
+from games.pictomania import phone
 from games.pictomania.bots import new_host, new_phone_bots
 from games.pictomania.buttons import BUTTONS
 from games.pictomania.engine import (
@@ -97,4 +98,5 @@ SPEC = GameSpec(
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},
     status_labels={"drawing": "DRAWING", "guessing": "GUESSING", "ringing": "BELL", "done": "DONE", "waiting": ""},
     needs_phones=True,
+    phone_panel=phone.panel,
 )

@@ -9,6 +9,7 @@ from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
 from games.i18n import N_
+from games.piepmatz import phone
 from games.piepmatz.bots import new_bots
 from games.piepmatz.buttons import BUTTONS
 from games.piepmatz.cards import SPECIES
@@ -82,6 +83,7 @@ SPEC = GameSpec(
     logged_events=frozenset({"played", "perch_change", "strike", "seed", "end_triggered", "final"}),
     event_sounds={"strike": "buzz", "perch_change": "tick"},
     needs_phones=True,
+    phone_panel=phone.panel,
 )
 
 __all__ = ["SPEC", "SPECIES"]

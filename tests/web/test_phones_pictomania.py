@@ -1,0 +1,90 @@
+"""Pictomania's phone page in a real (headless) Chromium: three phones join,
+each sees only its own secret, guesses on the others' drawings from its
+pad; two station bells take the bonus tokens in the order of their stamps
+(delivered the other way round), a phone declines a token; the reveal on
+the HDMI scene (dummy driver) lists the guesses in the order they came."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from controller.display.loop import snapshot
+from controller.inputs import HOST_STATION
+from controller.press import Press
+from controller.timeline import box_now_us
+from games.toolkit import theme
+from tests.web.conftest import Served
+from tests.web.phones import SCREENS
+
+
+def _guess(page: Any, drawer_name: str, number: int) -> None:
+    row = page.locator(".guess-row", has=page.locator(".who", has_text=drawer_name))
+    row.locator("button.choice", has_text=str(number)).click()
+
+
+def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_order(
+        served: Any, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    s: Served = served("pictomania", 3)
+    engine = s.box.engine
+    pages = [phone(), phone(), phone()]
+    for seat, page in enumerate(pages):
+        page.goto(s.server.seat_url(seat))
+        expect(page.locator(".w-note").first).to_contain_text("the host deals")
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # the host deals the secrets
+    s.wait(lambda: engine.phase.value == "drawing")
+    secrets = [engine.private_view(p)["secret"] for p in range(3)]
+    for seat, page in enumerate(pages):
+        mine = secrets[seat]
+        expect(page.locator(".w-heading h2", has_text="Your word")).to_have_text(f"Your word: {mine['letter']}{mine['number']}")
+        expect(page.locator(".w-heading .detail")).to_have_text(mine["word"])
+        text = page.inner_text("main")
+        for other in (secrets[o] for o in range(3) if o != seat):
+            assert other["word"] not in text  # only its own secret
+        expect(page.locator(".guess-row")).to_have_count(2)  # one pad per other player, none for oneself
+        assert f"Player {seat + 1}" not in page.locator(".w-guesses").inner_text()
+
+    right = secrets[0]["number"]
+    _guess(pages[1], "Player 1", right)  # seat 1 is right about seat 0's drawing, first
+    s.wait(lambda: len(engine.round.guesses) == 1)
+    time.sleep(0.1)  # well apart: the box orders arrivals no finer than guess_tie_us
+    _guess(pages[2], "Player 1", right)  # seat 2 is right too, second
+    s.wait(lambda: len(engine.round.guesses) == 2)
+    _guess(pages[0], "Player 2", secrets[1]["number"] % 7 + 1)  # seat 0 is wrong about seat 1's: the black sheep
+    s.wait(lambda: len(engine.round.guesses) == 3)
+    expect(pages[1].locator(".guess-row", has=pages[1].locator(".who", has_text="Player 1"))
+           .locator("button.choice.chosen")).to_have_text(str(right))
+    expect(pages[1].locator(".w-facts").first).to_contain_text("Your guesses so far")
+    pages[1].screenshot(path=str(SCREENS / "phone-pictomania.png"), full_page=True)
+
+    admit = pages[0].locator("button.style-danger")
+    admit.click()  # "I drew the wrong word" cannot be taken back: one tap only asks again
+    expect(admit).to_contain_text("Tap again")
+    time.sleep(0.2)
+    assert not engine.round.admitted
+
+    now = box_now_us()  # the bells: seat 2 stamped first but delivered second
+    s.box.press(Press(0, "bell", now))
+    s.box.press(Press(2, "bell", now - 20_000))
+    s.wait(lambda: engine.round.bonus[0] is not None and engine.round.bonus[2] is not None)
+    assert (engine.round.bonus[2], engine.round.bonus[0]) == (3, 2)
+    expect(pages[2].locator(".w-note.tone-good")).to_contain_text("you took the bonus token 3")
+    pages[1].locator("button", has_text="Done: take no token").click()  # the phone declines the last token
+    s.wait(lambda: engine.phase.value == "review")
+    assert engine.round.bonus[1] is None
+
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # reveal
+    s.wait(lambda: engine.phase.value == "revealed")
+    pile = engine.public_view()["reveal"]["drawers"][0]["guesses"]
+    assert [(g["guesser"], g["correct"], g["token"], g["tie"]) for g in pile] == [(1, True, 4, False), (2, True, 3, False)]
+    expect(pages[1].locator(".w-facts").last).to_contain_text("Round 1")
+    s.stop()
+    s.game.presenter.scene.overlays.clear()  # the picture is of the reveal, not of the (closed) server's corner panel
+    monkeypatch.setattr(theme, "DRAWN", [])
+    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "phone-pictomania-hdmi-reveal.png"), (1280, 720))
+    drawn = [asked for asked, *_rest in theme.DRAWN]
+    assert "guessed: Player 2 +4, Player 3 +3" in drawn  # the reveal, in the order the guesses came
+    assert any(text.startswith("black sheep: Player 1") for text in drawn)

@@ -1,0 +1,94 @@
+"""Piepmatz's phone page in a real (headless) Chromium: two phones play a
+short game to the end (4 seed cards and no pests: the first seed won ends
+it), each showing only its own hand and, at its turn, its moves as taps on
+its cards or on the offer; the first move is held by the page's switch and
+played by the seat's own station button, as a table with one phone passed
+round plays."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from controller.press import Press
+from controller.timeline import box_now_us
+from tests.web.conftest import Served
+from tests.web.phones import SCREENS, card_labels
+
+SHORT = {"seed_cards": [2, 1, 1], "crows": 0, "squirrels": 0}
+ENABLED = ".w-hand .card.legal:not([disabled]), .w-buttons button:not([disabled])"
+
+
+def _labels(s: Served, seat: int) -> list[str]:
+    sex = {"m": "♂", "f": "♀"}
+    return [f"{b.value}{sex[b.sex.value]} {b.species}" for b in s.box.engine.hands[seat]]
+
+
+def _tap_a_move(page: Any) -> None:
+    """The seat's move: a legal card (and, if it offers several, the first
+    that wins birds) or the first button (the offer)."""
+    page.wait_for_selector(ENABLED)
+    legal = page.locator(".w-hand .card.legal:not([disabled])")
+    if legal.count():
+        legal.first.click()
+        choices = page.locator(".card-actions button")
+        if choices.count():
+            winning = page.locator(".card-actions button", has_text="wins")
+            (winning.first if winning.count() else choices.first).click()
+        return
+    page.locator(".w-buttons button:not([disabled])").first.click()
+
+
+def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_station(served: Any, phone: Any) -> None:
+    s: Served = served("piepmatz", 2, **SHORT)
+    engine = s.box.engine
+    pages = [phone(), phone()]
+    for seat, page in enumerate(pages):
+        page.goto(s.server.seat_url(seat))
+        expect(page.locator(".w-hand .card")).to_have_count(4)
+        assert card_labels(page) == _labels(s, seat)
+    for card in _labels(s, 1):  # every card exists once: seat 1's hand shows nowhere on seat 0's phone
+        assert card not in pages[0].inner_text("main")
+    expect(pages[1].locator(".w-note").first).to_contain_text("Player 1's turn")
+    expect(pages[0].locator(".w-hand .card.legal")).to_have_count(4)
+
+    # one phone passed round: the switch on, a tap only holds the move; the seat's station bell plays it
+    first = pages[0]
+    first.locator("#hold-box").check()
+    first.locator(".w-hand .card.legal").first.click()
+    first.locator(".card-actions button").first.click()
+    s.wait(lambda: engine.public_view()["awaiting_confirm"] == [0])
+    expect(first.locator(".w-note.tone-turn", has_text="Held")).to_be_visible()
+    assert engine.turns == 0 and len(engine.hands[0]) == 4  # nothing played yet
+    first.screenshot(path=str(SCREENS / "phone-piepmatz-held.png"))
+    s.box.press(Press(1, "bell", box_now_us()))  # another station's bell plays nothing for seat 1
+    time.sleep(0.2)
+    assert engine.public_view()["awaiting_confirm"] == [0] and len(engine.hands[0]) == 4
+    s.box.press(Press(0, "bell", box_now_us()))  # the seat's own station plays the held move
+    s.wait(lambda: engine.public_view()["awaiting_confirm"] == [] and len(engine.hands[0]) < 4)
+    first.locator("#hold-box").uncheck()
+
+    shot = False
+    for _step in range(40):
+        if engine.finished:
+            break
+        seat = engine.to_act()[0]
+        before = (engine.turns, engine.phase, tuple(map(len, engine.hands)), tuple(engine.final_done))
+        if not shot and engine.phase.value == "play" and seat == 1:
+            pages[1].wait_for_selector(ENABLED)
+            pages[1].locator(".w-hand .card.legal").first.click()
+            pages[1].screenshot(path=str(SCREENS / "phone-piepmatz.png"))
+            pages[1].locator(".w-hand .card.legal").first.click()  # closes the choices again
+            shot = True
+        _tap_a_move(pages[seat])
+        s.wait(lambda b=before: (engine.turns, engine.phase, tuple(map(len, engine.hands)),
+                                 tuple(engine.final_done)) != b)
+    assert engine.finished, "the short game did not end within 40 moves"
+    assert shot
+    winners = engine.public_view()["winners"]
+    for seat, page in enumerate(pages):
+        expect(page.locator(".w-note").first).to_contain_text("Game over")
+        if seat in winners:
+            expect(page.locator(".w-note").first).to_contain_text("you won")
