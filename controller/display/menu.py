@@ -51,6 +51,8 @@ class Choice:
     sound: SoundSettings = field(default_factory=SoundSettings)
     #: the host chose "Player names": the names editor, then back to the menu
     edit_names: bool = False
+    #: serve the companion pages (phones, host remote, scoreboard) for this game
+    phones: bool = False
 
 
 def _listed(game: str, title: str) -> str:
@@ -62,10 +64,23 @@ def _listed(game: str, title: str) -> str:
     return title + " (" + need + ")"
 
 
+def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
+    """What the menu says about phones for a game that keeps hands on them."""
+    spec = get_game(game)
+    if not spec.needs_phones:
+        return ""
+    if phones:
+        return _("Phones on: each player scans their seat's QR code on this screen.")
+    if not spec.phones_needed(options):
+        return _("Phones off: the hands are shown open on this screen.")
+    return _("This game needs phones: Start turns them on.")
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
-                 names: Sequence[str] = ()) -> None:
-        """``games``: (name, title, min_players, max_players) of each game with a scene."""
+                 names: Sequence[str] = (), phones: bool = False) -> None:
+        """``games``: (name, title, min_players, max_players) of each game with a scene;
+        ``phones``: the companion pages start switched on (``--web``)."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
@@ -77,6 +92,7 @@ class Menu:
         self.names = list(names)
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
+        self.phones = phones
         self._build(0, players)
 
     def escape(self) -> bool:
@@ -99,6 +115,8 @@ class Menu:
                 self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
                                        [n for _, n in option.choices]))
         self.items += [
+            # the companion pages: the hidden-hand games' phones, the host remote, the scoreboard
+            Item("phones", N_("Phones"), [False, True], [N_("off"), N_("on")], int(self.phones)),
             Item("names", N_("Player names"), [None], [N_("edit…")]),
             Item("bots", N_("Who plays"), [False, True], [N_("people"), N_("demo bots")]),
             Item("sound", N_("Sound"), [True, False], [N_("on"), N_("off")], 0 if not self.sound.mute else 1),
@@ -110,6 +128,16 @@ class Menu:
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
         self.selected = min(self.selected, len(self.items) - 1)
+        if not self.phones:
+            self._open_hands()
+
+    def _open_hands(self) -> None:
+        """Phones off: a game with an open-hands variant is set to it (the
+        host sees the rows change and may still choose otherwise)."""
+        game = self.games[self.item("game").value][0]
+        for key, value in get_game(game).no_phones_with.items():
+            if self._has(key) and value in self.item(key).values:
+                self.item(key).index = self.item(key).values.index(value)
 
     def game_label(self, index: int) -> str:
         """What the list says for game ``index``, in the current language."""
@@ -138,6 +166,10 @@ class Menu:
                 set_language(it.value)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
+            if it.key == "phones":
+                self.phones = bool(it.value)
+                if not self.phones:
+                    self._open_hands()
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
@@ -174,7 +206,15 @@ class Menu:
             size = self.item("teams").value
             options["teams"] = [s // size for s in range(players)]
         sound = SoundSettings(volume=self.item("volume").value, mute=not self.item("sound").value)
-        return Choice(game, players, options, bool(self.item("bots").value), sound)
+        if get_game(game).phones_needed(options) and not self.phones:  # said on screen before Start
+            self.phones = True
+            self.item("phones").index = 1
+        return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
+
+    def _options(self) -> dict[str, Any]:
+        """The chosen game's options as the rows say them now."""
+        declared = get_game(self.games[self.item("game").value][0]).options
+        return {it.key: it.value for it in self.items if it.key in declared and it.key != "teams"}
 
     def _has(self, key: str) -> bool:
         return any(i.key == key for i in self.items)
@@ -191,7 +231,9 @@ class Menu:
                        else self.game_label(it.value) if it.key == "game"
                        else _(it.names[it.index])}
                       for k, it in enumerate(self.items)],
-            "summary": _(get_game(self.games[self.item("game").value][0]).summary),
+            "summary": " ".join(text for text in (
+                phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
+                _(get_game(self.games[self.item("game").value][0]).summary)) if text),
         }
 
 

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
-from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
+from games.base import (
+    HOST_ADJUST,
+    HOST_RESUME,
+    Action,
+    GameEvent,
+    GameSettings,
+    RuleError,
+    score_adjustment,
+)
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
@@ -103,6 +111,9 @@ class QuizEngine:
         #: before each judgement: the round (without its results), how many
         #: results there were, the question's arbiter, and when it was judged
         self._undo: deque[tuple[_Round, int, Arbiter, int]] = deque(maxlen=UNDO_DEPTH)
+        #: the host's score corrections per team (``HOST_ADJUST``): kept apart
+        #: from the round, so an undo of a judgement never undoes a correction
+        self.corrections = [0] * self.team_count
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -174,7 +185,7 @@ class QuizEngine:
             "tie": ["pick", "arm", "reset", "next"],
             "round_over": ["next", "arm"],
         }[phase]
-        return legal + (["undo"] if self._undo else [])
+        return legal + (["undo"] if self._undo else []) + [HOST_ADJUST]
 
     # -- players ------------------------------------------------------------
     def _buzz(self, action: Action) -> list[GameEvent]:
@@ -228,6 +239,11 @@ class QuizEngine:
         kind, t = action.kind, action.t_us
         if kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), t)
+        if kind == HOST_ADJUST:
+            station, points = score_adjustment(action, self.settings.players)
+            team = self.teams[station]
+            self.corrections[team] += points
+            return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
         if kind not in HOST_ACTIONS:
             raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
         if kind not in self.legal_actions(None):
@@ -329,7 +345,7 @@ class QuizEngine:
         r.results.append({"question": r.question, "winner": winner, "result": why})
         events = [GameEvent("round_over", t, winner, {"result": why})]
         if self.finished:
-            events.append(GameEvent("game_over", t, None, {"scores": list(r.scores)}))
+            events.append(GameEvent("game_over", t, None, {"scores": self._team_scores()}))
         return events
 
     def _new_question(self) -> None:
@@ -342,6 +358,10 @@ class QuizEngine:
         r.answer_deadline_us = None
 
     # -- views --------------------------------------------------------------
+    def _team_scores(self) -> list[int]:
+        """Each team's points: judged, plus the host's corrections."""
+        return [judged + fixed for judged, fixed in zip(self.round.scores, self.corrections, strict=True)]
+
     def _status(self, station: int) -> str:
         r = self.round
         if self.arbiter.locked(station, self.now_us):
@@ -373,8 +393,8 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
-            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": list(r.scores),
+            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": self._team_scores(),
             "status": [self._status(s) for s in range(self.settings.players)],
             "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
             "results": r.results[-VIEW_RESULTS:],
@@ -399,8 +419,8 @@ class QuizEngine:
             "ties": result.ties,
             "early": result.early,
             "answering": r.answering if r.phase == "answering" else None,
-            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": list(r.scores),
+            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": self._team_scores(),
             "phase": r.phase,
             "question": r.question,
             "results": list(r.results),
