@@ -1,0 +1,210 @@
+"""The host remote's actions the box itself applies: pause and carry on
+(clocks stand still, the bells do nothing), score corrections (a journaled
+host action the game applies; an undo of a judgement keeps them) and new
+names (on the strip at once, journaled, replayed). Then the host snapshot:
+only what makes sense now, in words; and the messages' checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from controller import journal as journal_mod
+from controller.inputs import HOST_STATION
+from controller.press import InputNotice, Press
+from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box, box_from_journal
+from controller.timeline import box_now_us
+from controller.web.server import CompanionServer
+from controller.web.views import Publisher
+from games import registry
+from games.base import HOST_ADJUST, Action
+from games.i18n import set_language
+
+S = 1_000_000
+
+
+def quiz_box(path: Path | None = None, **options: Any) -> Box:
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, seed=1, **options), station_names=["Ann", "Bob", "Cy"])
+    if path is not None:
+        box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play"))
+    return box
+
+
+def host(box: Box, name: str, t: int) -> None:
+    box.press(Press(HOST_STATION, name, t))
+    box.step(t)
+
+
+def test_a_host_pause_stops_the_clocks_ignores_the_bells_and_replays(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path, answer_time_us=10 * S)
+    host(box, "arm", 0)
+    box.press(Press(1, "bell", 1 * S))
+    box.step(1 * S + 10_000)
+    assert box.engine.public_view()["answering"] == 1
+    box.notice(InputNotice(HOST_STATION, "host", HOST_PAUSED, 2 * S))
+    box.step(2 * S)
+    assert box.host_paused and box.next_due_us() is None  # nothing due: the deciding thread sleeps
+    box.press(Press(0, "bell", 5 * S))  # a bell while paused
+    box.step(20 * S)  # long past the answer timer's 11 s
+    view = box.engine.public_view()
+    assert view["phase"] == "answering" and view["answering"] == 1  # nobody timed out meanwhile
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, 30 * S))
+    box.step(30 * S)
+    box.step(38 * S)  # 9 s of the answer's 10 used: still answering
+    assert box.engine.public_view()["phase"] == "answering"
+    assert box.engine.public_view()["queue"] == []  # the bell rung during the pause is not in line
+    assert "time_up" not in [e.kind for e in box.event_log]
+    box.step(40 * S)
+    assert [e.kind for e in box.event_log].count("time_up") == 1  # now the time is up
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.engine.summary() == box.engine.summary()
+
+
+def test_score_corrections_are_journaled_survive_an_undo_and_replay(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path)
+    host(box, "arm", 0)
+    box.press(Press(2, "bell", 1 * S))
+    box.step(2 * S)
+    host(box, "correct", 3 * S)
+    box.deliver_action(Action(HOST_ADJUST, 4 * S, None, {"player": 0, "points": 1}))
+    box.deliver_action(Action(HOST_ADJUST, 4 * S + 1, None, {"player": 2, "points": -1}))
+    box.step(5 * S)
+    assert box.engine.public_view()["scores"] == [1, 0, 0]
+    host(box, "undo", 6 * S)  # the judgement is undone, the corrections stay
+    assert box.engine.public_view()["scores"] == [1, 0, -1]
+    events = [e.kind for e in box.event_log]
+    assert events.count("adjusted") == 2
+    box.deliver_action(Action(HOST_ADJUST, 7 * S, None, {"player": 9, "points": 1}))
+    box.step(7 * S)
+    assert box.event_log[-1].kind == "rejected" and "station 0..2" in box.event_log[-1].data["why"]
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.engine.public_view()["scores"] == [1, 0, -1]
+
+
+def test_a_new_name_shows_on_the_strip_at_once_and_replays(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path)
+    box.notice(InputNotice(1, "Bára", RENAMED, 1 * S))
+    events = box.step(1 * S)
+    assert [e.kind for e in events] == [RENAMED]
+    assert [c["name"] for c in box.strip()] == ["Ann", "Bára", "Cy"]
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.station_names == ["Ann", "Bára", "Cy"]
+
+
+def host_view(box: Box) -> dict[str, Any]:
+    return json.loads(Publisher(box).latest.host)
+
+
+def test_the_host_sees_only_what_makes_sense_now_in_words() -> None:
+    set_language("en")
+    box = quiz_box()
+    view = host_view(box)
+    assert [b["label"] for b in view["buttons"]] == ["Arm", "Next"]
+    assert view["phase_label"] == "Waiting" and view["adjust"] and not view["paused"]
+    spec = registry.get("reaction")
+    reaction = Box(spec, spec.settings(2, seed=1))
+    buttons = host_view(reaction)["buttons"]
+    assert [(b["name"], b["label"]) for b in buttons] == [("arm", "Start")]  # its arm starts
+    assert not host_view(reaction)["adjust"]  # reaction times are not points to correct
+    set_language("cs")
+    try:
+        assert host_view(box)["buttons"][0]["label"] not in ("Arm", "")
+    finally:
+        set_language("en")
+
+
+def test_pictomania_shows_its_phase_in_words_not_its_id() -> None:
+    spec = registry.get("pictomania")
+    box = Box(spec, spec.settings(3, seed=1))
+    view = host_view(box)
+    assert "_" not in view["phase_label"] and view["phase_label"][0].isupper()
+    assert all("_" not in b["label"] for b in view["buttons"])
+
+
+# -- the messages, over a real socket ---------------------------------------------------------
+
+async def host_session(server: CompanionServer, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Say hello with the PIN, send each message, return each answer (ok or refused)."""
+    answers = []
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/host")
+        await ws.send_json({"type": "hello", "pin": server.seats.pin})
+        for message in messages:
+            await ws.send_json(message)
+            while True:
+                reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                if reply["type"] in ("ok", "refused"):
+                    answers.append(reply)
+                    break
+    return answers
+
+
+@pytest.fixture
+def server() -> Any:
+    box = quiz_box()
+    box.time_offset_us = -box_now_us()  # a live box: its timeline starts now
+    renamed: list[tuple[int, str]] = []
+    ended: list[bool] = []
+    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
+                          on_rename=lambda seat, name: renamed.append((seat, name)),
+                          end_game=lambda: ended.append(True))
+    srv.start()
+    srv.renamed, srv.ended = renamed, ended  # type: ignore[attr-defined]
+    yield srv
+    srv.stop()
+
+
+def now(box: Box) -> int:
+    return box_now_us() + box.time_offset_us
+
+
+def test_host_messages_pause_rename_correct_and_end_through_the_inbox(server: Any) -> None:
+    box = server.box
+    answers = asyncio.run(host_session(server, [
+        {"type": "host", "action": "pause", "seq": 1},
+        {"type": "name", "seat": 0, "name": "  Zoë ", "seq": 2},
+        {"type": "score", "seat": 1, "points": 1, "seq": 3},
+        {"type": "host", "action": "end", "seq": 4},
+    ]))
+    assert [a["type"] for a in answers] == ["ok"] * 4
+    box.step(now(box))
+    assert box.host_paused and box.station_names[0] == "Zoë" and server.renamed == [(0, "Zoë")]
+    assert server.ended == [True]
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, box_now_us()))
+    box.step(now(box) + 10 * S)  # the correction was held for the pause, and is applied after it
+    assert box.engine.public_view()["scores"] == [0, 1, 0]
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    ({"type": "name", "seat": 0, "name": "x" * 17}, "1 to 16"),
+    ({"type": "name", "seat": 0, "name": "   "}, "1 to 16"),
+    ({"type": "name", "seat": 0, "name": "a\nb"}, "1 to 16"),
+    ({"type": "name", "seat": 7, "name": "Al"}, '"seat"'),
+    ({"type": "score", "seat": 0, "points": 5}, '"points"'),
+    ({"type": "score", "seat": 0, "points": 0}, '"points"'),
+    ({"type": "score", "seat": 0}, '"points"'),
+    ({"type": "score", "seat": 0, "points": 1, "extra": 1}, "unknown fields"),
+    ({"type": "host", "action": "continue"}, "no such host button"),  # not paused
+    ({"type": "host", "action": "correct"}, "no such host button"),  # nothing to judge
+    ({"type": "shout"}, "unknown message"),
+])
+def test_bad_host_messages_are_refused_and_change_nothing(server: Any, message: dict[str, Any], why: str) -> None:
+    box = server.box
+    before = (list(box.station_names), box.engine.public_view()["scores"], box.host_paused)
+    (answer,) = asyncio.run(host_session(server, [{**message, "seq": 1}]))
+    assert answer["type"] == "refused" and why in answer["why"], answer
+    box.step(now(box) + S)
+    assert (list(box.station_names), box.engine.public_view()["scores"], box.host_paused) == before
+    assert server.renamed == [] and server.ended == []
