@@ -211,6 +211,29 @@ class Menu:
             self.item("phones").index = 1
         return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
 
+    def next_game(self) -> dict[str, Any]:
+        """The game the menu would start now and its option rows, for the
+        host remote (each applies when that game starts)."""
+        game = self.games[self.item("game").value][0]
+        declared = get_game(game).options
+        rows = [{"key": it.key, "label": _(it.label), "value": it.value,
+                 "choices": [[value, _(name)] for value, name in zip(it.values, it.names, strict=True)]}
+                for it in self.items if it.key in declared]
+        return {"game": self.game_label(self.item("game").value), "options": rows}
+
+    def set_option(self, key: str, value: Any) -> bool:
+        """The host remote chose ``value`` for the menu's row ``key`` (one of
+        the chosen game's options); False if there is no such row or value."""
+        declared = get_game(self.games[self.item("game").value][0]).options
+        if key not in declared or not self._has(key):
+            return False
+        item = self.item(key)
+        matches = [k for k, v in enumerate(item.values) if v == value and type(v) is type(value)]
+        if not matches:
+            return False
+        item.index = matches[0]
+        return True
+
     def _options(self) -> dict[str, Any]:
         """The chosen game's options as the rows say them now."""
         declared = get_game(self.games[self.item("game").value][0]).options

@@ -9,7 +9,8 @@ scan once per evening, not once per game.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
@@ -31,9 +32,12 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
 
 
 def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
-          address: str | None = None, on_rename: Callable[[int, str], None] | None = None) -> CompanionServer:
+          address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
+          on_option: Callable[[str, Any], bool] | None = None,
+          next_game: Callable[[], Mapping[str, Any]] | None = None) -> CompanionServer:
     """Start the server for ``box`` and show where to find it on ``scenes``."""
-    server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename)
+    server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
+                             on_option=on_option, next_game=next_game)
     server.start()
     show_on(server, scenes)
     print(_("companion pages: {url} (host page {host}, PIN {pin})").format(
@@ -46,11 +50,17 @@ class MenuCompanion:
     that wants it, moved to each next game, stopped when the menu ends."""
 
     def __init__(self, port: int, *, bind: str = "0.0.0.0", address: str | None = None,
-                 on_rename: Callable[[int, str], None] | None = None) -> None:
+                 on_rename: Callable[[int, str], None] | None = None,
+                 next_game: Callable[[], Mapping[str, Any]] | None = None,
+                 on_option: Callable[[str, Any], bool] | None = None) -> None:
+        """``next_game``/``on_option``: the menu's next game and its options,
+        which the host page shows and sets (they apply when that game starts)."""
         self.port = port
         self.bind = bind
         self.address = address
         self.on_rename = on_rename
+        self.next_game = next_game
+        self.on_option = on_option
         self.server: CompanionServer | None = None
 
     def game(self, box: Box, scenes: Sequence[Scene]) -> CompanionServer:
@@ -58,7 +68,7 @@ class MenuCompanion:
         keep its port, PIN and seats' codes)."""
         if self.server is None:
             self.server = serve(box, scenes, self.port, bind=self.bind, address=self.address,
-                                on_rename=self.on_rename)
+                                on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game)
         else:
             self.server.rebind(box)
             show_on(self.server, scenes)

@@ -53,7 +53,7 @@ ASSETS = ("app.css", "common.js", "player.js", "host.js", "board.js")
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name")}
+                                             "name": ("seat", "name"), "option": ("key", "value")}
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
@@ -137,13 +137,15 @@ class CompanionServer:
     def __init__(self, box: Box, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
                  seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
-                 end_game: Callable[[], None] = end_by_escape) -> None:
+                 end_game: Callable[[], None] = end_by_escape,
+                 on_option: Callable[[str, Any], bool] | None = None,
+                 next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.box = box
         self.port = port
         self.bind = bind
         self.clock = clock
         self.seats = seats or Seats(box.settings.players)
-        self.publisher = Publisher(box)
+        self.publisher = Publisher(box, next_game)
         self.address = address
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -160,6 +162,8 @@ class CompanionServer:
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
         self.end_game = end_game
+        #: an option for the menu's next game (``Menu.set_option``); None outside the menu
+        self.on_option = on_option
         self.refusals = 0  # counted for the tests and the benchmark
 
     # -- where people go ----------------------------------------------------------------
@@ -471,6 +475,8 @@ class CompanionServer:
             self._score(_int(data, "seat", 0, self.box.settings.players - 1), _int(data, "points", -1, 1))
         elif kind == "name":
             self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
+        elif kind == "option":
+            self._option(data.get("key"), data.get("value"))
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq = seq
@@ -511,6 +517,16 @@ class CompanionServer:
             self.box.notice(InputNotice(seat, name, RENAMED, self.clock()))
         if self.on_rename is not None:
             self.on_rename(seat, name)
+
+    def _option(self, key: object, value: object) -> None:
+        """An option for the menu's next game: it applies when that game starts."""
+        if self.on_option is None:
+            raise Refused(_("options are chosen in the menu: this game was started without it"))
+        if not isinstance(key, str) or not (value is None or isinstance(value, (int, str, bool, float))) \
+                or not self.on_option(key, value):
+            raise Refused(_("not an option the next game offers"))
+        with self.box.lock:  # the page hears the new choice now, not at the next event
+            self.publisher.publish()
 
     async def _reissue(self, seat: int) -> None:
         token = self.seats.reissue(seat)

@@ -87,7 +87,8 @@ def messages() -> dict[str, str]:
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "names": _("Names"),
         "rename": _("Save"),
-        "corrections": _("Score corrections"),
+        "next_game": _("Next game: {game}"),
+        "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
         "no_corrections": _("This game keeps no points the host can correct."),
     }
 
@@ -178,10 +179,12 @@ class Publisher:
     In the menu one publisher serves game after game (``rebind``); between
     games (``detach``) the pages hear that none is running."""
 
-    def __init__(self, box: Box) -> None:
+    def __init__(self, box: Box, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.box = box
         #: a game is running on ``box`` (False between the menu's games)
         self.live = True
+        #: the menu's next game and its options (``Menu.next_game``), for the host page; None outside the menu
+        self.next_game = next_game
         self._lock = threading.Lock()
         self._version = 0
         self._recent: list[dict[str, Any]] = []
@@ -268,7 +271,8 @@ class Publisher:
         host = {"type": "host", "version": self._version, "game": spec.name, "title": _(spec.title),
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
-                "uses_seats": uses_seats, "players": players}
+                "uses_seats": uses_seats, "players": players,
+                "next": None if self.next_game is None else self.next_game()}
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}

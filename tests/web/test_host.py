@@ -208,3 +208,38 @@ def test_bad_host_messages_are_refused_and_change_nothing(server: Any, message: 
     box.step(now(box) + S)
     assert (list(box.station_names), box.engine.public_view()["scores"], box.host_paused) == before
     assert server.renamed == [] and server.ended == []
+
+
+def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> None:
+    from controller.display.menu import Menu
+
+    set_language("en")
+    menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)], 3)
+    box = quiz_box()
+    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1", on_option=menu.set_option,
+                          next_game=menu.next_game)
+    srv.start()
+    try:
+        shown = json.loads(srv.publisher.latest.host)["next"]
+        timer = next(o for o in shown["options"] if o["key"] == "answer_time_us")
+        assert shown["game"] == "Quiz buzzer" and timer["value"] is None
+        assert [name for _value, name in timer["choices"]] == ["off", "10 s", "20 s", "30 s"]
+        answers = asyncio.run(host_session(srv, [
+            {"type": "option", "key": "answer_time_us", "value": 20_000_000, "seq": 1},
+            {"type": "option", "key": "answer_time_us", "value": 7, "seq": 2},  # not a choice
+            {"type": "option", "key": "volume", "value": 1.0, "seq": 3},  # a menu row, not the game's option
+            {"type": "option", "key": "questions", "value": "10", "seq": 4},  # 10, not "10"
+        ]))
+        assert [a["type"] for a in answers] == ["ok", "refused", "refused", "refused"]
+        assert menu.choice().options["answer_time_us"] == 20_000_000  # the next game starts with it
+        assert "questions" not in menu.choice().options
+        shown = json.loads(srv.publisher.latest.host)["next"]  # the page hears it at once
+        assert next(o for o in shown["options"] if o["key"] == "answer_time_us")["value"] == 20_000_000
+    finally:
+        srv.stop()
+
+
+def test_options_are_refused_where_no_menu_chooses_the_next_game(server: Any) -> None:
+    (answer,) = asyncio.run(host_session(server, [{"type": "option", "key": "questions", "value": 10, "seq": 1}]))
+    assert answer["type"] == "refused" and "menu" in answer["why"]
+    assert json.loads(server.publisher.latest.host)["next"] is None

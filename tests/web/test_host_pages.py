@@ -106,14 +106,20 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
     server = menu_session.server
     assert server is not None
     url, port, pin = server.seat_url(0), server.port, server.seats.pin
-    a = phone()
+    a, host = phone(), phone()
     a.goto(url)
     a.wait_for_selector("#private .chip")
     assert chips(a) == first.box.engine.hands[0]
+    host.goto(server.host_url())
+    host.fill("#pin", pin)
+    host.click("#enter")
+    expect(host.locator(".player")).to_have_count(2)
     pygame.event.post(pygame.event.Event(pygame.QUIT))  # the first game ends
     thread.join(10)
     assert first.closed
     menu_session.between()
+    expect(host.locator("#note")).to_contain_text("No game running")
+    expect(host.locator("button[data-action='end']")).to_have_count(0)
 
     second, thread = play_game(menu_session, 3, seed=11)
     try:
@@ -124,6 +130,8 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
         expect(a.locator("#private .chip").first).to_have_text(str(hand[0]))  # the same page, the new game
         assert chips(a) == hand
         assert server.joined() == [True, False, False]
+        expect(host.locator(".player")).to_have_count(3)  # the host page, still logged in, follows too
+        expect(host.locator("#note")).to_be_hidden()
         a.locator("#moves button").first.click()  # and plays it
         expect(a.locator("#private .chip")).to_have_count(len(hand) - 1)
         assert second.box.engine.played == [hand[0]]

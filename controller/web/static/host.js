@@ -88,6 +88,26 @@
     }
   }
 
+  function renderNext(m) {
+    // the menu's next game and its options: each applies when that game starts
+    const box = $("next-box"), list = $("next");
+    if (!m.next) { box.className = "hidden"; return; }
+    box.className = "";
+    $("next-title").textContent = Box.text("next_game").replace("{game}", m.next.game);
+    $("next-note").textContent = Box.text("next_note");
+    Box.clear(list);
+    for (const o of m.next.options) {
+      const select = Box.el("select", { "data-option": o.key, "aria-label": o.label });
+      o.choices.forEach(([value, name], i) => {
+        const opt = Box.el("option", { value: String(i), text: name });
+        if (JSON.stringify(value) === JSON.stringify(o.value)) opt.selected = true;
+        select.appendChild(opt);
+      });
+      select.addEventListener("change", () => send({ type: "option", key: o.key, value: o.choices[Number(select.value)][0] }));
+      list.appendChild(Box.el("label", { cls: "seat option" }, [Box.el("span", { text: o.label }), select]));
+    }
+  }
+
   function render(m) {
     state = m;
     $("title").textContent = m.title || Box.text("host_title");
@@ -101,6 +121,7 @@
     for (const b of m.buttons) buttons.appendChild(button(b.name, b.label, b.kind));
     renderBoxButtons(m);
     renderPlayers(m);
+    renderNext(m);
     renderSeats();
   }
 
