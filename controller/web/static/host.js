@@ -93,6 +93,8 @@
     const box = $("next-box"), list = $("next");
     if (!m.next) { box.className = "hidden"; return; }
     box.className = "";
+    if (document.activeElement && document.activeElement.tagName === "SELECT" && list.contains(document.activeElement)
+        && list.children.length === m.next.options.length) return;  // never close a list under the thumb
     $("next-title").textContent = Box.text("next_game").replace("{game}", m.next.game);
     $("next-note").textContent = Box.text("next_note");
     Box.clear(list);
