@@ -54,6 +54,8 @@ MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
                                              "name": ("seat", "name"), "option": ("key", "value")}
+#: between the menu's games, how often the host page's "next game" is compared with the menu's
+NEXT_GAME_POLL_S = 1.0
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
@@ -165,6 +167,7 @@ class CompanionServer:
         #: an option for the menu's next game (``Menu.set_option``); None outside the menu
         self.on_option = on_option
         self.refusals = 0  # counted for the tests and the benchmark
+        self._watcher: asyncio.Task[None] | None = None
 
     # -- where people go ----------------------------------------------------------------
     @property
@@ -271,8 +274,28 @@ class CompanionServer:
         await site.start()
         if self.port == 0:  # tests: the port the system chose
             self.port = int(self._runner.addresses[0][1])
+        self._watcher = asyncio.get_running_loop().create_task(self._watch_next_game())
+
+    async def _watch_next_game(self) -> None:
+        """Between the menu's games nothing publishes; the host changing the
+        menu's game or options on the HDMI screen still reaches the host page
+        within a second."""
+        while True:
+            await asyncio.sleep(NEXT_GAME_POLL_S)
+            next_game = self.publisher.next_game
+            if next_game is None or self.publisher.live:
+                continue  # a running game publishes on its own
+            try:
+                now = json.dumps(next_game(), default=str)
+            except Exception:  # noqa: BLE001 (the menu changed under us: look again next time)
+                continue
+            if now != self.publisher.next_shown:
+                with self.box.lock:
+                    self.publisher.publish()
 
     async def _shutdown(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
         for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
             with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
                 await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)

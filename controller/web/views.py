@@ -185,6 +185,8 @@ class Publisher:
         self.live = True
         #: the menu's next game and its options (``Menu.next_game``), for the host page; None outside the menu
         self.next_game = next_game
+        #: the next game as the latest snapshot shows it (JSON): the server compares it with the menu's
+        self.next_shown = "null"
         self._lock = threading.Lock()
         self._version = 0
         self._recent: list[dict[str, Any]] = []
@@ -268,11 +270,13 @@ class Publisher:
                                           "rejected": self._rejected.get(seat)}, default=str))
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ()))
         adjust = playing and HOST_ADJUST in engine.legal_actions(None)
+        next_game = None if self.next_game is None else self.next_game()
+        self.next_shown = json.dumps(next_game, default=str)
         host = {"type": "host", "version": self._version, "game": spec.name, "title": _(spec.title),
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
-                "next": None if self.next_game is None else self.next_game()}
+                "next": next_game}
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}

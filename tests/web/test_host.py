@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +236,12 @@ def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> 
         assert "questions" not in menu.choice().options
         shown = json.loads(srv.publisher.latest.host)["next"]  # the page hears it at once
         assert next(o for o in shown["options"] if o["key"] == "answer_time_us")["value"] == 20_000_000
+        srv.detach()  # between games: the host changes the menu's game on the HDMI screen
+        menu.key("right")
+        deadline = time.monotonic() + 5
+        while json.loads(srv.publisher.latest.host)["next"]["game"] != "Reaction duel":
+            assert time.monotonic() < deadline, "the host page never heard of the menu's new game"
+            time.sleep(0.05)
     finally:
         srv.stop()
 
