@@ -63,8 +63,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
         menu.names[seat] = name
         live.save_names(profile, menu.names)
 
-    companion = MenuCompanion(args.web or DEFAULT_PORT, on_rename=renamed, next_game=menu.next_game,
-                              on_option=menu.set_option)
+    companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
+                              next_game=menu.next_game, on_option=menu.set_option)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will

@@ -4,6 +4,15 @@ one without turns the phones on at Start (the row shows it)."""
 
 from __future__ import annotations
 
+import re
+import socket
+import threading
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.cli import main
 from controller.display.menu import Menu
 from games.i18n import set_language
 from games.registry import get
@@ -68,3 +77,33 @@ def test_turning_phones_off_sets_the_open_hands_variant_again() -> None:
     menu.selected = [i.key for i in menu.items].index("phones")
     menu.key("left")
     assert menu.item("open_hands").value is True and not menu.choice().phones
+
+
+def test_the_kiosk_menu_serves_the_pages_once_and_closes_them_when_it_ends(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], mock_pins: None) -> None:
+    """``menu --web``: a game cut off by a power cut is carried on first, with
+    the session's server; leaving the menu closes the port."""
+    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless",
+                 "--journal", str(tmp_path / "quiz-1.jsonl")]) == 0
+    journal = tmp_path / "quiz-1.jsonl"
+    journal.write_text("\n".join(journal.read_text().splitlines()[:-1]) + "\n")  # no end: cut off
+    capsys.readouterr()
+    done = threading.Event()
+
+    def press_escape() -> None:  # leave the resumed game, then the menu
+        while not done.wait(0.3):
+            if pygame.display.get_init():
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    escaper = threading.Thread(target=press_escape, daemon=True)
+    escaper.start()
+    try:
+        assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window", "--web", "0"]) == 0
+    finally:
+        done.set()
+        escaper.join()
+    err = capsys.readouterr().err
+    found = re.search(r"companion pages: http://[\d.]+:(\d+)/board", err)
+    assert found and err.count("companion pages:") == 1, err
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=1):
+        pass  # the menu ended: nothing listens any more
