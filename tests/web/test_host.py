@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -250,3 +251,34 @@ def test_options_are_refused_where_no_menu_chooses_the_next_game(server: Any) ->
     (answer,) = asyncio.run(host_session(server, [{"type": "option", "key": "questions", "value": 10, "seq": 1}]))
     assert answer["type"] == "refused" and "menu" in answer["why"]
     assert json.loads(server.publisher.latest.host)["next"] is None
+
+
+def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any, caplog: Any) -> None:
+    """Seeded and time-bounded: random host messages after the PIN (the known
+    types with random fields and values, and junk) are each answered with
+    ``ok`` or ``refused``; nothing raises, and the game still runs."""
+    from controller.web.server import HOST_MESSAGES
+
+    rng = random.Random(1616)
+    values: list[Any] = [None, True, 0, 1, -1, 2, 7, 2**60, -(2**60), 0.5, "", "x", "pause", "end", "continue",
+                         "arm", "answer_time_us", "Zoë", "a" * 300, [], [1], {}, {"a": 1}]
+    fields = ["action", "seat", "points", "name", "key", "value", "extra"]
+    messages = []
+    for seq in range(1, 301):
+        kind = rng.choice([*HOST_MESSAGES, "hello", "move", "x"])
+        message: dict[str, Any] = {"type": kind, "seq": seq if rng.random() < 0.9 else rng.choice(values)}
+        for name in rng.sample(fields, rng.randint(0, 4)):
+            message[name] = rng.choice(values)
+        messages.append(message)
+    started = time.monotonic()
+    answers = asyncio.run(host_session(server, messages))
+    assert time.monotonic() - started < 20
+    assert len(answers) == len(messages) and {a["type"] for a in answers} <= {"ok", "refused"}
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    box = server.box
+    box.step(now(box) + S)
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, box_now_us()))
+    box.step(now(box) + 2 * S)
+    host(box, "arm", now(box) + 3 * S)  # the game still takes the host's buttons
+    box.step(now(box) + 4 * S)
+    assert box.engine.public_view()["phase"] == "armed"
