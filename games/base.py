@@ -392,6 +392,9 @@ class GameSpec:
     #: this game's own host actions -> what the host remote's button says
     #: (marked with ``N_``; default: the action's name)
     host_labels: Mapping[str, str] = field(default_factory=dict)
+    #: this game's own phases (``public_view()["phase"]``) -> how the host
+    #: remote and the scoreboard say them (marked with ``N_``)
+    phase_labels: Mapping[str, str] = field(default_factory=dict)
     #: this game's own event kinds worth a log line (beside the common ones)
     logged_events: frozenset[str] = frozenset()
     #: this game's own event kinds -> the sound they make (beside the common ones)

@@ -8,6 +8,7 @@ server thread only ever reads snapshots.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import threading
@@ -34,10 +35,10 @@ ACTION_WORDS: dict[str, str] = {
     "arm": N_("Arm"), "correct": N_("Correct"), "wrong": N_("Wrong"), "undo": N_("Undo"), "next": N_("Next"),
     "reset": N_("Reset"), "pick": N_("Pick (tie)"), "start": N_("Start"), "stop": N_("Stop"),
 }
-#: the words for the phases most games share (a game's own: its status labels, else its name)
+#: the words for the phases most games share (a game's own: ``GameSpec.phase_labels``, its status labels, else its name)
 PHASE_WORDS: dict[str, str] = {
     "idle": N_("Waiting"), "armed": N_("Armed: buzz now"), "answering": N_("Answering"), "tie": N_("Tie"),
-    "round_over": N_("Round over"), "playing": N_("Playing"), "over": N_("Game over"),
+    "round_over": N_("Round over"), "playing": N_("Playing"), "play": N_("Playing"), "over": N_("Game over"),
 }
 #: what the scoreboard stream's ``state`` messages look like (docs/companion.md)
 BOARD_VERSION = 1
@@ -93,17 +94,30 @@ def messages() -> dict[str, str]:
     }
 
 
+def has_seats(engine: Any) -> bool:
+    """A game with phone seats: its engine offers ``legal_moves(seat)``
+    (Viva Topo!'s ``legal_moves()``, the current player's board moves, is
+    not a seat's hand)."""
+    legal_moves = getattr(engine, "legal_moves", None)
+    if not callable(legal_moves):
+        return False
+    try:
+        inspect.signature(legal_moves).bind(0)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
     """The concrete moves a seat may make now, as ``{"kind", "args"[, "preview"]}``;
     None for a game played on the buttons only (no ``legal_moves``).
 
     Engines give ``legal_moves(seat)`` as objects with ``to_json()`` or as
     mappings; either way the page gets plain JSON and sends one back."""
-    legal_moves = getattr(engine, "legal_moves", None)
-    if not callable(legal_moves):
+    if not has_seats(engine):
         return None
     out = []
-    for move in legal_moves(seat):
+    for move in engine.legal_moves(seat):
         data = move.to_json() if hasattr(move, "to_json") else dict(move)
         entry: dict[str, Any] = {"kind": str(data["kind"]), "args": dict(data.get("args") or {})}
         if data.get("preview"):
@@ -120,6 +134,8 @@ def move_key(kind: str, args: Mapping[str, Any]) -> str:
 def phase_words(spec: GameSpec, phase: object) -> str:
     """A phase as the host and the scoreboard read it, in the box's language."""
     name = str(phase or "")
+    if name in spec.phase_labels:
+        return _(spec.phase_labels[name])
     if name in PHASE_WORDS:
         return _(PHASE_WORDS[name])
     if name in spec.status_labels and spec.status_labels[name]:
@@ -260,7 +276,7 @@ class Publisher:
         playing = self.live and not engine.finished
         buttons = host_buttons(box) if playing and not box.host_paused else []
         seat_texts, offered = [], []
-        uses_seats = callable(getattr(engine, "legal_moves", None))
+        uses_seats = has_seats(engine)
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}

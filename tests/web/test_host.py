@@ -127,12 +127,15 @@ def test_the_host_sees_only_what_makes_sense_now_in_words() -> None:
         set_language("en")
 
 
-def test_pictomania_shows_its_phase_in_words_not_its_id() -> None:
-    spec = registry.get("pictomania")
-    box = Box(spec, spec.settings(3, seed=1))
-    view = host_view(box)
-    assert "_" not in view["phase_label"] and view["phase_label"][0].isupper()
-    assert all("_" not in b["label"] for b in view["buttons"])
+def test_each_game_says_its_phase_and_its_own_buttons_in_its_words() -> None:
+    set_language("en")
+    seen = {}
+    for name in ("pictomania", "schicki-micki", "reaction", "viva-topo"):
+        spec = registry.get(name)
+        view = host_view(Box(spec, spec.settings(3, seed=1)))
+        seen[name] = (view["phase_label"], [b["label"] for b in view["buttons"]])
+    assert seen == {"pictomania": ("Word cards", ["Start drawing"]), "schicki-micki": ("Waiting", ["Turn a card"]),
+                    "reaction": ("Ready", ["Start"]), "viva-topo": ("Roll the die", [])}
 
 
 # -- the messages, over a real socket ---------------------------------------------------------
