@@ -8,6 +8,7 @@ server thread only ever reads snapshots.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import logging
@@ -98,11 +99,17 @@ def has_seats(engine: Any) -> bool:
     """A game with phone seats: its engine offers ``legal_moves(seat)``
     (Viva Topo!'s ``legal_moves()``, the current player's board moves, is
     not a seat's hand)."""
-    legal_moves = getattr(engine, "legal_moves", None)
+    return _takes_a_seat(type(engine))
+
+
+@functools.cache
+def _takes_a_seat(engine_type: type) -> bool:
+    """Asked once per engine class: the snapshot is built after every change."""
+    legal_moves = getattr(engine_type, "legal_moves", None)
     if not callable(legal_moves):
         return False
     try:
-        inspect.signature(legal_moves).bind(0)
+        inspect.signature(legal_moves).bind(None, 0)  # self, seat
     except (TypeError, ValueError):
         return False
     return True
