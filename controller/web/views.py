@@ -8,7 +8,6 @@ server thread only ever reads snapshots.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 import logging
@@ -99,20 +98,17 @@ def has_seats(engine: Any) -> bool:
     """A game with phone seats: its engine offers ``legal_moves(seat)``
     (Viva Topo!'s ``legal_moves()``, the current player's board moves, is
     not a seat's hand)."""
-    return _takes_a_seat(type(engine))
+    kind = type(engine)
+    if kind not in _TAKES_A_SEAT:  # asked once per engine class: a snapshot is built after every change
+        legal_moves = getattr(kind, "legal_moves", None)
+        try:
+            _TAKES_A_SEAT[kind] = callable(legal_moves) and inspect.signature(legal_moves).bind(None, 0) is not None
+        except (TypeError, ValueError):
+            _TAKES_A_SEAT[kind] = False
+    return _TAKES_A_SEAT[kind]
 
 
-@functools.cache
-def _takes_a_seat(engine_type: type) -> bool:
-    """Asked once per engine class: the snapshot is built after every change."""
-    legal_moves = getattr(engine_type, "legal_moves", None)
-    if not callable(legal_moves):
-        return False
-    try:
-        inspect.signature(legal_moves).bind(None, 0)  # self, seat
-    except (TypeError, ValueError):
-        return False
-    return True
+_TAKES_A_SEAT: dict[type, bool] = {}
 
 
 def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
