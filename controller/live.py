@@ -500,14 +500,24 @@ def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = 
 # -- the companion pages (--web) -------------------------------------------------------------
 
 
-def start_companion(game: LiveGame, port: int | None) -> None:
+def start_companion(game: LiveGame, port: int | None, profile: Profile | None = None) -> None:
     """``--web [PORT]``: serve the phones' pages for this game (None: off).
-    The server only enqueues into the box and reads what the loop publishes."""
+    The server only enqueues into the box and reads what the loop publishes;
+    a name the host types there is kept for ``profile``'s next games."""
     if port is None:
         return
     from controller.web.attach import serve
 
-    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port)
+    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port,
+                           on_rename=lambda seat, name: keep_name(profile, seat, name))
+
+
+def keep_name(profile: Profile | None, seat: int, name: str) -> None:
+    """One player's new name (the host page), kept with the menu's names."""
+    names = saved_names(profile)
+    names += [""] * (seat + 1 - len(names))
+    names[seat] = name
+    save_names(profile, names)
 
 
 def stop_companion(game: LiveGame) -> None:

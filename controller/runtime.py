@@ -46,6 +46,13 @@ from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
 
+#: notices the host's remote (the companion pages) sends through the inbox:
+#: pause and carry on (the game's clocks stop meanwhile, the bells do
+#: nothing), and a player's new name (``InputNotice.input``). Journaled as
+#: notices: a pause's effect on the game is the ``resume`` action it ends
+#: with, and replay takes the names from them.
+HOST_PAUSED, HOST_CONTINUED, RENAMED = "host_paused", "host_continued", "renamed"
+
 #: how many presses and events a live box keeps in memory (the strip and the
 #: screen need only the newest; the journal on disk has every one)
 LIVE_LOG_LIMIT = 1_000
@@ -98,6 +105,9 @@ class Box(InputLayer):
         self.now_us = 0
         self.paused = False
         self.paused_at_us = 0
+        #: the host paused the game (``HOST_PAUSED``), since ``host_paused_at_us``
+        self.host_paused = False
+        self.host_paused_at_us = 0
         #: added to every source stamp to get game time: a live game starts at
         #: 0, and a resumed one carries on the journal's timeline although the
         #: kernel's clock restarted (or ran on) meanwhile
@@ -196,6 +206,8 @@ class Box(InputLayer):
             return self.latency_guard_us
 
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
+            if isinstance(out, Press) and self._ignored_while_host_paused(out):
+                continue
             if isinstance(out, Press):
                 self._accept(out)
             elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
@@ -249,6 +261,8 @@ class Box(InputLayer):
         a new delivery: a press settling, a held input or an engine deadline
         passing the horizon. The deciding thread sleeps until then, or until
         a source delivers."""
+        if self.paused or self.host_paused:
+            return None  # nothing is decided until it goes on: a delivery wakes the deciding thread
         guard = self.latency_guard_us
         dues = [d + guard for d in (self.debouncer.next_due_us(), self.next_held_us(), self.engine.next_deadline_us())
                 if d is not None]
@@ -264,7 +278,7 @@ class Box(InputLayer):
         return until
 
     def _settle(self) -> list[GameEvent]:
-        if self.paused:
+        if self.paused or self.host_paused:
             return []
         horizon = self.decided_until_us(self.now_us)
         events: list[GameEvent] = []
@@ -322,6 +336,10 @@ class Box(InputLayer):
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
         self._write(NoticeRecord(notice))
         self.note(notice)
+        if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
+            return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
+        if notice.kind == RENAMED:
+            return self._emit([GameEvent(RENAMED, notice.t_us, notice.station, {"name": notice.input})])
         if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
             # the whole board went away / came back
             was_paused, self.paused = self.paused, notice.kind == "disconnected"
@@ -338,6 +356,37 @@ class Box(InputLayer):
             self._submit(self.paused_at_us, Action(HOST_RESUME, self.paused_at_us, None, {"paused_us": away}))
             return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})] + self._settle()
         return []
+
+    # -- the host's pause and names (the companion pages' host remote) -----------------
+    def note(self, notice: InputNotice) -> None:
+        """The strip's state, and a player's new name (live and in replay)."""
+        super().note(notice)
+        if notice.kind == RENAMED and 0 <= notice.station < len(self.station_names) and notice.input.strip():
+            self.station_names[notice.station] = notice.input.strip()
+
+    def _host_pause(self, pausing: bool, t_us: int) -> list[GameEvent]:
+        """The host paused or carried on: as for a board that went away, the
+        game sees nothing meanwhile and its clocks get the time back with a
+        ``resume`` action stamped when the pause began."""
+        if pausing == self.host_paused:
+            return []
+        self.host_paused = pausing
+        log.info("game %s by the host", "paused" if pausing else "carries on")
+        if pausing:
+            self.host_paused_at_us = t_us
+            return self._emit([GameEvent(HOST_PAUSED, t_us)])
+        away = max(0, t_us - self.host_paused_at_us)
+        self._submit(self.host_paused_at_us, Action(HOST_RESUME, self.host_paused_at_us, None, {"paused_us": away}))
+        return self._emit([GameEvent(HOST_CONTINUED, t_us, None, {"paused_us": away})]) + self._settle()
+
+    def _ignored_while_host_paused(self, press: Press) -> bool:
+        """A station's press made while the host has the game paused does
+        nothing (not journaled: the game never sees it); one made before the
+        pause still counts when it goes on."""
+        if not self.host_paused or press.station == HOST_STATION or press.t_us < self.host_paused_at_us:
+            return False
+        log.info("%s pressed while the game is paused: ignored", self._name(press.station))
+        return True
 
     def _apply(self, action: Action) -> list[GameEvent]:
         try:

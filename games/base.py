@@ -18,6 +18,13 @@ HOST_SHOWN: BoxHostAction = "shown"  # the display flipped the frame that shows 
 #: says for how long, stamped at the moment they went away. Engines stop their
 #: clocks for that long: no answer timer or reaction window runs out unseen.
 HOST_RESUME: BoxHostAction = "resume"
+#: the host corrects a score (the companion pages' host remote): ``args``
+#: ``player`` (a station) and ``points`` (a small whole number, + or -). An
+#: engine that keeps points lists it in ``legal_actions(None)`` and answers
+#: with an ``adjusted`` event; ``score_adjustment`` checks the args.
+HOST_ADJUST = "adjust"
+#: the most one correction may add or take away
+MAX_ADJUST_POINTS = 10
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,17 @@ class BuzzerBoxError(Exception):
 
 class RuleError(BuzzerBoxError, ValueError):
     """An action the rules do not allow right now (the engine state is unchanged)."""
+
+
+def score_adjustment(action: Action, players: int) -> tuple[int, int]:
+    """(station, points) of a ``HOST_ADJUST`` action, or RuleError saying what it takes."""
+    station, points = action.args.get("player"), action.args.get("points")
+    if not isinstance(station, int) or isinstance(station, bool) or not 0 <= station < players:
+        raise RuleError(f"adjust: 'player' is {station!r}; give a station 0..{players - 1}")
+    if not isinstance(points, int) or isinstance(points, bool) or not 0 < abs(points) <= MAX_ADJUST_POINTS:
+        raise RuleError(f"adjust: 'points' is {points!r}; give a whole number from -{MAX_ADJUST_POINTS} "
+                        f"to {MAX_ADJUST_POINTS}, not 0")
+    return station, points
 
 
 @dataclass(frozen=True)
@@ -177,7 +195,7 @@ CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"
 #: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
 CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
                       "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected",
-                      "late_evidence"]
+                      "late_evidence", "adjusted"]
 #: host actions the box itself sends (engines add their own host actions)
 BoxHostAction = Literal["shown", "resume"]
 #: what the input layer puts over a station's game status
@@ -198,7 +216,7 @@ COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
 #: common event kinds worth a line in a running box's log (the journal has everything)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
     {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
-     "paused", "resumed", "rejected", "late_evidence"}
+     "paused", "resumed", "rejected", "late_evidence", "adjusted"}
 )
 
 
@@ -371,6 +389,12 @@ class GameSpec:
     host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: keyboard keys (pygame key names) for this game's own host actions
     host_keys: Mapping[str, str] = field(default_factory=dict)
+    #: this game's own host actions -> what the host remote's button says
+    #: (marked with ``N_``; default: the action's name)
+    host_labels: Mapping[str, str] = field(default_factory=dict)
+    #: this game's own phases (``public_view()["phase"]``) -> how the host
+    #: remote and the scoreboard say them (marked with ``N_``)
+    phase_labels: Mapping[str, str] = field(default_factory=dict)
     #: this game's own event kinds worth a log line (beside the common ones)
     logged_events: frozenset[str] = frozenset()
     #: this game's own event kinds -> the sound they make (beside the common ones)

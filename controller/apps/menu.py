@@ -1,6 +1,9 @@
 """``buzzerbox menu``: the kiosk's start menu. Choose a game, players,
 options, start; each game runs through the same live path as ``play``
-(journal with its end, lights off, the inputs' rest levels read afresh)."""
+(journal with its end, lights off, the inputs' rest levels read afresh).
+
+The companion pages (``--web``, or the menu's Phones row) are one server
+for the whole session: each game re-binds it, so phones join once."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from controller.simulate import Session
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
+from controller.web import DEFAULT_PORT
 from games.i18n import _
 from games.registry import available, get
 
@@ -44,7 +48,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
                                     "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)
-    menu = Menu(games, players, names=live.saved_names(profile))
+    menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -52,6 +56,16 @@ def cmd_menu(args: argparse.Namespace) -> int:
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
     sound = live.open_sound(args, False, profile)
+    from controller.web.attach import MenuCompanion
+
+    def renamed(seat: int, name: str) -> None:
+        """A name typed on the host page: this session's next games and the profile's file."""
+        menu.names += [""] * (seat + 1 - len(menu.names))
+        menu.names[seat] = name
+        live.save_names(profile, menu.names)
+
+    companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
+                              next_game=menu.next_game, on_option=menu.set_option)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
@@ -71,8 +85,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                 game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
                                      source, owns_source=False)
-                live.start_companion(game, args.web)
+                if menu.phones or box.spec.phones_needed(box.settings.options):
+                    menu.phones = True
+                    companion.game(box, [game.presenter.scene, game.presenter.results])
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+                companion.between()
                 relay.target = None
                 log.info(game.summary_line(result))
                 write_beside(cut_off)  # a quiz's record beside its journal
@@ -120,8 +137,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         relay.target = box
                 presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
                 game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
-                live.start_companion(game, args.web)
+                if choice.phones:  # the session's one server, moved to this game
+                    companion.game(box, [presenter.scene, presenter.results])
                 result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
+                companion.between()
                 relay.target = None
                 log.info(game.summary_line(result))
                 if session is None:
@@ -131,6 +150,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if result.reason == "quit":
                     break
     finally:
+        companion.stop()
         if source is not None:
             source.stop()
         sound.close()

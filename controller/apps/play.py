@@ -67,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless, prof), colors=colors)
     game = live.LiveGame(box, presenter, source)
-    live.start_companion(game, args.web)
+    live.start_companion(game, args.web, prof)
     if prof is None and not headless:
         live.show_keys(presenter, players, names)
     where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())

@@ -26,7 +26,7 @@ from controller.display.menu import Choice, Menu, MenuScene
 from controller.display.screen import Screen
 from controller.lights import LightDirector, Lights
 from controller.press import Press
-from controller.runtime import Box
+from controller.runtime import HOST_CONTINUED, Box
 from controller.simulate import Session
 from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
@@ -170,8 +170,8 @@ class Presenter:
                 text = f"{who}: not now, {e.data.get('why', '')}" if who else f"not now: {e.data.get('why', '')}"
             elif e.kind == "paused":
                 text = "input board disconnected: game paused"
-            elif e.kind == "resumed":
-                text = "input board back: game resumed"
+            elif e.kind == "resumed" and not any(x.kind == HOST_CONTINUED for x in events):
+                text = "input board back: game resumed"  # (after a host's pause the overlay said it all)
             elif e.kind == "late_evidence" and e.player is not None:
                 behind = int(e.data.get("behind_us", 0))
                 text = (f"{box.station_names[e.player]} pressed {behind / 1000:.1f} ms before the decision "

@@ -51,6 +51,8 @@ class Choice:
     sound: SoundSettings = field(default_factory=SoundSettings)
     #: the host chose "Player names": the names editor, then back to the menu
     edit_names: bool = False
+    #: serve the companion pages (phones, host remote, scoreboard) for this game
+    phones: bool = False
 
 
 def _listed(game: str, title: str) -> str:
@@ -62,10 +64,23 @@ def _listed(game: str, title: str) -> str:
     return title + " (" + need + ")"
 
 
+def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
+    """What the menu says about phones for a game that keeps hands on them."""
+    spec = get_game(game)
+    if not spec.needs_phones:
+        return ""
+    if phones:
+        return _("Phones on: each player scans their seat's QR code on this screen.")
+    if not spec.phones_needed(options):
+        return _("Phones off: the hands are shown open on this screen.")
+    return _("This game needs phones: Start turns them on.")
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
-                 names: Sequence[str] = ()) -> None:
-        """``games``: (name, title, min_players, max_players) of each game with a scene."""
+                 names: Sequence[str] = (), phones: bool = False) -> None:
+        """``games``: (name, title, min_players, max_players) of each game with a scene;
+        ``phones``: the companion pages start switched on (``--web``)."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
@@ -77,6 +92,7 @@ class Menu:
         self.names = list(names)
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
+        self.phones = phones
         self._build(0, players)
 
     def escape(self) -> bool:
@@ -99,6 +115,8 @@ class Menu:
                 self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
                                        [n for _, n in option.choices]))
         self.items += [
+            # the companion pages: the hidden-hand games' phones, the host remote, the scoreboard
+            Item("phones", N_("Phones"), [False, True], [N_("off"), N_("on")], int(self.phones)),
             Item("names", N_("Player names"), [None], [N_("edit…")]),
             Item("bots", N_("Who plays"), [False, True], [N_("people"), N_("demo bots")]),
             Item("sound", N_("Sound"), [True, False], [N_("on"), N_("off")], 0 if not self.sound.mute else 1),
@@ -110,6 +128,16 @@ class Menu:
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
         self.selected = min(self.selected, len(self.items) - 1)
+        if not self.phones:
+            self._open_hands()
+
+    def _open_hands(self) -> None:
+        """Phones off: a game with an open-hands variant is set to it (the
+        host sees the rows change and may still choose otherwise)."""
+        game = self.games[self.item("game").value][0]
+        for key, value in get_game(game).no_phones_with.items():
+            if self._has(key) and value in self.item(key).values:
+                self.item(key).index = self.item(key).values.index(value)
 
     def game_label(self, index: int) -> str:
         """What the list says for game ``index``, in the current language."""
@@ -138,6 +166,10 @@ class Menu:
                 set_language(it.value)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
+            if it.key == "phones":
+                self.phones = bool(it.value)
+                if not self.phones:
+                    self._open_hands()
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
@@ -174,7 +206,38 @@ class Menu:
             size = self.item("teams").value
             options["teams"] = [s // size for s in range(players)]
         sound = SoundSettings(volume=self.item("volume").value, mute=not self.item("sound").value)
-        return Choice(game, players, options, bool(self.item("bots").value), sound)
+        if get_game(game).phones_needed(options) and not self.phones:  # said on screen before Start
+            self.phones = True
+            self.item("phones").index = 1
+        return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
+
+    def next_game(self) -> dict[str, Any]:
+        """The game the menu would start now and its option rows, for the
+        host remote (each applies when that game starts)."""
+        game = self.games[self.item("game").value][0]
+        declared = get_game(game).options
+        rows = [{"key": it.key, "label": _(it.label), "value": it.value,
+                 "choices": [[value, _(name)] for value, name in zip(it.values, it.names, strict=True)]}
+                for it in self.items if it.key in declared]
+        return {"game": self.game_label(self.item("game").value), "options": rows}
+
+    def set_option(self, key: str, value: Any) -> bool:
+        """The host remote chose ``value`` for the menu's row ``key`` (one of
+        the chosen game's options); False if there is no such row or value."""
+        declared = get_game(self.games[self.item("game").value][0]).options
+        if key not in declared or not self._has(key):
+            return False
+        item = self.item(key)
+        matches = [k for k, v in enumerate(item.values) if v == value and type(v) is type(value)]
+        if not matches:
+            return False
+        item.index = matches[0]
+        return True
+
+    def _options(self) -> dict[str, Any]:
+        """The chosen game's options as the rows say them now."""
+        declared = get_game(self.games[self.item("game").value][0]).options
+        return {it.key: it.value for it in self.items if it.key in declared and it.key != "teams"}
 
     def _has(self, key: str) -> bool:
         return any(i.key == key for i in self.items)
@@ -191,7 +254,9 @@ class Menu:
                        else self.game_label(it.value) if it.key == "game"
                        else _(it.names[it.index])}
                       for k, it in enumerate(self.items)],
-            "summary": _(get_game(self.games[self.item("game").value][0]).summary),
+            "summary": " ".join(text for text in (
+                phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
+                _(get_game(self.games[self.item("game").value][0]).summary)) if text),
         }
 
 
@@ -227,7 +292,11 @@ class MenuScene(Scene):
             lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
             draw_wrapped(surface, summary, lay.min_text, theme.FG, box.inflate(-4 * lay.pad, -2 * lay.pad),
                          max_lines=lines, align="left")
-        for it, r in zip(items, menu_rows(rows_area, lay, len(items), 0.7), strict=True):
+        shown = rows_in_view(items, rows_area, lay)
+        rects = menu_rows(rows_area, lay, len(shown) + (len(shown) < len(items)), 0.7)
+        if len(shown) < len(items):  # more rows than fit: the last slot says which way the others are
+            scroll_marks(surface, rects.pop(), lay, shown[0] is not items[0], shown[-1] is not items[-1])
+        for it, r in zip(shown, rects, strict=True):
             sel = it["selected"]
             ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
@@ -237,6 +306,29 @@ class MenuScene(Scene):
                 draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
                 draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
+
+
+def rows_in_view(items: list[Any], area: pygame.Rect, lay: Layout) -> list[Any]:
+    """The rows that fit ``area`` at the smallest text (one slot kept for the
+    scroll marks), a window that keeps the selected row in sight: a game with
+    many options scrolls rather than running its rows into the strip."""
+    fit = max(1, (area.height + lay.pad) // (lay.min_text + lay.pad))
+    if len(items) <= fit:
+        return items
+    fit = max(1, fit - 1)
+    selected = next((k for k, it in enumerate(items) if it.get("selected")), 0)
+    start = min(max(0, selected - fit // 2), len(items) - fit)
+    return items[start:start + fit]
+
+
+def scroll_marks(surface: pygame.Surface, slot: pygame.Rect, lay: Layout, up: bool, down: bool) -> None:
+    """Two triangles in ``slot``: bright where more rows lie that way, dim where none do."""
+    half = max(4, slot.height // 3)
+    for x, pointing_up, more in ((slot.centerx - 2 * half, True, up), (slot.centerx + 2 * half, False, down)):
+        color = theme.FG if more else theme.PANEL
+        y = slot.centery
+        tip, base = (y - half, y + half) if pointing_up else (y + half, y - half)
+        pygame.draw.polygon(surface, color, [(x - half, base), (x + half, base), (x, tip)])
 
 
 def menu_rows(area: pygame.Rect, lay: Layout, count: int, width_frac: float) -> list[pygame.Rect]:

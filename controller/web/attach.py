@@ -1,10 +1,16 @@
-"""Serving the companion pages for one live game: the server, and its
-overlay on the game's scenes (the address, the host PIN, the seats' QR codes)."""
+"""Serving the companion pages: the server, and its overlay on the game's
+scenes (the address, the host PIN, the seats' QR codes, "paused").
+
+``play --web`` serves one game (``serve``); the menu keeps one server for
+its whole session (``MenuCompanion``): each game re-binds it, so phones
+scan once per evening, not once per game.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
@@ -13,17 +19,67 @@ from games.i18n import _
 from games.toolkit.scene import Scene
 
 
-def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
-          address: str | None = None) -> CompanionServer:
-    """Start the server for ``box`` and show where to find it on ``scenes``."""
-    server = CompanionServer(box, port=port, bind=bind, address=address)
-    server.start()
+def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverlay:
+    """The server's panel over ``scenes`` (the game's and its results): it
+    reads the server's box as it is now, so renames and pauses show at once."""
     uses_seats = server.publisher.latest.uses_seats
     overlay = CompanionOverlay(lambda: server.base_url, server.seats.pin,
                                (lambda: [server.seat_url(i) for i in range(server.seats.count)]) if uses_seats else None,
-                               server.joined, box.station_names)
+                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused)
     for scene in scenes:
         scene.overlays.append(overlay)
+    return overlay
+
+
+def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
+          address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
+          on_option: Callable[[str, Any], bool] | None = None,
+          next_game: Callable[[], Mapping[str, Any]] | None = None) -> CompanionServer:
+    """Start the server for ``box`` and show where to find it on ``scenes``."""
+    server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
+                             on_option=on_option, next_game=next_game)
+    server.start()
+    show_on(server, scenes)
     print(_("companion pages: {url} (host page {host}, PIN {pin})").format(
         url=server.board_url(), host=server.host_url(), pin=server.seats.pin), file=sys.stderr)
     return server
+
+
+class MenuCompanion:
+    """One server for the menu's whole session: started with the first game
+    that wants it, moved to each next game, stopped when the menu ends."""
+
+    def __init__(self, port: int, *, bind: str = "0.0.0.0", address: str | None = None,
+                 on_rename: Callable[[int, str], None] | None = None,
+                 next_game: Callable[[], Mapping[str, Any]] | None = None,
+                 on_option: Callable[[str, Any], bool] | None = None) -> None:
+        """``next_game``/``on_option``: the menu's next game and its options,
+        which the host page shows and sets (they apply when that game starts)."""
+        self.port = port
+        self.bind = bind
+        self.address = address
+        self.on_rename = on_rename
+        self.next_game = next_game
+        self.on_option = on_option
+        self.server: CompanionServer | None = None
+
+    def game(self, box: Box, scenes: Sequence[Scene]) -> CompanionServer:
+        """Serve ``box`` now (the first game starts the server; the next ones
+        keep its port, PIN and seats' codes)."""
+        if self.server is None:
+            self.server = serve(box, scenes, self.port, bind=self.bind, address=self.address,
+                                on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game)
+        else:
+            self.server.rebind(box)
+            show_on(self.server, scenes)
+        return self.server
+
+    def between(self) -> None:
+        """The game closed, the menu is back: the pages say so."""
+        if self.server is not None:
+            self.server.detach()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None

@@ -1,5 +1,6 @@
 """What the HDMI screen says about the companion pages: the address, the
-host PIN, and a QR code for each seat no phone holds yet.
+host PIN, a QR code for each seat no phone holds yet, and "paused" while
+the host has paused the game from the host page.
 
 Drawn by the loop thread over every frame (a Scene overlay). QR codes are
 rendered once per URL and the panel once per change, so a frame costs one blit.
@@ -43,16 +44,21 @@ class CompanionOverlay:
     """Called with the frame's surface after the scene drew it."""
 
     def __init__(self, base_url: Callable[[], str], pin: str, seat_urls: Callable[[], Sequence[str]] | None,
-                 joined: Callable[[], Sequence[bool]], names: Sequence[str]) -> None:
+                 joined: Callable[[], Sequence[bool]], names: Callable[[], Sequence[str]] | Sequence[str],
+                 paused: Callable[[], bool] | None = None) -> None:
         self.base_url = base_url
         self.pin = pin
         self.seat_urls = seat_urls  # None: a game played on the buttons (host page and scoreboard only)
         self.joined = joined
-        self.names = list(names)
+        #: the players' names as they are now (the host may rename them)
+        fixed = None if callable(names) else list(names)
+        self.names: Callable[[], Sequence[str]] = names if callable(names) else (lambda: fixed or [])
+        self.paused = paused or (lambda: False)
         self._codes: dict[tuple[str, int], pygame.Surface] = {}
         self._key: object = None
         self._panel: pygame.Surface | None = None
         self._at = (0, 0)
+        self._banner: tuple[tuple[int, int], pygame.Surface, tuple[int, int]] | None = None
 
     def code(self, url: str, size: int) -> pygame.Surface:
         key = (url, size)
@@ -69,13 +75,36 @@ class CompanionOverlay:
         if self.seat_urls is not None:
             joined = self.joined()
             waiting = tuple((i, url) for i, url in enumerate(self.seat_urls()) if not (i < len(joined) and joined[i]))
-        key = (surface.get_size(), self.base_url(), waiting)
+        names = tuple(self.names())
+        key = (surface.get_size(), self.base_url(), waiting, names)
         if key != self._key or self._panel is None:
             self._key = key
-            self._panel, self._at = self.panel(surface, waiting)
+            self._panel, self._at = self.panel(surface, waiting, names)
         surface.blit(self._panel, self._at)
+        if self.paused():
+            self.banner(surface)
 
-    def panel(self, surface: pygame.Surface, waiting: tuple[tuple[int, str], ...]) -> tuple[pygame.Surface, tuple[int, int]]:
+    def banner(self, surface: pygame.Surface) -> None:
+        """"Paused" across the middle of the picture, for the whole room."""
+        size = surface.get_size()
+        if self._banner is None or self._banner[0] != size:
+            lay = theme.layout_for(surface)
+            box = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(4))
+            box.center = lay.body.center
+            out = pygame.Surface(box.size, pygame.SRCALPHA)
+            fill = theme.STATUS_COLORS["locked"]
+            theme.panel(out, out.get_rect(), fill)
+            ink = theme.text_on(fill)
+            top = pygame.Rect(0, 0, box.width, box.height * 6 // 10)
+            theme.draw_text(out, _("PAUSED"), lay.size(2.2), ink, top.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+            theme.draw_text(out, _("the host paused the game: the bells do nothing until it goes on"), lay.min_text,
+                            ink, pygame.Rect(0, top.bottom, box.width, box.height - top.height).inflate(-4 * lay.pad, 0),
+                            min_size=lay.min_text // 2)
+            self._banner = (size, out, box.topleft)
+        surface.blit(self._banner[1], self._banner[2])
+
+    def panel(self, surface: pygame.Surface, waiting: tuple[tuple[int, str], ...],
+              names: Sequence[str] = ()) -> tuple[pygame.Surface, tuple[int, int]]:
         """The panel for ``surface``'s size, and where it goes (top right of the body)."""
         lay = theme.layout_for(surface)
         body = lay.body
@@ -103,7 +132,7 @@ class CompanionOverlay:
             left = lay.pad + col * (code_size + lay.pad)
             code = self.code(url, code_size)
             out.blit(code, (left, top))
-            name = self.names[seat] if seat < len(self.names) else str(seat + 1)
+            name = names[seat] if seat < len(names) else str(seat + 1)
             theme.draw_text(out, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size, row_h),
                             min_size=line // 2)
         if pygame.display.get_surface() is not None:

@@ -51,6 +51,22 @@ class Seats:
         self._generation = [0] * self.count
         self._pin_misses: dict[str, tuple[int, float]] = {}
 
+    @property
+    def capacity(self) -> int:
+        """Seats with a code: the most players any game of this session had."""
+        with self._lock:
+            return len(self._tokens)
+
+    def resize(self, count: int) -> None:
+        """The menu's next game has ``count`` players: new seats get codes;
+        the codes of seats it does not use are kept (those phones stay
+        joined and sit this game out)."""
+        with self._lock:
+            for _seat in range(len(self._tokens), count):
+                self._tokens.append(new_token())
+                self._generation.append(0)
+            self.count = count
+
     def token(self, seat: int) -> str:
         with self._lock:
             return self._tokens[seat]
@@ -64,9 +80,9 @@ class Seats:
         """True when ``token`` is this seat's current token (constant time)."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
             return False
-        if not 0 <= seat < self.count:
-            return False
         with self._lock:
+            if not 0 <= seat < len(self._tokens):
+                return False
             current = self._tokens[seat]
         return hmac.compare_digest(current.encode(), token.encode("utf-8", "replace"))
 

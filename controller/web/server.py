@@ -28,13 +28,13 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller.inputs import HOST_STATION
-from controller.press import Press
-from controller.runtime import Box
+from controller.press import InputNotice, Press
+from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from controller.web.seats import Seats, board_url, host_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key
-from games.base import Action, BuzzerBoxError
+from games.base import HOST_ADJUST, Action, BuzzerBoxError
 from games.i18n import _
 
 log = logging.getLogger("buzzerbox.web")
@@ -49,6 +49,13 @@ MAX_SOCKETS_PER_ADDRESS = 12
 MAX_ARGS = 8
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
 ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.js")
+#: a player's name as the host types it: what a strip cell shows (``live.NAME_LENGTH``)
+MAX_NAME_CHARS = 16
+#: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
+HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
+                                             "name": ("seat", "name"), "option": ("key", "value")}
+#: between the menu's games, how often the host page's "next game" is compared with the menu's
+NEXT_GAME_POLL_S = 1.0
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
@@ -131,18 +138,32 @@ def _only(data: Mapping[str, Any], *keys: str) -> None:
         raise Refused(_("unknown fields: {names}").format(names=", ".join(sorted(extra))))
 
 
+def end_by_escape() -> None:
+    """End the running game as the host's Esc key does: the loop closes it
+    (journal's end, lights off) and goes back to the menu. Posting an event
+    is the one thing pygame lets another thread do."""
+    import pygame
+
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0))
+
+
 class CompanionServer:
-    """The three pages and their WebSockets, for one box."""
+    """The three pages and their WebSockets, for one box at a time: the menu
+    moves it from game to game (``rebind``), keeping the port, the seats'
+    codes and the PIN, so joined phones stay joined."""
 
     def __init__(self, box: Box, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
                  seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
-                 address: str | None = None) -> None:
+                 address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
+                 end_game: Callable[[], None] = end_by_escape,
+                 on_option: Callable[[str, Any], bool] | None = None,
+                 next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.box = box
         self.port = port
         self.bind = bind
         self.clock = clock
         self.seats = seats or Seats(box.settings.players)
-        self.publisher = Publisher(box)
+        self.publisher = Publisher(box, next_game)
         self.address = address
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -155,8 +176,14 @@ class CompanionServer:
         self._per_address: Counter[str] = Counter()
         self._last_seq: dict[int, int] = {}
         self._host_seq = 0
-        self._joined = [False] * box.settings.players
+        self._joined = [False] * self.seats.count
+        #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
+        self.on_rename = on_rename
+        self.end_game = end_game
+        #: an option for the menu's next game (``Menu.set_option``); None outside the menu
+        self.on_option = on_option
         self.refusals = 0  # counted for the tests and the benchmark
+        self._watcher: asyncio.Task[None] | None = None
 
     # -- where people go ----------------------------------------------------------------
     @property
@@ -173,7 +200,8 @@ class CompanionServer:
         return board_url(self.base_url)
 
     def joined(self) -> list[bool]:
-        return list(self._joined)
+        """Which of this game's seats a phone holds now."""
+        return list(self._joined[: self.seats.count])
 
     # -- the loop thread's side ------------------------------------------------------------
     def start(self) -> None:
@@ -187,6 +215,25 @@ class CompanionServer:
             raise WebError(f"cannot serve the companion pages on port {self.port}: {self._error}; "
                            "choose another with --web PORT") from None
         log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
+
+    def rebind(self, box: Box) -> None:
+        """The menu's next game on the same server: the same port, PIN and
+        seats' codes (seats are added for a larger game, kept for a smaller
+        one); joined phones stay joined and are sent the new game's views."""
+        self.detach()
+        self.box = box
+        self.seats.resize(box.settings.players)
+        self._joined += [False] * (self.seats.capacity - len(self._joined))
+        box.on_events.append(self.publisher.on_events)
+        self.publisher.rebind(box)
+        log.info("companion pages now serve %s", box.spec.title)
+
+    def detach(self) -> None:
+        """The game closed (the menu is back): the pages say no game runs."""
+        if self.publisher.on_events in self.box.on_events:
+            self.box.on_events.remove(self.publisher.on_events)
+        if self.publisher.live:
+            self.publisher.detach()
 
     def stop(self) -> None:
         """Close every socket and the port. Never raises: it runs while the
@@ -243,8 +290,28 @@ class CompanionServer:
         await site.start()
         if self.port == 0:  # tests: the port the system chose
             self.port = int(self._runner.addresses[0][1])
+        self._watcher = asyncio.get_running_loop().create_task(self._watch_next_game())
+
+    async def _watch_next_game(self) -> None:
+        """Between the menu's games nothing publishes; the host changing the
+        menu's game or options on the HDMI screen still reaches the host page
+        within a second."""
+        while True:
+            await asyncio.sleep(NEXT_GAME_POLL_S)
+            next_game = self.publisher.next_game
+            if next_game is None or self.publisher.live:
+                continue  # a running game publishes on its own
+            try:
+                now = json.dumps(next_game(), default=str)
+            except Exception:  # noqa: BLE001 (the menu changed under us: look again next time)
+                continue
+            if now != self.publisher.next_shown:
+                with self.box.lock:
+                    self.publisher.publish()
 
     async def _shutdown(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
         for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
             with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
                 await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
@@ -372,7 +439,7 @@ class CompanionServer:
         self._joined[seat] = True
         log.info("companion: seat %d joined from %s", seat + 1, address)
         await ws.send_str(json.dumps({"type": "welcome", "seat": seat, "seq": self._last_seq.get(seat, 0)}))
-        await ws.send_str(self.publisher.latest.seats[seat])
+        await ws.send_str(seat_text(self.publisher.latest, seat))
         self._push_seats()
         return seat, generation
 
@@ -388,7 +455,8 @@ class CompanionServer:
         if seq <= self._last_seq.get(seat, 0):
             raise Refused(_("already received (a repeated message): nothing done"))
         snap = self.publisher.latest
-        if move_key(kind, args) not in snap.offered[seat]:
+        offered = snap.offered[seat] if seat < len(snap.offered) and self.publisher.live else frozenset()
+        if move_key(kind, args) not in offered:
             raise Refused(_("not a move you can make now: nothing done"))
         self._last_seq[seat] = seq
         self.box.deliver_action(Action(kind, self.clock(), seat, args, WEB_PRECISION_US))
@@ -433,21 +501,73 @@ class CompanionServer:
 
     async def _host_message(self, data: dict[str, Any]) -> None:
         kind = data["type"]
-        if kind not in ("host", "reissue"):
-            raise Refused(_('unknown message "{type}": the host sends "host" or "reissue"').format(type=kind[:40]))
-        _only(data, "action", "seat", "seq")
+        if kind not in HOST_MESSAGES:
+            raise Refused(_('unknown message "{type}": the host sends {kinds}').format(
+                type=kind[:40], kinds=", ".join(f'"{k}"' for k in HOST_MESSAGES)))
+        _only(data, *HOST_MESSAGES[kind], "seq")
         seq = _int(data, "seq", 1)
         if seq <= self._host_seq:
             raise Refused(_("already received (a repeated message): nothing done"))
         if kind == "host":
-            action = data.get("action")
-            if not isinstance(action, str) or action not in self.publisher.latest.host_actions:
-                raise Refused(_("no such host button"))
-            self._host_seq = seq
-            self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
-            return
-        seat = _int(data, "seat", 0, self.seats.count - 1)
+            self._host_action(data.get("action"))
+        elif kind == "score":
+            self._score(_int(data, "seat", 0, self.box.settings.players - 1), _int(data, "points", -1, 1))
+        elif kind == "name":
+            self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
+        elif kind == "option":
+            self._option(data.get("key"), data.get("value"))
+        else:
+            await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq = seq
+
+    def _host_action(self, action: object) -> None:
+        """A host button: the game's own (through the host station, as the
+        host box's buttons: ``host_aliases`` apply), or the box's pause,
+        carry on and end."""
+        snap = self.publisher.latest
+        if not isinstance(action, str) or action not in snap.host_actions:
+            raise Refused(_("no such host button") if self.publisher.live else messages()["between"])
+        if action in ("pause", "continue"):
+            kind = HOST_PAUSED if action == "pause" else HOST_CONTINUED
+            self.box.notice(InputNotice(HOST_STATION, "host", kind, self.clock()))
+        elif action == "end":
+            log.info("companion: the host ended %s", self.box.spec.title)
+            self.end_game()
+        else:
+            self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
+
+    def _score(self, seat: int, points: int) -> None:
+        """A score correction: a host action the game journals and applies."""
+        if not points:
+            raise Refused(_('"points" must be 1 or -1'))
+        if not self.publisher.latest.adjust:
+            raise Refused(messages()["no_corrections"])
+        self.box.deliver_action(Action(HOST_ADJUST, self.clock(), None, {"player": seat, "points": points},
+                                       WEB_PRECISION_US))
+
+    def _rename(self, seat: int, name: object) -> None:
+        """A player's new name: on the strip at once and journaled (a notice
+        the box applies), and kept for the next games (``on_rename``)."""
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_CHARS \
+                or not name.isprintable():
+            raise Refused(_("a name is 1 to {n} letters, digits or signs").format(n=MAX_NAME_CHARS))
+        name = name.strip()
+        if self.publisher.live:
+            self.box.notice(InputNotice(seat, name, RENAMED, self.clock()))
+        if self.on_rename is not None:
+            self.on_rename(seat, name)
+
+    def _option(self, key: object, value: object) -> None:
+        """An option for the menu's next game: it applies when that game starts."""
+        if self.on_option is None:
+            raise Refused(_("options are chosen in the menu: this game was started without it"))
+        if not isinstance(key, str) or not (value is None or isinstance(value, (int, str, bool, float))) \
+                or not self.on_option(key, value):
+            raise Refused(_("not an option the next game offers"))
+        with self.box.lock:  # the page hears the new choice now, not at the next event
+            self.publisher.publish()
+
+    async def _reissue(self, seat: int) -> None:
         token = self.seats.reissue(seat)
         self._last_seq.pop(seat, None)
         log.info("companion: seat %d has a new code %s; the old one no longer works", seat + 1, shown(token))
@@ -459,7 +579,7 @@ class CompanionServer:
 
     # -- pushing the loop's snapshots ---------------------------------------------------
     def _seats_text(self) -> str:
-        return json.dumps({"type": "seats", "joined": self._joined})
+        return json.dumps({"type": "seats", "joined": self.joined()})
 
     def _push_seats(self) -> None:
         text = self._seats_text()
@@ -473,10 +593,19 @@ class CompanionServer:
             asyncio.ensure_future(self._send(ws, snap.host))
         for seat, sockets in self._seat_sockets.items():
             for ws in sockets:
-                asyncio.ensure_future(self._send(ws, snap.seats[seat]))
+                asyncio.ensure_future(self._send(ws, seat_text(snap, seat)))
 
     @staticmethod
     async def _send(ws: web.WebSocketResponse, text: str) -> None:
         if not ws.closed:
             with contextlib.suppress(ConnectionError, RuntimeError):  # gone meanwhile: its handler cleans up
                 await ws.send_str(text)
+
+
+def seat_text(snap: Snapshot, seat: int) -> str:
+    """What a seat's phone is sent: its view, or, for a seat the running
+    game does not have (the menu chose fewer players), that it sits out."""
+    if seat < len(snap.seats):
+        return snap.seats[seat]
+    return json.dumps({"type": "seat", "version": snap.version, "seat": seat, "name": "", "phase": None,
+                       "finished": False, "private": {}, "moves": [], "rejected": None, "sitting_out": True})

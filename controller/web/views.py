@@ -8,6 +8,7 @@ server thread only ever reads snapshots.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import threading
@@ -17,13 +18,29 @@ from typing import Any
 
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
-from games.base import GameEvent
-from games.i18n import _, format_number
+from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
+from games.i18n import N_, _, format_number
+from games.toolkit.scene import COMMON_STATUS_WORDS
 
 log = logging.getLogger("buzzerbox.web")
 
 #: the generic host buttons (the keyboard's and the host box's), in page order
 HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
+#: what the host page may ask of the box itself, whatever the game (not the engine's)
+BOX_HOST_ACTIONS: tuple[str, ...] = ("pause", "continue", "end")
+#: host actions the box sends itself: never a button
+BOX_SENT = frozenset({HOST_SHOWN, HOST_RESUME, HOST_ADJUST})
+#: the words for the host actions most games share; a game's own action is
+#: shown as its ``GameSpec`` names it, else as the engine names it
+ACTION_WORDS: dict[str, str] = {
+    "arm": N_("Arm"), "correct": N_("Correct"), "wrong": N_("Wrong"), "undo": N_("Undo"), "next": N_("Next"),
+    "reset": N_("Reset"), "pick": N_("Pick (tie)"), "start": N_("Start"), "stop": N_("Stop"),
+}
+#: the words for the phases most games share (a game's own: ``GameSpec.phase_labels``, its status labels, else its name)
+PHASE_WORDS: dict[str, str] = {
+    "idle": N_("Waiting"), "armed": N_("Armed: buzz now"), "answering": N_("Answering"), "tie": N_("Tie"),
+    "round_over": N_("Round over"), "playing": N_("Playing"), "play": N_("Playing"), "over": N_("Game over"),
+}
 #: what the scoreboard stream's ``state`` messages look like (docs/companion.md)
 BOARD_VERSION = 1
 #: events the scoreboard stream keeps for a late joiner
@@ -51,13 +68,6 @@ def messages() -> dict[str, str]:
         "enter": _("Enter"),
         "wrong_pin": _("Wrong PIN."),
         "pin_locked": _("Too many wrong PINs: wait a minute."),
-        "arm": _("Arm"),
-        "correct": _("Correct"),
-        "wrong": _("Wrong"),
-        "undo": _("Undo"),
-        "next": _("Next"),
-        "reset": _("Reset"),
-        "pick": _("Pick (tie)"),
         "seats": _("Seats"),
         "reissue": _("New code"),
         "joined": _("joined"),
@@ -70,15 +80,36 @@ def messages() -> dict[str, str]:
         "sent": _("Sent"),
         "seat": _("Seat"),
         "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
-        # the common phases' words (a game's own phase is shown as the engine names it)
-        "phase_idle": _("Waiting"),
-        "phase_armed": _("Armed: buzz now"),
-        "phase_answering": _("Answering"),
-        "phase_tie": _("Tie"),
-        "phase_round_over": _("Round over"),
-        "phase_playing": _("Playing"),
-        "phase_over": _("Game over"),
+        "pause": _("Pause"),
+        "continue": _("Resume"),
+        "end": _("End the game"),
+        "end_confirm": _("End this game now? Tap again to end it."),
+        "paused": _("Paused"),
+        "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
+        "between": _("No game running: choose the next one in the menu on the big screen."),
+        "names": _("Names"),
+        "rename": _("Save"),
+        "next_game": _("Next game: {game}"),
+        "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
+        "no_corrections": _("This game keeps no points the host can correct."),
     }
+
+
+def has_seats(engine: Any) -> bool:
+    """A game with phone seats: its engine offers ``legal_moves(seat)``
+    (Viva Topo!'s ``legal_moves()``, the current player's board moves, is
+    not a seat's hand)."""
+    kind = type(engine)
+    if kind not in _TAKES_A_SEAT:  # asked once per engine class: a snapshot is built after every change
+        legal_moves = getattr(kind, "legal_moves", None)
+        try:
+            _TAKES_A_SEAT[kind] = callable(legal_moves) and inspect.signature(legal_moves).bind(None, 0) is not None
+        except (TypeError, ValueError):
+            _TAKES_A_SEAT[kind] = False
+    return _TAKES_A_SEAT[kind]
+
+
+_TAKES_A_SEAT: dict[type, bool] = {}
 
 
 def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
@@ -87,11 +118,10 @@ def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
 
     Engines give ``legal_moves(seat)`` as objects with ``to_json()`` or as
     mappings; either way the page gets plain JSON and sends one back."""
-    legal_moves = getattr(engine, "legal_moves", None)
-    if not callable(legal_moves):
+    if not has_seats(engine):
         return None
     out = []
-    for move in legal_moves(seat):
+    for move in engine.legal_moves(seat):
         data = move.to_json() if hasattr(move, "to_json") else dict(move)
         entry: dict[str, Any] = {"kind": str(data["kind"]), "args": dict(data.get("args") or {})}
         if data.get("preview"):
@@ -105,6 +135,48 @@ def move_key(kind: str, args: Mapping[str, Any]) -> str:
     return json.dumps([kind, args], sort_keys=True, separators=(",", ":"))
 
 
+def phase_words(spec: GameSpec, phase: object) -> str:
+    """A phase as the host and the scoreboard read it, in the box's language."""
+    name = str(phase or "")
+    if name in spec.phase_labels:
+        return _(spec.phase_labels[name])
+    if name in PHASE_WORDS:
+        return _(PHASE_WORDS[name])
+    if name in spec.status_labels and spec.status_labels[name]:
+        return _(spec.status_labels[name]).capitalize()
+    return name.replace("_", " ").capitalize()
+
+
+def status_words(spec: GameSpec, status: str) -> str:
+    """A station's status as the strip says it (the game's own words first)."""
+    if status in spec.status_labels:
+        return _(spec.status_labels[status])
+    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else ""
+
+
+def action_words(spec: GameSpec, kind: str) -> str:
+    if kind in spec.host_labels:
+        return _(spec.host_labels[kind])
+    if kind in ACTION_WORDS:
+        return _(ACTION_WORDS[kind])
+    return kind.replace("_", " ").capitalize()
+
+
+def host_buttons(box: Box) -> list[dict[str, str]]:
+    """The host's buttons that make sense now: each generic button (and each
+    of the game's own host keys) whose action the engine takes now, named
+    for what it does in this game (reaction's arm starts), each action once."""
+    spec, legal = box.spec, set(box.engine.legal_actions(None))
+    buttons: list[dict[str, str]] = []
+    done: set[str] = set()
+    for name in (*HOST_BUTTONS, *dict.fromkeys(spec.host_keys.values())):
+        kind = box.host_kind(name)
+        if kind in legal and kind not in done and kind not in BOX_SENT:
+            done.add(kind)
+            buttons.append({"name": name, "kind": kind, "label": action_words(spec, kind)})
+    return buttons
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """One published state: JSON text per page, and the moves each seat may send."""
@@ -115,14 +187,26 @@ class Snapshot:
     seats: tuple[str, ...]
     offered: tuple[frozenset[str], ...]
     uses_seats: bool
+    #: what the host may send now: button names and the box's own (pause, continue, end)
     host_actions: frozenset[str]
+    #: the game takes score corrections now (``HOST_ADJUST``)
+    adjust: bool = False
 
 
 class Publisher:
-    """Builds snapshots on the loop thread; ``latest`` is read from any thread."""
+    """Builds snapshots on the loop thread; ``latest`` is read from any thread.
 
-    def __init__(self, box: Box) -> None:
+    In the menu one publisher serves game after game (``rebind``); between
+    games (``detach``) the pages hear that none is running."""
+
+    def __init__(self, box: Box, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.box = box
+        #: a game is running on ``box`` (False between the menu's games)
+        self.live = True
+        #: the menu's next game and its options (``Menu.next_game``), for the host page; None outside the menu
+        self.next_game = next_game
+        #: the next game as the latest snapshot shows it (JSON): the server compares it with the menu's
+        self.next_shown = "null"
         self._lock = threading.Lock()
         self._version = 0
         self._recent: list[dict[str, Any]] = []
@@ -134,6 +218,19 @@ class Publisher:
     def latest(self) -> Snapshot:
         with self._lock:
             return self._latest
+
+    def rebind(self, box: Box) -> Snapshot:
+        """The next game: the same pages now show ``box``."""
+        with box.lock:
+            self.box, self.live = box, True
+            self._recent, self._rejected = [], {}
+            return self.publish()
+
+    def detach(self) -> Snapshot:
+        """The game closed: the pages keep its last scores and say none is running."""
+        with self.box.lock:
+            self.live = False
+            return self.publish()
 
     def on_events(self, events: list[GameEvent]) -> None:
         """The box's event hook: publish whenever the game said something.
@@ -161,27 +258,29 @@ class Publisher:
         return snap
 
     def build(self) -> Snapshot:
-        box, engine = self.box, self.box.engine
+        box, engine, spec = self.box, self.box.engine, self.box.spec
         self._version += 1
         view = engine.public_view()
         strip = box.strip()
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
+                    "label": status_words(spec, str(cell["status"])),
                     "score": scores[i] if i < len(scores) else None} for i, cell in enumerate(strip)]
         margins_view = view.get("margins_us")
         margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}
         winner = view.get("winner")
-        board = {"type": "state", "v": BOARD_VERSION, "version": self._version, "game": box.spec.name,
-                 "title": box.spec.title, "phase": view.get("phase"), "finished": engine.finished,
+        phase_label = _("Game over") if engine.finished else phase_words(spec, view.get("phase"))
+        board = {"type": "state", "v": BOARD_VERSION, "version": self._version, "game": spec.name,
+                 "title": _(spec.title), "phase": view.get("phase"), "phase_label": phase_label,
+                 "finished": engine.finished, "live": self.live, "paused": box.host_paused,
                  "question": view.get("question"), "round": view.get("round"),
                  "first": winner if isinstance(winner, int) else None,
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}
-        legal = set(engine.legal_actions(None))
-        buttons = [{"name": name, "legal": box.host_kind(name) in legal}
-                   for name in (*HOST_BUTTONS, *dict.fromkeys(box.spec.host_keys.values()))]
+        playing = self.live and not engine.finished
+        buttons = host_buttons(box) if playing and not box.host_paused else []
         seat_texts, offered = [], []
-        uses_seats = callable(getattr(engine, "legal_moves", None))
+        uses_seats = has_seats(engine)
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}
@@ -193,9 +292,17 @@ class Publisher:
                                           "rejected": self._rejected.get(seat)}, default=str))
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
                            | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel)})
-        host = {"type": "host", "version": self._version, "game": box.spec.name, "title": box.spec.title, "phase": view.get("phase"),
-                "finished": engine.finished, "buttons": buttons, "uses_seats": uses_seats,
-                "players": players}
+        adjust = playing and HOST_ADJUST in engine.legal_actions(None)
+        next_game = None if self.next_game is None else self.next_game()
+        self.next_shown = json.dumps(next_game, default=str)
+        host = {"type": "host", "version": self._version, "game": spec.name, "title": _(spec.title),
+                "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
+                "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
+                "uses_seats": uses_seats, "players": players,
+                "next": next_game}
+        actions = {b["name"] for b in buttons}
+        if self.live:
+            actions |= {"continue"} if box.host_paused else {"pause"}
+            actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
-                        tuple(seat_texts), tuple(offered), uses_seats,
-                        frozenset(str(b["name"]) for b in buttons))
+                        tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)

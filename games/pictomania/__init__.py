@@ -93,6 +93,10 @@ SPEC = GameSpec(
     options=OPTIONS,
     host_aliases={"arm": (START, NEXT, REVEAL), "next": (NEXT, START, REVEAL)},
     host_keys={"s": START, "v": REVEAL},  # space (arm) and n (next) go through host_aliases
+    # the host remote's words (docs/companion.md)
+    host_labels={START: N_("Start drawing"), REVEAL: N_("Reveal"), NEXT: N_("Next round")},
+    phase_labels={"cards": N_("Word cards"), "drawing": N_("Drawing"), "review": N_("Review"),
+                  "revealed": N_("Guesses revealed")},
     logged_events=frozenset({"bonus", "reveal", "admitted", "swapped", "bell"}),
     event_sounds={"bell": "bell", "bonus": "tick"},
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},

@@ -19,7 +19,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
-from games.base import HOST_RESUME, Action, GameEvent, GameSettings, RuleError
+from games.base import (
+    HOST_ADJUST,
+    HOST_RESUME,
+    Action,
+    GameEvent,
+    GameSettings,
+    RuleError,
+    score_adjustment,
+)
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
@@ -236,6 +244,9 @@ class QuizEngine:
         self._undo: deque[tuple[_Round, int, Arbiter, int]] = deque(maxlen=UNDO_DEPTH)
         #: reactions are what the players did, not a judgement: undo leaves them
         self.reactions = [_Reactions() for _ in range(n)]
+        #: the host's score corrections per team (``HOST_ADJUST``): kept apart
+        #: from the round, so an undo of a judgement never undoes a correction
+        self.corrections = [0] * self.team_count
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -314,7 +325,7 @@ class QuizEngine:
             legal = ["reveal", *legal]
         if r.phase in ("idle", "round_over"):
             legal = [*legal, "leaderboard"]
-        return legal + (["undo"] if self._undo else [])
+        return legal + (["undo"] if self._undo else []) + [HOST_ADJUST]
 
     # -- questions ----------------------------------------------------------
     def _question(self, number: int | None = None) -> dict[str, Any]:
@@ -402,6 +413,11 @@ class QuizEngine:
         kind, t = action.kind, action.t_us
         if kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), t)
+        if kind == HOST_ADJUST:
+            station, points = score_adjustment(action, self.settings.players)
+            team = self.teams[station]
+            self.corrections[team] += points
+            return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
         if kind not in HOST_ACTIONS:
             raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
         if kind not in self.legal_actions(None):
@@ -557,7 +573,7 @@ class QuizEngine:
 
     def _game_over(self, t: int) -> list[GameEvent]:
         r = self.round
-        data: dict[str, Any] = {"scores": list(r.scores)}
+        data: dict[str, Any] = {"scores": self._team_scores()}
         if r.over is not None:
             data["reason"] = r.over
         return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
@@ -587,10 +603,11 @@ class QuizEngine:
         members: dict[int, list[int]] = {}
         for s, team in enumerate(self.teams):
             members.setdefault(team, []).append(s)
-        rows = sorted(members.items(), key=lambda item: (-r.scores[item[0]], -r.correct[item[0]], item[0]))
+        scores = self._team_scores()
+        rows = sorted(members.items(), key=lambda item: (-scores[item[0]], -r.correct[item[0]], item[0]))
         out: list[dict[str, Any]] = []
         for k, (team, stations) in enumerate(rows):
-            score = r.scores[team]
+            score = scores[team]
             place = out[-1]["place"] if out and out[-1]["score"] == score else k + 1
             out.append({"place": place, "team": team, "stations": stations, "score": score,
                         "correct": r.correct[team], "wrong": r.wrong[team], "out": team in r.eliminated})
@@ -602,6 +619,10 @@ class QuizEngine:
                 for s, rec in enumerate(self.reactions)]
 
     # -- views --------------------------------------------------------------
+    def _team_scores(self) -> list[int]:
+        """Each team's points: judged, plus the host's corrections."""
+        return [judged + fixed for judged, fixed in zip(self.round.scores, self.corrections, strict=True)]
+
     def _status(self, station: int) -> str:
         r = self.round
         if self.arbiter.locked(station, self.now_us):
@@ -661,8 +682,8 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
-            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": list(r.scores),
+            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": self._team_scores(),
             "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
             "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
             "win_correct": self.options.win_correct,
@@ -714,8 +735,8 @@ class QuizEngine:
             "ties": result.ties,
             "early": result.early,
             "answering": r.answering if r.phase == "answering" else None,
-            "scores": [r.scores[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": list(r.scores),
+            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
+            "team_scores": self._team_scores(),
             "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
             "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
             "out": [self.teams[s] in r.eliminated for s in range(self.settings.players)],

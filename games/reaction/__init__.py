@@ -24,6 +24,9 @@ SPEC = GameSpec(
     },
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
+    # the host remote says its phases in words (docs/companion.md)
+    phase_labels={"ready": N_("Ready"), "wait": N_("Wait for it"), "decoy": N_("Wait for it"), "go": N_("GO"),
+                  "result": N_("Result")},
     status_lights={"winner": "on", "reacted": "blink"},
     summary=N_("Wait for GO, then press: the fastest wins the round. "
                 "Press before GO, or on a decoy, and you sit the round out."),

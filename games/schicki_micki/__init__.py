@@ -44,6 +44,9 @@ SPEC = GameSpec(
     scene="games.schicki_micki.scene:SchickiMickiScene",
     options=OPTIONS,
     host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
+    # the host remote's words (docs/companion.md)
+    host_labels={"turn": N_("Turn a card")},
+    phase_labels={"waiting": N_("Waiting"), "showing": N_("Card on show"), "window": N_("React now")},
     # a station's reaction to the newest card, then how it was judged
     status_lights={"winner": "on", "reacted": "blink",
                    "done": "off", "ignored": "off", "nothing": "off", "returned": "off"},

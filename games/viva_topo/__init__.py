@@ -42,6 +42,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
+    phase_labels={"roll": N_("Roll the die"), "move": N_("Move")},  # the host remote's words
     options={"auto_move_single": Option(True, bool)},
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "
                "every mouse it reaches. The most cheese wins."),

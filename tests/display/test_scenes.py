@@ -188,3 +188,27 @@ def test_sixteen_stations_fit_in_two_rows() -> None:
     assert len({c.top for c in cells}) == 2
     assert all(surface.get_rect().contains(c) for c in cells)
     assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:])
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_menu_with_more_rows_than_fit_scrolls_and_keeps_the_chosen_row_in_sight(size: tuple[int, int]) -> None:
+    """The quiz has many options: its rows must not run into the station strip,
+    and the row being changed is always drawn (found when the quiz's pack and
+    rules rows and the Phones row landed together)."""
+    theme.DRAWN = []
+    try:
+        menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)])
+        rows = len(menu.view()["items"])
+        strip_top = strip_cells(pygame.Surface(size), 4)[0].top
+        for step in range(rows):
+            theme.DRAWN.clear()
+            view = menu.view()
+            MenuScene().draw(pygame.Surface(size), freeze(view), [], 0)
+            chosen = next(it for it in view["items"] if it["selected"])
+            asked = {str(d[0]) for d in theme.DRAWN}
+            assert str(chosen["label"]) in asked or str(chosen["value"]).upper() in asked, f"row {step} not drawn"
+            spilled = [d[0] for d in theme.DRAWN if d[3].top < strip_top < d[3].bottom]
+            assert not spilled, f"rows run into the station strip: {spilled}"
+            menu.key("down")
+    finally:
+        theme.DRAWN = None

@@ -10,7 +10,7 @@
     message(m) {
       if (m.type !== "state") return;
       $("title").textContent = m.title;
-      $("phase").textContent = m.finished ? Box.text("over") : Box.text("phase_" + m.phase, String(m.phase || ""));
+      $("phase").textContent = m.paused ? Box.text("paused") : (m.phase_label || String(m.phase || ""));
       $("question").textContent = m.question ? "#" + m.question : "";
       const body = $("players");
       Box.clear(body);

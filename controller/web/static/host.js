@@ -1,5 +1,7 @@
-// The host remote: PIN first, then every host button the game has, the
-// scores, and (for games with phones) each seat with a "new code" button.
+// The host remote: PIN first, then the host buttons that make sense in this
+// game right now (named by the box, in its language), pause and end, each
+// player's name and score (with corrections), and, for games with phones,
+// each seat with a "new code" button.
 "use strict";
 
 (async function () {
@@ -10,7 +12,10 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, state = null, joined = [];
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, state = null, joined = [], endArmed = false;
+  const editing = new Map(); // seat -> text typed but not saved (kept across updates)
+
+  function send(obj) { seq += 1; obj.seq = seq; link.send(obj); }
 
   function renderSeats() {
     if (!state || !state.uses_seats) { $("seats-box").className = "hidden"; return; }
@@ -19,7 +24,7 @@
     Box.clear(seats);
     state.players.forEach((p, i) => {
       const b = Box.el("button", { text: Box.text("reissue"), "data-seat": String(i) });
-      b.addEventListener("click", () => { seq += 1; link.send({ type: "reissue", seat: i, seq }); });
+      b.addEventListener("click", () => send({ type: "reissue", seat: i }));
       seats.appendChild(Box.el("div", { cls: "seat" }, [
         Box.el("span", { text: p.name }),
         Box.el("span", { cls: joined[i] ? "joined" : "", text: Box.text(joined[i] ? "joined" : "not_joined") }),
@@ -27,23 +32,98 @@
     });
   }
 
-  function render(m) {
-    state = m;
-    $("phase").textContent = m.finished ? Box.text("over") : Box.text("phase_" + m.phase, String(m.phase || ""));
-    const buttons = $("buttons");
-    Box.clear(buttons);
-    for (const b of m.buttons) {
-      const e = Box.el("button", { cls: b.name, "data-action": b.name, text: Box.text(b.name) });
-      e.disabled = !b.legal || m.finished;
-      e.addEventListener("click", () => { seq += 1; link.send({ type: "host", action: b.name, seq }); });
-      buttons.appendChild(e);
-    }
+  function button(action, label, cls) {
+    const e = Box.el("button", { cls: cls || action, "data-action": action, text: label });
+    e.addEventListener("click", () => send({ type: "host", action }));
+    return e;
+  }
+
+  function renderBoxButtons(m) {
+    const row = $("box-buttons");
+    Box.clear(row);
+    if (!m.live) return;
+    if (!m.finished) row.appendChild(m.paused ? button("continue", Box.text("continue"), "continue")
+                                               : button("pause", Box.text("pause"), "pause"));
+    const end = Box.el("button", { cls: "end" + (endArmed ? " armed" : ""), "data-action": "end",
+                                   text: endArmed ? Box.text("end_confirm") : Box.text("end") });
+    end.addEventListener("click", () => {  // two taps: a game is not ended by a slip of the thumb
+      if (endArmed) { endArmed = false; send({ type: "host", action: "end" }); } else endArmed = true;
+      renderBoxButtons(state);
+    });
+    row.appendChild(end);
+  }
+
+  function renderPlayers(m) {
     const scores = $("scores");
+    const rows = scores.querySelectorAll(".player");
+    const typing = document.activeElement && document.activeElement.classList.contains("name");
+    if (typing && rows.length === m.players.length && !!scores.querySelector(".adjust") === !!m.adjust) {
+      // a name is being typed: change the scores in place, never the field under the thumb
+      m.players.forEach((p, i) => {
+        rows[i].querySelector(".label").textContent = p.label || "";
+        rows[i].querySelector(".score").textContent = p.score === null || p.score === undefined ? "" : String(p.score);
+      });
+      return;
+    }
     Box.clear(scores);
     for (const p of m.players) {
-      scores.appendChild(Box.el("div", { cls: "seat" }, [Box.el("span", { text: p.name }),
-        Box.el("strong", { text: p.score === null ? "" : String(p.score) })]));
+      const name = Box.el("input", { cls: "name", "data-seat": String(p.seat), maxlength: "16", "aria-label": Box.text("names") });
+      name.value = editing.has(p.seat) ? editing.get(p.seat) : p.name;
+      name.addEventListener("input", () => editing.set(p.seat, name.value));
+      const save = Box.el("button", { cls: "save", "data-rename": String(p.seat), text: Box.text("rename") });
+      save.addEventListener("click", () => {
+        send({ type: "name", seat: p.seat, name: name.value.trim() });
+        editing.delete(p.seat);
+      });
+      const parts = [name, save, Box.el("span", { cls: "label", text: p.label || "" }),
+        Box.el("strong", { cls: "score", text: p.score === null || p.score === undefined ? "" : String(p.score) })];
+      if (m.adjust) {
+        for (const [points, text] of [[-1, "−1"], [1, "+1"]]) {
+          const b = Box.el("button", { cls: "adjust", "data-adjust": String(points), text });
+          b.addEventListener("click", () => send({ type: "score", seat: p.seat, points }));
+          parts.push(b);
+        }
+      }
+      scores.appendChild(Box.el("div", { cls: "seat player", "data-seat": String(p.seat) }, parts));
     }
+  }
+
+  function renderNext(m) {
+    // the menu's next game and its options: each applies when that game starts
+    const box = $("next-box"), list = $("next");
+    if (!m.next) { box.className = "hidden"; return; }
+    box.className = "";
+    if (document.activeElement && document.activeElement.tagName === "SELECT" && list.contains(document.activeElement)
+        && list.children.length === m.next.options.length) return;  // never close a list under the thumb
+    $("next-title").textContent = Box.text("next_game").replace("{game}", m.next.game);
+    $("next-note").textContent = Box.text("next_note");
+    Box.clear(list);
+    for (const o of m.next.options) {
+      const select = Box.el("select", { "data-option": o.key, "aria-label": o.label });
+      o.choices.forEach(([value, name], i) => {
+        const opt = Box.el("option", { value: String(i), text: name });
+        if (JSON.stringify(value) === JSON.stringify(o.value)) opt.selected = true;
+        select.appendChild(opt);
+      });
+      select.addEventListener("change", () => send({ type: "option", key: o.key, value: o.choices[Number(select.value)][0] }));
+      list.appendChild(Box.el("label", { cls: "seat option" }, [Box.el("span", { text: o.label }), select]));
+    }
+  }
+
+  function render(m) {
+    state = m;
+    $("title").textContent = m.title || Box.text("host_title");
+    $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
+    const note = $("note");
+    const said = !m.live ? Box.text("between") : m.paused ? Box.text("paused_note") : "";
+    note.textContent = said;
+    note.className = said ? "note" : "note hidden";
+    const buttons = $("buttons");
+    Box.clear(buttons);
+    for (const b of m.buttons) buttons.appendChild(button(b.name, b.label, b.kind));
+    renderBoxButtons(m);
+    renderPlayers(m);
+    renderNext(m);
     renderSeats();
   }
 

@@ -1,0 +1,287 @@
+"""The host remote's actions the box itself applies: pause and carry on
+(clocks stand still, the bells do nothing), score corrections (a journaled
+host action the game applies; an undo of a judgement keeps them) and new
+names (on the strip at once, journaled, replayed). Then the host snapshot:
+only what makes sense now, in words; and the messages' checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from controller import journal as journal_mod
+from controller.inputs import HOST_STATION
+from controller.press import InputNotice, Press
+from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box, box_from_journal
+from controller.timeline import box_now_us
+from controller.web.server import CompanionServer
+from controller.web.views import Publisher
+from games import registry
+from games.base import HOST_ADJUST, Action
+from games.i18n import set_language
+
+S = 1_000_000
+
+
+def quiz_box(path: Path | None = None, **options: Any) -> Box:
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, seed=1, **options), station_names=["Ann", "Bob", "Cy"])
+    if path is not None:
+        box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play"))
+    return box
+
+
+def host(box: Box, name: str, t: int) -> None:
+    box.press(Press(HOST_STATION, name, t))
+    box.step(t)
+
+
+def test_a_host_pause_stops_the_clocks_ignores_the_bells_and_replays(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path, answer_time_us=10 * S)
+    host(box, "arm", 0)
+    box.press(Press(1, "bell", 1 * S))
+    box.step(1 * S + 10_000)
+    assert box.engine.public_view()["answering"] == 1
+    box.notice(InputNotice(HOST_STATION, "host", HOST_PAUSED, 2 * S))
+    box.step(2 * S)
+    assert box.host_paused and box.next_due_us() is None  # nothing due: the deciding thread sleeps
+    box.press(Press(0, "bell", 5 * S))  # a bell while paused
+    box.step(20 * S)  # long past the answer timer's 11 s
+    view = box.engine.public_view()
+    assert view["phase"] == "answering" and view["answering"] == 1  # nobody timed out meanwhile
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, 30 * S))
+    box.step(30 * S)
+    box.step(38 * S)  # 9 s of the answer's 10 used: still answering
+    assert box.engine.public_view()["phase"] == "answering"
+    assert box.engine.public_view()["queue"] == []  # the bell rung during the pause is not in line
+    assert "time_up" not in [e.kind for e in box.event_log]
+    box.step(40 * S)
+    assert [e.kind for e in box.event_log].count("time_up") == 1  # now the time is up
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.engine.summary() == box.engine.summary()
+
+
+def test_score_corrections_are_journaled_survive_an_undo_and_replay(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path)
+    host(box, "arm", 0)
+    box.press(Press(2, "bell", 1 * S))
+    box.step(2 * S)
+    host(box, "correct", 3 * S)
+    box.deliver_action(Action(HOST_ADJUST, 4 * S, None, {"player": 0, "points": 1}))
+    box.deliver_action(Action(HOST_ADJUST, 4 * S + 1, None, {"player": 2, "points": -1}))
+    box.step(5 * S)
+    assert box.engine.public_view()["scores"] == [1, 0, 0]
+    host(box, "undo", 6 * S)  # the judgement is undone, the corrections stay
+    assert box.engine.public_view()["scores"] == [1, 0, -1]
+    events = [e.kind for e in box.event_log]
+    assert events.count("adjusted") == 2
+    box.deliver_action(Action(HOST_ADJUST, 7 * S, None, {"player": 9, "points": 1}))
+    box.step(7 * S)
+    assert box.event_log[-1].kind == "rejected" and "station 0..2" in box.event_log[-1].data["why"]
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.engine.public_view()["scores"] == [1, 0, -1]
+
+
+def test_a_new_name_shows_on_the_strip_at_once_and_replays(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    box = quiz_box(path)
+    box.notice(InputNotice(1, "Bára", RENAMED, 1 * S))
+    events = box.step(1 * S)
+    assert [e.kind for e in events] == [RENAMED]
+    assert [c["name"] for c in box.strip()] == ["Ann", "Bára", "Cy"]
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(path))
+    assert again.station_names == ["Ann", "Bára", "Cy"]
+
+
+def host_view(box: Box) -> dict[str, Any]:
+    return json.loads(Publisher(box).latest.host)
+
+
+def test_the_host_sees_only_what_makes_sense_now_in_words() -> None:
+    set_language("en")
+    box = quiz_box()
+    view = host_view(box)
+    assert [b["label"] for b in view["buttons"]] == ["Arm", "Next", "Leaderboard"]
+    assert view["phase_label"] == "Waiting" and view["adjust"] and not view["paused"]
+    spec = registry.get("reaction")
+    reaction = Box(spec, spec.settings(2, seed=1))
+    buttons = host_view(reaction)["buttons"]
+    assert [(b["name"], b["label"]) for b in buttons] == [("arm", "Start")]  # its arm starts
+    assert not host_view(reaction)["adjust"]  # reaction times are not points to correct
+    set_language("cs")
+    try:
+        assert host_view(box)["buttons"][0]["label"] not in ("Arm", "")
+    finally:
+        set_language("en")
+
+
+def test_each_game_says_its_phase_and_its_own_buttons_in_its_words() -> None:
+    set_language("en")
+    seen = {}
+    for name in ("pictomania", "schicki-micki", "reaction", "viva-topo"):
+        spec = registry.get(name)
+        view = host_view(Box(spec, spec.settings(3, seed=1)))
+        seen[name] = (view["phase_label"], [b["label"] for b in view["buttons"]])
+    assert seen == {"pictomania": ("Word cards", ["Start drawing"]), "schicki-micki": ("Waiting", ["Turn a card"]),
+                    "reaction": ("Ready", ["Start"]), "viva-topo": ("Roll the die", [])}
+
+
+# -- the messages, over a real socket ---------------------------------------------------------
+
+async def host_session(server: CompanionServer, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Say hello with the PIN, send each message, return each answer (ok or refused)."""
+    answers = []
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/host")
+        await ws.send_json({"type": "hello", "pin": server.seats.pin})
+        for message in messages:
+            await ws.send_json(message)
+            while True:
+                reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                if reply["type"] in ("ok", "refused"):
+                    answers.append(reply)
+                    break
+    return answers
+
+
+@pytest.fixture
+def server() -> Any:
+    box = quiz_box()
+    box.time_offset_us = -box_now_us()  # a live box: its timeline starts now
+    renamed: list[tuple[int, str]] = []
+    ended: list[bool] = []
+    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
+                          on_rename=lambda seat, name: renamed.append((seat, name)),
+                          end_game=lambda: ended.append(True))
+    srv.start()
+    srv.renamed, srv.ended = renamed, ended  # type: ignore[attr-defined]
+    yield srv
+    srv.stop()
+
+
+def now(box: Box) -> int:
+    return box_now_us() + box.time_offset_us
+
+
+def test_host_messages_pause_rename_correct_and_end_through_the_inbox(server: Any) -> None:
+    box = server.box
+    answers = asyncio.run(host_session(server, [
+        {"type": "host", "action": "pause", "seq": 1},
+        {"type": "name", "seat": 0, "name": "  Zoë ", "seq": 2},
+        {"type": "score", "seat": 1, "points": 1, "seq": 3},
+        {"type": "host", "action": "end", "seq": 4},
+    ]))
+    assert [a["type"] for a in answers] == ["ok"] * 4
+    box.step(now(box))
+    assert box.host_paused and box.station_names[0] == "Zoë" and server.renamed == [(0, "Zoë")]
+    assert server.ended == [True]
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, box_now_us()))
+    box.step(now(box) + 10 * S)  # the correction was held for the pause, and is applied after it
+    assert box.engine.public_view()["scores"] == [0, 1, 0]
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    ({"type": "name", "seat": 0, "name": "x" * 17}, "1 to 16"),
+    ({"type": "name", "seat": 0, "name": "   "}, "1 to 16"),
+    ({"type": "name", "seat": 0, "name": "a\nb"}, "1 to 16"),
+    ({"type": "name", "seat": 7, "name": "Al"}, '"seat"'),
+    ({"type": "score", "seat": 0, "points": 5}, '"points"'),
+    ({"type": "score", "seat": 0, "points": 0}, '"points"'),
+    ({"type": "score", "seat": 0}, '"points"'),
+    ({"type": "score", "seat": 0, "points": 1, "extra": 1}, "unknown fields"),
+    ({"type": "host", "action": "continue"}, "no such host button"),  # not paused
+    ({"type": "host", "action": "correct"}, "no such host button"),  # nothing to judge
+    ({"type": "shout"}, "unknown message"),
+])
+def test_bad_host_messages_are_refused_and_change_nothing(server: Any, message: dict[str, Any], why: str) -> None:
+    box = server.box
+    before = (list(box.station_names), box.engine.public_view()["scores"], box.host_paused)
+    (answer,) = asyncio.run(host_session(server, [{**message, "seq": 1}]))
+    assert answer["type"] == "refused" and why in answer["why"], answer
+    box.step(now(box) + S)
+    assert (list(box.station_names), box.engine.public_view()["scores"], box.host_paused) == before
+    assert server.renamed == [] and server.ended == []
+
+
+def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> None:
+    from controller.display.menu import Menu
+
+    set_language("en")
+    menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)], 3)
+    box = quiz_box()
+    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1", on_option=menu.set_option,
+                          next_game=menu.next_game)
+    srv.start()
+    try:
+        shown = json.loads(srv.publisher.latest.host)["next"]
+        timer = next(o for o in shown["options"] if o["key"] == "answer_time_us")
+        assert shown["game"] == "Quiz buzzer" and timer["value"] is None
+        assert [name for _value, name in timer["choices"]] == ["off", "10 s", "20 s", "30 s"]
+        answers = asyncio.run(host_session(srv, [
+            {"type": "option", "key": "answer_time_us", "value": 20_000_000, "seq": 1},
+            {"type": "option", "key": "answer_time_us", "value": 7, "seq": 2},  # not a choice
+            {"type": "option", "key": "volume", "value": 1.0, "seq": 3},  # a menu row, not the game's option
+            {"type": "option", "key": "questions", "value": "10", "seq": 4},  # 10, not "10"
+        ]))
+        assert [a["type"] for a in answers] == ["ok", "refused", "refused", "refused"]
+        assert menu.choice().options["answer_time_us"] == 20_000_000  # the next game starts with it
+        assert "questions" not in menu.choice().options
+        shown = json.loads(srv.publisher.latest.host)["next"]  # the page hears it at once
+        assert next(o for o in shown["options"] if o["key"] == "answer_time_us")["value"] == 20_000_000
+        srv.detach()  # between games: the host changes the menu's game on the HDMI screen
+        menu.key("right")
+        deadline = time.monotonic() + 5
+        while json.loads(srv.publisher.latest.host)["next"]["game"] != "Reaction duel":
+            assert time.monotonic() < deadline, "the host page never heard of the menu's new game"
+            time.sleep(0.05)
+    finally:
+        srv.stop()
+
+
+def test_options_are_refused_where_no_menu_chooses_the_next_game(server: Any) -> None:
+    (answer,) = asyncio.run(host_session(server, [{"type": "option", "key": "questions", "value": 10, "seq": 1}]))
+    assert answer["type"] == "refused" and "menu" in answer["why"]
+    assert json.loads(server.publisher.latest.host)["next"] is None
+
+
+def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any, caplog: Any) -> None:
+    """Seeded and time-bounded: random host messages after the PIN (the known
+    types with random fields and values, and junk) are each answered with
+    ``ok`` or ``refused``; nothing raises, and the game still runs."""
+    from controller.web.server import HOST_MESSAGES
+
+    rng = random.Random(1616)
+    values: list[Any] = [None, True, 0, 1, -1, 2, 7, 2**60, -(2**60), 0.5, "", "x", "pause", "end", "continue",
+                         "arm", "answer_time_us", "Zoë", "a" * 300, [], [1], {}, {"a": 1}]
+    fields = ["action", "seat", "points", "name", "key", "value", "extra"]
+    messages = []
+    for seq in range(1, 301):
+        kind = rng.choice([*HOST_MESSAGES, "hello", "move", "x"])
+        message: dict[str, Any] = {"type": kind, "seq": seq if rng.random() < 0.9 else rng.choice(values)}
+        for name in rng.sample(fields, rng.randint(0, 4)):
+            message[name] = rng.choice(values)
+        messages.append(message)
+    started = time.monotonic()
+    answers = asyncio.run(host_session(server, messages))
+    assert time.monotonic() - started < 20
+    assert len(answers) == len(messages) and {a["type"] for a in answers} <= {"ok", "refused"}
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    box = server.box
+    box.step(now(box) + S)
+    box.notice(InputNotice(HOST_STATION, "host", HOST_CONTINUED, box_now_us()))
+    box.step(now(box) + 2 * S)
+    host(box, "arm", now(box) + 3 * S)  # the game still takes the host's buttons
+    box.step(now(box) + 4 * S)
+    assert box.engine.public_view()["phase"] == "armed"

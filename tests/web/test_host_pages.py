@@ -1,0 +1,140 @@
+"""The host remote in a real (headless) Chromium: it pauses and resumes a
+quiz (the HDMI screen says so), corrects a score, renames a player (the
+HDMI strip shows the new name at once) and ends the game; and in the menu's
+session a game switch keeps a joined phone joined."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pygame
+import pytest
+from playwright.sync_api import expect
+
+from controller import live
+from controller.display.loop import snapshot
+from controller.display.screen import Screen
+from controller.press import Press
+from controller.timeline import box_now_us
+from controller.web.attach import MenuCompanion
+from games import registry
+from tests.web.conftest import Served
+from tests.web.test_pages import SCREENS, chips
+
+
+def log_in(page: Any, s: Any) -> None:
+    page.goto(s.server.host_url())
+    page.fill("#pin", s.server.seats.pin)
+    page.click("#enter")
+    page.wait_for_selector("#remote:not(.hidden)")
+
+
+def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: Any) -> None:
+    s: Served = served("quiz", 3, answer_time_us=10_000_000)
+    host, board = phone(), phone()
+    board.goto(s.server.board_url())
+    log_in(host, s)
+    host.click("button[data-action='arm']")
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
+    s.box.press(Press(2, "bell", box_now_us()))
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "answering")
+
+    host.click("button[data-action='pause']")
+    s.wait(lambda: s.box.host_paused)
+    expect(host.locator("#phase")).to_have_text("Paused")
+    expect(host.locator("#buttons button")).to_have_count(0)  # nothing to judge while paused
+    expect(board.locator("#phase")).to_have_text("Paused")
+    overlay = s.game.presenter.scene.overlays[0]
+    assert overlay.paused()
+    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-paused.png"), (1280, 720))
+    left = s.box.engine.public_view()["answer_left_us"]
+    s.box.press(Press(0, "bell", box_now_us()))  # a bell during the pause does nothing
+    host.wait_for_timeout(400)
+    assert s.box.engine.public_view()["answer_left_us"] == left  # the answer timer stands still
+    host.click("button[data-action='continue']")
+    s.wait(lambda: not s.box.host_paused)
+    host.wait_for_selector("button[data-action='correct']")
+    assert s.box.engine.public_view()["queue"] == []
+
+    host.click(".player[data-seat='0'] button[data-adjust='1']")  # a point the judgement missed
+    s.wait(lambda: s.box.engine.public_view()["scores"] == [1, 0, 0])
+    expect(board.locator("tr[data-seat='0'] td.score")).to_have_text("1")
+    expect(host.locator(".player[data-seat='0'] .score")).to_have_text("1")
+
+    host.fill(".player[data-seat='1'] input.name", "Magdalena")
+    host.click(".player[data-seat='1'] button[data-rename='1']")
+    s.wait(lambda: s.box.strip()[1]["name"] == "Magdalena")  # what the HDMI strip draws
+    expect(board.locator("tr[data-seat='1'] td").first).to_contain_text("Magdalena")
+    host.screenshot(path=str(SCREENS / "companion-host-remote.png"), full_page=True)
+    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-renamed.png"), (1280, 720))
+
+    host.click("button[data-action='end']")  # the first tap only asks
+    expect(host.locator("button[data-action='end']")).to_contain_text("Tap again")
+    assert s.thread.is_alive()
+    host.click("button[data-action='end']")
+    s.thread.join(10)
+    assert not s.thread.is_alive() and s.game.closed  # closed as Esc closes it: back to the menu
+
+
+def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.LiveGame, threading.Thread]:
+    """One of the menu's games: a box, its HDMI loop on a thread, the session's server moved to it."""
+    spec = registry.get("hands")
+    box = live.new_box(spec, spec.settings(players, seed=seed), None, None)
+    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+                                   colors=None)
+    game = live.LiveGame(box, presenter)
+    companion.game(box, [presenter.scene, presenter.results])
+    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 60, "fps": 30}, daemon=True)
+    thread.start()
+    return game, thread
+
+
+@pytest.fixture
+def menu_session(monkeypatch: pytest.MonkeyPatch) -> Iterator[MenuCompanion]:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    with registry.register("hands", "tests.web.hands"):
+        companion = MenuCompanion(0, bind="127.0.0.1", address="127.0.0.1")
+        yield companion
+        companion.stop()
+
+
+def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: MenuCompanion, phone: Any) -> None:
+    first, thread = play_game(menu_session, 2, seed=3)
+    server = menu_session.server
+    assert server is not None
+    url, port, pin = server.seat_url(0), server.port, server.seats.pin
+    a, host = phone(), phone()
+    a.goto(url)
+    a.wait_for_selector("#private .chip")
+    assert chips(a) == first.box.engine.hands[0]
+    host.goto(server.host_url())
+    host.fill("#pin", pin)
+    host.click("#enter")
+    expect(host.locator(".player")).to_have_count(2)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))  # the first game ends
+    thread.join(10)
+    assert first.closed
+    menu_session.between()
+    expect(host.locator("#note")).to_contain_text("No game running")
+    expect(host.locator("button[data-action='end']")).to_have_count(0)
+
+    second, thread = play_game(menu_session, 3, seed=11)
+    try:
+        assert menu_session.server is server and (server.port, server.seats.pin) == (port, pin)
+        assert server.seat_url(0) == url  # no new code: nobody scans again
+        hand = list(second.box.engine.hands[0])
+        assert hand != first.box.engine.hands[0]
+        expect(a.locator("#private .chip").first).to_have_text(str(hand[0]))  # the same page, the new game
+        assert chips(a) == hand
+        assert server.joined() == [True, False, False]
+        expect(host.locator(".player")).to_have_count(3)  # the host page, still logged in, follows too
+        expect(host.locator("#note")).to_be_hidden()
+        a.locator("#moves button").first.click()  # and plays it
+        expect(a.locator("#private .chip")).to_have_count(len(hand) - 1)
+        assert second.box.engine.played == [hand[0]]
+    finally:
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        thread.join(10)
