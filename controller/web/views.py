@@ -89,6 +89,10 @@ def messages() -> dict[str, str]:
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "names": _("Names"),
         "rename": _("Save"),
+        "cue_question": _("Question {number}"),
+        "cue_answer": _("Answer"),
+        "cue_also": _("Also right"),
+        "cue_next": _("Next: question {number}"),
         "next_game": _("Next game: {game}"),
         "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
         "no_corrections": _("This game keeps no points the host can correct."),
@@ -299,10 +303,21 @@ class Publisher:
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
-                "next": next_game}
+                "next": next_game, "cue": host_cue(engine, uses_seats)}
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:
+    """What only the host may read ahead: the engine's view for no seat
+    (the quiz's question with its answer and the next question). A game with
+    seats keeps ``private_view(None)`` for other uses, so only a game without
+    seats is asked; an empty view is no cue."""
+    if uses_seats or not hasattr(engine, "private_view"):
+        return None
+    cue = engine.private_view(None)
+    return cue if isinstance(cue, dict) and cue.get("question") else None

@@ -66,7 +66,8 @@ def test_two_seats_join_by_their_qr_codes_see_only_their_own_hand_and_play(serve
 
 
 def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follows(served: Any, phone: Any) -> None:
-    s: Served = served("quiz", 3)
+    s: Served = served("quiz", 3, pack="en-general")
+    first, second = s.box.engine.pack[0], s.box.engine.pack[1]
     host, board = phone(), phone()
     board.goto(s.server.board_url())
     board.wait_for_selector("tr[data-seat='2']")
@@ -80,6 +81,11 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     host.fill("#pin", s.server.seats.pin)
     host.click("#enter")
     host.wait_for_selector("#remote:not(.hidden) button[data-action='arm']")
+    # the host reads the answer from the start, and the next question ahead
+    expect(host.locator("#cue .cue-text")).to_have_text(first["text"])
+    expect(host.locator("#cue .cue-answer strong")).to_have_text(first["answer"])
+    expect(host.locator("#cue .cue-next")).to_contain_text(second["text"])
+    assert first["answer"] not in board.inner_text("body")  # the scoreboard is public: no answer there
     expect(host.locator("#buttons button[data-action='correct']")).to_have_count(0)  # nothing to judge yet
     host.click("button[data-action='arm']")
     s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
@@ -96,8 +102,11 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     expect(host.locator("#phase")).to_have_text("Round over")
     board.screenshot(path=str(SCREENS / "companion-board.png"))
 
+    host.click("button[data-action='next']")  # with a pack, next shows the answer first
+    s.wait(lambda: s.box.engine.public_view()["revealed"])
     host.click("button[data-action='next']")
     s.wait(lambda: s.box.engine.public_view()["phase"] == "idle")
+    expect(host.locator("#cue .cue-text")).to_have_text(second["text"])
     s.stop()
     snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-host.png"), (1280, 720))
 

@@ -110,8 +110,27 @@
     }
   }
 
+  function renderCue(m) {
+    // the question with its answer from the start, and the next one to read ahead (host only)
+    const cue = $("cue"), q = m.cue && m.cue.question;
+    Box.clear(cue);
+    if (!q || !q.text) { cue.className = "cue hidden"; return; }
+    cue.className = "cue";
+    const head = Box.text("cue_question").replace("{number}", String(q.number)) + (q.category ? " · " + q.category : "");
+    cue.appendChild(Box.el("h2", { text: head }));
+    cue.appendChild(Box.el("p", { cls: "cue-text", text: q.text }));
+    cue.appendChild(Box.el("p", { cls: "cue-answer" }, [Box.el("span", { text: Box.text("cue_answer") + ": " }),
+                                                         Box.el("strong", { text: q.answer || "" })]));
+    if (q.alternatives && q.alternatives.length)
+      cue.appendChild(Box.el("p", { cls: "hint", text: Box.text("cue_also") + ": " + q.alternatives.join(", ") }));
+    const n = m.cue.next;
+    if (n && n.text) cue.appendChild(Box.el("p", { cls: "hint cue-next",
+      text: Box.text("cue_next").replace("{number}", String(n.number)) + ": " + n.text + " (" + (n.answer || "") + ")" }));
+  }
+
   function render(m) {
     state = m;
+    renderCue(m);
     $("title").textContent = m.title || Box.text("host_title");
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
     const note = $("note");
