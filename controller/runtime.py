@@ -290,7 +290,7 @@ class Box(InputLayer):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []
         action = self.spec.buttons.action(press.station, press.input, self.station_kinds[press.station],
-                                          press.t_us, press.precision_us)
+                                          press.t_us, press.precision_us, press.clock, press.clock_precision_us)
         return [] if action is None else self._apply(action)
 
     def _seen(self, t_us: int, journaled: bool = True) -> None:
