@@ -14,13 +14,10 @@ import time
 
 import pytest
 
-try:  # the arbitration rules moved to games/ on main (issue 10); the rule is the same
-    from games.arbitration import tie_threshold_us
-except ImportError:  # pragma: no cover - before that merge
-    from controller.arbiter import tie_threshold_us  # type: ignore[no-redef]
 from controller.press import Press
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
+from games.arbitration import rank_by_time, tie_threshold_us
 from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
 LOG = "controller.sources.board"
@@ -334,3 +331,30 @@ def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
         accepted += n
     assert trials >= min(3, want_trials)
     assert not notes, f"{accepted} presses in {trials} trials, {len(notes)} wrong: {notes[:20]}"
+
+
+def test_two_presses_5_us_apart_on_one_board_are_ordered_across_a_slow_usb() -> None:
+    """1 ms one way: the mapping is worth ±500 µs against other clocks, but both
+    presses carry this board's clock, so the arbiter orders them by the board's
+    2 µs PIO stamps; against a GPIO stamp 5 µs away it is a tie."""
+    sim = BoardSim(up_delay_us=1_000, capture="pio", pio_period_us=2)
+    sink = Sink()
+    source = driver(sim, sink, channels=WIDE)
+    try:
+        pump_until(sim, lambda: source.connected, "the connection", step_us=500)
+        at = sim.now_us + 2_000
+        sim.press(19, at_us=at + 5, bounce=())  # GP27, 5 µs after ...
+        sim.press(2, at_us=at, bounce=())  # ... GP2
+        pump_until(sim, lambda: len(sink.presses()) >= 2, "both presses", step_us=1_000)
+        presses = sink.presses()
+        assert min(p.precision_us for p in presses) >= 500  # what they are worth against another clock
+        assert len({p.clock for p in presses}) == 1
+        groups = rank_by_time(presses, lambda p: p.t_us, lambda p: p.precision_us,
+                              clock=lambda p: (p.clock, p.clock_precision_us))
+        assert [[p.station for p in g] for g in groups] == [[2], [3]]  # GP2 first, by 5 µs
+        gpio = Press(0, "bell", presses[0].t_us + 5)
+        assert len(rank_by_time([presses[0], gpio], lambda p: p.t_us, lambda p: p.precision_us,
+                                clock=lambda p: (p.clock, p.clock_precision_us))) == 1
+    finally:
+        source.stop()
+        sim.close()
