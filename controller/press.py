@@ -39,6 +39,9 @@ class Press:
     edges: int = 1  # how many edges the bounce train had (diagnostics)
     clock: str = ""  # "": the box timeline itself (GPIO kernel stamps, keys, phones)
     clock_precision_us: int = 0  # 0: as precision_us
+    #: the event's identity at its source (``<boot>#<seq>`` on the board): a press a
+    #: board sends again to a restarted host is known as the same press
+    source_event: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"station": self.station, "input": self.input, "t_us": self.t_us}
@@ -50,6 +53,8 @@ class Press:
             out["clock"] = self.clock
         if self.clock_precision_us:
             out["clock_precision_us"] = self.clock_precision_us
+        if self.source_event:
+            out["source_event"] = self.source_event
         return out
 
     @classmethod
@@ -62,6 +67,7 @@ class Press:
             edges=int(data.get("edges", 1)),
             clock=str(data.get("clock", "")),
             clock_precision_us=int(data.get("clock_precision_us", 0)),
+            source_event=str(data.get("source_event", "")),
         )
 
 

@@ -4,6 +4,8 @@ on its normally-closed contact reads pressed at rest, through the firmware
 
 from __future__ import annotations
 
+import time
+
 from controller import profile as profile_mod
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
@@ -22,8 +24,16 @@ def test_a_board_input_closed_at_rest_is_named_by_the_guided_test() -> None:
                                           reconnect_delay_s=0.02)
         test = GuidedTest(prof, timeout_us=20_000, lights=False)  # nobody presses: every other input times out
         said: list[str] = []
-        report = run(test, source, now=sim.host_clock, sleep=lambda us: sim.advance(us), ask=lambda q: "y",
-                     say=said.append)
+
+        def sleep(us: int) -> None:
+            """Virtual time passes; while the board is not yet connected, wait (real
+            time) for the driver to read its hello, as half a second of rest would."""
+            sim.advance(us)
+            deadline = time.monotonic() + 5.0
+            while not source.connected and time.monotonic() < deadline:
+                time.sleep(0.005)
+
+        report = run(test, source, now=sim.host_clock, sleep=sleep, ask=lambda q: "y", say=said.append)
         source.stop()
     finally:
         sim.close()

@@ -134,7 +134,9 @@ class ClockMap:
         anchors = self._anchors or [self._ref_board]
         dist = min(abs(at - b) for b in anchors)
         err = trusted / 2 + max(self.misses, default=0.0) + rate * max(dist, self.prior_span_us)
-        return math.ceil(err) + 1  # + the 1 µs quantum of both clocks
+        # + 1 µs for the quantum of the two clocks, + 1 µs for the midpoint and the mapped
+        # stamp each rounded to whole µs (a fuzz under load once missed by exactly 1 µs)
+        return math.ceil(err) + 2
 
     def _fit(self) -> None:
         self.fits += 1

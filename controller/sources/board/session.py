@@ -474,7 +474,8 @@ class BoardSession:
             own = max(1, num(f, "p", 0, 1 << 30, default=1)) + extra_us
             precision = max(own, self.clock.error_us(t_board) + extra_us)
             return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1),
-                          clock=self.clock_id(f), clock_precision_us=own)]
+                          clock=self.clock_id(f), clock_precision_us=own,
+                          source_event=f"{f.get('b') or self.known_boot}#{seq}")]
         return [InputNotice(station, name, f["k"], t_box)]
 
     def clock_id(self, f: Mapping[str, str]) -> str:
