@@ -384,7 +384,10 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
     if kind == "press":
         press = Press(station=f.integer("station", -1, MAX_PLAYERS), input=f.text("input", limit=64),
                       t_us=f.integer("t_us"), precision_us=f.integer("precision_us", 0, 10**9, default=1),
-                      edges=f.integer("edges", 0, 10**9, default=1))
+                      edges=f.integer("edges", 0, 10**9, default=1),
+                      clock=f.opt_str("clock") or "",
+                      clock_precision_us=f.integer("clock_precision_us", 0, 10**9, default=0),
+                      source_event=f.opt_str("source_event") or "")
         return PressRecord(press, f.opt_int("at_us"))
     if kind in ("host", "action"):
         player = f.opt_int("player", 0, MAX_PLAYERS - 1)

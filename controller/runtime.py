@@ -71,6 +71,9 @@ LATE_FLOOR_US = 50_000
 GUARD_RELAX_US = 3_000_000
 
 
+SOURCE_EVENTS_KEPT = 4096
+
+
 class Box(InputLayer):
     """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
 
@@ -132,6 +135,10 @@ class Box(InputLayer):
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
         self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
+        #: the newest source event ids taken (``Press.source_event``): a board replays to a
+        #: restarted host what the dead one had not acked, journaled or not
+        self._source_events: set[str] = set()
+        self._source_order: deque[str] = deque()
         self._order = itertools.count()
 
     # -- header for the journal ---------------------------------------------------
@@ -244,10 +251,28 @@ class Box(InputLayer):
 
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""
+        if not self.first_delivery(press):
+            log.info("press %s of station %d again from its source (a restarted host is sent what "
+                     "was not acknowledged): already taken, ignored", press.source_event, press.station)
+            return
         self.press_log.append(press)
         self.presses_total += 1
         self.note_press(press)
         self._submit(press.t_us, press)
+
+    def first_delivery(self, press: Press) -> bool:
+        """False for a press whose source event was taken already (kept for the
+        newest ``SOURCE_EVENTS_KEPT``: far more than a board holds unacknowledged)."""
+        key = press.source_event
+        if not key:
+            return True
+        if key in self._source_events:
+            return False
+        self._source_events.add(key)
+        self._source_order.append(key)
+        if len(self._source_order) > SOURCE_EVENTS_KEPT:
+            self._source_events.discard(self._source_order.popleft())
+        return True
 
     def _submit(self, t_us: int, item: Press | Action) -> None:
         heapq.heappush(self._held, (t_us, next(self._order), item))
@@ -304,7 +329,7 @@ class Box(InputLayer):
             log.warning("press from station %d, which this game does not have; ignored", press.station)
             return []
         action = self.spec.buttons.action(press.station, press.input, self.station_kinds[press.station],
-                                          press.t_us, press.precision_us)
+                                          press.t_us, press.precision_us, press.clock, press.clock_precision_us)
         return [] if action is None else self._apply(action)
 
     def _seen(self, t_us: int, journaled: bool = True) -> None:
@@ -462,6 +487,7 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
         try:
             if isinstance(record, PressRecord):
                 box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
+                box.first_delivery(record.press)
                 box.press_log.append(record.press)
                 box.presses_total += 1
                 box._deliver(record.press)

@@ -20,25 +20,56 @@ def tie_threshold_us(precision_a: int, precision_b: int, tie_window_us: int = 0)
     return max(precision_a, precision_b, tie_window_us, 1)
 
 
+#: (the clock that stamped an item, its precision against stamps of that same clock);
+#: an empty clock id is the box's own timeline, compared by ``precision_us`` alone
+ClockOf = Callable[[T], tuple[str, int]]
+
+
+def pair_threshold_us(
+    precision_a: int,
+    precision_b: int,
+    tie_window_us: int = 0,
+    clock_a: tuple[str, int] = ("", 0),
+    clock_b: tuple[str, int] = ("", 0),
+) -> int:
+    """The tie threshold of one pair. Stamped by the same clock (one board's
+    timer): that clock's own precision, since no mapping between clocks lies
+    between them; by different clocks: ``tie_threshold_us`` of the precisions,
+    which carry the error of mapping each clock onto the box timeline."""
+    if clock_a[0] and clock_a[0] == clock_b[0]:
+        own_a = clock_a[1] or precision_a
+        own_b = clock_b[1] or precision_b
+        return tie_threshold_us(own_a, own_b, tie_window_us)
+    return tie_threshold_us(precision_a, precision_b, tie_window_us)
+
+
+def _no_clock(item: object) -> tuple[str, int]:
+    return ("", 0)
+
+
 def rank_by_time(
     items: Iterable[T],
     t_us: Callable[[T], int],
     precision_us: Callable[[T], int] = lambda item: 1,
     tie_window_us: int = 0,
+    clock: ClockOf[T] = _no_clock,
 ) -> list[list[T]]:
     """Order items by their stamp into groups; a group of two or more is a tie.
 
     An item joins the current group when it is closer to *any* member than
-    the tie threshold of that pair: then no two neighbours are ever put in an
-    order finer than they were stamped. (A chain of near-ties becomes one tie:
-    honest, since each link could have gone either way.) Sorting is stable:
-    equal stamps keep their arrival order inside the group.
+    the tie threshold of that pair (``pair_threshold_us``: two stamps of one
+    board's clock are compared at that clock's precision, stamps of two clocks
+    at their precisions on the box timeline): then no two neighbours are ever
+    put in an order finer than they were stamped. (A chain of near-ties
+    becomes one tie: honest, since each link could have gone either way.)
+    Sorting is stable: equal stamps keep their arrival order inside the group.
     """
     ordered = sorted(items, key=t_us)
     groups: list[list[T]] = []
     for item in ordered:
         if groups and any(
-            t_us(item) - t_us(member) < tie_threshold_us(precision_us(member), precision_us(item), tie_window_us)
+            t_us(item) - t_us(member) < pair_threshold_us(precision_us(member), precision_us(item),
+                                                          tie_window_us, clock(member), clock(item))
             for member in groups[-1]
         ):
             groups[-1].append(item)
@@ -54,6 +85,9 @@ class Buzz:
     station: int
     t_us: int
     precision_us: int = 1
+    #: the clock that stamped it and its precision against that clock (``pair_threshold_us``)
+    clock: str = ""
+    clock_precision_us: int = 0
 
 
 @dataclass
@@ -106,7 +140,8 @@ class Arbiter:
     def locked(self, station: int, now_us: int) -> bool:
         return self.locked_until_us.get(station, -1) > now_us
 
-    def press(self, station: int, t_us: int, precision_us: int = 1) -> str:
+    def press(self, station: int, t_us: int, precision_us: int = 1, clock: str = "",
+              clock_precision_us: int = 0) -> str:
         """Count one press. Returns what it was: ``early`` (before arming: locked
         out), ``locked`` (inside its lockout: the lockout restarts), ``out``
         (answered wrong already), ``again`` (already counted), ``late`` (past the
@@ -129,7 +164,7 @@ class Arbiter:
         window = self.options.queue_window_us
         if first is not None and window is not None and t_us - first > window:
             return "late"
-        self.buzzes.append(Buzz(station, t_us, precision_us))
+        self.buzzes.append(Buzz(station, t_us, precision_us, clock, clock_precision_us))
         return "counted"
 
     def first_time_us(self) -> int | None:
@@ -144,6 +179,7 @@ class Arbiter:
             t_us=lambda b: b.t_us,
             precision_us=lambda b: b.precision_us,
             tie_window_us=self.options.tie_window_us,
+            clock=lambda b: (b.clock, b.clock_precision_us),
         )
 
     def result(self, contenders_only: bool = False) -> ArbiterResult:

@@ -33,7 +33,9 @@ class Action:
 
     ``player`` is None for host actions. ``precision_us`` is how finely the
     source could stamp ``t_us``; arbitration never claims an order finer than
-    the coarser precision of two actions.
+    the coarser precision of two actions. ``clock``/``clock_precision_us``:
+    the clock that stamped it when not the box's own (one board's timer) and
+    its precision against that same clock (``arbitration.pair_threshold_us``).
     """
 
     kind: str
@@ -41,6 +43,8 @@ class Action:
     player: int | None = None
     args: Mapping[str, Any] = field(default_factory=dict)
     precision_us: int = 1
+    clock: str = ""
+    clock_precision_us: int = 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "t_us": self.t_us}
@@ -50,6 +54,10 @@ class Action:
             out["args"] = dict(self.args)
         if self.precision_us != 1:
             out["precision_us"] = self.precision_us
+        if self.clock:
+            out["clock"] = self.clock
+        if self.clock_precision_us:
+            out["clock_precision_us"] = self.clock_precision_us
         return out
 
     @classmethod
@@ -60,6 +68,8 @@ class Action:
             player=None if data.get("player") is None else int(data["player"]),
             args=dict(data.get("args", {})),
             precision_us=int(data.get("precision_us", 1)),
+            clock=str(data.get("clock", "")),
+            clock_precision_us=int(data.get("clock_precision_us", 0)),
         )
 
 
@@ -288,13 +298,14 @@ class ButtonMap:
                 return self.bindings[key]
         return None
 
-    def action(self, station: int, input: str, station_kind: str, t_us: int, precision_us: int = 1) -> Action | None:
+    def action(self, station: int, input: str, station_kind: str, t_us: int, precision_us: int = 1,
+               clock: str = "", clock_precision_us: int = 0) -> Action | None:
         """The engine action for one debounced press of ``station``'s ``input``."""
         bound = self.lookup(station_kind, input)
         if bound is None:
             return None
         kind, args = bound
-        return Action(kind, t_us, station, dict(args), precision_us)
+        return Action(kind, t_us, station, dict(args), precision_us, clock, clock_precision_us)
 
 
 ScenarioStep = Callable[[Mapping[str, Any], int], "Action | None"]

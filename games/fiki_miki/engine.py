@@ -95,6 +95,8 @@ class Ring:
     player: int
     t_us: int
     precision_us: int = 1
+    clock: str = ""  # the clock that stamped it and its precision there (arbitration.pair_threshold_us)
+    clock_precision_us: int = 0
 
 
 @dataclass
@@ -385,7 +387,7 @@ class FikiMikiEngine:
         s.stats["rings"] += 1
         pictures = self._landed_pictures()
         if pictures >= self.options.threshold:
-            ring = Ring(p, t_us, max(1, action.precision_us))
+            ring = Ring(p, t_us, max(1, action.precision_us), action.clock, action.clock_precision_us)
             s.rings.append(ring)
             s.race_closes_us = min(r.t_us for r in s.rings) + self.options.race_window_us
             s.phase = Phase.BELL
@@ -423,6 +425,7 @@ class FikiMikiEngine:
             t_us=lambda r: r.t_us,
             precision_us=lambda r: r.precision_us,
             tie_window_us=self.options.tie_window_us,
+            clock=lambda r: (r.clock, r.clock_precision_us),
         )
 
     def _resolve_race(self, t_us: int) -> list[GameEvent]:
@@ -565,7 +568,7 @@ class FikiMikiEngine:
         s.rang.add(p)
         s.stats["rings"] += 1
         if not any(card.kind == s.led_kind for card in s.hands[p]):
-            s.rings.append(Ring(p, t_us, max(1, action.precision_us)))
+            s.rings.append(Ring(p, t_us, max(1, action.precision_us), action.clock, action.clock_precision_us))
             return [GameEvent("ring", t_us, p, {"closes_us": s.window_closes_us})]
         s.stats["wrong_rings"] += 1
         s.owed[p] = 2

@@ -351,7 +351,7 @@ class QuizEngine:
         station, t = action.player, action.t_us
         if self.finished:
             return []
-        outcome = self.arbiter.press(station, t, action.precision_us)
+        outcome = self.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
         if outcome in ("early", "locked"):
             until = self.arbiter.locked_until_us[station]
             return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]

@@ -45,6 +45,8 @@ class Hit:
     player: int
     t_us: int
     precision_us: int
+    clock: str = ""
+    clock_precision_us: int = 0
 
 
 @dataclass
@@ -226,7 +228,7 @@ class ReactionEngine:
             return events
         if self.phase != "go":
             return []
-        self.hits.append(Hit(p, action.t_us, action.precision_us))
+        self.hits.append(Hit(p, action.t_us, action.precision_us, action.clock, action.clock_precision_us))
         events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
         if len(self.hits) + len(self.false_starts) == self.settings.players:
             events += self._end_round(action.t_us)
@@ -234,7 +236,8 @@ class ReactionEngine:
 
     def _end_round(self, at_us: int) -> list[GameEvent]:
         t_show = self.t_show_us or self.go_at_us or at_us
-        groups = rank_by_time(self.hits, lambda h: h.t_us, lambda h: h.precision_us, self.options.tie_window_us)
+        groups = rank_by_time(self.hits, lambda h: h.t_us, lambda h: h.precision_us, self.options.tie_window_us,
+                              lambda h: (h.clock, h.clock_precision_us))
         winners = [h.player for h in groups[0]] if groups else []
         for p in range(self.settings.players):
             self.records[p].rounds += 1

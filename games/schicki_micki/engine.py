@@ -79,6 +79,8 @@ class Reaction:
     t_us: int
     precision_us: int = 1
     accessory: str | None = None  # for calls; None = compact "call" button
+    clock: str = ""  # the clock that stamped it and its precision there (arbitration.pair_threshold_us)
+    clock_precision_us: int = 0
 
     def words(self) -> str:
         if self.kind == "call":
@@ -346,7 +348,8 @@ class SchickiMickiEngine:
         accessory = action.args.get("accessory") if action.kind == "call" else None
         if accessory is not None and accessory not in ACCESSORIES:
             raise RuleError(f"call: accessory {accessory!r} does not exist; use one of: {', '.join(ACCESSORIES)}")
-        reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory)
+        reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory,
+                            action.clock, action.clock_precision_us)
         # In stamp order, a player's first reaction counts; a later one replaces it
         # only if that was a call and this is a blue grab or a knock.
         history = sorted([*self.history.get(player, []), reaction], key=lambda r: r.t_us)
@@ -385,6 +388,7 @@ class SchickiMickiEngine:
             t_us=lambda r: r.t_us,
             precision_us=lambda r: r.precision_us,
             tie_window_us=self.tie_window_us,
+            clock=lambda r: (r.clock, r.clock_precision_us),
         )
 
     def _pawn_holders(self) -> tuple[list[Reaction], list[Reaction]]:

@@ -91,3 +91,47 @@ def test_no_board_at_start_is_said_once_and_the_game_waits(caplog):
     assert box.strip()[0]["status"] == "disconnected"
     assert caplog.text.count("no input board found") == 1
     assert "plug it in" in caplog.text
+
+
+def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
+    """The host process dies after its box journaled a press but before the board
+    heard its ack; the board replays it to the restarted host, whose box (resumed
+    from the journal) knows it: not counted again, not shown as late evidence."""
+    from controller import journal
+    from controller.journal import JournalWriter
+    from controller.runtime import box_from_journal
+
+    sim = BoardSim()
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3))
+    path = tmp_path / "q.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"))
+    channels = {0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}
+    kw = dict(port=lambda: sim.port, clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02)
+    source = BoardSource(channels, **kw)
+    box.latency_guard_us = 300_000  # a loaded machine's driver thread is late: not what this is about
+    source.start(box)
+    try:
+        pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+        box.host("arm", sim.host_clock())
+        sim.corrupt_commands(1_000_000)  # from now on the board hears no ack
+        sim.press(1)
+        pump(sim, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the winner", timeout=30.0)
+        source.stop()  # the host dies
+        box.journal.close()
+        assert sim.board.events.first == 1  # the board still holds the press: never acked
+        sim._corrupt_cmds = 0
+        resumed = box_from_journal(journal.read(path))
+        assert resumed.summary()["winner"] == 1 and resumed.presses_total == 1
+        source = BoardSource(channels, **kw)
+        resumed.latency_guard_us = box.latency_guard_us
+        source.start(resumed)
+        pump(sim, resumed, 300_000, lambda ev: sim.board.events.first > 1, "the replayed press, acked",
+             timeout=30.0)
+        events = pump(sim, resumed, 400_000, lambda ev: True, "a while", timeout=30.0)
+        assert resumed.presses_total == 1
+        assert not [e for e in resumed.event_log if e.kind == "late_evidence"], list(resumed.event_log)
+        assert resumed.summary()["winner"] == 1 and not events
+    finally:
+        source.stop()
+        sim.close()

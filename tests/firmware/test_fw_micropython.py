@@ -7,6 +7,7 @@ without it these tests skip loudly, and fail under ``.ci/run``
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -90,3 +91,23 @@ def test_lamps_stay_dark_until_the_first_all_off_write_under_micropython() -> No
     """/OE (pulled up) is left to its pull-up until all-off is shifted and latched, then driven low."""
     out = run_micropython().splitlines()
     assert "lights_boot ['oe input pull=None', 'spi 00', 'pin 20=1', 'pin 20=0', 'oe out 0']" in out
+
+
+def test_gp2_and_gp27_at_once_under_micropython() -> None:
+    """IRQ: served in pin order one handler apart, and declared coarser than that gap
+    (so the host calls it a tie); PIO: one sample, one stamp for both."""
+    out = run_micropython().splitlines()
+    assert "gp2_gp27_irq ['c=0 w=0 t=1000000 p=20', 'c=1 w=0 t=1000015 p=20']" in out
+    assert "gp2_gp27_pio ['c=0 w=0 t=2000010 p=2', 'c=1 w=0 t=2000010 p=2']" in out
+
+
+def test_a_600_s_hold_while_unplugged_keeps_its_wrap_under_micropython() -> None:
+    """Pressed, held ten minutes across the 2^30 wrap with nobody reading, then released
+    and another press: when the host is back, every line carries its wrap count and
+    the press after the hold is exactly 600 s after the first."""
+    line = next(x for x in run_micropython().splitlines() if x.startswith("hold_600s"))
+    events = [dict(f.split("=") for f in body.split()) for body in ast.literal_eval(line.split(" ", 1)[1].rsplit(" ", 1)[0])]
+    at = [int(e["w"]) * (1 << 30) + int(e["t"]) for e in events]
+    assert [e["c"] for e in events] == ["0", "0", "1", "0"]  # press, stuck, the other press, unstuck
+    assert at[2] - at[0] == 600_000_000 and at[3] == at[2]
+    assert line.endswith(" 1")  # the board counted the wrap

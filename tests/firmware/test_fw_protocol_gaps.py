@@ -8,18 +8,16 @@ delivered it."""
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
 
 import pytest
 
-try:  # the arbitration rules moved to games/ on main (issue 10); the rule is the same
-    from games.arbitration import tie_threshold_us
-except ImportError:  # pragma: no cover - before that merge
-    from controller.arbiter import tie_threshold_us  # type: ignore[no-redef]
 from controller.press import Press
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
+from games.arbitration import rank_by_time, tie_threshold_us
 from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
 LOG = "controller.sources.board"
@@ -244,67 +242,119 @@ def test_an_input_closed_at_rest_is_reported_by_the_board(make_rig) -> None:
 FAULTS = ("drop", "corrupt", "commands", "garbage", "deaf", "unplug", "restart")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "OPEN DEFECT (issue 21): with thread timing as it falls, a trial sometimes loses 1-7 presses "
-    "(seen in CI runs and locally; passes in most runs). Kept running so each run shows whether "
-    "it still happens; remove this mark when the loss is found and fixed."))
+def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
+    """One seeded trial: 25 presses on direct and shift-register inputs, each
+    followed by a random wire fault (a driver restart among them). Returns
+    (presses the board accepted, what went wrong): each lost or mis-stamped
+    press named with its board sequence number and the faults it went through,
+    and any press one driver delivered twice."""
+    sim = BoardSim(up_delay_us=rng.choice((0, 300, 1_000)), down_delay_us=rng.choice((0, 700)))
+    sinks = [Sink()]
+    source = driver(sim, sinks[0])
+    truth: dict[tuple[int, str, int], int] = {}
+    history: list[tuple[int, int, str]] = []  # (press index, its board seq, the fault after it)
+
+    def delivered() -> list[Press]:
+        return [p for s in sinks for p in s.presses()]
+
+    try:
+        pump_until(sim, lambda: source.connected, "connect", step_us=2_000)
+        for i in range(25):
+            ch = rng.choice((0, 1, 2, 33, 34))
+            hold = rng.randint(15_000, 60_000)
+            at = sim.press(ch, at_us=sim.now_us + rng.randint(500, 30_000), hold_us=hold)
+            truth[(*CHANNELS[ch], i)] = sim.box_time(at)
+            sim.advance(at - sim.now_us + hold + 15_000, step_us=2_000)  # released: the next press counts
+            fault = rng.choice(FAULTS + ("none",) * 3)
+            history.append((i, sim.board.events.next - 1, fault))
+            if fault == "drop":
+                sim.drop_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCK")))
+            elif fault == "corrupt":
+                sim.corrupt_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCKH")))
+            elif fault == "commands":
+                sim.corrupt_commands(rng.randint(1, 4))
+            elif fault == "garbage":
+                sim.inject(bytes(rng.randrange(256) for _ in range(rng.randint(1, 80))) + b"\n")
+            elif fault == "deaf":
+                sim.stop_reading()
+                sim.advance(rng.randint(100_000, 1_500_000), step_us=5_000)
+                sim.resume_reading()
+            elif fault == "unplug":
+                sim.unplug()
+                sim.advance(rng.randint(50_000, 1_500_000), step_us=5_000)
+                sim.replug()
+            elif fault == "restart":
+                source.stop()
+                sim.advance(rng.randint(10_000, 500_000), step_us=5_000)
+                sinks.append(Sink())
+                source = driver(sim, sinks[-1])
+            sim.advance(rng.randint(40_000, 120_000), step_us=2_000)
+            time.sleep(0.002)
+        # done when every press is matched; not when as many presses came: a restarted
+        # driver re-delivers what the dying one had not acked, mapped by its own clock
+        # fit (another stamp), and counting those stopped the pump before the last came
+        pump_until(sim, lambda: judge(truth, delivered())[0] == 0, f"all {len(truth)} presses",
+                   step_us=20_000, timeout=60.0)  # a loaded CI machine is slow to deliver
+    except AssertionError:
+        pass  # judged below: what never came is counted as lost
+    finally:
+        source.stop()
+        sim.close()
+    _, _, details = judge(truth, delivered())
+    for n, s in enumerate(sinks):
+        stamps = [(p.station, p.input, p.t_us) for p in s.presses()]
+        if len(stamps) != len(set(stamps)):
+            details.append(f"driver {n} delivered a press twice: {sorted(stamps)}")
+    when = {t: i for (_, _, i), t in truth.items()}
+    for k, d in enumerate(details):
+        at = d.rsplit(" ", 1)[-1]
+        if d.startswith("lost") and at.isdigit() and int(at) in when:
+            i = when[int(at)]
+            details[k] = f"{d} (press {i}, board seq {history[i][1]}; faults after it: " \
+                         f"{[f for _, _, f in history[i:] if f != 'none']})"
+    return len(truth), details
+
+
 def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
-    """Seeded, time-bounded: random presses on direct and shift-register inputs
-    with every wire fault between them, a driver restart among them."""
-    rng = random.Random(2121)
-    deadline = time.monotonic() + 20.0
-    trials = accepted = lost_total = bad_total = 0
+    """Seeded, time-bounded: 0 lost and 0 mis-stamped across every trial.
+    BUZZERBOX_FUZZ_TRIALS / _SECONDS / _SEED run it longer by hand (the report's
+    figure: 40 trials under load)."""
+    seed = int(os.environ.get("BUZZERBOX_FUZZ_SEED", "2121"))
+    want_trials = int(os.environ.get("BUZZERBOX_FUZZ_TRIALS", "6"))
+    deadline = time.monotonic() + float(os.environ.get("BUZZERBOX_FUZZ_SECONDS", "20"))
+    trials = accepted = 0
     notes: list[str] = []
-    while time.monotonic() < deadline and trials < 6:
-        sim = BoardSim(up_delay_us=rng.choice((0, 300, 1_000)), down_delay_us=rng.choice((0, 700)))
-        sinks = [Sink()]
-        source = driver(sim, sinks[0])
-        truth: dict[tuple[int, str, int], int] = {}
-        try:
-            pump_until(sim, lambda source=source: source.connected, "connect", step_us=2_000)
-            for i in range(25):
-                ch = rng.choice((0, 1, 2, 33, 34))
-                hold = rng.randint(15_000, 60_000)
-                at = sim.press(ch, at_us=sim.now_us + rng.randint(500, 30_000), hold_us=hold)
-                truth[(*CHANNELS[ch], i)] = sim.box_time(at)
-                sim.advance(at - sim.now_us + hold + 15_000, step_us=2_000)  # released: the next press counts
-                fault = rng.choice(FAULTS + ("none",) * 3)
-                if fault == "drop":
-                    sim.drop_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCK")))
-                elif fault == "corrupt":
-                    sim.corrupt_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCKH")))
-                elif fault == "commands":
-                    sim.corrupt_commands(rng.randint(1, 4))
-                elif fault == "garbage":
-                    sim.inject(bytes(rng.randrange(256) for _ in range(rng.randint(1, 80))) + b"\n")
-                elif fault == "deaf":
-                    sim.stop_reading()
-                    sim.advance(rng.randint(100_000, 1_500_000), step_us=5_000)
-                    sim.resume_reading()
-                elif fault == "unplug":
-                    sim.unplug()
-                    sim.advance(rng.randint(50_000, 1_500_000), step_us=5_000)
-                    sim.replug()
-                elif fault == "restart":
-                    source.stop()
-                    sim.advance(rng.randint(10_000, 500_000), step_us=5_000)
-                    sinks.append(Sink())
-                    source = driver(sim, sinks[-1])
-                sim.advance(rng.randint(40_000, 120_000), step_us=2_000)
-                time.sleep(0.002)
-            want = len(truth)
-            pump_until(sim, lambda sinks=sinks, want=want: len({p for s in sinks for p in s.presses()}) >= want,
-                       f"all {want} presses", step_us=20_000, timeout=60.0)  # a loaded CI machine is slow to deliver
-        except AssertionError:
-            pass  # judged below: what never came is counted as lost
-        finally:
-            source.stop()
-            sim.close()
-        lost, bad, details = judge(truth, [p for s in sinks for p in s.presses()])
+    while time.monotonic() < deadline and trials < want_trials:
+        n, details = fuzz_trial(random.Random(seed + trials))
+        notes += [f"trial {trials} (seed {seed + trials}): {d}" for d in details]
         trials += 1
-        accepted += len(truth)
-        lost_total += lost
-        bad_total += bad
-        notes += details
-    assert trials >= 3
-    assert (lost_total, bad_total) == (0, 0), f"{accepted} presses in {trials} trials: {notes[:40]}"
+        accepted += n
+    assert trials >= min(3, want_trials)
+    assert not notes, f"{accepted} presses in {trials} trials, {len(notes)} wrong: {notes[:20]}"
+
+
+def test_two_presses_5_us_apart_on_one_board_are_ordered_across_a_slow_usb() -> None:
+    """1 ms one way: the mapping is worth ±500 µs against other clocks, but both
+    presses carry this board's clock, so the arbiter orders them by the board's
+    2 µs PIO stamps; against a GPIO stamp 5 µs away it is a tie."""
+    sim = BoardSim(up_delay_us=1_000, capture="pio", pio_period_us=2)
+    sink = Sink()
+    source = driver(sim, sink, channels=WIDE)
+    try:
+        pump_until(sim, lambda: source.connected, "the connection", step_us=500)
+        at = sim.now_us + 2_000
+        sim.press(19, at_us=at + 5, bounce=())  # GP27, 5 µs after ...
+        sim.press(2, at_us=at, bounce=())  # ... GP2
+        pump_until(sim, lambda: len(sink.presses()) >= 2, "both presses", step_us=1_000)
+        presses = sink.presses()
+        assert min(p.precision_us for p in presses) >= 500  # what they are worth against another clock
+        assert len({p.clock for p in presses}) == 1
+        groups = rank_by_time(presses, lambda p: p.t_us, lambda p: p.precision_us,
+                              clock=lambda p: (p.clock, p.clock_precision_us))
+        assert [[p.station for p in g] for g in groups] == [[2], [3]]  # GP2 first, by 5 µs
+        gpio = Press(0, "bell", presses[0].t_us + 5)
+        assert len(rank_by_time([presses[0], gpio], lambda p: p.t_us, lambda p: p.precision_us,
+                                clock=lambda p: (p.clock, p.clock_precision_us))) == 1
+    finally:
+        source.stop()
+        sim.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from collections import deque
 from dataclasses import dataclass
 
@@ -82,6 +83,16 @@ class ClockMap:
         self._ref_box = 0.0
         self._slope = 0.0
         self.drift_warned = False
+        self._token = os.urandom(3).hex()  # this map, unlike any other (a restarted driver's)
+        self.fits = 0  # how many times the mapping changed
+
+    @property
+    def fit_id(self) -> str:
+        """Names the mapping in force now. Two stamps mapped by the same fit differ on
+        the box timeline exactly as on the board (times the fitted drift), so they
+        can be compared at the board's own precision; stamps mapped by two fits
+        differ also by how the fit moved, which only the mapping error bounds."""
+        return f"{self._token}.{self.fits}"
 
     @property
     def ready(self) -> bool:
@@ -123,9 +134,12 @@ class ClockMap:
         anchors = self._anchors or [self._ref_board]
         dist = min(abs(at - b) for b in anchors)
         err = trusted / 2 + max(self.misses, default=0.0) + rate * max(dist, self.prior_span_us)
-        return math.ceil(err) + 1  # + the 1 µs quantum of both clocks
+        # + 1 µs for the quantum of the two clocks, + 1 µs for the midpoint and the mapped
+        # stamp each rounded to whole µs (a fuzz under load once missed by exactly 1 µs)
+        return math.ceil(err) + 2
 
     def _fit(self) -> None:
+        self.fits += 1
         best = min(s.rtt_us for s in self.samples)
         good = [s for s in self.samples if s.rtt_us <= best + self.slack_us]
         if len(good) < 2 or good[-1].board_us - good[0].board_us < self.min_span_us:

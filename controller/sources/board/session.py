@@ -469,10 +469,20 @@ class BoardSession:
         self.delivered += 1
         if kind == "P":
             # what the stamp is worth against another clock: the board's own capture
-            # precision or the mapping error, whichever is coarser, plus the front end's spread
-            precision = max(1, num(f, "p", 0, 1 << 30, default=1), self.clock.error_us(t_board)) + extra_us
-            return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1))]
+            # precision or the mapping error, whichever is coarser, plus the front end's
+            # spread; against a press of this very board (its clock): the capture alone
+            own = max(1, num(f, "p", 0, 1 << 30, default=1)) + extra_us
+            precision = max(own, self.clock.error_us(t_board) + extra_us)
+            return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1),
+                          clock=self.clock_id(f), clock_precision_us=own,
+                          source_event=f"{f.get('b') or self.known_boot}#{seq}")]
         return [InputNotice(station, name, f["k"], t_box)]
+
+    def clock_id(self, f: Mapping[str, str]) -> str:
+        """The clock an event's box stamp comes from: this board boot's timer (a reboot
+        restarts it) through the mapping fit in force (``ClockMap.fit_id``). Presses of
+        one such clock are compared without the error of mapping between clocks."""
+        return f"board:{f.get('b') or self.known_boot}/{self.clock.fit_id}"
 
     def _glitch(self, f: dict[str, str]) -> list[Output]:
         if not self.clock.ready:

@@ -313,4 +313,65 @@ rest = board3.pio_prev
 Sampler.words = [(now[0] + 10, rest & ~(1 << 2) & ~(1 << 3))]  # GP2 and GP3 fall in one sample
 board3.step()
 print("pio_edges", [(board3.edges.c[i], board3.edges.lv[i], board3.edges.t[i] - now[0]) for i in range(2)])
+# GP2 and GP27 pressed at the same instant (issue 21's fault list)
+class PinMap27(PinMap):
+    DIRECT = {0: 2, 1: 27}
+
+
+def bodies_of(lnk, kinds):
+    return [" ".join(w for w in b.split() if w[:2] in ("c=", "w=", "t=", "p="))
+            for b in sent_bodies(lnk) if b[0] in kinds]
+
+
+def steps(b, us, step=250):
+    end = now[0] + us
+    while ticks_diff(end & MASK, now[0]) > 0:
+        now[0] = (now[0] + step) & MASK
+        b.step_guarded()
+
+
+Pin.pins = {}
+now[0] = 1000000
+link5 = Link()
+board5 = app.Board(HW, link5, PinMap27, ticks_us, "cafe0005")
+for gp in (2, 27):  # the IRQ serves GP2, then GP27 one handler later (15 µs)
+    p = Pin.pins[gp]
+    p.level = 0
+    p.trig = Pin.IRQ_FALLING
+    p.handler(p)
+    now[0] += 15
+steps(board5, 30000)
+print("gp2_gp27_irq", bodies_of(link5, "P"))
+Pin.pins = {}
+now[0] = 2000000
+link6 = Link()
+board6 = app.Board(HW, link6, PinMap27, ticks_us, "cafe0006", capture="pio", sampler=Sampler())
+Sampler.words = [(now[0] + 10, board6.pio_prev & ~(1 << 2) & ~(1 << 27))]  # one sample sees both
+steps(board6, 30000)
+print("gp2_gp27_pio", bodies_of(link6, "P"))
+
+# a press held on the board for 600 s (more than half a wrap) while the host is away
+Pin.pins = {}
+now[0] = MASK - 100000000  # 100 s before the wrap: the hold crosses it
+link7 = Link()
+board7 = app.Board(HW, link7, PinMap27, ticks_us, "cafe0007")
+link7.write = lambda data: 0  # unplugged: nothing can go out
+p = Pin.pins[2]
+p.level = 0
+p.trig = Pin.IRQ_FALLING
+p.handler(p)
+for _ in range(12):  # ten minutes, the button held all along (steps() spans < half a wrap)
+    steps(board7, 50000000, step=50000)
+p.level = 1
+p.trig = Pin.IRQ_RISING
+p.handler(p)
+q = Pin.pins[27]
+q.level = 0
+q.trig = Pin.IRQ_FALLING
+q.handler(q)
+steps(board7, 100000)
+link7.write = lambda data: link7.sent.append(bytes(data)) or len(data)
+link7.inbox = proto.frame("R 0") + b"\n"
+steps(board7, 300000)
+print("hold_600s", bodies_of(link7, "PN"), board7.wraps)
 sys.stdout.write("done\n")
