@@ -176,7 +176,7 @@ def test_host_moves_follow_the_phases(table):
 
 @pytest.mark.parametrize("options, named", [
     ({"harsher": "yes"}, "harsher"),
-    ({"guess_tie_us": -1}, "guess_tie_us"),
+    ({"tie_window_us": -1}, "tie_window_us"),
     ({"deck_plan": "hardest"}, "deck_plan"),
     ({"scoring_tokens": [1, 2, 3, 4, 5]}, "scoring_tokens"),
     ({"scoring_tokens": [4, 3]}, "scoring_tokens"),
