@@ -345,7 +345,7 @@ def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], ga
     journals carry them) are accepted and dropped."""
     unknown = sorted(set(given) - set(declared) - retired)
     if unknown:
-        raise error(f"unknown {game} option {unknown[0]!r}; the options are {', '.join(sorted(declared))}")
+        raise error(f"unknown option {unknown[0]!r} for {game}; the options are {', '.join(sorted(declared))}")
     for name, value in given.items():
         if name in declared:
             try:

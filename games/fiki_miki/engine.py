@@ -40,7 +40,7 @@ from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
 from games.fiki_miki.cards import Card, FikiMikiError
 from games.fiki_miki.options import PLAYERS, FikiMikiOptions, Variant
 
@@ -232,23 +232,19 @@ class FikiMikiEngine:
         return events
 
     def _advance(self, now_us: int) -> list[GameEvent]:
-        """Fire every deadline due by now_us at its own time, so the outcome
-        never depends on how often the runtime ticks."""
+        """Fire every deadline due by now_us at its own time (``fire_due``)."""
+        return fire_due(self.next_deadline_us, self._fire, now_us)
+
+    def _fire(self, due: int) -> list[GameEvent]:
+        """The deadline at ``due``: a bell race is decided, or a bell window closes."""
         s = self.state
-        events: list[GameEvent] = []
-        while True:
-            due = self.next_deadline_us()
-            if due is None or due > now_us:
-                return events
-            s.now_us = due if s.now_us is None else max(s.now_us, due)
-            if s.race_closes_us is not None and s.race_closes_us <= due:
-                events += self._resolve_race(due)
-            elif self.variant is Variant.IIB:
-                events += self._close_lead_window(due)
-            else:
-                s.window_closes_us = None
-                if s.race_closes_us is None:
-                    events += self._end_bell(due)
+        s.now_us = due if s.now_us is None else max(s.now_us, due)
+        if s.race_closes_us is not None and s.race_closes_us <= due:
+            return self._resolve_race(due)
+        if self.variant is Variant.IIB:
+            return self._close_lead_window(due)
+        s.window_closes_us = None
+        return self._end_bell(due) if s.race_closes_us is None else []
 
     # --------------------------------------------------------------- actions
 

@@ -43,11 +43,10 @@ from games.base import (
     GameEvent,
     GameSettings,
     RuleError,
+    checked_options,
 )
 from games.piepmatz.cards import (
-    DEFAULT_CROWS,
     DEFAULT_SEED_CARDS,
-    DEFAULT_SQUIRRELS,
     SPECIES,
     Bird,
     CardError,
@@ -56,6 +55,7 @@ from games.piepmatz.cards import (
     bird_deck,
     feeder_deck,
 )
+from games.piepmatz.options import OPTIONS, SEED_CARDS_MAX, Majority
 
 CardT = TypeVar("CardT", Bird, FeederCard)
 
@@ -87,23 +87,8 @@ class EndReason(str, Enum):
     BIRDS_EMPTY = "birds_empty"  # a hand needed birds and offer and bird deck were empty
 
 
-class Majority(str, Enum):
-    UNPAIRED = "unpaired"  # the leader scores 1 per bird of the species not in a pair
-    ALL = "all"  # the leader scores 1 per bird of the species
-
-
 class OptionError(BuzzerBoxError, ValueError):
     """A game option outside its allowed range; the message names the option and the fix."""
-
-
-#: whole-number options: (default, lowest, highest); ``perches`` default depends on players
-INT_OPTIONS: dict[str, tuple[int, int, int]] = {
-    "crows": (DEFAULT_CROWS, 0, 12),
-    "squirrels": (DEFAULT_SQUIRRELS, 0, 12),
-    "pair_points": (5, 0, 20),
-}
-PERCH_RANGE = (2, 3)
-SEED_CARDS_MAX = 20
 
 
 def default_perches(players: int) -> int:
@@ -117,12 +102,12 @@ class PiepmatzOptions:
 
     perches: int = 2
     seed_cards: tuple[int, int, int] = DEFAULT_SEED_CARDS
-    crows: int = DEFAULT_CROWS
-    squirrels: int = DEFAULT_SQUIRRELS
-    pair_points: int = 5
-    majority: Majority = Majority.UNPAIRED
+    crows: int = OPTIONS["crows"].default
+    squirrels: int = OPTIONS["squirrels"].default
+    pair_points: int = OPTIONS["pair_points"].default
+    majority: Majority = Majority(OPTIONS["majority"].default)
     #: the species left out with 2 players (None: play with all six)
-    removed_species: str | None = SPECIES[-1]
+    removed_species: str | None = OPTIONS["removed_species"].default
     #: scenario/test seams: these card ids lie on top of their deck, in order
     #: (bird deal order: perches, offer, then 4 cards per player in seat order)
     bird_deck_top: tuple[str, ...] = ()
@@ -130,23 +115,16 @@ class PiepmatzOptions:
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any], players: int) -> PiepmatzOptions:
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown Piepmatz option {unknown[0]!r}; known options: {', '.join(sorted(known))}"
-            )
-        ints = {name: _int_option(options, name, *spec) for name, spec in INT_OPTIONS.items()}
-        perches = _int_option(options, "perches", default_perches(players), *PERCH_RANGE)
-        seed_cards = _seed_cards_option(options.get("seed_cards", DEFAULT_SEED_CARDS))
-        majority_raw = options.get("majority", Majority.UNPAIRED.value)
+        values = checked_options(OPTIONS, options, "Piepmatz", error=OptionError)
+        perches = values["perches"] if values["perches"] is not None else default_perches(players)
+        seed_cards = _seed_cards_option(values["seed_cards"])
         try:
-            majority = Majority(majority_raw)
+            majority = Majority(values["majority"])
         except ValueError:
             raise OptionError(
-                f"option 'majority' is {majority_raw!r}; use 'unpaired' or 'all'"
+                f"option 'majority' is {values['majority']!r}; use 'unpaired' or 'all'"
             ) from None
-        removed = options.get("removed_species", SPECIES[-1])
+        removed = values["removed_species"]
         if removed is not None and removed not in SPECIES:
             raise OptionError(
                 f"option 'removed_species' is {removed!r}; use null or one of: {', '.join(SPECIES)}"
@@ -154,9 +132,9 @@ class PiepmatzOptions:
         return cls(
             perches=perches,
             seed_cards=seed_cards,
-            crows=ints["crows"],
-            squirrels=ints["squirrels"],
-            pair_points=ints["pair_points"],
+            crows=values["crows"],
+            squirrels=values["squirrels"],
+            pair_points=values["pair_points"],
             majority=majority,
             removed_species=removed,
             bird_deck_top=_id_list_option(options, "bird_deck_top"),
@@ -173,13 +151,6 @@ class PiepmatzOptions:
             "majority": self.majority.value,
             "removed_species": self.removed_species,
         }
-
-
-def _int_option(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
-    value = options.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OptionError(f"option {name!r} is {value!r}; use a whole number from {low} to {high}")
-    return value
 
 
 def _seed_cards_option(value: Any) -> tuple[int, int, int]:
@@ -199,7 +170,7 @@ def _seed_cards_option(value: Any) -> tuple[int, int, int]:
 
 
 def _id_list_option(options: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    value = options.get(name, ())
+    value = options.get(name) or ()
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise OptionError(f"option {name!r} is {value!r}; use a list of card ids, top card first")
     twice = sorted({v for v in value if value.count(v) > 1})
