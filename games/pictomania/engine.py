@@ -37,6 +37,7 @@ from games.base import (
     RuleError,
     checked_options,
 )
+from games.i18n import _
 from games.pictomania.options import OPTIONS, RETIRED
 from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
 
@@ -393,10 +394,10 @@ class PictomaniaEngine:
         if kind == ADMIT:
             return self._admit(p, action.t_us)
         if self.phase is not Phase.DRAWING:
-            raise RuleError(f"{kind!r} only while drawing; the game is in {self.phase.value}")
+            raise RuleError(_("{kind!r} only while drawing; the game is in {phase}").format(kind=kind, phase=self.phase.value))
         r = self.round
         if r.done_us[p] is not None:
-            raise RuleError(f"player {p + 1} is done this round: no more drawing or guessing")
+            raise RuleError(_("player {n} is done this round: no more drawing or guessing").format(n=p + 1))
         if kind == DRAWN:
             r.started_drawing_guess.add(p)
             return [GameEvent("drawn", action.t_us, p)]
@@ -412,15 +413,16 @@ class PictomaniaEngine:
         if not isinstance(drawer, int) or isinstance(drawer, bool) or not 0 <= drawer < self.players:
             raise RuleError(f"a guess needs args {{\"drawer\": seat 0-{self.players - 1}, \"number\": 1-7}}")
         if not isinstance(number, int) or isinstance(number, bool) or number not in NUMBERS:
-            raise RuleError(f"guess number {number!r} is not 1-7; pick the word's number on the cards")
+            raise RuleError(_("guess number {number!r} is not 1-7; pick the word's number on the cards").format(number=number))
         if drawer == p:
-            raise RuleError("nobody guesses their own drawing; pick another player")
+            raise RuleError(_("nobody guesses their own drawing; pick another player"))
         mine = [g for g in r.guesses if g.guesser == p]
         if any(g.drawer == drawer for g in mine):
-            raise RuleError(f"player {p + 1} has already guessed player {drawer + 1}; a guess cannot be taken back")
+            raise RuleError(_("player {n} has already guessed player {drawer}; a guess cannot be taken back").format(
+                n=p + 1, drawer=drawer + 1))
         if any(g.number == number for g in mine):
-            raise RuleError(f"player {p + 1} has already laid guess card {number} on someone; "
-                            "each number is one card")
+            raise RuleError(_("player {n} has already laid guess card {number} on someone; each number is one card").format(
+                n=p + 1, number=number))
         self._seq += 1
         r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))
         r.started_drawing_guess.add(p)
@@ -432,8 +434,7 @@ class PictomaniaEngine:
         cap: int | None = None
         if "token" in action.args:
             if not self.options.token_choice:
-                raise RuleError("the bell takes the highest bonus token left; choosing one is off "
-                                "(option token_choice)")
+                raise RuleError(_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
             cap = action.args["token"]
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
                 raise RuleError(f"token {cap!r}: give a token value to take, or 0 for none")
@@ -486,7 +487,8 @@ class PictomaniaEngine:
 
     def _admit(self, p: int, t_us: int) -> list[GameEvent]:
         if self.phase not in (Phase.DRAWING, Phase.REVIEW):
-            raise RuleError(f"a wrong drawing is admitted before the reveal; the game is in {self.phase.value}")
+            raise RuleError(_("a wrong drawing is admitted before the reveal; the game is in {phase}").format(
+                phase=self.phase.value))
         self.round.admitted.add(p)
         return [GameEvent("admitted", t_us, p)]
 

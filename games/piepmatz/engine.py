@@ -45,6 +45,7 @@ from games.base import (
     RuleError,
     checked_options,
 )
+from games.i18n import _
 from games.piepmatz.cards import (
     DEFAULT_SEED_CARDS,
     SPECIES,
@@ -496,22 +497,22 @@ class PiepmatzEngine:
         if action.kind not in PLAYER_ACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
         if self.finished:
-            raise RuleError("the game is over")
+            raise RuleError(_("the game is over"))
         if player not in self.to_act():
             raise RuleError(
-                f"player {player + 1} has laid their final cards; waiting for the others"
+                _("player {n} has laid their final cards; waiting for the others").format(n=player + 1)
                 if self.phase is Phase.FINAL
-                else f"it is player {self.current + 1}'s turn, not player {player + 1}'s"
+                else _("it is player {turn}'s turn, not player {player}'s").format(turn=self.current + 1, player=player + 1)
             )
         if action.kind != self.phase.value:
             raise RuleError(
-                f"now is the {self.phase.value!r} step, not {action.kind!r}; "
-                f"send one of: {', '.join(self.legal_actions(player))}"
+                _("now is the {step!r} step, not {kind!r}; send one of: {kinds}").format(
+                    step=self.phase.value, kind=action.kind, kinds=", ".join(self.legal_actions(player)))
             )
         events: list[GameEvent] = []
         args = action.args
         if self.phase is Phase.PLAY:
-            bird = self._card_in(self.hands[player], args.get("card"), "your hand", secret=True)
+            bird = self._card_in(self.hands[player], args.get("card"), _("your hand"), secret=True)
             perch = args.get("perch")
             if isinstance(perch, bool) or not isinstance(perch, int) or not 0 <= perch < len(self.perches):
                 raise RuleError(
@@ -519,7 +520,7 @@ class PiepmatzEngine:
                 )
             self._play(bird, perch, events)
         elif self.phase is Phase.CROW:
-            bird = self._card_in(self._crow_candidates(), args.get("card"), "your largest species")
+            bird = self._card_in(self._crow_candidates(), args.get("card"), _("your largest species"))
             self._crow_takes(bird, events)
             self._continue_chain(events)
         elif self.phase is Phase.LAY:
@@ -527,13 +528,13 @@ class PiepmatzEngine:
             bird = self._card_in(
                 self._lay_candidates(),
                 args.get("card"),
-                f"your hand at value <= {self.played.value}",
+                _("your hand at value <= {value}").format(value=self.played.value),
                 secret=True,
             )
             self._lay(bird, events)
             self._refill(events)
         elif self.phase is Phase.TAKE:
-            bird = self._card_in(self.offer, args.get("card"), "the offer")
+            bird = self._card_in(self.offer, args.get("card"), _("the offer"))
             self._take_offer(bird, events)
             self._refill(events)
         else:
@@ -548,7 +549,7 @@ class PiepmatzEngine:
         seat = action.player if action.player is not None else action.args.get("seat")
         if seat is None:
             if not self.to_act():
-                raise RuleError("the game is over: nothing to propose")
+                raise RuleError(_("the game is over: nothing to propose"))
             seat = self.to_act()[0]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"propose for seat {seat!r}: give a seat 0..{self.players - 1}")
@@ -561,7 +562,7 @@ class PiepmatzEngine:
             None,
         )
         if move is None:
-            raise RuleError(f"that move is not legal for player {seat + 1} now; pick one of the phone's moves")
+            raise RuleError(_("that move is not legal for player {n} now; pick one of the phone's moves").format(n=seat + 1))
         self.proposed[seat] = move
         return [self._event("proposed", seat)]
 
@@ -571,7 +572,7 @@ class PiepmatzEngine:
         assert seat is not None
         move = self.proposed.get(seat)
         if move is None:
-            raise RuleError(f"player {seat + 1} has no move waiting: choose one on the phone first")
+            raise RuleError(_("player {n} has no move waiting: choose one on the phone first").format(n=seat + 1))
         events = self.handle(Action(move.kind, action.t_us, seat, move.args, action.precision_us))
         return [self._event("confirmed", seat), *events]
 
@@ -588,9 +589,10 @@ class PiepmatzEngine:
             if bird.id == card_id:
                 return bird
         if secret:
-            raise RuleError(f"card {card_id!r} is not in {where}; pick one your phone lists")
-        choices = ", ".join(b.id for b in cards) or "none"
-        raise RuleError(f"card {card_id!r} is not in {where}; choose one of: {choices}")
+            raise RuleError(_("card {card!r} is not in {where}; pick one your phone lists").format(card=card_id, where=where))
+        choices = ", ".join(b.id for b in cards) or _("none")
+        raise RuleError(_("card {card!r} is not in {where}; choose one of: {choices}").format(
+            card=card_id, where=where, choices=choices))
 
     def _crow_candidates(self) -> list[Bird]:
         return largest_species_birds(self.collections[self.current])
@@ -793,9 +795,9 @@ class PiepmatzEngine:
             or len(card_ids) != FINAL_CARDS
         ):
             raise RuleError(
-                f"lay exactly {FINAL_CARDS} different hand cards: args {{'cards': [ID, ID]}}"
+                _("lay exactly {n} different hand cards: args {{'cards': [ID, ID]}}").format(n=FINAL_CARDS)
             )
-        birds = [self._card_in(hand, card_id, "your hand", secret=True) for card_id in card_ids]
+        birds = [self._card_in(hand, card_id, _("your hand"), secret=True) for card_id in card_ids]
         self._lay_final(player, birds, events)
         self._maybe_over(events)
 
