@@ -135,8 +135,6 @@ class PictomaniaScene(Scene):
                 draw_text(surface, _("nobody guessed it"), lay.min_text, theme.MUTED, line, align="left",
                           min_size=lay.min_text)
             y += row_h + gap
-        r = pygame.Rect(area.left, y, area.width, max(sheep_h, area.bottom - y))
-        panel(surface, r, SHEEP)
         if sheep is not None:
             wrong = list(reveal.get("wrong_guesses", ()))
             count = int(wrong[int(sheep)]) if int(sheep) < len(wrong) else 0
@@ -146,6 +144,11 @@ class PictomaniaScene(Scene):
             text = _("no black sheep: a tie for the most wrong guesses")
         else:
             text = _("no black sheep this round")
+        # one line, or two where a long text needs them and the screen has room
+        inner_w = area.width - 4 * lay.pad
+        lines = 1 if theme.TEXT.width(text, lay.min_text) <= inner_w else 2
+        r = pygame.Rect(area.left, y, area.width, max(sheep_h, min(area.bottom - y, lay.min_text * lines + lay.pad)))
+        panel(surface, r, SHEEP)
         theme.draw_wrapped(surface, text, lay.min_text, theme.FG, r.inflate(-4 * lay.pad, 0),
                            max_lines=max(1, r.height // lay.min_text), align="left")
 
