@@ -87,3 +87,28 @@ def test_a_journal_of_rules_1_with_the_retired_settle_option_still_replays(tmp_p
     captured = capsys.readouterr()
     assert json.loads(captured.out)["scores"] == played.box.summary()["scores"]
     assert "rules 1" in captured.err and "rules 2" in captured.err
+
+
+def test_a_bell_delivered_late_inside_the_box_guard_still_takes_the_better_token() -> None:
+    """No settle window of the game's own: the box hands bells over in stamp order up
+    to its horizon, so a bell stamped first but reported 10 ms late (a 20 ms guard)
+    still takes the highest token, and the race is decided once the horizon passes."""
+    from controller.press import Edge
+    from controller.runtime import Box
+
+    spec = get("pictomania")
+    box = Box(spec, spec.settings(3, 1), latency_guard_us=20_000)
+    box.host("start", 0)  # the host deals: everyone draws
+    box.step(50_000)
+    assert box.engine.public_view()["phase"] == "drawing"
+    box.edge(Edge(1, "bell", 0, 100_000), 1)  # station 2's bell, reported at once
+    events = []
+    for now in range(100_000, 110_000, 500):
+        events += box.step(now)
+    box.edge(Edge(0, "bell", 0, 99_000), 1)  # station 1 rang first, reported 10 ms late
+    for now in range(110_000, 200_000, 500):
+        events += box.step(now)
+    bonus = {e.player: e.data["token"] for e in events if e.kind == "bonus"}
+    assert bonus == {0: 3, 1: 2}
+    decided = min(e.t_us for e in events if e.kind == "bonus")
+    assert decided < 100_000 + 1_000  # at the stamps (plus their precision), not 50 ms later
