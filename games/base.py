@@ -355,6 +355,48 @@ class Option:
             raise OptionError(f"option {name!r} is {value!r}: give a value between {self.low} and {self.high}")
 
 
+#: the one name of every game's tie window option: stamps closer than this are a
+#: tie, on top of their sources' precision (``games.arbitration.tie_threshold_us``)
+TIE_WINDOW = "tie_window_us"
+
+
+def tie_window_option(default: int = 0) -> Option:
+    """The tie window, declared the same way by every game that ranks by time."""
+    return Option(default, int, low=0, high=1_000_000)
+
+
+def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], game: str,
+                    retired: frozenset[str] = frozenset(),
+                    error: Callable[[str], Exception] = lambda message: OptionError(message)) -> dict[str, Any]:
+    """``given`` checked against a game's ``Option`` table (type and range, written
+    there once) with the defaults filled in, for an engine that reads its options.
+    An unknown name is an error naming the known ones; ``retired`` names (older
+    journals carry them) are accepted and dropped."""
+    unknown = sorted(set(given) - set(declared) - retired)
+    if unknown:
+        raise error(f"unknown option {unknown[0]!r} for {game}; the options are {', '.join(sorted(declared))}")
+    for name, value in given.items():
+        if name in declared:
+            try:
+                declared[name].check(name, value)
+            except OptionError as exc:
+                raise error(str(exc)) from None
+    return {**{name: option.default for name, option in declared.items()},
+            **{name: value for name, value in given.items() if name in declared}}
+
+
+def fire_due(next_deadline_us: Callable[[], int | None], fire: Callable[[int], list[GameEvent]],
+             now_us: int) -> list[GameEvent]:
+    """Fire every deadline due by ``now_us``, each at its own time and in order
+    (one that a firing sets fires too, if due), so an engine's outcome never
+    depends on how often the runtime ticks. ``fire(due)`` must move the
+    engine past that deadline."""
+    events: list[GameEvent] = []
+    while (due := next_deadline_us()) is not None and due <= now_us:
+        events += fire(due)
+    return events
+
+
 def _no_host(settings: GameSettings) -> HostBot | None:
     return None
 

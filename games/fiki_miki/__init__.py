@@ -7,41 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec, Option
+from games.base import Action, GameSettings, GameSpec
 from games.fiki_miki import phone
 from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
-from games.fiki_miki.options import _INTS, PLAYERS, FikiMikiOptions, Variant
+from games.fiki_miki.options import OPTIONS, PLAYERS, Variant
 from games.i18n import N_
-
-_DEFAULTS = FikiMikiOptions()
 
 
 def new_engine(settings: GameSettings) -> FikiMikiEngine:
     return FikiMikiEngine(settings)
-
-
-def _int_option(name: str, label: str = "", choices: tuple[tuple[Any, str], ...] = ()) -> Option:
-    default, low, high = _INTS[name]
-    return Option(default, int, low=low, high=high, label=label, choices=choices)
-
-
-#: every option; the defaults are the engine's own (``FikiMikiOptions``, ``options._INTS``)
-OPTIONS: Mapping[str, Option] = {
-    "variant": Option(_DEFAULTS.variant.value, str, label="Variant",
-                      choices=tuple((v.value, v.value) for v in Variant)),
-    "open_hands": Option(_DEFAULTS.open_hands, bool, label="Hands (variant I)",
-                         choices=((False, "on phones"), (True, "open on screen"))),
-    "threshold": _int_option("threshold", "Pictures to ring", ((8, "8"), (10, "10"), (12, "12"))),
-    "hand_size": Option(None, int, low=1, high=20),
-    "bell_window_us": _int_option("bell_window_us"),
-    "race_window_us": _int_option("race_window_us"),
-    "tie_window_us": _int_option("tie_window_us"),
-    "kinds": Option(None, list),
-    "copies": Option(None, list),
-    "blanks": Option(None, int, low=0, high=40),
-}
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:

@@ -40,9 +40,10 @@ from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
 from games.fiki_miki.cards import Card, FikiMikiError
 from games.fiki_miki.options import PLAYERS, FikiMikiOptions, Variant
+from games.i18n import _, ngettext
 
 PLAY = "play"
 DISCARD = "discard"
@@ -234,23 +235,19 @@ class FikiMikiEngine:
         return events
 
     def _advance(self, now_us: int) -> list[GameEvent]:
-        """Fire every deadline due by now_us at its own time, so the outcome
-        never depends on how often the runtime ticks."""
+        """Fire every deadline due by now_us at its own time (``fire_due``)."""
+        return fire_due(self.next_deadline_us, self._fire, now_us)
+
+    def _fire(self, due: int) -> list[GameEvent]:
+        """The deadline at ``due``: a bell race is decided, or a bell window closes."""
         s = self.state
-        events: list[GameEvent] = []
-        while True:
-            due = self.next_deadline_us()
-            if due is None or due > now_us:
-                return events
-            s.now_us = due if s.now_us is None else max(s.now_us, due)
-            if s.race_closes_us is not None and s.race_closes_us <= due:
-                events += self._resolve_race(due)
-            elif self.variant is Variant.IIB:
-                events += self._close_lead_window(due)
-            else:
-                s.window_closes_us = None
-                if s.race_closes_us is None:
-                    events += self._end_bell(due)
+        s.now_us = due if s.now_us is None else max(s.now_us, due)
+        if s.race_closes_us is not None and s.race_closes_us <= due:
+            return self._resolve_race(due)
+        if self.variant is Variant.IIB:
+            return self._close_lead_window(due)
+        s.window_closes_us = None
+        return self._end_bell(due) if s.race_closes_us is None else []
 
     # --------------------------------------------------------------- actions
 
@@ -284,7 +281,7 @@ class FikiMikiEngine:
         if action.kind not in PLAYER_ACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
         if self.state.phase is Phase.OVER:
-            raise RuleError("the game is over")
+            raise RuleError(_("the game is over"))
         if action.kind == RING:
             return self._ring(action, p)
         card_id = action.args.get("card")
@@ -292,7 +289,7 @@ class FikiMikiEngine:
             raise RuleError(f"{action.kind}: args 'card' is {card_id!r}; send the id of a card in your hand")
         card = next((c for c in self.state.hands[p] if c.id == card_id), None)
         if card is None:
-            raise RuleError(f"{action.kind}: card {card_id} is not in player {p + 1}'s hand")
+            raise RuleError(_("card {card} is not in player {n}'s hand").format(card=card_id, n=p + 1))
         if Move(action.kind, card_id) not in self.legal_moves(p):
             raise RuleError(self._why_not(p, action.kind, card))
         if self.variant is Variant.I:
@@ -320,21 +317,22 @@ class FikiMikiEngine:
         """One line saying why this play or discard is not legal now."""
         s = self.state
         if s.phase is Phase.BELL:
-            return "wait: the bell is open; the next card follows when it closes"
+            return _("wait: the bell is open; the next card follows when it closes")
         if s.turn is None:
-            return "it is nobody's turn now"
+            return _("it is nobody's turn now")
         if s.turn != p:
-            return f"it is player {s.turn + 1}'s turn, not player {p + 1}'s"
+            return _("it is player {turn}'s turn, not player {player}'s").format(turn=s.turn + 1, player=p + 1)
         if kind == DISCARD and self.variant is Variant.I:
-            return "variant I has no discards: play a card onto its stack"
+            return _("variant I has no discards: play a card onto its stack")
         if s.phase is Phase.LEAD:
             if kind == DISCARD:
-                return "the leader leads a card; discards are for followers"
-            return "a blank card cannot be led: lead a picture card"
+                return _("the leader leads a card; discards are for followers")
+            return _("a blank card cannot be led: lead a picture card")
         if s.owed.get(p, 0):
-            return f"discard {s.owed[p]} more card(s) first (the penalty for a wrong ring)"
+            return ngettext("discard {n} more card first (the penalty for a wrong ring)",
+                            "discard {n} more cards first (the penalty for a wrong ring)", s.owed[p]).format(n=s.owed[p])
         options = self._follow_moves(p)
-        return f"not a legal follow: {', '.join(f'{m.kind} {m.card}' for m in options)} would be"
+        return _("not a legal follow: {moves} would be").format(moves=", ".join(f"{m.kind} {m.card}" for m in options))
 
     # ------------------------------------------------------------- variant I
 
@@ -373,7 +371,7 @@ class FikiMikiEngine:
         s = self.state
         t_us = action.t_us
         if self.variant is Variant.IIA:
-            raise RuleError("variant IIA is played without the bell")
+            raise RuleError(_("variant IIA is played without the bell"))
         if s.decided_us is not None and s.landed_us is not None and s.landed_us <= t_us < s.decided_us:
             return self._late(p, t_us)
         if s.landed_us is not None and t_us < s.landed_us:
@@ -381,9 +379,9 @@ class FikiMikiEngine:
         if self.variant is Variant.IIB:
             return self._ring_lead(action, p)
         if p in s.banned:
-            raise RuleError(f"player {p + 1} rang wrong and may not ring until their skipped turn has passed")
+            raise RuleError(_("player {n} rang wrong and may not ring until their skipped turn has passed").format(n=p + 1))
         if any(r.player == p for r in s.rings):
-            raise RuleError(f"player {p + 1} already rang in this race")
+            raise RuleError(_("player {n} already rang in this race").format(n=p + 1))
         s.stats["rings"] += 1
         pictures = self._landed_pictures()
         if pictures >= self.options.threshold:
@@ -558,13 +556,13 @@ class FikiMikiEngine:
         s = self.state
         t_us = action.t_us
         if s.phase is not Phase.BELL:
-            raise RuleError("the bell counts only while it is open right after a card is led")
+            raise RuleError(_("the bell counts only while it is open right after a card is led"))
         if p == s.leader:
-            raise RuleError("the leader led the card: only the other players may ring")
+            raise RuleError(_("the leader led the card: only the other players may ring"))
         if p in s.out:
-            raise RuleError(f"player {p + 1} is out of the game")
+            raise RuleError(_("player {n} is out of the game").format(n=p + 1))
         if p in s.rang:
-            raise RuleError(f"player {p + 1} already rang for this card")
+            raise RuleError(_("player {n} already rang for this card").format(n=p + 1))
         s.rang.add(p)
         s.stats["rings"] += 1
         if not any(card.kind == s.led_kind for card in s.hands[p]):

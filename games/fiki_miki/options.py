@@ -1,7 +1,9 @@
-"""Every Fiki Miki option in one place: its type, default and allowed range.
+"""Every Fiki Miki option in one place: its type, default and allowed range
+(``OPTIONS``, the one table the spec, the menu and the engine read).
 
-``FikiMikiOptions.from_mapping(settings.options)`` checks them all; a bad one
-raises ``FikiMikiError`` with one line naming the option and what to use.
+``FikiMikiOptions.from_mapping(settings.options)`` checks them all and turns
+them into the engine's types; a bad one raises ``FikiMikiError`` with one line
+naming the option and what to use.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from games.base import TIE_WINDOW, Option, checked_options, tie_window_option
 from games.fiki_miki.cards import Card, DeckMakeup, FikiMikiError, cards_from_json, default_makeup
+from games.i18n import N_
 
 
 class Variant(str, Enum):
@@ -27,14 +31,25 @@ PLAYERS: dict[Variant, tuple[int, int]] = {Variant.I: (2, 6), Variant.IIA: (2, 4
 #: cards dealt to each player unless ``hand_size`` says otherwise
 HAND_SIZE: dict[Variant, int] = {Variant.I: 5, Variant.IIA: 8, Variant.IIB: 8}
 
-#: name -> (default, lowest, highest) for the whole-number options
-_INTS: dict[str, tuple[int, int, int]] = {
-    "threshold": (10, 1, 100),
-    "bell_window_us": (2_000_000, 0, 60_000_000),
-    "race_window_us": (100_000, 1, 5_000_000),
-    "tie_window_us": (0, 0, 1_000_000),
+#: every option, declared once (type, default, range, menu choices): the spec and
+#: the menu read this table, ``FikiMikiOptions.from_mapping`` checks against it
+OPTIONS: dict[str, Option] = {
+    "variant": Option(Variant.I.value, str, label=N_("Variant"), choices=tuple((v.value, v.value) for v in Variant)),
+    "open_hands": Option(False, bool, label=N_("Hands (variant I)"),
+                         choices=((False, N_("on phones")), (True, N_("open on screen")))),
+    "threshold": Option(10, int, low=1, high=100, label=N_("Pictures to ring"), choices=((8, "8"), (10, "10"), (12, "12"))),
+    # None: 5 in variant I, 8 in II (``HAND_SIZE``)
+    "hand_size": Option(None, int, low=1, high=20),
+    "bell_window_us": Option(2_000_000, int, low=0, high=60_000_000),
+    "race_window_us": Option(100_000, int, low=1, high=5_000_000),
+    TIE_WINDOW: tie_window_option(),
+    # the deck make-up; None: deck.json's
+    "kinds": Option(None, list),
+    "copies": Option(None, list),
+    "blanks": Option(None, int, low=0, high=40),
+    # an explicit deck, top card first (scenarios and tests)
+    "deck": Option(None, list),
 }
-_KNOWN = {"variant", "kinds", "copies", "blanks", "hand_size", "deck", "open_hands", *_INTS}
 
 
 @dataclass(frozen=True)
@@ -63,11 +78,11 @@ class FikiMikiOptions:
     makeup: DeckMakeup | None = None
     deck: tuple[Card, ...] | None = None
     hand_size: int | None = None
-    threshold: int = 10
-    bell_window_us: int = 2_000_000
-    race_window_us: int = 100_000
-    tie_window_us: int = 0
-    open_hands: bool = False
+    threshold: int = OPTIONS["threshold"].default
+    bell_window_us: int = OPTIONS["bell_window_us"].default
+    race_window_us: int = OPTIONS["race_window_us"].default
+    tie_window_us: int = OPTIONS[TIE_WINDOW].default
+    open_hands: bool = OPTIONS["open_hands"].default
 
     @property
     def cards_per_hand(self) -> int:
@@ -75,39 +90,28 @@ class FikiMikiOptions:
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> FikiMikiOptions:
-        unknown = sorted(set(options) - _KNOWN)
-        if unknown:
-            raise FikiMikiError(f"unknown option(s) {unknown}; Fiki Miki knows: {', '.join(sorted(_KNOWN))}")
-        raw_variant = options.get("variant", "I")
+        values = checked_options(OPTIONS, options, "Fiki Miki", error=FikiMikiError)
+        raw_variant = values["variant"]
         try:
             variant = Variant(raw_variant)
         except ValueError:
             raise FikiMikiError(f"option 'variant' is {raw_variant!r}; use one of: I, IIA, IIB") from None
         default = default_makeup()
-        kinds = _kinds(options.get("kinds", list(default.kinds)))
-        copies = _copies(options.get("copies", list(default.copies)))
-        blanks = _int(options, "blanks", default.blanks, 0, 40)
+        kinds = _kinds(values["kinds"] if values["kinds"] is not None else list(default.kinds))
+        copies = _copies(values["copies"] if values["copies"] is not None else list(default.copies))
+        blanks = values["blanks"] if values["blanks"] is not None else default.blanks
         makeup = DeckMakeup(kinds, copies, blanks)
         deck = None
-        if options.get("deck") is not None:
-            deck = tuple(cards_from_json(options["deck"], kinds))
-        hand_size = None if options.get("hand_size") is None else _int(options, "hand_size", 0, 1, 20)
-        ints = {name: _int(options, name, *limits) for name, limits in _INTS.items()}
-        open_hands = options.get("open_hands", False)
-        if not isinstance(open_hands, bool):
-            raise FikiMikiError(f"option 'open_hands' is {open_hands!r}; use true or false")
+        if values["deck"] is not None:
+            deck = tuple(cards_from_json(values["deck"], kinds))
+        hand_size = values["hand_size"]
+        ints = {name: values[name] for name in ("threshold", "bell_window_us", "race_window_us", TIE_WINDOW)}
+        open_hands = values["open_hands"]
         if open_hands and variant is not Variant.I:
             raise FikiMikiError(
                 f"option 'open_hands' is for variant I only (teaching mode); variant {variant.value} needs hidden hands"
             )
         return cls(variant, makeup, deck, hand_size, open_hands=open_hands, **ints)
-
-
-def _int(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
-    value = options.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise FikiMikiError(f"option {name!r} is {value!r}; use a whole number from {low} to {high}")
-    return value
 
 
 def _kinds(value: Any) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec, Option
+from games.base import Action, GameSettings, GameSpec
 from games.i18n import N_
 from games.pictomania import phone
 from games.pictomania.bots import new_host, new_phone_bots
@@ -25,42 +25,14 @@ from games.pictomania.engine import (
     REVEAL,
     START,
     SWAP,
-    DeckPlan,
     PictomaniaEngine,
-    PictomaniaOptions,
 )
-from games.pictomania.words import available_languages, load_words
-
-_DEFAULTS = PictomaniaOptions()
+from games.pictomania.options import OPTIONS
+from games.pictomania.words import load_words
 
 
 def new_engine(settings: GameSettings) -> PictomaniaEngine:
-    language = settings.options.get("language", _DEFAULTS.language)
-    return PictomaniaEngine(settings, load_words(language))
-
-
-def _flag(name: str, label: str) -> Option:
-    default = getattr(_DEFAULTS, name)
-    return Option(default, bool, label=label, choices=((default, "yes" if default else "no"),
-                                                       (not default, "no" if default else "yes")))
-
-
-#: every option; the defaults are the engine's own ``PictomaniaOptions``
-OPTIONS: Mapping[str, Option] = {
-    "language": Option(_DEFAULTS.language, str, label="Words",
-                       choices=tuple((lang, lang) for lang in available_languages())),
-    "deck_plan": Option(_DEFAULTS.deck_plan.value, str, label="Decks",
-                        choices=tuple((p.value, p.value) for p in DeckPlan)),
-    "harsher": _flag("harsher", "Harsher game"),
-    "token_choice": _flag("token_choice", "Phone may take a lower token"),
-    "learning_round": _flag("learning_round", "First round for learning"),
-    "allow_swap": _flag("allow_swap", "Host may swap a card"),
-    "guess_tie_us": Option(_DEFAULTS.guess_tie_us, int, low=0, high=1_000_000),
-    "bell_tie_us": Option(_DEFAULTS.bell_tie_us, int, low=0, high=1_000_000),
-    "bell_settle_us": Option(_DEFAULTS.bell_settle_us, int, low=0, high=2_000_000),
-    "scoring_tokens": Option(list(_DEFAULTS.scoring_tokens), list),
-    "bonus_tokens": Option(None, dict),  # per player count; None: the engine's table
-}
+    return PictomaniaEngine(settings, load_words(settings.options.get("language", OPTIONS["language"].default)))
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -91,6 +63,11 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scene="games.pictomania.scene:PictomaniaScene",
     options=OPTIONS,
+    # the simulated players draw and guess in seconds, so a demo reaches a scored reveal soon
+    demo_options={"bot_pace": "demo"},
+    # 2: the bell race is decided as soon as no later press could tie (the box's horizon
+    # waits for late deliveries), not 50 ms after the last press (bell_settle_us, retired)
+    rules_version=2,
     host_aliases={"arm": (START, NEXT, REVEAL), "next": (NEXT, START, REVEAL)},
     host_keys={"s": START, "v": REVEAL},  # space (arm) and n (next) go through host_aliases
     # the host remote's words (docs/companion.md)

@@ -47,6 +47,17 @@ class BotProfile:
     guess_gap_s: tuple[float, float] = (2.0, 12.0)  # thinking time before each guess
     wrong_drawing: float = 0.02  # chance a bot drew the wrong word and admits it
     decline: float = 0.0  # chance a bot says "done" without a bonus token (needs token_choice)
+    bell_s: tuple[float, float] = (0.2, 2.0)  # from the last guess to the bell
+
+
+#: the ``bot_pace`` option "demo": a table that draws and guesses in seconds, so an
+#: unattended demo reaches a scored reveal within about 15 s (rules unchanged)
+DEMO_PROFILE = BotProfile(draw_s=(3.0, 6.0), guess_gap_s=(0.4, 1.2), bell_s=(0.2, 0.8))
+
+
+def profile_for(settings: GameSettings) -> BotProfile:
+    """The simulated table's pace from the ``bot_pace`` option."""
+    return DEMO_PROFILE if settings.options.get("bot_pace") == "demo" else BotProfile()
 
 
 def _plan_round(engine: PictomaniaEngine, profile: BotProfile, rng: random.Random,
@@ -87,7 +98,7 @@ def plan_guesses(p: int, numbers: Sequence[int], profile: BotProfile, rng: rando
         used.add(number)
         actions.append(Action(GUESS, t, p, {"drawer": d, "number": number},
                               precision_us=PHONE_PRECISION_US))
-    t += int(rng.uniform(0.2, 2.0) * SECOND_US)
+    t += int(rng.uniform(*profile.bell_s) * SECOND_US)
     if rng.random() < profile.decline:  # the phone's "done, no token"
         actions.append(Action(DONE, t, p, {"token": 0}, precision_us=PHONE_PRECISION_US))
     else:
@@ -185,10 +196,13 @@ class PictomaniaHost:
     is done, and moves on once the table has read the reveal."""
 
     PAUSE_US = {"cards": 4 * SECOND_US, "review": 3 * SECOND_US, "revealed": 12 * SECOND_US}
+    #: a demo's host deals and reveals at once (the reveal stays as long: it is read)
+    DEMO_PAUSE_US = {"cards": SECOND_US, "review": SECOND_US // 2, "revealed": 12 * SECOND_US}
     KIND = {"cards": START, "review": REVEAL, "revealed": NEXT}
 
-    def __init__(self) -> None:
+    def __init__(self, pause_us: Mapping[str, int] | None = None) -> None:
         self._planned: tuple[Any, ...] | None = None
+        self.pause_us = dict(pause_us or self.PAUSE_US)
 
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]:
         phase = str(view["phase"])
@@ -196,13 +210,15 @@ class PictomaniaHost:
         if phase not in self.KIND or key == self._planned:
             return []
         self._planned = key
-        return [Action(self.KIND[phase], now_us + self.PAUSE_US[phase])]
+        return [Action(self.KIND[phase], now_us + self.pause_us[phase])]
 
 
 def new_phone_bots(settings: GameSettings) -> list[PictomaniaPhoneBot]:
     paper = Paper(settings.players)
-    return [PictomaniaPhoneBot(settings.seed, seat, paper) for seat in range(settings.players)]
+    profile = profile_for(settings)
+    return [PictomaniaPhoneBot(settings.seed, seat, paper, profile) for seat in range(settings.players)]
 
 
 def new_host(settings: GameSettings) -> PictomaniaHost:
-    return PictomaniaHost()
+    demo = settings.options.get("bot_pace") == "demo"
+    return PictomaniaHost(PictomaniaHost.DEMO_PAUSE_US if demo else None)

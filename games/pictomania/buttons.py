@@ -1,6 +1,6 @@
 """Station buttons for Pictomania: the bell says "done" and takes the highest
-bonus token left; the bells are ranked by their source stamps once the settle
-window has passed. Guesses come from the phones; other buttons are ignored."""
+bonus token left; the bells are ranked by their source stamps once no later
+press could tie. Guesses come from the phones; other buttons are ignored."""
 
 from __future__ import annotations
 

@@ -21,20 +21,24 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from games.arbitration import rank_by_time
+from games.arbitration import rank_by_time, tie_threshold_us
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
+    TIE_WINDOW,
     Action,
     BuzzerBoxError,
     GameEvent,
     GameSettings,
     RuleError,
+    checked_options,
 )
+from games.i18n import _
+from games.pictomania.options import OPTIONS, RETIRED
 from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
@@ -69,7 +73,7 @@ class Status(str, Enum):
     WAITING = "waiting"  # cards on show, not dealt yet
     DRAWING = "drawing"
     GUESSING = "guessing"
-    RINGING = "ringing"  # bell pressed, token not yet awarded (settle window)
+    RINGING = "ringing"  # bell pressed, token not yet awarded (a later press could still tie)
     DONE = "done"
     OUT = "out"  # harsher game: the round ended before this player was done
 
@@ -85,7 +89,7 @@ class PictomaniaError(BuzzerBoxError, ValueError):
     """A game that cannot be set up: bad option, player count or word cards."""
 
 
-DEFAULT_SCORING_TOKENS: tuple[int, ...] = (4, 3, 3, 2, 2)
+DEFAULT_SCORING_TOKENS: tuple[int, ...] = tuple(OPTIONS["scoring_tokens"].default)
 DEFAULT_BONUS_TOKENS: Mapping[int, tuple[int, ...]] = {
     3: (3, 2, 1),
     4: (3, 2, 2, 1),
@@ -107,89 +111,53 @@ def _token_list(name: str, raw: Any, length: int) -> tuple[int, ...]:
     return tuple(raw)
 
 
+#: phone guesses are stamped when they reach the box: never ranked finer than this,
+#: whatever precision the source claims (Wi-Fi delivery varies by tens of ms)
+GUESS_PRECISION_US = 30_000
+
+
 @dataclass(frozen=True)
 class PictomaniaOptions:
-    """Every option with its type, default and range, checked in one place."""
+    """The options in the engine's own types; declared (type, default, range) once
+    in ``options.py``."""
 
-    #: names the word list the cards came from (the journal records it)
-    language: str = "en"
-    #: which deck each round uses
-    deck_plan: DeckPlan = DeckPlan.RISING
-    #: the harsher game: one bonus token fewer, the round ends when the last is taken
-    harsher: bool = False
-    #: the rulebook lets a player take a lower bonus token or none (the phone's
-    #: "done" offers them); the bell always takes the highest left. Off: only
-    #: the highest (as the rules file says)
-    token_choice: bool = True
-    #: the rulebook's first teaching round: no black sheep, nobody loses the bonus
-    learning_round: bool = False
-    #: the host may swap a word card nobody at the table knows
-    allow_swap: bool = True
-    #: phone guesses arriving closer than this are a tie (arrival stamps: tens of ms)
-    guess_tie_us: int = 30_000
-    #: bell presses closer than this are a tie, on top of their stamp precision
-    bell_tie_us: int = 0
-    #: wait this long after the last bell press before awarding tokens, so a press
-    #: stamped earlier but delivered later is still ranked with the others
-    bell_settle_us: int = 50_000
-    #: each player's scoring tokens, highest first; n players use the first n - 1
+    language: str = str(OPTIONS["language"].default)
+    deck_plan: DeckPlan = DeckPlan(OPTIONS["deck_plan"].default)
+    harsher: bool = bool(OPTIONS["harsher"].default)
+    token_choice: bool = bool(OPTIONS["token_choice"].default)
+    learning_round: bool = bool(OPTIONS["learning_round"].default)
+    allow_swap: bool = bool(OPTIONS["allow_swap"].default)
+    tie_window_us: int = int(OPTIONS[TIE_WINDOW].default)
     scoring_tokens: tuple[int, ...] = DEFAULT_SCORING_TOKENS
-    #: bonus tokens per player count (the harsher game drops the lowest)
     bonus_tokens: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_BONUS_TOKENS))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
         """Check the options one by one; the first bad one raises a one-line error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise PictomaniaError(f"unknown option {unknown[0]!r}; the options are {', '.join(sorted(known))}")
-        values: dict[str, Any] = {}
-        for name in ("harsher", "token_choice", "learning_round", "allow_swap"):
-            if name in options:
-                if not isinstance(options[name], bool):
-                    raise PictomaniaError(f"option {name}: {options[name]!r} is not true or false")
-                values[name] = options[name]
-        for name, low, high in (
-            ("guess_tie_us", 0, 1_000_000),
-            ("bell_tie_us", 0, 1_000_000),
-            ("bell_settle_us", 0, 2_000_000),
-        ):
-            if name in options:
-                v = options[name]
-                if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-                    raise PictomaniaError(f"option {name}: {v!r} is not a whole number of µs in {low}-{high}")
-                values[name] = v
-        if "language" in options:
-            lang = options["language"]
-            if not isinstance(lang, str) or not 2 <= len(lang) <= 3 or not lang.isalpha():
-                raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")
-            values["language"] = lang
-        if "deck_plan" in options:
+        values = checked_options(OPTIONS, options, "Pictomania", RETIRED, PictomaniaError)
+        lang = values["language"]
+        if not 2 <= len(lang) <= 3 or not lang.isalpha():
+            raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")
+        try:
+            deck_plan = DeckPlan(values["deck_plan"])
+        except ValueError:
+            raise PictomaniaError(
+                f"option deck_plan: {values['deck_plan']!r} is not one of {', '.join(p.value for p in DeckPlan)}"
+            ) from None
+        bonus = dict(DEFAULT_BONUS_TOKENS)
+        for key, tokens in (values["bonus_tokens"] or {}).items():
             try:
-                values["deck_plan"] = DeckPlan(options["deck_plan"])
-            except ValueError:
-                raise PictomaniaError(
-                    f"option deck_plan: {options['deck_plan']!r} is not one of "
-                    f"{', '.join(p.value for p in DeckPlan)}"
-                ) from None
-        if "scoring_tokens" in options:
-            values["scoring_tokens"] = _token_list("scoring_tokens", options["scoring_tokens"], MAX_PLAYERS - 1)
-        if "bonus_tokens" in options:
-            raw = options["bonus_tokens"]
-            if not isinstance(raw, Mapping):
-                raise PictomaniaError("option bonus_tokens: give a list per player count, e.g. {\"3\": [3, 2, 1]}")
-            bonus = dict(DEFAULT_BONUS_TOKENS)
-            for key, tokens in raw.items():
-                try:
-                    count = int(key)
-                except (TypeError, ValueError):
-                    count = 0
-                if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-                    raise PictomaniaError(f"option bonus_tokens: {key!r} is not a player count 3-6")
-                bonus[count] = _token_list(f"bonus_tokens[{count}]", tokens, count)
-            values["bonus_tokens"] = bonus
-        return cls(**values)
+                count = int(key)
+            except (TypeError, ValueError):
+                count = 0
+            if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+                raise PictomaniaError(f"option bonus_tokens: {key!r} is not a player count 3-6")
+            bonus[count] = _token_list(f"bonus_tokens[{count}]", tokens, count)
+        return cls(language=lang, deck_plan=deck_plan, harsher=values["harsher"], token_choice=values["token_choice"],
+                   learning_round=values["learning_round"], allow_swap=values["allow_swap"],
+                   tie_window_us=values[TIE_WINDOW],
+                   scoring_tokens=_token_list("scoring_tokens", values["scoring_tokens"], MAX_PLAYERS - 1),
+                   bonus_tokens=bonus)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -199,9 +167,7 @@ class PictomaniaOptions:
             "token_choice": self.token_choice,
             "learning_round": self.learning_round,
             "allow_swap": self.allow_swap,
-            "guess_tie_us": self.guess_tie_us,
-            "bell_tie_us": self.bell_tie_us,
-            "bell_settle_us": self.bell_settle_us,
+            TIE_WINDOW: self.tie_window_us,
             "scoring_tokens": list(self.scoring_tokens),
             "bonus_tokens": {str(k): list(v) for k, v in sorted(self.bonus_tokens.items())},
         }
@@ -229,7 +195,7 @@ class Guess:
 
 @dataclass(frozen=True)
 class BellPress:
-    """A bell press (or phone 'done') waiting for the settle window to close."""
+    """A bell press (or phone 'done') waiting until no later press could tie with it."""
 
     player: int
     t_us: int
@@ -290,6 +256,9 @@ class PictomaniaEngine:
         self.bonus_tokens = bonus[:-1] if self.options.harsher else bonus
         self._now = 0
         self._seq = 0
+        #: the coarsest precision a bell or phone "done" has had this game: a press that
+        #: coarse, stamped after the latest one, could still be a tie with it
+        self._coarsest_done_us = 1
         self.phase = Phase.CARDS
         self.totals = [0] * self.players
         self.history: list[dict[str, Any]] = []
@@ -321,10 +290,16 @@ class PictomaniaEngine:
         return self.phase is Phase.OVER
 
     def next_deadline_us(self) -> int | None:
+        """When the bell race can be decided. The box hands presses over in stamp
+        order and only up to its horizon (every source's report delay passed), so
+        waiting for late deliveries is its job; the engine waits only until no
+        press stamped later could still tie with the latest one (its precision,
+        the coarsest a done press has had this game, and the tie window)."""
         pending = self.round.pending
         if self.phase is not Phase.DRAWING or not pending:
             return None
-        return max(p.t_us for p in pending) + self.options.bell_settle_us
+        return max(p.t_us + tie_threshold_us(p.precision_us, self._coarsest_done_us, self.options.tie_window_us)
+                   for p in pending)
 
     def tick(self, now_us: int) -> list[GameEvent]:
         self._now = max(self._now, now_us)
@@ -337,8 +312,8 @@ class PictomaniaEngine:
         """Apply one action; on RuleError nothing changes (time included), so
         the runtime's next tick still reports the tokens that fell due.
 
-        Every action checks before it changes anything, so only a settle
-        window closing on the way needs the round saved."""
+        Every action checks before it changes anything, so only a bell race
+        decided on the way needs the round saved."""
         due = self.next_deadline_us()
         saved = None
         if due is not None and due <= action.t_us:
@@ -419,10 +394,10 @@ class PictomaniaEngine:
         if kind == ADMIT:
             return self._admit(p, action.t_us)
         if self.phase is not Phase.DRAWING:
-            raise RuleError(f"{kind!r} only while drawing; the game is in {self.phase.value}")
+            raise RuleError(_("{kind!r} only while drawing; the game is in {phase}").format(kind=kind, phase=self.phase.value))
         r = self.round
         if r.done_us[p] is not None:
-            raise RuleError(f"player {p + 1} is done this round: no more drawing or guessing")
+            raise RuleError(_("player {n} is done this round: no more drawing or guessing").format(n=p + 1))
         if kind == DRAWN:
             r.started_drawing_guess.add(p)
             return [GameEvent("drawn", action.t_us, p)]
@@ -438,15 +413,16 @@ class PictomaniaEngine:
         if not isinstance(drawer, int) or isinstance(drawer, bool) or not 0 <= drawer < self.players:
             raise RuleError(f"a guess needs args {{\"drawer\": seat 0-{self.players - 1}, \"number\": 1-7}}")
         if not isinstance(number, int) or isinstance(number, bool) or number not in NUMBERS:
-            raise RuleError(f"guess number {number!r} is not 1-7; pick the word's number on the cards")
+            raise RuleError(_("guess number {number!r} is not 1-7; pick the word's number on the cards").format(number=number))
         if drawer == p:
-            raise RuleError("nobody guesses their own drawing; pick another player")
+            raise RuleError(_("nobody guesses their own drawing; pick another player"))
         mine = [g for g in r.guesses if g.guesser == p]
         if any(g.drawer == drawer for g in mine):
-            raise RuleError(f"player {p + 1} has already guessed player {drawer + 1}; a guess cannot be taken back")
+            raise RuleError(_("player {n} has already guessed player {drawer}; a guess cannot be taken back").format(
+                n=p + 1, drawer=drawer + 1))
         if any(g.number == number for g in mine):
-            raise RuleError(f"player {p + 1} has already laid guess card {number} on someone; "
-                            "each number is one card")
+            raise RuleError(_("player {n} has already laid guess card {number} on someone; each number is one card").format(
+                n=p + 1, number=number))
         self._seq += 1
         r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))
         r.started_drawing_guess.add(p)
@@ -458,13 +434,13 @@ class PictomaniaEngine:
         cap: int | None = None
         if "token" in action.args:
             if not self.options.token_choice:
-                raise RuleError("the bell takes the highest bonus token left; choosing one is off "
-                                "(option token_choice)")
+                raise RuleError(_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
             cap = action.args["token"]
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
                 raise RuleError(f"token {cap!r}: give a token value to take, or 0 for none")
         r.done_us[p] = action.t_us
         r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap))
+        self._coarsest_done_us = max(self._coarsest_done_us, action.precision_us)
         return [GameEvent("bell", action.t_us, p)]
 
     def _award_bonus(self, t_us: int) -> list[GameEvent]:
@@ -475,7 +451,7 @@ class PictomaniaEngine:
             presses,
             t_us=lambda b: b.t_us,
             precision_us=lambda b: b.precision_us,
-            tie_window_us=self.options.bell_tie_us,
+            tie_window_us=self.options.tie_window_us,
         )
         events: list[GameEvent] = []
         for group in groups:
@@ -511,7 +487,8 @@ class PictomaniaEngine:
 
     def _admit(self, p: int, t_us: int) -> list[GameEvent]:
         if self.phase not in (Phase.DRAWING, Phase.REVIEW):
-            raise RuleError(f"a wrong drawing is admitted before the reveal; the game is in {self.phase.value}")
+            raise RuleError(_("a wrong drawing is admitted before the reveal; the game is in {phase}").format(
+                phase=self.phase.value))
         self.round.admitted.add(p)
         return [GameEvent("admitted", t_us, p)]
 
@@ -519,8 +496,8 @@ class PictomaniaEngine:
     def _guess_groups(self, drawer: int) -> list[list[Guess]]:
         """A drawer's pile in arrival order, closer arrivals grouped as ties."""
         pile = sorted((g for g in self.round.guesses if g.drawer == drawer), key=lambda g: (g.t_us, g.seq))
-        return rank_by_time(pile, t_us=lambda g: g.t_us, precision_us=lambda g: g.precision_us,
-                            tie_window_us=self.options.guess_tie_us)
+        return rank_by_time(pile, t_us=lambda g: g.t_us, precision_us=lambda g: max(g.precision_us, GUESS_PRECISION_US),
+                            tie_window_us=self.options.tie_window_us)
 
     def _score(self, t_us: int) -> list[GameEvent]:
         r = self.round

@@ -56,9 +56,10 @@ class PictomaniaScene(Scene):
         main = pygame.Rect(area.left, area.top, area.width - side_w - 2 * lay.pad, area.height)
         side = pygame.Rect(main.right + 2 * lay.pad, area.top, side_w, area.height)
         if reveal and view.get("phase") in ("revealed", "over"):
-            self._reveal(surface, main, lay, view, strip, reveal)
-        else:
-            self._cards(surface, main, lay, view)
+            # the reveal takes the whole width: each drawer's row carries their scores too
+            self._reveal(surface, area, lay, view, strip, reveal)
+            return
+        self._cards(surface, main, lay, view)
         self._side(surface, side, lay, view, strip)
 
     # -- the word cards -------------------------------------------------------------
@@ -66,39 +67,53 @@ class PictomaniaScene(Scene):
         cards = list(view.get("cards", ()))
         gap = lay.pad * 2
         col_w = (area.width - gap * (len(cards) - 1)) // max(1, len(cards))
-        line = (area.height - lay.pad * 2) // 9
+        # a theme and a word may take two lines of the minimum size ("basketball hoop" in a narrow column)
+        head_h = lay.min_text * 2 + lay.pad
+        line = (area.height - head_h - lay.pad * 2) // 7
         for i, card in enumerate(cards):
             r = pygame.Rect(area.left + i * (col_w + gap), area.top, col_w, area.height)
             color = CARD_COLORS.get(str(card["letter"]), theme.MUTED)
             panel(surface, r, theme.PANEL)
-            head = pygame.Rect(r.left, r.top, r.width, int(line * 1.5))
+            head = pygame.Rect(r.left, r.top, r.width, head_h)
             panel(surface, head, color)
-            draw_text(surface, f"{card['letter']} · {card['theme']}", lay.size(1.05), theme.text_on(color),
-                      head.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+            theme.draw_wrapped(surface, f"{card['letter']} · {card['theme']}", lay.min_text, theme.text_on(color),
+                               head.inflate(-2 * lay.pad, 0))
             y = head.bottom + lay.pad
             for n, word in enumerate(card["words"], start=1):
                 row = pygame.Rect(r.left + 2 * lay.pad, y, r.width - 4 * lay.pad, line)
                 draw_text(surface, format_number(n), lay.min_text, color,
                           pygame.Rect(row.left, row.top, lay.min_text, row.height), align="left", min_size=lay.min_text)
-                draw_text(surface, str(word), lay.min_text, theme.FG,
-                          pygame.Rect(row.left + lay.min_text + lay.pad, row.top, row.width - lay.min_text - lay.pad, row.height),
-                          align="left", min_size=lay.min_text)
+                theme.draw_wrapped(surface, str(word), lay.min_text, theme.FG,
+                                   pygame.Rect(row.left + lay.min_text + lay.pad, row.top, row.width - lay.min_text - lay.pad,
+                                               row.height), max_lines=max(1, row.height // lay.min_text), align="left")
                 y += line
 
     # -- the reveal -----------------------------------------------------------------
     def _reveal(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
                 reveal: Mapping[str, Any]) -> None:
+        """One row per drawer, two lines of the minimum size each: what they drew, then who
+        guessed it as one chip per guesser (name and token) in guess order; the black sheep
+        below, on two lines if it needs them."""
         drawers = list(reveal.get("drawers", ()))
         sheep = reveal.get("black_sheep")
-        n = len(drawers) + 1
-        row_h = min((area.height - lay.pad * n) // n, lay.size(1.1) * 2 + lay.pad)
-        y = area.top
+        round_scores = list(reveal.get("scores", ()))
+        totals = list(view.get("scores", ()))
+        gap = max(2, lay.pad // 3)
+        score_w = max(lay.min_text * 5, theme.TEXT.width(_("this round · total"), lay.min_text) + lay.pad)
+        heading = pygame.Rect(area.left + 2 * lay.pad, area.top, area.width - 4 * lay.pad, lay.min_text)
+        draw_text(surface, _("this round · total"), lay.min_text, theme.MUTED,
+                  pygame.Rect(heading.right - score_w, heading.top, score_w, heading.height), align="right",
+                  min_size=lay.min_text)
+        sheep_h = lay.min_text + lay.pad
+        y = heading.bottom + gap
+        row_h = max(lay.min_text * 2 + gap,
+                    min((area.bottom - y - sheep_h - gap * len(drawers)) // max(1, len(drawers)), lay.size(1.1) * 2 + lay.pad))
         for entry in drawers:
             d = int(entry["drawer"])
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, d), pygame.Rect(r.left, r.top, max(8, lay.pad), r.height))
-            inner = r.inflate(-4 * lay.pad, -lay.pad)
+            inner = r.inflate(-4 * lay.pad, -(row_h - lay.min_text * 2) // 2)
             half = inner.height // 2
             card_color = theme.blend(CARD_COLORS.get(str(entry["letter"]), theme.FG), theme.FG, 0.35)
             drew = _("{name} drew {letter}{number}: {word}").format(
@@ -106,18 +121,20 @@ class PictomaniaScene(Scene):
             if entry.get("admitted"):
                 drew += " · " + _("wrong drawing")
             draw_text(surface, drew, lay.min_text, card_color if not entry.get("admitted") else theme.MUTED,
-                      pygame.Rect(inner.left, inner.top, inner.width, half), align="left", min_size=lay.min_text)
+                      pygame.Rect(inner.left, inner.top, inner.width - score_w - lay.pad, half), align="left",
+                      min_size=lay.min_text)
+            gained = int(round_scores[d]) if d < len(round_scores) else 0
+            total = int(totals[d]) if d < len(totals) else 0
+            draw_text(surface, f"{gained:+d} · {format_number(total)}", lay.min_text, theme.FG,
+                      pygame.Rect(inner.right - score_w, inner.top, score_w, half), align="right", min_size=lay.min_text)
+            line = pygame.Rect(inner.left, inner.top + half, inner.width, inner.height - half)
             right = [g for g in entry.get("guesses", ()) if g.get("correct")]
             if right:
-                names = ", ".join(f"{self.name(strip, int(g['guesser']))} +{g['token']}" for g in right)
-                text = _("guessed: {names}").format(names=names)
+                self._guessers(surface, line, lay, view, strip, right)
             else:
-                text = _("nobody guessed it")
-            draw_text(surface, text, lay.min_text, theme.MUTED, pygame.Rect(inner.left, inner.top + half, inner.width, half),
-                      align="left", min_size=lay.min_text)
-            y += row_h + lay.pad
-        r = pygame.Rect(area.left, y, area.width, row_h)
-        panel(surface, r, SHEEP)
+                draw_text(surface, _("nobody guessed it"), lay.min_text, theme.MUTED, line, align="left",
+                          min_size=lay.min_text)
+            y += row_h + gap
         if sheep is not None:
             wrong = list(reveal.get("wrong_guesses", ()))
             count = int(wrong[int(sheep)]) if int(sheep) < len(wrong) else 0
@@ -127,7 +144,37 @@ class PictomaniaScene(Scene):
             text = _("no black sheep: a tie for the most wrong guesses")
         else:
             text = _("no black sheep this round")
-        draw_text(surface, text, lay.size(1.1), theme.FG, r.inflate(-4 * lay.pad, 0), align="left", min_size=lay.min_text)
+        # one line, or two where a long text needs them and the screen has room
+        inner_w = area.width - 4 * lay.pad
+        lines = 1 if theme.TEXT.width(text, lay.min_text) <= inner_w else 2
+        r = pygame.Rect(area.left, y, area.width, max(sheep_h, min(area.bottom - y, lay.min_text * lines + lay.pad)))
+        panel(surface, r, SHEEP)
+        theme.draw_wrapped(surface, text, lay.min_text, theme.FG, r.inflate(-4 * lay.pad, 0),
+                           max_lines=max(1, r.height // lay.min_text), align="left")
+
+    def _guessers(self, surface: pygame.Surface, line: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                  right: list[Mapping[str, Any]]) -> None:
+        """"guessed:" and a chip per right guess, in the order they came: the guesser's colour,
+        name and token. A chip is as wide as the line allows; a long name is cut, the token never."""
+        label = _("guessed:")
+        label_w = min(line.width // 3, theme.TEXT.width(label, lay.min_text) + lay.pad)
+        draw_text(surface, label, lay.min_text, theme.MUTED, pygame.Rect(line.left, line.top, label_w, line.height),
+                  align="left", min_size=lay.min_text)
+        x = line.left + label_w + lay.pad
+        chip_w = min(lay.min_text * 7, (line.right - x) // len(right))
+        token_w = theme.TEXT.width("+4", lay.min_text) + lay.pad
+        for g in right:
+            guesser = int(g["guesser"])
+            chip = pygame.Rect(x, line.top, chip_w - lay.pad, line.height)
+            pygame.draw.rect(surface, self.color(view, guesser), pygame.Rect(chip.left, chip.top + 2, max(6, lay.pad // 2),
+                                                                             chip.height - 4))
+            name_left = chip.left + max(6, lay.pad // 2) + lay.pad // 2
+            draw_text(surface, self.name(strip, guesser), lay.min_text, theme.FG,
+                      pygame.Rect(name_left, chip.top, chip.right - token_w - name_left, chip.height), align="left",
+                      min_size=lay.min_text)
+            draw_text(surface, f"+{g['token']}", lay.min_text, TOKEN,
+                      pygame.Rect(chip.right - token_w, chip.top, token_w, chip.height), align="right", min_size=lay.min_text)
+            x += chip_w
 
     # -- tokens and players ---------------------------------------------------------
     def _side(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:

@@ -7,50 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec, Option
+from games.base import Action, GameSettings, GameSpec
 from games.i18n import N_
 from games.piepmatz import phone
 from games.piepmatz.bots import new_bots
 from games.piepmatz.buttons import BUTTONS
 from games.piepmatz.cards import SPECIES
-from games.piepmatz.engine import (
-    INT_OPTIONS,
-    PERCH_RANGE,
-    SEED_CARDS_MAX,
-    Majority,
-    PiepmatzEngine,
-    PiepmatzOptions,
-)
-
-_DEFAULTS = PiepmatzOptions()
+from games.piepmatz.engine import PiepmatzEngine
+from games.piepmatz.options import OPTIONS
 
 
 def new_engine(settings: GameSettings) -> PiepmatzEngine:
     return PiepmatzEngine(settings)
-
-
-def _int_option(name: str, label: str, *choices: int) -> Option:
-    default, low, high = INT_OPTIONS[name]
-    return Option(default, int, low=low, high=high, label=label,
-                  choices=tuple((c, str(c)) for c in sorted({default, *choices})))
-
-
-#: every option, its defaults taken from the engine's own ``PiepmatzOptions``
-OPTIONS: Mapping[str, Option] = {
-    # None: 2 perches for 2-3 players, 3 for 4 (the engine decides)
-    "perches": Option(None, int, low=PERCH_RANGE[0], high=PERCH_RANGE[1], label="Perches",
-                      choices=((None, "by players"), (2, "2"), (3, "3"))),
-    "crows": _int_option("crows", "Crows", 0, 3, 9),
-    "squirrels": _int_option("squirrels", "Squirrels", 0, 3, 9),
-    "pair_points": _int_option("pair_points", "Points per pair", 3, 7),
-    "majority": Option(_DEFAULTS.majority.value, str, label="Majority counts",
-                       choices=tuple((m.value, m.value) for m in Majority)),
-    "removed_species": Option(_DEFAULTS.removed_species, str, nullable=True,
-                              label="Left out with 2 players",
-                              choices=((_DEFAULTS.removed_species, str(_DEFAULTS.removed_species)),
-                                       (None, "none"))),
-    "seed_cards": Option(list(_DEFAULTS.seed_cards), list, high=SEED_CARDS_MAX),
-}
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:

@@ -43,11 +43,11 @@ from games.base import (
     GameEvent,
     GameSettings,
     RuleError,
+    checked_options,
 )
+from games.i18n import _
 from games.piepmatz.cards import (
-    DEFAULT_CROWS,
     DEFAULT_SEED_CARDS,
-    DEFAULT_SQUIRRELS,
     SPECIES,
     Bird,
     CardError,
@@ -56,6 +56,7 @@ from games.piepmatz.cards import (
     bird_deck,
     feeder_deck,
 )
+from games.piepmatz.options import OPTIONS, SEED_CARDS_MAX, Majority
 
 CardT = TypeVar("CardT", Bird, FeederCard)
 
@@ -87,23 +88,8 @@ class EndReason(str, Enum):
     BIRDS_EMPTY = "birds_empty"  # a hand needed birds and offer and bird deck were empty
 
 
-class Majority(str, Enum):
-    UNPAIRED = "unpaired"  # the leader scores 1 per bird of the species not in a pair
-    ALL = "all"  # the leader scores 1 per bird of the species
-
-
 class OptionError(BuzzerBoxError, ValueError):
     """A game option outside its allowed range; the message names the option and the fix."""
-
-
-#: whole-number options: (default, lowest, highest); ``perches`` default depends on players
-INT_OPTIONS: dict[str, tuple[int, int, int]] = {
-    "crows": (DEFAULT_CROWS, 0, 12),
-    "squirrels": (DEFAULT_SQUIRRELS, 0, 12),
-    "pair_points": (5, 0, 20),
-}
-PERCH_RANGE = (2, 3)
-SEED_CARDS_MAX = 20
 
 
 def default_perches(players: int) -> int:
@@ -117,12 +103,12 @@ class PiepmatzOptions:
 
     perches: int = 2
     seed_cards: tuple[int, int, int] = DEFAULT_SEED_CARDS
-    crows: int = DEFAULT_CROWS
-    squirrels: int = DEFAULT_SQUIRRELS
-    pair_points: int = 5
-    majority: Majority = Majority.UNPAIRED
+    crows: int = OPTIONS["crows"].default
+    squirrels: int = OPTIONS["squirrels"].default
+    pair_points: int = OPTIONS["pair_points"].default
+    majority: Majority = Majority(OPTIONS["majority"].default)
     #: the species left out with 2 players (None: play with all six)
-    removed_species: str | None = SPECIES[-1]
+    removed_species: str | None = OPTIONS["removed_species"].default
     #: scenario/test seams: these card ids lie on top of their deck, in order
     #: (bird deal order: perches, offer, then 4 cards per player in seat order)
     bird_deck_top: tuple[str, ...] = ()
@@ -130,23 +116,16 @@ class PiepmatzOptions:
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any], players: int) -> PiepmatzOptions:
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise OptionError(
-                f"unknown Piepmatz option {unknown[0]!r}; known options: {', '.join(sorted(known))}"
-            )
-        ints = {name: _int_option(options, name, *spec) for name, spec in INT_OPTIONS.items()}
-        perches = _int_option(options, "perches", default_perches(players), *PERCH_RANGE)
-        seed_cards = _seed_cards_option(options.get("seed_cards", DEFAULT_SEED_CARDS))
-        majority_raw = options.get("majority", Majority.UNPAIRED.value)
+        values = checked_options(OPTIONS, options, "Piepmatz", error=OptionError)
+        perches = values["perches"] if values["perches"] is not None else default_perches(players)
+        seed_cards = _seed_cards_option(values["seed_cards"])
         try:
-            majority = Majority(majority_raw)
+            majority = Majority(values["majority"])
         except ValueError:
             raise OptionError(
-                f"option 'majority' is {majority_raw!r}; use 'unpaired' or 'all'"
+                f"option 'majority' is {values['majority']!r}; use 'unpaired' or 'all'"
             ) from None
-        removed = options.get("removed_species", SPECIES[-1])
+        removed = values["removed_species"]
         if removed is not None and removed not in SPECIES:
             raise OptionError(
                 f"option 'removed_species' is {removed!r}; use null or one of: {', '.join(SPECIES)}"
@@ -154,9 +133,9 @@ class PiepmatzOptions:
         return cls(
             perches=perches,
             seed_cards=seed_cards,
-            crows=ints["crows"],
-            squirrels=ints["squirrels"],
-            pair_points=ints["pair_points"],
+            crows=values["crows"],
+            squirrels=values["squirrels"],
+            pair_points=values["pair_points"],
             majority=majority,
             removed_species=removed,
             bird_deck_top=_id_list_option(options, "bird_deck_top"),
@@ -173,13 +152,6 @@ class PiepmatzOptions:
             "majority": self.majority.value,
             "removed_species": self.removed_species,
         }
-
-
-def _int_option(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
-    value = options.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OptionError(f"option {name!r} is {value!r}; use a whole number from {low} to {high}")
-    return value
 
 
 def _seed_cards_option(value: Any) -> tuple[int, int, int]:
@@ -199,7 +171,7 @@ def _seed_cards_option(value: Any) -> tuple[int, int, int]:
 
 
 def _id_list_option(options: Mapping[str, Any], name: str) -> tuple[str, ...]:
-    value = options.get(name, ())
+    value = options.get(name) or ()
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise OptionError(f"option {name!r} is {value!r}; use a list of card ids, top card first")
     twice = sorted({v for v in value if value.count(v) > 1})
@@ -525,22 +497,22 @@ class PiepmatzEngine:
         if action.kind not in PLAYER_ACTIONS:
             raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
         if self.finished:
-            raise RuleError("the game is over")
+            raise RuleError(_("the game is over"))
         if player not in self.to_act():
             raise RuleError(
-                f"player {player + 1} has laid their final cards; waiting for the others"
+                _("player {n} has laid their final cards; waiting for the others").format(n=player + 1)
                 if self.phase is Phase.FINAL
-                else f"it is player {self.current + 1}'s turn, not player {player + 1}'s"
+                else _("it is player {turn}'s turn, not player {player}'s").format(turn=self.current + 1, player=player + 1)
             )
         if action.kind != self.phase.value:
             raise RuleError(
-                f"now is the {self.phase.value!r} step, not {action.kind!r}; "
-                f"send one of: {', '.join(self.legal_actions(player))}"
+                _("now is the {step!r} step, not {kind!r}; send one of: {kinds}").format(
+                    step=self.phase.value, kind=action.kind, kinds=", ".join(self.legal_actions(player)))
             )
         events: list[GameEvent] = []
         args = action.args
         if self.phase is Phase.PLAY:
-            bird = self._card_in(self.hands[player], args.get("card"), "your hand", secret=True)
+            bird = self._card_in(self.hands[player], args.get("card"), _("your hand"), secret=True)
             perch = args.get("perch")
             if isinstance(perch, bool) or not isinstance(perch, int) or not 0 <= perch < len(self.perches):
                 raise RuleError(
@@ -548,7 +520,7 @@ class PiepmatzEngine:
                 )
             self._play(bird, perch, events)
         elif self.phase is Phase.CROW:
-            bird = self._card_in(self._crow_candidates(), args.get("card"), "your largest species")
+            bird = self._card_in(self._crow_candidates(), args.get("card"), _("your largest species"))
             self._crow_takes(bird, events)
             self._continue_chain(events)
         elif self.phase is Phase.LAY:
@@ -556,13 +528,13 @@ class PiepmatzEngine:
             bird = self._card_in(
                 self._lay_candidates(),
                 args.get("card"),
-                f"your hand at value <= {self.played.value}",
+                _("your hand at value <= {value}").format(value=self.played.value),
                 secret=True,
             )
             self._lay(bird, events)
             self._refill(events)
         elif self.phase is Phase.TAKE:
-            bird = self._card_in(self.offer, args.get("card"), "the offer")
+            bird = self._card_in(self.offer, args.get("card"), _("the offer"))
             self._take_offer(bird, events)
             self._refill(events)
         else:
@@ -577,7 +549,7 @@ class PiepmatzEngine:
         seat = action.player if action.player is not None else action.args.get("seat")
         if seat is None:
             if not self.to_act():
-                raise RuleError("the game is over: nothing to propose")
+                raise RuleError(_("the game is over: nothing to propose"))
             seat = self.to_act()[0]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise RuleError(f"propose for seat {seat!r}: give a seat 0..{self.players - 1}")
@@ -590,7 +562,7 @@ class PiepmatzEngine:
             None,
         )
         if move is None:
-            raise RuleError(f"that move is not legal for player {seat + 1} now; pick one of the phone's moves")
+            raise RuleError(_("that move is not legal for player {n} now; pick one of the phone's moves").format(n=seat + 1))
         self.proposed[seat] = move
         return [self._event("proposed", seat)]
 
@@ -600,7 +572,7 @@ class PiepmatzEngine:
         assert seat is not None
         move = self.proposed.get(seat)
         if move is None:
-            raise RuleError(f"player {seat + 1} has no move waiting: choose one on the phone first")
+            raise RuleError(_("player {n} has no move waiting: choose one on the phone first").format(n=seat + 1))
         events = self.handle(Action(move.kind, action.t_us, seat, move.args, action.precision_us))
         return [self._event("confirmed", seat), *events]
 
@@ -617,9 +589,10 @@ class PiepmatzEngine:
             if bird.id == card_id:
                 return bird
         if secret:
-            raise RuleError(f"card {card_id!r} is not in {where}; pick one your phone lists")
-        choices = ", ".join(b.id for b in cards) or "none"
-        raise RuleError(f"card {card_id!r} is not in {where}; choose one of: {choices}")
+            raise RuleError(_("card {card!r} is not in {where}; pick one your phone lists").format(card=card_id, where=where))
+        choices = ", ".join(b.id for b in cards) or _("none")
+        raise RuleError(_("card {card!r} is not in {where}; choose one of: {choices}").format(
+            card=card_id, where=where, choices=choices))
 
     def _crow_candidates(self) -> list[Bird]:
         return largest_species_birds(self.collections[self.current])
@@ -822,9 +795,9 @@ class PiepmatzEngine:
             or len(card_ids) != FINAL_CARDS
         ):
             raise RuleError(
-                f"lay exactly {FINAL_CARDS} different hand cards: args {{'cards': [ID, ID]}}"
+                _("lay exactly {n} different hand cards: args {{'cards': [ID, ID]}}").format(n=FINAL_CARDS)
             )
-        birds = [self._card_in(hand, card_id, "your hand", secret=True) for card_id in card_ids]
+        birds = [self._card_in(hand, card_id, _("your hand"), secret=True) for card_id in card_ids]
         self._lay_final(player, birds, events)
         self._maybe_over(events)
 

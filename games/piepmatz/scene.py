@@ -61,10 +61,17 @@ class PiepmatzScene(Scene):
         return self.title, where
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
-        left_w = area.width * 58 // 100
-        left = pygame.Rect(area.left, area.top, left_w, area.height)
-        right = pygame.Rect(area.left + left_w + lay.pad * 2, area.top, area.width - left_w - lay.pad * 2, area.height)
+        # the seed row takes the whole width (a pest's name is long in Polish); above it the
+        # feeder and the offer on the left, the players on the right
+        gap = lay.pad
+        band_h = lay.min_text + gap + lay.size(1.9)
+        band = pygame.Rect(area.left, area.bottom - band_h, area.width, band_h)
+        top_h = band.top - gap * 2 - area.top
+        left_w = area.width // 2
+        left = pygame.Rect(area.left, area.top, left_w, top_h)
+        right = pygame.Rect(area.left + left_w + gap * 2, area.top, area.width - left_w - gap * 2, top_h)
         self._feeder(surface, left, lay, view)
+        self._seed_row(surface, band, lay, view)
         self._players(surface, right, lay, view, strip)
 
     # -- the feeder -------------------------------------------------------------------
@@ -76,11 +83,19 @@ class PiepmatzScene(Scene):
         draw_text(surface, text, lay.size(1.15), theme.text_on(fill), r.inflate(-4, 0), min_size=lay.min_text)
 
     def _feeder(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        """One row per perch: the perched bird, its queue, and the queue's sum against the bird
+        (numbers only, under a heading: a word per row did not fit); then the offer."""
         perches = list(view.get("perches", ()))
         row_h = lay.size(1.9)
         card_w = lay.size(2.1)
         gap = lay.pad
+        sum_w = lay.size(1.0) * 4  # "12 > 6" and room to spare
         y = area.top
+        draw_text(surface, _("perches and queues"), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.left, y, area.width - sum_w - gap, lay.min_text), align="left", min_size=lay.min_text)
+        draw_text(surface, _("sum"), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.right - sum_w - gap, y, sum_w, lay.min_text), align="right", min_size=lay.min_text)
+        y += lay.min_text + gap
         played = (view.get("played") or {}).get("id")
         for perch in perches:
             r = pygame.Rect(area.left, y, area.width, row_h)
@@ -89,58 +104,75 @@ class PiepmatzScene(Scene):
             c = pygame.Rect(r.left + gap, r.top + gap // 2, card_w, row_h - gap)
             self._card(surface, c, lay, _bird_text(bird), SPECIES_COLORS.get(bird["species"], theme.MUTED), theme.FG)
             x = c.right + gap * 3
-            total = int(perch["sum"])
-            verdict = f"{format_number(total)} > {format_number(int(bird['value']))}" if total > int(bird["value"]) \
-                else f"{format_number(total)} ≤ {format_number(int(bird['value']))}"
-            sum_w = lay.size(1.0) * 5
-            for b in perch["queue"]:
-                if x + card_w > r.right - sum_w:
+            queue_right = r.right - sum_w - gap * 2
+            queue = list(perch["queue"])
+            total, value = int(perch["sum"]), int(bird["value"])
+            if not queue:
+                draw_text(surface, _("empty queue"), lay.min_text, theme.MUTED,
+                          pygame.Rect(x, r.top, queue_right - x, r.height), align="left", min_size=lay.min_text)
+            for k, b in enumerate(queue):
+                if x + card_w > queue_right or (k < len(queue) - 1 and x + 2 * card_w + gap > queue_right):
+                    # no room for the rest: say how many more wait (never drop a card silently)
+                    draw_text(surface, f"+{len(queue) - k}", lay.min_text, theme.FG,
+                              pygame.Rect(x, r.top, queue_right - x, r.height), align="left", min_size=lay.min_text)
                     break
                 q = pygame.Rect(x, c.top, card_w, c.height)
                 self._card(surface, q, lay, _bird_text(b), SPECIES_COLORS.get(b["species"], theme.MUTED),
                            theme.PRESSED if b["id"] == played else None)
                 x += card_w + gap
-            draw_text(surface, _("sum {verdict}").format(verdict=verdict) if perch["queue"] else _("empty queue"),
-                      lay.min_text, theme.FG if perch["queue"] else theme.MUTED,
-                      pygame.Rect(r.right - sum_w - gap, r.top, sum_w, r.height), align="right", min_size=lay.min_text)
+            if queue:
+                verdict = f"{format_number(total)} {'>' if total > value else '≤'} {format_number(value)}"
+                draw_text(surface, verdict, lay.min_text, theme.FG,
+                          pygame.Rect(r.right - sum_w - gap, r.top, sum_w, r.height), align="right", min_size=lay.min_text)
             y += row_h + gap
-        # the seed row: positions 1-4 (the difference that wins them), a pest beside a slot
+        # the offer
         y += gap
+        offer = list(view.get("offer", ()))
+        label_w = min(area.width // 3, theme.TEXT.width(_("offer:"), lay.min_text) + gap)
+        draw_text(surface, _("offer:"), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.left, y, label_w, row_h), align="left", min_size=lay.min_text)
+        x = area.left + label_w + gap
+        for b in offer:
+            c = pygame.Rect(x, y + gap // 2, card_w, row_h - gap)
+            self._card(surface, c, lay, _bird_text(b), SPECIES_COLORS.get(b["species"], theme.MUTED))
+            x += card_w + gap
+
+    def _seed_row(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        """Positions 1-4 (the difference that wins them), a pest beside a slot, then the
+        feeder pile that a difference of 5 or more draws from; the bird pile's count above."""
+        gap = lay.pad
+        y = area.top
+        half = (area.width - gap) // 2
         draw_text(surface, _("seed row (difference):"), lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, y, area.width, lay.min_text + gap), align="left", min_size=lay.min_text)
+                  pygame.Rect(area.left, y, half, lay.min_text), align="left", min_size=lay.min_text)
+        birds = int(view.get("bird_pile", 0))
+        draw_text(surface, ngettext("{n} bird in the pile", "{n} birds in the pile", birds).format(
+                  n=format_number(birds)), lay.min_text, theme.MUTED,
+                  pygame.Rect(area.right - half, y, half, lay.min_text), align="right", min_size=lay.min_text)
         y += lay.min_text + gap
+        row_h = area.bottom - y
         row = list(view.get("row", ()))
         pests = list(view.get("pests", ()))
-        slot_w = (area.width - gap * (len(row) + 1)) // max(1, len(row) + 1)
+        # the pile's slot takes a quarter more than a card's: its text is the longest
+        slot_w = (area.width - gap * len(row)) * 4 // (len(row) * 4 + 5)
+        number_w = lay.min_text
         for i, card in enumerate(row):
             s = pygame.Rect(area.left + i * (slot_w + gap), y, slot_w, row_h)
             panel(surface, s, theme.PANEL)
             draw_text(surface, f"{i + 1}", lay.min_text, theme.MUTED,
-                      pygame.Rect(s.left + gap, s.top, lay.min_text, s.height), align="left", min_size=lay.min_text)
-            inner = pygame.Rect(s.left + lay.min_text + gap, s.top + gap // 2, s.width - lay.min_text - 2 * gap, s.height - gap)
+                      pygame.Rect(s.left + gap, s.top, number_w, s.height), align="left", min_size=lay.min_text)
+            inner = pygame.Rect(s.left + number_w + gap, s.top + gap // 2, s.width - number_w - 2 * gap, s.height - gap)
             pest = pests[i] if i < len(pests) else None
             if pest is not None:
                 self._card(surface, inner, lay, _(str(pest["kind"])), PEST_COLOR)
             elif card is not None:
                 eggs = int(card["eggs"])
                 self._card(surface, inner, lay, ngettext("{n} egg", "{n} eggs", eggs).format(n=eggs), SEED_COLOR)
-        pile = pygame.Rect(area.left + len(row) * (slot_w + gap), y, slot_w, row_h)
+        left = area.left + len(row) * (slot_w + gap)
+        pile = pygame.Rect(left, y, area.right - left, row_h)
         panel(surface, pile, theme.PANEL)
         draw_text(surface, _("5+: pile {n}").format(n=format_number(int(view.get("feeder_pile", 0)))), lay.min_text,
-                  theme.FG, pile.inflate(-gap, 0), min_size=lay.min_text)
-        y += row_h + gap * 2
-        # the offer and the bird pile
-        offer = list(view.get("offer", ()))
-        draw_text(surface, _("offer:"), lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, y, card_w * 2, row_h), align="left", min_size=lay.min_text)
-        x = area.left + card_w * 2
-        for b in offer:
-            c = pygame.Rect(x, y + gap // 2, card_w, row_h - gap)
-            self._card(surface, c, lay, _bird_text(b), SPECIES_COLORS.get(b["species"], theme.MUTED))
-            x += card_w + gap
-        draw_text(surface, ngettext("{n} bird in the pile", "{n} birds in the pile", int(view.get("bird_pile", 0))).format(
-                  n=format_number(int(view.get("bird_pile", 0)))), lay.min_text, theme.MUTED,
-                  pygame.Rect(x + gap * 2, y, area.right - x - gap * 2, row_h), align="right", min_size=lay.min_text)
+                  theme.FG, pile.inflate(-2 * gap, 0), min_size=lay.min_text)
 
     # -- the players ------------------------------------------------------------------
     def _players(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -163,19 +195,19 @@ class PiepmatzScene(Scene):
             draw_text(surface, _("{n} pts").format(n=format_number(int(part.get("total", 0)))), lay.size(1.1), theme.FG,
                       pygame.Rect(inner.left + inner.width * 6 // 10, inner.top, inner.width * 4 // 10, half),
                       align="right", min_size=lay.min_text)
-            counts = Counter(str(b["species"]) for b in collection)
-            x = inner.left
-            chip_w = lay.size(1.5)
-            for species, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-                if x + chip_w > inner.right - lay.size(1.0) * 6:
-                    break
-                chip = pygame.Rect(x, inner.top + half + 2, chip_w, half - 4)
-                self._card(surface, chip, lay, str(count), SPECIES_COLORS.get(species, theme.MUTED))
-                x += chip_w + gap // 2
             pairs = int(part.get("pair_count", 0))
             eggs = int(part.get("eggs", 0))
             detail = ngettext("{p} pair", "{p} pairs", pairs).format(p=pairs) + " · " + \
                 ngettext("{e} egg", "{e} eggs", eggs).format(e=eggs)
+            # the pairs and eggs first (they score); the chips, one per species, in what is left
+            detail_w = min(inner.width * 6 // 10, theme.TEXT.width(detail, lay.min_text) + gap)
             draw_text(surface, detail, lay.min_text, theme.MUTED,
-                      pygame.Rect(x + gap, inner.top + half, inner.right - x - gap, half), align="right",
+                      pygame.Rect(inner.right - detail_w, inner.top + half, detail_w, half), align="right",
                       min_size=lay.min_text)
+            counts = Counter(str(b["species"]) for b in collection)
+            chips = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            room = inner.width - detail_w - gap
+            step = min(lay.size(1.5) + gap // 2, room // max(1, len(chips)))
+            for k, (species, count) in enumerate(chips):
+                chip = pygame.Rect(inner.left + k * step, inner.top + half + 2, step - gap // 2, half - 4)
+                self._card(surface, chip, lay, str(count), SPECIES_COLORS.get(species, theme.MUTED))

@@ -1,10 +1,11 @@
 """Reaction duel: the box's own wait-for-GO game."""
 
-from games.base import GameSpec, Option
+from games.base import GameSpec
 from games.i18n import N_
 from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
+from games.reaction.options import OPTIONS
 
 SPEC = GameSpec(
     name="reaction",
@@ -16,12 +17,7 @@ SPEC = GameSpec(
     new_bots=new_bots,
     new_host=new_host,
     scene="games.reaction.scene:ReactionScene",
-    # defaults None: the engine's own (ReactionOptions) apply; listed for the menu and the checks
-    options={
-        "rounds": Option(None, int, low=0, label=N_("Rounds"),
-                         choices=((10, "10"), (5, "5"), (20, "20"), (0, N_("until stopped")))),
-        "decoy_chance": Option(None, float, low=0.0, high=1.0, label=N_("Decoys"), choices=((0.0, N_("off")), (0.25, N_("on")))),
-    },
+    options=OPTIONS,
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
     # the host remote says its phases in words (docs/companion.md)

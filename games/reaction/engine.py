@@ -13,28 +13,39 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    TIE_WINDOW,
+    Action,
+    GameEvent,
+    GameSettings,
+    RuleError,
+    checked_options,
+)
+from games.reaction.options import OPTIONS
 
 
 @dataclass
 class ReactionOptions:
-    min_delay_us: int = 1_500_000
-    max_delay_us: int = 4_500_000
-    decoy_chance: float = 0.0  # chance of a "not yet!" screen that looks like GO
-    rounds: int = 0  # 0: play until the host stops
-    answer_window_us: int = 1_000_000  # after the first press, others may still press to get a time
-    go_timeout_us: int = 3_000_000  # nobody pressed: the round ends
-    result_hold_us: int = 2_500_000  # results stay up this long, then the next round starts
-    auto_next: bool = True
-    settle_us: int = 2_000
-    tie_window_us: int = 0
+    """The options in the engine's hands; declared (type, default, range) once in ``options.py``."""
+
+    min_delay_us: int = OPTIONS["min_delay_us"].default
+    max_delay_us: int = OPTIONS["max_delay_us"].default
+    decoy_chance: float = OPTIONS["decoy_chance"].default
+    rounds: int = OPTIONS["rounds"].default
+    answer_window_us: int = OPTIONS["answer_window_us"].default
+    go_timeout_us: int = OPTIONS["go_timeout_us"].default
+    result_hold_us: int = OPTIONS["result_hold_us"].default
+    auto_next: bool = OPTIONS["auto_next"].default
+    settle_us: int = OPTIONS["settle_us"].default
+    tie_window_us: int = OPTIONS[TIE_WINDOW].default
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> ReactionOptions:
-        unknown = set(settings.options) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"reaction: unknown option(s) {sorted(unknown)}; known: {sorted(cls.__dataclass_fields__)}")
-        opts = cls(**settings.options)
+        values = checked_options(OPTIONS, {k: v for k, v in settings.options.items() if v is not None}, "reaction",
+                                 error=ValueError)
+        opts = cls(**values)
         if not 0 < opts.min_delay_us <= opts.max_delay_us:
             raise ValueError("reaction: need 0 < min_delay_us <= max_delay_us")
         return opts

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
 from games.schicki_micki.options import OPTIONS
@@ -96,13 +96,14 @@ class _Verdict:
 
 
 def _int_option(options: Mapping[str, Any], name: str, allow_none: bool = False) -> int | None:
+    """A whole-number option, checked against its declaration (type and range) in options.py."""
     value = options.get(name, DEFAULTS[name])
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        hint = "a whole number of microseconds >= 0" + (" or null" if allow_none else "")
-        raise ValueError(f"option {name!r} is {value!r}; use {hint}")
-    return value
+    OPTIONS[name].check(name, value)
+    if value is None:
+        raise ValueError(f"option {name!r} is null; use a whole number of microseconds >= 0")
+    return int(value)
 
 
 class SchickiMickiEngine:
@@ -208,20 +209,17 @@ class SchickiMickiEngine:
         return events
 
     def _advance(self, now_us: int) -> list[GameEvent]:
-        """Fire every timeout due by now_us, each at its own deadline, so the
-        outcome never depends on how often the runtime ticks."""
-        events: list[GameEvent] = []
-        while True:
-            due = self.next_deadline_us()
-            if due is None or due > now_us:
-                return events
-            self.now_us = due if self.now_us is None else max(self.now_us, due)
-            if self.phase == "window":
-                events += self._resolve(due)
-            elif self.deck:
-                events += self._turn(self.deck.pop(0), due)
-            else:
-                events += self._end(due, "the last card's final window closed")
+        """Fire every timeout due by now_us, each at its own deadline (``fire_due``)."""
+        return fire_due(self.next_deadline_us, self._fire, now_us)
+
+    def _fire(self, due: int) -> list[GameEvent]:
+        """The timeout at ``due``: a window closes, the next card turns, or the game ends."""
+        self.now_us = due if self.now_us is None else max(self.now_us, due)
+        if self.phase == "window":
+            return self._resolve(due)
+        if self.deck:
+            return self._turn(self.deck.pop(0), due)
+        return self._end(due, "the last card's final window closed")
 
     # --------------------------------------------------------------- actions
 

@@ -4,7 +4,7 @@ menu read the same table."""
 
 from __future__ import annotations
 
-from games.base import Option
+from games.base import TIE_WINDOW, Option, tie_window_option
 from games.i18n import N_
 
 OPTIONS: dict[str, Option] = {
@@ -17,5 +17,5 @@ OPTIONS: dict[str, Option] = {
     "start_us": Option(0, int, low=0),
     "reaction_window_us": Option(1_500_000, int, low=0),
     "final_window_us": Option(3_000_000, int, low=0),
-    "tie_window_us": Option(0, int, low=0),
+    TIE_WINDOW: tie_window_option(),
 }

@@ -325,6 +325,11 @@ class VivaTopoScene(Scene):
         covered: set[int] = set()
         if flash and eaten is not None:
             covered = set(eaten.get("spaces") or ()) or ({int(eaten["space"])} if eaten.get("space") else set())
+        trapped = latest(view, "trapped")
+        trapped_shown = trapped is not None and bool(trapped.get("mice")) and 0 <= now_us - int(trapped["t_us"]) < NOTE_US
+        # a banner covers the board's middle: the labels under it are not drawn (their text would
+        # show through between the banner's lines, or crowd its list of mice)
+        banner = self.banner_rect(geo) if flash or trapped_shown else pygame.Rect(0, 0, 0, 0)
         symbols = set(board["cat_symbols"])
         starts = {int(space): str(players) for players, space in board.get("cat_start", {}).items()}
         # the track: a cat's space carries a small cat head (where the cat can stop); the
@@ -343,12 +348,15 @@ class VivaTopoScene(Scene):
         start = geo.start_rect
         panel(surface, start, START_BG, radius=round(u * 0.2))
         closed = bool(view.get("cat", {}).get("start_closed"))
-        draw_text(surface, _("START · closed") if closed else _("START"), lay.min_text, theme.FG,
-                  pygame.Rect(start.left, start.top, start.width, round(geo.uy * 0.55)), min_size=lay.min_text)
+        label = pygame.Rect(start.left, start.top, start.width, round(geo.uy * 0.55))
+        if not label.colliderect(banner):
+            draw_text(surface, _("START · closed") if closed else _("START"), lay.min_text, theme.FG, label,
+                      min_size=lay.min_text)
         emm = geo.emmentalia_rect
         panel(surface, emm, EMMENTALIA_BG, radius=round(u * 0.2))
-        draw_text(surface, _("EMMENTALIA"), lay.min_text, theme.DARK_TEXT,
-                  pygame.Rect(emm.left, emm.top, emm.width, round(geo.uy * 0.55)), min_size=lay.min_text)
+        label = pygame.Rect(emm.left, emm.top, emm.width, round(geo.uy * 0.55))
+        if not label.colliderect(banner):
+            draw_text(surface, _("EMMENTALIA"), lay.min_text, theme.DARK_TEXT, label, min_size=lay.min_text)
         wheels = int(left.get("emmentalia", 0))
         total = int(board["emmentalia"]["wheels"])
         for i in range(total):
@@ -378,8 +386,7 @@ class VivaTopoScene(Scene):
             self._banner(surface, geo, lay, _("THE CAT EATS"), EATEN, mice)
             pygame.draw.rect(surface, EATEN, geo.rect, max(6, round(u * 0.12)), border_radius=round(u * 0.3))
             return
-        trapped = latest(view, "trapped")
-        if trapped is not None and trapped.get("mice") and 0 <= now_us - int(trapped["t_us"]) < NOTE_US:
+        if trapped is not None and trapped_shown:
             self._banner(surface, geo, lay, _("TRAPPED IN THE START"), TRAPPED, ", ".join(trapped["mice"]))
 
     def _symbols(
@@ -438,10 +445,16 @@ class VivaTopoScene(Scene):
             pygame.draw.rect(surface, colour, target, max(3, round(u * 0.08)), border_radius=round(u * 0.15))
             pygame.draw.line(surface, colour, centre, target.center, max(2, round(u * 0.04)))
 
+    @staticmethod
+    def banner_rect(geo: BoardGeometry) -> pygame.Rect:
+        """Where a banner goes: a band across the board's middle."""
+        u = geo.unit
+        return pygame.Rect(geo.rect.left + round(u * 0.5), round(geo.rect.centery - u * 0.8), geo.rect.width - round(u), round(u * 1.6))
+
     def _banner(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, text: str, fill: Color, detail: str = "") -> pygame.Rect:
         """A band across the board's middle: what happened, big, and to whom."""
         u = geo.unit
-        r = pygame.Rect(geo.rect.left + round(u * 0.5), round(geo.rect.centery - u * 0.8), geo.rect.width - round(u), round(u * 1.6))
+        r = self.banner_rect(geo)
         panel(surface, r, fill, radius=round(u * 0.2))
         inner = r.inflate(-2 * lay.pad, -lay.pad)
         ink = theme.text_on(fill)

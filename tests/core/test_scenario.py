@@ -98,7 +98,7 @@ def test_engine_refusing_its_settings_is_a_scenario_error():
         ({"game": "quiz", "players": 2, "steps": [{"tick": "abc"}]}, "whole number of microseconds"),
         ({"game": "quiz", "players": 2, "options": [1, 2], "steps": []}, "\"options\" must be a JSON object"),
         ({"game": "quiz", "players": 2, "expect": [1], "steps": []}, "\"expect\" must be a JSON object"),
-        ({"game": "reaction", "players": 2, "options": {"min_delay_us": "5"}, "steps": []}, "reaction"),
+        ({"game": "reaction", "players": 2, "options": {"min_delay_us": "5"}, "steps": []}, "'min_delay_us' is '5': give a whole number"),
     ],
 )
 def test_malformed_scenarios_are_errors_not_tracebacks(data, message):

@@ -213,3 +213,17 @@ def test_a_ring_after_the_stack_was_taken_is_slower_not_wrong() -> None:
     assert e.private_view(1)["last_ring"]["result"] == "slower"
     play(e, 0, 1, 4 * S)  # a new card lands: now a ring is judged afresh
     assert kinds(ring(e, 1, 4_100_000)) == ["wrong"]
+
+
+def test_a_refusal_at_the_bell_or_on_the_phone_is_in_the_players_language() -> None:
+    """Out of turn on the phone, in Czech and Polish (the phone shows "The box refused: ...")."""
+    from games.i18n import set_language
+
+    e = engine(TWO, players=2, hand_size=2)
+    try:
+        for language, says in (("cs", "na tahu je hráč 1, ne hráč 2"), ("pl", "ruch ma gracz 1, nie gracz 2")):
+            set_language(language)
+            with pytest.raises(RuleError, match=says):
+                play(e, 1, 2, 0)
+    finally:
+        set_language("en")

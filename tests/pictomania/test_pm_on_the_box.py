@@ -37,7 +37,7 @@ def test_bells_are_station_presses_and_an_earlier_bell_takes_a_higher_token() ->
 
 
 def test_no_secret_word_on_the_screen_before_the_reveal() -> None:
-    session = simulate(get("pictomania"), 3, 5, until_us=30_000_000)
+    session = simulate(get("pictomania"), 3, 5, options={"bot_pace": "table"}, until_us=30_000_000)
     engine = session.box.engine
     assert engine.public_view()["phase"] == "drawing"
     secrets = [engine.private_view(p)["secret"] for p in range(3)]
@@ -57,3 +57,58 @@ def test_options_come_from_the_engine_and_the_word_lists() -> None:
     assert {v for v, _ in spec.options["language"].choices} >= {"en", "cs"}
     engine = spec.new_engine(spec.settings(3, 1, language="cs"))
     assert engine.options.language == "cs"
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_headless_demo_scores_a_reveal_within_15_seconds(players: int, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = headless_demo("pictomania", players, 15, tmp_path, capsys)
+    events = dict(item.rsplit(" ", 1) for item in out.split("events: ")[1].splitlines()[0].split(", "))
+    assert int(events["reveal"]) >= 1 and int(events["bonus"]) >= players
+    assert any(int(score) != 0 for score in out.split("scores: ")[1].splitlines()[0].replace(",", "").split()[2::3])
+
+
+def test_a_journal_of_rules_1_with_the_retired_settle_option_still_replays(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Journals written before the box's horizon decided the bell race carry
+    ``bell_settle_us``, ``bell_tie_us`` and ``guess_tie_us``: they replay, with a note
+    that today's rules are applied."""
+    import dataclasses
+    import json
+
+    from controller.cli import main
+
+    path = tmp_path / "old.jsonl"
+    old = dataclasses.replace(get("pictomania"), rules_version=1)
+    played = simulate(old, 3, 4, str(path), {"bell_settle_us": 50_000, "bell_tie_us": 0, "guess_tie_us": 30_000})
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["rules"] == 1 and header["settings"]["options"]["bell_settle_us"] == 50_000
+    assert main(["replay", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["scores"] == played.box.summary()["scores"]
+    assert "rules 1" in captured.err and "rules 2" in captured.err
+
+
+def test_a_bell_delivered_late_inside_the_box_guard_still_takes_the_better_token() -> None:
+    """No settle window of the game's own: the box hands bells over in stamp order up
+    to its horizon, so a bell stamped first but reported 10 ms late (a 20 ms guard)
+    still takes the highest token, and the race is decided once the horizon passes."""
+    from controller.press import Edge
+    from controller.runtime import Box
+
+    spec = get("pictomania")
+    box = Box(spec, spec.settings(3, 1), latency_guard_us=20_000)
+    box.host("start", 0)  # the host deals: everyone draws
+    box.step(50_000)
+    assert box.engine.public_view()["phase"] == "drawing"
+    box.edge(Edge(1, "bell", 0, 100_000), 1)  # station 2's bell, reported at once
+    events = []
+    for now in range(100_000, 110_000, 500):
+        events += box.step(now)
+    box.edge(Edge(0, "bell", 0, 99_000), 1)  # station 1 rang first, reported 10 ms late
+    for now in range(110_000, 200_000, 500):
+        events += box.step(now)
+    bonus = {e.player: e.data["token"] for e in events if e.kind == "bonus"}
+    assert bonus == {0: 3, 1: 2}
+    decided = min(e.t_us for e in events if e.kind == "bonus")
+    assert decided < 100_000 + 1_000  # at the stamps (plus their precision), not 50 ms later

@@ -176,7 +176,7 @@ def test_host_moves_follow_the_phases(table):
 
 @pytest.mark.parametrize("options, named", [
     ({"harsher": "yes"}, "harsher"),
-    ({"guess_tie_us": -1}, "guess_tie_us"),
+    ({"tie_window_us": -1}, "tie_window_us"),
     ({"deck_plan": "hardest"}, "deck_plan"),
     ({"scoring_tokens": [1, 2, 3, 4, 5]}, "scoring_tokens"),
     ({"scoring_tokens": [4, 3]}, "scoring_tokens"),
@@ -213,3 +213,19 @@ def test_a_refused_action_leaves_due_bell_tokens_for_the_next_tick(table):
     assert g.engine.public_view()["status"][0] == "ringing"
     events = g.engine.tick(late)
     assert [(e.kind, e.player, e.data["token"]) for e in events] == [("bonus", 0, 3)]
+
+
+@pytest.mark.parametrize(("language", "says"), [("cs", "vlastní kresbu nikdo nehádá"), ("pl", "nikt nie zgaduje własnego")])
+def test_a_refusal_a_phone_shows_is_in_the_players_language(table, language, says):
+    from games.i18n import set_language
+
+    g = table(players=3).start()
+    set_language(language)
+    try:
+        with pytest.raises(RuleError, match=says):
+            g.guess(1, 1, 3)
+        g.right(2, 0)
+        with pytest.raises(RuleError, match={"cs": "už hádal hráče 1", "pl": "już typował gracza 1"}[language]):
+            g.right(2, 0)
+    finally:
+        set_language("en")

@@ -184,7 +184,7 @@ def test_bells_are_ranked_by_their_stamps_not_by_when_they_arrive(table):
     g = table(players=3).start()
     t = g.t + SECOND_GAP
     g.bell(1, at=t + 10_000)
-    g.bell(0, at=t)  # stamped earlier, delivered later, inside the settle window
+    g.bell(0, at=t)  # stamped earlier, delivered later, before the race was decided
     g.bell(2, at=t + 20_000)
     g.settle()
     assert g.engine.public_view()["bonus"] == [3, 2, 1]
@@ -251,3 +251,29 @@ def test_an_admission_during_drawing_stays_off_the_screen_until_the_round_ends(t
     assert g.engine.private_view(1)["admitted"] is True
     g.all_ring()
     assert g.engine.public_view()["admitted"] == [1]
+
+
+def test_the_bell_race_is_decided_as_soon_as_no_later_press_could_tie(table):
+    """No settle wait of its own (the box's horizon waits for late deliveries): the
+    tokens go out once a press stamped later could no longer tie with the last."""
+    g = table(players=3).start()
+    t = g.t + SECOND_GAP
+    g.bell(0, at=t, precision=100)
+    assert g.engine.next_deadline_us() == t + 100
+    assert g.engine.tick(t + 99) == []
+    assert [(e.kind, e.player, e.data["token"]) for e in g.engine.tick(t + 100)] == [("bonus", 0, 3)]
+
+
+def test_after_a_coarse_phone_done_a_bell_race_waits_for_that_precision(table):
+    """A phone's "done" is stamped on arrival (100 ms): once one has been seen, a
+    bell race stays open that long, so such a press right after a bell is a tie."""
+    g = table(players=4).start()
+    t = g.t + SECOND_GAP
+    g.bell(0, at=t, precision=100_000, token=3)  # the phone's done
+    g.settle()
+    g.bell(1, at=t + 1_000_000, precision=100)
+    assert g.engine.next_deadline_us() == t + 1_000_000 + 100_000
+    g.bell(2, at=t + 1_050_000, precision=100_000, token=2)
+    g.settle()
+    view = g.engine.public_view()
+    assert view["bonus_tie"][1] and view["bonus_tie"][2]

@@ -585,3 +585,21 @@ def test_private_view_shows_only_its_own_hand() -> None:
     assert [b["id"] for b in mine["hand"]] == hand_ids(engine, 1)
     assert not set(hand_ids(engine, 0)) & set(json.dumps(mine).replace('"', " ").split())
     assert mine["your_turn"] is False and mine["legal_moves"] == []
+
+
+@pytest.mark.parametrize(("language", "turn", "hand"), [
+    ("cs", "na tahu je hráč 1, ne hráč 2", "není v tvých kartách"),
+    ("pl", "ruch ma gracz 1, nie gracz 2", "nie ma w twojej ręce"),
+])
+def test_refusals_a_phone_shows_are_in_the_players_language(language: str, turn: str, hand: str) -> None:
+    from games.i18n import set_language
+
+    engine = game()
+    set_language(language)
+    try:
+        with pytest.raises(RuleError, match=turn):
+            act(engine, 1, "play", card="blackbird-f1", perch=0)
+        with pytest.raises(RuleError, match=hand):
+            act(engine, 0, "play", card="blackbird-f1", perch=0)
+    finally:
+        set_language("en")

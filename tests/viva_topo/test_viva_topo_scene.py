@@ -125,6 +125,32 @@ def test_the_cat_eating_flashes_blue_for_a_moment() -> None:
     assert dominant(later, band) != EATEN
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_no_board_label_shows_through_the_banner(size: tuple[int, int]) -> None:
+    """While the cat's banner lists the eaten mice, "EMMENTALIA" and "START" under it are not
+    drawn between its lines; once the banner is gone they are back."""
+    from games.toolkit import theme
+
+    e = engine(cat={"lap": 1, "space": 12}, mice={"red-1": 15, "blue-1": 13, "blue-2": 5})
+    e.handle(Action("roll", 5_000_000, player=0, args={"value": "cat"}))
+    e.handle(Action("move", 5_500_000, player=0, args={"mouse": "red-1"}))
+    view = e.public_view()
+
+    def texts(now: int) -> list[tuple[str, pygame.Rect]]:
+        theme.DRAWN = []
+        try:
+            draw(view, now, size)
+            return [(d[0], d[2]) for d in theme.DRAWN]
+        finally:
+            theme.DRAWN = None
+
+    during = texts(5_500_000 + 300_000)
+    mice = next(ink for text, ink in during if "blue-1" in text)
+    assert not [text for text, ink in during if "blue-1" not in text and ink.colliderect(mice)]
+    after = {text for text, _ink in texts(5_500_000 + EAT_US + 1)}
+    assert "EMMENTALIA" in after and "EMMENTALIA" not in {text for text, _ink in during}
+
+
 def test_the_die_tumbles_after_a_roll_then_rests() -> None:
     e = engine()
     e.handle(Action("roll", 1_000_000, player=0, args={"value": 3}))

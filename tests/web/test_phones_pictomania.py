@@ -50,7 +50,7 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     right = secrets[0]["number"]
     _guess(pages[1], "Player 1", right)  # seat 1 is right about seat 0's drawing, first
     s.wait(lambda: len(engine.round.guesses) == 1)
-    time.sleep(0.1)  # well apart: the box orders arrivals no finer than guess_tie_us
+    time.sleep(0.1)  # well apart: the box orders arrivals no finer than tie_window_us
     _guess(pages[2], "Player 1", right)  # seat 2 is right too, second
     s.wait(lambda: len(engine.round.guesses) == 2)
     _guess(pages[0], "Player 2", secrets[1]["number"] % 7 + 1)  # seat 0 is wrong about seat 1's: the black sheep

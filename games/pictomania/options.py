@@ -1,0 +1,49 @@
+"""Pictomania's options, declared once: type, default and range. The spec and
+the start menu read this table; the engine checks its settings against it
+(``games.base.checked_options``) and only turns the values into its own types.
+"""
+
+from __future__ import annotations
+
+from games.base import TIE_WINDOW, Option, tie_window_option
+from games.i18n import N_
+from games.pictomania.words import available_languages
+
+#: which deck each round deals from: "rising" (deck 1 to 4) or "easiest" (deck 1 every round)
+DECK_PLANS = ("rising", "easiest")
+#: how the simulated players pace themselves: "table" as people do (20-60 s of
+#: drawing), "demo" quick enough that a demo reaches a reveal within seconds.
+#: Only the bots read it; the rules do not.
+BOT_PACES = ("table", "demo")
+
+
+def _flag(default: bool, label: str) -> Option:
+    return Option(default, bool, label=label, choices=((default, N_("yes") if default else N_("no")),
+                                                       (not default, N_("no") if default else N_("yes"))))
+
+
+OPTIONS: dict[str, Option] = {
+    # names the word list the cards came from (the journal records it)
+    "language": Option("en", str, label=N_("Words"), choices=tuple((lang, lang) for lang in available_languages())),
+    "deck_plan": Option("rising", str, label=N_("Decks"), choices=tuple((p, p) for p in DECK_PLANS)),
+    # one bonus token fewer; the round ends when the last is taken
+    "harsher": _flag(False, N_("Harsher game")),
+    # the rulebook lets a player take a lower bonus token or none (the phone's "done"
+    # offers them); the bell always takes the highest left
+    "token_choice": _flag(True, N_("Phone may take a lower token")),
+    # the rulebook's first teaching round: no black sheep, nobody loses the bonus
+    "learning_round": _flag(False, N_("First round for learning")),
+    "allow_swap": _flag(True, N_("Host may swap a card")),
+    # bells and guesses closer than this are a tie, on top of their stamps' precision
+    TIE_WINDOW: tie_window_option(),
+    # each player's scoring tokens, highest first; n players use the first n - 1
+    "scoring_tokens": Option([4, 3, 3, 2, 2], list),
+    # bonus tokens per player count, highest first; None: the engine's table
+    "bonus_tokens": Option(None, dict),
+    "bot_pace": Option("table", str),
+}
+
+#: options of older journals (rules 1), accepted and no longer used: the phones'
+#: own precision ties close guesses, the box's horizon waits for late bells
+RETIRED = frozenset({"guess_tie_us", "bell_tie_us", "bell_settle_us"})
+

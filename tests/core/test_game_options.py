@@ -1,0 +1,55 @@
+"""Every game declares its options one way: ``GameSpec.options`` (``Option``),
+ranges written once, which the engine itself enforces; one name for the tie
+window; and the contract's ``fire_due`` fires every deadline at its own time."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.base import TIE_WINDOW, BuzzerBoxError, GameEvent, GameSettings, fire_due
+from games.registry import get
+
+#: the games whose engines read their options (the quiz keeps its own, this session)
+GAMES = ["reaction", "schicki-micki", "viva-topo", "piepmatz", "fiki-miki", "pictomania"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_declared_option_has_a_default_the_engine_takes(game: str) -> None:
+    spec = get(game)
+    engine = spec.new_engine(spec.settings(spec.min_players + 1, 3))
+    assert not engine.finished
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_refuses_what_the_option_table_refuses(game: str) -> None:
+    """The range in the table is the one the engine applies: a value one past it is
+    refused by the engine even when the spec's own check is bypassed."""
+    spec = get(game)
+    bounded = {name: option for name, option in spec.options.items()
+               if option.type is int and option.high is not None and option.default is not None}
+    for name, option in bounded.items():
+        settings = GameSettings(spec.min_players + 1, 3, {**spec.default_options, name: int(option.high) + 1})
+        with pytest.raises((BuzzerBoxError, ValueError), match=name):
+            spec.new_engine(settings)
+
+
+def test_the_tie_window_has_one_name_in_every_game() -> None:
+    named = {game: [name for name in get(game).options if "tie" in name] for game in GAMES}
+    assert {game: names for game, names in named.items() if names} == {
+        "reaction": [TIE_WINDOW], "schicki-micki": [TIE_WINDOW], "fiki-miki": [TIE_WINDOW], "pictomania": [TIE_WINDOW]}
+
+
+def test_fire_due_fires_each_deadline_at_its_own_time_and_those_a_firing_sets() -> None:
+    deadlines = [100, 250]
+    fired: list[int] = []
+
+    def fire(due: int) -> list[GameEvent]:
+        fired.append(due)
+        deadlines.remove(due)
+        if due == 100:
+            deadlines.append(180)  # set by the first firing, due before the tick
+        return [GameEvent("fired", due)]
+
+    events = fire_due(lambda: min(deadlines, default=None), fire, 300)
+    assert fired == [100, 180, 250] and [e.t_us for e in events] == fired
+    assert fire_due(lambda: min(deadlines, default=None), fire, 1_000) == []
