@@ -86,5 +86,8 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     monkeypatch.setattr(theme, "DRAWN", [])
     snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "phone-pictomania-hdmi-reveal.png"), (1280, 720))
     drawn = [asked for asked, *_rest in theme.DRAWN]
-    assert "guessed: Player 2 +4, Player 3 +3" in drawn  # the reveal, in the order the guesses came
+    # the reveal draws the right guessers as chips, in the order the guesses came
+    first_drawer = drawn.index(next(t for t in drawn if t.startswith("Player 1 drew")))
+    row = drawn[drawn.index("guessed:", first_drawer) + 1:][:4]
+    assert row == ["Player 2", "+4", "Player 3", "+3"], row
     assert any(text.startswith("black sheep: Player 1") for text in drawn)
