@@ -201,6 +201,8 @@ class BellPress:
     t_us: int
     precision_us: int
     cap: int | None  # token_choice: take the highest left worth at most this; 0 = none
+    clock: str = ""  # the clock that stamped it (a board's boot and fit; "" = the box's timeline)
+    clock_precision_us: int = 0  # its precision against stamps of that same clock
 
 
 @dataclass
@@ -439,7 +441,8 @@ class PictomaniaEngine:
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
                 raise RuleError(f"token {cap!r}: give a token value to take, or 0 for none")
         r.done_us[p] = action.t_us
-        r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap))
+        r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap, action.clock,
+                                   action.clock_precision_us))
         self._coarsest_done_us = max(self._coarsest_done_us, action.precision_us)
         return [GameEvent("bell", action.t_us, p)]
 
@@ -452,6 +455,7 @@ class PictomaniaEngine:
             t_us=lambda b: b.t_us,
             precision_us=lambda b: b.precision_us,
             tie_window_us=self.options.tie_window_us,
+            clock=lambda b: (b.clock, b.clock_precision_us),
         )
         events: list[GameEvent] = []
         for group in groups:

@@ -180,6 +180,31 @@ def test_players_finishing_together_on_the_bell_share_the_better_token(table):
     assert view["bonus_tie"] == [True, False, True]
 
 
+def test_two_bells_of_one_board_5_us_apart_take_the_tokens_in_order_despite_the_mapping_error(table):
+    """Two bells stamped by one board's timer are compared at that timer's
+    precision; the error of mapping it onto the box clock (here 500 µs) only
+    matters against a press stamped by another clock."""
+    g = table(players=3).start()
+    t = g.t + SECOND_GAP
+    board = "board:1a2b/0"
+    g.send(Action("done", t + 5, 0, {}, precision_us=500, clock=board, clock_precision_us=2))
+    g.send(Action("done", t, 1, {}, precision_us=500, clock=board, clock_precision_us=2))
+    g.send(Action("done", t + 10_000, 2, {}, precision_us=100))
+    g.settle()
+    assert g.engine.public_view()["bonus"] == [2, 3, 1]
+    assert g.engine.public_view()["bonus_tie"] == [False, False, False]
+
+
+def test_a_board_bell_and_a_gpio_bell_5_us_apart_share_the_better_token(table):
+    g = table(players=3).start()
+    t = g.t + SECOND_GAP
+    g.send(Action("done", t, 0, {}, precision_us=500, clock="board:1a2b/0", clock_precision_us=2))
+    g.send(Action("done", t + 5, 1, {}, precision_us=100))  # the box's own clock: the mapping error applies
+    g.send(Action("done", t + 10_000, 2, {}, precision_us=100))
+    g.settle()
+    assert g.engine.public_view()["bonus_tie"] == [True, True, False]
+
+
 def test_bells_are_ranked_by_their_stamps_not_by_when_they_arrive(table):
     g = table(players=3).start()
     t = g.t + SECOND_GAP
