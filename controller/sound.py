@@ -153,8 +153,8 @@ def cowbell(rate: int) -> list[float]:
 
 
 def fanfare(rate: int) -> list[float]:
-    """A brassy rising C-E-G-C, the last note held: the podium's (a game maps
-    an event to ``"fanfare"`` once ``games.base.SoundName`` lists it)."""
+    """A brassy rising C-E-G-C, the last note held: the podium's (a game maps an
+    event to ``"fanfare"`` in its spec's ``event_sounds``, as the quiz does)."""
     notes = [(523.25, 0.0, 0.16), (659.25, 0.15, 0.16), (783.99, 0.30, 0.16), (1046.5, 0.45, 0.7)]
     return [0.2 * v for v in _notes(rate, notes, _saw, 1.2)]
 

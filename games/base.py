@@ -213,7 +213,7 @@ InputStatus = Literal["stuck", "disconnected"]
 #: how a station's light shows a status
 LightMode = Literal["on", "off", "blink"]
 #: the box's synthesised sounds
-SoundName = Literal["bell", "buzz", "tick"]
+SoundName = Literal["bell", "buzz", "tick", "fanfare"]
 
 COMMON_STATUS_LIGHTS: Mapping[str, LightMode] = {
     "first": "on", "won": "on", "turn": "on", "queued": "blink",

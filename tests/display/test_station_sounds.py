@@ -138,3 +138,18 @@ def test_the_fanfare_is_ready_for_the_podium(mixer) -> None:
     assert max(abs(v) for v in array.array("h", fanfare.get_raw())) > 8000
     assert fanfare.get_length() > snd.sounds["buzz"].get_length()
     assert snd.play("fanfare") is not None
+
+
+def test_every_sound_a_game_may_name_is_synthesised_and_the_quiz_podium_plays_the_fanfare() -> None:
+    """A game's ``event_sounds`` name a ``SoundName``; one without a synthesiser
+    would be silent. The podium was mapped to the bell until the fanfare landed."""
+    from typing import get_args
+
+    from controller.sound import SYNTHS
+    from games.base import SoundName
+    from games.registry import get
+
+    assert set(get_args(SoundName)) <= set(SYNTHS)
+    assert get("quiz").sound_for("podium") == "fanfare"
+    tune = SYNTHS["fanfare"](8000)
+    assert 0.8 * 8000 < len(tune) < 2 * 8000 and max(abs(v) for v in tune) <= 1.0
