@@ -452,8 +452,9 @@ def one_run(script: list[Contest], seed: int, loaded: bool, folder: Path, baseli
     def feeder() -> None:
         for k, (c, start) in enumerate(zip(script, starts, strict=True)):
             sleep_until(start - ARM_LEAD_US)
-            with box.lock:
+            with box.lock:  # a host key in `play`: the frame thread's react sets the lights after it
                 box.host("arm", game_now())
+                presenter.light(box)
             contest[0] = k
             for dt, s, level in c.edges:
                 due = start + dt
@@ -467,6 +468,7 @@ def one_run(script: list[Contest], seed: int, loaded: bool, folder: Path, baseli
             sleep_until(start + c.span_us + RESET_AFTER_US)
             with box.lock:
                 box.host("reset", game_now())
+                presenter.light(box)
             for pin in box_pins:
                 pin.clear_states()
         stop.set()
