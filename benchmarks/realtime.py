@@ -80,6 +80,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import arbitration  # noqa: E402
 from arbitration import BELL_PINS, bench_profile, rpigpio_like_pin_class  # noqa: E402
 
 from controller import journal as journal_mod  # noqa: E402
@@ -125,33 +126,21 @@ Outcome = tuple[str, tuple[int, ...]] | None  # ("winner", (station,)) / ("tie",
 
 
 @dataclass(frozen=True)
-class Contest:
-    """One contest: its kind and swept value, every edge (µs from its start,
-    station, level) and each real press's first contact and release."""
+class Contest(arbitration.Contest):
+    """``arbitration.Contest`` (each real press's first contact and release,
+    every edge) with the sweep it belongs to and the value swept."""
 
-    kind: str  # gap, bounce, spike
-    value_us: int
-    edges: list[tuple[int, int, int]]
-    true_us: dict[int, int]
-    release_us: dict[int, int]
+    kind: str = "gap"  # gap, bounce, spike
+    value_us: int = 0
 
     @property
     def first(self) -> int:
-        return min(self.true_us, key=lambda s: (self.true_us[s], s))
+        return min(self.true_us, key=lambda s: (self.true_us[s], s))  # a dead heat: the lowest station
 
     @property
     def dead_heat(self) -> set[int]:
         t0 = self.true_us[self.first]
         return {s for s, t in self.true_us.items() if t == t0}
-
-    @property
-    def gap_us(self) -> int:
-        times = sorted(self.true_us.values())
-        return times[1] - times[0]
-
-    @property
-    def span_us(self) -> int:
-        return self.edges[-1][0]
 
     def settled_us(self, glitch_us: int) -> int:
         """When the true first press's line went active to stay so for
@@ -182,7 +171,7 @@ def make_script(rng: random.Random, per_point: int, gaps: Sequence[int], envelop
             width = spike[0]
             edges += [(1_000, stations[-1], 0), (1_000 + width, stations[-1], 1)]
         edges.sort()
-        return Contest(kind, value, edges, true_us, release)
+        return Contest(true_us, release, edges, kind=kind, value_us=value)
 
     for _ in range(per_point):
         for gap in gaps:
