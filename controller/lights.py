@@ -105,16 +105,23 @@ class GpioLights:
 
 
 class RecordingLights:
-    """Remembers the mode of every light it is told about (tests, the diag screen)."""
+    """Remembers the mode of every light it is told about (tests, the diag
+    screen); with a ``clock``, also when each station's light went on (the
+    fairness test and the real-time benchmark measure contact -> light)."""
 
-    def __init__(self, lights: Sequence[tuple[int, str]] = ()) -> None:
+    def __init__(self, lights: Sequence[tuple[int, str]] = (), clock: Callable[[], int] | None = None) -> None:
         self.known = list(lights)
         self.modes: dict[tuple[int, str], str] = {}
         self.calls: list[tuple[int, str, str]] = []
+        self.clock = clock
+        #: (station, clock()) each time a light was set ``on`` (with a clock)
+        self.lit: list[tuple[int, int]] = []
 
     def set(self, station: int, input: str, mode: str) -> None:
         self.modes[(station, input)] = mode
         self.calls.append((station, input, mode))
+        if mode == "on" and self.clock is not None:
+            self.lit.append((station, self.clock()))
 
     def lights(self) -> list[tuple[int, str]]:
         return list(self.known)

@@ -293,6 +293,16 @@ class Box(InputLayer):
                 if d is not None]
         return min(dues, default=None)
 
+    def next_decision_due_us(self) -> int | None:
+        """Like ``next_due_us``, but only what can decide something a player
+        waits for: a press being debounced, a held input, an engine deadline
+        (not a release lockout ending). The frame thread lets the deciding
+        thread pass such a moment before it draws (``display.loop``)."""
+        pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
+        dues = [d + self.latency_guard_us for d in (pending, self.next_held_us(), self.engine.next_deadline_us())
+                if d is not None]
+        return min(dues, default=None)
+
     def decided_until_us(self, now_us: int) -> int:
         """The horizon: not past what every source has surely reported, and
         not up to a press that is still being debounced."""

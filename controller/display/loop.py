@@ -56,6 +56,11 @@ class RunResult:
     decisions: list[list[int | None]] = field(default_factory=list)
     #: how long each frame took to draw and flip, µs (live box)
     frame_us: list[int] = field(default_factory=list)
+    #: per decision (aligned with ``decisions``), where its time went, µs: how
+    #: late the deciding thread woke after the moment it had planned (None: a
+    #: delivery woke it), how long it waited for ``box.lock``, the step, and
+    #: the guard the horizon used (above the stated delay after a late delivery)
+    decision_detail: list[dict[str, int | None]] = field(default_factory=list)
 
 
 #: the deciding thread sleeps at most this long between steps when nothing is
@@ -65,6 +70,14 @@ DECIDER_MAX_SLEEP_S = 0.005
 #: so the deciding thread gets the GIL soon after a delivery wakes it even
 #: while a frame is being drawn
 LIVE_SWITCH_INTERVAL_S = 0.0002
+#: the renderer's C calls (a full-screen fill, big rects and blits: 1-2 ms
+#: each at 1080p) hold the GIL however short the switch interval, so a
+#: decision due while a frame is drawn waits for them (measured: a thread
+#: waking during the quiz's frame is late p90 3.5 ms, p99 7 ms, vs 0.1/1.7 ms
+#: beside a sleeping loop). When a decision is due within the last frame's
+#: drawing time, the frame thread first waits, at most this long, until the
+#: deciding thread has stepped past it (0: never wait)
+FRAME_YIELD_MAX_S = 0.012
 
 
 class Decider(threading.Thread):
@@ -81,27 +94,47 @@ class Decider(threading.Thread):
         self.now = now
         self.events: list[GameEvent] = []
         self.decisions: list[list[int | None]] = []
+        self.detail: list[dict[str, int | None]] = []
         self.error: BaseException | None = None
         self._stopping = threading.Event()
+        #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
+        self.stepped_at = -(1 << 62)
+        self._stepped = threading.Condition()
 
     def run(self) -> None:
         box = self.box
         timeout = 0.0
+        planned: int | None = None  # the due moment the last wait aimed at (box time)
         try:
             while not self._stopping.is_set():
-                box.arrived.wait(timeout)
+                delivered = box.arrived.wait(timeout)
                 box.arrived.clear()
+                woke = self.now()
                 with box.lock:
                     t = self.now()
                     events = box.step(t)
                     if events:
                         self.presenter.light(box)
-                        self.decisions.append([t, self.now(), None])
+                        lit = self.now()
+                        self.decisions.append([t, lit, None])
+                        self.detail.append({"woke_late_us": None if delivered or planned is None else woke - planned,
+                                            "lock_wait_us": t - woke, "step_and_light_us": lit - t,
+                                            "guard_us": box.latency_guard_us})
                         self.events.extend(events)
                     due = box.next_due_us()
+                with self._stepped:
+                    self.stepped_at = t
+                    self._stepped.notify_all()
+                planned = due if due is not None and due - t <= DECIDER_MAX_SLEEP_S * 1e6 else None
                 timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - t) / 1e6))
         except BaseException as exc:  # the frame thread raises it: a game never runs on undecided
             self.error = exc
+
+    def wait_past(self, due_us: int, timeout_s: float) -> None:
+        """Return once a step at or after ``due_us`` (box time) has run, or after
+        ``timeout_s`` (the frame thread, before drawing: see ``FRAME_YIELD_MAX_S``)."""
+        with self._stepped:
+            self._stepped.wait_for(lambda: self.stepped_at >= due_us or self._stopping.is_set(), timeout_s)
 
     def take(self) -> list[GameEvent]:
         """The events decided since the last call (hold ``box.lock``)."""
@@ -111,6 +144,8 @@ class Decider(threading.Thread):
     def stop(self) -> None:
         self._stopping.set()
         self.box.arrived.set()
+        with self._stepped:
+            self._stepped.notify_all()
         self.join(timeout=1.0)
 
 
@@ -295,6 +330,7 @@ def run(
             sys.setswitchinterval(switch)
     if decider is not None:
         outcome.decisions = decider.decisions
+        outcome.decision_detail = decider.detail
     return outcome
 
 
@@ -358,10 +394,17 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
             return done("time", t)
         if finished_at is not None and t - finished_at > results_s * 1_000_000:
             return done("finished", t)
+        if decider is not None and FRAME_YIELD_MAX_S > 0:
+            with box.lock:
+                due = box.next_decision_due_us()
+            drawing_us = frame_us[-1] if frame_us else 20_000
+            if due is not None and due - now() < drawing_us + 1_000:
+                decider.wait_past(due, FRAME_YIELD_MAX_S)  # the decision first, then the frame's long C calls
+        t_draw = now()
         presenter.draw(box, t)
         presenter.screen.flip()
         shown_at = now()
-        frame_us.append(shown_at - t)
+        frame_us.append(shown_at - t_draw)
         if decider is not None:
             with box.lock:
                 for decision in reversed(decider.decisions):

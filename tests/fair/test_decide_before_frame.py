@@ -9,6 +9,7 @@ import time
 
 from controller.display.loop import Presenter, run
 from controller.display.screen import Screen
+from controller.lights import RecordingLights
 from controller.press import Edge
 from controller.runtime import Box
 from controller.timeline import box_now_us
@@ -36,22 +37,6 @@ class SlowScene:
             sum(range(200))
 
 
-class RecordingLights:
-    def __init__(self, clock) -> None:
-        self.clock = clock
-        self.on: list[tuple[int, int]] = []
-
-    def set(self, station: int, input: str, mode: str) -> None:
-        if mode == "on":
-            self.on.append((station, self.clock()))
-
-    def lights(self) -> list[tuple[int, str]]:
-        return [(0, "bell"), (1, "bell")]
-
-    def close(self) -> None:
-        pass
-
-
 def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     spec = get("quiz")
     box = Box(spec, GameSettings(2, 1, {"settle_us": 0}), latency_guard_us=GUARD_US)
@@ -60,7 +45,7 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     def game_now() -> int:
         return box_now_us() + box.time_offset_us
 
-    lights = RecordingLights(game_now)
+    lights = RecordingLights([(0, "bell"), (1, "bell")], clock=game_now)
     scene = SlowScene()
     presenter = Presenter(Screen.open(headless=True), scene, lights=lights,  # type: ignore[arg-type]
                           results=scene)  # type: ignore[arg-type]
@@ -88,7 +73,7 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     feeder.join()
     winners = [e for e in result.events if e.kind == "winner"]
     assert len(winners) == 3 and len(contacts) == 3
-    lit = [t for station, t in lights.on if station == 1]
+    lit = [t for station, t in lights.lit if station == 1]
     assert len(lit) == 3
     for contact, on in zip(contacts, lit, strict=True):
         # contact + glitch filter + report delay, with room for a busy shared test machine's

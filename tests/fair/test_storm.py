@@ -97,8 +97,9 @@ def test_a_late_storm_under_load_is_flagged_stuck_as_in_virtual_time() -> None:
         for th in threads:
             th.join()
     assert live.late_deliveries > 0  # it really was late
-    if max(gaps) >= LATE_FLOOR_US:
+    stalled = max(max(gaps), live.worst_delivery_us)  # between batches, or in the middle of one
+    if stalled >= LATE_FLOOR_US:
         # the machine starved the feeder longer than the raised guard: a lateness no
         # guard learns in time (docs/architecture.md says so); not this test's claim
-        pytest.skip(f"the test machine stalled the storm's delivery {max(gaps) / 1000:.0f} ms")
+        pytest.skip(f"the test machine stalled the storm's delivery {stalled / 1000:.0f} ms")
     assert outcome(live) == expected
