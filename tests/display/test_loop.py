@@ -181,3 +181,23 @@ def test_two_games_started_in_the_same_second_get_their_own_journals(tmp_path) -
     first.write_text("x")
     second = new_journal_path(tmp_path, "quiz")
     assert second != first and not second.exists()
+
+
+def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
+    """Bots stamp on their session's timeline (from 0), not the box clock: a
+    windowed demo used to log "an input reached the box 14885794 ms after its
+    stamp" and raise the decision guard to its 500 ms ceiling."""
+    from controller import live
+    from controller.simulate import Session
+
+    spec = get("quiz")
+    settings = spec.settings(2, 3)
+    box = Box(spec, settings)
+    guard = box.latency_guard_us
+    s = Session(box, spec.new_bots(settings), spec.new_host(settings), 3)
+    game = live.LiveGame(box, Presenter(Screen.open(headless=True), scene_for("quiz")), session=s)
+    with caplog.at_level("WARNING", logger="buzzerbox"):
+        game.run(realtime=True, seconds=3, fps=30)
+    assert box.press_log, "the bots pressed nothing in 3 s: the test proves nothing"
+    assert box.late_deliveries == 0 and box.latency_guard_us == guard
+    assert "after its stamp" not in caplog.text
