@@ -49,4 +49,7 @@ SPEC = GameSpec(
     needs_phones=True,
     no_phones_with={"variant": Variant.I.value, "open_hands": True},
     phone_panel=phone.panel,
+    # the host remote's words for the phases
+    phase_labels={"play": N_("Playing a card"), "bell": N_("Bell open"), "lead": N_("Leading a card"),
+                  "follow": N_("Following")},
 )

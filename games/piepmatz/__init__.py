@@ -52,6 +52,9 @@ SPEC = GameSpec(
     event_sounds={"strike": "buzz", "perch_change": "tick"},
     needs_phones=True,
     phone_panel=phone.panel,
+    # the host remote's words for the phases (the turn player acts on their phone)
+    phase_labels={"play": N_("Playing a bird"), "crow": N_("Crow: discarding a bird"), "lay": N_("Laying a card"),
+                  "take": N_("Taking from the offer"), "final": N_("Last two cards")},
 )
 
 __all__ = ["SPEC", "SPECIES"]

@@ -285,3 +285,25 @@ def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any,
     host(box, "arm", now(box) + 3 * S)  # the game still takes the host's buttons
     box.step(now(box) + 4 * S)
     assert box.engine.public_view()["phase"] == "armed"
+
+
+def test_every_phase_of_every_game_is_said_in_words_on_the_host_page() -> None:
+    """The host remote never shows an engine's phase id: every game's phase
+    enum has words (its spec's ``phase_labels`` or the common ones)."""
+    from enum import Enum
+    from importlib import import_module
+
+    from controller.web.views import PHASE_WORDS
+
+    raw = []
+    for name in registry.available():
+        spec = registry.get(name)
+        engine_module = import_module(f"games.{name.replace('-', '_')}.engine")
+        phase_enum = getattr(engine_module, "Phase", None)
+        if not (isinstance(phase_enum, type) and issubclass(phase_enum, Enum)):
+            continue
+        for phase in phase_enum:
+            value = str(phase.value)
+            if value not in spec.phase_labels and value not in PHASE_WORDS:
+                raw.append(f"{name}: {value}")
+    assert not raw, "phases without words: " + ", ".join(raw)
