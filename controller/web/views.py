@@ -290,6 +290,7 @@ class Publisher:
             private = engine.private_view(seat) if uses_seats else {}
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
+                                          "title": _(spec.title),
                                           "phase": view.get("phase"), "finished": engine.finished,
                                           "private": private, "moves": moves or [],
                                           "panel": None if panel is None else panel.to_json(),

@@ -45,6 +45,7 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
         for other in (secrets[o] for o in range(3) if o != seat):
             assert other["word"] not in text  # only its own secret
         expect(page.locator(".guess-row")).to_have_count(2)  # one pad per other player, none for oneself
+        expect(page.locator("#title")).to_have_text("Pictomania")  # headed by the game: there is no hand
         assert f"Player {seat + 1}" not in page.locator(".w-guesses").inner_text()
 
     right = secrets[0]["number"]

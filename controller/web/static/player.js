@@ -145,6 +145,8 @@
   function render(m) {
     last = m;
     $("who").textContent = m.name;
+    // a game's own page is headed by the game (Pictomania's is no hand); the generic one says "Your hand"
+    $("title").textContent = m.panel && m.title ? m.title : Box.text("player_title");
     Box.clear($("moves"));
     $("moves-title").textContent = "";
     if (m.panel) renderPanel(m.panel); else renderGeneric(m);
