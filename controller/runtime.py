@@ -42,6 +42,7 @@ from games.base import (
     OptionError,
     RuleError,
 )
+from games.i18n import _
 from games.registry import get as get_game
 
 log = logging.getLogger("buzzerbox")
@@ -102,7 +103,7 @@ class Box(InputLayer):
             raise OptionError(
                 f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
             )
-        self.station_names = list(station_names or [f"Player {i + 1}" for i in range(settings.players)])
+        self.station_names = list(station_names or [_("Player {n}").format(n=i + 1) for i in range(settings.players)])
         self.journal = journal
         self.latency_guard_us = latency_guard_us
         self.now_us = 0

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec
-from games.i18n import N_
+from games.i18n import N_, current_language
 from games.pictomania import phone
 from games.pictomania.bots import new_host, new_phone_bots
 from games.pictomania.buttons import BUTTONS
@@ -28,11 +28,31 @@ from games.pictomania.engine import (
     PictomaniaEngine,
 )
 from games.pictomania.options import OPTIONS
-from games.pictomania.words import load_words
+from games.pictomania.words import available_languages, load_words
+
+#: the word list when neither the option nor the box's language has one
+FALLBACK_WORDS = "en"
+
+
+def words_language(chosen: Any) -> str:
+    """The word list to deal from: the chosen one, else the box's language
+    where a list exists, else English."""
+    if isinstance(chosen, str):
+        return chosen
+    box_language = current_language()
+    return box_language if box_language in available_languages() else FALLBACK_WORDS
 
 
 def new_engine(settings: GameSettings) -> PictomaniaEngine:
-    return PictomaniaEngine(settings, load_words(settings.options.get("language", OPTIONS["language"].default)))
+    return PictomaniaEngine(settings, load_words(words_language(settings.options.get("language"))))
+
+
+class PictomaniaSpec(GameSpec):
+    """Pictomania's spec: its settings name the word list actually dealt from,
+    so a journal replays the same cards whatever language the replaying box speaks."""
+
+    def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
+        return super().settings(players, seed, **{**options, "language": words_language(options.get("language"))})
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -50,7 +70,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
     return None
 
 
-SPEC = GameSpec(
+SPEC = PictomaniaSpec(
     summary=N_("Everyone draws a word at once and guesses the other drawings on the phone; ring when done. Quick right guesses score, wrong ones cost."),
     name="pictomania",
     title="Pictomania",
@@ -77,7 +97,8 @@ SPEC = GameSpec(
     logged_events=frozenset({"bonus", "reveal", "admitted", "swapped", "bell"}),
     event_sounds={"bell": "bell", "bonus": "tick"},
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},
-    status_labels={"drawing": "DRAWING", "guessing": "GUESSING", "ringing": "BELL", "done": "DONE", "waiting": ""},
+    status_labels={"drawing": N_("DRAWING"), "guessing": N_("GUESSING"), "ringing": N_("BELL"), "done": N_("DONE"),
+                   "waiting": ""},
     needs_phones=True,
     phone_panel=phone.panel,
 )

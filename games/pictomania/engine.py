@@ -121,7 +121,9 @@ class PictomaniaOptions:
     """The options in the engine's own types; declared (type, default, range) once
     in ``options.py``."""
 
-    language: str = str(OPTIONS["language"].default)
+    #: the list the words came from (the spec resolves "as the box" before a game
+    #: starts; an engine made without it names the English list its caller loads)
+    language: str = "en"
     deck_plan: DeckPlan = DeckPlan(OPTIONS["deck_plan"].default)
     harsher: bool = bool(OPTIONS["harsher"].default)
     token_choice: bool = bool(OPTIONS["token_choice"].default)
@@ -135,7 +137,7 @@ class PictomaniaOptions:
     def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
         """Check the options one by one; the first bad one raises a one-line error."""
         values = checked_options(OPTIONS, options, "Pictomania", RETIRED, PictomaniaError)
-        lang = values["language"]
+        lang = values["language"] if values["language"] is not None else cls.language
         if not 2 <= len(lang) <= 3 or not lang.isalpha():
             raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")
         try:

@@ -23,8 +23,10 @@ def _flag(default: bool, label: str) -> Option:
 
 
 OPTIONS: dict[str, Option] = {
-    # names the word list the cards came from (the journal records it)
-    "language": Option("en", str, label=N_("Words"), choices=tuple((lang, lang) for lang in available_languages())),
+    # names the word list the cards came from; None: the box's language where a list
+    # exists, else English (the spec's settings resolve it, so the journal records a code)
+    "language": Option(None, str, label=N_("Words"),
+                       choices=((None, N_("the box's language")), *((lang, lang) for lang in available_languages()))),
     "deck_plan": Option("rising", str, label=N_("Decks"), choices=tuple((p, p) for p in DECK_PLANS)),
     # one bonus token fewer; the round ends when the last is taken
     "harsher": _flag(False, N_("Harsher game")),

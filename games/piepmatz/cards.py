@@ -39,6 +39,10 @@ class Sex(str, Enum):
     FEMALE = "f"
 
 
+#: how a card shows its bird's sex, on the big screen and the phones alike (no word to translate)
+SEX_SIGNS = {Sex.MALE.value: "♂", Sex.FEMALE.value: "♀"}
+
+
 class FeederKind(str, Enum):
     SEED = "seed"
     CROW = "crow"

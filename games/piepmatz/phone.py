@@ -27,6 +27,7 @@ from games.base import (
     Widget,
 )
 from games.i18n import N_, _, ngettext
+from games.piepmatz.cards import SEX_SIGNS
 from games.piepmatz.engine import PROPOSE
 
 #: the species as the cards name them, marked for the catalogue (shown as _(species))
@@ -35,8 +36,7 @@ SPECIES_WORDS = (N_("blackbird"), N_("chaffinch"), N_("yellowhammer"), N_("green
 
 
 def bird_label(bird: Mapping[str, Any]) -> str:
-    sex = "♂" if bird.get("sex") == "m" else "♀"
-    return f"{int(bird.get('value', 0))}{sex} {_(str(bird.get('species', '')))}"
+    return f"{int(bird.get('value', 0))}{SEX_SIGNS.get(str(bird.get('sex')), '')} {_(str(bird.get('species', '')))}"
 
 
 def _play_detail(preview: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 import pygame
 
 from games.i18n import N_, _, format_number, ngettext
+from games.piepmatz.cards import SEX_SIGNS
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
@@ -38,7 +39,7 @@ PEST_WORDS = (N_("squirrel"), N_("crow"))
 
 
 def _bird_text(bird: Mapping[str, Any]) -> str:
-    return f"{bird['value']}{bird['sex']}"
+    return f"{bird['value']}{SEX_SIGNS.get(str(bird['sex']), '')}"
 
 
 class PiepmatzScene(Scene):

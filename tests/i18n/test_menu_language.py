@@ -65,3 +65,19 @@ def test_the_next_game_s_screen_speaks_the_menu_s_language() -> None:
         theme.DRAWN = None
     assert "Pudełko z brzęczykami" in said and "Kwizowy brzęczyk" in said
     assert any(s.startswith("Pytanie 1") for s in said)
+
+
+def test_a_box_without_names_calls_its_stations_in_the_box_language() -> None:
+    """No profile and no names typed: the strip, the phones and the journal say
+    "Gracz 1" on a Polish box, not "Player 1"."""
+    from controller.runtime import Box
+    from games.i18n import set_language
+    from games.registry import get
+
+    spec = get("quiz")
+    try:
+        set_language("pl")
+        box = Box(spec, spec.settings(2, 1))
+    finally:
+        set_language("en")
+    assert box.station_names == ["Gracz 1", "Gracz 2"]

@@ -175,3 +175,26 @@ def test_damaged_list_file_gives_words_or_one_line_error(tmp_path: Path) -> None
             assert all(isinstance(c, WordCard) and len(c.words) == 7
                        for cards in decks.values() for c in cards)
     assert errors > 10
+
+
+def test_the_words_follow_the_box_language_unless_chosen_and_the_settings_name_the_list() -> None:
+    """A Czech box deals Czech words (the option's default is "as the box");
+    the settings name the list actually dealt from, so a replay on an English
+    box deals the same cards."""
+    from games.i18n import set_language
+    from games.registry import get
+
+    spec = get("pictomania")
+    try:
+        set_language("cs")
+        assert spec.settings(3, 1).options["language"] == "cs"
+        assert spec.settings(3, 1, language="en").options["language"] == "en"
+        set_language("pl")  # no Polish list: English
+        assert spec.settings(3, 1).options["language"] == "en"
+        set_language("cs")
+        czech = spec.new_engine(spec.settings(3, 1))
+    finally:
+        set_language("en")
+    replayed = spec.new_engine(spec.settings(3, 1, **{"language": "cs"}))
+    assert czech.options.language == "cs"
+    assert czech.public_view() == replayed.public_view()
