@@ -283,11 +283,31 @@ CSV_COLUMNS = ("question", "category", "text", "answer", "points", "order", "arm
                "behind_first_ms", "judgement", "points_awarded", "result")
 
 
+#: a text cell starting with one of these is a formula to a spreadsheet (a pack's
+#: question "=HYPERLINK(…)" would run when the host opens the results)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """A text cell a spreadsheet shows as text: a leading quote before a formula sign."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+class _SafeWriter:
+    """``csv.writer`` whose text cells can never be read as formulas."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self._writer = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([safe_cell(v) for v in row])
+
+
 def to_csv(r: Results) -> str:
     """One row per press or judgement of each question (one row for a question
     nobody pressed in), then each player's running score after the question."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = _SafeWriter(buf)
     writer.writerow([*CSV_COLUMNS, *(f"score {n}" for n in r.names)])
     for q in r.questions:
         head = [q.number, q.category, q.text, q.answer, "" if q.points is None else q.points]
@@ -351,7 +371,8 @@ def write_beside(journal_path: str | Path) -> list[Path]:
         for suffix, text in ((CSV_SUFFIX, to_csv(results)),
                              (JSON_SUFFIX, json.dumps(to_json(results), indent=2, ensure_ascii=False) + "\n")):
             target = path.with_name(path.name + suffix)
-            target.write_text(text, encoding="utf-8")
+            # the CSV with a byte-order mark: spreadsheets then read Czech and Polish names right
+            target.write_text(text, encoding="utf-8-sig" if suffix == CSV_SUFFIX else "utf-8")
             written.append(target)
         log.info("results: %s", ", ".join(str(w) for w in written))
         return written

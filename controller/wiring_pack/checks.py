@@ -19,6 +19,7 @@ from controller.profile import (
     Profile,
     front_end_timing,
 )
+from controller.sound import is_wav, wav_problem
 
 #: Header GPIOs that belong to an interface, and what must stay off to use them
 #: as plain pins (config.txt on Raspberry Pi OS: /boot/firmware/config.txt).
@@ -106,6 +107,10 @@ def warnings(profile: Profile) -> list[str]:
                 f"{fe.contacts} contacts need to stay reliable; use gold-contact switches, or 3.3 kΩ pull-ups "
                 f"(1 mA) identical on every station"
             )
+    for station, choice in enumerate(profile.station_sounds()):
+        problem = wav_problem(choice) if choice is not None and is_wav(choice) else None
+        if problem is not None:
+            out.append(f"{profile.stations[station].name}: sound {choice}: {problem} (until then it plays the bell)")
     return out
 
 

@@ -153,3 +153,15 @@ def test_every_sound_a_game_may_name_is_synthesised_and_the_quiz_podium_plays_th
     assert get("quiz").sound_for("podium") == "fanfare"
     tune = SYNTHS["fanfare"](8000)
     assert 0.8 * 8000 < len(tune) < 2 * 8000 and max(abs(v) for v in tune) <= 1.0
+
+
+def test_wiring_check_warns_of_a_station_wav_that_will_not_play(tmp_path: Path, capsys) -> None:
+    """The profile's check is where a builder looks: a 10 s WAV must not pass
+    it silently (only `doctor` said so before)."""
+    write_wav(tmp_path / "long.wav", seconds=10, rate=8000)
+    write_wav(tmp_path / "blue.wav", seconds=0.25)
+    profile_with(tmp_path, red="long.wav", blue="blue.wav")
+    assert main(["wiring", "check", str(tmp_path / "two.toml")]) == 0
+    warned = [line for line in capsys.readouterr().out.splitlines() if line.startswith("WARN")]
+    assert any(line.startswith("WARN Red: sound") and "10.0 s long" in line for line in warned), warned
+    assert not any("Blue" in line for line in warned)

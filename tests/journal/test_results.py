@@ -100,7 +100,8 @@ def test_a_journaled_simulated_quiz_leaves_its_results_beside_the_journal(tmp_pa
     assert f"results: {beside_csv}" in err and f"results: {beside_json}" in err
     shown, _ = results_json(capsys, path)
     assert json.loads(beside_json.read_text(encoding="utf-8")) == shown
-    assert beside_csv.read_text(encoding="utf-8") == run(capsys, "results", str(path), "--csv")[1]
+    assert beside_csv.read_bytes().startswith(b"\xef\xbb\xbf")  # spreadsheets read the names right
+    assert beside_csv.read_text(encoding="utf-8-sig") == run(capsys, "results", str(path), "--csv")[1]
 
 
 def test_no_results_beside_another_game_s_journal(tmp_path: Path, capsys) -> None:
@@ -308,3 +309,19 @@ def test_a_preset_s_scores_are_the_record_s_running_scores(tmp_path: Path, capsy
     shown, err = results_json(capsys, path)
     assert "note:" not in err  # the judgements' points add up to the game's own scores
     assert shown["scores"] == json.loads(out)["scores"] == shown["questions"][-1]["scores"]
+
+
+def test_a_question_that_looks_like_a_formula_stays_text_in_the_csv(tmp_path: Path, capsys) -> None:
+    """A pack is someone else's file: a question or name starting with = + - @
+    must not run as a spreadsheet formula when the host opens the results."""
+    pack, path = tmp_path / "evil.csv", tmp_path / "evil.jsonl"
+    pack.write_text('question,answer\n"=HYPERLINK(""http://x"",""win"")",yes\n@SUM(A1),no\n+1,two\n',
+                    encoding="utf-8")
+    code, _out, err = run(capsys, "simulate", "quiz", "--pack", str(pack), "--players", "2", "--journal", str(path))
+    assert code == 0, err
+    import csv as csv_mod
+
+    rows = list(csv_mod.DictReader(Path(f"{path}.results.csv").read_text(encoding="utf-8-sig").splitlines()))
+    texts = {row["text"] for row in rows}
+    assert texts == {"'=HYPERLINK(\"http://x\",\"win\")", "'@SUM(A1)", "'+1"}
+    assert not any(str(v).startswith(("=", "+", "@")) for row in rows for v in row.values())
