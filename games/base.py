@@ -564,6 +564,12 @@ class PanelCard:
     mark: str = ""  # a colour family for the renderer (a kind, a species); no meaning of its own
     legal: bool = False
     actions: tuple[PanelButton, ...] = ()
+    color: str = ""  # the card's colour on the big screen (``css_color``), so both show it alike
+
+
+def css_color(rgb: tuple[int, int, int]) -> str:
+    """An RGB colour as the phone page's CSS writes it (``#rrggbb``)."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 @dataclass(frozen=True)

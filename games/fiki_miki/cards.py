@@ -106,3 +106,13 @@ def _card_from_json(data: Any, position: int, kinds: Sequence[str], where: str) 
     if kind is not None and not 1 <= pictures <= MAX_PICTURES:
         raise FikiMikiError(f"{where}: 'pictures' is {pictures}; a picture card shows 1 to {MAX_PICTURES}")
     return Card(position, kind, pictures)
+
+
+#: each kind's colour, the same on the big screen and on the phones (RGB)
+KIND_COLORS: dict[str, tuple[int, int, int]] = {
+    "mushroom": (190, 80, 60),
+    "apple": (90, 170, 70),
+    "leaf": (40, 130, 90),
+    "star": (235, 190, 40),
+}
+BLANK_COLOR: tuple[int, int, int] = (200, 200, 205)

@@ -22,7 +22,9 @@ from games.base import (
     PhonePanel,
     PhoneTable,
     Widget,
+    css_color,
 )
+from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
 from games.i18n import _, ngettext
 
 
@@ -118,8 +120,9 @@ def panel(t: PhoneTable) -> PhonePanel:
         kinds = moves_by_card.get(int(card["id"]), [])
         actions = tuple(PanelButton(_action_label(k, phase, card, variant), PanelMove(k, {"card": int(card["id"])}),
                                     style="quiet" if k == "discard" else "primary") for k in kinds)
+        rgb = KIND_COLORS.get(str(card.get("kind")), BLANK_COLOR)
         cards.append(PanelCard(card_label(card), mark=str(card.get("kind") or "blank"), legal=bool(actions),
-                               actions=actions))
+                               actions=actions, color=css_color(rgb)))
     widgets.append(Hand(_("Your hand"), tuple(cards), empty=_("No cards left")))
     note = _ring_note(t)
     if note is not None:

@@ -16,18 +16,12 @@ from typing import Any
 import pygame
 
 from games.arbitration import format_margin
+from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
-KIND_COLORS: dict[str, Color] = {
-    "mushroom": (190, 80, 60),
-    "apple": (90, 170, 70),
-    "leaf": (40, 130, 90),
-    "star": (235, 190, 40),
-}
-BLANK_COLOR: Color = (200, 200, 205)
 #: the kinds as the engine names them, marked for the catalogue (drawn as _(kind))
 KIND_WORDS = (N_("mushroom"), N_("apple"), N_("leaf"), N_("star"))
 

@@ -39,6 +39,16 @@ class Sex(str, Enum):
     FEMALE = "f"
 
 
+#: each species' colour, the same on the big screen and on the phones (RGB)
+SPECIES_COLORS: dict[str, tuple[int, int, int]] = {
+    "blackbird": (70, 70, 80),
+    "chaffinch": (214, 120, 90),
+    "yellowhammer": (240, 200, 40),
+    "greenfinch": (90, 160, 70),
+    "sparrow": (150, 110, 70),
+    "bullfinch": (200, 50, 60),
+}
+
 #: how a card shows its bird's sex, on the big screen and the phones alike (no word to translate)
 SEX_SIGNS = {Sex.MALE.value: "♂", Sex.FEMALE.value: "♀"}
 

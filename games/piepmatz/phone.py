@@ -25,9 +25,10 @@ from games.base import (
     PhonePanel,
     PhoneTable,
     Widget,
+    css_color,
 )
 from games.i18n import N_, _, ngettext
-from games.piepmatz.cards import SEX_SIGNS
+from games.piepmatz.cards import SEX_SIGNS, SPECIES_COLORS
 from games.piepmatz.engine import PROPOSE
 
 #: the species as the cards name them, marked for the catalogue (shown as _(species))
@@ -103,8 +104,9 @@ def panel(t: PhoneTable) -> PhonePanel:
     cards = []
     for bird in hand:
         actions = _card_actions(t, bird, names)
+        rgb = SPECIES_COLORS.get(str(bird.get("species", "")))
         cards.append(PanelCard(bird_label(bird), mark=str(bird.get("species", "")), legal=bool(actions),
-                               actions=actions))
+                               actions=actions, color=css_color(rgb) if rgb else ""))
     widgets.append(Hand(_("Your hand"), tuple(cards), empty=_("No cards left")))
     takes = [PanelButton(_("Take {bird}").format(bird=bird_label(b)), PanelMove("take", {"card": b["id"]}))
              for b in view.get("offer") or () if t.has("take", card=b["id"])]

@@ -18,19 +18,11 @@ from typing import Any
 import pygame
 
 from games.i18n import N_, _, format_number, ngettext
-from games.piepmatz.cards import SEX_SIGNS
+from games.piepmatz.cards import SEX_SIGNS, SPECIES_COLORS
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
-SPECIES_COLORS: dict[str, Color] = {
-    "blackbird": (70, 70, 80),
-    "chaffinch": (214, 120, 90),
-    "yellowhammer": (240, 200, 40),
-    "greenfinch": (90, 160, 70),
-    "sparrow": (150, 110, 70),
-    "bullfinch": (200, 50, 60),
-}
 PEST_COLOR: Color = (120, 40, 40)
 SEED_COLOR: Color = (220, 200, 150)
 

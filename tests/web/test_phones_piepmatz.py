@@ -53,6 +53,12 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
         assert card not in pages[0].inner_text("main")
     expect(pages[1].locator(".w-note").first).to_contain_text("Player 1's turn")
     expect(pages[0].locator(".w-hand .card.legal")).to_have_count(4)
+    # each card wears its species' colour from the big screen (no two species alike by accident)
+    from games.piepmatz.cards import SPECIES_COLORS
+
+    species = [str(b["species"]) for b in s.box.engine.private_view(0)["hand"]]
+    shown = pages[0].locator(".w-hand .card").evaluate_all("cards => cards.map(c => getComputedStyle(c).backgroundColor)")
+    assert shown == ["rgb({}, {}, {})".format(*SPECIES_COLORS[k]) for k in species]
 
     # one phone passed round: the switch on, a tap only holds the move; the seat's station bell plays it
     first = pages[0]

@@ -45,6 +45,12 @@
     return b;
   }
 
+  // Dark or light ink, whichever reads on this "#rrggbb" background.
+  function readableOn(hex) {
+    const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#14161c" : "#f4f5f8";
+  }
+
   // Mark -> one of a few card colours: the same kind always looks the same.
   function hue(mark) {
     let h = 0;
@@ -72,8 +78,14 @@
           chosenCard = chosenCard === key ? null : key;
           render(last);
         };
-        const b = button(card.label, card.detail, cls, tap);
+        // a long name ("yellowhammer") gets a smaller font rather than a break mid-word
+        const long = card.label.split(/\s+/).some((word) => word.length > 10);
+        const b = button(card.label, card.detail, cls + (long ? " long" : ""), tap);
         b.setAttribute("data-card", String(i));
+        if (card.color) {  // the big screen's colour for this kind, so a card looks the same on both
+          b.style.setProperty("background", card.color, "important");
+          b.style.setProperty("color", readableOn(card.color));
+        }
         cards.appendChild(b);
         if (chosenCard === key) open = card;
       });
