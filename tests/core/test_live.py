@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.keys import escape_every
+
 
 def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) -> None:
     journal = tmp_path / "live.jsonl"
@@ -43,9 +45,7 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
 def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_pins) -> None:
     """Kiosk after a power cut: the newest journal has no end, so the menu
     carries that game on (on the same journal) before it shows itself."""
-    import threading
 
-    import pygame
 
     from controller.cli import main
     from controller.live import unfinished_journal
@@ -63,20 +63,8 @@ def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_p
     assert unfinished_journal(tmp_path) == journal
     capsys.readouterr()
 
-    done = threading.Event()
-
-    def press_escape() -> None:  # leave the resumed game, then the menu
-        while not done.wait(0.3):
-            if pygame.display.get_init():
-                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
-
-    escaper = threading.Thread(target=press_escape, daemon=True)
-    escaper.start()
-    try:
+    with escape_every():  # leave the resumed game, then the menu
         assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"]) == 0
-    finally:
-        done.set()
-        escaper.join()
     assert "resuming Quiz buzzer" in capsys.readouterr().err
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert records[-1]["type"] == "end"

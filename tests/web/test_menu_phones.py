@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import re
 import socket
-import threading
 from pathlib import Path
 
-import pygame
 import pytest
 
 from controller.cli import main
 from controller.display.menu import Menu
 from games.i18n import set_language
 from games.registry import get
+from tests.keys import escape_every
 
 GAMES = [(name, get(name).title, get(name).min_players, get(name).max_players)
          for name in ("quiz", "fiki-miki", "piepmatz")]
@@ -88,20 +87,8 @@ def test_the_kiosk_menu_serves_the_pages_once_and_closes_them_when_it_ends(
     journal = tmp_path / "quiz-1.jsonl"
     journal.write_text("\n".join(journal.read_text().splitlines()[:-1]) + "\n")  # no end: cut off
     capsys.readouterr()
-    done = threading.Event()
-
-    def press_escape() -> None:  # leave the resumed game, then the menu
-        while not done.wait(0.3):
-            if pygame.display.get_init():
-                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
-
-    escaper = threading.Thread(target=press_escape, daemon=True)
-    escaper.start()
-    try:
+    with escape_every():  # leave the resumed game, then the menu
         assert main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window", "--web", "0"]) == 0
-    finally:
-        done.set()
-        escaper.join()
     err = capsys.readouterr().err
     found = re.search(r"companion pages: http://[\d.]+:(\d+)/board", err)
     assert found and err.count("companion pages:") == 1, err
