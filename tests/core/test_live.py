@@ -45,8 +45,6 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
 def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_pins) -> None:
     """Kiosk after a power cut: the newest journal has no end, so the menu
     carries that game on (on the same journal) before it shows itself."""
-
-
     from controller.cli import main
     from controller.live import unfinished_journal
 
