@@ -184,9 +184,17 @@ LONG = ("In which year did the first person walk on the Moon, during a mission w
         "about it, and which president had promised the landing before the end of the decade in a famous speech?")
 
 
+SIX = ("Neil Armstrong and Buzz Aldrin of Apollo 11", "Yuri Gagarin aboard Vostok 1 in April 1961",
+       "John Glenn in the Friendship 7 capsule", "Valentina Tereshkova of Vostok 6",
+       "Alan Shepard of the Freedom 7 flight", "Michael Collins, who stayed in lunar orbit")
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("phase", ["armed", "answering"])
-def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str) -> None:
+@pytest.mark.parametrize("phase", ["armed", "answering", "revealed"])
+@pytest.mark.parametrize("choices", [(), SIX], ids=["open", "six-choices"])
+def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str, choices: tuple[str, ...]) -> None:
+    """300 characters (the pack limit) with 16 stations: every word of the
+    question and of every choice shown in full, nothing drawn over anything."""
     import pygame
 
     from games.quiz.packs import MAX_QUESTION_CHARS
@@ -198,8 +206,12 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
     assert len(question) > MAX_QUESTION_CHARS - 20
     e = engine(16)
     view = e.public_view()
-    view.update(phase=phase, winner=0 if phase == "answering" else None, answering=0 if phase == "answering" else None,
-                ask={"text": question, "category": "History", "points": 3, "image": None, "choices": []})
+    view.update(phase="answering" if phase == "answering" else "armed", winner=0 if phase == "answering" else None,
+                answering=0 if phase == "answering" else None,
+                ask={"text": question, "category": "History", "points": 3, "image": None, "choices": list(choices)})
+    if phase == "revealed":
+        view.update(phase="round_over", winner=0, answering=0, revealed=True, answer=SIX[0],
+                    results=[{"question": 1, "winner": 0, "result": "correct"}], margins_us={"0": 0, "3": 5_000})
     strip = [{"name": f"P{k + 1}", "status": "idle"} for k in range(16)]
     pygame.font.init()
     surface = pygame.Surface(size)
@@ -211,12 +223,32 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
         theme.DRAWN = None
     lay = theme.layout_for(surface, 16)
     words = question.split()
-    lines = [(asked, shown, ink) for asked, shown, ink, _rect, _s in drawn if asked and asked.split()[0] in words
-             and set(asked.split()) <= set(words)]
+    is_question = [bool(asked) and set(asked.split()) <= set(words) for asked, *_x in drawn]
+    runs = [(k, j) for k in range(len(drawn)) for j in range(k + 1, len(drawn) + 1)
+            if all(is_question[k:j]) and (k == 0 or not is_question[k - 1]) and (j == len(drawn) or not is_question[j])]
+    start, end = max(runs, key=lambda run: run[1] - run[0])  # the question's lines are drawn one after another
+    lines = [(asked, shown, ink) for asked, shown, ink, _rect, _s in drawn[start:end]]
     assert " ".join(asked for asked, _s, _i in lines) == question  # every word, in order
     assert all(shown == asked for asked, shown, _ in lines)  # none cut with an ellipsis
     assert min(theme.TEXT.font(lay.min_text).get_height(), lay.min_text) <= min(ink.height for *_x, ink in lines) * 1.5
     assert all(ink.bottom <= lay.strip.top and ink.top >= lay.header.bottom for *_x, ink in lines)
+    ours = [ink for *_x, ink in lines]
+    if choices and phase != "revealed":  # every choice whole, on lines of their own (wrapped, never cut)
+        choice_words = {w for c in choices for w in c.split()} | {f"{chr(65 + k)}:" for k in range(len(choices))}
+        shown = [(asked, cut, ink) for asked, cut, ink, _r, _s in drawn
+                 if asked and set(asked.split()) <= choice_words and (asked, cut, ink) not in lines]
+        assert all(cut == asked for asked, cut, _ in shown)
+        said = " ".join(asked for asked, _c, _i in shown)
+        assert all(f"{chr(65 + k)}: {c}" in said for k, c in enumerate(choices)), said
+        ours += [ink for *_x, ink in shown]
+    if phase == "revealed":
+        answer = [ink for asked, cut, ink, _r, _s in drawn if SIX[0] in asked and cut == asked]
+        assert answer, "the answer is shown in full"
+        ours += answer
+    others = [ink for _a, _c, ink, _r, _s in drawn if ink not in ours]
+    for k, ink in enumerate(ours):  # no line of the question, its choices or answer over any other text
+        assert ink.bottom <= lay.strip.top and ink.top >= lay.header.bottom
+        assert not any(ink.colliderect(other) for other in ours[k + 1:] + others), (ink, [d[:3] for d in drawn if d[2].colliderect(ink)])
 
 
 def test_a_pack_picture_is_shown_scaled_beside_the_question(tmp_path: Path) -> None:
