@@ -579,8 +579,9 @@ class QuizEngine:
         return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
 
     def _podium(self, t: int, final: bool) -> list[GameEvent]:
-        """The fanfare: the top three (teams when teams play), for the sound and the record."""
-        top = [row["stations"] for row in self.standings()[:3]]
+        """The fanfare: the top three places (teams when teams play), everyone
+        tied for one of them too, for the sound and the record."""
+        top = [row["stations"] for row in self.standings() if row["place"] <= 3]
         return [GameEvent("podium", t, None, {"final": final, "top": top})]
 
     def _new_question(self, t: int) -> list[GameEvent]:

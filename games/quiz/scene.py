@@ -314,11 +314,17 @@ class QuizScene(Scene):
         def label(members: list[int]) -> str:
             return _("Team {n}").format(n=int(view["teams"][members[0]]) + 1) if teams else self.name(strip, members[0])
 
+        # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
+        # whose blocks are narrower then: the short unit of the table's heading)
+        podium = [row for row in rows if row[0] <= 3]
+
         def amount(score: int) -> str:
+            if len(podium) > 3:
+                return f"{format_number(score)} {_('pts')}"
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
 
         # the reactions are in the table beside it (a podium block is too narrow for them)
-        draw_podium(surface, stage, lay, rows[:3], lambda m: self.color(view, m[0]), label, amount)
+        draw_podium(surface, stage, lay, podium, lambda m: self.color(view, m[0]), label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
         self._reaction_table(surface, table, lay, view, strip, standings, reactions)
 

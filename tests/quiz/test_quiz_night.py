@@ -165,6 +165,38 @@ def test_the_leaderboard_shows_between_rounds_with_a_fanfare_and_at_the_end() ->
     assert [(row["place"], row["stations"], row["score"]) for row in standings] == [(1, [2], 2), (2, [0], 1), (2, [1], 1)]
 
 
+def test_players_tied_for_third_are_all_on_the_podium_screen_and_in_the_fanfare() -> None:
+    import pygame
+
+    from games.registry import scene_for
+    from games.toolkit import theme
+    from games.toolkit.scene import freeze
+
+    e = engine(5, questions=7)
+    events: list[GameEvent] = []
+    for k, winner in enumerate((0, 0, 0, 1, 1, 2, 3)):  # points 3, 2, 1, 1, 0: P3 and P4 share third place
+        t0 = k * 10_000_000
+        events += act(e, "arm", t0 + 1) + act(e, "buzz", t0 + 200_000, winner) + e.tick(t0 + 300_000)
+        events += act(e, "correct", t0 + 1_000_000)
+        if k < 6:
+            events += act(e, "next", t0 + 2_000_000)
+    assert [ev.data["top"] for ev in events if ev.kind == "podium"] == [[[0], [1], [2], [3]]]
+    pygame.font.init()
+    surface = pygame.Surface((1280, 720))
+    names = ["Ann", "Bob", "Cyril", "Dora", "Emil"]
+    strip = [{"name": name, "status": "idle"} for name in names]
+    theme.DRAWN = []
+    try:
+        scene_for("quiz").draw(surface, freeze(e.public_view()), strip, 0)
+        drawn = list(theme.DRAWN)
+    finally:
+        theme.DRAWN = None
+    # the reaction table on the right half lists everyone anyway: look left of it
+    on_podium = " ".join(shown for _a, shown, ink, _r, _s in drawn if ink.right <= 1280 * 45 // 100)
+    assert all(name in on_podium for name in ("Ann", "Bob", "Cyril", "Dora")) and "Emil" not in on_podium
+    assert "…" not in on_podium  # the points too, in full
+
+
 def test_a_simulated_quiz_night_with_a_pack_and_every_preset_ends_and_replays(tmp_path: Path) -> None:
     for rules in ("classic", "race", "sit-out", "penalty", "second-chance", "teams"):
         settings = SPEC.settings(6, 5, pack="cs-general", rules=rules, buzz_window_us=8_000_000, answer_time_us=6_000_000)
