@@ -81,6 +81,9 @@ class QuizOptions:
     buzz_window_us: int | None = None
     teams: list[int] | None = None
     questions: int | None = None
+    #: the length of a quiz without a pack when ``questions`` is not given (the
+    #: demo's and ``simulate``'s); a pack's quiz ends after its last question
+    demo_questions: int | None = None
     #: the rule preset (PRESETS) whose values are the defaults of the rest
     rules: str = "classic"
     #: a right answer after someone else's wrong one earns this percentage of
@@ -226,6 +229,8 @@ class QuizEngine:
         total = self.options.questions
         if self.pack:
             total = len(self.pack) if total is None else min(total, len(self.pack))
+        elif total is None and "questions" not in settings.options:  # "questions": None is "until stopped"
+            total = self.options.demo_questions
         self.questions_total = total
         self.arbiter = Arbiter(
             n,

@@ -197,6 +197,22 @@ def test_players_tied_for_third_are_all_on_the_podium_screen_and_in_the_fanfare(
     assert "…" not in on_podium  # the points too, in full
 
 
+def test_a_simulated_quiz_with_a_pack_asks_every_question_of_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate quiz --pack FILE``: the pack's quiz ends after its last
+    question (the demo's own length is for a quiz without a pack)."""
+    from controller.cli import main
+
+    rows = "".join(f"Question number {k}?,Answer {k}\n" for k in range(1, 16))
+    (tmp_path / "fifteen.csv").write_text("question,answer\n" + rows, encoding="utf-8")
+    journal = tmp_path / "night.jsonl"
+    main(["simulate", "quiz", "--players", "3", "--pack", str(tmp_path / "fifteen.csv"), "--journal", str(journal)])
+    engine_ = box_from_journal(journal_mod.read(journal)).engine
+    assert engine_.finished and len(engine_.summary()["results"]) == 15
+    from controller.simulate import simulate
+    demo = simulate(SPEC, 3, 1).box.engine  # no pack: the demo still ends by itself
+    assert demo.finished and len(demo.summary()["results"]) == 12
+
+
 def test_a_simulated_quiz_night_with_a_pack_and_every_preset_ends_and_replays(tmp_path: Path) -> None:
     for rules in ("classic", "race", "sit-out", "penalty", "second-chance", "teams"):
         settings = SPEC.settings(6, 5, pack="cs-general", rules=rules, buzz_window_us=8_000_000, answer_time_us=6_000_000)
