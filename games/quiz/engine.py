@@ -318,7 +318,7 @@ class QuizEngine:
             return ["buzz"]
         r = self.round
         if self.finished:
-            return ["undo"] if self._undo else []
+            return ["undo"] if self._can_undo() else []
         legal = {
             "idle": ["arm", "next"],
             "armed": ["reset", "next"],
@@ -330,7 +330,14 @@ class QuizEngine:
             legal = ["reveal", *legal]
         if r.phase in ("idle", "round_over"):
             legal = [*legal, "leaderboard"]
-        return legal + (["undo"] if self._undo else []) + [HOST_ADJUST]
+        return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST]
+
+    def _can_undo(self) -> bool:
+        """Undo takes back a judgement of the question on the screen only:
+        once the host has moved on, an undo would silently jump back a
+        question, take its points and drop the new question's presses (a
+        past question is corrected with a score correction instead)."""
+        return bool(self._undo) and self._undo[-1][0].question == self.round.question
 
     # -- questions ----------------------------------------------------------
     def _question(self, number: int | None = None) -> dict[str, Any]:

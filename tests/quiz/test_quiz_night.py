@@ -104,6 +104,31 @@ def test_the_hosts_next_button_reveals_first_then_moves_on() -> None:
     assert plain.host_kind("next") == "next"
 
 
+def test_undo_never_reaches_back_into_the_previous_question() -> None:
+    """Question 1 judged and left; question 2's press being answered: an Undo
+    there would take question 1's point away and drop the press, so it is not
+    offered; question 2's own judgement can still be taken back."""
+    e = engine(3)
+    act(e, "arm", 1_000_000)
+    act(e, "buzz", 1_200_000, 0)
+    e.tick(1_300_000)
+    act(e, "correct", 2_000_000)
+    assert "undo" in e.legal_actions(None)  # still on question 1: the slip can be taken back
+    act(e, "next", 3_000_000)
+    assert "undo" not in e.legal_actions(None)
+    act(e, "arm", 4_000_000)
+    act(e, "buzz", 4_200_000, 1)
+    e.tick(4_300_000)
+    assert e.public_view()["phase"] == "answering" and "undo" not in e.legal_actions(None)
+    with pytest.raises(RuleError, match="cannot undo"):
+        act(e, "undo", 4_500_000)
+    assert (e.public_view()["question"], e.public_view()["scores"], e.public_view()["winner"]) == (2, [1, 0, 0], 1)
+    act(e, "wrong", 5_000_000)
+    act(e, "undo", 5_500_000)  # question 2's own judgement
+    assert (e.public_view()["phase"], e.public_view()["question"], e.public_view()["winner"]) == ("answering", 2, 1)
+    assert "undo" not in e.legal_actions(None)
+
+
 def test_a_bad_pack_or_preset_is_one_line_naming_the_fix(tmp_path: Path) -> None:
     bad = tmp_path / "pub.csv"
     bad.write_text("question,answer,points\nWhat?,This,two\n", encoding="utf-8")
