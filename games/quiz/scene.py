@@ -320,7 +320,7 @@ class QuizScene(Scene):
 
         def amount(score: int) -> str:
             if len(podium) > 3:
-                return f"{format_number(score)} {_('pts')}"
+                return format_number(score) + " " + _("pts")
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
 
         # the reactions are in the table beside it (a podium block is too narrow for them)
