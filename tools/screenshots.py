@@ -107,6 +107,24 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
          pack=pack)
     game("quiz-leaderboard.png", "quiz", 8, lambda v: v["board"] and not v["finished"], pack=pack, round_questions=5)
     game("quiz-podium.png", "quiz", 8, lambda v: v["finished"], pack=pack, questions=None)
+    def long_question(surface: pygame.Surface) -> None:
+        """A question at the pack's length limit with six choices, 16 stations:
+        every word and every choice shown whole, the buzzers' story below."""
+        from games.quiz.packs import MAX_QUESTION_CHARS
+
+        s = session("quiz", 16, pack=pack)
+        until(s, lambda v: v["phase"] == "armed")
+        view = dict(s.box.engine.public_view())
+        words = ("Which of these crews, launched between the first satellite and the end of the Apollo programme, "
+                 "spent the longest time in space on a single mission, counting from the launch to the landing, "
+                 "and which of them also made the first docking of two crewed spacecraft, a record that stood "
+                 "for years?")[:MAX_QUESTION_CHARS]
+        view["ask"] = {**view["ask"], "text": words, "choices": [
+            "Vostok 1 with a single pilot", "Gemini 7, two astronauts for two weeks", "Soyuz 4 and Soyuz 5",
+            "Apollo 7, the first crewed Apollo flight", "Skylab 4 with its three-month stay", "Voskhod 2"]}
+        scene_for("quiz").draw(surface, freeze(view), strip(s)[:16], s.now_us)
+
+    out.append(("quiz-long-question.png", long_question))
     out.append(("help.png", help_overlay))
     game("reaction-wait.png", "reaction", 6, lambda v: v["phase"] == "wait" and bool(v["false_starts"]))
     game("reaction-go.png", "reaction", 6, lambda v: v["phase"] == "go")

@@ -83,6 +83,7 @@ SPEC = QuizSpec(
                                  choices=((None, N_("off")), (10_000_000, N_("10 s")), (20_000_000, N_("20 s")), (30_000_000, N_("30 s")))),
         "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
         "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
+        "demo_questions": Option(None, int, low=1),
         "pack_questions": Option(None, list),
         "pack_title": Option(None, str),
         "win_correct": Option(None, int, low=1, high=1000),
@@ -94,7 +95,8 @@ SPEC = QuizSpec(
         "points_correct": Option(None, int, low=0, high=1000),
         "points_wrong": Option(None, int, low=0, high=1000),
     },
-    demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "questions": 12},
+    # a demo without a pack ends after 12 questions; with a pack, after its last one
+    demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
     rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},

@@ -81,6 +81,9 @@ class QuizOptions:
     buzz_window_us: int | None = None
     teams: list[int] | None = None
     questions: int | None = None
+    #: the length of a quiz without a pack when ``questions`` is not given (the
+    #: demo's and ``simulate``'s); a pack's quiz ends after its last question
+    demo_questions: int | None = None
     #: the rule preset (PRESETS) whose values are the defaults of the rest
     rules: str = "classic"
     #: a right answer after someone else's wrong one earns this percentage of
@@ -226,6 +229,8 @@ class QuizEngine:
         total = self.options.questions
         if self.pack:
             total = len(self.pack) if total is None else min(total, len(self.pack))
+        elif total is None and "questions" not in settings.options:  # "questions": None is "until stopped"
+            total = self.options.demo_questions
         self.questions_total = total
         self.arbiter = Arbiter(
             n,
@@ -313,7 +318,7 @@ class QuizEngine:
             return ["buzz"]
         r = self.round
         if self.finished:
-            return ["undo"] if self._undo else []
+            return ["undo"] if self._can_undo() else []
         legal = {
             "idle": ["arm", "next"],
             "armed": ["reset", "next"],
@@ -325,7 +330,14 @@ class QuizEngine:
             legal = ["reveal", *legal]
         if r.phase in ("idle", "round_over"):
             legal = [*legal, "leaderboard"]
-        return legal + (["undo"] if self._undo else []) + [HOST_ADJUST]
+        return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST]
+
+    def _can_undo(self) -> bool:
+        """Undo takes back a judgement of the question on the screen only:
+        once the host has moved on, an undo would silently jump back a
+        question, take its points and drop the new question's presses (a
+        past question is corrected with a score correction instead)."""
+        return bool(self._undo) and self._undo[-1][0].question == self.round.question
 
     # -- questions ----------------------------------------------------------
     def _question(self, number: int | None = None) -> dict[str, Any]:
@@ -579,8 +591,9 @@ class QuizEngine:
         return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
 
     def _podium(self, t: int, final: bool) -> list[GameEvent]:
-        """The fanfare: the top three (teams when teams play), for the sound and the record."""
-        top = [row["stations"] for row in self.standings()[:3]]
+        """The fanfare: the top three places (teams when teams play), everyone
+        tied for one of them too, for the sound and the record."""
+        top = [row["stations"] for row in self.standings() if row["place"] <= 3]
         return [GameEvent("podium", t, None, {"final": final, "top": top})]
 
     def _new_question(self, t: int) -> list[GameEvent]:

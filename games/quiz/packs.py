@@ -227,7 +227,9 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         except csv.Error as e:
             problems.add(f"line {start}", f"{e}; check the quotes on this line "
                                                      "(a quote inside a cell is written twice: \"\")")
-            return None
+            if header is None:
+                return None
+            break  # the rest is unreadable, but the rows before it are checked too: every problem in one pass
         line = reader.line_num + 1
         where = f"line {start}"
         cells = [c.strip() for c in row]

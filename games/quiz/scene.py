@@ -71,6 +71,26 @@ def fit_wrapped(text: str, size: int, min_size: int, rect: pygame.Rect) -> tuple
         size = max(min_size, size * 9 // 10)
 
 
+def arrange_choices(choices: list[str], size: int, width: int, gap: int) -> tuple[int, list[list[list[str]]]]:
+    """The choices labelled A, B, ... in a grid of three, two or one columns,
+    each wrapped in its column (a choice is never cut: players must read all
+    of them), whichever takes the fewest lines (fewer columns on a tie).
+    Returns (columns, the rows: each choice of a row as its lines)."""
+    labelled = [f"{chr(65 + k)}: {c}" for k, c in enumerate(choices)]
+    best: tuple[int, int, list[list[list[str]]]] | None = None
+    for cols in (1, 2, 3):
+        col_w = (width - gap * (cols - 1)) // cols
+        wrapped = [wrap_lines(text, size, col_w) for text in labelled]
+        if cols > 1 and any(TEXT.width(line, size) > col_w for lines in wrapped for line in lines):
+            continue  # a word wider than the column: fewer columns
+        rows = [wrapped[k:k + cols] for k in range(0, len(wrapped), cols)]
+        height = sum(max(len(lines) for lines in row) for row in rows)
+        if best is None or height < best[0]:
+            best = (height, cols, rows)
+    assert best is not None  # one column always fits
+    return best[1], best[2]
+
+
 class QuizScene(Scene):
     title = N_("Quiz buzzer")
     own_results = True  # the end screen is the leaderboard: podium, right answers, reactions
@@ -133,17 +153,44 @@ class QuizScene(Scene):
             return
         ask = view.get("ask") or {}
         if ask.get("text"):
-            # the question on top, the buzzers' story below it
+            # the question on top, the buzzers' story below it; a long question
+            # (with its choices or answer) takes more of the screen rather than
+            # being drawn over them
             share = 52 if view.get("phase") in ("idle", "armed") else 44
-            card = pygame.Rect(area.left, area.top, area.width, area.height * share // 100)
+            height = max(area.height * share // 100, self.question_height(area.width, lay, view))
+            card = pygame.Rect(area.left, area.top, area.width, min(height, area.height - lay.size(3) - lay.pad))
             self.draw_question(surface, card, lay, view)
             area = pygame.Rect(area.left, card.bottom + lay.pad, area.width, area.bottom - card.bottom - lay.pad)
         self._phase_body(surface, area, lay, view, strip)
 
+    def _question_parts(self, view: View, lay: Layout, width: int) -> tuple[list[str], int, list[list[list[str]]], int]:
+        """What goes under the question at ``width`` (the card's inner width):
+        the choices (columns and rows at the minimum text) or, once revealed,
+        the answer band; and the height they take with their gap."""
+        ask = view.get("ask") or {}
+        choices = [str(c) for c in ask.get("choices", ())]
+        if view.get("answer") is not None:
+            return choices, 1, [], lay.size(1.4) + lay.pad
+        if not choices:
+            return choices, 1, [], 0
+        cols, rows = arrange_choices(choices, lay.min_text, width, lay.min_text * 2)
+        lines = sum(max(len(choice) for choice in row) for row in rows)
+        return choices, cols, rows, lines * TEXT.font(lay.min_text).get_height() + lay.pad
+
+    def question_height(self, width: int, lay: Layout, view: View) -> int:
+        """The card height the question needs at the minimum text size, with
+        its choices or answer: the least the screen may give it."""
+        ask = view.get("ask") or {}
+        inner_w = width - 2 * lay.pad
+        *_parts, below = self._question_parts(view, lay, inner_w)
+        text_w = inner_w - (inner_w * 30 // 100 + lay.pad if self._picture(ask.get("image")) is not None else 0)
+        lines = wrap_lines(str(ask.get("text", "")), lay.min_text, text_w)
+        return 2 * lay.pad + lay.min_text + lay.pad + len(lines) * TEXT.font(lay.min_text).get_height() + below
+
     def draw_question(self, surface: pygame.Surface, card: pygame.Rect, lay: Layout, view: View) -> None:
         """Category and points on a line, the question wrapped as large as it
         fits (never under the minimum text), its picture scaled on the right,
-        the choices, and the answer once revealed."""
+        the choices on lines of their own, and the answer once revealed."""
         ask = view.get("ask") or {}
         panel(surface, card, theme.PANEL)
         inner = card.inflate(-2 * lay.pad, -2 * lay.pad)
@@ -158,18 +205,14 @@ class QuizScene(Scene):
                   align="right", min_size=lay.min_text)
         body = pygame.Rect(inner.left, inner.top + top_h + lay.pad, inner.width, inner.height - top_h - lay.pad)
         answer = view.get("answer")
-        choices = [str(c) for c in ask.get("choices", ())]
+        _choices, cols, rows, below = self._question_parts(view, lay, body.width)
         if answer is not None:
             band = pygame.Rect(body.left, body.bottom - lay.size(1.4), body.width, lay.size(1.4))
             panel(surface, band, theme.GOOD)
             draw_text(surface, _("Answer: {answer}").format(answer=answer), lay.size(1.2), theme.DARK_TEXT,
                       band.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
-            body.height -= band.height + lay.pad
-        elif choices:
-            line = pygame.Rect(body.left, body.bottom - lay.min_text, body.width, lay.min_text)
-            text = "   ".join(f"{chr(65 + k)}: {c}" for k, c in enumerate(choices))
-            draw_text(surface, text, lay.min_text, theme.FG, line, min_size=lay.min_text)
-            body.height -= line.height + lay.pad
+        choices_top = body.bottom - below + lay.pad
+        body.height -= below
         picture = self._picture(ask.get("image"))
         if picture is not None:
             box = pygame.Rect(body.right - body.width * 30 // 100, body.top, body.width * 30 // 100, body.height)
@@ -182,6 +225,18 @@ class QuizScene(Scene):
         for text in lines:
             draw_text(surface, text, size, theme.FG, pygame.Rect(body.left, y, body.width, line_h), min_size=size)
             y += line_h
+        if answer is None and rows:  # below the question, in the room kept for them
+            line_h = TEXT.font(lay.min_text).get_height()
+            gap = lay.min_text * 2
+            col_w = (inner.width - gap * (cols - 1)) // cols
+            y = choices_top
+            for row in rows:
+                for k, choice in enumerate(row):  # a choice's lines one after another, then the next choice
+                    for n, text in enumerate(choice):
+                        draw_text(surface, text, lay.min_text, theme.FG,
+                                  pygame.Rect(inner.left + k * (col_w + gap), y + n * line_h, col_w, line_h),
+                                  align="left", min_size=lay.min_text)
+                y += max(len(choice) for choice in row) * line_h
 
     def _picture(self, path: object) -> pygame.Surface | None:
         """The question's picture, read once (a missing or bad file: no picture)."""
@@ -259,11 +314,17 @@ class QuizScene(Scene):
         def label(members: list[int]) -> str:
             return _("Team {n}").format(n=int(view["teams"][members[0]]) + 1) if teams else self.name(strip, members[0])
 
+        # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
+        # whose blocks are narrower then: the short unit of the table's heading)
+        podium = [row for row in rows if row[0] <= 3]
+
         def amount(score: int) -> str:
+            if len(podium) > 3:
+                return format_number(score) + " " + _("pts")
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
 
         # the reactions are in the table beside it (a podium block is too narrow for them)
-        draw_podium(surface, stage, lay, rows[:3], lambda m: self.color(view, m[0]), label, amount)
+        draw_podium(surface, stage, lay, podium, lambda m: self.color(view, m[0]), label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
         self._reaction_table(surface, table, lay, view, strip, standings, reactions)
 

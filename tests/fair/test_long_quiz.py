@@ -54,7 +54,6 @@ def test_undo_restores_scores_and_results_as_far_as_its_depth():
     after = engine.summary()
     assert after["scores"] == before["scores"] and after["results"] == before["results"]
     assert after["phase"] == "answering" and after["answering"] == 2
-    for _ in range(UNDO_DEPTH - 1):
-        engine.handle(Action("undo", t + 40_000))
-    with pytest.raises(RuleError):
+    assert len(engine._undo) <= UNDO_DEPTH  # the stack stays bounded however long the game
+    with pytest.raises(RuleError):  # the earlier questions' judgements are final (docs/quiz.md)
         engine.handle(Action("undo", t + 50_000))

@@ -104,6 +104,31 @@ def test_the_hosts_next_button_reveals_first_then_moves_on() -> None:
     assert plain.host_kind("next") == "next"
 
 
+def test_undo_never_reaches_back_into_the_previous_question() -> None:
+    """Question 1 judged and left; question 2's press being answered: an Undo
+    there would take question 1's point away and drop the press, so it is not
+    offered; question 2's own judgement can still be taken back."""
+    e = engine(3)
+    act(e, "arm", 1_000_000)
+    act(e, "buzz", 1_200_000, 0)
+    e.tick(1_300_000)
+    act(e, "correct", 2_000_000)
+    assert "undo" in e.legal_actions(None)  # still on question 1: the slip can be taken back
+    act(e, "next", 3_000_000)
+    assert "undo" not in e.legal_actions(None)
+    act(e, "arm", 4_000_000)
+    act(e, "buzz", 4_200_000, 1)
+    e.tick(4_300_000)
+    assert e.public_view()["phase"] == "answering" and "undo" not in e.legal_actions(None)
+    with pytest.raises(RuleError, match="cannot undo"):
+        act(e, "undo", 4_500_000)
+    assert (e.public_view()["question"], e.public_view()["scores"], e.public_view()["winner"]) == (2, [1, 0, 0], 1)
+    act(e, "wrong", 5_000_000)
+    act(e, "undo", 5_500_000)  # question 2's own judgement
+    assert (e.public_view()["phase"], e.public_view()["question"], e.public_view()["winner"]) == ("answering", 2, 1)
+    assert "undo" not in e.legal_actions(None)
+
+
 def test_a_bad_pack_or_preset_is_one_line_naming_the_fix(tmp_path: Path) -> None:
     bad = tmp_path / "pub.csv"
     bad.write_text("question,answer,points\nWhat?,This,two\n", encoding="utf-8")
@@ -165,6 +190,54 @@ def test_the_leaderboard_shows_between_rounds_with_a_fanfare_and_at_the_end() ->
     assert [(row["place"], row["stations"], row["score"]) for row in standings] == [(1, [2], 2), (2, [0], 1), (2, [1], 1)]
 
 
+def test_players_tied_for_third_are_all_on_the_podium_screen_and_in_the_fanfare() -> None:
+    import pygame
+
+    from games.registry import scene_for
+    from games.toolkit import theme
+    from games.toolkit.scene import freeze
+
+    e = engine(5, questions=7)
+    events: list[GameEvent] = []
+    for k, winner in enumerate((0, 0, 0, 1, 1, 2, 3)):  # points 3, 2, 1, 1, 0: P3 and P4 share third place
+        t0 = k * 10_000_000
+        events += act(e, "arm", t0 + 1) + act(e, "buzz", t0 + 200_000, winner) + e.tick(t0 + 300_000)
+        events += act(e, "correct", t0 + 1_000_000)
+        if k < 6:
+            events += act(e, "next", t0 + 2_000_000)
+    assert [ev.data["top"] for ev in events if ev.kind == "podium"] == [[[0], [1], [2], [3]]]
+    pygame.font.init()
+    surface = pygame.Surface((1280, 720))
+    names = ["Ann", "Bob", "Cyril", "Dora", "Emil"]
+    strip = [{"name": name, "status": "idle"} for name in names]
+    theme.DRAWN = []
+    try:
+        scene_for("quiz").draw(surface, freeze(e.public_view()), strip, 0)
+        drawn = list(theme.DRAWN)
+    finally:
+        theme.DRAWN = None
+    # the reaction table on the right half lists everyone anyway: look left of it
+    on_podium = " ".join(shown for _a, shown, ink, _r, _s in drawn if ink.right <= 1280 * 45 // 100)
+    assert all(name in on_podium for name in ("Ann", "Bob", "Cyril", "Dora")) and "Emil" not in on_podium
+    assert "…" not in on_podium  # the points too, in full
+
+
+def test_a_simulated_quiz_with_a_pack_asks_every_question_of_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate quiz --pack FILE``: the pack's quiz ends after its last
+    question (the demo's own length is for a quiz without a pack)."""
+    from controller.cli import main
+
+    rows = "".join(f"Question number {k}?,Answer {k}\n" for k in range(1, 16))
+    (tmp_path / "fifteen.csv").write_text("question,answer\n" + rows, encoding="utf-8")
+    journal = tmp_path / "night.jsonl"
+    main(["simulate", "quiz", "--players", "3", "--pack", str(tmp_path / "fifteen.csv"), "--journal", str(journal)])
+    engine_ = box_from_journal(journal_mod.read(journal)).engine
+    assert engine_.finished and len(engine_.summary()["results"]) == 15
+    from controller.simulate import simulate
+    demo = simulate(SPEC, 3, 1).box.engine  # no pack: the demo still ends by itself
+    assert demo.finished and len(demo.summary()["results"]) == 12
+
+
 def test_a_simulated_quiz_night_with_a_pack_and_every_preset_ends_and_replays(tmp_path: Path) -> None:
     for rules in ("classic", "race", "sit-out", "penalty", "second-chance", "teams"):
         settings = SPEC.settings(6, 5, pack="cs-general", rules=rules, buzz_window_us=8_000_000, answer_time_us=6_000_000)
@@ -184,9 +257,17 @@ LONG = ("In which year did the first person walk on the Moon, during a mission w
         "about it, and which president had promised the landing before the end of the decade in a famous speech?")
 
 
+SIX = ("Neil Armstrong and Buzz Aldrin of Apollo 11", "Yuri Gagarin aboard Vostok 1 in April 1961",
+       "John Glenn in the Friendship 7 capsule", "Valentina Tereshkova of Vostok 6",
+       "Alan Shepard of the Freedom 7 flight", "Michael Collins, who stayed in lunar orbit")
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("phase", ["armed", "answering"])
-def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str) -> None:
+@pytest.mark.parametrize("phase", ["armed", "answering", "revealed"])
+@pytest.mark.parametrize("choices", [(), SIX], ids=["open", "six-choices"])
+def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str, choices: tuple[str, ...]) -> None:
+    """300 characters (the pack limit) with 16 stations: every word of the
+    question and of every choice shown in full, nothing drawn over anything."""
     import pygame
 
     from games.quiz.packs import MAX_QUESTION_CHARS
@@ -198,8 +279,12 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
     assert len(question) > MAX_QUESTION_CHARS - 20
     e = engine(16)
     view = e.public_view()
-    view.update(phase=phase, winner=0 if phase == "answering" else None, answering=0 if phase == "answering" else None,
-                ask={"text": question, "category": "History", "points": 3, "image": None, "choices": []})
+    view.update(phase="answering" if phase == "answering" else "armed", winner=0 if phase == "answering" else None,
+                answering=0 if phase == "answering" else None,
+                ask={"text": question, "category": "History", "points": 3, "image": None, "choices": list(choices)})
+    if phase == "revealed":
+        view.update(phase="round_over", winner=0, answering=0, revealed=True, answer=SIX[0],
+                    results=[{"question": 1, "winner": 0, "result": "correct"}], margins_us={"0": 0, "3": 5_000})
     strip = [{"name": f"P{k + 1}", "status": "idle"} for k in range(16)]
     pygame.font.init()
     surface = pygame.Surface(size)
@@ -211,12 +296,32 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
         theme.DRAWN = None
     lay = theme.layout_for(surface, 16)
     words = question.split()
-    lines = [(asked, shown, ink) for asked, shown, ink, _rect, _s in drawn if asked and asked.split()[0] in words
-             and set(asked.split()) <= set(words)]
+    is_question = [bool(asked) and set(asked.split()) <= set(words) for asked, *_x in drawn]
+    runs = [(k, j) for k in range(len(drawn)) for j in range(k + 1, len(drawn) + 1)
+            if all(is_question[k:j]) and (k == 0 or not is_question[k - 1]) and (j == len(drawn) or not is_question[j])]
+    start, end = max(runs, key=lambda run: run[1] - run[0])  # the question's lines are drawn one after another
+    lines = [(asked, shown, ink) for asked, shown, ink, _rect, _s in drawn[start:end]]
     assert " ".join(asked for asked, _s, _i in lines) == question  # every word, in order
     assert all(shown == asked for asked, shown, _ in lines)  # none cut with an ellipsis
     assert min(theme.TEXT.font(lay.min_text).get_height(), lay.min_text) <= min(ink.height for *_x, ink in lines) * 1.5
     assert all(ink.bottom <= lay.strip.top and ink.top >= lay.header.bottom for *_x, ink in lines)
+    ours = [ink for *_x, ink in lines]
+    if choices and phase != "revealed":  # every choice whole, on lines of their own (wrapped, never cut)
+        choice_words = {w for c in choices for w in c.split()} | {f"{chr(65 + k)}:" for k in range(len(choices))}
+        shown = [(asked, cut, ink) for asked, cut, ink, _r, _s in drawn
+                 if asked and set(asked.split()) <= choice_words and (asked, cut, ink) not in lines]
+        assert all(cut == asked for asked, cut, _ in shown)
+        said = " ".join(asked for asked, _c, _i in shown)
+        assert all(f"{chr(65 + k)}: {c}" in said for k, c in enumerate(choices)), said
+        ours += [ink for *_x, ink in shown]
+    if phase == "revealed":
+        answer = [ink for asked, cut, ink, _r, _s in drawn if SIX[0] in asked and cut == asked]
+        assert answer, "the answer is shown in full"
+        ours += answer
+    others = [ink for _a, _c, ink, _r, _s in drawn if ink not in ours]
+    for k, ink in enumerate(ours):  # no line of the question, its choices or answer over any other text
+        assert ink.bottom <= lay.strip.top and ink.top >= lay.header.bottom
+        assert not any(ink.colliderect(other) for other in ours[k + 1:] + others), (ink, [d[:3] for d in drawn if d[2].colliderect(ink)])
 
 
 def test_a_pack_picture_is_shown_scaled_beside_the_question(tmp_path: Path) -> None:

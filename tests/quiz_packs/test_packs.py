@@ -144,6 +144,21 @@ def test_check_lists_every_problem_and_load_names_the_first_and_counts_the_rest(
     assert str(raised.value) == problems[0] + " (and 2 more problems; check the pack to list them)"
 
 
+def test_check_lists_the_problems_before_an_open_quote_too(tmp_path: Path) -> None:
+    """A quote left open on line 5 swallows the rest of the file, but the
+    lines before it are still checked: one pass fixes all three."""
+    path = tmp_path / "open.csv"
+    path.write_text("question,answer,points,choices\n"
+                    "Capital of France?,Paris,lots,\n"
+                    "Largest planet?,Pluto,1,Jupiter|Saturn\n"
+                    "Fine question?,Yes,1,\n"
+                    '"Open quote?,No,1,\n'
+                    "After it?,Also,1,\n", encoding="utf-8")
+    problems = check_pack(path)
+    assert [p.split(":")[0] for p in problems] == ["open.csv line 2", "open.csv line 3", "open.csv line 5"], problems
+    assert "points" in problems[0] and "choices" in problems[1] and "quote" in problems[2]
+
+
 def test_pack_error_is_a_buzzerbox_error() -> None:
     assert issubclass(PackError, BuzzerBoxError)
 
