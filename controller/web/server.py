@@ -175,7 +175,9 @@ class CompanionServer:
         self._board_sockets: list[web.WebSocketResponse] = []
         self._per_address: Counter[str] = Counter()
         self._last_seq: dict[int, int] = {}
-        self._host_seq = 0
+        #: the last sequence number each host socket sent: a replay is a resend on the same socket,
+        #: so a second host page (a co-host's phone) counts its own taps from 1
+        self._host_seq: dict[web.WebSocketResponse, int] = {}
         self._joined = [False] * self.seats.count
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
@@ -473,13 +475,14 @@ class CompanionServer:
                     if not authorised:
                         authorised = await self._host_hello(ws, data, address)
                         continue
-                    await self._host_message(data)
+                    await self._host_message(ws, data)
                     await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
                 except Refused as exc:
                     await self._refuse(ws, str(exc))
         finally:
             if ws in self._host_sockets:
                 self._host_sockets.remove(ws)
+            self._host_seq.pop(ws, None)
             self._closed(address)
         return ws
 
@@ -494,19 +497,20 @@ class CompanionServer:
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
         self._host_sockets.append(ws)
-        await ws.send_str(json.dumps({"type": "welcome", "seq": self._host_seq}))
+        self._host_seq[ws] = 0
+        await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
         await ws.send_str(self.publisher.latest.host)
         await ws.send_str(self._seats_text())
         return True
 
-    async def _host_message(self, data: dict[str, Any]) -> None:
+    async def _host_message(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         kind = data["type"]
         if kind not in HOST_MESSAGES:
             raise Refused(_('unknown message "{type}": the host sends {kinds}').format(
                 type=kind[:40], kinds=", ".join(f'"{k}"' for k in HOST_MESSAGES)))
         _only(data, *HOST_MESSAGES[kind], "seq")
         seq = _int(data, "seq", 1)
-        if seq <= self._host_seq:
+        if seq <= self._host_seq.get(ws, 0):
             raise Refused(_("already received (a repeated message): nothing done"))
         if kind == "host":
             self._host_action(data.get("action"))
@@ -518,7 +522,7 @@ class CompanionServer:
             self._option(data.get("key"), data.get("value"))
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
-        self._host_seq = seq
+        self._host_seq[ws] = seq
 
     def _host_action(self, action: object) -> None:
         """A host button: the game's own (through the host station, as the
