@@ -12,10 +12,13 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, state = null, joined = [], endArmed = false;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, state = null, joined = [], endArmed = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
-  function send(obj) { seq += 1; obj.seq = seq; link.send(obj); }
+  function send(obj) {
+    if (!authed) { showLogin(); Box.status($("status"), Box.text("pin"), "bad"); return; }
+    seq += 1; obj.seq = seq; link.send(obj);
+  }
 
   function renderSeats() {
     if (!state || !state.uses_seats) { $("seats-box").className = "hidden"; return; }
@@ -146,11 +149,17 @@
     renderSeats();
   }
 
+  function showLogin() {
+    // a PIN the box no longer takes (it restarted with a new one): ask for the new one, keep no old buttons
+    pin = ""; sessionStorage.removeItem("pin");
+    $("remote").className = "hidden"; $("login").className = ""; $("pin").value = "";
+  }
+
   const link = Box.socket("/ws/host", {
-    open(ws) { if (pin) ws.send(JSON.stringify({ type: "hello", pin })); },
+    open(ws) { authed = false; if (pin) ws.send(JSON.stringify({ type: "hello", pin })); },
     message(m) {
       if (m.type === "welcome") {
-        seq = m.seq; sessionStorage.setItem("pin", pin);
+        authed = true; seq = m.seq; sessionStorage.setItem("pin", pin);
         $("login").className = "hidden"; $("remote").className = "";
         Box.status($("status"), "");
       } else if (m.type === "host") render(m);
@@ -158,7 +167,7 @@
       else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
       else if (m.type === "refused") {
         Box.status($("status"), m.why, "bad");
-        if ($("remote").className === "hidden") { pin = ""; sessionStorage.removeItem("pin"); }
+        if (!authed) showLogin();  // any refusal before the box took a PIN on this socket
       }
     },
     close() { Box.status($("status"), Box.text("reconnecting"), "bad"); return true; },
