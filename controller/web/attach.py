@@ -25,7 +25,8 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
     uses_seats = server.publisher.latest.uses_seats
     overlay = CompanionOverlay(lambda: server.base_url, server.seats.pin,
                                (lambda: [server.seat_url(i) for i in range(server.seats.count)]) if uses_seats else None,
-                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused)
+                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused,
+                               server.pin_wanted)
     for scene in scenes:
         scene.overlays.append(overlay)
     return overlay

@@ -20,6 +20,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -53,7 +54,9 @@ ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.j
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name"), "option": ("key", "value")}
+                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": ()}
+#: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
+PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
 NEXT_GAME_POLL_S = 1.0
 #: close codes the pages understand
@@ -179,6 +182,8 @@ class CompanionServer:
         #: so a second host page (a co-host's phone) counts its own taps from 1
         self._host_seq: dict[web.WebSocketResponse, int] = {}
         self._joined = [False] * self.seats.count
+        #: until when (``time.monotonic``) the host asked the HDMI screen to show the PIN
+        self._pin_until = 0.0
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
         self.end_game = end_game
@@ -200,6 +205,12 @@ class CompanionServer:
 
     def board_url(self) -> str:
         return board_url(self.base_url)
+
+    def pin_wanted(self) -> bool:
+        """Whether the HDMI screen shows the host PIN now: while no host page
+        is logged in, or for a minute after the host asked (another host
+        joining). Otherwise a player could read it and judge their own answer."""
+        return not self._host_sockets or time.monotonic() < self._pin_until
 
     def joined(self) -> list[bool]:
         """Which of this game's seats a phone holds now."""
@@ -520,6 +531,8 @@ class CompanionServer:
             self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
         elif kind == "option":
             self._option(data.get("key"), data.get("value"))
+        elif kind == "show_pin":
+            self._pin_until = time.monotonic() + PIN_SHOWN_S
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq[ws] = seq

@@ -12,7 +12,7 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, state = null, joined = [], endArmed = false;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], endArmed = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
   function send(obj) {
@@ -44,6 +44,10 @@
   function renderBoxButtons(m) {
     const row = $("box-buttons");
     Box.clear(row);
+    // the PIN is off the big screen once a host is in; a co-host needs it shown again
+    const show = Box.el("button", { cls: "show-pin", "data-action": "show_pin", text: Box.text("show_pin") });
+    show.addEventListener("click", () => { send({ type: "show_pin" }); pinAsked = true; });
+    row.appendChild(show);
     if (!m.live) return;
     if (!m.finished) row.appendChild(m.paused ? button("continue", Box.text("continue"), "continue")
                                                : button("pause", Box.text("pause"), "pause"));
@@ -164,7 +168,10 @@
         Box.status($("status"), "");
       } else if (m.type === "host") render(m);
       else if (m.type === "seats") { joined = m.joined; renderSeats(); }
-      else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
+      else if (m.type === "ok") {
+        Box.status($("status"), Box.text(pinAsked ? "pin_shown" : "sent"), "good");
+        pinAsked = false;
+      }
       else if (m.type === "refused") {
         Box.status($("status"), m.why, "bad");
         if (!authed) showLogin();  // any refusal before the box took a PIN on this socket

@@ -1,0 +1,121 @@
+"""The HDMI screen is read by the whole room: the host PIN is on it only
+while no host page is logged in (or the host asks to show it again), and
+the address line never covers what the game drew."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pygame
+import pytest
+
+from controller import live
+from controller.display.screen import Screen
+from controller.inputs import HOST_STATION
+from controller.press import Press
+from controller.runtime import Box
+from controller.timeline import box_now_us
+from controller.web.attach import serve
+from controller.web.overlay import CompanionOverlay
+from controller.web.server import CompanionServer
+from games import registry
+from games.toolkit import theme
+
+SIZES = ((1280, 720), (1920, 1080))
+
+
+def covered(bare: pygame.Surface, shown: pygame.Surface) -> tuple[pygame.Rect | None, int]:
+    """Where the overlay changed the frame, and how many changed pixels
+    held something the game drew (anything but the header's plain fill)."""
+    diff = pygame.mask.Mask(bare.get_size())
+    over_content = 0
+    for y in range(bare.get_height()):
+        for x in range(0, bare.get_width(), 2):
+            before = bare.get_at((x, y))
+            if before != shown.get_at((x, y)):
+                diff.set_at((x, y))
+                over_content += tuple(before)[:3] != theme.PANEL
+    rects = diff.get_bounding_rects()
+    return (rects[0].unionall(rects[1:]) if rects else None), over_content
+
+
+@dataclass
+class Shown:
+    """A quiz on the HDMI screen with its server, no loop thread: the test
+    steps the box and draws the frames itself."""
+
+    box: Box
+    presenter: Any
+    server: CompanionServer
+
+    def frame(self, size: tuple[int, int], with_overlay: bool) -> pygame.Surface:
+        scene = self.presenter.scene
+        kept = list(scene.overlays)
+        if not with_overlay:
+            scene.overlays.clear()
+        try:
+            surface = pygame.Surface(size)
+            self.presenter.draw(self.box, self.box.now_us, surface)
+        finally:
+            scene.overlays[:] = kept
+        return surface
+
+
+@pytest.fixture
+def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Shown]:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    spec = registry.get("quiz")
+    box = live.new_box(spec, spec.settings(3, seed=7, pack="en-general"), None, None)
+    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+                                   colors=None)
+    server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
+    yield Shown(box, presenter, server)
+    server.stop()
+
+
+def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clear(shown: Shown) -> None:
+    s = shown
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))
+    time.sleep(0.1)
+    s.box.step(box_now_us() + s.box.time_offset_us)
+    assert s.box.engine.public_view()["phase"] == "armed"
+    server, overlay = s.server, s.presenter.scene.overlays[0]
+    assert isinstance(overlay, CompanionOverlay)
+    assert server.pin_wanted()  # nobody has logged in yet: the host reads the PIN on the big screen
+    base = f"http://127.0.0.1:{server.port}"
+
+    async def logged_in_and_asks_again() -> tuple[bool, list[dict[str, Any]]]:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(f"{base}/ws/host")
+            await ws.send_json({"type": "hello", "pin": server.seats.pin})
+            while json.loads((await asyncio.wait_for(ws.receive(), 5)).data)["type"] != "welcome":
+                pass
+            hidden = not server.pin_wanted()
+            for size in SIZES:  # while the host page is logged in
+                bare, shown = s.frame(size, False), s.frame(size, True)
+                where, over = covered(bare, shown)
+                header = theme.layout_for(bare).header
+                assert where is not None and header.contains(where), (size, where)  # the address, in the header
+                assert over == 0, size  # and over nothing the game drew (the question card, "1 point", the title)
+                overlay.show_pin = lambda: True  # the same frame if the PIN were shown: it says more
+                assert covered(shown, s.frame(size, True))[0] is not None
+                overlay.show_pin = server.pin_wanted
+                pygame.image.save(shown, f"/tmp/webfix-hdmi-{size[0]}.png")
+            await ws.send_json({"type": "show_pin", "seq": 1})
+            replies = []
+            while not replies:
+                reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                if reply["type"] in ("ok", "refused"):
+                    replies.append(reply)
+            return hidden, [*replies, {"wanted": server.pin_wanted()}]
+
+    hidden, (ok, after) = asyncio.run(logged_in_and_asks_again())
+    assert hidden
+    assert ok["type"] == "ok" and after["wanted"]  # the host asked: a co-host can read it now
