@@ -40,7 +40,7 @@ def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, i
     runs: list[tuple[int, int]] = []
     start: int | None = None
     for x in range(probe.get_width() + 1):
-        plain = x < probe.get_width() and all(abs(a - b) <= HEADER_INK for a, b in zip(probe.get_at((x, 0))[:3], fill))
+        plain = x < probe.get_width() and all(abs(a - b) <= HEADER_INK for a, b in zip(tuple(probe.get_at((x, 0)))[:3], fill, strict=True))
         if plain and start is None:
             start = x
         elif not plain and start is not None:

@@ -40,9 +40,9 @@ def covered(bare: pygame.Surface, shown: pygame.Surface) -> tuple[pygame.Rect | 
             before = bare.get_at((x, y))
             if before != shown.get_at((x, y)):
                 diff.set_at((x, y))
-                over_content += tuple(before)[:3] != theme.PANEL
+                over_content += int(tuple(before)[:3] != theme.PANEL)
     rects = diff.get_bounding_rects()
-    return (rects[0].unionall(rects[1:]) if rects else None), over_content
+    return (pygame.Rect(rects[0]).unionall(rects[1:]) if rects else None), over_content
 
 
 @dataclass
@@ -109,7 +109,7 @@ def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clea
                 overlay.show_pin = server.pin_wanted
                 pygame.image.save(shown, f"/tmp/webfix-hdmi-{size[0]}.png")
             await ws.send_json({"type": "show_pin", "seq": 1})
-            replies = []
+            replies: list[dict[str, Any]] = []
             while not replies:
                 reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
                 if reply["type"] in ("ok", "refused"):
