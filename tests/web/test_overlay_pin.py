@@ -33,16 +33,18 @@ SIZES = ((1280, 720), (1920, 1080))
 def covered(bare: pygame.Surface, shown: pygame.Surface) -> tuple[pygame.Rect | None, int]:
     """Where the overlay changed the frame, and how many changed pixels
     held something the game drew (anything but the header's plain fill)."""
-    diff = pygame.mask.Mask(bare.get_size())
+    changed: list[tuple[int, int]] = []
     over_content = 0
     for y in range(bare.get_height()):
         for x in range(0, bare.get_width(), 2):
             before = bare.get_at((x, y))
             if before != shown.get_at((x, y)):
-                diff.set_at((x, y))
+                changed.append((x, y))
                 over_content += int(tuple(before)[:3] != theme.PANEL)
-    rects = diff.get_bounding_rects()
-    return (pygame.Rect(rects[0]).unionall(rects[1:]) if rects else None), over_content
+    if not changed:
+        return None, 0
+    xs, ys = [x for x, _ in changed], [y for _, y in changed]
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1), over_content
 
 
 @dataclass
