@@ -29,6 +29,10 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
                                server.pin_wanted)
     for scene in scenes:
         scene.overlays.append(overlay)
+    if scenes:  # the game's scene words the strip: the pages say what the screen says
+        with server.box.lock:
+            server.publisher.scene = scenes[0]
+            server.publisher.publish()
     return overlay
 
 

@@ -20,7 +20,7 @@ from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
 from games.i18n import N_, _, format_number
-from games.toolkit.scene import COMMON_STATUS_WORDS
+from games.toolkit.scene import Scene, Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -153,13 +153,6 @@ def phase_words(spec: GameSpec, phase: object) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def status_words(spec: GameSpec, status: str) -> str:
-    """A station's status as the strip says it (the game's own words first)."""
-    if status in spec.status_labels:
-        return _(spec.status_labels[status])
-    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else ""
-
-
 def action_words(spec: GameSpec, kind: str) -> str:
     if kind in spec.host_labels:
         return _(spec.host_labels[kind])
@@ -218,6 +211,9 @@ class Publisher:
         self._recent: list[dict[str, Any]] = []
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
+        #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
+        #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``attach.show_on``)
+        self.scene: Scene | None = None
         self._latest = self.build()
 
     @property
@@ -229,6 +225,7 @@ class Publisher:
         """The next game: the same pages now show ``box``."""
         with box.lock:
             self.box, self.live = box, True
+            self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
             self._recent, self._rejected = [], {}
             return self.publish()
 
@@ -263,14 +260,20 @@ class Publisher:
             listener(snap)
         return snap
 
+    def strip_as_shown(self, view: View, strip: Strip) -> Strip:
+        """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
+        shown = self.scene.adjust_strip(view, strip) if self.scene is not None else strip
+        return shown if len(shown) == len(strip) else strip
+
     def build(self) -> Snapshot:
         box, engine, spec = self.box, self.box.engine, self.box.spec
         self._version += 1
         view = engine.public_view()
         strip = box.strip()
+        shown = self.strip_as_shown(view, strip)
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
-                    "label": status_words(spec, str(cell["status"])),
+                    "label": status_label(shown[i], spec.status_labels),
                     "score": scores[i] if i < len(scores) else None} for i, cell in enumerate(strip)]
         margins_view = view.get("margins_us")
         margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}

@@ -121,3 +121,27 @@ def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clea
     hidden, (ok, after) = asyncio.run(logged_in_and_asks_again())
     assert hidden
     assert ok["type"] == "ok" and after["wanted"]  # the host asked: a co-host can read it now
+
+
+def settle(box: Box) -> None:
+    time.sleep(0.12)  # past the box's decision delay
+    box.step(box_now_us() + box.time_offset_us)
+
+
+def test_the_pages_call_the_right_answer_what_the_big_screen_calls_it(shown: Shown) -> None:
+    """Player 2 answered right: the strip says RIGHT under their name, and so
+    do the host page and the scoreboard (not the raw "in line")."""
+    s = shown
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))
+    settle(s.box)
+    s.box.press(Press(1, "bell", box_now_us()))
+    settle(s.box)
+    s.box.press(Press(HOST_STATION, "correct", box_now_us()))
+    settle(s.box)
+    assert s.box.engine.public_view()["phase"] == "round_over"
+    on_screen = s.presenter.scene.adjust_strip(s.box.engine.public_view(), s.box.strip())
+    assert on_screen[1]["label"] == "RIGHT"
+    for page in (s.server.publisher.latest.host, s.server.publisher.latest.board):
+        players = json.loads(page)["players"]
+        assert players[1]["label"] == "RIGHT"
+        assert [p["label"] for p in players if p["seat"] != 1] == ["", ""]
