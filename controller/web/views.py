@@ -284,6 +284,7 @@ class Publisher:
                  "finished": engine.finished, "live": self.live, "paused": box.host_paused,
                  "question": view.get("question"), "round": view.get("round"),
                  "first": winner if isinstance(winner, int) else None,
+                 "fastest": fastest_press(margins),
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}
         playing = self.live and not engine.finished
@@ -316,6 +317,16 @@ class Publisher:
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def fastest_press(margins: Mapping[Any, Any]) -> int | None:
+    """The seat whose press the margins are measured from (its margin is 0):
+    the question's first bell, who may no longer be the one answering
+    (``first``) after a wrong answer passed the question on."""
+    if not margins:
+        return None
+    seat = str(min(margins, key=lambda k: (int(margins[k]), str(k))))
+    return int(seat) if seat.isdigit() else None
 
 
 def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:

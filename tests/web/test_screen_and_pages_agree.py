@@ -1,6 +1,8 @@
-"""The HDMI screen is read by the whole room: the host PIN is on it only
-while no host page is logged in (or the host asks to show it again), and
-the address line never covers what the game drew."""
+"""The HDMI screen is read by the whole room, and the pages must agree with
+it: the host PIN is on it only while no host page is logged in (or the host
+asks), the address line never covers what the game drew, the pages word a
+player's cell as the strip does, and the scoreboard says whose press the
+margins count from."""
 
 from __future__ import annotations
 
@@ -145,3 +147,20 @@ def test_the_pages_call_the_right_answer_what_the_big_screen_calls_it(shown: Sho
         players = json.loads(page)["players"]
         assert players[1]["label"] == "RIGHT"
         assert [p["label"] for p in players if p["seat"] != 1] == ["", ""]
+
+
+def test_after_a_wrong_answer_the_scoreboard_says_who_answers_and_whose_press_the_margins_count_from(
+        shown: Shown) -> None:
+    s = shown
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))
+    settle(s.box)
+    t = box_now_us()
+    s.box.press(Press(0, "bell", t))
+    s.box.press(Press(1, "bell", t + 9_000))  # 9 ms later
+    settle(s.box)
+    s.box.press(Press(HOST_STATION, "wrong", box_now_us()))
+    settle(s.box)
+    board = json.loads(s.server.publisher.latest.board)
+    assert board["first"] == 1  # the next in line answers now
+    assert board["fastest"] == 0  # the margins still count from the question's first bell
+    assert board["margins_us"]["0"] == 0 and board["margins_us"]["1"] == 9_000
