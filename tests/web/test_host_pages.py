@@ -161,3 +161,7 @@ def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served:
     host.click("#enter")
     host.click("button[data-action='arm']")
     s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
+    assert not s.server.pin_wanted()  # a host is in: the PIN is off the big screen
+    host.click("button[data-action='show_pin']")  # a co-host needs it
+    expect(host.locator("#status")).to_contain_text("for a minute")
+    assert s.server.pin_wanted()

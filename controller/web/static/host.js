@@ -16,7 +16,8 @@
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
   function send(obj) {
-    if (!authed) { showLogin(); Box.status($("status"), Box.text("pin"), "bad"); return; }
+    // not logged in on this socket yet (reconnecting): the tap is not sent, and the page says why
+    if (!authed) { Box.status($("status"), Box.text("reconnecting"), "bad"); return; }
     seq += 1; obj.seq = seq; link.send(obj);
   }
 
