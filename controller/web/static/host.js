@@ -48,8 +48,7 @@
     // the PIN is off the big screen once a host is in; a co-host needs it shown again
     const show = Box.el("button", { cls: "show-pin", "data-action": "show_pin", text: Box.text("show_pin") });
     show.addEventListener("click", () => { send({ type: "show_pin" }); pinAsked = true; });
-    row.appendChild(show);
-    if (!m.live) return;
+    if (!m.live) { row.appendChild(show); return; }
     if (!m.finished) row.appendChild(m.paused ? button("continue", Box.text("continue"), "continue")
                                                : button("pause", Box.text("pause"), "pause"));
     const end = Box.el("button", { cls: "end" + (endArmed ? " armed" : ""), "data-action": "end",
@@ -59,6 +58,7 @@
       renderBoxButtons(state);
     });
     row.appendChild(end);
+    row.appendChild(show);
   }
 
   function renderPlayers(m) {
