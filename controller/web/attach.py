@@ -25,9 +25,14 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
     uses_seats = server.publisher.latest.uses_seats
     overlay = CompanionOverlay(lambda: server.base_url, server.seats.pin,
                                (lambda: [server.seat_url(i) for i in range(server.seats.count)]) if uses_seats else None,
-                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused)
+                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused,
+                               server.pin_wanted)
     for scene in scenes:
         scene.overlays.append(overlay)
+    if scenes:  # the game's scene words the strip: the pages say what the screen says
+        with server.box.lock:
+            server.publisher.scene = scenes[0]
+            server.publisher.publish()
     return overlay
 
 

@@ -2,8 +2,16 @@
 host PIN, a QR code for each seat no phone holds yet, and "paused" while
 the host has paused the game from the host page.
 
+The PIN is shown only while the host needs it (no host page is logged in,
+or the host asked to see it again): on a screen the whole room reads, it
+would let any player open the host page and judge their own answer. With no
+QR code to show, the address (and the PIN while needed) is one line drawn
+in a free part of the header row, never over the game's picture; only QR
+codes, or a PIN that finds no room in the header, take the corner panel.
+
 Drawn by the loop thread over every frame (a Scene overlay). QR codes are
-rendered once per URL and the panel once per change, so a frame costs one blit.
+rendered once per URL and the panel once per change, so a frame costs one blit
+(and, for the header line, one small scale of the header to find room).
 """
 
 from __future__ import annotations
@@ -18,6 +26,27 @@ from games.toolkit import theme
 
 #: QR codes kept (seats x re-issues in one game stay far below this)
 MAX_CACHED = 64
+#: the header is looked at in columns this many pixels wide when looking for room for the address line
+HEADER_PROBE_PX = 4
+#: a column whose average differs from the header's fill by more than this holds the game's text
+HEADER_INK = 3
+
+
+def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, int]) -> list[tuple[int, int]]:
+    """The stretches of ``row`` (x from, x to) that hold nothing but ``fill``:
+    the header scaled to one pixel high averages each column, so a column
+    with any glyph in it differs from the plain fill."""
+    probe = pygame.transform.smoothscale(surface.subsurface(row), (max(1, row.width // HEADER_PROBE_PX), 1))
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for x in range(probe.get_width() + 1):
+        plain = x < probe.get_width() and all(abs(a - b) <= HEADER_INK for a, b in zip(tuple(probe.get_at((x, 0)))[:3], fill, strict=True))
+        if plain and start is None:
+            start = x
+        elif not plain and start is not None:
+            runs.append((row.left + start * HEADER_PROBE_PX, row.left + x * HEADER_PROBE_PX))
+            start = None
+    return runs
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -45,9 +74,11 @@ class CompanionOverlay:
 
     def __init__(self, base_url: Callable[[], str], pin: str, seat_urls: Callable[[], Sequence[str]] | None,
                  joined: Callable[[], Sequence[bool]], names: Callable[[], Sequence[str]] | Sequence[str],
-                 paused: Callable[[], bool] | None = None) -> None:
+                 paused: Callable[[], bool] | None = None, show_pin: Callable[[], bool] | None = None) -> None:
         self.base_url = base_url
         self.pin = pin
+        #: whether the room may see the PIN now (no host logged in, or the host asked); always without a server
+        self.show_pin = show_pin or (lambda: True)
         self.seat_urls = seat_urls  # None: a game played on the buttons (host page and scoreboard only)
         self.joined = joined
         #: the players' names as they are now (the host may rename them)
@@ -59,6 +90,8 @@ class CompanionOverlay:
         self._panel: pygame.Surface | None = None
         self._at = (0, 0)
         self._banner: tuple[tuple[int, int], pygame.Surface, tuple[int, int]] | None = None
+        #: where the last frame put the header line (None: not drawn, the corner panel or nothing instead)
+        self.line_at: pygame.Rect | None = None
 
     def code(self, url: str, size: int) -> pygame.Surface:
         key = (url, size)
@@ -69,20 +102,50 @@ class CompanionOverlay:
         return self._codes[key]
 
     def __call__(self, surface: pygame.Surface) -> None:
-        """Blit the panel; it is drawn again only when what it says changed
-        (a seat joined, a new code, another window size): a frame costs one blit."""
+        """The header line when no QR code is wanted and it fits, else the
+        corner panel (drawn again only when what it says changed: a seat
+        joined, a new code, the PIN shown or hidden, another window size)."""
         waiting: tuple[tuple[int, str], ...] = ()
         if self.seat_urls is not None:
             joined = self.joined()
             waiting = tuple((i, url) for i, url in enumerate(self.seat_urls()) if not (i < len(joined) and joined[i]))
         names = tuple(self.names())
-        key = (surface.get_size(), self.base_url(), waiting, names)
-        if key != self._key or self._panel is None:
-            self._key = key
-            self._panel, self._at = self.panel(surface, waiting, names)
-        surface.blit(self._panel, self._at)
+        show_pin = self.show_pin()
+        self.line_at = None
+        if not waiting and self.header_line(surface, show_pin):
+            pass  # the address (and PIN) fit in the header: the game's picture stays clear
+        elif waiting or show_pin:
+            key = (surface.get_size(), self.base_url(), waiting, names, show_pin)
+            if key != self._key or self._panel is None:
+                self._key = key
+                self._panel, self._at = self.panel(surface, waiting, names, show_pin)
+            surface.blit(self._panel, self._at)
         if self.paused():
             self.banner(surface)
+
+    def line_text(self, show_pin: bool) -> str:
+        phones = _("Phones: {url}").format(url=self.base_url())
+        return _("{phones} · Host PIN {pin}").format(phones=phones, pin=self.pin) if show_pin else phones
+
+    def header_line(self, surface: pygame.Surface, show_pin: bool) -> bool:
+        """The address (and the PIN while it is needed) on one line in the
+        widest free stretch of the header, if it fits there; False if not."""
+        lay = theme.layout_for(surface)
+        text = self.line_text(show_pin)
+        gap = 2 * lay.pad  # clear of the game's text on both sides
+        best = max(free_runs(surface, lay.header, theme.PANEL), key=lambda r: r[1] - r[0], default=(0, 0))
+        room = best[1] - best[0] - 2 * gap
+        size = theme.fit_size(text, lay.min_text, room, max(12, lay.min_text * 2 // 3))
+        if room <= 0 or theme.TEXT.width(text, size) > room:
+            return False
+        line = theme.TEXT.render(text, size, theme.MUTED)
+        at = line.get_rect(midleft=(best[0] + gap, lay.header.centery))
+        centred = line.get_rect(center=(lay.width // 2, lay.header.centery))  # the middle, when the middle is free
+        if best[0] + gap <= centred.left and centred.right <= best[1] - gap:
+            at = centred
+        surface.blit(line, at)
+        self.line_at = at
+        return True
 
     def banner(self, surface: pygame.Surface) -> None:
         """"Paused" across the middle of the picture, for the whole room."""
@@ -104,14 +167,16 @@ class CompanionOverlay:
         surface.blit(self._banner[1], self._banner[2])
 
     def panel(self, surface: pygame.Surface, waiting: tuple[tuple[int, str], ...],
-              names: Sequence[str] = ()) -> tuple[pygame.Surface, tuple[int, int]]:
+              names: Sequence[str] = (), show_pin: bool = True) -> tuple[pygame.Surface, tuple[int, int]]:
         """The panel for ``surface``'s size, and where it goes (top right of the body)."""
         lay = theme.layout_for(surface)
         body = lay.body
         line = lay.min_text
         row_h = int(line * 1.3)
         width = max(body.width // 4, line * 12)
-        lines = [_("Phones: {url}").format(url=self.base_url()), _("Host PIN {pin}").format(pin=self.pin)]
+        lines = [_("Phones: {url}").format(url=self.base_url())]
+        if show_pin:
+            lines.append(_("Host PIN {pin}").format(pin=self.pin))
         code_size = min(width // 2 - lay.pad, body.height // 3)
         per_row = max(1, width // (code_size + lay.pad))
         code_rows = -(-len(waiting) // per_row)

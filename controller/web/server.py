@@ -20,6 +20,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -53,7 +54,9 @@ ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.j
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name"), "option": ("key", "value")}
+                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": ()}
+#: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
+PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
 NEXT_GAME_POLL_S = 1.0
 #: close codes the pages understand
@@ -175,8 +178,12 @@ class CompanionServer:
         self._board_sockets: list[web.WebSocketResponse] = []
         self._per_address: Counter[str] = Counter()
         self._last_seq: dict[int, int] = {}
-        self._host_seq = 0
+        #: the last sequence number each host socket sent: a replay is a resend on the same socket,
+        #: so a second host page (a co-host's phone) counts its own taps from 1
+        self._host_seq: dict[web.WebSocketResponse, int] = {}
         self._joined = [False] * self.seats.count
+        #: until when (``time.monotonic``) the host asked the HDMI screen to show the PIN
+        self._pin_until = 0.0
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
         self.end_game = end_game
@@ -198,6 +205,12 @@ class CompanionServer:
 
     def board_url(self) -> str:
         return board_url(self.base_url)
+
+    def pin_wanted(self) -> bool:
+        """Whether the HDMI screen shows the host PIN now: while no host page
+        is logged in, or for a minute after the host asked (another host
+        joining). Otherwise a player could read it and judge their own answer."""
+        return not self._host_sockets or time.monotonic() < self._pin_until
 
     def joined(self) -> list[bool]:
         """Which of this game's seats a phone holds now."""
@@ -473,13 +486,14 @@ class CompanionServer:
                     if not authorised:
                         authorised = await self._host_hello(ws, data, address)
                         continue
-                    await self._host_message(data)
+                    await self._host_message(ws, data)
                     await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
                 except Refused as exc:
                     await self._refuse(ws, str(exc))
         finally:
             if ws in self._host_sockets:
                 self._host_sockets.remove(ws)
+            self._host_seq.pop(ws, None)
             self._closed(address)
         return ws
 
@@ -494,19 +508,20 @@ class CompanionServer:
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
         self._host_sockets.append(ws)
-        await ws.send_str(json.dumps({"type": "welcome", "seq": self._host_seq}))
+        self._host_seq[ws] = 0
+        await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
         await ws.send_str(self.publisher.latest.host)
         await ws.send_str(self._seats_text())
         return True
 
-    async def _host_message(self, data: dict[str, Any]) -> None:
+    async def _host_message(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         kind = data["type"]
         if kind not in HOST_MESSAGES:
             raise Refused(_('unknown message "{type}": the host sends {kinds}').format(
                 type=kind[:40], kinds=", ".join(f'"{k}"' for k in HOST_MESSAGES)))
         _only(data, *HOST_MESSAGES[kind], "seq")
         seq = _int(data, "seq", 1)
-        if seq <= self._host_seq:
+        if seq <= self._host_seq.get(ws, 0):
             raise Refused(_("already received (a repeated message): nothing done"))
         if kind == "host":
             self._host_action(data.get("action"))
@@ -516,9 +531,11 @@ class CompanionServer:
             self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
         elif kind == "option":
             self._option(data.get("key"), data.get("value"))
+        elif kind == "show_pin":
+            self._pin_until = time.monotonic() + PIN_SHOWN_S
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
-        self._host_seq = seq
+        self._host_seq[ws] = seq
 
     def _host_action(self, action: object) -> None:
         """A host button: the game's own (through the host station, as the

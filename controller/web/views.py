@@ -20,7 +20,7 @@ from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
 from games.i18n import N_, _, format_number
-from games.toolkit.scene import COMMON_STATUS_WORDS
+from games.toolkit.scene import Scene, Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -96,6 +96,8 @@ def messages() -> dict[str, str]:
         "next_game": _("Next game: {game}"),
         "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
         "no_corrections": _("This game keeps no points the host can correct."),
+        "show_pin": _("Show the PIN on the big screen"),
+        "pin_shown": _("The big screen shows the PIN for a minute: another host can log in now."),
     }
 
 
@@ -149,13 +151,6 @@ def phase_words(spec: GameSpec, phase: object) -> str:
     if name in spec.status_labels and spec.status_labels[name]:
         return _(spec.status_labels[name]).capitalize()
     return name.replace("_", " ").capitalize()
-
-
-def status_words(spec: GameSpec, status: str) -> str:
-    """A station's status as the strip says it (the game's own words first)."""
-    if status in spec.status_labels:
-        return _(spec.status_labels[status])
-    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else ""
 
 
 def action_words(spec: GameSpec, kind: str) -> str:
@@ -216,6 +211,9 @@ class Publisher:
         self._recent: list[dict[str, Any]] = []
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
+        #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
+        #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``attach.show_on``)
+        self.scene: Scene | None = None
         self._latest = self.build()
 
     @property
@@ -227,6 +225,7 @@ class Publisher:
         """The next game: the same pages now show ``box``."""
         with box.lock:
             self.box, self.live = box, True
+            self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
             self._recent, self._rejected = [], {}
             return self.publish()
 
@@ -261,14 +260,20 @@ class Publisher:
             listener(snap)
         return snap
 
+    def strip_as_shown(self, view: View, strip: Strip) -> Strip:
+        """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
+        shown = self.scene.adjust_strip(view, strip) if self.scene is not None else strip
+        return shown if len(shown) == len(strip) else strip
+
     def build(self) -> Snapshot:
         box, engine, spec = self.box, self.box.engine, self.box.spec
         self._version += 1
         view = engine.public_view()
         strip = box.strip()
+        shown = self.strip_as_shown(view, strip)
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
-                    "label": status_words(spec, str(cell["status"])),
+                    "label": status_label(shown[i], spec.status_labels),
                     "score": scores[i] if i < len(scores) else None} for i, cell in enumerate(strip)]
         margins_view = view.get("margins_us")
         margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}
@@ -279,6 +284,7 @@ class Publisher:
                  "finished": engine.finished, "live": self.live, "paused": box.host_paused,
                  "question": view.get("question"), "round": view.get("round"),
                  "first": winner if isinstance(winner, int) else None,
+                 "fastest": fastest_press(margins),
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}
         playing = self.live and not engine.finished
@@ -311,6 +317,16 @@ class Publisher:
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def fastest_press(margins: Mapping[Any, Any]) -> int | None:
+    """The seat whose press the margins are measured from (its margin is 0):
+    the question's first bell, who may no longer be the one answering
+    (``first``) after a wrong answer passed the question on."""
+    if not margins:
+        return None
+    seat = str(min(margins, key=lambda k: (int(margins[k]), str(k))))
+    return int(seat) if seat.isdigit() else None
 
 
 def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:

@@ -138,3 +138,30 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
     finally:
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         thread.join(10)
+
+
+def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served: Any, phone: Any) -> None:
+    """The box restarted (a new PIN): the page reconnects, its old PIN is
+    refused, and it shows the PIN field again instead of dead buttons."""
+    import asyncio
+
+    s: Served = served("quiz", 3)
+    host = phone()
+    log_in(host, s)
+    old = s.server.seats.pin
+    s.server.seats.pin = "000000" if old != "000000" else "111111"
+    assert s.server.loop is not None
+    for ws in list(s.server._host_sockets):  # the restart drops the socket
+        asyncio.run_coroutine_threadsafe(ws.close(code=1012, message=b"restart"), s.server.loop).result(5)
+    expect(host.locator("#status")).to_contain_text("Wrong PIN")
+    expect(host.locator("#login")).to_be_visible()
+    expect(host.locator("#remote")).to_be_hidden()
+    assert host.evaluate("sessionStorage.getItem('pin')") is None
+    host.fill("#pin", s.server.seats.pin)
+    host.click("#enter")
+    host.click("button[data-action='arm']")
+    s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
+    assert not s.server.pin_wanted()  # a host is in: the PIN is off the big screen
+    host.click("button[data-action='show_pin']")  # a co-host needs it
+    expect(host.locator("#status")).to_contain_text("for a minute")
+    assert s.server.pin_wanted()

@@ -241,6 +241,33 @@ def test_the_host_arms_and_a_repeated_host_message_is_refused(quiz: tuple[Box, C
     assert box.engine.public_view()["phase"] == "armed"
 
 
+def test_a_second_host_page_counts_its_own_taps(quiz: tuple[Box, CompanionServer]) -> None:
+    """Two hosts (a co-host's phone): each socket counts its own messages, so
+    page B's first tap after page A sent three is not taken for a replay."""
+    box, server = quiz
+
+    async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
+        first = await session.ws_connect(f"{base}/ws/host")
+        second = await session.ws_connect(f"{base}/ws/host")
+        for ws in (first, second):
+            await ws.send_json({"type": "hello", "pin": server.seats.pin})
+            await receive(ws, "welcome")
+        for seq, action in enumerate(("pause", "continue", "pause"), 1):
+            await first.send_json({"type": "host", "action": action, "seq": seq})
+            await receive(first, "ok")
+            settle(box)
+        await second.send_json({"type": "host", "action": "continue", "seq": 1})
+        out = [await receive(second, "ok")]
+        await second.send_json({"type": "host", "action": "continue", "seq": 1})  # a true resend on B's socket
+        out.append(await receive(second, "refused"))
+        return out
+
+    ok, replayed = talk(server, script)
+    assert ok["seq"] == 1 and "already received" in replayed["why"]
+    settle(box)
+    assert not box.host_paused
+
+
 def test_reissuing_a_seat_stops_the_old_token_at_once(hands: tuple[Box, CompanionServer]) -> None:
     box, server = hands
     old = server.seats.token(0)

@@ -12,10 +12,14 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, state = null, joined = [], endArmed = false;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], endArmed = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
-  function send(obj) { seq += 1; obj.seq = seq; link.send(obj); }
+  function send(obj) {
+    // not logged in on this socket yet (reconnecting): the tap is not sent, and the page says why
+    if (!authed) { Box.status($("status"), Box.text("reconnecting"), "bad"); return; }
+    seq += 1; obj.seq = seq; link.send(obj);
+  }
 
   function renderSeats() {
     if (!state || !state.uses_seats) { $("seats-box").className = "hidden"; return; }
@@ -41,7 +45,10 @@
   function renderBoxButtons(m) {
     const row = $("box-buttons");
     Box.clear(row);
-    if (!m.live) return;
+    // the PIN is off the big screen once a host is in; a co-host needs it shown again
+    const show = Box.el("button", { cls: "show-pin", "data-action": "show_pin", text: Box.text("show_pin") });
+    show.addEventListener("click", () => { send({ type: "show_pin" }); pinAsked = true; });
+    if (!m.live) { row.appendChild(show); return; }
     if (!m.finished) row.appendChild(m.paused ? button("continue", Box.text("continue"), "continue")
                                                : button("pause", Box.text("pause"), "pause"));
     const end = Box.el("button", { cls: "end" + (endArmed ? " armed" : ""), "data-action": "end",
@@ -51,6 +58,7 @@
       renderBoxButtons(state);
     });
     row.appendChild(end);
+    row.appendChild(show);
   }
 
   function renderPlayers(m) {
@@ -146,19 +154,28 @@
     renderSeats();
   }
 
+  function showLogin() {
+    // a PIN the box no longer takes (it restarted with a new one): ask for the new one, keep no old buttons
+    pin = ""; sessionStorage.removeItem("pin");
+    $("remote").className = "hidden"; $("login").className = ""; $("pin").value = "";
+  }
+
   const link = Box.socket("/ws/host", {
-    open(ws) { if (pin) ws.send(JSON.stringify({ type: "hello", pin })); },
+    open(ws) { authed = false; if (pin) ws.send(JSON.stringify({ type: "hello", pin })); },
     message(m) {
       if (m.type === "welcome") {
-        seq = m.seq; sessionStorage.setItem("pin", pin);
+        authed = true; seq = m.seq; sessionStorage.setItem("pin", pin);
         $("login").className = "hidden"; $("remote").className = "";
         Box.status($("status"), "");
       } else if (m.type === "host") render(m);
       else if (m.type === "seats") { joined = m.joined; renderSeats(); }
-      else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
+      else if (m.type === "ok") {
+        Box.status($("status"), Box.text(pinAsked ? "pin_shown" : "sent"), "good");
+        pinAsked = false;
+      }
       else if (m.type === "refused") {
         Box.status($("status"), m.why, "bad");
-        if ($("remote").className === "hidden") { pin = ""; sessionStorage.removeItem("pin"); }
+        if (!authed) showLogin();  // any refusal before the box took a PIN on this socket
       }
     },
     close() { Box.status($("status"), Box.text("reconnecting"), "bad"); return true; },
