@@ -158,3 +158,19 @@ def test_every_line_kind_survives_a_random_byte_storm() -> None:
         s.receive(frame(body.decode("latin-1")) if rng.random() < 0.5 else body + b"\n", 200 + i)
     assert isinstance(s.tick(10_000_000), list)
     _ = (InputNotice, threading)
+
+
+def test_presses_held_for_the_clock_reach_the_box_before_connected() -> None:
+    """A press made while unplugged is replayed before the clock is synced and
+    held; on "connected" the box resumes and decides up to its horizon at once,
+    so the held presses must come first — delivered after the notice, a moment
+    later, they were older than what the box had decided (late evidence, not a
+    win; seen as a flaky CI failure of the unplug test under load)."""
+    s = BoardSession(CHANNELS, sync_burst=1)
+    s.opened(0)
+    s.receive(frame(HELLO), 0)
+    s.receive(frame("K from=1 lost=0"), 0)
+    assert s.receive(frame("P 1 b=0badcafe c=0 w=0 t=2000 n=1 p=20"), 5) == []  # held: no clock yet
+    out = s.receive(frame("C r=1 w=0 t=1000"), 10)
+    kinds = [type(o).__name__ + ("" if isinstance(o, Press) else f":{o.kind}") for o in out]
+    assert kinds == ["Press", "InputNotice:connected"]

@@ -340,13 +340,17 @@ class BoardSession:
     def _maybe_ready(self, now_us: int) -> list[Output]:
         if self.connected or self._burst_left or not self.clock.ready or self._silent:
             return []
-        out = self._set_connected(True, now_us)
         log.info("board connected and clock synced (round trip %d µs, mapping error %d µs): game can go on",
                  self.clock.best_rtt_us() or 0, self.clock.error_us())
+        # the presses held for the clock first, then "connected": a box that takes
+        # the notice resumes the game and decides up to its horizon at once, so a
+        # press made while unplugged must already be in its inbox by then (else,
+        # delivered a moment later, it is older than what was decided: late evidence)
+        out: list[Output] = []
         held, self._held = self._held, []
         for kind, f, seq in held:
             out += self._deliver(kind, f, seq)
-        return out
+        return out + self._set_connected(True, now_us)
 
     def _replay_started(self, f: dict[str, str]) -> None:
         start, lost = num(f, "from", 1, MAX_SEQ), num(f, "lost", 0, MAX_SEQ)
