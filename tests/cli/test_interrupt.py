@@ -16,8 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def interrupted(argv: list[str], after_s: float, env: dict[str, str]) -> tuple[int, str]:
+    # Ctrl+C as a terminal gives it: a test run started in the background of a
+    # script inherits SIGINT ignored, and Python then never turns it into KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=ROOT, env={**os.environ, **env},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(after_s)
         proc.send_signal(signal.SIGINT)
