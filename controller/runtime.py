@@ -370,6 +370,9 @@ class Box(InputLayer):
         return self._emit(events)
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
+        """One notice of a step's batch. Nothing is decided here: ``step``
+        settles once the whole batch is in, so a resume never decides past a
+        press delivered in the same batch."""
         self._write(NoticeRecord(notice))
         self.note(notice)
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
@@ -390,7 +393,7 @@ class Box(InputLayer):
             # when the inputs went away, so it comes before the presses held since
             away = max(0, notice.t_us - self.paused_at_us)
             self._submit(self.paused_at_us, Action(HOST_RESUME, self.paused_at_us, None, {"paused_us": away}))
-            return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})] + self._settle()
+            return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})]
         return []
 
     # -- the host's pause and names (the companion pages' host remote) -----------------
@@ -413,7 +416,7 @@ class Box(InputLayer):
             return self._emit([GameEvent(HOST_PAUSED, t_us)])
         away = max(0, t_us - self.host_paused_at_us)
         self._submit(self.host_paused_at_us, Action(HOST_RESUME, self.host_paused_at_us, None, {"paused_us": away}))
-        return self._emit([GameEvent(HOST_CONTINUED, t_us, None, {"paused_us": away})]) + self._settle()
+        return self._emit([GameEvent(HOST_CONTINUED, t_us, None, {"paused_us": away})])
 
     def _ignored_while_host_paused(self, press: Press) -> bool:
         """A station's press made while the host has the game paused does
