@@ -27,11 +27,8 @@ from games.pictomania.engine import (
     SWAP,
     PictomaniaEngine,
 )
-from games.pictomania.options import OPTIONS
+from games.pictomania.options import FALLBACK_WORDS, OPTIONS
 from games.pictomania.words import available_languages, load_words
-
-#: the word list when neither the option nor the box's language has one
-FALLBACK_WORDS = "en"
 
 
 def words_language(chosen: Any) -> str:

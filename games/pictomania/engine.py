@@ -38,7 +38,7 @@ from games.base import (
     checked_options,
 )
 from games.i18n import _
-from games.pictomania.options import OPTIONS, RETIRED
+from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RETIRED
 from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
@@ -123,7 +123,7 @@ class PictomaniaOptions:
 
     #: the list the words came from (the spec resolves "as the box" before a game
     #: starts; an engine made without it names the English list its caller loads)
-    language: str = "en"
+    language: str = FALLBACK_WORDS
     deck_plan: DeckPlan = DeckPlan(OPTIONS["deck_plan"].default)
     harsher: bool = bool(OPTIONS["harsher"].default)
     token_choice: bool = bool(OPTIONS["token_choice"].default)

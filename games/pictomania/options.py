@@ -22,6 +22,9 @@ def _flag(default: bool, label: str) -> Option:
                                                        (not default, N_("no") if default else N_("yes"))))
 
 
+#: the word list when neither the option nor the box's language names one that exists
+FALLBACK_WORDS = "en"
+
 OPTIONS: dict[str, Option] = {
     # names the word list the cards came from; None: the box's language where a list
     # exists, else English (the spec's settings resolve it, so the journal records a code)
