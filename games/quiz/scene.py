@@ -13,7 +13,7 @@ from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
-from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel
+from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
 ARMED: Color = (0, 200, 83)
 NOT_ARMED: Color = (70, 76, 92)
@@ -47,18 +47,6 @@ def tall(lay: Layout, scale: float, rect: pygame.Rect) -> int:
     """``scale`` times the minimum text, but no taller than ``rect`` (the
     question takes the top of the screen); never under the minimum."""
     return max(lay.min_text, min(lay.size(scale), rect.height))
-
-
-def wrap_lines(text: str, size: int, width: int) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width`` at
-    ``size`` (a word wider than the line stands alone and is cut when drawn)."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and TEXT.width(lines[-1] + " " + word, size) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def fit_wrapped(text: str, size: int, min_size: int, rect: pygame.Rect) -> tuple[int, list[str]]:

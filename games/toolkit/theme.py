@@ -272,20 +272,26 @@ def fmt_ms(us: int | None, digits: int = 0) -> str:
     return _("{n} ms").format(n=format_number(us / 1000, digits))
 
 
+def wrap_lines(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` at
+    ``size`` (a word wider than the line stands alone and is cut when drawn)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and TEXT.width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, rect: pygame.Rect, max_lines: int = 2,
                  align: str = "center") -> None:
     """Text that may not fit one line (a hint, a translation 40 % longer):
     broken at spaces into up to ``max_lines`` lines of ``size``, the last cut
     with an ellipsis if it still does not fit. Never smaller than ``size``."""
-    words = text.split()
-    lines: list[str] = []
-    for word in words:
-        if lines and TEXT.width(lines[-1] + " " + word, size) <= rect.width:
-            lines[-1] += " " + word
-        elif len(lines) < max_lines:
-            lines.append(word)
-        else:
-            lines[-1] += " " + word
+    lines = wrap_lines(text, size, rect.width)
+    if len(lines) > max_lines:  # the rest joins the last line, which is then cut with an ellipsis
+        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
     line_h = TEXT.font(size).get_height()
     top = rect.top + max(0, (rect.height - line_h * len(lines)) // 2)
     for k, line in enumerate(lines):
