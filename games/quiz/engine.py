@@ -632,6 +632,10 @@ class QuizEngine:
                 for s, rec in enumerate(self.reactions)]
 
     # -- views --------------------------------------------------------------
+    def _by_station(self, per_team: list[int]) -> list[int]:
+        """A per-team count as each station's (a station is a team of one without teams)."""
+        return [per_team[team] for team in self.teams]
+
     def _team_scores(self) -> list[int]:
         """Each team's points: judged, plus the host's corrections."""
         return [judged + fixed for judged, fixed in zip(self.round.scores, self.corrections, strict=True)]
@@ -671,6 +675,7 @@ class QuizEngine:
         r = self.round
         result = self.arbiter.result()
         board = r.board or self.finished
+        team_scores = self._team_scores()
         return {
             "game": "quiz",
             "phase": r.phase,
@@ -695,10 +700,10 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
-            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": self._team_scores(),
-            "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
-            "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
+            "scores": self._by_station(team_scores),
+            "team_scores": team_scores,
+            "correct": self._by_station(r.correct),
+            "wrong": self._by_station(r.wrong),
             "win_correct": self.options.win_correct,
             "out_wrong": self.options.out_wrong,
             "status": [self._status(s) for s in range(self.settings.players)],
@@ -741,6 +746,7 @@ class QuizEngine:
         and ``reactions``: the leaderboard."""
         r = self.round
         result = self.arbiter.result()
+        team_scores = self._team_scores()
         return {
             "winner": result.winner,
             "queue": result.queue,
@@ -748,10 +754,10 @@ class QuizEngine:
             "ties": result.ties,
             "early": result.early,
             "answering": r.answering if r.phase == "answering" else None,
-            "scores": [self._team_scores()[self.teams[s]] for s in range(self.settings.players)],
-            "team_scores": self._team_scores(),
-            "correct": [r.correct[self.teams[s]] for s in range(self.settings.players)],
-            "wrong": [r.wrong[self.teams[s]] for s in range(self.settings.players)],
+            "scores": self._by_station(team_scores),
+            "team_scores": team_scores,
+            "correct": self._by_station(r.correct),
+            "wrong": self._by_station(r.wrong),
             "out": [self.teams[s] in r.eliminated for s in range(self.settings.players)],
             "phase": r.phase,
             "question": r.question,
