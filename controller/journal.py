@@ -38,6 +38,9 @@ from controller.journal_format import (
     SessionHeader,
     TickRecord,
     load,
+    parse_bytes,
+    read_unsaved,
+    unsaved_path,
 )
 from controller.journal_writer import PROMISE_MS, FileSink, JournalLocked, JournalWriter, fsync_dir
 
@@ -59,6 +62,13 @@ def read(path: str | Path) -> Journal:
     if journal.torn_tail:
         log.warning("%s: the last line is torn (cut by a power loss?); ignoring it", journal.path)
     return journal
+
+
+def _refuse_ended(journal: Journal) -> None:
+    """A game that was closed has nothing to continue: appending would write a second end."""
+    if journal.ended:
+        raise JournalError(f"{journal.path}: this game has ended (it has its end record): nothing to resume; "
+                           "'buzzerbox replay' shows it, a new game starts a new journal")
 
 
 def _refuse_damage(journal: Journal) -> None:
@@ -92,6 +102,26 @@ def _cut_torn_tail(journal: Journal, sink: FileSink) -> None:
         log.warning("%s: the last record had no newline; added it before resuming", journal.path)
 
 
+def _write_back_unsaved(journal: Journal, sink: FileSink) -> Journal:
+    """The records a refusing disk kept aside at close go back at the journal's
+    end, once they are shown to continue its checksum chain; the aside file is
+    kept, renamed, so nothing is ever deleted."""
+    assert journal.path is not None
+    path, aside = journal.path, unsaved_path(journal.path)
+    lines = read_unsaved(path)
+    whole = parse_bytes(path.read_bytes() + lines, path)
+    if whole.damage or whole.torn_tail:
+        raise JournalError(f"{aside} does not continue {path} ({whole.damage or 'its last line is cut'}); "
+                           "both are left as they are: 'buzzerbox journal check' both")
+    written = 0
+    while written < len(lines):
+        written += sink.write(lines[written:])
+    sink.sync()
+    aside.rename(aside.with_name(aside.name + ".written-back"))
+    log.warning("%s: wrote back the %d records the disk had refused (from %s)", path, journal.unsaved_lines, aside)
+    return whole
+
+
 def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None) -> tuple[Journal, JournalWriter]:
     """Lock a journal, check it, cut a torn end, and open it for appending.
     Raises JournalLocked (naming the pid) if another writer has it, and
@@ -106,7 +136,12 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
     try:
         journal = load(p)  # read under the lock: nobody appends meanwhile
         _refuse_damage(journal)
+        if not journal.unsaved_lines:
+            _refuse_ended(journal)
         _cut_torn_tail(journal, sink)
+        if journal.unsaved_lines:
+            journal = _write_back_unsaved(journal, sink)
+            _refuse_ended(journal)
         writer = JournalWriter(p, fsync, threaded=threaded, sink=sink, state=journal)
     except BaseException:
         sink.close()

@@ -29,6 +29,7 @@ from typing import Any
 from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
+from games.files import FileRefused, read_limited
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -36,6 +37,8 @@ CHAIN_START = "buzzerbox-journal-2"
 SUM_HEX = 16
 _SUM_PREFIX = b',"sum":"'
 _SUM_TAIL = len(_SUM_PREFIX) + SUM_HEX + 2  # ,"sum":"<hex>"}
+#: a whole night at the busiest table is a few MB; a file far past this is not a journal
+MAX_JOURNAL_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1 << 20  # a header with a custom question deck fits; a runaway line does not
 MAX_DEPTH = 24
 MAX_INT = 2**63 - 1
@@ -441,6 +444,7 @@ class Journal:
     good_bytes: int = 0  # length of the file up to the last good record
     next_seq: int = 1
     last_sum: str = CHAIN_START
+    unsaved_lines: int = 0  # records a refusing disk left in the .unsaved file beside it
 
     @property
     def version(self) -> int:
@@ -471,7 +475,11 @@ class Journal:
         if self.torn_tail:
             out.append(f"{where}: the last line was cut by a power loss (no newline, not a whole record); "
                        f"{len(self.records)} complete records before it")
-        if not self.ended and not self.damage:
+        if self.unsaved_lines:
+            out.append(f"{where}: the disk refused the last {self.unsaved_lines} records when the game closed; "
+                       f"they wait in {unsaved_path(self.path) if self.path else 'the .unsaved file'} "
+                       "(resume writes them back in)")
+        elif not self.ended and not self.damage:
             out.append(f"{where}: no end record: the game was interrupted at {self.last_t_us / 1e6:.3f} s "
                        "(resume continues it)")
         if self.version == 1:
@@ -480,6 +488,12 @@ class Journal:
             out.append(f"{where}: records of type {', '.join(self.unknown_types())} are kept but not replayed "
                        "(written by a newer buzzerbox)")
         return out
+
+
+def unsaved_path(path: Path) -> Path:
+    """Where the records a refusing disk kept from a journal wait: beside it,
+    one more ``.unsaved`` file; its lines continue the journal's checksum chain."""
+    return path.with_name(path.name + ".unsaved")
 
 
 def _lines(data: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
@@ -516,6 +530,34 @@ def _check_chain(raw: bytes, data: Mapping[str, Any], line: int, seq: int, previ
     return digest
 
 
+def _refuse_downgrade(data: Mapping[str, Any], line: int) -> None:
+    """Format 1 never had sequence numbers or checksums: a "version 1" line that
+    carries one is a format-2 journal whose version was changed, which would
+    switch its checks off. That is damage, never the old format."""
+    if "sum" in data or "seq" in data:
+        raise RecordError(line, "the line carries a checksum, but the header says format 1 (no checksums): "
+                          "the header's version was changed; the file is not trusted")
+
+
+def _whole_but_last_byte(raw: bytes, line: int, seq: int, previous: str,
+                         version: int) -> tuple[Record, str] | None:
+    """The last line's record and sum if it is whole but for its final byte: a
+    changed newline is one damaged byte, not a power cut that lost the record."""
+    if len(raw) < 2 or raw.endswith(b"}"):
+        return None
+    body = raw[:-1]
+    try:
+        data = parse_json(body.decode("utf-8", "replace"), line)
+        if version >= 2:
+            digest = _check_chain(body, data, line, seq, previous)
+        else:
+            _refuse_downgrade(data, line)
+            digest = previous
+        return parse_record(data, line, version), digest
+    except RecordError:
+        return None
+
+
 def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     """A journal from a file's bytes. Raises JournalError only when line 1 is
     unusable (nothing can be replayed); later damage is kept in ``damage``."""
@@ -530,6 +572,8 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
         first = parse_json(raw.decode("utf-8", "replace"), 1)
         session = parse_header(first, 1)
         previous = _check_chain(raw, first, 1, 0, CHAIN_START) if session.version >= 2 else CHAIN_START
+        if session.version == 1:
+            _refuse_downgrade(first, 1)
     except RecordError as exc:
         if not had_newline and len(lines) == 1:
             raise JournalError(f"{where}line 1, the session header, was cut before it was complete: "
@@ -554,11 +598,25 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
             record_data = parse_json(text, number)
             if session.version >= 2:
                 digest = _check_chain(raw, record_data, number, seq, previous)
+            else:
+                _refuse_downgrade(record_data, number)
             record = parse_record(record_data, number, session.version)
         except RecordError as exc:
             if last and not had_newline:
-                journal.torn_tail = True
-                journal.torn_bytes = raw
+                whole = _whole_but_last_byte(raw, number, seq, previous, session.version)
+                if whole is None:
+                    journal.torn_tail = True
+                    journal.torn_bytes = raw
+                    break
+                record, digest = whole  # the newline itself was changed: the record stands
+                journal.damage = Damage(number, f"the line ends in byte 0x{raw[-1]:02x} where its newline was "
+                                        "due, but the record before it is whole (its checksum holds); "
+                                        "'journal salvage' copies it with its newline", 0)
+                previous = digest if session.version >= 2 else previous
+                seq += 1
+                journal.records.append(record)
+                journal.record_lines.append(number)
+                journal.good_bytes = offset + len(raw) - 1
                 break
             journal.damage = Damage(number, exc.problem, len(lines) - index - 1)
             break
@@ -576,12 +634,23 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
 def load(path: str | Path) -> Journal:
     """Read a journal file: damage is reported in the result, not raised."""
     p = Path(path)
+    if not p.exists() and not p.is_symlink():
+        raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote")
     try:
-        if p.is_dir():
-            raise JournalError(f"{p} is a folder: give a journal file (*.jsonl)")
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote") from None
-    except OSError as exc:
-        raise JournalError(f"cannot read {p}: {exc.strerror or exc}") from None
-    return parse_bytes(data, p)
+        data = read_limited(p, MAX_JOURNAL_BYTES, "journal (*.jsonl)")
+    except FileRefused as exc:
+        raise JournalError(str(exc)) from None
+    journal = parse_bytes(data, p)
+    journal.unsaved_lines = len(read_unsaved(p).splitlines())
+    return journal
+
+
+def read_unsaved(path: Path) -> bytes:
+    """The lines waiting in the journal's ``.unsaved`` file (b"" without one)."""
+    aside = unsaved_path(path)
+    if not aside.exists():
+        return b""
+    try:
+        return read_limited(aside, MAX_JOURNAL_BYTES, "journal's unsaved records")
+    except FileRefused as exc:
+        raise JournalError(str(exc)) from None

@@ -43,6 +43,7 @@ from controller.journal_format import (
     parse_bytes,
     parse_header,
     record_to_json,
+    unsaved_path,
 )
 
 log = logging.getLogger("buzzerbox.journal")
@@ -177,6 +178,8 @@ class JournalWriter:
         self.records_synced = 0  # fsynced: they survive a power cut
         self.max_lag_ms = 0.0  # longest wait from write() to its fsync
         self.late_syncs = 0  # fsyncs that came later than the promise
+        self.unsaved = 0  # records the disk still refused at close: not in the journal
+        self.unsaved_path: Path | None = None  # the second file that holds them, if one could
         self._write_error: str | None = None
         self._sync_error: str | None = None
         self._failing_since: float | None = None
@@ -303,11 +306,15 @@ class JournalWriter:
         with self._lock:
             self._closed = True
             lost = [line for line, _ in self._pending]
+        self.unsaved = len(lost)
         if lost:
-            log.error("journal %s: the disk refused the last %d records (%s); they follow here so nothing is lost:",
-                      self.path, len(lost), self.problem)
-            for line in lost:
-                log.error("journal %s unsaved: %s", self.path, line.decode("ascii").rstrip("\n"))
+            log.error("journal %s: the disk refused the last %d records (%s)", self.path, len(lost), self.problem)
+            self.unsaved_path = _keep_aside(self.path, lost)
+            if self.unsaved_path is None:
+                log.error("journal %s: no file could take them either; they follow here so nothing is lost:",
+                          self.path)
+                for line in lost:
+                    log.error("journal %s unsaved: %s", self.path, line.decode("ascii").rstrip("\n"))
         self._sink.close()
         _open_writers.discard(self)
 
@@ -451,6 +458,23 @@ class JournalWriter:
 
 
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}
+
+
+def _keep_aside(path: Path, lines: list[bytes]) -> Path | None:
+    """The records the journal's disk refused at close, in the second file
+    (another disk may hold it: a symlink), or None when that fails too."""
+    aside = unsaved_path(path)
+    try:
+        with open(aside, "ab") as f:
+            f.write(b"".join(lines))
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        log.error("journal %s: cannot keep the unsaved records in %s either: %s", path, aside, exc.strerror or exc)
+        return None
+    log.error("journal %s: the %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",
+              path, len(lines), aside, path)
+    return aside
 
 
 def _fresh() -> Journal:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.files import FileRefused, read_limited
 from games.i18n import LANGUAGES
 from games.toolkit.colors import DEFAULT_COLORS
 
@@ -448,17 +449,10 @@ def is_pinmap(data: dict[str, Any]) -> bool:
 def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     """The TOML of a profile file, or a one-line ProfileError (never a traceback)."""
     path = resolve(name_or_path)
-    if path.is_dir():
-        raise ProfileError(f"{path} is a folder; give a profile file (wiring/NAME.toml)")
-    if not path.is_file():  # a pipe or a device would block or never end
-        raise ProfileError(f"{path} is not a regular file; give a profile file (wiring/NAME.toml)")
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_PROFILE_BYTES + 1)
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot be read ({exc.strerror or exc}); check the path and its permissions") from exc
-    if len(raw) > MAX_PROFILE_BYTES:
-        raise ProfileError(f"{path}: larger than {MAX_PROFILE_BYTES // 1000} kB; a wiring profile is a few kB of TOML")
+        raw = read_limited(path, MAX_PROFILE_BYTES, "wiring profile (wiring/NAME.toml)")
+    except FileRefused as exc:
+        raise ProfileError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -41,6 +41,7 @@ from controller.debounce import DebounceConfig
 from controller.press import Edge, Press
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
+from games.files import FileRefused, read_limited
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -66,6 +67,10 @@ _STEP_NUMBERS: dict[str, tuple[int, int]] = {
 _BAD_VALUE_ERRORS = (KeyError, IndexError, TypeError, ValueError, ArithmeticError, AttributeError, RecursionError)
 
 
+#: a scenario is a page of steps; the longest shipped one is a few kB
+MAX_SCENARIO_BYTES = 8_000_000
+
+
 class ScenarioError(BuzzerBoxError, ValueError):
     """A scenario file that cannot be run; the message names the step."""
 
@@ -73,11 +78,9 @@ class ScenarioError(BuzzerBoxError, ValueError):
 def load(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ScenarioError(f"no scenario file at {p}") from exc
-    except IsADirectoryError as exc:
-        raise ScenarioError(f"{p} is a directory; give one scenario .json file") from exc
+        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, "scenario (.json)").decode("utf-8"))
+    except FileRefused as exc:
+        raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 JSON") from exc
     except json.JSONDecodeError as exc:

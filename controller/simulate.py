@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.journal import JournalWriter
+from controller.journal import JournalError, JournalWriter
 from controller.press import Edge
 from controller.runtime import Box
 from controller.sources.simulated import SimulatedSwitches
@@ -128,4 +128,9 @@ def simulate(
     finally:
         if box.journal is not None:
             box.journal.close()
+    if box.journal is not None and box.journal.unsaved:
+        kept = box.journal.unsaved_path
+        raise JournalError(f"{journal_path}: the disk refused the last {box.journal.unsaved} records "
+                           + (f"(kept in {kept}); " if kept else "(they are in the log); ")
+                           + "free some space and run the game again")
     return session

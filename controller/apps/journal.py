@@ -15,7 +15,10 @@ from typing import Any
 
 from controller import journal as journal_mod
 from controller.apps.common import UsageError
+from controller.journal_format import MAX_LINE_BYTES
 from controller.runtime import Box, box_from_journal
+from controller.scenario import MAX_SCENARIO_BYTES
+from games.files import read_limited
 from games.i18n import _
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
@@ -80,9 +83,8 @@ def looks_like_scenario(path: str) -> bool:
     """A whole-file JSON object with a game and steps: a scenario given where
     a journal was wanted (journals are one record per line)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.loads(f.read(4_000_000))
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        data = json.loads(read_limited(path, MAX_SCENARIO_BYTES, "scenario"))
+    except (ValueError, RecursionError):  # unreadable or not a file, not JSON, nested past reading
         return False
     return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
 
@@ -90,9 +92,8 @@ def looks_like_scenario(path: str) -> bool:
 def looks_like_journal(path: str) -> bool:
     """The first line is a journal's session header."""
     try:
-        with open(path, encoding="utf-8") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested past reading
+        first = json.loads(read_limited(path, MAX_LINE_BYTES, "journal", head=True).split(b"\n", 1)[0])
+    except (ValueError, RecursionError):  # unreadable or not a file, not JSON, nested past reading
         return False
     return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first
 
@@ -117,10 +118,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     state = "ended" if journal.ended else "interrupted (no end record)"
     if journal.damage:  # the end record, if any, lies past the damage: how it ended cannot be told
         state = "ended after the damage" if end_after_damage(journal) else "no end record after the damage"
-    verdict = "DAMAGED" if journal.damage else "OK"
+    if journal.unsaved_lines and not journal.damage:
+        state = f"{journal.unsaved_lines} records waiting in the .unsaved file beside it"
+    verdict = "DAMAGED" if journal.damage else "INCOMPLETE" if journal.unsaved_lines else "OK"
     print(f"{verdict} {args.file}: {s.game}, {s.settings.players} players, format {s.version}, "
           f"{len(journal.records)} good records, {state}")
-    return 1 if journal.damage else 0
+    return 1 if journal.damage or journal.unsaved_lines else 0
 
 
 def end_after_damage(journal: journal_mod.Journal) -> bool:

@@ -19,6 +19,7 @@ from controller.apps.journal import (
     resume_for_simulate,
 )
 from controller.apps.results import write_beside
+from controller.journal import JournalError
 from controller.press import Press
 from controller.runtime import Box
 from controller.simulate import Session, simulate
@@ -35,6 +36,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         options[PACK_OPTION] = pack_for(spec, args.pack)
     try:
         session = simulate(spec, args.players, args.seed, args.journal, options)
+    except JournalError:  # the disk, not the command line: said as a failure (exit 1)
+        raise
     except (TypeError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.journal:

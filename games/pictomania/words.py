@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.files import FileRefused, read_limited
 
 WORDS_DIR = Path(__file__).parent / "words"
 #: Deck 1 is the easiest (round 1), deck 4 the hardest (round 4).
@@ -22,6 +23,8 @@ WORDS_PER_CARD = 7
 #: A round shows three cards (A, B, C) from one deck.
 MIN_CARDS_PER_DECK = 3
 MAX_WORD_CHARS = 30
+#: a word list is a few kB of JSON
+MAX_WORDS_BYTES = 4_000_000
 _LANG_RE = re.compile(r"[a-z]{2,3}\Z")
 
 
@@ -59,13 +62,15 @@ def load_words_file(path: Path) -> dict[int, list[WordCard]]:
     """The checked cards of one word-list file (also used for lists being written)."""
     name = path.name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = read_limited(path, MAX_WORDS_BYTES, "word list").decode("utf-8")
+    except FileRefused as e:
+        if path.exists():
+            raise WordListError(f"{name} {e.problem}") from None
         raise WordListError(
             f"no word list {name} for language {path.stem!r}; use one of: "
             f"{', '.join(available_languages())}, or add {name} (see games/pictomania/WORDS.md)"
         ) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
         raise WordListError(f"{name} cannot be read ({e}); save it as UTF-8 JSON") from None
     try:
         document = json.loads(text)

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.files import FileRefused, read_limited
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
@@ -174,19 +175,9 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
 
 def _read_text(path: Path, problems: _Problems) -> str | None:
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        problems.add(None, f"no such file ({path}); check the path")
-        return None
-    except IsADirectoryError:
-        problems.add(None, "is a folder, not a file; give the pack file inside it")
-        return None
-    except OSError as e:
-        problems.add(None, f"cannot be read ({e.strerror or e}); check the path and its permissions")
-        return None
-    if len(data) > MAX_FILE_BYTES:
-        problems.add(None, f"is larger than {MAX_FILE_BYTES // 1_000_000} MB; split it into smaller packs")
+        data = read_limited(path, MAX_FILE_BYTES, "question pack", too_large="split it into smaller packs")
+    except FileRefused as e:
+        problems.add(None, e.problem)
         return None
     if data.startswith(b"\xef\xbb\xbf"):  # the BOM spreadsheet programs write
         data = data[3:]

@@ -110,7 +110,7 @@ def test_short_writes_are_finished_not_glued(tmp_path):
     assert box_from_journal(written).summary() == session.box.summary()
 
 
-def test_records_the_disk_never_took_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):
+def test_records_the_disk_never_took_go_beside_the_journal_on_close(tmp_path, caplog, monkeypatch):
     import controller.journal_writer as jw
 
     monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
@@ -119,6 +119,22 @@ def test_records_the_disk_never_took_go_to_the_log_on_close(tmp_path, caplog, mo
     disk.full = True
     writer.write({"type": "tick", "t_us": 5})
     writer.close()
+    aside = tmp_path / "j.jsonl.unsaved"
+    assert writer.unsaved == 1 and writer.unsaved_path == aside
+    assert b'"t_us":5' in aside.read_bytes() and "j.jsonl.unsaved" in caplog.text
+
+
+def test_records_no_file_would_take_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):
+    import controller.journal_writer as jw
+
+    monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
+    (tmp_path / "j.jsonl.unsaved").mkdir()  # the second place refuses too
+    disk = FlakyDisk()
+    writer = journal.JournalWriter.create(tmp_path / "j.jsonl", {"game": "quiz", "settings": {"players": 2}}, sink=disk)
+    disk.full = True
+    writer.write({"type": "tick", "t_us": 5})
+    writer.close()
+    assert writer.unsaved == 1 and writer.unsaved_path is None
     assert "unsaved" in caplog.text and '"t_us":5' in caplog.text
 
 

@@ -1,0 +1,96 @@
+"""Reading a file a person handed the box: only a regular file, only up to a size.
+
+A named pipe given as a journal or a pack blocks its reader forever, a device
+never ends and a runaway file fills memory; so every reader of a user's file
+(journals, question packs, wiring profiles, scenarios, word lists, the
+players' names) reads through :func:`read_limited`, which refuses anything but
+a regular file in one line, without ever blocking on it. Standard library only:
+the games' own readers use it too.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from games.base import BuzzerBoxError
+
+
+class FileRefused(BuzzerBoxError, ValueError):
+    """A path that is not a readable regular file of a sane size.
+
+    ``str()`` is "PATH: problem: fix"; ``problem`` is the same without the path,
+    for a reader that names the file itself.
+    """
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
+
+
+def _too_large(limit: int, what: str, fix: str) -> str:
+    size = f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
+    return f"is larger than {size}, too large for a {what}; {fix}"
+
+
+def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
+                 too_large: str = "check that it is the right file") -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``), or FileRefused.
+
+    ``what`` names the file for the person ("journal", "question pack"). The
+    path is checked before it is opened and the open never blocks (O_NONBLOCK),
+    so a pipe swapped in between is refused too, never waited on. ``head``:
+    the first ``limit`` bytes of a longer file, for a quick look at its kind;
+    ``too_large``: what to do with a file past the limit.
+    """
+    p = Path(path)
+    try:
+        mode = os.stat(p).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused(p, f"is {_kind(mode)}, not a file; give the {what} file itself")
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise FileRefused(p, f"no such file; check the path of the {what}") from None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise FileRefused(p, f"the path is too long; check the path of the {what}") from None
+        raise FileRefused(p, f"cannot be read ({exc.strerror or exc}); check the path "
+                          "and its permissions") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise FileRefused(p, f"is {_kind(opened.st_mode)}, not a file; give the {what} file itself")
+        if opened.st_size > limit and not head:
+            raise FileRefused(p, _too_large(limit, what, too_large))
+        chunks: list[bytes] = []
+        total = 0
+        want = limit if head else limit + 1  # one byte more tells a file that grew past the limit
+        while total < want:
+            chunk = os.read(fd, min(1 << 20, want - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise FileRefused(p, f"cannot be read ({exc.strerror or exc}); check the disk "
+                          "and the file") from None
+    finally:
+        os.close(fd)
+    if total > limit:  # it grew while being read
+        raise FileRefused(p, _too_large(limit, what, too_large))
+    return b"".join(chunks)
