@@ -16,7 +16,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from importlib import metadata
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from controller import live
 from controller import profile as profile_mod
@@ -35,7 +35,7 @@ from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGES, N_, _, set_language
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -151,6 +151,30 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_menu)
 
 
+def language_code(text: str) -> str:
+    """``--lang``'s value: a shipped language, else one line naming them all."""
+    if text in LANGUAGES:
+        return text
+    shipped = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+    raise argparse.ArgumentTypeError(_("{code!r} is not a language the box speaks; use one of: {shipped}").format(
+        code=text, shipped=shipped))
+
+
+def add_language_arg(p: argparse.ArgumentParser, default: Any) -> None:
+    p.add_argument("--lang", type=language_code, default=default, metavar="{" + ",".join(LANGUAGES) + "}",
+                   help=_("the screens' language (default: the wiring profile's, else en)"))
+
+
+def _everywhere(sub: argparse._SubParsersAction) -> None:
+    """``--lang`` after the command too (``demo quiz --lang cs``): every
+    subcommand takes it, and leaves the top-level value alone when not given."""
+    for command in set(sub.choices.values()):
+        add_language_arg(command, default=argparse.SUPPRESS)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _everywhere(action)
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog="buzzerbox",
@@ -160,7 +184,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help=_("log more (-vv for debug, and a traceback for a bug report)"))
-    parser.add_argument("--lang", choices=LANGUAGES, help=_("the screens' language (default: the wiring profile's, else en)"))
+    add_language_arg(parser, default=None)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
@@ -229,6 +253,7 @@ def build_parser() -> Parser:
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
         dest="wiring_command", required=True, metavar="ACTION")
     add_wiring_commands(wiring)
+    _everywhere(sub)
     return parser
 
 

@@ -55,4 +55,22 @@ def test_lang_refuses_a_language_it_does_not_speak(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit) as caught:
         cli.main(["--lang", "de", "simulate", "quiz", "--players", "2"])
     assert caught.value.code == 2
-    assert "invalid choice: 'de'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "'de' is not a language the box speaks; use one of: en (English), cs (Čeština), pl (Polski)" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "quiz", "--players", "2", "--lang", "pl"],
+    ["simulate", "--lang", "pl", "quiz", "--players", "2"],
+    ["--lang", "cs", "simulate", "quiz", "--players", "2", "--lang", "pl"],  # the nearer one wins
+])
+def test_lang_works_before_or_after_the_command(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert cli.main(argv) == 0
+    assert current_language() == "pl"
+    assert "Kwizowy brzęczyk: 2 symulowanych graczy" in capsys.readouterr().out
+
+
+def test_lang_after_a_nested_command_is_taken(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli.main(["journal", "check", str(tmp_path / "none.jsonl"), "--lang", "cs"]) == 1
+    assert current_language() == "cs"
