@@ -116,6 +116,12 @@ _NUMBER_STYLE: dict[str, tuple[str, str, int]] = {
 }
 
 
+def decimal_separator() -> str:
+    """The current language's decimal mark ("." or ","): a spreadsheet file in
+    that language writes numbers with it (and then separates cells with ";")."""
+    return _NUMBER_STYLE.get(_language, _NUMBER_STYLE["en"])[0]
+
+
 def format_number(value: float, decimals: int = 0) -> str:
     """A number as people of the current language write it: 0.25 / 0,25."""
     point, group, fewest = _NUMBER_STYLE.get(_language, _NUMBER_STYLE["en"])

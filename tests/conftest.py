@@ -37,6 +37,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr.write_line(f"set {runtimes.REQUIRE_ENV}=1 to make this a failure (.ci/run does)", yellow=True)
 
 
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """A test may switch the language (``--lang``); every test starts and ends in English."""
+    from games.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")
+
+
 @pytest.fixture
 def mock_pins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """gpiozero's mock pins for `play`/`diag` on a machine without GPIO; no window, no sound."""

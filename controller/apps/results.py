@@ -31,7 +31,7 @@ from controller.apps.common import UsageError
 from controller.apps.journal import damage_json, not_a_scenario, replay_box
 from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
-from games.i18n import _
+from games.i18n import N_, _, decimal_separator
 
 log = logging.getLogger("buzzerbox.results")
 
@@ -242,8 +242,27 @@ def results_of(path: str) -> Results:
 
 
 # -- out: JSON, CSV, text --------------------------------------------------------------------
-def _ms(us: int | None) -> str:
-    return "" if us is None else f"{us / 1000:.3f}"
+# The JSON is the machine-readable record: its keys, verdicts and results are
+# the same English words in every language, its numbers JSON numbers. The text
+# and the CSV are for people: in the box's language, numbers with its decimal
+# mark (and, where that is a comma, cells separated by ";", as Czech and Polish
+# spreadsheets expect).
+
+#: the record's words (as the JSON keeps them) and what a person reads for each
+WORDS = {
+    "correct": N_("correct"), "wrong": N_("wrong"), "time up": N_("time up"), "early": N_("early"),
+    "nobody buzzed": N_("nobody buzzed"), "everyone answered wrong": N_("everyone answered wrong"),
+    "skipped": N_("skipped"),
+}
+
+
+def said(word: str) -> str:
+    """A verdict or result in the box's language (a word it does not know, as it is)."""
+    return _(WORDS[word]) if word in WORDS else word
+
+
+def _ms(us: int | None, point: str = ".") -> str:
+    return "" if us is None else f"{us / 1000:.3f}".replace(".", point)
 
 
 def to_json(r: Results) -> dict[str, Any]:
@@ -279,8 +298,10 @@ def to_json(r: Results) -> dict[str, Any]:
     return out
 
 
-CSV_COLUMNS = ("question", "category", "text", "answer", "points", "order", "arming", "player", "after_arming_ms",
-               "behind_first_ms", "judgement", "points_awarded", "result")
+#: the CSV's columns, each header in the box's language
+CSV_COLUMNS = (N_("question"), N_("category"), N_("text"), N_("answer"), N_("points"), N_("order"), N_("arming"),
+               N_("player"), N_("after arming (ms)"), N_("behind the first (ms)"), N_("judgement"),
+               N_("points awarded"), N_("result"))
 
 
 #: a text cell starting with one of these is a formula to a spreadsheet (a pack's
@@ -296,8 +317,8 @@ def safe_cell(value: Any) -> Any:
 class _SafeWriter:
     """``csv.writer`` whose text cells can never be read as formulas."""
 
-    def __init__(self, buf: io.StringIO) -> None:
-        self._writer = csv.writer(buf, lineterminator="\n")
+    def __init__(self, buf: io.StringIO, delimiter: str = ",") -> None:
+        self._writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
 
     def writerow(self, row: list[Any]) -> None:
         self._writer.writerow([safe_cell(v) for v in row])
@@ -306,24 +327,26 @@ class _SafeWriter:
 def to_csv(r: Results) -> str:
     """One row per press or judgement of each question (one row for a question
     nobody pressed in), then each player's running score after the question."""
+    point = decimal_separator()
     buf = io.StringIO()
-    writer = _SafeWriter(buf)
-    writer.writerow([*CSV_COLUMNS, *(f"score {n}" for n in r.names)])
+    writer = _SafeWriter(buf, delimiter=";" if point == "," else ",")
+    writer.writerow([*(_(c) for c in CSV_COLUMNS), *(_("score {name}").format(name=n) for n in r.names)])
     for q in r.questions:
         head = [q.number, q.category, q.text, q.answer, "" if q.points is None else q.points]
-        tail = [q.result or "", *q.scores]
+        tail = [said(q.result or ""), *q.scores]
         rows: list[list[Any]] = []
         pending = list(q.judgements)
         for k, b in enumerate(q.buzzes):
             mine = next((j for j in pending if j.station == b.station), None)
             if mine is not None:
                 pending.remove(mine)
-            rows.append([k + 1, b.arming, r.name(b.station), _ms(None if b.armed_us is None else b.t_us - b.armed_us),
-                         _ms(b.t_us - b.first_us), *_judged(mine)])
+            rows.append([k + 1, b.arming, r.name(b.station),
+                         _ms(None if b.armed_us is None else b.t_us - b.armed_us, point),
+                         _ms(b.t_us - b.first_us, point), *_judged(mine)])
         for j in pending:  # judged without a counted press on record (a pick after a tie, say)
             rows.append(["", "", r.name(j.station), "", "", *_judged(j)])
         for station, _t in q.early:
-            rows.append(["", "", r.name(station), "", "", "early", ""])
+            rows.append(["", "", r.name(station), "", "", said("early"), ""])
         for row in rows or [["", "", "", "", "", "", ""]]:
             writer.writerow([*head, *row, *tail])
     return buf.getvalue()
@@ -332,7 +355,11 @@ def to_csv(r: Results) -> str:
 def _judged(j: Judgement | None) -> list[Any]:
     if j is None:
         return ["", ""]
-    return [j.verdict + (" (undone)" if j.undone else ""), 0 if j.undone else j.points]
+    return [_undone(j), 0 if j.undone else j.points]
+
+
+def _undone(j: Judgement) -> str:
+    return _("{verdict} (undone)").format(verdict=said(j.verdict)) if j.undone else said(j.verdict)
 
 
 def to_text(r: Results) -> str:
@@ -341,14 +368,16 @@ def to_text(r: Results) -> str:
         about = " ".join(part for part in (q.category and f"[{q.category}]", q.text) if part)
         lines.append(_("Question {n}").format(n=q.number) + (f": {about}" if about else ""))
         for arming in sorted({b.arming for b in q.buzzes}):
-            order = [r.name(b.station) + (f" +{_ms(b.t_us - b.first_us)} ms" if b.t_us > b.first_us else "")
+            order = [r.name(b.station) + (f" +{_ms(b.t_us - b.first_us, decimal_separator())} ms"
+                                          if b.t_us > b.first_us else "")
                      for b in q.buzzes if b.arming == arming]
-            said = _("pressed: {order}") if arming == 1 else _("armed again, pressed: {order}")
-            lines.append("  " + said.format(order=", ".join(order)))
+            pressed = _("pressed: {order}") if arming == 1 else _("armed again, pressed: {order}")
+            lines.append("  " + pressed.format(order=", ".join(order)))
         for j in q.judgements:
-            lines.append(f"  {r.name(j.station)}: {j.verdict} {j.points:+d}" + (" (undone)" if j.undone else ""))
+            points = "" if j.undone else f" {j.points:+d}"
+            lines.append(f"  {r.name(j.station)}: {_undone(j)}{points}")
         lines.append("  " + _("result: {result}; scores {scores}").format(
-            result=q.result or "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
+            result=said(q.result) if q.result else "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
     lines.append(_("final scores: {scores}").format(
         scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
     return "\n".join(lines)

@@ -81,8 +81,27 @@ def test_the_csv_is_one_row_per_press_with_running_scores(named_quiz, capsys) ->
     last = rows[-1]
     assert [int(last[f"score {n}"]) for n in ("Anna", "Ben", "Cleo")] == summary["scores"]
     firsts = [r for r in rows if r["order"] == "1" and r["arming"] == "1"]
-    assert all(r["behind_first_ms"] == "0.000" for r in firsts)
+    assert all(r["behind the first (ms)"] == "0.000" for r in firsts)
     assert {r["judgement"] for r in rows} <= {"", "correct", "wrong", "time up", "early"}
+
+
+def test_the_csv_and_text_speak_the_box_s_language_and_the_json_stays_neutral(named_quiz, capsys) -> None:
+    path, summary = named_quiz
+    english, _ = results_json(capsys, path)
+    code, out, _err = run(capsys, "--lang", "cs", "results", str(path), "--csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out), delimiter=";"))  # as a Czech spreadsheet reads it
+    assert [int(rows[-1][f"skóre {n}"]) for n in ("Anna", "Ben", "Cleo")] == summary["scores"]
+    firsts = [r for r in rows if r["pořadí"] == "1" and r["aktivace"] == "1"]
+    assert firsts and all(r["za prvním (ms)"] == "0,000" for r in firsts)
+    behind = [r["za prvním (ms)"] for r in rows if r["za prvním (ms)"] not in ("", "0,000")]
+    assert behind and all("," in v and "." not in v for v in behind)
+    assert {r["hodnocení"] for r in rows} <= {"", "správně", "špatně", "čas vypršel", "předčasně"}
+    assert "správně" in {r["hodnocení"] for r in rows}
+    code, text, _err = run(capsys, "--lang", "pl", "results", str(path))
+    assert text.startswith("Pytanie 1") and ": dobrze +" in text
+    code, out, _err = run(capsys, "--lang", "pl", "results", str(path), "--json")
+    assert json.loads(out) == english  # the machine-readable record is the same in every language
 
 
 def test_the_text_names_the_players_in_press_order(named_quiz, capsys) -> None:
@@ -161,7 +180,7 @@ def test_question_events_give_the_text_and_an_undone_judgement_counts_nothing() 
     assert (second["text"], second["result"], second["buzzes"], second["scores"]) == (
         "Largest ocean?", "nobody buzzed", [], [2, 0])
     rows = list(csv.DictReader(io.StringIO(to_csv(record))))
-    assert [(r["question"], r["player"], r["judgement"], r["points_awarded"]) for r in rows] == [
+    assert [(r["question"], r["player"], r["judgement"], r["points awarded"]) for r in rows] == [
         ("1", "Ben", "correct (undone)", "0"), ("1", "Anna", "correct", "2"), ("1", "Ben", "wrong", "0"),
         ("2", "", "", "")]
 
