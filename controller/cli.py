@@ -76,6 +76,33 @@ class Parser(argparse.ArgumentParser):
         raise CommandFailed(f"{prog}: {message}", EXIT_USAGE)
 
 
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number").format(text=text)) from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number").format(text=text))
+    return value
+
+
+def seconds(text: str) -> float:
+    """``--seconds``: a time to play or wait, more than nothing."""
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(_("{text} seconds is no time to play; give more than 0").format(text=text))
+    return value
+
+
+def volume(text: str) -> float:
+    """``--volume``: from silent (0) to full (1)."""
+    value = _number(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(_("volume {text} is outside 0 to 1; 0.8 is the default, "
+                                           "--mute is silence").format(text=text))
+    return value
+
+
 def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
     if profile:
         p.add_argument("--profile", help=_("wiring profile: station names, colours and the lights' pins "
@@ -85,7 +112,7 @@ def add_screen_args(p: argparse.ArgumentParser, profile: bool = True) -> None:
                    help=_("fill the screen (the default where no desktop runs)"))
     g.add_argument("--window", dest="fullscreen", action="store_false",
                    help=_("play in a window (the default on a desktop)"))
-    p.add_argument("--volume", type=float, default=0.8, help=_("sound volume from 0 to 1 (default %(default)s)"))
+    p.add_argument("--volume", type=volume, default=0.8, help=_("sound volume from 0 to 1 (default %(default)s)"))
     p.add_argument("--mute", action="store_true", help=_("no sound"))
 
 
@@ -95,7 +122,7 @@ def add_seed_arg(p: argparse.ArgumentParser, default: int | None, what: str) -> 
 
 def add_option_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help=_("a game option, e.g. --option rounds=5 (repeatable; the menu lists each game's options)"))
+                   help=_("a game option, e.g. --option questions=10 for the quiz (repeatable; the menu lists each game's options)"))
 
 
 def add_display_commands(sub: argparse._SubParsersAction) -> None:
@@ -111,7 +138,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
     add_seed_arg(p, 1, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--headless", action="store_true", help=_("no window: virtual time, print a summary"))
-    p.add_argument("--seconds", type=float, default=None, help=_("box time to play (headless default: 60)"))
+    p.add_argument("--seconds", type=seconds, default=None, help=_("box time to play (headless default: 60)"))
     p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a 1920x1080 PNG"))
     p.add_argument("--json", action="store_true", help=_("headless: print the game's summary as JSON"))
     p.add_argument("--board-sim", action="store_true",
@@ -125,7 +152,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--simulate", action="store_true",
                    help=_("made-up presses (and one noisy input) to see what the screen shows; labelled as simulated"))
     p.add_argument("--headless", action="store_true", help=_("no window (with --seconds and --screenshot)"))
-    p.add_argument("--seconds", type=float, default=None, help=_("stop after this long (headless default: 20)"))
+    p.add_argument("--seconds", type=seconds, default=None, help=_("stop after this long (headless default: 20)"))
     p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a PNG"))
     add_screen_args(p)
     p.set_defaults(func=cmd_diag)
@@ -225,7 +252,7 @@ def build_parser() -> Parser:
     p = sub.add_parser("resume", help=_("continue a journaled simulated game after a crash or power cut"))
     p.add_argument("file", help=_("the journal of a simulated game (.jsonl)"))
     p.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
-    p.add_argument("--seconds", type=float, help=_("play at most this much more box time"))
+    p.add_argument("--seconds", type=seconds, help=_("play at most this much more box time"))
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("play", help=_("play with real stations wired as a profile says (or keyboard stations)"),
@@ -239,7 +266,7 @@ def build_parser() -> Parser:
     add_seed_arg(p, None, _("default: a fresh one each game (the journal keeps it)"))
     p.add_argument("--journal", help=_("journal file (default: a new file in {folder})").format(folder=journal_dir()))
     add_option_arg(p)
-    p.add_argument("--seconds", type=float, help=_("stop after this long (a test run)"))
+    p.add_argument("--seconds", type=seconds, help=_("stop after this long (a test run)"))
     p.add_argument("--resume", metavar="JOURNAL", help=_("continue the game in this journal (after a crash or power cut)"))
     p.add_argument("--no-roll-call", action="store_true",
                    help=_("start at once, without every station pressing once first"))

@@ -558,6 +558,16 @@ def _whole_but_last_byte(raw: bytes, line: int, seq: int, previous: str,
         return None
 
 
+def _other_file_hint(path: Path | None) -> str:
+    """What a file given where a journal was wanted may be, by its name."""
+    suffix = path.suffix.lower() if path else ""
+    if suffix in (".csv", ".json"):
+        return f"; a question pack? 'buzzerbox pack check {path}' checks one"
+    if suffix == ".toml":
+        return f"; a wiring profile? 'buzzerbox wiring check {path}' checks one"
+    return "; give a .jsonl file that 'play', the menu or 'simulate --journal' wrote"
+
+
 def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     """A journal from a file's bytes. Raises JournalError only when line 1 is
     unusable (nothing can be replayed); later damage is kept in ``damage``."""
@@ -578,6 +588,9 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
         if not had_newline and len(lines) == 1:
             raise JournalError(f"{where}line 1, the session header, was cut before it was complete: "
                                "the game never started; nothing to replay") from None
+        if b'"type":"session"' not in raw:  # not a damaged header: never a journal at all
+            raise JournalError(f"{where}this is not a buzzerbox journal (its first line is no session header)"
+                               + _other_file_hint(path)) from None
         raise JournalError(f"{where}{exc}") from None
     header = {k: v for k, v in first.items() if k not in ("seq", "sum")}
     journal = Journal(header=header, records=[], path=path, session=session, good_bytes=len(raw) + had_newline)

@@ -126,7 +126,8 @@ def diag_simulator(monitor: InputMonitor, stations: list[tuple[str, list[str]]])
 def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.display.doctor import report
 
-    print(report(probe_drivers=not args.quick))
+    text, ready = report(probe_drivers=not args.quick)
+    print(text)
     if getattr(args, "profile", None):  # each station's own buzz, checked without opening the mixer
         from controller.sound import station_sound_lines
 
@@ -134,4 +135,4 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(_("station sounds ({profile}):").format(profile=prof.name))
         for line in station_sound_lines(prof.station_sounds(), [st.name for st in prof.stations]):
             print(f"  {line}")
-    return 0
+    return 0 if ready else 1

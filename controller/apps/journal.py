@@ -109,7 +109,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         journal = journal_mod.load(args.file)
         box_from_journal(journal)  # the game takes every record, not just the format
     except (journal_mod.JournalError, LookupError) as exc:
-        print(f"FAIL {args.file}: {exc}", file=sys.stderr)
+        said = str(exc)  # most problems name the file already: say it once
+        print(f"FAIL {said}" if args.file in said else f"FAIL {args.file}: {said}", file=sys.stderr)
         return 1
     s = journal.session
     assert s is not None

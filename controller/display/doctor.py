@@ -10,6 +10,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from games.i18n import _
+
 VIDEO_DRIVERS = ("kmsdrm", "x11", "wayland", "offscreen", "dummy")
 AUDIO_DRIVERS = ("pipewire", "pulseaudio", "alsa", "jack", "disk", "dummy")
 
@@ -66,13 +68,15 @@ def probe(kind: str, driver: str, timeout: float = 8.0) -> tuple[bool, str]:
     return False, err.split("error: ")[-1]
 
 
-def pin_factory() -> str:
-    """The gpiozero pin factory that would load here, and why the others did not."""
+def pin_factory() -> tuple[str | None, str]:
+    """The gpiozero pin factory that would load here (None: none), and a line
+    saying which and why the others did not."""
     chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
     try:
         from gpiozero import Device
     except ImportError as exc:
-        return f"gpiozero not installed ({exc})"
+        return None, f"gpiozero not installed ({exc})"
+    name: str | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -83,15 +87,38 @@ def pin_factory() -> str:
         except Exception as exc:  # gpiozero raises BadPinFactory off a Pi
             result = f"none ({exc.__class__.__name__}: {exc})"
     tried = "; ".join(str(w.message) for w in caught)
-    return result + (f"\n    tried: {tried}" if tried else "")
+    return name, result + (f"\n    tried: {tried}" if tried else "")
 
 
-def report(probe_drivers: bool = True) -> str:
+#: drivers that draw nowhere a person sees: a box with only these cannot show a game
+UNSEEN_DRIVERS = ("offscreen", "dummy")
+
+
+def verdict(screens: list[str] | None, gpio: str | None) -> tuple[str, bool]:
+    """The last line of ``doctor`` and whether this machine can run a game.
+
+    ``screens``: the video drivers that opened and show something (None: not
+    tried, ``--quick``); ``gpio``: the pin factory that loads, or None. A game
+    needs a screen; stations can be the keyboard (or the input board) without GPIO."""
+    if screens == []:
+        return _("verdict: NOT READY: no video driver opens a screen here, so no game can be shown; "
+                 "run it on the box's screen, set DISPLAY, or see docs/display.md (demo --headless still works)"), False
+    drivers = _("not tried: --quick") if screens is None else ", ".join(screens)
+    if gpio is None:
+        return _("verdict: ready for games on a screen ({drivers}) with keyboard stations or the input board; no GPIO "
+                 "here: stations on the Pi's header need a Pi with lgpio (pip install -e '.[pi]')").format(
+                     drivers=drivers), True
+    return _("verdict: ready: a screen ({drivers}) and GPIO stations ({gpio})").format(drivers=drivers, gpio=gpio), True
+
+
+def report(probe_drivers: bool = True) -> tuple[str, bool]:
+    """What ``doctor`` prints, ending with its verdict; and whether a game can run here."""
     import pygame
 
     lines = [f"pygame {pygame.version.ver}, SDL {'.'.join(map(str, pygame.get_sdl_version()))}, Python {sys.version.split()[0]}"]
     lib = sdl_library()
     lines.append(f"SDL library: {lib or 'unknown'}")
+    screens: list[str] = []
     for kind, names in (("video", VIDEO_DRIVERS), ("audio", AUDIO_DRIVERS)):
         built = compiled_drivers(lib, names)
         lines.append(f"{kind} drivers built in: {', '.join(built) if built is not None else 'could not read the library'}")
@@ -99,6 +126,8 @@ def report(probe_drivers: bool = True) -> str:
             for name in built if built is not None else names:
                 ok, why = probe(kind, name)
                 lines.append(f"  {name:10s} {'opens' if ok else 'does not open'}: {why}")
+                if kind == "video" and ok and name not in UNSEEN_DRIVERS:
+                    screens.append(name)
     video = compiled_drivers(lib, ("kmsdrm",))
     if video == []:
         lines.append(
@@ -111,5 +140,8 @@ def report(probe_drivers: bool = True) -> str:
         lines.append(f"kmsdrm: built in; DRM devices: {', '.join(drm) or 'none (no GPU driver loaded?)'}")
     for var in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         lines.append(f"{var}={os.environ.get(var, '')}")
-    lines.append(f"gpiozero pin factory: {pin_factory()}")
-    return "\n".join(lines)
+    gpio, said = pin_factory()
+    lines.append(f"gpiozero pin factory: {said}")
+    line, ready = verdict(screens if probe_drivers else None, gpio)
+    lines.append(line)
+    return "\n".join(lines), ready

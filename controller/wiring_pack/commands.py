@@ -37,6 +37,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_draw(args: argparse.Namespace) -> int:
+    if args.output not in (None, "-") and Path(args.output).suffix.lower() != ".svg":
+        raise SystemExit(f"buzzerbox wiring draw: {args.output}: the diagram is an SVG drawing; "
+                         "name the file *.svg (a browser or Inkscape opens it, and can export a PNG)")
     prof = _load(args, "draw")
     svg = diagram.render(prof)
     if args.output in (None, "-"):

@@ -39,13 +39,17 @@ def files(tmp: Path) -> dict[str, str]:
     main(["simulate", "quiz", "--players", "2", "--journal", str(journal)])
     other = tmp / "reaction.jsonl"
     main(["simulate", "reaction", "--players", "2", "--journal", str(other)])
-    return {"other_game": str(other), "dir": str(tmp), "binary": str(binary), "missing": str(tmp / "missing.jsonl"),
+    pack = tmp / "friday.csv"
+    pack.write_text("question,answer\nRed planet?,Mars\n", encoding="utf-8")
+    return {"other_game": str(other), "pack": str(pack), "dir": str(tmp), "binary": str(binary), "missing": str(tmp / "missing.jsonl"),
             "scenario": str(SCENARIO), "journal": str(journal)}
 
 
 #: bad command lines for each command of the README's table ({dir}, {binary} ... are files made above)
 BAD: dict[str, list[list[str]]] = {
-    "demo": [["demo", "nosuch"], ["demo", "--profile", "nosuch", "--headless"], ["demo", "quiz", "--players", "0", "--headless"]],
+    "demo": [["demo", "nosuch"], ["demo", "--profile", "nosuch", "--headless"], ["demo", "quiz", "--players", "0", "--headless"],
+             ["demo", "quiz", "--headless", "--seconds", "-5"], ["demo", "quiz", "--headless", "--volume", "7"],
+             ["demo", "quiz", "--headless", "--seconds", "nan"], ["demo", "quiz", "--lang", "de"]],
     "play": [["play", "nosuch"], ["play", "quiz", "--profile", "nosuch"], ["play", "quiz", "--option", "rounds"],
              ["play", "quiz", "--profile", "header-4", "--headless", "--seconds", "0.1"],
              ["play", "quiz", "--resume", "{dir}"], ["play", "quiz", "--resume", "{scenario}"]],
@@ -57,13 +61,13 @@ BAD: dict[str, list[list[str]]] = {
     "resume": [["resume", "{dir}"], ["resume", "{binary}"], ["resume", "{scenario}"], ["resume", "{missing}"]],
     "pack": [["pack", "check", "{binary}"], ["pack", "check", "{missing}"], ["pack", "check", "{dir}"],
              ["pack", "check", "{journal}"]],
-    "results": [["results", "{dir}"], ["results", "{binary}"], ["results", "{missing}"], ["results", "{scenario}"],
+    "results": [["results", "{pack}"], ["results", "{dir}"], ["results", "{binary}"], ["results", "{missing}"], ["results", "{scenario}"],
                 ["results", "{journal}", "--csv", "--json"], ["results", "{other_game}"]],
     "scenario": [["scenario", "{dir}"], ["scenario", "{binary}"], ["scenario", "{journal}"], ["scenario", "{missing}"]],
     "diag": [["diag", "--profile", "nosuch"], ["diag", "--players", "x"]],
     "doctor": [["doctor", "--no-such-option"]],
     "wiring check": [["wiring", "check", "{binary}"]],
-    "wiring draw": [["wiring", "draw", "nosuch"]],
+    "wiring draw": [["wiring", "draw", "nosuch"], ["wiring", "draw", "header-4", "-o", "{dir}/x.png"]],
     "wiring table": [["wiring", "table", "{dir}"]],
     "wiring test": [["wiring", "test", "nosuch"], ["wiring", "test", "header-4"],
                     ["wiring", "test", "board-7-schicki", "--mock"]],
@@ -110,6 +114,16 @@ def test_bad_input_ends_in_one_line_not_a_traceback(command: str, tmp_path: Path
         assert "unexpected" not in last, (argv, last)  # a bug would say so; none of these is one
     assert not list(tmp_path.glob("data/buzzerbox/journals/*.jsonl")), "a failed start left a journal"
     assert not list(Path.cwd().glob("journal-*.jsonl"))
+    assert not (tmp_path / "x.png").exists(), "an SVG was written into a .png"
+
+
+def test_a_file_that_is_no_journal_is_named_so_not_damaged(tmp_path: Path, capsys) -> None:
+    pack = tmp_path / "friday.csv"
+    pack.write_text("question,answer\nRed planet?,Mars\n", encoding="utf-8")
+    for command in (["results"], ["replay"]):
+        status, err = one_line_ending(lambda command=command: main([*command, str(pack)]), capsys)
+        assert status == 1 and "damaged" not in err
+        assert "is not a buzzerbox journal" in err and f"buzzerbox pack check {pack}" in err
 
 
 def test_a_usage_error_exits_2_and_a_failure_1(tmp_path: Path, capsys) -> None:
