@@ -28,7 +28,9 @@ the board's crystal run fast or slow against the box; ``irq_service_us`` is
 how long one hard IRQ handler takes, so pins changing together are stamped
 in GPIO order, one service apart, as MicroPython on the rp2 does.
 ``capture="pio"`` replaces the pin IRQs by ``PioModel`` (the PIO sampler's
-output, firmware/buzzer/pio.py).
+output, firmware/buzzer/pio.py). While a lockout contest is armed, the loop
+also runs at the instant a competing press is confirmed (on the Pico the loop
+spins for it), so a lamp lights at its confirmation in virtual time.
 """
 
 from __future__ import annotations
@@ -413,6 +415,9 @@ class BoardSim:
             nxt = min(target, self.now_us + self.STEP_US)
             if self._queue and self._queue[0][0] < nxt:
                 nxt = max(self._queue[0][0], self.now_us)
+            due = self.board.lockout_due(self.ticks_us())
+            if due >= 0:  # the Pico's loop waits for a lockout confirmation (Board._spin): so does this one
+                nxt = max(self.now_us + 1, min(nxt, self.now_us + due))
             self.now_us = nxt
             due = []
             while self._queue and self._queue[0][0] <= self.now_us:

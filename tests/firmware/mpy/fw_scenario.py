@@ -262,7 +262,7 @@ Pin.pins[3].handler(Pin.pins[3])
 run2(30000)
 link2.inbox = b"Q\n?\n"
 run2(1000)
-print("held", [b.split()[-1] for b in sent_bodies(link2) if b[0] in "QH"])
+print("held", [[w for w in b.split() if w.startswith("held=")][0] for b in sent_bodies(link2) if b[0] in "QH"])
 # the way back to the REPL
 link2.inbox = b"M repl\n"
 run2(1000)
