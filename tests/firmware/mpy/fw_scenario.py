@@ -374,4 +374,46 @@ link7.write = lambda data: link7.sent.append(bytes(data)) or len(data)
 link7.inbox = proto.frame("R 0") + b"\n"
 steps(board7, 300000)
 print("hold_600s", bodies_of(link7, "PN"), board7.wraps)
+
+# lockout (protocol v3): two stations 10 µs apart within a 20 µs tie window (an arm
+# with a bad id refused); the lamps latched, the host's end, then the board's timeout
+# and a host gone silent
+Pin.pins = {}
+now[0] = 3000000
+link8 = Link()
+board8 = app.Board(HW, link8, PinMap27, ticks_us, "cafe0008")
+link8.inbox = proto.frame("L arm 7 c=0:0,1:1 g=1000 w=20 to=100000") + b"L arm 0 c=0:0 g=1 w=0 to=1\n"
+steps(board8, 1000, step=10)
+for gp, delay in ((2, 0), (27, 10)):
+    p = Pin.pins[gp]
+    now[0] += delay
+    p.level = 0
+    p.trig = Pin.IRQ_FALLING
+    p.handler(p)
+steps(board8, 30000, step=10)
+sent8 = sent_bodies(link8)
+print("lockout_lit", [b for b in sent8 if b[0] in "FX"], HW.spi.written.hex())
+print("lockout_then_press", [b.split()[0] + b.split()[1] for b in sent8 if b[0] in "FP"])
+link8.inbox = b"L end 7 on=1\n"
+steps(board8, 1000, step=10)
+print("lockout_end", board8.lockout.id, list(board8.light_mode[:2]), HW.spi.written.hex())
+link8.inbox = b"L 1 off\nL arm 8 c=0:0,1:1 g=1000 w=0 to=5000\n"
+steps(board8, 1000, step=10)
+for gp in (2, 27):  # released, then station 1 presses alone
+    Pin.pins[gp].level = 1
+    Pin.pins[gp].trig = Pin.IRQ_RISING
+    Pin.pins[gp].handler(Pin.pins[gp])
+steps(board8, 20000, step=10)
+q = Pin.pins[27]
+q.level = 0
+q.trig = Pin.IRQ_FALLING
+q.handler(q)
+steps(board8, 2000, step=10)
+lit8 = HW.spi.written.hex()
+steps(board8, 5000, step=10)
+print("lockout_timeout", lit8, HW.spi.written.hex(), board8.lockout.id, list(board8.lockout.dropped))
+link8.inbox = b"L 0 on\n"
+steps(board8, 1000, step=10)
+steps(board8, 3000000, step=1000)
+print("lockout_link_away", HW.spi.written.hex(), board8.link_aways, list(board8.light_mode[:2]))
 sys.stdout.write("done\n")
