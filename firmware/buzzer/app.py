@@ -176,10 +176,12 @@ class Board:
     the simulator). ``maintenance``: called on the ``M repl`` command (on the
     Pico: reboot into the REPL). ``spin_us``: how close to a lockout
     confirmation the loop waits for it (``LOCKOUT_SPIN_US`` on the Pico; 0 on
-    a virtual clock, where the simulator steps at ``lockout_due`` instead)."""
+    a virtual clock, where the simulator steps at ``lockout_due`` instead).
+    ``collect``: ``gc.collect`` on the Pico, run when a contest is armed."""
 
     def __init__(self, hw, link, pinmap, ticks_us, boot_id="00000000",
-                 edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None, spin_us=0):
+                 edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None, spin_us=0,
+                 collect=None):
         self.hw = hw
         self.link = link
         self.ticks = ticks_us
@@ -213,6 +215,7 @@ class Board:
         self._host_away = False
         self.link_aways = 0  # times the lamps went dark because no host spoke
         self.spin_us = spin_us
+        self._collect = collect
         self._step_at = now
         self.loop_worst = 0  # longest main-loop pass since the last heartbeat (µs)
         Pin = hw.Pin
@@ -260,6 +263,9 @@ class Board:
         self.lockout = Lockout(CHANNELS, 8 * self.light_chips)
         self._lit = []  # channels (and FIRST/TIE) the lockout lit in this pass
         self._own_clear = bytearray(self.light_chips)  # per chip byte: AND mask darkening the contest's lamps
+        self._own_bytes = []  # the chip bytes holding a contest lamp
+        self._lamp_byte = bytearray(CHANNELS)  # per competing input: its lamp's byte and bit in the chain
+        self._lamp_bit = bytearray(CHANNELS)
         self._blink_phase = -1
         self._lights_dirty = True
         if self.light_chips:
@@ -376,26 +382,41 @@ class Board:
         return self.lockout.next_due(self.deb, self.active_level, now)
 
     def _lockout_check(self, now):
+        self.lockout.check(self.deb, self.active_level, now, self._lit)
+        if self._lit:
+            self._light_lit()
+
+    def _light_lit(self):
+        """The lamps the lockout just lit, latched at once; then their reports."""
+        self._report_lit(self._latch_lit())
+
+    def _latch_lit(self):
+        """The critical path: the lit lamps into the chain's bytes (the contest's
+        other lamps dark with the first), shifted out, latched. Returns the
+        ticks at the latch."""
         lit = self._lit
-        lk = self.lockout
-        lk.check(self.deb, self.active_level, now, lit)
-        if not lit:
-            return
         out = self.light_bytes
-        n = self.light_chips
-        if lit[1] == FIRST:  # the first lamp: the contest's other lamps go dark with it
+        if lit[1] == FIRST:
             clear = self._own_clear
-            for b in range(n):
+            for b in self._own_bytes:
                 out[b] &= clear[b]
+        byte, bit = self._lamp_byte, self._lamp_bit
         i = 0
         while i < len(lit):
-            lamp = lk.lamp_of[lit[i]]
-            out[n - 1 - (lamp >> 3)] |= 1 << (lamp & 7)
+            ch = lit[i]
+            out[byte[ch]] |= bit[ch]
             i += 2
         self.spi.write(out)
-        self._rclk.value(1)
+        rclk = self._rclk
+        rclk.value(1)
         t = self.ticks()  # the lamps show from here
-        self._rclk.value(0)
+        rclk.value(0)
+        return t
+
+    def _report_lit(self, t):
+        """Each lamp's ``F`` event: the press's stamp, the latch, the latency."""
+        lit = self._lit
+        lk = self.lockout
         i = 0
         while i < len(lit):
             ch = lit[i]
@@ -411,8 +432,9 @@ class Board:
     def _spin(self):
         """A competing press confirms within ``spin_us``: wait for that very
         instant (new edges from the IRQ are taken meanwhile), light, return."""
-        lk, deb, ring, act = self.lockout, self.deb, self.edges, self.active_level
-        limit = ticks_add(self.ticks(), self.spin_us)
+        lk, deb, ring, act, ticks = self.lockout, self.deb, self.edges, self.active_level, self.ticks
+        limit = ticks_add(ticks(), self.spin_us)
+        lit = self._lit
         while lk.id:
             self._take_edges()
             now = self.now()
@@ -421,9 +443,15 @@ class Board:
                 return
             if due:
                 at = ticks_add(now, due)
-                ticks = self.ticks
-                while ring.tail == ring.head and ticks_diff(ticks(), at) < 0:
-                    pass
+                t = ticks()
+                while ring.tail == ring.head and ticks_diff(t, at) < 0:
+                    t = ticks()
+                if ring.tail != ring.head:
+                    continue  # a new edge (a bounce): the press is due later
+                ch = lk.due_ch  # next_due checked it, and no edge came since: decide at once
+                lk.decide(ch, deb.t0[ch], t, lit)  # with the very clock read that ended the wait
+                if lit:
+                    self._light_lit()
                 continue
             self._lockout_check(now)
 
@@ -454,6 +482,8 @@ class Board:
             if lk.id:
                 lk.drop(DROP_REARM)
             lk.arm(cid, pairs, g, w, to, start)
+            if self._collect is not None:
+                self._collect()  # a garbage collection now, not in the middle of the contest
         n = self.light_chips
         clear = self._own_clear
         for b in range(n):
@@ -461,6 +491,11 @@ class Board:
         for lamp in range(len(lk.owned)):
             if lk.owned[lamp]:
                 clear[n - 1 - (lamp >> 3)] &= ~(1 << (lamp & 7)) & 0xFF
+        self._own_bytes = [b for b in range(n) if clear[b] != 0xFF]
+        for ch in lk.chs:
+            lamp = lk.lamp_of[ch]
+            self._lamp_byte[ch] = n - 1 - (lamp >> 3)
+            self._lamp_bit[ch] = 1 << (lamp & 7)
         self._lights_dirty = True
         self._lockout_check(now)  # a press already held since the contest's start lights now
 
@@ -804,6 +839,8 @@ def run():
 
     from . import pinmap
 
+    import gc
+
     micropython.alloc_emergency_exception_buf(100)
     boot_id = binascii.hexlify(os.urandom(4)).decode()
     capture = getattr(pinmap, "CAPTURE", "irq")
@@ -813,5 +850,6 @@ def run():
 
         sampler = PioSampler(pinmap)
     board = Board(machine, UsbLink(), pinmap, time.ticks_us, boot_id, capture=capture,
-                  sampler=sampler, maintenance=lambda: enter_maintenance(machine, os))
+                  sampler=sampler, maintenance=lambda: enter_maintenance(machine, os),
+                  spin_us=LOCKOUT_SPIN_US, collect=gc.collect)
     serve(board, protect(micropython, machine))

@@ -50,6 +50,7 @@ class Lockout:
         self.winner_t0 = 0
         self.lit_at = 0  # ticks of the first lamp (the timeout runs from it)
         self.has_winner = False
+        self.due_ch = 0
         self.lamps = lamps
         self.owned = bytearray(lamps)  # lamps of the competing channels
         self.lit = bytearray(lamps)
@@ -114,39 +115,47 @@ class Lockout:
 
     def check(self, deb, active, now, out):
         """Light what the glitch filter confirmed by ``now``; the channels lit
-        are appended to ``out`` (preallocated by the caller), in the order
-        confirmed, with FIRST or TIE."""
-        phase, level, last, t0s = deb.phase, deb.level, deb.last, deb.t0
-        g = self.glitch
+        are appended to ``out`` (kept by the caller), in the order confirmed,
+        each followed by FIRST or TIE."""
         for ch in self.chs:
-            if self.state[ch] != WAITING:
-                continue
-            ph = phase[ch]
-            if (ph != 1 and ph != 2) or level[ch] != active:  # pending or pressed, and held now
-                continue
-            t0 = t0s[ch]
-            if ticks_diff(t0, self.start) < 0:
-                continue  # began before the contest: it never counts (released and pressed again, it may)
-            if ticks_diff(now, last[ch]) < g:
-                continue
-            if not self.has_winner:
-                self.has_winner = True
-                self.winner_t0 = t0
-                self.lit_at = now
-                self.state[ch] = LIT
-                self.lit[self.lamp_of[ch]] = 1
-                out.append(ch)
-                out.append(FIRST)
-            elif -self.tie <= ticks_diff(t0, self.winner_t0) <= self.tie:
-                self.state[ch] = LIT
-                self.lit[self.lamp_of[ch]] = 1
-                out.append(ch)
-                out.append(TIE)
-            else:
-                self.state[ch] = LOCKED
+            self.consider(deb, active, ch, now, out)
+
+    def consider(self, deb, active, ch, now, out):
+        """``check`` for one channel (the spin knows which press is due)."""
+        if self.state[ch] != WAITING:
+            return
+        ph = deb.phase[ch]
+        if (ph != 1 and ph != 2) or deb.level[ch] != active:  # pending or pressed, and held now
+            return
+        t0 = deb.t0[ch]
+        if ticks_diff(t0, self.start) < 0:
+            return  # began before the contest: it never counts (released and pressed again, it may)
+        if ticks_diff(now, deb.last[ch]) < self.glitch:
+            return
+        self.decide(ch, t0, now, out)
+
+    def decide(self, ch, t0, now, out):
+        """A competing press (first edge ``t0``) confirmed at ``now``: the first,
+        tied with it, or locked out. The spin calls this directly for the press
+        it waited for (``next_due`` checked the rest, and no edge came since)."""
+        if not self.has_winner:
+            self.has_winner = True
+            self.winner_t0 = t0
+            self.lit_at = now
+            kind = FIRST
+        elif -self.tie <= ticks_diff(t0, self.winner_t0) <= self.tie:
+            kind = TIE
+        else:
+            self.state[ch] = LOCKED
+            return
+        self.state[ch] = LIT
+        self.lit[self.lamp_of[ch]] = 1
+        out.append(ch)
+        out.append(kind)
 
     def next_due(self, deb, active, now):
-        """µs until the next competing press is confirmed (-1: none pending)."""
+        """µs until the next competing press is confirmed (-1: none pending);
+        that press's channel in ``due_ch``."""
         best = -1
         phase, level, last, t0s = deb.phase, deb.level, deb.last, deb.t0
         for ch in self.chs:
@@ -160,6 +169,7 @@ class Lockout:
                 due = 0
             if best < 0 or due < best:
                 best = due
+                self.due_ch = ch
         return best
 
     def confirmed_at(self, deb, ch):
