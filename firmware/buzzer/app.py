@@ -143,7 +143,7 @@ class EventRing:
         if k == PRESS:
             return "P %d b=%s c=%d w=%d t=%d n=%d p=%d" % (seq, boot, self.ch[i], self.w[i], self.t[i],
                                                           self.n[i], self.p[i])
-        if k == LAMP_FIRST or k == LAMP_TIE:
+        if k in (LAMP_FIRST, LAMP_TIE):
             return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d" % (
                 seq, boot, self.ch[i], "first" if k == LAMP_FIRST else "tie", self.n[i], self.w[i], self.t[i],
                 self.p[i], self.x[i])
@@ -262,6 +262,7 @@ class Board:
         self.light_bytes = bytearray(self.light_chips)
         self.lockout = Lockout(CHANNELS, 8 * self.light_chips)
         self._lit = []  # channels (and FIRST/TIE) the lockout lit in this pass
+        self._arming = False
         self._own_clear = bytearray(self.light_chips)  # per chip byte: AND mask darkening the contest's lamps
         self._own_bytes = []  # the chip bytes holding a contest lamp
         self._lamp_byte = bytearray(CHANNELS)  # per competing input: its lamp's byte and bit in the chain
@@ -422,7 +423,7 @@ class Board:
             ch = lit[i]
             t0 = self.deb.t0[ch]
             lat = ticks_diff(t, lk.confirmed_at(self.deb, ch))
-            if lat > lk.worst_us:
+            if lat > lk.worst_us and not self._arming:  # lit by a late arm: the arm's delay, not the board's
                 lk.worst_us = lat
             self.events.add(LAMP_FIRST if lit[i + 1] == FIRST else LAMP_TIE, ch, self.wraps_at(t0), t0,
                             lk.id, ticks_diff(t, t0), lat if lat > 0 else 0)
@@ -497,13 +498,18 @@ class Board:
             self._lamp_byte[ch] = n - 1 - (lamp >> 3)
             self._lamp_bit[ch] = 1 << (lamp & 7)
         self._lights_dirty = True
-        self._lockout_check(now)  # a press already held since the contest's start lights now
+        self._arming = True
+        self._lockout_check(now)  # a press made since the contest's start, before the arm came, lights now
+        self._arming = False
 
     def _end(self, parts):
-        """``L end <id>|* [on=<lamps>]``: the host's decision; its lamps on, the contest gone."""
+        """``L end <id>|* [on=<lamps>]``: the host's decision; its lamps on, the contest
+        gone. For a contest the board no longer holds nothing happens (a repeated end
+        must not switch on a lamp the host has turned off since)."""
         lk = self.lockout
-        if parts[2] == "*" or int(parts[2]) == lk.id:
-            lk.drop(DROP_HOST)
+        if parts[2] != "*" and int(parts[2]) != lk.id:
+            return
+        lk.drop(DROP_HOST)
         f = proto.fields(parts[3:])
         if "on" in f and f["on"] not in ("", "-"):
             for lamp in f["on"].split(","):
@@ -831,6 +837,7 @@ def serve(board, wdt, steps=-1):
 def run():
     """Entry point on the Pico (main.py): build the board and loop forever."""
     import binascii
+    import gc
     import os
     import time
 
@@ -838,8 +845,6 @@ def run():
     import micropython
 
     from . import pinmap
-
-    import gc
 
     micropython.alloc_emergency_exception_buf(100)
     boot_id = binascii.hexlify(os.urandom(4)).decode()

@@ -93,6 +93,7 @@ class BoardSource(Source):
         self._ever_opened = False  # later absences are the session's "went away"
         #: who hears of the lamps the board lit itself (the lockout referee)
         self.on_lamp: Callable[[LampLit], None] | None = None
+        self._follower: Any = None
 
     @classmethod
     def from_profile(cls, profile: Any, **kwargs: Any) -> BoardSource:
@@ -187,6 +188,19 @@ class BoardSource(Source):
                 self._lights[ch] = "on"
             self.session.end(contest, on)
             self._take_outbox()
+
+    def follow_lockout(self, box: Any) -> None:
+        """Let the board light the first lamp of ``box``'s contests itself, when
+        its game declares them (``GameSpec.lamp_contest``) and the board speaks
+        protocol v3; the box's decision confirms or overrides it. A previous
+        game's hook is closed first (the menu keeps one board for every game)."""
+        from controller.sources.board.lockout import BoardLockout
+
+        if self._follower is not None:
+            self._follower.close()
+            self._follower = None
+        if getattr(box.spec, "lamp_contest", None) is not None:
+            self._follower = BoardLockout(box, self)
 
     def board_ticks(self, box_us: int) -> int | None:
         """The board's ticks at box time ``box_us`` (None until the clock is synced)."""

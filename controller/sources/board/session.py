@@ -176,6 +176,7 @@ class BoardSession:
         #: it would make a later press the first), and what the board was last told
         self.wanted: Arm | None = None
         self._wanted_heard = False
+        self._ends: dict[int, str] = {}  # the end sent for each recent contest: sent again if it was lost
         #: the board darkened its lamps (no host for a while): the host's lights
         #: must be sent again (``BoardSource`` does, and clears this)
         self.relight = False
@@ -234,9 +235,12 @@ class BoardSession:
         host lights for it, switched on in the same command (no flicker)."""
         if self.wanted is not None and self.wanted.contest == contest:
             self.wanted = None
+        body = f"L end {contest} on={','.join(str(lamp) for lamp in on) or '-'}"
+        self._ends[contest] = body
+        while len(self._ends) > 16:
+            del self._ends[next(iter(self._ends))]
         if self.hello_seen and self.info.lockout:
-            lamps = ",".join(str(lamp) for lamp in on) or "-"
-            self.outbox.append(f"L end {contest} on={lamps}")
+            self.outbox.append(body)
 
     def _reconcile(self, held: int) -> None:
         """The board holds contest ``held`` (0: none): put right what a lost
@@ -246,8 +250,9 @@ class BoardSession:
             return
         wanted = self.wanted
         if held and (wanted is None or wanted.contest != held):
-            log.info("board holds lockout contest %d the host does not: ending it", held)
-            self.outbox.append(f"L end {held} on=-")
+            log.info("board holds lockout contest %d the host does not (its end lost, or another "
+                     "host's): ending it", held)
+            self.outbox.append(self._ends.get(held, f"L end {held} on=-"))
         if wanted is not None and held != wanted.contest and not self._wanted_heard:
             log.info("board does not hold lockout contest %d (its arm was lost?): arming again", wanted.contest)
             self.outbox.append(wanted.body())
