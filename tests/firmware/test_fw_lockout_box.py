@@ -177,6 +177,10 @@ def test_quiz_the_box_overrides_a_lamp_its_ranking_does_not_give(table) -> None:
     (rec,) = t.records("lamp")
     assert [b["station"] for b in rec["board"]] == [1] and rec["board"][0]["press_us"] == t.sim.box_time(at + 100)
     assert rec["pi"] == [{"station": 0, "press_us": t.sim.box_time(at)}] and rec["late"] is False
+    from controller import journal
+
+    kept = journal.read(t.path)  # the record is kept, not replayed, and no reader calls it unknown
+    assert box_from_journal(kept).summary()["winner"] == 0 and not any("lamp" in n for n in kept.notes())
 
 
 def test_reaction_duel_first_press_wins_the_lamp(table) -> None:
