@@ -51,7 +51,7 @@ GOAL_US = 100
 def run_fw(runtime: str) -> dict[str, list[float]]:
     if runtime == "cpython":
         cmd = [sys.executable, str(FW_BENCH)]
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
         cwd = ROOT
     else:
         cmd = ["node", "run_firmware.mjs", str(ROOT / "firmware" / "buzzer"), str(FW_BENCH)]

@@ -3,7 +3,7 @@
 # and under CPython (PYTHONPATH=firmware), with the stock pin map, stand-ins for the
 # pins and SPI, and a press that interrupts the loop whenever its moment has come
 # (the first clock read after it runs the pin's IRQ handler, as a hard IRQ would).
-# Prints one result per line: "lat" (the glitch filter's confirmation -> the lamp
+# The stand-ins are tests/firmware/mpy/fakehw.py. Prints one result per line: "lat" (the glitch filter's confirmation -> the lamp
 # latch, as the board measured it, µs), "latch" (the same from the latch pin's own
 # record), "loop_idle"/"loop_armed" (main-loop pass, µs), "tick_cost", "path_cost"
 # and "idle_pass" (the lamp path and an idle pass on a clock that stands still).
@@ -12,6 +12,7 @@ import sys
 from buzzer import app, proto
 from buzzer import pinmap as PINMAP
 from buzzer.debounce import ticks_diff
+from fakehw import HW, SPI, Link, Pin
 
 MASK = (1 << 30) - 1
 CONTESTS = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 150
@@ -57,70 +58,19 @@ def ticks_us():
     return t
 
 
-class Pin:
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    IRQ_FALLING = 4
-    IRQ_RISING = 8
-    pins = {}
-
-    def __init__(self, pid, mode=-1, pull=-1, value=None):
-        self.pid = pid
-        self.level = 1 if value is None else value
-        self.handler = None
-        self.trig = 0
-        Pin.pins[pid] = self
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        if self.pid == PINMAP.LIGHT_LATCH and v == 1 and self.level == 0:
-            latches.append((real_us() & MASK, SPI.shifted))
-        self.level = v
-
-    def irq(self, handler=None, trigger=0, hard=False):
-        self.handler = handler
-        return self
-
-    def flags(self):
-        return self.trig
+def watch_pin(pin, mode, pull, value):
+    if mode is None and pin.pid == PINMAP.LIGHT_LATCH and value == 1:
+        latches.append((real_us() & MASK, shifted[0]))
 
 
-class SPI:
-    shifted = b""  # what the light chain holds until the next latch
-
-    def __init__(self, *a, **kw):
-        self.sr = bytearray(b"\xff" * PINMAP.SR_CHIPS)
-
-    def readinto(self, buf):
-        buf[:] = self.sr
-
-    def write(self, data):
-        SPI.shifted = bytes(data)
+def watch_spi(data):
+    shifted[0] = data
 
 
-class HW:
-    Pin = Pin
-
-    @staticmethod
-    def SPI(*a, **kw):
-        return SPI()
-
-
-class Link:
-    def __init__(self):
-        self.inbox = b""
-        self.lines = []
-
-    def read(self):
-        d = self.inbox
-        self.inbox = b""
-        return d
-
-    def write(self, data):
-        self.lines.append(bytes(data))
-        return len(data)
+shifted = [b""]  # what the light chain holds until the next latch
+Pin.watch = watch_pin
+SPI.chips = PINMAP.SR_CHIPS
+SPI.watch = watch_spi
 
 
 def pct(values, p):
@@ -208,14 +158,14 @@ def main():
         pending[:] = [((real_us() + 2000) & MASK, gp, 1)]
         run(3000, loop_armed)
         run(PINMAP.DEBOUNCE["bounce_us"] + 2000, loop_idle)
-        for raw in link.lines:
+        for raw in link.sent:
             body = proto.unframe(raw)
             if body[0] == "F":
                 f = proto.fields(body.split()[2:])
                 lat.append(int(f["lat"]))
             if body[0] in "PNF":
                 seq_acked = int(body.split()[1])
-        link.lines = []
+        link.sent = []
     path, idle = path_cost(board, direct[0], glitch)
     print("runtime", sys.implementation.name)
     print("path_cost", int(path * 100) / 100)

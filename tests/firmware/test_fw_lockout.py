@@ -7,28 +7,18 @@ speaks any more."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from controller.sources.board import Arm, BoardSource, LampLit
 from controller.sources.board_sim import BoardSim
-from tests.firmware.conftest import CHANNELS, Sink
+from tests.firmware.conftest import CHANNELS, Sink, wait_until
 
 LAMPS = {(0, "bell"): 0, (1, "bell"): 1, (2, "bell"): 2}
 GLITCH = 1000  # the stock pin map's glitch filter (db=10000/1000/...)
 #: sim.press bounces at 200, 350, 600 and settles at 650 µs: the filter confirms 1 ms later
 CONFIRM_AFTER = 650 + GLITCH
-
-
-def wait_until(cond: Callable[[], bool], what: str, limit_s: float = 10.0) -> None:
-    """Poll ``cond`` until it holds; a generous bound only for a hang."""
-    end = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"never: {what}")
-        time.sleep(0.001)
 
 
 class LampRig:

@@ -26,18 +26,10 @@ from controller.sources.board_sim import BoardSim
 from firmware.buzzer import proto
 from games import registry
 from games.base import GameEvent
+from tests.firmware.conftest import wait_until
 
 CHANNELS = {0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}
 LAMPS = {(0, "bell"): 0, (1, "bell"): 1, (2, "bell"): 2}
-
-
-def wait_until(cond: Callable[[], bool], what: str, limit_s: float = 20.0) -> None:
-    """Poll for readiness; the bound only catches a hang."""
-    end = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"never: {what}")
-        time.sleep(0.001)
 
 
 class Table:

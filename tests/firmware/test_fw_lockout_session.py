@@ -13,7 +13,7 @@ from controller.sources.board.lockout import Disagreement, End, LockoutReferee
 from controller.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
 from games.base import LampContest
-from tests.firmware.conftest import CHANNELS
+from tests.firmware.test_fw_driver_hardening import connected_session
 
 HELLO3 = ("H v=3 fw=3.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-19 sr=32-95 lights=0-63 hb=250000 "
           "cap=256 db=10000/1000/10000000 cap_kind=irq pd=20 held=- lk=0 la=0")
@@ -22,12 +22,7 @@ ARM = Arm(7, ((0, 0), (1, 1)), 1000, 20, 10_000_000)
 
 
 def session(hello: str = HELLO3) -> BoardSession:
-    s = BoardSession(CHANNELS, sync_burst=1)
-    s.opened(0)
-    s.receive(frame(hello), 0)
-    s.receive(frame("K from=1 lost=0"), 0)
-    s.receive(frame("C r=1 w=0 t=1000"), 10)
-    assert s.connected
+    s = connected_session(hello)
     s.outbox.clear()
     return s
 

@@ -33,7 +33,7 @@ def run_micropython() -> str:
 
 
 def run_cpython() -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
     proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

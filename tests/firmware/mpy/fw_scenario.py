@@ -10,6 +10,7 @@ except ImportError:
 
 from buzzer import app, proto
 from buzzer.debounce import Debouncer, ticks_diff
+from fakehw import HW, SPI, Link, Pin
 
 MASK = (1 << 30) - 1
 now = [MASK - 20000]  # start 20 ms before the 2^30 wrap
@@ -19,59 +20,17 @@ def ticks_us():
     return now[0]
 
 
-class Pin:
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    IRQ_FALLING = 4
-    IRQ_RISING = 8
-    pins = {}
-
-    def __init__(self, pid, mode=-1, pull=-1, value=None):
-        self.pid = pid
-        self.level = 1 if value is None else value
-        if pid == PinMap.LIGHT_OE:
+def watch_pin(pin, mode, pull, value):
+    """The light chain's latch and /OE, as the board drives them."""
+    if mode is not None:
+        if pin.pid == PinMap.LIGHT_OE:
             hwlog.append("oe out %s" % value if mode == Pin.OUT else "oe input pull=%s" % pull)
-        self.handler = None
-        self.trig = 0
-        Pin.pins[pid] = self
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        if self.pid in (PinMap.LIGHT_LATCH, PinMap.LIGHT_OE) and v != self.level:
-            hwlog.append("pin %d=%d" % (self.pid, v))
-        self.level = v
-
-    def irq(self, handler=None, trigger=0, hard=False):
-        self.handler = handler
-        return self
-
-    def flags(self):
-        return self.trig
+    elif pin.pid in (PinMap.LIGHT_LATCH, PinMap.LIGHT_OE):
+        hwlog.append("pin %d=%d" % (pin.pid, value))
 
 
-class SPI:
-    def __init__(self, *a, **kw):
-        self.sr = bytearray(b"\xff")
-        self.written = b""
-
-    def readinto(self, buf):
-        buf[:] = self.sr
-
-    def write(self, data):
-        self.written = bytes(data)
-        hwlog.append("spi %s" % bytes(data).hex())
-
-
-class HW:
-    Pin = Pin
-    spi = None
-
-    @staticmethod
-    def SPI(*a, **kw):
-        HW.spi = SPI()
-        return HW.spi
+Pin.watch = watch_pin
+SPI.watch = lambda data: hwlog.append("spi %s" % data.hex())
 
 
 class PinMap:
@@ -85,21 +44,6 @@ class PinMap:
     STATUS_LED = 25
     ACTIVE_LEVEL = 0
     DEBOUNCE = {"bounce_us": 10000, "glitch_us": 1000, "stuck_us": 10000000}
-
-
-class Link:
-    def __init__(self):
-        self.sent = []
-        self.inbox = b""
-
-    def read(self):
-        d = self.inbox
-        self.inbox = b""
-        return d
-
-    def write(self, data):
-        self.sent.append(bytes(data))
-        return len(data)
 
 
 print("crc", "%04X" % proto.crc16(b"123456789"))
