@@ -232,6 +232,10 @@ class BoardLockout:
         ref = self._referee()
         if ref is None or self.rule is None:
             return
+        with self._lock:
+            lamps, self._lamps = self._lamps, []
+        if not events and not lamps:
+            return  # a contest opens, closes or is decided only with an event of the game
         box = self.box
         contest = self.rule(box.engine.public_view())
         since = contest.start_us if contest is not None else 0
@@ -239,13 +243,14 @@ class BoardLockout:
         def press_at(station: int) -> int | None:
             return self._press_at(station, since)
 
-        with self._lock:
-            lamps, self._lamps = self._lamps, []
         out: list[Output] = []
         for lit in lamps:
             out += ref.lamp(lit, box.now_us, press_at)
-        status_light = box.spec.status_light
-        lights_on = [s for s, row in enumerate(box.strip()) if status_light(str(row.get("status"))) == "on"]
+        cur = ref.current
+        lights_on: list[int] = []
+        if cur is not None and (contest is None or contest.key != cur.key or contest.winners is not None):
+            status_light = box.spec.status_light  # the box's lamps, for the end of the contest
+            lights_on = [s for s, row in enumerate(box.strip()) if status_light(str(row.get("status"))) == "on"]
         out += ref.follow(contest, box.now_us, lights_on, press_at, self._start_ticks)
         self._send(out)
 
