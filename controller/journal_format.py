@@ -376,6 +376,9 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
 
 
 RECORD_TYPES = ("press", "host", "action", "tick", "notice", "end")
+#: record types a box writes for the record only, never replayed: the input board's
+#: lockout lamps that the box's decision overrode (controller/sources/board/lockout.py)
+RECORDED_ONLY = frozenset({"lamp"})
 
 
 def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
@@ -465,7 +468,7 @@ class Journal:
         return zip(self.record_lines, self.records, strict=True)
 
     def unknown_types(self) -> list[str]:
-        return sorted({r.type for r in self.records if isinstance(r, OtherRecord)})
+        return sorted({r.type for r in self.records if isinstance(r, OtherRecord) and r.type not in RECORDED_ONLY})
 
     def notes(self) -> list[str]:
         """What a person should know before trusting an outcome, one line

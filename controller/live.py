@@ -389,6 +389,9 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     at the level it rests at now (a stuck button is found at once)."""
     box.latency_guard_us = source.report_delay_us(profile.debounce)
     box.debouncer.start_all(source.levels(), box_now_us() + box.time_offset_us)
+    follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
+    if follow_lockout is not None:
+        follow_lockout(box)
 
 
 # -- the game itself -----------------------------------------------------------------------

@@ -397,6 +397,28 @@ def fire_due(next_deadline_us: Callable[[], int | None], fire: Callable[[int], l
     return events
 
 
+@dataclass(frozen=True)
+class LampContest:
+    """A race for the first lamp, as the game's public view shows it: an input
+    board with lockout lights the first press's lamp itself, at hardware speed,
+    and the game's own decision then confirms or overrides it.
+
+    ``key`` names one contest (a new key is a new contest); ``stations`` are
+    the ones that may win it now; presses before ``start_us`` (game µs) never
+    count; ``winners`` is the game's decision once made (None: still open; ()
+    nobody); ``tie_window_us`` widens what the board lights as a tie."""
+
+    key: str
+    stations: tuple[int, ...]
+    start_us: int
+    winners: tuple[int, ...] | None = None
+    tie_window_us: int = 0
+
+
+#: a game's contest for the first lamp from its public view (None: no contest now)
+LampContestRule = Callable[[Mapping[str, Any]], "LampContest | None"]
+
+
 def _no_host(settings: GameSettings) -> HostBot | None:
     return None
 
@@ -463,6 +485,9 @@ class GameSpec:
     #: builds one seat's phone page from what that seat may see (``PhoneTable``);
     #: None: the generic page (the private view field by field, moves as text)
     phone_panel: Callable[[PhoneTable], PhonePanel] | None = None
+    #: the first press wins the lamp: an input board with lockout lights it itself
+    #: for the contest this reads from the public view (None: the box's lamps only)
+    lamp_contest: LampContestRule | None = None
 
     @property
     def default_options(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ Faults on demand: ``reboot``, ``unplug``/``replug`` (closes and reopens the
 pty: the device path changes, as a real re-enumeration can), ``stop_reading``/
 ``resume_reading`` (the host stops draining USB: the board can write nothing),
 ``inject`` (raw bytes on the wire), ``drop_lines``/``corrupt_lines`` (board ->
-host), ``corrupt_commands`` (host -> board).
+host), ``corrupt_commands``/``lose_commands`` (host -> board).
 
 USB and crystals: ``up_delay_us``/``down_delay_us`` hold board -> host and
 host -> board bytes for that much virtual time (asymmetric on purpose: the
@@ -28,7 +28,9 @@ the board's crystal run fast or slow against the box; ``irq_service_us`` is
 how long one hard IRQ handler takes, so pins changing together are stamped
 in GPIO order, one service apart, as MicroPython on the rp2 does.
 ``capture="pio"`` replaces the pin IRQs by ``PioModel`` (the PIO sampler's
-output, firmware/buzzer/pio.py).
+output, firmware/buzzer/pio.py). While a lockout contest is armed, the loop
+also runs at the instant a competing press is confirmed (on the Pico the loop
+spins for it), so a lamp lights at its confirmation in virtual time.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class _Link:
     def __init__(self, sim: BoardSim) -> None:
         self.sim = sim
         self.inbound: list[tuple[int, bytes]] = []  # (due virtual µs, host -> board bytes)
+        self._partial = b""  # a host -> board line not yet whole (only while lines are being lost)
         self.outbound: list[tuple[int, bytes]] = []  # (due virtual µs, board -> host bytes)
 
     def read(self) -> bytes:
@@ -103,12 +106,30 @@ class _Link:
             if data and sim._corrupt_cmds > 0:
                 sim._corrupt_cmds -= 1
                 data = data[:1] + bytes([data[1] ^ 0x04]) + data[2:] if len(data) > 1 else b"\x04"
+            if data and sim._lose:
+                data = self._lose_lines(data)
             if data:
                 self.inbound.append((sim.now_us + sim.down_delay_us, data))
         out = b""
         while self.inbound and self.inbound[0][0] <= sim.now_us:
             out += self.inbound.pop(0)[1]
         return out
+
+    def _lose_lines(self, data: bytes) -> bytes:
+        """Whole host -> board lines starting with a lost prefix vanish (``lose_commands``)."""
+        sim = self.sim
+        self._partial += data
+        keep = b""
+        while b"\n" in self._partial:
+            line, self._partial = self._partial.split(b"\n", 1)
+            prefix = next((p for p, n in sim._lose.items() if n > 0 and line.startswith(p)), None)
+            if prefix is None:
+                keep += line + b"\n"
+            else:
+                sim._lose[prefix] -= 1
+                if not sim._lose[prefix]:
+                    del sim._lose[prefix]
+        return keep
 
     def flush(self) -> None:
         """Bytes whose USB delay is over reach the host."""
@@ -221,6 +242,7 @@ class BoardSim:
         self.pio_period_us = pio_period_us
         self._irq_skew = 0  # µs added to the board's clock while an IRQ service runs
         self._corrupt_cmds = 0
+        self._lose: dict[bytes, int] = {}  # host -> board lines with this prefix: how many more to lose
         self.start_ticks = start_ticks
         self.host_offset_us = host_offset_us
         self.realtime = realtime
@@ -338,6 +360,11 @@ class BoardSim:
         with self._lock:
             self._corrupt_cmds += n
 
+    def lose_commands(self, prefix: bytes, n: int = 1) -> None:
+        """The next ``n`` host -> board lines starting with ``prefix`` never arrive."""
+        with self._lock:
+            self._lose[prefix] = self._lose.get(prefix, 0) + n
+
     def corrupt_lines(self, n: int = 1, kinds: bytes = b"PN") -> None:
         """The next ``n`` whole lines of these types get one bit flipped on the wire."""
         with self._lock:
@@ -413,6 +440,9 @@ class BoardSim:
             nxt = min(target, self.now_us + self.STEP_US)
             if self._queue and self._queue[0][0] < nxt:
                 nxt = max(self._queue[0][0], self.now_us)
+            due = self.board.lockout_due(self.ticks_us())
+            if due >= 0:  # the Pico's loop waits for a lockout confirmation (Board._spin): so does this one
+                nxt = max(self.now_us + 1, min(nxt, self.now_us + due))
             self.now_us = nxt
             due = []
             while self._queue and self._queue[0][0] <= self.now_us:

@@ -26,9 +26,10 @@ Where time is taken:
 from array import array
 
 from . import proto
-from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_diff
+from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks_diff
+from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
 
-VERSION = "2.0.0"
+VERSION = "3.0.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
@@ -38,6 +39,15 @@ _CTL_MAX = 16  # queued control lines (replies, heartbeats) beyond this are drop
 #: handlers, added to the longest handler measured (estimate; check on hardware, README)
 IRQ_SPREAD_US = 20
 WDT_TIMEOUT_MS = 2000  # the main loop feeds the watchdog every step; a hung loop resets the board
+#: no command from a host for this long: the link is gone (a host sends an ack every
+#: heartbeat and a clock request every second): the lockout is dropped, every lamp dark
+LINK_AWAY_US = 3000000
+#: while a contest is armed and a competing press is this close to its confirmation,
+#: the loop waits for that instant instead of running another pass (on the Pico: the
+#: lamp then lights within the spin's few µs, not within a whole loop period)
+LOCKOUT_SPIN_US = 1500
+LAMP_FIRST = 4  # event kinds beside the debouncer's PRESS/STUCK/UNSTUCK: a lamp the lockout lit
+LAMP_TIE = 5
 
 LIGHT_MODES = ("off", "on", "blink")
 
@@ -88,12 +98,13 @@ class EventRing:
         self.w = array("I", [0] * cap)  # the board's wrap count at t: the stamp is exact after any absence
         self.n = array("H", [0] * cap)
         self.p = array("I", [0] * cap)
+        self.x = array("I", [0] * cap)  # lamp events: µs from the glitch filter's confirmation to the latch
         self.first = 1  # oldest seq still held
         self.next = 1  # seq the next event gets
         self.send = 1  # next seq to transmit
         self.dropped = 0
 
-    def add(self, kind, ch, w, t, n, p):
+    def add(self, kind, ch, w, t, n, p, x=0):
         if self.next - self.first >= self.cap:
             self.dropped += 1
             return False
@@ -104,6 +115,7 @@ class EventRing:
         self.t[i] = t
         self.n[i] = n
         self.p[i] = p
+        self.x[i] = x
         self.next += 1
         return True
 
@@ -131,6 +143,10 @@ class EventRing:
         if k == PRESS:
             return "P %d b=%s c=%d w=%d t=%d n=%d p=%d" % (seq, boot, self.ch[i], self.w[i], self.t[i],
                                                           self.n[i], self.p[i])
+        if k in (LAMP_FIRST, LAMP_TIE):
+            return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d" % (
+                seq, boot, self.ch[i], "first" if k == LAMP_FIRST else "tie", self.n[i], self.w[i], self.t[i],
+                self.p[i], self.x[i])
         return "N %d b=%s c=%d k=%s w=%d t=%d" % (seq, boot, self.ch[i], _NOTICE[k], self.w[i], self.t[i])
 
 
@@ -158,10 +174,14 @@ class Board:
     ``capture``: ``"irq"`` (hard pin IRQs) or ``"pio"`` (a sampler object with
     ``drain(board)`` and ``period_us``: buzzer/pio.py on the Pico, a model in
     the simulator). ``maintenance``: called on the ``M repl`` command (on the
-    Pico: reboot into the REPL)."""
+    Pico: reboot into the REPL). ``spin_us``: how close to a lockout
+    confirmation the loop waits for it (``LOCKOUT_SPIN_US`` on the Pico; 0 on
+    a virtual clock, where the simulator steps at ``lockout_due`` instead).
+    ``collect``: ``gc.collect`` on the Pico, run when a contest is armed."""
 
     def __init__(self, hw, link, pinmap, ticks_us, boot_id="00000000",
-                 edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None):
+                 edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None, spin_us=0,
+                 collect=None):
         self.hw = hw
         self.link = link
         self.ticks = ticks_us
@@ -191,6 +211,13 @@ class Board:
         self._last_t = ticks_us()
         now = self._last_t
         self._beat_at = now
+        self._host_at = now  # the last command a host sent (the link is gone after LINK_AWAY_US)
+        self._host_away = False
+        self.link_aways = 0  # times the lamps went dark because no host spoke
+        self.spin_us = spin_us
+        self._collect = collect
+        self._step_at = now
+        self.loop_worst = 0  # longest main-loop pass since the last heartbeat (µs)
         Pin = hw.Pin
         self._pin_ch = {}
         self._pin_irq = {}
@@ -233,6 +260,13 @@ class Board:
             self.sr_prev[:] = self.sr_now
         self.light_mode = bytearray(8 * self.light_chips)
         self.light_bytes = bytearray(self.light_chips)
+        self.lockout = Lockout(CHANNELS, 8 * self.light_chips)
+        self._lit = []  # channels (and FIRST/TIE) the lockout lit in this pass
+        self._arming = False
+        self._own_clear = bytearray(self.light_chips)  # per chip byte: AND mask darkening the contest's lamps
+        self._own_bytes = []  # the chip bytes holding a contest lamp
+        self._lamp_byte = bytearray(CHANNELS)  # per competing input: its lamp's byte and bit in the chain
+        self._lamp_bit = bytearray(CHANNELS)
         self._blink_phase = -1
         self._lights_dirty = True
         if self.light_chips:
@@ -302,7 +336,7 @@ class Board:
             except Exception:  # noqa: BLE001, S110 - the link itself is broken: next step retries
                 pass
 
-    def step(self):
+    def _take_edges(self):
         if self.sampler is not None:
             self.sampler.drain(self)
         ring = self.edges
@@ -311,17 +345,189 @@ class Board:
             i = ring.tail
             deb.edge(ring.c[i], ring.lv[i], ring.t[i])
             ring.tail = i + 1 if i + 1 < ring.cap else 0
+
+    def step(self):
+        self._take_edges()
         if self.sr_chips:
             self._scan()
         now = self.now()
-        deb.poll(now)
+        d = ticks_diff(now, self._step_at)
+        self._step_at = now
+        if d > self.loop_worst:
+            self.loop_worst = d
+        lk = self.lockout
+        if lk.id:
+            self._lockout_check(now)  # before anything else: the lamp is what must be fast
+        self.deb.poll(now)
         self._read_commands(now)
+        if ticks_diff(now, self._host_at) >= LINK_AWAY_US and not self._host_away:
+            self._link_gone()
+        if lk.id and lk.timed_out(now):
+            lk.drop(DROP_TIMEOUT)
+            self._lights_dirty = True
         if ticks_diff(now, self._beat_at) >= HEARTBEAT_US:
             self._beat_at = now
             self.heartbeat(now)
         if self.light_chips:
             self._update_lights(now)
         self._transmit(now)
+        if self.spin_us and lk.id:
+            self._spin()
+
+    # ---- lockout --------------------------------------------------------------
+    def lockout_due(self, now):
+        """µs until the armed contest's next competing press is confirmed (-1: none);
+        the simulator steps the loop at that instant."""
+        if not self.lockout.id:
+            return -1
+        return self.lockout.next_due(self.deb, self.active_level, now)
+
+    def _lockout_check(self, now):
+        self.lockout.check(self.deb, self.active_level, now, self._lit)
+        if self._lit:
+            self._light_lit()
+
+    def _light_lit(self):
+        """The lamps the lockout just lit, latched at once; then their reports."""
+        self._report_lit(self._latch_lit())
+
+    def _latch_lit(self):
+        """The critical path: the lit lamps into the chain's bytes (the contest's
+        other lamps dark with the first), shifted out, latched. Returns the
+        ticks at the latch."""
+        lit = self._lit
+        out = self.light_bytes
+        if lit[1] == FIRST:
+            clear = self._own_clear
+            for b in self._own_bytes:
+                out[b] &= clear[b]
+        byte, bit = self._lamp_byte, self._lamp_bit
+        i = 0
+        while i < len(lit):
+            ch = lit[i]
+            out[byte[ch]] |= bit[ch]
+            i += 2
+        self.spi.write(out)
+        rclk = self._rclk
+        rclk.value(1)
+        t = self.ticks()  # the lamps show from here
+        rclk.value(0)
+        return t
+
+    def _report_lit(self, t):
+        """Each lamp's ``F`` event: the press's stamp, the latch, the latency."""
+        lit = self._lit
+        lk = self.lockout
+        i = 0
+        while i < len(lit):
+            ch = lit[i]
+            t0 = self.deb.t0[ch]
+            lat = ticks_diff(t, lk.confirmed_at(self.deb, ch))
+            if lat > lk.worst_us and not self._arming:  # lit by a late arm: the arm's delay, not the board's
+                lk.worst_us = lat
+            self.events.add(LAMP_FIRST if lit[i + 1] == FIRST else LAMP_TIE, ch, self.wraps_at(t0), t0,
+                            lk.id, ticks_diff(t, t0), lat if lat > 0 else 0)
+            i += 2
+        del lit[:]
+
+    def _spin(self):
+        """A competing press confirms within ``spin_us``: wait for that very
+        instant (new edges from the IRQ are taken meanwhile), light, return."""
+        lk, deb, ring, act, ticks = self.lockout, self.deb, self.edges, self.active_level, self.ticks
+        limit = ticks_add(ticks(), self.spin_us)
+        lit = self._lit
+        while lk.id:
+            self._take_edges()
+            now = self.now()
+            due = lk.next_due(deb, act, now)
+            if due < 0 or ticks_diff(ticks_add(now, due), limit) > 0:
+                return
+            if due:
+                at = ticks_add(now, due)
+                t = ticks()
+                while ring.tail == ring.head and ticks_diff(t, at) < 0:
+                    t = ticks()
+                if ring.tail != ring.head:
+                    continue  # a new edge (a bounce): the press is due later
+                ch = lk.due_ch  # next_due checked it, and no edge came since: decide at once
+                lk.decide(ch, deb.t0[ch], t, lit)  # with the very clock read that ended the wait
+                if lit:
+                    self._light_lit()
+                continue
+            self._lockout_check(now)
+
+    def _arm(self, parts, now):
+        """``L arm <id> c=<in>:<lamp>,... g=<µs> w=<µs> to=<µs> [s=<ticks>]``."""
+        if not self.light_chips:
+            raise ValueError("this board has no lamps to lock out")
+        cid = int(parts[2])
+        if not 0 < cid < 65536:
+            raise ValueError("contest id must be 1..65535")
+        f = proto.fields(parts[3:])
+        pairs = []
+        if "c" not in f or not all(k in f for k in ("g", "w", "to")):
+            raise ValueError("L arm needs c=<in>:<lamp>,... g= w= to=")
+        for item in f["c"].split(","):
+            ch, lamp = item.split(":")
+            pairs.append((int(ch), int(lamp)))
+        lk = self.lockout
+        if cid == lk.id:
+            lk.update(pairs)
+        else:
+            g, w, to = int(f["g"]), int(f["w"]), int(f["to"])
+            if not 0 < g <= 1000000 or not 0 <= w <= 1000000 or not 0 < to <= 100000000:
+                raise ValueError("g= 1..10^6, w= 0..10^6, to= 1..10^8 µs")
+            start = int(f["s"]) & 0x3FFFFFFF if "s" in f else now
+            if ticks_diff(start, now) > 0:
+                start = now  # a start in the future: the host's clock fit is off; from now
+            if lk.id:
+                lk.drop(DROP_REARM)
+            lk.arm(cid, pairs, g, w, to, start)
+            if self._collect is not None:
+                self._collect()  # a garbage collection now, not in the middle of the contest
+        n = self.light_chips
+        clear = self._own_clear
+        for b in range(n):
+            clear[b] = 0xFF
+        for lamp in range(len(lk.owned)):
+            if lk.owned[lamp]:
+                clear[n - 1 - (lamp >> 3)] &= ~(1 << (lamp & 7)) & 0xFF
+        self._own_bytes = [b for b in range(n) if clear[b] != 0xFF]
+        for ch in lk.chs:
+            lamp = lk.lamp_of[ch]
+            self._lamp_byte[ch] = n - 1 - (lamp >> 3)
+            self._lamp_bit[ch] = 1 << (lamp & 7)
+        self._lights_dirty = True
+        self._arming = True
+        self._lockout_check(now)  # a press made since the contest's start, before the arm came, lights now
+        self._arming = False
+
+    def _end(self, parts):
+        """``L end <id>|* [on=<lamps>]``: the host's decision; its lamps on, the contest
+        gone. For a contest the board no longer holds nothing happens (a repeated end
+        must not switch on a lamp the host has turned off since)."""
+        lk = self.lockout
+        if parts[2] != "*" and int(parts[2]) != lk.id:
+            return
+        lk.drop(DROP_HOST)
+        f = proto.fields(parts[3:])
+        if "on" in f and f["on"] not in ("", "-"):
+            for lamp in f["on"].split(","):
+                c = int(lamp)
+                if not 0 <= c < len(self.light_mode):
+                    raise ValueError("light channel %d does not exist" % c)
+                self.light_mode[c] = 1
+        self._lights_dirty = True
+
+    def _link_gone(self):
+        """No host for LINK_AWAY_US: nobody can end a contest or turn a lamp off,
+        so the board does both (a host back resends its lights: ``la=`` grew)."""
+        self._host_away = True
+        self.link_aways += 1
+        self.lockout.drop(DROP_LINK)
+        for i in range(len(self.light_mode)):
+            self.light_mode[i] = 0
+        self._lights_dirty = True
 
     def _scan(self):
         t = self._latch()
@@ -369,23 +575,28 @@ class Board:
         ev = self.events
         self._control(
             "H v=%d fw=%s boot=%s w=%d t=%d s=%d a=%d in=%s sr=%s lights=%s hb=%d cap=%d db=%d/%d/%d"
-            " cap_kind=%s pd=%d held=%s"
+            " cap_kind=%s pd=%d held=%s lk=%d la=%d"
             % (proto.PROTOCOL_VERSION, VERSION, self.boot_id, self.wraps, now,
                ev.next - 1, ev.first - 1, ranges(self.direct), ranges(sr),
                ranges(range(8 * self.light_chips)), HEARTBEAT_US, ev.cap,
                db["bounce_us"], db["glitch_us"], db["stuck_us"], self.capture,
-               self.direct_precision(), ranges(self.held())))
+               self.direct_precision(), ranges(self.held()), self.lockout.id, self.link_aways))
 
     def heartbeat(self, now):
         ev = self.events
         for i in range(len(self._ctl) - 1, -1, -1):
             if self._ctl[i][0] == "B":  # only the latest heartbeat is worth sending
                 self._ctl.pop(i)
-        self._control("B b=%s w=%d t=%d s=%d q=%d d=%d e=%d g=%d x=%d o=%d f=%d pd=%d"
+        lk = self.lockout
+        self._control("B b=%s w=%d t=%d s=%d q=%d d=%d e=%d g=%d x=%d o=%d f=%d pd=%d lk=%d lx=%d la=%d lp=%d"
+                      " ld=%d/%d/%d/%d"
                       % (self.boot_id, self.wraps, now, ev.send - 1, ev.next - ev.send,
                          ev.dropped, self.edges.dropped, self.glitches, self.sr_worst,
-                         self.ctl_dropped, self.faults, self.direct_precision()))
+                         self.ctl_dropped, self.faults, self.direct_precision(), lk.id, lk.worst_us,
+                         self.link_aways, self.loop_worst, lk.dropped[0], lk.dropped[1], lk.dropped[2],
+                         lk.dropped[3]))
         self.sr_worst = self.sr_interval
+        self.loop_worst = 0
         if self._led is not None:
             self._led.value(1 - self._led.value())
 
@@ -456,6 +667,8 @@ class Board:
             return
         op = parts[0]
         try:
+            self._host_at = now
+            self._host_away = False
             if op == "T":  # clock request: answer with the ticks of now
                 t = self.now()
                 self._control("C r=%d w=%d t=%d" % (int(parts[1]), self.wraps, t))
@@ -468,6 +681,10 @@ class Board:
                 lost = self.events.rewind(int(parts[1]))
                 self._unacked_since = now
                 self._control("K from=%d lost=%d" % (self.events.send, lost))
+            elif op == "L" and parts[1] == "arm":
+                self._arm(parts, now)
+            elif op == "L" and parts[1] == "end":
+                self._end(parts)
             elif op == "L":
                 self.set_light(parts[1], parts[2])
             elif op == "Q":
@@ -481,6 +698,7 @@ class Board:
                 self._maintenance()
             else:
                 self._error("unknown command %r (expected T, A, R, L, Q, M repl or ?)" % op[:8])
+                return
         except (IndexError, ValueError) as e:
             self._error("command %r: %s" % (text[:40], e))
 
@@ -527,10 +745,15 @@ class Board:
         self._lights_dirty = False
         out = self.light_bytes
         nchips = self.light_chips
+        lk = self.lockout
         for chip in range(nchips):
             v = 0
             for bit in range(8):
                 m = self.light_mode[8 * chip + bit]
+                if lk.has_winner:
+                    shown = lk.shows(8 * chip + bit)
+                    if shown >= 0:
+                        m = shown
                 if m == 1 or (m == 2 and phase):
                     v |= 1 << bit
             out[nchips - 1 - chip] = v  # the first byte out ends in the last chip
@@ -614,6 +837,7 @@ def serve(board, wdt, steps=-1):
 def run():
     """Entry point on the Pico (main.py): build the board and loop forever."""
     import binascii
+    import gc
     import os
     import time
 
@@ -631,5 +855,6 @@ def run():
 
         sampler = PioSampler(pinmap)
     board = Board(machine, UsbLink(), pinmap, time.ticks_us, boot_id, capture=capture,
-                  sampler=sampler, maintenance=lambda: enter_maintenance(machine, os))
+                  sampler=sampler, maintenance=lambda: enter_maintenance(machine, os),
+                  spin_us=LOCKOUT_SPIN_US, collect=gc.collect)
     serve(board, protect(micropython, machine))

@@ -11,7 +11,7 @@ byte on the board.
 
 from array import array
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_LINE = 512  # longest line either end accepts (the hello is the longest)
 
 

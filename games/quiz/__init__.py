@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import GameSettings, GameSpec, Option, OptionError
+from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
 from games.i18n import N_
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
@@ -42,6 +43,32 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
              "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices)}
             for q in pack.questions]
+
+
+#: who cannot win the lamp of an armed question: pressed too early, out, sitting it out
+_NOT_COMPETING = frozenset({"locked", "out", "sitting"})
+
+
+def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
+    """An armed question is a race for the first lamp; it is decided when the
+    turn is given (``answering``), a tie is called, or the question closes."""
+    armed_at = view.get("armed_at_us")
+    if armed_at is None:
+        return None
+    key = f"q{view.get('question')}@{armed_at}"
+    phase = view.get("phase")
+    if phase == "armed":
+        status = view.get("status", [])
+        return LampContest(key, tuple(s for s, st in enumerate(status) if st not in _NOT_COMPETING), armed_at)
+    if phase == "answering":
+        winners: tuple[int, ...] = (view["answering"],)
+    elif phase == "tie":
+        ties = view.get("ties") or [[]]
+        winners = tuple(ties[0])
+    else:
+        winner = view.get("winner")
+        winners = () if winner is None else (winner,)
+    return LampContest(key, (), armed_at, winners)
 
 
 @dataclass(frozen=True)
@@ -104,6 +131,7 @@ SPEC = QuizSpec(
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
     status_lights={"sitting": "off"},
+    lamp_contest=lamp_contest,
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
                 "and keeps the others in line. A wrong answer passes the question to the next in line."),
 )

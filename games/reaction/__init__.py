@@ -1,11 +1,38 @@
 """Reaction duel: the box's own wait-for-GO game."""
 
-from games.base import GameSpec
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import GameSpec, LampContest
 from games.i18n import N_
 from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
 from games.reaction.options import OPTIONS
+
+
+def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
+    """GO on the screen opens the race for the first lamp (a false start does not
+    compete); the round's result decides it."""
+    key = f"r{view.get('round')}"
+    start = view.get("t_show_us")
+    if view.get("phase") == "go" and start is not None:
+        early = set(view.get("false_starts", ()))
+        return LampContest(key, tuple(s for s in range(len(view.get("status", []))) if s not in early), start)
+    last = view.get("last") or {}
+    if view.get("phase") in ("result", "over") and last.get("round") == view.get("round") and start is not None:
+        if last.get("void"):
+            return LampContest(key, (), start, ())
+        order, ties = last.get("order") or [], last.get("ties") or []
+        if last.get("winner") is not None:
+            winners: tuple[int, ...] = (last["winner"],)
+        elif ties and order and ties[0][0] == order[0]:
+            winners = tuple(ties[0])
+        else:
+            winners = ()
+        return LampContest(key, (), start, winners)
+    return None
+
 
 SPEC = GameSpec(
     name="reaction",
@@ -24,6 +51,7 @@ SPEC = GameSpec(
     phase_labels={"ready": N_("Ready"), "wait": N_("Wait for it"), "decoy": N_("Wait for it"), "go": N_("GO"),
                   "result": N_("Result")},
     status_lights={"winner": "on", "reacted": "blink"},
+    lamp_contest=lamp_contest,
     summary=N_("Wait for GO, then press: the fastest wins the round. "
                 "Press before GO, or on a decoy, and you sit the round out."),
 )

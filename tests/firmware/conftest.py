@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -13,6 +14,15 @@ from controller.sources.board_sim import BoardSim
 
 CHANNELS = {0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell"), 33: (0, "a"), 34: (1, "a")}
 LIGHTS = {(0, "bell"): 0, (1, "bell"): 1}
+
+
+def wait_until(cond: Callable[[], bool], what: str, limit_s: float = 20.0) -> None:
+    """Poll ``cond`` until it holds (readiness, never a duration); the bound only catches a hang."""
+    end = time.monotonic() + limit_s
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"never: {what}")
+        time.sleep(0.001)
 
 
 class Sink:

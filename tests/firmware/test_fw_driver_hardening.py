@@ -20,10 +20,10 @@ HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-19 sr=32-95 light
          "cap=256 db=10000/1000/10000000 cap_kind=irq pd=20 held=-")
 
 
-def connected_session() -> BoardSession:
+def connected_session(hello: str = HELLO) -> BoardSession:
     s = BoardSession(CHANNELS, sync_burst=1)
     s.opened(0)
-    s.receive(frame(HELLO), 0)
+    s.receive(frame(hello), 0)
     s.receive(frame("K from=1 lost=0"), 0)
     s.receive(frame("C r=1 w=0 t=1000"), 10)
     assert s.connected

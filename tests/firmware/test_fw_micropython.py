@@ -33,7 +33,7 @@ def run_micropython() -> str:
 
 
 def run_cpython() -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "firmware"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
     proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -111,3 +111,18 @@ def test_a_600_s_hold_while_unplugged_keeps_its_wrap_under_micropython() -> None
     assert [e["c"] for e in events] == ["0", "0", "1", "0"]  # press, stuck, the other press, unstuck
     assert at[2] - at[0] == 600_000_000 and at[3] == at[2]
     assert line.endswith(" 1")  # the board counted the wrap
+
+
+def test_lockout_lights_at_the_confirmation_under_micropython() -> None:
+    """Two presses 10 µs apart within a 20 µs tie window: both lamps latched at the
+    glitch filter's confirmation (lat=0 on the scenario's clock, which stands still
+    inside a pass), each lamp's report sent before its press; the host's end lights
+    its choice; the timeout and a silent host leave every lamp dark."""
+    out = run_micropython().splitlines()
+    assert ("lockout_lit [\"X command 'L arm 0 c=0:0 g=1 w=0 to=1': contest id must be 1..65535\", "
+            "'F 1 b=cafe0008 c=0 k=first id=7 w=0 t=3001000 lit=1000 lat=0', "
+            "'F 3 b=cafe0008 c=1 k=tie id=7 w=0 t=3001010 lit=1000 lat=0'] 03") in out
+    assert "lockout_then_press ['F1', 'P2', 'F3', 'P4']" in out
+    assert "lockout_end 0 [0, 1] 02" in out  # contest gone, lamp 1 on as the host's own mode
+    assert "lockout_timeout 02 00 0 [1, 1, 0, 0]" in out  # lit, then dark: dropped by host 1, timeout 1
+    assert "lockout_link_away 00 1 [0, 0]" in out  # the host's lamp 0 too: no host, no lamp

@@ -14,7 +14,8 @@ Three jobs, three modules:
 * ``clock``: board µs from (wraps, ticks); the board -> box mapping and its
   honest error (``ClockMap``).
 * ``session``: the protocol, sans-I/O (lines and box time in, outputs and
-  commands out: the benchmark and tests drive it directly).
+  commands out: the benchmark and tests drive it directly), the board's
+  lockout contests among them (``Arm``, ``LampLit``).
 * ``serial_io``: the serial port and the reader thread (``BoardSource``).
 """
 
@@ -36,15 +37,17 @@ from controller.sources.board.serial_io import (
 from controller.sources.board.session import (
     BOARD_INPUT,
     BOARD_STATION,
+    Arm,
     BoardInfo,
     BoardSession,
     ChannelMap,
+    LampLit,
     Output,
     parse_ranges,
 )
 
 __all__ = [
     "BOARD_INPUT", "BOARD_PIDS", "BOARD_STATION", "BOARD_VID", "LIGHT_MODES", "TICKS_HALF", "TICKS_PERIOD",
-    "BoardInfo", "BoardLights", "BoardSession", "BoardSource", "ChannelMap", "ClockMap", "ClockSample",
-    "Output", "TickExtender", "find_board_port", "parse_ranges",
+    "Arm", "BoardInfo", "BoardLights", "BoardSession", "BoardSource", "ChannelMap", "ClockMap", "ClockSample",
+    "LampLit", "Output", "TickExtender", "find_board_port", "parse_ranges",
 ]

@@ -167,3 +167,10 @@ class ClockMap:
             raise ValueError("board clock not synced yet")
         dx = board_us - self._ref_board
         return board_us + round(self._ref_box + self._slope * dx)
+
+    def to_board(self, box_us: int) -> int:
+        """The inverse of ``to_box``: the board µs at box time ``box_us`` (the host
+        tells the board when a contest began, on the board's own clock)."""
+        if not self.samples:
+            raise ValueError("board clock not synced yet")
+        return round((box_us - self._ref_box + self._slope * self._ref_board) / (1.0 + self._slope))

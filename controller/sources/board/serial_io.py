@@ -21,8 +21,10 @@ from controller.sources.base import InputSink, Source
 from controller.sources.board.session import (
     BOARD_INPUT,
     BOARD_STATION,
+    Arm,
     BoardSession,
     ChannelMap,
+    LampLit,
     Output,
 )
 from controller.timeline import box_now_us
@@ -89,6 +91,9 @@ class BoardSource(Source):
         self.reader_alive = True
         self.internal_errors = 0
         self._ever_opened = False  # later absences are the session's "went away"
+        #: who hears of the lamps the board lit itself (the lockout referee)
+        self.on_lamp: Callable[[LampLit], None] | None = None
+        self._follower: Any = None
 
     @classmethod
     def from_profile(cls, profile: Any, **kwargs: Any) -> BoardSource:
@@ -164,6 +169,46 @@ class BoardSource(Source):
             if self.session.connected:
                 self._write([f"L {ch} {mode}"])
 
+    @property
+    def lockout(self) -> bool:
+        """The board now connected lights a contest's first lamp itself (protocol v3)."""
+        return self.session.hello_seen and self.session.info.lockout
+
+    def arm_lockout(self, request: Arm) -> None:
+        """Have the board hold a contest (sent at once; again after a loss or a reboot)."""
+        with self._lock:
+            self.session.arm(request)
+            self._take_outbox()
+
+    def end_lockout(self, contest: int, on: tuple[int, ...] = ()) -> None:
+        """The host's decision: the board drops the contest and lights ``on`` (lamp
+        channels, remembered like ``set_light`` for a reconnect)."""
+        with self._lock:
+            for ch in on:
+                self._lights[ch] = "on"
+            self.session.end(contest, on)
+            self._take_outbox()
+
+    def follow_lockout(self, box: Any) -> None:
+        """Let the board light the first lamp of ``box``'s contests itself, when
+        its game declares them (``GameSpec.lamp_contest``) and the board speaks
+        protocol v3; the box's decision confirms or overrides it. A previous
+        game's hook is closed first (the menu keeps one board for every game)."""
+        from controller.sources.board.lockout import BoardLockout
+
+        if self._follower is not None:
+            self._follower.close()
+            self._follower = None
+        if getattr(box.spec, "lamp_contest", None) is not None:
+            self._follower = BoardLockout(box, self)
+
+    def board_ticks(self, box_us: int) -> int | None:
+        """The board's ticks at box time ``box_us`` (None until the clock is synced)."""
+        clock = self.session.clock
+        if not clock.ready:
+            return None
+        return clock.to_board(box_us) & ((1 << 30) - 1)
+
     # ---- reader thread -------------------------------------------------------
     def _find_port(self) -> str | None:
         if callable(self._port):
@@ -209,6 +254,9 @@ class BoardSource(Source):
         for o in outputs:
             if isinstance(o, Press):
                 sink.press(o)
+            elif isinstance(o, LampLit):
+                if self.on_lamp is not None:
+                    self.on_lamp(o)
             else:
                 sink.notice(o)
                 if o.station == BOARD_STATION and o.kind == "connected":
@@ -229,8 +277,12 @@ class BoardSource(Source):
 
     def _flush(self) -> None:
         with self._lock:
-            box, self.session.outbox = self.session.outbox, []
-            self._write(box)
+            self._take_outbox()
+
+    def _take_outbox(self) -> None:
+        """Caller holds the lock: the session's commands go out now."""
+        box, self.session.outbox = self.session.outbox, []
+        self._write(box)
 
     def _run(self) -> None:
         """The reader thread: its loop survives any error; if it ends anyway, the
@@ -297,6 +349,9 @@ class BoardSource(Source):
 
     def _receive(self, line: bytes, now: int) -> None:
         self._deliver(self.session.receive(line, now))
+        if self.session.relight:
+            self.session.relight = False
+            self._resend_lights()
 
     def _tick(self, now: int) -> None:
         self._deliver(self.session.tick(now))
@@ -332,5 +387,8 @@ class BoardLights:
         return sorted(self.source.light_map)
 
     def close(self) -> None:
+        wanted = self.source.session.wanted
+        if wanted is not None:
+            self.source.end_lockout(wanted.contest)
         for station, input_name in self.lights():
             self.source.set_light(station, input_name, "off")

@@ -3,7 +3,15 @@
 Lines and box time in; presses, notices and commands out. Every field of
 every line is range-checked before it is used: a damaged or hostile line is
 one log line and dropped, never an exception out of ``receive`` (a fuzz test
-holds it to that). Speaks protocol v2 and, for boards not yet updated, v1.
+holds it to that). Speaks protocol v3 (the board's lockout) and, for boards
+not yet updated, v2 and v1 (no lockout: the Pi's lamps only).
+
+Lockout (v3): ``arm``/``end`` queue the board's ``L arm``/``L end`` commands
+and remember what the host wants; every hello and heartbeat says which
+contest the board holds (``lk=``), so a lost command is sent again (an arm
+only while nothing of that contest has been heard of yet), and a contest the
+host no longer wants (a restarted host, an ``L end`` lost) is ended. A lamp
+the board lit arrives as a ``LampLit``, in sequence with the presses.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from controller.press import InputNotice, Press
 from controller.sources.board.clock import ClockMap, TickExtender, board_us
@@ -21,7 +29,9 @@ log = logging.getLogger(__name__)
 
 BOARD_STATION = -1  # the station number of whole-board notices (the runtime's HOST_STATION)
 BOARD_INPUT = "board"
-SPOKEN_VERSIONS = (1, 2)
+SPOKEN_VERSIONS = (1, 2, 3)
+LOCKOUT_VERSION = 3  # the first protocol with the board's lockout (``L arm``/``L end``, ``F`` lines)
+MAX_CONTEST = 65535
 BOARD_CHANNELS = 96  # input channels 0..95 (firmware/buzzer/app.py CHANNELS)
 LIGHT_CHANNELS = 64
 MAX_SEQ = (1 << 31) - 1
@@ -30,7 +40,41 @@ MAX_HELD = 4096  # events waiting for the clock sync; beyond, the board keeps th
 _BOOT = re.compile(r"[0-9a-f]{8}")
 _TEXT = re.compile(r"[\x21-\x7e]{1,32}")
 
-Output = Press | InputNotice
+@dataclass(frozen=True)
+class LampLit:
+    """The board lit a lamp of a contest by itself (protocol v3 ``F``): the
+    press's first edge and the lamp's latch, both on the box timeline
+    (``latency_us``: the glitch filter's confirmation to the latch, on the
+    board's clock)."""
+
+    contest: int
+    station: int
+    input: str
+    t_us: int  # the press's first edge (its board stamp, mapped)
+    lamp_us: int  # when the lamp came on
+    latency_us: int
+    tie: bool  # lit as tied with the first lamp, not as the first
+    source_event: str = ""
+
+
+@dataclass(frozen=True)
+class Arm:
+    """What the host asks the board to hold: one contest (``L arm``)."""
+
+    contest: int
+    pairs: tuple[tuple[int, int], ...]  # (board input channel, lamp channel) of every competitor
+    glitch_us: int
+    tie_us: int
+    timeout_us: int
+    start_ticks: int | None = None  # presses with an earlier first edge never count (None: from the arm)
+
+    def body(self) -> str:
+        pairs = ",".join(f"{ch}:{lamp}" for ch, lamp in self.pairs)
+        start = "" if self.start_ticks is None else f" s={self.start_ticks}"
+        return f"L arm {self.contest} c={pairs} g={self.glitch_us} w={self.tie_us} to={self.timeout_us}{start}"
+
+
+Output = Press | InputNotice | LampLit
 ChannelMap = Mapping[int, tuple[int, str]]
 
 
@@ -83,6 +127,16 @@ class BoardInfo:
     faults: int = 0
     glitches: int = 0
     scan_us: int = 0
+    glitch_us: int = 1000  # the board's glitch filter (hello db=): its presses and its lamps confirm after it
+    contest: int = 0  # the contest the board holds (hello/heartbeat lk=; 0: none)
+    link_aways: int = 0  # times the board darkened every lamp for want of a host (la=)
+    lamp_worst_us: int = 0  # longest confirmation -> lamp latch the board measured (lx=)
+    loop_worst_us: int = 0  # the board's longest main-loop pass in the last heartbeat interval (lp=)
+
+    @property
+    def lockout(self) -> bool:
+        """The board can light a contest's first lamp itself (v3 with lamps)."""
+        return self.version >= LOCKOUT_VERSION and bool(self.lights)
 
 
 class BoardSession:
@@ -117,6 +171,15 @@ class BoardSession:
         #: end's worst-case spread between stations) and µs taken off the stamp
         #: (the station's drop-jig offset), as the wiring profile says
         self.stamp_adjust: dict[tuple[int, str], tuple[int, int]] = {}
+        #: the contest the host wants the board to hold (None: none), whether a lamp
+        #: or a press of it has been heard of (then a lost arm is not sent again:
+        #: it would make a later press the first), and what the board was last told
+        self.wanted: Arm | None = None
+        self._wanted_heard = False
+        self._ends: dict[int, str] = {}  # the end sent for each recent contest: sent again if it was lost
+        #: the board darkened its lamps (no host for a while): the host's lights
+        #: must be sent again (``BoardSource`` does, and clears this)
+        self.relight = False
 
     def _reset_clock(self) -> None:
         self.ticks = TickExtender()
@@ -155,6 +218,44 @@ class BoardSession:
     def query_levels(self) -> None:
         """Ask the board which inputs are at their active level now (answer in ``info.held``)."""
         self.outbox.append("Q")
+
+    # ---- lockout ---------------------------------------------------------------
+    def arm(self, request: Arm) -> None:
+        """Hold this contest on the board (a repeated id: the competitors updated)."""
+        if not 0 < request.contest <= MAX_CONTEST:
+            raise ValueError(f"contest id {request.contest} out of range 1..{MAX_CONTEST}")
+        if self.wanted is None or self.wanted.contest != request.contest:
+            self._wanted_heard = False
+        self.wanted = request
+        if self.hello_seen and self.info.lockout:
+            self.outbox.append(request.body())
+
+    def end(self, contest: int, on: tuple[int, ...] = ()) -> None:
+        """The host's decision: the board drops the contest; ``on``: the lamps the
+        host lights for it, switched on in the same command (no flicker)."""
+        if self.wanted is not None and self.wanted.contest == contest:
+            self.wanted = None
+        body = f"L end {contest} on={','.join(str(lamp) for lamp in on) or '-'}"
+        self._ends[contest] = body
+        while len(self._ends) > 16:
+            del self._ends[next(iter(self._ends))]
+        if self.hello_seen and self.info.lockout:
+            self.outbox.append(body)
+
+    def _reconcile(self, held: int) -> None:
+        """The board holds contest ``held`` (0: none): put right what a lost
+        command, a reboot or a restarted host left different from ``wanted``."""
+        self.info.contest = held
+        if not self.info.lockout:
+            return
+        wanted = self.wanted
+        if held and (wanted is None or wanted.contest != held):
+            log.info("board holds lockout contest %d the host does not (its end lost, or another "
+                     "host's): ending it", held)
+            self.outbox.append(self._ends.get(held, f"L end {held} on=-"))
+        if wanted is not None and held != wanted.contest and not self._wanted_heard:
+            log.info("board does not hold lockout contest %d (its arm was lost?): arming again", wanted.contest)
+            self.outbox.append(wanted.body())
 
     def _set_connected(self, up: bool, now_us: int) -> list[Output]:
         if up == self.connected:
@@ -228,7 +329,7 @@ class BoardSession:
                 out += self._hello(fields(args), now_us)
             elif not self.hello_seen:
                 log.debug("board line before hello ignored (asked again after it): %s", body)
-            elif kind in ("P", "N"):
+            elif kind in ("P", "N", "F"):
                 out += self._event(kind, args, now_us)
             elif kind == "B":
                 out += self._heartbeat(fields(args), now_us)
@@ -274,6 +375,14 @@ class BoardSession:
             if not _TEXT.fullmatch(text):
                 raise ValueError(f"field {name}={text[:20]!r} is not a short word")
         pd = num(f, "pd", 1, 1_000_000, default=1)
+        glitch = self.info.glitch_us
+        if "db" in f:
+            db = f["db"].split("/")
+            if len(db) != 3:
+                raise ValueError(f"field db={f['db'][:20]!r} is not bounce/glitch/stuck")
+            glitch = num({"g": db[1]}, "g", 1, 1_000_000)
+        held_contest = num(f, "lk", 0, MAX_CONTEST, default=0)
+        link_aways = num(f, "la", 0, MAX_COUNT, default=0)
         out: list[Output] = []
         info = self.info
         if self.known_boot is not None and boot != self.known_boot:
@@ -289,6 +398,8 @@ class BoardSession:
             self._reset_clock()
             self.expected = 1
             self._ask_replay(0, now_us)
+            if self.wanted is not None:  # its start was on the old boot's clock: from the new arm on
+                self.wanted = replace(self.wanted, start_ticks=None)
         elif self.known_boot is None:
             # a fresh driver: what the board says a host acked is an earlier session's;
             # everything after it (sent to a host that died, or before this hello) comes again
@@ -302,12 +413,14 @@ class BoardSession:
         info.inputs, info.lights, info.capacity = inputs, lights, capacity
         info.capture, info.direct_precision_us = capture, pd
         info.held, info.held_at_us = held, now_us
+        info.glitch_us, info.link_aways = glitch, link_aways
         missing = sorted(ch for ch in self.channel_map if ch not in info.inputs)
         if missing:
             log.warning("channel map uses board channels %s that this board does not read "
                         "(it reads %s): check wiring/board-pinmap.toml", missing, f.get("in", "-")[:40])
         self.ticks.reference(wraps, ticks)
         self._start_sync(now_us)
+        self._reconcile(held_contest)
         log.info("board %s firmware %s (protocol v%d, %s capture) says hello", boot, firmware, version, capture)
         return out
 
@@ -377,8 +490,18 @@ class BoardSession:
         last_sent = num(f, "s", 0, MAX_SEQ)
         counters = {k: num(f, k, 0, MAX_COUNT, default=0) for k in ("d", "e", "g", "x", "o", "f")}
         pd = num(f, "pd", 1, 1_000_000, default=self.info.direct_precision_us)
+        held_contest = num(f, "lk", 0, MAX_CONTEST, default=0)
+        link_aways = num(f, "la", 0, MAX_COUNT, default=self.info.link_aways)
+        lamp_worst = num(f, "lx", 0, MAX_COUNT, default=0)
+        loop_worst = num(f, "lp", 0, MAX_COUNT, default=0)
         self.ticks.reference(wraps, ticks)
         info = self.info
+        if link_aways > info.link_aways:
+            log.warning("board darkened every lamp: it heard no host for a while; sending the lights again")
+            self.relight = True
+        info.link_aways, info.lamp_worst_us, info.loop_worst_us = link_aways, lamp_worst, loop_worst
+        if not self.replay_pending:
+            self._reconcile(held_contest)
         if counters["d"] > info.dropped_events:
             log.warning("board dropped %d press event(s) (its buffer of %d was full: the host "
                         "was not reading); the earliest were kept", counters["d"] - info.dropped_events,
@@ -424,6 +547,12 @@ class BoardSession:
         if kind == "P":
             num(f, "n", 0, 65535, default=1)
             num(f, "p", 0, 1 << 30, default=1)
+        elif kind == "F":
+            if f.get("k") not in ("first", "tie"):
+                raise ValueError(f"lamp kind {f.get('k', '')[:20]!r} is not first or tie")
+            num(f, "id", 1, MAX_CONTEST)
+            num(f, "lit", 0, 1 << 30)
+            num(f, "lat", 0, 1 << 30)
         elif f.get("k") not in ("stuck", "unstuck"):
             raise ValueError(f"notice kind {f.get('k', '')[:20]!r} is not stuck or unstuck")
         if self.replay_pending:
@@ -471,7 +600,17 @@ class BoardSession:
         extra_us, offset_us = self.stamp_adjust.get(where, (0, 0))
         t_box -= offset_us
         self.delivered += 1
+        if kind == "F":
+            contest = num(f, "id", 1, MAX_CONTEST)
+            if self.wanted is not None and self.wanted.contest == contest:
+                self._wanted_heard = True
+            return [LampLit(contest, station, name, t_box, t_box + num(f, "lit", 0, 1 << 30),
+                            num(f, "lat", 0, 1 << 30), f["k"] == "tie",
+                            source_event=f"{f.get('b') or self.known_boot}#{seq}")]
         if kind == "P":
+            wanted = self.wanted
+            if wanted is not None and any(ch == c for c, _ in wanted.pairs):
+                self._wanted_heard = True
             # what the stamp is worth against another clock: the board's own capture
             # precision or the mapping error, whichever is coarser, plus the front end's
             # spread; against a press of this very board (its clock): the capture alone

@@ -10,6 +10,7 @@ except ImportError:
 
 from buzzer import app, proto
 from buzzer.debounce import Debouncer, ticks_diff
+from fakehw import HW, SPI, Link, Pin
 
 MASK = (1 << 30) - 1
 now = [MASK - 20000]  # start 20 ms before the 2^30 wrap
@@ -19,59 +20,17 @@ def ticks_us():
     return now[0]
 
 
-class Pin:
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    IRQ_FALLING = 4
-    IRQ_RISING = 8
-    pins = {}
-
-    def __init__(self, pid, mode=-1, pull=-1, value=None):
-        self.pid = pid
-        self.level = 1 if value is None else value
-        if pid == PinMap.LIGHT_OE:
+def watch_pin(pin, mode, pull, value):
+    """The light chain's latch and /OE, as the board drives them."""
+    if mode is not None:
+        if pin.pid == PinMap.LIGHT_OE:
             hwlog.append("oe out %s" % value if mode == Pin.OUT else "oe input pull=%s" % pull)
-        self.handler = None
-        self.trig = 0
-        Pin.pins[pid] = self
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        if self.pid in (PinMap.LIGHT_LATCH, PinMap.LIGHT_OE) and v != self.level:
-            hwlog.append("pin %d=%d" % (self.pid, v))
-        self.level = v
-
-    def irq(self, handler=None, trigger=0, hard=False):
-        self.handler = handler
-        return self
-
-    def flags(self):
-        return self.trig
+    elif pin.pid in (PinMap.LIGHT_LATCH, PinMap.LIGHT_OE):
+        hwlog.append("pin %d=%d" % (pin.pid, value))
 
 
-class SPI:
-    def __init__(self, *a, **kw):
-        self.sr = bytearray(b"\xff")
-        self.written = b""
-
-    def readinto(self, buf):
-        buf[:] = self.sr
-
-    def write(self, data):
-        self.written = bytes(data)
-        hwlog.append("spi %s" % bytes(data).hex())
-
-
-class HW:
-    Pin = Pin
-    spi = None
-
-    @staticmethod
-    def SPI(*a, **kw):
-        HW.spi = SPI()
-        return HW.spi
+Pin.watch = watch_pin
+SPI.watch = lambda data: hwlog.append("spi %s" % data.hex())
 
 
 class PinMap:
@@ -85,21 +44,6 @@ class PinMap:
     STATUS_LED = 25
     ACTIVE_LEVEL = 0
     DEBOUNCE = {"bounce_us": 10000, "glitch_us": 1000, "stuck_us": 10000000}
-
-
-class Link:
-    def __init__(self):
-        self.sent = []
-        self.inbox = b""
-
-    def read(self):
-        d = self.inbox
-        self.inbox = b""
-        return d
-
-    def write(self, data):
-        self.sent.append(bytes(data))
-        return len(data)
 
 
 print("crc", "%04X" % proto.crc16(b"123456789"))
@@ -262,7 +206,7 @@ Pin.pins[3].handler(Pin.pins[3])
 run2(30000)
 link2.inbox = b"Q\n?\n"
 run2(1000)
-print("held", [b.split()[-1] for b in sent_bodies(link2) if b[0] in "QH"])
+print("held", [[w for w in b.split() if w.startswith("held=")][0] for b in sent_bodies(link2) if b[0] in "QH"])
 # the way back to the REPL
 link2.inbox = b"M repl\n"
 run2(1000)
@@ -374,4 +318,46 @@ link7.write = lambda data: link7.sent.append(bytes(data)) or len(data)
 link7.inbox = proto.frame("R 0") + b"\n"
 steps(board7, 300000)
 print("hold_600s", bodies_of(link7, "PN"), board7.wraps)
+
+# lockout (protocol v3): two stations 10 µs apart within a 20 µs tie window (an arm
+# with a bad id refused); the lamps latched, the host's end, then the board's timeout
+# and a host gone silent
+Pin.pins = {}
+now[0] = 3000000
+link8 = Link()
+board8 = app.Board(HW, link8, PinMap27, ticks_us, "cafe0008")
+link8.inbox = proto.frame("L arm 7 c=0:0,1:1 g=1000 w=20 to=100000") + b"L arm 0 c=0:0 g=1 w=0 to=1\n"
+steps(board8, 1000, step=10)
+for gp, delay in ((2, 0), (27, 10)):
+    p = Pin.pins[gp]
+    now[0] += delay
+    p.level = 0
+    p.trig = Pin.IRQ_FALLING
+    p.handler(p)
+steps(board8, 30000, step=10)
+sent8 = sent_bodies(link8)
+print("lockout_lit", [b for b in sent8 if b[0] in "FX"], HW.spi.written.hex())
+print("lockout_then_press", [b.split()[0] + b.split()[1] for b in sent8 if b[0] in "FP"])
+link8.inbox = b"L end 7 on=1\n"
+steps(board8, 1000, step=10)
+print("lockout_end", board8.lockout.id, list(board8.light_mode[:2]), HW.spi.written.hex())
+link8.inbox = b"L 1 off\nL arm 8 c=0:0,1:1 g=1000 w=0 to=5000\n"
+steps(board8, 1000, step=10)
+for gp in (2, 27):  # released, then station 1 presses alone
+    Pin.pins[gp].level = 1
+    Pin.pins[gp].trig = Pin.IRQ_RISING
+    Pin.pins[gp].handler(Pin.pins[gp])
+steps(board8, 20000, step=10)
+q = Pin.pins[27]
+q.level = 0
+q.trig = Pin.IRQ_FALLING
+q.handler(q)
+steps(board8, 2000, step=10)
+lit8 = HW.spi.written.hex()
+steps(board8, 5000, step=10)
+print("lockout_timeout", lit8, HW.spi.written.hex(), board8.lockout.id, list(board8.lockout.dropped))
+link8.inbox = b"L 0 on\n"
+steps(board8, 1000, step=10)
+steps(board8, 3000000, step=1000)
+print("lockout_link_away", HW.spi.written.hex(), board8.link_aways, list(board8.light_mode[:2]))
 sys.stdout.write("done\n")

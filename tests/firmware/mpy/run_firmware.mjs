@@ -1,5 +1,5 @@
 // Runs a Python script under real MicroPython (v1.27, WebAssembly port) with
-// the board firmware package copied in as /lib/buzzer.
+// the board firmware package copied in as /lib/buzzer (and fakehw.py, beside this file, as /lib/fakehw.py).
 // usage: node run_firmware.mjs <firmware/buzzer dir> <script.py>
 // Prints what the script prints; exits 1 if the script raised.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
@@ -21,6 +21,8 @@ for (const name of readdirSync(pkgDir)) {
     mp.FS.writeFile("/lib/buzzer/" + name, readFileSync(join(pkgDir, name)));
   }
 }
+// the shared stand-ins for machine and the USB link (fakehw.py, beside this file)
+mp.FS.writeFile("/lib/fakehw.py", readFileSync(new URL("./fakehw.py", import.meta.url)));
 try {
   mp.runPython(readFileSync(script, "utf8"));
 } catch (err) {
