@@ -56,8 +56,11 @@ def rules_notes(path: str, box: Box, played: int) -> list[str]:
     if applied == played:
         return [f"{path}: played under {spec.title} rules {played}; replayed under those rules "
                 f"(new games play rules {spec.rules_version})"]
-    return [f"{path}: played under {spec.title} rules {played}; this box replays rules {applied}: the outcome "
-            f"shown is what rules {applied} make of the same presses"]
+    if applied == spec.rules_version:
+        return [f"{path}: played under {spec.title} rules {played}; this box plays rules {applied}: the outcome "
+                "shown is what today's rules make of the same presses"]
+    return [f"{path}: played under {spec.title} rules {played}; this box replays rules {applied}, the oldest it "
+            f"keeps: the outcome shown is what rules {applied} make of the same presses"]
 
 
 def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:
