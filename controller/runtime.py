@@ -44,6 +44,7 @@ from games.base import (
 )
 from games.i18n import _
 from games.registry import get as get_game
+from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
 
@@ -494,7 +495,8 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
         raise JournalError(f"line 1: {exc}") from None
     try:
         spec.settings(header.settings.players)  # the player count is one the game takes
-        box = Box(spec, header.settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+        settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
+        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
         raise JournalError(f"line 1: {spec.title} cannot start with the session header's settings: {exc}") from None
     for line, record in journal.numbered():

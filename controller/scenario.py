@@ -14,6 +14,10 @@ Rules examples, tests and disputes share this format::
      ],
      "expect": {"winner": 0, "log_contains": ["..."], "rejected": 1}}
 
+``description`` says what the scenario shows; ``rulebook`` (optional, for
+people) cites the rule it shows: ``{"language", "quote", "meaning"}``, a short
+quote in the rulebook's language and what it means in our own words.
+
 A step's ``t_us`` defaults to the previous step's. ``expect`` (optional) names
 outcome keys that must match, by one rule for every game (``check``): a dict
 matches by the keys the expectation names; a list of numbers (a per-player row,
@@ -45,7 +49,8 @@ from games.files import FileRefused, read_limited
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
-_CORE_KEYS = {"game", "players", "seed", "options", "stations", "debounce", "steps", "expect", "description", "name"}
+_CORE_KEYS = {"game", "players", "seed", "options", "stations", "debounce", "steps", "expect", "description", "name",
+              "rulebook"}
 #: the latest time a scenario may reach: a day of play, far beyond any game,
 #: and small enough that an engine ticked there finishes in a moment
 MAX_SCENARIO_US = 86_400_000_000

@@ -20,6 +20,7 @@ from controller.runtime import Box, box_from_journal
 from controller.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
 from games.i18n import _
+from games.rules_version import applied_rules
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
                        "play journals are fsynced within 50 ms")
@@ -40,14 +41,29 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
     box = _replayed(journal, None, command)
     session = journal.session
-    if session is not None and session.rules != box.spec.rules_version:
-        notes.append(f"{path}: played under {box.spec.title} rules {session.rules}; this box plays rules "
-                     f"{box.spec.rules_version}: the outcome shown is what today's rules make of the same presses")
+    if session is not None:
+        notes += rules_notes(path, box, session.rules)
     if journal.damage:
         print(f"outcome up to the damage only: {path}: {journal.damage}", file=sys.stderr)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return journal, box
+
+
+def rules_notes(path: str, box: Box, played: int) -> list[str]:
+    """What a replay says about the rules it applied, when they are not today's
+    or not the ones the journal was played with."""
+    spec, applied = box.spec, applied_rules(box.spec, box.settings)
+    if applied == played == spec.rules_version:
+        return []
+    if applied == played:
+        return [f"{path}: played under {spec.title} rules {played}; replayed under those rules "
+                f"(new games play rules {spec.rules_version})"]
+    if applied == spec.rules_version:
+        return [f"{path}: played under {spec.title} rules {played}; this box plays rules {applied}: the outcome "
+                "shown is what today's rules make of the same presses"]
+    return [f"{path}: played under {spec.title} rules {played}; this box replays rules {applied}, the oldest it "
+            f"keeps: the outcome shown is what rules {applied} make of the same presses"]
 
 
 def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:

@@ -12,7 +12,7 @@ from games.fiki_miki import phone
 from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
-from games.fiki_miki.options import OPTIONS, PLAYERS, Variant
+from games.fiki_miki.options import OPTIONS, PLAYERS, RULES_VERSION, Variant
 from games.i18n import N_
 
 
@@ -42,6 +42,7 @@ SPEC = GameSpec(
     scenario_options=("deck", "variant", "hand_size", "threshold"),
     scene="games.fiki_miki.scene:FikiMikiScene",
     options=OPTIONS,
+    rules_version=RULES_VERSION,  # 2: a wrong ringer's bell ban lasts until their own turn after the lost one
     logged_events=frozenset({"played", "led", "wrong", "out", "late", "skipped"}),
     event_sounds={"played": "tick", "led": "tick"},
     status_lights={"banned": "off", "empty": "off", "winner": "on", "done": "off"},

@@ -42,7 +42,7 @@ from typing import Any
 from games.arbitration import rank_by_time
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
 from games.fiki_miki.cards import Card, FikiMikiError
-from games.fiki_miki.options import PLAYERS, FikiMikiOptions, Variant
+from games.fiki_miki.options import BAN_TO_OWN_TURN, PLAYERS, FikiMikiOptions, Variant
 from games.i18n import _, ngettext
 
 PLAY = "play"
@@ -120,8 +120,9 @@ class _State:
     landed: str | None = None  # I: the stack the newest card landed on
     landed_us: int | None = None  # I: when; II: when the card was led
     landed_taken: bool = False  # I: a faster ringer took that stack after the newest card
-    skip_next: set[int] = field(default_factory=set)
-    banned: set[int] = field(default_factory=set)
+    skip_next: set[int] = field(default_factory=set)  # I: wrong ringers whose next turn is lost
+    banned: set[int] = field(default_factory=set)  # I: wrong ringers who may not ring
+    ban_lifts: set[int] = field(default_factory=set)  # I: lost turn passed: the ban lifts at their own turn
     out: set[int] = field(default_factory=set)
     owed: dict[int, int] = field(default_factory=dict)  # IIB: penalty discards still due
     spared: set[int] = field(default_factory=set)
@@ -147,6 +148,7 @@ class _State:
             to_follow=list(self.to_follow),
             skip_next=set(self.skip_next),
             banned=set(self.banned),
+            ban_lifts=set(self.ban_lifts),
             out=set(self.out),
             owed=dict(self.owed),
             spared=set(self.spared),
@@ -379,7 +381,7 @@ class FikiMikiEngine:
         if self.variant is Variant.IIB:
             return self._ring_lead(action, p)
         if p in s.banned:
-            raise RuleError(_("player {n} rang wrong and may not ring until their skipped turn has passed").format(n=p + 1))
+            raise RuleError(self._ban_refusal(p))
         if any(r.player == p for r in s.rings):
             raise RuleError(_("player {n} already rang in this race").format(n=p + 1))
         s.stats["rings"] += 1
@@ -402,7 +404,15 @@ class FikiMikiEngine:
             why = "no card has landed yet"
         s.last_ring[p] = {"t_us": t_us, "result": "wrong", "why": why}
         text = f"player {p + 1} rang wrong ({why}): loses the next turn and may not ring until then"
+        if self.options.rules_version >= BAN_TO_OWN_TURN:
+            text = f"player {p + 1} rang wrong ({why}): loses the next turn and may not ring until their turn after it"
         return [GameEvent("wrong", t_us, p, {"why": why, "text": text})]
+
+    def _ban_refusal(self, p: int) -> str:
+        """Why a banned player's ring is refused, in the rules version played."""
+        if self.options.rules_version >= BAN_TO_OWN_TURN:
+            return _("player {n} rang wrong and may not ring until their own turn after the lost one").format(n=p + 1)
+        return _("player {n} rang wrong and may not ring until their skipped turn has passed").format(n=p + 1)
 
     def _late(self, p: int, t_us: int) -> list[GameEvent]:
         """A ring stamped before the last decision (or before the newest card)
@@ -492,7 +502,9 @@ class FikiMikiEngine:
 
     def _next_turn(self, t_us: int) -> list[GameEvent]:
         """Variant I: the next player clockwise with cards plays; a wrong
-        ringer's turn is skipped, which also ends their ban."""
+        ringer's turn is skipped. Their bell ban lifts when the turn order
+        comes round to them again after the lost turn, so it covers a full
+        round wherever they sit (rules 1: it lifted with the lost turn)."""
         s = self.state
         events: list[GameEvent] = []
         if not any(s.hands):
@@ -502,9 +514,16 @@ class FikiMikiEngine:
             p = (p + 1) % self.players
             if p in s.skip_next:
                 s.skip_next.discard(p)
-                s.banned.discard(p)
+                if self.options.rules_version >= BAN_TO_OWN_TURN:
+                    s.ban_lifts.add(p)
+                else:
+                    s.banned.discard(p)
                 events.append(GameEvent("skipped", t_us, p, {"why": "rang wrong"}))
                 continue
+            if p in s.ban_lifts:
+                s.ban_lifts.discard(p)
+                s.banned.discard(p)
+                events.append(GameEvent("ban_over", t_us, p))
             if not s.hands[p]:
                 continue
             s.turn, s.phase = p, Phase.PLAY

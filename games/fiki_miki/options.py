@@ -16,6 +16,7 @@ from typing import Any
 from games.base import TIE_WINDOW, Option, checked_options, tie_window_option
 from games.fiki_miki.cards import Card, DeckMakeup, FikiMikiError, cards_from_json, default_makeup
 from games.i18n import N_
+from games.rules_version import RULES_OPTION, rules_option
 
 
 class Variant(str, Enum):
@@ -30,6 +31,13 @@ class Variant(str, Enum):
 PLAYERS: dict[Variant, tuple[int, int]] = {Variant.I: (2, 6), Variant.IIA: (2, 4), Variant.IIB: (2, 4)}
 #: cards dealt to each player unless ``hand_size`` says otherwise
 HAND_SIZE: dict[Variant, int] = {Variant.I: 5, Variant.IIA: 8, Variant.IIB: 8}
+
+#: the rules version new games play (journals keep it; ``games.rules_version``):
+#: 1 lifted a wrong ringer's bell ban with their lost turn, so the ban's length
+#: depended on the seat; 2 keeps it until their own turn after the lost one begins
+RULES_VERSION = 2
+#: the first rules version whose bell ban runs to the ringer's next own turn
+BAN_TO_OWN_TURN = 2
 
 #: every option, declared once (type, default, range, menu choices): the spec and
 #: the menu read this table, ``FikiMikiOptions.from_mapping`` checks against it
@@ -49,6 +57,8 @@ OPTIONS: dict[str, Option] = {
     "blanks": Option(None, int, low=0, high=40),
     # an explicit deck, top card first (scenarios and tests)
     "deck": Option(None, list),
+    # the rules version to play (an old journal replays under its own)
+    RULES_OPTION: rules_option(RULES_VERSION),
 }
 
 
@@ -72,6 +82,8 @@ class FikiMikiOptions:
       sources' precision decides).
     - ``open_hands``: true puts hands on the shared screen (variant I only:
       teaching mode). Default false.
+    - ``rules_version``: 1-2, the rules version played (``RULES_VERSION``;
+      older ones only for replaying old journals).
     """
 
     variant: Variant = Variant.I
@@ -83,6 +95,7 @@ class FikiMikiOptions:
     race_window_us: int = OPTIONS["race_window_us"].default
     tie_window_us: int = OPTIONS[TIE_WINDOW].default
     open_hands: bool = OPTIONS["open_hands"].default
+    rules_version: int = RULES_VERSION
 
     @property
     def cards_per_hand(self) -> int:
@@ -111,7 +124,7 @@ class FikiMikiOptions:
             raise FikiMikiError(
                 f"option 'open_hands' is for variant I only (teaching mode); variant {variant.value} needs hidden hands"
             )
-        return cls(variant, makeup, deck, hand_size, open_hands=open_hands, **ints)
+        return cls(variant, makeup, deck, hand_size, open_hands=open_hands, rules_version=values[RULES_OPTION], **ints)
 
 
 def _kinds(value: Any) -> tuple[str, ...]:

@@ -107,7 +107,7 @@ def panel(t: PhoneTable) -> PhonePanel:
     else:
         widgets.append(_turn_note(t))
         if t.seat in (view.get("banned") or ()):
-            widgets.append(Note(_("No bell for you until your skipped turn has passed"), "bad"))
+            widgets.append(Note(_("No bell for you until your own turn after the lost one"), "bad"))
         if variant != "I" and view.get("led_kind"):
             widgets.append(Note(_("Led: {kind}").format(kind=_kind(view["led_kind"]))))
     moves_by_card: dict[int, list[str]] = {}

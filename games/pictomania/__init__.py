@@ -27,7 +27,7 @@ from games.pictomania.engine import (
     SWAP,
     PictomaniaEngine,
 )
-from games.pictomania.options import FALLBACK_WORDS, OPTIONS
+from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RULES_VERSION
 from games.pictomania.words import available_languages, load_words
 
 
@@ -83,8 +83,9 @@ SPEC = PictomaniaSpec(
     # the simulated players draw and guess in seconds, so a demo reaches a scored reveal soon
     demo_options={"bot_pace": "demo"},
     # 2: the bell race is decided as soon as no later press could tie (the box's horizon
-    # waits for late deliveries), not 50 ms after the last press (bell_settle_us, retired)
-    rules_version=2,
+    # waits for late deliveries), not 50 ms after the last press (bell_settle_us, retired);
+    # 3: the scoring tokens by player count, each set ending in a 1 (options.SCORING_TOKENS)
+    rules_version=RULES_VERSION,
     host_aliases={"arm": (START, NEXT, REVEAL), "next": (NEXT, START, REVEAL)},
     host_keys={"s": START, "v": REVEAL},  # space (arm) and n (next) go through host_aliases
     # the host remote's words (docs/companion.md)

@@ -38,8 +38,17 @@ from games.base import (
     checked_options,
 )
 from games.i18n import _
-from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RETIRED
+from games.pictomania.options import (
+    FALLBACK_WORDS,
+    OPTIONS,
+    RETIRED,
+    RULES_VERSION,
+    SCORING_TOKENS,
+    SCORING_TOKENS_RULES_2,
+    TOKEN_TABLE,
+)
 from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
+from games.rules_version import RULES_OPTION
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 LETTERS: tuple[str, ...] = ("A", "B", "C")
@@ -89,7 +98,6 @@ class PictomaniaError(BuzzerBoxError, ValueError):
     """A game that cannot be set up: bad option, player count or word cards."""
 
 
-DEFAULT_SCORING_TOKENS: tuple[int, ...] = tuple(OPTIONS["scoring_tokens"].default)
 DEFAULT_BONUS_TOKENS: Mapping[int, tuple[int, ...]] = {
     3: (3, 2, 1),
     4: (3, 2, 2, 1),
@@ -111,6 +119,35 @@ def _token_list(name: str, raw: Any, length: int) -> tuple[int, ...]:
     return tuple(raw)
 
 
+def _per_count(name: str, table: Mapping[int, tuple[int, ...]], given: Mapping[Any, Any],
+               fewer: int) -> dict[int, tuple[int, ...]]:
+    """A token table by player count with the given rows replacing its own
+    (a row for n players holds n - ``fewer`` values)."""
+    out = dict(table)
+    for key, tokens in given.items():
+        try:
+            count = int(key)
+        except (TypeError, ValueError):
+            count = 0
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise PictomaniaError(f"option {name}: {key!r} is not a player count 3-6")
+        out[count] = _token_list(f"{name}[{count}]", tokens, count - fewer)
+    return out
+
+
+def _scoring_tokens(given: Any, rules_version: int) -> dict[int, tuple[int, ...]]:
+    """Each player's scoring tokens by player count: the rules version's table,
+    rows replaced by a dict, or one list of five whose first n - 1 are used."""
+    if isinstance(given, list):
+        tokens = _token_list("scoring_tokens", given, MAX_PLAYERS - 1)
+        return {n: tokens[: n - 1] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    if rules_version >= TOKEN_TABLE:
+        table = SCORING_TOKENS
+    else:
+        table = {n: SCORING_TOKENS_RULES_2[: n - 1] for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    return _per_count("scoring_tokens", table, given or {}, 1)
+
+
 #: phone guesses are stamped when they reach the box: never ranked finer than this,
 #: whatever precision the source claims (Wi-Fi delivery varies by tens of ms)
 GUESS_PRECISION_US = 30_000
@@ -130,8 +167,11 @@ class PictomaniaOptions:
     learning_round: bool = bool(OPTIONS["learning_round"].default)
     allow_swap: bool = bool(OPTIONS["allow_swap"].default)
     tie_window_us: int = int(OPTIONS[TIE_WINDOW].default)
-    scoring_tokens: tuple[int, ...] = DEFAULT_SCORING_TOKENS
+    #: each player's scoring tokens by player count, highest first
+    scoring_tokens: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(SCORING_TOKENS))
     bonus_tokens: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_BONUS_TOKENS))
+    #: the rules version played (older ones replay old journals)
+    rules_version: int = RULES_VERSION
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
@@ -146,20 +186,12 @@ class PictomaniaOptions:
             raise PictomaniaError(
                 f"option deck_plan: {values['deck_plan']!r} is not one of {', '.join(p.value for p in DeckPlan)}"
             ) from None
-        bonus = dict(DEFAULT_BONUS_TOKENS)
-        for key, tokens in (values["bonus_tokens"] or {}).items():
-            try:
-                count = int(key)
-            except (TypeError, ValueError):
-                count = 0
-            if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-                raise PictomaniaError(f"option bonus_tokens: {key!r} is not a player count 3-6")
-            bonus[count] = _token_list(f"bonus_tokens[{count}]", tokens, count)
+        bonus = _per_count("bonus_tokens", DEFAULT_BONUS_TOKENS, values["bonus_tokens"] or {}, 0)
+        scoring = _scoring_tokens(values["scoring_tokens"], values[RULES_OPTION])
         return cls(language=lang, deck_plan=deck_plan, harsher=values["harsher"], token_choice=values["token_choice"],
                    learning_round=values["learning_round"], allow_swap=values["allow_swap"],
                    tie_window_us=values[TIE_WINDOW],
-                   scoring_tokens=_token_list("scoring_tokens", values["scoring_tokens"], MAX_PLAYERS - 1),
-                   bonus_tokens=bonus)
+                   scoring_tokens=scoring, bonus_tokens=bonus, rules_version=values[RULES_OPTION])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -170,8 +202,9 @@ class PictomaniaOptions:
             "learning_round": self.learning_round,
             "allow_swap": self.allow_swap,
             TIE_WINDOW: self.tie_window_us,
-            "scoring_tokens": list(self.scoring_tokens),
+            "scoring_tokens": {str(k): list(v) for k, v in sorted(self.scoring_tokens.items())},
             "bonus_tokens": {str(k): list(v) for k, v in sorted(self.bonus_tokens.items())},
+            RULES_OPTION: self.rules_version,
         }
 
 
@@ -255,7 +288,7 @@ class PictomaniaEngine:
             pool = list(cards[deck])
             self._rng.shuffle(pool)
             self._pools[deck] = pool
-        self.scoring_tokens = self.options.scoring_tokens[: self.players - 1]
+        self.scoring_tokens = self.options.scoring_tokens[self.players]
         bonus = self.options.bonus_tokens[self.players]
         self.bonus_tokens = bonus[:-1] if self.options.harsher else bonus
         self._now = 0

@@ -8,6 +8,30 @@ from __future__ import annotations
 from games.base import TIE_WINDOW, Option, tie_window_option
 from games.i18n import N_
 from games.pictomania.words import available_languages
+from games.rules_version import RULES_OPTION, rules_option
+
+#: the rules version new games play (journals keep it; ``games.rules_version``):
+#: 2 decided the bell race at the box's horizon; 3 gives the scoring tokens the
+#: table below (rules 1-2: 4, 3, 3, 2, 2, the first n - 1 at n players)
+RULES_VERSION = 3
+#: the oldest rules version the engine still plays (rules 1's bell settle is gone)
+OLDEST_RULES = 2
+#: the first rules version that deals the scoring tokens from ``SCORING_TOKENS``
+TOKEN_TABLE = 3
+
+#: each player's scoring tokens by player count, highest first (rules 3). Five
+#: tokens a colour, 4, 3, 2, 2, 1 (30 in 6 colours): all five at 6 players,
+#: fewer players a subset. Every set ends in a 1, so a drawer one player
+#: missed keeps a 1-star token, as in the rulebook's worked example
+#: (5 for right guesses + 2 bonus - 1 kept = 6).
+SCORING_TOKENS: dict[int, tuple[int, ...]] = {
+    3: (3, 1),
+    4: (3, 2, 1),
+    5: (4, 3, 2, 1),
+    6: (4, 3, 2, 2, 1),
+}
+#: rules 1-2: one list for every player count, n players use the first n - 1
+SCORING_TOKENS_RULES_2: tuple[int, ...] = (4, 3, 3, 2, 2)
 
 #: which deck each round deals from: "rising" (deck 1 to 4) or "easiest" (deck 1 every round)
 DECK_PLANS = ("rising", "easiest")
@@ -41,11 +65,15 @@ OPTIONS: dict[str, Option] = {
     "allow_swap": _flag(True, N_("Host may swap a card")),
     # bells and guesses closer than this are a tie, on top of their stamps' precision
     TIE_WINDOW: tie_window_option(),
-    # each player's scoring tokens, highest first; n players use the first n - 1
-    "scoring_tokens": Option([4, 3, 3, 2, 2], list),
+    # each player's scoring tokens, highest first. None: ``SCORING_TOKENS`` (a dict
+    # {players: [n - 1 values]} replaces some of its rows); a list of 5 (how
+    # journals of rules 1-2 carry it): n players use its first n - 1
+    "scoring_tokens": Option(None, (list, dict)),
     # bonus tokens per player count, highest first; None: the engine's table
     "bonus_tokens": Option(None, dict),
     "bot_pace": Option("table", str),
+    # the rules version to play (an old journal replays under its own)
+    RULES_OPTION: rules_option(RULES_VERSION, oldest=OLDEST_RULES),
 }
 
 #: options of older journals (rules 1), accepted and no longer used: the phones'

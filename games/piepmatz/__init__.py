@@ -14,7 +14,7 @@ from games.piepmatz.bots import new_bots
 from games.piepmatz.buttons import BUTTONS
 from games.piepmatz.cards import SPECIES
 from games.piepmatz.engine import PiepmatzEngine
-from games.piepmatz.options import OPTIONS
+from games.piepmatz.options import OPTIONS, RULES_VERSION
 
 
 def new_engine(settings: GameSettings) -> PiepmatzEngine:
@@ -48,7 +48,9 @@ SPEC = GameSpec(
     scenario_options=("bird_deck_top", "feeder_deck_top"),
     scene="games.piepmatz.scene:PiepmatzScene",
     options=OPTIONS,
-    logged_events=frozenset({"played", "perch_change", "strike", "seed", "end_triggered", "final"}),
+    rules_version=RULES_VERSION,  # 2: a pest at the won position strikes and the seed card is taken too
+    logged_events=frozenset({"played", "perch_change", "strike", "seed", "end_triggered", "final", "final_chosen",
+                              "final_revealed"}),
     event_sounds={"strike": "buzz", "perch_change": "tick"},
     needs_phones=True,
     phone_panel=phone.panel,

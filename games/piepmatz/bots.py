@@ -24,11 +24,14 @@ from games.base import Action, GameEvent, GameSettings, PlannedAction, PlannedPr
 from games.piepmatz.cards import Bird, FeederCard, FeederKind, Sex
 from games.piepmatz.engine import (
     ROW_SIZE,
+    SQUIRREL_TAKES,
     Majority,
     PiepmatzEngine,
     largest_species_birds,
     score_table,
 )
+from games.piepmatz.options import PEST_AND_CARD
+from games.rules_version import RULES_OPTION
 
 #: a view-reading policy: (public view, private view, rng) -> one legal move's JSON
 Bot = Callable[[Mapping[str, Any], Mapping[str, Any], random.Random], Mapping[str, Any]]
@@ -68,6 +71,8 @@ class _Table:
         options = public["options"]
         self.pair_points: int = options["pair_points"]
         self.majority = Majority(options["majority"])
+        #: the rules played: from rules 2 the seed card beside a pest is taken too
+        self.pest_takes_card = options.get(RULES_OPTION, PEST_AND_CARD) >= PEST_AND_CARD
         self.row: list[Mapping[str, Any] | None] = list(public["row"])
         self.pests: list[Mapping[str, Any] | None] = list(public["pests"])
         gone = {b for c in self.collections for b in c} | set(_birds(public["bird_discard"]))
@@ -119,7 +124,7 @@ class _Table:
     def squirrel_loss(self, seeds_now: float, count: int) -> float:
         if count == 0:
             return 0.0
-        return min(2, count) * seeds_now / count
+        return min(SQUIRREL_TAKES, count) * seeds_now / count
 
 
 def sensible_bot(public: Mapping[str, Any], private: Mapping[str, Any], rng: random.Random) -> Mapping[str, Any]:
@@ -159,24 +164,27 @@ def _play_value(table: _Table, bird: Bird, preview: Mapping[str, Any]) -> float:
     pests = list(table.pests)
     eggs = 0.0
     collection = list(table.collections[table.me])
-    my_seed_eggs = float(sum(c.eggs for c in table.seeds[table.me]))
+    seeds_now = float(sum(c.eggs for c in table.seeds[table.me]))
     seed_count = len(table.seeds[table.me])
     for diff, taken in zip(diffs, preview["birds"], strict=True):
         if diff > ROW_SIZE:
             eggs += UNKNOWN_TOP_WORTH
-        elif pests[diff - 1] is not None:
-            pest = pests[diff - 1]
-            assert pest is not None
-            pests[diff - 1] = None
-            if pest["kind"] == FeederKind.SQUIRREL.value:
-                eggs -= table.squirrel_loss(my_seed_eggs, seed_count)
-            else:
-                eggs -= table.crow_loss(collection)
-        elif row[diff - 1] is not None:
-            card = row[diff - 1]
-            assert card is not None
+            collection.append(Bird.from_id(taken))
+            continue
+        pest, pests[diff - 1] = pests[diff - 1], None
+        card = row[diff - 1]
+        if card is not None and (pest is None or table.pest_takes_card):
             row[diff - 1] = None
             eggs += card["eggs"]
+            seeds_now += card["eggs"]
+            seed_count += 1
+        if pest is not None and pest["kind"] == FeederKind.SQUIRREL.value:
+            loss = table.squirrel_loss(seeds_now, seed_count)
+            eggs -= loss
+            seeds_now -= loss
+            seed_count -= min(SQUIRREL_TAKES, seed_count)
+        elif pest is not None:
+            eggs -= table.crow_loss(collection)
         collection.append(Bird.from_id(taken))
     added = collection[len(table.collections[table.me]) :]
     return value + table.gain(add=added, eggs=eggs)

@@ -4,7 +4,8 @@ Phases: ``play`` (the current player plays a bird behind a perch), ``crow``
 (a crow struck: the player picks which bird of their largest species flies
 off), ``lay`` (the sum was not greater: lay a hand card no higher than the
 played bird), ``take`` (refill the hand from the offer), ``final`` (after the
-last round every player lays two hand cards), ``over``.
+last round every player lays two hand cards face down; nobody else sees
+which until all have chosen, then they are turned up together), ``over``.
 
 Player actions (``args``):
 
@@ -56,7 +57,8 @@ from games.piepmatz.cards import (
     bird_deck,
     feeder_deck,
 )
-from games.piepmatz.options import OPTIONS, SEED_CARDS_MAX, Majority
+from games.piepmatz.options import OPTIONS, PEST_AND_CARD, SEED_CARDS_MAX, Majority
+from games.rules_version import RULES_OPTION
 
 CardT = TypeVar("CardT", Bird, FeederCard)
 
@@ -113,6 +115,8 @@ class PiepmatzOptions:
     #: (bird deal order: perches, offer, then 4 cards per player in seat order)
     bird_deck_top: tuple[str, ...] = ()
     feeder_deck_top: tuple[str, ...] = ()
+    #: the rules version played (older ones replay old journals)
+    rules_version: int = OPTIONS[RULES_OPTION].default
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any], players: int) -> PiepmatzOptions:
@@ -140,6 +144,7 @@ class PiepmatzOptions:
             removed_species=removed,
             bird_deck_top=_id_list_option(options, "bird_deck_top"),
             feeder_deck_top=_id_list_option(options, "feeder_deck_top"),
+            rules_version=values[RULES_OPTION],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -151,6 +156,7 @@ class PiepmatzOptions:
             "pair_points": self.pair_points,
             "majority": self.majority.value,
             "removed_species": self.removed_species,
+            RULES_OPTION: self.rules_version,
         }
 
 
@@ -374,6 +380,8 @@ class PiepmatzEngine:
         self.pending_perch: int | None = None  # the chain waiting for the crow's choice
         self.end_reason: EndReason | None = None
         self.final_done: set[int] = set()
+        #: seat -> the two cards it laid face down in the final lay (hidden until all have chosen)
+        self.final_chosen: dict[int, list[Bird]] = {}
         self.winners: list[int] = []
         self.stats: Counter[str] = Counter()
         #: seat -> a legal move held until that seat's station confirms it
@@ -656,31 +664,33 @@ class PiepmatzEngine:
         )
 
     def _feed(self, diff: int, events: list[GameEvent]) -> bool:
-        """The seed card at the difference (>= 5: the pile's top), or the pest there
-        strikes. True when a crow waits for the player's choice."""
+        """The feeder card at the difference (>= 5: the pile's top). A pest lying
+        at that position strikes after the player takes the seed card there
+        (rules 1: it struck instead, and the seed card stayed). True when a
+        crow waits for the player's choice."""
         player = self.current
-        card: FeederCard | None
+        card: FeederCard | None = None
+        pest: FeederCard | None = None
         if diff <= ROW_SIZE:
             position = diff - 1
-            card = self.pests[position]
-            if card is not None:
-                self.pests[position] = None
-            else:
-                card = self.row[position]
-                self.row[position] = None
-        else:
-            card = self.feeder_pile.pop(0) if self.feeder_pile else None
-        if card is None:
-            events.append(self._event("nothing_at", player, diff=diff))
-            return False
-        if not card.is_pest:
+            pest, self.pests[position] = self.pests[position], None
+            if pest is None or self.options.rules_version >= PEST_AND_CARD:
+                card, self.row[position] = self.row[position], None
+        elif self.feeder_pile:
+            card = self.feeder_pile.pop(0)
+        if card is not None and card.is_pest:
+            card, pest = None, card
+        if card is not None:
             self.seeds[player].append(card)
             events.append(self._event("seed", player, card=card.id, eggs=card.eggs, diff=diff))
+        if pest is None:
+            if card is None:
+                events.append(self._event("nothing_at", player, diff=diff))
             return False
-        self.feeder_discard.append(card)
-        self.stats[f"{card.kind.value}_strikes"] += 1
-        events.append(self._event("strike", player, pest=card.kind.value, card=card.id, diff=diff))
-        if card.kind is FeederKind.SQUIRREL:
+        self.feeder_discard.append(pest)
+        self.stats[f"{pest.kind.value}_strikes"] += 1
+        events.append(self._event("strike", player, pest=pest.kind.value, card=pest.id, diff=diff))
+        if pest.kind is FeederKind.SQUIRREL:
             own = self.seeds[player]
             lost = self._rng.sample(own, min(SQUIRREL_TAKES, len(own)))
             for seed in lost:
@@ -802,15 +812,22 @@ class PiepmatzEngine:
         self._maybe_over(events)
 
     def _lay_final(self, player: int, birds: list[Bird], events: list[GameEvent]) -> None:
+        """Lay the final cards face down: out of the hand, into no collection yet,
+        and no card named where others see it."""
         for bird in birds:
             self.hands[player].remove(bird)
-            self.collections[player].append(bird)
+        self.final_chosen[player] = birds
         self.final_done.add(player)
-        events.append(self._event("final_laid", player, cards=[b.id for b in birds]))
+        events.append(self._event("final_chosen", player))
 
     def _maybe_over(self, events: list[GameEvent]) -> None:
+        """Once everyone has chosen, the final cards are turned up together and scored."""
         if len(self.final_done) < self.players:
             return
+        for player in range(self.players):
+            self.collections[player] += self.final_chosen.get(player, [])
+        events.append(self._event("final_revealed", None, cards=[
+            [b.id for b in self.final_chosen.get(p, [])] for p in range(self.players)]))
         self.phase = Phase.OVER
         totals = [s.total for s in self.scores()]
         best = max(totals)
@@ -867,6 +884,8 @@ class PiepmatzEngine:
             "winners": list(self.winners),
             "options": self.options.to_json(),
             "awaiting_confirm": sorted(self.proposed),
+            # who has laid their final cards face down (never which cards, before the reveal)
+            "final_chosen": sorted(self.final_done) if self.phase is Phase.FINAL else [],
         }
 
     def private_view(self, player: int) -> dict[str, Any]:
@@ -878,6 +897,7 @@ class PiepmatzEngine:
             "your_turn": player in self.to_act(),
             "legal_moves": [m.to_json() for m in self.legal_moves(player)],
             "proposed": None if player not in self.proposed else self.proposed[player].to_json(),
+            "final_chosen": [b.to_json() for b in self.final_chosen.get(player, [])] if self.phase is Phase.FINAL else [],
         }
 
     def locations(self) -> list[tuple[str, str]]:
@@ -896,6 +916,8 @@ class PiepmatzEngine:
         places += [(f"hand-{p}", h) for p, h in enumerate(self.hands)]
         places += [(f"collection-{p}", c) for p, c in enumerate(self.collections)]
         places += [(f"seeds-{p}", s) for p, s in enumerate(self.seeds)]
+        if self.phase is Phase.FINAL:
+            places += [(f"final-{p}", cards) for p, cards in self.final_chosen.items()]
         return [(card.id, place) for place, cards in places for card in cards if card is not None]
 
     def summary(self) -> dict[str, Any]:

@@ -11,6 +11,15 @@ from enum import Enum
 from games.base import Option
 from games.i18n import N_
 from games.piepmatz.cards import DEFAULT_CROWS, DEFAULT_SEED_CARDS, DEFAULT_SQUIRRELS, SPECIES
+from games.rules_version import RULES_OPTION, rules_option
+
+#: the rules version new games play (journals keep it; ``games.rules_version``):
+#: 1 let a pest at the won position strike instead of the seed card; 2 gives
+#: the seed card and the pest strikes too (the final lay, hidden until everyone
+#: has chosen, changes what the screen shows, not an outcome)
+RULES_VERSION = 2
+#: the first rules version in which the player takes the seed card beside a pest
+PEST_AND_CARD = 2
 
 #: the most seed cards of one kind (1, 2 or 3 eggs)
 SEED_CARDS_MAX = 20
@@ -44,4 +53,6 @@ OPTIONS: dict[str, Option] = {
     # (bird deal order: perches, offer, then 4 cards per player in seat order)
     "bird_deck_top": Option(None, list),
     "feeder_deck_top": Option(None, list),
+    # the rules version to play (an old journal replays under its own)
+    RULES_OPTION: rules_option(RULES_VERSION),
 }

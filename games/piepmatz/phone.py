@@ -63,10 +63,14 @@ def _turn_note(t: PhoneTable) -> Note:
             "crow": _("The crow strikes: give up one bird of your largest species"),
             "lay": _("Lay a card of value {v} or less into your collection").format(v=played.get("value", "?")),
             "take": _("Refill your hand: take a bird from the offer"),
-            "final": _("Last two cards: choose two to lay into your collection"),
+            "final": _("Last two cards: choose two to lay face down; all are turned up together"),
         }.get(phase, _("Your turn"))
         return Note(text, "turn")
     if phase == "final":
+        chosen = [bird_label(b) for b in t.private.get("final_chosen") or ()]
+        if chosen:
+            return Note(_("You laid {cards} face down; they are turned up when everyone has chosen").format(
+                cards=", ".join(chosen)))
         return Note(_("Waiting for the others to lay their last cards"))
     turn = t.public.get("turn")
     return Note(_("{name}'s turn").format(name=t.name(int(turn))) if isinstance(turn, int) else _("Wait"))

@@ -42,7 +42,9 @@ class PiepmatzScene(Scene):
         if phase == "over":
             return self.title, _("game over")
         if phase == "final":
-            return self.title, _("last two cards: everyone on the phone")
+            chosen, players = len(view.get("final_chosen") or ()), len(view.get("hand_sizes") or ())
+            return self.title, _("last two cards, face down: {chosen} of {players} chosen").format(
+                chosen=format_number(chosen), players=format_number(players))
         where = _("Round {n}").format(n=format_number(int(view.get("round", 1))))
         if view.get("last_round"):
             where += " · " + _("last round")

@@ -92,8 +92,13 @@ def test_a_wrong_ring_costs_the_next_turn() -> None:
     assert e.public_view()["status"][1] == "banned"
     events = e.tick(2 * S)
     assert kinds(events) == ["skipped", "turn"] and events[0].player == 1 and events[1].player == 0
-    assert e.public_view()["banned"] == []  # the skipped turn has passed: the ban is over
-    assert "ring" in e.legal_actions(1)
+    assert e.public_view()["banned"] == [1]  # the turn is lost; the bell stays closed for the round after it
+    play(e, 0, 1, 2_500_000)
+    with pytest.raises(RuleError, match="own turn after the lost one"):
+        ring(e, 1, 3 * S)
+    events = e.tick(4_500_000)
+    assert [(ev.kind, ev.player) for ev in events] == [("ban_over", 1), ("turn", 1)]
+    assert e.public_view()["banned"] == [] and "ring" in e.legal_actions(1)
 
 
 def test_a_wrong_ring_during_the_ban_is_refused_and_costs_nothing_more() -> None:
@@ -126,10 +131,14 @@ def test_a_wrong_ring_in_ones_own_turn_costs_the_following_turn() -> None:
     play(e, 1, 3, 2_200_000)  # it still plays this turn
     events = e.tick(4_200_000)
     assert [(ev.kind, ev.player) for ev in events] == [("turn", 0)]
-    assert e.public_view()["banned"] == [1]  # the ban runs until the skipped turn
+    assert e.public_view()["banned"] == [1]  # the ban runs past the lost turn
     play(e, 0, 1, 4_300_000)
     events = e.tick(6_300_000)
     assert [(ev.kind, ev.player) for ev in events] == [("skipped", 1), ("turn", 0)]
+    assert e.public_view()["banned"] == [1]  # and the round after the lost turn
+    play(e, 0, 4, 6_400_000)
+    events = e.tick(8_400_000)
+    assert [(ev.kind, ev.player) for ev in events] == [("ban_over", 1), ("turn", 1)]
     assert e.public_view()["banned"] == []
 
 
@@ -227,3 +236,45 @@ def test_a_refusal_at_the_bell_or_on_the_phone_is_in_the_players_language() -> N
                 play(e, 1, 2, 0)
     finally:
         set_language("en")
+
+
+def cards_the_ringer_sits_out(ringer: int, rules_version: int) -> tuple[int, int]:
+    """Four players; ``ringer`` rings wrong right after seat 0's first card.
+    Returns how many cards landed while the bell was closed to them before
+    their lost turn, and after it (until the bell opened to them again)."""
+    deck = [card(kind, 1) for _ in range(4) for kind in ("apple", "leaf", "star", "mushroom")]
+    e = engine(deck, players=4, hand_size=3, threshold=100, rules_version=rules_version)
+    t = 0
+    play(e, 0, hand(e, 0)[0], t)
+    assert kinds(ring(e, ringer, t + 100_000)) == ["wrong"]
+    before = after = 0
+    lost = False
+    while not e.finished and "ring" not in e.legal_actions(ringer):
+        t += 2 * S
+        events = e.tick(t)
+        lost = lost or any(ev.kind == "skipped" and ev.player == ringer for ev in events)
+        turn = e.public_view()["turn"]
+        if turn is None or "ring" in e.legal_actions(ringer):
+            break
+        play(e, turn, hand(e, turn)[0], t)
+        if "ring" not in e.legal_actions(ringer):
+            after, before = (after + 1, before) if lost else (after, before + 1)
+    return before, after
+
+
+@pytest.mark.parametrize("ringer", [0, 1, 2, 3])
+def test_a_wrong_ringer_sits_out_the_whole_round_after_the_lost_turn_wherever_they_sit(ringer: int) -> None:
+    """The rulebook: the wrong ringer loses the turn and the right to ring for
+    the next round. The round after the lost turn is three cards at four
+    players, whichever seat rang (the cards before the lost turn depend on the
+    seat: they are the ones played before it comes round)."""
+    before, after = cards_the_ringer_sits_out(ringer, rules_version=2)
+    assert after == 3
+    assert before == (ringer - 1) % 4
+
+
+@pytest.mark.parametrize("ringer", [0, 1, 2, 3])
+def test_rules_1_lifted_the_ban_with_the_lost_turn(ringer: int) -> None:
+    """Old journals replay under rules 1: the ban ended with the skipped turn,
+    so the seat after the card's player sat out no card at all."""
+    assert cards_the_ringer_sits_out(ringer, rules_version=1) == ((ringer - 1) % 4, 0)

@@ -71,22 +71,27 @@ def test_the_headless_demo_scores_a_reveal_within_15_seconds(players: int, tmp_p
 def test_a_journal_of_rules_1_with_the_retired_settle_option_still_replays(tmp_path: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """Journals written before the box's horizon decided the bell race carry
-    ``bell_settle_us``, ``bell_tie_us`` and ``guess_tie_us``: they replay, with a note
-    that today's rules are applied."""
+    ``bell_settle_us``, ``bell_tie_us`` and ``guess_tie_us`` (and the scoring tokens
+    of the day, no ``rules_version``): they replay under rules 2, the oldest the
+    engine keeps, with a note that says so."""
     import dataclasses
     import json
 
     from controller.cli import main
+    from games.rules_version import RULES_OPTION
 
     path = tmp_path / "old.jsonl"
-    old = dataclasses.replace(get("pictomania"), rules_version=1)
-    played = simulate(old, 3, 4, str(path), {"bell_settle_us": 50_000, "bell_tie_us": 0, "guess_tie_us": 30_000})
+    spec = get("pictomania")
+    old = dataclasses.replace(spec, rules_version=1,
+                              options={k: v for k, v in spec.options.items() if k != RULES_OPTION})
+    played = simulate(old, 3, 4, str(path), {"bell_settle_us": 50_000, "bell_tie_us": 0, "guess_tie_us": 30_000,
+                                             "scoring_tokens": [4, 3, 3, 2, 2]})
     header = json.loads(path.read_text().splitlines()[0])
     assert header["rules"] == 1 and header["settings"]["options"]["bell_settle_us"] == 50_000
     assert main(["replay", str(path), "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["scores"] == played.box.summary()["scores"]
-    assert "rules 1" in captured.err and "rules 2" in captured.err
+    assert "played under Pictomania rules 1; this box replays rules 2" in captured.err
 
 
 def test_a_bell_delivered_late_inside_the_box_guard_still_takes_the_better_token() -> None:

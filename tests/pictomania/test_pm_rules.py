@@ -138,8 +138,8 @@ def test_totals_add_the_round_scores_and_tied_leaders_share_the_win(table):
     summary = g.engine.summary()
     assert summary["finished"] and summary["rounds_played"] == 4
     assert summary["scores"] == [sum(r["scores"][p] for r in summary["rounds"]) for p in range(3)]
-    # nobody guessed anything: every round everyone keeps 4 + 3 and loses the bonus
-    assert summary["scores"] == [-28, -28, -28]
+    # nobody guessed anything: every round everyone keeps 3 + 1 (3 players) and loses the bonus
+    assert summary["scores"] == [-16, -16, -16]
     assert summary["winners"] == [0, 1, 2]
     assert g.engine.legal_actions(0) == []
 

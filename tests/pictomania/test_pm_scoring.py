@@ -1,7 +1,8 @@
 """Every scoring rule of a Pictomania round, played through the engine.
 
-Four players unless said otherwise: each holds scoring tokens 4, 3, 3 and the
-bonus tokens are 3, 2, 2, 1 (the defaults in README.md)."""
+Four players unless said otherwise: each holds scoring tokens 3, 2, 1 and the
+bonus tokens are 3, 2, 2, 1 (three players: 3, 1 and 3, 2, 1; README.md has the
+table)."""
 
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ def test_correct_guesses_earn_the_drawers_tokens_in_guess_order(table):
     reveal = g.reveal()
     pile = reveal["drawers"][0]["guesses"]
     assert [(x["guesser"], x["correct"], x["token"]) for x in pile] == [
-        (2, True, 4), (1, False, 0), (3, True, 3)]
-    assert reveal["earned"][2] == 4 and reveal["earned"][3] == 3
-    # the drawer kept one 3: one player did not guess them right
-    assert reveal["drawers"][0]["kept"] == [3]
-    assert reveal["kept"][0] == 3
+        (2, True, 3), (1, False, 0), (3, True, 2)]
+    assert reveal["earned"][2] == 3 and reveal["earned"][3] == 2
+    # the drawer kept the 1: one player did not guess them right
+    assert reveal["drawers"][0]["kept"] == [1]
+    assert reveal["kept"][0] == 1
 
 
 def test_round_score_is_tokens_plus_bonus_minus_kept(table):
@@ -37,8 +38,8 @@ def test_round_score_is_tokens_plus_bonus_minus_kept(table):
     assert reveal["bonus"] == [3, 2, 2, 1]
     for p in range(4):
         assert reveal["scores"][p] == reveal["earned"][p] + reveal["bonus_score"][p] - reveal["kept"][p]
-    # player 1 skipped drawer 0: drawer 0 keeps its last 3, player 1 earned less
-    assert reveal["kept"] == [3, 0, 0, 0]
+    # player 1 skipped drawer 0: drawer 0 keeps its last token, the 1; player 1 earned less
+    assert reveal["kept"] == [1, 0, 0, 0]
     assert g.engine.totals == reveal["scores"]
 
 
@@ -58,10 +59,10 @@ def test_nobody_guessed_the_drawer_loses_the_bonus(table):
     assert reveal["black_sheep"] is None
     assert reveal["bonus"][3] == 1
     assert reveal["bonus_score"][3] == 0
-    assert reveal["drawers"][3]["kept"] == [4, 3, 3]
-    # player 3 was third on drawers 1 and 2 (3 + 3), kept all 10 of its own
-    assert reveal["earned"][3] == 6
-    assert reveal["scores"][3] == 6 + 0 - 10
+    assert reveal["drawers"][3]["kept"] == [3, 2, 1]
+    # player 3 was third on drawers 1 and 2 (1 + 1), kept all 6 of its own
+    assert reveal["earned"][3] == 2
+    assert reveal["scores"][3] == 2 + 0 - 6
     assert reveal["bonus_score"][0] == 3  # the others were guessed: bonus counts
 
 
@@ -81,8 +82,8 @@ def test_the_single_player_with_most_wrong_guesses_is_the_black_sheep(table):
     assert reveal["black_sheep"] == 1
     assert reveal["bonus"][1] == 3
     assert reveal["bonus_score"][1] == -3
-    # player 1 was guessed (by 0), so only the sheep rule applies: -3, kept 4+3 (two did not guess)
-    assert reveal["scores"][1] == 0 - 3 - 6
+    # player 1 was guessed (by 0), so only the sheep rule applies: -3, kept 2 + 1 (two did not guess)
+    assert reveal["scores"][1] == 0 - 3 - 3
 
 
 def test_a_tie_for_most_wrong_guesses_makes_no_black_sheep(table):
@@ -129,10 +130,10 @@ def test_an_admitted_wrong_drawing_pays_nobody_and_its_bonus_is_returned(table):
     drawer0 = reveal["drawers"][0]
     assert drawer0["admitted"] is True
     assert [x["token"] for x in drawer0["guesses"]] == [0, 0]
-    assert drawer0["kept"] == [4, 3, 3]
+    assert drawer0["kept"] == [3, 2, 1]
     assert reveal["bonus_score"][0] == 0 and reveal["bonus"][0] == 3
-    assert reveal["earned"][0] == 4
-    assert reveal["scores"][0] == 4 + 0 - 10
+    assert reveal["earned"][0] == 3
+    assert reveal["scores"][0] == 3 + 0 - 6
     # without the admission player 2 would tie 3 on two wrong guesses: now 3 is the sheep
     assert reveal["wrong_guesses"] == [0, 0, 1, 2]
     assert reveal["black_sheep"] == 3
@@ -161,7 +162,7 @@ def test_harsher_game_ends_when_the_last_bonus_token_is_taken(table):
     assert view["bonus"] == [3, 2, None]
     reveal = g.reveal()
     assert reveal["bonus_score"][2] == 0
-    assert reveal["kept"][2] == 4 + 3  # nobody guessed player 2 in time
+    assert reveal["kept"][2] == 3 + 1  # nobody guessed player 2 in time
 
 
 def test_players_finishing_together_on_the_bell_share_the_better_token(table):
@@ -225,7 +226,7 @@ def test_guesses_arriving_closer_than_the_phone_precision_are_a_tie(table):
     g.all_ring()
     pile = g.reveal()["drawers"][0]["guesses"]
     assert [(x["guesser"], x["token"], x["tie"]) for x in pile] == [
-        (1, 4, True), (2, 4, True), (3, 3, False)]
+        (1, 3, True), (2, 3, True), (3, 1, False)]
 
 
 def test_token_choice_lets_a_player_take_a_lower_token_or_none(table):
@@ -265,7 +266,7 @@ def test_guesses_of_a_player_left_out_by_the_harsher_game_still_count(table):
     g.settle()
     reveal = g.reveal()
     assert g.engine.public_view()["status"][2] == "out"
-    assert reveal["earned"][2] == 4
+    assert reveal["earned"][2] == 3
     assert reveal["bonus"][2] is None
 
 

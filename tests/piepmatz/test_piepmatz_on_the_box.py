@@ -73,3 +73,30 @@ def test_junk_proposals_are_refused_in_one_line_and_change_nothing() -> None:
         events = box.apply_action(Action("propose", 1_000 + k, player, args))
         assert [e.kind for e in events] == ["rejected"] and "\n" not in str(events[0].data["why"])
     assert box.engine.public_view() == before
+
+
+def test_the_final_lay_stays_face_down_on_the_screen_and_the_open_stream_until_all_have_chosen() -> None:
+    """The final-lay scenario up to player 1's choice: the shared screen's view,
+    the scoreboard stream (no login) and player 2's phone name neither card, and
+    no score moves; player 1's own phone shows the two cards it laid."""
+    import json
+
+    from controller.scenario import build_box, run
+    from controller.web.views import Publisher
+    data = json.loads((Path(__file__).parent / "scenarios" / "piepmatz_final_lay_face_down_then_together.json").read_text())
+    chosen = data["steps"][-2]["final"]
+    box = build_box(data)
+    publisher = Publisher(box)
+    for step in data["steps"][:-1]:
+        action = box.spec.scenario_step(step, step["t_us"])
+        assert action is not None
+        box.step(step["t_us"])
+        box.apply_action(action)
+    snap = publisher.publish()
+    view = box.engine.public_view()
+    assert view["phase"] == "final" and view["final_chosen"] == [0]
+    for shown in (json.dumps(view), snap.board, snap.seats[1]):
+        assert not any(card in shown for card in chosen)
+    assert all(card in snap.seats[0] for card in chosen)
+    assert view["scores"] == [2, 1]  # the laid cards score only when turned up
+    assert run(data)["scores"] == [4, 3]

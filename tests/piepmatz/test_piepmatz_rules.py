@@ -197,19 +197,32 @@ def test_play_preview_lists_the_chain_a_phone_can_show() -> None:
 # ---------------------------------------------------------------- pests
 
 
-def test_squirrel_at_the_difference_strikes_instead_and_takes_two_seed_cards() -> None:
+def test_at_a_squirrels_position_the_player_takes_the_seed_card_then_loses_two() -> None:
+    """The player takes the seed card where a squirrel lies, then the squirrel
+    steals two of their seed cards at random (the new one among them)."""
     engine = game()
     give_seeds(engine, 0, ["egg3-02", "egg1-03", "egg2-02"])
     put_pest(engine, 2, "squirrel-01")
     events = act(engine, 0, "play", card="blackbird-f5", perch=0)
-    assert "strike" in kinds(events)
-    assert len(engine.seeds[0]) == 1
-    assert engine.row[1] is not None and engine.row[1].id == "egg2-01"  # the seed stays
+    assert kinds(events)[:4] == ["played", "seed", "strike", "seeds_lost"]
+    assert engine.row[1] is None  # taken (the row refills at the end of the turn)
+    stolen = next(e.data["cards"] for e in events if e.kind == "seeds_lost")
+    assert len(stolen) == 2 and len(engine.seeds[0]) == 2
+    assert set(ids(engine.seeds[0])) | set(stolen) == {"egg3-02", "egg1-03", "egg2-02", "egg2-01"}
     assert engine.pests[1] is None
-    assert {"squirrel-01"} | set(next(e.data["cards"] for e in events if e.kind == "seeds_lost")) <= set(
-        ids(engine.feeder_discard)
-    )
+    assert {"squirrel-01", *stolen} <= set(ids(engine.feeder_discard))
     assert ids(engine.collections[0]) == ["blackbird-m3"]  # the perched bird is still won
+
+
+def test_rules_1_let_the_pest_strike_instead_and_the_seed_card_stayed() -> None:
+    """Old journals replay under rules 1: the pest struck instead of the seed card."""
+    engine = game(rules_version=1)
+    give_seeds(engine, 0, ["egg3-02", "egg1-03", "egg2-02"])
+    put_pest(engine, 2, "squirrel-01")
+    events = act(engine, 0, "play", card="blackbird-f5", perch=0)
+    assert "seed" not in kinds(events) and "strike" in kinds(events)
+    assert len(engine.seeds[0]) == 1
+    assert engine.row[1] is not None and engine.row[1].id == "egg2-01"  # the seed stayed
 
 
 def test_squirrel_with_fewer_than_two_seed_cards_takes_what_there_is() -> None:
@@ -236,7 +249,8 @@ def test_crow_waits_for_the_players_choice_among_tied_largest_species() -> None:
     collect(engine, 0, ["sparrow-f4", "sparrow-f5", "greenfinch-f5", "greenfinch-f6", "yellowhammer-f6"])
     put_pest(engine, 2, "crow-01")
     events = act(engine, 0, "play", card="blackbird-f5", perch=0)
-    assert engine.phase is Phase.CROW and kinds(events) == ["played", "strike"]
+    assert engine.phase is Phase.CROW and kinds(events) == ["played", "seed", "strike"]
+    assert ids(engine.seeds[0]) == ["egg2-01"]  # the seed card is taken before the crow strikes
     choices = {m.args["card"] for m in engine.legal_moves(0)}
     assert choices == {"sparrow-f4", "sparrow-f5", "greenfinch-f5", "greenfinch-f6"}
     assert engine.public_view()["crow_choice"]
@@ -257,6 +271,7 @@ def test_crow_with_one_bird_in_the_largest_species_takes_it_without_asking() -> 
     act(engine, 0, "play", card="blackbird-f5", perch=0)
     assert ids(engine.bird_discard) == ["sparrow-f4"]
     assert ids(engine.collections[0]) == ["blackbird-m3"]  # the strike comes before the perched bird
+    assert ids(engine.seeds[0]) == ["egg2-01"]
 
 
 def test_crow_with_an_empty_collection_strikes_at_nothing() -> None:
@@ -420,13 +435,23 @@ def test_final_cards_every_player_lays_two_then_the_game_is_scored() -> None:
         act(engine, 0, "final", cards=hand0[:1])
     with pytest.raises(RuleError, match="exactly 2"):
         act(engine, 0, "final", cards=[hand0[0], hand0[0]])
-    act(engine, 0, "final", cards=hand0[:2])
-    assert set(hand0[:2]) <= set(ids(engine.collections[0])) and len(engine.hands[0]) == 2
-    assert engine.public_view()["status"] == ["idle", "turn"]
+    before = engine.public_view()
+    events = act(engine, 0, "final", cards=hand0[:2])
+    assert [(e.kind, e.data) for e in events] == [("final_chosen", {})]  # no card named
+    assert len(engine.hands[0]) == 2 and not set(hand0[:2]) & set(ids(engine.collections[0]))
+    view = engine.public_view()
+    assert view["status"] == ["idle", "turn"] and view["final_chosen"] == [0]
+    assert view["collections"] == before["collections"] and view["scores"] == before["scores"]
+    assert not any(card in json.dumps(view) for card in hand0[:2])  # face down on the shared screen
+    assert [b["id"] for b in engine.private_view(0)["final_chosen"]] == hand0[:2]  # the own phone shows them
+    assert engine.private_view(1)["final_chosen"] == []
     with pytest.raises(RuleError, match="waiting for the others"):
         act(engine, 0, "final", cards=hand0[2:])
-    events = act(engine, 1, "final", cards=hand_ids(engine, 1)[:2])
-    assert kinds(events)[-1] == "game_over" and engine.finished
+    hand1 = hand_ids(engine, 1)[:2]
+    events = act(engine, 1, "final", cards=hand1)
+    assert kinds(events) == ["final_chosen", "final_revealed", "game_over"] and engine.finished
+    assert next(e for e in events if e.kind == "final_revealed").data["cards"] == [hand0[:2], hand1]
+    assert set(hand0[:2]) <= set(ids(engine.collections[0])) and set(hand1) <= set(ids(engine.collections[1]))
     assert engine.summary()["winners"] == engine.winners != []
     with pytest.raises(RuleError, match="over"):
         act(engine, 1, "play", card="x", perch=0)
