@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -63,6 +64,12 @@ class RunResult:
     decision_detail: list[dict[str, int | None]] = field(default_factory=list)
 
 
+#: a live run keeps the newest this many events, decisions and frame times
+#: (people play for hours; the journal keeps every input, and a window is
+#: all the benchmark and the summary read): memory stays bounded
+LIVE_WINDOW = 4_096
+
+
 #: the deciding thread sleeps at most this long between steps when nothing is
 #: due: a bound on a missed wake-up, cheap when idle (a step is ~10 µs)
 DECIDER_MAX_SLEEP_S = 0.005
@@ -92,9 +99,9 @@ class Decider(threading.Thread):
         self.box = box
         self.presenter = presenter
         self.now = now
-        self.events: list[GameEvent] = []
-        self.decisions: list[list[int | None]] = []
-        self.detail: list[dict[str, int | None]] = []
+        self.events: list[GameEvent] = []  # taken by the frame thread every frame
+        self.decisions: deque[list[int | None]] = deque(maxlen=LIVE_WINDOW)
+        self.detail: deque[dict[str, int | None]] = deque(maxlen=LIVE_WINDOW)
         self.error: BaseException | None = None
         self._stopping = threading.Event()
         #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
@@ -255,8 +262,10 @@ def run(
     if to_game_us is None:
         to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
     shift = to_game_us
-    shows: list[tuple[int, int]] = []
-    all_events: list[GameEvent] = []
+    # a live box runs for hours: its run keeps windows (the journal keeps everything)
+    window = LIVE_WINDOW if session is None and realtime else None
+    shows: deque[tuple[int, int]] = deque(maxlen=window)
+    all_events: deque[GameEvent] = deque(maxlen=window)
 
     def now() -> int:
         return clock() + shift
@@ -296,7 +305,7 @@ def run(
     def result(reason: str, t_us: int) -> RunResult:
         presenter.close()
         sounds = list(presenter.sound.played) if presenter.sound else []
-        return RunResult(reason, t_us, presenter.frames, all_events, shows, sounds)
+        return RunResult(reason, t_us, presenter.frames, list(all_events), list(shows), sounds)
 
     if not realtime:
         if session is None:
@@ -329,8 +338,8 @@ def run(
             decider.stop()
             sys.setswitchinterval(switch)
     if decider is not None:
-        outcome.decisions = decider.decisions
-        outcome.decision_detail = decider.detail
+        outcome.decisions = list(decider.decisions)
+        outcome.decision_detail = list(decider.detail)
     return outcome
 
 
@@ -338,17 +347,17 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
             key_stamp: Callable[[], int], answer_shows: Callable[[list[GameEvent], int], list[GameEvent]],
             advance: Callable[[int], list[GameEvent]], result: Callable[[str, int], RunResult],
             decider: Decider | None, until_us: int | None, results_s: float, fps: int,
-            all_events: list[GameEvent]) -> RunResult:
+            all_events: deque[GameEvent]) -> RunResult:
     """The frame loop of a real-time run: keys, what was decided (sound,
     messages, ``show`` frames), the frame. With a ``decider`` the box is
     stepped on its own thread; without one (simulated players), here."""
     frame_clock = pygame.time.Clock()
     finished_at: int | None = None
-    frame_us: list[int] = []
+    frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
 
     def done(reason: str, t_us: int) -> RunResult:
         out = result(reason, t_us)
-        out.frame_us = frame_us
+        out.frame_us = list(frame_us)
         return out
 
     while True:
