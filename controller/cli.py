@@ -224,12 +224,22 @@ def build_parser() -> Parser:
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
+    add_process_args(p)
     p.set_defaults(func=cmd_play)
 
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
         dest="wiring_command", required=True, metavar="ACTION")
     add_wiring_commands(wiring)
     return parser
+
+
+def add_process_args(p: argparse.ArgumentParser) -> None:
+    """The split design (the box decides in a process of its own) or the one-process baseline."""
+    p.add_argument("--one-process", action="store_true",
+                   help=_("decide, draw and serve in one process (the older design, kept as the benchmark's "
+                          "baseline; the default decides in a process of its own: docs/processes.md)"))
+    p.add_argument("--viewer-socket", default=None, metavar="PATH",
+                   help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
 
 
 def version() -> str:
