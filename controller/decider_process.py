@@ -16,6 +16,7 @@ process is started (``controller.viewer``), which shows the current view.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -26,6 +27,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from controller import channel, live
@@ -33,7 +35,7 @@ from controller import profile as profile_mod
 from controller.channel import ChannelError, Outbox
 from controller.deciding import Decider, ask_realtime
 from controller.lights import LightDirector
-from controller.press import InputNotice, Press
+from controller.press import Edge, InputNotice, Press
 from controller.runtime import Box
 from controller.sources.base import Source
 from controller.timeline import box_now_us
@@ -92,7 +94,9 @@ class DecidingGame:
         return {"type": channel.VIEW, "version": self.version, "t_us": t_us, "offset_us": box.time_offset_us,
                 "public": box.engine.public_view(), "strip": box.strip(), "finished": box.engine.finished,
                 "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
-                "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us}
+                "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
+                #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
+                "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
 
     def publish(self, events: list[GameEvent], t_us: int) -> None:
         """After each step, the lamp lit: a new view when something changed."""
@@ -152,7 +156,7 @@ class DecidingGame:
         """One stamped input or request from a viewer (reader thread: only enqueues)."""
         box, kind = self.box, message["type"]
         try:
-            if kind == channel.EDGE:
+            if kind == channel.EDGE and isinstance(message["edge"], Edge):
                 box.edge(message["edge"], int(message["precision_us"]))
             elif kind == channel.PRESS and isinstance(message["press"], Press):
                 box.press(message["press"])
@@ -282,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
-    signal.signal(signal.SIGTERM, lambda signum, frame: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, stop_on_signal)
     try:
         reason = game.run()
     except KeyboardInterrupt:
@@ -290,9 +294,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if listener is not None:
             listener.close()
-            os.unlink(args.viewer_socket)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(args.viewer_socket)
         game.close(reason)
     return 0
+
+
+def stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM closes the game as Ctrl+C does: journal end, lamps off."""
+    raise KeyboardInterrupt
 
 
 def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
@@ -320,6 +330,8 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
 def listen(game: DecidingGame, path: str) -> socket.socket:
     """More viewers on a Unix socket (a second screen, ``buzzerbox bench``): only this user may connect."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)  # left by a deciding process that was killed
     old = os.umask(0o077)
     try:
         server.bind(path)

@@ -248,9 +248,10 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         box = ViewBox(game.spec, game.settings, sock)
         try:
             watched = watch(box, presenter, keyboard, fps)
-        except KeyboardInterrupt:
-            process.wait()  # it got the Ctrl+C too (one process group) and closes the game itself
-            raise
+        except KeyboardInterrupt:  # Ctrl+C (it got one too) or SIGTERM (to this process only)
+            box.send({"type": channel.STOP, "reason": "stopped"})
+            process.wait()  # it closes the game: journal end, lamps off
+            return {"type": channel.ENDED, "reason": "stopped"}
         finally:
             sock.close()
         code = process.wait()
