@@ -39,6 +39,7 @@ from controller.press import Edge, InputNotice, Press
 from controller.runtime import Box
 from controller.sources.base import Source
 from controller.timeline import box_now_us
+from games import registry
 from games.base import Action, BuzzerBoxError, GameEvent
 
 log = logging.getLogger("buzzerbox.decider")
@@ -269,6 +270,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--until-us", type=int, default=None, help="end at this game time")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
+    p.add_argument("--register", default=None, help="GAME=PACKAGE: where the game is imported from")
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     return p.parse_args(argv)
 
@@ -278,6 +280,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)
+    if args.register:
+        name, package = args.register.split("=", 1)
+        with registry.register(name, package):
+            return decide(args, sock, priority)
+    return decide(args, sock, priority)
+
+
+def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
+    """Take the game over, tell the screen, decide until it ends, close it."""
     try:
         game = open_game(args, sock)
     except BuzzerBoxError as exc:

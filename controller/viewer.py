@@ -35,7 +35,7 @@ from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
 from games.i18n import _
-from games.registry import get, scene_for
+from games.registry import get, package_of, register, scene_for
 from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox.screen")
@@ -224,7 +224,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     """The deciding process on the journal, and the screen's end of its channel."""
     mine, theirs = socket.socketpair()
     command = [sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
-               "--journal", str(game.journal), "--screen", json.dumps(game.screen_args)]
+               "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
+               "--register", f"{game.spec.name}={package_of(game.spec.name)}"]
     if game.profile:
         command += ["--profile", game.profile]
     if game.offset_us is not None and not resume:
@@ -271,7 +272,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
 def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
                 colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool) -> list[str]:
     """How to start a screen for this game again (the deciding process keeps it)."""
-    args = ["--game", game, "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
+    args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
     args += ["--headless"] if headless else []
     args += ["--mute"] if mute else []
     args += ["--keyboard"] if keyboard else []
@@ -286,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 description="A screen for a running game (started by its deciding process).")
     p.add_argument("--fd", type=int, required=True)
     p.add_argument("--game", required=True)
+    p.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
     p.add_argument("--fps", type=int, default=60)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--volume", type=float, default=1.0)
@@ -297,6 +299,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--colors", default=None)
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    name, package = args.register.split("=", 1)
+    with register(name, package):
+        return show(args)
+
+
+def show(args: argparse.Namespace) -> int:
     spec = get(args.game)
     colors = None if args.colors is None else [tuple(c) for c in json.loads(args.colors)]
     screen = live.open_screen(args, args.headless)
