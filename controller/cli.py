@@ -240,6 +240,10 @@ def add_process_args(p: argparse.ArgumentParser) -> None:
                           "baseline; the default decides in a process of its own: docs/processes.md)"))
     p.add_argument("--viewer-socket", default=None, metavar="PATH",
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
+    p.add_argument("--feed", default=None, metavar="FIFO",
+                   help=_("synthetic edges from this FIFO on mock GPIO pins (buzzerbox bench, benchmarks/realtime.py)"))
+    p.add_argument("--timings", default=None, metavar="PATH",
+                   help=_("when the game ends, write its decisions' and frames' timings here as JSON (the benchmarks)"))
 
 
 def version() -> str:

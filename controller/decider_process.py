@@ -249,6 +249,7 @@ class DecidingGame:
                     box.journal.close()
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+                 "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
                  "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
                  "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
                  "dropped_views": sum(v.outbox.dropped_views for v in self.viewers)}
@@ -267,9 +268,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
     p.add_argument("--profile", default=None)
     p.add_argument("--offset-us", type=int, default=None, help="the game's time offset (default: resume's)")
-    p.add_argument("--until-us", type=int, default=None, help="end at this game time")
+    p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
+    p.add_argument("--feed", default=None, help="a FIFO of synthetic edges (controller/feed.py)")
     p.add_argument("--register", default=None, help="GAME=PACKAGE: where the game is imported from")
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     return p.parse_args(argv)
@@ -323,7 +325,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     if args.offset_us is not None:
         box.time_offset_us = args.offset_us
     try:
-        source = live.open_inputs(profile, box) if profile is not None else None
+        source = live.open_inputs(profile, box, args.feed) if profile is not None else None
     except BaseException:
         box.journal.close() if box.journal is not None else None
         raise
@@ -332,7 +334,8 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     lights = LightDirector(live.open_lights(profile, source)) if profile is not None else None
     box.measure_report_delay(box_now_us)
     box.bound_logs()
-    game = DecidingGame(box, source, lights, until_us=args.until_us, results_s=args.results_s,
+    until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
+    game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
                         screen_args=json.loads(args.screen))
     game.attach(sock, "screen")
     return game

@@ -280,18 +280,29 @@ def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
     return True
 
 
-def open_inputs(profile: Profile, sink: InputSink) -> Source:
-    """Open the profile's source and start it delivering to ``sink``."""
+def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> Source:
+    """Open the profile's source and start it delivering to ``sink``; with
+    ``feed`` (a FIFO: ``controller/feed.py``), on mock pins driven from it."""
     from controller.sources import open_source
 
+    factory = None
+    if feed is not None:
+        from controller.feed import Feed, feed_factory
+
+        if profile.source != "gpio":
+            raise SourceError(_("--feed drives GPIO pins: profile {name} reads a {source}").format(
+                name=profile.name, source=profile.source))
+        factory = feed_factory()
     try:
-        source = open_source(profile)
+        source = open_source(profile, pin_factory=factory) if factory is not None else open_source(profile)
         source.start(sink)
     except BuzzerBoxError:
         raise
     except Exception as exc:
         raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
             source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
+    if feed is not None:
+        Feed(feed, factory).start()
     return source
 
 

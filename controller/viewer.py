@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 import pygame
 
 from controller import channel, live
+from controller.deciding import LIVE_WINDOW
 from controller.display.loop import Presenter, is_help_key, keyboard_help
 from controller.press import Edge, InputNotice, Press
 from controller.sound import Sound
@@ -116,7 +118,9 @@ class Watched:
     ended: dict[str, Any] | None
     first_version: int = 0
     views: int = 0
-    events: list[GameEvent] = field(default_factory=list)
+    #: how long each frame took to draw and flip (µs), and per decision [decided, first frame flipped after]
+    frame_us: deque[int] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+    shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
 
 
 def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> threading.Thread:
@@ -144,6 +148,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     out = Watched(None)
     frame_clock = pygame.time.Clock()
     finished_at_frame = False
+    last_decided: int | None = None
+    unshown: int | None = None  # a decision no frame has shown yet
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
         presenter.help = keyboard_help(box, keyboard)  # type: ignore[arg-type]
@@ -194,8 +200,17 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                         box.send({"type": channel.SHOWN, "t_us": flipped})
                     presenter.react(box, events, t)  # type: ignore[arg-type]
                     finished_at_frame = box.engine.finished
+                    decided = message.get("decided")
+                    if decided and decided[0] != last_decided:
+                        last_decided = unshown = int(decided[0])
+            t_draw = box_now_us()
             presenter.draw(box, game_now())  # type: ignore[arg-type]
             presenter.screen.flip()
+            flipped = box_now_us()
+            out.frame_us.append(flipped - t_draw)
+            if unshown is not None:
+                out.shown.append([unshown, flipped + box.time_offset_us])
+                unshown = None
             frame_clock.tick(fps)
     finally:
         if keyboard is not None:
@@ -215,9 +230,11 @@ class SplitGame:
     spec: GameSpec
     settings: GameSettings
     offset_us: int | None
-    until_us: int | None
+    #: how long to play (a test run), from when the deciding process has taken the game over
+    seconds: float | None
     screen_args: list[str]
     viewer_socket: str | None = None
+    feed: str | None = None
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -230,10 +247,12 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--profile", game.profile]
     if game.offset_us is not None and not resume:
         command += ["--offset-us", str(game.offset_us)]
-    if game.until_us is not None:
-        command += ["--until-us", str(game.until_us)]
+    if game.seconds is not None:
+        command += ["--seconds", str(game.seconds)]
     if game.viewer_socket:
         command += ["--viewer-socket", game.viewer_socket]
+    if game.feed:
+        command += ["--feed", game.feed]
     process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
     return process, mine
@@ -257,7 +276,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             sock.close()
         code = process.wait()
         if watched.ended is not None:
-            return watched.ended
+            return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
         if watched.views == 0:
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
