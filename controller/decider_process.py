@@ -267,7 +267,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--fd", type=int, required=True, help="the channel socket to the screen process")
     p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
     p.add_argument("--profile", default=None)
-    p.add_argument("--offset-us", type=int, default=None, help="the game's time offset (default: resume's)")
+    p.add_argument("--new", action="store_true",
+                   help="a new game: its time starts now, as this process takes it over (else: resumed)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
@@ -322,8 +323,8 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     """The journaled game taken over, its sources opened and connected, the lamps."""
     profile = profile_mod.load(args.profile) if args.profile else None
     box, _journal = live.resumed_box(args.journal)
-    if args.offset_us is not None:
-        box.time_offset_us = args.offset_us
+    if args.new:
+        live.restart_clock(box)  # nothing happened yet: the game's time starts as it can be decided
     try:
         source = live.open_inputs(profile, box, args.feed) if profile is not None else None
     except BaseException:

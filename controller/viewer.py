@@ -229,7 +229,8 @@ class SplitGame:
     profile: str | None
     spec: GameSpec
     settings: GameSettings
-    offset_us: int | None
+    #: a new game (its time starts when the deciding process takes it over), not a resumed one
+    new: bool
     #: how long to play (a test run), from when the deciding process has taken the game over
     seconds: float | None
     screen_args: list[str]
@@ -245,8 +246,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
                "--register", f"{game.spec.name}={package_of(game.spec.name)}"]
     if game.profile:
         command += ["--profile", game.profile]
-    if game.offset_us is not None and not resume:
-        command += ["--offset-us", str(game.offset_us)]
+    if game.new and not resume:
+        command += ["--new"]
     if game.seconds is not None:
         command += ["--seconds", str(game.seconds)]
     if game.viewer_socket:

@@ -114,7 +114,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | 
     if box.journal is not None:
         box.journal.close()  # ... and takes the journal over
     fps = 15 if headless else 60
-    game = SplitGame(path, args.profile, box.spec, box.settings, box.time_offset_us, args.seconds,
+    game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
                      screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                  fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                  keyboard=keyboard is not None),

@@ -5,6 +5,7 @@ a failure."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -106,15 +107,15 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     box.journal.close()
     mine, theirs = socket.socketpair()
     proc = subprocess.Popen([sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
-                             "--journal", str(path), "--offset-us", str(box.time_offset_us)],
+                             "--journal", str(path), "--new"],
                             pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     theirs.close()
     err = Lines(proc.stderr)
     try:
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
-        until(mine, lambda m: m["type"] == channel.VIEW)
-        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": box_now_us() + box.time_offset_us})
+        first = until(mine, lambda m: m["type"] == channel.VIEW)
+        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": box_now_us() + first["offset_us"]})
         until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
         press(mine, 1)
         won = until(mine, has_winner)
@@ -148,10 +149,8 @@ def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path
         pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
         pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
         for pid in [proc.pid, *pids]:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         proc.wait()
 
 
