@@ -148,6 +148,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
     add_screen_args(p)
+    add_process_args(p)
     p.set_defaults(func=cmd_menu)
 
 
