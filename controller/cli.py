@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from controller import live
 from controller import profile as profile_mod
+from controller.apps.bench import cmd_bench
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
@@ -227,6 +228,17 @@ def build_parser() -> Parser:
                           "(default {port})").format(port=DEFAULT_PORT))
     add_process_args(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("bench", help=_("the acceptance check: the box's decision timing on this machine"),
+                       description=_("Measure contact -> decision and contact -> lamp through play's own path "
+                                     "(synthetic edges, or a loopback jig with --jig): wiring/README.md, "
+                                     "\"The acceptance check\"."))
+    p.add_argument("--profile", default="header-4", help=_("wiring profile (default %(default)s)"))
+    p.add_argument("--contests", type=int, default=100, help=_("how many contests (default %(default)s, ~1 min)"))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jig", type=int, default=None, metavar="PIN",
+                   help=_("the GPIO output of a loopback jig wired to the first two stations' bells"))
+    p.set_defaults(func=cmd_bench)
 
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
         dest="wiring_command", required=True, metavar="ACTION")

@@ -29,7 +29,7 @@ DECIDER_MAX_SLEEP_S = 0.005
 #: a live run keeps the newest this many events, decisions and frame times
 #: (people play for hours; the journal keeps every input, and a window is
 #: all the benchmark and the summary read): memory stays bounded
-LIVE_WINDOW = 4_096
+LIVE_WINDOW = 1_024
 #: the real-time priority the deciding process asks for (1-99; the kiosk unit
 #: grants it): above the screen, the web server and the desktop, below the
 #: kernel's own threads (50)
