@@ -36,14 +36,14 @@ from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
-from games.i18n import _
+from games.i18n import N_, _
 from games.registry import get, package_of, register, scene_for
 from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox.screen")
 
 #: what the screen says when the deciding process is gone (one line, on the screen and on stderr)
-DECIDER_GONE = "the deciding process stopped: starting it again from the journal"
+DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
 
 
 class SplitError(BuzzerBoxError):
