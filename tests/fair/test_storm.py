@@ -97,7 +97,7 @@ def test_a_late_storm_under_load_is_flagged_stuck_as_in_virtual_time() -> None:
         for th in threads:
             th.join()
     assert live.late_deliveries > 0  # it really was late
-    grew = [b for a, b in zip(gaps, gaps[1:]) if b >= raised_guard_us(a)]
+    grew = [b for a, b in zip(gaps, gaps[1:], strict=False) if b >= raised_guard_us(a)]
     if grew:
         # the machine starved the feeder longer than the guard raised by the batch before:
         # a lateness no guard learns in time (docs/architecture.md says so); not this test's claim
