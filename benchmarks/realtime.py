@@ -84,7 +84,6 @@ import arbitration  # noqa: E402
 from arbitration import BELL_PINS, bench_profile, rpigpio_like_pin_class  # noqa: E402
 
 from controller import journal as journal_mod  # noqa: E402
-from controller import runtime  # noqa: E402
 from controller.debounce import DebounceConfig  # noqa: E402
 from controller.display import loop as display_loop  # noqa: E402
 from controller.display.loop import Presenter  # noqa: E402
@@ -658,38 +657,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", action="store_true",
                         help="also run, interleaved, the box with no floor on its raised guard, and with "
                              "its frame not waiting for a due decision (before/after)")
+    parser.add_argument("--baselines", action="store_true",
+                        help="the older harness: this box beside the usual buzzer set-ups, all in one process "
+                             "(the default compares the box's two designs, benchmarks/designs.py)")
+    parser.add_argument("--loaded", dest="loaded_only", action="store_true", help="as --loaded-only")
     args = parser.parse_args(argv)
-    shipped_floor, shipped_yield = runtime.LATE_FLOOR_US, display_loop.FRAME_YIELD_MAX_S
     if args.per_point is None:
         args.per_point = 1 if args.quick else 2
+    if not args.baselines:
+        import designs
+
+        if args.envelopes == list(ENVELOPES_US):
+            args.envelopes = [5_000]  # the designs differ in time, not in bounce: one normal envelope
+        return designs.main(args)
+    shipped_yield = display_loop.FRAME_YIELD_MAX_S
     settings = [s for s in (False, True) if not (s and args.idle_only) and not (not s and args.loaded_only)]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()}; "
           f"{args.runs} runs per setting; set-ups: {', '.join(SETUPS)}")
     with tempfile.TemporaryDirectory() as tmp:
         for loaded in settings:
             label = "render + CPU load" if loaded else "idle"
-            # (label, the box's LATE_FLOOR_US, the frame waits for a due decision); --compare interleaves
+            # (label, the frame waits for a due decision); --compare interleaves
             # the variants run by run: the same script, the same minute's machine load
-            variants = [(label, shipped_floor, True)]
+            variants = [(label, True)]
             if args.compare:
-                variants += [(f"{label}, box with no floor on its raised guard (4x the lateness only)", 0, True),
-                             (f"{label}, box whose frame does not wait for a due decision (before the fix)",
-                              shipped_floor, False)]
-            by_variant: dict[str, list[RunResult]] = {name: [] for name, _, _ in variants}
+                variants += [(f"{label}, box whose frame does not wait for a due decision (before the fix)", False)]
+            by_variant: dict[str, list[RunResult]] = {name: [] for name, _ in variants}
             for k in range(args.runs):
                 script = make_script(random.Random(f"realtime-{args.seed}-{k}"), args.per_point, args.gaps,
                                      args.envelopes, args.spikes)
-                for i, (name, floor, frame_waits) in enumerate(variants):
-                    runtime.LATE_FLOOR_US = floor
+                for i, (name, frame_waits) in enumerate(variants):
                     display_loop.FRAME_YIELD_MAX_S = shipped_yield if frame_waits else 0.0
                     try:
                         folder = Path(tmp) / f"{int(loaded)}-{k}-{i}"
                         by_variant[name].append(one_run(script, args.seed * 100 + k, loaded, folder))
                     finally:
-                        runtime.LATE_FLOOR_US = shipped_floor
                         display_loop.FRAME_YIELD_MAX_S = shipped_yield
-            for name, floor, frame_waits in variants:
-                if frame_waits and floor == shipped_floor:
+            for name, frame_waits in variants:
+                if frame_waits:
                     report(name, by_variant[name], args)
                 else:
                     print(f"\n=== {name}: {args.runs} runs (load average before/after each run: "

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from controller import live
 from controller import profile as profile_mod
+from controller.apps.bench import cmd_bench
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
@@ -175,6 +176,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
     add_screen_args(p)
+    add_process_args(p)
     p.set_defaults(func=cmd_menu)
 
 
@@ -275,13 +277,38 @@ def build_parser() -> Parser:
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
+    add_process_args(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("bench", help=_("the acceptance check: the box's decision timing on this machine"),
+                       description=_("Measure contact -> decision and contact -> lamp through play's own path "
+                                     "(synthetic edges, or a loopback jig with --jig): wiring/README.md, "
+                                     "\"The acceptance check\"."))
+    p.add_argument("--profile", default="header-4", help=_("wiring profile (default %(default)s)"))
+    p.add_argument("--contests", type=int, default=100, help=_("how many contests (default %(default)s, ~1 min)"))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jig", type=int, default=None, metavar="PIN",
+                   help=_("the GPIO output of a loopback jig wired to the first two stations' bells"))
+    p.set_defaults(func=cmd_bench)
 
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
         dest="wiring_command", required=True, metavar="ACTION")
     add_wiring_commands(wiring)
     _everywhere(sub)
     return parser
+
+
+def add_process_args(p: argparse.ArgumentParser) -> None:
+    """The split design (the box decides in a process of its own) or the one-process baseline."""
+    p.add_argument("--one-process", action="store_true",
+                   help=_("decide, draw and serve in one process (the older design, kept as the benchmark's "
+                          "baseline; the default decides in a process of its own: docs/processes.md)"))
+    p.add_argument("--viewer-socket", default=None, metavar="PATH",
+                   help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
+    p.add_argument("--feed", default=None, metavar="FIFO",
+                   help=_("synthetic edges from this FIFO on mock GPIO pins (buzzerbox bench, benchmarks/realtime.py)"))
+    p.add_argument("--timings", default=None, metavar="PATH",
+                   help=_("when the game ends, write its decisions' and frames' timings here as JSON (the benchmarks)"))
 
 
 def version() -> str:

@@ -22,24 +22,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller import journal as journal_mod
-from controller.display.loop import Presenter, RunResult, run
-from controller.display.screen import Screen
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
-from controller.sound import Sound, SoundSettings
 from controller.sources.base import InputSink, Source, SourceError
-from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import _
 from games.registry import scene_for
-from games.toolkit.theme import PALETTE, Color, hex_color
+
+if TYPE_CHECKING:  # the screen's side: the deciding process imports this module without pygame
+    from controller.display.loop import Presenter, RunResult
+    from controller.display.screen import Screen
+    from controller.sound import Sound
+    from controller.sources.keyboard import KeyboardSource
+    from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox")
 
@@ -100,6 +102,8 @@ def names_colors(profile: Profile | None, players: int,
                  chosen: Sequence[str] = ()) -> tuple[list[str] | None, list[Color] | None]:
     """Station names and colours (None: the defaults). A name entered in the
     menu (``chosen``) wins over the profile's station name and "Player N"."""
+    from games.toolkit.theme import PALETTE, hex_color
+
     colors = None if profile is None else [
         hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
         for i in range(players)]
@@ -184,6 +188,8 @@ def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
     """The screen; a window that cannot be shown (no reachable display, or SDL
     left with its dummy driver) is a ``NoDisplayError``, never a game played
     in real time into nothing."""
+    from controller.display.screen import Screen
+
     try:
         screen = Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
     except Exception as exc:  # pygame.error: the X/Wayland server or the DRM device would not open
@@ -198,6 +204,8 @@ def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
 
 def open_sound(args: argparse.Namespace, headless: bool, profile: Profile | None = None) -> Sound:
     """The mixer, with each station's own buzz from the profile (a bad WAV: one line, the bell)."""
+    from controller.sound import Sound, SoundSettings
+
     if headless and "SDL_AUDIODRIVER" not in os.environ:
         os.environ["SDL_AUDIODRIVER"] = "dummy"  # headless: count sounds, play none
     sound = Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
@@ -272,18 +280,29 @@ def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
     return True
 
 
-def open_inputs(profile: Profile, sink: InputSink) -> Source:
-    """Open the profile's source and start it delivering to ``sink``."""
+def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> Source:
+    """Open the profile's source and start it delivering to ``sink``; with
+    ``feed`` (a FIFO: ``controller/feed.py``), on mock pins driven from it."""
     from controller.sources import open_source
 
+    factory = None
+    if feed is not None:
+        from controller.feed import Feed, feed_factory
+
+        if profile.source != "gpio":
+            raise SourceError(_("--feed drives GPIO pins: profile {name} reads a {source}").format(
+                name=profile.name, source=profile.source))
+        factory = feed_factory()
     try:
-        source = open_source(profile)
+        source = open_source(profile, pin_factory=factory) if factory is not None else open_source(profile)
         source.start(sink)
     except BuzzerBoxError:
         raise
     except Exception as exc:
         raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
             source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
+    if feed is not None:
+        Feed(feed, factory).start()
     return source
 
 
@@ -420,6 +439,8 @@ class LiveGame:
             fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
         """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
         None when it was stopped. Closes the game in every case."""
+        from controller.display.loop import run
+
         target: Session | Box = self.session if self.session is not None else self.box
         if realtime and (self.session is None or to_game_us is not None):
             # the sources' stated report delay is checked on every delivery from
@@ -469,6 +490,8 @@ class LiveGame:
 
 def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
+    from controller.display.loop import Presenter
+
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
 
 

@@ -61,19 +61,26 @@ LIVE_LOG_LIMIT = 1_000
 #: the most the measured report delay may raise the horizon's guard: past
 #: this a delivery is late evidence, not something to wait for
 MAX_GUARD_US = 500_000
-#: a late delivery raises the guard to this many times its lateness: a
-#: source that is late once tends to be later still (a storm, a busy core),
-#: and a guard that only just covers the last delay is overtaken by the next
-LATE_HEADROOM = 4
-#: and to at least this: a source seen late once is given room for the next
-#: late batch, however small the first lateness looked
-LATE_FLOOR_US = 50_000
+#: a late delivery raises the guard to its lateness, plus this share of it
+#: (a source late once tends to be a little later next time: a storm, a busy
+#: core) ...
+LATE_HEADROOM_PERCENT = 50
+#: ... plus this margin: the guard covers the lateness measured, not a fixed
+#: floor (a 50 ms floor made nearly every decision after one late edge wait
+#: 50 ms for 3 s; docs/benchmarks.md)
+LATE_MARGIN_US = 1_000
 #: a raised guard halves back toward the stated delay after this long
 #: without a late delivery
 GUARD_RELAX_US = 3_000_000
 
 
 SOURCE_EVENTS_KEPT = 4096
+
+
+def raised_guard_us(lateness_us: int) -> int:
+    """The guard after a delivery ``lateness_us`` after its stamp: in
+    proportion to what was measured, plus a margin."""
+    return lateness_us + lateness_us * LATE_HEADROOM_PERCENT // 100 + LATE_MARGIN_US
 
 
 class Box(InputLayer):
@@ -171,8 +178,8 @@ class Box(InputLayer):
     def measure_report_delay(self, clock: Callable[[], int] | None = None) -> None:
         """From now on, every delivery is checked against the stated report
         delay (``latency_guard_us``): one later than it is counted and logged,
-        and the guard rises to cover it (``LATE_HEADROOM``, ``LATE_FLOOR_US``,
-        up to ``MAX_GUARD_US``), relaxing again after ``GUARD_RELAX_US``
+        and the guard rises to cover it (``raised_guard_us``, up to
+        ``MAX_GUARD_US``), relaxing again after ``GUARD_RELAX_US``
         without a late one. With ``clock`` (the sources' clock) lateness is
         taken as each input reaches the inbox; without it (virtual time), when
         a step takes it."""
@@ -196,7 +203,7 @@ class Box(InputLayer):
                 self.late_deliveries += 1
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)
                 self._last_late_us = now_us
-                raised = min(MAX_GUARD_US, max(LATE_FLOOR_US, LATE_HEADROOM * lag + 1_000))
+                raised = min(MAX_GUARD_US, raised_guard_us(lag))
                 if raised > self.latency_guard_us:
                     log.warning("an input reached the box %.1f ms after its stamp (stated delay %.1f ms): "
                                 "decisions now wait %.1f ms", lag / 1e3, stated / 1e3, raised / 1e3)

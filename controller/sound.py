@@ -20,6 +20,7 @@ import math
 import os
 import random
 import wave
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,6 +160,9 @@ def fanfare(rate: int) -> list[float]:
     return [0.2 * v for v in _notes(rate, notes, _saw, 1.2)]
 
 
+#: how many sound names a Sound remembers having played
+PLAYED_KEPT = 4_096
+
 #: the stations' sounds, one synthesiser per name in ``profile.STATION_SOUNDS``
 STATION_SYNTHS: dict[str, Callable[[int], list[float]]] = {
     "bell": bell, "buzz": buzz, "chime": chime, "ding": ding, "gong": gong, "horn": horn,
@@ -234,7 +238,8 @@ class Sound:
         self.sounds: dict[str, pygame.mixer.Sound] = {}
         self.available = False
         self.reason = "not opened"
-        self.played: list[str] = []  # what was asked for (the demo's summary, tests)
+        #: what was asked for (the demo's summary, tests): the newest ``PLAYED_KEPT`` (a kiosk plays for hours)
+        self.played: deque[str] = deque(maxlen=PLAYED_KEPT)
         #: station -> its own sound's name (a synth's, or the WAV's path); the bell otherwise
         self.station_choices: dict[int, str] = {}
         #: one line per station sound that could not be used (it plays the bell)

@@ -55,6 +55,15 @@ def get(name: str) -> GameSpec:
     return spec
 
 
+def package_of(name: str) -> str:
+    """The package a game is imported from (another process is told it: the
+    deciding process of a game registered with ``register``)."""
+    package = _PACKAGES.get(name)
+    if package is None:
+        raise UnknownGameError(f"unknown game {name!r}: choose one of {', '.join(_PACKAGES)}")
+    return package
+
+
 @contextmanager
 def register(name: str, package: str) -> Iterator[None]:
     """Make a game from outside ``games/`` known for a while (tests: the toy

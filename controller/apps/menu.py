@@ -12,11 +12,12 @@ import logging
 import sys
 from pathlib import Path
 
+from controller import journal as journal_mod
 from controller import live
 from controller import profile as profile_mod
 from controller.apps.results import write_beside
 from controller.display.diag import InputMonitor
-from controller.runtime import Box
+from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
@@ -24,6 +25,7 @@ from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from games.i18n import _
 from games.registry import available, get
+from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox")
 
@@ -72,13 +74,56 @@ def cmd_menu(args: argparse.Namespace) -> int:
     # not open stop the menu with one line, as they stop ``play``
     source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
     lights = live.open_lights(profile, source)
+
+    def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str | None:
+        """A game with people in the split design (docs/processes.md): the
+        deciding process gets the inputs, the lamps and the journal for the
+        game, the menu has them back after it. None: no split (phones, or
+        ``--one-process``); else how it ended ("stopped" for Ctrl+C or SIGTERM)."""
+        nonlocal source, lights
+        if args.one_process or phones:
+            return None
+        from controller.viewer import SplitGame, run_split, screen_args
+
+        players = box.settings.players
+        if box.journal is not None:
+            box.journal.close()
+        if source is not None:
+            source.stop()
+        lights.close()
+        game = SplitGame(path, getattr(args, "profile", None), box.spec, box.settings, not resumed, None,
+                         screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
+                                     fps=60, players=players, colors=colors, volume=sound.settings.volume,
+                                     mute=sound.settings.mute, keyboard=True),
+                         args.viewer_socket, args.feed)
+        presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
+        try:
+            ended = run_split(game, presenter, KeyboardSource(players), 60)
+        finally:
+            source = live.open_inputs(profile, relay) if profile is not None else None
+            lights = live.open_lights(profile, source)
+        played = box_from_journal(journal_mod.read(path))
+        reason = str(ended["reason"])
+        log.info("%s %s; scores %s", box.spec.title,
+                 "stopped (Ctrl+C or SIGTERM)" if reason == "stopped" else f"ended: {reason}",
+                 played.engine.public_view().get("scores"))
+        write_beside(path)  # a quiz's record beside its journal
+        return reason
+
     try:
         with live.stop_on_sigterm():
             cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
+            reason: str | None = None
             if cut_off is not None:  # the power went mid-game: carry on before the menu
                 box, _journal = live.resumed_box(cut_off, profile)
                 print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title), file=cut_off),
                       file=sys.stderr)
+                _names, colors = live.names_colors(profile, box.settings.players, menu.names)
+                phones = menu.phones or box.spec.phones_needed(box.settings.options)
+                reason = decided_apart(box, cut_off, True, colors, phones)
+                if reason == "stopped":
+                    raise KeyboardInterrupt
+            if cut_off is not None and reason is None:
                 if source is not None and profile is not None:
                     live.connect(box, source, profile)
                     relay.target = box
@@ -132,6 +177,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     box = live.new_box(spec, settings, profile, path, station_names=station_names)
                     log.info("journal: %s", path)
                     session = None
+                    reason = decided_apart(box, path, False, colors, bool(choice.phones))
+                    if reason == "stopped":
+                        raise KeyboardInterrupt
+                    if reason == "quit":
+                        break
+                    if reason is not None:
+                        continue
                     if source is not None and profile is not None:
                         live.connect(box, source, profile)
                         relay.target = box

@@ -6,15 +6,21 @@ lights, sound and a journal of every press in the box's data folder;
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
+from controller import journal as journal_mod
 from controller import live
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
+from controller.display.screen import Screen
+from controller.runtime import Box, box_from_journal
+from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from games.i18n import _
+from games.toolkit.theme import Color
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -47,7 +53,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     relay = live.Relay()
     source = None
     try:
-        source = live.open_inputs(prof, relay) if prof is not None else None
+        # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
+        feed = args.feed if args.one_process or args.web is not None else None
+        source = live.open_inputs(prof, relay, feed) if prof is not None else None
         screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
         if (prof is not None and source is not None and not skip_roll_call
@@ -61,6 +69,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise
     if created is not None:
         live.restart_clock(box)  # the game's time starts now, after the roll call
+    if not args.one_process and args.web is None:
+        return play_split(args, box, path, source, screen, keyboard, headless, players, names, colors)
     relay.target = box
     if source is not None and prof is not None:
         live.connect(box, source, prof)
@@ -76,6 +86,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         title=_(box.spec.title), where=where, path=path,
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
+    if args.timings and result is not None:
+        write_timings(args.timings, "one-process", {
+            "decisions": [d[:2] for d in result.decisions], "decision_detail": result.decision_detail,
+            "frame_us": result.frame_us, "shown": [[d[0], d[2]] for d in result.decisions if d[2] is not None],
+            "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+            "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us})
     print(game.summary_line(result), file=sys.stderr)
     for written in write_beside(path):  # a quiz's record to take home (nothing for other games)
         print(_("results: {path}").format(path=written), file=sys.stderr)
@@ -83,3 +99,60 @@ def cmd_play(args: argparse.Namespace) -> int:
     if result is None:
         raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
     return 0
+
+
+def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | None, screen: Screen,
+               keyboard: KeyboardSource | None, headless: bool, players: int, names: list[str] | None,
+               colors: list[Color] | None) -> int:
+    """The game decided in a process of its own (docs/processes.md): this
+    process hands it the journal and the inputs, then draws its views."""
+    from controller.viewer import SplitGame, run_split, screen_args
+
+    prof = profile_mod.load(args.profile) if args.profile else None
+    if source is not None:
+        source.stop()  # the deciding process opens the inputs itself (a GPIO line has one owner)
+    if box.journal is not None:
+        box.journal.close()  # ... and takes the journal over
+    fps = 15 if headless else 60
+    game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
+                     screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
+                                 fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
+                                 keyboard=keyboard is not None),
+                     args.viewer_socket, args.feed)
+    presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof), colors=colors)
+    if prof is None and not headless:
+        live.show_keys(presenter, players, names)
+    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
+             if prof is not None and source is not None else live.keyboard_keys_line(players))
+    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
+        title=_(box.spec.title), where=where, path=path,
+        screen=_("headless") if headless else _("on screen")), file=sys.stderr)
+    try:
+        with live.stop_on_sigterm():
+            ended = run_split(game, presenter, keyboard, fps)
+    finally:
+        presenter.close()
+        screen.close()
+    if args.timings:
+        write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
+    played = box_from_journal(journal_mod.read(path))  # the game of record: its journal
+    reason = str(ended["reason"])
+    how = "stopped (Ctrl+C or SIGTERM)" if reason == "stopped" else f"ended: {reason}"
+    print(f"{box.spec.title} {how}; scores {played.engine.public_view().get('scores')}", file=sys.stderr)
+    for written in write_beside(path):
+        print(_("results: {path}").format(path=written), file=sys.stderr)
+    print_json(played.summary(), played.station_names)
+    if reason == "stopped":
+        raise KeyboardInterrupt
+    return 0
+
+
+#: what ``--timings`` writes, in both designs: [decided, lamp lit] per decision (game µs), where
+#: each decision's time went, frame times, [decided, first frame flipped after], the measured report delay
+TIMINGS = ("decisions", "decision_detail", "frame_us", "shown", "late_deliveries", "worst_delivery_us",
+           "offset_us", "stated_delay_us")
+
+
+def write_timings(path: str, design: str, timings: dict[str, object]) -> None:
+    """The benchmark's figures of one game (``--timings``)."""
+    Path(path).write_text(json.dumps({"design": design, **timings}), encoding="utf-8")

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 import sys
-import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
+from controller.deciding import LIVE_WINDOW, Decider
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Choice, Menu, MenuScene
 from controller.display.screen import Screen
@@ -63,9 +64,6 @@ class RunResult:
     decision_detail: list[dict[str, int | None]] = field(default_factory=list)
 
 
-#: the deciding thread sleeps at most this long between steps when nothing is
-#: due: a bound on a missed wake-up, cheap when idle (a step is ~10 µs)
-DECIDER_MAX_SLEEP_S = 0.005
 #: how often the interpreter lets another thread run (default 5 ms): short,
 #: so the deciding thread gets the GIL soon after a delivery wakes it even
 #: while a frame is being drawn
@@ -78,75 +76,6 @@ LIVE_SWITCH_INTERVAL_S = 0.0002
 #: drawing time, the frame thread first waits, at most this long, until the
 #: deciding thread has stepped past it (0: never wait)
 FRAME_YIELD_MAX_S = 0.012
-
-
-class Decider(threading.Thread):
-    """Decides for a live box, independently of the frames: wakes on every
-    delivery (``box.arrived``) and at the next moment something is due, steps
-    the box and sets the lights at once. Sound, messages and ``show`` frames
-    are the frame thread's (``take``). Both hold ``box.lock`` while they touch
-    the box."""
-
-    def __init__(self, box: Box, presenter: Presenter, now: Callable[[], int]) -> None:
-        super().__init__(name="buzzerbox-decider", daemon=True)
-        self.box = box
-        self.presenter = presenter
-        self.now = now
-        self.events: list[GameEvent] = []
-        self.decisions: list[list[int | None]] = []
-        self.detail: list[dict[str, int | None]] = []
-        self.error: BaseException | None = None
-        self._stopping = threading.Event()
-        #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
-        self.stepped_at = -(1 << 62)
-        self._stepped = threading.Condition()
-
-    def run(self) -> None:
-        box = self.box
-        timeout = 0.0
-        planned: int | None = None  # the due moment the last wait aimed at (box time)
-        try:
-            while not self._stopping.is_set():
-                delivered = box.arrived.wait(timeout)
-                box.arrived.clear()
-                woke = self.now()
-                with box.lock:
-                    t = self.now()
-                    events = box.step(t)
-                    if events:
-                        self.presenter.light(box)
-                        lit = self.now()
-                        self.decisions.append([t, lit, None])
-                        self.detail.append({"woke_late_us": None if delivered or planned is None else woke - planned,
-                                            "lock_wait_us": t - woke, "step_and_light_us": lit - t,
-                                            "guard_us": box.latency_guard_us})
-                        self.events.extend(events)
-                    due = box.next_due_us()
-                with self._stepped:
-                    self.stepped_at = t
-                    self._stepped.notify_all()
-                planned = due if due is not None and due - t <= DECIDER_MAX_SLEEP_S * 1e6 else None
-                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - t) / 1e6))
-        except BaseException as exc:  # the frame thread raises it: a game never runs on undecided
-            self.error = exc
-
-    def wait_past(self, due_us: int, timeout_s: float) -> None:
-        """Return once a step at or after ``due_us`` (box time) has run, or after
-        ``timeout_s`` (the frame thread, before drawing: see ``FRAME_YIELD_MAX_S``)."""
-        with self._stepped:
-            self._stepped.wait_for(lambda: self.stepped_at >= due_us or self._stopping.is_set(), timeout_s)
-
-    def take(self) -> list[GameEvent]:
-        """The events decided since the last call (hold ``box.lock``)."""
-        events, self.events = self.events, []
-        return events
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self.box.arrived.set()
-        with self._stepped:
-            self._stepped.notify_all()
-        self.join(timeout=1.0)
 
 
 class Presenter:
@@ -255,8 +184,10 @@ def run(
     if to_game_us is None:
         to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
     shift = to_game_us
-    shows: list[tuple[int, int]] = []
-    all_events: list[GameEvent] = []
+    # a live box runs for hours: its run keeps windows (the journal keeps everything)
+    window = LIVE_WINDOW if session is None and realtime else None
+    shows: deque[tuple[int, int]] = deque(maxlen=window)
+    all_events: deque[GameEvent] = deque(maxlen=window)
 
     def now() -> int:
         return clock() + shift
@@ -296,7 +227,7 @@ def run(
     def result(reason: str, t_us: int) -> RunResult:
         presenter.close()
         sounds = list(presenter.sound.played) if presenter.sound else []
-        return RunResult(reason, t_us, presenter.frames, all_events, shows, sounds)
+        return RunResult(reason, t_us, presenter.frames, list(all_events), list(shows), sounds)
 
     if not realtime:
         if session is None:
@@ -316,7 +247,7 @@ def run(
 
     decider: Decider | None = None
     if session is None:
-        decider = Decider(box, presenter, now)
+        decider = Decider(box, now, lambda: presenter.light(box))
     switch = sys.getswitchinterval()
     try:
         if decider is not None:
@@ -329,8 +260,8 @@ def run(
             decider.stop()
             sys.setswitchinterval(switch)
     if decider is not None:
-        outcome.decisions = decider.decisions
-        outcome.decision_detail = decider.detail
+        outcome.decisions = list(decider.decisions)
+        outcome.decision_detail = list(decider.detail)
     return outcome
 
 
@@ -338,17 +269,17 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
             key_stamp: Callable[[], int], answer_shows: Callable[[list[GameEvent], int], list[GameEvent]],
             advance: Callable[[int], list[GameEvent]], result: Callable[[str, int], RunResult],
             decider: Decider | None, until_us: int | None, results_s: float, fps: int,
-            all_events: list[GameEvent]) -> RunResult:
+            all_events: deque[GameEvent]) -> RunResult:
     """The frame loop of a real-time run: keys, what was decided (sound,
     messages, ``show`` frames), the frame. With a ``decider`` the box is
     stepped on its own thread; without one (simulated players), here."""
     frame_clock = pygame.time.Clock()
     finished_at: int | None = None
-    frame_us: list[int] = []
+    frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
 
     def done(reason: str, t_us: int) -> RunResult:
         out = result(reason, t_us)
-        out.frame_us = frame_us
+        out.frame_us = list(frame_us)
         return out
 
     while True:

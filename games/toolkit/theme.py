@@ -102,12 +102,17 @@ class Text:
 
     Rendering a string is the slowest thing a frame does; the same labels come
     back every frame, so rendered surfaces are kept (LRU) and a frame mostly blits.
+    The cache is bounded by count and by bytes: a long game's ever-new scores
+    and counts would otherwise fill 1,024 big 1080p lines (~100 MB).
     """
 
-    def __init__(self, max_rendered: int = 1024, font_file: Path = FONT_FILE) -> None:
+    def __init__(self, max_rendered: int = 1024, font_file: Path = FONT_FILE,
+                 max_bytes: int = 24 * 1024 * 1024) -> None:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rendered: OrderedDict[tuple[str, int, Color], pygame.Surface] = OrderedDict()
         self.max_rendered = max_rendered
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self.font_file = font_file
         #: the measured heights of the rendered lines (tests hold them to the minimum)
         self.sizes_used: set[int] = set()
@@ -132,8 +137,9 @@ class Text:
         if surf is None:
             surf = self.font(size).render(text, True, color)
             self._rendered[key] = surf
-            if len(self._rendered) > self.max_rendered:
-                self._rendered.popitem(last=False)
+            self._bytes += _bytes_of(surf)
+            while len(self._rendered) > 1 and (len(self._rendered) > self.max_rendered or self._bytes > self.max_bytes):
+                self._bytes -= _bytes_of(self._rendered.popitem(last=False)[1])
         else:
             self._rendered.move_to_end(key)
         self.sizes_used.add(surf.get_height())
@@ -141,6 +147,10 @@ class Text:
 
     def width(self, text: str, size: int) -> int:
         return self.font(size).size(text)[0]
+
+
+def _bytes_of(surface: pygame.Surface) -> int:
+    return surface.get_pitch() * surface.get_height()
 
 
 TEXT = Text()

@@ -17,7 +17,7 @@ SETUPS = ("box", "Button(bounce_time=None)", "Button(bounce_time=0.01)", "Button
 def test_the_harness_runs_every_set_up_side_by_side() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run(
-        [sys.executable, "benchmarks/realtime.py", "--runs", "1", "--per-point", "1", "--idle-only",
+        [sys.executable, "benchmarks/realtime.py", "--baselines", "--runs", "1", "--per-point", "1", "--idle-only",
          "--gaps", "0,2000", "--envelopes", "20000", "--spikes", "3000"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]

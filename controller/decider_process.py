@@ -1,0 +1,372 @@
+"""The deciding process (docs/processes.md): owns the sources, the debounce,
+the box and its engine, the lights and the journal, at real-time priority,
+and publishes what it decided to its viewers after the lamp is lit.
+
+``play`` (the screen's process) starts it with ``python -m
+controller.decider_process`` and one end of a socketpair, after it wrote
+the journal's header: this process takes the journal over (``resume``), so
+a deciding process that died is started again on the same file and carries
+on where the journal ends. Nothing here imports pygame or aiohttp: a frame
+being drawn or a page being served never holds this process's interpreter.
+
+When its screen dies the game goes on (lamps, journal) and a new screen
+process is started (``controller.viewer``), which shows the current view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+from controller import channel, live
+from controller import profile as profile_mod
+from controller.channel import ChannelError, Outbox
+from controller.deciding import Decider, ask_realtime
+from controller.lights import LightDirector
+from controller.press import Edge, InputNotice, Press
+from controller.runtime import Box
+from controller.sources.base import Source
+from controller.timeline import box_now_us
+from games import registry
+from games.base import Action, BuzzerBoxError, GameEvent
+
+log = logging.getLogger("buzzerbox.decider")
+
+#: a view is published at least this often while the strip changes without an event (a press's flash)
+VIEW_EVERY_US = 33_000
+#: the first line this process writes on stderr, with its pid: a screen (and a test) waits for it
+READY_LINE = "deciding process {pid}: {priority}"
+
+
+@dataclass
+class Viewer:
+    """One viewer's socket, its outbox and the thread reading what it sends."""
+
+    sock: socket.socket
+    outbox: Outbox
+    name: str
+    process: subprocess.Popen[bytes] | None = None  # a screen this process started
+    gone: threading.Event = field(default_factory=threading.Event)
+
+
+class DecidingGame:
+    """A live box decided here and watched by viewers."""
+
+    def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
+                 until_us: int | None, results_s: float, screen_args: Sequence[str]) -> None:
+        self.box = box
+        self.source = source
+        self.lights = lights
+        self.until_us = until_us
+        self.results_s = results_s
+        self.screen_args = list(screen_args)
+        self.viewers: list[Viewer] = []
+        self.version = 0
+        self.stop_reason: str | None = None
+        self.wake = threading.Event()
+        self.awaiting_show = False
+        self._last_view: tuple[Any, Any] | None = None
+        self._last_view_us = 0
+        self.decider = Decider(box, self.game_now, self.light, after=self.publish)
+
+    def game_now(self) -> int:
+        return box_now_us() + self.box.time_offset_us
+
+    def light(self) -> None:
+        if self.lights is not None:
+            self.lights.update(self.box.strip(), self.box.spec.status_light)
+
+    # -- views out ------------------------------------------------------------------------
+    def view(self, t_us: int) -> dict[str, Any]:
+        """What a screen draws: the engine's public view, the strip and the box's state."""
+        box = self.box
+        return {"type": channel.VIEW, "version": self.version, "t_us": t_us, "offset_us": box.time_offset_us,
+                "public": box.engine.public_view(), "strip": box.strip(), "finished": box.engine.finished,
+                "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
+                "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
+                #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
+                "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
+
+    def publish(self, events: list[GameEvent], t_us: int) -> None:
+        """After each step, the lamp lit: a new view when something changed."""
+        with self.box.lock:
+            public, strip = self.box.engine.public_view(), self.box.strip()
+            if not events and (public, strip) == self._last_view and t_us - self._last_view_us < 1_000_000:
+                return
+            if not events and t_us - self._last_view_us < VIEW_EVERY_US:
+                return
+            self._last_view, self._last_view_us = (public, strip), t_us
+            self.version += 1
+            view = self.view(t_us)
+        if any(e.kind == "show" for e in events):
+            self.awaiting_show = True
+            if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
+                self.answer_show(t_us)
+        for viewer in self.live_viewers():
+            viewer.outbox.publish(view, events)
+        if events:
+            self.wake.set()  # the main thread checks for the end
+
+    def answer_show(self, t_us: int) -> None:
+        self.awaiting_show = False
+        self.decider.submit(lambda: self.box.shown(t_us))
+
+    def live_viewers(self) -> list[Viewer]:
+        return [v for v in self.viewers if not v.gone.is_set() and not v.outbox.closed]
+
+    # -- inputs in ----------------------------------------------------------------------
+    def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None) -> Viewer:
+        """A viewer from now on: it gets the current view at once, and its inputs are read."""
+        viewer = Viewer(sock, Outbox(sock, name), name, process)
+        self.viewers.append(viewer)
+        with self.box.lock:
+            self.version += 1
+            view = self.view(self.game_now())
+        viewer.outbox.publish(view, [])
+        threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
+        return viewer
+
+    def _read(self, viewer: Viewer) -> None:
+        try:
+            while True:
+                try:
+                    message = channel.receive(viewer.sock)
+                except ChannelError as exc:
+                    log.warning("%s sent something that is not a message (%s): ignored", viewer.name, exc)
+                    continue
+                if message is None:
+                    break
+                self.take(message)
+        finally:
+            viewer.gone.set()
+            self.wake.set()
+
+    def take(self, message: dict[str, Any]) -> None:
+        """One stamped input or request from a viewer (reader thread: only enqueues)."""
+        box, kind = self.box, message["type"]
+        try:
+            if kind == channel.EDGE and isinstance(message["edge"], Edge):
+                box.edge(message["edge"], int(message["precision_us"]))
+            elif kind == channel.PRESS and isinstance(message["press"], Press):
+                box.press(message["press"])
+            elif kind == channel.NOTICE and isinstance(message["notice"], InputNotice):
+                box.notice(message["notice"])
+            elif kind == channel.ACTION and isinstance(message["action"], Action):
+                box.deliver_action(message["action"])
+            elif kind == channel.HOST:
+                name, t_us = str(message["name"]), int(message["t_us"])
+                self.decider.submit(lambda: box.host(box.host_kind(name), t_us))
+            elif kind == channel.SHOWN:
+                self.awaiting_show = False
+                t_shown = int(message["t_us"])
+                self.decider.submit(lambda: box.shown(t_shown))
+            elif kind == channel.STOP:
+                self.stop_reason = str(message.get("reason", "menu"))
+                self.wake.set()
+            else:
+                log.warning("a viewer sent an unknown message %r: ignored", kind)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("a viewer's %s message is not one (%s): ignored", kind, exc)
+
+    # -- the screen ---------------------------------------------------------------------
+    def start_screen(self) -> Viewer:
+        """A new screen process (the last one died): it draws the current view."""
+        mine, theirs = socket.socketpair()
+        process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
+                                    *self.screen_args], pass_fds=[theirs.fileno()])
+        theirs.close()
+        log.warning("a new screen process %d shows the game", process.pid)
+        return self.attach(mine, f"screen-{process.pid}", process)
+
+    # -- the game -----------------------------------------------------------------------
+    def run(self) -> str:
+        """Decide until the game ends (and its results were shown), time is up,
+        a viewer asks to stop, Ctrl+C or SIGTERM; returns why it ended."""
+        box = self.box
+        self.decider.start()
+        finished_at: int | None = None
+        try:
+            while True:
+                self.wake.wait(0.1)
+                self.wake.clear()
+                if self.decider.error is not None:
+                    raise self.decider.error
+                if self.stop_reason is not None:
+                    return self.stop_reason
+                now = self.game_now()
+                with box.lock:
+                    finished = box.engine.finished
+                if finished and finished_at is None:
+                    finished_at = now
+                if finished_at is not None and now - finished_at > self.results_s * 1_000_000:
+                    return "finished"
+                if self.until_us is not None and now >= self.until_us:
+                    return "time"
+                self._mind_the_screen(now)
+        finally:
+            self.decider.stop()
+
+    def _mind_the_screen(self, now: int) -> None:
+        for viewer in list(self.viewers):
+            if viewer.gone.is_set():
+                self.viewers.remove(viewer)
+                viewer.outbox.close(0.1)
+                viewer.sock.close()
+                if viewer.process is not None:
+                    viewer.process.wait()
+                if viewer.name.startswith("screen"):
+                    log.warning("the screen process went away: the game goes on (lamps, journal)")
+                    if self.awaiting_show:
+                        self.answer_show(now)
+                    if self.screen_args:
+                        self.start_screen()
+
+    def close(self, reason: str) -> None:
+        """Lamps off, sources stopped, the journal's end written, the viewers told."""
+        box = self.box
+        try:
+            if self.lights is not None:
+                self.lights.all_off()
+        finally:
+            try:
+                if self.source is not None:
+                    self.source.stop()
+            finally:
+                if box.journal is not None:
+                    box._write({"type": "end", "t_us": max(self.game_now(), box.now_us)})
+                    box.journal.close()
+        ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
+                 "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+                 "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
+                 "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
+                 "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
+                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers)}
+        for viewer in self.viewers:
+            viewer.outbox.put(ended)
+            viewer.outbox.close()
+        for viewer in self.viewers:
+            if viewer.process is not None:
+                viewer.process.wait()
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m controller.decider_process",
+                                description="The deciding process of a live game (started by play and the menu).")
+    p.add_argument("--fd", type=int, required=True, help="the channel socket to the screen process")
+    p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
+    p.add_argument("--profile", default=None)
+    p.add_argument("--new", action="store_true",
+                   help="a new game: its time starts now, as this process takes it over (else: resumed)")
+    p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
+    p.add_argument("--results-s", type=float, default=10.0)
+    p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
+    p.add_argument("--feed", default=None, help="a FIFO of synthetic edges (controller/feed.py)")
+    p.add_argument("--register", default=None, help="GAME=PACKAGE: where the game is imported from")
+    p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    priority = ask_realtime()
+    sock = socket.socket(fileno=args.fd)
+    if args.register:
+        name, package = args.register.split("=", 1)
+        with registry.register(name, package):
+            return decide(args, sock, priority)
+    return decide(args, sock, priority)
+
+
+def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
+    """Take the game over, tell the screen, decide until it ends, close it."""
+    try:
+        game = open_game(args, sock)
+    except BuzzerBoxError as exc:
+        print(f"buzzerbox: {exc}", file=sys.stderr)
+        return 1
+    print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
+    listener = listen(game, args.viewer_socket) if args.viewer_socket else None
+    reason = "stopped"
+    signal.signal(signal.SIGTERM, stop_on_signal)
+    try:
+        reason = game.run()
+    except KeyboardInterrupt:
+        reason = "stopped"
+    finally:
+        if listener is not None:
+            listener.close()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(args.viewer_socket)
+        game.close(reason)
+    return 0
+
+
+def stop_on_signal(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM closes the game as Ctrl+C does: journal end, lamps off."""
+    raise KeyboardInterrupt
+
+
+def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
+    """The journaled game taken over, its sources opened and connected, the lamps."""
+    profile = profile_mod.load(args.profile) if args.profile else None
+    box, _journal = live.resumed_box(args.journal)
+    if args.new:
+        live.restart_clock(box)  # nothing happened yet: the game's time starts as it can be decided
+    try:
+        source = live.open_inputs(profile, box, args.feed) if profile is not None else None
+    except BaseException:
+        box.journal.close() if box.journal is not None else None
+        raise
+    if source is not None and profile is not None:
+        live.connect(box, source, profile)
+    lights = LightDirector(live.open_lights(profile, source)) if profile is not None else None
+    box.measure_report_delay(box_now_us)
+    box.bound_logs()
+    until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
+    game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
+                        screen_args=json.loads(args.screen))
+    game.attach(sock, "screen")
+    return game
+
+
+def listen(game: DecidingGame, path: str) -> socket.socket:
+    """More viewers on a Unix socket (a second screen, ``buzzerbox bench``): only this user may connect."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)  # left by a deciding process that was killed
+    old = os.umask(0o077)
+    try:
+        server.bind(path)
+    finally:
+        os.umask(old)
+    server.listen(4)
+
+    def accept() -> None:
+        n = 0
+        while True:
+            try:
+                conn, _addr = server.accept()
+            except OSError:
+                return
+            n += 1
+            game.attach(conn, f"viewer-{n}")
+
+    threading.Thread(target=accept, name="buzzerbox-viewers", daemon=True).start()
+    return server
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,347 @@
+"""The screen's side of the split design (docs/processes.md): draws the views
+the deciding process publishes and sends the keyboard's input back as
+stamped inputs. It never decides: a frame drawn here, however long, does
+not hold the process that decides.
+
+``play`` runs it in its own process (``run_split``): it starts the deciding
+process, watches it, and starts it again from the journal if it dies (the
+screen says so in one line). A screen started by a deciding process whose
+first screen died runs ``main`` here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import queue
+import socket
+import subprocess
+import sys
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from controller import channel, live
+from controller.deciding import LIVE_WINDOW
+from controller.display.loop import Presenter, is_help_key, keyboard_help
+from controller.press import Edge, InputNotice, Press
+from controller.sound import Sound
+from controller.sources.keyboard import KeyboardSource
+from controller.timeline import box_now_us
+from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
+from games.i18n import N_, _
+from games.registry import get, package_of, register, scene_for
+from games.toolkit.theme import Color
+
+log = logging.getLogger("buzzerbox.screen")
+
+#: what the screen says when the deciding process is gone (one line, on the screen and on stderr)
+DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
+
+
+class SplitError(BuzzerBoxError):
+    """The deciding process would not start (it said why on its own line)."""
+
+
+class ViewEngine:
+    """The engine as a viewer knows it: its newest public view."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] = {}
+        self.finished = False
+
+    def public_view(self) -> dict[str, Any]:
+        return self.view
+
+
+class ViewBox:
+    """What the screen draws from, shaped like the ``Box`` the presenter reads:
+    the newest published view. Inputs given to it (the keyboard's edges) go
+    to the deciding process, stamped where they happened."""
+
+    def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket) -> None:
+        self.spec = spec
+        self.settings = settings
+        self.sock = sock
+        self.lock = threading.RLock()
+        self.engine = ViewEngine()
+        self.station_names: list[str] = []
+        self.paused = False
+        self.host_paused = False
+        self.time_offset_us = 0
+        self.version = 0
+        self._strip: list[dict[str, Any]] = []
+        self._send_lock = threading.Lock()
+
+    def update(self, view: dict[str, Any]) -> None:
+        with self.lock:
+            self.version = int(view["version"])
+            self.engine.view = view["public"]
+            self.engine.finished = bool(view["finished"])
+            self._strip = view["strip"]
+            self.station_names = list(view["names"])
+            self.paused, self.host_paused = bool(view["paused"]), bool(view["host_paused"])
+            self.time_offset_us = int(view["offset_us"])
+
+    def strip(self) -> list[dict[str, Any]]:
+        return self._strip
+
+    def send(self, message: dict[str, Any]) -> None:
+        with self._send_lock, contextlib.suppress(OSError):  # gone: the watch loop says so
+            channel.send(self.sock, message)
+
+    # an input sink, as the keyboard source expects
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.send({"type": channel.EDGE, "edge": edge, "precision_us": precision_us})
+
+    def press(self, press: Press) -> None:
+        self.send({"type": channel.PRESS, "press": press})
+
+    def notice(self, notice: InputNotice) -> None:
+        self.send({"type": channel.NOTICE, "notice": notice})
+
+    def deliver_action(self, action: Action) -> None:
+        self.send({"type": channel.ACTION, "action": action})
+
+
+@dataclass
+class Watched:
+    """How watching one deciding process ended: its ``ended`` message, or None if it died."""
+
+    ended: dict[str, Any] | None
+    first_version: int = 0
+    views: int = 0
+    #: how long each frame took to draw and flip (µs), and per decision [decided, first frame flipped after]
+    frame_us: deque[int] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+    shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+
+
+def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> threading.Thread:
+    def read() -> None:
+        while True:
+            try:
+                message = channel.receive(sock)
+            except channel.ChannelError as exc:
+                log.warning("the deciding process sent something that is not a message (%s)", exc)
+                continue
+            inbox.put(message)
+            if message is None or message["type"] == channel.ENDED:
+                return
+
+    thread = threading.Thread(target=read, name="buzzerbox-screen-reader", daemon=True)
+    thread.start()
+    return thread
+
+
+def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int) -> Watched:
+    """Draw each newest view until the deciding process says the game ended
+    (or dies); keys go to it as stamped inputs, host keys by name."""
+    inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    thread = reader(box.sock, inbox)
+    out = Watched(None)
+    frame_clock = pygame.time.Clock()
+    finished_at_frame = False
+    last_decided: int | None = None
+    unshown: int | None = None  # a decision no frame has shown yet
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
+        presenter.help = keyboard_help(box, keyboard)  # type: ignore[arg-type]
+        keyboard.start(box)
+
+    def game_now() -> int:
+        return box_now_us() + box.time_offset_us
+
+    try:
+        while True:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    box.send({"type": channel.STOP, "reason": "quit"})
+                    continue
+                if event.type == pygame.VIDEORESIZE:
+                    presenter.screen.resized(event.size)
+                if is_help_key(event) and presenter.help is not None:
+                    presenter.show_help = not presenter.show_help
+                    continue
+                name = keyboard.handle(event, box_now_us()) if keyboard is not None else None
+                if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                    name = "menu"
+                if name == "menu" or (name is not None and finished_at_frame):
+                    box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
+                elif name is not None:
+                    box.send({"type": channel.HOST, "name": name, "t_us": game_now()})
+            while True:
+                try:
+                    message = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if message is None:
+                    return out
+                if message["type"] == channel.ENDED:
+                    out.ended = message
+                    return out
+                if message["type"] == channel.VIEW:
+                    box.update(message)
+                    out.views += 1
+                    out.first_version = out.first_version or box.version
+                    if out.views == 1:
+                        print(f"screen process: showing view {box.version}", file=sys.stderr, flush=True)
+                    events: list[GameEvent] = list(message.get("events", ()))
+                    t = game_now()
+                    if any(e.kind == "show" for e in events):
+                        presenter.draw(box, t)  # type: ignore[arg-type]
+                        flipped = presenter.screen.flip() + box.time_offset_us
+                        box.send({"type": channel.SHOWN, "t_us": flipped})
+                    presenter.react(box, events, t)  # type: ignore[arg-type]
+                    finished_at_frame = box.engine.finished
+                    decided = message.get("decided")
+                    if decided and decided[0] != last_decided:
+                        last_decided = unshown = int(decided[0])
+            t_draw = box_now_us()
+            presenter.draw(box, game_now())  # type: ignore[arg-type]
+            presenter.screen.flip()
+            flipped = box_now_us()
+            out.frame_us.append(flipped - t_draw)
+            if unshown is not None:
+                out.shown.append([unshown, flipped + box.time_offset_us])
+                unshown = None
+            frame_clock.tick(fps)
+    finally:
+        if keyboard is not None:
+            keyboard.stop()
+        thread.join(0.5)
+
+
+# -- the screen process of play: start the deciding process and keep it running -----------
+
+
+@dataclass
+class SplitGame:
+    """The pieces of a live game on the screen's side."""
+
+    journal: Path
+    profile: str | None
+    spec: GameSpec
+    settings: GameSettings
+    #: a new game (its time starts when the deciding process takes it over), not a resumed one
+    new: bool
+    #: how long to play (a test run), from when the deciding process has taken the game over
+    seconds: float | None
+    screen_args: list[str]
+    viewer_socket: str | None = None
+    feed: str | None = None
+
+
+def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """The deciding process on the journal, and the screen's end of its channel."""
+    mine, theirs = socket.socketpair()
+    command = [sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
+               "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
+               "--register", f"{game.spec.name}={package_of(game.spec.name)}"]
+    if game.profile:
+        command += ["--profile", game.profile]
+    if game.new and not resume:
+        command += ["--new"]
+    if game.seconds is not None:
+        command += ["--seconds", str(game.seconds)]
+    if game.viewer_socket:
+        command += ["--viewer-socket", game.viewer_socket]
+    if game.feed:
+        command += ["--feed", game.feed]
+    process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+    theirs.close()
+    return process, mine
+
+
+def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int) -> dict[str, Any]:
+    """Play through a deciding process of its own; returns its ``ended``
+    message. A deciding process that dies mid-game is said in one line and
+    started again on the journal (the screen keeps showing the last view)."""
+    resume = False
+    while True:
+        process, sock = start_decider(game, resume)
+        box = ViewBox(game.spec, game.settings, sock)
+        try:
+            watched = watch(box, presenter, keyboard, fps)
+        except KeyboardInterrupt:  # Ctrl+C (it got one too) or SIGTERM (to this process only)
+            box.send({"type": channel.STOP, "reason": "stopped"})
+            process.wait()  # it closes the game: journal end, lamps off
+            return {"type": channel.ENDED, "reason": "stopped"}
+        finally:
+            sock.close()
+        code = process.wait()
+        if watched.ended is not None:
+            return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
+        if watched.views == 0:
+            raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
+                               "see the line above").format(code=code))
+        print(f"buzzerbox play: {DECIDER_GONE} (it exited {code})", file=sys.stderr, flush=True)
+        presenter.scene.message = _(DECIDER_GONE)
+        resume = True
+
+
+# -- a screen started by the deciding process -----------------------------------------------
+
+
+def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
+                colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool) -> list[str]:
+    """How to start a screen for this game again (the deciding process keeps it)."""
+    args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
+    args += ["--headless"] if headless else []
+    args += ["--mute"] if mute else []
+    args += ["--keyboard"] if keyboard else []
+    args += [] if fullscreen is None else ["--fullscreen" if fullscreen else "--window"]
+    if colors is not None:
+        args += ["--colors", json.dumps([list(c) for c in colors])]
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m controller.viewer",
+                                description="A screen for a running game (started by its deciding process).")
+    p.add_argument("--fd", type=int, required=True)
+    p.add_argument("--game", required=True)
+    p.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
+    p.add_argument("--fps", type=int, default=60)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--volume", type=float, default=1.0)
+    p.add_argument("--mute", action="store_true")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--keyboard", action="store_true")
+    p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
+    p.add_argument("--window", dest="fullscreen", action="store_false")
+    p.add_argument("--colors", default=None)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    name, package = args.register.split("=", 1)
+    with register(name, package):
+        return show(args)
+
+
+def show(args: argparse.Namespace) -> int:
+    spec = get(args.game)
+    colors = None if args.colors is None else [tuple(c) for c in json.loads(args.colors)]
+    screen = live.open_screen(args, args.headless)
+    sound = live.open_sound(args, args.headless)
+    sock = socket.socket(fileno=args.fd)
+    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
+    keyboard = KeyboardSource(args.players) if args.keyboard else None
+    try:
+        watch(ViewBox(spec, spec.settings(args.players), sock), presenter, keyboard, args.fps)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+        sound.close() if isinstance(sound, Sound) else None
+        screen.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""The split design: the box decides in a process of its own, the screen
+watches it. Each test waits for what the processes say (their ready lines,
+the views, the journal's records), never for time; a deadline only bounds
+a failure."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import channel, live
+from controller.press import Edge
+from controller.timeline import box_now_us
+from games.registry import get
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+#: bounds a failure only: every wait below ends as soon as what it waits for happens
+DEADLINE_S = 60
+
+
+class Lines:
+    """A process's stderr, read on a thread: ``wait_for`` a line as it arrives."""
+
+    def __init__(self, stream: Any) -> None:
+        self.lines: list[str] = []
+        self._new = threading.Condition()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            with self._new:
+                self.lines.append(line.rstrip("\n"))
+                self._new.notify_all()
+
+    def wait_for(self, test: Callable[[str], bool], after: int = 0) -> tuple[int, str]:
+        with self._new:
+            ok = self._new.wait_for(lambda: any(test(x) for x in self.lines[after:]), DEADLINE_S)
+            assert ok, "\n".join(self.lines)
+            i = next(i for i in range(after, len(self.lines)) if test(self.lines[i]))
+            return i, self.lines[i]
+
+
+def ready_pid(line: str) -> int:
+    return int(line.split()[2].rstrip(":"))
+
+
+def views(sock: socket.socket) -> Iterator[dict[str, Any]]:
+    while True:
+        message = channel.receive(sock)
+        if message is None:
+            return
+        yield message
+
+
+def until(sock: socket.socket, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    sock.settimeout(DEADLINE_S)
+    for message in views(sock):
+        if test(message):
+            return message
+    raise AssertionError("the deciding process went away first")
+
+
+def has_winner(message: dict[str, Any]) -> bool:
+    return message["type"] == channel.VIEW and message["public"].get("winner") == 1
+
+
+def press(sock: socket.socket, station: int) -> None:
+    """A keyboard station's press, stamped now, as the screen sends it."""
+    channel.send(sock, {"type": channel.EDGE, "edge": Edge(station, "bell", 0, box_now_us()), "precision_us": 1})
+
+
+def journal_has(path: Path, kind: str) -> None:
+    deadline = time.monotonic() + DEADLINE_S
+    while not any(json.loads(x).get("type") == kind for x in path.read_text().splitlines() if x.endswith("}")):
+        assert time.monotonic() < deadline, path.read_text()
+        time.sleep(0.02)  # the journal's writer thread puts it in the file (docs/journal.md: within 50 ms)
+
+
+def connect(path: Path) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(path))
+    return sock
+
+
+def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) -> None:
+    """The test is the screen: it hands over a journal, sends stamped keys,
+    and sees the winner's view published with its lamp's time."""
+    path = tmp_path / "q.jsonl"
+    spec = get("quiz")
+    box = live.new_box(spec, spec.settings(2, 1), None, path)
+    assert box.journal is not None
+    box.journal.close()
+    mine, theirs = socket.socketpair()
+    proc = subprocess.Popen([sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
+                             "--journal", str(path), "--new"],
+                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    theirs.close()
+    err = Lines(proc.stderr)
+    try:
+        _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
+        assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
+        first = until(mine, lambda m: m["type"] == channel.VIEW)
+        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": box_now_us() + first["offset_us"]})
+        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+        press(mine, 1)
+        won = until(mine, has_winner)
+        decided, lit = won["decided"]
+        assert decided <= lit  # the lamp was lit before the view went out
+        channel.send(mine, {"type": channel.STOP, "reason": "menu"})
+        ended = until(mine, lambda m: m["type"] == channel.ENDED)
+        assert ended["reason"] == "menu" and ended["loaded"] == {"pygame": False, "aiohttp": False}
+        assert ended["summary"]["winner"] == 1
+        assert proc.wait(DEADLINE_S) == 0
+    finally:
+        mine.close()
+        proc.kill()
+        proc.wait()
+    records = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [r["type"] for r in records][-1] == "end" and any(r["type"] == "press" for r in records)
+
+
+@pytest.fixture
+def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path, Path]]:
+    """``play`` (split, the default) with keyboard stations, headless, and a viewer socket for the test."""
+    journal, sock = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "quiz", "--players", "2", "--headless",
+                             "--journal", str(journal), "--viewer-socket", str(sock)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    err = Lines(proc.stderr)
+    pids: list[int] = []
+    try:
+        yield proc, err, journal, sock
+    finally:
+        pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
+        pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
+        for pid in [proc.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()
+
+
+def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -> None:
+    proc, err, journal, path = playing
+    err.wait_for(lambda x: x.startswith("deciding process "))
+    err.wait_for(lambda x: x.startswith("screen process: showing view"))
+    sock = connect(path)
+    try:
+        until(sock, lambda m: m["type"] == channel.VIEW)
+        proc.send_signal(signal.SIGKILL)  # the screen process dies
+        proc.wait()
+        at, _line = err.wait_for(lambda x: "the screen process went away: the game goes on" in x)
+        channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+        armed = until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+        press(sock, 1)
+        won = until(sock, has_winner)  # decided with no first screen: the lamp, the journal
+        journal_has(journal, "press")
+        _i, shown = err.wait_for(lambda x: x.startswith("screen process: showing view"), after=at)
+        assert int(shown.split()[-1]) >= armed["version"] - 1  # a view of now, not of the start
+        assert won["version"] > armed["version"]
+        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+        ended = until(sock, lambda m: m["type"] == channel.ENDED)
+        assert ended["summary"]["winner"] == 1
+        assert list(views(sock)) == []  # then it exits (its new screen first)
+    finally:
+        sock.close()
+    assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
+
+
+def test_the_deciding_process_killed_the_screen_says_so_and_it_resumes_from_the_journal(playing) -> None:
+    proc, err, journal, path = playing
+    _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
+    first = ready_pid(line)
+    sock = connect(path)
+    try:
+        until(sock, lambda m: m["type"] == channel.VIEW)
+        channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+        until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+        press(sock, 1)
+        until(sock, has_winner)
+        journal_has(journal, "press")
+        os.kill(first, signal.SIGKILL)
+        assert list(views(sock)) == []  # gone
+    finally:
+        sock.close()
+    at, said = err.wait_for(lambda x: "the deciding process stopped: starting it again from the journal" in x)
+    _i, line = err.wait_for(lambda x: x.startswith("deciding process "), after=at)
+    assert ready_pid(line) != first
+    sock = connect(path)
+    try:
+        resumed = until(sock, lambda m: m["type"] == channel.VIEW)
+        assert resumed["public"].get("winner") == 1  # the state came back from the journal
+        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+        until(sock, lambda m: m["type"] == channel.ENDED)
+    finally:
+        sock.close()
+    out, _ = proc.communicate(timeout=DEADLINE_S)
+    assert proc.returncode == 0, "\n".join(err.lines)
+    assert json.loads(out)["winner"] == 1
+    assert sum("deciding process stopped" in x for x in err.lines) == 1  # said in one line
+    assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
