@@ -9,6 +9,7 @@ pytest-xdist runs the tests in worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -18,8 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import runtimes, smoke
+
+# Property tests are seeded and never timed: a fixed seed per test (derandomize), no
+# database carried between runs, no deadline per example and no "too slow" check
+# (both are wall-clock judgements a busy machine fails)
+settings.register_profile("buzzerbox", derandomize=True, database=None, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("buzzerbox")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -98,10 +107,8 @@ def _children() -> set[int]:
     """This process's child processes (every thread's), from /proc."""
     pids: set[int] = set()
     for task in Path("/proc/self/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
             pids.update(int(p) for p in (task / "children").read_text().split())
-        except OSError:
-            pass
     return pids
 
 

@@ -13,6 +13,7 @@ from controller import live
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
+from controller.runtime import Box
 from controller.sources.keyboard import KeyboardSource
 from games.i18n import _
 
@@ -33,7 +34,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None
     if args.resume:
-        box, _journal = live.resumed_box(args.resume, prof, spec.name)
         path = Path(args.resume)
     else:
         seed = args.seed if args.seed is not None else live.new_seed()
@@ -42,40 +42,56 @@ def cmd_play(args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
         path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
-        box = live.new_box(spec, settings, prof, path, station_names=names)
-        created = path
     relay = live.Relay()
+    box: Box | None = None
     source = None
-    try:
-        source = live.open_inputs(prof, relay) if prof is not None else None
-        screen = live.open_screen(args, headless)
-        skip_roll_call = headless or args.resume or args.no_roll_call
-        if (prof is not None and source is not None and not skip_roll_call
-                and not live.roll_call(screen, prof, source, relay, keyboard)):
-            screen.close()
-            raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
-    except BaseException:
-        if source is not None:
-            source.stop()
-        live.abandon_start(box, created)  # a game that never started leaves no journal behind
-        raise
-    if created is not None:
-        live.restart_clock(box)  # the game's time starts now, after the roll call
-    relay.target = box
-    if source is not None and prof is not None:
-        live.connect(box, source, prof)
-    presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
-                                   sound=live.open_sound(args, headless, prof), colors=colors)
-    game = live.LiveGame(box, presenter, source)
-    live.start_companion(game, args.web, prof)
-    if prof is None and not headless:
-        live.show_keys(presenter, players, names)
-    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
-             if prof is not None and source is not None else live.keyboard_keys_line(players))
-    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
-        title=_(box.spec.title), where=where, path=path,
-        screen=_("headless") if headless else _("on screen")), file=sys.stderr)
-    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
+    game: live.LiveGame | None = None
+    # SIGTERM is taken from before the journal is opened, not only once the game runs: one
+    # that comes while the game starts up closes it the same way (systemd may stop a kiosk
+    # at any moment); Ctrl+C meanwhile too
+    with live.stop_on_sigterm():
+        try:
+            if args.resume:
+                box, _journal = live.resumed_box(args.resume, prof, spec.name)
+            else:
+                box = live.new_box(spec, settings, prof, path, station_names=names)
+                created = path
+            source = live.open_inputs(prof, relay) if prof is not None else None
+            screen = live.open_screen(args, headless)
+            skip_roll_call = headless or args.resume or args.no_roll_call
+            if (prof is not None and source is not None and not skip_roll_call
+                    and not live.roll_call(screen, prof, source, relay, keyboard)):
+                screen.close()
+                raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
+            if created is not None:
+                live.restart_clock(box)  # the game's time starts now, after the roll call
+            relay.target = box
+            if source is not None and prof is not None:
+                live.connect(box, source, prof)
+            presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
+                                           sound=live.open_sound(args, headless, prof), colors=colors)
+            game = live.LiveGame(box, presenter, source)
+            live.start_companion(game, args.web, prof)
+            if prof is None and not headless:
+                live.show_keys(presenter, players, names)
+            where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
+                     if prof is not None and source is not None else live.keyboard_keys_line(players))
+            print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
+                title=_(box.spec.title), where=where, path=path,
+                screen=_("headless") if headless else _("on screen")), file=sys.stderr)
+            result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
+        except BaseException as exc:
+            if game is None:
+                if source is not None:
+                    source.stop()
+                if box is not None:
+                    live.abandon_start(box, created)  # a game that never started leaves no journal behind
+                raise
+            game.close()  # (once: a game that ran closed itself)
+            if not isinstance(exc, KeyboardInterrupt):
+                raise
+            result = None  # stopped just before it ran: closed and said like one stopped while running
+    assert box is not None and game is not None
     print(game.summary_line(result), file=sys.stderr)
     for written in write_beside(path):  # a quiz's record to take home (nothing for other games)
         print(_("results: {path}").format(path=written), file=sys.stderr)

@@ -40,13 +40,14 @@ def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: f
 
 def idle(sim: BoardSim, us: int, source: BoardSource, step_us: int = 20_000) -> None:
     """Let time pass in steps the driver's thread follows: after each step, wait
-    (briefly) until its clock requests are answered, so a loaded machine does not
-    turn every round trip into a virtual 20 ms."""
+    until its clock requests are answered (readiness, however long a loaded
+    machine takes), so no round trip ever spans a virtual 20 ms step."""
     end = sim.now_us + us
     while sim.now_us < end:
         sim.advance(min(step_us, end - sim.now_us))
-        deadline = time.monotonic() + 0.2
-        while source.session._requests and time.monotonic() < deadline:
+        give_up = time.monotonic() + 30
+        while source.session._requests:
+            assert time.monotonic() < give_up, "the driver never read the board's clock replies"
             sim.step()
             time.sleep(0.001)
 
