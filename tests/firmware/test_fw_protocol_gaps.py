@@ -322,10 +322,9 @@ def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
     figure: 40 trials under load)."""
     seed = int(os.environ.get("BUZZERBOX_FUZZ_SEED", "2121"))
     want_trials = int(os.environ.get("BUZZERBOX_FUZZ_TRIALS", "6"))
-    deadline = time.monotonic() + float(os.environ.get("BUZZERBOX_FUZZ_SECONDS", "20"))
     trials = accepted = 0
     notes: list[str] = []
-    while time.monotonic() < deadline and trials < want_trials:
+    while trials < want_trials:  # a fixed number of seeded trials
         n, details = fuzz_trial(random.Random(seed + trials))
         notes += [f"trial {trials} (seed {seed + trials}): {d}" for d in details]
         trials += 1
