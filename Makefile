@@ -34,7 +34,7 @@ test: setup
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent $(STRICT)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n auto --dist loadfile
 
 # the catalogues: extract every marked text, update games/locale/*/LC_MESSAGES/buzzerbox.po, compile the .mo
 i18n: setup

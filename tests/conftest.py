@@ -1,21 +1,43 @@
 """Fixtures every test folder may use, and the suite-wide hooks: the
 ``runtime`` marker and the loud list of tests skipped for a missing runtime
-(tests/runtimes.py)."""
+(tests/runtimes.py), the loud list of real-time smoke tests that could not
+judge (tests/smoke.py), and the check that no test leaves a thread, a child
+process or a socket behind.
+
+The summaries are built from the test reports, so they also hold when
+pytest-xdist runs the tests in worker processes."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-from tests import runtimes
+from tests import runtimes, smoke
+
+# Property tests are seeded and never timed: a fixed seed per test (derandomize), no
+# database carried between runs, no deadline per example and no "too slow" check
+# (both are wall-clock judgements a busy machine fails)
+settings.register_profile("buzzerbox", derandomize=True, database=None, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("buzzerbox")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "runtime(name): the test needs an optional runtime (tests/runtimes.py); "
         "skipped when missing, a failure with BUZZERBOX_REQUIRE_RUNTIMES=1")
+    config.addinivalue_line(
+        "markers", "leaves_behind(reason): the test hands a thread/process/socket to a later one on purpose "
+        "(say why); the leak check is off for it")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -24,10 +46,39 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             runtimes.require(name, item.nodeid)
 
 
+_RUNTIME_SKIP = re.compile(r"test runtime '([^']+)' missing: (.*)")
+#: (test id, why) of every real-time smoke test that could not judge (tests/smoke.py)
+CANNOT_JUDGE: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Gathered from reports (in the main process, also under xdist)."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        found = _RUNTIME_SKIP.search(str(report.longrepr[2]))
+        if found and not any(test == report.nodeid for _, _, test in runtimes.SKIPPED):
+            runtimes.SKIPPED.append((found.group(1), found.group(2), report.nodeid))
+    if report.when == "call":
+        for key, why in report.user_properties:
+            if key == smoke.CANNOT_JUDGE:
+                CANNOT_JUDGE.append((report.nodeid, str(why)))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if len(CANNOT_JUDGE) > smoke.CANNOT_JUDGE_LIMIT and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    tr = terminalreporter
+    if CANNOT_JUDGE:
+        fails = len(CANNOT_JUDGE) > smoke.CANNOT_JUDGE_LIMIT
+        tr.section(f"REAL-TIME SMOKE TESTS THAT COULD NOT JUDGE ({len(CANNOT_JUDGE)}"
+                   f"{': more than ' + str(smoke.CANNOT_JUDGE_LIMIT) + ', THE RUN FAILS' if fails else ''})",
+                   sep="!", red=True, bold=True)
+        for test, why in CANNOT_JUDGE:
+            tr.write_line(f"{test}: {why}", red=True, bold=True)
     if not runtimes.SKIPPED:
         return
-    tr = terminalreporter
     by_runtime: dict[str, tuple[str, int]] = {}
     for name, why, _ in runtimes.SKIPPED:
         by_runtime[name] = (why, by_runtime.get(name, ("", 0))[1] + 1)
@@ -45,6 +96,87 @@ def _english_after() -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+# -- nothing left behind --------------------------------------------------------------------
+
+#: threads the libraries keep on purpose for the life of the process, by name
+#: prefix, and why they are no leak
+KEPT_THREADS: dict[str, str] = {
+    "asyncio_": "asyncio's default executor (getaddrinfo, to_thread): the event loop's own pool, reused",
+    "ThreadPoolExecutor-": "concurrent.futures workers idle in a pool their owner keeps",
+    "Dummy-": "a thread Python did not start (a C library's own), seen through threading.current_thread",
+    "pydevd": "a debugger's",
+}
+#: how long a test's threads and children get to finish after it ends (they
+#: were told to stop; joining is waiting for that, not a timer)
+FINISH_S = 10.0
+
+
+def _children() -> set[int]:
+    """This process's child processes (every thread's), from /proc."""
+    pids: set[int] = set()
+    for task in Path("/proc/self/task").glob("*"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            pids.update(int(p) for p in (task / "children").read_text().split())
+    return pids
+
+
+def _sockets() -> set[str]:
+    """This process's open sockets, as /proc/self/fd names them (``socket:[inode]``)."""
+    found: set[str] = set()
+    for fd in Path("/proc/self/fd").glob("*"):
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            found.add(target)
+    return found
+
+
+def _kept(thread: threading.Thread) -> bool:
+    return any(thread.name.startswith(prefix) for prefix in KEPT_THREADS)
+
+
+def _is_zombie_or_gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+@pytest.fixture(autouse=True)
+def _leaves_nothing_behind(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test that leaves a thread, a child process or a socket behind
+    (after its own fixtures are torn down; session/module fixtures' own
+    threads and sockets were there before it started)."""
+    if request.node.get_closest_marker("leaves_behind"):
+        yield
+        return
+    threads, children, sockets = set(threading.enumerate()), _children(), _sockets()
+    yield
+    end = time.monotonic() + FINISH_S
+    new_threads = [t for t in threading.enumerate() if t not in threads and not _kept(t)]
+    for thread in new_threads:
+        thread.join(max(0.0, end - time.monotonic()))
+    left_threads = [t.name for t in new_threads if t.is_alive()]
+    new_children = _children() - children
+    for pid in new_children:  # exiting; a zombie is left unreaped: both are the test's to wait for
+        while not _is_zombie_or_gone(pid) and time.monotonic() < end:
+            time.sleep(0.01)
+    left_children = sorted(new_children & _children())
+    left_sockets = sorted(_sockets() - sockets)
+    problems = []
+    if left_threads:
+        problems.append(f"threads still running: {', '.join(sorted(left_threads))}")
+    if left_children:
+        problems.append(f"child processes not waited for: {left_children}")
+    if left_sockets:
+        problems.append(f"{len(left_sockets)} socket(s) still open")
+    if problems:
+        pytest.fail(f"{request.node.nodeid} left behind " + "; ".join(problems) +
+                    " (stop and join/wait/close what the test started)", pytrace=False)
 
 
 @pytest.fixture

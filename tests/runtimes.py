@@ -52,7 +52,8 @@ CHECKS: dict[str, Callable[[], str | None]] = {
     "chromium": _chromium,
 }
 
-#: (runtime, reason, test id) of every skip in this run, for the terminal summary
+#: (runtime, reason, test id) of every skip in this run, for the terminal summary;
+#: filled from the skip reports (tests/conftest.py), so also from xdist's workers
 SKIPPED: list[tuple[str, str, str]] = []
 
 
@@ -77,5 +78,4 @@ def require(name: str, test_id: str = "") -> None:
     text = f"test runtime {name!r} missing: {why}"
     if required():
         pytest.fail(f"{text} ({REQUIRE_ENV}=1: CI must run every test)", pytrace=False)
-    SKIPPED.append((name, why, test_id))
     pytest.skip(text)

@@ -25,7 +25,7 @@ def test_plain():
 '''
 
 
-def run_suite(tmp_path: Path, require: str | None) -> subprocess.CompletedProcess[str]:
+def run_suite(tmp_path: Path, require: str | None, *options: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_absent.py").write_text(NEEDS_ABSENT)
     (tmp_path / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
     env = {k: v for k, v in os.environ.items() if k != "BUZZERBOX_REQUIRE_RUNTIMES"}
@@ -33,7 +33,7 @@ def run_suite(tmp_path: Path, require: str | None) -> subprocess.CompletedProces
     if require is not None:
         env["BUZZERBOX_REQUIRE_RUNTIMES"] = require
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--rootdir", str(tmp_path), str(tmp_path)],
+                           "--rootdir", str(tmp_path), *options, str(tmp_path)],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -50,3 +50,34 @@ def test_ci_run_fails_on_a_missing_runtime(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "1 passed, 1 error" in proc.stdout  # setup fails: the test never ran
     assert "test runtime 'absent' missing: absent-tool is not installed" in proc.stdout
+
+
+def test_the_loud_list_also_comes_from_xdist_workers(tmp_path: Path) -> None:
+    """`make test` runs the tests in worker processes: the list is built from their reports."""
+    proc = run_suite(tmp_path, None, "-n", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed, 1 skipped" in proc.stdout
+    assert "1 test(s) need absent: absent-tool is not installed (apt-get install absent-tool)" in proc.stdout
+
+
+CANNOT_JUDGE = '''
+from tests import smoke
+
+def test_one(record_property):
+    smoke.cannot_judge(record_property, "too busy to judge one")
+
+def test_two(record_property):
+    smoke.cannot_judge(record_property, "too busy to judge two")
+'''
+
+
+def test_a_smoke_test_that_cannot_judge_says_so_and_two_fail_the_run(tmp_path: Path) -> None:
+    (tmp_path / "test_busy.py").write_text(CANNOT_JUDGE)
+    (tmp_path / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for options, status in (([str(tmp_path / "test_busy.py") + "::test_one"], 0), (["-n", "2", str(tmp_path)], 1)):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+                               str(tmp_path), *options], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert proc.returncode == status, proc.stdout + proc.stderr
+        assert "REAL-TIME SMOKE TESTS THAT COULD NOT JUDGE" in proc.stdout and "too busy to judge one" in proc.stdout

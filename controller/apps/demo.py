@@ -59,6 +59,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         started_us = box.now_us
         virtual = headless and board is None
         game = live.LiveGame(box, presenter, session=session)
+        if not virtual:  # the last line before the game runs (tests wait for it before they signal)
+            print(_("{title}: a real-time demo; Ctrl+C or Esc to stop").format(title=_(spec.title)), file=sys.stderr)
         result = game.run(realtime=not virtual, seconds=seconds,
                           keyboard=None if headless else KeyboardSource(args.players),
                           # the board stamps on the real box clock: the session's game time must follow it

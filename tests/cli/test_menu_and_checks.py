@@ -224,7 +224,6 @@ def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -
     """players.json is read at every start: whatever is in it (seeded random
     bytes and JSON shapes, a bounded run), the box starts with some names."""
     import random
-    import time
 
     from controller import live
 
@@ -234,9 +233,8 @@ def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -
     rng = random.Random(14)
     shapes = ['{"keyboard": ["Anna", 3, null, {"x": 1}]}', "[1, 2]", '{"keyboard": "Anna"}', "null", '"x"',
               '{"keyboard": ["' + "A" * 500 + '"]}']
-    deadline = time.monotonic() + 2.0
     runs = 0
-    while time.monotonic() < deadline and runs < 400:
+    while runs < 200:  # a fixed number of seeded cases
         data = rng.choice(shapes).encode() if runs % 2 else bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
         path.write_bytes(data)
         names = live.saved_names(None)

@@ -8,10 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.keys import escape_every
+from tests.processes import finish, wait_for_line
 
 
 def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) -> None:
@@ -23,15 +23,10 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         cwd=Path(__file__).resolve().parents[2],
     )
-    try:
-        deadline = time.monotonic() + 30
-        while not (journal.exists() and journal.read_text()) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.5)  # the game is running
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
+    said = wait_for_line(proc, "Ctrl+C or Esc to stop")  # the game is starting: what play says last before it runs
+    proc.send_signal(signal.SIGTERM)
+    out, rest = finish(proc)
+    err = said + rest
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     # SDL turns SIGTERM into a window close where it listens for it: either way one line

@@ -125,7 +125,7 @@ def test_bad_files_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["scenario", str(path)]) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 60  # a hang, not a speed
 
 
 # ----------------------------------------------------------------------- fuzz
@@ -134,8 +134,7 @@ HOSTILE: list[Any] = [
     None, True, -1, 0, 1, 7, 2**63, -(2**63), 10**30, 1.5, float("inf"), float("nan"), "", "abc", "cat",
     "space-99", [], [1, 2], {}, {"lap": 1}, {"space": "x"},
 ]
-CASE_LIMIT_S = 5.0
-FUZZ_BUDGET_S = 20.0
+CASE_LIMIT_S = 60.0  # a hang, not a speed: far beyond any case on the busiest machine
 
 
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -177,14 +176,13 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def test_mutated_scenarios_never_traceback_or_hang() -> None:
     """Seeded mutations of every scenario file: each run ends in an outcome or
-    a ScenarioError within CASE_LIMIT_S; the test stops after FUZZ_BUDGET_S."""
+    a ScenarioError within CASE_LIMIT_S; a fixed number of seeded cases."""
     rng = random.Random(2026)
     bases = [json.loads(p.read_text()) for p in SCENARIO_FILES]
     previous = signal.signal(signal.SIGALRM, _alarm)
-    started = time.monotonic()
     tried = 0
     try:
-        while time.monotonic() - started < FUZZ_BUDGET_S and tried < 2_000:
+        while tried < 1_000:  # a fixed number of seeded cases
             data = _mutate(rng.choice(bases), rng)
             tried += 1
             signal.setitimer(signal.ITIMER_REAL, CASE_LIMIT_S)
@@ -207,11 +205,8 @@ def test_byte_flipped_scenario_files_are_one_line_or_run(tmp_path: Path, capsys:
     """Seeded byte flips and truncations of scenario files through the command:
     exit 0 or 1, at most one line on stderr, never an exception."""
     rng = random.Random(12)
-    started = time.monotonic()
     path = tmp_path / "flipped.json"
     for _ in range(300):
-        if time.monotonic() - started > FUZZ_BUDGET_S:
-            break
         raw = bytearray(rng.choice(SCENARIO_FILES).read_bytes())
         if rng.random() < 0.3:
             raw = raw[: rng.randrange(len(raw))]

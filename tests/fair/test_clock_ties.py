@@ -6,6 +6,9 @@ journal and its replay."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+
+import pytest
 
 from controller import journal
 from controller.journal import JournalWriter
@@ -39,12 +42,15 @@ def board_press(s: BoardSession, seq: int, channel: int, ticks: int) -> Press:
     return press
 
 
-def quiz_box(tmp_path) -> Box:
+@pytest.fixture
+def quiz_box(tmp_path) -> Iterator[Box]:
+    """An armed quiz journaling to q.jsonl; its journal (and writer threads) closed after the test."""
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(2), latency_guard_us=2_000)
     box.journal = JournalWriter.create(tmp_path / "q.jsonl", box.header(mode="play"))
     box.host("arm", 0)
-    return box
+    yield box
+    box.journal.close()
 
 
 def outcome(box: Box, *presses: Press) -> tuple[str, object]:
@@ -59,13 +65,13 @@ def outcome(box: Box, *presses: Press) -> tuple[str, object]:
     return e.kind, e.player if e.kind == "winner" else e.data["stations"]
 
 
-def test_two_presses_5_us_apart_on_one_board_are_ordered_despite_a_500_us_mapping_error(tmp_path):
+def test_two_presses_5_us_apart_on_one_board_are_ordered_despite_a_500_us_mapping_error(tmp_path, quiz_box):
     s = synced_session()
     a, b = board_press(s, 1, 1, 100_000), board_press(s, 2, 0, 100_005)  # station 1 first, by 5 µs
     assert b.t_us - a.t_us == 5
     assert min(a.precision_us, b.precision_us) >= RTT_US // 2  # against another clock: the mapping error
     assert a.clock == b.clock and a.clock.startswith(f"board:{BOOT}/") and a.clock_precision_us == 2
-    box = quiz_box(tmp_path)
+    box = quiz_box
     assert outcome(box, b, a) == ("winner", 1)  # delivered in either order: the stamp decides
     box.journal.close()
     replayed = box_from_journal(journal.read(tmp_path / "q.jsonl"))
@@ -73,11 +79,11 @@ def test_two_presses_5_us_apart_on_one_board_are_ordered_despite_a_500_us_mappin
     assert [(e.kind, e.player) for e in replayed.event_log if e.kind in ("winner", "tie")] == [("winner", 1)]
 
 
-def test_a_board_press_and_a_gpio_press_5_us_apart_tie(tmp_path):
+def test_a_board_press_and_a_gpio_press_5_us_apart_tie(quiz_box):
     s = synced_session()
     board = board_press(s, 1, 1, 100_000)
     gpio = Press(0, "bell", board.t_us + 5, 1)  # a kernel stamp on the box timeline itself
-    assert outcome(quiz_box(tmp_path), board, gpio) == ("tie", [0, 1])
+    assert outcome(quiz_box, board, gpio) == ("tie", [0, 1])
 
 
 def test_presses_mapped_by_two_clock_fits_are_compared_with_the_mapping_error():
@@ -95,12 +101,12 @@ def test_presses_mapped_by_two_clock_fits_are_compared_with_the_mapping_error():
     assert len(groups) == 1  # a tie: honest
 
 
-def test_a_journal_without_clock_fields_still_replays_and_ties_as_it_did(tmp_path):
+def test_a_journal_without_clock_fields_still_replays_and_ties_as_it_did(tmp_path, quiz_box):
     """Journals written before presses carried their clock: read, replayed, and the
     board presses compared at the precision they recorded (a tie at 5 µs)."""
     s = synced_session()
     a, b = board_press(s, 1, 1, 100_000), board_press(s, 2, 0, 100_005)
-    box = quiz_box(tmp_path)
+    box = quiz_box
     # what a box before this change journaled: the same presses without their clock
     assert outcome(box, *(dataclasses.replace(p, clock="", clock_precision_us=0) for p in (a, b)))[0] == "tie"
     box.journal.close()

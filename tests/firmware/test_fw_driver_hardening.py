@@ -8,6 +8,7 @@ import logging
 import random
 import threading
 import time
+import tracemalloc
 
 from controller.press import InputNotice, Press
 from controller.sources.board import BoardSession
@@ -45,9 +46,13 @@ def test_a_hello_claiming_five_million_inputs_is_refused_at_once(caplog) -> None
     caplog.set_level(logging.WARNING, LOG)
     s = BoardSession(CHANNELS)
     s.opened(0)
-    t0 = time.perf_counter()
-    s.receive(frame(HELLO.replace("in=0-19", "in=0-5000000")), 0)
-    assert time.perf_counter() - t0 < 0.05
+    tracemalloc.start()
+    try:
+        s.receive(frame(HELLO.replace("in=0-19", "in=0-5000000")), 0)
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000  # refused at once: the five million inputs were never built (not a timing)
     assert not s.hello_seen
     assert "field c=5000000 out of range 0..95" in caplog.text
 
@@ -61,9 +66,8 @@ def test_fuzzed_lines_never_raise_and_the_session_still_delivers() -> None:
                  "K from=1 lost=0", "G c=2 w=0 t=10 n=1", "Q w=0 t=5 held=0-3", "E boom", "X nope"]
     nasty = ["", "-1", "9" * 400, "٣", "1e9", "0x10", "4294967296", "0-99999999", "*", "=", "\u00e9"]
     s = connected_session()
-    deadline = time.monotonic() + 2.0
     n = 0
-    while time.monotonic() < deadline and n < 20_000:
+    while n < 4_000:  # a fixed number of seeded cases
         parts = rng.choice(templates).split()
         for _ in range(rng.randint(1, 3)):
             i = rng.randrange(len(parts))

@@ -40,13 +40,14 @@ def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: f
 
 def idle(sim: BoardSim, us: int, source: BoardSource, step_us: int = 20_000) -> None:
     """Let time pass in steps the driver's thread follows: after each step, wait
-    (briefly) until its clock requests are answered, so a loaded machine does not
-    turn every round trip into a virtual 20 ms."""
+    until its clock requests are answered (readiness, however long a loaded
+    machine takes), so no round trip ever spans a virtual 20 ms step."""
     end = sim.now_us + us
     while sim.now_us < end:
         sim.advance(min(step_us, end - sim.now_us))
-        deadline = time.monotonic() + 0.2
-        while source.session._requests and time.monotonic() < deadline:
+        give_up = time.monotonic() + 30
+        while source.session._requests:
+            assert time.monotonic() < give_up, "the driver never read the board's clock replies"
             sim.step()
             time.sleep(0.001)
 
@@ -321,10 +322,9 @@ def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
     figure: 40 trials under load)."""
     seed = int(os.environ.get("BUZZERBOX_FUZZ_SEED", "2121"))
     want_trials = int(os.environ.get("BUZZERBOX_FUZZ_TRIALS", "6"))
-    deadline = time.monotonic() + float(os.environ.get("BUZZERBOX_FUZZ_SECONDS", "20"))
     trials = accepted = 0
     notes: list[str] = []
-    while time.monotonic() < deadline and trials < want_trials:
+    while trials < want_trials:  # a fixed number of seeded trials
         n, details = fuzz_trial(random.Random(seed + trials))
         notes += [f"trial {trials} (seed {seed + trials}): {d}" for d in details]
         trials += 1

@@ -153,7 +153,7 @@ def test_impossible_values_give_one_line_naming_the_record_and_field(tmp_path, c
         message = err.strip().splitlines()[0]
         for name in names:
             assert name in err, (name, err)
-        assert len(message) < 400
+        assert len(message.replace(str(path), "FILE")) < 400  # short, however long the folder's name
     assert path.read_bytes() == text.encode("utf-8", "surrogateescape")  # never changed
 
 

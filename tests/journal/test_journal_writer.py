@@ -251,8 +251,10 @@ def test_kill_9_keeps_every_record_older_than_the_promise_and_replay_equals_play
     path = tmp_path / "k.jsonl"
     child = subprocess.Popen([sys.executable, "-c", PLAYER, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
-    reports = [json.loads(child.stdout.readline())]  # it is playing
-    time.sleep(random.Random(seed).uniform(0.2, 0.6))
+    # killed after a seeded number of steps (not after a timer a busy machine stretches),
+    # once the newest of them is older than the promise
+    reports = [json.loads(child.stdout.readline()) for _ in range(random.Random(seed).randint(40, 120))]
+    time.sleep(max(0.0, reports[-1]["t"] + 2 * journal.PROMISE_MS / 1000 - time.monotonic()))
     child.send_signal(signal.SIGKILL)
     killed_at = time.monotonic()
     reports += [json.loads(line) for line in child.stdout.read().splitlines() if line.endswith("}")]
@@ -322,9 +324,10 @@ def test_kill_9_during_resume_loses_no_complete_record_and_a_second_resume_finis
     path.write_bytes(before)
     child = subprocess.Popen([sys.executable, "-m", "controller.cli", "resume", str(path)], cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while path.stat().st_size < len(before) + 1500 and time.monotonic() < deadline:
-        time.sleep(0.005)  # it is appending
+    give_up = time.monotonic() + 120  # a hung child, not a slow one
+    while path.stat().st_size < len(before) + 1500 and child.poll() is None:  # until it is appending
+        assert time.monotonic() < give_up, "the resumed game never appended to its journal"
+        time.sleep(0.005)
     child.send_signal(signal.SIGKILL)
     child.wait()
     killed = path.read_bytes()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -162,8 +161,7 @@ def test_damaged_list_file_gives_words_or_one_line_error(tmp_path: Path) -> None
     seed = (WORDS_DIR / "cs.json").read_bytes()
     path = tmp_path / "cs.json"
     errors = 0
-    deadline = time.monotonic() + 1.5
-    while time.monotonic() < deadline:
+    for _ in range(150):  # a fixed number of seeded cases
         data = mutate(seed, rng)
         path.write_bytes(data)
         try:

@@ -275,7 +275,7 @@ def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any,
         messages.append(message)
     started = time.monotonic()
     answers = asyncio.run(host_session(server, messages))
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 120  # a hang, not a speed
     assert len(answers) == len(messages) and {a["type"] for a in answers} <= {"ok", "refused"}
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     box = server.box

@@ -6,7 +6,6 @@ deeper or bigger than a held move gets through."""
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from controller.web.server import MAX_ARGS, Refused, _args
@@ -44,10 +43,7 @@ def _sizes_ok(value: Any) -> bool:
 def test_random_args_are_taken_or_refused_in_one_line_and_never_deeper_than_a_held_move() -> None:
     rng = random.Random(20261130)
     taken = refused = 0
-    end = time.monotonic() + 2.0
-    for _ in range(2000):
-        if time.monotonic() > end:
-            break
+    for _ in range(2000):  # a fixed number of seeded cases, however busy the machine
         args = _value(rng, 5)
         try:
             out = _args({"args": args})

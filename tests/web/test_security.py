@@ -349,9 +349,8 @@ def test_parse_fuzz_never_raises_anything_but_a_refusal() -> None:
     """Seeded and time-bounded: random bytes and JSON shapes are a dict with a type, or Refused."""
     rng = random.Random(16)
     shapes: list[Any] = [None, 1, "x", [], {}, {"type": 1}, {"type": "move"}, {"type": "hello", "seat": "0"}]
-    end = time.monotonic() + 1.0
     n = 0
-    while time.monotonic() < end:
+    while n < 3000:  # a fixed number of seeded cases
         n += 1
         if rng.random() < 0.5:
             text: str | bytes = bytes(rng.randrange(256) for _ in range(rng.randrange(64)))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -87,9 +86,8 @@ def _assert_usable(prof: profile_mod.Profile) -> None:
 def test_mutated_profile_values_never_traceback(path: Path):
     base = tomllib.loads(path.read_text(encoding="utf-8"))
     rng = random.Random(f"values-{path.stem}")
-    deadline = time.monotonic() + BUDGET_S / len(SHIPPED)
     tried = accepted = 0
-    while tried < 40 or (time.monotonic() < deadline and tried < 400):  # 40 always, more while time allows
+    while tried < 120:  # a fixed number of seeded cases
         data = _mutate(base, rng)
         tried += 1
         try:
@@ -107,10 +105,9 @@ def test_mutated_profile_values_never_traceback(path: Path):
 def test_mutated_profile_bytes_never_traceback(path: Path, tmp_path: Path):
     base = path.read_bytes()
     rng = random.Random(f"bytes-{path.stem}")
-    deadline = time.monotonic() + BUDGET_S / len(SHIPPED)
     target = tmp_path / "p.toml"
     tried = 0
-    while tried < 25 or (time.monotonic() < deadline and tried < 300):
+    while tried < 80:  # a fixed number of seeded cases
         data = bytearray(base)
         kind = rng.random()
         if kind < 0.5:
