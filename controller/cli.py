@@ -30,6 +30,7 @@ from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
+from controller.league.commands import add_box_args, add_league_commands, in_league
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
@@ -171,6 +172,7 @@ def build_parser() -> Parser:
     add_journal_commands(sub)
     add_pack_commands(sub)
     add_results_command(sub)
+    add_league_commands(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
@@ -207,7 +209,7 @@ def build_parser() -> Parser:
     p = sub.add_parser("play", help=_("play with real stations wired as a profile says (or keyboard stations)"),
                        description=_("Play GAME with the stations of a wiring profile. Without --profile the "
                                      "keyboard's keys are the stations (shown on screen): try the box on a laptop."))
-    p.add_argument("game", help=_("one of: {games}").format(games=games))
+    p.add_argument("game", nargs="?", help=_("one of: {games} (with --league: the match's)").format(games=games))
     p.add_argument("--profile", default=None,
                    help=_("wiring profile name (wiring/NAME.toml) or path; without it: keyboard stations"))
     p.add_argument("--players", type=int, default=None,
@@ -224,7 +226,8 @@ def build_parser() -> Parser:
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
-    p.set_defaults(func=cmd_play)
+    add_box_args(p)
+    p.set_defaults(func=in_league(cmd_play))
 
     wiring = sub.add_parser("wiring", help=_("wiring profiles: check, draw, table, guided test")).add_subparsers(
         dest="wiring_command", required=True, metavar="ACTION")
@@ -242,7 +245,7 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)
