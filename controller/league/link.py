@@ -98,7 +98,7 @@ class Connection:
         self.subscribed.clear()
         if self.subscriptions:
             _result, mid = client.subscribe([(topic, 1) for topic in self.subscriptions])
-            self._pending_subscriptions = {mid}
+            self._pending_subscriptions = {mid} if mid is not None else set()
         else:
             self.subscribed.set()
         self.connected.set()
