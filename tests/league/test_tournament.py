@@ -123,3 +123,90 @@ def test_a_box_may_publish_only_under_its_own_room(broker: Mosquitto, tmp_path: 
     finally:
         service.stop()
         link.stop()
+
+
+def test_a_box_takes_only_a_schedule_change_the_organiser_signed(broker: Mosquitto, tmp_path: Path) -> None:
+    from controller.league import signing
+    from controller.league.link import Connection
+    from controller.league.messages import Move, schedule_payload, schedule_topic, signed_body
+    from controller.league.tournament import read_secret
+
+    t = load(tmp_path / "cup.toml")
+    folder = room_folder(t, "c", tmp_path / "journals")
+    link = box_link(t, folder, reconnect_s=(1, 1)).start()
+    conn = Connection(t.broker, t.organiser_user, read_secret(t.organiser_password_file, "organiser"), "org")
+    conn.start()
+    try:
+        connected(link)
+        assert link.conn.subscribed.wait(WAIT_S) and conn.connected.wait(WAIT_S)
+        first = folder.next_match()
+        assert first is not None and first.id == "m3"
+        moves = [Move("m3", "a", 1), Move("m1", "c", 1)]
+        body = signed_body(1, moves, t.id)
+
+        def send(payload: bytes) -> None:
+            seen = link.changes_seen
+            conn.client.publish(schedule_topic(t.id), payload, qos=1, retain=True).wait_for_publish(WAIT_S)
+            with link.schedule_handled:
+                assert link.schedule_handled.wait_for(lambda: link.changes_seen > seen, WAIT_S)
+
+        send(schedule_payload(body, "bm90IGEgc2lnbmF0dXJl"))  # not the organiser's signature
+        forged_key = tmp_path / "forger.key"
+        signing.new_key(forged_key)
+        send(schedule_payload(body, signing.sign(signing.load_key(forged_key), body)))  # someone else's key
+        assert link.refused_changes == 2 and folder.next_match() == first
+        send(schedule_payload(body, signing.sign(signing.load_key(tmp_path / "organiser.key"), body)))
+        assert link.refused_changes == 2
+        moved = folder.next_match()
+        assert moved is not None and moved.id == "m1"  # room c now plays m1 first, and no longer m3
+        assert "m3" not in {m.id for m in folder.schedule()}
+        assert room_folder(t, "c", tmp_path / "journals").next_match() == moved  # kept for the next start
+    finally:
+        conn.stop()
+        link.stop()
+
+
+def test_play_in_a_league_plays_the_rooms_next_match_and_publishes_it(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        argv = ["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless", "--seconds", "0.2"]
+        assert main(argv) == 0
+        said = capsys.readouterr().err
+        assert "b: match m2: " in said
+        journal = tmp_path / "data" / "buzzerbox" / "journals" / "league" / "cup" / "b" / "m2-1.jsonl"
+        assert journal.is_file() and journal.with_name("m2-1.jsonl.league.json").is_file()
+        hub = service.hub
+        wait_for(hub, lambda: "m2" in hub.results, "play --league never published its result")
+        assert hub.results["m2"].finished is False  # stopped after 0.2 s: the organiser sees it unfinished
+        m2 = t.match("m2")
+        assert m2 is not None and hub.match_state(m2) == "unfinished"
+        assert main(argv) == 0  # the next start takes the room's next match
+        assert "b: match m5: " in capsys.readouterr().err
+    finally:
+        service.stop()
+
+
+def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
+        league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+    from tests.league.conftest import free_port
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = league_file(free_port())  # nothing listens there
+    from controller.league.broker import write_broker_files
+
+    write_broker_files(load(path), tmp_path / "broker")
+    assert main(["play", "--league", str(path), "--room", "a", "--headless", "--seconds", "0.1"]) == 0
+    said = capsys.readouterr().err
+    assert "the broker is not reachable now; the result is in the journal" in said
+    folder = room_folder(load(path), "a", tmp_path / "data" / "buzzerbox" / "journals")
+    assert [r.match for r in folder.results()] == ["m1"]  # what the next connect sends
