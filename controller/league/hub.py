@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +27,8 @@ from controller.league.tournament import Match, Tournament
 from games.i18n import _
 
 log = logging.getLogger("buzzerbox.league")
+#: live views whose delay the hub keeps (the newest): a bounded memory over a whole day
+LATENCIES_KEPT = 20_000
 
 
 class Ledger:
@@ -86,8 +89,8 @@ class Hub:
         self.moves: dict[str, Move] = {}
         self.revision = 0
         self.counts = {"taken": 0, "duplicate": 0, "refused": 0, "live": 0}
-        #: (sent_ms, received_ms) of live views, for the benchmark's latency figures
-        self.latencies: list[int] = []
+        #: how long the latest live views took from their box to here (ms, wall clocks): the hub's health
+        self.latencies: deque[int] = deque(maxlen=LATENCIES_KEPT)
         self.version = 0
         self.ledger = Ledger(ledger)
         for record in self.ledger.records:
@@ -244,6 +247,16 @@ class Hub:
                                           for p in (live.get("players", []) if live else [])][:16]})
             return {"v": messages.VERSION, "title": self.t.title, "version": self.version, "rooms": rooms,
                     "standings": [row.to_json() for row in self.standings()]}
+
+    def stats(self) -> dict[str, Any]:
+        """Counts and the live views' delay (p50/p99 of the newest), for the organiser and the benchmark."""
+        with self.lock:
+            delays = sorted(self.latencies)
+            counts = dict(self.counts)
+        def at(q: float) -> int | None:
+            return delays[min(len(delays) - 1, int(q * len(delays)))] if delays else None
+        return {"counts": counts, "latency_ms": {"n": len(delays), "p50": at(0.5), "p99": at(0.99)},
+                "results": len(self.results)}
 
     def close(self) -> None:
         self.ledger.close()

@@ -55,6 +55,7 @@ class Connection:
         self.on_connected: list[Callable[[], None]] = []
         self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
         self.on_published: Callable[[int], None] = lambda mid: None
+        self.stopping = False
         self.denied = 0  # publishes the broker refused (the ACL): counted, and logged
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         if user:
@@ -78,6 +79,7 @@ class Connection:
 
     def stop(self, drain_s: float = 2.0) -> None:
         """Wait up to ``drain_s`` for what is in flight, then disconnect (the will is not sent)."""
+        self.stopping = True
         deadline = time.monotonic() + drain_s
         while self.connected.is_set() and self.client._out_messages and time.monotonic() < deadline:
             time.sleep(0.02)  # a bounded drain at exit, not a synchronisation
@@ -119,7 +121,7 @@ class Connection:
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                       properties: Properties | None) -> None:
-        if self.connected.is_set():
+        if self.connected.is_set() and not self.stopping:
             log.warning(_("league: lost the broker (%s); the games go on, and what they missed is sent on reconnect"),
                         reason)
         self.connected.clear()

@@ -125,6 +125,7 @@ class HubService:
         app.router.add_get("/", self._scoreboard)
         app.router.add_get("/board.json", self._board)
         app.router.add_get("/scoreboard.js", self._script)
+        app.router.add_get("/stats.json", self._stats)
         app.router.add_get("/standings.csv", self._csv)
         app.router.add_get("/match/{match}.qbj", self._qbj)
         app.router.add_get("/organiser", self._organiser)
@@ -145,10 +146,11 @@ class HubService:
 
     async def _scoreboard(self, request: web.Request) -> web.Response:
         title = html.escape(self.t.title)
+        standings = html.escape(_("Standings"))
         body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
                 "<meta name='viewport' content='width=device-width, initial-scale=1'>"
                 f"<style>{STYLE}</style></head><body><h1>{title}</h1><div id='rooms'></div>"
-                f"<h2>{html.escape(_('Standings'))}</h2><table id='standings'></table>"
+                f"<h2>{standings}</h2><table id='standings'></table>"
                 "<script src='/scoreboard.js'></script></body></html>")
         return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
 
@@ -158,6 +160,9 @@ class HubService:
     async def _board(self, request: web.Request) -> web.Response:
         data = {**self.hub.board(), "labels": labels()}
         return web.Response(text=json.dumps(data, ensure_ascii=False), headers=self._headers("application/json"))
+
+    async def _stats(self, request: web.Request) -> web.Response:
+        return web.Response(text=json.dumps(self.hub.stats()), headers=self._headers("application/json"))
 
     async def _csv(self, request: web.Request) -> web.Response:
         headers = {**self._headers("text/csv; charset=utf-8"),
@@ -228,8 +233,9 @@ class HubService:
                 scores = " : ".join(str(s) for s in (c.scores if c else r.scores if r else ()))
                 note = e(_("corrected: {reason}").format(reason=c.reason)) if c else ""
                 qbj = (f"<a href='/match/{e(m.id)}.qbj'>QBJ</a>" if r is not None and r.game == "quiz" else "")
+                teams = _(" v ").join(t.team(x).name for x in m.teams)
                 rows.append(f"<tr><td>{e(m.id)}</td><td>{m.slot}</td><td>{e(t.room(m.room).name)}</td>"
-                            f"<td>{e(_(' v ').join(t.team(x).name for x in m.teams))}</td><td>{e(words.get(state, state))}</td>"
+                            f"<td>{e(teams)}</td><td>{e(words.get(state, state))}</td>"
                             f"<td>{e(scores)}</td><td>{note}</td><td>{qbj}</td></tr>")
             rooms = []
             for room in t.rooms:
@@ -239,19 +245,22 @@ class HubService:
                 flag = " <b>" + e(_("LATE")) + "</b>" if room.id in late else ""
                 rooms.append(f"<li>{e(room.name)}: {e(where)}{flag}</li>")
         head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
+        w = {key: e(text) for key, text in {
+            "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
+            "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
+            "csv": _("Standings as CSV")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
-                f"<body><h1>{e(t.title)}: {e(_('organiser'))}</h1>"
+                f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + (f"<p class='said'>{e(said)}</p>" if said else "")
-                + f"<h2>{e(_('Rooms'))}</h2><ul>{''.join(rooms)}</ul>"
-                f"<h2>{e(_('Matches'))}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
-                f"<h2>{e(_('Correct a result'))}</h2><form method='post' action='/organiser/correct'>"
+                + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
+                f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
+                f"<h2>{w['correct_a']}</h2><form method='post' action='/organiser/correct'>"
                 f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
-                f"<label>{e(_('Match'))} <input name='match' required></label> "
-                f"<label>{e(_('Scores, one per team'))} <input name='scores' required></label> "
-                f"<label>{e(_('Reason'))} <input name='reason' required></label> "
-                f"<button>{e(_('Correct'))}</button></form>"
-                f"<p><a href='/standings.csv'>{e(_('Standings as CSV'))}</a></p></body></html>")
-
+                f"<label>{w['match']} <input name='match' required></label> "
+                f"<label>{w['scores']} <input name='scores' required></label> "
+                f"<label>{w['reason']} <input name='reason' required></label> "
+                f"<button>{w['correct']}</button></form>"
+                f"<p><a href='/standings.csv'>{w['csv']}</a></p></body></html>")
 
 STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
