@@ -30,7 +30,7 @@ from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
-from controller.league.commands import add_box_args, add_league_commands, in_league
+from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
@@ -149,7 +149,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
     add_screen_args(p)
-    p.set_defaults(func=cmd_menu)
+    add_box_args(p)
+    p.set_defaults(func=in_league_menu(cmd_menu))
 
 
 def build_parser() -> Parser:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import logging
 import signal
@@ -93,6 +94,55 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
             if not sent:
                 print(_("{room}: the broker is not reachable now; the result is in the journal and is sent "
                         "the next time this box connects").format(room=args.room), file=sys.stderr)
+    return run
+
+
+class MenuRoom:
+    """The kiosk menu in a tournament: with people, Start plays the room's next
+    match (its game, stations and options; the host's sound and phones kept);
+    once every match is played, Start plays what the menu rows say."""
+
+    def __init__(self, t: Tournament, folder: RoomFolder, link: Any) -> None:
+        self.t, self.folder, self.link = t, folder, link
+        self.path: Path | None = None
+
+    def take(self, choice: Any) -> Any:
+        match = self.folder.next_match()
+        if match is None:
+            self.path = None
+            return choice
+        players, options = match_settings(self.t, match)
+        self.path = self.folder.new_journal(match)
+        self.link.playing(match.id)
+        log.info("league: match %s: %s", match.id, " v ".join(match.teams))
+        return dataclasses.replace(choice, game=match.game, players=players, options=options)
+
+    def watch(self, box: Any) -> None:
+        if self.path is not None:
+            self.link.watch(box)
+
+    def done(self) -> None:
+        if self.path is not None:
+            self.link.playing(None)
+            self.link.publish_results()
+            self.path = None
+
+
+def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``cmd`` (``menu``) as it is, or, with ``--league``, serving a tournament's room."""
+    def run(args: argparse.Namespace) -> int:
+        if getattr(args, "league", None) is None:
+            return cmd(args)
+        if not args.room:
+            raise UsageError(_("--league needs --room R: the room this box serves"))
+        t = load(args.league)
+        folder = room_folder(t, args.room, Path(args.journal_dir))
+        link = box_link(t, folder).start()
+        args.league_room = MenuRoom(t, folder, link)
+        try:
+            return cmd(args)
+        finally:
+            link.stop()
     return run
 
 
@@ -200,4 +250,4 @@ def add_league_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_broker_config)
 
 
-__all__ = ["TournamentError", "add_box_args", "add_league_commands", "in_league"]
+__all__ = ["TournamentError", "add_box_args", "add_league_commands", "in_league", "in_league_menu"]

@@ -198,3 +198,41 @@ def test_the_scoreboard_carries_nothing_secret(cup: Tournament, tmp_path: Path) 
     assert boards
     text = json.dumps(boards)
     assert '"answer"' not in text and '"cue"' not in text and '"private"' not in text
+
+
+class StubLink:
+    """What the menu's room tells its publisher, recorded."""
+
+    def __init__(self) -> None:
+        self.said: list[object] = []
+
+    def playing(self, match: str | None) -> None:
+        self.said.append(("playing", match))
+
+    def watch(self, box: object) -> None:
+        self.said.append("watch")
+
+    def publish_results(self) -> int:
+        self.said.append("publish")
+        return 0
+
+
+def test_the_menus_start_plays_the_rooms_next_match_then_what_the_rows_say(cup: Tournament, tmp_path: Path) -> None:
+    from controller.display.menu import Choice
+    from controller.league.commands import MenuRoom
+
+    folder = room_folder(cup, "c", tmp_path / "journals")
+    link = StubLink()
+    room = MenuRoom(cup, folder, link)
+    chosen = Choice("reaction", 3, {"rounds": 5}, phones=True)
+    taken = room.take(chosen)
+    first = folder.next_match()
+    assert first is not None and taken.game == "quiz" and taken.players == 4  # two teams of two
+    assert taken.options["teams"] == [0, 0, 1, 1] and taken.phones is True  # the host's phones kept
+    assert room.path == folder.folder / f"{first.id}-1.jsonl"
+    room.watch(object())
+    room.done()
+    assert link.said == [("playing", first.id), "watch", ("playing", None), "publish"]
+    while play_next(folder, 1):
+        pass
+    assert room.take(chosen) == chosen and room.path is None  # every match played: the menu's own choice
