@@ -19,34 +19,30 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.apps.common import UsageError
-from controller.league import messages, signing
-from controller.league.outbox import RoomFolder
-from controller.league.tournament import (
-    Tournament,
-    TournamentError,
-    load,
-    match_settings,
-    problems,
-    read_secret,
-    summary,
-)
 from controller.live import journal_dir
 from games.i18n import _
+
+if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
+    from controller.league.outbox import RoomFolder
+    from controller.league.tournament import Tournament
 
 log = logging.getLogger("buzzerbox.league")
 
 
 def room_folder(t: Tournament, room: str, base: Path | None = None) -> RoomFolder:
     """The room's journals: ``<journal folder>/league/<tournament>/<room>``."""
+    from controller.league.outbox import RoomFolder
+
     t.room(room)  # a room the file does not have: one line naming the rooms
     return RoomFolder(t, room, (base or journal_dir()) / "league" / t.id / room)
 
 
 def box_link(t: Tournament, folder: RoomFolder, **kw: Any) -> Any:
     from controller.league.link import BoxLink
+    from controller.league.tournament import read_secret
 
     return BoxLink(t, folder, read_secret(t.room(folder.room).password_file, folder.room), **kw)
 
@@ -67,6 +63,8 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
             return cmd(args)
         if not args.room:
             raise UsageError(_("--league needs --room R: the room this box serves"))
+        from controller.league.tournament import load, match_settings
+
         t = load(args.league)
         folder = room_folder(t, args.room)
         match = folder.next_match()
@@ -111,6 +109,8 @@ class MenuRoom:
         if match is None:
             self.path = None
             return choice
+        from controller.league.tournament import match_settings
+
         players, options = match_settings(self.t, match)
         self.path = self.folder.new_journal(match)
         self.link.playing(match.id)
@@ -135,6 +135,8 @@ def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argpar
             return cmd(args)
         if not args.room:
             raise UsageError(_("--league needs --room R: the room this box serves"))
+        from controller.league.tournament import load
+
         t = load(args.league)
         folder = room_folder(t, args.room, Path(args.journal_dir))
         link = box_link(t, folder).start()
@@ -148,6 +150,8 @@ def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argpar
 
 # -- buzzerbox league ... ------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
+    from controller.league.tournament import problems, summary
+
     tournament, found = problems(args.file)
     if tournament is None:
         for line in found:
@@ -158,6 +162,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:
+    from controller.league import signing
+
     public = signing.new_key(Path(args.out))
     print(_("private key: {path} (keep it on the organiser's laptop only)").format(path=args.out), file=sys.stderr)
     print(f'public_key = "{public}"')
@@ -166,7 +172,9 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 def cmd_reschedule(args: argparse.Namespace) -> int:
     """Move matches (signed), publish the change retained: every box and the hub take it."""
+    from controller.league import messages, signing
     from controller.league.link import Connection
+    from controller.league.tournament import load, read_secret
 
     t = load(args.file)
     key = signing.load_key(Path(args.key))
@@ -199,6 +207,7 @@ def cmd_reschedule(args: argparse.Namespace) -> int:
 
 def cmd_broker_config(args: argparse.Namespace) -> int:
     from controller.league.broker import write_broker_files
+    from controller.league.tournament import load
 
     t = load(args.file)
     for path in write_broker_files(t, Path(args.out), port=args.port):
@@ -208,6 +217,7 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.pages import serve_forever
+    from controller.league.tournament import load
 
     t = load(args.file)
     stop = threading.Event()
@@ -250,4 +260,4 @@ def add_league_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_broker_config)
 
 
-__all__ = ["TournamentError", "add_box_args", "add_league_commands", "in_league", "in_league_menu"]
+__all__ = ["add_box_args", "add_league_commands", "in_league", "in_league_menu"]
