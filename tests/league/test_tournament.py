@@ -4,6 +4,7 @@ equal those computed from the three rooms' journals alone."""
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Callable
 from pathlib import Path
 
@@ -210,3 +211,72 @@ def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
     assert "the broker is not reachable now; the result is in the journal" in said
     folder = room_folder(load(path), "a", tmp_path / "data" / "buzzerbox" / "journals")
     assert [r.match for r in folder.results()] == ["m1"]  # what the next connect sends
+
+
+def own_ca_and_certificate(folder: Path) -> Path:
+    """A CA for the day and the broker's certificate for 127.0.0.1 (docs/league.md does it with openssl)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = (x509.CertificateBuilder().subject_name(name("cup CA")).issuer_name(name("cup CA"))
+          .public_key(ca_key.public_key()).serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
+          .not_valid_after(now + datetime.timedelta(days=1))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
+    cert = (x509.CertificateBuilder().subject_name(name("127.0.0.1")).issuer_name(ca.subject)
+            .public_key(key.public_key()).serial_number(2).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False).sign(ca_key, hashes.SHA256()))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "server.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (folder / "server.key").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                          serialization.NoEncryption()))
+    ca_file = folder.parent / "ca.crt"
+    ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    return ca_file
+
+
+def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Callable[..., Path], tmp_path: Path) -> None:
+    from tests import runtimes
+    from tests.league.conftest import free_port
+
+    runtimes.require("mosquitto")
+    own_ca_and_certificate(tmp_path / "broker")
+    port = free_port()
+    path = league_file(port)
+    path.write_text(path.read_text().replace('port = ', 'tls_ca = "ca.crt"\nport = ', 1))
+    t = load(path)
+    assert t.broker.tls_ca == tmp_path / "ca.crt"
+    broker = Mosquitto(tmp_path / "broker", t, port)
+    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1))
+    try:
+        broker.start()
+        link.start()
+        connected(link)  # the broker's certificate held against the day's CA, then the password
+        info = link.conn.client.publish(messages.room_topic(t.id, "a", "status"),
+                                        messages.status_payload("a", True, None, 1), qos=1)
+        info.wait_for_publish(WAIT_S)
+        assert info.is_published() and link.conn.denied == 0
+        assert "certfile" in (tmp_path / "broker" / "mosquitto.conf").read_text()
+
+        other = tmp_path / "elsewhere"  # a box given another CA: the broker is not the one it trusts
+        from dataclasses import replace
+
+        from controller.league.link import Connection
+
+        stranger = Connection(replace(t.broker, tls_ca=own_ca_and_certificate(other / "broker")), "box-a", "x", "s")
+        with pytest.raises(ssl.SSLCertVerificationError):
+            stranger.client.connect(t.broker.host, port)
+    finally:
+        link.stop()
+        broker.stop()
