@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -293,18 +293,26 @@ def _list_of_tables(r: _Reader, value: Any, key: str) -> list[dict[str, Any]]:
     return value
 
 
+def _entries(r: _Reader, value: Any, key: str, known: Sequence[str], limit: int) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+    """Each ``[[key]]`` table: (index, where, table, its id), every id checked once and for twins."""
+    tables = _list_of_tables(r, value, key)
+    if len(tables) > limit:
+        r.say(key, _("more than {n} [[{key}]] tables").format(n=limit, key=key))
+        return
+    seen: set[str] = set()
+    for i, t in enumerate(tables):
+        where = f"{key}[{i + 1}]"
+        r.keys(t, known, where)
+        ident = r.ident(t, "id", where)
+        if ident and ident in seen:
+            r.say(f"{where}.id", _("{id!r} is given twice").format(id=ident))
+        seen.add(ident)
+        yield i, where, t, ident
+
+
 def _rooms(r: _Reader, value: Any) -> list[Room]:
     out: list[Room] = []
-    tables = _list_of_tables(r, value, "rooms")
-    if len(tables) > MAX_ROOMS:
-        r.say("rooms", _("more than {n} rooms").format(n=MAX_ROOMS))
-        return out
-    for i, t in enumerate(tables):
-        where = f"rooms[{i + 1}]"
-        r.keys(t, ROOM_KEYS, where)
-        rid = r.ident(t, "id", where)
-        if rid and any(room.id == rid for room in out):
-            r.say(f"{where}.id", _("{id!r} is given twice").format(id=rid))
+    for i, where, t, rid in _entries(r, value, "rooms", ROOM_KEYS, MAX_ROOMS):
         user = r.text(t, "user", where, default=f"box-{rid or i + 1}", limit=64)
         if user and any(room.user == user for room in out):
             r.say(f"{where}.user", _("{user!r} is another room's account: each box has its own").format(user=user))
@@ -314,16 +322,7 @@ def _rooms(r: _Reader, value: Any) -> list[Room]:
 
 def _teams(r: _Reader, value: Any) -> list[Team]:
     out: list[Team] = []
-    tables = _list_of_tables(r, value, "teams")
-    if len(tables) > MAX_TEAMS:
-        r.say("teams", _("more than {n} teams").format(n=MAX_TEAMS))
-        return out
-    for i, t in enumerate(tables):
-        where = f"teams[{i + 1}]"
-        r.keys(t, TEAM_KEYS, where)
-        tid = r.ident(t, "id", where)
-        if tid and any(team.id == tid for team in out):
-            r.say(f"{where}.id", _("{id!r} is given twice").format(id=tid))
+    for _i, where, t, tid in _entries(r, value, "teams", TEAM_KEYS, MAX_TEAMS):
         players = t.get("players", [])
         if not isinstance(players, list) or not all(isinstance(p, str) and 0 < len(p) <= 64 for p in players):
             r.say(f"{where}.players", _("must be a list of names"))
