@@ -31,6 +31,7 @@ from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
+from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.live import journal_dir
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
@@ -177,7 +178,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                           "(default {port})").format(port=DEFAULT_PORT))
     add_screen_args(p)
     add_process_args(p)
-    p.set_defaults(func=cmd_menu)
+    add_box_args(p)
+    p.set_defaults(func=in_league_menu(cmd_menu))
 
 
 def language_code(text: str) -> str:
@@ -224,6 +226,7 @@ def build_parser() -> Parser:
     add_journal_commands(sub)
     add_pack_commands(sub)
     add_results_command(sub)
+    add_league_commands(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
@@ -260,7 +263,7 @@ def build_parser() -> Parser:
     p = sub.add_parser("play", help=_("play with real stations wired as a profile says (or keyboard stations)"),
                        description=_("Play GAME with the stations of a wiring profile. Without --profile the "
                                      "keyboard's keys are the stations (shown on screen): try the box on a laptop."))
-    p.add_argument("game", help=_("one of: {games}").format(games=games))
+    p.add_argument("game", nargs="?", help=_("one of: {games} (with --league: the match's)").format(games=games))
     p.add_argument("--profile", default=None,
                    help=_("wiring profile name (wiring/NAME.toml) or path; without it: keyboard stations"))
     p.add_argument("--players", type=int, default=None,
@@ -278,7 +281,8 @@ def build_parser() -> Parser:
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
     add_process_args(p)
-    p.set_defaults(func=cmd_play)
+    add_box_args(p)
+    p.set_defaults(func=in_league(cmd_play))
 
     p = sub.add_parser("bench", help=_("the acceptance check: the box's decision timing on this machine"),
                        description=_("Measure contact -> decision and contact -> lamp through play's own path "
@@ -321,7 +325,7 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)

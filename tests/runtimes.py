@@ -46,10 +46,18 @@ def _chromium() -> str | None:
     return None
 
 
+def _mosquitto() -> str | None:
+    """Debian's Mosquitto broker: the league tests start a real one on a free loopback port."""
+    if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
+        return "the Mosquitto broker is not installed (apt-get install -y mosquitto)"
+    return None
+
+
 #: runtime name -> check (None: present; else what is missing and how to install it)
 CHECKS: dict[str, Callable[[], str | None]] = {
     "micropython": _micropython,
     "chromium": _chromium,
+    "mosquitto": _mosquitto,
 }
 
 #: (runtime, reason, test id) of every skip in this run, for the terminal summary;

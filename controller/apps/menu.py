@@ -66,6 +66,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
         menu.names[seat] = name
         live.save_names(profile, menu.names)
 
+    #: a tournament's room (``--league``, controller/league): Start plays its next match
+    league = getattr(args, "league_room", None)
     companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
                               next_game=menu.next_game, on_option=menu.set_option)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
@@ -162,6 +164,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     live.save_names(profile, menu.names)
                     continue
                 sound.settings = choice.sound
+                if league is not None and not choice.bots:  # a tournament's room: Start plays its next match
+                    choice = league.take(choice)
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
                 settings = spec.settings(choice.players, live.new_seed(), **options)
@@ -173,8 +177,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     if profile is not None and source is not None and not live.roll_call(
                             screen, profile, source, relay, KeyboardSource(choice.players)):
                         continue  # Esc in the roll call: back to the menu
-                    path = live.new_journal_path(Path(args.journal_dir), choice.game)
+                    path = (league.path if league is not None and league.path is not None
+                            else live.new_journal_path(Path(args.journal_dir), choice.game))
                     box = live.new_box(spec, settings, profile, path, station_names=station_names)
+                    if league is not None:
+                        league.watch(box)
                     log.info("journal: %s", path)
                     session = None
                     reason = decided_apart(box, path, False, colors, bool(choice.phones))
@@ -197,6 +204,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 log.info(game.summary_line(result))
                 if session is None:
                     write_beside(path)  # a quiz's record beside its journal
+                    if league is not None:
+                        league.done()  # its result, from the journal
                 if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
                     raise KeyboardInterrupt
                 if result.reason == "quit":

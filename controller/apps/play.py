@@ -77,6 +77,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
                                    sound=live.open_sound(args, headless, prof), colors=colors)
     game = live.LiveGame(box, presenter, source)
+    for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
+        hook(box)
     live.start_companion(game, args.web, prof)
     if prof is None and not headless:
         live.show_keys(presenter, players, names)

@@ -1,0 +1,263 @@
+"""``buzzerbox league ...`` and ``play --league FILE --room R``.
+
+``play`` itself knows nothing of tournaments: ``in_league`` wraps it, choosing
+the room's next match (game, options, stations, journal) before it starts and
+handing it one hook, ``box_hooks``, through which the league's publisher
+watches the box's published views. The results come from the journals after
+the game, and again on every reconnect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.apps.common import UsageError
+from controller.live import journal_dir
+from games.i18n import _
+
+if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
+    from controller.league.outbox import RoomFolder
+    from controller.league.tournament import Tournament
+
+log = logging.getLogger("buzzerbox.league")
+
+
+def room_folder(t: Tournament, room: str, base: Path | None = None) -> RoomFolder:
+    """The room's journals: ``<journal folder>/league/<tournament>/<room>``."""
+    from controller.league.outbox import RoomFolder
+
+    t.room(room)  # a room the file does not have: one line naming the rooms
+    return RoomFolder(t, room, (base or journal_dir()) / "league" / t.id / room)
+
+
+def box_link(t: Tournament, folder: RoomFolder, **kw: Any) -> Any:
+    from controller.league.link import BoxLink
+    from controller.league.tournament import read_secret
+
+    return BoxLink(t, folder, read_secret(t.room(folder.room).password_file, folder.room), **kw)
+
+
+# -- play --league --------------------------------------------------------------------------
+def add_box_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--league", metavar="FILE", help=_("play this room's next match of a tournament file "
+                                                      "(publishes its live view and result: docs/league.md)"))
+    p.add_argument("--room", help=_("with --league: the room this box serves"))
+
+
+def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``cmd`` (``play``) as it is, or, with ``--league``, playing the room's next match."""
+    def run(args: argparse.Namespace) -> int:
+        if getattr(args, "league", None) is None:
+            if getattr(args, "game", "") is None:
+                raise UsageError(_("play needs a GAME (or --league FILE --room R)"))
+            return cmd(args)
+        if not args.room:
+            raise UsageError(_("--league needs --room R: the room this box serves"))
+        from controller.league.tournament import load, match_settings
+
+        t = load(args.league)
+        folder = room_folder(t, args.room)
+        match = folder.next_match()
+        if match is None:
+            print(_("{room}: every match of this room is played; the hub has the results").format(room=args.room),
+                  file=sys.stderr)
+            return 0
+        players, options = match_settings(t, match)
+        args.game = match.game
+        args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
+        if args.players is None:
+            args.players = players
+        args.journal = str(folder.new_journal(match))
+        link = box_link(t, folder).start()
+        link.playing(match.id)
+        args.box_hooks = [link.watch]
+        print(_("{room}: match {match}: {teams}").format(
+            room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
+        try:
+            return cmd(args)
+        finally:
+            link.playing(None)
+            sent = link.publish_results()
+            link.stop()
+            if not sent:
+                print(_("{room}: the broker is not reachable now; the result is in the journal and is sent "
+                        "the next time this box connects").format(room=args.room), file=sys.stderr)
+    return run
+
+
+class MenuRoom:
+    """The kiosk menu in a tournament: with people, Start plays the room's next
+    match (its game, stations and options; the host's sound and phones kept);
+    once every match is played, Start plays what the menu rows say."""
+
+    def __init__(self, t: Tournament, folder: RoomFolder, link: Any) -> None:
+        self.t, self.folder, self.link = t, folder, link
+        self.path: Path | None = None
+
+    def take(self, choice: Any) -> Any:
+        match = self.folder.next_match()
+        if match is None:
+            self.path = None
+            return choice
+        from controller.league.tournament import match_settings
+
+        players, options = match_settings(self.t, match)
+        self.path = self.folder.new_journal(match)
+        self.link.playing(match.id)
+        log.info("league: match %s: %s", match.id, " v ".join(match.teams))
+        return dataclasses.replace(choice, game=match.game, players=players, options=options)
+
+    def watch(self, box: Any) -> None:
+        if self.path is not None:
+            self.link.watch(box)
+
+    def done(self) -> None:
+        if self.path is not None:
+            self.link.playing(None)
+            self.link.publish_results()
+            self.path = None
+
+
+def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``cmd`` (``menu``) as it is, or, with ``--league``, serving a tournament's room."""
+    def run(args: argparse.Namespace) -> int:
+        if getattr(args, "league", None) is None:
+            return cmd(args)
+        if not args.room:
+            raise UsageError(_("--league needs --room R: the room this box serves"))
+        from controller.league.tournament import load
+
+        t = load(args.league)
+        folder = room_folder(t, args.room, Path(args.journal_dir))
+        link = box_link(t, folder).start()
+        args.league_room = MenuRoom(t, folder, link)
+        try:
+            return cmd(args)
+        finally:
+            link.stop()
+    return run
+
+
+# -- buzzerbox league ... ------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace) -> int:
+    from controller.league.tournament import problems, summary
+
+    tournament, found = problems(args.file)
+    if tournament is None:
+        for line in found:
+            print(f"{args.file}: {line}")
+        return 1
+    print(summary(tournament))
+    return 0
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    from controller.league import signing
+
+    public = signing.new_key(Path(args.out))
+    print(_("private key: {path} (keep it on the organiser's laptop only)").format(path=args.out), file=sys.stderr)
+    print(f'public_key = "{public}"')
+    return 0
+
+
+def cmd_reschedule(args: argparse.Namespace) -> int:
+    """Move matches (signed), publish the change retained: every box and the hub take it."""
+    from controller.league import messages, signing
+    from controller.league.link import Connection
+    from controller.league.tournament import load, read_secret
+
+    t = load(args.file)
+    key = signing.load_key(Path(args.key))
+    if signing.public_of(key) != t.organiser_key:
+        raise UsageError(_("{key} is not the organiser's key the tournament file names").format(key=args.key))
+    moves = []
+    for text in args.move:
+        match_id, _sep, rest = text.partition("=")
+        room, _sep, slot = rest.partition(":")
+        m = t.match(match_id)
+        if m is None or not room or room not in {r.id for r in t.rooms} or (slot and not slot.isdigit()):
+            raise UsageError(_("--move wants MATCH=ROOM[:SLOT] with a match and a room of the file, got {text!r}")
+                             .format(text=text))
+        moves.append(messages.Move(match_id, room, int(slot) if slot else m.slot))
+    body = messages.signed_body(args.revision, moves, t.id)
+    conn = Connection(t.broker, t.organiser_user, read_secret(t.organiser_password_file, t.organiser_user),
+                      f"buzzerbox-{t.id}-organiser")
+    conn.start()
+    if not conn.connected.wait(args.timeout):
+        conn.stop(0)
+        raise UsageError(_("the broker {host}:{port} did not answer within {s} s").format(
+            host=t.broker.host, port=t.broker.port, s=args.timeout))
+    info = conn.client.publish(messages.schedule_topic(t.id),
+                               messages.schedule_payload(body, signing.sign(key, body)), qos=1, retain=True)
+    info.wait_for_publish(args.timeout)
+    conn.stop()
+    print(_("schedule revision {n} published ({k} moves)").format(n=args.revision, k=len(moves)))
+    return 0
+
+
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from controller.league.broker import write_broker_files
+    from controller.league.tournament import load
+
+    t = load(args.file)
+    for path in write_broker_files(t, Path(args.out), port=args.port):
+        print(path)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from controller.league.pages import serve_forever
+    from controller.league.tournament import load
+
+    t = load(args.file)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
+    with contextlib.suppress(KeyboardInterrupt):
+        serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, stop)
+    return 0
+
+
+def add_league_commands(sub: Any) -> None:
+    league = sub.add_parser("league", help=_("a tournament across boxes: check the file, serve the scoreboard, "
+                                             "sign schedule changes (docs/league.md)"))
+    actions = league.add_subparsers(dest="league_command", required=True, metavar="ACTION")
+    p = actions.add_parser("check", help=_("check a tournament file: one line per problem, or OK and a summary"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.set_defaults(func=cmd_check)
+    p = actions.add_parser("serve", help=_("the hub: subscribe, keep the standings, serve the scoreboard and "
+                                           "the organiser's page"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--port", type=int, default=8090, help=_("the pages' port (default %(default)s)"))
+    p.add_argument("--bind", default="0.0.0.0", help=_("the address to listen on (default %(default)s)"))
+    p.add_argument("--ledger", help=_("the hub's journal (default: beside the tournament file)"))
+    p.set_defaults(func=cmd_serve)
+    p = actions.add_parser("keygen", help=_("make the organiser's signing key; prints the line for the file"))
+    p.add_argument("--out", required=True, help=_("where the private key goes (must not exist)"))
+    p.set_defaults(func=cmd_keygen)
+    p = actions.add_parser("reschedule", help=_("move matches to another room or slot, signed, to every box"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--key", required=True, help=_("the organiser's private key (league keygen)"))
+    p.add_argument("--revision", type=int, required=True,
+                   help=_("this change's number, higher than the last; it lists every move so far"))
+    p.add_argument("--move", action="append", default=[], metavar="MATCH=ROOM[:SLOT]", help=_("a match's new place"))
+    p.add_argument("--timeout", type=float, default=10.0, help=_("seconds to wait for the broker"))
+    p.set_defaults(func=cmd_reschedule)
+    p = actions.add_parser("broker-config", help=_("write the broker's config, ACL and password files for "
+                                                   "this tournament, and each box's password file"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--out", required=True, help=_("a folder for the files"))
+    p.add_argument("--port", type=int, default=None, help=_("the broker's port (default: the file's)"))
+    p.set_defaults(func=cmd_broker_config)
+
+
+__all__ = ["add_box_args", "add_league_commands", "in_league", "in_league_menu"]

@@ -1,0 +1,269 @@
+"""The broker connection (paho-mqtt, MQTT 5), for a box and for the hub.
+
+paho runs its own network thread and reconnects by itself; nothing here
+ever blocks the game: a box publishes into paho's queue and goes on, and a
+broker that is gone only means the live view waits and the results are
+sent again (from the journals) on the next connect.
+
+``BoxLink`` is what a box in a tournament runs: its status (with an
+"offline" will the broker sends if the box vanishes), its live view (the
+latest only, one in flight at a time: a box that was cut off sends its
+present, not a backlog of old frames), every result of its room's journals
+on each connect (QoS 1, retained), and the organiser's signed schedule
+changes it is sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.league import messages, signing
+from controller.league.outbox import RoomFolder
+from controller.league.tournament import Broker, Tournament
+from controller.runtime import Box
+from games.i18n import _
+
+log = logging.getLogger("buzzerbox.league")
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Connection:
+    """One MQTT client: credentials, TLS with the broker's own CA, reconnects, a will."""
+
+    def __init__(self, broker: Broker, user: str, password: str | None, client_id: str, *,
+                 will: tuple[str, bytes] | None = None, subscriptions: Sequence[str] = (),
+                 reconnect_s: tuple[float, float] = (1, 8)) -> None:
+        self.broker = broker
+        self.subscriptions = list(subscriptions)
+        self.connected = threading.Event()
+        #: the broker confirmed every subscription of this connection (a message sent after it reaches us)
+        self.subscribed = threading.Event()
+        self._pending_subscriptions: set[int] = set()
+        self.refused: str | None = None  # the broker said no (bad password): said once, not retried in silence
+        self.on_connected: list[Callable[[], None]] = []
+        self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
+        self.on_published: Callable[[int], None] = lambda mid: None
+        self.stopping = False
+        self.denied = 0  # publishes the broker refused (the ACL): counted, and logged
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+        if user:
+            client.username_pw_set(user, password)
+        if broker.tls_ca is not None:
+            client.tls_set(ca_certs=str(broker.tls_ca))
+        if will is not None:
+            client.will_set(will[0], will[1], qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=int(reconnect_s[0]) or 1, max_delay=int(reconnect_s[1]))
+        client.on_connect = self._connected
+        client.on_disconnect = self._disconnected
+        client.on_message = self._message
+        client.on_publish = self._published
+        client.on_subscribe = self._subscribed
+        self.client = client
+
+    def start(self) -> None:
+        """Connect in the background: a broker that is not there yet is tried again and again."""
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=self.broker.keepalive_s)
+        self.client.loop_start()
+
+    def stop(self, drain_s: float = 2.0) -> None:
+        """Wait up to ``drain_s`` for what is in flight, then disconnect (the will is not sent)."""
+        self.stopping = True
+        deadline = time.monotonic() + drain_s
+        while self.connected.is_set() and self.client._out_messages and time.monotonic() < deadline:
+            time.sleep(0.02)  # a bounded drain at exit, not a synchronisation
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> int:
+        return self.client.publish(topic, payload, qos=1, retain=retain).mid
+
+    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                   properties: Properties | None) -> None:
+        if reason.is_failure:
+            self.refused = str(reason)
+            log.warning(_("league: the broker %s:%s refused the connection: %s (check the user and password file)"),
+                        self.broker.host, self.broker.port, reason)
+            return
+        self.refused = None
+        self.subscribed.clear()
+        if self.subscriptions:
+            _result, mid = client.subscribe([(topic, 1) for topic in self.subscriptions])
+            self._pending_subscriptions = {mid} if mid is not None else set()
+        else:
+            self.subscribed.set()
+        self.connected.set()
+        for hook in list(self.on_connected):
+            try:
+                hook()
+            except Exception:  # noqa: BLE001 (a hook that fails must not stop the network thread)
+                log.exception("league: after connecting")
+
+    def _subscribed(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
+                    properties: Properties | None) -> None:
+        self._pending_subscriptions.discard(mid)
+        if any(r.is_failure for r in reasons):
+            log.warning("league: the broker refused a subscription (%s): does the ACL let this account read?",
+                        ", ".join(str(r) for r in reasons))
+        if not self._pending_subscriptions:
+            self.subscribed.set()
+
+    def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                      properties: Properties | None) -> None:
+        if self.connected.is_set() and not self.stopping:
+            log.warning(_("league: lost the broker (%s); the games go on, and what they missed is sent on reconnect"),
+                        reason)
+        self.connected.clear()
+        self.subscribed.clear()
+
+    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            self.on_message(message.topic, bytes(message.payload))
+        except Exception:  # noqa: BLE001 (one bad message must not stop the network thread)
+            log.exception("league: a message on %s", message.topic)
+
+    def _published(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
+                   properties: Properties | None) -> None:
+        if reason.is_failure:
+            self.denied += 1
+            log.warning("league: the broker refused a message (%s): does the ACL give this account its room?", reason)
+        self.on_published(mid)
+
+
+class BoxLink:
+    """A box in a tournament: status, live view, results, schedule changes."""
+
+    def __init__(self, tournament: Tournament, folder: RoomFolder, password: str | None, *,
+                 reconnect_s: tuple[float, float] = (1, 8), clock: Callable[[], int] = wall_ms) -> None:
+        self.t = tournament
+        self.folder = folder
+        self.room = folder.room
+        self.clock = clock
+        self.match: str | None = None
+        room = tournament.room(self.room)
+        self.status_topic = messages.room_topic(tournament.id, self.room, "status")
+        self.live_topic = messages.room_topic(tournament.id, self.room, "live")
+        self.conn = Connection(tournament.broker, room.user, password, f"buzzerbox-{tournament.id}-{self.room}",
+                               will=(self.status_topic, messages.status_payload(self.room, False, None, 0)),
+                               subscriptions=[messages.schedule_topic(tournament.id)], reconnect_s=reconnect_s)
+        self.conn.on_connected.append(self._on_connect)
+        self.conn.on_message = self._on_message
+        self.conn.on_published = self._on_published
+        self._lock = threading.Lock()
+        self._pending_live: bytes | None = None
+        self._live_in_flight: int | None = None
+        self.published_results: set[tuple[str, int]] = set()
+        self.refused_changes = 0
+        self.changes_seen = 0
+        #: notified after each schedule message was handled (taken or refused)
+        self.schedule_handled = threading.Condition()
+
+    def start(self) -> BoxLink:
+        self.conn.start()
+        return self
+
+    def stop(self) -> None:
+        self.conn.stop()
+
+    # -- what the box says ----------------------------------------------------------------
+    def playing(self, match: str | None) -> None:
+        """The box starts (or ends) a match: the organiser page says where each match is."""
+        self.match = match
+        if self.conn.connected.is_set():
+            self.conn.publish(self.status_topic, messages.status_payload(self.room, True, match, self.clock()))
+
+    def watch(self, box: Box) -> None:
+        """Publish ``box``'s public scoreboard view as it changes: the companion's
+        board stream (nothing secret), built by its own publisher on the box's events."""
+        from controller.web.views import Publisher
+
+        publisher = Publisher(box)
+        publisher.listeners.append(lambda snap: self.live(snap.board))
+        box.on_events.append(publisher.on_events)
+        self.live(publisher.latest.board)
+
+    def live(self, board_json: str) -> None:
+        """The latest view replaces any not yet sent; one is in flight at a time."""
+        payload = messages.live_payload(self.room, self.match, self.clock(), board_json)
+        with self._lock:
+            self._pending_live = payload
+        self._pump()
+
+    def _pump(self) -> None:
+        with self._lock:
+            if self._pending_live is None or self._live_in_flight is not None or not self.conn.connected.is_set():
+                return
+            payload, self._pending_live = self._pending_live, None
+            self._live_in_flight = -1  # taken: set to the real mid below
+        mid = self.conn.publish(self.live_topic, payload)
+        with self._lock:
+            if self._live_in_flight == -1:
+                self._live_in_flight = mid
+
+    def _on_published(self, mid: int) -> None:
+        with self._lock:
+            if self._live_in_flight in (mid, -1):
+                self._live_in_flight = None
+        self._pump()
+
+    def publish_results(self) -> int:
+        """Every ended journal's result, again: QoS 1, retained; the hub counts each (match, seq) once."""
+        if not self.conn.connected.is_set():
+            return 0
+        sent = 0
+        for result in self.folder.results(self.clock()):
+            payload = messages.encode(result.to_json())
+            self.conn.publish(messages.result_topic(self.t.id, self.room, result.match), payload)
+            self.published_results.add(result.key)
+            sent += 1
+        return sent
+
+    def _on_connect(self) -> None:
+        with self._lock:
+            self._live_in_flight = None  # what was in flight on the old connection is not waited for
+        self.conn.publish(self.status_topic, messages.status_payload(self.room, True, self.match, self.clock()))
+        self.publish_results()
+        self._pump()
+
+    # -- what the organiser says -------------------------------------------------------------
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        if topic != messages.schedule_topic(self.t.id) or not payload:
+            return
+        with self.schedule_handled:
+            try:
+                self._schedule(payload)
+            finally:
+                self.changes_seen += 1
+                self.schedule_handled.notify_all()
+
+    def _schedule(self, payload: bytes) -> None:
+        try:
+            change = messages.parse_schedule(payload, self.t.id)
+        except messages.MessageError as exc:
+            self.refused_changes += 1
+            log.warning(_("league: refused a schedule change: %s"), exc)
+            return
+        if not signing.verify(self.t.organiser_key, change.body, change.signature):
+            self.refused_changes += 1
+            log.warning(_("league: refused a schedule change not signed by the organiser's key"))
+            return
+        if change.revision <= self.folder.revision:
+            return  # an old one (the retained message again after a reconnect)
+        known = {m.id for m in self.t.matches}
+        if any(m.match not in known or m.room not in {r.id for r in self.t.rooms} for m in change.moves):
+            self.refused_changes += 1
+            log.warning(_("league: refused a schedule change naming a match or room the tournament file does not have"))
+            return
+        self.folder.apply(change.revision, change.moves)
+        log.info("league: schedule revision %d taken", change.revision)

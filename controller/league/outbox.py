@@ -1,0 +1,184 @@
+"""A box's side of a tournament: its next match, its journals, its results.
+
+The journals are the outbox. Each match the room plays gets a journal in the
+room's folder with a small ``<journal>.league.json`` beside it (tournament,
+room, match, seq). A result is always computed from an ended journal, never
+kept anywhere else, so a box that lost the broker, crashed or was switched
+off publishes the same result, byte for byte in its scores and checksum, the
+next time it connects; the hub counts a (match, seq) once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from controller import journal as journal_mod
+from controller.apps.results import night_from_box
+from controller.league.messages import Move, QuestionLine, Result
+from controller.league.tournament import Match, Tournament
+from controller.runtime import Box, box_from_journal
+
+log = logging.getLogger("buzzerbox.league")
+
+SIDECAR = ".league.json"
+SCHEDULE_FILE = "schedule-changes.json"
+
+
+@dataclass(frozen=True)
+class Played:
+    path: Path
+    match: str
+    seq: int
+
+
+def team_scores(box: Box, teams: int, per_team: int) -> tuple[int, ...]:
+    """Each team's final score: the game's own team scores (the quiz), else its stations' summed."""
+    summary = box.summary()
+    by_team = summary.get("team_scores")
+    if isinstance(by_team, list) and len(by_team) == teams and all(isinstance(s, int) for s in by_team):
+        return tuple(by_team)
+    scores = summary.get("scores")
+    out = [0] * teams
+    if isinstance(scores, list):
+        for station, score in enumerate(scores):
+            if isinstance(score, int | float) and station // per_team < teams:
+                out[station // per_team] += int(score)
+    return tuple(out)
+
+
+def questions_of(box: Box, path: Path, per_team: int, teams: int) -> tuple[QuestionLine, ...]:
+    """The quiz's per-question record (``buzzerbox results``'s), by team; other games have none."""
+    if box.spec.name != "quiz":
+        return ()
+    night = night_from_box(box, path)
+    out = []
+    for q in night.questions:
+        judged = tuple((j.station // per_team, j.station, j.verdict, j.points) for j in q.judgements
+                       if not j.undone and j.station // per_team < teams)
+        team_after = [0] * teams
+        for station, score in enumerate(q.scores):
+            if station // per_team < teams:
+                team_after[station // per_team] = score
+        out.append(QuestionLine(q.number, q.result or "", judged, tuple(team_after)))
+    return tuple(out)
+
+
+class RoomFolder:
+    """The room's journals: which matches are played, which is next, their results."""
+
+    def __init__(self, tournament: Tournament, room: str, folder: Path) -> None:
+        self.t = tournament
+        self.room = room
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.moves: dict[str, Move] = {}
+        self.revision = 0
+        self._read_moves()
+
+    # -- the schedule, with the organiser's signed changes -------------------------------
+    def _read_moves(self) -> None:
+        path = self.folder / SCHEDULE_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            self.revision = int(data["revision"])
+            self.moves = {m["match"]: Move(m["match"], m["room"], int(m["slot"])) for m in data["moves"]}
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("%s: %s; the schedule as the tournament file has it", path, exc)
+
+    def apply(self, revision: int, moves: tuple[Move, ...]) -> None:
+        """A verified schedule change (``signing.verify`` already said yes), kept for the next start."""
+        self.revision = revision
+        self.moves = {m.match: m for m in moves}
+        path = self.folder / SCHEDULE_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"revision": revision, "moves": [m.__dict__ for m in moves]}), encoding="utf-8")
+        tmp.replace(path)
+
+    def schedule(self) -> list[Match]:
+        """This room's matches in order, the signed changes applied."""
+        out = []
+        for m in self.t.matches:
+            move = self.moves.get(m.id)
+            if move is not None:
+                m = replace(m, room=move.room, slot=move.slot)
+            if m.room == self.room:
+                out.append(m)
+        return sorted(out, key=lambda m: (m.slot, m.id))
+
+    # -- the journals ---------------------------------------------------------------------
+    def played(self) -> list[Played]:
+        """Every journal of this tournament and room, oldest first."""
+        out = []
+        for side in sorted(self.folder.glob("*.jsonl" + SIDECAR)):
+            journal = side.with_name(side.name[: -len(SIDECAR)])
+            try:
+                data = json.loads(side.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if (isinstance(data, dict) and data.get("tournament") == self.t.id and data.get("room") == self.room
+                    and journal.is_file() and isinstance(data.get("seq"), int)):
+                out.append(Played(journal, str(data.get("match")), data["seq"]))
+        return sorted(out, key=lambda p: (p.match, p.seq))
+
+    def ended(self) -> list[Played]:
+        out = []
+        for p in self.played():
+            try:
+                if journal_mod.load(p.path).ended:
+                    out.append(p)
+            except journal_mod.JournalError as exc:
+                log.warning("%s", exc)
+        return out
+
+    def next_match(self) -> Match | None:
+        """The first match of the room's schedule with no ended journal."""
+        done = {p.match for p in self.ended()}
+        return next((m for m in self.schedule() if m.id not in done), None)
+
+    def new_journal(self, match: Match) -> Path:
+        """Where this match's journal goes (the file is made by the game); its sidecar written now."""
+        seq = 1 + max((p.seq for p in self.played() if p.match == match.id), default=0)
+        path = self.folder / f"{match.id}-{seq}.jsonl"
+        side = path.with_name(path.name + SIDECAR)
+        side.write_text(json.dumps({"tournament": self.t.id, "room": self.room, "match": match.id, "seq": seq}),
+                        encoding="utf-8")
+        return path
+
+    def result(self, played: Played, sent_ms: int = 0) -> Result | None:
+        """The result an ended journal holds; None for a journal that did not end (yet)."""
+        match = self.t.match(played.match)
+        if match is None:
+            return None
+        try:
+            journal = journal_mod.read(played.path)
+            if not journal.ended:
+                return None
+            box = box_from_journal(journal)
+        except journal_mod.JournalError as exc:
+            log.warning("league: %s cannot be published: %s", played.path, exc)
+            return None
+        per_team = self.t.players_per_team
+        teams = len(match.teams)
+        return Result(
+            room=self.room, match=match.id, seq=played.seq, game=box.spec.name, teams=match.teams,
+            scores=team_scores(box, teams, per_team), finished=bool(box.engine.finished),
+            journal_sum=journal.last_sum, journal_lines=journal.next_seq,
+            questions=questions_of(box, played.path, per_team, teams), stations=tuple(box.station_names),
+            sent_ms=sent_ms)
+
+    def results(self, sent_ms: int = 0) -> list[Result]:
+        return [r for p in self.ended() if (r := self.result(p, sent_ms)) is not None]
+
+
+def sidecar_of(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.with_name(path.name + SIDECAR).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

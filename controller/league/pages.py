@@ -1,0 +1,284 @@
+"""``buzzerbox league serve``: the hub's broker connection and its pages, on
+the companion's stack (aiohttp).
+
+- ``/``: the scoreboard for the hall's TV, every room live and the standings
+  (public: it shows only what the boxes' public views show);
+- ``/board.json``: the same as JSON, which the page reads once a second;
+- ``/standings.csv`` and ``/match/<id>.qbj``: the exports;
+- ``/organiser``: which match is where, late rooms, results to correct with a
+  reason (HTTP Basic authentication with the organiser's password file; a form
+  token against cross-site posts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime
+import hmac
+import html
+import json
+import logging
+import secrets
+import sys
+import threading
+import time
+from pathlib import Path
+
+from aiohttp import web
+
+from controller.league import messages
+from controller.league.hub import Hub
+from controller.league.link import Connection
+from controller.league.messages import MessageError
+from controller.league.standings import to_csv, to_qbj
+from controller.league.tournament import Tournament, read_secret
+from controller.web.server import WebError
+from games.i18n import _
+
+log = logging.getLogger("buzzerbox.league")
+STATIC = Path(__file__).with_name("static")
+MAX_FORM = 16 * 1024
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def local_minutes() -> int:
+    now = datetime.datetime.now()
+    return now.hour * 60 + now.minute
+
+
+def labels() -> dict[str, str]:
+    """The scoreboard page's words, in the hub's language."""
+    return {"standings": _("Standings"), "rank": _("#"), "team": _("Team"), "played": _("Played"),
+            "won": _("Won"), "drawn": _("Drawn"), "lost": _("Lost"), "points": _("Points"), "scored": _("Score"),
+            "difference": _("Difference"), "offline": _("offline"), "no_match": _("no match now"),
+            "question": _("Question {number}")}
+
+
+class HubService:
+    """The hub with its broker connection and its web server, each on its own thread."""
+
+    def __init__(self, t: Tournament, ledger: Path | None, port: int, bind: str = "0.0.0.0",
+                 reconnect_s: tuple[float, float] = (1, 8)) -> None:
+        self.t = t
+        base = t.path.parent if t.path else Path.cwd()
+        self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
+        self.conn = Connection(t.broker, t.hub_user, read_secret(t.hub_password_file, t.hub_user),
+                               f"buzzerbox-{t.id}-hub", subscriptions=messages.hub_subscriptions(t.id),
+                               reconnect_s=reconnect_s)
+        self.conn.on_message = self.hub.take
+        self.port, self.bind = port, bind
+        self.organiser_password = read_secret(t.organiser_password_file, t.organiser_user)
+        self.form_token = secrets.token_urlsafe(16)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    def start(self) -> HubService:
+        self._thread = threading.Thread(target=self._serve, name="league-hub-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+        if self._error is not None:
+            self.hub.close()
+            raise WebError(_("cannot serve the league pages on port {port}: {why}; choose another with --port").format(
+                port=self.port, why=self._error)) from None
+        self.conn.start()
+        return self
+
+    def stop(self) -> None:
+        self.conn.stop(0)
+        loop, self.loop = self.loop, None
+        if loop is not None and self._thread is not None:
+            asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(5)
+            loop.call_soon_threadsafe(loop.stop)
+            self._thread.join(5)
+        self.hub.close()
+
+    async def _cleanup(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._open())
+        except BaseException as exc:  # noqa: BLE001 (told to the starting thread)
+            self._error = exc
+            self._ready.set()
+            loop.close()
+            return
+        self.loop = loop
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _open(self) -> None:
+        app = web.Application(client_max_size=MAX_FORM)
+        app.router.add_get("/", self._scoreboard)
+        app.router.add_get("/board.json", self._board)
+        app.router.add_get("/scoreboard.js", self._script)
+        app.router.add_get("/stats.json", self._stats)
+        app.router.add_get("/standings.csv", self._csv)
+        app.router.add_get("/match/{match}.qbj", self._qbj)
+        app.router.add_get("/organiser", self._organiser)
+        app.router.add_post("/organiser/correct", self._correct)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bind, self.port)
+        await site.start()
+        if self.port == 0:
+            self.port = int(self._runner.addresses[0][1])
+
+    # -- public ------------------------------------------------------------------------------
+    @staticmethod
+    def _headers(kind: str) -> dict[str, str]:
+        return {"Content-Type": kind, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+                "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"}
+
+    async def _scoreboard(self, request: web.Request) -> web.Response:
+        title = html.escape(self.t.title)
+        standings = html.escape(_("Standings"))
+        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+                "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+                f"<style>{STYLE}</style></head><body><h1>{title}</h1><div id='rooms'></div>"
+                f"<h2>{standings}</h2><table id='standings'></table>"
+                "<script src='/scoreboard.js'></script></body></html>")
+        return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
+
+    async def _script(self, request: web.Request) -> web.Response:
+        return web.Response(body=(STATIC / "scoreboard.js").read_bytes(), headers=self._headers("text/javascript"))
+
+    async def _board(self, request: web.Request) -> web.Response:
+        data = {**self.hub.board(), "labels": labels()}
+        return web.Response(text=json.dumps(data, ensure_ascii=False), headers=self._headers("application/json"))
+
+    async def _stats(self, request: web.Request) -> web.Response:
+        return web.Response(text=json.dumps(self.hub.stats()), headers=self._headers("application/json"))
+
+    async def _csv(self, request: web.Request) -> web.Response:
+        headers = {**self._headers("text/csv; charset=utf-8"),
+                   "Content-Disposition": f"attachment; filename={self.t.id}-standings.csv"}
+        return web.Response(text=to_csv(self.hub.standings()), headers=headers)
+
+    async def _qbj(self, request: web.Request) -> web.Response:
+        match_id = request.match_info["match"]
+        with self.hub.lock:
+            result = self.hub.results.get(match_id)
+            correction = self.hub.corrections.get(match_id)
+        if result is None or result.game != "quiz":
+            raise web.HTTPNotFound(text=_("no quiz result for match {match} yet").format(match=match_id[:40]))
+        headers = {**self._headers("application/vnd.quizbowl.qbj+json"),
+                   "Content-Disposition": f"attachment; filename={self.t.id}-{match_id}.qbj"}
+        return web.Response(text=json.dumps(to_qbj(self.t, result, correction), ensure_ascii=False, indent=1),
+                            headers=headers)
+
+    # -- the organiser -----------------------------------------------------------------------
+    def _authorised(self, request: web.Request) -> bool:
+        if self.organiser_password is None:
+            return False  # no password file: the page stays shut (docs/league.md)
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("Basic "):
+            return False
+        try:
+            user, _sep, password = base64.b64decode(header[6:], validate=True).decode("utf-8").partition(":")
+        except (ValueError, UnicodeDecodeError):
+            return False
+        return hmac.compare_digest(user.encode(), self.t.organiser_user.encode()) & hmac.compare_digest(
+            password.encode(), self.organiser_password.encode())
+
+    def _challenge(self) -> web.Response:
+        return web.Response(status=401, text=_("the organiser's page needs the organiser's user and password"),
+                            headers={"WWW-Authenticate": 'Basic realm="buzzerbox league", charset="UTF-8"'})
+
+    async def _organiser(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._challenge()
+        return web.Response(text=self.organiser_html(request.query.get("said", "")),
+                            headers=self._headers("text/html; charset=utf-8"))
+
+    async def _correct(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._challenge()
+        form = await request.post()
+        if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
+            return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        try:
+            scores = tuple(int(s) for s in str(form.get("scores", "")).replace(",", " ").split())
+            self.hub.correct(str(form.get("match", ""))[:40], scores, str(form.get("reason", "")), self.t.organiser_user)
+            said = _("corrected")
+        except ValueError as exc:  # MessageError, or a score that is not a number
+            said = str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
+        raise web.HTTPSeeOther(f"/organiser?said={said[:200]}")
+
+    def organiser_html(self, said: str = "") -> str:
+        e = html.escape
+        hub, t = self.hub, self.t
+        late = set(hub.late_rooms(local_minutes()))
+        words = state_words()
+        rows = []
+        with hub.lock:
+            for m in hub.schedule():
+                state = hub.match_state(m)
+                r = hub.results.get(m.id)
+                c = hub.corrections.get(m.id)
+                scores = " : ".join(str(s) for s in (c.scores if c else r.scores if r else ()))
+                note = e(_("corrected: {reason}").format(reason=c.reason)) if c else ""
+                qbj = (f"<a href='/match/{e(m.id)}.qbj'>QBJ</a>" if r is not None and r.game == "quiz" else "")
+                teams = _(" v ").join(t.team(x).name for x in m.teams)
+                rows.append(f"<tr><td>{e(m.id)}</td><td>{m.slot}</td><td>{e(t.room(m.room).name)}</td>"
+                            f"<td>{e(teams)}</td><td>{e(words.get(state, state))}</td>"
+                            f"<td>{e(scores)}</td><td>{note}</td><td>{qbj}</td></tr>")
+            rooms = []
+            for room in t.rooms:
+                st = hub.rooms[room.id].status
+                where = (_("online, match {match}").format(match=st.match) if st and st.online and st.match
+                         else _("online") if st and st.online else _("offline"))
+                flag = " <b>" + e(_("LATE")) + "</b>" if room.id in late else ""
+                rooms.append(f"<li>{e(room.name)}: {e(where)}{flag}</li>")
+        head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
+        w = {key: e(text) for key, text in {
+            "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
+            "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
+            "csv": _("Standings as CSV")}.items()}
+        return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
+                f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
+                + (f"<p class='said'>{e(said)}</p>" if said else "")
+                + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
+                f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
+                f"<h2>{w['correct_a']}</h2><form method='post' action='/organiser/correct'>"
+                f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
+                f"<label>{w['match']} <input name='match' required></label> "
+                f"<label>{w['scores']} <input name='scores' required></label> "
+                f"<label>{w['reason']} <input name='reason' required></label> "
+                f"<button>{w['correct']}</button></form>"
+                f"<p><a href='/standings.csv'>{w['csv']}</a></p></body></html>")
+
+STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
+         "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
+         "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
+         ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}")
+
+
+def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
+    service = HubService(t, ledger, port, bind).start()
+    print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
+            "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path), file=sys.stderr)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        service.stop()
+
+
+def state_words() -> dict[str, str]:
+    return {"planned": _("planned"), "live": _("live"), "done": _("done"), "unfinished": _("unfinished"),
+            "corrected": _("corrected")}

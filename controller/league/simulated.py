@@ -1,0 +1,37 @@
+"""A room's next match played by simulated players in virtual time, journaled
+and watched by the league's publisher exactly as ``play --league`` is: the
+tests' and the benchmark's boxes (``buzzerbox simulate``'s loop)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from controller.journal import JournalWriter
+from controller.league.outbox import RoomFolder
+from controller.league.tournament import Match, match_settings, station_names
+from controller.runtime import Box
+from controller.simulate import Session
+from games import registry
+
+
+def play_next(folder: RoomFolder, seed: int, watch: Callable[[Box], None] | None = None,
+              options: dict[str, object] | None = None) -> Match | None:
+    """Play the room's next match to its end (None: none left); its journal ends like a real one."""
+    match = folder.next_match()
+    if match is None:
+        return None
+    spec = registry.get(match.game)
+    players, match_options = match_settings(folder.t, match)
+    settings = spec.settings(players, seed, **{**spec.demo_options, **match_options, **(options or {})})
+    box = Box(spec, settings, station_names=station_names(folder.t, match))
+    path = folder.new_journal(match)
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    try:
+        if watch is not None:
+            watch(box)
+        session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
+        session.run_virtual(4 * 3600 * 1_000_000)
+        box._write({"type": "end", "t_us": session.now_us})
+    finally:
+        box.journal.close()
+    return match

@@ -1,0 +1,150 @@
+"""A real Mosquitto for the league tests: its config, ACL and passwords written
+by ``league broker-config`` into a temp folder, on a free loopback port;
+ready when its log says it runs AND a TCP connect succeeds (never a sleep);
+stopped (and waited for) at the end of the test, whatever happened."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.league import signing
+from controller.league.broker import write_broker_files
+from controller.league.tournament import Tournament, load
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+WAIT_S = 30  # a fail-safe for a broken machine, never a synchronisation
+
+TOURNAMENT = """
+[tournament]
+id = "cup"
+title = "Spring Cup"
+game = "quiz"
+players_per_team = {per_team}
+day_start = "09:00"
+[tournament.options]
+demo_questions = 4
+
+[broker]
+host = "127.0.0.1"
+port = {port}
+
+[hub]
+password_file = "secrets/hub.password"
+[organiser]
+password_file = "secrets/organiser.password"
+{key}
+
+[[rooms]]
+id = "a"
+name = "Hall A"
+password_file = "secrets/box-a.password"
+[[rooms]]
+id = "b"
+name = "Hall B"
+password_file = "secrets/box-b.password"
+[[rooms]]
+id = "c"
+name = "Hall C"
+password_file = "secrets/box-c.password"
+
+{teams}
+[schedule]
+kind = "round-robin"
+slot_minutes = 30
+"""
+
+TEAMS = ("owls", "foxes", "bees", "moles", "hares", "crows")
+
+
+def tournament_text(port: int, key: str = "", per_team: int = 1, teams: tuple[str, ...] = TEAMS) -> str:
+    team_tables = "\n".join(f'[[teams]]\nid = "{t}"\nname = "{t.capitalize()}"\n' for t in teams)
+    return TOURNAMENT.format(port=port, key=key, per_team=per_team, teams=team_tables)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Mosquitto:
+    """One broker process, stoppable and restartable on the same port."""
+
+    def __init__(self, folder: Path, t: Tournament, port: int) -> None:
+        self.folder, self.port = folder, port
+        write_broker_files(t, folder, port=port)
+        conf = folder / "mosquitto.conf"
+        text = conf.read_text().replace(f"listener {port}", f"listener {port} 127.0.0.1")
+        if os.geteuid() == 0:  # as root Mosquitto would drop to its own user, who cannot read a temp folder
+            text += "user root\n"
+        conf.write_text(text + "log_dest stderr\nlog_type all\n")
+        self.proc: subprocess.Popen[str] | None = None
+        self.log: list[str] = []
+
+    def start(self) -> None:
+        assert self.proc is None
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        running = threading.Event()
+
+        def read(proc: subprocess.Popen[str]) -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                self.log.append(line.rstrip())
+                if " running" in line:
+                    running.set()
+            running.set()  # the process ended: stop waiting, the connect below fails loudly
+
+        threading.Thread(target=read, args=(self.proc,), daemon=True).start()
+        assert running.wait(WAIT_S), "mosquitto wrote no 'running' line"
+        assert self.proc.poll() is None, "mosquitto exited:\n" + "\n".join(self.log[-20:])
+        socket.create_connection(("127.0.0.1", self.port), timeout=WAIT_S).close()  # it accepts: ready
+
+    def stop(self) -> None:
+        """SIGTERM: Mosquitto saves its retained messages and exits; waited for."""
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(WAIT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc is not None and proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.fixture
+def league_file(tmp_path: Path) -> Callable[..., Path]:
+    """Write a tournament file (and its broker's files) into tmp_path."""
+    def make(port: int = 1883, **kw: object) -> Path:
+        key_file = tmp_path / "organiser.key"
+        public = signing.public_of(signing.load_key(key_file)) if key_file.exists() else signing.new_key(key_file)
+        path = tmp_path / "cup.toml"
+        path.write_text(tournament_text(port, key=f'public_key = "{public}"', **kw))  # type: ignore[arg-type]
+        return path
+    return make
+
+
+@pytest.fixture
+def broker(tmp_path: Path, league_file: Callable[..., Path], request: pytest.FixtureRequest) -> Iterator[Mosquitto]:
+    from tests import runtimes
+
+    runtimes.require("mosquitto", request.node.nodeid)
+    port = free_port()
+    t = load(league_file(port))
+    mosquitto = Mosquitto(tmp_path / "broker", t, port)
+    try:
+        mosquitto.start()
+        yield mosquitto
+    finally:
+        mosquitto.stop()

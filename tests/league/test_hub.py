@@ -1,0 +1,238 @@
+"""The hub without a broker: what it counts, what it refuses, what it keeps
+across a restart; the organiser's page, its password and its corrections;
+the exports (CSV, QBJ)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from controller.journal_format import JournalError
+from controller.league import messages
+from controller.league.broker import write_broker_files
+from controller.league.commands import room_folder
+from controller.league.hub import Hub
+from controller.league.messages import Result
+from controller.league.pages import HubService
+from controller.league.simulated import play_next
+from controller.league.standings import table
+from controller.league.tournament import Tournament, load
+from tests.league.conftest import free_port
+
+
+def clock() -> int:
+    return 1_000
+
+
+@pytest.fixture
+def cup(league_file: Callable[..., Path], tmp_path: Path) -> Tournament:
+    t = load(league_file(free_port(), per_team=2))  # nothing listens there: no broker
+    write_broker_files(t, tmp_path / "broker")  # the password files
+    return t
+
+
+def played(t: Tournament, tmp_path: Path, room: str = "a", matches: int = 2) -> list[Result]:
+    folder = room_folder(t, room, tmp_path / "journals")
+    for seed in range(matches):
+        play_next(folder, seed)
+    return folder.results()
+
+
+def topic(r: Result) -> str:
+    return messages.result_topic("cup", r.room, r.match)
+
+
+def payload(r: Result) -> bytes:
+    return messages.encode(r.to_json())
+
+
+def test_a_result_counts_once_and_a_replayed_match_supersedes_it(cup: Tournament, tmp_path: Path) -> None:
+    first, second = played(cup, tmp_path)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    assert hub.take(topic(first), payload(first)) == "taken"
+    assert hub.take(topic(first), payload(first)) == "duplicate"  # sent again after a reconnect
+    again = Result(**{**first.__dict__, "seq": 2, "scores": (99, 0)})
+    assert hub.take(topic(again), payload(again)) == "taken"
+    assert hub.results[first.match].scores == (99, 0)  # the match played again counts, not both
+    assert hub.take(topic(first), payload(first)) == "duplicate"  # the old one cannot come back
+    assert hub.take(topic(second), payload(second)) == "taken"
+    assert sum(row.played for row in hub.standings()) == 4  # two matches of two teams
+    hub.close()
+
+
+def test_the_hub_refuses_what_does_not_fit_the_tournament(cup: Tournament, tmp_path: Path) -> None:
+    (r,) = played(cup, tmp_path, matches=1)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    other_room = messages.result_topic("cup", "b", r.match)
+    assert hub.take(other_room, payload(r)) == "refused"  # room a's result on room b's topic
+    wrong_teams = Result(**{**r.__dict__, "teams": ("foxes", "bees")})
+    assert hub.take(topic(r), payload(wrong_teams)) == "refused"
+    unknown = Result(**{**r.__dict__, "match": "m99"})
+    assert hub.take(messages.result_topic("cup", "a", "m99"), payload(unknown)) == "refused"
+    assert hub.take("buzzerbox/v1/cup/room/a/secret", b"{}") == "refused"
+    assert hub.take(topic(r), b"\xff\xfe") == "refused"
+    assert hub.results == {} and hub.counts["refused"] == 5
+    hub.close()
+
+
+def test_a_restarted_hub_knows_its_results_and_corrections(cup: Tournament, tmp_path: Path) -> None:
+    first, second = played(cup, tmp_path)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    hub.take(topic(first), payload(first))
+    hub.take(topic(second), payload(second))
+    hub.correct(first.match, (7, 3), "a wrong judgement on question 4, agreed by both captains", "organiser")
+    before = [row.to_json() for row in hub.standings()]
+    hub.close()
+    again = Hub(cup, ledger, clock)
+    assert [row.to_json() for row in again.standings()] == before
+    assert again.corrections[first.match].reason.startswith("a wrong judgement")
+    assert again.take(topic(first), payload(first)) == "duplicate"  # the broker's retained copy: not counted twice
+    again.close()
+    lines = ledger.read_bytes().split(b"\n")
+    lines[1] = lines[1].replace(b'"seq":1', b'"seq":5')
+    ledger.write_bytes(b"\n".join(lines))
+    with pytest.raises(JournalError, match="line 2 is damaged"):
+        Hub(cup, ledger, clock)
+
+
+def test_a_correction_needs_a_reason_and_one_score_per_team(cup: Tournament, tmp_path: Path) -> None:
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    with pytest.raises(messages.MessageError, match="reason"):
+        hub.correct("m1", (1, 2), "  ", "organiser")
+    with pytest.raises(messages.MessageError, match="2 scores"):
+        hub.correct("m1", (1, 2, 3), "typo", "organiser")
+    hub.correct("m1", (2, 1), "played on paper: the box was flooded", "organiser")  # no box result: still counts
+    rows = {row.team: row for row in hub.standings()}
+    m1 = cup.match("m1")
+    assert m1 is not None and rows[m1.teams[0]].won == 1 and rows[m1.teams[1]].lost == 1
+    hub.close()
+
+
+def test_tiebreaks_head_to_head_then_difference(cup: Tournament) -> None:
+    def result(match: str, teams: tuple[str, str], scores: tuple[int, int]) -> Result:
+        return Result("a", match, 1, "quiz", teams, scores, True, "0" * 16, 2)
+
+    counted = {  # owls, foxes and moles 2 points each
+        "x1": result("x1", ("owls", "foxes"), (1, 2)),
+        "x2": result("x2", ("owls", "bees"), (10, 0)),
+        "x3": result("x3", ("foxes", "moles"), (0, 1)),
+    }
+    # owls have the best difference (+9) but no head-to-head point among the three: last of them;
+    # foxes and moles are level head to head (2 each): moles' difference (+1) beats foxes' (0)
+    assert [row.team for row in table(cup, counted)][:3] == ["moles", "foxes", "owls"]
+    assert [row.team for row in table(cup, {})] == sorted(t.id for t in cup.teams)  # nothing played: by id
+
+
+def fetch(url: str, auth: tuple[str, str] | None = None, data: dict[str, str] | None = None) -> tuple[int, str, Any]:
+    async def go() -> tuple[int, str, Any]:
+        headers = {}
+        if auth is not None:
+            headers["Authorization"] = "Basic " + base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        async with aiohttp.ClientSession() as s:
+            method = s.post if data is not None else s.get
+            async with method(url, headers=headers, data=data, allow_redirects=False) as res:
+                return res.status, await res.text(), res.headers
+    return asyncio.run(go())
+
+
+def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tournament, tmp_path: Path) -> None:
+    results = played(cup, tmp_path, matches=1)
+    service = HubService(cup, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1").start()
+    try:
+        for r in results:
+            service.hub.take(topic(r), payload(r))
+        base = f"http://127.0.0.1:{service.port}"
+        password = (tmp_path / "secrets" / "organiser.password").read_text().strip()
+        assert fetch(base + "/organiser")[0] == 401
+        assert fetch(base + "/organiser", ("organiser", "guess"))[0] == 401
+        status, page, _h = fetch(base + "/organiser", ("organiser", password))
+        assert status == 200 and "Hall A" in page and results[0].match in page
+        form = {"match": results[0].match, "scores": "5 4", "reason": "recount", "token": "stale"}
+        assert fetch(base + "/organiser/correct", ("organiser", password), form)[0] == 403
+        form["token"] = service.form_token
+        assert fetch(base + "/organiser/correct", None, form)[0] == 401
+        status, _text, headers = fetch(base + "/organiser/correct", ("organiser", password), form)
+        assert status == 303 and service.hub.corrections[results[0].match].scores == (5, 4)
+        assert any(r["type"] == "correction" for r in service.hub.ledger.records)
+
+        status, text, _h = fetch(base + "/standings.csv")
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert status == 200 and {int(r["played"]) for r in rows} == {0, 1} and len(rows) == len(cup.teams)
+        status, text, _h = fetch(base + f"/match/{results[0].match}.qbj")
+        qbj = json.loads(text)
+        assert status == 200 and len(qbj["match_teams"]) == 2
+        assert qbj["tossups_read"] == len(results[0].questions) > 0
+        assert "recount" in qbj["notes"]
+        status, text, _h = fetch(base + "/board.json")
+        board = json.loads(text)
+        assert [room["id"] for room in board["rooms"]] == ["a", "b", "c"] and board["standings"]
+        assert fetch(base + "/match/m99.qbj")[0] == 404
+        assert fetch(base + "/")[0] == 200
+    finally:
+        service.stop()
+
+
+def test_the_scoreboard_carries_nothing_secret(cup: Tournament, tmp_path: Path) -> None:
+    """The live view is the companion's public board: no answer, no host cue, no seat's hand."""
+    folder = room_folder(cup, "a", tmp_path / "journals")
+    boards: list[dict[str, Any]] = []
+
+    def watch(box: Any) -> None:
+        from controller.web.views import Publisher
+
+        publisher = Publisher(box)
+        publisher.listeners.append(lambda snap: boards.append(json.loads(snap.board)))
+        box.on_events.append(publisher.on_events)
+
+    play_next(folder, 3, watch=watch, options={"pack": "en-general"})
+    assert boards
+    text = json.dumps(boards)
+    assert '"answer"' not in text and '"cue"' not in text and '"private"' not in text
+
+
+class StubLink:
+    """What the menu's room tells its publisher, recorded."""
+
+    def __init__(self) -> None:
+        self.said: list[object] = []
+
+    def playing(self, match: str | None) -> None:
+        self.said.append(("playing", match))
+
+    def watch(self, box: object) -> None:
+        self.said.append("watch")
+
+    def publish_results(self) -> int:
+        self.said.append("publish")
+        return 0
+
+
+def test_the_menus_start_plays_the_rooms_next_match_then_what_the_rows_say(cup: Tournament, tmp_path: Path) -> None:
+    from controller.display.menu import Choice
+    from controller.league.commands import MenuRoom
+
+    folder = room_folder(cup, "c", tmp_path / "journals")
+    link = StubLink()
+    room = MenuRoom(cup, folder, link)
+    chosen = Choice("reaction", 3, {"rounds": 5}, phones=True)
+    taken = room.take(chosen)
+    first = folder.next_match()
+    assert first is not None and taken.game == "quiz" and taken.players == 4  # two teams of two
+    assert taken.options["teams"] == [0, 0, 1, 1] and taken.phones is True  # the host's phones kept
+    assert room.path == folder.folder / f"{first.id}-1.jsonl"
+    room.watch(object())
+    room.done()
+    assert link.said == [("playing", first.id), "watch", ("playing", None), "publish"]
+    while play_next(folder, 1):
+        pass
+    assert room.take(chosen) == chosen and room.path is None  # every match played: the menu's own choice

@@ -1,0 +1,282 @@
+"""Three simulated boxes, a real Mosquitto, the hub: the broker stopped and
+restarted mid-tournament, the hub restarted, and the standings at the end
+equal those computed from the three rooms' journals alone."""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from controller.league import messages
+from controller.league.commands import box_link, room_folder
+from controller.league.hub import Hub
+from controller.league.link import BoxLink
+from controller.league.outbox import RoomFolder
+from controller.league.pages import HubService
+from controller.league.simulated import play_next
+from controller.league.standings import effective, table
+from controller.league.tournament import Tournament, load
+from tests.league.conftest import WAIT_S, Mosquitto
+
+pytestmark = pytest.mark.runtime("mosquitto")
+
+
+def wait_for(hub: Hub, what: Callable[[], bool], why: str) -> None:
+    with hub.changed:
+        assert hub.changed.wait_for(what, WAIT_S), why
+
+
+def connected(link: BoxLink) -> None:
+    assert link.conn.connected.wait(WAIT_S), f"room {link.room} never connected"
+
+
+def start_hub(t: Tournament, ledger: Path) -> HubService:
+    return HubService(t, ledger, port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
+
+
+def play_round(folders: dict[str, RoomFolder], links: dict[str, BoxLink], seed: int) -> int:
+    """Each room plays its next match, its live views through its publisher; then publishes what it has."""
+    played = 0
+    for room, folder in folders.items():
+        link = links[room]
+        match = folder.next_match()
+        if match is None:
+            continue
+        link.playing(match.id)
+        play_next(folder, seed + played, watch=link.watch)
+        link.playing(None)
+        link.publish_results()
+        played += 1
+    return played
+
+
+def test_standings_survive_a_broker_restart_and_a_hub_restart(broker: Mosquitto, tmp_path: Path) -> None:
+    t = load(tmp_path / "cup.toml")
+    assert len(t.matches) == 15  # six teams, each pair once: five rounds of three matches
+    folders = {room.id: room_folder(t, room.id, tmp_path / "journals") for room in t.rooms}
+    links = {room: box_link(t, folder, reconnect_s=(1, 1)).start() for room, folder in folders.items()}
+    ledger = tmp_path / "hub.jsonl"
+    service = start_hub(t, ledger)
+    try:
+        for link in links.values():
+            connected(link)
+        assert service.conn.subscribed.wait(WAIT_S)
+        hub = service.hub
+
+        assert play_round(folders, links, seed=1) == 3
+        wait_for(hub, lambda: len(hub.results) == 3, "the first round's results never reached the hub")
+        assert hub.counts["live"] > 0  # the rooms' live views came through
+
+        broker.stop()  # the broker goes away mid-tournament: the boxes play on
+        assert play_round(folders, links, seed=10) == 3
+        assert len(hub.results) == 3  # nothing could reach it
+        broker.start()  # back: every box sends its journals' results again
+        wait_for(hub, lambda: len(hub.results) == 6, "the results played without a broker never arrived")
+
+        service.stop()  # the hub goes away; one more round is played meanwhile
+        assert play_round(folders, links, seed=20) == 3
+        service = start_hub(t, ledger)  # its ledger has six; the broker's retained results bring the rest
+        hub = service.hub
+        assert len(hub.results) == 6
+        wait_for(hub, lambda: len(hub.results) == 9, "the retained results never reached the restarted hub")
+
+        while play_round(folders, links, seed=30 + len(hub.results)):
+            pass
+        wait_for(hub, lambda: len(hub.results) == 15, "the last rounds' results never arrived")
+        wait_for(hub, lambda: hub.counts["duplicate"] > 0, "a result sent again was never seen again")
+
+        # the standings are what the three journals say, each match counted once
+        from_journals = {r.match: r for folder in folders.values() for r in folder.results()}
+        assert len(from_journals) == 15
+        expected = table(t, effective(from_journals, {}, t))
+        assert [row.to_json() for row in hub.standings()] == [row.to_json() for row in expected]
+        assert sum(row.played for row in expected) == 30
+        assert sum(1 for r in hub.ledger.records if r["type"] == "result") == 15  # never twice in the ledger
+        for match_id, r in hub.results.items():
+            assert r.journal_sum == from_journals[match_id].journal_sum
+    finally:
+        service.stop()
+        for link in links.values():
+            link.stop()
+
+
+def test_a_box_may_publish_only_under_its_own_room(broker: Mosquitto, tmp_path: Path) -> None:
+    t = load(tmp_path / "cup.toml")
+    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        connected(link)
+        assert service.conn.subscribed.wait(WAIT_S)
+        forged = messages.status_payload("b", True, "m1", 1)
+        info = link.conn.client.publish(messages.room_topic(t.id, "b", "status"), forged, qos=1)
+        info.wait_for_publish(WAIT_S)
+        own = link.conn.client.publish(messages.room_topic(t.id, "a", "status"),
+                                       messages.status_payload("a", True, "m2", 2), qos=1, retain=True)
+        own.wait_for_publish(WAIT_S)
+        assert link.conn.denied == 1  # the broker's ACL said no to room b's topic
+        hub = service.hub
+        wait_for(hub, lambda: hub.rooms["a"].status is not None and hub.rooms["a"].status.match == "m2",
+                 "room a's own status never arrived")
+        assert hub.rooms["b"].status is None
+    finally:
+        service.stop()
+        link.stop()
+
+
+def test_a_box_takes_only_a_schedule_change_the_organiser_signed(broker: Mosquitto, tmp_path: Path) -> None:
+    from controller.league import signing
+    from controller.league.link import Connection
+    from controller.league.messages import Move, schedule_payload, schedule_topic, signed_body
+    from controller.league.tournament import read_secret
+
+    t = load(tmp_path / "cup.toml")
+    folder = room_folder(t, "c", tmp_path / "journals")
+    link = box_link(t, folder, reconnect_s=(1, 1)).start()
+    conn = Connection(t.broker, t.organiser_user, read_secret(t.organiser_password_file, "organiser"), "org")
+    conn.start()
+    try:
+        connected(link)
+        assert link.conn.subscribed.wait(WAIT_S) and conn.connected.wait(WAIT_S)
+        first = folder.next_match()
+        assert first is not None and first.id == "m3"
+        moves = [Move("m3", "a", 1), Move("m1", "c", 1)]
+        body = signed_body(1, moves, t.id)
+
+        def send(payload: bytes) -> None:
+            seen = link.changes_seen
+            conn.client.publish(schedule_topic(t.id), payload, qos=1, retain=True).wait_for_publish(WAIT_S)
+            with link.schedule_handled:
+                assert link.schedule_handled.wait_for(lambda: link.changes_seen > seen, WAIT_S)
+
+        send(schedule_payload(body, "bm90IGEgc2lnbmF0dXJl"))  # not the organiser's signature
+        forged_key = tmp_path / "forger.key"
+        signing.new_key(forged_key)
+        send(schedule_payload(body, signing.sign(signing.load_key(forged_key), body)))  # someone else's key
+        assert link.refused_changes == 2 and folder.next_match() == first
+        send(schedule_payload(body, signing.sign(signing.load_key(tmp_path / "organiser.key"), body)))
+        assert link.refused_changes == 2
+        moved = folder.next_match()
+        assert moved is not None and moved.id == "m1"  # room c now plays m1 first, and no longer m3
+        assert "m3" not in {m.id for m in folder.schedule()}
+        assert room_folder(t, "c", tmp_path / "journals").next_match() == moved  # kept for the next start
+    finally:
+        conn.stop()
+        link.stop()
+
+
+def test_play_in_a_league_plays_the_rooms_next_match_and_publishes_it(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        argv = ["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless", "--seconds", "0.2"]
+        assert main(argv) == 0
+        said = capsys.readouterr().err
+        assert "b: match m2: " in said
+        journal = tmp_path / "data" / "buzzerbox" / "journals" / "league" / "cup" / "b" / "m2-1.jsonl"
+        assert journal.is_file() and journal.with_name("m2-1.jsonl.league.json").is_file()
+        hub = service.hub
+        wait_for(hub, lambda: "m2" in hub.results, "play --league never published its result")
+        assert hub.results["m2"].finished is False  # stopped after 0.2 s: the organiser sees it unfinished
+        m2 = t.match("m2")
+        assert m2 is not None and hub.match_state(m2) == "unfinished"
+        assert main(argv) == 0  # the next start takes the room's next match
+        assert "b: match m5: " in capsys.readouterr().err
+    finally:
+        service.stop()
+
+
+def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
+        league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+    from tests.league.conftest import free_port
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = league_file(free_port())  # nothing listens there
+    from controller.league.broker import write_broker_files
+
+    write_broker_files(load(path), tmp_path / "broker")
+    assert main(["play", "--league", str(path), "--room", "a", "--headless", "--seconds", "0.1"]) == 0
+    said = capsys.readouterr().err
+    assert "the broker is not reachable now; the result is in the journal" in said
+    folder = room_folder(load(path), "a", tmp_path / "data" / "buzzerbox" / "journals")
+    assert [r.match for r in folder.results()] == ["m1"]  # what the next connect sends
+
+
+def own_ca_and_certificate(folder: Path) -> Path:
+    """A CA for the day and the broker's certificate for 127.0.0.1 (docs/league.md does it with openssl)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = (x509.CertificateBuilder().subject_name(name("cup CA")).issuer_name(name("cup CA"))
+          .public_key(ca_key.public_key()).serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
+          .not_valid_after(now + datetime.timedelta(days=1))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True).sign(ca_key, hashes.SHA256()))
+    cert = (x509.CertificateBuilder().subject_name(name("127.0.0.1")).issuer_name(ca.subject)
+            .public_key(key.public_key()).serial_number(2).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False).sign(ca_key, hashes.SHA256()))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "server.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (folder / "server.key").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                          serialization.NoEncryption()))
+    ca_file = folder.parent / "ca.crt"
+    ca_file.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    return ca_file
+
+
+def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Callable[..., Path], tmp_path: Path) -> None:
+    from tests import runtimes
+    from tests.league.conftest import free_port
+
+    runtimes.require("mosquitto")
+    own_ca_and_certificate(tmp_path / "broker")
+    port = free_port()
+    path = league_file(port)
+    path.write_text(path.read_text().replace('port = ', 'tls_ca = "ca.crt"\nport = ', 1))
+    t = load(path)
+    assert t.broker.tls_ca == tmp_path / "ca.crt"
+    broker = Mosquitto(tmp_path / "broker", t, port)
+    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1))
+    try:
+        broker.start()
+        link.start()
+        connected(link)  # the broker's certificate held against the day's CA, then the password
+        info = link.conn.client.publish(messages.room_topic(t.id, "a", "status"),
+                                        messages.status_payload("a", True, None, 1), qos=1)
+        info.wait_for_publish(WAIT_S)
+        assert info.is_published() and link.conn.denied == 0
+        assert "certfile" in (tmp_path / "broker" / "mosquitto.conf").read_text()
+
+        other = tmp_path / "elsewhere"  # a box given another CA: the broker is not the one it trusts
+        from dataclasses import replace
+
+        from controller.league.link import Connection
+
+        stranger = Connection(replace(t.broker, tls_ca=own_ca_and_certificate(other / "broker")), "box-a", "x", "s")
+        with pytest.raises(ssl.SSLCertVerificationError):
+            stranger.client.connect(t.broker.host, port)
+    finally:
+        link.stop()
+        broker.stop()
