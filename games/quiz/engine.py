@@ -1,6 +1,6 @@
 """Quiz buzzer: the host arms, the first press answers, the host judges.
 
-Rules: ../shared/rules/quiz-and-reaction.md; the presets in docs/quiz.md.
+Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
 Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
 shared ``Arbiter``; this engine adds the round flow, the questions of a pack,
 scoring, the rule presets, teams, timers, reactions and undo.

@@ -1,6 +1,6 @@
 """Reaction duel: wait for GO, press first; a press before GO is a false start.
 
-Rules: ../shared/rules/quiz-and-reaction.md. Reaction times are measured from
+Rules: README.md ("Quiz and reaction duel"). Reaction times are measured from
 ``t_show``, the box time at which the display flipped the GO frame (the
 runtime reports it with a ``shown`` host action; until then the scheduled GO
 time stands in).
