@@ -462,6 +462,10 @@ class GameSpec:
     #: ``no_phones_with`` lists option values under which the game plays without
     needs_phones: bool = False
     no_phones_with: Mapping[str, Any] = field(default_factory=dict)
+    #: the languages whose catalogue has every text of this game: ``make i18n``
+    #: and the catalogue tests list any text of another language still to
+    #: translate (it falls back to English on screen) and keep these complete
+    translated: tuple[str, ...] = ("en",)
     #: builds one seat's phone page from what that seat may see (``PhoneTable``);
     #: None: the generic page (the private view field by field, moves as text)
     phone_panel: Callable[[PhoneTable], PhonePanel] | None = None

@@ -1,7 +1,7 @@
 """Reaction duel: the box's own wait-for-GO game."""
 
 from games.base import GameSpec
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
@@ -10,6 +10,7 @@ from games.reaction.options import OPTIONS
 SPEC = GameSpec(
     name="reaction",
     title=N_("Reaction duel"),
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=16,
     new_engine=ReactionEngine,
