@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from games.panels import PhonePanel, PhoneTable
@@ -147,6 +148,27 @@ class GameSettings:
         )
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended, the same for every game (python-chess's ``Outcome``):
+    who won (several: a shared win), why, as the game's own ``EndReason``
+    enum, and every player's final score. ``Engine.outcome()`` gives it once
+    the game is over; ``summary()`` stays each game's own, fuller record."""
+
+    winners: tuple[int, ...]
+    reason: Enum
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason.value, "scores": list(self.scores)}
+
+
+def best_of(scores: Sequence[int]) -> tuple[int, ...]:
+    """The players with the top score (all of them when it is shared)."""
+    top = max(scores, default=0)
+    return tuple(p for p, s in enumerate(scores) if s == top)
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What the runtime, the journal replay, scenarios and scenes rely on.
@@ -186,7 +208,11 @@ class Engine(Protocol):
         ...
 
     def summary(self) -> dict[str, Any]:
-        """JSON-ready outcome for ``scenario --json``, ``simulate`` and ``replay``."""
+        """JSON-ready record for ``scenario --json``, ``simulate`` and ``replay``."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why, typed; None while the game goes on."""
         ...
 
     def legal_actions(self, player: int | None) -> list[str]:

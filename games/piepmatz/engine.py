@@ -42,6 +42,7 @@ from games.base import (
     BuzzerBoxError,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
     checked_options,
 )
@@ -897,6 +898,12 @@ class PiepmatzEngine:
         places += [(f"collection-{p}", c) for p, c in enumerate(self.collections)]
         places += [(f"seeds-{p}", s) for p, s in enumerate(self.seeds)]
         return [(card.id, place) for place, cards in places for card in cards if card is not None]
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished or self.end_reason is None:
+            return None
+        return Outcome(tuple(self.winners), self.end_reason, tuple(s.total for s in self.scores()))
 
     def summary(self) -> dict[str, Any]:
         scores = self.scores()

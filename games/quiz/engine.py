@@ -16,6 +16,7 @@ import random
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
@@ -25,9 +26,21 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
+    best_of,
     score_adjustment,
 )
+
+
+class EndReason(Enum):
+    """Why a quiz ended (the values are what ``round.over`` and the
+    ``game_over`` event say)."""
+
+    TARGET_REACHED = "won"  # a team reached the points to win
+    LAST_STANDING = "last standing"  # every other team is out
+    QUESTIONS_DONE = "questions done"  # the set number of questions was asked
+
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
@@ -737,6 +750,14 @@ class QuizEngine:
             "pack": self.options.pack_title or self.options.pack,
             "legal": self.legal_actions(None),
         }
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        scores = self._by_station(self._team_scores())
+        reason = EndReason(self.round.over) if self.round.over is not None else EndReason.QUESTIONS_DONE
+        return Outcome(best_of(scores), reason, tuple(scores))
 
     def summary(self) -> dict[str, Any]:
         """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the

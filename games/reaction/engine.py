@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
@@ -20,10 +21,19 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
+    best_of,
     checked_options,
 )
 from games.reaction.options import OPTIONS
+
+
+class EndReason(Enum):
+    """Why a reaction session ended."""
+
+    ROUNDS_PLAYED = "rounds_played"  # the set number of rounds
+    STOPPED = "stopped"  # the host stopped it
 
 
 @dataclass
@@ -88,6 +98,7 @@ class ReactionEngine:
         self.settings = settings
         self.options = ReactionOptions.from_settings(settings)
         self.rng = random.Random(settings.seed)
+        self.end_reason: EndReason | None = None
         self.now_us = 0
         self.phase = "ready"  # ready, wait, decoy, go, result, over
         self.round_no = 0
@@ -165,6 +176,7 @@ class ReactionEngine:
     def _begin_round(self, at_us: int) -> list[GameEvent]:
         if self.options.rounds and self.round_no >= self.options.rounds:
             self.phase = "over"
+            self.end_reason = EndReason.ROUNDS_PLAYED
             return [GameEvent("game_over", at_us, None, {"scores": self.scores()})]
         self.round_no += 1
         self.phase = "wait"
@@ -206,6 +218,7 @@ class ReactionEngine:
             return self._begin_round(action.t_us)
         if action.kind == "stop":
             self.phase = "over"
+            self.end_reason = EndReason.STOPPED
             return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
         raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
 
@@ -275,6 +288,7 @@ class ReactionEngine:
             events.insert(0, GameEvent("winner", at_us, winners[0], {"tied": winners[1:]}))
         if self.options.rounds and self.round_no >= self.options.rounds and not self.options.auto_next:
             self.phase = "over"
+            self.end_reason = EndReason.ROUNDS_PLAYED
             events.append(GameEvent("game_over", at_us, None, {"scores": self.scores()}))
         return events
 
@@ -318,6 +332,13 @@ class ReactionEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         return {}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished or self.end_reason is None:
+            return None
+        scores = self.scores()
+        return Outcome(best_of(scores), self.end_reason, tuple(scores))
 
     def summary(self) -> dict[str, Any]:
         last = self.last

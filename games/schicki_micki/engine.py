@@ -41,10 +41,20 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    GameEvent,
+    GameSettings,
+    Outcome,
+    RuleError,
+    fire_due,
+)
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
 from games.schicki_micki.options import OPTIONS
@@ -68,6 +78,22 @@ HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
 #: one table of options for the engine, the spec and the menu (options.py)
 DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.items()}
+
+
+class EndReason(Enum):
+    """Why a game of Schicki Micki ended."""
+
+    FINAL_WINDOW_CLOSED = "final_window_closed"  # the last card's final window closed
+    DECK_EMPTY = "deck_empty"  # the deck is empty after the last card's window
+    OWED_CARD_UNPAID = "owed_card_unpaid"  # the deck could not pay a card that was owed
+
+
+#: how the summary and the ``game_over`` event word each reason (journals keep these words)
+END_SENTENCES = {
+    EndReason.FINAL_WINDOW_CLOSED: "the last card's final window closed",
+    EndReason.DECK_EMPTY: "the deck is empty after the last card's window",
+    EndReason.OWED_CARD_UNPAID: "the deck could not pay a card that was owed",
+}
 
 
 @dataclass(frozen=True)
@@ -180,6 +206,7 @@ class SchickiMickiEngine:
         self.outcomes: list[dict[str, Any]] = []
         self.last_resolution: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
+        self.end_reason: EndReason | None = None
 
     # ------------------------------------------------------------------ time
 
@@ -219,7 +246,7 @@ class SchickiMickiEngine:
             return self._resolve(due)
         if self.deck:
             return self._turn(self.deck.pop(0), due)
-        return self._end(due, "the last card's final window closed")
+        return self._end(due, EndReason.FINAL_WINDOW_CLOSED)
 
     # --------------------------------------------------------------- actions
 
@@ -595,18 +622,20 @@ class SchickiMickiEngine:
         self.phase = "waiting"
         events.append(GameEvent("round_over", t_us, data={"situation": situation.row, "first": self.last_resolution["first"]}))
         if any(self.owed):
-            events += self._end(t_us, "the deck could not pay a card that was owed")
+            events += self._end(t_us, EndReason.OWED_CARD_UNPAID)
         elif self.last_card_turned:
             # the rulebook: one last chance after the last card, then the game is
             # over; cards returned in this window stay under the deck, unturned
-            events += self._end(t_us, "the last card's final window closed")
+            events += self._end(t_us, EndReason.FINAL_WINDOW_CLOSED)
         elif not self.deck:
-            events += self._end(t_us, "the deck is empty after the last card's window")
+            events += self._end(t_us, EndReason.DECK_EMPTY)
         elif self.turn_interval_us is not None:
             self.next_turn_us = t_us + self._current_interval()
         return events
 
-    def _end(self, t_us: int, reason: str) -> list[GameEvent]:
+    def _end(self, t_us: int, why: EndReason) -> list[GameEvent]:
+        reason = END_SENTENCES[why]
+        self.end_reason = why
         scores = self.scores()
         best = max(scores)
         winners = [p for p, s in enumerate(scores) if s == best]
@@ -660,6 +689,12 @@ class SchickiMickiEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         return {}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if self.result is None or self.end_reason is None:
+            return None
+        return Outcome(tuple(self.result["winners"]), self.end_reason, tuple(self.result["scores"]))
 
     def summary(self) -> dict[str, Any]:
         return {

@@ -32,9 +32,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, cast
 
-from games.base import Action, GameEvent, GameSettings, RuleError
+from games.base import Action, GameEvent, GameSettings, Outcome, RuleError
 from games.viva_topo.board import DEFAULT_BOARD, Board
 
 CAT = "cat"
@@ -104,6 +105,12 @@ class Move:
             "shortened": self.shortened,
             "passes_cat": self.passes_cat,
         }
+
+
+class EndReason(Enum):
+    """Why a game of Viva Topo! ended."""
+
+    NO_MOUSE_IN_PLAY = "no_mouse_in_play"  # every mouse is home, eaten or trapped
 
 
 class VivaTopoEngine:
@@ -590,6 +597,12 @@ class VivaTopoEngine:
         for m in self.mice.values():
             out.setdefault(m.where, []).append(m.id)
         return out
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        return Outcome(tuple(self.winners), EndReason.NO_MOUSE_IN_PLAY, tuple(self.scores))
 
     def summary(self) -> dict[str, Any]:
         counts: dict[str, dict[str, int]] = {}
