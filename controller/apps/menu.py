@@ -11,6 +11,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import live
 from controller import profile as profile_mod
@@ -24,6 +25,10 @@ from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from games.i18n import _
 from games.registry import available, get
+
+if TYPE_CHECKING:
+    from controller.display.loop import RunResult
+    from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox")
 
@@ -72,6 +77,25 @@ def cmd_menu(args: argparse.Namespace) -> int:
     # not open stop the menu with one line, as they stop ``play``
     source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
     lights = live.open_lights(profile, source)
+
+    def play(box: Box, colors: list[Color] | None, session: Session | None, phones: bool,
+             journal: Path | None) -> RunResult:
+        """Run one game to its end on the menu's screen, lights and sources; a
+        journaled one leaves a quiz's record beside ``journal``."""
+        presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
+        game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
+        if phones:  # the session's one server, moved to this game
+            companion.game(box, [presenter.scene, presenter.results])
+        result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+        companion.between()
+        relay.target = None
+        log.info(game.summary_line(result))
+        if journal is not None:
+            write_beside(journal)
+        if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
+            raise KeyboardInterrupt
+        return result
+
     try:
         with live.stop_on_sigterm():
             cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
@@ -83,18 +107,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     live.connect(box, source, profile)
                     relay.target = box
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
-                game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
-                                     source, owns_source=False)
                 if menu.phones or box.spec.phones_needed(box.settings.options):
                     menu.phones = True
-                    companion.game(box, [game.presenter.scene, game.presenter.results])
-                result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
-                companion.between()
-                relay.target = None
-                log.info(game.summary_line(result))
-                write_beside(cut_off)  # a quiz's record beside its journal
-                if result is None:
-                    raise KeyboardInterrupt
+                play(box, colors, None, menu.phones, cut_off)
             while True:
                 names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 if profile is not None:
@@ -135,19 +150,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     if source is not None and profile is not None:
                         live.connect(box, source, profile)
                         relay.target = box
-                presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
-                game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
-                if choice.phones:  # the session's one server, moved to this game
-                    companion.game(box, [presenter.scene, presenter.results])
-                result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
-                companion.between()
-                relay.target = None
-                log.info(game.summary_line(result))
-                if session is None:
-                    write_beside(path)  # a quiz's record beside its journal
-                if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
-                    raise KeyboardInterrupt
-                if result.reason == "quit":
+                if play(box, colors, session, choice.phones, None if session is not None else path).reason == "quit":
                     break
     finally:
         companion.stop()

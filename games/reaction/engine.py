@@ -29,6 +29,17 @@ from games.base import (
 from games.reaction.options import OPTIONS
 
 
+class Phase(str, Enum):
+    """Where a reaction round stands (``public_view()["phase"]`` says its value)."""
+
+    READY = "ready"
+    WAIT = "wait"
+    DECOY = "decoy"
+    GO = "go"
+    RESULT = "result"
+    OVER = "over"
+
+
 class EndReason(Enum):
     """Why a reaction session ended."""
 
@@ -100,7 +111,7 @@ class ReactionEngine:
         self.rng = random.Random(settings.seed)
         self.end_reason: EndReason | None = None
         self.now_us = 0
-        self.phase = "ready"  # ready, wait, decoy, go, result, over
+        self.phase = Phase.READY
         self.round_no = 0
         self.go_at_us: int | None = None
         self.decoy_at_us: int | None = None
@@ -115,7 +126,7 @@ class ReactionEngine:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     # -- protocol -------------------------------------------------------------
     def handle(self, action: Action) -> list[GameEvent]:
@@ -137,49 +148,49 @@ class ReactionEngine:
         return events
 
     def next_deadline_us(self) -> int | None:
-        if self.phase == "ready" and self.started and self.next_at_us is not None:
+        if self.phase == Phase.READY and self.started and self.next_at_us is not None:
             return self.next_at_us
-        if self.phase in ("wait", "decoy"):
-            if self.decoy_at_us is not None and self.phase == "wait":
+        if self.phase in (Phase.WAIT, Phase.DECOY):
+            if self.decoy_at_us is not None and self.phase == Phase.WAIT:
                 return self.decoy_at_us
             return self.go_at_us
-        if self.phase == "go":
+        if self.phase == Phase.GO:
             assert self.go_at_us is not None
             deadline = (self.t_show_us or self.go_at_us) + self.options.go_timeout_us
             if self.hits:
                 first = min(h.t_us for h in self.hits)
                 deadline = min(deadline, first + self.options.answer_window_us)
             return deadline
-        if self.phase == "result" and self.options.auto_next and self.next_at_us is not None:
+        if self.phase == Phase.RESULT and self.options.auto_next and self.next_at_us is not None:
             return self.next_at_us
         return None
 
     def legal_actions(self, player: int | None) -> list[str]:
         if player is not None:
             return ["press"]
-        return {"ready": ["start"], "over": []}.get(self.phase, ["stop"]) + [HOST_SHOWN]
+        return {Phase.READY: ["start"], Phase.OVER: []}.get(self.phase, ["stop"]) + [HOST_SHOWN]
 
     # -- transitions ------------------------------------------------------------
     def _fire(self, at_us: int) -> list[GameEvent]:
-        if self.phase in ("ready", "result"):
+        if self.phase in (Phase.READY, Phase.RESULT):
             return self._begin_round(at_us)
-        if self.phase == "wait" and self.decoy_at_us is not None and at_us == self.decoy_at_us:
-            self.phase = "decoy"
+        if self.phase == Phase.WAIT and self.decoy_at_us is not None and at_us == self.decoy_at_us:
+            self.phase = Phase.DECOY
             self.decoy_at_us = None
             return [GameEvent("show", at_us, None, {"what": "decoy"})]
-        if self.phase in ("wait", "decoy") and at_us == self.go_at_us:
-            self.phase = "go"
+        if self.phase in (Phase.WAIT, Phase.DECOY) and at_us == self.go_at_us:
+            self.phase = Phase.GO
             self.t_show_us = at_us
             return [GameEvent("show", at_us, None, {"what": "go", "round": self.round_no})]
         return self._end_round(at_us)
 
     def _begin_round(self, at_us: int) -> list[GameEvent]:
         if self.options.rounds and self.round_no >= self.options.rounds:
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.end_reason = EndReason.ROUNDS_PLAYED
             return [GameEvent("game_over", at_us, None, {"scores": self.scores()})]
         self.round_no += 1
-        self.phase = "wait"
+        self.phase = Phase.WAIT
         self.hits = []
         self.false_starts = []
         self.t_show_us = None
@@ -195,7 +206,7 @@ class ReactionEngine:
 
     def _host(self, action: Action) -> list[GameEvent]:
         if action.kind == HOST_SHOWN:
-            if self.phase == "go" and self.go_at_us is not None and action.t_us >= self.go_at_us:
+            if self.phase == Phase.GO and self.go_at_us is not None and action.t_us >= self.go_at_us:
                 self.t_show_us = action.t_us
                 # a press before the GO frame was on the screen anticipated it
                 early = [h for h in self.hits if h.t_us < action.t_us]
@@ -212,12 +223,12 @@ class ReactionEngine:
         if action.kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), action.t_us)
         if action.kind == "start":
-            if self.phase not in ("ready", "result"):
+            if self.phase not in (Phase.READY, Phase.RESULT):
                 raise RuleError("reaction: a round is running; wait for it to end")
             self.started = True
             return self._begin_round(action.t_us)
         if action.kind == "stop":
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.end_reason = EndReason.STOPPED
             return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
         raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
@@ -225,9 +236,9 @@ class ReactionEngine:
     def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
         """A round the inputs were away for cannot be judged: it is played
         again; waits and result screens get the paused time back."""
-        if self.phase in ("wait", "decoy", "go"):
+        if self.phase in (Phase.WAIT, Phase.DECOY, Phase.GO):
             self.round_no -= 1
-            self.phase = "result"
+            self.phase = Phase.RESULT
             self.hits, self.false_starts = [], []
             self.last = {"round": self.round_no + 1, "void": True}
             self.next_at_us = t + paused_us + self.options.result_hold_us
@@ -241,16 +252,16 @@ class ReactionEngine:
         assert p is not None
         if p in self.false_starts or any(h.player == p for h in self.hits):
             return []
-        if self.phase in ("wait", "decoy") or (
-            self.phase == "go" and self.go_at_us is not None and action.t_us < (self.t_show_us or self.go_at_us)
+        if self.phase in (Phase.WAIT, Phase.DECOY) or (
+            self.phase == Phase.GO and self.go_at_us is not None and action.t_us < (self.t_show_us or self.go_at_us)
         ):
             self.false_starts.append(p)
             self.records[p].false_starts += 1
-            events = [GameEvent("early", action.t_us, p, {"decoy": self.phase == "decoy"})]
+            events = [GameEvent("early", action.t_us, p, {"decoy": self.phase == Phase.DECOY})]
             if len(self.false_starts) == self.settings.players:
                 events += self._end_round(action.t_us)
             return events
-        if self.phase != "go":
+        if self.phase != Phase.GO:
             return []
         self.hits.append(Hit(p, action.t_us, action.precision_us, action.clock, action.clock_precision_us))
         events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
@@ -281,13 +292,13 @@ class ReactionEngine:
             "false_starts": list(self.false_starts),
         }
         self.history.append(self.last)
-        self.phase = "result"
+        self.phase = Phase.RESULT
         self.next_at_us = at_us + self.options.result_hold_us
         events = [GameEvent("round_over", at_us, self.last["winner"], dict(self.last))]
         if winners:
             events.insert(0, GameEvent("winner", at_us, winners[0], {"tied": winners[1:]}))
         if self.options.rounds and self.round_no >= self.options.rounds and not self.options.auto_next:
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.end_reason = EndReason.ROUNDS_PLAYED
             events.append(GameEvent("game_over", at_us, None, {"scores": self.scores()}))
         return events
@@ -306,7 +317,7 @@ class ReactionEngine:
     def _status(self, p: int) -> str:
         if p in self.false_starts:
             return "locked"
-        if self.phase == "result" and self.last.get("order") and self.last["order"][0] == p:
+        if self.phase == Phase.RESULT and self.last.get("order") and self.last["order"][0] == p:
             return "first"
         if any(h.player == p for h in self.hits):
             return "queued"
@@ -315,12 +326,12 @@ class ReactionEngine:
     def public_view(self) -> dict[str, Any]:
         return {
             "game": "reaction",
-            "phase": self.phase,
+            "phase": self.phase.value,
             "round": self.round_no,
             "rounds": self.options.rounds,
             # GO must not be revealed early: only its existence once it is due
-            "go_shown": self.phase == "go",
-            "t_show_us": self.t_show_us if self.phase in ("go", "result") else None,
+            "go_shown": self.phase == Phase.GO,
+            "t_show_us": self.t_show_us if self.phase in (Phase.GO, Phase.RESULT) else None,
             "pressed": [h.player for h in self.hits],
             "false_starts": list(self.false_starts),
             "last": dict(self.last),

@@ -107,6 +107,14 @@ class Move:
         }
 
 
+class Phase(str, Enum):
+    """Whose move it is and what it waits for (``public_view()["phase"]`` says its value)."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
+
 class EndReason(Enum):
     """Why a game of Viva Topo! ended."""
 
@@ -147,7 +155,7 @@ class VivaTopoEngine:
         self.scores = [0] * players
         self.cheese: list[list[int]] = [[] for _ in range(players)]
         self.current = 0
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll: int | str | None = None
         self.moves: list[Move] = []
         self.highlight = 0
@@ -294,7 +302,7 @@ class VivaTopoEngine:
     # ------------------------------------------------------------------ protocol
     @property
     def finished(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def next_deadline_us(self) -> int | None:
         return None
@@ -307,7 +315,7 @@ class VivaTopoEngine:
     def legal_actions(self, player: int | None) -> list[str]:
         if self.finished or player != self.current:
             return []
-        if self.phase == "roll":
+        if self.phase == Phase.ROLL:
             return ["roll", "bell"]
         return ["move", "select", "confirm", "bell"]
 
@@ -318,7 +326,7 @@ class VivaTopoEngine:
         if action.player is None and action.kind in ("shown", "resume"):
             return []  # no timers: a pause changes nothing
         if action.kind == "bell":  # one button does both: roll, then confirm the highlighted move
-            action = replace(action, kind="roll" if self.phase == "roll" else "confirm")
+            action = replace(action, kind="roll" if self.phase == Phase.ROLL else "confirm")
         if action.kind not in ("roll", "move", "select", "confirm"):
             raise RuleError(f"unknown action {action.kind!r}: use roll, move, select or confirm")
         # A host action (player None) acts for the current player: scenarios and host overrides.
@@ -330,7 +338,7 @@ class VivaTopoEngine:
             )
         if action.kind == "roll":
             return self._roll(action.args.get("value"))
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             raise RuleError(f"{self._colour(self.current)} must roll first (press the bell)")
         if action.kind == "select":
             step = action.args.get("step", 1)
@@ -346,7 +354,7 @@ class VivaTopoEngine:
 
     # ------------------------------------------------------------------ turn flow
     def _roll(self, forced: Any) -> list[GameEvent]:
-        if self.phase != "roll":
+        if self.phase != Phase.ROLL:
             raise RuleError(f"{self._colour(self.current)} already rolled: pick a mouse to move")
         value = self._parse_value(forced) if forced is not None else self._rng.choice(FACES)
         player = self.current
@@ -382,7 +390,7 @@ class VivaTopoEngine:
             return events + self._end_turn()
         if self.auto_move_single and len(self.moves) == 1:
             return events + self._move(self.moves[0])
-        self.phase = "move"
+        self.phase = Phase.MOVE
         return events
 
     def _move(self, move: Move) -> list[GameEvent]:
@@ -421,7 +429,7 @@ class VivaTopoEngine:
             events += self._pay(mouse, EMMENTALIA)
         else:
             mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll = None
         self.moves = []
         self.highlight = 0
@@ -509,7 +517,7 @@ class VivaTopoEngine:
 
     def _end_turn(self) -> list[GameEvent]:
         self.turn_count += 1
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll = None
         self.moves = []
         self.highlight = 0
@@ -521,7 +529,7 @@ class VivaTopoEngine:
         if self._in_play():
             return False
         self.turn_count += 1
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.roll = None
         self.moves = []
         best = max(self.scores)
@@ -549,7 +557,7 @@ class VivaTopoEngine:
     def public_view(self) -> dict[str, Any]:
         highlighted = self.moves[self.highlight].to_json() if self.moves else None
         return {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "players": list(self.colours),
             "scores": list(self.scores),
             "status": [self._status(p) for p in range(self.players)],
