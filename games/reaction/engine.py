@@ -25,6 +25,7 @@ from games.base import (
     RuleError,
     best_of,
     checked_options,
+    fire_due,
 )
 from games.reaction.options import OPTIONS
 
@@ -138,12 +139,8 @@ class ReactionEngine:
         return events + self._press(action)
 
     def tick(self, now_us: int) -> list[GameEvent]:
-        events: list[GameEvent] = []
-        while True:
-            due = self.next_deadline_us()
-            if due is None or due > now_us:
-                break
-            events += self._fire(due)
+        """Fire every deadline due by now_us, each at its own time (``fire_due``)."""
+        events = fire_due(self.next_deadline_us, self._fire, now_us)
         self.now_us = max(self.now_us, now_us)
         return events
 
