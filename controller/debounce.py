@@ -1,7 +1,7 @@
 """Leading-edge debounce: a press's time is its first active edge.
 
 Pure and clock-free (time comes in with every call), so the same code runs on
-live GPIO edges, in scenarios and in the benchmark. The rules (DESIGN.md):
+live GPIO edges, in scenarios and in the benchmark. The rules:
 
 * The first active edge opens a *pending* press at its own time ``t0``.
 * The press is accepted once the line has been stable active for

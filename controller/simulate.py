@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,19 @@ from controller.journal import JournalError, JournalWriter
 from controller.press import Edge
 from controller.runtime import Box
 from controller.sources.simulated import SimulatedSwitches
-from games.base import Action, Bot, GameEvent, GameSpec, HostBot, PhoneBot, PlannedAction
+from games.base import (
+    HOST_ADJUST,
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    Bot,
+    GameEvent,
+    GameSpec,
+    HostBot,
+    PhoneBot,
+    PlannedAction,
+)
+from games.i18n import _
 
 
 class Session:
@@ -93,9 +106,27 @@ class Session:
         self._observe(events)
         return events
 
+    def waits_for_a_host(self) -> str | None:
+        """A line saying so when the game stands still because it has no host
+        bot and waits for a host action (a round only a host starts), else None."""
+        engine = self.box.engine
+        if self.host is not None or engine.finished or self.next_time_us() is not None:
+            return None
+        waiting = [k for k in engine.legal_actions(None) if k not in (HOST_SHOWN, HOST_RESUME, HOST_ADJUST)]
+        if not waiting:
+            return None
+        return _("{title} has no host bot, so nothing sends {actions} and the game stands still: give its "
+                 "GameSpec a new_host (docs/architecture.md)").format(title=_(self.box.spec.title), actions=", ".join(waiting))
+
+    def say_if_waiting_for_a_host(self, command: str) -> None:
+        """Print ``waits_for_a_host``'s line, if any, for ``command`` (simulate, demo)."""
+        stalled = self.waits_for_a_host()
+        if stalled:
+            print(f"buzzerbox {command}: {stalled}", file=sys.stderr)
+
     def run_virtual(self, until_us: int | None = None, max_steps: int = 5_000_000) -> None:
         """Play as fast as the CPU allows until the game ends (or ``until_us``)."""
-        for _ in range(max_steps):
+        for _step in range(max_steps):
             if self.box.engine.finished:
                 return
             nxt = self.next_time_us()

@@ -41,6 +41,11 @@ def available() -> list[str]:
     return names
 
 
+def packages() -> dict[str, str]:
+    """Every registered game's name -> its package (``games.quiz``)."""
+    return dict(_PACKAGES)
+
+
 def get(name: str) -> GameSpec:
     package = _PACKAGES.get(name)
     if package is None:

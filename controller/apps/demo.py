@@ -74,6 +74,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     screen.close()
     if result is None:  # Ctrl+C: the game was closed; the command line says "stopped"
         raise KeyboardInterrupt
+    session.say_if_waiting_for_a_host("demo")
     summary = box.summary()
     if args.json:
         print_json(summary, box.station_names)
@@ -125,6 +126,7 @@ def demo_summary(args: argparse.Namespace) -> int:
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
     until = None if args.seconds is None else int(args.seconds * 1_000_000)
     session.run_virtual(until)
+    session.say_if_waiting_for_a_host("demo")
     if args.json:
         print_json(box.summary(), box.station_names)
         return 0

@@ -43,6 +43,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.journal:
         for written in write_beside(args.journal):  # a quiz's record, as a live quiz leaves it
             print(_("results: {path}").format(path=written), file=sys.stderr)
+    session.say_if_waiting_for_a_host("simulate")
     summary = session.box.summary()
     if args.json:
         print_json(summary, session.box.station_names)

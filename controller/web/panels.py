@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.runtime import Box
-from games.base import PanelMove, PhonePanel, PhoneTable
+from games.panels import PanelMove, PhonePanel, PhoneTable
 
 
 def seat_panel(box: Box, seat: int, public: Mapping[str, Any], private: Mapping[str, Any],

@@ -13,7 +13,7 @@ from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
 from games.fiki_miki.options import OPTIONS, PLAYERS, RULES_VERSION, Variant
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 
 
 def new_engine(settings: GameSettings) -> FikiMikiEngine:
@@ -33,6 +33,7 @@ SPEC = GameSpec(
     summary=N_("Play your cards onto the stacks and ring the bell the moment it is right (a stack reaches the count, or you lack the led kind): the first right ring takes the stack."),
     name="fiki-miki",
     title="Fiki Miki",
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=min(low for low, _ in PLAYERS.values()),
     max_players=max(high for _, high in PLAYERS.values()),
     new_engine=new_engine,

@@ -40,7 +40,16 @@ from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    GameEvent,
+    GameSettings,
+    Outcome,
+    RuleError,
+    fire_due,
+)
 from games.fiki_miki.cards import Card, FikiMikiError
 from games.fiki_miki.options import BAN_TO_OWN_TURN, PLAYERS, FikiMikiOptions, Variant
 from games.i18n import _, ngettext
@@ -167,6 +176,28 @@ def _pictures(cards: Iterable[Card]) -> int:
 
 def _cards_json(cards: Iterable[Card]) -> list[dict[str, Any]]:
     return [card.to_json() for card in cards]
+
+
+class EndReason(Enum):
+    """Why a game of Fiki Miki ended (the summary keeps the rules' own words)."""
+
+    HANDS_EMPTY = "hands_empty"  # variant I: all hands are empty
+    NO_CARD_TO_LEAD = "no_card_to_lead"  # variant II: no player has a card left to lead
+    ONLY_BLANKS = "only_blanks"  # variant IIB: a leader holds only blank cards
+    HAND_EMPTY = "hand_empty"  # variant IIB: a player has no cards left
+
+    @classmethod
+    def of(cls, words: str) -> EndReason:
+        """The reason the summary's words say."""
+        if words == "all hands are empty":
+            return cls.HANDS_EMPTY
+        if words.endswith("could not lead (only blank cards)"):
+            return cls.ONLY_BLANKS
+        if words.endswith("has no cards left"):
+            return cls.HAND_EMPTY
+        if words == "no player has a card left to lead":
+            return cls.NO_CARD_TO_LEAD
+        raise ValueError(f"Fiki Miki: no end reason for {words!r}")
 
 
 class FikiMikiEngine:
@@ -808,6 +839,13 @@ class FikiMikiEngine:
             "moves": [move.to_json() for move in self.legal_moves(player)],
             "last_ring": s.last_ring[player],
         }
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        result = self.state.result
+        if result is None:
+            return None
+        return Outcome(tuple(result["winners"]), EndReason.of(result["reason"]), tuple(result["scores"]))
 
     def summary(self) -> dict[str, Any]:
         s = self.state

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import (
+from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
+from games.i18n import _, ngettext
+from games.panels import (
     Facts,
     Hand,
     Heading,
@@ -24,8 +26,6 @@ from games.base import (
     Widget,
     css_color,
 )
-from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
-from games.i18n import _, ngettext
 
 
 def _kind(kind: Any) -> str:

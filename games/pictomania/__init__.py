@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec
-from games.i18n import N_, current_language
+from games.i18n import LANGUAGES, N_, current_language
 from games.pictomania import phone
 from games.pictomania.bots import new_host, new_phone_bots
 from games.pictomania.buttons import BUTTONS
@@ -71,6 +71,7 @@ SPEC = PictomaniaSpec(
     summary=N_("Everyone draws a word at once and guesses the other drawings on the phone; ring when done. Quick right guesses score, wrong ones cost."),
     name="pictomania",
     title="Pictomania",
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     new_engine=new_engine,

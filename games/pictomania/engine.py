@@ -34,6 +34,7 @@ from games.base import (
     BuzzerBoxError,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
     checked_options,
 )
@@ -257,6 +258,12 @@ class RoundState:
     admitted: set[int] = field(default_factory=set)
     started_drawing_guess: set[int] = field(default_factory=set)  # pressed "drawn" or guessed
     reveal: dict[str, Any] | None = None
+
+
+class EndReason(Enum):
+    """Why a game of Pictomania ended."""
+
+    ROUNDS_PLAYED = "rounds_played"  # the set number of rounds was drawn and scored
 
 
 class PictomaniaEngine:
@@ -669,6 +676,12 @@ class PictomaniaEngine:
                         for g in r.guesses if g.guesser == player],
             "admitted": player in r.admitted,
         }
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        return Outcome(tuple(self.winners()), EndReason.ROUNDS_PLAYED, tuple(self.totals))
 
     def summary(self) -> dict[str, Any]:
         return {

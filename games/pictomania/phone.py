@@ -9,7 +9,8 @@ can reach it.
 
 from __future__ import annotations
 
-from games.base import (
+from games.i18n import _
+from games.panels import (
     Buttons,
     Facts,
     GuessPad,
@@ -23,7 +24,6 @@ from games.base import (
     PhoneTable,
     Widget,
 )
-from games.i18n import _
 from games.pictomania.engine import ADMIT, DONE, DRAWN, GUESS, NUMBERS
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.piepmatz import phone
 from games.piepmatz.bots import new_bots
 from games.piepmatz.buttons import BUTTONS
@@ -39,6 +39,7 @@ SPEC = GameSpec(
     summary=N_("Queue birds behind the perched ones: a queue worth more than its perched bird wins seed cards and birds, but crows and squirrels strike. Pairs and eggs score."),
     name="piepmatz",
     title="Piepmatz",
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=4,
     new_engine=new_engine,

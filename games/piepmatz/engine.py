@@ -43,6 +43,7 @@ from games.base import (
     BuzzerBoxError,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
     checked_options,
 )
@@ -919,6 +920,12 @@ class PiepmatzEngine:
         if self.phase is Phase.FINAL:
             places += [(f"final-{p}", cards) for p, cards in self.final_chosen.items()]
         return [(card.id, place) for place, cards in places for card in cards if card is not None]
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished or self.end_reason is None:
+            return None
+        return Outcome(tuple(self.winners), self.end_reason, tuple(s.total for s in self.scores()))
 
     def summary(self) -> dict[str, Any]:
         scores = self.scores()

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import (
+from games.i18n import N_, _, ngettext
+from games.panels import (
     Buttons,
     Facts,
     Hand,
@@ -27,7 +28,6 @@ from games.base import (
     Widget,
     css_color,
 )
-from games.i18n import N_, _, ngettext
 from games.piepmatz.cards import SEX_SIGNS, SPECIES_COLORS
 from games.piepmatz.engine import PROPOSE
 

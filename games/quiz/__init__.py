@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizEngine
@@ -93,6 +93,7 @@ class QuizSpec(GameSpec):
 SPEC = QuizSpec(
     name="quiz",
     title=N_("Quiz buzzer"),
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=16,
     new_engine=QuizEngine,

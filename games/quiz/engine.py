@@ -1,6 +1,6 @@
 """Quiz buzzer: the host arms, the first press answers, the host judges.
 
-Rules: ../shared/rules/quiz-and-reaction.md; the presets in docs/quiz.md.
+Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
 Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
 shared ``Arbiter``; this engine adds the round flow, the questions of a pack,
 scoring, the rule presets, teams, timers, reactions and undo.
@@ -16,6 +16,7 @@ import random
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 from games.arbitration import Arbiter, ArbiterOptions
@@ -25,9 +26,31 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
+    best_of,
     score_adjustment,
 )
+
+
+class Phase(str, Enum):
+    """Where a question stands (``public_view()["phase"]`` says its value)."""
+
+    IDLE = "idle"
+    ARMED = "armed"
+    ANSWERING = "answering"
+    TIE = "tie"
+    ROUND_OVER = "round_over"
+
+
+class EndReason(Enum):
+    """Why a quiz ended (the values are what ``round.over`` and the
+    ``game_over`` event say)."""
+
+    TARGET_REACHED = "won"  # a team reached the points to win
+    LAST_STANDING = "last standing"  # every other team is out
+    QUESTIONS_DONE = "questions done"  # the set number of questions was asked
+
 
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
@@ -157,7 +180,7 @@ class QuizOptions:
 class _Round:
     """The state that undo restores."""
 
-    phase: str = "idle"
+    phase: Phase = Phase.IDLE
     question: int = 1
     scores: list[int] = field(default_factory=list)
     answering: int | None = None  # station whose answer the host is judging
@@ -276,7 +299,7 @@ class QuizEngine:
         self.now_us = now_us
         r = self.round
         events: list[GameEvent] = []
-        if r.phase == "armed" and r.decided_at_us is None:
+        if r.phase == Phase.ARMED and r.decided_at_us is None:
             decide_at = self._decide_at()
             if decide_at is not None and now_us >= decide_at:
                 events += self._decide(decide_at)
@@ -288,7 +311,7 @@ class QuizEngine:
             ):
                 end = self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
                 events += self._end_round(end, None, "nobody buzzed")
-        if r.phase == "answering" and r.answer_deadline_us is not None:
+        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
             left = r.answer_deadline_us - now_us
             if left <= 0:
                 events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
@@ -302,13 +325,13 @@ class QuizEngine:
 
     def next_deadline_us(self) -> int | None:
         r = self.round
-        if r.phase == "armed" and r.decided_at_us is None:
+        if r.phase == Phase.ARMED and r.decided_at_us is None:
             decide_at = self._decide_at()
             if decide_at is not None:
                 return decide_at
             if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
                 return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-        if r.phase == "answering" and r.answer_deadline_us is not None:
+        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
             warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
             return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
         return None
@@ -326,9 +349,9 @@ class QuizEngine:
             "tie": ["pick", "arm", "reset", "next"],
             "round_over": ["next", "arm"],
         }[r.phase]
-        if r.phase == "round_over" and not r.revealed and self._question().get("answer"):
+        if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
             legal = ["reveal", *legal]
-        if r.phase in ("idle", "round_over"):
+        if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
             legal = [*legal, "leaderboard"]
         return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST]
 
@@ -398,7 +421,7 @@ class QuizEngine:
         result = self.arbiter.result()
         r.decided_at_us = at_us
         if result.winner is None:
-            r.phase = "tie"
+            r.phase = Phase.TIE
             return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
         return self._give_turn(result.winner, at_us)
 
@@ -406,7 +429,7 @@ class QuizEngine:
         """``winner``: the first press answers; ``next_in_line``: the turn
         passes on after a wrong answer."""
         r = self.round
-        r.phase = "answering"
+        r.phase = Phase.ANSWERING
         r.answering = station
         r.warned = 0
         r.answer_deadline_us = None if self.options.answer_time_us is None else at_us + self.options.answer_time_us
@@ -434,7 +457,7 @@ class QuizEngine:
             raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
         if kind not in self.legal_actions(None):
             now = ", ".join(self.legal_actions(None)) or "nothing (the quiz is over)"
-            raise RuleError(f"quiz: cannot {kind} while {self.round.phase}; now: {now}")
+            raise RuleError(f"quiz: cannot {kind} while {self.round.phase.value}; now: {now}")
         r = self.round
         if kind == "reveal":
             r.revealed = True
@@ -445,25 +468,25 @@ class QuizEngine:
         r.board = False
         if kind == "arm":
             events: list[GameEvent] = []
-            if r.phase in ("round_over",):
+            if r.phase in (Phase.ROUND_OVER,):
                 events += self._new_question(t)
-            elif r.phase == "tie":
+            elif r.phase == Phase.TIE:
                 self.arbiter.disarm()
             self.arbiter.arm(t)
             self._bench()
-            r.phase = "armed"
+            r.phase = Phase.ARMED
             r.decided_at_us = None
             r.answering = None
             r.buzz_window_shift_us = 0
             return events + [GameEvent("armed", t)]
         if kind == "reset":
             self.arbiter.disarm()
-            r.phase = "idle"
+            r.phase = Phase.IDLE
             r.answering = None
             r.decided_at_us = None
             return [GameEvent("reset", t)]
         if kind == "next":
-            if r.phase != "round_over":
+            if r.phase != Phase.ROUND_OVER:
                 r.results.append({"question": r.question, "winner": None, "result": "skipped"})
                 if self.finished:
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
@@ -485,7 +508,7 @@ class QuizEngine:
             del self.round.results[results:]  # results are only ever appended: drop those since
             prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
-            return [GameEvent("undo", t, None, {"phase": self.round.phase})]
+            return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
         return self._judge(kind == "correct", t)
 
     def _bench(self) -> None:
@@ -552,11 +575,11 @@ class QuizEngine:
         if opts.after_wrong == "next" and (result.winner is not None):
             return events + self._give_turn(result.winner, t, "next_in_line")
         if opts.after_wrong == "next" and result.ties:
-            r.phase = "tie"
+            r.phase = Phase.TIE
             return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
         # nobody left in line (or re-arm by setting): everyone else may buzz again
         self.arbiter.arm(t)
-        r.phase = "armed"
+        r.phase = Phase.ARMED
         r.answering = None
         r.decided_at_us = None
         r.answer_deadline_us = None
@@ -564,7 +587,7 @@ class QuizEngine:
 
     def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
         r = self.round
-        r.phase = "round_over"
+        r.phase = Phase.ROUND_OVER
         r.answer_deadline_us = None
         r.answering = winner
         self.arbiter.close()  # presses before the next arming are early again
@@ -599,7 +622,7 @@ class QuizEngine:
     def _new_question(self, t: int) -> list[GameEvent]:
         self.arbiter.new_question()
         r = self.round
-        r.phase = "idle"
+        r.phase = Phase.IDLE
         r.question += 1
         r.answering = None
         r.decided_at_us = None
@@ -650,7 +673,7 @@ class QuizEngine:
             return "sitting"
         if station in self.arbiter.excluded:
             return "out"
-        if r.answering == station and r.phase == "answering":
+        if r.answering == station and r.phase == Phase.ANSWERING:
             return "first"
         if any(b.station == station for b in self.arbiter.buzzes):
             return "queued"
@@ -659,7 +682,7 @@ class QuizEngine:
     def _buzz_left_us(self) -> int | None:
         """How long the buzzers stay open (``buzz_window_us``) while nobody has pressed."""
         r, armed_at, window = self.round, self.arbiter.armed_at_us, self.options.buzz_window_us
-        if r.phase != "armed" or armed_at is None or window is None or self.arbiter.buzzes:
+        if r.phase != Phase.ARMED or armed_at is None or window is None or self.arbiter.buzzes:
             return None
         return max(0, armed_at + window + r.buzz_window_shift_us - self.now_us)
 
@@ -678,7 +701,7 @@ class QuizEngine:
         team_scores = self._team_scores()
         return {
             "game": "quiz",
-            "phase": r.phase,
+            "phase": r.phase.value,
             "question": r.question,
             "questions_total": self.questions_total,
             "ask": self._question_view(r.question),
@@ -690,7 +713,7 @@ class QuizEngine:
             "armed": self.arbiter.armed,
             "armed_at_us": self.arbiter.armed_at_us,
             "answering": r.answering,
-            "winner": r.answering if r.phase in ("answering", "round_over") else result.winner,
+            "winner": r.answering if r.phase in (Phase.ANSWERING, Phase.ROUND_OVER) else result.winner,
             "queue": [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded],
             "margins_us": {str(b.station): b.t_us - (self.arbiter.first_time_us() or 0) for b in self.arbiter.buzzes},
             "ties": result.ties,
@@ -738,6 +761,14 @@ class QuizEngine:
             "legal": self.legal_actions(None),
         }
 
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        scores = self._by_station(self._team_scores())
+        reason = EndReason(self.round.over) if self.round.over is not None else EndReason.QUESTIONS_DONE
+        return Outcome(best_of(scores), reason, tuple(scores))
+
     def summary(self) -> dict[str, Any]:
         """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the
         current question, every counted press on record (also those that then
@@ -753,13 +784,13 @@ class QuizEngine:
             "margins_us": result.margins_us,
             "ties": result.ties,
             "early": result.early,
-            "answering": r.answering if r.phase == "answering" else None,
+            "answering": r.answering if r.phase == Phase.ANSWERING else None,
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,
             "correct": self._by_station(r.correct),
             "wrong": self._by_station(r.wrong),
             "out": [self.teams[s] in r.eliminated for s in range(self.settings.players)],
-            "phase": r.phase,
+            "phase": r.phase.value,
             "question": r.question,
             "results": list(r.results),
             "standings": self.standings(),

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import GameSpec, LampContest
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
@@ -37,6 +37,7 @@ def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
 SPEC = GameSpec(
     name="reaction",
     title=N_("Reaction duel"),
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=16,
     new_engine=ReactionEngine,

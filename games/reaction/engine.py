@@ -1,6 +1,6 @@
 """Reaction duel: wait for GO, press first; a press before GO is a false start.
 
-Rules: ../shared/rules/quiz-and-reaction.md. Reaction times are measured from
+Rules: README.md ("Quiz and reaction duel"). Reaction times are measured from
 ``t_show``, the box time at which the display flipped the GO frame (the
 runtime reports it with a ``shown`` host action; until then the scheduled GO
 time stands in).
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
@@ -20,10 +21,31 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    Outcome,
     RuleError,
+    best_of,
     checked_options,
+    fire_due,
 )
 from games.reaction.options import OPTIONS
+
+
+class Phase(str, Enum):
+    """Where a reaction round stands (``public_view()["phase"]`` says its value)."""
+
+    READY = "ready"
+    WAIT = "wait"
+    DECOY = "decoy"
+    GO = "go"
+    RESULT = "result"
+    OVER = "over"
+
+
+class EndReason(Enum):
+    """Why a reaction session ended."""
+
+    ROUNDS_PLAYED = "rounds_played"  # the set number of rounds
+    STOPPED = "stopped"  # the host stopped it
 
 
 @dataclass
@@ -88,8 +110,9 @@ class ReactionEngine:
         self.settings = settings
         self.options = ReactionOptions.from_settings(settings)
         self.rng = random.Random(settings.seed)
+        self.end_reason: EndReason | None = None
         self.now_us = 0
-        self.phase = "ready"  # ready, wait, decoy, go, result, over
+        self.phase = Phase.READY
         self.round_no = 0
         self.go_at_us: int | None = None
         self.decoy_at_us: int | None = None
@@ -104,7 +127,7 @@ class ReactionEngine:
 
     @property
     def finished(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     # -- protocol -------------------------------------------------------------
     def handle(self, action: Action) -> list[GameEvent]:
@@ -116,58 +139,55 @@ class ReactionEngine:
         return events + self._press(action)
 
     def tick(self, now_us: int) -> list[GameEvent]:
-        events: list[GameEvent] = []
-        while True:
-            due = self.next_deadline_us()
-            if due is None or due > now_us:
-                break
-            events += self._fire(due)
+        """Fire every deadline due by now_us, each at its own time (``fire_due``)."""
+        events = fire_due(self.next_deadline_us, self._fire, now_us)
         self.now_us = max(self.now_us, now_us)
         return events
 
     def next_deadline_us(self) -> int | None:
-        if self.phase == "ready" and self.started and self.next_at_us is not None:
+        if self.phase == Phase.READY and self.started and self.next_at_us is not None:
             return self.next_at_us
-        if self.phase in ("wait", "decoy"):
-            if self.decoy_at_us is not None and self.phase == "wait":
+        if self.phase in (Phase.WAIT, Phase.DECOY):
+            if self.decoy_at_us is not None and self.phase == Phase.WAIT:
                 return self.decoy_at_us
             return self.go_at_us
-        if self.phase == "go":
+        if self.phase == Phase.GO:
             assert self.go_at_us is not None
             deadline = (self.t_show_us or self.go_at_us) + self.options.go_timeout_us
             if self.hits:
                 first = min(h.t_us for h in self.hits)
                 deadline = min(deadline, first + self.options.answer_window_us)
             return deadline
-        if self.phase == "result" and self.options.auto_next and self.next_at_us is not None:
+        if self.phase == Phase.RESULT and self.options.auto_next and self.next_at_us is not None:
             return self.next_at_us
         return None
 
     def legal_actions(self, player: int | None) -> list[str]:
         if player is not None:
             return ["press"]
-        return {"ready": ["start"], "over": []}.get(self.phase, ["stop"]) + [HOST_SHOWN]
+        return {Phase.READY: ["start"], Phase.OVER: []}.get(self.phase, ["stop"]) + [HOST_SHOWN]
 
     # -- transitions ------------------------------------------------------------
     def _fire(self, at_us: int) -> list[GameEvent]:
-        if self.phase in ("ready", "result"):
+        if self.phase in (Phase.READY, Phase.RESULT):
             return self._begin_round(at_us)
-        if self.phase == "wait" and self.decoy_at_us is not None and at_us == self.decoy_at_us:
-            self.phase = "decoy"
+        if self.phase == Phase.WAIT and self.decoy_at_us is not None and at_us == self.decoy_at_us:
+            self.phase = Phase.DECOY
             self.decoy_at_us = None
             return [GameEvent("show", at_us, None, {"what": "decoy"})]
-        if self.phase in ("wait", "decoy") and at_us == self.go_at_us:
-            self.phase = "go"
+        if self.phase in (Phase.WAIT, Phase.DECOY) and at_us == self.go_at_us:
+            self.phase = Phase.GO
             self.t_show_us = at_us
             return [GameEvent("show", at_us, None, {"what": "go", "round": self.round_no})]
         return self._end_round(at_us)
 
     def _begin_round(self, at_us: int) -> list[GameEvent]:
         if self.options.rounds and self.round_no >= self.options.rounds:
-            self.phase = "over"
+            self.phase = Phase.OVER
+            self.end_reason = EndReason.ROUNDS_PLAYED
             return [GameEvent("game_over", at_us, None, {"scores": self.scores()})]
         self.round_no += 1
-        self.phase = "wait"
+        self.phase = Phase.WAIT
         self.hits = []
         self.false_starts = []
         self.t_show_us = None
@@ -183,7 +203,7 @@ class ReactionEngine:
 
     def _host(self, action: Action) -> list[GameEvent]:
         if action.kind == HOST_SHOWN:
-            if self.phase == "go" and self.go_at_us is not None and action.t_us >= self.go_at_us:
+            if self.phase == Phase.GO and self.go_at_us is not None and action.t_us >= self.go_at_us:
                 self.t_show_us = action.t_us
                 # a press before the GO frame was on the screen anticipated it
                 early = [h for h in self.hits if h.t_us < action.t_us]
@@ -200,21 +220,22 @@ class ReactionEngine:
         if action.kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), action.t_us)
         if action.kind == "start":
-            if self.phase not in ("ready", "result"):
+            if self.phase not in (Phase.READY, Phase.RESULT):
                 raise RuleError("reaction: a round is running; wait for it to end")
             self.started = True
             return self._begin_round(action.t_us)
         if action.kind == "stop":
-            self.phase = "over"
+            self.phase = Phase.OVER
+            self.end_reason = EndReason.STOPPED
             return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
         raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
 
     def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
         """A round the inputs were away for cannot be judged: it is played
         again; waits and result screens get the paused time back."""
-        if self.phase in ("wait", "decoy", "go"):
+        if self.phase in (Phase.WAIT, Phase.DECOY, Phase.GO):
             self.round_no -= 1
-            self.phase = "result"
+            self.phase = Phase.RESULT
             self.hits, self.false_starts = [], []
             self.last = {"round": self.round_no + 1, "void": True}
             self.next_at_us = t + paused_us + self.options.result_hold_us
@@ -228,16 +249,16 @@ class ReactionEngine:
         assert p is not None
         if p in self.false_starts or any(h.player == p for h in self.hits):
             return []
-        if self.phase in ("wait", "decoy") or (
-            self.phase == "go" and self.go_at_us is not None and action.t_us < (self.t_show_us or self.go_at_us)
+        if self.phase in (Phase.WAIT, Phase.DECOY) or (
+            self.phase == Phase.GO and self.go_at_us is not None and action.t_us < (self.t_show_us or self.go_at_us)
         ):
             self.false_starts.append(p)
             self.records[p].false_starts += 1
-            events = [GameEvent("early", action.t_us, p, {"decoy": self.phase == "decoy"})]
+            events = [GameEvent("early", action.t_us, p, {"decoy": self.phase == Phase.DECOY})]
             if len(self.false_starts) == self.settings.players:
                 events += self._end_round(action.t_us)
             return events
-        if self.phase != "go":
+        if self.phase != Phase.GO:
             return []
         self.hits.append(Hit(p, action.t_us, action.precision_us, action.clock, action.clock_precision_us))
         events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
@@ -268,13 +289,14 @@ class ReactionEngine:
             "false_starts": list(self.false_starts),
         }
         self.history.append(self.last)
-        self.phase = "result"
+        self.phase = Phase.RESULT
         self.next_at_us = at_us + self.options.result_hold_us
         events = [GameEvent("round_over", at_us, self.last["winner"], dict(self.last))]
         if winners:
             events.insert(0, GameEvent("winner", at_us, winners[0], {"tied": winners[1:]}))
         if self.options.rounds and self.round_no >= self.options.rounds and not self.options.auto_next:
-            self.phase = "over"
+            self.phase = Phase.OVER
+            self.end_reason = EndReason.ROUNDS_PLAYED
             events.append(GameEvent("game_over", at_us, None, {"scores": self.scores()}))
         return events
 
@@ -292,7 +314,7 @@ class ReactionEngine:
     def _status(self, p: int) -> str:
         if p in self.false_starts:
             return "locked"
-        if self.phase == "result" and self.last.get("order") and self.last["order"][0] == p:
+        if self.phase == Phase.RESULT and self.last.get("order") and self.last["order"][0] == p:
             return "first"
         if any(h.player == p for h in self.hits):
             return "queued"
@@ -301,12 +323,12 @@ class ReactionEngine:
     def public_view(self) -> dict[str, Any]:
         return {
             "game": "reaction",
-            "phase": self.phase,
+            "phase": self.phase.value,
             "round": self.round_no,
             "rounds": self.options.rounds,
             # GO must not be revealed early: only its existence once it is due
-            "go_shown": self.phase == "go",
-            "t_show_us": self.t_show_us if self.phase in ("go", "result") else None,
+            "go_shown": self.phase == Phase.GO,
+            "t_show_us": self.t_show_us if self.phase in (Phase.GO, Phase.RESULT) else None,
             "pressed": [h.player for h in self.hits],
             "false_starts": list(self.false_starts),
             "last": dict(self.last),
@@ -318,6 +340,13 @@ class ReactionEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         return {}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished or self.end_reason is None:
+            return None
+        scores = self.scores()
+        return Outcome(best_of(scores), self.end_reason, tuple(scores))
 
     def summary(self) -> dict[str, Any]:
         last = self.last

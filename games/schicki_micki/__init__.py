@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.schicki_micki.bots import new_bots
 from games.schicki_micki.buttons import BUTTONS, FULL_INPUTS
 from games.schicki_micki.engine import SchickiMickiEngine
@@ -34,6 +34,7 @@ SPEC = GameSpec(
     name="schicki-micki",
     rules_version=2,  # 2: the last window ends the game, fair shuffle of a twinned deck, final grabs
     title="Schicki Micki",
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=7,
     new_engine=_new_engine,

@@ -41,10 +41,20 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from games.arbitration import rank_by_time
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError, fire_due
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    GameEvent,
+    GameSettings,
+    Outcome,
+    RuleError,
+    fire_due,
+)
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
 from games.schicki_micki.options import OPTIONS
@@ -68,6 +78,35 @@ HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
 #: one table of options for the engine, the spec and the menu (options.py)
 DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.items()}
+
+
+class Phase(str, Enum):
+    """Where the turned card stands (``public_view()["phase"]`` says its value)."""
+
+    WAITING = "waiting"
+    SHOWING = "showing"
+    WINDOW = "window"
+    OVER = "over"
+
+
+class EndReason(Enum):
+    """Why a game of Schicki Micki ended."""
+
+    FINAL_WINDOW_CLOSED = "final_window_closed"  # the last card's final window closed
+    DECK_EMPTY = "deck_empty"  # the deck is empty after the last card's window
+    OWED_CARD_UNPAID = "owed_card_unpaid"  # the deck could not pay a card that was owed
+
+
+#: a verdict's result -> the reacting station's status, and the event it makes
+VERDICT_STATUS = {"all": "won", "one": "won", "return": "returned", "nothing": "nothing", "ignored": "ignored"}
+VERDICT_EVENT = {"all": "winner", "one": "winner", "return": "wrong", "nothing": "nothing", "ignored": "ignored"}
+
+#: how the summary and the ``game_over`` event word each reason (journals keep these words)
+END_SENTENCES = {
+    EndReason.FINAL_WINDOW_CLOSED: "the last card's final window closed",
+    EndReason.DECK_EMPTY: "the deck is empty after the last card's window",
+    EndReason.OWED_CARD_UNPAID: "the deck could not pay a card that was owed",
+}
 
 
 @dataclass(frozen=True)
@@ -153,7 +192,7 @@ class SchickiMickiEngine:
         self.tie_window_us = _int_option(options, "tie_window_us") or 0
         start_us = _int_option(options, "start_us") or 0
 
-        self.phase = "waiting"  # waiting | showing | window | over
+        self.phase = Phase.WAITING
         self.now_us: int | None = None
         self.t_turn: int | None = None
         self.t_show: int | None = None
@@ -180,26 +219,27 @@ class SchickiMickiEngine:
         self.outcomes: list[dict[str, Any]] = []
         self.last_resolution: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
+        self.end_reason: EndReason | None = None
 
     # ------------------------------------------------------------------ time
 
     @property
     def finished(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def _window_deadline(self) -> int | None:
-        if self.phase != "window" or self.window_start_us is None:
+        if self.phase != Phase.WINDOW or self.window_start_us is None:
             return None
         return self.window_start_us + self.reaction_window_us
 
     def next_deadline_us(self) -> int | None:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return None
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             return self._window_deadline()
         if self.deck:
             return self.next_turn_us
-        if self.phase == "showing":
+        if self.phase == Phase.SHOWING:
             return self.final_deadline_us
         return None
 
@@ -215,11 +255,11 @@ class SchickiMickiEngine:
     def _fire(self, due: int) -> list[GameEvent]:
         """The timeout at ``due``: a window closes, the next card turns, or the game ends."""
         self.now_us = due if self.now_us is None else max(self.now_us, due)
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             return self._resolve(due)
         if self.deck:
             return self._turn(self.deck.pop(0), due)
-        return self._end(due, "the last card's final window closed")
+        return self._end(due, EndReason.FINAL_WINDOW_CLOSED)
 
     # --------------------------------------------------------------- actions
 
@@ -262,7 +302,7 @@ class SchickiMickiEngine:
     def _host(self, action: Action) -> list[GameEvent]:
         kind = action.kind
         if kind == HOST_SHOWN:
-            if self.phase in ("showing", "window") and not self.shown_confirmed and self.t_turn is not None:
+            if self.phase in (Phase.SHOWING, Phase.WINDOW) and not self.shown_confirmed and self.t_turn is not None:
                 self.t_show = max(action.t_us, self.t_turn)
                 self.shown_confirmed = True
             return []
@@ -276,7 +316,7 @@ class SchickiMickiEngine:
                 self.final_deadline_us += paused
             return []
         if kind == "pace":
-            if self.phase == "over":
+            if self.phase == Phase.OVER:
                 raise RuleError("the game is over")
             interval = action.args.get("turn_interval_us")
             if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
@@ -286,9 +326,9 @@ class SchickiMickiEngine:
             return [GameEvent("message", action.t_us, data={"pace_us": interval})]
         if kind not in ("turn", "show_card"):
             raise RuleError(f"unknown host action {kind!r}: the host may {', '.join(HOST_ACTIONS)}")
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise RuleError("the game is over")
-        if self.phase == "window":
+        if self.phase == Phase.WINDOW:
             raise RuleError("a reaction window is open: tick past its end before turning the next card")
         if kind == "turn":
             if not self.deck:
@@ -314,7 +354,7 @@ class SchickiMickiEngine:
         self.window_start_us = None
         self.locked = set()
         self.status = ["idle"] * self.players
-        self.phase = "showing"
+        self.phase = Phase.SHOWING
         self.cards_turned += 1
         situation = judge(self.table)
         self.situations[situation.row] += 1
@@ -339,7 +379,7 @@ class SchickiMickiEngine:
     def _react(self, action: Action) -> list[GameEvent]:
         player, t_us = action.player, action.t_us
         assert player is not None
-        if self.phase not in ("showing", "window") or self.t_turn is None:
+        if self.phase not in (Phase.SHOWING, Phase.WINDOW) or self.t_turn is None:
             raise RuleError("no new card to react to: wait for the next card")
         if t_us < self.t_turn or (self.shown_confirmed and self.t_show is not None and t_us < self.t_show):
             raise RuleError("pressed before the newest card was on screen")
@@ -369,8 +409,8 @@ class SchickiMickiEngine:
         self.window_start_us = t_us if self.window_start_us is None else min(self.window_start_us, t_us)
         self.status[player] = "reacted"
         events = []
-        if self.phase == "showing":
-            self.phase = "window"
+        if self.phase == Phase.SHOWING:
+            self.phase = Phase.WINDOW
             events.append(GameEvent("window", t_us, data={"closes_us": self._window_deadline()}))
         data: dict[str, Any] = {"reaction": action.kind, "reaction_us": t_us - (self.t_show or t_us)}
         if accessory:
@@ -457,6 +497,27 @@ class SchickiMickiEngine:
         situation = judge(self.table)
         t_show = self.t_show if self.t_show is not None else t_us
         events: list[GameEvent] = []
+        verdicts = self._verdicts(situation, t_show, t_us, events)
+        all_winner, payees, tied = self._first_takes_all(verdicts)
+        changes, texts = self._pay(verdicts, all_winner, payees, t_us, events)
+        first_r, ahead = self._first_and_lead(all_winner, payees)
+        resolution_outcomes = self._announce(verdicts, changes, texts, t_show, t_us, events)
+        self.outcomes.extend(resolution_outcomes)
+        self.last_resolution = {
+            "t_us": t_us,
+            "situation": situation.row,
+            "table": situation.describe(),
+            "cards": shown,
+            "first": first_r.player if first_r is not None and not tied else None,
+            "tied": tied,
+            "ahead_us": ahead,
+            "outcomes": resolution_outcomes,
+        }
+        return events + self._close_window(t_us, situation.row, self.last_resolution["first"])
+
+    def _verdicts(self, situation: Situation, t_show: int, t_us: int, events: list[GameEvent]) -> list[_Verdict]:
+        """Every reaction of the window judged alone, in stamp order; a press
+        before the card was on screen is ``early`` (its event added to ``events``)."""
         early = [r for r in self.reactions.values() if r.t_us < t_show]
         for r in early:
             del self.reactions[r.player]
@@ -468,10 +529,13 @@ class SchickiMickiEngine:
             if r.kind in ("knock", "call") or r in holders:
                 verdicts.append(self._verdict(r, situation))
         verdicts.sort(key=lambda v: (v.reaction.t_us, v.reaction.player))
+        return verdicts
 
-        # "First takes all": rank the correct claimants; a tie shares card by card.
+    def _first_takes_all(self, verdicts: list[_Verdict]) -> tuple[_Verdict | None, list[_Verdict], list[int]]:
+        """"First takes all": rank the correct claimants; a tie shares card by
+        card. (the one who takes the table or None, those paid one card each,
+        the players tied for first)."""
         claimants = [v for v in verdicts if v.result == "all"]
-        payees: list[_Verdict] = []
         all_winner: _Verdict | None = None
         tied: list[int] = []
         if claimants:
@@ -489,8 +553,11 @@ class SchickiMickiEngine:
                 for v in claimants:
                     if v.reaction.player in first:
                         v.result, v.why = "one", f"{v.why}, tied for first"
-        payees = [v for v in verdicts if v.result == "one"]
+        return all_winner, [v for v in verdicts if v.result == "one"], tied
 
+    def _pay(self, verdicts: list[_Verdict], all_winner: _Verdict | None, payees: list[_Verdict], t_us: int,
+             events: list[GameEvent]) -> tuple[dict[int, int], dict[int, str]]:
+        """Move the cards the verdicts say: (each player's change, what happened to them in words)."""
         changes = dict.fromkeys(range(self.players), 0)
         texts: dict[int, str] = {}
         if all_winner is not None:
@@ -535,8 +602,10 @@ class SchickiMickiEngine:
             else:
                 self.owed[p] += 1
                 texts[p] = "is owed 1 card the deck cannot pay (counts in the final score)"
+        return changes, texts
 
-        # Who was first, and by how much (for the screen and disputes).
+    def _first_and_lead(self, all_winner: _Verdict | None, payees: list[_Verdict]) -> tuple[Reaction | None, int | None]:
+        """Who was first, and by how much (for the screen and disputes)."""
         ordered = sorted(self.reactions.values(), key=lambda r: (r.t_us, r.player))
         if all_winner is not None:
             first_r: Reaction | None = all_winner.reaction
@@ -548,7 +617,11 @@ class SchickiMickiEngine:
         if first_r is not None:
             gaps = [r.t_us - first_r.t_us for r in ordered if r.player != first_r.player and r.t_us >= first_r.t_us]
             ahead = min(gaps) if gaps else None
+        return first_r, ahead
 
+    def _announce(self, verdicts: list[_Verdict], changes: dict[int, int], texts: dict[int, str], t_show: int,
+                  t_us: int, events: list[GameEvent]) -> list[dict[str, Any]]:
+        """Each reaction's outcome, as the record keeps it, its status and its event."""
         resolution_outcomes = []
         for v in verdicts:
             p = v.reaction.player
@@ -564,53 +637,38 @@ class SchickiMickiEngine:
             if v.reaction.accessory:
                 outcome["accessory"] = v.reaction.accessory
             resolution_outcomes.append(outcome)
-            self.status[p] = {
-                "all": "won", "one": "won", "return": "returned", "nothing": "nothing", "ignored": "ignored"
-            }[v.result]
-            if v.result in ("all", "one"):
-                kind = "winner"
-            elif v.result == "return":
-                kind = "wrong"
-            elif v.result == "nothing":
-                kind = "nothing"
-            else:
-                kind = "ignored"
-            events.append(GameEvent(kind, t_us, p, {"change": changes[p], "text": outcome["text"]}))
-        self.outcomes.extend(resolution_outcomes)
-        self.last_resolution = {
-            "t_us": t_us,
-            "situation": situation.row,
-            "table": situation.describe(),
-            "cards": shown,
-            "first": first_r.player if first_r is not None and not tied else None,
-            "tied": tied,
-            "ahead_us": ahead,
-            "outcomes": resolution_outcomes,
-        }
+            self.status[p] = VERDICT_STATUS[v.result]
+            events.append(GameEvent(VERDICT_EVENT[v.result], t_us, p, {"change": changes[p], "text": outcome["text"]}))
+        return resolution_outcomes
+
+    def _close_window(self, t_us: int, row: str, first: int | None) -> list[GameEvent]:
+        """The window is over: ready for the next card, or the game ends."""
         self.reactions = {}
         self.history = {}
         self.already_acted = set()
         self.window_start_us = None
         self.locked = set()
-        self.phase = "waiting"
-        events.append(GameEvent("round_over", t_us, data={"situation": situation.row, "first": self.last_resolution["first"]}))
+        self.phase = Phase.WAITING
+        events = [GameEvent("round_over", t_us, data={"situation": row, "first": first})]
         if any(self.owed):
-            events += self._end(t_us, "the deck could not pay a card that was owed")
+            events += self._end(t_us, EndReason.OWED_CARD_UNPAID)
         elif self.last_card_turned:
             # the rulebook: one last chance after the last card, then the game is
             # over; cards returned in this window stay under the deck, unturned
-            events += self._end(t_us, "the last card's final window closed")
+            events += self._end(t_us, EndReason.FINAL_WINDOW_CLOSED)
         elif not self.deck:
-            events += self._end(t_us, "the deck is empty after the last card's window")
+            events += self._end(t_us, EndReason.DECK_EMPTY)
         elif self.turn_interval_us is not None:
             self.next_turn_us = t_us + self._current_interval()
         return events
 
-    def _end(self, t_us: int, reason: str) -> list[GameEvent]:
+    def _end(self, t_us: int, why: EndReason) -> list[GameEvent]:
+        reason = END_SENTENCES[why]
+        self.end_reason = why
         scores = self.scores()
         best = max(scores)
         winners = [p for p, s in enumerate(scores) if s == best]
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.result = {"scores": scores, "winners": winners, "reason": reason, "unturned": len(self.deck)}
         self.status = ["winner" if p in winners else "done" for p in range(self.players)]
         return [GameEvent("game_over", t_us, data=dict(self.result))]
@@ -632,7 +690,7 @@ class SchickiMickiEngine:
 
     def public_view(self) -> dict[str, Any]:
         return {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "scores": self.scores(),
             "won": [len(pile) for pile in self.piles],
             "owed": list(self.owed),
@@ -652,7 +710,7 @@ class SchickiMickiEngine:
             ],
             "t_show_us": self.t_show,
             "window_closes_us": self._window_deadline(),
-            "next_turn_us": self.next_turn_us if self.deck and self.phase != "over" else None,
+            "next_turn_us": self.next_turn_us if self.deck and self.phase != Phase.OVER else None,
             "cards_turned": self.cards_turned,
             "last_resolution": copy.deepcopy(self.last_resolution),
             "result": copy.deepcopy(self.result),
@@ -660,6 +718,12 @@ class SchickiMickiEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         return {}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if self.result is None or self.end_reason is None:
+            return None
+        return Outcome(tuple(self.result["winners"]), self.end_reason, tuple(self.result["scores"]))
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -679,16 +743,16 @@ class SchickiMickiEngine:
         }
 
     def legal_actions(self, player: int | None) -> list[str]:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
         if player is None:
             kinds = ["pace"]
-            if self.phase in ("waiting", "showing"):
+            if self.phase in (Phase.WAITING, Phase.SHOWING):
                 kinds += ["turn"] if self.deck else []
                 kinds += ["show_card"]
-            if self.phase in ("showing", "window") and not self.shown_confirmed:
+            if self.phase in (Phase.SHOWING, Phase.WINDOW) and not self.shown_confirmed:
                 kinds.append(HOST_SHOWN)
             return kinds
-        if self.phase in ("showing", "window") and player not in self.locked:
+        if self.phase in (Phase.SHOWING, Phase.WINDOW) and player not in self.locked:
             return list(REPLACES_CALL) if player in self.reactions else list(REACTIONS)
         return []

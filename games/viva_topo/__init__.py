@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Action, GameSettings, GameSpec, Option
-from games.i18n import N_
+from games.i18n import LANGUAGES, N_
 from games.viva_topo.bots import new_bots
 from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
@@ -34,6 +34,7 @@ SPEC = GameSpec(
     name="viva-topo",
     rules_version=2,  # 2: a mouse may run past the cat, numbered cat start, two laps from it
     title="Viva Topo!",
+    translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=4,
     new_engine=new_engine,

@@ -32,9 +32,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, cast
 
-from games.base import Action, GameEvent, GameSettings, RuleError
+from games.base import Action, GameEvent, GameSettings, Outcome, RuleError
 from games.viva_topo.board import DEFAULT_BOARD, Board
 
 CAT = "cat"
@@ -106,6 +107,20 @@ class Move:
         }
 
 
+class Phase(str, Enum):
+    """Whose move it is and what it waits for (``public_view()["phase"]`` says its value)."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
+
+class EndReason(Enum):
+    """Why a game of Viva Topo! ended."""
+
+    NO_MOUSE_IN_PLAY = "no_mouse_in_play"  # every mouse is home, eaten or trapped
+
+
 class VivaTopoEngine:
     """The whole game state and its rules. Deterministic given settings and actions."""
 
@@ -140,7 +155,7 @@ class VivaTopoEngine:
         self.scores = [0] * players
         self.cheese: list[list[int]] = [[] for _ in range(players)]
         self.current = 0
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll: int | str | None = None
         self.moves: list[Move] = []
         self.highlight = 0
@@ -287,7 +302,7 @@ class VivaTopoEngine:
     # ------------------------------------------------------------------ protocol
     @property
     def finished(self) -> bool:
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def next_deadline_us(self) -> int | None:
         return None
@@ -300,7 +315,7 @@ class VivaTopoEngine:
     def legal_actions(self, player: int | None) -> list[str]:
         if self.finished or player != self.current:
             return []
-        if self.phase == "roll":
+        if self.phase == Phase.ROLL:
             return ["roll", "bell"]
         return ["move", "select", "confirm", "bell"]
 
@@ -311,7 +326,7 @@ class VivaTopoEngine:
         if action.player is None and action.kind in ("shown", "resume"):
             return []  # no timers: a pause changes nothing
         if action.kind == "bell":  # one button does both: roll, then confirm the highlighted move
-            action = replace(action, kind="roll" if self.phase == "roll" else "confirm")
+            action = replace(action, kind="roll" if self.phase == Phase.ROLL else "confirm")
         if action.kind not in ("roll", "move", "select", "confirm"):
             raise RuleError(f"unknown action {action.kind!r}: use roll, move, select or confirm")
         # A host action (player None) acts for the current player: scenarios and host overrides.
@@ -323,7 +338,7 @@ class VivaTopoEngine:
             )
         if action.kind == "roll":
             return self._roll(action.args.get("value"))
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             raise RuleError(f"{self._colour(self.current)} must roll first (press the bell)")
         if action.kind == "select":
             step = action.args.get("step", 1)
@@ -339,7 +354,7 @@ class VivaTopoEngine:
 
     # ------------------------------------------------------------------ turn flow
     def _roll(self, forced: Any) -> list[GameEvent]:
-        if self.phase != "roll":
+        if self.phase != Phase.ROLL:
             raise RuleError(f"{self._colour(self.current)} already rolled: pick a mouse to move")
         value = self._parse_value(forced) if forced is not None else self._rng.choice(FACES)
         player = self.current
@@ -375,7 +390,7 @@ class VivaTopoEngine:
             return events + self._end_turn()
         if self.auto_move_single and len(self.moves) == 1:
             return events + self._move(self.moves[0])
-        self.phase = "move"
+        self.phase = Phase.MOVE
         return events
 
     def _move(self, move: Move) -> list[GameEvent]:
@@ -414,7 +429,7 @@ class VivaTopoEngine:
             events += self._pay(mouse, EMMENTALIA)
         else:
             mouse.place, mouse.space = TRACK, int(move.target.split("-")[1])
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll = None
         self.moves = []
         self.highlight = 0
@@ -502,7 +517,7 @@ class VivaTopoEngine:
 
     def _end_turn(self) -> list[GameEvent]:
         self.turn_count += 1
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self.roll = None
         self.moves = []
         self.highlight = 0
@@ -514,7 +529,7 @@ class VivaTopoEngine:
         if self._in_play():
             return False
         self.turn_count += 1
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.roll = None
         self.moves = []
         best = max(self.scores)
@@ -542,7 +557,7 @@ class VivaTopoEngine:
     def public_view(self) -> dict[str, Any]:
         highlighted = self.moves[self.highlight].to_json() if self.moves else None
         return {
-            "phase": self.phase,
+            "phase": self.phase.value,
             "players": list(self.colours),
             "scores": list(self.scores),
             "status": [self._status(p) for p in range(self.players)],
@@ -590,6 +605,12 @@ class VivaTopoEngine:
         for m in self.mice.values():
             out.setdefault(m.where, []).append(m.id)
         return out
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        return Outcome(tuple(self.winners), EndReason.NO_MOUSE_IN_PLAY, tuple(self.scores))
 
     def summary(self) -> dict[str, Any]:
         counts: dict[str, dict[str, int]] = {}

@@ -17,6 +17,7 @@ from games.toolkit.results import ResultsScene
 from games.toolkit.scene import freeze, strip_cells
 from games.toolkit.theme import TEXT, Layout
 from tests.display.conftest import dominant, play_until, session
+from tests.phases import configurations, phase_frames
 
 SIZE = (1920, 1080)
 
@@ -180,6 +181,22 @@ def test_no_text_below_the_minimum_glyph_height(size: tuple[int, int]) -> None:
     minimum = Layout(*size).min_text
     assert min(TEXT.sizes_used) >= minimum
     assert minimum == max(12, round(size[1] / 24))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), configurations(),
+                         ids=[f"{g}-{n}" + "".join(f"-{v}" for _k, v in o) for g, n, o in configurations()])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_every_phase_of_every_registered_game_keeps_the_minimum_text(
+        game: str, players: int, options: tuple[tuple[str, object], ...], size: tuple[int, int]) -> None:
+    """The registry's games, each phase as its bots reach it: a new game's
+    scene is held to 1/24 of the screen height the moment it is registered."""
+    frames = phase_frames(game, players, options)
+    assert frames, f"{game}: no frame"
+    for frame in frames:
+        TEXT.sizes_used.clear()
+        frame.draw(pygame.Surface(size))
+        assert TEXT.sizes_used, f"{frame.name}: no text drawn"
+        assert min(TEXT.sizes_used) >= Layout(*size).min_text, f"{frame.name}: text smaller than 1/24 of the height"
 
 
 def test_sixteen_stations_fit_in_two_rows() -> None:

@@ -1,5 +1,5 @@
 """Longer translations stay inside their panels: every screen the project
-pictures (tools/screenshots.py) drawn at 1920x1080 and 1280x720 in the
+pictures (tools/screenshots.py) and every phase of every registered game drawn at 1920x1080 and 1280x720 in the
 pseudo-locale (every text about 40 % longer, accented), each text's ink
 measured as rendered (the toolkit's ``theme.DRAWN`` record of draw_text)
 against the rect it was given and the screen, and against the other texts.
@@ -14,17 +14,13 @@ import importlib.util
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pygame
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
 from games.i18n import set_language
-from games.registry import get, scene_for
 from games.toolkit import theme
-from games.toolkit.scene import freeze
+from tests.phases import named_draws
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1920, 1080), (1280, 720)]
@@ -41,44 +37,8 @@ def _screenshots() -> ModuleType:
     return module
 
 
-#: the hidden-hand games, as their own scene test plays them (tests/piepmatz/test_hidden_hand_scenes.py)
-HIDDEN_HANDS = [("piepmatz", 4, {}), ("fiki-miki", 6, {"open_hands": True}), ("fiki-miki", 4, {"variant": "IIB"}),
-                ("pictomania", 6, {})]
-
-
-def _phase_shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
-    """One frame at the start of each phase of a whole bot game of each hidden-hand game."""
-    out: list[tuple[str, Callable[[pygame.Surface], None]]] = []
-    for game, players, options in HIDDEN_HANDS:
-        def play(upto: str | None, game: str = game, players: int = players, options: dict[str, Any] = options) -> list[str]:
-            spec = get(game)
-            settings = spec.settings(players, 7, **options)
-            box = Box(spec, settings)
-            session = Session(box, spec.new_bots(settings), spec.new_host(settings), 7)
-            phases: list[str] = []
-            t_us = 0
-            while not box.engine.finished and t_us < 3_600_000_000:
-                t_us += 20_000_000
-                session.run_virtual(t_us)
-                phase = str(box.engine.public_view()["phase"])
-                if phase not in phases:
-                    phases.append(phase)
-                    if phase == upto:
-                        break
-            PLAYED[game] = (box, session)
-            return phases
-
-        for phase in play(None):
-            def draw(surface: pygame.Surface, game: str = game, phase: str = phase, play: Any = play) -> None:
-                play(phase)
-                box, session = PLAYED[game]
-                scene_for(game).draw(surface, freeze(box.engine.public_view()), box.strip(), session.now_us)
-            out.append((f"{game}-{players}-{phase}", draw))
-    return out
-
-
-PLAYED: dict[str, tuple[Box, Session]] = {}
-SHOTS: list[tuple[str, Callable[[pygame.Surface], None]]] = _screenshots().shots() + _phase_shots()
+#: the curated pictures, and a frame of every phase of every registered game (tests/phases.py)
+SHOTS: list[tuple[str, Callable[[pygame.Surface], None]]] = _screenshots().shots() + named_draws()
 
 
 @pytest.fixture(autouse=True)

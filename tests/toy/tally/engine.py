@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
+from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, Outcome, RuleError
+
+
+class EndReason(Enum):
+    """Why a game of Tally ended: one way only."""
+
+    TARGET_REACHED = "target_reached"
 
 
 class TallyEngine:
@@ -53,6 +60,12 @@ class TallyEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         return {}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why; None while the game goes on."""
+        if self.winner is None:
+            return None
+        return Outcome((self.winner,), EndReason.TARGET_REACHED, tuple(self.scores))
 
     def summary(self) -> dict[str, Any]:
         return {"scores": list(self.scores), "winner": self.winner, "finished": self.finished}
