@@ -80,7 +80,7 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # reveal
     s.wait(lambda: engine.phase.value == "revealed")
     pile = engine.public_view()["reveal"]["drawers"][0]["guesses"]
-    assert [(g["guesser"], g["correct"], g["token"], g["tie"]) for g in pile] == [(1, True, 4, False), (2, True, 3, False)]
+    assert [(g["guesser"], g["correct"], g["token"], g["tie"]) for g in pile] == [(1, True, 3, False), (2, True, 1, False)]
     expect(pages[1].locator(".w-facts").last).to_contain_text("Round 1")
     s.stop()
     s.game.presenter.scene.overlays.clear()  # the picture is of the reveal, not of the (closed) server's corner panel
@@ -90,5 +90,5 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     # the reveal draws the right guessers as chips, in the order the guesses came
     first_drawer = drawn.index(next(t for t in drawn if t.startswith("Player 1 drew")))
     row = drawn[drawn.index("guessed:", first_drawer) + 1:][:4]
-    assert row == ["Player 2", "+4", "Player 3", "+3"], row
+    assert row == ["Player 2", "+3", "Player 3", "+1"], row
     assert any(text.startswith("black sheep: Player 1") for text in drawn)
