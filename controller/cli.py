@@ -290,7 +290,7 @@ def build_parser() -> Parser:
                                      "\"The acceptance check\"."))
     p.add_argument("--profile", default="header-4", help=_("wiring profile (default %(default)s)"))
     p.add_argument("--contests", type=int, default=100, help=_("how many contests (default %(default)s, ~1 min)"))
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help=_("the contests' gaps and order (default %(default)s)"))
     p.add_argument("--jig", type=int, default=None, metavar="PIN",
                    help=_("the GPIO output of a loopback jig wired to the first two stations' bells"))
     p.set_defaults(func=cmd_bench)

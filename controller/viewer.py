@@ -30,7 +30,7 @@ import pygame
 
 from controller import channel, live
 from controller.deciding import LIVE_WINDOW
-from controller.display.loop import Presenter, is_help_key, keyboard_help
+from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
 from controller.press import Edge, InputNotice, Press
 from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
@@ -161,18 +161,10 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     try:
         while True:
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
+                name = key_of(event, presenter, keyboard, box_now_us())
+                if name == QUIT:
                     box.send({"type": channel.STOP, "reason": "quit"})
-                    continue
-                if event.type == pygame.VIDEORESIZE:
-                    presenter.screen.resized(event.size)
-                if is_help_key(event) and presenter.help is not None:
-                    presenter.show_help = not presenter.show_help
-                    continue
-                name = keyboard.handle(event, box_now_us()) if keyboard is not None else None
-                if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-                    name = "menu"
-                if name == "menu" or (name is not None and finished_at_frame):
+                elif name == "menu" or (name is not None and finished_at_frame):
                     box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
                 elif name is not None:
                     box.send({"type": channel.HOST, "name": name, "t_us": game_now()})

@@ -15,6 +15,7 @@ from controller import live
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
+from controller.display.loop import Presenter
 from controller.display.screen import Screen
 from controller.runtime import Box, box_from_journal
 from controller.sources.base import Source
@@ -80,13 +81,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
         hook(box)
     live.start_companion(game, args.web, prof)
-    if prof is None and not headless:
-        live.show_keys(presenter, players, names)
-    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
-             if prof is not None and source is not None else live.keyboard_keys_line(players))
-    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
-        title=_(box.spec.title), where=where, path=path,
-        screen=_("headless") if headless else _("on screen")), file=sys.stderr)
+    announce(box, prof, source, presenter, path, headless, players, names)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     if args.timings and result is not None:
         write_timings(args.timings, "one-process", {
@@ -122,13 +117,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | 
                                  keyboard=keyboard is not None),
                      args.viewer_socket, args.feed)
     presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof), colors=colors)
-    if prof is None and not headless:
-        live.show_keys(presenter, players, names)
-    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
-             if prof is not None and source is not None else live.keyboard_keys_line(players))
-    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
-        title=_(box.spec.title), where=where, path=path,
-        screen=_("headless") if headless else _("on screen")), file=sys.stderr)
+    announce(box, prof, source, presenter, path, headless, players, names)
     try:
         with live.stop_on_sigterm():
             ended = run_split(game, presenter, keyboard, fps)
@@ -158,3 +147,15 @@ TIMINGS = ("decisions", "decision_detail", "frame_us", "shown", "late_deliveries
 def write_timings(path: str, design: str, timings: dict[str, object]) -> None:
     """The benchmark's figures of one game (``--timings``)."""
     Path(path).write_text(json.dumps({"design": design, **timings}), encoding="utf-8")
+
+
+def announce(box: Box, prof: profile_mod.Profile | None, source: Source | None, presenter: Presenter, path: Path,
+             headless: bool, players: int, names: list[str] | None) -> None:
+    """The keys on screen (keyboard stations) and the one start line: what plays on what, where the journal is."""
+    if prof is None and not headless:
+        live.show_keys(presenter, players, names)
+    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
+             if prof is not None and source is not None else live.keyboard_keys_line(players))
+    print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
+        title=_(box.spec.title), where=where, path=path,
+        screen=_("headless") if headless else _("on screen")), file=sys.stderr)

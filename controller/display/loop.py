@@ -287,16 +287,9 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
             raise decider.error
         t = now()
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
+            name = key_of(event, presenter, keyboard, key_stamp())
+            if name == QUIT:
                 return done("quit", t)
-            if event.type == pygame.VIDEORESIZE:
-                presenter.screen.resized(event.size)
-            if is_help_key(event) and presenter.help is not None:
-                presenter.show_help = not presenter.show_help
-                continue
-            name = keyboard.handle(event, key_stamp()) if keyboard is not None else None
-            if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-                name = "menu"
             if name == "menu":
                 return done("menu", t)
             if name is not None and finished_at is None:
@@ -343,6 +336,29 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
                         break
                     decision[2] = shown_at
         frame_clock.tick(fps)
+
+
+#: what ``key_of`` says for the window being closed
+QUIT = "quit"
+
+
+def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSource | None,
+           stamp_us: int) -> str | None:
+    """What one pygame event means for a running game, the same in both
+    designs: ``QUIT`` (the window closed), "menu" (Esc), a host key's name,
+    or None (a station's key, already handed to the keyboard source stamped
+    ``stamp_us``; the help overlay toggled; a resize)."""
+    if event.type == pygame.QUIT:
+        return QUIT
+    if event.type == pygame.VIDEORESIZE:
+        presenter.screen.resized(event.size)
+    if is_help_key(event) and presenter.help is not None:
+        presenter.show_help = not presenter.show_help
+        return None
+    name = keyboard.handle(event, stamp_us) if keyboard is not None else None
+    if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        name = "menu"
+    return name
 
 
 def is_help_key(event: pygame.event.Event) -> bool:

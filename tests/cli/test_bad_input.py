@@ -66,6 +66,7 @@ BAD: dict[str, list[list[str]]] = {
     "scenario": [["scenario", "{dir}"], ["scenario", "{binary}"], ["scenario", "{journal}"], ["scenario", "{missing}"]],
     "diag": [["diag", "--profile", "nosuch"], ["diag", "--players", "x"]],
     "doctor": [["doctor", "--no-such-option"]],
+    "bench": [["bench", "--profile", "nosuch"], ["bench", "--contests", "x"], ["bench", "--profile", "board-7-schicki"]],
     "wiring check": [["wiring", "check", "{binary}"]],
     "wiring draw": [["wiring", "draw", "nosuch"], ["wiring", "draw", "header-4", "-o", "{dir}/x.png"]],
     "wiring table": [["wiring", "table", "{dir}"]],

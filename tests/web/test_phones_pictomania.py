@@ -67,7 +67,13 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     time.sleep(0.2)
     assert not engine.round.admitted
 
-    now = box_now_us()  # the bells: seat 2 stamped first but delivered second
+    # the bells: seat 2 stamped first but delivered second, 20 ms later, inside the report delay the
+    # box is told its bells have (a guard no longer sits at a 50 ms floor after any earlier lateness);
+    # once the new guard's horizon has caught up with what the game already decided
+    with s.box.lock:
+        s.box.latency_guard_us = s.box.stated_delay_us = 25_000
+    s.wait(lambda: box_now_us() + s.box.time_offset_us - 25_000 >= s.box.engine_until_us)
+    now = box_now_us()
     s.box.press(Press(0, "bell", now))
     s.box.press(Press(2, "bell", now - 20_000))
     s.wait(lambda: engine.round.bonus[0] is not None and engine.round.bonus[2] is not None)
