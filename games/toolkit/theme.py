@@ -100,6 +100,16 @@ def text_on(fill: Color) -> Color:
     return DARK_TEXT if contrast(DARK_TEXT, fill) >= contrast(FG, fill) else FG
 
 
+def legible_fill(fill: Color) -> Color:
+    """``fill`` lightened just enough that black or white text reads on it at
+    ``MIN_CONTRAST`` (a mid green or brown reads with neither)."""
+    for step in range(0, 11):
+        mixed = blend(fill, FG, step / 20)
+        if contrast(text_on(mixed), mixed) >= MIN_CONTRAST:
+            return mixed
+    return FG
+
+
 def readable_on(color: Color, fill: Color) -> Color:
     """``color`` lightened or darkened just enough to read on ``fill``
     (a player's colour as text on a panel)."""
