@@ -34,6 +34,7 @@ from controller.simulate import Session  # noqa: E402
 from controller.sources.keyboard import KeyboardSource  # noqa: E402
 from games.i18n import current_language, set_language  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
+from games.toolkit import theme  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
 
@@ -67,7 +68,12 @@ def game_frame(game: str, s: Session, surface: pygame.Surface, later_us: int = 0
     if s.box.engine.finished and not scene.own_results:
         scene = ResultsScene(game_title=scene.title)
     if s.box.engine.finished:  # the end screen's celebration, 1.2 s in: the podium up, confetti falling
-        scene.draw(surface, freeze(s.box.engine.public_view()), strip(s), s.now_us)
+        recording = theme.DRAWN, theme.INKED
+        theme.DRAWN = theme.INKED = None  # the first frame only starts the clock: the tests measure the picture
+        try:
+            scene.draw(pygame.Surface(surface.get_size()), freeze(s.box.engine.public_view()), strip(s), s.now_us)
+        finally:
+            theme.DRAWN, theme.INKED = recording
         later_us += 1_200_000
     scene.draw(surface, freeze(s.box.engine.public_view()), strip(s), s.now_us + later_us)
 
