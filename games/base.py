@@ -250,6 +250,7 @@ COMMON_STATUS_LIGHTS: Mapping[str, LightMode] = {
 #: the common event kinds (see GameEvent) and the sound each makes
 COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
     "winner": "bell", "early": "buzz", "wrong": "buzz", "time_up": "buzz", "timer_warning": "tick",
+    "game_over": "fanfare",  # every game's end is celebrated (the results screen's podium and confetti)
 }
 #: common event kinds worth a line in a running box's log (the journal has everything)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(

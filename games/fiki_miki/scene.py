@@ -69,7 +69,7 @@ class FikiMikiScene(Scene):
         """A card: its kind's colour and its number of pictures (``band``: only
         the top band shows, the card lies under the next one)."""
         kind = card.get("kind")
-        fill = kind_color(None if kind is None else str(kind), index)
+        fill = theme.legible_fill(kind_color(None if kind is None else str(kind), index))
         panel(surface, r, fill, radius=max(4, r.height // 8))
         pygame.draw.rect(surface, theme.BG, r, width=2, border_radius=max(4, r.height // 8))
         text = str(card.get("pictures", 0)) if kind is not None else _("blank")
@@ -90,7 +90,8 @@ class FikiMikiScene(Scene):
             kind = str(stack["kind"])
             fill = kind_color(kind, i)
             landed = view.get("landed") == kind
-            panel(surface, r, theme.blend(theme.PANEL, fill, 0.25))
+            stack_bg = theme.blend(theme.PANEL, fill, 0.25)
+            panel(surface, r, stack_bg)
             if landed:
                 pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
             line = lay.size(1.0) + lay.pad
@@ -103,7 +104,8 @@ class FikiMikiScene(Scene):
                       pygame.Rect(r.left, r.top + line, r.width, lay.size(2.4)), min_size=lay.min_text)
             cards = list(stack["cards"])
             draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
-                      theme.MUTED, pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line), min_size=lay.min_text)
+                      theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
+                      min_size=lay.min_text)
             # the top cards, newest last
             # the cards fanned downwards, each showing its top band: the newest at the bottom
             step = lay.min_text + lay.pad
@@ -210,7 +212,8 @@ class FikiMikiScene(Scene):
         for p in range(len(collected)):
             r = pygame.Rect(area.left, area.top + p * (row_h + lay.pad), area.width, row_h)
             on_turn = p < len(status) and status[p] in ("turn", "winner")
-            panel(surface, r, theme.blend(theme.PANEL, self.color(view, p), 0.35) if on_turn else theme.PANEL)
+            row_bg = theme.blend(theme.PANEL, self.color(view, p), 0.35) if on_turn else theme.PANEL
+            panel(surface, r, row_bg)
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, lay.pad), r.height))
             inner = r.inflate(-3 * lay.pad, -lay.pad)
             half = inner.height // 2
@@ -222,5 +225,6 @@ class FikiMikiScene(Scene):
                       pygame.Rect(inner.left + inner.width * 4 // 10, inner.top, inner.width * 6 // 10, half),
                       align="right", min_size=lay.min_text)
             held = int(hand_sizes[p]) if p < len(hand_sizes) else 0
-            draw_text(surface, ngettext("{n} in hand", "{n} in hand", held).format(n=held), lay.min_text, theme.MUTED,
+            draw_text(surface, ngettext("{n} in hand", "{n} in hand", held).format(n=held), lay.min_text,
+                      theme.readable_on(theme.MUTED, row_bg),
                       pygame.Rect(inner.left, inner.top + half, inner.width, half), align="right", min_size=lay.min_text)

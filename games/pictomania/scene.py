@@ -81,7 +81,7 @@ class PictomaniaScene(Scene):
             y = head.bottom + lay.pad
             for n, word in enumerate(card["words"], start=1):
                 row = pygame.Rect(r.left + 2 * lay.pad, y, r.width - 4 * lay.pad, line)
-                draw_text(surface, format_number(n), lay.min_text, color,
+                draw_text(surface, format_number(n), lay.min_text, theme.readable_on(color, theme.PANEL),
                           pygame.Rect(row.left, row.top, lay.min_text, row.height), align="left", min_size=lay.min_text)
                 theme.draw_wrapped(surface, str(word), lay.min_text, theme.FG,
                                    pygame.Rect(row.left + lay.min_text + lay.pad, row.top, row.width - lay.min_text - lay.pad,
@@ -111,28 +111,30 @@ class PictomaniaScene(Scene):
         for entry in drawers:
             d = int(entry["drawer"])
             r = pygame.Rect(area.left, y, area.width, row_h)
-            panel(surface, r, theme.PANEL)
-            pygame.draw.rect(surface, self.color(view, d), pygame.Rect(r.left, r.top, max(8, lay.pad), r.height))
+            # the drawer's row in the drawer's colour (a player's colour, not the word card's)
+            row_bg = theme.legible_fill(theme.blend(theme.PANEL, self.color(view, d), 0.45))
+            panel(surface, r, row_bg)
+            pygame.draw.rect(surface, self.color(view, d), pygame.Rect(r.left, r.top, max(12, lay.pad * 2), r.height))
             inner = r.inflate(-4 * lay.pad, -(row_h - lay.min_text * 2) // 2)
             half = inner.height // 2
-            card_color = theme.blend(CARD_COLORS.get(str(entry["letter"]), theme.FG), theme.FG, 0.35)
+            ink = theme.text_on(row_bg)
             drew = _("{name} drew {letter}{number}: {word}").format(
                 name=self.name(strip, d), letter=entry["letter"], number=entry["number"], word=entry["word"])
             if entry.get("admitted"):
                 drew += " · " + _("wrong drawing")
-            draw_text(surface, drew, lay.min_text, card_color if not entry.get("admitted") else theme.MUTED,
+            draw_text(surface, drew, lay.min_text, ink if not entry.get("admitted") else theme.readable_on(theme.MUTED, row_bg),
                       pygame.Rect(inner.left, inner.top, inner.width - score_w - lay.pad, half), align="left",
                       min_size=lay.min_text)
             gained = int(round_scores[d]) if d < len(round_scores) else 0
             total = int(totals[d]) if d < len(totals) else 0
-            draw_text(surface, f"{gained:+d} · {format_number(total)}", lay.min_text, theme.FG,
+            draw_text(surface, f"{gained:+d} · {format_number(total)}", lay.min_text, ink,
                       pygame.Rect(inner.right - score_w, inner.top, score_w, half), align="right", min_size=lay.min_text)
             line = pygame.Rect(inner.left, inner.top + half, inner.width, inner.height - half)
             right = [g for g in entry.get("guesses", ()) if g.get("correct")]
             if right:
-                self._guessers(surface, line, lay, view, strip, right)
+                self._guessers(surface, line, lay, view, strip, right, row_bg)
             else:
-                draw_text(surface, _("nobody guessed it"), lay.min_text, theme.MUTED, line, align="left",
+                draw_text(surface, _("nobody guessed it"), lay.min_text, theme.readable_on(theme.MUTED, row_bg), line, align="left",
                           min_size=lay.min_text)
             y += row_h + gap
         if sheep is not None:
@@ -153,12 +155,12 @@ class PictomaniaScene(Scene):
                            max_lines=max(1, r.height // lay.min_text), align="left")
 
     def _guessers(self, surface: pygame.Surface, line: pygame.Rect, lay: Layout, view: View, strip: Strip,
-                  right: list[Mapping[str, Any]]) -> None:
+                  right: list[Mapping[str, Any]], row_bg: Color = theme.PANEL) -> None:
         """"guessed:" and a chip per right guess, in the order they came: the guesser's colour,
         name and token. A chip is as wide as the line allows; a long name is cut, the token never."""
         label = _("guessed:")
         label_w = min(line.width // 3, theme.TEXT.width(label, lay.min_text) + lay.pad)
-        draw_text(surface, label, lay.min_text, theme.MUTED, pygame.Rect(line.left, line.top, label_w, line.height),
+        draw_text(surface, label, lay.min_text, theme.readable_on(theme.MUTED, row_bg), pygame.Rect(line.left, line.top, label_w, line.height),
                   align="left", min_size=lay.min_text)
         x = line.left + label_w + lay.pad
         chip_w = min(lay.min_text * 7, (line.right - x) // len(right))
@@ -166,14 +168,15 @@ class PictomaniaScene(Scene):
         for g in right:
             guesser = int(g["guesser"])
             chip = pygame.Rect(x, line.top, chip_w - lay.pad, line.height)
-            pygame.draw.rect(surface, self.color(view, guesser), pygame.Rect(chip.left, chip.top + 2, max(6, lay.pad // 2),
-                                                                             chip.height - 4))
-            name_left = chip.left + max(6, lay.pad // 2) + lay.pad // 2
-            draw_text(surface, self.name(strip, guesser), lay.min_text, theme.FG,
-                      pygame.Rect(name_left, chip.top, chip.right - token_w - name_left, chip.height), align="left",
-                      min_size=lay.min_text)
-            draw_text(surface, f"+{g['token']}", lay.min_text, TOKEN,
-                      pygame.Rect(chip.right - token_w, chip.top, token_w, chip.height), align="right", min_size=lay.min_text)
+            # the guesser's chip in their colour, their scoring token beside it as a gold disc
+            fill = theme.legible_fill(self.color(view, guesser))
+            pill = pygame.Rect(chip.left, chip.top + 1, chip.width - token_w - lay.pad // 2, chip.height - 2)
+            panel(surface, pill, fill, radius=pill.height // 2)
+            draw_text(surface, self.name(strip, guesser), lay.min_text, theme.text_on(fill),
+                      pill.inflate(-lay.pad, 0), min_size=lay.min_text)
+            disc = pygame.Rect(chip.right - token_w, chip.top, token_w, chip.height)
+            panel(surface, disc, TOKEN, radius=disc.height // 2)
+            draw_text(surface, f"+{g['token']}", lay.min_text, theme.text_on(TOKEN), disc, min_size=lay.min_text)
             x += chip_w
 
     # -- tokens and players ---------------------------------------------------------

@@ -72,6 +72,7 @@ class PiepmatzScene(Scene):
     # -- the feeder -------------------------------------------------------------------
     def _card(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, text: str, fill: Color,
               frame: Color | None = None) -> None:
+        fill = theme.legible_fill(fill)
         panel(surface, r, fill, radius=max(4, r.height // 8))
         if frame is not None:
             pygame.draw.rect(surface, frame, r, width=max(3, r.height // 14), border_radius=max(4, r.height // 8))
@@ -180,7 +181,8 @@ class PiepmatzScene(Scene):
         for p, collection in enumerate(collections):
             r = pygame.Rect(area.left, area.top + p * (block_h + gap), area.width, block_h)
             on_turn = p < len(status) and status[p] in ("turn", "won")
-            panel(surface, r, theme.blend(theme.PANEL, self.color(view, p), 0.35) if on_turn else theme.PANEL)
+            row_bg = theme.blend(theme.PANEL, self.color(view, p), 0.35) if on_turn else theme.PANEL
+            panel(surface, r, row_bg)
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, gap), r.height))
             inner = r.inflate(-3 * gap, -gap)
             half = inner.height // 2
@@ -196,7 +198,7 @@ class PiepmatzScene(Scene):
                 ngettext("{e} egg", "{e} eggs", eggs).format(e=eggs)
             # the pairs and eggs first (they score); the chips, one per species, in what is left
             detail_w = min(inner.width * 6 // 10, theme.TEXT.width(detail, lay.min_text) + gap)
-            draw_text(surface, detail, lay.min_text, theme.MUTED,
+            draw_text(surface, detail, lay.min_text, theme.readable_on(theme.MUTED, row_bg),
                       pygame.Rect(inner.right - detail_w, inner.top + half, detail_w, half), align="right",
                       min_size=lay.min_text)
             counts = Counter(str(b["species"]) for b in collection)

@@ -87,7 +87,7 @@ class ReactionScene(Scene):
         r = pygame.Rect(area.left + lay.pad * 2, area.bottom - h - lay.pad * 2, area.width - lay.pad * 4, h)
         panel(surface, r, FALSE_START)
         names = ", ".join(self.name(strip, p) for p in fs)
-        draw_text(surface, ngettext("false start: {names}", "false starts: {names}", len(fs)).format(names=names), lay.size(1.2), theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+        draw_text(surface, ngettext("false start: {names}", "false starts: {names}", len(fs)).format(names=names), lay.size(1.2), theme.text_on(FALSE_START), r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 
     def _result(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         last = view["last"]

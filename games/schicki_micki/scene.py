@@ -21,7 +21,7 @@ import pygame
 from games.i18n import N_, _, format_number, ngettext
 from games.schicki_micki import art
 from games.toolkit import theme
-from games.toolkit.results import draw_podium
+from games.toolkit.results import Celebration, draw_confetti, draw_podium, rise
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
 
@@ -114,6 +114,7 @@ class SchickiMickiScene(Scene):
         self.pawn_rects: dict[str, list[pygame.Rect]] = {"blue": [], "red": []}
         self.resolution_rect: pygame.Rect | None = None
         self.status_rect: pygame.Rect | None = None
+        self.celebration = Celebration()
 
     # -- header and strip -----------------------------------------------------------
     def header(self, view: View) -> tuple[str, str]:
@@ -124,6 +125,9 @@ class SchickiMickiScene(Scene):
         if not turned:
             return self.title, _("get ready")
         if not on_table:
+            taken = len((view.get("last_resolution") or {}).get("cards", ()))
+            if taken:  # the cards just won are still shown beside who won them
+                return self.title, ngettext("card {n} · {k} card won", "card {n} · {k} cards won", taken).format(n=turned, k=taken)
             return self.title, _("card {n} · table empty").format(n=turned)
         return self.title, ngettext("card {n} · {k} table card", "card {n} · {k} table cards", on_table).format(n=turned, k=on_table)
 
@@ -164,7 +168,7 @@ class SchickiMickiScene(Scene):
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         self.card_rects, self.pawn_rects, self.resolution_rect, self.status_rect = [], {"blue": [], "red": []}, None, None
         if view.get("phase") == "over" and view.get("result"):
-            self._over(surface, area, lay, view, strip)
+            self._over(surface, area, lay, view, strip, now_us)
             return
         band_h = max(round(area.height * 0.32), lay.min_text * 3)
         top = pygame.Rect(area.left, area.top, area.width, area.height - band_h - lay.pad)
@@ -337,6 +341,7 @@ class SchickiMickiScene(Scene):
                 draw_text(surface, reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text, theme.MUTED,
                           pygame.Rect(inner.left + name_w + w // 100, r.top, did_w, r.height), align="left", min_size=lay.min_text)
             color = theme.GOOD if won else theme.BAD if o.get("result") == "return" and int(o.get("change", 0)) < 0 else theme.FG
+            color = theme.readable_on(color, theme.blend(theme.PANEL, self.color(view, p), 0.35) if won else theme.PANEL)
             right = inner.left + name_w + w // 100 + did_w + w // 100
             draw_text(surface, outcome_words(o), lay.min_text, color, pygame.Rect(right, r.top, inner.right - right, r.height),
                       align="right", min_size=lay.min_text)
@@ -357,7 +362,7 @@ class SchickiMickiScene(Scene):
             return _("{names} tied for first").format(names=_(" and ").join(self.name(strip, int(p)) for p in tied))
         return _("nobody reacted")
 
-    def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+    def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         """The end: why it ended, then the podium: the winner(s) in their colour, everyone's cards."""
         result = view["result"]
         scores = list(result.get("scores", view.get("scores", ())))
@@ -376,5 +381,7 @@ class SchickiMickiScene(Scene):
             p = members[0]
             return _("{n} owed").format(n=owed[p]) if p < len(owed) and owed[p] else None
 
+        age = self.celebration.age(tuple(scores), now_us)
+        draw_confetti(surface, self.resolution_rect, age, [self.color(view, r[1][0]) for r in rows[:3]] + [NEW_CARD])
         self.resolution_rect = draw_podium(surface, self.resolution_rect, lay, rows, lambda m: self.color(view, m[0]), lambda m: self.name(strip, m[0]),
-                    lambda n: ngettext("{n} card", "{n} cards", n).format(n=n), detail)
+                    lambda n: ngettext("{n} card", "{n} cards", n).format(n=n), detail, rise(age))

@@ -6,7 +6,8 @@ reaction duel's ``leaderboard`` when there is one), so any game gets one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Hashable, Sequence
 
 import pygame
 
@@ -38,12 +39,58 @@ def ranking(view: View) -> list[tuple[int, list[int], int]]:
     return out
 
 
+#: how long an end screen celebrates: the podium rises, then confetti falls for the rest
+CELEBRATION_US = 5_000_000
+RISE_US = 700_000
+
+
+class Celebration:
+    """When an end screen was first shown, so its animation runs from then
+    (the scene is drawn from the view and the clock alone; the moment the
+    result first appeared is the one thing it remembers)."""
+
+    def __init__(self) -> None:
+        self._key: Hashable = None
+        self._since = 0
+
+    def age(self, key: Hashable, now_us: int) -> int:
+        """Microseconds since ``key`` (the result: the scores) was first drawn."""
+        if key != self._key:
+            self._key, self._since = key, now_us
+        return max(0, now_us - self._since)
+
+
+def rise(age_us: int) -> float:
+    """How far the podium has risen: eased from a third up to full height."""
+    t = min(1.0, age_us / RISE_US)
+    return 1 / 3 + 2 / 3 * (1 - (1 - t) ** 3)
+
+
+def draw_confetti(surface: pygame.Surface, area: pygame.Rect, age_us: int, colors: Sequence[theme.Color],
+                  pieces: int = 110) -> None:
+    """Confetti in the winners' colours falling over ``area`` for
+    ``CELEBRATION_US`` (the same pieces at the same moment every time)."""
+    if not colors or not 0 <= age_us < CELEBRATION_US:
+        return
+    s = age_us / 1_000_000
+    w = max(8, area.height // 30)
+    for k in range(pieces):
+        x = area.left + (k * 7919 % 1000) / 1000 * area.width + math.sin(s * 3 + k) * area.width * 0.012
+        y = area.top + area.height * ((k * 104_729 % 1000) / 1000 - 0.6 + (0.28 + (k * 31 % 100) / 250) * s)
+        if area.top <= y <= area.bottom - w:
+            flat = (int(s * 6) + k) % 2 == 0  # a piece turning over as it falls
+            r = pygame.Rect(round(x), round(y), w if flat else w // 2, w // 2 if flat else w)
+            pygame.draw.rect(surface, colors[k % len(colors)], r.clip(area))
+
+
 def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
                 color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str],
-                amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None) -> pygame.Rect | None:
+                amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None,
+                risen: float = 1.0) -> pygame.Rect | None:
     """The first three on a podium in their colours (the winner in the middle,
     highest, under a crown), everyone after them in a list on the right.
     ``rows``: (place, stations, score), best first; any game's end screen can use it.
+    ``risen``: how far the blocks have risen (0-1, the celebration's start).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
     rest = rows[3:]
@@ -59,7 +106,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         place, members, score = top3[k]
         fill = color(members)
         ink = theme.text_on(fill)
-        block_h = round(stage.height * heights.get(place, 0.3))
+        block_h = round(stage.height * heights.get(place, 0.3) * risen)
         col = pygame.Rect(x0 + pos * slot_w + lay.pad, stage.top, slot_w - 2 * lay.pad, stage.height)
         block = pygame.Rect(col.left, col.bottom - block_h, col.width, block_h)
         panel(surface, block, fill, radius=max(6, col.width // 24))
@@ -110,6 +157,8 @@ class ResultsScene(Scene):
     def __init__(self, title: str | None = None, colors: list[theme.Color] | None = None, game_title: str = "") -> None:
         super().__init__(title, colors)
         self.game_title = game_title
+        self.celebration = Celebration()
+        self.risen = 1.0  # how far the podium has risen this frame
 
     def header(self, view: View) -> tuple[str, str]:
         return _(self.title), _(self.game_title)
@@ -119,6 +168,9 @@ class ResultsScene(Scene):
         if not rows:
             draw_text(surface, _("no scores"), lay.size(3), theme.FG, area)
             return
+        age = self.celebration.age(tuple(view.get("scores", ())), now_us)
+        draw_confetti(surface, area, age, [self.color(view, m[0]) for _p, m, _s in rows[:3]] + [theme.STATUS_COLORS["first"]])
+        self.risen = rise(age)
         self.draw_podium(surface, area, lay, view, strip, rows)
 
     def draw_podium(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
@@ -137,12 +189,19 @@ class ResultsScene(Scene):
             return None
 
         draw_podium(surface, area, lay, rows, lambda m: self.color(view, m[0]), lambda m: self._label(view, strip, m),
-                    amount, detail)
+                    amount, detail, self.risen)
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """The game is over: the strip keeps only faults (stuck, offline)."""
-        return [{**c, "status": c["status"] if c.get("status") in ("stuck", "disconnected") else "idle", "label": None}
-                for c in strip]
+        """The game is over: the winners' cells flash (as their lamps do), the
+        rest keep only faults (stuck, offline); a press now does nothing, so none shows."""
+        rows = ranking(view)
+        winners = {s for place, members, _score in rows if place == 1 for s in members} if rows else set()
+
+        def status(i: int) -> str:
+            st = str(strip[i].get("status"))
+            return st if st in ("stuck", "disconnected") else "won" if i in winners else "idle"
+
+        return [{**c, "status": status(i), "label": None, "pressed": False} for i, c in enumerate(strip)]
 
     def _label(self, view: View, strip: Strip, members: list[int]) -> str:
         teams = list(view.get("teams", ()))

@@ -78,7 +78,7 @@ class Scene:
         else:
             self.draw_body(surface, lay.body, lay, view, strip, now_us)
         if strip:
-            draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels)
+            draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels, now_us)
         if self.message:
             r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
             panel(surface, r, theme.PANEL)
@@ -137,6 +137,17 @@ class Scene:
 #: statuses whose strip cell takes the player's own colour (whose turn it is,
 #: who won): the tile stays theirs, the label says what it is
 OWN_COLOUR_STATUSES = frozenset({"first", "won", "turn"})
+#: statuses whose cell flashes, as the station's lamp does: who won
+FLASHING_STATUSES = frozenset({"first", "won"})
+#: one flash of a winner's cell, on and off (a lamp's blink: 0.25 s on, 0.25 s off)
+FLASH_US = 500_000
+
+
+def flash_on(now_us: int) -> bool:
+    """Whether a flashing cell's frame is lit at ``now_us`` (the first half of each ``FLASH_US``)."""
+    return now_us % FLASH_US < FLASH_US // 2
+
+
 #: statuses drawn in the player's colour, dimmed (next in line)
 HALF_COLOUR_STATUSES = frozenset({"queued"})
 
@@ -198,10 +209,12 @@ def draw_strip(
     strip: Strip,
     colors: Sequence[Color] | None = None,
     labels: Mapping[str, str] | None = None,
+    now_us: int | None = None,
 ) -> list[pygame.Rect]:
     """The always-visible station strip: one cell per station, its team colour
-    as a band on top, its status as the fill, a white frame the instant a press
-    is accepted. Returns the cells (tests and scenes use them)."""
+    as a band on top, its status as the fill, lit white the instant a press is
+    accepted; a winner's cell flashes with its lamp (``now_us``: the box clock).
+    Returns the cells (tests and scenes use them)."""
     n = len(strip)
     rows = lay.strip_rows
     per_row = -(-n // rows)
@@ -222,7 +235,7 @@ def draw_strip(
         elif status in HALF_COLOUR_STATUSES:  # in line: the own colour, dimmed
             fill = theme.blend(theme.STATUS_COLORS["idle"], team, 0.55)
         if cell.get("pressed") and status == "idle":
-            fill = theme.blend(fill, theme.PRESSED, 0.35)
+            fill = theme.blend(fill, theme.PRESSED, 0.5)
         panel(surface, r, fill, radius=max(4, cell_h // 10))
         band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 9))
         pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
@@ -240,6 +253,10 @@ def draw_strip(
             pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
         if cell.get("pressed"):
             pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
+        if status in FLASHING_STATUSES and now_us is not None and flash_on(now_us):
+            # the winner's lamp blinks: so does a thick white frame round their cell (the fill stays theirs)
+            pygame.draw.rect(surface, theme.PRESSED, r.inflate(gap, gap), width=max(4, cell_h // 9),
+                             border_radius=max(4, cell_h // 8))
         ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
         body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
         lines = [str(cell.get("name") or player_name(i))]

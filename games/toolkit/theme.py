@@ -27,7 +27,7 @@ BG: Color = (14, 17, 26)
 PANEL: Color = (30, 35, 48)
 FG: Color = (242, 244, 248)
 MUTED: Color = (150, 158, 175)
-DARK_TEXT: Color = (16, 16, 20)
+DARK_TEXT: Color = (6, 6, 8)  # near black: it must read on the red station colour too
 
 #: fills of the station strip's cells, one per status (engines may add statuses:
 #: unknown ones are drawn like idle, with their name as the label)
@@ -74,10 +74,53 @@ def station_color(view: Mapping[str, Any], station: int, colors: Sequence[Color]
     return PALETTE[station % len(PALETTE)]
 
 
+def luminance(color: Color) -> float:
+    """The relative luminance of an sRGB colour (WCAG 2): 0 black, 1 white."""
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = color[:3]
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Color, b: Color) -> float:
+    """The WCAG contrast ratio of two colours, 1 (none) to 21 (black on white);
+    text needs 4.5 to be read easily, and more from across a room."""
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+#: the least contrast any text on the screen has against its background (a test measures it)
+MIN_CONTRAST = 4.5
+
+
 def text_on(fill: Color) -> Color:
-    """Black or white, whichever reads better on ``fill``."""
-    r, g, b = fill
-    return DARK_TEXT if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else FG
+    """Black or white, whichever has more contrast on ``fill`` (measured, not
+    guessed from brightness: white on the mice's green read at 3.3:1)."""
+    return DARK_TEXT if contrast(DARK_TEXT, fill) >= contrast(FG, fill) else FG
+
+
+def legible_fill(fill: Color) -> Color:
+    """``fill`` lightened just enough that black or white text reads on it at
+    ``MIN_CONTRAST`` (a mid green or brown reads with neither)."""
+    for step in range(0, 11):
+        mixed = blend(fill, FG, step / 20)
+        if contrast(text_on(mixed), mixed) >= MIN_CONTRAST:
+            return mixed
+    return FG
+
+
+def readable_on(color: Color, fill: Color) -> Color:
+    """``color`` lightened or darkened just enough to read on ``fill``
+    (a player's colour as text on a panel)."""
+    if contrast(color, fill) >= MIN_CONTRAST:
+        return color
+    toward = text_on(fill)
+    for step in range(1, 11):
+        mixed = blend(color, toward, step / 10)
+        if contrast(mixed, fill) >= MIN_CONTRAST:
+            return mixed
+    return toward
 
 
 def blend(a: Color, b: Color, t: float) -> Color:
@@ -209,6 +252,27 @@ def layout_for(surface: pygame.Surface, stations: int = 0) -> Layout:
 DRAWN: list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]] | None = None
 
 
+#: a list while a test measures contrast (tests/display/test_contrast.py): every
+#: text draw_text drew, as (text, its colour, the colour most of its ink covers)
+INKED: list[tuple[str, Color, Color]] | None = None
+
+
+def background(surface: pygame.Surface, rect: pygame.Rect, grid: int = 7) -> Color:
+    """The colour most of ``rect`` shows on ``surface`` (read before a text is
+    drawn over it: what the text must stand out from)."""
+    rect = rect.clip(surface.get_rect())
+    if not rect.width or not rect.height:
+        return BG
+    counts: dict[Color, int] = {}
+    for gx in range(grid):
+        for gy in range(grid):
+            c = surface.get_at((rect.left + (2 * gx + 1) * rect.width // (2 * grid),
+                                rect.top + (2 * gy + 1) * rect.height // (2 * grid)))
+            key = (c.r, c.g, c.b)
+            counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda k: counts[k])
+
+
 def draw_text(
     surface: pygame.Surface,
     text: str,
@@ -241,6 +305,8 @@ def draw_text(
         r.bottom = rect.bottom
     else:
         r.centery = rect.centery
+    if INKED is not None:
+        INKED.append((asked, color, background(surface, surf.get_bounding_rect().move(r.topleft))))
     surface.blit(surf, r)
     if DRAWN is not None:
         DRAWN.append((asked, text, surf.get_bounding_rect().move(r.topleft), rect.copy(), surface.get_rect()))

@@ -29,6 +29,7 @@ import pygame
 
 from games.i18n import _, ngettext
 from games.toolkit import theme
+from games.toolkit.results import Celebration, draw_confetti
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, draw_wrapped, panel
 
@@ -275,6 +276,10 @@ class VivaTopoScene(Scene):
     title = "Viva Topo!"
     own_results = True  # the game-over panel names the cheese each player collected
 
+    def __init__(self, title: str | None = None, colors: Sequence[Color] | None = None) -> None:
+        super().__init__(title, colors)
+        self.celebration = Celebration()
+
     def header(self, view: View) -> tuple[str, str]:
         cat = view.get("cat", {})
         turn = int(view.get("turn_count", 0)) + 1
@@ -295,12 +300,13 @@ class VivaTopoScene(Scene):
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         status = list(view.get("status", ()))
+        over = view.get("phase") == "over"
         out = []
         for i, cell in enumerate(strip):
             label = None
             if i < len(status):
                 label = {"turn": _("TURN"), "won": _("WINS"), "out": _("no mice")}.get(str(status[i]))
-            out.append({**cell, "label": label})
+            out.append({**cell, "label": label, **({"pressed": False} if over else {})})  # a press after the end does nothing
         return out
 
     # -- the body -------------------------------------------------------------------
@@ -313,20 +319,27 @@ class VivaTopoScene(Scene):
         board_r = self.board_rect(area)
         geo = BoardGeometry(board_r, int(view["board"]["spaces"]))
         panel_r = pygame.Rect(board_r.right + 2 * lay.pad, area.top, area.right - board_r.right - 2 * lay.pad, area.height)
-        self.draw_board(surface, geo, lay, view, now_us)
+        self.draw_board(surface, geo, lay, view, now_us, strip)
+        if view.get("phase") == "over":  # confetti over the board in the winners' colours
+            players = list(view.get("players", ()))
+            colours = [colour_of(str(players[w])) for w in view.get("winners", ()) if w < len(players)]
+            draw_confetti(surface, geo.rect, self.celebration.age(tuple(view.get("scores", ())), now_us), colours + [CHEESE])
         self.draw_panel(surface, panel_r, lay, view, strip, now_us)
 
-    def draw_board(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, view: View, now_us: int) -> None:
+    def draw_board(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, view: View, now_us: int,
+                   strip: Strip = ()) -> None:
         board = view["board"]
         u = geo.unit
         panel(surface, geo.rect, BOARD_BG, radius=round(u * 0.3))
+        over = view.get("phase") == "over"  # the end screen is the winner's: no banner of the last move stays
         eaten = latest(view, "eaten")
-        flash = eaten is not None and 0 <= now_us - int(eaten["t_us"]) < EAT_US
+        flash = not over and eaten is not None and 0 <= now_us - int(eaten["t_us"]) < EAT_US
         covered: set[int] = set()
         if flash and eaten is not None:
             covered = set(eaten.get("spaces") or ()) or ({int(eaten["space"])} if eaten.get("space") else set())
         trapped = latest(view, "trapped")
-        trapped_shown = trapped is not None and bool(trapped.get("mice")) and 0 <= now_us - int(trapped["t_us"]) < NOTE_US
+        trapped_shown = not over and trapped is not None and bool(trapped.get("mice")) \
+            and 0 <= now_us - int(trapped["t_us"]) < NOTE_US
         # a banner covers the board's middle: the labels under it are not drawn (their text would
         # show through between the banner's lines, or crowd its list of mice)
         banner = self.banner_rect(geo) if flash or trapped_shown else pygame.Rect(0, 0, 0, 0)
@@ -382,12 +395,21 @@ class VivaTopoScene(Scene):
             r = geo.space_rect(int(cat["space"]))  # on its space, inside it: never over the start or Emmentalia
             draw_cat(surface, (r.centerx, r.centery + round(u * 0.08)), round(u * 0.32))
         if flash and eaten is not None:
-            mice = ", ".join(eaten.get("mice") or ())
-            self._banner(surface, geo, lay, _("THE CAT EATS"), EATEN, mice)
+            self._banner(surface, geo, lay, _("THE CAT EATS"), EATEN, self.mice_words(view, strip, eaten.get("mice") or ()))
             pygame.draw.rect(surface, EATEN, geo.rect, max(6, round(u * 0.12)), border_radius=round(u * 0.3))
             return
         if trapped is not None and trapped_shown:
-            self._banner(surface, geo, lay, _("TRAPPED IN THE START"), TRAPPED, ", ".join(trapped["mice"]))
+            self._banner(surface, geo, lay, _("TRAPPED IN THE START"), TRAPPED, self.mice_words(view, strip, trapped["mice"]))
+
+    def mice_words(self, view: View, strip: Strip, ids: Sequence[str]) -> str:
+        """Whose mice an event names, as people say it ("Anna: 2 mice, Dan: 1 mouse"), never the ids."""
+        owners = {str(m["id"]): int(m["owner"]) for m in view.get("mice", ())}
+        counts: dict[int, int] = {}
+        for mouse_id in ids:
+            if str(mouse_id) in owners:
+                counts[owners[str(mouse_id)]] = counts.get(owners[str(mouse_id)], 0) + 1
+        return ", ".join(ngettext("{name}: {n} mouse", "{name}: {n} mice", n).format(name=self.name(strip, p), n=n)
+                         for p, n in sorted(counts.items()))
 
     def _symbols(
         self, surface: pygame.Surface, geo: BoardGeometry, space: int, lay: Layout, number: str | None = None
@@ -410,7 +432,7 @@ class VivaTopoScene(Scene):
         panel(surface, r, HOUSE_BG, radius=round(u * 0.15))
         # the house's value, then its cheese pieces left as wedges, then its mice
         value_r, rest, _ = geo.house_parts(r)
-        draw_text(surface, str(house["value"]), lay.min_text, CHEESE if left else theme.MUTED, value_r, min_size=lay.min_text)
+        draw_text(surface, str(house["value"]), lay.min_text, theme.text_on(HOUSE_BG), value_r, min_size=lay.min_text)
         pieces = int(house.get("pieces", 4))
         for i in range(pieces):
             cx = rest.left + (i % 2 + 0.5) * rest.width / 2
@@ -476,8 +498,11 @@ class VivaTopoScene(Scene):
 
     def draw_panel(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         turn_r, die_r, scores_r = self.panel_parts(area, lay.pad)
-        self._turn(surface, turn_r, lay, view, strip)
-        self._die(surface, die_r, lay, view, now_us)
+        if view.get("phase") == "over":  # no die to show: the winner takes its place too
+            self._turn(surface, turn_r.union(die_r), lay, view, strip)
+        else:
+            self._turn(surface, turn_r, lay, view, strip)
+            self._die(surface, die_r, lay, view, now_us)
         self._scores(surface, scores_r, lay, view, strip)
 
     def _turn(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -486,23 +511,28 @@ class VivaTopoScene(Scene):
         if view.get("phase") == "over":
             winners = list(view.get("winners", ()))
             fill = colour_of(str(players[winners[0]])) if winners else theme.PANEL
-            names = " & ".join(self.name(strip, w) for w in winners) if strip else " & ".join(str(players[w]) for w in winners)
+            names = " & ".join(self.name(strip, w) for w in winners)
             big = ngettext("{names} wins!", "{names} win!", len(winners)).format(names=names) if winners else _("game over")
             small = _("game over") if winners else ""
             player = winners[0] if winners else None
         else:
             player = int(view.get("turn") or 0)
             fill = colour_of(str(players[player]))
-            big = self.name(strip, player) if strip else str(players[player])
+            big = self.name(strip, player)
             small = _("bell: roll the die") if view.get("phase") == "roll" else _("buttons: pick a mouse · bell: move")
         panel(surface, r, fill)
         ink = theme.text_on(fill)
         inner = r.inflate(-2 * lay.pad, -2 * lay.pad)
         shape_w = 0
         if player is not None:
-            shape_w = inner.height // 2
-            draw_shape(surface, SHAPES[player % len(SHAPES)], (inner.left + shape_w // 2 + lay.pad, inner.top + inner.height * 22 // 100),
-                       shape_w // 3, fill, ink)
+            # the player's piece as a token: its shape filled in their colour on a white disc, set apart from
+            # the name (an outline beside a letter read as a missing glyph)
+            shape_w = min(inner.height * 45 // 100, inner.width // 4)
+            centre = (inner.left + shape_w // 2, inner.top + inner.height * 22 // 100)
+            pygame.draw.circle(surface, theme.FG, centre, shape_w // 2)
+            pygame.draw.circle(surface, theme.DARK_TEXT, centre, shape_w // 2, max(2, shape_w // 24))
+            draw_shape(surface, SHAPES[player % len(SHAPES)], centre, shape_w // 4, fill)
+            shape_w += 2 * lay.pad
         draw_text(surface, big, lay.size(2.2), ink,
                   pygame.Rect(inner.left + shape_w, inner.top, inner.width - shape_w, inner.height * 45 // 100), min_size=lay.min_text)
         draw_wrapped(surface, small, lay.min_text, ink,

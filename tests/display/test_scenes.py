@@ -126,11 +126,20 @@ def test_reaction_false_start_banner_and_result_winner_panel() -> None:
 
 
 def test_results_screen_in_the_winners_colour() -> None:
+    """Once the podium has risen (it rises as the screen first shows) the winner's block is theirs."""
+    from games.toolkit.results import RISE_US
+
     s = session("reaction", rounds=3)
     play_until(s, lambda v: v["finished"])
     view = s.box.engine.public_view()
-    surface = draw("reaction", s)
+    surface = pygame.Surface(SIZE)
+    scene = ResultsScene(game_title="x")
+    scene.draw(surface, freeze(view), s.box.strip(), s.now_us)
     b = body()
+    top_third = pygame.Rect(b.left, b.bottom - b.height // 2, b.width // 2, b.height // 6)
+    first_frame = {tuple(surface.get_at((x, top_third.centery)))[:3] for x in range(top_third.left, top_third.right, 8)}
+    scene.draw(surface, freeze(view), s.box.strip(), s.now_us + RISE_US)
+    assert theme.PALETTE[view["leaderboard"][0]["player"]] not in first_frame  # it was still low at the start
     best = view["leaderboard"][0]["player"]
     # the podium: the winner's block in the middle, highest, in the winner's colour
     podium = b.width - b.width * 34 // 100 - 2 * 8  # the rest of the ranking takes the right third

@@ -145,8 +145,9 @@ def test_no_board_label_shows_through_the_banner(size: tuple[int, int]) -> None:
             theme.DRAWN = None
 
     during = texts(5_500_000 + 300_000)
-    mice = next(ink for text, ink in during if "blue-1" in text)
-    assert not [text for text, ink in during if "blue-1" not in text and ink.colliderect(mice)]
+    mice = next(ink for text, ink in during if ": 1 mouse" in text)  # whose mouse, never its id ("blue-1")
+    assert not [text for text, _ink in during if "blue-1" in text]
+    assert not [text for text, ink in during if ": 1 mouse" not in text and ink.colliderect(mice)]
     after = {text for text, _ink in texts(5_500_000 + EAT_US + 1)}
     assert "EMMENTALIA" in after and "EMMENTALIA" not in {text for text, _ink in during}
 
