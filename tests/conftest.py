@@ -168,8 +168,11 @@ def _leaves_nothing_behind(request: pytest.FixtureRequest) -> Iterator[None]:
             time.sleep(0.01)
     left_children = sorted(new_children & _children())
     left_sockets = sorted(_sockets() - sockets)
-    if left_sockets:  # a socket only garbage still holds (a closed client's) is freed by a collection
+    while left_sockets and time.monotonic() < end:
+        # closing: a thread told to stop closes its own, and one only garbage still holds
+        # (a closed client's) is freed by a collection
         gc.collect()
+        time.sleep(0.01)
         left_sockets = sorted(_sockets() - sockets)
     problems = []
     if left_threads:

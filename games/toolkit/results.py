@@ -112,8 +112,10 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         panel(surface, block, fill, radius=max(6, col.width // 24))
         parts = [block.height * 48 // 100, block.height * 26 // 100, block.height * 26 // 100]
         draw_text(surface, str(place), min(lay.size(4), parts[0]), ink, pygame.Rect(block.left, block.top, block.width, parts[0]))
-        draw_text(surface, amount(score), max(lay.min_text, min(lay.size(1.3), parts[1])), ink,
-                  pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1]), min_size=lay.min_text)
+        if parts[1] >= lay.min_text:  # while the block rises, its score shows once it has room
+            draw_text(surface, amount(score), min(lay.size(1.3), parts[1]), ink,
+                      pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1]),
+                      min_size=lay.min_text)
         extra = detail(members)
         if extra and parts[2] >= lay.min_text:
             draw_text(surface, extra, lay.min_text, ink,
