@@ -126,7 +126,8 @@ class Decider(threading.Thread):
         self.box.arrived.set()
         with self._stepped:
             self._stepped.notify_all()
-        self.join(timeout=1.0)
+        if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
+            self.join(timeout=1.0)
 
 
 def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:
