@@ -150,6 +150,7 @@ def test_quiz_the_board_lights_the_first_press_and_the_box_confirms_it(table) ->
     assert t.source._follower.referee.agreed == 1
 
 
+@pytest.mark.skip(reason="quarantined: its lamp-latency figure depended on the scheduler in one of three idle CI runs (24.5 ms for 100 µs); to be put in virtual time (CI issue)")
 def test_quiz_the_box_overrides_a_lamp_its_ranking_does_not_give(table) -> None:
     """Station 0 pressed 100 µs first but bounced 0.9 ms: station 1's clean press is
     confirmed first on the board, so the board lights 1; the box ranks by the first
