@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
-from controller.sources.base import Inbox
+from controller.sources.base import KEY_PRECISION_US, Inbox
 
 log = logging.getLogger("buzzerbox")
 
@@ -53,12 +53,29 @@ class InputLayer(Inbox):
         #: own delay, not how long the deciding thread took to get to it
         self.arrival_clock: Callable[[], int] | None = None
         self.arrival_lags: deque[int] = deque()
+        self._key_down_us: dict[tuple[int, str], int] = {}
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         if self.arrival_clock is not None:
             self.arrival_lags.append(self.arrival_clock() - edge.t_us)
-        super().edge(edge, precision_us)
+        super().edge(self._held_tap(edge, precision_us), precision_us)
         self.arrived.set()
+
+    def _held_tap(self, edge: Edge, precision_us: int) -> Edge:
+        """A key cannot bounce, but its down and up may be read in one pass of
+        the loop and carry one stamp (keyboard-emulating USB buzzers send such
+        taps): a tap is held as a press of at least the glitch filter's length,
+        not dropped as a glitch."""
+        if precision_us < KEY_PRECISION_US:
+            return edge
+        key = (edge.station, edge.input)
+        if edge.level == self.debouncer.config.active_level:
+            self._key_down_us[key] = edge.t_us
+        elif key in self._key_down_us:
+            least = self._key_down_us.pop(key) + self.debouncer.config.glitch_us + 1
+            if edge.t_us < least:
+                return Edge(edge.station, edge.input, edge.level, least)
+        return edge
 
     def press(self, press: Press) -> None:
         if self.arrival_clock is not None:

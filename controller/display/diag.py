@@ -12,7 +12,7 @@ import pygame
 
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
-from controller.press import Edge, InputNotice, Press
+from controller.press import InputNotice, Press
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
@@ -22,8 +22,6 @@ from games.toolkit.theme import Layout, draw_text, panel
 NOISY_GLITCHES = 3
 #: ... or bounced longer than this on a press (a worn or badly soldered switch)
 NOISY_BOUNCE_US = 5_000
-#: a source this coarse is a keyboard (``KeyboardSource.precision_us``): its keys do not bounce
-KEYBOARD_PRECISION_US = 25_000
 
 
 class InputMonitor(InputLayer):
@@ -39,26 +37,11 @@ class InputMonitor(InputLayer):
         self.simulated = simulated
         #: which keys play which station, shown under the table (keyboard stations)
         self.keys_hint: str | None = None
-        self._key_down_us: dict[tuple[int, str], int] = {}
         for s, (_name, inputs) in enumerate(self.wiring):
             for inp in inputs:
                 self.debouncer.state(s, inp)
         for inp in self.host_inputs:
             self.debouncer.state(HOST_STATION, inp)
-
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        """A key cannot bounce, but its down and up may be read in one frame
-        (the keyboard's coarse precision): a quick tap is held as a press of
-        at least the glitch filter's length, not counted as a glitch."""
-        if precision_us >= KEYBOARD_PRECISION_US:
-            key = (edge.station, edge.input)
-            if edge.level == self.debouncer.config.active_level:
-                self._key_down_us[key] = edge.t_us
-            elif key in self._key_down_us:
-                least = self._key_down_us.pop(key) + self.debouncer.config.glitch_us + 1
-                if edge.t_us < least:
-                    edge = Edge(edge.station, edge.input, edge.level, least)
-        super().edge(edge, precision_us)
 
     def step(self, now_us: int) -> list[Press | InputNotice]:
         self.now_us = max(self.now_us, now_us)

@@ -11,6 +11,10 @@ from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
 from games.base import Action, BuzzerBoxError
 
+#: a source stamping this coarsely reads keys, not contacts (``KeyboardSource``): its
+#: inputs cannot bounce, and a tap's down and up may carry one stamp
+KEY_PRECISION_US = 25_000
+
 
 class SourceError(BuzzerBoxError):
     """The stations' inputs cannot be opened (wrong pins, no board, no permission)."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import pygame
 
 from controller.press import Edge
-from controller.sources.base import InputSink, Source
+from controller.sources.base import KEY_PRECISION_US, InputSink, Source
 
 #: station bells on the digit row, then F1..F6 (16 stations)
 BELL_KEYS = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
@@ -50,7 +50,7 @@ def default_keymap(stations: int, buttons: tuple[str, ...] = ("a",)) -> dict[int
 
 class KeyboardSource(Source):
     name = "keyboard"
-    precision_us = 25_000  # a key waits in SDL's queue for up to a frame before the loop stamps it
+    precision_us = KEY_PRECISION_US  # a key waits in SDL's queue for up to a frame before the loop stamps it
 
     def __init__(self, stations: int, keymap: Mapping[int, tuple[int, str]] | None = None,
                  host_keys: Mapping[int, str] | None = None, active_level: int = 0) -> None:

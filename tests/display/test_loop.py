@@ -76,6 +76,20 @@ def test_keyboard_keys_are_station_presses_and_host_actions() -> None:
     assert box.step(600_000) or box.engine.public_view()["answering"] == 2
 
 
+def test_a_key_tapped_down_and_up_in_one_pass_buzzes_in() -> None:
+    """Keyboard-emulating USB buzzers tap shorter than a loop pass: the key's down
+    and up carry one stamp, and the press still counts (not dropped as a glitch)."""
+    box = session("quiz").box
+    kb = KeyboardSource(4)
+    kb.start(box)
+    host_key(box, "arm", 1_000)
+    for kind in (pygame.KEYDOWN, pygame.KEYUP):
+        kb.handle(pygame.event.Event(kind, key=pygame.K_2), 500_000)
+    box.step(600_000)
+    assert [p.station for p in box.press_log] == [1]
+    assert box.engine.public_view()["answering"] == 1
+
+
 def test_host_keys_use_each_games_own_action_name() -> None:
     spec = get("reaction")
     box = Box(spec, spec.settings(2, 1))
