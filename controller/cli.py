@@ -280,6 +280,7 @@ def build_parser() -> Parser:
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
+    p.add_argument("--json", action="store_true", help=_("at the end, print the game's summary as JSON"))
     add_process_args(p)
     add_box_args(p)
     p.set_defaults(func=in_league(cmd_play))
@@ -376,8 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:  # said for the command they were given to, not for "buzzerbox"
         parser.error_for(args, _("unrecognized arguments: {args}").format(args=" ".join(extra)))
-    # a box with real players says what happened by default (journald keeps it)
-    base = 1 if args.command in ("play", "menu", "diag") else 0
+    # a box run as a service says what happened (journald keeps it: systemd sets
+    # JOURNAL_STREAM); at a terminal only problems are said unless -v asks for more
+    base = 1 if args.command in ("play", "menu", "diag") and os.environ.get("JOURNAL_STREAM") else 0
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose + base, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -33,7 +33,7 @@ from controller.simulate import Session
 from controller.sources.base import InputSink, Source, SourceError
 from controller.timeline import box_now_us
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _
+from games.i18n import N_, _
 from games.registry import scene_for
 
 if TYPE_CHECKING:  # the screen's side: the deciding process imports this module without pygame
@@ -484,8 +484,33 @@ class LiveGame:
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
-        how = "stopped (Ctrl+C or SIGTERM)" if result is None else f"ended: {result.reason}"
-        return f"{self.box.spec.title} {how}; scores {self.box.engine.public_view().get('scores')}"
+        return summary_line(self.box, "stopped" if result is None else result.reason)
+
+
+#: how a run ended (``RunResult.reason``, or "stopped" for Ctrl+C and SIGTERM), in words
+ENDED_WORDS = {
+    "finished": N_("the game is over"), "time": N_("its time was up"), "menu": N_("the host went back to the menu"),
+    "quit": N_("the window was closed"), "stopped": N_("stopped (Ctrl+C or SIGTERM)"),
+}
+
+
+def how_it_ended(reason: str) -> str:
+    return _(ENDED_WORDS[reason]) if reason in ENDED_WORDS else reason
+
+
+def summary_line(box: Box, reason: str) -> str:
+    """"Quiz: the game is over; scores: Red 3, Blue 1" for the terminal and the log."""
+    return _("{title}: {how}; {scores}").format(title=_(box.spec.title), how=how_it_ended(reason),
+                                                 scores=scores_line(box, box.summary()))
+
+
+def scores_line(box: Box, summary: dict[str, Any]) -> str:
+    """"scores: Red 3, Blue 1" (the names people see), best first."""
+    scores = summary.get("scores")
+    if not isinstance(scores, list) or not scores:
+        return _("scores: {scores}").format(scores=scores)
+    pairs = sorted(((box._name(i), s) for i, s in enumerate(scores)), key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
+    return _("scores: {list}").format(list=", ".join(f"{name} {score}" for name, score in pairs))
 
 
 def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,

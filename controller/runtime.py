@@ -42,11 +42,31 @@ from games.base import (
     OptionError,
     RuleError,
 )
-from games.i18n import _
+from games.i18n import N_, _
 from games.registry import get as get_game
 from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
+
+#: how the log and the demo's story say each common logged event (``COMMON_LOGGED_EVENTS``;
+#: a game words its own in ``GameSpec.logged_events``; ``{player}``: the station's name)
+COMMON_EVENT_WORDS: dict[str, str] = {
+    "winner": N_("{player} was first"), "tie": N_("a tie"), "early": N_("{player} pressed too early"),
+    "correct": N_("{player} was right"), "wrong": N_("{player} was wrong"), "time_up": N_("time is up"),
+    "round_over": N_("the round is over"), "game_over": N_("the game is over"), "paused": N_("the game is paused"),
+    "resumed": N_("the game goes on"), "rejected": N_("not allowed now"),
+    "late_evidence": N_("a press reached the box late"), "adjusted": N_("the host changed a score"),
+}
+
+
+def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
+    """A logged event as a person reads it, in the box's language (the event's
+    kind for one nobody words)."""
+    words = spec.logged_events.get(event_kind) or COMMON_EVENT_WORDS.get(event_kind)
+    if words is None:
+        return event_kind
+    text = _(words)
+    return text.format(player=player or "?") if "{player}" in text else text
 
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
@@ -205,8 +225,8 @@ class Box(InputLayer):
                 self._last_late_us = now_us
                 raised = min(MAX_GUARD_US, raised_guard_us(lag))
                 if raised > self.latency_guard_us:
-                    log.warning("an input reached the box %.1f ms after its stamp (stated delay %.1f ms): "
-                                "decisions now wait %.1f ms", lag / 1e3, stated / 1e3, raised / 1e3)
+                    log.warning("an input reached the box %.2f ms after its stamp (stated delay %.2f ms): "
+                                "decisions now wait %.2f ms", lag / 1e3, stated / 1e3, raised / 1e3)
                     self.latency_guard_us = raised
         if self.latency_guard_us > stated and now_us - self._last_late_us > GUARD_RELAX_US:
             self.latency_guard_us = max(stated, self.latency_guard_us // 2)
@@ -445,11 +465,10 @@ class Box(InputLayer):
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:
-            if self.spec.logs(event.kind):
-                who = "" if event.player is None else f" {self._name(event.player)}"
-                log.info("%s%s at %d µs %s", event.kind, who, event.t_us, dict(event.data) if event.data else "")
-            else:
-                log.debug("event %s", event)
+            if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
+                who = None if event.player is None else self._name(event.player)
+                log.info("%s at %s s", event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
+            log.debug("event %s", event)
         self.event_log.extend(events)
         for listener in self.on_events:
             listener(events)

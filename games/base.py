@@ -252,7 +252,8 @@ COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
     "winner": "bell", "early": "buzz", "wrong": "buzz", "time_up": "buzz", "timer_warning": "tick",
     "game_over": "fanfare",  # every game's end is celebrated (the results screen's podium and confetti)
 }
-#: common event kinds worth a line in a running box's log (the journal has everything)
+#: common event kinds worth a line in a running box's log (the journal has everything;
+#: the runtime words them: ``controller.runtime.COMMON_EVENT_WORDS``)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
     {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
      "paused", "resumed", "rejected", "late_evidence", "adjusted"}
@@ -499,8 +500,9 @@ class GameSpec:
     #: this game's own phases (``public_view()["phase"]``) -> how the host
     #: remote and the scoreboard say them (marked with ``N_``)
     phase_labels: Mapping[str, str] = field(default_factory=dict)
-    #: this game's own event kinds worth a log line (beside the common ones)
-    logged_events: frozenset[str] = frozenset()
+    #: this game's own event kinds worth a log line (beside the common ones) -> how
+    #: the log says it, marked with ``N_`` (``{player}``: the station's name)
+    logged_events: Mapping[str, str] = field(default_factory=dict)
     #: this game's own event kinds -> the sound they make (beside the common ones)
     event_sounds: Mapping[str, SoundName] = field(default_factory=dict)
     #: this game's own statuses -> what a station's light does

@@ -4,6 +4,7 @@ headless in virtual time with a summary (and a screenshot when asked)."""
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections import Counter
 from typing import Any
@@ -11,12 +12,14 @@ from typing import Any
 from controller import live
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, print_json, with_suggestion
-from controller.runtime import Box
+from controller.runtime import Box, event_words
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.i18n import _, format_number, ngettext
 from games.registry import available, get, scene_for
+
+log = logging.getLogger("buzzerbox")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -83,13 +86,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     how = _("virtual, headless") if virtual else _("real time")
     if board is not None:
         how += _(", through the simulated input board")
-    print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), ended: {reason}").format(
+    print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), {reason}").format(
         title=_(spec.title), players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
-        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=result.reason))
+        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=live.how_it_ended(result.reason)))
     if headless:
         print_demo_log(box)
-    print("events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    print(scores_line(box, summary))
+    log.debug("events: %s", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    print(live.scores_line(box, summary))
     if args.screenshot:
         print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
     elif headless:
@@ -108,15 +111,6 @@ def has_window(args: argparse.Namespace) -> bool:
     return True
 
 
-def scores_line(box: Box, summary: dict[str, Any]) -> str:
-    """"Scores: Red 3, Blue 1" (the names people see), best first."""
-    scores = summary.get("scores")
-    if not isinstance(scores, list) or not scores:
-        return _("scores: {scores}").format(scores=scores)
-    pairs = sorted(((box._name(i), s) for i, s in enumerate(scores)), key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
-    return _("scores: {list}").format(list=", ".join(f"{name} {score}" for name, score in pairs))
-
-
 def demo_summary(args: argparse.Namespace) -> int:
     """A game without a scene: played by simulated players, summarised in words."""
     spec = get(args.game)
@@ -133,7 +127,7 @@ def demo_summary(args: argparse.Namespace) -> int:
     print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
         title=_(spec.title), players=players, seed=args.seed))
     print_demo_log(box)
-    print(scores_line(box, box.summary()))
+    print(live.scores_line(box, box.summary()))
     return 0
 
 
@@ -141,8 +135,8 @@ def print_demo_log(box: Box) -> None:
     """The demo's story in words: the events the game says are worth a log line."""
     for event in box.event_log:
         if box.spec.logs(event.kind):
-            who = "" if event.player is None else f" {box.station_names[event.player]}"
-            print(f"  {format_number(event.t_us / 1e6, 3):>8} s  {event.kind}{who}")
+            who = None if event.player is None else box.station_names[event.player]
+            print(f"  {format_number(event.t_us / 1e6, 3):>8} s  {event_words(box.spec, event.kind, who)}")
 
 
 class BoardSimLink:

@@ -106,9 +106,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             lights = live.open_lights(profile, source)
         played = box_from_journal(journal_mod.read(path))
         reason = str(ended["reason"])
-        log.info("%s %s; scores %s", box.spec.title,
-                 "stopped (Ctrl+C or SIGTERM)" if reason == "stopped" else f"ended: {reason}",
-                 played.engine.public_view().get("scores"))
+        log.info(live.summary_line(played, reason))
         write_beside(path)  # a quiz's record beside its journal
         return reason
 

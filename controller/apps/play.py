@@ -92,7 +92,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(game.summary_line(result), file=sys.stderr)
     for written in write_beside(path):  # a quiz's record to take home (nothing for other games)
         print(_("results: {path}").format(path=written), file=sys.stderr)
-    print_json(box.summary(), box.station_names)
+    if args.json:
+        print_json(box.summary(), box.station_names)
     if result is None:
         raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
     return 0
@@ -128,11 +129,11 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | 
         write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
     played = box_from_journal(journal_mod.read(path))  # the game of record: its journal
     reason = str(ended["reason"])
-    how = "stopped (Ctrl+C or SIGTERM)" if reason == "stopped" else f"ended: {reason}"
-    print(f"{box.spec.title} {how}; scores {played.engine.public_view().get('scores')}", file=sys.stderr)
+    print(live.summary_line(played, reason), file=sys.stderr)
     for written in write_beside(path):
         print(_("results: {path}").format(path=written), file=sys.stderr)
-    print_json(played.summary(), played.station_names)
+    if args.json:
+        print_json(played.summary(), played.station_names)
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0

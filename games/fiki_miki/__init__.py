@@ -44,7 +44,11 @@ SPEC = GameSpec(
     scene="games.fiki_miki.scene:FikiMikiScene",
     options=OPTIONS,
     rules_version=RULES_VERSION,  # 2: a wrong ringer's bell ban lasts until their own turn after the lost one
-    logged_events=frozenset({"played", "led", "wrong", "out", "late", "skipped"}),
+    logged_events={
+        "played": N_("{player} played a card"), "led": N_("{player} led a new stack"),
+        "wrong": N_("{player} was wrong"), "out": N_("{player} is out"),
+        "late": N_("{player} rang too late"), "skipped": N_("{player} sits out a card"),
+    },
     event_sounds={"played": "tick", "led": "tick"},
     status_lights={"banned": "off", "empty": "off", "winner": "on", "done": "off"},
     status_labels={"banned": N_("NO BELL"), "empty": N_("NO CARDS"), "winner": N_("WON"), "done": ""},

@@ -93,7 +93,11 @@ SPEC = PictomaniaSpec(
     host_labels={START: N_("Start drawing"), REVEAL: N_("Reveal"), NEXT: N_("Next round")},
     phase_labels={"cards": N_("Word cards"), "drawing": N_("Drawing"), "review": N_("Review"),
                   "revealed": N_("Guesses revealed")},
-    logged_events=frozenset({"bonus", "reveal", "admitted", "swapped", "bell"}),
+    logged_events={
+        "bonus": N_("{player} won a bonus"), "reveal": N_("the guesses are revealed"),
+        "admitted": N_("{player} drew the wrong word"), "swapped": N_("a word card was swapped"),
+        "bell": N_("{player} rang the bell"),
+    },
     event_sounds={"bell": "bell", "bonus": "tick"},
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},
     status_labels={"drawing": N_("DRAWING"), "guessing": N_("GUESSING"), "ringing": N_("BELL"), "done": N_("DONE"),

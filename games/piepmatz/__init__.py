@@ -50,8 +50,12 @@ SPEC = GameSpec(
     scene="games.piepmatz.scene:PiepmatzScene",
     options=OPTIONS,
     rules_version=RULES_VERSION,  # 2: a pest at the won position strikes and the seed card is taken too
-    logged_events=frozenset({"played", "perch_change", "strike", "seed", "end_triggered", "final", "final_chosen",
-                              "final_revealed"}),
+    logged_events={
+        "played": N_("{player} played a bird"), "perch_change": N_("{player} took birds from the perch"),
+        "strike": N_("a pest struck {player}"), "seed": N_("{player} took a seed card"),
+        "end_triggered": N_("the last round begins"), "final": N_("the final lay begins"),
+        "final_chosen": N_("{player} chose a final lay"), "final_revealed": N_("the final lays are shown"),
+    },
     event_sounds={"strike": "buzz", "perch_change": "tick"},
     needs_phones=True,
     phone_panel=phone.panel,

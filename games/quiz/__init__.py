@@ -128,7 +128,9 @@ SPEC = QuizSpec(
     rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},
-    logged_events=frozenset({"question", "reveal", "podium"}),
+    logged_events={
+        "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
+    },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
     status_lights={"sitting": "off"},

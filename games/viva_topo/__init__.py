@@ -47,7 +47,10 @@ SPEC = GameSpec(
     options={"auto_move_single": Option(True, bool)},
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "
                "every mouse it reaches. The most cheese wins."),
-    logged_events=frozenset({"eaten", "trapped", "cheese"}),
+    logged_events={
+        "eaten": N_("the cat caught mice"), "trapped": N_("mice are shut in at the start"),
+        "cheese": N_("{player} took cheese"),
+    },
     # the die's rattle, cheese won, the cat's meal and a mouse shut in the start
     event_sounds={"roll": "tick", "cheese": "bell", "eaten": "buzz", "trapped": "buzz"},
 )

@@ -128,7 +128,7 @@ def test_diag_simulates_only_when_asked_and_says_so(capsys) -> None:
 
 def test_play_without_a_profile_uses_keyboard_stations_and_the_data_folder(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert main(["play", "quiz", "--headless", "--seconds", "0.1", "--players", "3"]) == 0
+    assert main(["play", "--json", "quiz", "--headless", "--seconds", "0.1", "--players", "3"]) == 0
     out = capsys.readouterr()
     assert "keyboard stations (1 = Player 1, 2 = Player 2, 3 = Player 3" in out.err
     journals = list((tmp_path / "buzzerbox" / "journals").glob("quiz-*.jsonl"))
@@ -189,7 +189,7 @@ def test_play_with_real_stations_starts_after_every_station_answered_the_roll_ca
     journal = tmp_path / "rc.jsonl"
     caplog.set_level(logging.INFO, logger="buzzerbox")
     try:
-        assert main(["play", "quiz", "--profile", "header-4", "--window", "--seconds", "0.3", "--mute",
+        assert main(["play", "--json", "quiz", "--profile", "header-4", "--window", "--seconds", "0.3", "--mute",
                      "--journal", str(journal)]) == 0
     finally:
         done.set()

@@ -138,7 +138,7 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
 def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path, Path]]:
     """``play`` (split, the default) with keyboard stations, headless, and a viewer socket for the test."""
     journal, sock = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "quiz", "--players", "2", "--headless",
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", "2", "--headless",
                              "--journal", str(journal), "--viewer-socket", str(sock)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     err = Lines(proc.stderr)

@@ -48,7 +48,7 @@ def test_no_secret_word_on_the_screen_before_the_reveal() -> None:
 
 def test_headless_demo_plays_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = headless_demo("pictomania", 4, 900, tmp_path, capsys)
-    assert "ended: finished" in out and "reveal" in out
+    assert "the game is over" in out and "the guesses are revealed" in out
 
 
 def test_options_come_from_the_engine_and_the_word_lists() -> None:
@@ -63,8 +63,7 @@ def test_options_come_from_the_engine_and_the_word_lists() -> None:
 def test_the_headless_demo_scores_a_reveal_within_15_seconds(players: int, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = headless_demo("pictomania", players, 15, tmp_path, capsys)
-    events = dict(item.rsplit(" ", 1) for item in out.split("events: ")[1].splitlines()[0].split(", "))
-    assert int(events["reveal"]) >= 1 and int(events["bonus"]) >= players
+    assert out.count("the guesses are revealed") >= 1 and out.count(" won a bonus") >= players
     assert any(int(score) != 0 for score in out.split("scores: ")[1].splitlines()[0].replace(",", "").split()[2::3])
 
 

@@ -22,7 +22,7 @@ def test_simulated_phones_play_it_and_the_journal_replays_it(tmp_path: Path, cap
 
 def test_headless_demo_plays_to_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = headless_demo("piepmatz", 4, 900, tmp_path, capsys)
-    assert "ended: finished" in out and "perch_change Player" in out
+    assert "the game is over" in out and "took birds from the perch" in out
 
 
 def test_the_shared_screen_never_carries_a_hand() -> None:

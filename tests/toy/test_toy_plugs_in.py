@@ -67,20 +67,20 @@ def test_headless_demo_draws_it(tmp_path: Path, capsys: pytest.CaptureFixture[st
     shot = tmp_path / "tally.png"
     assert main(["demo", "tally", "--headless", "--players", "2", "--seconds", "30", "--screenshot", str(shot)]) == 0
     out = capsys.readouterr().out
-    assert "ended: finished" in out and shot.stat().st_size > 10_000
-    assert " point Player" in out  # the game's own event is worth a line
+    assert "the game is over" in out and shot.stat().st_size > 10_000
+    assert " scored" in out and " point " not in out  # the game's own event is worth a line, in its words
 
 
 def test_play_on_mock_stations_then_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str], mock_pins: None) -> None:
     path = tmp_path / "live.jsonl"
-    assert main(["play", "tally", "--profile", "header-4", "--seconds", "0.2", "--headless", "--journal", str(path)]) == 0
+    assert main(["play", "--json", "tally", "--profile", "header-4", "--seconds", "0.2", "--headless", "--journal", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["scores"] == [0, 0, 0, 0]
     from controller.journal import JournalWriter
 
     writer = JournalWriter(path)  # a press journaled after the first run, as if it had happened then
     writer.write({"type": "press", "station": 2, "input": "bell", "t_us": 10**6, "at_us": 10**6})
     writer.close()
-    assert main(["play", "tally", "--profile", "header-4", "--seconds", "0.2", "--headless", "--resume", str(path)]) == 0
+    assert main(["play", "--json", "tally", "--profile", "header-4", "--seconds", "0.2", "--headless", "--resume", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["scores"] == [0, 0, 1, 0]
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["type"] for r in records].count("end") == 2  # each run closed its part of the journal

@@ -33,7 +33,7 @@ def hands() -> Iterator[None]:
 
 def test_play_web_says_its_address_and_pin_and_stops_with_the_game(
         capsys: pytest.CaptureFixture[str], mock_pins: None, tmp_path: Path) -> None:
-    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.3", "--headless",
+    assert main(["play", "--json", "quiz", "--profile", "header-4", "--seconds", "0.3", "--headless",
                  "--journal", str(tmp_path / "q.jsonl"), "--web", "0"]) == 0
     err = capsys.readouterr().err
     found = re.search(r"companion pages: http://([\d.]+):(\d+)/board \(host page \S+/host, PIN (\d{6})\)", err)
@@ -43,7 +43,7 @@ def test_play_web_says_its_address_and_pin_and_stops_with_the_game(
 
 
 def test_without_web_nothing_listens(capsys: pytest.CaptureFixture[str], mock_pins: None, tmp_path: Path) -> None:
-    assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless",
+    assert main(["play", "--json", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless",
                  "--journal", str(tmp_path / "q.jsonl")]) == 0
     assert "companion" not in capsys.readouterr().err
 

@@ -25,7 +25,7 @@ SPEC = GameSpec(
     options={"target": Option(3, int, low=1, high=99, label="Presses to win", choices=((3, "3"), (5, "5"), (10, "10")))},
     # the game's own words: the box logs, sounds, lights and labels them
     host_aliases={"reset": ("clear",)},
-    logged_events=frozenset({"point"}),
+    logged_events={"point": "{player} scored"},
     event_sounds={"point": "tick"},
     status_lights={"ahead": "blink"},
     status_labels={"ahead": "AHEAD"},
