@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 PIN_TRIES = 5
 #: how long an address that ran out of PIN tries waits
 PIN_LOCKOUT_S = 60.0
+#: wrong PINs from all addresses together within PIN_LOCKOUT_S before every login waits: 40 addresses
+#: of 5 tries each would otherwise try 200 PINs a minute (a logged-in host page stays logged in)
+PIN_TRIES_ALL = 20
 
 
 def new_token() -> str:
@@ -50,6 +53,7 @@ class Seats:
         self._tokens = [new_token() for _ in range(self.count)]
         self._generation = [0] * self.count
         self._pin_misses: dict[str, tuple[int, float]] = {}
+        self._all_misses: list[float] = []  # when each wrong PIN of the last PIN_LOCKOUT_S came, any address
 
     @property
     def capacity(self) -> int:
@@ -93,7 +97,12 @@ class Seats:
             return self._tokens[seat]
 
     def pin_locked(self, address: str) -> bool:
+        """True while ``address`` ran out of tries, or all addresses together did."""
         with self._lock:
+            now = self.clock()
+            self._all_misses = [t for t in self._all_misses if now - t < PIN_LOCKOUT_S]
+            if len(self._all_misses) >= PIN_TRIES_ALL:
+                return True
             misses, since = self._pin_misses.get(address, (0, 0.0))
             if misses >= PIN_TRIES and self.clock() - since < PIN_LOCKOUT_S:
                 return True
@@ -110,6 +119,7 @@ class Seats:
             else:
                 misses, _ = self._pin_misses.get(address, (0, 0.0))
                 self._pin_misses[address] = (misses + 1, self.clock())
+                self._all_misses.append(self.clock())
         return ok
 
 

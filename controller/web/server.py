@@ -33,6 +33,7 @@ from controller.press import InputNotice, Press
 from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
+from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
 from controller.web.seats import Seats, board_url, host_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
@@ -44,8 +45,12 @@ log = logging.getLogger("buzzerbox.web")
 WEB_PRECISION_US = 100_000
 #: the largest message a page may send (a move is ~100 bytes)
 MAX_MESSAGE_BYTES = 2048
-#: open WebSockets one address may hold (7 seats + host + board from one laptop fit)
-MAX_SOCKETS_PER_ADDRESS = 12
+#: open WebSockets one address may hold (``Limits.per_address``)
+MAX_SOCKETS_PER_ADDRESS = Limits.per_address
+#: how many connections may wait to be accepted: a burst beyond the connection cap overshoots by no more
+LISTEN_BACKLOG = 32
+#: how deep a message's objects and lists may nest (a held move in a move's args is 4)
+MAX_DEPTH = 6
 #: a move's args: this many keys at most, each a short name, each value a plain scalar
 MAX_ARGS = 8
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
@@ -87,17 +92,39 @@ def _static(name: str) -> bytes:
     return resources.files("controller.web").joinpath("static", name).read_bytes()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
 def parse(text: str | bytes) -> dict[str, Any]:
-    """A page's message as a dict with a string ``type``, or Refused."""
+    """A page's message as a dict with a string ``type``, or Refused. Any
+    failure of the parser is a refusal: nesting too deep for it
+    (``RecursionError``), numbers of thousands of digits, NaN, binary."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise Refused(_("message too long: at most {n} bytes").format(n=MAX_MESSAGE_BYTES))
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        data = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(_("nested too deeply: send a flat JSON object")) from None
+    except Exception:  # noqa: BLE001 (ValueError, UnicodeDecodeError, digits limit: all mean "not JSON we take")
         raise Refused(_("not JSON: send one JSON object per message")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise Refused(_('not a message: send an object with a "type"'))
+    if _depth(data) > MAX_DEPTH:
+        raise Refused(_("nested too deeply: send a flat JSON object"))
     return data
+
+
+def _depth(data: object) -> int:
+    """How deep lists and objects nest in ``data`` (walked without recursion:
+    what the parser took, nothing later may recurse into too deeply)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _int(data: Mapping[str, Any], key: str, low: int = 0, high: int = 2**53) -> int:
@@ -160,8 +187,14 @@ class CompanionServer:
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
                  end_game: Callable[[], None] = end_by_escape,
                  on_option: Callable[[str, Any], bool] | None = None,
-                 next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
+                 next_game: Callable[[], Mapping[str, Any]] | None = None,
+                 limits: Limits | None = None) -> None:
         self.box = box
+        self.limits = limits or Limits()
+        #: warnings a stranger can cause, at most a few a minute each
+        self.quiet = QuietLog(log)
+        self._names = own_names() | ({address.lower()} if address else set())
+        self._tcp: asyncio.AbstractServer | None = None
         self.port = port
         self.bind = bind
         self.clock = clock
@@ -289,7 +322,7 @@ class CompanionServer:
             loop.close()
 
     async def _open(self) -> None:
-        app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+        app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[self._only_own_host])
         app.router.add_get("/ws/seat", self._ws_seat)
         app.router.add_get("/ws/host", self._ws_host)
         app.router.add_get("/ws/board", self._ws_board)
@@ -297,13 +330,43 @@ class CompanionServer:
         for path in PAGES:
             app.router.add_get(path, self._page)
         app.router.add_get("/static/{name}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None)  # an access log would be noise, tokens never reach it anyway
+        # an access log would be noise, tokens never reach it anyway; a connection idle before
+        # its first whole request (silent, or dribbling a header) is closed after header_s
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.limits.header_s)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.port)
-        await site.start()
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_trouble)
+        server = self._runner.server
+        assert server is not None
+        self._tcp = await loop.create_server(
+            capped(server, lambda: len(server.connections), lambda: self.limits.connections, self._turned),
+            self.bind, self.port, backlog=LISTEN_BACKLOG, reuse_address=True)
         if self.port == 0:  # tests: the port the system chose
-            self.port = int(self._runner.addresses[0][1])
-        self._watcher = asyncio.get_running_loop().create_task(self._watch_next_game())
+            self.port = int(self._tcp.sockets[0].getsockname()[1])
+        self._watcher = loop.create_task(self._watch_next_game())
+
+    def _turned(self) -> None:
+        self.quiet.warning("connections", "companion: %d connections open; closed another",
+                           self.limits.connections)
+
+    def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's own complaints (accept() out of descriptors, a
+        socket reset mid-write): one short line each, never a traceback flood."""
+        exc = context.get("exception")
+        self.quiet.warning("loop", "companion: %s%s", context.get("message", "trouble"),
+                           f" ({exc.__class__.__name__}: {exc})" if exc is not None else "")
+
+    @web.middleware
+    async def _only_own_host(self, request: web.Request,
+                             handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        """Every request must name the box in ``Host``: a page of another
+        site whose name was rebound to the box's address names itself."""
+        peer = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        if not host_allowed(request.headers.get("Host"), peer[0] if peer else None, self._names):
+            self.quiet.warning("host", "companion: refused a request for Host %r", request.headers.get("Host", "")[:60])
+            return web.Response(status=421, text=_("This box answers only to its own address."))
+        response: web.StreamResponse = await handler(request)
+        return response
 
     async def _watch_next_game(self) -> None:
         """Between the menu's games nothing publishes; the host changing the
@@ -328,8 +391,12 @@ class CompanionServer:
         for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
             with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
                 await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+        if self._tcp is not None:
+            self._tcp.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._tcp is not None:
+            await self._tcp.wait_closed()
 
     # -- pages ----------------------------------------------------------------------------
     @staticmethod
@@ -358,9 +425,14 @@ class CompanionServer:
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return web.Response(status=403, text=_("WebSockets only from the box's own pages"))
-        if self._per_address[address] >= MAX_SOCKETS_PER_ADDRESS:
-            log.warning("companion: %s has %d connections open; refused another", address, MAX_SOCKETS_PER_ADDRESS)
+        if self._per_address[address] >= self.limits.per_address:
+            self.quiet.warning("sockets", "companion: %s has %d connections open; refused another", address,
+                               self.limits.per_address)
             return web.Response(status=429, text=_("too many connections from this address"))
+        if sum(self._per_address.values()) >= self.limits.sockets:
+            self.quiet.warning("sockets", "companion: %d sockets open; refused another from %s",
+                               self.limits.sockets, address)
+            return web.Response(status=503, text=_("too many connections: try again in a minute"))
         ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE_BYTES, heartbeat=20)
         await ws.prepare(request)
         self._per_address[address] += 1
@@ -375,6 +447,21 @@ class CompanionServer:
         self.refusals += 1
         if not ws.closed:
             await ws.send_str(json.dumps({"type": "refused", "why": why}))
+
+    def _hello_deadline(self, ws: web.WebSocketResponse) -> asyncio.TimerHandle:
+        """Close ``ws`` unless it says hello in time (the handle is cancelled
+        when it does): a socket held open in silence only takes a place."""
+        def close() -> None:
+            if not ws.closed:
+                asyncio.ensure_future(ws.close(code=CLOSE_NO_HELLO, message=b"no hello in time"))
+        return asyncio.get_running_loop().call_later(self.limits.hello_s, close)
+
+    async def _trouble(self, ws: web.WebSocketResponse, exc: Exception) -> None:
+        """A message that broke its handler: one log line and one refusal;
+        the socket and the game go on."""
+        self.quiet.warning("trouble", "companion: a message could not be handled: %s: %s",
+                           exc.__class__.__name__, str(exc)[:120])
+        await self._refuse(ws, _("could not handle that message: nothing done"))
 
     async def _messages_of(self, ws: web.WebSocketResponse) -> Any:
         """Each text message, parsed; refusals answered here. Oversized frames
@@ -410,11 +497,13 @@ class CompanionServer:
         ws, address = opened
         seat: int | None = None
         generation = -1
+        deadline = self._hello_deadline(ws)
         try:
             async for data in self._messages_of(ws):
                 try:
                     if seat is None:
                         seat, generation = await self._seat_hello(ws, data, address)
+                        deadline.cancel()
                         continue
                     if self.seats.generation(seat) != generation:
                         break  # re-issued meanwhile: the old code stops at once
@@ -424,7 +513,10 @@ class CompanionServer:
                     await self._refuse(ws, str(exc))
                     if seat is None and data.get("type") == "hello":
                         await ws.close(code=CLOSE_REFUSED, message=b"bad token")
+                except Exception as exc:  # noqa: BLE001 (one line and a refusal, never a traceback)
+                    await self._trouble(ws, exc)
         finally:
+            deadline.cancel()
             if seat is not None:
                 sockets = self._seat_sockets.get(seat, [])
                 if ws in sockets:
@@ -440,8 +532,8 @@ class CompanionServer:
         _only(data, "seat", "token")
         seat, token = data.get("seat"), data.get("token")
         if not self.seats.check(seat, token):
-            log.warning("companion: %s gave a wrong token %s for seat %r", address,
-                        shown(token) if isinstance(token, str) else "(none)", seat)
+            self.quiet.warning("token", "companion: %s gave a wrong token %s for seat %r", address,
+                               shown(token) if isinstance(token, str) else "(none)", str(seat)[:20])
             raise Refused(messages()["bad_token"])
         assert isinstance(seat, int)
         generation = self.seats.generation(seat)
@@ -480,17 +572,23 @@ class CompanionServer:
             return opened
         ws, address = opened
         authorised = False
+        deadline = self._hello_deadline(ws)
         try:
             async for data in self._messages_of(ws):
                 try:
                     if not authorised:
                         authorised = await self._host_hello(ws, data, address)
+                        if authorised:
+                            deadline.cancel()
                         continue
                     await self._host_message(ws, data)
                     await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
                 except Refused as exc:
                     await self._refuse(ws, str(exc))
+                except Exception as exc:  # noqa: BLE001 (one line and a refusal, never a traceback)
+                    await self._trouble(ws, exc)
         finally:
+            deadline.cancel()
             if ws in self._host_sockets:
                 self._host_sockets.remove(ws)
             self._host_seq.pop(ws, None)
@@ -504,7 +602,7 @@ class CompanionServer:
         if self.seats.pin_locked(address):
             raise Refused(messages()["pin_locked"])
         if not self.seats.check_pin(address, data.get("pin")):
-            log.warning("companion: wrong host PIN from %s", address)
+            self.quiet.warning("pin", "companion: wrong host PIN from %s", address)
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
         self._host_sockets.append(ws)
