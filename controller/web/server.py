@@ -35,7 +35,7 @@ from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
 from controller.web.seats import Seats, board_url, host_url, seat_url, shown
-from controller.web.views import Publisher, Snapshot, messages, move_key
+from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
 from games.i18n import _
 
@@ -559,6 +559,8 @@ class CompanionServer:
         seq = _int(data, "seq", 1)
         if seq <= self._last_seq.get(seat, 0):
             raise Refused(_("already received (a repeated message): nothing done"))
+        if kind in station_kinds(self.box.spec):
+            raise Refused(_("that is your station's button: press it there"))
         snap = self.publisher.latest
         offered = snap.offered[seat] if seat < len(snap.offered) and self.publisher.live else frozenset()
         if move_key(kind, args) not in offered:

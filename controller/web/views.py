@@ -118,9 +118,18 @@ def has_seats(engine: Any) -> bool:
 _TAKES_A_SEAT: dict[type, bool] = {}
 
 
-def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
-    """The concrete moves a seat may make now, as ``{"kind", "args"[, "preview"]}``;
-    None for a game played on the buttons only (no ``legal_moves``).
+def station_kinds(spec: GameSpec) -> frozenset[str]:
+    """The actions a station's buttons stand for (Fiki Miki's ring,
+    Pictomania's done, Piepmatz's confirm): the bell stays on the stations,
+    so no phone is offered them or may send them. A phone on Wi-Fi is no
+    stopwatch, and a station is how the box knows who pressed."""
+    return frozenset(bound[0] for bound in spec.buttons.bindings.values() if bound is not None)
+
+
+def moves_of(engine: Any, seat: int, barred: frozenset[str] = frozenset()) -> list[dict[str, Any]] | None:
+    """The concrete moves a seat may make now, as ``{"kind", "args"[, "preview"]}``,
+    without those of a ``barred`` kind (``station_kinds``); None for a game
+    played on the buttons only (no ``legal_moves``).
 
     Engines give ``legal_moves(seat)`` as objects with ``to_json()`` or as
     mappings; either way the page gets plain JSON and sends one back."""
@@ -129,6 +138,8 @@ def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
     out = []
     for move in engine.legal_moves(seat):
         data = move.to_json() if hasattr(move, "to_json") else dict(move)
+        if str(data["kind"]) in barred:
+            continue
         entry: dict[str, Any] = {"kind": str(data["kind"]), "args": dict(data.get("args") or {})}
         if data.get("preview"):
             entry["preview"] = data["preview"]
@@ -291,8 +302,9 @@ class Publisher:
         buttons = host_buttons(box) if playing and not box.host_paused else []
         seat_texts, offered = [], []
         uses_seats = has_seats(engine)
+        barred = station_kinds(spec)
         for seat in range(box.settings.players):
-            moves = moves_of(engine, seat) if uses_seats else None
+            moves = moves_of(engine, seat, barred) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
@@ -302,7 +314,7 @@ class Publisher:
                                           "panel": None if panel is None else panel.to_json(),
                                           "rejected": self._rejected.get(seat)}, default=str))
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
-                           | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel)})
+                           | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel) if m.kind not in barred})
         adjust = playing and HOST_ADJUST in engine.legal_actions(None)
         next_game = None if self.next_game is None else self.next_game()
         self.next_shown = json.dumps(next_game, default=str)

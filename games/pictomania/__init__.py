@@ -93,7 +93,8 @@ SPEC = PictomaniaSpec(
     host_labels={START: N_("Start drawing"), REVEAL: N_("Reveal"), NEXT: N_("Next round")},
     phase_labels={"cards": N_("Word cards"), "drawing": N_("Drawing"), "review": N_("Review"),
                   "revealed": N_("Guesses revealed")},
-    logged_events=frozenset({"bonus", "reveal", "admitted", "swapped", "bell"}),
+    # not "admitted": who said they drew the wrong word is private until the reveal (the scoreboard's events)
+    logged_events=frozenset({"bonus", "reveal", "swapped", "bell"}),
     event_sounds={"bell": "bell", "bonus": "tick"},
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},
     status_labels={"drawing": N_("DRAWING"), "guessing": N_("GUESSING"), "ringing": N_("BELL"), "done": N_("DONE"),
