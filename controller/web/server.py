@@ -34,7 +34,7 @@ from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
-from controller.web.seats import Seats, board_url, host_url, seat_url, shown
+from controller.web.seats import Seats, board_url, host_url, join_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
 from games.i18n import _
@@ -59,7 +59,8 @@ ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.j
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": ()}
+                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": (),
+                                             "approve": ("seat",), "deny": ("seat",), "rotate_pin": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
@@ -215,8 +216,14 @@ class CompanionServer:
         #: so a second host page (a co-host's phone) counts its own taps from 1
         self._host_seq: dict[web.WebSocketResponse, int] = {}
         self._joined = [False] * self.seats.count
+        #: phones on the seat picker (told when a seat is taken or freed)
+        self._pickers: list[web.WebSocketResponse] = []
+        #: seat -> the phone asking to take it over (the host approves or denies on the host page)
+        self._asking: dict[int, web.WebSocketResponse] = {}
         #: until when (``time.monotonic``) the host asked the HDMI screen to show the PIN
         self._pin_until = 0.0
+        #: a host logged in once: from then on the PIN is on the big screen only when a host asks
+        self._host_ever = False
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
         self.end_game = end_game
@@ -236,14 +243,23 @@ class CompanionServer:
     def host_url(self) -> str:
         return host_url(self.base_url)
 
+    def join_url(self) -> str:
+        return join_url(self.base_url)
+
     def board_url(self) -> str:
         return board_url(self.base_url)
 
     def pin_wanted(self) -> bool:
-        """Whether the HDMI screen shows the host PIN now: while no host page
-        is logged in, or for a minute after the host asked (another host
-        joining). Otherwise a player could read it and judge their own answer."""
-        return not self._host_sockets or time.monotonic() < self._pin_until
+        """Whether the HDMI screen shows the host PIN now: until the first
+        host logs in, then only for a minute after a host asked (the host
+        page, or the box's keyboard: ``show_pin``), never because a host's
+        tab closed or its phone slept. Otherwise a player could read it and
+        judge their own answer."""
+        return not self._host_ever or time.monotonic() < self._pin_until
+
+    def show_pin(self) -> None:
+        """The HDMI screen shows the PIN for a minute (a co-host logs in)."""
+        self._pin_until = time.monotonic() + PIN_SHOWN_S
 
     def joined(self) -> list[bool]:
         """Which of this game's seats a phone holds now."""
@@ -502,8 +518,13 @@ class CompanionServer:
             async for data in self._messages_of(ws):
                 try:
                     if seat is None:
+                        if await self._pick(ws, data):
+                            deadline.cancel()  # a person is choosing a seat
+                            continue
                         seat, generation = await self._seat_hello(ws, data, address)
                         deadline.cancel()
+                        if ws in self._pickers:
+                            self._pickers.remove(ws)
                         continue
                     if self.seats.generation(seat) != generation:
                         break  # re-issued meanwhile: the old code stops at once
@@ -517,6 +538,12 @@ class CompanionServer:
                     await self._trouble(ws, exc)
         finally:
             deadline.cancel()
+            if ws in self._pickers:
+                self._pickers.remove(ws)
+            for asked, asker in list(self._asking.items()):
+                if asker is ws:
+                    del self._asking[asked]
+                    self._push_seats()
             if seat is not None:
                 sockets = self._seat_sockets.get(seat, [])
                 if ws in sockets:
@@ -525,6 +552,37 @@ class CompanionServer:
                 self._push_seats()
             self._closed(address)
         return ws
+
+    def _picker_text(self) -> str:
+        names = self.box.station_names
+        return json.dumps({"type": "pick", "seats": [
+            {"seat": i, "name": names[i] if i < len(names) else str(i + 1), "free": self.seats.free(i),
+             "joined": self._joined[i]} for i in range(self.seats.count)]})
+
+    async def _pick(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> bool:
+        """The seat picker (before a phone has a seat): the list of seats, a
+        free seat taken (its token handed to this phone, once), or a held
+        one asked for (the host decides). False for any other message."""
+        if data["type"] == "seats":
+            _only(data)
+            if ws not in self._pickers:
+                self._pickers.append(ws)
+            await ws.send_str(self._picker_text())
+            return True
+        if data["type"] != "take":
+            return False
+        _only(data, "seat")
+        seat = _int(data, "seat", 0, self.seats.count - 1)
+        token = self.seats.take(seat)
+        if token is not None:
+            log.info("companion: seat %d taken on the picker", seat + 1)
+            await ws.send_str(json.dumps({"type": "granted", "seat": seat, "token": token}))
+        else:
+            self._asking[seat] = ws  # the newest asker: one request per seat on the host page
+            await ws.send_str(json.dumps({"type": "asked", "seat": seat}))
+            log.info("companion: a phone asks to take over seat %d", seat + 1)
+        self._push_seats()
+        return True
 
     async def _seat_hello(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str) -> tuple[int, int]:
         if data["type"] != "hello":
@@ -607,6 +665,10 @@ class CompanionServer:
             self.quiet.warning("pin", "companion: wrong host PIN from %s", address)
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
+        self._host_ever = True
+        notice = json.dumps({"type": "notice", "what": "second_host", "address": address})
+        for other in self._host_sockets:  # a second host is never silent: each page already in is told
+            await self._send(other, notice)
         self._host_sockets.append(ws)
         self._host_seq[ws] = 0
         await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
@@ -632,7 +694,11 @@ class CompanionServer:
         elif kind == "option":
             self._option(data.get("key"), data.get("value"))
         elif kind == "show_pin":
-            self._pin_until = time.monotonic() + PIN_SHOWN_S
+            self.show_pin()
+        elif kind == "rotate_pin":
+            await self._rotate_pin(ws)
+        elif kind in ("approve", "deny"):
+            await self._decide_takeover(_int(data, "seat", 0, self.seats.count - 1), kind == "approve")
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq[ws] = seq
@@ -684,6 +750,36 @@ class CompanionServer:
         with self.box.lock:  # the page hears the new choice now, not at the next event
             self.publisher.publish()
 
+    async def _rotate_pin(self, keeper: web.WebSocketResponse) -> None:
+        """A new PIN (the old one was seen): every other host page is logged
+        out (it must be given the new one); the host who asked is told it."""
+        self.seats.rotate_pin()
+        self._pin_until = 0.0
+        log.info("companion: the host PIN was changed; other host pages are logged out")
+        await self._send(keeper, json.dumps({"type": "pin", "pin": self.seats.pin}))
+        for other in [w for w in self._host_sockets if w is not keeper]:
+            self._host_sockets.remove(other)
+            await self._refuse(other, messages()["pin_changed"])
+            with contextlib.suppress(Exception):
+                await other.close(code=CLOSE_REFUSED, message=b"the PIN was changed")
+
+    async def _decide_takeover(self, seat: int, approved: bool) -> None:
+        """The host's answer to a phone asking for a held seat: approved, the
+        seat gets a new token (the phone holding it is dropped and shows
+        nothing more) handed to the asker; denied, the asker is told."""
+        asker = self._asking.pop(seat, None)
+        if asker is None or asker.closed:
+            self._push_seats()
+            raise Refused(_("nobody is asking for that seat now"))
+        if not approved:
+            await self._send(asker, json.dumps({"type": "denied", "seat": seat}))
+            self._push_seats()
+            return
+        await self._reissue(seat)
+        token = self.seats.take(seat)
+        log.info("companion: the host gave seat %d to another phone", seat + 1)
+        await self._send(asker, json.dumps({"type": "granted", "seat": seat, "token": token}))
+
     async def _reissue(self, seat: int) -> None:
         token = self.seats.reissue(seat)
         self._last_seq.pop(seat, None)
@@ -696,12 +792,16 @@ class CompanionServer:
 
     # -- pushing the loop's snapshots ---------------------------------------------------
     def _seats_text(self) -> str:
-        return json.dumps({"type": "seats", "joined": self.joined()})
+        return json.dumps({"type": "seats", "joined": self.joined(), "asking": sorted(self._asking)})
 
     def _push_seats(self) -> None:
         text = self._seats_text()
         for ws in self._host_sockets:
             asyncio.ensure_future(self._send(ws, text))
+        if self._pickers:
+            picker = self._picker_text()
+            for ws in self._pickers:
+                asyncio.ensure_future(self._send(ws, picker))
 
     def _push(self, snap: Snapshot) -> None:
         for ws in self._board_sockets:
