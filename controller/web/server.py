@@ -401,10 +401,26 @@ class CompanionServer:
                 with self.box.lock:
                     self.publisher.publish()
 
+    def _ended_text(self) -> str:
+        """The last word to every page when the server stops: the game is
+        over, thanks, and the final scores (public: what the strip showed)."""
+        try:
+            players = json.loads(self.publisher.latest.host).get("players") or []
+        except (ValueError, AttributeError):
+            players = []
+        return json.dumps({"type": "ended", "players": [{"name": p.get("name"), "score": p.get("score")}
+                                                        for p in players if isinstance(p, dict)]})
+
     async def _shutdown(self) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
-        for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
+        ended = self._ended_text()
+        everyone = [*self._host_sockets, *self._board_sockets, *self._pickers,
+                    *(w for group in self._seat_sockets.values() for w in group)]
+        for ws in everyone:
+            with contextlib.suppress(Exception):  # a phone that does not answer is not waited for
+                await asyncio.wait_for(self._send(ws, ended), 1.0)
+        for ws in everyone:
             with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
                 await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
         if self._tcp is not None:

@@ -89,6 +89,11 @@ def messages() -> dict[str, str]:
         "not_joined": _("not joined"),
         "score": _("Score"),
         "first": _("First"),
+        "first_by": _("ahead by {time}"),
+        "first_alone": _("the only bell"),
+        "reaction": _("reaction {time}"),
+        "thanks": _("Game over: thank you for playing!"),
+        "final_scores": _("Final scores"),
         "by": _("by"),
         "phase": _("Phase"),
         "over": _("Game over"),
@@ -235,6 +240,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._version = 0
         self._recent: list[dict[str, Any]] = []
+        self._bells: list[tuple[int, int]] = []  # (seat, t_us) of the latest bells
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
@@ -252,7 +258,7 @@ class Publisher:
         with box.lock:
             self.box, self.live = box, True
             self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
-            self._recent, self._rejected = [], {}
+            self._recent, self._rejected, self._bells = [], {}, []
             return self.publish()
 
     def detach(self) -> Snapshot:
@@ -278,13 +284,28 @@ class Publisher:
         for e in events:
             if box.spec.logs(e.kind):  # only what the log says in public
                 self._recent.append({"kind": e.kind, "t_us": e.t_us, "player": e.player})
+            if e.kind == "buzz" and e.player is not None:  # a bell: when it rang is public (the host's big "first")
+                self._bells.append((e.player, e.t_us))
         del self._recent[:-RECENT_EVENTS]
+        del self._bells[:-RECENT_EVENTS]
         snap = self.build()
         with self._lock:
             self._latest = snap
         for listener in list(self.listeners):
             listener(snap)
         return snap
+
+    def first_press(self, view: Mapping[str, Any], margins: Mapping[Any, Any],
+                    players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """The question's first bell for the host page, big: who, by how much
+        ahead of the second, and how long after arming (the reaction time)."""
+        seat = fastest_press(margins)
+        if seat is None or not 0 <= seat < len(players):
+            return None
+        armed = view.get("armed_at_us")
+        rang = [t for s, t in self._bells if s == seat and isinstance(armed, int) and t >= armed]
+        return {"seat": seat, "name": players[seat]["name"], "lead_us": _lead_us(margins),
+                "reaction_us": min(rang) - armed if rang and isinstance(armed, int) else None}
 
     def strip_as_shown(self, view: View, strip: Strip) -> Strip:
         """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
@@ -337,13 +358,20 @@ class Publisher:
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
-                "next": next_game, "cue": host_cue(engine, uses_seats)}
+                "next": next_game, "cue": host_cue(engine, uses_seats),
+                "first_press": self.first_press(view, margins, players)}
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def _lead_us(margins: Mapping[Any, Any]) -> int | None:
+    """By how much the first bell beat the second (None with one bell)."""
+    behind = sorted(int(v) for v in margins.values())
+    return behind[1] - behind[0] if len(behind) > 1 else None
 
 
 def fastest_press(margins: Mapping[Any, Any]) -> int | None:

@@ -135,14 +135,23 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     host.click("button[data-action='arm']")
     s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
 
-    s.box.press(Press(1, "bell", box_now_us()))  # station 2 rings its bell
+    rang = box_now_us()
+    s.box.press(Press(1, "bell", rang))  # station 2 rings its bell
+    s.box.press(Press(2, "bell", rang + 40_000))  # station 3, 40 ms later
     s.wait(lambda: s.box.engine.public_view()["phase"] == "answering")
     host.wait_for_selector("button[data-action='correct']")
+    # the first bell, big on the host page: who, by how much, and the reaction time from arming
+    armed = s.box.engine.public_view()["armed_at_us"]
+    bell = next(e for e in s.box.event_log if e.kind == "buzz" and e.player == 1)
+    expect(host.locator("#first .name")).to_have_text("Player 2")
+    expect(host.locator("#first .margin")).to_have_text("ahead by 0.040 s")
+    expect(host.locator("#first .reaction")).to_have_text(f"reaction {(bell.t_us - armed) / 1e6:.3f} s")
+    assert float(host.locator("#first .name").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 36
     expect(host.locator("#buttons button[data-action='arm']")).to_have_count(0)  # armed already
     board.wait_for_selector("tr.first[data-seat='1']")
     host.screenshot(path=str(SCREENS / "companion-host.png"))
     host.click("button[data-action='correct']")
-    s.wait(lambda: s.box.engine.public_view()["scores"] == [0, 1, 0])
+    s.wait(lambda: s.box.engine.public_view()["scores"][1] == 1)
     expect(board.locator("tr[data-seat='1'] td.score")).to_have_text("1")
     expect(host.locator("#phase")).to_have_text("Round over")
     board.screenshot(path=str(SCREENS / "companion-board.png"))

@@ -12,7 +12,7 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
   function send(obj) {
@@ -172,8 +172,24 @@
       text: Box.text("cue_next").replace("{number}", String(n.number)) + ": " + n.text + " (" + (n.answer || "") + ")" }));
   }
 
+  // The question's first bell, big: who, by how much ahead of the second, the reaction time.
+  function renderFirst(m) {
+    const node = $("first"), f = m.first_press;
+    Box.clear(node);
+    node.className = f ? "first" : "first hidden";
+    if (!f) return;
+    node.appendChild(Box.el("div", { cls: "label", text: Box.text("first") }));
+    node.appendChild(Box.el("div", { cls: "name", text: f.name }));
+    const by = f.lead_us === null ? Box.text("first_alone") : Box.text("first_by").replace("{time}", Box.seconds(f.lead_us));
+    node.appendChild(Box.el("div", { cls: "margin", text: by }));
+    if (f.reaction_us !== null) {
+      node.appendChild(Box.el("div", { cls: "reaction", text: Box.text("reaction").replace("{time}", Box.seconds(f.reaction_us)) }));
+    }
+  }
+
   function render(m) {
     state = m;
+    renderFirst(m);
     renderCue(m);
     $("title").textContent = m.title || Box.text("host_title");
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
@@ -205,6 +221,11 @@
         Box.status($("status"), "");
         keepAwake();
       } else if (m.type === "host") render(m);
+      else if (m.type === "ended") {
+        over = true; $("phase").textContent = Box.text("over"); Box.status($("status"), "");
+        $("login").className = "hidden"; $("remote").className = "hidden";
+        const node = $("ended"); node.className = ""; Box.ended(node, m);
+      }
       else if (m.type === "notice" && m.what === "second_host") {
         const n = $("alert");
         n.textContent = Box.text("second_host").replace("{address}", m.address);
@@ -227,6 +248,7 @@
       }
     },
     close(ev) {
+      if (over) return false;  // the game is over and said so
       if (ev.code === 4001) { showLogin(); Box.status($("status"), Box.text("pin_changed"), "bad"); return true; }
       if (pin) Box.status($("status"), Box.text("reconnecting"), "bad");  // no PIN yet: the login form says what to do
       return true;

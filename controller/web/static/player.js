@@ -28,7 +28,7 @@
   } else {
     try { ({ seat, token } = JSON.parse(sessionStorage.getItem(KEPT) || "{}")); } catch (e) { seat = NaN; token = null; }
   }
-  let seq = 0, refusedForGood = false, last = null, picking = false;
+  let seq = 0, refusedForGood = false, last = null, picking = false, over = false;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
   Box.status($("status"), Box.text("connecting"));
 
@@ -233,10 +233,15 @@
       else if (m.type === "asked") Box.status($("status"), Box.text("pick_asked"), "");
       else if (m.type === "denied") { Box.status($("status"), Box.text("pick_denied"), "bad"); ws.send(JSON.stringify({ type: "seats" })); }
       else if (m.type === "seat") render(m);
+      else if (m.type === "ended") {
+        over = true; forget(); $("title").textContent = Box.text("over");
+        Box.status($("status"), ""); Box.ended($("private"), m);
+      }
       else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
       else if (m.type === "refused") Box.status($("status"), Box.text("refused") + ": " + m.why, "bad");
     },
     close(ev) {
+      if (over) return false;  // the game is over and said so: nothing to reconnect to
       if (ev.code === 4001) {  // the seat went to another phone (the host approved) or got a new code: pick again
         forget();
         if (seat >= 0) keep(seat, null);
