@@ -184,7 +184,8 @@ class CompanionOverlay:
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
         if waiting and self.join_url is not None:
             lines.append(_("Scan to join: {names}").format(names=", ".join(free)))
-        height = lay.pad * 2 + len(lines) * row_h + ((code_size + lay.pad) if waiting else 0)
+        code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
+        height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
@@ -193,8 +194,7 @@ class CompanionOverlay:
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
                             align="left", min_size=line // 2)
             y += row_h
-        if waiting and self.join_url is not None:
-            code = self.code(self.join_url(), code_size)
+        if code is not None:
             out.blit(code, ((width - code.get_width()) // 2, y))
         if pygame.display.get_surface() is not None:
             out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
