@@ -31,7 +31,7 @@ def served() -> Iterator[tuple[Box, CompanionServer]]:
         spec = registry.get("hands")
         box = Box(spec, spec.settings(2, seed=3))
         server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
-                                 limits=Limits(connections=6, sockets=4, hello_s=0.2, header_s=0.3))
+                                 limits=Limits(connections=6, sockets=4, hello_s=30, header_s=30))
         server.start()
         yield box, server
         server.stop()
@@ -49,7 +49,6 @@ def test_any_parse_error_is_a_refusal(text: str | bytes) -> None:
 def test_deep_nesting_and_huge_numbers_get_one_refusal_line_on_every_endpoint(
         served: tuple[Box, CompanionServer], caplog: pytest.LogCaptureFixture) -> None:
     box, server = served
-    server.limits.hello_s = 30  # this test talks before any hello
 
     async def script(session: aiohttp.ClientSession, base: str) -> list[dict[str, Any]]:
         out = []
@@ -73,6 +72,7 @@ def test_deep_nesting_and_huge_numbers_get_one_refusal_line_on_every_endpoint(
 
 def test_a_socket_that_never_says_hello_is_closed(served: tuple[Box, CompanionServer]) -> None:
     box, server = served
+    server.limits.hello_s = 0.2  # short, so the test needs not wait long (it waits for the close, not a time)
 
     async def script(session: aiohttp.ClientSession, base: str) -> list[Any]:
         seat = await session.ws_connect(base + "/ws/seat")
@@ -113,7 +113,6 @@ async def _when_open(session: aiohttp.ClientSession, base: str) -> aiohttp.Clien
 def test_connections_beyond_the_cap_are_closed_at_once_and_pages_load_after(
         served: tuple[Box, CompanionServer]) -> None:
     box, server = served
-    server.limits.header_s = 60  # the held connections stay until the test closes them
 
     async def main() -> tuple[bytes, int]:
         held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(server.limits.connections)]
@@ -134,10 +133,20 @@ def test_connections_beyond_the_cap_are_closed_at_once_and_pages_load_after(
     assert status == 200
 
 
-def test_a_silent_or_dribbling_connection_is_closed_after_the_header_deadline(
-        served: tuple[Box, CompanionServer]) -> None:
-    box, server = served
+def test_a_silent_or_dribbling_connection_is_closed_after_the_header_deadline() -> None:
+    with registry.register("hands", "tests.web.hands"):
+        spec = registry.get("hands")
+        # short, so the test needs not wait long: it waits for the close, not for a time
+        server = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+                                 limits=Limits(header_s=0.3))
+        server.start()
+        try:
+            _silent_and_dribbling_are_closed(server)
+        finally:
+            server.stop()
 
+
+def _silent_and_dribbling_are_closed(server: CompanionServer) -> None:
     async def main() -> list[bytes]:
         silent = await asyncio.open_connection("127.0.0.1", server.port)
         dribble = await asyncio.open_connection("127.0.0.1", server.port)
