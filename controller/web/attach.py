@@ -23,8 +23,8 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
     """The server's panel over ``scenes`` (the game's and its results): it
     reads the server's box as it is now, so renames and pauses show at once."""
     uses_seats = server.publisher.latest.uses_seats
-    overlay = CompanionOverlay(lambda: server.base_url, server.seats.pin,
-                               (lambda: [server.seat_url(i) for i in range(server.seats.count)]) if uses_seats else None,
+    overlay = CompanionOverlay(lambda: server.base_url, lambda: server.seats.pin,
+                               server.join_url if uses_seats else None,
                                server.joined, lambda: server.box.station_names, lambda: server.box.host_paused,
                                server.pin_wanted)
     for scene in scenes:

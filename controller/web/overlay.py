@@ -1,6 +1,7 @@
 """What the HDMI screen says about the companion pages: the address, the
-host PIN, a QR code for each seat no phone holds yet, and "paused" while
-the host has paused the game from the host page.
+host PIN, one QR code to join (the seat picker: no seat's secret is ever on
+the screen) while a seat has no phone, and "paused" while the host has
+paused the game from the host page.
 
 The PIN is shown only while the host needs it (no host page is logged in,
 or the host asked to see it again): on a screen the whole room reads, it
@@ -72,14 +73,15 @@ def qr_surface(text: str, size: int) -> pygame.Surface:
 class CompanionOverlay:
     """Called with the frame's surface after the scene drew it."""
 
-    def __init__(self, base_url: Callable[[], str], pin: str, seat_urls: Callable[[], Sequence[str]] | None,
+    def __init__(self, base_url: Callable[[], str], pin: Callable[[], str] | str, join_url: Callable[[], str] | None,
                  joined: Callable[[], Sequence[bool]], names: Callable[[], Sequence[str]] | Sequence[str],
                  paused: Callable[[], bool] | None = None, show_pin: Callable[[], bool] | None = None) -> None:
         self.base_url = base_url
-        self.pin = pin
+        #: the PIN as it is now (the host may rotate it)
+        self.current_pin: Callable[[], str] = pin if callable(pin) else (lambda: str(pin))
         #: whether the room may see the PIN now (no host logged in, or the host asked); always without a server
         self.show_pin = show_pin or (lambda: True)
-        self.seat_urls = seat_urls  # None: a game played on the buttons (host page and scoreboard only)
+        self.join_url = join_url  # None: a game played on the buttons (host page and scoreboard only)
         self.joined = joined
         #: the players' names as they are now (the host may rename them)
         fixed = None if callable(names) else list(names)
@@ -105,17 +107,16 @@ class CompanionOverlay:
         """The header line when no QR code is wanted and it fits, else the
         corner panel (drawn again only when what it says changed: a seat
         joined, a new code, the PIN shown or hidden, another window size)."""
-        waiting: tuple[tuple[int, str], ...] = ()
-        if self.seat_urls is not None:
-            joined = self.joined()
-            waiting = tuple((i, url) for i, url in enumerate(self.seat_urls()) if not (i < len(joined) and joined[i]))
+        waiting: tuple[int, ...] = ()
+        if self.join_url is not None:
+            waiting = tuple(i for i, joined in enumerate(self.joined()) if not joined)
         names = tuple(self.names())
         show_pin = self.show_pin()
         self.line_at = None
         if not waiting and self.header_line(surface, show_pin):
             pass  # the address (and PIN) fit in the header: the game's picture stays clear
         elif waiting or show_pin:
-            key = (surface.get_size(), self.base_url(), waiting, names, show_pin)
+            key = (surface.get_size(), self.base_url(), waiting, names, show_pin, self.current_pin())
             if key != self._key or self._panel is None:
                 self._key = key
                 self._panel, self._at = self.panel(surface, waiting, names, show_pin)
@@ -125,7 +126,7 @@ class CompanionOverlay:
 
     def line_text(self, show_pin: bool) -> str:
         phones = _("Phones: {url}").format(url=self.base_url())
-        return _("{phones} · Host PIN {pin}").format(phones=phones, pin=self.pin) if show_pin else phones
+        return _("{phones} · Host PIN {pin}").format(phones=phones, pin=self.current_pin()) if show_pin else phones
 
     def header_line(self, surface: pygame.Surface, show_pin: bool) -> bool:
         """The address (and the PIN while it is needed) on one line in the
@@ -166,9 +167,11 @@ class CompanionOverlay:
             self._banner = (size, out, box.topleft)
         surface.blit(self._banner[1], self._banner[2])
 
-    def panel(self, surface: pygame.Surface, waiting: tuple[tuple[int, str], ...],
+    def panel(self, surface: pygame.Surface, waiting: tuple[int, ...],
               names: Sequence[str] = (), show_pin: bool = True) -> tuple[pygame.Surface, tuple[int, int]]:
-        """The panel for ``surface``'s size, and where it goes (top right of the body)."""
+        """The panel for ``surface``'s size, and where it goes (top right of
+        the body): the address, the PIN while needed, and while seats have
+        no phone one QR code of the seat picker with those seats' names."""
         lay = theme.layout_for(surface)
         body = lay.body
         line = lay.min_text
@@ -176,11 +179,13 @@ class CompanionOverlay:
         width = max(body.width // 4, line * 12)
         lines = [_("Phones: {url}").format(url=self.base_url())]
         if show_pin:
-            lines.append(_("Host PIN {pin}").format(pin=self.pin))
-        code_size = min(width // 2 - lay.pad, body.height // 3)
-        per_row = max(1, width // (code_size + lay.pad))
-        code_rows = -(-len(waiting) // per_row)
-        height = lay.pad * 2 + len(lines) * row_h + code_rows * (code_size + row_h + lay.pad)
+            lines.append(_("Host PIN {pin}").format(pin=self.current_pin()))
+        code_size = min(width - 2 * lay.pad, body.height // 3)
+        free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
+        if waiting and self.join_url is not None:
+            lines.append(_("Scan to join: {names}").format(names=", ".join(free)))
+        code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
+        height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
@@ -189,17 +194,8 @@ class CompanionOverlay:
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
                             align="left", min_size=line // 2)
             y += row_h
-        for n, (seat, url) in enumerate(waiting):
-            row, col = divmod(n, per_row)
-            top = y + row * (code_size + row_h + lay.pad)
-            if top + code_size > box.bottom:
-                break
-            left = lay.pad + col * (code_size + lay.pad)
-            code = self.code(url, code_size)
-            out.blit(code, (left, top))
-            name = names[seat] if seat < len(names) else str(seat + 1)
-            theme.draw_text(out, name, line, theme.FG, pygame.Rect(left, top + code.get_height(), code_size, row_h),
-                            min_size=line // 2)
+        if code is not None:
+            out.blit(code, ((width - code.get_width()) // 2, y))
         if pygame.display.get_surface() is not None:
             out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
         return out, (body.right - width - lay.pad, body.top + lay.pad)

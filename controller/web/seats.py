@@ -1,5 +1,11 @@
 """Who may do what: one secret token per seat, the host's PIN, and the
-addresses phones are given (the same builder makes the QR codes).
+addresses phones are given (the same builder makes the QR code).
+
+A seat's token is its phone's session secret: never on the big screen. The
+screen shows one join address (the seat picker); a phone that takes a free
+seat is handed its token once and keeps it itself. A seat already handed
+out is taken over only with the host's approval (a new token: the old
+phone is dropped).
 
 Tokens come from ``secrets`` and are compared with ``hmac.compare_digest``;
 a log line only ever shows their first characters. Re-issuing a seat makes
@@ -20,6 +26,9 @@ from dataclasses import dataclass, field
 PIN_TRIES = 5
 #: how long an address that ran out of PIN tries waits
 PIN_LOCKOUT_S = 60.0
+#: wrong PINs from all addresses together within PIN_LOCKOUT_S before every login waits: 40 addresses
+#: of 5 tries each would otherwise try 200 PINs a minute (a logged-in host page stays logged in)
+PIN_TRIES_ALL = 20
 
 
 def new_token() -> str:
@@ -49,7 +58,9 @@ class Seats:
         self._lock = threading.Lock()
         self._tokens = [new_token() for _ in range(self.count)]
         self._generation = [0] * self.count
+        self._handed = [False] * self.count  # whether a phone was given the seat's token
         self._pin_misses: dict[str, tuple[int, float]] = {}
+        self._all_misses: list[float] = []  # when each wrong PIN of the last PIN_LOCKOUT_S came, any address
 
     @property
     def capacity(self) -> int:
@@ -65,6 +76,7 @@ class Seats:
             for _seat in range(len(self._tokens), count):
                 self._tokens.append(new_token())
                 self._generation.append(0)
+                self._handed.append(False)
             self.count = count
 
     def token(self, seat: int) -> str:
@@ -84,16 +96,49 @@ class Seats:
             if not 0 <= seat < len(self._tokens):
                 return False
             current = self._tokens[seat]
-        return hmac.compare_digest(current.encode(), token.encode("utf-8", "replace"))
+        ok = hmac.compare_digest(current.encode(), token.encode("utf-8", "replace"))
+        if ok:
+            with self._lock:
+                self._handed[seat] = True
+        return ok
+
+    def free(self, seat: int) -> bool:
+        """No phone was given this seat's token (since its last re-issue)."""
+        with self._lock:
+            return not self._handed[seat]
+
+    def take(self, seat: int) -> str | None:
+        """A free seat's token for the phone that picked it, once; None when
+        the seat is held already (taking it over needs the host)."""
+        with self._lock:
+            if not 0 <= seat < self.count or self._handed[seat]:
+                return None
+            self._handed[seat] = True
+            return self._tokens[seat]
 
     def reissue(self, seat: int) -> str:
+        """A new token: the old one stops working, and the seat is free again."""
         with self._lock:
             self._tokens[seat] = new_token()
             self._generation[seat] += 1
+            self._handed[seat] = False
             return self._tokens[seat]
 
-    def pin_locked(self, address: str) -> bool:
+    def rotate_pin(self) -> str:
+        """A new host PIN; the old one stops working (wrong-PIN counts start again)."""
         with self._lock:
+            self.pin = new_pin()
+            self._pin_misses.clear()
+            self._all_misses.clear()
+            return self.pin
+
+    def pin_locked(self, address: str) -> bool:
+        """True while ``address`` ran out of tries, or all addresses together did."""
+        with self._lock:
+            now = self.clock()
+            self._all_misses = [t for t in self._all_misses if now - t < PIN_LOCKOUT_S]
+            if len(self._all_misses) >= PIN_TRIES_ALL:
+                return True
             misses, since = self._pin_misses.get(address, (0, 0.0))
             if misses >= PIN_TRIES and self.clock() - since < PIN_LOCKOUT_S:
                 return True
@@ -110,14 +155,22 @@ class Seats:
             else:
                 misses, _ = self._pin_misses.get(address, (0, 0.0))
                 self._pin_misses[address] = (misses + 1, self.clock())
+                self._all_misses.append(self.clock())
         return ok
 
 
 def seat_url(base: str, seat: int, token: str) -> str:
-    """What a seat's QR code holds. The token rides in the fragment (after
+    """A seat's own address, for a phone of the box's own (tests, a kiosk
+    tablet), never on the big screen. The token rides in the fragment (after
     ``#``): browsers never send it in requests, so no access log or proxy
-    sees it; the page reads it and sends it over the WebSocket."""
+    sees it; the page stores it, drops it from the address bar and sends it
+    over the WebSocket."""
     return f"{base}/play#seat={seat}&token={token}"
+
+
+def join_url(base: str) -> str:
+    """What the big screen's QR code holds: the seat picker, no secret."""
+    return f"{base}/play"
 
 
 def host_url(base: str) -> str:

@@ -33,8 +33,9 @@ from controller.press import InputNotice, Press
 from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
-from controller.web.seats import Seats, board_url, host_url, seat_url, shown
-from controller.web.views import Publisher, Snapshot, messages, move_key
+from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
+from controller.web.seats import Seats, board_url, host_url, join_url, seat_url, shown
+from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
 from games.i18n import _
 
@@ -44,8 +45,12 @@ log = logging.getLogger("buzzerbox.web")
 WEB_PRECISION_US = 100_000
 #: the largest message a page may send (a move is ~100 bytes)
 MAX_MESSAGE_BYTES = 2048
-#: open WebSockets one address may hold (7 seats + host + board from one laptop fit)
-MAX_SOCKETS_PER_ADDRESS = 12
+#: open WebSockets one address may hold (``Limits.per_address``)
+MAX_SOCKETS_PER_ADDRESS = Limits.per_address
+#: how many connections may wait to be accepted: a burst beyond the connection cap overshoots by no more
+LISTEN_BACKLOG = 32
+#: how deep a message's objects and lists may nest (a held move in a move's args is 4)
+MAX_DEPTH = 6
 #: a move's args: this many keys at most, each a short name, each value a plain scalar
 MAX_ARGS = 8
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
@@ -54,7 +59,8 @@ ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.j
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": ()}
+                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": (),
+                                             "approve": ("seat",), "deny": ("seat",), "rotate_pin": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
@@ -87,17 +93,39 @@ def _static(name: str) -> bytes:
     return resources.files("controller.web").joinpath("static", name).read_bytes()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
 def parse(text: str | bytes) -> dict[str, Any]:
-    """A page's message as a dict with a string ``type``, or Refused."""
+    """A page's message as a dict with a string ``type``, or Refused. Any
+    failure of the parser is a refusal: nesting too deep for it
+    (``RecursionError``), numbers of thousands of digits, NaN, binary."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise Refused(_("message too long: at most {n} bytes").format(n=MAX_MESSAGE_BYTES))
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        data = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(_("nested too deeply: send a flat JSON object")) from None
+    except Exception:  # noqa: BLE001 (ValueError, UnicodeDecodeError, digits limit: all mean "not JSON we take")
         raise Refused(_("not JSON: send one JSON object per message")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise Refused(_('not a message: send an object with a "type"'))
+    if _depth(data) > MAX_DEPTH:
+        raise Refused(_("nested too deeply: send a flat JSON object"))
     return data
+
+
+def _depth(data: object) -> int:
+    """How deep lists and objects nest in ``data`` (walked without recursion:
+    what the parser took, nothing later may recurse into too deeply)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _int(data: Mapping[str, Any], key: str, low: int = 0, high: int = 2**53) -> int:
@@ -160,8 +188,14 @@ class CompanionServer:
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
                  end_game: Callable[[], None] = end_by_escape,
                  on_option: Callable[[str, Any], bool] | None = None,
-                 next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
+                 next_game: Callable[[], Mapping[str, Any]] | None = None,
+                 limits: Limits | None = None) -> None:
         self.box = box
+        self.limits = limits or Limits()
+        #: warnings a stranger can cause, at most a few a minute each
+        self.quiet = QuietLog(log)
+        self._names = own_names() | ({address.lower()} if address else set())
+        self._tcp: asyncio.AbstractServer | None = None
         self.port = port
         self.bind = bind
         self.clock = clock
@@ -182,8 +216,14 @@ class CompanionServer:
         #: so a second host page (a co-host's phone) counts its own taps from 1
         self._host_seq: dict[web.WebSocketResponse, int] = {}
         self._joined = [False] * self.seats.count
+        #: phones on the seat picker (told when a seat is taken or freed)
+        self._pickers: list[web.WebSocketResponse] = []
+        #: seat -> the phone asking to take it over (the host approves or denies on the host page)
+        self._asking: dict[int, web.WebSocketResponse] = {}
         #: until when (``time.monotonic``) the host asked the HDMI screen to show the PIN
         self._pin_until = 0.0
+        #: a host logged in once: from then on the PIN is on the big screen only when a host asks
+        self._host_ever = False
         #: a name the host typed, for whoever keeps names (the menu, the profile's file); runs on the server thread
         self.on_rename = on_rename
         self.end_game = end_game
@@ -203,14 +243,23 @@ class CompanionServer:
     def host_url(self) -> str:
         return host_url(self.base_url)
 
+    def join_url(self) -> str:
+        return join_url(self.base_url)
+
     def board_url(self) -> str:
         return board_url(self.base_url)
 
     def pin_wanted(self) -> bool:
-        """Whether the HDMI screen shows the host PIN now: while no host page
-        is logged in, or for a minute after the host asked (another host
-        joining). Otherwise a player could read it and judge their own answer."""
-        return not self._host_sockets or time.monotonic() < self._pin_until
+        """Whether the HDMI screen shows the host PIN now: until the first
+        host logs in, then only for a minute after a host asked (the host
+        page, or the box's keyboard: ``show_pin``), never because a host's
+        tab closed or its phone slept. Otherwise a player could read it and
+        judge their own answer."""
+        return not self._host_ever or time.monotonic() < self._pin_until
+
+    def show_pin(self) -> None:
+        """The HDMI screen shows the PIN for a minute (a co-host logs in)."""
+        self._pin_until = time.monotonic() + PIN_SHOWN_S
 
     def joined(self) -> list[bool]:
         """Which of this game's seats a phone holds now."""
@@ -289,7 +338,7 @@ class CompanionServer:
             loop.close()
 
     async def _open(self) -> None:
-        app = web.Application(client_max_size=MAX_MESSAGE_BYTES)
+        app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[self._only_own_host])
         app.router.add_get("/ws/seat", self._ws_seat)
         app.router.add_get("/ws/host", self._ws_host)
         app.router.add_get("/ws/board", self._ws_board)
@@ -297,13 +346,43 @@ class CompanionServer:
         for path in PAGES:
             app.router.add_get(path, self._page)
         app.router.add_get("/static/{name}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None)  # an access log would be noise, tokens never reach it anyway
+        # an access log would be noise, tokens never reach it anyway; a connection idle before
+        # its first whole request (silent, or dribbling a header) is closed after header_s
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.limits.header_s)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.port)
-        await site.start()
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_trouble)
+        server = self._runner.server
+        assert server is not None
+        self._tcp = await loop.create_server(
+            capped(server, lambda: len(server.connections), lambda: self.limits.connections, self._turned),
+            self.bind, self.port, backlog=LISTEN_BACKLOG, reuse_address=True)
         if self.port == 0:  # tests: the port the system chose
-            self.port = int(self._runner.addresses[0][1])
-        self._watcher = asyncio.get_running_loop().create_task(self._watch_next_game())
+            self.port = int(self._tcp.sockets[0].getsockname()[1])
+        self._watcher = loop.create_task(self._watch_next_game())
+
+    def _turned(self) -> None:
+        self.quiet.warning("connections", "companion: %d connections open; closed another",
+                           self.limits.connections)
+
+    def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's own complaints (accept() out of descriptors, a
+        socket reset mid-write): one short line each, never a traceback flood."""
+        exc = context.get("exception")
+        self.quiet.warning("loop", "companion: %s%s", context.get("message", "trouble"),
+                           f" ({exc.__class__.__name__}: {exc})" if exc is not None else "")
+
+    @web.middleware
+    async def _only_own_host(self, request: web.Request,
+                             handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        """Every request must name the box in ``Host``: a page of another
+        site whose name was rebound to the box's address names itself."""
+        peer = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        if not host_allowed(request.headers.get("Host"), peer[0] if peer else None, self._names):
+            self.quiet.warning("host", "companion: refused a request for Host %r", request.headers.get("Host", "")[:60])
+            return web.Response(status=421, text=_("This box answers only to its own address."))
+        response: web.StreamResponse = await handler(request)
+        return response
 
     async def _watch_next_game(self) -> None:
         """Between the menu's games nothing publishes; the host changing the
@@ -322,14 +401,34 @@ class CompanionServer:
                 with self.box.lock:
                     self.publisher.publish()
 
+    def _ended_text(self) -> str:
+        """The last word to every page when the server stops: the game is
+        over, thanks, and the final scores (public: what the strip showed)."""
+        try:
+            players = json.loads(self.publisher.latest.host).get("players") or []
+        except (ValueError, AttributeError):
+            players = []
+        return json.dumps({"type": "ended", "players": [{"name": p.get("name"), "score": p.get("score")}
+                                                        for p in players if isinstance(p, dict)]})
+
     async def _shutdown(self) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
-        for ws in [*self._host_sockets, *self._board_sockets, *(w for group in self._seat_sockets.values() for w in group)]:
+        ended = self._ended_text()
+        everyone = [*self._host_sockets, *self._board_sockets, *self._pickers,
+                    *(w for group in self._seat_sockets.values() for w in group)]
+        for ws in everyone:
+            with contextlib.suppress(Exception):  # a phone that does not answer is not waited for
+                await asyncio.wait_for(self._send(ws, ended), 1.0)
+        for ws in everyone:
             with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
                 await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+        if self._tcp is not None:
+            self._tcp.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._tcp is not None:
+            await self._tcp.wait_closed()
 
     # -- pages ----------------------------------------------------------------------------
     @staticmethod
@@ -358,9 +457,14 @@ class CompanionServer:
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return web.Response(status=403, text=_("WebSockets only from the box's own pages"))
-        if self._per_address[address] >= MAX_SOCKETS_PER_ADDRESS:
-            log.warning("companion: %s has %d connections open; refused another", address, MAX_SOCKETS_PER_ADDRESS)
+        if self._per_address[address] >= self.limits.per_address:
+            self.quiet.warning("sockets", "companion: %s has %d connections open; refused another", address,
+                               self.limits.per_address)
             return web.Response(status=429, text=_("too many connections from this address"))
+        if sum(self._per_address.values()) >= self.limits.sockets:
+            self.quiet.warning("sockets", "companion: %d sockets open; refused another from %s",
+                               self.limits.sockets, address)
+            return web.Response(status=503, text=_("too many connections: try again in a minute"))
         ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE_BYTES, heartbeat=20)
         await ws.prepare(request)
         self._per_address[address] += 1
@@ -375,6 +479,21 @@ class CompanionServer:
         self.refusals += 1
         if not ws.closed:
             await ws.send_str(json.dumps({"type": "refused", "why": why}))
+
+    def _hello_deadline(self, ws: web.WebSocketResponse) -> asyncio.TimerHandle:
+        """Close ``ws`` unless it says hello in time (the handle is cancelled
+        when it does): a socket held open in silence only takes a place."""
+        def close() -> None:
+            if not ws.closed:
+                asyncio.ensure_future(ws.close(code=CLOSE_NO_HELLO, message=b"no hello in time"))
+        return asyncio.get_running_loop().call_later(self.limits.hello_s, close)
+
+    async def _trouble(self, ws: web.WebSocketResponse, exc: Exception) -> None:
+        """A message that broke its handler: one log line and one refusal;
+        the socket and the game go on."""
+        self.quiet.warning("trouble", "companion: a message could not be handled: %s: %s",
+                           exc.__class__.__name__, str(exc)[:120])
+        await self._refuse(ws, _("could not handle that message: nothing done"))
 
     async def _messages_of(self, ws: web.WebSocketResponse) -> Any:
         """Each text message, parsed; refusals answered here. Oversized frames
@@ -410,11 +529,18 @@ class CompanionServer:
         ws, address = opened
         seat: int | None = None
         generation = -1
+        deadline = self._hello_deadline(ws)
         try:
             async for data in self._messages_of(ws):
                 try:
                     if seat is None:
+                        if await self._pick(ws, data):
+                            deadline.cancel()  # a person is choosing a seat
+                            continue
                         seat, generation = await self._seat_hello(ws, data, address)
+                        deadline.cancel()
+                        if ws in self._pickers:
+                            self._pickers.remove(ws)
                         continue
                     if self.seats.generation(seat) != generation:
                         break  # re-issued meanwhile: the old code stops at once
@@ -424,7 +550,16 @@ class CompanionServer:
                     await self._refuse(ws, str(exc))
                     if seat is None and data.get("type") == "hello":
                         await ws.close(code=CLOSE_REFUSED, message=b"bad token")
+                except Exception as exc:  # noqa: BLE001 (one line and a refusal, never a traceback)
+                    await self._trouble(ws, exc)
         finally:
+            deadline.cancel()
+            if ws in self._pickers:
+                self._pickers.remove(ws)
+            for asked, asker in list(self._asking.items()):
+                if asker is ws:
+                    del self._asking[asked]
+                    self._push_seats()
             if seat is not None:
                 sockets = self._seat_sockets.get(seat, [])
                 if ws in sockets:
@@ -434,14 +569,45 @@ class CompanionServer:
             self._closed(address)
         return ws
 
+    def _picker_text(self) -> str:
+        names = self.box.station_names
+        return json.dumps({"type": "pick", "seats": [
+            {"seat": i, "name": names[i] if i < len(names) else str(i + 1), "free": self.seats.free(i),
+             "joined": self._joined[i]} for i in range(self.seats.count)]})
+
+    async def _pick(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> bool:
+        """The seat picker (before a phone has a seat): the list of seats, a
+        free seat taken (its token handed to this phone, once), or a held
+        one asked for (the host decides). False for any other message."""
+        if data["type"] == "seats":
+            _only(data)
+            if ws not in self._pickers:
+                self._pickers.append(ws)
+            await ws.send_str(self._picker_text())
+            return True
+        if data["type"] != "take":
+            return False
+        _only(data, "seat")
+        seat = _int(data, "seat", 0, self.seats.count - 1)
+        token = self.seats.take(seat)
+        if token is not None:
+            log.info("companion: seat %d taken on the picker", seat + 1)
+            await ws.send_str(json.dumps({"type": "granted", "seat": seat, "token": token}))
+        else:
+            self._asking[seat] = ws  # the newest asker: one request per seat on the host page
+            await ws.send_str(json.dumps({"type": "asked", "seat": seat}))
+            log.info("companion: a phone asks to take over seat %d", seat + 1)
+        self._push_seats()
+        return True
+
     async def _seat_hello(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str) -> tuple[int, int]:
         if data["type"] != "hello":
             raise Refused(_("say hello with your seat and token first"))
         _only(data, "seat", "token")
         seat, token = data.get("seat"), data.get("token")
         if not self.seats.check(seat, token):
-            log.warning("companion: %s gave a wrong token %s for seat %r", address,
-                        shown(token) if isinstance(token, str) else "(none)", seat)
+            self.quiet.warning("token", "companion: %s gave a wrong token %s for seat %r", address,
+                               shown(token) if isinstance(token, str) else "(none)", str(seat)[:20])
             raise Refused(messages()["bad_token"])
         assert isinstance(seat, int)
         generation = self.seats.generation(seat)
@@ -467,6 +633,8 @@ class CompanionServer:
         seq = _int(data, "seq", 1)
         if seq <= self._last_seq.get(seat, 0):
             raise Refused(_("already received (a repeated message): nothing done"))
+        if kind in station_kinds(self.box.spec):
+            raise Refused(_("that is your station's button: press it there"))
         snap = self.publisher.latest
         offered = snap.offered[seat] if seat < len(snap.offered) and self.publisher.live else frozenset()
         if move_key(kind, args) not in offered:
@@ -480,17 +648,23 @@ class CompanionServer:
             return opened
         ws, address = opened
         authorised = False
+        deadline = self._hello_deadline(ws)
         try:
             async for data in self._messages_of(ws):
                 try:
                     if not authorised:
                         authorised = await self._host_hello(ws, data, address)
+                        if authorised:
+                            deadline.cancel()
                         continue
                     await self._host_message(ws, data)
                     await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
                 except Refused as exc:
                     await self._refuse(ws, str(exc))
+                except Exception as exc:  # noqa: BLE001 (one line and a refusal, never a traceback)
+                    await self._trouble(ws, exc)
         finally:
+            deadline.cancel()
             if ws in self._host_sockets:
                 self._host_sockets.remove(ws)
             self._host_seq.pop(ws, None)
@@ -504,9 +678,13 @@ class CompanionServer:
         if self.seats.pin_locked(address):
             raise Refused(messages()["pin_locked"])
         if not self.seats.check_pin(address, data.get("pin")):
-            log.warning("companion: wrong host PIN from %s", address)
+            self.quiet.warning("pin", "companion: wrong host PIN from %s", address)
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
+        self._host_ever = True
+        notice = json.dumps({"type": "notice", "what": "second_host", "address": address})
+        for other in self._host_sockets:  # a second host is never silent: each page already in is told
+            await self._send(other, notice)
         self._host_sockets.append(ws)
         self._host_seq[ws] = 0
         await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
@@ -532,7 +710,11 @@ class CompanionServer:
         elif kind == "option":
             self._option(data.get("key"), data.get("value"))
         elif kind == "show_pin":
-            self._pin_until = time.monotonic() + PIN_SHOWN_S
+            self.show_pin()
+        elif kind == "rotate_pin":
+            await self._rotate_pin(ws)
+        elif kind in ("approve", "deny"):
+            await self._decide_takeover(_int(data, "seat", 0, self.seats.count - 1), kind == "approve")
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq[ws] = seq
@@ -584,6 +766,36 @@ class CompanionServer:
         with self.box.lock:  # the page hears the new choice now, not at the next event
             self.publisher.publish()
 
+    async def _rotate_pin(self, keeper: web.WebSocketResponse) -> None:
+        """A new PIN (the old one was seen): every other host page is logged
+        out (it must be given the new one); the host who asked is told it."""
+        self.seats.rotate_pin()
+        self._pin_until = 0.0
+        log.info("companion: the host PIN was changed; other host pages are logged out")
+        await self._send(keeper, json.dumps({"type": "pin", "pin": self.seats.pin}))
+        for other in [w for w in self._host_sockets if w is not keeper]:
+            self._host_sockets.remove(other)
+            await self._refuse(other, messages()["pin_changed"])
+            with contextlib.suppress(Exception):
+                await other.close(code=CLOSE_REFUSED, message=b"the PIN was changed")
+
+    async def _decide_takeover(self, seat: int, approved: bool) -> None:
+        """The host's answer to a phone asking for a held seat: approved, the
+        seat gets a new token (the phone holding it is dropped and shows
+        nothing more) handed to the asker; denied, the asker is told."""
+        asker = self._asking.pop(seat, None)
+        if asker is None or asker.closed:
+            self._push_seats()
+            raise Refused(_("nobody is asking for that seat now"))
+        if not approved:
+            await self._send(asker, json.dumps({"type": "denied", "seat": seat}))
+            self._push_seats()
+            return
+        await self._reissue(seat)
+        token = self.seats.take(seat)
+        log.info("companion: the host gave seat %d to another phone", seat + 1)
+        await self._send(asker, json.dumps({"type": "granted", "seat": seat, "token": token}))
+
     async def _reissue(self, seat: int) -> None:
         token = self.seats.reissue(seat)
         self._last_seq.pop(seat, None)
@@ -596,12 +808,16 @@ class CompanionServer:
 
     # -- pushing the loop's snapshots ---------------------------------------------------
     def _seats_text(self) -> str:
-        return json.dumps({"type": "seats", "joined": self.joined()})
+        return json.dumps({"type": "seats", "joined": self.joined(), "asking": sorted(self._asking)})
 
     def _push_seats(self) -> None:
         text = self._seats_text()
         for ws in self._host_sockets:
             asyncio.ensure_future(self._send(ws, text))
+        if self._pickers:
+            picker = self._picker_text()
+            for ws in self._pickers:
+                asyncio.ensure_future(self._send(ws, picker))
 
     def _push(self, snap: Snapshot) -> None:
         for ws in self._board_sockets:

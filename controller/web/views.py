@@ -57,7 +57,22 @@ def messages() -> dict[str, str]:
         "board_title": _("Scoreboard"),
         "connecting": _("Connecting to the box…"),
         "reconnecting": _("Connection lost: reconnecting…"),
-        "no_seat": _("This link has no seat: scan your seat's QR code on the big screen."),
+        "pick_title": _("Choose your seat"),
+        "second_host": _("Another host page just logged in (from {address}). If that is not a co-host, change the PIN."),
+        "rotate_pin": _("Change the PIN"),
+        "rotate_confirm": _("Change the PIN now? Other host pages are logged out. Tap again."),
+        "new_pin": _("The new PIN is {pin}: only you see it here."),
+        "pin_changed": _("The host changed the PIN: enter the new one."),
+        "pick_note": _("Tap your seat. A seat another phone holds goes to you only when the host agrees."),
+        "pick_free": _("free"),
+        "pick_held": _("held: ask the host"),
+        "pick_yours": _("yours: tap to rejoin"),
+        "pick_asked": _("Asked the host: wait until they agree on the host page."),
+        "pick_denied": _("The host kept that seat where it is: choose another."),
+        "lost_seat": _("This phone no longer holds the seat: choose a seat again."),
+        "takeover": _("A phone asks for {name}'s seat"),
+        "approve": _("Give it"),
+        "deny": _("Keep it"),
         "refused": _("The box refused"),
         "bad_token": _("This seat's code is no longer valid: scan the QR code on the big screen again."),
         "no_moves": _("Nothing to do right now: wait for your turn."),
@@ -74,6 +89,11 @@ def messages() -> dict[str, str]:
         "not_joined": _("not joined"),
         "score": _("Score"),
         "first": _("First"),
+        "first_by": _("ahead by {time}"),
+        "first_alone": _("the only bell"),
+        "reaction": _("reaction {time}"),
+        "thanks": _("Game over: thank you for playing!"),
+        "final_scores": _("Final scores"),
         "by": _("by"),
         "phase": _("Phase"),
         "over": _("Game over"),
@@ -118,9 +138,18 @@ def has_seats(engine: Any) -> bool:
 _TAKES_A_SEAT: dict[type, bool] = {}
 
 
-def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
-    """The concrete moves a seat may make now, as ``{"kind", "args"[, "preview"]}``;
-    None for a game played on the buttons only (no ``legal_moves``).
+def station_kinds(spec: GameSpec) -> frozenset[str]:
+    """The actions a station's buttons stand for (Fiki Miki's ring,
+    Pictomania's done, Piepmatz's confirm): the bell stays on the stations,
+    so no phone is offered them or may send them. A phone on Wi-Fi is no
+    stopwatch, and a station is how the box knows who pressed."""
+    return frozenset(bound[0] for bound in spec.buttons.bindings.values() if bound is not None)
+
+
+def moves_of(engine: Any, seat: int, barred: frozenset[str] = frozenset()) -> list[dict[str, Any]] | None:
+    """The concrete moves a seat may make now, as ``{"kind", "args"[, "preview"]}``,
+    without those of a ``barred`` kind (``station_kinds``); None for a game
+    played on the buttons only (no ``legal_moves``).
 
     Engines give ``legal_moves(seat)`` as objects with ``to_json()`` or as
     mappings; either way the page gets plain JSON and sends one back."""
@@ -129,6 +158,8 @@ def moves_of(engine: Any, seat: int) -> list[dict[str, Any]] | None:
     out = []
     for move in engine.legal_moves(seat):
         data = move.to_json() if hasattr(move, "to_json") else dict(move)
+        if str(data["kind"]) in barred:
+            continue
         entry: dict[str, Any] = {"kind": str(data["kind"]), "args": dict(data.get("args") or {})}
         if data.get("preview"):
             entry["preview"] = data["preview"]
@@ -209,6 +240,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._version = 0
         self._recent: list[dict[str, Any]] = []
+        self._bells: list[tuple[int, int]] = []  # (seat, t_us) of the latest bells
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
@@ -226,7 +258,7 @@ class Publisher:
         with box.lock:
             self.box, self.live = box, True
             self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
-            self._recent, self._rejected = [], {}
+            self._recent, self._rejected, self._bells = [], {}, []
             return self.publish()
 
     def detach(self) -> Snapshot:
@@ -252,13 +284,28 @@ class Publisher:
         for e in events:
             if box.spec.logs(e.kind):  # only what the log says in public
                 self._recent.append({"kind": e.kind, "t_us": e.t_us, "player": e.player})
+            if e.kind == "buzz" and e.player is not None:  # a bell: when it rang is public (the host's big "first")
+                self._bells.append((e.player, e.t_us))
         del self._recent[:-RECENT_EVENTS]
+        del self._bells[:-RECENT_EVENTS]
         snap = self.build()
         with self._lock:
             self._latest = snap
         for listener in list(self.listeners):
             listener(snap)
         return snap
+
+    def first_press(self, view: Mapping[str, Any], margins: Mapping[Any, Any],
+                    players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """The question's first bell for the host page, big: who, by how much
+        ahead of the second, and how long after arming (the reaction time)."""
+        seat = fastest_press(margins)
+        if seat is None or not 0 <= seat < len(players):
+            return None
+        armed = view.get("armed_at_us")
+        rang = [t for s, t in self._bells if s == seat and isinstance(armed, int) and t >= armed]
+        return {"seat": seat, "name": players[seat]["name"], "lead_us": _lead_us(margins),
+                "reaction_us": min(rang) - armed if rang and isinstance(armed, int) else None}
 
     def strip_as_shown(self, view: View, strip: Strip) -> Strip:
         """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
@@ -291,8 +338,9 @@ class Publisher:
         buttons = host_buttons(box) if playing and not box.host_paused else []
         seat_texts, offered = [], []
         uses_seats = has_seats(engine)
+        barred = station_kinds(spec)
         for seat in range(box.settings.players):
-            moves = moves_of(engine, seat) if uses_seats else None
+            moves = moves_of(engine, seat, barred) if uses_seats else None
             private = engine.private_view(seat) if uses_seats else {}
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
@@ -302,7 +350,7 @@ class Publisher:
                                           "panel": None if panel is None else panel.to_json(),
                                           "rejected": self._rejected.get(seat)}, default=str))
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
-                           | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel)})
+                           | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel) if m.kind not in barred})
         adjust = playing and HOST_ADJUST in engine.legal_actions(None)
         next_game = None if self.next_game is None else self.next_game()
         self.next_shown = json.dumps(next_game, default=str)
@@ -310,13 +358,20 @@ class Publisher:
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
-                "next": next_game, "cue": host_cue(engine, uses_seats)}
+                "next": next_game, "cue": host_cue(engine, uses_seats),
+                "first_press": self.first_press(view, margins, players)}
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def _lead_us(margins: Mapping[Any, Any]) -> int | None:
+    """By how much the first bell beat the second (None with one bell)."""
+    behind = sorted(int(v) for v in margins.values())
+    return behind[1] - behind[0] if len(behind) > 1 else None
 
 
 def fastest_press(margins: Mapping[Any, Any]) -> int | None:

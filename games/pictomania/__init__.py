@@ -93,10 +93,10 @@ SPEC = PictomaniaSpec(
     host_labels={START: N_("Start drawing"), REVEAL: N_("Reveal"), NEXT: N_("Next round")},
     phase_labels={"cards": N_("Word cards"), "drawing": N_("Drawing"), "review": N_("Review"),
                   "revealed": N_("Guesses revealed")},
+    # not "admitted": who said they drew the wrong word is private until the reveal (the scoreboard's events)
     logged_events={
         "bonus": N_("{player} won a bonus"), "reveal": N_("the guesses are revealed"),
-        "admitted": N_("{player} drew the wrong word"), "swapped": N_("a word card was swapped"),
-        "bell": N_("{player} rang the bell"),
+        "swapped": N_("a word card was swapped"), "bell": N_("{player} rang the bell"),
     },
     event_sounds={"bell": "bell", "bonus": "tick"},
     status_lights={"drawing": "off", "guessing": "off", "ringing": "blink", "done": "on", "waiting": "off"},

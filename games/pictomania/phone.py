@@ -1,6 +1,7 @@
 """Pictomania's phone page: your secret (letter, number, word), a guess pad
-for each other player, your guesses so far, and "done" (the station's bell
-takes the highest bonus token left; the phone may take a lower one or none).
+for each other player and your guesses so far. "Done" is the station's bell
+only (it takes the highest bonus token left): the bell stays on the stations,
+so no phone can finish for a seat or enter its race.
 
 Built from ``PhoneTable`` only (the public view never holds a secret before
 the reveal; the private view is this seat's own): nothing of another seat
@@ -24,7 +25,7 @@ from games.panels import (
     PhoneTable,
     Widget,
 )
-from games.pictomania.engine import ADMIT, DONE, DRAWN, GUESS, NUMBERS
+from games.pictomania.engine import ADMIT, DRAWN, GUESS, NUMBERS
 
 
 def _status_note(t: PhoneTable) -> Note:
@@ -64,20 +65,6 @@ def _guess_pad(t: PhoneTable) -> GuessPad:
     return GuessPad(_("Guess the others' words"), tuple(rows))
 
 
-def _done_buttons(t: PhoneTable) -> Buttons | None:
-    left = sorted({int(v) for v in t.public.get("bonus_left") or ()}, reverse=True)
-    buttons = []
-    if t.has(DONE):
-        detail = _("the highest token left: {n}").format(n=left[0]) if left else _("no token left")
-        buttons.append(PanelButton(_("Done"), PanelMove(DONE), detail))
-    for m in t.moves:
-        token = (m.get("args") or {}).get("token")
-        if m.get("kind") == DONE and isinstance(token, int):
-            label = _("Done: take {n} instead").format(n=token) if token else _("Done: take no token")
-            buttons.append(PanelButton(label, PanelMove(DONE, {"token": token}), style="quiet"))
-    return Buttons(_("When you are done (or ring your bell)"), tuple(buttons)) if buttons else None
-
-
 def panel(t: PhoneTable) -> PhonePanel:
     """One seat's Pictomania page."""
     view = t.public
@@ -94,9 +81,6 @@ def panel(t: PhoneTable) -> PhonePanel:
     guesses = tuple((t.name(int(g["drawer"])), str(g["number"])) for g in t.private.get("guesses") or ())
     if guesses:
         widgets.append(Facts(_("Your guesses so far"), guesses))
-    done = _done_buttons(t)
-    if done is not None:
-        widgets.append(done)
     side = []
     if t.has(DRAWN):
         side.append(PanelButton(_("I finished drawing"), PanelMove(DRAWN), style="quiet"))

@@ -92,6 +92,28 @@ def _card_actions(t: PhoneTable, bird: Mapping[str, Any], names: Mapping[str, st
     return tuple(out)
 
 
+def _held_words(t: PhoneTable, move: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The move held for the station in words ("Robin 5 behind perch 2"):
+    the player presses the button knowing what it plays."""
+    kind, args = str(move.get("kind")), dict(move.get("args") or {})
+    seen = dict(names)
+    for b in t.public.get("offer") or ():
+        seen.setdefault(str(b["id"]), bird_label(b))
+    for collection in t.public.get("collections") or ():
+        for b in collection:
+            seen.setdefault(str(b["id"]), bird_label(b))
+    bird = seen.get(str(args.get("card")), str(args.get("card", "")))
+    if kind == "play":
+        return _("{bird} behind perch {n}").format(bird=bird, n=int(args.get("perch", 0)) + 1)
+    if kind == "lay":
+        return _("lay {bird} into your collection").format(bird=bird)
+    if kind == "take":
+        return _("take {bird}").format(bird=bird)
+    if kind == "crow":
+        return _("give up {bird}").format(bird=bird)
+    return " + ".join(seen.get(str(c), str(c)) for c in args.get("cards") or ())
+
+
 def panel(t: PhoneTable) -> PhonePanel:
     """One seat's Piepmatz page."""
     view = t.public
@@ -101,10 +123,11 @@ def panel(t: PhoneTable) -> PhonePanel:
                                      _("Your score: {n}").format(n=scores[t.seat]) if t.seat < len(scores) else "")]
     widgets.append(_turn_note(t))
     proposed = t.private.get("proposed")
-    if isinstance(proposed, Mapping):
-        widgets.append(Note(_("Held: press your station's button to play it, or choose again"), "turn"))
     hand = list(t.private.get("hand") or ())
     names = {str(b["id"]): bird_label(b) for b in hand}
+    if isinstance(proposed, Mapping):
+        widgets.append(Note(_("Held: {move}. Press your station's button to play it, or choose again").format(
+            move=_held_words(t, proposed, names)), "turn"))
     cards = []
     for bird in hand:
         actions = _card_actions(t, bird, names)

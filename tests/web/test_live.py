@@ -23,6 +23,7 @@ from controller.timeline import box_now_us
 from controller.web.overlay import CompanionOverlay, qr_surface
 from controller.web.server import CompanionServer
 from games import registry
+from games.toolkit import theme
 
 
 @pytest.fixture(autouse=True)
@@ -83,15 +84,16 @@ def test_phone_moves_are_journaled_and_replay_to_the_same_game(tmp_path: Path) -
     assert replayed.engine.private_view(0) == box.engine.private_view(0)
 
 
-def test_the_overlay_shows_a_qr_code_for_each_seat_not_yet_held(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_overlay_shows_one_join_code_while_a_seat_has_no_phone_and_never_a_token(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
     surface = pygame.Surface((1280, 720))
     joined = [False, False, False]
-    urls = [f"http://10.0.0.2:8080/play#seat={i}&token=t{i}" for i in range(3)]
-    overlay = CompanionOverlay(lambda: "http://10.0.0.2:8080", "123456", lambda: urls, lambda: joined,
-                               ["Ann", "Bob", "Cy"])
+    overlay = CompanionOverlay(lambda: "http://10.0.0.2:8080", "123456", lambda: "http://10.0.0.2:8080/play",
+                               lambda: joined, ["Ann", "Bob", "Cy"])
+    monkeypatch.setattr(theme, "DRAWN", [])
 
     def codes_drawn() -> int:
         surface.fill((20, 20, 20))
@@ -99,12 +101,14 @@ def test_the_overlay_shows_a_qr_code_for_each_seat_not_yet_held(monkeypatch: pyt
         white = pygame.mask.from_threshold(surface, (255, 255, 255), (1, 1, 1, 255))
         return sum(1 for r in white.get_bounding_rects() if r.width > 80 and r.height > 80 and r.width == r.height)
 
-    assert codes_drawn() == 3
+    assert codes_drawn() == 1
+    assert any("Ann, Bob, Cy" in shown for shown, *_rest in theme.DRAWN or [])
     joined[1] = True
-    assert codes_drawn() == 2
+    assert codes_drawn() == 1
+    assert any("Ann, Cy" in shown for shown, *_rest in theme.DRAWN or [])
     joined[:] = [True, True, True]
     assert codes_drawn() == 0
     no_seats = CompanionOverlay(lambda: "http://10.0.0.2:8080", "123456", None, lambda: joined, [])
     surface.fill((20, 20, 20))
     no_seats(surface)  # quiz: address and PIN only
-    assert qr_surface(urls[0], 120).get_width() <= 120
+    assert qr_surface("http://10.0.0.2:8080/play", 120).get_width() <= 120

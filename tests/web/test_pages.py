@@ -1,5 +1,7 @@
-"""The companion pages in a real (headless) Chromium: phones join by the URLs
-their seats' QR codes hold, see only their own hand and play it; the HDMI
+"""The companion pages in a real (headless) Chromium: phones join by the one
+QR code the HDMI screen shows (the seat picker), keep their seat with a
+secret of their own, see only their own hand and play it; a held seat
+changes phone only with the host's approval; the HDMI
 scene follows; the host page arms and judges a quiz question behind its PIN;
 the scoreboard follows."""
 
@@ -28,25 +30,39 @@ def chips(page: Any) -> list[int]:
     return [int(t) for t in page.locator("#private .chip").all_inner_texts()]
 
 
-def test_two_seats_join_by_their_qr_codes_see_only_their_own_hand_and_play(served: Any, phone: Any) -> None:
+def test_two_phones_join_by_the_one_qr_code_pick_their_seats_see_only_their_own_hand_and_play(
+        served: Any, phone: Any) -> None:
     s: Served = served("hands", 2)
     overlay = s.game.presenter.scene.overlays[0]
     assert isinstance(overlay, CompanionOverlay)
-    urls = list(overlay.seat_urls())  # what the HDMI screen's QR codes hold
-    assert urls == [s.server.seat_url(0), s.server.seat_url(1)]
-    assert qr_matrix(urls[0]) != qr_matrix(urls[1])
+    assert overlay.join_url is not None
+    url = overlay.join_url()  # what the HDMI screen's one QR code holds: the picker, no seat's secret
+    assert url == f"{s.server.base_url}/play"
+    assert all(s.server.seats.token(i) not in url for i in range(2))
+    assert qr_matrix(url) == qr_matrix(s.server.join_url())
     hands = [list(s.box.engine.hands[0]), list(s.box.engine.hands[1])]
 
     a, b = phone(), phone()
-    a.goto(urls[0])
-    b.goto(urls[1])
-    a.wait_for_selector("#private .chip")
-    b.wait_for_selector("#private .chip")
+    for page, seat in ((a, 0), (b, 1)):
+        page.goto(url)
+        page.locator(f".pick button[data-seat='{seat}']").click()
+        page.wait_for_selector("#private .chip")
+        assert "token" not in page.url and "#" not in page.url  # the secret is kept by the page, never shown
     assert chips(a) == hands[0] and chips(b) == hands[1]
     for card in hands[1]:  # seat 1's cards appear nowhere on seat 0's phone
         assert str(card) not in a.inner_text("body")
     assert b.locator("#moves button").count() == 0  # not seat 1's turn
     s.wait(lambda: s.server.joined() == [True, True])
+    a.reload()  # a reload keeps the seat with the tab's kept secret
+    a.wait_for_selector("#private .chip")
+    assert chips(a) == hands[0]
+    a.close()  # the tab is gone (the phone's browser closed it); the player scans again
+    a = a.context.new_page()
+    a.goto(url)
+    expect(a.locator(".pick button[data-seat='0']")).to_contain_text("yours")
+    a.locator(".pick button[data-seat='0']").click()  # this phone's own seat back, no host needed
+    a.wait_for_selector("#private .chip")
+    assert chips(a) == hands[0]
 
     a.locator("#moves button").first.click()
     played = hands[0][0]
@@ -58,11 +74,40 @@ def test_two_seats_join_by_their_qr_codes_see_only_their_own_hand_and_play(serve
     assert chips(a) == hands[0][1:]
     a.screenshot(path=str(SCREENS / "companion-player.png"))
 
-    b.locator("#moves button").last.click()
-    s.wait(lambda: s.box.engine.played == [played, hands[1][-1]])
-    assert s.box.engine.scores == [played, hands[1][-1]]
-    s.stop()
-    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "companion-hdmi-seats.png"), (1280, 720))
+
+def test_taking_over_a_held_seat_needs_the_host_and_the_old_phone_shows_nothing_of_the_hand(
+        served: Any, phone: Any) -> None:
+    s: Served = served("hands", 2)
+    hand = list(s.box.engine.hands[0])
+    owner, thief, host = phone(), phone(), phone()
+    owner.goto(s.server.join_url())
+    owner.locator(".pick button[data-seat='0']").click()
+    owner.wait_for_selector("#private .chip")
+    thief.goto(s.server.join_url())
+    expect(thief.locator(".pick button[data-seat='0']")).to_contain_text("ask the host")
+    thief.screenshot(path=str(SCREENS / "companion-picker.png"))
+    thief.locator(".pick button[data-seat='0']").click()
+    expect(thief.locator("#status")).to_contain_text("Asked the host")
+    assert not thief.locator("#private .chip").count()  # nothing until the host agrees
+    host.goto(s.server.host_url())
+    host.fill("#pin", s.server.seats.pin)
+    host.locator("#enter").click()
+    expect(host.locator(".takeover")).to_contain_text("Player 1")
+    host.screenshot(path=str(SCREENS / "companion-host-takeover.png"), full_page=True)
+    host.locator(".takeover button.deny").click()
+    expect(thief.locator("#status")).to_contain_text("kept that seat")
+    assert chips(owner) == hand
+    thief.locator(".pick button[data-seat='0']").click()  # asks again; this time the host gives it
+    expect(host.locator(".takeover")).to_have_count(1)
+    host.locator(".takeover button.approve").click()
+    thief.wait_for_selector("#private .chip")
+    assert chips(thief) == hand
+    expect(owner.locator("#status")).to_contain_text("no longer holds the seat")
+    expect(owner.locator("#private .chip")).to_have_count(0)  # nothing of the hand stays
+    for card in hand:
+        assert str(card) not in owner.inner_text("main")
+    expect(owner.locator(".pick button")).to_have_count(2)  # back on the picker
+    owner.screenshot(path=str(SCREENS / "companion-lost-seat.png"))
 
 
 def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follows(served: Any, phone: Any) -> None:
@@ -90,14 +135,23 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     host.click("button[data-action='arm']")
     s.wait(lambda: s.box.engine.public_view()["phase"] == "armed")
 
-    s.box.press(Press(1, "bell", box_now_us()))  # station 2 rings its bell
+    rang = box_now_us()
+    s.box.press(Press(1, "bell", rang))  # station 2 rings its bell
+    s.box.press(Press(2, "bell", rang + 40_000))  # station 3, 40 ms later
     s.wait(lambda: s.box.engine.public_view()["phase"] == "answering")
     host.wait_for_selector("button[data-action='correct']")
+    # the first bell, big on the host page: who, by how much, and the reaction time from arming
+    armed = s.box.engine.public_view()["armed_at_us"]
+    bell = next(e for e in s.box.event_log if e.kind == "buzz" and e.player == 1)
+    expect(host.locator("#first .name")).to_have_text("Player 2")
+    expect(host.locator("#first .margin")).to_have_text("ahead by 0.040 s")
+    expect(host.locator("#first .reaction")).to_have_text(f"reaction {(bell.t_us - armed) / 1e6:.3f} s")
+    assert float(host.locator("#first .name").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 36
     expect(host.locator("#buttons button[data-action='arm']")).to_have_count(0)  # armed already
     board.wait_for_selector("tr.first[data-seat='1']")
     host.screenshot(path=str(SCREENS / "companion-host.png"))
     host.click("button[data-action='correct']")
-    s.wait(lambda: s.box.engine.public_view()["scores"] == [0, 1, 0])
+    s.wait(lambda: s.box.engine.public_view()["scores"][1] == 1)
     expect(board.locator("tr[data-seat='1'] td.score")).to_have_text("1")
     expect(host.locator("#phase")).to_have_text("Round over")
     board.screenshot(path=str(SCREENS / "companion-board.png"))

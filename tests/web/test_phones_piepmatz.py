@@ -60,6 +60,13 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
     shown = pages[0].locator(".w-hand .card").evaluate_all("cards => cards.map(c => getComputedStyle(c).backgroundColor)")
     assert shown == ["rgb({}, {}, {})".format(*SPECIES_COLORS[k]) for k in species]
 
+    # a card that cannot be played now is plainly apart: faded, grey and dashed (not its turn: all four)
+    dim = pages[1].locator(".w-hand .card:disabled")
+    expect(dim).to_have_count(4)
+    look = dim.first.evaluate("c => { const s = getComputedStyle(c); return [s.opacity, s.filter, s.borderTopStyle]; }")
+    assert float(look[0]) <= 0.35 and "grayscale" in look[1] and look[2] == "dashed"
+    pages[1].screenshot(path=str(SCREENS / "phone-piepmatz-waiting.png"))
+
     # one phone passed round: the switch on, a tap only holds the move; the seat's station bell plays it
     first = pages[0]
     first.locator("#hold-box").check()
@@ -67,6 +74,12 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
     first.locator(".card-actions button").first.click()
     s.wait(lambda: engine.public_view()["awaiting_confirm"] == [0])
     expect(first.locator(".w-note.tone-turn", has_text="Held")).to_be_visible()
+    held = engine.proposed[0]
+    bird = next(b for b in engine.hands[0] if b.id == held.args["card"])
+    from games.piepmatz.phone import bird_label
+
+    expect(first.locator(".w-note.tone-turn", has_text="Held")).to_contain_text(  # it says which move is held
+        f"Held: {bird_label(bird.to_json())} behind perch {int(held.args['perch']) + 1}.")
     assert engine.turns == 0 and len(engine.hands[0]) == 4  # nothing played yet
     first.screenshot(path=str(SCREENS / "phone-piepmatz-held.png"))
     s.box.press(Press(1, "bell", box_now_us()))  # another station's bell plays nothing for seat 1

@@ -6,8 +6,11 @@
   await Box.loadTexts();
   const $ = (id) => document.getElementById(id);
   $("title").textContent = Box.text("board_title");
+  let over = false;
   Box.socket("/ws/board", {
+    close() { return !over; },  // the game is over and said so: the last scores stay up
     message(m) {
+      if (m.type === "ended") { over = true; $("phase").textContent = Box.text("thanks"); return; }
       if (m.type !== "state") return;
       $("title").textContent = m.title;
       $("phase").textContent = m.paused ? Box.text("paused") : (m.phase_label || String(m.phase || ""));

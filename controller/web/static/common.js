@@ -48,6 +48,19 @@ const Box = {
     return { send(obj) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; } return false; },
              get ws() { return ws; } };
   },
+  // The server stopped with the game: "game over, thanks" and the final scores, in place of the page.
+  ended(node, m) {
+    Box.clear(node);
+    node.appendChild(Box.el("h2", { cls: "thanks", text: Box.text("thanks") }));
+    if (m.players && m.players.length) {
+      node.appendChild(Box.el("h3", { text: Box.text("final_scores") }));
+      const rows = [...m.players].sort((a, b) => (b.score ?? -Infinity) - (a.score ?? -Infinity));
+      for (const p of rows) {
+        node.appendChild(Box.el("div", { cls: "fact final" }, [Box.el("span", { cls: "key", text: p.name || "" }),
+          Box.el("span", { cls: "value", text: p.score === null || p.score === undefined ? "" : String(p.score) })]));
+      }
+    }
+  },
   status(node, text, kind) { node.textContent = text || ""; node.className = "status" + (kind ? " " + kind : ""); },
   // A private view, whatever the game: lists of plain values as cards, the rest as "key: value".
   renderView(node, view) {

@@ -12,7 +12,7 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], endArmed = false;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
   function send(obj) {
@@ -33,6 +33,14 @@
         Box.el("span", { text: p.name }),
         Box.el("span", { cls: joined[i] ? "joined" : "", text: Box.text(joined[i] ? "joined" : "not_joined") }),
         b]));
+      if (asking.includes(i)) {  // a phone asks for a seat another phone holds: the host decides
+        const give = Box.el("button", { cls: "approve", "data-seat": String(i), text: Box.text("approve") });
+        give.addEventListener("click", () => send({ type: "approve", seat: i }));
+        const keep = Box.el("button", { cls: "deny", "data-seat": String(i), text: Box.text("deny") });
+        keep.addEventListener("click", () => send({ type: "deny", seat: i }));
+        seats.appendChild(Box.el("div", { cls: "takeover" }, [
+          Box.el("span", { text: Box.text("takeover").replace("{name}", p.name) }), give, keep]));
+      }
     });
   }
 
@@ -54,12 +62,40 @@
     const end = Box.el("button", { cls: "end" + (endArmed ? " armed" : ""), "data-action": "end",
                                    text: endArmed ? Box.text("end_confirm") : Box.text("end") });
     end.addEventListener("click", () => {  // two taps: a game is not ended by a slip of the thumb
-      if (endArmed) { endArmed = false; send({ type: "host", action: "end" }); } else endArmed = true;
+      if (endArmed) { endArmed = false; send({ type: "host", action: "end" }); } else arm(() => { endArmed = true; });
       renderBoxButtons(state);
     });
     row.appendChild(end);
     row.appendChild(show);
+    row.appendChild(rotateButton());
   }
+
+  // A two-tap button's first tap: armed for 4 s (as the phones' confirms), then it falls back by itself.
+  function arm(set) {
+    endArmed = false; rotateArmed = false; set();
+    clearTimeout(armedTimer);
+    armedTimer = setTimeout(() => { endArmed = false; rotateArmed = false; if (state) renderBoxButtons(state); }, 4000);
+  }
+
+  function rotateButton() {
+    const b = Box.el("button", { cls: "rotate-pin" + (rotateArmed ? " armed" : ""), "data-action": "rotate_pin",
+                                 text: rotateArmed ? Box.text("rotate_confirm") : Box.text("rotate_pin") });
+    b.addEventListener("click", () => {
+      if (rotateArmed) { rotateArmed = false; send({ type: "rotate_pin" }); } else arm(() => { rotateArmed = true; });
+      renderBoxButtons(state);
+    });
+    return b;
+  }
+
+  // Keep the host's phone awake while the remote is open (where the browser allows it).
+  let wake = null;
+  async function keepAwake() {
+    try { if ("wakeLock" in navigator && document.visibilityState === "visible" && !wake) {
+      wake = await navigator.wakeLock.request("screen");
+      wake.addEventListener("release", () => { wake = null; });
+    } } catch (e) { wake = null; }
+  }
+  document.addEventListener("visibilitychange", keepAwake);
 
   function renderPlayers(m) {
     const scores = $("scores");
@@ -136,8 +172,24 @@
       text: Box.text("cue_next").replace("{number}", String(n.number)) + ": " + n.text + " (" + (n.answer || "") + ")" }));
   }
 
+  // The question's first bell, big: who, by how much ahead of the second, the reaction time.
+  function renderFirst(m) {
+    const node = $("first"), f = m.first_press;
+    Box.clear(node);
+    node.className = f ? "first" : "first hidden";
+    if (!f) return;
+    node.appendChild(Box.el("div", { cls: "label", text: Box.text("first") }));
+    node.appendChild(Box.el("div", { cls: "name", text: f.name }));
+    const by = f.lead_us === null ? Box.text("first_alone") : Box.text("first_by").replace("{time}", Box.seconds(f.lead_us));
+    node.appendChild(Box.el("div", { cls: "margin", text: by }));
+    if (f.reaction_us !== null) {
+      node.appendChild(Box.el("div", { cls: "reaction", text: Box.text("reaction").replace("{time}", Box.seconds(f.reaction_us)) }));
+    }
+  }
+
   function render(m) {
     state = m;
+    renderFirst(m);
     renderCue(m);
     $("title").textContent = m.title || Box.text("host_title");
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
@@ -167,8 +219,25 @@
         authed = true; seq = m.seq; sessionStorage.setItem("pin", pin);
         $("login").className = "hidden"; $("remote").className = "";
         Box.status($("status"), "");
+        keepAwake();
       } else if (m.type === "host") render(m);
-      else if (m.type === "seats") { joined = m.joined; renderSeats(); }
+      else if (m.type === "ended") {
+        over = true; $("phase").textContent = Box.text("over"); Box.status($("status"), "");
+        $("login").className = "hidden"; $("remote").className = "hidden";
+        const node = $("ended"); node.className = ""; Box.ended(node, m);
+      }
+      else if (m.type === "notice" && m.what === "second_host") {
+        const n = $("alert");
+        n.textContent = Box.text("second_host").replace("{address}", m.address);
+        n.className = "alert";
+      }
+      else if (m.type === "pin") {  // this page changed the PIN: it keeps it, and shows it here only
+        pin = m.pin; sessionStorage.setItem("pin", pin);
+        const n = $("alert");
+        n.textContent = Box.text("new_pin").replace("{pin}", m.pin);
+        n.className = "alert good";
+      }
+      else if (m.type === "seats") { joined = m.joined; asking = m.asking || []; renderSeats(); }
       else if (m.type === "ok") {
         Box.status($("status"), Box.text(pinAsked ? "pin_shown" : "sent"), "good");
         pinAsked = false;
@@ -178,7 +247,12 @@
         if (!authed) showLogin();  // any refusal before the box took a PIN on this socket
       }
     },
-    close() { Box.status($("status"), Box.text("reconnecting"), "bad"); return true; },
+    close(ev) {
+      if (over) return false;  // the game is over and said so
+      if (ev.code === 4001) { showLogin(); Box.status($("status"), Box.text("pin_changed"), "bad"); return true; }
+      if (pin) Box.status($("status"), Box.text("reconnecting"), "bad");  // no PIN yet: the login form says what to do
+      return true;
+    },
   });
 
   $("login").addEventListener("submit", (ev) => {

@@ -8,10 +8,27 @@
   await Box.loadTexts();
   const $ = (id) => document.getElementById(id);
   $("title").textContent = Box.text("player_title");
+  // The seat's secret: from a seat's own address (then dropped from the address bar, so it is never
+  // shown or shared by accident), else this tab's from before (a reload); none: the seat picker.
+  // The browser also keeps every seat it was given (HELD): the picker offers those back, so a phone
+  // whose tab was closed rejoins with a tap, and a phone passed round keeps one seat per tab.
+  const KEPT = "buzzerbox-seat", HELD = "buzzerbox-seats";
+  const held = () => { try { return JSON.parse(localStorage.getItem(HELD) || "{}"); } catch (e) { return {}; } };
+  function keep(s, t) {
+    sessionStorage.setItem(KEPT, JSON.stringify({ seat: s, token: t }));
+    const all = held(); if (t) all[s] = t; else delete all[s];
+    localStorage.setItem(HELD, JSON.stringify(all));
+    if (!t) sessionStorage.removeItem(KEPT);
+  }
   const hash = new URLSearchParams(location.hash.slice(1));
-  const seat = parseInt(hash.get("seat"), 10), token = hash.get("token");
-  if (!(seat >= 0) || !token) { Box.status($("status"), Box.text("no_seat"), "bad"); return; }
-  let seq = 0, refusedForGood = false, last = null;
+  let seat = parseInt(hash.get("seat"), 10), token = hash.get("token");
+  if (seat >= 0 && token) {
+    keep(seat, token);
+    history.replaceState(null, "", location.pathname);
+  } else {
+    try { ({ seat, token } = JSON.parse(sessionStorage.getItem(KEPT) || "{}")); } catch (e) { seat = NaN; token = null; }
+  }
+  let seq = 0, refusedForGood = false, last = null, picking = false, over = false;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
   Box.status($("status"), Box.text("connecting"));
 
@@ -165,17 +182,75 @@
     if (m.rejected) Box.status($("status"), Box.text("refused") + ": " + m.rejected, "bad");
   }
 
+  // Nothing of a hand stays on a phone that lost its seat.
+  function forget() {
+    last = null;
+    Box.clear($("moves")); Box.clear($("private"));
+    $("moves-title").textContent = ""; $("who").textContent = "";
+    $("hold").classList.add("hidden");
+  }
+
+  // The seat picker: each seat, free ones taken at a tap, held ones asked of the host.
+  function renderPicker(m) {
+    forget();
+    $("title").textContent = Box.text("pick_title");
+    const node = $("private");
+    node.appendChild(Box.el("p", { cls: "pick-note", text: Box.text("pick_note") }));
+    const grid = Box.el("div", { cls: "pick" });
+    const mine = held();
+    for (const s of m.seats) {
+      const label = s.name, kept = mine[s.seat];
+      const detail = kept ? Box.text("pick_yours") : s.free ? Box.text("pick_free") : Box.text("pick_held");
+      const b = button(label, detail, kept ? "seat-yours" : s.free ? "seat-free" : "seat-held", () => {
+        if (kept) { seat = s.seat; token = kept; picking = false; keep(seat, token); link.send({ type: "hello", seat, token }); }
+        else link.send({ type: "take", seat: s.seat });
+        for (const other of grid.querySelectorAll("button")) other.disabled = true;
+      });
+      b.setAttribute("data-seat", String(s.seat));
+      grid.appendChild(b);
+    }
+    node.appendChild(grid);
+  }
+
   const link = Box.socket("/ws/seat", {
-    open(ws) { ws.send(JSON.stringify({ type: "hello", seat, token })); },
-    message(m) {
+    open(ws) {
+      if (seat >= 0 && token) ws.send(JSON.stringify({ type: "hello", seat, token }));
+      else ws.send(JSON.stringify({ type: "seats" }));
+    },
+    message(m, ws) {
       if (m.type === "welcome") { seq = m.seq; Box.status($("status"), Box.text("seat") + " " + (seat + 1), "good"); }
+      else if (m.type === "pick") {
+        if (seat >= 0 && token) return;
+        if (!picking) Box.status($("status"), "");  // "connecting" done; a later list keeps what the status says
+        picking = true;
+        renderPicker(m);
+      }
+      else if (m.type === "granted") {
+        seat = m.seat; token = m.token; picking = false;
+        keep(seat, token);
+        ws.send(JSON.stringify({ type: "hello", seat, token }));
+      }
+      else if (m.type === "asked") Box.status($("status"), Box.text("pick_asked"), "");
+      else if (m.type === "denied") { Box.status($("status"), Box.text("pick_denied"), "bad"); ws.send(JSON.stringify({ type: "seats" })); }
       else if (m.type === "seat") render(m);
+      else if (m.type === "ended") {
+        over = true; forget(); $("title").textContent = Box.text("over");
+        Box.status($("status"), ""); Box.ended($("private"), m);
+      }
       else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
       else if (m.type === "refused") Box.status($("status"), Box.text("refused") + ": " + m.why, "bad");
     },
     close(ev) {
-      if (ev.code === 4001) { refusedForGood = true; Box.status($("status"), Box.text("bad_token"), "bad"); Box.clear($("moves")); Box.clear($("private")); return false; }
+      if (over) return false;  // the game is over and said so: nothing to reconnect to
+      if (ev.code === 4001) {  // the seat went to another phone (the host approved) or got a new code: pick again
+        forget();
+        if (seat >= 0) keep(seat, null);
+        seat = NaN; token = null; picking = true;
+        Box.status($("status"), Box.text("lost_seat"), "bad");
+        return true;  // back to the picker
+      }
       if (ev.code === 4002) {  // the same seat opened elsewhere: do not fight over it, let the player choose
+        forget();
         Box.status($("status"), Box.text("replaced"), "bad");
         $("status").addEventListener("click", () => location.reload(), { once: true });
         return false;

@@ -1,0 +1,131 @@
+"""The host PIN on a screen the whole room reads: shown until the first host
+logs in, afterwards only when a host asks (never because a host's tab
+closed); a second host page is announced on the first; the host changes
+the PIN, which logs every other host page out. Real sockets and, for the
+page, headless Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import aiohttp
+import pytest
+from playwright.sync_api import expect
+
+from controller.runtime import Box
+from controller.web.server import CLOSE_REFUSED, CompanionServer
+from games import registry
+from tests.web.conftest import Served
+from tests.web.test_pages import SCREENS
+from tests.web.test_security import receive, talk
+
+
+@pytest.fixture
+def quiz() -> Iterator[CompanionServer]:
+    spec = registry.get("quiz")
+    server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+    server.start()
+    yield server
+    server.stop()
+
+
+async def _login(session: aiohttp.ClientSession, base: str, pin: str) -> aiohttp.ClientWebSocketResponse:
+    ws = await session.ws_connect(f"{base}/ws/host")
+    await ws.send_json({"type": "hello", "pin": pin})
+    assert (await receive(ws))["type"] == "welcome"
+    return ws
+
+
+def test_the_pin_leaves_the_big_screen_for_good_once_a_host_is_in(quiz: CompanionServer) -> None:
+    server = quiz
+
+    async def script(session: aiohttp.ClientSession, base: str) -> list[bool]:
+        wanted = [server.pin_wanted()]
+        host = await _login(session, base, server.seats.pin)
+        wanted.append(server.pin_wanted())
+        await host.close()  # the host's tab closed (or its phone slept and the socket died)
+        while server._host_sockets:
+            await receive(await session.ws_connect(f"{base}/ws/board"), "state")
+        wanted.append(server.pin_wanted())
+        again = await _login(session, base, server.seats.pin)
+        await again.send_json({"type": "show_pin", "seq": 1})
+        await receive(again, "ok")
+        wanted.append(server.pin_wanted())
+        return wanted
+
+    assert talk(server, script) == [True, False, False, True]
+
+
+def test_the_boxs_own_keyboard_can_ask_for_the_pin(quiz: CompanionServer) -> None:
+    quiz._host_ever = True
+    assert not quiz.pin_wanted()
+    quiz.show_pin()
+    assert quiz.pin_wanted()
+
+
+def test_a_second_host_is_announced_and_a_new_pin_logs_the_others_out(quiz: CompanionServer) -> None:
+    server = quiz
+    old = server.seats.pin
+
+    async def script(session: aiohttp.ClientSession, base: str) -> dict[str, Any]:
+        first = await _login(session, base, old)
+        second = await _login(session, base, old)
+        notice = await receive(first, "notice")
+        await first.send_json({"type": "rotate_pin", "seq": 1})
+        told = await receive(first, "pin")
+        assert (await receive(first, "ok"))["seq"] == 1
+        kicked = [await receive(second, "refused"), await receive(second, "closed")]
+        with_old = await session.ws_connect(f"{base}/ws/host")
+        await with_old.send_json({"type": "hello", "pin": old})
+        refused = await receive(with_old)
+        fresh = await _login(session, base, told["pin"])
+        await fresh.close()
+        await first.send_json({"type": "host", "action": "pause", "seq": 2})
+        return {"notice": notice, "told": told, "kicked": kicked, "refused": refused,
+                "still": await receive(first, "ok")}
+
+    out = talk(server, script)
+    assert out["notice"]["what"] == "second_host" and out["notice"]["address"] == "127.0.0.1"
+    assert out["told"]["pin"] == server.seats.pin != old
+    assert "changed the PIN" in out["kicked"][0]["why"] and out["kicked"][1]["code"] == CLOSE_REFUSED
+    assert "Wrong PIN" in out["refused"]["why"]
+    assert out["still"]["seq"] == 2  # the host who changed it stays in
+    assert not server.pin_wanted()  # the new PIN is not on the big screen either
+
+
+def test_the_host_page_says_a_second_host_came_and_changes_the_pin_with_two_taps(served: Any, phone: Any) -> None:
+    s: Served = served("quiz", 3)
+    first, second = phone(), phone()
+    for page in (first, second):
+        page.goto(s.server.host_url())
+        page.fill("#pin", s.server.seats.pin)
+        page.locator("#enter").click()
+        expect(page.locator("#remote")).to_be_visible()
+    expect(first.locator("#alert")).to_contain_text("Another host page just logged in")
+    rotate = first.locator("button[data-action='rotate_pin']")
+    rotate.click()
+    expect(rotate).to_contain_text("Tap again")
+    rotate.click()
+    expect(first.locator("#alert")).to_contain_text(f"The new PIN is {s.server.seats.pin}")
+    expect(second.locator("#login")).to_be_visible()  # logged out: it needs the new PIN
+    expect(second.locator("#status")).to_contain_text("changed the PIN")
+    first.screenshot(path=str(SCREENS / "companion-host-pin.png"), full_page=True)
+
+
+def test_the_armed_end_button_falls_back_after_a_while(served: Any, phone: Any) -> None:
+    s: Served = served("quiz", 3)
+    host = phone()
+    host.clock.install()
+    host.goto(s.server.host_url())
+    host.fill("#pin", s.server.seats.pin)
+    host.locator("#enter").click()
+    end = host.locator("button[data-action='end']")
+    end.click()
+    expect(end).to_contain_text("Tap again")
+    host.clock.run_for(4100)  # the page's own clock: no waiting on the wall
+    expect(end).not_to_contain_text("Tap again")
+    expect(end).to_have_text("End the game")
+    end.click()  # the first tap again only asks
+    expect(end).to_contain_text("Tap again")
+    assert s.thread.is_alive()
