@@ -10,7 +10,10 @@ Hands never appear otherwise: they are on the phones.
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -32,6 +35,132 @@ def kind_color(kind: str | None, index: int = 0) -> Color:
     return KIND_COLORS.get(kind, theme.PALETTE[index % len(theme.PALETTE)])
 
 
+# -- the card art: our own pictures, drawn in code ------------------------------------------
+#: a card's paper and its pencil (the pictures' outline)
+CARD_PAPER: Color = (250, 246, 232)
+INK: Color = (48, 40, 34)
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as drawn this frame: where it is and where each picture went
+    (what the tests count, so a card of 4 apples is proved to show 4)."""
+
+    kind: str | None
+    pictures: int
+    rect: pygame.Rect
+    spots: tuple[pygame.Rect, ...]
+
+
+def picture_spots(rect: pygame.Rect, n: int) -> list[pygame.Rect]:
+    """Where ``n`` pictures go inside ``rect``: the grid of rows x columns
+    that gives each picture the largest square, rows centred (a short last
+    row too), so 1-9 pictures are counted at a glance like a die's pips."""
+    if n <= 0 or rect.width <= 0 or rect.height <= 0:
+        return []
+    side, rows, cols = max((min(rect.width // -(-n // r), rect.height // r), r, -(-n // r)) for r in range(1, n + 1))
+    top = rect.top + (rect.height - rows * side) // 2
+    spots = []
+    for row in range(rows):
+        count = min(cols, n - row * cols)
+        left = rect.left + (rect.width - count * side) // 2
+        for col in range(count):
+            spots.append(pygame.Rect(left + col * side, top + row * side, side, side).inflate(-(side // 7), -(side // 7)))
+    return spots
+
+
+def _poly(r: pygame.Rect, points: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    """Unit-square points (0-1) placed in ``r``."""
+    return [(round(r.left + x * r.width), round(r.top + y * r.height)) for x, y in points]
+
+
+def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color | None = None) -> None:
+    """One picture of ``kind`` filling the square ``r``, in the kind's colour
+    (``fill``: another colour, e.g. a faded one for an empty stack's mark)."""
+    color = fill or kind_color(kind)
+    line = max(1, r.width // 14) if fill is None else 0
+    ink = INK if fill is None else color
+    if kind == "mushroom":
+        stem = pygame.Rect(r.left + r.width * 36 // 100, r.top + r.height * 48 // 100, r.width * 28 // 100, r.height * 46 // 100)
+        pygame.draw.rect(surface, CARD_PAPER if fill is None else color, stem, border_radius=max(1, stem.width // 3))
+        if line:
+            pygame.draw.rect(surface, ink, stem, width=line, border_radius=max(1, stem.width // 3))
+        cap_poly = [(0.5 + 0.5 * math.cos(a), 0.55 - 0.5 * math.sin(a)) for a in [math.pi * k / 16 for k in range(17)]]
+        pygame.draw.polygon(surface, color, _poly(r, cap_poly))
+        if line:
+            pygame.draw.polygon(surface, ink, _poly(r, cap_poly), width=line)
+            for x, y, s in ((0.3, 0.33, 0.09), (0.55, 0.2, 0.08), (0.7, 0.4, 0.07)):
+                pygame.draw.circle(surface, CARD_PAPER, (r.left + round(x * r.width), r.top + round(y * r.height)),
+                                   max(1, round(s * r.width)))
+    elif kind == "apple":
+        body = pygame.Rect(r.left + r.width // 14, r.top + r.height * 22 // 100, r.width * 12 // 14, r.height * 76 // 100)
+        pygame.draw.ellipse(surface, color, body)
+        if line:
+            pygame.draw.ellipse(surface, ink, body, width=line)
+            pygame.draw.line(surface, ink, (r.centerx, body.top + line), (r.centerx + r.width // 12, r.top + r.height // 20),
+                             max(2, line + 1))
+            pygame.draw.ellipse(surface, (40, 120, 50), pygame.Rect(r.centerx + r.width // 12, r.top + r.height // 14,
+                                                                    r.width * 3 // 10, r.height // 7))
+            pygame.draw.circle(surface, CARD_PAPER, (body.left + body.width * 3 // 10, body.top + body.height * 3 // 10),
+                               max(1, r.width // 12))
+    elif kind == "leaf":
+        outline = [(0.5, 0.02), (0.8, 0.25), (0.88, 0.55), (0.62, 0.85), (0.5, 0.9), (0.38, 0.85), (0.12, 0.55), (0.2, 0.25)]
+        pygame.draw.polygon(surface, color, _poly(r, outline))
+        if line:
+            pygame.draw.polygon(surface, ink, _poly(r, outline), width=line)
+            vein = _poly(r, [(0.5, 0.12), (0.5, 0.99)])
+            pygame.draw.line(surface, INK, vein[0], vein[1], line)
+            for y in (0.35, 0.55):
+                a, b, c = _poly(r, [(0.26, y - 0.1), (0.5, y + 0.05), (0.74, y - 0.1)])
+                pygame.draw.lines(surface, INK, False, [a, b, c], max(1, line - 1))
+    else:  # star, and any kind a deck file may add: a star in its colour
+        points = [(0.5 + (0.5 if k % 2 == 0 else 0.21) * math.sin(math.pi * k / 5),
+                   0.54 - (0.5 if k % 2 == 0 else 0.21) * math.cos(math.pi * k / 5)) for k in range(10)]
+        pygame.draw.polygon(surface, color, _poly(r, points))
+        if line:
+            pygame.draw.polygon(surface, ink, _poly(r, points), width=line)
+
+
+#: rendered card faces by (kind, pictures, width, height, band height): a frame blits them
+_FACES: OrderedDict[tuple[str | None, int, int, int, int | None], pygame.Surface] = OrderedDict()
+_MAX_FACES = 256
+
+
+def face_layout(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> list[pygame.Rect]:
+    """Where the pictures sit on a card of ``size`` (relative to its top left):
+    inside the border, in the top ``band`` only when the card lies under the next."""
+    w, h = size
+    edge = max(3, min(w, h) // 14)
+    if band is None:
+        inner = pygame.Rect(edge * 2, edge * 2, w - edge * 4, h - edge * 4)
+    else:  # a band is low: the pictures take all of it but the frame
+        inner = pygame.Rect(edge * 2, edge + 2, w - edge * 4, band - edge - 4)
+    return picture_spots(inner, pictures if kind is not None else 0)
+
+
+def card_face(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> pygame.Surface:
+    """The card drawn once (paper, a frame in its kind's colour, its pictures) and kept."""
+    key = (kind, pictures, size[0], size[1], band)
+    face = _FACES.get(key)
+    if face is not None:
+        _FACES.move_to_end(key)
+        return face
+    face = pygame.Surface(size, pygame.SRCALPHA)
+    whole = face.get_rect()
+    radius = max(4, min(size) // 8)
+    edge = max(3, min(size) // 14)
+    panel(face, whole, kind_color(kind), radius=radius)
+    panel(face, whole.inflate(-2 * edge, -2 * edge), CARD_PAPER, radius=max(2, radius - edge))
+    pygame.draw.rect(face, INK, whole, width=max(1, edge // 3), border_radius=radius)
+    if kind is not None:
+        for spot in face_layout(size, kind, pictures, band):
+            draw_picture(face, kind, spot)
+    _FACES[key] = face
+    while len(_FACES) > _MAX_FACES:
+        _FACES.popitem(last=False)
+    return face
+
+
 class FikiMikiScene(Scene):
     title = "Fiki Miki"
 
@@ -50,7 +179,13 @@ class FikiMikiScene(Scene):
             what = _("Player {n} {step}").format(n=int(turn) + 1, step=step)
         return self.title, _("variant {v}").format(v=variant) + " · " + what if what else _("variant {v}").format(v=variant)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the cards drawn in the last frame, with where their pictures went (the tests count them)
+        self.faces: list[CardFace] = []
+
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        self.faces = []
         left_w = area.width * 62 // 100
         left = pygame.Rect(area.left, area.top, left_w, area.height)
         right = pygame.Rect(area.left + left_w + 2 * lay.pad, area.top, area.width - left_w - 2 * lay.pad, area.height)
@@ -66,16 +201,18 @@ class FikiMikiScene(Scene):
     # -- the table ------------------------------------------------------------------------
     def _card(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, card: Mapping[str, Any], index: int = 0,
               band: int | None = None) -> None:
-        """A card: its kind's colour and its number of pictures (``band``: only
-        the top band shows, the card lies under the next one)."""
-        kind = card.get("kind")
-        fill = theme.legible_fill(kind_color(None if kind is None else str(kind), index))
-        panel(surface, r, fill, radius=max(4, r.height // 8))
-        pygame.draw.rect(surface, theme.BG, r, width=2, border_radius=max(4, r.height // 8))
-        text = str(card.get("pictures", 0)) if kind is not None else _("blank")
-        where = r if band is None else pygame.Rect(r.left, r.top, r.width, band)
-        draw_text(surface, text, lay.size(1.1) if band is None else lay.min_text, theme.text_on(fill), where,
-                  min_size=lay.min_text)
+        """A card: paper framed in its kind's colour with its pictures on it, as
+        many as it counts (``band``: the card lies under the next one and only its
+        top band shows, the pictures in that band). A blank card says so."""
+        kind = None if card.get("kind") is None else str(card["kind"])
+        pictures = int(card.get("pictures", 0))
+        surface.blit(card_face(r.size, kind, pictures, band), r.topleft)
+        spots = tuple(s.move(r.topleft) for s in face_layout(r.size, kind, pictures, band))
+        self.faces.append(CardFace(kind, pictures, r.copy(), spots))
+        if kind is None:
+            where = r if band is None else pygame.Rect(r.left, r.top, r.width, band)
+            draw_text(surface, _("blank"), lay.min_text, theme.DARK_TEXT, where.inflate(-r.height // 7, 0),
+                      min_size=lay.min_text)
 
     def _stacks(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
         stacks = list(view.get("stacks", ()))
@@ -95,8 +232,7 @@ class FikiMikiScene(Scene):
             if landed:
                 pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
             line = lay.size(1.0) + lay.pad
-            draw_text(surface, _(kind), lay.min_text, theme.FG, pygame.Rect(r.left, r.top + lay.pad, r.width, line),
-                      min_size=lay.min_text)
+            self._kind_title(surface, pygame.Rect(r.left, r.top + lay.pad, r.width, line), lay, kind)
             pictures = int(stack["pictures"])
             ripe = pictures >= threshold
             draw_text(surface, f"{format_number(pictures)}/{format_number(threshold)}", lay.size(2.2),
@@ -106,19 +242,37 @@ class FikiMikiScene(Scene):
             draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
                       theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
                       min_size=lay.min_text)
-            # the top cards, newest last
-            # the cards fanned downwards, each showing its top band: the newest at the bottom
-            step = lay.min_text + lay.pad
-            card_h = step * 2
-            y = r.top + 2 * line + lay.size(2.4)
-            room = max(1, (r.bottom - lay.pad - card_h - y) // step + 1)
-            for card in cards[-room:]:
-                self._card(surface, pygame.Rect(r.left + lay.pad * 2, y, r.width - lay.pad * 4, card_h), lay, card, i,
-                           band=step)
-                y += step
+            # the cards fanned downwards, each showing its top band with its pictures; the newest
+            # at the bottom, whole
+            step = lay.size(1.25) + lay.pad
+            top = r.top + 2 * line + lay.size(2.4)
+            card_w = r.width - lay.pad * 4
+            full_h = max(1, min(card_w * 3 // 4, r.bottom - lay.pad - top))
+            if not cards:  # an empty stack shows, faded, what it collects
+                side = min(card_w, r.bottom - lay.pad - top) * 3 // 4
+                draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, top + lay.pad, side, side),
+                             theme.blend(stack_bg, fill, 0.45))
+            room = max(1, (r.bottom - lay.pad - full_h - top) // step + 1)
+            shown = cards[-room:]
+            for k, card in enumerate(shown):
+                self._card(surface, pygame.Rect(r.left + lay.pad * 2, top + k * step, card_w, full_h), lay, card, i,
+                           band=None if k == len(shown) - 1 else step)
         if hands:
             self._open_hands(surface, pygame.Rect(area.left, area.top + stack_h + lay.pad, area.width,
                                                   area.height - stack_h - lay.pad), lay, view, list(hands))
+
+    def _kind_title(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, kind: str) -> None:
+        """A stack's kind: its picture and its word, centred together."""
+        word = _(kind)
+        side = r.height - lay.pad // 2
+        text_w = theme.TEXT.width(word, lay.min_text)
+        if text_w + side + 3 * lay.pad > r.width:  # a long word keeps the room: the cards below show the picture
+            side, text_w = -lay.pad, min(text_w, r.width - 2 * lay.pad)
+        left = r.centerx - (side + lay.pad + text_w) // 2
+        if side > 0:
+            draw_picture(surface, kind, pygame.Rect(left, r.top, side, side))
+        draw_text(surface, word, lay.min_text, theme.FG, pygame.Rect(left + side + lay.pad, r.top, text_w, r.height),
+                  align="left", min_size=lay.min_text)
 
     def _open_hands(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, hands: list[Any]) -> None:
         """Teaching mode: everyone's hand on the screen."""
@@ -130,7 +284,7 @@ class FikiMikiScene(Scene):
                 break
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, lay.pad), r.height))
             x = r.left + lay.pad * 3
-            card_w = lay.size(1.6)
+            card_w = max(lay.size(1.6), min(r.height * 2, (r.right - x) // max(1, len(hand)) - lay.pad))
             for card in hand:
                 if x + card_w > r.right:
                     break
@@ -151,7 +305,7 @@ class FikiMikiScene(Scene):
                   min_size=lay.min_text)
         trick = list(view.get("trick", ()))
         n = max(1, len(trick))
-        card_w = min(lay.size(3.2), (area.width - lay.pad * (n + 1)) // n)
+        card_w = min(lay.size(4.5), (area.width - lay.pad * (n + 1)) // n)
         card_h = min(area.height - line * 3 - lay.pad * 4, card_w * 3 // 2)
         x = area.left + (area.width - (card_w + lay.pad) * len(trick)) // 2
         y = area.top + line + lay.pad * 3
