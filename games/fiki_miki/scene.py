@@ -11,7 +11,6 @@ Hands never appear otherwise: they are on the phones.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from games.arbitration import format_margin
 from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
+from games.toolkit.art import FaceCache, picture_spots, placed
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
@@ -52,28 +52,6 @@ class CardFace:
     spots: tuple[pygame.Rect, ...]
 
 
-def picture_spots(rect: pygame.Rect, n: int) -> list[pygame.Rect]:
-    """Where ``n`` pictures go inside ``rect``: the grid of rows x columns
-    that gives each picture the largest square, rows centred (a short last
-    row too), so 1-9 pictures are counted at a glance like a die's pips."""
-    if n <= 0 or rect.width <= 0 or rect.height <= 0:
-        return []
-    side, rows, cols = max((min(rect.width // -(-n // r), rect.height // r), r, -(-n // r)) for r in range(1, n + 1))
-    top = rect.top + (rect.height - rows * side) // 2
-    spots = []
-    for row in range(rows):
-        count = min(cols, n - row * cols)
-        left = rect.left + (rect.width - count * side) // 2
-        for col in range(count):
-            spots.append(pygame.Rect(left + col * side, top + row * side, side, side).inflate(-(side // 7), -(side // 7)))
-    return spots
-
-
-def _poly(r: pygame.Rect, points: list[tuple[float, float]]) -> list[tuple[int, int]]:
-    """Unit-square points (0-1) placed in ``r``."""
-    return [(round(r.left + x * r.width), round(r.top + y * r.height)) for x, y in points]
-
-
 def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color | None = None) -> None:
     """One picture of ``kind`` filling the square ``r``, in the kind's colour
     (``fill``: another colour, e.g. a faded one for an empty stack's mark)."""
@@ -86,9 +64,9 @@ def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color
         if line:
             pygame.draw.rect(surface, ink, stem, width=line, border_radius=max(1, stem.width // 3))
         cap_poly = [(0.5 + 0.5 * math.cos(a), 0.55 - 0.5 * math.sin(a)) for a in [math.pi * k / 16 for k in range(17)]]
-        pygame.draw.polygon(surface, color, _poly(r, cap_poly))
+        pygame.draw.polygon(surface, color, placed(r, cap_poly))
         if line:
-            pygame.draw.polygon(surface, ink, _poly(r, cap_poly), width=line)
+            pygame.draw.polygon(surface, ink, placed(r, cap_poly), width=line)
             for x, y, s in ((0.3, 0.33, 0.09), (0.55, 0.2, 0.08), (0.7, 0.4, 0.07)):
                 pygame.draw.circle(surface, CARD_PAPER, (r.left + round(x * r.width), r.top + round(y * r.height)),
                                    max(1, round(s * r.width)))
@@ -105,25 +83,24 @@ def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color
                                max(1, r.width // 12))
     elif kind == "leaf":
         outline = [(0.5, 0.02), (0.8, 0.25), (0.88, 0.55), (0.62, 0.85), (0.5, 0.9), (0.38, 0.85), (0.12, 0.55), (0.2, 0.25)]
-        pygame.draw.polygon(surface, color, _poly(r, outline))
+        pygame.draw.polygon(surface, color, placed(r, outline))
         if line:
-            pygame.draw.polygon(surface, ink, _poly(r, outline), width=line)
-            vein = _poly(r, [(0.5, 0.12), (0.5, 0.99)])
+            pygame.draw.polygon(surface, ink, placed(r, outline), width=line)
+            vein = placed(r, [(0.5, 0.12), (0.5, 0.99)])
             pygame.draw.line(surface, INK, vein[0], vein[1], line)
             for y in (0.35, 0.55):
-                a, b, c = _poly(r, [(0.26, y - 0.1), (0.5, y + 0.05), (0.74, y - 0.1)])
+                a, b, c = placed(r, [(0.26, y - 0.1), (0.5, y + 0.05), (0.74, y - 0.1)])
                 pygame.draw.lines(surface, INK, False, [a, b, c], max(1, line - 1))
     else:  # star, and any kind a deck file may add: a star in its colour
         points = [(0.5 + (0.5 if k % 2 == 0 else 0.21) * math.sin(math.pi * k / 5),
                    0.54 - (0.5 if k % 2 == 0 else 0.21) * math.cos(math.pi * k / 5)) for k in range(10)]
-        pygame.draw.polygon(surface, color, _poly(r, points))
+        pygame.draw.polygon(surface, color, placed(r, points))
         if line:
-            pygame.draw.polygon(surface, ink, _poly(r, points), width=line)
+            pygame.draw.polygon(surface, ink, placed(r, points), width=line)
 
 
-#: rendered card faces by (kind, pictures, width, height, band height): a frame blits them
-_FACES: OrderedDict[tuple[str | None, int, int, int, int | None], pygame.Surface] = OrderedDict()
-_MAX_FACES = 256
+#: drawn card faces by (kind, pictures, width, height, band height): a frame blits them
+_FACES = FaceCache()
 
 
 def face_layout(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> list[pygame.Rect]:
@@ -140,25 +117,18 @@ def face_layout(size: tuple[int, int], kind: str | None, pictures: int, band: in
 
 def card_face(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> pygame.Surface:
     """The card drawn once (paper, a frame in its kind's colour, its pictures) and kept."""
-    key = (kind, pictures, size[0], size[1], band)
-    face = _FACES.get(key)
-    if face is not None:
-        _FACES.move_to_end(key)
-        return face
-    face = pygame.Surface(size, pygame.SRCALPHA)
-    whole = face.get_rect()
-    radius = max(4, min(size) // 8)
-    edge = max(3, min(size) // 14)
-    panel(face, whole, kind_color(kind), radius=radius)
-    panel(face, whole.inflate(-2 * edge, -2 * edge), CARD_PAPER, radius=max(2, radius - edge))
-    pygame.draw.rect(face, INK, whole, width=max(1, edge // 3), border_radius=radius)
-    if kind is not None:
-        for spot in face_layout(size, kind, pictures, band):
-            draw_picture(face, kind, spot)
-    _FACES[key] = face
-    while len(_FACES) > _MAX_FACES:
-        _FACES.popitem(last=False)
-    return face
+    def draw(face: pygame.Surface) -> None:
+        whole = face.get_rect()
+        radius = max(4, min(size) // 8)
+        edge = max(3, min(size) // 14)
+        panel(face, whole, kind_color(kind), radius=radius)
+        panel(face, whole.inflate(-2 * edge, -2 * edge), CARD_PAPER, radius=max(2, radius - edge))
+        pygame.draw.rect(face, INK, whole, width=max(1, edge // 3), border_radius=radius)
+        if kind is not None:
+            for spot in face_layout(size, kind, pictures, band):
+                draw_picture(face, kind, spot)
+
+    return _FACES.get((kind, pictures, size, band), size, draw)
 
 
 class FikiMikiScene(Scene):

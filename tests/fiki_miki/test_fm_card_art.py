@@ -12,8 +12,9 @@ import pytest
 from controller.runtime import Box
 from controller.simulate import Session
 from games.fiki_miki.cards import KIND_COLORS
-from games.fiki_miki.scene import FikiMikiScene, picture_spots
+from games.fiki_miki.scene import FikiMikiScene
 from games.registry import get
+from games.toolkit.art import picture_spots
 from games.toolkit.scene import freeze
 
 
