@@ -40,15 +40,23 @@ class FaceCache:
         self._faces: OrderedDict[Hashable, pygame.Surface] = OrderedDict()
         self.limit = limit
 
-    def get(self, key: Hashable, size: tuple[int, int], draw: Callable[[pygame.Surface], None]) -> pygame.Surface:
-        """The face for ``key``; drawn by ``draw`` on a clear surface of ``size`` the first time."""
-        face = self._faces.get(key)
+    def get(self, key: Hashable, size: tuple[int, int], draw: Callable[[pygame.Surface], None],
+            under: tuple[int, int, int] | None = None) -> pygame.Surface:
+        """The face for ``key``; drawn by ``draw`` on a clear surface of ``size`` the first time
+        (``under``: the colour the face will lie on, when known: an opaque face blits several
+        times faster than one with an alpha channel, a 1080p board's worth of a millisecond)."""
+        face = self._faces.get((key, under))
         if face is not None:
-            self._faces.move_to_end(key)
+            self._faces.move_to_end((key, under))
             return face
-        face = pygame.Surface((max(1, size[0]), max(1, size[1])), pygame.SRCALPHA)
+        size = (max(1, size[0]), max(1, size[1]))
+        if under is None:
+            face = pygame.Surface(size, pygame.SRCALPHA)
+        else:
+            face = pygame.Surface(size)
+            face.fill(under)
         draw(face)
-        self._faces[key] = face
+        self._faces[(key, under)] = face
         while len(self._faces) > self.limit:
             self._faces.popitem(last=False)
         return face

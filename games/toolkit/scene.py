@@ -246,7 +246,7 @@ def draw_strip(
             key = (r.size, lay, status, fill, team, bool(cell.get("pressed")), lockout, texts)
             draw = partial(_draw_cell_face, lay=lay, status=status, fill=fill, team=team,
                            pressed=bool(cell.get("pressed")), lockout_us=lockout, texts=texts)
-            surface.blit(_CELLS.get(key, r.size, draw), r.topleft)
+            surface.blit(_CELLS.get(key, r.size, draw, under=theme.BG), r.topleft)
         else:  # a test measures the texts where they are on the screen
             _draw_cell(surface, r, lay, status, fill, team, bool(cell.get("pressed")), lockout, texts)
         if status in FLASHING_STATUSES and now_us is not None and flash_on(now_us):
