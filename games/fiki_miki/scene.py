@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
@@ -99,8 +100,9 @@ def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color
             pygame.draw.polygon(surface, ink, placed(r, points), width=line)
 
 
-#: drawn card faces by (kind, pictures, width, height, band height): a frame blits them
+#: drawn card faces by (kind, pictures, width, height, band height), and whole stacks: a frame blits them
 _FACES = FaceCache()
+_STACKS = FaceCache(32)
 
 
 def face_layout(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> list[pygame.Rect]:
@@ -170,19 +172,26 @@ class FikiMikiScene(Scene):
 
     # -- the table ------------------------------------------------------------------------
     def _card(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, card: Mapping[str, Any], index: int = 0,
-              band: int | None = None) -> None:
+              band: int | None = None, record: bool = True) -> None:
         """A card: paper framed in its kind's colour with its pictures on it, as
         many as it counts (``band``: the card lies under the next one and only its
         top band shows, the pictures in that band). A blank card says so."""
         kind = None if card.get("kind") is None else str(card["kind"])
         pictures = int(card.get("pictures", 0))
         surface.blit(card_face(r.size, kind, pictures, band), r.topleft)
-        spots = tuple(s.move(r.topleft) for s in face_layout(r.size, kind, pictures, band))
-        self.faces.append(CardFace(kind, pictures, r.copy(), spots))
+        if record:
+            self._record(card, r, band)
         if kind is None:
             where = r if band is None else pygame.Rect(r.left, r.top, r.width, band)
             draw_text(surface, _("blank"), lay.min_text, theme.DARK_TEXT, where.inflate(-r.height // 7, 0),
                       min_size=lay.min_text)
+
+    def _record(self, card: Mapping[str, Any], r: pygame.Rect, band: int | None) -> None:
+        """Note a card drawn at ``r`` on the screen and where its pictures went."""
+        kind = None if card.get("kind") is None else str(card["kind"])
+        pictures = int(card.get("pictures", 0))
+        spots = tuple(s.move(r.topleft) for s in face_layout(r.size, kind, pictures, band))
+        self.faces.append(CardFace(kind, pictures, r.copy(), spots))
 
     def _stacks(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
         stacks = list(view.get("stacks", ()))
@@ -194,42 +203,61 @@ class FikiMikiScene(Scene):
         threshold = int(view.get("threshold", 10))
         for i, stack in enumerate(stacks):
             r = pygame.Rect(area.left + i * (col_w + gap), area.top, col_w, stack_h)
-            kind = str(stack["kind"])
-            fill = kind_color(kind, i)
-            landed = view.get("landed") == kind
-            stack_bg = theme.blend(theme.PANEL, fill, 0.25)
-            panel(surface, r, stack_bg)
-            if landed:
-                pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
-            line = lay.size(1.0) + lay.pad
-            self._kind_title(surface, pygame.Rect(r.left, r.top + lay.pad, r.width, line), lay, kind)
-            pictures = int(stack["pictures"])
-            ripe = pictures >= threshold
-            draw_text(surface, f"{format_number(pictures)}/{format_number(threshold)}", lay.size(2.2),
-                      theme.GOOD if ripe else theme.FG,
-                      pygame.Rect(r.left, r.top + line, r.width, lay.size(2.4)), min_size=lay.min_text)
-            cards = list(stack["cards"])
-            draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
-                      theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
-                      min_size=lay.min_text)
-            # the cards fanned downwards, each showing its top band with its pictures; the newest
-            # at the bottom, whole
-            step = lay.size(1.25) + lay.pad
-            top = r.top + 2 * line + lay.size(2.4)
-            card_w = r.width - lay.pad * 4
-            full_h = max(1, min(card_w * 3 // 4, r.bottom - lay.pad - top))
-            if not cards:  # an empty stack shows, faded, what it collects
-                side = min(card_w, r.bottom - lay.pad - top) * 3 // 4
-                draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, top + lay.pad, side, side),
-                             theme.blend(stack_bg, fill, 0.45))
-            room = max(1, (r.bottom - lay.pad - full_h - top) // step + 1)
-            shown = cards[-room:]
-            for k, card in enumerate(shown):
-                self._card(surface, pygame.Rect(r.left + lay.pad * 2, top + k * step, card_w, full_h), lay, card, i,
-                           band=None if k == len(shown) - 1 else step)
+            landed = view.get("landed") == str(stack["kind"])
+            if theme.DRAWN is None and theme.INKED is None:
+                # a stack changes only when a card lands on it or it is taken: drawn once, then blitted
+                cards = tuple((c.get("kind"), int(c.get("pictures", 0))) for c in stack["cards"])
+                key = (r.size, lay, str(stack["kind"]), i, int(stack["pictures"]), cards, landed, threshold)
+                draw = partial(self._stack, r=pygame.Rect((0, 0), r.size), lay=lay, stack=stack, index=i,
+                               threshold=threshold, landed=landed)
+                surface.blit(_STACKS.get(key, r.size, draw, under=theme.BG), r.topleft)
+            else:  # a test measures the texts where they are on the screen
+                self._stack(surface, r, lay, stack, i, threshold, landed)
+            for card, where, band in self._fan(r, lay, list(stack["cards"])):
+                self._record(card, where, band)
         if hands:
             self._open_hands(surface, pygame.Rect(area.left, area.top + stack_h + lay.pad, area.width,
                                                   area.height - stack_h - lay.pad), lay, view, list(hands))
+
+    def _fan(self, r: pygame.Rect, lay: Layout, cards: list[Any]) -> list[tuple[Any, pygame.Rect, int | None]]:
+        """Where a stack's cards lie: fanned downwards below its counts, each showing its top
+        band (``band``), the newest at the bottom, whole; as many as there is room for."""
+        line = lay.size(1.0) + lay.pad
+        step = lay.size(1.25) + lay.pad
+        top = r.top + 2 * line + lay.size(2.4)
+        card_w = r.width - lay.pad * 4
+        full_h = max(1, min(card_w * 3 // 4, r.bottom - lay.pad - top))
+        room = max(1, (r.bottom - lay.pad - full_h - top) // step + 1)
+        shown = cards[-room:]
+        return [(card, pygame.Rect(r.left + lay.pad * 2, top + k * step, card_w, full_h),
+                 None if k == len(shown) - 1 else step) for k, card in enumerate(shown)]
+
+    def _stack(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, stack: Mapping[str, Any], index: int,
+               threshold: int, landed: bool) -> None:
+        """One stack's column: its kind, its pictures against the threshold, its cards."""
+        kind = str(stack["kind"])
+        fill = kind_color(kind, index)
+        stack_bg = theme.blend(theme.PANEL, fill, 0.25)
+        panel(surface, r, stack_bg)
+        if landed:
+            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
+        line = lay.size(1.0) + lay.pad
+        self._kind_title(surface, pygame.Rect(r.left, r.top + lay.pad, r.width, line), lay, kind)
+        pictures = int(stack["pictures"])
+        draw_text(surface, f"{format_number(pictures)}/{format_number(threshold)}", lay.size(2.2),
+                  theme.GOOD if pictures >= threshold else theme.FG,
+                  pygame.Rect(r.left, r.top + line, r.width, lay.size(2.4)), min_size=lay.min_text)
+        cards = list(stack["cards"])
+        draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
+                  theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
+                  min_size=lay.min_text)
+        if not cards:  # an empty stack shows, faded, what it collects
+            top = r.top + 2 * line + lay.size(2.4)
+            side = min(r.width - lay.pad * 4, r.bottom - lay.pad - top) * 3 // 4
+            draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, top + lay.pad, side, side),
+                         theme.blend(stack_bg, fill, 0.45))
+        for card, where, band in self._fan(r, lay, cards):
+            self._card(surface, where, lay, card, index, band=band, record=False)
 
     def _kind_title(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, kind: str) -> None:
         """A stack's kind: its picture and its word, centred together."""
@@ -302,15 +330,14 @@ class FikiMikiScene(Scene):
                       lay.min_text, theme.MUTED, inner, align="left", min_size=lay.min_text)
             return
         winner = race.get("winner")
+        takes = ""
         if winner is not None:
             head = _("{name} rang first").format(name=self.name(strip, int(winner)))
             if race.get("stack"):
-                head += " · " + ngettext("takes the {kind} stack ({n} card)", "takes the {kind} stack ({n} cards)",
-                                         int(race.get("cards", 0))).format(kind=_(str(race["stack"])), n=race.get("cards", 0))
+                takes = ngettext("takes the {kind} stack ({n} card)", "takes the {kind} stack ({n} cards)",
+                                 int(race.get("cards", 0))).format(kind=_(str(race["stack"])), n=race.get("cards", 0))
         else:
             head = _("tie: {names}").format(names=", ".join(self.name(strip, int(p)) for p in race.get("tied", ())))
-        draw_text(surface, head, lay.size(1.1), theme.FG, pygame.Rect(inner.left, inner.top, inner.width, half),
-                  align="left", min_size=lay.min_text)
         rings = list(race.get("rings", ()))
         margin = race.get("margin_us")
         if race.get("decided_by") == "draw":
@@ -321,8 +348,15 @@ class FikiMikiScene(Scene):
                                                           name=self.name(strip, int(rings[1]["player"])))
         else:
             detail = _("nobody else rang")
-        draw_text(surface, detail, lay.min_text, theme.MUTED, pygame.Rect(inner.left, inner.top + half, inner.width, half),
+        if takes:  # what they take beside the margin, or else the margin beside who won (one line was cut)
+            if theme.TEXT.width(takes + " · " + detail, lay.min_text) <= inner.width:
+                detail = takes + " · " + detail
+            else:
+                head, detail = head + " · " + detail, takes
+        draw_text(surface, head, lay.size(1.1), theme.FG, pygame.Rect(inner.left, inner.top, inner.width, half),
                   align="left", min_size=lay.min_text)
+        draw_text(surface, detail, lay.min_text, theme.MUTED if not takes else theme.FG,
+                  pygame.Rect(inner.left, inner.top + half, inner.width, half), align="left", min_size=lay.min_text)
 
     # -- the players -----------------------------------------------------------------------
     def _players(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:

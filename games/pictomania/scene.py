@@ -27,7 +27,7 @@ TOKEN: Color = (250, 200, 60)
 SHEEP: Color = (60, 60, 66)
 
 
-#: the round's word cards, drawn, by their words and size
+#: the round's word cards and its reveal, drawn, by what they show and their size
 _CARDS = FaceCache(8)
 
 
@@ -63,7 +63,15 @@ class PictomaniaScene(Scene):
         side = pygame.Rect(main.right + 2 * lay.pad, area.top, side_w, area.height)
         if reveal and view.get("phase") in ("revealed", "over"):
             # the reveal takes the whole width: each drawer's row carries their scores too
-            self._reveal(surface, area, lay, view, strip, reveal)
+            if theme.DRAWN is None and theme.INKED is None:  # the same until the next round: drawn once, blitted
+                names = tuple(self.name(strip, i) for i in range(len(strip)))
+                colours = tuple(self.color(view, i) for i in range(len(strip)))
+                key = (area.size, lay, repr(reveal), tuple(view.get("scores", ())), names, colours)
+                surface.blit(_CARDS.get(key, area.size, partial(self._reveal, area=pygame.Rect((0, 0), area.size), lay=lay,
+                                                                view=view, strip=strip, reveal=reveal), under=theme.BG),
+                             area.topleft)
+            else:
+                self._reveal(surface, area, lay, view, strip, reveal)
             return
         self._cards(surface, main, lay, view)
         self._side(surface, side, lay, view, strip)
