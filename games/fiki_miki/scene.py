@@ -10,7 +10,10 @@ Hands never appear otherwise: they are on the phones.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
@@ -19,6 +22,7 @@ from games.arbitration import format_margin
 from games.fiki_miki.cards import BLANK_COLOR, KIND_COLORS
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
+from games.toolkit.art import FaceCache, picture_spots, placed
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
@@ -30,6 +34,103 @@ def kind_color(kind: str | None, index: int = 0) -> Color:
     if kind is None:
         return BLANK_COLOR
     return KIND_COLORS.get(kind, theme.PALETTE[index % len(theme.PALETTE)])
+
+
+# -- the card art: our own pictures, drawn in code ------------------------------------------
+#: a card's paper and its pencil (the pictures' outline)
+CARD_PAPER: Color = (250, 246, 232)
+INK: Color = (48, 40, 34)
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as drawn this frame: where it is and where each picture went
+    (what the tests count, so a card of 4 apples is proved to show 4)."""
+
+    kind: str | None
+    pictures: int
+    rect: pygame.Rect
+    spots: tuple[pygame.Rect, ...]
+
+
+def draw_picture(surface: pygame.Surface, kind: str, r: pygame.Rect, fill: Color | None = None) -> None:
+    """One picture of ``kind`` filling the square ``r``, in the kind's colour
+    (``fill``: another colour, e.g. a faded one for an empty stack's mark)."""
+    color = fill or kind_color(kind)
+    line = max(1, r.width // 14) if fill is None else 0
+    ink = INK if fill is None else color
+    if kind == "mushroom":
+        stem = pygame.Rect(r.left + r.width * 36 // 100, r.top + r.height * 48 // 100, r.width * 28 // 100, r.height * 46 // 100)
+        pygame.draw.rect(surface, CARD_PAPER if fill is None else color, stem, border_radius=max(1, stem.width // 3))
+        if line:
+            pygame.draw.rect(surface, ink, stem, width=line, border_radius=max(1, stem.width // 3))
+        cap_poly = [(0.5 + 0.5 * math.cos(a), 0.55 - 0.5 * math.sin(a)) for a in [math.pi * k / 16 for k in range(17)]]
+        pygame.draw.polygon(surface, color, placed(r, cap_poly))
+        if line:
+            pygame.draw.polygon(surface, ink, placed(r, cap_poly), width=line)
+            for x, y, s in ((0.3, 0.33, 0.09), (0.55, 0.2, 0.08), (0.7, 0.4, 0.07)):
+                pygame.draw.circle(surface, CARD_PAPER, (r.left + round(x * r.width), r.top + round(y * r.height)),
+                                   max(1, round(s * r.width)))
+    elif kind == "apple":
+        body = pygame.Rect(r.left + r.width // 14, r.top + r.height * 22 // 100, r.width * 12 // 14, r.height * 76 // 100)
+        pygame.draw.ellipse(surface, color, body)
+        if line:
+            pygame.draw.ellipse(surface, ink, body, width=line)
+            pygame.draw.line(surface, ink, (r.centerx, body.top + line), (r.centerx + r.width // 12, r.top + r.height // 20),
+                             max(2, line + 1))
+            pygame.draw.ellipse(surface, (40, 120, 50), pygame.Rect(r.centerx + r.width // 12, r.top + r.height // 14,
+                                                                    r.width * 3 // 10, r.height // 7))
+            pygame.draw.circle(surface, CARD_PAPER, (body.left + body.width * 3 // 10, body.top + body.height * 3 // 10),
+                               max(1, r.width // 12))
+    elif kind == "leaf":
+        outline = [(0.5, 0.02), (0.8, 0.25), (0.88, 0.55), (0.62, 0.85), (0.5, 0.9), (0.38, 0.85), (0.12, 0.55), (0.2, 0.25)]
+        pygame.draw.polygon(surface, color, placed(r, outline))
+        if line:
+            pygame.draw.polygon(surface, ink, placed(r, outline), width=line)
+            vein = placed(r, [(0.5, 0.12), (0.5, 0.99)])
+            pygame.draw.line(surface, INK, vein[0], vein[1], line)
+            for y in (0.35, 0.55):
+                a, b, c = placed(r, [(0.26, y - 0.1), (0.5, y + 0.05), (0.74, y - 0.1)])
+                pygame.draw.lines(surface, INK, False, [a, b, c], max(1, line - 1))
+    else:  # star, and any kind a deck file may add: a star in its colour
+        points = [(0.5 + (0.5 if k % 2 == 0 else 0.21) * math.sin(math.pi * k / 5),
+                   0.54 - (0.5 if k % 2 == 0 else 0.21) * math.cos(math.pi * k / 5)) for k in range(10)]
+        pygame.draw.polygon(surface, color, placed(r, points))
+        if line:
+            pygame.draw.polygon(surface, ink, placed(r, points), width=line)
+
+
+#: drawn card faces by (kind, pictures, width, height, band height), and whole stacks: a frame blits them
+_FACES = FaceCache()
+_STACKS = FaceCache(32)
+
+
+def face_layout(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> list[pygame.Rect]:
+    """Where the pictures sit on a card of ``size`` (relative to its top left):
+    inside the border, in the top ``band`` only when the card lies under the next."""
+    w, h = size
+    edge = max(3, min(w, h) // 14)
+    if band is None:
+        inner = pygame.Rect(edge * 2, edge * 2, w - edge * 4, h - edge * 4)
+    else:  # a band is low: the pictures take all of it but the frame
+        inner = pygame.Rect(edge * 2, edge + 2, w - edge * 4, band - edge - 4)
+    return picture_spots(inner, pictures if kind is not None else 0)
+
+
+def card_face(size: tuple[int, int], kind: str | None, pictures: int, band: int | None) -> pygame.Surface:
+    """The card drawn once (paper, a frame in its kind's colour, its pictures) and kept."""
+    def draw(face: pygame.Surface) -> None:
+        whole = face.get_rect()
+        radius = max(4, min(size) // 8)
+        edge = max(3, min(size) // 14)
+        panel(face, whole, kind_color(kind), radius=radius)
+        panel(face, whole.inflate(-2 * edge, -2 * edge), CARD_PAPER, radius=max(2, radius - edge))
+        pygame.draw.rect(face, INK, whole, width=max(1, edge // 3), border_radius=radius)
+        if kind is not None:
+            for spot in face_layout(size, kind, pictures, band):
+                draw_picture(face, kind, spot)
+
+    return _FACES.get((kind, pictures, size, band), size, draw)
 
 
 class FikiMikiScene(Scene):
@@ -50,7 +151,13 @@ class FikiMikiScene(Scene):
             what = _("Player {n} {step}").format(n=int(turn) + 1, step=step)
         return self.title, _("variant {v}").format(v=variant) + " · " + what if what else _("variant {v}").format(v=variant)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the cards drawn in the last frame, with where their pictures went (the tests count them)
+        self.faces: list[CardFace] = []
+
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
+        self.faces = []
         left_w = area.width * 62 // 100
         left = pygame.Rect(area.left, area.top, left_w, area.height)
         right = pygame.Rect(area.left + left_w + 2 * lay.pad, area.top, area.width - left_w - 2 * lay.pad, area.height)
@@ -65,17 +172,26 @@ class FikiMikiScene(Scene):
 
     # -- the table ------------------------------------------------------------------------
     def _card(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, card: Mapping[str, Any], index: int = 0,
-              band: int | None = None) -> None:
-        """A card: its kind's colour and its number of pictures (``band``: only
-        the top band shows, the card lies under the next one)."""
-        kind = card.get("kind")
-        fill = theme.legible_fill(kind_color(None if kind is None else str(kind), index))
-        panel(surface, r, fill, radius=max(4, r.height // 8))
-        pygame.draw.rect(surface, theme.BG, r, width=2, border_radius=max(4, r.height // 8))
-        text = str(card.get("pictures", 0)) if kind is not None else _("blank")
-        where = r if band is None else pygame.Rect(r.left, r.top, r.width, band)
-        draw_text(surface, text, lay.size(1.1) if band is None else lay.min_text, theme.text_on(fill), where,
-                  min_size=lay.min_text)
+              band: int | None = None, record: bool = True) -> None:
+        """A card: paper framed in its kind's colour with its pictures on it, as
+        many as it counts (``band``: the card lies under the next one and only its
+        top band shows, the pictures in that band). A blank card says so."""
+        kind = None if card.get("kind") is None else str(card["kind"])
+        pictures = int(card.get("pictures", 0))
+        surface.blit(card_face(r.size, kind, pictures, band), r.topleft)
+        if record:
+            self._record(card, r, band)
+        if kind is None:
+            where = r if band is None else pygame.Rect(r.left, r.top, r.width, band)
+            draw_text(surface, _("blank"), lay.min_text, theme.DARK_TEXT, where.inflate(-r.height // 7, 0),
+                      min_size=lay.min_text)
+
+    def _record(self, card: Mapping[str, Any], r: pygame.Rect, band: int | None) -> None:
+        """Note a card drawn at ``r`` on the screen and where its pictures went."""
+        kind = None if card.get("kind") is None else str(card["kind"])
+        pictures = int(card.get("pictures", 0))
+        spots = tuple(s.move(r.topleft) for s in face_layout(r.size, kind, pictures, band))
+        self.faces.append(CardFace(kind, pictures, r.copy(), spots))
 
     def _stacks(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
         stacks = list(view.get("stacks", ()))
@@ -87,38 +203,74 @@ class FikiMikiScene(Scene):
         threshold = int(view.get("threshold", 10))
         for i, stack in enumerate(stacks):
             r = pygame.Rect(area.left + i * (col_w + gap), area.top, col_w, stack_h)
-            kind = str(stack["kind"])
-            fill = kind_color(kind, i)
-            landed = view.get("landed") == kind
-            stack_bg = theme.blend(theme.PANEL, fill, 0.25)
-            panel(surface, r, stack_bg)
-            if landed:
-                pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
-            line = lay.size(1.0) + lay.pad
-            draw_text(surface, _(kind), lay.min_text, theme.FG, pygame.Rect(r.left, r.top + lay.pad, r.width, line),
-                      min_size=lay.min_text)
-            pictures = int(stack["pictures"])
-            ripe = pictures >= threshold
-            draw_text(surface, f"{format_number(pictures)}/{format_number(threshold)}", lay.size(2.2),
-                      theme.GOOD if ripe else theme.FG,
-                      pygame.Rect(r.left, r.top + line, r.width, lay.size(2.4)), min_size=lay.min_text)
-            cards = list(stack["cards"])
-            draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
-                      theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
-                      min_size=lay.min_text)
-            # the top cards, newest last
-            # the cards fanned downwards, each showing its top band: the newest at the bottom
-            step = lay.min_text + lay.pad
-            card_h = step * 2
-            y = r.top + 2 * line + lay.size(2.4)
-            room = max(1, (r.bottom - lay.pad - card_h - y) // step + 1)
-            for card in cards[-room:]:
-                self._card(surface, pygame.Rect(r.left + lay.pad * 2, y, r.width - lay.pad * 4, card_h), lay, card, i,
-                           band=step)
-                y += step
+            landed = view.get("landed") == str(stack["kind"])
+            if theme.DRAWN is None and theme.INKED is None:
+                # a stack changes only when a card lands on it or it is taken: drawn once, then blitted
+                cards = tuple((c.get("kind"), int(c.get("pictures", 0))) for c in stack["cards"])
+                key = (r.size, lay, str(stack["kind"]), i, int(stack["pictures"]), cards, landed, threshold)
+                draw = partial(self._stack, r=pygame.Rect((0, 0), r.size), lay=lay, stack=stack, index=i,
+                               threshold=threshold, landed=landed)
+                surface.blit(_STACKS.get(key, r.size, draw, under=theme.BG), r.topleft)
+            else:  # a test measures the texts where they are on the screen
+                self._stack(surface, r, lay, stack, i, threshold, landed)
+            for card, where, band in self._fan(r, lay, list(stack["cards"])):
+                self._record(card, where, band)
         if hands:
             self._open_hands(surface, pygame.Rect(area.left, area.top + stack_h + lay.pad, area.width,
                                                   area.height - stack_h - lay.pad), lay, view, list(hands))
+
+    def _fan(self, r: pygame.Rect, lay: Layout, cards: list[Any]) -> list[tuple[Any, pygame.Rect, int | None]]:
+        """Where a stack's cards lie: fanned downwards below its counts, each showing its top
+        band (``band``), the newest at the bottom, whole; as many as there is room for."""
+        line = lay.size(1.0) + lay.pad
+        step = lay.size(1.25) + lay.pad
+        top = r.top + 2 * line + lay.size(2.4)
+        card_w = r.width - lay.pad * 4
+        full_h = max(1, min(card_w * 3 // 4, r.bottom - lay.pad - top))
+        room = max(1, (r.bottom - lay.pad - full_h - top) // step + 1)
+        shown = cards[-room:]
+        return [(card, pygame.Rect(r.left + lay.pad * 2, top + k * step, card_w, full_h),
+                 None if k == len(shown) - 1 else step) for k, card in enumerate(shown)]
+
+    def _stack(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, stack: Mapping[str, Any], index: int,
+               threshold: int, landed: bool) -> None:
+        """One stack's column: its kind, its pictures against the threshold, its cards."""
+        kind = str(stack["kind"])
+        fill = kind_color(kind, index)
+        stack_bg = theme.blend(theme.PANEL, fill, 0.25)
+        panel(surface, r, stack_bg)
+        if landed:
+            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, lay.pad // 2), border_radius=max(4, r.height // 20))
+        line = lay.size(1.0) + lay.pad
+        self._kind_title(surface, pygame.Rect(r.left, r.top + lay.pad, r.width, line), lay, kind)
+        pictures = int(stack["pictures"])
+        draw_text(surface, f"{format_number(pictures)}/{format_number(threshold)}", lay.size(2.2),
+                  theme.GOOD if pictures >= threshold else theme.FG,
+                  pygame.Rect(r.left, r.top + line, r.width, lay.size(2.4)), min_size=lay.min_text)
+        cards = list(stack["cards"])
+        draw_text(surface, ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards)), lay.min_text,
+                  theme.readable_on(theme.MUTED, stack_bg), pygame.Rect(r.left, r.top + line + lay.size(2.4), r.width, line),
+                  min_size=lay.min_text)
+        if not cards:  # an empty stack shows, faded, what it collects
+            top = r.top + 2 * line + lay.size(2.4)
+            side = min(r.width - lay.pad * 4, r.bottom - lay.pad - top) * 3 // 4
+            draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, top + lay.pad, side, side),
+                         theme.blend(stack_bg, fill, 0.45))
+        for card, where, band in self._fan(r, lay, cards):
+            self._card(surface, where, lay, card, index, band=band, record=False)
+
+    def _kind_title(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, kind: str) -> None:
+        """A stack's kind: its picture and its word, centred together."""
+        word = _(kind)
+        side = r.height - lay.pad // 2
+        text_w = theme.TEXT.width(word, lay.min_text)
+        if text_w + side + 3 * lay.pad > r.width:  # a long word keeps the room: the cards below show the picture
+            side, text_w = -lay.pad, min(text_w, r.width - 2 * lay.pad)
+        left = r.centerx - (side + lay.pad + text_w) // 2
+        if side > 0:
+            draw_picture(surface, kind, pygame.Rect(left, r.top, side, side))
+        draw_text(surface, word, lay.min_text, theme.FG, pygame.Rect(left + side + lay.pad, r.top, text_w, r.height),
+                  align="left", min_size=lay.min_text)
 
     def _open_hands(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, hands: list[Any]) -> None:
         """Teaching mode: everyone's hand on the screen."""
@@ -130,7 +282,7 @@ class FikiMikiScene(Scene):
                 break
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, lay.pad), r.height))
             x = r.left + lay.pad * 3
-            card_w = lay.size(1.6)
+            card_w = max(lay.size(1.6), min(r.height * 2, (r.right - x) // max(1, len(hand)) - lay.pad))
             for card in hand:
                 if x + card_w > r.right:
                     break
@@ -151,7 +303,7 @@ class FikiMikiScene(Scene):
                   min_size=lay.min_text)
         trick = list(view.get("trick", ()))
         n = max(1, len(trick))
-        card_w = min(lay.size(3.2), (area.width - lay.pad * (n + 1)) // n)
+        card_w = min(lay.size(4.5), (area.width - lay.pad * (n + 1)) // n)
         card_h = min(area.height - line * 3 - lay.pad * 4, card_w * 3 // 2)
         x = area.left + (area.width - (card_w + lay.pad) * len(trick)) // 2
         y = area.top + line + lay.pad * 3
@@ -178,15 +330,14 @@ class FikiMikiScene(Scene):
                       lay.min_text, theme.MUTED, inner, align="left", min_size=lay.min_text)
             return
         winner = race.get("winner")
+        takes = ""
         if winner is not None:
             head = _("{name} rang first").format(name=self.name(strip, int(winner)))
             if race.get("stack"):
-                head += " · " + ngettext("takes the {kind} stack ({n} card)", "takes the {kind} stack ({n} cards)",
-                                         int(race.get("cards", 0))).format(kind=_(str(race["stack"])), n=race.get("cards", 0))
+                takes = ngettext("takes the {kind} stack ({n} card)", "takes the {kind} stack ({n} cards)",
+                                 int(race.get("cards", 0))).format(kind=_(str(race["stack"])), n=race.get("cards", 0))
         else:
             head = _("tie: {names}").format(names=", ".join(self.name(strip, int(p)) for p in race.get("tied", ())))
-        draw_text(surface, head, lay.size(1.1), theme.FG, pygame.Rect(inner.left, inner.top, inner.width, half),
-                  align="left", min_size=lay.min_text)
         rings = list(race.get("rings", ()))
         margin = race.get("margin_us")
         if race.get("decided_by") == "draw":
@@ -197,8 +348,15 @@ class FikiMikiScene(Scene):
                                                           name=self.name(strip, int(rings[1]["player"])))
         else:
             detail = _("nobody else rang")
-        draw_text(surface, detail, lay.min_text, theme.MUTED, pygame.Rect(inner.left, inner.top + half, inner.width, half),
+        if takes:  # what they take beside the margin, or else the margin beside who won (one line was cut)
+            if theme.TEXT.width(takes + " · " + detail, lay.min_text) <= inner.width:
+                detail = takes + " · " + detail
+            else:
+                head, detail = head + " · " + detail, takes
+        draw_text(surface, head, lay.size(1.1), theme.FG, pygame.Rect(inner.left, inner.top, inner.width, half),
                   align="left", min_size=lay.min_text)
+        draw_text(surface, detail, lay.min_text, theme.MUTED if not takes else theme.FG,
+                  pygame.Rect(inner.left, inner.top + half, inner.width, half), align="left", min_size=lay.min_text)
 
     # -- the players -----------------------------------------------------------------------
     def _players(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:

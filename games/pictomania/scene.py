@@ -11,18 +11,24 @@ The secrets are never on the screen before the reveal.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import pygame
 
 from games.i18n import _, format_number, ngettext
 from games.toolkit import theme
+from games.toolkit.art import FaceCache
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, panel
 
 CARD_COLORS: dict[str, Color] = {"A": (66, 133, 244), "B": (234, 67, 53), "C": (52, 168, 83)}
 TOKEN: Color = (250, 200, 60)
 SHEEP: Color = (60, 60, 66)
+
+
+#: the round's word cards and its reveal, drawn, by what they show and their size
+_CARDS = FaceCache(8)
 
 
 class PictomaniaScene(Scene):
@@ -57,14 +63,33 @@ class PictomaniaScene(Scene):
         side = pygame.Rect(main.right + 2 * lay.pad, area.top, side_w, area.height)
         if reveal and view.get("phase") in ("revealed", "over"):
             # the reveal takes the whole width: each drawer's row carries their scores too
-            self._reveal(surface, area, lay, view, strip, reveal)
+            if theme.DRAWN is None and theme.INKED is None:  # the same until the next round: drawn once, blitted
+                names = tuple(self.name(strip, i) for i in range(len(strip)))
+                colours = tuple(self.color(view, i) for i in range(len(strip)))
+                key = (area.size, lay, repr(reveal), tuple(view.get("scores", ())), names, colours)
+                surface.blit(_CARDS.get(key, area.size, partial(self._reveal, area=pygame.Rect((0, 0), area.size), lay=lay,
+                                                                view=view, strip=strip, reveal=reveal), under=theme.BG),
+                             area.topleft)
+            else:
+                self._reveal(surface, area, lay, view, strip, reveal)
             return
         self._cards(surface, main, lay, view)
         self._side(surface, side, lay, view, strip)
 
     # -- the word cards -------------------------------------------------------------
     def _cards(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        """The round's word cards: the same all round, so drawn once and blitted (a test
+        measuring the texts gets them drawn in place)."""
         cards = list(view.get("cards", ()))
+        if theme.DRAWN is None and theme.INKED is None:
+            key = (area.size, lay, tuple((str(c["letter"]), str(c["theme"]), tuple(map(str, c["words"]))) for c in cards))
+            face = _CARDS.get(key, area.size, partial(self._draw_cards, area=pygame.Rect((0, 0), area.size), lay=lay,
+                                                      cards=cards), under=theme.BG)
+            surface.blit(face, area.topleft)
+        else:
+            self._draw_cards(surface, area, lay, cards)
+
+    def _draw_cards(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, cards: list[Any]) -> None:
         gap = lay.pad * 2
         col_w = (area.width - gap * (len(cards) - 1)) // max(1, len(cards))
         # a theme and a word may take two lines of the minimum size ("basketball hoop" in a narrow column)

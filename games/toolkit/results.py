@@ -93,15 +93,18 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     ``risen``: how far the blocks have risen (0-1, the celebration's start).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
-    rest = rows[3:]
+    # everyone tied for first stands on the podium (four winners of 23 points: never one of them in the list)
+    on_stage = min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))
+    rest = rows[on_stage:]
     list_w = area.width * 34 // 100 if rest else 0
     stage = pygame.Rect(area.left, area.top, area.width - list_w - (2 * lay.pad if rest else 0), area.height)
-    top3 = rows[:3]
-    slots = [1, 0, 2] if len(top3) >= 2 else [0]  # second left, first centre, third right
-    slot_w = stage.width // 3 if len(top3) >= 2 else stage.width // 2
+    top3 = rows[:on_stage]
+    # second left, first centre, third right; more winners than three side by side
+    slots = list(range(len(top3))) if len(top3) > 3 else [1, 0, 2] if len(top3) >= 2 else [0]
+    slot_w = stage.width // max(3, len(top3)) if len(top3) >= 2 else stage.width // 2
     heights = {1: 0.64, 2: 0.50, 3: 0.40}
     name_h = lay.size(1.6)
-    x0 = stage.left + (stage.width - slot_w * min(3, len(slots))) // 2
+    x0 = stage.left + (stage.width - slot_w * len(slots)) // 2
     for pos, k in enumerate(s for s in slots if s < len(top3)):
         place, members, score = top3[k]
         fill = color(members)

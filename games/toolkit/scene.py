@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -17,6 +18,7 @@ import pygame
 
 from games.i18n import N_, _, format_number
 from games.toolkit import theme
+from games.toolkit.art import FaceCache
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 from games.toolkit.title import draw_title_card
 
@@ -236,40 +238,66 @@ def draw_strip(
             fill = theme.blend(theme.STATUS_COLORS["idle"], team, 0.55)
         if cell.get("pressed") and status == "idle":
             fill = theme.blend(fill, theme.PRESSED, 0.5)
-        panel(surface, r, fill, radius=max(4, cell_h // 10))
-        band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 9))
-        pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
-        if status == "locked" and cell.get("lockout_us"):
-            # a bar that shrinks as the lockout runs out (250 ms by default)
-            frac = min(1.0, int(cell["lockout_us"]) / 1_000_000)
-            bar = pygame.Rect(r.left, r.bottom - max(4, cell_h // 10), max(1, round(r.width * frac)), max(4, cell_h // 10))
-            pygame.draw.rect(surface, theme.FG, bar)
-        if status == "stuck":  # hatched, so it reads as a fault even in grey
-            step = max(8, cell_h // 4)
-            for x in range(r.left - r.height, r.right, step * 2):
-                pygame.draw.line(surface, theme.DARK_TEXT, (max(x, r.left), band.bottom + (max(x, r.left) - x)),
-                                 (min(x + r.height, r.right - 1), band.bottom + min(x + r.height, r.right - 1) - x), 3)
-        if status == "disconnected":
-            pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
-        if cell.get("pressed"):
-            pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
+        score = scores[i] if i < len(scores) else None
+        texts = (str(cell.get("name") or player_name(i)), None if score is None else str(score), status_label(cell, labels))
+        lockout = cell.get("lockout_us") if status == "locked" else None
+        if theme.DRAWN is None and theme.INKED is None:
+            # a cell changes only when its station does: drawn once, then blitted (a third of a frame's time otherwise)
+            key = (r.size, lay, status, fill, team, bool(cell.get("pressed")), lockout, texts)
+            draw = partial(_draw_cell_face, lay=lay, status=status, fill=fill, team=team,
+                           pressed=bool(cell.get("pressed")), lockout_us=lockout, texts=texts)
+            surface.blit(_CELLS.get(key, r.size, draw, under=theme.BG), r.topleft)
+        else:  # a test measures the texts where they are on the screen
+            _draw_cell(surface, r, lay, status, fill, team, bool(cell.get("pressed")), lockout, texts)
         if status in FLASHING_STATUSES and now_us is not None and flash_on(now_us):
             # the winner's lamp blinks: so does a thick white frame round their cell (the fill stays theirs)
             pygame.draw.rect(surface, theme.PRESSED, r.inflate(gap, gap), width=max(4, cell_h // 9),
                              border_radius=max(4, cell_h // 8))
-        ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
-        body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
-        lines = [str(cell.get("name") or player_name(i))]
-        score = scores[i] if i < len(scores) else None
-        label = status_label(cell, labels)
-        third = body.height // 3
-        name_r = pygame.Rect(body.left, body.top, body.width, third)
-        draw_text(surface, lines[0], lay.min_text, ink, name_r, min_size=lay.min_text)
-        if score is not None:
-            draw_text(surface, str(score), lay.size(1.1), ink, pygame.Rect(body.left, body.top + third, body.width, third), min_size=lay.min_text)
-        if label:
-            draw_text(surface, label, lay.min_text, ink, pygame.Rect(body.left, body.top + 2 * third, body.width, third), min_size=lay.min_text)
     return cells
+
+
+#: drawn strip cells by everything they show
+_CELLS = FaceCache(64)
+
+
+def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str, fill: Color, team: Color,
+               pressed: bool, lockout_us: Any, texts: tuple[str, str | None, str]) -> None:
+    """One strip cell at ``r``: the fill, the team band, the fault marks, the name, score and label."""
+    gap, cell_h = lay.pad, r.height
+    panel(surface, r, fill, radius=max(4, cell_h // 10))
+    band = pygame.Rect(r.left, r.top, r.width, max(4, cell_h // 9))
+    pygame.draw.rect(surface, team, band, border_top_left_radius=max(4, cell_h // 10), border_top_right_radius=max(4, cell_h // 10))
+    if status == "locked" and lockout_us:
+        # a bar that shrinks as the lockout runs out (250 ms by default)
+        frac = min(1.0, int(lockout_us) / 1_000_000)
+        bar = pygame.Rect(r.left, r.bottom - max(4, cell_h // 10), max(1, round(r.width * frac)), max(4, cell_h // 10))
+        pygame.draw.rect(surface, theme.FG, bar)
+    if status == "stuck":  # hatched, so it reads as a fault even in grey
+        step = max(8, cell_h // 4)
+        for x in range(r.left - r.height, r.right, step * 2):
+            pygame.draw.line(surface, theme.DARK_TEXT, (max(x, r.left), band.bottom + (max(x, r.left) - x)),
+                             (min(x + r.height, r.right - 1), band.bottom + min(x + r.height, r.right - 1) - x), 3)
+    if status == "disconnected":
+        pygame.draw.rect(surface, theme.MUTED, r, width=max(2, cell_h // 30), border_radius=max(4, cell_h // 10))
+    if pressed:
+        pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
+    ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
+    body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
+    name, score, label = texts
+    third = body.height // 3
+    draw_text(surface, name, lay.min_text, ink, pygame.Rect(body.left, body.top, body.width, third), min_size=lay.min_text)
+    if score is not None:
+        draw_text(surface, score, lay.size(1.1), ink, pygame.Rect(body.left, body.top + third, body.width, third),
+                  min_size=lay.min_text)
+    if label:
+        draw_text(surface, label, lay.min_text, ink, pygame.Rect(body.left, body.top + 2 * third, body.width, third),
+                  min_size=lay.min_text)
+
+
+def _draw_cell_face(face: pygame.Surface, lay: Layout, status: str, fill: Color, team: Color, pressed: bool,
+                    lockout_us: Any, texts: tuple[str, str | None, str]) -> None:
+    """A cell drawn on its own clear surface (the cache's face)."""
+    _draw_cell(face, face.get_rect(), lay, status, fill, team, pressed, lockout_us, texts)
 
 
 def strip_cells(surface: pygame.Surface, stations: int) -> list[pygame.Rect]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +77,16 @@ def station_color(view: Mapping[str, Any], station: int, colors: Sequence[Color]
 
 def luminance(color: Color) -> float:
     """The relative luminance of an sRGB colour (WCAG 2): 0 black, 1 white."""
+    r, g, b = color[:3]
+    return _luminance(int(r), int(g), int(b))
+
+
+@lru_cache(maxsize=4096)
+def _luminance(r: int, g: int, b: int) -> float:
+    """Kept per colour: scenes ask for the same few colours' contrast hundreds of times a frame."""
     def channel(c: int) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-    r, g, b = color[:3]
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 
 
@@ -103,6 +110,11 @@ def text_on(fill: Color) -> Color:
 def legible_fill(fill: Color) -> Color:
     """``fill`` lightened just enough that black or white text reads on it at
     ``MIN_CONTRAST`` (a mid green or brown reads with neither)."""
+    return _legible_fill((int(fill[0]), int(fill[1]), int(fill[2])))
+
+
+@lru_cache(maxsize=1024)
+def _legible_fill(fill: Color) -> Color:
     for step in range(0, 11):
         mixed = blend(fill, FG, step / 20)
         if contrast(text_on(mixed), mixed) >= MIN_CONTRAST:
@@ -113,6 +125,11 @@ def legible_fill(fill: Color) -> Color:
 def readable_on(color: Color, fill: Color) -> Color:
     """``color`` lightened or darkened just enough to read on ``fill``
     (a player's colour as text on a panel)."""
+    return _readable_on((int(color[0]), int(color[1]), int(color[2])), (int(fill[0]), int(fill[1]), int(fill[2])))
+
+
+@lru_cache(maxsize=1024)
+def _readable_on(color: Color, fill: Color) -> Color:
     if contrast(color, fill) >= MIN_CONTRAST:
         return color
     toward = text_on(fill)

@@ -23,12 +23,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pygame
 
 from games.i18n import _, ngettext
 from games.toolkit import theme
+from games.toolkit.art import FaceCache
 from games.toolkit.results import Celebration, draw_confetti
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, draw_wrapped, panel
@@ -63,6 +65,10 @@ TRAPPED: Color = (255, 109, 0)
 
 def colour_of(name: str) -> Color:
     return COLOURS.get(name, theme.MUTED)
+
+
+#: the drawn track by board, size and what the cat covers
+_TRACKS = FaceCache(16)
 
 
 @dataclass(frozen=True)
@@ -330,7 +336,6 @@ class VivaTopoScene(Scene):
                    strip: Strip = ()) -> None:
         board = view["board"]
         u = geo.unit
-        panel(surface, geo.rect, BOARD_BG, radius=round(u * 0.3))
         over = view.get("phase") == "over"  # the end screen is the winner's: no banner of the last move stays
         eaten = latest(view, "eaten")
         flash = not over and eaten is not None and 0 <= now_us - int(eaten["t_us"]) < EAT_US
@@ -347,12 +352,17 @@ class VivaTopoScene(Scene):
         starts = {int(space): str(players) for players, space in board.get("cat_start", {}).items()}
         # the track: a cat's space carries a small cat head (where the cat can stop); the
         # symbols where the cat starts for 2, 3 or 4 players carry that number too
-        for space in range(1, int(board["spaces"]) + 1):
-            r = geo.space_rect(space).inflate(-max(2, round(u * 0.06)), -max(2, round(u * 0.06)))
-            fill = theme.blend(SPACE, EATEN, 0.75) if space in covered else SPACE
-            panel(surface, r, fill, radius=round(u * 0.12))
-            if space in symbols:
-                self._symbols(surface, geo, space, lay, starts.get(space))
+        if theme.DRAWN is None and theme.INKED is None:
+            # the track is the same every frame but while the cat eats: drawn once, then blitted
+            key = (geo.rect.size, int(board["spaces"]), tuple(sorted(symbols)), tuple(sorted(starts.items())),
+                   tuple(sorted(covered)), lay)
+            origin = BoardGeometry(pygame.Rect((0, 0), geo.rect.size), geo.spaces)
+            surface.blit(_TRACKS.get(key, geo.rect.size, partial(self._track, geo=origin, lay=lay, spaces=int(board["spaces"]),
+                                                                  symbols=symbols, starts=starts, covered=covered),
+                                        under=theme.BG),
+                         geo.rect.topleft)
+        else:  # a test measures the start numbers' text where it is on the screen
+            self._track(surface, geo, lay, int(board["spaces"]), symbols, starts, covered)
         # houses with their arrows and the cheese left
         left = view.get("cheese_left", {})
         for house in board["houses"]:
@@ -400,6 +410,19 @@ class VivaTopoScene(Scene):
             return
         if trapped is not None and trapped_shown:
             self._banner(surface, geo, lay, _("TRAPPED IN THE START"), TRAPPED, self.mice_words(view, strip, trapped["mice"]))
+
+    def _track(self, surface: pygame.Surface, geo: BoardGeometry, lay: Layout, spaces: int, symbols: set[Any],
+               starts: Mapping[int, str], covered: set[int]) -> None:
+        """The board and its track of spaces; a cat's space carries a small cat head (where
+        the cat can stop), the symbols where the cat starts for 2, 3 or 4 players that number."""
+        u = geo.unit
+        panel(surface, geo.rect, BOARD_BG, radius=round(u * 0.3))
+        for space in range(1, spaces + 1):
+            r = geo.space_rect(space).inflate(-max(2, round(u * 0.06)), -max(2, round(u * 0.06)))
+            fill = theme.blend(SPACE, EATEN, 0.75) if space in covered else SPACE
+            panel(surface, r, fill, radius=round(u * 0.12))
+            if space in symbols:
+                self._symbols(surface, geo, space, lay, starts.get(space))
 
     def mice_words(self, view: View, strip: Strip, ids: Sequence[str]) -> str:
         """Whose mice an event names, as people say it ("Anna: 2 mice, Dan: 1 mouse"), never the ids."""

@@ -238,3 +238,27 @@ def test_a_menu_with_more_rows_than_fit_scrolls_and_keeps_the_chosen_row_in_sigh
             menu.key("down")
     finally:
         theme.DRAWN = None
+
+
+def test_everyone_tied_for_first_stands_on_the_podium() -> None:
+    """Four players on 23 points all won: each gets a crowned block of the winner's height in
+    their colour, none of them is left in the list beside the podium."""
+    from games.toolkit.results import RISE_US
+
+    view = {"phase": "over", "finished": True, "scores": [23, 23, 23, 23]}
+    strip = [{"name": n, "status": "idle"} for n in ("Anna", "Bořek", "Łucja", "Dan")]
+    surface = pygame.Surface(SIZE)
+    scene = ResultsScene(game_title="x")
+    scene.draw(surface, freeze(view), strip, 0)
+    theme.DRAWN = []
+    try:
+        scene.draw(surface, freeze(view), strip, RISE_US)
+        drawn = [text for text, _shown, _ink, _r, _s in theme.DRAWN]
+    finally:
+        theme.DRAWN = None
+    assert drawn.count("1") == 4 and not any(t.startswith("1. ") for t in drawn)
+    b = body()
+    quarter = b.width // 4
+    for k in range(4):  # four blocks side by side, each in its player's colour, all as high
+        block = pygame.Rect(b.left + k * quarter + quarter // 4, b.bottom - b.height // 2, quarter // 2, b.height // 3)
+        assert dominant(surface, block) == theme.PALETTE[k]
