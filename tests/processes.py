@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import select
+import socket
 import subprocess
 import time
 
@@ -43,3 +44,20 @@ def finish(proc: subprocess.Popen[str], timeout: float = 60) -> tuple[str, str]:
         if proc.poll() is None:
             proc.kill()
         proc.wait()
+
+
+def connect_when_listening(path: str, give_up_s: float = 60.0) -> socket.socket:
+    """A Unix stream socket connected to ``path`` as soon as a server listens
+    there: a child's ready line may come before it binds, and a killed one
+    leaves its socket file behind (refused until the new one listens). Fails
+    only if nothing listens within ``give_up_s`` (a hung child)."""
+    give_up = time.monotonic() + give_up_s
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+            return sock
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            sock.close()
+            assert time.monotonic() < give_up, f"nothing listens on {path}: {exc}"
+        time.sleep(0.005)  # polling for the listener, not pacing the test

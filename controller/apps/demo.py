@@ -15,7 +15,6 @@ from controller.apps.common import UsageError, default_players, print_json, with
 from controller.runtime import Box, event_words
 from controller.simulate import Session
 from controller.sources.keyboard import KeyboardSource
-from controller.timeline import box_now_us
 from games.i18n import _, format_number, ngettext
 from games.registry import available, get, scene_for
 
@@ -142,7 +141,8 @@ def print_demo_log(box: Box) -> None:
 class BoardSimLink:
     """A simulated input board between the simulated players and the box."""
 
-    def __init__(self, box: Box, players: int, inputs: tuple[str, ...]) -> None:
+    def __init__(self, box: Box, players: int, inputs: tuple[str, ...], realtime: bool = True) -> None:
+        """``realtime=False``: the board on its virtual clock (tests move it), the box on the same."""
         from controller.sources.board_sim import start_simulated_board
         from firmware.buzzer import pinmap
 
@@ -153,10 +153,10 @@ class BoardSimLink:
         self.channels = dict(zip(wanted, free, strict=False))
         channel_map = {ch: key for key, ch in self.channels.items()}
         light_map = {(station, "bell"): station for station in range(players)}
-        self.sim, self.source = start_simulated_board(channel_map, light_map)
+        self.sim, self.source = start_simulated_board(channel_map, light_map, realtime=realtime)
         box.latency_guard_us = self.source.report_delay_us(box.debouncer.config)
-        # the board stamps on the real box clock; the game's timeline starts now, at 0
-        box.time_offset_us = -box_now_us()
+        # the board stamps on the box clock (the real one, or the simulator's); the game's timeline starts now, at 0
+        box.time_offset_us = -self.source.clock()
         self.box = box
         self.source.start(box)
 

@@ -85,6 +85,9 @@ class Connection:
             time.sleep(0.02)  # a bounded drain at exit, not a synchronisation
         self.client.disconnect()
         self.client.loop_stop()
+        # paho closes its network loop's wake-up socket pair only when the client is collected:
+        # closed here, as the connection stops (a menu starts and stops many)
+        self.client._reset_sockets()
 
     def publish(self, topic: str, payload: bytes, *, retain: bool = True) -> int:
         return self.client.publish(topic, payload, qos=1, retain=retain).mid

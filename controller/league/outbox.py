@@ -133,7 +133,9 @@ class RoomFolder:
                 if journal_mod.load(p.path).ended:
                     out.append(p)
             except journal_mod.JournalError as exc:
-                log.warning("%s", exc)
+                # its text, not the exception: a kept log record would keep its traceback's frames
+                # (the MQTT thread's, and the client with its socket pair) alive
+                log.warning("%s", str(exc))
         return out
 
     def next_match(self) -> Match | None:

@@ -6,8 +6,14 @@ import json
 
 import pytest
 
+from controller import live
+from controller.apps.demo import BoardSimLink
 from controller.cli import main
 from controller.journal import JournalWriter
+from controller.runtime import Box
+from controller.simulate import Session
+from games.registry import get
+from tests.firmware.conftest import wait_until
 
 
 def test_play_runs_headless_on_mock_pins_and_journals(tmp_path, capsys, mock_pins):
@@ -48,18 +54,62 @@ def test_diag_reads_the_profiles_own_pins(capsys, mock_pins):
     assert "header-4 via gpio" in capsys.readouterr().err
 
 
-def test_a_live_game_starts_its_own_clock_at_zero(tmp_path, capsys, mock_pins):
-    """Schicki Micki turns its first card a few seconds after the start, not
-    all 64 at once because the box clock has run since boot."""
+def test_a_live_game_starts_its_own_clock_at_zero(tmp_path, monkeypatch):
+    """Schicki Micki turns its first card one turn interval after the start, not
+    all 64 at once because the box clock has run since boot (eleven days here, on
+    a clock the test moves): the journal is made and taken over as ``play`` does
+    (the screen writes it, the deciding process takes the new game over)."""
+    booted = 11 * 86_400 * 1_000_000
+    now = [booted]
+    monkeypatch.setattr(live, "box_now_us", lambda: now[0])
+    spec = get("schicki-micki")
     path = tmp_path / "sm.jsonl"
-    assert main(["play", "--json", "schicki-micki", "--profile", "header-4-full", "--seconds", "0.5", "--headless",
-                 "--journal", str(path)]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["finished"] is False and out["cards_turned"] == 0
+    made = live.new_box(spec, spec.settings(4, 1), None, path)
+    assert made.journal is not None
+    made.journal.close()
+    box, _journal = live.resumed_box(path)
+    live.restart_clock(box)  # decider_process.open_game, for a --new game
+    assert box.journal is not None
+    try:
+        interval = box.engine.turn_interval_us
+        turned = []
+        for since_start_us in (0, 500_000, interval - 1, interval + box.latency_guard_us + 1):
+            now[0] = booted + since_start_us
+            box.step(now[0] + box.time_offset_us)
+            turned.append(box.engine.cards_turned)
+        assert turned == [0, 0, 0, 1]
+    finally:
+        box.journal.close()
 
 
-def test_demo_through_the_simulated_board_reaches_every_player(capsys):
-    assert main(["demo", "reaction", "--board-sim", "--headless", "--seconds", "7", "--json"]) == 0
-    history = json.loads(capsys.readouterr().out)["history"]
-    buzzes = sum(len(r["order"]) + len(r["false_starts"]) for r in history)
-    assert buzzes >= 3  # presses of several players crossed the board
+def test_demo_through_the_simulated_board_reaches_every_player():
+    """``demo --board-sim``'s wiring (simulated players -> firmware on a pty ->
+    driver -> box) in virtual time: the board's clock moves a millisecond at a
+    time, and only once the driver has read all the board sent (and its clock
+    replies: the stamps map exactly), so every press is in time, never late."""
+    spec = get("reaction")
+    settings = spec.settings(4, 1, **spec.demo_options)
+    box = Box(spec, settings)
+    link = BoardSimLink(box, settings.players, spec.inputs, realtime=False)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), 1)
+    session.edge_sink, session.lookahead_us = link.edge_sink, 5_000_000
+    sim, source = link.sim, link.source
+
+    def settled() -> bool:
+        return source.session.expected == sim.board.events.next and not source.session._requests
+
+    events = []
+    try:
+        # the hello and the clock burst, before the game's first moment (the board answers without its time moving)
+        wait_until(lambda: source.connected, "the board connected")
+        assert sim.now_us == 0 and source.session.clock.best_rtt_us() == 0
+        for _ms in range(7_000):
+            sim.advance(1000)
+            wait_until(lambda: settled() or not source.connected, "the driver reading what the board sent")
+            with box.lock:
+                events += session.step(sim.host_clock() + box.time_offset_us)
+    finally:
+        link.close()
+    buzzed = [e.player for e in events if e.kind == "buzz"]
+    assert sorted(buzzed) == [0, 1, 2, 3]  # every player's press crossed the board
+    assert box.late_deliveries == 0  # and in time: none came as late evidence

@@ -33,15 +33,14 @@ def test_winner_on_queue_blinks_locked_off(factory: MockFactory) -> None:
     assert factory.pin(17).state == 1  # at once, no waiting for a frame
     assert factory.pin(27).state == 0
     seen = set()
-    deadline = time.monotonic() + 1.0
-    while time.monotonic() < deadline and len(seen) < 2:
+    deadline = time.monotonic() + 30  # a hang guard: it blinks every 20 ms, however busy the machine
+    while len(seen) < 2:
+        assert time.monotonic() < deadline, "the queued station's light should blink"
         seen.add(factory.pin(18).state)
-        time.sleep(0.005)
-    assert seen == {0, 1}, "the queued station's light should blink"
+        time.sleep(0.005)  # polling the pin
     director.update(strip("locked", "idle", "locked"))
     assert factory.pin(17).state == 0
-    time.sleep(0.05)
-    assert factory.pin(18).state == 0
+    assert factory.pin(18).state == 0  # the blink's thread was stopped (joined) by the update, not left to end
     lights.close()
 
 

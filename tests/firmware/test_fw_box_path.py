@@ -10,6 +10,7 @@ from controller.runtime import Box
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
 from games import registry
+from tests.firmware.conftest import wait_until
 
 
 @pytest.fixture
@@ -27,15 +28,18 @@ def wired():
     sim.close()
 
 
-def pump(sim, box, us, until, what, timeout=10.0):
+def pump(sim, source, box, us, until, what, timeout=30.0):
     """Let board time pass a millisecond at a time, as on a real box, stepping
-    the box until ``until(events)``: the driver's thread keeps up with the lines."""
+    the box until ``until(events)``; before each step the driver has read every
+    event the board made (waited for, however late its thread runs: the box's
+    horizon is never outrun). ``timeout`` only catches a hang."""
     events = []
     deadline = time.monotonic() + timeout
     start = sim.now_us
     while time.monotonic() < deadline:
         sim.advance(1_000)
-        time.sleep(0.002)
+        wait_until(lambda: source.session.expected == sim.board.events.next or not source.connected,
+                   "the driver reading every event")
         events += box.step(sim.host_clock())
         if sim.now_us - start >= us and until(events):
             return events
@@ -45,15 +49,15 @@ def pump(sim, box, us, until, what, timeout=10.0):
 def test_board_presses_decide_the_quiz_to_the_microsecond(wired):
     sim, box, source = wired
     # connected, and one sync interval later the drift between syncs is measured, not assumed
-    pump(sim, box, 500_000, lambda ev: source.connected and source.session.clock.error_us() < 37,
+    pump(sim, source, box, 500_000, lambda ev: source.connected and source.session.clock.error_us() < 37,
          "the board with its clock mapping measured")
     box.host("arm", sim.host_clock())
     t = sim.now_us + 100_000
     sim.press(1, at_us=t, bounce=(120, 300, 900))
     sim.press(0, at_us=t + 37, bounce=())
     sim.press(2, at_us=t + 2_000)
-    pump(sim, box, 200_000, lambda ev: any(e.kind == "winner" for e in ev), "a winner")
-    pump(sim, box, 10_000, lambda ev: len(box.summary()["queue"]) == 2, "the third press in the queue")
+    pump(sim, source, box, 200_000, lambda ev: any(e.kind == "winner" for e in ev), "a winner")
+    pump(sim, source, box, 10_000, lambda ev: len(box.summary()["queue"]) == 2, "the third press in the queue")
     out = box.summary()
     assert out["winner"] == 1
     assert out["queue"] == [0, 2]
@@ -62,21 +66,21 @@ def test_board_presses_decide_the_quiz_to_the_microsecond(wired):
 
 def test_unplug_pauses_the_game_and_presses_made_meanwhile_count(wired):
     sim, box, source = wired
-    pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+    pump(sim, source, box, 300_000, lambda ev: source.connected, "the board")
     box.host("arm", sim.host_clock())
-    pump(sim, box, 50_000, lambda ev: True, "a step")
+    pump(sim, source, box, 50_000, lambda ev: True, "a step")
     sim.unplug()
-    pump(sim, box, 100_000, lambda ev: any(e.kind == "paused" for e in ev), "the pause")
+    pump(sim, source, box, 100_000, lambda ev: any(e.kind == "paused" for e in ev), "the pause")
     assert box.strip()[0]["status"] == "disconnected"
     t = sim.now_us + 10_000
     sim.press(2, at_us=t)
     sim.press(0, at_us=t + 500)
     sim.advance(200_000)
     sim.replug()
-    pump(sim, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the held presses deciding")
+    pump(sim, source, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the held presses deciding")
     # the winner is announced once no later press could tie with it; the press
     # 500 µs behind may join the queue a step later (as in the test above)
-    pump(sim, box, 0, lambda ev: len(box.summary()["queue"]) == 1, "the second press in the queue")
+    pump(sim, source, box, 0, lambda ev: len(box.summary()["queue"]) == 1, "the second press in the queue")
     out = box.summary()
     assert out["winner"] == 2 and out["queue"] == [0] and out["margins_us"] == [500]
     assert box.strip()[0]["status"] != "disconnected"
@@ -85,9 +89,14 @@ def test_unplug_pauses_the_game_and_presses_made_meanwhile_count(wired):
 def test_no_board_at_start_is_said_once_and_the_game_waits(caplog):
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(2))
-    source = BoardSource({0: (0, "bell"), 1: (1, "bell")}, port=lambda: None, reconnect_delay_s=0.01)
+    looked = []
+
+    def no_port() -> None:
+        looked.append(1)
+
+    source = BoardSource({0: (0, "bell"), 1: (1, "bell")}, port=no_port, reconnect_delay_s=0.01)
     source.start(box)
-    time.sleep(0.2)
+    wait_until(lambda: len(looked) >= 10, "the driver looking for its board again and again")
     source.stop()
     events = box.step(1_000_000)
     assert [e.kind for e in events] == ["paused"]
@@ -115,11 +124,11 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
     box.latency_guard_us = 300_000  # a loaded machine's driver thread is late: not what this is about
     source.start(box)
     try:
-        pump(sim, box, 300_000, lambda ev: source.connected, "the board")
+        pump(sim, source, box, 300_000, lambda ev: source.connected, "the board")
         box.host("arm", sim.host_clock())
         sim.corrupt_commands(1_000_000)  # from now on the board hears no ack
         sim.press(1)
-        pump(sim, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the winner", timeout=30.0)
+        pump(sim, source, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the winner", timeout=30.0)
         source.stop()  # the host dies
         box.journal.close()
         assert sim.board.events.first == 1  # the board still holds the press: never acked
@@ -129,9 +138,9 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
         source = BoardSource(channels, **kw)
         resumed.latency_guard_us = box.latency_guard_us
         source.start(resumed)
-        pump(sim, resumed, 300_000, lambda ev: sim.board.events.first > 1, "the replayed press, acked",
+        pump(sim, source, resumed, 300_000, lambda ev: sim.board.events.first > 1, "the replayed press, acked",
              timeout=30.0)
-        events = pump(sim, resumed, 400_000, lambda ev: True, "a while", timeout=30.0)
+        events = pump(sim, source, resumed, 400_000, lambda ev: True, "a while", timeout=30.0)
         assert resumed.presses_total == 1
         assert not [e for e in resumed.event_log if e.kind == "late_evidence"], list(resumed.event_log)
         assert resumed.summary()["winner"] == 1 and not events

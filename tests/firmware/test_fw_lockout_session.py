@@ -6,7 +6,6 @@ referee's confirm / override / late-lamp decisions."""
 from __future__ import annotations
 
 import random
-import time
 
 from controller.sources.board import Arm, BoardSession, LampLit
 from controller.sources.board.lockout import Disagreement, End, LockoutReferee
@@ -74,16 +73,12 @@ def test_fuzzed_v3_lines_never_raise() -> None:
     nasty = ["", "-1", "9" * 400, "٣", "0", "65536", "tie", "*", "=", "1:2"]
     s = session()
     s.arm(ARM)
-    deadline = time.monotonic() + 1.5
-    n = 0
-    while time.monotonic() < deadline and n < 10_000:
+    for n in range(2000):  # a fixed number of cases, however fast the machine
         parts = rng.choice(templates).split()
         i = rng.randrange(len(parts))
         key, eq, _ = parts[i].partition("=")
         parts[i] = f"{key}={rng.choice(nasty)}" if eq else rng.choice(nasty + [parts[i]])
         s.receive(frame(" ".join(parts)), 100 + n)  # must not raise
-        n += 1
-    assert n > 300
 
 
 def test_fuzzed_lockout_commands_never_break_the_board_or_leave_a_lamp_on() -> None:
@@ -95,9 +90,7 @@ def test_fuzzed_lockout_commands_never_break_the_board_or_leave_a_lamp_on() -> N
         commands = ["L arm 5 c=0:0,1:1 g=1000 w=20 to=100000", "L end 5 on=0,1", "L end * on=-", "L 3 on"]
         nasty = ["", "-1", "9" * 30, "0", "65536", "99:99", "0:200", "1:", ":", "*", "x"]
         board = sim.board
-        deadline = time.monotonic() + 1.5
-        n = 0
-        while time.monotonic() < deadline and n < 3000:
+        for _case in range(600):  # a fixed number of cases, however fast the machine
             parts = rng.choice(commands).split()
             i = rng.randrange(1, len(parts))
             key, eq, _ = parts[i].partition("=")
@@ -107,8 +100,7 @@ def test_fuzzed_lockout_commands_never_break_the_board_or_leave_a_lamp_on() -> N
                 if rng.random() < 0.1:
                     sim.press(rng.randrange(3))
             sim.advance(rng.choice((10, 1000)))
-            n += 1
-        assert board.faults == 0 and n > 100
+        assert board.faults == 0
         sim.advance(3_100_000)  # nobody speaks any more
         assert not any(sim.lights().values()) and board.lockout.id == 0
     finally:

@@ -37,6 +37,11 @@ class FlakyDisk:
         self.sync_delay_s = 0.0
         self.syncs = 0
         self.lock = threading.Lock()
+        #: a disk that hangs: every fsync after the first this many waits for ``release``
+        self.hold_after: int | None = None
+        self.release = threading.Event()
+        self.held = 0  # fsyncs waiting for the release now
+        self.sync_threads: set[int] = set()
 
     def write(self, data: bytes) -> int:
         with self.lock:
@@ -47,6 +52,13 @@ class FlakyDisk:
             return n
 
     def sync(self) -> None:
+        self.sync_threads.add(threading.get_ident())
+        if self.hold_after is not None and self.syncs >= self.hold_after:
+            with self.lock:
+                self.held += 1
+            self.release.wait(60)  # a hang guard: the test releases it
+            with self.lock:
+                self.held -= 1
         if self.sync_delay_s:
             time.sleep(self.sync_delay_s)
         if self.full:
@@ -139,29 +151,27 @@ def test_records_no_file_would_take_go_to_the_log_on_close(tmp_path, caplog, mon
 
 
 def test_the_loop_thread_never_waits_for_the_disk(tmp_path):
-    """A disk whose every fsync takes 100 ms: no write() waits for one."""
+    """A disk whose fsyncs hang (after the header's) until the test releases them:
+    the whole game is played and journaled meanwhile, so no write() waited for
+    one; the old way (threaded=False), the loop's own thread calls fsync."""
 
-    def timed_writes(threaded: bool) -> float:
+    def played(threaded: bool) -> FlakyDisk:
         disk = FlakyDisk()
-        disk.sync_delay_s = 0.1
+        disk.hold_after = 1 if threaded else None
         session, writer = quiz_session(lambda box: journal.JournalWriter.create(
             tmp_path / f"{threaded}.jsonl", box.header(), sink=disk, threaded=threaded))
-        worst = 0.0
-        original = writer.write
+        try:
+            session.run_virtual(6_000_000)
+            if threaded:
+                wait_until(lambda: disk.held == 1)  # the writer's thread is in the hung fsync
+                assert disk.syncs == 1  # only the header's is done, and the game was played
+        finally:
+            disk.release.set()
+            writer.close()
+        return disk
 
-        def write(record):
-            nonlocal worst
-            start = time.perf_counter()
-            original(record)
-            worst = max(worst, time.perf_counter() - start)
-
-        writer.write = write  # type: ignore[method-assign]
-        session.run_virtual(6_000_000)
-        writer.close()
-        return worst
-
-    assert timed_writes(threaded=False) >= 0.1  # the old way: the step waits for the fsync
-    assert timed_writes(threaded=True) < 0.1
+    assert threading.get_ident() in played(threaded=False).sync_threads  # the step itself synced
+    assert threading.get_ident() not in played(threaded=True).sync_threads
 
 
 def test_the_header_is_on_disk_before_create_returns(tmp_path):
