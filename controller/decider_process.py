@@ -20,17 +20,15 @@ import contextlib
 import json
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import Any
 
-from controller import channel, live
+from controller import channel, live, signals
 from controller import profile as profile_mod
 from controller.channel import ChannelError, Outbox
 from controller.deciding import Decider, ask_realtime
@@ -184,8 +182,9 @@ class DecidingGame:
     def start_screen(self) -> Viewer:
         """A new screen process (the last one died): it draws the current view."""
         mine, theirs = socket.socketpair()
-        process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
-                                    *self.screen_args], pass_fds=[theirs.fileno()])
+        with signals.blocked_for_child():  # a signal while it starts waits for its handlers
+            process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
+                                        *self.screen_args], pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
         return self.attach(mine, f"screen-{process.pid}", process)
@@ -205,6 +204,8 @@ class DecidingGame:
                     raise self.decider.error
                 if self.stop_reason is not None:
                     return self.stop_reason
+                if signals.received() is not None:  # SIGTERM, Ctrl+C, SIGHUP, SIGQUIT: closed as a stop
+                    return "stopped"
                 now = self.game_now()
                 with box.lock:
                     finished = box.engine.finished
@@ -279,6 +280,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # a stopping signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) is recorded, never raised: the game loop
+    # closes the game on it. The screen started this process with them blocked, so one sent during
+    # the imports above waited; it arrives here (controller/signals.py)
+    signals.install(raising=False)
     args = parse(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
@@ -300,11 +305,8 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
     print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
-    signal.signal(signal.SIGTERM, stop_on_signal)
     try:
         reason = game.run()
-    except KeyboardInterrupt:
-        reason = "stopped"
     finally:
         if listener is not None:
             listener.close()
@@ -312,11 +314,6 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
                 os.unlink(args.viewer_socket)
         game.close(reason)
     return 0
-
-
-def stop_on_signal(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM closes the game as Ctrl+C does: journal end, lamps off."""
-    raise KeyboardInterrupt
 
 
 def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:

@@ -17,14 +17,14 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from controller import journal as journal_mod
+from controller import signals
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
@@ -66,33 +66,17 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-_terminated = False
-
-
 def terminated() -> bool:
     """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
-    Ctrl+C is an interruption, exit 130."""
-    return _terminated
+    Ctrl+C is an interruption, exit 130 (controller/signals.py)."""
+    return signals.received() == signal.SIGTERM
 
 
-@contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """SIGTERM (systemd stopping the kiosk) ends a game like Ctrl+C: through
-    the same close, so the journal gets its end and the lights go off."""
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        global _terminated
-        _terminated = True
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: nobody to interrupt
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def stop_on_sigterm() -> AbstractContextManager[None]:
+    """SIGTERM, SIGINT, SIGHUP and SIGQUIT end a game like Ctrl+C: through the
+    same close, so the journal gets its end and the lights go off (the
+    command line installs them first; an in-process caller gets them here)."""
+    return signals.handled()
 
 
 # -- the pieces a live game is made of ---------------------------------------------------
@@ -390,12 +374,13 @@ def abandon_start(box: Box, created: Path | None) -> None:
     happened, nothing to resume); a resumed journal is left as it was."""
     if box.journal is None:
         return
-    box.journal.close()
-    if created is not None:
-        try:
-            Path(created).unlink()
-        except OSError as exc:
-            log.warning("could not remove %s: %s", created, exc)
+    with signals.held(raise_after=False):  # a second signal must not leave half of it done
+        box.journal.close()
+        if created is not None:
+            try:
+                Path(created).unlink()
+            except OSError as exc:
+                log.warning("could not remove %s: %s", created, exc)
 
 
 def restart_clock(box: Box) -> None:
@@ -411,6 +396,14 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
     if follow_lockout is not None:
         follow_lockout(box)
+
+
+@dataclass
+class Start:
+    """A live game's start: until a deciding process took the game over this
+    process closes (or abandons) it; from then on that process does."""
+
+    handed_over: bool = False
 
 
 # -- the game itself -----------------------------------------------------------------------
@@ -454,6 +447,7 @@ class LiveGame:
         until = None if seconds is None else start + int(seconds * 1_000_000)
         try:
             with stop_on_sigterm():
+                signals.check()  # a signal held during start-up stops the game now, through its close
                 return run(target, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
                            fps=fps, to_game_us=to_game_us)
         except KeyboardInterrupt:
@@ -468,6 +462,10 @@ class LiveGame:
         if self.closed:
             return
         self.closed = True
+        with signals.held(raise_after=False):  # a signal now must not cut the close short
+            self._close()
+
+    def _close(self) -> None:
         stop_companion(self)
         try:
             self.presenter.close()
