@@ -246,7 +246,9 @@ class DecidingGame:
                     self.source.stop()
             finally:
                 if box.journal is not None:
-                    box._write({"type": "end", "t_us": max(self.game_now(), box.now_us)})
+                    end = max(self.game_now(), box.now_us)
+                    box.close_out(end)  # every press taken is journaled before the end
+                    box._write({"type": "end", "t_us": end})
                     box.journal.close()
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,

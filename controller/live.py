@@ -335,7 +335,7 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
-    box.time_offset_us = -box_now_us()
+    restart_clock(box)
     if journal is not None:
         box.journal = journal_mod.JournalWriter.create(
             journal, box.header(mode="play", profile=profile.name if profile is not None else None))
@@ -366,6 +366,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None,
         writer.close()
         raise
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
+    box.session_start_us = journal.last_t_us + RESUME_GAP_US  # a press made meanwhile is not played
     return box, journal
 
 
@@ -384,8 +385,10 @@ def abandon_start(box: Box, created: Path | None) -> None:
 
 
 def restart_clock(box: Box) -> None:
-    """A new box whose start waited (the roll call): its timeline starts now."""
+    """A new box whose start waited (the roll call): its timeline starts now,
+    and a press stamped before it (the roll call's, an earlier boot's) is not played."""
     box.time_offset_us = -box_now_us()
+    box.session_start_us = 0
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:
@@ -477,6 +480,7 @@ class LiveGame:
                 box = self.box
                 if box.journal is not None:
                     end = box.now_us if self.session is not None else max(self.game_now(), box.now_us)
+                    box.close_out(end)  # every press taken is journaled before the end
                     box._write({"type": "end", "t_us": end})
                     box.journal.close()
 

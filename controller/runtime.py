@@ -141,6 +141,10 @@ class Box(InputLayer):
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
+        #: when this session of the game began (game µs): a press stamped before it is an earlier
+        #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
+        self.session_start_us = -(1 << 62)
+        self.stale_presses = 0
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
         self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
@@ -222,7 +226,7 @@ class Box(InputLayer):
             return self.latency_guard_us
 
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
-            if isinstance(out, Press) and self._ignored_while_host_paused(out):
+            if isinstance(out, Press) and (self._stale(out) or self._ignored_while_host_paused(out)):
                 continue
             if isinstance(out, Press):
                 self._accept(out)
@@ -257,6 +261,31 @@ class Box(InputLayer):
     def shown(self, t_us: int) -> list[GameEvent]:
         """The display flipped the frame that shows the newest card / GO."""
         return self.apply_action(Action(HOST_SHOWN, t_us))
+
+    def _stale(self, press: Press) -> bool:
+        """True (and counted) for a press stamped before this session began: it
+        was made while no game ran here, so it is never played."""
+        if press.t_us >= self.session_start_us:
+            return False
+        self.stale_presses += 1
+        if self.stale_presses == 1:
+            log.warning("a press of station %d stamped %.1f s before this game began was refused: an input "
+                        "board replays what an earlier boot did not acknowledge (counted; the count is logged "
+                        "at the end)", press.station, (self.session_start_us - press.t_us) / 1e6)
+        return True
+
+    def close_out(self, now_us: int) -> list[GameEvent]:
+        """The game is closing and its sources are stopped, so no input stamped
+        earlier can still come: every input taken (delivered, or held for the
+        horizon) goes to the game and into the journal now, before its end."""
+        with self.lock:
+            events = self.step(now_us)
+            while self._held:
+                events += self._deliver(heapq.heappop(self._held)[2])
+            if self.stale_presses:
+                log.warning("%d presses stamped before this game began were refused (not played)",
+                            self.stale_presses)
+            return events
 
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""
