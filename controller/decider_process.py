@@ -94,6 +94,8 @@ class DecidingGame:
                 "public": box.engine.public_view(), "strip": box.strip(), "finished": box.engine.finished,
                 "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
                 "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
+                #: one line while the journal cannot be written (a full card), else None
+                "journal": box.journal_notice(),
                 #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
                 "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
 

@@ -42,11 +42,21 @@ from games.base import (
     OptionError,
     RuleError,
 )
-from games.i18n import _
+from games.i18n import N_, _
 from games.registry import get as get_game
 from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
+
+#: the box's event when the journal's notice changes (``Box.journal_notice``)
+JOURNAL_EVENT = "journal"
+#: what the screen and the host page say while the journal's disk refuses records
+JOURNAL_NOTICES = {
+    "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
+    "read-only": N_("Journal not saved: the card is read-only. Game goes on, records in memory"),
+    "failing": N_("Journal not saved: the card fails to write. Game goes on, records in memory"),
+    "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
+}
 
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
@@ -145,6 +155,7 @@ class Box(InputLayer):
         #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
         self.session_start_us = -(1 << 62)
         self.stale_presses = 0
+        self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
         self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
@@ -234,7 +245,22 @@ class Box(InputLayer):
                 self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
-        return events + self._settle()
+        return events + self._settle() + self._journal_changed(now_us)
+
+    def journal_notice(self) -> str | None:
+        """One line for the screen and the host page while the journal cannot
+        be written (translated; None while it is healthy): the game goes on,
+        the records wait in memory, and what to do."""
+        trouble = None if self.journal is None else getattr(self.journal, "trouble", None)
+        return None if trouble is None else _(JOURNAL_NOTICES[trouble])
+
+    def _journal_changed(self, now_us: int) -> list[GameEvent]:
+        """A ``journal`` event when the journal's notice changed: the viewers are told at once."""
+        notice = self.journal_notice()
+        if notice == self._journal_notice:
+            return []
+        self._journal_notice = notice
+        return self._emit([GameEvent(JOURNAL_EVENT, now_us, None, {"notice": notice})])
 
     def apply_press(self, press: Press) -> list[GameEvent]:
         """A press debounced elsewhere (scenario, test): accept it, then settle."""

@@ -78,6 +78,7 @@ class ViewBox:
         self.time_offset_us = 0
         self.version = 0
         self._strip: list[dict[str, Any]] = []
+        self._journal_notice: str | None = None
         self._send_lock = threading.Lock()
 
     def update(self, view: dict[str, Any]) -> None:
@@ -89,6 +90,12 @@ class ViewBox:
             self.station_names = list(view["names"])
             self.paused, self.host_paused = bool(view["paused"]), bool(view["host_paused"])
             self.time_offset_us = int(view["offset_us"])
+            notice = view.get("journal")
+            self._journal_notice = notice if isinstance(notice, str) else None
+
+    def journal_notice(self) -> str | None:
+        """The deciding process's journal notice (a full card ...), as the screen says it."""
+        return self._journal_notice
 
     def strip(self) -> list[dict[str, Any]]:
         return self._strip

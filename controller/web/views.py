@@ -310,7 +310,8 @@ class Publisher:
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
-                "next": next_game, "cue": host_cue(engine, uses_seats)}
+                "next": next_game, "cue": host_cue(engine, uses_seats),
+                "journal": box.journal_notice()}  # one line while the journal cannot be written
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}
