@@ -13,11 +13,14 @@ def run() -> int:
     signals.install()
     try:
         from controller.cli import main
-    except KeyboardInterrupt:  # stopped while the program was still being loaded: nothing began
-        print("buzzerbox: stopped before it started", file=sys.stderr)
-        return signals.exit_status() or 130
-    try:
+
         return main()
+    except KeyboardInterrupt:  # stopped while the program was loaded or its command line read: nothing began
+        from games.i18n import _
+
+        print(_("buzzerbox: stopped before it started"), file=sys.stderr)
+        status = signals.exit_status()
+        return 130 if status is None else status
     finally:
         signals.hold_to_exit()  # a signal now is too late to stop anything: the exit status stands
 
