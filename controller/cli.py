@@ -12,14 +12,15 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
-from controller import live
 from controller import profile as profile_mod
+from controller import signals
 from controller.apps.bench import cmd_bench
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
@@ -351,6 +352,18 @@ def fail(command: str, message: str, status: int) -> CommandFailed:
     return CommandFailed(line, status)
 
 
+def stopped(command: str) -> CommandFailed:
+    """The one line (and exit status) of a command a signal or Ctrl+C stopped,
+    after its game was closed, as ``signals.EXIT_STATUS`` says (SIGTERM, a
+    stop asked for, exits 0 without it)."""
+    signum = signals.received()
+    if signum == signal.SIGHUP:
+        return fail(command, _("stopped (SIGHUP: the terminal went away)"), signals.EXIT_STATUS[signum])
+    if signum == signal.SIGQUIT:
+        return fail(command, _("stopped (SIGQUIT)"), signals.EXIT_STATUS[signum])
+    return fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED)
+
+
 def quiet_gpio_fallbacks(verbose: int) -> None:
     """gpiozero warns once per pin factory it cannot load (eight lines on a
     laptop) before the one error that matters; shown with -v."""
@@ -385,6 +398,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet_gpio_fallbacks(args.verbose)
     command = command_name(args)
+    with signals.handled():  # a stopping signal at any moment ends in the same close (nested: run's)
+        return run_command(args, command)
+
+
+def run_command(args: argparse.Namespace, command: str) -> int:
+    """The command, its failures said in one line with their exit status."""
     try:
         set_language(profile_mod.start_language(args.lang, None if args.command == "wiring" else getattr(args, "profile", None)))
         return int(args.func(args) or 0)
@@ -397,9 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BuzzerBoxError as exc:  # said for a person: one line, no traceback
         raise fail(command, str(exc), EXIT_FAILURE) from None
     except KeyboardInterrupt:  # the apps close their games first; this is the one line after
-        if live.terminated():  # SIGTERM: systemd stopping the kiosk asked for it; the summary line said so
+        if signals.received() == signal.SIGTERM:  # systemd stopping the kiosk asked for it; the summary said so
             return 0
-        raise fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED) from None
+        raise stopped(command) from None
     except BrokenPipeError:  # `buzzerbox ... | head`: the reader left, nothing is wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

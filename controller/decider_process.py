@@ -20,17 +20,15 @@ import contextlib
 import json
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import Any
 
-from controller import channel, live
+from controller import channel, live, signals
 from controller import profile as profile_mod
 from controller.channel import ChannelError, Outbox
 from controller.deciding import Decider, ask_realtime
@@ -96,6 +94,8 @@ class DecidingGame:
                 "public": box.engine.public_view(), "strip": box.strip(), "finished": box.engine.finished,
                 "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
                 "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
+                #: one line while the journal cannot be written (a full card), else None
+                "journal": box.journal_notice(),
                 #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
                 "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
 
@@ -184,8 +184,9 @@ class DecidingGame:
     def start_screen(self) -> Viewer:
         """A new screen process (the last one died): it draws the current view."""
         mine, theirs = socket.socketpair()
-        process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
-                                    *self.screen_args], pass_fds=[theirs.fileno()])
+        with signals.blocked_for_child():  # a signal while it starts waits for its handlers
+            process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
+                                        *self.screen_args], pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
         return self.attach(mine, f"screen-{process.pid}", process)
@@ -205,6 +206,8 @@ class DecidingGame:
                     raise self.decider.error
                 if self.stop_reason is not None:
                     return self.stop_reason
+                if signals.received() is not None:  # SIGTERM, Ctrl+C, SIGHUP, SIGQUIT: closed as a stop
+                    return "stopped"
                 now = self.game_now()
                 with box.lock:
                     finished = box.engine.finished
@@ -245,7 +248,9 @@ class DecidingGame:
                     self.source.stop()
             finally:
                 if box.journal is not None:
-                    box._write({"type": "end", "t_us": max(self.game_now(), box.now_us)})
+                    end = max(self.game_now(), box.now_us)
+                    box.close_out(end)  # every press taken is journaled before the end
+                    box._write({"type": "end", "t_us": end})
                     box.journal.close()
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
@@ -279,6 +284,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # a stopping signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) is recorded, never raised: the game loop
+    # closes the game on it. The screen started this process with them blocked, so one sent during
+    # the imports above waited; it arrives here (controller/signals.py)
+    signals.install(raising=False)
     args = parse(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
@@ -300,11 +309,8 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
     print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
-    signal.signal(signal.SIGTERM, stop_on_signal)
     try:
         reason = game.run()
-    except KeyboardInterrupt:
-        reason = "stopped"
     finally:
         if listener is not None:
             listener.close()
@@ -312,11 +318,6 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
                 os.unlink(args.viewer_socket)
         game.close(reason)
     return 0
-
-
-def stop_on_signal(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM closes the game as Ctrl+C does: journal end, lamps off."""
-    raise KeyboardInterrupt
 
 
 def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:

@@ -182,6 +182,8 @@ class JournalWriter:
         self.unsaved_path: Path | None = None  # the second file that holds them, if one could
         self._write_error: str | None = None
         self._sync_error: str | None = None
+        #: the errno of the newest failure (what kind of trouble: ``trouble``)
+        self._errno: int | None = None
         self._failing_since: float | None = None
         self._late_logged_at = -LATE_LOG_EVERY_S
         self._closing = False
@@ -265,6 +267,14 @@ class JournalWriter:
             return (f"journal cannot fsync {self.path}: {self._sync_error}; the records are in the file "
                     "but may not survive a power cut, retrying")
         return None
+
+    @property
+    def trouble(self) -> str | None:
+        """The kind of problem, for a notice a person can act on (None: healthy):
+        ``full``, ``read-only``, ``failing`` (an I/O error), ``unsynced`` (fsync fails)."""
+        if self._write_error is None:
+            return None if self._sync_error is None else "unsynced"
+        return TROUBLES.get(self._errno or 0, "failing")
 
     @property
     def waiting(self) -> int:
@@ -397,7 +407,7 @@ class JournalWriter:
                 written += 1
         except OSError as exc:
             self._written(batch[:written])
-            self._write_error = exc.strerror or str(exc)
+            self._write_error, self._errno = exc.strerror or str(exc), exc.errno
             self._failing()
             return False
         self._written(batch)
@@ -420,7 +430,7 @@ class JournalWriter:
         try:
             self._sink.sync()
         except OSError as exc:
-            self._sync_error = exc.strerror or str(exc)
+            self._sync_error, self._errno = exc.strerror or str(exc), exc.errno
             self._failing()
             return False
         now = self._clock()
@@ -456,6 +466,10 @@ class JournalWriter:
             self._failing_since = None
             log.warning("journal %s writing again after %.1f s: every waiting record is now written", self.path, down)
 
+
+#: what an OS error says about the journal's disk (``JournalWriter.trouble``)
+TROUBLES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full",
+            errno.EROFS: "read-only", errno.EACCES: "read-only", errno.EPERM: "read-only"}
 
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}
 

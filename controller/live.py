@@ -17,14 +17,14 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from controller import journal as journal_mod
+from controller import signals
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
@@ -66,33 +66,17 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-_terminated = False
-
-
 def terminated() -> bool:
     """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
-    Ctrl+C is an interruption, exit 130."""
-    return _terminated
+    Ctrl+C is an interruption, exit 130 (controller/signals.py)."""
+    return signals.received() == signal.SIGTERM
 
 
-@contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """SIGTERM (systemd stopping the kiosk) ends a game like Ctrl+C: through
-    the same close, so the journal gets its end and the lights go off."""
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        global _terminated
-        _terminated = True
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: nobody to interrupt
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def stop_on_sigterm() -> AbstractContextManager[None]:
+    """SIGTERM, SIGINT, SIGHUP and SIGQUIT end a game like Ctrl+C: through the
+    same close, so the journal gets its end and the lights go off (the
+    command line installs them first; an in-process caller gets them here)."""
+    return signals.handled()
 
 
 # -- the pieces a live game is made of ---------------------------------------------------
@@ -351,7 +335,7 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
-    box.time_offset_us = -box_now_us()
+    restart_clock(box)
     if journal is not None:
         box.journal = journal_mod.JournalWriter.create(
             journal, box.header(mode="play", profile=profile.name if profile is not None else None))
@@ -382,6 +366,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None,
         writer.close()
         raise
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
+    box.session_start_us = journal.last_t_us + RESUME_GAP_US  # a press made meanwhile is not played
     return box, journal
 
 
@@ -390,17 +375,20 @@ def abandon_start(box: Box, created: Path | None) -> None:
     happened, nothing to resume); a resumed journal is left as it was."""
     if box.journal is None:
         return
-    box.journal.close()
-    if created is not None:
-        try:
-            Path(created).unlink()
-        except OSError as exc:
-            log.warning("could not remove %s: %s", created, exc)
+    with signals.held(raise_after=False):  # a second signal must not leave half of it done
+        box.journal.close()
+        if created is not None:
+            try:
+                Path(created).unlink()
+            except OSError as exc:
+                log.warning("could not remove %s: %s", created, exc)
 
 
 def restart_clock(box: Box) -> None:
-    """A new box whose start waited (the roll call): its timeline starts now."""
+    """A new box whose start waited (the roll call): its timeline starts now,
+    and a press stamped before it (the roll call's, an earlier boot's) is not played."""
     box.time_offset_us = -box_now_us()
+    box.session_start_us = 0
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:
@@ -411,6 +399,14 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
     if follow_lockout is not None:
         follow_lockout(box)
+
+
+@dataclass
+class Start:
+    """A live game's start: until a deciding process took the game over this
+    process closes (or abandons) it; from then on that process does."""
+
+    handed_over: bool = False
 
 
 # -- the game itself -----------------------------------------------------------------------
@@ -454,6 +450,7 @@ class LiveGame:
         until = None if seconds is None else start + int(seconds * 1_000_000)
         try:
             with stop_on_sigterm():
+                signals.check()  # a signal held during start-up stops the game now, through its close
                 return run(target, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
                            fps=fps, to_game_us=to_game_us)
         except KeyboardInterrupt:
@@ -468,6 +465,10 @@ class LiveGame:
         if self.closed:
             return
         self.closed = True
+        with signals.held(raise_after=False):  # a signal now must not cut the close short
+            self._close()
+
+    def _close(self) -> None:
         stop_companion(self)
         try:
             self.presenter.close()
@@ -479,6 +480,7 @@ class LiveGame:
                 box = self.box
                 if box.journal is not None:
                     end = box.now_us if self.session is not None else max(self.game_now(), box.now_us)
+                    box.close_out(end)  # every press taken is journaled before the end
                     box._write({"type": "end", "t_us": end})
                     box.journal.close()
 

@@ -68,6 +68,17 @@ def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
     text = _(words)
     return text.format(player=player or "?") if "{player}" in text else text
 
+
+#: the box's event when the journal's notice changes (``Box.journal_notice``)
+JOURNAL_EVENT = "journal"
+#: what the screen and the host page say while the journal's disk refuses records
+JOURNAL_NOTICES = {
+    "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
+    "read-only": N_("Journal not saved: the card is read-only. Game goes on, records in memory"),
+    "failing": N_("Journal not saved: the card fails to write. Game goes on, records in memory"),
+    "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
+}
+
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
 #: nothing), and a player's new name (``InputNotice.input``). Journaled as
@@ -161,6 +172,11 @@ class Box(InputLayer):
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
+        #: when this session of the game began (game µs): a press stamped before it is an earlier
+        #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
+        self.session_start_us = -(1 << 62)
+        self.stale_presses = 0
+        self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
         self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
@@ -242,7 +258,7 @@ class Box(InputLayer):
             return self.latency_guard_us
 
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
-            if isinstance(out, Press) and self._ignored_while_host_paused(out):
+            if isinstance(out, Press) and (self._stale(out) or self._ignored_while_host_paused(out)):
                 continue
             if isinstance(out, Press):
                 self._accept(out)
@@ -250,7 +266,22 @@ class Box(InputLayer):
                 self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
-        return events + self._settle()
+        return events + self._settle() + self._journal_changed(now_us)
+
+    def journal_notice(self) -> str | None:
+        """One line for the screen and the host page while the journal cannot
+        be written (translated; None while it is healthy): the game goes on,
+        the records wait in memory, and what to do."""
+        trouble = None if self.journal is None else getattr(self.journal, "trouble", None)
+        return None if trouble is None else _(JOURNAL_NOTICES[trouble])
+
+    def _journal_changed(self, now_us: int) -> list[GameEvent]:
+        """A ``journal`` event when the journal's notice changed: the viewers are told at once."""
+        notice = self.journal_notice()
+        if notice == self._journal_notice:
+            return []
+        self._journal_notice = notice
+        return self._emit([GameEvent(JOURNAL_EVENT, now_us, None, {"notice": notice})])
 
     def apply_press(self, press: Press) -> list[GameEvent]:
         """A press debounced elsewhere (scenario, test): accept it, then settle."""
@@ -277,6 +308,31 @@ class Box(InputLayer):
     def shown(self, t_us: int) -> list[GameEvent]:
         """The display flipped the frame that shows the newest card / GO."""
         return self.apply_action(Action(HOST_SHOWN, t_us))
+
+    def _stale(self, press: Press) -> bool:
+        """True (and counted) for a press stamped before this session began: it
+        was made while no game ran here, so it is never played."""
+        if press.t_us >= self.session_start_us:
+            return False
+        self.stale_presses += 1
+        if self.stale_presses == 1:
+            log.warning("a press of station %d stamped %.1f s before this game began was refused: an input "
+                        "board replays what an earlier boot did not acknowledge (counted; the count is logged "
+                        "at the end)", press.station, (self.session_start_us - press.t_us) / 1e6)
+        return True
+
+    def close_out(self, now_us: int) -> list[GameEvent]:
+        """The game is closing and its sources are stopped, so no input stamped
+        earlier can still come: every input taken (delivered, or held for the
+        horizon) goes to the game and into the journal now, before its end."""
+        with self.lock:
+            events = self.step(now_us)
+            while self._held:
+                events += self._deliver(heapq.heappop(self._held)[2])
+            if self.stale_presses:
+                log.warning("%d presses stamped before this game began were refused (not played)",
+                            self.stale_presses)
+            return events
 
     def _accept(self, press: Press) -> None:
         """A debounced press: light the strip at once, queue it for the game."""

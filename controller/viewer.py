@@ -28,7 +28,7 @@ from typing import Any
 
 import pygame
 
-from controller import channel, live
+from controller import channel, live, signals
 from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
 from controller.press import Edge, InputNotice, Press
@@ -78,6 +78,7 @@ class ViewBox:
         self.time_offset_us = 0
         self.version = 0
         self._strip: list[dict[str, Any]] = []
+        self._journal_notice: str | None = None
         self._send_lock = threading.Lock()
 
     def update(self, view: dict[str, Any]) -> None:
@@ -89,6 +90,12 @@ class ViewBox:
             self.station_names = list(view["names"])
             self.paused, self.host_paused = bool(view["paused"]), bool(view["host_paused"])
             self.time_offset_us = int(view["offset_us"])
+            notice = view.get("journal")
+            self._journal_notice = notice if isinstance(notice, str) else None
+
+    def journal_notice(self) -> str | None:
+        """The deciding process's journal notice (a full card ...), as the screen says it."""
+        return self._journal_notice
 
     def strip(self) -> list[dict[str, Any]]:
         return self._strip
@@ -228,6 +235,8 @@ class SplitGame:
     screen_args: list[str]
     viewer_socket: str | None = None
     feed: str | None = None
+    #: set once the deciding process has the game: from then on it closes it
+    start: live.Start = field(default_factory=live.Start)
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -246,7 +255,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--viewer-socket", game.viewer_socket]
     if game.feed:
         command += ["--feed", game.feed]
-    process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+    with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
+        process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
     return process, mine
 
@@ -254,19 +264,29 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int) -> dict[str, Any]:
     """Play through a deciding process of its own; returns its ``ended``
     message. A deciding process that dies mid-game is said in one line and
-    started again on the journal (the screen keeps showing the last view)."""
+    started again on the journal (the screen keeps showing the last view).
+    A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
+    was handed over is a stop: the deciding process closes the game (every
+    press it took journaled before its ``end``), and is waited for."""
     resume = False
     while True:
-        process, sock = start_decider(game, resume)
-        box = ViewBox(game.spec, game.settings, sock)
+        process: subprocess.Popen[bytes] | None = None
+        sock: socket.socket | None = None
         try:
+            with signals.held(raise_after=False):
+                process, sock = start_decider(game, resume)
+                game.start.handed_over = True
+            signals.check()  # one that came while it started: stop it as soon as it listens
+            box = ViewBox(game.spec, game.settings, sock)
             watched = watch(box, presenter, keyboard, fps)
-        except KeyboardInterrupt:  # Ctrl+C (it got one too) or SIGTERM (to this process only)
-            box.send({"type": channel.STOP, "reason": "stopped"})
-            process.wait()  # it closes the game: journal end, lamps off
-            return {"type": channel.ENDED, "reason": "stopped"}
+        except KeyboardInterrupt:
+            if process is None or sock is None:
+                raise  # not handed over yet: the caller abandons the start
+            with signals.held(raise_after=False):
+                return stop_decider(process, sock)
         finally:
-            sock.close()
+            if sock is not None:
+                sock.close()
         code = process.wait()
         if watched.ended is not None:
             return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
@@ -276,6 +296,16 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         print(f"buzzerbox play: {DECIDER_GONE} (it exited {code})", file=sys.stderr, flush=True)
         presenter.scene.message = _(DECIDER_GONE)
         resume = True
+
+
+def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[str, Any]:
+    """Ask the deciding process to close the game and wait until it has (it
+    may have been told by the signal itself). What it still sends is read by
+    the watch's reader thread, so its writes never wait for this one."""
+    with contextlib.suppress(OSError):
+        channel.send(sock, {"type": channel.STOP, "reason": "stopped"})
+    process.wait()
+    return {"type": channel.ENDED, "reason": "stopped"}
 
 
 # -- a screen started by the deciding process -----------------------------------------------

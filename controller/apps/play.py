@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from controller import journal as journal_mod
-from controller import live
+from controller import live, signals
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
@@ -39,49 +39,50 @@ def cmd_play(args: argparse.Namespace) -> int:
     keyboard = None if headless else KeyboardSource(players)
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None
-    if args.resume:
-        box, _journal = live.resumed_box(args.resume, prof, spec.name)
-        path = Path(args.resume)
-    else:
+    if not args.resume:
         seed = args.seed if args.seed is not None else live.new_seed()
         try:
             settings = spec.settings(players, seed, **options_from(args.option))
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
-        path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
-        box = live.new_box(spec, settings, prof, path, station_names=names)
-        created = path
     relay = live.Relay()
+    start = live.Start()
+    box: Box | None = None
     source = None
     try:
-        # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
-        feed = args.feed if args.one_process or args.web is not None else None
-        source = live.open_inputs(prof, relay, feed) if prof is not None else None
-        screen = live.open_screen(args, headless)
+        # held: a signal while the journal is made or the inputs open is acted on once they are (the
+        # journal of a game that never began is then removed below)
+        with signals.held():
+            if args.resume:
+                box, _journal = live.resumed_box(args.resume, prof, spec.name)
+                path = Path(args.resume)
+            else:
+                path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
+                box = live.new_box(spec, settings, prof, path, station_names=names)
+                created = path
+            # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
+            feed = args.feed if args.one_process or args.web is not None else None
+            source = live.open_inputs(prof, relay, feed) if prof is not None else None
+            screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
         if (prof is not None and source is not None and not skip_roll_call
                 and not live.roll_call(screen, prof, source, relay, keyboard)):
             screen.close()
             raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
+        if created is not None:
+            live.restart_clock(box)  # the game's time starts now, after the roll call
+        if not args.one_process and args.web is None:
+            return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
+        with signals.held(raise_after=False):  # a signal from here on is acted on as the game runs: it closes it
+            game = one_process_game(args, box, prof, relay, source, screen, headless, colors)
     except BaseException:
-        if source is not None:
-            source.stop()
-        live.abandon_start(box, created)  # a game that never started leaves no journal behind
+        if not start.handed_over:  # from then on the deciding process closes the game
+            if source is not None:
+                source.stop()
+            if box is not None:
+                live.abandon_start(box, created)  # a game that never started leaves no journal behind
         raise
-    if created is not None:
-        live.restart_clock(box)  # the game's time starts now, after the roll call
-    if not args.one_process and args.web is None:
-        return play_split(args, box, path, source, screen, keyboard, headless, players, names, colors)
-    relay.target = box
-    if source is not None and prof is not None:
-        live.connect(box, source, prof)
-    presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
-                                   sound=live.open_sound(args, headless, prof), colors=colors)
-    game = live.LiveGame(box, presenter, source)
-    for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
-        hook(box)
-    live.start_companion(game, args.web, prof)
-    announce(box, prof, source, presenter, path, headless, players, names)
+    announce(box, prof, source, game.presenter, path, headless, players, names)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
     if args.timings and result is not None:
         write_timings(args.timings, "one-process", {
@@ -99,32 +100,34 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | None, screen: Screen,
-               keyboard: KeyboardSource | None, headless: bool, players: int, names: list[str] | None,
-               colors: list[Color] | None) -> int:
+def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start, source: Source | None,
+               screen: Screen, keyboard: KeyboardSource | None, headless: bool, players: int,
+               names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
     from controller.viewer import SplitGame, run_split, screen_args
 
-    prof = profile_mod.load(args.profile) if args.profile else None
-    if source is not None:
-        source.stop()  # the deciding process opens the inputs itself (a GPIO line has one owner)
-    if box.journal is not None:
-        box.journal.close()  # ... and takes the journal over
-    fps = 15 if headless else 60
-    game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
-                     screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
-                                 fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
-                                 keyboard=keyboard is not None),
-                     args.viewer_socket, args.feed)
-    presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof), colors=colors)
-    announce(box, prof, source, presenter, path, headless, players, names)
+    with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
+        prof = profile_mod.load(args.profile) if args.profile else None
+        if source is not None:
+            source.stop()  # the deciding process opens the inputs itself (a GPIO line has one owner)
+        if box.journal is not None:
+            box.journal.close()  # ... and takes the journal over
+        fps = 15 if headless else 60
+        game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
+                         screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
+                                     fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
+                                     keyboard=keyboard is not None),
+                         args.viewer_socket, args.feed, start=start)
+        presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
+                                       colors=colors)
+        announce(box, prof, source, presenter, path, headless, players, names)
     try:
-        with live.stop_on_sigterm():
-            ended = run_split(game, presenter, keyboard, fps)
+        ended = run_split(game, presenter, keyboard, fps)
     finally:
-        presenter.close()
-        screen.close()
+        with signals.held(raise_after=False):
+            presenter.close()
+            screen.close()
     if args.timings:
         write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
     played = box_from_journal(journal_mod.read(path))  # the game of record: its journal
@@ -137,6 +140,21 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, source: Source | 
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0
+
+
+def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
+                     source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
+    """The older design (``--one-process``, and games with phones): the deciding thread beside the frames."""
+    relay.target = box
+    if source is not None and prof is not None:
+        live.connect(box, source, prof)
+    presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
+                                   sound=live.open_sound(args, headless, prof), colors=colors)
+    game = live.LiveGame(box, presenter, source)
+    for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
+        hook(box)
+    live.start_companion(game, args.web, prof)
+    return game
 
 
 #: what ``--timings`` writes, in both designs: [decided, lamp lit] per decision (game µs), where

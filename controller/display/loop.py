@@ -107,6 +107,9 @@ class Presenter:
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message
+        journal = box.journal_notice()
+        if journal:  # said while the journal's disk refuses records: the host can act (free space)
+            scene.message = journal
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = "Input board disconnected: game paused until it is back"
         target = surface if surface is not None else self.screen.surface

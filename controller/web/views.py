@@ -359,7 +359,8 @@ class Publisher:
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
                 "uses_seats": uses_seats, "players": players,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
-                "first_press": self.first_press(view, margins, players)}
+                "first_press": self.first_press(view, margins, players),
+                "journal": box.journal_notice()}  # one line while the journal cannot be written
         actions = {b["name"] for b in buttons}
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}

@@ -48,6 +48,10 @@ class Lines:
                 self.lines.append(line.rstrip("\n"))
                 self._new.notify_all()
 
+    def join(self) -> None:
+        """Every line, once the process has closed its stderr."""
+        self._thread.join(DEADLINE_S)
+
     def wait_for(self, test: Callable[[str], bool], after: int = 0) -> tuple[int, str]:
         with self._new:
             ok = self._new.wait_for(lambda: any(test(x) for x in self.lines[after:]), DEADLINE_S)

@@ -194,7 +194,8 @@
     $("title").textContent = m.title || Box.text("host_title");
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
     const note = $("note");
-    const said = !m.live ? Box.text("between") : m.paused ? Box.text("paused_note") : "";
+    // a journal that cannot be written is said first (translated by the box): the host can free space
+    const said = m.journal ? m.journal : !m.live ? Box.text("between") : m.paused ? Box.text("paused_note") : "";
     note.textContent = said;
     note.className = said ? "note" : "note hidden";
     const buttons = $("buttons");

@@ -1,0 +1,110 @@
+"""What a live game's close does with the inputs it took (virtual time, seeded):
+every press the box accepted is in the journal before its ``end``, even one
+the latency guard still held; a press stamped before this game began (an
+input board replaying an earlier boot's buffer) is refused and counted,
+never played."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import journal as journal_mod
+from controller import live
+from controller.press import Press
+from controller.runtime import Box, box_from_journal
+from games.registry import get
+
+
+class NoScreen:
+    """The presenter a closing game talks to: only ``close`` (lamps off)."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def started_box(path: Path, players: int = 4) -> Box:
+    spec = get("reaction")
+    box = live.new_box(spec, spec.settings(players, 3), None, path)
+    box.time_offset_us = 0  # virtual time: the game's clock is the stamps given here
+    box.session_start_us = 0
+    box.latency_guard_us = 50_000  # a raised guard: decisions wait 50 ms for late reports
+    return box
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def close(box: Box, now_us: int) -> None:
+    game = live.LiveGame(box, NoScreen())  # type: ignore[arg-type]
+    game.game_now = lambda: now_us  # type: ignore[method-assign]
+    game.close()
+
+
+def test_presses_the_guard_still_held_are_journaled_before_the_end(tmp_path: Path) -> None:
+    rng = random.Random(32)
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    t = 1_000_000
+    stamps = []
+    for _ in range(40):
+        t += rng.randrange(2_000, 30_000)
+        stamps.append(t)
+        box.apply_press(Press(rng.randrange(4), "bell", t))
+    box.step(t)  # the newest presses are within the 50 ms guard: taken, not yet decided
+    held = sum(1 for s in stamps if s > t - box.latency_guard_us)
+    assert held > 0
+    journaled_before = sum(r["type"] == "press" for r in records(path) if "type" in r) if path.exists() else 0
+    close(box, t + 1)
+    written = records(path)
+    assert written[-1]["type"] == "end"
+    presses = [r for r in written if r["type"] == "press"]
+    assert [p["t_us"] for p in presses] == stamps  # every one, in order, before the end
+    assert journaled_before <= len(stamps) - held
+    # and the game of record (its replay) is the game as it closed
+    assert box_from_journal(journal_mod.read(path)).summary()["scores"] == box.summary()["scores"]
+
+
+def test_a_press_from_before_the_game_began_is_refused_and_counted(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.debouncer.start_all({}, 0)
+    # a board's buffer replayed on connect: presses made 5 minutes and 2 s before this game began
+    for t_us in (-300_000_000, -2_000_000):
+        box.press(Press(1, "bell", t_us, source_event=f"boot1#{t_us}"))
+    box.press(Press(2, "bell", 1_000))  # this game's own press
+    with caplog.at_level(logging.WARNING, logger="buzzerbox"):
+        box.step(200_000)
+        close(box, 300_000)
+    assert box.stale_presses == 2
+    assert box.presses_total == 1
+    written = [r for r in records(path) if r["type"] == "press"]
+    assert [(p["station"], p["t_us"]) for p in written] == [(2, 1_000)]
+    said = [r.getMessage() for r in caplog.records]
+    assert any("before this game began was refused" in m for m in said), said
+    assert any(m.startswith("2 presses stamped before this game began were refused") for m in said), said
+
+
+def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.apply_press(Press(0, "bell", 500_000))
+    box.step(600_000)
+    assert box.journal is not None
+    box.journal.close()  # the power went: no end record
+    resumed, journal = live.resumed_box(path)
+    assert resumed.session_start_us == journal.last_t_us + live.RESUME_GAP_US
+    resumed.press(Press(3, "bell", resumed.session_start_us - 10_000))  # pressed while no game ran
+    resumed.step(resumed.session_start_us + 100_000)
+    assert resumed.stale_presses == 1
+    assert resumed.journal is not None
+    resumed.journal.close()

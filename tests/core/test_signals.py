@@ -1,0 +1,139 @@
+"""A stopping signal at any moment of ``play`` (the split design, the default)
+ends it the same way: the documented exit status, no traceback, one line,
+the journal ended with every press accepted so far (or no journal at all if
+the game had not been handed over yet), the deciding process reaped.
+
+The moment is a seeded choice among what the processes say (the start line,
+the deciding process's ready line, the first view) and how many presses the
+box has journaled: never a timer. The signal goes to ``play``
+alone (systemd's main pid) or to its whole process group (a terminal's
+Ctrl+C, an ssh link that dropped), also a seeded choice."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import channel, signals
+from tests.core.test_split import DEADLINE_S, ENV, ROOT, Lines, press, ready_pid, until
+
+RUNS_PER_SIGNAL = 20
+#: where in a game the signal comes: a line said, or a number of presses the view shows accepted
+MOMENTS = ("announced", "deciding", "first view", 1, 2, 3)
+PLAYERS = 4
+
+
+def viewer(path: Path) -> socket.socket:
+    """The deciding process's viewer socket, once it listens (it does just after its ready line)."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(str(path))
+            return sock
+        except (FileNotFoundError, ConnectionRefusedError):
+            sock.close()
+            assert time.monotonic() < deadline, "the deciding process never listened"
+            time.sleep(0.01)  # polling for the socket to exist, bounded by the deadline: not a synchronisation
+
+
+def presses_journaled(journal: Path) -> int:
+    lines = journal.read_text().splitlines() if journal.exists() else []
+    return sum(json.loads(x).get("type") == "press" for x in lines if x.endswith("}"))
+
+
+def wait_for_presses(journal: Path, n: int) -> None:
+    """Until the journal holds ``n`` presses: each one the box took (played, or late evidence)."""
+    deadline = time.monotonic() + DEADLINE_S
+    while presses_journaled(journal) < n:
+        assert time.monotonic() < deadline, journal.read_text()
+        time.sleep(0.02)  # the journal's writer puts it in the file within its 50 ms promise (docs/journal.md)
+
+
+def reach(moment: str | int, err: Lines, sock_path: Path, journal: Path) -> socket.socket | None:
+    """Wait until ``moment``; a viewer socket when presses were made through it."""
+    if moment == "announced":
+        err.wait_for(lambda x: "Ctrl+C or Esc to stop" in x)
+        return None
+    err.wait_for(lambda x: x.startswith("deciding process "))
+    if moment == "deciding":
+        return None
+    err.wait_for(lambda x: x.startswith("screen process: showing view"))
+    if moment == "first view":
+        return None
+    assert isinstance(moment, int)
+    sock = viewer(sock_path)
+    first = until(sock, lambda m: m["type"] == channel.VIEW)
+    channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": first["t_us"]})
+    until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+    for station in range(moment):
+        press(sock, station)
+        wait_for_presses(journal, station + 1)
+    return sock
+
+
+def play_and_signal(tmp_path: Path, sig: int, moment: str | int, group: bool) -> None:
+    journal, sock_path = tmp_path / "q.jsonl", tmp_path / "v.sock"
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", str(PLAYERS),
+                             "--headless", "--journal", str(journal), "--viewer-socket", str(sock_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+                            start_new_session=True)
+    err = Lines(proc.stderr)
+    sock = None
+    try:
+        sock = reach(moment, err, sock_path, journal)
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        assert proc.stdout is not None
+        out = proc.stdout.read()  # until it exits (its stderr is read by ``err``)
+        proc.wait(DEADLINE_S)
+        err.join()
+    finally:
+        if sock is not None:
+            sock.close()
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        err.join()  # its reader ends with the pipe
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    said = "\n".join(err.lines)
+    where = f"{signal.Signals(sig).name} at {moment!r} to the {'group' if group else 'process'}:\n{said}"
+    assert proc.returncode == signals.EXIT_STATUS[sig], where
+    assert "Traceback" not in said, where
+    stopped_lines = [x for x in said.splitlines() if x.startswith("buzzerbox play: stopped")]
+    assert len(stopped_lines) == (0 if sig == signal.SIGTERM else 1), where
+    for pid in (ready_pid(x) for x in err.lines if x.startswith("deciding process ")):
+        assert not Path(f"/proc/{pid}").exists(), f"deciding process {pid} left running; {where}"
+    if not journal.exists():  # stopped before the game was handed over: nothing began, nothing left
+        assert moment == "announced", where
+        return
+    records = [json.loads(x) for x in journal.read_text().splitlines()]
+    assert records[-1]["type"] == "end" and [r["type"] for r in records].count("end") == 1, where
+    if isinstance(moment, int):  # every press taken before the signal is in the journal, before its end
+        assert sum(r["type"] == "press" for r in records) >= moment, where
+        assert json.loads(out)["phase"] in ("answering", "armed"), where
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT],
+                         ids=lambda s: signal.Signals(s).name)
+def test_a_signal_at_a_seeded_moment_ends_play_cleanly(tmp_path: Path, sig: int) -> None:
+    rng = random.Random(f"signals-{sig}")
+    for run in range(RUNS_PER_SIGNAL):
+        run_dir = tmp_path / str(run)
+        run_dir.mkdir()
+        play_and_signal(run_dir, sig, rng.choice(MOMENTS), rng.random() < 0.5)
