@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,8 +87,28 @@ class QuizSpec(GameSpec):
         name = options.get("pack")
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
-            options = {**options, "pack_questions": pack_questions(pack), "pack_title": pack.title}
+            questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            options = {**options, "pack_questions": questions, "pack_title": pack.title}
         return super().settings(players, seed, **options)
+
+
+def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:
+    """The pack's questions the quiz asks: those of the chosen categories (all
+    without a choice), in the pack's order or shuffled by the game's seed. The
+    result goes into the settings, so the journal's header keeps the very
+    order asked and a replay asks the same without the pack or the seed's draw."""
+    questions = pack_questions(pack)
+    if categories is not None:
+        wanted = [c for c in categories if isinstance(c, str)] if isinstance(categories, list) else []
+        known = pack.categories()
+        missing = [c for c in wanted if c not in known]
+        if missing or not wanted:
+            raise OptionError(f"option 'categories': {', '.join(missing) or 'none given'} not in the pack "
+                              f"{pack.source.name}; its categories: {', '.join(known) or 'none'}")
+        questions = [q for q in questions if q["category"] in wanted]
+    if shuffle:
+        random.Random(f"quiz-shuffle-{seed}").shuffle(questions)
+    return questions
 
 
 SPEC = QuizSpec(
@@ -103,8 +124,14 @@ SPEC = QuizSpec(
     scene="games.quiz.scene:QuizScene",
     # defaults None: the engine's own (QuizOptions) apply; listed for the menu and the checks
     options={
+        # a pack first: the menu's default must not start a quiz with no questions (the
+        # menu puts the packs folder's own packs before these)
         "pack": Option(None, str, label=N_("Question pack"),
-                       choices=((None, N_("none")), *((name, label) for name, label in SHIPPED_PACKS.items()))),
+                       choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
+                                (None, N_("none: the host reads the questions")))),
+        "shuffle": Option(None, bool, label=N_("Question order"),
+                          choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
+        "categories": Option(None, list),
         "rules": Option(None, str, label=N_("Rules"),
                         choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
         "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),

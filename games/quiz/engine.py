@@ -127,6 +127,10 @@ class QuizOptions:
     #: the pack's questions as the engine asks them (see ``question_record``)
     pack_questions: list[dict[str, Any]] | None = None
     pack_title: str | None = None
+    #: how the pack's questions were chosen (``QuizSpec.settings`` applied
+    #: them to ``pack_questions``), kept for the record
+    shuffle: bool | None = None
+    categories: list[str] | None = None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
