@@ -88,8 +88,36 @@ class QuizSpec(GameSpec):
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            if isinstance(options.get("rounds"), list):
+                questions = round_questions(questions, options["rounds"], pack)
             options = {**options, "pack_questions": questions, "pack_title": pack.title}
         return super().settings(players, seed, **options)
+
+
+def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pack) -> list[dict[str, Any]]:
+    """Each round's questions from the pack, in its order (or the shuffle's),
+    none asked twice: of the round's categories (any without), as many as
+    the round says (every one left without); each marked with its round."""
+    left = list(questions)
+    out: list[dict[str, Any]] = []
+    for k, spec in enumerate(rounds, 1):
+        spec = spec if isinstance(spec, dict) else {}
+        wanted = spec.get("categories")
+        if wanted is not None:
+            missing = [c for c in wanted if c not in pack.categories()] if isinstance(wanted, list) else [str(wanted)]
+            if missing:
+                raise OptionError(f"round {k}: categories {', '.join(map(str, missing))} not in the pack "
+                                  f"{pack.source.name}; its categories: {', '.join(pack.categories()) or 'none'}")
+        fits = [q for q in left if wanted is None or q["category"] in wanted]
+        count = spec.get("questions")
+        mine = fits[:count] if isinstance(count, int) and count > 0 else fits
+        if not mine:
+            raise OptionError(f"round {k} has no question left in the pack {pack.source.name}: "
+                              f"give it other categories or fewer questions to the rounds before it")
+        taken = {id(q) for q in mine}
+        left = [q for q in left if id(q) not in taken]
+        out += [{**q, "round": k} for q in mine]
+    return out
 
 
 def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:
@@ -132,6 +160,10 @@ SPEC = QuizSpec(
         "shuffle": Option(None, bool, label=N_("Question order"),
                           choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
         "categories": Option(None, list),
+        # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
+        "rounds": Option(None, list, label=N_("Rounds"),
+                         choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
+                                  ([{"questions": 5}] * 4, N_("4 rounds of 5")))),
         "rules": Option(None, str, label=N_("Rules"),
                         choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
         "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
@@ -155,7 +187,7 @@ SPEC = QuizSpec(
     rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},
-    logged_events=frozenset({"question", "reveal", "podium"}),
+    logged_events=frozenset({"question", "reveal", "podium", "round_start"}),
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
     status_lights={"sitting": "off"},

@@ -11,6 +11,7 @@ The pack's questions come in the settings (``pack_questions``, filled in by
 
 from __future__ import annotations
 
+import bisect
 import copy
 import random
 from collections import deque
@@ -85,6 +86,22 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 }
 
 
+#: what a round of ``rounds`` may set for itself (the rest is the quiz's):
+#: its title, a preset, the timer, points, how many questions and of which categories
+ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
+                               "points_correct", "points_wrong", "second_points", "sit_out", "categories")
+#: the round's own values of the quiz's options
+ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
+                                  "second_points", "sit_out")
+#: the presets a round may use: teams are formed and races won for the whole quiz
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance")
+
+
+def _listed(names: Any) -> str:
+    """Names for a person (an error message), not a Python list."""
+    return ", ".join(str(n) for n in names)
+
+
 @dataclass
 class QuizOptions:
     lockout_us: int = 250_000
@@ -131,18 +148,38 @@ class QuizOptions:
     #: them to ``pack_questions``), kept for the record
     shuffle: bool | None = None
     categories: list[str] | None = None
+    #: the quiz as rounds, each a dict of ROUND_KEYS (None: one round of every question)
+    rounds: list[dict[str, Any]] | None = None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
         known = set(cls.__dataclass_fields__)
         unknown = set(settings.options) - known
         if unknown:
-            raise ValueError(f"quiz: unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
+            raise ValueError(f"quiz: unknown option(s) {_listed(sorted(unknown))}; known: {_listed(sorted(known))}")
         preset_name = settings.options.get("rules") or "classic"
         if preset_name not in PRESETS:
-            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {', '.join(PRESETS)}")
+            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {_listed(PRESETS)}")
         given = {k: v for k, v in settings.options.items() if v is not None or k not in PRESETS[preset_name]}
         opts = cls(**{**PRESETS[preset_name], **given, "rules": preset_name})
+        opts._check(settings)
+        return opts
+
+    def for_round(self, settings: GameSettings, number: int) -> QuizOptions:
+        """The options of round ``number`` (1, 2 ...): the round's preset in
+        place of the quiz's, the quiz's explicit options over any preset, the
+        round's own values over everything."""
+        spec = (self.rounds or [{}])[number - 1]
+        preset = spec.get("rules") or self.rules
+        explicit = {k for k, v in settings.options.items() if v is not None}
+        defaults = type(self)()
+        undone = {k: getattr(defaults, k) for k in PRESETS[self.rules] if k not in explicit and k != "team_size"}
+        from_preset = {k: v for k, v in PRESETS[preset].items() if k not in explicit}
+        mine = {k: v for k, v in spec.items() if k in ROUND_OPTIONS}
+        return replace(self, **{**undone, **from_preset, **mine, "rules": preset})
+
+    def _check(self, settings: GameSettings) -> None:
+        opts = self
         if opts.after_wrong not in ("next", "rearm"):
             raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
         if opts.teams is None and opts.team_size is not None:
@@ -177,7 +214,31 @@ class QuizOptions:
         if opts.pack is not None and opts.pack_questions is None:
             raise ValueError(f"quiz: the pack {opts.pack!r} was not read; start the quiz through its spec's settings "
                              f"(games.registry.get('quiz').settings), which reads the pack")
-        return opts
+        if opts.rounds is not None:
+            check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
+
+
+def check_rounds(rounds: Any, with_pack: bool) -> None:
+    """``rounds``: a list of rounds, each naming only ROUND_KEYS, its preset
+    one of ROUND_PRESETS; without a pack each says how many questions."""
+    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
+        raise ValueError('quiz: rounds must list the rounds, e.g. [{"questions": 10}, {"rules": "penalty", '
+                         '"questions": 5}]')
+    for k, spec in enumerate(rounds, 1):
+        unknown = [key for key in spec if key not in ROUND_KEYS]
+        if unknown:
+            raise ValueError(f"quiz: round {k} has {_listed(unknown)}; a round may set {_listed(ROUND_KEYS)}")
+        if spec.get("rules") is not None and spec["rules"] not in ROUND_PRESETS:
+            raise ValueError(f"quiz: round {k}'s rules {spec['rules']!r}: a round may use {_listed(ROUND_PRESETS)}")
+        count = spec.get("questions")
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            raise ValueError(f"quiz: round {k}'s questions must be a whole number from 1; got {count!r}")
+        if count is None and not with_pack:
+            raise ValueError(f"quiz: round {k} needs its number of questions (\"questions\": 10) without a pack")
+        for name in ROUND_OPTIONS:
+            value = spec.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise ValueError(f"quiz: round {k}'s {name} must be a whole number from 0; got {value!r}")
 
 
 @dataclass
@@ -206,6 +267,8 @@ class _Round:
     #: the leaderboard is on the screen (between questions)
     board: bool = False
     announced: int = 0  # the last question whose ``question`` event went out
+    #: a new round's first question, not armed yet: the screen shows the round's card
+    intro: bool = False
     over: str | None = None  # why the game ended early (a win, everyone out)
 
 
@@ -236,11 +299,11 @@ class _Reactions:
         return None  # pragma: no cover - the counts add up to count
 
 
-def question_record(number: int, question: Mapping[str, Any] | None, points: int) -> dict[str, Any]:
+def question_record(number: int, question: Mapping[str, Any] | None, points: int, round_number: int = 1) -> dict[str, Any]:
     """The ``question`` event's data (results and the journal read exactly this)."""
     q = question or {}
     return {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
-            "points": points, "answer": str(q.get("answer", ""))}
+            "points": points, "answer": str(q.get("answer", "")), "round": round_number}
 
 
 class QuizEngine:
@@ -253,9 +316,14 @@ class QuizEngine:
         self.teams = self.options.teams or list(range(n))
         self.team_count = max(self.teams) + 1
         self.pack: list[dict[str, Any]] = list(self.options.pack_questions or [])
+        #: each round's options (one round: the quiz's) and its first question's number
+        self.round_options = [self.options.for_round(settings, k + 1) for k in range(len(self.options.rounds or [{}]))]
+        self.round_starts = self._round_starts()
         total = self.options.questions
         if self.pack:
             total = len(self.pack) if total is None else min(total, len(self.pack))
+        elif self.options.rounds and total is None:
+            total = sum(int(spec.get("questions") or 0) for spec in self.options.rounds)
         elif total is None and "questions" not in settings.options:  # "questions": None is "until stopped"
             total = self.options.demo_questions
         self.questions_total = total
@@ -279,6 +347,41 @@ class QuizEngine:
         #: the host's score corrections per team (``HOST_ADJUST``): kept apart
         #: from the round, so an undo of a judgement never undoes a correction
         self.corrections = [0] * self.team_count
+        self.options = self.round_options[0]
+        self.round.intro = len(self.round_options) > 1
+
+    # -- rounds -------------------------------------------------------------
+    def _round_starts(self) -> list[int]:
+        """The number of each round's first question: from the pack's questions
+        (``QuizSpec.settings`` marks each with its round), else the rounds' counts."""
+        rounds = self.options.rounds
+        if not rounds:
+            return [1]
+        if self.pack and all(isinstance(q.get("round"), int) for q in self.pack):
+            starts: list[int] = []
+            for k, q in enumerate(self.pack, 1):
+                while len(starts) < min(int(q["round"]), len(rounds)):
+                    starts.append(k)
+            return starts + [len(self.pack) + 1] * (len(rounds) - len(starts))
+        starts, at = [], 1
+        for spec in rounds:
+            starts.append(at)
+            at += int(spec.get("questions") or 0)
+        return starts
+
+    def round_number(self, question: int | None = None) -> int:
+        """The round (1, 2 ...) a question is in."""
+        return max(1, bisect.bisect_right(self.round_starts, self.round.question if question is None else question))
+
+    def _round_view(self, k: int) -> dict[str, Any]:
+        spec = (self.options.rounds or [{}])[k - 1]
+        first = self.round_starts[k - 1]
+        last = (self.round_starts[k] - 1) if k < len(self.round_starts) else self.questions_total
+        opts = self.round_options[k - 1]
+        return {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
+                "first": first, "questions": None if last is None else last - first + 1,
+                "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
+                "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -382,7 +485,11 @@ class QuizEngine:
         if r.announced >= r.question or self.finished:
             return []
         r.announced = r.question
-        return [GameEvent("question", t, None, question_record(r.question, self._question(), self._points()))]
+        k = self.round_number()
+        events = []
+        if len(self.round_options) > 1 and self.round_starts[k - 1] == r.question:
+            events.append(GameEvent("round_start", t, None, self._round_view(k)))
+        return events + [GameEvent("question", t, None, question_record(r.question, self._question(), self._points(), k))]
 
     # -- players ------------------------------------------------------------
     def _buzz(self, action: Action) -> list[GameEvent]:
@@ -470,6 +577,7 @@ class QuizEngine:
             r.board = not r.board
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
         r.board = False
+        r.intro = False
         if kind == "arm":
             events: list[GameEvent] = []
             if r.phase in (Phase.ROUND_OVER,):
@@ -605,7 +713,8 @@ class QuizEngine:
         if self.finished:
             return events + self._game_over(t)
         every = self.options.round_questions
-        if every is not None and len(r.results) % every == 0:
+        round_done = len(self.round_options) > 1 and self.round_number(r.question + 1) != self.round_number()
+        if round_done or (every is not None and len(r.results) % every == 0):
             r.board = True
             events += self._podium(t, final=False)
         return events
@@ -633,6 +742,9 @@ class QuizEngine:
         r.answer_deadline_us = None
         r.had_wrong = False
         r.revealed = False
+        k = self.round_number()
+        self.options = self.round_options[k - 1]
+        r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
 
     # -- standings ----------------------------------------------------------
@@ -743,6 +855,9 @@ class QuizEngine:
             "standings": self.standings() if board else [],
             "reactions": self.reaction_rows() if board else [],
             "finished": self.finished,
+            "round": self._round_view(self.round_number()),
+            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
+            "round_intro": r.intro and r.phase == Phase.IDLE and not board,
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:
