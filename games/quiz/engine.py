@@ -299,11 +299,14 @@ class _Reactions:
         return None  # pragma: no cover - the counts add up to count
 
 
-def question_record(number: int, question: Mapping[str, Any] | None, points: int, round_number: int = 1) -> dict[str, Any]:
-    """The ``question`` event's data (results and the journal read exactly this)."""
+def question_record(number: int, question: Mapping[str, Any] | None, points: int,
+                    round_number: int | None = None) -> dict[str, Any]:
+    """The ``question`` event's data (results and the journal read exactly
+    this); ``round`` only in a quiz of rounds (a one-round quiz's stays as it was)."""
     q = question or {}
-    return {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
-            "points": points, "answer": str(q.get("answer", "")), "round": round_number}
+    record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
+              "points": points, "answer": str(q.get("answer", ""))}
+    return record if round_number is None else {**record, "round": round_number}
 
 
 class QuizEngine:
@@ -489,7 +492,8 @@ class QuizEngine:
         events = []
         if len(self.round_options) > 1 and self.round_starts[k - 1] == r.question:
             events.append(GameEvent("round_start", t, None, self._round_view(k)))
-        return events + [GameEvent("question", t, None, question_record(r.question, self._question(), self._points(), k))]
+        record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
+        return events + [GameEvent("question", t, None, record)]
 
     # -- players ------------------------------------------------------------
     def _buzz(self, action: Action) -> list[GameEvent]:
