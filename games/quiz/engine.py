@@ -882,6 +882,9 @@ class QuizEngine:
             "next": nxt,
             "pack": self.options.pack_title or self.options.pack,
             "legal": self.legal_actions(None),
+            # the host reads the whole plan of the night: which round now, every round's rules
+            "round": self._round_view(self.round_number()),
+            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
         }
 
     def outcome(self) -> Outcome | None:
