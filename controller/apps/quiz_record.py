@@ -65,6 +65,8 @@ class Results:
     reason: str | None = None
     #: the right answers that win (the race preset), for the winner line
     win_correct: int | None = None
+    #: the teams' own names, in team order (empty: "Team N")
+    team_names: list[str] = field(default_factory=list)
 
     def name(self, station: int) -> str:
         return self.names[station] if 0 <= station < len(self.names) else f"station {station}"

@@ -175,6 +175,7 @@ def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = 
         scores=list(scores) if isinstance(scores, list) else (questions[-1].scores if questions else [0] * players),
         finished=bool(summary.get("finished")), damaged=damaged or {}, notes=notes,
         reason=None if outcome is None else str(outcome.reason.value), win_correct=_option(box, "win_correct"),
+        team_names=[str(n) for n in box.engine.public_view().get("team_names") or ()],
     )
 
 
@@ -339,7 +340,7 @@ def to_standings_csv(r: Results) -> str:
         writer.writerow([_("team"), t.place, t.name, t.name, ", ".join(r.name(m) for m in t.members), t.points,
                          *(t.rounds if rounds else []), t.correct, t.wrong, "", "", "", ""])
     for p in s.players:
-        team = standings.team_name(p.team) if s.teams else ""
+        team = standings.team_name(p.team, r.team_names) if s.teams else ""
         writer.writerow([_("player"), p.place, p.name, team, "", p.points, *(p.rounds if rounds else []),
                          p.correct, p.wrong, p.early, len(p.reactions_us), _ms(p.fastest_us, point),
                          _ms(p.median_us, point)])

@@ -84,8 +84,9 @@ def with_places(rows: list[Row], points: Callable[[Row], int], tie_break: Callab
     return ordered
 
 
-def team_name(team: int) -> str:
-    return _("Team {n}").format(n=team + 1)
+def team_name(team: int, names: Sequence[str] = ()) -> str:
+    """A team's own name (the quiz's ``team_names``), else "Team N"."""
+    return names[team] if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
 
 
 def round_numbers(questions: Sequence[QuestionRecord]) -> list[int]:
@@ -128,7 +129,7 @@ def standings_of(r: Results) -> Standings:
     if len(set(p.team for p in players)) < len(players):  # some station shares its team
         by_team: dict[int, TeamRow] = {}
         for p in players:
-            row = by_team.setdefault(p.team, TeamRow(p.team, team_name(p.team), [], rounds=[0] * len(rounds)))
+            row = by_team.setdefault(p.team, TeamRow(p.team, team_name(p.team, r.team_names), [], rounds=[0] * len(rounds)))
             row.members.append(p.station)
             row.points += p.points
             row.rounds = [a + b for a, b in zip(row.rounds, p.rounds, strict=True)]

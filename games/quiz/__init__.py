@@ -161,6 +161,7 @@ SPEC = QuizSpec(
                           choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
         "categories": Option(None, list),
         # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
+        "team_names": Option(None, list),
         "rounds": Option(None, list, label=N_("Rounds"),
                          choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
                                   ([{"questions": 5}] * 4, N_("4 rounds of 5")))),

@@ -90,6 +90,8 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 #: its title, a preset, the timer, points, how many questions and of which categories
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories")
+MAX_TEAM_NAME = 24
+
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
                                   "second_points", "sit_out")
@@ -148,6 +150,8 @@ class QuizOptions:
     #: them to ``pack_questions``), kept for the record
     shuffle: bool | None = None
     categories: list[str] | None = None
+    #: each team's name, in team order (None: "Team 1", "Team 2" ...)
+    team_names: list[str] | None = None
     #: the quiz as rounds, each a dict of ROUND_KEYS (None: one round of every question)
     rounds: list[dict[str, Any]] | None = None
 
@@ -216,6 +220,13 @@ class QuizOptions:
                              f"(games.registry.get('quiz').settings), which reads the pack")
         if opts.rounds is not None:
             check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
+        names = opts.team_names
+        if names is not None:
+            team_count = max(opts.teams or list(range(settings.players))) + 1
+            if not (isinstance(names, list) and len(names) == team_count
+                    and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
+                raise ValueError(f"quiz: team_names must name each of the {team_count} teams, in team order, "
+                                 f"at most {MAX_TEAM_NAME} characters each, e.g. \"Owls\", \"Foxes\"")
 
 
 def check_rounds(rounds: Any, with_pack: bool) -> None:
@@ -843,6 +854,7 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
+            "team_names": [n.strip() for n in self.options.team_names or ()],
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,
             "correct": self._by_station(r.correct),

@@ -306,7 +306,7 @@ class QuizScene(Scene):
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def label(members: list[int]) -> str:
-            return _("Team {n}").format(n=int(view["teams"][members[0]]) + 1) if teams else self.name(strip, members[0])
+            return team_label(view, int(view["teams"][members[0]])) if teams else self.name(strip, members[0])
 
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
@@ -459,7 +459,7 @@ class QuizScene(Scene):
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
-            draw_text(surface, _("Team {n}").format(n=team + 1), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
+            draw_text(surface, team_label(view, team), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
             draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
             y += row_h + lay.pad
 
@@ -521,6 +521,12 @@ class QuizScene(Scene):
         draw_text(surface, right, lay.min_text, theme.FG,
                   pygame.Rect(inner.left + inner.width * 52 // 100, inner.top, inner.width * 48 // 100, inner.height),
                   align="right", min_size=lay.min_text)
+
+
+def team_label(view: View, team: int) -> str:
+    """A team's own name (``team_names``), else "Team N"."""
+    names = list(view.get("team_names") or ())
+    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
 
 
 #: a round's preset as the round card says it

@@ -465,3 +465,22 @@ def test_a_teams_night_lists_team_standings_with_each_round(tmp_path: Path, caps
         assert sum(t["rounds"]) == t["points"] == sum(p["points"] for p in table["players"] if p["station"] in t["members"])
     code, text, _err = run(capsys, "results", str(path))
     assert "  1. Team " in text and "; round 1 " in text and "round 4 " in text
+
+
+def test_teams_with_their_own_names_are_named_in_the_standings_and_the_winner_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "named.jsonl"
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--seed", "3",
+                         "--option", "rules=teams", "--option", 'team_names=["Owls", "Foxes"]', "--json",
+                         "--journal", str(path))
+    assert code == 0, err
+    summary = json.loads(out)
+    shown, _err = results_json(capsys, path)
+    names = {t["name"]: t["members"] for t in shown["standings"]["teams"]}
+    assert names == {"Owls": [0, 1], "Foxes": [2, 3]}
+    best = next(r for r in summary["standings"] if r["place"] == 1)
+    winner = "Owls" if best["stations"] == [0, 1] else "Foxes"
+    code, text, _err = run(capsys, "results", str(path))
+    assert f"Winner: {winner} with " in text and "Team 1" not in text
+    code, _out, err = run(capsys, "simulate", "quiz", "--players", "4", "--option", "rules=teams",
+                          "--option", 'team_names=["Owls"]')
+    assert code != 0 and "team_names must name each of the 2 teams" in err and err.strip().count("\n") == 0

@@ -164,3 +164,23 @@ def test_the_round_card_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int
         assert pygame.image.load(str(shot)).get_size() == size
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_leaderboard_names_the_teams(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    set_language(lang)
+    try:
+        engine = SPEC.new_engine(SPEC.settings(4, 1, pack=PACK, rules="teams", team_names=["Owls", "Foxes"]))
+        play_question(engine, 1_000_000, 2, "correct")
+        engine.handle(Action("leaderboard", 3_000_000))
+        view = engine.public_view()
+        assert view["board"] and view["team_names"] == ["Owls", "Foxes"]
+        screen = Screen.open(headless=True, size=size)
+        strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(4)]
+        QuizScene().draw(screen.surface, freeze(view), strip, 3)
+        shot = tmp_path / f"teams-board-{lang}-{size[0]}.png"
+        screen.save(shot)
+        assert pygame.image.load(str(shot)).get_size() == size
+    finally:
+        set_language("en")
