@@ -30,6 +30,7 @@ from games.base import (
     Outcome,
     RuleError,
     best_of,
+    fire_due,
     score_adjustment,
 )
 
@@ -415,9 +416,18 @@ class QuizEngine:
         return events
 
     def tick(self, now_us: int) -> list[GameEvent]:
+        """Fire every deadline due by now_us, each at its own time (``fire_due``):
+        a late tick gives the same events, stamped the same, as many small ones."""
         if now_us <= self.now_us:
             return []
-        self.now_us = now_us
+        events = fire_due(self.next_deadline_us, self._fire, now_us)
+        self.now_us = max(self.now_us, now_us)
+        return events
+
+    def _fire(self, now_us: int) -> list[GameEvent]:
+        """The deadline due at ``now_us``: the first press announced, the buzz
+        window closed, an answer timer's warning or its end."""
+        self.now_us = max(self.now_us, now_us)
         r = self.round
         events: list[GameEvent] = []
         if r.phase == Phase.ARMED and r.decided_at_us is None:
