@@ -53,11 +53,25 @@ RESUME_GAP_US = 1_000_000
 JOURNAL_SUBDIR = "buzzerbox/journals"
 
 
+#: the host's own question packs, listed by the menu (docs/quiz.md)
+PACKS_SUBDIR = "buzzerbox/packs"
+
+
+def data_dir(subdir: str) -> Path:
+    """A folder of the box's data: under ``$XDG_DATA_HOME``, else ``~/.local/share``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / subdir
+
+
 def journal_dir() -> Path:
     """The one data folder for journals: ``$XDG_DATA_HOME/buzzerbox/journals``,
     else ``~/.local/share/buzzerbox/journals``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / JOURNAL_SUBDIR
+    return data_dir(JOURNAL_SUBDIR)
+
+
+def packs_dir() -> Path:
+    """The host's packs: ``$XDG_DATA_HOME/buzzerbox/packs``, else ``~/.local/share/buzzerbox/packs``."""
+    return data_dir(PACKS_SUBDIR)
 
 
 def new_seed() -> int:

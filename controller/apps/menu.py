@@ -11,6 +11,7 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import journal as journal_mod
 from controller import live
@@ -23,14 +24,25 @@ from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
+from games.base import BuzzerBoxError
 from games.i18n import _
+from games.quiz.packs import find_packs
 from games.registry import available, get
 from games.toolkit.theme import Color
+
+if TYPE_CHECKING:
+    from controller.display.menu import FolderChoice
 
 log = logging.getLogger("buzzerbox")
 
 #: the relay now lives with the rest of the live-game set-up (play's roll call uses it too)
 Relay = live.Relay
+
+
+def folder_choices(folder: Path) -> list[FolderChoice]:
+    """The packs folder's packs as the menu's pack row offers them (checked as `pack check` does)."""
+    from controller.display.menu import FolderChoice
+    return [FolderChoice(str(found.path), found.title, found.questions, found.problems) for found in find_packs(folder)]
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -50,7 +62,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
         raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
                                     "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)
-    menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None)
+    menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
+                found={"pack": folder_choices(Path(getattr(args, "packs_dir", None) or live.packs_dir()))})
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -166,7 +179,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     choice = league.take(choice)
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
-                settings = spec.settings(choice.players, live.new_seed(), **options)
+                try:
+                    settings = spec.settings(choice.players, live.new_seed(), **options)
+                except BuzzerBoxError as exc:  # a pack changed (or went) since the menu listed it
+                    log.warning("%s", exc)
+                    continue
                 station_names = (names or None) and names[: choice.players]
                 if choice.bots:
                     box = Box(spec, settings, station_names=station_names)

@@ -22,13 +22,14 @@ import json
 import logging
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller import journal as journal_mod
+from controller.apps import standings
 from controller.apps.common import UsageError
 from controller.apps.journal import damage_json, not_a_scenario, replay_box
+from controller.apps.quiz_record import Buzz, Judgement, QuestionRecord, Results
 from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
@@ -37,52 +38,15 @@ log = logging.getLogger("buzzerbox.results")
 
 #: the games whose journals this reads: the quiz's events (buzz, winner, correct, ...)
 RESULT_GAMES = ("quiz",)
-CSV_SUFFIX, JSON_SUFFIX = ".results.csv", ".results.json"
-
-
-@dataclass
-class Buzz:
-    station: int
-    t_us: int
-    armed_us: int | None  # when the question was armed for this press (None: not seen)
-    first_us: int  # the first counted press since that arming
-    arming: int = 1  # 1: the question's first arming; 2, 3 ...: armed again after a wrong answer
-
-
-@dataclass
-class Judgement:
-    station: int
-    verdict: str  # "correct", "wrong", "time up"
-    points: int
-    t_us: int
-    question: int
-    undone: bool = False
-
-
-@dataclass
-class QuestionRecord:
-    """Everything the journal says about one question."""
-
-    number: int
-    text: str = ""
-    category: str = ""
-    points: int | None = None
-    answer: str = ""
-    buzzes: list[Buzz] = field(default_factory=list)
-    early: list[tuple[int, int]] = field(default_factory=list)  # (station, t_us)
-    ties: list[list[int]] = field(default_factory=list)
-    judgements: list[Judgement] = field(default_factory=list)
-    result: str | None = None  # the engine's word: "correct", "nobody buzzed", "skipped", ...
-    winner: int | None = None
-    armings: int = 0
-    scores: list[int] = field(default_factory=list)  # every station's score after it
+CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX = ".results.csv", ".results.json", ".standings.csv"
 
 
 class QuizNight:
     """Folds a quiz's events, in order, into one record per question."""
 
-    def __init__(self, players: int, teams: Sequence[int] | None) -> None:
+    def __init__(self, players: int, teams: Sequence[int] | None, round_questions: int | None = None) -> None:
         self.players = players
+        self.round_questions = round_questions if isinstance(round_questions, int) and round_questions > 0 else None
         self.teams = list(teams) if teams is not None and len(teams) == players else list(range(players))
         self.questions: dict[int, QuestionRecord] = {}
         self.number = 1
@@ -93,7 +57,11 @@ class QuizNight:
         self.timeouts: set[tuple[int, int]] = set()  # (station, t_us) of each answer timer that ran out
 
     def current(self) -> QuestionRecord:
-        return self.questions.setdefault(self.number, QuestionRecord(self.number))
+        q = self.questions.get(self.number)
+        if q is None:
+            every = self.round_questions
+            q = self.questions[self.number] = QuestionRecord(self.number, round=1 if every is None else (self.number - 1) // every + 1)
+        return q
 
     def take(self, events: Iterable[GameEvent]) -> None:
         for event in events:
@@ -106,6 +74,7 @@ class QuizNight:
             q = self.current()
             q.text, q.category, q.answer = (str(data.get(k) or "") for k in ("text", "category", "answer"))
             q.points = _whole(data.get("points"), 0) or None
+            q.round = _whole(data.get("round"), q.round)
         elif e.kind == "next":
             self._move_to(_whole(data.get("question"), self.number + 1))
         elif e.kind == "armed":
@@ -133,6 +102,8 @@ class QuizNight:
             self.timeouts.add((e.player, e.t_us))
         elif e.kind == "undo":
             self._undo()
+        elif e.kind == "adjusted" and e.player is not None:
+            self.current().adjustments.append((e.player, _whole(data.get("points"), 0)))
         elif e.kind == "round_over":
             q = self.current()
             q.result = str(data.get("result") or "")
@@ -167,10 +138,11 @@ class QuizNight:
         out = []
         for number in sorted(self.questions):
             q = self.questions[number]
-            for j in q.judgements:
-                if not j.undone and 0 <= j.station < self.players:
-                    team = self.teams[j.station]
-                    team_scores[team] = team_scores.get(team, 0) + j.points
+            changes = [(j.station, j.points) for j in q.judgements if not j.undone] + q.adjustments
+            for station, points in changes:
+                if 0 <= station < self.players:
+                    team = self.teams[station]
+                    team_scores[team] = team_scores.get(team, 0) + points
             q.scores = [team_scores.get(self.teams[s], 0) for s in range(self.players)]
             out.append(q)
         return out
@@ -181,31 +153,13 @@ def _whole(value: Any, default: int) -> int:
 
 
 # -- from a journal to a record ------------------------------------------------------------
-@dataclass
-class Results:
-    """A quiz night as a record: players, questions, final scores."""
-
-    journal: str
-    names: list[str]
-    teams: list[int]
-    seed: int
-    questions: list[QuestionRecord]
-    scores: list[int]
-    finished: bool
-    damaged: dict[str, Any]
-    notes: list[str]
-
-    def name(self, station: int) -> str:
-        return self.names[station] if 0 <= station < len(self.names) else f"station {station}"
-
-
 def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = None) -> Results:
     """The record of a replayed quiz (every event: a replayed box keeps them all)."""
     players = box.settings.players
     teams = box.engine.public_view().get("teams")  # the engine's: options or a preset may set them
     if not (isinstance(teams, list) and all(isinstance(t, int) for t in teams)):
         teams = box.settings.options.get("teams")
-    night = QuizNight(players, teams if isinstance(teams, list) else None)
+    night = QuizNight(players, teams if isinstance(teams, list) else None, _option(box, "round_questions"))
     night.take(box.event_log)
     questions = night.finish()
     summary = box.summary()
@@ -215,11 +169,21 @@ def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = 
         notes.append(f"the scores added up from the judgements ({questions[-1].scores}) differ from the game's "
                      f"({scores}): the game's are shown as the final scores")
     names = list(box.station_names)
+    outcome = box.engine.outcome()
     return Results(
         journal=str(path), names=names, teams=night.teams, seed=box.settings.seed, questions=questions,
         scores=list(scores) if isinstance(scores, list) else (questions[-1].scores if questions else [0] * players),
         finished=bool(summary.get("finished")), damaged=damaged or {}, notes=notes,
+        reason=None if outcome is None else str(outcome.reason.value), win_correct=_option(box, "win_correct"),
+        team_names=[str(n) for n in box.engine.public_view().get("team_names") or ()],
     )
+
+
+def _option(box: Box, name: str) -> int | None:
+    """A quiz option as the engine settled it (a preset's included), else as given."""
+    options = getattr(box.engine, "options", None)
+    value = getattr(options, name, box.settings.options.get(name))
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def check_game(game: str, path: str | Path) -> None:
@@ -291,7 +255,8 @@ def to_json(r: Results) -> dict[str, Any]:
         "game": "quiz", "journal": r.journal, "seed": r.seed,
         "players": [{"station": i, "name": n, "team": r.teams[i] if i < len(r.teams) else i}
                     for i, n in enumerate(r.names)],
-        "questions": questions, "scores": r.scores, "finished": r.finished,
+        "questions": questions, "scores": r.scores, "finished": r.finished, "reason": r.reason,
+        "standings": standings.to_json(standings.standings_of(r)),
     }
     if r.damaged:
         out["damaged"] = r.damaged
@@ -324,12 +289,18 @@ class _SafeWriter:
         self._writer.writerow([safe_cell(v) for v in row])
 
 
+def _sheet() -> tuple[io.StringIO, _SafeWriter, str]:
+    """A sheet as the box's language writes numbers: where the decimal mark is
+    a comma, cells are separated by ";" (as Czech and Polish spreadsheets expect)."""
+    point = decimal_separator()
+    buf = io.StringIO()
+    return buf, _SafeWriter(buf, delimiter=";" if point == "," else ","), point
+
+
 def to_csv(r: Results) -> str:
     """One row per press or judgement of each question (one row for a question
     nobody pressed in), then each player's running score after the question."""
-    point = decimal_separator()
-    buf = io.StringIO()
-    writer = _SafeWriter(buf, delimiter=";" if point == "," else ",")
+    buf, writer, point = _sheet()
     writer.writerow([*(_(c) for c in CSV_COLUMNS), *(_("score {name}").format(name=n) for n in r.names)])
     for q in r.questions:
         head = [q.number, q.category, q.text, q.answer, "" if q.points is None else q.points]
@@ -350,6 +321,57 @@ def to_csv(r: Results) -> str:
         for row in rows or [["", "", "", "", "", "", ""]]:
             writer.writerow([*head, *row, *tail])
     return buf.getvalue()
+
+
+#: the standings sheet's columns (the rounds' columns come between points and right answers)
+STANDINGS_COLUMNS = (N_("standing"), N_("place"), N_("name"), N_("team"), N_("members"), N_("points"))
+STANDINGS_TAIL = (N_("right"), N_("wrong"), N_("early"), N_("presses"), N_("fastest (ms)"), N_("median (ms)"))
+
+
+def to_standings_csv(r: Results) -> str:
+    """The standings sheet: one row per team (when teams play), one per
+    player, places shared on equal points, each round's points, the
+    reactions; the winner line last."""
+    s = standings.standings_of(r)
+    buf, writer, point = _sheet()
+    rounds = [standings.round_label(k) for k in range(len(s.rounds))] if len(s.rounds) > 1 else []
+    writer.writerow([*(_(c) for c in STANDINGS_COLUMNS), *rounds, *(_(c) for c in STANDINGS_TAIL)])
+    for t in s.teams:
+        writer.writerow([_("team"), t.place, t.name, t.name, ", ".join(r.name(m) for m in t.members), t.points,
+                         *(t.rounds if rounds else []), t.correct, t.wrong, "", "", "", ""])
+    for p in s.players:
+        team = standings.team_name(p.team, r.team_names) if s.teams else ""
+        writer.writerow([_("player"), p.place, p.name, team, "", p.points, *(p.rounds if rounds else []),
+                         p.correct, p.wrong, p.early, len(p.reactions_us), _ms(p.fastest_us, point),
+                         _ms(p.median_us, point)])
+    writer.writerow([_("winner"), "", standings.winner_line(s, r)])
+    return buf.getvalue()
+
+
+def standings_text(r: Results) -> list[str]:
+    """The standings for a person: each place with points (each round's too,
+    when there were several), right and wrong answers, reactions; the winner."""
+    s = standings.standings_of(r)
+    point = decimal_separator()
+    lines = [_("Standings")]
+    several = len(s.rounds) > 1
+
+    def by_round(rounds: list[int]) -> str:
+        return ("; " + ", ".join(f"{standings.round_label(k)} {n}" for k, n in enumerate(rounds))) if several else ""
+
+    for t in s.teams:
+        members = ", ".join(r.name(m) for m in t.members)
+        lines.append(f"  {t.place}. {t.name} ({members}): {standings.points_text(t.points)}{by_round(t.rounds)}")
+    if s.teams:
+        lines.append("  " + _("players:"))
+    for p in s.players:
+        about = _("{right} right, {wrong} wrong").format(right=p.correct, wrong=p.wrong)
+        if p.fastest_us is not None:
+            about += "; " + _("fastest {fastest} ms, median {median} ms").format(
+                fastest=_ms(p.fastest_us, point), median=_ms(p.median_us, point))
+        lines.append(f"  {p.place}. {p.name}: {standings.points_text(p.points)} ({about}){by_round(p.rounds)}")
+    lines.append(standings.winner_line(s, r))
+    return lines
 
 
 def _judged(j: Judgement | None) -> list[Any]:
@@ -380,7 +402,7 @@ def to_text(r: Results) -> str:
             result=said(q.result) if q.result else "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
     lines.append(_("final scores: {scores}").format(
         scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
-    return "\n".join(lines)
+    return "\n".join([*lines, *standings_text(r)])
 
 
 def write_beside(journal_path: str | Path) -> list[Path]:
@@ -397,11 +419,11 @@ def write_beside(journal_path: str | Path) -> list[Path]:
             return []
         results = night_from_box(box_from_journal(journal), path, damage_json(journal).get("damaged"))
         written = []
-        for suffix, text in ((CSV_SUFFIX, to_csv(results)),
+        for suffix, text in ((CSV_SUFFIX, to_csv(results)), (STANDINGS_SUFFIX, to_standings_csv(results)),
                              (JSON_SUFFIX, json.dumps(to_json(results), indent=2, ensure_ascii=False) + "\n")):
             target = path.with_name(path.name + suffix)
             # the CSV with a byte-order mark: spreadsheets then read Czech and Polish names right
-            target.write_text(text, encoding="utf-8-sig" if suffix == CSV_SUFFIX else "utf-8")
+            target.write_text(text, encoding="utf-8" if suffix == JSON_SUFFIX else "utf-8-sig")
             written.append(target)
         log.info("results: %s", ", ".join(str(w) for w in written))
         return written
@@ -415,7 +437,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(results), indent=2, ensure_ascii=False))
     elif args.csv:
-        sys.stdout.write(to_csv(results))
+        sys.stdout.write(to_standings_csv(results) if args.csv == "standings" else to_csv(results))
     else:
         print(to_text(results))
     for note in results.notes:
@@ -434,6 +456,8 @@ def add_results_command(sub: Any) -> None:
                       "gives the questions before the damage and says where it stopped."))
     p.add_argument("file", help=_("a quiz journal (.jsonl)"))
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--csv", action="store_true", help=_("one row per press or judgement, for a spreadsheet"))
+    out.add_argument("--csv", nargs="?", const="presses", choices=("presses", "standings"),
+                     help=_("for a spreadsheet: one row per press or judgement (presses, the default), or "
+                            "the standings sheet (standings): places, points per round, reactions, the winner"))
     out.add_argument("--json", action="store_true", help=_("everything, as JSON"))
     p.set_defaults(func=cmd_results)

@@ -8,7 +8,7 @@ the host's ``arm`` button (or any station's second button) starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,11 +20,30 @@ from controller.press import Press
 from controller.sound import SoundSettings
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
-from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext, set_language
 from games.registry import get as get_game
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View, freeze
-from games.toolkit.theme import TEXT, Layout, draw_text, draw_wrapped, panel
+from games.toolkit.theme import TEXT, Layout, draw_text, draw_wrapped, panel, wrap_lines
+
+
+@dataclass(frozen=True)
+class FolderChoice:
+    """A value the menu offers beside a game's declared choices: a question
+    pack found in the packs folder, shown by its own title (not translated)
+    and question count, or by its file's name and the checker's problems
+    (such a pack is listed, never started)."""
+
+    value: Any
+    title: str
+    count: int
+    problems: tuple[str, ...] = ()
+
+    def label(self) -> str:
+        if self.problems:
+            n = len(self.problems)
+            return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + ")"
+        return self.title + " (" + ngettext("{n} question", "{n} questions", self.count).format(n=self.count) + ")"
 
 
 @dataclass
@@ -34,10 +53,22 @@ class Item:
     values: list[Any]
     names: list[str]
     index: int = 0
+    #: the folder's choices among the values (by index): their own labels and problems
+    found: dict[int, FolderChoice] = field(default_factory=dict)
 
     @property
     def value(self) -> Any:
         return self.values[self.index]
+
+    def shown(self, k: int) -> str:
+        """Value ``k`` as the host reads it, in the language of the moment."""
+        return self.found[k].label() if k in self.found else _(self.names[k])
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """Why the chosen value cannot start (a pack the checker refused)."""
+        chosen = self.found.get(self.index)
+        return chosen.problems if chosen is not None else ()
 
 
 @dataclass
@@ -78,12 +109,16 @@ def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
 
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
-                 names: Sequence[str] = (), phones: bool = False) -> None:
+                 names: Sequence[str] = (), phones: bool = False,
+                 found: Mapping[str, Sequence[FolderChoice]] | None = None) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene;
-        ``phones``: the companion pages start switched on (``--web``)."""
+        ``phones``: the companion pages start switched on (``--web``); ``found``:
+        per option name, values found in folders (the packs folder's packs),
+        offered first, the first good one chosen."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
+        self.found = dict(found or {})
         self.sound = sound or SoundSettings()
         self.selected = 0
         self.started = False
@@ -112,8 +147,11 @@ class Menu:
         ]
         for key, option in get_game(name).options.items():  # each game says what the menu offers
             if option.choices:
-                self.items.append(Item(key, option.label or key, [v for v, _ in option.choices],
-                                       [n for _, n in option.choices]))
+                found = list(self.found.get(key, ())) if key in self.found else []
+                item = Item(key, option.label or key, [f.value for f in found] + [v for v, _ in option.choices],
+                            [f.title for f in found] + [n for _, n in option.choices], found=dict(enumerate(found)))
+                item.index = next((k for k in range(len(item.values)) if k not in item.found or not item.found[k].problems), 0)
+                self.items.append(item)
         self.items += [
             # the companion pages: the hidden-hand games' phones, the host remote, the scoreboard
             Item("phones", N_("Phones"), [False, True], [N_("off"), N_("on")], int(self.phones)),
@@ -173,6 +211,8 @@ class Menu:
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
+            if self.refusal():
+                return None  # a pack with problems: listed on the screen, never started
             self.started = True
             return self.choice()
         return None
@@ -211,13 +251,17 @@ class Menu:
             self.item("phones").index = 1
         return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
 
+    def refusal(self) -> list[str]:
+        """Why Start would not start now: each problem of the chosen pack, one line each."""
+        return [line for it in self.items for line in it.problems]
+
     def next_game(self) -> dict[str, Any]:
         """The game the menu would start now and its option rows, for the
         host remote (each applies when that game starts)."""
         game = self.games[self.item("game").value][0]
         declared = get_game(game).options
         rows = [{"key": it.key, "label": _(it.label), "value": it.value,
-                 "choices": [[value, _(name)] for value, name in zip(it.values, it.names, strict=True)]}
+                 "choices": [[value, it.shown(k)] for k, value in enumerate(it.values)]}
                 for it in self.items if it.key in declared]
         return {"game": self.game_label(self.item("game").value), "options": rows}
 
@@ -252,8 +296,10 @@ class Menu:
             "items": [{"key": it.key, "label": _(it.label), "selected": k == self.selected,
                        "value": it.names[it.index] if it.key == "language"
                        else self.game_label(it.value) if it.key == "game"
-                       else _(it.names[it.index])}
+                       else it.shown(it.index)}
                       for k, it in enumerate(self.items)],
+            # the chosen pack's problems, as `buzzerbox pack check` prints them: Start waits for a good one
+            "problems": self.refusal(),
             "summary": " ".join(text for text in (
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
                 _(get_game(self.games[self.item("game").value][0]).summary)) if text),
@@ -283,15 +329,20 @@ class MenuScene(Scene):
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
         summary = str(view.get("summary") or "")
+        problems = [str(p) for p in view.get("problems", ())]
         rows_area = area
-        if summary:  # the chosen game's rules in short, beside the rows
+        if summary or problems:  # the chosen game's rules in short (or the chosen pack's problems), beside the rows
             rows_area = pygame.Rect(area.left, area.top, area.width * 60 // 100, area.height)
             box = pygame.Rect(rows_area.right + 2 * lay.pad, area.top + lay.pad, area.right - rows_area.right - 2 * lay.pad,
                               area.height - 2 * lay.pad)
             panel(surface, box, theme.PANEL)
-            lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
-            draw_wrapped(surface, summary, lay.min_text, theme.FG, box.inflate(-4 * lay.pad, -2 * lay.pad),
-                         max_lines=lines, align="left")
+            if problems:
+                stacked(surface, [_("This pack cannot start; fix it and check again:"), *problems], lay.min_text,
+                        [theme.STATUS_COLORS["first"], *[theme.FG] * len(problems)], box.inflate(-4 * lay.pad, -2 * lay.pad))
+            else:
+                lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
+                draw_wrapped(surface, summary, lay.min_text, theme.FG, box.inflate(-4 * lay.pad, -2 * lay.pad),
+                             max_lines=lines, align="left")
         shown = rows_in_view(items, rows_area, lay)
         rects = menu_rows(rows_area, lay, len(shown) + (len(shown) < len(items)), 0.7)
         if len(shown) < len(items):  # more rows than fit: the last slot says which way the others are
@@ -306,6 +357,21 @@ class MenuScene(Scene):
                 draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
                 draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
+
+
+def stacked(surface: pygame.Surface, paragraphs: Sequence[str], size: int, colors: Sequence[theme.Color],
+            rect: pygame.Rect) -> None:
+    """Paragraphs one under another from the top, each wrapped (one problem a
+    paragraph, as ``pack check`` prints them); what does not fit ends in "…"."""
+    line_h = TEXT.font(size).get_height()
+    rows = [(line, color) for text, color in zip(paragraphs, colors, strict=True)
+            for line in wrap_lines(text, size, rect.width)]
+    room = max(1, rect.height // line_h)
+    if len(rows) > room:
+        rows = [*rows[:room - 1], ("…", theme.MUTED)]
+    for k, (line, color) in enumerate(rows):
+        draw_text(surface, line, size, color, pygame.Rect(rect.left, rect.top + k * line_h, rect.width, line_h),
+                  align="left", min_size=size)
 
 
 def rows_in_view(items: list[Any], area: pygame.Rect, lay: Layout) -> list[Any]:

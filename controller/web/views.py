@@ -113,6 +113,7 @@ def messages() -> dict[str, str]:
         "cue_answer": _("Answer"),
         "cue_also": _("Also right"),
         "cue_next": _("Next: question {number}"),
+        "cue_round": _("Round {n} of {m}"),
         "next_game": _("Next game: {game}"),
         "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
         "no_corrections": _("This game keeps no points the host can correct."),

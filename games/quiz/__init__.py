@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,8 +87,56 @@ class QuizSpec(GameSpec):
         name = options.get("pack")
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
-            options = {**options, "pack_questions": pack_questions(pack), "pack_title": pack.title}
+            questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            if isinstance(options.get("rounds"), list):
+                questions = round_questions(questions, options["rounds"], pack)
+            options = {**options, "pack_questions": questions, "pack_title": pack.title}
         return super().settings(players, seed, **options)
+
+
+def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pack) -> list[dict[str, Any]]:
+    """Each round's questions from the pack, in its order (or the shuffle's),
+    none asked twice: of the round's categories (any without), as many as
+    the round says (every one left without); each marked with its round."""
+    left = list(questions)
+    out: list[dict[str, Any]] = []
+    for k, spec in enumerate(rounds, 1):
+        spec = spec if isinstance(spec, dict) else {}
+        wanted = spec.get("categories")
+        if wanted is not None:
+            missing = [c for c in wanted if c not in pack.categories()] if isinstance(wanted, list) else [str(wanted)]
+            if missing:
+                raise OptionError(f"round {k}: categories {', '.join(map(str, missing))} not in the pack "
+                                  f"{pack.source.name}; its categories: {', '.join(pack.categories()) or 'none'}")
+        fits = [q for q in left if wanted is None or q["category"] in wanted]
+        count = spec.get("questions")
+        mine = fits[:count] if isinstance(count, int) and count > 0 else fits
+        if not mine:
+            raise OptionError(f"round {k} has no question left in the pack {pack.source.name}: "
+                              f"give it other categories or fewer questions to the rounds before it")
+        taken = {id(q) for q in mine}
+        left = [q for q in left if id(q) not in taken]
+        out += [{**q, "round": k} for q in mine]
+    return out
+
+
+def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:
+    """The pack's questions the quiz asks: those of the chosen categories (all
+    without a choice), in the pack's order or shuffled by the game's seed. The
+    result goes into the settings, so the journal's header keeps the very
+    order asked and a replay asks the same without the pack or the seed's draw."""
+    questions = pack_questions(pack)
+    if categories is not None:
+        wanted = [c for c in categories if isinstance(c, str)] if isinstance(categories, list) else []
+        known = pack.categories()
+        missing = [c for c in wanted if c not in known]
+        if missing or not wanted:
+            raise OptionError(f"option 'categories': {', '.join(missing) or 'none given'} not in the pack "
+                              f"{pack.source.name}; its categories: {', '.join(known) or 'none'}")
+        questions = [q for q in questions if q["category"] in wanted]
+    if shuffle:
+        random.Random(f"quiz-shuffle-{seed}").shuffle(questions)
+    return questions
 
 
 SPEC = QuizSpec(
@@ -103,8 +152,19 @@ SPEC = QuizSpec(
     scene="games.quiz.scene:QuizScene",
     # defaults None: the engine's own (QuizOptions) apply; listed for the menu and the checks
     options={
+        # a pack first: the menu's default must not start a quiz with no questions (the
+        # menu puts the packs folder's own packs before these)
         "pack": Option(None, str, label=N_("Question pack"),
-                       choices=((None, N_("none")), *((name, label) for name, label in SHIPPED_PACKS.items()))),
+                       choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
+                                (None, N_("none: the host reads the questions")))),
+        "shuffle": Option(None, bool, label=N_("Question order"),
+                          choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
+        "categories": Option(None, list),
+        # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
+        "team_names": Option(None, list),
+        "rounds": Option(None, list, label=N_("Rounds"),
+                         choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
+                                  ([{"questions": 5}] * 4, N_("4 rounds of 5")))),
         "rules": Option(None, str, label=N_("Rules"),
                         choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
         "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
@@ -130,6 +190,7 @@ SPEC = QuizSpec(
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
+        "round_start": N_("a new round begins"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},

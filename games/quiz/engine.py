@@ -11,6 +11,7 @@ The pack's questions come in the settings (``pack_questions``, filled in by
 
 from __future__ import annotations
 
+import bisect
 import copy
 import random
 from collections import deque
@@ -29,6 +30,7 @@ from games.base import (
     Outcome,
     RuleError,
     best_of,
+    fire_due,
     score_adjustment,
 )
 
@@ -85,6 +87,24 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 }
 
 
+#: what a round of ``rounds`` may set for itself (the rest is the quiz's):
+#: its title, a preset, the timer, points, how many questions and of which categories
+ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
+                               "points_correct", "points_wrong", "second_points", "sit_out", "categories")
+MAX_TEAM_NAME = 24
+
+#: the round's own values of the quiz's options
+ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
+                                  "second_points", "sit_out")
+#: the presets a round may use: teams are formed and races won for the whole quiz
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance")
+
+
+def _listed(names: Any) -> str:
+    """Names for a person (an error message), not a Python list."""
+    return ", ".join(str(n) for n in names)
+
+
 @dataclass
 class QuizOptions:
     lockout_us: int = 250_000
@@ -127,18 +147,44 @@ class QuizOptions:
     #: the pack's questions as the engine asks them (see ``question_record``)
     pack_questions: list[dict[str, Any]] | None = None
     pack_title: str | None = None
+    #: how the pack's questions were chosen (``QuizSpec.settings`` applied
+    #: them to ``pack_questions``), kept for the record
+    shuffle: bool | None = None
+    categories: list[str] | None = None
+    #: each team's name, in team order (None: "Team 1", "Team 2" ...)
+    team_names: list[str] | None = None
+    #: the quiz as rounds, each a dict of ROUND_KEYS (None: one round of every question)
+    rounds: list[dict[str, Any]] | None = None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
         known = set(cls.__dataclass_fields__)
         unknown = set(settings.options) - known
         if unknown:
-            raise ValueError(f"quiz: unknown option(s) {sorted(unknown)}; known: {sorted(known)}")
+            raise ValueError(f"quiz: unknown option(s) {_listed(sorted(unknown))}; known: {_listed(sorted(known))}")
         preset_name = settings.options.get("rules") or "classic"
         if preset_name not in PRESETS:
-            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {', '.join(PRESETS)}")
+            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {_listed(PRESETS)}")
         given = {k: v for k, v in settings.options.items() if v is not None or k not in PRESETS[preset_name]}
         opts = cls(**{**PRESETS[preset_name], **given, "rules": preset_name})
+        opts._check(settings)
+        return opts
+
+    def for_round(self, settings: GameSettings, number: int) -> QuizOptions:
+        """The options of round ``number`` (1, 2 ...): the round's preset in
+        place of the quiz's, the quiz's explicit options over any preset, the
+        round's own values over everything."""
+        spec = (self.rounds or [{}])[number - 1]
+        preset = spec.get("rules") or self.rules
+        explicit = {k for k, v in settings.options.items() if v is not None}
+        defaults = type(self)()
+        undone = {k: getattr(defaults, k) for k in PRESETS[self.rules] if k not in explicit and k != "team_size"}
+        from_preset = {k: v for k, v in PRESETS[preset].items() if k not in explicit}
+        mine = {k: v for k, v in spec.items() if k in ROUND_OPTIONS}
+        return replace(self, **{**undone, **from_preset, **mine, "rules": preset})
+
+    def _check(self, settings: GameSettings) -> None:
+        opts = self
         if opts.after_wrong not in ("next", "rearm"):
             raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
         if opts.teams is None and opts.team_size is not None:
@@ -173,7 +219,38 @@ class QuizOptions:
         if opts.pack is not None and opts.pack_questions is None:
             raise ValueError(f"quiz: the pack {opts.pack!r} was not read; start the quiz through its spec's settings "
                              f"(games.registry.get('quiz').settings), which reads the pack")
-        return opts
+        if opts.rounds is not None:
+            check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
+        names = opts.team_names
+        if names is not None:
+            team_count = max(opts.teams or list(range(settings.players))) + 1
+            if not (isinstance(names, list) and len(names) == team_count
+                    and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
+                raise ValueError(f"quiz: team_names must name each of the {team_count} teams, in team order, "
+                                 f"at most {MAX_TEAM_NAME} characters each, e.g. \"Owls\", \"Foxes\"")
+
+
+def check_rounds(rounds: Any, with_pack: bool) -> None:
+    """``rounds``: a list of rounds, each naming only ROUND_KEYS, its preset
+    one of ROUND_PRESETS; without a pack each says how many questions."""
+    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
+        raise ValueError('quiz: rounds must list the rounds, e.g. [{"questions": 10}, {"rules": "penalty", '
+                         '"questions": 5}]')
+    for k, spec in enumerate(rounds, 1):
+        unknown = [key for key in spec if key not in ROUND_KEYS]
+        if unknown:
+            raise ValueError(f"quiz: round {k} has {_listed(unknown)}; a round may set {_listed(ROUND_KEYS)}")
+        if spec.get("rules") is not None and spec["rules"] not in ROUND_PRESETS:
+            raise ValueError(f"quiz: round {k}'s rules {spec['rules']!r}: a round may use {_listed(ROUND_PRESETS)}")
+        count = spec.get("questions")
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            raise ValueError(f"quiz: round {k}'s questions must be a whole number from 1; got {count!r}")
+        if count is None and not with_pack:
+            raise ValueError(f"quiz: round {k} needs its number of questions (\"questions\": 10) without a pack")
+        for name in ROUND_OPTIONS:
+            value = spec.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise ValueError(f"quiz: round {k}'s {name} must be a whole number from 0; got {value!r}")
 
 
 @dataclass
@@ -202,6 +279,8 @@ class _Round:
     #: the leaderboard is on the screen (between questions)
     board: bool = False
     announced: int = 0  # the last question whose ``question`` event went out
+    #: a new round's first question, not armed yet: the screen shows the round's card
+    intro: bool = False
     over: str | None = None  # why the game ended early (a win, everyone out)
 
 
@@ -232,11 +311,14 @@ class _Reactions:
         return None  # pragma: no cover - the counts add up to count
 
 
-def question_record(number: int, question: Mapping[str, Any] | None, points: int) -> dict[str, Any]:
-    """The ``question`` event's data (results and the journal read exactly this)."""
+def question_record(number: int, question: Mapping[str, Any] | None, points: int,
+                    round_number: int | None = None) -> dict[str, Any]:
+    """The ``question`` event's data (results and the journal read exactly
+    this); ``round`` only in a quiz of rounds (a one-round quiz's stays as it was)."""
     q = question or {}
-    return {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
-            "points": points, "answer": str(q.get("answer", ""))}
+    record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
+              "points": points, "answer": str(q.get("answer", ""))}
+    return record if round_number is None else {**record, "round": round_number}
 
 
 class QuizEngine:
@@ -249,9 +331,14 @@ class QuizEngine:
         self.teams = self.options.teams or list(range(n))
         self.team_count = max(self.teams) + 1
         self.pack: list[dict[str, Any]] = list(self.options.pack_questions or [])
+        #: each round's options (one round: the quiz's) and its first question's number
+        self.round_options = [self.options.for_round(settings, k + 1) for k in range(len(self.options.rounds or [{}]))]
+        self.round_starts = self._round_starts()
         total = self.options.questions
         if self.pack:
             total = len(self.pack) if total is None else min(total, len(self.pack))
+        elif self.options.rounds and total is None:
+            total = sum(int(spec.get("questions") or 0) for spec in self.options.rounds)
         elif total is None and "questions" not in settings.options:  # "questions": None is "until stopped"
             total = self.options.demo_questions
         self.questions_total = total
@@ -275,6 +362,41 @@ class QuizEngine:
         #: the host's score corrections per team (``HOST_ADJUST``): kept apart
         #: from the round, so an undo of a judgement never undoes a correction
         self.corrections = [0] * self.team_count
+        self.options = self.round_options[0]
+        self.round.intro = len(self.round_options) > 1
+
+    # -- rounds -------------------------------------------------------------
+    def _round_starts(self) -> list[int]:
+        """The number of each round's first question: from the pack's questions
+        (``QuizSpec.settings`` marks each with its round), else the rounds' counts."""
+        rounds = self.options.rounds
+        if not rounds:
+            return [1]
+        if self.pack and all(isinstance(q.get("round"), int) for q in self.pack):
+            starts: list[int] = []
+            for k, q in enumerate(self.pack, 1):
+                while len(starts) < min(int(q["round"]), len(rounds)):
+                    starts.append(k)
+            return starts + [len(self.pack) + 1] * (len(rounds) - len(starts))
+        starts, at = [], 1
+        for spec in rounds:
+            starts.append(at)
+            at += int(spec.get("questions") or 0)
+        return starts
+
+    def round_number(self, question: int | None = None) -> int:
+        """The round (1, 2 ...) a question is in."""
+        return max(1, bisect.bisect_right(self.round_starts, self.round.question if question is None else question))
+
+    def _round_view(self, k: int) -> dict[str, Any]:
+        spec = (self.options.rounds or [{}])[k - 1]
+        first = self.round_starts[k - 1]
+        last = (self.round_starts[k] - 1) if k < len(self.round_starts) else self.questions_total
+        opts = self.round_options[k - 1]
+        return {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
+                "first": first, "questions": None if last is None else last - first + 1,
+                "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
+                "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -294,9 +416,18 @@ class QuizEngine:
         return events
 
     def tick(self, now_us: int) -> list[GameEvent]:
+        """Fire every deadline due by now_us, each at its own time (``fire_due``):
+        a late tick gives the same events, stamped the same, as many small ones."""
         if now_us <= self.now_us:
             return []
-        self.now_us = now_us
+        events = fire_due(self.next_deadline_us, self._fire, now_us)
+        self.now_us = max(self.now_us, now_us)
+        return events
+
+    def _fire(self, now_us: int) -> list[GameEvent]:
+        """The deadline due at ``now_us``: the first press announced, the buzz
+        window closed, an answer timer's warning or its end."""
+        self.now_us = max(self.now_us, now_us)
         r = self.round
         events: list[GameEvent] = []
         if r.phase == Phase.ARMED and r.decided_at_us is None:
@@ -378,7 +509,12 @@ class QuizEngine:
         if r.announced >= r.question or self.finished:
             return []
         r.announced = r.question
-        return [GameEvent("question", t, None, question_record(r.question, self._question(), self._points()))]
+        k = self.round_number()
+        events = []
+        if len(self.round_options) > 1 and self.round_starts[k - 1] == r.question:
+            events.append(GameEvent("round_start", t, None, self._round_view(k)))
+        record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
+        return events + [GameEvent("question", t, None, record)]
 
     # -- players ------------------------------------------------------------
     def _buzz(self, action: Action) -> list[GameEvent]:
@@ -466,6 +602,7 @@ class QuizEngine:
             r.board = not r.board
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
         r.board = False
+        r.intro = False
         if kind == "arm":
             events: list[GameEvent] = []
             if r.phase in (Phase.ROUND_OVER,):
@@ -601,7 +738,8 @@ class QuizEngine:
         if self.finished:
             return events + self._game_over(t)
         every = self.options.round_questions
-        if every is not None and len(r.results) % every == 0:
+        round_done = len(self.round_options) > 1 and self.round_number(r.question + 1) != self.round_number()
+        if round_done or (every is not None and len(r.results) % every == 0):
             r.board = True
             events += self._podium(t, final=False)
         return events
@@ -629,6 +767,9 @@ class QuizEngine:
         r.answer_deadline_us = None
         r.had_wrong = False
         r.revealed = False
+        k = self.round_number()
+        self.options = self.round_options[k - 1]
+        r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
 
     # -- standings ----------------------------------------------------------
@@ -723,6 +864,7 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
+            "team_names": [n.strip() for n in self.options.team_names or ()],
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,
             "correct": self._by_station(r.correct),
@@ -739,6 +881,9 @@ class QuizEngine:
             "standings": self.standings() if board else [],
             "reactions": self.reaction_rows() if board else [],
             "finished": self.finished,
+            "round": self._round_view(self.round_number()),
+            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
+            "round_intro": r.intro and r.phase == Phase.IDLE and not board,
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:
@@ -759,6 +904,9 @@ class QuizEngine:
             "next": nxt,
             "pack": self.options.pack_title or self.options.pack,
             "legal": self.legal_actions(None),
+            # the host reads the whole plan of the night: which round now, every round's rules
+            "round": self._round_view(self.round_number()),
+            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
         }
 
     def outcome(self) -> Outcome | None:

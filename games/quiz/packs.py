@@ -616,3 +616,39 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
         questions.append(question)
     return Pack(title=_one_line(title), language=language, questions=tuple(questions), source=path)
 
+
+
+# ---------------------------------------------------------------------------
+# A folder of packs (the box's packs folder, a USB stick's)
+
+#: the files a packs folder offers, and how many (a stick full of files must not stall the menu)
+PACK_SUFFIXES: tuple[str, ...] = (".csv", ".json")
+MAX_FOLDER_PACKS = 50
+
+
+@dataclass(frozen=True)
+class FoundPack:
+    """A pack file in a folder as the menu lists it: a good pack's title and
+    question count, or the checker's problems (then it cannot be started)."""
+
+    path: Path
+    title: str
+    questions: int
+    problems: tuple[str, ...]
+
+
+def find_packs(folder: str | Path) -> list[FoundPack]:
+    """Every pack file directly in ``folder``, by name, each read through the
+    same checker as ``pack check``; a missing or unreadable folder has none."""
+    try:
+        files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PACK_SUFFIXES and p.is_file())
+    except OSError:
+        return []
+    found = []
+    for path in files[:MAX_FOLDER_PACKS]:
+        pack, problems = _read(path)
+        if pack is None or problems:
+            found.append(FoundPack(path, path.stem, 0, tuple(problems) or (f"{path.name}: not a question pack",)))
+        else:
+            found.append(FoundPack(path, pack.title, len(pack.questions), ()))
+    return found

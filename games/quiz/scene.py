@@ -100,6 +100,9 @@ class QuizScene(Scene):
         total = view.get("questions_total")
         number = (_("Question {n} of {total}").format(n=view.get("question", 1), total=total) if total
                   else _("Question {n}").format(n=view.get("question", 1)))
+        current = view.get("round") or {}
+        if int(current.get("of", 1)) > 1:
+            number = _("Round {n} of {m}").format(n=current.get("number"), m=current.get("of")) + " · " + number
         return self.title, f"{number} · {label.get(phase, phase)}"
 
     def title_card(self, view: View) -> bool:
@@ -138,6 +141,9 @@ class QuizScene(Scene):
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         if view.get("board"):
             self._leaderboard(surface, area, lay, view, strip)
+            return
+        if view.get("round_intro"):
+            self._round_card(surface, area, lay, view.get("round") or {})
             return
         ask = view.get("ask") or {}
         if ask.get("text"):
@@ -300,7 +306,7 @@ class QuizScene(Scene):
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def label(members: list[int]) -> str:
-            return _("Team {n}").format(n=int(view["teams"][members[0]]) + 1) if teams else self.name(strip, members[0])
+            return team_label(view, int(view["teams"][members[0]])) if teams else self.name(strip, members[0])
 
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
@@ -391,6 +397,24 @@ class QuizScene(Scene):
     _turn: tuple[object, ...] | None = None
     _full_us = 1
 
+    def _round_card(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, current: View) -> None:
+        """A new round's card, before its first question: which round, its
+        title, and the rules that change with it (preset, timer, points, categories)."""
+        panel(surface, area, theme.PANEL)
+        inner = area.inflate(-4 * lay.pad, -4 * lay.pad)
+        top = pygame.Rect(inner.left, inner.top, inner.width, inner.height * 22 // 100)
+        draw_text(surface, _("Round {n} of {m}").format(n=current.get("number"), m=current.get("of")),
+                  tall(lay, 2, top), theme.MUTED, top, min_size=lay.min_text)
+        title_r = pygame.Rect(inner.left, top.bottom, inner.width, inner.height * 30 // 100)
+        title = str(current.get("title") or "") or _("Round {n}").format(n=current.get("number"))
+        draw_text(surface, title, tall(lay, 4, title_r), theme.FG, title_r, min_size=lay.min_text)
+        lines = round_rules(current)
+        rest = pygame.Rect(inner.left, title_r.bottom, inner.width, inner.bottom - title_r.bottom)
+        line_h = rest.height // max(1, len(lines))
+        for k, line in enumerate(lines):
+            r = pygame.Rect(rest.left, rest.top + k * line_h, rest.width, line_h)
+            draw_text(surface, line, min(tall(lay, 1.4, r), lay.size(1.4)), theme.FG, r, min_size=lay.min_text)
+
     def _timer(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, left_us: int, ink: theme.Color, full_us: int) -> None:
         """Seconds left, big, over a bar that empties; red for the last seconds."""
         warn = left_us <= 3_000_000
@@ -435,7 +459,7 @@ class QuizScene(Scene):
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
-            draw_text(surface, _("Team {n}").format(n=team + 1), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
+            draw_text(surface, team_label(view, team), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
             draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
             y += row_h + lay.pad
 
@@ -497,6 +521,42 @@ class QuizScene(Scene):
         draw_text(surface, right, lay.min_text, theme.FG,
                   pygame.Rect(inner.left + inner.width * 52 // 100, inner.top, inner.width * 48 // 100, inner.height),
                   align="right", min_size=lay.min_text)
+
+
+def team_label(view: View, team: int) -> str:
+    """A team's own name (``team_names``), else "Team N"."""
+    names = list(view.get("team_names") or ())
+    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
+
+
+#: a round's preset as the round card says it
+ROUND_RULES = {
+    "classic": N_("first press answers; a wrong answer passes it on"),
+    "sit-out": N_("a wrong answer sits out the next question"),
+    "penalty": N_("a wrong answer costs points"),
+    "second-chance": N_("the next in line may still answer, for half"),
+}
+
+
+def round_rules(current: View) -> list[str]:
+    """What a round's card says of its rules, one line each."""
+    lines = []
+    count = current.get("questions")
+    if isinstance(count, int):
+        lines.append(ngettext("{n} question", "{n} questions", count).format(n=count))
+    rules = str(current.get("rules") or "classic")
+    if rules in ROUND_RULES:
+        lines.append(_(ROUND_RULES[rules]))
+    right, wrong = int(current.get("points_correct") or 0), int(current.get("points_wrong") or 0)
+    points = _("right: +{right}").format(right=right) + (_(", wrong: −{wrong}").format(wrong=wrong) if wrong else "")
+    lines.append(points)
+    timer = current.get("answer_time_us")
+    if isinstance(timer, int) and timer > 0:
+        lines.append(_("answer within {s} s").format(s=format_number(timer / 1_000_000, 0)))
+    categories = list(current.get("categories") or ())
+    if categories:
+        lines.append(_("categories: {names}").format(names=", ".join(str(c) for c in categories)))
+    return lines
 
 
 def format_ms3(us: int, sign: bool = False) -> str:

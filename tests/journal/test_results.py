@@ -343,3 +343,144 @@ def test_a_question_that_looks_like_a_formula_stays_text_in_the_csv(tmp_path: Pa
     texts = {row["text"] for row in rows}
     assert texts == {"'=HYPERLINK(\"http://x\",\"win\")", "'@SUM(A1)", "'+1"}
     assert not any(str(v).startswith(("=", "+", "@")) for row in rows for v in row.values())
+
+
+# -- standings: places, rounds, teams, reactions, the winner --------------------------------------
+def _night_of_two_rounds() -> Results:
+    """Four players, two rounds of two questions; Ben and Cleo end level; a
+    host's correction and an undone judgement count as the game counts them."""
+    def question(n: int, t: int, presses: list[tuple[int, int]], verdicts: list[tuple[int, str, int]]) -> list[GameEvent]:
+        events = [GameEvent("question", t, None, {"number": n, "text": f"Q{n}", "points": 1}),
+                  GameEvent("armed", t + 1_000_000)]
+        events += [GameEvent("buzz", t + 1_000_000 + dt, s) for s, dt in presses]
+        for s, verdict, points in verdicts:
+            events.append(GameEvent(verdict, t + 3_000_000, s, {"points": points}))
+        winner = next((s for s, v, _p in verdicts if v == "correct"), None)
+        events.append(GameEvent("round_over", t + 3_000_000, winner, {"result": "correct" if winner is not None else "nobody buzzed"}))
+        return events
+
+    night = QuizNight(4, None, round_questions=2)
+    night.take([
+        *question(1, 0, [(0, 300_000), (1, 450_000)], [(0, "correct", 1)]),
+        *question(2, 10_000_000, [(1, 200_000), (0, 260_000)], [(1, "wrong", -1), (0, "correct", 1)]),
+        *question(3, 20_000_000, [(2, 500_000)], [(2, "correct", 2)]),
+        GameEvent("undo", 24_000_000, None, {}),                 # Cleo's 2 taken back ...
+        GameEvent("correct", 24_500_000, 2, {"points": 1}),       # ... judged again for 1
+        GameEvent("adjusted", 25_000_000, 1, {"points": 2, "score": 1}),  # the host gives Ben 2
+        *question(4, 30_000_000, [(3, 700_000)], [(3, "wrong", -1)]),
+    ])
+    return Results("j.jsonl", ["Anna", "Ben", "Cleo", "Dan"], [0, 1, 2, 3], 1, night.finish(), [2, 1, 1, -1],
+                   True, {}, [], reason="questions done")
+
+
+def test_standings_share_places_count_rounds_and_name_the_winner() -> None:
+    from controller.apps.standings import standings_of, winner_line
+
+    record = _night_of_two_rounds()
+    s = standings_of(record)
+    assert s.rounds == [[1, 2], [3, 4]]
+    rows = [(p.place, p.name, p.points, p.rounds, p.correct, p.wrong) for p in s.players]
+    assert rows == [(1, "Anna", 2, [2, 0], 2, 0),
+                    (2, "Cleo", 1, [0, 1], 1, 0),   # more right answers: listed first, the place shared
+                    (2, "Ben", 1, [-1, 2], 0, 1),
+                    (4, "Dan", -1, [0, -1], 0, 1)]
+    anna, ben = s.players[0], s.players[2]
+    assert (anna.fastest_us, anna.median_us) == (260_000, 280_000)  # the median of two: their middle
+    assert (ben.fastest_us, ben.median_us) == (200_000, 325_000)
+    assert s.teams == []  # everyone plays alone: no team table
+    assert winner_line(s, record) == "Winner: Anna with 2 points (most points after 4 questions)."
+    assert record.questions[-1].scores == [2, 1, 1, -1]  # the running scores count the correction too
+
+
+def test_standings_of_teams_add_up_their_members_and_a_level_top_is_a_shared_win() -> None:
+    from controller.apps.standings import standings_of, winner_line
+
+    record = _night_of_two_rounds()
+    record.teams = [0, 1, 1, 0]  # Anna with Dan, Ben with Cleo
+    s = standings_of(record)
+    assert [(t.place, t.name, [record.name(m) for m in t.members], t.points, t.rounds) for t in s.teams] == [
+        (1, "Team 2", ["Ben", "Cleo"], 2, [-1, 3]), (2, "Team 1", ["Anna", "Dan"], 1, [2, -1])]
+    assert [p.points for p in s.players] == [2, 1, 1, -1]  # each player their own points, not the team's
+    record.teams = [0, 1, 1, 0]
+    record.questions[-1].judgements[0].undone = True  # Dan's wrong answer taken back: 2 against 2
+    s = standings_of(record)
+    assert [t.place for t in s.teams] == [1, 1]
+    assert winner_line(s, record) == "Shared win: Team 1, Team 2 with 2 points (most points after 4 questions)."
+    record.finished = False
+    assert winner_line(standings_of(record), record) == "Not finished; leading: Team 1, Team 2 with 2 points."
+
+
+def test_the_json_carries_the_standings_the_game_itself_ends_with(named_quiz, capsys) -> None:
+    path, summary = named_quiz
+    shown, _err = results_json(capsys, path)
+    table = shown["standings"]
+    game = {row["stations"][0]: row for row in summary["standings"]}  # one station a team here
+    assert [(p["place"], p["points"]) for p in table["players"]] == [
+        (game[p["station"]]["place"], game[p["station"]]["score"]) for p in table["players"]]
+    reactions = {row["player"]: row for row in summary["reactions"]}
+    for p in table["players"]:
+        assert p["fastest_us"] == reactions[p["station"]]["fastest_us"]  # the engine's own fastest, exact
+        assert p["presses"] == reactions[p["station"]]["presses"]
+    assert table["winner"]["names"] == [p["name"] for p in table["players"] if p["place"] == 1]
+    assert table["winner"]["reason"] == shown["reason"] == "questions done"
+
+
+def test_a_race_says_who_won_and_why_and_the_standings_sheet_lies_beside_the_journal(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "race.jsonl"
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--seed", "3",
+                         "--option", "rules=race", "--json", "--journal", str(path))
+    assert code == 0, err
+    summary = json.loads(out)
+    code, text, _err = run(capsys, "results", str(path))
+    winner = next(r["stations"][0] for r in summary["standings"] if r["place"] == 1)
+    assert f"Winner: Player {winner + 1} with " in text and "(first to 5 right answers)." in text
+    sheet = Path(f"{path}.standings.csv")
+    assert sheet.read_text(encoding="utf-8-sig") == run(capsys, "results", str(path), "--csv", "standings")[1]
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))
+    players = [r for r in rows if r["standing"] == "player"]
+    assert [int(r["points"]) for r in players] == sorted(summary["scores"], reverse=True)
+    assert rows[-1]["standing"] == "winner" and rows[-1]["place"] == "" and "first to 5" in rows[-1]["name"]
+    # in Czech: ";" between cells, a decimal comma in the reaction times, the winner line in Czech
+    code, cs_sheet, _err = run(capsys, "--lang", "cs", "results", str(path), "--csv", "standings")
+    cs_rows = list(csv.DictReader(io.StringIO(cs_sheet), delimiter=";"))
+    fastest = [r["nejrychlejší (ms)"] for r in cs_rows if r["položka"] == "hráč"]
+    assert fastest and all("," in v and "." not in v for v in fastest)
+    assert cs_rows[-1]["jméno"].startswith("Vítěz: ") and "správnými odpověďmi" in cs_rows[-1]["jméno"]
+    code, pl_text, _err = run(capsys, "--lang", "pl", "results", str(path))
+    assert "Zwycięzca: " in pl_text and "pierwszy do 5 poprawnych odpowiedzi" in pl_text
+
+
+def test_a_teams_night_lists_team_standings_with_each_round(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "teams.jsonl"
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--seed", "3",
+                         "--option", "rules=teams", "--option", "round_questions=5", "--json", "--journal", str(path))
+    assert code == 0, err
+    summary = json.loads(out)
+    shown, _err = results_json(capsys, path)
+    table = shown["standings"]
+    assert [r["questions"] for r in table["rounds"]] == [list(range(k, k + 5)) for k in range(1, 21, 5)]
+    assert [(t["members"], t["points"], t["place"]) for t in table["teams"]] == [
+        (row["stations"], row["score"], row["place"]) for row in summary["standings"]]
+    for t in table["teams"]:
+        assert sum(t["rounds"]) == t["points"] == sum(p["points"] for p in table["players"] if p["station"] in t["members"])
+    code, text, _err = run(capsys, "results", str(path))
+    assert "  1. Team " in text and "; round 1 " in text and "round 4 " in text
+
+
+def test_teams_with_their_own_names_are_named_in_the_standings_and_the_winner_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "named.jsonl"
+    code, out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--seed", "3",
+                         "--option", "rules=teams", "--option", 'team_names=["Owls", "Foxes"]', "--json",
+                         "--journal", str(path))
+    assert code == 0, err
+    summary = json.loads(out)
+    shown, _err = results_json(capsys, path)
+    names = {t["name"]: t["members"] for t in shown["standings"]["teams"]}
+    assert names == {"Owls": [0, 1], "Foxes": [2, 3]}
+    best = next(r for r in summary["standings"] if r["place"] == 1)
+    winner = "Owls" if best["stations"] == [0, 1] else "Foxes"
+    code, text, _err = run(capsys, "results", str(path))
+    assert f"Winner: {winner} with " in text and "Team 1" not in text
+    code, _out, err = run(capsys, "simulate", "quiz", "--players", "4", "--option", "rules=teams",
+                          "--option", 'team_names=["Owls"]')
+    assert code != 0 and "team_names must name each of the 2 teams" in err and err.strip().count("\n") == 0

@@ -162,6 +162,15 @@
     cue.className = "cue";
     const head = Box.text("cue_question").replace("{number}", String(q.number)) + (q.category ? " · " + q.category : "");
     cue.appendChild(Box.el("h2", { text: head }));
+    const rounds = m.cue.rounds || [];
+    if (rounds.length > 1) {  // a quiz of rounds: the one now, and the plan (preset, questions) of every one
+      const now = m.cue.round || {};
+      const plan = rounds.map(function (r) {
+        return String(r.number) + ". " + (r.title || "") + " (" + (r.questions == null ? "" : r.questions + " · ") + r.rules + ")";
+      }).join(" · ");
+      cue.appendChild(Box.el("p", { cls: "hint cue-round", text: Box.text("cue_round").replace("{n}", String(now.number))
+        .replace("{m}", String(now.of)) + ": " + plan }));
+    }
     cue.appendChild(Box.el("p", { cls: "cue-text", text: q.text }));
     cue.appendChild(Box.el("p", { cls: "cue-answer" }, [Box.el("span", { text: Box.text("cue_answer") + ": " }),
                                                          Box.el("strong", { text: q.answer || "" })]));

@@ -1,0 +1,72 @@
+"""A quiz night's record as ``results`` reads it from a journal: per question,
+the presses, judgements and running scores. Its own module so the standings
+(``standings``) and the outputs (``results``) both read it without a cycle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Buzz:
+    station: int
+    t_us: int
+    armed_us: int | None  # when the question was armed for this press (None: not seen)
+    first_us: int  # the first counted press since that arming
+    arming: int = 1  # 1: the question's first arming; 2, 3 ...: armed again after a wrong answer
+
+
+@dataclass
+class Judgement:
+    station: int
+    verdict: str  # "correct", "wrong", "time up"
+    points: int
+    t_us: int
+    question: int
+    undone: bool = False
+
+
+@dataclass
+class QuestionRecord:
+    """Everything the journal says about one question."""
+
+    number: int
+    text: str = ""
+    category: str = ""
+    points: int | None = None
+    answer: str = ""
+    buzzes: list[Buzz] = field(default_factory=list)
+    early: list[tuple[int, int]] = field(default_factory=list)  # (station, t_us)
+    ties: list[list[int]] = field(default_factory=list)
+    judgements: list[Judgement] = field(default_factory=list)
+    result: str | None = None  # the engine's word: "correct", "nobody buzzed", "skipped", ...
+    winner: int | None = None
+    armings: int = 0
+    scores: list[int] = field(default_factory=list)  # every station's score after it
+    round: int = 1  # the round it was asked in (``round_questions`` questions a round, or the event's own)
+    adjustments: list[tuple[int, int]] = field(default_factory=list)  # the host's corrections: (station, points)
+
+
+@dataclass
+class Results:
+    """A quiz night as a record: players, questions, final scores."""
+
+    journal: str
+    names: list[str]
+    teams: list[int]
+    seed: int
+    questions: list[QuestionRecord]
+    scores: list[int]
+    finished: bool
+    damaged: dict[str, Any]
+    notes: list[str]
+    #: why the game ended (the engine's ``EndReason`` value), when it did
+    reason: str | None = None
+    #: the right answers that win (the race preset), for the winner line
+    win_correct: int | None = None
+    #: the teams' own names, in team order (empty: "Team N")
+    team_names: list[str] = field(default_factory=list)
+
+    def name(self, station: int) -> str:
+        return self.names[station] if 0 <= station < len(self.names) else f"station {station}"

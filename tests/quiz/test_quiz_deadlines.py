@@ -1,0 +1,28 @@
+"""The quiz fires each deadline at its own time (``fire_due``): one late tick
+gives the same events, with the same stamps, as a tick every millisecond."""
+
+from __future__ import annotations
+
+from games import registry
+from games.base import Action
+
+SPEC = registry.get("quiz")
+
+
+def run(step_us: int) -> list[tuple[str, int, int | None]]:
+    engine = SPEC.new_engine(SPEC.settings(3, 1, answer_time_us=5_000_000, buzz_window_us=4_000_000))
+    events = engine.handle(Action("arm", 1_000_000)) + engine.handle(Action("buzz", 1_200_000, 2))
+    t = 1_200_000
+    while t < 7_000_000:  # the press decided, three warnings, time up, re-armed, the buzz window closes
+        t = min(t + step_us, 7_000_000)
+        events += engine.tick(t)
+    events += engine.tick(12_000_000)
+    return [(e.kind, e.t_us, e.player) for e in events]
+
+
+def test_one_late_tick_gives_what_many_small_ones_give() -> None:
+    fine = run(1_000)
+    kinds = [k for k, _t, _p in fine]
+    assert kinds.count("timer_warning") == 3 and "time_up" in kinds and kinds[-1] == "round_over"
+    assert run(10_000_000) == fine
+    assert run(700_000) == fine
