@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from games.i18n import N_, Reason, reason_english
+from games.i18n import N_, Reason, reason_english, reason_text
 from games.panels import PhonePanel, PhoneTable
 
 #: Host actions every engine understands (engines may add their own).
@@ -129,6 +129,10 @@ class RuleError(BuzzerBoxError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:  # the reason and its arguments survive a copy or a pipe
         return (_rule_error, (self.reason, self.arguments))
+
+    def text(self) -> str:
+        """The reason in the current language (the viewer's)."""
+        return reason_text(self.reason, self.arguments)
 
     def to_json(self) -> dict[str, Any]:
         """The refusal as a ``rejected`` event carries it: the English line
