@@ -169,6 +169,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
                 settings = spec.settings(choice.players, live.new_seed(), **options)
+                # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
+                names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 station_names = (names or None) and names[: choice.players]
                 if choice.bots:
                     box = Box(spec, settings, station_names=station_names)
