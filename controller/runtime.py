@@ -516,7 +516,7 @@ class Box(InputLayer):
             events = self.engine.handle(action)
         except RuleError as exc:
             log.info("not allowed: %s", exc)
-            events = [GameEvent("rejected", action.t_us, action.player, {"kind": action.kind, "why": str(exc)})]
+            events = [GameEvent("rejected", action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
         return self._emit(events)
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:

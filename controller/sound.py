@@ -29,6 +29,7 @@ import pygame
 
 from controller.profile import STATION_SOUNDS
 from games.base import COMMON_EVENT_SOUNDS, GameEvent
+from games.i18n import _
 
 log = logging.getLogger("buzzerbox.sound")
 
@@ -214,19 +215,26 @@ def wav_description(path: str | Path) -> str:
         return f"{w.getnframes() / w.getframerate():.2f} s, {w.getframerate()} Hz, {8 * w.getsampwidth()}-bit {channels}"
 
 
+def station_name(names: Sequence[str], station: int) -> str:
+    """A station as the host calls it: its name, else its number."""
+    return names[station] if station < len(names) else _("station {n}").format(n=station + 1)
+
+
 def station_sound_lines(choices: Sequence[str | None], names: Sequence[str]) -> list[str]:
     """What each station will sound like, one line each (``doctor --profile``)."""
     lines = []
     for station, choice in enumerate(choices):
-        name = names[station] if station < len(names) else f"station {station + 1}"
+        name = station_name(names, station)
         if choice is None:
-            lines.append(f"{name}: the game's bell")
+            lines.append(_("{name}: the game's bell").format(name=name))
         elif not is_wav(choice):
-            lines.append(f"{name}: {choice} (synthesised)")
+            lines.append(_("{name}: {sound} (synthesised)").format(name=name, sound=choice))
         else:
             problem = wav_problem(choice)
-            lines.append(f"{name}: {choice} ({wav_description(choice)})" if problem is None
-                         else f"{name}: {choice}: {problem}; it plays the bell instead")
+            lines.append(_("{name}: {sound} ({what})").format(name=name, sound=choice, what=wav_description(choice))
+                         if problem is None else
+                         _("{name}: {sound}: {problem}; it plays the bell instead").format(name=name, sound=choice,
+                                                                                         problem=problem))
     return lines
 
 
@@ -274,12 +282,13 @@ class Sound:
         for station, choice in enumerate(choices):
             if choice is None:
                 continue
-            name = names[station] if station < len(names) else f"station {station + 1}"
+            name = station_name(names, station)
             problem = wav_problem(choice) if is_wav(choice) else None
             if problem is None and self.available and choice not in self.sounds:
                 problem = self._load(choice)
             if problem is not None:
-                line = f"{name}'s sound {choice}: {problem}; it plays the bell instead"
+                line = _("{name}'s sound {sound}: {problem}; it plays the bell instead").format(
+                    name=name, sound=choice, problem=problem)
                 log.warning("%s", line)
                 self.problems.append(line)
                 continue

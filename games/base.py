@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from games.i18n import N_, Reason, reason_english, reason_text
 from games.panels import PhonePanel, PhoneTable
 
 #: Host actions every engine understands (engines may add their own).
@@ -114,17 +115,46 @@ class BuzzerBoxError(Exception):
 
 
 class RuleError(BuzzerBoxError, ValueError):
-    """An action the rules do not allow right now (the engine state is unchanged)."""
+    """An action the rules do not allow right now (the engine state is unchanged).
+
+    Its reason is a message id, marked ``N_()`` where it is raised, with its
+    ``arguments`` apart: the engine speaks no language, each viewer (screen,
+    phone, terminal) words it in its own (``games.i18n.reason_text``).
+    ``str()`` is the English line, for logs and the journal."""
+
+    def __init__(self, reason: Reason, **arguments: Any) -> None:
+        self.reason = reason
+        self.arguments: dict[str, Any] = arguments
+        super().__init__(reason_english(reason, arguments))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the reason and its arguments survive a copy or a pipe
+        return (_rule_error, (self.reason, self.arguments))
+
+    def text(self) -> str:
+        """The reason in the current language (the viewer's)."""
+        return reason_text(self.reason, self.arguments)
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as a ``rejected`` event carries it: the English line
+        (``why``, as older journals and scenarios have it) and the message id
+        with its arguments for a viewer to translate."""
+        reason = list(self.reason) if isinstance(self.reason, tuple) else self.reason
+        return {"why": str(self), "why_id": reason, "why_args": dict(self.arguments)}
+
+
+def _rule_error(reason: Reason, arguments: dict[str, Any]) -> RuleError:
+    return RuleError(reason, **arguments)
 
 
 def score_adjustment(action: Action, players: int) -> tuple[int, int]:
     """(station, points) of a ``HOST_ADJUST`` action, or RuleError saying what it takes."""
     station, points = action.args.get("player"), action.args.get("points")
     if not isinstance(station, int) or isinstance(station, bool) or not 0 <= station < players:
-        raise RuleError(f"adjust: 'player' is {station!r}; give a station 0..{players - 1}")
+        raise RuleError(N_("adjust: 'player' is {station!r}; give a station 0..{last}"), station=station,
+                        last=players - 1)
     if not isinstance(points, int) or isinstance(points, bool) or not 0 < abs(points) <= MAX_ADJUST_POINTS:
-        raise RuleError(f"adjust: 'points' is {points!r}; give a whole number from -{MAX_ADJUST_POINTS} "
-                        f"to {MAX_ADJUST_POINTS}, not 0")
+        raise RuleError(N_("adjust: 'points' is {points!r}; give a whole number from -{most} to {most}, not 0"),
+                        points=points, most=MAX_ADJUST_POINTS)
     return station, points
 
 
@@ -483,7 +513,7 @@ class GameSpec:
     summary: str = ""
     #: a full station's inputs (what the simulated players press; what a
     #: simulated input board must wire)
-    inputs: tuple[str, ...] = ("bell",)
+    inputs: tuple[str, ...] = (N_("bell"),)
     #: options the demo and ``simulate`` add so unattended games keep moving
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     #: raised whenever a rules change would make the same presses end

@@ -25,7 +25,9 @@ from __future__ import annotations
 import gettext
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 #: the languages the box speaks (ISO 639-1), English first
 LANGUAGES: tuple[str, ...] = ("en", "cs", "pl")
@@ -102,6 +104,74 @@ def set_language(language: str) -> None:
 
 def current_language() -> str:
     return _language
+
+
+# -- reasons: a message id and its arguments, worded by whoever shows them ---------------
+
+#: a reason as an engine gives it: a message id, or (singular, plural) counted by its ``n`` argument
+Reason = str | tuple[str, str]
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (a marker, as N_)
+    """Mark a counted text for the catalogue (with both English forms) without
+    translating it yet: the viewer picks the form for its ``n``."""
+    return singular, plural
+
+
+def known(message: str) -> bool:
+    """Whether ``message`` is a catalogue text (every shipped one is in Czech:
+    tests/i18n check it), so an argument that is a word of the box (a phase,
+    a colour) is translated and a name or a number is not."""
+    return message in getattr(_load("cs"), "_catalog", {})
+
+
+def word(name: str) -> str:
+    """An identifier that doubles as a word (an input "bell", a phase) in the
+    current language when a game marked it for the catalogue, else as it is."""
+    return _(name) if name and known(name) else name
+
+
+def reason_english(reason: Reason, arguments: Mapping[str, Any] | None = None) -> str:
+    """The reason as the engine wrote it, in English (logs, journals)."""
+    if isinstance(reason, tuple):
+        reason = reason[0] if (arguments or {}).get("n") == 1 else reason[1]
+    if not arguments:
+        return reason
+    inner = {k: v.format(**arguments) if isinstance(v, str) and "{" in v and known(v) else v
+             for k, v in arguments.items()}
+    return reason.format(**inner)
+
+
+def reason_text(reason: Reason | list[str], arguments: Mapping[str, Any] | None = None) -> str:
+    """A reason an engine gave as a message id (``RuleError``) in the current
+    language, its arguments put in; an argument that is itself a catalogue
+    text is translated too (and takes the same arguments: "your hand at
+    value <= {value}")."""
+    if isinstance(reason, list):  # (singular, plural) as JSON carried it
+        reason = (str(reason[0]), str(reason[-1]))
+    arguments = arguments or {}
+    if isinstance(reason, tuple):
+        count = arguments.get("n")
+        text = ngettext(reason[0], reason[1], count if isinstance(count, int) else 2)
+    else:
+        text = _(reason)
+    if not arguments:
+        return text
+    worded = {k: _(v).format(**arguments) if isinstance(v, str) and v and known(v) else v for k, v in arguments.items()}
+    try:
+        return text.format(**worded)
+    except (KeyError, IndexError, ValueError):  # a damaged translation: the English line, never a crash
+        return reason_english(reason, arguments)
+
+
+def refusal_text(data: Mapping[str, Any]) -> str:
+    """A ``rejected`` event's reason in the current language (an older
+    journal's event has only the English ``why``)."""
+    reason = data.get("why_id")
+    if isinstance(reason, (str, list)) and reason:
+        arguments = data.get("why_args")
+        return reason_text(reason, arguments if isinstance(arguments, Mapping) else None)
+    return str(data.get("why", ""))
 
 
 # -- numbers ------------------------------------------------------------------------

@@ -38,6 +38,8 @@ from games.i18n import DOMAIN, LANGUAGES, LOCALE_DIR  # noqa: E402
 
 #: where texts are taken from (tests and tools are not shown to players)
 SOURCES = ("controller", "games")
+#: the markers: gettext's, and ``Nn_`` (games/i18n.py) for a counted reason given now, worded later
+KEYWORDS = {**DEFAULT_KEYWORDS, "Nn_": (1, 2)}
 #: a fixed date for new catalogues' headers, so rerunning changes nothing
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 HEADER = """\
@@ -51,7 +53,7 @@ def template() -> Catalog:
     cat = Catalog(domain=DOMAIN, project="buzzerbox", creation_date=EPOCH, fuzzy=False)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT / source), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS,
+            str(ROOT / source), method_map=[("**.py", "python")], keywords=KEYWORDS,
             comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
         ):
             cat.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)

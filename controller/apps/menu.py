@@ -184,6 +184,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 except BuzzerBoxError as exc:  # a pack changed (or went) since the menu listed it
                     log.warning("%s", exc)
                     continue
+                # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
+                names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 station_names = (names or None) and names[: choice.players]
                 if choice.bots:
                     box = Box(spec, settings, station_names=station_names)

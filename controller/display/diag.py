@@ -13,7 +13,7 @@ import pygame
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
 from controller.press import InputNotice, Press
-from games.i18n import N_, _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext, word
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, panel
@@ -159,7 +159,7 @@ class DiagScene(Scene):
             noise = _(FLAG_WORDS[row["flag"]]) if row["flag"] in FLAG_WORDS else row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
                                                             if row["glitches"] else _("ok"))
             state = _(STATE_WORDS[row["state"]]) if row["state"] in STATE_WORDS else str(row["state"])
-            cells(y, [row["name"], row["input"], state, format_number(row["presses"]), format_number(row["edges"]),
+            cells(y, [row["name"], word(str(row["input"])), state, format_number(row["presses"]), format_number(row["edges"]),
                       _("{n} ms").format(n=format_number(row["bounce_us"] / 1000, 1)), last, noise], ink)
             y += row_h + 2
 

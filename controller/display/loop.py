@@ -33,6 +33,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
+from games.i18n import _, format_number, refusal_text
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
@@ -111,7 +112,7 @@ class Presenter:
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
-            scene.message = "Input board disconnected: game paused until it is back"
+            scene.message = _("Input board disconnected: game paused until it is back")
         target = surface if surface is not None else self.screen.surface
         scene.draw(target, view, strip, now_us)
         if self.show_help and self.help is not None:
@@ -134,15 +135,16 @@ class Presenter:
             if e.kind == "rejected":  # said with who did it: a keyboard player sees what their press did
                 strip = box.strip()
                 who = str(strip[e.player].get("name") or "") if e.player is not None and 0 <= e.player < len(strip) else ""
-                text = f"{who}: not now, {e.data.get('why', '')}" if who else f"not now: {e.data.get('why', '')}"
+                why = refusal_text(e.data)
+                text = _("{name}: not now, {why}").format(name=who, why=why) if who else _("not now: {why}").format(why=why)
             elif e.kind == "paused":
-                text = "input board disconnected: game paused"
+                text = _("input board disconnected: game paused")
             elif e.kind == "resumed" and not any(x.kind == HOST_CONTINUED for x in events):
-                text = "input board back: game resumed"  # (after a host's pause the overlay said it all)
+                text = _("input board back: game resumed")  # (after a host's pause the overlay said it all)
             elif e.kind == "late_evidence" and e.player is not None:
                 behind = int(e.data.get("behind_us", 0))
-                text = (f"{box.station_names[e.player]} pressed {behind / 1000:.1f} ms before the decision "
-                        "but the press came too late to count: host, decide")
+                text = _("{name} pressed {ms} ms before the decision but the press came too late to count: "
+                         "host, decide").format(name=box.station_names[e.player], ms=format_number(behind / 1000, 1))
             if text:
                 self.scene.message = text
                 self._message_until = now_us + MESSAGE_US

@@ -19,7 +19,7 @@ from typing import Any
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
-from games.i18n import N_, _, format_number
+from games.i18n import N_, _, format_number, refusal_text
 from games.toolkit.scene import Scene, Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
@@ -280,7 +280,7 @@ class Publisher:
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
         box = self.box
-        self._rejected = {e.player: str(e.data.get("why", "")) for e in events
+        self._rejected = {e.player: refusal_text(e.data) for e in events
                           if e.kind == "rejected" and e.player is not None}
         for e in events:
             if box.spec.logs(e.kind):  # only what the log says in public

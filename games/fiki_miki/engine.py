@@ -52,7 +52,7 @@ from games.base import (
 )
 from games.fiki_miki.cards import Card, FikiMikiError
 from games.fiki_miki.options import BAN_TO_OWN_TURN, PLAYERS, FikiMikiOptions, Variant
-from games.i18n import _, ngettext
+from games.i18n import N_, Nn_
 
 PLAY = "play"
 DISCARD = "discard"
@@ -310,21 +310,23 @@ class FikiMikiEngine:
             return self._host(action)
         p = action.player
         if not 0 <= p < self.players:
-            raise RuleError(f"player {p + 1} does not exist (1..{self.players})")
+            raise RuleError(N_("player {n} does not exist (1..{players})"), n=p + 1, players=self.players)
         if action.kind not in PLAYER_ACTIONS:
-            raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
+            raise RuleError(N_("unknown action {kind!r}: players may {choices}"), kind=action.kind,
+                            choices=", ".join(PLAYER_ACTIONS))
         if self.state.phase is Phase.OVER:
-            raise RuleError(_("the game is over"))
+            raise RuleError(N_("the game is over"))
         if action.kind == RING:
             return self._ring(action, p)
         card_id = action.args.get("card")
         if isinstance(card_id, bool) or not isinstance(card_id, int):
-            raise RuleError(f"{action.kind}: args 'card' is {card_id!r}; send the id of a card in your hand")
+            raise RuleError(N_("{kind}: args 'card' is {card!r}; send the id of a card in your hand"), kind=action.kind,
+                            card=card_id)
         card = next((c for c in self.state.hands[p] if c.id == card_id), None)
         if card is None:
-            raise RuleError(_("card {card} is not in player {n}'s hand").format(card=card_id, n=p + 1))
+            raise RuleError(N_("card {card} is not in player {n}'s hand"), card=card_id, n=p + 1)
         if Move(action.kind, card_id) not in self.legal_moves(p):
-            raise RuleError(self._why_not(p, action.kind, card))
+            raise self._why_not(p, action.kind, card)
         if self.variant is Variant.I:
             return self._play_stack(p, card, action.t_us)
         if self.state.phase is Phase.LEAD:
@@ -338,34 +340,35 @@ class FikiMikiEngine:
         if action.kind == HOST_RESUME:
             paused = action.args.get("paused_us", 0)
             if isinstance(paused, bool) or not isinstance(paused, int) or paused < 0:
-                raise RuleError(f"resume: 'paused_us' is {paused!r}; use microseconds >= 0")
+                raise RuleError(N_("resume: 'paused_us' is {paused!r}; use microseconds >= 0"), paused=paused)
             if s.window_closes_us is not None:
                 s.window_closes_us += paused
             if s.race_closes_us is not None:
                 s.race_closes_us += paused
             return []
-        raise RuleError(f"unknown host action {action.kind!r}: the host may {', '.join(HOST_ACTIONS)}")
+        raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=action.kind,
+                        choices=", ".join(HOST_ACTIONS))
 
-    def _why_not(self, p: int, kind: str, card: Card) -> str:
-        """One line saying why this play or discard is not legal now."""
+    def _why_not(self, p: int, kind: str, card: Card) -> RuleError:
+        """Why this play or discard is not legal now."""
         s = self.state
         if s.phase is Phase.BELL:
-            return _("wait: the bell is open; the next card follows when it closes")
+            return RuleError(N_("wait: the bell is open; the next card follows when it closes"))
         if s.turn is None:
-            return _("it is nobody's turn now")
+            return RuleError(N_("it is nobody's turn now"))
         if s.turn != p:
-            return _("it is player {turn}'s turn, not player {player}'s").format(turn=s.turn + 1, player=p + 1)
+            return RuleError(N_("it is player {turn}'s turn, not player {player}'s"), turn=s.turn + 1, player=p + 1)
         if kind == DISCARD and self.variant is Variant.I:
-            return _("variant I has no discards: play a card onto its stack")
+            return RuleError(N_("variant I has no discards: play a card onto its stack"))
         if s.phase is Phase.LEAD:
             if kind == DISCARD:
-                return _("the leader leads a card; discards are for followers")
-            return _("a blank card cannot be led: lead a picture card")
+                return RuleError(N_("the leader leads a card; discards are for followers"))
+            return RuleError(N_("a blank card cannot be led: lead a picture card"))
         if s.owed.get(p, 0):
-            return ngettext("discard {n} more card first (the penalty for a wrong ring)",
-                            "discard {n} more cards first (the penalty for a wrong ring)", s.owed[p]).format(n=s.owed[p])
+            return RuleError(Nn_("discard {n} more card first (the penalty for a wrong ring)",
+                                 "discard {n} more cards first (the penalty for a wrong ring)"), n=s.owed[p])
         options = self._follow_moves(p)
-        return _("not a legal follow: {moves} would be").format(moves=", ".join(f"{m.kind} {m.card}" for m in options))
+        return RuleError(N_("not a legal follow: {moves} would be"), moves=", ".join(f"{m.kind} {m.card}" for m in options))
 
     # ------------------------------------------------------------- variant I
 
@@ -404,7 +407,7 @@ class FikiMikiEngine:
         s = self.state
         t_us = action.t_us
         if self.variant is Variant.IIA:
-            raise RuleError(_("variant IIA is played without the bell"))
+            raise RuleError(N_("variant IIA is played without the bell"))
         if s.decided_us is not None and s.landed_us is not None and s.landed_us <= t_us < s.decided_us:
             return self._late(p, t_us)
         if s.landed_us is not None and t_us < s.landed_us:
@@ -412,9 +415,9 @@ class FikiMikiEngine:
         if self.variant is Variant.IIB:
             return self._ring_lead(action, p)
         if p in s.banned:
-            raise RuleError(self._ban_refusal(p))
+            raise self._ban_refusal(p)
         if any(r.player == p for r in s.rings):
-            raise RuleError(_("player {n} already rang in this race").format(n=p + 1))
+            raise RuleError(N_("player {n} already rang in this race"), n=p + 1)
         s.stats["rings"] += 1
         pictures = self._landed_pictures()
         if pictures >= self.options.threshold:
@@ -439,11 +442,11 @@ class FikiMikiEngine:
             text = f"player {p + 1} rang wrong ({why}): loses the next turn and may not ring until their turn after it"
         return [GameEvent("wrong", t_us, p, {"why": why, "text": text})]
 
-    def _ban_refusal(self, p: int) -> str:
+    def _ban_refusal(self, p: int) -> RuleError:
         """Why a banned player's ring is refused, in the rules version played."""
         if self.options.rules_version >= BAN_TO_OWN_TURN:
-            return _("player {n} rang wrong and may not ring until their own turn after the lost one").format(n=p + 1)
-        return _("player {n} rang wrong and may not ring until their skipped turn has passed").format(n=p + 1)
+            return RuleError(N_("player {n} rang wrong and may not ring until their own turn after the lost one"), n=p + 1)
+        return RuleError(N_("player {n} rang wrong and may not ring until their skipped turn has passed"), n=p + 1)
 
     def _late(self, p: int, t_us: int) -> list[GameEvent]:
         """A ring stamped before the last decision (or before the newest card)
@@ -606,13 +609,13 @@ class FikiMikiEngine:
         s = self.state
         t_us = action.t_us
         if s.phase is not Phase.BELL:
-            raise RuleError(_("the bell counts only while it is open right after a card is led"))
+            raise RuleError(N_("the bell counts only while it is open right after a card is led"))
         if p == s.leader:
-            raise RuleError(_("the leader led the card: only the other players may ring"))
+            raise RuleError(N_("the leader led the card: only the other players may ring"))
         if p in s.out:
-            raise RuleError(_("player {n} is out of the game").format(n=p + 1))
+            raise RuleError(N_("player {n} is out of the game"), n=p + 1)
         if p in s.rang:
-            raise RuleError(_("player {n} already rang for this card").format(n=p + 1))
+            raise RuleError(N_("player {n} already rang for this card"), n=p + 1)
         s.rang.add(p)
         s.stats["rings"] += 1
         if not any(card.kind == s.led_kind for card in s.hands[p]):

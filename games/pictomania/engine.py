@@ -38,7 +38,7 @@ from games.base import (
     RuleError,
     checked_options,
 )
-from games.i18n import _
+from games.i18n import N_
 from games.pictomania.options import (
     FALLBACK_WORDS,
     OPTIONS,
@@ -377,7 +377,7 @@ class PictomaniaEngine:
 
     def _check_seat(self, player: int) -> None:
         if not 0 <= player < self.players:
-            raise RuleError(f"there is no player {player + 1}; seats are 1-{self.players}")
+            raise RuleError(N_("there is no player {n}; seats are 1-{players}"), n=player + 1, players=self.players)
 
     # ------------------------------------------------------------------ host
     def _host(self, action: Action) -> list[GameEvent]:
@@ -394,7 +394,7 @@ class PictomaniaEngine:
         if kind == ADMIT:
             player = action.args.get("player")
             if not isinstance(player, int) or isinstance(player, bool):
-                raise RuleError("admit_wrong from the host needs args {\"player\": seat}")
+                raise RuleError(N_('admit_wrong from the host needs args {"player": seat}'))
             self._check_seat(player)
             return self._admit(player, t)
         if kind == REVEAL:
@@ -408,23 +408,25 @@ class PictomaniaEngine:
             self.round = self._new_round(self.round.number + 1)
             self.phase = Phase.CARDS
             return [GameEvent("round_cards", t, data={"round": self.round.number, "deck": self.round.deck})]
-        raise RuleError(f"the host cannot {kind!r} here; now: {', '.join(self.legal_actions(None)) or 'nothing'}")
+        raise RuleError(N_("the host cannot {kind!r} here; now: {choices}"), kind=kind,
+                        choices=", ".join(self.legal_actions(None)) or N_("nothing"))
 
     def _need(self, phase: Phase, what: str) -> None:
         if self.phase is not phase:
-            raise RuleError(f"{what} only in the {phase.value} phase; the game is in {self.phase.value}")
+            raise RuleError(N_("{what} only in the {phase} phase; the game is in {now}"), what=what, phase=phase.value,
+                            now=self.phase.value)
 
     def _swap(self, action: Action) -> list[GameEvent]:
-        self._need(Phase.CARDS, "swapping a word card")
+        self._need(Phase.CARDS, N_("swapping a word card"))
         if not self.options.allow_swap:
-            raise RuleError("swapping word cards is off in this game (option allow_swap)")
+            raise RuleError(N_("swapping word cards is off in this game (option allow_swap)"))
         letter = action.args.get("card")
         if letter not in LETTERS:
-            raise RuleError(f"swap needs args {{\"card\": \"A\", \"B\" or \"C\"}}, not {letter!r}")
+            raise RuleError(N_('swap needs args {{"card": "A", "B" or "C"}}, not {letter!r}'), letter=letter)
         r = self.round
         pool = self._pools[r.deck]
         if not pool:
-            raise RuleError(f"no card left in deck {r.deck} to swap in; play these cards")
+            raise RuleError(N_("no card left in deck {deck} to swap in; play these cards"), deck=r.deck)
         index = LETTERS.index(letter)
         old = r.cards[index]
         r.cards[index], self._pools[r.deck] = pool[0], pool[1:]
@@ -438,10 +440,10 @@ class PictomaniaEngine:
         if kind == ADMIT:
             return self._admit(p, action.t_us)
         if self.phase is not Phase.DRAWING:
-            raise RuleError(_("{kind!r} only while drawing; the game is in {phase}").format(kind=kind, phase=self.phase.value))
+            raise RuleError(N_("{kind!r} only while drawing; the game is in {phase}"), kind=kind, phase=self.phase.value)
         r = self.round
         if r.done_us[p] is not None:
-            raise RuleError(_("player {n} is done this round: no more drawing or guessing").format(n=p + 1))
+            raise RuleError(N_("player {n} is done this round: no more drawing or guessing"), n=p + 1)
         if kind == DRAWN:
             r.started_drawing_guess.add(p)
             return [GameEvent("drawn", action.t_us, p)]
@@ -449,24 +451,23 @@ class PictomaniaEngine:
             return self._guess(action, p)
         if kind == DONE:
             return self._ring(action, p)
-        raise RuleError(f"player {p + 1} cannot {kind!r}; now: {', '.join(self.legal_actions(p)) or 'nothing'}")
+        raise RuleError(N_("player {n} cannot {kind!r}; now: {choices}"), n=p + 1, kind=kind,
+                        choices=", ".join(self.legal_actions(p)) or N_("nothing"))
 
     def _guess(self, action: Action, p: int) -> list[GameEvent]:
         r = self.round
         drawer, number = action.args.get("drawer"), action.args.get("number")
         if not isinstance(drawer, int) or isinstance(drawer, bool) or not 0 <= drawer < self.players:
-            raise RuleError(f"a guess needs args {{\"drawer\": seat 0-{self.players - 1}, \"number\": 1-7}}")
+            raise RuleError(N_('a guess needs args {{"drawer": seat 0-{last}, "number": 1-7}}'), last=self.players - 1)
         if not isinstance(number, int) or isinstance(number, bool) or number not in NUMBERS:
-            raise RuleError(_("guess number {number!r} is not 1-7; pick the word's number on the cards").format(number=number))
+            raise RuleError(N_("guess number {number!r} is not 1-7; pick the word's number on the cards"), number=number)
         if drawer == p:
-            raise RuleError(_("nobody guesses their own drawing; pick another player"))
+            raise RuleError(N_("nobody guesses their own drawing; pick another player"))
         mine = [g for g in r.guesses if g.guesser == p]
         if any(g.drawer == drawer for g in mine):
-            raise RuleError(_("player {n} has already guessed player {drawer}; a guess cannot be taken back").format(
-                n=p + 1, drawer=drawer + 1))
+            raise RuleError(N_("player {n} has already guessed player {drawer}; a guess cannot be taken back"), n=p + 1, drawer=drawer + 1)
         if any(g.number == number for g in mine):
-            raise RuleError(_("player {n} has already laid guess card {number} on someone; each number is one card").format(
-                n=p + 1, number=number))
+            raise RuleError(N_("player {n} has already laid guess card {number} on someone; each number is one card"), n=p + 1, number=number)
         self._seq += 1
         r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))
         r.started_drawing_guess.add(p)
@@ -478,10 +479,10 @@ class PictomaniaEngine:
         cap: int | None = None
         if "token" in action.args:
             if not self.options.token_choice:
-                raise RuleError(_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
+                raise RuleError(N_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
             cap = action.args["token"]
             if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
-                raise RuleError(f"token {cap!r}: give a token value to take, or 0 for none")
+                raise RuleError(N_("token {cap!r}: give a token value to take, or 0 for none"), cap=cap)
         r.done_us[p] = action.t_us
         r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap, action.clock,
                                    action.clock_precision_us))
@@ -533,8 +534,7 @@ class PictomaniaEngine:
 
     def _admit(self, p: int, t_us: int) -> list[GameEvent]:
         if self.phase not in (Phase.DRAWING, Phase.REVIEW):
-            raise RuleError(_("a wrong drawing is admitted before the reveal; the game is in {phase}").format(
-                phase=self.phase.value))
+            raise RuleError(N_("a wrong drawing is admitted before the reveal; the game is in {phase}"), phase=self.phase.value)
         self.round.admitted.add(p)
         return [GameEvent("admitted", t_us, p)]
 

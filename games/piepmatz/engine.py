@@ -47,7 +47,7 @@ from games.base import (
     RuleError,
     checked_options,
 )
-from games.i18n import _
+from games.i18n import N_
 from games.piepmatz.cards import (
     DEFAULT_SEED_CARDS,
     SPECIES,
@@ -497,39 +497,34 @@ class PiepmatzEngine:
         if action.player is None:
             if action.kind in (HOST_SHOWN, HOST_RESUME):
                 return []  # no timers: nothing to show or to pause
-            raise RuleError(
-                f"host action {action.kind!r} is unknown; the host may send {HOST_SHOWN} or {HOST_RESUME}"
-            )
+            raise RuleError(N_("host action {kind!r} is unknown; the host may send {shown} or {resume}"),
+                            kind=action.kind, shown=HOST_SHOWN, resume=HOST_RESUME)
         player = action.player
         if not 0 <= player < self.players:
-            raise RuleError(f"no player {player + 1} in a {self.players}-player game (1..{self.players})")
+            raise RuleError(N_("no player {n} in a {players}-player game (1..{players})"), n=player + 1, players=self.players)
         if action.kind not in PLAYER_ACTIONS:
-            raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(PLAYER_ACTIONS)}")
+            raise RuleError(N_("unknown action {kind!r}: players may {choices}"), kind=action.kind,
+                            choices=", ".join(PLAYER_ACTIONS))
         if self.finished:
-            raise RuleError(_("the game is over"))
+            raise RuleError(N_("the game is over"))
         if player not in self.to_act():
-            raise RuleError(
-                _("player {n} has laid their final cards; waiting for the others").format(n=player + 1)
-                if self.phase is Phase.FINAL
-                else _("it is player {turn}'s turn, not player {player}'s").format(turn=self.current + 1, player=player + 1)
-            )
+            if self.phase is Phase.FINAL:
+                raise RuleError(N_("player {n} has laid their final cards; waiting for the others"), n=player + 1)
+            raise RuleError(N_("it is player {turn}'s turn, not player {player}'s"), turn=self.current + 1, player=player + 1)
         if action.kind != self.phase.value:
-            raise RuleError(
-                _("now is the {step!r} step, not {kind!r}; send one of: {kinds}").format(
-                    step=self.phase.value, kind=action.kind, kinds=", ".join(self.legal_actions(player)))
-            )
+            raise RuleError(N_("now is the {step!r} step, not {kind!r}; send one of: {kinds}"), step=self.phase.value,
+                            kind=action.kind, kinds=", ".join(self.legal_actions(player)))
         events: list[GameEvent] = []
         args = action.args
         if self.phase is Phase.PLAY:
-            bird = self._card_in(self.hands[player], args.get("card"), _("your hand"), secret=True)
+            bird = self._card_in(self.hands[player], args.get("card"), N_("your hand"), secret=True)
             perch = args.get("perch")
             if isinstance(perch, bool) or not isinstance(perch, int) or not 0 <= perch < len(self.perches):
-                raise RuleError(
-                    f"perch {perch!r} does not exist; use a perch number 0..{len(self.perches) - 1}"
-                )
+                raise RuleError(N_("perch {perch!r} does not exist; use a perch number 0..{last}"), perch=perch,
+                                last=len(self.perches) - 1)
             self._play(bird, perch, events)
         elif self.phase is Phase.CROW:
-            bird = self._card_in(self._crow_candidates(), args.get("card"), _("your largest species"))
+            bird = self._card_in(self._crow_candidates(), args.get("card"), N_("your largest species"))
             self._crow_takes(bird, events)
             self._continue_chain(events)
         elif self.phase is Phase.LAY:
@@ -537,13 +532,14 @@ class PiepmatzEngine:
             bird = self._card_in(
                 self._lay_candidates(),
                 args.get("card"),
-                _("your hand at value <= {value}").format(value=self.played.value),
+                N_("your hand at value <= {value}"),
                 secret=True,
+                value=self.played.value,
             )
             self._lay(bird, events)
             self._refill(events)
         elif self.phase is Phase.TAKE:
-            bird = self._card_in(self.offer, args.get("card"), _("the offer"))
+            bird = self._card_in(self.offer, args.get("card"), N_("the offer"))
             self._take_offer(bird, events)
             self._refill(events)
         else:
@@ -558,20 +554,20 @@ class PiepmatzEngine:
         seat = action.player if action.player is not None else action.args.get("seat")
         if seat is None:
             if not self.to_act():
-                raise RuleError(_("the game is over: nothing to propose"))
+                raise RuleError(N_("the game is over: nothing to propose"))
             seat = self.to_act()[0]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise RuleError(f"propose for seat {seat!r}: give a seat 0..{self.players - 1}")
+            raise RuleError(N_("propose for seat {seat!r}: give a seat 0..{last}"), seat=seat, last=self.players - 1)
         wanted = action.args.get("move")
         if not isinstance(wanted, Mapping) or not isinstance(wanted.get("args", {}), Mapping):
-            raise RuleError('propose needs args {"move": {"kind": ..., "args": {...}}}, one of the legal moves')
+            raise RuleError(N_('propose needs args {"move": {"kind": ..., "args": {...}}}, one of the legal moves'))
         move = next(
             (m for m in self.legal_moves(seat)
              if m.kind == wanted.get("kind") and dict(m.args) == dict(wanted.get("args", {}))),
             None,
         )
         if move is None:
-            raise RuleError(_("that move is not legal for player {n} now; pick one of the phone's moves").format(n=seat + 1))
+            raise RuleError(N_("that move is not legal for player {n} now; pick one of the phone's moves"), n=seat + 1)
         self.proposed[seat] = move
         return [self._event("proposed", seat)]
 
@@ -581,7 +577,7 @@ class PiepmatzEngine:
         assert seat is not None
         move = self.proposed.get(seat)
         if move is None:
-            raise RuleError(_("player {n} has no move waiting: choose one on the phone first").format(n=seat + 1))
+            raise RuleError(N_("player {n} has no move waiting: choose one on the phone first"), n=seat + 1)
         events = self.handle(Action(move.kind, action.t_us, seat, move.args, action.precision_us))
         return [self._event("confirmed", seat), *events]
 
@@ -591,17 +587,19 @@ class PiepmatzEngine:
         return GameEvent(kind, self._now, player, data)
 
     @staticmethod
-    def _card_in(cards: Sequence[Bird], card_id: Any, where: str, secret: bool = False) -> Bird:
+    def _card_in(cards: Sequence[Bird], card_id: Any, where: str, secret: bool = False, **where_args: Any) -> Bird:
         """The card named; the refusal lists the choices unless they are a hand
-        (an error may be shown where others can read it)."""
+        (an error may be shown where others can read it). ``where`` is a
+        catalogue text (its ``where_args`` go with the refusal's)."""
         for bird in cards:
             if bird.id == card_id:
                 return bird
         if secret:
-            raise RuleError(_("card {card!r} is not in {where}; pick one your phone lists").format(card=card_id, where=where))
-        choices = ", ".join(b.id for b in cards) or _("none")
-        raise RuleError(_("card {card!r} is not in {where}; choose one of: {choices}").format(
-            card=card_id, where=where, choices=choices))
+            raise RuleError(N_("card {card!r} is not in {where}; pick one your phone lists"), card=card_id, where=where,
+                            **where_args)
+        choices = ", ".join(b.id for b in cards) or N_("none")
+        raise RuleError(N_("card {card!r} is not in {where}; choose one of: {choices}"), card=card_id, where=where,
+                        choices=choices, **where_args)
 
     def _crow_candidates(self) -> list[Bird]:
         return largest_species_birds(self.collections[self.current])
@@ -805,10 +803,8 @@ class PiepmatzEngine:
             or len(set(card_ids)) != FINAL_CARDS
             or len(card_ids) != FINAL_CARDS
         ):
-            raise RuleError(
-                _("lay exactly {n} different hand cards: args {{'cards': [ID, ID]}}").format(n=FINAL_CARDS)
-            )
-        birds = [self._card_in(hand, card_id, _("your hand"), secret=True) for card_id in card_ids]
+            raise RuleError(N_("lay exactly {n} different hand cards: args {{'cards': [ID, ID]}}"), n=FINAL_CARDS)
+        birds = [self._card_in(hand, card_id, N_("your hand"), secret=True) for card_id in card_ids]
         self._lay_final(player, birds, events)
         self._maybe_over(events)
 
@@ -891,7 +887,7 @@ class PiepmatzEngine:
 
     def private_view(self, player: int) -> dict[str, Any]:
         if not 0 <= player < self.players:
-            raise RuleError(f"no player {player + 1} in a {self.players}-player game")
+            raise RuleError(N_("no player {n} in a {players}-player game"), n=player + 1, players=self.players)
         return {
             "player": player,
             "hand": [b.to_json() for b in self.hands[player]],

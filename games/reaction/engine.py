@@ -27,6 +27,7 @@ from games.base import (
     checked_options,
     fire_due,
 )
+from games.i18n import N_
 from games.reaction.options import OPTIONS
 
 
@@ -135,7 +136,7 @@ class ReactionEngine:
         if action.player is None:
             return events + self._host(action)
         if action.kind != "press":
-            raise RuleError(f"reaction: players only press; {action.kind!r} is not an action here")
+            raise RuleError(N_("reaction: players only press; {kind!r} is not an action here"), kind=action.kind)
         return events + self._press(action)
 
     def tick(self, now_us: int) -> list[GameEvent]:
@@ -221,14 +222,14 @@ class ReactionEngine:
             return self._resume(int(action.args.get("paused_us", 0)), action.t_us)
         if action.kind == "start":
             if self.phase not in (Phase.READY, Phase.RESULT):
-                raise RuleError("reaction: a round is running; wait for it to end")
+                raise RuleError(N_("reaction: a round is running; wait for it to end"))
             self.started = True
             return self._begin_round(action.t_us)
         if action.kind == "stop":
             self.phase = Phase.OVER
             self.end_reason = EndReason.STOPPED
             return [GameEvent("game_over", action.t_us, None, {"scores": self.scores()})]
-        raise RuleError(f"reaction: unknown host action {action.kind!r}; one of start, stop, shown")
+        raise RuleError(N_("reaction: unknown host action {kind!r}; one of start, stop, shown"), kind=action.kind)
 
     def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
         """A round the inputs were away for cannot be judged: it is played

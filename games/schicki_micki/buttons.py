@@ -14,10 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import ANY, Binding, ButtonMap
+from games.i18n import N_
 from games.schicki_micki.cards import ACCESSORIES
 
-FULL_INPUTS: tuple[str, ...] = ("bell", *ACCESSORIES, "blue", "red")
-COMPACT_INPUTS: tuple[str, ...] = ("bell", "blue", "red", "call")
+#: (marked for the catalogue: the help and diagnostics screens name them)
+FULL_INPUTS: tuple[str, ...] = (N_("bell"), *ACCESSORIES, N_("blue"), N_("red"))
+COMPACT_INPUTS: tuple[str, ...] = (N_("bell"), N_("blue"), N_("red"), N_("call"))
 #: numbered buttons (header profiles, keyboard) play as a compact station
 NUMBERED_INPUTS: dict[str, str] = {"a": "call", "b": "blue", "c": "red"}
 

@@ -55,6 +55,7 @@ from games.base import (
     RuleError,
     fire_due,
 )
+from games.i18n import N_
 from games.schicki_micki.cards import ACCESSORIES, Card, CardError, card_from_json, cards_from_json
 from games.schicki_micki.deck import new_deck
 from games.schicki_micki.options import OPTIONS
@@ -101,11 +102,12 @@ class EndReason(Enum):
 VERDICT_STATUS = {"all": "won", "one": "won", "return": "returned", "nothing": "nothing", "ignored": "ignored"}
 VERDICT_EVENT = {"all": "winner", "one": "winner", "return": "wrong", "nothing": "nothing", "ignored": "ignored"}
 
-#: how the summary and the ``game_over`` event word each reason (journals keep these words)
+#: how the summary and the ``game_over`` event word each reason (journals keep these English
+#: words; the screen shows them translated)
 END_SENTENCES = {
-    EndReason.FINAL_WINDOW_CLOSED: "the last card's final window closed",
-    EndReason.DECK_EMPTY: "the deck is empty after the last card's window",
-    EndReason.OWED_CARD_UNPAID: "the deck could not pay a card that was owed",
+    EndReason.FINAL_WINDOW_CLOSED: N_("the last card's final window closed"),
+    EndReason.DECK_EMPTY: N_("the deck is empty after the last card's window"),
+    EndReason.OWED_CARD_UNPAID: N_("the deck could not pay a card that was owed"),
 }
 
 
@@ -294,9 +296,9 @@ class SchickiMickiEngine:
         if action.player is None:
             return self._host(action)
         if not 0 <= action.player < self.players:
-            raise RuleError(f"player {action.player + 1} does not exist (1..{self.players})")
+            raise RuleError(N_("player {n} does not exist (1..{players})"), n=action.player + 1, players=self.players)
         if action.kind not in REACTIONS:
-            raise RuleError(f"unknown action {action.kind!r}: players may {', '.join(REACTIONS)}")
+            raise RuleError(N_("unknown action {kind!r}: players may {choices}"), kind=action.kind, choices=", ".join(REACTIONS))
         return self._react(action)
 
     def _host(self, action: Action) -> list[GameEvent]:
@@ -317,27 +319,28 @@ class SchickiMickiEngine:
             return []
         if kind == "pace":
             if self.phase == Phase.OVER:
-                raise RuleError("the game is over")
+                raise RuleError(N_("the game is over"))
             interval = action.args.get("turn_interval_us")
             if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
-                raise RuleError(f"pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null")
+                raise RuleError(N_("pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null"), interval=interval)
             self.turn_interval_us = interval
             self.next_turn_us = None if interval is None else action.t_us + interval
             return [GameEvent("message", action.t_us, data={"pace_us": interval})]
         if kind not in ("turn", "show_card"):
-            raise RuleError(f"unknown host action {kind!r}: the host may {', '.join(HOST_ACTIONS)}")
+            raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=kind, choices=", ".join(HOST_ACTIONS))
         if self.phase == Phase.OVER:
-            raise RuleError("the game is over")
+            raise RuleError(N_("the game is over"))
         if self.phase == Phase.WINDOW:
-            raise RuleError("a reaction window is open: tick past its end before turning the next card")
+            raise RuleError(N_("a reaction window is open: tick past its end before turning the next card"))
         if kind == "turn":
             if not self.deck:
-                raise RuleError("the deck is empty: no card left to turn")
+                raise RuleError(N_("the deck is empty: no card left to turn"))
             return self._turn(self.deck.pop(0), action.t_us)
         try:
             card = card_from_json(action.args.get("card"), "show_card card")
         except CardError as exc:
-            raise RuleError(str(exc)) from None
+            # a scenario author's card (the host action no player sends): the card format's own line
+            raise RuleError(N_("show_card: {problem}"), problem=str(exc)) from None
         if card in self.deck:
             self.deck.remove(card)
         else:
@@ -380,12 +383,13 @@ class SchickiMickiEngine:
         player, t_us = action.player, action.t_us
         assert player is not None
         if self.phase not in (Phase.SHOWING, Phase.WINDOW) or self.t_turn is None:
-            raise RuleError("no new card to react to: wait for the next card")
+            raise RuleError(N_("no new card to react to: wait for the next card"))
         if t_us < self.t_turn or (self.shown_confirmed and self.t_show is not None and t_us < self.t_show):
-            raise RuleError("pressed before the newest card was on screen")
+            raise RuleError(N_("pressed before the newest card was on screen"))
         accessory = action.args.get("accessory") if action.kind == "call" else None
         if accessory is not None and accessory not in ACCESSORIES:
-            raise RuleError(f"call: accessory {accessory!r} does not exist; use one of: {', '.join(ACCESSORIES)}")
+            raise RuleError(N_("call: accessory {accessory!r} does not exist; use one of: {choices}"), accessory=accessory,
+                            choices=", ".join(ACCESSORIES))
         reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory,
                             action.clock, action.clock_precision_us)
         # In stamp order, a player's first reaction counts; a later one replaces it

@@ -367,7 +367,7 @@ class SchickiMickiScene(Scene):
         result = view["result"]
         scores = list(result.get("scores", view.get("scores", ())))
         owed = list(view.get("owed", ()))
-        reason = str(result.get("reason", ""))
+        reason = _(str(result.get("reason", "")))
         head = pygame.Rect(area.left, area.top, area.width, lay.size(1.2))
         self.resolution_rect = pygame.Rect(area.left, head.bottom, area.width, area.bottom - head.bottom)
         draw_text(surface, reason, lay.min_text, theme.MUTED, head, min_size=lay.min_text)

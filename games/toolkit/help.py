@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import pygame
 
 from games.base import GameSpec
-from games.i18n import N_, _
+from games.i18n import N_, _, word
 from games.toolkit import theme
 from games.toolkit.theme import Layout, draw_text, layout_for, panel
 
@@ -59,8 +59,8 @@ def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
         keys.sort()
         shown = [k for _s, k in keys]
         text = " ".join(shown) if len(shown) <= 4 else f"{shown[0]} … {shown[-1]}"
-        rows.append((text, _("player 1 … {n}: {input}").format(n=len(shown), input=name) if len(shown) > 1
-                     else _("player 1: {input}").format(input=name)))
+        rows.append((text, _("player 1 … {n}: {input}").format(n=len(shown), input=word(name)) if len(shown) > 1
+                     else _("player 1: {input}").format(input=word(name))))
     for key, action in host.items():
         rows.append((key, host_meaning(spec, action)))
     # the one mark on screen that is not a word: say what it means here

@@ -30,7 +30,7 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
 
 
 SPEC = GameSpec(
-    inputs=("bell", "next", "prev", "ok"),
+    inputs=(N_("bell"), N_("next"), N_("prev"), N_("ok")),
     name="viva-topo",
     rules_version=2,  # 2: a mouse may run past the cat, numbered cat start, two laps from it
     title="Viva Topo!",

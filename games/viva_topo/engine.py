@@ -36,6 +36,7 @@ from enum import Enum
 from typing import Any, cast
 
 from games.base import Action, GameEvent, GameSettings, Outcome, RuleError
+from games.i18n import N_
 from games.viva_topo.board import DEFAULT_BOARD, Board
 
 CAT = "cat"
@@ -239,7 +240,7 @@ class VivaTopoEngine:
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and value in NUMBERS:
             return value
-        raise RuleError(f'the die has no face {value!r}: use 2, 3, 4, 5 or "cat"')
+        raise RuleError(N_('the die has no face {value!r}: use 2, 3, 4, 5 or "cat"'), value=value)
 
     # ------------------------------------------------------------------ legal moves
     def moves_for(self, player: int, steps: int) -> list[Move]:
@@ -279,9 +280,8 @@ class VivaTopoEngine:
         candidates = [m for m in self.moves if m.mouse == mouse_id]
         if not candidates:
             legal = sorted({m.mouse for m in self.moves})
-            raise RuleError(
-                f"mouse {mouse_id!r} cannot move now: movable mice are {', '.join(legal)}"
-            )
+            raise RuleError(N_("mouse {mouse!r} cannot move now: movable mice are {choices}"), mouse=mouse_id,
+                            choices=", ".join(legal))
         if to is None or to == "track":
             runs = [m for m in candidates if m.kind == "run"]
             if to is None and len(candidates) == 1:
@@ -297,7 +297,8 @@ class VivaTopoEngine:
                 if m.target == to:
                     return m
         options = ", ".join(m.target for m in candidates)
-        raise RuleError(f"mouse {mouse_id} cannot go to {to!r}: it can go to {options}")
+        raise RuleError(N_("mouse {mouse} cannot go to {to!r}: it can go to {choices}"), mouse=mouse_id, to=to,
+                        choices=options)
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -322,40 +323,39 @@ class VivaTopoEngine:
     def handle(self, action: Action) -> list[GameEvent]:
         self.tick(action.t_us)
         if self.finished:
-            raise RuleError("the game is over")
+            raise RuleError(N_("the game is over"))
         if action.player is None and action.kind in ("shown", "resume"):
             return []  # no timers: a pause changes nothing
         if action.kind == "bell":  # one button does both: roll, then confirm the highlighted move
             action = replace(action, kind="roll" if self.phase == Phase.ROLL else "confirm")
         if action.kind not in ("roll", "move", "select", "confirm"):
-            raise RuleError(f"unknown action {action.kind!r}: use roll, move, select or confirm")
+            raise RuleError(N_("unknown action {kind!r}: use roll, move, select or confirm"), kind=action.kind)
         # A host action (player None) acts for the current player: scenarios and host overrides.
         if action.player is not None and action.player != self.current:
-            raise RuleError(
-                f"it is {self._colour(self.current)}'s turn, not {self._colour(action.player)}'s"
-                if 0 <= action.player < self.players
-                else f"no player {action.player + 1} in a {self.players}-player game"
-            )
+            if 0 <= action.player < self.players:
+                raise RuleError(N_("it is {colour}'s turn, not {other}'s"), colour=self._colour(self.current),
+                                other=self._colour(action.player))
+            raise RuleError(N_("no player {n} in a {players}-player game"), n=action.player + 1, players=self.players)
         if action.kind == "roll":
             return self._roll(action.args.get("value"))
         if self.phase != Phase.MOVE:
-            raise RuleError(f"{self._colour(self.current)} must roll first (press the bell)")
+            raise RuleError(N_("{colour} must roll first (press the bell)"), colour=self._colour(self.current))
         if action.kind == "select":
             step = action.args.get("step", 1)
             if step not in (1, -1):
-                raise RuleError(f"select step must be +1 or -1, not {step!r}")
+                raise RuleError(N_("select step must be +1 or -1, not {step!r}"), step=step)
             self.highlight = (self.highlight + step) % len(self.moves)
             return []
         if action.kind == "confirm":
             return self._move(self.moves[self.highlight])
         if "mouse" not in action.args:
-            raise RuleError("a move needs args {'mouse': MOUSE_ID}")
+            raise RuleError(N_("a move needs args {'mouse': MOUSE_ID}"))
         return self._move(self._find_move(action.args["mouse"], action.args.get("to")))
 
     # ------------------------------------------------------------------ turn flow
     def _roll(self, forced: Any) -> list[GameEvent]:
         if self.phase != Phase.ROLL:
-            raise RuleError(f"{self._colour(self.current)} already rolled: pick a mouse to move")
+            raise RuleError(N_("{colour} already rolled: pick a mouse to move"), colour=self._colour(self.current))
         value = self._parse_value(forced) if forced is not None else self._rng.choice(FACES)
         player = self.current
         name = self._colour(player)

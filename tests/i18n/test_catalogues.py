@@ -21,7 +21,7 @@ from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from games import registry
@@ -48,7 +48,7 @@ def marked_in_code() -> set[Key]:
     found: set[Key] = set()
     for source in ("controller", "games"):
         for _file, _line, message, _comments, context in extract_from_dir(
-            str(ROOT / source), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS
+            str(ROOT / source), method_map=[("**.py", "python")], keywords=i18n_tool().KEYWORDS
         ):
             found.add((context, message))
     return found
