@@ -86,39 +86,49 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Shown]:
 
 def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clear(shown: Shown) -> None:
     s = shown
-    s.box.press(Press(HOST_STATION, "arm", box_now_us()))
-    time.sleep(0.1)
-    s.box.step(box_now_us() + s.box.time_offset_us)
+    armed_at = box_now_us()
+    s.box.press(Press(HOST_STATION, "arm", armed_at))
+    s.box.step(armed_at + s.box.time_offset_us + 1_000_000)  # well past the latency guard: the arming is decided
     assert s.box.engine.public_view()["phase"] == "armed"
     server, overlay = s.server, s.presenter.scene.overlays[0]
     assert isinstance(overlay, CompanionOverlay)
     assert server.pin_wanted()  # nobody has logged in yet: the host reads the PIN on the big screen
     base = f"http://127.0.0.1:{server.port}"
 
+    def frames_agree() -> None:
+        for size in SIZES:  # while the host page is logged in
+            bare, shown = s.frame(size, False), s.frame(size, True)
+            where, over = covered(bare, shown)
+            header = theme.layout_for(bare).header
+            assert where is not None and header.contains(where), (size, where)  # the address, in the header
+            assert over == 0, size  # and over nothing the game drew (the question card, "1 point", the title)
+            overlay.show_pin = lambda: True  # the same frame if the PIN were shown: it says more
+            assert covered(shown, s.frame(size, True))[0] is not None
+            overlay.show_pin = server.pin_wanted
+            pygame.image.save(shown, f"/tmp/webfix-hdmi-{size[0]}.png")
+
     async def logged_in_and_asks_again() -> tuple[bool, list[dict[str, Any]]]:
         async with aiohttp.ClientSession() as session:
             ws = await session.ws_connect(f"{base}/ws/host")
-            await ws.send_json({"type": "hello", "pin": server.seats.pin})
-            while json.loads((await asyncio.wait_for(ws.receive(), 5)).data)["type"] != "welcome":
-                pass
-            hidden = not server.pin_wanted()
-            for size in SIZES:  # while the host page is logged in
-                bare, shown = s.frame(size, False), s.frame(size, True)
-                where, over = covered(bare, shown)
-                header = theme.layout_for(bare).header
-                assert where is not None and header.contains(where), (size, where)  # the address, in the header
-                assert over == 0, size  # and over nothing the game drew (the question card, "1 point", the title)
-                overlay.show_pin = lambda: True  # the same frame if the PIN were shown: it says more
-                assert covered(shown, s.frame(size, True))[0] is not None
-                overlay.show_pin = server.pin_wanted
-                pygame.image.save(shown, f"/tmp/webfix-hdmi-{size[0]}.png")
-            await ws.send_json({"type": "show_pin", "seq": 1})
-            replies: list[dict[str, Any]] = []
-            while not replies:
-                reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
-                if reply["type"] in ("ok", "refused"):
-                    replies.append(reply)
-            return hidden, [*replies, {"wanted": server.pin_wanted()}]
+            inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+            async def read() -> None:  # reading all along answers the server's heartbeat pings
+                async for message in ws:
+                    await inbox.put(json.loads(message.data))
+
+            reader = asyncio.create_task(read())
+            try:
+                await ws.send_json({"type": "hello", "pin": server.seats.pin})
+                while (await asyncio.wait_for(inbox.get(), 60))["type"] != "welcome":  # 60 s: a hang guard
+                    pass
+                hidden = not server.pin_wanted()
+                await asyncio.to_thread(frames_agree)  # slow under load: the socket keeps being read meanwhile
+                await ws.send_json({"type": "show_pin", "seq": 1})
+                while (reply := await asyncio.wait_for(inbox.get(), 60))["type"] not in ("ok", "refused"):
+                    pass
+                return hidden, [reply, {"wanted": server.pin_wanted()}]
+            finally:
+                reader.cancel()
 
     hidden, (ok, after) = asyncio.run(logged_in_and_asks_again())
     assert hidden
