@@ -78,5 +78,5 @@ class InputNotice:
 
     station: int
     input: str
-    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected"
+    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected", "stale" (a refused press)
     t_us: int

@@ -69,6 +69,8 @@ def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
     return text.format(player=player or "?") if "{player}" in text else text
 
 
+#: the notice a refused press from before this session is journaled as (``Box._stale``)
+STALE_PRESS = "stale"
 #: the box's event when the journal's notice changes (``Box.journal_notice``)
 JOURNAL_EVENT = "journal"
 #: what the screen and the host page say while the journal's disk refuses records
@@ -315,6 +317,9 @@ class Box(InputLayer):
         if press.t_us >= self.session_start_us:
             return False
         self.stale_presses += 1
+        # journaled as a notice, not a press: the journal keeps every press that reached the box,
+        # and a replay never plays it (a notice only sets the strip's state)
+        self._write(NoticeRecord(InputNotice(press.station, press.input, STALE_PRESS, press.t_us)))
         if self.stale_presses == 1:
             log.warning("a press of station %d stamped %.1f s before this game began was refused: an input "
                         "board replays what an earlier boot did not acknowledge (counted; the count is logged "

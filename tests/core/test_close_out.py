@@ -89,6 +89,9 @@ def test_a_press_from_before_the_game_began_is_refused_and_counted(tmp_path: Pat
     assert box.presses_total == 1
     written = [r for r in records(path) if r["type"] == "press"]
     assert [(p["station"], p["t_us"]) for p in written] == [(2, 1_000)]
+    stale = [(r["station"], r["t_us"]) for r in records(path) if r["type"] == "notice" and r["kind"] == "stale"]
+    assert stale == [(1, -300_000_000), (1, -2_000_000)]  # the journal keeps them, as refused
+    assert box_from_journal(journal_mod.read(path)).summary()["scores"] == box.summary()["scores"]
     said = [r.getMessage() for r in caplog.records]
     assert any("before this game began was refused" in m for m in said), said
     assert any(m.startswith("2 presses stamped before this game began were refused") for m in said), said
