@@ -26,7 +26,9 @@ from games.toolkit.scene import freeze
 GAMES = [("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)]
 GOOD = "# title: Our pub quiz\nquestion,answer,category\nRed planet?,Mars,Space\nLargest ocean?,Pacific,Earth\n" \
        "Nearest star?,The Sun,Space\n"
-BROKEN = "question,answer\nWhat?,\n2+2?,4\n,nobody asked\n"
+BROKEN = "question,answer\nWhat?,\n,nobody asked\n"  # no good row: nothing to play
+#: Czech Excel's CSV: semicolons, one row without its answer (left out, the other two played)
+PARTIAL = "# language: cs\nquestion;answer;points\nHlavní město Polska?;Varšava;2,0\nKolik je 2+2?;;1\nNejdelší řeka?;Nil;1\n"
 
 
 @pytest.fixture()
