@@ -42,7 +42,8 @@ Relay = live.Relay
 def folder_choices(folder: Path) -> list[FolderChoice]:
     """The packs folder's packs as the menu's pack row offers them (checked as `pack check` does)."""
     from controller.display.menu import FolderChoice
-    return [FolderChoice(str(found.path), found.title, found.questions, found.problems) for found in find_packs(folder)]
+    return [FolderChoice(str(found.path), found.title, found.questions, found.problems,
+                         found.left_out) for found in find_packs(folder)]
 
 
 def cmd_menu(args: argparse.Namespace) -> int:

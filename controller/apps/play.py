@@ -20,8 +20,20 @@ from controller.display.screen import Screen
 from controller.runtime import Box, box_from_journal
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
-from games.i18n import _
+from games.base import GameSettings
+from games.i18n import _, ngettext
 from games.toolkit.theme import Color
+
+
+def say_left_out(settings: GameSettings) -> None:
+    """A pack with some bad rows is played without them: the host hears how
+    many before the game starts (and how to list them)."""
+    left_out = settings.options.get("pack_left_out")
+    if isinstance(left_out, int) and left_out > 0:
+        pack = settings.options.get("pack")
+        print(ngettext("{pack}: {n} row has a problem and is left out; `buzzerbox pack check {pack}` lists it",
+                       "{pack}: {n} rows have problems and are left out; `buzzerbox pack check {pack}` lists them",
+                       left_out).format(pack=pack, n=left_out), file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -45,6 +57,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             settings = spec.settings(players, seed, **options_from(args.option))
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
+        say_left_out(settings)
     relay = live.Relay()
     start = live.Start()
     box: Box | None = None

@@ -33,7 +33,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
-from games.i18n import _, format_number, refusal_text
+from games.i18n import _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
@@ -125,6 +125,22 @@ class Presenter:
             with box.lock:
                 self.lights.update(box.strip(), box.spec.status_light)
 
+    @staticmethod
+    def _refused_line(box: Box, event: GameEvent) -> str:
+        """What the room reads when a press or a host key is refused: short,
+        in the room's words, with who did it (a keyboard player sees what
+        their press did). The engine's reason is for whoever can act on it
+        (a phone words it to its player, ``--verbose`` and the journal keep
+        it): on the TV it would be developer text ("cannot wrong while armed;
+        now: reset, next") read by the whole room."""
+        strip = box.strip()
+        player = event.player
+        who = str(strip[player].get("name") or "") if player is not None and 0 <= player < len(strip) else ""
+        log.info("refused %s from %s: %s", event.data.get("kind", "?"), who or "the host", event.data.get("why", ""))
+        if who:
+            return _("{name}: not now").format(name=who)
+        return _("That key does nothing right now")
+
     def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
         """Events to lights (first, in the same pass as the press) and sound."""
         self.light(box)
@@ -132,11 +148,8 @@ class Presenter:
             self.sound.on_events(events, box.spec.sound_for)
         for e in events:
             text = None
-            if e.kind == "rejected":  # said with who did it: a keyboard player sees what their press did
-                strip = box.strip()
-                who = str(strip[e.player].get("name") or "") if e.player is not None and 0 <= e.player < len(strip) else ""
-                why = refusal_text(e.data)
-                text = _("{name}: not now, {why}").format(name=who, why=why) if who else _("not now: {why}").format(why=why)
+            if e.kind == "rejected":
+                text = self._refused_line(box, e)
             elif e.kind == "paused":
                 text = _("input board disconnected: game paused")
             elif e.kind == "resumed" and not any(x.kind == HOST_CONTINUED for x in events):

@@ -38,12 +38,17 @@ class FolderChoice:
     title: str
     count: int
     problems: tuple[str, ...] = ()
+    #: rows of a playable pack left out for their problems
+    left_out: int = 0
 
     def label(self) -> str:
         if self.problems:
             n = len(self.problems)
             return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + ")"
-        return self.title + " (" + ngettext("{n} question", "{n} questions", self.count).format(n=self.count) + ")"
+        counted = ngettext("{n} question", "{n} questions", self.count).format(n=self.count)
+        if self.left_out:  # played without its bad rows: the host sees that before starting
+            counted += ", " + ngettext("{n} row left out", "{n} rows left out", self.left_out).format(n=self.left_out)
+        return self.title + " (" + counted + ")"
 
 
 @dataclass
@@ -150,7 +155,9 @@ class Menu:
                 found = list(self.found.get(key, ())) if key in self.found else []
                 item = Item(key, option.label or key, [f.value for f in found] + [v for v, _ in option.choices],
                             [f.title for f in found] + [n for _, n in option.choices], found=dict(enumerate(found)))
-                item.index = next((k for k in range(len(item.values)) if k not in item.found or not item.found[k].problems), 0)
+                whole = [k for k in range(len(item.values))  # first a pack with no row left out, then any that starts
+                         if k not in item.found or not (item.found[k].problems or item.found[k].left_out)]
+                item.index = next(iter(whole), next((k for k in item.found if not item.found[k].problems), 0))
                 self.items.append(item)
         self.items += [
             # the companion pages: the hidden-hand games' phones, the host remote, the scoreboard

@@ -90,7 +90,8 @@ class QuizSpec(GameSpec):
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             if isinstance(options.get("rounds"), list):
                 questions = round_questions(questions, options["rounds"], pack)
-            options = {**options, "pack_questions": questions, "pack_title": pack.title}
+            options = {**options, "pack_questions": questions, "pack_title": pack.title,
+                       "pack_left_out": len(pack.left_out)}
         return super().settings(players, seed, **options)
 
 
@@ -174,6 +175,7 @@ SPEC = QuizSpec(
         "demo_questions": Option(None, int, low=1),
         "pack_questions": Option(None, list),
         "pack_title": Option(None, str),
+        "pack_left_out": Option(None, int, low=0),
         "win_correct": Option(None, int, low=1, high=1000),
         "out_wrong": Option(None, int, low=1, high=1000),
         "sit_out": Option(None, int, low=0, high=100),

@@ -33,6 +33,7 @@ from games.base import (
     fire_due,
     score_adjustment,
 )
+from games.i18n import N_
 
 
 class Phase(str, Enum):
@@ -43,6 +44,14 @@ class Phase(str, Enum):
     ANSWERING = "answering"
     TIE = "tie"
     ROUND_OVER = "round_over"
+
+
+#: each phase as a refusal words it to a host ("cannot wrong while armed"): the catalogue's words
+PHASE_WORDS: dict[Phase, str] = {
+    Phase.IDLE: N_("the question waits"), Phase.ARMED: N_("the buzzers are armed"),
+    Phase.ANSWERING: N_("a player answers"), Phase.TIE: N_("a tie is being decided"),
+    Phase.ROUND_OVER: N_("the question is over"),
+}
 
 
 class EndReason(Enum):
@@ -147,6 +156,8 @@ class QuizOptions:
     #: the pack's questions as the engine asks them (see ``question_record``)
     pack_questions: list[dict[str, Any]] | None = None
     pack_title: str | None = None
+    #: how many of the pack's rows were left out for their problems (``pack check`` lists them)
+    pack_left_out: int | None = None
     #: how the pack's questions were chosen (``QuizSpec.settings`` applied
     #: them to ``pack_questions``), kept for the record
     shuffle: bool | None = None
@@ -412,7 +423,7 @@ class QuizEngine:
         elif action.kind == "buzz":
             events += self._buzz(action)
         else:
-            raise RuleError(f"quiz: players only buzz; {action.kind!r} is not a quiz action")
+            raise RuleError(N_("players only buzz in a quiz; {kind!r} is not a quiz action"), kind=action.kind)
         return events
 
     def tick(self, now_us: int) -> list[GameEvent]:
@@ -590,10 +601,12 @@ class QuizEngine:
             self.corrections[team] += points
             return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
         if kind not in HOST_ACTIONS:
-            raise RuleError(f"quiz: unknown host action {kind!r}; one of {', '.join(HOST_ACTIONS)}")
+            raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=kind,
+                            choices=", ".join(HOST_ACTIONS))
         if kind not in self.legal_actions(None):
-            now = ", ".join(self.legal_actions(None)) or "nothing (the quiz is over)"
-            raise RuleError(f"quiz: cannot {kind} while {self.round.phase.value}; now: {now}")
+            raise RuleError(N_("the host cannot {kind} while {phase}; now: {choices}"), kind=kind,
+                            choices=", ".join(self.legal_actions(None)) or N_("nothing (the quiz is over)"),
+                            phase=PHASE_WORDS[self.round.phase])
         r = self.round
         if kind == "reveal":
             r.revealed = True
@@ -635,7 +648,8 @@ class QuizEngine:
             else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
                 station = self.rng.choice(tie[0]) if tie else -1
             if not tie or station not in tie[0]:
-                raise RuleError(f"quiz: pick one of the tied stations {tie[0] if tie else []}")
+                raise RuleError(N_("pick one of the tied stations: {stations}"),
+                               stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
             return self._give_turn(station, t)
         if kind == "undo":
             prev_round, results, prev_arbiter, judged_at = self._undo.pop()

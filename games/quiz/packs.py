@@ -86,6 +86,9 @@ class Pack:
     language: str
     questions: tuple[Question, ...]
     source: Path
+    #: the problems of the rows left out (one line each, as ``check_pack``
+    #: says them): one bad row leaves the rest playable, and the host is told
+    left_out: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -102,11 +105,13 @@ class Pack:
 def load_pack(path: str | Path) -> Pack:
     """Read and check a pack (CSV, JSON or a saved Open Trivia DB file).
 
-    Raises ``PackError`` with one line: the first problem, and how many more
-    there are (``check_pack`` lists them all).
+    Rows with a problem are left out (``Pack.left_out`` says why, one line
+    each) and the rest is played. Raises ``PackError`` with one line when the
+    file itself is unusable or no row is good: the first problem, and how
+    many more there are (``check_pack`` lists them all).
     """
     pack, errors = _read(Path(path))
-    if errors or pack is None:
+    if pack is None:
         first = errors[0] if errors else f"{Path(path).name}: not a question pack"
         more = len(errors) - 1
         if more > 0:
@@ -133,7 +138,9 @@ class _Problems:
     def __init__(self, name: str) -> None:
         self.name = name
         self.lines: list[str] = []
-
+        #: while True, a problem leaves out only the row being read (the pack is still played)
+        self.in_row = False
+        self.file_problems = 0
         self._order: list[int] = []
 
     def add(self, where: str | None, message: str) -> None:
@@ -141,6 +148,13 @@ class _Problems:
         self.lines.append(f"{prefix}: {_one_line(message)}")
         found = re.match(r"line (\d+)", where or "")
         self._order.append(int(found.group(1)) if found else 0)
+        self.file_problems += not self.in_row
+
+    def add_row(self, where: str | None, message: str) -> None:
+        """A problem of one row: that row is left out, the others are played."""
+        was, self.in_row = self.in_row, True
+        self.add(where, message)
+        self.in_row = was
 
     def in_file_order(self) -> list[str]:
         """Whole-file problems first, then by line: the order a person fixes them."""
@@ -170,7 +184,10 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
         return None, problems.in_file_order()
     meta, records = parsed
     pack = _build_pack(path, meta, records, problems)
-    return (pack if not problems.lines else None), problems.in_file_order()
+    if pack is None or problems.file_problems or not pack.questions:
+        return None, problems.in_file_order()
+    lines = problems.in_file_order()
+    return Pack(pack.title, pack.language, pack.questions, pack.source, tuple(lines)), lines
 
 
 def _read_text(path: Path, problems: _Problems) -> str | None:
@@ -202,12 +219,25 @@ class _Record:
 _Meta = dict[str, tuple[str, Any]]  # key -> (where, raw value)
 
 
+def csv_delimiter(text: str) -> str:
+    """The cell separator of a CSV pack, read from its header line: "," as
+    written by hand and by English spreadsheets, ";" as Czech and Polish
+    Excel writes it (their decimal mark is the comma)."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            return ";" if line.count(";") > line.count(",") else ","
+    return ","
+
+
 def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
     meta: _Meta = {}
     records: list[_Record] = []
     header: list[str] | None = None
     header_width = 0
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    delimiter = csv_delimiter(text)
+    mark = "semicolon" if delimiter == ";" else "comma"
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     line = 1
     while True:
         start = line
@@ -227,17 +257,17 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         if not any(cells):
             continue
         if cells[0].startswith("#"):
-            _csv_comment(",".join(row).strip()[1:], where, meta, problems)
+            _csv_comment(delimiter.join(row).strip()[1:], where, meta, problems)
             continue
         if header is None:
-            header = _csv_header(cells, where, problems)
+            header = _csv_header(cells, where, problems, delimiter)
             header_width = len(cells)
             if header is None:
                 return None
             continue
         if len(cells) > header_width or any(cells[len(header):]):
-            problems.add(where, f"{len(cells)} cells but the header names {len(header)} columns; "
-                                "put quotes around a cell that contains a comma")
+            problems.add_row(where, f"{len(cells)} cells but the header names {len(header)} columns; "
+                                    f"put quotes around a cell that contains a {mark}")
             continue
         values: dict[str, Any] = {
             name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
@@ -267,7 +297,7 @@ def _did_you_mean(name: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _csv_header(cells: list[str], where: str, problems: _Problems) -> list[str] | None:
+def _csv_header(cells: list[str], where: str, problems: _Problems, delimiter: str) -> list[str] | None:
     names = [c.lower() for c in cells]
     while names and not names[-1]:
         names.pop()
@@ -276,10 +306,10 @@ def _csv_header(cells: list[str], where: str, problems: _Problems) -> list[str] 
     for name in names:
         if not name:
             problems.add(where, "an empty column name in the header; name every column or delete "
-                                "the extra comma")
+                                f"the extra {'semicolon' if delimiter == ';' else 'comma'}")
         elif name not in COLUMNS:
             problems.add(where, f"unknown column {name!r}{_did_you_mean(name)}; the first line "
-                                f"names the columns, from: {','.join(COLUMNS)}")
+                                f"names the columns, from: {delimiter.join(COLUMNS)}")
         elif name in seen:
             problems.add(where, f"column {name!r} appears twice in the header; keep one")
         seen.add(name)
@@ -379,13 +409,15 @@ def _parse_own_json(document: dict[str, Any], lines: list[int],
     for index, item in enumerate(questions):
         where, line = _where("question", index, lines)
         if not isinstance(item, dict):
-            problems.add(where, "a question is not an object; write it as "
-                                "{\"question\": ..., \"answer\": ...}")
+            problems.add_row(where, "a question is not an object; write it as "
+                                    "{\"question\": ..., \"answer\": ...}")
             continue
         unknown = [k for k in item if k not in COLUMNS]
         for key in unknown:
-            problems.add(where, f"unknown key {key!r}{_did_you_mean(key)}; use only: "
-                                f"{', '.join(COLUMNS)}")
+            problems.add_row(where, f"unknown key {key!r}{_did_you_mean(key)}; use only: "
+                                    f"{', '.join(COLUMNS)}")
+        if unknown:
+            continue
         records.append(_Record(where, line, {k: v for k, v in item.items() if k in COLUMNS}))
     return meta, records
 
@@ -404,11 +436,13 @@ def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
         problems.add(None, "Open Trivia DB \"results\" is not a list; download the file again")
         return None
     records: list[_Record] = []
+    problems.in_row = True  # one damaged result leaves out only itself
     for index, item in enumerate(results):
         where, line = _where("result", index, lines)
         values = _opentdb_values(item, where, problems)
         if values is not None:
             records.append(_Record(where, line, values))
+    problems.in_row = False
     title = path.stem.replace("_", " ").replace("-", " ").strip() or "Open Trivia DB"
     return {"title": ("", title), "language": ("", "en")}, records
 
@@ -510,8 +544,8 @@ def _points(value: Any, where: str, problems: _Problems) -> int | None:
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,6}", value.strip()):
-        number = int(value)
+    elif isinstance(value, str) and (whole := re.fullmatch(r"([+-]?\d{1,6})(?:[.,]0{1,6})?", value.strip())):
+        number = int(whole.group(1))  # "2,0" as a Czech or Polish spreadsheet writes 2, or "2.0"
     if number is None or not MIN_POINTS <= number <= MAX_POINTS:
         problems.add(where, f"points is {str(value)[:20]!r}; write a whole number from "
                             f"{MIN_POINTS} to {MAX_POINTS} (or leave it empty for 1)")
@@ -604,6 +638,7 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
     questions: list[Question] = []
     seen: dict[str, str] = {}
     base = path.parent
+    problems.in_row = True  # a problem in a question leaves out that question only
     for record in records:
         question = _build_question(record, base, problems)
         if question is None:
@@ -614,6 +649,7 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
             continue
         seen[key] = record.where
         questions.append(question)
+    problems.in_row = False
     return Pack(title=_one_line(title), language=language, questions=tuple(questions), source=path)
 
 
@@ -635,6 +671,8 @@ class FoundPack:
     title: str
     questions: int
     problems: tuple[str, ...]
+    #: rows of a playable pack left out for their problems (``pack check`` lists them)
+    left_out: int = 0
 
 
 def find_packs(folder: str | Path) -> list[FoundPack]:
@@ -647,8 +685,8 @@ def find_packs(folder: str | Path) -> list[FoundPack]:
     found = []
     for path in files[:MAX_FOLDER_PACKS]:
         pack, problems = _read(path)
-        if pack is None or problems:
+        if pack is None:
             found.append(FoundPack(path, path.stem, 0, tuple(problems) or (f"{path.name}: not a question pack",)))
         else:
-            found.append(FoundPack(path, pack.title, len(pack.questions), ()))
+            found.append(FoundPack(path, pack.title, len(pack.questions), (), len(pack.left_out)))
     return found

@@ -42,7 +42,16 @@ def test_every_problem_of_a_bad_csv_is_its_own_line_with_its_line_number(tmp_pat
     assert status == 1
     assert [line.split(":")[0] for line in out] == ["friday.csv line 4", "friday.csv line 5", "friday.csv line 6"]
     assert all(";" in line for line in out), out  # each says what to do about it
-    assert err.startswith("FAIL ") and "3 problems" in err and err.count("\n") == 1
+    assert err.startswith("FAIL ") and "3 problems" in err and err.count("\n") == 2
+    assert err.splitlines()[1].endswith("friday.csv: 1 good question can be played without the rows above")
+
+
+def test_a_pack_with_no_good_row_says_nothing_can_be_played(tmp_path: Path, capsys) -> None:
+    pack = tmp_path / "bad.csv"
+    pack.write_text("question;answer\nCapital of France?;\n", encoding="utf-8")
+    status, out, err = check(capsys, pack)
+    assert status == 1 and len(out) == 1 and "answer is empty" in out[0]
+    assert err.count("\n") == 1 and "can be played" not in err
 
 
 def test_an_open_trivia_db_file_is_read_with_its_entities_decoded(tmp_path: Path, capsys) -> None:

@@ -4,6 +4,7 @@ the headless demo leaves a 1920x1080 screenshot."""
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from controller.cli import main
 from controller.display.loop import Presenter, host_key, run
@@ -117,12 +118,18 @@ def test_demo_refuses_a_bad_player_count(capsys) -> None:
     assert "players" in capsys.readouterr().err
 
 
-def test_a_message_line_shows_rejected_host_actions() -> None:
+def test_a_message_line_shows_rejected_host_actions_in_room_words(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 33: "wrong" while the buzzers are armed showed "not now: quiz:
+    cannot wrong while armed; now: reset, next, undo, adjust" to the room."""
     s = session("quiz")
     presenter = Presenter(Screen.open(headless=True), Scene("x"))
-    events = host_key(s.box, "correct", 0)  # nobody is answering
-    presenter.react(s.box, events, 0)
-    assert presenter.scene.message and presenter.scene.message.startswith("not now")
+    presenter.react(s.box, host_key(s.box, "arm", 0), 0)
+    with caplog.at_level("INFO", logger="buzzerbox.display"):
+        events = host_key(s.box, "wrong", 10)  # nobody is answering
+        presenter.react(s.box, events, 10)
+    assert any(e.kind == "rejected" for e in events)
+    assert presenter.scene.message == "That key does nothing right now"
+    assert "cannot wrong while the buzzers are armed; now: reset, next" in caplog.text  # the details: the log
 
 
 def test_a_paused_box_says_so_on_screen() -> None:

@@ -26,7 +26,9 @@ from games.toolkit.scene import freeze
 GAMES = [("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)]
 GOOD = "# title: Our pub quiz\nquestion,answer,category\nRed planet?,Mars,Space\nLargest ocean?,Pacific,Earth\n" \
        "Nearest star?,The Sun,Space\n"
-BROKEN = "question,answer\nWhat?,\n2+2?,4\n,nobody asked\n"
+BROKEN = "question,answer\nWhat?,\n,nobody asked\n"  # no good row: nothing to play
+#: Czech Excel's CSV: semicolons, one row without its answer (left out, the other two played)
+PARTIAL = "# language: cs\nquestion;answer;points\nHlavní město Polska?;Varšava;2,0\nKolik je 2+2?;;1\nNejdelší řeka?;Nil;1\n"
 
 
 @pytest.fixture()
@@ -135,3 +137,41 @@ def test_the_menu_draws_a_broken_pack_s_problems(folder: Path, tmp_path: Path, l
         assert pygame.image.load(str(shot)).get_size() == size
     finally:
         set_language("en")
+
+
+def test_a_pack_with_a_bad_row_is_offered_and_played_without_it(folder: Path, capsys) -> None:
+    """Issue 33: a Czech Excel pack (semicolons, "2,0") with one row lacking
+    its answer is listed as playable, saying how many rows are left out; the
+    menu's default stays the whole pack; started, it asks the good rows;
+    `play --option pack=` says the same on the terminal before the game."""
+    from controller.apps.play import say_left_out
+
+    (folder / "b-partial.csv").write_text(PARTIAL, encoding="utf-8")
+    found = {f.path.name: f for f in find_packs(folder)}
+    assert (found["b-partial.csv"].questions, found["b-partial.csv"].left_out, found["b-partial.csv"].problems) == (2, 1, ())
+    menu = Menu(GAMES, 3, found={"pack": folder_choices(folder)})
+    row = next(it for it in menu.view()["items"] if it["key"] == "pack")
+    assert row["value"] == "Our pub quiz (3 questions)"  # not the one with a row left out, before it by name
+    menu.selected = [it.key for it in menu.items].index("pack")
+    menu.key("left")
+    assert next(it for it in menu.view()["items"] if it["key"] == "pack")["value"] == \
+        "b-partial (2 questions, 1 row left out)"
+    set_language("cs")
+    try:
+        assert next(it for it in menu.view()["items"] if it["key"] == "pack")["value"] == \
+            "b-partial (2 otázky, 1 řádek vynechán)"
+    finally:
+        set_language("en")
+    choice = menu.key("select")
+    assert choice is not None and choice.options["pack"] == str(folder / "b-partial.csv")
+    settings = registry.get("quiz").settings(choice.players, 1, **choice.options)
+    asked = settings.options["pack_questions"]
+    assert [(q["text"], q["points"]) for q in asked] == [("Hlavní město Polska?", 2), ("Nejdelší řeka?", 1)]
+    capsys.readouterr()
+    say_left_out(settings)
+    err = capsys.readouterr().err
+    assert err == (f"{folder / 'b-partial.csv'}: 1 row has a problem and is left out; "
+                   f"`buzzerbox pack check {folder / 'b-partial.csv'}` lists it\n")
+    whole = registry.get("quiz").settings(3, 1, pack=str(folder / "pub.csv"))
+    say_left_out(whole)
+    assert capsys.readouterr().err == ""

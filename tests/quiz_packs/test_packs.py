@@ -24,7 +24,8 @@ def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
 
 def assert_one_problem(path: Path, line: int | None, *fragments: str) -> str:
     """The checker reports exactly one problem, on ``line``, saying ``fragments``;
-    load_pack raises the same line as a PackError."""
+    load_pack raises the same line as a PackError, or (a bad row beside good
+    ones) plays the good rows and names that line as left out."""
     problems = check_pack(path)
     assert len(problems) == 1, problems
     message = problems[0]
@@ -34,9 +35,12 @@ def assert_one_problem(path: Path, line: int | None, *fragments: str) -> str:
     assert "; " in message, f"no fix given: {message}"
     for fragment in fragments:
         assert fragment in message, message
-    with pytest.raises(PackError) as raised:
-        load_pack(path)
-    assert str(raised.value) == message
+    try:
+        pack = load_pack(path)
+    except PackError as raised:
+        assert str(raised) == message
+    else:
+        assert pack.left_out == (message,) and len(pack) >= 1
     return message
 
 
@@ -131,17 +135,70 @@ def test_csv_without_questions_says_what_to_add(
     assert_one_problem(write(tmp_path, "pack.csv", body), None, *fragments)
 
 
-def test_check_lists_every_problem_and_load_names_the_first_and_counts_the_rest(
+def test_check_lists_every_problem_and_load_plays_the_good_rows_without_the_bad(
     tmp_path: Path,
 ) -> None:
+    """Issue 33: one bad row no longer refuses the whole pack."""
     path = write(tmp_path, "pack.csv", HEADER + ",A\nGood?,Yes\nQ?,A,,,x\nQ3?,A,,,,,,extra\n")
     problems = check_pack(path)
     assert [p.split(":")[0] for p in problems] == [
         "pack.csv line 2", "pack.csv line 4", "pack.csv line 5"
     ]
+    pack = load_pack(path)
+    assert [q.text for q in pack.questions] == ["Good?"] and list(pack.left_out) == problems
+
+
+def test_a_pack_without_one_good_row_names_the_first_problem_and_counts_the_rest(tmp_path: Path) -> None:
+    path = write(tmp_path, "pack.csv", HEADER + ",A\nQ?,A,,,x\nQ3?,A,,,,,,extra\n")
+    problems = check_pack(path)
     with pytest.raises(PackError) as raised:
         load_pack(path)
     assert str(raised.value) == problems[0] + " (and 2 more problems; check the pack to list them)"
+
+
+def test_a_file_problem_still_refuses_the_pack_with_its_good_rows(tmp_path: Path) -> None:
+    """A broken header or metadata is the file's, not a row's: nothing is guessed."""
+    path = write(tmp_path, "pack.csv", "# language: English\n" + HEADER + "Good?,Yes\n")
+    with pytest.raises(PackError, match="language code"):
+        load_pack(path)
+
+
+# --- CSV from Czech and Polish spreadsheets -----------------------------------
+
+
+def test_a_semicolon_csv_as_czech_excel_saves_it_is_read_with_decimal_commas(tmp_path: Path) -> None:
+    """Issue 33: Czech and Polish Excel write ';' between cells (their decimal
+    mark is the comma); the header line tells which the file uses."""
+    text = ("# title: Páteční kvíz; díl 2\n# language: cs\n"
+            "question;answer;alternatives;category;points;choices\n"
+            "Hlavní město Polska?;Varšava;Warszawa;Zeměpis;2,0;\n"
+            '"Kolik je 1,5 + 1,5?";3;tři;Matematika;1;\n'
+            "Která řeka je nejdelší?;Nil;;Zeměpis;3;Nil|Amazonka|Dunaj\n")
+    pack = load_pack(write(tmp_path, "kviz.csv", "\ufeff" + text))
+    assert pack.title == "Páteční kvíz; díl 2" and pack.language == "cs" and pack.left_out == ()
+    assert [(q.text, q.answer, q.points) for q in pack.questions] == [
+        ("Hlavní město Polska?", "Varšava", 2), ("Kolik je 1,5 + 1,5?", "3", 1), ("Která řeka je nejdelší?", "Nil", 3)]
+    assert pack.questions[0].alternatives == ("Warszawa",) and pack.questions[2].choices == ("Nil", "Amazonka", "Dunaj")
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "fragments"),
+    [
+        ("question;answer;points\nQ?;A;1,5\nGood?;Yes;1\n", 2, ("points is '1,5'", "whole number")),
+        ("question;answer\nQ?;A;extra\nGood?;Yes\n", 2, ("3 cells but the header names 2", "contains a semicolon")),
+        ("question;;answer\nQ?;;A\n", 1, ("empty column name", "delete the extra semicolon")),
+        ("question;answr\nQ?;A\n", 1, ("unknown column 'answr'", "question;answer")),
+    ],
+)
+def test_a_semicolon_csv_s_problems_speak_of_semicolons(
+    tmp_path: Path, body: str, line: int, fragments: tuple[str, ...]
+) -> None:
+    assert_one_problem(write(tmp_path, "pack.csv", body), line, *fragments)
+
+
+def test_a_comma_csv_with_semicolons_in_its_cells_stays_a_comma_csv(tmp_path: Path) -> None:
+    pack = load_pack(write(tmp_path, "pack.csv", "question,answer\nWhich; or which?,This\n"))
+    assert [q.text for q in pack.questions] == ["Which; or which?"]
 
 
 def test_check_lists_the_problems_before_an_open_quote_too(tmp_path: Path) -> None:
