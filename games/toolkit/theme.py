@@ -218,11 +218,14 @@ TEXT = Text()
 
 @dataclass(frozen=True)
 class Layout:
-    """Regions and sizes computed from the surface size: header, body, strip."""
+    """Regions and sizes computed from the surface size: header, body, strip
+    and, when asked for, a footer of text lines below the strip (the keyboard
+    stations' keys: in its own space, never over the game's picture)."""
 
     width: int
     height: int
     stations: int = 0
+    footer_lines: int = 0
 
     @property
     def min_text(self) -> int:
@@ -246,11 +249,17 @@ class Layout:
         return pygame.Rect(0, 0, self.width, round(self.min_text * 1.7))
 
     @property
-    def strip(self) -> pygame.Rect:
-        if self.stations == 0:
-            return pygame.Rect(0, self.height, self.width, 0)
-        h = round(self.height * (0.19 if self.strip_rows == 1 else 0.30))
+    def footer(self) -> pygame.Rect:
+        h = round(self.footer_lines * self.min_text * 1.2) + (self.pad if self.footer_lines else 0)
         return pygame.Rect(0, self.height - h, self.width, h)
+
+    @property
+    def strip(self) -> pygame.Rect:
+        bottom = self.footer.top
+        if self.stations == 0:
+            return pygame.Rect(0, bottom, self.width, 0)
+        h = round(self.height * (0.19 if self.strip_rows == 1 else 0.30))
+        return pygame.Rect(0, bottom - h, self.width, h)
 
     @property
     def body(self) -> pygame.Rect:
@@ -258,9 +267,9 @@ class Layout:
         return pygame.Rect(self.pad, top, self.width - 2 * self.pad, self.strip.top - self.pad - top)
 
 
-def layout_for(surface: pygame.Surface, stations: int = 0) -> Layout:
+def layout_for(surface: pygame.Surface, stations: int = 0, footer_lines: int = 0) -> Layout:
     w, h = surface.get_size()
-    return Layout(w, h, stations)
+    return Layout(w, h, stations, footer_lines)
 
 
 #: a list while a test measures the screens (tests/i18n/test_layout.py): every
