@@ -323,8 +323,8 @@ class MenuScene(Scene):
             r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
             r.center = lay.body.center
             panel(surface, r, theme.STATUS_COLORS["locked"])
-            draw_text(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
-                      theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+            theme.draw_fitted(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
+                              theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad), lay.min_text)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
@@ -354,9 +354,14 @@ class MenuScene(Scene):
             if it.get("key") == "start":
                 draw_text(surface, str(it["value"]).upper(), lay.size(1.2), ink, inner)
             else:
-                draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
+                # the label takes what it needs (at most half), the value the rest: a long value
+                # ("5 right win, 3 wrong out") was cut in a half row beside a short label
+                size, gap = lay.size(1.1), 2 * lay.pad
+                label_w = min(inner.width // 2, TEXT.width(it["label"], size))
+                draw_text(surface, it["label"], size, ink, pygame.Rect(inner.left, r.top, label_w, r.height), align="left", min_size=lay.min_text)
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
-                draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
+                theme.draw_fitted(surface, value, size, ink, pygame.Rect(inner.left + label_w + gap, r.top, inner.width - label_w - gap, r.height),
+                                  lay.min_text, align="right")
 
 
 def stacked(surface: pygame.Surface, paragraphs: Sequence[str], size: int, colors: Sequence[theme.Color],
