@@ -296,7 +296,8 @@ def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str
     if pressed:
         pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
     ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
-    body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
+    # half a pad each side: "Player 16" fits a sixteen-station cell whole (a full pad cut it to "Player …")
+    body = pygame.Rect(r.left + gap // 2, band.bottom, r.width - 2 * (gap // 2), r.bottom - band.bottom)
     name, score, label = texts
     third = body.height // 3
     draw_text(surface, name, lay.min_text, ink, pygame.Rect(body.left, body.top, body.width, third), min_size=lay.min_text)

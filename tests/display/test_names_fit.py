@@ -88,27 +88,37 @@ def test_one_point_is_singular_and_two_are_plural() -> None:
     assert {"1 bod", "2 body", "5 bodů"} <= set(drawn), drawn
 
 
-def menus() -> list[tuple[str, Any]]:
-    games = [(g, get(g).title, get(g).min_players, get(g).max_players) for g in available()]
-    out = []
-    for k, game in enumerate(games):
-        def draw(surface: pygame.Surface, k: int = k, quit_: bool = False) -> None:
-            m = Menu(games)
-            while m.item("game").value != k:
-                m.key("right")
-            if quit_:
-                m.escape()
-            MenuScene().draw(surface, freeze(m.view()), [], 0)
-        out.append((game[0], draw))
-    return out
+GAMES = [(g, get(g).title, get(g).min_players, get(g).max_players) for g in available()]
+
+
+def menu_for(game: int) -> Menu:
+    m = Menu(GAMES)
+    while m.item("game").value != game:
+        m.key("right")
+    return m
+
+
+def draw_menu(m: Menu) -> Callable[[pygame.Surface], None]:
+    return lambda surface: MenuScene().draw(surface, freeze(m.view()), [], 0)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_menu_values_and_the_quit_dialog_are_whole(language: str, size: tuple[int, int]) -> None:
+def test_every_menu_value_and_the_quit_dialog_are_whole(language: str, size: tuple[int, int]) -> None:
+    """Each game's every option at each of its values, chosen (‹ value ›) as the host steps through it."""
     set_language(language)
-    for game, draw in menus():
-        was_cut, _drawn = cut(draw, size)
+    for k, (game, *_rest) in enumerate(GAMES):
+        m = menu_for(k)
+        was_cut, _drawn = cut(draw_menu(m), size)
         assert not was_cut, f"{language} {size} {game}: cut: {was_cut}"
-        was_cut, _drawn = cut(lambda s, draw=draw: draw(s, quit_=True), size)  # type: ignore[misc]
+        for row, item in enumerate(m.items):
+            if item.key in ("game", "language", "start", "names"):
+                continue
+            m.selected = row
+            for _value in item.values:
+                m.key("right")
+                was_cut, _drawn = cut(draw_menu(m), size)
+                assert not was_cut, f"{language} {size} {game} {item.key}={item.value!r}: cut: {was_cut}"
+        m.escape()
+        was_cut, _drawn = cut(draw_menu(m), size)
         assert not was_cut, f"{language} {size} {game} quit dialog: cut: {was_cut}"
