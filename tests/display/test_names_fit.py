@@ -7,7 +7,6 @@ ellipsis it added), not pixel goldens."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pygame
 import pytest
