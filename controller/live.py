@@ -540,30 +540,39 @@ def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sou
 KEYS_HINT_US = 30_000_000
 
 
-def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = None) -> None:
-    """Keyboard stations: which key is whose, at the foot of the game's picture
-    for its first half minute (the help overlay lists them all, any time)."""
+def show_keys(presenter: Presenter, players: int) -> None:
+    """Keyboard stations: which key is whose, below the station strip for the
+    game's first half minute, in space of its own (drawn over the picture it
+    hid the question and the timer); the help overlay lists every key, any time.
+    The keys go left to right as the strip's cells do, so the line names the
+    keys, not the players (eight names did not fit a 1280-wide screen)."""
     import pygame
 
     from controller.sources.keyboard import BELL_KEYS
-    from games.toolkit import theme
 
-    text = _("keys: {keys} · h shows every key").format(
-        keys=", ".join(_("{key} = {name}").format(
-            key=pygame.key.name(k), name=names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
-                       for i, k in enumerate(BELL_KEYS[:players])))
+    keys = [pygame.key.name(k) for k in BELL_KEYS[:players]]
     scene = presenter.scene
-    draw = scene.draw
+    scene.footer = _("keys {keys}: one per station, left to right · h shows every key").format(keys=key_runs(keys))
+    scene.footer_until_us = KEYS_HINT_US
 
-    def draw_with_keys(surface: pygame.Surface, view: Any, strip: Any, now_us: int) -> None:
-        draw(surface, view, strip, now_us)
-        if now_us < KEYS_HINT_US and not scene.message:
-            lay = theme.layout_for(surface, len(strip))
-            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
-            theme.panel(surface, r, theme.PANEL)
-            theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
 
-    scene.draw = draw_with_keys  # type: ignore[method-assign]
+def key_runs(keys: Sequence[str]) -> str:
+    """'1–9, 0, f1–f6': runs of keys whose names count up (1, 2, 3 / f1, f2) written as ranges."""
+    runs: list[list[str]] = []
+    for key in keys:
+        prev = runs[-1][-1] if runs else None
+        if prev is not None and _next_key(prev) == key:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
+
+
+def _next_key(name: str) -> str | None:
+    """The key name after ``name`` when it ends in a number ('f1' -> 'f2', '8' -> '9')."""
+    stem = name.rstrip("0123456789")
+    digits = name[len(stem):]
+    return f"{stem}{int(digits) + 1}" if digits else None
 
 
 # -- the companion pages (--web) -------------------------------------------------------------

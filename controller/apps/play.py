@@ -185,7 +185,7 @@ def announce(box: Box, prof: profile_mod.Profile | None, source: Source | None, 
              headless: bool, players: int, names: list[str] | None) -> None:
     """The keys on screen (keyboard stations) and the one start line: what plays on what, where the journal is."""
     if prof is None and not headless:
-        live.show_keys(presenter, players, names)
+        live.show_keys(presenter, players)
     where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
              if prof is not None and source is not None else live.keyboard_keys_line(players))
     print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(

@@ -317,8 +317,8 @@ class MenuScene(Scene):
     title = N_("Buzzer box")
 
     def header(self, view: View) -> tuple[str, str]:
-        if view.get("confirm_quit"):
-            return self.title, _("Quit the box? Esc again: quit · any other key: stay")
+        if view.get("confirm_quit"):  # the dialog in the middle asks (said twice, the Polish header was cut)
+            return self.title, ""
         return self.title, _("arrows: choose and change · Enter: start · Esc: quit")
 
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
@@ -330,8 +330,8 @@ class MenuScene(Scene):
             r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
             r.center = lay.body.center
             panel(surface, r, theme.STATUS_COLORS["locked"])
-            draw_text(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
-                      theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
+            theme.draw_fitted(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
+                              theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad), lay.min_text)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
@@ -361,9 +361,24 @@ class MenuScene(Scene):
             if it.get("key") == "start":
                 draw_text(surface, str(it["value"]).upper(), lay.size(1.2), ink, inner)
             else:
-                draw_text(surface, it["label"], lay.size(1.1), ink, pygame.Rect(inner.left, r.top, inner.width // 2, r.height), align="left", min_size=lay.min_text)
+                # label and value share the row by what each needs, not half and half: a long value
+                # ("5 right win, 3 wrong out") was cut beside a short label, a long label beside "off"
+                size, gap = lay.size(1.1), 2 * lay.pad
                 value = f"‹ {it['value']} ›" if sel else str(it["value"])
-                draw_text(surface, value, lay.size(1.1), ink, pygame.Rect(inner.centerx, r.top, inner.width // 2, r.height), align="right", min_size=lay.min_text)
+                label_w = share(it["label"], value, size, lay.min_text, inner.width - gap)
+                draw_text(surface, it["label"], size, ink, pygame.Rect(inner.left, r.top, label_w, r.height), align="left", min_size=lay.min_text)
+                theme.draw_fitted(surface, value, size, ink, pygame.Rect(inner.left + label_w + gap, r.top, inner.width - label_w - gap, r.height),
+                                  lay.min_text, align="right")
+
+
+def share(label: str, value: str, size: int, min_size: int, width: int) -> int:
+    """The label's part of a row ``width`` wide beside its value: all it asks
+    for while the value still fits (at ``min_size`` if need be), else a part
+    in proportion to the two texts' lengths."""
+    need_label, need_value = TEXT.width(label, min_size), TEXT.width(value, min_size)
+    if need_label + need_value <= width:
+        return max(need_label, min(TEXT.width(label, size), width - need_value))
+    return round(width * need_label / (need_label + need_value))
 
 
 def stacked(surface: pygame.Surface, paragraphs: Sequence[str], size: int, colors: Sequence[theme.Color],

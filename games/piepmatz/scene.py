@@ -396,7 +396,7 @@ class PiepmatzScene(Scene):
             part = parts[p] if p < len(parts) else {}
             draw_text(surface, self.name(strip, p), lay.min_text, theme.FG,
                       pygame.Rect(inner.left, inner.top, inner.width * 6 // 10, half), align="left", min_size=lay.min_text)
-            draw_text(surface, _("{n} pts").format(n=format_number(int(part.get("total", 0)))), lay.size(1.1), theme.FG,
+            draw_text(surface, ngettext("{n} point", "{n} points", int(part.get("total", 0))).format(n=format_number(int(part.get("total", 0)))), lay.size(1.1), theme.FG,
                       pygame.Rect(inner.left + inner.width * 6 // 10, inner.top, inner.width * 4 // 10, half),
                       align="right", min_size=lay.min_text)
             pairs = int(part.get("pair_count", 0))

@@ -157,7 +157,7 @@ SPEC = QuizSpec(
         # menu puts the packs folder's own packs before these)
         "pack": Option(None, str, label=N_("Question pack"),
                        choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
-                                (None, N_("none: the host reads the questions")))),
+                                (None, N_("host's own")))),
         "shuffle": Option(None, bool, label=N_("Question order"),
                           choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
         "categories": Option(None, list),

@@ -312,9 +312,7 @@ class QuizScene(Scene):
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
 
-        def amount(score: int) -> str:
-            if len(podium) > 3:
-                return format_number(score) + " " + _("pts")
+        def amount(score: int) -> str:  # narrow blocks (a tie on the podium) put it on two lines
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
 
         # the reactions are in the table beside it (a podium block is too narrow for them)

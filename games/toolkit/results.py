@@ -116,16 +116,22 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         parts = [block.height * 48 // 100, block.height * 26 // 100, block.height * 26 // 100]
         draw_text(surface, str(place), min(lay.size(4), parts[0]), ink, pygame.Rect(block.left, block.top, block.width, parts[0]))
         if parts[1] >= lay.min_text:  # while the block rises, its score shows once it has room
-            draw_text(surface, amount(score), min(lay.size(1.3), parts[1]), ink,
-                      pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1]),
-                      min_size=lay.min_text)
+            amount_r = pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1])
+            said = amount(score)  # "12 points"; on a block too narrow for it even on two lines, the number alone
+            if not theme.fits(said, min(lay.size(1.3), parts[1]), amount_r.width, lay.min_text,
+                              max(1, amount_r.height // theme.line_height(lay.min_text))):
+                said = format_number(score)
+            theme.draw_fitted(surface, said, min(lay.size(1.3), parts[1]), ink, amount_r, lay.min_text)
         extra = detail(members)
         if extra and parts[2] >= lay.min_text:
             draw_text(surface, extra, lay.min_text, ink,
                       pygame.Rect(block.left + lay.pad, block.top + parts[0] + parts[1], block.width - 2 * lay.pad, parts[2]),
                       min_size=lay.min_text)
-        name_r = pygame.Rect(col.left, block.top - name_h - lay.pad, col.width, name_h)
-        draw_text(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, min_size=lay.min_text)
+        # a name shrinks, then takes two lines, before it is cut ("Player 1" cut to "Play…" named nobody)
+        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), col.width, lay.min_text)
+        tall = max(name_h, len(name_lines) * theme.line_height(name_size))
+        name_r = pygame.Rect(col.left, block.top - tall - lay.pad, col.width, tall)
+        theme.draw_fitted(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, lay.min_text)
         if place == 1:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
@@ -134,18 +140,24 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     row_h = lay.size(1.25)
     y = area.top + area.height * 30 // 100
     for place, members, score in rest:
-        r = pygame.Rect(area.right - list_w, y, list_w, row_h)
+        # the score takes what it needs, the name the rest of the row (on two lines when it must)
+        number = format_number(score)
+        inner_w = list_w - 4 * lay.pad
+        number_w = theme.TEXT.width(number, lay.min_text)
+        name_w = inner_w - number_w - 2 * lay.pad
+        text = f"{place}. {label(members)}"
+        lines = len(theme.fit_lines(text, lay.min_text, name_w, lay.min_text)[1])
+        r = pygame.Rect(area.right - list_w, y, list_w, max(row_h, lines * theme.line_height(lay.min_text) + lay.pad))
         if r.bottom > area.bottom:
             break
         panel(surface, r, theme.PANEL)
         pygame.draw.rect(surface, color(members), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
         inner = r.inflate(-4 * lay.pad, 0)
-        w = inner.width
-        draw_text(surface, f"{place}. {label(members)}", lay.min_text, theme.FG,
-                  pygame.Rect(inner.left, r.top, w * 70 // 100, r.height), align="left", min_size=lay.min_text)
-        draw_text(surface, format_number(score), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 70 // 100, r.top, w * 30 // 100, r.height),
+        theme.draw_fitted(surface, text, lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height),
+                          lay.min_text, align="left")
+        draw_text(surface, number, lay.min_text, theme.FG, pygame.Rect(inner.right - number_w, r.top, number_w, r.height),
                   align="right", min_size=lay.min_text)
-        y += row_h + lay.pad
+        y += r.height + lay.pad
     return winner
 
 

@@ -22,6 +22,9 @@ from games.toolkit.art import FaceCache
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 from games.toolkit.title import draw_title_card
 
+#: the footer's most lines (a longer text is cut: the help overlay has room for it)
+FOOTER_MAX_LINES = 2
+
 View = Mapping[str, Any]
 Strip = Sequence[Mapping[str, Any]]
 
@@ -64,11 +67,19 @@ class Scene:
         self.status_labels: dict[str, str] = {}
         #: drawn over every frame, last (the companion pages' address, PIN and QR codes)
         self.overlays: list[Callable[[pygame.Surface], None]] = []
+        #: a line below the strip, in space of its own, until box time ``footer_until_us``
+        #: (the keyboard stations' keys at the start of a game; None: no footer)
+        self.footer: str | None = None
+        self.footer_until_us: int | None = None
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
         """Paint one full frame from the public view and the strip."""
-        lay = theme.layout_for(surface, len(strip))
+        footer = self.footer if self.footer and (self.footer_until_us is None or now_us < self.footer_until_us) else None
+        plain = theme.layout_for(surface)
+        footer_lines = (min(FOOTER_MAX_LINES, len(theme.wrap_lines(footer, plain.min_text, plain.width - 4 * plain.pad)))
+                        if footer else 0)
+        lay = theme.layout_for(surface, len(strip), footer_lines)
         surface.fill(theme.BG)
         left, right = self.header(view)
         if left == self.title:  # titles are kept in English (N_) and shown in the language of the moment
@@ -85,6 +96,9 @@ class Scene:
             r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
             panel(surface, r, theme.PANEL)
             draw_text(surface, self.message, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+        if footer:
+            theme.draw_wrapped(surface, footer, lay.min_text, theme.MUTED, lay.footer.inflate(-4 * lay.pad, -lay.pad),
+                               max_lines=FOOTER_MAX_LINES)
         for overlay in self.overlays:
             overlay(surface)
 
@@ -282,7 +296,8 @@ def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str
     if pressed:
         pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
     ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
-    body = pygame.Rect(r.left + gap, band.bottom, r.width - 2 * gap, r.bottom - band.bottom)
+    # half a pad each side: "Player 16" fits a sixteen-station cell whole (a full pad cut it to "Player …")
+    body = pygame.Rect(r.left + gap // 2, band.bottom, r.width - 2 * (gap // 2), r.bottom - band.bottom)
     name, score, label = texts
     third = body.height // 3
     draw_text(surface, name, lay.min_text, ink, pygame.Rect(body.left, body.top, body.width, third), min_size=lay.min_text)

@@ -218,11 +218,14 @@ TEXT = Text()
 
 @dataclass(frozen=True)
 class Layout:
-    """Regions and sizes computed from the surface size: header, body, strip."""
+    """Regions and sizes computed from the surface size: header, body, strip
+    and, when asked for, a footer of text lines below the strip (the keyboard
+    stations' keys: in its own space, never over the game's picture)."""
 
     width: int
     height: int
     stations: int = 0
+    footer_lines: int = 0
 
     @property
     def min_text(self) -> int:
@@ -246,11 +249,17 @@ class Layout:
         return pygame.Rect(0, 0, self.width, round(self.min_text * 1.7))
 
     @property
-    def strip(self) -> pygame.Rect:
-        if self.stations == 0:
-            return pygame.Rect(0, self.height, self.width, 0)
-        h = round(self.height * (0.19 if self.strip_rows == 1 else 0.30))
+    def footer(self) -> pygame.Rect:
+        h = round(self.footer_lines * self.min_text * 1.2) + (self.pad if self.footer_lines else 0)
         return pygame.Rect(0, self.height - h, self.width, h)
+
+    @property
+    def strip(self) -> pygame.Rect:
+        bottom = self.footer.top
+        if self.stations == 0:
+            return pygame.Rect(0, bottom, self.width, 0)
+        h = round(self.height * (0.19 if self.strip_rows == 1 else 0.30))
+        return pygame.Rect(0, bottom - h, self.width, h)
 
     @property
     def body(self) -> pygame.Rect:
@@ -258,9 +267,9 @@ class Layout:
         return pygame.Rect(self.pad, top, self.width - 2 * self.pad, self.strip.top - self.pad - top)
 
 
-def layout_for(surface: pygame.Surface, stations: int = 0) -> Layout:
+def layout_for(surface: pygame.Surface, stations: int = 0, footer_lines: int = 0) -> Layout:
     w, h = surface.get_size()
-    return Layout(w, h, stations)
+    return Layout(w, h, stations, footer_lines)
 
 
 #: a list while a test measures the screens (tests/i18n/test_layout.py): every
@@ -389,3 +398,41 @@ def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, re
     top = rect.top + max(0, (rect.height - line_h * len(lines)) // 2)
     for k, line in enumerate(lines):
         draw_text(surface, line, size, color, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h), align=align, min_size=size)
+
+
+def fit_lines(text: str, size: int, width: int, min_size: int, max_lines: int = 2) -> tuple[int, list[str]]:
+    """How ``text`` fits ``width``: shrunk on one line down to ``min_size``,
+    else broken at spaces into up to ``max_lines`` lines of ``min_size`` (a
+    name, a score: "Player 1" cut to "Play…" reads as nobody). The last line
+    may still be too wide (it is cut with an ellipsis when drawn)."""
+    fitted = fit_size(text, size, width, min_size)
+    if TEXT.width(text, fitted) <= width or max_lines <= 1:
+        return fitted, [text]
+    lines = wrap_lines(text, min_size, width)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    return min_size, lines
+
+
+def fits(text: str, size: int, width: int, min_size: int, max_lines: int = 2) -> bool:
+    """Whether ``text`` is drawn whole in ``width`` (shrunk, then on up to ``max_lines`` lines)."""
+    fitted, lines = fit_lines(text, size, width, min_size, max_lines)
+    return all(TEXT.width(line, fitted) <= width for line in lines)
+
+
+def line_height(size: int) -> int:
+    return int(TEXT.font(size).get_height())
+
+
+def draw_fitted(surface: pygame.Surface, text: str, size: int, color: Color, rect: pygame.Rect, min_size: int,
+                max_lines: int = 2, align: str = "center") -> pygame.Rect:
+    """``text`` shrunk to fit, then on two lines, before any ellipsis
+    (``fit_lines``); as many lines as ``rect`` is tall for. Returns where it went."""
+    fitted, lines = fit_lines(text, size, rect.width, min_size, max(1, min(max_lines, rect.height // line_height(min_size))))
+    line_h = line_height(fitted)
+    top = rect.top + (rect.height - line_h * len(lines)) // 2
+    out = pygame.Rect(rect.left, top, rect.width, 0)
+    for k, line in enumerate(lines):
+        out.union_ip(draw_text(surface, line, fitted, color, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h),
+                               align=align, min_size=fitted))
+    return out

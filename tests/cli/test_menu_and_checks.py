@@ -209,7 +209,7 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
     plain = pygame.Surface(screen.surface.get_size())
     presenter.draw(box, 1_000_000, plain)
-    live.show_keys(presenter, 3, ["Anna", "Bo", "Cy"])
+    live.show_keys(presenter, 3)
     hinted = pygame.Surface(screen.surface.get_size())
     presenter.draw(box, 1_000_000, hinted)
     late = pygame.Surface(screen.surface.get_size())
