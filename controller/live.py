@@ -542,27 +542,39 @@ KEYS_HINT_US = 30_000_000
 
 
 def show_keys(presenter: Presenter, players: int, names: Sequence[str] | None = None) -> None:
-    """Keyboard stations: which key is whose, at the foot of the game's picture
-    for its first half minute (the help overlay lists them all, any time)."""
+    """Keyboard stations: which key is whose, on each player's own tile ("1 ·
+    Anna") for the game's first half minute, and "h shows every key" in the
+    header where it has room: nothing is laid over the game's picture (a
+    line there covered Pictomania's seventh words)."""
     import pygame
 
     from controller.sources.keyboard import BELL_KEYS
+    from controller.web.overlay import free_runs
     from games.toolkit import theme
 
-    text = _("keys: {keys} · h shows every key").format(
-        keys=", ".join(_("{key} = {name}").format(
-            key=pygame.key.name(k), name=names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
-                       for i, k in enumerate(BELL_KEYS[:players])))
+    keys = [pygame.key.name(k) for k in BELL_KEYS[:players]]
+    more = _("h shows every key")
     scene = presenter.scene
     draw = scene.draw
 
+    def keyed(strip: Any) -> Any:
+        out = []
+        for i, cell in enumerate(strip):
+            name = cell.get("name") or (names[i] if names and i < len(names) else _("Player {n}").format(n=i + 1))
+            out.append({**cell, "name": _("{key} · {name}").format(key=keys[i], name=name)} if i < len(keys) else cell)
+        return out
+
     def draw_with_keys(surface: pygame.Surface, view: Any, strip: Any, now_us: int) -> None:
-        draw(surface, view, strip, now_us)
-        if now_us < KEYS_HINT_US and not scene.message:
+        hinted = now_us < KEYS_HINT_US
+        draw(surface, view, keyed(strip) if hinted else strip, now_us)
+        if hinted:
             lay = theme.layout_for(surface, len(strip))
-            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
-            theme.panel(surface, r, theme.PANEL)
-            theme.draw_text(surface, text, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+            gap = 2 * lay.pad
+            best = max(free_runs(surface, lay.header, theme.PANEL), key=lambda r: r[1] - r[0], default=(0, 0))
+            room = pygame.Rect(best[0] + gap, lay.header.top, best[1] - best[0] - 2 * gap, lay.header.height)
+            size = theme.fit_size(more, lay.min_text, max(room.width, 1), max(12, lay.min_text * 2 // 3))
+            if room.width > 0 and theme.TEXT.width(more, size) <= room.width:
+                theme.draw_text(surface, more, size, theme.MUTED, room, min_size=size)
 
     scene.draw = draw_with_keys  # type: ignore[method-assign]
 

@@ -132,9 +132,10 @@ def test_one_address_cannot_take_every_connection_and_another_still_loads_the_pa
                     reader, writer = await from_("127.0.0.2")
                     turned.append(await reader.read())
                     writer.close()
-                async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))) as other:
-                    async with other.get(f"http://127.0.0.1:{server.port}/play") as page:
-                        status = page.status
+                phone = aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))  # another phone's address
+                async with aiohttp.ClientSession(connector=phone) as other, \
+                        other.get(f"http://127.0.0.1:{server.port}/play") as page:
+                    status = page.status
                 open_then = len(server._runner.server.connections)  # type: ignore[union-attr]
                 for _r, w in held:
                     w.close()
