@@ -19,6 +19,7 @@ from typing import Any
 import aiohttp
 
 from controller.runtime import Box
+from controller.web.guard import Limits
 from controller.web.server import CompanionServer
 from games import registry
 
@@ -59,6 +60,7 @@ async def attacks(srv: CompanionServer, log: io.StringIO) -> dict[str, Any]:
         out["312 wrong tokens: warning lines"] = log.getvalue().count("wrong token") - before
         out["312 wrong tokens: seconds"] = round(time.monotonic() - started, 2)
         srv.limits.per_address = 1000  # as if from 40 addresses: the total cap alone
+        srv.limits.connections_per_address = 1000
         held, refused = [], 0
         for _ in range(480):
             try:
@@ -72,12 +74,16 @@ async def attacks(srv: CompanionServer, log: io.StringIO) -> dict[str, Any]:
         ws = await s.ws_connect(base + "/ws/seat")
         await asyncio.wait_for(ws.receive(), 5)
         out["a socket that never says hello: closed with"] = ws.close_code
+    srv.limits.connections_per_address = Limits.connections_per_address  # one address floods again
     conns = [await asyncio.open_connection("127.0.0.1", srv.port) for _ in range(1100)]
     await asyncio.sleep(0.5)  # a benchmark, not a test: let the server take what it takes
     runner_server = srv._runner.server if srv._runner is not None else None
     out["1,100 half-open connections: the server holds"] = len(runner_server.connections) if runner_server else None
     async with aiohttp.ClientSession() as s, s.get(base + "/play") as r:
-        out["/play during the flood"] = r.status
+        out["/play during the flood, from the flooding address"] = r.status
+    phone = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))  # another phone on the same Wi-Fi
+    async with aiohttp.ClientSession(connector=phone) as s, s.get(base + "/play") as r:
+        out["/play during the flood, from another address"] = r.status
     with open("/tmp/companion_attacks_probe", "w"):  # noqa: PTH123 (a descriptor is left for files)
         out["a file opens during the flood"] = True
     for _reader, writer in conns:

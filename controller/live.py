@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # the screen's side: the deciding process imports this module
     from controller.display.screen import Screen
     from controller.sound import Sound
     from controller.sources.keyboard import KeyboardSource
+    from controller.web.server import CompanionServer
     from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox")
@@ -588,6 +589,13 @@ def start_companion(game: LiveGame, port: int | None, profile: Profile | None = 
 
     game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port,
                            on_rename=lambda seat, name: keep_name(profile, seat, name))
+    answer_box_keys(game.presenter, game.companion)
+
+
+def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:
+    """The box's own keyboard asks the companion server for what a host page
+    can ask (k: the PIN on the big screen for a minute, a co-host logs in)."""
+    presenter.box_actions["show_pin"] = server.show_pin
 
 
 def keep_name(profile: Profile | None, seat: int, name: str) -> None:

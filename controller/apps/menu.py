@@ -146,7 +146,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                                      source, owns_source=False)
                 if menu.phones or box.spec.phones_needed(box.settings.options):
                     menu.phones = True
-                    companion.game(box, [game.presenter.scene, game.presenter.results])
+                    server = companion.game(box, [game.presenter.scene, game.presenter.results])
+                    live.answer_box_keys(game.presenter, server)
                 result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
                 companion.between()
                 relay.target = None
@@ -215,7 +216,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
                 game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
                 if choice.phones:  # the session's one server, moved to this game
-                    companion.game(box, [presenter.scene, presenter.results])
+                    live.answer_box_keys(presenter, companion.game(box, [presenter.scene, presenter.results]))
                 result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
                 companion.between()
                 relay.target = None

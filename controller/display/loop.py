@@ -30,7 +30,7 @@ from controller.press import Press
 from controller.runtime import HOST_CONTINUED, Box
 from controller.simulate import Session
 from controller.sound import Sound
-from controller.sources.keyboard import KeyboardSource
+from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
 from games.i18n import _, format_number
@@ -94,6 +94,9 @@ class Presenter:
         #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
         self.help: HelpOverlay | None = None
         self.show_help = False
+        #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
+        #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
+        self.box_actions: dict[str, Callable[[], None]] = {}
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -198,6 +201,7 @@ def run(
     assert isinstance(box, Box)
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
         presenter.help = keyboard_help(box, keyboard)
     if to_game_us is None:
         to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
@@ -310,6 +314,9 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
                 return done("quit", t)
             if name == "menu":
                 return done("menu", t)
+            if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                presenter.box_actions[name]()
+                continue
             if name is not None and finished_at is None:
                 with box.lock:
                     keyed = host_key(box, name, t)

@@ -37,6 +37,11 @@ HOST_KEYS: dict[int, str] = {
     pygame.K_ESCAPE: "menu",
 }
 
+#: the box's own host keys, by pygame key name, bound only while the box
+#: answers them (``Presenter.box_actions``): k puts the host PIN on the big
+#: screen for a minute with ``--web`` (a co-host logs in)
+BOX_KEYS: dict[str, str] = {"k": "show_pin"}
+
 
 
 def default_keymap(stations: int, buttons: tuple[str, ...] = ("a",)) -> dict[int, tuple[int, str]]:

@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +27,10 @@ class Limits:
 
     #: TCP connections open at once (pages loading, WebSockets): beyond it a connection is closed at once
     connections: int = 256
+    #: TCP connections one address may hold: a browser opens 6 per host for pages plus its
+    #: WebSockets (``per_address``), twice that fits; one guest's half-open flood then takes
+    #: an eighth of ``connections``, and the other phones still load their pages
+    connections_per_address: int = 32
     #: WebSockets open at once over all addresses (a table of 7 phones, a host, a few boards fit many times)
     sockets: int = 64
     #: WebSockets one address may hold (7 seats + host + board from one laptop fit)
@@ -107,25 +112,79 @@ def host_allowed(host: str | None, local_address: str | None, names: set[str]) -
     return ip == here or (mapped is not None and ip == mapped)
 
 
+def _turn(transport: asyncio.BaseTransport) -> None:
+    """A connection over a cap: told so in one short answer and closed."""
+    assert isinstance(transport, asyncio.WriteTransport)
+    transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    transport.close()
+
+
 class _Turned(asyncio.Protocol):
-    """A connection over the cap: told so in one short answer and closed."""
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        _turn(transport)
+
+
+class _Counted(asyncio.Protocol):
+    """One address's connection: the server's own protocol once the peer is
+    known and under its address's cap, else turned away (no handler made)."""
+
+    def __init__(self, factory: Callable[[], asyncio.Protocol], held: Counter[str], cap: Callable[[], int],
+                 on_turned: Callable[[str], None]) -> None:
+        self._factory, self._held, self._cap, self._on_turned = factory, held, cap, on_turned
+        self._inner: asyncio.Protocol | None = None
+        self._address = ""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        transport.close()
+        peer = transport.get_extra_info("peername")
+        self._address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if self._held[self._address] >= self._cap():
+            self._on_turned(self._address)
+            _turn(transport)
+            return
+        self._held[self._address] += 1
+        self._inner = self._factory()
+        self._inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._inner is None:
+            return
+        self._held[self._address] -= 1
+        if self._held[self._address] <= 0:
+            del self._held[self._address]
+        self._inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._inner is not None:
+            self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received() if self._inner is not None else None
+
+    def pause_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._inner is not None:
+            self._inner.resume_writing()
 
 
 def capped(factory: Callable[[], asyncio.Protocol], open_now: Callable[[], int], cap: Callable[[], int],
-           on_turned: Callable[[], None]) -> Callable[[], asyncio.Protocol]:
-    """The server's protocol factory with a cap: a connection beyond
-    ``cap()`` open ones is answered 503 and closed (its descriptor freed at
-    once) instead of waiting in the server."""
+           on_turned: Callable[[], None], per_address: Callable[[], int] | None = None,
+           on_address_turned: Callable[[str], None] | None = None) -> Callable[[], asyncio.Protocol]:
+    """The server's protocol factory with caps: a connection beyond
+    ``cap()`` open ones, or beyond ``per_address()`` from its address, is
+    answered 503 and closed (its descriptor freed at once) instead of
+    waiting in the server (where a half-open one holds its place until the
+    header deadline)."""
+    held: Counter[str] = Counter()
 
     def make() -> asyncio.Protocol:
         if open_now() >= cap():
             on_turned()
             return _Turned()
-        return factory()
+        if per_address is None:
+            return factory()
+        return _Counted(factory, held, per_address, on_address_turned or (lambda _address: on_turned()))
 
     return make

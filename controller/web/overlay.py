@@ -182,9 +182,14 @@ class CompanionOverlay:
             lines.append(_("Host PIN {pin}").format(pin=self.current_pin()))
         code_size = min(width - 2 * lay.pad, body.height // 3)
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
-        if waiting and self.join_url is not None:
-            lines.append(_("Scan to join: {names}").format(names=", ".join(free)))
         code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
+        if code is not None:  # every free seat's name, on as many lines as fit above the code
+            wrapped = theme.wrap_lines(_("Scan to join: {names}").format(names=", ".join(free)), line,
+                                       width - 2 * lay.pad)
+            room = max(1, (body.height - 3 * lay.pad - code.get_height()) // row_h - len(lines))
+            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn
+                wrapped = wrapped[:room - 1] + [" ".join(wrapped[room - 1:])]
+            lines += wrapped
         height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew

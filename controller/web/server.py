@@ -355,7 +355,8 @@ class CompanionServer:
         server = self._runner.server
         assert server is not None
         self._tcp = await loop.create_server(
-            capped(server, lambda: len(server.connections), lambda: self.limits.connections, self._turned),
+            capped(server, lambda: len(server.connections), lambda: self.limits.connections, self._turned,
+                   lambda: self.limits.connections_per_address, self._address_turned),
             self.bind, self.port, backlog=LISTEN_BACKLOG, reuse_address=True)
         if self.port == 0:  # tests: the port the system chose
             self.port = int(self._tcp.sockets[0].getsockname()[1])
@@ -364,6 +365,10 @@ class CompanionServer:
     def _turned(self) -> None:
         self.quiet.warning("connections", "companion: %d connections open; closed another",
                            self.limits.connections)
+
+    def _address_turned(self, address: str) -> None:
+        self.quiet.warning("address_connections", "companion: %s holds %d connections; closed another",
+                           address, self.limits.connections_per_address)
 
     def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """The event loop's own complaints (accept() out of descriptors, a

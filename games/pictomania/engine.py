@@ -61,6 +61,9 @@ NUMBERS: tuple[int, ...] = tuple(range(1, WORDS_PER_CARD + 1))
 GUESS = "guess"  # args {"drawer": seat, "number": 1-7}
 DRAWN = "drawn"  # optional: the drawing is finished, guessing from now on
 DONE = "done"  # the bell (or the phone's "done"); args {"token": value} with token_choice
+#: with token_choice: the token the player's bell will take, held until it rings (never a ring
+#: itself: the bell stays on the station); args {"token": value} (0: none), {} = the highest left
+CHOOSE = "choose_token"
 ADMIT = "admit_wrong"  # "I drew the wrong word" (host may send it with args {"player": seat})
 #: host actions
 SWAP = "swap"  # args {"card": "A" | "B" | "C"}: replace a card nobody knows
@@ -256,6 +259,8 @@ class RoundState:
     done_us: list[int | None] = field(default_factory=list)
     pending: list[BellPress] = field(default_factory=list)
     admitted: set[int] = field(default_factory=set)
+    #: each player's held token choice (CHOOSE) for their bell; None = the highest left
+    choice: list[int | None] = field(default_factory=list)
     started_drawing_guess: set[int] = field(default_factory=set)  # pressed "drawn" or guessed
     reveal: dict[str, Any] | None = None
 
@@ -327,6 +332,7 @@ class PictomaniaEngine:
         r.bonus = [None] * n
         r.bonus_tie = [False] * n
         r.done_us = [None] * n
+        r.choice = [None] * n
 
     # ------------------------------------------------------------------ time
     @property
@@ -451,6 +457,8 @@ class PictomaniaEngine:
             return self._guess(action, p)
         if kind == DONE:
             return self._ring(action, p)
+        if kind == CHOOSE:
+            return self._choose(action, p)
         raise RuleError(N_("player {n} cannot {kind!r}; now: {choices}"), n=p + 1, kind=kind,
                         choices=", ".join(self.legal_actions(p)) or N_("nothing"))
 
@@ -474,15 +482,27 @@ class PictomaniaEngine:
         # the number stays secret until the reveal: the event only says a card was laid
         return [GameEvent("guess", action.t_us, p, {"drawer": drawer})]
 
+    def _token_cap(self, action: Action) -> int | None:
+        """The ``{"token": v}`` of a bell or a held choice (None: the highest left)."""
+        if "token" not in action.args:
+            return None
+        if not self.options.token_choice:
+            raise RuleError(N_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
+        cap = action.args["token"]
+        if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
+            raise RuleError(N_("token {cap!r}: give a token value to take, or 0 for none"), cap=cap)
+        return cap
+
+    def _choose(self, action: Action, p: int) -> list[GameEvent]:
+        """A phone's "take a lower token or none": only held, for the bell to apply."""
+        if not self.options.token_choice:
+            raise RuleError(N_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
+        self.round.choice[p] = self._token_cap(action)
+        return [GameEvent("token_choice", action.t_us, p)]
+
     def _ring(self, action: Action, p: int) -> list[GameEvent]:
         r = self.round
-        cap: int | None = None
-        if "token" in action.args:
-            if not self.options.token_choice:
-                raise RuleError(N_("the bell takes the highest bonus token left; choosing one is off (option token_choice)"))
-            cap = action.args["token"]
-            if not isinstance(cap, int) or isinstance(cap, bool) or cap < 0:
-                raise RuleError(N_("token {cap!r}: give a token value to take, or 0 for none"), cap=cap)
+        cap = self._token_cap(action) if "token" in action.args else r.choice[p]
         r.done_us[p] = action.t_us
         r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap, action.clock,
                                    action.clock_precision_us))
@@ -667,7 +687,7 @@ class PictomaniaEngine:
         self._check_seat(player)
         r = self.round
         if self.phase is Phase.CARDS:
-            return {"player": player, "secret": None, "guesses": [], "admitted": False}
+            return {"player": player, "secret": None, "guesses": [], "admitted": False, "token_choice": None}
         secret = r.secrets[player]
         return {
             "player": player,
@@ -675,6 +695,7 @@ class PictomaniaEngine:
             "guesses": [{"drawer": g.drawer, "number": g.number, "t_us": g.t_us}
                         for g in r.guesses if g.guesser == player],
             "admitted": player in r.admitted,
+            "token_choice": r.choice[player],  # what this player's bell will take (None: the highest left)
         }
 
     def outcome(self) -> Outcome | None:
@@ -729,6 +750,9 @@ class PictomaniaEngine:
         if self.options.token_choice:
             moves += [{"kind": DONE, "args": {"token": v}} for v in sorted(set(r.bonus_left), reverse=True)[1:]]
             moves.append({"kind": DONE, "args": {"token": 0}})
+            moves.append({"kind": CHOOSE, "args": {}})
+            moves += [{"kind": CHOOSE, "args": {"token": v}} for v in sorted(set(r.bonus_left), reverse=True)[1:]]
+            moves.append({"kind": CHOOSE, "args": {"token": 0}})
         return moves
 
     def legal_actions(self, player: int | None) -> list[str]:

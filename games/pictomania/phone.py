@@ -1,7 +1,8 @@
 """Pictomania's phone page: your secret (letter, number, word), a guess pad
 for each other player and your guesses so far. "Done" is the station's bell
-only (it takes the highest bonus token left): the bell stays on the stations,
-so no phone can finish for a seat or enter its race.
+only: the bell stays on the stations, so no phone can finish for a seat or
+enter its race. The phone only holds which token that bell will take (the
+highest left, a lower one, or none: ``choose_token``); the bell applies it.
 
 Built from ``PhoneTable`` only (the public view never holds a secret before
 the reveal; the private view is this seat's own): nothing of another seat
@@ -25,7 +26,7 @@ from games.panels import (
     PhoneTable,
     Widget,
 )
-from games.pictomania.engine import ADMIT, DRAWN, GUESS, NUMBERS
+from games.pictomania.engine import ADMIT, CHOOSE, DRAWN, GUESS, NUMBERS
 
 
 def _status_note(t: PhoneTable) -> Note:
@@ -65,6 +66,21 @@ def _guess_pad(t: PhoneTable) -> GuessPad:
     return GuessPad(_("Guess the others' words"), tuple(rows))
 
 
+def _token_pad(t: PhoneTable) -> GuessPad | None:
+    """Which bonus token your bell will take: chosen here, applied when it rings."""
+    offered = [dict(m.get("args") or {}) for m in t.moves if m.get("kind") == CHOOSE]
+    if not offered:
+        return None
+    held = t.private.get("token_choice")
+    choices = []
+    for args in offered:
+        cap = args.get("token")
+        label = _("max") if cap is None else "0" if cap == 0 else f"≤{cap}"  # short: a pad's square keys
+        choices.append(PanelChoice(label, PanelMove(CHOOSE, args), chosen=cap == held))
+    return GuessPad(_("Your bell takes a bonus token"),
+                    (GuessRow(_("max: the highest left, ≤: a lower one, 0: none"), tuple(choices)),))
+
+
 def panel(t: PhoneTable) -> PhonePanel:
     """One seat's Pictomania page."""
     view = t.public
@@ -78,6 +94,9 @@ def panel(t: PhoneTable) -> PhonePanel:
         widgets.append(Note(_("You said you drew the wrong word"), "bad"))
     if view.get("phase") == "drawing":
         widgets.append(_guess_pad(t))
+        tokens = _token_pad(t)
+        if tokens is not None:
+            widgets.append(tokens)
     guesses = tuple((t.name(int(g["drawer"])), str(g["number"])) for g in t.private.get("guesses") or ())
     if guesses:
         widgets.append(Facts(_("Your guesses so far"), guesses))

@@ -32,6 +32,7 @@ ACTION_WORDS: dict[str, str] = {
     "leaderboard": N_("show or hide the leaderboard"),
     "menu": N_("back to the menu"),
     "help": N_("show or hide this help"),
+    "show_pin": N_("show the host PIN on the big screen for a minute"),
 }
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from games.base import Action, BuzzerBoxError, Engine, GameSettings, RuleError
 from games.pictomania.engine import (
+    CHOOSE,
     DONE,
     GUESS,
     NEXT,
@@ -81,6 +82,31 @@ def test_choosing_a_bonus_token_needs_the_option(table):
     g = table(players=3, token_choice=False).start()
     with pytest.raises(RuleError, match="token_choice"):
         g.bell(0, token=1)
+
+
+def test_a_held_token_choice_never_rings_and_the_bell_applies_it(table):
+    """The phone's "take a lower token or none" is only held; the station's bell takes it."""
+    g = table(players=3).start()
+    assert [m["args"] for m in g.engine.legal_moves(1) if m["kind"] == CHOOSE] == [
+        {}, {"token": 2}, {"token": 1}, {"token": 0}]
+    events = g.send(Action(CHOOSE, g._at(None), 1, {"token": 0}))
+    assert [e.kind for e in events] == ["token_choice"]
+    assert g.engine.public_view()["status"][1] == "drawing"  # not done, not ringing
+    assert g.engine.private_view(1)["token_choice"] == 0
+    g.send(Action(CHOOSE, g._at(None), 2, {"token": 1}))
+    g.send(Action(CHOOSE, g._at(None), 2, {}))  # changed their mind: the highest again
+    g.bell(1)
+    g.bell(2)
+    g.settle()
+    view = g.engine.public_view()
+    assert view["bonus"][1] in (None, 0) and view["bonus"][2] == 3  # none for 1; the highest for 2
+    assert view["bonus_left"] == [2, 1]
+    with pytest.raises(RuleError, match="done"):
+        g.send(Action(CHOOSE, g._at(None), 1, {"token": 2}))  # rung: too late to choose
+    off = table(players=3, token_choice=False).start()
+    assert not [m for m in off.engine.legal_moves(0) if m["kind"] == CHOOSE]
+    with pytest.raises(RuleError, match="token_choice"):
+        off.send(Action(CHOOSE, off._at(None), 0, {"token": 0}))
 
 
 def test_no_guess_before_the_secrets_are_dealt_nor_after_the_round(table):

@@ -57,13 +57,6 @@ def test_the_pin_leaves_the_big_screen_for_good_once_a_host_is_in(quiz: Companio
     assert talk(server, script) == [True, False, False, True]
 
 
-def test_the_boxs_own_keyboard_can_ask_for_the_pin(quiz: CompanionServer) -> None:
-    quiz._host_ever = True
-    assert not quiz.pin_wanted()
-    quiz.show_pin()
-    assert quiz.pin_wanted()
-
-
 def test_a_second_host_is_announced_and_a_new_pin_logs_the_others_out(quiz: CompanionServer) -> None:
     server = quiz
     old = server.seats.pin
@@ -129,3 +122,54 @@ def test_the_armed_end_button_falls_back_after_a_while(served: Any, phone: Any) 
     end.click()  # the first tap again only asks
     expect(end).to_contain_text("Tap again")
     assert s.thread.is_alive()
+
+
+def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None:
+    """``play --web``: the box's own keyboard (k) asks for the PIN as a host
+    page can; before the key the drawn frame is the one without the PIN,
+    after it the one with it; the help overlay (h) lists k."""
+    import pygame
+
+    from controller import live
+    from controller.display.loop import run
+    from controller.display.screen import Screen
+    from controller.sources.keyboard import KeyboardSource
+    from controller.web.attach import serve
+    from controller.web.overlay import CompanionOverlay
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2))
+    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+                                   colors=None)
+    server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
+    try:
+        live.answer_box_keys(presenter, server)
+        server._host_ever = True  # a host has logged in: the PIN left the screen
+        overlay = presenter.scene.overlays[0]
+        assert isinstance(overlay, CompanionOverlay)
+
+        def frame(pin: bool | None = None) -> bytes:
+            """The frame as drawn now, or as it would be with the PIN shown or not."""
+            if pin is not None:
+                overlay.show_pin = lambda: pin
+            surface = pygame.Surface((1280, 720))
+            presenter.draw(box, 0, surface)
+            overlay.show_pin = server.pin_wanted
+            return pygame.image.tobytes(surface, "RGB")
+
+        def press(key: int) -> None:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+            run(box, presenter, realtime=True, keyboard=KeyboardSource(2), until_us=box.now_us + 200_000)
+
+        with_pin, without = frame(True), frame(False)
+        assert with_pin != without
+        press(pygame.K_h)  # the help: k is listed with what it does
+        assert presenter.help is not None and ("k", "show the host PIN on the big screen for a minute") in presenter.help.rows
+        presenter.show_help = False
+        assert frame() == without  # nothing yet shows the PIN
+        before = box.engine.public_view()
+        press(pygame.K_k)
+        assert server.pin_wanted() and frame() == with_pin
+        assert box.engine.public_view() == before  # the game itself saw no key
+    finally:
+        server.stop()

@@ -110,6 +110,52 @@ async def _when_open(session: aiohttp.ClientSession, base: str) -> aiohttp.Clien
             await asyncio.sleep(0.01)
 
 
+def test_one_address_cannot_take_every_connection_and_another_still_loads_the_page() -> None:
+    """A guest holding connections open in silence (half-open, waiting out
+    the header deadline) is turned away past its own cap, while a phone at
+    another address loads /play meanwhile and the pool still has room."""
+    with registry.register("hands", "tests.web.hands"):
+        spec = registry.get("hands")
+        server = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+                                 limits=Limits(connections=12, connections_per_address=4, hello_s=30, header_s=30))
+        server.start()
+        try:
+            async def main() -> tuple[list[bytes], int, int, bytes]:
+                async def from_(source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+                    return await asyncio.open_connection("127.0.0.1", server.port, local_addr=(source, 0))
+
+                held = [await from_("127.0.0.2") for _ in range(4)]
+                while len(server._runner.server.connections) < 4:  # type: ignore[union-attr]
+                    await asyncio.sleep(0.01)
+                turned = []
+                for _ in range(3):  # more from the same address: each answered 503 and closed at once
+                    reader, writer = await from_("127.0.0.2")
+                    turned.append(await reader.read())
+                    writer.close()
+                phone = aiohttp.TCPConnector(local_addr=("127.0.0.3", 0))  # another phone's address
+                async with aiohttp.ClientSession(connector=phone) as other, \
+                        other.get(f"http://127.0.0.1:{server.port}/play") as page:
+                    status = page.status
+                open_then = len(server._runner.server.connections)  # type: ignore[union-attr]
+                for _r, w in held:
+                    w.close()
+                while server._runner.server.connections:  # type: ignore[union-attr]
+                    await asyncio.sleep(0.01)
+                reader, writer = await from_("127.0.0.2")  # its connections gone: the address is welcome again
+                writer.write(f"GET /play HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n".encode())
+                again = await reader.read()
+                writer.close()
+                return turned, status, open_then, again
+
+            turned, status, open_then, again = asyncio.run(main())
+        finally:
+            server.stop()
+    assert all(t.startswith(b"HTTP/1.1 503") for t in turned), turned
+    assert status == 200
+    assert open_then <= 5  # the four held and at most the page's own, never one of the turned
+    assert again.startswith(b"HTTP/1.1 200")
+
+
 def test_connections_beyond_the_cap_are_closed_at_once_and_pages_load_after(
         served: tuple[Box, CompanionServer]) -> None:
     box, server = served

@@ -44,9 +44,10 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
         text = page.inner_text("main")
         for other in (secrets[o] for o in range(3) if o != seat):
             assert other["word"] not in text  # only its own secret
-        expect(page.locator(".guess-row")).to_have_count(2)  # one pad per other player, none for oneself
+        pad = page.locator(".w-guesses").first  # (the second: which token the bell takes)
+        expect(pad.locator(".guess-row")).to_have_count(2)  # one pad per other player, none for oneself
         expect(page.locator("#title")).to_have_text("Pictomania")  # headed by the game: there is no hand
-        assert f"Player {seat + 1}" not in page.locator(".w-guesses").inner_text()
+        assert f"Player {seat + 1}" not in pad.inner_text()
 
     right = secrets[0]["number"]
     _guess(pages[1], "Player 1", right)  # seat 1 is right about seat 0's drawing, first
@@ -98,3 +99,25 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     row = drawn[drawn.index("guessed:", first_drawer) + 1:][:4]
     assert row == ["Player 2", "+3", "Player 3", "+1"], row
     assert any(text.startswith("black sheep: Player 1") for text in drawn)
+
+
+def test_a_phone_holds_no_token_for_its_bell_without_ringing_and_the_bell_applies_it(served: Any, phone: Any) -> None:
+    """The rulebook's "take a lower token or none", chosen on the phone: it
+    rings nothing (the bell stays on the station); the station's bell takes it."""
+    s: Served = served("pictomania", 3)
+    engine = s.box.engine
+    page = phone()
+    page.goto(s.server.seat_url(1))
+    s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # the host deals the secrets
+    s.wait(lambda: engine.phase.value == "drawing")
+    row = page.locator(".guess-row", has=page.locator(".who", has_text="0: none"))
+    expect(row.locator("button.choice.chosen")).to_have_text("max")
+    row.locator("button.choice", has_text="0").click()
+    s.wait(lambda: engine.round.choice[1] == 0)
+    expect(row.locator("button.choice.chosen")).to_have_text("0")
+    assert engine.public_view()["status"][1] == "drawing" and engine.round.done_us[1] is None  # nothing rang
+    page.screenshot(path=str(SCREENS / "phone-pictomania-token.png"), full_page=True)
+    s.box.press(Press(1, "bell", box_now_us()))  # the station's bell
+    s.wait(lambda: engine.round.done_us[1] is not None and not engine.round.pending)
+    assert engine.round.bonus[1] in (None, 0) and engine.round.bonus_left == [3, 2, 1]  # it took none
+    expect(page.locator(".w-note.tone-good")).to_contain_text("Done: waiting for the others")
