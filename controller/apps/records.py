@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from controller import live
 from controller import scenario as scenario_mod
 from controller.apps.common import UsageError, options_from, print_json, spec_named
 from controller.apps.journal import (
@@ -53,7 +54,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             title=_(spec.title), seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
-        print(_("scores: {scores}").format(scores=summary.get("scores")))
+        print(live.scores_line(session.box, summary))
         if args.journal:
             print(_("journal: {path} ({durability})").format(path=args.journal, durability=DURABILITY_SIMULATE))
     return 0
@@ -90,9 +91,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print_json({**box.summary(), **damage_json(journal)}, box.station_names)
     else:
         presses = len(box.press_log)
-        print(_("{title}: {presses} replayed; scores {scores}").format(
+        print(_("{title}: {presses} replayed; {scores}").format(
             title=_(box.spec.title), presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
-            scores=box.engine.public_view().get("scores")))
+            scores=live.scores_line(box, box.summary())))
         if args.disputes:
             print_disputes(box)
     return 0
@@ -165,5 +166,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.json:
         print_json(box.summary(), box.station_names)
     else:
-        print(_("finished: scores {scores}").format(scores=box.summary().get("scores")))
+        print(_("finished: {scores}").format(scores=live.scores_line(box, box.summary())))
     return 0

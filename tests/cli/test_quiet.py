@@ -44,3 +44,11 @@ def test_play_prints_the_summary_as_json_when_asked(tmp_path: Path) -> None:
 
     done = play(tmp_path, "--json")
     assert json.loads(done.stdout)["game"] == "reaction"
+
+
+def test_simulate_names_whose_score_is_whose(capsys) -> None:
+    from controller.cli import main
+
+    assert main(["simulate", "quiz", "--players", "3"]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1].startswith("scores: Player ") and "[" not in said[-1], said
