@@ -73,10 +73,17 @@ def views(sock: socket.socket) -> Iterator[dict[str, Any]]:
 
 
 def until(sock: socket.socket, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first message that passes ``test``; fails if none came within
+    DEADLINE_S in all (a hang guard: views keep coming while the game runs, so
+    a per-read timeout alone never fired and a missing winner hung the run)."""
+    give_up = time.monotonic() + DEADLINE_S
     sock.settimeout(DEADLINE_S)
+    seen = []
     for message in views(sock):
         if test(message):
             return message
+        seen.append(message.get("type"))
+        assert time.monotonic() < give_up, f"no such message in {DEADLINE_S} s; saw {seen[-5:]}"
     raise AssertionError("the deciding process went away first")
 
 
@@ -84,9 +91,16 @@ def has_winner(message: dict[str, Any]) -> bool:
     return message["type"] == channel.VIEW and message["public"].get("winner") == 1
 
 
+#: how far ahead of its delivery a test's press is stamped: it reaches the deciding process before its
+#: moment however long a loaded machine holds the message (stamped "now", it came after the box had
+#: judged past it and was late evidence, never a winner: a run under a CPU hog waited for one in vain)
+PRESS_AHEAD_US = 500_000
+
+
 def press(sock: socket.socket, station: int) -> None:
-    """A keyboard station's press, stamped now, as the screen sends it."""
-    channel.send(sock, {"type": channel.EDGE, "edge": Edge(station, "bell", 0, box_now_us()), "precision_us": 1})
+    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US)."""
+    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US)
+    channel.send(sock, {"type": channel.EDGE, "edge": edge, "precision_us": 1})
 
 
 def journal_has(path: Path, kind: str) -> None:
