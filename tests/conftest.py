@@ -200,3 +200,19 @@ def mock_pins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     if Device.pin_factory is not None:
         Device.pin_factory.close()
     Device.pin_factory = old
+
+
+@pytest.fixture
+def drawing_in_a_language() -> Iterator[None]:
+    """For tests that draw screens in several languages and read ``theme.DRAWN``:
+    pygame's fonts up, and afterwards the draw record off and English back."""
+    import pygame
+
+    from games.i18n import set_language
+    from games.toolkit import theme
+
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    theme.DRAWN = None
+    set_language("en")

@@ -6,7 +6,7 @@ ellipsis it added), not pixel goldens."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pygame
 import pytest
@@ -23,13 +23,8 @@ SIZES = [(1920, 1080), (1280, 720)]
 LANGUAGES = ["en", "cs", "pl"]
 
 
-@pytest.fixture(autouse=True)
-def _screen() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    theme.DRAWN = None
-    set_language("en")
+#: fonts up, and after each test the draw record off and English back (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
 
 
 def cut(draw: Callable[[pygame.Surface], None], size: tuple[int, int], stations: int = 0) -> tuple[list[str], list[str]]:

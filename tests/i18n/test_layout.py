@@ -11,7 +11,7 @@ ellipsis where the English one fits.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -41,13 +41,8 @@ def _screenshots() -> ModuleType:
 SHOTS: list[tuple[str, Callable[[pygame.Surface], None]]] = _screenshots().shots() + named_draws()
 
 
-@pytest.fixture(autouse=True)
-def _screen() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    theme.DRAWN = None
-    set_language("en")
+#: fonts up, and after each test the draw record off and English back (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
 
 
 def drawn(draw: Callable[[pygame.Surface], None], size: tuple[int, int], language: str) -> Drawn:

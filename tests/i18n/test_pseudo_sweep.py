@@ -11,7 +11,6 @@ picture script writes), key names, and a game variant's name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -36,13 +35,8 @@ FILLER = "ąęśćźżńłó "
 PARTS = re.compile(r": | · |, |\n")
 
 
-@pytest.fixture(autouse=True)
-def _screen() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    theme.DRAWN = None
-    set_language("en")
+#: fonts up, and after each test the draw record off and English back (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
 
 
 def content() -> str:
