@@ -41,6 +41,9 @@ _LENGTH = struct.Struct(">I")
 READY = "ready"  #: the deciding process runs: its pid and the priority it got
 VIEW = "view"  #: a published view (``version``, the game's public view, the strip, ...) and the events since the last
 ENDED = "ended"  #: the game is closed (journal end written, lights off): ``reason``
+#: a view's key for the companion pages' snapshot (board, host, every seat's hand): only for the
+#: screen that serves the phones (``--web``), built after the lamp when something was decided
+COMPANION = "companion"
 # viewer -> deciding process
 EDGE, PRESS, NOTICE, ACTION = "edge", "press", "notice", "action"  #: stamped inputs (keyboard, phones)
 HOST = "host"  #: a host key by name (``name``), stamped ``t_us``
@@ -138,6 +141,8 @@ class Outbox:
         with self._wake:
             if self._view is not None:
                 self.dropped_views += 1
+                if COMPANION in self._view and COMPANION not in view:  # the pages' newest snapshot is kept
+                    view = {**view, COMPANION: self._view[COMPANION]}
             self._view = view
             self._events.extend(events)
             while len(self._events) > EVENTS_KEPT:

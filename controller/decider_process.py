@@ -37,6 +37,7 @@ from controller.press import Edge, InputNotice, Press
 from controller.runtime import Box
 from controller.sources.base import Source
 from controller.timeline import box_now_us
+from controller.web.views import Publisher, snapshot_message
 from games import registry
 from games.base import Action, BuzzerBoxError, GameEvent
 
@@ -56,6 +57,8 @@ class Viewer:
     outbox: Outbox
     name: str
     process: subprocess.Popen[bytes] | None = None  # a screen this process started
+    #: it serves the phones (``--web``): its views carry the pages' snapshot, private hands and all
+    companion: bool = False
     gone: threading.Event = field(default_factory=threading.Event)
 
 
@@ -63,7 +66,8 @@ class DecidingGame:
     """A live box decided here and watched by viewers."""
 
     def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
-                 until_us: int | None, results_s: float, screen_args: Sequence[str]) -> None:
+                 until_us: int | None, results_s: float, screen_args: Sequence[str],
+                 companion: Publisher | None = None) -> None:
         self.box = box
         self.source = source
         self.lights = lights
@@ -77,6 +81,8 @@ class DecidingGame:
         self.awaiting_show = False
         self._last_view: tuple[Any, Any] | None = None
         self._last_view_us = 0
+        #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
+        self.companion = companion
         self.decider = Decider(box, self.game_now, self.light, after=self.publish)
 
     def game_now(self) -> int:
@@ -110,14 +116,27 @@ class DecidingGame:
             self._last_view, self._last_view_us = (public, strip), t_us
             self.version += 1
             view = self.view(t_us)
+            pages = self.pages(events) if events else None
         if any(e.kind == "show" for e in events):
             self.awaiting_show = True
             if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
                 self.answer_show(t_us)
         for viewer in self.live_viewers():
-            viewer.outbox.publish(view, events)
+            viewer.outbox.publish({**view, channel.COMPANION: pages} if pages and viewer.companion else view, events)
         if events:
             self.wake.set()  # the main thread checks for the end
+
+    def pages(self, events: list[GameEvent]) -> dict[str, Any] | None:
+        """The phones' newest snapshot as plain data (hold ``box.lock``), or
+        None without ``--web``. A view the pages cannot show is logged, never
+        allowed to stop the game (the phones keep their last one)."""
+        if self.companion is None:
+            return None
+        try:
+            return snapshot_message(self.companion.publish(events))
+        except Exception:  # noqa: BLE001 (the game goes on)
+            log.exception("companion: could not build the pages' views; the phones keep the last ones")
+            return None
 
     def answer_show(self, t_us: int) -> None:
         self.awaiting_show = False
@@ -127,13 +146,17 @@ class DecidingGame:
         return [v for v in self.viewers if not v.gone.is_set() and not v.outbox.closed]
 
     # -- inputs in ----------------------------------------------------------------------
-    def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None) -> Viewer:
-        """A viewer from now on: it gets the current view at once, and its inputs are read."""
-        viewer = Viewer(sock, Outbox(sock, name), name, process)
+    def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None,
+               companion: bool = False) -> Viewer:
+        """A viewer from now on: it gets the current view at once (and, if it
+        serves the phones, their snapshot), and its inputs are read."""
+        viewer = Viewer(sock, Outbox(sock, name), name, process, companion=companion and self.companion is not None)
         self.viewers.append(viewer)
         with self.box.lock:
             self.version += 1
             view = self.view(self.game_now())
+            if viewer.companion:
+                view[channel.COMPANION] = self.pages([])
         viewer.outbox.publish(view, [])
         threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
         return viewer
@@ -280,6 +303,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--feed", default=None, help="a FIFO of synthetic edges (controller/feed.py)")
     p.add_argument("--register", default=None, help="GAME=PACKAGE: where the game is imported from")
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
+    p.add_argument("--web", action="store_true",
+                   help="the screen serves the phones' pages: build their snapshots and send them to it")
     return p.parse_args(argv)
 
 
@@ -337,9 +362,13 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     box.measure_report_delay(box_now_us)
     box.bound_logs()
     until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
+    companion = None
+    if args.web:  # the pages' snapshots are JSON text built here: no aiohttp, no pygame
+        with box.lock:
+            companion = Publisher(box)
     game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
-                        screen_args=json.loads(args.screen))
-    game.attach(sock, "screen")
+                        screen_args=json.loads(args.screen), companion=companion)
+    game.attach(sock, "screen", companion=True)
     return game
 
 

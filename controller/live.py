@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller import channel, signals
 from controller import journal as journal_mod
-from controller import signals
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
@@ -590,6 +590,31 @@ def start_companion(game: LiveGame, port: int | None, profile: Profile | None = 
     game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port,
                            on_rename=lambda seat, name: keep_name(profile, seat, name))
     answer_box_keys(game.presenter, game.companion)
+
+
+class RelayedPhones:
+    """``--web [PORT]`` in the split design (docs/processes.md): the phones'
+    server runs in this, the screen's, process and serves the snapshots the
+    deciding process sends (started with the first); what phones and the
+    host page send goes back to it as stamped inputs (``viewer.ViewBox``)."""
+
+    def __init__(self, presenter: Presenter, port: int, profile: Profile | None = None) -> None:
+        from controller.web.attach import RelayedCompanion  # aiohttp only when --web asks for it
+
+        self.presenter = presenter
+        self.relay = RelayedCompanion(port, on_rename=lambda seat, name: keep_name(profile, seat, name))
+
+    def __call__(self, box: Any, message: dict[str, Any]) -> None:
+        """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
+        started = self.relay.server is None
+        server = self.relay.update(box, [self.presenter.scene, self.presenter.results], message[channel.COMPANION],
+                                   message["public"], message["strip"],
+                                   end_game=lambda: box.send({"type": channel.STOP, "reason": "menu"}))
+        if started:
+            answer_box_keys(self.presenter, server)
+
+    def stop(self) -> None:
+        self.relay.stop()
 
 
 def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:

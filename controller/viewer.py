@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,8 @@ class ViewBox:
         self._strip: list[dict[str, Any]] = []
         self._journal_notice: str | None = None
         self._send_lock = threading.Lock()
+        #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
+        self.on_events: list[Callable[[list[GameEvent]], None]] = []
 
     def update(self, view: dict[str, Any]) -> None:
         with self.lock:
@@ -147,9 +149,15 @@ def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> th
     return thread
 
 
-def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int) -> Watched:
+#: what the screen's process does with a view carrying the phones' snapshot (``--web``)
+Companion = Callable[[ViewBox, dict[str, Any]], None]
+
+
+def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+          companion: Companion | None = None) -> Watched:
     """Draw each newest view until the deciding process says the game ended
-    (or dies); keys go to it as stamped inputs, host keys by name."""
+    (or dies); keys go to it as stamped inputs, host keys by name. The
+    newest phones' snapshot of each batch of views goes to ``companion``."""
     inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
     thread = reader(box.sock, inbox)
     out = Watched(None)
@@ -175,6 +183,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
                 elif name is not None:
                     box.send({"type": channel.HOST, "name": name, "t_us": game_now()})
+            pages: dict[str, Any] | None = None  # the newest view with the phones' snapshot
             while True:
                 try:
                     message = inbox.get_nowait()
@@ -187,6 +196,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     return out
                 if message["type"] == channel.VIEW:
                     box.update(message)
+                    if message.get(channel.COMPANION) is not None:
+                        pages = message
                     out.views += 1
                     out.first_version = out.first_version or box.version
                     if out.views == 1:
@@ -202,6 +213,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     decided = message.get("decided")
                     if decided and decided[0] != last_decided:
                         last_decided = unshown = int(decided[0])
+            if pages is not None and companion is not None:
+                companion(box, pages)
             t_draw = box_now_us()
             presenter.draw(box, game_now())  # type: ignore[arg-type]
             presenter.screen.flip()
@@ -235,6 +248,8 @@ class SplitGame:
     screen_args: list[str]
     viewer_socket: str | None = None
     feed: str | None = None
+    #: this process serves the phones' pages: the deciding process sends it their snapshots
+    web: bool = False
     #: set once the deciding process has the game: from then on it closes it
     start: live.Start = field(default_factory=live.Start)
 
@@ -255,13 +270,16 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--viewer-socket", game.viewer_socket]
     if game.feed:
         command += ["--feed", game.feed]
+    if game.web:
+        command += ["--web"]
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
     return process, mine
 
 
-def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int) -> dict[str, Any]:
+def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+              companion: Companion | None = None) -> dict[str, Any]:
     """Play through a deciding process of its own; returns its ``ended``
     message. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
@@ -269,6 +287,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
     was handed over is a stop: the deciding process closes the game (every
     press it took journaled before its ``end``), and is waited for."""
     resume = False
+    box: ViewBox | None = None  # one for the whole game: the phones' server keeps it across restarts
     while True:
         process: subprocess.Popen[bytes] | None = None
         sock: socket.socket | None = None
@@ -277,8 +296,10 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 process, sock = start_decider(game, resume)
                 game.start.handed_over = True
             signals.check()  # one that came while it started: stop it as soon as it listens
-            box = ViewBox(game.spec, game.settings, sock)
-            watched = watch(box, presenter, keyboard, fps)
+            if box is None:
+                box = ViewBox(game.spec, game.settings, sock)
+            box.sock = sock
+            watched = watch(box, presenter, keyboard, fps, companion)
         except KeyboardInterrupt:
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start

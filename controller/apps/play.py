@@ -74,7 +74,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 box = live.new_box(spec, settings, prof, path, station_names=names)
                 created = path
             # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
-            feed = args.feed if args.one_process or args.web is not None else None
+            feed = args.feed if args.one_process else None
             source = live.open_inputs(prof, relay, feed) if prof is not None else None
             screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
@@ -84,7 +84,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
         if created is not None:
             live.restart_clock(box)  # the game's time starts now, after the roll call
-        if not args.one_process and args.web is None:
+        if not args.one_process:
             return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
         with signals.held(raise_after=False):  # a signal from here on is acted on as the game runs: it closes it
             game = one_process_game(args, box, prof, relay, source, screen, headless, colors)
@@ -131,14 +131,17 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None),
-                         args.viewer_socket, args.feed, start=start)
+                         args.viewer_socket, args.feed, start=start, web=args.web is not None)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         announce(box, prof, source, presenter, path, headless, players, names)
+    phones = None if args.web is None else live.RelayedPhones(presenter, args.web, prof)
     try:
-        ended = run_split(game, presenter, keyboard, fps)
+        ended = run_split(game, presenter, keyboard, fps, phones)
     finally:
         with signals.held(raise_after=False):
+            if phones is not None:
+                phones.stop()  # the pages hear the game ended
             presenter.close()
             screen.close()
     if args.timings:
@@ -157,7 +160,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
 
 def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
                      source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
-    """The older design (``--one-process``, and games with phones): the deciding thread beside the frames."""
+    """The older design (``--one-process``): the deciding thread beside the frames."""
     relay.target = box
     if source is not None and prof is not None:
         live.connect(box, source, prof)

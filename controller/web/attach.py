@@ -14,7 +14,8 @@ from typing import Any
 
 from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
-from controller.web.server import CompanionServer
+from controller.web.server import CompanionServer, end_by_escape
+from controller.web.views import Publisher, RelayedPublisher, snapshot_from
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -39,10 +40,11 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
 def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
           address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
           on_option: Callable[[str, Any], bool] | None = None,
-          next_game: Callable[[], Mapping[str, Any]] | None = None) -> CompanionServer:
+          next_game: Callable[[], Mapping[str, Any]] | None = None,
+          publisher: Publisher | None = None, end_game: Callable[[], None] = end_by_escape) -> CompanionServer:
     """Start the server for ``box`` and show where to find it on ``scenes``."""
     server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
-                             on_option=on_option, next_game=next_game)
+                             on_option=on_option, next_game=next_game, publisher=publisher, end_game=end_game)
     server.start()
     show_on(server, scenes)
     print(_("companion pages: {url} (host page {host}, PIN {pin})").format(
@@ -83,6 +85,39 @@ class MenuCompanion:
         """The game closed, the menu is back: the pages say so."""
         if self.server is not None:
             self.server.detach()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+
+class RelayedCompanion:
+    """The phones' server in the screen's process (the split design,
+    docs/processes.md): the deciding process sends each snapshot it built
+    after the lamp was lit (a view's ``companion``); the server checks what
+    phones and host pages send (seat codes, the PIN, the moves offered) and
+    hands it to ``box`` (a ``viewer.ViewBox``), which sends it on to the
+    deciding process as stamped inputs. The seats' codes and the PIN never
+    leave this process."""
+
+    def __init__(self, port: int, *, on_rename: Callable[[int, str], None] | None = None) -> None:
+        self.port = port
+        self.on_rename = on_rename
+        self.server: CompanionServer | None = None
+        self.publisher: RelayedPublisher | None = None
+
+    def update(self, box: Any, scenes: Sequence[Scene], snapshot: dict[str, Any], view: Mapping[str, Any],
+               strip: Sequence[Mapping[str, Any]], end_game: Callable[[], None]) -> CompanionServer:
+        """The newest snapshot to the pages (the first one starts the server)."""
+        snap = snapshot_from(snapshot)
+        if self.server is None or self.publisher is None:
+            self.publisher = RelayedPublisher(box, snap)
+            self.publisher.update(snap, view, strip)
+            self.server = serve(box, scenes, self.port, on_rename=self.on_rename, publisher=self.publisher,
+                                end_game=end_game)
+        self.publisher.update(snap, view, strip)
+        return self.server
 
     def stop(self) -> None:
         if self.server is not None:

@@ -189,7 +189,9 @@ class CompanionServer:
                  end_game: Callable[[], None] = end_by_escape,
                  on_option: Callable[[str, Any], bool] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, publisher: Publisher | None = None) -> None:
+        """``publisher``: where the snapshots come from (default: built here from
+        ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process)."""
         self.box = box
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
@@ -200,7 +202,7 @@ class CompanionServer:
         self.bind = bind
         self.clock = clock
         self.seats = seats or Seats(box.settings.players)
-        self.publisher = Publisher(box, next_game)
+        self.publisher = publisher or Publisher(box, next_game)
         self.address = address
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None

@@ -4,6 +4,11 @@ After each step that changed something, the loop thread turns the engine's
 views into JSON text (the encoding is the copy: nothing the server holds is
 shared with the engine) and swaps in a new ``Snapshot`` under a lock. The
 server thread only ever reads snapshots.
+
+In the split design (docs/processes.md) the deciding process builds them
+after the lamp is lit (nothing here imports aiohttp or pygame) and sends
+them over the channel to the screen's process, whose server reads them from
+a ``RelayedPublisher``.
 """
 
 from __future__ import annotations
@@ -13,14 +18,17 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
 from games.i18n import N_, _, format_number, refusal_text
-from games.toolkit.scene import Scene, Strip, View, status_label
+from games.toolkit.strip_words import Strip, View, status_label
+
+if TYPE_CHECKING:  # a scene is drawn with pygame: the deciding process never imports one
+    from games.toolkit.scene import Scene
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -368,6 +376,68 @@ class Publisher:
             actions.add("end")
         return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
                         tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+
+
+def snapshot_message(snap: Snapshot) -> dict[str, Any]:
+    """A snapshot as plain data, for the channel (which carries no classes of ours)."""
+    return asdict(snap)
+
+
+def snapshot_from(message: dict[str, Any]) -> Snapshot:
+    """A snapshot back from the channel: the fields ``snapshot_message`` wrote."""
+    return Snapshot(**{**message, "seats": tuple(message["seats"]), "offered": tuple(message["offered"])})
+
+
+def relabelled(snap: Snapshot, labels: Sequence[str]) -> Snapshot:
+    """``snap`` with each player's label as the HDMI screen's scene words it
+    (the scene lives in the screen's process, the snapshot was built without it)."""
+    pages = []
+    for text in (snap.board, snap.host):
+        page = json.loads(text)
+        for player in page.get("players") or []:
+            seat = player.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(labels):
+                player["label"] = labels[seat]
+        pages.append(json.dumps(page, default=str))
+    return replace(snap, board=pages[0], host=pages[1])
+
+
+class RelayedPublisher(Publisher):
+    """The publisher of the screen's process (split design): the deciding
+    process builds each snapshot; this one hands the newest to the server
+    (``update``), its strip worded as the HDMI screen's scene words it."""
+
+    def __init__(self, box: Any, first: Snapshot) -> None:
+        self.box = box
+        self.live = True
+        self.next_game = None
+        self.next_shown = "null"
+        self._lock = threading.Lock()
+        self.listeners = []
+        self.scene = None
+        self._built = first
+        self._view: tuple[View, Strip] = ({}, [])
+        self._latest = first
+
+    def update(self, snap: Snapshot, view: View, strip: Strip) -> Snapshot:
+        """The deciding process's newest snapshot, and the view and strip it was built with."""
+        self._built, self._view = snap, (view, strip)
+        return self.publish()
+
+    def on_events(self, events: list[GameEvent]) -> None:
+        """Nothing: the snapshots come from the deciding process."""
+
+    def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
+        snap, (view, strip) = self._built, self._view
+        if self.scene is not None and strip:
+            shown = self.strip_as_shown(view, strip)
+            if shown is not strip:
+                snap = relabelled(snap, [status_label(cell, self.box.spec.status_labels) for cell in shown])
+        with self._lock:
+            self._latest = snap
+        for listener in list(self.listeners):
+            listener(snap)
+        return snap
 
 
 def _lead_us(margins: Mapping[Any, Any]) -> int | None:

@@ -16,17 +16,15 @@ from typing import Any
 
 import pygame
 
-from games.i18n import N_, _, format_number
+from games.i18n import _
 from games.toolkit import theme
 from games.toolkit.art import FaceCache
+from games.toolkit.strip_words import COMMON_STATUS_WORDS, Strip, View, status_label  # noqa: F401 (the scenes and games import them from here)
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, panel
 from games.toolkit.title import draw_title_card
 
 #: the footer's most lines (a longer text is cut: the help overlay has room for it)
 FOOTER_MAX_LINES = 2
-
-View = Mapping[str, Any]
-Strip = Sequence[Mapping[str, Any]]
 
 
 def freeze(value: Any) -> Any:
@@ -189,32 +187,6 @@ class TitleScene(Scene):
 def player_name(station: int) -> str:
     """The name of a station nobody named: "Player 1" for station 0."""
     return _("Player {n}").format(n=station + 1)
-
-
-def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
-    """What a strip cell says under the name: the scene's own ``label``, the
-    input layer's faults, else the game's word for the status (``labels``)."""
-    status = str(cell.get("status", "idle"))
-    if cell.get("label") is not None and status not in ("stuck", "disconnected"):
-        return str(cell["label"])
-    if status == "locked":
-        left = cell.get("lockout_us")
-        return _("LOCKED {seconds} s").format(seconds=format_number(left / 1_000_000, 1)) if left else _("LOCKED")
-    if status == "stuck":
-        return _("STUCK {inputs}").format(inputs=",".join(cell.get("stuck", ()))) if cell.get("stuck") else _("STUCK")
-    if status == "disconnected":
-        return _("OFFLINE")
-    if labels and status in labels:
-        return _(labels[status])
-    if status == "idle":
-        return _("pressed") if cell.get("pressed") else ""
-    return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else status.upper()
-
-
-#: what the strip says for the common statuses (a game names its own in ``GameSpec.status_labels``)
-COMMON_STATUS_WORDS: dict[str, str] = {
-    "first": N_("FIRST"), "queued": N_("QUEUED"), "out": N_("OUT"), "turn": N_("TURN"), "won": N_("WON"),
-}
 
 
 def draw_strip(
