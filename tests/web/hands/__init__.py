@@ -17,7 +17,7 @@ SPEC = GameSpec(
     new_engine=HandsEngine,
     buttons=ButtonMap({(ANY, ANY): None}),  # played on phones only
     new_bots=lambda settings: [],
-    scene="tests.web.hands.engine:HandsScene",
+    scene="tests.web.hands.scene:HandsScene",
     logged_events={"played": "{player} played a card"},
     options={"hand": Option(3, int, low=1, high=100, label="Cards in a hand"),
              "refill": Option(False, bool, label="Deal again when a hand is empty")},

@@ -1,15 +1,11 @@
-"""Hands' rules (and its one-line scene)."""
+"""Hands' rules (its scene is drawn in scene.py: the deciding process imports no pygame)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-import pygame
-
 from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, RuleError
-from games.toolkit import theme
-from games.toolkit.scene import Scene, View, draw_text
 
 HAND = 3
 
@@ -78,13 +74,3 @@ class HandsEngine:
 
     def legal_actions(self, player: int | None) -> list[str]:
         return [] if player is None else (["play"] if self.legal_moves(player) else [])
-
-
-class HandsScene(Scene):
-    shown = ""
-
-    def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: theme.Layout, view: View,
-                  strip: Any, now_us: int) -> None:
-        played = " ".join(str(c) for c in view.get("played", ())[-8:]) or "-"  # the last few: a line fits
-        self.shown = f"played: {played}"  # what the HDMI screen says now (the tests read it)
-        draw_text(surface, self.shown, lay.size(2), theme.FG, area)

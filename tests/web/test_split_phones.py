@@ -1,0 +1,126 @@
+"""``play --web`` in the split design (docs/processes.md): the box decides in
+a process without pygame or aiohttp; the phones' server runs in the screen's
+process, serves the snapshots the deciding process publishes after the lamp,
+and sends what a phone does back to it as a stamped input.
+
+The test is a phone (aiohttp) and a second viewer (``--viewer-socket``)
+while ``play`` runs in this process; every wait is for what the processes
+send (a listening port, a view, a reply), never for time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from controller import channel
+from controller.cli import main
+from games import registry
+from tests.processes import connect_when_listening
+
+#: bounds a failure only: each wait ends as soon as what it waits for comes
+DEADLINE_S = 60.0
+
+
+@pytest.fixture(autouse=True)
+def hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    with registry.register("hands", "tests.web.hands"):
+        yield
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def reply(ws: aiohttp.ClientWebSocketResponse, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first message from the box that passes ``test``."""
+    give_up = time.monotonic() + DEADLINE_S
+    while True:
+        message = json.loads((await asyncio.wait_for(ws.receive(), DEADLINE_S)).data)
+        if test(message):
+            return message
+        assert time.monotonic() < give_up, message
+
+
+async def seat_socket(session: aiohttp.ClientSession, port: int) -> aiohttp.ClientWebSocketResponse:
+    """The seat page's socket, as soon as the screen's process serves (it starts with the first snapshot)."""
+    give_up = time.monotonic() + DEADLINE_S
+    while True:
+        try:
+            return await session.ws_connect(f"http://localhost:{port}/ws/seat")
+        except aiohttp.ClientConnectorError:
+            assert time.monotonic() < give_up, "the phones' server never listened"
+            await asyncio.sleep(0.01)  # polling for the listener, not pacing the test
+
+
+async def phone(port: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Take seat 1 on the picker, play the first card of its hand; the seat's
+    view before and after the box took the move."""
+    async with aiohttp.ClientSession() as session:
+        ws = await seat_socket(session, port)
+        await ws.send_json({"type": "take", "seat": 0})
+        token = (await reply(ws, lambda m: m["type"] == "granted"))["token"]
+        await ws.send_json({"type": "hello", "seat": 0, "token": token})
+        before = await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
+        card = before["private"]["hand"][0]
+        await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
+        assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+        after = await reply(ws, lambda m: m["type"] == "seat" and card not in m["private"]["hand"])
+        await ws.close()
+        return before, after
+
+
+def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_path: Path) -> None:
+    port, views_at, journal = free_port(), tmp_path / "views.sock", tmp_path / "hands.jsonl"
+    seen: dict[str, Any] = {}
+
+    def play_and_watch() -> None:
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            sock.settimeout(DEADLINE_S)
+            seen["before"], seen["after"] = asyncio.run(phone(port))
+            card = seen["before"]["private"]["hand"][0]
+            while True:  # the second viewer sees the move decided, in the public view only
+                message = channel.receive(sock)
+                assert message is not None and message["type"] == channel.VIEW
+                assert channel.COMPANION not in message  # the hands go to the phones' server only
+                if card in message["public"]["played"]:
+                    break
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+        finally:
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            try:
+                while (message := channel.receive(sock)) is not None and message["type"] != channel.ENDED:
+                    pass
+                seen["ended"] = message
+            finally:
+                sock.close()
+
+    watcher = threading.Thread(target=play_and_watch)
+    watcher.start()
+    try:
+        assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
+                     "--journal", str(journal), "--web", str(port), "--viewer-socket", str(views_at)]) == 0
+    finally:
+        watcher.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    assert seen["ended"]["loaded"] == {"pygame": False, "aiohttp": False}  # the box decided without them
+    before, after = seen["before"], seen["after"]
+    assert len(after["private"]["hand"]) == len(before["private"]["hand"]) - 1 and not after["moves"]
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    actions = [r for r in records if r.get("type") == "action"]
+    assert [(a["kind"], a["player"], a["args"]) for a in actions] == [("play", 0, {"card": before["private"]["hand"][0]})]
