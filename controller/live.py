@@ -603,15 +603,18 @@ class RelayedPhones:
 
         self.presenter = presenter
         self.relay = RelayedCompanion(port, on_rename=lambda seat, name: keep_name(profile, seat, name))
+        presenter.box_actions["show_pin"] = self.show_pin  # bound from the start: the server comes with the first view
 
     def __call__(self, box: Any, message: dict[str, Any]) -> None:
         """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
-        started = self.relay.server is None
-        server = self.relay.update(box, [self.presenter.scene, self.presenter.results], message[channel.COMPANION],
-                                   message["public"], message["strip"],
-                                   end_game=lambda: box.send({"type": channel.STOP, "reason": "menu"}))
-        if started:
-            answer_box_keys(self.presenter, server)
+        self.relay.update(box, [self.presenter.scene, self.presenter.results], message[channel.COMPANION],
+                          message["public"], message["strip"],
+                          end_game=lambda: box.send({"type": channel.STOP, "reason": "menu"}))
+
+    def show_pin(self) -> None:
+        """The box's k key: the PIN on the big screen for a minute (once the server runs)."""
+        if self.relay.server is not None:
+            self.relay.server.show_pin()
 
     def stop(self) -> None:
         self.relay.stop()

@@ -33,7 +33,7 @@ from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
 from controller.press import Edge, InputNotice, Press
 from controller.sound import Sound
-from controller.sources.keyboard import KeyboardSource
+from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
 from games.i18n import N_, _
@@ -167,6 +167,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     unshown: int | None = None  # a decision no frame has shown yet
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
         presenter.help = keyboard_help(box, keyboard)  # type: ignore[arg-type]
         keyboard.start(box)
 
@@ -177,7 +178,9 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
         while True:
             for event in pygame.event.get():
                 name = key_of(event, presenter, keyboard, box_now_us())
-                if name == QUIT:
+                if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                    presenter.box_actions[name]()
+                elif name == QUIT:
                     box.send({"type": channel.STOP, "reason": "quit"})
                 elif name == "menu" or (name is not None and finished_at_frame):
                     box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})

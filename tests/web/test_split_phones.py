@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import threading
 import time
@@ -124,3 +125,63 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     actions = [r for r in records if r.get("type") == "action"]
     assert [(a["kind"], a["player"], a["args"]) for a in actions] == [("play", 0, {"card": before["private"]["hand"][0]})]
+
+
+async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
+    """Log in with the PIN the start line says, pause the game (the host page's
+    next view says so once the deciding process took it), then end it."""
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(f"http://localhost:{port}/ws/host")
+        await ws.send_json({"type": "hello", "pin": "000000" if pin != "000000" else "111111"})
+        assert (await reply(ws, lambda m: m["type"] in ("welcome", "refused")))["type"] == "refused"
+        await ws.send_json({"type": "hello", "pin": pin})
+        await reply(ws, lambda m: m["type"] == "host" and m["live"] and not m["paused"])
+        await ws.send_json({"type": "host", "action": "pause", "seq": 1})
+        assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+        await reply(ws, lambda m: m["type"] == "host" and m["paused"])
+        assert paused()  # the screen's view (from the deciding process) says it too
+        await ws.send_json({"type": "host", "action": "end", "seq": 2})
+        await reply(ws, lambda m: m["type"] == "ended")
+        await ws.close()
+
+
+def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    port, journal = free_port(), tmp_path / "hands.jsonl"
+    seen: dict[str, Any] = {}
+    screen_paused: list[bool] = []
+
+    def host() -> None:
+        try:
+            give_up, err = time.monotonic() + DEADLINE_S, ""
+            while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
+                assert time.monotonic() < give_up, err
+                err += capsys.readouterr().err  # waiting for the start line, not pacing the test
+                time.sleep(0.01)
+            asyncio.run(host_page(port, found.group(1), lambda: bool(screen_paused)))
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+
+    from controller import viewer
+
+    update = viewer.ViewBox.update
+
+    def watched(self: viewer.ViewBox, view: dict[str, Any]) -> None:
+        update(self, view)
+        if self.host_paused:
+            screen_paused.append(True)
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(viewer.ViewBox, "update", watched)
+            assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
+                         "--journal", str(journal), "--web", str(port)]) == 0
+    finally:
+        thread.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert any(r.get("type") == "notice" and r.get("kind") == "host_paused" for r in records), records
+    assert records[-1]["type"] == "end"
