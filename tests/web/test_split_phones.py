@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,12 +25,14 @@ from typing import Any
 
 import aiohttp
 import pytest
+from playwright.sync_api import expect
 
 from controller import channel
 from controller.cli import main
 from games import registry
 from tests.processes import connect_when_listening
 
+ROOT = Path(__file__).resolve().parents[2]
 #: bounds a failure only: each wait ends as soon as what it waits for comes
 DEADLINE_S = 60.0
 
@@ -185,3 +191,46 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert any(r.get("type") == "notice" and r.get("kind") == "host_paused" for r in records), records
     assert records[-1]["type"] == "end"
+
+
+#: ``play`` in a process of its own, with the test's game registered (as the menu registers a plug-in game)
+LAUNCH = ("import sys\nfrom games import registry\nfrom controller.cli import main\n"
+          "with registry.register('hands', 'tests.web.hands'):\n    sys.exit(main(sys.argv[1:]))")
+
+
+def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path: Path, phone: Any) -> None:
+    """Real pages (Chromium) on the screen's process's server: each phone sees
+    only its own hand; a tap is decided in the deciding process, and both
+    phones follow (the card leaves the hand, the turn passes)."""
+    port, journal = free_port(), tmp_path / "hands.jsonl"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
+                             "--headless", "--journal", str(journal), "--web", str(port)],
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    assert proc.stderr is not None
+    try:
+        for line in proc.stderr:  # waiting for the server's line, not for time
+            if "companion pages:" in line:
+                break
+        else:
+            raise AssertionError("play ended before it served the pages")
+        a, b = phone(), phone()
+        for page, seat in ((a, 0), (b, 1)):
+            page.goto(f"http://localhost:{port}/play")
+            page.locator(f".pick button[data-seat='{seat}']").click()
+            page.wait_for_selector("#private .chip")
+        hand_a = [int(t) for t in a.locator("#private .chip").all_inner_texts()]
+        hand_b = [int(t) for t in b.locator("#private .chip").all_inner_texts()]
+        assert hand_a and hand_b and b.locator("#moves button").count() == 0  # seat 2 waits for its turn
+        for card in hand_b:
+            assert str(card) not in a.inner_text("body")
+        a.locator("#moves button").first.click()
+        expect(a.locator("#private .chip")).to_have_count(len(hand_a) - 1)
+        expect(b.locator("#moves button")).not_to_have_count(0)  # the turn passed to seat 2's phone
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rest = proc.stderr.read()
+        code = proc.wait(DEADLINE_S)
+    assert code == 0, rest
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert [r["player"] for r in records if r.get("type") == "action"] == [0]
