@@ -234,3 +234,36 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
     assert code == 0, rest
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [r["player"] for r in records if r.get("type") == "action"] == [0]
+
+
+class WordingScene:
+    """A scene that words each cell its own way (as the quiz's and reaction's do)."""
+
+    def adjust_strip(self, view: Any, strip: Any) -> Any:
+        return [{**cell, "label": f"cell {i} in {view.get('phase')}"} for i, cell in enumerate(strip)]
+
+
+def test_the_relayed_pages_word_the_strip_as_the_screen_and_the_one_process_pages_do() -> None:
+    """The deciding process builds the snapshot without the scene (it draws
+    with pygame); the screen's process words the strip with it: the pages
+    read exactly what one process's publisher, scene and all, would send."""
+    from controller.runtime import Box
+    from controller.web.views import Publisher, RelayedPublisher, snapshot_from, snapshot_message
+
+    spec = registry.get("hands")
+    box = Box(spec, spec.settings(2, seed=3))
+    with box.lock:
+        built = snapshot_from(snapshot_message(Publisher(box).publish()))  # as it crosses the channel
+        one_process = Publisher(box)
+        one_process.scene = WordingScene()  # type: ignore[assignment]
+        expected = one_process.publish()
+    relayed = RelayedPublisher(box, built)
+    got: list[Any] = []
+    relayed.listeners.append(got.append)
+    relayed.scene = WordingScene()  # type: ignore[assignment]
+    snap = relayed.update(built, box.engine.public_view(), box.strip())
+    labels = [p["label"] for p in json.loads(snap.board)["players"]]
+    assert labels == ["cell 0 in playing", "cell 1 in playing"] and got == [snap]
+    for page in ("board", "host"):
+        assert json.loads(getattr(snap, page))["players"] == json.loads(getattr(expected, page))["players"]
+    assert snap.seats == expected.seats and snap.offered == expected.offered
