@@ -208,12 +208,16 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
                              "--headless", "--journal", str(journal), "--web", str(port)],
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stderr is not None
+    hung = threading.Timer(DEADLINE_S, proc.kill)  # bounds a failure only: a play that never serves
+    hung.start()
     try:
         for line in proc.stderr:  # waiting for the server's line, not for time
             if "companion pages:" in line:
                 break
         else:
             raise AssertionError("play ended before it served the pages")
+        hung.cancel()
+        hung.join()
         a, b = phone(), phone()
         for page, seat in ((a, 0), (b, 1)):
             page.goto(f"http://localhost:{port}/play")
@@ -228,6 +232,8 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
         expect(a.locator("#private .chip")).to_have_count(len(hand_a) - 1)
         expect(b.locator("#moves button")).not_to_have_count(0)  # the turn passed to seat 2's phone
     finally:
+        hung.cancel()
+        hung.join()
         proc.send_signal(signal.SIGTERM)
         rest = proc.stderr.read()
         code = proc.wait(DEADLINE_S)
