@@ -595,26 +595,26 @@ def start_companion(game: LiveGame, port: int | None, profile: Profile | None = 
 class RelayedPhones:
     """``--web [PORT]`` in the split design (docs/processes.md): the phones'
     server runs in this, the screen's, process and serves the snapshots the
-    deciding process sends (started with the first); what phones and the
-    host page send goes back to it as stamped inputs (``viewer.ViewBox``)."""
+    deciding process sends; what phones and the host page send goes back to
+    it as stamped inputs (through ``view``, a ``viewer.ViewBox``). It starts
+    serving before the game is handed over, from ``box`` as the game starts."""
 
-    def __init__(self, presenter: Presenter, port: int, profile: Profile | None = None) -> None:
+    def __init__(self, presenter: Presenter, port: int, box: Box, view: Any, profile: Profile | None = None) -> None:
         from controller.web.attach import RelayedCompanion  # aiohttp only when --web asks for it
+        from controller.web.views import Publisher
 
-        self.presenter = presenter
         self.relay = RelayedCompanion(port, on_rename=lambda seat, name: keep_name(profile, seat, name))
-        presenter.box_actions["show_pin"] = self.show_pin  # bound from the start: the server comes with the first view
+        with box.lock:  # the game as it starts, no move offered until the deciding process runs it
+            publisher = Publisher(box)
+            publisher.live = False
+            first = publisher.publish()
+        server = self.relay.start(view, [presenter.scene, presenter.results], first,
+                                  end_game=lambda: view.send({"type": channel.STOP, "reason": "menu"}))
+        answer_box_keys(presenter, server)
 
-    def __call__(self, box: Any, message: dict[str, Any]) -> None:
+    def __call__(self, view: Any, message: dict[str, Any]) -> None:
         """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
-        self.relay.update(box, [self.presenter.scene, self.presenter.results], message[channel.COMPANION],
-                          message["public"], message["strip"],
-                          end_game=lambda: box.send({"type": channel.STOP, "reason": "menu"}))
-
-    def show_pin(self) -> None:
-        """The box's k key: the PIN on the big screen for a minute (once the server runs)."""
-        if self.relay.server is not None:
-            self.relay.server.show_pin()
+        self.relay.update(message[channel.COMPANION], message["public"], message["strip"])
 
     def stop(self) -> None:
         self.relay.stop()

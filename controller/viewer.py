@@ -66,7 +66,8 @@ class ViewBox:
     the newest published view. Inputs given to it (the keyboard's edges) go
     to the deciding process, stamped where they happened."""
 
-    def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket) -> None:
+    def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket | None = None) -> None:
+        """``sock``: the channel to the deciding process (None until it runs: what is sent meanwhile is dropped)."""
         self.spec = spec
         self.settings = settings
         self.sock = sock
@@ -104,7 +105,8 @@ class ViewBox:
 
     def send(self, message: dict[str, Any]) -> None:
         with self._send_lock, contextlib.suppress(OSError):  # gone: the watch loop says so
-            channel.send(self.sock, message)
+            if self.sock is not None:
+                channel.send(self.sock, message)
 
     # an input sink, as the keyboard source expects
     def edge(self, edge: Edge, precision_us: int) -> None:
@@ -158,6 +160,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     """Draw each newest view until the deciding process says the game ended
     (or dies); keys go to it as stamped inputs, host keys by name. The
     newest phones' snapshot of each batch of views goes to ``companion``."""
+    assert box.sock is not None, "watch a ViewBox connected to its deciding process"
     inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
     thread = reader(box.sock, inbox)
     out = Watched(None)
@@ -282,15 +285,14 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
 
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-              companion: Companion | None = None) -> dict[str, Any]:
+              companion: Companion | None = None, box: ViewBox | None = None) -> dict[str, Any]:
     """Play through a deciding process of its own; returns its ``ended``
     message. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
     A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
     was handed over is a stop: the deciding process closes the game (every
     press it took journaled before its ``end``), and is waited for."""
-    resume = False
-    box: ViewBox | None = None  # one for the whole game: the phones' server keeps it across restarts
+    resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
     while True:
         process: subprocess.Popen[bytes] | None = None
         sock: socket.socket | None = None
@@ -308,6 +310,11 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 raise  # not handed over yet: the caller abandons the start
             with signals.held(raise_after=False):
                 return stop_decider(process, sock)
+        except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
+            if process is not None and sock is not None:
+                with signals.held(raise_after=False):
+                    stop_decider(process, sock)
+            raise
         finally:
             if sock is not None:
                 sock.close()

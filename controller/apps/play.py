@@ -118,7 +118,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.viewer import SplitGame, run_split, screen_args
+    from controller.viewer import SplitGame, ViewBox, run_split, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
@@ -134,10 +134,15 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          args.viewer_socket, args.feed, start=start, web=args.web is not None)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
+        view = ViewBox(box.spec, box.settings)
+        try:  # the phones' server first: a port that is taken is said before the game is handed over
+            phones = None if args.web is None else live.RelayedPhones(presenter, args.web, box, view, prof)
+        except BaseException:
+            presenter.close()
+            raise
         announce(box, prof, source, presenter, path, headless, players, names)
-    phones = None if args.web is None else live.RelayedPhones(presenter, args.web, prof)
     try:
-        ended = run_split(game, presenter, keyboard, fps, phones)
+        ended = run_split(game, presenter, keyboard, fps, phones, view)
     finally:
         with signals.held(raise_after=False):
             if phones is not None:

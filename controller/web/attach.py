@@ -15,7 +15,7 @@ from typing import Any
 from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer, end_by_escape
-from controller.web.views import Publisher, RelayedPublisher, snapshot_from
+from controller.web.views import Publisher, RelayedPublisher, Snapshot, snapshot_from
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -107,17 +107,20 @@ class RelayedCompanion:
         self.server: CompanionServer | None = None
         self.publisher: RelayedPublisher | None = None
 
-    def update(self, box: Any, scenes: Sequence[Scene], snapshot: dict[str, Any], view: Mapping[str, Any],
-               strip: Sequence[Mapping[str, Any]], end_game: Callable[[], None]) -> CompanionServer:
-        """The newest snapshot to the pages (the first one starts the server)."""
-        snap = snapshot_from(snapshot)
-        if self.server is None or self.publisher is None:
-            self.publisher = RelayedPublisher(box, snap)
-            self.publisher.update(snap, view, strip)
-            self.server = serve(box, scenes, self.port, on_rename=self.on_rename, publisher=self.publisher,
-                                end_game=end_game)
-        self.publisher.update(snap, view, strip)
+    def start(self, box: Any, scenes: Sequence[Scene], first: Snapshot,
+              end_game: Callable[[], None]) -> CompanionServer:
+        """Serve now, before the game is handed over (a port that is taken is
+        said before anything began): ``first`` is the game as it starts,
+        no move taken until the deciding process's first snapshot comes."""
+        self.publisher = RelayedPublisher(box, first)
+        self.server = serve(box, scenes, self.port, on_rename=self.on_rename, publisher=self.publisher,
+                            end_game=end_game)
         return self.server
+
+    def update(self, snapshot: dict[str, Any], view: Mapping[str, Any], strip: Sequence[Mapping[str, Any]]) -> None:
+        """The deciding process's newest snapshot to the pages."""
+        if self.publisher is not None:
+            self.publisher.update(snapshot_from(snapshot), view, strip)
 
     def stop(self) -> None:
         if self.server is not None:

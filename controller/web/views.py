@@ -349,7 +349,7 @@ class Publisher:
         uses_seats = has_seats(engine)
         barred = station_kinds(spec)
         for seat in range(box.settings.players):
-            moves = moves_of(engine, seat, barred) if uses_seats else None
+            moves = moves_of(engine, seat, barred) if uses_seats and self.live else None  # none between games
             private = engine.private_view(seat) if uses_seats else {}
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
@@ -409,7 +409,8 @@ class RelayedPublisher(Publisher):
 
     def __init__(self, box: Any, first: Snapshot) -> None:
         self.box = box
-        self.live = True
+        #: False until the deciding process's first snapshot: nothing is taken before it runs
+        self.live = False
         self.next_game = None
         self.next_shown = "null"
         self._lock = threading.Lock()
@@ -421,7 +422,7 @@ class RelayedPublisher(Publisher):
 
     def update(self, snap: Snapshot, view: View, strip: Strip) -> Snapshot:
         """The deciding process's newest snapshot, and the view and strip it was built with."""
-        self._built, self._view = snap, (view, strip)
+        self._built, self._view, self.live = snap, (view, strip), True
         return self.publish()
 
     def on_events(self, events: list[GameEvent]) -> None:

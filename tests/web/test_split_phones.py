@@ -273,3 +273,20 @@ def test_the_relayed_pages_word_the_strip_as_the_screen_and_the_one_process_page
     for page in ("board", "host"):
         assert json.loads(getattr(snap, page))["players"] == json.loads(getattr(expected, page))["players"]
     assert snap.seats == expected.seats and snap.offered == expected.offered
+
+
+def test_a_taken_port_is_one_line_before_the_game_is_handed_over(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The phones' server starts before the deciding process: a taken port
+    is the one line that says so (and how to choose another), no game begins,
+    no journal is left behind and nothing keeps running."""
+    journal = tmp_path / "hands.jsonl"
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen(1)
+        with pytest.raises(SystemExit) as failed:
+            main(["play", "hands", "--players", "2", "--headless", "--journal", str(journal),
+                  "--web", str(taken.getsockname()[1])])
+    err = capsys.readouterr().err
+    assert failed.value.code == 1 and "choose another with --web PORT" in err and "Traceback" not in err, err
+    assert "deciding process" not in err and not journal.exists()
