@@ -1,0 +1,45 @@
+"""The deciding process's outbox to a viewer (controller/channel.py): it
+never waits for a slow viewer, the newest view wins, and the phones'
+snapshot a dropped view carried rides on the view that replaces it."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from controller import channel
+from controller.channel import Outbox
+
+#: bounds a failure only
+DEADLINE_S = 30.0
+
+
+class StuckViewer:
+    """A viewer's socket whose first write waits until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.writing = threading.Event()
+        self.go = threading.Event()
+        self.sent: list[dict[str, Any]] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.writing.set()
+        assert self.go.wait(DEADLINE_S)
+        self.sent.append(channel.decode(data[4:]))
+
+
+def view(version: int, **more: Any) -> dict[str, Any]:
+    return {"type": channel.VIEW, "version": version, **more}
+
+
+def test_a_stuck_viewer_gets_the_newest_view_with_the_newest_phones_snapshot() -> None:
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "test")  # type: ignore[arg-type]
+    outbox.publish(view(1, companion={"version": 1}), [])
+    assert viewer.writing.wait(DEADLINE_S)  # view 1 is being written: the viewer holds it
+    outbox.publish(view(2, companion={"version": 2}), [])  # never waits
+    outbox.publish(view(3), [])  # a strip flash: no snapshot of its own
+    viewer.go.set()
+    outbox.close(DEADLINE_S)
+    assert [m["version"] for m in viewer.sent] == [1, 3]
+    assert viewer.sent[1]["companion"] == {"version": 2} and outbox.dropped_views == 1
