@@ -300,6 +300,9 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
     frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
 
     def done(reason: str, t_us: int) -> RunResult:
+        if decider is not None:  # what was decided since the last frame belongs to how the run went
+            with box.lock:
+                all_events.extend(decider.take())
         out = result(reason, t_us)
         out.frame_us = list(frame_us)
         return out

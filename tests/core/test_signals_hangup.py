@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_signals import signalled_at_seeded_moments
+from tests.core.test_signals import signalled_at_every_moment
 
 
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGQUIT], ids=lambda s: signal.Signals(s).name)
-def test_a_hangup_or_quit_at_a_seeded_moment_ends_play_cleanly(tmp_path: Path, sig: int) -> None:
-    signalled_at_seeded_moments(tmp_path, sig)
+def test_a_hangup_or_quit_at_any_moment_ends_play_cleanly(tmp_path: Path, sig: int) -> None:
+    signalled_at_every_moment(tmp_path, sig)

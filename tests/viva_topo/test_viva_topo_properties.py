@@ -40,9 +40,14 @@ def check_invariants(e: VivaTopoEngine) -> None:
     assert sum(left.values()) + sum(len(c) for c in e.cheese) == TOTAL_PIECES
 
 
-def test_a_thousand_bot_games_keep_every_mouse_and_every_cheese() -> None:
+#: seeded bot games, a third at each player count (a thousand took a tenth of the suite's time;
+#: the engine's rules are also walked by the Hypothesis test below)
+BOT_GAMES = 400
+
+
+def test_hundreds_of_bot_games_keep_every_mouse_and_every_cheese() -> None:
     lengths = []
-    for seed in range(1_000):
+    for seed in range(BOT_GAMES):
         players = 2 + seed % 3
         e = play_bot_game(SPEC.settings(players, seed), after_action=check_invariants)
         assert e.finished
