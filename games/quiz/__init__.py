@@ -11,6 +11,7 @@ from typing import Any
 from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
 from games.i18n import LANGUAGES, N_
 from games.quiz.bots import new_bots, new_host
+from games.quiz.allplay import ALL_PLAY
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizEngine
 from games.quiz.packs import Pack, load_pack
@@ -28,6 +29,7 @@ RULE_NAMES: dict[str, str] = {
     "penalty": N_("wrong: minus a point"),
     "second-chance": N_("next in line for half"),
     "teams": N_("teams of two"),
+    "all-play": N_("all play: everyone answers"),
 }
 
 
@@ -88,6 +90,8 @@ class QuizSpec(GameSpec):
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
+                questions = [q for q in questions if all_play_fits(q, None)]
             if isinstance(options.get("rounds"), list):
                 questions = round_questions(questions, options["rounds"], pack)
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
@@ -110,6 +114,8 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
                 raise OptionError(f"round {k}: categories {', '.join(map(str, missing))} not in the pack "
                                   f"{pack.source.name}; its categories: {', '.join(pack.categories()) or 'none'}")
         fits = [q for q in left if wanted is None or q["category"] in wanted]
+        if spec.get("rules") == ALL_PLAY:
+            fits = [q for q in fits if all_play_fits(q, spec.get("choices"))]
         count = spec.get("questions")
         mine = fits[:count] if isinstance(count, int) and count > 0 else fits
         if not mine:
@@ -119,6 +125,13 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
         left = [q for q in left if id(q) not in taken]
         out += [{**q, "round": k} for q in mine]
     return out
+
+
+def all_play_fits(question: dict[str, Any], most: Any) -> bool:
+    """An all-play question is multiple choice, with at most ``most`` choices
+    when the round says (2 for stations with two buttons, a and b)."""
+    count = len(question.get("choices") or ())
+    return count > 0 and (not isinstance(most, int) or count <= most)
 
 
 def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:
