@@ -209,6 +209,7 @@ SPEC = QuizSpec(
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
+    phase_labels={"all_play": N_("everyone answers")},
     status_lights={"sitting": "off"},
     lamp_contest=lamp_contest,
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
