@@ -337,18 +337,17 @@ class QuizScene(Scene):
         choices = list((view.get("ask") or {}).get("choices") or ())
         row_h = min(lay.size(2), (bars.height - lay.pad * max(0, len(spread) - 1)) // max(1, len(spread)))
         most = max(spread, default=0) or 1
-        letter_w = row_h * 2
-        for k, n in enumerate(spread):
+        for k, n in enumerate(spread):  # the choice (45 %), its bar (40 %), how many picked it
             r = pygame.Rect(bars.left, bars.top + k * (row_h + lay.pad), bars.width, row_h)
             ink = theme.GOOD if k == right else theme.blend(theme.BG, theme.FG, 0.35)
             panel(surface, r, theme.PANEL)
             label = choice_letter(k) + (f" {choices[k]}" if k < len(choices) else "")
-            track = pygame.Rect(r.left + letter_w * 3, r.top, r.width - letter_w * 4, r.height)
-            draw_text(surface, label, lay.min_text, theme.FG, pygame.Rect(r.left + lay.pad, r.top, letter_w * 3 - lay.pad, r.height),
-                      align="left", min_size=lay.min_text)
+            label_r = pygame.Rect(r.left + lay.pad, r.top, r.width * 45 // 100 - lay.pad, r.height)
+            track = pygame.Rect(label_r.right + lay.pad, r.top, r.width * 40 // 100, r.height)
+            draw_text(surface, label, lay.min_text, theme.FG, label_r, align="left", min_size=lay.min_text)
             panel(surface, pygame.Rect(track.left, track.top + r.height // 5, max(2, track.width * n // most), r.height * 3 // 5), ink)
             draw_text(surface, format_number(n), lay.min_text, theme.FG,
-                      pygame.Rect(track.right, r.top, letter_w, r.height), min_size=lay.min_text)
+                      pygame.Rect(track.right, r.top, r.right - track.right, r.height), min_size=lay.min_text)
         side = pygame.Rect(bars.right + lay.pad * 2, area.top, area.right - bars.right - lay.pad * 2, area.height)
         answered = {int(row["player"]): row for row in ap.get("answers", ())}
         order = sorted(range(len(ap.get("points", ()))),
