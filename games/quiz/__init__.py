@@ -206,6 +206,7 @@ SPEC = QuizSpec(
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
         "round_start": N_("a new round begins"),
+        "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
