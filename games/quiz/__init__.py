@@ -13,7 +13,7 @@ from games.i18n import LANGUAGES, N_
 from games.quiz.bots import new_bots, new_host
 from games.quiz.allplay import ALL_PLAY
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, QuizEngine
+from games.quiz.engine import PRESETS, new_quiz_engine
 from games.quiz.packs import Pack, load_pack
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
@@ -159,7 +159,7 @@ SPEC = QuizSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=16,
-    new_engine=QuizEngine,
+    new_engine=new_quiz_engine,
     buttons=BUTTONS,
     new_bots=new_bots,
     new_host=new_host,

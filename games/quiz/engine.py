@@ -897,14 +897,6 @@ class QuizEngine:
             "distribution": question.distribution(), "answers": answers})
         return [reveal, *self._end_round(t, fastest, ALL_PLAY)]
 
-    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
-        """A phone's moves: during an open all-play question, each choice until
-        its player has locked in (stations first: a phone's stamp is its arrival)."""
-        question = self.allplay
-        if question is None or self.round.phase != Phase.ALL_PLAY or seat in question.locked:
-            return []
-        return [{"kind": "answer", "args": {"choice": k}} for k in range(question.choices)]
-
     # -- standings ----------------------------------------------------------
     def standings(self) -> list[dict[str, Any]]:
         """One row per team (a station is a team of one), best first: place
@@ -1080,3 +1072,30 @@ class QuizEngine:
             "rules": self.options.rules,
             "finished": self.finished,
         }
+
+
+class QuizWithPhones(QuizEngine):
+    """A quiz with an all-play round: the players' phones may answer it too
+    (``legal_moves`` makes the quiz a game with phone seats; a buzzer-only
+    quiz stays without, so its host page keeps the cue and the screen no join code)."""
+
+    #: the host's page still reads the question and its answer ahead (``private_view(None)``)
+    host_cue_with_seats = True
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        """During an open all-play question, each choice until the seat's player
+        has locked in (the stations come first: a phone is stamped on arrival)."""
+        question = self.allplay
+        if question is None or self.round.phase != Phase.ALL_PLAY or seat in question.locked:
+            return []
+        choices = self._question().get("choices") or ()
+        return [{"kind": "answer", "args": {"choice": k},
+                 "preview": {chr(ord("A") + k): str(choices[k]) if k < len(choices) else ""}}
+                for k in range(question.choices)]
+
+
+def new_quiz_engine(settings: GameSettings) -> QuizEngine:
+    """The quiz's engine: with phone seats when a round (or the quiz) plays all-play."""
+    rounds = settings.options.get("rounds")
+    presets = {settings.options.get("rules")} | {r.get("rules") for r in rounds or () if isinstance(r, dict)}
+    return QuizWithPhones(settings) if ALL_PLAY in presets else QuizEngine(settings)

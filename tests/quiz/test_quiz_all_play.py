@@ -113,7 +113,9 @@ def test_a_phone_answers_with_the_moves_it_is_offered_and_refusals_are_message_i
         engine.handle(Action("answer", 500_000, 0, {"choice": 0}))
     assert refused.value.reason.startswith("no all-play question is open")
     engine.handle(Action("arm", 1_000_000))
-    assert engine.legal_moves(0) == [{"kind": "answer", "args": {"choice": k}} for k in range(4)]
+    offered = engine.legal_moves(0)
+    assert [(m["kind"], m["args"]) for m in offered] == [("answer", {"choice": k}) for k in range(4)]
+    assert offered[1]["preview"] == {"B": "Mars"}  # the phone's button says the choice
     with pytest.raises(RuleError) as refused:
         engine.handle(Action("answer", 1_100_000, 0, {"choice": 7}))
     assert refused.value.reason == "choose one of the question's {count} choices"
@@ -126,6 +128,17 @@ def test_a_phone_answers_with_the_moves_it_is_offered_and_refusals_are_message_i
     events = press(engine, 2, "b", 1_500_000)
     row = next(e for e in events if e.kind == "all_play_reveal").data["answers"][0]
     assert row["player"] == 0 and row["precision_us"] == 50_000 and row["reaction_us"] == 200_000
+
+
+def test_only_a_quiz_with_an_all_play_round_takes_phone_seats() -> None:
+    from controller.web.views import has_seats, host_cue
+
+    buzzers_only = SPEC.new_engine(SPEC.settings(3, 1, pack=PACK))
+    assert not has_seats(buzzers_only)  # no join code on the screen, as before
+    with_all_play = new_quiz()
+    assert has_seats(with_all_play)
+    cue = host_cue(with_all_play, True)  # the host still reads the answer ahead
+    assert cue is not None and cue["question"]["answer"] == "Mars"
 
 
 def test_two_button_stations_get_two_choice_questions() -> None:
