@@ -21,7 +21,7 @@ import io
 import json
 import logging
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +112,7 @@ class QuizNight:
             q.winner = e.player
             self.closed = True
 
-    def _all_play(self, data: dict[str, Any], t_us: int) -> None:
+    def _all_play(self, data: Mapping[str, Any], t_us: int) -> None:
         """An all-play reveal: each answer as a press (its reaction from the
         question's opening) and a judgement with its speed points."""
         q, opened = self.current(), self.armed_us

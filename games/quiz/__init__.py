@@ -10,8 +10,8 @@ from typing import Any
 
 from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
 from games.i18n import LANGUAGES, N_
-from games.quiz.bots import new_bots, new_host
 from games.quiz.allplay import ALL_PLAY
+from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, new_quiz_engine
 from games.quiz.packs import Pack, load_pack

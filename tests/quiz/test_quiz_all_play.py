@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.apps.results import QuizNight, all_play_lines
 from controller.apps.quiz_record import Results
+from controller.apps.results import QuizNight, all_play_lines
 from controller.display.screen import Screen
 from games import registry
 from games.base import Action, GameEvent, RuleError
