@@ -341,7 +341,7 @@ class QuizScene(Scene):
             r = pygame.Rect(bars.left, bars.top + k * (row_h + lay.pad), bars.width, row_h)
             ink = theme.GOOD if k == right else theme.blend(theme.BG, theme.FG, 0.35)
             panel(surface, r, theme.PANEL)
-            label = choice_letter(k) + (f" {choices[k]}" if k < len(choices) else "")
+            label = f"{choice_letter(k)}: {choices[k]}" if k < len(choices) else choice_letter(k)  # as the question lists them
             label_r = pygame.Rect(r.left + lay.pad, r.top, r.width * 45 // 100 - lay.pad, r.height)
             track = pygame.Rect(label_r.right + lay.pad, r.top, r.width * 40 // 100, r.height)
             draw_text(surface, label, lay.min_text, theme.FG, label_r, align="left", min_size=lay.min_text)
@@ -378,7 +378,7 @@ class QuizScene(Scene):
             r = pygame.Rect(area.left + (k // per_col) * (col_w + lay.pad * 2), area.top + (k % per_col) * (row_h + lay.pad),
                             col_w, row_h)
             colour = self.color(view, station)
-            fill = colour if lit else theme.PANEL
+            fill = theme.legible_fill(colour) if lit else theme.PANEL
             panel(surface, r, fill)
             ink = theme.text_on(fill)
             pygame.draw.rect(surface, colour, pygame.Rect(r.left, r.top, max(8, r.height // 4), r.height))

@@ -212,5 +212,5 @@ def test_the_answering_and_reveal_screens_are_drawn(tmp_path: Path, lang: str, s
     reveal = [drawn for _asked, drawn, *_ in theme.DRAWN]
     screen.save(tmp_path / f"allplay-reveal-{lang}-{size[0]}.png")
     assert sum("+" in text for text in reveal) >= 2  # every answer's points
-    assert any(text.startswith("B ") for text in reveal)  # the bars name the choices
+    assert any(text.startswith("B: ") for text in reveal)  # the bars name the choices
     assert not any(" · " in text and text[:1] in "ABCD" for text in answering)  # no pick shown while open
