@@ -209,9 +209,11 @@ SPEC = QuizSpec(
         "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
-    status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
+    # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
+    status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT"), "answered": N_("ANSWERED"),
+                   "right": N_("RIGHT"), "missed": N_("WRONG")},
     phase_labels={"all_play": N_("everyone answers")},
-    status_lights={"sitting": "off"},
+    status_lights={"sitting": "off", "answered": "on", "right": "on", "missed": "off"},
     lamp_contest=lamp_contest,
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
                 "and keeps the others in line. A wrong answer passes the question to the next in line."),

@@ -931,6 +931,11 @@ class QuizEngine:
 
     def _status(self, station: int) -> str:
         r = self.round
+        question = self.allplay
+        if question is not None and station in question.locked:  # all-play: in (lamp lit), then right or not
+            if question.closed_at_us is None:
+                return "answered"
+            return "right" if question.locked[station].choice == question.right else "missed"
         if self.arbiter.locked(station, self.now_us):
             return "locked"
         if self.teams[station] in r.eliminated:

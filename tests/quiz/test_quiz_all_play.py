@@ -214,3 +214,15 @@ def test_the_answering_and_reveal_screens_are_drawn(tmp_path: Path, lang: str, s
     assert sum("+" in text for text in reveal) >= 2  # every answer's points
     assert any(text.startswith("B: ") for text in reveal)  # the bars name the choices
     assert not any(" · " in text and text[:1] in "ABCD" for text in answering)  # no pick shown while open
+
+
+def test_a_station_s_lamp_says_its_answer_is_in_and_then_whether_it_was_right() -> None:
+    engine = new_quiz()
+    engine.handle(Action("arm", 1_000_000))
+    press(engine, 0, "b", 1_500_000)
+    assert engine.public_view()["status"] == ["answered", "idle", "idle"]
+    assert SPEC.status_light("answered") == "on" and SPEC.status_light("idle") == "off"
+    press(engine, 1, "a", 2_000_000)
+    engine.tick(20_000_000)
+    assert engine.public_view()["status"] == ["right", "missed", "idle"]
+    assert [SPEC.status_light(s) for s in ("right", "missed")] == ["on", "off"]
