@@ -14,7 +14,7 @@ from controller.apps.quiz_record import Results
 from controller.apps.results import QuizNight, all_play_lines
 from controller.display.screen import Screen
 from games import registry
-from games.base import Action, GameEvent, RuleError
+from games.base import Action, GameEvent, OptionError, RuleError
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from games.quiz.allplay import speed_points
@@ -154,11 +154,21 @@ def test_two_button_stations_get_two_choice_questions() -> None:
 
 
 def test_an_open_question_cannot_be_asked_to_all() -> None:
-    engine = SPEC.new_engine(SPEC.settings(3, 1, rules="all-play", questions=2))  # no pack: no choices
+    with pytest.raises(OptionError, match="choose a pack that has some"):  # the host's own questions: no choices
+        SPEC.settings(3, 1, rules="all-play", questions=2)
+    open_one = [{"text": "Who wrote Hamlet?", "answer": "Shakespeare"}]
+    engine = SPEC.new_engine(SPEC.settings(3, 1, rules="all-play", pack_questions=open_one))
     with pytest.raises(RuleError) as refused:
         engine.handle(Action("arm", 1_000_000))
     assert "needs choices" in refused.value.reason
     assert engine.public_view()["phase"] == "idle"
+
+
+def test_a_pack_without_multiple_choice_is_refused_for_an_all_play_quiz(tmp_path: Path) -> None:
+    pack = tmp_path / "open.csv"
+    pack.write_text("question,answer\nWho wrote Hamlet?,Shakespeare\n", encoding="utf-8")
+    with pytest.raises(OptionError, match="no multiple-choice question"):
+        SPEC.settings(3, 1, rules="all-play", pack=str(pack))
 
 
 def test_a_buzzer_round_then_an_all_play_round() -> None:
