@@ -236,3 +236,38 @@ def test_a_station_s_lamp_says_its_answer_is_in_and_then_whether_it_was_right() 
     engine.tick(20_000_000)
     assert engine.public_view()["status"] == ["right", "missed", "idle"]
     assert [SPEC.status_light(s) for s in ("right", "missed")] == ["on", "off"]
+
+
+def test_random_presses_answers_and_host_keys_never_break_an_all_play_round() -> None:
+    """Seeded fuzz: any button, any phone answer (bad ones too), any host key at
+    any time; only RuleErrors refuse, and the scores are the reveals' points."""
+    import random
+
+    rng = random.Random(34)
+    scored = 0
+    for _game in range(30):
+        engine = new_quiz(4, [{"rules": "all-play", "answer_time_us": rng.choice([1_000_000, T])}])
+        t, revealed = 0, 0
+        for _step in range(200):
+            t += rng.randint(0, 400_000)
+            pick = rng.random()
+            events = engine.tick(t)  # the box fires what is due before it hands on an action
+            revealed += sum(row["points"] for e in events if e.kind == "all_play_reveal" for row in e.data["answers"])
+            try:
+                if pick < 0.5:
+                    events = press(engine, rng.randrange(4), rng.choice(["bell", "a", "b", "c", "d", "e", "f"]), t)
+                elif pick < 0.7:
+                    args = {"choice": rng.choice([0, 1, 3, 5, -1, "b", None, True])}
+                    events = engine.handle(Action("answer", t, rng.randrange(4), args))
+                elif pick < 0.9:
+                    events = engine.handle(Action(rng.choice(["arm", "next", "reveal", "leaderboard", "undo", "wrong"]), t))
+                else:
+                    events = engine.tick(t)
+            except RuleError:
+                continue
+            revealed += sum(row["points"] for e in events if e.kind == "all_play_reveal" for row in e.data["answers"])
+            if engine.finished:
+                break
+        assert sum(engine.public_view()["team_scores"]) == revealed
+        scored += revealed
+    assert scored > 0  # the fuzz got as far as right answers
