@@ -116,6 +116,12 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
          pack=pack)
     game("quiz-leaderboard.png", "quiz", 8, lambda v: v["board"] and not v["finished"], pack=pack, round_questions=5)
     game("quiz-podium.png", "quiz", 8, lambda v: v["finished"], pack=pack, questions=None)
+    # an all-play round: who has locked in (never what), then the room's answers and everyone's points
+    all_play = {"pack": pack, "rounds": [{"rules": "all-play", "questions": 3}], "answer_time_us": 20_000_000}
+    game("quiz-allplay-answering.png", "quiz", 8,
+         lambda v: bool(v["all_play"]) and v["all_play"]["open"] and v["all_play"]["locked_count"] >= 3, **all_play)
+    game("quiz-allplay-reveal.png", "quiz", 8,
+         lambda v: bool(v["all_play"]) and not v["all_play"]["open"] and v["question"] >= 2, **all_play)
     def long_question(surface: pygame.Surface) -> None:
         """A question at the pack's length limit with six choices, 16 stations:
         every word and every choice shown whole, the buzzers' story below."""

@@ -45,6 +45,10 @@ class QuestionRecord:
     armings: int = 0
     scores: list[int] = field(default_factory=list)  # every station's score after it
     round: int = 1  # the round it was asked in (``round_questions`` questions a round, or the event's own)
+    #: an all-play question: the answers as the reveal gave them (player, choice, right,
+    #: reaction_us from the opening, precision_us, points), fastest first; empty otherwise
+    all_play: list[dict[str, Any]] = field(default_factory=list)
+    distribution: list[int] = field(default_factory=list)  # an all-play question: how many picked each choice
     adjustments: list[tuple[int, int]] = field(default_factory=list)  # the host's corrections: (station, points)
 
 

@@ -21,7 +21,7 @@ import io
 import json
 import logging
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,9 @@ class QuizNight:
             q.round = _whole(data.get("round"), q.round)
         elif e.kind == "next":
             self._move_to(_whole(data.get("question"), self.number + 1))
-        elif e.kind == "armed":
+        elif e.kind == "all_play_reveal":
+            self._all_play(data, e.t_us)
+        elif e.kind in ("armed", "all_play_open"):
             if self.closed and not data.get("rearmed"):
                 self._move_to(self.number + 1)  # armed after a round was over: the engine asks the next question
             self.current().armings += 1
@@ -109,6 +111,23 @@ class QuizNight:
             q.result = str(data.get("result") or "")
             q.winner = e.player
             self.closed = True
+
+    def _all_play(self, data: Mapping[str, Any], t_us: int) -> None:
+        """An all-play reveal: each answer as a press (its reaction from the
+        question's opening) and a judgement with its speed points."""
+        q, opened = self.current(), self.armed_us
+        rows = [row for row in data.get("answers") or () if isinstance(row, dict) and isinstance(row.get("player"), int)]
+        q.all_play = rows
+        q.distribution = [_whole(n, 0) for n in data.get("distribution") or ()]
+        first = None
+        for row in rows:
+            pressed = (opened or 0) + _whole(row.get("reaction_us"), 0)
+            first = pressed if first is None else first
+            q.buzzes.append(Buzz(row["player"], pressed, opened, first, max(1, q.armings)))
+            judgement = Judgement(row["player"], "correct" if row.get("right") else "wrong",
+                                  _whole(row.get("points"), 0), t_us, self.number)
+            q.judgements.append(judgement)
+            self.judged.append(judgement)
 
     def _move_to(self, number: int) -> None:
         if number != self.number:
@@ -216,7 +235,7 @@ def results_of(path: str) -> Results:
 WORDS = {
     "correct": N_("correct"), "wrong": N_("wrong"), "time up": N_("time up"), "early": N_("early"),
     "nobody buzzed": N_("nobody buzzed"), "everyone answered wrong": N_("everyone answered wrong"),
-    "skipped": N_("skipped"),
+    "skipped": N_("skipped"), "all-play": N_("all play"),
 }
 
 
@@ -251,6 +270,10 @@ def to_json(r: Results) -> dict[str, Any]:
             "result": q.result, "winner": None if q.winner is None else r.name(q.winner),
             "scores": q.scores,
         })
+        if q.all_play:  # each player's pick, reaction from the opening and its stamp's precision
+            questions[-1]["all_play"] = {"distribution": q.distribution, "answers": [
+                {**row, "name": r.name(row["player"]), "choice": choice_letter(_whole(row.get("choice"), 0))}
+                for row in q.all_play]}
     out: dict[str, Any] = {
         "game": "quiz", "journal": r.journal, "seed": r.seed,
         "players": [{"station": i, "name": n, "team": r.teams[i] if i < len(r.teams) else i}
@@ -389,20 +412,41 @@ def to_text(r: Results) -> str:
     for q in r.questions:
         about = " ".join(part for part in (q.category and f"[{q.category}]", q.text) if part)
         lines.append(_("Question {n}").format(n=q.number) + (f": {about}" if about else ""))
-        for arming in sorted({b.arming for b in q.buzzes}):
+        for arming in sorted({b.arming for b in q.buzzes} if not q.all_play else ()):  # all-play: its own lines
             order = [r.name(b.station) + (f" +{_ms(b.t_us - b.first_us, decimal_separator())} ms"
                                           if b.t_us > b.first_us else "")
                      for b in q.buzzes if b.arming == arming]
             pressed = _("pressed: {order}") if arming == 1 else _("armed again, pressed: {order}")
             lines.append("  " + pressed.format(order=", ".join(order)))
-        for j in q.judgements:
-            points = "" if j.undone else f" {j.points:+d}"
-            lines.append(f"  {r.name(j.station)}: {_undone(j)}{points}")
+        lines += all_play_lines(r, q) if q.all_play else judgement_lines(r, q)
         lines.append("  " + _("result: {result}; scores {scores}").format(
             result=said(q.result) if q.result else "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
     lines.append(_("final scores: {scores}").format(
         scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
     return "\n".join([*lines, *standings_text(r)])
+
+
+def judgement_lines(r: Results, q: QuestionRecord) -> list[str]:
+    return [f"  {r.name(j.station)}: {_undone(j)}{'' if j.undone else f' {j.points:+d}'}" for j in q.judgements]
+
+
+def choice_letter(k: int) -> str:
+    return chr(ord("A") + k) if 0 <= k < 26 else "?"
+
+
+def all_play_lines(r: Results, q: QuestionRecord) -> list[str]:
+    """An all-play question: how the room answered, then each player's pick,
+    time from the opening (with its stamp's precision) and points."""
+    point = decimal_separator()
+    spread = ", ".join(f"{choice_letter(k)} {n}" for k, n in enumerate(q.distribution))
+    lines = ["  " + _("answers: {spread}").format(spread=spread)]
+    for row in q.all_play:
+        verdict = said("correct" if row.get("right") else "wrong")
+        lines.append("  " + _("{name}: {choice}, {verdict}, {ms} ms ± {precision} ms, {points:+d}").format(
+            name=r.name(row["player"]), choice=choice_letter(_whole(row.get("choice"), 0)), verdict=verdict,
+            ms=_ms(_whole(row.get("reaction_us"), 0), point), precision=_ms(_whole(row.get("precision_us"), 1), point),
+            points=_whole(row.get("points"), 0)))
+    return lines
 
 
 def write_beside(journal_path: str | Path) -> list[Path]:

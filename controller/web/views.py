@@ -461,8 +461,9 @@ def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:
     """What only the host may read ahead: the engine's view for no seat
     (the quiz's question with its answer and the next question). A game with
     seats keeps ``private_view(None)`` for other uses, so only a game without
-    seats is asked; an empty view is no cue."""
-    if uses_seats or not hasattr(engine, "private_view"):
+    seats is asked (or one that says its host view is the cue, the quiz with
+    an all-play round); an empty view is no cue."""
+    if (uses_seats and not getattr(engine, "host_cue_with_seats", False)) or not hasattr(engine, "private_view"):
         return None
     cue = engine.private_view(None)
     return cue if isinstance(cue, dict) and cue.get("question") else None

@@ -10,9 +10,10 @@ from typing import Any
 
 from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
 from games.i18n import LANGUAGES, N_
+from games.quiz.allplay import ALL_PLAY
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, QuizEngine
+from games.quiz.engine import PRESETS, new_quiz_engine
 from games.quiz.packs import Pack, load_pack
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
@@ -28,6 +29,7 @@ RULE_NAMES: dict[str, str] = {
     "penalty": N_("wrong: minus a point"),
     "second-chance": N_("next in line for half"),
     "teams": N_("teams of two"),
+    "all-play": N_("all play: everyone answers"),
 }
 
 
@@ -85,9 +87,19 @@ class QuizSpec(GameSpec):
             raise OptionError(f"teams of {size} need at least {2 * size} stations, not {players}: "
                               f"add stations or choose other rules")
         name = options.get("pack")
+        all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY
+                                                   for r in options.get("rounds") or ())
+        if all_play_rounds and name is None and options.get("pack_questions") is None:
+            raise OptionError("an all-play round asks multiple-choice questions: choose a pack that has some "
+                              "(option 'pack'), or other rules")
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
+                questions = [q for q in questions if all_play_fits(q, None)]
+                if not questions:
+                    raise OptionError(f"the pack {pack.source.name} has no multiple-choice question for an "
+                                      f"all-play quiz: give its questions choices, or choose other rules")
             if isinstance(options.get("rounds"), list):
                 questions = round_questions(questions, options["rounds"], pack)
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
@@ -110,6 +122,8 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
                 raise OptionError(f"round {k}: categories {', '.join(map(str, missing))} not in the pack "
                                   f"{pack.source.name}; its categories: {', '.join(pack.categories()) or 'none'}")
         fits = [q for q in left if wanted is None or q["category"] in wanted]
+        if spec.get("rules") == ALL_PLAY:
+            fits = [q for q in fits if all_play_fits(q, spec.get("choices"))]
         count = spec.get("questions")
         mine = fits[:count] if isinstance(count, int) and count > 0 else fits
         if not mine:
@@ -119,6 +133,13 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
         left = [q for q in left if id(q) not in taken]
         out += [{**q, "round": k} for q in mine]
     return out
+
+
+def all_play_fits(question: dict[str, Any], most: Any) -> bool:
+    """An all-play question is multiple choice, with at most ``most`` choices
+    when the round says (2 for stations with two buttons, a and b)."""
+    count = len(question.get("choices") or ())
+    return count > 0 and (not isinstance(most, int) or count <= most)
 
 
 def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:
@@ -146,7 +167,7 @@ SPEC = QuizSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=16,
-    new_engine=QuizEngine,
+    new_engine=new_quiz_engine,
     buttons=BUTTONS,
     new_bots=new_bots,
     new_host=new_host,
@@ -193,10 +214,14 @@ SPEC = QuizSpec(
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
         "round_start": N_("a new round begins"),
+        "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
-    status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT")},
-    status_lights={"sitting": "off"},
+    # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
+    status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT"), "answered": N_("ANSWERED"),
+                   "right": N_("RIGHT"), "missed": N_("WRONG")},
+    phase_labels={"all_play": N_("everyone answers")},
+    status_lights={"sitting": "off", "answered": "on", "right": "on", "missed": "off"},
     lamp_contest=lamp_contest,
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
                 "and keeps the others in line. A wrong answer passes the question to the next in line."),

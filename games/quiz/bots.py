@@ -8,6 +8,7 @@ from typing import Any
 
 from games.base import Action, GameEvent, GameSettings, PlannedPress
 from games.humans import human_reaction_us
+from games.quiz.allplay import CHOICE_INPUTS
 
 
 class QuizPlayer:
@@ -26,10 +27,18 @@ class QuizPlayer:
         for event in events:
             if event.kind in ("next", "round_over", "reset") and self.rng.random() < self.jumpy:
                 plans.append(PlannedPress("bell", now_us + self.rng.randint(300_000, 1_500_000)))
+            if event.kind == "all_play_open":  # everyone answers (the screen never shows the answer: a guess)
+                plans += self._pick(now_us, int(event.data["choices"]))
             knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked", "sitting")
             if knows and self.rng.random() < self.knowledge:
                 plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
         return plans
+
+    def _pick(self, now_us: int, choices: int) -> list[PlannedPress]:
+        """A guess on a station's button (a, b ...), a reading time and a human reaction after the opening."""
+        pick = self.rng.randrange(min(choices, len(CHOICE_INPUTS)))
+        think_us = self.rng.randint(1_000_000, 6_000_000)
+        return [PlannedPress(CHOICE_INPUTS[pick], now_us + think_us + human_reaction_us(self.rng, self.median_ms))]
 
 
 class QuizMaster:

@@ -34,6 +34,7 @@ from games.base import (
     score_adjustment,
 )
 from games.i18n import N_
+from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
 
 
 class Phase(str, Enum):
@@ -44,13 +45,14 @@ class Phase(str, Enum):
     ANSWERING = "answering"
     TIE = "tie"
     ROUND_OVER = "round_over"
+    ALL_PLAY = "all_play"  # an all-play question is open: everyone picks a choice
 
 
 #: each phase as a refusal words it to a host ("cannot wrong while armed"): the catalogue's words
 PHASE_WORDS: dict[Phase, str] = {
     Phase.IDLE: N_("the question waits"), Phase.ARMED: N_("the buzzers are armed"),
     Phase.ANSWERING: N_("a player answers"), Phase.TIE: N_("a tie is being decided"),
-    Phase.ROUND_OVER: N_("the question is over"),
+    Phase.ROUND_OVER: N_("the question is over"), Phase.ALL_PLAY: N_("everyone is answering"),
 }
 
 
@@ -93,20 +95,23 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
     "second-chance": {"points_correct": 2, "second_points": 50},
     # stations in pairs: one press per team, the team answers once
     "teams": {"team_size": 2},
+    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay.py)
+    ALL_PLAY: ALL_PLAY_PRESET,
 }
 
 
 #: what a round of ``rounds`` may set for itself (the rest is the quiz's):
 #: its title, a preset, the timer, points, how many questions and of which categories
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
-                               "points_correct", "points_wrong", "second_points", "sit_out", "categories")
+                               "points_correct", "points_wrong", "second_points", "sit_out", "categories",
+                               "choices")
 MAX_TEAM_NAME = 24
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
                                   "second_points", "sit_out")
 #: the presets a round may use: teams are formed and races won for the whole quiz
-ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance")
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY)
 
 
 def _listed(names: Any) -> str:
@@ -258,6 +263,10 @@ def check_rounds(rounds: Any, with_pack: bool) -> None:
             raise ValueError(f"quiz: round {k}'s questions must be a whole number from 1; got {count!r}")
         if count is None and not with_pack:
             raise ValueError(f"quiz: round {k} needs its number of questions (\"questions\": 10) without a pack")
+        most = spec.get("choices")
+        if most is not None and (not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= 6):
+            raise ValueError(f"quiz: round {k}'s choices (the most a question may have: 2 for stations with "
+                             f"buttons a and b) must be 2 to 6; got {most!r}")
         for name in ROUND_OPTIONS:
             value = spec.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
@@ -375,6 +384,8 @@ class QuizEngine:
         self.corrections = [0] * self.team_count
         self.options = self.round_options[0]
         self.round.intro = len(self.round_options) > 1
+        #: the open (or just closed) all-play question; None in a buzzer round
+        self.allplay: AllPlayQuestion | None = None
 
     # -- rounds -------------------------------------------------------------
     def _round_starts(self) -> list[int]:
@@ -420,8 +431,12 @@ class QuizEngine:
         events += self._announce(action.t_us)
         if action.player is None:
             events += self._host(action)
+        elif action.kind == "buzz" and self._all_play():
+            events += self._all_play_press(action, from_phone=False)
         elif action.kind == "buzz":
             events += self._buzz(action)
+        elif action.kind == "answer":
+            events += self._all_play_press(action, from_phone=True)
         else:
             raise RuleError(N_("players only buzz in a quiz; {kind!r} is not a quiz action"), kind=action.kind)
         return events
@@ -440,6 +455,8 @@ class QuizEngine:
         window closed, an answer timer's warning or its end."""
         self.now_us = max(self.now_us, now_us)
         r = self.round
+        if r.phase == Phase.ALL_PLAY:
+            return self._all_play_fire(now_us)
         events: list[GameEvent] = []
         if r.phase == Phase.ARMED and r.decided_at_us is None:
             decide_at = self._decide_at()
@@ -467,6 +484,8 @@ class QuizEngine:
 
     def next_deadline_us(self) -> int | None:
         r = self.round
+        if r.phase == Phase.ALL_PLAY and self.allplay is not None:
+            return self._all_play_deadline(self.allplay)
         if r.phase == Phase.ARMED and r.decided_at_us is None:
             decide_at = self._decide_at()
             if decide_at is not None:
@@ -489,7 +508,8 @@ class QuizEngine:
             "armed": ["reset", "next"],
             "answering": ["correct", "wrong", "reset", "next"],
             "tie": ["pick", "arm", "reset", "next"],
-            "round_over": ["next", "arm"],
+            "round_over": ["next"] if self._all_play() else ["next", "arm"],
+            "all_play": ["reveal", "next"],
         }[r.phase]
         if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
             legal = ["reveal", *legal]
@@ -614,8 +634,12 @@ class QuizEngine:
         if kind == "leaderboard":
             r.board = not r.board
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
+        if r.phase == Phase.ALL_PLAY and kind == "reveal":
+            return self._all_play_close(t)
         r.board = False
         r.intro = False
+        if kind == "arm" and self._all_play():
+            return self._all_play_open(t)
         if kind == "arm":
             events: list[GameEvent] = []
             if r.phase in (Phase.ROUND_OVER,):
@@ -676,6 +700,8 @@ class QuizEngine:
         if r.answer_deadline_us is not None:
             r.answer_deadline_us += paused_us
         r.buzz_window_shift_us += paused_us
+        if self.allplay is not None and self.allplay.closed_at_us is None:
+            self.allplay.paused_us += paused_us
         for station, until in self.arbiter.locked_until_us.items():
             if until > t:
                 self.arbiter.locked_until_us[station] = until + paused_us
@@ -781,10 +807,95 @@ class QuizEngine:
         r.answer_deadline_us = None
         r.had_wrong = False
         r.revealed = False
+        self.allplay = None
         k = self.round_number()
         self.options = self.round_options[k - 1]
         r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
+
+    # -- all-play -----------------------------------------------------------
+    def _all_play(self) -> bool:
+        """Whether this question is an all-play one (its round's preset)."""
+        return self.options.rules == ALL_PLAY
+
+    def _all_play_open(self, t: int) -> list[GameEvent]:
+        """The host opens the question: the timer starts, every station may pick."""
+        question = self._question()
+        right = right_choice(question)
+        if right is None:
+            raise RuleError(N_("an all-play question needs choices with the answer among them; "
+                               "skip this one with next"))
+        time_us = self.options.answer_time_us or int(ALL_PLAY_PRESET["answer_time_us"])
+        self.allplay = AllPlayQuestion(t, time_us, len(question["choices"]), right, self._points())
+        self.round.phase = Phase.ALL_PLAY
+        return [GameEvent("all_play_open", t, None, {"choices": self.allplay.choices, "answer_time_us": time_us})]
+
+    def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
+        """A station's button (or a phone's answer) picks a choice: the first
+        pick is locked in. A station's stray press (its bell, a button past the
+        question's choices, a press while no question is open) does nothing; a
+        phone's move outside the question is refused."""
+        assert action.player is not None
+        question, station = self.allplay, action.player
+        choice = action.args.get("choice")
+        is_open = question is not None and self.round.phase == Phase.ALL_PLAY
+        if from_phone:
+            if not is_open:
+                raise RuleError(N_("no all-play question is open: wait for the host to open one"))
+            assert question is not None
+            if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < question.choices:
+                raise RuleError(N_("choose one of the question's {count} choices"), count=question.choices)
+            if station in question.locked:
+                raise RuleError(N_("your answer is locked in already"))
+        if not is_open or not isinstance(choice, int) or isinstance(choice, bool):
+            return []
+        assert question is not None
+        if not question.lock(station, choice, action.t_us, action.precision_us):
+            return []
+        events = [GameEvent("locked_in", action.t_us, station, {"answered": len(question.locked)})]
+        if len(question.locked) == self.settings.players:
+            events += self._all_play_close(action.t_us)
+        return events
+
+    def _all_play_deadline(self, question: AllPlayQuestion) -> int:
+        """The next timer warning (each of the last seconds), else the end."""
+        if question.warned < WARNING_SECONDS:
+            warn_at = question.deadline_us - (WARNING_SECONDS - question.warned) * 1_000_000
+            return max(warn_at, self.now_us + 1)
+        return question.deadline_us
+
+    def _all_play_fire(self, now_us: int) -> list[GameEvent]:
+        question = self.allplay
+        assert question is not None
+        left = question.deadline_us - now_us
+        if left <= 0:
+            return [GameEvent("time_up", question.deadline_us, None), *self._all_play_close(question.deadline_us)]
+        question.warned = max(question.warned + 1, WARNING_SECONDS - (left - 1) // 1_000_000)
+        return [GameEvent("timer_warning", now_us, None, {"seconds_left": -(-left // 1_000_000)})]
+
+    def _all_play_close(self, t: int) -> list[GameEvent]:
+        """Everyone has answered, the timer ran out or the host revealed: each
+        right answer scores by its speed, the answer is shown with how the room
+        answered."""
+        question = self.allplay
+        assert question is not None
+        question.close(t)
+        r = self.round
+        r.revealed = True
+        for station, points in question.scored.items():
+            team = self.teams[station]
+            r.scores[team] += points
+            if question.locked[station].choice == question.right:
+                r.correct[team] += 1
+            else:
+                r.wrong[team] += 1
+            self.reactions[station].add(question.reaction_us(station))
+        answers = question.answers()
+        fastest = next((row["player"] for row in answers if row["right"]), None)
+        reveal = GameEvent("all_play_reveal", t, None, {
+            "number": r.question, "answer": str(self._question().get("answer", "")), "right": question.right,
+            "distribution": question.distribution(), "answers": answers})
+        return [reveal, *self._end_round(t, fastest, ALL_PLAY)]
 
     # -- standings ----------------------------------------------------------
     def standings(self) -> list[dict[str, Any]]:
@@ -820,6 +931,11 @@ class QuizEngine:
 
     def _status(self, station: int) -> str:
         r = self.round
+        question = self.allplay
+        if question is not None and station in question.locked:  # all-play: in (lamp lit), then right or not
+            if question.closed_at_us is None:
+                return "answered"
+            return "right" if question.locked[station].choice == question.right else "missed"
         if self.arbiter.locked(station, self.now_us):
             return "locked"
         if self.teams[station] in r.eliminated:
@@ -898,6 +1014,7 @@ class QuizEngine:
             "round": self._round_view(self.round_number()),
             "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
             "round_intro": r.intro and r.phase == Phase.IDLE and not board,
+            "all_play": None if self.allplay is None else self.allplay.view(self.settings.players, self.now_us),
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:
@@ -960,3 +1077,30 @@ class QuizEngine:
             "rules": self.options.rules,
             "finished": self.finished,
         }
+
+
+class QuizWithPhones(QuizEngine):
+    """A quiz with an all-play round: the players' phones may answer it too
+    (``legal_moves`` makes the quiz a game with phone seats; a buzzer-only
+    quiz stays without, so its host page keeps the cue and the screen no join code)."""
+
+    #: the host's page still reads the question and its answer ahead (``private_view(None)``)
+    host_cue_with_seats = True
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        """During an open all-play question, each choice until the seat's player
+        has locked in (the stations come first: a phone is stamped on arrival)."""
+        question = self.allplay
+        if question is None or self.round.phase != Phase.ALL_PLAY or seat in question.locked:
+            return []
+        choices = self._question().get("choices") or ()
+        return [{"kind": "answer", "args": {"choice": k},
+                 "preview": {chr(ord("A") + k): str(choices[k]) if k < len(choices) else ""}}
+                for k in range(question.choices)]
+
+
+def new_quiz_engine(settings: GameSettings) -> QuizEngine:
+    """The quiz's engine: with phone seats when a round (or the quiz) plays all-play."""
+    rounds = settings.options.get("rounds")
+    presets = {settings.options.get("rules")} | {r.get("rules") for r in rounds or () if isinstance(r, dict)}
+    return QuizWithPhones(settings) if ALL_PLAY in presets else QuizEngine(settings)

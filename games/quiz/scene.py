@@ -18,6 +18,9 @@ from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, w
 ARMED: Color = (0, 200, 83)
 NOT_ARMED: Color = (70, 76, 92)
 
+#: a press stamped this coarsely (a phone's, on arrival) shows its precision beside its time
+COARSE_STAMP_US = 10_000
+
 RESULT_TEXT = {
     "correct": N_("correct!"),
     "nobody buzzed": N_("nobody buzzed"),
@@ -96,7 +99,7 @@ class QuizScene(Scene):
         if view.get("board"):
             return self.title, _("Leaderboard after question {n}").format(n=view.get("questions_done", 0))
         label = {"idle": _("get ready"), "armed": _("buzz now!"), "answering": _("answering"), "tie": _("tie"),
-                 "round_over": _("judged")}
+                 "round_over": _("judged"), "all_play": _("everyone answers")}
         total = view.get("questions_total")
         number = (_("Question {n} of {total}").format(n=view.get("question", 1), total=total) if total
                   else _("Question {n}").format(n=view.get("question", 1)))
@@ -258,6 +261,13 @@ class QuizScene(Scene):
 
     def _phase_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         phase = view.get("phase", "idle")
+        all_play = view.get("all_play")
+        if all_play:
+            if all_play.get("open"):
+                self._all_play_open(surface, area, lay, view, strip, all_play)
+            else:
+                self._all_play_reveal(surface, area, lay, view, strip, all_play)
+            return
         teams = view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ()))
         side = None
         if phase in ("answering", "round_over") or teams:
@@ -293,6 +303,91 @@ class QuizScene(Scene):
                 top = self._order(surface, side, lay, view, strip)
             if teams:
                 self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view)
+
+    # -- all-play -------------------------------------------------------------------
+    def _all_play_open(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                       ap: View) -> None:
+        """Everyone answers: the timer, how to answer, and WHO has locked in
+        (never what: the whole room sees this screen)."""
+        choices = int(ap.get("choices", 0))
+        letters = ", ".join(choice_letter(k) for k in range(choices))
+        head_h = lay.size(3)
+        head = pygame.Rect(area.left, area.top, area.width * 30 // 100, head_h)
+        self._timer(surface, head, lay, int(ap.get("answer_left_us", 0)), theme.FG, max(1, int(ap.get("answer_time_us", 1))))
+        how = pygame.Rect(head.right + lay.pad * 2, area.top, area.right - head.right - lay.pad * 2, head_h // 2)
+        draw_text(surface, _("Everyone answers: press {letters}").format(letters=letters), tall(lay, 1.4, how),
+                  theme.FG, how, align="left", min_size=lay.min_text)
+        locked = list(ap.get("locked", ()))
+        count = pygame.Rect(how.left, how.bottom, how.width, head_h - how.height)
+        said = _("{n} of {total} locked in").format(n=format_number(int(ap.get("locked_count", 0))),
+                                                    total=format_number(len(locked)))
+        draw_text(surface, said, lay.min_text, theme.MUTED, count, align="left", min_size=lay.min_text)
+        grid = pygame.Rect(area.left, area.top + head_h + lay.pad, area.width, area.height - head_h - lay.pad)
+        self._chips(surface, grid, lay, view, strip, [(s, _("locked in") if done else "", bool(done))
+                                                       for s, done in enumerate(locked)])
+
+    def _all_play_reveal(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
+                         ap: View) -> None:
+        """The answer shown: how the room answered (a bar per choice, the right
+        one green), and every player's points, fastest right answer first."""
+        bars_w = area.width * 45 // 100
+        bars = pygame.Rect(area.left, area.top, bars_w, area.height)
+        spread = [int(n) for n in ap.get("distribution", ())]
+        right = ap.get("right")
+        choices = list((view.get("ask") or {}).get("choices") or ())
+        row_h = min(lay.size(2), (bars.height - lay.pad * max(0, len(spread) - 1)) // max(1, len(spread)))
+        most = max(spread, default=0) or 1
+        for k, n in enumerate(spread):  # the choice (45 %), its bar (40 %), how many picked it
+            r = pygame.Rect(bars.left, bars.top + k * (row_h + lay.pad), bars.width, row_h)
+            ink = theme.GOOD if k == right else theme.blend(theme.BG, theme.FG, 0.35)
+            panel(surface, r, theme.PANEL)
+            label = f"{choice_letter(k)}: {choices[k]}" if k < len(choices) else choice_letter(k)  # as the question lists them
+            label_r = pygame.Rect(r.left + lay.pad, r.top, r.width * 45 // 100 - lay.pad, r.height)
+            track = pygame.Rect(label_r.right + lay.pad, r.top, r.width * 40 // 100, r.height)
+            draw_text(surface, label, lay.min_text, theme.FG, label_r, align="left", min_size=lay.min_text)
+            panel(surface, pygame.Rect(track.left, track.top + r.height // 5, max(2, track.width * n // most), r.height * 3 // 5), ink)
+            draw_text(surface, format_number(n), lay.min_text, theme.FG,
+                      pygame.Rect(track.right, r.top, r.right - track.right, r.height), min_size=lay.min_text)
+        side = pygame.Rect(bars.right + lay.pad * 2, area.top, area.right - bars.right - lay.pad * 2, area.height)
+        answered = {int(row["player"]): row for row in ap.get("answers", ())}
+        order = sorted(range(len(ap.get("points", ()))),
+                       key=lambda s: (-(ap["points"][s] or 0), answered[s]["reaction_us"] if s in answered else 1 << 62, s))
+        rows = []
+        for s in order:
+            row = answered.get(s)
+            if row is None:
+                rows.append((s, _("no answer"), False))
+                continue
+            took = _("{choice} · {seconds} s").format(choice=choice_letter(int(row["choice"])),
+                                                      seconds=format_number(int(row["reaction_us"]) / 1e6, 2))
+            if int(row.get("precision_us", 1)) >= COARSE_STAMP_US:  # a phone's: stamped on arrival, say how finely
+                took += " " + _("±{ms} ms").format(ms=format_number(int(row["precision_us"]) / 1000))
+            rows.append((s, f"+{format_number(int(row['points']))}  {took}", bool(row["right"])))
+        self._chips(surface, side, lay, view, strip, rows, columns=1)
+
+    def _chips(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
+               rows: list[tuple[int, str, bool]], columns: int | None = None) -> None:
+        """Players in a grid: a chip in the player's colour, the name and a
+        note; a lit chip (locked in, right) full colour, the rest dim."""
+        n = len(rows)
+        cols = columns or (1 if n <= 4 else 2 if n <= 8 else 4)
+        per_col = -(-n // cols) if n else 1
+        row_h = min(lay.size(2), (area.height - lay.pad * (per_col - 1)) // per_col)
+        col_w = (area.width - lay.pad * 2 * (cols - 1)) // cols
+        for k, (station, note, lit) in enumerate(rows):
+            r = pygame.Rect(area.left + (k // per_col) * (col_w + lay.pad * 2), area.top + (k % per_col) * (row_h + lay.pad),
+                            col_w, row_h)
+            colour = self.color(view, station)
+            fill = theme.legible_fill(colour) if lit else theme.PANEL
+            panel(surface, r, fill)
+            ink = theme.text_on(fill)
+            pygame.draw.rect(surface, colour, pygame.Rect(r.left, r.top, max(8, r.height // 4), r.height))
+            inner = pygame.Rect(r.left + max(8, r.height // 4) + lay.pad, r.top, r.width - max(8, r.height // 4) - 2 * lay.pad, r.height)
+            draw_text(surface, self.name(strip, station), lay.min_text, ink,
+                      pygame.Rect(inner.left, inner.top, inner.width * 45 // 100, inner.height), align="left", min_size=lay.min_text)
+            draw_text(surface, note, lay.min_text, ink,
+                      pygame.Rect(inner.left + inner.width * 45 // 100, inner.top, inner.width * 55 // 100, inner.height),
+                      align="right", min_size=lay.min_text)
 
     # -- parts -------------------------------------------------------------------
     def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -519,6 +614,11 @@ class QuizScene(Scene):
         draw_text(surface, right, lay.min_text, theme.FG,
                   pygame.Rect(inner.left + inner.width * 52 // 100, inner.top, inner.width * 48 // 100, inner.height),
                   align="right", min_size=lay.min_text)
+
+
+def choice_letter(k: int) -> str:
+    """A choice as the stations' buttons and the screen name it: A, B, C ..."""
+    return chr(ord("A") + k)
 
 
 def team_label(view: View, team: int) -> str:
