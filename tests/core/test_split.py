@@ -97,9 +97,10 @@ def has_winner(message: dict[str, Any]) -> bool:
 PRESS_AHEAD_US = 500_000
 
 
-def press(sock: socket.socket, station: int) -> None:
-    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US)."""
-    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US)
+def press(sock: socket.socket, station: int, stamp_us: int | None = None) -> None:
+    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US),
+    or at ``stamp_us`` (the sources' clock)."""
+    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US if stamp_us is None else stamp_us)
     channel.send(sock, {"type": channel.EDGE, "edge": edge, "precision_us": 1})
 
 
@@ -117,7 +118,9 @@ def connect(path: Path) -> socket.socket:
 
 def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) -> None:
     """The test is the screen: it hands over a journal, sends stamped keys,
-    and sees the winner's view published with its lamp's time."""
+    and sees the winner's view published with its lamp's time. Its press is
+    late: stamped just after the arming, sent once the box has judged past
+    that stamp; nothing was decided meanwhile, so it still wins."""
     path = tmp_path / "q.jsonl"
     spec = get("quiz")
     box = live.new_box(spec, spec.settings(2, 1), None, path)
@@ -133,9 +136,12 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
         first = until(mine, lambda m: m["type"] == channel.VIEW)
-        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": box_now_us() + first["offset_us"]})
-        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
-        press(mine, 1)
+        armed_at = box_now_us() + first["offset_us"]
+        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": armed_at})
+        # a view's step judged up to its time less the guard: once past the press's stamp, the press is late
+        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed"
+              and m["t_us"] - m["guard_us"] > armed_at + 1)
+        press(mine, 1, armed_at + 1 - first["offset_us"])
         won = until(mine, has_winner)
         decided, lit = won["decided"]
         assert decided <= lit  # the lamp was lit before the view went out
