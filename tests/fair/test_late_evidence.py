@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from controller import journal
 from controller.cli import main
@@ -13,6 +14,7 @@ from controller.journal import JournalWriter
 from controller.press import Edge
 from controller.runtime import LATE_RULE_KEY, Box, box_from_journal
 from games import registry
+from games.base import GameEvent
 
 GUARD_US = 2_000
 
@@ -87,15 +89,15 @@ def test_a_live_box_keeps_bounded_logs_but_counts_every_press():
     assert box.presses_total == 50 and len(box.press_log) == 10 and len(box.event_log) <= 10
 
 
-def stepping(box: Box, start_us: int, end_us: int, every_us: int = 500) -> list:
+def stepping(box: Box, start_us: int, end_us: int, every_us: int = 500) -> list[GameEvent]:
     """The deciding thread's steps from ``start_us`` to ``end_us``: what they decided."""
-    events = []
+    events: list[GameEvent] = []
     for now in range(start_us, end_us, every_us):
         events += box.step(now)
     return events
 
 
-def armed_quiz(tmp_path, seed: int = 1) -> tuple[Box, object]:
+def armed_quiz(tmp_path: Path, seed: int = 1) -> tuple[Box, Path]:
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(2, seed), station_names=["Ann", "Ben"], latency_guard_us=GUARD_US)
     path = tmp_path / f"q{seed}.jsonl"
