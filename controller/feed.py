@@ -29,6 +29,16 @@ def feed_factory() -> Any:
     return mock_factory()
 
 
+def lamp_pins() -> list[Any]:
+    """The lamps' pins when they are gpiozero's mock pins too (``GPIOZERO_PIN_FACTORY=mock``:
+    the benchmarks): each remembers every level it had, and a blinking lamp has a few a second,
+    which grew the deciding process by megabytes an hour. Real pins remember nothing."""
+    from gpiozero import Device
+
+    factory = Device.pin_factory
+    return [pin for pin in getattr(factory, "pins", {}).values() if hasattr(pin, "clear_states")]
+
+
 class Feed(threading.Thread):
     """Reads edges from ``path`` until its writer closes it; counts them."""
 
@@ -56,5 +66,5 @@ class Feed(threading.Thread):
                 pin.drive(level, t_us)
                 self.edges += 1
                 if self.edges % FORGET_EVERY == 0:
-                    for known in pins.values():
+                    for known in [*pins.values(), *lamp_pins()]:
                         known.clear_states()

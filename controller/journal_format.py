@@ -74,6 +74,9 @@ class SessionHeader:
     profile: str | None = None
     #: the game's rules version it was played under (journals before it: 1)
     rules: int = 1
+    #: how the box told late evidence from a late press it could still play
+    #: (``runtime.LATE_RULE_KEY``; journals before it: None)
+    late_rule: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # keys a newer box added
 
 
@@ -184,6 +187,8 @@ def header_to_json(header: SessionHeader) -> dict[str, Any]:
         out["mode"] = header.mode
     if header.profile is not None:
         out["profile"] = header.profile
+    if header.late_rule is not None:
+        out["late_rule"] = header.late_rule
     return out
 
 
@@ -330,7 +335,7 @@ class _Fields:
 
 
 HEADER_KEYS = {"type", "version", "game", "rules", "settings", "stations", "station_names", "debounce", "mode",
-               "profile", "seq", "sum"}
+               "profile", "late_rule", "seq", "sum"}
 
 
 def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
@@ -370,7 +375,8 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
     return SessionHeader(
         game=game, settings=settings, version=version,
         stations=f.names("stations", players), station_names=f.names("station_names", players),
-        debounce=debounce, mode=f.opt_str("mode"), profile=f.opt_str("profile"), extra=extra,
+        debounce=debounce, mode=f.opt_str("mode"), profile=f.opt_str("profile"), late_rule=f.opt_str("late_rule"),
+        extra=extra,
         rules=f.integer("rules", 1, 10**6, default=1),
     )
 

@@ -109,6 +109,13 @@ GUARD_RELAX_US = 3_000_000
 
 SOURCE_EVENTS_KEPT = 4096
 
+#: the session header's key naming how the box told late evidence from a late
+#: press it could still play (``Box.judges_late_by_decisions``); a journal
+#: without it was written when any press stamped before time the game had
+#: seen was late evidence, and is replayed by that rule
+LATE_RULE_KEY = "late_rule"
+LATE_AFTER_A_DECISION = "after_a_decision"
+
 
 def raised_guard_us(lateness_us: int) -> int:
     """The guard after a delivery ``lateness_us`` after its stamp: in
@@ -174,6 +181,17 @@ class Box(InputLayer):
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
+        #: the newest stamp the game's state may have changed at: an input handed to the
+        #: engine, or a tick that fired something (a tick firing nothing changes nothing:
+        #: ``Engine``'s time rules). A station press stamped before it is late evidence,
+        #: since had it come in time it could have changed that decision; one stamped after
+        #: it is played as if it had come in time (the engine ranks by stamp), so a lone
+        #: press a loaded box got late still counts
+        self.decided_at_us = -(1 << 62)
+        #: how late evidence is told (``LATE_RULE_KEY``): a live box, and the replay of a
+        #: journal that says so, by ``decided_at_us``; an older journal's replay by
+        #: ``engine_until_us``, as it was played
+        self.judges_late_by_decisions = True
         #: when this session of the game began (game µs): a press stamped before it is an earlier
         #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
         self.session_start_us = -(1 << 62)
@@ -197,6 +215,7 @@ class Box(InputLayer):
             "stations": self.station_kinds,
             "station_names": self.station_names,
             "debounce": asdict(self.debouncer.config),
+            LATE_RULE_KEY: LATE_AFTER_A_DECISION,
             **extra,
         }
 
@@ -415,13 +434,13 @@ class Box(InputLayer):
         """Hand one input to the engine, journaling it in the order the engine saw it."""
         if isinstance(item, Action):
             self._write(ActionRecord(item))
-            self._seen(item.t_us)
+            self._seen(item.t_us, decided=True)
             return self._apply(item)
         press = item
-        if press.station != HOST_STATION and press.t_us < self.engine_until_us:
+        if press.station != HOST_STATION and press.t_us < self.late_before_us():
             return self._late_evidence(press)
         self._write(PressRecord(press, self.now_us))
-        self._seen(press.t_us)
+        self._seen(press.t_us, decided=True)
         if press.station == HOST_STATION:
             kind = self.host_kind(press.input)
             return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
@@ -432,22 +451,30 @@ class Box(InputLayer):
                                           press.t_us, press.precision_us, press.clock, press.clock_precision_us)
         return [] if action is None else self._apply(action)
 
-    def _seen(self, t_us: int, journaled: bool = True) -> None:
+    def _seen(self, t_us: int, journaled: bool = True, decided: bool = False) -> None:
         self.engine_until_us = max(self.engine_until_us, t_us)
         if journaled:
             self._journaled_until_us = max(self._journaled_until_us, t_us)
+        if decided:
+            self.decided_at_us = max(self.decided_at_us, t_us)
+
+    def late_before_us(self) -> int:
+        """A station press stamped before this is late evidence: its timely
+        arrival could have changed what the game has decided since."""
+        return self.decided_at_us if self.judges_late_by_decisions else self.engine_until_us
 
     def _late_evidence(self, press: Press) -> list[GameEvent]:
-        """A station press stamped before what the game has already decided on.
-        The game never goes back in time, so it does not get the press; the
-        room is told instead (screen, log, journal), and the host may act.
-        The journal first records how far the game had got, so replay finds
-        the very same press late and tells the same story."""
-        if self._journaled_until_us < self.engine_until_us:
+        """A station press stamped before what the game has already decided on
+        (``late_before_us``). The game never goes back in time, so it does not
+        get the press; the room is told instead (screen, log, journal), and
+        the host may act. Replay finds the very same press late: every input
+        and every tick that fired something is journaled (an older journal's
+        rule needs how far the game had got, so it is journaled first)."""
+        if not self.judges_late_by_decisions and self._journaled_until_us < self.engine_until_us:
             self._write(TickRecord(self.engine_until_us))
             self._journaled_until_us = self.engine_until_us
         self._write(PressRecord(press, self.now_us))
-        behind = self.engine_until_us - press.t_us
+        behind = self.late_before_us() - press.t_us
         return self._emit([GameEvent("late_evidence", max(self.now_us, press.t_us), press.station,
                                      {"pressed_us": press.t_us, "input": press.input, "behind_us": behind})])
 
@@ -455,7 +482,7 @@ class Box(InputLayer):
         events = self.engine.tick(until_us)
         if events:
             self._write(TickRecord(until_us))
-        self._seen(until_us, journaled=bool(events))
+        self._seen(until_us, journaled=bool(events), decided=bool(events))
         return self._emit(events)
 
     def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
@@ -584,6 +611,7 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
         spec.settings(header.settings.players)  # the player count is one the game takes
         settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
         box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
         raise JournalError(f"line 1: {spec.title} cannot start with the session header's settings: {exc}") from None
     for line, record in journal.numbered():

@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -97,9 +98,10 @@ def has_winner(message: dict[str, Any]) -> bool:
 PRESS_AHEAD_US = 500_000
 
 
-def press(sock: socket.socket, station: int) -> None:
-    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US)."""
-    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US)
+def press(sock: socket.socket, station: int, stamp_us: int | None = None) -> None:
+    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US),
+    or at ``stamp_us`` (the sources' clock)."""
+    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US if stamp_us is None else stamp_us)
     channel.send(sock, {"type": channel.EDGE, "edge": edge, "precision_us": 1})
 
 
@@ -117,7 +119,9 @@ def connect(path: Path) -> socket.socket:
 
 def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) -> None:
     """The test is the screen: it hands over a journal, sends stamped keys,
-    and sees the winner's view published with its lamp's time."""
+    and sees the winner's view published with its lamp's time. Its press is
+    late: stamped just after the arming, sent once the box has judged past
+    that stamp; nothing was decided meanwhile, so it still wins."""
     path = tmp_path / "q.jsonl"
     spec = get("quiz")
     box = live.new_box(spec, spec.settings(2, 1), None, path)
@@ -133,9 +137,12 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
         first = until(mine, lambda m: m["type"] == channel.VIEW)
-        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": box_now_us() + first["offset_us"]})
-        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
-        press(mine, 1)
+        armed_at = box_now_us() + first["offset_us"]
+        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": armed_at})
+        # a view's step judged up to its time less the guard: once past the press's stamp, the press is late
+        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed"
+              and m["t_us"] - m["guard_us"] > armed_at + 1)
+        press(mine, 1, armed_at + 1 - first["offset_us"])
         won = until(mine, has_winner)
         decided, lit = won["decided"]
         assert decided <= lit  # the lamp was lit before the view went out
@@ -233,3 +240,102 @@ def test_the_deciding_process_killed_the_screen_says_so_and_it_resumes_from_the_
     assert json.loads(out)["winner"] == 1
     assert sum("deciding process stopped" in x for x in err.lines) == 1  # said in one line
     assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
+
+
+# -- the kiosk: its unit restarts a menu that died, and the menu resumes the game ------------------
+
+UNIT = ROOT / "wiring" / "kiosk" / "buzzerbox.service"
+#: Restart= values under which systemd starts a service again after its main process was killed by SIGKILL
+RESTARTS_AFTER_SIGKILL = ("always", "on-failure", "on-abnormal", "on-abort")
+
+
+def unit_setting(name: str, default: str) -> str:
+    """One ``Name=value`` of the kiosk's systemd unit (systemd's default when it has none)."""
+    values = [line.split("=", 1)[1].strip() for line in UNIT.read_text().splitlines() if line.startswith(f"{name}=")]
+    return values[-1] if values else default
+
+
+def wait_gone(pids: list[int]) -> None:
+    """Until every process in ``pids`` has ended (a pidfd is readable once its process has): not ours to wait for."""
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue
+        try:
+            ready, _w, _x = select.select([fd], [], [], DEADLINE_S)
+            assert ready, f"process {pid} still runs {DEADLINE_S} s after the unit's stop"
+        finally:
+            os.close(fd)
+
+
+def kiosk_menu(journal_dir: Path, sock: Path) -> tuple[subprocess.Popen[str], Lines]:
+    """The kiosk's ``buzzerbox menu`` with keyboard stations (SDL's dummy screen), in a session of its own:
+    its process group stands for the unit's control group."""
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir",
+                             str(journal_dir), "--viewer-socket", str(sock)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT, start_new_session=True)
+    return proc, Lines(proc.stderr)
+
+
+def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_where_it_was(tmp_path: Path) -> None:
+    """The kiosk's menu draws the game its child, the deciding process, decides. Killed with -9, systemd
+    does what the unit says: it ends what is left of the unit (``KillMode=``) and starts the menu again
+    (``Restart=``). What is left is killed, not stopped, so the journal has no end: the new menu resumes
+    the game from it and shows it where it was (the winner lit), and the game goes on."""
+    assert unit_setting("Restart", "no") in RESTARTS_AFTER_SIGKILL
+    kill_mode = unit_setting("KillMode", "control-group")
+    assert kill_mode in ("mixed", "control-group"), f"KillMode={kill_mode} leaves the game's processes beside a new menu"
+    folder, path = tmp_path / "journals", tmp_path / "views.sock"
+    folder.mkdir()
+    spec = get("quiz")
+    box = live.new_box(spec, spec.settings(2, 1), None, folder / "quiz.jsonl")  # a game with people, cut off
+    assert box.journal is not None
+    box.journal.close()
+    menus: list[subprocess.Popen[str]] = []
+    try:
+        menu, err = kiosk_menu(folder, path)
+        menus.append(menu)
+        _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
+        sock = connect(path)
+        try:
+            until(sock, lambda m: m["type"] == channel.VIEW)
+            channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+            press(sock, 1)
+            until(sock, has_winner)
+            journal_has(folder / "quiz.jsonl", "press")
+            menu.send_signal(signal.SIGKILL)  # the menu dies
+            menu.wait()
+            # systemd: the main process is gone, so the unit stops; KillMode says how the rest ends
+            os.killpg(menu.pid, signal.SIGKILL if kill_mode == "mixed" else signal.SIGTERM)
+            err.join()
+            left = [ready_pid(line)] + [int(m.group(1)) for x in err.lines
+                                        if (m := re.search(r"a new screen process (\d+)", x))]
+            wait_gone(left)
+        finally:
+            sock.close()
+        records = [json.loads(x) for x in (folder / "quiz.jsonl").read_text().splitlines() if x.endswith("}")]
+        assert records[-1]["type"] != "end", "the game was closed, not cut off: a new menu would not resume it"
+        menu, err = kiosk_menu(folder, path)  # Restart=: the unit starts again
+        menus.append(menu)
+        err.wait_for(lambda x: "(it was cut off)" in x)
+        err.wait_for(lambda x: x.startswith("deciding process "))
+        err.wait_for(lambda x: x.startswith("screen process: showing view"))
+        sock = connect(path)
+        try:
+            resumed = until(sock, lambda m: m["type"] == channel.VIEW)
+            assert resumed["public"].get("winner") == 1  # where it was
+            channel.send(sock, {"type": channel.HOST, "name": "next", "t_us": 0})
+            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("winner") is None)  # and it goes on
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            until(sock, lambda m: m["type"] == channel.ENDED)
+        finally:
+            sock.close()
+        menu.send_signal(signal.SIGTERM)  # back in the menu: the unit is stopped
+        assert menu.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+    finally:
+        for menu in menus:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(menu.pid, signal.SIGKILL)
+            menu.wait()

@@ -5,13 +5,16 @@ room is told, and the screen, the scores, the summary, the journal and
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 
 from controller import journal
 from controller.cli import main
 from controller.journal import JournalWriter
 from controller.press import Edge
-from controller.runtime import Box, box_from_journal
+from controller.runtime import LATE_RULE_KEY, Box, box_from_journal
 from games import registry
+from games.base import GameEvent
 
 GUARD_US = 2_000
 
@@ -84,3 +87,103 @@ def test_a_live_box_keeps_bounded_logs_but_counts_every_press():
         box.edge(Edge(i % 2, "bell", 1, 1_000_000 + i * 100_000 + 30_000), 1)
         box.step(1_000_000 + i * 100_000 + 60_000)
     assert box.presses_total == 50 and len(box.press_log) == 10 and len(box.event_log) <= 10
+
+
+def stepping(box: Box, start_us: int, end_us: int, every_us: int = 500) -> list[GameEvent]:
+    """The deciding thread's steps from ``start_us`` to ``end_us``: what they decided."""
+    events: list[GameEvent] = []
+    for now in range(start_us, end_us, every_us):
+        events += box.step(now)
+    return events
+
+
+def armed_quiz(tmp_path: Path, seed: int = 1) -> tuple[Box, Path]:
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2, seed), station_names=["Ann", "Ben"], latency_guard_us=GUARD_US)
+    path = tmp_path / f"q{seed}.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"))
+    box.measure_report_delay()
+    box.host("arm", 0)
+    box.step(90_000)
+    return box, path
+
+
+def test_a_lone_press_delivered_late_still_wins_and_replay_agrees(tmp_path):
+    """A keyboard press the screen process forwarded late (a loaded box: tens to hundreds of
+    ms), after the box had judged past its stamp, with nobody else pressing and nothing
+    decided since: it wins as if it had come in time, live and in the journal's replay."""
+    rng = random.Random(27)
+    for seed in range(1, 6):
+        box, path = armed_quiz(tmp_path, seed)
+        pressed = 100_000 + rng.randrange(0, 50_000)
+        late_by = rng.randrange(5_000, 400_000)
+        assert not stepping(box, 90_000, pressed + late_by)  # nothing happens meanwhile
+        assert box.engine_until_us > pressed  # judged past its stamp already
+        contact(box, 1, pressed)
+        events = stepping(box, pressed + late_by, pressed + late_by + 600_000)
+        assert [e.player for e in events if e.kind == "winner"] == [1], (seed, late_by)
+        assert not [e for e in events if e.kind == "late_evidence"]
+        summary = box.summary()
+        box.journal.close()
+        replayed = box_from_journal(journal.read(path))
+        assert replayed.summary() == summary
+        assert [e.kind for e in replayed.event_log] == [e.kind for e in box.event_log]
+
+
+def test_a_late_press_after_a_rival_who_pressed_later_won_is_evidence_not_a_winner(tmp_path):
+    box, path = armed_quiz(tmp_path)
+    contact(box, 1, 120_000)  # Ben, in time
+    assert [e.player for e in stepping(box, 120_000, 200_000) if e.kind == "winner"] == [1]
+    contact(box, 0, 110_000)  # Ann pressed 10 ms before Ben; her press comes 90 ms late
+    events = stepping(box, 200_000, 400_000)
+    assert [e.kind for e in events if e.player == 0] == ["late_evidence"]
+    assert not [e for e in events if e.kind == "winner"] and box.summary()["winner"] == 1
+    box.journal.close()
+    replayed = box_from_journal(journal.read(path))
+    assert [e.kind for e in replayed.event_log if e.player == 0] == ["late_evidence"]
+
+
+def test_a_late_press_stamped_before_a_deadline_that_fired_is_evidence(tmp_path):
+    """The reaction game shows GO at its deadline: a press stamped before it (a false start,
+    had it come in time) reaching the box after GO fired is neither early nor a hit."""
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 3), latency_guard_us=GUARD_US)
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"))
+    box.measure_report_delay()
+    box.host("start", 0)
+    box.step(GUARD_US)
+    go_at = box.engine.go_at_us
+    assert go_at is not None
+    shows = stepping(box, GUARD_US, go_at + 50_000)
+    assert [e.data["what"] for e in shows if e.kind == "show"][-1] == "go"
+    contact(box, 0, go_at - 3_000)  # pressed before GO, delivered 53 ms later
+    contact(box, 1, go_at + 40_000)  # after GO, in time: played
+    events = stepping(box, go_at + 50_000, go_at + 100_000, 500)
+    assert [e.kind for e in events if e.player == 0] == ["late_evidence"]
+    assert not [e for e in events if e.kind == "early"]
+    box.journal.close()
+    replayed = box_from_journal(journal.read(path))
+    assert [e.kind for e in replayed.event_log] == [e.kind for e in box.event_log]
+
+
+def test_a_journal_of_the_older_rule_replays_as_it_was_played(tmp_path):
+    """Before the rule above, any press stamped before time the game had seen was late
+    evidence; a journal written then (its header without the rule's key) still replays so."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2), latency_guard_us=GUARD_US)
+    box.judges_late_by_decisions = False  # a box of then
+    header = box.header(mode="play")
+    del header[LATE_RULE_KEY]
+    path = tmp_path / "old.jsonl"
+    box.journal = JournalWriter.create(path, header)
+    box.measure_report_delay()
+    box.host("arm", 0)
+    stepping(box, 90_000, 150_000)
+    contact(box, 1, 100_000)  # lone, 50 ms late
+    events = stepping(box, 150_000, 300_000)
+    assert [e.kind for e in events if e.player == 1] == ["late_evidence"]
+    box.journal.close()
+    replayed = box_from_journal(journal.read(path))
+    assert not replayed.judges_late_by_decisions
+    assert [e.kind for e in replayed.event_log if e.player == 1] == ["late_evidence"]
