@@ -506,24 +506,6 @@ class NameEditor:
     def result(self) -> list[str]:
         return [n.strip() for n in self.names] + self.rest
 
-    def detail(self) -> list[str]:
-        """What the panel beside the rows says of the highlighted option (the
-        game row and Start get the game's blurb instead): its label, its value
-        in full (a long one is shrunk in its row) and the others it can take."""
-        it = self.items[self.selected]
-        if it.key in ("game", "start"):
-            return []
-        if it.key == "names":  # the names the game will start with (Enter edits them)
-            players = self.item("players").value
-            return [_(it.label) + ": " + ", ".join(
-                self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
-        values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
-        others = [v for k, v in enumerate(values) if k != it.index]
-        lines = [_(it.label) + ": " + values[it.index]]
-        if others:
-            lines.append(_("Other choices (← →): {choices}").format(choices=", ".join(others)))
-        return lines
-
     def view(self) -> dict[str, Any]:
         return {"phase": "names", "names": list(self.names), "selected": self.selected}
 
@@ -608,24 +590,6 @@ class RollCall:
             elif station in self.names and cell.get("status") == "idle":
                 cell["label"] = _("press!")
         return cells
-
-    def detail(self) -> list[str]:
-        """What the panel beside the rows says of the highlighted option (the
-        game row and Start get the game's blurb instead): its label, its value
-        in full (a long one is shrunk in its row) and the others it can take."""
-        it = self.items[self.selected]
-        if it.key in ("game", "start"):
-            return []
-        if it.key == "names":  # the names the game will start with (Enter edits them)
-            players = self.item("players").value
-            return [_(it.label) + ": " + ", ".join(
-                self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
-        values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
-        others = [v for k, v in enumerate(values) if k != it.index]
-        lines = [_(it.label) + ": " + values[it.index]]
-        if others:
-            lines.append(_("Other choices (← →): {choices}").format(choices=", ".join(others)))
-        return lines
 
     def view(self) -> dict[str, Any]:
         return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names)}
