@@ -176,7 +176,13 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
             mon.step(k * 100_000 + 50_000)
         DiagScene().draw(surface, freeze(mon.view()), mon.strip(), mon.now_us)
 
+    def menu_option(surface: pygame.Surface) -> None:  # an option highlighted: its value in full, its other choices
+        m = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)])
+        m.selected = next(k for k, it in enumerate(m.items) if it.key == "rules")
+        MenuScene().draw(surface, freeze(m.view()), [], 0)
+
     out.append(("menu.png", menu))
+    out.append(("menu-option.png", menu_option))
     out.append(("diag.png", diag))
     return out
 

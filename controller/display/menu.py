@@ -23,7 +23,7 @@ from controller.timeline import box_now_us
 from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext, set_language
 from games.registry import get as get_game
 from games.toolkit import theme
-from games.toolkit.scene import Scene, Strip, View, freeze
+from games.toolkit.scene import Scene, Strip, View, freeze, player_name
 from games.toolkit.theme import TEXT, Layout, draw_text, draw_wrapped, panel, wrap_lines
 
 
@@ -293,6 +293,24 @@ class Menu:
     def _has(self, key: str) -> bool:
         return any(i.key == key for i in self.items)
 
+    def detail(self) -> list[str]:
+        """What the panel beside the rows says of the highlighted option (the
+        game row and Start get the game's blurb instead): its label, its value
+        in full (a long one is shrunk in its row) and the others it can take."""
+        it = self.items[self.selected]
+        if it.key in ("game", "start"):
+            return []
+        if it.key == "names":  # the names the game will start with (Enter edits them)
+            players = self.item("players").value
+            return [_(it.label) + ": " + ", ".join(
+                self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
+        values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
+        others = [v for k, v in enumerate(values) if k != it.index]
+        lines = [_(it.label) + ": " + values[it.index]]
+        if others:
+            lines.append(_("Other choices (← →): {choices}").format(choices=", ".join(others)))
+        return lines
+
     def view(self) -> dict[str, Any]:
         return {
             "phase": "menu",
@@ -307,6 +325,7 @@ class Menu:
                       for k, it in enumerate(self.items)],
             # the chosen pack's problems, as `buzzerbox pack check` prints them: Start waits for a good one
             "problems": self.refusal(),
+            "detail": self.detail(),
             "summary": " ".join(text for text in (
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
                 _(get_game(self.games[self.item("game").value][0]).summary)) if text),
@@ -337,8 +356,11 @@ class MenuScene(Scene):
         items = list(view.get("items", ()))
         summary = str(view.get("summary") or "")
         problems = [str(p) for p in view.get("problems", ())]
+        detail = [str(line) for line in view.get("detail", ())]
         rows_area = area
-        if summary or problems:  # the chosen game's rules in short (or the chosen pack's problems), beside the rows
+        # beside the rows: the chosen pack's problems, else the highlighted option in full and its other
+        # choices, else (the game row, Start) the game's rules in short; one of them, never the same twice
+        if summary or problems or detail:
             rows_area = pygame.Rect(area.left, area.top, area.width * 60 // 100, area.height)
             box = pygame.Rect(rows_area.right + 2 * lay.pad, area.top + lay.pad, area.right - rows_area.right - 2 * lay.pad,
                               area.height - 2 * lay.pad)
@@ -346,6 +368,9 @@ class MenuScene(Scene):
             if problems:
                 stacked(surface, [_("This pack cannot start; fix it and check again:"), *problems], lay.min_text,
                         [theme.STATUS_COLORS["first"], *[theme.FG] * len(problems)], box.inflate(-4 * lay.pad, -2 * lay.pad))
+            elif detail:
+                stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *[theme.MUTED] * (len(detail) - 1)],
+                        box.inflate(-4 * lay.pad, -2 * lay.pad))
             else:
                 lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
                 draw_wrapped(surface, summary, lay.min_text, theme.FG, box.inflate(-4 * lay.pad, -2 * lay.pad),

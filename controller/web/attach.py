@@ -30,6 +30,7 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
                                server.pin_wanted)
     for scene in scenes:
         scene.overlays.append(overlay)
+        scene.asides.append(overlay.aside)
     if scenes:  # the game's scene words the strip: the pages say what the screen says
         with server.box.lock:
             server.publisher.scene = scenes[0]

@@ -94,6 +94,10 @@ class CompanionOverlay:
         self._banner: tuple[tuple[int, int], pygame.Surface, tuple[int, int]] | None = None
         #: where the last frame put the header line (None: not drawn, the corner panel or nothing instead)
         self.line_at: pygame.Rect | None = None
+        #: where the last frame put the corner panel (None: not drawn)
+        self.panel_at: pygame.Rect | None = None
+        #: the body the scene last laid out, for a surface of that size (``aside``): the panel's room
+        self.body_at: tuple[tuple[int, int], pygame.Rect] | None = None
 
     def code(self, url: str, size: int) -> pygame.Surface:
         key = (url, size)
@@ -103,24 +107,47 @@ class CompanionOverlay:
             self._codes[key] = qr_surface(url, size)
         return self._codes[key]
 
+    def waiting(self) -> tuple[int, ...]:
+        """The seats no phone holds yet (none for a game played on the buttons)."""
+        if self.join_url is None:
+            return ()
+        return tuple(i for i, joined in enumerate(self.joined()) if not joined)
+
+    def wants_panel(self, surface: pygame.Surface) -> bool:
+        """Whether this frame takes the corner panel: a seat waits for a
+        phone, or the PIN must be shown and the header has no room for the
+        line. Read once the header is drawn (the line looks for room there)."""
+        show_pin = self.show_pin()
+        if self.waiting():
+            return True
+        return show_pin and self.line_place(surface, show_pin) is None
+
+    def aside(self, surface: pygame.Surface, body: pygame.Rect) -> int:
+        """How much of the scene's ``body`` (between its header and its strip)
+        the panel takes at the right this frame (0: none): the scene lays its
+        picture out in the rest, so the panel lies over nothing of the game
+        (a Scene's ``asides``). The panel goes in that body, never over the strip."""
+        self.body_at = (surface.get_size(), body.copy())
+        if not self.wants_panel(surface):
+            return 0
+        return self.panel_width(theme.layout_for(surface)) + theme.layout_for(surface).pad
+
     def __call__(self, surface: pygame.Surface) -> None:
         """The header line when no QR code is wanted and it fits, else the
         corner panel (drawn again only when what it says changed: a seat
         joined, a new code, the PIN shown or hidden, another window size)."""
-        waiting: tuple[int, ...] = ()
-        if self.join_url is not None:
-            waiting = tuple(i for i, joined in enumerate(self.joined()) if not joined)
+        waiting = self.waiting()
         names = tuple(self.names())
         show_pin = self.show_pin()
-        self.line_at = None
+        self.line_at = self.panel_at = None
         if not waiting and self.header_line(surface, show_pin):
             pass  # the address (and PIN) fit in the header: the game's picture stays clear
         elif waiting or show_pin:
-            key = (surface.get_size(), self.base_url(), waiting, names, show_pin, self.current_pin())
+            key = (surface.get_size(), self.body_at, self.base_url(), waiting, names, show_pin, self.current_pin())
             if key != self._key or self._panel is None:
                 self._key = key
                 self._panel, self._at = self.panel(surface, waiting, names, show_pin)
-            surface.blit(self._panel, self._at)
+            self.panel_at = surface.blit(self._panel, self._at)
         if self.paused():
             self.banner(surface)
 
@@ -128,9 +155,10 @@ class CompanionOverlay:
         phones = _("Phones: {url}").format(url=self.base_url())
         return _("{phones} · Host PIN {pin}").format(phones=phones, pin=self.current_pin()) if show_pin else phones
 
-    def header_line(self, surface: pygame.Surface, show_pin: bool) -> bool:
-        """The address (and the PIN while it is needed) on one line in the
-        widest free stretch of the header, if it fits there; False if not."""
+    def line_place(self, surface: pygame.Surface, show_pin: bool) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """The address line (and the PIN while it is needed) and where it goes:
+        the widest free stretch of the header, in its middle when the middle
+        is free; None when it fits nowhere there."""
         lay = theme.layout_for(surface)
         text = self.line_text(show_pin)
         gap = 2 * lay.pad  # clear of the game's text on both sides
@@ -138,14 +166,21 @@ class CompanionOverlay:
         room = best[1] - best[0] - 2 * gap
         size = theme.fit_size(text, lay.min_text, room, max(12, lay.min_text * 2 // 3))
         if room <= 0 or theme.TEXT.width(text, size) > room:
-            return False
+            return None
         line = theme.TEXT.render(text, size, theme.MUTED)
         at = line.get_rect(midleft=(best[0] + gap, lay.header.centery))
         centred = line.get_rect(center=(lay.width // 2, lay.header.centery))  # the middle, when the middle is free
         if best[0] + gap <= centred.left and centred.right <= best[1] - gap:
             at = centred
-        surface.blit(line, at)
-        self.line_at = at
+        return line, at
+
+    def header_line(self, surface: pygame.Surface, show_pin: bool) -> bool:
+        """The address line drawn in the header if it fits there; False if not."""
+        place = self.line_place(surface, show_pin)
+        if place is None:
+            return False
+        surface.blit(*place)
+        self.line_at = place[1]
         return True
 
     def banner(self, surface: pygame.Surface) -> None:
@@ -169,15 +204,17 @@ class CompanionOverlay:
 
     def panel(self, surface: pygame.Surface, waiting: tuple[int, ...],
               names: Sequence[str] = (), show_pin: bool = True) -> tuple[pygame.Surface, tuple[int, int]]:
-        """The panel for ``surface``'s size, and where it goes (top right of
-        the body): the address, the PIN while needed, and while seats have
-        no phone one QR code of the seat picker with those seats' names."""
+        """The panel for ``surface``'s size, and where it goes (the top of the
+        body's right, the room ``aside`` kept for it): the address, the PIN
+        while needed, and while seats have no phone one QR code of the seat
+        picker with those seats' names."""
         lay = theme.layout_for(surface)
-        body = lay.body
+        body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
         row_h = int(line * 1.3)
-        width = max(body.width // 4, line * 12)
-        lines = [_("Phones: {url}").format(url=self.base_url())]
+        width = self.panel_width(lay)
+        # the address on lines of its own (its own line shrinks to fit the panel, never cut)
+        lines = theme.wrap_lines(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
         if show_pin:
             lines.append(_("Host PIN {pin}").format(pin=self.current_pin()))
         code_size = min(width - 2 * lay.pad, body.height // 3)
@@ -203,4 +240,10 @@ class CompanionOverlay:
             out.blit(code, ((width - code.get_width()) // 2, y))
         if pygame.display.get_surface() is not None:
             out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
-        return out, (body.right - width - lay.pad, body.top + lay.pad)
+        return out, (body.right - width, body.top)
+
+    @staticmethod
+    def panel_width(lay: theme.Layout) -> int:
+        """The panel's width: a fifth of the body (the game keeps the rest), and
+        room for nine letters of the smallest type (a name, the PIN)."""
+        return max(lay.body.width // 5, lay.min_text * 9)

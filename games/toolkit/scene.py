@@ -65,6 +65,9 @@ class Scene:
         self.status_labels: dict[str, str] = {}
         #: drawn over every frame, last (the companion pages' address, PIN and QR codes)
         self.overlays: list[Callable[[pygame.Surface], None]] = []
+        #: widths an overlay keeps at the body's right this frame (the companion's QR panel), read
+        #: once the header is drawn: the game's picture is laid out in the rest, never under the panel
+        self.asides: list[Callable[[pygame.Surface, pygame.Rect], int]] = []
         #: a line below the strip, in space of its own, until box time ``footer_until_us``
         #: (the keyboard stations' keys at the start of a game; None: no footer)
         self.footer: str | None = None
@@ -83,15 +86,16 @@ class Scene:
         if left == self.title:  # titles are kept in English (N_) and shown in the language of the moment
             left = _(left)
         self.draw_header(surface, lay, left, right)
+        body = self.body_beside_asides(surface, lay)
         if self.title_card(view):
-            draw_title_card(surface, lay.body, lay, _(self.title), [self.name(strip, i) for i in range(len(strip))],
+            draw_title_card(surface, body, lay, _(self.title), [self.name(strip, i) for i in range(len(strip))],
                             [self.color(view, i) for i in range(len(strip))], self.title_hint(view))
         else:
-            self.draw_body(surface, lay.body, lay, view, strip, now_us)
+            self.draw_body(surface, body, lay, view, strip, now_us)
         if strip:
             draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels, now_us)
         if self.message:
-            r = pygame.Rect(lay.body.left, lay.body.bottom - lay.size(1.2), lay.body.width, lay.size(1.2))
+            r = pygame.Rect(body.left, body.bottom - lay.size(1.2), body.width, lay.size(1.2))
             panel(surface, r, theme.PANEL)
             draw_text(surface, self.message, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
         if footer:
@@ -99,6 +103,11 @@ class Scene:
                                max_lines=FOOTER_MAX_LINES)
         for overlay in self.overlays:
             overlay(surface)
+
+    def body_beside_asides(self, surface: pygame.Surface, lay: Layout) -> pygame.Rect:
+        """The body less what the overlays keep at its right this frame."""
+        kept = max((aside(surface, lay.body) for aside in self.asides), default=0)
+        return pygame.Rect(lay.body.left, lay.body.top, max(0, lay.body.width - kept), lay.body.height)
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         """The game's own picture inside ``area`` (between header and strip)."""

@@ -95,9 +95,9 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
     registered = registry.register("hands", "tests.web.hands")
     registered.__enter__()
 
-    def start(game: str, players: int, **options: Any) -> Served:
+    def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> Served:
         spec = registry.get(game)
-        box = live.new_box(spec, spec.settings(players, seed=7, **options), None, None)
+        box = live.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
         presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                        colors=None)
         lg = live.LiveGame(box, presenter)

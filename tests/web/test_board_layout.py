@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from controller.profile import MAX_NAME
+from games import registry
 from tests.web.conftest import Served
 from tests.web.phones import SCREENS
 
@@ -37,7 +39,7 @@ def test_the_scoreboard_on_a_tv_is_read_from_the_sofa(served: Any, browser: Any,
         page.screenshot(path=str(SCREENS / f"companion-board-{size[0]}.png"))
     finally:
         ctx.close()
-    assert {"TD.", "TD.score", "H1."} <= {tag for tag, _text, _px in seen["texts"]}
+    assert {"TD.name", "TD.score", "H1."} <= {tag for tag, _text, _px in seen["texts"]}
     small = [(tag, text, px) for tag, text, px in seen["texts"] if px < size[1] / 24 - 0.5]
     assert not small, small  # at 1280x720 it was 22 px: too small across a room
     assert seen["wide"] <= seen["window"]
@@ -50,5 +52,48 @@ def test_the_scoreboard_on_a_phone_keeps_the_phones_sizes(served: Any, phone: An
     page.wait_for_selector("tr[data-seat='2']")
     seen = page.evaluate(MEASURE)
     sizes = {tag: px for tag, _text, px in seen["texts"]}
-    assert sizes["TD."] == 22 and sizes["H1."] == 22  # a phone held upright: the stylesheet's own sizes
+    assert sizes["TD.name"] == 22 and sizes["H1."] == 22  # a phone held upright: the stylesheet's own sizes
     assert seen["wide"] <= seen["window"]
+
+
+#: what the room would miss: how far the page runs below the window, and each name cut at its cell's edge
+OVERFLOW = """() => {
+  const cut = [];
+  for (const cell of document.querySelectorAll("#players td.name")) {
+    const name = document.createRange();
+    name.selectNodeContents(cell);
+    const text = name.getBoundingClientRect(), box = cell.getBoundingClientRect();
+    if (cell.scrollWidth > cell.clientWidth || text.right > box.right + 0.5 || text.bottom > innerHeight + 0.5
+        || text.right > innerWidth + 0.5) cut.push(cell.textContent);
+  }
+  return {tall: document.scrollingElement.scrollHeight, window: innerHeight, cut: cut,
+          rows: document.querySelectorAll("#players tr").length};
+}"""
+
+#: every game with its player counts: 8 and 16 where it seats that many, else its most
+BOARD_GAMES = sorted({(game, min(n, registry.get(game).max_players))
+                      for game in registry.available() for n in (8, 16)})
+LONGEST_NAME = "Magdalena Nowak-Kowalska"  # as long as a station name may be (a profile's)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize(("game", "players"), BOARD_GAMES)
+@pytest.mark.parametrize("names", ["default", "longest"])
+def test_the_scoreboard_fits_the_tv_without_scrolling(served: Any, browser: Any, size: tuple[int, int], game: str,
+                                                     players: int, names: str) -> None:
+    s: Served = served(game, players, names=[LONGEST_NAME] * players if names == "longest" else None)
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(8000)
+        page.goto(s.server.board_url())
+        page.wait_for_selector(f"tr[data-seat='{players - 1}']")
+        seen = page.evaluate(OVERFLOW)
+        if names == "default" and players == 16:
+            page.screenshot(path=str(SCREENS / f"companion-board-16-{size[0]}.png"))
+    finally:
+        ctx.close()
+    assert len(LONGEST_NAME) == MAX_NAME  # the test's long name is as long as a profile allows
+    assert seen["rows"] == players
+    assert seen["tall"] <= seen["window"], seen  # 16 players at 1280x720 ran 509 px below the window
+    assert not seen["cut"], seen["cut"]

@@ -18,6 +18,7 @@ from controller.web.attach import serve
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
+from tests.web.phones import SCREENS
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -62,7 +63,7 @@ def test_the_qr_panel_names_every_free_seat_and_covers_no_card_word(
     box, presenter, _server = pictomania
     shown, drawn = _frame(box, presenter, size, monkeypatch, True)
     bare, bare_drawn = _frame(box, presenter, size, monkeypatch, False)
-    pygame.image.save(shown, f"/tmp/panel-layout-pictomania-{size[0]}.png")
+    pygame.image.save(shown, str(SCREENS / f"companion-hdmi-pictomania-{size[0]}.png"))
     panel = [d for d in drawn if d[4].size != shown.get_size()]  # drawn on the panel's own surface
     said = " ".join(text for _asked, text, *_rest in panel)
     assert "…" not in said, said

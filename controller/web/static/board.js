@@ -17,8 +17,12 @@
       $("question").textContent = m.question ? "#" + m.question : "";
       const body = $("players");
       Box.clear(body);
+      // on a TV the rows go down one column, or two past eight players, and share the height (app.css)
+      const columns = m.players.length > 8 ? 2 : 1;
+      body.style.setProperty("--columns", String(columns));
+      body.style.setProperty("--rows", String(Math.max(1, Math.ceil(m.players.length / columns))));
       for (const p of m.players) {
-        const name = Box.el("td", { text: p.name });
+        const name = Box.el("td", { cls: "name", text: p.name });
         const margin = m.margins_us[String(p.seat)];
         if (m.first === p.seat) name.appendChild(Box.el("span", { cls: "margin", text: Box.text("first") }));
         else if (margin !== undefined) name.appendChild(Box.el("span", { cls: "margin", text: "+" + Box.seconds(margin) }));

@@ -1,0 +1,68 @@
+"""With ``--web`` the companion's QR panel takes the body's right and the
+game is laid out in the rest: in every phase of every registered game, at
+both screen sizes, with 8 stations (or the game's most), no text the scene
+draws lies under the panel and the scene paints nothing where the panel
+goes (at 1280x720 it lay over Pictomania's score column)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from controller.web.overlay import CompanionOverlay
+from games import registry
+from games.toolkit import theme
+from tests.phases import PhaseFrame, phase_frames
+
+SIZES = [(1920, 1080), (1280, 720)]
+#: a long address, as a home network gives it
+ADDRESS = "http://192.168.100.200:8080"
+
+
+def configurations() -> list[tuple[str, int]]:
+    return sorted({(game, max(registry.get(game).min_players, min(8, registry.get(game).max_players)))
+                   for game in registry.available()})
+
+
+@pytest.fixture(autouse=True)
+def _screen() -> Iterator[None]:
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    theme.DRAWN = None
+
+
+def dressed(frame: PhaseFrame, players: int, with_panel: bool) -> tuple[object, CompanionOverlay]:
+    """The frame's scene with the panel of a game whose seats all wait for a
+    phone (the most the panel ever says), kept aside and drawn or not."""
+    scene = frame.scene()
+    overlay = CompanionOverlay(lambda: ADDRESS, "123456", lambda: ADDRESS + "/play", lambda: [False] * players,
+                               [f"Player {n + 1}" for n in range(players)])
+    scene.asides.append(overlay.aside)
+    if with_panel:
+        scene.overlays.append(overlay)
+    return scene, overlay
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("game", "players"), configurations(), ids=lambda v: str(v))
+def test_the_qr_panel_lies_over_nothing_the_game_draws(game: str, players: int, size: tuple[int, int]) -> None:
+    for frame in phase_frames(game, players):
+        scene, overlay = dressed(frame, players, True)
+        surface = pygame.Surface(size)
+        theme.DRAWN = []
+        scene.draw(surface, frame.view, list(frame.strip), frame.now_us)  # type: ignore[attr-defined]
+        drawn, theme.DRAWN = theme.DRAWN, None
+        panel = overlay.panel_at
+        assert panel is not None, f"{frame.name}: no panel though every seat waits"
+        on_screen = [d for d in drawn if d[4].size == size]  # the panel's own texts are drawn on its own surface
+        under = [d[1] for d in on_screen if d[2].width and d[2].colliderect(panel)]
+        assert not under, f"{frame.name}: under the panel: {under}"
+        scene, _overlay = dressed(frame, players, False)
+        bare = pygame.Surface(size)
+        scene.draw(bare, frame.view, list(frame.strip), frame.now_us)  # type: ignore[attr-defined]
+        painted = [(x, y) for x in range(panel.left, panel.right, 3) for y in range(panel.top, panel.bottom, 3)
+                   if tuple(bare.get_at((x, y)))[:3] != theme.BG]
+        assert not painted, f"{frame.name}: the scene paints where the panel goes, e.g. at {painted[:3]}"
