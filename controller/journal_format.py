@@ -30,6 +30,7 @@ from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
 from games.files import FileRefused, read_limited
+from games.i18n import N_
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -653,7 +654,7 @@ def load(path: str | Path) -> Journal:
     if not p.exists() and not p.is_symlink():
         raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote")
     try:
-        data = read_limited(p, MAX_JOURNAL_BYTES, "journal (*.jsonl)")
+        data = read_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None
     journal = parse_bytes(data, p)
@@ -667,6 +668,6 @@ def read_unsaved(path: Path) -> bytes:
     if not aside.exists():
         return b""
     try:
-        return read_limited(aside, MAX_JOURNAL_BYTES, "journal's unsaved records")
+        return read_limited(aside, MAX_JOURNAL_BYTES, N_("journal's unsaved records"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None

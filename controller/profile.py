@@ -26,7 +26,7 @@ from typing import Any
 
 from games.base import BuzzerBoxError
 from games.files import FileRefused, read_limited
-from games.i18n import LANGUAGES
+from games.i18n import LANGUAGES, N_
 from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
@@ -450,7 +450,7 @@ def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     """The TOML of a profile file, or a one-line ProfileError (never a traceback)."""
     path = resolve(name_or_path)
     try:
-        raw = read_limited(path, MAX_PROFILE_BYTES, "wiring profile (wiring/NAME.toml)")
+        raw = read_limited(path, MAX_PROFILE_BYTES, N_("wiring profile (wiring/NAME.toml)"))
     except FileRefused as exc:
         raise ProfileError(str(exc)) from None
     try:

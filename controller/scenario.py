@@ -46,6 +46,7 @@ from controller.press import Edge, Press
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
 from games.files import FileRefused, read_limited
+from games.i18n import N_
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -83,7 +84,7 @@ class ScenarioError(BuzzerBoxError, ValueError):
 def load(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, "scenario (.json)").decode("utf-8"))
+        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, N_("scenario (.json)")).decode("utf-8"))
     except FileRefused as exc:
         raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:
