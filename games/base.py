@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from games.i18n import N_, Reason, format_number, reason_english, reason_text
+from games.i18n import N_, Reason, format_number, reason_english, reason_text, worded_text
 from games.panels import PhonePanel, PhoneTable
 
 #: Host actions every engine understands (engines may add their own).
@@ -389,7 +389,10 @@ class OptionError(BuzzerBoxError, ValueError):
         return (_option_error, (self.reason, self.arguments))
 
     def __str__(self) -> str:
-        return reason_text(self.reason, self.arguments)
+        if isinstance(self.reason, tuple):
+            return reason_text(self.reason, self.arguments)
+        # an option's name and value stay as the person wrote them; what it takes and the game's name are words
+        return worded_text(self.reason, self.arguments, frozenset({"want", "game"}))
 
     def english(self) -> str:
         return reason_english(self.reason, self.arguments)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import BuzzerBoxError
-from games.i18n import N_, Reason, reason_english, reason_text
+from games.i18n import N_, Reason, reason_english, worded_text
 
 
 class FileRefused(BuzzerBoxError, ValueError):
@@ -39,10 +39,14 @@ class FileRefused(BuzzerBoxError, ValueError):
 
     @property
     def problem(self) -> str:
-        return reason_text(self.reason, self.arguments)
+        return worded_text(str(self.reason), self.arguments, WORDS)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
+
+
+#: the arguments of a refusal that are the box's words (marked ``N_``), said in the reader's language
+WORDS = frozenset({"what", "kind", "fix"})
 
 
 def _refused(path: Path, reason: Reason, arguments: dict[str, Any]) -> FileRefused:

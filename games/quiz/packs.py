@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from games.base import BuzzerBoxError
-from games.files import FileRefused, read_limited
-from games.i18n import N_, Reason, _, ngettext, reason_english, reason_text
+from games.files import WORDS, FileRefused, read_limited
+from games.i18n import N_, Reason, _, ngettext, reason_english, worded_text
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
@@ -119,6 +119,10 @@ class Where:
         return word(N_("line {line}")).format(line=self.line)
 
 
+#: the arguments of a problem that are the box's words (marked ``N_``), not the file's
+_WORDS = WORDS | {"mark", "reason"}
+
+
 @dataclass(frozen=True)
 class PackProblem:
     """One problem of a pack, as the checker found it: the file, where in it,
@@ -134,7 +138,8 @@ class PackProblem:
 
     def __str__(self) -> str:
         prefix = f"{self.file} {self.where}" if self.where else self.file
-        return f"{prefix}: {_one_line(reason_text(self.reason, dict(self.arguments)))}"
+        # the file's own names (a column, a key, a value) stay as written; the box's words are translated
+        return f"{prefix}: {_one_line(worded_text(str(self.reason), dict(self.arguments), _WORDS))}"
 
     def english(self) -> str:
         prefix = f"{self.file} {self.where.said(str)}" if self.where else self.file
@@ -461,8 +466,8 @@ def _parse_own_json(document: dict[str, Any], lines: list[int],
     for index, item in enumerate(questions):
         where, line = _where("question", index, lines)
         if not isinstance(item, dict):
-            problems.add_row(where, N_("a question is not an object; write it as {{\"question\": ..., \"answer\": "
-                                       "...}}"))
+            problems.add_row(where, N_("a question is not an object; write it as {\"question\": ..., \"answer\": "
+                                       "...}"))
             continue
         unknown = [k for k in item if k not in COLUMNS]
         for key in unknown:
