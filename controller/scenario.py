@@ -46,7 +46,7 @@ from controller.press import Edge, Press
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
 from games.files import FileRefused, read_limited
-from games.i18n import N_
+from games.i18n import N_, _
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -88,7 +88,8 @@ def load(path: str | Path) -> dict[str, Any]:
     except FileRefused as exc:
         raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 JSON") from exc
+        raise ScenarioError(_("{path}: not UTF-8 text ({error} at byte {byte}); save it as UTF-8 JSON").format(
+            path=p, error=exc.reason, byte=exc.start)) from exc
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{p}: not valid JSON ({exc})") from exc
     except RecursionError as exc:
