@@ -23,6 +23,7 @@ from controller import profile as profile_mod
 from controller.cli import main
 from games import registry
 from games.i18n import set_language
+from games.quiz import PRESETS
 from games.quiz.packs import COLUMNS
 from tests.cli.test_bad_input import BAD, files
 from tests.i18n.test_pseudo_sweep import english_words
@@ -38,12 +39,33 @@ NAMES = {
     "wiring", "firmware", "int", "float", "English", "Polski", "gpio", "serial", "header", "board", "mpremote", "pip",
     "pi", "SVG", "svg", "PNG", "Inkscape", "check", "salvage", "draw", "table", "install", "pinmap", "sim", "kB", "MB",
     *COLUMNS, *(w for name in registry.available() for w in name.split("-")),
+    # the options' names (as --option takes them) and the quiz's rule presets
+    *(w for name in registry.available() for option in registry.get(name).options for w in option.split("_")),
+    *(w for preset in PRESETS for w in preset.split("-")),
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
 #: Python's own error texts the box quotes in brackets: "(Expecting value at column 1)"
 LIBRARY = re.compile(r"\((Expecting|No such|Is a|Errno|Permission|invalid start)[^)]*\)|\bExpecting [^(]*|"
                      r"\[Errno [^\]]*\][^:;]*|Unable to load any default pin factory!")
+
+
+#: bad option values and packs beside the table's command lines: each game's option checks speak too
+OPTIONS: list[list[str]] = [
+    ["simulate", "quiz", "--players", "2", "--option", "rules=nope"],
+    ["simulate", "quiz", "--players", "2", "--option", "questions=many"],
+    ["simulate", "quiz", "--players", "2", "--option", "categories=[\"Nope\"]", "--pack", "{pack}"],
+    ["simulate", "quiz", "--players", "3", "--option", "team_size=2"],
+    ["simulate", "reaction", "--players", "2", "--option", "min_delay_us=9000000"],
+    ["simulate", "schicki-micki", "--players", "3", "--option", "interval_shrink=2"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "nope=1"],
+    ["simulate", "pictomania", "--players", "3", "--option", "nope=1"],
+    ["simulate", "fiki-miki", "--players", "3", "--option", "nope=1"],
+    ["simulate", "quiz", "--players", "2", "--pack", "{binary}"],
+    ["simulate", "quiz", "--players", "99"],
+    ["play", "quiz", "--option", "questions"],
+    ["demo", "--lang", "de", "quiz"],
+]
 
 
 def foreign(text: str, extra: set[str]) -> list[str]:
@@ -96,7 +118,7 @@ def bad_pack(tmp: Path) -> Path:
     return pack
 
 
-@pytest.mark.parametrize("command", sorted(BAD))
+@pytest.mark.parametrize("command", [*sorted(BAD), "options"])
 def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path, capsys, monkeypatch,
                                                     pseudo: None) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -106,10 +128,11 @@ def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path
     made = files(tmp_path)
     capsys.readouterr()
     left: dict[str, list[str]] = {}
-    for argv in BAD[command]:
+    for argv in BAD.get(command, OPTIONS):
         argv = [a.format(**made) for a in argv]
         for line in said_in_pseudo(argv, capsys):
-            if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), set(argv)):
+            typed = set(re.findall(r"\w+", " ".join(argv)))  # what the person wrote comes back as written
+            if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed):
                 left[line] = words
     assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}"
 
