@@ -59,6 +59,8 @@ OPTIONS: list[list[str]] = [
     ["simulate", "reaction", "--players", "2", "--option", "min_delay_us=9000000"],
     ["simulate", "schicki-micki", "--players", "3", "--option", "interval_shrink=2"],
     ["simulate", "piepmatz", "--players", "3", "--option", "nope=1"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "majority=most"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "seed_cards=[1,2]"],
     ["simulate", "pictomania", "--players", "3", "--option", "nope=1"],
     ["simulate", "fiki-miki", "--players", "3", "--option", "nope=1"],
     ["simulate", "quiz", "--players", "2", "--pack", "{binary}"],
