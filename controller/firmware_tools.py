@@ -21,6 +21,7 @@ from typing import Any
 from controller.board_channels import GP_TO_PICO_PIN  # the Pico's header GPIOs
 from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
 from games.base import BuzzerBoxError
+from games.i18n import _
 
 try:
     import tomllib
@@ -106,8 +107,8 @@ def install(port: str | None = None) -> None:
     """Copy the firmware onto a Pico running MicroPython, then reset it."""
     mpremote = shutil.which("mpremote")
     if mpremote is None:
-        raise FirmwareError("mpremote is not installed: `pip install mpremote` "
-                            "(or `pip install buzzerbox[pi]`), then run this again")
+        raise FirmwareError(_("mpremote is not installed: `pip install mpremote` (or `pip install buzzerbox[pi]`), "
+                              "then run this again"))
     if PINMAP_PY.read_text() != render_pinmap():
         raise FirmwareError("firmware/buzzer/pinmap.py differs from wiring/board-pinmap.toml: "
                             "run `buzzerbox firmware pinmap` first")

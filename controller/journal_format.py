@@ -30,6 +30,7 @@ from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
 from games.files import FileRefused, read_limited
+from games.i18n import N_, _
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -571,10 +572,10 @@ def _other_file_hint(path: Path | None) -> str:
     """What a file given where a journal was wanted may be, by its name."""
     suffix = path.suffix.lower() if path else ""
     if suffix in (".csv", ".json"):
-        return f"; a question pack? 'buzzerbox pack check {path}' checks one"
+        return "; " + _("a question pack? 'buzzerbox pack check {path}' checks one").format(path=path)
     if suffix == ".toml":
-        return f"; a wiring profile? 'buzzerbox wiring check {path}' checks one"
-    return "; give a .jsonl file that 'play', the menu or 'simulate --journal' wrote"
+        return "; " + _("a wiring profile? 'buzzerbox wiring check {path}' checks one").format(path=path)
+    return "; " + _("give a .jsonl file that 'play', the menu or 'simulate --journal' wrote")
 
 
 def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
@@ -595,10 +596,10 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
             _refuse_downgrade(first, 1)
     except RecordError as exc:
         if not had_newline and len(lines) == 1:
-            raise JournalError(f"{where}line 1, the session header, was cut before it was complete: "
-                               "the game never started; nothing to replay") from None
+            raise JournalError(where + _("line 1, the session header, was cut before it was complete: "
+                                         "the game never started; nothing to replay")) from None
         if b'"type":"session"' not in raw:  # not a damaged header: never a journal at all
-            raise JournalError(f"{where}this is not a buzzerbox journal (its first line is no session header)"
+            raise JournalError(where + _("this is not a buzzerbox journal (its first line is no session header)")
                                + _other_file_hint(path)) from None
         raise JournalError(f"{where}{exc}") from None
     header = {k: v for k, v in first.items() if k not in ("seq", "sum")}
@@ -657,9 +658,9 @@ def load(path: str | Path) -> Journal:
     """Read a journal file: damage is reported in the result, not raised."""
     p = Path(path)
     if not p.exists() and not p.is_symlink():
-        raise JournalError(f"no journal at {p}: give the path 'simulate --journal' or 'play' wrote")
+        raise JournalError(_("no journal at {path}: give the path 'simulate --journal' or 'play' wrote").format(path=p))
     try:
-        data = read_limited(p, MAX_JOURNAL_BYTES, "journal (*.jsonl)")
+        data = read_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None
     journal = parse_bytes(data, p)
@@ -673,6 +674,6 @@ def read_unsaved(path: Path) -> bytes:
     if not aside.exists():
         return b""
     try:
-        return read_limited(aside, MAX_JOURNAL_BYTES, "journal's unsaved records")
+        return read_limited(aside, MAX_JOURNAL_BYTES, N_("journal's unsaved records"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None

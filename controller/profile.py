@@ -26,7 +26,7 @@ from typing import Any
 
 from games.base import BuzzerBoxError
 from games.files import FileRefused, read_limited
-from games.i18n import LANGUAGES
+from games.i18n import LANGUAGES, N_, _
 from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
@@ -150,7 +150,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
 def did_you_mean(word: str, options: list[str] | tuple[str, ...] | set[str]) -> str:
     """' (did you mean header-4?)' for a near miss, else ''."""
     close = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return " " + _("(did you mean {name}?)").format(name=close[0]) if close else ""
 
 
 def clean_text(text: str) -> str:
@@ -436,8 +436,8 @@ def resolve(name_or_path: str) -> Path:
         pass
     names = shipped_names()
     raise ProfileError(
-        f"no wiring profile {_show(name_or_path)}{did_you_mean(name_or_path[:100], names)}: "
-        f"give a path to a .toml file or one of: {', '.join(names)}"
+        _("no wiring profile {name}{hint}: give a path to a .toml file or one of: {names}").format(
+            name=_show(name_or_path), hint=did_you_mean(name_or_path[:100], names), names=", ".join(names))
     )
 
 
@@ -450,13 +450,13 @@ def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     """The TOML of a profile file, or a one-line ProfileError (never a traceback)."""
     path = resolve(name_or_path)
     try:
-        raw = read_limited(path, MAX_PROFILE_BYTES, "wiring profile (wiring/NAME.toml)")
+        raw = read_limited(path, MAX_PROFILE_BYTES, N_("wiring profile (wiring/NAME.toml)"))
     except FileRefused as exc:
         raise ProfileError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ProfileError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
+        raise ProfileError(_("{path}: not UTF-8 text (byte {byte}); save it as UTF-8").format(path=path, byte=exc.start)) from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -145,12 +145,11 @@ class Box(InputLayer):
         except BuzzerBoxError:
             raise
         except ValueError as exc:  # the engine's own checks of its settings
-            raise OptionError(f"{spec.title}: {exc}") from exc
+            raise OptionError(N_("{game}: {problem}"), game=spec.title, problem=str(exc)) from exc
         self.station_kinds = list(station_kinds or ["full"] * settings.players)
         if len(self.station_kinds) != settings.players:
-            raise OptionError(
-                f"{len(self.station_kinds)} station kinds for {settings.players} players: give one kind per station"
-            )
+            raise OptionError(N_("{kinds} station kinds for {players} players: give one kind per station"),
+                              kinds=len(self.station_kinds), players=settings.players)
         self.station_names = list(station_names or [_("Player {n}").format(n=i + 1) for i in range(settings.players)])
         self.journal = journal
         self.latency_guard_us = latency_guard_us

@@ -46,6 +46,7 @@ from controller.press import Edge, Press
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
 from games.files import FileRefused, read_limited
+from games.i18n import N_, _
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -83,11 +84,12 @@ class ScenarioError(BuzzerBoxError, ValueError):
 def load(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, "scenario (.json)").decode("utf-8"))
+        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, N_("scenario (.json)")).decode("utf-8"))
     except FileRefused as exc:
         raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 JSON") from exc
+        raise ScenarioError(_("{path}: not UTF-8 text ({error} at byte {byte}); save it as UTF-8 JSON").format(
+            path=p, error=exc.reason, byte=exc.start)) from exc
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{p}: not valid JSON ({exc})") from exc
     except RecursionError as exc:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from games.i18n import N_, Reason, reason_english, reason_text
+from games.i18n import N_, Reason, format_number, reason_english, reason_text, worded_text
 from games.panels import PhonePanel, PhoneTable
 
 #: Host actions every engine understands (engines may add their own).
@@ -374,7 +374,37 @@ ScenarioStep = Callable[[Mapping[str, Any], int], "Action | None"]
 
 class OptionError(BuzzerBoxError, ValueError):
     """Settings a game cannot start with: a wrong player count, an option of
-    the wrong type or out of its range."""
+    the wrong type or out of its range.
+
+    As ``RuleError``, its reason is a message id with its ``arguments``
+    apart; ``str()`` words it in the current language (the one the person
+    who gave the settings reads), ``english()`` for logs."""
+
+    def __init__(self, reason: Reason, **arguments: Any) -> None:
+        self.reason = reason
+        self.arguments: dict[str, Any] = arguments
+        super().__init__(reason_english(reason, arguments))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_option_error, (self.reason, self.arguments))
+
+    def __str__(self) -> str:
+        if isinstance(self.reason, tuple):
+            return reason_text(self.reason, self.arguments)
+        # an option's name and value stay as the person wrote them; what it takes and the game's name are words
+        return worded_text(self.reason, self.arguments, frozenset({"want", "game"}))
+
+    def english(self) -> str:
+        return reason_english(self.reason, self.arguments)
+
+
+def _option_error(reason: Reason, arguments: dict[str, Any]) -> OptionError:
+    return OptionError(reason, **arguments)
+
+
+#: what an option of each type takes, as the option errors say it
+_TAKES: dict[type, str] = {int: N_("a whole number"), float: N_("a number"), bool: N_("true or false"),
+                           str: N_("text"), list: N_("a list")}
 
 
 class UnknownGameError(BuzzerBoxError, LookupError):
@@ -406,13 +436,25 @@ class Option:
         if float in types:
             types = (*types, int)
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            words = {int: "a whole number", float: "a number", bool: "true or false", str: "text", list: "a list"}
-            want = " or ".join(dict.fromkeys(words.get(t, t.__name__) for t in types if not (t is int and float in types)))
-            raise OptionError(f"option {name!r} is {value!r}: give {want}" + (" or null" if self.nullable else ""))
+            wanted = [t for t in types if not (t is int and float in types)]
+            if len(wanted) != 1 or wanted[0] not in _TAKES:
+                raise OptionError(N_("option {name!r} is {value!r}: give a value of the type {kind}"), name=name,
+                                  value=value, kind=" | ".join(t.__name__ for t in wanted))
+            if self.nullable:
+                raise OptionError(N_("option {name!r} is {value!r}: give {want} or null"), name=name, value=value,
+                                  want=_TAKES[wanted[0]])
+            raise OptionError(N_("option {name!r} is {value!r}: give {want}"), name=name, value=value,
+                              want=_TAKES[wanted[0]])
         number = float(value) if isinstance(value, (int, float)) else None
         if number is not None and ((self.low is not None and number < self.low)
                                    or (self.high is not None and number > self.high)):
-            raise OptionError(f"option {name!r} is {value!r}: give a value between {self.low} and {self.high}")
+            raise OptionError(N_("option {name!r} is {value!r}: give a value between {low} and {high}"), name=name,
+                              value=value, low=_plain(self.low), high=_plain(self.high))
+
+
+def _plain(bound: float | None) -> str:
+    """A range's bound as a person writes it (1000000, not 1000000.0)."""
+    return "-" if bound is None else format_number(bound, 0 if float(bound).is_integer() else 3)
 
 
 #: the one name of every game's tie window option: stamps closer than this are a
@@ -427,20 +469,25 @@ def tie_window_option(default: int = 0) -> Option:
 
 def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], game: str,
                     retired: frozenset[str] = frozenset(),
-                    error: Callable[[str], Exception] = lambda message: OptionError(message)) -> dict[str, Any]:
+                    error: Callable[[str], Exception] | None = None) -> dict[str, Any]:
     """``given`` checked against a game's ``Option`` table (type and range, written
     there once) with the defaults filled in, for an engine that reads its options.
     An unknown name is an error naming the known ones; ``retired`` names (older
-    journals carry them) are accepted and dropped."""
+    journals carry them) are accepted and dropped. ``error``: the engine's
+    own error class, given the line in the current language (default: the
+    ``OptionError`` itself)."""
     unknown = sorted(set(given) - set(declared) - retired)
-    if unknown:
-        raise error(f"unknown option {unknown[0]!r} for {game}; the options are {', '.join(sorted(declared))}")
-    for name, value in given.items():
-        if name in declared:
-            try:
+    try:
+        if unknown:
+            raise OptionError(N_("unknown option {name!r} for {game}; the options are {known}"), name=unknown[0],
+                              game=game, known=", ".join(sorted(declared)))
+        for name, value in given.items():
+            if name in declared:
                 declared[name].check(name, value)
-            except OptionError as exc:
-                raise error(str(exc)) from None
+    except OptionError as exc:
+        if error is None:
+            raise
+        raise error(str(exc)) from None
     return {**{name: option.default for name, option in declared.items()},
             **{name: value for name, value in given.items() if name in declared}}
 
@@ -560,10 +607,9 @@ class GameSpec:
 
     def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
         if not self.min_players <= players <= self.max_players:
-            raise OptionError(
-                f"{self.title} takes {self.min_players}-{self.max_players} players, not {players}: "
-                f"pass --players between {self.min_players} and {self.max_players}"
-            )
+            raise OptionError(N_("{game} takes {low}-{high} players, not {players}: pass --players between {low} "
+                                 "and {high}"), game=self.title, low=self.min_players, high=self.max_players,
+                              players=players)
         for name, value in options.items():
             if name in self.options:
                 self.options[name].check(name, value)

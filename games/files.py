@@ -14,69 +14,93 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from games.base import BuzzerBoxError
+from games.i18n import N_, Reason, reason_english, worded_text
 
 
 class FileRefused(BuzzerBoxError, ValueError):
     """A path that is not a readable regular file of a sane size.
 
     ``str()`` is "PATH: problem: fix"; ``problem`` is the same without the path,
-    for a reader that names the file itself.
+    for a reader that names the file itself; both in the current language (the
+    reason is a message id with its ``arguments``, as ``RuleError``'s).
     """
 
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+    def __init__(self, path: Path, reason: Reason, **arguments: Any) -> None:
+        super().__init__(f"{path}: {reason_english(reason, arguments)}")
         self.path = path
-        self.problem = problem
+        self.reason = reason
+        self.arguments: dict[str, Any] = arguments
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_refused, (self.path, self.reason, self.arguments))
+
+    @property
+    def problem(self) -> str:
+        return worded_text(str(self.reason), self.arguments, WORDS)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+#: the arguments of a refusal that are the box's words (marked ``N_``), said in the reader's language
+WORDS = frozenset({"what", "kind", "fix"})
+
+
+def _refused(path: Path, reason: Reason, arguments: dict[str, Any]) -> FileRefused:
+    return FileRefused(path, reason, **arguments)
 
 
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return N_("a folder")
     if stat.S_ISFIFO(mode):
-        return "a named pipe"
+        return N_("a named pipe")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return N_("a socket")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
+        return N_("a device")
+    return N_("a special file")
 
 
-def _too_large(limit: int, what: str, fix: str) -> str:
+def _too_large(path: Path, limit: int, what: str, fix: str) -> FileRefused:
     size = f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
-    return f"is larger than {size}, too large for a {what}; {fix}"
+    return FileRefused(path, N_("is larger than {size}, too large for a {what}; {fix}"), size=size, what=what, fix=fix)
 
 
 def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
-                 too_large: str = "check that it is the right file") -> bytes:
+                 too_large: str = N_("check that it is the right file")) -> bytes:
     """The bytes of the regular file ``path`` (at most ``limit``), or FileRefused.
 
-    ``what`` names the file for the person ("journal", "question pack"). The
+    ``what`` names the file for the person (``N_("journal")``, marked, so it is
+    said in the reader's language). The
     path is checked before it is opened and the open never blocks (O_NONBLOCK),
     so a pipe swapped in between is refused too, never waited on. ``head``:
     the first ``limit`` bytes of a longer file, for a quick look at its kind;
-    ``too_large``: what to do with a file past the limit.
+    ``too_large``: what to do with a file past the limit (marked ``N_`` too).
     """
     p = Path(path)
     try:
         mode = os.stat(p).st_mode
         if not stat.S_ISREG(mode):
-            raise FileRefused(p, f"is {_kind(mode)}, not a file; give the {what} file itself")
+            raise FileRefused(p, N_("is {kind}, not a file; give the {what} file itself"), kind=_kind(mode), what=what)
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise FileRefused(p, f"no such file; check the path of the {what}") from None
+        raise FileRefused(p, N_("no such file; check the path of the {what}"), what=what) from None
     except OSError as exc:
         if exc.errno == errno.ENAMETOOLONG:
-            raise FileRefused(p, f"the path is too long; check the path of the {what}") from None
-        raise FileRefused(p, f"cannot be read ({exc.strerror or exc}); check the path "
-                          "and its permissions") from None
+            raise FileRefused(p, N_("the path is too long; check the path of the {what}"), what=what) from None
+        raise FileRefused(p, N_("cannot be read ({error}); check the path and its permissions"),
+                          error=exc.strerror or str(exc)) from None
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
-            raise FileRefused(p, f"is {_kind(opened.st_mode)}, not a file; give the {what} file itself")
+            raise FileRefused(p, N_("is {kind}, not a file; give the {what} file itself"), kind=_kind(opened.st_mode),
+                              what=what)
         if opened.st_size > limit and not head:
-            raise FileRefused(p, _too_large(limit, what, too_large))
+            raise _too_large(p, limit, what, too_large)
         chunks: list[bytes] = []
         total = 0
         want = limit if head else limit + 1  # one byte more tells a file that grew past the limit
@@ -87,10 +111,10 @@ def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise FileRefused(p, f"cannot be read ({exc.strerror or exc}); check the disk "
-                          "and the file") from None
+        raise FileRefused(p, N_("cannot be read ({error}); check the disk and the file"),
+                          error=exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
     if total > limit:  # it grew while being read
-        raise FileRefused(p, _too_large(limit, what, too_large))
+        raise _too_large(p, limit, what, too_large)
     return b"".join(chunks)

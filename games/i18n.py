@@ -164,6 +164,20 @@ def reason_text(reason: Reason | list[str], arguments: Mapping[str, Any] | None 
         return reason_english(reason, arguments)
 
 
+def worded_text(message: str, arguments: Mapping[str, Any], words: frozenset[str] = frozenset()) -> str:
+    """``message`` in the current language with its arguments put in, of which
+    only those named in ``words`` are texts of the box to translate (marked
+    ``N_``): a name the person wrote (an option, a column of their file) stays
+    as written even when it happens to be a word of the catalogue too."""
+    if not arguments:  # a text without placeholders may hold braces of its own ({"question": ...})
+        return _(message)
+    inner = {k: _(v) if k in words and isinstance(v, str) else v for k, v in arguments.items()}
+    try:
+        return _(message).format(**inner)
+    except (KeyError, IndexError, ValueError):  # a damaged translation: the English line, never a crash
+        return reason_english(message, arguments)
+
+
 def refusal_text(data: Mapping[str, Any]) -> str:
     """A ``rejected`` event's reason in the current language (an older
     journal's event has only the English ``why``)."""

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from games.base import GameSpec, UnknownGameError
+from games.i18n import _
 
 if TYPE_CHECKING:
     from games.toolkit.scene import Scene
@@ -49,7 +50,7 @@ def packages() -> dict[str, str]:
 def get(name: str) -> GameSpec:
     package = _PACKAGES.get(name)
     if package is None:
-        raise UnknownGameError(f"unknown game {name!r}: choose one of {', '.join(_PACKAGES)}")
+        raise UnknownGameError(_("unknown game {name!r}: choose one of {games}").format(name=name, games=", ".join(_PACKAGES)))
     try:
         module = importlib.import_module(package)
     except ModuleNotFoundError as exc:
@@ -65,7 +66,7 @@ def package_of(name: str) -> str:
     deciding process of a game registered with ``register``)."""
     package = _PACKAGES.get(name)
     if package is None:
-        raise UnknownGameError(f"unknown game {name!r}: choose one of {', '.join(_PACKAGES)}")
+        raise UnknownGameError(_("unknown game {name!r}: choose one of {games}").format(name=name, games=", ".join(_PACKAGES)))
     return package
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from games import registry
 from games.base import BuzzerBoxError, GameSpec
+from games.i18n import _
 
 
 class UsageError(BuzzerBoxError):
@@ -41,7 +42,7 @@ def options_from(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise UsageError(f"--option wants key=value, got {pair!r}")
+            raise UsageError(_("--option wants key=value, got {pair!r}: write it as --option questions=10").format(pair=pair))
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:

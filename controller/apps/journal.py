@@ -19,7 +19,7 @@ from controller.journal_format import MAX_LINE_BYTES
 from controller.runtime import Box, box_from_journal
 from controller.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
-from games.i18n import _
+from games.i18n import N_, _
 from games.rules_version import applied_rules
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
@@ -99,7 +99,7 @@ def looks_like_scenario(path: str) -> bool:
     """A whole-file JSON object with a game and steps: a scenario given where
     a journal was wanted (journals are one record per line)."""
     try:
-        data = json.loads(read_limited(path, MAX_SCENARIO_BYTES, "scenario"))
+        data = json.loads(read_limited(path, MAX_SCENARIO_BYTES, N_("scenario")))
     except (ValueError, RecursionError):  # unreadable or not a file, not JSON, nested past reading
         return False
     return isinstance(data, dict) and "game" in data and "steps" in data and "type" not in data
@@ -108,7 +108,7 @@ def looks_like_scenario(path: str) -> bool:
 def looks_like_journal(path: str) -> bool:
     """The first line is a journal's session header."""
     try:
-        first = json.loads(read_limited(path, MAX_LINE_BYTES, "journal", head=True).split(b"\n", 1)[0])
+        first = json.loads(read_limited(path, MAX_LINE_BYTES, N_("journal"), head=True).split(b"\n", 1)[0])
     except (ValueError, RecursionError):  # unreadable or not a file, not JSON, nested past reading
         return False
     return isinstance(first, dict) and "game" in first and "mode" in first and "steps" not in first

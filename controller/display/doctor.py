@@ -61,7 +61,7 @@ def probe(kind: str, driver: str, timeout: float = 8.0) -> tuple[bool, str]:
     try:
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return False, "timed out"
+        return False, _("timed out")
     if out.returncode == 0:
         return True, out.stdout.strip().splitlines()[-1] if out.stdout.strip() else "ok"
     err = (out.stderr.strip().splitlines() or ["failed"])[-1]
@@ -75,7 +75,7 @@ def pin_factory() -> tuple[str | None, str]:
     try:
         from gpiozero import Device
     except ImportError as exc:
-        return None, f"gpiozero not installed ({exc})"
+        return None, _("gpiozero not installed ({error}); on a Pi: pip install -e '.[pi]'").format(error=exc)
     name: str | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -85,9 +85,9 @@ def pin_factory() -> tuple[str | None, str]:
             factory.close()
             result = f"{name}" + (f" (GPIOZERO_PIN_FACTORY={chosen})" if chosen else "")
         except Exception as exc:  # gpiozero raises BadPinFactory off a Pi
-            result = f"none ({exc.__class__.__name__}: {exc})"
+            result = _("none ({kind}: {error})").format(kind=exc.__class__.__name__, error=exc)
     tried = "; ".join(str(w.message) for w in caught)
-    return name, result + (f"\n    tried: {tried}" if tried else "")
+    return name, result + ("\n    " + _("tried: {tried}").format(tried=tried) if tried else "")
 
 
 #: drivers that draw nowhere a person sees: a box with only these cannot show a game
@@ -117,31 +117,34 @@ def report(probe_drivers: bool = True) -> tuple[str, bool]:
 
     lines = [f"pygame {pygame.version.ver}, SDL {'.'.join(map(str, pygame.get_sdl_version()))}, Python {sys.version.split()[0]}"]
     lib = sdl_library()
-    lines.append(f"SDL library: {lib or 'unknown'}")
+    lines.append(_("SDL library: {library}").format(library=lib or _("unknown")))
     screens: list[str] = []
     for kind, names in (("video", VIDEO_DRIVERS), ("audio", AUDIO_DRIVERS)):
         built = compiled_drivers(lib, names)
-        lines.append(f"{kind} drivers built in: {', '.join(built) if built is not None else 'could not read the library'}")
+        listed = ", ".join(built) if built is not None else _("could not read the library")
+        lines.append((_("video drivers built in: {drivers}") if kind == "video" else
+                      _("audio drivers built in: {drivers}")).format(drivers=listed))
         if probe_drivers:
             for name in built if built is not None else names:
                 ok, why = probe(kind, name)
-                lines.append(f"  {name:10s} {'opens' if ok else 'does not open'}: {why}")
+                lines.append(f"  {name:10s} " + (_("opens: {why}") if ok else _("does not open: {why}")).format(why=why))
                 if kind == "video" and ok and name not in UNSEEN_DRIVERS:
                     screens.append(name)
     video = compiled_drivers(lib, ("kmsdrm",))
     if video == []:
-        lines.append(
+        lines.append(_(
             "kmsdrm: NOT built into this pygame. On Raspberry Pi OS Lite use Debian's python3-pygame "
             "(apt install python3-pygame; venv with --system-site-packages) or run under the cage kiosk "
             "compositor - see docs/display.md"
-        )
+        ))
     elif video:
         drm = sorted(str(p) for p in Path("/dev/dri").glob("card*")) if Path("/dev/dri").exists() else []
-        lines.append(f"kmsdrm: built in; DRM devices: {', '.join(drm) or 'none (no GPU driver loaded?)'}")
+        lines.append(_("kmsdrm: built in; DRM devices: {devices}").format(
+            devices=", ".join(drm) or _("none (no GPU driver loaded?)")))
     for var in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         lines.append(f"{var}={os.environ.get(var, '')}")
     gpio, said = pin_factory()
-    lines.append(f"gpiozero pin factory: {said}")
+    lines.append(_("gpiozero pin factory: {factory}").format(factory=said))
     line, ready = verdict(screens if probe_drivers else None, gpio)
     lines.append(line)
     return "\n".join(lines), ready

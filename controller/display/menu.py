@@ -37,7 +37,8 @@ class FolderChoice:
     value: Any
     title: str
     count: int
-    problems: tuple[str, ...] = ()
+    #: each one line in the reader's language as ``str()`` says it (a ``games.quiz.packs.PackProblem``)
+    problems: tuple[object, ...] = ()
     #: rows of a playable pack left out for their problems
     left_out: int = 0
 
@@ -70,7 +71,7 @@ class Item:
         return self.found[k].label() if k in self.found else _(self.names[k])
 
     @property
-    def problems(self) -> tuple[str, ...]:
+    def problems(self) -> tuple[object, ...]:
         """Why the chosen value cannot start (a pack the checker refused)."""
         chosen = self.found.get(self.index)
         return chosen.problems if chosen is not None else ()
@@ -259,8 +260,9 @@ class Menu:
         return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
 
     def refusal(self) -> list[str]:
-        """Why Start would not start now: each problem of the chosen pack, one line each."""
-        return [line for it in self.items for line in it.problems]
+        """Why Start would not start now: each problem of the chosen pack, one
+        line each, in the language of the moment."""
+        return [str(line) for it in self.items for line in it.problems]
 
     def next_game(self) -> dict[str, Any]:
         """The game the menu would start now and its option rows, for the

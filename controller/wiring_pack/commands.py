@@ -38,8 +38,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     if args.output not in (None, "-") and Path(args.output).suffix.lower() != ".svg":
-        raise SystemExit(f"buzzerbox wiring draw: {args.output}: the diagram is an SVG drawing; "
-                         "name the file *.svg (a browser or Inkscape opens it, and can export a PNG)")
+        raise SystemExit("buzzerbox wiring draw: " + _("{path}: the diagram is an SVG drawing; name the file *.svg (a "
+                                                       "browser or Inkscape opens it, and can export a PNG)").format(
+                                                           path=args.output))
     prof = _load(args, "draw")
     svg = diagram.render(prof)
     if args.output in (None, "-"):
@@ -73,7 +74,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {}
     factory = None
     if args.mock and prof.source != "gpio":
-        raise SystemExit("buzzerbox wiring test: --mock is for header (gpio) profiles: give one, e.g. header-4")
+        raise SystemExit("buzzerbox wiring test: " + _("--mock is for header (gpio) profiles: give one, e.g. header-4"))
     try:
         if prof.source == "gpio":
             from controller.sources.gpio import default_factory, mock_factory
@@ -82,9 +83,10 @@ def cmd_test(args: argparse.Namespace) -> int:
             kwargs["pin_factory"] = factory
         source = open_source(prof, **kwargs)
     except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
-        hint = ("; no GPIO on this machine: add --mock to try the test with simulated presses"
+        hint = ("; " + _("no GPIO on this machine: add --mock to try the test with simulated presses")
                 if type(exc).__name__ == "BadPinFactory" else "")
-        raise SystemExit(f"buzzerbox wiring test: cannot open the {prof.source} inputs of {prof.name}: {exc}{hint}") from exc
+        raise SystemExit("buzzerbox wiring test: " + _("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
+            source=prof.source, profile=prof.name, exc=exc, hint=hint)) from exc
 
     def open_lights(src: Any) -> Any:
         if args.no_lights or not prof.light_pins():

@@ -15,6 +15,7 @@ from typing import Any
 
 from games.base import BuzzerBoxError
 from games.files import FileRefused, read_limited
+from games.i18n import N_
 
 WORDS_DIR = Path(__file__).parent / "words"
 #: Deck 1 is the easiest (round 1), deck 4 the hardest (round 4).
@@ -62,7 +63,7 @@ def load_words_file(path: Path) -> dict[int, list[WordCard]]:
     """The checked cards of one word-list file (also used for lists being written)."""
     name = path.name
     try:
-        text = read_limited(path, MAX_WORDS_BYTES, "word list").decode("utf-8")
+        text = read_limited(path, MAX_WORDS_BYTES, N_("word list")).decode("utf-8")
     except FileRefused as e:
         if path.exists():
             raise WordListError(f"{name} {e.problem}") from None

@@ -40,13 +40,13 @@ from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
     Action,
-    BuzzerBoxError,
     GameEvent,
     GameSettings,
     Outcome,
     RuleError,
     checked_options,
 )
+from games.base import OptionError as ContractOptionError
 from games.i18n import N_
 from games.piepmatz.cards import (
     DEFAULT_SEED_CARDS,
@@ -91,8 +91,9 @@ class EndReason(str, Enum):
     BIRDS_EMPTY = "birds_empty"  # a hand needed birds and offer and bird deck were empty
 
 
-class OptionError(BuzzerBoxError, ValueError):
-    """A game option outside its allowed range; the message names the option and the fix."""
+class OptionError(ContractOptionError):
+    """A game option outside its allowed range; the message (an id with its
+    arguments, worded in the reader's language) names the option and the fix."""
 
 
 def default_perches(players: int) -> int:
@@ -127,14 +128,12 @@ class PiepmatzOptions:
         try:
             majority = Majority(values["majority"])
         except ValueError:
-            raise OptionError(
-                f"option 'majority' is {values['majority']!r}; use 'unpaired' or 'all'"
-            ) from None
+            raise OptionError(N_("option 'majority' is {value!r}; use 'unpaired' or 'all'"),
+                              value=values["majority"]) from None
         removed = values["removed_species"]
         if removed is not None and removed not in SPECIES:
-            raise OptionError(
-                f"option 'removed_species' is {removed!r}; use null or one of: {', '.join(SPECIES)}"
-            )
+            raise OptionError(N_("option 'removed_species' is {value!r}; use null or one of: {species}"),
+                              value=removed, species=", ".join(SPECIES))
         return cls(
             perches=perches,
             seed_cards=seed_cards,
@@ -162,28 +161,28 @@ class PiepmatzOptions:
 
 
 def _seed_cards_option(value: Any) -> tuple[int, int, int]:
-    fix = (
-        f"use three whole numbers 0-{SEED_CARDS_MAX} (cards with 1, 2, 3 eggs) "
-        f"adding up to at least {ROW_SIZE}, e.g. [10, 8, 6]"
-    )
+    refused = OptionError(N_("option 'seed_cards' is {value!r}; use three whole numbers 0-{most} (cards with 1, 2, "
+                             "3 eggs) adding up to at least {least}, e.g. [10, 8, 6]"), value=value,
+                          most=SEED_CARDS_MAX, least=ROW_SIZE)
     if not isinstance(value, (list, tuple)) or len(value) != 3:
-        raise OptionError(f"option 'seed_cards' is {value!r}; {fix}")
+        raise refused
     counts = tuple(value)
     if (
         any(isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= SEED_CARDS_MAX for n in counts)
         or sum(counts) < ROW_SIZE
     ):
-        raise OptionError(f"option 'seed_cards' is {value!r}; {fix}")
+        raise refused
     return (counts[0], counts[1], counts[2])
 
 
 def _id_list_option(options: Mapping[str, Any], name: str) -> tuple[str, ...]:
     value = options.get(name) or ()
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise OptionError(f"option {name!r} is {value!r}; use a list of card ids, top card first")
+        raise OptionError(N_("option {name!r} is {value!r}; use a list of card ids, top card first"), name=name,
+                          value=value)
     twice = sorted({v for v in value if value.count(v) > 1})
     if twice:
-        raise OptionError(f"option {name!r} names {twice[0]!r} twice; list each card id once")
+        raise OptionError(N_("option {name!r} names {card!r} twice; list each card id once"), name=name, card=twice[0])
     return tuple(value)
 
 
@@ -326,9 +325,9 @@ class PiepmatzEngine:
 
     def __init__(self, settings: GameSettings) -> None:
         if not MIN_PLAYERS <= settings.players <= MAX_PLAYERS:
-            raise OptionError(
-                f"Piepmatz takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {settings.players}"
-            )
+            raise OptionError(N_("{game} takes {low}-{high} players, not {players}: pass --players between {low} "
+                                 "and {high}"), game="Piepmatz", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                              players=settings.players)
         self.settings = settings
         self.players = settings.players
         self.options = PiepmatzOptions.from_mapping(settings.options, self.players)
@@ -397,10 +396,11 @@ class PiepmatzEngine:
         try:
             chosen = [parse(card_id) for card_id in top]
         except CardError as exc:
-            raise OptionError(f"option {name!r}: {exc}") from None
+            raise OptionError(N_("option {name!r}: {problem}"), name=name, problem=str(exc)) from None
         missing = [c.id for c in chosen if c not in cards]
         if missing:
-            raise OptionError(f"option {name!r}: {missing[0]!r} is not in this game's deck; remove it")
+            raise OptionError(N_("option {name!r}: {card!r} is not in this game's deck; remove it"), name=name,
+                              card=missing[0])
         on_top = set(chosen)
         rest = [c for c in cards if c not in on_top]
         self._rng.shuffle(rest)

@@ -81,11 +81,12 @@ class QuizSpec(GameSpec):
     def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
         rules = options.get("rules")
         if rules is not None and rules not in PRESETS:
-            raise OptionError(f"option 'rules' is {rules!r}: give one of {', '.join(PRESETS)} (see docs/quiz.md)")
+            raise OptionError(N_("option 'rules' is {value!r}: give one of {known} (see docs/quiz.md)"), value=rules,
+                              known=", ".join(PRESETS))
         size = options.get("team_size") or PRESETS.get(rules or "classic", {}).get("team_size")
         if isinstance(size, int) and options.get("teams") is None and players < 2 * size:
-            raise OptionError(f"teams of {size} need at least {2 * size} stations, not {players}: "
-                              f"add stations or choose other rules")
+            raise OptionError(N_("teams of {size} need at least {least} stations, not {players}: add stations or "
+                                 "choose other rules"), size=size, least=2 * size, players=players)
         name = options.get("pack")
         all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY
                                                    for r in options.get("rounds") or ())
@@ -119,16 +120,17 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
         if wanted is not None:
             missing = [c for c in wanted if c not in pack.categories()] if isinstance(wanted, list) else [str(wanted)]
             if missing:
-                raise OptionError(f"round {k}: categories {', '.join(map(str, missing))} not in the pack "
-                                  f"{pack.source.name}; its categories: {', '.join(pack.categories()) or 'none'}")
+                raise OptionError(N_("round {k}: categories {missing} not in the pack {pack}; its categories: {known}"),
+                                  k=k, missing=", ".join(map(str, missing)), pack=pack.source.name,
+                                  known=", ".join(pack.categories()) or "-")
         fits = [q for q in left if wanted is None or q["category"] in wanted]
         if spec.get("rules") == ALL_PLAY:
             fits = [q for q in fits if all_play_fits(q, spec.get("choices"))]
         count = spec.get("questions")
         mine = fits[:count] if isinstance(count, int) and count > 0 else fits
         if not mine:
-            raise OptionError(f"round {k} has no question left in the pack {pack.source.name}: "
-                              f"give it other categories or fewer questions to the rounds before it")
+            raise OptionError(N_("round {k} has no question left in the pack {pack}: give it other categories or fewer "
+                                 "questions to the rounds before it"), k=k, pack=pack.source.name)
         taken = {id(q) for q in mine}
         left = [q for q in left if id(q) not in taken]
         out += [{**q, "round": k} for q in mine]
@@ -153,8 +155,8 @@ def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> l
         known = pack.categories()
         missing = [c for c in wanted if c not in known]
         if missing or not wanted:
-            raise OptionError(f"option 'categories': {', '.join(missing) or 'none given'} not in the pack "
-                              f"{pack.source.name}; its categories: {', '.join(known) or 'none'}")
+            raise OptionError(N_("option 'categories': {missing} not in the pack {pack}; its categories: {known}"),
+                              missing=", ".join(missing) or "-", pack=pack.source.name, known=", ".join(known) or "-")
         questions = [q for q in questions if q["category"] in wanted]
     if shuffle:
         random.Random(f"quiz-shuffle-{seed}").shuffle(questions)

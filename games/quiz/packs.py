@@ -21,7 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from games.base import BuzzerBoxError
-from games.files import FileRefused, read_limited
+from games.files import WORDS, FileRefused, read_limited
+from games.i18n import N_, Reason, _, ngettext, reason_english, worded_text
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
@@ -41,16 +42,16 @@ MAX_QUESTIONS = 5_000
 MAX_QUESTION_CHARS = 300
 MAX_ANSWER_CHARS = 100
 MAX_CATEGORY_CHARS = 40
-MAX_TITLE_CHARS = 80
+MAX_TITLE_CHARS = 80  # the fix for a longer title says 80
 MIN_CHOICES, MAX_CHOICES = 2, 6
 MIN_POINTS, MAX_POINTS = 1, 100
 _LANGUAGE_RE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?\Z")
 _OPENTDB_CODES: Mapping[int, str] = {
-    1: "the server had no questions for that request; ask for fewer questions or another category",
-    2: "the request had an invalid parameter; download the file again from the API helper page",
-    3: "the session token was not found; download again without a token",
-    4: "the session token had no new questions left; reset the token and download again",
-    5: "the server was rate-limited; wait five seconds and download again",
+    1: N_("the server had no questions for that request; ask for fewer questions or another category"),
+    2: N_("the request had an invalid parameter; download the file again from the API helper page"),
+    3: N_("the session token was not found; download again without a token"),
+    4: N_("the session token had no new questions left; reset the token and download again"),
+    5: N_("the server was rate-limited; wait five seconds and download again"),
 }
 
 
@@ -88,7 +89,7 @@ class Pack:
     source: Path
     #: the problems of the rows left out (one line each, as ``check_pack``
     #: says them): one bad row leaves the rest playable, and the host is told
-    left_out: tuple[str, ...] = ()
+    left_out: tuple[PackProblem, ...] = ()
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -96,6 +97,53 @@ class Pack:
     def categories(self) -> list[str]:
         """The categories in the order they first appear (empty ones left out)."""
         return list(dict.fromkeys(q.category for q in self.questions if q.category))
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where in the file a problem is: a line, a question or result of a JSON
+    list, or both; ``str()`` in the current language ("line 4 (question 2)")."""
+
+    line: int = 0
+    kind: str = ""  # "question" or "result": the element of a JSON list
+    index: int = 0
+
+    def __str__(self) -> str:
+        return self.said(_)
+
+    def said(self, word: Callable[[str], str]) -> str:
+        """Worded by ``word``: ``_`` for the reader, ``str`` for English."""
+        if self.kind:
+            item = word(N_("question {n}") if self.kind == "question" else N_("result {n}")).format(n=self.index)
+            return word(N_("line {line} ({item})")).format(line=self.line, item=item) if self.line else item
+        return word(N_("line {line}")).format(line=self.line)
+
+
+#: the arguments of a problem that are the box's words (marked ``N_``), not the file's
+_WORDS = WORDS | {"mark", "reason"}
+
+
+@dataclass(frozen=True)
+class PackProblem:
+    """One problem of a pack, as the checker found it: the file, where in it,
+    and a message id (naming the problem and the fix) with its arguments.
+    ``str()`` is the line in the current language, so each viewer (``pack
+    check``, the menu's pack row) says it in its reader's; ``english()`` is
+    for logs."""
+
+    file: str
+    where: Where | None
+    reason: Reason
+    arguments: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        prefix = f"{self.file} {self.where}" if self.where else self.file
+        # the file's own names (a column, a key, a value) stay as written; the box's words are translated
+        return f"{prefix}: {_one_line(worded_text(str(self.reason), dict(self.arguments), _WORDS))}"
+
+    def english(self) -> str:
+        prefix = f"{self.file} {self.where.said(str)}" if self.where else self.file
+        return f"{prefix}: {_one_line(reason_english(self.reason, dict(self.arguments)))}"
 
 
 # ---------------------------------------------------------------------------
@@ -112,15 +160,20 @@ def load_pack(path: str | Path) -> Pack:
     """
     pack, errors = _read(Path(path))
     if pack is None:
-        first = errors[0] if errors else f"{Path(path).name}: not a question pack"
+        first = str(errors[0] if errors else _not_a_pack(Path(path)))
         more = len(errors) - 1
         if more > 0:
-            first += f" (and {more} more problem{'s' if more > 1 else ''}; check the pack to list them)"
+            first += " " + ngettext("(and {n} more problem; check the pack to list them)",
+                                    "(and {n} more problems; check the pack to list them)", more).format(n=more)
         raise PackError(first)
     return pack
 
 
-def check_pack(path: str | Path) -> list[str]:
+def _not_a_pack(path: Path) -> PackProblem:
+    return PackProblem(path.name, None, N_("not a question pack; see docs/question-packs.md"))
+
+
+def check_pack(path: str | Path) -> list[PackProblem]:
     """Every problem in the pack, one line each; an empty list means it is good.
 
     This is what ``buzzerbox pack check FILE`` prints.
@@ -137,26 +190,25 @@ class _Problems:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.lines: list[str] = []
+        self.lines: list[PackProblem] = []
         #: while True, a problem leaves out only the row being read (the pack is still played)
         self.in_row = False
         self.file_problems = 0
         self._order: list[int] = []
 
-    def add(self, where: str | None, message: str) -> None:
-        prefix = f"{self.name} {where}" if where else self.name
-        self.lines.append(f"{prefix}: {_one_line(message)}")
-        found = re.match(r"line (\d+)", where or "")
-        self._order.append(int(found.group(1)) if found else 0)
+    def add(self, where: Where | None, message: Reason, **arguments: Any) -> None:
+        """A problem: ``message`` is a message id naming it and the fix (marked ``N_``)."""
+        self.lines.append(PackProblem(self.name, where, message, tuple(arguments.items())))
+        self._order.append(where.line if where else 0)
         self.file_problems += not self.in_row
 
-    def add_row(self, where: str | None, message: str) -> None:
+    def add_row(self, where: Where | None, message: Reason, **arguments: Any) -> None:
         """A problem of one row: that row is left out, the others are played."""
         was, self.in_row = self.in_row, True
-        self.add(where, message)
+        self.add(where, message, **arguments)
         self.in_row = was
 
-    def in_file_order(self) -> list[str]:
+    def in_file_order(self) -> list[PackProblem]:
         """Whole-file problems first, then by line: the order a person fixes them."""
         ranked = sorted(range(len(self.lines)), key=lambda i: self._order[i])
         return [self.lines[i] for i in ranked]
@@ -166,7 +218,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _read(path: Path) -> tuple[Pack | None, list[str]]:
+def _read(path: Path) -> tuple[Pack | None, list[PackProblem]]:
     problems = _Problems(path.name)
     text = _read_text(path, problems)
     if text is None:
@@ -177,8 +229,8 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
     elif suffix == ".json":
         parsed = _parse_json(text, path, problems)
     else:
-        problems.add(None, f"unknown pack format {path.suffix or '(no extension)'!r}; "
-                           "save it as .csv or .json (see docs/question-packs.md)")
+        problems.add(None, N_("unknown pack format {suffix!r}; save it as .csv or .json (see docs/question-packs.md)"),
+                     suffix=path.suffix or "-")
         return None, problems.in_file_order()
     if parsed is None:
         return None, problems.in_file_order()
@@ -192,9 +244,9 @@ def _read(path: Path) -> tuple[Pack | None, list[str]]:
 
 def _read_text(path: Path, problems: _Problems) -> str | None:
     try:
-        data = read_limited(path, MAX_FILE_BYTES, "question pack", too_large="split it into smaller packs")
+        data = read_limited(path, MAX_FILE_BYTES, N_("question pack"), too_large=N_("split it into smaller packs"))
     except FileRefused as e:
-        problems.add(None, e.problem)
+        problems.add(None, e.reason, **e.arguments)
         return None
     if data.startswith(b"\xef\xbb\xbf"):  # the BOM spreadsheet programs write
         data = data[3:]
@@ -202,8 +254,8 @@ def _read_text(path: Path, problems: _Problems) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        problems.add(f"line {line}", f"byte 0x{data[e.start]:02x} is not UTF-8 text; "
-                                     "save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')")
+        problems.add(Where(line), N_("byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8 (in a spreadsheet: "
+                                  "'CSV UTF-8')"), byte=data[e.start])
         return None
 
 
@@ -211,12 +263,12 @@ def _read_text(path: Path, problems: _Problems) -> str | None:
 class _Record:
     """One question before checking: raw values as the file gave them."""
 
-    where: str
+    where: Where
     line: int
     values: dict[str, Any]
 
 
-_Meta = dict[str, tuple[str, Any]]  # key -> (where, raw value)
+_Meta = dict[str, tuple[Where | None, Any]]  # key -> (where, raw value)
 
 
 def csv_delimiter(text: str) -> str:
@@ -236,7 +288,7 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
     header: list[str] | None = None
     header_width = 0
     delimiter = csv_delimiter(text)
-    mark = "semicolon" if delimiter == ";" else "comma"
+    mark = _mark(delimiter)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     line = 1
     while True:
@@ -246,13 +298,13 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         except StopIteration:
             break
         except csv.Error as e:
-            problems.add(f"line {start}", f"{e}; check the quotes on this line "
-                                                     "(a quote inside a cell is written twice: \"\")")
+            problems.add(Where(start), N_("{error}; check the quotes on this line (a quote inside a cell is written "
+                                          "twice: \"\")"), error=str(e))
             if header is None:
                 return None
             break  # the rest is unreadable, but the rows before it are checked too: every problem in one pass
         line = reader.line_num + 1
-        where = f"line {start}"
+        where = Where(start)
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
@@ -266,8 +318,8 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
                 return None
             continue
         if len(cells) > header_width or any(cells[len(header):]):
-            problems.add_row(where, f"{len(cells)} cells but the header names {len(header)} columns; "
-                                    f"put quotes around a cell that contains a {mark}")
+            problems.add_row(where, N_("{cells} cells but the header names {columns} columns; put quotes around a "
+                                       "cell that contains a {mark}"), cells=len(cells), columns=len(header), mark=mark)
             continue
         values: dict[str, Any] = {
             name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
@@ -277,27 +329,32 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
                 values[key] = values[key].split(LIST_SEPARATOR)
         records.append(_Record(where, start, values))
     if header is None:
-        problems.add(None, "has no header line; start it with: " + ",".join(COLUMNS))
+        problems.add(None, N_("has no header line; start it with: {columns}"), columns=",".join(COLUMNS))
         return None
     return meta, records
 
 
-def _csv_comment(body: str, where: str, meta: _Meta, problems: _Problems) -> None:
+def _mark(delimiter: str) -> str:
+    """The cell separator's name, as a problem says it."""
+    return N_("semicolon") if delimiter == ";" else N_("comma")
+
+
+def _csv_comment(body: str, where: Where, meta: _Meta, problems: _Problems) -> None:
     """``# title: ...`` and ``# language: cs`` set the pack's metadata; other comments are notes."""
     key, sep, value = body.partition(":")
     key = key.strip().lower()
     if sep and key in ("title", "language"):
         if key in meta:
-            problems.add(where, f"a second '# {key}:' line; keep only one")
+            problems.add(where, N_("a second '# {key}:' line; keep only one"), key=key)
         meta[key] = (where, value.strip())
 
 
 def _did_you_mean(name: str) -> str:
     close = difflib.get_close_matches(name, COLUMNS, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return " " + _("(did you mean {name!r}?)").format(name=close[0]) if close else ""
 
 
-def _csv_header(cells: list[str], where: str, problems: _Problems, delimiter: str) -> list[str] | None:
+def _csv_header(cells: list[str], where: Where, problems: _Problems, delimiter: str) -> list[str] | None:
     names = [c.lower() for c in cells]
     while names and not names[-1]:
         names.pop()
@@ -305,18 +362,18 @@ def _csv_header(cells: list[str], where: str, problems: _Problems, delimiter: st
     seen: set[str] = set()
     for name in names:
         if not name:
-            problems.add(where, "an empty column name in the header; name every column or delete "
-                                f"the extra {'semicolon' if delimiter == ';' else 'comma'}")
+            problems.add(where, N_("an empty column name in the header; name every column or delete the extra {mark}"),
+                         mark=_mark(delimiter))
         elif name not in COLUMNS:
-            problems.add(where, f"unknown column {name!r}{_did_you_mean(name)}; the first line "
-                                f"names the columns, from: {delimiter.join(COLUMNS)}")
+            problems.add(where, N_("unknown column {name!r}{hint}; the first line names the columns, from: {columns}"),
+                         name=name, hint=_did_you_mean(name), columns=delimiter.join(COLUMNS))
         elif name in seen:
-            problems.add(where, f"column {name!r} appears twice in the header; keep one")
+            problems.add(where, N_("column {name!r} appears twice in the header; keep one"), name=name)
         seen.add(name)
     for name in REQUIRED_COLUMNS:
         if name not in seen and len(problems.lines) == before:
-            problems.add(where, f"the header has no {name!r} column; the first line must name at "
-                                "least question,answer")
+            problems.add(where, N_("the header has no {name!r} column; the first line must name at least "
+                                   "question,answer"), name=name)
     return None if len(problems.lines) > before else names
 
 
@@ -324,15 +381,15 @@ def _parse_json(text: str, path: Path, problems: _Problems) -> tuple[_Meta, list
     try:
         document = json.loads(text)
     except json.JSONDecodeError as e:
-        problems.add(f"line {e.lineno}", f"not valid JSON ({e.msg} at column {e.colno}); "
-                                         "fix the syntax there (a JSON checker shows it)")
+        problems.add(Where(e.lineno), N_("not valid JSON ({error} at column {column}); fix the syntax there (a JSON "
+                                         "checker shows it)"), error=e.msg, column=e.colno)
         return None
     except (ValueError, RecursionError):
-        problems.add(None, "holds a number or nesting too large to read; keep to the pack format")
+        problems.add(None, N_("holds a number or nesting too large to read; keep to the pack format"))
         return None
     if not isinstance(document, dict):
-        problems.add("line 1", "the file must be one JSON object with a \"questions\" list; "
-                               "see docs/question-packs.md")
+        problems.add(Where(1), N_("the file must be one JSON object with a \"questions\" list; see "
+                                  "docs/question-packs.md"))
         return None
     element_lines = _question_lines(text)
     if "results" in document and "response_code" in document:
@@ -388,9 +445,9 @@ def _question_lines(text: str) -> list[int]:
     return lines
 
 
-def _where(kind: str, index: int, lines: list[int]) -> tuple[str, int]:
+def _where(kind: str, index: int, lines: list[int]) -> tuple[Where, int]:
     line = lines[index] if index < len(lines) else 0
-    return (f"line {line} ({kind} {index + 1})" if line else f"{kind} {index + 1}"), line
+    return Where(line, kind, index + 1), line
 
 
 def _parse_own_json(document: dict[str, Any], lines: list[int],
@@ -398,24 +455,24 @@ def _parse_own_json(document: dict[str, Any], lines: list[int],
     meta: _Meta = {}
     for key, value in document.items():
         if key in ("title", "language"):
-            meta[key] = ("", value)
+            meta[key] = (None, value)
         elif key != "questions":
-            problems.add(None, f"unknown top-level key {key!r}; use title, language and questions")
+            problems.add(None, N_("unknown top-level key {key!r}; use title, language and questions"), key=key)
     questions = document.get("questions")
     if not isinstance(questions, list):
-        problems.add(None, "has no \"questions\" list; put the questions in \"questions\": [ ... ]")
+        problems.add(None, N_("has no \"questions\" list; put the questions in \"questions\": [ ... ]"))
         return None
     records: list[_Record] = []
     for index, item in enumerate(questions):
         where, line = _where("question", index, lines)
         if not isinstance(item, dict):
-            problems.add_row(where, "a question is not an object; write it as "
-                                    "{\"question\": ..., \"answer\": ...}")
+            problems.add_row(where, N_("a question is not an object; write it as {\"question\": ..., \"answer\": "
+                                       "...}"))
             continue
         unknown = [k for k in item if k not in COLUMNS]
         for key in unknown:
-            problems.add_row(where, f"unknown key {key!r}{_did_you_mean(key)}; use only: "
-                                    f"{', '.join(COLUMNS)}")
+            problems.add_row(where, N_("unknown key {key!r}{hint}; use only: {columns}"), key=key,
+                             hint=_did_you_mean(key), columns=", ".join(COLUMNS))
         if unknown:
             continue
         records.append(_Record(where, line, {k: v for k, v in item.items() if k in COLUMNS}))
@@ -426,14 +483,14 @@ def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
                    problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
     code = document.get("response_code")
     if code != 0 or isinstance(code, bool):
-        unknown = "the server reported an error; download the file again"
+        unknown = N_("the server reported an error; download the file again")
         reason = (_OPENTDB_CODES.get(code, unknown) if isinstance(code, int)
-                  else "it is not a number; download the file again")
-        problems.add(None, f"Open Trivia DB response_code is {code!r}: {reason}")
+                  else N_("it is not a number; download the file again"))
+        problems.add(None, N_("Open Trivia DB response_code is {code!r}: {reason}"), code=code, reason=reason)
         return None
     results = document.get("results")
     if not isinstance(results, list):
-        problems.add(None, "Open Trivia DB \"results\" is not a list; download the file again")
+        problems.add(None, N_("Open Trivia DB \"results\" is not a list; download the file again"))
         return None
     records: list[_Record] = []
     problems.in_row = True  # one damaged result leaves out only itself
@@ -444,17 +501,17 @@ def _parse_opentdb(document: dict[str, Any], lines: list[int], path: Path,
             records.append(_Record(where, line, values))
     problems.in_row = False
     title = path.stem.replace("_", " ").replace("-", " ").strip() or "Open Trivia DB"
-    return {"title": ("", title), "language": ("", "en")}, records
+    return {"title": (None, title), "language": (None, "en")}, records
 
 
-def _opentdb_values(item: Any, where: str, problems: _Problems) -> dict[str, Any] | None:
+def _opentdb_values(item: Any, where: Where, problems: _Problems) -> dict[str, Any] | None:
     """One Open Trivia DB result as our question fields, HTML entities decoded."""
     if not isinstance(item, dict):
-        problems.add(where, "an Open Trivia DB result must be an object; download the file again")
+        problems.add(where, N_("an Open Trivia DB result must be an object; download the file again"))
         return None
     missing = [k for k in ("question", "correct_answer") if not isinstance(item.get(k), str)]
     if missing:
-        problems.add(where, f"no text {missing[0]!r}; download the file again (default encoding)")
+        problems.add(where, N_("no text {key!r}; download the file again (default encoding)"), key=missing[0])
         return None
     values: dict[str, Any] = {
         "question": html.unescape(item["question"]),
@@ -464,16 +521,16 @@ def _opentdb_values(item: Any, where: str, problems: _Problems) -> dict[str, Any
         values["category"] = html.unescape(item["category"])
     difficulty = item.get("difficulty")
     if not isinstance(difficulty, str) or difficulty not in OPENTDB_POINTS:
-        problems.add(where, f"difficulty is {difficulty!r}; it must be easy, medium or hard")
+        problems.add(where, N_("difficulty is {value!r}; it must be easy, medium or hard"), value=difficulty)
         return None
     values["points"] = OPENTDB_POINTS[difficulty]
     kind = item.get("type")
     wrong = item.get("incorrect_answers")
     if kind not in ("multiple", "boolean"):
-        problems.add(where, f"type is {kind!r}; it must be multiple or boolean")
+        problems.add(where, N_("type is {value!r}; it must be multiple or boolean"), value=kind)
         return None
     if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
-        problems.add(where, "incorrect_answers must be a list of texts; download the file again")
+        problems.add(where, N_("incorrect_answers must be a list of texts; download the file again"))
         return None
     answers = [values["answer"], *(html.unescape(w) for w in wrong)]
     if kind == "boolean":
@@ -489,56 +546,58 @@ def _opentdb_values(item: Any, where: str, problems: _Problems) -> dict[str, Any
 # Checking
 
 
-def _text(value: Any, field: str, where: str, problems: _Problems, *, limit: int,
+def _text(value: Any, field: str, where: Where, problems: _Problems, *, limit: int,
           required: bool) -> str | None:
-    """A clean one-line text, or None (after naming the problem)."""
+    """A clean one-line text, or None (after naming the problem). ``field``
+    is the column (or key) as the file names it, so a problem names it so too."""
     if value is None or value == "":
         if required:
-            problems.add(where, f"the {field} is empty; write the {field} or delete this question")
+            problems.add(where, N_("{field!r} is empty; fill it in or delete this question"), field=field)
         return None
     if not isinstance(value, str):
-        problems.add(where, f"the {field} must be text, not {type(value).__name__}; put it in quotes")
+        problems.add(where, N_("{field!r} must be text, not {kind}; put it in quotes"), field=field,
+                     kind=type(value).__name__)
         return None
     for ch in value:
         if (ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000:
-            problems.add(where, f"the {field} contains a control character U+{ord(ch):04X}; delete it")
+            problems.add(where, N_("{field!r} contains a control character U+{code:04X}; delete it"), field=field,
+                         code=ord(ch))
             return None
     clean = _one_line(value)
     if not clean:
         if required:
-            problems.add(where, f"the {field} is empty; write the {field} or delete this question")
+            problems.add(where, N_("{field!r} is empty; fill it in or delete this question"), field=field)
         return None
     if len(clean) > limit:
-        problems.add(where, f"the {field} is {len(clean)} characters long; shorten it to at most "
-                            f"{limit} so it fits the screen")
+        problems.add(where, N_("{field!r} is {n} characters long; shorten it to at most {limit} so it fits the "
+                               "screen"), field=field, n=len(clean), limit=limit)
         return None
     return clean
 
 
-def _texts(value: Any, field: str, where: str, problems: _Problems) -> tuple[str, ...] | None:
+def _texts(value: Any, field: str, where: Where, problems: _Problems) -> tuple[str, ...] | None:
     if value is None:
         return ()
     if not isinstance(value, list):
-        problems.add(where, f"the {field} are not a list; write them as [\"a\", \"b\"]")
+        problems.add(where, N_("{field!r} is not a list; write it as [\"a\", \"b\"]"), field=field)
         return None
     out: list[str] = []
     for item in value:
         if isinstance(item, str) and not item.strip():
-            problems.add(where, f"an empty entry in the {field}; remove the extra "
-                                f"'{LIST_SEPARATOR}' (or empty text)")
+            problems.add(where, N_("an empty entry in {field!r}; remove the extra '{separator}' (or empty text)"),
+                         field=field, separator=LIST_SEPARATOR)
             return None
-        clean = _text(item, field[:-1] if field.endswith("s") else field, where, problems,
-                      limit=MAX_ANSWER_CHARS, required=True)
+        clean = _text(item, field, where, problems, limit=MAX_ANSWER_CHARS, required=True)
         if clean is None:
             return None
         if clean.casefold() in (o.casefold() for o in out):
-            problems.add(where, f"{clean!r} appears twice in the {field}; keep it once")
+            problems.add(where, N_("{text!r} appears twice in {field!r}; keep it once"), text=clean, field=field)
             return None
         out.append(clean)
     return tuple(out)
 
 
-def _points(value: Any, where: str, problems: _Problems) -> int | None:
+def _points(value: Any, where: Where, problems: _Problems) -> int | None:
     if value is None or value == "":
         return 1
     number: int | None = None
@@ -547,27 +606,27 @@ def _points(value: Any, where: str, problems: _Problems) -> int | None:
     elif isinstance(value, str) and (whole := re.fullmatch(r"([+-]?\d{1,6})(?:[.,]0{1,6})?", value.strip())):
         number = int(whole.group(1))  # "2,0" as a Czech or Polish spreadsheet writes 2, or "2.0"
     if number is None or not MIN_POINTS <= number <= MAX_POINTS:
-        problems.add(where, f"points is {str(value)[:20]!r}; write a whole number from "
-                            f"{MIN_POINTS} to {MAX_POINTS} (or leave it empty for 1)")
+        problems.add(where, N_("points is {value!r}; write a whole number from {low} to {high} (or leave it empty "
+                               "for 1)"), value=str(value)[:20], low=MIN_POINTS, high=MAX_POINTS)
         return None
     return number
 
 
-def _image(value: Any, base: Path, where: str, problems: _Problems) -> Path | None | bool:
+def _image(value: Any, base: Path, where: Where, problems: _Problems) -> Path | None | bool:
     """The image resolved against the pack folder; False after a problem."""
     if value is None or value == "":
         return None
-    text = _text(value, "image path", where, problems, limit=200, required=False)
+    text = _text(value, "image", where, problems, limit=200, required=False)
     if text is None:
         return False
     rel = PurePosixPath(text.replace("\\", "/"))
     if rel.is_absolute() or ".." in rel.parts or re.match(r"[A-Za-z]:", text):
-        problems.add(where, f"image {text!r} must be a path inside the pack's folder; "
-                            "copy the picture next to the pack and give its name")
+        problems.add(where, N_("image {path!r} must be a path inside the pack's folder; copy the picture next to "
+                               "the pack and give its name"), path=text)
         return False
     if rel.suffix.lower() not in IMAGE_SUFFIXES:
-        problems.add(where, f"image {text!r} is not a picture the box shows; "
-                            f"use {', '.join(IMAGE_SUFFIXES)}")
+        problems.add(where, N_("image {path!r} is not a picture the box shows; use {suffixes}"), path=text,
+                     suffixes=", ".join(IMAGE_SUFFIXES))
         return False
     full = base.joinpath(*rel.parts)
     try:
@@ -575,8 +634,8 @@ def _image(value: Any, base: Path, where: str, problems: _Problems) -> Path | No
     except OSError:
         found = False
     if not found:
-        problems.add(where, f"image {text!r} is not in {base}; put the picture there or clear the "
-                            "image cell")
+        problems.add(where, N_("image {path!r} is not in {folder}; put the picture there or clear the image cell"),
+                     path=text, folder=str(base))
         return False
     return full
 
@@ -595,11 +654,11 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     choices = _texts(v.get("choices"), "choices", where, problems)
     if choices is not None and answer is not None and choices:
         if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
-            problems.add(where, f"{len(choices)} choices; give {MIN_CHOICES} to {MAX_CHOICES} "
-                                "(or none for an open question)")
+            problems.add(where, N_("{n} choices; give {low} to {high} (or none for an open question)"),
+                         n=len(choices), low=MIN_CHOICES, high=MAX_CHOICES)
         elif answer.casefold() not in (c.casefold() for c in choices):
-            problems.add(where, f"the answer {answer!r} is not one of the choices; add it to the "
-                                "choices or correct the answer")
+            problems.add(where, N_("the answer {answer!r} is not one of the choices; add it to the choices or "
+                                   "correct the answer"), answer=answer)
     if len(problems.lines) > before:
         return None
     assert text is not None and answer is not None and alternatives is not None
@@ -615,7 +674,7 @@ def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,
         return default
     where, value = meta[key]
     if not isinstance(value, str) or not check(value):
-        problems.add(where or None, f"the pack {key} {str(value)[:40]!r} is not usable; {fix}")
+        problems.add(where, N_("the pack {key} {value!r} is not usable; {fix}"), key=key, value=str(value)[:40], fix=fix)
         return default
     return value
 
@@ -623,20 +682,20 @@ def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,
 def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Problems) -> Pack | None:
     title = _meta_text(meta, "title", path.stem, problems,
                        lambda t: bool(t.strip()) and len(t) <= MAX_TITLE_CHARS and t.isprintable(),
-                       f"give a printable title of at most {MAX_TITLE_CHARS} characters")
+                       N_("give a printable title of at most 80 characters"))
     language = _meta_text(meta, "language", "", problems,
                           lambda t: bool(_LANGUAGE_RE.match(t)),
-                          "give a language code such as en or cs")
+                          N_("give a language code such as en or cs"))
     if not records:
         if not problems.lines:
-            problems.add(None, "has no questions; add at least one question")
+            problems.add(None, N_("has no questions; add at least one question"))
         return None
     if len(records) > MAX_QUESTIONS:
-        problems.add(None, f"has {len(records)} questions; split it into packs of at most "
-                           f"{MAX_QUESTIONS}")
+        problems.add(None, N_("has {n} questions; split it into packs of at most {most}"), n=len(records),
+                     most=MAX_QUESTIONS)
         return None
     questions: list[Question] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, Where] = {}
     base = path.parent
     problems.in_row = True  # a problem in a question leaves out that question only
     for record in records:
@@ -645,7 +704,7 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
             continue
         key = question.text.casefold()
         if key in seen:
-            problems.add(record.where, f"the same question as {seen[key]}; delete one of them")
+            problems.add(record.where, N_("the same question as {other}; delete one of them"), other=seen[key])
             continue
         seen[key] = record.where
         questions.append(question)
@@ -670,7 +729,7 @@ class FoundPack:
     path: Path
     title: str
     questions: int
-    problems: tuple[str, ...]
+    problems: tuple[PackProblem, ...]
     #: rows of a playable pack left out for their problems (``pack check`` lists them)
     left_out: int = 0
 
@@ -686,7 +745,7 @@ def find_packs(folder: str | Path) -> list[FoundPack]:
     for path in files[:MAX_FOLDER_PACKS]:
         pack, problems = _read(path)
         if pack is None:
-            found.append(FoundPack(path, path.stem, 0, tuple(problems) or (f"{path.name}: not a question pack",)))
+            found.append(FoundPack(path, path.stem, 0, tuple(problems) or (_not_a_pack(path),)))
         else:
             found.append(FoundPack(path, pack.title, len(pack.questions), (), len(pack.left_out)))
     return found

@@ -21,6 +21,7 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    OptionError,
     Outcome,
     RuleError,
     best_of,
@@ -66,11 +67,11 @@ class ReactionOptions:
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> ReactionOptions:
-        values = checked_options(OPTIONS, {k: v for k, v in settings.options.items() if v is not None}, "reaction",
-                                 error=ValueError)
+        values = checked_options(OPTIONS, {k: v for k, v in settings.options.items() if v is not None}, "reaction")
         opts = cls(**values)
         if not 0 < opts.min_delay_us <= opts.max_delay_us:
-            raise ValueError("reaction: need 0 < min_delay_us <= max_delay_us")
+            raise OptionError(N_("reaction: min_delay_us {low} and max_delay_us {high}: give 0 < min_delay_us <= "
+                                 "max_delay_us"), low=opts.min_delay_us, high=opts.max_delay_us)
         return opts
 
 

@@ -50,7 +50,7 @@ def test_a_pack_with_no_good_row_says_nothing_can_be_played(tmp_path: Path, caps
     pack = tmp_path / "bad.csv"
     pack.write_text("question;answer\nCapital of France?;\n", encoding="utf-8")
     status, out, err = check(capsys, pack)
-    assert status == 1 and len(out) == 1 and "answer is empty" in out[0]
+    assert status == 1 and len(out) == 1 and "'answer' is empty" in out[0]
     assert err.count("\n") == 1 and "can be played" not in err
 
 

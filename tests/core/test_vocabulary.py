@@ -29,7 +29,7 @@ def test_every_status_a_game_shows_is_declared(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("option", "said"),
-    [("interval_shrink=2", "option 'interval_shrink' is 2: give a value between 0.0 and 1.0"),
+    [("interval_shrink=2", "option 'interval_shrink' is 2: give a value between 0 and 1"),
      ("turn_interval_us=soon", "option 'turn_interval_us' is 'soon': give a whole number or null"),
      ("tie_window_us=true", "option 'tie_window_us' is True: give a whole number")],
 )

@@ -80,7 +80,7 @@ def test_mutated_pack_is_a_pack_or_one_line_error(
             outcomes["error"] += 1
         else:
             assert isinstance(result, Pack) and len(result) >= 1
-            assert all(line.startswith(name) and "\n" not in line for line in result.left_out), result.left_out
+            assert all(str(line).startswith(name) and "\n" not in str(line) for line in result.left_out), result.left_out
             outcomes["pack"] += 1
         assert time.monotonic() - start < slowest_s, data
     assert outcomes["error"] > 20, outcomes  # the mutations really do break files

@@ -1,0 +1,158 @@
+"""No line the CLI says about bad input escapes the catalogue (issue 31): every
+bad command line of ``tests/cli/test_bad_input.py`` (unknown option, bad
+option value, bad pack, missing file, a file that is no journal, bad
+``--lang``, ...) plus a pack with one of each kind of problem, run in the
+pseudo-locale, where every catalogue text comes back accented: a plain
+English word left in what it prints did not go through ``_()``.
+
+Allowed as they are: what the person typed or named (paths, quoted values,
+``--flags``, `commands`), the names of games, commands, options and the
+pack format's own keys and columns, units, and the words of libraries the
+box quotes (an OS error, Python's JSON parser).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller import profile as profile_mod
+from controller.cli import main
+from games import registry
+from games.i18n import set_language
+from games.quiz import PRESETS
+from games.quiz.packs import COLUMNS
+from tests.cli.test_bad_input import BAD, files
+from tests.i18n.test_pseudo_sweep import english_words
+
+#: names a line may carry as they are: commands, the box's own name, game names, the pack
+#: format's keys and values, units, the names Python, the OS and SDL give their errors
+NAMES = {
+    "buzzerbox", "csv", "json", "jsonl", "toml", "png", "jpg", "jpeg", "gif", "bmp", "docs", "OK", "FAIL", "UTF",
+    "Open", "Trivia", "DB", "API", "results", "response_code", "incorrect_answers", "difficulty", "type", "easy",
+    "medium", "hard", "multiple", "boolean", "title", "language", "questions", "null", "true", "false",
+    "Schicki", "Micki", "Fiki", "Miki", "Viva", "Topo", "Piepmatz", "Pictomania", "JSON", "CSV", "GPIO", "SDL",
+    "demo", "play", "menu", "simulate", "replay", "journal", "resume", "pack", "scenario", "diag", "doctor", "bench",
+    "wiring", "firmware", "int", "float", "English", "Polski", "gpio", "serial", "header", "board", "mpremote", "pip",
+    "pi", "SVG", "svg", "PNG", "Inkscape", "check", "salvage", "draw", "table", "install", "pinmap", "sim", "kB", "MB",
+    *COLUMNS, *(w for name in registry.available() for w in name.split("-")),
+    # the options' names (as --option takes them) and the quiz's rule presets
+    *(w for name in registry.available() for option in registry.get(name).options for w in option.split("_")),
+    *(w for preset in PRESETS for w in preset.split("-")),
+}
+#: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
+#: Python's own error texts the box quotes in brackets: "(Expecting value at column 1)"
+LIBRARY = re.compile(r"\((Expecting|No such|Is a|Errno|Permission|invalid start)[^)]*\)|\bExpecting [^(]*|"
+                     r"\[Errno [^\]]*\][^:;]*|Unable to load any default pin factory!")
+
+
+#: bad option values and packs beside the table's command lines: each game's option checks speak too
+OPTIONS: list[list[str]] = [
+    ["simulate", "quiz", "--players", "2", "--option", "rules=nope"],
+    ["simulate", "quiz", "--players", "2", "--option", "questions=many"],
+    ["simulate", "quiz", "--players", "2", "--option", "categories=[\"Nope\"]", "--pack", "{pack}"],
+    ["simulate", "quiz", "--players", "3", "--option", "team_size=2"],
+    ["simulate", "reaction", "--players", "2", "--option", "min_delay_us=9000000"],
+    ["simulate", "schicki-micki", "--players", "3", "--option", "interval_shrink=2"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "nope=1"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "majority=most"],
+    ["simulate", "piepmatz", "--players", "3", "--option", "seed_cards=[1,2]"],
+    ["simulate", "pictomania", "--players", "3", "--option", "nope=1"],
+    ["simulate", "fiki-miki", "--players", "3", "--option", "nope=1"],
+    ["simulate", "quiz", "--players", "2", "--pack", "{binary}"],
+    ["simulate", "quiz", "--players", "99"],
+    ["play", "quiz", "--option", "questions"],
+    ["demo", "--lang", "de", "quiz"],
+]
+
+
+def foreign(text: str, extra: set[str]) -> list[str]:
+    """The plain English words of a line the CLI printed, quoted material and names left out."""
+    text = LIBRARY.sub(" ", QUOTED.sub(" ", text))
+    return [w for w in english_words(text, "") if w not in NAMES and w not in extra]
+
+
+def test_the_check_finds_an_english_word_and_lets_names_through() -> None:
+    assert foreign("buzzerbox demo: unknown game 'nosuch'; try --players", set()) == ["unknown", "game", "try"]
+    assert foreign("buzzerbox démó: ńěžńáměá hřá 'nosuch' (Expecting value)", set()) == []
+
+
+def said_in_pseudo(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """What ``buzzerbox ARGV`` prints (stdout and stderr, its last line too) in the pseudo-locale."""
+    set_language("xx")  # the parser's own words too (main builds it in the language of the moment)
+    try:
+        main(argv)
+    except SystemExit as stop:
+        if isinstance(stop.code, str):  # said by Python on the way out
+            print(stop.code, file=sys.stderr)
+    finally:
+        set_language("en")
+    said = capsys.readouterr()
+    return (said.out + said.err).splitlines()
+
+
+@pytest.fixture
+def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command starts in the pseudo-locale (which ``--lang`` does not offer: it is no language)."""
+    monkeypatch.setattr(profile_mod, "start_language", lambda asked, profile: "xx")
+
+
+def bad_pack(tmp: Path) -> Path:
+    """A pack with a problem of most kinds the checker finds, one per row."""
+    pack = tmp / "broken.csv"
+    pack.write_text(
+        "question,answer,alternatives,category,points,image,choices\n"
+        ",Paris\n"
+        "Capital?,\n"
+        "Q1?,A,,,lots\n"
+        "Q2?,A,,,,pic.txt\n"
+        "Q3?,A,,,,../x.png\n"
+        "Q4?,A,,,,,B|C\n"
+        "Q5?,A,B||C\n"
+        "Q6?,A,,,,,A|a\n"
+        "Q7?,A,,,,,A\n"
+        "Q1?,A\n"
+        "Q8?,A,,,,,,extra\n", encoding="utf-8")
+    return pack
+
+
+@pytest.mark.parametrize("command", [*sorted(BAD), "options"])
+def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path, capsys, monkeypatch,
+                                                    pseudo: None) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    made = files(tmp_path)
+    capsys.readouterr()
+    left: dict[str, list[str]] = {}
+    for argv in BAD.get(command, OPTIONS):
+        argv = [a.format(**made) for a in argv]
+        for line in said_in_pseudo(argv, capsys):
+            typed = set(re.findall(r"\w+", " ".join(argv)))  # what the person wrote comes back as written
+            if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed):
+                left[line] = words
+    assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}"
+
+
+def test_every_pack_problem_is_said_in_the_reader_s_language(tmp_path: Path, capsys, pseudo: None) -> None:
+    pack = bad_pack(tmp_path)
+    json_pack = tmp_path / "broken.json"
+    json_pack.write_text('{"title": "T", "colour": 1, "questions": [{"question": 5, "answer": "A"}, 3,'
+                         ' {"question": "Q", "answer": "A", "hint": "x"}]}', encoding="utf-8")
+    opentdb = tmp_path / "trivia.json"
+    opentdb.write_text('{"response_code": 0, "results": [{"question": "Q", "correct_answer": "A",'
+                       ' "difficulty": "extreme", "type": "multiple", "incorrect_answers": []}, 4]}', encoding="utf-8")
+    left: dict[str, list[str]] = {}
+    for path in (pack, json_pack, opentdb, tmp_path / "pack.txt"):
+        path.touch()
+        lines = said_in_pseudo(["pack", "check", str(path)], capsys)
+        assert len(lines) >= 2, lines  # the problems and the verdict
+        for line in lines:
+            if words := foreign(line.replace(str(tmp_path), ""), set()):
+                left[line] = words
+    assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
