@@ -99,7 +99,11 @@ def test_the_host_page_says_a_second_host_came_and_changes_the_pin_with_two_taps
     rotate = first.locator("button[data-action='rotate_pin']")
     rotate.click()
     expect(rotate).to_contain_text("Tap again")
+    old_pin = s.server.seats.pin
     rotate.click()
+    # the server changes the PIN in its own thread: the page saying so is the readiness to read it
+    expect(first.locator("#alert")).to_contain_text("The new PIN is")
+    assert s.server.seats.pin != old_pin
     expect(first.locator("#alert")).to_contain_text(f"The new PIN is {s.server.seats.pin}")
     expect(second.locator("#login")).to_be_visible()  # logged out: it needs the new PIN
     expect(second.locator("#status")).to_contain_text("changed the PIN")
