@@ -537,6 +537,21 @@ def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sou
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
 
 
+def live_game(box: Box, screen: Screen, *, source: Source | None, profile: Profile | None, relay: Relay,
+              lights: Lights | None, sound: Sound | None, colors: Sequence[Color] | None,
+              owns_source: bool = True, session: Session | None = None) -> LiveGame:
+    """A game played in this process on this screen (``--one-process``, games
+    with phones, the menu's bot games): ``play`` and the menu start theirs so.
+    People's inputs reach the box only once it is guarded and levelled; a bot
+    game (``session``) takes none."""
+    if session is None:
+        if source is not None and profile is not None:
+            connect(box, source, profile)
+        relay.target = box
+    presenter = presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
+    return LiveGame(box, presenter, source, owns_source=owns_source, session=session)
+
+
 #: how long the keyboard stations' keys stay on screen at the start of a game (game time)
 KEYS_HINT_US = 30_000_000
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.arbitration import Stamp, Stamped
+
 
 @dataclass(frozen=True)
 class Edge:
@@ -20,39 +22,37 @@ class Edge:
     t_us: int
 
 
-@dataclass(frozen=True)
-class Press:
+@dataclass(frozen=True, init=False)
+class Press(Stamped):
     """A debounced press: the time of its first active edge.
 
-    ``precision_us`` is what the stamp is worth on the box timeline (against a
-    press of any other source). ``clock`` names the clock that stamped it when
-    that is not the box's own (``board:<boot id>``: one board's timer, mapped
-    onto the box timeline); ``clock_precision_us`` is then its precision
-    against presses of that same clock, without the mapping error, so two
-    presses on one board are told apart as finely as the board stamped them
-    (``games.arbitration.pair_threshold_us``)."""
+    Its ``stamp`` is what the press is worth on the box timeline (``Stamp``:
+    a board's presses carry their board's clock, so two presses on one board
+    are told apart as finely as the board stamped them); given as
+    ``t_us``/``precision_us``/``clock``/``clock_precision_us`` or as one ``stamp``."""
 
     station: int
     input: str
-    t_us: int
-    precision_us: int = 1
-    edges: int = 1  # how many edges the bounce train had (diagnostics)
-    clock: str = ""  # "": the box timeline itself (GPIO kernel stamps, keys, phones)
-    clock_precision_us: int = 0  # 0: as precision_us
+    stamp: Stamp
+    edges: int  # how many edges the bounce train had (diagnostics)
     #: the event's identity at its source (``<boot>#<seq>`` on the board): a press a
     #: board sends again to a restarted host is known as the same press
-    source_event: str = ""
+    source_event: str
+
+    def __init__(self, station: int, input: str, t_us: int | None = None, precision_us: int | None = None,
+                 edges: int = 1, clock: str | None = None, clock_precision_us: int | None = None,
+                 source_event: str = "", *, stamp: Stamp | None = None) -> None:
+        object.__setattr__(self, "station", station)
+        object.__setattr__(self, "input", input)
+        object.__setattr__(self, "stamp", Stamp.given(stamp, t_us, precision_us, clock, clock_precision_us))
+        object.__setattr__(self, "edges", edges)
+        object.__setattr__(self, "source_event", source_event)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"station": self.station, "input": self.input, "t_us": self.t_us}
-        if self.precision_us != 1:
-            out["precision_us"] = self.precision_us
+        out: dict[str, Any] = {"station": self.station, "input": self.input}
+        out.update(self.stamp.to_json())
         if self.edges != 1:
             out["edges"] = self.edges
-        if self.clock:
-            out["clock"] = self.clock
-        if self.clock_precision_us:
-            out["clock_precision_us"] = self.clock_precision_us
         if self.source_event:
             out["source_event"] = self.source_event
         return out
@@ -62,12 +62,9 @@ class Press:
         return cls(
             station=int(data["station"]),
             input=str(data["input"]),
-            t_us=int(data["t_us"]),
-            precision_us=int(data.get("precision_us", 1)),
             edges=int(data.get("edges", 1)),
-            clock=str(data.get("clock", "")),
-            clock_precision_us=int(data.get("clock_precision_us", 0)),
             source_event=str(data.get("source_event", "")),
+            stamp=Stamp.from_json(data),
         )
 
 

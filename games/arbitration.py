@@ -9,9 +9,96 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """When something happened and what that moment is worth: the one stamp
+    every press, action and engine record carries (so ranking, journals and
+    scenarios read it one way).
+
+    ``precision_us``: how finely the source could stamp ``t_us`` on the box
+    timeline; arbitration never claims an order finer than the coarser of two.
+    ``clock``: the clock that stamped it when not the box's own (``board:<boot
+    id>``: one board's timer, mapped onto the box timeline), and
+    ``clock_precision_us`` its precision against stamps of that same clock
+    (0: as ``precision_us``; see ``pair_threshold_us``).
+    """
+
+    t_us: int
+    precision_us: int = 1
+    clock: str = ""
+    clock_precision_us: int = 0
+
+    @classmethod
+    def given(cls, stamp: Stamp | None, t_us: int | None, precision_us: int | None, clock: str | None,
+              clock_precision_us: int | None) -> Stamp:
+        """The stamp a holder's constructor was given: ``stamp`` with any part
+        given on its own put over it (so ``dataclasses.replace(press,
+        t_us=...)`` still works), or those parts alone."""
+        if stamp is None:
+            if t_us is None:
+                raise TypeError("a stamp needs t_us")
+            stamp = cls(t_us)
+        return cls(
+            t_us=stamp.t_us if t_us is None else t_us,
+            precision_us=stamp.precision_us if precision_us is None else precision_us,
+            clock=stamp.clock if clock is None else clock,
+            clock_precision_us=stamp.clock_precision_us if clock_precision_us is None else clock_precision_us,
+        )
+
+    @property
+    def clock_key(self) -> tuple[str, int]:
+        """What ``pair_threshold_us`` compares two stamps' clocks by."""
+        return (self.clock, self.clock_precision_us)
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire keys journals and scenarios have always used: ``t_us``
+        always, the rest only when not their defaults."""
+        out: dict[str, Any] = {"t_us": self.t_us}
+        if self.precision_us != 1:
+            out["precision_us"] = self.precision_us
+        if self.clock:
+            out["clock"] = self.clock
+        if self.clock_precision_us:
+            out["clock_precision_us"] = self.clock_precision_us
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stamp:
+        """The stamp of a journal line or scenario step (missing keys: defaults)."""
+        return cls(
+            t_us=int(data["t_us"]),
+            precision_us=int(data.get("precision_us", 1)),
+            clock=str(data.get("clock", "")),
+            clock_precision_us=int(data.get("clock_precision_us", 0)),
+        )
+
+
+class Stamped:
+    """Reads of a ``stamp`` field as if its parts were the holder's own
+    (``press.t_us``): for every dataclass that holds one ``Stamp``."""
+
+    stamp: Stamp
+
+    @property
+    def t_us(self) -> int:
+        return self.stamp.t_us
+
+    @property
+    def precision_us(self) -> int:
+        return self.stamp.precision_us
+
+    @property
+    def clock(self) -> str:
+        return self.stamp.clock
+
+    @property
+    def clock_precision_us(self) -> int:
+        return self.stamp.clock_precision_us
 
 
 def tie_threshold_us(precision_a: int, precision_b: int, tie_window_us: int = 0) -> int:
@@ -47,6 +134,22 @@ def _no_clock(item: object) -> tuple[str, int]:
     return ("", 0)
 
 
+S = TypeVar("S", bound=Stamped)
+
+
+def rank_by_stamp(items: Iterable[S], tie_window_us: int = 0,
+                  min_precision_us: int = 1) -> list[list[S]]:
+    """``rank_by_time`` of stamped items by their own stamps; ``min_precision_us``
+    treats every stamp as at least that coarse (a game's own floor)."""
+    return rank_by_time(
+        items,
+        t_us=lambda item: item.stamp.t_us,
+        precision_us=lambda item: max(item.stamp.precision_us, min_precision_us),
+        tie_window_us=tie_window_us,
+        clock=lambda item: item.stamp.clock_key,
+    )
+
+
 def rank_by_time(
     items: Iterable[T],
     t_us: Callable[[T], int],
@@ -79,15 +182,11 @@ def rank_by_time(
 
 
 @dataclass(frozen=True)
-class Buzz:
+class Buzz(Stamped):
     """One station's counted press after arming."""
 
     station: int
-    t_us: int
-    precision_us: int = 1
-    #: the clock that stamped it and its precision against that clock (``pair_threshold_us``)
-    clock: str = ""
-    clock_precision_us: int = 0
+    stamp: Stamp
 
 
 @dataclass
@@ -164,7 +263,7 @@ class Arbiter:
         window = self.options.queue_window_us
         if first is not None and window is not None and t_us - first > window:
             return "late"
-        self.buzzes.append(Buzz(station, t_us, precision_us, clock, clock_precision_us))
+        self.buzzes.append(Buzz(station, Stamp(t_us, precision_us, clock, clock_precision_us)))
         return "counted"
 
     def first_time_us(self) -> int | None:
@@ -174,13 +273,7 @@ class Arbiter:
         """Every counted press in groups (a group of two or more is a tie);
         ``contenders_only`` leaves out stations that are out of the question."""
         buzzes = [b for b in self.buzzes if b.station not in self.excluded] if contenders_only else self.buzzes
-        return rank_by_time(
-            buzzes,
-            t_us=lambda b: b.t_us,
-            precision_us=lambda b: b.precision_us,
-            tie_window_us=self.options.tie_window_us,
-            clock=lambda b: (b.clock, b.clock_precision_us),
-        )
+        return rank_by_stamp(buzzes, self.options.tie_window_us)
 
     def result(self, contenders_only: bool = False) -> ArbiterResult:
         """The ranking as the screen and scenarios report it; with

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from games.arbitration import Stamp, Stamped
 from games.i18n import N_, Reason, format_number, reason_english, reason_text, worded_text
 from games.panels import PhonePanel, PhoneTable
 
@@ -31,24 +32,27 @@ HOST_ADJUST = "adjust"
 MAX_ADJUST_POINTS = 10
 
 
-@dataclass(frozen=True)
-class Action:
+@dataclass(frozen=True, init=False)
+class Action(Stamped):
     """One thing a player or the host did, stamped on the box timeline.
 
-    ``player`` is None for host actions. ``precision_us`` is how finely the
-    source could stamp ``t_us``; arbitration never claims an order finer than
-    the coarser precision of two actions. ``clock``/``clock_precision_us``:
-    the clock that stamped it when not the box's own (one board's timer) and
-    its precision against that same clock (``arbitration.pair_threshold_us``).
+    ``player`` is None for host actions. Its ``stamp`` (``t_us``,
+    ``precision_us``, ``clock``, ``clock_precision_us``: see ``Stamp``) is
+    given either as those four arguments or as one ``stamp``.
     """
 
     kind: str
-    t_us: int
-    player: int | None = None
-    args: Mapping[str, Any] = field(default_factory=dict)
-    precision_us: int = 1
-    clock: str = ""
-    clock_precision_us: int = 0
+    stamp: Stamp
+    player: int | None
+    args: Mapping[str, Any]
+
+    def __init__(self, kind: str, t_us: int | None = None, player: int | None = None,
+                 args: Mapping[str, Any] | None = None, precision_us: int | None = None, clock: str | None = None,
+                 clock_precision_us: int | None = None, *, stamp: Stamp | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "stamp", Stamp.given(stamp, t_us, precision_us, clock, clock_precision_us))
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "args", {} if args is None else args)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "t_us": self.t_us}
@@ -56,24 +60,16 @@ class Action:
             out["player"] = self.player
         if self.args:
             out["args"] = dict(self.args)
-        if self.precision_us != 1:
-            out["precision_us"] = self.precision_us
-        if self.clock:
-            out["clock"] = self.clock
-        if self.clock_precision_us:
-            out["clock_precision_us"] = self.clock_precision_us
+        out.update(self.stamp.to_json())
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         return cls(
             kind=str(data["kind"]),
-            t_us=int(data["t_us"]),
             player=None if data.get("player") is None else int(data["player"]),
             args=dict(data.get("args", {})),
-            precision_us=int(data.get("precision_us", 1)),
-            clock=str(data.get("clock", "")),
-            clock_precision_us=int(data.get("clock_precision_us", 0)),
+            stamp=Stamp.from_json(data),
         )
 
 

@@ -31,6 +31,7 @@ from games.registry import available, get
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
+    from controller.display.loop import RunResult
     from controller.display.menu import FolderChoice
 
 log = logging.getLogger("buzzerbox")
@@ -124,6 +125,20 @@ def cmd_menu(args: argparse.Namespace) -> int:
         write_beside(path)  # a quiz's record beside its journal
         return reason
 
+    def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session | None = None) -> RunResult | None:
+        """A game (resumed or new; people or bots) on the menu's screen in this
+        process, its phones served by the menu's companion; the inputs and
+        lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
+        game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
+                              colors=colors, owns_source=False, session=session)
+        if phones:  # the session's one server, moved to this game
+            live.answer_box_keys(game.presenter, companion.game(box, [game.presenter.scene, game.presenter.results]))
+        result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+        companion.between()
+        relay.target = None
+        log.info(game.summary_line(result))
+        return result
+
     try:
         with live.stop_on_sigterm():
             cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
@@ -138,20 +153,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 if reason == "stopped":
                     raise KeyboardInterrupt
             if cut_off is not None and reason is None:
-                if source is not None and profile is not None:
-                    live.connect(box, source, profile)
-                    relay.target = box
-                _names, colors = live.names_colors(profile, box.settings.players, menu.names)
-                game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
-                                     source, owns_source=False)
-                if menu.phones or box.spec.phones_needed(box.settings.options):
-                    menu.phones = True
-                    server = companion.game(box, [game.presenter.scene, game.presenter.results])
-                    live.answer_box_keys(game.presenter, server)
-                result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
-                companion.between()
-                relay.target = None
-                log.info(game.summary_line(result))
+                menu.phones = phones
+                result = played_here(box, colors, phones)
                 write_beside(cut_off)  # a quiz's record beside its journal
                 if result is None:
                     raise KeyboardInterrupt
@@ -210,17 +213,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         break
                     if reason is not None:
                         continue
-                    if source is not None and profile is not None:
-                        live.connect(box, source, profile)
-                        relay.target = box
-                presenter = live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
-                game = live.LiveGame(box, presenter, source, owns_source=False, session=session)
-                if choice.phones:  # the session's one server, moved to this game
-                    live.answer_box_keys(presenter, companion.game(box, [presenter.scene, presenter.results]))
-                result = game.run(realtime=True, keyboard=KeyboardSource(choice.players))
-                companion.between()
-                relay.target = None
-                log.info(game.summary_line(result))
+                result = played_here(box, colors, bool(choice.phones), session)
                 if session is None:
                     write_beside(path)  # a quiz's record beside its journal
                     if league is not None:

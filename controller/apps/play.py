@@ -166,12 +166,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
 def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
                      source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
     """The older design (``--one-process``): the deciding thread beside the frames."""
-    relay.target = box
-    if source is not None and prof is not None:
-        live.connect(box, source, prof)
-    presenter = live.presenter_for(box, screen, lights=live.open_lights(prof, source),
-                                   sound=live.open_sound(args, headless, prof), colors=colors)
-    game = live.LiveGame(box, presenter, source)
+    game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=live.open_lights(prof, source),
+                          sound=live.open_sound(args, headless, prof), colors=colors)
     for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
         hook(box)
     live.start_companion(game, args.web, prof)

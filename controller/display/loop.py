@@ -275,8 +275,9 @@ def run(
         if decider is not None:
             sys.setswitchinterval(LIVE_SWITCH_INTERVAL_S)
             decider.start()
-        outcome = _frames(box, presenter, keyboard, now, key_stamp, answer_shows, advance, result, decider,
-                          until_us, results_s, fps, all_events)
+        outcome = _frames(box, presenter, keyboard, decider,
+                          FrameHooks(now, key_stamp, answer_shows, advance, result, all_events),
+                          Pace(until_us, results_s, fps))
     finally:
         if decider is not None:
             decider.stop()
@@ -287,11 +288,37 @@ def run(
     return outcome
 
 
-def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now: Callable[[], int],
-            key_stamp: Callable[[], int], answer_shows: Callable[[list[GameEvent], int], list[GameEvent]],
-            advance: Callable[[int], list[GameEvent]], result: Callable[[str, int], RunResult],
-            decider: Decider | None, until_us: int | None, results_s: float, fps: int,
-            all_events: deque[GameEvent]) -> RunResult:
+@dataclass(frozen=True)
+class FrameHooks:
+    """What the real-time frame loop needs of the run it serves (``run`` makes
+    them, over its box or session): one object, so a reader of ``_frames``
+    sees every way it reaches back."""
+
+    #: game time now
+    now: Callable[[], int]
+    #: the stamp a key press gets (as a source's edge: before the box's offset)
+    key_stamp: Callable[[], int]
+    #: events in, ``show`` answered by a frame flipped now (its flip time is the t_show)
+    answer_shows: Callable[[list[GameEvent], int], list[GameEvent]]
+    #: move a box without a decider (simulated players) on to a time
+    advance: Callable[[int], list[GameEvent]]
+    #: close the run into its result: how it ended and when
+    result: Callable[[str, int], RunResult]
+    #: every event of the run (its result's record): the loop adds what keys and the decider bring
+    events: deque[GameEvent]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long a real-time run goes and how fast it draws."""
+
+    until_us: int | None = None  # game time to stop at (None: until it ends)
+    results_s: float = 10.0  # how long the final standings stay up
+    fps: int = 60
+
+
+def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, decider: Decider | None,
+            hooks: FrameHooks, pace: Pace) -> RunResult:
     """The frame loop of a real-time run: keys, what was decided (sound,
     messages, ``show`` frames), the frame. With a ``decider`` the box is
     stepped on its own thread; without one (simulated players), here."""
@@ -302,17 +329,17 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
     def done(reason: str, t_us: int) -> RunResult:
         if decider is not None:  # what was decided since the last frame belongs to how the run went
             with box.lock:
-                all_events.extend(decider.take())
-        out = result(reason, t_us)
+                hooks.events.extend(decider.take())
+        out = hooks.result(reason, t_us)
         out.frame_us = list(frame_us)
         return out
 
     while True:
         if decider is not None and decider.error is not None:
             raise decider.error
-        t = now()
+        t = hooks.now()
         for event in pygame.event.get():
-            name = key_of(event, presenter, keyboard, key_stamp())
+            name = key_of(event, presenter, keyboard, hooks.key_stamp())
             if name == QUIT:
                 return done("quit", t)
             if name == "menu":
@@ -323,39 +350,39 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
             if name is not None and finished_at is None:
                 with box.lock:
                     keyed = host_key(box, name, t)
-                events = answer_shows(keyed, t)
+                events = hooks.answer_shows(keyed, t)
                 presenter.react(box, events, t)
-                all_events.extend(events)
+                hooks.events.extend(events)
             elif name is not None and finished_at is not None:
                 return done("finished", t)
-        t = now()
+        t = hooks.now()
         if decider is None:
-            advance(t)
+            hooks.advance(t)
         else:
             with box.lock:
                 decided = decider.take()
-            events = answer_shows(decided, t)
+            events = hooks.answer_shows(decided, t)
             if events:
                 presenter.react(box, events, t)
-                all_events.extend(events)
+                hooks.events.extend(events)
         with box.lock:
             finished = box.engine.finished
         if finished and finished_at is None:
             finished_at = t
-        if until_us is not None and t >= until_us:
+        if pace.until_us is not None and t >= pace.until_us:
             return done("time", t)
-        if finished_at is not None and t - finished_at > results_s * 1_000_000:
+        if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
             return done("finished", t)
         if decider is not None and FRAME_YIELD_MAX_S > 0:
             with box.lock:
                 due = box.next_decision_due_us()
             drawing_us = frame_us[-1] if frame_us else 20_000
-            if due is not None and due - now() < drawing_us + 1_000:
+            if due is not None and due - hooks.now() < drawing_us + 1_000:
                 decider.wait_past(due, FRAME_YIELD_MAX_S)  # the decision first, then the frame's long C calls
-        t_draw = now()
+        t_draw = hooks.now()
         presenter.draw(box, t)
         presenter.screen.flip()
-        shown_at = now()
+        shown_at = hooks.now()
         frame_us.append(shown_at - t_draw)
         if decider is not None:
             with box.lock:
@@ -363,7 +390,7 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, now
                     if decision[2] is not None:
                         break
                     decision[2] = shown_at
-        frame_clock.tick(fps)
+        frame_clock.tick(pace.fps)
 
 
 #: what ``key_of`` says for the window being closed

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from games.arbitration import rank_by_time
+from games.arbitration import Stamp, Stamped, rank_by_stamp
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -101,12 +101,9 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Ring:
+class Ring(Stamped):
     player: int
-    t_us: int
-    precision_us: int = 1
-    clock: str = ""  # the clock that stamped it and its precision there (arbitration.pair_threshold_us)
-    clock_precision_us: int = 0
+    stamp: Stamp
 
 
 @dataclass
@@ -421,7 +418,7 @@ class FikiMikiEngine:
         s.stats["rings"] += 1
         pictures = self._landed_pictures()
         if pictures >= self.options.threshold:
-            ring = Ring(p, t_us, max(1, action.precision_us), action.clock, action.clock_precision_us)
+            ring = Ring(p, replace(action.stamp, t_us=t_us))
             s.rings.append(ring)
             s.race_closes_us = min(r.t_us for r in s.rings) + self.options.race_window_us
             s.phase = Phase.BELL
@@ -462,13 +459,7 @@ class FikiMikiEngine:
 
     def _rank_rings(self) -> list[list[Ring]]:
         """The rings of the running race in stamp order; a group of two or more is a tie."""
-        return rank_by_time(
-            self.state.rings,
-            t_us=lambda r: r.t_us,
-            precision_us=lambda r: r.precision_us,
-            tie_window_us=self.options.tie_window_us,
-            clock=lambda r: (r.clock, r.clock_precision_us),
-        )
+        return rank_by_stamp(self.state.rings, self.options.tie_window_us)
 
     def _resolve_race(self, t_us: int) -> list[GameEvent]:
         """Variant I: the first ringer takes the stack the newest card landed on."""
@@ -619,7 +610,7 @@ class FikiMikiEngine:
         s.rang.add(p)
         s.stats["rings"] += 1
         if not any(card.kind == s.led_kind for card in s.hands[p]):
-            s.rings.append(Ring(p, t_us, max(1, action.precision_us), action.clock, action.clock_precision_us))
+            s.rings.append(Ring(p, replace(action.stamp, t_us=t_us)))
             return [GameEvent("ring", t_us, p, {"closes_us": s.window_closes_us})]
         s.stats["wrong_rings"] += 1
         s.owed[p] = 2

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from games.arbitration import rank_by_time, tie_threshold_us
+from games.arbitration import Stamp, Stamped, rank_by_stamp, tie_threshold_us
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -221,27 +221,24 @@ class Secret:
 
 
 @dataclass(frozen=True)
-class Guess:
-    """One guess card laid on a drawer's pile, stamped when it reached the box."""
+class Guess(Stamped):
+    """One guess card laid on a drawer's pile, stamped when it reached the box
+    (on the box timeline: a guess keeps no board clock)."""
 
     guesser: int
     drawer: int
     number: int
-    t_us: int
-    precision_us: int
+    stamp: Stamp
     seq: int  # arrival order, keeps equal stamps stable
 
 
 @dataclass(frozen=True)
-class BellPress:
+class BellPress(Stamped):
     """A bell press (or phone 'done') waiting until no later press could tie with it."""
 
     player: int
-    t_us: int
-    precision_us: int
+    stamp: Stamp
     cap: int | None  # token_choice: take the highest left worth at most this; 0 = none
-    clock: str = ""  # the clock that stamped it (a board's boot and fit; "" = the box's timeline)
-    clock_precision_us: int = 0  # its precision against stamps of that same clock
 
 
 @dataclass
@@ -477,7 +474,7 @@ class PictomaniaEngine:
         if any(g.number == number for g in mine):
             raise RuleError(N_("player {n} has already laid guess card {number} on someone; each number is one card"), n=p + 1, number=number)
         self._seq += 1
-        r.guesses.append(Guess(p, drawer, number, action.t_us, max(action.precision_us, 1), self._seq))
+        r.guesses.append(Guess(p, drawer, number, Stamp(action.t_us, max(action.precision_us, 1)), self._seq))
         r.started_drawing_guess.add(p)
         # the number stays secret until the reveal: the event only says a card was laid
         return [GameEvent("guess", action.t_us, p, {"drawer": drawer})]
@@ -504,8 +501,7 @@ class PictomaniaEngine:
         r = self.round
         cap = self._token_cap(action) if "token" in action.args else r.choice[p]
         r.done_us[p] = action.t_us
-        r.pending.append(BellPress(p, action.t_us, max(action.precision_us, 1), cap, action.clock,
-                                   action.clock_precision_us))
+        r.pending.append(BellPress(p, action.stamp, cap))
         self._coarsest_done_us = max(self._coarsest_done_us, action.precision_us)
         return [GameEvent("bell", action.t_us, p)]
 
@@ -513,13 +509,7 @@ class PictomaniaEngine:
         """Rank the settled bell presses and hand out tokens; ties share the better place."""
         r = self.round
         presses, r.pending = r.pending, []
-        groups = rank_by_time(
-            presses,
-            t_us=lambda b: b.t_us,
-            precision_us=lambda b: b.precision_us,
-            tie_window_us=self.options.tie_window_us,
-            clock=lambda b: (b.clock, b.clock_precision_us),
-        )
+        groups = rank_by_stamp(presses, self.options.tie_window_us)
         events: list[GameEvent] = []
         for group in groups:
             tie = len(group) > 1
@@ -562,8 +552,7 @@ class PictomaniaEngine:
     def _guess_groups(self, drawer: int) -> list[list[Guess]]:
         """A drawer's pile in arrival order, closer arrivals grouped as ties."""
         pile = sorted((g for g in self.round.guesses if g.drawer == drawer), key=lambda g: (g.t_us, g.seq))
-        return rank_by_time(pile, t_us=lambda g: g.t_us, precision_us=lambda g: max(g.precision_us, GUESS_PRECISION_US),
-                            tie_window_us=self.options.tie_window_us)
+        return rank_by_stamp(pile, self.options.tie_window_us, min_precision_us=GUESS_PRECISION_US)
 
     def _score(self, t_us: int) -> list[GameEvent]:
         r = self.round

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from games.arbitration import rank_by_time
+from games.arbitration import Stamp, Stamped, rank_by_stamp
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -76,12 +76,9 @@ class ReactionOptions:
 
 
 @dataclass(frozen=True)
-class Hit:
+class Hit(Stamped):
     player: int
-    t_us: int
-    precision_us: int
-    clock: str = ""
-    clock_precision_us: int = 0
+    stamp: Stamp
 
 
 @dataclass
@@ -262,7 +259,7 @@ class ReactionEngine:
             return events
         if self.phase != Phase.GO:
             return []
-        self.hits.append(Hit(p, action.t_us, action.precision_us, action.clock, action.clock_precision_us))
+        self.hits.append(Hit(p, action.stamp))
         events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
         if len(self.hits) + len(self.false_starts) == self.settings.players:
             events += self._end_round(action.t_us)
@@ -270,8 +267,7 @@ class ReactionEngine:
 
     def _end_round(self, at_us: int) -> list[GameEvent]:
         t_show = self.t_show_us or self.go_at_us or at_us
-        groups = rank_by_time(self.hits, lambda h: h.t_us, lambda h: h.precision_us, self.options.tie_window_us,
-                              lambda h: (h.clock, h.clock_precision_us))
+        groups = rank_by_stamp(self.hits, self.options.tie_window_us)
         winners = [h.player for h in groups[0]] if groups else []
         for p in range(self.settings.players):
             self.records[p].rounds += 1

@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from games.arbitration import rank_by_time
+from games.arbitration import Stamp, Stamped, rank_by_stamp
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -112,16 +112,13 @@ END_SENTENCES = {
 
 
 @dataclass(frozen=True)
-class Reaction:
+class Reaction(Stamped):
     """One reaction of a player to the newest card (``REPLACES_CALL`` says which may replace which)."""
 
     player: int
     kind: str
-    t_us: int
-    precision_us: int = 1
+    stamp: Stamp
     accessory: str | None = None  # for calls; None = compact "call" button
-    clock: str = ""  # the clock that stamped it and its precision there (arbitration.pair_threshold_us)
-    clock_precision_us: int = 0
 
     def words(self) -> str:
         if self.kind == "call":
@@ -390,8 +387,7 @@ class SchickiMickiEngine:
         if accessory is not None and accessory not in ACCESSORIES:
             raise RuleError(N_("call: accessory {accessory!r} does not exist; use one of: {choices}"), accessory=accessory,
                             choices=", ".join(ACCESSORIES))
-        reaction = Reaction(player, action.kind, t_us, max(1, action.precision_us), accessory,
-                            action.clock, action.clock_precision_us)
+        reaction = Reaction(player, action.kind, replace(action.stamp, t_us=t_us), accessory)
         # In stamp order, a player's first reaction counts; a later one replaces it
         # only if that was a call and this is a blue grab or a knock.
         history = sorted([*self.history.get(player, []), reaction], key=lambda r: r.t_us)
@@ -425,13 +421,7 @@ class SchickiMickiEngine:
     # ------------------------------------------------------------ resolution
 
     def _rank(self, reactions: list[Reaction]) -> list[list[Reaction]]:
-        return rank_by_time(
-            reactions,
-            t_us=lambda r: r.t_us,
-            precision_us=lambda r: r.precision_us,
-            tie_window_us=self.tie_window_us,
-            clock=lambda r: (r.clock, r.clock_precision_us),
-        )
+        return rank_by_stamp(reactions, self.tie_window_us)
 
     def _pawn_holders(self) -> tuple[list[Reaction], list[Reaction]]:
         """Who holds a pawn (blue: the first grab groups up to the number of

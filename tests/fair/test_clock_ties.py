@@ -17,7 +17,7 @@ from controller.runtime import Box, box_from_journal
 from controller.sources.board import BoardSession
 from firmware.buzzer.proto import frame
 from games import registry
-from games.arbitration import Buzz, rank_by_time
+from games.arbitration import Buzz, rank_by_stamp
 
 BOOT = "0000000b"
 RTT_US = 1_000  # a slow USB round trip: the board read its clock somewhere inside it
@@ -95,9 +95,7 @@ def test_presses_mapped_by_two_clock_fits_are_compared_with_the_mapping_error():
     s.receive(frame(f"C r=5 w=0 t={150_000 - 500 + 40}"), 151_000)  # the fit moves by ~40 µs
     b = board_press(s, 2, 0, 100_005)
     assert a.clock != b.clock
-    groups = rank_by_time([Buzz(1, a.t_us, a.precision_us, a.clock, a.clock_precision_us),
-                           Buzz(0, b.t_us, b.precision_us, b.clock, b.clock_precision_us)],
-                          lambda z: z.t_us, lambda z: z.precision_us, clock=lambda z: (z.clock, z.clock_precision_us))
+    groups = rank_by_stamp([Buzz(1, a.stamp), Buzz(0, b.stamp)])
     assert len(groups) == 1  # a tie: honest
 
 
