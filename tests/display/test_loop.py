@@ -3,6 +3,10 @@ the headless demo leaves a 1920x1080 screenshot."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import time
+
 import pygame
 import pytest
 
@@ -217,8 +221,26 @@ def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
     guard = box.latency_guard_us
     s = Session(box, spec.new_bots(settings), spec.new_host(settings), 3)
     game = live.LiveGame(box, Presenter(Screen.open(headless=True), scene_for("quiz")), session=s)
-    with caplog.at_level("WARNING", logger="buzzerbox"):
-        game.run(realtime=True, seconds=3, fps=30)
-    assert box.press_log, "the bots pressed nothing in 3 s: the test proves nothing"
+    pressed = threading.Event()
+
+    def close_after_presses() -> None:
+        """Readiness, not a timer: the window closes once the bots have pressed
+        (a loaded machine once gave them no press in a 3 s run)."""
+        give_up = time.monotonic() + 120  # a hang only: the run below then has nothing to judge
+        while len(box.press_log) < 3 and time.monotonic() < give_up:
+            time.sleep(0.01)
+        pressed.set()
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    closer = threading.Thread(target=close_after_presses)
+    closer.start()
+    try:
+        with caplog.at_level("WARNING", logger="buzzerbox"):
+            game.run(realtime=True, seconds=600, fps=30)  # ends at the closer's QUIT
+    finally:
+        closer.join()
+        with contextlib.suppress(pygame.error):  # a QUIT the run did not take must not end the next test's
+            pygame.event.clear(pygame.QUIT)
+    assert pressed.is_set() and len(box.press_log) >= 3, "the bots pressed nothing: the test proves nothing"
     assert box.late_deliveries == 0 and box.latency_guard_us == guard
     assert "after its stamp" not in caplog.text
