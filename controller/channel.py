@@ -32,9 +32,11 @@ log = logging.getLogger("buzzerbox.channel")
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 #: the events an outbox keeps for a viewer that is behind (sounds, messages, shows)
 EVENTS_KEPT = 512
-#: the only classes a message may hold (module, name): the game's events and the inputs
+#: the only classes a message may hold (module, name): the game's events and the inputs, and the
+#: stamp an input carries
 ALLOWED = frozenset({("games.base", "GameEvent"), ("games.base", "Action"), ("controller.press", "Edge"),
-                     ("controller.press", "Press"), ("controller.press", "InputNotice")})
+                     ("controller.press", "Press"), ("controller.press", "InputNotice"),
+                     ("games.arbitration", "Stamp")})
 _LENGTH = struct.Struct(">I")
 
 # message types: deciding process -> viewer

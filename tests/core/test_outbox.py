@@ -43,3 +43,18 @@ def test_a_stuck_viewer_gets_the_newest_view_with_the_newest_phones_snapshot() -
     outbox.close(DEADLINE_S)
     assert [m["version"] for m in viewer.sent] == [1, 3]
     assert viewer.sent[1]["companion"] == {"version": 2} and outbox.dropped_views == 1
+
+
+def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
+    """A keyboard press, a phone's move and a notice arrive as they were sent,
+    stamps included (a class the channel did not allow, the shared stamp,
+    once turned every phone move into "not plain data: refused")."""
+    from controller.press import Edge, InputNotice, Press
+    from games.base import Action, GameEvent
+
+    sent = {"type": channel.ACTION, "inputs": [
+        Press(1, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3),
+        Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000),
+        Edge(2, "bell", 0, 9_000), InputNotice(2, "bell", "stuck", 9_500),
+        GameEvent("winner", 1_300, player=1)]}
+    assert channel.decode(channel.encode(sent)[4:]) == sent
