@@ -37,6 +37,7 @@ from games.base import (
     Outcome,
     RuleError,
     checked_options,
+    fire_due,
 )
 from games.i18n import N_
 from games.pictomania.options import (
@@ -349,11 +350,10 @@ class PictomaniaEngine:
                    for p in pending)
 
     def tick(self, now_us: int) -> list[GameEvent]:
+        """Fire every deadline due by now_us at its own time (``fire_due``), so a
+        late tick decides the bell race as many small ones would."""
         self._now = max(self._now, now_us)
-        deadline = self.next_deadline_us()
-        if deadline is None or now_us < deadline:
-            return []
-        return self._award_bonus(deadline)
+        return fire_due(self.next_deadline_us, self._award_bonus, now_us)
 
     def handle(self, action: Action) -> list[GameEvent]:
         """Apply one action; on RuleError nothing changes (time included), so

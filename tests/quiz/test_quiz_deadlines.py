@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games import registry
 from games.base import Action
+from tests.deadlines import late_and_small_ticks
 
 SPEC = registry.get("quiz")
 
@@ -26,3 +27,8 @@ def test_one_late_tick_gives_what_many_small_ones_give() -> None:
     assert kinds.count("timer_warning") == 3 and "time_up" in kinds and kinds[-1] == "round_over"
     assert run(10_000_000) == fine
     assert run(700_000) == fine
+
+
+def test_a_bot_quiz_replayed_with_one_late_tick_is_the_one_ticked_often() -> None:
+    late, small = late_and_small_ticks("quiz", seed=7)
+    assert len(late) > 20 and late == small
