@@ -465,13 +465,13 @@ def tie_window_option(default: int = 0) -> Option:
 
 def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], game: str,
                     retired: frozenset[str] = frozenset(),
-                    error: Callable[[str], Exception] | None = None) -> dict[str, Any]:
+                    error: type[OptionError] | None = None) -> dict[str, Any]:
     """``given`` checked against a game's ``Option`` table (type and range, written
     there once) with the defaults filled in, for an engine that reads its options.
     An unknown name is an error naming the known ones; ``retired`` names (older
     journals carry them) are accepted and dropped. ``error``: the engine's
-    own error class, given the line in the current language (default: the
-    ``OptionError`` itself)."""
+    own option error class, an ``OptionError`` too, so every engine refuses a
+    bad option with the same ``OptionError`` (default: the ``OptionError`` itself)."""
     unknown = sorted(set(given) - set(declared) - retired)
     try:
         if unknown:
@@ -483,7 +483,7 @@ def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], ga
     except OptionError as exc:
         if error is None:
             raise
-        raise error(str(exc)) from None
+        raise error(exc.reason, **exc.arguments) from None
     return {**{name: option.default for name, option in declared.items()},
             **{name: value for name, value in given.items() if name in declared}}
 

@@ -18,13 +18,17 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from games.base import BuzzerBoxError
+from games.base import BuzzerBoxError, OptionError
 
 MAX_PICTURES = 9  # the most pictures one card may show (the art has room for this many)
 
 
 class FikiMikiError(BuzzerBoxError, ValueError):
     """A bad option or card description; the one-line message names it and the fix."""
+
+
+class FikiMikiOptionError(FikiMikiError, OptionError):
+    """An option the option table refuses: the contract's ``OptionError`` as every engine's."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,14 @@ from enum import Enum
 from typing import Any
 
 from games.base import TIE_WINDOW, Option, checked_options, tie_window_option
-from games.fiki_miki.cards import Card, DeckMakeup, FikiMikiError, cards_from_json, default_makeup
+from games.fiki_miki.cards import (
+    Card,
+    DeckMakeup,
+    FikiMikiError,
+    FikiMikiOptionError,
+    cards_from_json,
+    default_makeup,
+)
 from games.i18n import N_
 from games.rules_version import RULES_OPTION, rules_option
 
@@ -103,7 +110,7 @@ class FikiMikiOptions:
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> FikiMikiOptions:
-        values = checked_options(OPTIONS, options, "Fiki Miki", error=FikiMikiError)
+        values = checked_options(OPTIONS, options, "Fiki Miki", error=FikiMikiOptionError)
         raw_variant = values["variant"]
         try:
             variant = Variant(raw_variant)

@@ -34,6 +34,7 @@ from games.base import (
     BuzzerBoxError,
     GameEvent,
     GameSettings,
+    OptionError,
     Outcome,
     RuleError,
     checked_options,
@@ -101,6 +102,10 @@ class DeckPlan(str, Enum):
 
 class PictomaniaError(BuzzerBoxError, ValueError):
     """A game that cannot be set up: bad option, player count or word cards."""
+
+
+class PictomaniaOptionError(PictomaniaError, OptionError):
+    """An option the option table refuses: the contract's ``OptionError`` as every engine's."""
 
 
 DEFAULT_BONUS_TOKENS: Mapping[int, tuple[int, ...]] = {
@@ -181,7 +186,7 @@ class PictomaniaOptions:
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
         """Check the options one by one; the first bad one raises a one-line error."""
-        values = checked_options(OPTIONS, options, "Pictomania", RETIRED, PictomaniaError)
+        values = checked_options(OPTIONS, options, "Pictomania", RETIRED, PictomaniaOptionError)
         lang = values["language"] if values["language"] is not None else cls.language
         if not 2 <= len(lang) <= 3 or not lang.isalpha():
             raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")

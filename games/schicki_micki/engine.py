@@ -53,6 +53,7 @@ from games.base import (
     GameSettings,
     Outcome,
     RuleError,
+    checked_options,
     fire_due,
 )
 from games.i18n import N_
@@ -77,8 +78,6 @@ REPLACES_CALL = ("blue", "knock")
 MAX_WON = 640
 HOST_ACTIONS = ("turn", "show_card", HOST_SHOWN, "pace", HOST_RESUME)
 
-#: one table of options for the engine, the spec and the menu (options.py)
-DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.items()}
 
 
 class Phase(str, Enum):
@@ -134,11 +133,10 @@ class _Verdict:
 
 
 def _int_option(options: Mapping[str, Any], name: str, allow_none: bool = False) -> int | None:
-    """A whole-number option, checked against its declaration (type and range) in options.py."""
-    value = options.get(name, DEFAULTS[name])
+    """A whole-number option of the checked ones (``checked_options``: type and range in options.py)."""
+    value = options[name]
     if value is None and allow_none:
         return None
-    OPTIONS[name].check(name, value)
     if value is None:
         raise ValueError(f"option {name!r} is null; use a whole number of microseconds >= 0")
     return int(value)
@@ -151,7 +149,7 @@ class SchickiMickiEngine:
         if not 2 <= settings.players <= 7:
             raise ValueError(f"Schicki Micki takes 2-7 players, not {settings.players}")
         self.settings = settings
-        options = settings.options
+        options = checked_options(OPTIONS, settings.options, "Schicki Micki")
         self.players = settings.players
         try:
             self.deck: list[Card] = (
@@ -181,7 +179,7 @@ class SchickiMickiEngine:
         self.blue_pawns = min(3, self.players - 1)
 
         self.turn_interval_us = _int_option(options, "turn_interval_us", allow_none=True)
-        shrink = options.get("interval_shrink", DEFAULTS["interval_shrink"])
+        shrink = options["interval_shrink"]
         if isinstance(shrink, bool) or not isinstance(shrink, (int, float)) or not 0 < shrink <= 1:
             raise ValueError(f"option 'interval_shrink' is {shrink!r}; use a factor in (0, 1], e.g. 0.97")
         self.interval_shrink = float(shrink)

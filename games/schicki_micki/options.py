@@ -18,4 +18,7 @@ OPTIONS: dict[str, Option] = {
     "reaction_window_us": Option(1_500_000, int, low=0),
     "final_window_us": Option(3_000_000, int, low=0),
     TIE_WINDOW: tie_window_option(),
+    # a scenario's own deck, top card first, and each player's won cards at the start
+    "deck": Option(None, list),
+    "won": Option(None, list),
 }

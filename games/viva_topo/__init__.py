@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec, Option
+from games.base import Action, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_
 from games.viva_topo.bots import new_bots
 from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
+from games.viva_topo.options import OPTIONS
 
 
 def new_engine(settings: GameSettings) -> VivaTopoEngine:
@@ -44,7 +45,7 @@ SPEC = GameSpec(
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
     phase_labels={"roll": N_("Roll the die"), "move": N_("Move")},  # the host remote's words
-    options={"auto_move_single": Option(True, bool)},
+    options=OPTIONS,
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "
                "every mouse it reaches. The most cheese wins."),
     logged_events={

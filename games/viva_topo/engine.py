@@ -35,9 +35,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, cast
 
-from games.base import Action, GameEvent, GameSettings, Outcome, RuleError
+from games.base import Action, GameEvent, GameSettings, Outcome, RuleError, checked_options
 from games.i18n import N_
 from games.viva_topo.board import DEFAULT_BOARD, Board
+from games.viva_topo.options import OPTIONS
 
 CAT = "cat"
 FACES: tuple[int | str, ...] = (2, 3, 4, 5, CAT, CAT)
@@ -134,7 +135,8 @@ class VivaTopoEngine:
             raise ValueError(f"Viva Topo! takes {counts[0]}-{counts[-1]} players, not {players}")
         self.players = players
         self.colours = board.player_colours(players)
-        self.auto_move_single = bool(settings.options.get("auto_move_single", True))
+        options = checked_options(OPTIONS, settings.options, "Viva Topo!")
+        self.auto_move_single = bool(options["auto_move_single"])
         self._rng = random.Random(settings.seed)
         self._now = 0
         per = board.mice_count(players)
@@ -164,7 +166,7 @@ class VivaTopoEngine:
         self.winners: list[int] = []
         self.log: list[str] = []
         self.last_events: list[dict[str, Any]] = []
-        start = settings.options.get("start")
+        start = options["start"]
         if start:
             self._apply_start(start)
 
