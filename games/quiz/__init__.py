@@ -8,29 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.base import GameSettings, GameSpec, LampContest, Option, OptionError
+from games.base import GameSettings, GameSpec, LampContest, OptionError
 from games.i18n import LANGUAGES, N_
 from games.quiz.allplay import ALL_PLAY
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, new_quiz_engine
+from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
-
-#: the packs that ship with the box, by name (the file's stem), and what the menu calls them
-PACKS_DIR = Path(__file__).resolve().parent / "packs"
-SHIPPED_PACKS: dict[str, str] = {
-    "en-general": N_("general knowledge (English)"),
-    "cs-general": N_("general knowledge (Czech)"),
-}
-RULE_NAMES: dict[str, str] = {
-    "classic": N_("classic"),
-    "race": N_("5 right win, 3 wrong out"),
-    "sit-out": N_("wrong: sit out a question"),
-    "penalty": N_("wrong: minus a point"),
-    "second-chance": N_("next in line for half"),
-    "teams": N_("teams of two"),
-    "all-play": N_("all play: everyone answers"),
-}
 
 
 def pack_path(name: str) -> Path:
@@ -174,40 +159,7 @@ SPEC = QuizSpec(
     new_bots=new_bots,
     new_host=new_host,
     scene="games.quiz.scene:QuizScene",
-    # defaults None: the engine's own (QuizOptions) apply; listed for the menu and the checks
-    options={
-        # a pack first: the menu's default must not start a quiz with no questions (the
-        # menu puts the packs folder's own packs before these)
-        "pack": Option(None, str, label=N_("Question pack"),
-                       choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
-                                (None, N_("host's own")))),
-        "shuffle": Option(None, bool, label=N_("Question order"),
-                          choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
-        "categories": Option(None, list),
-        # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
-        "team_names": Option(None, list),
-        "rounds": Option(None, list, label=N_("Rounds"),
-                         choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
-                                  ([{"questions": 5}] * 4, N_("4 rounds of 5")))),
-        "rules": Option(None, str, label=N_("Rules"),
-                        choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
-        "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
-                                 choices=((None, N_("off")), (10_000_000, N_("10 s")), (20_000_000, N_("20 s")), (30_000_000, N_("30 s")))),
-        "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
-        "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
-        "demo_questions": Option(None, int, low=1),
-        "pack_questions": Option(None, list),
-        "pack_title": Option(None, str),
-        "pack_left_out": Option(None, int, low=0),
-        "win_correct": Option(None, int, low=1, high=1000),
-        "out_wrong": Option(None, int, low=1, high=1000),
-        "sit_out": Option(None, int, low=0, high=100),
-        "second_points": Option(None, int, low=0, high=100),
-        "team_size": Option(None, int, low=2, high=8),
-        "round_questions": Option(None, int, low=1, high=1000),
-        "points_correct": Option(None, int, low=0, high=1000),
-        "points_wrong": Option(None, int, low=0, high=1000),
-    },
+    options=OPTIONS,  # games/quiz/options.py: defaults None, the engine's own (QuizOptions) apply
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
     rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)

@@ -30,11 +30,13 @@ from games.base import (
     Outcome,
     RuleError,
     best_of,
+    checked_options,
     fire_due,
     score_adjustment,
 )
 from games.i18n import N_
 from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
+from games.quiz.options import OPTIONS
 
 
 class Phase(str, Enum):
@@ -174,10 +176,7 @@ class QuizOptions:
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
-        known = set(cls.__dataclass_fields__)
-        unknown = set(settings.options) - known
-        if unknown:
-            raise ValueError(f"quiz: unknown option(s) {_listed(sorted(unknown))}; known: {_listed(sorted(known))}")
+        checked_options(OPTIONS, settings.options, "quiz")  # names, types and ranges: options.py
         preset_name = settings.options.get("rules") or "classic"
         if preset_name not in PRESETS:
             raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {_listed(PRESETS)}")
@@ -1101,6 +1100,7 @@ class QuizWithPhones(QuizEngine):
 
 def new_quiz_engine(settings: GameSettings) -> QuizEngine:
     """The quiz's engine: with phone seats when a round (or the quiz) plays all-play."""
+    checked_options(OPTIONS, settings.options, "quiz")  # before the rules are read here
     rounds = settings.options.get("rounds")
     presets = {settings.options.get("rules")} | {r.get("rules") for r in rounds or () if isinstance(r, dict)}
     return QuizWithPhones(settings) if ALL_PLAY in presets else QuizEngine(settings)

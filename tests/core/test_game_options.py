@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import TIE_WINDOW, BuzzerBoxError, GameEvent, GameSettings, fire_due
-from games.registry import get
+from games.base import TIE_WINDOW, BuzzerBoxError, GameEvent, GameSettings, OptionError, fire_due
+from games.quiz.engine import QuizOptions
+from games.registry import available, get
 
 #: the games whose engines read their options (the quiz keeps its own, this session)
 GAMES = ["reaction", "schicki-micki", "viva-topo", "piepmatz", "fiki-miki", "pictomania"]
@@ -53,3 +54,32 @@ def test_fire_due_fires_each_deadline_at_its_own_time_and_those_a_firing_sets() 
     events = fire_due(lambda: min(deadlines, default=None), fire, 300)
     assert fired == [100, 180, 250] and [e.t_us for e in events] == fired
     assert fire_due(lambda: min(deadlines, default=None), fire, 1_000) == []
+
+
+@pytest.mark.parametrize("game", available())
+def test_every_engine_refuses_an_unknown_option_with_the_contracts_option_error(game: str) -> None:
+    """The engine itself reads its options through the spec's table (``checked_options``):
+    settings that bypass the spec's own check are refused the same way by every game."""
+    spec = get(game)
+    settings = GameSettings(spec.min_players + 1, 3, {**spec.default_options, "no_such_option": 1})
+    with pytest.raises(OptionError, match="no_such_option"):
+        spec.new_engine(settings)
+
+
+@pytest.mark.parametrize("game", available())
+def test_every_engine_refuses_a_declared_option_of_the_wrong_type(game: str) -> None:
+    spec = get(game)
+    typed = {name: option for name, option in spec.options.items() if option.type is not object}
+    assert typed, f"{game} declares no typed option"
+    for name, option in typed.items():
+        types = option.type if isinstance(option.type, tuple) else (option.type,)
+        wrong = [] if str in types else "text"
+        settings = GameSettings(spec.min_players + 1, 3, {**spec.default_options, name: wrong})
+        with pytest.raises(OptionError, match=name):
+            spec.new_engine(settings)
+
+
+def test_the_quiz_engine_knows_the_options_its_spec_declares_and_no_other() -> None:
+    """One list of the quiz's option names (games/quiz/options.py): ``QuizOptions`` only
+    holds the values the engine plays for those not given."""
+    assert set(QuizOptions.__dataclass_fields__) == set(get("quiz").options)

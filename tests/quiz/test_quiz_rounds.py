@@ -114,9 +114,9 @@ def test_a_round_without_questions_left_is_refused_before_the_night() -> None:
 def test_unknown_options_are_named_for_a_person_not_as_a_python_list() -> None:
     from games.base import GameSettings
 
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(OptionError) as err:
         SPEC.new_engine(GameSettings(3, 1, {"roundz": 2}))
-    assert "unknown option(s) roundz; known: " in str(err.value) and "['" not in str(err.value)
+    assert "unknown option 'roundz' for quiz; the options are " in str(err.value) and "['" not in str(err.value)
 
 
 def test_the_menu_offers_rounds_and_they_reach_the_quiz() -> None:

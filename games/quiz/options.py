@@ -1,0 +1,69 @@
+"""The quiz's options, declared once: their names, types and ranges for the
+spec, the start menu and the engine (which reads them through
+``games.base.checked_options``). Every default here is None, so a journal's
+header keeps only what was chosen; ``QuizOptions`` (engine.py) holds the
+values the engine plays when an option is not set, under the rule preset's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from games.base import TIE_WINDOW, Option
+from games.i18n import N_
+
+#: the packs that ship with the box, by name (the file's stem), and what the menu calls them
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+SHIPPED_PACKS: dict[str, str] = {
+    "en-general": N_("general knowledge (English)"),
+    "cs-general": N_("general knowledge (Czech)"),
+}
+RULE_NAMES: dict[str, str] = {
+    "classic": N_("classic"),
+    "race": N_("5 right win, 3 wrong out"),
+    "sit-out": N_("wrong: sit out a question"),
+    "penalty": N_("wrong: minus a point"),
+    "second-chance": N_("next in line for half"),
+    "teams": N_("teams of two"),
+    "all-play": N_("all play: everyone answers"),
+}
+
+OPTIONS: dict[str, Option] = {
+    # a pack first: the menu's default must not start a quiz with no questions (the
+    # menu puts the packs folder's own packs before these)
+    "pack": Option(None, str, label=N_("Question pack"),
+                   choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
+                            (None, N_("host's own")))),
+    "shuffle": Option(None, bool, label=N_("Question order"),
+                      choices=((None, N_("as in the pack")), (True, N_("shuffled")))),
+    "categories": Option(None, list),
+    # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
+    "team_names": Option(None, list),
+    "rounds": Option(None, list, label=N_("Rounds"),
+                     choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
+                              ([{"questions": 5}] * 4, N_("4 rounds of 5")))),
+    "rules": Option(None, str, label=N_("Rules"),
+                    choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
+    "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
+                             choices=((None, N_("off")), (10_000_000, N_("10 s")), (20_000_000, N_("20 s")), (30_000_000, N_("30 s")))),
+    "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
+    "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
+    "demo_questions": Option(None, int, low=1),
+    "pack_questions": Option(None, list),
+    "pack_title": Option(None, str),
+    "pack_left_out": Option(None, int, low=0),
+    "win_correct": Option(None, int, low=1, high=1000),
+    "out_wrong": Option(None, int, low=1, high=1000),
+    "sit_out": Option(None, int, low=0, high=100),
+    "second_points": Option(None, int, low=0, high=100),
+    "team_size": Option(None, int, low=2, high=8),
+    "round_questions": Option(None, int, low=1, high=1000),
+    "points_correct": Option(None, int, low=0, high=1000),
+    "points_wrong": Option(None, int, low=0, high=1000),
+    # the box's own timing and arbitration (``QuizOptions`` has their values)
+    "lockout_us": Option(None, int, low=0),
+    TIE_WINDOW: Option(None, int, low=0, high=1_000_000),
+    "queue_window_us": Option(None, int, low=0),
+    "settle_us": Option(None, int, low=0),
+    "buzz_window_us": Option(None, int, low=0),
+    "after_wrong": Option(None, str),
+}
