@@ -11,7 +11,10 @@ must give the same events, with the same stamps, as each other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from controller.runtime import Box
 from controller.simulate import Session
@@ -80,3 +83,15 @@ def late_and_small_ticks(game: str, players: int = 4, seed: int = 7, most: int =
     assert actions, f"{game}: the bots handed the engine no action"
     return (replayed(game, players, seed, actions, end_us, None),
             replayed(game, players, seed, actions, end_us, step_us))
+
+
+def one_late_tick_test(game: str) -> Callable[[int], None]:
+    """The test a game's own folder runs: seeds 1 and 7, one late tick per gap
+    against a tick every 10 ms, the same events (more than a handful)."""
+
+    @pytest.mark.parametrize("seed", [1, 7])
+    def test(seed: int) -> None:
+        late, small = late_and_small_ticks(game, seed=seed)
+        assert len(late) > 20 and late == small
+
+    return test
