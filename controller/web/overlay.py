@@ -50,6 +50,23 @@ def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, i
     return runs
 
 
+def wrap_whole(text: str, size: int, width: int) -> list[str]:
+    """``text`` on lines no wider than ``width`` at ``size``: broken at spaces,
+    and a word still too wide (an address) broken between its characters, so
+    the panel's type stays at the screen's smallest size instead of shrinking
+    to a size nobody across the room reads."""
+    lines: list[str] = []
+    for line in theme.wrap_lines(text, size, width):
+        while theme.TEXT.width(line, size) > width and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and theme.TEXT.width(line[:cut], size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` as rows of dark (True) modules, quiet zone excluded."""
     code = segno.make(text, error="m", micro=False)
@@ -130,7 +147,8 @@ class CompanionOverlay:
         self.body_at = (surface.get_size(), body.copy())
         if not self.wants_panel(surface):
             return 0
-        return self.panel_width(theme.layout_for(surface)) + theme.layout_for(surface).pad
+        lay = theme.layout_for(surface)
+        return self.panel_width(lay, body) + lay.pad
 
     def __call__(self, surface: pygame.Surface) -> None:
         """The header line when no QR code is wanted and it fits, else the
@@ -212,16 +230,16 @@ class CompanionOverlay:
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
         row_h = int(line * 1.3)
-        width = self.panel_width(lay)
-        # the address on lines of its own (its own line shrinks to fit the panel, never cut)
-        lines = theme.wrap_lines(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
+        width = self.panel_width(lay, body)
+        # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
+        lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
         if show_pin:
-            lines.append(_("Host PIN {pin}").format(pin=self.current_pin()))
-        code_size = min(width - 2 * lay.pad, body.height // 3)
+            lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width - 2 * lay.pad)
+        code_size = self.code_side(lay, body)
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
         code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
         if code is not None:  # every free seat's name, on as many lines as fit above the code
-            wrapped = theme.wrap_lines(_("Scan to join: {names}").format(names=", ".join(free)), line,
+            wrapped = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line,
                                        width - 2 * lay.pad)
             room = max(1, (body.height - 3 * lay.pad - code.get_height()) // row_h - len(lines))
             if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn
@@ -243,7 +261,13 @@ class CompanionOverlay:
         return out, (body.right - width, body.top)
 
     @staticmethod
-    def panel_width(lay: theme.Layout) -> int:
-        """The panel's width: a fifth of the body (the game keeps the rest), and
-        room for nine letters of the smallest type (a name, the PIN)."""
-        return max(lay.body.width // 5, lay.min_text * 9)
+    def code_side(lay: theme.Layout, body: pygame.Rect) -> int:
+        """The QR code's side: a third of the body's height (a phone reads it
+        across the room), at least five letters of the smallest type wide."""
+        return max(body.height // 3, lay.min_text * 5)
+
+    @classmethod
+    def panel_width(cls, lay: theme.Layout, body: pygame.Rect) -> int:
+        """The panel's width: the QR code's and no more (its texts are broken
+        onto more lines instead), so the game keeps the rest for its words."""
+        return cls.code_side(lay, body) + 2 * lay.pad

@@ -66,3 +66,27 @@ def test_the_qr_panel_lies_over_nothing_the_game_draws(game: str, players: int, 
         painted = [(x, y) for x in range(panel.left, panel.right, 3) for y in range(panel.top, panel.bottom, 3)
                    if tuple(bare.get_at((x, y)))[:3] != theme.BG]
         assert not painted, f"{frame.name}: the scene paints where the panel goes, e.g. at {painted[:3]}"
+
+
+def cut_texts(frame: PhaseFrame, players: int, size: tuple[int, int], with_panel: bool) -> set[str]:
+    """The scene's texts drawn cut with an ellipsis on a screen of ``size``
+    (the panel's own texts, drawn on its own surface, left out)."""
+    scene, _overlay = dressed(frame, players, with_panel)
+    if not with_panel:
+        scene.asides.clear()  # the whole body, as without --web
+    surface = pygame.Surface(size)
+    theme.DRAWN = []
+    scene.draw(surface, frame.view, list(frame.strip), frame.now_us)  # type: ignore[attr-defined]
+    drawn, theme.DRAWN = theme.DRAWN, None
+    return {asked for asked, text, _ink, _rect, on in drawn if on.size == size and text != asked and text.endswith("…")}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("game", "players"), configurations(), ids=lambda v: str(v))
+def test_the_qr_panel_cuts_no_word_the_game_shows_whole(game: str, players: int, size: tuple[int, int]) -> None:
+    """A word card, a score line or a player's state drawn whole without the
+    panel is drawn whole beside it (shrunk, on two lines, never "frying p…")."""
+    for frame in phase_frames(game, players):
+        bare = cut_texts(frame, players, size, False)
+        beside = cut_texts(frame, players, size, True)
+        assert beside <= bare, f"{frame.name}: cut beside the panel only: {sorted(beside - bare)}"
