@@ -224,9 +224,12 @@ class PictomaniaScene(Scene):
         y += d + 2 * lay.pad
         reveal = view.get("reveal") if view.get("phase") in ("revealed", "over") else None
         heading = _("this round · total") if reveal else _("guesses on · points")
-        draw_text(surface, heading, lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, y, area.width, line), align="left", min_size=lay.min_text)
-        y += line
+        # on two lines in a narrow column (beside the QR panel) rather than cut to "guesses on · po…"
+        heading_h = max(line, len(theme.fit_lines(heading, lay.min_text, area.width, lay.min_text)[1])
+                        * theme.line_height(lay.min_text))
+        theme.draw_fitted(surface, heading, lay.min_text, theme.MUTED, pygame.Rect(area.left, y, area.width, heading_h),
+                          lay.min_text, align="left")
+        y += heading_h
         piles = list(reveal["scores"]) if reveal else list(view.get("guesses_on", ()))
         scores = list(view.get("scores", ()))
         for p, pile in enumerate(piles):
