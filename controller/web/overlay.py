@@ -242,7 +242,7 @@ class CompanionOverlay:
             wrapped = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line,
                                        width - 2 * lay.pad)
             room = max(1, (body.height - 3 * lay.pad - code.get_height()) // row_h - len(lines))
-            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn
+            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn (the phone's seat picker lists them all)
                 wrapped = wrapped[:room - 1] + [" ".join(wrapped[room - 1:])]
             lines += wrapped
         height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
@@ -252,7 +252,7 @@ class CompanionOverlay:
         y = lay.pad
         for text in lines:
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
-                            align="left", min_size=line // 2)
+                            align="left", min_size=line)  # never smaller: the room reads it
             y += row_h
         if code is not None:
             out.blit(code, ((width - code.get_width()) // 2, y))
