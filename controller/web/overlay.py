@@ -52,19 +52,33 @@ def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, i
 
 def wrap_whole(text: str, size: int, width: int) -> list[str]:
     """``text`` on lines no wider than ``width`` at ``size``: broken at spaces,
-    and a word still too wide (an address) broken between its characters, so
-    the panel's type stays at the screen's smallest size instead of shrinking
-    to a size nobody across the room reads."""
+    and a word too wide for a line (an address) broken between its characters
+    from where the line has room, so the panel's type stays at the screen's
+    smallest size instead of shrinking to a size nobody across the room reads."""
     lines: list[str] = []
-    for line in theme.wrap_lines(text, size, width):
-        while theme.TEXT.width(line, size) > width and len(line) > 1:
-            cut = len(line) - 1
-            while cut > 1 and theme.TEXT.width(line[:cut], size) > width:
-                cut -= 1
-            lines.append(line[:cut])
-            line = line[cut:]
-        lines.append(line)
-    return lines
+    for word in text.split():
+        joined = (lines[-1] + " " + word) if lines else word
+        if lines and theme.TEXT.width(joined, size) <= width:
+            lines[-1] = joined
+        elif theme.TEXT.width(word, size) <= width:
+            lines.append(word)
+        else:  # too wide for any line: its first characters go on the last line's room
+            rest = word
+            if lines:
+                lines[-1] += " "
+            else:
+                lines.append("")
+            while rest:
+                cut = len(rest)
+                while cut > 0 and theme.TEXT.width(lines[-1] + rest[:cut], size) > width:
+                    cut -= 1
+                if cut == 0 and not lines[-1].strip():
+                    cut = 1  # one glyph wider than the line: it stands alone
+                lines[-1] = (lines[-1] + rest[:cut]).strip() if cut else lines[-1].rstrip()
+                rest = rest[cut:]
+                if rest:
+                    lines.append("")
+    return [line for line in lines if line]
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -229,12 +243,13 @@ class CompanionOverlay:
         lay = theme.layout_for(surface)
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
-        row_h = int(line * 1.3)
+        row_h = int(line * 1.15)
         width = self.panel_width(lay, body)
         # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
         lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
         if show_pin:
             lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width - 2 * lay.pad)
+        fixed = len(lines)  # the address and the PIN: never below the smallest type
         code_size = self.code_side(lay, body)
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
         code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
@@ -250,9 +265,9 @@ class CompanionOverlay:
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
-        for text in lines:
+        for k, text in enumerate(lines):  # the address and PIN fit by construction; a long list of names may shrink
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
-                            align="left", min_size=line)  # never smaller: the room reads it
+                            align="left", min_size=line if k < fixed else line // 2)
             y += row_h
         if code is not None:
             out.blit(code, ((width - code.get_width()) // 2, y))
