@@ -52,33 +52,25 @@ def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, i
 
 def wrap_whole(text: str, size: int, width: int) -> list[str]:
     """``text`` on lines no wider than ``width`` at ``size``: broken at spaces,
-    and a word too wide for a line (an address) broken between its characters
-    from where the line has room, so the panel's type stays at the screen's
-    smallest size instead of shrinking to a size nobody across the room reads."""
+    and a word too wide for a line (an address) on lines of its own, broken
+    after a dot, colon or slash where one is near, so the panel's type stays at
+    the screen's smallest size instead of shrinking to a size nobody reads."""
     lines: list[str] = []
     for word in text.split():
-        joined = (lines[-1] + " " + word) if lines else word
-        if lines and theme.TEXT.width(joined, size) <= width:
-            lines[-1] = joined
-        elif theme.TEXT.width(word, size) <= width:
-            lines.append(word)
-        else:  # too wide for any line: its first characters go on the last line's room
-            rest = word
-            if lines:
-                lines[-1] += " "
-            else:
-                lines.append("")
-            while rest:
-                cut = len(rest)
-                while cut > 0 and theme.TEXT.width(lines[-1] + rest[:cut], size) > width:
-                    cut -= 1
-                if cut == 0 and not lines[-1].strip():
-                    cut = 1  # one glyph wider than the line: it stands alone
-                lines[-1] = (lines[-1] + rest[:cut]).strip() if cut else lines[-1].rstrip()
-                rest = rest[cut:]
-                if rest:
-                    lines.append("")
-    return [line for line in lines if line]
+        if lines and theme.TEXT.width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+            continue
+        rest = word
+        while theme.TEXT.width(rest, size) > width and len(rest) > 1:
+            cut = len(rest) - 1
+            while cut > 1 and theme.TEXT.width(rest[:cut], size) > width:
+                cut -= 1
+            tidy = max(rest.rfind(mark, 0, cut) for mark in "./:") + 1  # "192.168." rather than "192.16"
+            cut = tidy if tidy > cut // 2 else cut
+            lines.append(rest[:cut])
+            rest = rest[cut:]
+        lines.append(rest)
+    return lines
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
