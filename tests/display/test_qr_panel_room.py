@@ -60,7 +60,8 @@ def test_the_qr_panel_lies_over_nothing_the_game_draws(game: str, players: int, 
         on_screen = [d for d in drawn if d[4].size == size]  # the panel's own texts are drawn on its own surface
         # the address and the panel's other lines in the smallest type a scene may use (it shrank to ~15 px at 1280x720): a capital
         # of that size stands 0.64 of it tall
-        address = [d for d in drawn if d[4].size != size and d[1]]  # the panel's lines: address, PIN, names
+        lines = [d for d in drawn if d[4].size != size and d[1]]
+        address = lines[:next((k for k, d in enumerate(lines) if d[1].startswith("Scan")), len(lines))]  # and the PIN
         small = theme.layout_for(surface).min_text
         assert address and all(d[2].height >= small * 0.6 for d in address), \
             f"{frame.name}: the address is smaller than {small} px type: {[(d[1], d[2].height) for d in address]}"
