@@ -139,7 +139,9 @@ class ReactionScene(Scene):
         rows = list(view.get("leaderboard", ()))
         row_h = lay.size(1.3)
         # three headings side by side, none reaching into the next (a longer translation is cut, not overlapped)
-        wins_left, best_left = area.width * 40 // 100, area.width * 58 // 100
+        best_left = area.width * 58 // 100
+        # "wins" ("wygrane") as wide as it is, reaching left over the names; "standings" has the rest
+        wins_left = best_left - max(area.width * 18 // 100, theme.TEXT.width(_("wins"), lay.min_text) + lay.pad)
         draw_text(surface, _("standings"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, wins_left - lay.pad, row_h), align="left", min_size=lay.min_text)
         draw_text(surface, _("wins"), lay.min_text, theme.MUTED, pygame.Rect(area.left + wins_left, area.top, best_left - wins_left, row_h), align="right", min_size=lay.min_text)
         draw_text(surface, _("best"), lay.min_text, theme.MUTED, pygame.Rect(area.left + best_left + lay.pad, area.top, area.width - best_left - 3 * lay.pad, row_h), align="right", min_size=lay.min_text)
