@@ -50,6 +50,29 @@ def free_runs(surface: pygame.Surface, row: pygame.Rect, fill: tuple[int, int, i
     return runs
 
 
+def wrap_whole(text: str, size: int, width: int) -> list[str]:
+    """``text`` on lines no wider than ``width`` at ``size``: broken at spaces,
+    and a word too wide for a line (an address) on lines of its own, broken
+    after a dot, colon or slash where one is near, so the panel's type stays at
+    the screen's smallest size instead of shrinking to a size nobody reads."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and theme.TEXT.width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+            continue
+        rest = word
+        while theme.TEXT.width(rest, size) > width and len(rest) > 1:
+            cut = len(rest) - 1
+            while cut > 1 and theme.TEXT.width(rest[:cut], size) > width:
+                cut -= 1
+            tidy = max(rest.rfind(mark, 0, cut) for mark in "./:") + 1  # "192.168." rather than "192.16"
+            cut = tidy if tidy > cut // 2 else cut
+            lines.append(rest[:cut])
+            rest = rest[cut:]
+        lines.append(rest)
+    return lines
+
+
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` as rows of dark (True) modules, quiet zone excluded."""
     code = segno.make(text, error="m", micro=False)
@@ -130,7 +153,8 @@ class CompanionOverlay:
         self.body_at = (surface.get_size(), body.copy())
         if not self.wants_panel(surface):
             return 0
-        return self.panel_width(theme.layout_for(surface)) + theme.layout_for(surface).pad
+        lay = theme.layout_for(surface)
+        return self.panel_width(lay, body) + lay.pad
 
     def __call__(self, surface: pygame.Surface) -> None:
         """The header line when no QR code is wanted and it fits, else the
@@ -211,20 +235,21 @@ class CompanionOverlay:
         lay = theme.layout_for(surface)
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
-        row_h = int(line * 1.3)
-        width = self.panel_width(lay)
-        # the address on lines of its own (its own line shrinks to fit the panel, never cut)
-        lines = theme.wrap_lines(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
+        row_h = int(line * 1.15)
+        width = self.panel_width(lay, body)
+        # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
+        lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
         if show_pin:
-            lines.append(_("Host PIN {pin}").format(pin=self.current_pin()))
-        code_size = min(width - 2 * lay.pad, body.height // 3)
+            lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width - 2 * lay.pad)
+        fixed = len(lines)  # the address and the PIN: never below the smallest type
+        code_size = self.code_side(lay, body)
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
         code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
         if code is not None:  # every free seat's name, on as many lines as fit above the code
-            wrapped = theme.wrap_lines(_("Scan to join: {names}").format(names=", ".join(free)), line,
+            wrapped = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line,
                                        width - 2 * lay.pad)
             room = max(1, (body.height - 3 * lay.pad - code.get_height()) // row_h - len(lines))
-            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn
+            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn (the phone's seat picker lists them all)
                 wrapped = wrapped[:room - 1] + [" ".join(wrapped[room - 1:])]
             lines += wrapped
         height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
@@ -232,9 +257,9 @@ class CompanionOverlay:
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
-        for text in lines:
+        for k, text in enumerate(lines):  # the address and PIN fit by construction; a long list of names may shrink
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
-                            align="left", min_size=line // 2)
+                            align="left", min_size=line if k < fixed else line // 2)
             y += row_h
         if code is not None:
             out.blit(code, ((width - code.get_width()) // 2, y))
@@ -243,7 +268,13 @@ class CompanionOverlay:
         return out, (body.right - width, body.top)
 
     @staticmethod
-    def panel_width(lay: theme.Layout) -> int:
-        """The panel's width: a fifth of the body (the game keeps the rest), and
-        room for nine letters of the smallest type (a name, the PIN)."""
-        return max(lay.body.width // 5, lay.min_text * 9)
+    def code_side(lay: theme.Layout, body: pygame.Rect) -> int:
+        """The QR code's side: a third of the body's height (a phone reads it
+        across the room), at least five letters of the smallest type wide."""
+        return max(body.height // 3, lay.min_text * 5)
+
+    @classmethod
+    def panel_width(cls, lay: theme.Layout, body: pygame.Rect) -> int:
+        """The panel's width: the QR code's and no more (its texts are broken
+        onto more lines instead), so the game keeps the rest for its words."""
+        return cls.code_side(lay, body) + 2 * lay.pad

@@ -104,12 +104,14 @@ class PictomaniaScene(Scene):
             theme.draw_wrapped(surface, f"{card['letter']} · {card['theme']}", lay.min_text, theme.text_on(color),
                                head.inflate(-2 * lay.pad, 0))
             y = head.bottom + lay.pad
+            # the numbers as wide as they are: the words keep the rest ("skateboard" whole beside the QR panel)
+            num_w = max(theme.TEXT.width(format_number(n), lay.min_text) for n in range(1, len(card["words"]) + 1))
             for n, word in enumerate(card["words"], start=1):
                 row = pygame.Rect(r.left + 2 * lay.pad, y, r.width - 4 * lay.pad, line)
                 draw_text(surface, format_number(n), lay.min_text, theme.readable_on(color, theme.PANEL),
-                          pygame.Rect(row.left, row.top, lay.min_text, row.height), align="left", min_size=lay.min_text)
+                          pygame.Rect(row.left, row.top, num_w, row.height), align="left", min_size=lay.min_text)
                 theme.draw_wrapped(surface, str(word), lay.min_text, theme.FG,
-                                   pygame.Rect(row.left + lay.min_text + lay.pad, row.top, row.width - lay.min_text - lay.pad,
+                                   pygame.Rect(row.left + num_w + lay.pad, row.top, row.width - num_w - lay.pad,
                                                row.height), max_lines=max(1, row.height // lay.min_text), align="left")
                 y += line
 
@@ -224,9 +226,12 @@ class PictomaniaScene(Scene):
         y += d + 2 * lay.pad
         reveal = view.get("reveal") if view.get("phase") in ("revealed", "over") else None
         heading = _("this round · total") if reveal else _("guesses on · points")
-        draw_text(surface, heading, lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, y, area.width, line), align="left", min_size=lay.min_text)
-        y += line
+        # on two lines in a narrow column (beside the QR panel) rather than cut to "guesses on · po…"
+        heading_h = max(line, len(theme.fit_lines(heading, lay.min_text, area.width, lay.min_text)[1])
+                        * theme.line_height(lay.min_text))
+        theme.draw_fitted(surface, heading, lay.min_text, theme.MUTED, pygame.Rect(area.left, y, area.width, heading_h),
+                          lay.min_text, align="left")
+        y += heading_h
         piles = list(reveal["scores"]) if reveal else list(view.get("guesses_on", ()))
         scores = list(view.get("scores", ()))
         for p, pile in enumerate(piles):

@@ -609,10 +609,13 @@ class QuizScene(Scene):
         chip = pygame.Rect(r.left, r.top, max(8, r.height // 4), r.height)
         pygame.draw.rect(surface, self.color(view, station), chip)
         inner = pygame.Rect(chip.right + lay.pad, r.top, r.right - lay.pad - chip.right - lay.pad, r.height)
+        # the margin as wide as it is (a margin cut to "+124.…" says nothing), the name the rest
+        right_w = min(inner.width * 3 // 5, max(inner.width * 48 // 100, TEXT.width(right, lay.min_text) + lay.pad))
+        name_w = inner.width - right_w
         draw_text(surface, f"{place}. {self.name(strip, station)}", lay.min_text, theme.FG,
-                  pygame.Rect(inner.left, inner.top, inner.width * 52 // 100, inner.height), align="left", min_size=lay.min_text)
+                  pygame.Rect(inner.left, inner.top, name_w, inner.height), align="left", min_size=lay.min_text)
         draw_text(surface, right, lay.min_text, theme.FG,
-                  pygame.Rect(inner.left + inner.width * 52 // 100, inner.top, inner.width * 48 // 100, inner.height),
+                  pygame.Rect(inner.left + name_w, inner.top, right_w, inner.height),
                   align="right", min_size=lay.min_text)
 
 

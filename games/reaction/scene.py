@@ -126,10 +126,12 @@ class ReactionScene(Scene):
             panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
             inner = r.inflate(-4 * lay.pad, 0)
-            third = inner.width // 3
-            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, third, r.height), align="left", min_size=lay.min_text)
-            draw_text(surface, time_text, lay.min_text, color, pygame.Rect(inner.left + third, r.top, third, r.height), align="right", min_size=lay.min_text)
-            draw_text(surface, behind, lay.min_text, theme.MUTED, pygame.Rect(inner.left + 2 * third, r.top, third, r.height), align="right", min_size=lay.min_text)
+            # the times get the room they need (a time cut to "209.…" says nothing); a long name wraps
+            times_w = min(inner.width * 2 // 3, 2 * theme.TEXT.width("+888.8 ms", lay.min_text) + lay.pad)
+            name_w = inner.width - times_w
+            draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height), align="left", min_size=lay.min_text)
+            draw_text(surface, time_text, lay.min_text, color, pygame.Rect(inner.left + name_w, r.top, times_w // 2, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, behind, lay.min_text, theme.MUTED, pygame.Rect(inner.left + name_w + times_w // 2, r.top, times_w - times_w // 2, r.height), align="right", min_size=lay.min_text)
             y += row_h + lay.pad
 
     def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -137,7 +139,9 @@ class ReactionScene(Scene):
         rows = list(view.get("leaderboard", ()))
         row_h = lay.size(1.3)
         # three headings side by side, none reaching into the next (a longer translation is cut, not overlapped)
-        wins_left, best_left = area.width * 33 // 100, area.width * 62 // 100
+        best_left = area.width * 58 // 100
+        # "wins" ("wygrane") as wide as it is, reaching left over the names; "standings" has the rest
+        wins_left = best_left - max(area.width * 18 // 100, theme.TEXT.width(_("wins"), lay.min_text) + lay.pad)
         draw_text(surface, _("standings"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, wins_left - lay.pad, row_h), align="left", min_size=lay.min_text)
         draw_text(surface, _("wins"), lay.min_text, theme.MUTED, pygame.Rect(area.left + wins_left, area.top, best_left - wins_left, row_h), align="right", min_size=lay.min_text)
         draw_text(surface, _("best"), lay.min_text, theme.MUTED, pygame.Rect(area.left + best_left + lay.pad, area.top, area.width - best_left - 3 * lay.pad, row_h), align="right", min_size=lay.min_text)
@@ -152,7 +156,7 @@ class ReactionScene(Scene):
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
             inner = r.inflate(-4 * lay.pad, 0)
             w = inner.width
-            draw_text(surface, f"{rank}. {self.name(strip, p)}", lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 55 // 100, r.height), align="left", min_size=lay.min_text)
-            draw_text(surface, format_number(int(row.get("wins", 0))), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 55 // 100, r.top, w * 12 // 100, r.height), align="right", min_size=lay.min_text)
-            draw_text(surface, fmt_ms(row.get("best_us"), 1), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 67 // 100, r.top, w * 33 // 100, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, f"{rank}. {self.name(strip, p)}", lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, w * 45 // 100, r.height), align="left", min_size=lay.min_text)
+            draw_text(surface, format_number(int(row.get("wins", 0))), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 45 // 100, r.top, w * 12 // 100, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, fmt_ms(row.get("best_us"), 1), lay.min_text, theme.FG, pygame.Rect(inner.left + w * 57 // 100, r.top, w * 43 // 100, r.height), align="right", min_size=lay.min_text)
             y += row_h + lay.pad

@@ -316,6 +316,15 @@ def draw_text(
     asked = text
     size = fit_size(text, size, rect.width, min_size)
     if TEXT.width(text, size) > rect.width:
+        halves = two_lines(text, size, rect)
+        if halves is not None:  # words broken onto two lines rather than cut ("frying p…" reads as nothing)
+            top = rect.centery - line_height(size)
+            out = pygame.Rect(rect.left, top, rect.width, 0)
+            for k, half in enumerate(halves):
+                out.union_ip(draw_text(surface, half, size, color, pygame.Rect(rect.left, top + k * line_height(size),
+                                                                               rect.width, line_height(size)),
+                                       align=align, min_size=size))
+            return out
         text = ellipsize(text, size, rect.width)
     surf = TEXT.render(text, size, color)
     r = surf.get_rect()
@@ -337,6 +346,19 @@ def draw_text(
     if DRAWN is not None:
         DRAWN.append((asked, text, surf.get_bounding_rect().move(r.topleft), rect.copy(), surface.get_rect()))
     return r
+
+
+def two_lines(text: str, size: int, rect: pygame.Rect) -> tuple[str, str] | None:
+    """``text`` broken at one space into two lines that each fit ``rect``'s
+    width at ``size``, when ``rect`` is tall enough for two (None otherwise)."""
+    if " " not in text.strip() or rect.height < 2 * line_height(size) * 9 // 10:
+        return None
+    words = text.split()
+    for cut in sorted(range(1, len(words)), key=lambda k: abs(2 * k - len(words))):
+        first, second = " ".join(words[:cut]), " ".join(words[cut:])
+        if TEXT.width(first, size) <= rect.width and TEXT.width(second, size) <= rect.width:
+            return first, second
+    return None
 
 
 def fit_size(text: str, size: int, max_width: int, min_size: int) -> int:

@@ -620,7 +620,7 @@ class VivaTopoScene(Scene):
             counts[int(m["owner"])][kind] += 1
         # one header line, then per player: score, and mice on the way / home / lost as numbers
         cols = ["★", _("on way"), _("home"), _("lost")]
-        widths = [16, 28, 28, 28]
+        widths = [12, 34, 27, 27]  # "on way" the widest heading
         head = pygame.Rect(r.left + row_h, r.top, r.width - row_h - lay.pad, lay.min_text)
         x = head.left
         for text, w in zip(cols, widths, strict=True):
