@@ -69,6 +69,43 @@ OPTIONS: list[list[str]] = [
     ["demo", "--lang", "de", "quiz"],
 ]
 
+#: damaged journals, bad wiring profiles and bad scenarios, each through every command that reads it
+DAMAGED: list[list[str]] = [
+    *([*command, "{%s}" % journal] for command in (["journal", "check"], ["replay"], ["results"], ["play", "quiz", "--resume"])
+      for journal in ("cut", "altered", "newer", "empty", "unheaded")),
+    *([*command, "{%s}" % wiring] for command in (["wiring", "check"], ["play", "quiz", "--headless", "--profile"])
+      for wiring in ("unknown_key", "duplicate_pin", "bad_value")),
+    *(["scenario", "{%s}" % scenario] for scenario in ("no_game", "bad_step", "back_in_time", "bad_json")),
+]
+
+
+def damaged_files(tmp: Path, journal: Path) -> dict[str, str]:
+    """A journal cut mid-line, one with a line altered under its checksum, one of a newer format,
+    an empty one, one without its header; wiring profiles and scenarios with one problem each."""
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    made: dict[str, str] = {}
+
+    def write(name: str, text: str) -> None:
+        path = tmp / name
+        path.write_text(text, encoding="utf-8")
+        made[name.split(".")[0]] = str(path)
+
+    write("cut.jsonl", "".join(lines[:5]) + lines[5][: len(lines[5]) // 2])
+    write("altered.jsonl", "".join(lines[:3]) + lines[3].replace('"t_us":', '"t_us":1', 1) + "".join(lines[4:]))
+    write("newer.jsonl", lines[0].replace('"version":2', '"version":9') + "".join(lines[1:]))
+    write("empty.jsonl", "")
+    write("unheaded.jsonl", "".join(lines[1:]))
+    station = '[[stations]]\nname = "Red"\ninputs = {{ bell = {bell} }}\nlights = {{ bell = {light} }}\n'
+    write("unknown_key.toml", station.format(bell=17, light=27) + "colour_of_the_box = 3\n")
+    write("duplicate_pin.toml", station.format(bell=17, light=27) + station.format(bell=17, light=22))
+    write("bad_value.toml", station.format(bell='"seventeen"', light=27))
+    write("no_game.json", '{"players": 2, "steps": []}')
+    write("bad_step.json", '{"game": "quiz", "players": 2, "steps": [3]}')
+    write("back_in_time.json", '{"game": "quiz", "players": 2, "steps": [{"t_us": 500, "press": {"station": 0}},'
+                               ' {"t_us": 100, "press": {"station": 1}}]}')
+    write("bad_json.json", '{"game": "quiz", "players": 2,')
+    return made
+
 
 def foreign(text: str, extra: set[str]) -> list[str]:
     """The plain English words of a line the CLI printed, quoted material and names left out."""
@@ -120,7 +157,7 @@ def bad_pack(tmp: Path) -> Path:
     return pack
 
 
-@pytest.mark.parametrize("command", [*sorted(BAD), "options"])
+@pytest.mark.parametrize("command", [*sorted(BAD), "options", "damaged"])
 def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path, capsys, monkeypatch,
                                                     pseudo: None) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -128,15 +165,17 @@ def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     made = files(tmp_path)
+    made |= damaged_files(tmp_path, Path(made["journal"]))
     capsys.readouterr()
     left: dict[str, list[str]] = {}
-    for argv in BAD.get(command, OPTIONS):
+    for argv in BAD.get(command, DAMAGED if command == "damaged" else OPTIONS):
         argv = [a.format(**made) for a in argv]
         for line in said_in_pseudo(argv, capsys):
             typed = set(re.findall(r"\w+", " ".join(argv)))  # what the person wrote comes back as written
             if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed):
                 left[line] = words
-    assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}"
+    assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}" + "\n".join(["", *left])  # noqa
+    assert True, f""
 
 
 def test_every_pack_problem_is_said_in_the_reader_s_language(tmp_path: Path, capsys, pseudo: None) -> None:
