@@ -42,6 +42,8 @@ NAMES = {
     # the options' names (as --option takes them) and the quiz's rule presets
     *(w for name in registry.available() for option in registry.get(name).options for w in option.split("_")),
     *(w for preset in PRESETS for w in preset.split("-")),
+    # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
+    *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -69,9 +71,14 @@ OPTIONS: list[list[str]] = [
     ["demo", "--lang", "de", "quiz"],
 ]
 
+#: the screen process's readiness line (controller/viewer.py), which tests wait for; a cut journal resumes
+#: (that is no bad input), so the sweep sees it: it is the viewer's to word, left out here
+READINESS = "screen process: showing view"
+
 #: damaged journals, bad wiring profiles and bad scenarios, each through every command that reads it
 DAMAGED: list[list[str]] = [
-    *([*command, "{%s}" % journal] for command in (["journal", "check"], ["replay"], ["results"], ["play", "quiz", "--resume"])
+    *([*command, "{%s}" % journal] for command in (["journal", "check"], ["replay"], ["results"],
+                                                        ["play", "quiz", "--headless", "--seconds", "0.1", "--resume"])
       for journal in ("cut", "altered", "newer", "empty", "unheaded")),
     *([*command, "{%s}" % wiring] for command in (["wiring", "check"], ["play", "quiz", "--headless", "--profile"])
       for wiring in ("unknown_key", "duplicate_pin", "bad_value")),
@@ -171,11 +178,12 @@ def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path
     for argv in BAD.get(command, DAMAGED if command == "damaged" else OPTIONS):
         argv = [a.format(**made) for a in argv]
         for line in said_in_pseudo(argv, capsys):
+            if line.startswith(READINESS):
+                continue
             typed = set(re.findall(r"\w+", " ".join(argv)))  # what the person wrote comes back as written
             if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed):
                 left[line] = words
-    assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}" + "\n".join(["", *left])  # noqa
-    assert True, f""
+    assert not left, f"{command}: English in the pseudo-locale (not through _()): {list(left.items())[:6]}"
 
 
 def test_every_pack_problem_is_said_in_the_reader_s_language(tmp_path: Path, capsys, pseudo: None) -> None:
