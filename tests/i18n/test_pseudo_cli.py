@@ -77,12 +77,12 @@ READINESS = "screen process: showing view"
 
 #: damaged journals, bad wiring profiles and bad scenarios, each through every command that reads it
 DAMAGED: list[list[str]] = [
-    *([*command, "{%s}" % journal] for command in (["journal", "check"], ["replay"], ["results"],
+    *([*command, "{" + journal + "}"] for command in (["journal", "check"], ["replay"], ["results"],
                                                         ["play", "quiz", "--headless", "--seconds", "0.1", "--resume"])
       for journal in ("cut", "altered", "newer", "empty", "unheaded")),
-    *([*command, "{%s}" % wiring] for command in (["wiring", "check"], ["play", "quiz", "--headless", "--profile"])
+    *([*command, "{" + wiring + "}"] for command in (["wiring", "check"], ["play", "quiz", "--headless", "--profile"])
       for wiring in ("unknown_key", "duplicate_pin", "bad_value")),
-    *(["scenario", "{%s}" % scenario] for scenario in ("no_game", "bad_step", "back_in_time", "bad_json")),
+    *(["scenario", "{" + scenario + "}"] for scenario in ("no_game", "bad_step", "back_in_time", "bad_json")),
 ]
 
 
