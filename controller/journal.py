@@ -43,6 +43,7 @@ from controller.journal_format import (
     unsaved_path,
 )
 from controller.journal_writer import PROMISE_MS, FileSink, JournalLocked, JournalWriter, fsync_dir
+from games.i18n import _
 
 __all__ = [
     "FORMAT_VERSION", "PROMISE_MS", "ActionRecord", "Damage", "EndRecord", "Interrupted", "Journal",
@@ -67,17 +68,16 @@ def read(path: str | Path) -> Journal:
 def _refuse_ended(journal: Journal) -> None:
     """A game that was closed has nothing to continue: appending would write a second end."""
     if journal.ended:
-        raise JournalError(f"{journal.path}: this game has ended (it has its end record): nothing to resume; "
-                           "'buzzerbox replay' shows it, a new game starts a new journal")
+        raise JournalError(f"{journal.path}: " + _("this game has ended (it has its end record): nothing to resume; "
+                                                   "'buzzerbox replay' shows it, a new game starts a new journal"))
 
 
 def _refuse_damage(journal: Journal) -> None:
     if journal.damage:
         raise JournalError(
-            f"{journal.path}: {journal.damage}. It is left as it is; "
-            f"'buzzerbox journal salvage {journal.path}' copies the {len(journal.records)} good records "
-            "to a new file you can resume"
-        )
+            f"{journal.path}: {journal.damage}. " + _("It is left as it is; 'buzzerbox journal salvage {path}' copies "
+                                                      "the {n} good records to a new file you can resume")
+            .format(path=journal.path, n=len(journal.records)))
 
 
 def _cut_torn_tail(journal: Journal, sink: FileSink) -> None:

@@ -30,7 +30,7 @@ from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
 from games.files import FileRefused, read_limited
-from games.i18n import N_, _
+from games.i18n import N_, _, ngettext
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -51,13 +51,38 @@ class JournalError(BuzzerBoxError, ValueError):
     """A journal that cannot be replayed (or written); the message names the line."""
 
 
+#: arguments of a record problem that are themselves texts of the box (marked ``N_``), worded too
+_WORDS = frozenset({"what", "problem"})
+
+
+def _worded(translate: Any, reason: str, arguments: Mapping[str, Any]) -> str:
+    """``reason`` through ``translate`` (``_`` for a reader, ``str`` for English) with its
+    arguments put in; the record's name and the nested problem are translated as well."""
+    inner = {k: translate(v).format(**arguments) if k in _WORDS and isinstance(v, str) else v
+             for k, v in arguments.items()}
+    try:
+        return str(translate(reason).format(**inner))
+    except (KeyError, IndexError, ValueError):  # a damaged translation: the English line, never a crash
+        return reason if translate is str else _worded(str, reason, arguments)
+
+
 class RecordError(JournalError):
     """One record with a field that is missing, of the wrong type or impossible."""
 
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
+    def __init__(self, line: int, reason: str, /, **arguments: Any) -> None:
         self.line = line
-        self.problem = problem
+        #: a message id (marked ``N_``) and its arguments: each reader words it in its language
+        self.reason = reason
+        self.arguments = arguments
+        self.problem = _worded(str, reason, arguments)  # English, for logs and JSON
+        super().__init__(f"line {line}: {self.problem}")
+
+    def said(self) -> str:
+        """The problem in the current language (the file's own names and values stay as written)."""
+        return _worded(_, self.reason, self.arguments)
+
+    def __str__(self) -> str:
+        return _("line {line}: {problem}").format(line=self.line, problem=self.said())
 
 
 # -- typed records ---------------------------------------------------------------------
@@ -250,15 +275,15 @@ def parse_json(text: str, line: int) -> dict[str, Any]:
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int, parse_float=_checked_float)
     except _BadNumber as exc:
-        raise RecordError(line, f"{exc}; the file is damaged there") from None
+        raise RecordError(line, N_("{number}; the file is damaged there"), number=str(exc)) from None
     except RecursionError:
-        raise RecordError(line, "brackets nested too deep to be a journal record; the file is damaged there") from None
+        raise RecordError(line, N_("brackets nested too deep to be a journal record; the file is damaged there")) from None
     except ValueError as exc:  # JSONDecodeError and int-size limits
-        raise RecordError(line, f"not a journal record ({str(exc)[:80]}); the file is damaged there") from None
+        raise RecordError(line, N_("not a journal record ({error}); the file is damaged there"), error=str(exc)[:80]) from None
     if not isinstance(value, dict):
-        raise RecordError(line, f"a journal record is a JSON object, not {type(value).__name__}")
+        raise RecordError(line, N_("a journal record is a JSON object, not {kind}"), kind=type(value).__name__)
     if not _depth_ok(value):
-        raise RecordError(line, f"values nested deeper than {MAX_DEPTH} levels; the file is damaged there")
+        raise RecordError(line, N_("values nested deeper than {depth} levels; the file is damaged there"), depth=MAX_DEPTH)
     return value
 
 
@@ -271,16 +296,21 @@ def _short(value: Any) -> str:
 class _Fields:
     """Reads one record's fields, each check naming the line, the record and the field."""
 
-    def __init__(self, data: Mapping[str, Any], line: int, what: str, prefix: str = "") -> None:
-        self.data, self.line, self.what, self.prefix = data, line, what, prefix
+    def __init__(self, data: Mapping[str, Any], line: int, what: str, prefix: str = "", kind: str = "") -> None:
+        # what: the record's name as a message id ("the {kind} record"), worded by each reader
+        self.data, self.line, self.what, self.prefix, self.kind = data, line, what, prefix, kind
 
-    def fail(self, name: str, problem: str) -> RecordError:
-        return RecordError(self.line, f"{self.what}'s '{self.prefix}{name}' {problem}")
+    def fail(self, name: str, problem: str, **arguments: Any) -> RecordError:
+        return RecordError(self.line, N_("{what}'s '{field}' {problem}"), what=self.what, kind=self.kind,
+                           field=self.prefix + name, problem=problem, **arguments)
 
     def missing(self, name: str) -> RecordError:
         near = difflib.get_close_matches(name, [k for k in self.data if isinstance(k, str)], n=1)
-        hint = f" (it has '{self.prefix}{near[0]}': misspelt?)" if near else ""
-        return RecordError(self.line, f"{self.what} has no '{self.prefix}{name}'{hint}")
+        if near:
+            return RecordError(self.line, N_("{what} has no '{field}' (it has '{near}': misspelt?)"), what=self.what,
+                               kind=self.kind, field=self.prefix + name, near=self.prefix + near[0])
+        return RecordError(self.line, N_("{what} has no '{field}'"), what=self.what, kind=self.kind,
+                           field=self.prefix + name)
 
     def integer(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT, default: int | None = None) -> int:
         if name not in self.data:
@@ -289,9 +319,9 @@ class _Fields:
             return default
         value = self.data[name]
         if type(value) is not int:
-            raise self.fail(name, f"is {_short(value)}, not a whole number")
+            raise self.fail(name, N_("is {value}, not a whole number"), value=_short(value))
         if not lo <= value <= hi:
-            raise self.fail(name, f"is {value}, outside {lo}..{hi}")
+            raise self.fail(name, N_("is {value}, outside {lo}..{hi}"), value=value, lo=lo, hi=hi)
         return value
 
     def opt_int(self, name: str, lo: int = -MAX_INT, hi: int = MAX_INT) -> int | None:
@@ -306,9 +336,9 @@ class _Fields:
             return default
         value = self.data[name]
         if not isinstance(value, str):
-            raise self.fail(name, f"is {_short(value)}, not text")
+            raise self.fail(name, N_("is {value}, not text"), value=_short(value))
         if len(value) > limit or "\x00" in value:
-            raise self.fail(name, f"is not a name (longer than {limit} characters, or holds a NUL)")
+            raise self.fail(name, N_("is not a name (longer than {limit} characters, or holds a NUL)"), limit=limit)
         return value
 
     def opt_str(self, name: str) -> str | None:
@@ -321,7 +351,7 @@ class _Fields:
             return dict(default)
         value = self.data[name]
         if not isinstance(value, dict):
-            raise self.fail(name, f"is {_short(value)}, not a JSON object {{...}}")
+            raise self.fail(name, N_("is {value}, not a JSON object {{...}}"), value=_short(value))
         return value
 
     def names(self, name: str, count: int) -> tuple[str, ...] | None:
@@ -329,9 +359,9 @@ class _Fields:
             return None
         value = self.data[name]
         if not isinstance(value, list) or not all(isinstance(v, str) and len(v) <= MAX_NAME for v in value):
-            raise self.fail(name, "is not a list of names")
+            raise self.fail(name, N_("is not a list of names"))
         if len(value) != count:
-            raise self.fail(name, f"lists {len(value)} stations for {count} players")
+            raise self.fail(name, N_("lists {stations} stations for {players} players"), stations=len(value), players=count)
         return tuple(value)
 
 
@@ -340,39 +370,42 @@ HEADER_KEYS = {"type", "version", "game", "rules", "settings", "stations", "stat
 
 
 def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
-    f = _Fields(data, line, "the session header")
+    f = _Fields(data, line, N_("the session header"))
     if data.get("type") != "session":
-        raise RecordError(line, "the first line must be the session header; this is not a buzzerbox journal")
+        raise RecordError(line, N_("the first line must be the session header; this is not a buzzerbox journal"))
     version = data.get("version")
     if type(version) is not int:
-        raise f.fail("version", f"is {_short(version)}; a journal's version is a whole number, 1 or 2")
+        raise f.fail("version", N_("is {value}; a journal's version is a whole number, 1 or 2"), value=_short(version))
     if version not in READABLE_VERSIONS:
-        raise f.fail("version", f"is {version}: this buzzerbox reads journal formats 1 and 2; a newer one wrote it?")
+        raise f.fail("version", N_("is {value}: this buzzerbox reads journal formats 1 and 2; a newer buzzerbox wrote it: "
+                                 "update this one"), value=version)
     game = f.text("game", limit=64)
     raw = f.obj("settings")
-    s = _Fields(raw, line, "the session header", "settings.")
+    s = _Fields(raw, line, N_("the session header"), "settings.")
     players = s.integer("players", 1, MAX_PLAYERS)
     settings = GameSettings(players=players, seed=s.integer("seed", default=0), options=s.obj("options", {}))
     unknown = set(raw) - {"players", "seed", "options"}
     if unknown:
-        raise s.fail(sorted(unknown)[0], "is not a setting (players, seed, options)")
+        raise s.fail(sorted(unknown)[0], N_("is not a setting (players, seed, options)"))
     debounce = None
     if data.get("debounce") is not None:
-        d = _Fields(f.obj("debounce"), line, "the session header", "debounce.")
+        d = _Fields(f.obj("debounce"), line, N_("the session header"), "debounce.")
         known = {x.name for x in fields(DebounceConfig)}
         for key in d.data:
             if key not in known:
-                raise d.fail(key, f"is not a debounce setting ({', '.join(sorted(known))})")
+                raise d.fail(key, N_("is not a debounce setting ({known})"), known=", ".join(sorted(known)))
         try:
             debounce = DebounceConfig(**{k: d.integer(k, 0, 10**12) for k in d.data})
         except ValueError as exc:
-            raise RecordError(line, f"the session header's debounce: {exc}") from None
+            raise RecordError(line, N_("the session header's debounce: {error}"), error=str(exc)) from None
     extra = {k: v for k, v in data.items() if k not in HEADER_KEYS}
     if version == 1 and extra:  # a v1 box wrote exactly these keys: anything else is a typo or damage
         key = sorted(extra)[0]
         near = difflib.get_close_matches(key, sorted(HEADER_KEYS), n=1)
-        raise RecordError(line, f"the session header has '{key}', which is not a header field"
-                          + (f" (meant '{near[0]}'?)" if near else ""))
+        if near:
+            raise RecordError(line, N_("the session header has '{key}', which is not a header field (meant '{near}'?)"),
+                              key=key, near=near[0])
+        raise RecordError(line, N_("the session header has '{key}', which is not a header field"), key=key)
     return SessionHeader(
         game=game, settings=settings, version=version,
         stations=f.names("stations", players), station_names=f.names("station_names", players),
@@ -392,8 +425,8 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
     """A typed record from one line's JSON, or a RecordError naming the field."""
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise RecordError(line, f"the record has no 'type' (got {_short(kind)}); is this a buzzerbox journal?")
-    f = _Fields(data, line, f"the {kind} record")
+        raise RecordError(line, N_("the record has no 'type' (got {value}); is this a buzzerbox journal?"), value=_short(kind))
+    f = _Fields(data, line, N_("the {kind} record"), kind=kind)
     if kind == "press":
         press = Press(station=f.integer("station", -1, MAX_PLAYERS), input=f.text("input", limit=64),
                       t_us=f.integer("t_us"), precision_us=f.integer("precision_us", 0, 10**9, default=1),
@@ -407,7 +440,7 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
         if kind == "action" and player is None:
             raise f.missing("player")
         if kind == "host" and player is not None:
-            raise f.fail("player", "is set on a host action")
+            raise f.fail("player", N_("is set on a host action"))
         return ActionRecord(Action(kind=f.text("kind", limit=64), t_us=f.integer("t_us"), player=player,
                                    args=f.obj("args", {}), precision_us=f.integer("precision_us", 0, 10**9, default=1)))
     if kind == "tick":
@@ -418,9 +451,9 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
         return NoticeRecord(InputNotice(f.integer("station", -1, MAX_PLAYERS), f.text("input", limit=64),
                                         f.text("kind", limit=64), f.integer("t_us")))
     if kind == "session":
-        raise RecordError(line, "a second session header: two journals were joined into one file")
+        raise RecordError(line, N_("a second session header: two journals were joined into one file"))
     if version == 1:
-        raise RecordError(line, f"record type {_short(kind)} is not one of {', '.join(RECORD_TYPES)}")
+        raise RecordError(line, N_("record type {value} is not one of {known}"), value=_short(kind), known=", ".join(RECORD_TYPES))
     return OtherRecord(kind, {k: v for k, v in data.items() if k not in ("seq", "sum")})
 
 
@@ -430,12 +463,20 @@ class Damage:
     """Where a journal stops being trustworthy, and why."""
 
     line: int
-    problem: str
+    problem: str  # in English, for logs and JSON
     lines_after: int = 0  # lines kept in the file after the damaged one, not replayed
+    #: the problem as a message id and its arguments, worded in the reader's language
+    reason: str = ""
+    arguments: tuple[tuple[str, Any], ...] = ()
+
+    def said(self) -> str:
+        """The problem in the current language."""
+        return _worded(_, self.reason, dict(self.arguments)) if self.reason else self.problem
 
     def __str__(self) -> str:
-        rest = f"; {self.lines_after} more line(s) after it not replayed" if self.lines_after else ""
-        return f"DAMAGED from line {self.line}: {self.problem}{rest}"
+        rest = ngettext("; {n} more line after it not replayed", "; {n} more lines after it not replayed",
+                        self.lines_after).format(n=self.lines_after) if self.lines_after else ""
+        return _("DAMAGED from line {line}: {problem}").format(line=self.line, problem=self.said()) + rest
 
 
 @dataclass
@@ -483,20 +524,21 @@ class Journal:
         where = self.path or "journal"
         out = []
         if self.torn_tail:
-            out.append(f"{where}: the last line was cut by a power loss (no newline, not a whole record); "
-                       f"{len(self.records)} complete records before it")
+            out.append(_("{where}: the last line was cut by a power loss (no newline, not a whole record); "
+                         "{n} complete records before it").format(where=where, n=len(self.records)))
         if self.unsaved_lines:
-            out.append(f"{where}: the disk refused the last {self.unsaved_lines} records when the game closed; "
-                       f"they wait in {unsaved_path(self.path) if self.path else 'the .unsaved file'} "
-                       "(resume writes them back in)")
+            out.append(_("{where}: the disk refused the last {n} records when the game closed; "
+                         "they wait in {file} (resume writes them back in)").format(
+                where=where, n=self.unsaved_lines, file=unsaved_path(self.path) if self.path else ".unsaved"))
         elif not self.ended and not self.damage:
-            out.append(f"{where}: no end record: the game was interrupted at {self.last_t_us / 1e6:.3f} s "
-                       "(resume continues it)")
+            out.append(_("{where}: no end record: the game was interrupted at {seconds} s "
+                         "(resume continues it)").format(where=where, seconds=f"{self.last_t_us / 1e6:.3f}"))
         if self.version == 1:
-            out.append(f"{where}: format 1 (no checksums): a changed line cannot be told from a true one")
+            out.append(_("{where}: format 1 (no checksums): a changed line cannot be told from a true one")
+                       .format(where=where))
         if self.unknown_types():
-            out.append(f"{where}: records of type {', '.join(self.unknown_types())} are kept but not replayed "
-                       "(written by a newer buzzerbox)")
+            out.append(_("{where}: records of type {types} are kept but not replayed "
+                         "(written by a newer buzzerbox)").format(where=where, types=", ".join(self.unknown_types())))
         return out
 
 
@@ -523,20 +565,20 @@ def _check_chain(raw: bytes, data: Mapping[str, Any], line: int, seq: int, previ
     """The line's sum, if its seq and its place in the chain are right."""
     got = data.get("seq")
     if type(got) is not int:
-        raise RecordError(line, f"the record has no sequence number (seq {_short(got)}); format 2 needs one")
+        raise RecordError(line, N_("the record has no sequence number (seq {value}); format 2 needs one"), value=_short(got))
     if got != seq:
         if got < seq:
-            why = f"record {got} again where {seq} was due: a line was duplicated or moved"
-        else:
-            why = f"record {got} where {seq} was due: {got - seq} line(s) before it were removed"
-        raise RecordError(line, why)
+            raise RecordError(line, N_("record {got} again where {seq} was due: a line was duplicated or moved"),
+                              got=got, seq=seq)
+        raise RecordError(line, N_("record {got} where {seq} was due: {removed} line(s) before it were removed"),
+                          got=got, seq=seq, removed=got - seq)
     if len(raw) < _SUM_TAIL or raw[-_SUM_TAIL:-SUM_HEX - 2] != _SUM_PREFIX or not raw.endswith(b'"}'):
-        raise RecordError(line, "the line does not end with its checksum; the file is damaged there")
+        raise RecordError(line, N_("the line does not end with its checksum; the file is damaged there"))
     body = raw[:-_SUM_TAIL] + b"}"
     digest = chain_sum(previous, body)
     if raw[-SUM_HEX - 2:-2].decode("ascii", "replace") != digest:
-        raise RecordError(line, f"checksum does not match record {seq}: the line was altered, or a line "
-                          "before it was replaced")
+        raise RecordError(line, N_("checksum does not match record {seq}: the line was altered, or a line "
+                                   "before it was replaced"), seq=seq)
     return digest
 
 
@@ -545,8 +587,8 @@ def _refuse_downgrade(data: Mapping[str, Any], line: int) -> None:
     carries one is a format-2 journal whose version was changed, which would
     switch its checks off. That is damage, never the old format."""
     if "sum" in data or "seq" in data:
-        raise RecordError(line, "the line carries a checksum, but the header says format 1 (no checksums): "
-                          "the header's version was changed; the file is not trusted")
+        raise RecordError(line, N_("the line carries a checksum, but the header says format 1 (no checksums): "
+                                   "the header's version was changed; the file is not trusted"))
 
 
 def _whole_but_last_byte(raw: bytes, line: int, seq: int, previous: str,
@@ -584,11 +626,11 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     where = f"{path}: " if path else ""
     lines = list(_lines(data))
     if not lines:
-        raise JournalError(f"{where}the file is empty: no session was written to it")
+        raise JournalError(where + _("the file is empty: no session was written to it"))
     number, _offset, raw, had_newline = lines[0]
     try:
         if len(raw) > MAX_LINE_BYTES:
-            raise RecordError(1, f"the line is longer than {MAX_LINE_BYTES} bytes; this is not a journal")
+            raise RecordError(1, N_("the line is longer than {limit} bytes; this is not a journal"), limit=MAX_LINE_BYTES)
         first = parse_json(raw.decode("utf-8", "replace"), 1)
         session = parse_header(first, 1)
         previous = _check_chain(raw, first, 1, 0, CHAIN_START) if session.version >= 2 else CHAIN_START
@@ -611,12 +653,12 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
         last = index == len(lines) - 1
         try:
             if len(raw) > MAX_LINE_BYTES:
-                raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES} bytes")
+                raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
             if not raw.strip():
                 if session.version == 1:
                     journal.good_bytes = offset + len(raw) + had_newline
                     continue
-                raise RecordError(number, "an empty line where a record was due")
+                raise RecordError(number, N_("an empty line where a record was due"))
             text = raw.decode("utf-8", "replace")
             record_data = parse_json(text, number)
             if session.version >= 2:
@@ -632,16 +674,17 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
                     journal.torn_bytes = raw
                     break
                 record, digest = whole  # the newline itself was changed: the record stands
-                journal.damage = Damage(number, f"the line ends in byte 0x{raw[-1]:02x} where its newline was "
-                                        "due, but the record before it is whole (its checksum holds); "
-                                        "'journal salvage' copies it with its newline", 0)
+                reason = N_("the line ends in byte {byte} where its newline was due, but the record before it is "
+                            "whole (its checksum holds); 'journal salvage' copies it with its newline")
+                byte = f"0x{raw[-1]:02x}"
+                journal.damage = Damage(number, reason.format(byte=byte), 0, reason, (("byte", byte),))
                 previous = digest if session.version >= 2 else previous
                 seq += 1
                 journal.records.append(record)
                 journal.record_lines.append(number)
                 journal.good_bytes = offset + len(raw) - 1
                 break
-            journal.damage = Damage(number, exc.problem, len(lines) - index - 1)
+            journal.damage = Damage(number, exc.problem, len(lines) - index - 1, exc.reason, tuple(exc.arguments.items()))
             break
         if session.version >= 2:
             previous = digest

@@ -26,7 +26,7 @@ from typing import Any
 
 from games.base import BuzzerBoxError
 from games.files import FileRefused, read_limited
-from games.i18n import LANGUAGES, N_, _
+from games.i18n import LANGUAGES, N_, _, ngettext
 from games.toolkit.colors import DEFAULT_COLORS
 
 if sys.version_info >= (3, 11):
@@ -169,8 +169,9 @@ def _check_table(section: str, data: Any, where: str) -> dict[str, Any]:
     if extra:
         hint = did_you_mean(extra[0], set(schema))
         raise ProfileError(
-            f"{where}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}{hint}; "
-            f"allowed: {', '.join(sorted(schema))} (check the spelling)"
+            f"{where}: " + ngettext("unknown key {keys}{hint}; allowed: {allowed} (check the spelling)",
+                                    "unknown keys {keys}{hint}; allowed: {allowed} (check the spelling)", len(extra))
+            .format(keys=", ".join(map(repr, extra)), hint=hint, allowed=", ".join(sorted(schema)))
         )
     out = dict(data)
     for name, key in schema.items():
@@ -492,12 +493,13 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
 
     def claim(kind: str, pin: Any, owner: str) -> int:
         if isinstance(pin, bool) or not isinstance(pin, int):
-            raise ProfileError(f"{where}: {owner} must be a whole number (a pin), not {_show(pin)}")
+            raise ProfileError(f"{where}: " + _("{owner} must be a whole number (a pin), not {value}")
+                               .format(owner=owner, value=_show(pin)))
         if source == "gpio":
             if pin not in HEADER_GPIOS:
                 raise ProfileError(
-                    f"{where}: {owner} uses GPIO {pin}, which does not exist on the header; "
-                    f"use a BCM number from 2 to 27"
+                    f"{where}: " + _("{owner} uses GPIO {pin}, which does not exist on the header; "
+                                     "use a BCM number from 2 to 27").format(owner=owner, pin=pin)
                 )
             if pin in RESERVED_GPIOS:
                 raise ProfileError(f"{where}: {owner} uses GPIO {pin}: {RESERVED_GPIOS[pin]}")
@@ -506,14 +508,16 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
             limit = BOARD_INPUT_CHANNELS if kind == "input" else BOARD_LIGHT_CHANNELS
             if not 0 <= pin < limit:
                 raise ProfileError(
-                    f"{where}: {owner} uses board {kind} channel {pin}; channels run 0..{limit - 1}"
+                    f"{where}: " + (_("{owner} uses board input channel {pin}; channels run 0..{last}") if kind == "input"
+                                    else _("{owner} uses board light channel {pin}; channels run 0..{last}"))
+                    .format(owner=owner, pin=pin, last=limit - 1)
                 )
             space = kind
         if (space, pin) in used:
-            label = "GPIO" if source == "gpio" else f"board {kind} channel"
+            label = "GPIO" if source == "gpio" else _("board input channel") if kind == "input" else _("board light channel")
             raise ProfileError(
-                f"{where}: {owner} uses {label} {pin}, already used by {used[(space, pin)]}; "
-                f"give each one its own pin"
+                f"{where}: " + _("{owner} uses {label} {pin}, already used by {other}; give each one its own pin")
+                .format(owner=owner, label=label, pin=pin, other=used[(space, pin)])
             )
         used[(space, pin)] = owner
         return pin
@@ -526,7 +530,8 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
     stations = []
     front_ends: dict[tuple[int, str], FrontEnd] = {}
     for index, raw in enumerate(data["stations"]):
-        label = f"station {index} ({_show(clean_text(str(raw.get('name', 'unnamed')))[:MAX_NAME])})"
+        label = _("station {index} ({name})").format(
+            index=index, name=_show(clean_text(str(raw.get("name", _("unnamed"))))[:MAX_NAME]))
         raw = _check_table("station", raw, f"{where} {label}")
         inputs_raw = raw["inputs"]
         if "bell" not in inputs_raw:
@@ -544,7 +549,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
                     f"{where} {label}: input name {_show(name)} must be lower-case letters, digits, _ "
                     f"(at most 24, starting with a letter)"
                 )
-            inputs[name] = claim("input", pin, f"{label} input {name!r}")
+            inputs[name] = claim("input", pin, _("{station} input {name}").format(station=label, name=repr(name)))
             front_ends[(index, name)] = pin_front_end(station_fe, pin)
         lights = {}
         for name, pin in _check_value(Key("table"), raw.get("lights", {}), f"{where} {label}", "lights").items():
@@ -553,7 +558,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
                     f"{where} {label}: light {_show(name)} has no input of that name; name the light after "
                     f"the button it sits in ({', '.join(inputs)})"
                 )
-            lights[name] = claim("light", pin, f"{label} light {name!r}")
+            lights[name] = claim("light", pin, _("{station} light {name}").format(station=label, name=repr(name)))
         color = raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])
         if not _COLOR.match(color):
             raise ProfileError(f"{where} {label}: color {_show(color)} is not a colour; write it as \"#e53935\" (#rrggbb)")
@@ -578,7 +583,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
                 f"{where} [host]: {_show(action)} is not a host action{did_you_mean(str(action), HOST_ACTIONS)} "
                 f"({', '.join(HOST_ACTIONS)})"
             )
-        host[action] = claim("input", pin, f"host button {action!r}")
+        host[action] = claim("input", pin, _("host button {name}").format(name=repr(action)))
         front_ends[(Profile.HOST_STATION, action)] = pin_front_end(host_fe, pin)
     profile = Profile(
         name=data.get("name") or (path.stem if path else "profile"),

@@ -91,22 +91,24 @@ def load(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(_("{path}: not UTF-8 text ({error} at byte {byte}); save it as UTF-8 JSON").format(
             path=p, error=exc.reason, byte=exc.start)) from exc
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid JSON ({exc})") from exc
+        raise ScenarioError(_("{path}: not valid JSON ({error})").format(path=p, error=exc)) from exc
     except RecursionError as exc:
-        raise ScenarioError(f"{p}: brackets nested too deeply to be a scenario") from exc
+        raise ScenarioError(_("{path}: brackets nested too deeply to be a scenario").format(path=p)) from exc
     except (OSError, ValueError) as exc:  # unreadable, or numbers too long to read
-        raise ScenarioError(f"{p}: cannot be read as a scenario ({exc})") from exc
+        raise ScenarioError(_("{path}: cannot be read as a scenario ({error})").format(path=p, error=exc)) from exc
     if not isinstance(data, dict):
-        raise ScenarioError(f"{p}: a scenario is a JSON object with game, players and steps")
+        raise ScenarioError(_("{path}: a scenario is a JSON object with \"game\", \"players\" and \"steps\"").format(path=p))
     return data
 
 
 def _whole(value: Any, what: str, low: int, high: int, unit: str = "") -> int:
     """A whole number within [low, high], or a ScenarioError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{what} must be a whole number{unit}, not {str(value)[:40]!r}")
+        raise ScenarioError(_("{what} must be a whole number{unit}, not {value}").format(
+            what=what, unit=unit, value=repr(str(value)[:40])))
     if not low <= value <= high:
-        raise ScenarioError(f"{what} is {str(value)[:40]}; use a whole number{unit} in {low}..{high}")
+        raise ScenarioError(_("{what} is {value}; use a whole number{unit} in {low}..{high}").format(
+            what=what, value=str(value)[:40], unit=unit, low=low, high=high))
     return value
 
 
@@ -119,7 +121,7 @@ def _check_numbers(body: Mapping[str, Any], where: str) -> None:
 
 def build_box(data: dict[str, Any]) -> Box:
     if "game" not in data or "players" not in data:
-        raise ScenarioError("a scenario needs \"game\" and \"players\"")
+        raise ScenarioError(_("a scenario needs \"game\" and \"players\"; add them to the JSON object"))
     try:
         spec = get_game(str(data["game"]))
     except LookupError as exc:
@@ -127,16 +129,17 @@ def build_box(data: dict[str, Any]) -> Box:
     extra = set(data) - _CORE_KEYS - set(spec.scenario_options)
     if extra:
         raise ScenarioError(
-            f"unknown scenario key(s) {sorted(extra)} for {spec.name}; known: "
-            f"{sorted(_CORE_KEYS | set(spec.scenario_options))}"
+            _("unknown scenario key(s) {keys} for {game}; known: {known}").format(
+                keys=sorted(extra), game=spec.name, known=sorted(_CORE_KEYS | set(spec.scenario_options)))
         )
     for key, kind in (("options", dict), ("debounce", dict), ("expect", dict), ("steps", list)):
         if key in data and not isinstance(data[key], kind):
-            raise ScenarioError(f"\"{key}\" must be a JSON {'object' if kind is dict else 'list'}, not {data[key]!r}")
+            raise ScenarioError((_("\"{key}\" must be a JSON object, not {value}") if kind is dict
+                                 else _("\"{key}\" must be a JSON list, not {value}")).format(key=key, value=repr(data[key])))
     if "stations" in data and not isinstance(data["stations"], list):
-        raise ScenarioError("\"stations\" must list one station kind per player, e.g. [\"full\", \"compact\"]")
+        raise ScenarioError(_("\"stations\" must list one station kind per player, e.g. [\"full\", \"compact\"]"))
     if len(data.get("steps", [])) > MAX_STEPS:
-        raise ScenarioError(f"{len(data['steps'])} steps; a scenario has at most {MAX_STEPS}")
+        raise ScenarioError(_("{n} steps; a scenario has at most {limit}").format(n=len(data["steps"]), limit=MAX_STEPS))
     players = _whole(data["players"], "\"players\"", 1, MAX_PLAYERS)
     seed = _whole(data.get("seed", 0), "\"seed\"", 0, 2**63 - 1)
     options = dict(data.get("options", {}))
@@ -147,7 +150,7 @@ def build_box(data: dict[str, Any]) -> Box:
         settings = spec.settings(players, seed, **options)
         debounce = DebounceConfig(**data.get("debounce", {}))
     except (BuzzerBoxError, *_BAD_VALUE_ERRORS) as exc:
-        raise ScenarioError(f"scenario settings: {exc}") from exc
+        raise ScenarioError(_("scenario settings: {error}").format(error=exc)) from exc
     try:
         return Box(spec, settings, data.get("stations"), debounce=debounce)
     except (BuzzerBoxError, *_BAD_VALUE_ERRORS) as exc:  # the engine refused its settings (a bad card, an unknown option)
@@ -163,16 +166,16 @@ def run(data: dict[str, Any]) -> dict[str, Any]:
     def advance(to_us: int) -> None:
         events.extend(box.step(to_us))
 
-    where = "the start"
+    where = _("the start")
     try:
         for index, step in enumerate(data.get("steps", [])):
-            where = f"step {index} ({json.dumps(step)[:80]})"
+            where = _("step {index} ({step})").format(index=index, step=json.dumps(step)[:80])
             _run_step(box, step, where, t, advance, events)
             t = max(t, _step_time(step, t))
-        where = "the end"
+        where = _("the end")
         # let trailing bounce trains settle so a last press is not left pending
         advance(t + box.debouncer.config.bounce_us)
-        where = "the outcome"
+        where = _("the outcome")
         return {**box.summary(), "events": [e.to_json() for e in events]}
     except ScenarioError:
         raise
@@ -196,16 +199,16 @@ def _run_step(
 ) -> None:
     """Validate one step's numbers, then hand it to the box at its time."""
     if not isinstance(step, dict):
-        raise ScenarioError(f"{where}: a step is a JSON object")
+        raise ScenarioError(_("{where}: a step is a JSON object {{...}}").format(where=where))
     _check_numbers(step, where)
     for key in ("edge", "press", "action"):
         if key in step:
             if not isinstance(step[key], dict):
-                raise ScenarioError(f"{where}: \"{key}\" must be a JSON object")
+                raise ScenarioError(_("{where}: \"{key}\" must be a JSON object").format(where=where, key=key))
             _check_numbers(step[key], where)
     stamp = _step_time(step, t)
     if stamp < t and "press" not in step and "edge" not in step and "action" not in step:
-        raise ScenarioError(f"{where}: t_us {stamp} goes back in time (previous step was at {t})")
+        raise ScenarioError(_("{where}: t_us {stamp} goes back in time (previous step was at {t})").format(where=where, stamp=stamp, t=t))
     t = max(t, stamp)
     try:
         if "edge" in step:
@@ -241,7 +244,7 @@ def _run_step(
     except ScenarioError:
         raise
     except KeyError as exc:
-        raise ScenarioError(f"{where}: missing field {exc}") from exc
+        raise ScenarioError(_("{where}: missing field {field}; add it to the step").format(where=where, field=exc)) from exc
     except (BuzzerBoxError, *_BAD_VALUE_ERRORS) as exc:
         raise ScenarioError(f"{where}: {exc.__class__.__name__}: {exc}") from exc
 

@@ -34,9 +34,9 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
         journal = journal_mod.load(path)
         notes = journal.notes()
         if journal.damage and not until_damage:
-            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}; no outcome shown: --until-damage "
-                             f"replays the {len(journal.records)} records before it, 'buzzerbox journal salvage' "
-                             "copies them to a new file")
+            raise SystemExit(f"buzzerbox {command}: {path}: {journal.damage}; " + _(
+                "no outcome shown: --until-damage replays the {n} records before it, 'buzzerbox journal salvage' "
+                "copies them to a new file").format(n=len(journal.records)))
     except (journal_mod.JournalError, LookupError) as exc:
         raise SystemExit(f"buzzerbox {command}: {exc}") from None
     box = _replayed(journal, None, command)
@@ -44,9 +44,9 @@ def replay_box(path: str, command: str, until_damage: bool = False) -> tuple[jou
     if session is not None:
         notes += rules_notes(path, box, session.rules)
     if journal.damage:
-        print(f"outcome up to the damage only: {path}: {journal.damage}", file=sys.stderr)
+        print(_("outcome up to the damage only: {path}: {damage}").format(path=path, damage=journal.damage), file=sys.stderr)
     for note in notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(_("note: {note}").format(note=note), file=sys.stderr)
     return journal, box
 
 
@@ -132,14 +132,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     assert s is not None
     for note in ([str(journal.damage)] if journal.damage else []) + journal.notes():
         print(note, file=sys.stderr)
-    state = "ended" if journal.ended else "interrupted (no end record)"
+    state = _("ended") if journal.ended else _("interrupted (no end record)")
     if journal.damage:  # the end record, if any, lies past the damage: how it ended cannot be told
-        state = "ended after the damage" if end_after_damage(journal) else "no end record after the damage"
+        state = _("ended after the damage") if end_after_damage(journal) else _("no end record after the damage")
     if journal.unsaved_lines and not journal.damage:
-        state = f"{journal.unsaved_lines} records waiting in the .unsaved file beside it"
+        state = _("{n} records waiting in the .unsaved file beside it").format(n=journal.unsaved_lines)
+    # the verdict word stays as it is (scripts read it); what follows is for a person
     verdict = "DAMAGED" if journal.damage else "INCOMPLETE" if journal.unsaved_lines else "OK"
-    print(f"{verdict} {args.file}: {s.game}, {s.settings.players} players, format {s.version}, "
-          f"{len(journal.records)} good records, {state}")
+    print(f"{verdict} {args.file}: " + _("{game}, {players} players, format {version}, {records} good records, {state}")
+          .format(game=s.game, players=s.settings.players, version=s.version, records=len(journal.records), state=state))
     return 1 if journal.damage or journal.unsaved_lines else 0
 
 

@@ -39,7 +39,7 @@ def test_replay_of_a_damaged_journal_is_one_line(quiz_lines, tmp_path: Path, cap
     status, out, err = ended(["replay", str(altered(quiz_lines, 10, tmp_path))], capsys)
     assert status == 1 and out == ""
     assert err.count("\n") == 1, err
-    assert "DAMAGED from line 11" in err and "more line(s) after it" in err and "--until-damage" in err
+    assert "DAMAGED from line 11" in err and " more line" in err and "after it not replayed" in err and "--until-damage" in err
 
 
 @pytest.mark.parametrize(("keep_end", "said"), [(True, "ended after the damage"),

@@ -42,6 +42,8 @@ NAMES = {
     # the options' names (as --option takes them) and the quiz's rule presets
     *(w for name in registry.available() for option in registry.get(name).options for w in option.split("_")),
     *(w for preset in PRESETS for w in preset.split("-")),
+    # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
+    *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -68,6 +70,48 @@ OPTIONS: list[list[str]] = [
     ["play", "quiz", "--option", "questions"],
     ["demo", "--lang", "de", "quiz"],
 ]
+
+#: the screen process's readiness line (controller/viewer.py), which tests wait for; a cut journal resumes
+#: (that is no bad input), so the sweep sees it: it is the viewer's to word, left out here
+READINESS = "screen process: showing view"
+
+#: damaged journals, bad wiring profiles and bad scenarios, each through every command that reads it
+DAMAGED: list[list[str]] = [
+    *([*command, "{" + journal + "}"] for command in (["journal", "check"], ["replay"], ["results"],
+                                                        ["play", "quiz", "--headless", "--seconds", "0.1", "--resume"])
+      for journal in ("cut", "altered", "newer", "empty", "unheaded")),
+    *([*command, "{" + wiring + "}"] for command in (["wiring", "check"], ["play", "quiz", "--headless", "--profile"])
+      for wiring in ("unknown_key", "duplicate_pin", "bad_value")),
+    *(["scenario", "{" + scenario + "}"] for scenario in ("no_game", "bad_step", "back_in_time", "bad_json")),
+]
+
+
+def damaged_files(tmp: Path, journal: Path) -> dict[str, str]:
+    """A journal cut mid-line, one with a line altered under its checksum, one of a newer format,
+    an empty one, one without its header; wiring profiles and scenarios with one problem each."""
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    made: dict[str, str] = {}
+
+    def write(name: str, text: str) -> None:
+        path = tmp / name
+        path.write_text(text, encoding="utf-8")
+        made[name.split(".")[0]] = str(path)
+
+    write("cut.jsonl", "".join(lines[:5]) + lines[5][: len(lines[5]) // 2])
+    write("altered.jsonl", "".join(lines[:3]) + lines[3].replace('"t_us":', '"t_us":1', 1) + "".join(lines[4:]))
+    write("newer.jsonl", lines[0].replace('"version":2', '"version":9') + "".join(lines[1:]))
+    write("empty.jsonl", "")
+    write("unheaded.jsonl", "".join(lines[1:]))
+    station = '[[stations]]\nname = "Red"\ninputs = {{ bell = {bell} }}\nlights = {{ bell = {light} }}\n'
+    write("unknown_key.toml", station.format(bell=17, light=27) + "colour_of_the_box = 3\n")
+    write("duplicate_pin.toml", station.format(bell=17, light=27) + station.format(bell=17, light=22))
+    write("bad_value.toml", station.format(bell='"seventeen"', light=27))
+    write("no_game.json", '{"players": 2, "steps": []}')
+    write("bad_step.json", '{"game": "quiz", "players": 2, "steps": [3]}')
+    write("back_in_time.json", '{"game": "quiz", "players": 2, "steps": [{"t_us": 500, "press": {"station": 0}},'
+                               ' {"t_us": 100, "press": {"station": 1}}]}')
+    write("bad_json.json", '{"game": "quiz", "players": 2,')
+    return made
 
 
 def foreign(text: str, extra: set[str]) -> list[str]:
@@ -120,7 +164,7 @@ def bad_pack(tmp: Path) -> Path:
     return pack
 
 
-@pytest.mark.parametrize("command", [*sorted(BAD), "options"])
+@pytest.mark.parametrize("command", [*sorted(BAD), "options", "damaged"])
 def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path, capsys, monkeypatch,
                                                     pseudo: None) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -128,11 +172,14 @@ def test_bad_input_is_said_in_the_reader_s_language(command: str, tmp_path: Path
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     made = files(tmp_path)
+    made |= damaged_files(tmp_path, Path(made["journal"]))
     capsys.readouterr()
     left: dict[str, list[str]] = {}
-    for argv in BAD.get(command, OPTIONS):
+    for argv in BAD.get(command, DAMAGED if command == "damaged" else OPTIONS):
         argv = [a.format(**made) for a in argv]
         for line in said_in_pseudo(argv, capsys):
+            if line.startswith(READINESS):
+                continue
             typed = set(re.findall(r"\w+", " ".join(argv)))  # what the person wrote comes back as written
             if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed):
                 left[line] = words
