@@ -166,9 +166,12 @@ def test_a_drifting_board_clock_keeps_presses_in_the_right_order(ppm: float) -> 
         gpio_margin = 300
         results = []
         for i in range(8):
-            idle(sim, 900_000 + 137_000 * i, source)  # the driver syncs meanwhile, as on a box
+            # the driver syncs meanwhile, as on a box; in steps of one board loop, so that a clock request
+            # the driver sends mid-step is answered and read before time moves on (in 20 ms steps a driver
+            # thread the machine ran late read its reply 20 ms on: all 8 presses became ties)
+            idle(sim, 900_000 + 137_000 * i, source, step_us=sim.STEP_US)
             at = sim.press(i % 3)
-            pump_until(sim, lambda i=i: len(sink.presses()) > i, f"press {i}")
+            pump_until(sim, lambda i=i: len(sink.presses()) > i, f"press {i}", step_us=sim.STEP_US)
             p = sink.presses()[i]
             gpio_t = sim.box_time(at) + (gpio_margin if i % 2 else -gpio_margin)  # the truth: GPIO after/before
             threshold = tie_threshold_us(p.precision_us, 1)

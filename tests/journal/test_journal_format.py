@@ -136,7 +136,7 @@ ARM = '{"type":"host","kind":"arm","t_us":5}'
         (HEADER.replace('"version":1', '"version":7') + "\n", ["line 1", "version", "7"]),
         (HEADER.replace('"game":"quiz"', '"game":"chess"') + "\n", ["chess"]),
         (HEADER.replace('"players":2', '"players":40') + "\n", ["40"]),
-        (HEADER.replace('"options":{}', '"options":{"questions":"many"}') + "\n" + ARM + "\n", ["line", "options"]),
+        (HEADER.replace('"options":{}', '"options":{"questions":"many"}') + "\n" + ARM + "\n", ["line 1", "'questions'", "'many'"]),
         (HEADER.replace('"game"', '"stations":["a"],"game"') + "\n", ["line 1", "'stations'"]),
         (HEADER.replace('"game"', '"debounce":{"bounce_us":-1},"game"') + "\n", ["line 1", "debounce"]),
         ("", ["empty"]),
