@@ -277,7 +277,7 @@ class CompanionOverlay:
         left = body.height - 3 * lay.pad - self.code_side(lay, body) - sum(heights)
         listed = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line, width)
         if len(listed) * row_h > left:
-            one_each = [*lines, _("Scan to join: {names}").format(names="").strip(), *free]
+            one_each = [*lines, *wrap_whole(_("Scan to join: {names}").format(names="").strip(), line, width), *free]
             closer = (left + sum(heights)) // len(one_each)
             if all(theme.TEXT.width(name, line) <= width for name in free) and closer >= line * 0.9:
                 return one_each, [min(row_h, closer)] * len(one_each)
