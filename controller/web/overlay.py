@@ -235,29 +235,17 @@ class CompanionOverlay:
         lay = theme.layout_for(surface)
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
-        row_h = int(line * 1.15)
-        width = self.panel_width(lay, body)
-        # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
-        lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width - 2 * lay.pad)
-        if show_pin:
-            lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width - 2 * lay.pad)
-        fixed = len(lines)  # the address and the PIN: never below the smallest type
-        code_size = self.code_side(lay, body)
         free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
-        code = self.code(self.join_url(), code_size) if waiting and self.join_url is not None else None
-        if code is not None:  # every free seat's name, on as many lines as fit above the code
-            wrapped = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line,
-                                       width - 2 * lay.pad)
-            room = max(1, (body.height - 3 * lay.pad - code.get_height()) // row_h - len(lines))
-            if len(wrapped) > room:  # the rest joins the last line, cut with an ellipsis when drawn (the phone's seat picker lists them all)
-                wrapped = wrapped[:room - 1] + [" ".join(wrapped[room - 1:])]
-            lines += wrapped
-        height = lay.pad * 2 + len(lines) * row_h + (code.get_height() if code is not None else 0)
+        code = self.code(self.join_url(), self.code_side(lay, body)) if waiting and self.join_url is not None else None
+        lines, heights = self.texts(lay, body, free if code is not None else [], show_pin)
+        width = self.panel_width(lay, body)
+        fixed = len(self.texts(lay, body, [], show_pin)[0])  # the address and the PIN: never below the smallest type
+        height = lay.pad * 2 + sum(heights) + (code.get_height() if code is not None else 0)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
-        for k, text in enumerate(lines):  # the address and PIN fit by construction; a long list of names may shrink
+        for k, (text, row_h) in enumerate(zip(lines, heights, strict=True)):  # a list of names run together may shrink
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
                             align="left", min_size=line if k < fixed else line // 2)
             y += row_h
@@ -266,6 +254,36 @@ class CompanionOverlay:
         if pygame.display.get_surface() is not None:
             out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
         return out, (body.right - width, body.top)
+
+    def texts(self, lay: theme.Layout, body: pygame.Rect, free: Sequence[str],
+              show_pin: bool) -> tuple[list[str], list[int]]:
+        """The panel's lines and each one's height. The free seats' names
+        follow "Scan to join:" as one list while it fits above the code; when
+        it does not (6 to 8 seats) each name stands on a line of its own in
+        the smallest type, all lines closer together (never closer than 0.9
+        of the type's size), so every name reads whole; only past that (16
+        seats at 1280x720) the rest join the last line, cut when drawn (the
+        phone's seat picker lists them all)."""
+        line = lay.min_text
+        row_h = int(line * 1.15)
+        width = self.panel_width(lay, body) - 2 * lay.pad
+        # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
+        lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width)
+        if show_pin:
+            lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width)
+        heights = [row_h] * len(lines)
+        if not free:
+            return lines, heights
+        left = body.height - 3 * lay.pad - self.code_side(lay, body) - sum(heights)
+        listed = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line, width)
+        if len(listed) * row_h > left:
+            one_each = [*lines, *wrap_whole(_("Scan to join: {names}").format(names="").strip(), line, width), *free]
+            closer = (left + sum(heights)) // len(one_each)
+            if all(theme.TEXT.width(name, line) <= width for name in free) and closer >= line * 0.9:
+                return one_each, [min(row_h, closer)] * len(one_each)
+            room = max(1, left // row_h)
+            listed = listed[:room - 1] + [" ".join(listed[room - 1:])] if len(listed) > room else listed
+        return lines + listed, heights + [row_h] * len(listed)
 
     @staticmethod
     def code_side(lay: theme.Layout, body: pygame.Rect) -> int:

@@ -266,6 +266,10 @@ class FikiMikiScene(Scene):
         text_w = theme.TEXT.width(word, lay.min_text)
         if text_w + side + 3 * lay.pad > r.width:  # a long word keeps the room: the cards below show the picture
             side, text_w = -lay.pad, min(text_w, r.width - 2 * lay.pad)
+            if theme.TEXT.width(word, lay.min_text) > text_w:  # narrow stacks beside the phones' panel: the
+                side = r.height - lay.pad // 2  # kind's own picture says it (a mushroom is drawn as one), never "mushr…"
+                draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, r.top, side, side))
+                return
         left = r.centerx - (side + lay.pad + text_w) // 2
         if side > 0:
             draw_picture(surface, kind, pygame.Rect(left, r.top, side, side))
