@@ -28,6 +28,7 @@ from enum import Enum
 
 from controller.press import InputNotice, Press
 from games.base import BuzzerBoxError
+from games.i18n import _
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,16 @@ class DebounceConfig:
     def __post_init__(self) -> None:
         if not 0 < self.glitch_us <= self.bounce_us:
             raise DebounceError(
-                f"debounce: glitch_us ({self.glitch_us}) must be > 0 and <= bounce_us ({self.bounce_us})"
+                _("debounce: glitch_us ({glitch}) must be > 0 and <= bounce_us ({bounce})")
+                .format(glitch=self.glitch_us, bounce=self.bounce_us)
             )
         if self.stuck_us <= self.bounce_us:
             raise DebounceError(
-                f"debounce: stuck_us ({self.stuck_us}) must be longer than bounce_us ({self.bounce_us})"
+                _("debounce: stuck_us ({stuck}) must be longer than bounce_us ({bounce})")
+                .format(stuck=self.stuck_us, bounce=self.bounce_us)
             )
         if self.active_level not in (0, 1):
-            raise DebounceError("debounce: active_level must be 0 (pull-up, switch to ground) or 1")
+            raise DebounceError(_("debounce: active_level must be 0 (pull-up, switch to ground) or 1"))
 
 
 class DebounceError(BuzzerBoxError, ValueError):

@@ -236,23 +236,30 @@ def encode_v1_line(record: Mapping[str, Any]) -> bytes:
 
 
 class _BadNumber(ValueError):
-    pass
+    """A number JSON can write but a journal cannot hold: a message id and its
+    arguments, worded by each reader in its language (as RecordError is)."""
+
+    def __init__(self, reason: str, /, **arguments: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.arguments = arguments
 
 
 def _reject_constant(name: str) -> Any:
-    raise _BadNumber(f"{name} is not a number a journal can hold")
+    raise _BadNumber(N_("{name} is not a number a journal can hold; the file is damaged there"), name=name)
 
 
 def _checked_int(text: str) -> int:
     if len(text.lstrip("-")) > 19:
-        raise _BadNumber(f"a {len(text)}-digit number is not a time, station or count")
+        raise _BadNumber(N_("a {digits}-digit number is not a time, station or count; the file is damaged there"),
+                         digits=len(text))
     return int(text)
 
 
 def _checked_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _BadNumber(f"{text[:20]} does not fit in a number")
+        raise _BadNumber(N_("{number} does not fit in a number; the file is damaged there"), number=text[:20])
     return value
 
 
@@ -275,7 +282,7 @@ def parse_json(text: str, line: int) -> dict[str, Any]:
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int, parse_float=_checked_float)
     except _BadNumber as exc:
-        raise RecordError(line, N_("{number}; the file is damaged there"), number=str(exc)) from None
+        raise RecordError(line, exc.reason, **exc.arguments) from None
     except RecursionError:
         raise RecordError(line, N_("brackets nested too deep to be a journal record; the file is damaged there")) from None
     except ValueError as exc:  # JSONDecodeError and int-size limits

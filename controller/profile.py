@@ -40,10 +40,10 @@ from controller.debounce import DebounceConfig
 HEADER_GPIOS = range(0, 28)
 #: GPIOs a box must not use, and why.
 RESERVED_GPIOS = {
-    0: "ID_SD, reserved for the HAT ID EEPROM",
-    1: "ID_SC, reserved for the HAT ID EEPROM",
-    14: "TXD, the serial console (disable it with raspi-config first, or choose another pin)",
-    15: "RXD, the serial console (disable it with raspi-config first, or choose another pin)",
+    0: N_("ID_SD, reserved for the HAT ID EEPROM"),
+    1: N_("ID_SC, reserved for the HAT ID EEPROM"),
+    14: N_("TXD, the serial console (disable it with raspi-config first, or choose another pin)"),
+    15: N_("RXD, the serial console (disable it with raspi-config first, or choose another pin)"),
 }
 #: GPIO 2 and 3 (I2C1) carry fixed 1.8 kΩ pull-ups to 3.3 V on the Pi's board.
 FIXED_PULL_UP_GPIOS = {2: 1800.0, 3: 1800.0}
@@ -163,7 +163,7 @@ def clean_text(text: str) -> str:
 def _check_table(section: str, data: Any, where: str) -> dict[str, Any]:
     """Check one table against ``SCHEMA[section]``; returns it with strings cleaned."""
     if not isinstance(data, dict):
-        raise ProfileError(f"{where}: must be a table of keys, not {_show(data)}")
+        raise ProfileError(f"{where}: " + _("must be a table of keys, not {value}").format(value=_show(data)))
     schema = SCHEMA[section]
     extra = sorted(set(data) - set(schema))
     if extra:
@@ -177,8 +177,9 @@ def _check_table(section: str, data: Any, where: str) -> dict[str, Any]:
     for name, key in schema.items():
         if name not in data:
             if key.required:
-                what = "[[stations]] tables, one per player station" if name == "stations" else "it"
-                raise ProfileError(f"{where}: no {name!r}; add {what} (see wiring/README.md)")
+                missing = (_("no {name}; add [[stations]] tables, one per player station (see wiring/README.md)")
+                           if name == "stations" else _("no {name}; add it (see wiring/README.md)"))
+                raise ProfileError(f"{where}: " + missing.format(name=repr(name)))
             continue
         out[name] = _check_value(key, data[name], where, name)
     return out
@@ -194,29 +195,32 @@ def _check_value(key: Key, value: Any, where: str, name: str) -> Any:
     if key.kind in ("int", "number"):
         whole = isinstance(value, int) and not isinstance(value, bool)
         if key.kind == "int" and not whole:
-            raise ProfileError(f"{where}: {name} must be a whole number, not {_show(value)}")
+            raise ProfileError(f"{where}: " + _("{name} must be a whole number, not {value}").format(name=name, value=_show(value)))
         if not whole and not (isinstance(value, float) and math.isfinite(value)):
-            raise ProfileError(f"{where}: {name} must be a number, not {_show(value)}")
+            raise ProfileError(f"{where}: " + _("{name} must be a number, not {value}").format(name=name, value=_show(value)))
     elif key.kind == "str":
         if not isinstance(value, str):
-            raise ProfileError(f'{where}: {name} must be text in quotes, not {_show(value)}')
+            raise ProfileError(f"{where}: " + _("{name} must be text in quotes, not {value}").format(name=name, value=_show(value)))
         value = clean_text(value)
         if key.max_len and len(value) > key.max_len:
-            raise ProfileError(f"{where}: {name} is {len(value)} characters long; at most {key.max_len} fit, shorten it")
+            raise ProfileError(f"{where}: " + _("{name} is {length} characters long; at most {most} fit, shorten it")
+                                   .format(name=name, length=len(value), most=key.max_len))
     elif key.kind == "table" and not isinstance(value, dict):
-        raise ProfileError(f"{where}: {name} must be a table ({name} = {{ ... }}), not {_show(value)}")
+        raise ProfileError(f"{where}: " + _("{name} must be a table ({name} = {{ ... }}), not {value}").format(name=name, value=_show(value)))
     elif key.kind == "list":
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise ProfileError(f"{where}: {name} must be [[{name}]] tables, not {_show(value)}")
+            raise ProfileError(f"{where}: " + _("{name} must be [[{name}]] tables, not {value}").format(name=name, value=_show(value)))
         if not value:
-            raise ProfileError(f"{where}: no [[{name}]]; add one [[{name}]] table per player station")
+            raise ProfileError(f"{where}: " + _("no [[{name}]]; add one [[{name}]] table per player station").format(name=name))
     if key.choices and value not in key.choices:
-        raise ProfileError(f"{where}: {name} {_show(value)} is not one of {', '.join(map(str, key.choices))}")
+        raise ProfileError(f"{where}: " + _("{name} {value} is not one of {choices}")
+                           .format(name=name, value=_show(value), choices=", ".join(map(str, key.choices))))
     size = len(value) if key.kind == "list" else value
     ranged = key.kind in ("int", "number", "list")
     if ranged and (key.low is not None and size < key.low or key.high is not None and size > key.high):
-        what = f"{size} entries" if key.kind == "list" else _show(size)
-        raise ProfileError(f"{where}: {name} {what} is out of range; use {key.low:g} to {key.high:g}")
+        what = ngettext("{count} entry", "{count} entries", size).format(count=size) if key.kind == "list" else _show(size)
+        raise ProfileError(f"{where}: " + _("{name} {value} is out of range; use {low} to {high}")
+                           .format(name=name, value=what, low=f"{key.low:g}", high=f"{key.high:g}"))
     return value
 
 
@@ -461,9 +465,9 @@ def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML ({exc}); fix the syntax at that line") from exc
+        raise ProfileError(_("{path}: not valid TOML ({problem}); fix the syntax at that line").format(path=path, problem=exc)) from exc
     except RecursionError as exc:
-        raise ProfileError(f"{path}: nested too deeply to be a wiring profile") from exc
+        raise ProfileError(_("{path}: nested too deeply to be a wiring profile").format(path=path)) from exc
     return data, path
 
 
@@ -471,8 +475,8 @@ def load(name_or_path: str) -> Profile:
     data, path = read(name_or_path)
     if is_pinmap(data):
         raise ProfileError(
-            f"{path} is the firmware board's pin map, not a wiring profile; give a profile "
-            f"({', '.join(shipped_names())})"
+            _("{path} is the firmware board's pin map, not a wiring profile; give a profile ({names})")
+            .format(path=path, names=", ".join(shipped_names()))
         )
     return parse(data, path)
 
@@ -502,7 +506,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
                                      "use a BCM number from 2 to 27").format(owner=owner, pin=pin)
                 )
             if pin in RESERVED_GPIOS:
-                raise ProfileError(f"{where}: {owner} uses GPIO {pin}: {RESERVED_GPIOS[pin]}")
+                raise ProfileError(f"{where}: " + _("{owner} uses GPIO {pin}: {reason}").format(owner=owner, pin=pin, reason=_(RESERVED_GPIOS[pin])))
             space = "gpio"  # inputs and lights share the header
         else:
             limit = BOARD_INPUT_CHANNELS if kind == "input" else BOARD_LIGHT_CHANNELS
@@ -535,19 +539,21 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         raw = _check_table("station", raw, f"{where} {label}")
         inputs_raw = raw["inputs"]
         if "bell" not in inputs_raw:
-            raise ProfileError(f"{where} {label}: every station needs a 'bell' input in [stations.inputs]")
+            raise ProfileError(f"{where} {label}: " + _("every station needs a 'bell' input in [stations.inputs]"))
         buttons = [n for n in inputs_raw if n != "bell"]
         if len(buttons) > MAX_BUTTONS:
             raise ProfileError(
-                f"{where} {label}: {len(buttons)} buttons; a station has at most {MAX_BUTTONS} besides its bell"
+                f"{where} {label}: " + ngettext("{count} button; a station has at most {most} besides its bell",
+                                                "{count} buttons; a station has at most {most} besides its bell",
+                                                len(buttons)).format(count=len(buttons), most=MAX_BUTTONS)
             )
         station_fe = _front_end(default_fe, _check_table("front_end", raw.get("front_end", {}), f"{where} {label} front_end"))
         inputs = {}
         for name, pin in inputs_raw.items():
             if not isinstance(name, str) or not _NAME.match(name):
                 raise ProfileError(
-                    f"{where} {label}: input name {_show(name)} must be lower-case letters, digits, _ "
-                    f"(at most 24, starting with a letter)"
+                    f"{where} {label}: " + _("input name {name} must be lower-case letters, digits, _ "
+                                             "(at most 24, starting with a letter)").format(name=_show(name))
                 )
             inputs[name] = claim("input", pin, _("{station} input {name}").format(station=label, name=repr(name)))
             front_ends[(index, name)] = pin_front_end(station_fe, pin)
@@ -555,13 +561,14 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         for name, pin in _check_value(Key("table"), raw.get("lights", {}), f"{where} {label}", "lights").items():
             if name not in inputs:
                 raise ProfileError(
-                    f"{where} {label}: light {_show(name)} has no input of that name; name the light after "
-                    f"the button it sits in ({', '.join(inputs)})"
+                    f"{where} {label}: " + _("light {name} has no input of that name; name the light after "
+                                             "the button it sits in ({inputs})").format(name=_show(name), inputs=", ".join(inputs))
                 )
             lights[name] = claim("light", pin, _("{station} light {name}").format(station=label, name=repr(name)))
         color = raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])
         if not _COLOR.match(color):
-            raise ProfileError(f"{where} {label}: color {_show(color)} is not a colour; write it as \"#e53935\" (#rrggbb)")
+            raise ProfileError(f"{where} {label}: " + _("color {value} is not a colour; write it as \"#e53935\" (#rrggbb)")
+                               .format(value=_show(color)))
         if len(color) == 4:
             color = "#" + "".join(ch * 2 for ch in color[1:])
         stations.append(
@@ -580,8 +587,8 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
     for action, pin in data.get("host", {}).items():
         if action not in HOST_ACTIONS:
             raise ProfileError(
-                f"{where} [host]: {_show(action)} is not a host action{did_you_mean(str(action), HOST_ACTIONS)} "
-                f"({', '.join(HOST_ACTIONS)})"
+                f"{where} [host]: " + _("{name} is not a host action{hint} ({actions})")
+                .format(name=_show(action), hint=did_you_mean(str(action), HOST_ACTIONS), actions=", ".join(HOST_ACTIONS))
             )
         host[action] = claim("input", pin, _("host button {name}").format(name=repr(action)))
         front_ends[(Profile.HOST_STATION, action)] = pin_front_end(host_fe, pin)
@@ -621,8 +628,9 @@ def _station_sound(value: str | None, path: Path | None, where: str) -> str | No
     if value in STATION_SOUNDS:
         return value
     raise ProfileError(
-        f"{where}: sound {_show(value)} is neither a synthesised sound{did_you_mean(value, STATION_SOUNDS)} "
-        f"({', '.join(STATION_SOUNDS)}) nor a .wav file; name one of them, or a WAV file (a path beside the profile)"
+        f"{where}: " + _("sound {name} is neither a synthesised sound{hint} ({sounds}) nor a .wav file; "
+                         "name one of them, or a WAV file (a path beside the profile)")
+        .format(name=_show(value), hint=did_you_mean(value, STATION_SOUNDS), sounds=", ".join(STATION_SOUNDS))
     )
 
 

@@ -605,14 +605,15 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
     try:
         spec = get_game(header.game)
     except LookupError as exc:
-        raise JournalError(f"line 1: {exc}") from None
+        raise JournalError(_("line 1: {problem}").format(problem=exc)) from None
     try:
         spec.settings(header.settings.players)  # the player count is one the game takes
         settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
         box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
         box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line 1: {spec.title} cannot start with the session header's settings: {exc}") from None
+        raise JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
+                           .format(game=spec.title, problem=exc)) from None
     for line, record in journal.numbered():
         try:
             if isinstance(record, PressRecord):

@@ -35,6 +35,7 @@ the field, never a traceback or a game played for a billion years.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -43,6 +44,7 @@ from typing import Any
 
 from controller.debounce import DebounceConfig
 from controller.press import Edge, Press
+from controller.profile import did_you_mean
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
 from games.files import FileRefused, read_limited
@@ -115,7 +117,7 @@ def _whole(value: Any, what: str, low: int, high: int, unit: str = "") -> int:
 def _check_numbers(body: Mapping[str, Any], where: str) -> None:
     for key, (low, high) in _STEP_NUMBERS.items():
         if key in body and not (key == "player" and body[key] is None):
-            unit = " of microseconds" if key in ("t_us", "tick", "precision_us", "paused_us") else ""
+            unit = _(" of microseconds") if key in ("t_us", "tick", "precision_us", "paused_us") else ""
             _whole(body[key], f"{where}: {key}", low, high, unit)
 
 
@@ -146,6 +148,11 @@ def build_box(data: dict[str, Any]) -> Box:
     for key in spec.scenario_options:
         if key in data:
             options[key] = data[key]
+    timing_keys = {f.name for f in dataclasses.fields(DebounceConfig)}
+    unknown = sorted(set(data.get("debounce", {})) - timing_keys)
+    if unknown:
+        raise ScenarioError(_("unknown \"debounce\" key(s) {keys}{hint}; known: {known}").format(
+            keys=unknown, hint=did_you_mean(str(unknown[0]), timing_keys), known=sorted(timing_keys)))
     try:
         settings = spec.settings(players, seed, **options)
         debounce = DebounceConfig(**data.get("debounce", {}))
@@ -180,7 +187,7 @@ def run(data: dict[str, Any]) -> dict[str, Any]:
     except ScenarioError:
         raise
     except (BuzzerBoxError, *_BAD_VALUE_ERRORS) as exc:
-        raise ScenarioError(f"{where}: {exc.__class__.__name__}: {exc}") from exc
+        raise ScenarioError(_("{where}: {problem}").format(where=where, problem=exc)) from exc
 
 
 def _step_time(step: Any, t: int) -> int:
@@ -237,7 +244,8 @@ def _run_step(
             action = box.spec.scenario_step(step, t)
             if action is None:
                 raise ScenarioError(
-                    f"{where}: unknown step; use one of {', '.join(CORE_STEPS)} or a {box.spec.name} step"
+                    _("{where}: unknown step; use one of {steps} or a {game} step")
+                    .format(where=where, steps=", ".join(CORE_STEPS), game=box.spec.name)
                 )
             advance(t)
             events.extend(box.apply_action(action))
@@ -246,7 +254,7 @@ def _run_step(
     except KeyError as exc:
         raise ScenarioError(_("{where}: missing field {field}; add it to the step").format(where=where, field=exc)) from exc
     except (BuzzerBoxError, *_BAD_VALUE_ERRORS) as exc:
-        raise ScenarioError(f"{where}: {exc.__class__.__name__}: {exc}") from exc
+        raise ScenarioError(_("{where}: {problem}").format(where=where, problem=exc)) from exc
 
 
 # --------------------------------------------------------------------- checking

@@ -207,7 +207,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     out.views += 1
                     out.first_version = out.first_version or box.version
                     if out.views == 1:
-                        print(f"screen process: showing view {box.version}", file=sys.stderr, flush=True)
+                        # the readiness line tests wait for: they run in English, a box in its language
+                        print(_("screen process: showing view {version}").format(version=box.version), file=sys.stderr, flush=True)
                     events: list[GameEvent] = list(message.get("events", ()))
                     t = game_now()
                     if any(e.kind == "show" for e in events):

@@ -19,7 +19,7 @@ from controller.journal_format import MAX_LINE_BYTES
 from controller.runtime import Box, box_from_journal
 from controller.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
-from games.i18n import N_, _
+from games.i18n import N_, _, ngettext
 from games.rules_version import applied_rules
 
 DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
@@ -163,8 +163,11 @@ def cmd_salvage(args: argparse.Namespace) -> int:
         journal, target = journal_mod.salvage(args.file, args.out)
     except journal_mod.JournalError as exc:
         raise SystemExit(f"buzzerbox journal salvage: {exc}") from None
-    print(f"{len(journal.records)} good records of {args.file} copied to {target}"
-          + (f" (stopped at {journal.damage})" if journal.damage else "") + f"; {args.file} is unchanged")
+    count = len(journal.records)
+    print(ngettext("{count} good record of {file} copied to {target}", "{count} good records of {file} copied to {target}",
+                   count).format(count=count, file=args.file, target=target)
+          + (_(" (stopped at {damage})").format(damage=journal.damage) if journal.damage else "")
+          + _("; {file} is unchanged").format(file=args.file))
     return 0
 
 
