@@ -208,18 +208,23 @@ def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -
     assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
 
 
+def arm_and_win(sock: socket.socket, journal: Path) -> None:
+    """The host arms, station 1 presses and wins, and the journal holds the press."""
+    until(sock, lambda m: m["type"] == channel.VIEW)
+    channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+    until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+    press(sock, 1)
+    until(sock, has_winner)
+    journal_has(journal, "press")
+
+
 def test_the_deciding_process_killed_the_screen_says_so_and_it_resumes_from_the_journal(playing) -> None:
     proc, err, journal, path = playing
     _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
     first = ready_pid(line)
     sock = connect(path)
     try:
-        until(sock, lambda m: m["type"] == channel.VIEW)
-        channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
-        until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
-        press(sock, 1)
-        until(sock, has_winner)
-        journal_has(journal, "press")
+        arm_and_win(sock, journal)
         os.kill(first, signal.SIGKILL)
         assert list(views(sock)) == []  # gone
     finally:
@@ -299,12 +304,7 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         sock = connect(path)
         try:
-            until(sock, lambda m: m["type"] == channel.VIEW)
-            channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
-            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
-            press(sock, 1)
-            until(sock, has_winner)
-            journal_has(folder / "quiz.jsonl", "press")
+            arm_and_win(sock, folder / "quiz.jsonl")
             menu.send_signal(signal.SIGKILL)  # the menu dies
             menu.wait()
             # systemd: the main process is gone, so the unit stops; KillMode says how the rest ends

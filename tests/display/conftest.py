@@ -22,9 +22,13 @@ from games.registry import get  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _pygame() -> Any:
+    """pygame ready to draw; after the test, no layout record left on (``theme.DRAWN``)."""
+    from games.toolkit import theme
+
     pygame.display.init()
     pygame.font.init()
     yield
+    theme.DRAWN = None
 
 
 def session(game: str, players: int = 4, seed: int = 3, **options: Any) -> Session:

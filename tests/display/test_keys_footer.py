@@ -6,7 +6,6 @@ question…", the answer timer and Team 3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pygame
@@ -31,14 +30,6 @@ def configurations() -> list[tuple[str, int, tuple[tuple[str, Any], ...]]]:
             if "team_size" in spec.options:  # teams of two: the quiz's team panel
                 out.append((game, players, (("team_size", 2),)))
     return sorted(set(out))
-
-
-@pytest.fixture(autouse=True)
-def _screen() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    theme.DRAWN = None
 
 
 def test_key_names_are_written_as_runs() -> None:

@@ -6,8 +6,6 @@ goes (at 1280x720 it lay over Pictomania's score column)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pygame
 import pytest
 
@@ -24,14 +22,6 @@ ADDRESS = "http://192.168.100.200:8080"
 def configurations() -> list[tuple[str, int]]:
     return sorted({(game, max(registry.get(game).min_players, min(8, registry.get(game).max_players)))
                    for game in registry.available()})
-
-
-@pytest.fixture(autouse=True)
-def _screen() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    theme.DRAWN = None
 
 
 def dressed(frame: PhaseFrame, players: int, with_panel: bool) -> tuple[object, CompanionOverlay]:
