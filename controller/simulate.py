@@ -40,6 +40,11 @@ class Session:
     def __init__(self, box: Box, bots: Sequence[Bot | PhoneBot], host: HostBot | None, seed: int) -> None:
         self.box = box
         self.bots = bots
+        # asked once: isinstance against a runtime-checkable Protocol is slow,
+        # and a bot does not change kind during a game
+        self._seats: list[tuple[Bot | None, PhoneBot | None]] = [
+            (None, bot) if isinstance(bot, PhoneBot) else (bot, None) for bot in bots
+        ]
         self.host = host
         self.switches = SimulatedSwitches(seed)
         #: host actions and phone actions (player set) waiting for their time
@@ -57,11 +62,12 @@ class Session:
 
     def _observe(self, events: list[GameEvent]) -> None:
         view = self.box.engine.public_view()
-        for station, bot in enumerate(self.bots):
-            if isinstance(bot, PhoneBot):
+        for station, (bot, phone_bot) in enumerate(self._seats):
+            if phone_bot is not None:
                 private = self.box.engine.private_view(station)
-                plans = list(bot.observe_seat(view, private, events, self.now_us))
+                plans = list(phone_bot.observe_seat(view, private, events, self.now_us))
             else:
+                assert bot is not None
                 plans = list(bot.observe(view, events, self.now_us))
             for plan in plans:
                 t_us = max(plan.t_us, self.now_us)

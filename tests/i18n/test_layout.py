@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -45,8 +46,10 @@ SHOTS: list[tuple[str, Callable[[pygame.Surface], None]]] = _screenshots().shots
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
 
 
+@cache
 def drawn(draw: Callable[[pygame.Surface], None], size: tuple[int, int], language: str) -> Drawn:
-    """Every text ``draw`` puts on a ``size`` screen in ``language``, as measured."""
+    """Every text ``draw`` puts on a ``size`` screen in ``language``, as measured
+    (kept: the English frames are compared with every other language's)."""
     set_language(language)
     theme.DRAWN = []
     try:

@@ -47,14 +47,16 @@ def refusals(game: str, steps: int = 60) -> list[RuleError]:
     for _step in range(steps):
         engine = session.box.engine
         kinds = {k for p in [None, *range(settings.players)] for k in engine.legal_actions(p)} | {"no-such-move"}
+        probe = copy.deepcopy(engine)
         for player in [None, *range(settings.players)]:
             for kind in sorted(kinds):
                 for args in BAD_ARGS:
-                    probe = copy.deepcopy(engine)
                     try:
                         probe.handle(Action(kind, session.now_us, player, args))
                     except RuleError as exc:
-                        found.append(exc)
+                        found.append(exc)  # refused: checked before anything changed, so the probe is still this step's
+                    else:
+                        probe = copy.deepcopy(engine)  # taken: the next probe starts from the step's state again
         nxt = session.next_time_us()
         if nxt is None or engine.finished:
             break
