@@ -423,7 +423,7 @@ def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | No
         return first, None
     try:
         return first, live.RelayedPhones.restored(presenter, box, first)
-    except BuzzerBoxError as exc:
+    except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
         print(f"buzzerbox: {_(PHONES_LOST)} ({exc})", file=sys.stderr, flush=True)
         presenter.scene.message = _(PHONES_LOST)
         return first, None
