@@ -540,8 +540,8 @@ def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sou
 def live_game(box: Box, screen: Screen, *, source: Source | None, profile: Profile | None, relay: Relay,
               lights: Lights | None, sound: Sound | None, colors: Sequence[Color] | None,
               owns_source: bool = True, session: Session | None = None) -> LiveGame:
-    """A game played in this process on this screen (``--one-process``, games
-    with phones, the menu's bot games): ``play`` and the menu start theirs so.
+    """A game played in this process on this screen (``--one-process``, the
+    menu's bot games): ``play`` and the menu start theirs so.
     People's inputs reach the box only once it is guarded and levelled; a bot
     game (``session``) takes none."""
     if session is None:

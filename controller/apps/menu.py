@@ -140,9 +140,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
         return reason
 
     def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session | None = None) -> RunResult | None:
-        """A game (resumed or new; people or bots) on the menu's screen in this
-        process, its phones served by the menu's companion; the inputs and
-        lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
+        """A game in this process on the menu's screen (bots, or people with
+        ``--one-process``), its phones served by the menu's companion; the
+        inputs and lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
         game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
                               colors=colors, owns_source=False, session=session)
         if phones:  # the session's one server, moved to this game
