@@ -424,8 +424,9 @@ def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | No
     try:
         return first, live.RelayedPhones.restored(presenter, box, first)
     except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
-        print(f"buzzerbox: {_(PHONES_LOST)} ({exc})", file=sys.stderr, flush=True)
-        presenter.scene.message = _(PHONES_LOST)
+        said = _(PHONES_LOST)
+        print(f"buzzerbox: {said} ({exc})", file=sys.stderr, flush=True)
+        presenter.scene.message = said
         return first, None
 
 

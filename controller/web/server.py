@@ -306,12 +306,8 @@ class CompanionServer:
         seats' codes (seats are added for a larger game, kept for a smaller
         one); joined phones stay joined and are sent the new game's views."""
         self.detach()
-        self.box = box
-        self.seats.resize(box.settings.players)
-        self._joined += [False] * (self.seats.capacity - len(self._joined))
-        box.on_events.append(self.publisher.on_events)
+        self._serve_box(box)
         self.publisher.rebind(box)
-        log.info("companion pages now serve %s", box.spec.title)
 
     def swap(self, box: Any, publisher: Publisher) -> None:
         """``rebind`` with another publisher: the menu's game decided in a
@@ -320,12 +316,17 @@ class CompanionServer:
         self.detach()
         if self._published in self.publisher.listeners:
             self.publisher.listeners.remove(self._published)
-        self.box, self.publisher = box, publisher
+        self.publisher = publisher
+        publisher.listeners.append(self._published)
+        self._serve_box(box)
+        self._published(publisher.latest)
+
+    def _serve_box(self, box: Any) -> None:
+        """The pages follow ``box`` from now on (the last game detached), with seats for all its players."""
+        self.box = box
         self.seats.resize(box.settings.players)
         self._joined += [False] * (self.seats.capacity - len(self._joined))
-        box.on_events.append(publisher.on_events)
-        publisher.listeners.append(self._published)
-        self._published(publisher.latest)
+        box.on_events.append(self.publisher.on_events)
         log.info("companion pages now serve %s", box.spec.title)
 
     def detach(self) -> None:
