@@ -46,6 +46,10 @@ ENDED = "ended"  #: the game is closed (journal end written, lights off): ``reas
 #: a view's key for the companion pages' snapshot (board, host, every seat's hand): only for the
 #: screen that serves the phones (``--web``), built after the lamp when something was decided
 COMPANION = "companion"
+#: the phones' server's seat codes, PIN and replay counters: kept by the deciding process (screen ->
+#: deciding, a ``seats`` message) and handed, in a view's ``seats`` key, only to a screen it starts
+#: again, on that screen's private socketpair, so the phones it serves keep their seats
+SEATS = "seats"
 # viewer -> deciding process
 EDGE, PRESS, NOTICE, ACTION = "edge", "press", "notice", "action"  #: stamped inputs (keyboard, phones)
 HOST = "host"  #: a host key by name (``name``), stamped ``t_us``
@@ -143,8 +147,9 @@ class Outbox:
         with self._wake:
             if self._view is not None:
                 self.dropped_views += 1
-                if COMPANION in self._view and COMPANION not in view:  # the pages' newest snapshot is kept
-                    view = {**view, COMPANION: self._view[COMPANION]}
+                for kept in (COMPANION, SEATS):  # the pages' newest snapshot (and a new screen's seats) is kept
+                    if self._view.get(kept) is not None and view.get(kept) is None:
+                        view = {**view, kept: self._view[kept]}
             self._view = view
             self._events.extend(events)
             while len(self._events) > EVENTS_KEPT:

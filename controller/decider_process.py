@@ -81,6 +81,9 @@ class DecidingGame:
         self.awaiting_show = False
         self._last_view: tuple[Any, Any] | None = None
         self._last_view_us = 0
+        #: the phones' server's seats' codes, PIN and port, as its screen last sent them: handed only to
+        #: a screen started again (its private socketpair), so the phones it serves keep their seats
+        self.phones_secrets: dict[str, Any] | None = None
         #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
         self.companion = companion
         self.decider = Decider(box, self.game_now, self.light, after=self.publish)
@@ -147,17 +150,20 @@ class DecidingGame:
 
     # -- inputs in ----------------------------------------------------------------------
     def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None,
-               companion: bool = False) -> Viewer:
+               companion: bool = False, secrets: dict[str, Any] | None = None) -> Viewer:
         """A viewer from now on: it gets the current view at once (and, if it
-        serves the phones, their snapshot), and its inputs are read."""
+        serves the phones, their snapshot, and ``secrets``: the seats of a
+        screen that died), and its inputs are read. That view is its first
+        message: it is handed over before the viewer is listed for the next."""
         viewer = Viewer(sock, Outbox(sock, name), name, process, companion=companion and self.companion is not None)
-        self.viewers.append(viewer)
         with self.box.lock:
             self.version += 1
             view = self.view(self.game_now())
             if viewer.companion:
                 view[channel.COMPANION] = self.pages([])
-        viewer.outbox.publish(view, [])
+                view[channel.SEATS] = secrets
+            viewer.outbox.publish(view, [])
+            self.viewers.append(viewer)
         threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
         return viewer
 
@@ -171,6 +177,10 @@ class DecidingGame:
                     continue
                 if message is None:
                     break
+                if message["type"] == channel.SEATS:  # only the screen serving the phones keeps them here
+                    if viewer.companion and isinstance(message.get("seats"), dict):
+                        self.phones_secrets = message["seats"]
+                    continue
                 self.take(message)
         finally:
             viewer.gone.set()
@@ -207,12 +217,14 @@ class DecidingGame:
     def start_screen(self) -> Viewer:
         """A new screen process (the last one died): it draws the current view."""
         mine, theirs = socket.socketpair()
+        secrets = self.phones_secrets if self.companion is not None else None
+        web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args], pass_fds=[theirs.fileno()])
+                                        *self.screen_args, *web], pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
-        return self.attach(mine, f"screen-{process.pid}", process)
+        return self.attach(mine, f"screen-{process.pid}", process, companion=bool(web), secrets=secrets)
 
     # -- the game -----------------------------------------------------------------------
     def run(self) -> str:

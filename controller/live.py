@@ -17,7 +17,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -540,8 +540,8 @@ def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sou
 def live_game(box: Box, screen: Screen, *, source: Source | None, profile: Profile | None, relay: Relay,
               lights: Lights | None, sound: Sound | None, colors: Sequence[Color] | None,
               owns_source: bool = True, session: Session | None = None) -> LiveGame:
-    """A game played in this process on this screen (``--one-process``, games
-    with phones, the menu's bot games): ``play`` and the menu start theirs so.
+    """A game played in this process on this screen (``--one-process``, the
+    menu's bot games): ``play`` and the menu start theirs so.
     People's inputs reach the box only once it is guarded and levelled; a bot
     game (``session``) takes none."""
     if session is None:
@@ -608,31 +608,72 @@ def start_companion(game: LiveGame, port: int | None, profile: Profile | None = 
 
 
 class RelayedPhones:
-    """``--web [PORT]`` in the split design (docs/processes.md): the phones'
-    server runs in this, the screen's, process and serves the snapshots the
-    deciding process sends; what phones and the host page send goes back to
-    it as stamped inputs (through ``view``, a ``viewer.ViewBox``). It starts
-    serving before the game is handed over, from ``box`` as the game starts."""
+    """The phones' server in the split design (docs/processes.md), in the
+    screen's process: it serves the snapshots the deciding process sends;
+    what phones and the host page send goes back to it as stamped inputs
+    (through ``view``, a ``viewer.ViewBox``). The seats' codes, the PIN and
+    the replay counters go to the deciding process whenever they change, on
+    the screen's private channel: a screen it starts again (the first one
+    died) serves the same phones with them (``restored``)."""
 
-    def __init__(self, presenter: Presenter, port: int, box: Box, view: Any, profile: Profile | None = None) -> None:
-        from controller.web.attach import RelayedCompanion  # aiohttp only when --web asks for it
-        from controller.web.views import Publisher
-
-        self.relay = RelayedCompanion(port, on_rename=lambda seat, name: keep_name(profile, seat, name))
-        with box.lock:  # the game as it starts, no move offered until the deciding process runs it
-            publisher = Publisher(box)
-            publisher.live = False
-            first = publisher.publish()
-        server = self.relay.start(view, [presenter.scene, presenter.results], first,
-                                  end_game=lambda: view.send({"type": channel.STOP, "reason": "menu"}))
+    def __init__(self, presenter: Presenter, view: Any, server: CompanionServer, publisher: Any,
+                 owns_server: bool = True) -> None:
+        self.view = view
+        self.server = server
+        self.publisher = publisher
+        self.owns_server = owns_server  # False: the menu's server, kept for its next games
+        self._told: Any = None  # the channel the deciding process was last told the secrets on
+        server.on_secrets = self.keep
         answer_box_keys(presenter, server)
+
+    @classmethod
+    def serving(cls, presenter: Presenter, port: int, box: Box, view: Any, profile: Profile | None = None) -> RelayedPhones:
+        """``play --web [PORT]``: serving before the game is handed over, from ``box`` as the game starts
+        (a port that is taken is said before anything began), no move offered until the deciding process runs it."""
+        # aiohttp only when --web asks for it
+        from controller.web.attach import first_snapshot, serve
+        from controller.web.views import RelayedPublisher
+
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
+                       on_rename=lambda seat, name: keep_name(profile, seat, name), end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    @classmethod
+    def restored(cls, presenter: Presenter, view: Any, first: dict[str, Any]) -> RelayedPhones:
+        """A screen the deciding process started again: its first view carries the dead screen's
+        ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
+        from controller.web.attach import serve
+        from controller.web.views import RelayedPublisher, snapshot_from
+
+        secrets = first[channel.SEATS]
+        publisher = RelayedPublisher(view, snapshot_from(first[channel.COMPANION]))
+        server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
+                       secrets=secrets, end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    def keep(self, secrets: dict[str, Any]) -> None:
+        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
+        self.view.send({"type": channel.SEATS, "seats": secrets})
+        self._told = self.view.sock
 
     def __call__(self, view: Any, message: dict[str, Any]) -> None:
         """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
-        self.relay.update(message[channel.COMPANION], message["public"], message["strip"])
+        from controller.web.views import snapshot_from
+
+        if self._told is not view.sock:  # a deciding process (started again) that has not been told them yet
+            self.keep(self.server.secrets())
+        self.publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
 
     def stop(self) -> None:
-        self.relay.stop()
+        self.server.on_secrets = None
+        if self.owns_server:
+            self.server.stop()
+
+
+def ending(view: Any) -> Callable[[], None]:
+    """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
+    return lambda: view.send({"type": channel.STOP, "reason": "menu"})
 
 
 def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:

@@ -46,6 +46,10 @@ log = logging.getLogger("buzzerbox.screen")
 DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
 
 
+#: a screen started again could not serve the phones again (its port is held): they join anew
+PHONES_LOST = N_("the phones' pages could not start again: phones, scan the code to join again")
+
+
 class SplitError(BuzzerBoxError):
     """The deciding process would not start (it said why on its own line)."""
 
@@ -156,12 +160,15 @@ Companion = Callable[[ViewBox, dict[str, Any]], None]
 
 
 def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-          companion: Companion | None = None) -> Watched:
+          companion: Companion | None = None, first: dict[str, Any] | None = None) -> Watched:
     """Draw each newest view until the deciding process says the game ended
     (or dies); keys go to it as stamped inputs, host keys by name. The
-    newest phones' snapshot of each batch of views goes to ``companion``."""
+    newest phones' snapshot of each batch of views goes to ``companion``.
+    ``first``: a message already read from the channel (a screen started again)."""
     assert box.sock is not None, "watch a ViewBox connected to its deciding process"
     inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    if first is not None:
+        inbox.put(first)
     thread = reader(box.sock, inbox)
     out = Watched(None)
     frame_clock = pygame.time.Clock()
@@ -371,6 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
     p.add_argument("--window", dest="fullscreen", action="store_false")
     p.add_argument("--colors", default=None)
+    p.add_argument("--web", action="store_true",
+                   help="serve the phones again: the first view carries the dead screen's seats and port")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     name, package = args.register.split("=", 1)
@@ -386,15 +395,39 @@ def show(args: argparse.Namespace) -> int:
     sock = socket.socket(fileno=args.fd)
     presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
     keyboard = KeyboardSource(args.players) if args.keyboard else None
+    box = ViewBox(spec, spec.settings(args.players), sock)
+    phones: live.RelayedPhones | None = None
     try:
-        watch(ViewBox(spec, spec.settings(args.players), sock), presenter, keyboard, args.fps)
+        first, phones = serve_again(presenter, box) if args.web else (None, None)
+        watch(box, presenter, keyboard, args.fps, phones, first)
     except KeyboardInterrupt:
         pass
     finally:
+        if phones is not None:
+            phones.stop()
         sock.close()
         sound.close() if isinstance(sound, Sound) else None
         screen.close()
     return 0
+
+
+def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | None, live.RelayedPhones | None]:
+    """The phones' server of a screen that died, started again here on its
+    port with its seats' codes and PIN: the deciding process's first view to
+    this screen carries them (``seats``). The phones reconnect by themselves
+    and keep their seats. A server that cannot start is one line (the
+    phones must join again once it can); the game and the screen go on."""
+    assert box.sock is not None
+    first = channel.receive(box.sock)
+    if first is None or first.get(channel.SEATS) is None or first.get(channel.COMPANION) is None:
+        return first, None
+    try:
+        return first, live.RelayedPhones.restored(presenter, box, first)
+    except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
+        said = _(PHONES_LOST)
+        print(f"buzzerbox: {said} ({exc})", file=sys.stderr, flush=True)
+        presenter.scene.message = said
+        return first, None
 
 
 if __name__ == "__main__":

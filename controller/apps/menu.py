@@ -3,7 +3,9 @@ options, start; each game runs through the same live path as ``play``
 (journal with its end, lights off, the inputs' rest levels read afresh).
 
 The companion pages (``--web``, or the menu's Phones row) are one server
-for the whole session: each game re-binds it, so phones join once."""
+for the whole session: each game re-binds it, so phones join once. A game
+with people is decided in a process of its own as ``play``'s are, its
+phones served by that one server (docs/processes.md)."""
 
 from __future__ import annotations
 
@@ -93,14 +95,16 @@ def cmd_menu(args: argparse.Namespace) -> int:
     lights = live.open_lights(profile, source)
 
     def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str | None:
-        """A game with people in the split design (docs/processes.md): the
-        deciding process gets the inputs, the lamps and the journal for the
-        game, the menu has them back after it. None: no split (phones, or
-        ``--one-process``); else how it ended ("stopped" for Ctrl+C or SIGTERM)."""
+        """A game with people in the split design (docs/processes.md), as
+        ``play`` runs it: the deciding process gets the inputs, the lamps and
+        the journal for the game, the menu has them back after it. With
+        phones the menu's one server serves it (its phones stay joined). None:
+        no split (``--one-process``); else how it ended ("stopped" for Ctrl+C
+        or SIGTERM)."""
         nonlocal source, lights
-        if args.one_process or phones:
+        if args.one_process:
             return None
-        from controller.viewer import SplitGame, run_split, screen_args
+        from controller.viewer import SplitGame, ViewBox, run_split, screen_args
 
         players = box.settings.players
         if box.journal is not None:
@@ -112,23 +116,33 @@ def cmd_menu(args: argparse.Namespace) -> int:
                          screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                      fps=60, players=players, colors=colors, volume=sound.settings.volume,
                                      mute=sound.settings.mute, keyboard=True),
-                         args.viewer_socket, args.feed)
+                         args.viewer_socket, args.feed, web=phones)
         presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
+        view = ViewBox(box.spec, box.settings)
+        pages = None
         try:
-            ended = run_split(game, presenter, KeyboardSource(players), 60)
+            if phones:  # the session's one server, now fed by the deciding process
+                server, publisher = companion.relayed(view, box, [presenter.scene, presenter.results],
+                                                      live.ending(view))
+                pages = live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
+            ended = run_split(game, presenter, KeyboardSource(players), 60, pages, view)
         finally:
+            if pages is not None:
+                pages.stop()
             source = live.open_inputs(profile, relay) if profile is not None else None
             lights = live.open_lights(profile, source)
         played = box_from_journal(journal_mod.read(path))
+        if pages is not None:
+            companion.between(played)
         reason = str(ended["reason"])
         log.info(live.summary_line(played, reason))
         write_beside(path)  # a quiz's record beside its journal
         return reason
 
     def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session | None = None) -> RunResult | None:
-        """A game (resumed or new; people or bots) on the menu's screen in this
-        process, its phones served by the menu's companion; the inputs and
-        lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
+        """A game in this process on the menu's screen (bots, or people with
+        ``--one-process``), its phones served by the menu's companion; the
+        inputs and lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
         game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
                               colors=colors, owns_source=False, session=session)
         if phones:  # the session's one server, moved to this game
@@ -148,12 +162,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title), file=cut_off),
                       file=sys.stderr)
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
-                phones = menu.phones or box.spec.phones_needed(box.settings.options)
+                phones = menu.phones = menu.phones or box.spec.phones_needed(box.settings.options)
                 reason = decided_apart(box, cut_off, True, colors, phones)
                 if reason == "stopped":
                     raise KeyboardInterrupt
             if cut_off is not None and reason is None:
-                menu.phones = phones
                 result = played_here(box, colors, phones)
                 write_beside(cut_off)  # a quiz's record beside its journal
                 if result is None:

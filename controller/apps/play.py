@@ -136,7 +136,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                                        colors=colors)
         view = ViewBox(box.spec, box.settings)
         try:  # the phones' server first: a port that is taken is said before the game is handed over
-            phones = None if args.web is None else live.RelayedPhones(presenter, args.web, box, view, prof)
+            phones = None if args.web is None else live.RelayedPhones.serving(presenter, args.web, box, view, prof)
         except BaseException:
             presenter.close()
             raise

@@ -14,8 +14,9 @@ from typing import Any
 
 from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
+from controller.web.seats import Seats
 from controller.web.server import CompanionServer, end_by_escape
-from controller.web.views import Publisher, RelayedPublisher, Snapshot, snapshot_from
+from controller.web.views import Publisher, RelayedPublisher, Snapshot
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -42,15 +43,29 @@ def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0"
           address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
           on_option: Callable[[str, Any], bool] | None = None,
           next_game: Callable[[], Mapping[str, Any]] | None = None,
-          publisher: Publisher | None = None, end_game: Callable[[], None] = end_by_escape) -> CompanionServer:
-    """Start the server for ``box`` and show where to find it on ``scenes``."""
+          publisher: Publisher | None = None, end_game: Callable[[], None] = end_by_escape,
+          secrets: Mapping[str, Any] | None = None) -> CompanionServer:
+    """Start the server for ``box`` and show where to find it on ``scenes``
+    (``secrets``: a crashed server's seats' codes and PIN, kept for its phones)."""
     server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
-                             on_option=on_option, next_game=next_game, publisher=publisher, end_game=end_game)
+                             on_option=on_option, next_game=next_game, publisher=publisher, end_game=end_game,
+                             seats=None if secrets is None else Seats.restored(secrets["seats"]))
+    if secrets is not None:
+        server.restore(secrets)
     server.start()
     show_on(server, scenes)
     print(_("companion pages: {url} (host page {host}, PIN {pin})").format(
         url=server.board_url(), host=server.host_url(), pin=server.seats.pin), file=sys.stderr)
     return server
+
+
+def first_snapshot(box: Box) -> Snapshot:
+    """The pages of a game as it starts, offering no move: what a server in
+    the screen's process shows until its deciding process's first snapshot."""
+    with box.lock:
+        publisher = Publisher(box)
+        publisher.live = False
+        return publisher.publish()
 
 
 class MenuCompanion:
@@ -82,46 +97,32 @@ class MenuCompanion:
             show_on(self.server, scenes)
         return self.server
 
-    def between(self) -> None:
-        """The game closed, the menu is back: the pages say so."""
-        if self.server is not None:
-            self.server.detach()
+    def relayed(self, view: Any, box: Box, scenes: Sequence[Scene],
+                end_game: Callable[[], None]) -> tuple[CompanionServer, RelayedPublisher]:
+        """A game decided in a process of its own (docs/processes.md): the same
+        server (port, PIN, seats' codes: joined phones stay joined) serves the
+        snapshots its deciding process sends, and sends what the phones do to
+        ``view`` (a ``viewer.ViewBox``). ``box``: the game as it starts."""
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        if self.server is None:
+            self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
+                                on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
+                                end_game=end_game)
+        else:
+            self.server.swap(view, publisher)
+            self.server.end_game = end_game
+            show_on(self.server, scenes)
+        return self.server, publisher
 
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.stop()
-            self.server = None
-
-
-class RelayedCompanion:
-    """The phones' server in the screen's process (the split design,
-    docs/processes.md): the deciding process sends each snapshot it built
-    after the lamp was lit (a view's ``companion``); the server checks what
-    phones and host pages send (seat codes, the PIN, the moves offered) and
-    hands it to ``box`` (a ``viewer.ViewBox``), which sends it on to the
-    deciding process as stamped inputs. The seats' codes and the PIN never
-    leave this process."""
-
-    def __init__(self, port: int, *, on_rename: Callable[[int, str], None] | None = None) -> None:
-        self.port = port
-        self.on_rename = on_rename
-        self.server: CompanionServer | None = None
-        self.publisher: RelayedPublisher | None = None
-
-    def start(self, box: Any, scenes: Sequence[Scene], first: Snapshot,
-              end_game: Callable[[], None]) -> CompanionServer:
-        """Serve now, before the game is handed over (a port that is taken is
-        said before anything began): ``first`` is the game as it starts,
-        no move taken until the deciding process's first snapshot comes."""
-        self.publisher = RelayedPublisher(box, first)
-        self.server = serve(box, scenes, self.port, on_rename=self.on_rename, publisher=self.publisher,
-                            end_game=end_game)
-        return self.server
-
-    def update(self, snapshot: dict[str, Any], view: Mapping[str, Any], strip: Sequence[Mapping[str, Any]]) -> None:
-        """The deciding process's newest snapshot to the pages."""
-        if self.publisher is not None:
-            self.publisher.update(snapshot_from(snapshot), view, strip)
+    def between(self, played: Box | None = None) -> None:
+        """The game closed, the menu is back: the pages say so (with the
+        scores of ``played``, the journal's game, after a game decided apart)."""
+        if self.server is None:
+            return
+        if played is not None and isinstance(self.server.publisher, RelayedPublisher):
+            self.server.swap(played, Publisher(played, self.next_game))
+            self.server.end_game = end_by_escape
+        self.server.detach()
 
     def stop(self) -> None:
         if self.server is not None:

@@ -19,8 +19,9 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 #: how many wrong PINs one address may try before it waits
 PIN_TRIES = 5
@@ -145,6 +146,22 @@ class Seats:
             if misses >= PIN_TRIES:
                 del self._pin_misses[address]
             return False
+
+    def state(self) -> dict[str, Any]:
+        """The seats' codes and the PIN as plain data, for the deciding process
+        to keep across a screen's crash (its private channel, never a view)."""
+        with self._lock:
+            return {"count": self.count, "pin": self.pin, "tokens": list(self._tokens),
+                    "generation": list(self._generation), "handed": list(self._handed)}
+
+    @classmethod
+    def restored(cls, state: Mapping[str, Any]) -> Seats:
+        """The seats a crashed screen process had (``state``): the same codes, so its phones rejoin."""
+        seats = cls(int(state["count"]), pin=str(state["pin"]))
+        seats._tokens = [str(t) for t in state["tokens"]]
+        seats._generation = [int(g) for g in state["generation"]]
+        seats._handed = [bool(h) for h in state["handed"]]
+        return seats
 
     def check_pin(self, address: str, pin: object) -> bool:
         """True for the right PIN; a wrong one counts against ``address``."""

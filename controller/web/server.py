@@ -232,6 +232,9 @@ class CompanionServer:
         #: an option for the menu's next game (``Menu.set_option``); None outside the menu
         self.on_option = on_option
         self.refusals = 0  # counted for the tests and the benchmark
+        #: told the seats' codes, the PIN and the replay counters whenever they change (the split
+        #: design keeps them in the deciding process, so a screen started again serves the same phones)
+        self.on_secrets: Callable[[dict[str, Any]], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
 
     # -- where people go ----------------------------------------------------------------
@@ -263,6 +266,24 @@ class CompanionServer:
         """The HDMI screen shows the PIN for a minute (a co-host logs in)."""
         self._pin_until = time.monotonic() + PIN_SHOWN_S
 
+    def secrets(self) -> dict[str, Any]:
+        """What a server started again needs to serve the same phones and host pages (``restore``)."""
+        return {"seats": self.seats.state(), "host_ever": self._host_ever,
+                "last_seq": {str(seat): seq for seat, seq in self._last_seq.items()}, "port": self.port}
+
+    def restore(self, secrets: Mapping[str, Any]) -> None:
+        """A crashed server's ``secrets`` (its seats are given to the constructor): a host who logged
+        in keeps the PIN off the big screen, a phone's repeated message is still refused."""
+        self._host_ever = bool(secrets.get("host_ever"))
+        self._last_seq = {int(seat): int(seq) for seat, seq in dict(secrets.get("last_seq") or {}).items()}
+
+    def _secrets_changed(self) -> None:
+        if self.on_secrets is not None:
+            try:
+                self.on_secrets(self.secrets())
+            except Exception:  # noqa: BLE001 (the pages go on; a screen started again may ask phones to rejoin)
+                log.exception("companion: could not keep the seats' codes with the deciding process")
+
     def joined(self) -> list[bool]:
         """Which of this game's seats a phone holds now."""
         return list(self._joined[: self.seats.count])
@@ -285,11 +306,27 @@ class CompanionServer:
         seats' codes (seats are added for a larger game, kept for a smaller
         one); joined phones stay joined and are sent the new game's views."""
         self.detach()
+        self._serve_box(box)
+        self.publisher.rebind(box)
+
+    def swap(self, box: Any, publisher: Publisher) -> None:
+        """``rebind`` with another publisher: the menu's game decided in a
+        process of its own (a ``RelayedPublisher`` over its ``ViewBox``), or
+        its journal's box after it."""
+        self.detach()
+        if self._published in self.publisher.listeners:
+            self.publisher.listeners.remove(self._published)
+        self.publisher = publisher
+        publisher.listeners.append(self._published)
+        self._serve_box(box)
+        self._published(publisher.latest)
+
+    def _serve_box(self, box: Any) -> None:
+        """The pages follow ``box`` from now on (the last game detached), with seats for all its players."""
         self.box = box
         self.seats.resize(box.settings.players)
         self._joined += [False] * (self.seats.capacity - len(self._joined))
         box.on_events.append(self.publisher.on_events)
-        self.publisher.rebind(box)
         log.info("companion pages now serve %s", box.spec.title)
 
     def detach(self) -> None:
@@ -647,6 +684,7 @@ class CompanionServer:
         if move_key(kind, args) not in offered:
             raise Refused(_("not a move you can make now: nothing done"))
         self._last_seq[seat] = seq
+        self._secrets_changed()
         self.box.deliver_action(Action(kind, self.clock(), seat, args, WEB_PRECISION_US))
 
     async def _ws_host(self, request: web.Request) -> web.StreamResponse:
@@ -689,6 +727,7 @@ class CompanionServer:
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
         self._host_ever = True
+        self._secrets_changed()
         notice = json.dumps({"type": "notice", "what": "second_host", "address": address})
         for other in self._host_sockets:  # a second host is never silent: each page already in is told
             await self._send(other, notice)
@@ -778,6 +817,7 @@ class CompanionServer:
         out (it must be given the new one); the host who asked is told it."""
         self.seats.rotate_pin()
         self._pin_until = 0.0
+        self._secrets_changed()
         log.info("companion: the host PIN was changed; other host pages are logged out")
         await self._send(keeper, json.dumps({"type": "pin", "pin": self.seats.pin}))
         for other in [w for w in self._host_sockets if w is not keeper]:
@@ -818,6 +858,8 @@ class CompanionServer:
         return json.dumps({"type": "seats", "joined": self.joined(), "asking": sorted(self._asking)})
 
     def _push_seats(self) -> None:
+        """Who holds which seat changed: the host pages and pickers hear it (and the deciding process keeps the codes)."""
+        self._secrets_changed()
         text = self._seats_text()
         for ws in self._host_sockets:
             asyncio.ensure_future(self._send(ws, text))

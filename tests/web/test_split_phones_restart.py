@@ -1,0 +1,210 @@
+"""The phones in the split design when a process goes (docs/processes.md):
+a screen process killed with -9 comes back serving the same phones, and the
+menu's games with phones are decided in a process of their own, served by
+the menu's one server. Every wait is for what the processes say (a line, a
+view, a reply), never for time; a deadline only bounds a failure."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from controller import channel, live
+from games.registry import get
+from tests.core.test_split import Lines, ready_pid, until
+from tests.processes import connect_when_listening
+from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, free_port, reply, seat_socket
+
+ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+
+
+@contextlib.contextmanager
+def running(command: list[str]) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+    """A child and its stderr's lines; it and every process it said it started are killed after."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    err = Lines(proc.stderr)
+    try:
+        yield proc, err
+    finally:
+        pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
+        pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
+        for pid in [proc.pid, *pids]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()
+        err.join()
+
+
+async def take_seat(session: aiohttp.ClientSession, port: int, seat: int) -> tuple[aiohttp.ClientWebSocketResponse, str]:
+    """A phone on the picker takes ``seat``: its socket (said hello) and the token it was handed."""
+    ws = await seat_socket(session, port)
+    await ws.send_json({"type": "take", "seat": seat})
+    token = str((await reply(ws, lambda m: m["type"] == "granted"))["token"])
+    await ws.send_json({"type": "hello", "seat": seat, "token": token})
+    return ws, token
+
+
+async def play_first_card(ws: aiohttp.ClientWebSocketResponse, seq: int) -> int:
+    """The seat's first card played once it may move; the card, once the box took it."""
+    before = await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
+    card = int(before["private"]["hand"][0])
+    await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": seq})
+    assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+    await reply(ws, lambda m: m["type"] == "seat" and card not in m["private"]["hand"])
+    return card
+
+
+async def first_phone(port: int) -> tuple[str, int]:
+    async with aiohttp.ClientSession() as session:
+        ws, token = await take_seat(session, port, 0)
+        card = await play_first_card(ws, 1)
+        await ws.close()
+        return token, card
+
+
+async def after_the_crash(port: int, token: str, card: int) -> dict[str, Any]:
+    """Seat 1's phone comes back with its code to the current view; its old
+    message is still known; seat 2, still free, joins and plays."""
+    async with aiohttp.ClientSession() as session:
+        ws = await seat_socket(session, port)  # the new screen's server, once it listens
+        await ws.send_json({"type": "hello", "seat": 0, "token": token})
+        assert (await reply(ws, lambda m: m["type"] in ("welcome", "refused")))["type"] == "welcome"
+        now = await reply(ws, lambda m: m["type"] == "seat")
+        await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
+        repeated = await reply(ws, lambda m: m["type"] in ("ok", "refused"))
+        second, _token = await take_seat(session, port, 1)
+        played = await play_first_card(second, 1)
+        await ws.close()
+        await second.close()
+        return {"now": now, "repeated": repeated, "played": played}
+
+
+def test_the_screen_killed_with_9_comes_back_serving_the_same_phones(tmp_path: Path) -> None:
+    port, views_at, journal = free_port(), tmp_path / "views.sock", tmp_path / "hands.jsonl"
+    with running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
+                  "--journal", str(journal), "--web", str(port), "--viewer-socket", str(views_at)]) as (proc, err):
+        err.wait_for(lambda x: "companion pages:" in x)
+        token, card = asyncio.run(first_phone(port))
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            proc.send_signal(signal.SIGKILL)  # the screen process, and its server, die
+            proc.wait()
+            at, _line = err.wait_for(lambda x: "the screen process went away" in x)
+            err.wait_for(lambda x: "companion pages:" in x, after=at)  # the new screen serves again
+            seen = asyncio.run(after_the_crash(port, token, card))
+            assert card not in seen["now"]["private"]["hand"]  # the current view, not the start's
+            assert seen["repeated"]["type"] == "refused"  # a resent message is still not played twice
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            ended = until(sock, lambda m: m["type"] == channel.ENDED)
+        finally:
+            sock.close()
+    assert ended["loaded"] == {"pygame": False, "aiohttp": False}
+    records = [json.loads(x) for x in journal.read_text().splitlines()]
+    assert [(r["player"], r["args"]["card"]) for r in records if r.get("type") == "action"] == [
+        (0, card), (1, seen["played"])]
+
+
+async def menu_phone(port: int) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse, str, dict[str, Any]]:
+    session = aiohttp.ClientSession()
+    ws, token = await take_seat(session, port, 0)
+    seat = await reply(ws, lambda m: m["type"] == "seat")
+    return session, ws, token, seat
+
+
+def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(tmp_path: Path) -> None:
+    """A phone game cut off in the menu is resumed with phones (the Phones
+    row): in a deciding process of its own, served by the menu's server,
+    whose seat codes still work once the menu is back."""
+    folder, views_at, port = tmp_path / "journals", tmp_path / "views.sock", free_port()
+    folder.mkdir()
+    spec = get("piepmatz")
+    box = live.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
+    assert box.journal is not None
+    box.journal.close()
+    with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
+                  "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
+        err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
+        err.wait_for(lambda x: "companion pages:" in x)
+
+        async def phone_through_the_game() -> tuple[dict[str, Any], str]:
+            session, ws, token, seat = await menu_phone(port)
+            try:
+                sock = connect_when_listening(str(views_at), DEADLINE_S)
+                try:
+                    channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+                    ended = await asyncio.to_thread(until, sock, lambda m: m["type"] == channel.ENDED)
+                finally:
+                    sock.close()
+                assert ended["loaded"] == {"pygame": False, "aiohttp": False}
+                back = await seat_socket(session, port)  # the menu is back: the same code still holds the seat
+                await back.send_json({"type": "hello", "seat": 0, "token": token})
+                welcome = await reply(back, lambda m: m["type"] in ("welcome", "refused"))
+                await back.close()
+                return seat, str(welcome["type"])
+            finally:
+                await ws.close()
+                await session.close()
+
+        seat, welcome = asyncio.run(phone_through_the_game())
+        assert seat["seat"] == 0 and "private" in seat and welcome == "welcome"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+
+
+
+def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -> None:
+    """The menu's one server moves from a game played in the menu's process
+    to one decided apart: the phone that joined stays on its socket, is sent
+    the new game's hand, and its move goes to the deciding process's channel."""
+    from controller.runtime import Box
+    from controller.viewer import ViewBox
+    from controller.web.attach import MenuCompanion
+    from controller.web.views import Publisher, snapshot_from, snapshot_message
+    from games import registry
+
+    with registry.register("hands", "tests.web.hands"):
+        spec = get("hands")
+        companion = MenuCompanion(0, bind="127.0.0.1", address="127.0.0.1")
+        mine, deciding = socket.socketpair()
+        try:
+            first, second = Box(spec, spec.settings(2, seed=3)), Box(spec, spec.settings(2, seed=11))
+            server = companion.game(first, [])
+
+            async def phone() -> tuple[list[int], Any]:
+                async with aiohttp.ClientSession() as session:
+                    ws, _token = await take_seat(session, server.port, 0)
+                    await reply(ws, lambda m: m["type"] == "seat" and m["private"]["hand"] == first.engine.hands[0])
+                    companion.between()
+                    view = ViewBox(spec, second.settings, mine)
+                    moved, publisher = companion.relayed(view, second, [], live.ending(view))
+                    assert moved is server
+                    with second.lock:  # what the deciding process sends, as it crosses the channel
+                        built = snapshot_from(snapshot_message(Publisher(second).publish()))
+                    publisher.update(built, second.engine.public_view(), second.strip())
+                    now = await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
+                    card = now["private"]["hand"][0]
+                    await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
+                    assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+                    await ws.close()
+                    return now["private"]["hand"], await asyncio.to_thread(channel.receive, deciding)
+
+            hand, sent = asyncio.run(phone())
+        finally:
+            companion.stop()
+            mine.close()
+            deciding.close()
+    assert hand == second.engine.hands[0] != first.engine.hands[0]
+    assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
+    assert sent["action"].args == {"card": hand[0]}
