@@ -41,15 +41,18 @@ class FolderChoice:
     problems: tuple[object, ...] = ()
     #: rows of a playable pack left out for their problems
     left_out: int = 0
+    #: found on a USB stick (not in the packs folder): it goes when the stick is pulled
+    stick: bool = False
 
     def label(self) -> str:
+        where = ", " + _("USB stick") if self.stick else ""
         if self.problems:
             n = len(self.problems)
-            return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + ")"
+            return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + where + ")"
         counted = ngettext("{n} question", "{n} questions", self.count).format(n=self.count)
         if self.left_out:  # played without its bad rows: the host sees that before starting
             counted += ", " + ngettext("{n} row left out", "{n} rows left out", self.left_out).format(n=self.left_out)
-        return self.title + " (" + counted + ")"
+        return self.title + " (" + counted + where + ")"
 
 
 @dataclass
@@ -113,18 +116,35 @@ def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
     return _("This game needs phones: Start turns them on.")
 
 
+#: how often the menu looks whether a pack was added or a stick plugged in or pulled (a cheap look)
+RESCAN_US = 2_000_000
+
+#: what the menu's packs come from: None when nothing changed since the last look, else the values per option
+Rescan = Callable[[], "Mapping[str, Sequence[FolderChoice]] | None"]
+#: copy a stick's pack into the packs folder: the copy's value (None: not copied) and lines for the host
+CopyFound = Callable[[FolderChoice], "tuple[Any, Sequence[str]]"]
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
                  names: Sequence[str] = (), phones: bool = False,
-                 found: Mapping[str, Sequence[FolderChoice]] | None = None) -> None:
+                 found: Mapping[str, Sequence[FolderChoice]] | None = None,
+                 rescan: Rescan | None = None, copy_found: CopyFound | None = None) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene;
         ``phones``: the companion pages start switched on (``--web``); ``found``:
-        per option name, values found in folders (the packs folder's packs),
-        offered first, the first good one chosen."""
+        per option name, values found in folders (the packs folder's packs, a
+        USB stick's), offered first, the first good one chosen; ``rescan``:
+        looked at every ``RESCAN_US`` (``poll``) for packs added or gone;
+        ``copy_found``: the C key on a stick's pack copies it to the packs folder."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
         self.found = dict(found or {})
+        self.rescan = rescan
+        self.copy_found = copy_found
+        self._scanned_us: int | None = None
+        #: what the last copy said (shown beside the rows until the next key)
+        self.notice: list[str] = []
         self.sound = sound or SoundSettings()
         self.selected = 0
         self.started = False
@@ -177,6 +197,48 @@ class Menu:
         if not self.phones:
             self._open_hands()
 
+    def shown_again(self) -> None:
+        """The menu is back on the screen (after a game): look for packs at the next poll."""
+        self._scanned_us = None
+
+    def poll(self, now_us: int) -> bool:
+        """Look for packs added or gone (a stick plugged in or pulled) at most
+        every ``RESCAN_US``; True when the rows changed. The first look is at once."""
+        if self.rescan is None or (self._scanned_us is not None and now_us - self._scanned_us < RESCAN_US):
+            return False
+        self._scanned_us = now_us
+        found = self.rescan()
+        if found is None:
+            return False
+        self.refound(found)
+        return True
+
+    def refound(self, found: Mapping[str, Sequence[FolderChoice]], chosen: Mapping[str, Any] | None = None) -> None:
+        """New folder values: the rows are built again, each keeping its value
+        when that is still there (``chosen``: values to pick instead)."""
+        kept = {it.key: it.value for it in self.items}
+        kept.update(chosen or {})
+        self.found = dict(found)
+        self._build(self.item("game").value, self.item("players").value)
+        for it in self.items:
+            value = kept.get(it.key)
+            matches = [k for k, v in enumerate(it.values) if v == value and type(v) is type(value)]
+            if matches:
+                it.index = matches[0]
+
+    def _copy(self) -> None:
+        """C on a stick's pack: it is copied into the packs folder and chosen there."""
+        it = self.items[self.selected]
+        chosen = it.found.get(it.index)
+        if self.copy_found is None or chosen is None or not chosen.stick:
+            return
+        value, lines = self.copy_found(chosen)
+        self.notice = list(lines)
+        if value is not None and self.rescan is not None:
+            found = self.rescan()
+            if found is not None:
+                self.refound(found, {it.key: value})
+
     def _open_hands(self) -> None:
         """Phones off: a game with an open-hands variant is set to it (the
         host sees the rows change and may still choose otherwise)."""
@@ -199,7 +261,10 @@ class Menu:
         if self.confirm_quit:  # any other key: not quitting after all
             self.confirm_quit = False
             return None
-        if action == "up":
+        self.notice = []
+        if action == "copy":
+            self._copy()
+        elif action == "up":
             self.selected = (self.selected - 1) % len(self.items)
         elif action == "down":
             self.selected = (self.selected + 1) % len(self.items)
@@ -308,7 +373,10 @@ class Menu:
                 self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
         values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
         others = [v for k, v in enumerate(values) if k != it.index]
-        lines = [_(it.label) + ": " + values[it.index]]
+        lines = [*self.notice, _(it.label) + ": " + values[it.index]]
+        chosen = it.found.get(it.index)
+        if chosen is not None and chosen.stick and self.copy_found is not None:
+            lines.append(_("On a USB stick: press C to copy it into the packs folder (it stays after the stick is pulled)."))
         if others:
             lines.append(_("Other choices (← →): {choices}").format(choices=", ".join(others)))
         return lines
