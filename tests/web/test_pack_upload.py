@@ -29,7 +29,7 @@ BROKEN = "question,answer\nWhat?,\n,nobody asked\n"
 
 
 @pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[CompanionServer, Path]]:
+def upload_server(tmp_path: Path) -> Iterator[tuple[CompanionServer, Path]]:
     set_language("en")
     spec = registry.get("quiz")
     folder = tmp_path / "packs"
@@ -54,9 +54,9 @@ def upload(server: CompanionServer, posts: list[tuple[str, bytes, str | None, di
     return asyncio.run(main())
 
 
-def test_a_good_pack_is_saved_and_said_a_broken_one_gets_the_checker_s_lines(served: tuple[CompanionServer, Path],
+def test_a_good_pack_is_saved_and_said_a_broken_one_gets_the_checker_s_lines(upload_server: tuple[CompanionServer, Path],
                                                                               tmp_path: Path) -> None:
-    server, folder = served
+    server, folder = upload_server
     pin = server.seats.pin
     (good, said), (bad, refused) = upload(server, [("night.csv", GOOD.encode(), pin, {}),
                                                    ("broken.csv", BROKEN.encode(), pin, {})])
@@ -72,8 +72,8 @@ def test_a_good_pack_is_saved_and_said_a_broken_one_gets_the_checker_s_lines(ser
 
 
 def test_no_pin_or_a_wrong_one_saves_nothing_and_guessing_locks_the_address_out(
-        served: tuple[CompanionServer, Path]) -> None:
-    server, folder = served
+        upload_server: tuple[CompanionServer, Path]) -> None:
+    server, folder = upload_server
     answers = upload(server, [("a.csv", GOOD.encode(), None, {}),
                               *[("a.csv", GOOD.encode(), "0000x", {})] * (PIN_TRIES - 1),
                               ("a.csv", GOOD.encode(), server.seats.pin, {})])
@@ -82,9 +82,9 @@ def test_no_pin_or_a_wrong_one_saves_nothing_and_guessing_locks_the_address_out(
     assert not folder.exists() or not list(folder.iterdir())
 
 
-def test_a_path_in_the_name_a_taken_name_a_big_file_and_another_site_s_page(served: tuple[CompanionServer, Path],
+def test_a_path_in_the_name_a_taken_name_a_big_file_and_another_site_s_page(upload_server: tuple[CompanionServer, Path],
                                                                             tmp_path: Path) -> None:
-    server, folder = served
+    server, folder = upload_server
     pin = server.seats.pin
     answers = upload(server, [
         ("../../escape.csv", GOOD.encode(), pin, {}),
@@ -101,13 +101,13 @@ def test_a_path_in_the_name_a_taken_name_a_big_file_and_another_site_s_page(serv
     assert sorted(p.name for p in tmp_path.iterdir()) == ["packs"]  # nothing beside the folder
 
 
-def test_upload_fuzz_answers_one_line_per_problem_and_keeps_only_good_packs(served: tuple[CompanionServer, Path],
+def test_upload_fuzz_answers_one_line_per_problem_and_keeps_only_good_packs(upload_server: tuple[CompanionServer, Path],
                                                                             tmp_path: Path) -> None:
     """Seeded and time-bounded: random names (paths, dots, long, unicode) and
     bodies (the good pack cut, flipped, doubled; random bytes; JSON junk)
     are each answered with JSON lines; every saved file is a pack the
     checker takes, inside the folder."""
-    server, folder = served
+    server, folder = upload_server
     rng = random.Random(3434)
     names = ["p.csv", "p.json", "../p.csv", "..\\..\\p.json", "/etc/p.csv", "", ".", "..", "p", "p.CSV", "x" * 300 + ".csv",
              "Kvíz.csv", "p.csv\x00.txt", "a/b/c.json", "p.csv.exe", " .csv", "%2e%2e%2fp.csv"]
@@ -141,3 +141,32 @@ def test_upload_fuzz_answers_one_line_per_problem_and_keeps_only_good_packs(serv
     assert sorted(p.name for p in tmp_path.iterdir()) == ["packs"]
     assert sorted(p.name for p in folder.iterdir()) == sorted(set(saved))  # no trial file left behind
     assert all(found.questions > 0 and not found.problems for found in find_packs(folder))  # each one playable
+
+
+def test_the_host_page_uploads_a_pack_and_shows_each_problem_of_a_broken_one(served: Any, phone: Any,
+                                                                             tmp_path: Path) -> None:
+    """In Chromium: the host page's file input posts the pack with the PIN it logged in with."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_host_pages import log_in
+    from tests.web.test_pages import SCREENS
+
+    s = served("quiz", 3)
+    s.server.packs_folder = tmp_path / "packs"
+    (tmp_path / "night.csv").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "broken.csv").write_text(BROKEN, encoding="utf-8")
+    host = phone()
+    log_in(host, s)
+    host.click("#pack-send")  # no file chosen: said, nothing sent
+    expect(host.locator("#status")).to_have_text("Choose a pack file first.")
+    host.set_input_files("#pack-file", str(tmp_path / "broken.csv"))
+    host.click("#pack-send")
+    lines = [str(p) for p in check_pack(tmp_path / "broken.csv")]
+    expect(host.locator("#pack-lines li")).to_have_text(lines)  # one line per problem, the checker's own
+    expect(host.locator("#status")).to_have_text("The pack was not saved: fix each problem below and upload it again.")
+    host.set_input_files("#pack-file", str(tmp_path / "night.csv"))
+    host.click("#pack-send")
+    expect(host.locator("#pack-lines li")).to_have_text(["night.csv: saved in the packs folder (2 questions)"])
+    host.locator("#packs-box").scroll_into_view_if_needed()
+    host.screenshot(path=str(SCREENS / "host-pack-upload.png"), full_page=True)
+    assert (tmp_path / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
