@@ -86,6 +86,12 @@ def _same_file(folder: Path, data: bytes, suffix: str) -> Path | None:
     return None
 
 
+def too_large(name: str) -> str:
+    """The line for a pack past the upload limit (said before or after reading it)."""
+    return _("{name}: too large (at most {n} bytes); split it into smaller packs").format(
+        name=name[:80], n=MAX_UPLOAD_BYTES)
+
+
 def save_pack(folder: Path, name: str, data: bytes) -> Saved:
     """Check ``data`` (a pack file called ``name``) with the packs checker and,
     when it can be played, save it in ``folder`` under a safe, free name.
@@ -94,8 +100,7 @@ def save_pack(folder: Path, name: str, data: bytes) -> Saved:
     if safe is None:
         return Saved(None, (_("{name}: not a pack file name; send a .csv or .json file").format(name=name[:80]),))
     if len(data) > MAX_UPLOAD_BYTES:
-        return Saved(None, (_("{name}: too large (at most {n} bytes); split it into smaller packs").format(
-            name=safe, n=MAX_UPLOAD_BYTES),))
+        return Saved(None, (too_large(safe),))
     try:
         folder.mkdir(parents=True, exist_ok=True)
         same = _same_file(folder, data, Path(safe).suffix)

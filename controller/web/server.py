@@ -30,7 +30,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from controller.inputs import HOST_STATION
-from controller.pack_store import MAX_UPLOAD_BYTES, save_pack
+from controller.pack_store import MAX_UPLOAD_BYTES, save_pack, too_large
 from controller.press import InputNotice, Press
 from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
@@ -487,17 +487,16 @@ class CompanionServer:
             return said(403, messages()["wrong_pin"])
         if self.packs_folder is None:
             return said(404, _("no packs folder here: packs are added from the menu's host page"))
+        name = request.query.get("name", "")
         if request.content_length is not None and request.content_length > MAX_UPLOAD_BYTES:
-            return said(413, _("too large: a pack has at most {n} bytes; split it into smaller packs").format(
-                n=MAX_UPLOAD_BYTES))
+            return said(413, too_large(name))
         body = bytearray()
         while chunk := await request.content.read(65536):
             body += chunk
             if len(body) > MAX_UPLOAD_BYTES:
-                return said(413, _("too large: a pack has at most {n} bytes; split it into smaller packs").format(
-                    n=MAX_UPLOAD_BYTES))
+                return said(413, too_large(name))
         # checked here, on the server's loop: a pack of at most 2 MB takes a moment, once per upload
-        result = save_pack(self.packs_folder, request.query.get("name", ""), bytes(body))
+        result = save_pack(self.packs_folder, name, bytes(body))
         if result.path is not None:
             log.info("companion: pack %s saved from %s", result.path.name, address)
         return said(200 if result.path is not None else 422, *result.lines,
