@@ -28,7 +28,8 @@ from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError
 from games.i18n import _
-from games.quiz.packs import FoundPack, find_packs
+from games.quiz import pack_path
+from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
 from games.toolkit.theme import Color
 
@@ -61,6 +62,7 @@ class PackScan:
         self.folder = folder
         self.media_roots = list(media_roots)
         self._seen: tuple[tuple[str, int, int], ...] | None = None
+        self._categories: dict[tuple[str, int], list[str]] = {}
 
     def choices(self) -> dict[str, list[FolderChoice]]:
         """Every pack as the pack row offers it: the folder's first."""
@@ -72,6 +74,24 @@ class PackScan:
         if signature([self.folder, *stick_folders(self.media_roots)]) == self._seen:
             return None
         return self.choices()
+
+    def categories(self, value: object) -> list[str]:
+        """The categories of the pack the pack row holds (a shipped pack's
+        name or a file's path): none for "host's own" or a pack that will not
+        read. Read once per pack and file time: the rows are built often."""
+        if not isinstance(value, str):
+            return []
+        path = pack_path(value)
+        try:
+            key = (str(path), path.stat().st_mtime_ns)
+        except OSError:
+            return []
+        if key not in self._categories:
+            try:
+                self._categories[key] = load_pack(path).categories()
+            except BuzzerBoxError:
+                self._categories[key] = []
+        return self._categories[key]
 
     def copy(self, chosen: FolderChoice) -> tuple[str | None, list[str]]:
         """A stick's pack into the packs folder (the menu's C): its new value and what happened."""
@@ -99,7 +119,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
-                found=packs.choices(), rescan=packs, copy_found=packs.copy)
+                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
