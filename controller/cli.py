@@ -34,6 +34,7 @@ from controller.apps.results import add_results_command
 from controller.firmware_tools import add_firmware_commands
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.live import journal_dir, packs_dir
+from controller.pack_store import MEDIA_ROOTS
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
@@ -176,6 +177,9 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
                    help=_("do not resume the newest journaled game even if it was cut off mid-game"))
     p.add_argument("--packs-dir", default=str(packs_dir()),
                    help=_("the host's question packs, offered first in the quiz's pack row (default: %(default)s)"))
+    p.add_argument("--media-root", action="append", default=None, metavar="DIR",
+                   help=_("where USB sticks are mounted, looked at for packs (repeatable; default: {roots})").format(
+                       roots=", ".join(MEDIA_ROOTS)))
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from controller import live
 from controller import profile as profile_mod
 from controller.apps.results import write_beside
 from controller.display.diag import InputMonitor
+from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
 from controller.sources.base import Source
@@ -28,7 +30,8 @@ from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError
 from games.i18n import _
-from games.quiz.packs import find_packs
+from games.quiz import pack_path
+from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
 from games.toolkit.theme import Color
 
@@ -44,9 +47,58 @@ Relay = live.Relay
 
 def folder_choices(folder: Path) -> list[FolderChoice]:
     """The packs folder's packs as the menu's pack row offers them (checked as `pack check` does)."""
+    return _choices(find_packs(folder), stick=False)
+
+
+def _choices(found: Sequence[FoundPack], stick: bool) -> list[FolderChoice]:
     from controller.display.menu import FolderChoice
-    return [FolderChoice(str(found.path), found.title, found.questions, found.problems,
-                         found.left_out) for found in find_packs(folder)]
+    return [FolderChoice(str(f.path), f.title, f.questions, f.problems, f.left_out, stick) for f in found]
+
+
+class PackScan:
+    """The menu's packs: the packs folder's, then those of the USB sticks
+    mounted under ``media_roots``; read again (through the checker) only
+    when a pack file's name, size or time changed, or a stick came or went."""
+
+    def __init__(self, folder: Path, media_roots: Sequence[str | Path] = MEDIA_ROOTS) -> None:
+        self.folder = folder
+        self.media_roots = list(media_roots)
+        self._seen: tuple[tuple[str, int, int], ...] | None = None
+        self._categories: dict[tuple[str, int], list[str]] = {}
+
+    def choices(self) -> dict[str, list[FolderChoice]]:
+        """Every pack as the pack row offers it: the folder's first."""
+        self._seen = signature([self.folder, *stick_folders(self.media_roots)])
+        return {"pack": folder_choices(self.folder) + _choices(stick_packs(self.media_roots), stick=True)}
+
+    def __call__(self) -> dict[str, list[FolderChoice]] | None:
+        """The menu's cheap look (``Menu.poll``): None when nothing changed."""
+        if signature([self.folder, *stick_folders(self.media_roots)]) == self._seen:
+            return None
+        return self.choices()
+
+    def categories(self, value: object) -> list[str]:
+        """The categories of the pack the pack row holds (a shipped pack's
+        name or a file's path): none for "host's own" or a pack that will not
+        read. Read once per pack and file time: the rows are built often."""
+        if not isinstance(value, str):
+            return []
+        path = pack_path(value)
+        try:
+            key = (str(path), path.stat().st_mtime_ns)
+        except OSError:
+            return []
+        if key not in self._categories:
+            try:
+                self._categories[key] = load_pack(path).categories()
+            except BuzzerBoxError:
+                self._categories[key] = []
+        return self._categories[key]
+
+    def copy(self, chosen: FolderChoice) -> tuple[str | None, list[str]]:
+        """A stick's pack into the packs folder (the menu's C): its new value and what happened."""
+        saved = copy_pack(Path(str(chosen.value)), self.folder)
+        return (str(saved.path) if saved.path is not None else None), list(saved.lines)
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -66,8 +118,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
         raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
                                     "box's screen, or see docs/display.md for the kiosk set-up"))
     screen = live.open_screen(args, headless)
+    packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
+                     getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
-                found={"pack": folder_choices(Path(getattr(args, "packs_dir", None) or live.packs_dir()))})
+                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -86,7 +140,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     #: a tournament's room (``--league``, controller/league): Start plays its next match
     league = getattr(args, "league_room", None)
     companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
-                              next_game=menu.next_game, on_option=menu.set_option)
+                              next_game=menu.next_game, on_option=menu.set_option, packs_folder=packs.folder)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will

@@ -450,10 +450,12 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
     if keyboard is not None and sink is not None:
         keyboard.start(sink)
     frame_clock = pygame.time.Clock()
+    menu.shown_again()  # packs added, sticks plugged in during the game: looked for at once
     keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_LEFT: "left", pygame.K_RIGHT: "right",
-            pygame.K_RETURN: "select", pygame.K_KP_ENTER: "select", pygame.K_SPACE: "select"}
+            pygame.K_RETURN: "select", pygame.K_KP_ENTER: "select", pygame.K_SPACE: "select", pygame.K_c: "copy"}
     while True:
         t = clock()
+        menu.poll(t)  # a pack added, a stick plugged in or pulled: the rows follow
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return None

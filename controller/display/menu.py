@@ -41,15 +41,18 @@ class FolderChoice:
     problems: tuple[object, ...] = ()
     #: rows of a playable pack left out for their problems
     left_out: int = 0
+    #: found on a USB stick (not in the packs folder): it goes when the stick is pulled
+    stick: bool = False
 
     def label(self) -> str:
+        where = ", " + _("USB stick") if self.stick else ""
         if self.problems:
             n = len(self.problems)
-            return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + ")"
+            return self.title + " (" + ngettext("{n} problem", "{n} problems", n).format(n=n) + where + ")"
         counted = ngettext("{n} question", "{n} questions", self.count).format(n=self.count)
         if self.left_out:  # played without its bad rows: the host sees that before starting
             counted += ", " + ngettext("{n} row left out", "{n} rows left out", self.left_out).format(n=self.left_out)
-        return self.title + " (" + counted + ")"
+        return self.title + " (" + counted + where + ")"
 
 
 @dataclass
@@ -61,6 +64,14 @@ class Item:
     index: int = 0
     #: the folder's choices among the values (by index): their own labels and problems
     found: dict[int, FolderChoice] = field(default_factory=dict)
+    #: values shown as the pack writes them (its categories), never looked up in the catalogue
+    plain: frozenset[int] = frozenset()
+    #: the round a per-round row is for (its label says "Round {n}...")
+    number: int | None = None
+
+    def title(self) -> str:
+        """The row's label in the language of the moment."""
+        return _(self.label).format(n=self.number) if self.number is not None else _(self.label)
 
     @property
     def value(self) -> Any:
@@ -68,6 +79,8 @@ class Item:
 
     def shown(self, k: int) -> str:
         """Value ``k`` as the host reads it, in the language of the moment."""
+        if k in self.plain:
+            return self.names[k]
         return self.found[k].label() if k in self.found else _(self.names[k])
 
     @property
@@ -113,18 +126,39 @@ def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
     return _("This game needs phones: Start turns them on.")
 
 
+#: how often the menu looks whether a pack was added or a stick plugged in or pulled (a cheap look)
+RESCAN_US = 2_000_000
+
+#: what the menu's packs come from: None when nothing changed since the last look, else the values per option
+Rescan = Callable[[], "Mapping[str, Sequence[FolderChoice]] | None"]
+#: copy a stick's pack into the packs folder: the copy's value (None: not copied) and lines for the host
+CopyFound = Callable[[FolderChoice], "tuple[Any, Sequence[str]]"]
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
                  names: Sequence[str] = (), phones: bool = False,
-                 found: Mapping[str, Sequence[FolderChoice]] | None = None) -> None:
+                 found: Mapping[str, Sequence[FolderChoice]] | None = None,
+                 rescan: Rescan | None = None, copy_found: CopyFound | None = None,
+                 categories: Callable[[Any], Sequence[str]] | None = None) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene;
         ``phones``: the companion pages start switched on (``--web``); ``found``:
-        per option name, values found in folders (the packs folder's packs),
-        offered first, the first good one chosen."""
+        per option name, values found in folders (the packs folder's packs, a
+        USB stick's), offered first, the first good one chosen; ``rescan``:
+        looked at every ``RESCAN_US`` (``poll``) for packs added or gone;
+        ``copy_found``: the C key on a stick's pack copies it to the packs folder;
+        ``categories``: a pack's categories (by the pack row's value), offered
+        per round (a game with ``pack`` and ``categories`` options)."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
         self.found = dict(found or {})
+        self.rescan = rescan
+        self.copy_found = copy_found
+        self.categories = categories
+        self._scanned_us: int | None = None
+        #: what the last copy said (shown beside the rows until the next key)
+        self.notice: list[str] = []
         self.sound = sound or SoundSettings()
         self.selected = 0
         self.started = False
@@ -160,6 +194,7 @@ class Menu:
                          if k not in item.found or not (item.found[k].problems or item.found[k].left_out)]
                 item.index = next(iter(whole), next((k for k in item.found if not item.found[k].problems), 0))
                 self.items.append(item)
+        self.items += self._category_rows(get_game(name).options)
         self.items += [
             # the companion pages: the hidden-hand games' phones, the host remote, the scoreboard
             Item("phones", N_("Phones"), [False, True], [N_("off"), N_("on")], int(self.phones)),
@@ -176,6 +211,88 @@ class Menu:
         self.selected = min(self.selected, len(self.items) - 1)
         if not self.phones:
             self._open_hands()
+
+    def _category_rows(self, declared: Mapping[str, Any]) -> list[Item]:
+        """The chosen pack's categories, one row per round (one row without
+        rounds): "all" or one category each. Built again when the pack or
+        the rounds change."""
+        if self.categories is None or "categories" not in declared or not self._has("pack"):
+            return []
+        known = list(self.categories(self.item("pack").value))
+        if not known:
+            return []
+        rounds = self.item("rounds").value if self._has("rounds") else None
+        count = len(rounds) if isinstance(rounds, list) and len(rounds) > 1 else 0
+        values, names = [None, *known], [N_("all"), *known]
+        plain = frozenset(range(1, len(values)))
+        if not count:
+            return [Item("category", N_("Category"), values, names, plain=plain)]
+        return [Item(f"category_{n}", N_("Round {n}: category"), values, names, plain=plain, number=n)
+                for n in range(1, count + 1)]
+
+    def _chosen_categories(self, options: dict[str, Any]) -> None:
+        """The category rows into the game's options: ``categories`` for the
+        whole quiz, or each round's own ``categories``."""
+        rows = [it for it in self.items if it.key.startswith("category")]
+        if rows and rows[0].key == "category" and rows[0].value is not None:
+            options["categories"] = [rows[0].value]
+        elif rows and rows[0].key != "category" and any(it.value is not None for it in rows):
+            rounds = options.get("rounds") or []
+            options["rounds"] = [{**spec, "categories": [it.value]} if it.value is not None else dict(spec)
+                                 for spec, it in zip(rounds, rows, strict=False)]
+
+    def shown_again(self) -> None:
+        """The menu is back on the screen (after a game): look for packs at the next poll."""
+        self._scanned_us = None
+
+    def poll(self, now_us: int) -> bool:
+        """Look for packs added or gone (a stick plugged in or pulled) at most
+        every ``RESCAN_US``; True when the rows changed. The first look is at once."""
+        if self.rescan is None or (self._scanned_us is not None and now_us - self._scanned_us < RESCAN_US):
+            return False
+        self._scanned_us = now_us
+        found = self.rescan()
+        if found is None:
+            return False
+        self.refound(found)
+        return True
+
+    def refound(self, found: Mapping[str, Sequence[FolderChoice]], chosen: Mapping[str, Any] | None = None) -> None:
+        """New folder values: the rows are built again, each keeping its value
+        when that is still there (``chosen``: values to pick instead)."""
+        kept = {it.key: it.value for it in self.items}
+        kept.update(chosen or {})
+        self.found = dict(found)
+        self._build(self.item("game").value, self.item("players").value)
+        self._keep(kept)
+        # the category rows of the pack and the rounds kept (not the defaults _build saw)
+        first = next((k for k, it in enumerate(self.items) if it.key.startswith("category")), None)
+        fresh = self._category_rows(get_game(self.games[self.item("game").value][0]).options)
+        at = first if first is not None else next(k for k, it in enumerate(self.items) if it.key == "phones")
+        self.items = [*self.items[:at], *fresh, *(it for it in self.items[at:] if not it.key.startswith("category"))]
+        self.selected = min(self.selected, len(self.items) - 1)
+        self._keep(kept)
+
+    def _keep(self, kept: Mapping[str, Any]) -> None:
+        """Each row back at its value in ``kept`` when it still offers it."""
+        for it in self.items:
+            value = kept.get(it.key)
+            matches = [k for k, v in enumerate(it.values) if v == value and type(v) is type(value)]
+            if matches:
+                it.index = matches[0]
+
+    def _copy(self) -> None:
+        """C on a stick's pack: it is copied into the packs folder and chosen there."""
+        it = self.items[self.selected]
+        chosen = it.found.get(it.index)
+        if self.copy_found is None or chosen is None or not chosen.stick:
+            return
+        value, lines = self.copy_found(chosen)
+        self.notice = list(lines)
+        if value is not None and self.rescan is not None:
+            found = self.rescan()
+            if found is not None:
+                self.refound(found, {it.key: value})
 
     def _open_hands(self) -> None:
         """Phones off: a game with an open-hands variant is set to it (the
@@ -199,7 +316,10 @@ class Menu:
         if self.confirm_quit:  # any other key: not quitting after all
             self.confirm_quit = False
             return None
-        if action == "up":
+        self.notice = []
+        if action == "copy":
+            self._copy()
+        elif action == "up":
             self.selected = (self.selected - 1) % len(self.items)
         elif action == "down":
             self.selected = (self.selected + 1) % len(self.items)
@@ -212,6 +332,8 @@ class Menu:
                 set_language(it.value)
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
+            if it.key in ("pack", "rounds"):  # the category rows follow the pack and the rounds
+                self.refound(self.found)
             if it.key == "phones":
                 self.phones = bool(it.value)
                 if not self.phones:
@@ -253,6 +375,7 @@ class Menu:
         if self._has("teams") and self.item("teams").value:
             size = self.item("teams").value
             options["teams"] = [s // size for s in range(players)]
+        self._chosen_categories(options)
         sound = SoundSettings(volume=self.item("volume").value, mute=not self.item("sound").value)
         if get_game(game).phones_needed(options) and not self.phones:  # said on screen before Start
             self.phones = True
@@ -269,7 +392,7 @@ class Menu:
         host remote (each applies when that game starts)."""
         game = self.games[self.item("game").value][0]
         declared = get_game(game).options
-        rows = [{"key": it.key, "label": _(it.label), "value": it.value,
+        rows = [{"key": it.key, "label": it.title(), "value": it.value,
                  "choices": [[value, it.shown(k)] for k, value in enumerate(it.values)]}
                 for it in self.items if it.key in declared]
         return {"game": self.game_label(self.item("game").value), "options": rows}
@@ -285,6 +408,8 @@ class Menu:
         if not matches:
             return False
         item.index = matches[0]
+        if key in ("pack", "rounds"):  # the category rows follow
+            self.refound(self.found)
         return True
 
     def _options(self) -> dict[str, Any]:
@@ -304,11 +429,14 @@ class Menu:
             return []
         if it.key == "names":  # the names the game will start with (Enter edits them)
             players = self.item("players").value
-            return [_(it.label) + ": " + ", ".join(
+            return [it.title() + ": " + ", ".join(
                 self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
         values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
         others = [v for k, v in enumerate(values) if k != it.index]
-        lines = [_(it.label) + ": " + values[it.index]]
+        lines = [*self.notice, it.title() + ": " + values[it.index]]
+        chosen = it.found.get(it.index)
+        if chosen is not None and chosen.stick and self.copy_found is not None:
+            lines.append(_("On a USB stick: press C to copy it into the packs folder (it stays after the stick is pulled)."))
         if others:
             lines.append(_("Other choices (← →): {choices}").format(choices=", ".join(others)))
         return lines
@@ -320,7 +448,7 @@ class Menu:
             "names": list(self.names),
             "confirm_quit": self.confirm_quit,
             # labels and values are kept in English and said in the language of the moment
-            "items": [{"key": it.key, "label": _(it.label), "selected": k == self.selected,
+            "items": [{"key": it.key, "label": it.title(), "selected": k == self.selected,
                        "value": it.names[it.index] if it.key == "language"
                        else self.game_label(it.value) if it.key == "game"
                        else it.shown(it.index)}

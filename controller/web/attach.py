@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from controller.runtime import Box
@@ -44,12 +45,14 @@ def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0"
           on_option: Callable[[str, Any], bool] | None = None,
           next_game: Callable[[], Mapping[str, Any]] | None = None,
           publisher: Publisher | None = None, end_game: Callable[[], None] = end_by_escape,
-          secrets: Mapping[str, Any] | None = None) -> CompanionServer:
+          secrets: Mapping[str, Any] | None = None, packs_folder: Path | None = None) -> CompanionServer:
     """Start the server for ``box`` and show where to find it on ``scenes``
-    (``secrets``: a crashed server's seats' codes and PIN, kept for its phones)."""
+    (``secrets``: a crashed server's seats' codes and PIN, kept for its phones;
+    ``packs_folder``: where the host page's uploaded packs go)."""
     server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
                              on_option=on_option, next_game=next_game, publisher=publisher, end_game=end_game,
-                             seats=None if secrets is None else Seats.restored(secrets["seats"]))
+                             seats=None if secrets is None else Seats.restored(secrets["seats"]),
+                             packs_folder=packs_folder)
     if secrets is not None:
         server.restore(secrets)
     server.start()
@@ -75,9 +78,11 @@ class MenuCompanion:
     def __init__(self, port: int, *, bind: str = "0.0.0.0", address: str | None = None,
                  on_rename: Callable[[int, str], None] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 on_option: Callable[[str, Any], bool] | None = None) -> None:
+                 on_option: Callable[[str, Any], bool] | None = None, packs_folder: Path | None = None) -> None:
         """``next_game``/``on_option``: the menu's next game and its options,
-        which the host page shows and sets (they apply when that game starts)."""
+        which the host page shows and sets (they apply when that game starts);
+        ``packs_folder``: where packs uploaded from the host page go."""
+        self.packs_folder = packs_folder
         self.port = port
         self.bind = bind
         self.address = address
@@ -91,7 +96,8 @@ class MenuCompanion:
         keep its port, PIN and seats' codes)."""
         if self.server is None:
             self.server = serve(box, scenes, self.port, bind=self.bind, address=self.address,
-                                on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game)
+                                on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game,
+                                packs_folder=self.packs_folder)
         else:
             self.server.rebind(box)
             show_on(self.server, scenes)

@@ -24,11 +24,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from controller.inputs import HOST_STATION
+from controller.pack_store import MAX_UPLOAD_BYTES, save_pack, too_large
 from controller.press import InputNotice, Press
 from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
@@ -53,6 +55,8 @@ LISTEN_BACKLOG = 32
 MAX_DEPTH = 6
 #: a move's args: this many keys at most, each a short name, each value a plain scalar
 MAX_ARGS = 8
+#: where the host page posts a pack file (its PIN in a header)
+PACK_UPLOAD_PATH = "/host/pack"
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
 ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.js")
 #: a player's name as the host types it: what a strip cell shows (``live.NAME_LENGTH``)
@@ -189,10 +193,13 @@ class CompanionServer:
                  end_game: Callable[[], None] = end_by_escape,
                  on_option: Callable[[str, Any], bool] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 limits: Limits | None = None, publisher: Publisher | None = None) -> None:
+                 limits: Limits | None = None, publisher: Publisher | None = None,
+                 packs_folder: Path | None = None) -> None:
         """``publisher``: where the snapshots come from (default: built here from
-        ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process)."""
+        ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process);
+        ``packs_folder``: where packs uploaded from the host page go (None: no upload)."""
         self.box = box
+        self.packs_folder = packs_folder
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
         self.quiet = QuietLog(log)
@@ -385,6 +392,7 @@ class CompanionServer:
         for path in PAGES:
             app.router.add_get(path, self._page)
         app.router.add_get("/static/{name}", self._asset)
+        app.router.add_post(PACK_UPLOAD_PATH, self._upload_pack)
         # an access log would be noise, tokens never reach it anyway; a connection idle before
         # its first whole request (silent, or dribbling a header) is closed after header_s
         self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.limits.header_s)
@@ -494,6 +502,42 @@ class CompanionServer:
 
     async def _messages(self, request: web.Request) -> web.Response:
         return web.json_response(messages(), headers={"Cache-Control": "no-store"})
+
+    async def _upload_pack(self, request: web.Request) -> web.Response:
+        """A pack from the host page: the body is the file, ``?name=`` its name,
+        the ``X-Host-Pin`` header the host's PIN (a header a page of another
+        site cannot send without the box's leave). Checked by the packs
+        checker; the answer is ``{"saved", "lines"}``, one line per problem."""
+        address = request.remote or "?"
+        origin = request.headers.get("Origin")
+
+        def said(status: int, *lines: str, saved: str | None = None) -> web.Response:
+            return web.json_response({"saved": saved, "lines": list(lines)}, status=status,
+                                     headers={"Cache-Control": "no-store"})
+
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return said(403, _("packs only from the box's own host page"))
+        if self.seats.pin_locked(address):
+            return said(429, messages()["pin_locked"])
+        if not self.seats.check_pin(address, request.headers.get("X-Host-Pin")):
+            self.quiet.warning("pin", "companion: wrong host PIN from %s (pack upload)", address)
+            return said(403, messages()["wrong_pin"])
+        if self.packs_folder is None:
+            return said(404, _("no packs folder here: packs are added from the menu's host page"))
+        name = request.query.get("name", "")
+        if request.content_length is not None and request.content_length > MAX_UPLOAD_BYTES:
+            return said(413, too_large(name))
+        body = bytearray()
+        while chunk := await request.content.read(65536):
+            body += chunk
+            if len(body) > MAX_UPLOAD_BYTES:
+                return said(413, too_large(name))
+        # checked here, on the server's loop: a pack of at most 2 MB takes a moment, once per upload
+        result = save_pack(self.packs_folder, name, bytes(body))
+        if result.path is not None:
+            log.info("companion: pack %s saved from %s", result.path.name, address)
+        return said(200 if result.path is not None else 422, *result.lines,
+                    saved=result.path.name if result.path is not None else None)
 
     # -- sockets --------------------------------------------------------------------------
     async def _open_socket(self, request: web.Request) -> tuple[web.WebSocketResponse, str] | web.Response:

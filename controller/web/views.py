@@ -127,6 +127,13 @@ def messages() -> dict[str, str]:
         "no_corrections": _("This game keeps no points the host can correct."),
         "show_pin": _("Show the PIN on the big screen"),
         "pin_shown": _("The big screen shows the PIN for a minute: another host can log in now."),
+        "packs_title": _("Question packs"),
+        "packs_note": _("Add a pack file (.csv or .json) to the box's packs folder: it is checked first, then the "
+                        "menu's pack row offers it."),
+        "pack_send": _("Upload the pack"),
+        "pack_choose": _("Choose a pack file first."),
+        "pack_saved": _("Pack saved: choose it in the menu's pack row."),
+        "pack_refused": _("The pack was not saved: fix each problem below and upload it again."),
     }
 
 

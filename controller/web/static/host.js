@@ -12,6 +12,9 @@
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
   $("seats-title").textContent = Box.text("seats");
+  $("packs-title").textContent = Box.text("packs_title");
+  $("packs-note").textContent = Box.text("packs_note");
+  $("pack-send").textContent = Box.text("pack_send");
   let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
 
@@ -263,6 +266,21 @@
       if (pin) Box.status($("status"), Box.text("reconnecting"), "bad");  // no PIN yet: the login form says what to do
       return true;
     },
+  });
+
+  $("pack-send").addEventListener("click", async () => {
+    // the file as it is, the PIN in a header (the box checks it with the packs checker, one line per problem back)
+    const file = $("pack-file").files[0], lines = $("pack-lines");
+    Box.clear(lines);
+    if (!file) { Box.status($("status"), Box.text("pack_choose"), "bad"); return; }
+    let answer;
+    try {
+      const r = await fetch("/host/pack?name=" + encodeURIComponent(file.name),
+                            { method: "POST", headers: { "X-Host-Pin": pin }, body: file });
+      answer = await r.json();
+    } catch (e) { Box.status($("status"), Box.text("reconnecting"), "bad"); return; }
+    for (const line of answer.lines || []) lines.appendChild(Box.el("li", { text: line }));
+    Box.status($("status"), Box.text(answer.saved ? "pack_saved" : "pack_refused"), answer.saved ? "good" : "bad");
   });
 
   $("login").addEventListener("submit", (ev) => {
