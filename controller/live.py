@@ -647,7 +647,10 @@ class RelayedPhones:
         from controller.web.views import RelayedPublisher, snapshot_from
 
         secrets = first[channel.SEATS]
-        publisher = RelayedPublisher(view, snapshot_from(first[channel.COMPANION]))
+        snap = snapshot_from(first[channel.COMPANION])
+        publisher = RelayedPublisher(view, snap)
+        # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
+        publisher.update(snap, first["public"], first["strip"])
         server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
                        secrets=secrets, end_game=ending(view))
         return cls(presenter, view, server, publisher)

@@ -167,16 +167,20 @@ def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path
                              "--journal", str(journal), "--viewer-socket", str(sock)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     err = Lines(proc.stderr)
-    pids: list[int] = []
     try:
         yield proc, err, journal, sock
     finally:
-        pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
-        pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
-        for pid in [proc.pid, *pids]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        proc.wait()
+        kill_all_it_started(proc, err)
+
+
+def kill_all_it_started(proc: subprocess.Popen[str], err: Lines) -> None:
+    """``proc`` and every process its lines say it started (deciding processes, new screens), killed."""
+    pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
+    pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
+    for pid in [proc.pid, *pids]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    proc.wait()
 
 
 def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -> None:

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -23,7 +22,7 @@ import aiohttp
 
 from controller import channel, live
 from games.registry import get
-from tests.core.test_split import Lines, ready_pid, until
+from tests.core.test_split import Lines, kill_all_it_started, until
 from tests.processes import connect_when_listening
 from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, free_port, reply, seat_socket
 
@@ -38,12 +37,7 @@ def running(command: list[str]) -> Iterator[tuple[subprocess.Popen[str], Lines]]
     try:
         yield proc, err
     finally:
-        pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
-        pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
-        for pid in [proc.pid, *pids]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        proc.wait()
+        kill_all_it_started(proc, err)
         err.join()
 
 
@@ -208,3 +202,54 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
     assert hand == second.engine.hands[0] != first.engine.hands[0]
     assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
     assert sent["action"].args == {"card": hand[0]}
+
+
+def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything() -> None:
+    """The first view a restarted screen reads is the deciding process's own
+    snapshot of now: a phone that rejoins at once and moves is taken, not
+    refused as "not a move you can make now" until a later view arrives."""
+    from types import SimpleNamespace
+
+    from controller.display.screen import Screen
+    from controller.runtime import Box
+    from controller.viewer import ViewBox
+    from controller.web.seats import Seats
+    from controller.web.views import Publisher, snapshot_message
+    from games import registry
+
+    with registry.register("hands", "tests.web.hands"):
+        spec = get("hands")
+        box = Box(spec, spec.settings(2, seed=5))
+        seats = Seats(2)
+        token = seats.take(0)
+        assert token is not None
+        with box.lock:  # what the deciding process sends a screen it started again
+            first = {"type": channel.VIEW, channel.COMPANION: snapshot_message(Publisher(box).publish()),
+                     "public": box.engine.public_view(), "strip": box.strip(),
+                     channel.SEATS: {"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": free_port()}}
+        mine, deciding = socket.socketpair()
+        scene = registry.scene_for("hands", None)
+        presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
+        Screen.open(headless=True)
+        phones = live.RelayedPhones.restored(presenter, ViewBox(spec, box.settings, mine), first)  # type: ignore[arg-type]
+        try:
+            async def rejoin_and_move() -> tuple[str, Any]:
+                async with aiohttp.ClientSession() as session:
+                    ws = await seat_socket(session, phones.server.port)
+                    await ws.send_json({"type": "hello", "seat": 0, "token": token})
+                    await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
+                    card = box.engine.hands[0][0]
+                    await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
+                    answer = await reply(ws, lambda m: m["type"] in ("ok", "refused"))
+                    await ws.close()
+                    if answer["type"] != "ok":
+                        return str(answer["why"]), None
+                    return "ok", await asyncio.to_thread(until, deciding, lambda m: m["type"] != channel.SEATS)
+
+            answer, sent = asyncio.run(rejoin_and_move())
+        finally:
+            phones.stop()
+            mine.close()
+            deciding.close()
+    assert answer == "ok" and sent is not None
+    assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
