@@ -47,6 +47,17 @@ def plug(media: Path, label: str = "STICK", own_folder: bool = True) -> Path:
     return stick
 
 
+def menu_on_stick_pack(packs: Path, media: Path, title: str) -> tuple[Menu, Path]:
+    """A stick plugged in before the menu came up, its pack titled ``title`` chosen on the pack row."""
+    stick = plug(media)
+    scan = PackScan(packs, [media])
+    menu = Menu(GAMES, 3, found=scan.choices(), rescan=scan, copy_found=scan.copy)
+    menu.selected = [it.key for it in menu.items].index("pack")
+    item = menu.item("pack")
+    item.index = next(k for k, f in item.found.items() if f.title == title)
+    return menu, stick
+
+
 def pack_row(menu: Menu) -> list[str]:
     item = menu.item("pack")
     return [item.shown(k) for k in item.found]
@@ -82,12 +93,7 @@ def test_pack_files_at_the_stick_s_top_level_count_and_a_missing_root_has_none(t
 
 def test_copying_a_stick_s_pack_keeps_it_after_the_stick_is_pulled(box: tuple[Path, Path]) -> None:
     packs, media = box
-    stick = plug(media)
-    scan = PackScan(packs, [media])
-    menu = Menu(GAMES, 3, found=scan.choices(), rescan=scan, copy_found=scan.copy)
-    menu.selected = [it.key for it in menu.items].index("pack")
-    item = menu.item("pack")
-    item.index = next(k for k, f in item.found.items() if f.title == "Stick quiz")
+    menu, stick = menu_on_stick_pack(packs, media, "Stick quiz")
     assert any("press C to copy" in line for line in menu.view()["detail"])
     menu.key("copy")
     assert menu.view()["detail"][0] == "night.csv: saved in the packs folder (2 questions)"
@@ -103,12 +109,7 @@ def test_copying_a_stick_s_pack_keeps_it_after_the_stick_is_pulled(box: tuple[Pa
 
 def test_a_broken_stick_pack_is_not_copied_and_its_problems_are_said(box: tuple[Path, Path]) -> None:
     packs, media = box
-    stick = plug(media)
-    scan = PackScan(packs, [media])
-    menu = Menu(GAMES, 3, found=scan.choices(), rescan=scan, copy_found=scan.copy)
-    menu.selected = [it.key for it in menu.items].index("pack")
-    item = menu.item("pack")
-    item.index = next(k for k, f in item.found.items() if f.title == "bad")
+    menu, stick = menu_on_stick_pack(packs, media, "bad")
     menu.key("copy")
     assert menu.notice == [str(p) for p in check_pack(stick / "buzzerbox-packs" / "bad.csv")]
     assert not (packs / "bad.csv").exists()
