@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller import channel, signals
+from controller import channel, media, signals
 from controller import journal as journal_mod
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press
@@ -348,6 +348,8 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
             station_names: Sequence[str] | None = None) -> Box:
     """A box for people: its own timeline starts now at 0, every input journaled."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
+    if journal is not None:  # its pictures beside it, by content: a replay elsewhere shows them (docs/journal.md)
+        settings = media.kept_with_journal(settings, Path(journal).parent)
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
     restart_clock(box)

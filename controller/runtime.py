@@ -16,6 +16,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from controller.debounce import DebounceConfig
@@ -30,6 +31,7 @@ from controller.journal import (
     Record,
     TickRecord,
 )
+from controller.media import found_beside
 from controller.press import InputNotice, Press
 from games.base import (
     HOST_RESUME,
@@ -609,6 +611,8 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
     try:
         spec.settings(header.settings.players)  # the player count is one the game takes
         settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
+        if journal.path is not None:
+            settings = found_beside(settings, Path(journal.path))  # a journal copied here with its media/ folder
         box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
         box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:

@@ -27,7 +27,8 @@ def pack_path(name: str) -> Path:
 def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     """The pack as the engine asks it: plain JSON, so the journal's header
     holds every question and a replay needs no pack file (an image is named
-    by its resolved path; a replay elsewhere shows the question without it)."""
+    by its resolved path; a journaled game asks for its copy kept beside the
+    journal by content, controller/media.py, so a replay elsewhere shows it)."""
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
              "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices)}
             for q in pack.questions]

@@ -1,0 +1,109 @@
+"""A quiz's pictures kept beside its journal, named by their content.
+
+A pack names its pictures by path. A journal copied to another box (a
+dispute, a replay at the league desk) would lose them, and a picture edited
+after the game would show something else than the room saw. So when a
+journaled game starts, each picture is copied once into ``media/`` in the
+journal's folder as ``<sha-256>.<suffix>`` and the game asks for that copy;
+reading a journal elsewhere finds a picture in ``media/`` beside the journal
+when the path it names is not there. The journal itself is never changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from games.base import GameSettings
+
+log = logging.getLogger(__name__)
+
+#: the folder beside the journals that holds the pictures, by content
+MEDIA_FOLDER = "media"
+#: a picture larger than this is left where the pack has it (a pack's pictures are photos, not films)
+MAX_PICTURE_BYTES = 32 * 1024 * 1024
+#: hex digits of the SHA-256 in a kept picture's name (128 bits: no two pictures share one)
+NAME_DIGITS = 32
+
+
+def content_name(data: bytes, suffix: str) -> str:
+    """A picture's name in ``media/``: its content's hash and its kind (``.png``, ``.jpg``)."""
+    return hashlib.sha256(data).hexdigest()[:NAME_DIGITS] + suffix.lower()
+
+
+def keep_picture(picture: Path, folder: Path) -> Path | None:
+    """``picture`` copied into ``folder/media`` by content (once: the same
+    picture from two packs is one file); None, with one log line, when it
+    cannot be (gone, too large, a full disk): the game shows it from the pack."""
+    try:
+        if picture.stat().st_size > MAX_PICTURE_BYTES:
+            log.warning("media: %s is larger than %d MB; it is shown from the pack, not kept with the journal",
+                        picture, MAX_PICTURE_BYTES // (1024 * 1024))
+            return None
+        data = picture.read_bytes()
+        media = folder / MEDIA_FOLDER
+        kept = media / content_name(data, picture.suffix)
+        if not kept.is_file():
+            media.mkdir(parents=True, exist_ok=True)
+            fd, part = tempfile.mkstemp(dir=media, prefix=".part-")
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+                os.replace(part, kept)  # whole or not at all: a power cut leaves no half picture under its hash
+            except BaseException:
+                Path(part).unlink(missing_ok=True)
+                raise
+        return kept
+    except OSError as exc:
+        log.warning("media: %s was not kept with the journal (%s); it is shown from the pack", picture,
+                    exc.strerror or exc)
+        return None
+
+
+def _questions(settings: GameSettings) -> list[dict[str, Any]] | None:
+    questions = settings.options.get("pack_questions")
+    if not isinstance(questions, list) or not any(isinstance(q, dict) and q.get("image") for q in questions):
+        return None
+    return questions
+
+
+def kept_with_journal(settings: GameSettings, folder: Path) -> GameSettings:
+    """``settings`` asking for each picture's copy in ``folder/media`` (kept
+    there now): what the journal's header records, so a replay finds them."""
+    questions = _questions(settings)
+    if questions is None:
+        return settings
+    copies: dict[str, str] = {}
+    out = []
+    for q in questions:
+        image = q.get("image") if isinstance(q, dict) else None
+        if isinstance(image, str) and image:
+            if image not in copies:
+                kept = keep_picture(Path(image), folder)
+                copies[image] = image if kept is None else str(kept)
+            q = {**q, "image": copies[image]}
+        out.append(q)
+    return replace(settings, options={**settings.options, "pack_questions": out})
+
+
+def found_beside(settings: GameSettings, journal: Path) -> GameSettings:
+    """``settings`` read from ``journal``, each picture whose path is not on
+    this machine found in ``media/`` beside the journal when it is there."""
+    questions = _questions(settings)
+    if questions is None:
+        return settings
+    media = journal.parent / MEDIA_FOLDER
+    out = []
+    for q in questions:
+        image = q.get("image") if isinstance(q, dict) else None
+        if isinstance(image, str) and image and not Path(image).is_file() and (media / Path(image).name).is_file():
+            q = {**q, "image": str(media / Path(image).name)}
+        out.append(q)
+    return replace(settings, options={**settings.options, "pack_questions": out})
