@@ -77,16 +77,16 @@ class QuizSpec(GameSpec):
         all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY
                                                    for r in options.get("rounds") or ())
         if all_play_rounds and name is None and options.get("pack_questions") is None:
-            raise OptionError("an all-play round asks multiple-choice questions: choose a pack that has some "
-                              "(option 'pack'), or other rules")
+            raise OptionError(N_("an all-play round asks multiple-choice questions: choose a pack that has some "
+                                 "(option 'pack'), or other rules"))
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
                 questions = [q for q in questions if all_play_fits(q, None)]
                 if not questions:
-                    raise OptionError(f"the pack {pack.source.name} has no multiple-choice question for an "
-                                      f"all-play quiz: give its questions choices, or choose other rules")
+                    raise OptionError(N_("the pack {pack} has no multiple-choice question for an all-play quiz: "
+                                         "give its questions choices, or choose other rules"), pack=pack.source.name)
             if isinstance(options.get("rounds"), list):
                 questions = round_questions(questions, options["rounds"], pack)
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
