@@ -220,3 +220,24 @@ def test_a_simulated_quiz_bowl_night_ends_and_replays(tmp_path: Path) -> None:
     box.journal.close()
     assert box.engine.finished
     assert box_from_journal(journal_mod.read(path)).engine.summary() == box.engine.summary()
+
+
+def test_the_host_page_offers_the_moderator_s_marks_then_the_bonus_judgements() -> None:
+    from controller.press import Press
+    from controller.runtime import Box
+    from controller.web.views import host_buttons
+
+    box = Box(SPEC, SPEC.settings(4, 7, pack=PACK, rules="bowl"))
+
+    def kinds() -> list[str]:
+        return [b["kind"] for b in host_buttons(box)]
+
+    box.host("arm", 0)
+    assert {"power", "read"} <= set(kinds())
+    box.host("power", 100_000)
+    assert "power" not in kinds() and "read" in kinds()
+    box.apply_press(Press(2, "bell", 400_000))
+    box.step(500_000)
+    box.host("correct", 1_000_000)
+    assert box.engine.public_view()["phase"] == "bonus"
+    assert {"correct", "wrong"} <= set(kinds()) and not {"power", "read", "arm", "next"} & set(kinds())
