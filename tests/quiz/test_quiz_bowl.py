@@ -241,3 +241,32 @@ def test_the_host_page_offers_the_moderator_s_marks_then_the_bonus_judgements() 
     box.host("correct", 1_000_000)
     assert box.engine.public_view()["phase"] == "bonus"
     assert {"correct", "wrong"} <= set(kinds()) and not {"power", "read", "arm", "next"} & set(kinds())
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_bonus_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    import pygame
+
+    from controller.display.screen import Screen
+    from games.i18n import set_language
+    from games.quiz.scene import QuizScene
+    from games.toolkit.scene import freeze
+
+    set_language(lang)
+    try:
+        e = bowl(team_names=["Owls", "Foxes"])
+        act(e, "arm", 0)
+        buzz(e, 3, 1_000_000)
+        act(e, "correct", 2_000_000)
+        act(e, "correct", 3_000_000)
+        view = e.public_view()
+        assert view["phase"] == "bonus" and view["bowl"]["bonus"] == [10]
+        screen = Screen.open(headless=True, size=size)
+        strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(4)]
+        QuizScene().draw(screen.surface, freeze(view), strip, 3)
+        shot = tmp_path / f"bowl-bonus-{lang}-{size[0]}.png"
+        screen.save(shot)
+        assert pygame.image.load(str(shot)).get_size() == size
+    finally:
+        set_language("en")
