@@ -30,7 +30,7 @@ from controller import qbj
 from controller.apps import standings
 from controller.apps.common import UsageError
 from controller.apps.journal import damage_json, not_a_scenario, replay_box
-from controller.apps.quiz_record import Buzz, Judgement, QuestionRecord, Results
+from controller.apps.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
 from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
@@ -99,6 +99,11 @@ class QuizNight:
             timed_out = e.kind == "wrong" and (e.player, e.t_us) in self.timeouts
             judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
                                   e.t_us, self.number)
+            self.current().judgements.append(judgement)
+            self.judged.append(judgement)
+        elif e.kind == "bonus_part" and e.player is not None:
+            # quiz bowl: the team's bonus, credited to whoever got the tossup (undone like a judgement)
+            judgement = Judgement(e.player, BONUS, _whole(data.get("points"), 0), e.t_us, self.number)
             self.current().judgements.append(judgement)
             self.judged.append(judgement)
         elif e.kind == "time_up" and e.player is not None:
@@ -267,7 +272,7 @@ def write_qbj(path: str, target: str) -> int:
 WORDS = {
     "correct": N_("correct"), "wrong": N_("wrong"), "time up": N_("time up"), "early": N_("early"),
     "nobody buzzed": N_("nobody buzzed"), "everyone answered wrong": N_("everyone answered wrong"),
-    "skipped": N_("skipped"), "all-play": N_("all play"),
+    "skipped": N_("skipped"), "all-play": N_("all play"), BONUS: N_("bonus part"),
 }
 
 

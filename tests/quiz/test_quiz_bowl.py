@@ -270,3 +270,21 @@ def test_the_bonus_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) ->
         assert pygame.image.load(str(shot)).get_size() == size
     finally:
         set_language("en")
+
+
+def test_results_count_the_bonus_for_the_team_and_not_as_wrong_answers(tmp_path: Path, capsys: Any) -> None:
+    import json
+
+    from controller.cli import main
+
+    path = tmp_path / "bowl.jsonl"
+    play_journaled_match(path)
+    assert main(["results", str(path), "--json"]) == 0
+    out = capsys.readouterr()
+    shown = json.loads(out.out)
+    assert "differ" not in out.err  # the judgements and the bonus parts add up to the game's scores
+    assert shown["scores"] == [-5, -5, 55, 55]
+    players = {p["station"]: p for p in shown["standings"]["players"]}
+    assert (players[2]["points"], players[2]["correct"], players[2]["wrong"]) == (35, 1, 0)
+    assert (players[3]["points"], players[3]["correct"], players[3]["wrong"]) == (20, 1, 0)
+    assert main(["results", str(path), "--csv", "standings"]) == 0
