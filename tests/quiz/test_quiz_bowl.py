@@ -288,3 +288,15 @@ def test_results_count_the_bonus_for_the_team_and_not_as_wrong_answers(tmp_path:
     assert (players[2]["points"], players[2]["correct"], players[2]["wrong"]) == (35, 1, 0)
     assert (players[3]["points"], players[3]["correct"], players[3]["wrong"]) == (20, 1, 0)
     assert main(["results", str(path), "--csv", "standings"]) == 0
+
+
+def test_a_qbj_file_that_cannot_be_written_is_one_line(tmp_path: Path, capsys: Any) -> None:
+    from controller.cli import main
+
+    path = tmp_path / "bowl.jsonl"
+    play_journaled_match(path)
+    with pytest.raises(SystemExit) as failed:
+        main(["results", str(path), "--qbj", str(tmp_path / "no-such-folder" / "match.qbj")])
+    # (the journal's own note, "no end record", aside: the test's match stops without one)
+    err = "\n".join(line for line in capsys.readouterr().err.splitlines() if not line.startswith("note:"))
+    assert failed.value.code == 2 and len(err.splitlines()) == 1 and "--qbj FILE" in err and "Traceback" not in err
