@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the verdict of a quiz bowl bonus part (the ``bonus_part`` event): points for the team, not an answer
+BONUS = "bonus"
+
 
 @dataclass
 class Buzz:
@@ -20,7 +23,7 @@ class Buzz:
 @dataclass
 class Judgement:
     station: int
-    verdict: str  # "correct", "wrong", "time up"
+    verdict: str  # "correct", "wrong", "time up", BONUS (a quiz bowl bonus part)
     points: int
     t_us: int
     question: int

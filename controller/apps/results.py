@@ -26,13 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from controller import journal as journal_mod
+from controller import qbj
 from controller.apps import standings
 from controller.apps.common import UsageError
 from controller.apps.journal import damage_json, not_a_scenario, replay_box
-from controller.apps.quiz_record import Buzz, Judgement, QuestionRecord, Results
+from controller.apps.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
 from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
+from games.quiz.engine import QuizEngine
 
 log = logging.getLogger("buzzerbox.results")
 
@@ -97,6 +99,11 @@ class QuizNight:
             timed_out = e.kind == "wrong" and (e.player, e.t_us) in self.timeouts
             judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
                                   e.t_us, self.number)
+            self.current().judgements.append(judgement)
+            self.judged.append(judgement)
+        elif e.kind == "bonus_part" and e.player is not None:
+            # quiz bowl: the team's bonus, credited to whoever got the tossup (undone like a judgement)
+            judgement = Judgement(e.player, BONUS, _whole(data.get("points"), 0), e.t_us, self.number)
             self.current().judgements.append(judgement)
             self.judged.append(judgement)
         elif e.kind == "time_up" and e.player is not None:
@@ -213,6 +220,12 @@ def check_game(game: str, path: str | Path) -> None:
 
 def results_of(path: str) -> Results:
     """``results``: a journal replayed (up to any damage, said in one line on stderr)."""
+    box, damaged = replayed(path)
+    return night_from_box(box, path, damaged)
+
+
+def replayed(path: str) -> tuple[Box, dict[str, Any] | None]:
+    """A quiz journal's box, replayed up to any damage, and the damage."""
     not_a_scenario(path)
     try:
         header_game = journal_mod.load(path).header.get("game")
@@ -221,7 +234,31 @@ def results_of(path: str) -> Results:
     if isinstance(header_game, str):
         check_game(header_game, path)
     journal, box = replay_box(path, "results", until_damage=True)
-    return night_from_box(box, path, damage_json(journal).get("damaged"))
+    return box, damage_json(journal).get("damaged")
+
+
+def write_qbj(path: str, target: str) -> int:
+    """``results J --qbj [FILE]``: the quiz bowl match as a QBJ file (``J.qbj``
+    beside the journal unless FILE is given; ``-``: the standard output)."""
+    box, _damaged = replayed(path)
+    if not qbj.is_bowl(box.engine):
+        raise UsageError(_("{file} was not played under quiz bowl rules: a QBJ match file records tossups and "
+                           "bonuses; play with --option rules=bowl").format(file=path))
+    engine = box.engine
+    assert isinstance(engine, QuizEngine)
+    title = str(engine.options.pack_title or "")
+    text = json.dumps(qbj.match_of(engine, box.station_names, title), indent=2, ensure_ascii=False) + "\n"
+    if target == "-":
+        sys.stdout.write(text)
+        return 0
+    out = Path(target) if target else Path(path).with_suffix(qbj.QBJ_SUFFIX)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(_("cannot write the QBJ file {file}: {reason}; name another with --qbj FILE").format(
+            file=out, reason=exc.strerror or exc)) from None
+    print(_("QBJ match file written: {file}").format(file=out))
+    return 0
 
 
 # -- out: JSON, CSV, text --------------------------------------------------------------------
@@ -235,7 +272,7 @@ def results_of(path: str) -> Results:
 WORDS = {
     "correct": N_("correct"), "wrong": N_("wrong"), "time up": N_("time up"), "early": N_("early"),
     "nobody buzzed": N_("nobody buzzed"), "everyone answered wrong": N_("everyone answered wrong"),
-    "skipped": N_("skipped"), "all-play": N_("all play"),
+    "skipped": N_("skipped"), "all-play": N_("all play"), BONUS: N_("bonus part"),
 }
 
 
@@ -477,6 +514,8 @@ def write_beside(journal_path: str | Path) -> list[Path]:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    if args.qbj is not None:
+        return write_qbj(args.file, args.qbj)
     results = results_of(args.file)
     if args.json:
         print(json.dumps(to_json(results), indent=2, ensure_ascii=False))
@@ -504,4 +543,7 @@ def add_results_command(sub: Any) -> None:
                      help=_("for a spreadsheet: one row per press or judgement (presses, the default), or "
                             "the standings sheet (standings): places, points per round, reactions, the winner"))
     out.add_argument("--json", action="store_true", help=_("everything, as JSON"))
+    out.add_argument("--qbj", nargs="?", const="", metavar="FILE",
+                     help=_("quiz bowl: the match as a QBJ file for tournament software (J.qbj beside the "
+                            "journal, or FILE; - prints it)"))
     p.set_defaults(func=cmd_results)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from controller.apps.quiz_record import QuestionRecord, Results
+from controller.apps.quiz_record import BONUS, QuestionRecord, Results
 from games.i18n import _, ngettext
 
 Row = TypeVar("Row")
@@ -113,7 +113,7 @@ def standings_of(r: Results) -> Standings:
             p.rounds[k] += j.points
             if j.verdict == "correct":
                 p.correct += 1
-            else:
+            elif j.verdict != BONUS:  # a quiz bowl bonus part is the team's points, not an answer to a tossup
                 p.wrong += 1
         for station, points in q.adjustments:
             if 0 <= station < len(players):

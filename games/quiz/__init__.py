@@ -165,17 +165,20 @@ SPEC = QuizSpec(
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
     rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
-    host_keys={"p": "pick", "v": "reveal", "l": "leaderboard"},
+    # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
+    host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
         "round_start": N_("a new round begins"),
         "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
+        "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
+        "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT"), "answered": N_("ANSWERED"),
                    "right": N_("RIGHT"), "missed": N_("WRONG")},
-    phase_labels={"all_play": N_("everyone answers")},
+    phase_labels={"all_play": N_("everyone answers"), "bonus": N_("bonus")},
     status_lights={"sitting": "off", "answered": "on", "right": "on", "missed": "off"},
     lamp_contest=lamp_contest,
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "

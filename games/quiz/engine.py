@@ -36,6 +36,17 @@ from games.base import (
 )
 from games.i18n import N_
 from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
+from games.quiz.bowl import (
+    BOWL,
+    BOWL_PRESET,
+    NEG,
+    POWER,
+    Buzz,
+    Tossup,
+    has_power,
+    tossup_result,
+    two_teams,
+)
 from games.quiz.options import OPTIONS
 
 
@@ -48,6 +59,7 @@ class Phase(str, Enum):
     TIE = "tie"
     ROUND_OVER = "round_over"
     ALL_PLAY = "all_play"  # an all-play question is open: everyone picks a choice
+    BONUS = "bonus"  # quiz bowl: the team that got the tossup answers its bonus, no buzzing
 
 
 #: each phase as a refusal words it to a host ("cannot wrong while armed"): the catalogue's words
@@ -55,6 +67,7 @@ PHASE_WORDS: dict[Phase, str] = {
     Phase.IDLE: N_("the question waits"), Phase.ARMED: N_("the buzzers are armed"),
     Phase.ANSWERING: N_("a player answers"), Phase.TIE: N_("a tie is being decided"),
     Phase.ROUND_OVER: N_("the question is over"), Phase.ALL_PLAY: N_("everyone is answering"),
+    Phase.BONUS: N_("a bonus is being answered"),
 }
 
 
@@ -67,7 +80,7 @@ class EndReason(Enum):
     QUESTIONS_DONE = "questions done"  # the set number of questions was asked
 
 
-HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard")
+HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard", "power", "read")
 WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
 #: how many judgements back ``undo`` reaches (a host corrects the last few
 #: slips, not the whole evening); each step keeps one question's state, so a
@@ -99,6 +112,8 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
     "teams": {"team_size": 2},
     # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay.py)
     ALL_PLAY: ALL_PLAY_PRESET,
+    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl.py)
+    BOWL: BOWL_PRESET,
 }
 
 
@@ -173,6 +188,11 @@ class QuizOptions:
     team_names: list[str] | None = None
     #: the quiz as rounds, each a dict of ROUND_KEYS (None: one round of every question)
     rounds: list[dict[str, Any]] | None = None
+    #: quiz bowl (``bowl``): a tossup before the power mark, a wrong interrupt (taken), each bonus part
+    power_points: int = 15
+    neg_points: int = 5
+    bonus_parts: int = 0
+    bonus_points: int = 10
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
@@ -200,6 +220,8 @@ class QuizOptions:
 
     def _check(self, settings: GameSettings) -> None:
         opts = self
+        if opts.rules == BOWL and opts.teams is None and opts.team_size is None:
+            opts.teams = two_teams(settings.players)
         if opts.after_wrong not in ("next", "rearm"):
             raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
         if opts.teams is None and opts.team_size is not None:
@@ -301,6 +323,7 @@ class _Round:
     #: a new round's first question, not armed yet: the screen shows the round's card
     intro: bool = False
     over: str | None = None  # why the game ended early (a win, everyone out)
+    tossup: Tossup = field(default_factory=Tossup)  # quiz bowl: this question's marks, buzzes and bonus
 
 
 @dataclass
@@ -509,7 +532,10 @@ class QuizEngine:
             "tie": ["pick", "arm", "reset", "next"],
             "round_over": ["next"] if self._all_play() else ["next", "arm"],
             "all_play": ["reveal", "next"],
+            "bonus": ["correct", "wrong"],
         }[r.phase]
+        if self._bowl():
+            legal = [*legal, *self._bowl_marks()]
         if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
             legal = ["reveal", *legal]
         if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
@@ -550,7 +576,7 @@ class QuizEngine:
     def _buzz(self, action: Action) -> list[GameEvent]:
         assert action.player is not None
         station, t = action.player, action.t_us
-        if self.finished:
+        if self.finished or self.round.phase == Phase.BONUS:
             return []
         outcome = self.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
         if outcome in ("early", "locked"):
@@ -635,6 +661,8 @@ class QuizEngine:
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
         if r.phase == Phase.ALL_PLAY and kind == "reveal":
             return self._all_play_close(t)
+        if kind in ("power", "read"):
+            return self._bowl_mark(kind, t)
         r.board = False
         r.intro = False
         if kind == "arm" and self._all_play():
@@ -660,7 +688,7 @@ class QuizEngine:
             return [GameEvent("reset", t)]
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
-                r.results.append({"question": r.question, "winner": None, "result": "skipped"})
+                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
                 if self.finished:
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
             return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
@@ -683,6 +711,8 @@ class QuizEngine:
             prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
+        if r.phase == Phase.BONUS:
+            return self._bonus_part(kind == "correct", t)
         return self._judge(kind == "correct", t)
 
     def _bench(self) -> None:
@@ -706,30 +736,40 @@ class QuizEngine:
                 self.arbiter.locked_until_us[station] = until + paused_us
         return [GameEvent("resumed", t, None, {"paused_us": paused_us})]
 
-    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+    def _keep_for_undo(self, t: int) -> None:
+        """Before a judgement: one question's worth of state, whatever the length of the game."""
         r = self.round
-        # one question's worth of state, whatever the length of the game
         kept = replace(r, scores=list(r.scores), results=[], correct=list(r.correct), wrong=list(r.wrong),
                        eliminated=list(r.eliminated), sitting_until=list(r.sitting_until))
         self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
+
+    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+        r = self.round
+        self._keep_for_undo(t)
         station = r.answering
         assert station is not None
         team = self.teams[station]
         opts = self.options
+        bowl = self._bowl_judged(station, correct)
         if correct:
             points = self._points()
-            if r.had_wrong:  # a second press: credit as the rules say
+            if bowl is not None:
+                points = bowl.points
+            elif r.had_wrong:  # a second press: credit as the rules say
                 points = (points * opts.second_points + 50) // 100
             r.scores[team] += points
             r.correct[team] += 1
-            events = [GameEvent("correct", t, station, {"points": points})]
+            events = [GameEvent("correct", t, station, {"points": points, **self._tossup_data(bowl)})]
             if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
                 r.over = "won"
+            if bowl is not None and opts.bonus_parts > 0 and r.over is None:
+                return events + self._bonus_start(t, station)
             return events + self._end_round(t, station, "correct")
-        r.scores[team] -= opts.points_wrong
+        lost = opts.points_wrong if bowl is None else -bowl.points
+        r.scores[team] -= lost
         r.wrong[team] += 1
         r.had_wrong = True
-        data: dict[str, Any] = {"points": -opts.points_wrong}
+        data: dict[str, Any] = {"points": -lost, **self._tossup_data(bowl)}
         if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
             r.eliminated.append(team)
             data["out_of_game"] = True
@@ -747,6 +787,11 @@ class QuizEngine:
             return events + self._end_round(t, None, "everyone answered wrong")
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
+        if bowl is not None and r.tossup.read_at_us is None:
+            # a neg: the other team answers once the moderator has read the question to the end
+            self.arbiter.disarm()
+            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
+            return events
         result = self.arbiter.result(contenders_only=True)
         if opts.after_wrong == "next" and (result.winner is not None):
             return events + self._give_turn(result.winner, t, "next_in_line")
@@ -767,7 +812,7 @@ class QuizEngine:
         r.answer_deadline_us = None
         r.answering = winner
         self.arbiter.close()  # presses before the next arming are early again
-        r.results.append({"question": r.question, "winner": winner, "result": why})
+        r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
         # the whole order of presses, as it stood when the question ended (the
         # winner event told only those before the announcement)
         ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
@@ -806,11 +851,92 @@ class QuizEngine:
         r.answer_deadline_us = None
         r.had_wrong = False
         r.revealed = False
+        r.tossup = Tossup()
         self.allplay = None
         k = self.round_number()
         self.options = self.round_options[k - 1]
         r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
+
+    # -- quiz bowl (games/quiz/bowl.py) ---------------------------------------
+    def _bowl(self) -> bool:
+        return self.options.rules == BOWL
+
+    def _bowl_marks(self) -> list[str]:
+        """The moderator's marks while reading: past the power mark, read to the end."""
+        r, tossup = self.round, self.round.tossup
+        reading = r.phase == Phase.ARMED or (r.phase == Phase.IDLE and bool(tossup.buzzes))
+        if not reading or tossup.read_at_us is not None:
+            return []
+        power = r.phase == Phase.ARMED and tossup.power_at_us is None and has_power(self._question())
+        return ["power", "read"] if power else ["read"]
+
+    def _bowl_mark(self, kind: str, t: int) -> list[GameEvent]:
+        r = self.round
+        if kind == "power":
+            r.tossup = replace(r.tossup, power_at_us=t)
+            return [GameEvent("power_mark", t)]
+        r.tossup = r.tossup.read_to(t)
+        events = [GameEvent("read", t)]
+        if r.phase == Phase.IDLE:  # after a neg: now the other team may buzz
+            self.arbiter.arm(t)
+            self._bench()
+            r.phase = Phase.ARMED
+            events.append(GameEvent("armed", t, None, {"rearmed": True}))
+        return events
+
+    def _bowl_judged(self, station: int, correct: bool) -> Buzz | None:
+        """The tossup answer of ``station`` as quiz bowl scores it (None in other rules)."""
+        if not self._bowl():
+            return None
+        r, opts = self.round, self.options
+        pressed = [b.t_us for b in self.arbiter.buzzes if b.station == station]
+        t_us = pressed[0] if pressed else self.now_us
+        kind = tossup_result(r.tossup, t_us, correct, has_power(self._question()))
+        points = {POWER: opts.power_points, NEG: -opts.neg_points}.get(kind, self._points() if correct else 0)
+        buzz = Buzz(station, self.teams[station], kind, points, t_us)
+        r.tossup = r.tossup.judged(buzz)
+        return buzz
+
+    @staticmethod
+    def _tossup_data(buzz: Buzz | None) -> dict[str, Any]:
+        return {} if buzz is None else {"tossup": buzz.kind}
+
+    def _bowl_record(self) -> dict[str, Any]:
+        return {"bowl": self.round.tossup.record()} if self._bowl() else {}
+
+    def _bonus_start(self, t: int, station: int) -> list[GameEvent]:
+        """The tossup's team gets the bonus; nobody buzzes while it is read."""
+        r = self.round
+        self.arbiter.close()
+        r.phase, r.answer_deadline_us = Phase.BONUS, None
+        r.tossup = replace(r.tossup, bonus_team=self.teams[station])
+        return [GameEvent("bonus", t, station, {"team": self.teams[station], "parts": self.options.bonus_parts})]
+
+    def _bonus_part(self, correct: bool, t: int) -> list[GameEvent]:
+        self._keep_for_undo(t)
+        r, opts = self.round, self.options
+        team = r.tossup.bonus_team
+        assert team is not None
+        points = opts.bonus_points if correct else 0
+        r.scores[team] += points
+        r.tossup = replace(r.tossup, bonus=(*r.tossup.bonus, points))
+        part = len(r.tossup.bonus)
+        events = [GameEvent("bonus_part", t, r.answering, {"team": team, "part": part, "of": opts.bonus_parts,
+                                                            "points": points})]
+        if part >= opts.bonus_parts:
+            events += self._end_round(t, r.answering, "correct")
+        return events
+
+    def _bowl_view(self) -> dict[str, Any] | None:
+        """The screen's and host page's tossup: the marks, the bonus so far."""
+        if not self._bowl():
+            return None
+        tossup = self.round.tossup
+        return {"power_mark": has_power(self._question()), "power_passed": tossup.power_at_us is not None,
+                "read": tossup.read_at_us is not None, "bonus_team": tossup.bonus_team,
+                "bonus": list(tossup.bonus), "bonus_parts": self.options.bonus_parts,
+                "buzzes": tossup.record()["buzzes"]}
 
     # -- all-play -----------------------------------------------------------
     def _all_play(self) -> bool:
@@ -1014,6 +1140,7 @@ class QuizEngine:
             "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
             "round_intro": r.intro and r.phase == Phase.IDLE and not board,
             "all_play": None if self.allplay is None else self.allplay.view(self.settings.players, self.now_us),
+            "bowl": self._bowl_view(),
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:

@@ -25,6 +25,7 @@ RULE_NAMES: dict[str, str] = {
     "second-chance": N_("next in line for half"),
     "teams": N_("teams of two"),
     "all-play": N_("all play: everyone answers"),
+    "bowl": N_("quiz bowl: tossups and bonuses"),
 }
 
 OPTIONS: dict[str, Option] = {
@@ -59,6 +60,11 @@ OPTIONS: dict[str, Option] = {
     "round_questions": Option(None, int, low=1, high=1000),
     "points_correct": Option(None, int, low=0, high=1000),
     "points_wrong": Option(None, int, low=0, high=1000),
+    # quiz bowl (games/quiz/bowl.py): a power, a neg, the bonus's parts and each part's points
+    "power_points": Option(None, int, low=0, high=1000),
+    "neg_points": Option(None, int, low=0, high=1000),
+    "bonus_parts": Option(None, int, low=0, high=10),
+    "bonus_points": Option(None, int, low=0, high=1000),
     # the box's own timing and arbitration (``QuizOptions`` has their values)
     "lockout_us": Option(None, int, low=0),
     TIE_WINDOW: Option(None, int, low=0, high=1_000_000),

@@ -288,6 +288,8 @@ class QuizScene(Scene):
             self._tie(surface, area, lay, view, strip)
         elif phase == "round_over":
             self._round_over(surface, area, lay, view, strip)
+        elif phase == "bonus":
+            self._bonus(surface, area, lay, view)
         else:
             panel(surface, area, NOT_ARMED)
             big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
@@ -303,6 +305,19 @@ class QuizScene(Scene):
                 top = self._order(surface, side, lay, view, strip)
             if teams:
                 self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view)
+
+    def _bonus(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+        """Quiz bowl: the team that got the tossup answers its bonus (nobody buzzes)."""
+        bowl = view.get("bowl") or {}
+        parts, done = int(bowl.get("bonus_parts", 0)), list(bowl.get("bonus", ()))
+        panel(surface, area, NOT_ARMED)
+        big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
+        team = team_label(view, int(bowl.get("bonus_team") or 0))
+        draw_text(surface, _("Bonus for {team}").format(team=team), tall(lay, 3.2, big), theme.FG, big)
+        line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
+        said = _("part {part} of {parts} · {points} so far").format(
+            part=min(len(done) + 1, parts), parts=parts, points=format_number(sum(done)))
+        draw_text(surface, said, tall(lay, 1.4, line), theme.MUTED, line, min_size=lay.min_text)
 
     # -- all-play -------------------------------------------------------------------
     def _all_play_open(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,

@@ -30,6 +30,8 @@ ACTION_WORDS: dict[str, str] = {
     "pick": N_("pick a tied player by a fair draw"),
     "reveal": N_("reveal the answer"),
     "leaderboard": N_("show or hide the leaderboard"),
+    "power": N_("quiz bowl: the reading passed the power mark"),
+    "read": N_("quiz bowl: the tossup is read to the end"),
     "menu": N_("back to the menu"),
     "help": N_("show or hide this help"),
     "show_pin": N_("show the host PIN on the big screen for a minute"),

@@ -1,0 +1,75 @@
+"""A quiz bowl night as a QBJ match file (the quizbowl Tournament Schema's
+``Match`` object, https://schema.quizbowl.technology), the file tournament
+software reads for a game's scoresheet: ``buzzerbox results J --qbj``.
+
+Built from the engine's record of each tossup-bonus cycle (the question's
+result's ``bowl``, games/quiz/bowl.py), so an undone judgement is not in it.
+Teams and players are defined once, in ``match_teams``, and referred to by
+id in the buzzes. The schema it is checked against: games/quiz/qbj/."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from games.quiz.bowl import BOWL, NEG, POWER, TEN
+from games.quiz.engine import QuizEngine
+
+SCHEMA = Path(__file__).resolve().parent.parent / "games" / "quiz" / "qbj" / "match.schema.json"
+QBJ_SUFFIX = ".qbj"
+#: the answer types a tossup scores, as QBJ names them (``AnswerType``): our kinds' labels
+LABELS = {POWER: "Power", TEN: "Get", NEG: "Neg"}
+
+
+def is_bowl(engine: object) -> bool:
+    return isinstance(engine, QuizEngine) and engine.options.rules == BOWL
+
+
+def _answer_type(engine: QuizEngine, kind: str) -> dict[str, Any]:
+    opts = engine.options
+    value = {POWER: opts.power_points, NEG: -opts.neg_points}.get(kind, opts.points_correct)
+    return {"value": value, "label": LABELS[kind], "awards_bonus": kind != NEG}
+
+
+def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[str, Any]:
+    """The ``Match``: each team with its players and bonus points, each tossup
+    read with its buzzes (a buzz's ``result`` its points) and its bonus parts."""
+    results = engine.round.results
+    team_names = list(engine.public_view()["team_names"]) or [f"Team {k + 1}" for k in range(engine.team_count)]
+    cycles = [r.get("bowl") or {"buzzes": [], "bonus_team": None, "bonus": []} for r in results]
+    questions: list[dict[str, Any]] = []
+    for result, cycle in zip(results, cycles, strict=True):
+        number = int(result["question"])
+        asked = engine.pack[number - 1] if 0 < number <= len(engine.pack) else {}
+        question: dict[str, Any] = {
+            "question_number": number,
+            "tossup_question": {"question_number": number, "type": "tossup", "parts": 1,
+                                **({"text": str(asked["text"])} if asked.get("text") else {}),
+                                **({"category": str(asked["category"])} if asked.get("category") else {})},
+            "buzzes": [{"team": {"$ref": f"team_{b['team'] + 1}"}, "player": {"$ref": f"player_{b['station'] + 1}"},
+                        "result": {"value": int(b["points"])}} for b in cycle["buzzes"]],
+        }
+        if cycle["bonus_team"] is not None:
+            question["bonus"] = {"parts": [{"controlled_points": int(p)} for p in cycle["bonus"]]}
+        questions.append(question)
+
+    def answer_counts(station: int) -> list[dict[str, Any]]:
+        mine = [b["result"] for c in cycles for b in c["buzzes"] if b["station"] == station]
+        return [{"number": mine.count(kind), "answer_type": _answer_type(engine, kind)} for kind in (POWER, TEN, NEG)]
+
+    teams = []
+    for team, name in enumerate(team_names):
+        stations = [s for s, t in enumerate(engine.teams) if t == team]
+        players = [{"id": f"player_{s + 1}", "name": str(names[s]) if s < len(names) else f"Player {s + 1}"}
+                   for s in stations]
+        teams.append({
+            "team": {"id": f"team_{team + 1}", "name": str(name), "players": players},
+            "bonus_points": sum(sum(c["bonus"]) for c in cycles if c["bonus_team"] == team),
+            "match_players": [{"player": {"$ref": p["id"]}, "tossups_heard": len(results),
+                               "answer_counts": answer_counts(s)} for s, p in zip(stations, players, strict=True)],
+        })
+    match: dict[str, Any] = {"tossups_read": len(results), "match_teams": teams, "match_questions": questions}
+    if title:
+        match["packets"] = title
+    return match
