@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import Any
 
 from controller import channel
-from controller.decider_process import DecidingGame
+from controller.decider_process import VIEW_EVERY_US, DecidingGame
 from controller.runtime import Box
 from controller.web.views import Publisher, snapshot_message
 from games import registry
@@ -61,9 +61,26 @@ class TimedLock:
 
 
 class OldDecidingGame(DecidingGame):
-    """The publish before this change: the pages' JSON written under the lock."""
+    """The publish before the pages were encoded outside the lock (main at
+    a6c34dc, kept here as it was): the views asked for again for the
+    screen's view and for the pages, and the pages' JSON written under the
+    lock. (The host's buttons asking the engine once is in both ways.)"""
 
-    def pages(self, events: list[GameEvent]) -> dict[str, Any] | None:  # type: ignore[override]
+    def publish(self, events: list[GameEvent], t_us: int) -> None:
+        with self.box.lock:
+            public, strip = self.box.engine.public_view(), self.box.strip()
+            if not events and (public, strip) == self._last_view and t_us - self._last_view_us < 1_000_000:
+                return
+            if not events and t_us - self._last_view_us < VIEW_EVERY_US:
+                return
+            self._last_view, self._last_view_us = (public, strip), t_us
+            self.version += 1
+            view = self.view(t_us)
+            pages = self.old_pages(events) if events else None
+        for viewer in self.live_viewers():
+            viewer.outbox.publish({**view, channel.COMPANION: pages} if pages and viewer.companion else view, events)
+
+    def old_pages(self, events: list[GameEvent]) -> dict[str, Any]:
         assert self.companion is not None
         return snapshot_message(self.companion.publish(events))
 
