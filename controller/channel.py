@@ -22,6 +22,7 @@ import socket
 import struct
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from games.base import BuzzerBoxError
@@ -129,8 +130,12 @@ class Outbox:
     and other messages wait in bounded queues. ``dropped_views`` and
     ``dropped_events`` count what a slow viewer never got."""
 
-    def __init__(self, sock: socket.socket, name: str = "viewer") -> None:
+    def __init__(self, sock: socket.socket, name: str = "viewer",
+                 finish: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
         self.sock = sock
+        #: turns each view into what is sent, on this outbox's thread just before it is encoded (the
+        #: deciding process encodes the phones' pages here, after ``box.lock``); never raises
+        self.finish = finish
         self.closed = False
         self.dropped_views = 0
         self.dropped_events = 0
@@ -174,6 +179,8 @@ class Outbox:
                 self._events.clear()
                 messages = list(self._messages)
                 self._messages.clear()
+            if view is not None and self.finish is not None:
+                view = self.finish(view)
             out = [] if view is None else [{**view, "events": events}]
             try:
                 for message in out + messages:

@@ -37,7 +37,7 @@ from controller.press import Edge, InputNotice, Press
 from controller.runtime import Box
 from controller.sources.base import Source
 from controller.timeline import box_now_us
-from controller.web.views import Publisher, snapshot_message
+from controller.web.views import Pages, Publisher, snapshot_message
 from games import registry
 from games.base import Action, BuzzerBoxError, GameEvent
 
@@ -96,11 +96,14 @@ class DecidingGame:
             self.lights.update(self.box.strip(), self.box.spec.status_light)
 
     # -- views out ------------------------------------------------------------------------
-    def view(self, t_us: int) -> dict[str, Any]:
-        """What a screen draws: the engine's public view, the strip and the box's state."""
+    def view(self, t_us: int, public: dict[str, Any] | None = None,
+             strip: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What a screen draws: the engine's public view, the strip and the box's
+        state (``public`` and ``strip``: those views now, if already asked for)."""
         box = self.box
         return {"type": channel.VIEW, "version": self.version, "t_us": t_us, "offset_us": box.time_offset_us,
-                "public": box.engine.public_view(), "strip": box.strip(), "finished": box.engine.finished,
+                "public": box.engine.public_view() if public is None else public,
+                "strip": box.strip() if strip is None else strip, "finished": box.engine.finished,
                 "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
                 "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
                 #: one line while the journal cannot be written (a full card), else None
@@ -111,15 +114,16 @@ class DecidingGame:
     def publish(self, events: list[GameEvent], t_us: int) -> None:
         """After each step, the lamp lit: a new view when something changed."""
         with self.box.lock:
-            public, strip = self.box.engine.public_view(), self.box.strip()
+            public = self.box.engine.public_view()
+            strip = self.box.strip(public)
             if not events and (public, strip) == self._last_view and t_us - self._last_view_us < 1_000_000:
                 return
             if not events and t_us - self._last_view_us < VIEW_EVERY_US:
                 return
             self._last_view, self._last_view_us = (public, strip), t_us
             self.version += 1
-            view = self.view(t_us)
-            pages = self.pages(events) if events else None
+            view = self.view(t_us, public, strip)  # the views are asked for once per publish
+            pages = self.pages(events, public, strip) if events else None
         if any(e.kind == "show" for e in events):
             self.awaiting_show = True
             if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
@@ -129,17 +133,34 @@ class DecidingGame:
         if events:
             self.wake.set()  # the main thread checks for the end
 
-    def pages(self, events: list[GameEvent]) -> dict[str, Any] | None:
-        """The phones' newest snapshot as plain data (hold ``box.lock``), or
-        None without ``--web``. A view the pages cannot show is logged, never
-        allowed to stop the game (the phones keep their last one)."""
+    def pages(self, events: list[GameEvent], public: dict[str, Any] | None = None,
+              strip: list[dict[str, Any]] | None = None) -> Pages | None:
+        """The phones' newest pages as plain data, not yet JSON (hold
+        ``box.lock``: only the views are copied under it; ``encode_pages``
+        writes the text on the outbox's thread), or None without ``--web``.
+        A view the pages cannot show is logged, never allowed to stop the
+        game (the phones keep their last one)."""
         if self.companion is None:
             return None
         try:
-            return snapshot_message(self.companion.publish(events))
+            return self.companion.gather(events, public, strip)
         except Exception:  # noqa: BLE001 (the game goes on)
             log.exception("companion: could not build the pages' views; the phones keep the last ones")
             return None
+
+    @staticmethod
+    def encode_pages(view: dict[str, Any]) -> dict[str, Any]:
+        """A phones' server's view as it is sent: its pages encoded (its
+        outbox's thread, outside ``box.lock``). Pages that cannot be encoded
+        are logged and left out: the phones keep their last ones."""
+        pages = view.get(channel.COMPANION)
+        if not isinstance(pages, Pages):
+            return view
+        try:
+            return {**view, channel.COMPANION: snapshot_message(pages.snapshot())}
+        except Exception:  # noqa: BLE001 (the game goes on)
+            log.exception("companion: could not encode the pages' views; the phones keep the last ones")
+            return {**view, channel.COMPANION: None}
 
     def answer_show(self, t_us: int) -> None:
         self.awaiting_show = False
@@ -155,7 +176,9 @@ class DecidingGame:
         serves the phones, their snapshot, and ``secrets``: the seats of a
         screen that died), and its inputs are read. That view is its first
         message: it is handed over before the viewer is listed for the next."""
-        viewer = Viewer(sock, Outbox(sock, name), name, process, companion=companion and self.companion is not None)
+        companion = companion and self.companion is not None
+        viewer = Viewer(sock, Outbox(sock, name, finish=self.encode_pages if companion else None), name, process,
+                        companion=companion)
         with self.box.lock:
             self.version += 1
             view = self.view(self.game_now())

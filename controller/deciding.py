@@ -84,31 +84,39 @@ class Decider(threading.Thread):
                 delivered = box.arrived.wait(timeout)
                 box.arrived.clear()
                 woke = self.now()
-                with box.lock:
-                    t = self.now()
-                    events: list[GameEvent] = []
-                    while self._commands:
-                        events += self._commands.popleft()()
-                    events += box.step(t)
-                    if events:
-                        self.light()
-                        lit = self.now()
-                        self.decisions.append([t, lit, None])
-                        self.detail.append({"woke_late_us": None if delivered or planned is None else woke - planned,
-                                            "lock_wait_us": t - woke, "step_and_light_us": lit - t,
-                                            "guard_us": box.latency_guard_us})
-                        if self.keep_events:
-                            self.events.extend(events)
-                    due = box.next_due_us()
-                if self.after is not None:
-                    self.after(events, t)  # the lamp is lit: now the viewers may hear of it
-                with self._stepped:
-                    self.stepped_at = t
-                    self._stepped.notify_all()
+                t, due = self.decide(woke, None if delivered or planned is None else woke - planned)
                 planned = due if due is not None and due - t <= DECIDER_MAX_SLEEP_S * 1e6 else None
                 timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - t) / 1e6))
         except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
             self.error = exc
+
+    def decide(self, woke: int, woke_late_us: int | None) -> tuple[int, int | None]:
+        """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
+        after the moment it aimed at, None if an input woke it): the submitted
+        commands and the box's step, the lamp, then ``after``. Returns when it
+        stepped and when the box is next due (None: nothing is)."""
+        box = self.box
+        with box.lock:
+            t = self.now()
+            events: list[GameEvent] = []
+            while self._commands:
+                events += self._commands.popleft()()
+            events += box.step(t)
+            if events:
+                self.light()
+                lit = self.now()
+                self.decisions.append([t, lit, None])
+                self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
+                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})
+                if self.keep_events:
+                    self.events.extend(events)
+            due = box.next_due_us()
+        if self.after is not None:
+            self.after(events, t)  # the lamp is lit: now the viewers may hear of it
+        with self._stepped:
+            self.stepped_at = t
+            self._stepped.notify_all()
+        return t, due
 
     def wait_past(self, due_us: int, timeout_s: float) -> None:
         """Return once a step at or after ``due_us`` (box time) has run, or after

@@ -14,7 +14,7 @@ import itertools
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -320,11 +320,12 @@ class Box(InputLayer):
         """A host action from the keyboard, the menu or a simulated host."""
         return self.apply_action(Action(kind, t_us, None, args))
 
-    def host_kind(self, name: str) -> str:
+    def host_kind(self, name: str, legal: Collection[str] | None = None) -> str:
         """A generic host button (arm, next, reset ...) as the running game's
-        own action: the first alias the engine accepts now."""
+        own action: the first alias the engine accepts now (``legal``: the
+        host's actions now, if the caller has asked the engine already)."""
         kinds = self.spec.host_kinds(name)
-        legal = self.engine.legal_actions(None)
+        legal = self.engine.legal_actions(None) if legal is None else legal
         return next((k for k in kinds if k in legal), kinds[0])
 
     def shown(self, t_us: int) -> list[GameEvent]:
@@ -571,9 +572,10 @@ class Box(InputLayer):
             self.journal.write(record)
 
     # -- what the strip shows ---------------------------------------------------------
-    def strip(self) -> list[dict[str, Any]]:
-        """Per station: its name, the engine's status, and the input layer's state."""
-        view = self.engine.public_view()
+    def strip(self, view: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Per station: its name, the engine's status, and the input layer's
+        state (``view``: the engine's public view now, if already asked for)."""
+        view = self.engine.public_view() if view is None else view
         statuses = view.get("status", [])
         out = []
         for i, st in enumerate(self.stations):

@@ -17,7 +17,7 @@ import inspect
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -208,15 +208,17 @@ def action_words(spec: GameSpec, kind: str) -> str:
     return kind.replace("_", " ").capitalize()
 
 
-def host_buttons(box: Box) -> list[dict[str, str]]:
+def host_buttons(box: Box, legal: Collection[str] | None = None) -> list[dict[str, str]]:
     """The host's buttons that make sense now: each generic button (and each
     of the game's own host keys) whose action the engine takes now, named
-    for what it does in this game (reaction's arm starts), each action once."""
-    spec, legal = box.spec, set(box.engine.legal_actions(None))
+    for what it does in this game (reaction's arm starts), each action once.
+    ``legal``: the host's actions now, if the caller has asked the engine already."""
+    spec = box.spec
+    legal = set(box.engine.legal_actions(None)) if legal is None else legal
     buttons: list[dict[str, str]] = []
     done: set[str] = set()
     for name in (*HOST_BUTTONS, *dict.fromkeys(spec.host_keys.values())):
-        kind = box.host_kind(name)
+        kind = box.host_kind(name, legal)
         if kind in legal and kind not in done and kind not in BOX_SENT:
             done.add(kind)
             buttons.append({"name": name, "kind": kind, "label": action_words(spec, kind)})
@@ -237,6 +239,31 @@ class Snapshot:
     host_actions: frozenset[str]
     #: the game takes score corrections now (``HOST_ADJUST``)
     adjust: bool = False
+
+
+@dataclass(frozen=True)
+class Pages:
+    """One snapshot before its JSON: each page as plain data. Gathered while
+    the box is locked (``Publisher.gather``) and encoded after (``snapshot``),
+    on any thread: the deciding process holds ``box.lock`` only to copy the
+    views, and its outbox's thread writes the text. The engines' views are
+    fresh dicts per call (the outbox already pickles them unlocked), so
+    nothing here changes once the lock is released."""
+
+    version: int
+    board: dict[str, Any]
+    host: dict[str, Any]
+    seats: tuple[dict[str, Any], ...]
+    offered: tuple[frozenset[str], ...]
+    uses_seats: bool
+    host_actions: frozenset[str]
+    adjust: bool = False
+
+    def snapshot(self) -> Snapshot:
+        """The pages as the phones get them: JSON text per page."""
+        return Snapshot(self.version, json.dumps(self.board, default=str), json.dumps(self.host, default=str),
+                        tuple(json.dumps(seat, default=str) for seat in self.seats), self.offered,
+                        self.uses_seats, self.host_actions, self.adjust)
 
 
 class Publisher:
@@ -294,6 +321,20 @@ class Publisher:
                 log.exception("companion: could not publish the views; the phones keep the last ones")
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
+        """The pages after ``events``, encoded, as the latest snapshot (and to the listeners)."""
+        snap = self.gather(events).snapshot()
+        with self._lock:
+            self._latest = snap
+        for listener in list(self.listeners):
+            listener(snap)
+        return snap
+
+    def gather(self, events: Sequence[GameEvent] = (), view: View | None = None, strip: Strip | None = None) -> Pages:
+        """The pages after ``events`` as plain data, not yet encoded (hold
+        ``box.lock``): what the public log and the host's "first" keep of
+        them is noted here, so each batch of events is gathered once.
+        ``view`` and ``strip``: the engine's public view and the strip now,
+        if the caller has them already (the deciding process's publish)."""
         box = self.box
         self._rejected = {e.player: refusal_text(e.data) for e in events
                           if e.kind == "rejected" and e.player is not None}
@@ -304,12 +345,7 @@ class Publisher:
                 self._bells.append((e.player, e.t_us))
         del self._recent[:-RECENT_EVENTS]
         del self._bells[:-RECENT_EVENTS]
-        snap = self.build()
-        with self._lock:
-            self._latest = snap
-        for listener in list(self.listeners):
-            listener(snap)
-        return snap
+        return self.pages(view, strip)
 
     def first_press(self, view: Mapping[str, Any], margins: Mapping[Any, Any],
                     players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -329,10 +365,15 @@ class Publisher:
         return shown if len(shown) == len(strip) else strip
 
     def build(self) -> Snapshot:
+        """The pages now, encoded."""
+        return self.pages().snapshot()
+
+    def pages(self, view: View | None = None, strip: Strip | None = None) -> Pages:
+        """The pages now as plain data (``gather`` without events)."""
         box, engine, spec = self.box, self.box.engine, self.box.spec
         self._version += 1
-        view = engine.public_view()
-        strip = box.strip()
+        view = engine.public_view() if view is None else view
+        strip = box.strip(view) if strip is None else strip
         shown = self.strip_as_shown(view, strip)
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
@@ -351,23 +392,25 @@ class Publisher:
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}
         playing = self.live and not engine.finished
-        buttons = host_buttons(box) if playing and not box.host_paused else []
-        seat_texts, offered = [], []
+        legal = set(engine.legal_actions(None)) if playing else set()  # the host's actions now, asked once
+        buttons = host_buttons(box, legal) if playing and not box.host_paused else []
+        seat_pages: list[dict[str, Any]] = []
+        offered: list[frozenset[str]] = []
         uses_seats = has_seats(engine)
         barred = station_kinds(spec)
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat, barred) if uses_seats and self.live else None  # none between games
             private = engine.private_view(seat) if uses_seats else {}
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
-            seat_texts.append(json.dumps({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
+            seat_pages.append({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
                                           "title": _(spec.title),
                                           "phase": view.get("phase"), "finished": engine.finished,
                                           "private": private, "moves": moves or [],
                                           "panel": None if panel is None else panel.to_json(),
-                                          "rejected": self._rejected.get(seat)}, default=str))
+                                          "rejected": self._rejected.get(seat)})
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
                            | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel) if m.kind not in barred})
-        adjust = playing and HOST_ADJUST in engine.legal_actions(None)
+        adjust = playing and HOST_ADJUST in legal
         next_game = None if self.next_game is None else self.next_game()
         self.next_shown = json.dumps(next_game, default=str)
         host = {"type": "host", "version": self._version, "game": spec.name, "title": _(spec.title),
@@ -381,8 +424,8 @@ class Publisher:
         if self.live:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
-        return Snapshot(self._version, json.dumps(board, default=str), json.dumps(host, default=str),
-                        tuple(seat_texts), tuple(offered), uses_seats, frozenset(actions), adjust)
+        return Pages(self._version, board, host, tuple(seat_pages), tuple(offered), uses_seats,
+                     frozenset(actions), adjust)
 
 
 def snapshot_message(snap: Snapshot) -> dict[str, Any]:
