@@ -183,6 +183,13 @@ class NoDisplayError(BuzzerBoxError):
     """A window was wanted but no display can be reached."""
 
 
+def no_display_found() -> str:
+    """Why nothing can be shown here (no desktop and no console screen): the
+    menu refuses with it, the demo says it before it plays headless."""
+    return _("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the box's screen, or "
+             "see docs/display.md for the kiosk set-up")
+
+
 def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
     """The screen; a window that cannot be shown (no reachable display, or SDL
     left with its dummy driver) is a ``NoDisplayError``, never a game played

@@ -36,6 +36,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except (TypeError, ValueError) as exc:
         raise UsageError(str(exc).strip("'\"")) from exc
     headless = live.is_headless(args)
+    if headless and not args.headless and not live.driver_chosen():  # issue 33: it went headless without a word
+        print(_("demo: {problem}; playing headless").format(problem=live.no_display_found()), file=sys.stderr)
     if not headless and not args.headless and not has_window(args):
         headless = True
     try:

@@ -115,8 +115,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     players = len(profile.stations) if profile is not None else args.players
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
-        raise live.NoDisplayError(_("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the "
-                                    "box's screen, or see docs/display.md for the kiosk set-up"))
+        raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
     packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)

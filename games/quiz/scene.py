@@ -412,7 +412,10 @@ class QuizScene(Scene):
         teams = bool(view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ())))
         rows = [(int(r["place"]), [int(s) for s in r["stations"]], int(r["score"])) for r in standings]
         reactions = {int(r["player"]): r for r in view.get("reactions", ())}
-        table_w = area.width * 52 // 100
+        heads, lines = self._reaction_lines(view, strip, standings, reactions)
+        # the table takes half the body, more when its names and numbers need it (beside the QR panel): the
+        # podium keeps the rest and lists anyone after its blocks below them when its columns are too narrow
+        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def label(members: list[int]) -> str:
@@ -428,13 +431,13 @@ class QuizScene(Scene):
         # the reactions are in the table beside it (a podium block is too narrow for them)
         draw_podium(surface, stage, lay, podium, lambda m: self.color(view, m[0]), label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
-        self._reaction_table(surface, table, lay, view, strip, standings, reactions)
+        self._reaction_table(surface, table, lay, view, heads, lines)
 
-    def _reaction_table(self, surface: pygame.Surface, table: pygame.Rect, lay: Layout, view: View, strip: Strip,
-                        standings: list[dict[str, object]], reactions: dict[int, dict[str, object]]) -> None:
-        """One line a player, in the order of the standings: name, points,
-        right answers, fastest and median reaction from arming to press."""
-        row_h = lay.size(1.15)
+    def _reaction_lines(self, view: View, strip: Strip, standings: list[dict[str, object]],
+                        reactions: dict[int, dict[str, object]]) -> tuple[tuple[str, ...], list[tuple[int, tuple[str, ...]]]]:
+        """The table's heading and one line a player, in the order of the
+        standings: name, points, right answers, fastest and median reaction
+        from arming to press."""
         heads = ("", _("pts"), _("right"), _("fastest"), _("median"))
         scores = list(view.get("scores", ()))
         correct = list(view.get("correct", ()))
@@ -448,12 +451,31 @@ class QuizScene(Scene):
                                     format_number(int(correct[station])) if station < len(correct) else "",
                                     fmt_ms(int(fastest)) if isinstance(fastest, int) else "–",
                                     fmt_ms(int(median)) if isinstance(median, int) else "–")))
-        # each number column as wide as its widest text (heading included), in any
-        # language; the name takes the rest
-        gap = lay.min_text * 2 // 3  # a clear space between numbers (a thousands space must not join two)
+        return heads, lines
+
+    @staticmethod
+    def _table_metrics(lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> tuple[int, int, int, list[int]]:
+        """(row height, colour stripe, gap, each number column's width): each
+        number column as wide as its widest text (heading included), in any
+        language, with a clear space before it (a thousands space must not join two)."""
+        row_h = lay.size(1.15)
+        gap = lay.min_text * 2 // 3
         widths = [max(TEXT.width(texts[k], lay.min_text) for texts in [heads, *(t for _s, t in lines)]) + gap
                   for k in range(1, len(heads))]
-        inner = pygame.Rect(table.left + max(8, row_h // 4) + gap, table.top, table.width - max(8, row_h // 4) - 2 * gap, table.height)
+        return row_h, max(8, row_h // 4), gap, widths
+
+    def _table_width(self, lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> int:
+        """How wide the table must be for every name and number whole in the smallest type."""
+        _row_h, stripe, gap, widths = self._table_metrics(lay, heads, lines)
+        names = max((TEXT.width(texts[0], lay.min_text) for _s, texts in lines), default=0)
+        return stripe + 3 * gap + names + sum(widths)
+
+    def _reaction_table(self, surface: pygame.Surface, table: pygame.Rect, lay: Layout, view: View,
+                        heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> None:
+        """The lines of ``_reaction_lines`` under their heading, the name
+        taking what the numbers leave."""
+        row_h, stripe, gap, widths = self._table_metrics(lay, heads, lines)
+        inner = pygame.Rect(table.left + stripe + gap, table.top, table.width - stripe - 2 * gap, table.height)
         numbers = inner.width * 80 // 100  # the names keep at least 20 %: a very long heading is cut instead
         if sum(widths) > numbers:  # narrower texts, the same clear space between them
             k = max(0, numbers - gap * len(widths)) / max(1, sum(widths) - gap * len(widths))
@@ -476,7 +498,7 @@ class QuizScene(Scene):
                 break
             r = pygame.Rect(table.left, y, table.width, row_h)
             panel(surface, r, theme.PANEL)
-            pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
+            pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, stripe, r.height))
             cells(y, texts, theme.FG)
             y += row_h + lay.pad // 2
 

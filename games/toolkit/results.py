@@ -95,10 +95,20 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     winner: pygame.Rect | None = None
     # everyone tied for first stands on the podium (four winners of 23 points: never one of them in the list)
     on_stage = min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))
-    rest = rows[on_stage:]
+    top3, rest = rows[:on_stage], rows[on_stage:]
+    # the list beside the blocks; on a stage too narrow for that (beside the QR panel) under them, full width,
+    # in two columns when long, so a name is never cut to "Play…" and everyone placed stays on the screen
     list_w = area.width * 34 // 100 if rest else 0
-    stage = pygame.Rect(area.left, area.top, area.width - list_w - (2 * lay.pad if rest else 0), area.height)
-    top3 = rows[:on_stage]
+    beside = not rest or _whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
+        and all(_list_row_fits(row, list_w, lay, label) for row in rest)
+    columns = 1 if beside or len(rest) <= 2 else 2
+    list_h = 0
+    if not beside:
+        list_w = (area.width - (columns - 1) * lay.pad) // columns
+        tallest = max(_list_row_height(row, list_w, lay, label) for row in rest)
+        list_h = -(-len(rest) // columns) * (tallest + lay.pad)
+    stage = pygame.Rect(area.left, area.top, area.width - (list_w + 2 * lay.pad if beside and rest else 0),
+                        area.height - list_h)
     # second left, first centre, third right; more winners than three side by side
     slots = list(range(len(top3))) if len(top3) > 3 else [1, 0, 2] if len(top3) >= 2 else [0]
     slot_w = stage.width // max(3, len(top3)) if len(top3) >= 2 else stage.width // 2
@@ -109,7 +119,8 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         place, members, score = top3[k]
         fill = color(members)
         ink = theme.text_on(fill)
-        block_h = round(stage.height * heights.get(place, 0.3) * risen)
+        # the winner's name and crown keep their room above the block on a low stage (players listed under it)
+        block_h = min(round(stage.height * heights.get(place, 0.3) * risen), stage.height - 2 * name_h - 3 * lay.pad)
         col = pygame.Rect(x0 + pos * slot_w + lay.pad, stage.top, slot_w - 2 * lay.pad, stage.height)
         block = pygame.Rect(col.left, col.bottom - block_h, col.width, block_h)
         panel(surface, block, fill, radius=max(6, col.width // 24))
@@ -135,30 +146,57 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         if place == 1:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
-    if not rest:
-        return winner
-    row_h = lay.size(1.25)
-    y = area.top + area.height * 30 // 100
-    for place, members, score in rest:
-        # the score takes what it needs, the name the rest of the row (on two lines when it must)
-        number = format_number(score)
-        inner_w = list_w - 4 * lay.pad
-        number_w = theme.TEXT.width(number, lay.min_text)
-        name_w = inner_w - number_w - 2 * lay.pad
-        text = f"{place}. {label(members)}"
-        lines = len(theme.fit_lines(text, lay.min_text, name_w, lay.min_text)[1])
-        r = pygame.Rect(area.right - list_w, y, list_w, max(row_h, lines * theme.line_height(lay.min_text) + lay.pad))
-        if r.bottom > area.bottom:
-            break
-        panel(surface, r, theme.PANEL)
-        pygame.draw.rect(surface, color(members), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
-        inner = r.inflate(-4 * lay.pad, 0)
-        theme.draw_fitted(surface, text, lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height),
-                          lay.min_text, align="left")
-        draw_text(surface, number, lay.min_text, theme.FG, pygame.Rect(inner.right - number_w, r.top, number_w, r.height),
-                  align="right", min_size=lay.min_text)
-        y += r.height + lay.pad
+    per_column = -(-len(rest) // columns)
+    for column in range(columns):
+        left = area.right - list_w if beside else area.left + column * (list_w + lay.pad)
+        y = area.top + area.height * 30 // 100 if beside else stage.bottom + lay.pad
+        for row in rest[column * per_column:(column + 1) * per_column]:
+            r = pygame.Rect(left, y, list_w, _list_row_height(row, list_w, lay, label))
+            if r.bottom > area.bottom:
+                break
+            _list_row(surface, r, lay, row, color, label)
+            y += r.height + lay.pad
     return winner
+
+
+def _whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
+    """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on two lines at most)."""
+    slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
+    return all(theme.fits(label(members), lay.min_text, slot_w - 2 * lay.pad, lay.min_text) for _p, members, _s in top)
+
+
+def _list_parts(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> tuple[str, str, int, int]:
+    """A listed row's texts, "3. Dora" and its score, and their widths: the
+    score takes what it needs, the name the rest of the row."""
+    place, members, score = row
+    number = format_number(score)
+    number_w = theme.TEXT.width(number, lay.min_text)
+    return f"{place}. {label(members)}", number, list_w - 4 * lay.pad - number_w - 2 * lay.pad, number_w
+
+
+def _list_row_fits(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> bool:
+    text, _number, name_w, _number_w = _list_parts(row, list_w, lay, label)
+    return name_w > 0 and theme.fits(text, lay.min_text, name_w, lay.min_text)
+
+
+def _list_row_height(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> int:
+    """A listed row's height: its name on two lines when it must."""
+    text, _number, name_w, _number_w = _list_parts(row, list_w, lay, label)
+    lines = len(theme.fit_lines(text, lay.min_text, max(1, name_w), lay.min_text)[1])
+    return max(lay.size(1.25), lines * theme.line_height(lay.min_text) + lay.pad)
+
+
+def _list_row(surface: pygame.Surface, r: pygame.Rect, lay: Layout, row: tuple[int, list[int], int],
+              color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str]) -> None:
+    """One player (or team) after the podium's blocks: a stripe of their colour, "4. Emil", the score."""
+    text, number, name_w, number_w = _list_parts(row, r.width, lay, label)
+    panel(surface, r, theme.PANEL)
+    pygame.draw.rect(surface, color(row[1]), pygame.Rect(r.left, r.top, max(8, lay.size(1.25) // 4), r.height))
+    inner = r.inflate(-4 * lay.pad, 0)
+    theme.draw_fitted(surface, text, lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height),
+                      lay.min_text, align="left")
+    draw_text(surface, number, lay.min_text, theme.FG, pygame.Rect(inner.right - number_w, r.top, number_w, r.height),
+              align="right", min_size=lay.min_text)
 
 
 def _crown(surface: pygame.Surface, r: pygame.Rect) -> None:

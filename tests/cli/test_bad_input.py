@@ -192,3 +192,14 @@ def test_demo_help_lists_the_games_as_they_are(capsys) -> None:
         main(["demo", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert all(game in out for game in available())
+
+
+def test_the_option_example_in_play_help_is_one_the_game_takes(capsys) -> None:
+    """Issue 33: ``play --help``'s own example (``--option rounds=5``) was refused by the quiz."""
+    from controller.cli import build_parser
+
+    play = build_parser()._subparsers._group_actions[0].choices["play"]  # type: ignore[union-attr]
+    said = next(a.help for a in play._actions if "--option" in a.option_strings)
+    example = re.search(r"--option (\S+=\S+) for the (\w+)", said or "")
+    assert example, said
+    assert main(["simulate", example.group(2), "--players", "2", "--option", example.group(1)]) == 0

@@ -145,6 +145,20 @@ def test_headless_demo_is_a_short_summary_and_json_on_request(capsys) -> None:
     assert "scores" in json.loads(capsys.readouterr().out)
 
 
+def test_a_demo_without_a_screen_says_why_it_plays_headless(capsys, monkeypatch) -> None:
+    """Issue 33: with no display (and no --headless) the demo went headless
+    without a word; asked for --headless, it says nothing of a display."""
+    import controller.display.screen as screen_mod
+
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setattr(screen_mod, "has_display", lambda: False)
+    assert main(["demo", "quiz", "--seconds", "3"]) == 0
+    err = capsys.readouterr().err
+    assert "no display found" in err and "playing headless" in err
+    assert main(["demo", "quiz", "--seconds", "3", "--headless"]) == 0
+    assert "no display" not in capsys.readouterr().err
+
+
 def test_texts_for_people_count_from_one_and_use_names(capsys) -> None:
     """A whole simulated game's JSON: no text for people says "player 0", and
     with names given, players are called by them (indexes stay 0-based)."""

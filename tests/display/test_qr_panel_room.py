@@ -78,18 +78,8 @@ def cut_texts(frame: PhaseFrame, players: int, size: tuple[int, int], with_panel
     return {asked for asked, text, _ink, _rect, on in drawn if on.size == size and text != asked and text.endswith("…")}
 
 
-#: still cut beside the panel (issue 33): the quiz's end screen with eight players (the podium's columns,
-#: 81 px at 1280x720, are narrower than "Player" in the smallest type; the statistics table's name column)
-STILL_CUT = {"quiz"}
-
-
-def cut_configurations() -> list[object]:
-    return [pytest.param(game, players, marks=pytest.mark.xfail(strict=True, reason="issue 33: still cut"))
-            if game in STILL_CUT else (game, players) for game, players in configurations()]
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize(("game", "players"), cut_configurations(), ids=lambda v: str(v))
+@pytest.mark.parametrize(("game", "players"), configurations(), ids=lambda v: str(v))
 def test_the_qr_panel_cuts_no_word_the_game_shows_whole(game: str, players: int, size: tuple[int, int]) -> None:
     """A word card, a score line or a player's state drawn whole without the
     panel is drawn whole beside it (shrunk, on two lines, never "frying p…")."""
@@ -120,3 +110,30 @@ def test_the_qr_panel_names_every_free_seat_whole_in_the_smallest_type(naming: s
     whole = [asked for asked, shown, ink, _rect, _on in drawn if asked == shown and ink.height >= small * 0.75]
     assert sorted(name for name in whole if name in names) == sorted(names), \
         f"not every name whole in the smallest type: {[(d[0], d[1], d[2].height) for d in drawn]} (smallest {small} px)"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_players_tied_on_the_quiz_podium_stay_whole_on_the_screen_beside_the_panel(size: tuple[int, int]) -> None:
+    """Six of eight players tied for third beside the panel: the podium's
+    blocks are too narrow for a list beside them, so the five after the
+    blocks are listed under them, each "3. Player N" whole (the podium
+    screen names everyone placed, not only the table)."""
+    frame = next(f for f in phase_frames("quiz", 8) if f.finished)
+    scores = [3, 2, 1, 1, 1, 1, 1, 1]
+    standings = [{"place": place, "team": s, "stations": (s,), "score": scores[s], "correct": scores[s], "wrong": 0, "out": False}
+                 for s, place in enumerate([1, 2, 3, 3, 3, 3, 3, 3])]
+    view = {**frame.view, "scores": tuple(scores), "correct": tuple(scores), "standings": tuple(standings)}
+    tied = PhaseFrame(frame.label, frame.game, frame.phase, view, frame.strip, frame.now_us, frame.finished)
+    scene, overlay = dressed(tied, 8, True)
+    surface = pygame.Surface(size)
+    theme.DRAWN = []
+    scene.draw(surface, view, list(tied.strip), tied.now_us)  # type: ignore[attr-defined]
+    drawn, theme.DRAWN = theme.DRAWN, None
+    panel = overlay.panel_at
+    assert panel is not None
+    # the podium is left of the table, whose first column is the names
+    table_left = min(ink.left for asked, _shown, ink, _r, on in drawn if on.size == size and asked == "pts")
+    podium = [(asked, shown) for asked, shown, ink, _r, on in drawn if on.size == size and ink.width and ink.right < table_left]
+    assert not [asked for asked, shown in podium if asked != shown], f"cut on the podium: {podium}"
+    words = " ".join(shown for _asked, shown in podium)
+    assert all(f"3. Player {n}" in words for n in range(4, 9)), f"not every tied player listed whole: {words}"
