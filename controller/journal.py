@@ -42,7 +42,8 @@ from controller.journal_format import (
     read_unsaved,
     unsaved_path,
 )
-from controller.journal_writer import PROMISE_MS, FileSink, JournalLocked, JournalWriter, fsync_dir
+from controller.journal_writer import PROMISE_MS, FileSink, JournalLocked, JournalWriter
+from games.files import fsync_dir
 from games.i18n import _
 
 __all__ = [

@@ -45,6 +45,7 @@ from controller.journal_format import (
     record_to_json,
     unsaved_path,
 )
+from games.files import fsync_dir
 
 log = logging.getLogger("buzzerbox.journal")
 
@@ -113,15 +114,6 @@ def lock_holder(fd: int) -> int | None:
     except (OSError, ValueError):
         pass
     return None
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a file's creation (its directory entry) survive a power cut."""
-    fd = os.open(path.parent if str(path.parent) else Path("."), os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 _open_writers: weakref.WeakSet[JournalWriter] = weakref.WeakSet()

@@ -356,7 +356,7 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
     """A box for people: its own timeline starts now at 0, every input journaled."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     if journal is not None:  # its pictures beside it, by content: a replay elsewhere shows them (docs/journal.md)
-        settings = media.kept_with_journal(settings, Path(journal).parent)
+        settings = media.kept_with_journal(settings, Path(journal).absolute().parent)
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
     restart_clock(box)

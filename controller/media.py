@@ -16,17 +16,21 @@ import logging
 import os
 import tempfile
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from games.base import GameSettings
+from games.files import fsync_dir, read_limited
+from games.i18n import N_
 
 log = logging.getLogger(__name__)
 
 #: the folder beside the journals that holds the pictures, by content
 MEDIA_FOLDER = "media"
 #: a picture larger than this is left where the pack has it (a pack's pictures are photos, not films)
-MAX_PICTURE_BYTES = 32 * 1024 * 1024
+MAX_PICTURE_BYTES = 32_000_000
+#: a copy being written (one left by a process killed mid-copy is never asked for: its name is no hash)
+PART_PREFIX = ".part-"
 #: hex digits of the SHA-256 in a kept picture's name (128 bits: no two pictures share one)
 NAME_DIGITS = 32
 
@@ -39,31 +43,29 @@ def content_name(data: bytes, suffix: str) -> str:
 def keep_picture(picture: Path, folder: Path) -> Path | None:
     """``picture`` copied into ``folder/media`` by content (once: the same
     picture from two packs is one file); None, with one log line, when it
-    cannot be (gone, too large, a full disk): the game shows it from the pack."""
+    cannot be (gone, not a file, too large, a full disk): the game shows it from the pack."""
     try:
-        if picture.stat().st_size > MAX_PICTURE_BYTES:
-            log.warning("media: %s is larger than %d MB; it is shown from the pack, not kept with the journal",
-                        picture, MAX_PICTURE_BYTES // (1024 * 1024))
-            return None
-        data = picture.read_bytes()
+        data = read_limited(picture, MAX_PICTURE_BYTES, N_("picture"))  # never waits on a pipe swapped in
         media = folder / MEDIA_FOLDER
         kept = media / content_name(data, picture.suffix)
-        if not kept.is_file():
+        if not (kept.is_file() and kept.stat().st_size == len(data)):  # a cut copy is written again
             media.mkdir(parents=True, exist_ok=True)
-            fd, part = tempfile.mkstemp(dir=media, prefix=".part-")
+            fd, part = tempfile.mkstemp(dir=media, prefix=PART_PREFIX)
             try:
                 with os.fdopen(fd, "wb") as out:
+                    os.fchmod(out.fileno(), 0o644)  # readable by the screen, the desk, another user, as the journal is
                     out.write(data)
                     out.flush()
                     os.fsync(out.fileno())
                 os.replace(part, kept)  # whole or not at all: a power cut leaves no half picture under its hash
+                fsync_dir(kept)  # the copy outlasts a power cut as the journal's header that names it does
             except BaseException:
                 Path(part).unlink(missing_ok=True)
                 raise
         return kept
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # FileRefused is a ValueError, and so is a path with a NUL in it
         log.warning("media: %s was not kept with the journal (%s); it is shown from the pack", picture,
-                    exc.strerror or exc)
+                    getattr(exc, "strerror", None) or exc)
         return None
 
 
@@ -103,7 +105,8 @@ def found_beside(settings: GameSettings, journal: Path) -> GameSettings:
     out = []
     for q in questions:
         image = q.get("image") if isinstance(q, dict) else None
-        if isinstance(image, str) and image and not Path(image).is_file() and (media / Path(image).name).is_file():
-            q = {**q, "image": str(media / Path(image).name)}
+        name = PureWindowsPath(image).name if isinstance(image, str) else ""  # a header written on Windows names it with \
+        if isinstance(image, str) and name and not Path(image).is_file() and (media / name).is_file():
+            q = {**q, "image": str(media / name)}
         out.append(q)
     return replace(settings, options={**settings.options, "pack_questions": out})

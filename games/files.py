@@ -118,3 +118,12 @@ def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
     if total > limit:  # it grew while being read
         raise _too_large(p, limit, what, too_large)
     return b"".join(chunks)
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a file's creation (its directory entry) survive a power cut."""
+    fd = os.open(path.parent if str(path.parent) else Path("."), os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

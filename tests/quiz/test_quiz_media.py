@@ -85,3 +85,44 @@ def test_a_picture_that_cannot_be_kept_is_one_log_line_and_the_game_shows_it_fro
     said = [r.getMessage() for r in caplog.records if r.name == "controller.media"]
     assert len(said) == 1 and "mars.png was not kept with the journal" in said[0]
     assert journal_mod.read(folder / "quiz.jsonl").session is not None  # the game and its journal went on
+
+
+def test_a_resumed_game_and_a_journal_named_from_its_own_folder_ask_for_the_kept_copy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --journal quiz.jsonl`` (a path relative to where it runs) names the
+    copy by its absolute path; the game resumed (as every split game starts) asks for it."""
+    pack = pack_with_a_picture(tmp_path / "pack")
+    night = tmp_path / "night"
+    night.mkdir()
+    monkeypatch.chdir(night)
+    started(pack, Path("quiz.jsonl"))
+    kept = night / MEDIA_FOLDER / (hashlib.sha256(PICTURE).hexdigest()[:NAME_DIGITS] + ".png")
+    monkeypatch.chdir(tmp_path)
+    box, journal = live.resumed_box(night / "quiz.jsonl")
+    assert box.journal is not None
+    box.journal.close()
+    assert images(box) == [str(kept), str(kept), None]
+
+
+def test_a_journal_written_on_windows_finds_its_pictures_beside_it(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from controller.media import found_beside
+
+    (tmp_path / MEDIA_FOLDER).mkdir()
+    (tmp_path / MEDIA_FOLDER / "ab12.png").write_bytes(PICTURE)
+    spec = get("quiz")
+    base = spec.settings(2)
+    settings = replace(base, options={**base.options, "pack_questions": [
+        {"text": "Q?", "answer": "A", "image": "C:\\quiz\\journals\\media\\ab12.png"}]})
+    found = found_beside(settings, tmp_path / "quiz.jsonl")
+    assert found.options["pack_questions"][0]["image"] == str(tmp_path / MEDIA_FOLDER / "ab12.png")
+
+
+def test_a_picture_past_the_size_limit_stays_with_the_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("controller.media.MAX_PICTURE_BYTES", len(PICTURE) - 1)
+    pack = pack_with_a_picture(tmp_path / "pack")
+    (tmp_path / "j").mkdir()
+    box = started(pack, tmp_path / "j" / "quiz.jsonl")
+    assert images(box) == [str(pack.parent / "mars.png")] * 2 + [None]
+    assert not (tmp_path / "j" / MEDIA_FOLDER).exists()
