@@ -89,24 +89,31 @@ class HelpOverlay:
         need = (len(rows) + 1) * (row_h + lay.pad // 2) + 4 * lay.pad
         cols = 1 if need <= h * 0.9 else 2
         per_col = -(-len(rows) // cols)
-        box = pygame.Rect(0, 0, min(w - 2 * lay.pad, w * (88 if cols == 2 else 75) // 100),
-                          min(h - 2 * lay.pad, (per_col + 1) * (row_h + lay.pad // 2) + 4 * lay.pad))
+        box_w = min(w - 2 * lay.pad, w * (88 if cols == 2 else 75) // 100)
+        col_w = (box_w - 4 * lay.pad - (cols - 1) * 2 * lay.pad) // cols
+        key_w = col_w * 30 // 100
+        meaning_w = col_w - key_w - lay.pad
+        # a meaning or a key too long for its line (Czech, Polish, two columns) takes two, the rows taller for it
+        wide = any(theme.TEXT.width(meaning, lay.min_text) > meaning_w or theme.TEXT.width(key, lay.min_text) > key_w
+                   for key, meaning in rows)
+        if wide:
+            row_h = max(row_h, 2 * theme.line_height(lay.min_text))
+        box = pygame.Rect(0, 0, box_w, min(h - 2 * lay.pad, (per_col + 1) * (row_h + lay.pad // 2) + 4 * lay.pad))
         box.center = (w // 2, h // 2)
         panel(surface, box, theme.PANEL)
         pygame.draw.rect(surface, theme.MUTED, box, width=max(2, h // 360), border_radius=max(4, box.height // 20))
         inner = box.inflate(-4 * lay.pad, -4 * lay.pad)
+        title_h = lay.size(1.15)
         draw_text(surface, _("{game}: keys").format(game=_(self.title)), lay.size(1.15), theme.FG,
-                  pygame.Rect(inner.left, inner.top, inner.width, row_h), min_size=lay.min_text)
-        col_w = (inner.width - (cols - 1) * 2 * lay.pad) // cols
+                  pygame.Rect(inner.left, inner.top, inner.width, title_h), min_size=lay.min_text)
         for k, (key, meaning) in enumerate(rows):
             col, row = divmod(k, per_col)
-            y = inner.top + (row + 1) * (row_h + lay.pad // 2)
+            y = inner.top + title_h + lay.pad // 2 + row * (row_h + lay.pad // 2)
             if y + row_h > inner.bottom + lay.pad:
                 break
             left = inner.left + col * (col_w + 2 * lay.pad)
-            key_w = col_w * 30 // 100
-            draw_text(surface, key, lay.min_text, theme.STATUS_COLORS["first"], pygame.Rect(left, y, key_w, row_h),
-                      align="left", min_size=lay.min_text)
-            draw_text(surface, meaning, lay.min_text, theme.FG, pygame.Rect(left + key_w + lay.pad, y, col_w - key_w - lay.pad, row_h),
-                      align="left", min_size=lay.min_text)
+            theme.draw_fitted(surface, key, lay.min_text, theme.STATUS_COLORS["first"], pygame.Rect(left, y, key_w, row_h),
+                              lay.min_text, align="left")
+            theme.draw_fitted(surface, meaning, lay.min_text, theme.FG,
+                              pygame.Rect(left + key_w + lay.pad, y, meaning_w, row_h), lay.min_text, align="left")
         return box
