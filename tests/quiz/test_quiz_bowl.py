@@ -11,6 +11,7 @@ import pytest
 
 from games import registry
 from games.base import Action, GameEvent
+from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 SPEC = registry.get("quiz")
 PACK = str(Path(__file__).parent / "packs" / "bowl-sample.csv")
@@ -246,12 +247,8 @@ def test_the_host_page_offers_the_moderator_s_marks_then_the_bonus_judgements() 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_bonus_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
-    import pygame
 
-    from controller.display.screen import Screen
     from games.i18n import set_language
-    from games.quiz.scene import QuizScene
-    from games.toolkit.scene import freeze
 
     set_language(lang)
     try:
@@ -262,12 +259,7 @@ def test_the_bonus_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) ->
         act(e, "correct", 3_000_000)
         view = e.public_view()
         assert view["phase"] == "bonus" and view["bowl"]["bonus"] == [10]
-        screen = Screen.open(headless=True, size=size)
-        strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(4)]
-        QuizScene().draw(screen.surface, freeze(view), strip, 3)
-        shot = tmp_path / f"bowl-bonus-{lang}-{size[0]}.png"
-        screen.save(shot)
-        assert pygame.image.load(str(shot)).get_size() == size
+        assert_drawn_whole_screen(view, 4, size, tmp_path / f"bowl-bonus-{lang}-{size[0]}.png")
     finally:
         set_language("en")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -146,6 +147,15 @@ def test_results_count_each_round_s_points(tmp_path: Path, capsys) -> None:
         assert sum(p["rounds"]) == p["points"] == shown["scores"][p["station"]]
 
 
+def assert_drawn_whole_screen(view: dict[str, Any], players: int, size: tuple[int, int], shot: Path) -> None:
+    """The quiz scene draws ``view`` for ``players`` idle stations on a ``size`` screen, saved as ``shot``."""
+    screen = Screen.open(headless=True, size=size)
+    strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(players)]
+    QuizScene().draw(screen.surface, freeze(view), strip, 3)
+    screen.save(shot)
+    assert pygame.image.load(str(shot)).get_size() == size
+
+
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_round_card_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
@@ -156,12 +166,7 @@ def test_the_round_card_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int
         engine.handle(Action("next", 2))  # to round 2's card
         view = engine.public_view()
         assert view["round_intro"] and view["round"]["number"] == 2
-        screen = Screen.open(headless=True, size=size)
-        strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(3)]
-        QuizScene().draw(screen.surface, freeze(view), strip, 3)
-        shot = tmp_path / f"round-card-{lang}-{size[0]}.png"
-        screen.save(shot)
-        assert pygame.image.load(str(shot)).get_size() == size
+        assert_drawn_whole_screen(view, 3, size, tmp_path / f"round-card-{lang}-{size[0]}.png")
     finally:
         set_language("en")
 
