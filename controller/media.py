@@ -15,9 +15,9 @@ import hashlib
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path, PureWindowsPath
-from typing import Any
 
 from games.base import GameSettings
 from games.files import fsync_dir, read_limited
@@ -69,44 +69,42 @@ def keep_picture(picture: Path, folder: Path) -> Path | None:
         return None
 
 
-def _questions(settings: GameSettings) -> list[dict[str, Any]] | None:
+def _with_images(settings: GameSettings, image_for: Callable[[str], str]) -> GameSettings:
+    """``settings`` with each question's picture named ``image_for(its name)``
+    (asked once a picture: two questions with one picture share its answer)."""
     questions = settings.options.get("pack_questions")
     if not isinstance(questions, list) or not any(isinstance(q, dict) and q.get("image") for q in questions):
-        return None
-    return questions
+        return settings
+    renamed: dict[str, str] = {}
+    out = []
+    for q in questions:
+        image = q.get("image") if isinstance(q, dict) else None
+        if isinstance(image, str) and image:
+            if image not in renamed:
+                renamed[image] = image_for(image)
+            q = {**q, "image": renamed[image]}
+        out.append(q)
+    return replace(settings, options={**settings.options, "pack_questions": out})
 
 
 def kept_with_journal(settings: GameSettings, folder: Path) -> GameSettings:
     """``settings`` asking for each picture's copy in ``folder/media`` (kept
     there now): what the journal's header records, so a replay finds them."""
-    questions = _questions(settings)
-    if questions is None:
-        return settings
-    copies: dict[str, str] = {}
-    out = []
-    for q in questions:
-        image = q.get("image") if isinstance(q, dict) else None
-        if isinstance(image, str) and image:
-            if image not in copies:
-                kept = keep_picture(Path(image), folder)
-                copies[image] = image if kept is None else str(kept)
-            q = {**q, "image": copies[image]}
-        out.append(q)
-    return replace(settings, options={**settings.options, "pack_questions": out})
+
+    def copy(image: str) -> str:
+        kept = keep_picture(Path(image), folder)
+        return image if kept is None else str(kept)
+
+    return _with_images(settings, copy)
 
 
 def found_beside(settings: GameSettings, journal: Path) -> GameSettings:
     """``settings`` read from ``journal``, each picture whose path is not on
     this machine found in ``media/`` beside the journal when it is there."""
-    questions = _questions(settings)
-    if questions is None:
-        return settings
     media = journal.parent / MEDIA_FOLDER
-    out = []
-    for q in questions:
-        image = q.get("image") if isinstance(q, dict) else None
-        name = PureWindowsPath(image).name if isinstance(image, str) else ""  # a header written on Windows names it with \
-        if isinstance(image, str) and name and not Path(image).is_file() and (media / name).is_file():
-            q = {**q, "image": str(media / name)}
-        out.append(q)
-    return replace(settings, options={**settings.options, "pack_questions": out})
+
+    def found(image: str) -> str:
+        name = PureWindowsPath(image).name  # a header written on Windows names it with \
+        return str(media / name) if name and not Path(image).is_file() and (media / name).is_file() else image
+
+    return _with_images(settings, found)
