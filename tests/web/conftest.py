@@ -20,6 +20,12 @@ from games import registry
 from tests import runtimes
 from tests.runtimes import CHROMIUM
 
+#: How long a page may take to show what a test waits for. A guard against a
+#: hang, never a measure: a CI machine with a hog on each core once took over
+#: Playwright's own 5 s to log a host page in, so every wait here (Playwright's
+#: ``expect``, its actions, ``Served.wait``) is this one generous bound.
+READY_MS = 60_000
+
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -33,8 +39,9 @@ def require_chromium() -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     require_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=READY_MS)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -51,7 +58,7 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
                                   has_touch=True)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(8000)
+        page.set_default_timeout(READY_MS)
         return page
 
     yield new_page
@@ -77,7 +84,7 @@ class Served:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
             self.thread.join(10)
 
-    def wait(self, predicate: Callable[[], bool], timeout: float = 8.0) -> None:
+    def wait(self, predicate: Callable[[], bool], timeout: float = READY_MS / 1000) -> None:
         end = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > end:

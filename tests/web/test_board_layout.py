@@ -11,7 +11,7 @@ import pytest
 
 from controller.profile import MAX_NAME
 from games import registry
-from tests.web.conftest import Served
+from tests.web.conftest import READY_MS, Served
 from tests.web.phones import SCREENS
 
 #: the size of every element holding text of its own, and how wide the page is against the window
@@ -32,7 +32,7 @@ def test_the_scoreboard_on_a_tv_is_read_from_the_sofa(served: Any, browser: Any,
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = ctx.new_page()
-        page.set_default_timeout(8000)
+        page.set_default_timeout(READY_MS)
         page.goto(s.server.board_url())
         page.wait_for_selector("tr[data-seat='5']")
         seen = page.evaluate(MEASURE)
@@ -85,7 +85,7 @@ def test_the_scoreboard_fits_the_tv_without_scrolling(served: Any, browser: Any,
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = ctx.new_page()
-        page.set_default_timeout(8000)
+        page.set_default_timeout(READY_MS)
         page.goto(s.server.board_url())
         page.wait_for_selector(f"tr[data-seat='{players - 1}']")
         seen = page.evaluate(OVERFLOW)

@@ -37,7 +37,7 @@ def test_two_phones_see_only_their_hands_play_and_the_station_bell_takes_the_sta
 
     a.locator(".w-hand .card", has_text="6 × apple").click()  # one move on that card: played at once
     s.wait(lambda: [c["pictures"] for c in s.box.engine.public_view()["stacks"][1]["cards"]] == [6])
-    expect(b.locator(".w-hand .card.legal")).to_have_count(2, timeout=8000)  # the bell window passed: seat 1's turn
+    expect(b.locator(".w-hand .card.legal")).to_have_count(2)  # the bell window passed: seat 1's turn
     b.locator(".w-hand .card", has_text="4 × apple").click()
     s.wait(lambda: s.box.engine.public_view()["landed"] == "apple"
            and sum(c["pictures"] for c in s.box.engine.public_view()["stacks"][1]["cards"]) == 10)
