@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -181,17 +182,25 @@ def test_play_with_real_stations_starts_after_every_station_answered_the_roll_ca
 
     from gpiozero import Device
 
+    from controller.display import menu as menu_screens
     from controller.profile import load
 
     monkeypatch.setenv("DISPLAY", ":0")  # a desktop, drawn on SDL's dummy driver
     prof = load("header-4")
     bells = [pin for pin, (station, name) in prof.input_pins().items() if station >= 0 and name == "bell"]
-    done = threading.Event()
+    done, listening = threading.Event(), threading.Event()
+    shown = menu_screens.run_roll_call
+
+    def run_roll_call(*args: Any, **kwargs: Any) -> Any:
+        listening.set()  # the stations' presses reach the roll call from now on
+        return shown(*args, **kwargs)
+
+    monkeypatch.setattr(menu_screens, "run_roll_call", run_roll_call)
 
     def stations_answer() -> None:
-        while Device.pin_factory is None and not done.wait(0.05):
-            pass
-        done.wait(1.0)  # the roll call is on screen
+        listening.wait(120)  # a hang guard: play sets it, or fails on its own
+        if done.is_set():
+            return
         for pin in bells:
             Device.pin_factory.pin(pin).drive_low()
             time.sleep(0.05)
