@@ -1,8 +1,8 @@
 """Fixtures every test folder may use, and the suite-wide hooks: the
 ``runtime`` marker and the loud list of tests skipped for a missing runtime
-(tests/runtimes.py), the loud list of real-time smoke tests that could not
-judge (tests/smoke.py), and the check that no test leaves a thread, a child
-process or a socket behind.
+(tests/runtimes.py), and the check that no test leaves a thread, a child
+process or a socket behind. No test here judges real time: those figures
+are benchmarks/.
 
 The summaries are built from the test reports, so they also hold when
 pytest-xdist runs the tests in worker processes."""
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests import runtimes, smoke
+from tests import runtimes
 
 # Property tests are seeded and never timed: a fixed seed per test (derandomize), no
 # database carried between runs, no deadline per example and no "too slow" check
@@ -48,8 +48,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 _RUNTIME_SKIP = re.compile(r"test runtime '([^']+)' missing: (.*)")
-#: (test id, why) of every real-time smoke test that could not judge (tests/smoke.py)
-CANNOT_JUDGE: list[tuple[str, str]] = []
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -58,26 +56,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         found = _RUNTIME_SKIP.search(str(report.longrepr[2]))
         if found and not any(test == report.nodeid for _, _, test in runtimes.SKIPPED):
             runtimes.SKIPPED.append((found.group(1), found.group(2), report.nodeid))
-    if report.when == "call":
-        for key, why in report.user_properties:
-            if key == smoke.CANNOT_JUDGE:
-                CANNOT_JUDGE.append((report.nodeid, str(why)))
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if len(CANNOT_JUDGE) > smoke.CANNOT_JUDGE_LIMIT and session.exitstatus == 0:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr = terminalreporter
-    if CANNOT_JUDGE:
-        fails = len(CANNOT_JUDGE) > smoke.CANNOT_JUDGE_LIMIT
-        tr.section(f"REAL-TIME SMOKE TESTS THAT COULD NOT JUDGE ({len(CANNOT_JUDGE)}"
-                   f"{': more than ' + str(smoke.CANNOT_JUDGE_LIMIT) + ', THE RUN FAILS' if fails else ''})",
-                   sep="!", red=True, bold=True)
-        for test, why in CANNOT_JUDGE:
-            tr.write_line(f"{test}: {why}", red=True, bold=True)
     if not runtimes.SKIPPED:
         return
     by_runtime: dict[str, tuple[str, int]] = {}

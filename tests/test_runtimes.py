@@ -58,26 +58,3 @@ def test_the_loud_list_also_comes_from_xdist_workers(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed, 1 skipped" in proc.stdout
     assert "1 test(s) need absent: absent-tool is not installed (apt-get install absent-tool)" in proc.stdout
-
-
-CANNOT_JUDGE = '''
-from tests import smoke
-
-def test_one(record_property):
-    smoke.cannot_judge(record_property, "too busy to judge one")
-
-def test_two(record_property):
-    smoke.cannot_judge(record_property, "too busy to judge two")
-'''
-
-
-def test_a_smoke_test_that_cannot_judge_says_so_and_two_fail_the_run(tmp_path: Path) -> None:
-    (tmp_path / "test_busy.py").write_text(CANNOT_JUDGE)
-    (tmp_path / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for options, status in (([str(tmp_path / "test_busy.py") + "::test_one"], 0), (["-n", "2", str(tmp_path)], 1)):
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
-                               str(tmp_path), *options], cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=900)  # a hang guard, not a bound
-        assert proc.returncode == status, proc.stdout + proc.stderr
-        assert "REAL-TIME SMOKE TESTS THAT COULD NOT JUDGE" in proc.stdout and "too busy to judge one" in proc.stdout
