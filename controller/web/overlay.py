@@ -22,11 +22,16 @@ from collections.abc import Callable, Sequence
 import pygame
 import segno
 
-from games.i18n import _
+from games.i18n import _, ngettext
 from games.toolkit import theme
+from games.toolkit.scene import player_name
 
 #: QR codes kept (seats x re-issues in one game stay far below this)
 MAX_CACHED = 64
+#: the panel's lines stand at least this much of the type's size apart (closer, an accent touches the line above)
+TIGHTEST_ROWS = 0.9
+#: the placeholder a wording's list of seats goes in
+UNITS = "{units}"
 #: the header is looked at in columns this many pixels wide when looking for room for the address line
 HEADER_PROBE_PX = 4
 #: a column whose average differs from the header's fill by more than this holds the game's text
@@ -71,6 +76,60 @@ def wrap_whole(text: str, size: int, width: int) -> list[str]:
             rest = rest[cut:]
         lines.append(rest)
     return lines
+
+
+def wrap_pieces(pieces: Sequence[str], size: int, width: int) -> list[str] | None:
+    """``pieces`` (words, or names with their spaces) on lines no wider than
+    ``width`` at ``size``, never broken inside a piece; None when a piece is
+    wider than a line (then a shorter wording is tried, not a cut one)."""
+    lines: list[str] = []
+    for piece in pieces:
+        if theme.TEXT.width(piece, size) > width:
+            return None
+        if lines and theme.TEXT.width(lines[-1] + " " + piece, size) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(piece)
+    return lines
+
+
+def wrap_units(template: str, units: Sequence[str], size: int, width: int) -> list[str] | None:
+    """``template`` with ``units`` (names, seat numbers) listed in its
+    ``{units}``, broken only at the template's spaces and between units, so
+    a name reads whole on one line (None: a word or a unit is too wide)."""
+    before, _sep, after = template.partition(UNITS)
+    listed = [unit + "," for unit in units[:-1]] + list(units[-1:])
+    return wrap_pieces(before.split() + listed + after.split(), size, width)
+
+
+def seat_ranges(seats: Sequence[int]) -> list[str]:
+    """Seat numbers (from 1) as the room reads them: three or more in a row
+    as "1–3", the rest one by one ("1–3", "5", "7", "8")."""
+    runs: list[list[int]] = []
+    for seat in sorted(seats):
+        if runs and seat == runs[-1][-1] + 1:
+            runs[-1].append(seat)
+        else:
+            runs.append([seat])
+    out: list[str] = []
+    for run in runs:
+        out += [f"{run[0] + 1}–{run[-1] + 1}"] if len(run) >= 3 else [str(seat + 1) for seat in run]
+    return out
+
+
+def free_wordings(free: Sequence[tuple[int, str]]) -> list[tuple[str, list[str]]]:
+    """The ways the panel may say which seats wait for a phone, the most
+    telling first, each a template with ``{units}`` and what goes in it: the
+    seats' names; their numbers, offered only while each free seat has its
+    default name (then the number is the name: a seat the host renamed
+    "Anna" is not "seat 3" to the room); how many seats are free."""
+    seats = [seat for seat, _name in free]
+    names = [name for _seat, name in free]
+    wordings = [(_("Scan to join: {names}").format(names=UNITS), names)]
+    if all(name == player_name(seat) for seat, name in free):
+        wordings.append((_("Free seats: {seats}").format(seats=UNITS), seat_ranges(seats)))
+    wordings.append((ngettext("{n} seat free", "{n} seats free", len(seats)).format(n=UNITS), [str(len(seats))]))
+    return wordings
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -235,19 +294,18 @@ class CompanionOverlay:
         lay = theme.layout_for(surface)
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
-        free = [names[seat] if seat < len(names) else str(seat + 1) for seat in waiting]
+        free = [(seat, names[seat] if seat < len(names) else player_name(seat)) for seat in waiting]
         code = self.code(self.join_url(), self.code_side(lay, body)) if waiting and self.join_url is not None else None
         lines, heights = self.texts(lay, body, free if code is not None else [], show_pin)
         width = self.panel_width(lay, body)
-        fixed = len(self.texts(lay, body, [], show_pin)[0])  # the address and the PIN: never below the smallest type
         height = lay.pad * 2 + sum(heights) + (code.get_height() if code is not None else 0)
         box = pygame.Rect(0, 0, width, min(height, body.height - lay.pad))
         out = pygame.Surface(box.size, pygame.SRCALPHA)  # rounded corners over whatever the scene drew
         theme.panel(out, box, theme.PANEL)
         y = lay.pad
-        for k, (text, row_h) in enumerate(zip(lines, heights, strict=True)):  # a list of names run together may shrink
+        for text, row_h in zip(lines, heights, strict=True):  # each line fits: none shrinks below the smallest type
             theme.draw_text(out, text, line, theme.FG, pygame.Rect(lay.pad, y, width - 2 * lay.pad, row_h),
-                            align="left", min_size=line if k < fixed else line // 2)
+                            align="left", min_size=line)
             y += row_h
         if code is not None:
             out.blit(code, ((width - code.get_width()) // 2, y))
@@ -255,35 +313,44 @@ class CompanionOverlay:
             out = out.convert_alpha()  # the screen's pixel format: blitting needs no conversion each frame
         return out, (body.right - width, body.top)
 
-    def texts(self, lay: theme.Layout, body: pygame.Rect, free: Sequence[str],
+    def texts(self, lay: theme.Layout, body: pygame.Rect, free: Sequence[tuple[int, str]],
               show_pin: bool) -> tuple[list[str], list[int]]:
-        """The panel's lines and each one's height. The free seats' names
-        follow "Scan to join:" as one list while it fits above the code; when
-        it does not (6 to 8 seats) each name stands on a line of its own in
-        the smallest type, all lines closer together (never closer than 0.9
-        of the type's size), so every name reads whole; only past that (16
-        seats at 1280x720) the rest join the last line, cut when drawn (the
-        phone's seat picker lists them all)."""
+        """The panel's lines and each one's height, every line in the
+        smallest type (``Layout.min_text``, the smallest any scene draws) and
+        never cut. The free seats (``free``: seat, name) are said in the
+        first of ``free_wordings`` that fits above the code, lines moved
+        closer together when that helps (never closer than
+        ``TIGHTEST_ROWS`` of the type's size): their names while they fit
+        (each whole on one line), else their numbers, else how many. The
+        address alone may be broken inside (it has no spaces)."""
         line = lay.min_text
         row_h = int(line * 1.15)
         width = self.panel_width(lay, body) - 2 * lay.pad
         # the address on lines of its own, broken where it must (never shrunk below the smallest type, never cut)
         lines = wrap_whole(_("Phones: {url}").format(url=self.base_url()), line, width)
         if show_pin:
-            lines += wrap_whole(_("Host PIN {pin}").format(pin=self.current_pin()), line, width)
-        heights = [row_h] * len(lines)
+            lines += self.pin_lines(line, width)
         if not free:
-            return lines, heights
-        left = body.height - 3 * lay.pad - self.code_side(lay, body) - sum(heights)
-        listed = wrap_whole(_("Scan to join: {names}").format(names=", ".join(free)), line, width)
-        if len(listed) * row_h > left:
-            one_each = [*lines, *wrap_whole(_("Scan to join: {names}").format(names="").strip(), line, width), *free]
-            closer = (left + sum(heights)) // len(one_each)
-            if all(theme.TEXT.width(name, line) <= width for name in free) and closer >= line * 0.9:
-                return one_each, [min(row_h, closer)] * len(one_each)
-            room = max(1, left // row_h)
-            listed = listed[:room - 1] + [" ".join(listed[room - 1:])] if len(listed) > room else listed
-        return lines + listed, heights + [row_h] * len(listed)
+            return lines, [row_h] * len(lines)
+        room = body.height - 3 * lay.pad - self.code_side(lay, body)  # what the panel's texts may take
+        wordings = free_wordings(free)
+        for template, units in wordings:
+            said = wrap_units(template, units, line, width)
+            step = min(row_h, room // (len(lines) + len(said))) if said else 0
+            if said and step >= line * TIGHTEST_ROWS:
+                return lines + said, [step] * (len(lines) + len(said))
+        template, units = wordings[-1]  # no room even for the count: it, as close as lines may stand
+        said = wrap_units(template, units, line, width) or wrap_whole(template.replace(UNITS, units[0]), line, width)
+        return lines + said, [int(line * TIGHTEST_ROWS)] * (len(lines) + len(said))
+
+    def pin_lines(self, size: int, width: int) -> list[str]:
+        """The host PIN with its label, its words whole; the PIN with a short
+        label when a word of the long one is wider than the panel ("PIN
+        prowadzącego" in Polish would read "prowadzące" / "go 123456")."""
+        pin = self.current_pin()
+        labelled = _("Host PIN {pin}").format(pin=pin)
+        return (wrap_pieces(labelled.split(), size, width) or wrap_pieces(_("PIN {pin}").format(pin=pin).split(), size, width)
+                or wrap_whole(labelled, size, width))
 
     @staticmethod
     def code_side(lay: theme.Layout, body: pygame.Rect) -> int:

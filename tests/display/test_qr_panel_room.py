@@ -6,12 +6,16 @@ goes (at 1280x720 it lay over Pictomania's score column)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 import pytest
 
 from controller.web.overlay import CompanionOverlay
 from games import registry
+from games.i18n import _, ngettext, set_language
 from games.toolkit import theme
+from games.toolkit.scene import player_name
 from tests.phases import PhaseFrame, phase_frames
 
 SIZES = [(1920, 1080), (1280, 720)]
@@ -89,27 +93,95 @@ def test_the_qr_panel_cuts_no_word_the_game_shows_whole(game: str, players: int,
         assert beside <= bare, f"{frame.name}: cut beside the panel only: {sorted(beside - bare)}"
 
 
-#: the default names of eight seats, and eight seats of the longest default name a box gives (a sixteenth station's)
-NAMINGS = {"default": [f"Player {n + 1}" for n in range(8)], "longest": ["Player 16"] * 8}
+#: as long as a station name may be (a profile's MAX_NAME)
+LONGEST_NAME = "Magdalena Nowak-Kowalska"
+LANGUAGES = ["en", "cs", "pl"]
+Drawn = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
 
 
+def free_seat_wordings(free: Sequence[tuple[int, str]]) -> list[str]:
+    """Every way the panel may say which seats are free, each naming all of
+    them: their names, their numbers (the seats with default names), how many."""
+    seats = [seat for seat, _name in free]
+    wordings = [_("Scan to join: {names}").format(names=", ".join(name for _seat, name in free))]
+    if all(name == player_name(seat) for seat, name in free):
+        runs: list[list[int]] = []  # seats in a row
+        for seat in seats:
+            if runs and seat == runs[-1][-1] + 1:
+                runs[-1].append(seat)
+            else:
+                runs.append([seat])
+        numbers = [f"{run[0] + 1}–{run[-1] + 1}" if len(run) >= 3 else ", ".join(str(n + 1) for n in run) for run in runs]
+        wordings.append(_("Free seats: {seats}").format(seats=", ".join(numbers)))
+    wordings.append(ngettext("{n} seat free", "{n} seats free", len(seats)).format(n=len(seats)))
+    return wordings
+
+
+def assert_free_seats_readable(drawn: Drawn, panel: pygame.Rect, overlay: CompanionOverlay, screen: pygame.Surface,
+                               body: pygame.Rect, free: Sequence[tuple[int, str]]) -> None:
+    """What a player reads on the panel: every line whole (no "…", no name
+    or word of the PIN's label broken over two lines), every line as tall as its text in the screen's
+    smallest type (``Layout.min_text``: the smallest any scene draws), the
+    lines and the QR code inside the panel, and the free seats all said
+    (their names, their numbers or how many)."""
+    lay = theme.layout_for(screen)
+    small = lay.min_text
+    lines = [d for d in drawn if d[4].size == panel.size and d[1]]
+    assert lines, "the panel drew no text"
+    cut = [(asked, shown) for asked, shown, *_rest in lines if asked != shown or shown.endswith("…")]
+    assert not cut, f"cut on the panel: {cut}"
+    shrunk = [(shown, ink.height, theme.TEXT.render(shown, small, theme.FG).get_bounding_rect().height)
+              for _asked, shown, ink, _r, _on in lines
+              if ink.height < theme.TEXT.render(shown, small, theme.FG).get_bounding_rect().height - 1]
+    assert not shrunk, f"below the smallest type ({small} px): {shrunk} (drawn, at {small} px)"
+    assert all(ink.top >= 0 and ink.bottom <= panel.height for _a, _s, ink, _r, _on in lines), \
+        f"a line outside the panel ({panel.height} px tall): {[(d[1], d[2]) for d in lines]}"
+    code_top = max(rect.bottom for _a, _s, _ink, rect, _on in lines)
+    assert overlay.join_url is not None
+    code = overlay.code(overlay.join_url(), overlay.code_side(lay, body)).get_height()
+    assert code_top + code <= panel.height, \
+        f"the QR code ({code} px) does not fit under the lines ({code_top} px) in {panel.height} px"
+    assert panel.bottom <= body.bottom, f"the panel {panel} reaches below the body {body}"
+    text = " ".join(shown for _asked, shown, *_rest in lines)
+    if overlay.show_pin():  # the PIN's label in whole words ("prowadzące" / "go 123456" was not)
+        pin = overlay.current_pin()
+        assert f" {_('Host PIN {pin}').format(pin=pin)} " in f" {text} " or f" {_('PIN {pin}').format(pin=pin)} " in f" {text} ", \
+            f"the PIN not in whole words: {[d[1] for d in lines]}"
+    said = [wording for wording in free_seat_wordings(free) if text.endswith(wording)]
+    assert said, f"the free seats {[name for _s, name in free]} not all said: {[d[1] for d in lines]}"
+    if said[0].startswith(_("Scan to join: {names}").format(names="")):  # names: each whole on one line
+        broken = [name for _seat, name in free if not any(name in shown for _a, shown, *_rest in lines)]
+        assert not broken, f"names broken over two lines: {broken} in {[d[1] for d in lines]}"
+
+
+def namings(seats: int) -> dict[str, list[str]]:
+    """The names of ``seats`` seats: the defaults, the longest a profile allows, short ones."""
+    return {"default": [player_name(n) for n in range(seats)], "longest": [LONGEST_NAME] * seats,
+            "short": [f"Ann {n + 1}" for n in range(seats)]}
+
+
+@pytest.mark.usefixtures("drawing_in_a_language")
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("naming", sorted(NAMINGS))
-def test_the_qr_panel_names_every_free_seat_whole_in_the_smallest_type(naming: str, size: tuple[int, int]) -> None:
-    """With eight seats waiting for a phone every seat's name is drawn whole,
-    none shrunk below the screen's smallest type (they were run together on
-    a last line that shrank and cut them)."""
-    names = NAMINGS[naming]
-    overlay = CompanionOverlay(lambda: ADDRESS, "123456", lambda: ADDRESS + "/play", lambda: [False] * 8, names)
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("seats", [2, 3, 4, 6, 8, 12, 16])
+@pytest.mark.parametrize("naming", ["default", "longest", "short"])
+def test_the_qr_panel_says_every_free_seat_whole_in_the_smallest_type(naming: str, seats: int, language: str,
+                                                                     size: tuple[int, int]) -> None:
+    """2 to 16 seats, the third holding a phone already: the free seats are
+    named, numbered ("Free seats: 1–3, 5") or counted, whichever fits, every
+    line whole in the smallest type (their names were run together on a
+    last line that shrank to half that size and was cut)."""
+    set_language(language)
+    names = namings(seats)[naming]
+    joined = [seat == 2 for seat in range(seats)]
+    overlay = CompanionOverlay(lambda: ADDRESS, "123456", lambda: ADDRESS + "/play", lambda: joined, names)
     surface = pygame.Surface(size)
-    small = theme.layout_for(surface).min_text
     theme.DRAWN = []
-    overlay.panel(surface, overlay.waiting(), names)
+    out, at = overlay.panel(surface, overlay.waiting(), names)
     drawn, theme.DRAWN = theme.DRAWN, None
-    # a name in the smallest type stands 0.8 of it tall from its capital to the descender of its "y" (0.64 without)
-    whole = [asked for asked, shown, ink, _rect, _on in drawn if asked == shown and ink.height >= small * 0.75]
-    assert sorted(name for name in whole if name in names) == sorted(names), \
-        f"not every name whole in the smallest type: {[(d[0], d[1], d[2].height) for d in drawn]} (smallest {small} px)"
+    body = theme.layout_for(surface).body
+    assert_free_seats_readable(drawn, out.get_rect(topleft=at), overlay, surface, body,
+                               [(seat, names[seat]) for seat in overlay.waiting()])
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
