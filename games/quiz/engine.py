@@ -121,14 +121,16 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 #: its title, a preset, the timer, points, how many questions and of which categories
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
-                               "choices")
+                               "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
 MAX_TEAM_NAME = 24
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
-                                  "second_points", "sit_out")
-#: the presets a round may use: teams are formed and races won for the whole quiz
-ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY)
+                                  "second_points", "sit_out", "power_points", "neg_points", "bonus_parts",
+                                  "bonus_points")
+#: the presets a round may use: teams are formed and races won for the whole quiz (a bowl
+#: round plays with the quiz's teams)
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY, BOWL)
 
 
 def _listed(names: Any) -> str:
@@ -437,10 +439,14 @@ class QuizEngine:
         first = self.round_starts[k - 1]
         last = (self.round_starts[k] - 1) if k < len(self.round_starts) else self.questions_total
         opts = self.round_options[k - 1]
-        return {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
+        view = {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
+        if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
+            view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
+                         "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
+        return view
 
     # -- the protocol -------------------------------------------------------
     @property
