@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pygame
 import pytest
 
 from controller import journal as journal_mod
@@ -170,3 +171,47 @@ def test_without_teams_a_bowl_round_s_neg_locks_out_only_its_player_and_the_bonu
     assert events[-1].kind == "bonus" and events[-1].data == {"team": 1, "parts": 3}
     engine.handle(Action("correct", 5_000_000))
     assert engine.public_view()["scores"] == [-5, 20, 0]
+
+
+def help_keys(box: Box) -> dict[str, str]:
+    """The help overlay's rows as ``h`` shows them over the game now: key -> meaning."""
+    from controller.display.loop import Presenter, keyboard_help
+    from controller.display.screen import Screen
+    from controller.sources.keyboard import KeyboardSource
+    from games.registry import scene_for
+
+    keyboard = KeyboardSource(box.settings.players)
+    keyboard.add_host_keys(SPEC.host_keys)
+    presenter = Presenter(Screen.open(headless=True, size=(1280, 720)), scene_for("quiz"))
+    presenter.help = keyboard_help(box, keyboard)
+    presenter.show_help = True
+    presenter.draw(box, box.now_us, pygame.Surface((1280, 720)))
+    return dict(presenter.help.rows)
+
+
+BOWL_KEYS = {"m": "quiz bowl: the reading passed the power mark", "e": "quiz bowl: the tossup is read to the end"}
+
+
+@pytest.mark.parametrize("rules", ["classic", "penalty", "teams", "all-play"])
+def test_the_help_of_a_quiz_without_bowl_does_not_list_the_moderator_s_keys(rules: str) -> None:
+    box = Box(SPEC, SPEC.settings(4, 11, pack=PACK, rules=rules))
+    box.host("arm", 0)
+    keys = help_keys(box)
+    assert "space" in keys and "p" in keys  # the quiz's other keys are there
+    assert not BOWL_KEYS.keys() & keys.keys()
+    assert not any("quiz bowl" in meaning for meaning in keys.values())
+
+
+def test_the_help_lists_the_moderator_s_keys_while_the_bowl_round_is_played() -> None:
+    box = Box(SPEC, SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
+    assert not BOWL_KEYS.keys() & help_keys(box).keys()  # round 1, classic
+    box.host("next", 100_000)
+    box.host("next", 200_000)  # round 2's card: quiz bowl
+    assert help_keys(box).items() >= BOWL_KEYS.items()
+    box.host("arm", 300_000)
+    assert help_keys(box).items() >= BOWL_KEYS.items()
+    box.host("next", 400_000)
+    box.host("next", 500_000)  # round 3: all-play
+    assert not BOWL_KEYS.keys() & help_keys(box).keys()
+    whole = Box(SPEC, SPEC.settings(4, 11, pack=PACK, rules="bowl"))
+    assert help_keys(whole).items() >= BOWL_KEYS.items()
