@@ -47,7 +47,7 @@ from games.quiz.bowl import (
     tossup_result,
     two_teams,
 )
-from games.quiz.options import OPTIONS
+from games.quiz.options import OPTIONS, RULE_NAMES
 
 
 class Phase(str, Enum):
@@ -1168,9 +1168,15 @@ class QuizEngine:
             "pack": self.options.pack_title or self.options.pack,
             "legal": self.legal_actions(None),
             # the host reads the whole plan of the night: which round now, every round's rules
-            "round": self._round_view(self.round_number()),
-            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
+            "round": self._host_round_view(self.round_number()),
+            "rounds": [self._host_round_view(k + 1) for k in range(len(self.round_options))],
         }
+
+    def _host_round_view(self, k: int) -> dict[str, Any]:
+        """A round for the host page: its preset also as the menu names it
+        (``rules_name``, English: the page's publisher words it in the box's language)."""
+        view = self._round_view(k)
+        return {**view, "rules_name": RULE_NAMES.get(view["rules"], view["rules"])}
 
     def outcome(self) -> Outcome | None:
         """Who won and why (``games.base.Outcome``); None while the game goes on."""

@@ -215,3 +215,18 @@ def test_the_help_lists_the_moderator_s_keys_while_the_bowl_round_is_played() ->
     assert not BOWL_KEYS.keys() & help_keys(box).keys()
     whole = Box(SPEC, SPEC.settings(4, 11, pack=PACK, rules="bowl"))
     assert help_keys(whole).items() >= BOWL_KEYS.items()
+
+
+def test_the_host_page_s_plan_names_each_round_s_preset_in_the_box_s_language() -> None:
+    from controller.web.views import host_cue
+
+    engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
+    set_language("cs")
+    try:
+        cue = host_cue(engine, False)
+    finally:
+        set_language("en")
+    assert cue is not None
+    assert [(r["rules"], r["rules_name"]) for r in cue["rounds"]] == [
+        ("classic", "klasická"), ("bowl", "quiz bowl: tossupy a bonusy"),
+        ("all-play", "všichni hrají: odpovídá každý")]
