@@ -695,7 +695,9 @@ class QuizEngine:
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
                 r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
-                if self.finished:
+                if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
+                    self._stop_question()
+                    self.allplay = None
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
             return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
@@ -812,12 +814,16 @@ class QuizEngine:
         r.answer_deadline_us = None
         return events + [GameEvent("armed", t, None, {"rearmed": True})]
 
+    def _stop_question(self) -> None:
+        """No press, answer or timer counts in this question any more."""
+        self.round.phase = Phase.ROUND_OVER
+        self.round.answer_deadline_us = None
+        self.arbiter.close()  # presses before the next arming are early again
+
     def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
         r = self.round
-        r.phase = Phase.ROUND_OVER
-        r.answer_deadline_us = None
+        self._stop_question()
         r.answering = winner
-        self.arbiter.close()  # presses before the next arming are early again
         r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
         # the whole order of presses, as it stood when the question ended (the
         # winner event told only those before the announcement)
