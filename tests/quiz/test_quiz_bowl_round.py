@@ -230,3 +230,22 @@ def test_the_host_page_s_plan_names_each_round_s_preset_in_the_box_s_language() 
     assert [(r["rules"], r["rules_name"]) for r in cue["rounds"]] == [
         ("classic", "klasická"), ("bowl", "quiz bowl: tossupy a bonusy"),
         ("all-play", "všichni hrají: odpovídá každý")]
+
+
+def test_a_simulated_night_with_a_bowl_round_ends_its_host_judging_each_bonus_part(tmp_path: Path) -> None:
+    """The simulated host (demo, simulate) reads a negged tossup to the end and judges the bonus parts."""
+    from controller.runtime import box_from_journal
+    from controller.simulate import Session
+
+    settings = SPEC.settings(4, 0, pack=PACK, rounds=ROUNDS, teams=[0, 0, 1, 1], buzz_window_us=8_000_000,
+                             answer_time_us=6_000_000)
+    box = Box(SPEC, settings)
+    path = tmp_path / "night.jsonl"
+    box.journal = journal_mod.JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    Session(box, SPEC.new_bots(settings), SPEC.new_host(settings), 0).run_virtual(3_600_000_000)
+    box.journal.close()
+    assert box.engine.finished
+    cycles = [r["bowl"] for r in box.engine.round.results if "bowl" in r]
+    assert len(cycles) == 2 and any(len(c["bonus"]) == 3 for c in cycles)
+    assert any(b["result"] == "neg" for c in cycles for b in c["buzzes"])
+    assert box_from_journal(journal_mod.read(path)).engine.summary() == box.engine.summary()
