@@ -673,6 +673,7 @@ ROUND_RULES = {
     "sit-out": N_("a wrong answer sits out the next question"),
     "penalty": N_("a wrong answer costs points"),
     "second-chance": N_("the next in line may still answer, for half"),
+    "all-play": N_("everyone answers; a faster right answer scores more"),
     "bowl": N_("quiz bowl: tossups, a bonus to the team that gets one"),
 }
 

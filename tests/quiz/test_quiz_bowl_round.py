@@ -140,7 +140,7 @@ def test_the_moderator_s_marks_are_offered_only_in_the_bowl_round() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-def test_the_bowl_round_s_card_says_its_preset_and_its_points(tmp_path: Path, lang: str, size: tuple[int, int],
+def test_each_round_s_card_says_its_preset_the_bowl_round_s_its_points(tmp_path: Path, lang: str, size: tuple[int, int],
                                                               drawing_in_a_language: None) -> None:
     set_language(lang)
     engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
@@ -153,6 +153,13 @@ def test_the_bowl_round_s_card_says_its_preset_and_its_points(tmp_path: Path, la
     assert _("power: +{power}, neg: −{neg}, bonus: {parts} × {points}").format(
         power=15, neg=5, parts=3, points=10) in drawn
     assert _("right: +{right}").format(right=10) in drawn
+    engine.handle(Action("next", 3))
+    engine.handle(Action("next", 4))  # to round 3's card: all-play
+    theme.DRAWN = []
+    assert_drawn_whole_screen(engine.public_view(), 4, size, tmp_path / f"all-play-round-card-{lang}-{size[0]}.png")
+    drawn = [text for _asked, text, *_ in theme.DRAWN]
+    assert _("everyone answers; a faster right answer scores more") in drawn
+    assert not any(_("quiz bowl: tossups, a bonus to the team that gets one") in text for text in drawn)
 
 
 def test_without_teams_a_bowl_round_s_neg_locks_out_only_its_player_and_the_bonus_is_the_player_s() -> None:
