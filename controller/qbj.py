@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from games.quiz.bowl import BOWL, NEG, POWER, TEN
-from games.quiz.engine import QuizEngine
+from games.quiz.engine import QuizEngine, QuizOptions
 
 SCHEMA = Path(__file__).resolve().parent.parent / "games" / "quiz" / "qbj" / "match.schema.json"
 QBJ_SUFFIX = ".qbj"
@@ -23,28 +23,36 @@ LABELS = {POWER: "Power", TEN: "Get", NEG: "Neg"}
 
 
 def is_bowl(engine: object) -> bool:
-    return isinstance(engine, QuizEngine) and engine.options.rules == BOWL
+    """Played as quiz bowl: the whole quiz, or at least one of its rounds."""
+    return isinstance(engine, QuizEngine) and any(opts.rules == BOWL for opts in engine.round_options)
+
+
+def _bowl_options(engine: QuizEngine) -> QuizOptions:
+    """The first bowl round's options: what a power, a ten and a neg are worth."""
+    return next(opts for opts in engine.round_options if opts.rules == BOWL)
 
 
 def _answer_type(engine: QuizEngine, kind: str) -> dict[str, Any]:
-    opts = engine.options
+    opts = _bowl_options(engine)
     value = {POWER: opts.power_points, NEG: -opts.neg_points}.get(kind, opts.points_correct)
     return {"value": value, "label": LABELS[kind], "awards_bonus": kind != NEG}
 
 
 def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[str, Any]:
     """The ``Match``: each team with its players and bonus points, each tossup
-    read with its buzzes (a buzz's ``result`` its points) and its bonus parts."""
-    results = engine.round.results
+    read with its buzzes (a buzz's ``result`` its points) and its bonus parts.
+    Only the bowl rounds' questions are the match's, numbered 1, 2 ... in the
+    order they were read; the other rounds' questions are not in it."""
+    results = [r for r in engine.round.results if "bowl" in r]
     team_names = list(engine.public_view()["team_names"]) or [f"Team {k + 1}" for k in range(engine.team_count)]
     cycles = [r.get("bowl") or {"buzzes": [], "bonus_team": None, "bonus": []} for r in results]
     questions: list[dict[str, Any]] = []
-    for result, cycle in zip(results, cycles, strict=True):
+    for read, (result, cycle) in enumerate(zip(results, cycles, strict=True), 1):
         number = int(result["question"])
         asked = engine.pack[number - 1] if 0 < number <= len(engine.pack) else {}
         question: dict[str, Any] = {
-            "question_number": number,
-            "tossup_question": {"question_number": number, "type": "tossup", "parts": 1,
+            "question_number": read,
+            "tossup_question": {"question_number": read, "type": "tossup", "parts": 1,
                                 **({"text": str(asked["text"])} if asked.get("text") else {}),
                                 **({"category": str(asked["category"])} if asked.get("category") else {})},
             "buzzes": [{"team": {"$ref": f"team_{b['team'] + 1}"}, "player": {"$ref": f"player_{b['station'] + 1}"},

@@ -526,6 +526,10 @@ def _no_host(settings: GameSettings) -> HostBot | None:
     return None
 
 
+def _every_host_key_in_use(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return ()
+
+
 def _no_scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
     return None
 
@@ -567,6 +571,9 @@ class GameSpec:
     host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: keyboard keys (pygame key names) for this game's own host actions
     host_keys: Mapping[str, str] = field(default_factory=dict)
+    #: which of this game's own host actions do nothing in this public view: the
+    #: help overlay leaves their keys out then (the quiz's bowl marks outside a bowl round)
+    unused_host_actions: Callable[[Mapping[str, Any]], Sequence[str]] = _every_host_key_in_use
     #: this game's own host actions -> what the host remote's button says
     #: (marked with ``N_``; default: the action's name)
     host_labels: Mapping[str, str] = field(default_factory=dict)

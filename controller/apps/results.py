@@ -242,8 +242,8 @@ def write_qbj(path: str, target: str) -> int:
     beside the journal unless FILE is given; ``-``: the standard output)."""
     box, _damaged = replayed(path)
     if not qbj.is_bowl(box.engine):
-        raise UsageError(_("{file} was not played under quiz bowl rules: a QBJ match file records tossups and "
-                           "bonuses; play with --option rules=bowl").format(file=path))
+        raise UsageError(_("{file} has no quiz bowl round: a QBJ match file records tossups and bonuses; play "
+                           "with --option rules=bowl or a round with \"rules\": \"bowl\"").format(file=path))
     engine = box.engine
     assert isinstance(engine, QuizEngine)
     title = str(engine.options.pack_title or "")

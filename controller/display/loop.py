@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import sys
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
@@ -119,6 +120,7 @@ class Presenter:
         target = surface if surface is not None else self.screen.surface
         scene.draw(target, view, strip, now_us)
         if self.show_help and self.help is not None:
+            self.help.show(view)
             self.help.draw(target)
         self.frames += 1
 
@@ -424,11 +426,18 @@ def is_help_key(event: pygame.event.Event) -> bool:
 
 
 def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
-    """The help overlay's rows from what the keyboard binds and the game's spec says."""
+    """The help overlay's rows from what the keyboard binds and the game's spec
+    says, for the game as it is played when drawn (its keys may change with its rounds)."""
     stations = [(pygame.key.name(k), s, i) for k, (s, i) in keyboard.keymap.items()]
     host = {pygame.key.name(k): a for k, a in keyboard.host_keys.items()}
     host["h  ?"] = "help"
-    return HelpOverlay(box.spec.title, help_rows(box.spec, stations, host))
+
+    def rows_for(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return help_rows(box.spec, stations, host, view)
+
+    with box.lock:
+        now = box.engine.public_view()
+    return HelpOverlay(box.spec.title, rows_for(now), rows_for)
 
 
 def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple[int, int] = (1920, 1080)) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
-from games.i18n import N_, _, format_number, refusal_text
+from games.i18n import N_, _, format_number, refusal_text, word
 from games.toolkit.strip_words import Strip, View, status_label
 
 if TYPE_CHECKING:  # a scene is drawn with pygame: the deciding process never imports one
@@ -516,4 +516,10 @@ def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:
     if (uses_seats and not getattr(engine, "host_cue_with_seats", False)) or not hasattr(engine, "private_view"):
         return None
     cue = engine.private_view(None)
-    return cue if isinstance(cue, dict) and cue.get("question") else None
+    if not (isinstance(cue, dict) and cue.get("question")):
+        return None
+    rounds = [r for r in (cue.get("round"), *(cue.get("rounds") or ())) if isinstance(r, dict)]
+    for r in rounds:  # a round's preset in the host's words (the quiz's "quiz bowl: tossups and bonuses")
+        if isinstance(r.get("rules_name"), str):
+            r["rules_name"] = word(r["rules_name"])
+    return cue

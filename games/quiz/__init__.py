@@ -34,6 +34,16 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
             for q in pack.questions]
 
 
+#: the quiz bowl moderator's marks: read past the power mark, read to the end
+BOWL_MARKS = ("power", "read")
+
+
+def unused_host_actions(view: Mapping[str, Any]) -> tuple[str, ...]:
+    """The bowl marks mean something only while a bowl round (or a bowl quiz)
+    is played: the help lists ``m`` and ``e`` then, never in another preset."""
+    return () if view.get("bowl") is not None else BOWL_MARKS
+
+
 #: who cannot win the lamp of an armed question: pressed too early, out, sitting it out
 _NOT_COMPETING = frozenset({"locked", "out", "sitting"})
 
@@ -167,6 +177,7 @@ SPEC = QuizSpec(
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},
+    unused_host_actions=unused_host_actions,  # m and e are listed in the help only while bowl is played
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
         "round_start": N_("a new round begins"),

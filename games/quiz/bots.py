@@ -51,12 +51,20 @@ class QuizMaster:
 
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[Action]:
         phase = view["phase"]
-        situation = (phase, view["question"], view["answering"], view["status"].count("out"), view.get("revealed"))
+        bowl = view.get("bowl") or {}
+        situation = (phase, view["question"], view["answering"], view["status"].count("out"), view.get("revealed"),
+                     len(bowl.get("bonus") or ()))
         if situation == self.seen or view.get("finished"):
             return []
         self.seen = situation
+        if phase == "idle" and bowl.get("buzzes") and not bowl.get("read"):
+            # quiz bowl, after a neg: the rest of the question is read, then the other team may buzz
+            return [Action("read", now_us + self.rng.randint(1_500_000, 3_000_000))]
         if phase == "idle":
             return [Action("arm", now_us + self.rng.randint(1_500_000, 3_000_000))]
+        if phase == "bonus":  # quiz bowl: each part of the bonus judged in turn
+            verdict = "correct" if self.rng.random() < self.right else "wrong"
+            return [Action(verdict, now_us + self.rng.randint(2_000_000, 4_000_000))]
         if phase == "answering":
             verdict = "correct" if self.rng.random() < self.right else "wrong"
             return [Action(verdict, now_us + self.rng.randint(900_000, 2_200_000))]

@@ -47,7 +47,7 @@ from games.quiz.bowl import (
     tossup_result,
     two_teams,
 )
-from games.quiz.options import OPTIONS
+from games.quiz.options import OPTIONS, RULE_NAMES
 
 
 class Phase(str, Enum):
@@ -121,14 +121,16 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 #: its title, a preset, the timer, points, how many questions and of which categories
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
-                               "choices")
+                               "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
 MAX_TEAM_NAME = 24
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
-                                  "second_points", "sit_out")
-#: the presets a round may use: teams are formed and races won for the whole quiz
-ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY)
+                                  "second_points", "sit_out", "power_points", "neg_points", "bonus_parts",
+                                  "bonus_points")
+#: the presets a round may use: teams are formed and races won for the whole quiz (a bowl
+#: round plays with the quiz's teams)
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY, BOWL)
 
 
 def _listed(names: Any) -> str:
@@ -437,10 +439,14 @@ class QuizEngine:
         first = self.round_starts[k - 1]
         last = (self.round_starts[k] - 1) if k < len(self.round_starts) else self.questions_total
         opts = self.round_options[k - 1]
-        return {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
+        view = {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
+        if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
+            view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
+                         "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
+        return view
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -689,7 +695,9 @@ class QuizEngine:
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
                 r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
-                if self.finished:
+                if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
+                    self._stop_question()
+                    self.allplay = None
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
             return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
@@ -806,12 +814,16 @@ class QuizEngine:
         r.answer_deadline_us = None
         return events + [GameEvent("armed", t, None, {"rearmed": True})]
 
+    def _stop_question(self) -> None:
+        """No press, answer or timer counts in this question any more."""
+        self.round.phase = Phase.ROUND_OVER
+        self.round.answer_deadline_us = None
+        self.arbiter.close()  # presses before the next arming are early again
+
     def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
         r = self.round
-        r.phase = Phase.ROUND_OVER
-        r.answer_deadline_us = None
+        self._stop_question()
         r.answering = winner
-        self.arbiter.close()  # presses before the next arming are early again
         r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
         # the whole order of presses, as it stood when the question ended (the
         # winner event told only those before the announcement)
@@ -1162,9 +1174,15 @@ class QuizEngine:
             "pack": self.options.pack_title or self.options.pack,
             "legal": self.legal_actions(None),
             # the host reads the whole plan of the night: which round now, every round's rules
-            "round": self._round_view(self.round_number()),
-            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
+            "round": self._host_round_view(self.round_number()),
+            "rounds": [self._host_round_view(k + 1) for k in range(len(self.round_options))],
         }
+
+    def _host_round_view(self, k: int) -> dict[str, Any]:
+        """A round for the host page: its preset also as the menu names it
+        (``rules_name``, English: the page's publisher words it in the box's language)."""
+        view = self._round_view(k)
+        return {**view, "rules_name": RULE_NAMES.get(view["rules"], view["rules"])}
 
     def outcome(self) -> Outcome | None:
         """Who won and why (``games.base.Outcome``); None while the game goes on."""

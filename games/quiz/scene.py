@@ -673,6 +673,8 @@ ROUND_RULES = {
     "sit-out": N_("a wrong answer sits out the next question"),
     "penalty": N_("a wrong answer costs points"),
     "second-chance": N_("the next in line may still answer, for half"),
+    "all-play": N_("everyone answers; a faster right answer scores more"),
+    "bowl": N_("quiz bowl: tossups, a bonus to the team that gets one"),
 }
 
 
@@ -688,6 +690,10 @@ def round_rules(current: View) -> list[str]:
     right, wrong = int(current.get("points_correct") or 0), int(current.get("points_wrong") or 0)
     points = _("right: +{right}").format(right=right) + (_(", wrong: −{wrong}").format(wrong=wrong) if wrong else "")
     lines.append(points)
+    if rules == "bowl":
+        lines.append(_("power: +{power}, neg: −{neg}, bonus: {parts} × {points}").format(
+            power=current.get("power_points"), neg=current.get("neg_points"), parts=current.get("bonus_parts"),
+            points=current.get("bonus_points")))
     timer = current.get("answer_time_us")
     if isinstance(timer, int) and timer > 0:
         lines.append(_("answer within {s} s").format(s=format_number(timer / 1_000_000, 0)))

@@ -7,7 +7,8 @@ new game's keys show up without a line here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pygame
 
@@ -49,11 +50,13 @@ def host_meaning(spec: GameSpec | None, action: str) -> str:
 
 
 def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
-              host: Mapping[str, str]) -> list[tuple[str, str]]:
+              host: Mapping[str, str], view: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
     """(keys, meaning) rows: the stations' keys grouped by input, then each host key.
 
     ``stations``: (key name, station, input) as the keyboard source binds them;
-    ``host``: key name -> host action."""
+    ``host``: key name -> host action; ``view``: the game's public view now,
+    when given the keys of actions that do nothing in it (``GameSpec.unused_host_actions``)
+    are left out."""
     rows: list[tuple[str, str]] = []
     by_input: dict[str, list[tuple[int, str]]] = {}
     for key, station, name in stations:
@@ -64,19 +67,31 @@ def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
         text = " ".join(shown) if len(shown) <= 4 else f"{shown[0]} … {shown[-1]}"
         rows.append((text, _("player 1 … {n}: {input}").format(n=len(shown), input=word(name)) if len(shown) > 1
                      else _("player 1: {input}").format(input=word(name))))
+    unused = set(spec.unused_host_actions(view)) if spec is not None and view is not None else set()
     for key, action in host.items():
-        rows.append((key, host_meaning(spec, action)))
+        if action not in unused:
+            rows.append((key, host_meaning(spec, action)))
     # the one mark on screen that is not a word: say what it means here
     rows.append((_("white frame"), _("on a player's tile: their press was taken")))
     return rows
 
 
 class HelpOverlay:
-    """A dark panel over the game listing the keys; the game goes on under it."""
+    """A dark panel over the game listing the keys; the game goes on under it.
 
-    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+    ``rows_for``: the rows for a public view, for a game whose keys change as
+    it goes (a quiz's bowl round); ``show`` takes the view before each drawing."""
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]],
+                 rows_for: Callable[[Mapping[str, Any]], Sequence[tuple[str, str]]] | None = None) -> None:
         self.title = title
         self.rows = list(rows)
+        self.rows_for = rows_for
+
+    def show(self, view: Mapping[str, Any]) -> None:
+        """The rows for what is played now."""
+        if self.rows_for is not None:
+            self.rows = list(self.rows_for(view))
 
     def draw(self, surface: pygame.Surface, lay: Layout | None = None) -> pygame.Rect:
         lay = lay or layout_for(surface)

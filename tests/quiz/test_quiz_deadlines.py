@@ -32,3 +32,22 @@ def test_one_late_tick_gives_what_many_small_ones_give() -> None:
 def test_a_bot_quiz_replayed_with_one_late_tick_is_the_one_ticked_often() -> None:
     late, small = late_and_small_ticks("quiz", seed=7)
     assert len(late) > 20 and late == small
+
+
+def test_skipping_the_last_question_ends_its_buzz_window_and_its_all_play_timer_with_the_game() -> None:
+    """The game is over: the skipped question never ends a second time, nor scores an answer after the end."""
+    from pathlib import Path
+
+    armed = SPEC.new_engine(SPEC.settings(3, 1, questions=1, buzz_window_us=5_000_000))
+    armed.handle(Action("arm", 0))
+    assert [e.kind for e in armed.handle(Action("next", 1_000_000))] == ["next", "game_over", "podium"]
+    assert armed.tick(10_000_000) == []
+    pack = str(Path(__file__).parent / "packs" / "three-rounds.csv")
+    everyone = SPEC.new_engine(SPEC.settings(3, 1, pack=pack, rules="all-play"))
+    everyone.handle(Action("arm", 0))
+    everyone.handle(Action("next", 1_000_000))
+    assert everyone.handle(Action("buzz", 2_000_000, 0, {"choice": 1})) == []
+    assert everyone.tick(30_000_000) == []
+    for engine in (armed, everyone):
+        assert engine.finished and [r["result"] for r in engine.round.results] == ["skipped"]
+        assert engine.public_view()["scores"] == [0, 0, 0]

@@ -1,5 +1,5 @@
 """The host page reads a quiz of rounds: the round now and the plan of every
-round (its title, questions, preset), beside the question and its answer."""
+round (its title, questions, preset as the menu names it), beside the question and its answer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.web.conftest import Served
 
 ROUNDS = [{"title": "Warm-up", "questions": 2}, {"title": "Science", "rules": "penalty", "categories": ["Science"],
-                                                  "questions": 2}]
+                                                  "questions": 2}, {"title": "Tossups", "rules": "bowl", "questions": 2}]
 
 
 def test_the_host_page_shows_the_round_now_and_every_round_s_plan(served: Any, phone: Any) -> None:
@@ -22,11 +22,13 @@ def test_the_host_page_shows_the_round_now_and_every_round_s_plan(served: Any, p
     host.fill("#pin", s.server.seats.pin)
     host.click("#enter")
     host.wait_for_selector("#remote:not(.hidden) button[data-action='arm']")
-    expect(host.locator("#cue .cue-round")).to_have_text("Round 1 of 2: 1. Warm-up (2 · classic) · 2. Science (2 · penalty)")
+    expect(host.locator("#cue .cue-round")).to_have_text(
+        "Round 1 of 3: 1. Warm-up (2 · classic) · 2. Science (2 · wrong: minus a point) · "
+        "3. Tossups (2 · quiz bowl: tossups and bonuses)")
     host.screenshot(path=str(Path(tempfile.mkdtemp(prefix="quiz-host-")) / "host-rounds.png"))
     host.click("button[data-action='next']")
     s.wait(lambda: s.box.engine.public_view()["question"] == 2)
     host.click("button[data-action='next']")
     s.wait(lambda: s.box.engine.public_view()["question"] == 3)
-    expect(host.locator("#cue .cue-round")).to_contain_text("Round 2 of 2")
+    expect(host.locator("#cue .cue-round")).to_contain_text("Round 2 of 3")
     s.stop()

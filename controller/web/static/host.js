@@ -169,7 +169,7 @@
     if (rounds.length > 1) {  // a quiz of rounds: the one now, and the plan (preset, questions) of every one
       const now = m.cue.round || {};
       const plan = rounds.map(function (r) {
-        return String(r.number) + ". " + (r.title || "") + " (" + (r.questions == null ? "" : r.questions + " · ") + r.rules + ")";
+        return String(r.number) + ". " + (r.title || "") + " (" + (r.questions == null ? "" : r.questions + " · ") + (r.rules_name || r.rules) + ")";
       }).join(" · ");
       cue.appendChild(Box.el("p", { cls: "hint cue-round", text: Box.text("cue_round").replace("{n}", String(now.number))
         .replace("{m}", String(now.of)) + ": " + plan }));
