@@ -126,7 +126,7 @@ MAX_TEAM_NAME = 24
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
-                                  "second_points", "sit_out")
+                                  "second_points", "sit_out", "choices")
 #: the presets a round may use: teams are formed and races won for the whole quiz
 ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY)
 
@@ -193,6 +193,18 @@ class QuizOptions:
     neg_points: int = 5
     bonus_parts: int = 0
     bonus_points: int = 10
+    #: all-play: the most choices a question offers (None: all it has)
+    choices: int | None = None
+    #: how many answer buttons (a, b ...) the smallest station has: the box reads
+    #: it off the wiring profile (None: keyboard or simulated stations, no limit)
+    station_choices: int | None = None
+
+    @property
+    def most_choices(self) -> int | None:
+        """The most choices an all-play question offers: no more than the
+        round's ``choices`` allows, nor the stations have buttons for."""
+        limits = [n for n in (self.choices, self.station_choices) if n is not None]
+        return min(limits) if limits else None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
@@ -946,14 +958,20 @@ class QuizEngine:
     def _all_play_open(self, t: int) -> list[GameEvent]:
         """The host opens the question: the timer starts, every station may pick."""
         question = self._question()
-        right = right_choice(question)
-        if right is None:
+        right, offered = right_choice(question), self._offered(question)
+        if right is None or right >= offered:
             raise RuleError(N_("an all-play question needs choices with the answer among them; "
                                "skip this one with next"))
         time_us = self.options.answer_time_us or int(ALL_PLAY_PRESET["answer_time_us"])
-        self.allplay = AllPlayQuestion(t, time_us, len(question["choices"]), right, self._points())
+        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points())
         self.round.phase = Phase.ALL_PLAY
         return [GameEvent("all_play_open", t, None, {"choices": self.allplay.choices, "answer_time_us": time_us})]
+
+    def _offered(self, question: Mapping[str, Any]) -> int:
+        """How many of a question's choices (the first ones) an all-play round
+        offers: everyone, on a station or a phone, picks among the same."""
+        count, most = len(question.get("choices") or ()), self.options.most_choices
+        return count if most is None else min(count, most)
 
     def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
         """A station's button (or a phone's answer) picks a choice: the first
@@ -1087,8 +1105,11 @@ class QuizEngine:
 
     def _question_view(self, number: int) -> dict[str, Any]:
         q = self._question(number)
+        choices = list(q.get("choices", ()))
+        if self._all_play():  # only the choices the stations' buttons (and the phones) offer
+            choices = choices[: self._offered(q)]
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
-                "image": q.get("image"), "choices": list(q.get("choices", ()))}
+                "image": q.get("image"), "choices": choices}
 
     def public_view(self) -> dict[str, Any]:
         r = self.round
