@@ -97,3 +97,22 @@ def test_the_engine_offers_no_more_choices_than_the_stations_have() -> None:
     events = engine.handle(Action("arm", 1_000))
     assert [e.data["choices"] for e in events if e.kind == "all_play_open"] == [2]
     assert engine.public_view()["ask"]["choices"] == ["Venus", "Mars"]
+
+
+def test_a_whole_quiz_all_play_takes_the_quiz_s_own_choices() -> None:
+    engine = SPEC.new_engine(SPEC.settings(3, 1, **ALL_PLAY, choices=2))
+    events = engine.handle(Action("arm", 1_000))
+    assert [e.data["choices"] for e in events if e.kind == "all_play_open"] == [2]
+    assert engine.public_view()["ask"]["choices"] == ["Venus", "Mars"]
+    assert engine.handle(SPEC.buttons.action(0, "c", "full", 500_000)) == []  # no third choice: nothing locked
+    with pytest.raises(OptionError, match="give a value between 2 and 6"):
+        SPEC.settings(3, 1, **ALL_PLAY, choices=9)
+
+
+def test_the_quiz_s_choices_hold_for_each_all_play_round_without_its_own() -> None:
+    rounds = [{"rules": "all-play", "questions": 2}, {"rules": "all-play", "questions": 1, "choices": 4}]
+    settings = SPEC.settings(3, 1, pack=PACK, rounds=rounds, choices=2)
+    asked = settings.options["pack_questions"]
+    assert [(q["round"], len(q["choices"])) for q in asked] == [(1, 2), (1, 2), (2, 4)]
+    engine = SPEC.new_engine(settings)
+    assert engine.round_options[0].most_choices == 2 and engine.round_options[1].most_choices == 4
