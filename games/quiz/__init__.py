@@ -14,7 +14,7 @@ from games.i18n import LANGUAGES, N_, _
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, new_quiz_engine
+from games.quiz.engine import PRESETS, QuizOptions, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
 
@@ -104,7 +104,9 @@ class QuizSpec(GameSpec):
             fitted.log()
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
                        "pack_left_out": len(pack.left_out)}
-        return super().settings(players, seed, **options)
+        settings = super().settings(players, seed, **options)
+        QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
+        return settings
 
 
 def most_choices(*limits: Any) -> int | None:
