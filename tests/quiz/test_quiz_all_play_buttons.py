@@ -7,6 +7,7 @@ left out, and the start says so in one line."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,22 @@ def test_the_quiz_s_choices_hold_for_each_all_play_round_without_its_own() -> No
     assert [(q["round"], len(q["choices"])) for q in asked] == [(1, 2), (1, 2), (2, 4)]
     engine = SPEC.new_engine(settings)
     assert engine.round_options[0].most_choices == 2 and engine.round_options[1].most_choices == 4
+
+
+def board_profile(tmp_path: Path, blue: str) -> profile_mod.Profile:
+    """An input board profile of two stations: Red with a, b, c on its shift-register channels, Blue with ``blue``."""
+    path = tmp_path / "board-quiz.toml"
+    path.write_text('source = "board"\n'
+                    '[[stations]]\nname = "Red"\ninputs = { bell = 0, a = 32, b = 33, c = 34 }\n'
+                    f'[[stations]]\nname = "Blue"\ninputs = {{ bell = 1, {blue} }}\n', encoding="utf-8")
+    return profile_mod.load(str(path))
+
+
+def test_an_input_board_profile_s_buttons_count_the_same_way(tmp_path: Path) -> None:
+    """The RP2040 board's profile names a station's inputs as the header's does."""
+    prof = board_profile(tmp_path, "a = 40, b = 41, c = 42")
+    assert live.wiring_options(SPEC, prof, 2) == {STATION_CHOICES: 3}
+    gap = board_profile(tmp_path, "a = 40, c = 42")
+    assert live.wiring_options(SPEC, gap, 2) == {STATION_CHOICES: 1}  # no b: Blue can answer A only
+    with pytest.raises(OptionError, match="these stations have 1"):
+        live.game_settings(SPEC, 2, 1, ALL_PLAY, gap)
