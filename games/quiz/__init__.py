@@ -95,7 +95,7 @@ class QuizSpec(GameSpec):
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             fitted = FittedChoices()
             if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
-                questions = fitted.all_play(questions, most_choices(options.get("choices"), buttons))
+                questions = [asked for _q, asked in fitted.take(questions, most_choices(options.get("choices"), buttons))]
                 if not questions:
                     raise OptionError(N_("the pack {pack} has no multiple-choice question for an all-play quiz: "
                                          "give its questions choices, or choose other rules"), pack=pack.source.name)
@@ -127,12 +127,22 @@ class FittedChoices:
     (stations and phones alike see only those: nobody has a choice the others
     lack), else it is left out of the all-play round. Said once at the start."""
 
-    trimmed: dict[int, list[str]] = field(default_factory=dict)  # by the choices kept
-    left_out: dict[int, list[str]] = field(default_factory=dict)
+    #: the questions named in the log line, by the choices kept (ordered, each once)
+    trimmed: dict[int, dict[str, None]] = field(default_factory=dict)
+    left_out: dict[int, dict[str, None]] = field(default_factory=dict)
 
-    def all_play(self, questions: list[dict[str, Any]], most: int | None) -> list[dict[str, Any]]:
-        """The multiple-choice questions of ``questions``, each with at most ``most`` choices."""
-        return [asked for asked in (self.fit(q, most) for q in questions) if asked is not None]
+    def take(self, questions: list[dict[str, Any]], most: int | None,
+             count: int | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The first ``count`` (all without) multiple-choice questions of
+        ``questions`` that fit ``most`` choices: each as (the pack's, as asked)."""
+        taken: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for question in questions:
+            if count is not None and len(taken) >= count:
+                break
+            asked = self.fit(question, most)
+            if asked is not None:
+                taken.append((question, asked))
+        return taken
 
     def fit(self, question: dict[str, Any], most: int | None) -> dict[str, Any] | None:
         """The question as an all-play round asks it (None: not at all)."""
@@ -141,18 +151,18 @@ class FittedChoices:
             return None
         if most is None or len(choices) <= most:
             return question
-        right = right_choice(question)
-        if right is not None and right < most:
-            self.trimmed.setdefault(most, []).append(shortened(str(question.get("text", ""))))
+        named = shortened(str(question.get("text", "")))
+        if (right := right_choice(question)) is not None and right < most:
+            self.trimmed.setdefault(most, {})[named] = None
             return {**question, "choices": choices[:most]}
-        self.left_out.setdefault(most, []).append(shortened(str(question.get("text", ""))))
+        self.left_out.setdefault(most, {})[named] = None
         return None
 
     def log(self) -> None:
         """One line at the start: which questions were cut to fewer choices, which left out."""
         parts = [_("asked with only their first {n} choices: {questions}").format(n=n, questions=", ".join(names))
                  for n, names in sorted(self.trimmed.items())]
-        parts += [_("left out, their answer is not among the first {n}: {questions}").format(
+        parts += [_("left out of all-play, their answer is not among the first {n}: {questions}").format(
             n=n, questions=", ".join(names)) for n, names in sorted(self.left_out.items())]
         if parts:
             log.warning("%s", _("all-play questions with more choices than the stations' buttons (or the round) "
@@ -183,13 +193,15 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
                 raise OptionError(N_("round {k}: categories {missing} not in the pack {pack}; its categories: {known}"),
                                   k=k, missing=", ".join(map(str, missing)), pack=pack.source.name,
                                   known=", ".join(pack.categories()) or "-")
-        fits = [(q, q) for q in left if wanted is None or q["category"] in wanted]
+        fits = [q for q in left if wanted is None or q["category"] in wanted]
+        count = spec.get("questions")
+        count = count if isinstance(count, int) and count > 0 else None
         if (spec.get("rules") or options.get("rules")) == ALL_PLAY:
             most = most_choices(spec["choices"] if "choices" in spec else options.get("choices"),
                                 options.get(STATION_CHOICES))
-            fits = [(q, asked) for q, asked in ((q, fitted.fit(q, most)) for q, _same in fits) if asked is not None]
-        count = spec.get("questions")
-        mine = fits[:count] if isinstance(count, int) and count > 0 else fits
+            mine = fitted.take(fits, most, count)
+        else:
+            mine = [(q, q) for q in (fits if count is None else fits[:count])]
         if not mine:
             raise OptionError(N_("round {k} has no question left in the pack {pack}: give it other categories or fewer "
                                  "questions to the rounds before it"), k=k, pack=pack.source.name)

@@ -82,7 +82,7 @@ def test_questions_with_more_choices_than_buttons_are_said_once_at_the_start(cap
     lines = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
     assert len(lines) == 1
     assert "first 2 choices: 'Which planet is known as the Red Planet?'" in lines[0]
-    assert "left out, their answer is not among the first 2: 'What is the capital city of Australia?'" in lines[0]
+    assert "left out of all-play, their answer is not among the first 2: 'What is the capital city of Australia?'" in lines[0]
 
 
 def test_bell_only_stations_cannot_play_an_all_play_round() -> None:
@@ -136,3 +136,14 @@ def test_an_input_board_profile_s_buttons_count_the_same_way(tmp_path: Path) -> 
     assert live.wiring_options(SPEC, gap, 2) == {STATION_CHOICES: 1}  # no b: Blue can answer A only
     with pytest.raises(OptionError, match="these stations have 1"):
         live.game_settings(SPEC, 2, 1, ALL_PLAY, gap)
+
+
+def test_the_start_names_each_question_once_and_only_those_the_rounds_reached(caplog: pytest.LogCaptureFixture) -> None:
+    rounds = [{"rules": "all-play", "questions": 2}, {"rules": "all-play", "questions": 1}]
+    with caplog.at_level(logging.WARNING, logger="games.quiz"):
+        settings = live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+    assert [q["text"][:14] for q in settings.options["pack_questions"]] == [
+        "Which planet i", "True or false:", "Which instrume"]
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
+    assert line.count("capital city of Australia") == 1 and line.count("largest ocean") == 1  # both rounds passed them
+    assert "Statue of Liberty" not in line and "smallest prime" not in line  # never reached: not asked, not named
