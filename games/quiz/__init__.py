@@ -80,8 +80,9 @@ class QuizSpec(GameSpec):
             raise OptionError(N_("teams of {size} need at least {least} stations, not {players}: add stations or "
                                  "choose other rules"), size=size, least=2 * size, players=players)
         name = options.get("pack")
-        all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY
-                                                   for r in options.get("rounds") or ())
+        given_rounds = options.get("rounds")
+        rounds: list[Any] = given_rounds if isinstance(given_rounds, list) else []  # else: refused below
+        all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY for r in rounds)
         if all_play_rounds and name is None and options.get("pack_questions") is None:
             raise OptionError(N_("an all-play round asks multiple-choice questions: choose a pack that has some "
                                  "(option 'pack'), or other rules"))

@@ -97,6 +97,7 @@ def test_the_default_stays_one_round() -> None:
     ([{"rules": "teams", "questions": 2}], "a round may use classic, sit-out, penalty, second-chance"),
     ([{"title": "no count"}], "round 1 needs its number of questions"),
     ([], "rounds must list the rounds"),
+    (5, "option 'rounds' is 5: give a list"),
 ])
 def test_a_bad_round_is_one_line_that_says_what_a_round_may_be(rounds: list, fragment: str) -> None:
     with pytest.raises(ValueError) as err:
