@@ -17,7 +17,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +32,7 @@ from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
 from controller.sources.base import InputSink, Source, SourceError
 from controller.timeline import box_now_us
-from games.base import BuzzerBoxError, GameSettings, GameSpec
+from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import N_, _
 from games.registry import scene_for
 
@@ -349,6 +349,24 @@ def unfinished_journal(folder: Path) -> Path | None:
         return None
     session = journal.session
     return newest if session is not None and session.mode == "play" and not journal.ended else None
+
+
+def wiring_options(spec: GameSpec, profile: Profile | None, players: int) -> dict[str, Any]:
+    """What a game hears of the wiring, as options (it never reads the profile):
+    how many choices (A, B ...) the smallest of the ``players`` stations has
+    buttons for, for a game that declares ``STATION_CHOICES``. Nothing for
+    keyboard stations (no profile)."""
+    if profile is None or STATION_CHOICES not in spec.options or not profile.stations:
+        return {}
+    stations = profile.stations[: max(1, players)]
+    return {STATION_CHOICES: min(spec.buttons.choices(st.kind, st.inputs) for st in stations)}
+
+
+def game_settings(spec: GameSpec, players: int, seed: int, options: Mapping[str, Any],
+                  profile: Profile | None) -> GameSettings:
+    """The settings of a game played on ``profile``'s stations: the options
+    given, and what the wiring says over them (a station has the buttons it has)."""
+    return spec.settings(players, seed, **{**options, **wiring_options(spec, profile, players)})
 
 
 def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, journal: str | Path | None,

@@ -8,7 +8,7 @@ same state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -333,6 +333,10 @@ class HostBot(Protocol):
 #: (action kind, args) a button stands for
 Binding = tuple[str, Mapping[str, Any]]
 ANY = "*"
+#: the option a game declares to hear how many choices (A, B ...) every station
+#: can answer on: the box fills it in from the wiring profile (the fewest of any
+#: station, ``ButtonMap.choices``), so an engine gets a number, never the wiring
+STATION_CHOICES = "station_choices"
 
 
 @dataclass(frozen=True)
@@ -362,6 +366,20 @@ class ButtonMap:
             return None
         kind, args = bound
         return Action(kind, t_us, station, dict(args), precision_us, clock, clock_precision_us)
+
+    def choices(self, station_kind: str, inputs: Iterable[str]) -> int:
+        """How many choices a station with these inputs can pick: its inputs
+        bound with a ``choice`` argument (0 for A, 1 for B ...), counted from A
+        to the first one it has no input for (buttons a and c pick A only)."""
+        picked = set()
+        for name in inputs:
+            bound = self.lookup(station_kind, name)
+            if bound is not None and "choice" in bound[1]:
+                picked.add(bound[1]["choice"])
+        count = 0
+        while count in picked:
+            count += 1
+        return count
 
 
 ScenarioStep = Callable[[Mapping[str, Any], int], "Action | None"]

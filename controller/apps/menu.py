@@ -251,7 +251,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
                 try:
-                    settings = spec.settings(choice.players, live.new_seed(), **options)
+                    settings = live.game_settings(spec, choice.players, live.new_seed(), options,
+                                                  None if choice.bots else profile)
                 except BuzzerBoxError as exc:  # a pack changed (or went) since the menu listed it
                     log.warning("%s", exc)
                     continue

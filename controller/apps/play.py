@@ -54,7 +54,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.resume:
         seed = args.seed if args.seed is not None else live.new_seed()
         try:
-            settings = spec.settings(players, seed, **options_from(args.option))
+            settings = live.game_settings(spec, players, seed, options_from(args.option), prof)
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
         say_left_out(settings)

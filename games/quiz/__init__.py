@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.base import GameSettings, GameSpec, LampContest, OptionError
-from games.i18n import LANGUAGES, N_
-from games.quiz.allplay import ALL_PLAY
+from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
+from games.i18n import LANGUAGES, N_, _
+from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, new_quiz_engine
+from games.quiz.engine import PRESETS, QuizOptions, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
+
+log = logging.getLogger(__name__)
 
 
 def pack_path(name: str) -> Path:
@@ -79,35 +82,117 @@ class QuizSpec(GameSpec):
         if rules is not None and rules not in PRESETS:
             raise OptionError(N_("option 'rules' is {value!r}: give one of {known} (see docs/quiz.md)"), value=rules,
                               known=", ".join(PRESETS))
+        for read_here in ("choices", STATION_CHOICES):  # read below: their type and range first
+            if read_here in options:
+                OPTIONS[read_here].check(read_here, options[read_here])
         size = options.get("team_size") or PRESETS.get(rules or "classic", {}).get("team_size")
         if isinstance(size, int) and options.get("teams") is None and players < 2 * size:
             raise OptionError(N_("teams of {size} need at least {least} stations, not {players}: add stations or "
                                  "choose other rules"), size=size, least=2 * size, players=players)
         name = options.get("pack")
-        all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY
-                                                   for r in options.get("rounds") or ())
+        given_rounds = options.get("rounds")
+        rounds: list[Any] = given_rounds if isinstance(given_rounds, list) else []  # else: refused below
+        all_play_rounds = rules == ALL_PLAY or any(isinstance(r, dict) and r.get("rules") == ALL_PLAY for r in rounds)
         if all_play_rounds and name is None and options.get("pack_questions") is None:
             raise OptionError(N_("an all-play round asks multiple-choice questions: choose a pack that has some "
                                  "(option 'pack'), or other rules"))
+        buttons = options.get(STATION_CHOICES)
+        if all_play_rounds and buttons is not None and buttons < 2:
+            raise OptionError(N_("an all-play round is answered on each station's buttons a and b (c, d ...), and "
+                                 "these stations have {n}: choose a wiring profile with answer buttons, or other "
+                                 "rules"), n=buttons)
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
+            fitted = FittedChoices()
             if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
-                questions = [q for q in questions if all_play_fits(q, None)]
+                questions = [asked for _q, asked in fitted.take(questions, most_choices(options.get("choices"), buttons))]
                 if not questions:
                     raise OptionError(N_("the pack {pack} has no multiple-choice question for an all-play quiz: "
                                          "give its questions choices, or choose other rules"), pack=pack.source.name)
             if isinstance(options.get("rounds"), list):
-                questions = round_questions(questions, options["rounds"], pack)
+                questions = round_questions(questions, options["rounds"], pack, fitted, options)
+            fitted.log()
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
                        "pack_left_out": len(pack.left_out)}
-        return super().settings(players, seed, **options)
+        settings = super().settings(players, seed, **options)
+        QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
+        return settings
 
 
-def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pack) -> list[dict[str, Any]]:
+def most_choices(*limits: Any) -> int | None:
+    """The most choices an all-play question offers: the fewest any limit
+    allows (a round's or the quiz's ``choices``, the stations' buttons)."""
+    given = [n for n in limits if isinstance(n, int) and not isinstance(n, bool)]
+    return min(given) if given else None
+
+
+#: how much of a question's text the start's log line names it by
+NAMED_LENGTH = 40
+
+
+@dataclass
+class FittedChoices:
+    """The all-play questions fitted to the choices the stations can answer:
+    a question with more keeps its first ones when its answer is among them
+    (stations and phones alike see only those: nobody has a choice the others
+    lack), else it is left out of the all-play round. Said once at the start."""
+
+    #: the questions named in the log line, by the choices kept (ordered, each once)
+    trimmed: dict[int, dict[str, None]] = field(default_factory=dict)
+    left_out: dict[int, dict[str, None]] = field(default_factory=dict)
+
+    def take(self, questions: list[dict[str, Any]], most: int | None,
+             count: int | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The first ``count`` (all without) multiple-choice questions of
+        ``questions`` that fit ``most`` choices: each as (the pack's, as asked)."""
+        taken: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for question in questions:
+            if count is not None and len(taken) >= count:
+                break
+            asked = self.fit(question, most)
+            if asked is not None:
+                taken.append((question, asked))
+        return taken
+
+    def fit(self, question: dict[str, Any], most: int | None) -> dict[str, Any] | None:
+        """The question as an all-play round asks it (None: not at all)."""
+        choices = list(question.get("choices") or ())
+        if not choices:
+            return None
+        if most is None or len(choices) <= most:
+            return question
+        named = shortened(str(question.get("text", "")))
+        if (right := right_choice(question)) is not None and right < most:
+            self.trimmed.setdefault(most, {})[named] = None
+            return {**question, "choices": choices[:most]}
+        self.left_out.setdefault(most, {})[named] = None
+        return None
+
+    def log(self) -> None:
+        """One line at the start: which questions were cut to fewer choices, which left out."""
+        parts = [_("asked with only their first {n} choices: {questions}").format(n=n, questions=", ".join(names))
+                 for n, names in sorted(self.trimmed.items())]
+        parts += [_("left out of all-play, their answer is not among the first {n}: {questions}").format(
+            n=n, questions=", ".join(names)) for n, names in sorted(self.left_out.items())]
+        if parts:
+            log.warning("%s", _("all-play questions with more choices than the stations' buttons (or the round) "
+                                "allow: {parts}").format(parts="; ".join(parts)))
+
+
+def shortened(text: str) -> str:
+    """A question named in a log line: its text, quoted, cut short."""
+    return repr(text if len(text) <= NAMED_LENGTH else text[: NAMED_LENGTH - 1] + "…")
+
+
+def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pack,
+                    fitted: FittedChoices | None = None,
+                    options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Each round's questions from the pack, in its order (or the shuffle's),
     none asked twice: of the round's categories (any without), as many as
-    the round says (every one left without); each marked with its round."""
+    the round says (every one left without); each marked with its round. An
+    all-play round's are fitted to its choices and the stations' buttons."""
+    fitted, options = fitted or FittedChoices(), options or {}
     left = list(questions)
     out: list[dict[str, Any]] = []
     for k, spec in enumerate(rounds, 1):
@@ -120,24 +205,21 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
                                   k=k, missing=", ".join(map(str, missing)), pack=pack.source.name,
                                   known=", ".join(pack.categories()) or "-")
         fits = [q for q in left if wanted is None or q["category"] in wanted]
-        if spec.get("rules") == ALL_PLAY:
-            fits = [q for q in fits if all_play_fits(q, spec.get("choices"))]
         count = spec.get("questions")
-        mine = fits[:count] if isinstance(count, int) and count > 0 else fits
+        count = count if isinstance(count, int) and count > 0 else None
+        if (spec.get("rules") or options.get("rules")) == ALL_PLAY:
+            most = most_choices(spec["choices"] if "choices" in spec else options.get("choices"),
+                                options.get(STATION_CHOICES))
+            mine = fitted.take(fits, most, count)
+        else:
+            mine = [(q, q) for q in (fits if count is None else fits[:count])]
         if not mine:
             raise OptionError(N_("round {k} has no question left in the pack {pack}: give it other categories or fewer "
                                  "questions to the rounds before it"), k=k, pack=pack.source.name)
-        taken = {id(q) for q in mine}
+        taken = {id(q) for q, _asked in mine}
         left = [q for q in left if id(q) not in taken]
-        out += [{**q, "round": k} for q in mine]
+        out += [{**asked, "round": k} for _q, asked in mine]
     return out
-
-
-def all_play_fits(question: dict[str, Any], most: Any) -> bool:
-    """An all-play question is multiple choice, with at most ``most`` choices
-    when the round says (2 for stations with two buttons, a and b)."""
-    count = len(question.get("choices") or ())
-    return count > 0 and (not isinstance(most, int) or count <= most)
 
 
 def chosen_questions(pack: Pack, categories: Any, shuffle: bool, seed: int) -> list[dict[str, Any]]:

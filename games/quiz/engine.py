@@ -27,6 +27,7 @@ from games.base import (
     Action,
     GameEvent,
     GameSettings,
+    OptionError,
     Outcome,
     RuleError,
     best_of,
@@ -126,8 +127,8 @@ MAX_TEAM_NAME = 24
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
-                                  "second_points", "sit_out", "power_points", "neg_points", "bonus_parts",
-                                  "bonus_points")
+                                  "second_points", "sit_out", "choices", "power_points", "neg_points",
+                                  "bonus_parts", "bonus_points")
 #: the presets a round may use: teams are formed and races won for the whole quiz (a bowl
 #: round plays with the quiz's teams)
 ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY, BOWL)
@@ -195,13 +196,26 @@ class QuizOptions:
     neg_points: int = 5
     bonus_parts: int = 0
     bonus_points: int = 10
+    #: all-play: the most choices a question offers (None: all it has)
+    choices: int | None = None
+    #: how many answer buttons (a, b ...) the smallest station has: the box reads
+    #: it off the wiring profile (None: keyboard or simulated stations, no limit)
+    station_choices: int | None = None
+
+    @property
+    def most_choices(self) -> int | None:
+        """The most choices an all-play question offers: no more than the
+        round's ``choices`` allows, nor the stations have buttons for."""
+        limits = [n for n in (self.choices, self.station_choices) if n is not None]
+        return min(limits) if limits else None
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:
         checked_options(OPTIONS, settings.options, "quiz")  # names, types and ranges: options.py
         preset_name = settings.options.get("rules") or "classic"
         if preset_name not in PRESETS:
-            raise ValueError(f"quiz: rules {preset_name!r} is not a preset; use one of {_listed(PRESETS)}")
+            raise OptionError(N_("quiz: rules {name!r} is not a preset; use one of {known}"), name=preset_name,
+                              known=_listed(PRESETS))
         given = {k: v for k, v in settings.options.items() if v is not None or k not in PRESETS[preset_name]}
         opts = cls(**{**PRESETS[preset_name], **given, "rules": preset_name})
         opts._check(settings)
@@ -225,11 +239,11 @@ class QuizOptions:
         if opts.rules == BOWL and opts.teams is None and opts.team_size is None:
             opts.teams = two_teams(settings.players)
         if opts.after_wrong not in ("next", "rearm"):
-            raise ValueError("quiz: after_wrong must be 'next' or 'rearm'")
+            raise OptionError(N_("quiz: after_wrong must be 'next' or 'rearm'"))
         if opts.teams is None and opts.team_size is not None:
             if settings.players < 2 * opts.team_size:
-                raise ValueError(f"quiz: teams of {opts.team_size} need at least {2 * opts.team_size} stations; "
-                                 f"add stations or choose other rules")
+                raise OptionError(N_("quiz: teams of {size} need at least {least} stations; add stations or choose "
+                                     "other rules"), size=opts.team_size, least=2 * opts.team_size)
             opts.teams = [s // opts.team_size for s in range(settings.players)]
         teams = opts.teams
         if teams is not None and (
@@ -237,27 +251,29 @@ class QuizOptions:
             or len(teams) != settings.players
             or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in teams)
         ):
-            raise ValueError(
-                f"quiz: teams must list one team number (0, 1, ...) per station, {settings.players} in all, "
-                f"e.g. [0, 0, 1, 1]; got {teams!r}"
-            )
+            raise OptionError(N_("quiz: teams must list one team number (0, 1, ...) per station, {players} in all, "
+                                 "e.g. [0, 0, 1, 1]; got {teams!r}"), players=settings.players, teams=teams)
         for name in ("win_correct", "out_wrong", "round_questions"):
             value = getattr(opts, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise ValueError(f"quiz: {name} must be a whole number from 1 (or null for none); got {value!r}")
+                raise OptionError(N_("quiz: {name} must be a whole number from 1 (or null for none); got {value!r}"),
+                                  name=name, value=value)
         if not isinstance(opts.sit_out, int) or isinstance(opts.sit_out, bool) or opts.sit_out < 0:
-            raise ValueError(f"quiz: sit_out must be a whole number of questions from 0; got {opts.sit_out!r}")
+            raise OptionError(N_("quiz: sit_out must be a whole number of questions from 0; got {value!r}"),
+                              value=opts.sit_out)
         if not isinstance(opts.second_points, int) or not 0 <= opts.second_points <= 100:
-            raise ValueError(f"quiz: second_points must be a percentage 0-100; got {opts.second_points!r}")
+            raise OptionError(N_("quiz: second_points must be a percentage 0-100; got {value!r}"),
+                              value=opts.second_points)
         if opts.pack_questions is not None and not (
             isinstance(opts.pack_questions, list)
             and all(isinstance(q, dict) and isinstance(q.get("text"), str) for q in opts.pack_questions)
         ):
-            raise ValueError("quiz: pack_questions must list the questions as objects with their text; "
-                             "choose the pack with the 'pack' option instead")
+            raise OptionError(N_("quiz: pack_questions must list the questions as objects with their text; "
+                                 "choose the pack with the 'pack' option instead"))
         if opts.pack is not None and opts.pack_questions is None:
-            raise ValueError(f"quiz: the pack {opts.pack!r} was not read; start the quiz through its spec's settings "
-                             f"(games.registry.get('quiz').settings), which reads the pack")
+            raise OptionError(N_("quiz: the pack {pack!r} was not read; start the quiz through its spec's settings "
+                                 "({how}), which reads the pack"), pack=opts.pack,
+                              how="games.registry.get('quiz').settings")
         if opts.rounds is not None:
             check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
         names = opts.team_names
@@ -265,35 +281,41 @@ class QuizOptions:
             team_count = max(opts.teams or list(range(settings.players))) + 1
             if not (isinstance(names, list) and len(names) == team_count
                     and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
-                raise ValueError(f"quiz: team_names must name each of the {team_count} teams, in team order, "
-                                 f"at most {MAX_TEAM_NAME} characters each, e.g. \"Owls\", \"Foxes\"")
+                raise OptionError(N_("quiz: team_names must name each of the {n} teams, in team order, at most "
+                                     "{most} characters each, e.g. \"Owls\", \"Foxes\""), n=team_count,
+                                  most=MAX_TEAM_NAME)
 
 
 def check_rounds(rounds: Any, with_pack: bool) -> None:
     """``rounds``: a list of rounds, each naming only ROUND_KEYS, its preset
     one of ROUND_PRESETS; without a pack each says how many questions."""
     if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
-        raise ValueError('quiz: rounds must list the rounds, e.g. [{"questions": 10}, {"rules": "penalty", '
-                         '"questions": 5}]')
+        raise OptionError(N_("quiz: rounds must list the rounds, e.g. {example}"),
+                          example='[{"questions": 10}, {"rules": "penalty", "questions": 5}]')
     for k, spec in enumerate(rounds, 1):
         unknown = [key for key in spec if key not in ROUND_KEYS]
         if unknown:
-            raise ValueError(f"quiz: round {k} has {_listed(unknown)}; a round may set {_listed(ROUND_KEYS)}")
+            raise OptionError(N_("quiz: round {k} has {unknown}; a round may set {keys}"), k=k,
+                              unknown=_listed(unknown), keys=_listed(ROUND_KEYS))
         if spec.get("rules") is not None and spec["rules"] not in ROUND_PRESETS:
-            raise ValueError(f"quiz: round {k}'s rules {spec['rules']!r}: a round may use {_listed(ROUND_PRESETS)}")
+            raise OptionError(N_("quiz: round {k}'s rules {rules!r}: a round may use {presets}"), k=k,
+                              rules=spec["rules"], presets=_listed(ROUND_PRESETS))
         count = spec.get("questions")
         if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
-            raise ValueError(f"quiz: round {k}'s questions must be a whole number from 1; got {count!r}")
+            raise OptionError(N_("quiz: round {k}'s questions must be a whole number from 1; got {value!r}"), k=k,
+                              value=count)
         if count is None and not with_pack:
-            raise ValueError(f"quiz: round {k} needs its number of questions (\"questions\": 10) without a pack")
+            raise OptionError(N_("quiz: round {k} needs its number of questions ({example}) without a pack"), k=k,
+                              example='"questions": 10')
         most = spec.get("choices")
         if most is not None and (not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= 6):
-            raise ValueError(f"quiz: round {k}'s choices (the most a question may have: 2 for stations with "
-                             f"buttons a and b) must be 2 to 6; got {most!r}")
+            raise OptionError(N_("quiz: round {k}'s choices (the most a question offers: 2 for stations with "
+                                 "buttons a and b) must be 2 to 6; got {value!r}"), k=k, value=most)
         for name in ROUND_OPTIONS:
             value = spec.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise ValueError(f"quiz: round {k}'s {name} must be a whole number from 0; got {value!r}")
+                raise OptionError(N_("quiz: round {k}'s {name} must be a whole number from 0; got {value!r}"), k=k,
+                                  name=name, value=value)
 
 
 @dataclass
@@ -958,14 +980,20 @@ class QuizEngine:
     def _all_play_open(self, t: int) -> list[GameEvent]:
         """The host opens the question: the timer starts, every station may pick."""
         question = self._question()
-        right = right_choice(question)
-        if right is None:
+        right, offered = right_choice(question), self._offered(question)
+        if right is None or right >= offered:
             raise RuleError(N_("an all-play question needs choices with the answer among them; "
                                "skip this one with next"))
         time_us = self.options.answer_time_us or int(ALL_PLAY_PRESET["answer_time_us"])
-        self.allplay = AllPlayQuestion(t, time_us, len(question["choices"]), right, self._points())
+        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points())
         self.round.phase = Phase.ALL_PLAY
         return [GameEvent("all_play_open", t, None, {"choices": self.allplay.choices, "answer_time_us": time_us})]
+
+    def _offered(self, question: Mapping[str, Any]) -> int:
+        """How many of a question's choices (the first ones) an all-play round
+        offers: everyone, on a station or a phone, picks among the same."""
+        count, most = len(question.get("choices") or ()), self.options.most_choices
+        return count if most is None else min(count, most)
 
     def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
         """A station's button (or a phone's answer) picks a choice: the first
@@ -1099,8 +1127,11 @@ class QuizEngine:
 
     def _question_view(self, number: int) -> dict[str, Any]:
         q = self._question(number)
+        choices = list(q.get("choices", ()))
+        if self._all_play():  # only the choices the stations' buttons (and the phones) offer
+            choices = choices[: self._offered(q)]
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
-                "image": q.get("image"), "choices": list(q.get("choices", ()))}
+                "image": q.get("image"), "choices": choices}
 
     def public_view(self) -> dict[str, Any]:
         r = self.round

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games.base import TIE_WINDOW, Option
+from games.base import STATION_CHOICES, TIE_WINDOW, Option
 from games.i18n import N_
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
@@ -39,6 +39,10 @@ OPTIONS: dict[str, Option] = {
     "categories": Option(None, list),
     # the quiz as rounds, each with its preset, timer, points and questions (docs/quiz.md)
     "team_names": Option(None, list),
+    # all-play: the most choices a question offers (a round's "choices" for one round), and
+    # how many answer buttons the smallest station has (the box fills it in from the wiring profile)
+    "choices": Option(None, int, low=2, high=6),
+    STATION_CHOICES: Option(None, int, low=0, high=6),
     "rounds": Option(None, list, label=N_("Rounds"),
                      choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
                               ([{"questions": 5}] * 4, N_("4 rounds of 5")))),

@@ -11,6 +11,7 @@ from typing import Any
 import pygame
 import pytest
 
+from controller.cli import main
 from controller.display.menu import Menu
 from controller.display.screen import Screen
 from games import registry
@@ -20,6 +21,7 @@ from games.quiz import PACKS_DIR
 from games.quiz.packs import load_pack
 from games.quiz.scene import QuizScene
 from games.toolkit.scene import freeze
+from tests.cli.test_bad_input import one_line_ending
 
 PACK = str(PACKS_DIR / "en-general.csv")
 SPEC = registry.get("quiz")
@@ -95,12 +97,32 @@ def test_the_default_stays_one_round() -> None:
     ([{"rules": "teams", "questions": 2}], "a round may use classic, sit-out, penalty, second-chance"),
     ([{"title": "no count"}], "round 1 needs its number of questions"),
     ([], "rounds must list the rounds"),
+    (5, "option 'rounds' is 5: give a list"),
 ])
 def test_a_bad_round_is_one_line_that_says_what_a_round_may_be(rounds: list, fragment: str) -> None:
     with pytest.raises(ValueError) as err:
         SPEC.new_engine(SPEC.settings(3, 1, rounds=rounds))
     message = str(err.value)
     assert fragment in message and "\n" not in message and "['" not in message  # no Python list
+
+
+#: a bad round typed with --option, and the one line each language says about it
+SAID = {
+    "en": "buzzerbox simulate: quiz: round 1 has teams; a round may set title, rules",
+    "cs": "buzzerbox simulate: kvíz: kolo 1 má teams; kolo smí nastavit title, rules",
+    "pl": "buzzerbox simulate: kwiz: runda 1 ma teams; runda może ustawić title, rules",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_a_bad_round_typed_with_option_is_one_line_in_the_box_s_language(lang: str, capsys) -> None:
+    argv = ["--lang", lang, "simulate", "quiz", "--players", "3", "--option", 'rounds=[{"questions": 2, "teams": 2}]']
+    try:
+        status, err = one_line_ending(lambda: main(argv), capsys)
+    finally:
+        set_language("en")
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(SAID[lang])
 
 
 def test_a_round_without_questions_left_is_refused_before_the_night() -> None:

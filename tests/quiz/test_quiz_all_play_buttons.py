@@ -1,0 +1,149 @@
+"""An all-play question offers as many choices as the stations have answer
+buttons: the box reads them off the wiring profile (header-4: a and b;
+header-4-full: a to d), the engine hears only the number. A question with
+more choices keeps its first ones when its answer is among them, else it is
+left out, and the start says so in one line."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from controller import live
+from controller import profile as profile_mod
+from controller.runtime import Box
+from controller.sources.gpio import GpioSource, mock_factory
+from games import registry
+from games.base import STATION_CHOICES, Action, OptionError
+from games.quiz import PACKS_DIR
+
+PACK = str(PACKS_DIR / "en-general.csv")
+SPEC = registry.get("quiz")
+ALL_PLAY = {"pack": PACK, "rules": "all-play", "answer_time_us": 10_000_000}
+
+
+def drive(factory, prof: profile_mod.Profile, station: int, name: str, t_us: int) -> None:
+    """One clean press of a station's input (the host is station -1) on the mock pins."""
+    number = {v: k for k, v in prof.input_pins().items()}[(station, name)]
+    pin = factory.pin(number)
+    pin.drive(0, t_us)
+    pin.drive(1, t_us + 80_000)
+
+
+def test_two_button_stations_answer_a_or_b_of_the_first_question_on_the_mock_pins() -> None:
+    prof = profile_mod.load("header-4")  # a and b on every station
+    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
+    box = Box(SPEC, settings, prof.station_kinds(), debounce=prof.debounce)
+    factory = mock_factory()
+    source = GpioSource(prof, factory)
+    source.start(box)
+    try:
+        box.debouncer.start_all(source.levels(), 0)
+        drive(factory, prof, -1, "arm", 1_000)
+        box.step(200_000)
+        view = box.engine.public_view()
+        assert view["phase"] == "all_play"
+        assert view["ask"]["choices"] == ["Venus", "Mars"]  # of Venus, Mars, Jupiter, Saturn: the screen shows two
+        assert view["all_play"]["choices"] == 2
+        assert [m["preview"] for m in box.engine.legal_moves(0)] == [{"A": "Venus"}, {"B": "Mars"}]  # phones too
+        for station, button in enumerate(["b", "a", "b", "b"]):
+            drive(factory, prof, station, button, 500_000 + station * 100_000)
+        box.step(1_200_000)
+        reveal = box.engine.public_view()["all_play"]
+        assert reveal["open"] is False and reveal["distribution"] == [1, 3]
+    finally:
+        source.stop()
+
+
+def test_four_button_stations_get_four_choices() -> None:
+    prof = profile_mod.load("header-4-full")  # a, b, c, d
+    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
+    assert settings.options[STATION_CHOICES] == 4
+    engine = SPEC.new_engine(settings)
+    engine.handle(Action("arm", 1_000))
+    assert engine.public_view()["ask"]["choices"] == ["Venus", "Mars", "Jupiter", "Saturn"]
+
+
+def test_keyboard_stations_set_no_limit() -> None:
+    assert live.wiring_options(SPEC, None, 4) == {}
+    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, None)
+    assert len(settings.options["pack_questions"][0]["choices"]) == 4
+
+
+def test_questions_with_more_choices_than_buttons_are_said_once_at_the_start(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="games.quiz"):
+        settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, profile_mod.load("header-4"))
+    asked = settings.options["pack_questions"]
+    assert [q["text"][:20] for q in asked] == ["Which planet is know", "True or false: botan", "Which instrument has",
+                                               "Which country gave t"]
+    assert all(len(q["choices"]) == 2 for q in asked)  # the journal keeps what was asked
+    lines = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
+    assert len(lines) == 1
+    assert "first 2 choices: 'Which planet is known as the Red Planet?'" in lines[0]
+    assert "left out of all-play, their answer is not among the first 2: 'What is the capital city of Australia?'" in lines[0]
+
+
+def test_bell_only_stations_cannot_play_an_all_play_round() -> None:
+    with pytest.raises(OptionError, match="these stations have 0"):
+        live.game_settings(SPEC, 7, 1, ALL_PLAY, profile_mod.load("header-7-bells"))
+    live.game_settings(SPEC, 7, 1, {"pack": PACK}, profile_mod.load("header-7-bells"))  # a buzzer quiz plays
+
+
+def test_the_engine_offers_no_more_choices_than_the_stations_have() -> None:
+    """Questions given in the settings (a scenario, a journal) are cut at the opening."""
+    question = {"text": "Red planet?", "answer": "Mars", "choices": ["Venus", "Mars", "Jupiter", "Saturn"]}
+    engine = SPEC.new_engine(SPEC.settings(3, 1, rules="all-play", station_choices=2, pack_questions=[question]))
+    events = engine.handle(Action("arm", 1_000))
+    assert [e.data["choices"] for e in events if e.kind == "all_play_open"] == [2]
+    assert engine.public_view()["ask"]["choices"] == ["Venus", "Mars"]
+
+
+def test_a_whole_quiz_all_play_takes_the_quiz_s_own_choices() -> None:
+    engine = SPEC.new_engine(SPEC.settings(3, 1, **ALL_PLAY, choices=2))
+    events = engine.handle(Action("arm", 1_000))
+    assert [e.data["choices"] for e in events if e.kind == "all_play_open"] == [2]
+    assert engine.public_view()["ask"]["choices"] == ["Venus", "Mars"]
+    assert engine.handle(SPEC.buttons.action(0, "c", "full", 500_000)) == []  # no third choice: nothing locked
+    with pytest.raises(OptionError, match="give a value between 2 and 6"):
+        SPEC.settings(3, 1, **ALL_PLAY, choices=9)
+
+
+def test_the_quiz_s_choices_hold_for_each_all_play_round_without_its_own() -> None:
+    rounds = [{"rules": "all-play", "questions": 2}, {"rules": "all-play", "questions": 1, "choices": 4}]
+    settings = SPEC.settings(3, 1, pack=PACK, rounds=rounds, choices=2)
+    asked = settings.options["pack_questions"]
+    assert [(q["round"], len(q["choices"])) for q in asked] == [(1, 2), (1, 2), (2, 4)]
+    engine = SPEC.new_engine(settings)
+    assert engine.round_options[0].most_choices == 2 and engine.round_options[1].most_choices == 4
+
+
+def board_profile(tmp_path: Path, blue: str) -> profile_mod.Profile:
+    """An input board profile of two stations: Red with a, b, c on its shift-register channels, Blue with ``blue``."""
+    path = tmp_path / "board-quiz.toml"
+    path.write_text('source = "board"\n'
+                    '[[stations]]\nname = "Red"\ninputs = { bell = 0, a = 32, b = 33, c = 34 }\n'
+                    f'[[stations]]\nname = "Blue"\ninputs = {{ bell = 1, {blue} }}\n', encoding="utf-8")
+    return profile_mod.load(str(path))
+
+
+def test_an_input_board_profile_s_buttons_count_the_same_way(tmp_path: Path) -> None:
+    """The RP2040 board's profile names a station's inputs as the header's does."""
+    prof = board_profile(tmp_path, "a = 40, b = 41, c = 42")
+    assert live.wiring_options(SPEC, prof, 2) == {STATION_CHOICES: 3}
+    gap = board_profile(tmp_path, "a = 40, c = 42")
+    assert live.wiring_options(SPEC, gap, 2) == {STATION_CHOICES: 1}  # no b: Blue can answer A only
+    with pytest.raises(OptionError, match="these stations have 1"):
+        live.game_settings(SPEC, 2, 1, ALL_PLAY, gap)
+
+
+def test_the_start_names_each_question_once_and_only_those_the_rounds_reached(caplog: pytest.LogCaptureFixture) -> None:
+    rounds = [{"rules": "all-play", "questions": 2}, {"rules": "all-play", "questions": 1}]
+    with caplog.at_level(logging.WARNING, logger="games.quiz"):
+        settings = live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+    assert [q["text"][:14] for q in settings.options["pack_questions"]] == [
+        "Which planet i", "True or false:", "Which instrume"]
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
+    assert line.count("capital city of Australia") == 1 and line.count("largest ocean") == 1  # both rounds passed them
+    assert "Statue of Liberty" not in line and "smallest prime" not in line  # never reached: not asked, not named
