@@ -36,7 +36,8 @@ def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[
     """The ``Match``: each team with its players and bonus points, each tossup
     read with its buzzes (a buzz's ``result`` its points) and its bonus parts."""
     results = engine.round.results
-    team_names = list(engine.public_view()["team_names"]) or [f"Team {k + 1}" for k in range(engine.team_count)]
+    named = list(engine.public_view()["team_names"])  # a team renamed in the lobby may leave another unnamed
+    team_names = [named[k] if k < len(named) and named[k] else f"Team {k + 1}" for k in range(engine.team_count)]
     cycles = [r.get("bowl") or {"buzzes": [], "bonus_team": None, "bonus": []} for r in results]
     questions: list[dict[str, Any]] = []
     for result, cycle in zip(results, cycles, strict=True):

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from controller.apps.quiz_record import BONUS, QuestionRecord, Results
 from games.i18n import _, ngettext
+from games.quiz.teams import team_name
 
 Row = TypeVar("Row")
 
@@ -82,11 +83,6 @@ def with_places(rows: list[Row], points: Callable[[Row], int], tie_break: Callab
         shared = k > 0 and points(ordered[k - 1]) == points(row)
         row.place = ordered[k - 1].place if shared else k + 1  # type: ignore[attr-defined]
     return ordered
-
-
-def team_name(team: int, names: Sequence[str] = ()) -> str:
-    """A team's own name (the quiz's ``team_names``), else "Team N"."""
-    return names[team] if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
 
 
 def round_numbers(questions: Sequence[QuestionRecord]) -> list[int]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pygame
 
 from games.i18n import N_, _, format_number, ngettext
-from games.quiz.teams import members_line, team_colour, team_members
+from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
 from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
@@ -672,8 +672,7 @@ def choice_letter(k: int) -> str:
 
 def team_label(view: View, team: int) -> str:
     """A team's own name (``team_names``), else "Team N"."""
-    names = list(view.get("team_names") or ())
-    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
+    return team_name(team, list(view.get("team_names") or ()))
 
 
 #: a round's preset as the round card says it

@@ -4,6 +4,7 @@ its colour by its index, so the scoreboard and the podium agree all game."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from games.i18n import N_, _
@@ -36,6 +37,11 @@ def team_colour(team: int) -> TeamColour:
 def team_colour_name(team: int) -> str:
     """The team colour's name in the current language."""
     return _(team_colour(team).name)
+
+
+def team_name(team: int, names: Sequence[str] = ()) -> str:
+    """A team's own name (the quiz's ``team_names``, or as renamed in the lobby), else "Team N"."""
+    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
 
 
 def team_members(teams: list[int], team: int) -> list[int]:
