@@ -93,4 +93,4 @@ def test_a_team_move_is_journaled_and_the_results_read_it_back(tmp_path: Path, c
     assert [(t["place"], t["name"], t["members"], t["points"]) for t in teams] == [
         (1, "Foxes", [1, 2, 3], 1), (2, "Team 1", [0], 0)]
     code, text, _err = run(capsys, "results", str(path))
-    assert "  1. Foxes (Ben, Cleo, Dan): 1 point" in text and "Winner: Foxes with 1 point" in text
+    assert "  1. Foxes, sky blue (Ben, Cleo, Dan): 1 point" in text and "Winner: Foxes with 1 point" in text
