@@ -35,6 +35,7 @@ from games.base import (
     score_adjustment,
 )
 from games.i18n import N_
+from games.panels import TYPED
 from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
 from games.quiz.bowl import (
     BOWL,
@@ -674,11 +675,13 @@ class QuizEngine:
         return [GameEvent(TEAM_MOVE, action.t_us, action.player, data)]
 
     def team_moves(self, seat: int) -> list[dict[str, Any]]:
-        """In the lobby: joining each other team (naming one is a ``name``
-        with the ``team`` move, sent by whoever is typing it)."""
+        """In the lobby: joining each other team, and naming one's own (its
+        name typed on the phone, in ``TYPED``'s place)."""
         if not self.can_change_team() or not 0 <= seat < len(self.teams):
             return []
-        return [{"kind": TEAM_MOVE, "args": {"team": k}} for k in range(self.team_count) if k != self.teams[seat]]
+        mine = self.teams[seat]
+        return [*({"kind": TEAM_MOVE, "args": {"team": k}} for k in range(self.team_count) if k != mine),
+                {"kind": TEAM_MOVE, "args": {"team": mine, "name": TYPED}}]
 
     # -- host ---------------------------------------------------------------
     def _host(self, action: Action) -> list[GameEvent]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from games.i18n import _
 from games.panels import (
+    TYPED,
     Buttons,
     Heading,
     Note,
@@ -17,9 +18,10 @@ from games.panels import (
     PanelMove,
     PhonePanel,
     PhoneTable,
+    TextEntry,
     Widget,
 )
-from games.quiz.engine import TEAM_MOVE
+from games.quiz.engine import MAX_TEAM_NAME, TEAM_MOVE
 from games.quiz.teams import members_line, team_members, team_name
 
 
@@ -31,14 +33,20 @@ def panel(t: PhoneTable) -> PhonePanel:
     def about(team: int) -> str:
         return members_line(team, [t.name(s) for s in team_members(teams, team)])
 
-    joins = [m for m in t.moves if m.get("kind") == TEAM_MOVE]
-    if joins and 0 <= t.seat < len(teams):
+    signing_up = [m for m in t.moves if m.get("kind") == TEAM_MOVE]
+    joins = [m for m in signing_up if "name" not in m["args"]]
+    naming = [m for m in signing_up if m["args"].get("name") == TYPED]
+    if signing_up and 0 <= t.seat < len(teams):
         mine = teams[t.seat]
         widgets.append(Heading(_("Your team: {team}").format(team=team_name(mine, names)), about(mine)))
-        widgets.append(Buttons(_("Join another team"), tuple(
-            PanelButton(_("Join {team}").format(team=team_name(int(m["args"]["team"]), names)),
-                        PanelMove(TEAM_MOVE, dict(m["args"])), about(int(m["args"]["team"])), "quiet")
-            for m in joins)))
+        for m in naming:
+            widgets.append(TextEntry(_("Name your team"), PanelMove(TEAM_MOVE, dict(m["args"])), "name", _("Save"),
+                                     MAX_TEAM_NAME, names[mine] if mine < len(names) else ""))
+        if joins:
+            widgets.append(Buttons(_("Join another team"), tuple(
+                PanelButton(_("Join {team}").format(team=team_name(int(m["args"]["team"]), names)),
+                            PanelMove(TEAM_MOVE, dict(m["args"])), about(int(m["args"]["team"])), "quiet")
+                for m in joins)))
     answers = [m for m in t.moves if m.get("kind") == "answer"]
     if answers:
         widgets.append(Buttons(_("Your answer"), tuple(

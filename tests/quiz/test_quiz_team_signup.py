@@ -15,6 +15,7 @@ from controller.runtime import Box
 from games import registry
 from games.base import Action, RuleError
 from games.i18n import reason_text
+from games.panels import TYPED
 from games.quiz.engine import MAX_TEAM_NAME, QuizEngine
 from tests.journal.conftest import run
 
@@ -36,13 +37,14 @@ def refusal(engine: QuizEngine, action: Action) -> str:
 
 def test_a_player_joins_another_team_and_names_it_and_its_points_are_that_team_s() -> None:
     engine = teams_quiz()  # pairs: [0, 0, 1, 1]
-    assert engine.legal_moves(3) == [{"kind": "team", "args": {"team": 0}}]
+    assert engine.legal_moves(3) == [{"kind": "team", "args": {"team": 0}},
+                                     {"kind": "team", "args": {"team": 1, "name": TYPED}}]  # the name typed on the phone
     events = engine.handle(Action("team", S, 3, {"team": 0, "name": "  Owls "}))
     assert [(e.kind, e.player, e.data) for e in events if e.kind == "team"] == [
         ("team", 3, {"team": 0, "teams": [0, 0, 1, 0], "name": "Owls"})]
     view = engine.public_view()
     assert view["teams"] == [0, 0, 1, 0] and view["team_names"] == ["Owls", ""]
-    assert engine.legal_moves(3) == [{"kind": "team", "args": {"team": 1}}]
+    assert [m["args"] for m in engine.legal_moves(3)] == [{"team": 1}, {"team": 0, "name": TYPED}]
     engine.handle(Action("arm", 2 * S, None))
     engine.handle(Action("buzz", int(2.5 * S), 3))
     engine.tick(3 * S)
