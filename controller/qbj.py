@@ -44,7 +44,8 @@ def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[
     Only the bowl rounds' questions are the match's, numbered 1, 2 ... in the
     order they were read; the other rounds' questions are not in it."""
     results = [r for r in engine.round.results if "bowl" in r]
-    team_names = list(engine.public_view()["team_names"]) or [f"Team {k + 1}" for k in range(engine.team_count)]
+    named = list(engine.public_view()["team_names"])  # a team renamed in the lobby may leave another unnamed
+    team_names = [named[k] if k < len(named) and named[k] else f"Team {k + 1}" for k in range(engine.team_count)]
     cycles = [r.get("bowl") or {"buzzes": [], "bonus_team": None, "bonus": []} for r in results]
     questions: list[dict[str, Any]] = []
     for read, (result, cycle) in enumerate(zip(results, cycles, strict=True), 1):

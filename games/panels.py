@@ -13,6 +13,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+#: an argument the player types: a move offered with TYPED in one argument's place
+#: takes a short text there (the engine still checks it, as it checks any move)
+TYPED = "\u2328typed"
+
 #: how a short text should strike the eye (the renderer picks the colours)
 Tone = Literal["plain", "good", "bad", "turn"]
 #: how loud a button is: the move you most likely want, a side move, one you cannot undo
@@ -141,7 +145,21 @@ class Facts:
     type: str = field(default="facts", init=False)
 
 
-Widget = Heading | Note | Hand | Buttons | GuessPad | Facts
+@dataclass(frozen=True)
+class TextEntry:
+    """A short text the player types and sends as argument ``arg`` of
+    ``move`` (offered with ``TYPED`` there): a team's name, say."""
+
+    title: str
+    move: PanelMove
+    arg: str
+    button: str
+    max_length: int
+    value: str = ""
+    type: str = field(default="text", init=False)
+
+
+Widget = Heading | Note | Hand | Buttons | GuessPad | Facts | TextEntry
 
 
 @dataclass(frozen=True)
@@ -164,6 +182,8 @@ class PhonePanel:
                 found += [a.move for card in w.cards for a in card.actions]
             elif isinstance(w, GuessPad):
                 found += [c.move for row in w.rows for c in row.choices if c.move is not None]
+            elif isinstance(w, TextEntry):
+                found.append(w.move)
         if self.hold:
             found += [self.held(m) for m in found]
         return found

@@ -74,6 +74,8 @@ class Results:
     win_correct: int | None = None
     #: the teams' own names, in team order (empty: "Team N")
     team_names: list[str] = field(default_factory=list)
+    #: teams play (a preset's or the options' teams): team standings even when each team is one player
+    team_quiz: bool = False
 
     def name(self, station: int) -> str:
         return self.names[station] if 0 <= station < len(self.names) else f"station {station}"

@@ -35,6 +35,7 @@ from controller.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
 from games.quiz.engine import QuizEngine
+from games.quiz.teams import team_colour_name
 
 log = logging.getLogger("buzzerbox.results")
 
@@ -202,6 +203,7 @@ def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = 
         finished=bool(summary.get("finished")), damaged=damaged or {}, notes=notes,
         reason=None if outcome is None else str(outcome.reason.value), win_correct=_option(box, "win_correct"),
         team_names=[str(n) for n in box.engine.public_view().get("team_names") or ()],
+        team_quiz=isinstance(box.engine, QuizEngine) and box.engine.team_quiz(),
     )
 
 
@@ -384,7 +386,7 @@ def to_csv(r: Results) -> str:
 
 
 #: the standings sheet's columns (the rounds' columns come between points and right answers)
-STANDINGS_COLUMNS = (N_("standing"), N_("place"), N_("name"), N_("team"), N_("members"), N_("points"))
+STANDINGS_COLUMNS = (N_("standing"), N_("place"), N_("name"), N_("team"), N_("colour"), N_("members"), N_("points"))
 STANDINGS_TAIL = (N_("right"), N_("wrong"), N_("early"), N_("presses"), N_("fastest (ms)"), N_("median (ms)"))
 
 
@@ -397,11 +399,13 @@ def to_standings_csv(r: Results) -> str:
     rounds = [standings.round_label(k) for k in range(len(s.rounds))] if len(s.rounds) > 1 else []
     writer.writerow([*(_(c) for c in STANDINGS_COLUMNS), *rounds, *(_(c) for c in STANDINGS_TAIL)])
     for t in s.teams:
-        writer.writerow([_("team"), t.place, t.name, t.name, ", ".join(r.name(m) for m in t.members), t.points,
+        writer.writerow([_("team"), t.place, t.name, t.name, team_colour_name(t.team),
+                         ", ".join(r.name(m) for m in t.members), t.points,
                          *(t.rounds if rounds else []), t.correct, t.wrong, "", "", "", ""])
     for p in s.players:
         team = standings.team_name(p.team, r.team_names) if s.teams else ""
-        writer.writerow([_("player"), p.place, p.name, team, "", p.points, *(p.rounds if rounds else []),
+        colour = team_colour_name(p.team) if s.teams else ""
+        writer.writerow([_("player"), p.place, p.name, team, colour, "", p.points, *(p.rounds if rounds else []),
                          p.correct, p.wrong, p.early, len(p.reactions_us), _ms(p.fastest_us, point),
                          _ms(p.median_us, point)])
     writer.writerow([_("winner"), "", standings.winner_line(s, r)])
@@ -421,7 +425,8 @@ def standings_text(r: Results) -> list[str]:
 
     for t in s.teams:
         members = ", ".join(r.name(m) for m in t.members)
-        lines.append(f"  {t.place}. {t.name} ({members}): {standings.points_text(t.points)}{by_round(t.rounds)}")
+        lines.append(f"  {t.place}. {t.name}, {team_colour_name(t.team)} ({members}): "
+                     f"{standings.points_text(t.points)}{by_round(t.rounds)}")
     if s.teams:
         lines.append("  " + _("players:"))
     for p in s.players:

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from controller.apps.quiz_record import BONUS, QuestionRecord, Results
 from games.i18n import _, ngettext
+from games.quiz.teams import team_colour, team_name
 
 Row = TypeVar("Row")
 
@@ -84,11 +85,6 @@ def with_places(rows: list[Row], points: Callable[[Row], int], tie_break: Callab
     return ordered
 
 
-def team_name(team: int, names: Sequence[str] = ()) -> str:
-    """A team's own name (the quiz's ``team_names``), else "Team N"."""
-    return names[team] if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
-
-
 def round_numbers(questions: Sequence[QuestionRecord]) -> list[int]:
     """The distinct rounds, in order of play."""
     seen: list[int] = []
@@ -126,7 +122,7 @@ def standings_of(r: Results) -> Standings:
             if b.armed_us is not None and 0 <= b.station < len(players):
                 players[b.station].reactions_us.append(b.t_us - b.armed_us)
     teams: list[TeamRow] = []
-    if len(set(p.team for p in players)) < len(players):  # some station shares its team
+    if r.team_quiz or len(set(p.team for p in players)) < len(players):  # teams play, or some station shares one
         by_team: dict[int, TeamRow] = {}
         for p in players:
             row = by_team.setdefault(p.team, TeamRow(p.team, team_name(p.team, r.team_names), [], rounds=[0] * len(rounds)))
@@ -194,7 +190,8 @@ def to_json(s: Standings) -> dict[str, Any]:
                      "rounds": p.rounds, "correct": p.correct, "wrong": p.wrong, "early": p.early,
                      "presses": len(p.reactions_us), "fastest_us": p.fastest_us, "median_us": p.median_us}
                     for p in s.players],
-        "teams": [{"place": t.place, "team": t.team, "name": t.name, "members": t.members, "points": t.points,
+        "teams": [{"place": t.place, "team": t.team, "name": t.name, "colour": team_colour(t.team).name,
+                   "members": t.members, "points": t.points,
                    "rounds": t.rounds, "correct": t.correct, "wrong": t.wrong} for t in s.teams],
         "winner": None if s.winner is None else {"names": s.winner.names, "points": s.winner.points,
                                                  "reason": s.winner.reason, "teams": s.winner.teams},

@@ -40,6 +40,7 @@ from controller.web.seats import Seats, board_url, host_url, join_url, seat_url,
 from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
 from games.i18n import _
+from games.panels import TYPED
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -165,6 +166,12 @@ def _plain_arg(value: Any, nested: bool = True) -> bool:
         return isinstance(inner, dict) and len(inner) <= MAX_ARGS and all(
             isinstance(k, str) and len(k) <= 40 and _plain_arg(v, False) for k, v in inner.items())
     return False
+
+
+def typed_in(kind: str, args: Mapping[str, Any], offered: frozenset[str]) -> bool:
+    """A move with a typed text: offered with ``TYPED`` in that one argument's place."""
+    return any(move_key(kind, {**args, key: TYPED}) in offered
+               for key, value in args.items() if isinstance(value, str) and value != TYPED)
 
 
 def _only(data: Mapping[str, Any], *keys: str) -> None:
@@ -725,7 +732,7 @@ class CompanionServer:
             raise Refused(_("that is your station's button: press it there"))
         snap = self.publisher.latest
         offered = snap.offered[seat] if seat < len(snap.offered) and self.publisher.live else frozenset()
-        if move_key(kind, args) not in offered:
+        if move_key(kind, args) not in offered and not typed_in(kind, args, offered):
             raise Refused(_("not a move you can make now: nothing done"))
         self._last_seq[seat] = seq
         self._secrets_changed()

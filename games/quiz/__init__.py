@@ -17,6 +17,7 @@ from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
+from games.quiz.phone import panel as phone_panel
 
 log = logging.getLogger(__name__)
 
@@ -266,6 +267,7 @@ SPEC = QuizSpec(
         "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
         "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
         "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
+        "team": N_("a player joined a team"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
@@ -274,6 +276,7 @@ SPEC = QuizSpec(
     phase_labels={"all_play": N_("everyone answers"), "bonus": N_("bonus")},
     status_lights={"sitting": "off", "answered": "on", "right": "on", "missed": "off"},
     lamp_contest=lamp_contest,
+    phone_panel=phone_panel,  # used by a quiz with phone seats: team sign-up, all-play answers
     summary=N_("The host asks, the first bell answers: the box decides who pressed first, to the microsecond, "
                 "and keeps the others in line. A wrong answer passes the question to the next in line."),
 )

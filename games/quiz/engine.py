@@ -36,6 +36,7 @@ from games.base import (
     score_adjustment,
 )
 from games.i18n import N_
+from games.panels import TYPED
 from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
 from games.quiz.bowl import (
     BOWL,
@@ -124,6 +125,8 @@ ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", 
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
                                "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
 MAX_TEAM_NAME = 24
+#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizEngine._team_move``)
+TEAM_MOVE = "team"
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
@@ -394,8 +397,12 @@ class QuizEngine:
         self.settings = settings
         self.options = QuizOptions.from_settings(settings)
         n = settings.players
-        self.teams = self.options.teams or list(range(n))
+        self.teams = list(self.options.teams or range(n))  # a copy: the lobby's team moves change it
         self.team_count = max(self.teams) + 1
+        #: each team's own name ("": "Team N"); players may rename their team in the lobby
+        self.team_names = [n.strip() for n in self.options.team_names or ()]
+        #: before the first question is armed (or skipped): players may still change teams
+        self.lobby = True
         self.pack: list[dict[str, Any]] = list(self.options.pack_questions or [])
         #: each round's options (one round: the quiz's) and its first question's number
         self.round_options = [self.options.for_round(settings, k + 1) for k in range(len(self.options.rounds or [{}]))]
@@ -487,6 +494,8 @@ class QuizEngine:
             events += self._buzz(action)
         elif action.kind == "answer":
             events += self._all_play_press(action, from_phone=True)
+        elif action.kind == TEAM_MOVE:
+            events += self._team_move(action)
         else:
             raise RuleError(N_("players only buzz in a quiz; {kind!r} is not a quiz action"), kind=action.kind)
         return events
@@ -663,6 +672,45 @@ class QuizEngine:
             )
         ]
 
+    # -- teams --------------------------------------------------------------
+    def team_quiz(self) -> bool:
+        """Teams play (a preset's or the options' teams), not one player a team."""
+        return self.options.teams is not None
+
+    def can_change_team(self) -> bool:
+        return self.team_quiz() and self.lobby and not self.finished
+
+    def _team_move(self, action: Action) -> list[GameEvent]:
+        """A player joins team ``team`` (0-based) and, with ``name``, names it
+        (a team's own name, within ``MAX_TEAM_NAME``). Only in a team quiz's
+        lobby: once a question is armed the teams stand, their points theirs."""
+        assert action.player is not None
+        if not self.team_quiz():
+            raise RuleError(N_("this quiz has no teams: everyone plays for themselves"))
+        if not self.can_change_team():
+            raise RuleError(N_("the teams are set once the first question is asked: stay in your team"))
+        team, name = action.args.get("team"), action.args.get("name")
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
+            raise RuleError(N_("no such team: pick one of the {count} teams"), count=self.team_count)
+        if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_TEAM_NAME):
+            raise RuleError(N_("a team's name is 1 to {most} characters"), most=MAX_TEAM_NAME)
+        self.teams[action.player] = team
+        data: dict[str, Any] = {"team": team, "teams": list(self.teams)}
+        if name is not None:
+            self.team_names = self.team_names or [""] * self.team_count
+            self.team_names[team] = name.strip()
+            data["name"] = self.team_names[team]
+        return [GameEvent(TEAM_MOVE, action.t_us, action.player, data)]
+
+    def team_moves(self, seat: int) -> list[dict[str, Any]]:
+        """In the lobby: joining each other team, and naming one's own (its
+        name typed on the phone, in ``TYPED``'s place)."""
+        if not self.can_change_team() or not 0 <= seat < len(self.teams):
+            return []
+        mine = self.teams[seat]
+        return [*({"kind": TEAM_MOVE, "args": {"team": k}} for k in range(self.team_count) if k != mine),
+                {"kind": TEAM_MOVE, "args": {"team": mine, "name": TYPED}}]
+
     # -- host ---------------------------------------------------------------
     def _host(self, action: Action) -> list[GameEvent]:
         kind, t = action.kind, action.t_us
@@ -681,6 +729,8 @@ class QuizEngine:
                             choices=", ".join(self.legal_actions(None)) or N_("nothing (the quiz is over)"),
                             phase=PHASE_WORDS[self.round.phase])
         r = self.round
+        if kind in ("arm", "next"):
+            self.lobby = False  # the quiz has begun: the teams are as they stand
         if kind == "reveal":
             r.revealed = True
             return [GameEvent("reveal", t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
@@ -1162,7 +1212,7 @@ class QuizEngine:
             },
             "teams": list(self.teams),
             "team_count": self.team_count,
-            "team_names": [n.strip() for n in self.options.team_names or ()],
+            "team_names": list(self.team_names),
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,
             "correct": self._by_station(r.correct),
@@ -1263,11 +1313,12 @@ class QuizWithPhones(QuizEngine):
     host_cue_with_seats = True
 
     def legal_moves(self, seat: int) -> list[dict[str, Any]]:
-        """During an open all-play question, each choice until the seat's player
-        has locked in (the stations come first: a phone is stamped on arrival)."""
+        """In a team quiz's lobby, the other teams to join; during an open
+        all-play question, each choice until the seat's player has locked in
+        (the stations come first: a phone is stamped on arrival)."""
         question = self.allplay
         if question is None or self.round.phase != Phase.ALL_PLAY or seat in question.locked:
-            return []
+            return self.team_moves(seat)
         choices = self._question().get("choices") or ()
         return [{"kind": "answer", "args": {"choice": k},
                  "preview": {chr(ord("A") + k): str(choices[k]) if k < len(choices) else ""}}
@@ -1279,4 +1330,7 @@ def new_quiz_engine(settings: GameSettings) -> QuizEngine:
     checked_options(OPTIONS, settings.options, "quiz")  # before the rules are read here
     rounds = settings.options.get("rounds")
     presets = {settings.options.get("rules")} | {r.get("rules") for r in rounds or () if isinstance(r, dict)}
-    return QuizWithPhones(settings) if ALL_PLAY in presets else QuizEngine(settings)
+    if ALL_PLAY in presets:
+        return QuizWithPhones(settings)
+    engine = QuizEngine(settings)
+    return QuizWithPhones(settings) if engine.team_quiz() else engine  # teams sign up on phones

@@ -10,6 +10,7 @@ from pathlib import Path
 import pygame
 
 from games.i18n import N_, _, format_number, ngettext
+from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
 from games.toolkit.results import draw_podium
 from games.toolkit.scene import Scene, Strip, View
@@ -304,7 +305,7 @@ class QuizScene(Scene):
             elif phase == "round_over":
                 top = self._order(surface, side, lay, view, strip)
             if teams:
-                self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view)
+                self._team_scores(surface, pygame.Rect(side.left, top, side.width, side.bottom - top), lay, view, strip)
 
     def _bonus(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
         """Quiz bowl: the team that got the tossup answers its bonus (nobody buzzes)."""
@@ -429,7 +430,10 @@ class QuizScene(Scene):
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
 
         # the reactions are in the table beside it (a podium block is too narrow for them)
-        draw_podium(surface, stage, lay, podium, lambda m: self.color(view, m[0]), label, amount)
+        def colour(members: list[int]) -> Color:  # a team stands on the podium in its own colour
+            return team_colour(int(view["teams"][members[0]])).rgb if teams else self.color(view, members[0])
+
+        draw_podium(surface, stage, lay, podium, colour, label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
         self._reaction_table(surface, table, lay, view, heads, lines)
 
@@ -575,7 +579,7 @@ class QuizScene(Scene):
             y += row_h + lay.pad
         return y + lay.pad
 
-    def _team_scores(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View) -> None:
+    def _team_scores(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         scores = list(view.get("team_scores", ()))
         row_h = lay.size(1.3)
         if area.height < row_h * 2:
@@ -585,13 +589,18 @@ class QuizScene(Scene):
         for team in sorted(range(len(scores)), key=lambda t: -scores[t]):
             if y + row_h > area.bottom:
                 break
-            fill = theme.PALETTE[team % len(theme.PALETTE)]
+            fill = team_colour(team).rgb
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
             draw_text(surface, team_label(view, team), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
             draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
             y += row_h + lay.pad
+            if y + row_h <= area.bottom:  # the members under their team, in the team's colour
+                names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
+                draw_text(surface, members_line(team, names), lay.min_text, fill,
+                          pygame.Rect(area.left, y, area.width, row_h).inflate(-2 * lay.pad, 0), align="left")
+                y += row_h
 
     def _tie(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         ties = list(view.get("ties", ()))
@@ -663,8 +672,7 @@ def choice_letter(k: int) -> str:
 
 def team_label(view: View, team: int) -> str:
     """A team's own name (``team_names``), else "Team N"."""
-    names = list(view.get("team_names") or ())
-    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
+    return team_name(team, list(view.get("team_names") or ()))
 
 
 #: a round's preset as the round card says it

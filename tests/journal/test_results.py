@@ -484,3 +484,50 @@ def test_teams_with_their_own_names_are_named_in_the_standings_and_the_winner_li
     code, _out, err = run(capsys, "simulate", "quiz", "--players", "4", "--option", "rules=teams",
                           "--option", 'team_names=["Owls"]')
     assert code != 0 and "team_names must name each of the 2 teams" in err and err.strip().count("\n") == 0
+
+
+def test_a_team_quiz_s_standings_sheet_shares_a_level_first_place_with_each_round_and_colour(
+        tmp_path: Path, capsys) -> None:
+    """Two rounds of one question, each team winning one: a shared first
+    place in the text, the standings sheet and the JSON, each team with its
+    members, its colour and its points per round."""
+    from controller.press import Press
+
+    spec = registry.get("quiz")
+    path = tmp_path / "level.jsonl"
+    box = Box(spec, spec.settings(4, 1, rules="teams", questions=2, round_questions=1),
+              station_names=["Anna", "Ben", "Cleo", "Dan"])
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    s = 1_000_000
+    for k, station in enumerate((0, 3)):  # Anna's team takes round 1, Dan's round 2
+        t = (1 + 3 * k) * s
+        box.host("arm", t)
+        box.apply_press(Press(station, "bell", t + 200_000))
+        box.step(t + 500_000)
+        box.host("correct", t + s)
+    box._write({"type": "end", "t_us": 8 * s})
+    box.journal.close()
+
+    code, sheet, err = run(capsys, "results", str(path), "--csv", "standings")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(sheet.lstrip("\ufeff"))))
+    teams = [(r["place"], r["name"], r["colour"], r["members"], r["points"], r["round 1"], r["round 2"])
+             for r in rows if r["standing"] == "team"]
+    assert teams == [("1", "Team 1", "orange", "Anna, Ben", "1", "1", "0"),
+                     ("1", "Team 2", "sky blue", "Cleo, Dan", "1", "0", "1")]
+    assert rows[-1]["name"] == "Shared win: Team 1, Team 2 with 1 point (most points after 2 questions)."
+    shown, _err = results_json(capsys, path)
+    assert [(t["place"], t["colour"], t["rounds"]) for t in shown["standings"]["teams"]] == [
+        (1, "orange", [1, 0]), (1, "sky blue", [0, 1])]
+    code, text, _err = run(capsys, "--lang", "cs", "results", str(path))
+    assert "  1. Tým 1, oranžová (Anna, Ben): 1 bod; " in text and "  1. Tým 2, " in text
+
+
+def test_teams_of_one_player_still_get_team_standings(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "solo-teams.jsonl"
+    code, _out, err = run(capsys, "simulate", "quiz", "--players", "3", "--seed", "3", "--option", "teams=[0, 1, 2]",
+                          "--journal", str(path))
+    assert code == 0, err
+    shown, _err = results_json(capsys, path)
+    assert sorted(t["members"] for t in shown["standings"]["teams"]) == [[0], [1], [2]]
+    assert shown["standings"]["winner"] is None or shown["standings"]["winner"]["teams"] is True

@@ -30,6 +30,8 @@
   }
   let seq = 0, refusedForGood = false, last = null, picking = false, over = false;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
+  const typed = new Map();  // what the player has typed into a text field, kept while the page is drawn again
+  let typingIn = null;  // the text field the player is typing in (focused again after a redraw)
   Box.status($("status"), Box.text("connecting"));
 
   // A panel's move as sent: held for the station's button when the switch is on.
@@ -112,6 +114,26 @@
         for (const a of open.actions) choices.appendChild(panelButton(a, "style-" + a.style, panel));
         box.appendChild(choices);
       }
+      return box;
+    },
+    // a short text to type (a team's name): kept while the page is drawn again
+    text(w, panel) {
+      const box = Box.el("div", { cls: "w-text" });
+      if (w.title) box.appendChild(Box.el("h3", { text: w.title }));
+      const key = w.title + "#" + JSON.stringify(w.move);
+      const input = Box.el("input", { cls: "typed", maxlength: String(w.max_length), "aria-label": w.title });
+      input.value = typed.has(key) ? typed.get(key) : w.value;
+      input.addEventListener("input", () => typed.set(key, input.value));
+      const b = button(w.button, "", "style-primary", () => {
+        const value = input.value.trim();
+        if (!value) return;
+        typed.delete(key);
+        send({ kind: w.move.kind, args: { ...w.move.args, [w.arg]: value } }, panel);
+      });
+      box.appendChild(Box.el("div", { cls: "text-row" }, [input, b]));
+      if (typingIn === key) setTimeout(() => input.focus(), 0);
+      input.addEventListener("focus", () => { typingIn = key; });
+      input.addEventListener("blur", () => { if (typingIn === key) typingIn = null; });
       return box;
     },
     buttons(w, panel) {

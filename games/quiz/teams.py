@@ -1,0 +1,54 @@
+"""Team colours: one colour per team, from the Okabe–Ito palette, which people
+with the common colour-vision deficiencies can still tell apart. A team keeps
+its colour by its index, so the scoreboard and the podium agree all game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from games.i18n import N_, _
+
+
+class TeamColour(NamedTuple):
+    """A team's colour as RGB and its name (a catalogue key: shown translated)."""
+
+    rgb: tuple[int, int, int]
+    name: str
+
+
+#: Okabe & Ito (2008), black left out (it is the screen's background)
+OKABE_ITO: tuple[TeamColour, ...] = (
+    TeamColour((230, 159, 0), N_("orange")),
+    TeamColour((86, 180, 233), N_("sky blue")),
+    TeamColour((0, 158, 115), N_("bluish green")),
+    TeamColour((240, 228, 66), N_("yellow")),
+    TeamColour((0, 114, 178), N_("blue")),
+    TeamColour((213, 94, 0), N_("vermilion")),
+    TeamColour((204, 121, 167), N_("reddish purple")),
+)
+
+
+def team_colour(team: int) -> TeamColour:
+    """Team ``team``'s colour (0-based; the palette repeats after seven teams)."""
+    return OKABE_ITO[team % len(OKABE_ITO)]
+
+
+def team_colour_name(team: int) -> str:
+    """The team colour's name in the current language."""
+    return _(team_colour(team).name)
+
+
+def team_name(team: int, names: Sequence[str] = ()) -> str:
+    """A team's own name (the quiz's ``team_names``, or as renamed in the lobby), else "Team N"."""
+    return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
+
+
+def team_members(teams: list[int], team: int) -> list[int]:
+    """The stations of one team, in station order (empty: a team of nobody)."""
+    return [s for s, t in enumerate(teams) if t == team]
+
+
+def members_line(team: int, names: list[str]) -> str:
+    """The line under a team: its colour and its players' names."""
+    return _("{colour}: {members}").format(colour=team_colour_name(team), members=", ".join(names) or "-")
