@@ -157,13 +157,16 @@ class CompanionOverlay:
 
     def __init__(self, base_url: Callable[[], str], pin: Callable[[], str] | str, join_url: Callable[[], str] | None,
                  joined: Callable[[], Sequence[bool]], names: Callable[[], Sequence[str]] | Sequence[str],
-                 paused: Callable[[], bool] | None = None, show_pin: Callable[[], bool] | None = None) -> None:
+                 paused: Callable[[], bool] | None = None, show_pin: Callable[[], bool] | None = None,
+                 phones_wanted: Callable[[], bool] | None = None) -> None:
         self.base_url = base_url
         #: the PIN as it is now (the host may rotate it)
         self.current_pin: Callable[[], str] = pin if callable(pin) else (lambda: str(pin))
         #: whether the room may see the PIN now (no host logged in, or the host asked); always without a server
         self.show_pin = show_pin or (lambda: True)
         self.join_url = join_url  # None: a game played on the buttons (host page and scoreboard only)
+        #: whether a free seat is worth a phone now (a team quiz on the buzzers: only while teams sign up)
+        self.phones_wanted = phones_wanted or (lambda: True)
         self.joined = joined
         #: the players' names as they are now (the host may rename them)
         fixed = None if callable(names) else list(names)
@@ -191,7 +194,7 @@ class CompanionOverlay:
 
     def waiting(self) -> tuple[int, ...]:
         """The seats no phone holds yet (none for a game played on the buttons)."""
-        if self.join_url is None:
+        if self.join_url is None or not self.phones_wanted():
             return ()
         return tuple(i for i, joined in enumerate(self.joined()) if not joined)
 

@@ -154,6 +154,14 @@ def has_seats(engine: Any) -> bool:
 _TAKES_A_SEAT: dict[type, bool] = {}
 
 
+def phones_wanted(engine: Any) -> bool:
+    """Whether a game with seats wants phones now (its engine's ``phones_wanted``;
+    a game without one always does): the join code stays on the big screen
+    only while a phone has something to do."""
+    wanted = getattr(engine, "phones_wanted", None)
+    return bool(wanted()) if callable(wanted) else True
+
+
 def station_kinds(spec: GameSpec) -> frozenset[str]:
     """The actions a station's buttons stand for (Fiki Miki's ring,
     Pictomania's done, Piepmatz's confirm): the bell stays on the stations,
@@ -239,6 +247,8 @@ class Snapshot:
     host_actions: frozenset[str]
     #: the game takes score corrections now (``HOST_ADJUST``)
     adjust: bool = False
+    #: a free seat is worth a phone now: the big screen shows its join code (``phones_wanted``)
+    phones_wanted: bool = True
 
 
 @dataclass(frozen=True)
@@ -258,12 +268,13 @@ class Pages:
     uses_seats: bool
     host_actions: frozenset[str]
     adjust: bool = False
+    phones_wanted: bool = True
 
     def snapshot(self) -> Snapshot:
         """The pages as the phones get them: JSON text per page."""
         return Snapshot(self.version, json.dumps(self.board, default=str), json.dumps(self.host, default=str),
                         tuple(json.dumps(seat, default=str) for seat in self.seats), self.offered,
-                        self.uses_seats, self.host_actions, self.adjust)
+                        self.uses_seats, self.host_actions, self.adjust, self.phones_wanted)
 
 
 class Publisher:
@@ -425,7 +436,7 @@ class Publisher:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
         return Pages(self._version, board, host, tuple(seat_pages), tuple(offered), uses_seats,
-                     frozenset(actions), adjust)
+                     frozenset(actions), adjust, uses_seats and phones_wanted(engine))
 
 
 def snapshot_message(snap: Snapshot) -> dict[str, Any]:

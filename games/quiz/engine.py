@@ -1312,6 +1312,13 @@ class QuizWithPhones(QuizEngine):
     #: the host's page still reads the question and its answer ahead (``private_view(None)``)
     host_cue_with_seats = True
 
+    def phones_wanted(self) -> bool:
+        """Whether a phone still has something to do here, so the big screen
+        keeps its join code: an all-play round is played, or the teams are
+        still signing up. A team quiz on the buzzers drops the code (and its
+        room on the screen) once its first question is armed."""
+        return any(r.rules == ALL_PLAY for r in self.round_options) or self.can_change_team()
+
     def legal_moves(self, seat: int) -> list[dict[str, Any]]:
         """In a team quiz's lobby, the other teams to join; during an open
         all-play question, each choice until the seat's player has locked in
