@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import pygame
 import pytest
 
-from controller.web.overlay import CompanionOverlay
+from controller.web.overlay import UNITS, CompanionOverlay, free_wordings
 from games import registry
-from games.i18n import _, ngettext, set_language
+from games.i18n import _, set_language
 from games.toolkit import theme
 from games.toolkit.scene import player_name
 from tests.phases import PhaseFrame, phase_frames
@@ -101,20 +101,8 @@ Drawn = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
 
 def free_seat_wordings(free: Sequence[tuple[int, str]]) -> list[str]:
     """Every way the panel may say which seats are free, each naming all of
-    them: their names, their numbers (the seats with default names), how many."""
-    seats = [seat for seat, _name in free]
-    wordings = [_("Scan to join: {names}").format(names=", ".join(name for _seat, name in free))]
-    if all(name == player_name(seat) for seat, name in free):
-        runs: list[list[int]] = []  # seats in a row
-        for seat in seats:
-            if runs and seat == runs[-1][-1] + 1:
-                runs[-1].append(seat)
-            else:
-                runs.append([seat])
-        numbers = [f"{run[0] + 1}–{run[-1] + 1}" if len(run) >= 3 else ", ".join(str(n + 1) for n in run) for run in runs]
-        wordings.append(_("Free seats: {seats}").format(seats=", ".join(numbers)))
-    wordings.append(ngettext("{n} seat free", "{n} seats free", len(seats)).format(n=len(seats)))
-    return wordings
+    them (the wordings themselves are checked by hand below)."""
+    return [template.replace(UNITS, ", ".join(units)) for template, units in free_wordings(free)]
 
 
 def assert_free_seats_readable(drawn: Drawn, panel: pygame.Rect, overlay: CompanionOverlay, screen: pygame.Surface,
@@ -209,3 +197,18 @@ def test_players_tied_on_the_quiz_podium_stay_whole_on_the_screen_beside_the_pan
     assert not [asked for asked, shown in podium if asked != shown], f"cut on the podium: {podium}"
     words = " ".join(shown for _asked, shown in podium)
     assert all(f"3. Player {n}" in words for n in range(4, 9)), f"not every tied player listed whole: {words}"
+
+
+@pytest.mark.parametrize(("free", "said"), [
+    ([0, 1, 2, 4], "Free seats: 1–3, 5"),
+    ([0, 1], "Free seats: 1, 2"),
+    ([1, 3, 4, 5, 6, 9], "Free seats: 2, 4–7, 10"),
+    ([7], "Free seats: 8"),
+])
+def test_free_seats_by_number_group_three_in_a_row_into_a_range(free: list[int], said: str) -> None:
+    """The numbered wording as the room reads it, written out by hand; a seat
+    the host renamed is never said by number."""
+    set_language("en")
+    assert said in free_seat_wordings([(seat, player_name(seat)) for seat in free])
+    renamed = free_seat_wordings([(seat, "Anna" if seat == free[0] else player_name(seat)) for seat in free])
+    assert not [w for w in renamed if w.startswith("Free seats")]
