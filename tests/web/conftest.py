@@ -56,10 +56,9 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
     def new_page() -> Any:
         ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
+        ctx.set_default_timeout(READY_MS)  # every page of this phone, a tab opened later too
         contexts.append(ctx)
-        page = ctx.new_page()
-        page.set_default_timeout(READY_MS)
-        return page
+        return ctx.new_page()
 
     yield new_page
     for ctx in contexts:

@@ -20,7 +20,7 @@ from controller.press import Press
 from controller.timeline import box_now_us
 from controller.web.attach import MenuCompanion
 from games import registry
-from tests.web.conftest import Served
+from tests.web.conftest import READY_MS, Served
 from tests.web.test_pages import SCREENS, chips
 
 
@@ -152,7 +152,7 @@ def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served:
     s.server.seats.pin = "000000" if old != "000000" else "111111"
     assert s.server.loop is not None
     for ws in list(s.server._host_sockets):  # the restart drops the socket
-        asyncio.run_coroutine_threadsafe(ws.close(code=1012, message=b"restart"), s.server.loop).result(5)
+        asyncio.run_coroutine_threadsafe(ws.close(code=1012, message=b"restart"), s.server.loop).result(READY_MS / 1000)
     expect(host.locator("#status")).to_contain_text("Wrong PIN")
     expect(host.locator("#login")).to_be_visible()
     expect(host.locator("#remote")).to_be_hidden()

@@ -20,7 +20,7 @@ from controller.display.loop import snapshot
 from controller.press import Press
 from controller.timeline import box_now_us
 from controller.web.overlay import CompanionOverlay, qr_matrix
-from tests.web.conftest import Served
+from tests.web.conftest import READY_MS, Served
 
 #: BUZZERBOX_SCREENS=docs/screens saves the pictures where the docs show them; else a temporary folder
 SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or tempfile.mkdtemp(prefix="companion-screens-"))
@@ -176,7 +176,7 @@ def test_a_phone_whose_connection_drops_takes_its_seat_back_and_plays_on(served:
     loop = s.server.loop
     assert loop is not None
     for ws in list(s.server._seat_sockets[0]):  # the Wi-Fi drops it (as a phone going to sleep does)
-        asyncio.run_coroutine_threadsafe(ws.close(code=1001), loop).result(5)
+        asyncio.run_coroutine_threadsafe(ws.close(code=1001), loop).result(READY_MS / 1000)
     s.wait(lambda: s.server.joined() == [True, False] and s.server.refusals == 0)
     expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed again
     a.locator("#moves button").first.click()
