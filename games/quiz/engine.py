@@ -692,7 +692,8 @@ class QuizEngine:
         team, name = action.args.get("team"), action.args.get("name")
         if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
             raise RuleError(N_("no such team: pick one of the {count} teams"), count=self.team_count)
-        if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_TEAM_NAME):
+        if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_TEAM_NAME
+                                     and name.isprintable()):  # no line breaks, escapes or bidi overrides on the TV
             raise RuleError(N_("a team's name is 1 to {most} characters"), most=MAX_TEAM_NAME)
         self.teams[action.player] = team
         data: dict[str, Any] = {"team": team, "teams": list(self.teams)}

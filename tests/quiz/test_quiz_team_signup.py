@@ -69,6 +69,9 @@ def test_bad_team_moves_are_refused_in_one_line_and_change_nothing() -> None:
         f"a team's name is 1 to {MAX_TEAM_NAME} characters")
     assert refusal(engine, Action("team", S, 0, {"team": 1, "name": "   "})) == (
         f"a team's name is 1 to {MAX_TEAM_NAME} characters")
+    for drawn_wrong in ("Owls\nWIN", "Owls\x1b[2J", "\u202eslwO"):  # a line break, an escape, a bidi override
+        assert refusal(engine, Action("team", S, 0, {"team": 1, "name": drawn_wrong})) == (
+            f"a team's name is 1 to {MAX_TEAM_NAME} characters")
     assert engine.public_view()["teams"] == [0, 0, 1, 1] and engine.public_view()["team_names"] == []
     solo = SPEC.new_engine(SPEC.settings(3, 1))
     assert isinstance(solo, QuizEngine) and not hasattr(solo, "legal_moves")  # no phone seats without teams
