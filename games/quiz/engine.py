@@ -50,6 +50,7 @@ from games.quiz.bowl import (
     two_teams,
 )
 from games.quiz.options import OPTIONS, RULE_NAMES
+from games.quiz.teams import team_colour
 
 
 class Phase(str, Enum):
@@ -1214,6 +1215,7 @@ class QuizEngine:
             "teams": list(self.teams),
             "team_count": self.team_count,
             "team_names": list(self.team_names),
+            "team_colors": [list(team_colour(t).rgb) for t in range(self.team_count)],
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,
             "correct": self._by_station(r.correct),

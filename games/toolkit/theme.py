@@ -62,13 +62,19 @@ PALETTE: list[Color] = [hex_color(c) for c in [*DEFAULT_COLORS, *_EXTRA_COLORS]]
 
 
 def station_color(view: Mapping[str, Any], station: int, colors: Sequence[Color] | None = None) -> Color:
-    """A station's colour: its team's colour when the view has teams, else its own
-    (the wiring profile's ``color`` when given)."""
+    """A station's colour: its team's colour when the view has teams (the game's
+    own ``team_colors``, one RGB per team, when it names them: then the strip, the
+    tables and the end screen show a team in the colour its players are told),
+    else its own (the wiring profile's ``color`` when given)."""
     teams = view.get("teams")
     if teams and station < len(teams):
         team = int(teams[station])
         team_count = int(view.get("team_count", len(teams)))
         if team_count < len(teams):  # real teams: colour by team
+            named = view.get("team_colors") or ()
+            if 0 <= team < len(named):
+                red, green, blue = (int(c) for c in named[team][:3])
+                return (red, green, blue)
             return PALETTE[team % len(PALETTE)]
     if colors and station < len(colors):
         return colors[station]

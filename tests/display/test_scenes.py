@@ -101,6 +101,26 @@ def test_quiz_team_colours_shared_by_team_mates() -> None:
     assert band[0] == band[1] != band[2] == band[3]
 
 
+def test_a_team_is_drawn_in_the_colour_its_players_are_told_on_every_quiz_screen() -> None:
+    """The strip, the question screen and the end screen show each team in its
+    Okabe-Ito colour, the one the scoreboard, the podium and the phones name."""
+    from games.quiz.teams import team_colour
+    from games.toolkit.results import RISE_US
+
+    s = session("quiz", teams=[0, 0, 1, 1], demo_questions=2)
+    play_until(s, lambda v: v["phase"] == "armed")
+    surface = draw("quiz", s)
+    cells = strip_cells(surface, 4)
+    band = [tuple(surface.get_at((c.centerx, c.top + 3)))[:3] for c in cells]
+    assert band == [team_colour(0).rgb, team_colour(0).rgb, team_colour(1).rgb, team_colour(1).rgb]
+    view = play_until(s, lambda v: v["finished"])
+    surface = pygame.Surface(SIZE)
+    ResultsScene(game_title="x").draw(surface, freeze(view), s.box.strip(), s.now_us + RISE_US)
+    seen = {tuple(surface.get_at((x, y)))[:3] for x in range(0, SIZE[0], 6) for y in range(0, SIZE[1], 6)}
+    assert {team_colour(0).rgb, team_colour(1).rgb} <= seen
+    assert not {theme.PALETTE[0], theme.PALETTE[1]} & seen  # not the stations' own red and blue
+
+
 @pytest.mark.parametrize(
     ("phase", "colour"),
     [("wait", reaction_scene.WAIT), ("go", reaction_scene.GO), ("decoy", reaction_scene.DECOY)],
