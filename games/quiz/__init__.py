@@ -14,7 +14,7 @@ from games.i18n import LANGUAGES, N_, _
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, QuizOptions, new_quiz_engine
+from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
@@ -119,13 +119,6 @@ class QuizSpec(GameSpec):
         settings = super().settings(players, seed, **options)
         QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
         return settings
-
-
-def most_choices(*limits: Any) -> int | None:
-    """The most choices an all-play question offers: the fewest any limit
-    allows (a round's or the quiz's ``choices``, the stations' buttons)."""
-    given = [n for n in limits if isinstance(n, int) and not isinstance(n, bool)]
-    return min(given) if given else None
 
 
 #: how much of a question's text the start's log line names it by
