@@ -107,18 +107,29 @@ class QuizSpec(GameSpec):
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             fitted = FittedChoices()
             if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
-                questions = [asked for _q, asked in fitted.take(questions, most_choices(options.get("choices"), buttons))]
+                questions = [q for q in questions if q.get("choices")]
+                if not isinstance(given_rounds, list):  # with rounds, each round fits its own (its choices win)
+                    most = most_choices(options.get("choices"), buttons)
+                    questions = [asked for _q, asked in fitted.take(questions, most, asked_count(options))]
                 if not questions:
                     raise OptionError(N_("the pack {pack} has no multiple-choice question for an all-play quiz: "
                                          "give its questions choices, or choose other rules"), pack=pack.source.name)
-            if isinstance(options.get("rounds"), list):
-                questions = round_questions(questions, options["rounds"], pack, fitted, options)
+            if isinstance(given_rounds, list):
+                questions = round_questions(questions, given_rounds, pack, fitted, options)
             fitted.log()
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
                        "pack_left_out": len(pack.left_out)}
         settings = super().settings(players, seed, **options)
         QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
         return settings
+
+
+def asked_count(options: Mapping[str, Any]) -> int | None:
+    """How many questions a quiz of one round asks at most (its ``questions``;
+    None: every one): the all-play fitting stops there, so the start's line
+    names only questions that can be asked."""
+    count = options.get("questions")
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
 
 
 #: how much of a question's text the start's log line names it by

@@ -147,3 +147,30 @@ def test_the_start_names_each_question_once_and_only_those_the_rounds_reached(ca
     (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
     assert line.count("capital city of Australia") == 1 and line.count("largest ocean") == 1  # both rounds passed them
     assert "Statue of Liberty" not in line and "smallest prime" not in line  # never reached: not asked, not named
+
+
+def test_a_round_s_own_choices_win_in_a_whole_quiz_all_play() -> None:
+    """The quiz's choices=2 holds only for rounds without their own: the
+    whole quiz was cut to 2 before any round chose."""
+    rounds = [{"questions": 2, "choices": 4}, {"questions": 1}]
+    settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "choices": 2, "rounds": rounds},
+                                  profile_mod.load("header-4-full"))
+    assert [(q["round"], len(q["choices"])) for q in settings.options["pack_questions"]] == [(1, 4), (1, 4), (2, 2)]
+
+
+def test_a_classic_round_in_an_all_play_quiz_keeps_every_choice() -> None:
+    rounds = [{"rules": "classic", "questions": 1}, {"questions": 1}]
+    settings = SPEC.settings(3, 1, **ALL_PLAY, choices=2, rounds=rounds)
+    asked = settings.options["pack_questions"]
+    assert asked[0]["choices"] == ["Venus", "Mars", "Jupiter", "Saturn"]  # read aloud with its four
+    assert len(asked[1]["choices"]) == 2
+
+
+@pytest.mark.parametrize("cut", [{"rounds": [{"questions": 1}]}, {"questions": 1}], ids=["a round of 1", "questions=1"])
+def test_a_whole_quiz_all_play_names_only_the_questions_it_asks(cut: dict, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="games.quiz"):
+        settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, **cut}, profile_mod.load("header-4"))
+    assert [q["text"] for q in settings.options["pack_questions"]] == ["Which planet is known as the Red Planet?"]
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
+    assert "Red Planet" in line
+    assert "capital city of Australia" not in line and "left out" not in line  # past the one asked: not named
