@@ -174,3 +174,39 @@ def test_a_whole_quiz_all_play_names_only_the_questions_it_asks(cut: dict, caplo
     (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
     assert "Red Planet" in line
     assert "capital city of Australia" not in line and "left out" not in line  # past the one asked: not named
+
+
+def test_answers_past_the_buttons_are_refused_for_the_buttons_not_for_missing_choices() -> None:
+    """Geography's answers are C and D (Canberra, Pacific): two buttons reach none."""
+    with pytest.raises(OptionError) as refused:
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+    line = str(refused.value)
+    assert "these stations have 2 answer buttons" in line and "past the first 2 choices" in line
+    assert "more answer buttons" in line and "has no multiple-choice question" not in line
+    live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4-full"))
+
+
+def test_answers_past_the_quiz_s_choices_name_the_option() -> None:
+    with pytest.raises(OptionError, match=r"the quiz offers 2 choices \(option 'choices'\).*past them"):
+        SPEC.settings(4, 1, **ALL_PLAY, categories=["Geography"], choices=2)
+
+
+def test_a_round_whose_answers_lie_past_the_buttons_says_so() -> None:
+    rounds = [{"questions": 1}, {"rules": "all-play", "categories": ["Geography"]}]
+    with pytest.raises(OptionError, match="round 2: these stations have 2 answer buttons.*past the first 2 choices"):
+        live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+    with pytest.raises(OptionError, match="round 2 offers 2 choices.*past them"):
+        SPEC.settings(4, 1, pack=PACK, rounds=[rounds[0], {**rounds[1], "choices": 2}])
+
+
+@pytest.mark.parametrize(("language", "said"), [("cs", "mají 2 tlačítka"), ("pl", "mają 2 przyciski")])
+def test_the_buttons_refusal_is_worded_in_the_host_s_language(language: str, said: str) -> None:
+    from games.i18n import set_language
+
+    with pytest.raises(OptionError) as refused:
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+    set_language(language)
+    try:
+        assert said in str(refused.value)
+    finally:
+        set_language("en")
