@@ -210,3 +210,24 @@ def test_the_buttons_refusal_is_worded_in_the_host_s_language(language: str, sai
         assert said in str(refused.value)
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("prof", [None, "header-4"], ids=["keyboard stations", "a profile"])
+def test_station_choices_given_by_hand_is_refused_in_one_line(prof: str | None) -> None:
+    """The box counts the buttons; a hand-given count was kept on keyboard
+    stations and silently overridden on a profile."""
+    wiring = None if prof is None else profile_mod.load(prof)
+    with pytest.raises(OptionError, match=r"'station_choices' is the box's own.*leave it out.*option 'choices'"):
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, STATION_CHOICES: 2}, wiring)
+
+
+def test_play_refuses_a_hand_given_station_choices(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # were it to start, its journal would go there
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "quiz", "--headless", "--seconds", "0.1", "--option", "rules=all-play",
+              "--option", f"pack={PACK}", "--option", "station_choices=2"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and "'station_choices' is the box's own" in err[0]
