@@ -32,7 +32,7 @@ from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
 from controller.sources.base import InputSink, Source, SourceError
 from controller.timeline import box_now_us
-from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec
+from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import N_, _
 from games.registry import scene_for
 
@@ -365,7 +365,12 @@ def wiring_options(spec: GameSpec, profile: Profile | None, players: int) -> dic
 def game_settings(spec: GameSpec, players: int, seed: int, options: Mapping[str, Any],
                   profile: Profile | None) -> GameSettings:
     """The settings of a game played on ``profile``'s stations: the options
-    given, and what the wiring says over them (a station has the buttons it has)."""
+    given, and what the wiring says (a station has the buttons it has). What
+    the wiring says is the box's alone: given by hand (``--option``) it is
+    refused, with or without a profile, rather than overridden or kept."""
+    if STATION_CHOICES in spec.options and STATION_CHOICES in options:
+        raise OptionError(N_("option 'station_choices' is the box's own: it counts the answer buttons of the wiring "
+                             "profile's stations; leave it out (to offer fewer choices, give option 'choices')"))
     return spec.settings(players, seed, **{**options, **wiring_options(spec, profile, players)})
 
 

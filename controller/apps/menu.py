@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller import journal as journal_mod
 from controller import live
@@ -28,7 +28,7 @@ from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
-from games.base import BuzzerBoxError
+from games.base import BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import _
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
@@ -37,7 +37,7 @@ from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
     from controller.display.loop import RunResult
-    from controller.display.menu import FolderChoice
+    from controller.display.menu import FolderChoice, Menu
 
 log = logging.getLogger("buzzerbox")
 
@@ -99,6 +99,20 @@ class PackScan:
         """A stick's pack into the packs folder (the menu's C): its new value and what happened."""
         saved = copy_pack(Path(str(chosen.value)), self.folder)
         return (str(saved.path) if saved.path is not None else None), list(saved.lines)
+
+
+def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[str, Any],
+                     profile: profile_mod.Profile | None, seed: int | None = None) -> GameSettings | None:
+    """The settings of the game Start chose, on ``profile``'s stations; None
+    when the game refuses them (all-play on bell-only stations, a round left
+    without questions, a pack changed since the menu listed it): the menu
+    shows the refusal beside its rows, so Start never silently does nothing."""
+    try:
+        return live.game_settings(spec, players, live.new_seed() if seed is None else seed, options, profile)
+    except BuzzerBoxError as exc:
+        log.warning("%s", exc)
+        menu.refuse(exc)
+        return None
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -250,12 +264,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     choice = league.take(choice)
                 spec = get(choice.game)
                 options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
-                try:
-                    settings = live.game_settings(spec, choice.players, live.new_seed(), options,
-                                                  None if choice.bots else profile)
-                except BuzzerBoxError as exc:  # a pack changed (or went) since the menu listed it
-                    log.warning("%s", exc)
-                    continue
+                settings = started_settings(menu, spec, choice.players, options, None if choice.bots else profile)
+                if settings is None:
+                    continue  # refused: the menu says why
                 # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
                 names, colors = live.names_colors(profile, max(players, 16), menu.names)
                 station_names = (names or None) and names[: choice.players]

@@ -159,6 +159,8 @@ class Menu:
         self._scanned_us: int | None = None
         #: what the last copy said (shown beside the rows until the next key)
         self.notice: list[str] = []
+        #: why the last Start did not start (its settings were refused): shown until the next key
+        self.refused: list[object] = []
         self.sound = sound or SoundSettings()
         self.selected = 0
         self.started = False
@@ -316,7 +318,7 @@ class Menu:
         if self.confirm_quit:  # any other key: not quitting after all
             self.confirm_quit = False
             return None
-        self.notice = []
+        self.notice, self.refused = [], []
         if action == "copy":
             self._copy()
         elif action == "up":
@@ -381,6 +383,14 @@ class Menu:
             self.phones = True
             self.item("phones").index = 1
         return Choice(game, players, options, bool(self.item("bots").value), sound, phones=self.phones)
+
+    def refuse(self, reason: object) -> None:
+        """Start was chosen but the game refused its settings (all-play on
+        stations without answer buttons, a pack changed since it was listed):
+        the menu stays, the reason beside the rows until the next key, worded
+        in the language of the moment (an ``OptionError`` words itself)."""
+        self.refused = [reason]
+        self.started = False
 
     def refusal(self) -> list[str]:
         """Why Start would not start now: each problem of the chosen pack, one
@@ -455,6 +465,8 @@ class Menu:
                       for k, it in enumerate(self.items)],
             # the chosen pack's problems, as `buzzerbox pack check` prints them: Start waits for a good one
             "problems": self.refusal(),
+            # why the last Start did not start: the game refused these options
+            "refused": [str(reason) for reason in self.refused],
             "detail": self.detail(),
             "summary": " ".join(text for text in (
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
@@ -486,11 +498,13 @@ class MenuScene(Scene):
         items = list(view.get("items", ()))
         summary = str(view.get("summary") or "")
         problems = [str(p) for p in view.get("problems", ())]
+        refused = [str(line) for line in view.get("refused", ())]
         detail = [str(line) for line in view.get("detail", ())]
         rows_area = area
-        # beside the rows: the chosen pack's problems, else the highlighted option in full and its other
-        # choices, else (the game row, Start) the game's rules in short; one of them, never the same twice
-        if summary or problems or detail:
+        # beside the rows: the chosen pack's problems, else why Start was just refused, else the highlighted
+        # option in full and its other choices, else (the game row, Start) the game's rules in short; one of
+        # them, never the same twice
+        if summary or problems or refused or detail:
             rows_area = pygame.Rect(area.left, area.top, area.width * 60 // 100, area.height)
             box = pygame.Rect(rows_area.right + 2 * lay.pad, area.top + lay.pad, area.right - rows_area.right - 2 * lay.pad,
                               area.height - 2 * lay.pad)
@@ -498,6 +512,9 @@ class MenuScene(Scene):
             if problems:
                 stacked(surface, [_("This pack cannot start; fix it and check again:"), *problems], lay.min_text,
                         [theme.STATUS_COLORS["first"], *[theme.FG] * len(problems)], box.inflate(-4 * lay.pad, -2 * lay.pad))
+            elif refused:
+                stacked(surface, [_("Start refused; change an option and start again:"), *refused], lay.min_text,
+                        [theme.STATUS_COLORS["first"], *[theme.FG] * len(refused)], box.inflate(-4 * lay.pad, -2 * lay.pad))
             elif detail:
                 stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *[theme.MUTED] * (len(detail) - 1)],
                         box.inflate(-4 * lay.pad, -2 * lay.pad))

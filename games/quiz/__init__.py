@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
-from games.i18n import LANGUAGES, N_, _
+from games.i18n import LANGUAGES, N_, Nn_, _
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, QuizOptions, new_quiz_engine
+from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
@@ -107,12 +107,17 @@ class QuizSpec(GameSpec):
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             fitted = FittedChoices()
             if rules == ALL_PLAY:  # everyone answers on their buttons: multiple choice only
-                questions = [asked for _q, asked in fitted.take(questions, most_choices(options.get("choices"), buttons))]
+                questions = multiple = [q for q in questions if q.get("choices")]
+                if multiple and not isinstance(given_rounds, list):  # with rounds, each round fits its own
+                    most = most_choices(options.get("choices"), buttons)
+                    questions = [asked for _q, asked in fitted.take(multiple, most, asked_count(options))]
+                    if not questions and most is not None:  # every answer lies past the choices offered
+                        raise answers_past(most, buttons, pack)
                 if not questions:
                     raise OptionError(N_("the pack {pack} has no multiple-choice question for an all-play quiz: "
                                          "give its questions choices, or choose other rules"), pack=pack.source.name)
-            if isinstance(options.get("rounds"), list):
-                questions = round_questions(questions, options["rounds"], pack, fitted, options)
+            if isinstance(given_rounds, list):
+                questions = round_questions(questions, given_rounds, pack, fitted, options)
             fitted.log()
             options = {**options, "pack_questions": questions, "pack_title": pack.title,
                        "pack_left_out": len(pack.left_out)}
@@ -121,11 +126,12 @@ class QuizSpec(GameSpec):
         return settings
 
 
-def most_choices(*limits: Any) -> int | None:
-    """The most choices an all-play question offers: the fewest any limit
-    allows (a round's or the quiz's ``choices``, the stations' buttons)."""
-    given = [n for n in limits if isinstance(n, int) and not isinstance(n, bool)]
-    return min(given) if given else None
+def asked_count(options: Mapping[str, Any]) -> int | None:
+    """How many questions a quiz of one round asks at most (its ``questions``;
+    None: every one): the all-play fitting stops there, so the start's line
+    names only questions that can be asked."""
+    count = options.get("questions")
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
 
 
 #: how much of a question's text the start's log line names it by
@@ -181,6 +187,41 @@ class FittedChoices:
                                 "allow: {parts}").format(parts="; ".join(parts)))
 
 
+def answers_past(most: int, buttons: Any, pack: Pack, k: int | None = None) -> OptionError:
+    """The refusal of an all-play quiz (round ``k``) whose every multiple-choice
+    question was left out, its answer past the ``most`` choices offered: it
+    names what limits them (the stations' buttons, else the choices given)
+    and the fix, not "no choices" (the questions have choices)."""
+    by_buttons = isinstance(buttons, int) and buttons <= most
+    if k is None and by_buttons:
+        return OptionError(Nn_("these stations have {n} answer button, and every multiple-choice question of the pack "
+                               "{pack} chosen has its answer past it: choose a wiring profile with more answer "
+                               "buttons, other categories, or other rules",
+                               "these stations have {n} answer buttons, and every multiple-choice question of the "
+                               "pack {pack} chosen has its answer past the first {n} choices: choose a wiring profile "
+                               "with more answer buttons, other categories, or other rules"), n=most,
+                           pack=pack.source.name)
+    if k is None:
+        return OptionError(Nn_("the quiz offers {n} choice (option 'choices'), and every multiple-choice question of "
+                               "the pack {pack} chosen has its answer past it: give more choices, other categories, "
+                               "or other rules",
+                               "the quiz offers {n} choices (option 'choices'), and every multiple-choice question of "
+                               "the pack {pack} chosen has its answer past them: give more choices, other categories, "
+                               "or other rules"), n=most, pack=pack.source.name)
+    if by_buttons:
+        return OptionError(Nn_("round {k}: these stations have {n} answer button, and every multiple-choice question "
+                               "left for the round has its answer past it: choose a wiring profile with more answer "
+                               "buttons, other categories for the round, or other rules",
+                               "round {k}: these stations have {n} answer buttons, and every multiple-choice question "
+                               "left for the round has its answer past the first {n} choices: choose a wiring profile "
+                               "with more answer buttons, other categories for the round, or other rules"), k=k, n=most)
+    return OptionError(Nn_("round {k} offers {n} choice, and every multiple-choice question left for it has its answer "
+                           "past it: give the round more choices, other categories, or other rules",
+                           "round {k} offers {n} choices, and every multiple-choice question left for it has its "
+                           "answer past them: give the round more choices, other categories, or other rules"),
+                       k=k, n=most)
+
+
 def shortened(text: str) -> str:
     """A question named in a log line: its text, quoted, cut short."""
     return repr(text if len(text) <= NAMED_LENGTH else text[: NAMED_LENGTH - 1] + "…")
@@ -212,6 +253,8 @@ def round_questions(questions: list[dict[str, Any]], rounds: list[Any], pack: Pa
             most = most_choices(spec["choices"] if "choices" in spec else options.get("choices"),
                                 options.get(STATION_CHOICES))
             mine = fitted.take(fits, most, count)
+            if not mine and most is not None and any(q.get("choices") for q in fits):
+                raise answers_past(most, options.get(STATION_CHOICES), pack, k)
         else:
             mine = [(q, q) for q in (fits if count is None else fits[:count])]
         if not mine:

@@ -143,6 +143,14 @@ def _listed(names: Any) -> str:
     return ", ".join(str(n) for n in names)
 
 
+def most_choices(*limits: object) -> int | None:
+    """The most choices an all-play question offers: the fewest any limit
+    allows (a round's or the quiz's ``choices``, the stations' buttons);
+    None and anything not a count (a round not checked yet) set no limit."""
+    given = [n for n in limits if isinstance(n, int) and not isinstance(n, bool)]
+    return min(given) if given else None
+
+
 @dataclass
 class QuizOptions:
     lockout_us: int = 250_000
@@ -210,8 +218,7 @@ class QuizOptions:
     def most_choices(self) -> int | None:
         """The most choices an all-play question offers: no more than the
         round's ``choices`` allows, nor the stations have buttons for."""
-        limits = [n for n in (self.choices, self.station_choices) if n is not None]
-        return min(limits) if limits else None
+        return most_choices(self.choices, self.station_choices)
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> QuizOptions:

@@ -684,6 +684,8 @@ ROUND_RULES = {
     "all-play": N_("everyone answers; a faster right answer scores more"),
     "bowl": N_("quiz bowl: tossups, a bonus to the team that gets one"),
 }
+#: a bowl round with no bonus parts (``bonus_parts: 0``): its card promises none
+BOWL_WITHOUT_BONUS = N_("quiz bowl: tossups only, no bonus")
 
 
 def round_rules(current: View) -> list[str]:
@@ -693,15 +695,21 @@ def round_rules(current: View) -> list[str]:
     if isinstance(count, int):
         lines.append(ngettext("{n} question", "{n} questions", count).format(n=count))
     rules = str(current.get("rules") or "classic")
-    if rules in ROUND_RULES:
+    bonus = rules == "bowl" and bool(current.get("bonus_parts"))
+    if rules == "bowl" and not bonus:
+        lines.append(_(BOWL_WITHOUT_BONUS))
+    elif rules in ROUND_RULES:
         lines.append(_(ROUND_RULES[rules]))
     right, wrong = int(current.get("points_correct") or 0), int(current.get("points_wrong") or 0)
     points = _("right: +{right}").format(right=right) + (_(", wrong: −{wrong}").format(wrong=wrong) if wrong else "")
     lines.append(points)
-    if rules == "bowl":
+    if bonus:
         lines.append(_("power: +{power}, neg: −{neg}, bonus: {parts} × {points}").format(
             power=current.get("power_points"), neg=current.get("neg_points"), parts=current.get("bonus_parts"),
             points=current.get("bonus_points")))
+    elif rules == "bowl":
+        lines.append(_("power: +{power}, neg: −{neg}").format(power=current.get("power_points"),
+                                                             neg=current.get("neg_points")))
     timer = current.get("answer_time_us")
     if isinstance(timer, int) and timer > 0:
         lines.append(_("answer within {s} s").format(s=format_number(timer / 1_000_000, 0)))

@@ -147,3 +147,87 @@ def test_the_start_names_each_question_once_and_only_those_the_rounds_reached(ca
     (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
     assert line.count("capital city of Australia") == 1 and line.count("largest ocean") == 1  # both rounds passed them
     assert "Statue of Liberty" not in line and "smallest prime" not in line  # never reached: not asked, not named
+
+
+def test_a_round_s_own_choices_win_in_a_whole_quiz_all_play() -> None:
+    """The quiz's choices=2 holds only for rounds without their own: the
+    whole quiz was cut to 2 before any round chose."""
+    rounds = [{"questions": 2, "choices": 4}, {"questions": 1}]
+    settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "choices": 2, "rounds": rounds},
+                                  profile_mod.load("header-4-full"))
+    assert [(q["round"], len(q["choices"])) for q in settings.options["pack_questions"]] == [(1, 4), (1, 4), (2, 2)]
+
+
+def test_a_classic_round_in_an_all_play_quiz_keeps_every_choice() -> None:
+    rounds = [{"rules": "classic", "questions": 1}, {"questions": 1}]
+    settings = SPEC.settings(3, 1, **ALL_PLAY, choices=2, rounds=rounds)
+    asked = settings.options["pack_questions"]
+    assert asked[0]["choices"] == ["Venus", "Mars", "Jupiter", "Saturn"]  # read aloud with its four
+    assert len(asked[1]["choices"]) == 2
+
+
+@pytest.mark.parametrize("cut", [{"rounds": [{"questions": 1}]}, {"questions": 1}], ids=["a round of 1", "questions=1"])
+def test_a_whole_quiz_all_play_names_only_the_questions_it_asks(cut: dict, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="games.quiz"):
+        settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, **cut}, profile_mod.load("header-4"))
+    assert [q["text"] for q in settings.options["pack_questions"]] == ["Which planet is known as the Red Planet?"]
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
+    assert "Red Planet" in line
+    assert "capital city of Australia" not in line and "left out" not in line  # past the one asked: not named
+
+
+def test_answers_past_the_buttons_are_refused_for_the_buttons_not_for_missing_choices() -> None:
+    """Geography's answers are C and D (Canberra, Pacific): two buttons reach none."""
+    with pytest.raises(OptionError) as refused:
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+    line = str(refused.value)
+    assert "these stations have 2 answer buttons" in line and "past the first 2 choices" in line
+    assert "more answer buttons" in line and "has no multiple-choice question" not in line
+    live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4-full"))
+
+
+def test_answers_past_the_quiz_s_choices_name_the_option() -> None:
+    with pytest.raises(OptionError, match=r"the quiz offers 2 choices \(option 'choices'\).*past them"):
+        SPEC.settings(4, 1, **ALL_PLAY, categories=["Geography"], choices=2)
+
+
+def test_a_round_whose_answers_lie_past_the_buttons_says_so() -> None:
+    rounds = [{"questions": 1}, {"rules": "all-play", "categories": ["Geography"]}]
+    with pytest.raises(OptionError, match="round 2: these stations have 2 answer buttons.*past the first 2 choices"):
+        live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+    with pytest.raises(OptionError, match="round 2 offers 2 choices.*past them"):
+        SPEC.settings(4, 1, pack=PACK, rounds=[rounds[0], {**rounds[1], "choices": 2}])
+
+
+@pytest.mark.parametrize(("language", "said"), [("cs", "mají 2 tlačítka"), ("pl", "mają 2 przyciski")])
+def test_the_buttons_refusal_is_worded_in_the_host_s_language(language: str, said: str) -> None:
+    from games.i18n import set_language
+
+    with pytest.raises(OptionError) as refused:
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+    set_language(language)
+    try:
+        assert said in str(refused.value)
+    finally:
+        set_language("en")
+
+
+@pytest.mark.parametrize("prof", [None, "header-4"], ids=["keyboard stations", "a profile"])
+def test_station_choices_given_by_hand_is_refused_in_one_line(prof: str | None) -> None:
+    """The box counts the buttons; a hand-given count was kept on keyboard
+    stations and silently overridden on a profile."""
+    wiring = None if prof is None else profile_mod.load(prof)
+    with pytest.raises(OptionError, match=r"'station_choices' is the box's own.*leave it out.*option 'choices'"):
+        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, STATION_CHOICES: 2}, wiring)
+
+
+def test_play_refuses_a_hand_given_station_choices(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # were it to start, its journal would go there
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "quiz", "--headless", "--seconds", "0.1", "--option", "rules=all-play",
+              "--option", f"pack={PACK}", "--option", "station_choices=2"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert stop.value.code == 2 and len(err) == 1 and "'station_choices' is the box's own" in err[0]

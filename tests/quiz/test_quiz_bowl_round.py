@@ -162,6 +162,23 @@ def test_each_round_s_card_says_its_preset_the_bowl_round_s_its_points(tmp_path:
     assert not any(_("quiz bowl: tossups, a bonus to the team that gets one") in text for text in drawn)
 
 
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+def test_a_bowl_round_without_bonus_parts_promises_no_bonus_on_its_card(tmp_path: Path, lang: str,
+                                                                        drawing_in_a_language: None) -> None:
+    set_language(lang)
+    rounds = [ROUNDS[0], {**ROUNDS[1], "bonus_parts": 0}, ROUNDS[2]]
+    engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=rounds, **TEAMS))
+    engine.handle(Action("next", 1))
+    engine.handle(Action("next", 2))  # to round 2's card
+    theme.DRAWN = []
+    assert_drawn_whole_screen(engine.public_view(), 4, (1280, 720), tmp_path / f"bowl-no-bonus-card-{lang}.png")
+    drawn = [text for _asked, text, *_ in theme.DRAWN]
+    assert _("quiz bowl: tossups only, no bonus") in drawn
+    assert _("power: +{power}, neg: −{neg}").format(power=15, neg=5) in drawn
+    assert _("quiz bowl: tossups, a bonus to the team that gets one") not in drawn
+    assert not any("bonus:" in text for text in drawn), drawn  # no "bonus: 0 × 10" (the word is the same in cs/pl)
+
+
 def test_without_teams_a_bowl_round_s_neg_locks_out_only_its_player_and_the_bonus_is_the_player_s() -> None:
     engine = SPEC.new_engine(SPEC.settings(3, 11, pack=PACK, rounds=ROUNDS))
     for t in (1, 2):  # to the bowl round
