@@ -241,7 +241,7 @@ def build_parser() -> Parser:
     add_seed_arg(p, 0, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
-                   .format(durability=DURABILITY_SIMULATE))
+                   .format(durability=_(DURABILITY_SIMULATE)))
     p.add_argument("--pack", metavar="FILE",
                    help=_("quiz: ask the questions of this pack (CSV or JSON; checked first, kept in the journal)"))
     add_option_arg(p)

@@ -22,7 +22,8 @@ from games.files import read_limited
 from games.i18n import N_, _, ngettext
 from games.rules_version import applied_rules
 
-DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
+#: what ``simulate --journal`` promises about its file (translated where shown: the help and the journal line)
+DURABILITY_SIMULATE = N_("written as the game runs but never fsynced: a power cut may lose its end; "
                        "play journals are fsynced within 50 ms")
 
 
