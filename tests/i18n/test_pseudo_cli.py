@@ -1,7 +1,9 @@
-"""No line the CLI says about bad input escapes the catalogue (issue 31): every
+"""No line the CLI says escapes the catalogue (issue 31): every
 bad command line of ``tests/cli/test_bad_input.py`` (unknown option, bad
 option value, bad pack, missing file, a file that is no journal, bad
-``--lang``, ...) plus a pack with one of each kind of problem, run in the
+``--lang``, ...) plus a pack with one of each kind of problem, and what the
+commands print when they succeed (``wiring check`` and ``wiring table`` of
+every shipped profile, ``simulate --journal``, ``replay --disputes``, ...), run in the
 pseudo-locale, where every catalogue text comes back accented: a plain
 English word left in what it prints did not go through ``_()``.
 
@@ -25,7 +27,7 @@ from games import registry
 from games.i18n import set_language
 from games.quiz import PRESETS
 from games.quiz.packs import COLUMNS
-from tests.cli.test_bad_input import BAD, files
+from tests.cli.test_bad_input import BAD, SCENARIO, files
 from tests.i18n.test_pseudo_sweep import english_words
 
 #: names a line may carry as they are: commands, the box's own name, game names, the pack
@@ -44,6 +46,8 @@ NAMES = {
     *(w for preset in PRESETS for w in preset.split("-")),
     # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
     *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
+    # the verdict `wiring check` puts before a warning (as OK and FAIL: scripts read it)
+    "WARN",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -210,5 +214,55 @@ def test_every_pack_problem_is_said_in_the_reader_s_language(tmp_path: Path, cap
         assert len(lines) >= 2, lines  # the problems and the verdict
         for line in lines:
             if words := foreign(line.replace(str(tmp_path), ""), set()):
+                left[line] = words
+    assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
+
+
+#: what a scenario's outcome is made of, printed as its file writes the keys (the scenario format's own words)
+SCENARIO_KEYS = {w for key in ("winner", "queue", "margins_us", "ties", "early", "scores") for w in key.split("_")}
+
+
+def profile_words() -> set[str]:
+    """What the shipped profiles' authors named: stations, inputs, host buttons, descriptions (shown as written)."""
+    words: set[str] = set()
+    for name in profile_mod.shipped_names():
+        prof = profile_mod.load(name)
+        named = [prof.description, *prof.host, *(f"{st.name} {' '.join(st.inputs)}" for st in prof.stations)]
+        words |= set(re.findall(r"\w+", " ".join(named)))
+    return words
+
+
+def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
+    """Command lines that succeed: every shipped profile's check and table, a simulated game with its journal,
+    the disputes of a quiz and a reaction duel, a cut journal resumed, a scenario, results and the journal's own."""
+    journal = Path(made["journal"])
+    cut = tmp / "cut.jsonl"  # a simulated game stopped before its end record: `resume` carries it on
+    cut.write_text("".join(journal.read_text(encoding="utf-8").splitlines(keepends=True)[:-1]), encoding="utf-8")
+    return [
+        *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
+        ["wiring", "check", "board-pinmap"],
+        ["wiring", "draw", "header-4", "-o", str(tmp / "header-4.svg")],
+        ["simulate", "quiz", "--players", "3", "--seed", "1", "--journal", str(tmp / "new.jsonl")],
+        ["replay", str(journal), "--disputes"], ["replay", made["other_game"], "--disputes"],
+        ["resume", str(cut)],
+        ["scenario", str(SCENARIO)],
+        ["results", str(journal)], ["results", str(journal), "--csv"],
+        ["journal", "check", str(journal)], ["journal", "salvage", str(journal), "--out", str(tmp / "salvaged.jsonl")],
+    ]
+
+
+def test_what_a_command_prints_on_success_is_said_in_the_reader_s_language(tmp_path: Path, capsys, monkeypatch,
+                                                                          pseudo: None) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    made = files(tmp_path)
+    capsys.readouterr()
+    names = profile_words() | SCENARIO_KEYS
+    left: dict[str, list[str]] = {}
+    for argv in succeeding(tmp_path, made):
+        lines = said_in_pseudo(argv, capsys)
+        assert lines, argv  # each says something: what it did, or what it found
+        typed = set(re.findall(r"\w+", " ".join(argv)))
+        for line in lines:
+            if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed | names):
                 left[line] = words
     assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
