@@ -46,8 +46,8 @@ NAMES = {
     *(w for preset in PRESETS for w in preset.split("-")),
     # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
     *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
-    # the verdict `wiring check` puts before a warning (as OK and FAIL: scripts read it)
-    "WARN",
+    # the verdicts `wiring check` puts before a warning and `wiring test` gives (as OK and FAIL: scripts read them)
+    "WARN", "PASS",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -233,7 +233,8 @@ def profile_words() -> set[str]:
 
 
 def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
-    """Command lines that succeed: every shipped profile's check and table, a simulated game with its journal,
+    """Command lines that succeed: every shipped profile's check and table, the guided test on mock pins
+    (its prompts and report), a simulated game with its journal,
     the disputes of a quiz and a reaction duel, a cut journal resumed, a scenario, results and the journal's own."""
     journal = Path(made["journal"])
     cut = tmp / "cut.jsonl"  # a simulated game stopped before its end record: `resume` carries it on
@@ -242,6 +243,7 @@ def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
         *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
         ["wiring", "check", "board-pinmap"],
         ["wiring", "draw", "header-4", "-o", str(tmp / "header-4.svg")],
+        ["wiring", "test", "header-4", "--mock", "--report", str(tmp / "header-4.test-result.txt")],
         ["simulate", "quiz", "--players", "3", "--seed", "1", "--journal", str(tmp / "new.jsonl")],
         ["replay", str(journal), "--disputes"], ["replay", made["other_game"], "--disputes"],
         ["resume", str(cut)],
@@ -252,7 +254,7 @@ def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
 
 
 def test_what_a_command_prints_on_success_is_said_in_the_reader_s_language(tmp_path: Path, capsys, monkeypatch,
-                                                                          pseudo: None) -> None:
+                                                                          mock_pins: None, pseudo: None) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     made = files(tmp_path)
     capsys.readouterr()
