@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import re
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+from controller import board_channels as bc
 from controller import profile as profile_mod
 from controller.cli import main
+from controller.wiring_pack import diagram
 from games import registry
 from games.i18n import set_language
 from games.quiz import PRESETS
@@ -48,6 +51,8 @@ NAMES = {
     *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
     # the verdicts `wiring check` puts before a warning and `wiring test` gives (as OK and FAIL: scripts read them)
     "WARN", "PASS",
+    # the parts a wiring diagram draws, by their names (SN74HCS165, ULN2803, the Pico, an ESD array, a COM pin)
+    "HCS", "ULN", "Pico", "ESD", "COM",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -223,8 +228,10 @@ SCENARIO_KEYS = {w for key in ("winner", "queue", "margins_us", "ties", "early",
 
 
 def profile_words() -> set[str]:
-    """What the shipped profiles' authors named: stations, inputs, host buttons, descriptions (shown as written)."""
-    words: set[str] = set()
+    """What the shipped profiles' authors named: stations, inputs, host buttons, descriptions (shown as written);
+    the pins' own names (GND, RUN, VSYS) and what the board's pin map file says each bus pin carries."""
+    words = set(re.findall(r"[A-Za-z]+", " ".join([*diagram.PICO_PINS.values(), *bc.pinmap().bus.values(),
+                                                    *profile_mod.RESERVED_GPIOS.values()])))
     for name in profile_mod.shipped_names():
         prof = profile_mod.load(name)
         named = [prof.description, *prof.host, *(f"{st.name} {' '.join(st.inputs)}" for st in prof.stations)]
@@ -242,7 +249,7 @@ def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
     return [
         *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
         ["wiring", "check", "board-pinmap"],
-        ["wiring", "draw", "header-4", "-o", str(tmp / "header-4.svg")],
+        *(["wiring", "draw", name, "-o", str(tmp / f"{name}.svg")] for name in ("header-4-full", "board-7-schicki")),
         ["wiring", "test", "header-4", "--mock", "--report", str(tmp / "header-4.test-result.txt")],
         ["simulate", "quiz", "--players", "3", "--seed", "1", "--journal", str(tmp / "new.jsonl")],
         ["replay", str(journal), "--disputes"], ["replay", made["other_game"], "--disputes"],
@@ -267,4 +274,8 @@ def test_what_a_command_prints_on_success_is_said_in_the_reader_s_language(tmp_p
         for line in lines:
             if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed | names):
                 left[line] = words
+    for drawn in tmp_path.glob("*.svg"):  # `wiring draw`: the diagram's own words, the board's and the header's
+        for text in ET.parse(drawn).getroot().iter("{http://www.w3.org/2000/svg}text"):
+            if words := foreign(text.text or "", names):
+                left[f"{drawn.name}: {text.text}"] = words
     assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
