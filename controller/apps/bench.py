@@ -32,7 +32,7 @@ from controller import profile as profile_mod
 from controller.apps.common import UsageError
 from controller.runtime import box_from_journal
 from controller.timeline import box_now_us
-from games.i18n import _
+from games.i18n import LANGUAGES, _, current_language
 
 #: one contest: arm, the contact(s) this long after, judged this long after the contact
 ARM_LEAD_US, JUDGE_AFTER_US, PERIOD_US, HOLD_US = 150_000, 150_000, 600_000, 60_000
@@ -73,6 +73,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         command = [sys.executable, "-m", "controller", "play", "quiz", "--profile", args.profile, "--no-roll-call",
                    "--headless", "--mute", "--journal", str(journal), "--timings", str(timings),
                    "--viewer-socket", str(views)]
+        if current_language() in LANGUAGES:  # what the game says on stderr, in the bench's language
+            command += ["--lang", current_language()]
         if args.jig is None:
             os.mkfifo(fifo)
             command += ["--feed", str(fifo)]
