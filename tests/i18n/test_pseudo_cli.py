@@ -246,7 +246,12 @@ def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
     journal = Path(made["journal"])
     cut = tmp / "cut.jsonl"  # a simulated game stopped before its end record: `resume` carries it on
     cut.write_text("".join(journal.read_text(encoding="utf-8").splitlines(keepends=True)[:-1]), encoding="utf-8")
+    warned = tmp / "warned.toml"  # a box that works but is warned about: silver contacts, a small resistor, GPIO 3, offsets
+    warned.write_text('[front_end]\ncontacts = "silver"\nseries_ohms = 330\n[[stations]]\nname = "Red"\n'
+                      'inputs = { bell = 17 }\noffset_us = 90\n[[stations]]\nname = "Blue"\ninputs = { bell = 27 }\n'
+                      '[host]\narm = 3\n[host_front_end]\nseries_ohms = 220\n', encoding="utf-8")
     return [
+        ["wiring", "check", str(warned)], ["wiring", "table", str(warned)],
         *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
         ["wiring", "check", "board-pinmap"],
         *(["wiring", "draw", name, "-o", str(tmp / f"{name}.svg")] for name in ("header-4-full", "board-7-schicki")),
