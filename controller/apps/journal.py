@@ -57,14 +57,15 @@ def rules_notes(path: str, box: Box, played: int) -> list[str]:
     spec, applied = box.spec, applied_rules(box.spec, box.settings)
     if applied == played == spec.rules_version:
         return []
+    said = {"path": path, "title": _(spec.title), "played": played, "applied": applied, "today": spec.rules_version}
     if applied == played:
-        return [f"{path}: played under {spec.title} rules {played}; replayed under those rules "
-                f"(new games play rules {spec.rules_version})"]
+        return [_("{path}: played under {title} rules {played}; replayed under those rules "
+                  "(new games play rules {today})").format(**said)]
     if applied == spec.rules_version:
-        return [f"{path}: played under {spec.title} rules {played}; this box plays rules {applied}: the outcome "
-                "shown is what today's rules make of the same presses"]
-    return [f"{path}: played under {spec.title} rules {played}; this box replays rules {applied}, the oldest it "
-            f"keeps: the outcome shown is what rules {applied} make of the same presses"]
+        return [_("{path}: played under {title} rules {played}; this box plays rules {applied}: the outcome "
+                  "shown is what today's rules make of the same presses").format(**said)]
+    return [_("{path}: played under {title} rules {played}; this box replays rules {applied}, the oldest it "
+              "keeps: the outcome shown is what rules {applied} make of the same presses").format(**said)]
 
 
 def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:

@@ -32,6 +32,7 @@ from games.quiz import PRESETS
 from games.quiz.packs import COLUMNS
 from tests.cli.test_bad_input import BAD, SCENARIO, files
 from tests.i18n.test_pseudo_sweep import english_words
+from tests.journal.test_rules_as_played import old_journal
 
 #: names a line may carry as they are: commands, the box's own name, game names, the pack
 #: format's keys and values, units, the names Python, the OS and SDL give their errors
@@ -250,8 +251,10 @@ def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
     warned.write_text('[front_end]\ncontacts = "silver"\nseries_ohms = 330\n[[stations]]\nname = "Red"\n'
                       'inputs = { bell = 17 }\noffset_us = 90\n[[stations]]\nname = "Blue"\ninputs = { bell = 27 }\n'
                       '[host]\narm = 3\n[host_front_end]\nseries_ohms = 220\n', encoding="utf-8")
+    old_journal(tmp / "old-rules.jsonl", "fiki-miki", 4, 5, 1)  # replayed under the rules it was played with: a note
     return [
         ["wiring", "check", str(warned)], ["wiring", "table", str(warned)],
+        ["replay", str(tmp / "old-rules.jsonl")],
         *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
         ["wiring", "check", "board-pinmap"],
         *(["wiring", "draw", name, "-o", str(tmp / f"{name}.svg")] for name in ("header-4-full", "board-7-schicki")),
