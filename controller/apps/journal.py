@@ -174,12 +174,12 @@ def cmd_salvage(args: argparse.Namespace) -> int:
 
 
 def add_journal_commands(sub: Any) -> None:
-    journal = sub.add_parser("journal", help="check a journal, or salvage the good part of a damaged one")
+    journal = sub.add_parser("journal", help=_("check a journal, or salvage the good part of a damaged one"))
     actions = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
-    p = actions.add_parser("check", help="verify every line's checksum and field; exit 1 if damaged")
+    p = actions.add_parser("check", help=_("verify every line's checksum and field; exit 1 if damaged"))
     p.add_argument("file")
     p.set_defaults(func=cmd_check)
-    p = actions.add_parser("salvage", help="copy the records before the first damage to a new file")
+    p = actions.add_parser("salvage", help=_("copy the records before the first damage to a new file"))
     p.add_argument("file")
-    p.add_argument("--out", help="where to write (default: NAME.salvaged.jsonl beside it)")
+    p.add_argument("--out", help=_("where to write (default: NAME.salvaged.jsonl beside it)"))
     p.set_defaults(func=cmd_salvage)
