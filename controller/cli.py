@@ -223,7 +223,8 @@ def build_parser() -> Parser:
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help=_("log more (-vv for debug, and a traceback for a bug report)"))
     add_language_arg(parser, default=None)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                        help=_("show program's version number and exit"))  # argparse words it at import
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 

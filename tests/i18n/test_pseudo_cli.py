@@ -15,16 +15,18 @@ box quotes (an OS error, Python's JSON parser).
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from controller import board_channels as bc
 from controller import profile as profile_mod
-from controller.cli import main
+from controller.cli import build_parser, main
 from controller.wiring_pack import diagram
 from games import registry
 from games.i18n import set_language
@@ -286,4 +288,27 @@ def test_what_a_command_prints_on_success_is_said_in_the_reader_s_language(tmp_p
         for text in ET.parse(drawn).getroot().iter("{http://www.w3.org/2000/svg}text"):
             if words := foreign(text.text or "", names):
                 left[f"{drawn.name}: {text.text}"] = words
+    assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """Every command and subcommand of the CLI, with its parser."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from commands(sub, (*path, name))
+
+
+def test_every_command_s_help_is_said_in_the_reader_s_language(capsys, pseudo: None) -> None:
+    every = list(commands(build_parser()))
+    # argparse's names as the help prints them: commands, positionals, metavars (an option's name in capitals), choices
+    names = {w for path, parser in every for action in parser._actions for w in re.findall(
+        r"[A-Za-z]+", " ".join([*path, *(action.choices or ()), str(action.metavar or ""), action.dest,
+                                action.dest.upper()]))}
+    left: dict[str, list[str]] = {}
+    for path, _parser in every:
+        for line in said_in_pseudo([*path, "--help"], capsys):
+            if words := foreign(line, names):
+                left[f"{' '.join(path)}: {line.strip()}"] = words
     assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
