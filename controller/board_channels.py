@@ -31,6 +31,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from controller.profile import Profile, wiring_dir
+from games.i18n import _
 
 PINMAP = "board-pinmap.toml"
 SR_FIRST_CHANNEL = 32
@@ -71,7 +72,10 @@ class PinMap:
         d = sorted(self.direct)
         direct = f"{d[0]}..{d[-1]}" if d == list(range(d[0], d[-1] + 1)) else ", ".join(map(str, d))
         sr = self.sr_channels
-        return f"{direct} (direct GP pins)" + (f" or {sr.start}..{sr.stop - 1} (SN74HCS165 chain)" if len(sr) else "")
+        if not len(sr):
+            return _("{direct} (direct GP pins)").format(direct=direct)
+        return _("{direct} (direct GP pins) or {first}..{last} (SN74HCS165 chain)").format(
+            direct=direct, first=sr.start, last=sr.stop - 1)
 
 
 def load_pinmap(path: Path | None = None) -> PinMap:
@@ -110,10 +114,12 @@ class InputPlace:
     bit: int | None = None
 
     def describe(self) -> str:
+        """'GP5 (Pico pin 7)' or 'SR chip 1 bit 3 (SN74HCS165 #1 D3, pin 14)', in the reader's language."""
         if self.gp is not None:
-            return f"GP{self.gp} (Pico pin {GP_TO_PICO_PIN[self.gp]})"
+            return _("GP{gp} (Pico pin {pin})").format(gp=self.gp, pin=GP_TO_PICO_PIN[self.gp])
         bit = self.bit or 0
-        return f"SR chip {self.chip} bit {bit} (SN74HCS165 #{self.chip} D{bit}, pin {HC165_BIT_PIN[bit]})"
+        return _("SR chip {chip} bit {bit} (SN74HCS165 #{chip} D{bit}, pin {pin})").format(
+            chip=self.chip, bit=bit, pin=HC165_BIT_PIN[bit])
 
 
 @dataclass(frozen=True)
@@ -125,10 +131,9 @@ class LightPlace:
     bit: int
 
     def describe(self) -> str:
-        return (
-            f"595 chip {self.chip} Q{self.bit} (pin {HC595_BIT_PIN[self.bit]}) "
-            f"-> ULN2803 #{self.chip} OUT{self.bit + 1} (pin {18 - self.bit})"
-        )
+        """'595 chip 0 Q1 (pin 1) -> ULN2803 #0 OUT2 (pin 17)', in the reader's language."""
+        return _("595 chip {chip} Q{bit} (pin {pin}) -> ULN2803 #{chip} OUT{out} (pin {out_pin})").format(
+            chip=self.chip, bit=self.bit, pin=HC595_BIT_PIN[self.bit], out=self.bit + 1, out_pin=18 - self.bit)
 
 
 def input_place(channel: int, pm: PinMap | None = None) -> InputPlace:

@@ -223,7 +223,8 @@ def build_parser() -> Parser:
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help=_("log more (-vv for debug, and a traceback for a bug report)"))
     add_language_arg(parser, default=None)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                        help=_("show program's version number and exit"))  # argparse words it at import
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = ", ".join(registry.available())
 
@@ -241,7 +242,7 @@ def build_parser() -> Parser:
     add_seed_arg(p, 0, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
-                   .format(durability=DURABILITY_SIMULATE))
+                   .format(durability=_(DURABILITY_SIMULATE)))
     p.add_argument("--pack", metavar="FILE",
                    help=_("quiz: ask the questions of this pack (CSV or JSON; checked first, kept in the journal)"))
     add_option_arg(p)

@@ -154,7 +154,7 @@ def simulate(seconds: float | None = None) -> None:
     from controller.sources.board_sim import BoardSim
 
     sim = BoardSim(realtime=True)
-    print(f"simulated board on {sim.port} (firmware/buzzer under CPython); Ctrl-C to stop",
+    print(_("simulated board on {port} (firmware/buzzer under CPython); Ctrl-C to stop").format(port=sim.port),
           flush=True)
     try:
         end = None if seconds is None else time.monotonic() + seconds
@@ -168,20 +168,20 @@ def simulate(seconds: float | None = None) -> None:
 
 def add_firmware_commands(subparsers: argparse._SubParsersAction) -> None:
     """Registers ``firmware install|pinmap|sim`` on the buzzerbox CLI."""
-    fw = subparsers.add_parser("firmware", help="the RP2040 input board's firmware")
+    fw = subparsers.add_parser("firmware", help=_("the RP2040 input board's firmware"))
     sub = fw.add_subparsers(dest="firmware_command", required=True)
-    inst = sub.add_parser("install", help="copy the firmware onto a Pico with mpremote")
-    inst.add_argument("--port", help="serial port of the Pico (default: mpremote's auto-detect)")
+    inst = sub.add_parser("install", help=_("copy the firmware onto a Pico with mpremote"))
+    inst.add_argument("--port", help=_("serial port of the Pico (default: mpremote's auto-detect)"))
     inst.set_defaults(func=lambda args: _run(lambda: install(args.port)))
-    pm = sub.add_parser("pinmap", help="regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml")
-    pm.set_defaults(func=lambda args: _run(lambda: print(f"wrote {write_pinmap()}")))
-    rp = sub.add_parser("repl", help="reboot the board into one maintenance boot with its REPL free")
-    rp.add_argument("--port", help="serial port of the Pico (default: found by USB id)")
+    pm = sub.add_parser("pinmap", help=_("regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml"))
+    pm.set_defaults(func=lambda args: _run(lambda: print(_("wrote {path}").format(path=write_pinmap()))))
+    rp = sub.add_parser("repl", help=_("reboot the board into one maintenance boot with its REPL free"))
+    rp.add_argument("--port", help=_("serial port of the Pico (default: found by USB id)"))
     rp.set_defaults(func=lambda args: _run(lambda: print(
-        f"board on {repl(args.port)} reboots into its REPL: connect with `mpremote connect <port>` "
-        f"(the next reset runs the firmware again)")))
-    sim = sub.add_parser("sim", help="run a simulated board on a pseudo-terminal")
-    sim.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+        _("board on {port} reboots into its REPL: connect with `mpremote connect <port>` "
+          "(the next reset runs the firmware again)").format(port=repl(args.port)))))
+    sim = sub.add_parser("sim", help=_("run a simulated board on a pseudo-terminal"))
+    sim.add_argument("--seconds", type=float, help=_("stop after this long (default: until Ctrl-C)"))
     sim.set_defaults(func=lambda args: _run(lambda: simulate(args.seconds)))
 
 

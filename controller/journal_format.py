@@ -30,7 +30,7 @@ from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
 from games.files import FileRefused, read_limited
-from games.i18n import N_, _, ngettext
+from games.i18n import N_, _, format_number, ngettext
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -539,7 +539,7 @@ class Journal:
                 where=where, n=self.unsaved_lines, file=unsaved_path(self.path) if self.path else ".unsaved"))
         elif not self.ended and not self.damage:
             out.append(_("{where}: no end record: the game was interrupted at {seconds} s "
-                         "(resume continues it)").format(where=where, seconds=f"{self.last_t_us / 1e6:.3f}"))
+                         "(resume continues it)").format(where=where, seconds=format_number(self.last_t_us / 1e6, 3)))
         if self.version == 1:
             out.append(_("{where}: format 1 (no checksums): a changed line cannot be told from a true one")
                        .format(where=where))

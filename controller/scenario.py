@@ -48,7 +48,7 @@ from controller.profile import did_you_mean
 from controller.runtime import Box
 from games.base import Action, BuzzerBoxError, GameEvent
 from games.files import FileRefused, read_limited
-from games.i18n import N_, _
+from games.i18n import N_, _, ngettext
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -358,9 +358,13 @@ def command(path: str | Path, *, as_json: bool = False, with_events: bool = Fals
             if key in outcome:
                 print(f"{key}: {outcome[key]}")
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        print(f"{path}: expectation not met: {problems[0]}{more}", file=sys.stderr)
+        more = (ngettext(" (and {n} more)", " (and {n} more)", len(problems) - 1).format(n=len(problems) - 1)
+                if len(problems) > 1 else "")
+        print(_("{path}: expectation not met: {problem}{more}").format(path=path, problem=problems[0], more=more),
+              file=sys.stderr)
         return 1
     met = expectations(data)
-    print(f"{path}: {met} expectation{'s' if met != 1 else ''} met", file=sys.stderr if as_json else sys.stdout)
+    print(_("{path}: {expectations} met").format(
+        path=path, expectations=ngettext("{n} expectation", "{n} expectations", met).format(n=met)),
+        file=sys.stderr if as_json else sys.stdout)
     return 0

@@ -332,7 +332,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         if watched.views == 0:
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
-        print(f"buzzerbox play: {DECIDER_GONE} (it exited {code})", file=sys.stderr, flush=True)
+        print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+              file=sys.stderr, flush=True)
         presenter.scene.message = _(DECIDER_GONE)
         resume = True
 

@@ -32,7 +32,7 @@ from controller import profile as profile_mod
 from controller.apps.common import UsageError
 from controller.runtime import box_from_journal
 from controller.timeline import box_now_us
-from games.i18n import _
+from games.i18n import LANGUAGES, _, current_language, format_number, ngettext
 
 #: one contest: arm, the contact(s) this long after, judged this long after the contact
 ARM_LEAD_US, JUDGE_AFTER_US, PERIOD_US, HOLD_US = 150_000, 150_000, 600_000, 60_000
@@ -73,6 +73,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         command = [sys.executable, "-m", "controller", "play", "quiz", "--profile", args.profile, "--no-roll-call",
                    "--headless", "--mute", "--journal", str(journal), "--timings", str(timings),
                    "--viewer-socket", str(views)]
+        if current_language() in LANGUAGES:  # what the game says on stderr, in the bench's language
+            command += ["--lang", current_language()]
         if args.jig is None:
             os.mkfifo(fifo)
             command += ["--feed", str(fifo)]
@@ -166,20 +168,23 @@ def report(args: argparse.Namespace, profile: profile_mod.Profile, contests: lis
                 spread.append(max(stamps[:2]) - min(stamps[:2]))
     budget = profile.debounce.glitch_us + int(measured["stated_delay_us"] or 0) + 1_000
     edges = len(contests) * (4 + 2)
-    print(_("bench ({mode}, {n} contests, load average {load:.2f}):").format(
+    ms = format_number
+    print(_("bench ({mode}, {contests}, load average {load}):").format(
         mode=_("loopback jig on GPIO {pin}").format(pin=args.jig) if args.jig is not None else _("synthetic feeder"),
-        n=len(contests), load=os.getloadavg()[0]))
-    print(_("  contact -> decision p50 {a:.2f} ms, p99 {b:.2f} ms; contact -> lamp p50 {c:.2f} ms, p99 {d:.2f} ms").format(
-        a=percentile_ms(decided, 0.5), b=percentile_ms(decided, 0.99), c=percentile_ms(lit, 0.5), d=percentile_ms(lit, 0.99)))
-    print(_("  budget {budget:.1f} ms (glitch + stated delay + 1 ms): {ok}/{n} decisions within it").format(
-        budget=budget / 1000, ok=sum(v <= budget for v in decided), n=len(decided)))
-    print(_("  edges later than the stated delay: {late} of ~{edges}, worst {worst:.1f} ms").format(
-        late=measured["late_deliveries"], edges=edges, worst=int(measured["worst_delivery_us"]) / 1000))
+        contests=ngettext("{n} contest", "{n} contests", len(contests)).format(n=len(contests)),
+        load=format_number(os.getloadavg()[0], 2)))
+    print(_("  contact -> decision p50 {a} ms, p99 {b} ms; contact -> lamp p50 {c} ms, p99 {d} ms").format(
+        a=ms(percentile_ms(decided, 0.5), 2), b=ms(percentile_ms(decided, 0.99), 2),
+        c=ms(percentile_ms(lit, 0.5), 2), d=ms(percentile_ms(lit, 0.99), 2)))
+    print(_("  budget {budget} ms (glitch + stated delay + 1 ms): {ok}/{n} decisions within it").format(
+        budget=ms(budget / 1000, 1), ok=sum(v <= budget for v in decided), n=len(decided)))
+    print(_("  edges later than the stated delay: {late} of ~{edges}, worst {worst} ms").format(
+        late=measured["late_deliveries"], edges=edges, worst=ms(int(measured["worst_delivery_us"]) / 1000, 1)))
     if args.jig is None:
         print(_("  wrong winners: {wrong}").format(wrong=wrong))
     else:
-        print(_("  stamp spread of one contact on two inputs: p50 {a:.3f} ms, worst {b:.3f} ms ({n} contacts)").format(
-            a=percentile_ms(spread, 0.5), b=max(spread, default=0) / 1000, n=len(spread)))
+        print(_("  stamp spread of one contact on two inputs: p50 {a} ms, worst {b} ms ({n} contacts)").format(
+            a=ms(percentile_ms(spread, 0.5), 3), b=ms(max(spread, default=0) / 1000, 3), n=len(spread)))
     passed = decided and percentile_ms(decided, 0.99) * 1000 <= budget and (args.jig is not None or wrong == 0)
     print(_("  acceptance: {verdict}").format(verdict=_("PASS") if passed else _("FAIL (docs: wiring/README.md, "
                                                                                   "\"The acceptance check\")")))

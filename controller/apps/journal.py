@@ -22,7 +22,8 @@ from games.files import read_limited
 from games.i18n import N_, _, ngettext
 from games.rules_version import applied_rules
 
-DURABILITY_SIMULATE = ("written as the game runs but never fsynced: a power cut may lose its end; "
+#: what ``simulate --journal`` promises about its file (translated where shown: the help and the journal line)
+DURABILITY_SIMULATE = N_("written as the game runs but never fsynced: a power cut may lose its end; "
                        "play journals are fsynced within 50 ms")
 
 
@@ -56,14 +57,15 @@ def rules_notes(path: str, box: Box, played: int) -> list[str]:
     spec, applied = box.spec, applied_rules(box.spec, box.settings)
     if applied == played == spec.rules_version:
         return []
+    said = {"path": path, "title": _(spec.title), "played": played, "applied": applied, "today": spec.rules_version}
     if applied == played:
-        return [f"{path}: played under {spec.title} rules {played}; replayed under those rules "
-                f"(new games play rules {spec.rules_version})"]
+        return [_("{path}: played under {title} rules {played}; replayed under those rules "
+                  "(new games play rules {today})").format(**said)]
     if applied == spec.rules_version:
-        return [f"{path}: played under {spec.title} rules {played}; this box plays rules {applied}: the outcome "
-                "shown is what today's rules make of the same presses"]
-    return [f"{path}: played under {spec.title} rules {played}; this box replays rules {applied}, the oldest it "
-            f"keeps: the outcome shown is what rules {applied} make of the same presses"]
+        return [_("{path}: played under {title} rules {played}; this box plays rules {applied}: the outcome "
+                  "shown is what today's rules make of the same presses").format(**said)]
+    return [_("{path}: played under {title} rules {played}; this box replays rules {applied}, the oldest it "
+              "keeps: the outcome shown is what rules {applied} make of the same presses").format(**said)]
 
 
 def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | None, command: str) -> Box:
@@ -172,12 +174,12 @@ def cmd_salvage(args: argparse.Namespace) -> int:
 
 
 def add_journal_commands(sub: Any) -> None:
-    journal = sub.add_parser("journal", help="check a journal, or salvage the good part of a damaged one")
+    journal = sub.add_parser("journal", help=_("check a journal, or salvage the good part of a damaged one"))
     actions = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
-    p = actions.add_parser("check", help="verify every line's checksum and field; exit 1 if damaged")
+    p = actions.add_parser("check", help=_("verify every line's checksum and field; exit 1 if damaged"))
     p.add_argument("file")
     p.set_defaults(func=cmd_check)
-    p = actions.add_parser("salvage", help="copy the records before the first damage to a new file")
+    p = actions.add_parser("salvage", help=_("copy the records before the first damage to a new file"))
     p.add_argument("file")
-    p.add_argument("--out", help="where to write (default: NAME.salvaged.jsonl beside it)")
+    p.add_argument("--out", help=_("where to write (default: NAME.salvaged.jsonl beside it)"))
     p.set_defaults(func=cmd_salvage)

@@ -26,7 +26,7 @@ from controller.runtime import Box
 from controller.simulate import Session, simulate
 from games.arbitration import format_margin
 from games.base import GameEvent, GameSpec
-from games.i18n import _, format_number, ngettext
+from games.i18n import N_, _, format_number, ngettext, word
 from games.quiz.packs import PackError, load_pack
 
 
@@ -56,7 +56,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
         print(live.scores_line(session.box, summary))
         if args.journal:
-            print(_("journal: {path} ({durability})").format(path=args.journal, durability=DURABILITY_SIMULATE))
+            print(_("journal: {path} ({durability})").format(path=args.journal, durability=_(DURABILITY_SIMULATE)))
     return 0
 
 
@@ -99,49 +99,61 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the disputes' column of what a line is (translated where printed; each padded to the widest)
+DISPUTE_TAGS = {"press": N_("press"), "winner": N_("FIRST"), "tie": N_("TIE"), "late_evidence": N_("LATE"),
+                "early": N_("early")}
+
+
 def print_disputes(box: Box) -> None:
     """Every press with its stamp, and every decision with who was how far
     behind: what settles "I was first!" after the fact."""
+    tags = {kind: _(tag) for kind, tag in DISPUTE_TAGS.items()}
+    width = max(map(len, tags.values()))
 
     def name(station: int) -> str:
-        return box._name(station) if station >= 0 else "host"
+        return box._name(station) if station >= 0 else _("host")
 
     def press_line(p: Press, first: tuple[int, int] | None) -> str:
-        line = (f"press  {name(p.station)} {p.input} (stamped to ±{p.precision_us} µs, "
-                + ngettext("{n} edge", "{n} edges", p.edges).format(n=p.edges) + ")")
+        line = _("{player} {input} (stamped to ±{us} µs, {edges})").format(
+            player=name(p.station), input=word(p.input), us=p.precision_us,
+            edges=ngettext("{n} edge", "{n} edges", p.edges).format(n=p.edges))
         if first is not None and p.station != first[0] and p.t_us >= first[1]:
-            line += f"; {format_margin(p.t_us - first[1])} behind {name(first[0])}, who was first"
+            line += _("; {margin} behind {first}, who was first").format(
+                margin=format_margin(p.t_us - first[1]), first=name(first[0]))
         return line
 
     timeline: list[tuple[int, int, Press | GameEvent]] = [(p.t_us, 0, p) for p in box.press_log]
     timeline += [(e.t_us, 1, e) for e in box.event_log]
     first: tuple[int, int] | None = None  # the announced winner and their press's stamp
     for t_us, _order, item in sorted(timeline, key=lambda x: (x[0], x[1])):
+        kind = "press" if isinstance(item, Press) else item.kind
         if isinstance(item, Press):
-            print(f"  {t_us / 1e6:12.6f} s  {press_line(item, first)}")
-            continue
-        event, who = item, name(item.player if item.player is not None else -1)
-        if event.kind == "winner":
-            queue = event.data.get("queue", [])
-            margins = event.data.get("margins_us", [])
+            text = press_line(item, first)
+        elif item.kind == "winner":
+            who = name(item.player if item.player is not None else -1)
+            queue = item.data.get("queue", [])
+            margins = item.data.get("margins_us", [])
             behind = ", ".join(f"{name(s)} {format_margin(m)}" for s, m in zip(queue, margins, strict=False))
-            text = f"FIRST  {who}" + (f"; then {behind}" if behind else "")
-            stamps = [p.t_us for p in box.press_log if p.station == event.player and p.t_us <= event.t_us]
-            first = (event.player, max(stamps)) if event.player is not None and stamps else None
-        elif event.kind == "tie":
-            text = "TIE    " + " = ".join(name(s) for s in event.data.get("stations", [])) + " (closer than the stamps can tell)"
-        elif event.kind == "late_evidence":
-            text = (f"LATE   {who}'s press stamped "
-                    f"{event.data.get('pressed_us', 0) / 1e6:.6f} s reached the box after the decision "
-                    f"({event.data.get('behind_us', 0) / 1000:.3f} ms before it was made): not counted")
-        elif event.kind == "early":
-            text = f"early  {who} pressed before it was allowed"
-        elif event.kind in ("round_over", "game_over"):
-            first = None  # later presses belong to the next contest
-            continue
+            text = who + (_("; then {behind}").format(behind=behind) if behind else "")
+            stamps = [p.t_us for p in box.press_log if p.station == item.player and p.t_us <= item.t_us]
+            first = (item.player, max(stamps)) if item.player is not None and stamps else None
+        elif item.kind == "tie":
+            text = _("{players} (closer than the stamps can tell)").format(
+                players=" = ".join(name(s) for s in item.data.get("stations", [])))
+        elif item.kind == "late_evidence":
+            text = _("{player}'s press stamped {pressed} s reached the box after the decision ({ms} ms before it "
+                     "was made): not counted").format(
+                player=name(item.player if item.player is not None else -1),
+                pressed=format_number(item.data.get("pressed_us", 0) / 1e6, 6),
+                ms=format_number(item.data.get("behind_us", 0) / 1000, 3))
+        elif item.kind == "early":
+            text = _("{player} pressed before it was allowed").format(
+                player=name(item.player if item.player is not None else -1))
         else:
+            if item.kind in ("round_over", "game_over"):
+                first = None  # later presses belong to the next contest
             continue
-        print(f"  {t_us / 1e6:12.6f} s  {text}")
+        print(f"  {format_number(t_us / 1e6, 6):>12} s  {tags[kind].ljust(width)}  {text}")
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -154,7 +166,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     print(_("resuming {title} from {file}: {records} replayed").format(
         title=_(box.spec.title), file=args.file,
         records=ngettext("{n} record", "{n} records", len(journal.records)).format(n=len(journal.records)))
-          + (" (a torn last line was cut off)" if journal.torn_tail else ""), file=sys.stderr)
+          + (_(" (a torn last line was cut off)") if journal.torn_tail else ""), file=sys.stderr)
     spec, settings = box.spec, box.settings
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed + 1)
     session.now_us = box.now_us

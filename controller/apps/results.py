@@ -193,8 +193,8 @@ def night_from_box(box: Box, path: str | Path, damaged: dict[str, Any] | None = 
     scores = summary.get("scores")
     notes = []
     if isinstance(scores, list) and questions and scores != questions[-1].scores:
-        notes.append(f"the scores added up from the judgements ({questions[-1].scores}) differ from the game's "
-                     f"({scores}): the game's are shown as the final scores")
+        notes.append(_("the scores added up from the judgements ({added}) differ from the game's ({scores}): the "
+                       "game's are shown as the final scores").format(added=questions[-1].scores, scores=scores))
     names = list(box.station_names)
     outcome = box.engine.outcome()
     return Results(
@@ -529,7 +529,7 @@ def cmd_results(args: argparse.Namespace) -> int:
     else:
         print(to_text(results))
     for note in results.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(_("note: {note}").format(note=note), file=sys.stderr)
     if not results.questions:
         print(_("{file}: no question was asked in this journal").format(file=args.file), file=sys.stderr)
     return 0

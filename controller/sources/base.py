@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from controller.debounce import DebounceConfig, Debouncer
 from controller.press import Edge, InputNotice, Press
 from games.base import Action, BuzzerBoxError
+from games.i18n import _
 
 #: a source stamping this coarsely reads keys, not contacts (``KeyboardSource``): its
 #: inputs cannot bounce, and a tap's down and up may carry one stamp
@@ -63,7 +64,8 @@ class Source(ABC):
         return {}
 
     def describe(self) -> str:
-        return f"{self.name} (stamps to {self.precision_us} µs)"
+        """'gpio (stamps to 1 µs)': the source as the start line names it, in the reader's language."""
+        return _("{source} (stamps to {us} µs)").format(source=self.name, us=self.precision_us)
 
 
 class Inbox:

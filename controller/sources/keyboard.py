@@ -19,6 +19,7 @@ import pygame
 
 from controller.press import Edge
 from controller.sources.base import KEY_PRECISION_US, InputSink, Source
+from games.i18n import _, ngettext
 
 #: station bells on the digit row, then F1..F6 (16 stations)
 BELL_KEYS = [pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7, pygame.K_8,
@@ -92,4 +93,6 @@ class KeyboardSource(Source):
         return None
 
     def describe(self) -> str:
-        return f"keyboard: {len(self.keymap)} keys (stamps to {self.precision_us} µs: a key is stamped when the loop reads it, up to a frame late)"
+        keys = len(self.keymap)
+        return _("keyboard: {keys} (stamps to {us} µs: a key is stamped when the loop reads it, up to a frame late)").format(
+            keys=ngettext("{n} key", "{n} keys", keys).format(n=keys), us=self.precision_us)

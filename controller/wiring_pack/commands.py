@@ -47,7 +47,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
         sys.stdout.write(svg)
     else:
         Path(args.output).write_text(svg, encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(_("wrote {path}").format(path=args.output), file=sys.stderr)
     return 0
 
 
@@ -117,8 +117,8 @@ def cmd_test(args: argparse.Namespace) -> int:
         try:
             return input(question)
         except EOFError:
-            raise SystemExit("buzzerbox wiring test: no answer, stdin is closed: run it in a terminal "
-                             "(or with --no-lights to test only the inputs)") from None
+            raise SystemExit("buzzerbox wiring test: " + _("no answer, stdin is closed: run it in a terminal "
+                                                           "(or with --no-lights to test only the inputs)")) from None
 
     report = guided_test.run(test, source, now=box_now_us, sleep=sleep, ask=ask, say=print, open_lights=open_lights)
     text = report.text()
@@ -132,26 +132,27 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def add_commands(wiring: Any) -> None:
     """Add check, draw, table and test to the ``buzzerbox wiring`` subparsers."""
-    p = wiring.add_parser("check", help="validate a wiring profile; print its timing figures and warnings")
-    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p = wiring.add_parser("check", help=_("validate a wiring profile; print its timing figures and warnings"))
+    p.add_argument("profile", help=_("wiring profile name (wiring/NAME.toml) or path"))
     p.set_defaults(func=cmd_check)
 
-    p = wiring.add_parser("draw", help="draw a profile's wiring diagram as SVG")
-    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
-    p.add_argument("-o", "--output", help="SVG file to write (default: standard output)")
+    p = wiring.add_parser("draw", help=_("draw a profile's wiring diagram as SVG"))
+    p.add_argument("profile", help=_("wiring profile name (wiring/NAME.toml) or path"))
+    p.add_argument("-o", "--output", help=_("SVG file to write (default: standard output)"))
     p.set_defaults(func=cmd_draw)
 
-    p = wiring.add_parser("table", help="print a table to check the wiring with a multimeter")
-    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
+    p = wiring.add_parser("table", help=_("print a table to check the wiring with a multimeter"))
+    p.add_argument("profile", help=_("wiring profile name (wiring/NAME.toml) or path"))
     p.set_defaults(func=cmd_table)
 
-    p = wiring.add_parser("test", help="guided hardware test: press every input, look at every light")
-    p.add_argument("profile", help="wiring profile name (wiring/NAME.toml) or path")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for each press (default 10)")
-    p.add_argument("--report", help="where to save the result (default: wiring/NAME.test-result.txt beside the profile)")
-    p.add_argument("--no-lights", action="store_true", help="test the inputs only")
-    p.add_argument("--mock", action="store_true", help="mock pins and a simulated builder who presses each input and says every light is lit "
-                        "(try the test on a laptop)")
+    p = wiring.add_parser("test", help=_("guided hardware test: press every input, look at every light"))
+    p.add_argument("profile", help=_("wiring profile name (wiring/NAME.toml) or path"))
+    p.add_argument("--timeout", type=float, default=10.0, help=_("seconds to wait for each press (default 10)"))
+    p.add_argument("--report",
+                   help=_("where to save the result (default: wiring/NAME.test-result.txt beside the profile)"))
+    p.add_argument("--no-lights", action="store_true", help=_("test the inputs only"))
+    p.add_argument("--mock", action="store_true", help=_(
+        "mock pins and a simulated builder who presses each input and says every light is lit (try the test on a laptop)"))
     p.set_defaults(func=cmd_test)
 
 

@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from controller import board_channels as bc
 from controller.profile import FIXED_PULL_UP_GPIOS, GPIO_TO_HEADER_PIN, Profile, Station
+from controller.wiring_pack.checks import CONTACTS, figure, who
 from controller.wiring_pack.connectors import lamp_connector, signal_connectors
 from controller.wiring_pack.pins import (
     HEADER_GROUND,
@@ -21,13 +22,13 @@ from controller.wiring_pack.pins import (
     pico_ground_near,
     uln_for_header_light,
 )
+from games.i18n import _, word
 
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 GROUND_FILL = "#212121"
 POWER_FILL = {"3V3": "#ff9800", "5V": "#d32f2f"}
 FREE_FILL = "#e0e0e0"
 BUS_FILL = "#6d4c41"
-FIXED_NOTE = "; fixed 1.8 kΩ pull-up"
 PICO_PINS = {
     **{pin: f"GP{gp}" for gp, pin in bc.GP_TO_PICO_PIN.items()},
     **dict.fromkeys(bc.PICO_GROUND_PINS, "GND"),
@@ -134,14 +135,13 @@ def _labels(profile: Profile) -> dict[int, tuple[str, str]]:
     colors = {st.index: st.color for st in profile.stations}
     out = {}
     for pin, (index, name) in profile.input_pins().items():
-        who = "Host" if index == profile.HOST_STATION else profile.stations[index].name
-        out[pin] = (f"{who} {name}", colors.get(index, "#9e9e9e"))
+        out[pin] = (who(profile, index, name), colors.get(index, "#9e9e9e"))
     return out
 
 
 def _light_labels(profile: Profile) -> dict[int, tuple[str, str]]:
     return {
-        pin: (f"{profile.stations[index].name} {name} light", profile.stations[index].color)
+        pin: (_("{input} light").format(input=who(profile, index, name)), profile.stations[index].color)
         for (index, name), pin in profile.light_pins().items()
     }
 
@@ -150,7 +150,7 @@ def _light_labels(profile: Profile) -> dict[int, tuple[str, str]]:
 def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
     inputs, lights = _labels(profile), _light_labels(profile)
     cx = svg.width // 2
-    svg.text(cx, top, "Raspberry Pi 40-pin header (pin 1 = square pad, by the board's corner)", 14, "middle", "bold")
+    svg.text(cx, top, _("Raspberry Pi 40-pin header (pin 1 = square pad, by the board's corner)"), 14, "middle", "bold")
     y0 = top + 30
     svg.rect(cx - 40, y0 - 16, 80, 20 * 24 + 12, fill="#263238", rx=6)
     for pin in range(1, 41):
@@ -162,13 +162,16 @@ def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
         elif pin in HEADER_POWER:
             fill, label, bold = POWER_FILL[HEADER_POWER[pin]], HEADER_POWER[pin], False
         elif gpio in inputs:
-            who, fill = inputs[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, input{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
+            user, fill = inputs[gpio]
+            label, bold = (_("{input}  (GPIO{gpio}, input; fixed 1.8 kΩ pull-up)") if gpio in FIXED_PULL_UP_GPIOS
+                           else _("{input}  (GPIO{gpio}, input)")).format(input=user, gpio=gpio), True
         elif gpio in lights:
-            who, fill = lights[gpio]
-            label, bold = f"{who}  (GPIO{gpio}, out to ULN2803{FIXED_NOTE if gpio in FIXED_PULL_UP_GPIOS else ''})", True
+            user, fill = lights[gpio]
+            label, bold = (_("{light}  (GPIO{gpio}, out to ULN2803; fixed 1.8 kΩ pull-up)")
+                           if gpio in FIXED_PULL_UP_GPIOS
+                           else _("{light}  (GPIO{gpio}, out to ULN2803)")).format(light=user, gpio=gpio), True
         else:
-            fill, label, bold = FREE_FILL, f"{header_pin_name(pin)}  free", False
+            fill, label, bold = FREE_FILL, _("{pin}  free").format(pin=header_pin_name(pin)), False
         if pin == 1:
             svg.rect(x - 9, y - 9, 18, 18, fill=fill, stroke="#fff")
         else:
@@ -187,7 +190,7 @@ def _draw_header(svg: Svg, profile: Profile, top: int) -> int:
 def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     inputs, lights = _labels(profile), _light_labels(profile)
     x0 = 360
-    svg.text(x0, top, "Raspberry Pi Pico (RP2040), USB to the Pi", 14, "middle", "bold")
+    svg.text(x0, top, _("Raspberry Pi Pico (RP2040), USB to the Pi"), 14, "middle", "bold")
     y0 = top + 30
     svg.rect(x0 - 40, y0 - 16, 80, 20 * 24 + 12, fill="#1b5e20", rx=6)
     pm = bc.pinmap()
@@ -204,14 +207,14 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
         elif gp is not None and gp in bus:
             fill, label, bold = BUS_FILL, f"{name}: {bus[gp]}", True
         elif gp is not None and gp_channel.get(gp) in inputs:
-            who, fill = inputs[gp_channel[gp]]
-            label, bold = f"{who}  (ch {gp_channel[gp]}, {name})", True
+            user, fill = inputs[gp_channel[gp]]
+            label, bold = _("{input}  (ch {channel}, {pin})").format(input=user, channel=gp_channel[gp], pin=name), True
         elif gp is not None and gp in gp_channel:
-            fill, label = FREE_FILL, f"{name}  free (ch {gp_channel[gp]})"
+            fill, label = FREE_FILL, _("{pin}  free (ch {channel})").format(pin=name, channel=gp_channel[gp])
         elif name in ("3V3(OUT)", "VSYS", "VBUS"):
             fill, label = POWER_FILL["3V3" if name == "3V3(OUT)" else "5V"], name
         else:
-            fill, label = FREE_FILL, f"{name}  free" if gp is not None else name
+            fill, label = FREE_FILL, _("{pin}  free").format(pin=name) if gp is not None else name
         svg.circle(x, y, 9, fill, "#fff")
         svg.text(x, y + 4, str(pin), 8, "middle", fill="#fff" if fill in (GROUND_FILL, BUS_FILL) else "#000")
         color = "#000" if bold or name == "GND" else "#757575"
@@ -225,30 +228,35 @@ def _draw_board(svg: Svg, profile: Profile, top: int) -> int:
     n165, n595 = bc.chips_needed(profile)
     light_by_channel = {pin: lights[pin] for pin in lights}
     col_x = {"in": 760, "out": 1180}
-    svg.text(col_x["in"], top, "SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)", 14, "start", "bold")
-    svg.text(col_x["out"], top, "74HC595 -> ULN2803 lights (SPI MOSI -> chip 0 SER)", 14, "start", "bold")
+    svg.text(col_x["in"], top, _("SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)"), 14, "start", "bold")
+    svg.text(col_x["out"], top, _("74HC595 -> ULN2803 lights (SPI MOSI -> chip 0 SER)"), 14, "start", "bold")
+    free = _("free")
     box_h = 8 * 16 + 30
     for chip in range(n165):
         y = y0 + chip * (box_h + 12)
         svg.rect(col_x["in"], y - 14, 380, box_h, fill="#eceff1", rx=4)
-        svg.text(col_x["in"] + 8, y + 2, f"SN74HCS165 chip {chip}  (front end on every input)", 12, weight="bold")
+        svg.text(col_x["in"] + 8, y + 2, _("SN74HCS165 chip {chip}  (front end on every input)").format(chip=chip), 12,
+                 weight="bold")
         for bit in range(8):
             channel = bc.SR_FIRST_CHANNEL + 8 * chip + bit
-            who, fill = inputs.get(channel, ("free", FREE_FILL))
+            user, fill = inputs.get(channel, (free, FREE_FILL))
             yy = y + 20 + 16 * bit
             svg.circle(col_x["in"] + 16, yy - 4, 5, fill)
-            svg.text(col_x["in"] + 28, yy, f"bit {bit} (D{bit}, pin {bc.HC165_BIT_PIN[bit]})  ch {channel}: {who}", 11)
+            svg.text(col_x["in"] + 28, yy, _("bit {bit} (D{bit}, pin {pin})  ch {channel}: {input}").format(
+                bit=bit, pin=bc.HC165_BIT_PIN[bit], channel=channel, input=user), 11)
         bottom = max(bottom, y + box_h)
     for chip in range(n595):
         y = y0 + chip * (box_h + 12)
         svg.rect(col_x["out"], y - 14, 400, box_h, fill="#fff8e1", rx=4)
-        svg.text(col_x["out"] + 8, y + 2, f"74HC595 chip {chip} -> ULN2803 #{chip}  (/OE: 10 kΩ up)", 12, weight="bold")
+        svg.text(col_x["out"] + 8, y + 2, _("74HC595 chip {chip} -> ULN2803 #{chip}  (/OE: 10 kΩ up)").format(chip=chip),
+                 12, weight="bold")
         for bit in range(8):
             channel = 8 * chip + bit
-            who, fill = light_by_channel.get(channel, ("free", FREE_FILL))
+            user, fill = light_by_channel.get(channel, (free, FREE_FILL))
             yy = y + 20 + 16 * bit
             svg.circle(col_x["out"] + 16, yy - 4, 5, fill)
-            svg.text(col_x["out"] + 28, yy, f"Q{bit} (pin {bc.HC595_BIT_PIN[bit]}) -> OUT{bit + 1} (pin {18 - bit})  ch {channel}: {who}", 11)
+            svg.text(col_x["out"] + 28, yy, _("Q{bit} (pin {pin}) -> OUT{out} (pin {out_pin})  ch {channel}: {light}").format(
+                bit=bit, pin=bc.HC595_BIT_PIN[bit], out=bit + 1, out_pin=18 - bit, channel=channel, light=user), 11)
         bottom = max(bottom, y + box_h)
     return bottom
 
@@ -262,46 +270,49 @@ def _draw_input(svg: Svg, profile: Profile, station: Station, name: str, number:
     if board:
         place = bc.input_place(number)
         if place.gp is not None:
-            where = f"Pico: GP{place.gp} (pin {bc.GP_TO_PICO_PIN[place.gp]})"
-            gnd = f"GND: Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[place.gp])}"
+            where = "Pico: " + _("GP{gp} (pin {pin})").format(gp=place.gp, pin=bc.GP_TO_PICO_PIN[place.gp])
+            gnd = "GND: " + _("Pico pin {pin}").format(pin=pico_ground_near(bc.GP_TO_PICO_PIN[place.gp]))
         else:
-            where = f"SN74HCS165 #{place.chip} D{place.bit} (pin {bc.HC165_BIT_PIN[place.bit or 0]})"
-            gnd = "GND: board ground"
+            where = _("SN74HCS165 #{chip} D{bit} (pin {pin})").format(
+                chip=place.chip, bit=place.bit, pin=bc.HC165_BIT_PIN[place.bit or 0])
+            gnd = "GND: " + _("board ground")
     else:
         header = GPIO_TO_HEADER_PIN[number]
-        where = f"Pi: GPIO{number} (header pin {header})"
-        gnd = f"GND: header pin {header_ground_near(header)}"
+        where = "Pi: " + _("GPIO{gpio} (header pin {pin})").format(gpio=number, pin=header)
+        gnd = "GND: " + _("header pin {pin}").format(pin=header_ground_near(header))
     svg.rect(40, y - 10, 220, 150, fill="#f5f5f5", rx=6)
     svg.text(50, y + 6, where, 12, weight="bold")
     pin_x, pin_y = 260, y + 90
     if fe.pull_up == "internal":
-        svg.text(110, y + 24, "3.3 V", 11, "middle")
+        svg.text(110, y + 24, _("3.3 V"), 11, "middle")
         svg.line(110, y + 28, 110, y + 34)
-        svg.resistor_v(110, y + 34, pin_y, "internal ~50 kΩ")
+        svg.resistor_v(110, y + 34, pin_y, _("internal ~50 kΩ"))
         svg.line(110, pin_y, pin_x, pin_y)
     else:
         svg.line(60, pin_y, pin_x, pin_y)
-        note = "Pico's own ~50 kΩ pull-up on too" if "Pico" in where else "no pull-up at the pin"
+        note = _("Pico's own ~50 kΩ pull-up on too") if where.startswith("Pico: ") else _("no pull-up at the pin")
         svg.text(70, pin_y - 8, note, 11)
     svg.circle(pin_x, pin_y, 4, "#000")
-    svg.text(560, y + 6, "the same on every input of every station (the box end of the cable)", 11, "middle", fill="#757575")
+    svg.text(560, y + 6, _("the same on every input of every station (the box end of the cable)"), 11, "middle",
+             fill="#757575")
     svg.line(pin_x, pin_y, 300, pin_y)
-    cap = f"{fe.capacitor_nf:g} nF C0G" if fe.capacitor_nf else "no capacitor"
+    cap = _("{nf} nF C0G").format(nf=figure(fe.capacitor_nf)) if fe.capacitor_nf else _("no capacitor")
     if fe.capacitor_nf:
         svg.capacitor_v(300, pin_y, pin_y + 30, "")
         svg.ground(300, pin_y + 30)
     svg.text(300, pin_y + 56, cap, 11, "middle")
-    svg.resistor_h(300, 440, pin_y, f"{fe.series_ohms / 1000:g} kΩ {fe.series_tolerance * 100:g} % series")
-    svg.text(370, pin_y + 30, "every input, always", 10, "middle", fill="#c62828")
+    svg.resistor_h(300, 440, pin_y, _("{kohms} kΩ {tolerance} % series").format(
+        kohms=figure(fe.series_ohms / 1000), tolerance=figure(fe.series_tolerance * 100)))
+    svg.text(370, pin_y + 30, _("every input, always"), 10, "middle", fill="#c62828")
     svg.line(440, pin_y, 600, pin_y)
     svg.diode_v(470, pin_y, pin_y + 40, "")
     svg.ground(470, pin_y + 40)
-    svg.text(470, pin_y + 60, f"ESD ≤ {fe.esd_leakage_ua:g} µA", 11, "middle")
+    svg.text(470, pin_y + 60, f"ESD ≤ {figure(fe.esd_leakage_ua)} µA", 11, "middle")
     if fe.pull_up != "internal":
-        svg.text(530, y + 24, "3.3 V", 11, "middle")
+        svg.text(530, y + 24, _("3.3 V"), 11, "middle")
         svg.line(530, y + 28, 530, y + 34)
         svg.resistor_v(530, y + 34, pin_y, "")
-        svg.text(538, y + 44, f"{fe.pull_up_ohms / 1000:g} kΩ", 11)
+        svg.text(538, y + 44, f"{figure(fe.pull_up_ohms / 1000)} kΩ", 11)
         svg.circle(530, pin_y, 3, "#000")
     svg.rect(600, pin_y - 22, 26, 80, fill="#b0bec5", rx=3)
     svg.text(613, pin_y + 76, "DB25" if board else "RJ45", 10, "middle", "bold")
@@ -310,18 +321,19 @@ def _draw_input(svg: Svg, profile: Profile, station: Station, name: str, number:
     for x in range(650, 750, 24):  # the twist
         svg.line(x, pin_y, x + 12, pin_y + 44, "#90a4ae", 1)
         svg.line(x, pin_y + 44, x + 12, pin_y, "#90a4ae", 1)
-    svg.text(693, pin_y - 10, "its own twisted pair", 11, "middle")
+    svg.text(693, pin_y - 10, _("its own twisted pair"), 11, "middle")
     svg.text(693, pin_y + 62, gnd, 11, "middle")
     svg.line(560, pin_y + 44, 600, pin_y + 44)
     svg.ground(560, pin_y + 44)
     svg.rect(760, y - 10, 240, 150, fill="#fafafa", rx=6)
-    svg.text(770, y + 6, f"station {station.name}: {name}", 12, weight="bold")
-    svg.switch(780, 880, pin_y, f"{fe.contacts} contacts, NO")
+    svg.text(770, y + 6, _("station {station}: {input}").format(station=station.name, input=word(name)), 12,
+             weight="bold")
+    svg.switch(780, 880, pin_y, _("{contacts}, NO").format(contacts=_(CONTACTS.get(fe.contacts, fe.contacts))))
     svg.line(880, pin_y, 910, pin_y)
     svg.line(910, pin_y, 910, pin_y + 44)
     svg.line(760, pin_y + 44, 910, pin_y + 44)
-    svg.text(918, pin_y + 18, "to ground:", 11)
-    svg.text(918, pin_y + 32, "pressed = 0", 11)
+    svg.text(918, pin_y + 18, _("to ground:"), 11)
+    svg.text(918, pin_y + 32, _("pressed = 0"), 11)
 
 
 def _draw_light(svg: Svg, profile: Profile, station: Station, light_name: str, y: int) -> int:
@@ -329,20 +341,21 @@ def _draw_light(svg: Svg, profile: Profile, station: Station, light_name: str, y
     number = station.lights[light_name]
     if board:
         lp = bc.light_place(number)
-        src = f"74HC595 #{lp.chip} Q{lp.bit} (pin {bc.HC595_BIT_PIN[lp.bit]})"
+        src = _("74HC595 #{chip} Q{bit} (pin {pin})").format(chip=lp.chip, bit=lp.bit, pin=bc.HC595_BIT_PIN[lp.bit])
         chip, channel = lp.chip, lp.bit + 1
     else:
-        src = f"GPIO{number} (header pin {GPIO_TO_HEADER_PIN[number]})"
+        src = _("GPIO{gpio} (header pin {pin})").format(gpio=number, pin=GPIO_TO_HEADER_PIN[number])
         chip, channel = uln_for_header_light(profile, (station.index, light_name))
     svg.rect(40, y - 10, 960, 230, fill="#fffde7", rx=6)
-    svg.text(50, y + 6, f"{light_name} light: {src} -> ULN2803 #{chip} IN{channel} (pin {channel}); "
-             f"OUT{channel} (pin {19 - channel}) sinks the lamp's minus", 12, weight="bold")
+    svg.text(50, y + 6, _("{light} light: {source} -> ULN2803 #{chip} IN{channel} (pin {channel}); OUT{channel} "
+                          "(pin {out_pin}) sinks the lamp's minus").format(
+        light=word(light_name), source=src, chip=chip, channel=channel, out_pin=19 - channel), 12, weight="bold")
     yl = y + 110
     svg.text(60, yl + 4, src, 11)
     if board:
-        svg.text(60, yl + 40, "595 /OE (pin 13): 10 kΩ to 3.3 V;", 11)
-        svg.text(60, yl + 54, "the firmware pulls it low after", 11)
-        svg.text(60, yl + 68, "its first write (no random lamps)", 11)
+        for i, line in enumerate(_("595 /OE (pin 13): 10 kΩ to 3.3 V;\nthe firmware pulls it low after\n"
+                                   "its first write (no random lamps)").splitlines()):
+            svg.text(60, yl + 40 + 14 * i, line, 11)
     svg.line(300, yl, 420, yl)
     svg.rect(420, yl - 30, 160, 100, fill="#cfd8dc", rx=4)
     svg.text(500, yl - 12, f"ULN2803 #{chip}", 12, "middle", "bold")
@@ -352,20 +365,20 @@ def _draw_light(svg: Svg, profile: Profile, station: Station, light_name: str, y
     svg.text(570, yl + 40, "COM (10)", 11, "end")
     svg.line(450, yl + 70, 450, yl + 86)
     svg.ground(450, yl + 86)
-    svg.text(470, yl + 92, "the box's one ground point", 11)
+    svg.text(470, yl + 92, _("the box's one ground point"), 11)
     svg.line(580, yl, 700, yl)
-    svg.text(640, yl - 6, "own cable", 10, "middle")
-    svg.lamp(712, yl, "12 V LED lamp")
+    svg.text(640, yl - 6, _("own cable"), 10, "middle")
+    svg.lamp(712, yl, _("12 V LED lamp"))
     svg.line(712, yl - 12, 712, yl - 30)
     svg.rect(700, yl - 62, 24, 32, fill="#ffccbc", rx=3)
-    svg.text(730, yl - 42, "PTC 250 mA (one per station)", 11)
+    svg.text(730, yl - 42, _("PTC 250 mA (one per station)"), 11)
     svg.line(712, yl - 62, 712, yl - 74)
-    svg.text(712, yl - 78, "+12 V lamp supply (fused; never the Pi's 5 V pins)", 11, "middle")
+    svg.text(712, yl - 78, _("+12 V lamp supply (fused; never the Pi's 5 V pins)"), 11, "middle")
     svg.line(580, yl + 36, 860, yl + 36)
     svg.line(860, yl + 36, 860, yl - 68)
     svg.line(860, yl - 68, 712, yl - 68)
     svg.circle(712, yl - 68, 3, "#000")
-    svg.text(600, yl + 50, "COM to +12 V: always", 10)
+    svg.text(600, yl + 50, _("COM to +12 V: always"), 10)
     return y + 250
 
 
@@ -375,7 +388,8 @@ def _draw_cables(svg: Svg, profile: Profile, station: Station, y: int) -> int:
     lamp = lamp_connector(profile, station)
     if lamp is not None:
         connectors.append(lamp)
-    svg.text(40, y, f"Station {station.name}'s cables at the box (every station the same; no supply on a signal connector)", 14, weight="bold")
+    svg.text(40, y, _("Station {station}'s cables at the box (every station the same; no supply on a signal "
+                      "connector)").format(station=station.name), 14, weight="bold")
     top = y + 24
     x = 40
     bottom = top
@@ -395,7 +409,8 @@ def _draw_cables(svg: Svg, profile: Profile, station: Station, y: int) -> int:
 def _draw_station(svg: Svg, profile: Profile, station: Station, top: int) -> int:
     """The front end of this station's bell (and, on the board, its first
     shift-register button), its light, and its cables."""
-    svg.text(40, top, f"One station in detail: {station.name} (every station is wired the same way)", 16, weight="bold")
+    svg.text(40, top, _("One station in detail: {station} (every station is wired the same way)").format(
+        station=station.name), 16, weight="bold")
     y = top + 40
     examples: list[tuple[str, int]] = [("bell", station.inputs["bell"])]
     if profile.source == "board":
@@ -414,10 +429,10 @@ def render(profile: Profile) -> str:
     board = profile.source == "board"
     width = 1620 if board else 1100
     parts: list[tuple[str, str]] = [(st.name, st.color) for st in profile.stations]
-    svg = Svg(width, 10, f"Wiring: {profile.name}")
-    svg.text(40, 36, f"Wiring diagram: {profile.name}", 22, weight="bold")
+    svg = Svg(width, 10, _("Wiring: {profile}").format(profile=profile.name))
+    svg.text(40, 36, _("Wiring diagram: {profile}").format(profile=profile.name), 22, weight="bold")
     svg.text(40, 58, profile.description, 13)
-    svg.text(40, 78, "Generated by 'buzzerbox wiring draw' from the profile; do not edit by hand.", 11, fill="#757575")
+    svg.text(40, 78, _("Generated by 'buzzerbox wiring draw' from the profile; do not edit by hand."), 11, fill="#757575")
     x = 40
     for name, color in parts:
         svg.rect(x, 90, 16, 16, fill=color)

@@ -19,7 +19,9 @@ from controller.debounce import Debouncer, Phase
 from controller.lights import Lights
 from controller.press import Edge, InputNotice, Press
 from controller.profile import Profile
+from controller.wiring_pack.checks import figure, who
 from controller.wiring_pack.pins import Row, rows
+from games.i18n import N_, _, ngettext
 
 Key = tuple[int, str]  # (station index, input name); the host is station -1
 
@@ -39,6 +41,12 @@ def bounce_limits(bounce_us: int) -> tuple[int, int]:
     return fail, min(BOUNCY_WARN_US, fail // 2)
 
 
+#: an input's line in the report (translated where written), and a light's
+INPUT_STATUS = {"ok": N_("ok"), "dead": N_("NEVER FIRED"), "wrong": N_("WRONG INPUT"),
+                "stuck_at_rest": N_("PRESSED AT REST"), "stuck": N_("STUCK"), "untested": N_("NOT TESTED")}
+LIGHT_STATUS = {True: N_("ok"), False: N_("DID NOT LIGHT"), None: N_("NOT TESTED")}
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What the builder is asked now."""
@@ -49,9 +57,10 @@ class Prompt:
 
     @property
     def text(self) -> str:
+        """The question as the builder reads it (the driver numbers it)."""
         if self.kind == "press":
-            return f"press {self.label} (then let go)"
-        return f"is the light in {self.label} lit?"
+            return _("Press {input} (then let go)").format(input=self.label)
+        return _("Is the light in {input} lit?").format(input=self.label)
 
 
 @dataclass
@@ -84,7 +93,7 @@ class GuidedTest:
         self.settle_us = settle_us
         self.debouncer = Debouncer(profile.debounce)
         self.rows: dict[Key, Row] = {(r.station_index, r.input): r for r in rows(profile)}
-        self.labels: dict[Key, str] = {key: f"{r.station} {r.input}" for key, r in self.rows.items()}
+        self.labels: dict[Key, str] = {key: who(profile, *key) for key in self.rows}
         self.inputs: dict[Key, InputResult] = {key: InputResult(key, label) for key, label in self.labels.items()}
         light_keys = list(profile.light_pins()) if lights else []
         self.lights: dict[Key, LightResult] = {key: LightResult(key, self.labels[key]) for key in light_keys}
@@ -241,98 +250,104 @@ class Report:
 
         def where(key: Key) -> str:
             r = rows_[key]
-            return f"{r.place} (its ground: {r.ground})"
+            return _("{place} (its ground: {ground})").format(place=r.place, ground=r.ground)
 
         for key, res in test.inputs.items():
             label = labels[key]
-            status = {"ok": "ok", "dead": "NEVER FIRED", "wrong": "WRONG INPUT", "stuck_at_rest": "PRESSED AT REST",
-                      "stuck": "STUCK", "untested": "NOT TESTED"}[res.outcome]
+            status = _(INPUT_STATUS[res.outcome])
             detail = ""
             if res.outcome == "ok":
-                detail = f"{res.edges} edges (press + release), press bounce {res.bounce_us} µs"
+                detail = _("{edges} (press + release), press bounce {us} µs").format(
+                    edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges), us=res.bounce_us)
                 fail_us, warn_us = bounce_limits(cfg.bounce_us)
                 if res.bounce_us >= fail_us:
-                    problems.append(
-                        f"{label} chattered for {res.bounce_us} µs ({res.edges} edges), half the bounce window "
-                        f"({cfg.bounce_us} µs) or more: the box may take its presses for noise; replace the microswitch"
-                    )
+                    problems.append(_(
+                        "{input} chattered for {us} µs ({edges}), half the bounce window ({window} µs) or more: the "
+                        "box may take its presses for noise; replace the microswitch").format(
+                        input=label, us=res.bounce_us, window=cfg.bounce_us,
+                        edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
                 elif res.bounce_us >= warn_us:
-                    warnings.append(
-                        f"{label} is bouncy: its contact chattered for {res.bounce_us} µs ({res.edges} edges); "
-                        f"presses still count from the first edge, but a microswitch should settle within "
-                        f"{warn_us} µs: clean or replace it before it reaches {fail_us} µs"
-                    )
+                    warnings.append(_(
+                        "{input} is bouncy: its contact chattered for {us} µs ({edges}); presses still count from "
+                        "the first edge, but a microswitch should settle within {warn} µs: clean or replace it "
+                        "before it reaches {fail} µs").format(
+                        input=label, us=res.bounce_us, warn=warn_us, fail=fail_us,
+                        edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
             elif res.outcome == "dead":
                 r = rows_[key]
-                problems.append(
-                    f"{label} never fired in {test.timeout_us / 1e6:g} s: a broken or loose wire, or it is on "
-                    f"another pin; a meter between {r.place} and {r.ground} must read about 1 kΩ (the series resistor) while it is pressed"
-                )
+                problems.append(_(
+                    "{input} never fired in {seconds} s: a broken or loose wire, or it is on another pin; a meter "
+                    "between {place} and {ground} must read about 1 kΩ (the series resistor) while it is pressed").format(
+                    input=label, seconds=figure(test.timeout_us / 1e6), place=r.place, ground=r.ground))
             elif res.outcome == "wrong" and res.fired is not None:
                 other = labels[res.fired]
                 back = test.inputs.get(res.fired)
-                detail = f"{other} fired"
+                detail = _("{input} fired").format(input=other)
                 if back is not None and back.outcome == "wrong" and back.fired == key:
                     if key < res.fired:  # report a swapped pair once
-                        problems.append(
-                            f"{label} and {other} are swapped: pressing {label} fired {other} and pressing "
-                            f"{other} fired {label}; exchange the two wires ({where(key)} / {where(res.fired)})"
-                        )
+                        problems.append(_(
+                            "{input} and {other} are swapped: pressing {input} fired {other} and pressing {other} "
+                            "fired {input}; exchange the two wires ({where} / {where_other})").format(
+                            input=label, other=other, where=where(key), where_other=where(res.fired)))
                 else:
-                    problems.append(
-                        f"asked for {label}, but {other} fired: {label}'s switch is wired to {other}'s pin "
-                        f"({where(res.fired)}), or the wrong button was pressed; {label} belongs on {where(key)}"
-                    )
+                    problems.append(_(
+                        "asked for {input}, but {other} fired: {input}'s switch is wired to {other}'s pin "
+                        "({where_other}), or the wrong button was pressed; {input} belongs on {where}").format(
+                        input=label, other=other, where=where(key), where_other=where(res.fired)))
             elif res.outcome == "stuck_at_rest":
-                problems.append(
-                    f"{label} reads pressed with nobody touching it: the switch is on its normally-closed "
-                    f"contact (use NO and COM), its wire touches ground, or the input has a pull-down; "
-                    f"at rest a meter between {rows_[key].place} and {rows_[key].ground} must not read that low"
-                )
+                problems.append(_(
+                    "{input} reads pressed with nobody touching it: the switch is on its normally-closed contact "
+                    "(use NO and COM), its wire touches ground, or the input has a pull-down; at rest a meter between "
+                    "{place} and {ground} must not read that low").format(
+                    input=label, place=rows_[key].place, ground=rows_[key].ground))
             elif res.outcome == "stuck":
-                problems.append(
-                    f"{label} went down but did not come back up within {cfg.stuck_us / 1e6:g} s: "
-                    f"a jammed button or a wire shorted to ground"
-                )
+                problems.append(_(
+                    "{input} went down but did not come back up within {seconds} s: a jammed button or a wire "
+                    "shorted to ground").format(input=label, seconds=figure(cfg.stuck_us / 1e6)))
             for also in res.also:
-                problems.append(
-                    f"pressing {label} also fired {labels[also]}: the two wires touch or share a contact; "
-                    f"separate {where(key)} from {where(also)}"
-                )
+                problems.append(_(
+                    "pressing {input} also fired {other}: the two wires touch or share a contact; separate {where} "
+                    "from {where_other}").format(input=label, other=labels[also], where=where(key),
+                                                 where_other=where(also)))
             if res.double:
-                problems.append(
-                    f"one press of {label} counted twice: its release bounced for longer than bounce_us "
-                    f"({cfg.bounce_us} µs); replace the switch or raise bounce_us in the profile"
-                )
+                problems.append(_(
+                    "one press of {input} counted twice: its release bounced for longer than bounce_us ({us} µs); "
+                    "replace the switch or raise bounce_us in the profile").format(input=label, us=cfg.bounce_us))
             glitches = test.debouncer.state(*key).stats.glitches
             if glitches:
-                warnings.append(
-                    f"{label} had {glitches} short pulse(s) too short to be a press: electrical noise; "
-                    f"twist its wire with its own ground, keep lamp wires in another cable, check its front end (README, section 6)"
-                )
+                warnings.append(_(
+                    "{input} had {pulses} too short to be a press: electrical noise; twist its wire with its own "
+                    "ground, keep lamp wires in another cable, check its front end (README, section 6)").format(
+                    input=label, pulses=ngettext("{n} short pulse", "{n} short pulses", glitches).format(n=glitches)))
             lines.append(f"  {label:<24} {status:<16} {detail}".rstrip())
         if test.lights:
-            lines.append("Lights:")
+            lines.append(_("Lights:"))
         for key, light in test.lights.items():
-            status = {True: "ok", False: "DID NOT LIGHT", None: "NOT TESTED"}[light.lit]
-            lines.append(f"  {light.label + ' light':<24} {status}")
+            status = _(LIGHT_STATUS[light.lit])
+            named = _("{input} light").format(input=light.label)
+            lines.append(f"  {named:<24} {status}")
             if light.lit is False:
                 r = rows_[key]
-                problems.append(
-                    f"the light in {light.label} did not light: check {r.light_place}, the lamp's + to its "
-                    f"supply, the ULN2803's GND to the box ground, and that the lamp matches the supply voltage"
-                )
-        return cls(test.profile.name, ["Inputs:", *lines], problems, warnings)
+                problems.append(_(
+                    "the light in {input} did not light: check {place}, the lamp's + to its supply, the ULN2803's "
+                    "GND to the box ground, and that the lamp matches the supply voltage").format(
+                    input=light.label, place=r.light_place))
+        return cls(test.profile.name, [_("Inputs:"), *lines], problems, warnings)
 
     def text(self) -> str:
+        """The report as the builder reads it; PASS and FAIL stay as they are (a script may look for them)."""
         verdict = "PASS" if self.passed else "FAIL"
-        out = [f"Wiring test of {self.profile}: {verdict} ({len(self.problems)} problem(s), {len(self.warnings)} warning(s))", ""]
+        problems, warnings = len(self.problems), len(self.warnings)
+        out = [_("Wiring test of {profile}: {verdict} ({problems}, {warnings})").format(
+            profile=self.profile, verdict=verdict,
+            problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems),
+            warnings=ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)), ""]
         out += self.lines
         if self.problems:
-            out += ["", "Problems (fix these):"] + [f"  - {p}" for p in self.problems]
+            out += ["", _("Problems (fix these):")] + [f"  - {p}" for p in self.problems]
         if self.warnings:
-            out += ["", "Warnings:"] + [f"  - {w}" for w in self.warnings]
-        out += ["", f"RESULT: {verdict}"]
+            out += ["", _("Warnings:")] + [f"  - {w}" for w in self.warnings]
+        out += ["", _("RESULT: {verdict}").format(verdict=verdict)]
         return "\n".join(out) + "\n"
 
 
@@ -387,11 +402,11 @@ def run(
     lights = open_lights(source) if open_lights is not None else None
     lit: Key | None = None
     try:
-        say("Hands off all buttons: checking every line at rest ...")
+        say(_("Hands off all buttons: checking every line at rest ..."))
         sleep(rest_us)
         inbox.drain()  # whatever moved before the test starts is not a press
         if getattr(source, "connected", True) is False:
-            say("The input board is not connected: check its USB cable (inputs will time out until it is).")
+            say(_("The input board is not connected: check its USB cable (inputs will time out until it is)."))
         test.begin(source.levels(), now())
         shown: Prompt | None = None
         while not test.done:
@@ -415,13 +430,13 @@ def run(
             if p is not shown:
                 shown = p
                 if p.kind == "press":
-                    say(f"[{test.index + 1}/{len(test.steps)}] {p.text[0].upper()}{p.text[1:]}")
+                    say(f"[{test.index + 1}/{len(test.steps)}] {p.text}")
             if p.kind == "light":
-                reply = ask(f"[{test.index + 1}/{len(test.steps)}] Is the light in {p.label} lit? [y/n] ").strip().lower()
+                reply = ask(f"[{test.index + 1}/{len(test.steps)}] {p.text} [y/n] ").strip().lower()
                 if reply[:1] in ("y", "n"):
                     test.answer(reply.startswith("y"), now())
                 else:
-                    say("please answer y or n")
+                    say(_("please answer y or n"))
             else:
                 sleep(tick_us)
     finally:
@@ -466,5 +481,5 @@ class MockBuilder:
             self._drive(p.key, self.active)
 
     def ask(self, question: str) -> str:
-        print(question + "y (mock)")
+        print(question + "y " + _("(mock)"))
         return "y"

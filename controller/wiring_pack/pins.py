@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from controller import board_channels as bc
 from controller.profile import GPIO_TO_HEADER_PIN, RESERVED_GPIOS, Profile
+from games.i18n import _
 
 HEADER_PIN_TO_GPIO = {pin: gpio for gpio, pin in GPIO_TO_HEADER_PIN.items()}
 HEADER_POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
@@ -60,7 +61,7 @@ def header_pin_name(pin: int) -> str:
 class Row:
     """One input of a profile with everything needed to find it with a meter."""
 
-    station: str  # station name, or "Host"
+    station: str  # station name, or "Host" in the reader's language
     station_index: int  # -1 for the host
     input: str
     number: int  # BCM GPIO or board channel
@@ -86,27 +87,26 @@ def rows(profile: Profile) -> list[Row]:
     lights = profile.light_pins()
     out: list[Row] = []
     entries = [(st.index, st.name, name, pin) for st in profile.stations for name, pin in st.inputs.items()]
-    entries += [(profile.HOST_STATION, "Host", action, pin) for action, pin in profile.host.items()]
+    entries += [(profile.HOST_STATION, _("Host"), action, pin) for action, pin in profile.host.items()]
     for index, station, name, number in entries:
         light = lights.get((index, name))
         if profile.source == "gpio":
             header = GPIO_TO_HEADER_PIN[number]
-            place = f"header pin {header}"
-            ground = f"header pin {header_ground_near(header)}"
+            place = _("header pin {pin}").format(pin=header)
+            ground = _("header pin {pin}").format(pin=header_ground_near(header))
             light_place = ""
             if light is not None:
                 chip, channel = uln_for_header_light(profile, (index, name))
-                light_place = (
-                    f"header pin {GPIO_TO_HEADER_PIN[light]} -> ULN2803 #{chip} IN{channel} (pin {channel}), "
-                    f"OUT{channel} (pin {19 - channel})"
-                )
+                light_place = _("header pin {pin} -> ULN2803 #{chip} IN{channel} (pin {channel}), "
+                                "OUT{channel} (pin {out_pin})").format(
+                    pin=GPIO_TO_HEADER_PIN[light], chip=chip, channel=channel, out_pin=19 - channel)
         else:
             where = bc.input_place(number)
             place = where.describe()
             if where.gp is not None:
-                ground = f"Pico pin {pico_ground_near(bc.GP_TO_PICO_PIN[where.gp])}"
+                ground = _("Pico pin {pin}").format(pin=pico_ground_near(bc.GP_TO_PICO_PIN[where.gp]))
             else:
-                ground = "board GND (SN74HCS165 pin 8)"
+                ground = _("board GND (SN74HCS165 pin 8)")
             light_place = bc.light_place(light).describe() if light is not None else ""
         out.append(Row(station, index, name, number, place, ground, light, light_place))
     return out

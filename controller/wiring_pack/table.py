@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from controller import board_channels as bc
 from controller.profile import FIXED_PULL_UP_GPIOS, Profile
-from controller.wiring_pack.checks import offsets_line, timing, timing_line
+from controller.wiring_pack.checks import describe, offsets_line, timing, timing_line
 from controller.wiring_pack.pins import rows
+from games.i18n import _
 
 
 def render(profile: Profile) -> str:
-    """The table, deterministic (same profile, same bytes)."""
+    """The table, deterministic (same profile and language, same bytes)."""
     board = profile.source == "board"
-    head = ["station", "input", "channel" if board else "GPIO", "pin", "ground nearby", "light " + ("ch" if board else "GPIO"), "light pin"]
+    head = [_("station"), _("input"), _("channel") if board else "GPIO", _("pin"), _("ground nearby"),
+            _("light ch") if board else _("light GPIO"), _("light pin")]
     body = [
         [
             r.station,
@@ -34,24 +36,28 @@ def render(profile: Profile) -> str:
     def fmt(line: list[str]) -> str:
         return "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
 
-    out = [f"Wiring table for {profile.name} ({profile.source}): {profile.description}".rstrip(": ")]
+    out = [_("Wiring table for {profile} ({source}): {description}").format(
+        profile=profile.name, source=profile.source, description=profile.description).rstrip(": ")]
     if board:
         n165, n595 = bc.chips_needed(profile)
-        out.append(
-            f"Board: Pico + {n165} x SN74HCS165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
-            f"Input channels {bc.pinmap().describe_inputs()}: SN74HCS165 chip N bit B = "
-            f"{bc.SR_FIRST_CHANNEL} + 8N + B; light channel 8N + B = 74HC595 chip N bit B."
-        )
+        out.append(_(
+            "Board: Pico + {n165} x SN74HCS165 (inputs) + {n595} x 74HC595 and {n595} x ULN2803 (lights). "
+            "Input channels {inputs}: SN74HCS165 chip N bit B = {first} + 8N + B; light channel 8N + B = 74HC595 "
+            "chip N bit B.").format(n165=n165, n595=n595, inputs=bc.pinmap().describe_inputs(),
+                                    first=bc.SR_FIRST_CHANNEL))
     else:
-        out.append("Each input: switch between the pin and the ground; the Pi's internal pull-up holds it at 3.3 V.")
+        out.append(_("Each input: switch between the pin and the ground; the Pi's internal pull-up holds it at 3.3 V."))
         fixed = [f"GPIO {pin}" for pin in sorted(FIXED_PULL_UP_GPIOS) if pin in profile.input_pins()]
         if fixed:
-            out.append(f"Except {' and '.join(fixed)}: a fixed 1.8 kΩ pull-up on the Pi's board holds it (100-220 Ω in series there).")
+            out.append(_("Except {gpios}: a fixed 1.8 kΩ pull-up on the Pi's board holds it (100-220 Ω in series "
+                         "there).").format(gpios=_(" and ").join(fixed)))
     first = profile.stations[0].index
-    out.append(f"Front end of every station input, at the box end of its cable: {profile.front_end(first, 'bell').describe()};")
+    out.append(_("Front end of every station input, at the box end of its cable: {parts};").format(
+        parts=describe(profile.front_end(first, "bell"))))
     out.append(timing_line(timing(profile, first, "bell"), profile.source) + ".")
     out.append(offsets_line(profile) + ".")
-    out.append("Meter on ohms between 'pin' and 'ground nearby': about 1 kΩ (the series resistor) only while that button is pressed.")
+    out.append(_("Meter on ohms between '{pin}' and '{ground}': about 1 kΩ (the series resistor) only while that "
+                 "button is pressed.").format(pin=head[3], ground=head[4]))
     out.append("")
     out.append(fmt(head))
     out.append(fmt(["-" * w for w in widths]))

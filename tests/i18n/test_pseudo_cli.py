@@ -1,7 +1,9 @@
-"""No line the CLI says about bad input escapes the catalogue (issue 31): every
+"""No line the CLI says escapes the catalogue (issue 31): every
 bad command line of ``tests/cli/test_bad_input.py`` (unknown option, bad
 option value, bad pack, missing file, a file that is no journal, bad
-``--lang``, ...) plus a pack with one of each kind of problem, run in the
+``--lang``, ...) plus a pack with one of each kind of problem, and what the
+commands print when they succeed (``wiring check`` and ``wiring table`` of
+every shipped profile, ``simulate --journal``, ``replay --disputes``, ...), run in the
 pseudo-locale, where every catalogue text comes back accented: a plain
 English word left in what it prints did not go through ``_()``.
 
@@ -13,20 +15,26 @@ box quotes (an OS error, Python's JSON parser).
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from controller import board_channels as bc
 from controller import profile as profile_mod
-from controller.cli import main
+from controller.cli import build_parser, main
+from controller.wiring_pack import diagram
 from games import registry
 from games.i18n import set_language
 from games.quiz import PRESETS
 from games.quiz.packs import COLUMNS
-from tests.cli.test_bad_input import BAD, files
+from tests.cli.test_bad_input import BAD, SCENARIO, files
 from tests.i18n.test_pseudo_sweep import english_words
+from tests.journal.test_rules_as_played import old_journal
 
 #: names a line may carry as they are: commands, the box's own name, game names, the pack
 #: format's keys and values, units, the names Python, the OS and SDL give their errors
@@ -44,6 +52,10 @@ NAMES = {
     *(w for preset in PRESETS for w in preset.split("-")),
     # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
     *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
+    # the verdicts `wiring check` puts before a warning and `wiring test` gives (as OK and FAIL: scripts read them)
+    "WARN", "PASS",
+    # the parts a wiring diagram draws, by their names (SN74HCS165, ULN2803, the Pico, an ESD array, a COM pin)
+    "HCS", "ULN", "Pico", "ESD", "COM",
 }
 #: what a line quotes as the person wrote it, or a library's own words inside a parenthesis after a colon
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”|„[^“”]*[“”]|--?[\w-]+(=\S*)?|\S*/\S*|\b\w+\.\w+\b|U\+[0-9A-F]+")
@@ -211,4 +223,92 @@ def test_every_pack_problem_is_said_in_the_reader_s_language(tmp_path: Path, cap
         for line in lines:
             if words := foreign(line.replace(str(tmp_path), ""), set()):
                 left[line] = words
+    assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
+
+
+#: what a scenario's outcome is made of, printed as its file writes the keys (the scenario format's own words)
+SCENARIO_KEYS = {w for key in ("winner", "queue", "margins_us", "ties", "early", "scores") for w in key.split("_")}
+
+
+def profile_words() -> set[str]:
+    """What the shipped profiles' authors named: stations, inputs, host buttons, descriptions (shown as written);
+    the pins' own names (GND, RUN, VSYS) and what the board's pin map file says each bus pin carries."""
+    words = set(re.findall(r"[A-Za-z]+", " ".join([*diagram.PICO_PINS.values(), *bc.pinmap().bus.values(),
+                                                    *profile_mod.RESERVED_GPIOS.values()])))
+    for name in profile_mod.shipped_names():
+        prof = profile_mod.load(name)
+        named = [prof.description, *prof.host, *(f"{st.name} {' '.join(st.inputs)}" for st in prof.stations)]
+        words |= set(re.findall(r"\w+", " ".join(named)))
+    return words
+
+
+def succeeding(tmp: Path, made: dict[str, str]) -> list[list[str]]:
+    """Command lines that succeed: every shipped profile's check and table, the guided test on mock pins
+    (its prompts and report), a simulated game with its journal,
+    the disputes of a quiz and a reaction duel, a cut journal resumed, a scenario, results and the journal's own."""
+    journal = Path(made["journal"])
+    cut = tmp / "cut.jsonl"  # a simulated game stopped before its end record: `resume` carries it on
+    cut.write_text("".join(journal.read_text(encoding="utf-8").splitlines(keepends=True)[:-1]), encoding="utf-8")
+    warned = tmp / "warned.toml"  # a box that works but is warned about: silver contacts, a small resistor, GPIO 3, offsets
+    warned.write_text('[front_end]\ncontacts = "silver"\nseries_ohms = 330\n[[stations]]\nname = "Red"\n'
+                      'inputs = { bell = 17 }\noffset_us = 90\n[[stations]]\nname = "Blue"\ninputs = { bell = 27 }\n'
+                      '[host]\narm = 3\n[host_front_end]\nseries_ohms = 220\n', encoding="utf-8")
+    old_journal(tmp / "old-rules.jsonl", "fiki-miki", 4, 5, 1)  # replayed under the rules it was played with: a note
+    return [
+        ["wiring", "check", str(warned)], ["wiring", "table", str(warned)],
+        ["replay", str(tmp / "old-rules.jsonl")],
+        *(["wiring", action, name] for name in profile_mod.shipped_names() for action in ("check", "table")),
+        ["wiring", "check", "board-pinmap"],
+        *(["wiring", "draw", name, "-o", str(tmp / f"{name}.svg")] for name in ("header-4-full", "board-7-schicki")),
+        ["wiring", "test", "header-4", "--mock", "--report", str(tmp / "header-4.test-result.txt")],
+        ["simulate", "quiz", "--players", "3", "--seed", "1", "--journal", str(tmp / "new.jsonl")],
+        ["replay", str(journal), "--disputes"], ["replay", made["other_game"], "--disputes"],
+        ["resume", str(cut)],
+        ["scenario", str(SCENARIO)],
+        ["results", str(journal)], ["results", str(journal), "--csv"],
+        ["journal", "check", str(journal)], ["journal", "salvage", str(journal), "--out", str(tmp / "salvaged.jsonl")],
+    ]
+
+
+def test_what_a_command_prints_on_success_is_said_in_the_reader_s_language(tmp_path: Path, capsys, monkeypatch,
+                                                                          mock_pins: None, pseudo: None) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    made = files(tmp_path)
+    capsys.readouterr()
+    names = profile_words() | SCENARIO_KEYS
+    left: dict[str, list[str]] = {}
+    for argv in succeeding(tmp_path, made):
+        lines = said_in_pseudo(argv, capsys)
+        assert lines, argv  # each says something: what it did, or what it found
+        typed = set(re.findall(r"\w+", " ".join(argv)))
+        for line in lines:
+            if words := foreign(line.replace(str(tmp_path), "").replace(tmp_path.name, ""), typed | names):
+                left[line] = words
+    for drawn in tmp_path.glob("*.svg"):  # `wiring draw`: the diagram's own words, the board's and the header's
+        for text in ET.parse(drawn).getroot().iter("{http://www.w3.org/2000/svg}text"):
+            if words := foreign(text.text or "", names):
+                left[f"{drawn.name}: {text.text}"] = words
+    assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """Every command and subcommand of the CLI, with its parser."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from commands(sub, (*path, name))
+
+
+def test_every_command_s_help_is_said_in_the_reader_s_language(capsys, pseudo: None) -> None:
+    every = list(commands(build_parser()))
+    # argparse's names as the help prints them: commands, positionals, metavars (an option's name in capitals), choices
+    names = {w for path, parser in every for action in parser._actions for w in re.findall(
+        r"[A-Za-z]+", " ".join([*path, *(action.choices or ()), str(action.metavar or ""), action.dest,
+                                action.dest.upper()]))}
+    left: dict[str, list[str]] = {}
+    for path, _parser in every:
+        for line in said_in_pseudo([*path, "--help"], capsys):
+            if words := foreign(line, names):
+                left[f"{' '.join(path)}: {line.strip()}"] = words
     assert not left, f"English in the pseudo-locale (not through _()): {list(left.items())[:8]}"
