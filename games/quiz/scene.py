@@ -12,7 +12,7 @@ import pygame
 from games.i18n import N_, _, format_number, ngettext
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
-from games.toolkit.results import draw_podium
+from games.toolkit.results import draw_podium, whole_on_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
@@ -416,15 +416,16 @@ class QuizScene(Scene):
         heads, lines = self._reaction_lines(view, strip, standings, reactions)
         # the table takes half the body, more when its names and numbers need it (beside the QR panel): the
         # podium keeps the rest and lists anyone after its blocks below them when its columns are too narrow
-        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
-        stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
-
         def label(members: list[int]) -> str:
             return team_label(view, int(view["teams"][members[0]])) if teams else self.name(strip, members[0])
 
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
+        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
+        if table_w > area.width * 52 // 100 and not whole_on_podium(area.width - table_w - 2 * lay.pad, lay, podium, label):
+            table_w = area.width * 52 // 100  # the podium's names whole first: the table's are in the strip too
+        stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def amount(score: int) -> str:  # narrow blocks (a tie on the podium) put it on two lines
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
@@ -593,14 +594,20 @@ class QuizScene(Scene):
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
-            draw_text(surface, team_label(view, team), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
-            draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
+            inner = r.inflate(-2 * lay.pad, 0)
+            score = draw_text(surface, str(scores[team]), lay.size(1.1), ink, inner, align="right")
+            draw_text(surface, team_label(view, team), lay.min_text, ink,  # the name in what the score leaves
+                      pygame.Rect(inner.left, inner.top, score.left - lay.pad - inner.left, inner.height), align="left")
             y += row_h + lay.pad
-            if y + row_h <= area.bottom:  # the members under their team, in the team's colour
-                names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
-                draw_text(surface, members_line(team, names), lay.min_text, fill,
-                          pygame.Rect(area.left, y, area.width, row_h).inflate(-2 * lay.pad, 0), align="left")
-                y += row_h
+            # the members under their team, in the team's colour, on as many lines as their names take
+            names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
+            line_h = theme.line_height(lay.min_text)
+            for line in theme.wrap_lines(members_line(team, names), lay.min_text, inner.width):
+                if y + line_h > area.bottom:
+                    break
+                draw_text(surface, line, lay.min_text, fill, pygame.Rect(inner.left, y, inner.width, line_h), align="left")
+                y += line_h
+            y += lay.pad
 
     def _tie(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         ties = list(view.get("ties", ()))
