@@ -207,6 +207,34 @@ def test_the_round_card_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_players_podium_names_its_three_whole(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    """Eight players of the longest names a profile allows: the podium's three
+    whole (shrunk, then on up to three lines), every other text whole but the
+    reaction table's names (the known limit of test_the_leaderboard_names_the_teams).
+    Known limit too: at 1280x720 a single word wider than a block (a 13-letter
+    "Wiśniewska-Łę") is still cut; the three placed here have words of up to 10 letters."""
+    set_language(lang)
+    try:
+        engine = SPEC.new_engine(SPEC.settings(8, 1, pack=PACK, questions=7))
+        t = 1_000_000
+        for station in (0, 0, 0, 2, 2, 6):  # places 1, 2, 3
+            t, _events = play_question(engine, t, station, "correct")
+        engine.handle(Action("leaderboard", t))
+        view = engine.public_view()
+        assert view["board"]
+        drawn = assert_drawn_whole_screen(view, 8, size, tmp_path / f"players-board-{lang}-{size[0]}.png",
+                                          may_cut=frozenset(LONG_NAMES))
+        on_podium = [(asked, shown) for asked, shown, ink, _r, _s in drawn if ink.right <= size[0] * 45 // 100]
+        assert all(shown == asked for asked, shown in on_podium), on_podium
+        said = " ".join(shown for _a, shown in on_podium).split()
+        for station in (0, 2, 6):
+            assert set(LONG_NAMES[station].split()) <= set(said), (LONG_NAMES[station], said)
+    finally:
+        set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_leaderboard_names_the_teams(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
     set_language(lang)
     try:
