@@ -12,7 +12,7 @@ import pygame
 from games.i18n import N_, _, format_number, ngettext
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
-from games.toolkit.results import draw_podium, whole_on_podium
+from games.toolkit.results import draw_podium, on_stage, whole_on_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
@@ -448,7 +448,7 @@ class QuizScene(Scene):
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
         table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
-        if table_w > area.width * 52 // 100 and not whole_on_podium(area.width - table_w - 2 * lay.pad, lay, podium, label):
+        if table_w > area.width * 52 // 100 and not whole_on_podium(area.width - table_w - 2 * lay.pad, lay, on_stage(podium), label):
             table_w = area.width * 52 // 100  # the podium's names whole first: the table's are in the strip too
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 

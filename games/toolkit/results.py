@@ -97,9 +97,8 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     ``risen``: how far the blocks have risen (0-1, the celebration's start).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
-    # everyone tied for first stands on the podium (four winners of 23 points: never one of them in the list)
-    on_stage = min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))
-    top3, rest = rows[:on_stage], rows[on_stage:]
+    top3 = on_stage(rows)
+    rest = rows[len(top3):]
     # the list beside the blocks; on a stage too narrow for that (beside the QR panel) under them, full width,
     # in two columns when long, so a name is never cut to "Play…" and everyone placed stays on the screen
     list_w = area.width * 34 // 100 if rest else 0
@@ -163,6 +162,12 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
             _list_row(surface, r, lay, row, color, label)
             y += r.height + lay.pad
     return winner
+
+
+def on_stage(rows: list[tuple[int, list[int], int]]) -> list[tuple[int, list[int], int]]:
+    """The rows standing on the podium's blocks: the first three, and everyone
+    tied for first (four winners of 23 points: never one of them in the list), six at most."""
+    return rows[:min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))]
 
 
 def whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
