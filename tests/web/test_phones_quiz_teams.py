@@ -88,6 +88,7 @@ def test_the_sign_up_page_is_in_the_box_s_language_and_fits_a_small_phone(served
     page.goto(s.server.seat_url(3))
     heading = page.locator(".w-heading h2")
     expect(heading).to_have_text(_("Your team: {team}").format(team=team_name(1, [])))
+    assert page.evaluate("document.documentElement.lang") == language  # read aloud as the language it is in
     expect(page.locator(".w-buttons button", has_text=_("Join {team}").format(team=team_name(0, [])))).to_have_count(1)
     expect(page.locator(".w-text button")).to_have_text(_("Save"))
     said = page.locator("body").inner_text()
