@@ -39,7 +39,7 @@ from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_
 from controller.web.seats import Seats, board_url, host_url, join_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, Action, BuzzerBoxError
-from games.i18n import _
+from games.i18n import _, current_language
 from games.panels import TYPED
 
 log = logging.getLogger("buzzerbox.web")
@@ -498,7 +498,9 @@ class CompanionServer:
                                            "style-src 'self'; script-src 'self'"}
 
     async def _page(self, request: web.Request) -> web.Response:
-        return web.Response(body=_static(PAGES[request.path]), headers=self._headers("text/html; charset=utf-8"))
+        # the page says the box's language (a phone's screen reader and hyphenation read Czech as Czech)
+        body = _static(PAGES[request.path]).replace(b'<html lang="en">', f'<html lang="{current_language()}">'.encode(), 1)
+        return web.Response(body=body, headers=self._headers("text/html; charset=utf-8"))
 
     async def _asset(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

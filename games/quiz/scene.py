@@ -12,7 +12,7 @@ import pygame
 from games.i18n import N_, _, format_number, ngettext
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
-from games.toolkit.results import draw_podium
+from games.toolkit.results import draw_podium, on_stage, whole_on_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
@@ -340,7 +340,7 @@ class QuizScene(Scene):
         draw_text(surface, said, lay.min_text, theme.MUTED, count, align="left", min_size=lay.min_text)
         grid = pygame.Rect(area.left, area.top + head_h + lay.pad, area.width, area.height - head_h - lay.pad)
         self._chips(surface, grid, lay, view, strip, [(s, _("locked in") if done else "", bool(done))
-                                                       for s, done in enumerate(locked)])
+                                                       for s, done in enumerate(locked)], short="✓")
 
     def _all_play_reveal(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
                          ap: View) -> None:
@@ -374,35 +374,60 @@ class QuizScene(Scene):
             if row is None:
                 rows.append((s, _("no answer"), False))
                 continue
+            if not row["right"]:  # said in words, without the time that scored nothing ("+0 A · 1.50 s" read as slow)
+                rows.append((s, _("wrong: {choice}").format(choice=choice_letter(int(row["choice"]))), False))
+                continue
             took = _("{choice} · {seconds} s").format(choice=choice_letter(int(row["choice"])),
                                                       seconds=format_number(int(row["reaction_us"]) / 1e6, 2))
             if int(row.get("precision_us", 1)) >= COARSE_STAMP_US:  # a phone's: stamped on arrival, say how finely
                 took += " " + _("±{ms} ms").format(ms=format_number(int(row["precision_us"]) / 1000))
-            rows.append((s, f"+{format_number(int(row['points']))}  {took}", bool(row["right"])))
+            rows.append((s, f"+{format_number(int(row['points']))}  {took}", True))
         self._chips(surface, side, lay, view, strip, rows, columns=1)
 
     def _chips(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip,
-               rows: list[tuple[int, str, bool]], columns: int | None = None) -> None:
+               rows: list[tuple[int, str, bool]], columns: int | None = None, short: str | None = None) -> None:
         """Players in a grid: a chip in the player's colour, the name and a
-        note; a lit chip (locked in, right) full colour, the rest dim."""
+        note; a lit chip (locked in, right) full colour, the rest dim. The note
+        takes what it needs, the name the rest of its chip, on two lines when
+        every chip has the room; where a name would still be cut, ``short``
+        (a mark) stands for every chip's note."""
         n = len(rows)
         cols = columns or (1 if n <= 4 else 2 if n <= 8 else 4)
         per_col = -(-n // cols) if n else 1
-        row_h = min(lay.size(2), (area.height - lay.pad * (per_col - 1)) // per_col)
+        line_h = theme.line_height(lay.min_text)
+        # on a short area (eight players under a question at 720 p) the gaps give way before the rows are lower than a line
+        gap = lay.pad if per_col < 2 else max(2, min(lay.pad, (area.height - per_col * line_h) // (per_col - 1)))
+        room = (area.height - gap * (per_col - 1)) // per_col
+        row_h = min(lay.size(2), room)
         col_w = (area.width - lay.pad * 2 * (cols - 1)) // cols
+        band = max(8, row_h // 4)
+        inner_w = col_w - band - 2 * lay.pad
+
+        def widths(note: str) -> tuple[int, int]:
+            note_w = min(TEXT.width(note, lay.min_text), inner_w * 55 // 100) if note else 0
+            return inner_w - note_w - (lay.pad if note else 0), note_w
+
+        if any(TEXT.width(self.name(strip, s), lay.min_text) > widths(note)[0] for s, note, _l in rows):
+            row_h = max(row_h, min(room, 2 * line_h + lay.pad // 2))
+        two = row_h >= 2 * line_h * 9 // 10
+        if short is not None and any(note and not theme.fits(self.name(strip, s), lay.min_text,
+                                                             widths(note)[0], lay.min_text, 2 if two else 1)
+                                     for s, note, _l in rows):  # every chip the same mark, not a word on some
+            rows = [(s, short if note else "", lit) for s, note, lit in rows]
         for k, (station, note, lit) in enumerate(rows):
-            r = pygame.Rect(area.left + (k // per_col) * (col_w + lay.pad * 2), area.top + (k % per_col) * (row_h + lay.pad),
+            r = pygame.Rect(area.left + (k // per_col) * (col_w + lay.pad * 2), area.top + (k % per_col) * (row_h + gap),
                             col_w, row_h)
             colour = self.color(view, station)
             fill = theme.legible_fill(colour) if lit else theme.PANEL
             panel(surface, r, fill)
             ink = theme.text_on(fill)
-            pygame.draw.rect(surface, colour, pygame.Rect(r.left, r.top, max(8, r.height // 4), r.height))
-            inner = pygame.Rect(r.left + max(8, r.height // 4) + lay.pad, r.top, r.width - max(8, r.height // 4) - 2 * lay.pad, r.height)
-            draw_text(surface, self.name(strip, station), lay.min_text, ink,
-                      pygame.Rect(inner.left, inner.top, inner.width * 45 // 100, inner.height), align="left", min_size=lay.min_text)
-            draw_text(surface, note, lay.min_text, ink,
-                      pygame.Rect(inner.left + inner.width * 45 // 100, inner.top, inner.width * 55 // 100, inner.height),
+            pygame.draw.rect(surface, colour, pygame.Rect(r.left, r.top, band, r.height))
+            inner = pygame.Rect(r.left + band + lay.pad, r.top, inner_w, r.height)
+            name = self.name(strip, station)
+            name_w, note_w = widths(note)
+            draw_text(surface, name, lay.min_text, ink, pygame.Rect(inner.left, inner.top, name_w, inner.height),
+                      align="left", min_size=lay.min_text)
+            draw_text(surface, note, lay.min_text, ink, pygame.Rect(inner.right - note_w, inner.top, note_w, inner.height),
                       align="right", min_size=lay.min_text)
 
     # -- parts -------------------------------------------------------------------
@@ -416,15 +441,16 @@ class QuizScene(Scene):
         heads, lines = self._reaction_lines(view, strip, standings, reactions)
         # the table takes half the body, more when its names and numbers need it (beside the QR panel): the
         # podium keeps the rest and lists anyone after its blocks below them when its columns are too narrow
-        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
-        stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
-
         def label(members: list[int]) -> str:
             return team_label(view, int(view["teams"][members[0]])) if teams else self.name(strip, members[0])
 
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
+        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
+        if table_w > area.width * 52 // 100 and not whole_on_podium(area.width - table_w - 2 * lay.pad, lay, on_stage(podium), label):
+            table_w = area.width * 52 // 100  # the podium's names whole first: the table's are in the strip too
+        stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def amount(score: int) -> str:  # narrow blocks (a tie on the podium) put it on two lines
             return ngettext("{n} point", "{n} points", score).format(n=format_number(score))
@@ -511,13 +537,17 @@ class QuizScene(Scene):
         fill = self.color(view, station)
         ink = theme.text_on(fill)
         panel(surface, area, fill)
-        inner = area.inflate(-4 * lay.pad, -4 * lay.pad)
-        name_r = pygame.Rect(inner.left, inner.top, inner.width, inner.height * 45 // 100)
-        draw_text(surface, self.name(strip, station), tall(lay, 4, name_r), ink, name_r, min_size=tall(lay, 2, name_r))
+        line = theme.line_height(lay.min_text)
+        # under a long question the panel is low: its margin gives way, and the name and the line under it
+        # keep a line each (a name over "answers" read as neither)
+        inner = area.inflate(-4 * lay.pad, -min(4 * lay.pad, max(0, area.height - 2 * line)))
+        name_r = pygame.Rect(inner.left, inner.top, inner.width, max(inner.height * 45 // 100, line))
+        # big, smaller before it is cut (the longest names a profile allows), then on two lines
+        theme.draw_fitted(surface, self.name(strip, station), tall(lay, 4, name_r), ink, name_r, lay.min_text)
         lead = lead_us(view, station)
         said = _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
             margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))
-        said_r = pygame.Rect(inner.left, inner.top + inner.height * 45 // 100, inner.width, inner.height * 15 // 100)
+        said_r = pygame.Rect(inner.left, name_r.bottom, inner.width, max(inner.height * 15 // 100, line))
         draw_text(surface, said, tall(lay, 1.4, said_r), ink, said_r, min_size=lay.min_text)
         left = view.get("answer_left_us")
         if left is not None:
@@ -574,9 +604,12 @@ class QuizScene(Scene):
         max_rows = max(1, (side.bottom - y) // (row_h + lay.pad) - (1 if view.get("team_count", 0) < len(view.get("teams", ())) else 0))
         for pos, station in enumerate(queue[:max_rows], start=2):
             margin = margins.get(str(station))
-            self._row(surface, pygame.Rect(side.left, y, side.width, row_h), lay, view, strip, pos, station,
-                      format_ms3(int(margin), sign=True) if margin is not None else "")
-            y += row_h + lay.pad
+            right = format_ms3(int(margin), sign=True) if margin is not None else ""
+            h = self._row_height(lay, strip, side.width, pos, station, right)
+            if y + h > side.bottom:
+                break
+            self._row(surface, pygame.Rect(side.left, y, side.width, h), lay, view, strip, pos, station, right)
+            y += h + lay.pad
         return y + lay.pad
 
     def _team_scores(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -593,14 +626,20 @@ class QuizScene(Scene):
             r = pygame.Rect(area.left, y, area.width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
-            draw_text(surface, team_label(view, team), lay.min_text, ink, r.inflate(-2 * lay.pad, 0), align="left")
-            draw_text(surface, str(scores[team]), lay.size(1.1), ink, r.inflate(-2 * lay.pad, 0), align="right")
+            inner = r.inflate(-2 * lay.pad, 0)
+            score = draw_text(surface, str(scores[team]), lay.size(1.1), ink, inner, align="right")
+            draw_text(surface, team_label(view, team), lay.min_text, ink,  # the name in what the score leaves
+                      pygame.Rect(inner.left, inner.top, score.left - lay.pad - inner.left, inner.height), align="left")
             y += row_h + lay.pad
-            if y + row_h <= area.bottom:  # the members under their team, in the team's colour
-                names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
-                draw_text(surface, members_line(team, names), lay.min_text, fill,
-                          pygame.Rect(area.left, y, area.width, row_h).inflate(-2 * lay.pad, 0), align="left")
-                y += row_h
+            # the members under their team, in the team's colour, on as many lines as their names take
+            names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
+            line_h = theme.line_height(lay.min_text)
+            for line in theme.wrap_lines(members_line(team, names), lay.min_text, inner.width):
+                if y + line_h > area.bottom:
+                    break
+                draw_text(surface, line, lay.min_text, fill, pygame.Rect(inner.left, y, inner.width, line_h), align="left")
+                y += line_h
+            y += lay.pad
 
     def _tie(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         ties = list(view.get("ties", ()))
@@ -627,7 +666,7 @@ class QuizScene(Scene):
             panel(surface, area, fill)
             ink = theme.text_on(fill)
             name_r = pygame.Rect(area.left, area.top, area.width, area.height * 55 // 100)
-            draw_text(surface, self.name(strip, int(winner)), tall(lay, 3.5, name_r), ink, name_r, min_size=tall(lay, 2, name_r))
+            theme.draw_fitted(surface, self.name(strip, int(winner)), tall(lay, 3.5, name_r), ink, name_r, lay.min_text)
             why_r = pygame.Rect(area.left, area.top + area.height * 55 // 100, area.width, area.height * 30 // 100)
             draw_text(surface, _(RESULT_TEXT.get(why, why)), tall(lay, 2.2, why_r), ink, why_r)
         else:
@@ -641,23 +680,36 @@ class QuizScene(Scene):
         draw_text(surface, _("order of presses"), lay.min_text, theme.MUTED, pygame.Rect(side.left, side.top, side.width, row_h), align="left")
         y = side.top + row_h
         for place, (station, margin) in enumerate(press_order(view), start=1):
-            if y + row_h > side.bottom:
+            right = format_ms3(margin, sign=True) if place > 1 else _("first")
+            h = self._row_height(lay, strip, side.width, place, station, right)
+            if y + h > side.bottom:
                 break
-            self._row(surface, pygame.Rect(side.left, y, side.width, row_h), lay, view, strip, place, station,
-                      format_ms3(margin, sign=True) if place > 1 else _("first"))
-            y += row_h + lay.pad
+            self._row(surface, pygame.Rect(side.left, y, side.width, h), lay, view, strip, place, station, right)
+            y += h + lay.pad
         return y + lay.pad
+
+    @staticmethod
+    def _row_widths(lay: Layout, width: int, right: str) -> tuple[int, int]:
+        """(margin, name) widths in a row ``width`` wide: the margin as wide as it is
+        (a margin cut to "+124.…" says nothing) and no wider, the name the rest."""
+        right_w = min(width * 3 // 5, TEXT.width(right, lay.min_text) + lay.pad) if right else 0
+        return right_w, width - right_w
+
+    def _row_height(self, lay: Layout, strip: Strip, width: int, place: int, station: int, right: str) -> int:
+        """A row's height: two lines when its name does not fit one beside the margin."""
+        inner_w = width - max(8, lay.size(1.5) // 4) - 2 * lay.pad
+        name_w = self._row_widths(lay, inner_w, right)[1]
+        one = TEXT.width(f"{place}. {self.name(strip, station)}", lay.min_text) <= name_w
+        return lay.size(1.5) if one else max(lay.size(1.5), 2 * theme.line_height(lay.min_text) + lay.pad // 2)
 
     def _row(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, view: View, strip: Strip, place: int,
              station: int, right: str) -> None:
         """One line of the queue or the order: a chip in the player's colour, place and name, the margin."""
         panel(surface, r, theme.PANEL)
-        chip = pygame.Rect(r.left, r.top, max(8, r.height // 4), r.height)
+        chip = pygame.Rect(r.left, r.top, max(8, lay.size(1.5) // 4), r.height)
         pygame.draw.rect(surface, self.color(view, station), chip)
         inner = pygame.Rect(chip.right + lay.pad, r.top, r.right - lay.pad - chip.right - lay.pad, r.height)
-        # the margin as wide as it is (a margin cut to "+124.…" says nothing), the name the rest
-        right_w = min(inner.width * 3 // 5, max(inner.width * 48 // 100, TEXT.width(right, lay.min_text) + lay.pad))
-        name_w = inner.width - right_w
+        right_w, name_w = self._row_widths(lay, inner.width, right)
         draw_text(surface, f"{place}. {self.name(strip, station)}", lay.min_text, theme.FG,
                   pygame.Rect(inner.left, inner.top, name_w, inner.height), align="left", min_size=lay.min_text)
         draw_text(surface, right, lay.min_text, theme.FG,

@@ -83,6 +83,10 @@ def draw_confetti(surface: pygame.Surface, area: pygame.Rect, age_us: int, color
             pygame.draw.rect(surface, colors[k % len(colors)], r.clip(area))
 
 
+#: the lines a name on the podium may take above its block (a team's 24 characters on a narrow block of a tie)
+NAME_LINES = 3
+
+
 def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
                 color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str],
                 amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None,
@@ -93,13 +97,12 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     ``risen``: how far the blocks have risen (0-1, the celebration's start).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
-    # everyone tied for first stands on the podium (four winners of 23 points: never one of them in the list)
-    on_stage = min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))
-    top3, rest = rows[:on_stage], rows[on_stage:]
+    top3 = on_stage(rows)
+    rest = rows[len(top3):]
     # the list beside the blocks; on a stage too narrow for that (beside the QR panel) under them, full width,
     # in two columns when long, so a name is never cut to "Play…" and everyone placed stays on the screen
     list_w = area.width * 34 // 100 if rest else 0
-    beside = not rest or _whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
+    beside = not rest or whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
         and all(_list_row_fits(row, list_w, lay, label) for row in rest)
     columns = 1 if beside or len(rest) <= 2 else 2
     list_h = 0
@@ -119,8 +122,12 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         place, members, score = top3[k]
         fill = color(members)
         ink = theme.text_on(fill)
+        # a name shrinks, then takes more lines, before it is cut ("Player 1" cut to "Play…" named nobody)
+        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), slot_w - 2 * lay.pad,
+                                                lay.min_text, NAME_LINES)
+        tall = max(name_h, len(name_lines) * theme.line_height(name_size))
         # the winner's name and crown keep their room above the block on a low stage (players listed under it)
-        block_h = min(round(stage.height * heights.get(place, 0.3) * risen), stage.height - 2 * name_h - 3 * lay.pad)
+        block_h = min(round(stage.height * heights.get(place, 0.3) * risen), stage.height - tall - name_h - 3 * lay.pad)
         col = pygame.Rect(x0 + pos * slot_w + lay.pad, stage.top, slot_w - 2 * lay.pad, stage.height)
         block = pygame.Rect(col.left, col.bottom - block_h, col.width, block_h)
         panel(surface, block, fill, radius=max(6, col.width // 24))
@@ -138,11 +145,9 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
             draw_text(surface, extra, lay.min_text, ink,
                       pygame.Rect(block.left + lay.pad, block.top + parts[0] + parts[1], block.width - 2 * lay.pad, parts[2]),
                       min_size=lay.min_text)
-        # a name shrinks, then takes two lines, before it is cut ("Player 1" cut to "Play…" named nobody)
-        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), col.width, lay.min_text)
-        tall = max(name_h, len(name_lines) * theme.line_height(name_size))
         name_r = pygame.Rect(col.left, block.top - tall - lay.pad, col.width, tall)
-        theme.draw_fitted(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, lay.min_text)
+        theme.draw_fitted(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, lay.min_text,
+                          NAME_LINES)
         if place == 1:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
@@ -159,10 +164,17 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     return winner
 
 
-def _whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
-    """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on two lines at most)."""
+def on_stage(rows: list[tuple[int, list[int], int]]) -> list[tuple[int, list[int], int]]:
+    """The rows standing on the podium's blocks: the first three, and everyone
+    tied for first (four winners of 23 points: never one of them in the list), six at most."""
+    return rows[:min(6, max(3, sum(1 for place, _m, _s in rows if place == 1)))]
+
+
+def whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
+    """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on ``NAME_LINES`` at most)."""
     slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
-    return all(theme.fits(label(members), lay.min_text, slot_w - 2 * lay.pad, lay.min_text) for _p, members, _s in top)
+    return all(theme.fits(label(members), lay.min_text, slot_w - 2 * lay.pad, lay.min_text, NAME_LINES)
+               for _p, members, _s in top)
 
 
 def _list_parts(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> tuple[str, str, int, int]:

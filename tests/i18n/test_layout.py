@@ -21,13 +21,13 @@ import pytest
 
 from games.i18n import set_language
 from games.toolkit import theme
+from tests.fits import Drawn, overlaps, spills
 from tests.phases import named_draws
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1920, 1080), (1280, 720)]
 #: drawn over a dimmed game frame: the frame's texts are meant to be covered
 OVERLAYS = {"help.png"}
-Drawn = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
 
 
 def _screenshots() -> ModuleType:
@@ -59,13 +59,6 @@ def drawn(draw: Callable[[pygame.Surface], None], size: tuple[int, int], languag
         theme.DRAWN = None
 
 
-def overlaps(texts: Drawn) -> dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, str]]:
-    """Texts whose ink touches, keyed by the rects they were given (the layout's,
-    the same in every language) and naming what was drawn."""
-    return {(tuple(a[3]), tuple(b[3])): (a[1], b[1])
-            for k, a in enumerate(texts) for b in texts[k + 1:] if a[2].colliderect(b[2])}
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize(("name", "draw"), SHOTS, ids=[n for n, _ in SHOTS])
 def test_pseudo_locale_text_stays_in_its_panel(name: str, draw: Callable[[pygame.Surface], None], size: tuple[int, int]) -> None:
@@ -73,13 +66,8 @@ def test_pseudo_locale_text_stays_in_its_panel(name: str, draw: Callable[[pygame
     longer = drawn(draw, size, "xx")
     assert longer, f"{name}: nothing drawn"
     for asked, _shown, ink, box, screen in longer:
-        assert screen.contains(box) or not box.width, f"{name}: {asked!r} was given a rect off the screen: {box}"
-        # across: not a pixel out; up and down: the accents and ogonki may reach a tenth of a line past
-        # a rect drawn as tight as the line itself (invisible on a panel with a margin)
-        slack = max(2, ink.height // 10)
-        assert box.left <= ink.left and ink.right <= box.right, f"{name}: {asked!r} spills out of its rect: ink {ink}, rect {box}"
-        assert box.top - slack <= ink.top and ink.bottom <= box.bottom + slack, \
-            f"{name}: {asked!r} spills out of its rect: ink {ink}, rect {box}"
+        why = spills(asked, ink, box, screen)
+        assert why is None, f"{name}: {why}"
     if name in OVERLAYS:
         return
     before = overlaps(english)  # where English texts already touch, that is no translation's doing

@@ -12,15 +12,12 @@ import pytest
 
 from controller.apps.quiz_record import Results
 from controller.apps.results import QuizNight, all_play_lines
-from controller.display.screen import Screen
 from games import registry
 from games.base import Action, GameEvent, OptionError, RuleError
-from games.i18n import set_language
+from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
 from games.quiz.allplay import speed_points
-from games.quiz.scene import QuizScene
-from games.toolkit import theme
-from games.toolkit.scene import freeze
+from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 PACK = str(PACKS_DIR / "en-general.csv")
 SPEC = registry.get("quiz")
@@ -203,27 +200,28 @@ def test_results_give_each_player_s_pick_time_from_the_opening_and_points() -> N
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-def test_the_answering_and_reveal_screens_are_drawn(tmp_path: Path, lang: str, size: tuple[int, int],
-                                                   drawing_in_a_language: None) -> None:
+def test_the_answering_and_reveal_screens_are_drawn_whole(tmp_path: Path, lang: str, size: tuple[int, int],
+                                                         drawing_in_a_language: None) -> None:
+    """Eight stations of the longest names a profile allows, some right, some
+    wrong, some silent: every text whole, none below the minimum size, none over another."""
     set_language(lang)
-    engine = new_quiz(6)
+    engine = new_quiz(8)
     engine.handle(Action("arm", 1_000_000))
+    right = engine.public_view()["all_play"]["choices"]
     press(engine, 0, "b", 1_500_000)
     press(engine, 3, "a", 2_500_000)
-    screen = Screen.open(headless=True, size=size)
-    strip = [{"name": f"P{i + 1}", "status": "idle"} for i in range(6)]
-    theme.DRAWN = []
-    QuizScene().draw(screen.surface, freeze(engine.public_view()), strip, 3)
-    answering = [asked for asked, *_ in theme.DRAWN]
-    screen.save(tmp_path / f"allplay-answering-{lang}-{size[0]}.png")
+    press(engine, 5, "b", 7_250_000)
+    answering = assert_drawn_whole_screen(engine.public_view(), 8, size, tmp_path / f"allplay-answering-{lang}-{size[0]}.png")
+    assert not any(" · " in text and text[:1] in "ABCD" for _a, text, *_r in answering)  # no pick shown while open
     engine.tick(20_000_000)
-    theme.DRAWN = []
-    QuizScene().draw(screen.surface, freeze(engine.public_view()), strip, 3)
-    reveal = [drawn for _asked, drawn, *_ in theme.DRAWN]
-    screen.save(tmp_path / f"allplay-reveal-{lang}-{size[0]}.png")
-    assert sum("+" in text for text in reveal) >= 2  # every answer's points
+    view = engine.public_view()
+    assert right and view["all_play"]["right"] is not None
+    reveal = [text for _a, text, *_r in
+              assert_drawn_whole_screen(view, 8, size, tmp_path / f"allplay-reveal-{lang}-{size[0]}.png")]
+    assert sum(text.startswith("+") for text in reveal) == 2  # every right answer's points
+    assert _("wrong: {choice}").format(choice="A") in reveal  # and the wrong pick said so
     assert any(text.startswith("B: ") for text in reveal)  # the bars name the choices
-    assert not any(" · " in text and text[:1] in "ABCD" for text in answering)  # no pick shown while open
+    assert reveal.count(_("no answer")) == 5
 
 
 def test_a_station_s_lamp_says_its_answer_is_in_and_then_whether_it_was_right() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from games import registry
 from games.base import Action, GameEvent
+from tests.fits import LONG_TEAMS
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 SPEC = registry.get("quiz")
@@ -252,7 +253,7 @@ def test_the_bonus_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int]) ->
 
     set_language(lang)
     try:
-        e = bowl(team_names=["Owls", "Foxes"])
+        e = bowl(team_names=LONG_TEAMS[:2])
         act(e, "arm", 0)
         buzz(e, 3, 1_000_000)
         act(e, "correct", 2_000_000)

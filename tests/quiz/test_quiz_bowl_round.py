@@ -22,7 +22,7 @@ from controller.runtime import Box
 from games import registry
 from games.base import Action
 from games.i18n import _, set_language
-from games.toolkit import theme
+from tests.fits import LONG_TEAMS
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 SPEC = registry.get("quiz")
@@ -143,21 +143,20 @@ def test_the_moderator_s_marks_are_offered_only_in_the_bowl_round() -> None:
 def test_each_round_s_card_says_its_preset_the_bowl_round_s_its_points(tmp_path: Path, lang: str, size: tuple[int, int],
                                                               drawing_in_a_language: None) -> None:
     set_language(lang)
-    engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
+    engine = SPEC.new_engine(SPEC.settings(8, 11, pack=PACK, rounds=ROUNDS, teams=[0, 0, 0, 0, 1, 1, 1, 1],
+                                           team_names=LONG_TEAMS[:2]))
     engine.handle(Action("next", 1))
     engine.handle(Action("next", 2))  # to round 2's card
-    theme.DRAWN = []
-    assert_drawn_whole_screen(engine.public_view(), 4, size, tmp_path / f"bowl-round-card-{lang}-{size[0]}.png")
-    drawn = [text for _asked, text, *_ in theme.DRAWN]
+    shown = assert_drawn_whole_screen(engine.public_view(), 8, size, tmp_path / f"bowl-round-card-{lang}-{size[0]}.png")
+    drawn = [text for _asked, text, *_ in shown]
     assert _("quiz bowl: tossups, a bonus to the team that gets one") in drawn
     assert _("power: +{power}, neg: −{neg}, bonus: {parts} × {points}").format(
         power=15, neg=5, parts=3, points=10) in drawn
     assert _("right: +{right}").format(right=10) in drawn
     engine.handle(Action("next", 3))
     engine.handle(Action("next", 4))  # to round 3's card: all-play
-    theme.DRAWN = []
-    assert_drawn_whole_screen(engine.public_view(), 4, size, tmp_path / f"all-play-round-card-{lang}-{size[0]}.png")
-    drawn = [text for _asked, text, *_ in theme.DRAWN]
+    shown = assert_drawn_whole_screen(engine.public_view(), 8, size, tmp_path / f"all-play-round-card-{lang}-{size[0]}.png")
+    drawn = [text for _asked, text, *_ in shown]
     assert _("everyone answers; a faster right answer scores more") in drawn
     assert not any(_("quiz bowl: tossups, a bonus to the team that gets one") in text for text in drawn)
 

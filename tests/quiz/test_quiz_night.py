@@ -262,19 +262,26 @@ SIX = ("Neil Armstrong and Buzz Aldrin of Apollo 11", "Yuri Gagarin aboard Vosto
        "Alan Shepard of the Freedom 7 flight", "Michael Collins, who stayed in lunar orbit")
 
 
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 @pytest.mark.parametrize("phase", ["armed", "answering", "revealed"])
 @pytest.mark.parametrize("choices", [(), SIX], ids=["open", "six-choices"])
-def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str, choices: tuple[str, ...]) -> None:
-    """300 characters (the pack limit) with 16 stations: every word of the
-    question and of every choice shown in full, nothing drawn over anything."""
+def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], phase: str, choices: tuple[str, ...],
+                                                       lang: str, drawing_in_a_language: None) -> None:
+    """300 characters (the pack limit) with 16 stations of the longest names, in
+    every language: every word of the question and of every choice shown in
+    full, nothing drawn over anything, and no other text of the picture cut or
+    below the minimum size (tests/fits.py)."""
     import pygame
 
+    from games.i18n import set_language
     from games.quiz.packs import MAX_QUESTION_CHARS
     from games.registry import scene_for
     from games.toolkit import theme
     from games.toolkit.scene import freeze
+    from tests.fits import LONG_NAMES, measured, unfit_texts
 
+    set_language(lang)
     question = (LONG + " " + LONG)[:MAX_QUESTION_CHARS].rsplit(" ", 1)[0] + "?"
     assert len(question) > MAX_QUESTION_CHARS - 20
     e = engine(16)
@@ -285,7 +292,7 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
     if phase == "revealed":
         view.update(phase="round_over", winner=0, answering=0, revealed=True, answer=SIX[0],
                     results=[{"question": 1, "winner": 0, "result": "correct"}], margins_us={"0": 0, "3": 5_000})
-    strip = [{"name": f"P{k + 1}", "status": "idle"} for k in range(16)]
+    strip = [{"name": LONG_NAMES[k % len(LONG_NAMES)], "status": "idle"} for k in range(16)]
     pygame.font.init()
     surface = pygame.Surface(size)
     theme.DRAWN = []
@@ -295,6 +302,8 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
     finally:
         theme.DRAWN = None
     lay = theme.layout_for(surface, 16)
+    wrong = unfit_texts(*measured(lambda s: scene_for("quiz").draw(s, freeze(view), strip, 0), size, 16), size)
+    assert not wrong, "; ".join(wrong)
     words = question.split()
     is_question = [bool(asked) and set(asked.split()) <= set(words) for asked, *_x in drawn]
     runs = [(k, j) for k in range(len(drawn)) for j in range(k + 1, len(drawn) + 1)

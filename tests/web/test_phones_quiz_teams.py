@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from controller.timeline import box_now_us
+from games.i18n import _, set_language
+from games.quiz.teams import team_name
+from tests.fits import LONG_NAMES, LONG_TEAMS
 from tests.web.conftest import Served
+from tests.web.phones import SCREENS
 
 NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 
@@ -49,3 +54,58 @@ def test_a_typed_text_goes_only_where_a_move_leaves_room_for_it() -> None:
     assert typed_in("team", {"team": 1, "name": "Owls"}, offered)
     assert not typed_in("team", {"team": 0, "name": "Owls"}, offered)  # another team's name: not offered
     assert not typed_in("team", {"team": "Owls"}, offered)
+
+
+#: what of the page runs past a 360 px phone's width: the page itself, and each element with text of its own
+PAST_THE_EDGE = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < -0.5 || r.right > innerWidth + 0.5 || el.scrollWidth > el.clientWidth + 1) out.push(el.textContent.trim());
+  }
+  return {wide: document.documentElement.scrollWidth, window: innerWidth, cut: out};
+}"""
+
+#: the sign-up page's own words (msgids): none may be left in English on a Czech or Polish box
+SIGN_UP_TEXTS = ["Your team: {team}", "Name your team", "Save", "Join another team", "Join {team}"]
+
+
+def assert_fits_the_phone(page: Any) -> None:
+    seen = page.evaluate(PAST_THE_EDGE)
+    assert seen["wide"] <= seen["window"], f"the page is {seen['wide']} px wide on a {seen['window']} px phone"
+    assert not seen["cut"], f"past the phone's edge: {seen['cut']}"
+
+
+@pytest.mark.parametrize("language", ["cs", "pl"])
+def test_the_sign_up_page_is_in_the_box_s_language_and_fits_a_small_phone(served: Any, phone: Any, language: str) -> None:
+    """The longest names a profile allows and a 24-character team name typed in:
+    every word translated, nothing wider than the 360 px phone (screenshots under SCREENS)."""
+    set_language(language)  # the box's language: the pages' texts are the box's
+    s: Served = served("quiz", 4, LONG_NAMES[:4], rules="teams")
+    page = phone()
+    page.goto(s.server.seat_url(3))
+    heading = page.locator(".w-heading h2")
+    expect(heading).to_have_text(_("Your team: {team}").format(team=team_name(1, [])))
+    assert page.evaluate("document.documentElement.lang") == language  # read aloud as the language it is in
+    expect(page.locator(".w-buttons button", has_text=_("Join {team}").format(team=team_name(0, [])))).to_have_count(1)
+    expect(page.locator(".w-text button")).to_have_text(_("Save"))
+    said = page.locator("body").inner_text()
+    for text in (_("Name your team"), _("Join another team")):
+        assert text in said, f"{text!r} missing: {said}"
+    translated = {_(m).split("{")[0].strip() for m in SIGN_UP_TEXTS}
+    set_language("en")
+    english = {_(m).split("{")[0].strip() for m in SIGN_UP_TEXTS}
+    set_language(language)
+    assert not english & translated and not any(word in said for word in english), f"English left: {said}"
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(SCREENS / f"phone-quiz-teams-{language}.png"), full_page=True)
+    typed = page.locator(".w-text input")
+    typed.fill(LONG_TEAMS[1 if language == "pl" else 0])
+    # the name being typed reads whole in its field (spaced out like a PIN, it ran past the field's edge)
+    assert typed.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the typed name runs past its field"
+    page.locator(".w-text button").click()
+    expect(heading).to_have_text(_("Your team: {team}").format(team=LONG_TEAMS[1 if language == "pl" else 0]))
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(SCREENS / f"phone-quiz-teams-named-{language}.png"), full_page=True)
