@@ -22,6 +22,7 @@ from controller.runtime import Box
 from games import registry
 from games.base import Action
 from games.i18n import _, set_language
+from games.toolkit import theme
 from tests.fits import LONG_TEAMS
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
