@@ -22,7 +22,6 @@ from controller.runtime import Box
 from games import registry
 from games.base import Action
 from games.i18n import _, set_language
-from games.toolkit import theme
 from tests.fits import LONG_TEAMS
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
@@ -170,9 +169,8 @@ def test_a_bowl_round_without_bonus_parts_promises_no_bonus_on_its_card(tmp_path
     engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=rounds, **TEAMS))
     engine.handle(Action("next", 1))
     engine.handle(Action("next", 2))  # to round 2's card
-    theme.DRAWN = []
-    assert_drawn_whole_screen(engine.public_view(), 4, (1280, 720), tmp_path / f"bowl-no-bonus-card-{lang}.png")
-    drawn = [text for _asked, text, *_ in theme.DRAWN]
+    drawn = [text for _asked, text, *_ in assert_drawn_whole_screen(
+        engine.public_view(), 4, (1280, 720), tmp_path / f"bowl-no-bonus-card-{lang}.png")]
     assert _("quiz bowl: tossups only, no bonus") in drawn
     assert _("power: +{power}, neg: −{neg}").format(power=15, neg=5) in drawn
     assert _("quiz bowl: tossups, a bonus to the team that gets one") not in drawn
