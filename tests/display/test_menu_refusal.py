@@ -4,33 +4,18 @@ next key. It used to log the reason only, so Start seemed to do nothing."""
 
 from __future__ import annotations
 
-import pygame
 import pytest
 
 from controller import profile as profile_mod
 from controller.apps.menu import started_settings
-from controller.display.menu import Menu, MenuScene
+from controller.display.menu import Menu
 from games.i18n import _, set_language
 from games.registry import get
-from games.toolkit import theme
-from games.toolkit.scene import freeze
+from tests.display.test_menu_panel import panel_said
 
 QUIZ = [("quiz", get("quiz").title, get("quiz").min_players, get("quiz").max_players)]
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
-
-
-def panel_said(menu: Menu, size: tuple[int, int] = (1280, 720)) -> str:
-    """Every text drawn right of the rows (the panel), read across its lines."""
-    theme.DRAWN = []
-    try:
-        MenuScene().draw(pygame.Surface(size), freeze(menu.view()), [], 0)
-        drawn = list(theme.DRAWN)
-    finally:
-        theme.DRAWN = None
-    body = theme.Layout(*size, 1).body
-    return " ".join(shown for _asked, shown, ink, _given, _s in drawn
-                    if ink.left > body.left + body.width * 60 // 100 and ink.bottom < body.bottom)
 
 
 def all_play_start(menu: Menu) -> None:
@@ -49,7 +34,7 @@ def test_all_play_on_bell_only_stations_is_refused_on_the_menu_screen(language: 
     settings = started_settings(menu, get("quiz"), choice.players, choice.options,
                                 profile_mod.load("header-7-bells"), seed=1)
     assert settings is None and not menu.started
-    said = panel_said(menu)
+    said = panel_said(menu, (1280, 720))
     assert _("Start refused; change an option and start again:") in said
     english_words = "these stations have 0"
     assert (english_words in said) == (language == "en"), said  # the reason in the host's language
