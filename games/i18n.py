@@ -191,9 +191,10 @@ def refusal_text(data: Mapping[str, Any]) -> str:
 # -- numbers ------------------------------------------------------------------------
 
 #: (decimal mark, group separator, fewest integer digits that get grouped), per CLDR:
-#: Czech and Polish write 0,25 and 12 345 (no-break space); Polish leaves 1234 whole
+#: English writes 0.25 and 1,234; Czech and Polish write 0,25 and 12 345 (no-break
+#: space); Polish leaves 1234 whole
 _NUMBER_STYLE: dict[str, tuple[str, str, int]] = {
-    "en": (".", "\u202f", 4),
+    "en": (".", ",", 4),
     "cs": (",", "\u00a0", 4),
     "pl": (",", "\u00a0", 5),
     PSEUDO: (",", "\u00a0", 4),

@@ -83,7 +83,8 @@ def test_english_plural_without_a_catalogue_entry() -> None:
         ("pl", 0.25, 2, "0,25"),
         ("cs", 231.4567, 3, "231,457"),
         ("pl", 1.5, 1, "1,5"),
-        ("en", 12345.6, 1, "12\u202f345.6"),
+        ("en", 12345.6, 1, "12,345.6"),
+        ("en", 1234.56789, 6, "1,234.567890"),  # replay --disputes past 1000 s
         ("cs", 12345.6, 1, "12\u00a0345,6"),
         ("cs", 1234, 0, "1\u00a0234"),
         ("pl", 1234, 0, "1234"),  # Polish groups from five digits on
