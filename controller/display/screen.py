@@ -9,10 +9,20 @@ from pathlib import Path
 
 import pygame
 
+from controller import signals
 from controller.timeline import box_now_us
 
 HEADLESS_SIZE = (1920, 1080)
 WINDOW_SIZE = (1280, 720)
+
+
+def set_mode(size: tuple[int, int], flags: int = 0) -> pygame.Surface:
+    """``pygame.display.set_mode`` with Ctrl+C held over it: pygame loads the
+    window's icon through Python inside it and drops whatever that raised, so
+    a KeyboardInterrupt raised there would be lost and the game run on; held,
+    it is raised as soon as the window is made (tests/display/test_screen_signals.py)."""
+    with signals.held():
+        return pygame.display.set_mode(size, flags)
 
 
 def has_display() -> bool:
@@ -48,16 +58,16 @@ class Screen:
         pygame.font.init()
         driver = pygame.display.get_driver()
         if headless or driver in ("dummy", "offscreen"):
-            surface = pygame.display.set_mode(size or HEADLESS_SIZE)
+            surface = set_mode(size or HEADLESS_SIZE)
             return cls(surface, True, driver)
         if fullscreen is None:
             fullscreen = driver in ("kmsdrm", "fbcon", "directfb") or on_console()
         pygame.display.set_caption(caption)
         if fullscreen:
-            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # native resolution
+            surface = set_mode((0, 0), pygame.FULLSCREEN)  # native resolution
             pygame.mouse.set_visible(False)
         else:
-            surface = pygame.display.set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
+            surface = set_mode(size or WINDOW_SIZE, pygame.RESIZABLE)
         return cls(surface, False, driver)
 
     def flip(self) -> int:
@@ -68,7 +78,7 @@ class Screen:
     def resized(self, size: tuple[int, int]) -> None:
         """A desktop window was resized: scenes lay out from the new size."""
         if not self.headless:
-            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+            self.surface = set_mode(size, pygame.RESIZABLE)
 
     def save(self, path: str | Path) -> None:
         """Save what is on screen as PNG (the size of the surface)."""
