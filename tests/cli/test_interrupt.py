@@ -39,7 +39,7 @@ def test_ctrl_c_is_one_line_and_130(argv: list[str], tmp_path: Path) -> None:
     assert err.strip().splitlines()[-1] == f"buzzerbox {argv[0]}: stopped (Ctrl+C)"
 
 
-def test_ctrl_c_caught_inside_generated_code_still_exits_130() -> None:
+def test_ctrl_c_caught_inside_generated_code_still_exits_130(tmp_path: Path) -> None:
     """A Ctrl+C that lands while a dataclass is being made (its methods are
     compiled from a string) is caught and closed like any other; the command's
     130 is what the shell sees, not a death by SIGINT (-2) that CPython
@@ -53,19 +53,16 @@ def test_ctrl_c_caught_inside_generated_code_still_exits_130() -> None:
              "    print('caught', file=sys.stderr)\n"
              "signals.hold_to_exit()\n"
              "sys.exit(130)\n")
-    status, err = run_as_module(probe)
+    status, err = run_as_module(probe, tmp_path)
     assert "caught" in err, err
     assert status == 130, err
 
 
-def run_as_module(source: str) -> tuple[int, str]:
+def run_as_module(source: str, folder: Path) -> tuple[int, str]:
     """``source`` run as ``python -m`` runs the command line (the mark is set only that way)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        Path(folder, "interrupt_probe.py").write_text(source, encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([folder, str(ROOT)])}
-        done = subprocess.run([sys.executable, "-m", "interrupt_probe"], cwd=folder, env=env,
-                              capture_output=True, text=True, timeout=120,
-                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    (folder / "interrupt_probe.py").write_text(source, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-m", "interrupt_probe"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return done.returncode, done.stderr
