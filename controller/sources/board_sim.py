@@ -35,10 +35,13 @@ spins for it), so a lamp lights at its confirmation in virtual time.
 
 from __future__ import annotations
 
+import fcntl
 import heapq
 import itertools
 import os
 import select
+import struct
+import termios
 import threading
 import time
 import tty
@@ -83,6 +86,13 @@ class PioModel:
         words, self.fifo = self.fifo, []
         for t, sample in words:
             app.pio_words_to_edges(board, t, sample)
+
+
+def _waiting(fd: int | None) -> int:
+    """Bytes waiting to be read on this end of the pty (none on a closed one)."""
+    if fd is None:
+        return 0
+    return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0])
 
 
 class _Link:
@@ -364,6 +374,22 @@ class BoardSim:
         """The next ``n`` host -> board lines starting with ``prefix`` never arrive."""
         with self._lock:
             self._lose[prefix] = self._lose.get(prefix, 0) + n
+
+    def deliver_commands(self) -> None:
+        """Host -> board lines arrive again: the losses still pending are cancelled."""
+        with self._lock:
+            self._lose.clear()
+
+    def unread_by_host(self) -> int:
+        """Bytes the board wrote that the host has not read yet (0 once the driver
+        has caught up, or while the cable is out): what tests wait on, not a duration."""
+        with self._lock:
+            return _waiting(self._slave)
+
+    def unread_by_board(self) -> int:
+        """Bytes the host wrote that the board's loop has not taken yet."""
+        with self._lock:
+            return _waiting(self._master)
 
     def corrupt_lines(self, n: int = 1, kinds: bytes = b"PN") -> None:
         """The next ``n`` whole lines of these types get one bit flipped on the wire."""

@@ -7,14 +7,16 @@ a press at box time ``sim.box_time(X)``."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 import pytest
+import serial
 
 from controller.press import InputNotice, Press
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
-from tests.firmware.conftest import CHANNELS, LIGHTS, Sink
+from tests.firmware.conftest import CHANNELS, LIGHTS, Sink, start_driver, wait_until
 
 LOG = "controller.sources.board"
 
@@ -144,6 +146,38 @@ def test_host_not_reading_fills_the_board_buffer_keeps_the_first_presses(make_ri
     assert "board dropped 4 press event(s) (its buffer of 8 was full" in text
     rig.settle()
     assert len(rig.sink.presses()) == 8
+
+
+def test_a_driver_thread_that_runs_late_does_not_take_the_board_for_silent(caplog) -> None:
+    """The driver read nothing, then its thread did not run for 3 s (a loaded Pi):
+    the board's heartbeats of those seconds wait unread in the port, so the board
+    is not silent and the game is not paused."""
+    caplog.set_level(logging.WARNING, LOG)
+    sim = BoardSim()
+    sink = Sink()
+    late = threading.Event()
+
+    class LatePort(serial.Serial):
+        def read(self, size: int = 1) -> bytes:
+            data = super().read(size)
+            if not data and late.is_set():
+                sim.advance(3_000_000)  # read nothing; next scheduled 3 s later
+                late.clear()
+            return data
+
+    source = start_driver(sim, sink, serial_factory=LatePort)
+    try:
+        sink.wait_kinds(["connected"])
+        late.set()
+        wait_until(lambda: not late.is_set(), "the read after which the driver ran late")
+        wait_until(lambda: sim.unread_by_host() == 0, "the driver reading what the board sent meanwhile")
+        sim.advance(300_000)
+        wait_until(lambda: sim.unread_by_host() == 0, "the driver reading on")
+        assert sink.kinds() == ["connected"]
+        assert "board silent" not in caplog.text
+    finally:
+        source.stop()
+        sim.close()
 
 
 def test_stuck_button_is_flagged_then_released(make_rig) -> None:

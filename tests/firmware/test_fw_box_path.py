@@ -31,15 +31,17 @@ def wired():
 def pump(sim, source, box, us, until, what, timeout=30.0):
     """Let board time pass a millisecond at a time, as on a real box, stepping
     the box until ``until(events)``; before each step the driver has read every
-    event the board made (waited for, however late its thread runs: the box's
-    horizon is never outrun). ``timeout`` only catches a hang."""
+    line the board sent (waited for, however late its thread runs: the box's
+    horizon is never outrun, no heartbeat is left unread). ``timeout`` only
+    catches a hang."""
     events = []
     deadline = time.monotonic() + timeout
     start = sim.now_us
     while time.monotonic() < deadline:
         sim.advance(1_000)
-        wait_until(lambda: source.session.expected == sim.board.events.next or not source.connected,
-                   "the driver reading every event")
+        wait_until(lambda: not source.connected
+                   or (source.session.expected == sim.board.events.next and sim.unread_by_host() == 0),
+                   "the driver reading every line")
         events += box.step(sim.host_clock())
         if sim.now_us - start >= us and until(events):
             return events
@@ -134,7 +136,7 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
         source.stop()  # the host dies
         box.journal.close()
         assert sim.board.events.first == 1  # the board still holds the press: never acked
-        sim._lose.clear()  # the restarted host's acks arrive
+        sim.deliver_commands()  # the restarted host's acks arrive
         resumed = box_from_journal(journal.read(path))
         assert resumed.summary()["winner"] == 1 and resumed.presses_total == 1
         source = BoardSource(channels, **kw)

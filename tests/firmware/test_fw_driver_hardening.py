@@ -178,3 +178,27 @@ def test_presses_held_for_the_clock_reach_the_box_before_connected() -> None:
     out = s.receive(frame("C r=1 w=0 t=1000"), 10)
     kinds = [type(o).__name__ + ("" if isinstance(o, Press) else f":{o.kind}") for o in out]
     assert kinds == ["Press", "InputNotice:connected"]
+
+
+def test_the_clock_map_can_be_asked_while_the_driver_adds_a_sample() -> None:
+    """Another thread (the lockout referee, a test waiting for readiness) asks for the
+    best round trip while the driver thread appends a clock sample: no crash."""
+    from controller.sources.board.clock import ClockMap, ClockSample
+
+    clock = ClockMap()
+
+    class Arriving(ClockSample):
+        """A sample whose reading lets the driver thread run and append another."""
+
+        @property  # type: ignore[override]
+        def rtt_us(self) -> int:
+            if len(clock.samples) < 3:
+                clock.samples.append(ClockSample(0, 0, 9))
+            return 5
+
+        @rtt_us.setter
+        def rtt_us(self, value: int) -> None:
+            pass
+
+    clock.samples.append(Arriving(0, 0, 5))
+    assert clock.best_rtt_us() == 5

@@ -117,7 +117,9 @@ class ClockMap:
         self._fit()
 
     def best_rtt_us(self) -> int | None:
-        return min((s.rtt_us for s in self.samples), default=None)
+        """The tightest round trip measured; safe to ask from another thread than the
+        driver's (it reads a copy of the samples, which the driver appends to)."""
+        return min((s.rtt_us for s in tuple(self.samples)), default=None)
 
     def error_us(self, board_us: int | None = None) -> int:
         """Bound on |mapped - true| box µs for a stamp at ``board_us``: half the widest

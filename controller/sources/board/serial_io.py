@@ -318,6 +318,7 @@ class BoardSource(Source):
                 buf.clear()
                 discarding = False
             ser: Any = self._ser
+            read_from = self.clock()  # what the board sent before this is in the read below
             try:
                 data = ser.read(max(1, ser.in_waiting))
             except (OSError, TypeError, AttributeError, ValueError) as exc:
@@ -344,7 +345,7 @@ class BoardSource(Source):
                                 "wrong baud rate?): %r", MAX_LINE, bytes(buf[:60]))
                     buf.clear()
                     discarding = True
-            self._guarded(partial(self._tick, now), b"")
+            self._guarded(partial(self._tick, now, None if data else read_from), b"")
             self._flush()
 
     def _receive(self, line: bytes, now: int) -> None:
@@ -353,8 +354,8 @@ class BoardSource(Source):
             self.session.relight = False
             self._resend_lights()
 
-    def _tick(self, now: int) -> None:
-        self._deliver(self.session.tick(now))
+    def _tick(self, now: int, heard_to: int | None = None) -> None:
+        self._deliver(self.session.tick(now, heard_to))
 
     def _guarded(self, action: Callable[[], None], line: bytes) -> None:
         """Run one step of the reader; an unexpected error is logged, the line

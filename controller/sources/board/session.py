@@ -263,23 +263,28 @@ class BoardSession:
         self.connected = up
         return [InputNotice(BOARD_STATION, BOARD_INPUT, "connected" if up else "disconnected", now_us)]
 
-    def tick(self, now_us: int) -> list[Output]:
+    def tick(self, now_us: int, heard_to_us: int | None = None) -> list[Output]:
         """Time passes: periodic clock requests, silence detection, and a
-        hello asked for again if the first question or answer was lost."""
+        hello asked for again if the first question or answer was lost.
+
+        ``heard_to_us``: when the last read that found nothing began. Silence is
+        judged there, not at ``now_us``: a driver thread that ran late after that
+        read has the board's lines still unread, and they are not missing."""
         out: list[Output] = []
+        quiet_to = now_us if heard_to_us is None else min(now_us, heard_to_us)
         asked_hello = self._hello_asked_us
-        if not self.hello_seen and asked_hello is not None and now_us - asked_hello >= self.silence_us:
-            log.warning("no hello from the board after %.1f s: asking again", (now_us - asked_hello) / 1e6)
+        if not self.hello_seen and asked_hello is not None and quiet_to - asked_hello >= self.silence_us:
+            log.warning("no hello from the board after %.1f s: asking again", (quiet_to - asked_hello) / 1e6)
             self._ask_hello(now_us)
         if (self.hello_seen and self._last_rx_us is not None and not self._silent
-                and now_us - self._last_rx_us >= self.silence_us):
+                and quiet_to - self._last_rx_us >= self.silence_us):
             self._silent = True
             log.warning("board silent for %.1f s (no heartbeat): game paused until it talks again",
-                        (now_us - self._last_rx_us) / 1e6)
+                        (quiet_to - self._last_rx_us) / 1e6)
             out += self._set_connected(False, now_us)
         asked = self._replay_asked_us
         if (self.replay_pending and self.hello_seen and not self._silent and asked is not None
-                and now_us - asked >= self.silence_us):
+                and quiet_to - asked >= self.silence_us):
             log.warning("no answer to the replay request: asking again")
             self._ask_replay(self._replay_seq, now_us)
         if self.hello_seen and self._next_sync_us is not None and now_us >= self._next_sync_us:
