@@ -89,8 +89,10 @@ class PioModel:
 
 
 def _waiting(fd: int | None) -> int:
-    """Bytes waiting to be read on this end of the pty (none on a closed one)."""
-    if fd is None:
+    """Bytes waiting to be read on this end of the pty (none on a closed one). ``select``
+    first: it waits for the kernel to move bytes written on the other end into this
+    end's queue, which FIONREAD alone does not (they may still be in flight)."""
+    if fd is None or not select.select([fd], [], [], 0)[0]:
         return 0
     return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0])
 
