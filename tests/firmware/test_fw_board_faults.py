@@ -148,10 +148,11 @@ def test_host_not_reading_fills_the_board_buffer_keeps_the_first_presses(make_ri
     assert len(rig.sink.presses()) == 8
 
 
-def test_a_driver_thread_that_runs_late_does_not_take_the_board_for_silent(caplog) -> None:
-    """The driver read nothing, then its thread did not run for 3 s (a loaded Pi):
-    the board's heartbeats of those seconds wait unread in the port, so the board
-    is not silent and the game is not paused."""
+@pytest.mark.parametrize("found", ["nothing", "a line's first byte"])
+def test_a_driver_thread_that_runs_late_does_not_take_the_board_for_silent(caplog, found: str) -> None:
+    """The driver's read found nothing, or only a line's first byte, then its thread
+    did not run for 3 s (a loaded Pi): the board's heartbeats of those seconds wait
+    unread in the port, so the board is not silent and the game is not paused."""
     caplog.set_level(logging.WARNING, LOG)
     sim = BoardSim()
     sink = Sink()
@@ -159,9 +160,11 @@ def test_a_driver_thread_that_runs_late_does_not_take_the_board_for_silent(caplo
 
     class LatePort(serial.Serial):
         def read(self, size: int = 1) -> bytes:
-            data = super().read(size)
-            if not data and late.is_set():
-                sim.advance(3_000_000)  # read nothing; next scheduled 3 s later
+            if not late.is_set():
+                return super().read(size)
+            data = super().read(1)
+            if bool(data) == (found != "nothing"):
+                sim.advance(3_000_000)  # read that much; next scheduled 3 s later
                 late.clear()
             return data
 
@@ -169,6 +172,8 @@ def test_a_driver_thread_that_runs_late_does_not_take_the_board_for_silent(caplo
     try:
         sink.wait_kinds(["connected"])
         late.set()
+        if found != "nothing":
+            sim.advance(300_000)  # the board sends its heartbeat
         wait_until(lambda: not late.is_set(), "the read after which the driver ran late")
         wait_until(lambda: sim.unread_by_host() == 0, "the driver reading what the board sent meanwhile")
         sim.advance(300_000)

@@ -345,7 +345,7 @@ class BoardSource(Source):
                                 "wrong baud rate?): %r", MAX_LINE, bytes(buf[:60]))
                     buf.clear()
                     discarding = True
-            self._guarded(partial(self._tick, now, None if data else read_from), b"")
+            self._guarded(partial(self._tick, now, read_from), b"")
             self._flush()
 
     def _receive(self, line: bytes, now: int) -> None:

@@ -267,9 +267,11 @@ class BoardSession:
         """Time passes: periodic clock requests, silence detection, and a
         hello asked for again if the first question or answer was lost.
 
-        ``heard_to_us``: when the last read that found nothing began. Silence is
-        judged there, not at ``now_us``: a driver thread that ran late after that
-        read has the board's lines still unread, and they are not missing."""
+        ``heard_to_us``: when the read before this tick began. Silence is judged
+        there, not at ``now_us``: a driver thread that ran late after that read
+        (which found nothing, or a line's first byte) has the board's lines still
+        unread, and they are not missing; a line it did read moved the last-heard
+        time past it."""
         out: list[Output] = []
         quiet_to = now_us if heard_to_us is None else min(now_us, heard_to_us)
         asked_hello = self._hello_asked_us
