@@ -5,6 +5,7 @@ the leaderboard (a podium and everyone's reactions) between rounds and at the en
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -433,23 +434,22 @@ class QuizScene(Scene):
     # -- parts -------------------------------------------------------------------
     def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         """The top three on a podium (teams when teams play), and beside it
-        every player: points, right answers, fastest and median reaction."""
+        every player: points, right answers, fastest and median reaction
+        (the columns its names leave room for, ``_table_plan``)."""
         standings = list(view.get("standings", ()))
         teams = bool(view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ())))
         rows = [(int(r["place"]), [int(s) for s in r["stations"]], int(r["score"])) for r in standings]
         reactions = {int(r["player"]): r for r in view.get("reactions", ())}
         heads, lines = self._reaction_lines(view, strip, standings, reactions)
-        # the table takes half the body, more when its names and numbers need it (beside the QR panel): the
-        # podium keeps the rest and lists anyone after its blocks below them when its columns are too narrow
+
         def label(members: list[int]) -> str:
             return team_label(view, int(view["teams"][members[0]])) if teams else self.name(strip, members[0])
 
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
-        table_w = min(max(area.width * 52 // 100, self._table_width(lay, heads, lines)), area.width * 62 // 100)
-        if table_w > area.width * 52 // 100 and not whole_on_podium(area.width - table_w - 2 * lay.pad, lay, on_stage(podium), label):
-            table_w = area.width * 52 // 100  # the podium's names whole first: the table's are in the strip too
+        table_w, heads, lines, name_lines = self._table_plan(
+            area, lay, heads, lines, lambda w: whole_on_podium(area.width - w - 2 * lay.pad, lay, on_stage(podium), label))
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
         def amount(score: int) -> str:  # narrow blocks (a tie on the podium) put it on two lines
@@ -461,7 +461,35 @@ class QuizScene(Scene):
 
         draw_podium(surface, stage, lay, podium, colour, label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
-        self._reaction_table(surface, table, lay, view, heads, lines)
+        self._reaction_table(surface, table, lay, view, heads, lines, name_lines)
+
+    def _table_plan(self, area: pygame.Rect, lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]],
+                    podium_whole: Callable[[int], bool]) -> tuple[int, tuple[str, ...], list[tuple[int, tuple[str, ...]]], int]:
+        """(the table's width, its heading and lines, the lines a name takes):
+        every name whole, with as many columns as leave it room. The table takes
+        half the body, up to 62 % when its names and numbers need it and the
+        podium's names stay whole beside it (``podium_whole(table width)``); a
+        name goes on two lines when every row has the height for two, else the
+        columns of ``TABLE_DROPS`` give way in turn (a name cut to "Maximilián…"
+        names nobody; a median is the least missed). Eight 24-character names
+        keep the points and the fastest reaction at any 16:9 size."""
+        half, most = area.width * 52 // 100, area.width * 62 // 100
+        two_high = lay.size(1.15) + len(lines) * (self._name_row_height(lay, 2) + lay.pad // 2) <= area.height
+        kept = list(range(len(heads)))
+        for drop in (None, *TABLE_DROPS):
+            if drop is not None:
+                kept.remove(drop)
+            shown = tuple(heads[k] for k in kept), [(station, tuple(texts[k] for k in kept)) for station, texts in lines]
+            for name_lines in (1, 2) if two_high else (1,):
+                need = self._table_width(lay, *shown, name_lines)
+                if need <= half or need <= most and podium_whole(need):
+                    return max(half, need), *shown, name_lines
+        return most if podium_whole(most) else half, *shown, 1  # a name longer than a profile allows is cut
+
+    @staticmethod
+    def _name_row_height(lay: Layout, name_lines: int) -> int:
+        """A table row's height for a name on ``name_lines`` lines."""
+        return max(lay.size(1.15), name_lines * theme.line_height(lay.min_text) + (lay.pad // 2 if name_lines > 1 else 0))
 
     def _reaction_lines(self, view: View, strip: Strip, standings: list[dict[str, object]],
                         reactions: dict[int, dict[str, object]]) -> tuple[tuple[str, ...], list[tuple[int, tuple[str, ...]]]]:
@@ -485,7 +513,7 @@ class QuizScene(Scene):
 
     @staticmethod
     def _table_metrics(lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> tuple[int, int, int, list[int]]:
-        """(row height, colour stripe, gap, each number column's width): each
+        """(heading height, colour stripe, gap, each number column's width): each
         number column as wide as its widest text (heading included), in any
         language, with a clear space before it (a thousands space must not join two)."""
         row_h = lay.size(1.15)
@@ -494,17 +522,20 @@ class QuizScene(Scene):
                   for k in range(1, len(heads))]
         return row_h, max(8, row_h // 4), gap, widths
 
-    def _table_width(self, lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> int:
-        """How wide the table must be for every name and number whole in the smallest type."""
+    def _table_width(self, lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]],
+                     name_lines: int) -> int:
+        """How wide the table must be for every name (on ``name_lines`` lines) and number whole in the smallest type."""
         _row_h, stripe, gap, widths = self._table_metrics(lay, heads, lines)
-        names = max((TEXT.width(texts[0], lay.min_text) for _s, texts in lines), default=0)
+        names = max((theme.fit_width(texts[0], lay.min_text, name_lines) for _s, texts in lines), default=0)
         return stripe + 3 * gap + names + sum(widths)
 
     def _reaction_table(self, surface: pygame.Surface, table: pygame.Rect, lay: Layout, view: View,
-                        heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]]) -> None:
+                        heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]], name_lines: int) -> None:
         """The lines of ``_reaction_lines`` under their heading, the name
-        taking what the numbers leave."""
-        row_h, stripe, gap, widths = self._table_metrics(lay, heads, lines)
+        taking what the numbers leave, shrunk, then on ``name_lines`` lines
+        (as a name on the podium) before it is cut."""
+        head_h, stripe, gap, widths = self._table_metrics(lay, heads, lines)
+        row_h = self._name_row_height(lay, name_lines)
         inner = pygame.Rect(table.left + stripe + gap, table.top, table.width - stripe - 2 * gap, table.height)
         numbers = inner.width * 80 // 100  # the names keep at least 20 %: a very long heading is cut instead
         if sum(widths) > numbers:  # narrower texts, the same clear space between them
@@ -515,21 +546,23 @@ class QuizScene(Scene):
             edges.insert(0, edges[0] - w)
         edges.insert(0, inner.left)
 
-        def cells(y: int, texts: tuple[str, ...], ink: Color) -> None:
-            for k, text in enumerate(texts):
-                left, right = edges[k], edges[k + 1]
-                draw_text(surface, text, lay.min_text, ink, pygame.Rect(left, y, right - left - (gap if k == 0 else 0), row_h),
-                          align="left" if k == 0 else "right", min_size=lay.min_text)
+        def cells(y: int, height: int, texts: tuple[str, ...], ink: Color) -> None:
+            name, *numbers = texts
+            theme.draw_fitted(surface, name, lay.min_text, ink, pygame.Rect(inner.left, y, edges[1] - inner.left - gap, height),
+                              lay.min_text, name_lines, align="left")
+            for k, text in enumerate(numbers, start=1):
+                draw_text(surface, text, lay.min_text, ink, pygame.Rect(edges[k], y, edges[k + 1] - edges[k], height),
+                          align="right", min_size=lay.min_text)
 
-        cells(table.top, heads, theme.MUTED)
-        y = table.top + row_h
+        cells(table.top, head_h, heads, theme.MUTED)
+        y = table.top + head_h
         for station, texts in lines:
             if y + row_h > table.bottom:
                 break
             r = pygame.Rect(table.left, y, table.width, row_h)
             panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, stripe, r.height))
-            cells(y, texts, theme.FG)
+            cells(y, row_h, texts, theme.FG)
             y += row_h + lay.pad // 2
 
     def _winner(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
@@ -715,6 +748,11 @@ class QuizScene(Scene):
         draw_text(surface, right, lay.min_text, theme.FG,
                   pygame.Rect(inner.left + name_w, inner.top, right_w, inner.height),
                   align="right", min_size=lay.min_text)
+
+
+#: the reaction table's columns (after the name) in the order they give way when its names need the room:
+#: the median reaction, the right answers (the points say most of it), the fastest reaction; the points stay
+TABLE_DROPS = (4, 2, 3)
 
 
 def choice_letter(k: int) -> str:

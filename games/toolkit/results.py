@@ -123,7 +123,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         fill = color(members)
         ink = theme.text_on(fill)
         # a name shrinks, then takes more lines, before it is cut ("Player 1" cut to "Play…" named nobody)
-        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), slot_w - 2 * lay.pad,
+        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), name_width(slot_w, lay),
                                                 lay.min_text, NAME_LINES)
         tall = max(name_h, len(name_lines) * theme.line_height(name_size))
         # the winner's name and crown keep their room above the block on a low stage (players listed under it)
@@ -145,7 +145,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
             draw_text(surface, extra, lay.min_text, ink,
                       pygame.Rect(block.left + lay.pad, block.top + parts[0] + parts[1], block.width - 2 * lay.pad, parts[2]),
                       min_size=lay.min_text)
-        name_r = pygame.Rect(col.left, block.top - tall - lay.pad, col.width, tall)
+        name_r = pygame.Rect(col.centerx - name_width(slot_w, lay) // 2, block.top - tall - lay.pad, name_width(slot_w, lay), tall)
         theme.draw_fitted(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, lay.min_text,
                           NAME_LINES)
         if place == 1:
@@ -173,8 +173,15 @@ def on_stage(rows: list[tuple[int, list[int], int]]) -> list[tuple[int, list[int
 def whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
     """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on ``NAME_LINES`` at most)."""
     slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
-    return all(theme.fits(label(members), lay.min_text, slot_w - 2 * lay.pad, lay.min_text, NAME_LINES)
+    return all(theme.fits(label(members), lay.min_text, name_width(slot_w, lay), lay.min_text, NAME_LINES)
                for _p, members, _s in top)
+
+
+def name_width(slot_w: int, lay: Layout) -> int:
+    """How wide a name above a block of a ``slot_w`` slot may be: wider than its
+    block by half the gap each side (a long word whole: "Wiśniewska-" at 720 p),
+    a pad clear of its neighbours'."""
+    return slot_w - lay.pad
 
 
 def _list_parts(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> tuple[str, str, int, int]:

@@ -8,6 +8,7 @@ of about 2 cm on a 55" TV, legible from across a bar.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -402,16 +403,25 @@ def fmt_ms(us: int | None, digits: int = 0) -> str:
     return _("{n} ms").format(n=format_number(us / 1000, digits))
 
 
-def wrap_lines(text: str, size: int, width: int) -> list[str]:
+def wrap_lines(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` at
-    ``size`` (a word wider than the line stands alone and is cut when drawn)."""
+    ``size``; a word wider than the line is broken after its hyphens
+    ("Wiśniewska-" over "Łę"), and what is still wider stands alone (cut when
+    drawn). With ``max_lines`` the last line takes the rest of the text."""
     lines: list[str] = []
     for word in text.split():
-        if lines and TEXT.width(lines[-1] + " " + word, size) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
+        pieces = [word] if TEXT.width(word, size) <= width else _HYPHENATED.split(word)
+        for k, piece in enumerate(pieces):
+            glue = "" if k else " "  # a piece after a hyphen joins it without a space
+            if lines and (len(lines) == max_lines or TEXT.width(lines[-1] + glue + piece, size) <= width):
+                lines[-1] += glue + piece
+            else:
+                lines.append(piece)
     return lines
+
+
+#: where a word may break when it is wider than its line: after a hyphen between letters
+_HYPHENATED = re.compile(r"(?<=\w-)(?=\w)")
 
 
 def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, rect: pygame.Rect, max_lines: int = 2,
@@ -419,9 +429,7 @@ def draw_wrapped(surface: pygame.Surface, text: str, size: int, color: Color, re
     """Text that may not fit one line (a hint, a translation 40 % longer):
     broken at spaces into up to ``max_lines`` lines of ``size``, the last cut
     with an ellipsis if it still does not fit. Never smaller than ``size``."""
-    lines = wrap_lines(text, size, rect.width)
-    if len(lines) > max_lines:  # the rest joins the last line, which is then cut with an ellipsis
-        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    lines = wrap_lines(text, size, rect.width, max_lines)  # the last line, with the rest, is cut with an ellipsis
     line_h = TEXT.font(size).get_height()
     top = rect.top + max(0, (rect.height - line_h * len(lines)) // 2)
     for k, line in enumerate(lines):
@@ -436,16 +444,26 @@ def fit_lines(text: str, size: int, width: int, min_size: int, max_lines: int = 
     fitted = fit_size(text, size, width, min_size)
     if TEXT.width(text, fitted) <= width or max_lines <= 1:
         return fitted, [text]
-    lines = wrap_lines(text, min_size, width)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
-    return min_size, lines
+    return min_size, wrap_lines(text, min_size, width, max_lines)
 
 
 def fits(text: str, size: int, width: int, min_size: int, max_lines: int = 2) -> bool:
     """Whether ``text`` is drawn whole in ``width`` (shrunk, then on up to ``max_lines`` lines)."""
     fitted, lines = fit_lines(text, size, width, min_size, max_lines)
     return all(TEXT.width(line, fitted) <= width for line in lines)
+
+
+def fit_width(text: str, size: int, max_lines: int = 1) -> int:
+    """The narrowest width in which ``text`` is drawn whole at ``size`` on up
+    to ``max_lines`` lines, as ``fit_lines`` wraps it (a column sized to its names)."""
+    low, high = 1, TEXT.width(text, size)
+    while max_lines > 1 and low < high:
+        middle = (low + high) // 2
+        if fits(text, size, middle, size, max_lines):
+            high = middle
+        else:
+            low = middle + 1
+    return high
 
 
 def line_height(size: int) -> int:

@@ -209,10 +209,8 @@ def test_the_round_card_is_drawn(tmp_path: Path, lang: str, size: tuple[int, int
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_the_players_podium_names_its_three_whole(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
     """Eight players of the longest names a profile allows: the podium's three
-    whole (shrunk, then on up to three lines), every other text whole but the
-    reaction table's names (the known limit of test_the_leaderboard_names_the_teams).
-    Known limit too: at 1280x720 a single word wider than a block (a 13-letter
-    "Wiśniewska-Łę") is still cut; the three placed here have words of up to 10 letters."""
+    whole (shrunk, then on up to three lines), and every other text, the
+    reaction table's eight names too (the table keeps the columns they leave room for)."""
     set_language(lang)
     try:
         engine = SPEC.new_engine(SPEC.settings(8, 1, pack=PACK, questions=7))
@@ -222,13 +220,35 @@ def test_the_players_podium_names_its_three_whole(tmp_path: Path, lang: str, siz
         engine.handle(Action("leaderboard", t))
         view = engine.public_view()
         assert view["board"]
-        drawn = assert_drawn_whole_screen(view, 8, size, tmp_path / f"players-board-{lang}-{size[0]}.png",
-                                          may_cut=frozenset(LONG_NAMES))
+        drawn = assert_drawn_whole_screen(view, 8, size, tmp_path / f"players-board-{lang}-{size[0]}.png")
         on_podium = [(asked, shown) for asked, shown, ink, _r, _s in drawn if ink.right <= size[0] * 45 // 100]
         assert all(shown == asked for asked, shown in on_podium), on_podium
         said = " ".join(shown for _a, shown in on_podium).split()
         for station in (0, 2, 6):
             assert set(LONG_NAMES[station].split()) <= set(said), (LONG_NAMES[station], said)
+    finally:
+        set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_podium_name_breaks_a_word_wider_than_its_block_at_the_hyphen(tmp_path: Path, lang: str,
+                                                                         size: tuple[int, int]) -> None:
+    """Double surnames wider than a podium block even in the smallest type
+    ("Wiśniewska-Łę": 211 px of 30 at 720 p, a block 175) on the podium:
+    each name whole on three lines, its surname broken after the hyphen. (A
+    part still wider than the block's slot stays a limit: "Mazurkiewicz-" is
+    202 px at 720 p, a slot 195.)"""
+    set_language(lang)
+    try:
+        engine = SPEC.new_engine(SPEC.settings(8, 1, pack=PACK, questions=7))
+        t = 1_000_000
+        for station in (5, 5, 5, 1, 1, 4):  # Małgorzata Wiśniewska-Łę, Bartłomiej Szczęsny-Woźń, Magdaléna Weissová-Hůlka
+            t, _events = play_question(engine, t, station, "correct")
+        engine.handle(Action("leaderboard", t))
+        drawn = assert_drawn_whole_screen(engine.public_view(), 8, size, tmp_path / f"hyphens-board-{lang}-{size[0]}.png")
+        lines = {shown for _a, shown, *_r in drawn}
+        assert {"Małgorzata", "Wiśniewska-", "Łę", "Bartłomiej", "Szczęsny-", "Woźń", "Magdaléna", "Weissová-", "Hůlka"} <= lines
     finally:
         set_language("en")
 
@@ -243,10 +263,7 @@ def test_the_leaderboard_names_the_teams(tmp_path: Path, lang: str, size: tuple[
         engine.handle(Action("leaderboard", 3_000_000))
         view = engine.public_view()
         assert view["board"] and view["team_names"] == LONG_TEAMS
-        # known limit: the reaction table's name column cannot hold eight 24-character names in the
-        # smallest type beside a podium of 24-character team names (cut with an ellipsis, as in the strip)
-        drawn = assert_drawn_whole_screen(view, 8, size, tmp_path / f"teams-board-{lang}-{size[0]}.png",
-                                          may_cut=frozenset(LONG_NAMES))
+        drawn = assert_drawn_whole_screen(view, 8, size, tmp_path / f"teams-board-{lang}-{size[0]}.png")
         said = " ".join(shown for _a, shown, *_r in drawn).split()
         assert all(set(team.split()) <= set(said) for team in LONG_TEAMS), said  # both teams named, whole
     finally:
