@@ -164,8 +164,8 @@ def phones_wanted(engine: Any) -> bool:
 
 
 def teams_for_host(engine: Any, names: Sequence[str]) -> list[dict[str, Any]]:
-    """The teams the host may rename now (an engine's ``host_teams``), each
-    with its players' names for the host to tell them apart."""
+    """The teams the host may rename now (an engine's ``host_teams``: those its
+    boards list), each with its players' names for the host to tell them apart."""
     listed = getattr(engine, "host_teams", None)
     teams = list(listed()) if callable(listed) else []
     return [{**t, "members": [names[s] if 0 <= s < len(names) else str(s + 1) for s in t.get("members", ())]}
@@ -259,7 +259,7 @@ class Snapshot:
     adjust: bool = False
     #: a free seat is worth a phone now: the big screen shows its join code (``phones_wanted``)
     phones_wanted: bool = True
-    #: the teams the host may rename now (``HOST_TEAM_NAME``), by number
+    #: the teams the host may rename now (``HOST_TEAM_NAME``), by number: those the boards list
     host_teams: tuple[int, ...] = ()
 
 

@@ -51,7 +51,7 @@ from games.quiz.bowl import (
     two_teams,
 )
 from games.quiz.options import OPTIONS, RULE_NAMES
-from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name
+from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name, teams_shown
 
 
 class Phase(str, Enum):
@@ -729,13 +729,14 @@ class QuizEngine:
         return [GameEvent(TEAM_NAMED, action.t_us, None, {"team": team, "name": name})]
 
     def host_teams(self) -> list[dict[str, Any]]:
-        """The teams the host may rename now: each one's number, name, colour
-        and stations, and how long a name may be (``most``)."""
+        """The teams the host may rename now, as the boards list them
+        (``teams_shown``): each one's number, name, colour and stations, and
+        how long a name may be (``most``)."""
         if HOST_TEAM_NAME not in self.legal_actions(None):
             return []
         return [{"team": t, "name": team_name(t, self.team_names), "colour": list(team_colour(t).rgb),
                  "most": MAX_TEAM_NAME, "members": [s for s, mine in enumerate(self.teams) if mine == t]}
-                for t in range(self.team_count)]
+                for t in teams_shown(self.teams, self.team_count, self.lobby)]
 
     def team_moves(self, seat: int) -> list[dict[str, Any]]:
         """In the lobby: joining each other team, and naming one's own (its
@@ -1250,6 +1251,7 @@ class QuizEngine:
             "teams": list(self.teams),
             "team_count": self.team_count,
             "team_names": list(self.team_names),
+            "teams_shown": teams_shown(self.teams, self.team_count, self.lobby),
             "team_colors": [list(team_colour(t).rgb) for t in range(self.team_count)],
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,

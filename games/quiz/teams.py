@@ -58,6 +58,13 @@ def checked_team_name(name: object) -> str:
     return name.strip()
 
 
+def teams_shown(teams: Sequence[int], team_count: int, lobby: bool) -> list[int]:
+    """The teams a board lists, in team order: in the lobby every one (an empty
+    team is one to join), after it only those with players (nobody can join
+    an empty team any more, so it would only stand at the bottom on 0 points)."""
+    return [t for t in range(team_count) if lobby or t in teams]
+
+
 def team_members(teams: list[int], team: int) -> list[int]:
     """The stations of one team, in station order (empty: a team of nobody)."""
     return [s for s, t in enumerate(teams) if t == team]

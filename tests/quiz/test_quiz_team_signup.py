@@ -1,7 +1,8 @@
 """Team sign-up: in a team quiz's lobby a player joins a team (and may name
 it) with the engine's ``team`` move, journaled like any other; once the first
 question is armed the teams stand and the move is refused. The host may name
-a team at any time until the quiz is over (a journaled host action)."""
+a team at any time until the quiz is over (a journaled host action), and a
+team nobody plays in is left off the boards once the lobby is over."""
 
 from __future__ import annotations
 
@@ -158,3 +159,71 @@ def test_a_bad_team_name_from_the_host_is_refused_in_one_line_and_changes_nothin
     assert refusal(over, Action(HOST_TEAM_NAME, 3 * S, None, {"team": 0, "name": "Owls"})) == (
         "the quiz is over: its teams keep their names")
 
+
+# -- a team nobody plays in --------------------------------------------------------------------
+
+def drawn_texts(view: dict[str, object], names: list[str], size: tuple[int, int] = (1280, 720)) -> list[str]:
+    """Every text the quiz's TV screen draws for ``view``."""
+    import pygame
+
+    from games.registry import scene_for
+    from games.toolkit import theme
+    from games.toolkit.scene import freeze
+
+    pygame.font.init()
+    theme.DRAWN = []
+    try:
+        scene_for("quiz").draw(pygame.Surface(size), freeze(view), [{"name": n, "status": "idle"} for n in names], 0)
+        return [shown for _asked, shown, *_rest in theme.DRAWN]
+    finally:
+        theme.DRAWN = None
+
+
+def test_a_team_left_empty_in_the_lobby_is_off_the_board_the_standings_and_the_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Filip"]
+    path = tmp_path / "empty.jsonl"
+    box = Box(SPEC, SPEC.settings(6, 1, rules="teams", questions=2), station_names=names)  # pairs: three teams
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    box.apply_action(Action(HOST_TEAM_NAME, S // 2, None, {"team": 2, "name": "Foxes"}))
+    box.apply_action(Action("team", S, 2, {"team": 2}))  # Cleo and Dan go over to Eva and Filip's Foxes
+    box.apply_action(Action("team", S, 3, {"team": 2}))
+    assert box.engine.public_view()["teams_shown"] == [0, 1, 2]  # in the lobby an empty team is one to join
+    box.host("arm", 2 * S)
+    view = box.engine.public_view()
+    assert view["teams_shown"] == [0, 2]
+    on_tv = drawn_texts(view, names)
+    assert "Team 1" in on_tv and "Foxes" in on_tv and "Team 2" not in on_tv  # the side panel's team scores
+    assert not any(text.startswith("sky blue") for text in on_tv)  # nor its "sky blue: -" line
+    box.apply_press(Press(4, "bell", int(2.3 * S)))
+    box.step(int(2.5 * S))
+    box.host("correct", 3 * S)
+    box.host("leaderboard", int(3.5 * S))
+    board = box.engine.public_view()
+    assert [r["stations"] for r in board["standings"]] == [[2, 3, 4, 5], [0, 1]]
+    assert "Team 2" not in drawn_texts(board, names)  # the leaderboard's podium
+    box._write({"type": "end", "t_us": 4 * S})
+    box.journal.close()
+
+    code, out, err = run(capsys, "results", str(path), "--json")
+    assert code == 0, err
+    assert [(t["name"], t["members"]) for t in json.loads(out)["standings"]["teams"]] == [
+        ("Foxes", [2, 3, 4, 5]), ("Team 1", [0, 1])]
+    code, text, _err = run(capsys, "results", str(path))
+    assert "Team 2" not in text and "sky blue" not in text
+
+
+def test_a_team_nobody_played_in_is_no_team_of_the_qbj_match(tmp_path: Path) -> None:
+    import jsonschema
+
+    from controller.qbj import SCHEMA, match_of
+
+    e = SPEC.new_engine(SPEC.settings(4, 7, rules="bowl", teams=[0, 0, 2, 2]))  # team 2 of 3 has nobody
+    e.handle(Action(HOST_TEAM_NAME, S, None, {"team": 2, "name": "Foxes"}))
+    e.handle(Action("arm", 2 * S, None))
+    e.handle(Action("buzz", int(2.4 * S), 2))
+    e.tick(int(2.5 * S))
+    match = match_of(e, ["Anna", "Ben", "Cleo", "Dan"])
+    jsonschema.validate(match, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    assert [(t["team"]["id"], t["team"]["name"], [p["name"] for p in t["team"]["players"]])
+            for t in match["match_teams"]] == [("team_1", "Team 1", ["Anna", "Ben"]), ("team_3", "Foxes", ["Cleo", "Dan"])]

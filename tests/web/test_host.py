@@ -258,13 +258,22 @@ def test_a_bad_team_name_is_refused_in_one_line_saying_what_to_type(team_server:
     assert box.engine.public_view()["team_names"] == [] and not [e for e in box.event_log if e.kind == "team_named"]
 
 
-def test_a_team_not_listed_is_refused(team_server: Any, server: Any) -> None:
+def test_a_team_not_listed_is_refused_and_a_team_left_empty_is_no_longer_listed(team_server: Any, server: Any) -> None:
     box = team_server.box
     for team in (2, -1, True, "0", 0.0):
         (answer,) = asyncio.run(host_session(team_server, [{"type": "team_name", "team": team, "name": "Owls", "seq": 1}]))
         assert answer == {"type": "refused", "why": '"team" must be the number of a team the page lists: 0, 1'}
     box.step(now(box) + S)
     assert box.engine.public_view()["team_names"] == []
+    box.apply_action(Action("team", now(box), 2, {"team": 0}))  # Cy and Dee join Ann and Bob: Team 2 is empty
+    box.apply_action(Action("team", now(box), 3, {"team": 0}))
+    team_server.publisher.publish()
+    assert [t["team"] for t in json.loads(team_server.publisher.latest.host)["teams"]] == [0, 1]  # the lobby
+    host(box, "arm", now(box))
+    assert [(t["team"], t["members"]) for t in json.loads(team_server.publisher.latest.host)["teams"]] == [
+        (0, ["Ann", "Bob", "Cy", "Dee"])]
+    (answer,) = asyncio.run(host_session(team_server, [{"type": "team_name", "team": 1, "name": "Owls", "seq": 1}]))
+    assert answer == {"type": "refused", "why": '"team" must be the number of a team the page lists: 0'}
     (answer,) = asyncio.run(host_session(server, [{"type": "team_name", "team": 0, "name": "Owls", "seq": 1}]))
     assert answer == {"type": "refused", "why": "no team to rename now: teams are named while a team quiz runs"}
     assert json.loads(server.publisher.latest.host)["teams"] == []  # everyone plays for themselves: no teams shown

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.timeline import box_now_us
+from games.base import Action
 from games.i18n import _, set_language
 from games.quiz.teams import team_name
 from tests.fits import LONG_NAMES, LONG_TEAMS
@@ -114,7 +115,8 @@ def test_the_sign_up_page_is_in_the_box_s_language_and_fits_a_small_phone(served
 def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_bad_name(served: Any, phone: Any) -> None:
     """The host picks a team on the host page and types its name: the phones
     and the TV's view name it so; a name the TV cannot show is refused in one
-    line on the host page and changes nothing."""
+    line on the host page and changes nothing. Once play begins, a team left
+    empty in the lobby is no longer offered."""
     from tests.web.test_host_pages import log_in
 
     set_language("en")
@@ -144,3 +146,10 @@ def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_ba
     with s.box.lock:
         assert s.box.engine.public_view()["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]
 
+    page.locator(".w-buttons button", has_text="Join Team 2").click()  # Anna and then Ben go over to Team 2
+    expect(heading).to_have_text("Your team: Team 2")
+    with s.box.lock:
+        s.box.apply_action(Action("team", box_now_us() + s.box.time_offset_us, 1, {"team": 1}))
+        s.box.host("arm", box_now_us() + s.box.time_offset_us)
+    expect(teams).to_have_count(1)  # the owls' team has nobody in it now: nothing to name
+    expect(teams.nth(0).locator(".members")).to_have_text("Anna, Ben, Cleo, Dan")
