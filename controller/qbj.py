@@ -44,8 +44,9 @@ def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[
     Only the bowl rounds' questions are the match's, numbered 1, 2 ... in the
     order they were read; the other rounds' questions are not in it."""
     results = [r for r in engine.round.results if "bowl" in r]
-    named = list(engine.public_view()["team_names"])  # a team renamed in the lobby may leave another unnamed
-    team_names = [named[k] if k < len(named) and named[k] else f"Team {k + 1}" for k in range(engine.team_count)]
+    view = engine.public_view()
+    named = list(view["team_names"])  # a team renamed in the lobby may leave another unnamed
+    team_names = {k: named[k] if k < len(named) and named[k] else f"Team {k + 1}" for k in view["teams_shown"]}
     cycles = [r.get("bowl") or {"buzzes": [], "bonus_team": None, "bonus": []} for r in results]
     questions: list[dict[str, Any]] = []
     for read, (result, cycle) in enumerate(zip(results, cycles, strict=True), 1):
@@ -68,7 +69,7 @@ def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[
         return [{"number": mine.count(kind), "answer_type": _answer_type(engine, kind)} for kind in (POWER, TEN, NEG)]
 
     teams = []
-    for team, name in enumerate(team_names):
+    for team, name in team_names.items():  # a team nobody played in is no team of the match
         stations = [s for s, t in enumerate(engine.teams) if t == team]
         players = [{"id": f"player_{s + 1}", "name": str(names[s]) if s < len(names) else f"Player {s + 1}"}
                    for s in stations]

@@ -23,6 +23,7 @@ from games.base import (
     HOST_ADJUST,
     HOST_RESUME,
     HOST_SHOWN,
+    HOST_TEAM_NAME,
     Action,
     Bot,
     GameEvent,
@@ -118,7 +119,7 @@ class Session:
         engine = self.box.engine
         if self.host is not None or engine.finished or self.next_time_us() is not None:
             return None
-        waiting = [k for k in engine.legal_actions(None) if k not in (HOST_SHOWN, HOST_RESUME, HOST_ADJUST)]
+        waiting = [k for k in engine.legal_actions(None) if k not in (HOST_SHOWN, HOST_RESUME, HOST_ADJUST, HOST_TEAM_NAME)]
         if not waiting:
             return None
         return _("{title} has no host bot, so nothing sends {actions} and the game stands still: give its "

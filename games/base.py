@@ -28,6 +28,10 @@ HOST_RESUME: BoxHostAction = "resume"
 #: engine that keeps points lists it in ``legal_actions(None)`` and answers
 #: with an ``adjusted`` event; ``score_adjustment`` checks the args.
 HOST_ADJUST = "adjust"
+#: the host names a team (the companion pages' host remote): ``args`` ``team``
+#: (0-based) and ``name``. An engine with teams lists it in ``legal_actions(None)``,
+#: checks the name and answers with an event saying the team's new name.
+HOST_TEAM_NAME = "team_name"
 #: the most one correction may add or take away
 MAX_ADJUST_POINTS = 10
 

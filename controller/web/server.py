@@ -38,9 +38,10 @@ from controller.web import DEFAULT_PORT
 from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
 from controller.web.seats import Seats, board_url, host_url, join_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
-from games.base import HOST_ADJUST, Action, BuzzerBoxError
-from games.i18n import _, current_language
+from games.base import HOST_ADJUST, HOST_TEAM_NAME, Action, BuzzerBoxError, RuleError
+from games.i18n import _, current_language, reason_text
 from games.panels import TYPED
+from games.quiz.teams import checked_team_name
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -64,7 +65,8 @@ ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.j
 MAX_NAME_CHARS = 16
 #: the host page's messages and the fields each takes (besides ``type`` and ``seq``)
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
-                                             "name": ("seat", "name"), "option": ("key", "value"), "show_pin": (),
+                                             "name": ("seat", "name"), "team_name": ("team", "name"),
+                                             "option": ("key", "value"), "show_pin": (),
                                              "approve": ("seat",), "deny": ("seat",), "rotate_pin": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
@@ -806,6 +808,8 @@ class CompanionServer:
             self._score(_int(data, "seat", 0, self.box.settings.players - 1), _int(data, "points", -1, 1))
         elif kind == "name":
             self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
+        elif kind == "team_name":
+            self._rename_team(data.get("team"), data.get("name"))
         elif kind == "option":
             self._option(data.get("key"), data.get("value"))
         elif kind == "show_pin":
@@ -854,6 +858,23 @@ class CompanionServer:
             self.box.notice(InputNotice(seat, name, RENAMED, self.clock()))
         if self.on_rename is not None:
             self.on_rename(seat, name)
+
+    def _rename_team(self, team: object, name: object) -> None:
+        """A team's new name: a host action the game journals and applies, so
+        a replay and ``buzzerbox results`` name the team as the TV did. The
+        name is checked here as the game checks it, for a refusal said at once."""
+        listed = self.publisher.latest.host_teams if self.publisher.live else ()
+        if not listed:
+            raise Refused(_("no team to rename now: teams are named while a team quiz runs"))
+        if not isinstance(team, int) or isinstance(team, bool) or team not in listed:
+            raise Refused(_('"team" must be the number of a team the page lists: {teams}').format(
+                teams=", ".join(str(t) for t in listed)))
+        try:
+            name = checked_team_name(name)
+        except RuleError as exc:
+            raise Refused(reason_text(exc.reason, exc.arguments)) from None
+        self.box.deliver_action(Action(HOST_TEAM_NAME, self.clock(), None, {"team": team, "name": name},
+                                       WEB_PRECISION_US))
 
     def _option(self, key: object, value: object) -> None:
         """An option for the menu's next game: it applies when that game starts."""

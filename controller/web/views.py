@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
-from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, GameEvent, GameSpec
+from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, HOST_TEAM_NAME, GameEvent, GameSpec
 from games.i18n import N_, _, format_number, refusal_text, word
 from games.toolkit.strip_words import Strip, View, status_label
 
@@ -37,7 +37,7 @@ HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "res
 #: what the host page may ask of the box itself, whatever the game (not the engine's)
 BOX_HOST_ACTIONS: tuple[str, ...] = ("pause", "continue", "end")
 #: host actions the box sends itself: never a button
-BOX_SENT = frozenset({HOST_SHOWN, HOST_RESUME, HOST_ADJUST})
+BOX_SENT = frozenset({HOST_SHOWN, HOST_RESUME, HOST_ADJUST, HOST_TEAM_NAME})
 #: the words for the host actions most games share; a game's own action is
 #: shown as its ``GameSpec`` names it, else as the engine names it
 ACTION_WORDS: dict[str, str] = {
@@ -116,6 +116,7 @@ def messages() -> dict[str, str]:
         "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "names": _("Names"),
+        "teams": _("Teams"),
         "rename": _("Save"),
         "cue_question": _("Question {number}"),
         "cue_answer": _("Answer"),
@@ -160,6 +161,15 @@ def phones_wanted(engine: Any) -> bool:
     only while a phone has something to do."""
     wanted = getattr(engine, "phones_wanted", None)
     return bool(wanted()) if callable(wanted) else True
+
+
+def teams_for_host(engine: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The teams the host may rename now (an engine's ``host_teams``: those its
+    boards list), each with its players' names for the host to tell them apart."""
+    listed = getattr(engine, "host_teams", None)
+    teams = list(listed()) if callable(listed) else []
+    return [{**t, "members": [names[s] if 0 <= s < len(names) else str(s + 1) for s in t.get("members", ())]}
+            for t in teams]
 
 
 def station_kinds(spec: GameSpec) -> frozenset[str]:
@@ -249,6 +259,8 @@ class Snapshot:
     adjust: bool = False
     #: a free seat is worth a phone now: the big screen shows its join code (``phones_wanted``)
     phones_wanted: bool = True
+    #: the teams the host may rename now (``HOST_TEAM_NAME``), by number: those the boards list
+    host_teams: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -269,12 +281,13 @@ class Pages:
     host_actions: frozenset[str]
     adjust: bool = False
     phones_wanted: bool = True
+    host_teams: tuple[int, ...] = ()
 
     def snapshot(self) -> Snapshot:
         """The pages as the phones get them: JSON text per page."""
         return Snapshot(self.version, json.dumps(self.board, default=str), json.dumps(self.host, default=str),
                         tuple(json.dumps(seat, default=str) for seat in self.seats), self.offered,
-                        self.uses_seats, self.host_actions, self.adjust, self.phones_wanted)
+                        self.uses_seats, self.host_actions, self.adjust, self.phones_wanted, self.host_teams)
 
 
 class Publisher:
@@ -422,12 +435,13 @@ class Publisher:
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
                            | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel) if m.kind not in barred})
         adjust = playing and HOST_ADJUST in legal
+        teams = teams_for_host(engine, box.station_names) if playing and HOST_TEAM_NAME in legal else []
         next_game = None if self.next_game is None else self.next_game()
         self.next_shown = json.dumps(next_game, default=str)
         host = {"type": "host", "version": self._version, "game": spec.name, "title": _(spec.title),
                 "phase": view.get("phase"), "phase_label": phase_label, "finished": engine.finished,
                 "live": self.live, "paused": box.host_paused, "buttons": buttons, "adjust": adjust,
-                "uses_seats": uses_seats, "players": players,
+                "uses_seats": uses_seats, "players": players, "teams": teams,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
                 "first_press": self.first_press(view, margins, players),
                 "journal": box.journal_notice()}  # one line while the journal cannot be written
@@ -436,7 +450,8 @@ class Publisher:
             actions |= {"continue"} if box.host_paused else {"pause"}
             actions.add("end")
         return Pages(self._version, board, host, tuple(seat_pages), tuple(offered), uses_seats,
-                     frozenset(actions), adjust, uses_seats and phones_wanted(engine))
+                     frozenset(actions), adjust, uses_seats and phones_wanted(engine),
+                     tuple(int(t["team"]) for t in teams))
 
 
 def snapshot_message(snap: Snapshot) -> dict[str, Any]:
@@ -446,7 +461,8 @@ def snapshot_message(snap: Snapshot) -> dict[str, Any]:
 
 def snapshot_from(message: dict[str, Any]) -> Snapshot:
     """A snapshot back from the channel: the fields ``snapshot_message`` wrote."""
-    return Snapshot(**{**message, "seats": tuple(message["seats"]), "offered": tuple(message["offered"])})
+    return Snapshot(**{**message, "seats": tuple(message["seats"]), "offered": tuple(message["offered"]),
+                       "host_teams": tuple(message.get("host_teams", ()))})
 
 
 def relabelled(snap: Snapshot, labels: Sequence[str]) -> Snapshot:

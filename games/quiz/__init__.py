@@ -311,6 +311,7 @@ SPEC = QuizSpec(
         "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
         "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
         "team": N_("a player joined a team"),
+        "team_named": N_("the host renamed a team"),
     },
     event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
     # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit

@@ -24,6 +24,7 @@ from games.arbitration import Arbiter, ArbiterOptions
 from games.base import (
     HOST_ADJUST,
     HOST_RESUME,
+    HOST_TEAM_NAME,
     Action,
     GameEvent,
     GameSettings,
@@ -50,7 +51,7 @@ from games.quiz.bowl import (
     two_teams,
 )
 from games.quiz.options import OPTIONS, RULE_NAMES
-from games.quiz.teams import team_colour
+from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name, teams_shown
 
 
 class Phase(str, Enum):
@@ -125,9 +126,10 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
                                "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
-MAX_TEAM_NAME = 24
 #: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizEngine._team_move``)
 TEAM_MOVE = "team"
+#: the host named a team (``HOST_TEAM_NAME``): its ``team`` and new ``name``
+TEAM_NAMED = "team_named"
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
@@ -585,7 +587,7 @@ class QuizEngine:
             legal = ["reveal", *legal]
         if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
             legal = [*legal, "leaderboard"]
-        return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST]
+        return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST] + ([HOST_TEAM_NAME] if self.team_quiz() else [])
 
     def _can_undo(self) -> bool:
         """Undo takes back a judgement of the question on the screen only:
@@ -697,19 +699,44 @@ class QuizEngine:
             raise RuleError(N_("this quiz has no teams: everyone plays for themselves"))
         if not self.can_change_team():
             raise RuleError(N_("the teams are set once the first question is asked: stay in your team"))
-        team, name = action.args.get("team"), action.args.get("name")
-        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
-            raise RuleError(N_("no such team: pick one of the {count} teams"), count=self.team_count)
-        if name is not None and not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_TEAM_NAME
-                                     and name.isprintable()):  # no line breaks, escapes or bidi overrides on the TV
-            raise RuleError(N_("a team's name is 1 to {most} characters"), most=MAX_TEAM_NAME)
+        team, name = self._check_team(action.args.get("team")), action.args.get("name")
+        name = None if name is None else checked_team_name(name)
         self.teams[action.player] = team
         data: dict[str, Any] = {"team": team, "teams": list(self.teams)}
         if name is not None:
-            self.team_names = self.team_names or [""] * self.team_count
-            self.team_names[team] = name.strip()
-            data["name"] = self.team_names[team]
+            data["name"] = self._set_team_name(team, name)
         return [GameEvent(TEAM_MOVE, action.t_us, action.player, data)]
+
+    def _check_team(self, team: object) -> int:
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
+            raise RuleError(N_("no such team: pick one of the {count} teams"), count=self.team_count)
+        return team
+
+    def _set_team_name(self, team: int, name: str) -> str:
+        self.team_names = self.team_names or [""] * self.team_count
+        self.team_names[team] = name
+        return name
+
+    def _name_team(self, action: Action) -> list[GameEvent]:
+        """The host names a team (``HOST_TEAM_NAME``), in the lobby or later:
+        only what the boards call it changes, never who plays in it."""
+        if not self.team_quiz():
+            raise RuleError(N_("this quiz has no teams: everyone plays for themselves"))
+        if self.finished:
+            raise RuleError(N_("the quiz is over: its teams keep their names"))
+        team = self._check_team(action.args.get("team"))
+        name = self._set_team_name(team, checked_team_name(action.args.get("name")))
+        return [GameEvent(TEAM_NAMED, action.t_us, None, {"team": team, "name": name})]
+
+    def host_teams(self) -> list[dict[str, Any]]:
+        """The teams the host may rename now, as the boards list them
+        (``teams_shown``): each one's number, name, colour and stations, and
+        how long a name may be (``most``)."""
+        if HOST_TEAM_NAME not in self.legal_actions(None):
+            return []
+        return [{"team": t, "name": team_name(t, self.team_names), "colour": list(team_colour(t).rgb),
+                 "most": MAX_TEAM_NAME, "members": [s for s, mine in enumerate(self.teams) if mine == t]}
+                for t in teams_shown(self.teams, self.team_count, self.lobby)]
 
     def team_moves(self, seat: int) -> list[dict[str, Any]]:
         """In the lobby: joining each other team, and naming one's own (its
@@ -730,6 +757,8 @@ class QuizEngine:
             team = self.teams[station]
             self.corrections[team] += points
             return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
+        if kind == HOST_TEAM_NAME:
+            return self._name_team(action)
         if kind not in HOST_ACTIONS:
             raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=kind,
                             choices=", ".join(HOST_ACTIONS))
@@ -1222,6 +1251,7 @@ class QuizEngine:
             "teams": list(self.teams),
             "team_count": self.team_count,
             "team_names": list(self.team_names),
+            "teams_shown": teams_shown(self.teams, self.team_count, self.lobby),
             "team_colors": [list(team_colour(t).rgb) for t in range(self.team_count)],
             "scores": self._by_station(team_scores),
             "team_scores": team_scores,

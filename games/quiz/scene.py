@@ -652,7 +652,8 @@ class QuizScene(Scene):
             return
         draw_text(surface, _("teams"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, row_h), align="left")
         y = area.top + row_h
-        for team in sorted(range(len(scores)), key=lambda t: -scores[t]):
+        listed = [t for t in view.get("teams_shown", range(len(scores))) if 0 <= t < len(scores)]  # no empty team once play began
+        for team in sorted(listed, key=lambda t: -scores[t]):
             if y + row_h > area.bottom:
                 break
             fill = team_colour(team).rgb

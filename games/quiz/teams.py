@@ -7,7 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from games.base import RuleError
 from games.i18n import N_, _
+
+#: the longest team name: what a scoreboard row and the podium show whole
+MAX_TEAM_NAME = 24
 
 
 class TeamColour(NamedTuple):
@@ -42,6 +46,23 @@ def team_colour_name(team: int) -> str:
 def team_name(team: int, names: Sequence[str] = ()) -> str:
     """A team's own name (the quiz's ``team_names``, or as renamed in the lobby), else "Team N"."""
     return str(names[team]) if 0 <= team < len(names) and names[team] else _("Team {n}").format(n=team + 1)
+
+
+def checked_team_name(name: object) -> str:
+    """A team's new name as shown (trimmed), or RuleError saying what to type:
+    1 to ``MAX_TEAM_NAME`` printable characters, so no line break, escape or
+    bidi override reaches the TV. The one check for a phone's and the host's names."""
+    if not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_TEAM_NAME and name.isprintable()):
+        raise RuleError(N_("a team's name is 1 to {most} letters, digits or signs, with no line breaks: "
+                           "type another name"), most=MAX_TEAM_NAME)
+    return name.strip()
+
+
+def teams_shown(teams: Sequence[int], team_count: int, lobby: bool) -> list[int]:
+    """The teams a board lists, in team order: in the lobby every one (an empty
+    team is one to join), after it only those with players (nobody can join
+    an empty team any more, so it would only stand at the bottom on 0 points)."""
+    return [t for t in range(team_count) if lobby or t in teams]
 
 
 def team_members(teams: list[int], team: int) -> list[int]:

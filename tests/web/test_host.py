@@ -215,6 +215,70 @@ def test_bad_host_messages_are_refused_and_change_nothing(server: Any, message: 
     assert server.renamed == [] and server.ended == []
 
 
+@pytest.fixture
+def team_server(tmp_path: Path) -> Any:
+    """A team quiz (pairs: Ann and Bob, Cy and Dee) journaled to ``tmp_path / "teams.jsonl"``."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4, seed=1, rules="teams"), station_names=["Ann", "Bob", "Cy", "Dee"])
+    box.journal = journal_mod.JournalWriter.create(tmp_path / "teams.jsonl", box.header(mode="play"))
+    box.time_offset_us = -box_now_us()
+    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    srv.start()
+    yield srv
+    srv.stop()
+    box.journal.close()
+
+
+def test_the_host_names_a_team_and_the_boards_the_phones_and_a_replay_say_it(team_server: Any, tmp_path: Path) -> None:
+    box = team_server.box
+    shown = json.loads(team_server.publisher.latest.host)["teams"]
+    assert [(t["team"], t["name"], t["members"]) for t in shown] == [(0, "Team 1", ["Ann", "Bob"]),
+                                                                    (1, "Team 2", ["Cy", "Dee"])]
+    answers = asyncio.run(host_session(team_server, [{"type": "team_name", "team": 1, "name": "  Foxes ", "seq": 1}]))
+    assert [a["type"] for a in answers] == ["ok"]
+    box.step(now(box))
+    assert box.engine.public_view()["team_names"] == ["", "Foxes"]
+    latest = team_server.publisher.latest
+    assert [t["name"] for t in json.loads(latest.host)["teams"]] == ["Team 1", "Foxes"]
+    assert "Your team: Foxes" in latest.seats[2]  # Cy's phone
+    box.journal.close()
+    again = box_from_journal(journal_mod.read(tmp_path / "teams.jsonl"))
+    assert again.engine.public_view()["team_names"] == ["", "Foxes"]
+
+
+@pytest.mark.parametrize(("name", "team"), [("", 0), ("   ", 0), ("x" * 25, 0), ("Owls\nWIN", 0), ("\u202eslwO", 0),
+                                            (7, 0), (None, 0)])
+def test_a_bad_team_name_is_refused_in_one_line_saying_what_to_type(team_server: Any, name: Any, team: int) -> None:
+    set_language("en")
+    box = team_server.box
+    (answer,) = asyncio.run(host_session(team_server, [{"type": "team_name", "team": team, "name": name, "seq": 1}]))
+    assert answer == {"type": "refused", "why": "a team's name is 1 to 24 letters, digits or signs, with no line "
+                                               "breaks: type another name"}
+    box.step(now(box) + S)
+    assert box.engine.public_view()["team_names"] == [] and not [e for e in box.event_log if e.kind == "team_named"]
+
+
+def test_a_team_not_listed_is_refused_and_a_team_left_empty_is_no_longer_listed(team_server: Any, server: Any) -> None:
+    box = team_server.box
+    for team in (2, -1, True, "0", 0.0):
+        (answer,) = asyncio.run(host_session(team_server, [{"type": "team_name", "team": team, "name": "Owls", "seq": 1}]))
+        assert answer == {"type": "refused", "why": '"team" must be the number of a team the page lists: 0, 1'}
+    box.step(now(box) + S)
+    assert box.engine.public_view()["team_names"] == []
+    box.apply_action(Action("team", now(box), 2, {"team": 0}))  # Cy and Dee join Ann and Bob: Team 2 is empty
+    box.apply_action(Action("team", now(box), 3, {"team": 0}))
+    team_server.publisher.publish()
+    assert [t["team"] for t in json.loads(team_server.publisher.latest.host)["teams"]] == [0, 1]  # the lobby
+    host(box, "arm", now(box))
+    assert [(t["team"], t["members"]) for t in json.loads(team_server.publisher.latest.host)["teams"]] == [
+        (0, ["Ann", "Bob", "Cy", "Dee"])]
+    (answer,) = asyncio.run(host_session(team_server, [{"type": "team_name", "team": 1, "name": "Owls", "seq": 1}]))
+    assert answer == {"type": "refused", "why": '"team" must be the number of a team the page lists: 0'}
+    (answer,) = asyncio.run(host_session(server, [{"type": "team_name", "team": 0, "name": "Owls", "seq": 1}]))
+    assert answer == {"type": "refused", "why": "no team to rename now: teams are named while a team quiz runs"}
+    assert json.loads(server.publisher.latest.host)["teams"] == []  # everyone plays for themselves: no teams shown
+
+
 def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> None:
     from controller.display.menu import Menu
 
@@ -265,7 +329,7 @@ def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any,
     rng = random.Random(1616)
     values: list[Any] = [None, True, 0, 1, -1, 2, 7, 2**60, -(2**60), 0.5, "", "x", "pause", "end", "continue",
                          "arm", "answer_time_us", "Zoë", "a" * 300, [], [1], {}, {"a": 1}]
-    fields = ["action", "seat", "points", "name", "key", "value", "extra"]
+    fields = ["action", "seat", "team", "points", "name", "key", "value", "extra"]
     messages = []
     for seq in range(1, 301):
         kind = rng.choice([*HOST_MESSAGES, "hello", "move", "x"])

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.timeline import box_now_us
+from games.base import Action
 from games.i18n import _, set_language
 from games.quiz.teams import team_name
 from tests.fits import LONG_NAMES, LONG_TEAMS
@@ -109,3 +110,46 @@ def test_the_sign_up_page_is_in_the_box_s_language_and_fits_a_small_phone(served
     expect(heading).to_have_text(_("Your team: {team}").format(team=LONG_TEAMS[1 if language == "pl" else 0]))
     assert_fits_the_phone(page)
     page.screenshot(path=str(SCREENS / f"phone-quiz-teams-named-{language}.png"), full_page=True)
+
+
+def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_bad_name(served: Any, phone: Any) -> None:
+    """The host picks a team on the host page and types its name: the phones
+    and the TV's view name it so; a name the TV cannot show is refused in one
+    line on the host page and changes nothing. Once play begins, a team left
+    empty in the lobby is no longer offered."""
+    from tests.web.test_host_pages import log_in
+
+    set_language("en")
+    s: Served = served("quiz", 4, NAMES, rules="teams")
+    host, page = phone(), phone()
+    page.goto(s.server.seat_url(0))
+    heading = page.locator(".w-heading h2")
+    expect(heading).to_have_text("Your team: Team 1")
+    log_in(host, s)
+    teams = host.locator("#teams .team")
+    expect(teams).to_have_count(2)
+    expect(teams.nth(0).locator(".members")).to_have_text("Anna, Ben")
+    expect(teams.nth(1).locator(".members")).to_have_text("Cleo, Dan")
+    host.fill("#teams input[data-team='0']", "Sovy z Horní Dolní Lhoty")
+    host.click("#teams button[data-team-rename='0']")
+    expect(heading).to_have_text("Your team: Sovy z Horní Dolní Lhoty")  # Anna's phone
+    expect(host.locator("#teams input[data-team='0']")).to_have_value("Sovy z Horní Dolní Lhoty")
+    with s.box.lock:
+        assert s.box.engine.public_view()["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]  # what the TV draws
+    assert_fits_the_phone(host)
+    host.screenshot(path=str(SCREENS / "companion-host-teams.png"), full_page=True)
+
+    host.fill("#teams input[data-team='1']", "   ")
+    host.click("#teams button[data-team-rename='1']")
+    expect(host.locator("#status")).to_have_text(
+        "a team's name is 1 to 24 letters, digits or signs, with no line breaks: type another name")
+    with s.box.lock:
+        assert s.box.engine.public_view()["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]
+
+    page.locator(".w-buttons button", has_text="Join Team 2").click()  # Anna and then Ben go over to Team 2
+    expect(heading).to_have_text("Your team: Team 2")
+    with s.box.lock:
+        s.box.apply_action(Action("team", box_now_us() + s.box.time_offset_us, 1, {"team": 1}))
+        s.box.host("arm", box_now_us() + s.box.time_offset_us)
+    expect(teams).to_have_count(1)  # the owls' team has nobody in it now: nothing to name
+    expect(teams.nth(0).locator(".members")).to_have_text("Anna, Ben, Cleo, Dan")

@@ -11,12 +11,14 @@
   $("pin-label").textContent = Box.text("pin");
   $("enter").textContent = Box.text("enter");
   $("scores-title").textContent = Box.text("score");
+  $("teams-title").textContent = Box.text("teams");
   $("seats-title").textContent = Box.text("seats");
   $("packs-title").textContent = Box.text("packs_title");
   $("packs-note").textContent = Box.text("packs_note");
   $("pack-send").textContent = Box.text("pack_send");
   let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
+  const editingTeams = new Map(); // team -> its name typed but not saved
 
   function send(obj) {
     // not logged in on this socket yet (reconnecting): the tap is not sent, and the page says why
@@ -135,6 +137,36 @@
     }
   }
 
+  // The teams the host may rename (a team quiz): each in its colour, its name to edit, its players under it.
+  function renderTeams(m) {
+    const box = $("teams-box"), list = $("teams"), teams = m.teams || [];
+    if (!teams.length) { box.className = "hidden"; Box.clear(list); return; }
+    box.className = "";
+    const typing = document.activeElement && document.activeElement.classList.contains("team-name");
+    const rows = list.querySelectorAll(".team");
+    if (typing && rows.length === teams.length) {
+      // a name is being typed: change the players in place, never the field under the thumb
+      teams.forEach((t, i) => { rows[i].querySelector(".members").textContent = t.members.join(", ") || "-"; });
+      return;
+    }
+    Box.clear(list);
+    for (const t of teams) {
+      const name = Box.el("input", { cls: "team-name", "data-team": String(t.team), maxlength: String(t.most),
+                                     "aria-label": Box.text("teams") });
+      name.value = editingTeams.has(t.team) ? editingTeams.get(t.team) : t.name;
+      name.addEventListener("input", () => editingTeams.set(t.team, name.value));
+      const save = Box.el("button", { cls: "save", "data-team-rename": String(t.team), text: Box.text("rename") });
+      save.addEventListener("click", () => {
+        send({ type: "team_name", team: t.team, name: name.value.trim() });
+        editingTeams.delete(t.team);
+      });
+      const swatch = Box.el("span", { cls: "swatch" });
+      swatch.style.setProperty("background", "rgb(" + t.colour.join(",") + ")");
+      list.appendChild(Box.el("div", { cls: "seat team", "data-team": String(t.team) }, [
+        swatch, name, save, Box.el("span", { cls: "members", text: t.members.join(", ") || "-" })]));
+    }
+  }
+
   function renderNext(m) {
     // the menu's next game and its options: each applies when that game starts
     const box = $("next-box"), list = $("next");
@@ -215,6 +247,7 @@
     for (const b of m.buttons) buttons.appendChild(button(b.name, b.label, b.kind));
     renderBoxButtons(m);
     renderPlayers(m);
+    renderTeams(m);
     renderNext(m);
     renderSeats();
   }
