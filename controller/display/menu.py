@@ -483,6 +483,8 @@ class Menu:
             # why the last Start did not start: the game refused these options
             "refused": [str(reason) for reason in self.refused],
             "detail": self.detail(),
+            # what the game changes of the rows' plan: said in the panel's own ink, apart from the choices
+            "notes": self.fit_notes(),
             "summary": " ".join(text for text in (
                 *self.fit_notes(),
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
@@ -532,7 +534,9 @@ class MenuScene(Scene):
                 stacked(surface, [_("Start refused; change an option and start again:"), *refused], lay.min_text,
                         [theme.STATUS_COLORS["first"], *[theme.FG] * len(refused)], box.inflate(-4 * lay.pad, -2 * lay.pad))
             elif detail:
-                stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *[theme.MUTED] * (len(detail) - 1)],
+                notes = {str(line) for line in view.get("notes", ())}
+                inks = [theme.FG if line in notes else theme.MUTED for line in detail[1:]]
+                stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *inks],
                         box.inflate(-4 * lay.pad, -2 * lay.pad))
             else:
                 lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())
