@@ -648,6 +648,14 @@ class GameSpec:
         chosen = {**self.default_options, **(options or {})}
         return not self.no_phones_with or any(chosen.get(k) != v for k, v in self.no_phones_with.items())
 
+    def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """The start menu's options as the game plays them, and a note (a
+        catalogue text, worded when shown) for each change the host should
+        read beside the rows: a plan the menu offers may not be kept in full
+        with every other choice (the quiz's bowl night with a pack: tossups
+        only). By default the options as chosen, nothing to say."""
+        return dict(options), ()
+
     def host_kinds(self, button: str) -> tuple[str, ...]:
         return self.host_aliases.get(button, (button,))
 

@@ -33,6 +33,7 @@ from controller.runtime import Box  # noqa: E402
 from controller.simulate import Session  # noqa: E402
 from controller.sources.keyboard import KeyboardSource  # noqa: E402
 from games.i18n import current_language, set_language  # noqa: E402
+from games.quiz.options import BOWL_NIGHT  # noqa: E402
 from games.registry import get, scene_for  # noqa: E402
 from games.toolkit import theme  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
@@ -181,8 +182,15 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
         m.selected = next(k for k, it in enumerate(m.items) if it.key == "rules")
         MenuScene().draw(surface, freeze(m.view()), [], 0)
 
+    def menu_bowl_night(surface: pygame.Surface) -> None:  # the bowl night with a pack: tossups only, said beside
+        m = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)])
+        m.set_option("rounds", BOWL_NIGHT)
+        m.selected = next(k for k, it in enumerate(m.items) if it.key == "rounds")
+        MenuScene().draw(surface, freeze(m.view()), [], 0)
+
     out.append(("menu.png", menu))
     out.append(("menu-option.png", menu_option))
+    out.append(("menu-bowl-night.png", menu_bowl_night))
     out.append(("diag.png", diag))
     return out
 

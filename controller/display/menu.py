@@ -364,7 +364,9 @@ class Menu:
             return self.key("select") if self.items[self.selected].key == "start" else self.key("right")
         return None
 
-    def choice(self) -> Choice:
+    def _started_options(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """The options Start would give the game now, as the game plays them
+        from the menu, and what the menu says of what the game changed."""
         game = self.games[self.item("game").value][0]
         declared = get_game(game).options
         options = {}
@@ -378,6 +380,17 @@ class Menu:
             size = self.item("teams").value
             options["teams"] = [s // size for s in range(players)]
         self._chosen_categories(options)
+        return get_game(game).menu_fit(options)
+
+    def fit_notes(self) -> list[str]:
+        """What the game changes of the rows' plan (the bowl night with a pack:
+        tossups only), in the language of the moment: said before Start."""
+        return [_(note) for note in self._started_options()[1]]
+
+    def choice(self) -> Choice:
+        game = self.games[self.item("game").value][0]
+        players = self.item("players").value
+        options, _notes = self._started_options()
         sound = SoundSettings(volume=self.item("volume").value, mute=not self.item("sound").value)
         if get_game(game).phones_needed(options) and not self.phones:  # said on screen before Start
             self.phones = True
@@ -444,6 +457,8 @@ class Menu:
         values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
         others = [v for k, v in enumerate(values) if k != it.index]
         lines = [*self.notice, it.title() + ": " + values[it.index]]
+        if it.key in ("pack", "rounds"):  # the rows the plan's fit follows
+            lines += self.fit_notes()
         chosen = it.found.get(it.index)
         if chosen is not None and chosen.stick and self.copy_found is not None:
             lines.append(_("On a USB stick: press C to copy it into the packs folder (it stays after the stick is pulled)."))
@@ -468,7 +483,10 @@ class Menu:
             # why the last Start did not start: the game refused these options
             "refused": [str(reason) for reason in self.refused],
             "detail": self.detail(),
+            # what the game changes of the rows' plan: said in the panel's own ink, apart from the choices
+            "notes": self.fit_notes(),
             "summary": " ".join(text for text in (
+                *self.fit_notes(),
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
                 _(get_game(self.games[self.item("game").value][0]).summary)) if text),
         }
@@ -516,7 +534,9 @@ class MenuScene(Scene):
                 stacked(surface, [_("Start refused; change an option and start again:"), *refused], lay.min_text,
                         [theme.STATUS_COLORS["first"], *[theme.FG] * len(refused)], box.inflate(-4 * lay.pad, -2 * lay.pad))
             elif detail:
-                stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *[theme.MUTED] * (len(detail) - 1)],
+                notes = {str(line) for line in view.get("notes", ())}
+                inks = [theme.FG if line in notes else theme.MUTED for line in detail[1:]]
+                stacked(surface, detail, lay.min_text, [theme.STATUS_COLORS["first"], *inks],
                         box.inflate(-4 * lay.pad, -2 * lay.pad))
             else:
                 lines = max(1, (box.height - 2 * lay.pad) // TEXT.font(lay.min_text).get_height())

@@ -13,6 +13,7 @@ from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, Opt
 from games.i18n import LANGUAGES, N_, Nn_, _
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
+from games.quiz.bowl import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
@@ -124,6 +125,20 @@ class QuizSpec(GameSpec):
         settings = super().settings(players, seed, **options)
         QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
         return settings
+
+    def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """The menu's bowl night with a pack has no bonuses to read: its bowl
+        rounds play tossups only (``bonus_parts`` 0, their card says so)
+        rather than stopping at a bonus nobody can read, and the menu says
+        so. A round that sets its own ``bonus_parts`` keeps it."""
+        given = options.get("rounds")
+        rounds: list[Any] = given if isinstance(given, list) else []
+        bowl = [k for k, r in enumerate(rounds) if isinstance(r, dict) and r.get("rules") == BOWL
+                and "bonus_parts" not in r]
+        if not bowl or bonuses_to_read(options.get("pack")):
+            return dict(options), ()
+        fitted = [{**r, "bonus_parts": 0} if k in bowl else r for k, r in enumerate(rounds)]
+        return {**options, "rounds": fitted}, (TOSSUPS_ONLY,)
 
 
 def asked_count(options: Mapping[str, Any]) -> int | None:

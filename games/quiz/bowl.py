@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games.i18n import N_
+
 BOWL = "bowl"
 #: the preset's defaults: a tossup is worth 10 (15 before the power mark, -5
 #: for a wrong interrupt); after a neg the buzzers open again for the other
@@ -78,3 +80,16 @@ def tossup_result(tossup: Tossup, buzz_us: int, correct: bool, power: bool) -> s
 def two_teams(players: int) -> list[int]:
     """The stations as two teams, the first half and the second (a school match)."""
     return [0 if s < (players + 1) // 2 else 1 for s in range(players)]
+
+
+#: what the menu says beside its rows when its bowl night is played with a pack
+TOSSUPS_ONLY = N_("Tossups only: this pack has no bonuses. With the host's own questions the moderator reads "
+                  "bonuses from their packet.")
+
+
+def bonuses_to_read(pack: object) -> bool:
+    """Whether a bowl round's bonuses have anything to be read from: the
+    host's own questions do (the moderator's packet holds tossups and
+    bonuses); a pack does not, it holds tossups only (docs/question-packs.md:
+    no field of a pack is a bonus)."""
+    return pack is None

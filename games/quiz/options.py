@@ -28,6 +28,11 @@ RULE_NAMES: dict[str, str] = {
     "bowl": N_("quiz bowl: tossups and bonuses"),
 }
 
+#: the menu's quiz bowl night: a warm-up under the quiz's rules, then tossups with
+#: powers, negs and bonuses (tossups only when nobody has bonuses to read:
+#: ``QuizSpec.menu_fit``)
+BOWL_NIGHT: list[dict[str, object]] = [{"questions": 5}, {"rules": "bowl", "questions": 10}]
+
 OPTIONS: dict[str, Option] = {
     # a pack first: the menu's default must not start a quiz with no questions (the
     # menu puts the packs folder's own packs before these)
@@ -45,7 +50,8 @@ OPTIONS: dict[str, Option] = {
     STATION_CHOICES: Option(None, int, low=0, high=6),
     "rounds": Option(None, list, label=N_("Rounds"),
                      choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
-                              ([{"questions": 5}] * 4, N_("4 rounds of 5")))),
+                              ([{"questions": 5}] * 4, N_("4 rounds of 5")),
+                              (BOWL_NIGHT, N_("5 warm-up, then 10 quiz bowl")))),
     "rules": Option(None, str, label=N_("Rules"),
                     choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
     "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),

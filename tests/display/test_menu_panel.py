@@ -29,9 +29,19 @@ def panel_said(m: Menu, size: tuple[int, int]) -> str:
         drawn = list(theme.DRAWN)
     finally:
         theme.DRAWN = None
-    body = theme.Layout(*size, 1).body
-    return " ".join(shown for _asked, shown, ink, _given, _s in drawn
-                    if ink.left > body.left + body.width * 60 // 100 and ink.bottom < body.bottom)
+    return panel_of(drawn)
+
+
+def panel_of(drawn: list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]], rows: bool = False) -> str:
+    """The menu's panel beside the rows in a frame's draw record (``theme.DRAWN``),
+    read across its lines; ``rows``: the rows instead (left of the panel)."""
+    said = []
+    for _asked, shown, ink, _given, screen in drawn:
+        body = theme.Layout(screen.width, screen.height, 1).body
+        if ink.bottom < body.bottom and ink.top >= body.top \
+                and (ink.left > body.left + body.width * 60 // 100) != rows:
+            said.append(shown)
+    return " ".join(said)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
