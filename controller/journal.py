@@ -37,6 +37,7 @@ from controller.journal_format import (
     RecordError,
     SessionHeader,
     TickRecord,
+    WallClockRecord,
     load,
     parse_bytes,
     read_unsaved,
@@ -49,7 +50,7 @@ from games.i18n import _
 __all__ = [
     "FORMAT_VERSION", "PROMISE_MS", "ActionRecord", "Damage", "EndRecord", "Interrupted", "Journal",
     "JournalError", "JournalLocked", "JournalWriter", "NoticeRecord", "OtherRecord", "PressRecord", "Record",
-    "RecordError", "SessionHeader", "TickRecord", "check_resume", "find_interrupted", "load", "read", "repair",
+    "RecordError", "SessionHeader", "TickRecord", "WallClockRecord", "check_resume", "find_interrupted", "load", "read", "repair",
     "resume", "salvage",
 ]
 

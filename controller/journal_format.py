@@ -23,6 +23,7 @@ import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,28 @@ class EndRecord:
     type = "end"
 
 
+#: how a wall-clock record writes its UTC time: ISO 8601, microseconds, ``Z``
+UTC_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+@dataclass(frozen=True)
+class WallClockRecord:
+    """The UTC wall time the box's timeline stood at ``t_us``, written when the
+    box (re)starts its timeline (a new game after its roll call, a resumed one),
+    so a press's wall time is ``utc + (press t_us - t_us)`` (``Journal.wall_time``).
+
+    Informational only, for people and exports (a QBJ buzz's ``time``): the wall
+    clock may be wrong, unset or stepped by NTP, so the box never orders or decides
+    by it (it decides by the µs stamps of its monotonic timeline), and replay skips it."""
+
+    t_us: int
+    utc: datetime  # aware, in UTC
+    type = "wall_clock"
+
+    def utc_text(self) -> str:
+        return self.utc.astimezone(timezone.utc).strftime(UTC_FORMAT)
+
+
 @dataclass(frozen=True)
 class OtherRecord:
     """A record type this reader does not replay (written by a newer box);
@@ -176,7 +199,7 @@ class OtherRecord:
         return value if type(value) is int else 0
 
 
-Record = PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | OtherRecord
+Record = PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | WallClockRecord | OtherRecord
 
 
 def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
@@ -195,6 +218,8 @@ def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "notice", "station": n.station, "input": n.input, "kind": n.kind, "t_us": n.t_us}
     if isinstance(record, TickRecord | EndRecord):
         return {"type": record.type, "t_us": record.t_us}
+    if isinstance(record, WallClockRecord):
+        return {"type": record.type, "t_us": record.t_us, "utc": record.utc_text()}
     return {**record.data, "type": record.type}
 
 
@@ -459,6 +484,14 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
                                         f.text("kind", limit=64), f.integer("t_us")))
     if kind == "session":
         raise RecordError(line, N_("a second session header: two journals were joined into one file"))
+    if kind == WallClockRecord.type and version >= 2:  # format 1 never had it
+        t_us, utc = f.integer("t_us"), f.text("utc", limit=40)
+        try:
+            at = datetime.strptime(utc, UTC_FORMAT).replace(tzinfo=timezone.utc)
+        except ValueError:
+            raise f.fail("utc", N_("is {value}, not a UTC time like 2026-12-03T09:17:04.123456Z"),
+                         value=_short(utc)) from None
+        return WallClockRecord(t_us, at)
     if version == 1:
         raise RecordError(line, N_("record type {value} is not one of {known}"), value=_short(kind), known=", ".join(RECORD_TYPES))
     return OtherRecord(kind, {k: v for k, v in data.items() if k not in ("seq", "sum")})
@@ -510,10 +543,26 @@ class Journal:
 
     @property
     def last_t_us(self) -> int:
+        """The game's last moment: its last input, tick or end (not a wall-clock note)."""
         for record in reversed(self.records):
-            if not isinstance(record, OtherRecord):
+            if not isinstance(record, OtherRecord | WallClockRecord):
                 return record.t_us
         return 0
+
+    def wall_time(self, t_us: int) -> datetime | None:
+        """The UTC wall time of box time ``t_us``, by the last wall-clock record
+        at or before it (None in a journal written before them, or for a moment
+        before the first): for people and exports only, never for deciding."""
+        anchor = None
+        for record in self.records:
+            if isinstance(record, WallClockRecord) and record.t_us <= t_us:
+                anchor = record  # the newest: a resumed game's timeline is anchored again
+        if anchor is None:
+            return None
+        try:
+            return anchor.utc + timedelta(microseconds=t_us - anchor.t_us)
+        except OverflowError:  # a time past the year 9999: no wall time rather than a crash
+            return None
 
     @property
     def ended(self) -> bool:

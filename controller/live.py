@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -375,22 +376,22 @@ def game_settings(spec: GameSpec, players: int, seed: int, options: Mapping[str,
 
 
 def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, journal: str | Path | None,
-            station_names: Sequence[str] | None = None) -> Box:
+            station_names: Sequence[str] | None = None, *, wall_clock: Callable[[], float] = time.time) -> Box:
     """A box for people: its own timeline starts now at 0, every input journaled."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     if journal is not None:  # its pictures beside it, by content: a replay elsewhere shows them (docs/journal.md)
         settings = media.kept_with_journal(settings, Path(journal).absolute().parent)
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
-    restart_clock(box)
     if journal is not None:
         box.journal = journal_mod.JournalWriter.create(
             journal, box.header(mode="play", profile=profile.name if profile is not None else None))
+    restart_clock(box, wall_clock=wall_clock)
     return box
 
 
-def resumed_box(path: str | Path, profile: Profile | None = None,
-                game: str | None = None) -> tuple[Box, journal_mod.Journal]:
+def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,
+                *, wall_clock: Callable[[], float] = time.time) -> tuple[Box, journal_mod.Journal]:
     """The box of a journaled game, rebuilt, appending to the same journal and
     carrying on a second after its last moment, whatever the clock did meanwhile
     (restarted at 0 after a power cut, or ran on). The journal is locked first
@@ -414,6 +415,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None,
         raise
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
     box.session_start_us = journal.last_t_us + RESUME_GAP_US  # a press made meanwhile is not played
+    journal_wall_clock(box, box.session_start_us, wall_clock)  # the gap was a second on the timeline, not in the room
     return box, journal
 
 
@@ -431,11 +433,24 @@ def abandon_start(box: Box, created: Path | None) -> None:
                 log.warning("could not remove %s: %s", created, exc)
 
 
-def restart_clock(box: Box) -> None:
+def restart_clock(box: Box, *, wall_clock: Callable[[], float] = time.time) -> None:
     """A new box whose start waited (the roll call): its timeline starts now,
     and a press stamped before it (the roll call's, an earlier boot's) is not played."""
     box.time_offset_us = -box_now_us()
     box.session_start_us = 0
+    journal_wall_clock(box, 0, wall_clock)
+
+
+def journal_wall_clock(box: Box, game_us: int, wall_clock: Callable[[], float] = time.time) -> None:
+    """Journal the UTC wall time that the box's timeline stands at ``game_us`` now
+    (``journal.WallClockRecord``), so an export can say when a press happened in
+    the room (a QBJ buzz's time). Informational only: the box orders and decides
+    by its monotonic µs stamps, never by the wall clock (which NTP may step).
+    A format-1 journal goes on in format 1, which has no such record."""
+    if box.journal is None or box.journal.version < 2:
+        return
+    now = datetime.fromtimestamp(wall_clock(), timezone.utc)
+    box.journal.write(journal_mod.WallClockRecord(game_us, now))
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:

@@ -5,11 +5,15 @@ software reads for a game's scoresheet: ``buzzerbox results J --qbj``.
 Built from the engine's record of each tossup-bonus cycle (the question's
 result's ``bowl``, games/quiz/bowl.py), so an undone judgement is not in it.
 Teams and players are defined once, in ``match_teams``, and referred to by
-id in the buzzes. The schema it is checked against: games/quiz/qbj/."""
+id in the buzzes. A buzz's ``buzz_position.time`` is when it happened in the
+room, from the journal's wall-clock records (``Journal.wall_time``): a journal
+written before them gives buzzes without it. The schema it is checked
+against: games/quiz/qbj/."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +42,35 @@ def _answer_type(engine: QuizEngine, kind: str) -> dict[str, Any]:
     return {"value": value, "label": LABELS[kind], "awards_bonus": kind != NEG}
 
 
-def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[str, Any]:
+def qbj_time(at: datetime) -> str:
+    """A QBJ ``Date``: ISO 8601 with its time zone, here UTC to the millisecond
+    (``2026-12-03T19:04:05.250Z``, the form JavaScript's ``Date`` reads and writes)."""
+    utc = at.astimezone(timezone.utc)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def _buzz(buzz: dict[str, Any], wall_time: Callable[[int], datetime | None]) -> dict[str, Any]:
+    """One ``MatchQuestionBuzz``; with its ``buzz_position.time`` when the wall time of its stamp is known."""
+    out: dict[str, Any] = {"team": {"$ref": f"team_{buzz['team'] + 1}"},
+                           "player": {"$ref": f"player_{buzz['station'] + 1}"},
+                           "result": {"value": int(buzz["points"])}}
+    at = wall_time(int(buzz["t_us"])) if "t_us" in buzz else None
+    if at is not None:
+        out["buzz_position"] = {"time": qbj_time(at)}
+    return out
+
+
+def _no_wall_time(t_us: int) -> None:
+    return None
+
+
+def match_of(engine: QuizEngine, names: Sequence[str], title: str = "",
+             wall_time: Callable[[int], datetime | None] = _no_wall_time) -> dict[str, Any]:
     """The ``Match``: each team with its players and bonus points, each tossup
-    read with its buzzes (a buzz's ``result`` its points) and its bonus parts.
-    Only the bowl rounds' questions are the match's, numbered 1, 2 ... in the
-    order they were read; the other rounds' questions are not in it."""
+    read with its buzzes (a buzz's ``result`` its points, its time from
+    ``wall_time`` of its stamp: the journal's ``Journal.wall_time``) and its
+    bonus parts. Only the bowl rounds' questions are the match's, numbered 1,
+    2 ... in the order they were read; the other rounds' questions are not in it."""
     results = [r for r in engine.round.results if "bowl" in r]
     view = engine.public_view()
     named = list(view["team_names"])  # a team renamed in the lobby may leave another unnamed
@@ -57,8 +85,7 @@ def match_of(engine: QuizEngine, names: Sequence[str], title: str = "") -> dict[
             "tossup_question": {"question_number": read, "type": "tossup", "parts": 1,
                                 **({"text": str(asked["text"])} if asked.get("text") else {}),
                                 **({"category": str(asked["category"])} if asked.get("category") else {})},
-            "buzzes": [{"team": {"$ref": f"team_{b['team'] + 1}"}, "player": {"$ref": f"player_{b['station'] + 1}"},
-                        "result": {"value": int(b["points"])}} for b in cycle["buzzes"]],
+            "buzzes": [_buzz(b, wall_time) for b in cycle["buzzes"]],
         }
         if cycle["bonus_team"] is not None:
             question["bonus"] = {"parts": [{"controlled_points": int(p)} for p in cycle["bonus"]]}

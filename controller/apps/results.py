@@ -222,12 +222,12 @@ def check_game(game: str, path: str | Path) -> None:
 
 def results_of(path: str) -> Results:
     """``results``: a journal replayed (up to any damage, said in one line on stderr)."""
-    box, damaged = replayed(path)
+    _journal, box, damaged = replayed(path)
     return night_from_box(box, path, damaged)
 
 
-def replayed(path: str) -> tuple[Box, dict[str, Any] | None]:
-    """A quiz journal's box, replayed up to any damage, and the damage."""
+def replayed(path: str) -> tuple[journal_mod.Journal, Box, dict[str, Any] | None]:
+    """A quiz journal and its box, replayed up to any damage, and the damage."""
     not_a_scenario(path)
     try:
         header_game = journal_mod.load(path).header.get("game")
@@ -236,20 +236,21 @@ def replayed(path: str) -> tuple[Box, dict[str, Any] | None]:
     if isinstance(header_game, str):
         check_game(header_game, path)
     journal, box = replay_box(path, "results", until_damage=True)
-    return box, damage_json(journal).get("damaged")
+    return journal, box, damage_json(journal).get("damaged")
 
 
 def write_qbj(path: str, target: str) -> int:
     """``results J --qbj [FILE]``: the quiz bowl match as a QBJ file (``J.qbj``
     beside the journal unless FILE is given; ``-``: the standard output)."""
-    box, _damaged = replayed(path)
+    journal, box, _damaged = replayed(path)
     if not qbj.is_bowl(box.engine):
         raise UsageError(_("{file} has no quiz bowl round: a QBJ match file records tossups and bonuses; play "
                            "with --option rules=bowl or a round with \"rules\": \"bowl\"").format(file=path))
     engine = box.engine
     assert isinstance(engine, QuizEngine)
     title = str(engine.options.pack_title or "")
-    text = json.dumps(qbj.match_of(engine, box.station_names, title), indent=2, ensure_ascii=False) + "\n"
+    match = qbj.match_of(engine, box.station_names, title, journal.wall_time)
+    text = json.dumps(match, indent=2, ensure_ascii=False) + "\n"
     if target == "-":
         sys.stdout.write(text)
         return 0

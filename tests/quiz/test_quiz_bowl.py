@@ -4,6 +4,7 @@ file that tournament software reads, validated by the QBJ schema."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -117,14 +118,22 @@ def test_undo_takes_back_a_bonus_part_then_the_tossup() -> None:
     assert e.public_view()["bowl"]["buzzes"] == []
 
 
-def play_journaled_match(path: Path) -> None:
-    """Two tossups: a power with a 2-of-3 bonus; a neg, then the other team's ten after the reading, a 1-of-3 bonus."""
+#: the wall clock (UTC) when the test match's timeline was at 0: injected, never the machine's
+MATCH_STARTED = datetime(2026, 12, 3, 19, 0, 0, 250_000, tzinfo=timezone.utc)
+
+
+def play_journaled_match(path: Path, started: datetime | None = MATCH_STARTED) -> None:
+    """Two tossups: a power with a 2-of-3 bonus; a neg, then the other team's ten after the reading, a 1-of-3 bonus.
+    ``started`` None: journaled as a box before wall-clock records wrote it (no buzz has a wall time)."""
     from controller import journal as journal_mod
+    from controller.live import journal_wall_clock
     from controller.press import Press
     from controller.runtime import Box
 
     box = Box(SPEC, SPEC.settings(4, 7, pack=PACK, rules="bowl"))
     box.journal = journal_mod.JournalWriter.create(path, box.header(), fsync=False)
+    if started is not None:
+        journal_wall_clock(box, 0, started.timestamp)
     box.host("arm", 0)
     box.apply_press(Press(2, "bell", 400_000))
     box.step(500_000)
@@ -163,6 +172,13 @@ def test_results_qbj_writes_a_match_file_the_qbj_schema_accepts(tmp_path: Path, 
     assert [(b["player"]["$ref"], b["result"]["value"]) for b in first["buzzes"]] == [("player_3", 15)]
     assert [p["controlled_points"] for p in first["bonus"]["parts"]] == [10, 0, 10]
     assert [(b["team"]["$ref"], b["result"]["value"]) for b in second["buzzes"]] == [("team_1", -5), ("team_2", 10)]
+    # when each buzz was pressed in the room: the match's start + the press's stamp, in UTC to the millisecond
+    assert [b["buzz_position"]["time"] for b in first["buzzes"] + second["buzzes"]] == [
+        "2026-12-03T19:00:00.650Z", "2026-12-03T19:00:03.650Z", "2026-12-03T19:00:05.650Z"]
+    untimed = json.loads(json.dumps(match))  # the schema holds a time to ISO 8601 with its zone, as QBJ says
+    untimed["match_questions"][0]["buzzes"][0]["buzz_position"]["time"] = "2026-12-03 19:00:00.650"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(untimed, json.loads(SCHEMA.read_text(encoding="utf-8")))
     assert [p["controlled_points"] for p in second["bonus"]["parts"]] == [0, 10, 0]
     teams = match["match_teams"]
     assert [t["bonus_points"] for t in teams] == [0, 30]
@@ -171,6 +187,57 @@ def test_results_qbj_writes_a_match_file_the_qbj_schema_accepts(tmp_path: Path, 
     assert counts == {15: 0, 10: 0, -5: 1}
     assert main(["results", str(path), "--qbj", "-"]) == 0
     assert json.loads(capsys.readouterr().out) == match
+
+
+def qbj_of(path: Path, capsys: Any) -> dict[str, Any]:
+    """``results PATH --qbj -``'s match, checked against the vendored schema."""
+    import json
+
+    import jsonschema
+
+    from controller.cli import main
+    from controller.qbj import SCHEMA
+
+    assert main(["results", str(path), "--qbj", "-"]) == 0
+    match: dict[str, Any] = json.loads(capsys.readouterr().out)
+    jsonschema.validate(match, json.loads(SCHEMA.read_text(encoding="utf-8")))
+    return match
+
+
+def buzz_times(match: dict[str, Any]) -> list[str | None]:
+    return [b.get("buzz_position", {}).get("time") for q in match["match_questions"] for b in q["buzzes"]]
+
+
+def test_a_journal_from_before_wall_clock_records_exports_its_buzzes_without_a_time(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "old.jsonl"
+    play_journaled_match(path, started=None)
+    assert '"wall_clock"' not in path.read_text(encoding="utf-8")  # as an earlier box wrote it
+    match = qbj_of(path, capsys)
+    assert buzz_times(match) == [None, None, None]
+    assert [b["result"]["value"] for q in match["match_questions"] for b in q["buzzes"]] == [15, -5, 10]
+
+
+def test_a_resumed_old_journal_times_the_buzzes_after_the_resume_by_the_resume_s_wall_clock(
+        tmp_path: Path, capsys: Any) -> None:
+    """The resumed timeline goes on a second after the last record, whatever time passed in
+    the room: the buzzes after it are timed from the wall clock at the resume, those before stay untimed."""
+    from controller import live
+    from controller.press import Press
+
+    path = tmp_path / "old.jsonl"
+    play_journaled_match(path, started=None)
+    resumed = datetime(2026, 12, 3, 20, 30, 0, tzinfo=timezone.utc)  # an hour and a half later: a power cut
+    box, _journal = live.resumed_box(path, wall_clock=resumed.timestamp)
+    t0 = box.session_start_us
+    box.host("next", t0 + 100_000)
+    box.host("arm", t0 + 200_000)
+    box.apply_press(Press(1, "bell", t0 + 1_234_567))
+    box.step(t0 + 1_300_000)
+    for k, verdict in enumerate(("correct", "wrong", "wrong", "wrong")):  # the tossup, then its bonus
+        box.host(verdict, t0 + 2_000_000 + k * 100_000)
+    assert box.journal is not None
+    box.journal.close()
+    assert buzz_times(qbj_of(path, capsys)) == [None, None, None, "2026-12-03T20:30:01.234Z"]
 
 
 def test_the_schema_names_only_fields_of_the_published_qbj_definitions() -> None:
