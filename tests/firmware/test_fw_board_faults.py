@@ -60,7 +60,9 @@ def test_garbage_truncated_and_bad_checksum_lines_are_logged_and_dropped(make_ri
     assert "no checksum (missing '*XXXX'; truncated or garbage line)" in text
     assert "checksum field must be 4 hex digits" in text
     assert "bad checksum: line says 0000" in text
-    assert "sequence gap: 1 event(s)" in text  # the flipped press, resent by the board
+    # the flipped press came again (its exact stamp above): how the driver learnt it was
+    # missing (the next press, a heartbeat or a replay it had asked for) depends on when
+    # its thread read; the gap's own log line is test_sequence_gap_is_logged_with_its_count...
     assert len(rig.sink.presses()) == 2  # nothing delivered twice
 
 
