@@ -116,14 +116,9 @@
     }
     Box.clear(scores);
     for (const p of m.players) {
-      const name = Box.el("input", { cls: "name", "data-seat": String(p.seat), maxlength: "16", "aria-label": Box.text("names") });
-      name.value = editing.has(p.seat) ? editing.get(p.seat) : p.name;
-      name.addEventListener("input", () => editing.set(p.seat, name.value));
-      const save = Box.el("button", { cls: "save", "data-rename": String(p.seat), text: Box.text("rename") });
-      save.addEventListener("click", () => {
-        send({ type: "name", seat: p.seat, name: name.value.trim() });
-        editing.delete(p.seat);
-      });
+      const [name, save] = nameEditor(editing, p.seat, p.name,
+        { cls: "name", "data-seat": String(p.seat), maxlength: "16", "aria-label": Box.text("names") },
+        { "data-rename": String(p.seat) }, (typed) => ({ type: "name", seat: p.seat, name: typed }));
       const parts = [name, save, Box.el("span", { cls: "label", text: p.label || "" }),
         Box.el("strong", { cls: "score", text: p.score === null || p.score === undefined ? "" : String(p.score) })];
       if (m.adjust) {
@@ -135,6 +130,20 @@
       }
       scores.appendChild(Box.el("div", { cls: "seat player", "data-seat": String(p.seat) }, parts));
     }
+  }
+
+  // A name field and its Save button: what is typed survives the page's updates
+  // (kept in ``typing`` under ``key``) until saved as the message ``message(name)``.
+  function nameEditor(typing, key, current, fieldAttrs, saveAttrs, message) {
+    const name = Box.el("input", fieldAttrs);
+    name.value = typing.has(key) ? typing.get(key) : current;
+    name.addEventListener("input", () => typing.set(key, name.value));
+    const save = Box.el("button", Object.assign({ cls: "save", text: Box.text("rename") }, saveAttrs));
+    save.addEventListener("click", () => {
+      send(message(name.value.trim()));
+      typing.delete(key);
+    });
+    return [name, save];
   }
 
   // The teams the host may rename (a team quiz): each in its colour, its name to edit, its players under it.
@@ -151,15 +160,9 @@
     }
     Box.clear(list);
     for (const t of teams) {
-      const name = Box.el("input", { cls: "team-name", "data-team": String(t.team), maxlength: String(t.most),
-                                     "aria-label": Box.text("teams") });
-      name.value = editingTeams.has(t.team) ? editingTeams.get(t.team) : t.name;
-      name.addEventListener("input", () => editingTeams.set(t.team, name.value));
-      const save = Box.el("button", { cls: "save", "data-team-rename": String(t.team), text: Box.text("rename") });
-      save.addEventListener("click", () => {
-        send({ type: "team_name", team: t.team, name: name.value.trim() });
-        editingTeams.delete(t.team);
-      });
+      const [name, save] = nameEditor(editingTeams, t.team, t.name,
+        { cls: "team-name", "data-team": String(t.team), maxlength: String(t.most), "aria-label": Box.text("teams") },
+        { "data-team-rename": String(t.team) }, (typed) => ({ type: "team_name", team: t.team, name: typed }));
       const swatch = Box.el("span", { cls: "swatch" });
       swatch.style.setProperty("background", "rgb(" + t.colour.join(",") + ")");
       list.appendChild(Box.el("div", { cls: "seat team", "data-team": String(t.team) }, [
