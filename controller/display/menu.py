@@ -467,6 +467,7 @@ class Menu:
         return lines
 
     def view(self) -> dict[str, Any]:
+        notes = self.fit_notes()
         return {
             "phase": "menu",
             "players": self.item("players").value,
@@ -484,9 +485,9 @@ class Menu:
             "refused": [str(reason) for reason in self.refused],
             "detail": self.detail(),
             # what the game changes of the rows' plan: said in the panel's own ink, apart from the choices
-            "notes": self.fit_notes(),
+            "notes": notes,
             "summary": " ".join(text for text in (
-                *self.fit_notes(),
+                *notes,
                 phones_note(self.games[self.item("game").value][0], self.phones, self._options()),
                 _(get_game(self.games[self.item("game").value][0]).summary)) if text),
         }
