@@ -37,7 +37,7 @@ EVENTS_KEPT = 512
 #: stamp an input carries
 ALLOWED = frozenset({("games.base", "GameEvent"), ("games.base", "Action"), ("controller.press", "Edge"),
                      ("controller.press", "Press"), ("controller.press", "InputNotice"),
-                     ("games.arbitration", "Stamp")})
+                     ("controller.press", "Watermark"), ("games.arbitration", "Stamp")})
 _LENGTH = struct.Struct(">I")
 
 # message types: deciding process -> viewer
@@ -53,6 +53,8 @@ COMPANION = "companion"
 SEATS = "seats"
 # viewer -> deciding process
 EDGE, PRESS, NOTICE, ACTION = "edge", "press", "notice", "action"  #: stamped inputs (keyboard, phones)
+#: how far a forwarding source (the keyboard read by the screen) has delivered (``mark``: a ``Watermark``)
+WATERMARK = "watermark"
 HOST = "host"  #: a host key by name (``name``), stamped ``t_us``
 SHOWN = "shown"  #: the frame with the newest card / GO flipped at ``t_us``
 STOP = "stop"  #: end the game (``reason``: menu, quit)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.press import Edge, InputNotice, Press
+from controller.press import Edge, InputNotice, Press, Watermark
 from controller.sources.base import KEY_PRECISION_US, Inbox
 
 log = logging.getLogger("buzzerbox")
@@ -87,8 +87,12 @@ class InputLayer(Inbox):
         super().notice(notice)
         self.arrived.set()
 
+    def watermark(self, mark: Watermark) -> None:
+        super().watermark(mark)
+        self.arrived.set()
+
     def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
-             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice]:
+             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice | Watermark]:
         """Everything delivered so far (``offset_us`` added to every stamp) and
         every press that settled by ``now_us - guard_us`` (edges may reach us a
         little after they happened: judge "stable since" only up to a moment

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from controller import channel, media, signals
 from controller import journal as journal_mod
 from controller.lights import GpioLights, Lights, NoLights
-from controller.press import Edge, InputNotice, Press
+from controller.press import Edge, InputNotice, Press, Watermark
 from controller.profile import Profile
 from controller.runtime import Box, box_from_journal
 from controller.simulate import Session
@@ -245,6 +245,10 @@ class Relay:
     def notice(self, notice: InputNotice) -> None:
         if self.target is not None:
             self.target.notice(notice)
+
+    def watermark(self, mark: Watermark) -> None:
+        if self.target is not None:
+            self.target.watermark(mark)
 
 
 def keyboard_keys_line(players: int) -> str:

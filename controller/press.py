@@ -77,3 +77,15 @@ class InputNotice:
     input: str
     kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected", "stale" (a refused press)
     t_us: int
+
+
+@dataclass(frozen=True)
+class Watermark:
+    """A source's word that it has delivered every edge and press it stamped at
+    or before ``t_us`` (box clock, as its stamps): the box decides a contest
+    once every source's watermark has passed it, instead of waiting a fixed
+    delay that a stalled reader thread could outlast. ``source`` names the
+    source (``Source.name`` or a channel's name): one watermark per source."""
+
+    source: str
+    t_us: int

@@ -32,7 +32,7 @@ from controller.journal import (
     TickRecord,
 )
 from controller.media import found_beside
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -206,6 +206,8 @@ class Box(InputLayer):
         self._source_events: set[str] = set()
         self._source_order: deque[str] = deque()
         self._order = itertools.count()
+        #: per source, up to which stamp (game µs) it has delivered everything (``Watermark``)
+        self.watermarks: dict[str, int] = {}
 
     # -- header for the journal ---------------------------------------------------
     def header(self, **extra: Any) -> dict[str, Any]:
@@ -286,6 +288,8 @@ class Box(InputLayer):
                 self._accept(out)
             elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
                 self._submit(out.t_us, out)
+            elif isinstance(out, Watermark):
+                self.watermarks[out.source] = max(self.watermarks.get(out.source, out.t_us), out.t_us)
             else:
                 events += self.apply_notice(out)
         return events + self._settle() + self._journal_changed(now_us)

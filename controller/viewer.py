@@ -31,7 +31,7 @@ import pygame
 from controller import channel, live, signals
 from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
-from controller.press import Edge, InputNotice, Press
+from controller.press import Edge, InputNotice, Press, Watermark
 from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
@@ -121,6 +121,9 @@ class ViewBox:
 
     def notice(self, notice: InputNotice) -> None:
         self.send({"type": channel.NOTICE, "notice": notice})
+
+    def watermark(self, mark: Watermark) -> None:
+        self.send({"type": channel.WATERMARK, "mark": mark})
 
     def deliver_action(self, action: Action) -> None:
         self.send({"type": channel.ACTION, "action": action})

@@ -12,7 +12,7 @@ import pygame
 
 from controller.debounce import DebounceConfig, Debouncer, Phase
 from controller.inputs import HOST_STATION, InputLayer
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from games.i18n import N_, _, format_number, ngettext, word
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
@@ -45,7 +45,7 @@ class InputMonitor(InputLayer):
 
     def step(self, now_us: int) -> list[Press | InputNotice]:
         self.now_us = max(self.now_us, now_us)
-        out = self.take(now_us)
+        out = [o for o in self.take(now_us) if not isinstance(o, Watermark)]
         for o in out:
             if isinstance(o, Press):
                 self.note_press(o)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.debounce import DebounceConfig, Debouncer
-from controller.press import Edge, InputNotice, Press
+from controller.press import Edge, InputNotice, Press, Watermark
 from games.base import Action, BuzzerBoxError
 from games.i18n import _
 
@@ -35,6 +35,11 @@ class InputSink(Protocol):
 
     def notice(self, notice: InputNotice) -> None:
         """Stuck, released, glitch, disconnected, reconnected ..."""
+        ...
+
+    def watermark(self, mark: Watermark) -> None:
+        """Everything ``mark.source`` stamped up to ``mark.t_us`` has been
+        delivered (called after those edges and presses, on the same thread)."""
         ...
 
 
@@ -84,17 +89,20 @@ class Inbox:
     def notice(self, notice: InputNotice) -> None:
         self.inbox.put(("notice", notice, 0))
 
+    def watermark(self, mark: Watermark) -> None:
+        self.inbox.put(("watermark", mark, 0))
+
     def deliver_action(self, action: Action) -> None:
         """A whole action from a source that is not a button (a phone's move),
         stamped on the same clock as the edges."""
         self.inbox.put(("action", action, 0))
 
     def drain(self, debouncer: Debouncer, offset_us: int = 0,
-              arrived: list[int] | None = None) -> list[Press | InputNotice]:
+              arrived: list[int] | None = None) -> list[Press | InputNotice | Watermark]:
         """Everything delivered so far: edges through ``debouncer``, presses
         and notices as they came; ``offset_us`` is added to every stamp, and
         ``arrived`` gets every edge's and press's stamp."""
-        out: list[Press | InputNotice] = []  # and a phone's Action, when one came (only the Box takes them)
+        out: list[Press | InputNotice | Watermark] = []  # and a phone's Action, when one came (only the Box takes them)
         while True:
             try:
                 kind, item, precision = self.inbox.get_nowait()
@@ -102,7 +110,7 @@ class Inbox:
                 return out
             if offset_us:
                 item = replace(item, t_us=item.t_us + offset_us)
-            if arrived is not None and kind != "notice":
+            if arrived is not None and kind not in ("notice", "watermark"):
                 arrived.append(item.t_us)
             if kind == "edge":
                 out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
