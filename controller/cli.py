@@ -35,6 +35,7 @@ from controller.firmware_tools import add_firmware_commands
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.live import journal_dir, packs_dir
 from controller.pack_store import MEDIA_ROOTS
+from controller.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
@@ -320,6 +321,9 @@ def add_process_args(p: argparse.ArgumentParser) -> None:
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
     p.add_argument("--feed", default=None, metavar="FIFO",
                    help=_("synthetic edges from this FIFO on mock GPIO pins (buzzerbox bench, benchmarks/realtime.py)"))
+    # how the box knows every input is in: the sources' watermarks, or (the benchmark's comparison) the
+    # old fixed delay raised by late edges
+    p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS, help=argparse.SUPPRESS)
     p.add_argument("--timings", default=None, metavar="PATH",
                    help=_("when the game ends, write its decisions' and frames' timings here as JSON (the benchmarks)"))
 

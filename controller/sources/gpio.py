@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.press import Edge
 from controller.profile import Profile
-from controller.sources.base import InputSink, Source, SourceError
+from controller.sources.base import EdgeReader, InputSink, Source, SourceError
 from controller.timeline import box_now_us
 
 log = logging.getLogger("buzzerbox.gpio")
@@ -111,6 +111,8 @@ class GpioSource(Source):
         self._callbacks: dict[int, Callable[[Any, int], None]] = {}  # strong refs: gpiozero keeps weak ones
         self.precision_us = 1
         self.label = ""
+        #: the thread that drives the pins, when it can say how far it has delivered (``--feed``)
+        self.reader: EdgeReader | None = None
 
     def start(self, sink: InputSink) -> None:
         factory = self.factory or default_factory()
@@ -139,6 +141,12 @@ class GpioSource(Source):
             sink.edge(Edge(station, input_name, int(state), convert(ticks) - offset), precision)
 
         return on_change
+
+    def edge_reader(self) -> EdgeReader | None:
+        """The fed pins' reader (``controller/feed.py``). A real pin factory's
+        edge thread is the GPIO library's own and cannot say: the box waits
+        the stated report delay for it."""
+        return self.reader
 
     def levels(self) -> dict[tuple[int, str], int]:
         """Each input's level now (so the debounce knows what 'at rest' is)."""
