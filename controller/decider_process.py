@@ -317,7 +317,7 @@ class DecidingGame:
                     box.journal.close()
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
-                 "stalls": box.stalls, "longest_wait_us": box.longest_wait_us,
+                 "stalls": box.stalls, "longest_wait_us": box.longest_wait_us, "decided_by": box.decided_by(),
                  "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
                  "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
                  "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},

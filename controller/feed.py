@@ -63,8 +63,10 @@ class Feed(threading.Thread):
         self.factory = factory
         self.edges = 0
         self.refused = 0
-        self._fd: int | None = None
-        self._busy = True  # until the FIFO is open: nothing can be said yet
+        #: opened at once, without waiting for a writer (as a GPIO line is watched before anyone
+        #: presses): the box may ask before the feeder starts, and nothing is queued then
+        self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        self._busy = False
         self._ended = False
         self._pins: dict[int, Any] = {}
         #: called each time it has delivered all it read: the box asks again (``live.connect``)
@@ -88,15 +90,18 @@ class Feed(threading.Thread):
         return now_us - self.capture_us
 
     def run(self) -> None:
-        fd = os.open(self.path, os.O_RDONLY)
-        self._fd = fd
-        self._busy = False
+        fd = self._fd
+        assert fd is not None, "a feed is read once"
         partial = b""
         try:
             while True:
-                select.select([fd], [], [])
+                select.select([fd], [], [])  # a FIFO whose writer never came is not readable: it waits
                 self._busy = True  # before the read: the probe never sees bytes neither queued nor held
-                chunk = os.read(fd, 65536)
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:  # another reader's wake-up: nothing after all
+                    self._busy = bool(partial)
+                    continue
                 if not chunk:
                     break
                 *lines, partial = (partial + chunk).split(b"\n")

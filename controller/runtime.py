@@ -532,6 +532,12 @@ class Box(InputLayer):
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
 
+    def decided_by(self) -> dict[str, str]:
+        """How each live source's deliveries are waited for: by its watermarks, or its stated delay."""
+        if self.horizon_policy == HORIZON_FIXED_DELAY:
+            return {name: "delay" for name in [*self.marks, *self.delay_sources]}
+        return {**{name: "delay" for name in self.delay_sources}, **{name: "watermarks" for name in self.marks}}
+
     def stalled_sources(self) -> list[str]:
         """The sources decisions stopped waiting for (the screen says so)."""
         return sorted(m.name for m in self.marks.values() if m.stalled)
