@@ -51,8 +51,7 @@ PROFILE = "header-4"
 #: design -> play's arguments (the shipped one first)
 DESIGNS: dict[str, list[str]] = {
     "shipped": [],
-    # TODO(issue 46): the switch lands with the watermark horizon; until play knows --horizon this
-    # design is skipped and said so (both horizons are the fixed delay until then)
+    # the guard before the watermark horizon (a play that does not know --horizon: skipped, said so)
     "fixed-delay": ["--horizon", "fixed-delay"],
     "one-process": ["--one-process"],
 }

@@ -510,7 +510,7 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
     judged = judge_game(contests, steps, fed["stamps"], events, measured["decisions"] or [], offset,
                         profile.debounce, len(profile.stations), tie_wait_us(profile))
     ready = next((ln for ln in err.splitlines() if ln.startswith("deciding process ")), "")
-    decider = ready.split(": ", 1)[1] if ": " in ready else "in the screen's process (one process)"
+    decider = ready.split(": ", 1)[1] if ": " in ready else "in the screen's process, at its priority"
     return Game(judged, fed["priority"], [stamp - (fed["t0"] + s.due_us) for s, stamp in zip(steps, fed["stamps"],
                                                                                           strict=False)],
                 floor.priority, floor.late, decider, (load_before, os.getloadavg()[0]),
