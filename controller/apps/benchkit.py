@@ -424,9 +424,11 @@ def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Seque
             judged.note = (f"{c.kind} contest {k}: first {live.first} by {live.gap_us} µs; live {outcome}, "
                            f"virtual {virtual}")
         if decided_at is not None:
+            # the step that announced it: the first at or after its moment (however late: a lamp after the
+            # host's next key still counts, and counts late)
             lamp = next((d[1] for d in decisions if d[0] is not None and d[1] is not None and d[0] >= decided_at),
                         None)
-            if lamp is not None and lamp < end + offset_us:
+            if lamp is not None:
                 lamp -= offset_us
                 first = live.first
                 judged.contact_to_lamp = lamp - live.contacts()[first]
@@ -510,7 +512,7 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
     judged = judge_game(contests, steps, fed["stamps"], events, measured["decisions"] or [], offset,
                         profile.debounce, len(profile.stations), tie_wait_us(profile))
     ready = next((ln for ln in err.splitlines() if ln.startswith("deciding process ")), "")
-    decider = ready.split(": ", 1)[1] if ": " in ready else "in the screen's process, at its priority"
+    decider = ready.split(": ", 1)[1] if ": " in ready else "the screen process's priority (one process)"
     return Game(judged, fed["priority"], [stamp - (fed["t0"] + s.due_us) for s, stamp in zip(steps, fed["stamps"],
                                                                                           strict=False)],
                 floor.priority, floor.late, decider, (load_before, os.getloadavg()[0]),
