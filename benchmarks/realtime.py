@@ -128,6 +128,10 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
               f"wrong or undecided); live != virtual {f.live_not_virtual} of {f.contests}; edges later than the "
               f"box's guard {sum(g.late_deliveries for g in gs)}, worst "
               f"{bk.ms(max(g.worst_delivery_us for g in gs), 1)} ms")
+        step = bk.Summary.of([j.step_and_light for g in gs for j in g.judged if j.step_and_light is not None])
+        woke = bk.Summary.of([j.woke_late for g in gs for j in g.judged if j.woke_late is not None])
+        print(f"    where it went   the lamp's step (step + lights call) {step.text(False)}; the deciding thread "
+              f"woke after its planned moment {woke.text(False)} (n={woke.n}; woken by an input: not counted)")
         print(f"    feeder late     {feeder.text()} (kept out)")
         print(f"    goal (overhead p50 <= {bk.GOAL_P50_US / 1000:g} ms, p99 <= floor p99 + "
               f"{bk.GOAL_OVER_FLOOR_US / 1000:g} ms, no wrong winner): {'met' if bk.meets_goal(f, fl) else 'not met'}")

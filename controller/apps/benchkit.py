@@ -395,11 +395,14 @@ class Judged:
     settle_to_lamp: int | None = None
     overhead: int | None = None  # lamp - confirmation
     note: str = ""  # what went wrong, when something did
+    #: where the deciding thread's time went in the step that lit it (``Decider.detail``), if recorded
+    step_and_light: int | None = None
+    woke_late: int | None = None
 
 
 def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Sequence[int], events: Sequence[Any],
                decisions: Sequence[Sequence[int | None]], offset_us: int, debounce: DebounceConfig, players: int,
-               precision_us: int) -> list[Judged]:
+               precision_us: int, detail: Sequence[dict[str, int | None]] = ()) -> list[Judged]:
     """Each contest of a fed game, on the stamps the feeder wrote (box µs):
     its outcome against them and against virtual time, and, when decided,
     contact/settle/confirmation -> the lamp the deciding thread stamped
@@ -426,10 +429,13 @@ def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Seque
         if decided_at is not None:
             # the step that announced it: the first at or after its moment (however late: a lamp after the
             # host's next key still counts, and counts late)
-            lamp = next((d[1] for d in decisions if d[0] is not None and d[1] is not None and d[0] >= decided_at),
-                        None)
-            if lamp is not None:
-                lamp -= offset_us
+            i = next((i for i, d in enumerate(decisions) if d[0] is not None and d[1] is not None
+                      and d[0] >= decided_at), None)
+            if i is not None:
+                lamp = int(decisions[i][1] or 0) - offset_us
+                if i < len(detail):
+                    judged.step_and_light = detail[i].get("step_and_light_us")
+                    judged.woke_late = detail[i].get("woke_late_us")
                 first = live.first
                 judged.contact_to_lamp = lamp - live.contacts()[first]
                 judged.settle_to_lamp = lamp - live.settled_us(first, debounce.glitch_us)
@@ -510,7 +516,8 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
     offset = int(measured["offset_us"])
     events = list(box_from_journal(journal_mod.read(journal)).event_log)
     judged = judge_game(contests, steps, fed["stamps"], events, measured["decisions"] or [], offset,
-                        profile.debounce, len(profile.stations), tie_wait_us(profile))
+                        profile.debounce, len(profile.stations), tie_wait_us(profile),
+                        measured.get("decision_detail") or [])
     ready = next((ln for ln in err.splitlines() if ln.startswith("deciding process ")), "")
     decider = ready.split(": ", 1)[1] if ": " in ready else "the screen process's priority (one process)"
     return Game(judged, fed["priority"], [stamp - (fed["t0"] + s.due_us) for s, stamp in zip(steps, fed["stamps"],

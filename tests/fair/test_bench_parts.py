@@ -77,8 +77,10 @@ def test_a_game_is_judged_on_the_stamps_written_overhead_from_the_confirmation()
     confirmed = first_edge + 1_987
     events = [SimpleNamespace(kind="winner", t_us=confirmed + offset, player=1, data={})]
     decisions = [[confirmed + offset + 100, confirmed + offset + 400]]  # stepped, lamp lit (game µs)
-    (j,) = bk.judge_game(contests, steps, stamps, events, decisions, offset, DEBOUNCE, 4, 2)
+    detail = [{"woke_late_us": 60, "lock_wait_us": 0, "step_and_light_us": 300}]  # where its time went
+    (j,) = bk.judge_game(contests, steps, stamps, events, decisions, offset, DEBOUNCE, 4, 2, detail)
     assert (j.verdict, j.live_is_virtual, j.overhead) == ("right", True, 400)
+    assert (j.step_and_light, j.woke_late) == (300, 60)
     assert j.contact_to_lamp == 1_987 + 400 and j.settle_to_lamp == 1_000 + 400
     figures = bk.Figures.of([j])
     assert (figures.wrong, figures.audit, figures.within_1ms) == (0, 1, 1)
