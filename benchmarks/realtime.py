@@ -31,8 +31,8 @@ with the figures says what each proves and cannot. The last line is
 ``RESULT overhead_p50_ms=… overhead_p99_ms=… floor_p99_ms=… within_1ms=…
 wrong=…`` for the shipped design, over both settings.
 
-    PYTHONPATH=. python benchmarks/realtime.py            # 300 contests per design and setting, ~15 min
-    PYTHONPATH=. python benchmarks/realtime.py --quick    # 100, ~6 min
+    PYTHONPATH=. python benchmarks/realtime.py            # 300 contests per design and setting, ~20 min
+    PYTHONPATH=. python benchmarks/realtime.py --quick    # 100, ~7 min
 """
 
 from __future__ import annotations
