@@ -295,9 +295,9 @@ def build_parser() -> Parser:
     p.set_defaults(func=in_league(cmd_play))
 
     p = sub.add_parser("bench", help=_("the acceptance check: the box's decision timing on this machine"),
-                       description=_("Measure contact -> decision and contact -> lamp through play's own path "
-                                     "(synthetic edges, or a loopback jig with --jig): wiring/README.md, "
-                                     "\"The acceptance check\"."))
+                       description=_("Measure the box's overhead (lamp - confirmation) against this machine's "
+                                     "floor through play's own path (synthetic edges from a feeder process, or a "
+                                     "loopback jig with --jig): wiring/README.md, \"The acceptance check\"."))
     p.add_argument("--profile", default="header-4", help=_("wiring profile (default %(default)s)"))
     p.add_argument("--contests", type=int, default=100, help=_("how many contests (default %(default)s, ~1 min)"))
     p.add_argument("--seed", type=int, default=1, help=_("the contests' gaps and order (default %(default)s)"))
