@@ -73,6 +73,7 @@ class HubService:
         self.port, self.bind = port, bind
         self.organiser_password = read_secret(t.organiser_password_file, t.organiser_user)
         self.form_token = secrets.token_urlsafe(16)
+        self._said: dict[str, str] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -130,6 +131,7 @@ class HubService:
         app.router.add_get("/match/{match}.qbj", self._qbj)
         app.router.add_get("/organiser", self._organiser)
         app.router.add_post("/organiser/correct", self._correct)
+        app.router.add_post("/organiser/decide", self._decide)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.port)
@@ -141,8 +143,9 @@ class HubService:
     @staticmethod
     def _headers(kind: str) -> dict[str, str]:
         return {"Content-Type": kind, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                "Referrer-Policy": "no-referrer",
-                "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'"}
+                "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+                "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+                                           "frame-ancestors 'none'"}
 
     async def _scoreboard(self, request: web.Request) -> web.Response:
         title = html.escape(self.t.title)
@@ -202,8 +205,31 @@ class HubService:
     async def _organiser(self, request: web.Request) -> web.Response:
         if not self._authorised(request):
             return self._challenge()
-        return web.Response(text=self.organiser_html(request.query.get("said", "")),
-                            headers=self._headers("text/html; charset=utf-8"))
+        # only what this hub said after a post is shown: a link cannot put words on the organiser's page
+        said = self._said.get(request.query.get("said", ""), "")
+        return web.Response(text=self.organiser_html(said), headers=self._headers("text/html; charset=utf-8"))
+
+    def _say(self, text: str) -> web.HTTPSeeOther:
+        key = secrets.token_urlsafe(8)
+        self._said[key] = text[:200]
+        while len(self._said) > 32:
+            self._said.pop(next(iter(self._said)))
+        return web.HTTPSeeOther(f"/organiser?said={key}")
+
+    async def _decide(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._challenge()
+        form = await request.post()
+        if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
+            return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        try:
+            seq = int(str(form.get("seq", "")))
+            self.hub.decide(str(form.get("match", ""))[:40], seq, str(form.get("sum", ""))[:64],
+                            str(form.get("reason", "")), self.t.organiser_user)
+            said = _("decided: the chosen version counts")
+        except ValueError as exc:
+            said = str(exc) if isinstance(exc, MessageError) else _("the form is stale: open the organiser's page again")
+        raise self._say(said)
 
     async def _correct(self, request: web.Request) -> web.Response:
         if not self._authorised(request):
@@ -217,7 +243,7 @@ class HubService:
             said = _("corrected")
         except ValueError as exc:  # MessageError, or a score that is not a number
             said = str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
-        raise web.HTTPSeeOther(f"/organiser?said={said[:200]}")
+        raise self._say(said)
 
     def organiser_html(self, said: str = "") -> str:
         e = html.escape
@@ -244,14 +270,16 @@ class HubService:
                          else _("online") if st and st.online else _("offline"))
                 flag = " <b>" + e(_("LATE")) + "</b>" if room.id in late else ""
                 rooms.append(f"<li>{e(room.name)}: {e(where)}{flag}</li>")
+            conflicts = [self._conflict_html(key) for key in hub.open_conflicts()]
         head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
         w = {key: e(text) for key, text in {
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
             "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
-            "csv": _("Standings as CSV")}.items()}
+            "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + (f"<p class='said'>{e(said)}</p>" if said else "")
+                + (f"<h2 class='conflict'>{w['conflicts']}</h2>{''.join(conflicts)}" if conflicts else "")
                 + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
                 f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
                 f"<h2>{w['correct_a']}</h2><form method='post' action='/organiser/correct'>"
@@ -262,10 +290,34 @@ class HubService:
                 f"<button>{w['correct']}</button></form>"
                 f"<p><a href='/standings.csv'>{w['csv']}</a></p></body></html>")
 
+    def _conflict_html(self, key: tuple[str, int]) -> str:
+        """Both (or all) versions of a (match, seq) side by side, each with a form that makes it count."""
+        e = html.escape
+        match_id, seq = key
+        m = self.t.match(match_id)
+        teams = _(" v ").join(self.t.team(x).name for x in m.teams) if m else ""
+        cells = []
+        for k, v in enumerate(self.hub.versions(key), start=1):
+            scores = " : ".join(str(s) for s in v.scores)
+            what = _("version {k}: room {room}, scores {scores}, journal {sum} ({lines} lines), {state}").format(
+                k=k, room=v.room, scores=scores, sum=v.journal_sum, lines=v.journal_lines,
+                state=_("finished") if v.finished else _("unfinished"))
+            cells.append(
+                f"<li>{e(what)} <form method='post' action='/organiser/decide'>"
+                f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
+                f"<input type='hidden' name='match' value='{e(match_id)}'><input type='hidden' name='seq' value='{seq}'>"
+                f"<input type='hidden' name='sum' value='{e(v.journal_sum)}'>"
+                f"<label>{e(_('Reason'))} <input name='reason' required></label> "
+                f"<button>{e(_('Count this version'))}</button></form></li>")
+        title = _("match {match} ({teams}), journal {seq}: it counts no version until you decide").format(
+            match=match_id, teams=teams, seq=seq)
+        return f"<div class='conflict'><p>{e(title)}</p><ul>{''.join(cells)}</ul></div>"
+
+
 STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
-         ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}")
+         ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}.conflict{color:#f96}form{display:inline}")
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
@@ -281,4 +333,4 @@ def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop
 
 def state_words() -> dict[str, str]:
     return {"planned": _("planned"), "live": _("live"), "done": _("done"), "unfinished": _("unfinished"),
-            "corrected": _("corrected")}
+            "corrected": _("corrected"), "conflict": _("conflict")}

@@ -74,14 +74,69 @@ def test_the_hub_refuses_what_does_not_fit_the_tournament(cup: Tournament, tmp_p
     hub = Hub(cup, tmp_path / "hub.jsonl", clock)
     other_room = messages.result_topic("cup", "b", r.match)
     assert hub.take(other_room, payload(r)) == "refused"  # room a's result on room b's topic
+    hall_b = next(m for m in cup.matches if m.room == "b")
+    fake = Result(**{**r.__dict__, "match": hall_b.id, "teams": hall_b.teams, "scores": (9, 0)})
+    assert hub.take(messages.result_topic("cup", "a", hall_b.id), payload(fake)) == "refused"  # not room a's match
     wrong_teams = Result(**{**r.__dict__, "teams": ("foxes", "bees")})
     assert hub.take(topic(r), payload(wrong_teams)) == "refused"
     unknown = Result(**{**r.__dict__, "match": "m99"})
     assert hub.take(messages.result_topic("cup", "a", "m99"), payload(unknown)) == "refused"
     assert hub.take("buzzerbox/v1/cup/room/a/secret", b"{}") == "refused"
     assert hub.take(topic(r), b"\xff\xfe") == "refused"
-    assert hub.results == {} and hub.counts["refused"] == 5
+    assert hub.results == {} and hub.counts["refused"] == 6
     hub.close()
+
+
+def test_a_second_version_of_a_result_is_a_conflict_the_organiser_decides(cup: Tournament, tmp_path: Path) -> None:
+    (first,) = played(cup, tmp_path, matches=1)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    assert hub.take(topic(first), payload(first)) == "taken"
+    spare = Result(**{**first.__dict__, "scores": (first.scores[1] + 5, 0), "journal_sum": "ab" * 8})
+    assert hub.take(topic(spare), payload(spare)) == "conflict"  # same (match, seq), another journal: never dropped
+    assert hub.take(topic(spare), payload(spare)) == "duplicate"  # the same spare again is no new conflict
+    m = cup.match(first.match)
+    assert m is not None and hub.match_state(m) == "conflict"
+    assert all(row.played == 0 for row in hub.standings())  # no version counts until the organiser decides
+    assert [v.journal_sum for v in hub.versions(first.key)] == [first.journal_sum, "ab" * 8]
+    with pytest.raises(messages.MessageError, match="reason"):
+        hub.decide(first.match, 1, "ab" * 8, " ", "organiser")
+    hub.decide(first.match, 1, "ab" * 8, "the spare box's journal is the one the judge signed", "organiser")
+    assert hub.results[first.match].scores == spare.scores and hub.match_state(m) == "done"
+    hub.close()
+    again = Hub(cup, ledger, clock)  # the conflict and the decision are in the ledger
+    assert again.results[first.match].scores == spare.scores and again.open_conflicts() == []
+    assert [r["type"] for r in again.ledger.records] == ["result", "conflict", "decision"]
+    again.close()
+
+
+def test_a_torn_last_ledger_line_is_set_aside_and_the_rest_kept(cup: Tournament, tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    first, second = played(cup, tmp_path)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    hub.take(topic(first), payload(first))
+    hub.correct(first.match, (7, 3), "recount", "organiser")
+    hub.take(topic(second), payload(second))
+    hub.close()
+    whole = ledger.read_bytes()
+    ledger.write_bytes(whole[: len(whole) - 40])  # the laptop died while the last line was written
+    again = Hub(cup, ledger, clock)
+    assert [r["type"] for r in again.ledger.records] == ["result", "correction"]
+    assert again.corrections[first.match].scores == (7, 3)
+    assert again.ledger.salvaged is not None and again.ledger.salvaged.read_bytes() == whole[whole.rindex(b"\n", 0, -1) + 1: -40]
+    assert sum("cut off mid-write" in r.getMessage() for r in caplog.records) == 1
+    assert again.take(topic(second), payload(second)) == "taken"  # the broker's retained copy brings it back
+    again.close()
+    assert [r["type"] for r in Hub(cup, ledger, clock).ledger.records] == ["result", "correction", "result"]
+
+
+def test_a_second_hub_on_the_same_ledger_is_refused_in_one_line(cup: Tournament, tmp_path: Path) -> None:
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    with pytest.raises(JournalError, match="another hub is serving this tournament"):
+        Hub(cup, tmp_path / "hub.jsonl", clock)
+    hub.close()
+    Hub(cup, tmp_path / "hub.jsonl", clock).close()  # once the first stopped, it may start
 
 
 def test_a_restarted_hub_knows_its_results_and_corrections(cup: Tournament, tmp_path: Path) -> None:
@@ -178,6 +233,24 @@ def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tourna
         assert [room["id"] for room in board["rooms"]] == ["a", "b", "c"] and board["standings"]
         assert fetch(base + "/match/m99.qbj")[0] == 404
         assert fetch(base + "/")[0] == 200
+
+        # a link cannot put words on the organiser's page, and no other site may frame it
+        status, page, headers = fetch(base + "/organiser?said=Call+0900+to+confirm", ("organiser", password))
+        assert status == 200 and "0900" not in page
+        assert headers["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+
+        # a conflict: both versions on the page, one chosen there with a reason
+        r = results[0]
+        spare = Result(**{**r.__dict__, "scores": (1, 30), "journal_sum": "cd" * 8})
+        assert service.hub.take(topic(spare), payload(spare)) == "conflict"
+        status, page, _h = fetch(base + "/organiser", ("organiser", password))
+        assert r.journal_sum in page and "cd" * 8 in page and "1 : 30" in page
+        decide = {"match": r.match, "seq": "1", "sum": "cd" * 8, "reason": "the judge's paper", "token": service.form_token}
+        status, _text, headers = fetch(base + "/organiser/decide", ("organiser", password), decide)
+        assert status == 303 and service.hub.results[r.match].scores == (1, 30)
+        status, page, _h = fetch(base + headers["Location"], ("organiser", password))
+        assert "the chosen version counts" in page and "cd" * 8 not in page  # decided: no longer listed
+        assert service.hub.ledger.records[-1]["decision"]["reason"] == "the judge's paper"
     finally:
         service.stop()
 

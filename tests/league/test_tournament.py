@@ -126,6 +126,51 @@ def test_a_box_may_publish_only_under_its_own_room(broker: Mosquitto, tmp_path: 
         link.stop()
 
 
+def test_a_rooms_password_cannot_score_another_rooms_match(broker: Mosquitto, tmp_path: Path) -> None:
+    """The attack: room a's password publishes a 9:0 for hall b's match on room a's own topic (the ACL lets it);
+    the hub refuses it, counts hall b's real result, and refuses the broker's retained copy after a rebuild."""
+    from controller.league.messages import Result
+
+    t = load(tmp_path / "cup.toml")
+    folder_b = room_folder(t, "b", tmp_path / "journals")
+    link_a = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        connected(link_a)
+        assert service.conn.subscribed.wait(WAIT_S)
+        hall_b = folder_b.next_match()
+        assert hall_b is not None and hall_b.room == "b"
+        fake = Result("a", hall_b.id, 1, "quiz", hall_b.teams, (9, 0), True, "ee" * 8, 40)
+        info = link_a.conn.client.publish(messages.result_topic(t.id, "a", hall_b.id), messages.encode(fake.to_json()),
+                                          qos=1, retain=True)
+        info.wait_for_publish(WAIT_S)
+        assert link_a.conn.denied == 0  # the broker let room a write under its own room
+        hub = service.hub
+        wait_for(hub, lambda: hub.counts["refused"] == 1, "the fake never reached the hub")
+        assert hall_b.id not in hub.results and all(row.played == 0 for row in hub.standings())
+
+        link_b = box_link(t, folder_b, reconnect_s=(1, 1)).start()
+        try:
+            connected(link_b)
+            play_next(folder_b, 5)
+            link_b.publish_results()
+            wait_for(hub, lambda: hall_b.id in hub.results, "hall b's real result never arrived")
+        finally:
+            link_b.stop()
+        real = folder_b.results()[0]
+        assert hub.results[hall_b.id].journal_sum == real.journal_sum and hub.results[hall_b.id].room == "b"
+
+        service.stop()  # a rebuild: a new ledger, everything from the broker's retained messages
+        service = start_hub(t, tmp_path / "rebuilt.jsonl")
+        hub = service.hub
+        wait_for(hub, lambda: hall_b.id in hub.results and hub.counts["refused"] == 1,
+                 "the rebuilt hub never had the retained results")
+        assert hub.results[hall_b.id].scores == real.scores != (9, 0)
+    finally:
+        service.stop()
+        link_a.stop()
+
+
 def test_a_box_takes_only_a_schedule_change_the_organiser_signed(broker: Mosquitto, tmp_path: Path) -> None:
     from controller.league import signing
     from controller.league.link import Connection
