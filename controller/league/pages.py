@@ -67,7 +67,7 @@ class HubService:
         base = t.path.parent if t.path else Path.cwd()
         self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
         self.conn = Connection(t.broker, t.hub_user, read_secret(t.hub_password_file, t.hub_user),
-                               f"buzzerbox-{t.id}-hub", subscriptions=messages.hub_subscriptions(t.id),
+                               f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}", subscriptions=messages.hub_subscriptions(t.id),
                                reconnect_s=reconnect_s)
         self.conn.on_message = self.hub.take
         self.port, self.bind = port, bind

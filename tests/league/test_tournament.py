@@ -322,6 +322,74 @@ def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Calla
         stranger = Connection(replace(t.broker, tls_ca=own_ca_and_certificate(other / "broker")), "box-a", "x", "s")
         with pytest.raises(ssl.SSLCertVerificationError):
             stranger.client.connect(t.broker.host, port)
+        stranger = Connection(replace(t.broker, tls_ca=other / "ca.crt"), "box-a", "x", "s2", reconnect_s=(1, 1))
+        stranger.start()  # as a box runs it: it says why it cannot connect
+        try:
+            assert stranger.failed.wait(WAIT_S)
+            assert stranger.problem().startswith("TLS: the broker at 127.0.0.1:") and "certificate" in stranger.problem()
+        finally:
+            stranger.stop(0)
     finally:
         link.stop()
         broker.stop()
+
+
+def test_a_box_with_results_it_played_offline_delivers_them_before_it_says_all_played(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    t = load(tmp_path / "cup.toml")
+    folder = room_folder(t, "a", tmp_path / "data" / "buzzerbox" / "journals")
+    while play_next(folder, 3):  # the broker was down for the room's whole day: nothing went out
+        pass
+    assert len(folder.undelivered()) == 5
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "a", "--headless"]) == 0
+        said = capsys.readouterr().err
+        assert "a: sending 5 results the hub may not have yet" in said
+        assert said.rstrip().endswith("a: every match of this room is played; the hub has the results")
+        hub = service.hub
+        wait_for(hub, lambda: len(hub.results) == 5, "the results the box owed never reached the hub")
+        assert folder.undelivered() == []  # the broker acknowledged each: the next start owes nothing
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "a", "--headless"]) == 0
+        assert "sending" not in capsys.readouterr().err
+    finally:
+        service.stop()
+
+
+def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
+        broker: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from dataclasses import replace
+
+    from controller.league.link import Connection
+    from tests.league.conftest import free_port
+
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        connected(link)
+        hub = service.hub
+        wait_for(hub, lambda: hub.rooms["a"].status is not None and hub.rooms["a"].status.online, "never online")
+        link.stop()  # the box closes cleanly: no will is sent, so it says so itself
+        wait_for(hub, lambda: hub.rooms["a"].status is not None and not hub.rooms["a"].status.online,
+                 "a box that exited cleanly stayed online")
+    finally:
+        service.stop()
+
+    wrong_password = Connection(t.broker, "box-a", "not-the-password", "wrong", reconnect_s=(1, 1))
+    nobody = Connection(replace(t.broker, port=free_port()), "box-a", "x", "nobody", reconnect_s=(1, 1))
+    for conn in (wrong_password, nobody):
+        conn.start()
+    try:
+        assert wrong_password.failed.wait(WAIT_S) and nobody.failed.wait(WAIT_S)
+        assert "refused the connection" in wrong_password.problem() and "password" in wrong_password.problem()
+        assert "nothing answers at 127.0.0.1:" in nobody.problem()
+        assert sum("cannot connect: nothing answers" in r.getMessage() for r in caplog.records) == 1
+    finally:
+        wrong_password.stop(0)
+        nobody.stop(0)
