@@ -141,6 +141,21 @@ class RoomState:
     status: Status | None = None
     live: Live | None = None
     live_received_ms: int = 0
+    #: when the hub last heard the room (any message), by the hub's own clock
+    heard_ms: int = 0
+    #: the least (receipt - sent) seen: the room's clock offset plus the quickest transit
+    best_offset_ms: int | None = None
+
+
+#: a box says it is online every STATUS_EVERY_S; a room not heard for STALE_AFTER_MS greys on the pages
+STALE_AFTER_MS = 75_000
+#: names on the pages are clipped to this (a 300-character team name must not stretch the hall screen)
+NAME_CHARS = 40
+
+
+def clip(name: Any, limit: int = NAME_CHARS) -> str:
+    text = str(name) if name is not None else ""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Hub:
@@ -166,6 +181,15 @@ class Hub:
         #: how long the latest live views took from their box to here (ms, wall clocks): the hub's health
         self.latencies: deque[int] = deque(maxlen=LATENCIES_KEPT)
         self.version = 0
+        #: bumped when what the standings are made of changes: the table is computed once per such change
+        self.results_version = 0
+        self._standings: tuple[int, list[Row]] = (-1, [])
+        self._board: tuple[int, dict[str, Any]] = (-1, {})
+        #: whether the hub's broker connection is up, and since when (hub clock): the pages say when it is lost
+        self.broker_up = False
+        self.broker_since_ms = clock()
+        #: called (from any thread) after every change: the pages' push wakes on it
+        self.listeners: list[Callable[[], None]] = []
         self.ledger = Ledger(ledger)
         for record in self.ledger.records:
             self._replay(record)
@@ -192,6 +216,20 @@ class Hub:
                 return self._take(topic, payload)
             finally:
                 self.changed.notify_all()
+                self._tell()
+
+    def _tell(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    def broker(self, up: bool) -> None:
+        """The hub's connection to the broker came up or was lost."""
+        with self.lock:
+            if up != self.broker_up:
+                self.broker_up, self.broker_since_ms = up, self.clock()
+                self.version += 1
+            self.changed.notify_all()
+        self._tell()
 
     def _take(self, topic: str, payload: bytes) -> str:
         try:
@@ -206,13 +244,19 @@ class Hub:
             if room is None:
                 raise MessageError(f"no room {message.room!r} in this tournament")
             self.version += 1
+            room.heard_ms = self.clock()
             if isinstance(message, Status):
                 room.status = message
                 return "status"
-            room.live, room.live_received_ms = message, self.clock()
+            room.live, room.live_received_ms = message, room.heard_ms
             self.counts["live"] += 1
             if message.sent_ms:
-                self.latencies.append(room.live_received_ms - message.sent_ms)
+                # the box's clock may be minutes off the hub's: the delay is measured against the room's
+                # quickest view so far (skew and the bare transit cancel), so it is what queueing added
+                offset = room.live_received_ms - message.sent_ms
+                if room.best_offset_ms is None or offset < room.best_offset_ms:
+                    room.best_offset_ms = offset
+                self.latencies.append(offset - room.best_offset_ms)
             return "live"
         except MessageError as exc:
             self.counts["refused"] += 1
@@ -247,6 +291,7 @@ class Hub:
         return "taken"
 
     def _count(self, r: Result) -> None:
+        self.results_version += 1
         self.seen[r.key] = r
         current = self.results.get(r.match)
         if current is None or r.seq > current.seq:
@@ -259,6 +304,7 @@ class Hub:
         self.decisions.pop(r.key, None)  # a new version reopens a decided (match, seq)
         self.counts["conflict"] += 1
         self.version += 1
+        self.results_version += 1
 
     def versions(self, key: tuple[str, int]) -> list[Result]:
         """Every version of a (match, seq): the first taken, then the conflicting ones."""
@@ -275,6 +321,7 @@ class Hub:
         if chosen is None:
             raise MessageError(f"match {d.match} seq {d.seq} has no version with journal {d.journal_sum}")
         self.decisions[d.key] = d
+        self.results_version += 1
         current = self.results.get(d.match)
         if current is None or current.seq <= d.seq:
             self.results[d.match] = chosen
@@ -294,6 +341,7 @@ class Hub:
         if change.revision > self.revision:
             self.revision, self.moves = change.revision, {m.match: m for m in change.moves}
             self.version += 1
+            self.results_version += 1
         return "schedule"
 
     # -- the organiser's word ----------------------------------------------------------------
@@ -311,8 +359,10 @@ class Hub:
             self.ledger.append({"type": "correction", "correction": c.to_json()})
             self.corrections[match_id] = c
             self.version += 1
+            self.results_version += 1
             self.changed.notify_all()
-            return c
+        self._tell()
+        return c
 
     def decide(self, match_id: str, seq: int, journal_sum: str, reason: str, by: str) -> Decision:
         """The organiser's choice between a conflict's versions, journaled with the reason."""
@@ -325,12 +375,17 @@ class Hub:
             self._decide(d)
             self.ledger.append({"type": "decision", "decision": d.to_json()})
             self.changed.notify_all()
-            return d
+        self._tell()
+        return d
 
     # -- what the pages show -------------------------------------------------------------------
     def standings(self) -> list[Row]:
+        """The table, computed once per change of what it is made of (a page asks it many times)."""
         with self.lock:
-            return table(self.t, effective(self.counting(), self.corrections, self.t))
+            if self._standings[0] != self.results_version:
+                self._standings = (self.results_version,
+                                   table(self.t, effective(self.counting(), self.corrections, self.t)))
+            return self._standings[1]
 
     def schedule(self) -> list[Match]:
         with self.lock:
@@ -368,23 +423,38 @@ class Hub:
         return late
 
     def board(self) -> dict[str, Any]:
-        """The public scoreboard: every room live, the standings (nothing secret)."""
+        """The public scoreboard: every room live, the standings (nothing secret); built once per change.
+        Times are the hub's own clock: ``now_ms`` lets a page tell each room's age whatever its clock says."""
         with self.lock:
-            rooms = []
-            for room in self.t.rooms:
-                state = self.rooms[room.id]
-                live = state.live.board if state.live is not None else None
-                online = bool(state.status and state.status.online)
-                match = self.t.match(state.live.match) if state.live and state.live.match else None
-                rooms.append({"id": room.id, "name": room.name, "online": online,
-                              "match": match.id if match else None,
-                              "teams": [self.t.team(x).name for x in match.teams] if match else [],
-                              "phase": live.get("phase_label") if live else None,
-                              "question": live.get("question") if live else None,
-                              "players": [{"name": p.get("name"), "score": p.get("score")}
-                                          for p in (live.get("players", []) if live else [])][:16]})
-            return {"v": messages.VERSION, "title": self.t.title, "version": self.version, "rooms": rooms,
-                    "standings": [row.to_json() for row in self.standings()]}
+            if self._board[0] != self.version:
+                self._board = (self.version, self._build_board())
+            return {**self._board[1], "now_ms": self.clock()}
+
+    def _build_board(self) -> dict[str, Any]:
+        rooms = []
+        for room in self.t.rooms:
+            state = self.rooms[room.id]
+            live = state.live.board if state.live is not None else None
+            online = bool(state.status and state.status.online)
+            match = self.t.match(state.live.match) if state.live and state.live.match else None
+            players = [p for p in (live.get("players", []) if live else []) if isinstance(p, dict)][:16]
+            first = _first_buzz(live, players)
+            rooms.append({"id": room.id, "name": clip(room.name), "online": online,
+                          "heard_ms": state.heard_ms or None,
+                          "match": match.id if match else None,
+                          "teams": [clip(self.t.team(x).name) for x in match.teams] if match else [],
+                          "phase": clip(live.get("phase_label")) if live else None,
+                          "question": live.get("question") if live else None,
+                          "first": first,
+                          "players": [{"name": clip(p.get("name")), "score": p.get("score")} for p in players]})
+        standings = []
+        for row in self.standings():
+            data = row.to_json()
+            data["name"] = clip(data["name"])
+            standings.append(data)
+        return {"v": messages.VERSION, "title": clip(self.t.title, 80), "version": self.version, "rooms": rooms,
+                "broker": {"up": self.broker_up, "since_ms": self.broker_since_ms},
+                "stale_after_ms": STALE_AFTER_MS, "standings": standings}
 
     def stats(self) -> dict[str, Any]:
         """Counts and the live views' delay (p50/p99 of the newest), for the organiser and the benchmark."""
@@ -398,6 +468,19 @@ class Hub:
 
     def close(self) -> None:
         self.ledger.close()
+
+
+def _first_buzz(live: Any, players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The question's first bell and its lead over the second (µs), from the room's public view."""
+    if not isinstance(live, dict):
+        return None
+    seat = live.get("fastest")
+    margins = live.get("margins_us")
+    if type(seat) is not int or not 0 <= seat < len(players) or not isinstance(margins, dict):
+        return None
+    times = sorted(v for v in margins.values() if type(v) is int)
+    lead = times[1] - times[0] if len(times) > 1 else None
+    return {"name": clip(players[seat].get("name")), "lead_us": lead}
 
 
 def dumps(data: Any) -> str:

@@ -56,6 +56,7 @@ class Connection:
         self._pending_subscriptions: set[int] = set()
         self.refused: str | None = None  # the broker said no (bad password): said once, not retried in silence
         self.on_connected: list[Callable[[], None]] = []
+        self.on_disconnected: list[Callable[[], None]] = []
         self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
         #: (mid, the broker took it): a QoS 1 message's acknowledgement
         self.on_published: Callable[[int, bool], None] = lambda mid, ok: None
@@ -170,6 +171,8 @@ class Connection:
                         reason)
         self.connected.clear()
         self.subscribed.clear()
+        for hook in list(self.on_disconnected):
+            hook()
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
@@ -183,6 +186,10 @@ class Connection:
             self.denied += 1
             log.warning("league: the broker refused a message (%s): does the ACL give this account its room?", reason)
         self.on_published(mid, not reason.is_failure)
+
+
+#: how often a box says it is online though nothing changed (the hub greys a room not heard for 2.5 times this)
+STATUS_EVERY_S = 30.0
 
 
 class BoxLink:
@@ -206,6 +213,8 @@ class BoxLink:
         self.conn.on_published = self._on_published
         self._lock = threading.Lock()
         self._pending_live: bytes | None = None
+        self._stopped = threading.Event()
+        self._beat: threading.Thread | None = None
         self._live_in_flight: int | None = None
         self.published_results: set[tuple[str, int]] = set()
         self._result_mids: dict[int, messages.Result] = {}
@@ -219,10 +228,21 @@ class BoxLink:
 
     def start(self) -> BoxLink:
         self.conn.start()
+        self._beat = threading.Thread(target=self._heartbeat, name=f"league-{self.room}-status", daemon=True)
+        self._beat.start()
         return self
+
+    def _heartbeat(self) -> None:
+        """The status again every STATUS_EVERY_S: the hub tells a quiet room from one it no longer hears."""
+        while not self._stopped.wait(STATUS_EVERY_S):
+            if self.conn.connected.is_set():
+                self.conn.publish(self.status_topic, messages.status_payload(self.room, True, self.match, self.clock()))
 
     def stop(self) -> None:
         """A clean exit says "offline" itself (the broker's will is only for a box that vanishes)."""
+        self._stopped.set()
+        if self._beat is not None:
+            self._beat.join()
         if self.conn.connected.is_set():
             self.conn.publish(self.status_topic, messages.status_payload(self.room, False, None, self.clock()))
         self.conn.stop()

@@ -1,9 +1,10 @@
 """``buzzerbox league serve``: the hub's broker connection and its pages, on
 the companion's stack (aiohttp).
 
-- ``/``: the scoreboard for the hall's TV, every room live and the standings
-  (public: it shows only what the boxes' public views show);
-- ``/board.json``: the same as JSON, which the page reads once a second;
+- ``/``: the hall screen, for a 1080p TV read across the hall: every room live
+  and the standings, pushed (``/events``, server-sent events: one frame built
+  per change, sent to every viewer); public: only the boxes' public views;
+- ``/board.json``: the same as JSON;
 - ``/standings.csv`` and ``/match/<id>.qbj``: the exports;
 - ``/organiser``: which match is where, late rooms, results to correct with a
   reason (HTTP Basic authentication with the organiser's password file; a form
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import datetime
 import hmac
 import html
@@ -34,7 +36,7 @@ from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
 from controller.league.tournament import Tournament, read_secret
 from controller.web.server import WebError
-from games.i18n import _
+from games.i18n import _, current_language
 
 log = logging.getLogger("buzzerbox.league")
 STATIC = Path(__file__).with_name("static")
@@ -50,12 +52,23 @@ def local_minutes() -> int:
     return now.hour * 60 + now.minute
 
 
+#: the hall screen's push: at most this many frames a second, and one at least this often (the clocks, the ages)
+PUSH_EVERY_S = 0.5
+HEARTBEAT_S = 5.0
+#: frames a slow viewer may have waiting: older ones are dropped (each frame is the whole board)
+VIEWER_QUEUE = 2
+
+
 def labels() -> dict[str, str]:
     """The scoreboard page's words, in the hub's language."""
     return {"standings": _("Standings"), "rank": _("#"), "team": _("Team"), "played": _("Played"),
             "won": _("Won"), "drawn": _("Drawn"), "lost": _("Lost"), "points": _("Points"), "scored": _("Score"),
             "difference": _("Difference"), "offline": _("offline"), "no_match": _("no match now"),
-            "question": _("Question {number}")}
+            "question": _("Question {number}"), "first": _("First: {name}"), "by": _("by {ms} ms"),
+            "ago": _("updated {n} s ago"), "ago_min": _("updated {n} min ago"), "never": _("not heard yet"),
+            "broker_lost": _("The hub has lost the broker ({n} s ago): the rooms are shown as they were then"),
+            "hub_lost": _("This screen has lost the hub: reconnecting"), "stale": _("no news"),
+            "page": _("page {n} of {of}")}
 
 
 class HubService:
@@ -70,10 +83,16 @@ class HubService:
                                f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}", subscriptions=messages.hub_subscriptions(t.id),
                                reconnect_s=reconnect_s)
         self.conn.on_message = self.hub.take
+        self.conn.on_connected.append(lambda: self.hub.broker(True))
+        self.conn.on_disconnected.append(lambda: self.hub.broker(False))
+        self._viewers: set[asyncio.Queue[bytes]] = set()
+        self._wake: asyncio.Event | None = None
+        self._pusher: asyncio.Task[None] | None = None
         self.port, self.bind = port, bind
         self.organiser_password = read_secret(t.organiser_password_file, t.organiser_user)
         self.form_token = secrets.token_urlsafe(16)
         self._said: dict[str, str] = {}
+        self._encoded: tuple[int, str] = (-1, "")
         self.loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -93,6 +112,9 @@ class HubService:
 
     def stop(self) -> None:
         self.conn.stop(0)
+        listener = getattr(self, "_listener", None)
+        if listener in self.hub.listeners:
+            self.hub.listeners.remove(listener)
         loop, self.loop = self.loop, None
         if loop is not None and self._thread is not None:
             asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(5)
@@ -101,6 +123,14 @@ class HubService:
         self.hub.close()
 
     async def _cleanup(self) -> None:
+        for queue in self._viewers:  # every open hall screen's stream ends (b"": the end)
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(b"")
+        if self._pusher is not None:
+            self._pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pusher
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -125,7 +155,8 @@ class HubService:
         app = web.Application(client_max_size=MAX_FORM)
         app.router.add_get("/", self._scoreboard)
         app.router.add_get("/board.json", self._board)
-        app.router.add_get("/scoreboard.js", self._script)
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/hall.js", self._hall_script)
         app.router.add_get("/stats.json", self._stats)
         app.router.add_get("/standings.csv", self._csv)
         app.router.add_get("/match/{match}.qbj", self._qbj)
@@ -138,6 +169,59 @@ class HubService:
         await site.start()
         if self.port == 0:
             self.port = int(self._runner.addresses[0][1])
+        loop = asyncio.get_running_loop()
+        wake = self._wake = asyncio.Event()
+
+        def changed() -> None:  # called on the broker's thread: the push runs on this loop
+            loop.call_soon_threadsafe(wake.set)
+
+        self.hub.listeners.append(changed)
+        self._listener = changed
+        self._pusher = loop.create_task(self._push())
+
+    # -- the hall screen's push ----------------------------------------------------------------
+    def frame(self) -> bytes:
+        """One server-sent event: the whole board (JSON encoded once per change) with the hub's time."""
+        board = self.hub.board()
+        version = board["version"]
+        if self._encoded[0] != version:
+            self._encoded = (version, json.dumps({k: v for k, v in board.items() if k != "now_ms"},
+                                                 ensure_ascii=False, separators=(",", ":")))
+        return ('data: {"now_ms":' + str(board["now_ms"]) + ',"board":' + self._encoded[1] + "}\n\n").encode("utf-8")
+
+    async def _push(self) -> None:
+        """Every change (at most PUSH_EVERY_S apart), and a heartbeat: one frame built, sent to every viewer."""
+        assert self._wake is not None
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), HEARTBEAT_S)
+            self._wake.clear()
+            if self._viewers:
+                data = self.frame()
+                for queue in self._viewers:
+                    if queue.full():
+                        queue.get_nowait()  # a slow viewer gets the newest, not a backlog
+                    queue.put_nowait(data)
+            await asyncio.sleep(PUSH_EVERY_S)
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={**self._headers("text/event-stream; charset=utf-8"),
+                                               "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        queue: asyncio.Queue[bytes] = asyncio.Queue(VIEWER_QUEUE)
+        queue.put_nowait(self.frame())
+        self._viewers.add(queue)
+        try:
+            while data := await queue.get():
+                await response.write(data)
+        except (ConnectionResetError, ConnectionError):
+            pass
+        finally:
+            self._viewers.discard(queue)
+        return response
+
+    async def _hall_script(self, request: web.Request) -> web.Response:
+        return web.Response(body=(STATIC / "hall.js").read_bytes(), headers=self._headers("text/javascript"))
 
     # -- public ------------------------------------------------------------------------------
     @staticmethod
@@ -148,17 +232,19 @@ class HubService:
                                            "frame-ancestors 'none'"}
 
     async def _scoreboard(self, request: web.Request) -> web.Response:
+        """The hall screen: a 1080p TV read across a hall (docs/league.md), pushed to, never polling."""
         title = html.escape(self.t.title)
-        standings = html.escape(_("Standings"))
-        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
-                "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-                f"<style>{STYLE}</style></head><body><h1>{title}</h1><div id='rooms'></div>"
-                f"<h2>{standings}</h2><table id='standings'></table>"
-                "<script src='/scoreboard.js'></script></body></html>")
+        words = json.dumps(labels(), ensure_ascii=False).replace("</", "<\\/")
+        body = (f"<!doctype html><html lang='{html.escape(current_language())}'><head><meta charset='utf-8'>"
+                f"<title>{title}</title><meta name='viewport' content='width=device-width, initial-scale=1'>"
+                f"<style>{HALL_STYLE}</style></head><body>"
+                f"<header><h1 id='title'>{title}</h1><div id='updated'></div><div id='clock'></div></header>"
+                "<div id='banner' hidden></div><main><section id='rooms'></section>"
+                f"<section id='table'><h2>{html.escape(_('Standings'))} <span id='page'></span></h2>"
+                "<table id='standings'></table></section></main>"
+                f"<script id='labels' type='application/json'>{words}</script>"
+                "<script src='/hall.js'></script></body></html>")
         return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
-
-    async def _script(self, request: web.Request) -> web.Response:
-        return web.Response(body=(STATIC / "scoreboard.js").read_bytes(), headers=self._headers("text/javascript"))
 
     async def _board(self, request: web.Request) -> web.Response:
         data = {**self.hub.board(), "labels": labels()}
@@ -314,6 +400,39 @@ class HubService:
         return f"<div class='conflict'><p>{e(title)}</p><ul>{''.join(cells)}</ul></div>"
 
 
+HALL_STYLE = (
+    "html,body{margin:0;height:100%;overflow:hidden}"
+    "body{font-family:'DejaVu Sans',sans-serif;background:#0b0f19;color:#f4f4f4;font-size:3.2vh;"
+    "display:flex;flex-direction:column}"
+    "header{display:flex;align-items:baseline;gap:2vw;padding:1.5vh 2vw;background:#151b2c}"
+    "h1{font-size:5.5vh;margin:0;flex:1;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}"
+    "#clock{font-size:6vh;font-weight:bold;font-variant-numeric:tabular-nums}"
+    "#updated{font-size:2.6vh;color:#aab}"
+    "#banner{background:#b3261e;color:#fff;font-size:3.6vh;padding:1vh 2vw;font-weight:bold}"
+    "main{flex:1;display:flex;gap:2vw;padding:2vh 2vw;min-height:0}"
+    "#rooms{flex:62;display:grid;grid-template-columns:repeat(auto-fit,minmax(28vw,1fr));gap:2vh 1.5vw;"
+    "align-content:start;min-width:0;overflow:hidden}"
+    "#rooms.many{grid-template-columns:repeat(auto-fit,minmax(19vw,1fr));font-size:2.4vh}"
+    ".room{background:#182038;border-radius:1.2vh;padding:1.2vh 1.2vw;min-width:0;overflow:hidden;"
+    "border-left:1vh solid #4caf50}"
+    ".room.off{border-left-color:#777}.room.stale{opacity:.45;filter:grayscale(1)}"
+    ".room h3{font-size:1.3em;margin:0;display:flex;justify-content:space-between;gap:1vw}"
+    ".room h3 span,.clip{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-width:0}"
+    ".room .age{font-size:.7em;color:#aab;font-weight:normal;flex:none}"
+    ".room .teams{font-size:1.15em;font-weight:bold;margin:.3em 0}"
+    ".room .q{color:#ffd54f}.room .first{color:#80deea;font-weight:bold}"
+    ".room table{width:100%;border-collapse:collapse;table-layout:fixed}"
+    ".room td{padding:.1em 0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}"
+    ".room td:last-child{text-align:right;width:5em;font-weight:bold;font-variant-numeric:tabular-nums}"
+    "#table{flex:38;min-width:0;overflow:hidden}"
+    "h2{font-size:4.2vh;margin:0 0 1vh}#page{font-size:.6em;color:#aab;font-weight:normal}"
+    "#standings{width:100%;border-collapse:collapse;table-layout:fixed;font-size:3.6vh}"
+    "#standings th{font-size:2.4vh;color:#aab;text-align:right;padding:.2em .3em}"
+    "#standings td{padding:.25em .3em;text-align:right;border-bottom:1px solid #2a3350;"
+    "font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}"
+    "#standings td:nth-child(2),#standings th:nth-child(2){text-align:left;width:55%}"
+    "#standings td:first-child,#standings th:first-child{width:2.2em}"
+    "#standings tr:nth-child(-n+4) td{color:#ffd54f}")
 STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
