@@ -120,9 +120,11 @@ def all_played(t: Tournament, folder: RoomFolder, room: str) -> int:
         finally:
             link.stop()
         if owed:
-            print(_("{room}: {n} results are not delivered: {why}; they stay in the journals and go out on the "
-                    "next connect (play --league or the menu)").format(room=room, n=len(owed), why=why),
-                  file=sys.stderr)
+            print(ngettext("{room}: {n} result is not delivered: {why}; it stays in its journal and goes out on "
+                           "the next connect (play --league or the menu)",
+                           "{room}: {n} results are not delivered: {why}; they stay in the journals and go out on "
+                           "the next connect (play --league or the menu)", len(owed)).format(
+                               room=room, n=len(owed), why=why), file=sys.stderr)
             return 1
     print(_("{room}: every match of this room is played; the hub has the results").format(room=room), file=sys.stderr)
     return 0

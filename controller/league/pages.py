@@ -30,7 +30,7 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.league import messages
-from controller.league.hub import Hub
+from controller.league.hub import STALE_AFTER_MS, Hub
 from controller.league.link import Connection
 from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
@@ -235,12 +235,13 @@ class HubService:
         """The hall screen: a 1080p TV read across a hall (docs/league.md), pushed to, never polling."""
         title = html.escape(self.t.title)
         words = json.dumps(labels(), ensure_ascii=False).replace("</", "<\\/")
+        standings = html.escape(_("Standings"))
         body = (f"<!doctype html><html lang='{html.escape(current_language())}'><head><meta charset='utf-8'>"
                 f"<title>{title}</title><meta name='viewport' content='width=device-width, initial-scale=1'>"
                 f"<style>{HALL_STYLE}</style></head><body>"
                 f"<header><h1 id='title'>{title}</h1><div id='updated'></div><div id='clock'></div></header>"
                 "<div id='banner' hidden></div><main><section id='rooms'></section>"
-                f"<section id='table'><h2>{html.escape(_('Standings'))} <span id='page'></span></h2>"
+                f"<section id='table'><h2>{standings} <span id='page'></span></h2>"
                 "<table id='standings'></table></section></main>"
                 f"<script id='labels' type='application/json'>{words}</script>"
                 "<script src='/hall.js'></script></body></html>")
@@ -355,7 +356,14 @@ class HubService:
                 where = (_("online, match {match}").format(match=st.match) if st and st.online and st.match
                          else _("online") if st and st.online else _("offline"))
                 flag = " <b>" + e(_("LATE")) + "</b>" if room.id in late else ""
-                rooms.append(f"<li>{e(room.name)}: {e(where)}{flag}</li>")
+                heard = hub.rooms[room.id].heard_ms
+                age = (_("last heard {n} s ago").format(n=max(0, (hub.clock() - heard) // 1000)) if heard
+                       else _("not heard yet"))
+                stale = not heard or hub.clock() - heard > STALE_AFTER_MS
+                rooms.append(f"<li{' class=off' if stale else ''}>{e(room.name)}: {e(where)}; {e(age)}{flag}</li>")
+            broker = "" if hub.broker_up else "<p class='lost'>" + e(_(
+                "The hub has lost the broker ({n} s ago): what the rooms send now waits for it").format(
+                    n=max(0, (hub.clock() - hub.broker_since_ms) // 1000))) + "</p>"
             conflicts = [self._conflict_html(key) for key in hub.open_conflicts()]
         head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
         w = {key: e(text) for key, text in {
@@ -364,7 +372,7 @@ class HubService:
             "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
-                + (f"<p class='said'>{e(said)}</p>" if said else "")
+                + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
                 + (f"<h2 class='conflict'>{w['conflicts']}</h2>{''.join(conflicts)}" if conflicts else "")
                 + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
                 f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
@@ -383,6 +391,7 @@ class HubService:
         m = self.t.match(match_id)
         teams = _(" v ").join(self.t.team(x).name for x in m.teams) if m else ""
         cells = []
+        reason, count = e(_("Reason")), e(_("Count this version"))
         for k, v in enumerate(self.hub.versions(key), start=1):
             scores = " : ".join(str(s) for s in v.scores)
             what = _("version {k}: room {room}, scores {scores}, journal {sum} ({lines} lines), {state}").format(
@@ -393,8 +402,8 @@ class HubService:
                 f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
                 f"<input type='hidden' name='match' value='{e(match_id)}'><input type='hidden' name='seq' value='{seq}'>"
                 f"<input type='hidden' name='sum' value='{e(v.journal_sum)}'>"
-                f"<label>{e(_('Reason'))} <input name='reason' required></label> "
-                f"<button>{e(_('Count this version'))}</button></form></li>")
+                f"<label>{reason} <input name='reason' required></label> "
+                f"<button>{count}</button></form></li>")
         title = _("match {match} ({teams}), journal {seq}: it counts no version until you decide").format(
             match=match_id, teams=teams, seq=seq)
         return f"<div class='conflict'><p>{e(title)}</p><ul>{''.join(cells)}</ul></div>"
@@ -436,7 +445,8 @@ HALL_STYLE = (
 STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
-         ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}.conflict{color:#f96}form{display:inline}")
+         ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}.conflict{color:#f96}form{display:inline}"
+         ".lost{background:#b3261e;color:#fff;padding:.4em .6em;font-weight:bold}")
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
