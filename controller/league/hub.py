@@ -439,10 +439,17 @@ class Hub:
             match = self.t.match(state.live.match) if state.live and state.live.match else None
             players = [p for p in (live.get("players", []) if live else []) if isinstance(p, dict)][:16]
             first = _first_buzz(live, players)
+            per_team = self.t.players_per_team
+            scores = None  # each team's total: what a hall reads (the stations' own scores are for the room)
+            if match and len(players) == len(match.teams) * per_team:
+                values = [v for p in players if type(v := p.get("score")) is int]
+                if len(values) == len(players):
+                    scores = [sum(values[k * per_team:(k + 1) * per_team]) for k in range(len(match.teams))]
             rooms.append({"id": room.id, "name": clip(room.name), "online": online,
                           "heard_ms": state.heard_ms or None,
                           "match": match.id if match else None,
                           "teams": [clip(self.t.team(x).name) for x in match.teams] if match else [],
+                          "scores": scores,
                           "phase": clip(live.get("phase_label")) if live else None,
                           "question": live.get("question") if live else None,
                           "first": first,

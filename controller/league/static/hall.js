@@ -28,20 +28,21 @@ function ago(ms) {
 function card(room) {
   const box = el("div", null, "room" + (room.online ? "" : " off"));
   box.dataset.heard = room.heard_ms || "";
-  const h = el("h3");
-  h.append(el("span", room.name + (room.online ? "" : " (" + L.offline + ")")), el("span", "", "age"));
-  box.append(h);
+  box.append(el("h3", room.name + (room.online ? "" : " (" + L.offline + ")"), "clip"));
+  box.append(el("div", "", "age"));
   box.append(el("div", room.teams.length ? room.teams.join(" – ") : L.no_match, "teams clip"));
   if (room.question) box.append(el("div", say("question", { number: room.question }) + (room.phase ? " · " + room.phase : ""), "q clip"));
   if (room.first) {
-    const by = room.first.lead_us === null ? "" : " " + say("by", { ms: (room.first.lead_us / 1000).toFixed(1) });
-    box.append(el("div", say("first", { name: room.first.name }) + by, "first clip"));
+    box.append(el("div", say("first", { name: room.first.name }), "first clip"));
+    if (room.first.lead_us !== null) box.append(el("div", say("by", { ms: (room.first.lead_us / 1000).toFixed(1) }), "by"));
   }
-  const table = el("table");
-  const players = [...room.players].sort((a, b) => (b.score ?? 0) - (a.score ?? 0)).slice(0, 6);
-  for (const p of players) {
+  // the teams' totals when the room's stations add up to its teams, else each station's score
+  const rows = room.scores ? room.teams.map((name, k) => [name, room.scores[k]])
+    : room.players.map((p) => [p.name, p.score]).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0)).slice(0, 4);
+  const table = el("table", null, room.scores ? "teams" : "stations");
+  for (const [name, score] of rows) {
     const tr = el("tr");
-    tr.append(el("td", p.name), el("td", p.score === null ? "" : p.score));
+    tr.append(el("td", name), el("td", score === null || score === undefined ? "" : score));
     table.append(tr);
   }
   box.append(table);
@@ -67,7 +68,7 @@ function drawStandings() {
   if (!rows.length) return;
   // as many rows as fit the screen; more rows turn pages every PAGE_S seconds
   table.append(rows[0]);
-  const space = document.getElementById("table").clientHeight - table.offsetTop - head.offsetHeight;
+  const space = document.getElementById("table").getBoundingClientRect().bottom - head.getBoundingClientRect().bottom;
   const fit = Math.max(1, Math.floor(space / rows[0].offsetHeight));
   const pages = Math.ceil(rows.length / fit);
   page = page % pages;
