@@ -57,6 +57,8 @@ PUSH_EVERY_S = 0.5
 HEARTBEAT_S = 5.0
 #: frames a slow viewer may have waiting: older ones are dropped (each frame is the whole board)
 VIEWER_QUEUE = 2
+#: a fail-safe for stopping the pages on a machine under load, never a measure
+STOP_WAIT_S = 60.0
 
 
 def labels() -> dict[str, str]:
@@ -117,9 +119,9 @@ class HubService:
             self.hub.listeners.remove(listener)
         loop, self.loop = self.loop, None
         if loop is not None and self._thread is not None:
-            asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(5)
+            asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(STOP_WAIT_S)
             loop.call_soon_threadsafe(loop.stop)
-            self._thread.join(5)
+            self._thread.join(STOP_WAIT_S)
         self.hub.close()
 
     async def _cleanup(self) -> None:
