@@ -94,10 +94,11 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         finally:
             link.playing(None)
             sent = link.publish_results()
+            why = link.conn.problem()
             link.stop()
             if not sent:
-                print(_("{room}: the broker is not reachable now; the result is in the journal and is sent "
-                        "the next time this box connects").format(room=args.room), file=sys.stderr)
+                print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
+                        "the next time this box connects").format(room=args.room, why=why), file=sys.stderr)
     return run
 
 

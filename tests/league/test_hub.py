@@ -139,6 +139,21 @@ def test_a_second_hub_on_the_same_ledger_is_refused_in_one_line(cup: Tournament,
     Hub(cup, tmp_path / "hub.jsonl", clock).close()  # once the first stopped, it may start
 
 
+def test_the_latency_is_the_hubs_own_not_the_boxes_clock(cup: Tournament, tmp_path: Path) -> None:
+    """A box whose clock is two minutes ahead: the hub's figure is what the way added, not the skew."""
+    now = [1_000_000]
+    hub = Hub(cup, tmp_path / "hub.jsonl", lambda: now[0])
+    skew = 120_000
+    for transit in (40, 15, 30, 15, 250):  # ms each view took on the way
+        now[0] += 1000
+        sent = now[0] - transit + skew
+        hub.take(messages.room_topic("cup", "a", "live"), messages.live_payload("a", "m1", sent, "{}"))
+    delays = sorted(hub.latencies)
+    assert delays == [0, 0, 0, 15, 235]  # each against the room's quickest view: skew and bare transit cancel
+    assert hub.stats()["latency_ms"]["p99"] == 235
+    hub.close()
+
+
 def test_a_restarted_hub_knows_its_results_and_corrections(cup: Tournament, tmp_path: Path) -> None:
     first, second = played(cup, tmp_path)
     ledger = tmp_path / "hub.jsonl"

@@ -253,7 +253,8 @@ def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
     write_broker_files(load(path), tmp_path / "broker")
     assert main(["play", "--league", str(path), "--room", "a", "--headless", "--seconds", "0.1"]) == 0
     said = capsys.readouterr().err
-    assert "the broker is not reachable now; the result is in the journal" in said
+    assert "the broker is not reachable now (nothing answers at 127.0.0.1:" in said
+    assert "is the broker running, on that port?); the result is in the journal" in said
     folder = room_folder(load(path), "a", tmp_path / "data" / "buzzerbox" / "journals")
     assert [r.match for r in folder.results()] == ["m1"]  # what the next connect sends
 
