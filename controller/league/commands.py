@@ -277,6 +277,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rehearse(args: argparse.Namespace) -> int:
+    from controller.league.rehearse import rehearse
+    from controller.league.tournament import load
+
+    t = load(args.file)
+    stay = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_a: stay.set())
+    if not args.stay:
+        stay.set()
+    try:
+        return rehearse(t, args.port, args.bind, args.seed, args.pace, stay)
+    except KeyboardInterrupt:
+        return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.pages import serve_forever
     from controller.league.tournament import load
@@ -321,6 +336,15 @@ def add_league_commands(sub: Any) -> None:
     p.add_argument("--match", required=True, help=_("the match to play again"))
     p.add_argument("--journal-dir", default=None, help=_("the journal folder (default: the box's)"))
     p.set_defaults(func=cmd_replay)
+    p = actions.add_parser("rehearse", help=_("play the whole tournament with simulated boxes on this machine "
+                                              "(its own broker and hub), before the day"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--port", type=int, default=8090, help=_("the pages' port (default %(default)s)"))
+    p.add_argument("--bind", default="127.0.0.1", help=_("the address to listen on (default %(default)s)"))
+    p.add_argument("--seed", type=int, default=1, help=_("the simulated players' seed"))
+    p.add_argument("--pace", type=float, default=0.0, help=_("with --stay: seconds between rounds, to watch"))
+    p.add_argument("--stay", action="store_true", help=_("keep the pages up after the last round, until Ctrl+C"))
+    p.set_defaults(func=cmd_rehearse)
     p = actions.add_parser("broker-config", help=_("write the broker's config, ACL and password files for "
                                                    "this tournament, and each box's password file"))
     p.add_argument("file", help=_("the tournament file (.toml)"))

@@ -85,3 +85,22 @@ def test_play_resume_journal_as_the_docs_say(cup: Tournament, tmp_path: Path) ->
     journal = folder.folder / "m2-1.jsonl"
     assert main(["play", "--resume", str(journal), "--headless", "--seconds", "0.2"]) == 0
     assert journal_mod.read(journal).ended
+
+
+def test_a_rehearsal_plays_the_whole_tournament_with_simulated_boxes(
+        cup: Tournament, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`buzzerbox league rehearse cup.toml`: its own broker and hub, every match played, the standings recounted;
+    the day's journals and passwords untouched."""
+    from controller.cli import main
+    from tests import runtimes
+
+    runtimes.require("mosquitto")
+    secrets_before = sorted(p.name for p in (tmp_path / "secrets").iterdir())
+    assert main(["league", "rehearse", str(cup.path), "--port", "0"]) == 0
+    out = capsys.readouterr()
+    assert "rehearsal: 15 of 15 matches played in 3 rooms; the hub counted 15" in out.out
+    assert "rehearsal: the hub's standings equal a recount from the journals" in out.out
+    assert len([line for line in out.out.splitlines() if line[:3].strip().isdigit()]) == 6  # the table: six teams
+    assert "rehearsal: round 5: 3 matches played" in out.err
+    assert not journals(tmp_path).exists()  # nothing in the box's own journal folder
+    assert sorted(p.name for p in (tmp_path / "secrets").iterdir()) == secrets_before

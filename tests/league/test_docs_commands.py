@@ -173,7 +173,9 @@ def test_every_command_of_the_league_page_runs_as_written(tmp_path: Path, hall: 
     hub.send_signal(signal.SIGTERM)
     assert hub.wait(WAIT_S) == 0, hub.stderr.read()
     run_elsewhere = {"buzzerbox menu --league cup.toml --room a":
-                     "test_the_menu_in_a_tournament_delivers_what_its_room_owes"}
+                     "test_the_menu_in_a_tournament_delivers_what_its_room_owes",
+                     "buzzerbox league rehearse cup.toml":
+                     "tests/league/test_box.py::test_a_rehearsal_plays_the_whole_tournament_with_simulated_boxes"}
     for line in commands:
         if line not in NAMES:
             assert line in ran or line in run_elsewhere, f"docs/league.md's `{line}` is run by no test"
