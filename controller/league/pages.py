@@ -5,7 +5,8 @@ the companion's stack (aiohttp).
   and the standings, pushed (``/events``, server-sent events: one frame built
   per change, sent to every viewer); public: only the boxes' public views;
 - ``/board.json``: the same as JSON;
-- ``/standings.csv`` and ``/match/<id>.qbj``: the exports;
+- ``/standings.csv`` and ``/match/<id>.qbj``: the exports; ``/schedule``: each
+  room's order of play, a printed page per room;
 - ``/organiser``: which match is where, late rooms, results to correct with a
   reason (HTTP Basic authentication with the organiser's password file; a form
   token against cross-site posts).
@@ -161,6 +162,7 @@ class HubService:
         app.router.add_get("/hall.js", self._hall_script)
         app.router.add_get("/stats.json", self._stats)
         app.router.add_get("/standings.csv", self._csv)
+        app.router.add_get("/schedule", self._schedule)
         app.router.add_get("/match/{match}.qbj", self._qbj)
         app.router.add_get("/organiser", self._organiser)
         app.router.add_post("/organiser/correct", self._correct)
@@ -247,6 +249,35 @@ class HubService:
                 "<table id='standings'></table></section></main>"
                 f"<script id='labels' type='application/json'>{words}</script>"
                 "<script src='/hall.js'></script></body></html>")
+        return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
+
+    async def _schedule(self, request: web.Request) -> web.Response:
+        """Each room's order of play on a page of its own when printed (the signed changes applied)."""
+        e, t, hub = html.escape, self.t, self.hub
+        words = state_words()
+        head = [_("Slot"), _("Start"), _("Match"), _("Teams"), _("State"), _("Scores")]
+        sections = []
+        with hub.lock:
+            matches = hub.schedule()
+            for room in t.rooms:
+                rows = []
+                for m in (m for m in matches if m.room == room.id):
+                    start = ""
+                    if t.day_start_min is not None and m.start_min is not None:
+                        at = t.day_start_min + m.start_min
+                        start = f"{at // 60 % 24:02d}:{at % 60:02d}"
+                    r = hub.results.get(m.id)
+                    c = hub.corrections.get(m.id)
+                    scores = " : ".join(str(x) for x in (c.scores if c else r.scores if r else ()))
+                    state = hub.match_state(m)
+                    rows.append(f"<tr><td>{m.slot}</td><td>{start}</td><td>{e(m.id)}</td>"
+                                f"<td>{e(_(' v ').join(t.team(x).name for x in m.teams))}</td>"
+                                f"<td>{e(words.get(state, state))}</td><td>{e(scores)}</td></tr>")
+                sections.append(f"<section><h2>{e(t.title)}: {e(room.name)}</h2><table><tr>"
+                                + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(rows)
+                                + "</table></section>")
+        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title>"
+                f"<style>{PRINT_STYLE}</style></head><body>{''.join(sections)}</body></html>")
         return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
 
     async def _board(self, request: web.Request) -> web.Response:
@@ -371,7 +402,8 @@ class HubService:
         w = {key: e(text) for key, text in {
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
             "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
-            "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match")}.items()}
+            "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match"),
+            "schedule": _("Printable schedule, a page per room")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
@@ -384,7 +416,8 @@ class HubService:
                 f"<label>{w['scores']} <input name='scores' required></label> "
                 f"<label>{w['reason']} <input name='reason' required></label> "
                 f"<button>{w['correct']}</button></form>"
-                f"<p><a href='/standings.csv'>{w['csv']}</a></p></body></html>")
+                f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a></p>"
+                "</body></html>")
 
     def _conflict_html(self, key: tuple[str, int]) -> str:
         """Both (or all) versions of a (match, seq) side by side, each with a form that makes it count."""
@@ -446,6 +479,11 @@ HALL_STYLE = (
     "#standings td:nth-child(2),#standings th:nth-child(2){text-align:left;width:auto}"
     "#standings th:first-child{width:7vh}#standings th:nth-child(n+3){width:12vh}"
     "#standings tr:nth-child(-n+4) td{color:#ffd54f}")
+#: the printable schedule: black on white, one room per printed page
+PRINT_STYLE = ("body{font-family:sans-serif;color:#000;background:#fff;margin:1.5em}h2{margin:.2em 0 .6em}"
+               "table{border-collapse:collapse;width:100%;font-size:14pt}td,th{border:1px solid #888;"
+               "padding:.3em .5em;text-align:left}section{break-after:page;page-break-after:always;margin-bottom:2em}"
+               "section:last-child{break-after:auto;page-break-after:auto}@media print{body{margin:0}}")
 STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}table{border-collapse:collapse}"
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"

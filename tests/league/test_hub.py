@@ -9,6 +9,7 @@ import base64
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -247,6 +248,13 @@ def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tourna
         board = json.loads(text)
         assert [room["id"] for room in board["rooms"]] == ["a", "b", "c"] and board["standings"]
         assert fetch(base + "/match/m99.qbj")[0] == 404
+        status, text, _h = fetch(base + "/schedule")  # printable: a page per room, every match of each
+        assert status == 200 and text.count("<section>") == 3 and "page-break-after:always" in text
+        for m in cup.matches:
+            assert f"<td>{m.id}</td>" in text
+        hall_a = text[text.index("Hall A"):text.index("Hall B")]
+        assert [m.id for m in cup.matches_in("a")] == re.findall(r"<td>(m\d+)</td>", hall_a)
+        assert "09:00" in hall_a and "5 : 4" in hall_a  # the day's start; the corrected result
         assert fetch(base + "/")[0] == 200
 
         # a link cannot put words on the organiser's page, and no other site may frame it
