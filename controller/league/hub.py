@@ -24,7 +24,7 @@ from typing import Any
 from controller.journal_format import CHAIN_START, JournalError, chain_sum, encode_line, parse_json
 from controller.league import messages, signing
 from controller.league.messages import Live, MessageError, Move, Result, Status
-from controller.league.standings import Correction, Row, effective, table
+from controller.league.standings import Correction, PlayerRow, Row, effective, player_stats, table
 from controller.league.tournament import Match, Tournament
 from games.files import read_limited
 from games.i18n import N_, _
@@ -386,6 +386,11 @@ class Hub:
                 self._standings = (self.results_version,
                                    table(self.t, effective(self.counting(), self.corrections, self.t)))
             return self._standings[1]
+
+    def players(self) -> list[PlayerRow]:
+        """Each player's statistics over the results that count."""
+        with self.lock:
+            return player_stats(self.t, effective(self.counting(), self.corrections, self.t))
 
     def schedule(self) -> list[Match]:
         with self.lock:

@@ -61,14 +61,26 @@ def questions_of(box: Box, path: Path, per_team: int, teams: int) -> tuple[Quest
     night = night_from_box(box, path)
     out = []
     for q in night.questions:
-        judged = tuple((j.station // per_team, j.station, j.verdict, j.points) for j in q.judgements
-                       if not j.undone and j.station // per_team < teams)
+        judged = tuple((j.station // per_team, j.station, _verdict(j.verdict, j.points, q.points), j.points)
+                       for j in q.judgements if not j.undone and j.station // per_team < teams)
+        buzzes = tuple((b.station, b.t_us - b.armed_us, b.t_us - b.first_us) for b in q.buzzes
+                       if b.armed_us is not None and b.station // per_team < teams and b.t_us >= b.armed_us)
         team_after = [0] * teams
         for station, score in enumerate(q.scores):
             if station // per_team < teams:
                 team_after[station // per_team] = score
-        out.append(QuestionLine(q.number, q.result or "", judged, tuple(team_after)))
+        out.append(QuestionLine(q.number, q.result or "", judged, tuple(team_after), buzzes))
     return tuple(out)
+
+
+def _verdict(verdict: str, points: int, question_points: int | None) -> str:
+    """The judgement's word, with quiz bowl's: a *power* (right, worth more than the question) and a *neg*
+    (wrong, costing points)."""
+    if verdict == "correct" and question_points and points > question_points:
+        return "power"
+    if verdict in ("wrong", "time up") and points < 0:
+        return "neg"
+    return verdict
 
 
 class RoomFolder:

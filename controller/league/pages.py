@@ -6,7 +6,7 @@ the companion's stack (aiohttp).
   per change, sent to every viewer); public: only the boxes' public views;
 - ``/board.json``: the same as JSON;
 - ``/standings.csv`` and ``/match/<id>.qbj``: the exports; ``/schedule``: each
-  room's order of play, a printed page per room;
+  room's order of play, a printed page per room; ``/players``: each player's statistics;
 - ``/organiser``: which match is where, late rooms, results to correct with a
   reason (HTTP Basic authentication with the organiser's password file; a form
   token against cross-site posts).
@@ -31,7 +31,7 @@ from pathlib import Path
 from aiohttp import web
 
 from controller.league import messages
-from controller.league.hub import STALE_AFTER_MS, Hub
+from controller.league.hub import STALE_AFTER_MS, Hub, clip
 from controller.league.link import Connection
 from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
@@ -163,6 +163,7 @@ class HubService:
         app.router.add_get("/stats.json", self._stats)
         app.router.add_get("/standings.csv", self._csv)
         app.router.add_get("/schedule", self._schedule)
+        app.router.add_get("/players", self._players)
         app.router.add_get("/match/{match}.qbj", self._qbj)
         app.router.add_get("/organiser", self._organiser)
         app.router.add_post("/organiser/correct", self._correct)
@@ -278,6 +279,25 @@ class HubService:
                                 + "</table></section>")
         body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title>"
                 f"<style>{PRINT_STYLE}</style></head><body>{''.join(sections)}</body></html>")
+        return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
+
+    async def _players(self, request: web.Request) -> web.Response:
+        """Per-player statistics: points, right answers, powers, negs, reactions, close wins."""
+        e, t = html.escape, self.t
+        head = [_("Player"), _("Team"), _("Matches"), _("Points"), _("Right"), _("Powers"), _("Negs"), _("Presses"),
+                _("Fastest (ms)"), _("Median (ms)"), _("Won by under 10 ms")]
+
+        def ms(us: int | None) -> str:
+            return "" if us is None else f"{us / 1000:.1f}"
+
+        rows = [f"<tr><td>{e(clip(p.name))}</td><td>{e(clip(t.team(p.team).name))}</td><td>{p.matches}</td>"
+                f"<td>{p.points}</td><td>{p.correct}</td><td>{p.powers}</td><td>{p.negs}</td><td>{p.presses}</td>"
+                f"<td>{ms(p.fastest_us)}</td><td>{ms(p.median_us)}</td><td>{p.close_wins}</td></tr>"
+                for p in self.hub.players()]
+        title = _("{title}: players").format(title=t.title)
+        body = (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title><style>{STYLE}</style>"
+                f"</head><body><h1>{e(title)}</h1><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>"
+                f"{''.join(rows)}</table></body></html>")
         return web.Response(text=body, headers=self._headers("text/html; charset=utf-8"))
 
     async def _board(self, request: web.Request) -> web.Response:
@@ -403,7 +423,7 @@ class HubService:
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
             "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
             "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match"),
-            "schedule": _("Printable schedule, a page per room")}.items()}
+            "schedule": _("Printable schedule, a page per room"), "players": _("Players' statistics")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
@@ -416,7 +436,8 @@ class HubService:
                 f"<label>{w['scores']} <input name='scores' required></label> "
                 f"<label>{w['reason']} <input name='reason' required></label> "
                 f"<button>{w['correct']}</button></form>"
-                f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a></p>"
+                f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a> · "
+                f"<a href='/players'>{w['players']}</a></p>"
                 "</body></html>")
 
     def _conflict_html(self, key: tuple[str, int]) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.apps.results import safe_cell
@@ -127,6 +127,72 @@ def _head_to_head(group: set[str], results: Sequence[Result]) -> dict[str, int]:
             for team, pts in _award([x for x, _s in inside], [s for _x, s in inside]).items():
                 out[team] = out.get(team, 0) + pts
     return out
+
+
+#: a press that beat the next one by less than this is a close win (a hall's "by a hair")
+CLOSE_US = 10_000
+
+
+@dataclass
+class PlayerRow:
+    """One player's day: what the judges gave them, and how fast they pressed."""
+
+    team: str
+    name: str
+    matches: int = 0
+    points: int = 0
+    correct: int = 0
+    powers: int = 0
+    negs: int = 0
+    presses: int = 0
+    fastest_us: int | None = None
+    median_us: int | None = None
+    close_wins: int = 0
+    reactions: list[int] = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"team": self.team, "name": self.name, "matches": self.matches, "points": self.points,
+                "correct": self.correct, "powers": self.powers, "negs": self.negs, "presses": self.presses,
+                "fastest_us": self.fastest_us, "median_us": self.median_us, "close_wins": self.close_wins}
+
+
+def player_stats(t: Tournament, counted: Mapping[str, Result]) -> list[PlayerRow]:
+    """Per player over the results that count (``effective``; a corrected match keeps its box's record):
+    points, right answers, powers, negs, fastest and median reaction from arming, presses that won by
+    under ``CLOSE_US``. A player is their team and station name."""
+    per_team = t.players_per_team
+    rows: dict[tuple[str, str], PlayerRow] = {}
+    for r in counted.values():
+        def row(station: int, r: Result = r) -> PlayerRow:
+            team = r.teams[min(station // per_team, len(r.teams) - 1)]
+            name = r.stations[station] if station < len(r.stations) else f"{t.team(team).name} {station % per_team + 1}"
+            return rows.setdefault((team, name), PlayerRow(team, name))
+
+        seen: set[tuple[str, str]] = set()
+        for station in range(min(len(r.stations), len(r.teams) * per_team)):
+            player = row(station)
+            if (player.team, player.name) not in seen:
+                seen.add((player.team, player.name))
+                player.matches += 1
+        for q in r.questions:
+            for _team, station, verdict, points in q.judgements:
+                player = row(station)
+                player.points += points
+                player.correct += verdict in ("correct", "power")
+                player.powers += verdict == "power"
+                player.negs += verdict == "neg"
+            for k, (station, reaction, behind) in enumerate(q.buzzes):
+                player = row(station)
+                player.presses += 1
+                player.reactions.append(reaction)
+                after = q.buzzes[k + 1] if k + 1 < len(q.buzzes) else None
+                if behind == 0 and after is not None and 0 < after[2] < CLOSE_US:
+                    player.close_wins += 1
+    for player in rows.values():
+        if player.reactions:
+            ordered = sorted(player.reactions)
+            player.fastest_us, player.median_us = ordered[0], ordered[len(ordered) // 2]
+    return sorted(rows.values(), key=lambda p: (-p.points, -p.correct, p.team, p.name))
 
 
 CSV_COLUMNS = ("rank", "team", "name", "played", "won", "drawn", "lost", "points", "scored", "difference")

@@ -189,6 +189,41 @@ def test_a_correction_needs_a_reason_and_one_score_per_team(cup: Tournament, tmp
     hub.close()
 
 
+def test_player_statistics_from_the_judgements_and_the_presses(cup: Tournament, tmp_path: Path) -> None:
+    from controller.league.messages import QuestionLine
+    from controller.league.standings import effective, player_stats
+
+    stations = ("Ann", "Ben", "Cid", "Dee")  # owls: Ann, Ben; foxes: Cid, Dee
+    questions = (
+        # Ann powers it, 4 ms ahead of Cid: a close win
+        QuestionLine(1, "correct", ((0, 0, "power", 15),), (15, 0), ((0, 250_000, 0), (2, 254_000, 4_000))),
+        # Cid negs, then (armed again) Ben answers right, 30 ms ahead of Dee: not close
+        QuestionLine(2, "correct", ((1, 2, "neg", -5), (0, 1, "correct", 10)), (25, -5),
+                     ((2, 180_000, 0), (1, 400_000, 0), (3, 430_000, 30_000))),
+    )
+    r = Result("a", "m1", 1, "quiz", ("owls", "foxes"), (25, -5), True, "0" * 16, 9, questions, stations)
+    rows = {p.name: p for p in player_stats(cup, effective({"m1": r}, {}, cup))}
+    ann, ben, cid, dee = rows["Ann"], rows["Ben"], rows["Cid"], rows["Dee"]
+    assert (ann.points, ann.correct, ann.powers, ann.close_wins, ann.fastest_us) == (15, 1, 1, 1, 250_000)
+    assert (ben.points, ben.correct, ben.powers, ben.close_wins) == (10, 1, 0, 0)
+    assert (cid.points, cid.negs, cid.presses, cid.fastest_us, cid.median_us) == (-5, 1, 2, 180_000, 254_000)
+    assert (dee.points, dee.presses, dee.matches) == (0, 1, 1)
+    assert [p.name for p in player_stats(cup, {"m1": r})][:2] == ["Ann", "Ben"]  # by points
+    assert messages.parse_result(messages.encode(r.to_json())) == r  # the presses cross the wire
+
+
+def test_a_played_quiz_carries_each_press_for_the_players_page(cup: Tournament, tmp_path: Path) -> None:
+    (r,) = played(cup, tmp_path, matches=1)
+    assert any(q.buzzes for q in r.questions)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    hub.take(topic(r), payload(r))
+    players = hub.players()
+    assert len(players) == 4 and sum(p.presses for p in players) == sum(len(q.buzzes) for q in r.questions)
+    assert sum(p.points for p in players) == sum(pts for q in r.questions for *_x, pts in q.judgements)
+    assert all(p.fastest_us is None or p.fastest_us <= (p.median_us or 0) for p in players)
+    hub.close()
+
+
 def test_tiebreaks_head_to_head_then_difference(cup: Tournament) -> None:
     def result(match: str, teams: tuple[str, str], scores: tuple[int, int]) -> Result:
         return Result("a", match, 1, "quiz", teams, scores, True, "0" * 16, 2)
@@ -255,6 +290,8 @@ def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tourna
         hall_a = text[text.index("Hall A"):text.index("Hall B")]
         assert [m.id for m in cup.matches_in("a")] == re.findall(r"<td>(m\d+)</td>", hall_a)
         assert "09:00" in hall_a and "5 : 4" in hall_a  # the day's start; the corrected result
+        status, text, _h = fetch(base + "/players")
+        assert status == 200 and "Won by under 10 ms" in text and text.count("<tr>") == 1 + 4
         assert fetch(base + "/")[0] == 200
 
         # a link cannot put words on the organiser's page, and no other site may frame it
