@@ -204,7 +204,8 @@ class Hub:
                 self._decide(Decision.from_json(record["decision"]))
             elif record.get("type") == "correction":
                 c = record["correction"]
-                self.corrections[c["match"]] = Correction(c["match"], tuple(c["scores"]), c["reason"], c["by"], c["at_ms"])
+                self.corrections[c["match"]] = Correction(c["match"], tuple(c["scores"]), c["reason"], c["by"], c["at_ms"],
+                                                          c.get("forfeit"))
         except (MessageError, KeyError, TypeError) as exc:
             raise JournalError(f"{self.ledger.path}: {exc}") from None
 
@@ -345,17 +346,24 @@ class Hub:
         return "schedule"
 
     # -- the organiser's word ----------------------------------------------------------------
-    def correct(self, match_id: str, scores: tuple[int, ...], reason: str, by: str) -> Correction:
-        """A result set right by hand, with the reason; journaled, shown beside the match."""
+    def correct(self, match_id: str, scores: tuple[int, ...], reason: str, by: str,
+                forfeit: str | None = None) -> Correction:
+        """A result set right by hand, with the reason; journaled, shown beside the match. ``forfeit``:
+        that team gave the match up (no scores needed: the others win, no score counts)."""
         with self.lock:
             match = self.t.match(match_id)
             if match is None:
                 raise MessageError(_("no match {match!r} in this tournament").format(match=match_id))
+            if forfeit is not None:
+                if forfeit not in match.teams:
+                    raise MessageError(_("{team!r} does not play match {match} ({teams})").format(
+                        team=forfeit, match=match_id, teams=", ".join(match.teams)))
+                scores = tuple(0 for _t in match.teams)
             if len(scores) != len(match.teams):
                 raise MessageError(_("match {match} has {n} teams: give {n} scores").format(match=match_id, n=len(match.teams)))
             if not reason.strip():
                 raise MessageError(_("a correction needs a reason"))
-            c = Correction(match_id, scores, reason.strip()[:200], by, self.clock())
+            c = Correction(match_id, scores, reason.strip()[:200], by, self.clock(), forfeit)
             self.ledger.append({"type": "correction", "correction": c.to_json()})
             self.corrections[match_id] = c
             self.version += 1

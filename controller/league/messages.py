@@ -123,6 +123,8 @@ class Result:
     questions: tuple[QuestionLine, ...] = ()
     stations: tuple[str, ...] = ()  # the stations' names, for QBJ's players
     sent_ms: int = 0
+    #: the team that forfeited (the organiser's word, never on the wire): the others win, no score counts
+    forfeit: str | None = None
     type = "result"
 
     @property

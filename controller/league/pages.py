@@ -378,8 +378,10 @@ class HubService:
         if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
             return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
         try:
-            scores = tuple(int(s) for s in str(form.get("scores", "")).replace(",", " ").split())
-            self.hub.correct(str(form.get("match", ""))[:40], scores, str(form.get("reason", "")), self.t.organiser_user)
+            forfeit = str(form.get("forfeit", "")).strip()[:40] or None
+            scores = () if forfeit else tuple(int(s) for s in str(form.get("scores", "")).replace(",", " ").split())
+            self.hub.correct(str(form.get("match", ""))[:40], scores, str(form.get("reason", "")), self.t.organiser_user,
+                             forfeit)
             said = _("corrected")
         except ValueError as exc:  # MessageError, or a score that is not a number
             said = str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
@@ -397,7 +399,8 @@ class HubService:
                 r = hub.results.get(m.id)
                 c = hub.corrections.get(m.id)
                 scores = " : ".join(str(s) for s in (c.scores if c else r.scores if r else ()))
-                note = e(_("corrected: {reason}").format(reason=c.reason)) if c else ""
+                note = (e(_("forfeited by {team}: {reason}").format(team=t.team(c.forfeit).name, reason=c.reason))
+                        if c and c.forfeit else e(_("corrected: {reason}").format(reason=c.reason)) if c else "")
                 qbj = (f"<a href='/match/{e(m.id)}.qbj'>QBJ</a>" if r is not None and r.game == "quiz" else "")
                 teams = _(" v ").join(t.team(x).name for x in m.teams)
                 rows.append(f"<tr><td>{e(m.id)}</td><td>{m.slot}</td><td>{e(t.room(m.room).name)}</td>"
@@ -423,7 +426,9 @@ class HubService:
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
             "match": _("Match"), "scores": _("Scores, one per team"), "reason": _("Reason"), "correct": _("Correct"),
             "csv": _("Standings as CSV"), "conflicts": _("Conflicts: two results for one match"),
-            "schedule": _("Printable schedule, a page per room"), "players": _("Players' statistics")}.items()}
+            "schedule": _("Printable schedule, a page per room"), "players": _("Players' statistics"),
+            "forfeit_a": _("A forfeit: the team that gave the match up loses, the others win, no score counts"),
+            "team_id": _("Team (its id)"), "forfeit": _("Forfeit")}.items()}
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{e(t.title)}</title><style>{STYLE}</style></head>"
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
@@ -436,6 +441,12 @@ class HubService:
                 f"<label>{w['scores']} <input name='scores' required></label> "
                 f"<label>{w['reason']} <input name='reason' required></label> "
                 f"<button>{w['correct']}</button></form>"
+                f"<h2>{w['forfeit_a']}</h2><form method='post' action='/organiser/correct'>"
+                f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
+                f"<label>{w['match']} <input name='match' required></label> "
+                f"<label>{w['team_id']} <input name='forfeit' required></label> "
+                f"<label>{w['reason']} <input name='reason' required></label> "
+                f"<button>{w['forfeit']}</button></form>"
                 f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a> · "
                 f"<a href='/players'>{w['players']}</a></p>"
                 "</body></html>")

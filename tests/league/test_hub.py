@@ -224,6 +224,27 @@ def test_a_played_quiz_carries_each_press_for_the_players_page(cup: Tournament, 
     hub.close()
 
 
+def test_a_forfeit_loses_the_match_and_counts_no_score(cup: Tournament, tmp_path: Path) -> None:
+    (r,) = played(cup, tmp_path, matches=1)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    hub.take(topic(r), payload(r))
+    quitter, other = r.teams
+    with pytest.raises(messages.MessageError, match="does not play match"):
+        hub.correct(r.match, (), "no show", "organiser", forfeit="nobody")
+    hub.correct(r.match, (), "did not turn up after lunch", "organiser", forfeit=quitter)
+    hub.close()
+    again = Hub(cup, ledger, clock)  # journaled
+    rows = {row.team: row for row in again.standings()}
+    assert (rows[other].won, rows[other].points, rows[other].scored) == (1, 2, 0)
+    assert (rows[quitter].lost, rows[quitter].played, rows[quitter].scored, rows[quitter].difference) == (1, 1, 0, 0)
+    from controller.league.standings import to_qbj
+
+    qbj = to_qbj(cup, r, again.corrections[r.match])
+    assert [team["forfeit_loss"] for team in qbj["match_teams"]] == [True, False]
+    again.close()
+
+
 def test_tiebreaks_head_to_head_then_difference(cup: Tournament) -> None:
     def result(match: str, teams: tuple[str, str], scores: tuple[int, int]) -> Result:
         return Result("a", match, 1, "quiz", teams, scores, True, "0" * 16, 2)
@@ -290,6 +311,10 @@ def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tourna
         hall_a = text[text.index("Hall A"):text.index("Hall B")]
         assert [m.id for m in cup.matches_in("a")] == re.findall(r"<td>(m\d+)</td>", hall_a)
         assert "09:00" in hall_a and "5 : 4" in hall_a  # the day's start; the corrected result
+        forfeit = {"match": "m2", "forfeit": "foxes", "reason": "no show", "token": service.form_token}
+        assert fetch(base + "/organiser/correct", ("organiser", password), forfeit)[0] == 303
+        assert service.hub.corrections["m2"].forfeit == "foxes"
+        assert "forfeited by Foxes: no show" in fetch(base + "/organiser", ("organiser", password))[1]
         status, text, _h = fetch(base + "/players")
         assert status == 200 and "Won by under 10 ms" in text and text.count("<tr>") == 1 + 4
         assert fetch(base + "/")[0] == 200
