@@ -271,8 +271,8 @@ class HubService:
                     c = hub.corrections.get(m.id)
                     scores = " : ".join(str(x) for x in (c.scores if c else r.scores if r else ()))
                     state = hub.match_state(m)
-                    rows.append(f"<tr><td>{m.slot}</td><td>{start}</td><td>{e(m.id)}</td>"
-                                f"<td>{e(_(' v ').join(t.team(x).name for x in m.teams))}</td>"
+                    teams = _(" v ").join(t.team(x).name for x in m.teams)
+                    rows.append(f"<tr><td>{m.slot}</td><td>{start}</td><td>{e(m.id)}</td><td>{e(teams)}</td>"
                                 f"<td>{e(words.get(state, state))}</td><td>{e(scores)}</td></tr>")
                 sections.append(f"<section><h2>{e(t.title)}: {e(room.name)}</h2><table><tr>"
                                 + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>" + "".join(rows)
