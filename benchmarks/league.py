@@ -16,8 +16,9 @@ idle baseline (the hub connected, no box publishing) so drift hits both:
 
 1. hub CPU, as a percentage of one core, idle and loaded (loaded minus idle
    is what the rooms cost);
-2. end-to-end latency box -> hub (the box's wall clock at publish to the hub's
-   at receipt; one machine, one clock), p50/p99 of the newest 20,000 views;
+2. latency box -> hub, p50/p99 of the newest 20,000 views: each view's delay
+   beyond its room's quickest (the hub's skew-proof figure, docs/league.md:
+   what queueing added on the way, whatever the boxes' clocks say);
    under ``--speed`` the load is that many times a real hall's, so these are
    an upper bound for a real hall on this machine; they cannot say what a
    hall's Wi-Fi adds;

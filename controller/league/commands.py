@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.apps.common import UsageError
 from controller.live import journal_dir
-from games.i18n import _
+from games.i18n import _, ngettext
 
 if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
     from controller.league.outbox import RoomFolder
@@ -58,6 +58,8 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
     """``cmd`` (``play``) as it is, or, with ``--league``, playing the room's next match."""
     def run(args: argparse.Namespace) -> int:
         if getattr(args, "league", None) is None:
+            if getattr(args, "game", "") is None and getattr(args, "resume", None):
+                args.game = journaled_game(args.resume)  # `play --resume JOURNAL`: the journal names its game
             if getattr(args, "game", "") is None:
                 raise UsageError(_("play needs a GAME (or --league FILE --room R)"))
             return cmd(args)
@@ -67,17 +69,21 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
         t = load(args.league)
         folder = room_folder(t, args.room)
-        match = folder.next_match()
+        crashed = folder.unfinished()
+        match = t.match(crashed[-1].match) if crashed else folder.next_match()
         if match is None:
-            print(_("{room}: every match of this room is played; the hub has the results").format(room=args.room),
-                  file=sys.stderr)
-            return 0
+            return all_played(t, folder, args.room)
         players, options = match_settings(t, match)
         args.game = match.game
-        args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
         if args.players is None:
             args.players = players
-        args.journal = str(folder.new_journal(match))
+        if crashed:  # a match cut off by a crash or power cut: carried on in its own journal
+            args.resume = str(crashed[-1].path)
+            print(_("{room}: match {match} did not end: resuming it from {journal}").format(
+                room=args.room, match=match.id, journal=args.resume), file=sys.stderr)
+        else:
+            args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
+            args.journal = str(folder.new_journal(match))
         link = box_link(t, folder).start()
         link.playing(match.id)
         args.box_hooks = [link.watch]
@@ -88,11 +94,50 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         finally:
             link.playing(None)
             sent = link.publish_results()
+            why = link.conn.problem()
             link.stop()
             if not sent:
-                print(_("{room}: the broker is not reachable now; the result is in the journal and is sent "
-                        "the next time this box connects").format(room=args.room), file=sys.stderr)
+                print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
+                        "the next time this box connects").format(room=args.room, why=why), file=sys.stderr)
     return run
+
+
+#: how long a box whose matches are all played waits for the broker to take what it still owes
+DELIVER_WAIT_S = 20.0
+
+
+def all_played(t: Tournament, folder: RoomFolder, room: str) -> int:
+    """Every match played: first the results no broker has acknowledged (played offline) go out;
+    "the hub has the results" is said only when it is true."""
+    owed = folder.undelivered()
+    if owed:
+        print(ngettext("{room}: sending {n} result the hub may not have yet ...",
+                       "{room}: sending {n} results the hub may not have yet ...", len(owed)).format(
+                           room=room, n=len(owed)), file=sys.stderr)
+        link = box_link(t, folder).start()
+        try:
+            owed = link.deliver(DELIVER_WAIT_S)
+            why = link.conn.problem()
+        finally:
+            link.stop()
+        if owed:
+            print(ngettext("{room}: {n} result is not delivered: {why}; it stays in its journal and goes out on "
+                           "the next connect (play --league or the menu)",
+                           "{room}: {n} results are not delivered: {why}; they stay in the journals and go out on "
+                           "the next connect (play --league or the menu)", len(owed)).format(
+                               room=room, n=len(owed), why=why), file=sys.stderr)
+            return 1
+    print(_("{room}: every match of this room is played; the hub has the results").format(room=room), file=sys.stderr)
+    return 0
+
+
+def journaled_game(path: str) -> str:
+    from controller import journal as journal_mod
+
+    session = journal_mod.read(path).session
+    if session is None:
+        raise UsageError(_("{path} holds no game to resume").format(path=path))
+    return session.game
 
 
 class MenuRoom:
@@ -215,6 +260,38 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """A match to be played again: its journals set aside; the next play takes it with the next seq."""
+    from controller.league.tournament import load
+
+    t = load(args.file)
+    folder = room_folder(t, args.room, Path(args.journal_dir) if args.journal_dir else None)
+    if t.match(args.match) is None or args.match not in {m.id for m in folder.schedule()}:
+        raise UsageError(_("room {room} plays no match {match}").format(room=args.room, match=args.match))
+    moved = folder.replay(args.match)
+    if not moved:
+        raise UsageError(_("match {match} has no ended journal in room {room}: nothing to play again").format(
+            match=args.match, room=args.room))
+    print(_("match {match} is played again next in room {room} (the old journal kept in {folder}); its result "
+            "replaces the old one").format(match=args.match, room=args.room, folder=moved[0].parent))
+    return 0
+
+
+def cmd_rehearse(args: argparse.Namespace) -> int:
+    from controller.league.rehearse import rehearse
+    from controller.league.tournament import load
+
+    t = load(args.file)
+    stay = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_a: stay.set())
+    if not args.stay:
+        stay.set()
+    try:
+        return rehearse(t, args.port, args.bind, args.seed, args.pace, stay)
+    except KeyboardInterrupt:
+        return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.pages import serve_forever
     from controller.league.tournament import load
@@ -252,6 +329,22 @@ def add_league_commands(sub: Any) -> None:
     p.add_argument("--move", action="append", default=[], metavar="MATCH=ROOM[:SLOT]", help=_("a match's new place"))
     p.add_argument("--timeout", type=float, default=10.0, help=_("seconds to wait for the broker"))
     p.set_defaults(func=cmd_reschedule)
+    p = actions.add_parser("replay", help=_("on a box: have a match played again (the next play takes it, "
+                                            "its result numbered next and replacing the old one)"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--room", required=True, help=_("the room this box serves"))
+    p.add_argument("--match", required=True, help=_("the match to play again"))
+    p.add_argument("--journal-dir", default=None, help=_("the journal folder (default: the box's)"))
+    p.set_defaults(func=cmd_replay)
+    p = actions.add_parser("rehearse", help=_("play the whole tournament with simulated boxes on this machine "
+                                              "(its own broker and hub), before the day"))
+    p.add_argument("file", help=_("the tournament file (.toml)"))
+    p.add_argument("--port", type=int, default=8090, help=_("the pages' port (default %(default)s)"))
+    p.add_argument("--bind", default="127.0.0.1", help=_("the address to listen on (default %(default)s)"))
+    p.add_argument("--seed", type=int, default=1, help=_("the simulated players' seed"))
+    p.add_argument("--pace", type=float, default=0.0, help=_("with --stay: seconds between rounds, to watch"))
+    p.add_argument("--stay", action="store_true", help=_("keep the pages up after the last round, until Ctrl+C"))
+    p.set_defaults(func=cmd_rehearse)
     p = actions.add_parser("broker-config", help=_("write the broker's config, ACL and password files for "
                                                    "this tournament, and each box's password file"))
     p.add_argument("file", help=_("the tournament file (.toml)"))

@@ -16,6 +16,9 @@ changes it is sent.
 from __future__ import annotations
 
 import logging
+import socket
+import ssl
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -53,8 +56,10 @@ class Connection:
         self._pending_subscriptions: set[int] = set()
         self.refused: str | None = None  # the broker said no (bad password): said once, not retried in silence
         self.on_connected: list[Callable[[], None]] = []
+        self.on_disconnected: list[Callable[[], None]] = []
         self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
-        self.on_published: Callable[[int], None] = lambda mid: None
+        #: (mid, the broker took it): a QoS 1 message's acknowledgement
+        self.on_published: Callable[[int, bool], None] = lambda mid, ok: None
         self.stopping = False
         self.denied = 0  # publishes the broker refused (the ACL): counted, and logged
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
@@ -70,7 +75,39 @@ class Connection:
         client.on_message = self._message
         client.on_publish = self._published
         client.on_subscribe = self._subscribed
+        client.on_connect_fail = self._connect_failed
         self.client = client
+        #: why the last attempt to connect failed, in the person's words (None: it did not fail)
+        self.last_problem: str | None = None
+        #: set whenever an attempt to connect failed (``last_problem`` says why)
+        self.failed = threading.Event()
+
+    def problem(self) -> str:
+        """Why this connection is not up, for the box's screen and log."""
+        return self.last_problem or _("the broker {host}:{port} did not answer").format(
+            host=self.broker.host, port=self.broker.port)
+
+    def _connect_failed(self, client: mqtt.Client, userdata: Any) -> None:
+        exc = sys.exc_info()[1]  # paho calls this while it handles the connect's OSError
+        where = f"{self.broker.host}:{self.broker.port}"
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            why = _("TLS: the broker at {where} has a certificate the CA {ca} did not sign ({detail}); "
+                    "copy the hall's ca.crt beside the tournament file").format(
+                        where=where, ca=self.broker.tls_ca, detail=exc.verify_message)
+        elif isinstance(exc, ssl.SSLError):
+            why = _("TLS with the broker at {where} failed ({detail}); is its port the TLS one?").format(
+                where=where, detail=exc.reason or exc)
+        elif isinstance(exc, ConnectionRefusedError):
+            why = _("nothing answers at {where}: is the broker running, on that port?").format(where=where)
+        elif isinstance(exc, socket.gaierror):
+            why = _("the broker's name {host} is not known on this network").format(host=self.broker.host)
+        else:
+            why = _("no route to the broker at {where} ({detail}): is this box on the hall's network?").format(
+                where=where, detail=getattr(exc, "strerror", None) or exc or _("timed out"))
+        if why != self.last_problem:  # said once per problem, not on every retry
+            log.warning(_("league: cannot connect: %s"), why)
+        self.last_problem = why
+        self.failed.set()
 
     def start(self) -> None:
         """Connect in the background: a broker that is not there yet is tried again and again."""
@@ -96,10 +133,15 @@ class Connection:
                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.refused = str(reason)
-            log.warning(_("league: the broker %s:%s refused the connection: %s (check the user and password file)"),
-                        self.broker.host, self.broker.port, reason)
+            why = _("the broker {host}:{port} refused the connection: {reason} (check the user and password "
+                    "file)").format(host=self.broker.host, port=self.broker.port, reason=reason)
+            if why != self.last_problem:
+                log.warning("league: %s", why)
+            self.last_problem = why
+            self.failed.set()
             return
         self.refused = None
+        self.last_problem = None
         self.subscribed.clear()
         if self.subscriptions:
             _result, mid = client.subscribe([(topic, 1) for topic in self.subscriptions])
@@ -129,6 +171,8 @@ class Connection:
                         reason)
         self.connected.clear()
         self.subscribed.clear()
+        for hook in list(self.on_disconnected):
+            hook()
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
@@ -141,7 +185,11 @@ class Connection:
         if reason.is_failure:
             self.denied += 1
             log.warning("league: the broker refused a message (%s): does the ACL give this account its room?", reason)
-        self.on_published(mid)
+        self.on_published(mid, not reason.is_failure)
+
+
+#: how often a box says it is online though nothing changed (the hub greys a room not heard for 2.5 times this)
+STATUS_EVERY_S = 30.0
 
 
 class BoxLink:
@@ -165,8 +213,14 @@ class BoxLink:
         self.conn.on_published = self._on_published
         self._lock = threading.Lock()
         self._pending_live: bytes | None = None
+        self._stopped = threading.Event()
+        self._beat: threading.Thread | None = None
         self._live_in_flight: int | None = None
         self.published_results: set[tuple[str, int]] = set()
+        self._result_mids: dict[int, messages.Result] = {}
+        self._acked: dict[int, bool] = {}  # acknowledgements that came before their mid was noted
+        #: notified whenever the broker acknowledged a result
+        self.delivered = threading.Condition()
         self.refused_changes = 0
         self.changes_seen = 0
         #: notified after each schedule message was handled (taken or refused)
@@ -174,9 +228,23 @@ class BoxLink:
 
     def start(self) -> BoxLink:
         self.conn.start()
+        self._beat = threading.Thread(target=self._heartbeat, name=f"league-{self.room}-status", daemon=True)
+        self._beat.start()
         return self
 
+    def _heartbeat(self) -> None:
+        """The status again every STATUS_EVERY_S: the hub tells a quiet room from one it no longer hears."""
+        while not self._stopped.wait(STATUS_EVERY_S):
+            if self.conn.connected.is_set():
+                self.conn.publish(self.status_topic, messages.status_payload(self.room, True, self.match, self.clock()))
+
     def stop(self) -> None:
+        """A clean exit says "offline" itself (the broker's will is only for a box that vanishes)."""
+        self._stopped.set()
+        if self._beat is not None:
+            self._beat.join()
+        if self.conn.connected.is_set():
+            self.conn.publish(self.status_topic, messages.status_payload(self.room, False, None, self.clock()))
         self.conn.stop()
 
     # -- what the box says ----------------------------------------------------------------
@@ -214,11 +282,32 @@ class BoxLink:
             if self._live_in_flight == -1:
                 self._live_in_flight = mid
 
-    def _on_published(self, mid: int) -> None:
+    def _on_published(self, mid: int, ok: bool) -> None:
         with self._lock:
             if self._live_in_flight in (mid, -1):
                 self._live_in_flight = None
+            result = self._result_mids.pop(mid, None)
+            if result is None:  # a live view's, or a result's whose mid is not noted yet: kept a short while
+                self._acked[mid] = ok
+                while len(self._acked) > 256:  # mids count up: an old one is not met again for 65,000 messages
+                    self._acked.pop(next(iter(self._acked)))
+        if result is not None:
+            self._result_acked(result, ok)
         self._pump()
+
+    def _result_acked(self, result: messages.Result, ok: bool) -> None:
+        if ok:
+            self.folder.delivered(result)
+        with self.delivered:
+            self.delivered.notify_all()
+
+    def deliver(self, wait_s: float) -> list[messages.Result]:
+        """Connect and wait (up to ``wait_s``) until the broker has every ended journal's result;
+        what it still lacks is returned (empty: all delivered)."""
+        if self.conn.connected.wait(wait_s):
+            with self.delivered:
+                self.delivered.wait_for(lambda: not self.folder.undelivered(), wait_s)
+        return self.folder.undelivered()
 
     def publish_results(self) -> int:
         """Every ended journal's result, again: QoS 1, retained; the hub counts each (match, seq) once."""
@@ -227,7 +316,13 @@ class BoxLink:
         sent = 0
         for result in self.folder.results(self.clock()):
             payload = messages.encode(result.to_json())
-            self.conn.publish(messages.result_topic(self.t.id, self.room, result.match), payload)
+            mid = self.conn.publish(messages.result_topic(self.t.id, self.room, result.match), payload)
+            with self._lock:
+                early = self._acked.pop(mid, None)
+                if early is None:
+                    self._result_mids[mid] = result
+            if early is not None:
+                self._result_acked(result, early)
             self.published_results.add(result.key)
             sent += 1
         return sent

@@ -97,10 +97,13 @@ class QuestionLine:
     #: (team index, station, verdict, points) of each judgement that stands
     judgements: tuple[tuple[int, int, str, int], ...]
     scores: tuple[int, ...]  # each team's score after it
+    #: (station, reaction from arming, behind the arming's first press) of each press, µs, in order
+    buzzes: tuple[tuple[int, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "result": self.result, "scores": list(self.scores),
-                "judgements": [{"team": t, "station": s, "verdict": v, "points": p} for t, s, v, p in self.judgements]}
+                "judgements": [{"team": t, "station": s, "verdict": v, "points": p} for t, s, v, p in self.judgements],
+                "buzzes": [{"station": s, "reaction_us": r, "behind_us": b} for s, r, b in self.buzzes]}
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,8 @@ class Result:
     questions: tuple[QuestionLine, ...] = ()
     stations: tuple[str, ...] = ()  # the stations' names, for QBJ's players
     sent_ms: int = 0
+    #: the team that forfeited (the organiser's word, never on the wire): the others win, no score counts
+    forfeit: str | None = None
     type = "result"
 
     @property
@@ -320,8 +325,14 @@ def parse_result(payload: bytes) -> Result:
             jd = _F(item, "a judgement")
             judgements.append((jd.whole("team", 0, len(teams) - 1), jd.whole("station", 0, 63), jd.text("verdict", 20),
                                jd.whole("points", -10**6, 10**6)))
+        buzzes = []
+        for item in q.items("buzzes", 256) if "buzzes" in raw else []:  # added in version 1: optional
+            if not isinstance(item, dict):
+                raise q.fail("buzzes", "holds something that is not a press")
+            b = _F(item, "a press")
+            buzzes.append((b.whole("station", 0, 63), b.whole("reaction_us", 0, 10**10), b.whole("behind_us", 0, 10**10)))
         questions.append(QuestionLine(q.whole("number", 0, 10**6), q.text("result", 40), tuple(judgements),
-                                      _scores(q, "scores", len(teams))))
+                                      _scores(q, "scores", len(teams)), tuple(buzzes)))
     stations = f.items("stations", 64) if "stations" in f.data else []
     if not all(isinstance(s, str) and len(s) <= 64 for s in stations):
         raise f.fail("stations", "is not a list of names")

@@ -26,6 +26,10 @@ log = logging.getLogger("buzzerbox.league")
 
 SIDECAR = ".league.json"
 SCHEDULE_FILE = "schedule-changes.json"
+#: (match, seq, journal checksum) of every result the broker acknowledged: what the box still owes the hub
+DELIVERED_FILE = "delivered.json"
+#: the highest seq each match was ever given here: a journal moved aside never gives its seq out again
+SEQS_FILE = "seqs.json"
 
 
 @dataclass(frozen=True)
@@ -57,14 +61,26 @@ def questions_of(box: Box, path: Path, per_team: int, teams: int) -> tuple[Quest
     night = night_from_box(box, path)
     out = []
     for q in night.questions:
-        judged = tuple((j.station // per_team, j.station, j.verdict, j.points) for j in q.judgements
-                       if not j.undone and j.station // per_team < teams)
+        judged = tuple((j.station // per_team, j.station, _verdict(j.verdict, j.points, q.points), j.points)
+                       for j in q.judgements if not j.undone and j.station // per_team < teams)
+        buzzes = tuple((b.station, b.t_us - b.armed_us, b.t_us - b.first_us) for b in q.buzzes
+                       if b.armed_us is not None and b.station // per_team < teams and b.t_us >= b.armed_us)
         team_after = [0] * teams
         for station, score in enumerate(q.scores):
             if station // per_team < teams:
                 team_after[station // per_team] = score
-        out.append(QuestionLine(q.number, q.result or "", judged, tuple(team_after)))
+        out.append(QuestionLine(q.number, q.result or "", judged, tuple(team_after), buzzes))
     return tuple(out)
+
+
+def _verdict(verdict: str, points: int, question_points: int | None) -> str:
+    """The judgement's word, with quiz bowl's: a *power* (right, worth more than the question) and a *neg*
+    (wrong, costing points)."""
+    if verdict == "correct" and question_points and points > question_points:
+        return "power"
+    if verdict in ("wrong", "time up") and points < 0:
+        return "neg"
+    return verdict
 
 
 class RoomFolder:
@@ -126,6 +142,21 @@ class RoomFolder:
                 out.append(Played(journal, str(data.get("match")), data["seq"]))
         return sorted(out, key=lambda p: (p.match, p.seq))
 
+    def unfinished(self) -> list[Played]:
+        """Journals of this room's schedule that did not end: a match cut off by a crash, to resume."""
+        scheduled = {m.id for m in self.schedule()}
+        done = {p.match for p in self.ended()}
+        out = []
+        for p in self.played():
+            if p.match not in scheduled or p.match in done:
+                continue
+            try:
+                if not journal_mod.load(p.path).ended:
+                    out.append(p)
+            except journal_mod.JournalError as exc:
+                log.warning("%s", str(exc))
+        return out
+
     def ended(self) -> list[Played]:
         out = []
         for p in self.played():
@@ -145,7 +176,10 @@ class RoomFolder:
 
     def new_journal(self, match: Match) -> Path:
         """Where this match's journal goes (the file is made by the game); its sidecar written now."""
-        seq = 1 + max((p.seq for p in self.played() if p.match == match.id), default=0)
+        seqs = self._json(SEQS_FILE, {})
+        given = seqs.get(match.id, 0) if isinstance(seqs, dict) and isinstance(seqs.get(match.id, 0), int) else 0
+        seq = 1 + max([given, *(p.seq for p in self.played() if p.match == match.id)])
+        self._write_json(SEQS_FILE, {**(seqs if isinstance(seqs, dict) else {}), match.id: seq})
         path = self.folder / f"{match.id}-{seq}.jsonl"
         side = path.with_name(path.name + SIDECAR)
         side.write_text(json.dumps({"tournament": self.t.id, "room": self.room, "match": match.id, "seq": seq}),
@@ -176,6 +210,47 @@ class RoomFolder:
 
     def results(self, sent_ms: int = 0) -> list[Result]:
         return [r for p in self.ended() if (r := self.result(p, sent_ms)) is not None]
+
+    # -- what the hub has ---------------------------------------------------------------------
+    def _json(self, name: str, default: Any) -> Any:
+        try:
+            return json.loads((self.folder / name).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return default
+        except (OSError, ValueError) as exc:
+            log.warning("%s: %s", self.folder / name, exc)
+            return default
+
+    def _write_json(self, name: str, data: Any) -> None:
+        tmp = self.folder / (name + ".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(self.folder / name)
+
+    def delivered(self, r: Result) -> None:
+        """The broker acknowledged ``r`` (QoS 1, retained): the hub has it, or will on its next connect."""
+        done = self._json(DELIVERED_FILE, [])
+        mark = [r.match, r.seq, r.journal_sum]
+        if isinstance(done, list) and mark not in done:
+            self._write_json(DELIVERED_FILE, [*done, mark])
+
+    def undelivered(self) -> list[Result]:
+        """Results no broker has acknowledged yet: played offline, or cut off before the box's last connect."""
+        done = self._json(DELIVERED_FILE, [])
+        marks = {tuple(m) for m in done if isinstance(m, list)} if isinstance(done, list) else set()
+        return [r for r in self.results() if (r.match, r.seq, r.journal_sum) not in marks]
+
+    def replay(self, match_id: str) -> list[Path]:
+        """The organiser has a match played again: its ended journals go to ``replaced/`` (kept, not
+        published again); the next play takes the match with the next seq."""
+        aside = self.folder / "replaced"
+        moved = []
+        for p in self.ended():
+            if p.match == match_id:
+                aside.mkdir(exist_ok=True)
+                for f in (p.path, p.path.with_name(p.path.name + SIDECAR)):
+                    f.replace(aside / f.name)
+                    moved.append(aside / f.name)
+        return moved
 
 
 def sidecar_of(path: Path) -> dict[str, Any] | None:

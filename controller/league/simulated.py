@@ -15,8 +15,9 @@ from games import registry
 
 
 def play_next(folder: RoomFolder, seed: int, watch: Callable[[Box], None] | None = None,
-              options: dict[str, object] | None = None) -> Match | None:
-    """Play the room's next match to its end (None: none left); its journal ends like a real one."""
+              options: dict[str, object] | None = None, *, crash_after_s: float | None = None) -> Match | None:
+    """Play the room's next match to its end (None: none left); its journal ends like a real one.
+    ``crash_after_s``: the box dies that far into the match (virtual time): its journal has no end."""
     match = folder.next_match()
     if match is None:
         return None
@@ -30,6 +31,9 @@ def play_next(folder: RoomFolder, seed: int, watch: Callable[[Box], None] | None
         if watch is not None:
             watch(box)
         session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
+        if crash_after_s is not None:
+            session.run_virtual(int(crash_after_s * 1_000_000))
+            return match
         session.run_virtual(4 * 3600 * 1_000_000)
         box._write({"type": "end", "t_us": session.now_us})
     finally:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.apps.results import safe_cell
@@ -37,10 +37,12 @@ class Correction:
     reason: str
     by: str
     at_ms: int
+    #: the team that forfeited the match (its scores then are all 0 and count for nobody)
+    forfeit: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"match": self.match, "scores": list(self.scores), "reason": self.reason, "by": self.by,
-                "at_ms": self.at_ms}
+                "at_ms": self.at_ms, **({"forfeit": self.forfeit} if self.forfeit else {})}
 
 
 @dataclass
@@ -75,11 +77,14 @@ def effective(results: Mapping[str, Result], corrections: Mapping[str, Correctio
                 continue
             base = Result(m.room, m.id, 0, m.game, m.teams, c.scores, True, "0" * 16, 1)
         if len(c.scores) == len(base.teams):
-            out[match_id] = replace(base, scores=c.scores, finished=True)
+            out[match_id] = replace(base, scores=c.scores, finished=True, forfeit=c.forfeit)
     return out
 
 
-def _award(teams: Sequence[str], scores: Sequence[int]) -> dict[str, int]:
+def _award(teams: Sequence[str], scores: Sequence[int], forfeit: str | None = None) -> dict[str, int]:
+    if forfeit in teams:  # the others win (share a draw when there are several)
+        others = [t for t in teams if t != forfeit]
+        return {t: 0 if t == forfeit else WIN if len(others) == 1 else DRAW for t in teams}
     top = max(scores)
     leaders = [t for t, s in zip(teams, scores, strict=True) if s == top]
     return {t: (WIN if len(leaders) == 1 else DRAW) if t in leaders else 0 for t in teams}
@@ -90,12 +95,13 @@ def table(t: Tournament, counted: Mapping[str, Result]) -> list[Row]:
     rows = {team.id: Row(team.id, team.name) for team in t.teams}
     results = [r for r in counted.values() if all(team in rows for team in r.teams)]
     for r in results:
-        awarded = _award(r.teams, r.scores)
+        awarded = _award(r.teams, r.scores, r.forfeit)
         for team, score in zip(r.teams, r.scores, strict=True):
             row = rows[team]
             row.played += 1
-            row.scored += score
-            row.difference += score - max(s for other, s in zip(r.teams, r.scores, strict=True) if other != team)
+            if r.forfeit is None:  # a forfeit's scores count for nobody
+                row.scored += score
+                row.difference += score - max(s for other, s in zip(r.teams, r.scores, strict=True) if other != team)
             row.points += awarded[team]
             if awarded[team] == WIN:
                 row.won += 1
@@ -124,9 +130,75 @@ def _head_to_head(group: set[str], results: Sequence[Result]) -> dict[str, int]:
     for r in results:
         inside = [(team, s) for team, s in zip(r.teams, r.scores, strict=True) if team in group]
         if len(inside) >= 2:
-            for team, pts in _award([x for x, _s in inside], [s for _x, s in inside]).items():
+            for team, pts in _award([x for x, _s in inside], [s for _x, s in inside], r.forfeit).items():
                 out[team] = out.get(team, 0) + pts
     return out
+
+
+#: a press that beat the next one by less than this is a close win (a hall's "by a hair")
+CLOSE_US = 10_000
+
+
+@dataclass
+class PlayerRow:
+    """One player's day: what the judges gave them, and how fast they pressed."""
+
+    team: str
+    name: str
+    matches: int = 0
+    points: int = 0
+    correct: int = 0
+    powers: int = 0
+    negs: int = 0
+    presses: int = 0
+    fastest_us: int | None = None
+    median_us: int | None = None
+    close_wins: int = 0
+    reactions: list[int] = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"team": self.team, "name": self.name, "matches": self.matches, "points": self.points,
+                "correct": self.correct, "powers": self.powers, "negs": self.negs, "presses": self.presses,
+                "fastest_us": self.fastest_us, "median_us": self.median_us, "close_wins": self.close_wins}
+
+
+def player_stats(t: Tournament, counted: Mapping[str, Result]) -> list[PlayerRow]:
+    """Per player over the results that count (``effective``; a corrected match keeps its box's record):
+    points, right answers, powers, negs, fastest and median reaction from arming, presses that won by
+    under ``CLOSE_US``. A player is their team and station name."""
+    per_team = t.players_per_team
+    rows: dict[tuple[str, str], PlayerRow] = {}
+    for r in counted.values():
+        def row(station: int, r: Result = r) -> PlayerRow:
+            team = r.teams[min(station // per_team, len(r.teams) - 1)]
+            name = r.stations[station] if station < len(r.stations) else f"{t.team(team).name} {station % per_team + 1}"
+            return rows.setdefault((team, name), PlayerRow(team, name))
+
+        seen: set[tuple[str, str]] = set()
+        for station in range(min(len(r.stations), len(r.teams) * per_team)):
+            player = row(station)
+            if (player.team, player.name) not in seen:
+                seen.add((player.team, player.name))
+                player.matches += 1
+        for q in r.questions:
+            for _team, station, verdict, points in q.judgements:
+                player = row(station)
+                player.points += points
+                player.correct += verdict in ("correct", "power")
+                player.powers += verdict == "power"
+                player.negs += verdict == "neg"
+            for k, (station, reaction, behind) in enumerate(q.buzzes):
+                player = row(station)
+                player.presses += 1
+                player.reactions.append(reaction)
+                after = q.buzzes[k + 1] if k + 1 < len(q.buzzes) else None
+                if behind == 0 and after is not None and 0 < after[2] < CLOSE_US:
+                    player.close_wins += 1
+    for player in rows.values():
+        if player.reactions:
+            ordered = sorted(player.reactions)
+            player.fastest_us, player.median_us = ordered[0], ordered[len(ordered) // 2]
+    return sorted(rows.values(), key=lambda p: (-p.points, -p.correct, p.team, p.name))
 
 
 CSV_COLUMNS = ("rank", "team", "name", "played", "won", "drawn", "lost", "points", "scored", "difference")
@@ -171,7 +243,7 @@ def to_qbj(t: Tournament, r: Result, correction: Correction | None = None) -> di
         players = [player(s) for s in stations]
         teams.append({
             "team": {"name": t.team(team_id).name, "players": players},
-            "forfeit_loss": False, "bonus_points": 0, "correct_tossups_without_bonuses": 0,
+            "forfeit_loss": correction is not None and correction.forfeit == team_id, "bonus_points": 0, "correct_tossups_without_bonuses": 0,
             "lineups": [{"first_question": 1, "players": players}],
             "match_players": [{"player": player(s), "tossups_heard": len(r.questions),
                                "answer_counts": [{"number": n, "answer": {"value": v}}

@@ -19,7 +19,8 @@ from typing import Any
 
 from games import registry
 from games.base import BuzzerBoxError
-from games.i18n import _
+from games.files import FileRefused, read_limited
+from games.i18n import N_, _
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,6 +30,7 @@ else:  # pragma: no cover (Python 3.10)
 #: room, team and match ids go into MQTT topics: no wildcards, no slashes
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_FILE_BYTES = 1 << 20
+MAX_SECRET_BYTES = 4096
 MAX_TEAMS = 256
 MAX_ROOMS = 64
 MAX_MATCHES = 2048
@@ -222,14 +224,10 @@ def problems(path: str | Path) -> tuple[Tournament | None, list[str]]:
     """The tournament in ``path`` (None when it cannot be used) and every
     problem found, one line each."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        return None, [_("no tournament file at {path}").format(path=p)]
-    except OSError as exc:
-        return None, [_("cannot read {path}: {why}").format(path=p, why=exc.strerror or exc)]
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [_("the file is larger than {n} bytes: this is not a tournament file").format(n=MAX_FILE_BYTES)]
+    try:  # a pipe is refused, never waited on; /dev/zero is refused, never read
+        raw = read_limited(p, MAX_FILE_BYTES, N_("tournament file (.toml)"))
+    except FileRefused as exc:
+        return None, [exc.problem]
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -447,10 +445,9 @@ def read_secret(path: Path | None, what: str) -> str | None:
     if path is None:
         return None
     try:
-        secret = path.read_text(encoding="utf-8").strip().splitlines()
-    except OSError as exc:
-        raise TournamentError(path, [_("cannot read {what}'s password file: {why}").format(
-            what=what, why=exc.strerror or exc)]) from None
+        secret = read_limited(path, MAX_SECRET_BYTES, N_("password file")).decode("utf-8", "replace").strip().splitlines()
+    except FileRefused as exc:
+        raise TournamentError(path, [_("{what}'s password file {problem}").format(what=what, problem=exc.problem)]) from None
     if not secret or not secret[0]:
         raise TournamentError(path, [_("{what}'s password file is empty").format(what=what)])
     return secret[0]

@@ -50,7 +50,8 @@ def test_check_names_each_problem_on_its_own_line(tmp_path: Path, league_file: C
 
 
 @pytest.mark.parametrize("content, said", [
-    (None, "no tournament file at"), ("[tournament\n", "not TOML"), ("\xff", "not UTF-8 text"),
+    (None, "no such file; check the path of the tournament file"), ("[tournament\n", "not TOML"),
+    ("\xff", "not UTF-8 text"),
 ])
 def test_check_of_a_file_that_is_no_tournament(tmp_path: Path, content: str | None, said: str) -> None:
     path = tmp_path / "t.toml"
@@ -58,6 +59,21 @@ def test_check_of_a_file_that_is_no_tournament(tmp_path: Path, content: str | No
         path.write_text(content, encoding="latin-1")
     proc = check(path)
     assert proc.returncode == 1 and said in proc.stdout and len(proc.stdout.splitlines()) == 1
+
+
+def test_check_refuses_a_pipe_a_device_and_a_huge_file_up_front(tmp_path: Path) -> None:
+    """A FIFO must not hang `league check`, nor /dev/zero be read whole: one line each."""
+    import os
+
+    fifo = tmp_path / "cup.toml"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.toml"
+    with open(huge, "wb") as f:
+        f.truncate(50 * 1024 * 1024)
+    for path, said in ((fifo, "is a named pipe, not a file"), (Path("/dev/zero"), "is a device, not a file"),
+                       (huge, "is larger than 1 MB")):
+        proc = check(path)
+        assert proc.returncode == 1 and said in proc.stdout and len(proc.stdout.splitlines()) == 1, proc.stdout
 
 
 def test_a_list_schedule_checks_rooms_teams_and_options(tmp_path: Path, league_file: Callable[..., Path]) -> None:

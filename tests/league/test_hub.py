@@ -9,6 +9,7 @@ import base64
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,13 +75,83 @@ def test_the_hub_refuses_what_does_not_fit_the_tournament(cup: Tournament, tmp_p
     hub = Hub(cup, tmp_path / "hub.jsonl", clock)
     other_room = messages.result_topic("cup", "b", r.match)
     assert hub.take(other_room, payload(r)) == "refused"  # room a's result on room b's topic
+    hall_b = next(m for m in cup.matches if m.room == "b")
+    fake = Result(**{**r.__dict__, "match": hall_b.id, "teams": hall_b.teams, "scores": (9, 0)})
+    assert hub.take(messages.result_topic("cup", "a", hall_b.id), payload(fake)) == "refused"  # not room a's match
     wrong_teams = Result(**{**r.__dict__, "teams": ("foxes", "bees")})
     assert hub.take(topic(r), payload(wrong_teams)) == "refused"
     unknown = Result(**{**r.__dict__, "match": "m99"})
     assert hub.take(messages.result_topic("cup", "a", "m99"), payload(unknown)) == "refused"
     assert hub.take("buzzerbox/v1/cup/room/a/secret", b"{}") == "refused"
     assert hub.take(topic(r), b"\xff\xfe") == "refused"
-    assert hub.results == {} and hub.counts["refused"] == 5
+    assert hub.results == {} and hub.counts["refused"] == 6
+    hub.close()
+
+
+def test_a_second_version_of_a_result_is_a_conflict_the_organiser_decides(cup: Tournament, tmp_path: Path) -> None:
+    (first,) = played(cup, tmp_path, matches=1)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    assert hub.take(topic(first), payload(first)) == "taken"
+    spare = Result(**{**first.__dict__, "scores": (first.scores[1] + 5, 0), "journal_sum": "ab" * 8})
+    assert hub.take(topic(spare), payload(spare)) == "conflict"  # same (match, seq), another journal: never dropped
+    assert hub.take(topic(spare), payload(spare)) == "duplicate"  # the same spare again is no new conflict
+    m = cup.match(first.match)
+    assert m is not None and hub.match_state(m) == "conflict"
+    assert all(row.played == 0 for row in hub.standings())  # no version counts until the organiser decides
+    assert [v.journal_sum for v in hub.versions(first.key)] == [first.journal_sum, "ab" * 8]
+    with pytest.raises(messages.MessageError, match="reason"):
+        hub.decide(first.match, 1, "ab" * 8, " ", "organiser")
+    hub.decide(first.match, 1, "ab" * 8, "the spare box's journal is the one the judge signed", "organiser")
+    assert hub.results[first.match].scores == spare.scores and hub.match_state(m) == "done"
+    hub.close()
+    again = Hub(cup, ledger, clock)  # the conflict and the decision are in the ledger
+    assert again.results[first.match].scores == spare.scores and again.open_conflicts() == []
+    assert [r["type"] for r in again.ledger.records] == ["result", "conflict", "decision"]
+    again.close()
+
+
+def test_a_torn_last_ledger_line_is_set_aside_and_the_rest_kept(cup: Tournament, tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    first, second = played(cup, tmp_path)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    hub.take(topic(first), payload(first))
+    hub.correct(first.match, (7, 3), "recount", "organiser")
+    hub.take(topic(second), payload(second))
+    hub.close()
+    whole = ledger.read_bytes()
+    ledger.write_bytes(whole[: len(whole) - 40])  # the laptop died while the last line was written
+    again = Hub(cup, ledger, clock)
+    assert [r["type"] for r in again.ledger.records] == ["result", "correction"]
+    assert again.corrections[first.match].scores == (7, 3)
+    assert again.ledger.salvaged is not None and again.ledger.salvaged.read_bytes() == whole[whole.rindex(b"\n", 0, -1) + 1: -40]
+    assert sum("cut off mid-write" in r.getMessage() for r in caplog.records) == 1
+    assert again.take(topic(second), payload(second)) == "taken"  # the broker's retained copy brings it back
+    again.close()
+    assert [r["type"] for r in Hub(cup, ledger, clock).ledger.records] == ["result", "correction", "result"]
+
+
+def test_a_second_hub_on_the_same_ledger_is_refused_in_one_line(cup: Tournament, tmp_path: Path) -> None:
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    with pytest.raises(JournalError, match="another hub is serving this tournament"):
+        Hub(cup, tmp_path / "hub.jsonl", clock)
+    hub.close()
+    Hub(cup, tmp_path / "hub.jsonl", clock).close()  # once the first stopped, it may start
+
+
+def test_the_latency_is_the_hubs_own_not_the_boxes_clock(cup: Tournament, tmp_path: Path) -> None:
+    """A box whose clock is two minutes ahead: the hub's figure is what the way added, not the skew."""
+    now = [1_000_000]
+    hub = Hub(cup, tmp_path / "hub.jsonl", lambda: now[0])
+    skew = 120_000
+    for transit in (40, 15, 30, 15, 250):  # ms each view took on the way
+        now[0] += 1000
+        sent = now[0] - transit + skew
+        hub.take(messages.room_topic("cup", "a", "live"), messages.live_payload("a", "m1", sent, "{}"))
+    delays = sorted(hub.latencies)
+    assert delays == [0, 0, 0, 15, 235]  # each against the room's quickest view: skew and bare transit cancel
+    assert hub.stats()["latency_ms"]["p99"] == 235
     hub.close()
 
 
@@ -116,6 +187,62 @@ def test_a_correction_needs_a_reason_and_one_score_per_team(cup: Tournament, tmp
     m1 = cup.match("m1")
     assert m1 is not None and rows[m1.teams[0]].won == 1 and rows[m1.teams[1]].lost == 1
     hub.close()
+
+
+def test_player_statistics_from_the_judgements_and_the_presses(cup: Tournament, tmp_path: Path) -> None:
+    from controller.league.messages import QuestionLine
+    from controller.league.standings import effective, player_stats
+
+    stations = ("Ann", "Ben", "Cid", "Dee")  # owls: Ann, Ben; foxes: Cid, Dee
+    questions = (
+        # Ann powers it, 4 ms ahead of Cid: a close win
+        QuestionLine(1, "correct", ((0, 0, "power", 15),), (15, 0), ((0, 250_000, 0), (2, 254_000, 4_000))),
+        # Cid negs, then (armed again) Ben answers right, 30 ms ahead of Dee: not close
+        QuestionLine(2, "correct", ((1, 2, "neg", -5), (0, 1, "correct", 10)), (25, -5),
+                     ((2, 180_000, 0), (1, 400_000, 0), (3, 430_000, 30_000))),
+    )
+    r = Result("a", "m1", 1, "quiz", ("owls", "foxes"), (25, -5), True, "0" * 16, 9, questions, stations)
+    rows = {p.name: p for p in player_stats(cup, effective({"m1": r}, {}, cup))}
+    ann, ben, cid, dee = rows["Ann"], rows["Ben"], rows["Cid"], rows["Dee"]
+    assert (ann.points, ann.correct, ann.powers, ann.close_wins, ann.fastest_us) == (15, 1, 1, 1, 250_000)
+    assert (ben.points, ben.correct, ben.powers, ben.close_wins) == (10, 1, 0, 0)
+    assert (cid.points, cid.negs, cid.presses, cid.fastest_us, cid.median_us) == (-5, 1, 2, 180_000, 254_000)
+    assert (dee.points, dee.presses, dee.matches) == (0, 1, 1)
+    assert [p.name for p in player_stats(cup, {"m1": r})][:2] == ["Ann", "Ben"]  # by points
+    assert messages.parse_result(messages.encode(r.to_json())) == r  # the presses cross the wire
+
+
+def test_a_played_quiz_carries_each_press_for_the_players_page(cup: Tournament, tmp_path: Path) -> None:
+    (r,) = played(cup, tmp_path, matches=1)
+    assert any(q.buzzes for q in r.questions)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    hub.take(topic(r), payload(r))
+    players = hub.players()
+    assert len(players) == 4 and sum(p.presses for p in players) == sum(len(q.buzzes) for q in r.questions)
+    assert sum(p.points for p in players) == sum(pts for q in r.questions for *_x, pts in q.judgements)
+    assert all(p.fastest_us is None or p.fastest_us <= (p.median_us or 0) for p in players)
+    hub.close()
+
+
+def test_a_forfeit_loses_the_match_and_counts_no_score(cup: Tournament, tmp_path: Path) -> None:
+    (r,) = played(cup, tmp_path, matches=1)
+    ledger = tmp_path / "hub.jsonl"
+    hub = Hub(cup, ledger, clock)
+    hub.take(topic(r), payload(r))
+    quitter, other = r.teams
+    with pytest.raises(messages.MessageError, match="does not play match"):
+        hub.correct(r.match, (), "no show", "organiser", forfeit="nobody")
+    hub.correct(r.match, (), "did not turn up after lunch", "organiser", forfeit=quitter)
+    hub.close()
+    again = Hub(cup, ledger, clock)  # journaled
+    rows = {row.team: row for row in again.standings()}
+    assert (rows[other].won, rows[other].points, rows[other].scored) == (1, 2, 0)
+    assert (rows[quitter].lost, rows[quitter].played, rows[quitter].scored, rows[quitter].difference) == (1, 1, 0, 0)
+    from controller.league.standings import to_qbj
+
+    qbj = to_qbj(cup, r, again.corrections[r.match])
+    assert [team["forfeit_loss"] for team in qbj["match_teams"]] == [True, False]
+    again.close()
 
 
 def test_tiebreaks_head_to_head_then_difference(cup: Tournament) -> None:
@@ -177,7 +304,38 @@ def test_organiser_page_needs_the_password_and_journals_a_correction(cup: Tourna
         board = json.loads(text)
         assert [room["id"] for room in board["rooms"]] == ["a", "b", "c"] and board["standings"]
         assert fetch(base + "/match/m99.qbj")[0] == 404
+        status, text, _h = fetch(base + "/schedule")  # printable: a page per room, every match of each
+        assert status == 200 and text.count("<section>") == 3 and "page-break-after:always" in text
+        for m in cup.matches:
+            assert f"<td>{m.id}</td>" in text
+        hall_a = text[text.index("Hall A"):text.index("Hall B")]
+        assert [m.id for m in cup.matches_in("a")] == re.findall(r"<td>(m\d+)</td>", hall_a)
+        assert "09:00" in hall_a and "5 : 4" in hall_a  # the day's start; the corrected result
+        forfeit = {"match": "m2", "forfeit": "foxes", "reason": "no show", "token": service.form_token}
+        assert fetch(base + "/organiser/correct", ("organiser", password), forfeit)[0] == 303
+        assert service.hub.corrections["m2"].forfeit == "foxes"
+        assert "forfeited by Foxes: no show" in fetch(base + "/organiser", ("organiser", password))[1]
+        status, text, _h = fetch(base + "/players")
+        assert status == 200 and "Won by under 10 ms" in text and text.count("<tr>") == 1 + 4
         assert fetch(base + "/")[0] == 200
+
+        # a link cannot put words on the organiser's page, and no other site may frame it
+        status, page, headers = fetch(base + "/organiser?said=Call+0900+to+confirm", ("organiser", password))
+        assert status == 200 and "0900" not in page
+        assert headers["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+
+        # a conflict: both versions on the page, one chosen there with a reason
+        r = results[0]
+        spare = Result(**{**r.__dict__, "scores": (1, 30), "journal_sum": "cd" * 8})
+        assert service.hub.take(topic(spare), payload(spare)) == "conflict"
+        status, page, _h = fetch(base + "/organiser", ("organiser", password))
+        assert r.journal_sum in page and "cd" * 8 in page and "1 : 30" in page
+        decide = {"match": r.match, "seq": "1", "sum": "cd" * 8, "reason": "the judge's paper", "token": service.form_token}
+        status, _text, headers = fetch(base + "/organiser/decide", ("organiser", password), decide)
+        assert status == 303 and service.hub.results[r.match].scores == (1, 30)
+        status, page, _h = fetch(base + headers["Location"], ("organiser", password))
+        assert "the chosen version counts" in page and "cd" * 8 not in page  # decided: no longer listed
+        assert service.hub.ledger.records[-1]["decision"]["reason"] == "the judge's paper"
     finally:
         service.stop()
 

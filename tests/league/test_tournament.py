@@ -126,6 +126,51 @@ def test_a_box_may_publish_only_under_its_own_room(broker: Mosquitto, tmp_path: 
         link.stop()
 
 
+def test_a_rooms_password_cannot_score_another_rooms_match(broker: Mosquitto, tmp_path: Path) -> None:
+    """The attack: room a's password publishes a 9:0 for hall b's match on room a's own topic (the ACL lets it);
+    the hub refuses it, counts hall b's real result, and refuses the broker's retained copy after a rebuild."""
+    from controller.league.messages import Result
+
+    t = load(tmp_path / "cup.toml")
+    folder_b = room_folder(t, "b", tmp_path / "journals")
+    link_a = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        connected(link_a)
+        assert service.conn.subscribed.wait(WAIT_S)
+        hall_b = folder_b.next_match()
+        assert hall_b is not None and hall_b.room == "b"
+        fake = Result("a", hall_b.id, 1, "quiz", hall_b.teams, (9, 0), True, "ee" * 8, 40)
+        info = link_a.conn.client.publish(messages.result_topic(t.id, "a", hall_b.id), messages.encode(fake.to_json()),
+                                          qos=1, retain=True)
+        info.wait_for_publish(WAIT_S)
+        assert link_a.conn.denied == 0  # the broker let room a write under its own room
+        hub = service.hub
+        wait_for(hub, lambda: hub.counts["refused"] == 1, "the fake never reached the hub")
+        assert hall_b.id not in hub.results and all(row.played == 0 for row in hub.standings())
+
+        link_b = box_link(t, folder_b, reconnect_s=(1, 1)).start()
+        try:
+            connected(link_b)
+            play_next(folder_b, 5)
+            link_b.publish_results()
+            wait_for(hub, lambda: hall_b.id in hub.results, "hall b's real result never arrived")
+        finally:
+            link_b.stop()
+        real = folder_b.results()[0]
+        assert hub.results[hall_b.id].journal_sum == real.journal_sum and hub.results[hall_b.id].room == "b"
+
+        service.stop()  # a rebuild: a new ledger, everything from the broker's retained messages
+        service = start_hub(t, tmp_path / "rebuilt.jsonl")
+        hub = service.hub
+        wait_for(hub, lambda: hall_b.id in hub.results and hub.counts["refused"] == 1,
+                 "the rebuilt hub never had the retained results")
+        assert hub.results[hall_b.id].scores == real.scores != (9, 0)
+    finally:
+        service.stop()
+        link_a.stop()
+
+
 def test_a_box_takes_only_a_schedule_change_the_organiser_signed(broker: Mosquitto, tmp_path: Path) -> None:
     from controller.league import signing
     from controller.league.link import Connection
@@ -208,7 +253,8 @@ def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
     write_broker_files(load(path), tmp_path / "broker")
     assert main(["play", "--league", str(path), "--room", "a", "--headless", "--seconds", "0.1"]) == 0
     said = capsys.readouterr().err
-    assert "the broker is not reachable now; the result is in the journal" in said
+    assert "the broker is not reachable now (nothing answers at 127.0.0.1:" in said
+    assert "is the broker running, on that port?); the result is in the journal" in said
     folder = room_folder(load(path), "a", tmp_path / "data" / "buzzerbox" / "journals")
     assert [r.match for r in folder.results()] == ["m1"]  # what the next connect sends
 
@@ -277,6 +323,74 @@ def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Calla
         stranger = Connection(replace(t.broker, tls_ca=own_ca_and_certificate(other / "broker")), "box-a", "x", "s")
         with pytest.raises(ssl.SSLCertVerificationError):
             stranger.client.connect(t.broker.host, port)
+        stranger = Connection(replace(t.broker, tls_ca=other / "ca.crt"), "box-a", "x", "s2", reconnect_s=(1, 1))
+        stranger.start()  # as a box runs it: it says why it cannot connect
+        try:
+            assert stranger.failed.wait(WAIT_S)
+            assert stranger.problem().startswith("TLS: the broker at 127.0.0.1:") and "certificate" in stranger.problem()
+        finally:
+            stranger.stop(0)
     finally:
         link.stop()
         broker.stop()
+
+
+def test_a_box_with_results_it_played_offline_delivers_them_before_it_says_all_played(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    t = load(tmp_path / "cup.toml")
+    folder = room_folder(t, "a", tmp_path / "data" / "buzzerbox" / "journals")
+    while play_next(folder, 3):  # the broker was down for the room's whole day: nothing went out
+        pass
+    assert len(folder.undelivered()) == 5
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "a", "--headless"]) == 0
+        said = capsys.readouterr().err
+        assert "a: sending 5 results the hub may not have yet" in said
+        assert said.rstrip().endswith("a: every match of this room is played; the hub has the results")
+        hub = service.hub
+        wait_for(hub, lambda: len(hub.results) == 5, "the results the box owed never reached the hub")
+        assert folder.undelivered() == []  # the broker acknowledged each: the next start owes nothing
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "a", "--headless"]) == 0
+        assert "sending" not in capsys.readouterr().err
+    finally:
+        service.stop()
+
+
+def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
+        broker: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from dataclasses import replace
+
+    from controller.league.link import Connection
+    from tests.league.conftest import free_port
+
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        connected(link)
+        hub = service.hub
+        wait_for(hub, lambda: hub.rooms["a"].status is not None and hub.rooms["a"].status.online, "never online")
+        link.stop()  # the box closes cleanly: no will is sent, so it says so itself
+        wait_for(hub, lambda: hub.rooms["a"].status is not None and not hub.rooms["a"].status.online,
+                 "a box that exited cleanly stayed online")
+    finally:
+        service.stop()
+
+    wrong_password = Connection(t.broker, "box-a", "not-the-password", "wrong", reconnect_s=(1, 1))
+    nobody = Connection(replace(t.broker, port=free_port()), "box-a", "x", "nobody", reconnect_s=(1, 1))
+    for conn in (wrong_password, nobody):
+        conn.start()
+    try:
+        assert wrong_password.failed.wait(WAIT_S) and nobody.failed.wait(WAIT_S)
+        assert "refused the connection" in wrong_password.problem() and "password" in wrong_password.problem()
+        assert "nothing answers at 127.0.0.1:" in nobody.problem()
+        assert sum("cannot connect: nothing answers" in r.getMessage() for r in caplog.records) == 1
+    finally:
+        wrong_password.stop(0)
+        nobody.stop(0)

@@ -1,0 +1,106 @@
+"""A box's side without a broker: a crashed match resumed by ``play --league``,
+a match played again numbered next (``league replay``, or its journal moved
+aside by hand), ``play --resume JOURNAL`` as docs/league.md gives it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from controller import journal as journal_mod
+from controller.league.broker import write_broker_files
+from controller.league.commands import room_folder
+from controller.league.simulated import play_next
+from controller.league.tournament import Tournament, load
+from tests.league.conftest import free_port
+
+
+@pytest.fixture
+def cup(league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tournament:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    t = load(league_file(free_port()))  # nothing listens there
+    write_broker_files(t, tmp_path / "broker")
+    return t
+
+
+def journals(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "buzzerbox" / "journals"
+
+
+def test_play_in_a_league_resumes_a_match_a_crash_cut_off(cup: Tournament, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    folder = room_folder(cup, "a", journals(tmp_path))
+    crashed = play_next(folder, 4, crash_after_s=20)
+    assert crashed is not None and crashed.id == "m1"
+    journal = folder.folder / "m1-1.jsonl"
+    before = len(journal_mod.read(journal).records)
+    assert main(["play", "--league", str(cup.path), "--room", "a", "--headless", "--seconds", "0.2"]) == 0
+    said = capsys.readouterr().err
+    assert f"a: match m1 did not end: resuming it from {journal}" in said
+    resumed = journal_mod.read(journal)
+    assert resumed.ended and len(resumed.records) > before  # carried on in its own journal
+    assert not (folder.folder / "m1-2.jsonl").exists()
+    assert [r.match for r in folder.results()] == ["m1"]
+    next_match = folder.next_match()
+    assert next_match is not None and next_match.id != "m1"
+
+
+def test_a_match_played_again_gets_the_next_seq(cup: Tournament, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    folder = room_folder(cup, "a", journals(tmp_path))
+    play_next(folder, 1)
+    assert main(["league", "replay", str(cup.path), "--room", "a", "--match", "m1",
+                 "--journal-dir", str(journals(tmp_path))]) == 0
+    assert "match m1 is played again next in room a" in capsys.readouterr().out
+    again = folder.next_match()
+    assert again is not None and again.id == "m1"
+    play_next(folder, 2)
+    assert [(r.match, r.seq) for r in folder.results()] == [("m1", 2)]  # the hub takes it over seq 1
+    assert (folder.folder / "replaced" / "m1-1.jsonl").is_file()
+
+    # the organiser moved the journal aside by hand instead: still the next seq, never 1 again
+    for f in folder.folder.glob("m1-2.jsonl*"):
+        f.unlink()
+    play_next(folder, 3)
+    assert [(r.match, r.seq) for r in folder.results()] == [("m1", 3)]
+    from controller.cli import CommandFailed
+
+    with pytest.raises(CommandFailed, match="^buzzerbox league replay: room a plays no match m2$"):
+        main(["league", "replay", str(cup.path), "--room", "a", "--match", "m2", "--journal-dir", str(journals(tmp_path))])
+
+
+def test_play_resume_journal_as_the_docs_say(cup: Tournament, tmp_path: Path) -> None:
+    from controller.cli import main
+
+    folder = room_folder(cup, "b", journals(tmp_path))
+    play_next(folder, 5, crash_after_s=15)
+    journal = folder.folder / "m2-1.jsonl"
+    assert main(["play", "--resume", str(journal), "--headless", "--seconds", "0.2"]) == 0
+    assert journal_mod.read(journal).ended
+
+
+def test_a_rehearsal_plays_the_whole_tournament_with_simulated_boxes(
+        cup: Tournament, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`buzzerbox league rehearse cup.toml`: its own broker and hub, every match played, the standings recounted;
+    the day's journals and passwords untouched."""
+    from controller.cli import main
+    from tests import runtimes
+
+    runtimes.require("mosquitto")
+    secrets_before = sorted(p.name for p in (tmp_path / "secrets").iterdir())
+    assert main(["league", "rehearse", str(cup.path), "--port", "0"]) == 0
+    out = capsys.readouterr()
+    assert "rehearsal: 15 of 15 matches played in 3 rooms; the hub counted 15" in out.out
+    assert "rehearsal: the hub's standings equal a recount from the journals" in out.out
+    assert len([line for line in out.out.splitlines() if line[:3].strip().isdigit()]) == 6  # the table: six teams
+    assert "rehearsal: round 5: 3 matches played" in out.err
+    assert not journals(tmp_path).exists()  # nothing in the box's own journal folder
+    assert sorted(p.name for p in (tmp_path / "secrets").iterdir()) == secrets_before
