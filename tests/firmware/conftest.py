@@ -29,7 +29,7 @@ class Sink:
     """Collects what the driver delivers; tests wait for what they expect."""
 
     def __init__(self) -> None:
-        self.items: list[Press | InputNotice] = []
+        self.items: list[Press | InputNotice] = []  # and each Watermark, in the order they came
         self.marks: list[Watermark] = []
         self.cv = threading.Condition()
 
@@ -49,6 +49,7 @@ class Sink:
     def watermark(self, mark: Watermark) -> None:
         with self.cv:
             self.marks.append(mark)
+            self.items.append(mark)  # type: ignore[arg-type]  # in order with the presses
             self.cv.notify_all()
 
     def wait_for(self, cond: Callable[[list], bool], what: str, timeout: float = 10.0) -> None:

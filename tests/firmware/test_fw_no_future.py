@@ -5,7 +5,7 @@ logged, never played. Sans-I/O, in virtual time."""
 
 from __future__ import annotations
 
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from controller.sources.board import BoardSession
 from firmware.buzzer.proto import frame
 from tests.firmware.conftest import CHANNELS
@@ -34,7 +34,7 @@ class Board:
         self.s = BoardSession(CHANNELS, sync_burst=4)
         self.echo = echo_boot
         self.now = OLD_START + OFFSET
-        self.out: list[Press | InputNotice] = []
+        self.out: list[Press | InputNotice | Watermark] = []
         self.s.opened(self.now)
         self.line(hello(OLD, OLD_START))
         self.line(frame("K from=1 lost=0"))
@@ -48,7 +48,7 @@ class Board:
                         "lk=0 lp=1000"))
 
     def line(self, raw: bytes) -> None:
-        self.out += [o for o in self.s.receive(raw, self.now) if isinstance(o, Press | InputNotice)]
+        self.out += [o for o in self.s.receive(raw, self.now) if isinstance(o, Press | InputNotice | Watermark)]
 
     def requests(self) -> list[int]:
         rids = [int(b.split()[1]) for b in self.s.outbox if b.startswith("T ")]
