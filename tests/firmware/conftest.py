@@ -29,8 +29,9 @@ class Sink:
     """Collects what the driver delivers; tests wait for what they expect."""
 
     def __init__(self) -> None:
-        self.items: list[Press | InputNotice] = []  # and each Watermark, in the order they came
+        self.items: list[Press | InputNotice] = []
         self.marks: list[Watermark] = []
+        self.log: list[Press | InputNotice | Watermark] = []  # all of them in the order they came
         self.cv = threading.Condition()
 
     def edge(self, edge: object, precision_us: int) -> None:
@@ -39,17 +40,19 @@ class Sink:
     def press(self, press: Press) -> None:
         with self.cv:
             self.items.append(press)
+            self.log.append(press)
             self.cv.notify_all()
 
     def notice(self, notice: InputNotice) -> None:
         with self.cv:
             self.items.append(notice)
+            self.log.append(notice)
             self.cv.notify_all()
 
     def watermark(self, mark: Watermark) -> None:
         with self.cv:
             self.marks.append(mark)
-            self.items.append(mark)  # type: ignore[arg-type]  # in order with the presses
+            self.log.append(mark)
             self.cv.notify_all()
 
     def wait_for(self, cond: Callable[[list], bool], what: str, timeout: float = 10.0) -> None:

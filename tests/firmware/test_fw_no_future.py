@@ -155,3 +155,37 @@ def test_a_press_stamped_in_the_box_future_is_refused_counted_and_logged_once(ca
     [p] = b.presses()
     assert abs(p.t_us - (b.now - 1_000)) <= p.precision_us
     assert "2 more board events stamped in the box's future were refused" in caplog.text
+
+
+def test_through_the_simulator_a_reboot_during_a_resync_plays_no_press_of_the_old_boot_late() -> None:
+    """The fuzz's phantom, step by step: the host stops reading, a player presses,
+    the driver goes silent; back, its clock burst is lost and the replayed press waits
+    for the clock; the board reboots and its hellos are lost, so the new boot answers
+    the driver's next clock requests. Mapped through those, the old boot's press came
+    seconds off (the old driver: precision 'worth' minutes); now it comes exact."""
+    from controller.sources.board_sim import BoardSim
+    from tests.firmware.conftest import Sink
+    from tests.firmware.test_fw_protocol_gaps import driver, judge, pump_until
+
+    sim = BoardSim()
+    sink = Sink()
+    source = driver(sim, sink, sync_interval_us=200_000)
+    try:
+        pump_until(sim, lambda: source.connected, "the connection", step_us=2_000)
+        sim.advance(1_000_000, step_us=2_000)  # periodic clock samples of the first boot
+        sim.stop_reading()
+        sim.lose_commands(b"T ", 1_000)  # from now on no clock request reaches this boot
+        made = sim.press(0)
+        pump_until(sim, lambda: not source.connected, "the driver hearing silence", step_us=5_000)
+        sim.resume_reading()
+        pump_until(sim, lambda: source.session._held, "the replayed press waiting for the clock", step_us=1_000)
+        sim.reboot(start_ticks=0)
+        sim.drop_lines(2, kinds=b"H")
+        sim.deliver_commands()  # the next boot answers them
+        pump_until(sim, lambda: sink.presses() and source.connected, "the press and the new boot's clock",
+                   step_us=2_000)
+    finally:
+        source.stop()
+        sim.close()
+    lost, bad, details = judge({(0, "bell", 0): sim.box_time(made)}, sink.presses())
+    assert (lost, bad) == (0, 0), details

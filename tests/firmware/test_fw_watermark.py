@@ -120,7 +120,7 @@ def test_through_the_simulator_no_press_comes_after_a_watermark_past_its_stamp()
         source.stop()
         sim.close()
     with sink.cv:
-        items = list(sink.items)
+        items = list(sink.log)
     assert len(sink.presses()) == len(truth)
     mark = None
     away = False

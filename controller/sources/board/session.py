@@ -49,6 +49,8 @@ MAX_HELD = 4096  # events waiting for the clock sync; beyond, the board keeps th
 #: this is not synced (presses wait; the game stays paused). USB round trips are ~1 ms, so
 #: a fit this bad has mixed up clocks (another boot's reply) or the box's clock jumped
 MAX_CLOCK_ERROR_US = 20_000
+#: bursts in a row leaving the mapping worse than stated before it is thrown away and made afresh
+BAD_BURSTS = 3
 #: the notice a press stamped in the box's future is journaled as (never played)
 FUTURE_PRESS = "future"
 #: µs a board's main-loop pass may take beyond what its heartbeat's ``lp=`` said (before v3: all of it)
@@ -213,6 +215,7 @@ class BoardSession:
         self._unconfirmed: list[tuple[int, int, int, int | None]] = []  # replies not known to be this boot's
         self._marks: list[tuple[int, int]] = []  # (board µs, the last seq sent by then)
         self._clock_warned = False
+        self._bad_bursts = 0  # bursts in a row that left the mapping worse than stated
         self._reply_marks = False  # its clock replies say what it had sent (firmware 3.1)
         self._burst_left = 0
         self._next_sync_us: int | None = None
@@ -522,18 +525,27 @@ class BoardSession:
             if self._burst_left:
                 self._burst_left -= 1
         del self._marks[:-64]
+        if self._burst_left:  # judged once the burst is in: one slow reply is not the mapping
+            return []
         error = self.clock.error_us()
         if error <= self.max_clock_error_us:
             self._clock_warned = False
+            self._bad_bursts = 0
             return self._maybe_ready(now_us)
-        # mixed-up clocks (another boot's reply), a jump of the box's clock, or round trips far
-        # beyond USB's: stamps mapped by it would be worth nothing; start again from a new burst
+        # long unsynced (an unplug: the drift allowance grew) or round trips far beyond USB's:
+        # more bursts may pin it; still beyond after them, the samples disagree (mixed-up clocks,
+        # a jump of the box's clock): stamps mapped by them are worth nothing, start afresh
+        self._bad_bursts += 1
+        afresh = self._bad_bursts >= BAD_BURSTS
         (log.debug if self._clock_warned else log.warning)(
             "board clock mapping error %.1f ms is beyond the %.1f ms this driver states: not synced, "
-            "presses wait; mapping the board's clock again", error / 1e3, self.max_clock_error_us / 1e3)
-        self.clock = self._new_clock_map()
-        self._requests.clear()
-        self._marks.clear()
+            "presses wait; %s", error / 1e3, self.max_clock_error_us / 1e3,
+            "mapping the board's clock again" if afresh else "asking the board's clock again")
+        if afresh:
+            self.clock = self._new_clock_map()
+            self._requests.clear()
+            self._marks.clear()
+            self._bad_bursts = 0
         self._clock_warned = True
         self._start_sync(now_us)  # paced by its replies: never more than one burst on its way
         return self._set_connected(False, now_us)
