@@ -55,14 +55,14 @@ class Board:
         self.s.outbox = [b for b in self.s.outbox if not b.startswith("T ")]
         return rids
 
-    def answer(self, boot: str, board_at_request: int) -> None:
+    def answer(self, boot: str, board_at_request: int, sent: int = 0) -> None:
         """Answer every clock request waiting (all sent now), from ``boot`` whose clock
         reads ``board_at_request`` now; the replies come one round trip later."""
-        b = f"b={boot} " if self.echo else ""
         rids = self.requests()
         self.now += RTT
         for rid in rids:
-            self.line(frame(f"C r={rid} {b}{ticks(board_at_request + RTT // 2)}"))
+            at = ticks(board_at_request + RTT // 2)
+            self.line(frame(f"C r={rid} b={boot} {at} s={sent} q=0" if self.echo else f"C r={rid} {at}"))
 
     def presses(self) -> list[Press]:
         return [o for o in self.out if isinstance(o, Press)]

@@ -47,6 +47,22 @@ def test_a_heartbeat_after_every_event_it_counts_is_a_watermark_behind_its_time(
     assert b.s.connected and len(marks(b, start)) == 1
 
 
+def test_after_a_press_a_clock_request_moves_the_watermark_past_it_before_the_next_heartbeat() -> None:
+    b = Board()
+    board_now = b.now - OFFSET
+    b.line(frame(f"P 1 b={OLD} c=0 {ticks(board_now - 2_000)} n=1 p=20"))
+    [press] = b.presses()
+    pending = 10_000 + 2 * 1_000 + 0 + 5_000  # no heartbeat yet: its loop's pass unknown
+    b.s.tick(b.now + pending - 1)
+    assert not [c for c in b.s.outbox if c.startswith("T ")]
+    b.now += pending
+    b.s.tick(b.now)
+    start = len(b.out)
+    b.answer(OLD, board_now + pending, sent=1)
+    [mark] = marks(b, start)
+    assert press.t_us < mark.t_us and b.now - press.t_us < 25_000  # not a heartbeat (250 ms) later
+
+
 def test_a_missing_event_holds_the_watermark_until_it_came_again() -> None:
     b = Board()
     board_now = b.now - OFFSET
