@@ -17,7 +17,7 @@ from typing import Any
 
 from controller.debounce import Debouncer, Phase
 from controller.lights import Lights
-from controller.press import Edge, InputNotice, Press
+from controller.press import Edge, InputNotice, Press, Watermark
 from controller.profile import Profile
 from controller.wiring_pack.checks import figure, who
 from controller.wiring_pack.pins import Row, rows
@@ -367,6 +367,9 @@ class Inbox:
 
     def notice(self, notice: InputNotice) -> None:
         self.items.put(notice)
+
+    def watermark(self, mark: Watermark) -> None:
+        """The guided test waits for presses, not for a decision horizon: nothing to keep."""
 
     def drain(self) -> list[Edge | Press | InputNotice]:
         out: list[Edge | Press | InputNotice] = []

@@ -29,7 +29,7 @@ from . import proto
 from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks_diff
 from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
 
-VERSION = "3.0.0"
+VERSION = "3.1.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
@@ -669,9 +669,12 @@ class Board:
         try:
             self._host_at = now
             self._host_away = False
-            if op == "T":  # clock request: answer with the ticks of now
+            if op == "T":  # clock request: answer with the ticks of now, this boot's (a
+                # reply must never map another boot's stamps) and what was sent by then
                 t = self.now()
-                self._control("C r=%d w=%d t=%d" % (int(parts[1]), self.wraps, t))
+                ev = self.events
+                self._control("C r=%d b=%s w=%d t=%d s=%d q=%d" % (int(parts[1]), self.boot_id, self.wraps, t,
+                                                                   ev.send - 1, ev.next - ev.send))
             elif op == "A":
                 self._host_seen(now)
                 self.events.ack(int(parts[1]))

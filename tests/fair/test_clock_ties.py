@@ -31,7 +31,7 @@ def synced_session() -> BoardSession:
                     "db=1/1/2 cap_kind=pio pd=2 held=-"), 0)
     s.receive(frame("K from=1 lost=0"), 0)
     for rid in range(1, 5):  # the sync burst: each reply 1 ms after its request
-        s.receive(frame(f"C r={rid} w=0 t={RTT_US // 2}"), RTT_US)
+        s.receive(frame(f"C r={rid} b={BOOT} w=0 t={RTT_US // 2}"), RTT_US)
     assert s.connected
     return s
 
@@ -92,7 +92,7 @@ def test_presses_mapped_by_two_clock_fits_are_compared_with_the_mapping_error():
     s = synced_session()
     a = board_press(s, 1, 1, 100_000)
     s._request_clock(150_000)
-    s.receive(frame(f"C r=5 w=0 t={150_000 - 500 + 40}"), 151_000)  # the fit moves by ~40 µs
+    s.receive(frame(f"C r=5 b={BOOT} w=0 t={150_000 - 500 + 40}"), 151_000)  # the fit moves by ~40 µs
     b = board_press(s, 2, 0, 100_005)
     assert a.clock != b.clock
     groups = rank_by_stamp([Buzz(1, a.stamp), Buzz(0, b.stamp)])

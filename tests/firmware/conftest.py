@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from controller.sources.board import BoardSource
 from controller.sources.board_sim import BoardSim
 
@@ -30,6 +30,8 @@ class Sink:
 
     def __init__(self) -> None:
         self.items: list[Press | InputNotice] = []
+        self.marks: list[Watermark] = []
+        self.log: list[Press | InputNotice | Watermark] = []  # all of them in the order they came
         self.cv = threading.Condition()
 
     def edge(self, edge: object, precision_us: int) -> None:
@@ -38,11 +40,19 @@ class Sink:
     def press(self, press: Press) -> None:
         with self.cv:
             self.items.append(press)
+            self.log.append(press)
             self.cv.notify_all()
 
     def notice(self, notice: InputNotice) -> None:
         with self.cv:
             self.items.append(notice)
+            self.log.append(notice)
+            self.cv.notify_all()
+
+    def watermark(self, mark: Watermark) -> None:
+        with self.cv:
+            self.marks.append(mark)
+            self.log.append(mark)
             self.cv.notify_all()
 
     def wait_for(self, cond: Callable[[list], bool], what: str, timeout: float = 10.0) -> None:

@@ -26,7 +26,9 @@ def connected_session(hello: str = HELLO) -> BoardSession:
     s.opened(0)
     s.receive(frame(hello), 0)
     s.receive(frame("K from=1 lost=0"), 0)
-    s.receive(frame("C r=1 w=0 t=1000"), 10)
+    # the board's clock read 9 ms when the box's read 5 µs: every board stamp of these tests
+    # is in the box's past (one stamped later than the board can have seen is refused)
+    s.receive(frame("C r=1 b=0badcafe w=0 t=9000"), 10)
     assert s.connected
     return s
 
@@ -62,7 +64,7 @@ def test_fuzzed_lines_never_raise_and_the_session_still_delivers() -> None:
     negative, non-ASCII, empty or missing values, all CRC-valid."""
     rng = random.Random(21)
     templates = [HELLO, "P 5 b=0badcafe c=3 w=0 t=5000 n=2 p=20", "N 5 b=0badcafe c=3 k=stuck w=0 t=9",
-                 "B b=0badcafe w=0 t=7000 s=4 q=0 d=0 e=0 g=0 x=0 o=0 f=0 pd=20", "C r=1 w=0 t=1000",
+                 "B b=0badcafe w=0 t=7000 s=4 q=0 d=0 e=0 g=0 x=0 o=0 f=0 pd=20", "C r=1 b=0badcafe w=0 t=1000",
                  "K from=1 lost=0", "G c=2 w=0 t=10 n=1", "Q w=0 t=5 held=0-3", "E boom", "X nope"]
     nasty = ["", "-1", "9" * 400, "٣", "1e9", "0x10", "4294967296", "0-99999999", "*", "=", "\u00e9"]
     s = connected_session()
@@ -175,7 +177,7 @@ def test_presses_held_for_the_clock_reach_the_box_before_connected() -> None:
     s.receive(frame(HELLO), 0)
     s.receive(frame("K from=1 lost=0"), 0)
     assert s.receive(frame("P 1 b=0badcafe c=0 w=0 t=2000 n=1 p=20"), 5) == []  # held: no clock yet
-    out = s.receive(frame("C r=1 w=0 t=1000"), 10)
+    out = s.receive(frame("C r=1 b=0badcafe w=0 t=9000"), 10)
     kinds = [type(o).__name__ + ("" if isinstance(o, Press) else f":{o.kind}") for o in out]
     assert kinds == ["Press", "InputNotice:connected"]
 

@@ -68,7 +68,7 @@ def test_direction_comes_from_the_irq_trigger_not_a_later_read() -> None:
 
 def test_no_repl_by_accident_and_a_loop_that_survives_its_errors() -> None:
     out = run_micropython().splitlines()
-    assert "ctrl_c ['C r=8 w=0 t=5250']" in out  # 0x03 on the wire is dropped as noise
+    assert "ctrl_c ['C r=8 b=cafe0002 w=0 t=5250 s=0 q=0']" in out  # 0x03 on the wire is dropped as noise
     assert "protect [-1] 2000 5" in out  # kbd_intr(-1), a 2 s watchdog fed every loop
     # an exception in the loop: reported, and the next press still goes out
     assert "fault ['E RuntimeError: injected', 'P 1 b=cafe0002 c=0 w=0 t=7000 n=1 p=20'] 1" in out

@@ -55,7 +55,9 @@ def idle(sim: BoardSim, us: int, source: BoardSource, step_us: int = 20_000) -> 
 
 
 def judge(truth: dict[tuple[int, str, int], int], presses: list[Press]) -> tuple[int, int, list[str]]:
-    """(lost, mis-stamped, details): truth maps (station, input, n-th press) -> true box µs."""
+    """(lost, mis-stamped, details): truth maps (station, input, n-th press) -> true box µs.
+    A delivered press near no real press of its input (within its precision, at most
+    1 s: a press "worth ±400 s" is no stamp) is a phantom: a press nobody made."""
     got: dict[tuple[int, str], list[Press]] = {}
     for p in sorted(set(presses), key=lambda p: p.t_us):
         got.setdefault((p.station, p.input), []).append(p)
@@ -70,6 +72,16 @@ def judge(truth: dict[tuple[int, str, int], int], presses: list[Press]) -> tuple
         elif abs(near[0].t_us - t) > near[0].precision_us:
             bad += 1
             details.append(f"mis-stamped {station}/{name}: {near[0].t_us - t:+d} µs, declared {near[0].precision_us}")
+    real: dict[tuple[int, str], list[int]] = {}
+    for (station, name, _), t in truth.items():
+        real.setdefault((station, name), []).append(t)
+    for key, ps in got.items():
+        for p in ps:
+            off = min((abs(p.t_us - t) for t in real.get(key, [])), default=None)
+            if off is None or off > max(5_000, min(p.precision_us, 1_000_000)):
+                bad += 1
+                details.append(f"phantom {key[0]}/{key[1]} at {p.t_us} ({p.source_event}): "
+                               f"{'no press' if off is None else f'{off / 1e6:.3f} s from any press'}")
     return lost, bad, details
 
 
@@ -248,17 +260,20 @@ def test_an_input_closed_at_rest_is_reported_by_the_board(make_rig) -> None:
 FAULTS = ("drop", "corrupt", "commands", "garbage", "deaf", "unplug", "restart")
 
 
-def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
+def fuzz_trial(rng: random.Random, faults: tuple[str, ...] = FAULTS) -> tuple[int, list[str]]:
     """One seeded trial: 25 presses on direct and shift-register inputs, each
-    followed by a random wire fault (a driver restart among them). Returns
-    (presses the board accepted, what went wrong): each lost or mis-stamped
-    press named with its board sequence number and the faults it went through,
-    and any press one driver delivered twice."""
+    followed by a random wire fault (a driver restart among them; a board reboot
+    too if ``faults`` has it). Returns (presses the board accepted, what went
+    wrong): each lost, mis-stamped or phantom press named with its board sequence
+    number and the faults it went through, and any press one driver delivered
+    twice. A press made before a reboot may be lost (the board had not sent it:
+    its RAM is gone), never mis-stamped."""
     sim = BoardSim(up_delay_us=rng.choice((0, 300, 1_000)), down_delay_us=rng.choice((0, 700)))
     sinks = [Sink()]
     source = driver(sim, sinks[0])
     truth: dict[tuple[int, str, int], int] = {}
     history: list[tuple[int, int, str]] = []  # (press index, its board seq, the fault after it)
+    rebooted = -1  # the press before the last reboot
 
     def delivered() -> list[Press]:
         return [p for s in sinks for p in s.presses()]
@@ -271,7 +286,7 @@ def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
             at = sim.press(ch, at_us=sim.now_us + rng.randint(500, 30_000), hold_us=hold)
             truth[(*CHANNELS[ch], i)] = sim.box_time(at)
             sim.advance(at - sim.now_us + hold + 15_000, step_us=2_000)  # released: the next press counts
-            fault = rng.choice(FAULTS + ("none",) * 3)
+            fault = rng.choice(faults + ("none",) * 3)
             history.append((i, sim.board.events.next - 1, fault))
             if fault == "drop":
                 sim.drop_lines(rng.randint(1, 3), kinds=rng.choice((b"PN", b"PNBCK")))
@@ -294,13 +309,23 @@ def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
                 sim.advance(rng.randint(10_000, 500_000), step_us=5_000)
                 sinks.append(Sink())
                 source = driver(sim, sinks[-1])
+            elif fault == "reboot":  # at a random moment soon, its first hellos lost on the wire
+                sim.advance(rng.randint(0, 300_000), step_us=2_000)
+                sim.reboot(start_ticks=rng.randrange(1 << 30))
+                sim.drop_lines(rng.randint(0, 3), kinds=b"H")
+                rebooted = i
             sim.advance(rng.randint(40_000, 120_000), step_us=2_000)
             time.sleep(0.002)
         # done when every press is matched; not when as many presses came: a restarted
         # driver re-delivers what the dying one had not acked, mapped by its own clock
         # fit (another stamp), and counting those stopped the pump before the last came
-        pump_until(sim, lambda: judge(truth, delivered())[0] == 0, f"all {len(truth)} presses",
-                   step_us=20_000)
+        when = {t: i for (_, _, i), t in truth.items()}
+
+        def missing() -> int:  # presses lost that the board had not lost in a reboot
+            return sum(d.startswith("lost") and when[int(d.rsplit(" ", 1)[-1])] > rebooted
+                       for d in judge(truth, delivered())[2])
+
+        pump_until(sim, lambda: missing() == 0, f"all {len(truth)} presses", step_us=20_000)
     except AssertionError:
         pass  # judged below: what never came is counted as lost
     finally:
@@ -311,7 +336,7 @@ def fuzz_trial(rng: random.Random) -> tuple[int, list[str]]:
         stamps = [(p.station, p.input, p.t_us) for p in s.presses()]
         if len(stamps) != len(set(stamps)):
             details.append(f"driver {n} delivered a press twice: {sorted(stamps)}")
-    when = {t: i for (_, _, i), t in truth.items()}
+    details = [d for d in details if not (d.startswith("lost") and when.get(int(d.rsplit(" ", 1)[-1]), 99) <= rebooted)]
     for k, d in enumerate(details):
         at = d.rsplit(" ", 1)[-1]
         if d.startswith("lost") and at.isdigit() and int(at) in when:
@@ -336,6 +361,21 @@ def test_fuzz_every_fault_loses_and_misstamps_nothing() -> None:
         accepted += n
     assert trials >= min(3, want_trials)
     assert not notes, f"{accepted} presses in {trials} trials, {len(notes)} wrong: {notes[:20]}"
+
+
+def test_fuzz_with_board_reboots_plays_no_press_nobody_made() -> None:
+    """The wire faults and board reboots whose hellos are lost (issue 46: 3 of 270 such
+    trials delivered presses of an old boot mapped seconds to minutes late, one of which
+    won a question 17.9 minutes later; seed 261 gave 14 presses 6-632 ms off on the old
+    driver). The driver runs on its own thread, so a seed is not a replay: what a seed
+    makes likely, the BoardSession tests of test_fw_no_future.py pin down."""
+    seed = int(os.environ.get("BUZZERBOX_FUZZ_SEED", "261"))
+    want_trials = int(os.environ.get("BUZZERBOX_FUZZ_TRIALS", "4"))
+    notes: list[str] = []
+    for trial in range(want_trials):  # a fixed number of seeded trials
+        _, details = fuzz_trial(random.Random(seed + trial), FAULTS + ("reboot",))
+        notes += [f"seed {seed + trial}: {d}" for d in details]
+    assert not notes, notes[:20]
 
 
 def test_two_presses_5_us_apart_on_one_board_are_ordered_across_a_slow_usb() -> None:

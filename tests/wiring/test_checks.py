@@ -194,8 +194,8 @@ def test_board_presses_carry_the_front_end_spread_and_lose_the_station_offset(tm
         s.opened(0)
         s.receive(frame(HELLO), 0)
         s.receive(frame("K from=1 lost=0"), 0)
-        s.receive(frame("C r=1 w=0 t=1000"), 10)
-        got = s.receive(frame("P 1 b=0badcafe c=0 w=0 t=5000 n=1 p=1"), 20)
+        s.receive(frame("C r=1 b=0badcafe w=0 t=1000"), 10)
+        got = s.receive(frame("P 1 b=0badcafe c=0 w=0 t=5000 n=1 p=1"), 10_000)
         assert [type(o) for o in got] == [Press]
         return got[0]
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from controller.sources.base import InputSink, Source
 from controller.sources.board.session import (
     BOARD_INPUT,
@@ -78,7 +78,7 @@ class BoardSource(Source):
         self.baudrate = baudrate
         self.reconnect_delay_s = reconnect_delay_s
         self.session = BoardSession(channel_map, sync_interval_us=sync_interval_us,
-                                    silence_us=silence_us, clock_slack_us=clock_slack_us)
+                                    silence_us=silence_us, clock_slack_us=clock_slack_us, name=self.name)
         self._serial_factory = serial_factory
         self._lights: dict[int, str] = {}
         self._lock = threading.Lock()
@@ -257,6 +257,8 @@ class BoardSource(Source):
             elif isinstance(o, LampLit):
                 if self.on_lamp is not None:
                     self.on_lamp(o)
+            elif isinstance(o, Watermark):
+                sink.watermark(o)
             else:
                 sink.notice(o)
                 if o.station == BOARD_STATION and o.kind == "connected":

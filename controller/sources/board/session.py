@@ -12,6 +12,14 @@ contest the board holds (``lk=``), so a lost command is sent again (an arm
 only while nothing of that contest has been heard of yet), and a contest the
 host no longer wants (a restarted host, an ``L end`` lost) is ended. A lamp
 the board lit arrives as a ``LampLit``, in sequence with the presses.
+
+Time: a clock reply maps stamps only of the boot that answered (``b=``; from
+firmware before 3.1, which does not say, once a later line names that boot),
+and a mapping worse than ``max_clock_error_us`` is not synced. An event stamped
+beyond what the board can have seen (later than now plus the mapping error) is
+refused and counted (``future_presses``). Heartbeats and clock replies say up
+to which board time everything was sent: once all of it arrived, the session
+reports a ``Watermark``.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from controller.press import InputNotice, Press
+from controller.press import InputNotice, Press, Watermark
 from controller.sources.board.clock import ClockMap, TickExtender, board_us
 from firmware.buzzer.proto import MAX_LINE, fields, unframe
 
@@ -37,6 +45,16 @@ LIGHT_CHANNELS = 64
 MAX_SEQ = (1 << 31) - 1
 MAX_COUNT = (1 << 31) - 1
 MAX_HELD = 4096  # events waiting for the clock sync; beyond, the board keeps them for a replay
+#: the worst mapping error (µs) this driver states for a board's stamps: a mapping worse than
+#: this is not synced (presses wait; the game stays paused). USB round trips are ~1 ms, so
+#: a fit this bad has mixed up clocks (another boot's reply) or the box's clock jumped
+MAX_CLOCK_ERROR_US = 20_000
+#: bursts in a row leaving the mapping worse than stated before it is thrown away and made afresh
+BAD_BURSTS = 3
+#: the notice a press stamped in the box's future is journaled as (never played)
+FUTURE_PRESS = "future"
+#: µs a board's main-loop pass may take beyond what its heartbeat's ``lp=`` said (before v3: all of it)
+LOOP_MARGIN_US = 5_000
 _BOOT = re.compile(r"[0-9a-f]{8}")
 _TEXT = re.compile(r"[\x21-\x7e]{1,32}")
 
@@ -74,7 +92,7 @@ class Arm:
         return f"L arm {self.contest} c={pairs} g={self.glitch_us} w={self.tie_us} to={self.timeout_us}{start}"
 
 
-Output = Press | InputNotice | LampLit
+Output = Press | InputNotice | LampLit | Watermark
 ChannelMap = Mapping[int, tuple[int, str]]
 
 
@@ -128,6 +146,7 @@ class BoardInfo:
     glitches: int = 0
     scan_us: int = 0
     glitch_us: int = 1000  # the board's glitch filter (hello db=): its presses and its lamps confirm after it
+    bounce_us: int = 10_000  # the board's bounce window (hello db=): a press may be pending that long
     contest: int = 0  # the contest the board holds (hello/heartbeat lk=; 0: none)
     link_aways: int = 0  # times the board darkened every lamp for want of a host (la=)
     lamp_worst_us: int = 0  # longest confirmation -> lamp latch the board measured (lx=)
@@ -147,8 +166,12 @@ class BoardSession:
 
     def __init__(self, channel_map: ChannelMap, *, sync_burst: int = 4,
                  sync_interval_us: int = 1_000_000, silence_us: int = 1_000_000,
-                 clock_slack_us: int = 100) -> None:
+                 clock_slack_us: int = 100, max_clock_error_us: int = MAX_CLOCK_ERROR_US,
+                 name: str = BOARD_INPUT) -> None:
         self.channel_map = dict(channel_map)
+        self.name = name  # the source's name: its watermarks carry it
+        self.max_clock_error_us = max_clock_error_us
+        self._next_req = 1  # never reused in a session: a reply to a request of before a reboot matches none
         self.sync_burst = sync_burst
         self.sync_interval_us = sync_interval_us
         self.silence_us = silence_us
@@ -167,6 +190,10 @@ class BoardSession:
         self._unknown_channels: set[int] = set()
         self.delivered = 0
         self.dropped_lines = 0
+        self.future_presses = 0  # events refused: stamped later than the board can have seen
+        self._future_burst = 0  # of them since one was last delivered (one log line per burst)
+        self._watermark_us: int | None = None  # the last watermark reported
+        self._mark_request_us: int | None = None  # a clock request due then: the watermark passes a press
         #: per (station, input): µs added to the stamp's precision (the front
         #: end's worst-case spread between stations) and µs taken off the stamp
         #: (the station's drop-jig offset), as the wiring profile says
@@ -183,14 +210,21 @@ class BoardSession:
 
     def _reset_clock(self) -> None:
         self.ticks = TickExtender()
-        self.clock = ClockMap(slack_us=self.clock_slack_us, prior_span_us=self.sync_interval_us * 9 // 10)
+        self.clock = self._new_clock_map()
         self._requests: dict[int, int] = {}
-        self._next_req = 1
+        self._unconfirmed: list[tuple[int, int, int, int | None]] = []  # replies not known to be this boot's
+        self._marks: list[tuple[int, int]] = []  # (board µs, the last seq sent by then)
+        self._clock_warned = False
+        self._bad_bursts = 0  # bursts in a row that left the mapping worse than stated
+        self._reply_marks = False  # its clock replies say what it had sent (firmware 3.1)
         self._burst_left = 0
         self._next_sync_us: int | None = None
         self._held: list[tuple[str, dict[str, str], int]] = []  # events waiting for the clock
         self.hello_seen = False
         self._hello_asked_us: int | None = None
+
+    def _new_clock_map(self) -> ClockMap:
+        return ClockMap(slack_us=self.clock_slack_us, prior_span_us=self.sync_interval_us * 9 // 10)
 
     # ---- connection events ---------------------------------------------------
     def opened(self, now_us: int) -> None:
@@ -290,8 +324,16 @@ class BoardSession:
             log.warning("no answer to the replay request: asking again")
             self._ask_replay(self._replay_seq, now_us)
         if self.hello_seen and self._next_sync_us is not None and now_us >= self._next_sync_us:
-            self._request_clock(now_us)
-            self._next_sync_us = now_us + self.sync_interval_us
+            if self.clock.ready or self._burst_left:
+                self._request_clock(now_us)
+                self._next_sync_us = now_us + self.sync_interval_us
+            else:  # the mapping was thrown away (worse than stated): a new burst
+                self._start_sync(now_us)
+        due = self._mark_request_us
+        if due is not None and now_us >= due:
+            self._mark_request_us = None
+            if self.connected:  # its reply moves the watermark past the press just delivered
+                self._request_clock(now_us)
         return out
 
     def _request_clock(self, now_us: int) -> None:
@@ -357,7 +399,7 @@ class BoardSession:
         except (KeyError, ValueError, IndexError) as exc:
             self.dropped_lines += 1
             log.warning("board line dropped: malformed %s line (%s): %s", kind[:8], exc, body[:120])
-        return out
+        return out + self._watermark()
 
     def _hello(self, f: dict[str, str], now_us: int) -> list[Output]:
         version = num(f, "v", 0, 999)
@@ -382,12 +424,13 @@ class BoardSession:
             if not _TEXT.fullmatch(text):
                 raise ValueError(f"field {name}={text[:20]!r} is not a short word")
         pd = num(f, "pd", 1, 1_000_000, default=1)
-        glitch = self.info.glitch_us
+        glitch, bounce = self.info.glitch_us, self.info.bounce_us
         if "db" in f:
             db = f["db"].split("/")
             if len(db) != 3:
                 raise ValueError(f"field db={f['db'][:20]!r} is not bounce/glitch/stuck")
             glitch = num({"g": db[1]}, "g", 1, 1_000_000)
+            bounce = num({"b": db[0]}, "b", 1, 10_000_000)
         held_contest = num(f, "lk", 0, MAX_CONTEST, default=0)
         link_aways = num(f, "la", 0, MAX_COUNT, default=0)
         out: list[Output] = []
@@ -398,7 +441,7 @@ class BoardSession:
             if self._held and self.clock.ready:  # accepted before the reboot: the old clock maps them
                 held_events, self._held = self._held, []
                 for k, hf, seq in held_events:
-                    out += self._deliver(k, hf, seq)
+                    out += self._deliver(k, hf, seq, now_us)
             out += self._set_connected(False, now_us)
             info.dropped_events = info.dropped_edges = info.glitches = 0
             info.dropped_control = info.faults = 0
@@ -413,6 +456,7 @@ class BoardSession:
             self.expected = acked + 1
             self._ask_replay(acked, now_us)
         else:
+            out += self._confirm(now_us)  # its replies before this hello were this boot's
             self._ask_replay(self.expected - 1, now_us)  # same board back: resend what we lack
         self.known_boot = boot
         self.hello_seen = True
@@ -420,7 +464,7 @@ class BoardSession:
         info.inputs, info.lights, info.capacity = inputs, lights, capacity
         info.capture, info.direct_precision_us = capture, pd
         info.held, info.held_at_us = held, now_us
-        info.glitch_us, info.link_aways = glitch, link_aways
+        info.glitch_us, info.bounce_us, info.link_aways = glitch, bounce, link_aways
         missing = sorted(ch for ch in self.channel_map if ch not in info.inputs)
         if missing:
             log.warning("channel map uses board channels %s that this board does not read "
@@ -445,17 +489,75 @@ class BoardSession:
 
     def _clock_reply(self, f: dict[str, str], now_us: int) -> list[Output]:
         rid = num(f, "r", 0, MAX_COUNT)
-        t_board = self.ticks.reference(num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1))
+        t_board = board_us(num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1))
+        sent_to = num(f, "s", 0, MAX_SEQ) + num(f, "q", 0, MAX_SEQ) if "s" in f else None
+        boot = f.get("b")
+        if boot is not None and boot != self.known_boot:
+            return self._other_boot("clock reply", boot, now_us)
         sent = self._requests.pop(rid, None)
         if sent is None:
             log.debug("clock reply %d to no pending request (from before a reconnect)", rid)
             return []
         if now_us < sent:
             raise ValueError("clock reply before its request")
-        self.clock.add(t_board, sent, now_us)
-        if self._burst_left:
-            self._burst_left -= 1
-        return self._maybe_ready(now_us)
+        sample = (t_board, sent, now_us, sent_to)
+        self._reply_marks = sent_to is not None
+        if boot is None and self.info.version >= 2:
+            # firmware before 3.1 does not say which boot answered: the reply counts once a later
+            # line names the boot we know (the wire keeps order; a board never returns to a boot)
+            self._unconfirmed.append(sample)
+            del self._unconfirmed[:-32]
+            return []
+        return self._add_samples([sample], now_us)
+
+    def _confirm(self, now_us: int) -> list[Output]:
+        """A line of the known boot came: the clock replies before it were this boot's."""
+        samples, self._unconfirmed = self._unconfirmed, []
+        return self._add_samples(samples, now_us) if samples else []
+
+    def _add_samples(self, samples: list[tuple[int, int, int, int | None]], now_us: int) -> list[Output]:
+        """Clock replies of the known boot: (board µs, sent, received, the last seq the board had by then)."""
+        for t_board, sent, recv, sent_to in samples:
+            self.ticks.ref = t_board
+            self.clock.add(t_board, sent, recv)
+            if sent_to is not None:
+                self._marks.append((t_board, sent_to))
+            if self._burst_left:
+                self._burst_left -= 1
+        del self._marks[:-64]
+        if self._burst_left:  # judged once the burst is in: one slow reply is not the mapping
+            return []
+        error = self.clock.error_us()
+        if error <= self.max_clock_error_us:
+            self._clock_warned = False
+            self._bad_bursts = 0
+            return self._maybe_ready(now_us)
+        # long unsynced (an unplug: the drift allowance grew) or round trips far beyond USB's:
+        # more bursts may pin it; still beyond after them, the samples disagree (mixed-up clocks,
+        # a jump of the box's clock): stamps mapped by them are worth nothing, start afresh
+        self._bad_bursts += 1
+        afresh = self._bad_bursts >= BAD_BURSTS
+        (log.debug if self._clock_warned else log.warning)(
+            "board clock mapping error %.1f ms is beyond the %.1f ms this driver states: not synced, "
+            "presses wait; %s", error / 1e3, self.max_clock_error_us / 1e3,
+            "mapping the board's clock again" if afresh else "asking the board's clock again")
+        if afresh:
+            self.clock = self._new_clock_map()
+            self._requests.clear()
+            self._marks.clear()
+            self._bad_bursts = 0
+        self._clock_warned = True
+        self._start_sync(now_us)  # paced by its replies: never more than one burst on its way
+        return self._set_connected(False, now_us)
+
+    def _other_boot(self, what: str, boot: str, now_us: int) -> list[Output]:
+        """A line of a boot that said no hello yet: the board rebooted and its hello was lost."""
+        log.warning("%s from boot %r, expected %s: the board rebooted; asking hello",
+                    what, boot[:20], self.known_boot)
+        self.hello_seen = False
+        self._unconfirmed.clear()  # they may be the new boot's
+        self._ask_hello(now_us)
+        return self._set_connected(False, now_us)
 
     def _maybe_ready(self, now_us: int) -> list[Output]:
         if self.connected or self._burst_left or not self.clock.ready or self._silent:
@@ -469,7 +571,7 @@ class BoardSession:
         out: list[Output] = []
         held, self._held = self._held, []
         for kind, f, seq in held:
-            out += self._deliver(kind, f, seq)
+            out += self._deliver(kind, f, seq, now_us)
         return out + self._set_connected(True, now_us)
 
     def _replay_started(self, f: dict[str, str]) -> None:
@@ -488,20 +590,21 @@ class BoardSession:
     def _heartbeat(self, f: dict[str, str], now_us: int) -> list[Output]:
         boot = f.get("b", self.known_boot)
         if boot != self.known_boot:
-            log.warning("heartbeat from boot %r, expected %s: the board rebooted; asking hello",
-                        (boot or "")[:20], self.known_boot)
-            self.hello_seen = False
-            self._ask_hello(now_us)
-            return self._set_connected(False, now_us)
+            return self._other_boot("heartbeat", boot or "", now_us)
         wraps, ticks = num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1)
         last_sent = num(f, "s", 0, MAX_SEQ)
+        unsent = num(f, "q", 0, MAX_SEQ, default=0)
         counters = {k: num(f, k, 0, MAX_COUNT, default=0) for k in ("d", "e", "g", "x", "o", "f")}
         pd = num(f, "pd", 1, 1_000_000, default=self.info.direct_precision_us)
         held_contest = num(f, "lk", 0, MAX_CONTEST, default=0)
         link_aways = num(f, "la", 0, MAX_COUNT, default=self.info.link_aways)
         lamp_worst = num(f, "lx", 0, MAX_COUNT, default=0)
         loop_worst = num(f, "lp", 0, MAX_COUNT, default=0)
+        out = self._confirm(now_us)
         self.ticks.reference(wraps, ticks)
+        if "b" in f:  # board time through which every event was sent or queued
+            self._marks.append((board_us(wraps, ticks), last_sent + unsent))
+            del self._marks[:-64]
         info = self.info
         if link_aways > info.link_aways:
             log.warning("board darkened every lamp: it heard no host for a while; sending the lights again")
@@ -532,7 +635,7 @@ class BoardSession:
             self._ask_replay(self.expected - 1, now_us)
         if self.connected:
             self.outbox.append(f"A {self.expected - 1}")
-        return self._maybe_ready(now_us)
+        return out + self._maybe_ready(now_us)
 
     def _levels(self, f: dict[str, str], now_us: int) -> None:
         self.ticks.reference(num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1))
@@ -544,11 +647,7 @@ class BoardSession:
         f = fields(args[1:])
         boot = f.get("b")
         if boot is not None and boot != self.known_boot:
-            log.warning("event from boot %r, expected %s: the board rebooted; asking hello",
-                        boot[:20], self.known_boot)
-            self.hello_seen = False
-            self._ask_hello(now_us)
-            return self._set_connected(False, now_us)
+            return self._other_boot("event", boot, now_us)
         self._event_time(f)  # checked now: a malformed event must not advance the sequence
         num(f, "c", 0, BOARD_CHANNELS - 1)
         if kind == "P":
@@ -562,25 +661,26 @@ class BoardSession:
             num(f, "lat", 0, 1 << 30)
         elif f.get("k") not in ("stuck", "unstuck"):
             raise ValueError(f"notice kind {f.get('k', '')[:20]!r} is not stuck or unstuck")
+        out = self._confirm(now_us) if boot is not None else []
         if self.replay_pending:
             log.debug("event %d dropped while waiting for the replay to start", seq)
-            return []
+            return out
         if seq < self.expected:
             log.debug("event %d again (already delivered): ignored", seq)
-            return []
+            return out
         if seq > self.expected:
             log.warning("sequence gap: %d event(s) missing (expected seq %d, got %d); asking the "
                         "board to resend", seq - self.expected, self.expected, seq)
             self._ask_replay(self.expected - 1, now_us)
-            return []
+            return out
         if not self.connected:
             if len(self._held) >= MAX_HELD:
-                return []  # not taken: the board keeps it and replays it
+                return out  # not taken: the board keeps it and replays it
             self.expected = seq + 1
             self._held.append((kind, f, seq))
-            return []
+            return out
         self.expected = seq + 1
-        return self._deliver(kind, f, seq)
+        return out + self._deliver(kind, f, seq, now_us)
 
     def _event_time(self, f: dict[str, str]) -> int:
         """64-bit board µs of an event: its own w= (v2), or extended from the latest reference (v1)."""
@@ -596,7 +696,7 @@ class BoardSession:
             log.warning("board channel %d is not in the channel map (wiring profile): ignored", ch)
         return where
 
-    def _deliver(self, kind: str, f: dict[str, str], seq: int) -> list[Output]:
+    def _deliver(self, kind: str, f: dict[str, str], seq: int, now_us: int) -> list[Output]:
         ch = num(f, "c", 0, BOARD_CHANNELS - 1)
         t_board = self._event_time(f)
         t_box = self.clock.to_box(t_board)
@@ -604,6 +704,14 @@ class BoardSession:
         if where is None:
             return []
         station, name = where
+        error = self.clock.error_us(t_board)
+        if t_box > now_us + error:
+            return self._future(kind, where, t_box - now_us, error, now_us)
+        if self._future_burst > 1:
+            log.warning("%d more board events stamped in the box's future were refused", self._future_burst - 1)
+        self._future_burst = 0
+        if kind == "P" and self.connected and self._mark_request_us is None and self._reply_marks:
+            self._mark_request_us = now_us + self._pending_us()
         extra_us, offset_us = self.stamp_adjust.get(where, (0, 0))
         t_box -= offset_us
         self.delivered += 1
@@ -622,11 +730,50 @@ class BoardSession:
             # precision or the mapping error, whichever is coarser, plus the front end's
             # spread; against a press of this very board (its clock): the capture alone
             own = max(1, num(f, "p", 0, 1 << 30, default=1)) + extra_us
-            precision = max(own, self.clock.error_us(t_board) + extra_us)
+            precision = max(own, error + extra_us)
             return [Press(station, name, t_box, precision, num(f, "n", 0, 65535, default=1),
                           clock=self.clock_id(f), clock_precision_us=own,
                           source_event=f"{f.get('b') or self.known_boot}#{seq}")]
         return [InputNotice(station, name, f["k"], t_box)]
+
+    def _future(self, kind: str, where: tuple[int, str], ahead_us: int, error_us: int,
+                now_us: int) -> list[Output]:
+        """An event stamped later than the board can have seen: the line arrived before now,
+        and the board stamped it before it sent it. Refused (a wrong clock mapping would
+        otherwise make a press nobody made win later), counted, logged once per burst."""
+        self.future_presses += 1
+        self._future_burst += 1
+        if self._future_burst == 1:
+            log.warning("board %s of station %d input %r stamped %.3f s in the box's future (the clock mapping "
+                        "is worth %d µs): refused, never played", {"P": "press", "F": "lamp"}.get(kind, "notice"),
+                        where[0], where[1], ahead_us / 1e6, error_us)
+        return [InputNotice(where[0], where[1], FUTURE_PRESS, now_us)]
+
+    def _pending_us(self) -> int:
+        """How long before a board time a press may still be unsent there: pending in its
+        debouncer (the bounce window, twice the glitch filter), or its edge not yet taken
+        by the loop (its longest pass, and a margin)."""
+        info = self.info
+        return info.bounce_us + 2 * info.glitch_us + info.loop_worst_us + LOOP_MARGIN_US
+
+    def _watermark(self) -> list[Output]:
+        """Every event the board had sent or queued at a heartbeat's (or clock reply's) time
+        arrived: every press stamped up to that time less ``_pending_us`` is delivered, on
+        the box timeline through the mapping less its error (a later fit may move by that).
+        Nothing while disconnected, or while a missing event is being replayed."""
+        if not self._marks or not self.connected or self.replay_pending or self._silent:
+            return []
+        reached = None
+        while self._marks and self._marks[0][1] < self.expected:
+            reached = self._marks.pop(0)[0]
+        if reached is None:
+            return []
+        at = reached - self._pending_us()
+        mark = self.clock.to_box(at) - self.clock.error_us(at)
+        if self._watermark_us is not None and mark <= self._watermark_us:
+            return []
+        self._watermark_us = mark
+        return [Watermark(self.name, mark)]
 
     def clock_id(self, f: Mapping[str, str]) -> str:
         """The clock an event's box stamp comes from: this board boot's timer (a reboot
