@@ -495,7 +495,11 @@ class Box(InputLayer):
 
     def marked(self, mark: Watermark) -> None:
         """A source's watermark; one never followed (the keyboard the screen
-        forwards) is followed from its first."""
+        forwards) is followed from its first. A source followed by its stated
+        delay keeps it (the input board's heartbeat watermarks come every
+        250 ms: an engine deadline would wait for the next one)."""
+        if mark.source in self.delay_sources:
+            return
         known = self.marks.setdefault(mark.source, SourceMark(mark.source))
         known.mark_us = mark.t_us if known.mark_us is None else max(known.mark_us, mark.t_us)
 

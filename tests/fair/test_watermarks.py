@@ -251,3 +251,14 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
         os.close(writer)
         reader.join(5)
         source.stop()
+
+
+def test_a_source_waited_for_by_its_stated_delay_is_not_followed_by_its_watermarks() -> None:
+    """The input board sends watermarks with its heartbeats, but is followed by
+    its stated delay (``sends_watermarks`` is False): its marks change nothing."""
+    box = armed_box()
+    box.follow_source("board", watermarks=False)
+    box.watermark(Watermark("board", CONTACT_US))
+    box.step(CONTACT_US + 10_000)
+    assert box.decided_by() == {"board": "delay"}
+    assert box.sources_until_us(CONTACT_US + 10_000) == CONTACT_US + 10_000 - box.latency_guard_us
