@@ -40,6 +40,7 @@ from controller.timeline import box_now_us
 from controller.web.views import Pages, Publisher, snapshot_message
 from games import registry
 from games.base import Action, BuzzerBoxError, GameEvent
+from games.i18n import LANGUAGES, PSEUDO, current_language, set_language
 
 log = logging.getLogger("buzzerbox.decider")
 
@@ -244,7 +245,8 @@ class DecidingGame:
         web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args, *web], pass_fds=[theirs.fileno()])
+                                        *self.screen_args, *web, "--lang", current_language()],
+                                       pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
         return self.attach(mine, f"screen-{process.pid}", process, companion=bool(web), secrets=secrets)
@@ -340,6 +342,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     p.add_argument("--web", action="store_true",
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
+    p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en",
+                   help="the box's language: the phones' pages, the host page and a new screen speak it")
     return p.parse_args(argv)
 
 
@@ -349,6 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the imports above waited; it arrives here (controller/signals.py)
     signals.install(raising=False)
     args = parse(argv)
+    set_language(args.lang)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)

@@ -36,7 +36,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
-from games.i18n import N_, _
+from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register, scene_for
 from games.toolkit.theme import Color
 
@@ -276,7 +276,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     mine, theirs = socket.socketpair()
     command = [sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
                "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
-               "--register", f"{game.spec.name}={package_of(game.spec.name)}"]
+               "--register", f"{game.spec.name}={package_of(game.spec.name)}",
+               "--lang", current_language()]  # it words the phones' and the host page's texts
     if game.profile:
         command += ["--profile", game.profile]
     if game.new and not resume:
@@ -384,7 +385,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--colors", default=None)
     p.add_argument("--web", action="store_true",
                    help="serve the phones again: the first view carries the dead screen's seats and port")
+    p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     args = p.parse_args(argv)
+    set_language(args.lang)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     name, package = args.register.split("=", 1)
     with register(name, package):
