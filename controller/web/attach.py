@@ -113,7 +113,7 @@ class MenuCompanion:
         if self.server is None:
             self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
-                                end_game=end_game)
+                                end_game=end_game, packs_folder=self.packs_folder)
         else:
             self.server.swap(view, publisher)
             self.server.end_game = end_game
