@@ -682,8 +682,8 @@ class RelayedPhones:
         """``play --web [PORT]``: serving before the game is handed over, from ``box`` as the game starts
         (a port that is taken is said before anything began), no move offered until the deciding process runs it."""
         # aiohttp only when --web asks for it
-        from controller.web.attach import first_snapshot, serve
-        from controller.web.views import RelayedPublisher
+        from controller.web.attach import serve
+        from controller.web.views import RelayedPublisher, first_snapshot
 
         publisher = RelayedPublisher(view, first_snapshot(box))
         server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,

@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from controller import channel, live, signals
 from controller import journal as journal_mod
-from controller import live, signals
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
@@ -23,6 +25,10 @@ from controller.sources.keyboard import KeyboardSource
 from games.base import GameSettings
 from games.i18n import _, ngettext
 from games.toolkit.theme import Color
+
+if TYPE_CHECKING:
+    from controller.viewer import Companion, ViewBox
+    from controller.web.views import Publisher
 
 
 def say_left_out(settings: GameSettings) -> None:
@@ -131,7 +137,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None),
-                         args.viewer_socket, args.feed, start=start, web=args.web is not None)
+                         args.viewer_socket, args.feed, start=start,
+                         web=args.web is not None or bool(getattr(args, "board_hooks", ())))
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         view = ViewBox(box.spec, box.settings)
@@ -140,9 +147,10 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         except BaseException:
             presenter.close()
             raise
+        pages = follow_board(getattr(args, "board_hooks", ()), presenter, box, view, phones)
         announce(box, prof, source, presenter, path, headless, players, names)
     try:
-        ended = run_split(game, presenter, keyboard, fps, phones, view)
+        ended = run_split(game, presenter, keyboard, fps, pages, view)
     finally:
         with signals.held(raise_after=False):
             if phones is not None:
@@ -163,13 +171,42 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
     return 0
 
 
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
+                 phones: live.RelayedPhones | None) -> Companion | None:
+    """A tournament's hooks in the split design: they follow the pages the
+    deciding process builds (the phones' publisher when this process serves
+    them, else one of their own, fed each snapshot); what the screen's
+    process does with each snapshot (``viewer.Companion``)."""
+    if not hooks:
+        return phones
+    from controller.web.views import RelayedPublisher, first_snapshot, snapshot_from
+
+    companion: Companion
+    if phones is not None:
+        publisher, companion = phones.publisher, phones
+    else:
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
+
+        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
+            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+    for hook in hooks:
+        hook(publisher)
+    return companion
+
+
 def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
                      source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
     """The older design (``--one-process``): the deciding thread beside the frames."""
     game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=live.open_lights(prof, source),
                           sound=live.open_sound(args, headless, prof), colors=colors)
-    for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
-        hook(box)
+    hooks = getattr(args, "board_hooks", ())
+    if hooks:  # a tournament's link follows the pages' public board (controller/league)
+        from controller.web.views import watching
+
+        publisher = watching(box)
+        for hook in hooks:
+            hook(publisher)
     live.start_companion(game, args.web, prof)
     return game
 

@@ -17,7 +17,7 @@ from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
 from controller.web.server import CompanionServer, end_by_escape
-from controller.web.views import Publisher, RelayedPublisher, Snapshot
+from controller.web.views import Publisher, RelayedPublisher, first_snapshot
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -60,15 +60,6 @@ def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0"
     print(_("companion pages: {url} (host page {host}, PIN {pin})").format(
         url=server.board_url(), host=server.host_url(), pin=server.seats.pin), file=sys.stderr)
     return server
-
-
-def first_snapshot(box: Box) -> Snapshot:
-    """The pages of a game as it starts, offering no move: what a server in
-    the screen's process shows until its deciding process's first snapshot."""
-    with box.lock:
-        publisher = Publisher(box)
-        publisher.live = False
-        return publisher.publish()
 
 
 class MenuCompanion:

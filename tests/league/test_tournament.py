@@ -195,6 +195,61 @@ def test_play_in_a_league_plays_the_rooms_next_match_and_publishes_it(
         service.stop()
 
 
+def test_play_in_a_league_shows_the_hall_the_game_as_the_deciding_process_plays_it(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --league`` in the default (split) design: the hall's scoreboard
+    gets the room's live board from the deciding process's pages, and follows
+    the game (the host arms: the hall sees it armed)."""
+    import threading
+
+    from controller import channel
+    from controller.cli import main
+    from tests.core.test_split import until
+    from tests.processes import connect_when_listening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    hub, views_at = service.hub, tmp_path / "views.sock"
+    seen: dict[str, object] = {}
+
+    def board() -> dict[str, object]:
+        live = hub.rooms["b"].live
+        return dict(live.board) if live is not None else {}
+
+    def host() -> None:
+        sock = connect_when_listening(str(views_at), WAIT_S)
+        try:
+            wait_for(hub, lambda: board().get("live") is True, "the hall never got the deciding process's board")
+            seen["first"] = board()
+            channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+            wait_for(hub, lambda: board().get("phase") == "armed", "the hall never saw the game armed")
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+        finally:
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            until(sock, lambda m: m["type"] == channel.ENDED)
+            sock.close()
+
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        thread = threading.Thread(target=host)
+        thread.start()
+        try:
+            assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless",
+                         "--seconds", str(WAIT_S * 4), "--viewer-socket", str(views_at)]) == 0
+        finally:
+            thread.join(WAIT_S)
+        if "error" in seen:
+            raise seen["error"]  # type: ignore[misc]
+    finally:
+        service.stop()
+    first = seen["first"]
+    assert isinstance(first, dict) and first["game"] == "quiz" and first["phase"] != "armed"
+
+
 def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
         league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
