@@ -42,8 +42,12 @@ from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox.screen")
 
-#: what the screen says when the deciding process is gone (one line, on the screen and on stderr)
+#: what the terminal says when the deciding process is gone (one line)
 DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
+#: what the screen says from then until the next one shows the game
+RESTARTING = N_("restarting: every press is kept")
+#: the station inputs a screen keeps while no deciding process listens: the next one gets them
+HELD = frozenset({channel.EDGE, channel.PRESS})
 
 
 #: a screen started again could not serve the phones again (its port is held): they join anew
@@ -85,6 +89,8 @@ class ViewBox:
         self._strip: list[dict[str, Any]] = []
         self._journal_notice: str | None = None
         self._send_lock = threading.Lock()
+        #: station inputs sent while no deciding process listened (it was starting again)
+        self._held: list[dict[str, Any]] = []
         #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
 
@@ -108,9 +114,26 @@ class ViewBox:
         return self._strip
 
     def send(self, message: dict[str, Any]) -> None:
-        with self._send_lock, contextlib.suppress(OSError):  # gone: the watch loop says so
+        """To the deciding process; a station's input sent while none listens
+        (it died: the watch loop says so) is kept for the next one."""
+        with self._send_lock:
             if self.sock is not None:
-                channel.send(self.sock, message)
+                try:
+                    channel.send(self.sock, message)
+                    return
+                except OSError:
+                    pass
+            if message["type"] in HELD:
+                self._held.append(message)
+
+    def connect(self, sock: socket.socket) -> None:
+        """A new deciding process's channel: the inputs kept meanwhile go to it first."""
+        with self._send_lock:
+            self.sock = sock
+            held, self._held = self._held, []
+            with contextlib.suppress(OSError):  # gone already: the watch loop says so
+                for message in held:
+                    channel.send(sock, message)
 
     # an input sink, as the keyboard source expects
     def edge(self, edge: Edge, precision_us: int) -> None:
@@ -217,6 +240,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     out.views += 1
                     out.first_version = out.first_version or box.version
                     if out.views == 1:
+                        presenter.standing = None  # the game is back (a deciding process started again)
                         # the readiness line tests wait for: they run in English, a box in its language
                         print(_("screen process: showing view {version}").format(version=box.version), file=sys.stderr, flush=True)
                     events: list[GameEvent] = list(message.get("events", ()))
@@ -314,8 +338,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 game.start.handed_over = True
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
-                box = ViewBox(game.spec, game.settings, sock)
-            box.sock = sock
+                box = ViewBox(game.spec, game.settings)
+            box.connect(sock)
             watched = watch(box, presenter, keyboard, fps, companion)
         except KeyboardInterrupt:
             if process is None or sock is None:
@@ -333,12 +357,18 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         code = process.wait()
         if watched.ended is not None:
             return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
-        if watched.views == 0:
+        if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
+            if resume:
+                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                                   "the line above; the journal keeps the game for --resume").format(code=code))
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
+        # killed (by a signal, whenever), or it broke mid-game: the next one resumes from the journal
         print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
               file=sys.stderr, flush=True)
-        presenter.scene.message = _(DECIDER_GONE)
+        presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
+        presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+        presenter.screen.flip()
         resume = True
 
 
