@@ -317,7 +317,11 @@ class DecidingGame:
                  "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
                  "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
                  "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
-                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers)}
+                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers),
+                 #: records the journal's disk still refused at the close, and the file that keeps them (if any)
+                 "unsaved": box.journal.unsaved if box.journal is not None else 0,
+                 "unsaved_path": None if box.journal is None or box.journal.unsaved_path is None
+                 else str(box.journal.unsaved_path)}
         for viewer in self.viewers:
             viewer.outbox.put(ended)
             viewer.outbox.close()

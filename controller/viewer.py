@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ import pygame
 from controller import channel, live, signals
 from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
+from controller.journal_writer import unsaved_line
 from controller.press import Edge, InputNotice, Press, Watermark
 from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
@@ -356,6 +358,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 sock.close()
         code = process.wait()
         if watched.ended is not None:
+            if watched.ended.get("unsaved"):
+                show_unsaved(presenter, box, watched.ended)
             return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
         if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
             if resume:
@@ -370,6 +374,24 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
         presenter.screen.flip()
         resume = True
+
+
+#: how long a screen says that records were not saved before it closes (a key closes it sooner)
+UNSAVED_SHOWN_S = 15.0
+
+
+def show_unsaved(presenter: Presenter, box: ViewBox, ended: dict[str, Any]) -> None:
+    """The game closed with records its disk refused: the screen says how many
+    and where they are (the terminal says it too) until a key, or a while."""
+    kept = ended.get("unsaved_path")
+    presenter.standing = unsaved_line(int(ended["unsaved"]), None if kept is None else Path(kept).name)
+    presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+    presenter.screen.flip()
+    if presenter.screen.headless:
+        return
+    clock, until = pygame.time.Clock(), time.monotonic() + UNSAVED_SHOWN_S
+    while time.monotonic() < until and not any(e.type in (pygame.KEYDOWN, pygame.QUIT) for e in pygame.event.get()):
+        clock.tick(10)
 
 
 def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[str, Any]:

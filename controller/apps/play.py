@@ -19,6 +19,8 @@ from controller.apps.common import UsageError, default_players, options_from, pr
 from controller.apps.results import write_beside
 from controller.display.loop import Presenter
 from controller.display.screen import Screen
+from controller.journal_format import JournalError
+from controller.journal_writer import unsaved_line
 from controller.runtime import Box, box_from_journal
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
@@ -166,6 +168,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
         print_json(played.summary(), played.station_names)
+    if ended.get("unsaved"):  # records the card refused: not the normal end, whatever stopped the game
+        raise JournalError(f"{path}: " + unsaved_line(int(ended["unsaved"]), ended.get("unsaved_path")))
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0

@@ -154,3 +154,77 @@ def test_a_press_while_no_deciding_process_listens_goes_to_the_next_one() -> Non
         mine.close()
         theirs.close()
         _peer.close()
+
+
+def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The card fills mid-game (the deciding process may not grow any file past
+    the journal's size) and is still full at the stop: ``play`` exits 1 with
+    one line that says how many records the disk refused and where they
+    wait, the screen says the same line, the ``ended`` message carries the
+    count, and ``journal check`` names the gap."""
+    import resource
+
+    from controller.cli import main
+    from controller.journal_writer import unsaved_line
+    from tests.core.test_split import press
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider, draw = viewer.start_decider, Presenter.draw
+    messages: list[str | None] = []
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
+        draw(self, box, now_us, surface)
+        messages.append((self.results if box.engine.finished else self.scene).message)
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    monkeypatch.setattr(Presenter, "draw", drawn)
+    seen: dict[str, Any] = {}
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                until(sock, lambda m: m["type"] == channel.VIEW)
+                size = journal.stat().st_size
+                resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+                channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+                until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+                press(sock, 1)
+                until(sock, lambda m: m["type"] == channel.VIEW and m["journal"] is not None and has_winner(m))
+            finally:
+                channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+                seen["ended"] = until(sock, lambda m: m["type"] == channel.ENDED)
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                  "--journal", str(journal), "--viewer-socket", str(views_at)])
+    finally:
+        thread.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    ended = seen["ended"]
+    unsaved = ended["unsaved"]
+    assert unsaved >= 3 and ended["unsaved_path"] == str(journal) + ".unsaved"  # the arming, the press, the end ...
+    err = capsys.readouterr().err
+    line = f"buzzerbox play: {journal}: {unsaved_line(unsaved, ended['unsaved_path'])}\n"
+    assert stopped.value.code == 1 and line in err and "Traceback" not in err, err
+    assert messages[-1] == unsaved_line(unsaved, journal.name + ".unsaved")  # the screen's last frame says it
+    assert main(["journal", "check", str(journal)]) == 1
+    said = capsys.readouterr()
+    assert said.out.startswith(f"INCOMPLETE {journal}") or f"INCOMPLETE {journal}" in said.err, said
+    assert f"the disk refused the last {unsaved} records" in said.err, said.err
