@@ -307,11 +307,7 @@ class DecidingGame:
                 if self.source is not None:
                     self.source.stop()
             finally:
-                if box.journal is not None:
-                    end = max(self.game_now(), box.now_us)
-                    box.close_out(end)  # every press taken is journaled before the end
-                    box._write({"type": "end", "t_us": end})
-                    box.journal.close()
+                box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
                  "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,

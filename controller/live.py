@@ -544,11 +544,8 @@ class LiveGame:
                     self.source.stop()
             finally:
                 box = self.box
-                if box.journal is not None:
-                    end = box.now_us if self.session is not None else max(self.game_now(), box.now_us)
-                    box.close_out(end)  # every press taken is journaled before the end
-                    box._write({"type": "end", "t_us": end})
-                    box.journal.close()
+                # every press taken is journaled before the end
+                box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
