@@ -117,16 +117,22 @@ async def menu_phone(port: int) -> tuple[aiohttp.ClientSession, aiohttp.ClientWe
     return session, ws, token, seat
 
 
-def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(tmp_path: Path) -> None:
-    """A phone game cut off in the menu is resumed with phones (the Phones
-    row): in a deciding process of its own, served by the menu's server,
-    whose seat codes still work once the menu is back."""
-    folder, views_at, port = tmp_path / "journals", tmp_path / "views.sock", free_port()
+def cut_off_phone_game(tmp_path: Path) -> Path:
+    """A journals folder whose newest game (piepmatz: phones needed) was cut off: the menu resumes it first."""
+    folder = tmp_path / "journals"
     folder.mkdir()
     spec = get("piepmatz")
     box = live.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
     assert box.journal is not None
     box.journal.close()
+    return folder
+
+
+def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(tmp_path: Path) -> None:
+    """A phone game cut off in the menu is resumed with phones (the Phones
+    row): in a deciding process of its own, served by the menu's server,
+    whose seat codes still work once the menu is back."""
+    folder, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "views.sock", free_port()
     with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
                   "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
@@ -262,12 +268,7 @@ def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_pa
     from controller.web.server import PACK_UPLOAD_PATH
     from tests.web.test_pack_upload import GOOD
 
-    folder, packs, views_at, port = tmp_path / "journals", tmp_path / "packs", tmp_path / "views.sock", free_port()
-    folder.mkdir()
-    spec = get("piepmatz")
-    box = live.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
-    assert box.journal is not None
-    box.journal.close()
+    folder, packs, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "packs", tmp_path / "views.sock", free_port()
     with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
                   "--packs-dir", str(packs), "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
