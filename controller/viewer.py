@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -41,6 +41,10 @@ from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register, scene_for
 from games.toolkit.theme import Color
+
+if TYPE_CHECKING:
+    from controller.runtime import Box
+    from controller.web.views import Publisher
 
 log = logging.getLogger("buzzerbox.screen")
 
@@ -320,6 +324,30 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
     return process, mine
+
+
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
+                 phones: live.RelayedPhones | None) -> Companion | None:
+    """A tournament's hooks in the split design: they follow the pages the
+    deciding process builds (the phones' publisher when this process serves
+    them, else one of their own, fed each snapshot); what the screen's
+    process does with each snapshot (``viewer.Companion``)."""
+    if not hooks:
+        return phones
+    from controller.web.views import RelayedPublisher, first_snapshot, snapshot_from
+
+    companion: Companion
+    if phones is not None:
+        publisher, companion = phones.publisher, phones
+    else:
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
+
+        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
+            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+    for hook in hooks:
+        hook(publisher)
+    return companion
 
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,

@@ -8,12 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from controller import channel, live, signals
 from controller import journal as journal_mod
+from controller import live, signals
 from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
@@ -27,10 +25,6 @@ from controller.sources.keyboard import KeyboardSource
 from games.base import GameSettings
 from games.i18n import _, ngettext
 from games.toolkit.theme import Color
-
-if TYPE_CHECKING:
-    from controller.viewer import Companion, ViewBox
-    from controller.web.views import Publisher
 
 
 def say_left_out(settings: GameSettings) -> None:
@@ -126,7 +120,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.viewer import SplitGame, ViewBox, run_split, screen_args
+    from controller.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
@@ -173,30 +167,6 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0
-
-
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
-                 phones: live.RelayedPhones | None) -> Companion | None:
-    """A tournament's hooks in the split design: they follow the pages the
-    deciding process builds (the phones' publisher when this process serves
-    them, else one of their own, fed each snapshot); what the screen's
-    process does with each snapshot (``viewer.Companion``)."""
-    if not hooks:
-        return phones
-    from controller.web.views import RelayedPublisher, first_snapshot, snapshot_from
-
-    companion: Companion
-    if phones is not None:
-        publisher, companion = phones.publisher, phones
-    else:
-        publisher = RelayedPublisher(view, first_snapshot(box))
-        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
-
-        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
-            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
-    for hook in hooks:
-        hook(publisher)
-    return companion
 
 
 def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,

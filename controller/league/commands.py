@@ -119,8 +119,14 @@ class MenuRoom:
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
     def watch(self, box: Any) -> None:
+        """A match decided in the menu's process (``--one-process``): its box's board goes to the hall."""
         if self.path is not None:
             self.link.watch(box)
+
+    def follow(self, publisher: Any) -> None:
+        """A match decided in a process of its own: the board of the pages it builds goes to the hall."""
+        if self.path is not None:
+            self.link.follow(publisher)
 
     def done(self) -> None:
         if self.path is not None:
