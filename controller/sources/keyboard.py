@@ -59,7 +59,11 @@ class KeyboardSource(Source):
     precision_us = KEY_PRECISION_US  # a key waits in SDL's queue for up to a frame before the loop stamps it
 
     def __init__(self, stations: int, keymap: Mapping[int, tuple[int, str]] | None = None,
-                 host_keys: Mapping[int, str] | None = None, active_level: int = 0) -> None:
+                 host_keys: Mapping[int, str] | None = None, active_level: int = 0,
+                 sends_watermarks: bool = False) -> None:
+        """``sends_watermarks``: the keys are the game's only stations, so the loop
+        that reads them says after each read how far it has delivered them."""
+        self.sends_watermarks = sends_watermarks
         self.keymap = dict(keymap if keymap is not None else default_keymap(stations))
         self.host_keys = dict(host_keys if host_keys is not None else HOST_KEYS)
         self.active_level = active_level
