@@ -40,6 +40,7 @@ from controller.timeline import box_now_us
 from controller.web.views import Pages, Publisher, snapshot_message
 from games import registry
 from games.base import Action, BuzzerBoxError, GameEvent
+from games.i18n import LANGUAGES, PSEUDO, current_language, set_language
 
 log = logging.getLogger("buzzerbox.decider")
 
@@ -249,7 +250,8 @@ class DecidingGame:
         web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args, *web], pass_fds=[theirs.fileno()])
+                                        *self.screen_args, *web, "--lang", current_language()],
+                                       pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
         return self.attach(mine, f"screen-{process.pid}", process, companion=bool(web), secrets=secrets)
@@ -310,18 +312,18 @@ class DecidingGame:
                 if self.source is not None:
                     self.source.stop()
             finally:
-                if box.journal is not None:
-                    end = max(self.game_now(), box.now_us)
-                    box.close_out(end)  # every press taken is journaled before the end
-                    box._write({"type": "end", "t_us": end})
-                    box.journal.close()
+                box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
                  "stalls": box.stalls, "longest_wait_us": box.longest_wait_us, "decided_by": box.decided_by(),
                  "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
                  "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
                  "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
-                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers)}
+                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers),
+                 #: records the journal's disk still refused at the close, and the file that keeps them (if any)
+                 "unsaved": box.journal.unsaved if box.journal is not None else 0,
+                 "unsaved_path": None if box.journal is None or box.journal.unsaved_path is None
+                 else str(box.journal.unsaved_path)}
         for viewer in self.viewers:
             viewer.outbox.put(ended)
             viewer.outbox.close()
@@ -346,6 +348,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     p.add_argument("--web", action="store_true",
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
+    p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en",
+                   help="the box's language: the phones' pages, the host page and a new screen speak it")
     p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
@@ -358,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the imports above waited; it arrives here (controller/signals.py)
     signals.install(raising=False)
     args = parse(argv)
+    set_language(args.lang)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)

@@ -46,6 +46,7 @@ from controller.journal_format import (
     unsaved_path,
 )
 from games.files import fsync_dir
+from games.i18n import ngettext
 
 log = logging.getLogger("buzzerbox.journal")
 
@@ -464,6 +465,20 @@ TROUBLES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full",
             errno.EROFS: "read-only", errno.EACCES: "read-only", errno.EPERM: "read-only"}
 
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}
+
+
+def unsaved_line(unsaved: int, kept: str | Path | None) -> str:
+    """The one line a person reads when a game closed with records its disk
+    refused (``JournalWriter.unsaved``): how many, and where they are."""
+    if kept is not None:
+        return ngettext("the disk refused the game's last {n} record: it waits in {file} "
+                        "(free some space; a resume writes it back)",
+                        "the disk refused the game's last {n} records: they wait in {file} "
+                        "(free some space; a resume writes them back)", unsaved).format(n=unsaved, file=kept)
+    return ngettext("the disk refused the game's last {n} record and no file could take it: "
+                    "it is only in the log (free some space)",
+                    "the disk refused the game's last {n} records and no file could take them: "
+                    "they are only in the log (free some space)", unsaved).format(n=unsaved)
 
 
 def _keep_aside(path: Path, lines: list[bytes]) -> Path | None:

@@ -555,11 +555,8 @@ class LiveGame:
                     self.source.stop()
             finally:
                 box = self.box
-                if box.journal is not None:
-                    end = box.now_us if self.session is not None else max(self.game_now(), box.now_us)
-                    box.close_out(end)  # every press taken is journaled before the end
-                    box._write({"type": "end", "t_us": end})
-                    box.journal.close()
+                # every press taken is journaled before the end
+                box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
@@ -693,8 +690,8 @@ class RelayedPhones:
         """``play --web [PORT]``: serving before the game is handed over, from ``box`` as the game starts
         (a port that is taken is said before anything began), no move offered until the deciding process runs it."""
         # aiohttp only when --web asks for it
-        from controller.web.attach import first_snapshot, serve
-        from controller.web.views import RelayedPublisher
+        from controller.web.attach import serve
+        from controller.web.views import RelayedPublisher, first_snapshot
 
         publisher = RelayedPublisher(view, first_snapshot(box))
         server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,

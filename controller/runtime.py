@@ -729,6 +729,20 @@ class Box(InputLayer):
     def summary(self) -> dict[str, Any]:
         return {"game": self.spec.name, "players": self.settings.players, "seed": self.settings.seed, **self.engine.summary()}
 
+    def end(self, t_us: int) -> None:
+        """The game's one close in its journal, however it ended: every input
+        taken goes to the game and into the journal (``close_out``), then the
+        ``end`` record at ``t_us``, then the file is closed (written and
+        fsynced; what the disk still refused is counted in ``journal.unsaved``).
+        Nothing without a journal."""
+        if self.journal is None:
+            return
+        try:
+            self.close_out(t_us)
+            self._write({"type": "end", "t_us": t_us})
+        finally:
+            self.journal.close()
+
 
 def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> Box:
     """Rebuild a box by replaying every journal line through the same methods

@@ -162,10 +162,11 @@ def simulate(
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
     try:
         session.run_virtual(until_us)
-        box._write({"type": "end", "t_us": session.now_us})
-    finally:
+    except BaseException:  # broken off: closed without an end (it did not end)
         if box.journal is not None:
             box.journal.close()
+        raise
+    box.end(session.now_us)
     if box.journal is not None and box.journal.unsaved:
         kept = box.journal.unsaved_path
         raise JournalError(f"{journal_path}: the disk refused the last {box.journal.unsaved} records "

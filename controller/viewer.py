@@ -20,31 +20,41 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from controller import channel, live, signals
 from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
+from controller.journal_writer import unsaved_line
 from controller.press import Edge, InputNotice, Press, Watermark
 from controller.runtime import HORIZON_WATERMARKS
 from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
-from games.i18n import N_, _
+from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register, scene_for
 from games.toolkit.theme import Color
 
+if TYPE_CHECKING:
+    from controller.runtime import Box
+    from controller.web.views import Publisher
+
 log = logging.getLogger("buzzerbox.screen")
 
-#: what the screen says when the deciding process is gone (one line, on the screen and on stderr)
+#: what the terminal says when the deciding process is gone (one line)
 DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
+#: what the screen says from then until the next one shows the game
+RESTARTING = N_("restarting: every press is kept")
+#: the station inputs a screen keeps while no deciding process listens: the next one gets them
+HELD = frozenset({channel.EDGE, channel.PRESS})
 
 
 #: a screen started again could not serve the phones again (its port is held): they join anew
@@ -87,6 +97,8 @@ class ViewBox:
         self._journal_notice: str | None = None
         self._inputs_notice: str | None = None
         self._send_lock = threading.Lock()
+        #: station inputs sent while no deciding process listened (it was starting again)
+        self._held: list[dict[str, Any]] = []
         #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
 
@@ -116,9 +128,26 @@ class ViewBox:
         return self._strip
 
     def send(self, message: dict[str, Any]) -> None:
-        with self._send_lock, contextlib.suppress(OSError):  # gone: the watch loop says so
+        """To the deciding process; a station's input sent while none listens
+        (it died: the watch loop says so) is kept for the next one."""
+        with self._send_lock:
             if self.sock is not None:
-                channel.send(self.sock, message)
+                try:
+                    channel.send(self.sock, message)
+                    return
+                except OSError:
+                    pass
+            if message["type"] in HELD:
+                self._held.append(message)
+
+    def connect(self, sock: socket.socket) -> None:
+        """A new deciding process's channel: the inputs kept meanwhile go to it first."""
+        with self._send_lock:
+            self.sock = sock
+            held, self._held = self._held, []
+            with contextlib.suppress(OSError):  # gone already: the watch loop says so
+                for message in held:
+                    channel.send(sock, message)
 
     # an input sink, as the keyboard source expects
     def edge(self, edge: Edge, precision_us: int) -> None:
@@ -228,6 +257,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     out.views += 1
                     out.first_version = out.first_version or box.version
                     if out.views == 1:
+                        presenter.standing = None  # the game is back (a deciding process started again)
                         # the readiness line tests wait for: they run in English, a box in its language
                         print(_("screen process: showing view {version}").format(version=box.version), file=sys.stderr, flush=True)
                     events: list[GameEvent] = list(message.get("events", ()))
@@ -289,7 +319,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     mine, theirs = socket.socketpair()
     command = [sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
                "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
-               "--register", f"{game.spec.name}={package_of(game.spec.name)}"]
+               "--register", f"{game.spec.name}={package_of(game.spec.name)}",
+               "--lang", current_language()]  # it words the phones' and the host page's texts
     if game.profile:
         command += ["--profile", game.profile]
     if game.new and not resume:
@@ -310,6 +341,30 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     return process, mine
 
 
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
+                 phones: live.RelayedPhones | None) -> Companion | None:
+    """A tournament's hooks in the split design: they follow the pages the
+    deciding process builds (the phones' publisher when this process serves
+    them, else one of their own, fed each snapshot); what the screen's
+    process does with each snapshot (``viewer.Companion``)."""
+    if not hooks:
+        return phones
+    from controller.web.views import RelayedPublisher, first_snapshot, snapshot_from
+
+    companion: Companion
+    if phones is not None:
+        publisher, companion = phones.publisher, phones
+    else:
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
+
+        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
+            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+    for hook in hooks:
+        hook(publisher)
+    return companion
+
+
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
               companion: Companion | None = None, box: ViewBox | None = None) -> dict[str, Any]:
     """Play through a deciding process of its own; returns its ``ended``
@@ -328,8 +383,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 game.start.handed_over = True
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
-                box = ViewBox(game.spec, game.settings, sock)
-            box.sock = sock
+                box = ViewBox(game.spec, game.settings)
+            box.connect(sock)
             watched = watch(box, presenter, keyboard, fps, companion)
         except KeyboardInterrupt:
             if process is None or sock is None:
@@ -346,14 +401,40 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 sock.close()
         code = process.wait()
         if watched.ended is not None:
+            if watched.ended.get("unsaved"):
+                show_unsaved(presenter, box, watched.ended)
             return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
-        if watched.views == 0:
+        if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
+            if resume:
+                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                                   "the line above; the journal keeps the game for --resume").format(code=code))
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
+        # killed (by a signal, whenever), or it broke mid-game: the next one resumes from the journal
         print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
               file=sys.stderr, flush=True)
-        presenter.scene.message = _(DECIDER_GONE)
+        presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
+        presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+        presenter.screen.flip()
         resume = True
+
+
+#: how long a screen says that records were not saved before it closes (a key closes it sooner)
+UNSAVED_SHOWN_S = 15.0
+
+
+def show_unsaved(presenter: Presenter, box: ViewBox, ended: dict[str, Any]) -> None:
+    """The game closed with records its disk refused: the screen says how many
+    and where they are (the terminal says it too) until a key, or a while."""
+    kept = ended.get("unsaved_path")
+    presenter.standing = unsaved_line(int(ended["unsaved"]), None if kept is None else Path(kept).name)
+    presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+    presenter.screen.flip()
+    if presenter.screen.headless:
+        return
+    clock, until = pygame.time.Clock(), time.monotonic() + UNSAVED_SHOWN_S
+    while time.monotonic() < until and not any(e.type in (pygame.KEYDOWN, pygame.QUIT) for e in pygame.event.get()):
+        clock.tick(10)
 
 
 def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[str, Any]:
@@ -403,7 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--colors", default=None)
     p.add_argument("--web", action="store_true",
                    help="serve the phones again: the first view carries the dead screen's seats and port")
+    p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     args = p.parse_args(argv)
+    set_language(args.lang)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     name, package = args.register.split("=", 1)
     with register(name, package):

@@ -171,9 +171,10 @@ def cmd_menu(args: argparse.Namespace) -> int:
         nonlocal source, lights
         if args.one_process:
             return None
-        from controller.viewer import SplitGame, ViewBox, run_split, screen_args
+        from controller.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
 
         players = box.settings.players
+        hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
         if box.journal is not None:
             box.journal.close()
         if source is not None:
@@ -183,7 +184,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                          screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                      fps=60, players=players, colors=colors, volume=sound.settings.volume,
                                      mute=sound.settings.mute, keyboard=True),
-                         args.viewer_socket, args.feed, web=phones)
+                         args.viewer_socket, args.feed, web=phones or hooks != [])
         presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
         view = ViewBox(box.spec, box.settings)
         pages = None
@@ -192,7 +193,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 server, publisher = companion.relayed(view, box, [presenter.scene, presenter.results],
                                                       live.ending(view))
                 pages = live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
-            ended = run_split(game, presenter, KeyboardSource(players), 60, pages, view)
+            ended = run_split(game, presenter, KeyboardSource(players), 60,
+                              follow_board(hooks, presenter, box, view, pages), view)
         finally:
             if pages is not None:
                 pages.stop()
@@ -280,11 +282,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     path = (league.path if league is not None and league.path is not None
                             else live.new_journal_path(Path(args.journal_dir), choice.game))
                     box = live.new_box(spec, settings, profile, path, station_names=station_names)
-                    if league is not None:
+                    if league is not None and args.one_process:
                         league.watch(box)
                     log.info("journal: %s", path)
                     session = None
                     reason = decided_apart(box, path, False, colors, bool(choice.phones))
+                    if reason is not None and league is not None:
+                        league.done()  # its result, from the journal
                     if reason == "stopped":
                         raise KeyboardInterrupt
                     if reason == "quit":

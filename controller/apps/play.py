@@ -17,6 +17,8 @@ from controller.apps.common import UsageError, default_players, options_from, pr
 from controller.apps.results import write_beside
 from controller.display.loop import Presenter
 from controller.display.screen import Screen
+from controller.journal_format import JournalError
+from controller.journal_writer import unsaved_line
 from controller.runtime import Box, box_from_journal
 from controller.sources.base import Source
 from controller.sources.keyboard import KeyboardSource
@@ -119,7 +121,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.viewer import SplitGame, ViewBox, run_split, screen_args
+    from controller.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
@@ -133,7 +135,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
-                         args.viewer_socket, args.feed, start=start, web=args.web is not None, horizon=args.horizon)
+                         args.viewer_socket, args.feed, start=start,
+                         web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         view = ViewBox(box.spec, box.settings)
@@ -142,9 +145,10 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         except BaseException:
             presenter.close()
             raise
+        pages = follow_board(getattr(args, "board_hooks", ()), presenter, box, view, phones)
         announce(box, prof, source, presenter, path, headless, players, names)
     try:
-        ended = run_split(game, presenter, keyboard, fps, phones, view)
+        ended = run_split(game, presenter, keyboard, fps, pages, view)
     finally:
         with signals.held(raise_after=False):
             if phones is not None:
@@ -160,6 +164,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
         print_json(played.summary(), played.station_names)
+    if ended.get("unsaved"):  # records the card refused: not the normal end, whatever stopped the game
+        raise JournalError(f"{path}: " + unsaved_line(int(ended["unsaved"]), ended.get("unsaved_path")))
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0
@@ -170,8 +176,13 @@ def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profi
     """The older design (``--one-process``): the deciding thread beside the frames."""
     game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=live.open_lights(prof, source),
                           sound=live.open_sound(args, headless, prof), colors=colors)
-    for hook in getattr(args, "box_hooks", ()):  # a tournament's publisher watches the views (controller/league)
-        hook(box)
+    hooks = getattr(args, "board_hooks", ())
+    if hooks:  # a tournament's link follows the pages' public board (controller/league)
+        from controller.web.views import watching
+
+        publisher = watching(box)
+        for hook in hooks:
+            hook(publisher)
     live.start_companion(game, args.web, prof)
     return game
 

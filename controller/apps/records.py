@@ -173,8 +173,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     try:
         session.run_virtual(None if args.seconds is None else box.now_us + int(args.seconds * 1e6))
     finally:
-        box._write({"type": "end", "t_us": session.now_us})
-        writer.close()
+        box.end(session.now_us)
     if args.json:
         print_json(box.summary(), box.station_names)
     else:

@@ -92,6 +92,9 @@ class Presenter:
         self.sound = sound
         self.frames = 0
         self._message_until = 0
+        #: a line said on every frame until it is taken back (None), over any other: the deciding
+        #: process starting again (``viewer.run_split``)
+        self.standing: str | None = None
         #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
         self.help: HelpOverlay | None = None
         self.show_help = False
@@ -120,6 +123,8 @@ class Presenter:
             scene.message = journal
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = _("Input board disconnected: game paused until it is back")
+        if self.standing:
+            scene.message = self.standing
         target = surface if surface is not None else self.screen.surface
         scene.draw(target, view, strip, now_us)
         if self.show_help and self.help is not None:

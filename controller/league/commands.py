@@ -2,8 +2,9 @@
 
 ``play`` itself knows nothing of tournaments: ``in_league`` wraps it, choosing
 the room's next match (game, options, stations, journal) before it starts and
-handing it one hook, ``box_hooks``, through which the league's publisher
-watches the box's published views. The results come from the journals after
+handing it one hook, ``board_hooks``, which ``play`` calls with the
+publisher of the game's pages (in either design): the league's link sends
+its public board to the hall's scoreboard. The results come from the journals after
 the game, and again on every reconnect.
 """
 
@@ -86,7 +87,7 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
             args.journal = str(folder.new_journal(match))
         link = box_link(t, folder).start()
         link.playing(match.id)
-        args.box_hooks = [link.watch]
+        args.board_hooks = [link.follow]
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
@@ -163,8 +164,14 @@ class MenuRoom:
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
     def watch(self, box: Any) -> None:
+        """A match decided in the menu's process (``--one-process``): its box's board goes to the hall."""
         if self.path is not None:
             self.link.watch(box)
+
+    def follow(self, publisher: Any) -> None:
+        """A match decided in a process of its own: the board of the pages it builds goes to the hall."""
+        if self.path is not None:
+            self.link.follow(publisher)
 
     def done(self) -> None:
         if self.path is not None:

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -34,6 +34,9 @@ from controller.league.outbox import RoomFolder
 from controller.league.tournament import Broker, Tournament
 from controller.runtime import Box
 from games.i18n import _
+
+if TYPE_CHECKING:  # the pages' publisher: imported when a box watches its game
+    from controller.web.views import Publisher
 
 log = logging.getLogger("buzzerbox.league")
 
@@ -255,13 +258,16 @@ class BoxLink:
             self.conn.publish(self.status_topic, messages.status_payload(self.room, True, match, self.clock()))
 
     def watch(self, box: Box) -> None:
-        """Publish ``box``'s public scoreboard view as it changes: the companion's
-        board stream (nothing secret), built by its own publisher on the box's events."""
-        from controller.web.views import Publisher
+        """Publish ``box``'s public scoreboard view as it changes (a game decided in this process)."""
+        from controller.web.views import watching
 
-        publisher = Publisher(box)
+        self.follow(watching(box))
+
+    def follow(self, publisher: Publisher) -> None:
+        """Publish the public scoreboard view of ``publisher``'s pages as it
+        changes: the companion's board stream (nothing secret). In the split
+        design the publisher is fed the deciding process's snapshots."""
         publisher.listeners.append(lambda snap: self.live(snap.board))
-        box.on_events.append(publisher.on_events)
         self.live(publisher.latest.board)
 
     def live(self, board_json: str) -> None:

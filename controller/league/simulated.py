@@ -35,7 +35,8 @@ def play_next(folder: RoomFolder, seed: int, watch: Callable[[Box], None] | None
             session.run_virtual(int(crash_after_s * 1_000_000))
             return match
         session.run_virtual(4 * 3600 * 1_000_000)
-        box._write({"type": "end", "t_us": session.now_us})
-    finally:
+    except BaseException:  # broken off: closed without an end (it did not end)
         box.journal.close()
+        raise
+    box.end(session.now_us)
     return match

@@ -17,7 +17,7 @@ from controller.runtime import Box
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
 from controller.web.server import CompanionServer, end_by_escape
-from controller.web.views import Publisher, RelayedPublisher, Snapshot
+from controller.web.views import Publisher, RelayedPublisher, first_snapshot
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -62,15 +62,6 @@ def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0"
     return server
 
 
-def first_snapshot(box: Box) -> Snapshot:
-    """The pages of a game as it starts, offering no move: what a server in
-    the screen's process shows until its deciding process's first snapshot."""
-    with box.lock:
-        publisher = Publisher(box)
-        publisher.live = False
-        return publisher.publish()
-
-
 class MenuCompanion:
     """One server for the menu's whole session: started with the first game
     that wants it, moved to each next game, stopped when the menu ends."""
@@ -113,7 +104,7 @@ class MenuCompanion:
         if self.server is None:
             self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
-                                end_game=end_game)
+                                end_game=end_game, packs_folder=self.packs_folder)
         else:
             self.server.swap(view, publisher)
             self.server.end_game = end_game

@@ -454,6 +454,23 @@ class Publisher:
                      tuple(int(t["team"]) for t in teams))
 
 
+def watching(box: Box) -> Publisher:
+    """A publisher of ``box``'s pages, publishing on the box's events (a game decided in this process)."""
+    with box.lock:
+        publisher = Publisher(box)
+    box.on_events.append(publisher.on_events)
+    return publisher
+
+
+def first_snapshot(box: Box) -> Snapshot:
+    """The pages of a game as it starts, offering no move: what a publisher in
+    the screen's process shows until its deciding process's first snapshot."""
+    with box.lock:
+        publisher = Publisher(box)
+        publisher.live = False
+        return publisher.publish()
+
+
 def snapshot_message(snap: Snapshot) -> dict[str, Any]:
     """A snapshot as plain data, for the channel (which carries no classes of ours)."""
     return asdict(snap)

@@ -111,3 +111,20 @@ def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -
     assert resumed.stale_presses == 1
     assert resumed.journal is not None
     resumed.journal.close()
+
+
+def test_box_end_is_the_one_close_held_presses_first_then_one_end_and_the_file_closed(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.apply_press(Press(1, "bell", 1_000_000))
+    box.step(1_010_000)  # within the 50 ms guard: taken, not yet decided
+    box.end(1_020_000)
+    written = records(path)
+    assert [r["type"] for r in written[-2:]] == ["press", "end"] and written[-1]["t_us"] == 1_020_000
+    assert box.journal is not None and box.journal.closed
+    # no other code writes the end record by hand: every close (play, the menu, the demo, simulate,
+    # resume, the league's simulated rooms) goes through Box.end
+    root = Path(__file__).resolve().parents[2] / "controller"
+    by_hand = [str(p) for p in root.rglob("*.py") if '"type": "end"' in p.read_text(encoding="utf-8")
+               and p.name != "runtime.py"]
+    assert by_hand == []

@@ -240,6 +240,134 @@ def test_play_in_a_league_plays_the_rooms_next_match_and_publishes_it(
         service.stop()
 
 
+def test_play_in_a_league_shows_the_hall_the_game_as_the_deciding_process_plays_it(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --league`` in the default (split) design: the hall's scoreboard
+    gets the room's live board from the deciding process's pages, and follows
+    the game (the host arms: the hall sees it armed)."""
+    import threading
+
+    from controller import channel
+    from controller.cli import main
+    from tests.core.test_split import until
+    from tests.processes import connect_when_listening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    hub, views_at = service.hub, tmp_path / "views.sock"
+    seen: dict[str, object] = {}
+
+    def board() -> dict[str, object]:
+        live = hub.rooms["b"].live
+        return dict(live.board) if live is not None else {}
+
+    def host() -> None:
+        sock = connect_when_listening(str(views_at), WAIT_S)
+        try:
+            wait_for(hub, lambda: board().get("live") is True, "the hall never got the deciding process's board")
+            seen["first"] = board()
+            channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+            wait_for(hub, lambda: board().get("phase") == "armed", "the hall never saw the game armed")
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+        finally:
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            until(sock, lambda m: m["type"] == channel.ENDED)
+            sock.close()
+
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        thread = threading.Thread(target=host)
+        thread.start()
+        try:
+            assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless",
+                         "--seconds", str(WAIT_S * 4), "--viewer-socket", str(views_at)]) == 0
+        finally:
+            thread.join(WAIT_S)
+        if "error" in seen:
+            raise seen["error"]  # type: ignore[misc]
+    finally:
+        service.stop()
+    first = seen["first"]
+    assert isinstance(first, dict) and first["game"] == "quiz" and first["phase"] != "armed"
+
+
+def test_the_menus_match_shows_the_hall_the_game_and_sends_its_result(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kiosk menu in a tournament (``menu --league``), its match decided
+    in a process of its own as every game with people is: Start plays the
+    room's next match, the hall's scoreboard follows it (the host arms: the
+    hall sees it armed), and once it is over the hub has its result."""
+    import threading
+
+    import pygame
+
+    from controller import channel
+    from controller.cli import main
+    from tests.core.test_split import until
+    from tests.display import kiosk
+    from tests.processes import connect_when_listening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.setattr(kiosk, "MAX_FRAMES", 1_000_000)  # frames spin while the hall is waited for (a hang guard)
+    t = load(tmp_path / "cup.toml")
+    service = start_hub(t, tmp_path / "hub.jsonl")
+    hub, views_at, stopped = service.hub, tmp_path / "views.sock", threading.Event()
+    seen: dict[str, object] = {}
+
+    def board() -> dict[str, object]:
+        live = hub.rooms["b"].live
+        return dict(live.board) if live is not None else {}
+
+    def host_at_the_kiosk() -> kiosk.Script:
+        yield []
+        yield [pygame.K_RETURN]  # Start: the room's next match
+        while not stopped.is_set():
+            yield []
+        while True:  # back in the menu: Esc asks, Esc again leaves
+            yield [pygame.K_ESCAPE]
+
+    def host_remote() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), WAIT_S)
+            try:
+                until(sock, lambda m: m["type"] == channel.VIEW)
+                channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+                wait_for(hub, lambda: board().get("phase") == "armed", "the hall never saw the match armed")
+            finally:
+                channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+                until(sock, lambda m: m["type"] == channel.ENDED)
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+        finally:
+            stopped.set()
+
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        person = kiosk.Kiosk(monkeypatch, host_at_the_kiosk())
+        remote = threading.Thread(target=host_remote)
+        remote.start()
+        try:
+            assert main(["menu", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--window", "--fresh",
+                         "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
+                         "--media-root", str(tmp_path / "media"), "--viewer-socket", str(views_at)]) == 0
+        finally:
+            stopped.set()
+            remote.join(WAIT_S)
+        if "error" in seen:
+            raise seen["error"]  # type: ignore[misc]
+        assert person.stuck is None, person.stuck
+        wait_for(hub, lambda: "m2" in hub.results, "the menu never sent its match's result")
+    finally:
+        service.stop()
+
+
 def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
         league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

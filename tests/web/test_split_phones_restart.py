@@ -117,16 +117,22 @@ async def menu_phone(port: int) -> tuple[aiohttp.ClientSession, aiohttp.ClientWe
     return session, ws, token, seat
 
 
-def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(tmp_path: Path) -> None:
-    """A phone game cut off in the menu is resumed with phones (the Phones
-    row): in a deciding process of its own, served by the menu's server,
-    whose seat codes still work once the menu is back."""
-    folder, views_at, port = tmp_path / "journals", tmp_path / "views.sock", free_port()
+def cut_off_phone_game(tmp_path: Path) -> Path:
+    """A journals folder whose newest game (piepmatz: phones needed) was cut off: the menu resumes it first."""
+    folder = tmp_path / "journals"
     folder.mkdir()
     spec = get("piepmatz")
     box = live.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
     assert box.journal is not None
     box.journal.close()
+    return folder
+
+
+def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(tmp_path: Path) -> None:
+    """A phone game cut off in the menu is resumed with phones (the Phones
+    row): in a deciding process of its own, served by the menu's server,
+    whose seat codes still work once the menu is back."""
+    folder, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "views.sock", free_port()
     with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
                   "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
@@ -253,3 +259,36 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
             deciding.close()
     assert answer == "ok" and sent is not None
     assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
+
+
+def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_path: Path) -> None:
+    """The menu's first game is decided apart (a cut-off game resumed with
+    phones): the server the menu starts for it takes a pack uploaded from
+    the host page into the menu's packs folder, as it does between games."""
+    from controller.web.server import PACK_UPLOAD_PATH
+    from tests.web.test_pack_upload import GOOD
+
+    folder, packs, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "packs", tmp_path / "views.sock", free_port()
+    with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
+                  "--packs-dir", str(packs), "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
+        err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
+        _at, line = err.wait_for(lambda x: "companion pages:" in x)
+        pin = line.rsplit("PIN ", 1)[1].rstrip(")")
+
+        async def upload() -> tuple[int, Any]:
+            async with aiohttp.ClientSession() as session, session.post(
+                    f"http://127.0.0.1:{port}{PACK_UPLOAD_PATH}", params={"name": "night.csv"},
+                    data=GOOD.encode(), headers={"X-Host-Pin": pin}) as response:
+                return response.status, json.loads(await response.text())
+
+        status, said = asyncio.run(upload())
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            until(sock, lambda m: m["type"] == channel.ENDED)
+        finally:
+            sock.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+    assert (status, said["saved"]) == (200, "night.csv"), said
+    assert (packs / "night.csv").read_text(encoding="utf-8") == GOOD

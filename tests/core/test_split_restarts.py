@@ -1,0 +1,230 @@
+"""The deciding process dying again and again (kill -9), early and late, in
+``play`` as it runs by default: each one is started again and resumes from
+the journal, and the HDMI screen says "restarting: every press is kept"
+from the death until the game is back. ``play`` runs in this process (its
+screen on SDL's dummy driver); the test kills its children and watches
+through the viewer socket. Every wait is for what the processes send,
+never for time; a deadline only bounds a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import channel, viewer
+from controller.display.loop import Presenter
+from controller.press import Edge
+from games.i18n import _
+from tests.core.test_split import DEADLINE_S, arm_and_win, has_winner, until, wait_gone
+from tests.processes import connect_when_listening
+
+
+@pytest.fixture(autouse=True)
+def dummy_screen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    yield
+
+
+def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first deciding process is killed mid-game (late), the next two as
+    they start, before they could show anything (early), the fourth after
+    it showed the game (late again); the fifth carries on and the host stops
+    the game: exit 0, the winner kept, one ``end``."""
+    from controller.cli import main
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
+    start_decider, update, draw = viewer.start_decider, viewer.ViewBox.update, Presenter.draw
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        seen.append(("start", len(started)))
+        if len(started) in (2, 3):  # early: dead before it could read the journal, let alone show it
+            os.kill(process.pid, signal.SIGKILL)
+        return process, sock
+
+    def viewed(self: viewer.ViewBox, view: dict[str, Any]) -> None:
+        update(self, view)
+        seen.append(("view", view["version"]))
+
+    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
+        draw(self, box, now_us, surface)
+        seen.append(("frame", (self.results if box.engine.finished else self.scene).message))
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    monkeypatch.setattr(viewer.ViewBox, "update", viewed)
+    monkeypatch.setattr(Presenter, "draw", drawn)
+    failed: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                arm_and_win(sock, journal)
+                os.kill(started[0].pid, signal.SIGKILL)  # late: mid-game, the winner lit
+                wait_gone([started[0].pid])  # (its socket would take a connect until it is gone)
+            finally:
+                sock.close()
+            for late in (True, False):  # the fourth is killed once it showed the game; the fifth plays on
+                sock = connect_when_listening(str(views_at), DEADLINE_S)  # the next one that listens
+                try:
+                    resumed = until(sock, lambda m: m["type"] == channel.VIEW)
+                    assert has_winner(resumed), resumed  # the game came back from the journal
+                    if late:
+                        assert len(started) == 4
+                        os.kill(started[3].pid, signal.SIGKILL)
+                        wait_gone([started[3].pid])
+                        continue
+                    channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+                    until(sock, lambda m: m["type"] == channel.ENDED)
+                finally:
+                    sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            failed.append(exc)
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        code = main(["play", "--json", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                     "--journal", str(journal), "--viewer-socket", str(views_at)])
+    finally:
+        thread.join(DEADLINE_S)
+    if failed:
+        raise failed[0]
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["winner"] == 1, err
+    assert len(started) == 5 and [p.returncode for p in started] == [-9] * 4 + [0]
+    assert err.count(_(viewer.DECIDER_GONE)) == 4, err  # each death said in one line
+    assert "stopped before the game began" not in err
+    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    assert [r["type"] for r in records].count("end") == 1 and records[-1]["type"] == "end"
+    assert sum(r["type"] == "press" for r in records) == 1  # the one press, kept once
+
+    # the screen: from each death until the next one's first view, every frame says it is restarting
+    restarting = _(viewer.RESTARTING)
+    starts = [i for i, (what, _n) in enumerate(seen) if what == "start"]
+    for before, at in zip(starts, starts[1:], strict=False):
+        frames_before = [m for what, m in seen[before:at] if what == "frame"]
+        assert frames_before and frames_before[-1] == restarting  # said at once, before the next one starts
+    for at in starts[1:]:
+        back = next(i for i in range(at, len(seen)) if seen[i][0] == "view")  # the game shown again
+        between = [m for what, m in seen[at:back] if what == "frame"]
+        assert all(m == restarting for m in between), between
+    last_view = max(i for i, (what, _n) in enumerate(seen) if what == "view")
+    assert all(m != restarting for what, m in seen[last_view:] if what == "frame")  # the game is back: said no more
+
+
+def test_a_press_while_no_deciding_process_listens_goes_to_the_next_one() -> None:
+    """The screen's keyboard stations while the deciding process starts again:
+    their presses are kept and the next one gets them first."""
+    from games.registry import get
+
+    spec = get("quiz")
+    view = viewer.ViewBox(spec, spec.settings(2))
+    dead, _peer = socket.socketpair()
+    dead.close()
+    view.sock = dead
+    pressed = Edge(1, "bell", 0, 123)
+    view.edge(pressed, 1)  # the old channel is closed: kept
+    view.send({"type": channel.HOST, "name": "arm", "t_us": 0})  # a host key is not replayed later
+    mine, theirs = socket.socketpair()
+    try:
+        view.connect(mine)
+        theirs.settimeout(DEADLINE_S)
+        first = channel.receive(theirs)
+        assert first is not None and first["type"] == channel.EDGE and first["edge"] == pressed
+        view.send({"type": channel.STOP, "reason": "menu"})
+        assert channel.receive(theirs) == {"type": channel.STOP, "reason": "menu"}
+    finally:
+        mine.close()
+        theirs.close()
+        _peer.close()
+
+
+def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The card fills mid-game (the deciding process may not grow any file past
+    the journal's size) and is still full at the stop: ``play`` exits 1 with
+    one line that says how many records the disk refused and where they
+    wait, the screen says the same line, the ``ended`` message carries the
+    count, and ``journal check`` names the gap."""
+    import resource
+
+    from controller.cli import main
+    from controller.journal_writer import unsaved_line
+    from tests.core.test_split import press
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider, draw = viewer.start_decider, Presenter.draw
+    messages: list[str | None] = []
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
+        draw(self, box, now_us, surface)
+        messages.append((self.results if box.engine.finished else self.scene).message)
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    monkeypatch.setattr(Presenter, "draw", drawn)
+    seen: dict[str, Any] = {}
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                until(sock, lambda m: m["type"] == channel.VIEW)
+                size = journal.stat().st_size
+                resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+                channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+                until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+                press(sock, 1)
+                until(sock, lambda m: m["type"] == channel.VIEW and m["journal"] is not None and has_winner(m))
+            finally:
+                channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+                seen["ended"] = until(sock, lambda m: m["type"] == channel.ENDED)
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                  "--journal", str(journal), "--viewer-socket", str(views_at)])
+    finally:
+        thread.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    ended = seen["ended"]
+    unsaved = ended["unsaved"]
+    assert unsaved >= 3 and ended["unsaved_path"] == str(journal) + ".unsaved"  # the arming, the press, the end ...
+    err = capsys.readouterr().err
+    line = f"buzzerbox play: {journal}: {unsaved_line(unsaved, ended['unsaved_path'])}\n"
+    assert stopped.value.code == 1 and line in err and "Traceback" not in err, err
+    assert messages[-1] == unsaved_line(unsaved, journal.name + ".unsaved")  # the screen's last frame says it
+    assert main(["journal", "check", str(journal)]) == 1
+    said = capsys.readouterr()
+    assert said.out.startswith(f"INCOMPLETE {journal}") or f"INCOMPLETE {journal}" in said.err, said
+    assert f"the disk refused the last {unsaved} records" in said.err, said.err
