@@ -32,6 +32,7 @@ from controller import channel, live, signals
 from controller import profile as profile_mod
 from controller.channel import ChannelError, Outbox
 from controller.deciding import Decider, ask_realtime
+from controller.inputs import PRESS_FLASH_US
 from controller.lights import LightDirector
 from controller.press import Edge, InputNotice, Press, Watermark
 from controller.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, Box
@@ -46,6 +47,10 @@ log = logging.getLogger("buzzerbox.decider")
 
 #: a view is published at least this often while the strip changes without an event (a press's flash)
 VIEW_EVERY_US = 33_000
+#: and at least this often while nothing changes
+VIEW_REFRESH_US = 1_000_000
+#: how often this process's threads take turns at the interpreter (Python's default: 5 ms; see ``main``)
+SWITCH_INTERVAL_S = 0.0005
 #: the first line this process writes on stderr, with its pid: a screen (and a test) waits for it
 READY_LINE = "deciding process {pid}: {priority}"
 
@@ -82,6 +87,12 @@ class DecidingGame:
         self.awaiting_show = False
         self._last_view: tuple[Any, Any] | None = None
         self._last_view_us = 0
+        #: when the views were last built, whether a step since can have changed them, whether the last
+        #: look found them standing still, when the next press's flash on the strip ends (``publish``)
+        self._looked_us = 0
+        self._unseen = True
+        self._still = False
+        self._flash_ends_us: int | None = None
         #: the phones' server's seats' codes, PIN and port, as its screen last sent them: handed only to
         #: a screen started again (its private socketpair), so the phones it serves keep their seats
         self.phones_secrets: dict[str, Any] | None = None
@@ -92,9 +103,11 @@ class DecidingGame:
     def game_now(self) -> int:
         return box_now_us() + self.box.time_offset_us
 
-    def light(self) -> None:
-        if self.lights is not None:
-            self.lights.update(self.box.strip(), self.box.spec.status_light)
+    def light(self) -> int | None:
+        """The lamps from the strip now; when the first went on (None: none did)."""
+        if self.lights is None:
+            return None
+        return self.lights.update(self.box.strip(), self.box.spec.status_light, clock=self.game_now)
 
     # -- views out ------------------------------------------------------------------------
     def view(self, t_us: int, public: dict[str, Any] | None = None,
@@ -114,14 +127,33 @@ class DecidingGame:
                 #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
                 "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
 
-    def publish(self, events: list[GameEvent], t_us: int) -> None:
-        """After each step, the lamp lit: a new view when something changed."""
+    def publish(self, events: list[GameEvent], t_us: int, stirred: bool = True) -> None:
+        """After each step, the lamp lit: a new view when something changed
+        (at most every ``VIEW_EVERY_US`` without an event, and at least
+        every ``VIEW_REFRESH_US``).
+
+        Most steps change nothing a viewer sees, and the views are built only
+        when they can have changed: something was decided, the step was
+        ``stirred`` (it took a delivery or a command, or a moment due
+        passed), a press's flash on the strip ended, or the refresh is due.
+        And time: a view may count down with the engine's clock (the quiz's
+        answer time): after each change it is looked at every ``VIEW_EVERY_US``
+        until one look finds it standing still, then not until it changes."""
+        if stirred or (self._flash_ends_us is not None and self.box.now_us >= self._flash_ends_us):
+            self._unseen = True
+        since = t_us - self._last_view_us
+        if not events and (since < VIEW_EVERY_US or (not self._unseen and since < VIEW_REFRESH_US and (
+                self._still or t_us - self._looked_us < VIEW_EVERY_US))):
+            return
         with self.box.lock:
             public = self.box.engine.public_view()
             strip = self.box.strip(public)
-            if not events and (public, strip) == self._last_view and t_us - self._last_view_us < 1_000_000:
-                return
-            if not events and t_us - self._last_view_us < VIEW_EVERY_US:
+            same = (public, strip) == self._last_view
+            # a view that changed may count down from now; one that a look for time's sake alone found as it
+            # was sent (VIEW_EVERY_US ago at least) does not, until it changes
+            self._still = same and (self._still or not self._unseen)
+            self._looked_us, self._unseen, self._flash_ends_us = t_us, False, self._flash_end()
+            if not events and same and since < VIEW_REFRESH_US:
                 return
             self._last_view, self._last_view_us = (public, strip), t_us
             self.version += 1
@@ -135,6 +167,13 @@ class DecidingGame:
             viewer.outbox.publish({**view, channel.COMPANION: pages} if pages and viewer.companion else view, events)
         if events:
             self.wake.set()  # the main thread checks for the end
+
+    def _flash_end(self) -> int | None:
+        """The box time the next press's flash on the strip ends (None: none is
+        lit): the strip changes then, with nothing delivered (hold ``box.lock``)."""
+        now = self.box.now_us
+        ends = [st.last_press_us + PRESS_FLASH_US for st in self.box.stations if st.last_press_us is not None]
+        return min((end for end in ends if end > now), default=None)
 
     def pages(self, events: list[GameEvent], public: dict[str, Any] | None = None,
               strip: list[dict[str, Any]] | None = None) -> Pages | None:
@@ -361,6 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # closes the game on it. The screen started this process with them blocked, so one sent during
     # the imports above waited; it arrives here (controller/signals.py)
     signals.install(raising=False)
+    # the threads here take turns at the interpreter every 5 ms by default: while the deciding thread
+    # steps, an edge reader thread with a press to hand over would wait that long, and the box would
+    # decide past a press that came but was not yet read. Ask for a turn every half millisecond
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     args = parse(argv)
     set_language(args.lang)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

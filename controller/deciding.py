@@ -44,13 +44,14 @@ Command = Callable[[], list[GameEvent]]
 class Decider(threading.Thread):
     """Decides for a live box, independently of the frames: wakes on every
     delivery (``box.arrived``) and at the next moment something is due, steps
-    the box and lights the lamps at once (``light``), then hands what was
-    decided on (``after``: the deciding process publishes the view there).
+    the box and lights the lamps at once (``light``: returns when the first
+    lamp went on, or None for "now"), then hands what was decided on
+    (``after``: the deciding process publishes the view there).
     In one process the frame thread takes the events (``take``) for sound,
     messages and ``show`` frames. Whoever touches the box holds ``box.lock``."""
 
-    def __init__(self, box: Box, now: Callable[[], int], light: Callable[[], None],
-                 after: Callable[[list[GameEvent], int], None] | None = None) -> None:
+    def __init__(self, box: Box, now: Callable[[], int], light: Callable[[], int | None],
+                 after: Callable[[list[GameEvent], int, bool], None] | None = None) -> None:
         super().__init__(name="buzzerbox-decider", daemon=True)
         self.box = box
         self.now = now
@@ -68,6 +69,7 @@ class Decider(threading.Thread):
         #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
         self.stepped_at = -(1 << 62)
         self._stepped = threading.Condition()
+        self._due: int | None = None  # when the box was next due after the last step
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -84,35 +86,42 @@ class Decider(threading.Thread):
                 delivered = box.arrived.wait(timeout)
                 box.arrived.clear()
                 woke = self.now()
-                t, due = self.decide(woke, None if delivered or planned is None else woke - planned)
-                planned = due if due is not None and due - t <= DECIDER_MAX_SLEEP_S * 1e6 else None
-                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - t) / 1e6))
+                _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
+                # the wait is counted from now, not from the step's start: the step, the lamp and the
+                # publish took their time, and a wait counted from before them wakes late by as much
+                now = self.now()
+                planned = due if due is not None and due - now <= DECIDER_MAX_SLEEP_S * 1e6 else None
+                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - now) / 1e6))
         except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
             self.error = exc
 
-    def decide(self, woke: int, woke_late_us: int | None) -> tuple[int, int | None]:
+    def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
         """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
-        after the moment it aimed at, None if an input woke it): the submitted
-        commands and the box's step, the lamp, then ``after``. Returns when it
-        stepped and when the box is next due (None: nothing is)."""
+        after the moment it aimed at, None if an input woke it; ``delivered``:
+        a source or a viewer delivered something since the last step): the
+        submitted commands and the box's step, the lamp, then ``after``, told
+        whether anything but time can have changed the box (a delivery, a
+        command, a due moment passed: ``stirred``). Returns when it stepped
+        and when the box is next due (None: nothing is)."""
         box = self.box
         with box.lock:
             t = self.now()
+            stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             while self._commands:
                 events += self._commands.popleft()()
             events += box.step(t)
             if events:
-                self.light()
-                lit = self.now()
+                stamp = self.light()
+                lit = self.now() if stamp is None else stamp
                 self.decisions.append([t, lit, None])
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
                                     "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})
                 if self.keep_events:
                     self.events.extend(events)
-            due = box.next_due_us()
+            due = self._due = box.next_due_us()
         if self.after is not None:
-            self.after(events, t)  # the lamp is lit: now the viewers may hear of it
+            self.after(events, t, stirred)  # the lamp is lit: now the viewers may hear of it
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()

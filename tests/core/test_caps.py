@@ -53,10 +53,10 @@ def test_ten_thousand_presses_keep_every_container_at_its_cap(screen: tuple[sock
     decided: list[GameEvent] = []  # everything, unbounded: what the capped containers are checked against
     stepped_with_events: list[int] = []
 
-    def after(events: list[GameEvent], t_us: int) -> None:
+    def after(events: list[GameEvent], t_us: int, stirred: bool) -> None:
         decided.extend(events)
         stepped_with_events.extend([t_us] if events else [])
-        game.publish(events, t_us)
+        game.publish(events, t_us, stirred)
     game.decider.after = after
     viewer = game.attach(screen[0], "screen")
     outbox = viewer.outbox

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from controller.lights import GpioLights, LightDirector, RecordingLights
 from tests.display.conftest import play_until, session
@@ -49,6 +50,87 @@ def test_pwm_lights(factory: MockFactory) -> None:
     lights = GpioLights(PINS, pin_factory=pwm, pwm=True, blink_s=0.02)
     LightDirector(lights).update(strip("first", "idle", "idle"))
     assert pwm.pin(17).state == 1.0 and pwm.pin(18).state == 0
+    lights.close()
+    pwm.reset()
+
+
+#: every pin write of the test below, in order: (GPIO number, level), or "stamp" for a clock reading
+WRITES: list[object] = []
+
+
+class WrittenPin(MockPin):
+    """A mock pin that logs every write (even of the level it has) in ``WRITES``."""
+
+    def _set_state(self, value: float) -> None:
+        WRITES.append((self.info.name, int(value)))
+        super()._set_state(value)
+
+
+def test_the_winners_lamp_is_the_first_pin_written_and_stamped_then() -> None:
+    factory = MockFactory(pin_class=WrittenPin)
+    lights = GpioLights(PINS, pin_factory=factory, blink_thread=False)
+    director = LightDirector(lights)
+    director.update(strip("first", "idle", "queued"))  # the last contest: 0 won, 2 queued
+    WRITES.clear()
+
+    def clock() -> int:
+        WRITES.append("stamp")
+        return 7
+
+    # the next contest decided: 2 wins, 1 queues behind it, the last winner goes dark
+    lit = director.update(strip("locked", "queued", "first"), clock=clock)
+    assert WRITES == [("GPIO27", 1), "stamp", ("GPIO17", 0)] and lit == 7  # 1 blinks from the blinker's thread
+    assert lights.blinker.blinking() == [(1, "bell")]
+    lights.close()
+    factory.reset()
+
+
+def test_one_blinker_thread_for_every_contest(factory: MockFactory) -> None:
+    lights = GpioLights(PINS, pin_factory=factory, blink_s=0.02)
+    director = LightDirector(lights)
+    before = set(threading.enumerate())
+    started: set[threading.Thread] = set()
+    for contest in range(30):  # a long game: the winner on, the others queued, then everyone idle
+        winner = contest % 3
+        director.update(strip(*("first" if s == winner else "queued" for s in range(3))))
+        started |= set(threading.enumerate()) - before
+        director.update(strip("idle", "idle", "idle"))
+        started |= set(threading.enumerate()) - before
+    assert [t.name for t in started] == ["buzzerbox-blinker"]  # started once, not per lamp and call
+    lights.close()
+    [blinker] = started
+    blinker.join(60)  # a hang guard: it ends as soon as it is scheduled
+    assert not blinker.is_alive()
+
+
+def test_blinking_lamps_toggle_together_when_the_blinker_ticks(factory: MockFactory) -> None:
+    lights = GpioLights(PINS, pin_factory=factory, blink_s=0.25, blink_thread=False)
+    director = LightDirector(lights)
+    director.update(strip("first", "queued", "queued"))
+    blinker = lights.blinker
+    levels = []
+    for now in (10.0, 10.1, 10.25, 10.4, 10.5):  # the blinker's clock, moved by the test
+        blinker.tick(now)
+        levels.append((factory.pin(17).state, factory.pin(18).state, factory.pin(27).state))
+    assert levels == [(1, 1, 1), (1, 1, 1), (1, 0, 0), (1, 0, 0), (1, 1, 1)]  # on one phase; the winner steady
+    assert blinker.tick(10.6) == pytest.approx(0.15)  # the thread sleeps until the next change
+    director.update(strip("first", "locked", "queued"))
+    blinker.tick(10.75)
+    assert (factory.pin(18).state, factory.pin(27).state) == (0, 0)
+    blinker.tick(11.0)
+    assert (factory.pin(18).state, factory.pin(27).state) == (0, 1)  # the locked lamp is never blinked again
+    lights.close()
+
+
+def test_pwm_lamps_pulse_from_the_one_blinker() -> None:
+    pwm = MockFactory(pin_class=MockPWMPin)
+    lights = GpioLights(PINS, pin_factory=pwm, pwm=True, blink_s=0.25, blink_thread=False)
+    LightDirector(lights).update(strip("idle", "queued", "idle"))
+    seen = []
+    for now in (0.0, 0.125, 0.25, 0.375, 0.5):
+        lights.blinker.tick(now)
+        seen.append(pwm.pin(18).state)
+    assert seen == pytest.approx([1.0, 0.5, 0.0, 0.5, 1.0])  # fading out and back in over one period
     lights.close()
     pwm.reset()
 
