@@ -92,6 +92,27 @@ class QuietLog:
                 self.log.warning("companion: more %r lines this minute are left out", kind)
 
 
+class Malformed(logging.Filter):
+    """aiohttp's own "Error handling request" records (a traceback each, for
+    any malformed request a stranger sends) become one short line each in
+    ``quiet`` (a few a minute, then counted), never a traceback in the log."""
+
+    def __init__(self, quiet: QuietLog) -> None:
+        super().__init__()
+        self.quiet = quiet
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Error handling request"):
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        text = str(getattr(exc, "message", exc) or "").strip()
+        said = text.splitlines()[0][:120] if text else ""
+        self.quiet.warning("malformed", "companion: a malformed request%s (%s%s)",
+                           str(record.getMessage())[len("Error handling request"):][:60],
+                           exc.__class__.__name__ if exc is not None else "?", f": {said}" if said else "")
+        return False
+
+
 def own_names() -> set[str]:
     """The names (not addresses) a phone may call the box: anything else in
     a ``Host`` header is a DNS-rebinding page speaking for another site."""

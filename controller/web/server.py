@@ -42,6 +42,7 @@ from controller.web.guard import (
     CLOSE_IDLE,
     CLOSE_NO_HELLO,
     Limits,
+    Malformed,
     QuietLog,
     capped,
     host_allowed,
@@ -243,6 +244,8 @@ class CompanionServer:
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
         self.quiet = QuietLog(log)
+        #: aiohttp's traceback for each malformed request, made one of ``quiet``'s lines
+        self._malformed = Malformed(self.quiet)
         self._names = own_names() | ({address.lower()} if address else set())
         self._tcp: asyncio.AbstractServer | None = None
         self.port = port
@@ -357,6 +360,7 @@ class CompanionServer:
         """Serve on a thread of its own; returns once listening (or raises WebError)."""
         self.box.on_events.append(self.publisher.on_events)
         self.publisher.listeners.append(self._published)
+        logging.getLogger("aiohttp.server").addFilter(self._malformed)
         self._thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._thread.start()
         self._ready.wait(10)
@@ -406,6 +410,7 @@ class CompanionServer:
         lights off whatever a phone does."""
         if self.publisher.on_events in self.box.on_events:
             self.box.on_events.remove(self.publisher.on_events)
+        logging.getLogger("aiohttp.server").removeFilter(self._malformed)
         loop, self.loop = self.loop, None
         if loop is None or self._thread is None or not self._thread.is_alive():
             return
@@ -526,12 +531,11 @@ class CompanionServer:
         ended = self._ended_text()
         everyone = [*self._host_sockets, *self._board_sockets, *self._pickers,
                     *(w for group in self._seat_sockets.values() for w in group)]
-        for ws in everyone:
-            with contextlib.suppress(Exception):  # a phone that does not answer is not waited for
-                await asyncio.wait_for(self._send(ws, ended), 1.0)
-        for ws in everyone:
-            with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
-                await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+        # all at once: a second at most in all however many sockets a guest holds, not a second each
+        await asyncio.gather(*(asyncio.wait_for(self._send(ws, ended), 1.0) for ws in everyone),
+                             return_exceptions=True)  # a phone that does not answer is not waited for
+        await asyncio.gather(*(asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+                               for ws in everyone), return_exceptions=True)
         if self._tcp is not None:
             self._tcp.close()
         if self._runner is not None:

@@ -370,3 +370,28 @@ def test_fuzz_every_endpoint_with_seeded_random_frames(served: tuple[Box, Compan
 
     assert talk(server, after) == "welcome"
     assert MAX_MESSAGE_BYTES == 2048
+
+
+def test_malformed_requests_are_a_few_counted_lines_not_tracebacks(
+        served: tuple[Box, CompanionServer], caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 48: 2,000 malformed requests put 2,000 aiohttp tracebacks in the log."""
+    box, server = served
+    bad = [b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+           b"GET /\x00 HTTP/1.1\r\n\r\n"]
+
+    async def main() -> list[bytes]:
+        answers = []
+        for i in range(60):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(bad[i % len(bad)])
+            answers.append(await reader.read())
+            writer.close()
+        return answers
+
+    with caplog.at_level(logging.DEBUG):
+        answers = asyncio.run(main())
+    assert all(a.startswith(b"HTTP/1.0 400") or a.startswith(b"HTTP/1.1 400") for a in answers), answers[:3]
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback
+    said = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
+    assert len(said) == server.quiet.burst + 1 and "left out" in said[-1], said
+    assert "Content-Length" in " ".join(said)  # each line names what was wrong

@@ -150,7 +150,9 @@
         const line = Box.el("div", { cls: "guess-row", "data-row": String(r) }, [Box.el("div", { cls: "who", text: row.label })]);
         const pad = Box.el("div", { cls: "pad" });
         for (const c of row.choices) {
-          const b = button(c.label, "", "choice" + (c.chosen ? " chosen" : ""), c.move ? () => send(c.move, panel) : null);
+          // a word on a key ("max") is set smaller: a seventh of a small phone's width holds two digits
+          const cls = "choice" + (c.chosen ? " chosen" : "") + (c.label.length > 2 ? " long" : "");
+          const b = button(c.label, "", cls, c.move ? () => send(c.move, panel) : null);
           pad.appendChild(b);
         }
         line.appendChild(pad);
