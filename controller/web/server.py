@@ -355,6 +355,11 @@ class CompanionServer:
         """Which of this game's seats a phone holds now."""
         return list(self._joined[: self.seats.count])
 
+    def held(self) -> list[bool]:
+        """Which of this game's seats a phone cannot take at a tap (held, being taken, or kept for
+        the host's choice): the big screen's "scan to join" lists only the others, as the picker does."""
+        return [not self.seats.free(i) for i in range(self.seats.count)]
+
     # -- the loop thread's side ------------------------------------------------------------
     def start(self) -> None:
         """Serve on a thread of its own; returns once listening (or raises WebError)."""
@@ -780,9 +785,13 @@ class CompanionServer:
             self._closed(address, ws)
         return ws
 
+    def _no_seats(self) -> bool:
+        """The running game is played on the buttons (a quiz): the picker offers no seat."""
+        return self.publisher.live and not self.publisher.latest.uses_seats
+
     def _picker_text(self) -> str:
         names = self.box.station_names
-        return json.dumps({"type": "pick", "seats": [
+        return json.dumps({"type": "pick", "seats": [] if self._no_seats() else [
             {"seat": i, "name": names[i] if i < len(names) else str(i + 1), "free": self.seats.free(i),
              "joined": self._joined[i]} for i in range(self.seats.count)]})
 
@@ -832,6 +841,8 @@ class CompanionServer:
             return False
         _only(data, "seat")
         seat = _int(data, "seat", 0, self.seats.count - 1)
+        if self._no_seats():
+            raise Refused(messages()["no_private"])
         asking = self._ask_of(ws)
         if asking is not None:  # asked already: the same code again, nothing new for the host
             if asking[0] != seat:

@@ -196,3 +196,44 @@ def test_re_asking_again_and_again_does_not_win_the_host_gives_the_seat_to_the_c
     assert out["refused"] == 5 * 2  # the address's third and fourth sockets may not ask
     assert out["welcome"] == "welcome" and out["told"] == ["denied", "denied"]
     assert out["joined"] == [True, False, False, False] and out["bot holds"] == []
+
+
+def test_the_big_screen_lists_only_seats_a_phone_can_take(four: tuple[CompanionServer, Clock]) -> None:
+    """A seat whose phone slept is held (the picker says "ask the host"): the TV's
+    "scan to join" no longer offers it as free."""
+    from controller.web.attach import show_on
+
+    server, clock = four
+    overlay = show_on(server, [])
+
+    async def script(connect: Any) -> list[bool]:
+        phone = await connect(PHONE)
+        got = await take(phone, 0)
+        assert (await hello(phone, 0, got["token"]))["type"] == "welcome"
+        await phone.close()
+        picker = await connect(PHONE)
+        while True:  # the picker shows it held once the box saw the phone go
+            await picker.send_json({"type": "seats"})
+            listed = await receive(picker, "pick")
+            if not listed["seats"][0]["joined"]:
+                return [s["free"] for s in listed["seats"]]
+
+    free = run(server, script)
+    assert free == [False, True, True, True]
+    assert overlay.waiting() == (1, 2, 3)
+
+
+def test_a_quiz_on_the_buttons_offers_no_seat_on_the_picker() -> None:
+    spec = registry.get("quiz")
+    server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+    server.start()
+    try:
+        async def script(connect: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+            phone = await connect(PHONE)
+            await phone.send_json({"type": "seats"})
+            return await receive(phone, "pick"), await take(phone, 0)
+
+        listed, taken = run(server, script)
+    finally:
+        server.stop()
+    assert listed["seats"] == [] and taken["type"] == "refused"

@@ -220,6 +220,7 @@
     $("title").textContent = Box.text("pick_title");
     const node = $("private");
     node.appendChild(Box.el("p", { cls: "pick-note", text: Box.text("pick_note") }));
+    if (!m.seats.length) { node.appendChild(Box.el("p", { cls: "empty", text: Box.text("no_private") })); return; }
     const grid = Box.el("div", { cls: "pick" });
     const mine = held();
     for (const s of m.seats) {
