@@ -237,3 +237,49 @@ def test_a_quiz_on_the_buttons_offers_no_seat_on_the_picker() -> None:
     finally:
         server.stop()
     assert listed["seats"] == [] and taken["type"] == "refused"
+
+
+def test_asks_repeated_by_one_socket_reach_the_host_page_once(four: tuple[CompanionServer, Clock]) -> None:
+    """Issue 48: 3,000 takes pushed 3,000 updates to every host page."""
+    server, clock = four
+
+    async def script(connect: Any) -> list[dict[str, Any]]:
+        host = await host_page(connect, server)
+        owner = await connect(PHONE)
+        got = await take(owner, 0)
+        assert (await hello(owner, 0, got["token"]))["type"] == "welcome"
+        bot = await connect(ATTACKER)
+        answers = [await take(bot, 0) for _ in range(300)]
+        assert {a.get("code") for a in answers} == {answers[0]["code"]}  # one ask, one code, however often
+        await host.send_json({"type": "deny", "seat": 0, "code": answers[0]["code"], "seq": 1})
+        await receive(bot, "denied")
+        seen = []
+        while not seen or seen[-1]["asks"]:  # every push up to the one after the host's answer
+            seen.append(await receive(host, "seats"))
+        return seen
+
+    seen = run(server, script)
+    assert sum(1 for news in seen if news["asks"]) <= 1
+
+
+def test_wrong_pins_from_one_address_are_on_the_host_page_and_another_address_logs_in(
+        four: tuple[CompanionServer, Clock]) -> None:
+    server, clock = four
+
+    async def script(connect: Any) -> tuple[dict[str, Any], str, str]:
+        host = await host_page(connect, server)
+        guesser = await connect(ATTACKER, "/ws/host")
+        for _ in range(5):
+            await guesser.send_json({"type": "hello", "pin": "000000"})
+            await receive(guesser, "refused")
+        await guesser.send_json({"type": "hello", "pin": server.seats.pin})  # even the right PIN waits now
+        locked = (await receive(guesser, "refused"))["why"]
+        while not (news := await receive(host, "seats"))["lockouts"]:
+            pass
+        other = await connect(PHONE, "/ws/host")  # the host's own phone, woken: another address
+        await other.send_json({"type": "hello", "pin": server.seats.pin})
+        return news, locked, (await receive(other, "welcome"))["type"]
+
+    news, locked, welcome = run(server, script)
+    assert list(news["lockouts"]) == [ATTACKER] and "wait" in locked
+    assert welcome == "welcome"
