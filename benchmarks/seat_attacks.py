@@ -91,6 +91,23 @@ async def host(net: Net, server: CompanionServer) -> aiohttp.ClientWebSocketResp
     return ws
 
 
+async def sit(net: Net, address: str) -> aiohttp.ClientWebSocketResponse:
+    """A phone at ``address`` takes seat 1 and joins with it."""
+    ws = await net.ws(address)
+    got = await take(ws, 0)
+    await ws.send_json({"type": "hello", "seat": 0, "token": got["token"]})
+    await receive(ws, "welcome")
+    return ws
+
+
+async def given(h: aiohttp.ClientWebSocketResponse, phone: aiohttp.ClientWebSocketResponse, code: str) -> bool:
+    """The host gives seat 1 to the phone showing ``code``; True when that phone joined with it."""
+    await h.send_json({"type": "approve", "seat": 0, "code": code, "seq": 9})
+    token = (await receive(phone, "granted"))["token"]
+    await phone.send_json({"type": "hello", "seat": 0, "token": token})
+    return (await receive(phone))["type"] == "welcome"
+
+
 async def grab(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
     """One picker socket takes every seat and never says hello; the phone comes once the take lapsed."""
     bot = await net.ws(ATTACKER)
@@ -103,10 +120,7 @@ async def grab(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
 async def regrab(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
     """The bot sat down first; the host gives the seat a new code; the bot's open picker re-takes at once."""
     h = await host(net, server)
-    bot = await net.ws(ATTACKER)
-    got = await take(bot, 0)
-    await bot.send_json({"type": "hello", "seat": 0, "token": got["token"]})
-    await receive(bot, "welcome")
+    await sit(net, ATTACKER)
     picker = await net.ws(ATTACKER)
     await picker.send_json({"type": "seats"})
     await receive(picker, "pick")
@@ -116,20 +130,14 @@ async def regrab(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
     mine = await take(phone, 0)
     if mine["type"] != "asked":
         return ["?"], False
-    await h.send_json({"type": "approve", "seat": 0, "code": mine["code"], "seq": 2})
-    given = await receive(phone, "granted")
-    await phone.send_json({"type": "hello", "seat": 0, "token": given["token"]})
-    joined = (await receive(phone))["type"] == "welcome"
+    joined = await given(h, phone, mine["code"])
     return (["regrabbed"] if again["type"] == "granted" else []), joined
 
 
 async def snipe(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
     """The seat's old phone is lost; the player's new phone asks; a bot re-asks every 0.2 s from 4 sockets."""
     h = await host(net, server)
-    old = await net.ws(PHONE)
-    first = await take(old, 0)
-    await old.send_json({"type": "hello", "seat": 0, "token": first["token"]})
-    await receive(old, "welcome")
+    await sit(net, PHONE)  # the player's first phone, now lost in a bag
     phone = await net.ws(PHONE)
     mine = await take(phone, 0)
     bots = [await net.ws(ATTACKER) for _ in range(4)]
@@ -137,10 +145,7 @@ async def snipe(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
         for bot in bots:
             await take(bot, 0)
         await asyncio.sleep(0.2)
-    await h.send_json({"type": "approve", "seat": 0, "code": mine["code"], "seq": 1})  # the code the host sees
-    given = await receive(phone, "granted")
-    await phone.send_json({"type": "hello", "seat": 0, "token": given["token"]})
-    joined = (await receive(phone))["type"] == "welcome"
+    joined = await given(h, phone, mine["code"])  # the code the host sees beside the player's ask
     return [], joined and server.joined()[0]
 
 
@@ -183,10 +188,7 @@ async def malformed(net: Net, server: CompanionServer) -> tuple[list[str], bool]
 async def take_flood(net: Net, server: CompanionServer) -> tuple[list[str], bool]:
     """3,000 take messages from one socket at a held seat: how many pushes a host page gets."""
     h = await host(net, server)
-    old = await net.ws(PHONE)
-    first = await take(old, 0)
-    await old.send_json({"type": "hello", "seat": 0, "token": first["token"]})
-    await receive(old, "welcome")
+    await sit(net, PHONE)
     bot = await net.ws(ATTACKER)
     for _ in range(3000):
         await bot.send_json({"type": "take", "seat": 0})
