@@ -233,6 +233,9 @@ class Box(InputLayer):
         self._source_events: set[str] = set()
         self._source_order: deque[str] = deque()
         self._order = itertools.count()
+        #: while a deciding thread steps the box, the log lines of what it decided wait here until
+        #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
+        self.held_log: list[tuple[str, str]] | None = None
         #: how the horizon is found (``HORIZON_POLICIES``)
         self.horizon_policy = HORIZON_WATERMARKS
         #: the live sources that say how far they delivered, by name (``follow_source``)
@@ -687,12 +690,24 @@ class Box(InputLayer):
         for event in events:
             if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
                 who = None if event.player is None else self._name(event.player)
-                log.info("%s at %s s", event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
-            log.debug("event %s", event)
+                line = (event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
+                if self.held_log is not None:
+                    self.held_log.append(line)
+                else:
+                    log.info("%s at %s s", *line)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("event %s", event)
         self.event_log.extend(events)
         for listener in self.on_events:
             listener(events)
         return events
+
+    def flush_log(self) -> None:
+        """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
+        if self.held_log:
+            lines, self.held_log = self.held_log, []
+            for line in lines:
+                log.info("%s at %s s", *line)
 
     def _name(self, station: int) -> str:
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
