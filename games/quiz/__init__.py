@@ -16,7 +16,7 @@ from games.quiz.bots import new_bots, new_host
 from games.quiz.bowl import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
-from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
+from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
 
@@ -314,7 +314,7 @@ SPEC = QuizSpec(
     options=OPTIONS,  # games/quiz/options.py: defaults None, the engine's own (QuizOptions) apply
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
-    rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
+    rules_version=RULES_VERSION,  # options.py: what each version changed
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},
@@ -324,6 +324,7 @@ SPEC = QuizSpec(
         "round_start": N_("a new round begins"),
         "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
         "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
+        "locked_out": N_("{player} pressed, but their team answered this tossup wrong"),
         "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
         "team": N_("a player joined a team"),
         "team_named": N_("the host renamed a team"),

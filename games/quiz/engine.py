@@ -43,6 +43,7 @@ from games.quiz.bowl import (
     BOWL,
     BOWL_PRESET,
     NEG,
+    NO_PENALTY,
     POWER,
     Buzz,
     Tossup,
@@ -50,7 +51,7 @@ from games.quiz.bowl import (
     tossup_result,
     two_teams,
 )
-from games.quiz.options import OPTIONS, RULE_NAMES
+from games.quiz.options import OPTIONS, REBOUND_WHILE_READ, RULE_NAMES, RULES_VERSION
 from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name, teams_shown
 
 
@@ -215,6 +216,8 @@ class QuizOptions:
     #: how many answer buttons (a, b ...) the smallest station has: the box reads
     #: it off the wiring profile (None: keyboard or simulated stations, no limit)
     station_choices: int | None = None
+    #: the rules version played (options.py; an old journal replays its own)
+    rules_version: int = RULES_VERSION
 
     @property
     def most_choices(self) -> int | None:
@@ -629,6 +632,9 @@ class QuizEngine:
         if outcome in ("early", "locked"):
             until = self.arbiter.locked_until_us[station]
             return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+        if outcome == "out" and self._bowl() and self.round.phase == Phase.ARMED and self._rebound_while_read():
+            # quiz bowl: a team that answered this tossup wrong is out of it; the screen says why
+            return [GameEvent("locked_out", t, station, {"team": self.teams[station]})]
         if outcome == "counted":
             if self.arbiter.armed_at_us is not None:
                 self.reactions[station].add(t - self.arbiter.armed_at_us)
@@ -905,11 +911,17 @@ class QuizEngine:
             return events + self._end_round(t, None, "everyone answered wrong")
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
-        if bowl is not None and r.tossup.read_at_us is None:
-            # a neg: the other team answers once the moderator has read the question to the end
+        if bowl is not None and r.tossup.read_at_us is None and not self._rebound_while_read():
+            # rules 2: after a neg the buzzers stayed closed until the moderator read the question to the end
             self.arbiter.disarm()
             r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
             return events
+        if bowl is not None and r.tossup.read_at_us is None:
+            # NAQT: the moderator reads on, the other team may buzz at any moment (a power before the
+            # mark) and after the end until the moderator calls time; the negged team's presses are refused
+            self.arbiter.arm(t)
+            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
+            return events + [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._bowl_locked_out()})]
         result = self.arbiter.result(contenders_only=True)
         if opts.after_wrong == "next" and (result.winner is not None):
             return events + self._give_turn(result.winner, t, "next_in_line")
@@ -983,6 +995,14 @@ class QuizEngine:
     # -- quiz bowl (games/quiz/bowl.py) ---------------------------------------
     def _bowl(self) -> bool:
         return self.options.rules == BOWL
+
+    def _rebound_while_read(self) -> bool:
+        """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
+        return self.options.rules_version >= REBOUND_WHILE_READ
+
+    def _bowl_locked_out(self) -> list[int]:
+        """The teams out of this tossup (each answered it wrong), in team order."""
+        return sorted({b.team for b in self.round.tossup.buzzes if b.kind in (NEG, NO_PENALTY)})
 
     def _bowl_marks(self) -> list[str]:
         """The moderator's marks while reading: past the power mark, read to the end."""
@@ -1058,7 +1078,7 @@ class QuizEngine:
         return {"power_mark": has_power(self._question()), "power_passed": tossup.power_at_us is not None,
                 "read": tossup.read_at_us is not None, "bonus_team": tossup.bonus_team,
                 "bonus": list(tossup.bonus), "bonus_parts": self.options.bonus_parts,
-                "buzzes": tossup.record()["buzzes"]}
+                "buzzes": tossup.record()["buzzes"], "locked_out": self._bowl_locked_out()}
 
     # -- all-play -----------------------------------------------------------
     def _all_play(self) -> bool:

@@ -10,6 +10,17 @@ from pathlib import Path
 
 from games.base import STATION_CHOICES, TIE_WINDOW, Option
 from games.i18n import N_
+from games.rules_version import RULES_OPTION, rules_option
+
+#: the rules version new games play (journals keep it; ``games.rules_version``):
+#: 2 is packs, presets and the winner announced when no later press can tie;
+#: 3 lets the other team buzz while a negged tossup is read on (quiz bowl, NAQT),
+#: where 2 closed the buzzers until the moderator read it to the end
+RULES_VERSION = 3
+#: the oldest rules version the engine still plays (1's fixed 2 ms settle is gone)
+OLDEST_RULES = 2
+#: the first rules version whose bowl buzzers stay open for the other team after a neg
+REBOUND_WHILE_READ = 3
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -82,4 +93,5 @@ OPTIONS: dict[str, Option] = {
     "settle_us": Option(None, int, low=0),
     "buzz_window_us": Option(None, int, low=0),
     "after_wrong": Option(None, str),
+    RULES_OPTION: rules_option(RULES_VERSION, oldest=OLDEST_RULES),
 }
