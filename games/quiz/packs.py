@@ -1,7 +1,8 @@
-"""Quiz question packs: our CSV and JSON formats, and saved Open Trivia DB files.
+"""Quiz question packs: our CSV and JSON formats, spreadsheets (.xlsx, .ods)
+with the CSV's columns, and saved Open Trivia DB files.
 
 Pure: the only I/O is reading the one file named (and checking that the images
-it names exist beside it). ``load_pack`` gives a typed ``Pack`` or raises one
+it names exist beside it); pack_files.py decodes its text or reads its sheet. ``load_pack`` gives a typed ``Pack`` or raises one
 ``PackError`` line; ``check_pack`` lists every problem, one line each, naming
 the line and the fix, so a host can repair a whole file in one pass. The
 formats are described in ``docs/question-packs.md``.
@@ -15,7 +16,7 @@ import html
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -23,6 +24,14 @@ from typing import Any
 from games.base import BuzzerBoxError
 from games.files import WORDS, FileRefused, read_limited
 from games.i18n import N_, Reason, _, ngettext, reason_english, worded_text
+from games.quiz.pack_files import (
+    SHEET_SUFFIXES,
+    Decoded,
+    SheetRefused,
+    decode,
+    sheet_rows,
+    split_sheet,
+)
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
@@ -90,6 +99,10 @@ class Pack:
     #: the problems of the rows left out (one line each, as ``check_pack``
     #: says them): one bad row leaves the rest playable, and the host is told
     left_out: tuple[PackProblem, ...] = ()
+    #: what the text was read as ("UTF-8", "UTF-16", "cp1250", "cp1252"); "" for a spreadsheet
+    encoding: str = ""
+    #: the spreadsheet's sheet the questions were read from; "" for a text file
+    sheet: str = ""
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -107,6 +120,8 @@ class Where:
     line: int = 0
     kind: str = ""  # "question" or "result": the element of a JSON list
     index: int = 0
+    #: a spreadsheet's rows are numbered as its program shows them: "row 4", not "line 4"
+    row: bool = False
 
     def __str__(self) -> str:
         return self.said(_)
@@ -116,7 +131,7 @@ class Where:
         if self.kind:
             item = word(N_("question {n}") if self.kind == "question" else N_("result {n}")).format(n=self.index)
             return word(N_("line {line} ({item})")).format(line=self.line, item=item) if self.line else item
-        return word(N_("line {line}")).format(line=self.line)
+        return word(N_("row {line}") if self.row else N_("line {line}")).format(line=self.line)
 
 
 #: the arguments of a problem that are the box's words (marked ``N_``), not the file's
@@ -218,19 +233,31 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _read(path: Path) -> tuple[Pack | None, list[PackProblem]]:
-    problems = _Problems(path.name)
-    text = _read_text(path, problems)
-    if text is None:
+def _read(given: Path) -> tuple[Pack | None, list[PackProblem]]:
+    path, sheet = split_sheet(given)  # pack.xlsx#Round 2: that sheet of the file
+    problems = _Problems(given.name)
+    try:
+        data = read_limited(path, MAX_FILE_BYTES, N_("question pack"), too_large=N_("split it into smaller packs"))
+    except FileRefused as e:
+        problems.add(None, e.reason, **e.arguments)
         return None, problems.in_file_order()
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        parsed = _parse_csv(text, problems)
-    elif suffix == ".json":
-        parsed = _parse_json(text, path, problems)
+    decoded: Decoded | None = None
+    if suffix in SHEET_SUFFIXES:
+        try:
+            sheet, rows = sheet_rows(suffix, data, sheet)
+        except SheetRefused as e:
+            problems.add(None, e.reason, **e.arguments)
+            return None, problems.in_file_order()
+        parsed = _parse_rows(iter(rows), problems, None)
+    elif suffix in (".csv", ".json"):
+        decoded = _decoded(data, problems)
+        if decoded is None:
+            return None, problems.in_file_order()
+        parsed = _parse_csv(decoded.text, problems) if suffix == ".csv" else _parse_json(decoded.text, path, problems)
     else:
-        problems.add(None, N_("unknown pack format {suffix!r}; save it as .csv or .json (see docs/question-packs.md)"),
-                     suffix=path.suffix or "-")
+        problems.add(None, N_("unknown pack format {suffix!r}; save it as .csv, .json, .xlsx or .ods (see "
+                              "docs/question-packs.md)"), suffix=path.suffix or "-")
         return None, problems.in_file_order()
     if parsed is None:
         return None, problems.in_file_order()
@@ -239,24 +266,24 @@ def _read(path: Path) -> tuple[Pack | None, list[PackProblem]]:
     if pack is None or problems.file_problems or not pack.questions:
         return None, problems.in_file_order()
     lines = problems.in_file_order()
-    return Pack(pack.title, pack.language, pack.questions, pack.source, tuple(lines)), lines
+    return Pack(pack.title, pack.language, pack.questions, pack.source, tuple(lines),
+                encoding=decoded.encoding if decoded else "", sheet=sheet or ""), lines
 
 
-def _read_text(path: Path, problems: _Problems) -> str | None:
-    try:
-        data = read_limited(path, MAX_FILE_BYTES, N_("question pack"), too_large=N_("split it into smaller packs"))
-    except FileRefused as e:
-        problems.add(None, e.reason, **e.arguments)
-        return None
-    if data.startswith(b"\xef\xbb\xbf"):  # the BOM spreadsheet programs write
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        problems.add(Where(line), N_("byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8 (in a spreadsheet: "
-                                  "'CSV UTF-8')"), byte=data[e.start])
-        return None
+def _decoded(data: bytes, problems: _Problems) -> Decoded | None:
+    """The file's text (pack_files.decode), or one problem naming the first byte that is not UTF-8."""
+    decoded = decode(data)
+    if decoded is None:
+        start = 0
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            start = e.start
+        line = data[:start].count(b"\n") + 1
+        problems.add(Where(line), N_("byte 0x{byte:02x} is not text in UTF-8, UTF-16, cp1250 or cp1252 that the box "
+                                     "can tell apart; save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')"),
+                     byte=data[start] if data else 0)
+    return decoded
 
 
 @dataclass
@@ -274,21 +301,23 @@ _Meta = dict[str, tuple[Where | None, Any]]  # key -> (where, raw value)
 def csv_delimiter(text: str) -> str:
     """The cell separator of a CSV pack, read from its header line: "," as
     written by hand and by English spreadsheets, ";" as Czech and Polish
-    Excel writes it (their decimal mark is the comma)."""
+    Excel writes it (their decimal mark is the comma), a tab as Excel's
+    "Unicode text" (UTF-16) does."""
     for raw in text.splitlines():
         line = raw.strip()
         if line and not line.startswith("#"):
-            return ";" if line.count(";") > line.count(",") else ","
+            counts = {",": line.count(","), ";": line.count(";"), "\t": line.count("\t")}
+            return max(counts, key=lambda mark: counts[mark])  # a tie: the comma (the first)
     return ","
 
 
-def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
-    meta: _Meta = {}
-    records: list[_Record] = []
-    header: list[str] | None = None
-    header_width = 0
-    delimiter = csv_delimiter(text)
-    mark = _mark(delimiter)
+class _Unreadable(Exception):
+    """The rest of a CSV cannot be read (a quote left open): its problem is already said."""
+
+
+def _csv_rows(text: str, delimiter: str, problems: _Problems) -> Iterator[tuple[int, list[str]]]:
+    """Each CSV row with the line it starts on; a row that cannot be read is a
+    problem and ends the rows (``_Unreadable``)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     line = 1
     while True:
@@ -296,20 +325,45 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         try:
             row = next(reader)
         except StopIteration:
-            break
+            return
         except csv.Error as e:
             problems.add(Where(start), N_("{error}; check the quotes on this line (a quote inside a cell is written "
                                           "twice: \"\")"), error=str(e))
+            raise _Unreadable from None
+        line = reader.line_num + 1
+        yield start, row
+
+
+def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    delimiter = csv_delimiter(text)
+    return _parse_rows(_csv_rows(text, delimiter, problems), problems, delimiter)
+
+
+def _parse_rows(rows: Iterator[tuple[int, list[str]]], problems: _Problems,
+                delimiter: str | None) -> tuple[_Meta, list[_Record]] | None:
+    """The rows of a CSV (``delimiter`` its cell separator) or of a sheet (None):
+    comment lines, the header naming the columns, one question a row."""
+    meta: _Meta = {}
+    records: list[_Record] = []
+    header: list[str] | None = None
+    header_width = 0
+    sheet = delimiter is None
+    while True:
+        try:
+            start, row = next(rows)
+        except StopIteration:
+            break
+        except _Unreadable:
             if header is None:
                 return None
             break  # the rest is unreadable, but the rows before it are checked too: every problem in one pass
-        line = reader.line_num + 1
-        where = Where(start)
+        where = Where(start, row=sheet)
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
         if cells[0].startswith("#"):
-            _csv_comment(delimiter.join(row).strip()[1:], where, meta, problems)
+            body = " ".join(c for c in cells if c) if sheet else (delimiter or ",").join(row).strip()
+            _csv_comment(body[1:], where, meta, problems)
             continue
         if header is None:
             header = _csv_header(cells, where, problems, delimiter)
@@ -317,9 +371,15 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
             if header is None:
                 return None
             continue
+        if sheet and any(cells[len(header):]):
+            problems.add_row(where, N_("{cells} cells but the header names {columns} columns; name the column in the "
+                                       "first row or clear the cells past the last one"), cells=len(cells),
+                             columns=len(header))
+            continue
         if len(cells) > header_width or any(cells[len(header):]):
             problems.add_row(where, N_("{cells} cells but the header names {columns} columns; put quotes around a "
-                                       "cell that contains a {mark}"), cells=len(cells), columns=len(header), mark=mark)
+                                       "cell that contains a {mark}"), cells=len(cells), columns=len(header),
+                             mark=_mark(delimiter or ","))
             continue
         values: dict[str, Any] = {
             name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
@@ -336,7 +396,7 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
 
 def _mark(delimiter: str) -> str:
     """The cell separator's name, as a problem says it."""
-    return N_("semicolon") if delimiter == ";" else N_("comma")
+    return {";": N_("semicolon"), "\t": N_("tab")}.get(delimiter, N_("comma"))
 
 
 def _csv_comment(body: str, where: Where, meta: _Meta, problems: _Problems) -> None:
@@ -354,19 +414,22 @@ def _did_you_mean(name: str) -> str:
     return " " + _("(did you mean {name!r}?)").format(name=close[0]) if close else ""
 
 
-def _csv_header(cells: list[str], where: Where, problems: _Problems, delimiter: str) -> list[str] | None:
+def _csv_header(cells: list[str], where: Where, problems: _Problems, delimiter: str | None) -> list[str] | None:
+    """The columns the header row names (``delimiter`` None: a sheet's first row)."""
     names = [c.lower() for c in cells]
     while names and not names[-1]:
         names.pop()
     before = len(problems.lines)
     seen: set[str] = set()
     for name in names:
-        if not name:
+        if not name and delimiter is None:
+            problems.add(where, N_("an empty column name in the header; name every column or delete the empty one"))
+        elif not name:
             problems.add(where, N_("an empty column name in the header; name every column or delete the extra {mark}"),
-                         mark=_mark(delimiter))
+                         mark=_mark(delimiter or ","))
         elif name not in COLUMNS:
             problems.add(where, N_("unknown column {name!r}{hint}; the first line names the columns, from: {columns}"),
-                         name=name, hint=_did_you_mean(name), columns=delimiter.join(COLUMNS))
+                         name=name, hint=_did_you_mean(name), columns=(delimiter or ", ").join(COLUMNS))
         elif name in seen:
             problems.add(where, N_("column {name!r} appears twice in the header; keep one"), name=name)
         seen.add(name)
@@ -717,7 +780,7 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
 # A folder of packs (the box's packs folder, a USB stick's)
 
 #: the files a packs folder offers, and how many (a stick full of files must not stall the menu)
-PACK_SUFFIXES: tuple[str, ...] = (".csv", ".json")
+PACK_SUFFIXES: tuple[str, ...] = (".csv", ".json", *SHEET_SUFFIXES)
 MAX_FOLDER_PACKS = 50
 
 
