@@ -648,6 +648,12 @@ class GameSpec:
         chosen = {**self.default_options, **(options or {})}
         return not self.no_phones_with or any(chosen.get(k) != v for k, v in self.no_phones_with.items())
 
+    def menu_starts(self) -> dict[str, Any]:
+        """The values the start menu's rows start on in the box's language of
+        the moment (the quiz: the shipped pack in that language); a row not
+        named starts on the menu's own choice. By default none."""
+        return {}
+
     def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
         """The start menu's options as the game plays them, and a note (a
         catalogue text, worded when shown) for each change the host should

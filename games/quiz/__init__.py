@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
-from games.i18n import LANGUAGES, N_, Nn_, _
+from games.i18n import LANGUAGES, N_, Nn_, _, current_language
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.bowl import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
-from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS
+from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS, language_pack
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
 
@@ -125,6 +125,12 @@ class QuizSpec(GameSpec):
         settings = super().settings(players, seed, **options)
         QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
         return settings
+
+    def menu_starts(self) -> dict[str, Any]:
+        """The menu's pack row starts on the shipped pack in the box's language
+        (a Polish box: the Polish pack), when the packs folder offers none of the host's own."""
+        pack = language_pack(current_language())
+        return {} if pack is None else {"pack": pack}
 
     def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
         """The menu's bowl night with a pack has no bonuses to read: its bowl

@@ -27,7 +27,14 @@ PACKS_DIR = Path(__file__).resolve().parent / "packs"
 SHIPPED_PACKS: dict[str, str] = {
     "en-general": N_("general knowledge (English)"),
     "cs-general": N_("general knowledge (Czech)"),
+    "pl-general": N_("general knowledge (Polish)"),
 }
+
+
+def language_pack(language: str) -> str | None:
+    """The shipped pack in ``language`` (the menu starts on it): ``cs-general`` for "cs"."""
+    name = f"{language}-general"
+    return name if name in SHIPPED_PACKS else None
 RULE_NAMES: dict[str, str] = {
     "classic": N_("classic"),
     "race": N_("5 right win, 3 wrong out"),
