@@ -38,7 +38,15 @@ from games.base import (
 )
 from games.i18n import N_
 from games.panels import TYPED
-from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
+from games.quiz.allplay import (
+    ALL_PLAY,
+    ALL_PLAY_PRESET,
+    FULL_POINTS_US,
+    TEAM_MEAN,
+    TEAM_SUM,
+    AllPlayQuestion,
+    right_choice,
+)
 from games.quiz.bowl import (
     BOWL,
     BOWL_PRESET,
@@ -218,6 +226,8 @@ class QuizOptions:
     station_choices: int | None = None
     #: the rules version played (options.py; an old journal replays its own)
     rules_version: int = RULES_VERSION
+    #: all-play with teams: a team scores its members' ``mean`` (``sum``: adds them)
+    team_points: str = TEAM_MEAN
 
     @property
     def most_choices(self) -> int | None:
@@ -256,6 +266,9 @@ class QuizOptions:
             opts.teams = two_teams(settings.players)
         if opts.after_wrong not in ("next", "rearm"):
             raise OptionError(N_("quiz: after_wrong must be 'next' or 'rearm'"))
+        if opts.team_points not in (TEAM_MEAN, TEAM_SUM):
+            raise OptionError(N_("quiz: team_points must be 'mean' (a team scores its members' mean) or 'sum'; "
+                                 "got {value!r}"), value=opts.team_points)
         if opts.teams is None and opts.team_size is not None:
             if settings.players < 2 * opts.team_size:
                 raise OptionError(N_("quiz: teams of {size} need at least {least} stations; add stations or choose "
@@ -485,6 +498,8 @@ class QuizEngine:
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
+        if opts.rules == ALL_PLAY and self.team_quiz():  # the card says how a team's points are made
+            view["team_points"] = opts.team_points if self._rules_3() else TEAM_SUM
         if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
             view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
                          "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
@@ -998,7 +1013,15 @@ class QuizEngine:
 
     def _rebound_while_read(self) -> bool:
         """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
+        return self._rules_3()
+
+    def _rules_3(self) -> bool:
+        """Rules 3 (options.py): the bowl rebound, all-play's half second and its team mean."""
         return self.options.rules_version >= REBOUND_WHILE_READ
+
+    def _team_mean(self) -> bool:
+        """All-play: a team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
+        return self._rules_3() and self.options.team_points == TEAM_MEAN
 
     def _bowl_locked_out(self) -> list[int]:
         """The teams out of this tossup (each answered it wrong), in team order."""
@@ -1093,7 +1116,8 @@ class QuizEngine:
             raise RuleError(N_("an all-play question needs choices with the answer among them; "
                                "skip this one with next"))
         time_us = self.options.answer_time_us or int(ALL_PLAY_PRESET["answer_time_us"])
-        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points())
+        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points(),
+                                       full_us=FULL_POINTS_US if self._rules_3() else 0)
         self.round.phase = Phase.ALL_PLAY
         return [GameEvent("all_play_open", t, None, {"choices": self.allplay.choices, "answer_time_us": time_us})]
 
@@ -1152,12 +1176,13 @@ class QuizEngine:
         answered."""
         question = self.allplay
         assert question is not None
-        question.close(t)
+        question.close(t, self.teams, self._team_mean())
         r = self.round
         r.revealed = True
-        for station, points in question.scored.items():
+        for station, credit in question.credit.items():
+            r.scores[self.teams[station]] += credit
+        for station in question.scored:
             team = self.teams[station]
-            r.scores[team] += points
             if question.locked[station].choice == question.right:
                 r.correct[team] += 1
             else:

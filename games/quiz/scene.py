@@ -795,6 +795,10 @@ def round_rules(current: View) -> list[str]:
         lines.append(_(BOWL_WITHOUT_BONUS))
     elif rules in ROUND_RULES:
         lines.append(_(ROUND_RULES[rules]))
+    if current.get("team_points") == "mean":
+        lines.append(_("a team scores its members' mean"))
+    elif current.get("team_points") == "sum":
+        lines.append(_("a team scores its members' sum"))
     right, wrong = int(current.get("points_correct") or 0), int(current.get("points_wrong") or 0)
     points = _("right: +{right}").format(right=right) + (_(", wrong: −{wrong}").format(wrong=wrong) if wrong else "")
     lines.append(points)
