@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -355,12 +355,15 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[
 
 
 def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
-                colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool) -> list[str]:
-    """How to start a screen for this game again (the deciding process keeps it)."""
+                colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool,
+                keys: Mapping[str, str] | None = None) -> list[str]:
+    """How to start a screen for this game again (the deciding process keeps it);
+    ``keys``: the profile's ``[keys]`` for its keyboard."""
     args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
     args += ["--headless"] if headless else []
     args += ["--mute"] if mute else []
     args += ["--keyboard"] if keyboard else []
+    args += ["--keys", json.dumps(dict(keys))] if keys else []
     args += [] if fullscreen is None else ["--fullscreen" if fullscreen else "--window"]
     if colors is not None:
         args += ["--colors", json.dumps([list(c) for c in colors])]
@@ -379,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--mute", action="store_true")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keyboard", action="store_true")
+    p.add_argument("--keys", default=None, help="the profile's [keys] as JSON (key name -> host action)")
     p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
     p.add_argument("--window", dest="fullscreen", action="store_false")
     p.add_argument("--colors", default=None)
@@ -398,7 +402,8 @@ def show(args: argparse.Namespace) -> int:
     sound = live.open_sound(args, args.headless)
     sock = socket.socket(fileno=args.fd)
     presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
-    keyboard = KeyboardSource(args.players) if args.keyboard else None
+    keys = json.loads(args.keys) if args.keys else None
+    keyboard = KeyboardSource(args.players, keys=keys) if args.keyboard else None
     box = ViewBox(spec, spec.settings(args.players), sock)
     phones: live.RelayedPhones | None = None
     try:

@@ -25,6 +25,7 @@ import pygame
 from controller.deciding import LIVE_WINDOW, Decider
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Choice, Menu, MenuScene
+from controller.display.pause_card import draw_pause_card
 from controller.display.screen import Screen
 from controller.lights import LightDirector, Lights
 from controller.press import Press
@@ -107,7 +108,7 @@ class Presenter:
         with box.lock:
             view = freeze(box.engine.public_view())
             strip = box.strip()
-            finished, paused = box.engine.finished, box.paused
+            finished, paused, host_paused = box.engine.finished, box.paused, box.host_paused
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
@@ -118,6 +119,10 @@ class Presenter:
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = _("Input board disconnected: game paused until it is back")
         target = surface if surface is not None else self.screen.surface
+        if host_paused:  # the pause card: nothing of the game shows while the room takes a break
+            draw_pause_card(target)
+            self.frames += 1
+            return
         scene.draw(target, view, strip, now_us)
         if self.show_help and self.help is not None:
             self.help.show(view)
@@ -173,8 +178,8 @@ class Presenter:
 
 
 def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
-    """A host key (space, c, w, n, u, r) as the running game's own action."""
-    return box.host(box.host_kind(name), now_us)
+    """A host key (space, c, w, n, u, r, a clicker's) as the running game's own action, or the pause card."""
+    return box.host_button(name, now_us)
 
 
 def run(

@@ -324,6 +324,10 @@ SPEC = QuizSpec(
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},
+    # a presenter clicker's next: arm the waiting question, reveal the judged one's answer, then move on
+    # (armed, answering, a tie, a bonus: the host's own keys decide, the clicker does nothing)
+    host_steps={"idle": ("arm",), "round_over": ("reveal", "next"), "all_play": ("reveal",),
+                "armed": (), "answering": (), "tie": (), "bonus": ()},
     unused_host_actions=unused_host_actions,  # m and e are listed in the help only while bowl is played
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
