@@ -31,6 +31,9 @@ def describe(pack: Pack) -> str:
         ngettext("{n} multiple choice", "{n} multiple choice", choices).format(n=choices),
         ngettext("{n} with a picture", "{n} with pictures", images).format(n=images),
     ]
+    clips = sum(1 for q in pack.questions if q.audio is not None)
+    if clips:
+        parts.append(ngettext("{n} with a clip", "{n} with clips", clips).format(n=clips))
     if pack.sheet:
         parts.append(_("read from the sheet {sheet!r}").format(sheet=pack.sheet))
     elif pack.encoding:

@@ -99,6 +99,8 @@ class Presenter:
         #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
         #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
         self.box_actions: dict[str, Callable[[], None]] = {}
+        if sound is not None:  # F5: an audio question's clip again from its start
+            self.box_actions["replay"] = sound.clips.restart_now
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -119,6 +121,8 @@ class Presenter:
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
             scene.message = _("Input board disconnected: game paused until it is back")
         target = surface if surface is not None else self.screen.surface
+        if self.sound is not None:
+            self.sound.clips.poll(now_us)  # a clip with a length stops in time
         if host_paused:  # the pause card: nothing of the game shows while the room takes a break
             draw_pause_card(target)
             self.frames += 1

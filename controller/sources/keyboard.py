@@ -47,8 +47,9 @@ HOST_KEYS: dict[int, str] = {
 
 #: the box's own host keys, by pygame key name, bound only while the box
 #: answers them (``Presenter.box_actions``): k puts the host PIN on the big
-#: screen for a minute with ``--web`` (a co-host logs in)
-BOX_KEYS: dict[str, str] = {"k": "show_pin"}
+#: screen for a minute with ``--web`` (a co-host logs in); F5 (and a clicker's
+#: Shift+F5) plays an audio question's clip again from its start
+BOX_KEYS: dict[str, str] = {"k": "show_pin", "f5": "replay"}
 
 
 

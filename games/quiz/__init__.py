@@ -35,7 +35,10 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     by its resolved path; a journaled game asks for its copy kept beside the
     journal by content, controller/media.py, so a replay elsewhere shows it)."""
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
-             "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices)}
+             "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices),
+             # an audio question's clip (only then: a pack without clips is journaled as before)
+             **({} if q.audio is None else {"audio": {"file": str(q.audio), "start_s": q.audio_start_s,
+                                                      "length_s": q.audio_length_s}})}
             for q in pack.questions]
 
 

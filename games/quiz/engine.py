@@ -413,6 +413,8 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     q = question or {}
     record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
               "points": points, "answer": str(q.get("answer", ""))}
+    if isinstance(q.get("audio"), Mapping):  # an audio question: the screen plays its clip (controller/sound.py)
+        record["audio"] = dict(q["audio"])
     return record if round_number is None else {**record, "round": round_number}
 
 
@@ -1264,7 +1266,7 @@ class QuizEngine:
         if self._all_play():  # only the choices the stations' buttons (and the phones) offer
             choices = choices[: self._offered(q)]
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
-                "image": q.get("image"), "choices": choices}
+                "image": q.get("image"), "choices": choices, "audio": q.get("audio")}
 
     def public_view(self) -> dict[str, Any]:
         r = self.round

@@ -30,6 +30,7 @@ SHIPPED_PACKS: dict[str, str] = {
     "en-general": N_("general knowledge (English)"),
     "cs-general": N_("general knowledge (Czech)"),
     "pl-general": N_("general knowledge (Polish)"),
+    "en-music": N_("music round (demo)"),
 }
 
 

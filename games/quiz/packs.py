@@ -35,7 +35,7 @@ from games.quiz.pack_files import (
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
-    "question", "answer", "alternatives", "category", "points", "image", "choices",
+    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("question", "answer")
 #: Separator of several alternatives or choices inside one CSV cell.
@@ -43,6 +43,13 @@ LIST_SEPARATOR = "|"
 #: Open Trivia DB difficulty -> points (documented in docs/question-packs.md).
 OPENTDB_POINTS: Mapping[str, int] = {"easy": 1, "medium": 2, "hard": 3}
 IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
+#: the clips an audio question may play (pygame's mixer streams them)
+AUDIO_SUFFIXES: tuple[str, ...] = (".ogg", ".mp3", ".wav")
+#: a clip's file at most this big (a whole album is a mistake), and at most this long to play
+MAX_CLIP_BYTES = 30_000_000
+MAX_CLIP_SECONDS = 600
+#: ``song.ogg@12.5+20``: the clip, from 12.5 s, for 20 s (both optional)
+_CLIP_RE = re.compile(r"(?P<file>.+?)(?:@(?P<start>\d{1,5}(?:[.,]\d{1,3})?)(?:\+(?P<length>\d{1,5}(?:[.,]\d{1,3})?))?)?\Z")
 
 # Limits that keep a question readable on the screen at the minimum text size
 # and keep a mistaken (huge) file from stalling the box.
@@ -86,6 +93,10 @@ class Question:
     image: Path | None = None
     choices: tuple[str, ...] = ()
     line: int = 0
+    #: an audio question: its clip (resolved as ``image``), where it starts and how long it plays (None: to its end)
+    audio: Path | None = None
+    audio_start_s: float = 0.0
+    audio_length_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -703,6 +714,48 @@ def _image(value: Any, base: Path, where: Where, problems: _Problems) -> Path | 
     return full
 
 
+def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Path, float, float | None] | None | bool:
+    """An audio cell, ``file[@start[+length]]`` in seconds: the clip resolved
+    against the pack folder, its start and length; None for none, False after a problem."""
+    if value is None or value == "":
+        return None
+    text = _text(value, "audio", where, problems, limit=200, required=False)
+    if text is None:
+        return False
+    m = _CLIP_RE.match(text)
+    assert m is not None  # the file part matches anything
+    name = m.group("file").strip()
+    start = float(m.group("start").replace(",", ".")) if m.group("start") else 0.0
+    length = float(m.group("length").replace(",", ".")) if m.group("length") else None
+    rel = PurePosixPath(name.replace("\\", "/"))
+    if rel.is_absolute() or ".." in rel.parts or re.match(r"[A-Za-z]:", name):
+        problems.add(where, N_("audio {path!r} must be a path inside the pack's folder; copy the clip next to the "
+                               "pack and give its name"), path=name)
+        return False
+    if rel.suffix.lower() not in AUDIO_SUFFIXES:
+        problems.add(where, N_("audio {path!r} is not a clip the box plays; use {suffixes} (a start and length: "
+                               "song.ogg@12.5+20)"), path=text, suffixes=", ".join(AUDIO_SUFFIXES))
+        return False
+    if length is not None and not 1 <= length <= MAX_CLIP_SECONDS:
+        problems.add(where, N_("audio {path!r} plays {length} s; give a length from 1 to {most} s (song.ogg@12.5+20)"),
+                     path=text, length=length, most=MAX_CLIP_SECONDS)
+        return False
+    full = base.joinpath(*rel.parts)
+    try:
+        size = full.stat().st_size if full.is_file() else None
+    except OSError:
+        size = None
+    if size is None:
+        problems.add(where, N_("audio {path!r} is not in {folder}; put the clip there or clear the audio cell"),
+                     path=name, folder=str(base))
+        return False
+    if size > MAX_CLIP_BYTES:
+        problems.add(where, N_("audio {path!r} is {n} bytes, too long for a question; cut the part to play (at most "
+                               "{most} bytes)"), path=name, n=size, most=MAX_CLIP_BYTES)
+        return False
+    return full, start, length
+
+
 def _build_question(record: _Record, base: Path, problems: _Problems) -> Question | None:
     before = len(problems.lines)
     v, where = record.values, record.where
@@ -714,6 +767,7 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
                      limit=MAX_CATEGORY_CHARS, required=False)
     points = _points(v.get("points"), where, problems)
     image = _image(v.get("image"), base, where, problems)
+    clip = _clip(v.get("audio"), base, where, problems)
     choices = _texts(v.get("choices"), "choices", where, problems)
     if choices is not None and answer is not None and choices:
         if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
@@ -725,10 +779,12 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     if len(problems.lines) > before:
         return None
     assert text is not None and answer is not None and alternatives is not None
-    assert points is not None and choices is not None and image is not False
+    assert points is not None and choices is not None and image is not False and clip is not False
+    audio = clip if isinstance(clip, tuple) else None
     return Question(text=text, answer=answer, alternatives=alternatives, category=category or "",
                     points=points, image=image if isinstance(image, Path) else None,
-                    choices=choices, line=record.line)
+                    choices=choices, line=record.line, audio=None if audio is None else audio[0],
+                    audio_start_s=0.0 if audio is None else audio[1], audio_length_s=None if audio is None else audio[2])
 
 
 def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,

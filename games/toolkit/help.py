@@ -38,6 +38,7 @@ ACTION_WORDS: dict[str, str] = {
     "show_pin": N_("show the host PIN on the big screen for a minute"),
     "step": N_("the next step: arm, reveal, next (a presenter clicker)"),
     "blank": N_("the pause card on, or off again"),
+    "replay": N_("play the question's clip again from its start"),
 }
 
 
