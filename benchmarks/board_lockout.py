@@ -16,8 +16,9 @@ clock reads or preemption); one clock read.
     PYTHONPATH=. python benchmarks/board_lockout.py            # 3 rounds
     PYTHONPATH=. python benchmarks/board_lockout.py --rounds 5 --pi-path
 
-``--pi-path`` also runs ``benchmarks/realtime.py --quick --runs 1
---idle-only`` (a few minutes) and prints its contact -> light beside.
+``--pi-path`` also runs ``benchmarks/realtime.py --quick --idle-only
+--designs shipped`` (a few minutes) and prints its RESULT line beside (the
+Pi's overhead, lamp - confirmation, against the machine's floor).
 
 What it shows: how long the firmware's own code takes from the confirmation
 to the latch, and that cost against a main-loop pass of the same interpreter,
@@ -74,11 +75,11 @@ def spread(values: list[float]) -> str:
 
 
 def pi_path() -> str:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "realtime.py"), "--quick", "--runs", "1",
-                           "--idle-only"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "realtime.py"), "--quick", "--idle-only",
+                           "--designs", "shipped"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=1800)
-    lines = [ln.strip() for ln in proc.stdout.splitlines() if re.search(r"contact->light\s+over runs", ln)]
-    return lines[0] if lines else f"(no contact->light line; realtime.py exited {proc.returncode})"
+    lines = [ln.strip() for ln in proc.stdout.splitlines() if re.match(r"RESULT ", ln)]
+    return lines[0] if lines else f"(no RESULT line; realtime.py exited {proc.returncode})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,10 +125,10 @@ def main(argv: list[str] | None = None) -> int:
           f"  within {GOAL_US} µs while the Pico's main-loop pass is at most {budget:.0f} µs "
           f"(heartbeat lp=, its worst pass; the board measures the latency itself: F lat=, heartbeat lx=)")
     if args.pi_path:
-        print(f"\nthe Pi's path (benchmarks/realtime.py --quick --runs 1 --idle-only): {pi_path()}")
+        print(f"\nthe Pi's path (benchmarks/realtime.py --quick --idle-only --designs shipped): {pi_path()}")
     else:
-        print("\nthe Pi's path, contact -> light: --pi-path runs benchmarks/realtime.py (docs/benchmarks.md quotes "
-              "its figures: contact -> decision plus the step and light call)")
+        print("\nthe Pi's path, confirmation -> lamp: --pi-path runs benchmarks/realtime.py (docs/benchmarks.md "
+              "quotes its figures: the overhead, lamp - confirmation, against the machine's floor)")
     return 0
 
 

@@ -35,6 +35,7 @@ from controller.firmware_tools import add_firmware_commands
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.live import journal_dir, packs_dir
 from controller.pack_store import MEDIA_ROOTS
+from controller.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
@@ -294,9 +295,9 @@ def build_parser() -> Parser:
     p.set_defaults(func=in_league(cmd_play))
 
     p = sub.add_parser("bench", help=_("the acceptance check: the box's decision timing on this machine"),
-                       description=_("Measure contact -> decision and contact -> lamp through play's own path "
-                                     "(synthetic edges, or a loopback jig with --jig): wiring/README.md, "
-                                     "\"The acceptance check\"."))
+                       description=_("Measure the box's overhead (lamp - confirmation) against this machine's "
+                                     "floor through play's own path (synthetic edges from a feeder process, or a "
+                                     "loopback jig with --jig): wiring/README.md, \"The acceptance check\"."))
     p.add_argument("--profile", default="header-4", help=_("wiring profile (default %(default)s)"))
     p.add_argument("--contests", type=int, default=100, help=_("how many contests (default %(default)s, ~1 min)"))
     p.add_argument("--seed", type=int, default=1, help=_("the contests' gaps and order (default %(default)s)"))
@@ -320,6 +321,9 @@ def add_process_args(p: argparse.ArgumentParser) -> None:
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
     p.add_argument("--feed", default=None, metavar="FIFO",
                    help=_("synthetic edges from this FIFO on mock GPIO pins (buzzerbox bench, benchmarks/realtime.py)"))
+    # how the box knows every input is in: the sources' watermarks, or (the benchmark's comparison) the
+    # old fixed delay raised by late edges
+    p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS, help=argparse.SUPPRESS)
     p.add_argument("--timings", default=None, metavar="PATH",
                    help=_("when the game ends, write its decisions' and frames' timings here as JSON (the benchmarks)"))
 

@@ -33,8 +33,8 @@ from controller import profile as profile_mod
 from controller.channel import ChannelError, Outbox
 from controller.deciding import Decider, ask_realtime
 from controller.lights import LightDirector
-from controller.press import Edge, InputNotice, Press
-from controller.runtime import Box
+from controller.press import Edge, InputNotice, Press, Watermark
+from controller.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, Box
 from controller.sources.base import Source
 from controller.timeline import box_now_us
 from controller.web.views import Pages, Publisher, snapshot_message
@@ -108,6 +108,8 @@ class DecidingGame:
                 "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
                 #: one line while the journal cannot be written (a full card), else None
                 "journal": box.journal_notice(),
+                #: one line while a source has stalled (decisions no longer wait for it), else None
+                "inputs": box.inputs_notice(),
                 #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
                 "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
 
@@ -213,10 +215,13 @@ class DecidingGame:
         """One stamped input or request from a viewer (reader thread: only enqueues)."""
         box, kind = self.box, message["type"]
         try:
+            # forwarded inputs: their lateness is the screen's, never a reason to slow the stations' decisions
             if kind == channel.EDGE and isinstance(message["edge"], Edge):
-                box.edge(message["edge"], int(message["precision_us"]))
+                box.edge(message["edge"], int(message["precision_us"]), measured=False)
             elif kind == channel.PRESS and isinstance(message["press"], Press):
-                box.press(message["press"])
+                box.press(message["press"], measured=False)
+            elif kind == channel.WATERMARK and isinstance(message["mark"], Watermark):
+                box.watermark(message["mark"])
             elif kind == channel.NOTICE and isinstance(message["notice"], InputNotice):
                 box.notice(message["notice"])
             elif kind == channel.ACTION and isinstance(message["action"], Action):
@@ -312,6 +317,7 @@ class DecidingGame:
                     box.journal.close()
         ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
                  "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+                 "stalls": box.stalls, "longest_wait_us": box.longest_wait_us, "decided_by": box.decided_by(),
                  "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
                  "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
                  "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
@@ -340,6 +346,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     p.add_argument("--web", action="store_true",
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
+    p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
+                   help="how the box knows every input is in: the sources' watermarks (default), or the "
+                        "old fixed delay (benchmarks/realtime.py compares them)")
     return p.parse_args(argv)
 
 
@@ -384,6 +393,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     """The journaled game taken over, its sources opened and connected, the lamps."""
     profile = profile_mod.load(args.profile) if args.profile else None
     box, _journal = live.resumed_box(args.journal)
+    box.horizon_policy = args.horizon
     if args.new:
         live.restart_clock(box)  # nothing happened yet: the game's time starts as it can be decided
     try:

@@ -12,11 +12,11 @@ deciding process in either design, so both pay for it alike.
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
 from controller.sources.gpio import mock_factory
+from controller.sources.pipe_reader import PipeReader
 
 log = logging.getLogger("buzzerbox.feed")
 
@@ -39,32 +39,44 @@ def lamp_pins() -> list[Any]:
     return [pin for pin in getattr(factory, "pins", {}).values() if hasattr(pin, "clear_states")]
 
 
-class Feed(threading.Thread):
-    """Reads edges from ``path`` until its writer closes it; counts them."""
+class Feed(PipeReader):
+    """Reads ``PIN LEVEL T_US`` lines from ``path`` until its writer closes it,
+    driving each pin with the line's stamp; counts them. It is the fed GPIO
+    source's edge reader: the box asks it how far it has delivered."""
+
+    #: the feeder stamps an edge and writes it at once, as a kernel stamps in
+    #: the interrupt and queues from its interrupt thread: this covers the hop
+    capture_us = 100
 
     def __init__(self, path: str | Path, factory: Any) -> None:
-        super().__init__(name="buzzerbox-feed", daemon=True)
-        self.path = Path(path)
+        super().__init__(path, "buzzerbox-feed")
         self.factory = factory
         self.edges = 0
         self.refused = 0
+        self._pins: dict[int, Any] = {}
 
-    def run(self) -> None:
-        pins: dict[int, Any] = {}
-        with self.path.open("r", encoding="ascii") as fifo:
-            for line in fifo:
-                try:
-                    pin_text, level_text, t_text = line.split()
-                    number, level, t_us = int(pin_text), int(level_text), int(t_text)
-                except ValueError:
-                    self.refused += 1
-                    log.warning("feed: %r is not PIN LEVEL T_US: ignored", line.strip()[:40])
-                    continue
-                pin = pins.get(number)
-                if pin is None:
-                    pin = pins[number] = self.factory.pin(number)
-                pin.drive(level, t_us)
-                self.edges += 1
-                if self.edges % FORGET_EVERY == 0:
-                    for known in [*pins.values(), *lamp_pins()]:
-                        known.clear_states()
+    def split(self, data: bytes) -> tuple[list[bytes], bytes]:
+        *lines, rest = data.split(b"\n")
+        return lines, rest
+
+    def finish(self, rest: bytes) -> None:
+        if rest.strip():
+            self.deliver(rest)
+
+    def deliver(self, report: bytes) -> None:
+        """One ``PIN LEVEL T_US`` line: the pin driven with that stamp, as the kernel's edge."""
+        try:
+            pin_text, level_text, t_text = report.decode("ascii").split()
+            number, level, t_us = int(pin_text), int(level_text), int(t_text)
+        except (UnicodeDecodeError, ValueError):
+            self.refused += 1
+            log.warning("feed: %r is not PIN LEVEL T_US: ignored", report.strip()[:40])
+            return
+        pin = self._pins.get(number)
+        if pin is None:
+            pin = self._pins[number] = self.factory.pin(number)
+        pin.drive(level, t_us)
+        self.edges += 1
+        if self.edges % FORGET_EVERY == 0:
+            for known in [*self._pins.values(), *lamp_pins()]:
+                known.clear_states()

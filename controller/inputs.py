@@ -55,8 +55,10 @@ class InputLayer(Inbox):
         self.arrival_lags: deque[int] = deque()
         self._key_down_us: dict[tuple[int, str], int] = {}
 
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        if self.arrival_clock is not None:
+    def edge(self, edge: Edge, precision_us: int, measured: bool = True) -> None:
+        """``measured``: False for an edge forwarded from another process (the
+        keyboard the screen reads), whose lateness says nothing of the sources."""
+        if measured and self.arrival_clock is not None:
             self.arrival_lags.append(self.arrival_clock() - edge.t_us)
         super().edge(self._held_tap(edge, precision_us), precision_us)
         self.arrived.set()
@@ -77,8 +79,8 @@ class InputLayer(Inbox):
                 return Edge(edge.station, edge.input, edge.level, least)
         return edge
 
-    def press(self, press: Press) -> None:
-        if self.arrival_clock is not None:
+    def press(self, press: Press, measured: bool = True) -> None:
+        if measured and self.arrival_clock is not None:
             self.arrival_lags.append(self.arrival_clock() - press.t_us)
         super().press(press)
         self.arrived.set()
@@ -92,7 +94,7 @@ class InputLayer(Inbox):
         self.arrived.set()
 
     def take(self, now_us: int, offset_us: int = 0, guard_us: int = 0,
-             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice | Watermark]:
+             measure: Callable[[list[int]], int] | None = None) -> list[Press | InputNotice]:
         """Everything delivered so far (``offset_us`` added to every stamp) and
         every press that settled by ``now_us - guard_us`` (edges may reach us a
         little after they happened: judge "stable since" only up to a moment
@@ -101,12 +103,21 @@ class InputLayer(Inbox):
         guard to judge with (it may have risen: a storm delivered late is
         judged by its stamps, not by when it came)."""
         arrived: list[int] = []
-        outputs = self.drain(self.debouncer, offset_us, arrived)
+        delivered = self.drain(self.debouncer, offset_us, arrived)
+        outputs: list[Press | InputNotice] = []
+        for item in delivered:  # a watermark comes after what it covers: judged with them, below
+            if isinstance(item, Watermark):
+                self.marked(item)
+            else:
+                outputs.append(item)
         if measure is not None:
             guard_us = measure(arrived)
         outputs += self.debouncer.poll(now_us - guard_us)
         outputs.sort(key=lambda o: o.t_us)
         return outputs
+
+    def marked(self, mark: Watermark) -> None:
+        """A source's watermark (game µs), taken in delivery order: only a game box decides by them."""
 
     def note_press(self, press: Press) -> None:
         if 0 <= press.station < len(self.stations):

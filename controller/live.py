@@ -299,6 +299,7 @@ def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> S
     factory = None
     if feed is not None:
         from controller.feed import Feed, feed_factory
+        from controller.sources.gpio import GpioSource
 
         if profile.source != "gpio":
             raise SourceError(_("--feed drives GPIO pins: profile {name} reads a {source}").format(
@@ -313,7 +314,10 @@ def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> S
         raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
             source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
     if feed is not None:
-        Feed(feed, factory).start()
+        reader = Feed(feed, factory)
+        if isinstance(source, GpioSource):
+            source.reader = reader  # the box asks it how far it has delivered (``live.connect``)
+        reader.start()
     return source
 
 
@@ -458,9 +462,16 @@ def journal_wall_clock(box: Box, game_us: int, wall_clock: Callable[[], float] =
 
 
 def connect(box: Box, source: Source, profile: Profile) -> None:
-    """Guard the box against the source's report delay and start every input
+    """Decide by how far the source says it delivered (or its stated report
+    delay, when it cannot say) and start every input
     at the level it rests at now (a stuck button is found at once)."""
     box.latency_guard_us = source.report_delay_us(profile.debounce)
+    reader = source.edge_reader()
+    if reader is not None:
+        reader.wake = box.arrived.set
+    box.follow_source(source.name, watermarks=source.sends_watermarks,
+                      probe=None if reader is None else reader.delivered_until_us,
+                      probe_lag_us=0 if reader is None else reader.capture_us)
     box.debouncer.start_all(source.levels(), box_now_us() + box.time_offset_us)
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
     if follow_lockout is not None:

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,9 @@ JOURNAL_NOTICES = {
     "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
 }
 
+#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``)
+INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on without waiting for them")
+
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
 #: nothing), and a player's new name (``InputNotice.input``). Journaled as
@@ -113,6 +116,30 @@ GUARD_RELAX_US = 3_000_000
 
 
 SOURCE_EVENTS_KEPT = 4096
+
+#: how a live box knows that every input up to a moment is in (``Box.horizon_policy``): by each
+#: source's watermark (``Watermark``, ``Source.delivered_until_us``), waiting a stated report delay
+#: only for a source that cannot tell; or, for comparison (``benchmarks/realtime.py``), by the old
+#: fixed delay for every source, raised when an edge comes late
+HORIZON_WATERMARKS, HORIZON_FIXED_DELAY = "watermarks", "fixed-delay"
+HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
+#: a source that has not said how far it delivered for this long is stalled: decisions stop waiting
+#: for it, and the screen and the log say so (a press it delivers later is late evidence)
+STALL_US = MAX_GUARD_US
+
+
+@dataclass
+class SourceMark:
+    """How far one live source has delivered, on the game's timeline."""
+
+    name: str
+    #: asked at every step for sources that can tell at once (``EdgeReader.delivered_until_us``)
+    probe: Callable[[int], int | None] | None = None
+    #: at best the probe answers this far behind now (``EdgeReader.capture_us``)
+    probe_lag_us: int = 0
+    mark_us: int | None = None
+    #: it has not said for ``STALL_US``: decisions stopped waiting for it
+    stalled: bool = False
 
 #: the session header's key naming how the box told late evidence from a late
 #: press it could still play (``Box.judges_late_by_decisions``); a journal
@@ -209,8 +236,17 @@ class Box(InputLayer):
         self._source_events: set[str] = set()
         self._source_order: deque[str] = deque()
         self._order = itertools.count()
-        #: per source, up to which stamp (game µs) it has delivered everything (``Watermark``)
-        self.watermarks: dict[str, int] = {}
+        #: how the horizon is found (``HORIZON_POLICIES``)
+        self.horizon_policy = HORIZON_WATERMARKS
+        #: the live sources that say how far they delivered, by name (``follow_source``)
+        self.marks: dict[str, SourceMark] = {}
+        #: live sources that cannot tell: the horizon stays their stated delay behind now
+        self.delay_sources: set[str] = set()
+        #: how often a source stalled, and the most a decision waited for sources (game µs)
+        self.stalls = 0
+        self.longest_wait_us = 0
+        #: the horizon the last step found (game µs): the view says how far it is behind
+        self.horizon_us = -(1 << 62)
 
     # -- header for the journal ---------------------------------------------------
     def header(self, **extra: Any) -> dict[str, Any]:
@@ -261,6 +297,8 @@ class Box(InputLayer):
                 lags.append(self.arrival_lags.popleft())
         else:
             lags = [now_us - t_us for t_us in stamps]
+        if not self._waits_fixed_delay() and not self.delay_sources:
+            lags = []  # every source says how far it delivered: a late edge is waited for, no guard to raise
         for lag in lags:
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
@@ -280,9 +318,9 @@ class Box(InputLayer):
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
-        def measure(stamps: list[int]) -> int:
+        def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
-            return self.latency_guard_us
+            return now_us - self.sources_until_us(now_us)
 
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
             if isinstance(out, Press) and (self._stale(out) or self._ignored_while_host_paused(out)):
@@ -291,8 +329,6 @@ class Box(InputLayer):
                 self._accept(out)
             elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
                 self._submit(out.t_us, out)
-            elif isinstance(out, Watermark):
-                self.watermarks[out.source] = max(self.watermarks.get(out.source, out.t_us), out.t_us)
             else:
                 events += self.apply_notice(out)
         return events + self._settle() + self._journal_changed(now_us)
@@ -426,10 +462,30 @@ class Box(InputLayer):
         a source delivers."""
         if self.paused or self.host_paused:
             return None  # nothing is decided until it goes on: a delivery wakes the deciding thread
-        guard = self.latency_guard_us
-        dues = [d + guard for d in (self.debouncer.next_due_us(), self.next_held_us(), self.engine.next_deadline_us())
-                if d is not None]
-        return min(dues, default=None)
+        return self._due(self.debouncer.next_due_us())
+
+    def _due(self, debounce_due_us: int | None) -> int | None:
+        """When the horizon may pass the first thing that waits for it: a
+        debounce moment, or a held input or engine deadline not stuck behind a
+        press still being debounced (those wait for that press, whose own
+        moment is the debounce one: returning theirs made the deciding thread
+        spin on a moment already past). With watermarks the moment is the
+        thing's own stamp; one the sources have not passed yet although it is
+        past is woken by their next delivery, or their stall."""
+        pending = self.debouncer.earliest_pending_us()
+        stamps = [] if debounce_due_us is None else [debounce_due_us]
+        stamps += [d for d in (self.next_held_us(), self.engine.next_deadline_us())
+                   if d is not None and (pending is None or d < pending)]
+        if not stamps:
+            return None
+        first = min(stamps)
+        if self._waits_fixed_delay():
+            return first + self.latency_guard_us
+        lags = [m.probe_lag_us for m in self.marks.values() if m.probe is not None]
+        due = first + max([*lags, self.latency_guard_us if self.delay_sources else 0])
+        if due <= self.now_us and self.horizon_us < first:
+            return first + STALL_US  # past but not delivered through: a delivery wakes the thread first
+        return due
 
     def next_decision_due_us(self) -> int | None:
         """Like ``next_due_us``, but only what can decide something a player
@@ -437,23 +493,89 @@ class Box(InputLayer):
         (not a release lockout ending). The frame thread lets the deciding
         thread pass such a moment before it draws (``display.loop``)."""
         pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
-        dues = [d + self.latency_guard_us for d in (pending, self.next_held_us(), self.engine.next_deadline_us())
-                if d is not None]
-        return min(dues, default=None)
+        return self._due(pending)
 
     def decided_until_us(self, now_us: int) -> int:
         """The horizon: not past what every source has surely reported, and
         not up to a press that is still being debounced."""
-        until = now_us - self.latency_guard_us
+        until = self.sources_until_us(now_us)
         pending = self.debouncer.earliest_pending_us()
         if pending is not None:
             until = min(until, pending - 1)
         return until
 
+    # -- how far the sources have delivered -----------------------------------------------
+    def follow_source(self, name: str, *, watermarks: bool,
+                      probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0) -> None:
+        """A live source this box decides by: one that says how far it has
+        delivered (``watermarks``: it sends ``Watermark``s, or answers ``probe``
+        with a stamp on its own clock), or one that waits its stated report
+        delay (``latency_guard_us``)."""
+        if watermarks or probe is not None:
+            self.marks[name] = SourceMark(name, probe, probe_lag_us)
+        else:
+            self.delay_sources.add(name)
+
+    def marked(self, mark: Watermark) -> None:
+        """A source's watermark; one never followed (the keyboard the screen
+        forwards) is followed from its first."""
+        known = self.marks.setdefault(mark.source, SourceMark(mark.source))
+        known.mark_us = mark.t_us if known.mark_us is None else max(known.mark_us, mark.t_us)
+
+    def _waits_fixed_delay(self) -> bool:
+        return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
+
+    def sources_until_us(self, now_us: int) -> int:
+        """Up to which stamp every source has surely delivered: the oldest
+        watermark (asking the sources that can tell now), and the stated delay
+        behind now for a source that cannot. A source silent for ``STALL_US``
+        is stalled: it is waited for no longer, and that is said once."""
+        if self._waits_fixed_delay():
+            return now_us - self.latency_guard_us
+        until = now_us - self.latency_guard_us if self.delay_sources else now_us
+        floor = now_us - STALL_US
+        for mark in self.marks.values():
+            if mark.probe is not None:
+                told = mark.probe(now_us - self.time_offset_us)
+                if told is not None:
+                    told += self.time_offset_us
+                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+            said = mark.mark_us
+            if said is None or said < floor:
+                if not mark.stalled:
+                    mark.stalled = True
+                    self.stalls += 1
+                    log.warning("the %s source has not said how far it delivered for %.1f s: decisions no longer "
+                                "wait for it (a press it still delivers is late evidence)", mark.name, STALL_US / 1e6)
+                said = floor
+            elif mark.stalled:
+                mark.stalled = False
+                log.info("the %s source says how far it delivered again", mark.name)
+            until = min(until, said)
+        self.longest_wait_us = max(self.longest_wait_us, now_us - until)
+        return until
+
+    def decided_by(self) -> dict[str, str]:
+        """How each live source's deliveries are waited for: by its watermarks, or its stated delay."""
+        if self.horizon_policy == HORIZON_FIXED_DELAY:
+            return {name: "delay" for name in [*self.marks, *self.delay_sources]}
+        return {**{name: "delay" for name in self.delay_sources}, **{name: "watermarks" for name in self.marks}}
+
+    def stalled_sources(self) -> list[str]:
+        """The sources decisions stopped waiting for (the screen says so)."""
+        return sorted(m.name for m in self.marks.values() if m.stalled)
+
+    def inputs_notice(self) -> str | None:
+        """One line for the screen while a source is stalled (translated; None while all report)."""
+        stalled = self.stalled_sources()
+        if not stalled:
+            return None
+        return _(INPUTS_STALLED).format(source=", ".join(stalled))
+
     def _settle(self) -> list[GameEvent]:
         if self.paused or self.host_paused:
             return []
-        horizon = self.decided_until_us(self.now_us)
+        horizon = self.horizon_us = self.decided_until_us(self.now_us)
         events: list[GameEvent] = []
         while self._held and self._held[0][0] <= horizon:
             events += self._deliver(heapq.heappop(self._held)[2])

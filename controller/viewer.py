@@ -32,6 +32,7 @@ from controller import channel, live, signals
 from controller.deciding import LIVE_WINDOW
 from controller.display.loop import QUIT, Presenter, key_of, keyboard_help
 from controller.press import Edge, InputNotice, Press, Watermark
+from controller.runtime import HORIZON_WATERMARKS
 from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
@@ -84,6 +85,7 @@ class ViewBox:
         self.version = 0
         self._strip: list[dict[str, Any]] = []
         self._journal_notice: str | None = None
+        self._inputs_notice: str | None = None
         self._send_lock = threading.Lock()
         #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -99,10 +101,16 @@ class ViewBox:
             self.time_offset_us = int(view["offset_us"])
             notice = view.get("journal")
             self._journal_notice = notice if isinstance(notice, str) else None
+            inputs = view.get("inputs")
+            self._inputs_notice = inputs if isinstance(inputs, str) else None
 
     def journal_notice(self) -> str | None:
         """The deciding process's journal notice (a full card ...), as the screen says it."""
         return self._journal_notice
+
+    def inputs_notice(self) -> str | None:
+        """The deciding process's line about a stalled source, as the screen says it."""
+        return self._inputs_notice
 
     def strip(self) -> list[dict[str, Any]]:
         return self._strip
@@ -189,6 +197,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
 
     try:
         while True:
+            pumped = box_now_us()  # a key read below is stamped after this: the keys are delivered up to it
             for event in pygame.event.get():
                 name = key_of(event, presenter, keyboard, box_now_us())
                 if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
@@ -199,6 +208,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
                 elif name is not None:
                     box.send({"type": channel.HOST, "name": name, "t_us": game_now()})
+            if keyboard is not None and keyboard.sends_watermarks:
+                box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
             pages: dict[str, Any] | None = None  # the newest view with the phones' snapshot
             while True:
                 try:
@@ -269,6 +280,8 @@ class SplitGame:
     web: bool = False
     #: set once the deciding process has the game: from then on it closes it
     start: live.Start = field(default_factory=live.Start)
+    #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
+    horizon: str = HORIZON_WATERMARKS
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -289,6 +302,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--feed", game.feed]
     if game.web:
         command += ["--web"]
+    if game.horizon != HORIZON_WATERMARKS:
+        command += ["--horizon", game.horizon]
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
@@ -356,7 +371,7 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[
 
 def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
                 colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool,
-                keys: Mapping[str, str] | None = None) -> list[str]:
+                keys_are_stations: bool = False, keys: Mapping[str, str] | None = None) -> list[str]:
     """How to start a screen for this game again (the deciding process keeps it);
     ``keys``: the profile's ``[keys]`` for its keyboard."""
     args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
@@ -364,6 +379,7 @@ def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int,
     args += ["--mute"] if mute else []
     args += ["--keyboard"] if keyboard else []
     args += ["--keys", json.dumps(dict(keys))] if keys else []
+    args += ["--keys-are-stations"] if keyboard and keys_are_stations else []
     args += [] if fullscreen is None else ["--fullscreen" if fullscreen else "--window"]
     if colors is not None:
         args += ["--colors", json.dumps([list(c) for c in colors])]
@@ -383,6 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keyboard", action="store_true")
     p.add_argument("--keys", default=None, help="the profile's [keys] as JSON (key name -> host action)")
+    p.add_argument("--keys-are-stations", action="store_true",
+                   help="no wiring profile: the keys are the stations, and the screen says how far it read them")
     p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
     p.add_argument("--window", dest="fullscreen", action="store_false")
     p.add_argument("--colors", default=None)
@@ -403,7 +421,7 @@ def show(args: argparse.Namespace) -> int:
     sock = socket.socket(fileno=args.fd)
     presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
     keys = json.loads(args.keys) if args.keys else None
-    keyboard = KeyboardSource(args.players, keys=keys) if args.keyboard else None
+    keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
     box = ViewBox(spec, spec.settings(args.players), sock)
     phones: live.RelayedPhones | None = None
     try:

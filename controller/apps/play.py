@@ -48,7 +48,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                            "join (the screen shows a QR code per seat)").format(title=spec.title))
     headless = live.is_headless(args)
     names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
-    keyboard = None if headless else KeyboardSource(players, keys=prof.keys if prof is not None else None)
+    keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
+                                                    keys=prof.keys if prof is not None else None)
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None
     if not args.resume:
@@ -86,6 +87,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             live.restart_clock(box)  # the game's time starts now, after the roll call
         if not args.one_process:
             return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
+        box.horizon_policy = args.horizon
         with signals.held(raise_after=False):  # a signal from here on is acted on as the game runs: it closes it
             game = one_process_game(args, box, prof, relay, source, screen, headless, colors)
     except BaseException:
@@ -130,8 +132,9 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
-                                     keyboard=keyboard is not None, keys=prof.keys if prof is not None else None),
-                         args.viewer_socket, args.feed, start=start, web=args.web is not None)
+                                     keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
+                                     keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
+                         args.viewer_socket, args.feed, start=start, web=args.web is not None, horizon=args.horizon)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         view = ViewBox(box.spec, box.settings)

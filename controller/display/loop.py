@@ -115,6 +115,9 @@ class Presenter:
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message
+        inputs = box.inputs_notice()
+        if inputs:  # a source stalled: its presses may come late, and the room should know why
+            scene.message = inputs
         journal = box.journal_notice()
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -43,11 +44,36 @@ class InputSink(Protocol):
         ...
 
 
+class EdgeReader(Protocol):
+    """The thread that takes a source's edges off the queue they wait in, when
+    it can say at once how far it has delivered (``controller/feed.py``): the
+    box asks it at every step instead of waiting a stated delay."""
+
+    #: an edge is in the queue at most this long after its stamp was taken (a
+    #: kernel stamps in the interrupt and queues from its interrupt thread)
+    capture_us: int
+    #: it calls this when it has just delivered all it read (the box, found it busy, asks again)
+    wake: Callable[[], None] | None
+
+    def delivered_until_us(self, now_us: int) -> int | None:
+        """Asked at ``now_us`` (the source's clock): every edge stamped up to
+        the returned moment has been delivered; None while it cannot say
+        (edges read and not yet delivered, or waiting in the queue)."""
+        ...
+
+
 class Source(ABC):
     """An input source. ``precision_us`` is how finely it stamps edges."""
 
     name: str = "source"
     precision_us: int = 1
+    #: it says how far it has delivered by sending ``Watermark``s (the input
+    #: board's heartbeats): the box waits for those, not a stated delay
+    sends_watermarks: bool = False
+
+    def edge_reader(self) -> EdgeReader | None:
+        """The reader the box may ask how far it has delivered (None: it cannot tell)."""
+        return None
 
     @abstractmethod
     def start(self, sink: InputSink) -> None:

@@ -20,14 +20,17 @@ strong reference to every callback it installs.
 
 from __future__ import annotations
 
+import importlib
 import logging
+import struct
 import time
 from collections.abc import Callable
 from typing import Any
 
 from controller.press import Edge
 from controller.profile import Profile
-from controller.sources.base import InputSink, Source, SourceError
+from controller.sources.base import EdgeReader, InputSink, Source, SourceError
+from controller.sources.pipe_reader import PipeReader
 from controller.timeline import box_now_us
 
 log = logging.getLogger("buzzerbox.gpio")
@@ -97,12 +100,55 @@ def default_factory() -> Any:
     return Device.pin_factory
 
 
+#: lgpio's notification report: the kernel's stamp (ns), chip, GPIO, level, flags (none defined), padding
+LGPIO_REPORT = struct.Struct("QBBBBI")
+#: gpiozero's mask of a line's mode bits that are its flags (pull, active low, drive)
+LGPIO_LINE_FLAGS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7)
+
+
+class LgpioEdgeReader(PipeReader):
+    """The lgpio pins' edges read from a notification pipe of the source's own.
+    gpiozero hands edges over from lgpio's callback thread, which reads its
+    pipe through a buffered file and cannot say how far it has delivered;
+    this reader can (``PipeReader``), so the box decides by it instead of a
+    stated delay. lgpio's alert thread (native, at the deciding process's
+    priority) moves each kernel event into the pipe: ``capture_us`` covers
+    that hop."""
+
+    capture_us = 500
+
+    def __init__(self, lgpio: Any, on_edge: Callable[[int, int, int], None]) -> None:
+        self.lgpio = lgpio
+        self.notify = int(lgpio.notify_open())
+        try:
+            super().__init__(f".lgd-nfy{self.notify}", "buzzerbox-gpio-edges")  # where lgpio makes it
+        except OSError:
+            lgpio.notify_close(self.notify)
+            raise
+        self.on_edge = on_edge
+
+    def split(self, data: bytes) -> tuple[list[bytes], bytes]:
+        size = LGPIO_REPORT.size
+        whole = len(data) - len(data) % size
+        return [data[i:i + size] for i in range(0, whole, size)], data[whole:]
+
+    def deliver(self, report: bytes) -> None:
+        tick_ns, _chip, gpio, level, flags, _pad = LGPIO_REPORT.unpack(report)
+        if flags == 0:  # lgpio defines no flags yet: a report with some is not an edge
+            self.on_edge(gpio, level, tick_ns)
+
+    def stop(self) -> None:
+        super().stop()
+        self.lgpio.notify_close(self.notify)  # the write end closes: the thread reads to the end
+
+
 class GpioSource(Source):
-    """Every input of a wiring profile, via gpiozero pins."""
+    """Every input of a wiring profile, via gpiozero pins (on lgpio, their
+    edges through a reader of our own: ``LgpioEdgeReader``)."""
 
     name = "gpio"
 
-    def __init__(self, profile: Profile, pin_factory: Any = None) -> None:
+    def __init__(self, profile: Profile, pin_factory: Any = None, lgpio: Any = None) -> None:
         if profile.source != "gpio":
             raise SourceError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
         self.profile = profile
@@ -111,6 +157,10 @@ class GpioSource(Source):
         self._callbacks: dict[int, Callable[[Any, int], None]] = {}  # strong refs: gpiozero keeps weak ones
         self.precision_us = 1
         self.label = ""
+        #: the thread that delivers the pins' edges, when it can say how far it has (lgpio, ``--feed``)
+        self.reader: EdgeReader | None = None
+        self._lgpio = lgpio  # the lgpio module (tests give a stand-in); imported when the factory is lgpio's
+        self._lgpio_reader: LgpioEdgeReader | None = None
 
     def start(self, sink: InputSink) -> None:
         factory = self.factory or default_factory()
@@ -121,12 +171,46 @@ class GpioSource(Source):
             pin.function = "input"
             pin.pull = pull
             pin.bounce = None  # our debounce keeps the first edge; the library's would not
-            pin.edges = "both"
             callback = self._callback(sink, convert, station, input_name)
             self._callbacks[number] = callback
-            pin.when_changed = callback
             self.pins[number] = pin
+        reader = self._read_lgpio(factory) if type(factory).__name__ == "LGPIOFactory" else None
+        for number, pin in self.pins.items():
+            if reader is None:
+                pin.edges = "both"
+                pin.when_changed = self._callbacks[number]
+        if reader is not None:
+            self._lgpio_reader = self.reader = reader
+            reader.start()
+            self.label += ", edges read by the box's own reader (decisions by its watermarks)"
         log.info("GPIO source: %d inputs via %s", len(self.pins), self.label)
+
+    def _read_lgpio(self, factory: Any) -> LgpioEdgeReader | None:
+        """Alerts for every pin into a notification pipe of our own (``LgpioEdgeReader``),
+        or None where lgpio will not (then gpiozero's callbacks, and the stated delay)."""
+        try:
+            lgpio = self._lgpio if self._lgpio is not None else importlib.import_module("lgpio")
+            callbacks = self._callbacks
+
+            def on_edge(gpio: int, level: int, tick_ns: int) -> None:
+                callback = callbacks.get(gpio)
+                if callback is not None:
+                    callback(tick_ns / 1_000_000_000, level)
+
+            reader = LgpioEdgeReader(lgpio, on_edge)
+        except Exception as exc:  # noqa: BLE001 (no lgpio, no notification pipe: gpiozero's way still works)
+            log.warning("lgpio edges through gpiozero's callbacks (%s): decisions wait the stated delay", exc)
+            return None
+        handle = factory._handle
+        try:
+            for number in self.pins:
+                flags = lgpio.gpio_get_mode(handle, number) & LGPIO_LINE_FLAGS
+                lgpio.gpio_claim_alert(handle, number, lgpio.BOTH_EDGES, flags, notify_handle=reader.notify)
+        except Exception as exc:  # noqa: BLE001
+            reader.stop()
+            log.warning("lgpio would not alert on our pipe (%s): edges through gpiozero's callbacks", exc)
+            return None
+        return reader
 
     def _callback(self, sink: InputSink, convert: TickConverter, station: int, input_name: str) -> Callable[[Any, int], None]:
         # the front end's spread between stations widens what counts as a tie;
@@ -140,12 +224,21 @@ class GpioSource(Source):
 
         return on_change
 
+    def edge_reader(self) -> EdgeReader | None:
+        """The fed pins' reader (``controller/feed.py``). A real pin factory's
+        edge thread is the GPIO library's own and cannot say: the box waits
+        the stated report delay for it."""
+        return self.reader
+
     def levels(self) -> dict[tuple[int, str], int]:
         """Each input's level now (so the debounce knows what 'at rest' is)."""
         pins = self.profile.input_pins()
         return {pins[n]: int(pin.state) for n, pin in self.pins.items()}
 
     def stop(self) -> None:
+        if self._lgpio_reader is not None:
+            self._lgpio_reader.stop()
+            self._lgpio_reader = self.reader = None
         for pin in self.pins.values():
             pin.when_changed = None
             pin.close()

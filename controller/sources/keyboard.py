@@ -68,7 +68,11 @@ class KeyboardSource(Source):
 
     def __init__(self, stations: int, keymap: Mapping[int, tuple[int, str]] | None = None,
                  host_keys: Mapping[int, str] | None = None, active_level: int = 0,
-                 keys: Mapping[str, str] | None = None) -> None:
+                 sends_watermarks: bool = False, keys: Mapping[str, str] | None = None) -> None:
+        """``sends_watermarks``: the keys are the game's only stations, so the loop
+        that reads them says after each read how far it has delivered them; ``keys``:
+        the wiring profile's ``[keys]`` (``remap``)."""
+        self.sends_watermarks = sends_watermarks
         self.keymap = dict(keymap if keymap is not None else default_keymap(stations))
         self.host_keys = dict(host_keys if host_keys is not None else HOST_KEYS)
         self.remap(keys or {})

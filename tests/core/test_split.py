@@ -367,3 +367,50 @@ def test_a_presenter_clicker_steps_the_quiz_and_puts_the_pause_card_up_in_the_de
         sock.close()
     kinds = [json.loads(x).get("kind") for x in journal.read_text().splitlines() if x.endswith("}")]
     assert "host_paused" in kinds and "host_continued" in kinds  # the pause is journaled: a replay pauses too
+
+
+def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) -> None:
+    """``play`` as it starts by default, on header-4's GPIO pins driven by a
+    kernel-like feed: the deciding process asks the edge reader how far it has
+    delivered instead of waiting a stated delay. The audit's contest (the
+    first presser's contact open for 947 µs, the runner-up 35 µs behind) names
+    the first presser, and no source ever stalled."""
+    from controller import profile as profile_mod
+
+    journal, sock_path, fifo = tmp_path / "q.jsonl", tmp_path / "views.sock", tmp_path / "edges"
+    os.mkfifo(fifo)
+    pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
+                             "--no-roll-call", "--feed", str(fifo), "--journal", str(journal),
+                             "--viewer-socket", str(sock_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    err = Lines(proc.stderr)
+    try:
+        err.wait_for(lambda x: x.startswith("deciding process "))
+        sock = connect(sock_path)
+        writer = os.open(fifo, os.O_WRONLY)
+        try:
+            def edge(station: int, name: str, level: int, t_us: int) -> None:
+                os.write(writer, f"{pins[(station, name)]} {level} {t_us}\n".encode())
+
+            until(sock, lambda m: m["type"] == channel.VIEW)
+            armed_at = box_now_us()
+            edge(-1, "arm", 0, armed_at)
+            edge(-1, "arm", 1, armed_at + 60_000)
+            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+            t0 = box_now_us()
+            for station, level, t_us in ((0, 0, t0), (1, 0, t0 + 35), (0, 1, t0 + 50), (0, 0, t0 + 997)):
+                edge(station, "bell", level, t_us)
+            won = until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("winner") is not None)
+            assert won["public"]["winner"] == 0
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            ended = until(sock, lambda m: m["type"] == channel.ENDED)
+            assert ended["decided_by"] == {"gpio": "watermarks"}
+            assert ended["stalls"] == 0
+        finally:
+            os.close(writer)
+            sock.close()
+        assert proc.wait(DEADLINE_S) == 0
+    finally:
+        kill_all_it_started(proc, err)
+    assert not [x for x in err.lines if "stopped reporting" in x or "has not said how far" in x]

@@ -1,0 +1,157 @@
+"""On lgpio (every Pi) the GPIO source reads the kernel's edges from a
+notification pipe of its own, so the box can ask how far it has delivered.
+lgpio is stood in for by the pipe and the few calls the source makes; the
+reports are lgpio's own format (tick in ns, chip, GPIO, level, flags)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller import live
+from controller import profile as profile_mod
+from controller.runtime import Box
+from controller.sources.gpio import LGPIO_REPORT, GpioSource, mock_pin_class
+from games import registry
+
+
+class LGPIOFactory(MockFactory):
+    """Named as gpiozero's lgpio factory (the source picks its way by the name); mock pins."""
+
+    _handle = 7
+
+
+class StandInLgpio:
+    """The calls the source makes, and the pipe lgpio's alert thread writes."""
+
+    BOTH_EDGES = 3
+
+    def __init__(self) -> None:
+        self.alerts: list[tuple[int, int, int, int | None]] = []
+        self.closed: list[int] = []
+        self.writer: int | None = None
+
+    def notify_open(self) -> int:
+        os.mkfifo(".lgd-nfy4")
+        return 4
+
+    def notify_close(self, handle: int) -> None:
+        self.closed.append(handle)
+        if self.writer is not None:
+            os.close(self.writer)
+            self.writer = None
+
+    def gpio_get_mode(self, handle: int, gpio: int) -> int:
+        return 1 << 5  # pulled up
+
+    def gpio_claim_alert(self, handle: int, gpio: int, edges: int, flags: int, notify_handle: int | None = None) -> int:
+        self.alerts.append((gpio, edges, flags, notify_handle))
+        return 0
+
+    def report(self, gpio: int, level: int, t_us: int) -> bytes:
+        return LGPIO_REPORT.pack(t_us * 1000, 0, gpio, level, 0, 0)
+
+
+@pytest.fixture
+def lgpio_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Box, GpioSource, StandInLgpio, dict[Any, int]]]:
+    monkeypatch.chdir(tmp_path)  # lgpio makes its pipes in its working folder
+    prof = profile_mod.load("header-4")
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    lgpio = StandInLgpio()
+    source = GpioSource(prof, LGPIOFactory(pin_class=mock_pin_class()), lgpio=lgpio)
+    source.start(box)
+    live.connect(box, source, prof)
+    lgpio.writer = os.open(".lgd-nfy4", os.O_WRONLY)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    try:
+        yield box, source, lgpio, pins
+    finally:
+        source.stop()
+
+
+def test_every_pin_alerts_on_the_sources_own_pipe_and_the_box_follows_its_watermarks(lgpio_box) -> None:
+    box, source, lgpio, pins = lgpio_box
+    assert sorted(a[0] for a in lgpio.alerts) == sorted(pins.values())
+    assert {(a[1], a[2], a[3]) for a in lgpio.alerts} == {(3, 1 << 5, 4)}  # both edges, the pull kept, our pipe
+    assert box.decided_by() == {"gpio": "watermarks"}
+
+
+def test_edges_come_with_the_kernels_stamps_and_the_reader_says_when_all_are_in(lgpio_box) -> None:
+    box, source, lgpio, pins = lgpio_box
+    reader = source.reader
+    assert reader is not None
+    now = reader_now = 5_000_000
+    assert reader.delivered_until_us(reader_now) == now - reader.capture_us  # nothing queued
+    delivered = threading.Event()
+    reader.wake = delivered.set
+    t0 = 4_000_000
+    report = lgpio.report(pins[(0, "bell")], 0, t0)
+    assert lgpio.writer is not None
+    box.arrived.clear()
+    os.write(lgpio.writer, report + report[:5])  # one report and a part of the next
+    assert box.arrived.wait(60)  # the whole one delivered ...
+    assert reader.delivered_until_us(reader_now) is None  # ... the part read keeps the reader busy
+    assert not delivered.is_set()
+    os.write(lgpio.writer, report[5:])
+    assert delivered.wait(60)
+    box.step(t0 + 100)
+    assert box.debouncer.state(0, "bell").t0_us == t0  # the kernel's stamp, ns to µs
+    assert reader.delivered_until_us(reader_now) == now - reader.capture_us
+
+
+def test_a_report_waiting_in_the_pipe_holds_the_watermark(lgpio_box) -> None:
+    box, source, lgpio, pins = lgpio_box
+    reader = source.reader
+    assert reader is not None
+    gate, inside = threading.Event(), threading.Event()
+    callback = source._callbacks[pins[(1, "bell")]]
+
+    def held(ticks: Any, state: int) -> None:
+        callback(ticks, state)
+        inside.set()
+        gate.wait()
+
+    source._callbacks[pins[(1, "bell")]] = held
+    assert lgpio.writer is not None
+    os.write(lgpio.writer, lgpio.report(pins[(1, "bell")], 0, 1_000) + lgpio.report(pins[(0, "bell")], 0, 1_010))
+    assert inside.wait(60)
+    assert reader.delivered_until_us(2_000_000) is None  # read, not yet delivered
+    gate.set()
+
+
+def test_a_pipe_lgpio_will_not_give_leaves_gpiozeros_callbacks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No notification pipe (an old lgpio, no room for the pipe): the source works as before,
+    by gpiozero's callbacks, and the box waits its stated delay for it."""
+    monkeypatch.chdir(tmp_path)
+
+    class NoPipe(StandInLgpio):
+        def notify_open(self) -> int:
+            raise OSError("no notification pipe")
+
+    prof = profile_mod.load("header-4")
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    factory = LGPIOFactory(pin_class=mock_pin_class())
+    source = GpioSource(prof, factory, lgpio=NoPipe())
+    source.start(box)
+    try:
+        live.connect(box, source, prof)
+        assert box.decided_by() == {"gpio": "delay"}
+        pin = factory.pin(next(n for n, where in prof.input_pins().items() if where == (2, "bell")))
+        pin.drive(0, 3_000)
+        box.step(3_100)
+        assert box.debouncer.state(2, "bell").t0_us == 3_000
+    finally:
+        source.stop()
+
+
+def test_lgpio_reports_are_what_the_reader_unpacks() -> None:
+    assert LGPIO_REPORT.size == 16 and LGPIO_REPORT.format == struct.Struct("QBBBBI").format

@@ -1,0 +1,253 @@
+"""Decisions wait for what the sources say they have delivered, not a fixed delay.
+
+The contest every test here plays is the one an audit found the box getting
+wrong: the first presser's contact bounces open for 947 µs (shorter than the
+glitch filter: it is still one press, at its first edge), the runner-up
+touches 35 µs after the first contact. If the re-close reaches the box late
+(its edge reader did not get the interpreter), a box that decides a fixed
+delay after the stamps rules the first contact noise and crowns the runner-up.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import live
+from controller import profile as profile_mod
+from controller.deciding import Decider
+from controller.feed import Feed
+from controller.press import Edge, Watermark
+from controller.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
+from controller.sources.gpio import GpioSource, mock_factory
+from controller.timeline import box_now_us
+from games import registry
+from games.base import GameEvent
+
+FIRST, RUNNER_UP = 0, 1
+CONTACT_US = 100_000  # the first presser's contact (game µs)
+OPEN_US, REOPEN_US = 50, 947  # its contact opens 50 µs in, for 947 µs
+BEHIND_US = 35  # the runner-up's lead over nobody: 35 µs after the first contact
+
+
+def contest(t0: int) -> list[Edge]:
+    """The audit's contest as the edges of both bells, in stamp order."""
+    return [Edge(FIRST, "bell", 0, t0), Edge(RUNNER_UP, "bell", 0, t0 + BEHIND_US),
+            Edge(FIRST, "bell", 1, t0 + OPEN_US), Edge(FIRST, "bell", 0, t0 + OPEN_US + REOPEN_US)]
+
+
+def armed_box(policy: str = HORIZON_WATERMARKS) -> Box:
+    prof = profile_mod.load("header-4")
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce, latency_guard_us=2_000)
+    box.horizon_policy = policy
+    box.host("arm", 0)
+    box.step(50_000)
+    return box
+
+
+def winners(events: list[GameEvent]) -> list[int | None]:
+    return [e.player for e in events if e.kind == "winner"]
+
+
+def test_a_press_held_behind_one_still_bouncing_is_not_due_in_the_past() -> None:
+    """The deciding thread sleeps until the box's next due moment. The runner-up's
+    press is confirmed first but must wait for the first presser's, still being
+    debounced: its moment was returned although past, and the thread stepped
+    every few µs until the bounce settled. Every due moment is ahead of the step
+    that asked, and the contest takes a handful of steps."""
+    box = armed_box()
+    for edge in contest(CONTACT_US):
+        box.edge(edge, 1)
+    now, steps, events = CONTACT_US + OPEN_US + REOPEN_US, 0, []
+    while not winners(events):
+        events += box.step(now)
+        steps += 1
+        due = box.next_due_us()
+        assert due is not None and due > now, f"step {steps} at {now}: next due {due} is not ahead"
+        now = due
+        assert steps < 20, "a contest of two presses takes a handful of steps"
+    assert winners(events) == [FIRST]
+
+
+def test_the_box_waits_for_a_late_edge_its_source_has_not_said_it_delivered() -> None:
+    """The re-close reaches the box 5 ms late; its source said it had delivered
+    only up to just after the runner-up's press. With watermarks the box waits
+    and names the first presser; the old fixed delay decided past it."""
+    for policy, expected in ((HORIZON_WATERMARKS, [FIRST]), (HORIZON_FIXED_DELAY, [RUNNER_UP])):
+        box = armed_box(policy)
+        box.follow_source("gpio", watermarks=True)
+        edges = contest(CONTACT_US)
+        for edge in edges[:3]:
+            box.edge(edge, 1)
+        box.watermark(Watermark("gpio", CONTACT_US + OPEN_US + 10))
+        events: list[GameEvent] = []
+        for now in range(CONTACT_US, CONTACT_US + 12_000, 500):
+            events += box.step(now)
+        reclosed = CONTACT_US + 12_000
+        box.edge(edges[3], 1)
+        box.watermark(Watermark("gpio", reclosed))
+        for now in range(reclosed, reclosed + 20_000, 500):
+            box.watermark(Watermark("gpio", now))
+            events += box.step(now)
+        assert winners(events) == expected, policy
+
+
+def settled_press(box: Box, station: int, t_us: int) -> None:
+    box.edge(Edge(station, "bell", 0, t_us), 1)
+
+
+def test_a_stalled_source_delays_only_while_it_stalls_and_says_so() -> None:
+    """A source that stops saying how far it delivered holds decisions for
+    ``STALL_US`` at most; then the box stops waiting, counts and names the stall,
+    and follows the source again as soon as it speaks."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    settled_press(box, FIRST, CONTACT_US)
+    box.watermark(Watermark("gpio", CONTACT_US + 10))
+    events: list[GameEvent] = []
+    for now in range(CONTACT_US, CONTACT_US + STALL_US - 10_000, 5_000):
+        events += box.step(now)
+    assert not winners(events) and box.stalled_sources() == [] and box.stalls == 0
+    for now in range(CONTACT_US + STALL_US - 10_000, CONTACT_US + STALL_US + 50_000, 5_000):
+        events += box.step(now)
+    assert winners(events) == [FIRST]
+    assert box.stalled_sources() == ["gpio"] and box.stalls == 1
+    later = CONTACT_US + STALL_US + 60_000
+    box.watermark(Watermark("gpio", later))
+    box.step(later)
+    assert box.stalled_sources() == [] and box.stalls == 1
+
+
+def test_a_source_that_never_reports_is_waited_for_its_stall_time_then_named() -> None:
+    """A followed source that never says anything (a board that lost its heartbeat
+    from the start) cannot hold the game: the other source's press is decided
+    ``STALL_US`` late, and the silent one is named."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.follow_source("board", watermarks=True)
+    settled_press(box, FIRST, CONTACT_US)
+    events: list[GameEvent] = []
+    for now in range(CONTACT_US, CONTACT_US + 2 * STALL_US, 5_000):
+        box.watermark(Watermark("gpio", now))
+        events += box.step(now)
+        if winners(events):
+            break
+    assert winners(events) == [FIRST]
+    assert now >= CONTACT_US + STALL_US
+    assert box.stalled_sources() == ["board"]
+
+
+def test_sources_that_speak_let_the_box_decide_at_the_glitch_filters_moment() -> None:
+    """With every source's watermark at now, a lone press is decided as soon as
+    the glitch filter confirms it and the game's own wait has passed: no stated
+    report delay is added."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    settled_press(box, FIRST, CONTACT_US)
+    glitch = box.debouncer.config.glitch_us
+    decided_at = None
+    for now in range(CONTACT_US, CONTACT_US + 10_000, 100):
+        box.watermark(Watermark("gpio", now))
+        if winners(box.step(now)):
+            decided_at = now
+            break
+    assert decided_at is not None
+    wait = max(glitch, box.engine.options.settle_us, 1)  # the quiz's own wait for a tie
+    assert decided_at - CONTACT_US <= wait + 100  # the step after the moment: nothing added
+
+
+def test_forwarded_inputs_do_not_raise_the_guard_of_the_stations() -> None:
+    """A key the screen forwards late (a busy screen) says nothing about the
+    stations' sources: the stated delay the GPIO decisions wait stays."""
+    box = armed_box(HORIZON_FIXED_DELAY)
+    clock = [CONTACT_US + 300_000]
+    box.measure_report_delay(lambda: clock[0])
+    box.edge(Edge(2, "bell", 0, CONTACT_US), 25_000, measured=False)
+    box.step(clock[0])
+    assert box.latency_guard_us == 2_000 and box.late_deliveries == 0
+    box.edge(Edge(3, "bell", 0, CONTACT_US + 1_000), 1)  # a station's own edge that late does raise it
+    box.step(clock[0])
+    assert box.latency_guard_us > 2_000
+
+
+# -- through the real threads: the feed's reader, the GPIO source, the deciding thread --------
+
+
+class Stall:
+    """Holds the edge reader inside one pin's edge, as a reader thread that does
+    not get the interpreter holds the edges behind it."""
+
+    def __init__(self, pin: Any, level: int) -> None:
+        self.release = threading.Event()
+        self.held = threading.Event()
+        drive = pin.drive
+
+        def held_drive(lvl: int, t_us: int) -> None:
+            drive(lvl, t_us)
+            if lvl == level and not self.held.is_set():
+                self.held.set()
+                self.release.wait()
+
+        pin.drive = held_drive
+
+
+@pytest.fixture
+def fed(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    prof = profile_mod.load("header-4")
+    factory = mock_factory()
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    yield {"profile": prof, "factory": factory, "fifo": fifo}
+
+
+@pytest.mark.parametrize("policy,expected", [(HORIZON_WATERMARKS, FIRST), (HORIZON_FIXED_DELAY, RUNNER_UP)])
+def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any], policy: str, expected: int) -> None:
+    """The audit's contest through the feed's reader thread, the real GPIO source
+    and the deciding thread: the reader stalls right after the first presser's
+    contact opens, with the re-close already queued. The deciding thread runs on
+    well past the moment a fixed delay decides; with watermarks nothing is
+    decided until the reader delivers, and the first presser wins."""
+    prof, factory = fed["profile"], fed["factory"]
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    box.horizon_policy = policy
+    source = GpioSource(prof, factory)
+    reader = Feed(fed["fifo"], factory)
+    source.reader = reader
+    source.start(box)
+    live.connect(box, source, prof)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    stall = Stall(factory.pin(pins[(FIRST, "bell")]), 1)
+    reader.start()
+    writer = os.open(fed["fifo"], os.O_WRONLY)
+    box.host("arm", box_now_us())
+    decider = Decider(box, box_now_us, lambda: None)
+    decider.start()
+    try:
+        t0 = box_now_us()
+        lines = "".join(f"{pins[(e.station, e.input)]} {e.level} {e.t_us}\n" for e in contest(t0))
+        os.write(writer, lines.encode())
+        assert stall.held.wait(60)
+        decider.wait_past(t0 + 30_000, 60)  # 30 ms: a fixed delay decided long ago
+        with box.lock:
+            decided_while_stalled = winners(decider.take())
+        stall.release.set()
+        for wait_until in range(t0 + 40_000, t0 + 60_000_000, 10_000):
+            decider.wait_past(wait_until, 60)
+            with box.lock:
+                decided_while_stalled += winners(decider.take())
+            if decided_while_stalled:
+                break
+        assert decided_while_stalled == [expected]
+    finally:
+        stall.release.set()
+        decider.stop()
+        os.close(writer)
+        reader.join(5)
+        source.stop()
