@@ -136,7 +136,7 @@ def messages() -> dict[str, str]:
         "show_pin": _("Show the PIN on the big screen"),
         "pin_shown": _("The big screen shows the PIN for a minute: another host can log in now."),
         "packs_title": _("Question packs"),
-        "packs_note": _("Add a pack file (.csv or .json) to the box's packs folder: it is checked first, then the "
+        "packs_note": _("Add a pack file (.csv, .json, .xlsx or .ods) to the box's packs folder: it is checked first, then the "
                         "menu's pack row offers it."),
         "pack_send": _("Upload the pack"),
         "pack_choose": _("Choose a pack file first."),
