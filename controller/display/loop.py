@@ -34,7 +34,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
-from games.i18n import _, format_number
+from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
@@ -42,6 +42,9 @@ from games.toolkit.scene import Scene, freeze
 log = logging.getLogger("buzzerbox.display")
 
 MESSAGE_US = 2_500_000
+
+#: what the screen asks at the first Esc of a game (the menu asks the same way before it quits)
+END_CONFIRM = N_("End the game? Esc again to end, any other key to go on")
 
 
 @dataclass
@@ -98,6 +101,18 @@ class Presenter:
         #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
         #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
         self.box_actions: dict[str, Callable[[], None]] = {}
+        #: Esc was pressed once during the game: the screen asks before it ends
+        self.confirm_end = False
+
+    def end_confirmed(self) -> bool:
+        """Esc during a game: True when it is the second in a row (the host
+        means it); the first only asks, as the menu does before it quits.
+        One key must never end an evening's quiz."""
+        if self.confirm_end:
+            self.confirm_end = False
+            return True
+        self.confirm_end = True
+        return False
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -112,6 +127,7 @@ class Presenter:
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message
+        scene.confirm = _(END_CONFIRM) if self.confirm_end and not finished else None
         journal = box.journal_notice()
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal
@@ -344,8 +360,10 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, dec
             name = key_of(event, presenter, keyboard, hooks.key_stamp())
             if name == QUIT:
                 return done("quit", t)
-            if name == "menu":
+            if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
                 return done("menu", t)
+            if name == "menu":  # the first Esc: the screen asks
+                continue
             if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                 presenter.box_actions[name]()
                 continue
@@ -409,6 +427,11 @@ def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSo
         return QUIT
     if event.type == pygame.VIDEORESIZE:
         presenter.screen.resized(event.size)
+    if event.type == pygame.KEYDOWN and presenter.confirm_end and event.key != pygame.K_ESCAPE:
+        presenter.confirm_end = False  # any other key: the game goes on (a station's press still counts)
+        if keyboard is not None:
+            keyboard.handle(event, stamp_us)
+        return None
     if is_help_key(event) and presenter.help is not None:
         presenter.show_help = not presenter.show_help
         return None

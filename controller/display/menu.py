@@ -506,12 +506,7 @@ class MenuScene(Scene):
         as players chosen (keyboard stations beyond the monitored ones idle)."""
         super().draw(surface, view, strip_for_players(strip, view.get("players"), view.get("names", ())), now_us)
         if view.get("confirm_quit"):
-            lay = theme.layout_for(surface, 1)
-            r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
-            r.center = lay.body.center
-            panel(surface, r, theme.STATUS_COLORS["locked"])
-            theme.draw_fitted(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
-                              theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad), lay.min_text)
+            theme.draw_confirm(surface, _("Quit? Esc again to quit, any other key to stay"))
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))

@@ -72,6 +72,8 @@ class Scene:
         #: (the keyboard stations' keys at the start of a game; None: no footer)
         self.footer: str | None = None
         self.footer_until_us: int | None = None
+        #: a question over the frame, asked by the loop ("End the game? Esc again ..."): None when none is asked
+        self.confirm: str | None = None
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
@@ -103,6 +105,8 @@ class Scene:
                                max_lines=FOOTER_MAX_LINES)
         for overlay in self.overlays:
             overlay(surface)
+        if self.confirm:
+            theme.draw_confirm(surface, self.confirm)
 
     def body_beside_asides(self, surface: pygame.Surface, lay: Layout) -> pygame.Rect:
         """The body less what the overlays keep at its right this frame."""
