@@ -118,6 +118,7 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
     from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
+    from controller.sound import SoundSettings
     from games.toolkit.scene import freeze
 
     games = []
@@ -134,6 +135,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
+                sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
                 found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)

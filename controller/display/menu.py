@@ -114,6 +114,17 @@ def _listed(game: str, title: str) -> str:
     return title + " (" + need + ")"
 
 
+#: the volumes the menu's row steps through (a ``--volume`` of another is offered too, chosen)
+VOLUMES = (0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+def volume_row(volume: float) -> Item:
+    """The Volume row at ``volume`` (the command line's ``--volume``): the
+    host's own level is kept as it is, not rounded to the nearest step."""
+    values = sorted({*VOLUMES, round(volume, 2)})
+    return Item("volume", N_("Volume"), values, [f"{round(v * 100)}%" for v in values], values.index(round(volume, 2)))
+
+
 def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
     """What the menu says about phones for a game that keeps hands on them."""
     spec = get_game(game)
@@ -203,8 +214,7 @@ class Menu:
             Item("names", N_("Player names"), [None], [N_("edit…")]),
             Item("bots", N_("Who plays"), [False, True], [N_("people"), N_("demo bots")]),
             Item("sound", N_("Sound"), [True, False], [N_("on"), N_("off")], 0 if not self.sound.mute else 1),
-            Item("volume", N_("Volume"), [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
-                 min(4, max(0, round(self.sound.volume * 5) - 1))),
+            volume_row(self.sound.volume),
             # each language under its own name; changing it changes every screen at once
             Item("language", N_("Language"), list(LANGUAGES), [LANGUAGE_NAMES[code] for code in LANGUAGES],
                  LANGUAGES.index(current_language()) if current_language() in LANGUAGES else 0),
