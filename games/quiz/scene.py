@@ -332,7 +332,10 @@ class QuizScene(Scene):
         head = pygame.Rect(area.left, area.top, area.width * 30 // 100, head_h)
         self._timer(surface, head, lay, int(ap.get("answer_left_us", 0)), theme.FG, max(1, int(ap.get("answer_time_us", 1))))
         how = pygame.Rect(head.right + lay.pad * 2, area.top, area.right - head.right - lay.pad * 2, head_h // 2)
-        draw_text(surface, _("Everyone answers: press {letters}").format(letters=letters), tall(lay, 1.4, how),
+        # keyboard stations have one button (a) and answer nothing here: the players answer on phones
+        how_to = (_("Everyone answers: press {letters}") if ap.get("buttons") is not None
+                  else _("Everyone answers on a phone: {letters}"))
+        draw_text(surface, how_to.format(letters=letters), tall(lay, 1.4, how),
                   theme.FG, how, align="left", min_size=lay.min_text)
         locked = list(ap.get("locked", ()))
         count = pygame.Rect(how.left, how.bottom, how.width, head_h - how.height)
