@@ -714,16 +714,21 @@ class QuizScene(Scene):
         ties = list(view.get("ties", ()))
         tied = list(ties[0]) if ties else []
         panel(surface, area, theme.PANEL)
-        top = pygame.Rect(area.left, area.top, area.width, area.height // 2)
+        top = pygame.Rect(area.left, area.top, area.width, area.height * 2 // 5)
         draw_text(surface, _("TIE"), tall(lay, 4, top), theme.FG, top)
         if tied:
             w = area.width // len(tied)
             for k, station in enumerate(tied):
-                r = pygame.Rect(area.left + k * w + lay.pad, area.top + area.height // 2, w - 2 * lay.pad, area.height // 3)
+                r = pygame.Rect(area.left + k * w + lay.pad, top.bottom, w - 2 * lay.pad, area.height * 3 // 10)
                 panel(surface, r, self.color(view, station))
                 draw_text(surface, self.name(strip, station), lay.size(1.4), theme.text_on(self.color(view, station)), r, min_size=lay.min_text)
-        draw_text(surface, _("too close to call: the host picks"), lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, area.bottom - lay.size(1.4), area.width, lay.size(1.2)))
+        # the host is told how: the key that draws the answering player fairly (also on the host page)
+        keys = " / ".join(key.upper() for key, action in self.host_keys.items() if action == "pick")
+        said = (_("too close to call: host, press {key} to draw who answers").format(key=keys) if keys
+                else _("too close to call: the host picks"))
+        theme.draw_fitted(surface, said, lay.size(1.2), theme.FG if keys else theme.MUTED,
+                          pygame.Rect(area.left + 2 * lay.pad, area.top + area.height * 7 // 10 + lay.pad, area.width - 4 * lay.pad,
+                                      area.height * 3 // 10 - 2 * lay.pad), lay.min_text)
 
     def _round_over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         results = list(view.get("results", ()))

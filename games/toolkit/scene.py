@@ -63,6 +63,9 @@ class Scene:
         self.message: str | None = None  # set by the loop: "not allowed: ...", "board disconnected"
         #: the game's own statuses -> what the strip says (the registry sets the spec's)
         self.status_labels: dict[str, str] = {}
+        #: the game's own host keys -> actions (the registry sets the spec's): a screen that asks the
+        #: host to act names the key ("press P")
+        self.host_keys: dict[str, str] = {}
         #: drawn over every frame, last (the companion pages' address, PIN and QR codes)
         self.overlays: list[Callable[[pygame.Surface], None]] = []
         #: widths an overlay keeps at the body's right this frame (the companion's QR panel), read
