@@ -448,11 +448,22 @@ def is_help_key(event: pygame.event.Event) -> bool:
     return event.key in (pygame.K_h, pygame.K_QUESTION) or (event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT))
 
 
+#: the keys whose pygame names are English words, as the help list says them
+KEY_WORDS = {"space": N_("space"), "escape": N_("Esc")}
+
+
+def key_word(code: int) -> str:
+    """A key as the help list names it: its letter or digit as printed on it,
+    a word key ("space", "escape") in the reader's language."""
+    name = pygame.key.name(code)
+    return _(KEY_WORDS[name]) if name in KEY_WORDS else name
+
+
 def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
     """The help overlay's rows from what the keyboard binds and the game's spec
     says, for the game as it is played when drawn (its keys may change with its rounds)."""
-    stations = [(pygame.key.name(k), s, i) for k, (s, i) in keyboard.keymap.items()]
-    host = {pygame.key.name(k): a for k, a in keyboard.host_keys.items()}
+    stations = [(key_word(k), s, i) for k, (s, i) in keyboard.keymap.items()]
+    host = {key_word(k): a for k, a in keyboard.host_keys.items()}
     host["h  ?"] = "help"
 
     def rows_for(view: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 
+from games.arbitration import format_margin
 from games.i18n import N_, _, format_number, ngettext
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
@@ -853,5 +854,6 @@ def round_rules(current: View) -> list[str]:
 def format_ms3(us: int, sign: bool = False) -> str:
     """A margin on the quiz screen: always three decimals of a millisecond
     (one precision for every time on the screen): "0.412 ms", "+63.628 ms"."""
-    text = _("{n} ms").format(n=format_number(us / 1000, 3))
-    return "+" + text if sign else text
+    if sign:
+        return format_margin(us)
+    return _("{n} ms").format(n=format_number(us / 1000, 3))
