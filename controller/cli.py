@@ -98,6 +98,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def players(text: str) -> int:
+    """``--players``: a count of stations, one or more (0 used to play with 4 without a word)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text} is not a number of players: give one like 4").format(text=text)) from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(_("{text} players cannot play: give 1 or more (4 when left out)").format(text=text))
+    return count
+
+
 def volume(text: str) -> float:
     """``--volume``: from silent (0) to full (1)."""
     value = _number(text)
@@ -139,7 +150,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", nargs="?", default=None,
                    help=_("one of: {games} (default: the first)").format(games=games))
-    p.add_argument("--players", type=int, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
+    p.add_argument("--players", type=players, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
     add_seed_arg(p, 1, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--headless", action="store_true", help=_("no window: virtual time, print a summary"))
     p.add_argument("--seconds", type=seconds, default=None, help=_("box time to play (headless default: 60)"))
@@ -152,7 +163,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("diag", help=_("every input of every station, live: presses, bounce, stuck, noise"))
-    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--players", type=players, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
     p.add_argument("--simulate", action="store_true",
                    help=_("made-up presses (and one noisy input) to see what the screen shows; labelled as simulated"))
     p.add_argument("--headless", action="store_true", help=_("no window (with --seconds and --screenshot)"))
@@ -168,7 +179,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("menu", help=_("the start menu (what the kiosk runs): choose a game, players, options, start"))
-    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--players", type=players, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
     p.add_argument("--headless", action="store_true", help=_("draw the menu once (with --screenshot) and exit"))
     p.add_argument("--screenshot", metavar="FILE", help=_("with --headless: save the menu as a PNG"))
     p.add_argument("--journal-dir", default=str(journal_dir()),
@@ -238,7 +249,7 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
-    p.add_argument("--players", type=int, required=True, help=_("how many simulated players"))
+    p.add_argument("--players", type=players, required=True, help=_("how many simulated players"))
     add_seed_arg(p, 0, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
@@ -274,7 +285,7 @@ def build_parser() -> Parser:
     p.add_argument("game", nargs="?", help=_("one of: {games} (with --league: the match's)").format(games=games))
     p.add_argument("--profile", default=None,
                    help=_("wiring profile name (wiring/NAME.toml) or path; without it: keyboard stations"))
-    p.add_argument("--players", type=int, default=None,
+    p.add_argument("--players", type=players, default=None,
                    help=_("keyboard stations when no --profile is given (default: 4, or the game's limit)"))
     add_seed_arg(p, None, _("default: a fresh one each game (the journal keeps it)"))
     p.add_argument("--journal", help=_("journal file (default: a new file in {folder})").format(folder=journal_dir()))

@@ -231,7 +231,7 @@ def problems(path: str | Path) -> tuple[Tournament | None, list[str]]:
     if len(raw) > MAX_FILE_BYTES:
         return None, [_("the file is larger than {n} bytes: this is not a tournament file").format(n=MAX_FILE_BYTES)]
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))  # (Notepad's byte-order mark)
     except UnicodeDecodeError:
         return None, [_("the file is not UTF-8 text")]
     except tomllib.TOMLDecodeError as exc:
