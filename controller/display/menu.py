@@ -569,6 +569,10 @@ class MenuScene(Scene):
                                   lay.min_text, align="right")
 
 
+#: the most of a row a label takes whole when label and value do not both fit
+LABEL_FIRST = 0.5
+
+
 def share(label: str, value: str, size: int, min_size: int, width: int) -> int:
     """The label's part of a row ``width`` wide beside its value: all it asks
     for while the value still fits (at ``min_size`` if need be), else a part
@@ -576,6 +580,8 @@ def share(label: str, value: str, size: int, min_size: int, width: int) -> int:
     need_label, need_value = TEXT.width(label, min_size), TEXT.width(value, min_size)
     if need_label + need_value <= width:
         return max(need_label, min(TEXT.width(label, size), width - need_value))
+    if need_label <= width * LABEL_FIRST:  # the label whole ("Sada otázek"); the value, cut, is said whole on the panel
+        return need_label
     return round(width * need_label / (need_label + need_value))
 
 

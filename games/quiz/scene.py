@@ -295,11 +295,13 @@ class QuizScene(Scene):
             self._bonus(surface, area, lay, view)
         else:
             panel(surface, area, NOT_ARMED)
-            big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
+            # the instruction below on up to two lines (beside the teams' panel a Polish one is long)
+            line_h = 2 * theme.line_height(lay.min_text) + lay.pad
+            big = pygame.Rect(area.left, area.top, area.width, max(area.height // 2, area.height - line_h - lay.pad))
             draw_text(surface, _("Get ready"), tall(lay, 3.2, big), theme.FG, big)
-            line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
-            draw_text(surface, _("Listen to the question, buzz when the screen turns green"), tall(lay, 1.2, line), theme.MUTED,
-                      line, min_size=lay.min_text)
+            line = pygame.Rect(area.left, big.bottom, area.width, area.bottom - big.bottom - lay.pad)
+            theme.draw_fitted(surface, _("Listen to the question, buzz when the screen turns green"), tall(lay, 1.2, line),
+                              theme.MUTED, line.inflate(-2 * lay.pad, 0), lay.min_text)  # two lines beside the teams, not cut
         if side is not None:
             top = side.top
             if phase == "answering":

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.base import Action
-from games.i18n import set_language
+from games.i18n import _, set_language
 from games.quiz.scene import QuizScene, team_label
 from games.toolkit.scene import freeze
 from tests.fits import LONG_NAMES, LONG_TEAMS, measured, unfit_texts
@@ -65,3 +65,16 @@ def test_the_queue_of_sixteen_stations_lists_every_presser(language: str, size: 
     assert not missing, f"not in the queue: {missing}"
     labels = [team_label(freeze(view), t) for t in view.get("teams_shown", ())] if teams else []
     assert all(label in said for label in labels), (labels, said)
+
+
+@pytest.mark.parametrize("stations", [4, 8, 16])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
+def test_the_team_quiz_instruction_is_whole_beside_the_teams(language: str, size: tuple[int, int], stations: int) -> None:
+    """"…gdy ekran zrobi się zie…": beside the teams' panel it takes two lines, never cut."""
+    e = SPEC.new_engine(SPEC.settings(stations, 7, pack="en-general", team_size=2))
+    view = e.public_view()
+    strip = [{"name": LONG_NAMES[i % len(LONG_NAMES)], "status": "idle"} for i in range(stations)]
+    drawn, smallest = measured(lambda surface: QuizScene().draw(surface, freeze(view), strip, 3), size, stations)
+    assert unfit_texts(drawn, smallest, size) == []
+    said = " ".join(shown for _t, shown, *_r in drawn)
+    assert _("Listen to the question, buzz when the screen turns green") in said, said
