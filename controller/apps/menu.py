@@ -246,7 +246,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     stations = [(st.name, list(st.inputs)) for st in profile.stations]
                     monitor = InputMonitor(stations, profile.debounce, list(profile.host))
                 else:
-                    monitor = InputMonitor([(names[i] if names else _("Player {n}").format(n=i + 1), ["bell"])
+                    # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
+                    monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
                                             for i in range(players)])
                 if source is not None:
                     monitor.debouncer.start_all(source.levels(), box_now_us())
