@@ -667,6 +667,8 @@ class NameEditor:
         self.selected = 0
         self.length = length
         self.done = False
+        #: the characters of the last typing the screen cannot draw (said under the names until the next)
+        self.refused = ""
 
     def key(self, action: str) -> None:
         if action in ("down", "tab"):
@@ -679,14 +681,18 @@ class NameEditor:
             self.done = True
 
     def text(self, typed: str) -> None:
-        printable = "".join(ch for ch in typed if ch.isprintable())
+        """Typed text into the selected name; what the screen cannot draw (an
+        emoji: an empty box on the big screen) is left out and said."""
+        missing = theme.undrawable(typed)
+        self.refused = missing
+        printable = "".join(ch for ch in typed if ch.isprintable() and ch not in missing)
         self.names[self.selected] = (self.names[self.selected] + printable)[: self.length]
 
     def result(self) -> list[str]:
         return [n.strip() for n in self.names] + self.rest
 
     def view(self) -> dict[str, Any]:
-        return {"phase": "names", "names": list(self.names), "selected": self.selected}
+        return {"phase": "names", "names": list(self.names), "selected": self.selected, "refused": self.refused}
 
 
 class NamesScene(Scene):
@@ -697,6 +703,12 @@ class NamesScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         names = list(view.get("names", ()))
+        refused = str(view.get("refused") or "")
+        if refused:  # one line under the names: what was left out and why
+            line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
+            area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
+            draw_text(surface, _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(
+                chars=refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
         for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)

@@ -493,3 +493,10 @@ def draw_confirm(surface: pygame.Surface, text: str) -> None:
     panel(surface, r, STATUS_COLORS["locked"])
     draw_fitted(surface, text, lay.size(1.2), text_on(STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad),
                 lay.min_text)
+
+
+def undrawable(text: str) -> str:
+    """The characters of ``text`` the screen's font has no glyph for (an
+    emoji, a symbol outside DejaVu): drawn, each would be an empty box."""
+    metrics = TEXT.font(24).metrics(text)
+    return "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None and not ch.isspace())
