@@ -39,7 +39,7 @@ from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, set_language
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, early_language, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -388,15 +388,6 @@ def quiet_gpio_fallbacks(verbose: int) -> None:
     if verbose == 0:
         warnings.filterwarnings("ignore", module=r"gpiozero(\.|$)")
         warnings.filterwarnings("ignore", message=r"Falling back from ")
-
-
-def early_language(argv: Sequence[str]) -> str | None:
-    """``--lang X`` (or ``--lang=X``) from a command line not parsed yet, if X is a language the box speaks."""
-    for k, word in enumerate(argv):
-        value = argv[k + 1] if word == "--lang" and k + 1 < len(argv) else word.removeprefix("--lang=") if word.startswith("--lang=") else None
-        if value in LANGUAGES:
-            return value
-    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

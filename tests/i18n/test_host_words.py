@@ -6,6 +6,8 @@ without teams (it said "team standings" in Czech)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
@@ -71,5 +73,23 @@ def test_standings_without_teams_do_not_say_teams() -> None:
     set_language("cs")
     try:
         assert "tým" not in _("Standings").lower()
+    finally:
+        set_language("en")
+
+
+def test_stopped_before_it_started_is_said_in_the_asked_language() -> None:
+    """Ctrl+C in the first second (the command line not read yet): the line in
+    --lang's language. In a process of its own (the entry point takes the signals)."""
+    script = ("import sys, controller.cli\n"
+              "def interrupted(*args): raise KeyboardInterrupt\n"
+              "controller.cli.main = interrupted\n"
+              "sys.argv = ['buzzerbox', '--lang', 'cs', 'play', 'quiz']\n"
+              "from controller.__main__ import run\n"
+              "sys.exit(run())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    set_language("cs")
+    try:
+        assert done.returncode == 130 and _("buzzerbox: stopped before it started") in done.stderr, done.stderr
+        assert "stopped before it started" not in done.stderr, done.stderr
     finally:
         set_language("en")
