@@ -103,6 +103,8 @@ class Choice:
     edit_names: bool = False
     #: serve the companion pages (phones, host remote, scoreboard) for this game
     phones: bool = False
+    #: the journal of a game the host ended before its end, to carry on where it stopped
+    carry_on: str | None = None
 
 
 def _listed(game: str, title: str) -> str:
@@ -181,7 +183,21 @@ class Menu:
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
         self.phones = phones
+        #: this evening's games the host ended before their end, newest first: (journal, as the row says it)
+        self.stopped: list[tuple[str, str]] = []
         self._build(0, players)
+
+    def stopped_game(self, journal: str, label: str) -> None:
+        """A game ended by the host (Esc, Esc) before its end: offered on the Carry on row."""
+        self.carried_on(journal)
+        self.stopped.insert(0, (journal, label))
+        self.refound(self.found)
+
+    def carried_on(self, journal: str) -> None:
+        """The game is being carried on: off the row (it comes back if ended early again)."""
+        self.stopped = [(j, label) for j, label in self.stopped if j != journal]
+        if any(it.key == "carry_on" for it in self.items):
+            self.refound(self.found)
 
     def escape(self) -> bool:
         """Esc (or closing the window): True when it is the second in a row,
@@ -220,6 +236,10 @@ class Menu:
                  LANGUAGES.index(current_language()) if current_language() in LANGUAGES else 0),
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
+        if self.stopped:  # this evening's games ended early: Enter on the row carries one on
+            self.items.insert(len(self.items) - 1, Item("carry_on", N_("Carry on"), [j for j, _label in self.stopped],
+                                                        [label for _j, label in self.stopped],
+                                                        plain=frozenset(range(len(self.stopped)))))
         self.selected = min(self.selected, len(self.items) - 1)
         if not self.phones:
             self._open_hands()
@@ -353,6 +373,8 @@ class Menu:
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
+            if self.items[self.selected].key == "carry_on":
+                return Choice("", self.item("players").value, carry_on=str(self.items[self.selected].value))
             if self.refusal():
                 return None  # a pack with problems: listed on the screen, never started
             self.started = True
