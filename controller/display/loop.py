@@ -438,6 +438,8 @@ def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSo
     name = keyboard.handle(event, stamp_us) if keyboard is not None else None
     if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
         name = "menu"
+    if name == "menu" and getattr(event, "confirmed", False):  # the host page's End: asked there already
+        presenter.confirm_end = True
     return name
 
 
