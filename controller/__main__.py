@@ -16,8 +16,11 @@ def run() -> int:
 
         return main()
     except KeyboardInterrupt:  # stopped while the program was loaded or its command line read: nothing began
-        from games.i18n import _
+        from games.i18n import _, early_language, set_language
 
+        asked = early_language(sys.argv[1:])  # stopped before the command line set it: said in --lang's language
+        if asked:
+            set_language(asked)
         print(_("buzzerbox: stopped before it started"), file=sys.stderr)
         status = signals.exit_status()
         return 130 if status is None else status

@@ -40,7 +40,7 @@ from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
 from games.base import BuzzerBoxError
-from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, set_language
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, early_language, set_language
 
 EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -99,6 +99,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def players(text: str) -> int:
+    """``--players``: a count of stations, one or more (0 used to play with 4 without a word)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text} is not a number of players: give one like 4").format(text=text)) from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(_("{text} players cannot play: give 1 or more (4 when left out)").format(text=text))
+    return count
+
+
 def volume(text: str) -> float:
     """``--volume``: from silent (0) to full (1)."""
     value = _number(text)
@@ -140,7 +151,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", nargs="?", default=None,
                    help=_("one of: {games} (default: the first)").format(games=games))
-    p.add_argument("--players", type=int, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
+    p.add_argument("--players", type=players, default=None, help=_("how many simulated players (default 4, or the game's limit)"))
     add_seed_arg(p, 1, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--headless", action="store_true", help=_("no window: virtual time, print a summary"))
     p.add_argument("--seconds", type=seconds, default=None, help=_("box time to play (headless default: 60)"))
@@ -153,7 +164,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("diag", help=_("every input of every station, live: presses, bounce, stuck, noise"))
-    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--players", type=players, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
     p.add_argument("--simulate", action="store_true",
                    help=_("made-up presses (and one noisy input) to see what the screen shows; labelled as simulated"))
     p.add_argument("--headless", action="store_true", help=_("no window (with --seconds and --screenshot)"))
@@ -169,7 +180,7 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("menu", help=_("the start menu (what the kiosk runs): choose a game, players, options, start"))
-    p.add_argument("--players", type=int, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
+    p.add_argument("--players", type=players, default=4, help=_("keyboard stations when no --profile is given (default %(default)s)"))
     p.add_argument("--headless", action="store_true", help=_("draw the menu once (with --screenshot) and exit"))
     p.add_argument("--screenshot", metavar="FILE", help=_("with --headless: save the menu as a PNG"))
     p.add_argument("--journal-dir", default=str(journal_dir()),
@@ -239,7 +250,7 @@ def build_parser() -> Parser:
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
     p.add_argument("game", help=_("one of: {games}").format(games=games))
-    p.add_argument("--players", type=int, required=True, help=_("how many simulated players"))
+    p.add_argument("--players", type=players, required=True, help=_("how many simulated players"))
     add_seed_arg(p, 0, _("the same seed plays the same game (default %(default)s)"))
     p.add_argument("--json", action="store_true", help=_("print the outcome as JSON"))
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
@@ -275,7 +286,7 @@ def build_parser() -> Parser:
     p.add_argument("game", nargs="?", help=_("one of: {games} (with --league: the match's)").format(games=games))
     p.add_argument("--profile", default=None,
                    help=_("wiring profile name (wiring/NAME.toml) or path; without it: keyboard stations"))
-    p.add_argument("--players", type=int, default=None,
+    p.add_argument("--players", type=players, default=None,
                    help=_("keyboard stations when no --profile is given (default: 4, or the game's limit)"))
     add_seed_arg(p, None, _("default: a fresh one each game (the journal keeps it)"))
     p.add_argument("--journal", help=_("journal file (default: a new file in {folder})").format(folder=journal_dir()))
@@ -381,15 +392,6 @@ def quiet_gpio_fallbacks(verbose: int) -> None:
     if verbose == 0:
         warnings.filterwarnings("ignore", module=r"gpiozero(\.|$)")
         warnings.filterwarnings("ignore", message=r"Falling back from ")
-
-
-def early_language(argv: Sequence[str]) -> str | None:
-    """``--lang X`` (or ``--lang=X``) from a command line not parsed yet, if X is a language the box speaks."""
-    for k, word in enumerate(argv):
-        value = argv[k + 1] if word == "--lang" and k + 1 < len(argv) else word.removeprefix("--lang=") if word.startswith("--lang=") else None
-        if value in LANGUAGES:
-            return value
-    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -124,10 +124,13 @@ def _write_back_unsaved(journal: Journal, sink: FileSink) -> Journal:
     return whole
 
 
-def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None) -> tuple[Journal, JournalWriter]:
+def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None,
+           carry_on: bool = False) -> tuple[Journal, JournalWriter]:
     """Lock a journal, check it, cut a torn end, and open it for appending.
     Raises JournalLocked (naming the pid) if another writer has it, and
-    JournalError for a damaged journal, which is never changed."""
+    JournalError for a damaged journal, which is never changed. ``carry_on``:
+    a game the host ended (Esc) goes on after its end record (the next end
+    closes it again; a replay reads through both)."""
     p = Path(path)
     if not p.is_file():
         load(p)  # the one-line error for a missing file or a folder
@@ -138,12 +141,13 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
     try:
         journal = load(p)  # read under the lock: nobody appends meanwhile
         _refuse_damage(journal)
-        if not journal.unsaved_lines:
+        if not journal.unsaved_lines and not carry_on:
             _refuse_ended(journal)
         _cut_torn_tail(journal, sink)
         if journal.unsaved_lines:
             journal = _write_back_unsaved(journal, sink)
-            _refuse_ended(journal)
+            if not carry_on:
+                _refuse_ended(journal)
         writer = JournalWriter(p, fsync, threaded=threaded, sink=sink, state=journal)
     except BaseException:
         sink.close()

@@ -46,7 +46,7 @@ from controller.journal_format import (
     unsaved_path,
 )
 from games.files import fsync_dir
-from games.i18n import ngettext
+from games.i18n import _, ngettext
 
 log = logging.getLogger("buzzerbox.journal")
 
@@ -200,8 +200,11 @@ class JournalWriter:
         """Start a journal: the header is written (and fsynced, with the
         directory entry, when fsync is on) before this returns."""
         p = Path(path)
-        if sink is None and p.exists() and (p.is_dir() or p.stat().st_size > 0):
-            raise JournalError(f"{p} already holds a session: continue it ('resume' or 'play --resume') or choose a new file")
+        if sink is None and p.is_dir():  # (--journal given a folder: --journal-dir is the one for folders)
+            raise JournalError(_("{path} is a folder: give a journal file's name, e.g. {path}/night.jsonl").format(path=p))
+        if sink is None and p.exists() and p.stat().st_size > 0:
+            raise JournalError(_("{path} already holds a session: continue it ('resume' or 'play --resume') or choose "
+                                 "a new file").format(path=p))
         data = header_to_json(header) if isinstance(header, SessionHeader) else \
             {**header, "type": "session", "version": FORMAT_VERSION}
         try:

@@ -399,11 +399,14 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
 
 
 def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,
-                *, wall_clock: Callable[[], float] = time.time) -> tuple[Box, journal_mod.Journal]:
+                *, wall_clock: Callable[[], float] = time.time,
+                carry_on: bool = False) -> tuple[Box, journal_mod.Journal]:
     """The box of a journaled game, rebuilt, appending to the same journal and
     carrying on a second after its last moment, whatever the clock did meanwhile
     (restarted at 0 after a power cut, or ran on). The journal is locked first
-    (one writer at a time) and must be this game on this profile's stations."""
+    (one writer at a time) and must be this game on this profile's stations.
+    ``carry_on``: a game the host ended before its end goes on too (the
+    scores and the question where it stopped); one played to its end does not."""
     if profile is not None or game is not None:
         journaled = journal_mod.read(path)
         session = journaled.session
@@ -415,9 +418,12 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
             None if profile is None else profile.name)
         if differences:
             raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
-    journal, writer = journal_mod.resume(path)
+    journal, writer = journal_mod.resume(path, carry_on=carry_on)
     try:
         box = box_from_journal(journal, writer)
+        if carry_on and journal.ended and box.engine.finished:
+            raise journal_mod.JournalError(f"{path}: " + _("this game was played to its end: nothing to carry on; "
+                                                           "'buzzerbox replay' shows it, a new game starts a new journal"))
     except BaseException:
         writer.close()
         raise

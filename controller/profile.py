@@ -220,8 +220,9 @@ def _check_value(key: Key, value: Any, where: str, name: str) -> Any:
         if not value:
             raise ProfileError(f"{where}: " + _("no [[{name}]]; add one [[{name}]] table per player station").format(name=name))
     if key.choices and value not in key.choices:
+        hint = did_you_mean(value, [str(c) for c in key.choices]) if isinstance(value, str) else ""
         raise ProfileError(f"{where}: " + _("{name} {value} is not one of {choices}")
-                           .format(name=name, value=_show(value), choices=", ".join(map(str, key.choices))))
+                           .format(name=name, value=_show(value), choices=", ".join(map(str, key.choices))) + hint)
     size = len(value) if key.kind == "list" else value
     ranged = key.kind in ("int", "number", "list")
     if ranged and (key.low is not None and size < key.low or key.high is not None and size > key.high):
@@ -484,7 +485,7 @@ def read(name_or_path: str) -> tuple[dict[str, Any], Path]:
     except FileRefused as exc:
         raise ProfileError(str(exc)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark (Windows Notepad's UTF-8) is no statement
     except UnicodeDecodeError as exc:
         raise ProfileError(_("{path}: not UTF-8 text (byte {byte}); save it as UTF-8").format(path=path, byte=exc.start)) from exc
     try:

@@ -233,6 +233,8 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     presenter.box_actions[name]()
                 elif name == QUIT:
                     box.send({"type": channel.STOP, "reason": "quit"})
+                elif name == "menu" and not finished_at_frame and not presenter.end_confirmed():
+                    pass  # the first Esc: the screen asks
                 elif name == "menu" or (name is not None and finished_at_frame):
                     box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
                 elif name is not None:

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from games.i18n import _, format_number
+
 T = TypeVar("T")
 
 
@@ -304,5 +306,6 @@ class ArbiterResult:
 
 
 def format_margin(us: int) -> str:
-    """'+0.412 ms' — how the screen and the logs show a margin behind the first."""
-    return f"+{us / 1000:.3f} ms"
+    """'+0.412 ms' — how the screen and the logs show a margin behind the first,
+    in the reader's language ('+0,412 ms' in Czech and Polish)."""
+    return "+" + _("{n} ms").format(n=format_number(us / 1000, 3))

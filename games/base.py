@@ -8,6 +8,7 @@ same state.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -445,6 +446,8 @@ class Option:
     label: str = ""
     choices: tuple[tuple[Any, str], ...] = ()
     nullable: bool = False
+    #: filled in by the box (a pack's questions, the wiring's buttons), never typed: not listed to a host
+    internal: bool = False
 
     def check(self, name: str, value: Any) -> None:
         """Raise OptionError naming the option and what it takes."""
@@ -497,8 +500,13 @@ def checked_options(declared: Mapping[str, Option], given: Mapping[str, Any], ga
     unknown = sorted(set(given) - set(declared) - retired)
     try:
         if unknown:
+            public = sorted(name for name, option in declared.items() if not option.internal)
+            close = difflib.get_close_matches(unknown[0], public, n=1, cutoff=0.6)
+            if close:
+                raise OptionError(N_("unknown option {name!r} for {game} (did you mean {close}?); the options are {known}"),
+                                  name=unknown[0], game=game, close=close[0], known=", ".join(public))
             raise OptionError(N_("unknown option {name!r} for {game}; the options are {known}"), name=unknown[0],
-                              game=game, known=", ".join(sorted(declared)))
+                              game=game, known=", ".join(public))
         for name, value in given.items():
             if name in declared:
                 declared[name].check(name, value)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import gettext
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +205,17 @@ def decimal_separator() -> str:
     """The current language's decimal mark ("." or ","): a spreadsheet file in
     that language writes numbers with it (and then separates cells with ";")."""
     return _NUMBER_STYLE.get(_language, _NUMBER_STYLE["en"])[0]
+
+
+def early_language(argv: Sequence[str]) -> str | None:
+    """``--lang X`` (or ``--lang=X``) from a command line not parsed yet, if X
+    is a language the box speaks (the parser's own help, a line said before
+    the command line is read)."""
+    for k, word in enumerate(argv):
+        value = argv[k + 1] if word == "--lang" and k + 1 < len(argv) else word.removeprefix("--lang=") if word.startswith("--lang=") else None
+        if value in LANGUAGES:
+            return value
+    return None
 
 
 def format_number(value: float, decimals: int = 0) -> str:

@@ -90,4 +90,5 @@ def scene_for(game: str, colors: Sequence[Color] | None = None) -> Scene:
         raise UnknownGameError(f"{spec.title} has no scene yet")
     scene = scene_class(spec.scene)(spec.title, colors)
     scene.status_labels = dict(spec.status_labels)
+    scene.host_keys = dict(spec.host_keys)
     return scene

@@ -28,7 +28,7 @@ def spec_named(name: str) -> GameSpec:
 def with_suggestion(message: str, given: str, names: Sequence[str]) -> str:
     """``message`` with "(did you mean quiz?)" when one name is close to ``given``."""
     close = difflib.get_close_matches(given, list(names), n=1, cutoff=0.6)
-    return f"{message} (did you mean {close[0]}?)" if close and close[0] != given else message
+    return message + " " + _("(did you mean {name}?)").format(name=close[0]) if close and close[0] != given else message
 
 
 def default_players(spec: GameSpec) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -115,9 +116,15 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
         return None
 
 
+def stopped_label(spec: GameSpec) -> str:
+    """A game ended early, as the Carry on row lists it: its name and when it stopped."""
+    return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
     from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
+    from controller.sound import SoundSettings
     from games.toolkit.scene import freeze
 
     games = []
@@ -134,6 +141,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
+                sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
                 found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
@@ -248,7 +256,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     stations = [(st.name, list(st.inputs)) for st in profile.stations]
                     monitor = InputMonitor(stations, profile.debounce, list(profile.host))
                 else:
-                    monitor = InputMonitor([(names[i] if names else _("Player {n}").format(n=i + 1), ["bell"])
+                    # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
+                    monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
                                             for i in range(players)])
                 if source is not None:
                     monitor.debouncer.start_all(source.levels(), box_now_us())
@@ -259,6 +268,28 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     if menu.escape():  # the second Esc in a row: the host means it
                         break
                     continue  # the first: the menu asks, drawn by the next run_menu
+                if choice.carry_on is not None:  # a game ended early this evening: on where it stopped
+                    path = Path(choice.carry_on)
+                    menu.carried_on(choice.carry_on)
+                    try:
+                        box, _journal = live.resumed_box(path, profile, carry_on=True)
+                    except BuzzerBoxError as exc:
+                        menu.refuse(exc)
+                        continue
+                    _names, colors = live.names_colors(profile, box.settings.players, menu.names)
+                    phones = menu.phones or box.spec.phones_needed(box.settings.options)
+                    reason = decided_apart(box, path, True, colors, phones)
+                    if reason is None:  # --one-process
+                        result = played_here(box, colors, phones)
+                        write_beside(path)
+                        reason = "stopped" if result is None else result.reason
+                    if reason == "stopped":
+                        raise KeyboardInterrupt
+                    if reason == "quit":
+                        break
+                    if reason == "menu":
+                        menu.stopped_game(str(path), stopped_label(box.spec))
+                    continue
                 if choice.edit_names:  # typed on the keyboard, kept for the next start
                     menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, live.NAME_LENGTH),)
                     live.save_names(profile, menu.names)
@@ -295,6 +326,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         raise KeyboardInterrupt
                     if reason == "quit":
                         break
+                    if reason == "menu" and league is None:  # ended early by the host: the menu offers to carry on
+                        menu.stopped_game(str(path), stopped_label(spec))
                     if reason is not None:
                         continue
                 result = played_here(box, colors, bool(choice.phones), session)

@@ -70,7 +70,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         # journal of a game that never began is then removed below)
         with signals.held():
             if args.resume:
-                box, _journal = live.resumed_box(args.resume, prof, spec.name)
+                # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
+                box, _journal = live.resumed_box(args.resume, prof, spec.name, carry_on=True)
                 path = Path(args.resume)
             else:
                 path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)

@@ -35,7 +35,7 @@ from controller.sound import Sound
 from controller.sources.keyboard import BOX_KEYS, KeyboardSource
 from controller.timeline import box_now_us
 from games.base import GameEvent
-from games.i18n import _, format_number
+from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
@@ -43,6 +43,9 @@ from games.toolkit.scene import Scene, freeze
 log = logging.getLogger("buzzerbox.display")
 
 MESSAGE_US = 2_500_000
+
+#: what the screen asks at the first Esc of a game (the menu asks the same way before it quits)
+END_CONFIRM = N_("End the game? Esc again to end, any other key to go on")
 
 
 @dataclass
@@ -104,6 +107,18 @@ class Presenter:
         self.box_actions: dict[str, Callable[[], None]] = {}
         if sound is not None:  # F5: an audio question's clip again from its start
             self.box_actions["replay"] = sound.clips.restart_now
+        #: Esc was pressed once during the game: the screen asks before it ends
+        self.confirm_end = False
+
+    def end_confirmed(self) -> bool:
+        """Esc during a game: True when it is the second in a row (the host
+        means it); the first only asks, as the menu does before it quits.
+        One key must never end an evening's quiz."""
+        if self.confirm_end:
+            self.confirm_end = False
+            return True
+        self.confirm_end = True
+        return False
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -121,6 +136,7 @@ class Presenter:
         inputs = box.inputs_notice()
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs
+        scene.confirm = _(END_CONFIRM) if self.confirm_end and not finished else None
         journal = box.journal_notice()
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal
@@ -361,8 +377,10 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, dec
             name = key_of(event, presenter, keyboard, hooks.key_stamp())
             if name == QUIT:
                 return done("quit", t)
-            if name == "menu":
+            if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
                 return done("menu", t)
+            if name == "menu":  # the first Esc: the screen asks
+                continue
             if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                 presenter.box_actions[name]()
                 continue
@@ -426,12 +444,19 @@ def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSo
         return QUIT
     if event.type == pygame.VIDEORESIZE:
         presenter.screen.resized(event.size)
+    if event.type == pygame.KEYDOWN and presenter.confirm_end and event.key != pygame.K_ESCAPE:
+        presenter.confirm_end = False  # any other key: the game goes on (a station's press still counts)
+        if keyboard is not None:
+            keyboard.handle(event, stamp_us)
+        return None
     if is_help_key(event) and presenter.help is not None:
         presenter.show_help = not presenter.show_help
         return None
     name = keyboard.handle(event, stamp_us) if keyboard is not None else None
     if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
         name = "menu"
+    if name == "menu" and getattr(event, "confirmed", False):  # the host page's End: asked there already
+        presenter.confirm_end = True
     return name
 
 
@@ -442,11 +467,22 @@ def is_help_key(event: pygame.event.Event) -> bool:
     return event.key in (pygame.K_h, pygame.K_QUESTION) or (event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT))
 
 
+#: the keys whose pygame names are English words, as the help list says them
+KEY_WORDS = {"space": N_("space"), "escape": N_("Esc")}
+
+
+def key_word(code: int) -> str:
+    """A key as the help list names it: its letter or digit as printed on it,
+    a word key ("space", "escape") in the reader's language."""
+    name = pygame.key.name(code)
+    return _(KEY_WORDS[name]) if name in KEY_WORDS else name
+
+
 def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
     """The help overlay's rows from what the keyboard binds and the game's spec
     says, for the game as it is played when drawn (its keys may change with its rounds)."""
-    stations = [(pygame.key.name(k), s, i) for k, (s, i) in keyboard.keymap.items()]
-    host = {pygame.key.name(k): a for k, a in keyboard.host_keys.items()}
+    stations = [(key_word(k), s, i) for k, (s, i) in keyboard.keymap.items()]
+    host = {key_word(k): a for k, a in keyboard.host_keys.items()}
     host["h  ?"] = "help"
 
     def rows_for(view: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -103,6 +103,8 @@ class Choice:
     edit_names: bool = False
     #: serve the companion pages (phones, host remote, scoreboard) for this game
     phones: bool = False
+    #: the journal of a game the host ended before its end, to carry on where it stopped
+    carry_on: str | None = None
 
 
 def _listed(game: str, title: str) -> str:
@@ -112,6 +114,17 @@ def _listed(game: str, title: str) -> str:
         return title
     need = _("phones") if not spec.no_phones_with else _("phones or open hands")
     return title + " (" + need + ")"
+
+
+#: the volumes the menu's row steps through (a ``--volume`` of another is offered too, chosen)
+VOLUMES = (0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+def volume_row(volume: float) -> Item:
+    """The Volume row at ``volume`` (the command line's ``--volume``): the
+    host's own level is kept as it is, not rounded to the nearest step."""
+    values = sorted({*VOLUMES, round(volume, 2)})
+    return Item("volume", N_("Volume"), values, [f"{round(v * 100)}%" for v in values], values.index(round(volume, 2)))
 
 
 def phones_note(game: str, phones: bool, options: dict[str, Any]) -> str:
@@ -170,6 +183,8 @@ class Menu:
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
         self.phones = phones
+        #: this evening's games the host ended before their end, newest first: (journal, as the row says it)
+        self.stopped: list[tuple[str, str]] = []
         self._build(0, players)
 
     @staticmethod
@@ -178,6 +193,18 @@ class Menu:
         unless it offers a pack of the host's own (the folder's come first)."""
         if item.key in starts and starts[item.key] in item.values and not item.found:
             item.index = item.values.index(starts[item.key])
+
+    def stopped_game(self, journal: str, label: str) -> None:
+        """A game ended by the host (Esc, Esc) before its end: offered on the Carry on row."""
+        self.carried_on(journal)
+        self.stopped.insert(0, (journal, label))
+        self.refound(self.found)
+
+    def carried_on(self, journal: str) -> None:
+        """The game is being carried on: off the row (it comes back if ended early again)."""
+        self.stopped = [(j, label) for j, label in self.stopped if j != journal]
+        if any(it.key == "carry_on" for it in self.items):
+            self.refound(self.found)
 
     def escape(self) -> bool:
         """Esc (or closing the window): True when it is the second in a row,
@@ -211,13 +238,16 @@ class Menu:
             Item("names", N_("Player names"), [None], [N_("edit…")]),
             Item("bots", N_("Who plays"), [False, True], [N_("people"), N_("demo bots")]),
             Item("sound", N_("Sound"), [True, False], [N_("on"), N_("off")], 0 if not self.sound.mute else 1),
-            Item("volume", N_("Volume"), [0.2, 0.4, 0.6, 0.8, 1.0], ["20%", "40%", "60%", "80%", "100%"],
-                 min(4, max(0, round(self.sound.volume * 5) - 1))),
+            volume_row(self.sound.volume),
             # each language under its own name; changing it changes every screen at once
             Item("language", N_("Language"), list(LANGUAGES), [LANGUAGE_NAMES[code] for code in LANGUAGES],
                  LANGUAGES.index(current_language()) if current_language() in LANGUAGES else 0),
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
+        if self.stopped:  # this evening's games ended early: Enter on the row carries one on
+            self.items.insert(len(self.items) - 1, Item("carry_on", N_("Carry on"), [j for j, _label in self.stopped],
+                                                        [label for _j, label in self.stopped],
+                                                        plain=frozenset(range(len(self.stopped)))))
         self.selected = min(self.selected, len(self.items) - 1)
         if not self.phones:
             self._open_hands()
@@ -356,6 +386,8 @@ class Menu:
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
+            if self.items[self.selected].key == "carry_on":
+                return Choice("", self.item("players").value, carry_on=str(self.items[self.selected].value))
             if self.refusal():
                 return None  # a pack with problems: listed on the screen, never started
             self.started = True
@@ -519,12 +551,7 @@ class MenuScene(Scene):
         as players chosen (keyboard stations beyond the monitored ones idle)."""
         super().draw(surface, view, strip_for_players(strip, view.get("players"), view.get("names", ())), now_us)
         if view.get("confirm_quit"):
-            lay = theme.layout_for(surface, 1)
-            r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
-            r.center = lay.body.center
-            panel(surface, r, theme.STATUS_COLORS["locked"])
-            theme.draw_fitted(surface, _("Quit? Esc again to quit, any other key to stay"), lay.size(1.2),
-                              theme.text_on(theme.STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad), lay.min_text)
+            theme.draw_confirm(surface, _("Quit? Esc again to quit, any other key to stay"))
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         items = list(view.get("items", ()))
@@ -577,6 +604,10 @@ class MenuScene(Scene):
                                   lay.min_text, align="right")
 
 
+#: the most of a row a label takes whole when label and value do not both fit
+LABEL_FIRST = 0.5
+
+
 def share(label: str, value: str, size: int, min_size: int, width: int) -> int:
     """The label's part of a row ``width`` wide beside its value: all it asks
     for while the value still fits (at ``min_size`` if need be), else a part
@@ -584,6 +615,8 @@ def share(label: str, value: str, size: int, min_size: int, width: int) -> int:
     need_label, need_value = TEXT.width(label, min_size), TEXT.width(value, min_size)
     if need_label + need_value <= width:
         return max(need_label, min(TEXT.width(label, size), width - need_value))
+    if need_label <= width * LABEL_FIRST:  # the label whole ("Sada otázek"); the value, cut, is said whole on the panel
+        return need_label
     return round(width * need_label / (need_label + need_value))
 
 
@@ -669,6 +702,8 @@ class NameEditor:
         self.selected = 0
         self.length = length
         self.done = False
+        #: the characters of the last typing the screen cannot draw (said under the names until the next)
+        self.refused = ""
 
     def key(self, action: str) -> None:
         if action in ("down", "tab"):
@@ -681,14 +716,18 @@ class NameEditor:
             self.done = True
 
     def text(self, typed: str) -> None:
-        printable = "".join(ch for ch in typed if ch.isprintable())
+        """Typed text into the selected name; what the screen cannot draw (an
+        emoji: an empty box on the big screen) is left out and said."""
+        missing = theme.undrawable(typed)
+        self.refused = missing
+        printable = "".join(ch for ch in typed if ch.isprintable() and ch not in missing)
         self.names[self.selected] = (self.names[self.selected] + printable)[: self.length]
 
     def result(self) -> list[str]:
         return [n.strip() for n in self.names] + self.rest
 
     def view(self) -> dict[str, Any]:
-        return {"phase": "names", "names": list(self.names), "selected": self.selected}
+        return {"phase": "names", "names": list(self.names), "selected": self.selected, "refused": self.refused}
 
 
 class NamesScene(Scene):
@@ -699,6 +738,12 @@ class NamesScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         names = list(view.get("names", ()))
+        refused = str(view.get("refused") or "")
+        if refused:  # one line under the names: what was left out and why
+            line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
+            area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
+            draw_text(surface, _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(
+                chars=refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
         for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)

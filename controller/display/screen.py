@@ -37,6 +37,37 @@ def on_console() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and any(Path("/dev/dri").glob("card*"))
 
 
+def window_manager() -> bool | None:
+    """Whether the X display has a window manager (one ever set the EWMH
+    ``_NET_SUPPORTING_WM_CHECK`` atom there); None: no X, or libX11 not found.
+    Xvfb or ``startx`` with only the box in ``.xinitrc`` has none: the box
+    then fills the screen as on the console."""
+    if not os.environ.get("DISPLAY"):
+        return None
+    try:
+        import ctypes
+        import ctypes.util
+
+        name = ctypes.util.find_library("X11")
+        if name is None:
+            return None
+        x11 = ctypes.CDLL(name)
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XInternAtom.restype = ctypes.c_ulong
+        x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        display = x11.XOpenDisplay(None)
+        if not display:
+            return None
+        try:
+            return bool(x11.XInternAtom(display, b"_NET_SUPPORTING_WM_CHECK", 1))
+        finally:
+            x11.XCloseDisplay(display)
+    except OSError:
+        return None
+
+
 @dataclass
 class Screen:
     """The surface scenes draw on, and the flip that puts it on the glass."""
@@ -60,8 +91,9 @@ class Screen:
         if headless or driver in ("dummy", "offscreen"):
             surface = set_mode(size or HEADLESS_SIZE)
             return cls(surface, True, driver)
-        if fullscreen is None:
-            fullscreen = driver in ("kmsdrm", "fbcon", "directfb") or on_console()
+        if fullscreen is None:  # a kiosk's X without a window manager: a window would sit unmoved in a corner
+            fullscreen = driver in ("kmsdrm", "fbcon", "directfb") or on_console() or (
+                driver == "x11" and window_manager() is False)
         pygame.display.set_caption(caption)
         if fullscreen:
             surface = set_mode((0, 0), pygame.FULLSCREEN)  # native resolution

@@ -229,7 +229,7 @@ def problems(path: str | Path) -> tuple[Tournament | None, list[str]]:
     except FileRefused as exc:
         return None, [exc.problem]
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))  # (Notepad's byte-order mark)
     except UnicodeDecodeError:
         return None, [_("the file is not UTF-8 text")]
     except tomllib.TOMLDecodeError as exc:

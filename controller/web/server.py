@@ -220,7 +220,9 @@ def end_by_escape() -> None:
     is the one thing pygame lets another thread do."""
     import pygame
 
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0))
+    # confirmed: the page asked already (two taps), the screen does not ask again
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0,
+                                         confirmed=True))
 
 
 class CompanionServer:

@@ -56,12 +56,22 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def report_path(prof: profile_mod.Profile, given: str | None) -> Path:
-    """wiring/NAME.test-result.txt beside the profile, unless --report says otherwise."""
+def report_path(prof: profile_mod.Profile, given: str | None, mock: bool = False) -> Path:
+    """wiring/NAME.test-result.txt beside the profile (a ``--mock`` try-out:
+    NAME.mock.test-result.txt, never the real result), unless --report says otherwise."""
     if given:
         return Path(given)
     folder = prof.path.parent if prof.path is not None else Path.cwd()
-    return folder / f"{prof.name}.test-result.txt"
+    return folder / f"{prof.name}{'.mock' if mock else ''}.test-result.txt"
+
+
+def real_result(path: Path) -> bool:
+    """``path`` holds a real test's result (not a ``--mock`` try-out's): a try-out never overwrites it."""
+    try:
+        first = path.read_text(encoding="utf-8").splitlines()[:1]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(first) and "MOCK" not in first[0]
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -75,6 +85,11 @@ def cmd_test(args: argparse.Namespace) -> int:
     factory = None
     if args.mock and prof.source != "gpio":
         raise SystemExit("buzzerbox wiring test: " + _("--mock is for header (gpio) profiles: give one, e.g. header-4"))
+    path = report_path(prof, args.report, args.mock)
+    if args.mock and real_result(path):
+        raise SystemExit("buzzerbox wiring test: " + _(
+            "{path} holds a real test's result: a --mock try-out does not overwrite it; give another --report file"
+        ).format(path=path))
     try:
         if prof.source == "gpio":
             from controller.sources.gpio import default_factory, mock_factory
@@ -121,8 +136,7 @@ def cmd_test(args: argparse.Namespace) -> int:
                                                            "(or with --no-lights to test only the inputs)")) from None
 
     report = guided_test.run(test, source, now=box_now_us, sleep=sleep, ask=ask, say=print, open_lights=open_lights)
-    text = report.text()
-    path = report_path(prof, args.report)
+    text = report.text(mock=args.mock)
     path.write_text(text, encoding="utf-8")
     print()
     print(text, end="")

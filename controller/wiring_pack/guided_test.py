@@ -334,9 +334,10 @@ class Report:
                     input=light.label, place=r.light_place))
         return cls(test.profile.name, [_("Inputs:"), *lines], problems, warnings)
 
-    def text(self) -> str:
-        """The report as the builder reads it; PASS and FAIL stay as they are (a script may look for them)."""
-        verdict = "PASS" if self.passed else "FAIL"
+    def text(self, mock: bool = False) -> str:
+        """The report as the builder reads it; PASS and FAIL stay as they are (a script may look for them).
+        ``mock``: a try-out on mock pins, said as MOCK on its first and last line (no script takes it for a pass)."""
+        verdict = ("MOCK " if mock else "") + ("PASS" if self.passed else "FAIL")
         problems, warnings = len(self.problems), len(self.warnings)
         out = [_("Wiring test of {profile}: {verdict} ({problems}, {warnings})").format(
             profile=self.profile, verdict=verdict,
@@ -347,6 +348,8 @@ class Report:
             out += ["", _("Problems (fix these):")] + [f"  - {p}" for p in self.problems]
         if self.warnings:
             out += ["", _("Warnings:")] + [f"  - {w}" for w in self.warnings]
+        if mock:
+            out += ["", _("MOCK: simulated presses on mock pins, every light answered yes: a try-out, not a test of the wiring")]
         out += ["", _("RESULT: {verdict}").format(verdict=verdict)]
         return "\n".join(out) + "\n"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
 import random
 from collections.abc import Mapping
@@ -27,6 +28,17 @@ def pack_path(name: str) -> Path:
     """A shipped pack's file by its name, else the name as a path."""
     shipped = PACKS_DIR / f"{name}.csv"
     return shipped if name in SHIPPED_PACKS and shipped.is_file() else Path(name).expanduser()
+
+
+def near_miss(name: str) -> None:
+    """A pack name that is no file but close to a shipped pack's ("cs-genral"):
+    one line naming the pack meant and the others."""
+    if name in SHIPPED_PACKS or pack_path(name).exists():
+        return
+    close = difflib.get_close_matches(name, list(SHIPPED_PACKS), n=1, cutoff=0.6)
+    if close:
+        raise OptionError(N_("no question pack {name!r} (did you mean {close}?); the shipped packs are {known}, "
+                             "or give a pack file's path"), name=name, close=close[0], known=", ".join(SHIPPED_PACKS))
 
 
 def pack_questions(pack: Pack) -> list[dict[str, Any]]:
@@ -107,6 +119,7 @@ class QuizSpec(GameSpec):
                                  "these stations have {n}: choose a wiring profile with answer buttons, or other "
                                  "rules"), n=buttons)
         if name is not None and isinstance(name, str) and options.get("pack_questions") is None:
+            near_miss(name)
             pack = load_pack(pack_path(name))  # a PackError is one line naming the file, the line and the fix
             questions = chosen_questions(pack, options.get("categories"), bool(options.get("shuffle")), seed)
             fitted = FittedChoices()

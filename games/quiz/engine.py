@@ -1319,7 +1319,9 @@ class QuizEngine:
             "round": self._round_view(self.round_number()),
             "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
             "round_intro": r.intro and r.phase == Phase.IDLE and not board,
-            "all_play": None if self.allplay is None else self.allplay.view(self.settings.players, self.now_us),
+            # (buttons: None on keyboard stations, whose one button answers nothing: the screen says phones)
+            "all_play": None if self.allplay is None else {**self.allplay.view(self.settings.players, self.now_us),
+                                                            "buttons": self.options.station_choices},
             "bowl": self._bowl_view(),
         }
 

@@ -68,7 +68,7 @@ OPTIONS: dict[str, Option] = {
     # all-play: the most choices a question offers (a round's "choices" for one round), and
     # how many answer buttons the smallest station has (the box fills it in from the wiring profile)
     "choices": Option(None, int, low=2, high=6),
-    STATION_CHOICES: Option(None, int, low=0, high=6),
+    STATION_CHOICES: Option(None, int, low=0, high=6, internal=True),
     "rounds": Option(None, list, label=N_("Rounds"),
                      choices=((None, N_("one round")), ([{"questions": 10}] * 2, N_("2 rounds of 10")),
                               ([{"questions": 5}] * 4, N_("4 rounds of 5")),
@@ -80,9 +80,9 @@ OPTIONS: dict[str, Option] = {
     "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
     "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
     "demo_questions": Option(None, int, low=1),
-    "pack_questions": Option(None, list),
-    "pack_title": Option(None, str),
-    "pack_left_out": Option(None, int, low=0),
+    "pack_questions": Option(None, list, internal=True),
+    "pack_title": Option(None, str, internal=True),
+    "pack_left_out": Option(None, int, low=0, internal=True),
     "win_correct": Option(None, int, low=1, high=1000),
     "out_wrong": Option(None, int, low=1, high=1000),
     "sit_out": Option(None, int, low=0, high=100),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 
+from games.arbitration import format_margin
 from games.i18n import N_, _, format_number, ngettext
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
@@ -298,11 +299,13 @@ class QuizScene(Scene):
             self._bonus(surface, area, lay, view)
         else:
             panel(surface, area, NOT_ARMED)
-            big = area.inflate(0, -area.height // 3).move(0, -area.height // 8)
+            # the instruction below on up to two lines (beside the teams' panel a Polish one is long)
+            line_h = 2 * theme.line_height(lay.min_text) + lay.pad
+            big = pygame.Rect(area.left, area.top, area.width, max(area.height // 2, area.height - line_h - lay.pad))
             draw_text(surface, _("Get ready"), tall(lay, 3.2, big), theme.FG, big)
-            line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
-            draw_text(surface, _("Listen to the question, buzz when the screen turns green"), tall(lay, 1.2, line), theme.MUTED,
-                      line, min_size=lay.min_text)
+            line = pygame.Rect(area.left, big.bottom, area.width, area.bottom - big.bottom - lay.pad)
+            theme.draw_fitted(surface, _("Listen to the question, buzz when the screen turns green"), tall(lay, 1.2, line),
+                              theme.MUTED, line.inflate(-2 * lay.pad, 0), lay.min_text)  # two lines beside the teams, not cut
         if side is not None:
             top = side.top
             if phase == "answering":
@@ -336,7 +339,10 @@ class QuizScene(Scene):
         head = pygame.Rect(area.left, area.top, area.width * 30 // 100, head_h)
         self._timer(surface, head, lay, int(ap.get("answer_left_us", 0)), theme.FG, max(1, int(ap.get("answer_time_us", 1))))
         how = pygame.Rect(head.right + lay.pad * 2, area.top, area.right - head.right - lay.pad * 2, head_h // 2)
-        draw_text(surface, _("Everyone answers: press {letters}").format(letters=letters), tall(lay, 1.4, how),
+        # keyboard stations have one button (a) and answer nothing here: the players answer on phones
+        how_to = (_("Everyone answers: press {letters}") if ap.get("buttons") is not None
+                  else _("Everyone answers on a phone: {letters}"))
+        draw_text(surface, how_to.format(letters=letters), tall(lay, 1.4, how),
                   theme.FG, how, align="left", min_size=lay.min_text)
         locked = list(ap.get("locked", ()))
         count = pygame.Rect(how.left, how.bottom, how.width, head_h - how.height)
@@ -638,43 +644,75 @@ class QuizScene(Scene):
         if not queue:
             draw_text(surface, _("nobody"), lay.min_text, theme.MUTED, pygame.Rect(side.left, y, side.width, row_h), align="left")
             return y + row_h + lay.pad
-        max_rows = max(1, (side.bottom - y) // (row_h + lay.pad) - (1 if view.get("team_count", 0) < len(view.get("teams", ())) else 0))
-        for pos, station in enumerate(queue[:max_rows], start=2):
+        teams = view.get("team_count", 0) < len(view.get("teams", ()))
+        # the teams' panel below keeps room for its heading and its teams, two a line
+        line_h = theme.line_height(lay.min_text)
+        bottom = side.bottom - ((1 + -(-len(view.get("teams_shown", ())) // 2)) * (line_h + lay.pad) if teams else 0)
+        rows = []
+        for pos, station in enumerate(queue, start=2):
             margin = margins.get(str(station))
-            right = format_ms3(int(margin), sign=True) if margin is not None else ""
-            h = self._row_height(lay, strip, side.width, pos, station, right)
-            if y + h > side.bottom:
-                break
+            rows.append((pos, station, format_ms3(int(margin), sign=True) if margin is not None else ""))
+        heights = [self._row_height(lay, strip, side.width, pos, station, right) for pos, station, right in rows]
+        def room(hs: list[int]) -> int:
+            return sum(hs) + lay.pad * max(0, len(hs) - 1)
+
+        if room(heights) > bottom - y:  # everyone in line, one line each (a long name cut)
+            heights = [theme.line_height(lay.min_text) + lay.pad // 2] * len(rows)
+        shown = len(rows)
+        while shown and room(heights[:shown]) > bottom - y:
+            shown -= 1
+        if shown < len(rows):  # still more than fit: the last line names the rest by their places
+            shown = max(0, shown - 1)
+        for (pos, station, right), h in zip(rows[:shown], heights, strict=False):
             self._row(surface, pygame.Rect(side.left, y, side.width, h), lay, view, strip, pos, station, right)
             y += h + lay.pad
+        if shown < len(rows):  # on as many lines as are left
+            rest = ", ".join(f"{pos}. {self.name(strip, station)}" for pos, station, _right in rows[shown:])
+            lines = max(1, min(len(theme.wrap_lines(rest, lay.min_text, side.width)), (bottom - y) // line_h))
+            theme.draw_wrapped(surface, rest, lay.min_text, theme.FG, pygame.Rect(side.left, y, side.width, lines * line_h),
+                               max_lines=lines, align="left")
+            y += lines * line_h + lay.pad
         return y + lay.pad
 
     def _team_scores(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
+        """Every team's score, best first: a row each, the members under their
+        team when there is room; short of room, side by side in columns (the
+        members are on the strip too), never a team left out."""
         scores = list(view.get("team_scores", ()))
-        row_h = lay.size(1.3)
-        if area.height < row_h * 2:
-            return
-        draw_text(surface, _("teams"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, row_h), align="left")
-        y = area.top + row_h
+        line_h = theme.line_height(lay.min_text)
         listed = [t for t in view.get("teams_shown", range(len(scores))) if 0 <= t < len(scores)]  # no empty team once play began
-        for team in sorted(listed, key=lambda t: -scores[t]):
+        if not listed or area.height < 2 * line_h:
+            return
+        head_h = min(lay.size(1.3), max(line_h, area.height - len(listed) * (lay.size(1.3) + lay.pad)))
+        draw_text(surface, _("teams"), lay.min_text, theme.MUTED, pygame.Rect(area.left, area.top, area.width, head_h), align="left")
+        y = area.top + head_h
+        room = area.bottom - y
+        cols = 1 if len(listed) * (line_h + lay.pad) <= room else 2  # (three or more: a name is cut to "T…")
+        per_col = -(-len(listed) // cols)
+        row_h = max(line_h, min(lay.size(1.3), room // per_col - lay.pad))
+        width = (area.width - (cols - 1) * lay.pad) // cols
+        members = {team: theme.wrap_lines(members_line(team, [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]),
+                                          lay.min_text, width - 2 * lay.pad) for team in listed}
+        with_members = cols == 1 and sum(len(lines) * line_h + lay.pad for lines in members.values()) <= \
+            room - len(listed) * (row_h + lay.pad)
+        for k, team in enumerate(sorted(listed, key=lambda t: -scores[t])):
             if y + row_h > area.bottom:
                 break
             fill = team_colour(team).rgb
-            r = pygame.Rect(area.left, y, area.width, row_h)
+            r = pygame.Rect(area.left + (k % cols) * (width + lay.pad), y, width, row_h)
             panel(surface, r, fill)
             ink = theme.text_on(fill)
             inner = r.inflate(-2 * lay.pad, 0)
-            score = draw_text(surface, str(scores[team]), lay.size(1.1), ink, inner, align="right")
+            score = draw_text(surface, str(scores[team]), lay.size(1.1) if row_h >= lay.size(1.3) else lay.min_text, ink,
+                              inner, align="right")
             draw_text(surface, team_label(view, team), lay.min_text, ink,  # the name in what the score leaves
                       pygame.Rect(inner.left, inner.top, score.left - lay.pad - inner.left, inner.height), align="left")
-            y += row_h + lay.pad
+            if k % cols == cols - 1 or k == len(listed) - 1:
+                y += row_h + lay.pad
+            if not with_members:
+                continue
             # the members under their team, in the team's colour, on as many lines as their names take
-            names = [self.name(strip, s) for s in team_members(list(view.get("teams", ())), team)]
-            line_h = theme.line_height(lay.min_text)
-            for line in theme.wrap_lines(members_line(team, names), lay.min_text, inner.width):
-                if y + line_h > area.bottom:
-                    break
+            for line in members[team]:
                 draw_text(surface, line, lay.min_text, fill, pygame.Rect(inner.left, y, inner.width, line_h), align="left")
                 y += line_h
             y += lay.pad
@@ -683,16 +721,21 @@ class QuizScene(Scene):
         ties = list(view.get("ties", ()))
         tied = list(ties[0]) if ties else []
         panel(surface, area, theme.PANEL)
-        top = pygame.Rect(area.left, area.top, area.width, area.height // 2)
+        top = pygame.Rect(area.left, area.top, area.width, area.height * 2 // 5)
         draw_text(surface, _("TIE"), tall(lay, 4, top), theme.FG, top)
         if tied:
             w = area.width // len(tied)
             for k, station in enumerate(tied):
-                r = pygame.Rect(area.left + k * w + lay.pad, area.top + area.height // 2, w - 2 * lay.pad, area.height // 3)
+                r = pygame.Rect(area.left + k * w + lay.pad, top.bottom, w - 2 * lay.pad, area.height * 3 // 10)
                 panel(surface, r, self.color(view, station))
                 draw_text(surface, self.name(strip, station), lay.size(1.4), theme.text_on(self.color(view, station)), r, min_size=lay.min_text)
-        draw_text(surface, _("too close to call: the host picks"), lay.min_text, theme.MUTED,
-                  pygame.Rect(area.left, area.bottom - lay.size(1.4), area.width, lay.size(1.2)))
+        # the host is told how: the key that draws the answering player fairly (also on the host page)
+        keys = " / ".join(key.upper() for key, action in self.host_keys.items() if action == "pick")
+        said = (_("too close to call: host, press {key} to draw who answers").format(key=keys) if keys
+                else _("too close to call: the host picks"))
+        theme.draw_fitted(surface, said, lay.size(1.2), theme.FG if keys else theme.MUTED,
+                          pygame.Rect(area.left + 2 * lay.pad, area.top + area.height * 7 // 10 + lay.pad, area.width - 4 * lay.pad,
+                                      area.height * 3 // 10 - 2 * lay.pad), lay.min_text)
 
     def _round_over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         results = list(view.get("results", ()))
@@ -821,5 +864,6 @@ def round_rules(current: View) -> list[str]:
 def format_ms3(us: int, sign: bool = False) -> str:
     """A margin on the quiz screen: always three decimals of a millisecond
     (one precision for every time on the screen): "0.412 ms", "+63.628 ms"."""
-    text = _("{n} ms").format(n=format_number(us / 1000, 3))
-    return "+" + text if sign else text
+    if sign:
+        return format_margin(us)
+    return _("{n} ms").format(n=format_number(us / 1000, 3))

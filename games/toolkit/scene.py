@@ -63,6 +63,9 @@ class Scene:
         self.message: str | None = None  # set by the loop: "not allowed: ...", "board disconnected"
         #: the game's own statuses -> what the strip says (the registry sets the spec's)
         self.status_labels: dict[str, str] = {}
+        #: the game's own host keys -> actions (the registry sets the spec's): a screen that asks the
+        #: host to act names the key ("press P")
+        self.host_keys: dict[str, str] = {}
         #: drawn over every frame, last (the companion pages' address, PIN and QR codes)
         self.overlays: list[Callable[[pygame.Surface], None]] = []
         #: widths an overlay keeps at the body's right this frame (the companion's QR panel), read
@@ -72,15 +75,22 @@ class Scene:
         #: (the keyboard stations' keys at the start of a game; None: no footer)
         self.footer: str | None = None
         self.footer_until_us: int | None = None
+        #: a question over the frame, asked by the loop ("End the game? Esc again ..."): None when none is asked
+        self.confirm: str | None = None
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:
         """Paint one full frame from the public view and the strip."""
         footer = self.footer if self.footer and (self.footer_until_us is None or now_us < self.footer_until_us) else None
         plain = theme.layout_for(surface)
-        footer_lines = (min(FOOTER_MAX_LINES, len(theme.wrap_lines(footer, plain.min_text, plain.width - 4 * plain.pad)))
-                        if footer else 0)
-        lay = theme.layout_for(surface, len(strip), footer_lines)
+
+        def lines(text: str | None) -> int:
+            return min(FOOTER_MAX_LINES, len(theme.wrap_lines(text, plain.min_text, plain.width - 4 * plain.pad))) if text else 0
+
+        # the loop's message ("that key does nothing", "board disconnected") gets a band of its own
+        # below the strip, above the keys line: it never covers the game's text
+        message_lines, footer_lines = lines(self.message), lines(footer)
+        lay = theme.layout_for(surface, len(strip), message_lines + footer_lines)
         surface.fill(theme.BG)
         left, right = self.header(view)
         if left == self.title:  # titles are kept in English (N_) and shown in the language of the moment
@@ -94,15 +104,22 @@ class Scene:
             self.draw_body(surface, body, lay, view, strip, now_us)
         if strip:
             draw_strip(surface, lay.strip, lay, view, self.adjust_strip(view, strip), self.colors, self.status_labels, now_us)
+        band = lay.footer
+        line_h = round(lay.min_text * 1.2)
         if self.message:
-            r = pygame.Rect(body.left, body.bottom - lay.size(1.2), body.width, lay.size(1.2))
-            panel(surface, r, theme.PANEL)
-            draw_text(surface, self.message, lay.min_text, theme.FG, r.inflate(-2 * lay.pad, 0), min_size=lay.min_text)
+            r = pygame.Rect(band.left, band.top, band.width, message_lines * line_h + lay.pad)
+            pygame.draw.rect(surface, theme.PANEL, r)
+            theme.draw_wrapped(surface, self.message, lay.min_text, theme.FG, r.inflate(-4 * lay.pad, -lay.pad),
+                               max_lines=FOOTER_MAX_LINES)
+            band = pygame.Rect(band.left, r.bottom, band.width, band.bottom - r.bottom)
         if footer:
-            theme.draw_wrapped(surface, footer, lay.min_text, theme.MUTED, lay.footer.inflate(-4 * lay.pad, -lay.pad),
+            keys = band if self.message else band.inflate(0, -lay.pad)  # (the message's band kept the pad)
+            theme.draw_wrapped(surface, footer, lay.min_text, theme.MUTED, keys.inflate(-4 * lay.pad, 0),
                                max_lines=FOOTER_MAX_LINES)
         for overlay in self.overlays:
             overlay(surface)
+        if self.confirm:
+            theme.draw_confirm(surface, self.confirm)
 
     def body_beside_asides(self, surface: pygame.Surface, lay: Layout) -> pygame.Rect:
         """The body less what the overlays keep at its right this frame."""

@@ -482,3 +482,21 @@ def draw_fitted(surface: pygame.Surface, text: str, size: int, color: Color, rec
         out.union_ip(draw_text(surface, line, fitted, color, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h),
                                align=align, min_size=fitted))
     return out
+
+
+def draw_confirm(surface: pygame.Surface, text: str) -> None:
+    """The "are you sure" dialog in the middle of the body (the menu's quit,
+    a game's end): one look for every question that ends something."""
+    lay = layout_for(surface, 1)
+    r = pygame.Rect(0, 0, round(lay.width * 0.6), lay.size(3))
+    r.center = lay.body.center
+    panel(surface, r, STATUS_COLORS["locked"])
+    draw_fitted(surface, text, lay.size(1.2), text_on(STATUS_COLORS["locked"]), r.inflate(-4 * lay.pad, -lay.pad),
+                lay.min_text)
+
+
+def undrawable(text: str) -> str:
+    """The characters of ``text`` the screen's font has no glyph for (an
+    emoji, a symbol outside DejaVu): drawn, each would be an empty box."""
+    metrics = TEXT.font(24).metrics(text)
+    return "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None and not ch.isspace())

@@ -21,10 +21,11 @@ from games.toolkit import theme
 
 #: what one frame drew: (text asked, text shown, ink, rect given, screen) per text
 Frame = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
-#: a script: sent each frame drawn, yields the keys pressed before the next
-Script = Generator[list[int], Frame, None]
+#: a script: sent each frame drawn, yields the keys pressed before the next (a key code, or an
+#: event of its own: typed text)
+Script = Generator[list[Any], Frame, None]
 #: a part of a script (``yield from``): it returns the frame it ended on
-Steps = Generator[list[int], Frame, Frame]
+Steps = Generator[list[Any], Frame, Frame]
 #: a loop that never shows what the script waits for ends here (a hang guard, not a timer)
 MAX_FRAMES = 3_000
 
@@ -66,7 +67,7 @@ class Kiosk:
             self.stuck = f"the screen never showed what the script waited for in {MAX_FRAMES} frames"
             return [pygame.event.Event(pygame.QUIT)]
         try:
-            return [key(code) for code in self.script.send(drawn)]
+            return [key(code) if isinstance(code, int) else code for code in self.script.send(drawn)]
         except StopIteration:
             self.done = True
             return []

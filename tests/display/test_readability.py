@@ -145,7 +145,7 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     keyboard.add_host_keys(get("quiz").host_keys)
     overlay = keyboard_help(s.box, keyboard)
     keys = dict(overlay.rows)
-    assert {"space", "c", "w", "n", "u", "r", "p", "escape", "h  ?"} <= set(keys)
+    assert {"space", "c", "w", "n", "u", "r", "p", "Esc", "h  ?"} <= set(keys)
     assert keys["1 2 3 4"] == "player 1 … 4: bell"
     screen = Screen.open(headless=True, size=(1280, 720))
     presenter = Presenter(screen, scene_for("quiz"))

@@ -53,7 +53,7 @@ NAMES = {
     # a wiring profile's own keys, and the verdicts `journal check` gives (scripts read them as written)
     *(w for table in profile_mod.SCHEMA.values() for key in table for w in key.split("_")), "DAMAGED", "INCOMPLETE",
     # the verdicts `wiring check` puts before a warning and `wiring test` gives (as OK and FAIL: scripts read them)
-    "WARN", "PASS",
+    "WARN", "PASS", "MOCK",  # (MOCK: a --mock try-out of `wiring test`, as scripts read it)
     # the parts a wiring diagram draws, by their names (SN74HCS165, ULN2803, the Pico, an ESD array, a COM pin)
     "HCS", "ULN", "Pico", "ESD", "COM",
 }

@@ -140,7 +140,8 @@ def test_unknown_options_are_named_for_a_person_not_as_a_python_list() -> None:
 
     with pytest.raises(OptionError) as err:
         SPEC.new_engine(GameSettings(3, 1, {"roundz": 2}))
-    assert "unknown option 'roundz' for quiz; the options are " in str(err.value) and "['" not in str(err.value)
+    assert "unknown option 'roundz' for quiz (did you mean rounds?); the options are " in str(err.value)
+    assert "['" not in str(err.value)
 
 
 def test_the_menu_offers_rounds_and_they_reach_the_quiz() -> None:

@@ -148,8 +148,8 @@ def test_wiring_test_command_saves_its_result_beside_the_profile(tmp_path, capsy
     prof.write_text('[[stations]]\nname = "Red"\ninputs = { bell = 17 }\n', encoding="utf-8")
     code = main(["wiring", "test", str(prof), "--mock", "--timeout", "2", "--no-lights"])
     assert code == 0  # --mock plays the builder: it pressed the bell when asked
-    saved = (tmp_path / "mine.test-result.txt").read_text(encoding="utf-8")
-    assert "Red bell" in saved and saved.rstrip().endswith("RESULT: PASS")
+    saved = (tmp_path / "mine.mock.test-result.txt").read_text(encoding="utf-8")  # a try-out: beside a real one
+    assert "Red bell" in saved and saved.rstrip().endswith("RESULT: MOCK PASS")
     assert "saved to" in capsys.readouterr().out
 
 
@@ -183,3 +183,26 @@ def test_diagrams_draw_the_safety_parts_on_every_input_and_lamp(path: Path):
         assert "SN74HCS165 inputs, Schmitt (chip 0 QH -> SPI MISO)" in texts
         assert "595 /OE (pin 13): 10 kΩ to 3.3 V;" in texts
         assert "  pin 14: ground of bell" in texts
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_a_mock_try_out_says_mock_and_never_overwrites_a_real_result(tmp_path, capsys, language):
+    """A checkout's real result stays; the try-out is saved beside it, MOCK on its first and last lines."""
+    from games.i18n import set_language
+
+    prof = tmp_path / "mine.toml"
+    prof.write_text('[[stations]]\nname = "Red"\ninputs = { bell = 17 }\n', encoding="utf-8")
+    real = tmp_path / "mine.test-result.txt"
+    real.write_text("Wiring test of mine: PASS (0 problems, 0 warnings)\n\nRESULT: PASS\n", encoding="utf-8")
+    try:
+        assert main(["--lang", language, "wiring", "test", str(prof), "--mock", "--timeout", "2", "--no-lights"]) == 0
+        tried = (tmp_path / "mine.mock.test-result.txt").read_text(encoding="utf-8").splitlines()
+        assert "MOCK PASS" in tried[0] and tried[-1].endswith("MOCK PASS"), tried
+        assert real.read_text(encoding="utf-8").endswith("RESULT: PASS\n")  # untouched
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as refused:  # nor when pointed at it with --report
+            main(["--lang", language, "wiring", "test", str(prof), "--mock", "--report", str(real), "--no-lights"])
+        assert str(real) in str(refused.value) and "--mock" in str(refused.value) and "\n" not in str(refused.value)
+        assert real.read_text(encoding="utf-8").endswith("RESULT: PASS\n")
+    finally:
+        set_language("en")

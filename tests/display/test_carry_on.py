@@ -1,0 +1,136 @@
+"""An ended game can be carried on: ``play --resume`` on a game the host
+ended with Esc, Esc (in the menu) goes on where it stopped, the scores and the question
+kept, journaled after the first end (the next end closes it again). It used
+to answer "this game has ended: nothing to resume". A game played to its
+end is not carried on (one line).
+
+Through ``buzzerbox menu`` then ``buzzerbox play --resume``, in the split design, keys pressed on
+what the screen shows (tests/display/kiosk.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller import journal_format
+from controller.cli import main
+from games.i18n import _
+from tests.display.kiosk import Kiosk, Script
+from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_menu_panel import panel_of
+from tests.display.test_menu_refusal import said
+
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+
+
+def question_on(frame: list[Any]) -> bool:
+    return any(wanted.startswith("A: ") for wanted, *_r in frame)
+
+
+def first_night(seen: dict[str, Any]) -> Script:
+    """From the menu: player 1 answers the first question right, then the host ends the game and quits."""
+    frame = yield []
+    while not asked(frame, MENU_HINT):
+        frame = yield []
+    frame = yield [pygame.K_RETURN]  # Start
+    while not question_on(frame):
+        frame = yield []
+    k = 0
+    while not asked(frame, "BUZZ!"):  # arm (again if the first came before the card was shown: refused)
+        frame = yield [pygame.K_SPACE] if k % 50 == 0 else []
+        k += 1
+    frame = yield [pygame.K_1]
+    k = 0
+    while f"{_('Player {n}').format(n=1)} 1" not in said(frame):  # right: a point (again if the press was not in yet)
+        frame = yield [pygame.K_c] if k % 50 == 49 else []
+        k += 1
+    k = 0
+    while _("Question {n} of {total}").format(n=2, total=20) not in said(frame):  # the next question
+        frame = yield [pygame.K_n] if k % 50 == 0 else []
+        k += 1
+    seen["before"] = said(frame)
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    while not asked(frame, MENU_HINT):
+        frame = yield []
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
+def carried_on(seen: dict[str, Any]) -> Script:
+    frame = yield []
+    while _("Player {n}").format(n=4) not in said(frame) or not any("·" in wanted for wanted, *_r in frame):
+        frame = yield []  # the game's view is on the screen
+    seen["after"] = said(frame)
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_a_game_ended_by_the_host_carries_on_where_it_stopped(language: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    journals = tmp_path / "journals"
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, first_night(seen))
+    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
+                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    [journal] = journals.glob("*.jsonl")
+    assert journal_format.load(journal).ended
+    kiosk = Kiosk(monkeypatch, carried_on(seen))
+    assert main(["--lang", language, "play", "quiz", "--window", "--resume", str(journal)]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    second = _("Question {n} of {total}").format(n=2, total=20)
+    assert second in seen["before"] and second in seen["after"], seen
+    assert f"{_('Player {n}').format(n=1)} 1" in seen["before"], seen["before"]
+    assert f"{_('Player {n}').format(n=1)} 1" in seen["after"], seen["after"]  # the point kept, on the strip
+    records = journal_format.load(journal).records
+    ends = [k for k, r in enumerate(records) if isinstance(r, journal_format.EndRecord)]
+    assert len(ends) == 2 and ends[-1] == len(records) - 1, ends  # carried on after the first end, closed again
+
+
+def menu_evening(seen: dict[str, Any]) -> Script:
+    """The first night's game ended early, then carried on from the menu's Carry on row."""
+    yield from first_night_in_menu(seen)
+
+
+def first_night_in_menu(seen: dict[str, Any]) -> Any:
+    steps = first_night(seen)
+    keys = next(steps)
+    while True:  # the first night up to the menu again (its last Esc, Esc are the quit: not sent)
+        frame = yield keys
+        if "before" in seen and asked(frame, MENU_HINT):
+            break
+        keys = steps.send(frame)
+    while not panel_of(frame).startswith(_("Carry on") + ":"):
+        frame = yield [pygame.K_DOWN]
+    seen["row"] = panel_of(frame)
+    frame = yield [pygame.K_RETURN]
+    while _("Question {n} of {total}").format(n=2, total=20) not in said(frame) or asked(frame, MENU_HINT):
+        frame = yield []
+    seen["after"] = said(frame)
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    while not asked(frame, MENU_HINT):
+        frame = yield []
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_the_menu_carries_on_a_game_ended_early(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    journals = tmp_path / "journals"
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, menu_evening(seen))
+    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
+                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert _("Quiz buzzer") in seen["row"], seen["row"]
+    assert f"{_('Player {n}').format(n=1)} 1" in seen["after"], seen["after"]  # the point kept
+    [journal] = journals.glob("*.jsonl")  # the same game, the same journal: carried on, ended again
+    assert sum(isinstance(r, journal_format.EndRecord) for r in journal_format.load(journal).records) == 2
