@@ -64,7 +64,8 @@ class Kiosk:
             return []
         self.frames += 1
         if self.frames > MAX_FRAMES:
-            self.stuck = f"the screen never showed what the script waited for in {MAX_FRAMES} frames"
+            self.stuck = (f"the screen never showed what the script waited for in {MAX_FRAMES} frames; "
+                          f"the last showed: {' | '.join(str(d[0]) for d in drawn)[:3000]}")
             return [pygame.event.Event(pygame.QUIT)]
         try:
             return [key(code) if isinstance(code, int) else code for code in self.script.send(drawn)]
