@@ -113,6 +113,9 @@ class Decider(threading.Thread):
             due = box.next_due_us()
         if self.after is not None:
             self.after(events, t)  # the lamp is lit: now the viewers may hear of it
+        if not events:
+            with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
+                box.checkpoint_if_due()
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()

@@ -21,7 +21,8 @@ import difflib
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any
 from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
-from games.files import FileRefused, read_limited
+from games.files import FileRefused, open_limited, read_limited
 from games.i18n import N_, _, format_number, ngettext
 
 FORMAT_VERSION = 2
@@ -186,6 +187,18 @@ class WallClockRecord:
 
 
 @dataclass(frozen=True)
+class CheckpointRecord:
+    """The game's replayable state after every record before it (``controller.checkpoint``'s
+    codec, checksummed and chained like every line), so a restarted box replays only
+    what follows the newest one. Replay, results and disputes read past it: they need
+    every press. ``t_us``: the box's time when it was taken."""
+
+    t_us: int
+    state: Mapping[str, Any]
+    type = "checkpoint"
+
+
+@dataclass(frozen=True)
 class OtherRecord:
     """A record type this reader does not replay (written by a newer box);
     kept so nothing is lost, and listed so nothing is silently ignored."""
@@ -199,7 +212,8 @@ class OtherRecord:
         return value if type(value) is int else 0
 
 
-Record = PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | WallClockRecord | OtherRecord
+Record = (PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | WallClockRecord | CheckpointRecord
+          | OtherRecord)
 
 
 def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
@@ -220,6 +234,8 @@ def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
         return {"type": record.type, "t_us": record.t_us}
     if isinstance(record, WallClockRecord):
         return {"type": record.type, "t_us": record.t_us, "utc": record.utc_text()}
+    if isinstance(record, CheckpointRecord):
+        return {"type": record.type, "t_us": record.t_us, "state": record.state}
     return {**record.data, "type": record.type}
 
 
@@ -492,6 +508,8 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
             raise f.fail("utc", N_("is {value}, not a UTC time like 2026-12-03T09:17:04.123456Z"),
                          value=_short(utc)) from None
         return WallClockRecord(t_us, at)
+    if kind == CheckpointRecord.type and version >= 2:
+        return CheckpointRecord(f.integer("t_us"), f.obj("state"))
     if version == 1:
         raise RecordError(line, N_("record type {value} is not one of {known}"), value=_short(kind), known=", ".join(RECORD_TYPES))
     return OtherRecord(kind, {k: v for k, v in data.items() if k not in ("seq", "sum")})
@@ -536,6 +554,32 @@ class Journal:
     next_seq: int = 1
     last_sum: str = CHAIN_START
     unsaved_lines: int = 0  # records a refusing disk left in the .unsaved file beside it
+    count: int = 0  # good records read, kept in ``records`` or not
+    dropped: int = 0  # good records read but not kept (before the newest checkpoint, or handed to ``each``)
+    last_record: Record | None = None
+    #: the game's last moment (``last_t_us``), kept while reading: the records may not be
+    _last_timed_us: int = 0
+    _unknown: set[str] = field(default_factory=set)
+
+    def add(self, line: int, record: Record, since_checkpoint: bool = False, each: EachRecord | None = None) -> None:
+        """One good record read: kept, or handed to ``each``; ``since_checkpoint``: a
+        checkpoint makes the records before it go (it holds what they built)."""
+        self.count += 1
+        self.last_record = record
+        if not isinstance(record, OtherRecord | WallClockRecord):
+            self._last_timed_us = record.t_us
+        elif isinstance(record, OtherRecord) and record.type not in RECORDED_ONLY:
+            self._unknown.add(record.type)
+        if each is not None:
+            self.dropped += 1
+            each(self, line, record)
+            return
+        if since_checkpoint and isinstance(record, CheckpointRecord):
+            self.dropped += len(self.records)
+            self.records.clear()
+            self.record_lines.clear()
+        self.records.append(record)
+        self.record_lines.append(line)
 
     @property
     def version(self) -> int:
@@ -543,7 +587,9 @@ class Journal:
 
     @property
     def last_t_us(self) -> int:
-        """The game's last moment: its last input, tick or end (not a wall-clock note)."""
+        """The game's last moment: its last input, tick, checkpoint or end (not a wall-clock note)."""
+        if self.count:
+            return self._last_timed_us
         for record in reversed(self.records):
             if not isinstance(record, OtherRecord | WallClockRecord):
                 return record.t_us
@@ -566,13 +612,16 @@ class Journal:
 
     @property
     def ended(self) -> bool:
+        if self.count:
+            return isinstance(self.last_record, EndRecord)
         return bool(self.records) and isinstance(self.records[-1], EndRecord)
 
     def numbered(self) -> Iterator[tuple[int, Record]]:
         return zip(self.record_lines, self.records, strict=True)
 
     def unknown_types(self) -> list[str]:
-        return sorted({r.type for r in self.records if isinstance(r, OtherRecord) and r.type not in RECORDED_ONLY})
+        kept = {r.type for r in self.records if isinstance(r, OtherRecord) and r.type not in RECORDED_ONLY}
+        return sorted(kept | self._unknown)
 
     def notes(self) -> list[str]:
         """What a person should know before trusting an outcome, one line
@@ -581,7 +630,7 @@ class Journal:
         out = []
         if self.torn_tail:
             out.append(_("{where}: the last line was cut by a power loss (no newline, not a whole record); "
-                         "{n} complete records before it").format(where=where, n=len(self.records)))
+                         "{n} complete records before it").format(where=where, n=self.count))
         if self.unsaved_lines:
             out.append(_("{where}: the disk refused the last {n} records when the game closed; "
                          "they wait in {file} (resume writes them back in)").format(
@@ -676,14 +725,55 @@ def _other_file_hint(path: Path | None) -> str:
     return "; " + _("give a .jsonl file that 'play', the menu or 'simulate --journal' wrote")
 
 
+#: what a reader calls with each good record instead of keeping it (``load(..., each=...)``)
+EachRecord = Callable[["Journal", int, "Record"], None]
+
+
+def _file_lines(fd: int) -> Iterator[tuple[int, int, bytes, bool]]:
+    """``_lines`` of an open file, read as it goes: memory stays flat in the file's size
+    (a line past ``MAX_LINE_BYTES`` is cut there: it is damage anyway)."""
+    with os.fdopen(fd, "rb", buffering=1 << 20) as f:
+        number = offset = 0
+        while raw := f.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            size = len(raw)
+            had_newline = raw.endswith(b"\n")
+            if not had_newline and size > MAX_LINE_BYTES:  # the rest of a runaway line
+                while more := f.readline(1 << 20):
+                    size += len(more)
+                    if more.endswith(b"\n"):
+                        had_newline = True
+                        break
+            yield number, offset, raw[:-1] if raw.endswith(b"\n") else raw, had_newline
+            offset += size
+
+
+def _with_last(items: Iterator[tuple[int, int, bytes, bool]]) -> Iterator[tuple[tuple[int, int, bytes, bool], bool]]:
+    """Each item, and whether it is the last one."""
+    previous = next(items, None)
+    while previous is not None:
+        following = next(items, None)
+        yield previous, following is None
+        previous = following
+
+
 def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     """A journal from a file's bytes. Raises JournalError only when line 1 is
     unusable (nothing can be replayed); later damage is kept in ``damage``."""
+    return _parse(_lines(data), path)
+
+
+def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
+           since_checkpoint: bool = False, each: EachRecord | None = None) -> Journal:
+    """The reader behind ``parse_bytes`` and ``load``: every line's chain and fields
+    are checked. ``since_checkpoint``: keep only the newest checkpoint and the records
+    after it; ``each``: hand every record to it and keep none."""
     where = f"{path}: " if path else ""
-    lines = list(_lines(data))
-    if not lines:
+    lines = _with_last(source)
+    first_line = next(lines, None)
+    if first_line is None:
         raise JournalError(where + _("the file is empty: no session was written to it"))
-    number, _offset, raw, had_newline = lines[0]
+    (number, _offset, raw, had_newline), only = first_line
     try:
         if len(raw) > MAX_LINE_BYTES:
             raise RecordError(1, N_("the line is longer than {limit} bytes; this is not a journal"), limit=MAX_LINE_BYTES)
@@ -693,7 +783,7 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
         if session.version == 1:
             _refuse_downgrade(first, 1)
     except RecordError as exc:
-        if not had_newline and len(lines) == 1:
+        if not had_newline and only:
             raise JournalError(where + _("line 1, the session header, was cut before it was complete: "
                                          "the game never started; nothing to replay")) from None
         if b'"type":"session"' not in raw:  # not a damaged header: never a journal at all
@@ -705,8 +795,7 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     if not had_newline:
         journal.missing_newline = True
     seq = 1
-    for index, (number, offset, raw, had_newline) in enumerate(lines[1:], start=1):
-        last = index == len(lines) - 1
+    for (number, offset, raw, had_newline), last in lines:
         try:
             if len(raw) > MAX_LINE_BYTES:
                 raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
@@ -736,33 +825,39 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
                 journal.damage = Damage(number, reason.format(byte=byte), 0, reason, (("byte", byte),))
                 previous = digest if session.version >= 2 else previous
                 seq += 1
-                journal.records.append(record)
-                journal.record_lines.append(number)
+                journal.add(number, record, since_checkpoint, each)
                 journal.good_bytes = offset + len(raw) - 1
                 break
-            journal.damage = Damage(number, exc.problem, len(lines) - index - 1, exc.reason, tuple(exc.arguments.items()))
+            after = sum(1 for _ in lines)
+            journal.damage = Damage(number, exc.problem, after, exc.reason, tuple(exc.arguments.items()))
             break
         if session.version >= 2:
             previous = digest
         seq += 1
-        journal.records.append(record)
-        journal.record_lines.append(number)
+        journal.add(number, record, since_checkpoint, each)
         journal.good_bytes = offset + len(raw) + had_newline
         journal.missing_newline = not had_newline
     journal.next_seq, journal.last_sum = seq, previous
     return journal
 
 
-def load(path: str | Path) -> Journal:
-    """Read a journal file: damage is reported in the result, not raised."""
+def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None) -> Journal:
+    """Read a journal file as it streams (memory flat in its size): damage is
+    reported in the result, not raised. ``since_checkpoint`` keeps only the newest
+    checkpoint and what follows it (a resume); ``each`` gets every record and none
+    is kept (``journal check``); every line's chain is checked either way."""
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise JournalError(_("no journal at {path}: give the path 'simulate --journal' or 'play' wrote").format(path=p))
     try:
-        data = read_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
+        fd, _size = open_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None
-    journal = parse_bytes(data, p)
+    try:
+        journal = _parse(_file_lines(fd), p, since_checkpoint, each)
+    except OSError as exc:
+        raise JournalError(f"{p}: " + _("cannot be read ({error}); check the disk and the file")
+                           .format(error=exc.strerror or exc)) from None
     journal.unsaved_lines = len(read_unsaved(p).splitlines())
     return journal
 

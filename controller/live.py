@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import channel, media, signals
 from controller import journal as journal_mod
+from controller.checkpoint import CheckpointError
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press, Watermark
 from controller.profile import Profile
@@ -405,7 +406,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
     (restarted at 0 after a power cut, or ran on). The journal is locked first
     (one writer at a time) and must be this game on this profile's stations."""
     if profile is not None or game is not None:
-        journaled = journal_mod.read(path)
+        journaled = journal_mod.read(path, since_checkpoint=True)
         session = journaled.session
         assert session is not None
         differences = journal_mod.check_resume(
@@ -415,9 +416,12 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
             None if profile is None else profile.name)
         if differences:
             raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
-    journal, writer = journal_mod.resume(path)
+    journal, writer = journal_mod.resume(path, since_checkpoint=True)  # a restart replays only since the newest checkpoint
     try:
-        box = box_from_journal(journal, writer)
+        try:
+            box = box_from_journal(journal, writer, from_checkpoint=True)
+        except CheckpointError:  # said in the log: the whole journal, read again (under the same lock)
+            box = box_from_journal(journal_mod.load(path), writer)
     except BaseException:
         writer.close()
         raise
