@@ -72,6 +72,11 @@ class _Encoder:
         self.nodes: list[Any] = []
         self.ids: dict[int, int] = {}
         self.keep: list[Any] = []  # keeps every encoded object alive, so ids stay unique
+        #: (module, qualname, attribute or key names), written once and referred to by index
+        self.shapes: dict[tuple[str, str, tuple[str, ...]], int] = {}
+
+    def shape(self, module: str, name: str, names: tuple[str, ...]) -> int:
+        return self.shapes.setdefault((module, name, names), len(self.shapes))
 
     def value(self, x: Any) -> Any:
         if x is None or x is True or x is False or type(x) is str:
@@ -102,6 +107,8 @@ class _Encoder:
             return ["list", self.many(x)]
         if kind is tuple:
             return ["tuple", self.many(x)]
+        if kind is dict and all(type(k) is str for k in x):
+            return ["sdict", self.shape("", "", tuple(x)), self.many(x.values())]
         if kind is dict or kind is Counter:
             return ["dict" if kind is dict else "counter", [[self.value(_hashable(k)), self.value(v)] for k, v in x.items()]]
         if kind is set or kind is frozenset:
@@ -126,7 +133,7 @@ class _Encoder:
         for slot in _slots(kind):
             if hasattr(x, slot):
                 attrs[slot] = getattr(x, slot)
-        return ["obj", module, name, [[k, self.value(v)] for k, v in attrs.items()]]
+        return ["obj", self.shape(module, name, tuple(attrs)), self.many(attrs.values())]
 
 
 def encode(root: Any) -> dict[str, Any]:
@@ -136,7 +143,8 @@ def encode(root: Any) -> dict[str, Any]:
         top = encoder.value(root)
     except RecursionError:
         raise CheckpointError("the state is nested too deep to write") from None
-    return {"codec": CODEC_VERSION, "root": top, "nodes": encoder.nodes}
+    shapes = [[module, name, list(names)] for module, name, names in encoder.shapes]
+    return {"codec": CODEC_VERSION, "root": top, "nodes": encoder.nodes, "shapes": shapes}
 
 
 _PLAIN_KEYS = (type(None), bool, int, float, str, pathlib.PurePosixPath, pathlib.PureWindowsPath)
@@ -160,10 +168,11 @@ class _Decoder:
     """Shells first (lists, dicts, sets, deques, objects), immutable nodes when
     first needed; objects are filled before the dicts and sets that may hash them."""
 
-    def __init__(self, nodes: list[Any]) -> None:
-        if not isinstance(nodes, list) or len(nodes) > MAX_NODES:
+    def __init__(self, nodes: list[Any], shapes: list[Any]) -> None:
+        if not isinstance(nodes, list) or len(nodes) > MAX_NODES or not isinstance(shapes, list):
             raise CheckpointError("the checkpoint's node table is not a list of nodes")
         self.nodes = nodes
+        self.shapes = shapes
         self.made: dict[int, Any] = {}
         self.resolving: set[int] = set()
 
@@ -207,9 +216,20 @@ class _Decoder:
             raise CheckpointError(f"a {node[0]} node without its items")
         return node[at]
 
+    def shape(self, node: list[Any]) -> tuple[str, str, list[str], list[Any]]:
+        """An ``obj`` or ``sdict`` node's module, class, names and values."""
+        if len(node) != 3 or type(node[1]) is not int or not 0 <= node[1] < len(self.shapes) or type(node[2]) is not list:
+            raise CheckpointError(f"a {node[0]} node without its shape")
+        shape = self.shapes[node[1]]
+        if (type(shape) is not list or len(shape) != 3 or type(shape[0]) is not str or type(shape[1]) is not str
+                or type(shape[2]) is not list or not all(type(n) is str for n in shape[2])
+                or len(shape[2]) != len(node[2])):
+            raise CheckpointError(f"shape {node[1]} is not names for its values")
+        return shape[0], shape[1], shape[2], node[2]
+
     def cls(self, node: list[Any]) -> type:
         """The class a node names: already imported, defined where it says, in an allowed module."""
-        if len(node) < 4 or type(node[1]) is not str or type(node[2]) is not str:
+        if len(node) < 3 or type(node[1]) is not str or type(node[2]) is not str:
             raise CheckpointError(f"a {node[0]} node without its class")
         module_name, qualname = node[1], node[2]
         if not _allowed_module(module_name):
@@ -275,8 +295,11 @@ class _Decoder:
                 if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
                     raise CheckpointError("a deque node without its length limit")
                 shell = deque(maxlen=node[2])
+            elif kind == "sdict":
+                shell = {}
             elif kind == "obj":
-                cls = self.cls(node)
+                module, name, _names, _values = self.shape(node)
+                cls = self.cls([kind, module, name])
                 if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
                     raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
                 shell = object.__new__(cls)
@@ -285,12 +308,16 @@ class _Decoder:
             self.made[index] = shell
             fills.append((index, node, shell))
         # objects deepest first, then lists, then what hashes its items
-        order: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "dict": 2, "counter": 2, "set": 2}
+        order: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "sdict": 1, "dict": 2, "counter": 2, "set": 2}
         fills.sort(key=lambda f: (order[f[1][0]], -f[0]))
         for _index, node, shell in fills:
             kind = node[0]
             if kind == "obj":
-                self.fill_object(shell, self.items(node, 3))
+                _module, _name, names, values = self.shape(node)
+                self.fill_object(shell, names, values)
+            elif kind == "sdict":
+                _module, _name, names, values = self.shape(node)
+                shell.update(zip(names, (self.value(v) for v in values), strict=True))
             elif kind == "list" or kind == "deque":
                 shell.extend(self.value(v) for v in self.items(node))
             elif kind == "set":
@@ -302,12 +329,10 @@ class _Decoder:
                     shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
         return self.value(root)
 
-    def fill_object(self, shell: Any, attrs: list[Any]) -> None:
+    def fill_object(self, shell: Any, names: list[str], values: list[Any]) -> None:
         slots = set(_slots(type(shell)))
-        for pair in attrs:
-            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-                raise CheckpointError("an attribute is not a name and a value")
-            name, value = pair[0], self.value(pair[1])
+        for name, raw in zip(names, values, strict=True):
+            value = self.value(raw)
             if name in slots:
                 object.__setattr__(shell, name, value)  # a slot's descriptor is the interpreter's own
             elif hasattr(shell, "__dict__"):
@@ -322,7 +347,7 @@ def decode(data: Any, check: Callable[[Any], bool] | None = None) -> Any:
     if type(data) is not dict or data.get("codec") != CODEC_VERSION or "root" not in data or "nodes" not in data:
         raise CheckpointError("not a checkpoint this box can read (another codec version?)")
     try:
-        root = _Decoder(data["nodes"]).decode(data["root"])
+        root = _Decoder(data["nodes"], data.get("shapes", [])).decode(data["root"])
     except CheckpointError:
         raise
     except _DECODE_ERRORS as exc:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
@@ -43,6 +44,8 @@ _SUM_TAIL = len(_SUM_PREFIX) + SUM_HEX + 2  # ,"sum":"<hex>"}
 #: a whole night at the busiest table is a few MB; a file far past this is not a journal
 MAX_JOURNAL_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1 << 20  # a header with a custom question deck fits; a runaway line does not
+#: a checkpoint line (a long game's state) may be longer; it is parsed only once its checksum holds
+MAX_CHECKPOINT_LINE_BYTES = 32 << 20
 MAX_DEPTH = 24
 MAX_INT = 2**63 - 1
 MAX_NAME = 200
@@ -729,23 +732,65 @@ def _other_file_hint(path: Path | None) -> str:
 EachRecord = Callable[["Journal", int, "Record"], None]
 
 
-def _file_lines(fd: int) -> Iterator[tuple[int, int, bytes, bool]]:
-    """``_lines`` of an open file, read as it goes: memory stays flat in the file's size
-    (a line past ``MAX_LINE_BYTES`` is cut there: it is damage anyway)."""
-    with os.fdopen(fd, "rb", buffering=1 << 20) as f:
-        number = offset = 0
-        while raw := f.readline(MAX_LINE_BYTES + 1):
-            number += 1
-            size = len(raw)
-            had_newline = raw.endswith(b"\n")
-            if not had_newline and size > MAX_LINE_BYTES:  # the rest of a runaway line
-                while more := f.readline(1 << 20):
-                    size += len(more)
-                    if more.endswith(b"\n"):
-                        had_newline = True
-                        break
-            yield number, offset, raw[:-1] if raw.endswith(b"\n") else raw, had_newline
-            offset += size
+def _file_lines(f: BinaryIO, number: int = 0, offset: int = 0) -> Iterator[tuple[int, int, bytes, bool]]:
+    """``_lines`` of an open file from ``offset`` (the line before it: ``number``), read
+    as it goes: memory stays flat in the file's size (a line past
+    ``MAX_CHECKPOINT_LINE_BYTES`` is cut there: it is damage anyway)."""
+    while raw := f.readline(MAX_CHECKPOINT_LINE_BYTES + 1):
+        number += 1
+        size = len(raw)
+        had_newline = raw.endswith(b"\n")
+        if not had_newline and size > MAX_CHECKPOINT_LINE_BYTES:  # the rest of a runaway line
+            while more := f.readline(1 << 20):
+                size += len(more)
+                if more.endswith(b"\n"):
+                    had_newline = True
+                    break
+        yield number, offset, raw[:-1] if raw.endswith(b"\n") else raw, had_newline
+        offset += size
+
+
+def _is_checkpoint(raw: bytes) -> bool:
+    """A format-2 line whose record is a checkpoint (keys are sorted: ``type`` is its last)."""
+    return raw[:-_SUM_TAIL].endswith(b'"type":"checkpoint"')
+
+
+def _long_line_ok(raw: bytes, previous: str, version: int) -> bool:
+    """A line past ``MAX_LINE_BYTES`` is read only as a checkpoint whose checksum holds
+    (checked on its bytes before any JSON is parsed)."""
+    return (version >= 2 and len(raw) <= MAX_CHECKPOINT_LINE_BYTES and _is_checkpoint(raw)
+            and raw[-_SUM_TAIL:-SUM_HEX - 2] == _SUM_PREFIX
+            and raw[-SUM_HEX - 2:-2] == chain_sum(previous, raw[:-_SUM_TAIL] + b"}").encode("ascii"))
+
+
+def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
+    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
+    removed, inserted or moved line breaks it), and where the newest checkpoint
+    starts: (header line, its line number, offset, the sum before it, records
+    before it). None when anything is off (no checkpoint, format 1, a torn or
+    damaged line): the full reader then reads every field and names the damage."""
+    header = f.readline(MAX_LINE_BYTES + 1)
+    if not header.endswith(b"\n"):
+        return None
+    try:
+        first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
+        if parse_header(first, 1).version < 2:
+            return None
+        previous = _check_chain(header[:-1], first, 1, 0, CHAIN_START)
+    except RecordError:
+        return None
+    number, offset, newest = 1, len(header), None
+    while raw := f.readline(MAX_CHECKPOINT_LINE_BYTES + 1):
+        number += 1
+        body = len(raw) - 1 - _SUM_TAIL
+        if (body < 1 or not raw.endswith(b'"}\n') or raw[body:body + len(_SUM_PREFIX)] != _SUM_PREFIX
+                or raw[-SUM_HEX - 3:-3] != (digest := chain_sum(previous, raw[:body] + b"}")).encode("ascii")):
+            return None
+        if raw[:body].endswith(b'"type":"checkpoint"'):
+            newest = (header, number, offset, previous, number - 2)
+        previous = digest
+        offset += len(raw)
+    return newest
 
 
 def _with_last(items: Iterator[tuple[int, int, bytes, bool]]) -> Iterator[tuple[tuple[int, int, bytes, bool], bool]]:
@@ -764,10 +809,13 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
 
 
 def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
-           since_checkpoint: bool = False, each: EachRecord | None = None) -> Journal:
+           since_checkpoint: bool = False, each: EachRecord | None = None,
+           resumed: tuple[int, str, int] | None = None) -> Journal:
     """The reader behind ``parse_bytes`` and ``load``: every line's chain and fields
     are checked. ``since_checkpoint``: keep only the newest checkpoint and the records
-    after it; ``each``: hand every record to it and keep none."""
+    after it; ``each``: hand every record to it and keep none. ``resumed``: the
+    source goes on after the header at this seq, with this sum before it and
+    this many records (checked by ``_newest_checkpoint``) skipped."""
     where = f"{path}: " if path else ""
     lines = _with_last(source)
     first_line = next(lines, None)
@@ -795,9 +843,12 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
     if not had_newline:
         journal.missing_newline = True
     seq = 1
+    if resumed is not None:
+        seq, previous, journal.count = resumed
+        journal.dropped = journal.count
     for (number, offset, raw, had_newline), last in lines:
         try:
-            if len(raw) > MAX_LINE_BYTES:
+            if len(raw) > MAX_LINE_BYTES and not _long_line_ok(raw, previous, session.version):
                 raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
             if not raw.strip():
                 if session.version == 1:
@@ -854,7 +905,16 @@ def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord |
     except FileRefused as exc:
         raise JournalError(str(exc)) from None
     try:
-        journal = _parse(_file_lines(fd), p, since_checkpoint, each)
+        with os.fdopen(fd, "rb", buffering=1 << 20) as f:
+            newest = _newest_checkpoint(f) if since_checkpoint and each is None else None
+            if newest is None:
+                f.seek(0)
+                journal = _parse(_file_lines(f), p, since_checkpoint, each)
+            else:
+                header, number, offset, previous, skipped = newest
+                f.seek(offset)
+                source = itertools.chain([(1, 0, header[:-1], True)], _file_lines(f, number - 1, offset))
+                journal = _parse(source, p, True, None, (number - 1, previous, skipped))
     except OSError as exc:
         raise JournalError(f"{p}: " + _("cannot be read ({error}); check the disk and the file")
                            .format(error=exc.strerror or exc)) from None

@@ -121,8 +121,8 @@ SOURCE_EVENTS_KEPT = 4096
 CHECKPOINT_EVERY = 20_000
 #: ... at a quiet moment only: no engine deadline within this
 CHECKPOINT_QUIET_US = 1_000_000
-#: a checkpoint line must stay far below the reader's line limit (``journal_format.MAX_LINE_BYTES``)
-CHECKPOINT_MAX_BYTES = 768 * 1024
+#: a checkpoint line must stay well below the reader's limit for one (``journal_format.MAX_CHECKPOINT_LINE_BYTES``)
+CHECKPOINT_MAX_BYTES = 16 << 20
 
 #: how a live box knows that every input up to a moment is in (``Box.horizon_policy``): by each
 #: source's watermark (``Watermark``, ``Source.delivered_until_us``), waiting a stated report delay

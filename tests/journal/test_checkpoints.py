@@ -181,15 +181,23 @@ def _random_value(rng: random.Random, nodes: int, depth: int = 0) -> Any:
     return {rng.choice(["codec", "root", "nodes", "a"]): _random_value(rng, nodes, depth + 1) for _ in range(2)}
 
 
+_MODULES = ["games._checkpoint_probe", "os", "builtins", "games.base", "controller.press", "subprocess", ""]
+_NAMES = ["Probe", "system", "GameEvent", "Action", "Press", "Popen", "eval", "HOST_SHOWN", ""]
+
+
+def _random_shape(rng: random.Random) -> Any:
+    names = [rng.choice(["a", "ran", "__class__", "__dict__", "kind", "t_us"]) for _ in range(rng.randrange(3))]
+    return [rng.choice(_MODULES), rng.choice(_NAMES), names] if rng.random() < 0.9 else _random_value(rng, 3)
+
+
 def _random_node(rng: random.Random, nodes: int) -> Any:
-    kind = rng.choice(["obj", "list", "dict", "set", "frozenset", "tuple", "random", "enum", "path", "deque",
-                       "ntuple", "counter", "code"])
-    module = rng.choice(["games._checkpoint_probe", "os", "builtins", "games.base", "controller.press", "subprocess"])
-    name = rng.choice(["Probe", "system", "GameEvent", "Action", "Press", "Popen", "eval", "HOST_SHOWN"])
+    kind = rng.choice(["obj", "sdict", "list", "dict", "set", "frozenset", "tuple", "random", "enum", "path",
+                       "deque", "ntuple", "counter", "code"])
+    if kind in ("obj", "sdict") and rng.random() < 0.7:
+        return [kind, rng.randrange(-1, 4), [_random_value(rng, nodes) for _ in range(rng.randrange(3))]]
     tail = [_random_value(rng, nodes) for _ in range(rng.randrange(4))]
     if rng.random() < 0.5:
-        return [kind, module, name, [[rng.choice(["a", "ran", "__class__", "__dict__"]), _random_value(rng, nodes)]
-                                     for _ in range(rng.randrange(3))]]
+        return [kind, rng.choice(_MODULES), rng.choice(_NAMES), *tail]
     return [kind, *tail]
 
 
@@ -202,7 +210,8 @@ def test_the_decoder_takes_any_json_without_a_traceback_or_running_code(monkeypa
     decoded = 0
     for _ in range(3000):
         count = rng.randrange(1, 8)
-        data: Any = {"codec": 1, "root": [rng.randrange(count)], "nodes": [_random_node(rng, count) for _ in range(count)]}
+        data: Any = {"codec": 1, "root": [rng.randrange(count)], "nodes": [_random_node(rng, count) for _ in range(count)],
+                     "shapes": [_random_shape(rng) for _ in range(rng.randrange(4))]}
         if rng.random() < 0.2:
             data = _random_value(rng, count)
         text = json.dumps(data)
@@ -229,3 +238,16 @@ def test_shared_references_cycles_and_odd_values_come_back() -> None:
     assert back["rng"].random() == rng.random()
     assert back["event"] == event and back[(1, "x")] == frozenset({2, 3}) and back["big"] == 2**80
     assert back["nan"] != back["nan"]
+
+
+def test_a_resume_still_finds_a_changed_line_before_the_newest_checkpoint(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "viva-topo")
+    lines = path.read_bytes().splitlines(keepends=True)
+    early = next(i for i, line in enumerate(lines) if i > 2 and b'"type":"press"' in line)
+    assert early < checkpoint_line(path)
+    lines[early] = lines[early].replace(b'"t_us":', b'"t_us":1', 1)
+    path.write_bytes(b"".join(lines))
+    journal = load(path, since_checkpoint=True)
+    assert journal.damage is not None and journal.damage.line == early + 1
+    with pytest.raises(live.journal_mod.JournalError, match=f"line {early + 1}"):
+        live.resumed_box(path)
