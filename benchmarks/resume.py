@@ -1,6 +1,6 @@
 """How fast a restarted deciding process is back, and in how much memory.
 
-Plays a long reaction evening with the simulated players in virtual time
+Plays a long evening (a quiz by default) with the simulated players in virtual time
 through the real box (journal writer, checkpoints every ``CHECKPOINT_EVERY``
 records at quiet moments, as the deciding thread writes them), then, each in
 a fresh process as a restarted deciding process is:
@@ -76,10 +76,12 @@ def child_peak_mib(argv: list[str]) -> tuple[list[str], float, int]:
     return out.split(), usage.ru_maxrss / 1024, code
 
 
-def evening(path: Path, records: int) -> Box:
-    """A 4-player reaction evening journaled to ``path`` until it holds ``records`` records."""
-    spec = get("reaction")
-    settings = spec.settings(4, 1, **{**spec.demo_options, "rounds": 10**6})
+def evening(path: Path, records: int, game: str) -> Box:
+    """A 4-player evening of ``game`` journaled to ``path`` until it holds ``records`` records."""
+    spec = get(game)
+    options = dict(spec.demo_options)
+    options["questions" if game == "quiz" else "rounds"] = 10**6
+    settings = spec.settings(4, 1, **options)
     box = Box(spec, settings)
     box.bound_logs()  # as a live box does
     box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play"), fsync=False)
@@ -107,11 +109,15 @@ def checkpoint_cost(game: str, records: int) -> tuple[float, int]:
                 break
             session.step(max(due, session.now_us))
         box.journal.close()
+    return encode_cost(box)
+
+
+def encode_cost(box: Box) -> tuple[float, int]:
+    """What writing ``box``'s checkpoint costs the deciding thread: ms (median of 5), bytes."""
     times = []
     for _ in range(5):
         t = time.perf_counter()
-        state = checkpoint.encode(box._replayable())
-        text = json.dumps(state, separators=(",", ":"))
+        text = json.dumps(checkpoint.encode(box._replayable()), separators=(",", ":"))
         times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times), len(text)
 
@@ -126,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="40,000 records instead of 400,000")
     parser.add_argument("--records", type=int, help="the evening's length in records")
+    parser.add_argument("--game", default="quiz", help="the evening's game (quiz or reaction: they run on)")
     parser.add_argument("--cost-records", type=int, default=3000, help="records per game before a checkpoint is costed")
     args = parser.parse_args(argv)
     records = args.records or (40_000 if args.quick else 400_000)
@@ -135,11 +142,14 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         path = folder / "evening.jsonl"
         t = time.perf_counter()
-        evening(path, records)
+        box = evening(path, records, args.game)
         size = path.stat().st_size
         count = sum(1 for _ in path.open("rb"))
         checkpoints = path.read_bytes().count(b'"type":"checkpoint"')
-        print(f"played {count:,} lines ({size / 1e6:.1f} MB) in {time.perf_counter() - t:.0f} s; {checkpoints} checkpoints")
+        print(f"{args.game}: played {count:,} lines ({size / 1e6:.1f} MB) in {time.perf_counter() - t:.0f} s; "
+              f"{checkpoints} checkpoints" + (f" (none: {box.checkpoint_refused})" if box.checkpoint_refused else ""))
+        ms, size = encode_cost(box)
+        print(f"its last checkpoint costs the deciding thread {ms:.0f} ms to encode (median of 5); {size / 1024:.0f} KiB")
         copy = folder / "copy.jsonl"
         shutil.copy(path, copy)
         out, replay_peak, _code = child_peak_mib([sys.executable, "-c", _REPLAY, str(copy)])

@@ -9,10 +9,12 @@ Replay and resume drive the very same methods from the journal.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import itertools
 import json
 import logging
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -780,6 +782,8 @@ class Box(InputLayer):
         Not the debouncer, held inputs or a pause: a checkpoint is only taken
         without them, and a replay rebuilds none of them either."""
         return {
+            "code": engine_code_mark(self.engine),
+            "fields": sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else [],
             "engine": self.engine,
             "station_names": list(self.station_names),
             "stations": [[sorted(st.stuck), st.connected] for st in self.stations],
@@ -797,6 +801,9 @@ class Box(InputLayer):
         engine_class = type(self.engine)
         state = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
                                         and type(root.get("engine")) is engine_class)
+        fresh = sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else []
+        if state.get("code") != engine_code_mark(self.engine) or state.get("fields") != fresh:
+            raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
         try:
             names = [str(n) for n in state["station_names"]]
             stations = [(set(stuck), bool(connected)) for stuck, connected in state["stations"]]
@@ -818,6 +825,25 @@ class Box(InputLayer):
         self.event_log.extend(event_log)
         self.now_us = max(self.now_us, record.t_us)
         self.checkpoint_seq = seq
+
+
+_CODE_MARKS: dict[type, str] = {}
+
+
+def engine_code_mark(engine: object) -> str:
+    """A fingerprint of the engine's module source: a checkpoint written by other
+    code of the game (the box was updated since) is not restored; the journal is replayed."""
+    cls = type(engine)
+    mark = _CODE_MARKS.get(cls)
+    if mark is None:
+        module = sys.modules.get(cls.__module__)
+        source = getattr(module, "__file__", None)
+        try:
+            data = Path(source).read_bytes() if source else b""
+        except OSError:
+            data = b""
+        mark = _CODE_MARKS[cls] = f"{cls.__module__}.{cls.__qualname__}:{hashlib.sha256(data).hexdigest()[:16]}"
+    return mark
 
 
 def box_from_journal(journal: Journal, writer: JournalWriter | None = None, *, from_checkpoint: bool = False) -> Box:

@@ -251,3 +251,41 @@ def test_a_resume_still_finds_a_changed_line_before_the_newest_checkpoint(tmp_pa
     assert journal.damage is not None and journal.damage.line == early + 1
     with pytest.raises(live.journal_mod.JournalError, match=f"line {early + 1}"):
         live.resumed_box(path)
+
+
+def notices_journal(path: Path, lines: int) -> Path:
+    """A reaction journal of ``lines`` short notice records (a board that keeps saying it is connected)."""
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    writer = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=False)
+    for t in range(lines):
+        writer.write({"type": "notice", "station": 0, "input": "a", "kind": "connected", "t_us": t})
+    writer.close()
+    return path
+
+
+def test_journal_check_memory_stays_flat_as_the_file_grows_tenfold(tmp_path: Path, capsys) -> None:
+    import tracemalloc
+
+    peaks = []
+    for lines in (5_000, 50_000):
+        path = notices_journal(tmp_path / f"n{lines}.jsonl", lines)
+        tracemalloc.start()
+        code, out, err = run(capsys, "journal", "check", str(path))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert code == 0, err
+        assert f"{lines} good records" in out
+    assert peaks[1] < 1.5 * peaks[0], peaks  # a whole-file read holds ten times the bytes and records
+
+
+def test_a_checkpoint_from_other_code_of_the_game_is_not_restored(tmp_path: Path, caplog, monkeypatch) -> None:
+    path, _box = journaled_session(tmp_path, "pictomania")
+    full = box_from_journal(load(path))
+    monkeypatch.setattr("controller.runtime._CODE_MARKS", {type(full.engine): "games.pictomania.engine.X:updated"})
+    with caplog.at_level(logging.WARNING):
+        resumed, journal = live.resumed_box(path)
+    assert resumed.journal is not None
+    resumed.journal.close()
+    assert "other code of the game" in caplog.text
+    assert resumed.engine.public_view() == full.engine.public_view()
