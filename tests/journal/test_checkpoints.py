@@ -289,3 +289,22 @@ def test_a_checkpoint_from_other_code_of_the_game_is_not_restored(tmp_path: Path
     resumed.journal.close()
     assert "other code of the game" in caplog.text
     assert resumed.engine.public_view() == full.engine.public_view()
+
+
+def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "quiz")
+    data = path.read_bytes()
+    rng = random.Random(4711)
+    for _ in range(60):
+        at = rng.randrange(len(data))
+        flipped = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+        path.write_bytes(flipped)
+        try:
+            full = load(path)
+        except live.journal_mod.JournalError:
+            with pytest.raises(live.journal_mod.JournalError):
+                load(path, since_checkpoint=True)
+            continue
+        since = load(path, since_checkpoint=True)
+        assert (since.damage, since.torn_tail, since.count, since.last_sum) == \
+            (full.damage, full.torn_tail, full.count, full.last_sum), at
