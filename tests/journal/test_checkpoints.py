@@ -308,3 +308,35 @@ def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: 
         since = load(path, since_checkpoint=True)
         assert (since.damage, since.torn_tail, since.count, since.last_sum) == \
             (full.damage, full.torn_tail, full.count, full.last_sum), at
+
+
+def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_step(tmp_path: Path) -> None:
+    from controller.deciding import Decider
+    from controller.press import Edge
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, 1, **spec.demo_options))
+    path = tmp_path / "q.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=False)
+    box.checkpoint_every = 1
+    clock = [0]
+    lamps: list[int] = []
+    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t: None)
+
+    def checkpoints() -> int:
+        return path.read_bytes().count(b'"type":"checkpoint"')
+
+    box.host("arm", 1_000)
+    box.edge(Edge(0, "bell", 0, 2_000_000), 1)  # pressed, not yet settled: a decision is under way
+    clock[0] = 2_000_100
+    decider.decide(clock[0], None)
+    assert checkpoints() == 0
+    clock[0] = 3_000_000  # it settled and was decided: the lamp is lit in that step, no checkpoint in it
+    decider.decide(clock[0], None)
+    assert lamps and checkpoints() == 0
+    while checkpoints() == 0 and clock[0] < 120_000_000:  # the steps after it, until one is quiet
+        clock[0] += 250_000
+        decider.decide(clock[0], None)
+    assert checkpoints() == 1
+    deadline = box.engine.next_deadline_us()
+    assert deadline is None or deadline > clock[0] + 1_000_000
