@@ -908,11 +908,13 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
     return journal
 
 
-def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None) -> Journal:
+def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None,
+         head: bool = False) -> Journal:
     """Read a journal file as it streams (memory flat in its size): damage is
     reported in the result, not raised. ``since_checkpoint`` keeps only the newest
     checkpoint and what follows it (a resume); ``each`` gets every record and none
-    is kept (``journal check``); every line's chain is checked either way."""
+    is kept (``journal check``); every line's chain is checked either way.
+    ``head``: the session header only (what game a journal is, before resuming it)."""
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise JournalError(_("no journal at {path}: give the path 'simulate --journal' or 'play' wrote").format(path=p))
@@ -922,10 +924,11 @@ def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord |
         raise JournalError(str(exc)) from None
     try:
         with os.fdopen(fd, "rb", buffering=1 << 20) as f:
-            newest = _newest_checkpoint(f) if since_checkpoint and each is None else None
+            newest = _newest_checkpoint(f) if since_checkpoint and each is None and not head else None
             if newest is None:
                 f.seek(0)
-                journal = _parse(_file_lines(f), p, since_checkpoint, each)
+                lines = itertools.islice(_file_lines(f), 1) if head else _file_lines(f)
+                journal = _parse(lines, p, since_checkpoint, each)
             else:
                 header, number, offset, previous, skipped = newest
                 f.seek(offset)

@@ -353,7 +353,7 @@ def unfinished_journal(folder: Path) -> Path | None:
     if newest is None:
         return None
     try:
-        journal = journal_mod.read(newest)
+        journal = journal_mod.read(newest, since_checkpoint=True)  # whether it ended: no need to hold every record
     except BuzzerBoxError as exc:
         log.warning("not resuming %s: %s", newest, exc)
         return None
@@ -406,7 +406,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
     (restarted at 0 after a power cut, or ran on). The journal is locked first
     (one writer at a time) and must be this game on this profile's stations."""
     if profile is not None or game is not None:
-        journaled = journal_mod.read(path, since_checkpoint=True)
+        journaled = journal_mod.load(path, head=True)  # its header; the whole file is checked as it is resumed
         session = journaled.session
         assert session is not None
         differences = journal_mod.check_resume(
