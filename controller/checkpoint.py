@@ -154,6 +154,8 @@ def _hashable(key: Any) -> Any:
     """``key`` if hashing it runs none of a game's code: plain values, Enum members,
     paths, and tuples and frozensets of them (a game object as a key would hash by
     its own ``__hash__``)."""
+    if type(key) in _PLAIN_KEYS:
+        return key
     pending = [key]
     while pending:
         item = pending.pop()
