@@ -320,11 +320,18 @@ def _depth_ok(value: Any) -> bool:
     return True
 
 
-def parse_json(text: str, line: int) -> dict[str, Any]:
+def parse_json(text: str, line: int, state: bool = False) -> dict[str, Any]:
     """JSON with every hazard turned into a RecordError: NaN, 1e400, 5,000
-    digits, 100,000 nested brackets, not an object."""
+    digits, 100,000 nested brackets, not an object. ``state``: a checkpoint's
+    line (hundreds of thousands of numbers): its numbers are not checked one
+    by one nor its depth walked (the codec takes any int, its nesting is
+    shallow, and a decoder error falls back to a full replay)."""
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int, parse_float=_checked_float)
+        if state:
+            value = json.loads(text, parse_constant=_reject_constant)
+        else:
+            value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int,
+                               parse_float=_checked_float)
     except _BadNumber as exc:
         raise RecordError(line, exc.reason, **exc.arguments) from None
     except RecursionError:
@@ -333,7 +340,7 @@ def parse_json(text: str, line: int) -> dict[str, Any]:
         raise RecordError(line, N_("not a journal record ({error}); the file is damaged there"), error=str(exc)[:80]) from None
     if not isinstance(value, dict):
         raise RecordError(line, N_("a journal record is a JSON object, not {kind}"), kind=type(value).__name__)
-    if not _depth_ok(value):
+    if not state and not _depth_ok(value):
         raise RecordError(line, N_("values nested deeper than {depth} levels; the file is damaged there"), depth=MAX_DEPTH)
     return value
 
@@ -872,7 +879,7 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
                     continue
                 raise RecordError(number, N_("an empty line where a record was due"))
             text = raw.decode("utf-8", "replace")
-            record_data = parse_json(text, number)
+            record_data = parse_json(text, number, session.version >= 2 and _is_checkpoint(raw))
             if session.version >= 2:
                 digest = _check_chain(raw, record_data, number, seq, previous)
             else:
