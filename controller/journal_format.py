@@ -570,6 +570,7 @@ class Journal:
     #: the game's last moment (``last_t_us``), kept while reading: the records may not be
     _last_timed_us: int = 0
     _unknown: set[str] = field(default_factory=set)
+    _checkpoint_at: int | None = None  # where in ``records`` the newest checkpoint is
 
     def add(self, line: int, record: Record, since_checkpoint: bool = False, each: EachRecord | None = None) -> None:
         """One good record read: kept, or handed to ``each``; ``since_checkpoint``: a
@@ -584,10 +585,15 @@ class Journal:
             self.dropped += 1
             each(self, line, record)
             return
-        if since_checkpoint and isinstance(record, CheckpointRecord):
-            self.dropped += len(self.records)
-            self.records.clear()
-            self.record_lines.clear()
+        if isinstance(record, CheckpointRecord):
+            if since_checkpoint:
+                self.dropped += len(self.records)
+                self.records.clear()
+                self.record_lines.clear()
+            elif self._checkpoint_at is not None:  # only the newest state is ever restored: one in memory
+                older = self.records[self._checkpoint_at]
+                self.records[self._checkpoint_at] = CheckpointRecord(older.t_us, {})
+            self._checkpoint_at = len(self.records)
         self.records.append(record)
         self.record_lines.append(line)
 

@@ -340,3 +340,13 @@ def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_
     assert checkpoints() == 1
     deadline = box.engine.next_deadline_us()
     assert deadline is None or deadline > clock[0] + 1_000_000
+
+
+def test_a_full_read_holds_only_the_newest_checkpoints_state(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "schicki-micki", every=20)
+    journal = load(path)
+    states = [r.state for r in journal.records if isinstance(r, CheckpointRecord)]
+    assert len(states) >= 2
+    assert all(state == {} for state in states[:-1]) and states[-1]["codec"] == checkpoint.CODEC_VERSION
+    assert box_from_journal(journal, from_checkpoint=True).engine.public_view() == \
+        box_from_journal(journal).engine.public_view()
