@@ -124,6 +124,9 @@ class Decider(threading.Thread):
         box.flush_log()  # the lamp is lit: now the log may say what was decided
         if self.after is not None:
             self.after(events, t, stirred)  # ... and the viewers may hear of it
+        if not events:
+            with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
+                box.checkpoint_if_due()
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()

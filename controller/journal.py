@@ -26,6 +26,7 @@ from pathlib import Path
 from controller.journal_format import (
     FORMAT_VERSION,
     ActionRecord,
+    CheckpointRecord,
     Damage,
     EndRecord,
     Journal,
@@ -48,7 +49,7 @@ from games.files import fsync_dir
 from games.i18n import _
 
 __all__ = [
-    "FORMAT_VERSION", "PROMISE_MS", "ActionRecord", "Damage", "EndRecord", "Interrupted", "Journal",
+    "FORMAT_VERSION", "PROMISE_MS", "ActionRecord", "CheckpointRecord", "Damage", "EndRecord", "Interrupted", "Journal",
     "JournalError", "JournalLocked", "JournalWriter", "NoticeRecord", "OtherRecord", "PressRecord", "Record",
     "RecordError", "SessionHeader", "TickRecord", "WallClockRecord", "check_resume", "find_interrupted", "load", "read", "repair",
     "resume", "salvage",
@@ -57,10 +58,10 @@ __all__ = [
 log = logging.getLogger("buzzerbox.journal")
 
 
-def read(path: str | Path) -> Journal:
+def read(path: str | Path, *, since_checkpoint: bool = False) -> Journal:
     """Read a journal that must be whole: a torn last line (power cut
     mid-write) is tolerated, damage anywhere is an error naming the line."""
-    journal = load(path)
+    journal = load(path, since_checkpoint=since_checkpoint)
     _refuse_damage(journal)
     if journal.torn_tail:
         log.warning("%s: the last line is torn (cut by a power loss?); ignoring it", journal.path)
@@ -79,7 +80,7 @@ def _refuse_damage(journal: Journal) -> None:
         raise JournalError(
             f"{journal.path}: {journal.damage}. " + _("It is left as it is; 'buzzerbox journal salvage {path}' copies "
                                                       "the {n} good records to a new file you can resume")
-            .format(path=journal.path, n=len(journal.records)))
+            .format(path=journal.path, n=journal.count))
 
 
 def _cut_torn_tail(journal: Journal, sink: FileSink) -> None:
@@ -125,12 +126,14 @@ def _write_back_unsaved(journal: Journal, sink: FileSink) -> Journal:
 
 
 def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None,
-           carry_on: bool = False) -> tuple[Journal, JournalWriter]:
+           carry_on: bool = False, since_checkpoint: bool = False) -> tuple[Journal, JournalWriter]:
     """Lock a journal, check it, cut a torn end, and open it for appending.
     Raises JournalLocked (naming the pid) if another writer has it, and
     JournalError for a damaged journal, which is never changed. ``carry_on``:
     a game the host ended (Esc) goes on after its end record (the next end
-    closes it again; a replay reads through both)."""
+    closes it again; a replay reads through both). ``since_checkpoint``: the
+    journal keeps only its newest checkpoint and what follows (``load``);
+    every line's chain is checked all the same."""
     p = Path(path)
     if not p.is_file():
         load(p)  # the one-line error for a missing file or a folder
@@ -139,7 +142,7 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
     except OSError as exc:
         raise JournalError(f"cannot open {p} to continue it: {exc.strerror or exc}") from None
     try:
-        journal = load(p)  # read under the lock: nobody appends meanwhile
+        journal = load(p, since_checkpoint=since_checkpoint)  # read under the lock: nobody appends meanwhile
         _refuse_damage(journal)
         if not journal.unsaved_lines and not carry_on:
             _refuse_ended(journal)
@@ -234,6 +237,6 @@ def find_interrupted(folder: str | Path) -> list[Interrupted]:
         if journal.ended or journal.session is None:
             continue
         s = journal.session
-        out.append(Interrupted(path, s.game, s.mode, s.profile, s.settings.players, len(journal.records),
+        out.append(Interrupted(path, s.game, s.mode, s.profile, s.settings.players, journal.count,
                                journal.last_t_us, modified, journal.damage, journal.torn_tail))
     return sorted(out, key=lambda i: i.modified, reverse=True)

@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import math
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from controller.debounce import DebounceConfig
 from controller.press import InputNotice, Press
 from games.base import Action, BuzzerBoxError, GameSettings
-from games.files import FileRefused, read_limited
+from games.files import FileRefused, open_limited, read_limited
 from games.i18n import N_, _, format_number, ngettext
 
 FORMAT_VERSION = 2
@@ -42,6 +44,8 @@ _SUM_TAIL = len(_SUM_PREFIX) + SUM_HEX + 2  # ,"sum":"<hex>"}
 #: a whole night at the busiest table is a few MB; a file far past this is not a journal
 MAX_JOURNAL_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1 << 20  # a header with a custom question deck fits; a runaway line does not
+#: a checkpoint line (a long game's state) may be longer; it is parsed only once its checksum holds
+MAX_CHECKPOINT_LINE_BYTES = 32 << 20
 MAX_DEPTH = 24
 MAX_INT = 2**63 - 1
 MAX_NAME = 200
@@ -186,6 +190,18 @@ class WallClockRecord:
 
 
 @dataclass(frozen=True)
+class CheckpointRecord:
+    """The game's replayable state after every record before it (``controller.checkpoint``'s
+    codec, checksummed and chained like every line), so a restarted box replays only
+    what follows the newest one. Replay, results and disputes read past it: they need
+    every press. ``t_us``: the box's time when it was taken."""
+
+    t_us: int
+    state: Mapping[str, Any]
+    type = "checkpoint"
+
+
+@dataclass(frozen=True)
 class OtherRecord:
     """A record type this reader does not replay (written by a newer box);
     kept so nothing is lost, and listed so nothing is silently ignored."""
@@ -199,7 +215,8 @@ class OtherRecord:
         return value if type(value) is int else 0
 
 
-Record = PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | WallClockRecord | OtherRecord
+Record = (PressRecord | ActionRecord | TickRecord | NoticeRecord | EndRecord | WallClockRecord | CheckpointRecord
+          | OtherRecord)
 
 
 def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
@@ -220,6 +237,8 @@ def record_to_json(record: Record | Mapping[str, Any]) -> dict[str, Any]:
         return {"type": record.type, "t_us": record.t_us}
     if isinstance(record, WallClockRecord):
         return {"type": record.type, "t_us": record.t_us, "utc": record.utc_text()}
+    if isinstance(record, CheckpointRecord):
+        return {"type": record.type, "t_us": record.t_us, "state": record.state}
     return {**record.data, "type": record.type}
 
 
@@ -301,11 +320,18 @@ def _depth_ok(value: Any) -> bool:
     return True
 
 
-def parse_json(text: str, line: int) -> dict[str, Any]:
+def parse_json(text: str, line: int, state: bool = False) -> dict[str, Any]:
     """JSON with every hazard turned into a RecordError: NaN, 1e400, 5,000
-    digits, 100,000 nested brackets, not an object."""
+    digits, 100,000 nested brackets, not an object. ``state``: a checkpoint's
+    line (hundreds of thousands of numbers): its numbers are not checked one
+    by one nor its depth walked (the codec takes any int, its nesting is
+    shallow, and a decoder error falls back to a full replay)."""
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int, parse_float=_checked_float)
+        if state:
+            value = json.loads(text, parse_constant=_reject_constant)
+        else:
+            value = json.loads(text, parse_constant=_reject_constant, parse_int=_checked_int,
+                               parse_float=_checked_float)
     except _BadNumber as exc:
         raise RecordError(line, exc.reason, **exc.arguments) from None
     except RecursionError:
@@ -314,7 +340,7 @@ def parse_json(text: str, line: int) -> dict[str, Any]:
         raise RecordError(line, N_("not a journal record ({error}); the file is damaged there"), error=str(exc)[:80]) from None
     if not isinstance(value, dict):
         raise RecordError(line, N_("a journal record is a JSON object, not {kind}"), kind=type(value).__name__)
-    if not _depth_ok(value):
+    if not state and not _depth_ok(value):
         raise RecordError(line, N_("values nested deeper than {depth} levels; the file is damaged there"), depth=MAX_DEPTH)
     return value
 
@@ -492,6 +518,8 @@ def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:
             raise f.fail("utc", N_("is {value}, not a UTC time like 2026-12-03T09:17:04.123456Z"),
                          value=_short(utc)) from None
         return WallClockRecord(t_us, at)
+    if kind == CheckpointRecord.type and version >= 2:
+        return CheckpointRecord(f.integer("t_us"), f.obj("state"))
     if version == 1:
         raise RecordError(line, N_("record type {value} is not one of {known}"), value=_short(kind), known=", ".join(RECORD_TYPES))
     return OtherRecord(kind, {k: v for k, v in data.items() if k not in ("seq", "sum")})
@@ -536,6 +564,38 @@ class Journal:
     next_seq: int = 1
     last_sum: str = CHAIN_START
     unsaved_lines: int = 0  # records a refusing disk left in the .unsaved file beside it
+    count: int = 0  # good records read, kept in ``records`` or not
+    dropped: int = 0  # good records read but not kept (before the newest checkpoint, or handed to ``each``)
+    last_record: Record | None = None
+    #: the game's last moment (``last_t_us``), kept while reading: the records may not be
+    _last_timed_us: int = 0
+    _unknown: set[str] = field(default_factory=set)
+    _checkpoint_at: int | None = None  # where in ``records`` the newest checkpoint is
+
+    def add(self, line: int, record: Record, since_checkpoint: bool = False, each: EachRecord | None = None) -> None:
+        """One good record read: kept, or handed to ``each``; ``since_checkpoint``: a
+        checkpoint makes the records before it go (it holds what they built)."""
+        self.count += 1
+        self.last_record = record
+        if not isinstance(record, OtherRecord | WallClockRecord):
+            self._last_timed_us = record.t_us
+        elif isinstance(record, OtherRecord) and record.type not in RECORDED_ONLY:
+            self._unknown.add(record.type)
+        if each is not None:
+            self.dropped += 1
+            each(self, line, record)
+            return
+        if isinstance(record, CheckpointRecord):
+            if since_checkpoint:
+                self.dropped += len(self.records)
+                self.records.clear()
+                self.record_lines.clear()
+            elif self._checkpoint_at is not None:  # only the newest state is ever restored: one in memory
+                older = self.records[self._checkpoint_at]
+                self.records[self._checkpoint_at] = CheckpointRecord(older.t_us, {})
+            self._checkpoint_at = len(self.records)
+        self.records.append(record)
+        self.record_lines.append(line)
 
     @property
     def version(self) -> int:
@@ -543,7 +603,9 @@ class Journal:
 
     @property
     def last_t_us(self) -> int:
-        """The game's last moment: its last input, tick or end (not a wall-clock note)."""
+        """The game's last moment: its last input, tick, checkpoint or end (not a wall-clock note)."""
+        if self.count:
+            return self._last_timed_us
         for record in reversed(self.records):
             if not isinstance(record, OtherRecord | WallClockRecord):
                 return record.t_us
@@ -566,13 +628,16 @@ class Journal:
 
     @property
     def ended(self) -> bool:
+        if self.count:
+            return isinstance(self.last_record, EndRecord)
         return bool(self.records) and isinstance(self.records[-1], EndRecord)
 
     def numbered(self) -> Iterator[tuple[int, Record]]:
         return zip(self.record_lines, self.records, strict=True)
 
     def unknown_types(self) -> list[str]:
-        return sorted({r.type for r in self.records if isinstance(r, OtherRecord) and r.type not in RECORDED_ONLY})
+        kept = {r.type for r in self.records if isinstance(r, OtherRecord) and r.type not in RECORDED_ONLY}
+        return sorted(kept | self._unknown)
 
     def notes(self) -> list[str]:
         """What a person should know before trusting an outcome, one line
@@ -581,7 +646,7 @@ class Journal:
         out = []
         if self.torn_tail:
             out.append(_("{where}: the last line was cut by a power loss (no newline, not a whole record); "
-                         "{n} complete records before it").format(where=where, n=len(self.records)))
+                         "{n} complete records before it").format(where=where, n=self.count))
         if self.unsaved_lines:
             out.append(_("{where}: the disk refused the last {n} records when the game closed; "
                          "they wait in {file} (resume writes them back in)").format(
@@ -676,14 +741,116 @@ def _other_file_hint(path: Path | None) -> str:
     return "; " + _("give a .jsonl file that 'play', the menu or 'simulate --journal' wrote")
 
 
+#: what a reader calls with each good record instead of keeping it (``load(..., each=...)``)
+EachRecord = Callable[["Journal", int, "Record"], None]
+
+
+def _file_lines(f: BinaryIO, number: int = 0, offset: int = 0) -> Iterator[tuple[int, int, bytes, bool]]:
+    """``_lines`` of an open file from ``offset`` (the line before it: ``number``), read
+    as it goes: memory stays flat in the file's size (a line past
+    ``MAX_CHECKPOINT_LINE_BYTES`` is cut there: it is damage anyway)."""
+    while raw := f.readline(MAX_CHECKPOINT_LINE_BYTES + 1):
+        number += 1
+        size = len(raw)
+        had_newline = raw.endswith(b"\n")
+        if not had_newline and size > MAX_CHECKPOINT_LINE_BYTES:  # the rest of a runaway line
+            while more := f.readline(1 << 20):
+                size += len(more)
+                if more.endswith(b"\n"):
+                    had_newline = True
+                    break
+        yield number, offset, raw[:-1] if raw.endswith(b"\n") else raw, had_newline
+        offset += size
+
+
+def _is_checkpoint(raw: bytes) -> bool:
+    """A format-2 line whose record is a checkpoint (keys are sorted: ``type`` is its last)."""
+    return raw[:-_SUM_TAIL].endswith(b'"type":"checkpoint"')
+
+
+def _long_line_ok(raw: bytes, previous: str, version: int) -> bool:
+    """A line past ``MAX_LINE_BYTES`` is read only as a checkpoint whose checksum holds
+    (checked on its bytes before any JSON is parsed)."""
+    return (version >= 2 and len(raw) <= MAX_CHECKPOINT_LINE_BYTES and _is_checkpoint(raw)
+            and raw[-_SUM_TAIL:-SUM_HEX - 2] == _SUM_PREFIX
+            and raw[-SUM_HEX - 2:-2] == chain_sum(previous, raw[:-_SUM_TAIL] + b"}").encode("ascii"))
+
+
+def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
+    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
+    removed, inserted or moved line breaks it), and where the newest checkpoint
+    starts: (header line, its line number, offset, the sum before it, records
+    before it). None when anything is off (no checkpoint, format 1, a torn or
+    damaged line): the full reader then reads every field and names the damage.
+    Read in large blocks and hashed in place: this pass is most of a resume's time."""
+    header = f.readline(MAX_LINE_BYTES + 1)
+    if not header.endswith(b"\n"):
+        return None
+    try:
+        first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
+        if parse_header(first, 1).version < 2:
+            return None
+        previous = _check_chain(header[:-1], first, 1, 0, CHAIN_START).encode("ascii")
+    except RecordError:
+        return None
+    number, offset, newest = 1, len(header), None
+    sha256, prefix, tail, sum_at, close = hashlib.sha256, _SUM_PREFIX, _SUM_TAIL, -SUM_HEX - 2, b"}"
+    checkpoint_end = b'"type":"checkpoint"'
+    rest = b""
+    while block := f.read(1 << 20):
+        lines = (rest + block).split(b"\n")
+        rest = lines.pop()  # the start of a line the next block ends (or a torn last line)
+        if len(rest) > MAX_CHECKPOINT_LINE_BYTES:
+            return None
+        for raw in lines:
+            number += 1
+            body = len(raw) - tail
+            if body < 1 or raw[body:body + 8] != prefix or raw[-2:] != b'"}':
+                return None
+            digest = sha256(previous)
+            digest.update(memoryview(raw)[:body])
+            digest.update(close)
+            mark = digest.hexdigest()[:SUM_HEX].encode("ascii")
+            if raw[sum_at:-2] != mark:
+                return None
+            if raw.endswith(checkpoint_end, 0, body):
+                newest = (header, number, offset, previous.decode("ascii"), number - 2)
+            previous = mark
+            offset += len(raw) + 1
+    if rest:
+        return None  # a last line without its newline: the full reader says what it is
+    return newest
+
+
+def _with_last(items: Iterator[tuple[int, int, bytes, bool]]) -> Iterator[tuple[tuple[int, int, bytes, bool], bool]]:
+    """Each item, and whether it is the last one."""
+    previous = next(items, None)
+    while previous is not None:
+        following = next(items, None)
+        yield previous, following is None
+        previous = following
+
+
 def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     """A journal from a file's bytes. Raises JournalError only when line 1 is
     unusable (nothing can be replayed); later damage is kept in ``damage``."""
+    return _parse(_lines(data), path)
+
+
+def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
+           since_checkpoint: bool = False, each: EachRecord | None = None,
+           resumed: tuple[int, str, int] | None = None) -> Journal:
+    """The reader behind ``parse_bytes`` and ``load``: every line's chain and fields
+    are checked. ``since_checkpoint``: keep only the newest checkpoint and the records
+    after it; ``each``: hand every record to it and keep none. ``resumed``: the
+    source goes on after the header at this seq, with this sum before it and
+    this many records (checked by ``_newest_checkpoint``) skipped."""
     where = f"{path}: " if path else ""
-    lines = list(_lines(data))
-    if not lines:
+    lines = _with_last(source)
+    first_line = next(lines, None)
+    if first_line is None:
         raise JournalError(where + _("the file is empty: no session was written to it"))
-    number, _offset, raw, had_newline = lines[0]
+    (number, _offset, raw, had_newline), only = first_line
     try:
         if len(raw) > MAX_LINE_BYTES:
             raise RecordError(1, N_("the line is longer than {limit} bytes; this is not a journal"), limit=MAX_LINE_BYTES)
@@ -693,7 +860,7 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
         if session.version == 1:
             _refuse_downgrade(first, 1)
     except RecordError as exc:
-        if not had_newline and len(lines) == 1:
+        if not had_newline and only:
             raise JournalError(where + _("line 1, the session header, was cut before it was complete: "
                                          "the game never started; nothing to replay")) from None
         if b'"type":"session"' not in raw:  # not a damaged header: never a journal at all
@@ -705,10 +872,12 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
     if not had_newline:
         journal.missing_newline = True
     seq = 1
-    for index, (number, offset, raw, had_newline) in enumerate(lines[1:], start=1):
-        last = index == len(lines) - 1
+    if resumed is not None:
+        seq, previous, journal.count = resumed
+        journal.dropped = journal.count
+    for (number, offset, raw, had_newline), last in lines:
         try:
-            if len(raw) > MAX_LINE_BYTES:
+            if len(raw) > MAX_LINE_BYTES and not _long_line_ok(raw, previous, session.version):
                 raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
             if not raw.strip():
                 if session.version == 1:
@@ -716,7 +885,7 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
                     continue
                 raise RecordError(number, N_("an empty line where a record was due"))
             text = raw.decode("utf-8", "replace")
-            record_data = parse_json(text, number)
+            record_data = parse_json(text, number, session.version >= 2 and _is_checkpoint(raw))
             if session.version >= 2:
                 digest = _check_chain(raw, record_data, number, seq, previous)
             else:
@@ -736,33 +905,51 @@ def parse_bytes(data: bytes, path: Path | None = None) -> Journal:
                 journal.damage = Damage(number, reason.format(byte=byte), 0, reason, (("byte", byte),))
                 previous = digest if session.version >= 2 else previous
                 seq += 1
-                journal.records.append(record)
-                journal.record_lines.append(number)
+                journal.add(number, record, since_checkpoint, each)
                 journal.good_bytes = offset + len(raw) - 1
                 break
-            journal.damage = Damage(number, exc.problem, len(lines) - index - 1, exc.reason, tuple(exc.arguments.items()))
+            after = sum(1 for _ in lines)
+            journal.damage = Damage(number, exc.problem, after, exc.reason, tuple(exc.arguments.items()))
             break
         if session.version >= 2:
             previous = digest
         seq += 1
-        journal.records.append(record)
-        journal.record_lines.append(number)
+        journal.add(number, record, since_checkpoint, each)
         journal.good_bytes = offset + len(raw) + had_newline
         journal.missing_newline = not had_newline
     journal.next_seq, journal.last_sum = seq, previous
     return journal
 
 
-def load(path: str | Path) -> Journal:
-    """Read a journal file: damage is reported in the result, not raised."""
+def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None,
+         head: bool = False) -> Journal:
+    """Read a journal file as it streams (memory flat in its size): damage is
+    reported in the result, not raised. ``since_checkpoint`` keeps only the newest
+    checkpoint and what follows it (a resume); ``each`` gets every record and none
+    is kept (``journal check``); every line's chain is checked either way.
+    ``head``: the session header only (what game a journal is, before resuming it)."""
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise JournalError(_("no journal at {path}: give the path 'simulate --journal' or 'play' wrote").format(path=p))
     try:
-        data = read_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
+        fd, _size = open_limited(p, MAX_JOURNAL_BYTES, N_("journal (*.jsonl)"))
     except FileRefused as exc:
         raise JournalError(str(exc)) from None
-    journal = parse_bytes(data, p)
+    try:
+        with os.fdopen(fd, "rb", buffering=1 << 20) as f:
+            newest = _newest_checkpoint(f) if since_checkpoint and each is None and not head else None
+            if newest is None:
+                f.seek(0)
+                lines = itertools.islice(_file_lines(f), 1) if head else _file_lines(f)
+                journal = _parse(lines, p, since_checkpoint, each)
+            else:
+                header, number, offset, previous, skipped = newest
+                f.seek(offset)
+                source = itertools.chain([(1, 0, header[:-1], True)], _file_lines(f, number - 1, offset))
+                journal = _parse(source, p, True, None, (number - 1, previous, skipped))
+    except OSError as exc:
+        raise JournalError(f"{p}: " + _("cannot be read ({error}); check the disk and the file")
+                           .format(error=exc.strerror or exc)) from None
     journal.unsaved_lines = len(read_unsaved(p).splitlines())
     return journal
 

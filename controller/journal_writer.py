@@ -239,6 +239,11 @@ class JournalWriter:
         if not self.threaded:
             self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
 
+    @property
+    def next_seq(self) -> int:
+        """The sequence number the next record gets (``Box.checkpoint_if_due`` counts by it)."""
+        return self._seq
+
     def _queue(self, line: bytes) -> None:
         with self._lock:
             if self._closed:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import channel, media, signals
 from controller import journal as journal_mod
+from controller.checkpoint import CheckpointError
 from controller.lights import GpioLights, Lights, NoLights
 from controller.press import Edge, InputNotice, Press, Watermark
 from controller.profile import Profile
@@ -352,7 +353,7 @@ def unfinished_journal(folder: Path) -> Path | None:
     if newest is None:
         return None
     try:
-        journal = journal_mod.read(newest)
+        journal = journal_mod.read(newest, since_checkpoint=True)  # whether it ended: no need to hold every record
     except BuzzerBoxError as exc:
         log.warning("not resuming %s: %s", newest, exc)
         return None
@@ -408,7 +409,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
     ``carry_on``: a game the host ended before its end goes on too (the
     scores and the question where it stopped); one played to its end does not."""
     if profile is not None or game is not None:
-        journaled = journal_mod.read(path)
+        journaled = journal_mod.load(path, head=True)  # its header; the whole file is checked as it is resumed
         session = journaled.session
         assert session is not None
         differences = journal_mod.check_resume(
@@ -418,9 +419,13 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
             None if profile is None else profile.name)
         if differences:
             raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
-    journal, writer = journal_mod.resume(path, carry_on=carry_on)
+    # a restart replays only since the newest checkpoint
+    journal, writer = journal_mod.resume(path, carry_on=carry_on, since_checkpoint=True)
     try:
-        box = box_from_journal(journal, writer)
+        try:
+            box = box_from_journal(journal, writer, from_checkpoint=True)
+        except CheckpointError:  # said in the log: the whole journal, read again (under the same lock)
+            box = box_from_journal(journal_mod.load(path), writer)
         if carry_on and journal.ended and box.engine.finished:
             raise journal_mod.JournalError(f"{path}: " + _("this game was played to its end: nothing to carry on; "
                                                            "'buzzerbox replay' shows it, a new game starts a new journal"))

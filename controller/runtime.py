@@ -9,9 +9,12 @@ Replay and resume drive the very same methods from the journal.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import itertools
+import json
 import logging
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -19,10 +22,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from controller import checkpoint as checkpoint_codec
 from controller.debounce import DebounceConfig
 from controller.inputs import HOST_STATION, InputLayer
 from controller.journal import (
     ActionRecord,
+    CheckpointRecord,
     Journal,
     JournalError,
     JournalWriter,
@@ -116,6 +121,13 @@ GUARD_RELAX_US = 3_000_000
 
 
 SOURCE_EVENTS_KEPT = 4096
+
+#: a live box journals a checkpoint after this many records (``Box.checkpoint_if_due``)
+CHECKPOINT_EVERY = 10_000
+#: ... at a quiet moment only: no engine deadline within this
+CHECKPOINT_QUIET_US = 1_000_000
+#: a checkpoint line must stay well below the reader's limit for one (``journal_format.MAX_CHECKPOINT_LINE_BYTES``)
+CHECKPOINT_MAX_BYTES = 16 << 20
 
 #: how a live box knows that every input up to a moment is in (``Box.horizon_policy``): by each
 #: source's watermark (``Watermark``, ``Source.delivered_until_us``), waiting a stated report delay
@@ -782,10 +794,136 @@ class Box(InputLayer):
             self.journal.close()
 
 
-def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> Box:
+    # -- checkpoints: a restart replays only what follows the newest (docs/journal.md) ---------
+    #: a live box writes a checkpoint once this many records followed the last one
+    checkpoint_every = CHECKPOINT_EVERY
+    #: the journal's sequence number the newest checkpoint had (0: none yet)
+    checkpoint_seq = 0
+    #: why this game gets no checkpoints (its state holds what the codec does not write), said once
+    checkpoint_refused: str | None = None
+
+    def quiet(self) -> bool:
+        """Nothing is being decided: no press being debounced, nothing held for
+        the horizon, no pause, and no engine deadline within ``CHECKPOINT_QUIET_US``."""
+        if self._held or self.paused or self.host_paused or self.debouncer.earliest_pending_us() is not None:
+            return False
+        deadline = self.engine.next_deadline_us()
+        return deadline is None or deadline > self.now_us + CHECKPOINT_QUIET_US
+
+    def checkpoint_if_due(self) -> bool:
+        """Journal a checkpoint when ``checkpoint_every`` records followed the last one
+        and the box is quiet (the deciding thread calls this after the lamp, never
+        inside a decision). True when one was written."""
+        journal = self.journal
+        if (journal is None or journal.version < 2 or self.checkpoint_refused is not None
+                or journal.next_seq - self.checkpoint_seq <= self.checkpoint_every or not self.quiet()):
+            return False
+        seq = journal.next_seq
+        try:
+            record = CheckpointRecord(self.now_us, checkpoint_codec.encode(self._replayable()))
+            if len(json.dumps(record.state, separators=(",", ":"))) > CHECKPOINT_MAX_BYTES:
+                raise checkpoint_codec.CheckpointError(f"its state is larger than {CHECKPOINT_MAX_BYTES} bytes")
+        except (checkpoint_codec.CheckpointError, ValueError) as exc:
+            self.checkpoint_refused = str(exc)
+            log.warning("no checkpoints for this %s game (%s): a restart replays its whole journal",
+                        self.spec.name, exc)
+            return False
+        self._write(record)
+        self.checkpoint_seq = seq
+        return True
+
+    def _replayable(self) -> dict[str, Any]:
+        """What a full replay rebuilds, as a replay has it (``box_from_journal``):
+        the engine, names, the strip's stuck and connected inputs (a replay counts
+        no strip presses), the time marks, the source events taken, the newest logs.
+        Not the debouncer, held inputs or a pause: a checkpoint is only taken
+        without them, and a replay rebuilds none of them either."""
+        return {
+            "code": engine_code_mark(self.engine),
+            "fields": sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else [],
+            "engine": self.engine,
+            "station_names": list(self.station_names),
+            "stations": [[sorted(st.stuck), st.connected] for st in self.stations],
+            "presses_total": self.presses_total,
+            # a replay's engine_until_us is the live box's journaled mark: ticks that fired nothing are not in the file
+            "engine_until_us": self._journaled_until_us,
+            "decided_at_us": self.decided_at_us,
+            "source_events": list(self._source_order),
+            "press_log": list(self.press_log)[-LIVE_LOG_LIMIT:],
+            "event_log": list(self.event_log)[-LIVE_LOG_LIMIT:],
+        }
+
+    def restore(self, record: CheckpointRecord, seq: int) -> None:
+        """Take the state a checkpoint holds (a CheckpointError, the box unchanged, when it cannot)."""
+        engine_class = type(self.engine)
+        state = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
+                                        and type(root.get("engine")) is engine_class)
+        fresh = sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else []
+        if state.get("code") != engine_code_mark(self.engine) or state.get("fields") != fresh:
+            raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+        try:
+            names = [str(n) for n in state["station_names"]]
+            stations = [(set(stuck), bool(connected)) for stuck, connected in state["stations"]]
+            marks = [int(state[key]) for key in ("presses_total", "engine_until_us", "decided_at_us")]
+            events = [str(e) for e in state["source_events"]]
+            press_log, event_log = list(state["press_log"]), list(state["event_log"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise checkpoint_codec.CheckpointError(f"the checkpoint's box fields do not read ({exc})") from None
+        if len(names) != len(self.station_names) or len(stations) != len(self.stations):
+            raise checkpoint_codec.CheckpointError("the checkpoint has another number of stations")
+        self.engine = state["engine"]
+        self.station_names = names
+        for st, (stuck, connected) in zip(self.stations, stations, strict=True):
+            st.stuck, st.connected = stuck, connected
+        self.presses_total, self.engine_until_us, self.decided_at_us = marks
+        self._journaled_until_us = self.engine_until_us
+        self._source_events, self._source_order = set(events), deque(events)
+        self.press_log.extend(press_log)
+        self.event_log.extend(event_log)
+        self.now_us = max(self.now_us, record.t_us)
+        self.checkpoint_seq = seq
+
+
+_CODE_MARKS: dict[type, str] = {}
+
+
+def engine_code_mark(engine: object) -> str:
+    """A fingerprint of the engine's module source: a checkpoint written by other
+    code of the game (the box was updated since) is not restored; the journal is replayed."""
+    cls = type(engine)
+    mark = _CODE_MARKS.get(cls)
+    if mark is None:
+        module = sys.modules.get(cls.__module__)
+        source = getattr(module, "__file__", None)
+        try:
+            data = Path(source).read_bytes() if source else b""
+        except OSError:
+            data = b""
+        mark = _CODE_MARKS[cls] = f"{cls.__module__}.{cls.__qualname__}:{hashlib.sha256(data).hexdigest()[:16]}"
+    return mark
+
+
+def box_from_journal(journal: Journal, writer: JournalWriter | None = None, *, from_checkpoint: bool = False) -> Box:
     """Rebuild a box by replaying every journal line through the same methods
     that handled them live. ``writer`` (resume) keeps appending afterwards.
-    A record the game cannot take is a JournalError naming its line."""
+    A record the game cannot take is a JournalError naming its line.
+
+    ``from_checkpoint`` (a restart): restore the newest checkpoint and replay
+    only the records after it. One that does not decode is said in one log line
+    and everything is replayed instead; when the journal kept only the records
+    since it (``load(since_checkpoint=True)``), that is a CheckpointError: read
+    it whole and call again."""
+    box = replay_start(journal)
+    start = _restored(box, journal) if from_checkpoint else 0
+    for line, record in itertools.islice(journal.numbered(), start, None):
+        replay_record(box, line, record)
+    replay_finish(box, journal)
+    box.journal = writer
+    return box
+
+
+def replay_start(journal: Journal) -> Box:
+    """The box a journal's session header starts (``box_from_journal``'s first part)."""
     header = journal.session
     assert header is not None
     try:
@@ -802,27 +940,57 @@ def box_from_journal(journal: Journal, writer: JournalWriter | None = None) -> B
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
         raise JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
                            .format(game=spec.title, problem=exc)) from None
-    for line, record in journal.numbered():
-        try:
-            if isinstance(record, PressRecord):
-                box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
-                box.first_delivery(record.press)
-                box.press_log.append(record.press)
-                box.presses_total += 1
-                box._deliver(record.press)
-            elif isinstance(record, ActionRecord):
-                box._deliver(record.action)
-            elif isinstance(record, TickRecord):
-                box._tick(record.t_us)
-            elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
-                box.note(record.notice)
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-            raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
-                               "are the session header's options right?") from None
+    return box
+
+
+def replay_record(box: Box, line: int, record: Record) -> None:
+    """One journal record through the methods that handled it live (a streamed
+    ``journal check`` hands them over as it reads)."""
+    try:
+        if isinstance(record, CheckpointRecord):  # the state its records built: replayed here already
+            box.now_us = max(box.now_us, record.t_us)
+            box.checkpoint_seq = line - 1
+        elif isinstance(record, PressRecord):
+            box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
+            box.first_delivery(record.press)
+            box.press_log.append(record.press)
+            box.presses_total += 1
+            box._deliver(record.press)
+        elif isinstance(record, ActionRecord):
+            box._deliver(record.action)
+        elif isinstance(record, TickRecord):
+            box._tick(record.t_us)
+        elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
+            box.note(record.notice)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
+                           "are the session header's options right?") from None
+
+
+def replay_finish(box: Box, journal: Journal) -> None:
+    """After the last record: the options are shown to work, the box's time is the journal's last moment."""
     try:
         box.summary()  # what replay prints: garbage options surface here, not as a traceback later
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line 1: the session header's options do not work for {spec.title} ({exc})") from None
+        raise JournalError(f"line 1: the session header's options do not work for {box.spec.title} ({exc})") from None
     box.now_us = max(box.now_us, journal.last_t_us)
-    box.journal = writer
-    return box
+
+
+def _restored(box: Box, journal: Journal) -> int:
+    """Restore the journal's newest checkpoint into a new box; the index of the
+    first record to replay after it (0: none, or one that does not decode)."""
+    newest = next((i for i in range(len(journal.records) - 1, -1, -1)
+                   if isinstance(journal.records[i], CheckpointRecord)), None)
+    if newest is None:
+        return 0
+    record, line = journal.records[newest], journal.record_lines[newest]
+    assert isinstance(record, CheckpointRecord)
+    try:
+        box.restore(record, line - 1)
+    except checkpoint_codec.CheckpointError as exc:
+        log.warning("%s: the checkpoint at line %d does not restore (%s): replaying the whole journal",
+                    journal.path or "journal", line, exc)
+        if journal.dropped:
+            raise
+        return 0
+    return newest + 1

@@ -111,6 +111,7 @@ class Session:
                 self.shows.append((flip, dict(event.data)))
                 events += self.box.shown(flip)
         self._observe(events)
+        self.box.checkpoint_if_due()  # as the deciding thread does after the lamp
         return events
 
     def waits_for_a_host(self) -> str | None:

@@ -70,17 +70,10 @@ def _too_large(path: Path, limit: int, what: str, fix: str) -> FileRefused:
     return FileRefused(path, N_("is larger than {size}, too large for a {what}; {fix}"), size=size, what=what, fix=fix)
 
 
-def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
-                 too_large: str = N_("check that it is the right file")) -> bytes:
-    """The bytes of the regular file ``path`` (at most ``limit``), or FileRefused.
-
-    ``what`` names the file for the person (``N_("journal")``, marked, so it is
-    said in the reader's language). The
-    path is checked before it is opened and the open never blocks (O_NONBLOCK),
-    so a pipe swapped in between is refused too, never waited on. ``head``:
-    the first ``limit`` bytes of a longer file, for a quick look at its kind;
-    ``too_large``: what to do with a file past the limit (marked ``N_`` too).
-    """
+def open_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
+                 too_large: str = N_("check that it is the right file")) -> tuple[int, int]:
+    """An open descriptor of the regular file ``path`` and its size, or FileRefused
+    (the checks of ``read_limited``; the caller closes it)."""
     p = Path(path)
     try:
         mode = os.stat(p).st_mode
@@ -101,6 +94,26 @@ def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
                               what=what)
         if opened.st_size > limit and not head:
             raise _too_large(p, limit, what, too_large)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, opened.st_size
+
+
+def read_limited(path: str | Path, limit: int, what: str, *, head: bool = False,
+                 too_large: str = N_("check that it is the right file")) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``), or FileRefused.
+
+    ``what`` names the file for the person (``N_("journal")``, marked, so it is
+    said in the reader's language). The
+    path is checked before it is opened and the open never blocks (O_NONBLOCK),
+    so a pipe swapped in between is refused too, never waited on. ``head``:
+    the first ``limit`` bytes of a longer file, for a quick look at its kind;
+    ``too_large``: what to do with a file past the limit (marked ``N_`` too).
+    """
+    p = Path(path)
+    fd, _size = open_limited(p, limit, what, head=head, too_large=too_large)
+    try:
         chunks: list[bytes] = []
         total = 0
         want = limit if head else limit + 1  # one byte more tells a file that grew past the limit

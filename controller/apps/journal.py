@@ -16,7 +16,7 @@ from typing import Any
 from controller import journal as journal_mod
 from controller.apps.common import UsageError
 from controller.journal_format import MAX_LINE_BYTES
-from controller.runtime import Box, box_from_journal
+from controller.runtime import Box, box_from_journal, replay_finish, replay_record, replay_start
 from controller.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
 from games.i18n import N_, _, ngettext
@@ -124,8 +124,7 @@ def not_a_scenario(path: str) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
-        journal = journal_mod.load(args.file)
-        box_from_journal(journal)  # the game takes every record, not just the format
+        journal = checked(args.file)
     except (journal_mod.JournalError, LookupError) as exc:
         said = str(exc)  # most problems name the file already: say it once
         print(f"FAIL {said}" if args.file in said else f"FAIL {args.file}: {said}", file=sys.stderr)
@@ -142,8 +141,25 @@ def cmd_check(args: argparse.Namespace) -> int:
     # the verdict word stays as it is (scripts read it); what follows is for a person
     verdict = "DAMAGED" if journal.damage else "INCOMPLETE" if journal.unsaved_lines else "OK"
     print(f"{verdict} {args.file}: " + _("{game}, {players} players, format {version}, {records} good records, {state}")
-          .format(game=s.game, players=s.settings.players, version=s.version, records=len(journal.records), state=state))
+          .format(game=s.game, players=s.settings.players, version=s.version, records=journal.count, state=state))
     return 1 if journal.damage or journal.unsaved_lines else 0
+
+
+def checked(path: str) -> journal_mod.Journal:
+    """Read a journal as it streams and hand each record to the game as it is read,
+    so the game takes every record (not just the format) while memory stays flat in
+    the file's size: nothing is kept but the box's newest presses and events."""
+    boxes: list[Box] = []
+
+    def each(journal: journal_mod.Journal, line: int, record: journal_mod.Record) -> None:
+        if not boxes:
+            boxes.append(replay_start(journal))
+            boxes[0].bound_logs()
+        replay_record(boxes[0], line, record)
+
+    journal = journal_mod.load(path, each=each)
+    replay_finish(boxes[0] if boxes else replay_start(journal), journal)
+    return journal
 
 
 def end_after_damage(journal: journal_mod.Journal) -> bool:

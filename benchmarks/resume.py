@@ -1,0 +1,215 @@
+"""How fast a restarted deciding process is back, and in how much memory.
+
+Plays a long evening (a quiz by default) with the simulated players in virtual time
+through the real box (journal writer, checkpoints every ``CHECKPOINT_EVERY``
+records at quiet moments, as the deciding thread writes them), then, each in
+a fresh process as a restarted deciding process is:
+
+* resume: ``live.resumed_box`` (lock, read every line with its checksum
+  chain, keep only what follows the newest checkpoint, restore it, replay the
+  rest, append): wall time of that call and the process's peak RSS;
+* the same journal replayed whole (what a resume did before checkpoints);
+* ``buzzerbox journal check`` of a 2 MB and a 20 MB cut of it: peak RSS (flat in
+  the file's size);
+
+and what a checkpoint costs per game (encode ms, median of 5; bytes), each game
+played to ``--cost-records`` records with the live box's bounded logs.
+
+What it proves: resume time and memory for a journal this long on this machine.
+What it cannot: a Pi's slower core (3-5x), or a checkpoint-less journal an old
+box wrote (that one is replayed whole, as before).
+
+    PYTHONPATH=. python benchmarks/resume.py            # 400,000 records: several minutes on 2 cores
+    PYTHONPATH=. python benchmarks/resume.py --quick    # 40,000 records
+    PYTHONPATH=. python benchmarks/resume.py --keep /tmp/evenings   # the evening is kept, and reused next time
+
+The last line: ``RESULT records=... resume_s=... rss_mib=...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from controller import checkpoint, live
+from controller import journal as journal_mod
+from controller.runtime import CHECKPOINT_EVERY, Box
+from controller.simulate import Session
+from games.registry import available, get
+
+#: the child's own peak RSS (a wait4 peak counts the parent's memory the child had before its exec)
+_PEAK = """
+def peak_mib():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+"""
+_RESUME = _PEAK + """
+import sys, time
+from controller import live
+t, cpu = time.perf_counter(), time.process_time()
+box, journal = live.resumed_box(sys.argv[1])
+took, cpu = time.perf_counter() - t, time.process_time() - cpu
+box.journal.close()
+print(took, journal.count, journal.dropped, cpu, peak_mib())
+"""
+_REPLAY = _PEAK + """
+import sys, time
+from controller.journal import load
+from controller.runtime import box_from_journal
+t, cpu = time.perf_counter(), time.process_time()
+box = box_from_journal(load(sys.argv[1]))
+print(time.perf_counter() - t, box.presses_total, 0, time.process_time() - cpu, peak_mib())
+"""
+_CHECK = _PEAK + """
+import sys
+from controller.cli import main
+code = main(["journal", "check", sys.argv[1]])
+print(peak_mib())
+sys.exit(code)
+"""
+_IDLE = _PEAK + """
+import controller.live
+print(peak_mib())
+"""
+
+
+def child(code: str, *args: str) -> tuple[list[str], int]:
+    """The last line a fresh python printed running ``code`` (its figures, its own peak RSS last) and its exit code."""
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": "."})
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args)}: {proc.stderr[-500:]}")
+    return proc.stdout.strip().splitlines()[-1].split(), proc.returncode
+
+
+def evening(path: Path, records: int, game: str) -> Box:
+    """A 4-player evening of ``game`` journaled to ``path`` until it holds ``records`` records."""
+    spec = get(game)
+    options = dict(spec.demo_options)
+    options["questions" if game == "quiz" else "rounds"] = 10**6
+    settings = spec.settings(4, 1, **options)
+    box = Box(spec, settings)
+    box.bound_logs()  # as a live box does
+    partial = path.with_name(path.name + ".partial")  # a run stopped midway leaves no evening to reuse
+    partial.unlink(missing_ok=True)
+    box.journal = journal_mod.JournalWriter.create(partial, box.header(mode="play"), fsync=False)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), 1)
+    while box.journal.next_seq < records and not box.engine.finished:
+        session.run_virtual(session.now_us + 60_000_000)
+        session.shows.clear()
+    box.journal.close()
+    partial.rename(path)
+    return box
+
+
+def checkpoint_cost(game: str, records: int) -> tuple[float, int]:
+    """Encode ms (median of 5) and bytes of one game's checkpoint after ``records`` records."""
+    spec = get(game)
+    settings = spec.settings(3, 1, **spec.demo_options)
+    box = Box(spec, settings)
+    box.bound_logs()
+    with tempfile.TemporaryDirectory() as tmp:
+        box.journal = journal_mod.JournalWriter.create(Path(tmp) / "j.jsonl", box.header(mode="play"), fsync=False)
+        box.checkpoint_every = 10**9
+        session = Session(box, spec.new_bots(settings), spec.new_host(settings), 1)
+        while box.journal.next_seq < records and not box.engine.finished:
+            due = session.next_time_us()
+            if due is None:
+                break
+            session.step(max(due, session.now_us))
+        box.journal.close()
+    return encode_cost(box)
+
+
+def encode_cost(box: Box) -> tuple[float, int]:
+    """What writing ``box``'s checkpoint costs the deciding thread: CPU ms (median of 5), bytes."""
+    times = []
+    for _ in range(5):
+        t = time.process_time()
+        text = json.dumps(checkpoint.encode(box._replayable()), separators=(",", ":"))
+        times.append((time.process_time() - t) * 1000)
+    return statistics.median(times), len(text)
+
+
+def cut(source: Path, target: Path, size: int) -> None:
+    """The first whole lines of ``source`` up to ``size`` bytes."""
+    data = source.read_bytes()[:size]
+    target.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="40,000 records instead of 400,000")
+    parser.add_argument("--records", type=int, help="the evening's length in records")
+    parser.add_argument("--game", default="quiz", help="the evening's game (quiz or reaction: they run on)")
+    parser.add_argument("--no-full-replay", action="store_true", help="skip the full replay (slow) it compares with")
+    parser.add_argument("--keep", help="keep the evening's journal in this folder (and reuse one found there)")
+    parser.add_argument("--cost-records", type=int, default=3000, help="records per game before a checkpoint is costed")
+    args = parser.parse_args(argv)
+    records = args.records or (40_000 if args.quick else 400_000)
+    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          f"a checkpoint every {CHECKPOINT_EVERY:,} records")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = Path(args.keep or tmp) / f"evening-{args.game}-{records}.jsonl"
+        t = time.perf_counter()
+        if not path.exists():
+            evening(path, records, args.game)
+        size = path.stat().st_size
+        count = sum(1 for _ in path.open("rb"))
+        checkpoints = path.read_bytes().count(b'"type":"checkpoint"')
+        print(f"{args.game}: {count:,} lines ({size / 1e6:.1f} MB, made in {time.perf_counter() - t:.0f} s); "
+              f"{checkpoints} checkpoints")
+        copy = folder / "copy.jsonl"
+        shutil.copy(path, copy)
+        box, _journal = live.resumed_box(copy)
+        assert box.journal is not None
+        box.journal.close()
+        ms, size = encode_cost(box)
+        print(f"its last checkpoint costs the deciding thread {ms:.0f} ms CPU to encode (median of 5); "
+              f"{size / 1024:.0f} KiB")
+        resume_s, resume_cpu, resume_peak = [], [], []
+        worst = folder / "worst.jsonl"  # cut just before its newest checkpoint: the most a resume replays
+        data = path.read_bytes()
+        worst.write_bytes(data[: data.rfind(b"\n", 0, data.rfind(b'"type":"checkpoint"')) + 1])
+        for name, source in (("the newest checkpoint at the end", path), ("the most records after it", worst)):
+            for _ in range(3):
+                shutil.copy(source, copy)
+                out, _code = child(_RESUME, str(copy))
+                resume_s.append(float(out[0]))
+                resume_cpu.append(float(out[3]))
+                resume_peak.append(float(out[4]))
+                print(f"resume, {name}: {float(out[0]):.2f} s ({float(out[3]):.2f} s CPU; {int(out[1]):,} records "
+                      f"read, {int(out[1]) - int(out[2]):,} replayed), peak RSS {float(out[4]):.0f} MiB")
+        if not args.no_full_replay:
+            out, _code = child(_REPLAY, str(path))
+            print(f"full replay (what a resume did before checkpoints): {float(out[0]):.2f} s ({float(out[3]):.2f} s "
+                  f"CPU), peak RSS {float(out[4]):.0f} MiB")
+        out, _code = child(_IDLE)
+        print(f"(a python that only imports controller.live peaks at {float(out[0]):.0f} MiB)")
+        for mb in (2, 20):
+            part = folder / f"cut{mb}.jsonl"
+            cut(path, part, mb * 1_000_000)
+            out, code = child(_CHECK, str(part))
+            print(f"journal check of {mb} MB: peak RSS {float(out[0]):.0f} MiB (exit {code})")
+    print("checkpoint cost per game (encode + JSON, CPU ms, median of 5), after "
+          f"{args.cost_records:,} records:")
+    for game in available():
+        ms, size = checkpoint_cost(game, args.cost_records)
+        print(f"  {game:<14} {ms:6.1f} ms {size / 1024:7.0f} KiB")
+    print(f"load average {os.getloadavg()[0]:.2f}: wall time is the deciding process's share of the cores; "
+          f"CPU time is what it needs (resume worst {max(resume_cpu):.2f} s CPU)")
+    print(f"RESULT records={count} resume_s={max(resume_s):.2f} rss_mib={max(resume_peak):.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

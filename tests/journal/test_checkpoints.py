@@ -1,0 +1,352 @@
+"""Checkpoints: a restart restores the newest one and replays only what follows,
+and gets the very game a full replay gets (every game, bots, virtual time)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import shutil
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import checkpoint, live
+from controller.journal import CheckpointRecord, JournalWriter, load
+from controller.runtime import Box, box_from_journal
+from controller.simulate import Session
+from games import registry
+from games.base import GameEvent
+
+from .conftest import run
+
+
+def journaled_session(tmp_path: Path, game: str, records: int = 400, every: int = 40) -> tuple[Path, Box]:
+    """A bot game journaled with a checkpoint every ``every`` records, cut (no end
+    record) after about ``records`` records, as a power cut would leave it."""
+    spec = registry.get(game)
+    settings = spec.settings(3, 7, **spec.demo_options)
+    box = Box(spec, settings)
+    path = tmp_path / f"{game}.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    box.checkpoint_every = every
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), 7)
+    while not box.engine.finished and box.journal.next_seq < records:
+        due = session.next_time_us()
+        if due is None:
+            break
+        session.step(max(due, session.now_us))
+    box.journal.close()
+    return path, box
+
+
+def continued(box: Box, seconds: int = 90) -> list[GameEvent]:
+    """The same bots' further play (seeded), and every event it makes."""
+    spec, settings = box.spec, box.settings
+    events: list[GameEvent] = []
+    box.on_events.append(events.extend)
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), 11)
+    session.run_virtual(box.now_us + seconds * 1_000_000)
+    return events
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_resuming_from_the_newest_checkpoint_is_the_game_a_full_replay_gets(tmp_path: Path, game: str, caplog) -> None:
+    path, live_box = journaled_session(tmp_path, game)
+    assert live_box.checkpoint_refused is None
+    full = box_from_journal(load(path))
+    since = load(path, since_checkpoint=True)
+    assert isinstance(since.records[0], CheckpointRecord) and since.dropped > 0  # the records before it are not held
+    with caplog.at_level(logging.WARNING):
+        restored = box_from_journal(since, from_checkpoint=True)
+    assert "does not restore" not in caplog.text
+    assert restored.checkpoint_seq == live_box.checkpoint_seq > 0
+    assert restored.engine.public_view() == full.engine.public_view() == live_box.engine.public_view()
+    assert restored.summary() == full.summary()
+    assert restored.strip() == full.strip()
+    assert restored.station_names == full.station_names
+    assert (restored.now_us, restored.presses_total, restored.decided_at_us) == \
+        (full.now_us, full.presses_total, full.decided_at_us)
+    assert continued(restored) == continued(full)
+    assert restored.engine.public_view() == full.engine.public_view()
+
+
+def test_the_live_resume_takes_the_checkpoint_and_goes_on_with_the_chain(tmp_path: Path, capsys) -> None:
+    path, live_box = journaled_session(tmp_path, "quiz")
+    whole = tmp_path / "whole.jsonl"
+    shutil.copy(path, whole)
+    box, journal = live.resumed_box(path)
+    try:
+        assert journal.dropped > 0 and box.checkpoint_seq == live_box.checkpoint_seq
+        assert box.engine.public_view() == box_from_journal(load(whole)).engine.public_view()
+        box.host("next", box.now_us + 2_000_000)
+    finally:
+        assert box.journal is not None
+        box.journal.close()
+    code, out, err = run(capsys, "journal", "check", str(path))
+    assert code == 0, err
+    assert out.startswith("OK ")
+
+
+def checkpoint_line(path: Path) -> int:
+    """The 0-based index of the newest checkpoint's line."""
+    lines = path.read_bytes().splitlines()
+    return max(i for i, line in enumerate(lines) if b'"type":"checkpoint"' in line)
+
+
+def test_a_damaged_checkpoint_is_damage_like_any_line(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "reaction")
+    lines = path.read_bytes().splitlines(keepends=True)
+    at = checkpoint_line(path)
+    lines[at] = lines[at].replace(b'"presses_total"', b'"presses_totaL"', 1)
+    path.write_bytes(b"".join(lines))
+    for journal in (load(path), load(path, since_checkpoint=True)):
+        assert journal.damage is not None and journal.damage.line == at + 1
+        assert "checksum" in journal.damage.problem
+
+
+def test_a_checkpoint_that_does_not_decode_falls_back_to_a_full_replay_said_once(tmp_path: Path, caplog) -> None:
+    path, box = journaled_session(tmp_path, "piepmatz", every=10**9)  # no checkpoint of its own
+    full = box_from_journal(load(path))
+    journal, writer = live.journal_mod.resume(path, fsync=False)
+    # chained like any record, but what it holds names a class no checkpoint may make
+    writer.write(CheckpointRecord(full.now_us, {"codec": checkpoint.CODEC_VERSION, "root": [0],
+                                                "nodes": [["obj", "os", "system", []]]}))
+    writer.close()
+    with caplog.at_level(logging.WARNING):
+        resumed, _journal = live.resumed_box(path)
+    assert resumed.journal is not None
+    resumed.journal.close()
+    said = [r for r in caplog.records if "does not restore" in r.getMessage()]
+    assert len(said) == 1 and "replaying the whole journal" in said[0].getMessage()
+    assert resumed.engine.public_view() == full.engine.public_view()
+    assert resumed.summary() == full.summary()
+
+
+def test_a_game_whose_state_holds_a_function_gets_no_checkpoint_and_says_so(tmp_path: Path, caplog) -> None:
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    box.journal = JournalWriter.create(tmp_path / "r.jsonl", box.header(mode="simulate"), fsync=False)
+    box.checkpoint_every = 0
+    box.engine.hook = print  # type: ignore[attr-defined]
+    with caplog.at_level(logging.WARNING):
+        assert not box.checkpoint_if_due()
+        assert not box.checkpoint_if_due()
+    box.journal.close()
+    assert sum("no checkpoints for this reaction game" in r.getMessage() for r in caplog.records) == 1
+    assert b'"checkpoint"' not in (tmp_path / "r.jsonl").read_bytes()
+
+
+# -- the decoder never runs code -----------------------------------------------------------
+class _Probe:
+    """A class in a games module whose every hook says it ran."""
+
+    ran: list[str] = []
+
+    def __init__(self) -> None:
+        _Probe.ran.append("__init__")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _Probe.ran.append("__setattr__")
+
+    def __setstate__(self, state: Any) -> None:
+        _Probe.ran.append("__setstate__")
+
+    def __hash__(self) -> int:
+        _Probe.ran.append("__hash__")
+        return 0
+
+    def __eq__(self, other: object) -> bool:
+        _Probe.ran.append("__eq__")
+        return False
+
+
+def _random_value(rng: random.Random, nodes: int, depth: int = 0) -> Any:
+    pick = rng.randrange(12 if depth < 3 else 7)
+    if pick == 0:
+        return None
+    if pick == 1:
+        return rng.choice([True, False, 0, -1, 2**70, 1.5, "x", "nan"])
+    if pick == 2:
+        return [rng.randrange(-2, nodes + 3)]
+    if pick == 3:
+        return {rng.choice(["i", "f", "r"]): rng.choice(["12", "nan", "x", 5, None])}
+    if pick in (4, 5, 6):
+        return rng.choice(["obj", "list", "dict", "set", "tuple", "random", "enum", "path", "deque", "ntuple"])
+    if pick in (7, 8, 9):
+        return [_random_value(rng, nodes, depth + 1) for _ in range(rng.randrange(5))]
+    return {rng.choice(["codec", "root", "nodes", "a"]): _random_value(rng, nodes, depth + 1) for _ in range(2)}
+
+
+_MODULES = ["games._checkpoint_probe", "os", "builtins", "games.base", "controller.press", "subprocess", ""]
+_NAMES = ["Probe", "system", "GameEvent", "Action", "Press", "Popen", "eval", "HOST_SHOWN", ""]
+
+
+def _random_shape(rng: random.Random) -> Any:
+    names = [rng.choice(["a", "ran", "__class__", "__dict__", "kind", "t_us"]) for _ in range(rng.randrange(3))]
+    return [rng.choice(_MODULES), rng.choice(_NAMES), names] if rng.random() < 0.9 else _random_value(rng, 3)
+
+
+def _random_node(rng: random.Random, nodes: int) -> Any:
+    kind = rng.choice(["obj", "sdict", "list", "dict", "set", "frozenset", "tuple", "random", "enum", "path",
+                       "deque", "ntuple", "counter", "code"])
+    if kind in ("obj", "sdict") and rng.random() < 0.7:
+        return [kind, rng.randrange(-1, 4), [_random_value(rng, nodes) for _ in range(rng.randrange(3))]]
+    tail = [_random_value(rng, nodes) for _ in range(rng.randrange(4))]
+    if rng.random() < 0.5:
+        return [kind, rng.choice(_MODULES), rng.choice(_NAMES), *tail]
+    return [kind, *tail]
+
+
+def test_the_decoder_takes_any_json_without_a_traceback_or_running_code(monkeypatch) -> None:
+    probe = types.ModuleType("games._checkpoint_probe")
+    _Probe.__module__, _Probe.__qualname__ = probe.__name__, "Probe"
+    probe.Probe = _Probe  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, probe.__name__, probe)
+    rng = random.Random(47)
+    decoded = 0
+    for _ in range(3000):
+        count = rng.randrange(1, 8)
+        data: Any = {"codec": 1, "root": [rng.randrange(count)], "nodes": [_random_node(rng, count) for _ in range(count)],
+                     "shapes": [_random_shape(rng) for _ in range(rng.randrange(4))]}
+        if rng.random() < 0.2:
+            data = _random_value(rng, count)
+        text = json.dumps(data)
+        try:
+            checkpoint.decode(json.loads(text))
+            decoded += 1
+        except checkpoint.CheckpointError:
+            pass
+    assert _Probe.ran == []
+    assert decoded > 10  # the fuzz reaches past the first checks
+
+
+def test_shared_references_cycles_and_odd_values_come_back() -> None:
+    rng = random.Random(3)
+    rng.random()
+    shared = [1, 2]
+    cyclic: list[Any] = [shared]
+    cyclic.append(cyclic)
+    event = GameEvent("winner", 5, 1, {"n": float("inf")})
+    state = {"a": shared, "b": cyclic, "rng": rng, "event": event, (1, "x"): frozenset({2, 3}), "big": 2**80,
+             "nan": float("nan")}
+    back = checkpoint.decode(json.loads(json.dumps(checkpoint.encode(state))))
+    assert back["a"] is back["b"][0] and back["b"][1] is back["b"]
+    assert back["rng"].random() == rng.random()
+    assert back["event"] == event and back[(1, "x")] == frozenset({2, 3}) and back["big"] == 2**80
+    assert back["nan"] != back["nan"]
+
+
+def test_a_resume_still_finds_a_changed_line_before_the_newest_checkpoint(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "viva-topo")
+    lines = path.read_bytes().splitlines(keepends=True)
+    early = next(i for i, line in enumerate(lines) if i > 2 and b'"type":"press"' in line)
+    assert early < checkpoint_line(path)
+    lines[early] = lines[early].replace(b'"t_us":', b'"t_us":1', 1)
+    path.write_bytes(b"".join(lines))
+    journal = load(path, since_checkpoint=True)
+    assert journal.damage is not None and journal.damage.line == early + 1
+    with pytest.raises(live.journal_mod.JournalError, match=f"line {early + 1}"):
+        live.resumed_box(path)
+
+
+def notices_journal(path: Path, lines: int) -> Path:
+    """A reaction journal of ``lines`` short notice records (a board that keeps saying it is connected)."""
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    writer = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=False)
+    for t in range(lines):
+        writer.write({"type": "notice", "station": 0, "input": "a", "kind": "connected", "t_us": t})
+    writer.close()
+    return path
+
+
+def test_journal_check_memory_stays_flat_as_the_file_grows_tenfold(tmp_path: Path, capsys) -> None:
+    import tracemalloc
+
+    peaks = []
+    for lines in (5_000, 50_000):
+        path = notices_journal(tmp_path / f"n{lines}.jsonl", lines)
+        tracemalloc.start()
+        code, out, err = run(capsys, "journal", "check", str(path))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert code == 0, err
+        assert f"{lines} good records" in out
+    assert peaks[1] < 1.5 * peaks[0], peaks  # a whole-file read holds ten times the bytes and records
+
+
+def test_a_checkpoint_from_other_code_of_the_game_is_not_restored(tmp_path: Path, caplog, monkeypatch) -> None:
+    path, _box = journaled_session(tmp_path, "pictomania")
+    full = box_from_journal(load(path))
+    monkeypatch.setattr("controller.runtime._CODE_MARKS", {type(full.engine): "games.pictomania.engine.X:updated"})
+    with caplog.at_level(logging.WARNING):
+        resumed, journal = live.resumed_box(path)
+    assert resumed.journal is not None
+    resumed.journal.close()
+    assert "other code of the game" in caplog.text
+    assert resumed.engine.public_view() == full.engine.public_view()
+
+
+def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "quiz")
+    data = path.read_bytes()
+    rng = random.Random(4711)
+    for _ in range(60):
+        at = rng.randrange(len(data))
+        flipped = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+        path.write_bytes(flipped)
+        try:
+            full = load(path)
+        except live.journal_mod.JournalError:
+            with pytest.raises(live.journal_mod.JournalError):
+                load(path, since_checkpoint=True)
+            continue
+        since = load(path, since_checkpoint=True)
+        assert (since.damage, since.torn_tail, since.count, since.last_sum) == \
+            (full.damage, full.torn_tail, full.count, full.last_sum), at
+
+
+def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_step(tmp_path: Path) -> None:
+    from controller.deciding import Decider
+    from controller.press import Edge
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, 1, **spec.demo_options))
+    path = tmp_path / "q.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=False)
+    box.checkpoint_every = 1
+    clock = [0]
+    lamps: list[int] = []
+    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t: None)
+
+    def checkpoints() -> int:
+        return path.read_bytes().count(b'"type":"checkpoint"')
+
+    box.host("arm", 1_000)
+    box.edge(Edge(0, "bell", 0, 2_000_000), 1)  # pressed, not yet settled: a decision is under way
+    clock[0] = 2_000_100
+    decider.decide(clock[0], None)
+    assert checkpoints() == 0
+    clock[0] = 3_000_000  # it settled and was decided: the lamp is lit in that step, no checkpoint in it
+    decider.decide(clock[0], None)
+    assert lamps and checkpoints() == 0
+    while checkpoints() == 0 and clock[0] < 120_000_000:  # the steps after it, until one is quiet
+        clock[0] += 250_000
+        decider.decide(clock[0], None)
+    assert checkpoints() == 1
+    deadline = box.engine.next_deadline_us()
+    assert deadline is None or deadline > clock[0] + 1_000_000
+
+
+def test_a_full_read_holds_only_the_newest_checkpoints_state(tmp_path: Path) -> None:
+    path, _box = journaled_session(tmp_path, "schicki-micki", every=20)
+    journal = load(path)
+    states = [r.state for r in journal.records if isinstance(r, CheckpointRecord)]
+    assert len(states) >= 2
+    assert all(state == {} for state in states[:-1]) and states[-1]["codec"] == checkpoint.CODEC_VERSION
+    assert box_from_journal(journal, from_checkpoint=True).engine.public_view() == \
+        box_from_journal(journal).engine.public_view()
