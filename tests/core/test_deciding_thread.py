@@ -69,6 +69,9 @@ class DueBox:
     def flush_log(self) -> None:
         pass
 
+    def checkpoint_if_due(self) -> None:
+        pass
+
 
 def test_the_timed_wait_is_counted_from_when_it_begins() -> None:
     clock = VirtualClock()

@@ -321,7 +321,7 @@ def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_
     box.checkpoint_every = 1
     clock = [0]
     lamps: list[int] = []
-    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t: None)
+    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t, stirred=True: None)
 
     def checkpoints() -> int:
         return path.read_bytes().count(b'"type":"checkpoint"')
