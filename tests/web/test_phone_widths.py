@@ -3,7 +3,8 @@ languages, in every phase a phone shows (issue 48: Pictomania's page was
 382 px wide). One server per game and language, one browser for all: each
 game is played to its end by actions (a seat's first legal move, else the
 host's next step), and after each the phones are measured once they have
-drawn what the box published. Pictomania's own phases (dealt by the host,
+drawn what the box published; then the pages the server's end leaves,
+and the seat picker. Pictomania's own phases (dealt by the host,
 rung on the stations, revealed) are in test_phones_pictomania.py."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from controller import live
 from controller.timeline import box_now_us
 from games.base import Action
 from games.i18n import set_language
@@ -50,6 +52,7 @@ DRAWN = """(() => {
     ws.addEventListener("message", (ev) => {
       let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === "seat") setTimeout(() => { window.__drawn = m.version; }, 0);
+      if (m.type === "ended") setTimeout(() => { window.__ended = true; }, 0);
     });
     return ws;
   };
@@ -99,6 +102,10 @@ def test_the_phone_page_fits_a_small_phone_in_every_phase(served: Any, phone: An
             page.add_init_script(DRAWN)
             page.goto(s.server.seat_url(seat))
             expect(page.locator("#status.good")).to_be_visible()  # welcomed: its seat's page is drawn
+        picker = phone()  # the seat picker a scanned join code opens: every seat by its (longest) name
+        picker.goto(s.server.join_url())
+        expect(picker.locator(".pick button")).to_have_count(players)
+        assert_fits_the_phone(picker)
         phases: list[str] = []
         for _move in range(MOVES):
             with s.box.lock:
@@ -119,5 +126,11 @@ def test_the_phone_page_fits_a_small_phone_in_every_phase(served: Any, phone: An
         else:
             raise AssertionError(f"{game} did not end within {MOVES} moves (phases: {phases})")
         assert PHASES[game] <= set(phases), f"{game} went through {phases}"
+        s.stop()
+        live.stop_companion(s.game)  # the game and its server close: the pages say it is over, with the scores
+        for page in pages:
+            page.wait_for_function("() => window.__ended === true", timeout=READY_MS)
+            assert_fits_the_phone(page)
+        pages[0].screenshot(path=str(SCREENS / f"phone-{game}-ended-{language}.png"), full_page=True)
     finally:
         set_language("en")
