@@ -57,16 +57,21 @@ def test_a_typed_text_goes_only_where_a_move_leaves_room_for_it() -> None:
     assert not typed_in("team", {"team": "Owls"}, offered)
 
 
-#: what of the page runs past a 360 px phone's width: the page itself, and each element with text of its own
+#: what of the page runs past a 360 px phone's width: the page itself, any element's box, and each element
+#: whose own text is cut. The phone's width is the one the page is laid out for (the root's clientWidth):
+#: an emulated phone (as a real one) widens its window (innerWidth) to whatever overflows, so measured
+#: against innerWidth a 564 px page passed on a 360 px phone.
 PAST_THE_EDGE = """() => {
-  const out = [];
+  const width = document.documentElement.clientWidth, out = [];
   for (const el of document.querySelectorAll("body *")) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own || !el.getClientRects().length) continue;
+    if (!el.getClientRects().length) continue;
     const r = el.getBoundingClientRect();
-    if (r.left < -0.5 || r.right > innerWidth + 0.5 || el.scrollWidth > el.clientWidth + 1) out.push(el.textContent.trim());
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (r.left < -0.5 || r.right > width + 0.5 || (own && el.scrollWidth > el.clientWidth + 1)) {
+      out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.right)}: ${el.textContent.trim().slice(0, 40)}`);
+    }
   }
-  return {wide: document.documentElement.scrollWidth, window: innerWidth, cut: out};
+  return {wide: document.scrollingElement.scrollWidth, window: width, cut: out};
 }"""
 
 #: the sign-up page's own words (msgids): none may be left in English on a Czech or Polish box
