@@ -139,3 +139,27 @@ def test_a_question_without_a_clip_plays_nothing() -> None:
     player.on_events(box.host("arm", 1_000_000))
     assert music.calls == [] and player.state == "stopped"
     assert box.engine.public_view()["ask"]["audio"] is None
+
+
+def test_the_pages_say_the_clip_is_playing_paused_or_nothing_as_the_screen_plays_it() -> None:
+    """The scoreboard and every phone get the clip's state from the same
+    events the screen's player follows (the deciding process publishes them)."""
+    from controller.web.views import Publisher
+
+    box = music_quiz()
+    pages = Publisher(box)
+
+    def shown() -> tuple[Any, ...]:
+        p = pages.pages()
+        return (p.board["clip"], *(seat["clip"] for seat in p.seats))
+
+    assert shown() == (None,) * 5
+    pages.on_events(box.host("arm", 1_000_000))
+    assert shown() == ("playing",) * 5
+    box.apply_press(Press(0, "bell", 2_000_000))
+    pages.on_events(box.step(2_100_000))
+    assert shown() == ("paused",) * 5
+    pages.on_events(box.host("wrong", 3_000_000))
+    assert shown() == ("playing",) * 5
+    pages.on_events(box.host("next", 4_000_000))  # the answer shown: the clip stops
+    assert shown() == (None,) * 5
