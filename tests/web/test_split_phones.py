@@ -133,6 +133,16 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
     assert [(a["kind"], a["player"], a["args"]) for a in actions] == [("play", 0, {"card": before["private"]["hand"][0]})]
 
 
+def start_pin(capsys: pytest.CaptureFixture[str]) -> str:
+    """The host's PIN, from the start line ``play --web`` writes."""
+    give_up, err = time.monotonic() + DEADLINE_S, ""
+    while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
+        assert time.monotonic() < give_up, err
+        err += capsys.readouterr().err  # waiting for the start line, not pacing the test
+        time.sleep(0.01)
+    return found.group(1)
+
+
 async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
     """Log in with the PIN the start line says, pause the game (the host page's
     next view says so once the deciding process took it), then end it."""
@@ -159,12 +169,7 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
 
     def host() -> None:
         try:
-            give_up, err = time.monotonic() + DEADLINE_S, ""
-            while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
-                assert time.monotonic() < give_up, err
-                err += capsys.readouterr().err  # waiting for the start line, not pacing the test
-                time.sleep(0.01)
-            asyncio.run(host_page(port, found.group(1), lambda: bool(screen_paused)))
+            asyncio.run(host_page(port, start_pin(capsys), lambda: bool(screen_paused)))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
@@ -318,12 +323,7 @@ def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
 
     def host() -> None:
         try:
-            give_up, err = time.monotonic() + DEADLINE_S, ""
-            while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
-                assert time.monotonic() < give_up, err
-                err += capsys.readouterr().err  # waiting for the start line, not pacing the test
-                time.sleep(0.01)
-            seen["clip"] = asyncio.run(music_round(port, found.group(1)))
+            seen["clip"] = asyncio.run(music_round(port, start_pin(capsys)))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
