@@ -2,7 +2,8 @@
 pygame's mixer (``pygame.mixer.music`` streams ogg, mp3 and wav) as the
 question's events say, in the process that draws the screen.
 
-The clip starts when the question is armed; it pauses when a buzz is decided
+The clip starts when the question is armed (or, as the pack may say, as
+soon as it is shown: ``"play": "shown"``); it pauses when a buzz is decided
 (the ``winner`` event: published after the lamp is lit, so the lamp never
 waits for the music), plays on when the buzzers open again after a wrong
 answer, and stops on the reveal, the next question or the end. The host's
@@ -42,6 +43,8 @@ class Clip:
     file: str
     start_s: float = 0.0
     length_s: float | None = None
+    #: it starts when the question is shown, not when it is armed
+    on_show: bool = False
 
     @classmethod
     def of(cls, data: Any) -> Clip | None:
@@ -49,7 +52,7 @@ class Clip:
             return None
         length = data.get("length_s")
         return cls(data["file"], float(data.get("start_s") or 0.0),
-                   float(length) if isinstance(length, (int, float)) else None)
+                   float(length) if isinstance(length, (int, float)) else None, data.get("play") == "shown")
 
 
 class ClipPlayer:
@@ -72,8 +75,11 @@ class ClipPlayer:
             if e.kind == "question":
                 self._stop()
                 self.clip = Clip.of(e.data.get("audio"))
+                if self.clip is not None and self.clip.on_show:
+                    self.restart(e.t_us)
             elif (e.kind == "armed" and not e.data.get("rearmed")) or e.kind == "all_play_open":
-                self.restart(e.t_us)
+                if self.clip is not None and not self.clip.on_show:  # one shown plays on as the buzzers open
+                    self.restart(e.t_us)
             elif e.kind in ("armed", "host_continued") and self.state == "paused":
                 self._resume(e.t_us)
             elif e.kind in PAUSING and self.state == "playing":

@@ -8,12 +8,79 @@ summary line for a good pack, so a host can repair a whole file in one pass.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from controller.apps.journal import looks_like_scenario
-from games.i18n import _, ngettext
-from games.quiz.packs import Pack, PackError, check_pack, load_pack
+from games.i18n import N_, _, ngettext
+from games.quiz.packs import Pack, PackError, PackProblem, Where, check_pack, load_pack
+
+#: what ``pygame.mixer.Sound`` is asked to decode a clip with (``pack check`` plays nothing)
+_DECODE_RATE = 22_050
+
+
+def _open_mixer() -> bool:
+    """The mixer, to decode with, on SDL's silent driver: ``pack check`` plays
+    nothing, and runs on a laptop or a box without sound too. False: pygame
+    has no mixer at all (the clips are then checked by name and size only)."""
+    import pygame
+
+    if pygame.mixer.get_init():
+        return True
+    before = os.environ.get("SDL_AUDIODRIVER")
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    try:
+        pygame.mixer.init(_DECODE_RATE)
+        return True
+    except (pygame.error, NotImplementedError):
+        return False
+    finally:
+        if before is None:
+            del os.environ["SDL_AUDIODRIVER"]
+        else:
+            os.environ["SDL_AUDIODRIVER"] = before
+
+
+def decode_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+    """Why pygame's mixer cannot play the clip at ``path`` from ``start_s``
+    (a message id and its arguments), or None when it decodes. The whole clip
+    is decoded, so a file cut short or not a clip at all is found now, not on
+    quiz night; pygame's own reason is kept in the line."""
+    import pygame
+
+    try:
+        length = pygame.mixer.Sound(str(path)).get_length()
+    except (pygame.error, OSError, ValueError, MemoryError):  # SDL's reason names its decoders, not the file
+        return (N_("audio {path!r} cannot be decoded: it is cut short, damaged or not really a clip; export it "
+                   "again as .ogg, .mp3 or .wav (e.g. Audacity's File > Export)"), (("path", shown),))
+    if length <= 0:
+        return (N_("audio {path!r} holds no sound; export the clip again as .ogg, .mp3 or .wav"),
+                (("path", shown),))
+    if start_s >= length:
+        return (N_("audio {path!r} starts at {start} s but lasts {length} s; give a start inside the clip "
+                   "(song.ogg@12.5+20)"), (("path", shown), ("start", start_s), ("length", round(length, 1))))
+    return None
+
+
+def clip_problems(pack: Pack) -> list[PackProblem]:
+    """One line for each of the pack's clips that pygame's mixer cannot play."""
+    if not any(q.audio is not None for q in pack.questions) or not _open_mixer():
+        return []
+    sheet = pack.source.suffix.lower() in (".xlsx", ".ods")
+    problems = []
+    for q in pack.questions:
+        if q.audio is None:
+            continue
+        try:  # named as the cell names it: its path inside the pack's folder
+            shown = q.audio.relative_to(pack.source.parent).as_posix()
+        except ValueError:
+            shown = q.audio.name
+        found = decode_problem(q.audio, q.audio_start_s, shown)
+        if found is not None:
+            problems.append(PackProblem(pack.source.name, Where(q.line, row=sheet), found[0], found[1]))
+    return problems
 
 
 def describe(pack: Pack) -> str:
@@ -50,6 +117,11 @@ def cmd_pack_check(args: argparse.Namespace) -> int:
               .format(file=args.file), file=sys.stderr)
         return 1
     problems = check_pack(args.file)
+    try:  # the clips of the rows that read well are decoded too: one that will not play is named here
+        undecoded = clip_problems(load_pack(args.file))
+    except PackError:
+        undecoded = []  # a whole-file problem: check_pack named it
+    problems += undecoded
     if problems:
         for line in problems:
             print(line)
@@ -57,7 +129,7 @@ def cmd_pack_check(args: argparse.Namespace) -> int:
                                  "{file}: {n} problems; fix them and check again", len(problems))
               .format(file=args.file, n=len(problems)), file=sys.stderr)
         try:  # the good rows are still a quiz: the host may play them tonight and fix the rest later
-            good = len(load_pack(args.file))
+            good = len(load_pack(args.file)) - len(undecoded)
         except PackError:
             return 1
         print(ngettext("{file}: {n} good question can be played without the rows above",

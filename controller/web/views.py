@@ -21,6 +21,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from controller.clips import ClipPlayer
 from controller.runtime import Box
 from controller.web.panels import panel_moves, seat_panel
 from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, HOST_TEAM_NAME, GameEvent, GameSpec
@@ -120,6 +121,8 @@ def messages() -> dict[str, str]:
         "end": _("End the game"),
         "end_confirm": _("End this game now? Tap again to end it."),
         "paused": _("Paused"),
+        "clip_playing": _("♪ Clip playing"),
+        "clip_paused": _("♪ Clip paused"),
         "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "names": _("Names"),
@@ -320,6 +323,9 @@ class Publisher:
         #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
         #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``attach.show_on``)
         self.scene: Scene | None = None
+        #: where the question's clip stands, as the screen's player keeps it (the same events, no mixer):
+        #: the phones and the scoreboard say "playing" or "paused"
+        self.clips = ClipPlayer(None)
         self._latest = self.build()
 
     @property
@@ -333,6 +339,7 @@ class Publisher:
             self.box, self.live = box, True
             self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
             self._recent, self._rejected, self._bells = [], {}, []
+            self.clips = ClipPlayer(None)
             return self.publish()
 
     def detach(self) -> Snapshot:
@@ -376,6 +383,8 @@ class Publisher:
                 self._bells.append((e.player, e.t_us))
         del self._recent[:-RECENT_EVENTS]
         del self._bells[:-RECENT_EVENTS]
+        self.clips.on_events(events)
+        self.clips.poll(max((e.t_us for e in events), default=0))  # a clip with a length has ended by now
         return self.pages(view, strip)
 
     def first_press(self, view: Mapping[str, Any], margins: Mapping[Any, Any],
@@ -394,6 +403,11 @@ class Publisher:
         """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
         shown = self.scene.adjust_strip(view, strip) if self.scene is not None else strip
         return shown if len(shown) == len(strip) else strip
+
+    def clip_state(self) -> str | None:
+        """The question's clip for the pages: "playing", "paused", or None (none, or stopped)."""
+        state = self.clips.state
+        return state if self.live and state != "stopped" else None
 
     def build(self) -> Snapshot:
         """The pages now, encoded."""
@@ -414,10 +428,11 @@ class Publisher:
         margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}
         winner = view.get("winner")
         phase_label = _("Game over") if engine.finished else phase_words(spec, view.get("phase"))
+        clip = self.clip_state()
         board = {"type": "state", "v": BOARD_VERSION, "version": self._version, "game": spec.name,
                  "title": _(spec.title), "phase": view.get("phase"), "phase_label": phase_label,
                  "finished": engine.finished, "live": self.live, "paused": box.host_paused,
-                 "question": view.get("question"), "round": view.get("round"),
+                 "question": view.get("question"), "round": view.get("round"), "clip": clip,
                  "first": winner if isinstance(winner, int) else None,
                  "fastest": fastest_press(margins),
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
@@ -435,7 +450,7 @@ class Publisher:
             panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
             seat_pages.append({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
                                           "title": _(spec.title),
-                                          "phase": view.get("phase"), "finished": engine.finished,
+                                          "phase": view.get("phase"), "finished": engine.finished, "clip": clip,
                                           "private": private, "moves": moves or [],
                                           "panel": None if panel is None else panel.to_json(),
                                           "rejected": self._rejected.get(seat)})

@@ -50,7 +50,8 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
              "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices),
              # an audio question's clip (only then: a pack without clips is journaled as before)
              **({} if q.audio is None else {"audio": {"file": str(q.audio), "start_s": q.audio_start_s,
-                                                      "length_s": q.audio_length_s}})}
+                                                      "length_s": q.audio_length_s,
+                                                      **({"play": "shown"} if q.audio_on_show else {})}})}
             for q in pack.questions]
 
 

@@ -35,8 +35,11 @@ from games.quiz.pack_files import (
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
-    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio",
+    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio", "audio_play",
 )
+#: when an audio question's clip starts (the ``audio_play`` column): when the buzzers are armed (the
+#: default: the room hears it as it may buzz), or as soon as the question is shown (an intro to listen to)
+AUDIO_PLAY: tuple[str, ...] = ("armed", "shown")
 REQUIRED_COLUMNS: tuple[str, ...] = ("question", "answer")
 #: Separator of several alternatives or choices inside one CSV cell.
 LIST_SEPARATOR = "|"
@@ -97,6 +100,8 @@ class Question:
     audio: Path | None = None
     audio_start_s: float = 0.0
     audio_length_s: float | None = None
+    #: the clip starts when the question is shown, not when it is armed (``audio_play`` "shown")
+    audio_on_show: bool = False
 
 
 @dataclass(frozen=True)
@@ -756,6 +761,20 @@ def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Pa
     return full, start, length
 
 
+def _audio_play(value: Any, where: Where, problems: _Problems) -> bool | None:
+    """The ``audio_play`` cell: True for "shown", False for "armed" or empty, None after a problem."""
+    if value is None or value == "":
+        return False
+    text = _text(value, "audio_play", where, problems, limit=20, required=False)
+    word = (text or "armed").strip().casefold()
+    if text is not None and word in AUDIO_PLAY:
+        return word == "shown"
+    if text is not None:
+        problems.add(where, N_("audio_play {value!r} says when the clip starts: write {words} (empty: armed)"),
+                     value=text, words=" or ".join(AUDIO_PLAY))
+    return None
+
+
 def _build_question(record: _Record, base: Path, problems: _Problems) -> Question | None:
     before = len(problems.lines)
     v, where = record.values, record.where
@@ -768,6 +787,7 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     points = _points(v.get("points"), where, problems)
     image = _image(v.get("image"), base, where, problems)
     clip = _clip(v.get("audio"), base, where, problems)
+    on_show = _audio_play(v.get("audio_play"), where, problems)
     choices = _texts(v.get("choices"), "choices", where, problems)
     if choices is not None and answer is not None and choices:
         if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
@@ -784,7 +804,8 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     return Question(text=text, answer=answer, alternatives=alternatives, category=category or "",
                     points=points, image=image if isinstance(image, Path) else None,
                     choices=choices, line=record.line, audio=None if audio is None else audio[0],
-                    audio_start_s=0.0 if audio is None else audio[1], audio_length_s=None if audio is None else audio[2])
+                    audio_start_s=0.0 if audio is None else audio[1], audio_length_s=None if audio is None else audio[2],
+                    audio_on_show=bool(on_show) and audio is not None)
 
 
 def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,

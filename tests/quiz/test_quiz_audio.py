@@ -139,3 +139,53 @@ def test_a_question_without_a_clip_plays_nothing() -> None:
     player.on_events(box.host("arm", 1_000_000))
     assert music.calls == [] and player.state == "stopped"
     assert box.engine.public_view()["ask"]["audio"] is None
+
+
+def test_the_pages_say_the_clip_is_playing_paused_or_nothing_as_the_screen_plays_it() -> None:
+    """The scoreboard and every phone get the clip's state from the same
+    events the screen's player follows (the deciding process publishes them)."""
+    from controller.web.views import Publisher
+
+    box = music_quiz()
+    pages = Publisher(box)
+
+    def shown() -> tuple[Any, ...]:
+        p = pages.pages()
+        return (p.board["clip"], *(seat["clip"] for seat in p.seats))
+
+    assert shown() == (None,) * 5
+    pages.on_events(box.host("arm", 1_000_000))
+    assert shown() == ("playing",) * 5
+    box.apply_press(Press(0, "bell", 2_000_000))
+    pages.on_events(box.step(2_100_000))
+    assert shown() == ("paused",) * 5
+    pages.on_events(box.host("wrong", 3_000_000))
+    assert shown() == ("playing",) * 5
+    pages.on_events(box.host("next", 4_000_000))  # the answer shown: the clip stops
+    assert shown() == (None,) * 5
+
+
+def test_a_pack_may_start_a_clip_when_its_question_is_shown_rather_than_armed(tmp_path: Path) -> None:
+    (tmp_path / "music").mkdir()
+    for name in ("intro.wav", "tune.wav"):
+        (tmp_path / "music" / name).write_bytes((PACKS_DIR / "music" / "twinkle.wav").read_bytes())
+    path = tmp_path / "pack.csv"
+    path.write_text("question,answer,audio,audio_play\nArmed?,a,music/tune.wav,\nListen first?,b,music/intro.wav,shown\n"
+                    "Typo?,c,music/tune.wav,when armed\n", encoding="utf-8")
+    [problem] = check_pack(path)
+    assert str(problem) == ("pack.csv line 4: audio_play 'when armed' says when the clip starts: write armed or shown "
+                            "(empty: armed)")
+    assert [q.audio_on_show for q in load_pack(path).questions] == [False, True]
+
+    box, music = Box(SPEC, SPEC.settings(2, 1, pack=str(path))), FakeMusic()
+    player = ClipPlayer(music)
+    player.on_events(box.host("arm", 1_000_000))  # the first question: played when armed, as before
+    assert [c[0] for c in music.calls] == ["load", "volume", "play"] and music.calls[0] == ("load", "tune.wav")
+    player.on_events(box.host("next", 3_000_000))  # the second question on the screen, not armed yet
+    assert player.state == "playing" and music.calls[-3:] == [("load", "intro.wav"), ("volume", 1.0), ("play", 0.0)]
+    calls = len(music.calls)
+    player.on_events(box.host("arm", 4_000_000))  # arming lets it play on: no new start
+    assert player.state == "playing" and len(music.calls) == calls
+    box.apply_press(Press(1, "bell", 5_000_000))
+    player.on_events(box.step(5_100_000))
+    assert player.state == "paused" and music.calls[-1] == ("pause",)

@@ -133,6 +133,16 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
     assert [(a["kind"], a["player"], a["args"]) for a in actions] == [("play", 0, {"card": before["private"]["hand"][0]})]
 
 
+def start_pin(capsys: pytest.CaptureFixture[str]) -> str:
+    """The host's PIN, from the start line ``play --web`` writes."""
+    give_up, err = time.monotonic() + DEADLINE_S, ""
+    while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
+        assert time.monotonic() < give_up, err
+        err += capsys.readouterr().err  # waiting for the start line, not pacing the test
+        time.sleep(0.01)
+    return found.group(1)
+
+
 async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
     """Log in with the PIN the start line says, pause the game (the host page's
     next view says so once the deciding process took it), then end it."""
@@ -159,12 +169,7 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
 
     def host() -> None:
         try:
-            give_up, err = time.monotonic() + DEADLINE_S, ""
-            while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
-                assert time.monotonic() < give_up, err
-                err += capsys.readouterr().err  # waiting for the start line, not pacing the test
-                time.sleep(0.01)
-            asyncio.run(host_page(port, found.group(1), lambda: bool(screen_paused)))
+            asyncio.run(host_page(port, start_pin(capsys), lambda: bool(screen_paused)))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
@@ -290,3 +295,45 @@ def test_a_taken_port_is_one_line_before_the_game_is_handed_over(
     err = capsys.readouterr().err
     assert failed.value.code == 1 and "choose another with --web PORT" in err and "Traceback" not in err, err
     assert "deciding process" not in err and not journal.exists()
+
+
+async def music_round(port: int, pin: str) -> list[Any]:
+    """The host arms the music round's first question; the scoreboard's states
+    until it says the clip plays; then the host ends the game."""
+    async with aiohttp.ClientSession() as session:
+        host = await session.ws_connect(f"http://localhost:{port}/ws/host")
+        await host.send_json({"type": "hello", "pin": pin})
+        await reply(host, lambda m: m["type"] == "host" and m["live"])
+        board = await session.ws_connect(f"http://localhost:{port}/ws/board")
+        await board.send_json({"type": "hello"})
+        before = await reply(board, lambda m: m["type"] == "state" and m["live"])
+        await host.send_json({"type": "host", "action": "arm", "seq": 1})
+        assert (await reply(host, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+        playing = await reply(board, lambda m: m["type"] == "state" and m["phase"] == "armed")
+        await host.send_json({"type": "host", "action": "end", "seq": 2})
+        await reply(host, lambda m: m["type"] == "ended")
+        await host.close()
+        await board.close()
+        return [before["clip"], playing["clip"]]
+
+
+def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    port, seen = free_port(), {}
+
+    def host() -> None:
+        try:
+            seen["clip"] = asyncio.run(music_round(port, start_pin(capsys)))
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
+                     "--option", "pack=en-music", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
+    finally:
+        thread.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    assert seen["clip"] == [None, "playing"]  # published by the deciding process, as the screen plays it

@@ -16,6 +16,7 @@
       $("title").textContent = m.title;
       $("phase").textContent = m.paused ? Box.text("paused") : (m.phase_label || String(m.phase || ""));
       $("question").textContent = m.question ? "#" + m.question : "";
+      $("clip").textContent = m.clip ? Box.text("clip_" + m.clip) : "";  // "playing" or "paused"
       const body = $("players");
       Box.clear(body);
       // on a TV the rows go down one column, or two past eight players, and share the height (app.css)

@@ -202,6 +202,7 @@
     $("title").textContent = m.panel && m.title ? m.title : Box.text("player_title");
     Box.clear($("moves"));
     $("moves-title").textContent = "";
+    $("clip").textContent = m.clip ? Box.text("clip_" + m.clip) : "";  // the question's clip: "playing" or "paused"
     if (m.panel) renderPanel(m.panel); else renderGeneric(m);
     if (m.rejected) Box.status($("status"), Box.text("refused") + ": " + m.rejected, "bad");
   }
@@ -210,7 +211,7 @@
   function forget() {
     last = null;
     Box.clear($("moves")); Box.clear($("private"));
-    $("moves-title").textContent = ""; $("who").textContent = "";
+    $("moves-title").textContent = ""; $("who").textContent = ""; $("clip").textContent = "";
     $("hold").classList.add("hidden");
   }
 
