@@ -21,8 +21,9 @@ consecutive GPIOs from ``in_base`` (pulled up, pressed = low) and:
   ``mode="chain"`` shifts 8 bits (lamp i of the first 74HC595 is bell i, Q7
   first) with MOSI as the OUT pin and SCK as side-set, 64 ns per clock
   phase (7.8 MHz, inside the 74HC595's limits at 3.3 V), and pulses RCLK (a
-  SET pin): the lamps latch. The other chips' bits were shifted in by the CPU
-  at the arm (without a latch), so these 8 bits push them into place;
+  SET pin): the lamps latch. The other chips' bits are to be shifted in by the
+  CPU at the arm (without a latch; not written yet), so that these 8 bits
+  push them into place;
 * pushes the winning set to the RX FIFO (the CPU reads it, stamps and reports
   as the CPU path does) and stalls on ``pull`` until the CPU re-arms it
   (``sm.put(0)``; it starts stalled), lamps left as they are until the CPU
