@@ -151,7 +151,7 @@ def main():
         # until the press has come and the lockout has judged it: readiness, not a window of
         # real time (a process this machine preempts for ms would see its press after the
         # window had closed: the unlit contests of the runs before this); 1 s only catches a hang
-        run(1000000, loop_armed, lambda: not pending and board.lockout.state[ch] != 0)
+        run(1000000, loop_armed, lambda c=ch: not pending and board.lockout.state[c] != 0)
         run(1000, loop_armed)  # the F line goes out
         confirmed = board.deb.last[ch]  # the press's last edge: the filter confirms glitch µs after it
         byte, bit = PINMAP.LIGHT_CHIPS - 1 - (ch >> 3), 1 << (ch & 7)
