@@ -245,7 +245,7 @@ def build_parser() -> Parser:
     p.add_argument("--journal", help=_("write the session journal to this file (must not exist); {durability}")
                    .format(durability=_(DURABILITY_SIMULATE)))
     p.add_argument("--pack", metavar="FILE",
-                   help=_("quiz: ask the questions of this pack (CSV or JSON; checked first, kept in the journal)"))
+                   help=_("quiz: ask the questions of this pack (CSV, JSON, .xlsx or .ods; checked first, kept in the journal)"))
     add_option_arg(p)
     p.set_defaults(func=cmd_simulate)
 

@@ -268,7 +268,7 @@ class DecidingGame:
                 box.deliver_action(message["action"])
             elif kind == channel.HOST:
                 name, t_us = str(message["name"]), int(message["t_us"])
-                self.decider.submit(lambda: box.host(box.host_kind(name), t_us))
+                self.decider.submit(lambda: box.host_button(name, t_us))
             elif kind == channel.SHOWN:
                 self.awaiting_show = False
                 t_shown = int(message["t_us"])

@@ -54,6 +54,7 @@ class Decider(threading.Thread):
                  after: Callable[[list[GameEvent], int, bool], None] | None = None) -> None:
         super().__init__(name="buzzerbox-decider", daemon=True)
         self.box = box
+        box.held_log = []  # the decided events' log lines wait for the lamp (``Box.flush_log``)
         self.now = now
         self.light = light
         self.after = after
@@ -120,8 +121,9 @@ class Decider(threading.Thread):
                 if self.keep_events:
                     self.events.extend(events)
             due = self._due = box.next_due_us()
+        box.flush_log()  # the lamp is lit: now the log may say what was decided
         if self.after is not None:
-            self.after(events, t, stirred)  # the lamp is lit: now the viewers may hear of it
+            self.after(events, t, stirred)  # ... and the viewers may hear of it
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()
@@ -145,6 +147,9 @@ class Decider(threading.Thread):
             self._stepped.notify_all()
         if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
             self.join(timeout=1.0)
+        with self.box.lock:  # what the close decides is logged at once again
+            self.box.flush_log()
+            self.box.held_log = None
 
 
 def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:

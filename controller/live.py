@@ -740,8 +740,9 @@ def ending(view: Any) -> Callable[[], None]:
 
 def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:
     """The box's own keyboard asks the companion server for what a host page
-    can ask (k: the PIN on the big screen for a minute, a co-host logs in)."""
-    presenter.box_actions["show_pin"] = server.show_pin
+    can ask (k: the PIN on the big screen for a minute, a co-host logs in;
+    every address that sent wrong PINs may try again: a person at the box asked)."""
+    presenter.box_actions["show_pin"] = server.box_key_pin
 
 
 def keep_name(profile: Profile | None, seat: int, name: str) -> None:

@@ -98,7 +98,7 @@ def save_pack(folder: Path, name: str, data: bytes) -> Saved:
     A pack with problems is not saved: its lines say each problem."""
     safe = safe_name(name)
     if safe is None:
-        return Saved(None, (_("{name}: not a pack file name; send a .csv or .json file").format(name=name[:80]),))
+        return Saved(None, (_("{name}: not a pack file name; send a .csv, .json, .xlsx or .ods file").format(name=name[:80]),))
     if len(data) > MAX_UPLOAD_BYTES:
         return Saved(None, (too_large(safe),))
     try:

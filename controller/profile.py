@@ -56,6 +56,11 @@ GPIO_TO_HEADER_PIN = {
 SOURCES = ("gpio", "board")
 STATION_KINDS = ("full", "compact", "bell")
 HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "menu")
+#: what a key of ``[keys]`` may do: a host button, a clicker's next step, the pause card
+KEY_ACTIONS = (*HOST_ACTIONS, "step", "blank")
+#: the key names ``[keys]`` takes (pygame's names): a letter, digit or sign, F1-F12, and these
+NAMED_KEYS = ("page up", "page down", "left", "right", "up", "down", "home", "end", "insert", "delete",
+              "return", "space", "tab", "escape", "backspace", *(f"f{n}" for n in range(1, 13)))
 MAX_BUTTONS = 8
 MAX_STATIONS = 16  # the screens have colours and room for 16
 MAX_NAME = 24  # a station name must fit on its tile
@@ -113,6 +118,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "front_end": Key("table"),
         "host_front_end": Key("table"),
         "host": Key("table"),
+        # a presenter clicker's (or any keyboard's) keys for the host: key name -> host action
+        "keys": Key("table"),
         "stations": Key("list", required=True, low=1, high=MAX_STATIONS),
         # what the screens speak when this profile's box starts (--lang and the menu change it)
         "language": Key("str", choices=LANGUAGES),
@@ -375,6 +382,8 @@ class Profile:
     front_ends: dict[tuple[int, str], FrontEnd] = field(default_factory=dict)
     #: the language the box starts in with this profile (None: English, or --lang)
     language: str | None = None
+    #: ``[keys]``: key names (pygame's) -> host actions, over the keyboard's own (a presenter clicker)
+    keys: dict[str, str] = field(default_factory=dict)
 
     HOST_STATION = -1  # station index used for the host's own buttons
 
@@ -444,6 +453,22 @@ def resolve(name_or_path: str) -> Path:
         _("no wiring profile {name}{hint}: give a path to a .toml file or one of: {names}").format(
             name=_show(name_or_path), hint=did_you_mean(name_or_path[:100], names), names=", ".join(names))
     )
+
+
+def _keys(table: dict[str, Any], where: str) -> dict[str, str]:
+    """``[keys]``: each key a name the keyboard knows, each value a host action (one line otherwise)."""
+    out: dict[str, str] = {}
+    for name, action in table.items():
+        key = str(name).strip().lower()
+        if not (len(key) == 1 and key.isprintable() and not key.isspace()) and key not in NAMED_KEYS:
+            raise ProfileError(f"{where}: " + _("{name} is not a key name; use a letter, digit or sign, F1-F12 or one "
+                                                "of: {names}").format(name=_show(name), names=", ".join(NAMED_KEYS[:15])))
+        if action not in KEY_ACTIONS:
+            raise ProfileError(f"{where}: " + _("key {name}: {value} is not a host action{hint} ({actions})").format(
+                name=_show(name), value=_show(action), hint=did_you_mean(str(action), KEY_ACTIONS),
+                actions=", ".join(KEY_ACTIONS)))
+        out[key] = str(action)
+    return out
 
 
 def is_pinmap(data: dict[str, Any]) -> bool:
@@ -602,6 +627,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         path=path,
         front_ends=front_ends,
         language=data.get("language"),
+        keys=_keys(data.get("keys", {}), f"{where} [keys]"),
     )
     if source == "board":  # which channels exist is the board's pin map's to say
         from controller.board_channels import problems

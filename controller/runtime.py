@@ -92,6 +92,9 @@ INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on wit
 #: notices: a pause's effect on the game is the ``resume`` action it ends
 #: with, and replay takes the names from them.
 HOST_PAUSED, HOST_CONTINUED, RENAMED = "host_paused", "host_continued", "renamed"
+#: a presenter clicker's buttons as host keys: the game's next step (arm, reveal, next), and the
+#: pause card put up or taken down (docs/quiz.md, "Presenter clickers")
+STEP, BLANK = "step", "blank"
 
 #: how many presses and events a live box keeps in memory (the strip and the
 #: screen need only the newest; the journal on disk has every one)
@@ -233,6 +236,9 @@ class Box(InputLayer):
         self._source_events: set[str] = set()
         self._source_order: deque[str] = deque()
         self._order = itertools.count()
+        #: while a deciding thread steps the box, the log lines of what it decided wait here until
+        #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
+        self.held_log: list[tuple[str, str]] | None = None
         #: how the horizon is found (``HORIZON_POLICIES``)
         self.horizon_policy = HORIZON_WATERMARKS
         #: the live sources that say how far they delivered, by name (``follow_source``)
@@ -363,10 +369,30 @@ class Box(InputLayer):
     def host_kind(self, name: str, legal: Collection[str] | None = None) -> str:
         """A generic host button (arm, next, reset ...) as the running game's
         own action: the first alias the engine accepts now (``legal``: the
-        host's actions now, if the caller has asked the engine already)."""
-        kinds = self.spec.host_kinds(name)
+        host's actions now, if the caller has asked the engine already).
+        ``step`` (a presenter clicker's next) is the game's next step in its
+        phase now (``GameSpec.host_steps``)."""
+        if name == STEP:
+            phase = str(self.engine.public_view().get("phase", ""))
+            steps = self.spec.host_steps
+            kinds = steps[phase] if phase in steps else self.spec.host_kinds("arm")
+            if not kinds:  # nothing to step to now: the game refuses it, the screen says the key does nothing
+                return STEP
+        else:
+            kinds = self.spec.host_kinds(name)
         legal = self.engine.legal_actions(None) if legal is None else legal
         return next((k for k in kinds if k in legal), kinds[0])
+
+    def host_button(self, name: str, t_us: int) -> list[GameEvent]:
+        """A host key by name (the keyboard's, a presenter clicker's): ``blank``
+        puts the pause card up (the game paused, as the host page's Pause) or
+        takes it down; any other is the game's own action (``host_kind``)."""
+        if name == BLANK:
+            kind = HOST_CONTINUED if self.host_paused else HOST_PAUSED
+            with self.lock:
+                events = self.apply_notice(InputNotice(HOST_STATION, "host", kind, t_us))
+                return events + self._settle()
+        return self.host(self.host_kind(name), t_us)
 
     def shown(self, t_us: int) -> list[GameEvent]:
         """The display flipped the frame that shows the newest card / GO."""
@@ -687,12 +713,24 @@ class Box(InputLayer):
         for event in events:
             if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
                 who = None if event.player is None else self._name(event.player)
-                log.info("%s at %s s", event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
-            log.debug("event %s", event)
+                line = (event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
+                if self.held_log is not None:
+                    self.held_log.append(line)
+                else:
+                    log.info("%s at %s s", *line)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("event %s", event)
         self.event_log.extend(events)
         for listener in self.on_events:
             listener(events)
         return events
+
+    def flush_log(self) -> None:
+        """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
+        if self.held_log:
+            lines, self.held_log = self.held_log, []
+            for line in lines:
+                log.info("%s at %s s", *line)
 
     def _name(self, station: int) -> str:
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"

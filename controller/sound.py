@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pygame
 
+from controller.clips import ClipPlayer
 from controller.profile import STATION_SOUNDS
 from games.base import COMMON_EVENT_SOUNDS, GameEvent
 from games.i18n import _
@@ -252,6 +253,8 @@ class Sound:
         self.station_choices: dict[int, str] = {}
         #: one line per station sound that could not be used (it plays the bell)
         self.problems: list[str] = []
+        #: an audio question's clip (controller/clips.py): silent until the mixer opens
+        self.clips = ClipPlayer(None)
 
     @classmethod
     def open(cls, settings: SoundSettings | None = None) -> Sound:
@@ -267,6 +270,8 @@ class Sound:
                 self.sounds[name] = pygame.mixer.Sound(buffer=_pcm(synth(rate), channels))
             self.available = True
             self.reason = f"{pygame.mixer.get_init()} via {_audio_driver()}"
+            muted = self.settings.mute or self.settings.volume <= 0
+            self.clips = ClipPlayer(None if muted else pygame.mixer.music, max(0.0, min(1.0, self.settings.volume)))
         except (pygame.error, NotImplementedError, OSError) as exc:
             self.sounds.clear()
             self.reason = f"no sound: {exc}"
@@ -320,6 +325,8 @@ class Sound:
         """The sounds for a batch of events (one of each kind at most);
         ``sound_for`` is the running game's (``GameSpec.sound_for``), else
         only the common events sound."""
+        events = list(events)
+        self.clips.on_events(events)
         names: list[str] = []
         for event in events:
             name = sound_for(event.kind) if sound_for is not None else COMMON_EVENT_SOUNDS.get(event.kind)

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -452,12 +452,14 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[
 
 def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
                 colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool,
-                keys_are_stations: bool = False) -> list[str]:
-    """How to start a screen for this game again (the deciding process keeps it)."""
+                keys_are_stations: bool = False, keys: Mapping[str, str] | None = None) -> list[str]:
+    """How to start a screen for this game again (the deciding process keeps it);
+    ``keys``: the profile's ``[keys]`` for its keyboard."""
     args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
     args += ["--headless"] if headless else []
     args += ["--mute"] if mute else []
     args += ["--keyboard"] if keyboard else []
+    args += ["--keys", json.dumps(dict(keys))] if keys else []
     args += ["--keys-are-stations"] if keyboard and keys_are_stations else []
     args += [] if fullscreen is None else ["--fullscreen" if fullscreen else "--window"]
     if colors is not None:
@@ -477,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--mute", action="store_true")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--keyboard", action="store_true")
+    p.add_argument("--keys", default=None, help="the profile's [keys] as JSON (key name -> host action)")
     p.add_argument("--keys-are-stations", action="store_true",
                    help="no wiring profile: the keys are the stations, and the screen says how far it read them")
     p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
@@ -500,7 +503,8 @@ def show(args: argparse.Namespace) -> int:
     sound = live.open_sound(args, args.headless)
     sock = socket.socket(fileno=args.fd)
     presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
-    keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations) if args.keyboard else None
+    keys = json.loads(args.keys) if args.keys else None
+    keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
     box = ViewBox(spec, spec.settings(args.players), sock)
     phones: live.RelayedPhones | None = None
     try:

@@ -593,6 +593,9 @@ class GameSpec:
     host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: keyboard keys (pygame key names) for this game's own host actions
     host_keys: Mapping[str, str] = field(default_factory=dict)
+    #: a presenter clicker's "next step" by the public view's phase: this game's
+    #: actions, tried in order (a phase not named: the ``arm`` button's)
+    host_steps: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: which of this game's own host actions do nothing in this public view: the
     #: help overlay leaves their keys out then (the quiz's bowl marks outside a bowl round)
     unused_host_actions: Callable[[Mapping[str, Any]], Sequence[str]] = _every_host_key_in_use
@@ -647,6 +650,12 @@ class GameSpec:
             return False
         chosen = {**self.default_options, **(options or {})}
         return not self.no_phones_with or any(chosen.get(k) != v for k, v in self.no_phones_with.items())
+
+    def menu_starts(self) -> dict[str, Any]:
+        """The values the start menu's rows start on in the box's language of
+        the moment (the quiz: the shipped pack in that language); a row not
+        named starts on the menu's own choice. By default none."""
+        return {}
 
     def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
         """The start menu's options as the game plays them, and a note (a

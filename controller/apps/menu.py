@@ -160,6 +160,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
     # not open stop the menu with one line, as they stop ``play``
     source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
     lights = live.open_lights(profile, source)
+    #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
+    clicker_keys = profile.keys if profile is not None else None
 
     def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str | None:
         """A game with people in the split design (docs/processes.md), as
@@ -183,7 +185,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         game = SplitGame(path, getattr(args, "profile", None), box.spec, box.settings, not resumed, None,
                          screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                      fps=60, players=players, colors=colors, volume=sound.settings.volume,
-                                     mute=sound.settings.mute, keyboard=True),
+                                     mute=sound.settings.mute, keyboard=True, keys=clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [])
         presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
         view = ViewBox(box.spec, box.settings)
@@ -193,7 +195,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 server, publisher = companion.relayed(view, box, [presenter.scene, presenter.results],
                                                       live.ending(view))
                 pages = live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
-            ended = run_split(game, presenter, KeyboardSource(players), 60,
+            ended = run_split(game, presenter, KeyboardSource(players, keys=clicker_keys), 60,
                               follow_board(hooks, presenter, box, view, pages), view)
         finally:
             if pages is not None:
@@ -216,7 +218,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                               colors=colors, owns_source=False, session=session)
         if phones:  # the session's one server, moved to this game
             live.answer_box_keys(game.presenter, companion.game(box, [game.presenter.scene, game.presenter.results]))
-        result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players))
+        result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players, keys=clicker_keys))
         companion.between()
         relay.target = None
         log.info(game.summary_line(result))

@@ -31,6 +31,13 @@ def describe(pack: Pack) -> str:
         ngettext("{n} multiple choice", "{n} multiple choice", choices).format(n=choices),
         ngettext("{n} with a picture", "{n} with pictures", images).format(n=images),
     ]
+    clips = sum(1 for q in pack.questions if q.audio is not None)
+    if clips:
+        parts.append(ngettext("{n} with a clip", "{n} with clips", clips).format(n=clips))
+    if pack.sheet:
+        parts.append(_("read from the sheet {sheet!r}").format(sheet=pack.sheet))
+    elif pack.encoding:
+        parts.append(_("text in {encoding}").format(encoding=pack.encoding))
     language = f" [{pack.language}]" if pack.language else ""
     return f"OK {pack.source.name}: \u201c{pack.title}\u201d{language}: " + ", ".join(parts)
 
@@ -71,7 +78,8 @@ def add_pack_commands(sub: Any) -> None:
     actions = pack.add_subparsers(dest="pack_command", required=True, metavar="ACTION")
     p = actions.add_parser(
         "check", help=_("list every problem in a pack (line and fix), or summarise a good one"),
-        description=_("Check a question pack (CSV, JSON or a saved Open Trivia DB file): every problem "
+        description=_("Check a question pack (CSV, JSON, a spreadsheet or a saved Open Trivia DB file): every problem "
                       "on its own line naming the line and the fix, exit 1; a good pack gets one summary line."))
-    p.add_argument("file", help=_("the pack file (.csv or .json; docs/question-packs.md)"))
+    p.add_argument("file", help=_("the pack file (.csv, .json, .xlsx or .ods; FILE.xlsx#SHEET for a sheet other than "
+                                  "the first; docs/question-packs.md)"))
     p.set_defaults(func=cmd_pack_check)

@@ -50,7 +50,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                            "join (the screen shows a QR code per seat)").format(title=spec.title))
     headless = live.is_headless(args)
     names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
-    keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None)
+    keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
+                                                    keys=prof.keys if prof is not None else None)
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None
     if not args.resume:
@@ -133,7 +134,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
-                                     keyboard=keyboard is not None,
+                                     keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          args.viewer_socket, args.feed, start=start,
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon)

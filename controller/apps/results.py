@@ -132,8 +132,10 @@ class QuizNight:
             pressed = (opened or 0) + _whole(row.get("reaction_us"), 0)
             first = pressed if first is None else first
             q.buzzes.append(Buzz(row["player"], pressed, opened, first, max(1, q.armings)))
-            judgement = Judgement(row["player"], "correct" if row.get("right") else "wrong",
-                                  _whole(row.get("points"), 0), t_us, self.number)
+            # what the answer added to its team: its share of the team's mean (or, journals before
+            # rules 3 and a team_points=sum quiz, its own points)
+            credit = _whole(row.get("credit"), _whole(row.get("points"), 0))
+            judgement = Judgement(row["player"], "correct" if row.get("right") else "wrong", credit, t_us, self.number)
             q.judgements.append(judgement)
             self.judged.append(judgement)
 

@@ -25,6 +25,7 @@ import pygame
 from controller.deciding import LIVE_WINDOW, Decider
 from controller.display.diag import DiagScene, InputMonitor
 from controller.display.menu import Choice, Menu, MenuScene
+from controller.display.pause_card import draw_pause_card
 from controller.display.screen import Screen
 from controller.lights import LightDirector, Lights
 from controller.press import Press
@@ -101,6 +102,8 @@ class Presenter:
         #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
         #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
         self.box_actions: dict[str, Callable[[], None]] = {}
+        if sound is not None:  # F5: an audio question's clip again from its start
+            self.box_actions["replay"] = sound.clips.restart_now
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
         """One frame from the engine's public view and the box's strip, nothing
@@ -110,7 +113,7 @@ class Presenter:
         with box.lock:
             view = freeze(box.engine.public_view())
             strip = box.strip()
-            finished, paused = box.engine.finished, box.paused
+            finished, paused, host_paused = box.engine.finished, box.paused, box.host_paused
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
@@ -126,6 +129,12 @@ class Presenter:
         if self.standing:
             scene.message = self.standing
         target = surface if surface is not None else self.screen.surface
+        if self.sound is not None:
+            self.sound.clips.poll(now_us)  # a clip with a length stops in time
+        if host_paused:  # the pause card: nothing of the game shows while the room takes a break
+            draw_pause_card(target)
+            self.frames += 1
+            return
         scene.draw(target, view, strip, now_us)
         if self.show_help and self.help is not None:
             self.help.show(view)
@@ -181,8 +190,8 @@ class Presenter:
 
 
 def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
-    """A host key (space, c, w, n, u, r) as the running game's own action."""
-    return box.host(box.host_kind(name), now_us)
+    """A host key (space, c, w, n, u, r, a clicker's) as the running game's own action, or the pause card."""
+    return box.host_button(name, now_us)
 
 
 def run(

@@ -172,6 +172,13 @@ class Menu:
         self.phones = phones
         self._build(0, players)
 
+    @staticmethod
+    def _start_on(item: Item, starts: Mapping[str, Any]) -> None:
+        """A row starts on the game's start for the box's language (``GameSpec.menu_starts``),
+        unless it offers a pack of the host's own (the folder's come first)."""
+        if item.key in starts and starts[item.key] in item.values and not item.found:
+            item.index = item.values.index(starts[item.key])
+
     def escape(self) -> bool:
         """Esc (or closing the window): True when it is the second in a row,
         i.e. the host confirmed quitting; the first one only asks."""
@@ -195,6 +202,7 @@ class Menu:
                 whole = [k for k in range(len(item.values))  # first a pack with no row left out, then any that starts
                          if k not in item.found or not (item.found[k].problems or item.found[k].left_out)]
                 item.index = next(iter(whole), next((k for k in item.found if not item.found[k].problems), 0))
+                self._start_on(item, get_game(name).menu_starts())
                 self.items.append(item)
         self.items += self._category_rows(get_game(name).options)
         self.items += [
@@ -331,7 +339,12 @@ class Menu:
                 return None
             it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
             if it.key == "language":
+                game = get_game(self.games[self.item("game").value][0])
+                before = game.menu_starts()
                 set_language(it.value)
+                for row in self.items:  # a row still on the old language's start follows the language
+                    if row.key in before and row.index not in row.found and row.value == before[row.key]:
+                        self._start_on(row, game.menu_starts())
             if it.key == "game":
                 self._build(it.index, self.item("players").value)
             if it.key in ("pack", "rounds"):  # the category rows follow the pack and the rounds

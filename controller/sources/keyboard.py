@@ -36,12 +36,20 @@ HOST_KEYS: dict[int, str] = {
     pygame.K_u: "undo",
     pygame.K_r: "reset",
     pygame.K_ESCAPE: "menu",
+    # a presenter clicker (a USB remote types these keys): the next step, back, the pause card
+    pygame.K_PAGEDOWN: "step",
+    pygame.K_RIGHT: "step",
+    pygame.K_PAGEUP: "undo",
+    pygame.K_LEFT: "undo",
+    pygame.K_b: "blank",
+    pygame.K_PERIOD: "blank",
 }
 
 #: the box's own host keys, by pygame key name, bound only while the box
 #: answers them (``Presenter.box_actions``): k puts the host PIN on the big
-#: screen for a minute with ``--web`` (a co-host logs in)
-BOX_KEYS: dict[str, str] = {"k": "show_pin"}
+#: screen for a minute with ``--web`` (a co-host logs in); F5 (and a clicker's
+#: Shift+F5) plays an audio question's clip again from its start
+BOX_KEYS: dict[str, str] = {"k": "show_pin", "f5": "replay"}
 
 
 
@@ -60,14 +68,22 @@ class KeyboardSource(Source):
 
     def __init__(self, stations: int, keymap: Mapping[int, tuple[int, str]] | None = None,
                  host_keys: Mapping[int, str] | None = None, active_level: int = 0,
-                 sends_watermarks: bool = False) -> None:
+                 sends_watermarks: bool = False, keys: Mapping[str, str] | None = None) -> None:
         """``sends_watermarks``: the keys are the game's only stations, so the loop
-        that reads them says after each read how far it has delivered them."""
+        that reads them says after each read how far it has delivered them; ``keys``:
+        the wiring profile's ``[keys]`` (``remap``)."""
         self.sends_watermarks = sends_watermarks
         self.keymap = dict(keymap if keymap is not None else default_keymap(stations))
         self.host_keys = dict(host_keys if host_keys is not None else HOST_KEYS)
+        self.remap(keys or {})
         self.active_level = active_level
         self.sink: InputSink | None = None
+
+    def remap(self, keys: Mapping[str, str]) -> None:
+        """The wiring profile's ``[keys]``: key names (pygame's, as ``"page down"``)
+        to host actions, over the generic keys (a clicker that types other keys)."""
+        for name, action in keys.items():
+            self.host_keys[pygame.key.key_code(name)] = action
 
     def add_host_keys(self, game_keys: Mapping[str, str]) -> None:
         """A game's own host keys, by pygame key name (``{"p": "pick"}``); they

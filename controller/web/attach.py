@@ -28,7 +28,7 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
     uses_seats = server.publisher.latest.uses_seats
     overlay = CompanionOverlay(lambda: server.base_url, lambda: server.seats.pin,
                                server.join_url if uses_seats else None,
-                               server.joined, lambda: server.box.station_names, lambda: server.box.host_paused,
+                               server.held, lambda: server.box.station_names, lambda: server.box.host_paused,
                                server.pin_wanted, lambda: server.publisher.latest.phones_wanted)
     for scene in scenes:
         scene.overlays.append(overlay)

@@ -13,7 +13,6 @@ import ipaddress
 import logging
 import socket
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,14 +34,31 @@ class Limits:
     sockets: int = 64
     #: WebSockets one address may hold (7 seats + host + board from one laptop fit)
     per_address: int = 12
-    #: a seat or host socket that has not said hello by then is closed
+    #: a socket that has not said what it is by then is closed: a seat's phone its hello (or that it
+    #: is on the seat picker), a host page its PIN, a scoreboard its hello
     hello_s: float = 10.0
+    #: sockets that have not proven themselves (a seat picker, a scoreboard, a seat or host page
+    #: before its hello) one address may hold: past it, that address's oldest is closed
+    waiting_per_address: int = 8
+    #: such sockets over all addresses: past it, the oldest of the address holding the most is
+    #: closed when that address holds more than the newcomer's (so a phone at a new address always
+    #: gets the seat picker however many a guest holds); a joined phone or a logged-in host page
+    #: is never closed for room
+    waiting: int = 40
+    #: a seat picker open this long without asking for a seat is closed (the page opens it again)
+    picker_s: float = 120.0
+    #: how long a phone handed a seat's token has to say hello with it (``seats.TAKE_HELLO_S``)
+    take_s: float = 5.0
     #: a connection that has not sent a whole request by then (silent, or a header dribbled byte by byte) is closed
     header_s: float = 10.0
 
 
 #: the close code of a socket that never said hello
 CLOSE_NO_HELLO = 4003
+#: the close code of a seat picker idle past ``Limits.picker_s`` (its page opens another)
+CLOSE_IDLE = 4004
+#: the close code of a socket closed or refused for room (its page says the box is full and tries again)
+CLOSE_FULL = 4008
 
 
 class QuietLog:
@@ -74,6 +90,27 @@ class QuietLog:
             self.left_out += 1
             if said == self.burst + 1:
                 self.log.warning("companion: more %r lines this minute are left out", kind)
+
+
+class Malformed(logging.Filter):
+    """aiohttp's own "Error handling request" records (a traceback each, for
+    any malformed request a stranger sends) become one short line each in
+    ``quiet`` (a few a minute, then counted), never a traceback in the log."""
+
+    def __init__(self, quiet: QuietLog) -> None:
+        super().__init__()
+        self.quiet = quiet
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("Error handling request"):
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        text = str(getattr(exc, "message", exc) or "").strip()
+        said = text.splitlines()[0][:120] if text else ""
+        self.quiet.warning("malformed", "companion: a malformed request%s (%s%s)",
+                           str(record.getMessage())[len("Error handling request"):][:60],
+                           exc.__class__.__name__ if exc is not None else "?", f": {said}" if said else "")
+        return False
 
 
 def own_names() -> set[str]:
@@ -113,9 +150,14 @@ def host_allowed(host: str | None, local_address: str | None, names: set[str]) -
 
 
 def _turn(transport: asyncio.BaseTransport) -> None:
-    """A connection over a cap: told so in one short answer and closed."""
+    """A connection over a cap: told so in one short answer (in the box's
+    language: a phone's browser shows it) and closed."""
+    from games.i18n import _
+
     assert isinstance(transport, asyncio.WriteTransport)
-    transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    body = _("The box is full: try again in a minute.").encode()
+    transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
     transport.close()
 
 
@@ -128,33 +170,65 @@ class _Counted(asyncio.Protocol):
     """One address's connection: the server's own protocol once the peer is
     known and under its address's cap, else turned away (no handler made)."""
 
-    def __init__(self, factory: Callable[[], asyncio.Protocol], held: Counter[str], cap: Callable[[], int],
-                 on_turned: Callable[[str], None]) -> None:
-        self._factory, self._held, self._cap, self._on_turned = factory, held, cap, on_turned
+    def __init__(self, factory: Callable[[], asyncio.Protocol], held: dict[str, list[_Counted]],
+                 cap: Callable[[], int], on_turned: Callable[[str], None], full: Callable[[], bool]) -> None:
+        self._factory, self._held, self._cap, self._on_turned, self._full = factory, held, cap, on_turned, full
         self._inner: asyncio.Protocol | None = None
         self._address = ""
+        self._transport: asyncio.BaseTransport | None = None
+        self._requested = False  # a whole request header came (a page loaded, a socket opened)
+        self._tail = b""  # the last bytes of a header still coming (its end may be split)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         self._address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        if self._held[self._address] >= self._cap():
+        mine = self._held.setdefault(self._address, [])
+        if len(mine) >= self._cap() or (self._full() and not self._room(len(mine))):
+            if not mine:
+                del self._held[self._address]
             self._on_turned(self._address)
             _turn(transport)
             return
-        self._held[self._address] += 1
+        mine.append(self)
+        self._transport = transport
         self._inner = self._factory()
         self._inner.connection_made(transport)
+
+    def _room(self, mine: int) -> bool:
+        """Every connection is taken: the oldest of the address holding the most that has not
+        finished a request (a slowloris dribbling its header, a silent one) is closed, when that
+        address holds more than this one would. A phone at an address new to the box so always
+        loads its page, however many addresses keep reconnecting."""
+        heavy = max(self._held.values(), key=len, default=[])
+        if len(heavy) <= mine + 1:
+            return False
+        victim = next((c for c in heavy if not c._requested), None)
+        if victim is None or victim._transport is None:
+            return False
+        victim._forget()
+        assert isinstance(victim._transport, asyncio.WriteTransport)
+        victim._transport.abort()
+        return True
+
+    def _forget(self) -> None:
+        mine = self._held.get(self._address, [])
+        if self in mine:
+            mine.remove(self)
+        if not mine:
+            self._held.pop(self._address, None)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._inner is None:
             return
-        self._held[self._address] -= 1
-        if self._held[self._address] <= 0:
-            del self._held[self._address]
+        self._forget()
         self._inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         if self._inner is not None:
+            if not self._requested:
+                seen = self._tail + data
+                self._requested = b"\r\n\r\n" in seen or b"\n\n" in seen
+                self._tail = seen[-3:]
             self._inner.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -176,15 +250,17 @@ def capped(factory: Callable[[], asyncio.Protocol], open_now: Callable[[], int],
     ``cap()`` open ones, or beyond ``per_address()`` from its address, is
     answered 503 and closed (its descriptor freed at once) instead of
     waiting in the server (where a half-open one holds its place until the
-    header deadline)."""
-    held: Counter[str] = Counter()
+    header deadline). With ``per_address``, a connection beyond ``cap()``
+    may take the place of the heaviest address's idle one (``_Counted._room``)."""
+    held: dict[str, list[_Counted]] = {}
 
     def make() -> asyncio.Protocol:
-        if open_now() >= cap():
-            on_turned()
-            return _Turned()
         if per_address is None:
+            if open_now() >= cap():
+                on_turned()
+                return _Turned()
             return factory()
-        return _Counted(factory, held, per_address, on_address_turned or (lambda _address: on_turned()))
+        return _Counted(factory, held, per_address, on_address_turned or (lambda _address: on_turned()),
+                        lambda: open_now() >= cap())
 
     return make

@@ -18,11 +18,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets as random_codes
 import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -35,8 +37,18 @@ from controller.press import InputNotice, Press
 from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
-from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, capped, host_allowed, own_names
-from controller.web.seats import Seats, board_url, host_url, join_url, seat_url, shown
+from controller.web.guard import (
+    CLOSE_FULL,
+    CLOSE_IDLE,
+    CLOSE_NO_HELLO,
+    Limits,
+    Malformed,
+    QuietLog,
+    capped,
+    host_allowed,
+    own_names,
+)
+from controller.web.seats import PIN_TRIES, Seats, board_url, host_url, join_url, seat_url, shown
 from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, HOST_TEAM_NAME, Action, BuzzerBoxError, RuleError
 from games.i18n import _, current_language, reason_text
@@ -67,7 +79,8 @@ MAX_NAME_CHARS = 16
 HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("seat",), "score": ("seat", "points"),
                                              "name": ("seat", "name"), "team_name": ("team", "name"),
                                              "option": ("key", "value"), "show_pin": (),
-                                             "approve": ("seat",), "deny": ("seat",), "rotate_pin": ()}
+                                             "approve": ("seat", "code"), "deny": ("seat", "code"),
+                                             "rotate_pin": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
@@ -75,6 +88,25 @@ NEXT_GAME_POLL_S = 1.0
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
+#: phones asking the host for one seat at once (each with its own code on the host page)
+MAX_ASKERS = 6
+#: asks one address may have waiting at once (over all seats)
+ASKS_PER_ADDRESS = 2
+#: takes one address may have waiting for their hello at once (a laptop's tabs take one after another)
+TAKES_PER_ADDRESS = 2
+#: how long an address whose take lapsed (no hello came) waits before it may take a free seat again
+TAKE_COOLDOWN_S = 30.0
+#: the seats' news to host pages and pickers goes out at most this often (a flood of asks is one push)
+SEATS_PUSH_S = 0.05
+
+
+@dataclass
+class Ask:
+    """A phone asking the host for a held seat: the code it shows, the host page shows beside it."""
+
+    ws: web.WebSocketResponse
+    code: str
+    address: str
 
 
 class WebError(BuzzerBoxError):
@@ -212,6 +244,8 @@ class CompanionServer:
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
         self.quiet = QuietLog(log)
+        #: aiohttp's traceback for each malformed request, made one of ``quiet``'s lines
+        self._malformed = Malformed(self.quiet)
         self._names = own_names() | ({address.lower()} if address else set())
         self._tcp: asyncio.AbstractServer | None = None
         self.port = port
@@ -229,6 +263,10 @@ class CompanionServer:
         self._host_sockets: list[web.WebSocketResponse] = []
         self._board_sockets: list[web.WebSocketResponse] = []
         self._per_address: Counter[str] = Counter()
+        #: sockets not proven yet (pickers, scoreboards, before a hello) -> their address, oldest first
+        self._waiting: dict[web.WebSocketResponse, str] = {}
+        #: sockets closed for room: already counted out of ``_per_address``
+        self._evicted: set[web.WebSocketResponse] = set()
         self._last_seq: dict[int, int] = {}
         #: the last sequence number each host socket sent: a replay is a resend on the same socket,
         #: so a second host page (a co-host's phone) counts its own taps from 1
@@ -236,8 +274,14 @@ class CompanionServer:
         self._joined = [False] * self.seats.count
         #: phones on the seat picker (told when a seat is taken or freed)
         self._pickers: list[web.WebSocketResponse] = []
-        #: seat -> the phone asking to take it over (the host approves or denies on the host page)
-        self._asking: dict[int, web.WebSocketResponse] = {}
+        #: seat -> the phones asking to take it over, each with its code (the host chooses on the host page)
+        self._asking: dict[int, list[Ask]] = {}
+        #: picker sockets that were handed a seat's token -> (that seat, their address): one take a socket
+        self._took: dict[web.WebSocketResponse, tuple[int, str]] = {}
+        #: address -> until when (``seats.clock``) it may not take a free seat (a take of it lapsed)
+        self._take_cooldown: dict[str, float] = {}
+        self._seats_due = False  # a push of the seats' news is scheduled
+        self._seats_sent: dict[web.WebSocketResponse, str] = {}  # what each host page and picker was last sent
         #: until when (``time.monotonic``) the host asked the HDMI screen to show the PIN
         self._pin_until = 0.0
         #: a host logged in once: from then on the PIN is on the big screen only when a host asks
@@ -282,6 +326,13 @@ class CompanionServer:
         """The HDMI screen shows the PIN for a minute (a co-host logs in)."""
         self._pin_until = time.monotonic() + PIN_SHOWN_S
 
+    def box_key_pin(self) -> None:
+        """The box's own key: a person at the box asked, so the PIN is shown and every
+        address that sent wrong PINs may try again (the host's phone always gets back in)."""
+        self.seats.forgive()
+        log.info("companion: the PIN was asked for on the box: every address may log in again")
+        self.show_pin()
+
     def secrets(self) -> dict[str, Any]:
         """What a server started again needs to serve the same phones and host pages (``restore``)."""
         return {"seats": self.seats.state(), "host_ever": self._host_ever,
@@ -304,11 +355,17 @@ class CompanionServer:
         """Which of this game's seats a phone holds now."""
         return list(self._joined[: self.seats.count])
 
+    def held(self) -> list[bool]:
+        """Which of this game's seats a phone cannot take at a tap (held, being taken, or kept for
+        the host's choice): the big screen's "scan to join" lists only the others, as the picker does."""
+        return [not self.seats.free(i) for i in range(self.seats.count)]
+
     # -- the loop thread's side ------------------------------------------------------------
     def start(self) -> None:
         """Serve on a thread of its own; returns once listening (or raises WebError)."""
         self.box.on_events.append(self.publisher.on_events)
         self.publisher.listeners.append(self._published)
+        logging.getLogger("aiohttp.server").addFilter(self._malformed)
         self._thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._thread.start()
         self._ready.wait(10)
@@ -358,6 +415,7 @@ class CompanionServer:
         lights off whatever a phone does."""
         if self.publisher.on_events in self.box.on_events:
             self.box.on_events.remove(self.publisher.on_events)
+        logging.getLogger("aiohttp.server").removeFilter(self._malformed)
         loop, self.loop = self.loop, None
         if loop is None or self._thread is None or not self._thread.is_alive():
             return
@@ -478,12 +536,11 @@ class CompanionServer:
         ended = self._ended_text()
         everyone = [*self._host_sockets, *self._board_sockets, *self._pickers,
                     *(w for group in self._seat_sockets.values() for w in group)]
-        for ws in everyone:
-            with contextlib.suppress(Exception):  # a phone that does not answer is not waited for
-                await asyncio.wait_for(self._send(ws, ended), 1.0)
-        for ws in everyone:
-            with contextlib.suppress(Exception):  # a phone that does not answer the close is not waited for
-                await asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+        # all at once: a second at most in all however many sockets a guest holds, not a second each
+        await asyncio.gather(*(asyncio.wait_for(self._send(ws, ended), 1.0) for ws in everyone),
+                             return_exceptions=True)  # a phone that does not answer is not waited for
+        await asyncio.gather(*(asyncio.wait_for(ws.close(code=1001, message=b"the game ended"), 1.0)
+                               for ws in everyone), return_exceptions=True)
         if self._tcp is not None:
             self._tcp.close()
         if self._runner is not None:
@@ -531,7 +588,7 @@ class CompanionServer:
         if self.seats.pin_locked(address):
             return said(429, messages()["pin_locked"])
         if not self.seats.check_pin(address, request.headers.get("X-Host-Pin")):
-            self.quiet.warning("pin", "companion: wrong host PIN from %s (pack upload)", address)
+            self._wrong_pin(address)
             return said(403, messages()["wrong_pin"])
         if self.packs_folder is None:
             return said(404, _("no packs folder here: packs are added from the menu's host page"))
@@ -543,33 +600,78 @@ class CompanionServer:
             body += chunk
             if len(body) > MAX_UPLOAD_BYTES:
                 return said(413, too_large(name))
-        # checked here, on the server's loop: a pack of at most 2 MB takes a moment, once per upload
-        result = save_pack(self.packs_folder, name, bytes(body))
+        # checked on a worker thread: a large pack takes most of a second, and the phones must not wait
+        result = await asyncio.get_running_loop().run_in_executor(None, save_pack, self.packs_folder, name,
+                                                                  bytes(body))
         if result.path is not None:
             log.info("companion: pack %s saved from %s", result.path.name, address)
         return said(200 if result.path is not None else 422, *result.lines,
                     saved=result.path.name if result.path is not None else None)
 
     # -- sockets --------------------------------------------------------------------------
-    async def _open_socket(self, request: web.Request) -> tuple[web.WebSocketResponse, str] | web.Response:
+    async def _open_socket(self, request: web.Request) -> tuple[web.WebSocketResponse, str] | web.StreamResponse:
+        """A new socket, counted as waiting (not proven) until its hello; with no room for it
+        (``_room_for``) it is told the box is full, in the box's language, and closed."""
         address = request.remote or "?"
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return web.Response(status=403, text=_("WebSockets only from the box's own pages"))
-        if self._per_address[address] >= self.limits.per_address:
-            self.quiet.warning("sockets", "companion: %s has %d connections open; refused another", address,
-                               self.limits.per_address)
-            return web.Response(status=429, text=_("too many connections from this address"))
-        if sum(self._per_address.values()) >= self.limits.sockets:
-            self.quiet.warning("sockets", "companion: %d sockets open; refused another from %s",
-                               self.limits.sockets, address)
-            return web.Response(status=503, text=_("too many connections: try again in a minute"))
         ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE_BYTES, heartbeat=20)
+        if not self._room_for(address):
+            self.quiet.warning("sockets", "companion: no room for another socket from %s (%d open, %d waiting)",
+                               address, sum(self._per_address.values()), len(self._waiting))
+            await ws.prepare(request)
+            await self._say_full(ws)
+            return ws
         await ws.prepare(request)
         self._per_address[address] += 1
+        self._waiting[ws] = address
         return ws, address
 
-    def _closed(self, address: str) -> None:
+    def _room_for(self, address: str) -> bool:
+        """Room for one more waiting socket from ``address``, maybe by closing another: past the
+        address's own caps its oldest waiting one; past the totals the oldest of the address
+        holding the most waiting ones, when that holds more than ``address`` would. Joined
+        phones and logged-in host pages are never closed for room."""
+        mine = [ws for ws, a in self._waiting.items() if a == address]
+        if len(mine) >= self.limits.waiting_per_address or self._per_address[address] >= self.limits.per_address:
+            if not mine:
+                return False
+            self._evict(mine[0])
+            return True
+        if len(self._waiting) >= self.limits.waiting or sum(self._per_address.values()) >= self.limits.sockets:
+            counts = Counter(self._waiting.values())
+            heavy, most = counts.most_common(1)[0] if counts else ("", 0)
+            if most <= len(mine) + 1:
+                return False
+            self._evict(next(ws for ws, a in self._waiting.items() if a == heavy))
+        return True
+
+    def _evict(self, ws: web.WebSocketResponse) -> None:
+        """``ws`` gives its place to a newer socket: counted out now, told the box is full, closed."""
+        address = self._waiting.pop(ws)
+        self._evicted.add(ws)
+        self._count_out(address)
+        asyncio.ensure_future(self._say_full(ws))
+
+    async def _say_full(self, ws: web.WebSocketResponse) -> None:
+        """The box is full: said in the box's language (the page shows it and tries again)."""
+        with contextlib.suppress(Exception):  # gone meanwhile: nothing to tell
+            await self._send(ws, json.dumps({"type": "refused", "why": messages()["full"], "full": True}))
+            await ws.close(code=CLOSE_FULL, message=b"the box is full")
+
+    def _proven(self, ws: web.WebSocketResponse) -> None:
+        """``ws`` said hello as a seat's phone or a host page: never closed for room from now on."""
+        self._waiting.pop(ws, None)
+
+    def _closed(self, address: str, ws: web.WebSocketResponse | None = None) -> None:
+        self._waiting.pop(ws, None)  # type: ignore[arg-type]
+        if ws in self._evicted:
+            self._evicted.discard(ws)  # type: ignore[arg-type]
+            return
+        self._count_out(address)
+
+    def _count_out(self, address: str) -> None:
         self._per_address[address] -= 1
         if self._per_address[address] <= 0:
             del self._per_address[address]
@@ -579,13 +681,14 @@ class CompanionServer:
         if not ws.closed:
             await ws.send_str(json.dumps({"type": "refused", "why": why}))
 
-    def _hello_deadline(self, ws: web.WebSocketResponse) -> asyncio.TimerHandle:
+    def _hello_deadline(self, ws: web.WebSocketResponse, seconds: float | None = None,
+                        code: int = CLOSE_NO_HELLO) -> asyncio.TimerHandle:
         """Close ``ws`` unless it says hello in time (the handle is cancelled
         when it does): a socket held open in silence only takes a place."""
         def close() -> None:
             if not ws.closed:
-                asyncio.ensure_future(ws.close(code=CLOSE_NO_HELLO, message=b"no hello in time"))
-        return asyncio.get_running_loop().call_later(self.limits.hello_s, close)
+                asyncio.ensure_future(ws.close(code=code, message=b"no hello in time"))
+        return asyncio.get_running_loop().call_later(self.limits.hello_s if seconds is None else seconds, close)
 
     async def _trouble(self, ws: web.WebSocketResponse, exc: Exception) -> None:
         """A message that broke its handler: one log line and one refusal;
@@ -608,36 +711,48 @@ class CompanionServer:
 
     async def _ws_board(self, request: web.Request) -> web.StreamResponse:
         opened = await self._open_socket(request)
-        if isinstance(opened, web.Response):
+        if not isinstance(opened, tuple):  # refused: already answered
             return opened
         ws, address = opened
         self._board_sockets.append(ws)
+        deadline = self._hello_deadline(ws)  # a scoreboard says hello too: a silent socket only takes a place
         try:
             await ws.send_str(self.publisher.latest.board)
-            async for _data in self._messages_of(ws):
+            async for data in self._messages_of(ws):
+                if data["type"] == "hello" and len(data) == 1:
+                    deadline.cancel()
+                    continue
                 await self._refuse(ws, _("the scoreboard is read-only"))
         finally:
+            deadline.cancel()
             self._board_sockets.remove(ws)
-            self._closed(address)
+            self._closed(address, ws)
         return ws
 
     async def _ws_seat(self, request: web.Request) -> web.StreamResponse:
         opened = await self._open_socket(request)
-        if isinstance(opened, web.Response):
+        if not isinstance(opened, tuple):  # refused: already answered
             return opened
         ws, address = opened
         seat: int | None = None
         generation = -1
+        picking = False
         deadline = self._hello_deadline(ws)
         try:
             async for data in self._messages_of(ws):
                 try:
                     if seat is None:
-                        if await self._pick(ws, data):
-                            deadline.cancel()  # a person is choosing a seat
+                        if await self._pick(ws, data, address):
+                            if self._ask_of(ws) is not None:
+                                deadline.cancel()  # asking the host: the ask's own caps hold it
+                            elif not picking:  # a person is choosing a seat: a while, not all evening
+                                picking = True
+                                deadline.cancel()
+                                deadline = self._hello_deadline(ws, self.limits.picker_s, CLOSE_IDLE)
                             continue
                         seat, generation = await self._seat_hello(ws, data, address)
                         deadline.cancel()
+                        self._proven(ws)
                         if ws in self._pickers:
                             self._pickers.remove(ws)
                         continue
@@ -655,9 +770,11 @@ class CompanionServer:
             deadline.cancel()
             if ws in self._pickers:
                 self._pickers.remove(ws)
-            for asked, asker in list(self._asking.items()):
-                if asker is ws:
-                    del self._asking[asked]
+            self._took.pop(ws, None)
+            self._seats_sent.pop(ws, None)
+            for asks in self._asking.values():
+                for ask in [a for a in asks if a.ws is ws]:
+                    asks.remove(ask)
                     self._push_seats()
             if seat is not None:
                 sockets = self._seat_sockets.get(seat, [])
@@ -665,37 +782,98 @@ class CompanionServer:
                     sockets.remove(ws)
                 self._joined[seat] = bool(sockets)
                 self._push_seats()
-            self._closed(address)
+            self._closed(address, ws)
         return ws
+
+    def _no_seats(self) -> bool:
+        """The running game is played on the buttons (a quiz): the picker offers no seat."""
+        return self.publisher.live and not self.publisher.latest.uses_seats
 
     def _picker_text(self) -> str:
         names = self.box.station_names
-        return json.dumps({"type": "pick", "seats": [
+        return json.dumps({"type": "pick", "seats": [] if self._no_seats() else [
             {"seat": i, "name": names[i] if i < len(names) else str(i + 1), "free": self.seats.free(i),
              "joined": self._joined[i]} for i in range(self.seats.count)]})
 
-    async def _pick(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> bool:
+    def _ask_of(self, ws: web.WebSocketResponse) -> tuple[int, Ask] | None:
+        """The seat ``ws`` asks the host for, and its ask; None when it asks for none."""
+        for seat, asks in self._asking.items():
+            for ask in asks:
+                if ask.ws is ws:
+                    return seat, ask
+        return None
+
+    def _lapses(self) -> None:
+        """Takes whose phone never said hello: the seat is free again (``Seats`` gave it a new
+        token), the pickers hear it, and the address that took it waits before taking again."""
+        gone = self.seats.lapsed()
+        if not gone:
+            return
+        until = self.seats.clock() + TAKE_COOLDOWN_S
+        for ws, (seat, address) in list(self._took.items()):
+            if seat in gone:
+                self._take_cooldown[address] = until
+                self.quiet.warning("lapsed", "companion: %s took seat %d and never joined: the seat is free again",
+                                   address, seat + 1)
+                self._took[ws] = (-1, address)  # this socket took its one seat
+        self._push_seats()
+
+    def _watch_lapses(self) -> None:
+        """Look for lapsed takes when the next one is due (``Limits.take_s`` on the loop's clock)."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.limits.take_s + 0.05, self._lapses)
+
+    async def _pick(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str = "?") -> bool:
         """The seat picker (before a phone has a seat): the list of seats, a
-        free seat taken (its token handed to this phone, once), or a held
-        one asked for (the host decides). False for any other message."""
+        free seat taken (its token handed to this phone, once: it must say
+        hello with it within ``Limits.take_s``), or a held one asked for (the
+        host chooses among the askers by the code each shows). False for any
+        other message."""
+        self._lapses()
         if data["type"] == "seats":
             _only(data)
             if ws not in self._pickers:
                 self._pickers.append(ws)
-            await ws.send_str(self._picker_text())
+            self._seats_sent[ws] = self._picker_text()
+            await ws.send_str(self._seats_sent[ws])
             return True
         if data["type"] != "take":
             return False
         _only(data, "seat")
         seat = _int(data, "seat", 0, self.seats.count - 1)
-        token = self.seats.take(seat)
-        if token is not None:
-            log.info("companion: seat %d taken on the picker", seat + 1)
-            await ws.send_str(json.dumps({"type": "granted", "seat": seat, "token": token}))
-        else:
-            self._asking[seat] = ws  # the newest asker: one request per seat on the host page
-            await ws.send_str(json.dumps({"type": "asked", "seat": seat}))
-            log.info("companion: a phone asks to take over seat %d", seat + 1)
+        if self._no_seats():
+            raise Refused(messages()["no_private"])
+        asking = self._ask_of(ws)
+        if asking is not None:  # asked already: the same code again, nothing new for the host
+            if asking[0] != seat:
+                raise Refused(messages()["ask_once"])
+            await ws.send_str(json.dumps({"type": "asked", "seat": seat, "code": asking[1].code}))
+            return True
+        if ws in self._took:
+            raise Refused(messages()["take_once"])
+        if self.seats.free(seat):
+            waiting = sum(1 for s, a in self._took.values() if a == address and s >= 0 and self.seats.pending(s))
+            if self._take_cooldown.get(address, float("-inf")) > self.seats.clock() or waiting >= TAKES_PER_ADDRESS:
+                raise Refused(messages()["take_wait"])
+            token = self.seats.take(seat, self.limits.take_s)
+            if token is not None:
+                self._took[ws] = (seat, address)
+                self._watch_lapses()
+                log.info("companion: seat %d taken on the picker from %s", seat + 1, address)
+                await ws.send_str(json.dumps({"type": "granted", "seat": seat, "token": token}))
+                self._push_seats()
+                return True
+        asks = self._asking.setdefault(seat, [])
+        from_here = sum(1 for each in self._asking.values() for a in each if a.address == address)
+        if len(asks) >= MAX_ASKERS or from_here >= ASKS_PER_ADDRESS:
+            raise Refused(messages()["asks_full"])
+        codes = {a.code for a in asks}
+        code = f"{random_codes.randbelow(10_000):04d}"
+        while code in codes:
+            code = f"{random_codes.randbelow(10_000):04d}"
+        asks.append(Ask(ws, code, address))
+        await ws.send_str(json.dumps({"type": "asked", "seat": seat, "code": code}))
+        log.info("companion: a phone at %s asks to take over seat %d (code %s)", address, seat + 1, code)
         self._push_seats()
         return True
 
@@ -704,11 +882,13 @@ class CompanionServer:
             raise Refused(_("say hello with your seat and token first"))
         _only(data, "seat", "token")
         seat, token = data.get("seat"), data.get("token")
+        self._lapses()
         if not self.seats.check(seat, token):
             self.quiet.warning("token", "companion: %s gave a wrong token %s for seat %r", address,
                                shown(token) if isinstance(token, str) else "(none)", str(seat)[:20])
             raise Refused(messages()["bad_token"])
         assert isinstance(seat, int)
+        self._took.pop(ws, None)
         generation = self.seats.generation(seat)
         old = self._seat_sockets.get(seat, [])
         self._seat_sockets[seat] = [ws]
@@ -744,7 +924,7 @@ class CompanionServer:
 
     async def _ws_host(self, request: web.Request) -> web.StreamResponse:
         opened = await self._open_socket(request)
-        if isinstance(opened, web.Response):
+        if not isinstance(opened, tuple):  # refused: already answered
             return opened
         ws, address = opened
         authorised = False
@@ -756,6 +936,7 @@ class CompanionServer:
                         authorised = await self._host_hello(ws, data, address)
                         if authorised:
                             deadline.cancel()
+                            self._proven(ws)
                         continue
                     await self._host_message(ws, data)
                     await ws.send_str(json.dumps({"type": "ok", "seq": data["seq"]}))
@@ -768,7 +949,8 @@ class CompanionServer:
             if ws in self._host_sockets:
                 self._host_sockets.remove(ws)
             self._host_seq.pop(ws, None)
-            self._closed(address)
+            self._seats_sent.pop(ws, None)
+            self._closed(address, ws)
         return ws
 
     async def _host_hello(self, ws: web.WebSocketResponse, data: dict[str, Any], address: str) -> bool:
@@ -778,7 +960,7 @@ class CompanionServer:
         if self.seats.pin_locked(address):
             raise Refused(messages()["pin_locked"])
         if not self.seats.check_pin(address, data.get("pin")):
-            self.quiet.warning("pin", "companion: wrong host PIN from %s", address)
+            self._wrong_pin(address)
             raise Refused(messages()["wrong_pin"])
         log.info("companion: host page opened from %s", address)
         self._host_ever = True
@@ -790,8 +972,19 @@ class CompanionServer:
         self._host_seq[ws] = 0
         await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
         await ws.send_str(self.publisher.latest.host)
-        await ws.send_str(self._seats_text())
+        self._seats_sent[ws] = self._seats_text()
+        await ws.send_str(self._seats_sent[ws])
         return True
+
+    def _wrong_pin(self, address: str) -> None:
+        """A wrong PIN: in the log, and once the address must wait, on every host page too
+        (only that address waits: the host's own phone is never kept out by another's guesses)."""
+        self.quiet.warning("pin", "companion: wrong host PIN from %s", address)
+        wait = self.seats.pin_lockouts().get(address)
+        if wait is not None:
+            log.warning("companion: %s sent %d wrong host PINs: it waits %d s (other addresses may log in)",
+                        address, PIN_TRIES, wait)
+            self._push_seats()
 
     async def _host_message(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         kind = data["type"]
@@ -817,7 +1010,8 @@ class CompanionServer:
         elif kind == "rotate_pin":
             await self._rotate_pin(ws)
         elif kind in ("approve", "deny"):
-            await self._decide_takeover(_int(data, "seat", 0, self.seats.count - 1), kind == "approve")
+            await self._decide_takeover(_int(data, "seat", 0, self.seats.count - 1), data.get("code"),
+                                        kind == "approve")
         else:
             await self._reissue(_int(data, "seat", 0, self.seats.count - 1))
         self._host_seq[ws] = seq
@@ -900,22 +1094,31 @@ class CompanionServer:
             with contextlib.suppress(Exception):
                 await other.close(code=CLOSE_REFUSED, message=b"the PIN was changed")
 
-    async def _decide_takeover(self, seat: int, approved: bool) -> None:
-        """The host's answer to a phone asking for a held seat: approved, the
-        seat gets a new token (the phone holding it is dropped and shows
-        nothing more) handed to the asker; denied, the asker is told."""
-        asker = self._asking.pop(seat, None)
-        if asker is None or asker.closed:
+    async def _decide_takeover(self, seat: int, code: object, approved: bool) -> None:
+        """The host's answer to a phone asking for a held seat, named by the
+        code it shows: approved, the seat gets a new token (the phone holding
+        it is dropped and shows nothing more) handed to that asker, and every
+        other asker for the seat is told it went elsewhere; denied, the asker
+        is told."""
+        asks = self._asking.get(seat, [])
+        ask = next((a for a in asks if isinstance(code, str) and a.code == code and not a.ws.closed), None)
+        if ask is None:
             self._push_seats()
-            raise Refused(_("nobody is asking for that seat now"))
+            raise Refused(_("nobody is asking for that seat with that code now"))
+        asks.remove(ask)
         if not approved:
-            await self._send(asker, json.dumps({"type": "denied", "seat": seat}))
+            await self._send(ask.ws, json.dumps({"type": "denied", "seat": seat, "why": messages()["pick_denied"]}))
             self._push_seats()
             return
+        self._asking.pop(seat, None)
         await self._reissue(seat)
-        token = self.seats.take(seat)
-        log.info("companion: the host gave seat %d to another phone", seat + 1)
-        await self._send(asker, json.dumps({"type": "granted", "seat": seat, "token": token}))
+        token = self.seats.give(seat, self.limits.take_s)
+        self._took[ask.ws] = (seat, ask.address)
+        self._watch_lapses()
+        log.info("companion: the host gave seat %d to the phone with code %s", seat + 1, ask.code)
+        await self._send(ask.ws, json.dumps({"type": "granted", "seat": seat, "token": token}))
+        for other in asks:
+            await self._send(other.ws, json.dumps({"type": "denied", "seat": seat, "why": messages()["given_other"]}))
 
     async def _reissue(self, seat: int) -> None:
         token = self.seats.reissue(seat)
@@ -929,18 +1132,32 @@ class CompanionServer:
 
     # -- pushing the loop's snapshots ---------------------------------------------------
     def _seats_text(self) -> str:
-        return json.dumps({"type": "seats", "joined": self.joined(), "asking": sorted(self._asking)})
+        """The host page's news of the seats: who joined, who asks (each ask's code, as its phone
+        shows it) and the addresses that sent wrong PINs and wait."""
+        asks = [{"seat": seat, "code": a.code} for seat, each in sorted(self._asking.items()) for a in each]
+        return json.dumps({"type": "seats", "joined": self.joined(), "asking": sorted({a["seat"] for a in asks}),
+                           "asks": asks, "lockouts": self.seats.pin_lockouts()})
 
     def _push_seats(self) -> None:
-        """Who holds which seat changed: the host pages and pickers hear it (and the deciding process keeps the codes)."""
+        """Who holds which seat changed: the host pages and pickers hear it (and the deciding
+        process keeps the codes), once for everything that changed within ``SEATS_PUSH_S``."""
+        if self._seats_due:
+            return
+        self._seats_due = True
+        asyncio.get_running_loop().call_later(SEATS_PUSH_S, self._flush_seats)
+
+    def _flush_seats(self) -> None:
+        """The seats' news to every host page and picker that has not heard it yet."""
+        self._seats_due = False
         self._secrets_changed()
-        text = self._seats_text()
-        for ws in self._host_sockets:
-            asyncio.ensure_future(self._send(ws, text))
+        texts = [(ws, self._seats_text()) for ws in self._host_sockets]
         if self._pickers:
             picker = self._picker_text()
-            for ws in self._pickers:
-                asyncio.ensure_future(self._send(ws, picker))
+            texts += [(ws, picker) for ws in self._pickers]
+        for ws, text in texts:
+            if self._seats_sent.get(ws) != text:
+                self._seats_sent[ws] = text
+                asyncio.ensure_future(self._send(ws, text))
 
     def _push(self, snap: Snapshot) -> None:
         for ws in self._board_sockets:

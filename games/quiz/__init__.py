@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
-from games.i18n import LANGUAGES, N_, Nn_, _
+from games.i18n import LANGUAGES, N_, Nn_, _, current_language
 from games.quiz.allplay import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.bowl import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
-from games.quiz.options import OPTIONS, PACKS_DIR, SHIPPED_PACKS
+from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS, language_pack
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
 
@@ -35,7 +35,10 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     by its resolved path; a journaled game asks for its copy kept beside the
     journal by content, controller/media.py, so a replay elsewhere shows it)."""
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
-             "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices)}
+             "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices),
+             # an audio question's clip (only then: a pack without clips is journaled as before)
+             **({} if q.audio is None else {"audio": {"file": str(q.audio), "start_s": q.audio_start_s,
+                                                      "length_s": q.audio_length_s}})}
             for q in pack.questions]
 
 
@@ -125,6 +128,12 @@ class QuizSpec(GameSpec):
         settings = super().settings(players, seed, **options)
         QuizOptions.from_settings(settings)  # the options' sense too, one line now, before any box is made
         return settings
+
+    def menu_starts(self) -> dict[str, Any]:
+        """The menu's pack row starts on the shipped pack in the box's language
+        (a Polish box: the Polish pack), when the packs folder offers none of the host's own."""
+        pack = language_pack(current_language())
+        return {} if pack is None else {"pack": pack}
 
     def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
         """The menu's bowl night with a pack has no bonuses to read: its bowl
@@ -314,16 +323,21 @@ SPEC = QuizSpec(
     options=OPTIONS,  # games/quiz/options.py: defaults None, the engine's own (QuizOptions) apply
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
-    rules_version=2,  # 2: packs, presets, the winner announced when no later press can tie (no fixed 2 ms settle)
+    rules_version=RULES_VERSION,  # options.py: what each version changed
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},
+    # a presenter clicker's next: arm the waiting question, reveal the judged one's answer, then move on
+    # (armed, answering, a tie, a bonus: the host's own keys decide, the clicker does nothing)
+    host_steps={"idle": ("arm",), "round_over": ("reveal", "next"), "all_play": ("reveal",),
+                "armed": (), "answering": (), "tie": (), "bonus": ()},
     unused_host_actions=unused_host_actions,  # m and e are listed in the help only while bowl is played
     logged_events={
         "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
         "round_start": N_("a new round begins"),
         "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
         "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
+        "locked_out": N_("{player} pressed, but their team answered this tossup wrong"),
         "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
         "team": N_("a player joined a team"),
         "team_named": N_("the host renamed a team"),

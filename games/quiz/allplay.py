@@ -5,7 +5,13 @@ or a phone's ``answer`` move pick a choice; a player's first pick is locked
 in. The question ends when every player has locked in or its timer runs out;
 then each right answer scores by speed, Kahoot's way: ``P · (1 − t/T / 2)``,
 ``t`` the press's stamp less the question's opening, ``T`` the answer time. A
-right answer at the opening earns all of ``P``, one at the last moment half.
+right answer in the first half second earns all of ``P`` (as Kahoot gives),
+one at the last moment half.
+
+With teams, a team scores the **mean** of its members' points (option
+``team_points``: ``sum`` adds them), so a team of three giving the same answers
+as a team of two does not outscore it; each member is credited its share of
+that mean (``team_credits``), so the members' credits add up to the team's.
 
 Kept apart from the buzzer engine (``engine.py``): only the state and the
 arithmetic of one question live here; the engine calls them.
@@ -22,11 +28,17 @@ CHOICE_INPUTS: tuple[str, ...] = ("a", "b", "c", "d", "e", "f")
 #: the all-play round's defaults: a Kahoot-sized score and a 20 s timer
 ALL_PLAY_PRESET: Mapping[str, Any] = {"points_correct": 1000, "answer_time_us": 20_000_000}
 ALL_PLAY = "all-play"
+#: a right answer this soon after the opening earns all its points (Kahoot: "under 0.5 seconds")
+FULL_POINTS_US = 500_000
+#: how a team's all-play points are made of its members' (the ``team_points`` option)
+TEAM_MEAN, TEAM_SUM = "mean", "sum"
 
 
-def speed_points(points: int, reaction_us: int, answer_time_us: int) -> int:
+def speed_points(points: int, reaction_us: int, answer_time_us: int, full_us: int = FULL_POINTS_US) -> int:
     """``points · (1 − t/T / 2)`` rounded half up, ``t`` held to 0..T (integers only,
-    so a replay scores the same on every machine)."""
+    so a replay scores the same on every machine); all of ``points`` within ``full_us``."""
+    if reaction_us <= full_us:
+        return points
     t = min(max(0, reaction_us), answer_time_us)
     double_t = 2 * answer_time_us
     return (points * (double_t - t) * 2 + double_t) // (2 * double_t)
@@ -39,6 +51,27 @@ def right_choice(question: Mapping[str, Any]) -> int | None:
         if str(choice).casefold().strip() == answer:
             return k
     return None
+
+
+def team_credits(scored: Mapping[int, int], teams: list[int], mean: bool) -> dict[int, int]:
+    """Each station's credit for its team: its own points (``mean`` False: the
+    team adds them), or its share of the team's mean, ``points / members``, the
+    shares rounded so that each team's add up to its mean rounded half up
+    (largest remainders first, then station order). A member who did not
+    answer counts in the mean with 0."""
+    if not mean:
+        return {s: scored.get(s, 0) for s in range(len(teams))}
+    credits: dict[int, int] = {}
+    for team in sorted(set(teams)):
+        members = [s for s, t in enumerate(teams) if t == team]
+        n = len(members)
+        total = sum(scored.get(s, 0) for s in members)
+        shares = {s: scored.get(s, 0) // n for s in members}
+        left = (2 * total + n) // (2 * n) - sum(shares.values())
+        for s in sorted(members, key=lambda s: (-(scored.get(s, 0) % n), s))[:max(0, left)]:
+            shares[s] += 1
+        credits.update(shares)
+    return credits
 
 
 @dataclass
@@ -64,6 +97,10 @@ class AllPlayQuestion:
     closed_at_us: int | None = None
     #: per station after the close: points scored (None: no answer)
     scored: dict[int, int] = field(default_factory=dict)
+    #: right answers this soon after the opening earn all their points (0: none; rules 2)
+    full_us: int = FULL_POINTS_US
+    #: per station after the close: what it adds to its team (``team_credits``)
+    credit: dict[int, int] = field(default_factory=dict)
 
     @property
     def deadline_us(self) -> int:
@@ -80,12 +117,14 @@ class AllPlayQuestion:
         self.locked[station] = LockedAnswer(choice, t_us, precision_us)
         return True
 
-    def close(self, t_us: int) -> None:
+    def close(self, t_us: int, teams: list[int], mean: bool) -> None:
+        """Score every locked answer, and each station's credit to its team (``team_credits``)."""
         self.closed_at_us = t_us
         for station, answer in self.locked.items():
             right = answer.choice == self.right
             reaction = min(self.reaction_us(station), self.answer_time_us)
-            self.scored[station] = speed_points(self.points, reaction, self.answer_time_us) if right else 0
+            self.scored[station] = speed_points(self.points, reaction, self.answer_time_us, self.full_us) if right else 0
+        self.credit = team_credits(self.scored, teams, mean)
 
     def distribution(self) -> list[int]:
         counts = [0] * self.choices
@@ -97,7 +136,7 @@ class AllPlayQuestion:
         """Each locked answer, fastest first: what results and the reveal show."""
         rows = [{"player": s, "choice": a.choice, "right": a.choice == self.right,
                  "reaction_us": self.reaction_us(s), "precision_us": a.precision_us,
-                 "points": self.scored.get(s, 0)} for s, a in self.locked.items()]
+                 "points": self.scored.get(s, 0), "credit": self.credit.get(s, 0)} for s, a in self.locked.items()]
         return sorted(rows, key=lambda row: (row["reaction_us"], row["player"]))
 
     def view(self, players: int, now_us: int) -> dict[str, Any]:

@@ -38,11 +38,20 @@ from games.base import (
 )
 from games.i18n import N_
 from games.panels import TYPED
-from games.quiz.allplay import ALL_PLAY, ALL_PLAY_PRESET, AllPlayQuestion, right_choice
+from games.quiz.allplay import (
+    ALL_PLAY,
+    ALL_PLAY_PRESET,
+    FULL_POINTS_US,
+    TEAM_MEAN,
+    TEAM_SUM,
+    AllPlayQuestion,
+    right_choice,
+)
 from games.quiz.bowl import (
     BOWL,
     BOWL_PRESET,
     NEG,
+    NO_PENALTY,
     POWER,
     Buzz,
     Tossup,
@@ -50,7 +59,7 @@ from games.quiz.bowl import (
     tossup_result,
     two_teams,
 )
-from games.quiz.options import OPTIONS, RULE_NAMES
+from games.quiz.options import OPTIONS, REBOUND_WHILE_READ, RULE_NAMES, RULES_VERSION
 from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name, teams_shown
 
 
@@ -215,6 +224,10 @@ class QuizOptions:
     #: how many answer buttons (a, b ...) the smallest station has: the box reads
     #: it off the wiring profile (None: keyboard or simulated stations, no limit)
     station_choices: int | None = None
+    #: the rules version played (options.py; an old journal replays its own)
+    rules_version: int = RULES_VERSION
+    #: all-play with teams: a team scores its members' ``mean`` (``sum``: adds them)
+    team_points: str = TEAM_MEAN
 
     @property
     def most_choices(self) -> int | None:
@@ -253,6 +266,9 @@ class QuizOptions:
             opts.teams = two_teams(settings.players)
         if opts.after_wrong not in ("next", "rearm"):
             raise OptionError(N_("quiz: after_wrong must be 'next' or 'rearm'"))
+        if opts.team_points not in (TEAM_MEAN, TEAM_SUM):
+            raise OptionError(N_("quiz: team_points must be 'mean' (a team scores its members' mean) or 'sum'; "
+                                 "got {value!r}"), value=opts.team_points)
         if opts.teams is None and opts.team_size is not None:
             if settings.players < 2 * opts.team_size:
                 raise OptionError(N_("quiz: teams of {size} need at least {least} stations; add stations or choose "
@@ -397,6 +413,8 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     q = question or {}
     record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
               "points": points, "answer": str(q.get("answer", ""))}
+    if isinstance(q.get("audio"), Mapping):  # an audio question: the screen plays its clip (controller/sound.py)
+        record["audio"] = dict(q["audio"])
     return record if round_number is None else {**record, "round": round_number}
 
 
@@ -482,6 +500,8 @@ class QuizEngine:
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
+        if opts.rules == ALL_PLAY and self.team_quiz():  # the card says how a team's points are made
+            view["team_points"] = opts.team_points if self._rules_3() else TEAM_SUM
         if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
             view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
                          "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
@@ -629,6 +649,9 @@ class QuizEngine:
         if outcome in ("early", "locked"):
             until = self.arbiter.locked_until_us[station]
             return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+        if outcome == "out" and self._bowl() and self.round.phase == Phase.ARMED and self._rebound_while_read():
+            # quiz bowl: a team that answered this tossup wrong is out of it; the screen says why
+            return [GameEvent("locked_out", t, station, {"team": self.teams[station]})]
         if outcome == "counted":
             if self.arbiter.armed_at_us is not None:
                 self.reactions[station].add(t - self.arbiter.armed_at_us)
@@ -905,11 +928,17 @@ class QuizEngine:
             return events + self._end_round(t, None, "everyone answered wrong")
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
-        if bowl is not None and r.tossup.read_at_us is None:
-            # a neg: the other team answers once the moderator has read the question to the end
+        if bowl is not None and r.tossup.read_at_us is None and not self._rebound_while_read():
+            # rules 2: after a neg the buzzers stayed closed until the moderator read the question to the end
             self.arbiter.disarm()
             r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
             return events
+        if bowl is not None and r.tossup.read_at_us is None:
+            # NAQT: the moderator reads on, the other team may buzz at any moment (a power before the
+            # mark) and after the end until the moderator calls time; the negged team's presses are refused
+            self.arbiter.arm(t)
+            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
+            return events + [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._bowl_locked_out()})]
         result = self.arbiter.result(contenders_only=True)
         if opts.after_wrong == "next" and (result.winner is not None):
             return events + self._give_turn(result.winner, t, "next_in_line")
@@ -983,6 +1012,22 @@ class QuizEngine:
     # -- quiz bowl (games/quiz/bowl.py) ---------------------------------------
     def _bowl(self) -> bool:
         return self.options.rules == BOWL
+
+    def _rebound_while_read(self) -> bool:
+        """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
+        return self._rules_3()
+
+    def _rules_3(self) -> bool:
+        """Rules 3 (options.py): the bowl rebound, all-play's half second and its team mean."""
+        return self.options.rules_version >= REBOUND_WHILE_READ
+
+    def _team_mean(self) -> bool:
+        """All-play: a team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
+        return self._rules_3() and self.options.team_points == TEAM_MEAN
+
+    def _bowl_locked_out(self) -> list[int]:
+        """The teams out of this tossup (each answered it wrong), in team order."""
+        return sorted({b.team for b in self.round.tossup.buzzes if b.kind in (NEG, NO_PENALTY)})
 
     def _bowl_marks(self) -> list[str]:
         """The moderator's marks while reading: past the power mark, read to the end."""
@@ -1058,7 +1103,7 @@ class QuizEngine:
         return {"power_mark": has_power(self._question()), "power_passed": tossup.power_at_us is not None,
                 "read": tossup.read_at_us is not None, "bonus_team": tossup.bonus_team,
                 "bonus": list(tossup.bonus), "bonus_parts": self.options.bonus_parts,
-                "buzzes": tossup.record()["buzzes"]}
+                "buzzes": tossup.record()["buzzes"], "locked_out": self._bowl_locked_out()}
 
     # -- all-play -----------------------------------------------------------
     def _all_play(self) -> bool:
@@ -1073,7 +1118,8 @@ class QuizEngine:
             raise RuleError(N_("an all-play question needs choices with the answer among them; "
                                "skip this one with next"))
         time_us = self.options.answer_time_us or int(ALL_PLAY_PRESET["answer_time_us"])
-        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points())
+        self.allplay = AllPlayQuestion(t, time_us, offered, right, self._points(),
+                                       full_us=FULL_POINTS_US if self._rules_3() else 0)
         self.round.phase = Phase.ALL_PLAY
         return [GameEvent("all_play_open", t, None, {"choices": self.allplay.choices, "answer_time_us": time_us})]
 
@@ -1132,12 +1178,13 @@ class QuizEngine:
         answered."""
         question = self.allplay
         assert question is not None
-        question.close(t)
+        question.close(t, self.teams, self._team_mean())
         r = self.round
         r.revealed = True
-        for station, points in question.scored.items():
+        for station, credit in question.credit.items():
+            r.scores[self.teams[station]] += credit
+        for station in question.scored:
             team = self.teams[station]
-            r.scores[team] += points
             if question.locked[station].choice == question.right:
                 r.correct[team] += 1
             else:
@@ -1219,7 +1266,7 @@ class QuizEngine:
         if self._all_play():  # only the choices the stations' buttons (and the phones) offer
             choices = choices[: self._offered(q)]
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
-                "image": q.get("image"), "choices": choices}
+                "image": q.get("image"), "choices": choices, "audio": q.get("audio")}
 
     def public_view(self) -> dict[str, Any]:
         r = self.round

@@ -10,13 +10,34 @@ from pathlib import Path
 
 from games.base import STATION_CHOICES, TIE_WINDOW, Option
 from games.i18n import N_
+from games.rules_version import RULES_OPTION, rules_option
+
+#: the rules version new games play (journals keep it; ``games.rules_version``):
+#: 2 is packs, presets and the winner announced when no later press can tie;
+#: 3 lets the other team buzz while a negged tossup is read on (quiz bowl, NAQT),
+#: where 2 closed the buzzers until the moderator read it to the end; and in
+#: all-play gives a right answer in the first half second all its points and a
+#: team its members' mean (2: the formula from 0 s, the members' sum)
+RULES_VERSION = 3
+#: the oldest rules version the engine still plays (1's fixed 2 ms settle is gone)
+OLDEST_RULES = 2
+#: the first rules version whose bowl buzzers stay open for the other team after a neg (and all-play's changes)
+REBOUND_WHILE_READ = 3
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 SHIPPED_PACKS: dict[str, str] = {
     "en-general": N_("general knowledge (English)"),
     "cs-general": N_("general knowledge (Czech)"),
+    "pl-general": N_("general knowledge (Polish)"),
+    "en-music": N_("music round (demo)"),
 }
+
+
+def language_pack(language: str) -> str | None:
+    """The shipped pack in ``language`` (the menu starts on it): ``cs-general`` for "cs"."""
+    name = f"{language}-general"
+    return name if name in SHIPPED_PACKS else None
 RULE_NAMES: dict[str, str] = {
     "classic": N_("classic"),
     "race": N_("5 right win, 3 wrong out"),
@@ -82,4 +103,7 @@ OPTIONS: dict[str, Option] = {
     "settle_us": Option(None, int, low=0),
     "buzz_window_us": Option(None, int, low=0),
     "after_wrong": Option(None, str),
+    # all-play with teams: a team scores its members' mean (None, the default) or their "sum"
+    "team_points": Option(None, str),
+    RULES_OPTION: rules_option(RULES_VERSION, oldest=OLDEST_RULES),
 }

@@ -1,7 +1,8 @@
-"""Quiz question packs: our CSV and JSON formats, and saved Open Trivia DB files.
+"""Quiz question packs: our CSV and JSON formats, spreadsheets (.xlsx, .ods)
+with the CSV's columns, and saved Open Trivia DB files.
 
 Pure: the only I/O is reading the one file named (and checking that the images
-it names exist beside it). ``load_pack`` gives a typed ``Pack`` or raises one
+it names exist beside it); pack_files.py decodes its text or reads its sheet. ``load_pack`` gives a typed ``Pack`` or raises one
 ``PackError`` line; ``check_pack`` lists every problem, one line each, naming
 the line and the fix, so a host can repair a whole file in one pass. The
 formats are described in ``docs/question-packs.md``.
@@ -15,7 +16,7 @@ import html
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -23,10 +24,18 @@ from typing import Any
 from games.base import BuzzerBoxError
 from games.files import WORDS, FileRefused, read_limited
 from games.i18n import N_, Reason, _, ngettext, reason_english, worded_text
+from games.quiz.pack_files import (
+    SHEET_SUFFIXES,
+    Decoded,
+    SheetRefused,
+    decode,
+    sheet_rows,
+    split_sheet,
+)
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
-    "question", "answer", "alternatives", "category", "points", "image", "choices",
+    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("question", "answer")
 #: Separator of several alternatives or choices inside one CSV cell.
@@ -34,6 +43,13 @@ LIST_SEPARATOR = "|"
 #: Open Trivia DB difficulty -> points (documented in docs/question-packs.md).
 OPENTDB_POINTS: Mapping[str, int] = {"easy": 1, "medium": 2, "hard": 3}
 IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
+#: the clips an audio question may play (pygame's mixer streams them)
+AUDIO_SUFFIXES: tuple[str, ...] = (".ogg", ".mp3", ".wav")
+#: a clip's file at most this big (a whole album is a mistake), and at most this long to play
+MAX_CLIP_BYTES = 30_000_000
+MAX_CLIP_SECONDS = 600
+#: ``song.ogg@12.5+20``: the clip, from 12.5 s, for 20 s (both optional)
+_CLIP_RE = re.compile(r"(?P<file>.+?)(?:@(?P<start>\d{1,5}(?:[.,]\d{1,3})?)(?:\+(?P<length>\d{1,5}(?:[.,]\d{1,3})?))?)?\Z")
 
 # Limits that keep a question readable on the screen at the minimum text size
 # and keep a mistaken (huge) file from stalling the box.
@@ -77,6 +93,10 @@ class Question:
     image: Path | None = None
     choices: tuple[str, ...] = ()
     line: int = 0
+    #: an audio question: its clip (resolved as ``image``), where it starts and how long it plays (None: to its end)
+    audio: Path | None = None
+    audio_start_s: float = 0.0
+    audio_length_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +110,10 @@ class Pack:
     #: the problems of the rows left out (one line each, as ``check_pack``
     #: says them): one bad row leaves the rest playable, and the host is told
     left_out: tuple[PackProblem, ...] = ()
+    #: what the text was read as ("UTF-8", "UTF-16", "cp1250", "cp1252"); "" for a spreadsheet
+    encoding: str = ""
+    #: the spreadsheet's sheet the questions were read from; "" for a text file
+    sheet: str = ""
 
     def __len__(self) -> int:
         return len(self.questions)
@@ -107,6 +131,8 @@ class Where:
     line: int = 0
     kind: str = ""  # "question" or "result": the element of a JSON list
     index: int = 0
+    #: a spreadsheet's rows are numbered as its program shows them: "row 4", not "line 4"
+    row: bool = False
 
     def __str__(self) -> str:
         return self.said(_)
@@ -116,7 +142,7 @@ class Where:
         if self.kind:
             item = word(N_("question {n}") if self.kind == "question" else N_("result {n}")).format(n=self.index)
             return word(N_("line {line} ({item})")).format(line=self.line, item=item) if self.line else item
-        return word(N_("line {line}")).format(line=self.line)
+        return word(N_("row {line}") if self.row else N_("line {line}")).format(line=self.line)
 
 
 #: the arguments of a problem that are the box's words (marked ``N_``), not the file's
@@ -218,19 +244,31 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _read(path: Path) -> tuple[Pack | None, list[PackProblem]]:
-    problems = _Problems(path.name)
-    text = _read_text(path, problems)
-    if text is None:
+def _read(given: Path) -> tuple[Pack | None, list[PackProblem]]:
+    path, sheet = split_sheet(given)  # pack.xlsx#Round 2: that sheet of the file
+    problems = _Problems(given.name)
+    try:
+        data = read_limited(path, MAX_FILE_BYTES, N_("question pack"), too_large=N_("split it into smaller packs"))
+    except FileRefused as e:
+        problems.add(None, e.reason, **e.arguments)
         return None, problems.in_file_order()
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        parsed = _parse_csv(text, problems)
-    elif suffix == ".json":
-        parsed = _parse_json(text, path, problems)
+    decoded: Decoded | None = None
+    if suffix in SHEET_SUFFIXES:
+        try:
+            sheet, rows = sheet_rows(suffix, data, sheet)
+        except SheetRefused as e:
+            problems.add(None, e.reason, **e.arguments)
+            return None, problems.in_file_order()
+        parsed = _parse_rows(iter(rows), problems, None)
+    elif suffix in (".csv", ".json"):
+        decoded = _decoded(data, problems)
+        if decoded is None:
+            return None, problems.in_file_order()
+        parsed = _parse_csv(decoded.text, problems) if suffix == ".csv" else _parse_json(decoded.text, path, problems)
     else:
-        problems.add(None, N_("unknown pack format {suffix!r}; save it as .csv or .json (see docs/question-packs.md)"),
-                     suffix=path.suffix or "-")
+        problems.add(None, N_("unknown pack format {suffix!r}; save it as .csv, .json, .xlsx or .ods (see "
+                              "docs/question-packs.md)"), suffix=path.suffix or "-")
         return None, problems.in_file_order()
     if parsed is None:
         return None, problems.in_file_order()
@@ -239,24 +277,24 @@ def _read(path: Path) -> tuple[Pack | None, list[PackProblem]]:
     if pack is None or problems.file_problems or not pack.questions:
         return None, problems.in_file_order()
     lines = problems.in_file_order()
-    return Pack(pack.title, pack.language, pack.questions, pack.source, tuple(lines)), lines
+    return Pack(pack.title, pack.language, pack.questions, pack.source, tuple(lines),
+                encoding=decoded.encoding if decoded else "", sheet=sheet or ""), lines
 
 
-def _read_text(path: Path, problems: _Problems) -> str | None:
-    try:
-        data = read_limited(path, MAX_FILE_BYTES, N_("question pack"), too_large=N_("split it into smaller packs"))
-    except FileRefused as e:
-        problems.add(None, e.reason, **e.arguments)
-        return None
-    if data.startswith(b"\xef\xbb\xbf"):  # the BOM spreadsheet programs write
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        problems.add(Where(line), N_("byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8 (in a spreadsheet: "
-                                  "'CSV UTF-8')"), byte=data[e.start])
-        return None
+def _decoded(data: bytes, problems: _Problems) -> Decoded | None:
+    """The file's text (pack_files.decode), or one problem naming the first byte that is not UTF-8."""
+    decoded = decode(data)
+    if decoded is None:
+        start = 0
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            start = e.start
+        line = data[:start].count(b"\n") + 1
+        problems.add(Where(line), N_("byte 0x{byte:02x} is not text in UTF-8, UTF-16, cp1250 or cp1252 that the box "
+                                     "can tell apart; save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')"),
+                     byte=data[start] if data else 0)
+    return decoded
 
 
 @dataclass
@@ -274,21 +312,23 @@ _Meta = dict[str, tuple[Where | None, Any]]  # key -> (where, raw value)
 def csv_delimiter(text: str) -> str:
     """The cell separator of a CSV pack, read from its header line: "," as
     written by hand and by English spreadsheets, ";" as Czech and Polish
-    Excel writes it (their decimal mark is the comma)."""
+    Excel writes it (their decimal mark is the comma), a tab as Excel's
+    "Unicode text" (UTF-16) does."""
     for raw in text.splitlines():
         line = raw.strip()
         if line and not line.startswith("#"):
-            return ";" if line.count(";") > line.count(",") else ","
+            counts = {",": line.count(","), ";": line.count(";"), "\t": line.count("\t")}
+            return max(counts, key=lambda mark: counts[mark])  # a tie: the comma (the first)
     return ","
 
 
-def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
-    meta: _Meta = {}
-    records: list[_Record] = []
-    header: list[str] | None = None
-    header_width = 0
-    delimiter = csv_delimiter(text)
-    mark = _mark(delimiter)
+class _Unreadable(Exception):
+    """The rest of a CSV cannot be read (a quote left open): its problem is already said."""
+
+
+def _csv_rows(text: str, delimiter: str, problems: _Problems) -> Iterator[tuple[int, list[str]]]:
+    """Each CSV row with the line it starts on; a row that cannot be read is a
+    problem and ends the rows (``_Unreadable``)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     line = 1
     while True:
@@ -296,20 +336,45 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
         try:
             row = next(reader)
         except StopIteration:
-            break
+            return
         except csv.Error as e:
             problems.add(Where(start), N_("{error}; check the quotes on this line (a quote inside a cell is written "
                                           "twice: \"\")"), error=str(e))
+            raise _Unreadable from None
+        line = reader.line_num + 1
+        yield start, row
+
+
+def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:
+    delimiter = csv_delimiter(text)
+    return _parse_rows(_csv_rows(text, delimiter, problems), problems, delimiter)
+
+
+def _parse_rows(rows: Iterator[tuple[int, list[str]]], problems: _Problems,
+                delimiter: str | None) -> tuple[_Meta, list[_Record]] | None:
+    """The rows of a CSV (``delimiter`` its cell separator) or of a sheet (None):
+    comment lines, the header naming the columns, one question a row."""
+    meta: _Meta = {}
+    records: list[_Record] = []
+    header: list[str] | None = None
+    header_width = 0
+    sheet = delimiter is None
+    while True:
+        try:
+            start, row = next(rows)
+        except StopIteration:
+            break
+        except _Unreadable:
             if header is None:
                 return None
             break  # the rest is unreadable, but the rows before it are checked too: every problem in one pass
-        line = reader.line_num + 1
-        where = Where(start)
+        where = Where(start, row=sheet)
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
         if cells[0].startswith("#"):
-            _csv_comment(delimiter.join(row).strip()[1:], where, meta, problems)
+            body = " ".join(c for c in cells if c) if sheet else (delimiter or ",").join(row).strip()
+            _csv_comment(body[1:], where, meta, problems)
             continue
         if header is None:
             header = _csv_header(cells, where, problems, delimiter)
@@ -317,9 +382,15 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
             if header is None:
                 return None
             continue
+        if sheet and any(cells[len(header):]):
+            problems.add_row(where, N_("{cells} cells but the header names {columns} columns; name the column in the "
+                                       "first row or clear the cells past the last one"), cells=len(cells),
+                             columns=len(header))
+            continue
         if len(cells) > header_width or any(cells[len(header):]):
             problems.add_row(where, N_("{cells} cells but the header names {columns} columns; put quotes around a "
-                                       "cell that contains a {mark}"), cells=len(cells), columns=len(header), mark=mark)
+                                       "cell that contains a {mark}"), cells=len(cells), columns=len(header),
+                             mark=_mark(delimiter or ","))
             continue
         values: dict[str, Any] = {
             name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]
@@ -336,7 +407,7 @@ def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | 
 
 def _mark(delimiter: str) -> str:
     """The cell separator's name, as a problem says it."""
-    return N_("semicolon") if delimiter == ";" else N_("comma")
+    return {";": N_("semicolon"), "\t": N_("tab")}.get(delimiter, N_("comma"))
 
 
 def _csv_comment(body: str, where: Where, meta: _Meta, problems: _Problems) -> None:
@@ -354,19 +425,22 @@ def _did_you_mean(name: str) -> str:
     return " " + _("(did you mean {name!r}?)").format(name=close[0]) if close else ""
 
 
-def _csv_header(cells: list[str], where: Where, problems: _Problems, delimiter: str) -> list[str] | None:
+def _csv_header(cells: list[str], where: Where, problems: _Problems, delimiter: str | None) -> list[str] | None:
+    """The columns the header row names (``delimiter`` None: a sheet's first row)."""
     names = [c.lower() for c in cells]
     while names and not names[-1]:
         names.pop()
     before = len(problems.lines)
     seen: set[str] = set()
     for name in names:
-        if not name:
+        if not name and delimiter is None:
+            problems.add(where, N_("an empty column name in the header; name every column or delete the empty one"))
+        elif not name:
             problems.add(where, N_("an empty column name in the header; name every column or delete the extra {mark}"),
-                         mark=_mark(delimiter))
+                         mark=_mark(delimiter or ","))
         elif name not in COLUMNS:
             problems.add(where, N_("unknown column {name!r}{hint}; the first line names the columns, from: {columns}"),
-                         name=name, hint=_did_you_mean(name), columns=delimiter.join(COLUMNS))
+                         name=name, hint=_did_you_mean(name), columns=(delimiter or ", ").join(COLUMNS))
         elif name in seen:
             problems.add(where, N_("column {name!r} appears twice in the header; keep one"), name=name)
         seen.add(name)
@@ -640,6 +714,48 @@ def _image(value: Any, base: Path, where: Where, problems: _Problems) -> Path | 
     return full
 
 
+def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Path, float, float | None] | None | bool:
+    """An audio cell, ``file[@start[+length]]`` in seconds: the clip resolved
+    against the pack folder, its start and length; None for none, False after a problem."""
+    if value is None or value == "":
+        return None
+    text = _text(value, "audio", where, problems, limit=200, required=False)
+    if text is None:
+        return False
+    m = _CLIP_RE.match(text)
+    assert m is not None  # the file part matches anything
+    name = m.group("file").strip()
+    start = float(m.group("start").replace(",", ".")) if m.group("start") else 0.0
+    length = float(m.group("length").replace(",", ".")) if m.group("length") else None
+    rel = PurePosixPath(name.replace("\\", "/"))
+    if rel.is_absolute() or ".." in rel.parts or re.match(r"[A-Za-z]:", name):
+        problems.add(where, N_("audio {path!r} must be a path inside the pack's folder; copy the clip next to the "
+                               "pack and give its name"), path=name)
+        return False
+    if rel.suffix.lower() not in AUDIO_SUFFIXES:
+        problems.add(where, N_("audio {path!r} is not a clip the box plays; use {suffixes} (a start and length: "
+                               "song.ogg@12.5+20)"), path=text, suffixes=", ".join(AUDIO_SUFFIXES))
+        return False
+    if length is not None and not 1 <= length <= MAX_CLIP_SECONDS:
+        problems.add(where, N_("audio {path!r} plays {length} s; give a length from 1 to {most} s (song.ogg@12.5+20)"),
+                     path=text, length=length, most=MAX_CLIP_SECONDS)
+        return False
+    full = base.joinpath(*rel.parts)
+    try:
+        size = full.stat().st_size if full.is_file() else None
+    except OSError:
+        size = None
+    if size is None:
+        problems.add(where, N_("audio {path!r} is not in {folder}; put the clip there or clear the audio cell"),
+                     path=name, folder=str(base))
+        return False
+    if size > MAX_CLIP_BYTES:
+        problems.add(where, N_("audio {path!r} is {n} bytes, too long for a question; cut the part to play (at most "
+                               "{most} bytes)"), path=name, n=size, most=MAX_CLIP_BYTES)
+        return False
+    return full, start, length
+
+
 def _build_question(record: _Record, base: Path, problems: _Problems) -> Question | None:
     before = len(problems.lines)
     v, where = record.values, record.where
@@ -651,6 +767,7 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
                      limit=MAX_CATEGORY_CHARS, required=False)
     points = _points(v.get("points"), where, problems)
     image = _image(v.get("image"), base, where, problems)
+    clip = _clip(v.get("audio"), base, where, problems)
     choices = _texts(v.get("choices"), "choices", where, problems)
     if choices is not None and answer is not None and choices:
         if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
@@ -662,10 +779,12 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     if len(problems.lines) > before:
         return None
     assert text is not None and answer is not None and alternatives is not None
-    assert points is not None and choices is not None and image is not False
+    assert points is not None and choices is not None and image is not False and clip is not False
+    audio = clip if isinstance(clip, tuple) else None
     return Question(text=text, answer=answer, alternatives=alternatives, category=category or "",
                     points=points, image=image if isinstance(image, Path) else None,
-                    choices=choices, line=record.line)
+                    choices=choices, line=record.line, audio=None if audio is None else audio[0],
+                    audio_start_s=0.0 if audio is None else audio[1], audio_length_s=None if audio is None else audio[2])
 
 
 def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,
@@ -717,7 +836,7 @@ def _build_pack(path: Path, meta: _Meta, records: list[_Record], problems: _Prob
 # A folder of packs (the box's packs folder, a USB stick's)
 
 #: the files a packs folder offers, and how many (a stick full of files must not stall the menu)
-PACK_SUFFIXES: tuple[str, ...] = (".csv", ".json")
+PACK_SUFFIXES: tuple[str, ...] = (".csv", ".json", *SHEET_SUFFIXES)
 MAX_FOLDER_PACKS = 50
 
 

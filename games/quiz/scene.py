@@ -285,7 +285,11 @@ class QuizScene(Scene):
             line = pygame.Rect(area.left, area.bottom - area.height // 3, area.width, area.height // 4)
             left = view.get("buzz_left_us")
             said = _("first press answers") if left is None else _("first press answers · {n} s").format(n=-(-int(left) // 1_000_000))
-            draw_text(surface, said, tall(lay, 1.6, line), theme.DARK_TEXT, line)
+            out = list((view.get("bowl") or {}).get("locked_out") or ())
+            if out:  # quiz bowl after a neg: why that team's presses do nothing
+                said = _("{teams} answered wrong and cannot buzz · the others may").format(
+                    teams=", ".join(team_label(view, int(t)) for t in out))
+            draw_text(surface, said, tall(lay, 1.6, line), theme.DARK_TEXT, line, min_size=lay.min_text)
         elif phase == "tie":
             self._tie(surface, area, lay, view, strip)
         elif phase == "round_over":
@@ -791,6 +795,10 @@ def round_rules(current: View) -> list[str]:
         lines.append(_(BOWL_WITHOUT_BONUS))
     elif rules in ROUND_RULES:
         lines.append(_(ROUND_RULES[rules]))
+    if current.get("team_points") == "mean":
+        lines.append(_("a team scores its members' mean"))
+    elif current.get("team_points") == "sum":
+        lines.append(_("a team scores its members' sum"))
     right, wrong = int(current.get("points_correct") or 0), int(current.get("points_wrong") or 0)
     points = _("right: +{right}").format(right=right) + (_(", wrong: −{wrong}").format(wrong=wrong) if wrong else "")
     lines.append(points)

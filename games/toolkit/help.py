@@ -36,6 +36,9 @@ ACTION_WORDS: dict[str, str] = {
     "menu": N_("back to the menu"),
     "help": N_("show or hide this help"),
     "show_pin": N_("show the host PIN on the big screen for a minute"),
+    "step": N_("the next step: arm, reveal, next (a presenter clicker)"),
+    "blank": N_("the pause card on, or off again"),
+    "replay": N_("play the question's clip again from its start"),
 }
 
 

@@ -345,6 +345,30 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
             menu.wait()
 
 
+def test_a_presenter_clicker_steps_the_quiz_and_puts_the_pause_card_up_in_the_deciding_process(playing) -> None:
+    """``play`` as it starts by default: the screen sends a clicker's keys by name (Page Down:
+    step, B: blank) and the deciding process steps the game and pauses it."""
+    _proc, err, journal, path = playing
+    err.wait_for(lambda x: x.startswith("deciding process "))
+    sock = connect(path)
+    try:
+        until(sock, lambda m: m["type"] == channel.VIEW)
+        channel.send(sock, {"type": channel.HOST, "name": "step", "t_us": 0})  # the waiting question: armed
+        until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+        channel.send(sock, {"type": channel.HOST, "name": "blank", "t_us": 0})
+        until(sock, lambda m: m["type"] == channel.VIEW and m["host_paused"])
+        channel.send(sock, {"type": channel.HOST, "name": "blank", "t_us": 0})
+        until(sock, lambda m: m["type"] == channel.VIEW and not m["host_paused"])
+        press(sock, 1)
+        until(sock, has_winner)
+        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+        until(sock, lambda m: m["type"] == channel.ENDED)
+    finally:
+        sock.close()
+    kinds = [json.loads(x).get("kind") for x in journal.read_text().splitlines() if x.endswith("}")]
+    assert "host_paused" in kinds and "host_continued" in kinds  # the pause is journaled: a replay pauses too
+
+
 def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) -> None:
     """``play`` as it starts by default, on header-4's GPIO pins driven by a
     kernel-like feed: the deciding process asks the edge reader how far it has

@@ -23,10 +23,10 @@ from games.pictomania.words import (
 )
 from tests.quiz_packs.fuzzing import mutate
 
-LANGUAGES = ["en", "cs"]
+LANGUAGES = ["en", "cs", "pl"]
 
 
-def test_english_and_czech_lists_ship() -> None:
+def test_english_czech_and_polish_lists_ship() -> None:
     assert set(LANGUAGES) <= set(available_languages())
 
 
@@ -62,6 +62,15 @@ def test_czech_list_is_czech_not_the_english_list() -> None:
     assert set("áčďéěíňóřšťúůýž") <= set("".join(cs)), "Czech words use the whole alphabet"
     same = [w for w in cs if w in en]
     assert len(same) < len(cs) // 20, same  # a few loan words (golf, alibi) at most
+
+
+def test_polish_list_is_polish_not_the_english_or_czech_list() -> None:
+    pl = [w for cards in load_words("pl").values() for c in cards for w in c.words]
+    assert set("ąćęłńóśźż") <= set("".join(pl)), "Polish words use the whole alphabet"
+    en = {w for cards in load_words("en").values() for c in cards for w in c.words}
+    assert len([w for w in pl if w in en]) < len(pl) // 20  # a few loan words (golf, alibi) at most
+    cs = {w for cards in load_words("cs").values() for c in cards for w in c.words}
+    assert len([w for w in pl if w in cs]) < len(pl) // 10  # sister languages share some (koza, oko, nos)
 
 
 # --- loader errors ---------------------------------------------------------
@@ -187,8 +196,8 @@ def test_the_words_follow_the_box_language_unless_chosen_and_the_settings_name_t
         set_language("cs")
         assert spec.settings(3, 1).options["language"] == "cs"
         assert spec.settings(3, 1, language="en").options["language"] == "en"
-        set_language("pl")  # no Polish list: English
-        assert spec.settings(3, 1).options["language"] == "en"
+        set_language("pl")  # a Polish box deals the Polish cards
+        assert spec.settings(3, 1).options["language"] == "pl"
         set_language("cs")
         czech = spec.new_engine(spec.settings(3, 1))
     finally:

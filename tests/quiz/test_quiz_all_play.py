@@ -40,6 +40,8 @@ def test_speed_points_follow_the_kahoot_formula() -> None:
     assert speed_points(1000, T // 2, T) == 750
     assert speed_points(1000, 2 * T, T) == 500  # never under half
     assert speed_points(1000, 1_000_000, 20_000_000) == 975
+    assert speed_points(1000, 500_000, 20_000_000) == 1000  # the first half second: all of it, as Kahoot
+    assert speed_points(1000, 500_001, 20_000_000) == 987  # then the formula: 987.49...
     assert speed_points(1, 5_000_000, T) == 1  # 0.75 rounds to 1
     assert speed_points(3, T, T) == 2  # 1.5 rounds half up
 
@@ -48,7 +50,7 @@ def test_the_first_pick_is_locked_in_and_everyone_in_ends_the_question() -> None
     engine = new_quiz()
     engine.handle(Action("arm", 1_000_000))
     assert engine.public_view()["phase"] == "all_play"
-    press(engine, 0, "b", 1_500_000)  # Mars, right, 0.5 s in
+    press(engine, 0, "b", 1_500_000)  # Mars, right, 0.5 s in: all the points (the first half second)
     press(engine, 0, "a", 1_600_000)  # changed its mind: too late, locked in
     press(engine, 1, "a", 3_000_000)  # wrong
     assert press(engine, 2, "bell", 4_000_000) == []  # the bell picks nothing
@@ -57,10 +59,10 @@ def test_the_first_pick_is_locked_in_and_everyone_in_ends_the_question() -> None
     assert reveal.data["right"] == 1 and reveal.data["distribution"] == [1, 2, 0, 0]
     by_player = {row["player"]: row for row in reveal.data["answers"]}
     assert by_player[0]["choice"] == 1 and by_player[0]["reaction_us"] == 500_000
-    assert [by_player[s]["points"] for s in range(3)] == [975, 0, 750]
+    assert [by_player[s]["points"] for s in range(3)] == [1000, 0, 750]
     view = engine.public_view()
-    assert view["phase"] == "round_over" and view["scores"] == [975, 0, 750]
-    assert view["answer"] == "Mars" and view["all_play"]["points"] == [975, 0, 750]
+    assert view["phase"] == "round_over" and view["scores"] == [1000, 0, 750]
+    assert view["answer"] == "Mars" and view["all_play"]["points"] == [1000, 0, 750]
     assert view["correct"] == [1, 0, 1] and view["wrong"] == [0, 1, 0]
 
 
@@ -190,12 +192,12 @@ def test_results_give_each_player_s_pick_time_from_the_opening_and_points() -> N
     night.take(events)
     q = night.finish()[0]
     assert [(b.station, b.t_us - (b.armed_us or 0)) for b in q.buzzes] == [(0, 500_000), (1, 2_000_000)]
-    assert [(j.station, j.verdict, j.points) for j in q.judgements] == [(0, "correct", 975), (1, "wrong", 0)]
-    assert q.scores == [975, 0, 0]
+    assert [(j.station, j.verdict, j.points) for j in q.judgements] == [(0, "correct", 1000), (1, "wrong", 0)]
+    assert q.scores == [1000, 0, 0]
     record = Results("j", ["Ann", "Bob", "Cy"], [0, 1, 2], 1, [q], q.scores, False, {}, [])
     lines = all_play_lines(record, q)
     assert lines[0].strip() == "answers: A 1, B 1, C 0, D 0"
-    assert "Ann: B, correct, 500.000 ms ± 0.001 ms, +975" in lines[1]
+    assert "Ann: B, correct, 500.000 ms ± 0.001 ms, +1000" in lines[1]
 
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])

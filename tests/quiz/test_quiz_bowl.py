@@ -63,27 +63,114 @@ def test_a_question_without_a_power_mark_is_worth_10_and_has_no_power_key() -> N
     assert [ev.data["points"] for ev in act(e, "correct", 2_000_000) if ev.kind == "correct"] == [10]
 
 
-def test_a_wrong_interrupt_loses_5_locks_the_team_out_and_the_other_team_answers_after_the_reading() -> None:
-    e = bowl()
+def neg_first(e: Any) -> None:
+    """Station 0 (team 0) interrupts at 1 s, before the power mark, and is wrong: a neg."""
     act(e, "arm", 0)
     buzz(e, 0, 1_000_000)
     buzz(e, 1, 1_100_000)  # a team-mate's press: the team answers once
     events = act(e, "wrong", 2_000_000)
     assert [ev.data for ev in events if ev.kind == "wrong"] == [{"points": -5, "tossup": "neg"}]
+
+
+def test_after_a_neg_the_other_team_may_buzz_while_the_rest_is_read_and_before_the_mark_it_is_a_power() -> None:
+    """NAQT (docs/quiz.md, Quiz bowl): the moderator reads on, the other team may buzz at any moment;
+    a right answer before the power mark is still a power."""
+    e = bowl()
+    neg_first(e)
     view = e.public_view()
-    assert view["team_scores"] == [-5, 0] and view["phase"] == "idle"
-    assert view["status"][:2] == ["out", "out"]
-    # the buzzers stay closed until the moderator reads the question to the end
-    assert "read" in e.legal_actions(None)
+    assert view["team_scores"] == [-5, 0] and view["phase"] == "armed"
+    assert view["status"][:2] == ["out", "out"] and view["bowl"]["locked_out"] == [0]
+    assert {"power", "read"} <= set(e.legal_actions(None))  # the moderator's marks stay
+    events = buzz(e, 2, 2_300_000)  # still before the *
+    assert [ev.kind for ev in events] == ["buzz", "winner"] and events[-1].player == 2
+    events = act(e, "correct", 3_000_000)
+    assert [ev.data for ev in events if ev.kind == "correct"] == [{"points": 15, "tossup": "power"}]
+    assert e.public_view()["team_scores"] == [-5, 15] and e.public_view()["phase"] == "bonus"
+
+
+def test_a_rebound_after_the_mark_but_before_the_end_is_ten_and_a_wrong_one_is_a_neg_too() -> None:
+    e = bowl()
+    neg_first(e)
+    act(e, "power", 2_500_000)  # the reading passes the *
+    buzz(e, 3, 2_700_000)
+    assert [ev.data for ev in act(e, "correct", 3_000_000) if ev.kind == "correct"] == [{"points": 10, "tossup": "ten"}]
+    e = bowl()
+    neg_first(e)
+    buzz(e, 3, 2_700_000)
+    events = act(e, "wrong", 3_000_000)  # still read: an interrupt of the other team's own
+    assert [ev.data for ev in events if ev.kind == "wrong"] == [{"points": -5, "tossup": "neg"}]
+    assert e.public_view()["phase"] == "round_over" and e.public_view()["team_scores"] == [-5, -5]
+
+
+def test_a_player_who_buzzes_on_the_last_word_and_keeps_pressing_is_recognised() -> None:
+    """The report: presses after a neg counted as false starts, each restarting a 250 ms lockout."""
+    e = bowl()
+    neg_first(e)
+    act(e, "power", 2_300_000)  # the reading is near its end, past the *
+    kinds = [ev.kind for t in range(2_400_000, 3_000_000, 100_000) for ev in act(e, "buzz", t, 3)]
+    assert "early" not in kinds and kinds[0] == "buzz"
+    e.tick(3_100_000)
+    assert e.public_view()["answering"] == 3
+    events = act(e, "correct", 3_500_000)
+    assert [ev.data for ev in events if ev.kind == "correct"] == [{"points": 10, "tossup": "ten"}]
+
+
+def test_after_the_end_the_other_team_may_buzz_until_the_moderator_calls_time() -> None:
+    e = bowl()
+    neg_first(e)
+    assert [ev.kind for ev in act(e, "read", 3_000_000)] == ["read"]  # already open: no second arming
+    assert e.public_view()["phase"] == "armed"
+    buzz(e, 3, 7_900_000)
+    assert e.public_view()["answering"] == 3
+    events = act(e, "wrong", 9_000_000)  # wrong after the end: no penalty, and the tossup is dead
+    assert [ev.data for ev in events if ev.kind == "wrong"] == [{"points": 0, "tossup": "no_penalty"}]
+    assert e.public_view()["phase"] == "round_over"
+    assert e.public_view()["team_scores"] == [-5, 0] and e.round.results[-1]["bowl"]["bonus_team"] is None
+    e = bowl()
+    neg_first(e)
+    act(e, "read", 3_000_000)
+    assert [ev.kind for ev in act(e, "next", 8_000_000)][:1] == ["next"]  # time: the moderator moves on
+    assert e.round.results[-1]["result"] == "skipped"
+
+
+def test_only_the_negged_team_s_presses_are_refused_and_each_says_why() -> None:
+    e = bowl()
+    neg_first(e)
+    for t, station in ((2_200_000, 0), (2_300_000, 1), (2_400_000, 1)):
+        assert [(ev.kind, ev.player, ev.data) for ev in act(e, "buzz", t, station)] == [
+            ("locked_out", station, {"team": 0})]
+    assert e.public_view()["phase"] == "armed" and not e.public_view()["lockouts_us"]  # no false start either
+    buzz(e, 2, 2_500_000)
+    assert e.public_view()["answering"] == 2
+
+
+def test_a_journal_of_rules_2_replays_its_neg_with_the_buzzers_closed_until_the_end() -> None:
+    """Rules 2 (before NAQT's rebound): the buzzers stayed closed until ``e``."""
+    e = bowl(rules_version=2)
+    neg_first(e)
+    assert e.public_view()["phase"] == "idle"
+    assert [ev.kind for ev in buzz(e, 3, 2_500_000)] == ["early"]
     assert [ev.kind for ev in act(e, "read", 3_000_000)] == ["read", "armed"]
     assert [ev.kind for ev in buzz(e, 1, 3_500_000)] == []  # the negged team stays locked out
     buzz(e, 3, 3_600_000)
     assert e.public_view()["answering"] == 3
-    events = act(e, "wrong", 4_000_000)  # wrong after the end: no penalty
-    assert [ev.data for ev in events if ev.kind == "wrong"] == [{"points": 0, "tossup": "no_penalty"}]
-    assert e.public_view()["phase"] == "round_over"
-    assert e.public_view()["team_scores"] == [-5, 0]  # a dead tossup: no bonus
-    assert e.round.results[-1]["bowl"]["bonus_team"] is None
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_buzzers_open_after_a_neg_say_who_cannot_buzz(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    from games.i18n import set_language
+
+    set_language(lang)
+    try:
+        e = bowl(team_names=LONG_TEAMS[:2])
+        neg_first(e)
+        view = e.public_view()
+        drawn = assert_drawn_whole_screen(view, 4, size, tmp_path / f"bowl-rebound-{lang}-{size[0]}.png")
+        said = {"en": "answered wrong", "cs": "odpověděl", "pl": "odpowied"}[lang]
+        assert any(said in text and LONG_TEAMS[0] in text for text, *_ in drawn)
+    finally:
+        set_language("en")
 
 
 def test_the_bonus_goes_only_to_the_team_that_got_the_tossup_and_nobody_buzzes_during_it() -> None:

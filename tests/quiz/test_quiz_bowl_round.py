@@ -69,7 +69,7 @@ def play_the_night(path: Path) -> Box:
     for k, verdict in enumerate(("correct", "wrong", "wrong", "wrong")):
         box.host(verdict, 16_000_000 + k * 100_000)  # Owls: 10, no bonus part
     box.host("next", 17_000_000)
-    # round 3, all-play, 20 s: a right answer is 1000 * (1 - t/T/2)
+    # round 3, all-play, 20 s: a right answer is 1000 * (1 - t/T/2); a team scores its members' mean
     box.host("arm", 20_000_000)
     bell(box, 0, 22_000_000, "b")  # Mars after 2 s: 950
     bell(box, 1, 23_000_000, "a")  # wrong: 0
@@ -84,7 +84,7 @@ def test_a_bowl_round_between_a_classic_and_an_all_play_round_scores_each_by_its
     path = tmp_path / "night.jsonl"
     box = play_the_night(path)
     assert box.engine.finished
-    owls, foxes = 1 + 15 + 20 + 10 + 950, 1 - 5 + 750 + 525
+    owls, foxes = 1 + 15 + 20 + 10 + (950 + 0) // 2, 1 - 5 + 638  # Foxes' mean: (750 + 525) / 2, half up
     assert box.engine.public_view()["team_scores"] == [owls, foxes]
     assert main(["results", str(path), "--json"]) == 0
     out = capsys.readouterr()
@@ -92,8 +92,8 @@ def test_a_bowl_round_between_a_classic_and_an_all_play_round_scores_each_by_its
     table = json.loads(out.out)["standings"]
     assert [r["questions"] for r in table["rounds"]] == [[1, 2], [3, 4], [5]]
     teams = {t["name"]: t for t in table["teams"]}
-    assert teams["Owls"]["rounds"] == [1, 45, 950] and teams["Owls"]["points"] == owls
-    assert teams["Foxes"]["rounds"] == [1, -5, 1275] and teams["Foxes"]["points"] == foxes
+    assert teams["Owls"]["rounds"] == [1, 45, 475] and teams["Owls"]["points"] == owls
+    assert teams["Foxes"]["rounds"] == [1, -5, 638] and teams["Foxes"]["points"] == foxes
     assert table["winner"]["names"] == ["Foxes"] and table["winner"]["points"] == foxes
     assert main(["results", str(path)]) == 0
     text = capsys.readouterr().out

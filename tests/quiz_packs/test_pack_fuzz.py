@@ -84,3 +84,89 @@ def test_mutated_pack_is_a_pack_or_one_line_error(
             outcomes["pack"] += 1
         assert time.monotonic() - start < slowest_s, data
     assert outcomes["error"] > 20, outcomes  # the mutations really do break files
+
+
+def _pack_or_one_line(path: Path, name: str, data: bytes, outcomes: dict[str, int]) -> None:
+    """``data`` at ``path`` loads as a pack or is refused in one line naming the file and a fix."""
+    path.write_bytes(data)
+    try:
+        result = load_pack(path)
+    except PackError as e:
+        message = str(e)
+        assert message and "\n" not in message and "; " in message, (data[:200], message)
+        assert message.startswith(name), message
+        outcomes["error"] += 1
+    else:
+        assert isinstance(result, Pack) and len(result) >= 1
+        assert all(str(line).startswith(name) and "\n" not in str(line) for line in result.left_out), result.left_out
+        outcomes["pack"] += 1
+
+
+def mutate_inside(data: bytes, rng: random.Random) -> bytes:
+    """A spreadsheet with one of its parts damaged (its sheet's XML, its shared strings, its
+    manifest ...) and zipped again: the readers' own parsing, not only the zip's, is shaken."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        parts = {info.filename: archive.read(info) for info in archive.infolist()}
+    xml = sorted(n for n in parts if n.endswith(".xml"))
+    victim = rng.choice(xml)
+    parts[victim] = mutate(parts[victim], rng)
+    if rng.random() < 0.1:
+        del parts[rng.choice(sorted(parts))]
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for part, content in parts.items():
+            archive.writestr(part, content)
+    return out.getvalue()
+
+
+def _sheet_seed(suffix: str) -> bytes:
+    from tests.quiz_packs.sheets import ods, xlsx
+
+    rows: list[list[object]] = [["# title: Fuzz"], ["question", "answer", "category", "points", "choices"]]
+    for row in csv.reader(io.StringIO(SHIPPED.with_name("cs-general.csv").read_text(encoding="utf-8"))):
+        if len(row) >= 2 and row[0] != "question" and not row[0].startswith("#"):
+            rows.append([row[0], row[1], "Kvíz", 2, f"{row[1]}|B|C" if len(rows) % 3 == 0 else None])
+        if len(rows) > 30:
+            break
+    sheets = {"Otázky": rows, "Druhý": [["question", "answer"], ["Q?", "A"]]}
+    return xlsx(sheets) if suffix == ".xlsx" else ods(sheets, trailing_rows=100_000)
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_mutated_spreadsheet_is_a_pack_or_one_line_error(tmp_path: Path, suffix: str) -> None:
+    """Seeded: the same damaged spreadsheets every run; each read within the time bound (no hang)."""
+    rng = random.Random(50)
+    seed_data = _sheet_seed(suffix)
+    name = f"pack{suffix}"
+    path = tmp_path / name
+    path.write_bytes(seed_data)
+    start = time.monotonic()
+    assert load_pack(path).left_out == ()
+    slowest_s = SLOWEST_LOAD_S + SLOWEST_FACTOR * (time.monotonic() - start)
+    outcomes = {"pack": 0, "error": 0}
+    for k in range(CASES // 2):
+        data = mutate_inside(seed_data, rng) if k % 3 else mutate(seed_data, rng)
+        start = time.monotonic()
+        _pack_or_one_line(path, name, data, outcomes)
+        assert time.monotonic() - start < slowest_s, k
+    assert outcomes["error"] > 10 and outcomes["pack"] > 5, outcomes  # both damage that refuses and damage that plays
+
+
+@pytest.mark.parametrize("codec", ["cp1250", "utf-16"])
+def test_a_mutated_legacy_or_utf16_csv_is_a_pack_or_one_line_error(tmp_path: Path, codec: str) -> None:
+    rng = random.Random(51)
+    text = SHIPPED.with_name("cs-general.csv").read_text(encoding="utf-8")
+    seed_data = text.encode(codec)
+    path = tmp_path / "pack.csv"
+    path.write_bytes(seed_data)
+    start = time.monotonic()
+    assert load_pack(path).encoding == {"cp1250": "cp1250", "utf-16": "UTF-16"}[codec]
+    slowest_s = SLOWEST_LOAD_S + SLOWEST_FACTOR * (time.monotonic() - start)
+    outcomes = {"pack": 0, "error": 0}
+    for k in range(CASES):
+        start = time.monotonic()
+        _pack_or_one_line(path, "pack.csv", mutate(seed_data, rng), outcomes)
+        assert time.monotonic() - start < slowest_s, k
+    assert outcomes["error"] > 10 and outcomes["pack"] > 10, outcomes

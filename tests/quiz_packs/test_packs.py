@@ -116,9 +116,10 @@ def test_csv_bad_line_is_named_with_its_fix(
     assert_one_problem(write(tmp_path, "pack.csv", body), line, *fragments)
 
 
-def test_csv_not_utf8_names_the_line_and_how_to_save(tmp_path: Path) -> None:
-    body = (HEADER + "Q?,A\nCo je to?,Žluťoučký kůň\n").encode("cp1250")
-    assert_one_problem(write(tmp_path, "pack.csv", body), 3, "not UTF-8", "CSV UTF-8")
+def test_csv_in_no_encoding_the_box_can_tell_names_the_line_and_how_to_save(tmp_path: Path) -> None:
+    body = HEADER.encode() + b"Q?,A\nCo je to?,\x81\x90 k\x9d\n"  # bytes neither cp1250 nor cp1252 has
+    assert_one_problem(write(tmp_path, "pack.csv", body), 3, "not text in UTF-8, UTF-16, cp1250 or cp1252",
+                       "CSV UTF-8")
 
 
 @pytest.mark.parametrize(
@@ -225,7 +226,7 @@ def test_pack_error_is_a_buzzerbox_error() -> None:
     [
         ("nowhere.csv", None, ("no such file", "check the path")),
         ("folder.csv", "dir", ("is a folder",)),
-        ("pack.txt", "file", ("unknown pack format '.txt'", ".csv or .json")),
+        ("pack.txt", "file", ("unknown pack format '.txt'", ".csv, .json, .xlsx or .ods")),
         ("huge.csv", "huge", ("larger than 2 MB", "split it")),
     ],
 )

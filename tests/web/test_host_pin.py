@@ -6,6 +6,8 @@ page, headless Chromium."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -177,3 +179,30 @@ def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None
         assert box.engine.public_view() == before  # the game itself saw no key
     finally:
         server.stop()
+
+
+def test_a_guessing_address_is_named_on_the_host_page_and_the_host_stays_in(served: Any, phone: Any) -> None:
+    """Issue 48: wrong PINs from another address wait, and the host page says which (never silent)."""
+    from tests.web.test_host_pages import log_in
+
+    s = served("hands", 2)
+    host = phone()
+    log_in(host, s)
+    said: list[str] = []
+
+    async def guess() -> None:
+        connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with aiohttp.ClientSession(connector=connector) as session:
+            ws = await session.ws_connect(f"http://127.0.0.1:{s.server.port}/ws/host")
+            for _ in range(5):
+                await ws.send_json({"type": "hello", "pin": "000000"})
+                said.append((await ws.receive_json())["why"])
+
+    guesser = threading.Thread(target=asyncio.run, args=(guess(),))  # Playwright holds this thread's loop
+    guesser.start()
+    guesser.join(60)
+    assert len(said) == 5
+    expect(host.locator("#lockouts")).to_contain_text("127.0.0.2")
+    host.screenshot(path=str(SCREENS / "companion-host-lockout.png"))
+    again = phone()  # the host's own phone, logging in again meanwhile (another tab: the same address here)
+    log_in(again, s)

@@ -16,8 +16,8 @@ import aiohttp
 import pytest
 
 from controller.runtime import Box
-from controller.web.guard import CLOSE_NO_HELLO, Limits, QuietLog, host_allowed
-from controller.web.seats import PIN_TRIES, PIN_TRIES_ALL, Seats
+from controller.web.guard import CLOSE_FULL, CLOSE_NO_HELLO, Limits, QuietLog, host_allowed
+from controller.web.seats import PIN_TRIES, Seats
 from controller.web.server import MAX_MESSAGE_BYTES, CompanionServer, Refused, parse
 from games import registry
 from tests.web.test_security import receive, talk
@@ -83,31 +83,35 @@ def test_a_socket_that_never_says_hello_is_closed(served: tuple[Box, CompanionSe
 
 
 def test_the_sockets_are_capped_in_total_not_only_per_address(served: tuple[Box, CompanionServer]) -> None:
+    """Past the total, a socket from the address already holding them is not let in: it is
+    told the box is full (in words, a close code the page knows) and one freed makes room."""
     box, server = served
-    server.limits.per_address = 100  # as if from many addresses
+    server.limits.per_address = server.limits.waiting_per_address = 100  # as if from many addresses
 
-    async def script(session: aiohttp.ClientSession, base: str) -> tuple[int, int]:
+    async def script(session: aiohttp.ClientSession, base: str) -> tuple[dict[str, Any], dict[str, Any], int]:
         held = [await session.ws_connect(base + "/ws/board") for _ in range(server.limits.sockets)]
-        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await session.ws_connect(base + "/ws/board")
+        turned = await session.ws_connect(base + "/ws/board")
+        said, closed = await receive(turned), await receive(turned)
         await held.pop().close()
         await asyncio.sleep(0)
         again = await _when_open(session, base)
         for ws in [*held, again]:
             await ws.close()
-        return refused.value.status, len(held)
+        return said, closed, len(held)
 
-    status, _held = talk(server, script)
-    assert status == 503
+    said, closed, _held = talk(server, script)
+    assert said["full"] and "full" in said["why"]
+    assert closed == {"type": "closed", "code": CLOSE_FULL}
 
 
 async def _when_open(session: aiohttp.ClientSession, base: str) -> aiohttp.ClientWebSocketResponse:
     """A board socket, once the server counted a closed one back (it does so after the close handshake)."""
     while True:
-        try:
-            return await session.ws_connect(base + "/ws/board")
-        except aiohttp.WSServerHandshakeError:
-            await asyncio.sleep(0.01)
+        ws = await session.ws_connect(base + "/ws/board")
+        if (await receive(ws))["type"] == "state":
+            return ws
+        await ws.close()
+        await asyncio.sleep(0.01)
 
 
 def test_one_address_cannot_take_every_connection_and_another_still_loads_the_page() -> None:
@@ -237,20 +241,27 @@ def test_host_allowed_takes_the_connections_own_address_and_the_boxs_names() -> 
     assert not host_allowed("", "10.42.0.1", names)
 
 
-def test_pin_tries_are_limited_over_all_addresses_too() -> None:
+def test_wrong_pins_slow_the_guessing_addresses_and_never_keep_the_host_out() -> None:
+    """20 wrong PINs a minute from 4 addresses (issue 48): those addresses wait, longer each
+    round; the host's address logs in meanwhile; the box's own key lets everyone try again."""
     now = [0.0]
     seats = Seats(2, pin="123456", clock=lambda: now[0])
-    addresses = [f"10.0.0.{i}" for i in range(40)]
+    guessers = [f"10.0.0.{i}" for i in range(4)]
     tried = 0
-    for address in addresses:  # 40 addresses, each within its own 5 tries
-        for _ in range(PIN_TRIES - 1):
-            if not seats.pin_locked(address):
-                seats.check_pin(address, "000000")
-                tried += 1
-    assert tried == PIN_TRIES_ALL
-    assert seats.pin_locked("10.0.0.99")  # a fresh address waits too
-    now[0] = 61.0
-    assert not seats.pin_locked("10.0.0.99") and seats.check_pin("10.0.0.99", "123456")
+    for minute in range(3):
+        now[0] = minute * 60.0
+        for address in guessers:
+            for _ in range(PIN_TRIES):
+                if not seats.pin_locked(address):
+                    seats.check_pin(address, "000000")
+                    tried += 1
+        assert not seats.pin_locked("10.0.0.99") and seats.check_pin("10.0.0.99", "123456")  # the host gets in
+    assert tried == 2 * len(guessers) * PIN_TRIES  # the third minute they still wait: the wait doubled
+    assert seats.pin_lockouts() == {a: 60 for a in guessers}  # what the host page and the log say
+    now[0] = 179.0  # the second round ended at 60 s: 120 s of waiting
+    assert all(seats.pin_locked(a) for a in guessers)
+    seats.forgive()  # the box's own key
+    assert not any(seats.pin_locked(a) for a in guessers)
 
 
 def test_warnings_a_stranger_causes_are_few_a_minute(caplog: pytest.LogCaptureFixture) -> None:
@@ -359,3 +370,28 @@ def test_fuzz_every_endpoint_with_seeded_random_frames(served: tuple[Box, Compan
 
     assert talk(server, after) == "welcome"
     assert MAX_MESSAGE_BYTES == 2048
+
+
+def test_malformed_requests_are_a_few_counted_lines_not_tracebacks(
+        served: tuple[Box, CompanionServer], caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 48: 2,000 malformed requests put 2,000 aiohttp tracebacks in the log."""
+    box, server = served
+    bad = [b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+           b"GET /\x00 HTTP/1.1\r\n\r\n"]
+
+    async def main() -> list[bytes]:
+        answers = []
+        for i in range(60):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(bad[i % len(bad)])
+            answers.append(await reader.read())
+            writer.close()
+        return answers
+
+    with caplog.at_level(logging.DEBUG):
+        answers = asyncio.run(main())
+    assert all(a.startswith(b"HTTP/1.0 400") or a.startswith(b"HTTP/1.1 400") for a in answers), answers[:3]
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback
+    said = [r.getMessage() for r in caplog.records if "malformed" in r.getMessage()]
+    assert len(said) == server.quiet.burst + 1 and "left out" in said[-1], said
+    assert "Content-Length" in " ".join(said)  # each line names what was wrong

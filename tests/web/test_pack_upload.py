@@ -96,7 +96,7 @@ def test_a_path_in_the_name_a_taken_name_a_big_file_and_another_site_s_page(uplo
     assert [status for status, _ in answers] == [200, 200, 422, 413, 403]
     assert answers[0][1]["saved"] == "escape.csv" and answers[1][1]["saved"] == "escape-2.csv"
     assert "escape-2.csv" in answers[1][1]["lines"][1]  # said, never overwritten silently
-    assert "send a .csv or .json" in answers[2][1]["lines"][0] and "too large" in answers[3][1]["lines"][0]
+    assert "send a .csv, .json, .xlsx or .ods" in answers[2][1]["lines"][0] and "too large" in answers[3][1]["lines"][0]
     assert sorted(p.name for p in folder.iterdir()) == ["escape-2.csv", "escape.csv"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["packs"]  # nothing beside the folder
 

@@ -93,6 +93,10 @@ def test_taking_over_a_held_seat_needs_the_host_and_the_old_phone_shows_nothing_
     host.fill("#pin", s.server.seats.pin)
     host.locator("#enter").click()
     expect(host.locator(".takeover")).to_contain_text("Player 1")
+    code = thief.locator("#ask-code").inner_text()  # the asking phone's code, large, is the one on the host page
+    assert len(code) == 4 and host.locator(".takeover").get_attribute("data-code") == code
+    expect(host.locator(".takeover")).to_contain_text(code)
+    thief.screenshot(path=str(SCREENS / "companion-asked.png"))
     host.screenshot(path=str(SCREENS / "companion-host-takeover.png"), full_page=True)
     host.locator(".takeover button.deny").click()
     expect(thief.locator("#status")).to_contain_text("kept that seat")

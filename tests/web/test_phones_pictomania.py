@@ -121,3 +121,36 @@ def test_a_phone_holds_no_token_for_its_bell_without_ringing_and_the_bell_applie
     s.wait(lambda: engine.round.done_us[1] is not None and not engine.round.pending)
     assert engine.round.bonus[1] in (None, 0) and engine.round.bonus_left == [3, 2, 1]  # it took none
     expect(page.locator(".w-note.tone-good")).to_contain_text("Done: waiting for the others")
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_the_page_fits_a_360_px_phone_in_every_phase(served: Any, phone: Any, language: str) -> None:
+    """Issue 48: the guess pad's 7 and the "max" token key ran past a 360 px
+    phone (the page was 382 px wide). Every phase, in each of the box's languages."""
+    from games.i18n import set_language
+    from tests.web.test_phones_quiz_teams import assert_fits_the_phone
+
+    set_language(language)
+    try:
+        s: Served = served("pictomania", 3)
+        engine = s.box.engine
+        page = phone()
+        page.goto(s.server.seat_url(0))
+        expect(page.locator(".w-note").first).to_be_visible()
+        assert_fits_the_phone(page)  # waiting for the host to deal
+        s.box.press(Press(HOST_STATION, "arm", box_now_us()))
+        s.wait(lambda: engine.phase.value == "drawing")
+        expect(page.locator(".w-guesses")).to_have_count(2)  # the guess pad and the bonus token's keys
+        assert_fits_the_phone(page)
+        page.screenshot(path=str(SCREENS / f"phone-pictomania-drawing-{language}.png"), full_page=True)
+        for seat in range(3):
+            s.box.press(Press(seat, "bell", box_now_us()))
+        s.wait(lambda: engine.phase.value == "review")
+        expect(page.locator(".w-guesses")).to_have_count(0)
+        assert_fits_the_phone(page)
+        s.box.press(Press(HOST_STATION, "arm", box_now_us()))
+        s.wait(lambda: engine.phase.value == "revealed")
+        expect(page.locator(".w-facts").last).to_be_visible()
+        assert_fits_the_phone(page)
+    finally:
+        set_language("en")

@@ -8,6 +8,7 @@
   $("title").textContent = Box.text("board_title");
   let over = false;
   Box.socket("/ws/board", {
+    open(ws) { ws.send(JSON.stringify({ type: "hello" })); },  // says what it is, or the box closes it
     close() { return !over; },  // the game is over and said so: the last scores stay up
     message(m) {
       if (m.type === "ended") { over = true; $("phase").textContent = Box.text("thanks"); return; }

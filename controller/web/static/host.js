@@ -16,7 +16,7 @@
   $("packs-title").textContent = Box.text("packs_title");
   $("packs-note").textContent = Box.text("packs_note");
   $("pack-send").textContent = Box.text("pack_send");
-  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asking = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
+  let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asks = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
   const editingTeams = new Map(); // team -> its name typed but not saved
 
@@ -38,15 +38,23 @@
         Box.el("span", { text: p.name }),
         Box.el("span", { cls: joined[i] ? "joined" : "", text: Box.text(joined[i] ? "joined" : "not_joined") }),
         b]));
-      if (asking.includes(i)) {  // a phone asks for a seat another phone holds: the host decides
-        const give = Box.el("button", { cls: "approve", "data-seat": String(i), text: Box.text("approve") });
-        give.addEventListener("click", () => send({ type: "approve", seat: i }));
-        const keep = Box.el("button", { cls: "deny", "data-seat": String(i), text: Box.text("deny") });
-        keep.addEventListener("click", () => send({ type: "deny", seat: i }));
-        seats.appendChild(Box.el("div", { cls: "takeover" }, [
-          Box.el("span", { text: Box.text("takeover").replace("{name}", p.name) }), give, keep]));
+      // each phone asking for a seat another phone holds, by the code its screen shows: the host gives it to one
+      for (const ask of asks.filter((a) => a.seat === i)) {
+        const give = Box.el("button", { cls: "approve", "data-seat": String(i), "data-code": ask.code, text: Box.text("approve") });
+        give.addEventListener("click", () => send({ type: "approve", seat: i, code: ask.code }));
+        const keep = Box.el("button", { cls: "deny", "data-seat": String(i), "data-code": ask.code, text: Box.text("deny") });
+        keep.addEventListener("click", () => send({ type: "deny", seat: i, code: ask.code }));
+        seats.appendChild(Box.el("div", { cls: "takeover", "data-code": ask.code }, [
+          Box.el("span", { text: Box.text("takeover").replace("{name}", p.name).replace("{code}", ask.code) }), give, keep]));
       }
     });
+  }
+
+  // addresses that sent wrong PINs and wait: said on the page (a guesser is never silent)
+  function renderLockouts(lockouts) {
+    const node = $("lockouts"), addresses = Object.keys(lockouts);
+    node.textContent = addresses.length ? Box.text("lockouts").replace("{addresses}", addresses.join(", ")) : "";
+    node.className = addresses.length ? "alert" : "hidden";
   }
 
   function button(action, label, cls) {
@@ -286,7 +294,7 @@
         n.textContent = Box.text("new_pin").replace("{pin}", m.pin);
         n.className = "alert good";
       }
-      else if (m.type === "seats") { joined = m.joined; asking = m.asking || []; renderSeats(); }
+      else if (m.type === "seats") { joined = m.joined; asks = m.asks || []; renderSeats(); renderLockouts(m.lockouts || {}); }
       else if (m.type === "ok") {
         Box.status($("status"), Box.text(pinAsked ? "pin_shown" : "sent"), "good");
         pinAsked = false;

@@ -28,7 +28,7 @@
   } else {
     try { ({ seat, token } = JSON.parse(sessionStorage.getItem(KEPT) || "{}")); } catch (e) { seat = NaN; token = null; }
   }
-  let seq = 0, refusedForGood = false, last = null, picking = false, over = false;
+  let seq = 0, refusedForGood = false, last = null, picking = false, over = false, askCode = null;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
   const typed = new Map();  // what the player has typed into a text field, kept while the page is drawn again
   let typingIn = null;  // the text field the player is typing in (focused again after a redraw)
@@ -150,7 +150,9 @@
         const line = Box.el("div", { cls: "guess-row", "data-row": String(r) }, [Box.el("div", { cls: "who", text: row.label })]);
         const pad = Box.el("div", { cls: "pad" });
         for (const c of row.choices) {
-          const b = button(c.label, "", "choice" + (c.chosen ? " chosen" : ""), c.move ? () => send(c.move, panel) : null);
+          // a word on a key ("max") is set smaller: a seventh of a small phone's width holds two digits
+          const cls = "choice" + (c.chosen ? " chosen" : "") + (c.label.length > 2 ? " long" : "");
+          const b = button(c.label, "", cls, c.move ? () => send(c.move, panel) : null);
           pad.appendChild(b);
         }
         line.appendChild(pad);
@@ -218,6 +220,7 @@
     $("title").textContent = Box.text("pick_title");
     const node = $("private");
     node.appendChild(Box.el("p", { cls: "pick-note", text: Box.text("pick_note") }));
+    if (!m.seats.length) { node.appendChild(Box.el("p", { cls: "empty", text: Box.text("no_private") })); return; }
     const grid = Box.el("div", { cls: "pick" });
     const mine = held();
     for (const s of m.seats) {
@@ -232,6 +235,13 @@
       grid.appendChild(b);
     }
     node.appendChild(grid);
+    showCode();
+  }
+
+  // The code of this phone's ask, large: the host gives the seat to the phone showing the code on the host page.
+  function showCode() {
+    const old = $("ask-code"); if (old) old.remove();
+    if (askCode) $("private").prepend(Box.el("p", { id: "ask-code", cls: "ask-code", text: askCode }));
   }
 
   const link = Box.socket("/ws/seat", {
@@ -248,12 +258,21 @@
         renderPicker(m);
       }
       else if (m.type === "granted") {
+        askCode = null;
         seat = m.seat; token = m.token; picking = false;
         keep(seat, token);
         ws.send(JSON.stringify({ type: "hello", seat, token }));
       }
-      else if (m.type === "asked") Box.status($("status"), Box.text("pick_asked"), "");
-      else if (m.type === "denied") { Box.status($("status"), Box.text("pick_denied"), "bad"); ws.send(JSON.stringify({ type: "seats" })); }
+      else if (m.type === "asked") {  // the same code is beside this ask on the host page: the host gives the seat by it
+        askCode = m.code;
+        Box.status($("status"), Box.text("pick_asked").replace("{code}", m.code), "");
+        if (last === null && picking) showCode();
+      }
+      else if (m.type === "denied") {
+        Box.status($("status"), m.why || Box.text("pick_denied"), "bad");
+        askCode = null; showCode();
+        ws.send(JSON.stringify({ type: "seats" }));
+      }
       else if (m.type === "seat") render(m);
       else if (m.type === "ended") {
         over = true; forget(); $("title").textContent = Box.text("over");
@@ -271,6 +290,8 @@
         Box.status($("status"), Box.text("lost_seat"), "bad");
         return true;  // back to the picker
       }
+      if (ev.code === 4004) return true;  // an idle picker: opened again at once, nothing to say
+      if (ev.code === 4008) return true;  // the box is full: the page says so (its refusal) and tries again
       if (ev.code === 4002) {  // the same seat opened elsewhere: do not fight over it, let the player choose
         forget();
         Box.status($("status"), Box.text("replaced"), "bad");
