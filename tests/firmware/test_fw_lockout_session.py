@@ -69,7 +69,8 @@ def test_a_lamp_report_maps_to_the_station_and_the_box_clock() -> None:
 def test_fuzzed_v3_lines_never_raise() -> None:
     rng = random.Random(37)
     templates = [HELLO3, BEAT.format(lk=7, la=0), "F 1 b=0badcafe c=1 k=first id=7 w=0 t=5000 lit=1000 lat=3",
-                 "P 2 b=0badcafe c=1 w=0 t=5000 n=1 p=20"]
+                 "P 2 b=0badcafe c=1 w=0 t=5000 n=1 p=20",
+                 "F 3 b=0badcafe c=2 k=tie id=4 w=0 t=5000 lit=1000 lat=0 own=1"]  # lockout box mode
     nasty = ["", "-1", "9" * 400, "٣", "0", "65536", "tie", "*", "=", "1:2"]
     s = session()
     s.arm(ARM)
