@@ -1,6 +1,9 @@
 """First press to lamp in PIO: the lockout box's logic in a state machine, not the CPU.
 
-NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board`` (the CPU lamp
+Two variants: ``program`` (below, one state machine for every bell: filters the
+pressed *set*, so a bell joining within the glitch time ties) and
+``bell_program`` (one state machine per bell and a LOCK pin: the first
+confirmed press lights alone). NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board`` (the CPU lamp
 path of ``lockout.py`` stays what the board runs). The program is checked
 cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py, and
 ``benchmarks/board_lockout.py`` prints its latency).
@@ -153,3 +156,55 @@ class PioLockout:
     def winner(self):
         """The winning set (bit i: bell i lit), or 0 while nobody has won."""
         return self.sm.get() if self.sm.rx_fifo() else 0
+
+
+BELL_STEP = 5  # cycles per glitch-filter step of ``bell_program``
+BELL_LEAD = 4  # cycles from the bell's low level to its first step, + the win path's check
+
+
+def bell_count(glitch_cycles):
+    """The count word the CPU puts to arm a ``bell_program`` state machine."""
+    return max(0, -(-(glitch_cycles - BELL_LEAD) // BELL_STEP) - 1)
+
+
+def bell_program(other_lock):
+    """One state machine per bell, first confirmed press wins (the fair variant).
+
+    ``program`` filters the pressed *set*: a bell that joins within the glitch
+    time of another restarts the count and ties with it. Here every bell has
+    its own state machine and its own count (in_base = the bell, pressed =
+    low; jmp_pin and set_base = this PIO block's LOCK pin; side-set = the
+    bell's lamp, a direct GPIO), so each press is confirmed at its own last
+    edge + the glitch time. The first to confirm sets LOCK and lights its lamp
+    in the same instruction; one that confirms later finds LOCK high (this
+    block's, by ``jmp pin``; the other block's, ``other_lock``, by a ``wait``
+    that never passes) and stays dark. Two confirming in the same cycle (or
+    within the pins' synchroniser, 2 cycles) both light: a tie. The CPU arms
+    with ``sm.restart()``, ``sm.exec("jmp(0)")`` and ``sm.put(bell_count(...))``.
+    """
+
+    @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, sideset_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
+    def bell():
+        set(pins, 0).side(0)  # LOCK low, lamp dark
+        pull(block).side(0)  # armed: OSR = the count
+        label("idle")
+        wait(0, pin, 0).side(0)  # the bell pressed
+        mov(y, osr).side(0)
+        label("count")
+        mov(isr, null).side(0)
+        in_(pins, 1).side(0)
+        mov(x, isr).side(0)
+        jmp(not_x, "held").side(0)
+        jmp("idle").side(0)  # released: a bounce, the count starts again at the next press
+        label("held")
+        jmp(y_dec, "count").side(0)
+        jmp(pin, "lost").side(0)  # this block's LOCK: somebody won already
+        wait(0, gpio, other_lock).side(0)  # the other block's: never passes once it won
+        set(pins, 1).side(1)  # LOCK high and this bell's lamp on, the same cycle
+        mov(isr, null).side(1)
+        push(noblock).side(1)  # for the CPU
+        pull(block).side(1)  # lit until the CPU re-arms
+        label("lost")
+        pull(block).side(0)
+
+    return bell

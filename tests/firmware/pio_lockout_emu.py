@@ -70,11 +70,12 @@ class _Assembler:
         def wrap() -> None:
             self.lines.append(".wrap")
 
-        return {"mov": op("mov"), "in_": op("in"), "jmp": op("jmp"), "push": op("push"),
+        return {"mov": op("mov"), "in_": op("in"), "jmp": op("jmp"), "push": op("push"), "wait": op("wait"),
                 "pull": op("pull"), "out": op("out"), "set": op("set"), "label": label,
                 "wrap_target": wrap_target, "wrap": wrap, "invert": lambda r: f"~{r}",
                 "isr": "isr", "osr": "osr", "null": "null", "pins": "pins", "x": "x", "y": "y",
-                "not_x": "!x", "x_dec": "x--", "x_not_y": "x!=y", "noblock": "noblock", "block": "block"}
+                "not_x": "!x", "x_dec": "x--", "y_dec": "y--", "x_not_y": "x!=y", "noblock": "noblock",
+                "block": "block", "pin": "pin", "gpio": "gpio"}
 
     def text(self, sideset: bool) -> str:
         out = [".side_set 1"] if sideset else []
@@ -211,3 +212,83 @@ def confirmation(levels: Sequence[tuple[int, int]], glitch_cycles: int) -> int:
     pressed set has stood unchanged for the glitch time."""
     last_change = max(at for at, lv in levels if lv or at)
     return last_change + glitch_cycles
+
+
+# -- one state machine per bell (bell_program), several run in lockstep --------------------
+
+BELL_BASE = 0  # bells on GPIO 0..n-1
+BELL_LAMP_BASE = 8  # bell i's lamp on GPIO 8+i
+LOCKS = (20, 21)  # PIO0's and PIO1's LOCK pins; bells 0..3 in PIO0, 4..7 in PIO1
+
+
+def _rot(v: int, k: int) -> int:
+    """The pins as a state machine whose IN base is GPIO ``k`` reads them (the emulator reads from 0)."""
+    k %= 32
+    return ((v >> k) | (v << (32 - k))) & 0xFFFFFFFF
+
+
+def _reader(k: int, world: list[int]) -> Callable[[pioemu.State], int]:
+    def pins(state: pioemu.State) -> int:
+        return _rot(world[0], k)
+
+    pins.__annotations__ = {"state": pioemu.State, "return": int}
+    return pins
+
+
+def run_bells(n: int, glitch_cycles: int, levels: Sequence[tuple[int, int]], cycles: int) -> Result:
+    """``bell_program`` for ``n`` bells, each its own state machine, stepped one cycle at a
+    time together; pins one cycle late between machines (the hardware's synchroniser: 2)."""
+    import collections
+
+    rest = (1 << n) - 1
+    schedule = sorted(levels)
+    machines = []
+    for i in range(n):
+        block = i // 4
+        own, other = LOCKS[block], LOCKS[1 - block]
+        k = BELL_BASE + i
+        asm = adafruit_pioasm.Program(FW.bell_program((other - k) % 32).text)
+        outs = _rot(1 << own | 1 << (BELL_LAMP_BASE + i), k)
+        world = [0]
+
+        pins = _reader(k, world)
+        gen = pioemu.emulate(list(asm.assembled), input_source=pins, shift_isr_right=False,
+                             # LOCK is read back from the pad (shared by every machine): only the lamp is
+                             # this machine's alone, so only the lamp is kept from its own writes
+                             initial_state=pioemu.State(pin_directions=_rot(1 << (BELL_LAMP_BASE + i), k),
+                                                        transmit_fifo=collections.deque(
+                                 [FW.bell_count(glitch_cycles)])),
+                             stop_when=lambda _op, s: s.clock >= cycles, jmp_pin=(own - k) % 32,
+                             set_base=(own - k) % 32, set_count=1, side_set_base=(BELL_LAMP_BASE + i - k) % 32,
+                             side_set_count=1, wrap_target=0, wrap_top=len(asm.assembled) - 1)
+        machines.append((gen, k, outs, world))
+    driven = [0] * n
+    lamp_at: int | None = None
+    shown = 0
+    pushed: list[int] = []
+    for clock in range(cycles):
+        pressed = 0
+        for at, lv in schedule:
+            if clock >= at:
+                pressed = lv
+        lock = 0
+        for v in driven:
+            lock |= v
+        world_pins = (rest & ~pressed) | lock
+        for i, (gen, k, outs, world) in enumerate(machines):
+            world[0] = world_pins
+            try:
+                _before, after = next(gen)
+            except StopIteration:
+                continue
+            driven[i] = _rot(after.pin_values & outs, -k)
+            if after.receive_fifo and not (pushed and pushed[-1] == i) and i not in pushed:
+                pushed.append(i)
+        lamps = 0
+        for v in driven:
+            lamps |= v >> BELL_LAMP_BASE & rest
+        if lamps and lamp_at is None:
+            lamp_at = clock
+        if lamps:
+            shown = lamps if lamp_at is not None and clock - lamp_at < 8 else shown
+    return Result(lamp_at, shown, pushed, [])
