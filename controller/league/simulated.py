@@ -33,6 +33,7 @@ def play_next(folder: RoomFolder, seed: int, watch: Callable[[Box], None] | None
         session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
         if crash_after_s is not None:
             session.run_virtual(int(crash_after_s * 1_000_000))
+            box.journal.close()  # the box died: its journal has no end, and nobody holds it
             return match
         session.run_virtual(4 * 3600 * 1_000_000)
     except BaseException:  # broken off: closed without an end (it did not end)

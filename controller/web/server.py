@@ -295,6 +295,7 @@ class CompanionServer:
         #: told the seats' codes, the PIN and the replay counters whenever they change (the split
         #: design keeps them in the deciding process, so a screen started again serves the same phones)
         self.on_secrets: Callable[[dict[str, Any]], None] | None = None
+        self._secrets_told: dict[str, Any] | None = None  # what ``on_secrets`` was last given
         self._watcher: asyncio.Task[None] | None = None
 
     # -- where people go ----------------------------------------------------------------
@@ -345,9 +346,15 @@ class CompanionServer:
         self._last_seq = {int(seat): int(seq) for seat, seq in dict(secrets.get("last_seq") or {}).items()}
 
     def _secrets_changed(self) -> None:
+        """The deciding process keeps the seats' codes at once, not at the next coalesced push:
+        a screen that dies right after a phone joined is started again with that seat."""
         if self.on_secrets is not None:
+            secrets = self.secrets()
+            if secrets == self._secrets_told:
+                return
+            self._secrets_told = secrets
             try:
-                self.on_secrets(self.secrets())
+                self.on_secrets(secrets)
             except Exception:  # noqa: BLE001 (the pages go on; a screen started again may ask phones to rejoin)
                 log.exception("companion: could not keep the seats' codes with the deciding process")
 
@@ -1139,8 +1146,9 @@ class CompanionServer:
                            "asks": asks, "lockouts": self.seats.pin_lockouts()})
 
     def _push_seats(self) -> None:
-        """Who holds which seat changed: the host pages and pickers hear it (and the deciding
-        process keeps the codes), once for everything that changed within ``SEATS_PUSH_S``."""
+        """Who holds which seat changed: the deciding process keeps the codes at once, the host
+        pages and pickers hear it once for everything that changed within ``SEATS_PUSH_S``."""
+        self._secrets_changed()
         if self._seats_due:
             return
         self._seats_due = True
