@@ -128,9 +128,9 @@ def main():
     loop_idle, loop_armed, lat, latch = [], [], [], []
     seq_acked = 0
 
-    def run(us, bucket):
+    def run(us, bucket, done=None):
         end = (real_us() + us) & MASK
-        while ticks_diff(real_us() & MASK, end) < 0:
+        while ticks_diff(real_us() & MASK, end) < 0 and not (done and done()):
             a = real_us()
             board.step()
             bucket.append(real_us() - a)
@@ -148,7 +148,11 @@ def main():
             plan += [((at + 80) & MASK, gp, 1), ((at + 150 + rand(200)) & MASK, gp, 0)]
         pending[:] = plan
         del latches[:]
-        run(5000 + glitch, loop_armed)
+        # until the press has come and the lockout has judged it: readiness, not a window of
+        # real time (a process this machine preempts for ms would see its press after the
+        # window had closed: the unlit contests of the runs before this); 1 s only catches a hang
+        run(1000000, loop_armed, lambda c=ch: not pending and board.lockout.state[c] != 0)
+        run(1000, loop_armed)  # the F line goes out
         confirmed = board.deb.last[ch]  # the press's last edge: the filter confirms glitch µs after it
         byte, bit = PINMAP.LIGHT_CHIPS - 1 - (ch >> 3), 1 << (ch & 7)
         on = [t for t, data in latches if data and data[byte] & bit]

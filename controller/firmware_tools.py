@@ -71,11 +71,32 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
             f"DEBOUNCE = {{\"bounce_us\": {db['bounce_us']}, \"glitch_us\": {db['glitch_us']}, "
             f"\"stuck_us\": {db['stuck_us']}}}",
         ]
+        if "standalone" in data:
+            lines.append(_standalone_line(toml_path, data["standalone"], set(direct), int(lights["chips"])))
     except KeyError as exc:
         raise FirmwareError(f"{toml_path}: missing key {exc}; see the comments at its top") from exc
     if not 0 <= int(sr["chips"]) <= 8 or not 0 <= int(lights["chips"]) <= 8:
         raise FirmwareError(f"{toml_path}: at most 8 chips per chain (channels end at 95)")
     return "\n".join(lines) + "\n"
+
+
+def _standalone_line(toml_path: Path, sa: dict[str, Any], direct: set[int], light_chips: int) -> str:
+    """``[standalone]`` (lockout box mode, firmware/buzzer/standalone.py) -> ``STANDALONE``:
+    the bells' input channels and lamps, the reset input, the buzzer's light channel."""
+    lamps = range(8 * light_chips)
+    inputs = set(direct) | set(range(SR_BASE, SR_BASE + 64))
+    bells = {int(ch): int(lamp) for ch, lamp in sa["bells"].items()}
+    reset, buzzer = int(sa["reset"]), int(sa["buzzer"])
+    bad = [f"input channel {ch}" for ch in [*bells, reset] if ch not in inputs]
+    bad += [f"light channel {lamp}" for lamp in [*bells.values(), buzzer] if lamp not in lamps]
+    if bad:
+        raise FirmwareError(f"{toml_path}: [standalone] names {', '.join(bad)}, which this board does not have")
+    if reset in bells or buzzer in bells.values() or len(set(bells.values())) != len(bells):
+        raise FirmwareError(f"{toml_path}: [standalone] gives one channel two jobs; the reset is no bell, "
+                            f"the buzzer no bell's lamp, and each bell has its own lamp")
+    return (f"STANDALONE = {{\"bells\": {dict(sorted(bells.items()))!r}, \"reset\": {reset}, \"buzzer\": {buzzer}, "
+            f"\"buzz_ms\": {int(sa.get('buzz_ms', 500))}, \"tie_us\": {int(sa.get('tie_us', 20))}, "
+            f"\"hold_s\": {int(sa.get('hold_s', 60))}}}  # lockout box mode: no host, the board's own lockout")
 
 
 def _check_pins_once(toml_path: Path, direct: dict[int, int], spi: dict[str, Any], sr: dict[str, Any],

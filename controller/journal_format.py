@@ -475,8 +475,9 @@ def parse_header(data: Mapping[str, Any], line: int = 1) -> SessionHeader:
 
 RECORD_TYPES = ("press", "host", "action", "tick", "notice", "end")
 #: record types a box writes for the record only, never replayed: the input board's
-#: lockout lamps that the box's decision overrode (controller/sources/board/lockout.py)
-RECORDED_ONLY = frozenset({"lamp"})
+#: lockout lamps that the box's decision overrode, and those of the contests the board
+#: ran by itself while no host was there (controller/sources/board/lockout.py)
+RECORDED_ONLY = frozenset({"lamp", "lockout_box"})
 
 
 def parse_record(data: Mapping[str, Any], line: int, version: int) -> Record:

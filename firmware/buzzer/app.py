@@ -28,6 +28,7 @@ from array import array
 from . import proto
 from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks_diff
 from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
+from .standalone import Standalone
 
 VERSION = "3.1.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
@@ -48,6 +49,7 @@ LINK_AWAY_US = 3000000
 LOCKOUT_SPIN_US = 1500
 LAMP_FIRST = 4  # event kinds beside the debouncer's PRESS/STUCK/UNSTUCK: a lamp the lockout lit
 LAMP_TIE = 5
+LAMP_OWN = 2  # added to LAMP_FIRST/LAMP_TIE: a lamp of the board's own contest (lockout box mode)
 
 LIGHT_MODES = ("off", "on", "blink")
 
@@ -143,10 +145,11 @@ class EventRing:
         if k == PRESS:
             return "P %d b=%s c=%d w=%d t=%d n=%d p=%d" % (seq, boot, self.ch[i], self.w[i], self.t[i],
                                                           self.n[i], self.p[i])
-        if k in (LAMP_FIRST, LAMP_TIE):
-            return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d" % (
-                seq, boot, self.ch[i], "first" if k == LAMP_FIRST else "tie", self.n[i], self.w[i], self.t[i],
-                self.p[i], self.x[i])
+        if LAMP_FIRST <= k <= LAMP_TIE + LAMP_OWN:
+            own = k >= LAMP_FIRST + LAMP_OWN
+            return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d%s" % (
+                seq, boot, self.ch[i], "first" if k - own * LAMP_OWN == LAMP_FIRST else "tie", self.n[i],
+                self.w[i], self.t[i], self.p[i], self.x[i], " own=1" if own else "")
         return "N %d b=%s c=%d k=%s w=%d t=%d" % (seq, boot, self.ch[i], _NOTICE[k], self.w[i], self.t[i])
 
 
@@ -261,6 +264,8 @@ class Board:
         self.light_mode = bytearray(8 * self.light_chips)
         self.light_bytes = bytearray(self.light_chips)
         self.lockout = Lockout(CHANNELS, 8 * self.light_chips)
+        sa = getattr(pinmap, "STANDALONE", None)  # lockout box mode (standalone.py)
+        self.standalone = Standalone(sa, db["glitch_us"]) if sa else None
         self._lit = []  # channels (and FIRST/TIE) the lockout lit in this pass
         self._arming = False
         self._own_clear = bytearray(self.light_chips)  # per chip byte: AND mask darkening the contest's lamps
@@ -362,6 +367,8 @@ class Board:
         self._read_commands(now)
         if ticks_diff(now, self._host_at) >= LINK_AWAY_US and not self._host_away:
             self._link_gone()
+        if self.standalone is not None:
+            self.standalone.step(self, now)
         if lk.id and lk.timed_out(now):
             lk.drop(DROP_TIMEOUT)
             self._lights_dirty = True
@@ -425,7 +432,8 @@ class Board:
             lat = ticks_diff(t, lk.confirmed_at(self.deb, ch))
             if lat > lk.worst_us and not self._arming:  # lit by a late arm: the arm's delay, not the board's
                 lk.worst_us = lat
-            self.events.add(LAMP_FIRST if lit[i + 1] == FIRST else LAMP_TIE, ch, self.wraps_at(t0), t0,
+            kind = (LAMP_FIRST if lit[i + 1] == FIRST else LAMP_TIE) + (LAMP_OWN if lk.own else 0)
+            self.events.add(kind, ch, self.wraps_at(t0), t0,
                             lk.id, ticks_diff(t, t0), lat if lat > 0 else 0)
             i += 2
         del lit[:]

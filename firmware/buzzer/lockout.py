@@ -43,6 +43,7 @@ class Lockout:
         self.state = bytearray(channels)
         self.chs = []  # competing channels of the armed contest
         self.id = 0  # the armed contest (0: none)
+        self.own = False  # the board's own contest (lockout box mode, no host), not a host's
         self.glitch = 1000
         self.tie = 0
         self.timeout = 10000000
@@ -99,6 +100,7 @@ class Lockout:
             self.owned[i] = 0
             self.lit[i] = 0
         self.id = 0
+        self.own = False
         self.has_winner = False
 
     def drop(self, reason):

@@ -325,3 +325,34 @@ def test_fault_host_restart_mid_contest(table) -> None:
     assert t.box.summary()["winner"] == 2 and t.box.presses_total == 2  # nothing lost
     t.pump(5_000)
     assert t.pi_lamps() == {2} and t.agree()
+
+
+def test_lockout_box_mode_without_the_host_and_the_host_journals_what_it_missed(table) -> None:
+    """The host process dies; 3 s later the board is a lockout box by itself: a bell lights
+    its lamp and the buzzer, a later bell stays dark. A new host process reads those lamps
+    with their stamps and journals them as the board's own contest (``lockout_box``), not
+    as a contest of the game; the board's own contest ends and the lamps follow the box."""
+    from types import SimpleNamespace
+
+    from firmware.buzzer import pinmap as stock
+
+    pm = SimpleNamespace(**{k: getattr(stock, k) for k in dir(stock) if k.isupper()})
+    pm.STANDALONE = {"bells": {0: 0, 1: 1, 2: 2}, "reset": 3, "buzzer": 7, "buzz_ms": 300}
+    t = table(pinmap=pm)
+    t.source.stop()  # the host is gone (the board does not know yet)
+    t.sim.advance(3_200_000, step_us=1000)
+    board = t.sim.board
+    assert board._host_away and board.lockout.own and board.lockout.id == 1
+    at = t.sim.press(1)
+    t.sim.press(0, at_us=at + 300)
+    t.sim.advance(5_000)
+    lights = t.sim.lights()
+    assert lights[1] and not lights[0] and lights[7]  # bell 1's lamp and the buzzer; bell 0 locked out
+    t.restart()  # a new host process on the same board
+    t.pump(50_000, lambda: bool(t.records("lockout_box")), "the board's own contest journaled")
+    (rec,) = t.records("lockout_box")
+    stamp = {p.station: p.t_us for p in t.box.press_log}
+    assert rec["contest"] == 1 and [b["station"] for b in rec["board"]] == [1]
+    assert rec["board"][0]["press_us"] == stamp[1]  # the press's own stamp, through the new host's clock fit
+    assert t.records("lamp") == []
+    t.pump(20_000, t.agree, "the lamps follow the box again")

@@ -69,7 +69,8 @@ def test_a_lamp_report_maps_to_the_station_and_the_box_clock() -> None:
 def test_fuzzed_v3_lines_never_raise() -> None:
     rng = random.Random(37)
     templates = [HELLO3, BEAT.format(lk=7, la=0), "F 1 b=0badcafe c=1 k=first id=7 w=0 t=5000 lit=1000 lat=3",
-                 "P 2 b=0badcafe c=1 w=0 t=5000 n=1 p=20"]
+                 "P 2 b=0badcafe c=1 w=0 t=5000 n=1 p=20",
+                 "F 3 b=0badcafe c=2 k=tie id=4 w=0 t=5000 lit=1000 lat=0 own=1"]  # lockout box mode
     nasty = ["", "-1", "9" * 400, "٣", "0", "65536", "tie", "*", "=", "1:2"]
     s = session()
     s.arm(ARM)
@@ -154,3 +155,19 @@ def test_a_lamp_after_the_decision_is_a_late_disagreement_and_a_host_cancel_ends
     follow(ref, LampContest("q2", (0, 1), 3000), 3000)
     assert follow(ref, None, 4000) == [End(41, ())]  # the host reset: nobody won
     assert ref.lamp(lamp(99, 0, 5000), 5100, lambda s: None) == [End(99)]  # not ours: ended
+
+
+def test_a_lamp_of_the_boards_own_contest_is_journaled_as_such_never_ended_or_judged() -> None:
+    """Lockout box mode: what the board lit with no host there reaches a host that comes
+    back marked ``own=1``; the referee journals it as the board's own contest (with its
+    stamps), does not take it for a contest of the game and sends no end for it."""
+    s = session()
+    (lit,) = s.receive(frame("F 1 b=0badcafe c=1 k=first id=3 w=0 t=5000 lit=1000 lat=0 own=1"), 30)
+    assert isinstance(lit, LampLit) and lit.own and (lit.contest, lit.station) == (3, 1)
+    ref = referee()
+    follow(ref, LampContest("q1", (0, 1, 2), 100), 100)
+    (out,) = ref.lamp(lit, 200, lambda s: None)
+    record = out.record(10)
+    assert record["type"] == "lockout_box" and record["contest"] == 3
+    assert record["board"][0]["station"] == 1 and record["board"][0]["press_us"] == lit.t_us + 10
+    assert ref.current is not None and ref.current.lamps == []  # the game's contest is untouched

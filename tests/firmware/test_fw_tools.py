@@ -86,3 +86,18 @@ def test_repl_without_a_board_names_the_fix(monkeypatch) -> None:
     monkeypatch.setattr("controller.sources.board.find_board_port", lambda: None)
     with pytest.raises(FirmwareError, match="no input board found"):
         firmware_tools.repl()
+
+
+def test_lockout_box_mode_is_written_into_the_pin_map_and_a_wrong_channel_named(tmp_path) -> None:
+    stock = firmware_tools.PINMAP_TOML.read_text()
+    toml = tmp_path / "board.toml"
+    toml.write_text(stock + "\n[standalone]\nbells = { 0 = 56, 1 = 57 }\nreset = 7\nbuzzer = 63\n")
+    text = render_pinmap(toml)
+    assert ('STANDALONE = {"bells": {0: 56, 1: 57}, "reset": 7, "buzzer": 63, "buzz_ms": 500, '
+            '"tie_us": 20, "hold_s": 60}') in text
+    toml.write_text(stock + "\n[standalone]\nbells = { 0 = 56 }\nreset = 7\nbuzzer = 64\n")
+    with pytest.raises(FirmwareError, match=r"\[standalone\] names light channel 64, which this board does not have"):
+        render_pinmap(toml)
+    toml.write_text(stock + "\n[standalone]\nbells = { 0 = 56 }\nreset = 0\nbuzzer = 63\n")
+    with pytest.raises(FirmwareError, match="one channel two jobs"):
+        render_pinmap(toml)

@@ -61,11 +61,29 @@ class Disagreement:
         """The journal line: both stamps on the game's timeline."""
         return {
             "type": "lamp", "t_us": self.t_us, "contest": self.contest, "key": self.key, "late": self.late,
-            "board": [{"station": b.station, "input": b.input, "press_us": b.t_us + offset_us,
-                       "lamp_us": b.lamp_us + offset_us, "latency_us": b.latency_us, "tie": b.tie,
-                       "source_event": b.source_event} for b in self.board],
+            "board": [_lamp_record(b, offset_us) for b in self.board],
             "pi": [{"station": s, "press_us": t} for s, t in self.pi],
         }
+
+
+def _lamp_record(b: LampLit, offset_us: int) -> dict[str, Any]:
+    return {"station": b.station, "input": b.input, "press_us": b.t_us + offset_us,
+            "lamp_us": b.lamp_us + offset_us, "latency_us": b.latency_us, "tie": b.tie,
+            "source_event": b.source_event}
+
+
+@dataclass(frozen=True)
+class BoxContest:
+    """A lamp of a contest the board ran by itself while no host was there
+    (lockout box mode, firmware/buzzer/standalone.py), read when a host came
+    back: journaled as the board's own, never taken for the game's."""
+
+    t_us: int  # when the host read it, game µs
+    lit: LampLit
+
+    def record(self, offset_us: int) -> dict[str, Any]:
+        return {"type": "lockout_box", "t_us": self.t_us, "contest": self.lit.contest,
+                "board": [_lamp_record(self.lit, offset_us)]}
 
 
 @dataclass
@@ -77,7 +95,7 @@ class _Contest:
     winners: tuple[int, ...] | None = None
 
 
-Output = Arm | End | Disagreement
+Output = Arm | End | Disagreement | BoxContest
 
 
 class LockoutReferee:
@@ -163,6 +181,8 @@ class LockoutReferee:
     def lamp(self, lit: LampLit, now_us: int, press_at: Callable[[int], int | None]) -> list[Output]:
         """The board lit a lamp; after the decision it is a late disagreement
         (the end is on its way to the board and turns it off)."""
+        if lit.own:
+            return [BoxContest(now_us, lit)]
         cur = self.current
         if cur is not None and cur.cid == lit.contest:
             cur.lamps.append(lit)

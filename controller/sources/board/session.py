@@ -73,6 +73,7 @@ class LampLit:
     latency_us: int
     tie: bool  # lit as tied with the first lamp, not as the first
     source_event: str = ""
+    own: bool = False  # the board's own contest (lockout box mode: no host was there), not the host's
 
 
 @dataclass(frozen=True)
@@ -721,7 +722,7 @@ class BoardSession:
                 self._wanted_heard = True
             return [LampLit(contest, station, name, t_box, t_box + num(f, "lit", 0, 1 << 30),
                             num(f, "lat", 0, 1 << 30), f["k"] == "tie",
-                            source_event=f"{f.get('b') or self.known_boot}#{seq}")]
+                            source_event=f"{f.get('b') or self.known_boot}#{seq}", own=f.get("own") == "1")]
         if kind == "P":
             wanted = self.wanted
             if wanted is not None and any(ch == c for c, _ in wanted.pairs):
