@@ -88,6 +88,7 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         link = box_link(t, folder).start()
         link.playing(match.id)
         args.board_hooks = [link.follow]
+        args.screen_asides = [link.trouble]  # the broker out of reach: said on the game's screen while it lasts
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:

@@ -522,3 +522,74 @@ def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
     finally:
         wrong_password.stop(0)
         nobody.stop(0)
+
+
+def test_a_box_that_cannot_connect_says_why_on_its_screen(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --league`` in the default (split) design with the room's password
+    wrong: the game's screen says, on every frame once the broker refused it,
+    that the results wait in the journal and why (the password), never the
+    password itself; in Czech and Polish too. The game is played all the same."""
+    import threading
+    from typing import Any
+
+    from controller import channel
+    from controller.cli import main
+    from controller.display.loop import Presenter
+    from games.i18n import set_language
+    from tests.core.test_split import until
+    from tests.processes import connect_when_listening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    (tmp_path / "secrets" / "box-b.password").write_text("not-the-password\n")
+    views_at = tmp_path / "views.sock"
+    lines: list[str | None] = []
+    said, seen = threading.Event(), {}  # type: ignore[var-annotated]
+    draw = Presenter.draw
+
+    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
+        draw(self, box, now_us, surface)
+        line = (self.results if box.engine.finished else self.scene).message
+        lines.append(line)
+        if line and "refused the connection" in line:
+            said.set()
+
+    def host() -> None:
+        sock = connect_when_listening(str(views_at), WAIT_S)
+        try:
+            seen["said"] = said.wait(WAIT_S)
+        finally:
+            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            until(sock, lambda m: m["type"] == channel.ENDED)
+            sock.close()
+
+    monkeypatch.setattr(Presenter, "draw", drawn)
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless",
+                     "--seconds", str(WAIT_S * 4), "--viewer-socket", str(views_at)]) == 0
+    finally:
+        thread.join(WAIT_S)
+    assert seen["said"], f"the screen never said why the box could not connect: {set(lines)}"
+    first = lines.index(next(line for line in lines if line and "refused the connection" in line))
+    shown = lines[first:]
+    assert all(line == shown[0] for line in shown[:-1]), set(shown)  # said on every frame while it lasts
+    assert shown[0] is not None and shown[0].startswith("Tournament: results wait in the journal; no connection: "
+                                                        f"the broker 127.0.0.1:{broker.port} refused the connection")
+    assert "password" in shown[0] and "not-the-password" not in shown[0]
+
+    # the same trouble, worded in the language of the moment
+    t = load(tmp_path / "cup.toml")
+    link = box_link(t, room_folder(t, "b", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    try:
+        assert link.conn.failed.wait(WAIT_S)
+        for language, words in (("cs", "odmítl spojení"), ("pl", "odrzucił połączenie")):
+            set_language(language)
+            line = link.trouble()
+            assert line is not None and words in line and "Tournament" not in line, line
+    finally:
+        set_language("en")
+        link.stop()
