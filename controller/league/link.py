@@ -41,6 +41,16 @@ if TYPE_CHECKING:  # the pages' publisher: imported when a box watches its game
 log = logging.getLogger("buzzerbox.league")
 
 
+class Words(str):
+    """A catalogue message given as a value of another: worded when that one is."""
+
+
+#: the broker's refusals a person can act on, in their words (others: the broker's own, in English);
+#: Mosquitto answers a wrong password with "not authorized" (135), not "bad user name or password" (134)
+REFUSALS = {134: Words(N_("wrong user or password")), 135: Words(N_("wrong user or password")),
+            133: Words(N_("the broker refused this box's client id"))}
+
+
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -90,13 +100,15 @@ class Connection:
     def last_problem(self) -> str | None:
         """Why the last attempt to connect failed, in the person's words (None: it did not fail)."""
         problem = self._problem
-        return None if problem is None else _(problem[0]).format(**problem[1])
+        if problem is None:
+            return None
+        return _(problem[0]).format(**{k: _(v) if isinstance(v, Words) else v for k, v in problem[1].items()})
 
     def _failed(self, why: tuple[str, dict[str, object]], line: str) -> None:
         """An attempt failed: logged once per problem (not on every retry), kept for the screen."""
         if why != self._problem:
-            log.warning(line, _(why[0]).format(**why[1]))
-        self._problem = why
+            self._problem = why
+            log.warning(line, self.last_problem)
         self.failed.set()
 
     def problem(self) -> str:
@@ -148,9 +160,10 @@ class Connection:
                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.refused = str(reason)
-            self._failed((N_("the broker {host}:{port} refused the connection: {reason} (check the user and "
+            self._failed((N_("the broker refused the connection: {reason} ({host}:{port}; check the user and "
                              "password file)"), {"host": self.broker.host, "port": self.broker.port,
-                                                 "reason": str(reason)}), "league: %s")
+                                                 "reason": REFUSALS.get(reason.value, str(reason))}),
+                         "league: %s")
             return
         self.refused = None
         self._problem = None
@@ -272,7 +285,7 @@ class BoxLink:
         why = self.conn.last_problem
         if why is None or self.conn.connected.is_set():
             return None
-        return _("Tournament: results wait in the journal; no connection: {why}").format(why=why)
+        return _("Tournament offline: {why}").format(why=why)
 
     def watch(self, box: Box) -> None:
         """Publish ``box``'s public scoreboard view as it changes (a game decided in this process)."""

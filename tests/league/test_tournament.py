@@ -577,16 +577,18 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
     first = lines.index(next(line for line in lines if line and "refused the connection" in line))
     shown = lines[first:]
     assert all(line == shown[0] for line in shown[:-1]), set(shown)  # said on every frame while it lasts
-    assert shown[0] is not None and shown[0].startswith("Tournament: results wait in the journal; no connection: "
-                                                        f"the broker 127.0.0.1:{broker.port} refused the connection")
-    assert "password" in shown[0] and "not-the-password" not in shown[0]
+    assert shown[0] is not None and shown[0].startswith("Tournament offline: the broker refused the "
+                                                        "connection: "), shown[0]
+    assert shown[0].endswith(f"wrong user or password (127.0.0.1:{broker.port}; check the user and password file)")
+    assert "not-the-password" not in shown[0]  # nothing secret on the room's screen
 
     # the same trouble, worded in the language of the moment
     t = load(tmp_path / "cup.toml")
     link = box_link(t, room_folder(t, "b", tmp_path / "journals"), reconnect_s=(1, 1)).start()
     try:
         assert link.conn.failed.wait(WAIT_S)
-        for language, words in (("cs", "odmítl spojení"), ("pl", "odrzucił połączenie")):
+        for language, words in (("cs", "odmítl spojení: špatný uživatel nebo heslo"),
+                                ("pl", "odrzucił połączenie: błędny użytkownik lub hasło")):
             set_language(language)
             line = link.trouble()
             assert line is not None and words in line and "Tournament" not in line, line
