@@ -306,7 +306,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     t = load(args.file)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
+    # SIGTERM stops it as Ctrl+C does: an exception, never Event.set() in the handler (run between the main
+    # thread's bytecodes, it could wait for the lock that thread holds inside stop.wait: the hub never exits)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
         serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, stop)
     return 0

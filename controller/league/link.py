@@ -70,6 +70,8 @@ class Connection:
         self.refused: str | None = None  # the broker said no (bad password): said once, not retried in silence
         self.on_connected: list[Callable[[], None]] = []
         self.on_disconnected: list[Callable[[], None]] = []
+        #: called once every subscription is confirmed (the retained messages follow)
+        self.on_subscribed: list[Callable[[], None]] = []
         self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
         #: (mid, the broker took it): a QoS 1 message's acknowledgement
         self.on_published: Callable[[int, bool], None] = lambda mid, ok: None
@@ -188,6 +190,8 @@ class Connection:
                         ", ".join(str(r) for r in reasons))
         if not self._pending_subscriptions:
             self.subscribed.set()
+            for hook in list(self.on_subscribed):
+                hook()
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                       properties: Properties | None) -> None:

@@ -595,3 +595,46 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
     finally:
         set_language("en")
         link.stop()
+
+
+def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitto, tmp_path: Path) -> None:
+    """Two ``league serve`` processes on one broker and tournament, each with a
+    ledger of its own (as two laptops would be): the one that came second
+    sees the first's live claim and exits in one line; once the first stops
+    cleanly, a hub starts there and serves."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.league.conftest import free_port
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BUZZERBOX_LANG": "en",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    def serve(ledger: str) -> list[str]:
+        return [sys.executable, "-m", "controller", "league", "serve", str(tmp_path / "cup.toml"), "--port",
+                str(free_port()), "--bind", "127.0.0.1", "--ledger", str(tmp_path / ledger)]
+
+    first = subprocess.Popen(serve("first.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert first.stderr is not None
+        assert "league hub: scoreboard http://127.0.0.1:" in first.stderr.readline()  # after the broker's answer
+        second = subprocess.run(serve("second.jsonl"), env=env, capture_output=True, text=True, timeout=WAIT_S * 4)
+        assert second.returncode != 0, second.stderr
+        assert "another hub already serves tournament cup on the broker 127.0.0.1:" in second.stderr, second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1 and "Traceback" not in second.stderr
+    finally:
+        first.terminate()  # a clean stop: its claim goes
+        assert first.wait(WAIT_S) == 0  # SIGTERM: a clean exit
+        if first.stderr is not None:
+            first.stderr.close()
+    again = subprocess.Popen(serve("second.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert again.stderr is not None
+        assert "league hub: scoreboard http://127.0.0.1:" in again.stderr.readline()
+    finally:
+        again.terminate()
+        again.wait(WAIT_S)
+        again.stderr.close()  # type: ignore[union-attr]
