@@ -172,16 +172,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
     #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
     clicker_keys = profile.keys if profile is not None else None
 
-    def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str | None:
-        """A game with people in the split design (docs/processes.md), as
-        ``play`` runs it: the deciding process gets the inputs, the lamps and
-        the journal for the game, the menu has them back after it. With
-        phones the menu's one server serves it (its phones stay joined). None:
-        no split (``--one-process``); else how it ended ("stopped" for Ctrl+C
-        or SIGTERM)."""
+    def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str:
+        """A game with people, decided in a process of its own as ``play``'s
+        are (docs/processes.md): the deciding process gets the inputs, the
+        lamps and the journal for the game, the menu has them back after it.
+        With phones the menu's one server serves it (its phones stay joined).
+        How it ended ("stopped" for Ctrl+C or SIGTERM)."""
         nonlocal source, lights
-        if args.one_process:
-            return None
         from controller.screen.viewer import (
             SplitGame,
             ViewBox,
@@ -225,12 +222,12 @@ def cmd_menu(args: argparse.Namespace) -> int:
         write_beside(path)  # a quiz's record beside its journal
         return reason
 
-    def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session | None = None) -> RunResult | None:
-        """A game in this process on the menu's screen (bots, or people with
-        ``--one-process``), its phones served by the menu's companion; the
-        inputs and lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
-        game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
-                              colors=colors, owns_source=False, session=session)
+    def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session) -> RunResult | None:
+        """Simulated players' game in this process on the menu's screen, its
+        phones served by the menu's companion; the inputs and lamps stay open
+        for the menu after it. None: Ctrl+C or SIGTERM."""
+        game = live.LiveGame(box, live.presenter_for(box, screen, lights=lights, sound=sound, colors=colors),
+                             session=session)
         if phones:  # the session's one server, moved to this game
             live.answer_box_keys(game.presenter, companion.game(box, [game.presenter.scene, game.presenter.results]))
         result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players, keys=clicker_keys))
@@ -249,13 +246,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                 phones = menu.phones = menu.phones or box.spec.phones_needed(box.settings.options)
-                reason = decided_apart(box, cut_off, True, colors, phones)
-                if reason == "stopped":
-                    raise KeyboardInterrupt
-            if cut_off is not None and reason is None:
-                result = played_here(box, colors, phones)
-                write_beside(cut_off)  # a quiz's record beside its journal
-                if result is None:
+                if decided_apart(box, cut_off, True, colors, phones) == "stopped":
                     raise KeyboardInterrupt
             while True:
                 names, colors = live.names_colors(profile, max(players, 16), menu.names)
@@ -286,10 +277,6 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     _names, colors = live.names_colors(profile, box.settings.players, menu.names)
                     phones = menu.phones or box.spec.phones_needed(box.settings.options)
                     reason = decided_apart(box, path, True, colors, phones)
-                    if reason is None:  # --one-process
-                        result = played_here(box, colors, phones)
-                        write_beside(path)
-                        reason = "stopped" if result is None else result.reason
                     if reason == "stopped":
                         raise KeyboardInterrupt
                     if reason == "quit":
@@ -314,7 +301,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                 station_names = (names or None) and names[: choice.players]
                 if choice.bots:
                     box = Box(spec, settings, station_names=station_names)
-                    session: Session | None = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
+                    session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
                 else:
                     if profile is not None and source is not None and not live.roll_call(
                             screen, profile, source, relay, KeyboardSource(choice.players)):
@@ -322,12 +309,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     path = (league.path if league is not None and league.path is not None
                             else box_session.new_journal_path(Path(args.journal_dir), choice.game))
                     box = box_session.new_box(spec, settings, profile, path, station_names=station_names)
-                    if league is not None and args.one_process:
-                        league.watch(box)
                     log.info("journal: %s", path)
-                    session = None
                     reason = decided_apart(box, path, False, colors, bool(choice.phones))
-                    if reason is not None and league is not None:
+                    if league is not None:
                         league.done()  # its result, from the journal
                     if reason == "stopped":
                         raise KeyboardInterrupt
@@ -335,13 +319,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         break
                     if reason == "menu" and league is None:  # ended early by the host: the menu offers to carry on
                         menu.stopped_game(str(path), stopped_label(spec))
-                    if reason is not None:
-                        continue
+                    continue
                 result = played_here(box, colors, bool(choice.phones), session)
-                if session is None:
-                    write_beside(path)  # a quiz's record beside its journal
-                    if league is not None:
-                        league.done()  # its result, from the journal
                 if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
                     raise KeyboardInterrupt
                 if result.reason == "quit":

@@ -79,9 +79,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
                 box = session.new_box(spec, settings, prof, path, station_names=names)
                 created = path
-            # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
-            feed = args.feed if args.one_process else None
-            source = session.open_inputs(prof, relay, feed) if prof is not None else None
+            # the deciding process opens the inputs itself (and takes the feed): here only for the roll call
+            source = session.open_inputs(prof, relay) if prof is not None else None
             screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
         if (prof is not None and source is not None and not skip_roll_call
@@ -90,11 +89,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
         if created is not None:
             session.restart_clock(box)  # the game's time starts now, after the roll call
-        if not args.one_process:
-            return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
-        box.horizon_policy = args.horizon
-        with signals.held(raise_after=False):  # a signal from here on is acted on as the game runs: it closes it
-            game = one_process_game(args, box, prof, relay, source, screen, headless, colors)
+        return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
     except BaseException:
         if not start.handed_over:  # from then on the deciding process closes the game
             if source is not None:
@@ -102,22 +97,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             if box is not None:
                 session.abandon_start(box, created)  # a game that never started leaves no journal behind
         raise
-    announce(box, prof, source, game.presenter, path, headless, players, names)
-    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
-    if args.timings and result is not None:
-        write_timings(args.timings, "one-process", {
-            "decisions": [d[:2] for d in result.decisions], "decision_detail": result.decision_detail,
-            "frame_us": result.frame_us, "shown": [[d[0], d[2]] for d in result.decisions if d[2] is not None],
-            "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
-            "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us})
-    print(game.summary_line(result), file=sys.stderr)
-    for written in write_beside(path):  # a quiz's record to take home (nothing for other games)
-        print(_("results: {path}").format(path=written), file=sys.stderr)
-    if args.json:
-        print_json(box.summary(), box.station_names)
-    if result is None:
-        raise KeyboardInterrupt  # closed cleanly; the command line says "stopped", exit 130
-    return 0
 
 
 def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start, source: Source | None,
@@ -175,23 +154,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
     return 0
 
 
-def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
-                     source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
-    """The older design (``--one-process``): the deciding thread beside the frames."""
-    game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=session.open_lights(prof, source),
-                          sound=live.open_sound(args, headless, prof), colors=colors)
-    hooks = getattr(args, "board_hooks", ())
-    if hooks:  # a tournament's link follows the pages' public board (controller/league)
-        from controller.box.views import watching
-
-        publisher = watching(box)
-        for hook in hooks:
-            hook(publisher)
-    live.start_companion(game, args.web, prof)
-    return game
-
-
-#: what ``--timings`` writes, in both designs: [decided, lamp lit] per decision (game µs), where
+#: what ``--timings`` writes: [decided, lamp lit] per decision (game µs), where
 #: each decision's time went, frame times, [decided, first frame flipped after], the measured report delay
 TIMINGS = ("decisions", "decision_detail", "frame_us", "shown", "late_deliveries", "worst_delivery_us",
            "offset_us", "stated_delay_us")

@@ -290,7 +290,8 @@ class DecidingGame:
         web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.screen.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args, *web, "--lang", current_language()],
+                                        *self.screen_args, *web, "--lang", current_language(),
+                                        "--log-level", str(logging.getLogger().getEffectiveLevel())],
                                        pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
@@ -390,6 +391,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en",
                    help="the box's language: the phones' pages, the host page and a new screen speak it")
+    p.add_argument("--log-level", type=int, default=logging.INFO,
+                   help="the command's logging level: a box at a terminal says only problems, as a service more")
     p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
@@ -407,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     args = parse(argv)
     set_language(args.lang)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)
     if args.register:

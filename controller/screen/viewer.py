@@ -324,7 +324,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
                "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
                "--register", f"{game.spec.name}={package_of(game.spec.name)}",
-               "--lang", current_language()]  # it words the phones' and the host page's texts
+               "--lang", current_language(),  # it words the phones' and the host page's texts
+               "--log-level", str(logging.getLogger().getEffectiveLevel())]  # as quiet as this command
     if game.profile:
         command += ["--profile", game.profile]
     if game.new and not resume:
@@ -492,9 +493,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--web", action="store_true",
                    help="serve the phones again: the first view carries the dead screen's seats and port")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
+    p.add_argument("--log-level", type=int, default=logging.INFO, help="the command's logging level")
     args = p.parse_args(argv)
     set_language(args.lang)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     name, package = args.register.split("=", 1)
     with register(name, package):
         return show(args)

@@ -19,7 +19,7 @@ def play(tmp_path: Path, *extra: str, service: bool = False) -> subprocess.Compl
         env["JOURNAL_STREAM"] = "8:12345"  # what systemd sets for a unit whose output journald keeps
     return subprocess.run(
         [sys.executable, "-m", "controller", "play", "reaction", "--profile", "header-4", "--headless",
-         "--seconds", "0.2", "--one-process", "--journal", str(tmp_path / "j.jsonl"), *extra],
+         "--seconds", "0.2", "--journal", str(tmp_path / "j.jsonl"), *extra],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
 
 

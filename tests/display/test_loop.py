@@ -10,6 +10,7 @@ import time
 import pygame
 import pytest
 
+from benchmarks.one_process import run_live
 from controller.box.runtime import Box
 from controller.cli import main
 from controller.screen.keyboard import KeyboardSource
@@ -54,7 +55,7 @@ def test_reaction_times_count_from_the_flip_that_showed_go() -> None:
     clock = FakeClock()
     screen = LateScreen(clock)
     box.host("start", 0)
-    result = run(box, Presenter(screen, scene_for("reaction")), realtime=True, clock=clock, until_us=600_000)
+    result = run_live(box, Presenter(screen, scene_for("reaction")), clock=clock, until_us=600_000)
     assert result.shows, "GO was never shown"
     due, flipped = result.shows[-1]
     assert flipped in screen.flips and flipped > due
@@ -184,10 +185,11 @@ def test_lights_follow_every_games_statuses() -> None:
 def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
     import pygame
 
+    from benchmarks.one_process import run_live
     from controller.box.runtime import Box
     from controller.box.timeline import box_now_us
     from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import Presenter, run
+    from controller.screen.loop import Presenter
     from controller.screen.screen import Screen
     from games.registry import get
     from games.scenes import scene_for
@@ -197,7 +199,7 @@ def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
     box.time_offset_us = 5_000_000_000 - box_now_us()  # as if resumed from a journal ending near 5000 s
     presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="1", scancode=0))
-    run(box, presenter, realtime=True, keyboard=KeyboardSource(2), until_us=5_000_300_000)
+    run_live(box, presenter, keyboard=KeyboardSource(2), until_us=5_000_300_000)
     assert box.press_log and abs(box.press_log[0].t_us - 5_000_000_000) < 300_000
 
 
