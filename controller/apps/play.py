@@ -13,12 +13,11 @@ from pathlib import Path
 from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
-from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
 from controller.box.journal_writer import unsaved_line
-from controller.box.runtime import Box, box_from_journal
+from controller.box.runtime import Box
 from controller.box.sources.base import Source
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
@@ -104,14 +103,12 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.screen.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
+    from controller.screen.viewer import SplitGame, people_game, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
         if source is not None:
             source.stop()  # the deciding process opens the inputs itself (a GPIO line has one owner)
-        if box.journal is not None:
-            box.journal.close()  # ... and takes the journal over
         fps = 15 if headless else 60
         game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
@@ -122,25 +119,18 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
-        view = ViewBox(box.spec, box.settings)
-        try:  # the phones' server first: a port that is taken is said before the game is handed over
-            phones = None if args.web is None else live.RelayedPhones.serving(presenter, args.web, box, view, prof)
-        except BaseException:
-            presenter.close()
-            raise
-        pages = follow_board(getattr(args, "board_hooks", ()), presenter, box, view, phones)
-        announce(box, prof, source, presenter, path, headless, players, names)
+    port = args.web
     try:
-        ended = run_split(game, presenter, keyboard, fps, pages, view)
+        ended, played = people_game(
+            game, box, presenter, keyboard, fps,
+            phones=None if port is None else lambda view: live.RelayedPhones.serving(presenter, port, box, view, prof),
+            hooks=getattr(args, "board_hooks", ()),
+            announce=lambda: announce(box, prof, source, presenter, path, headless, players, names))
     finally:
         with signals.held(raise_after=False):
-            if phones is not None:
-                phones.stop()  # the pages hear the game ended
-            presenter.close()
             screen.close()
     if args.timings:
         write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
-    played = box_from_journal(journal_mod.read(path))  # the game of record: its journal
     reason = str(ended["reason"])
     print(session.summary_line(played, reason), file=sys.stderr)
     for written in write_beside(path):

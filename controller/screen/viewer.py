@@ -424,6 +424,39 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         resume = True
 
 
+def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
+                phones: Callable[[ViewBox], live.RelayedPhones | None] | None = None,
+                hooks: Sequence[Callable[[Publisher], None]] = (),
+                announce: Callable[[], None] | None = None) -> tuple[dict[str, Any], Box]:
+    """The one way a game with people starts (``play``, the menu, a league's
+    match): its journal handed to a deciding process of its own, its phones
+    served from this process (``phones`` builds their server on the view: a
+    port that is taken is said before the game is handed over), a
+    tournament's ``hooks`` following its board, its views drawn until it
+    ends. Returns the deciding process's ``ended`` and the game of record
+    (read back from its journal)."""
+    from controller.box import journal as journal_mod
+    from controller.box.runtime import box_from_journal
+
+    pages: live.RelayedPhones | None = None
+    try:
+        with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
+            if box.journal is not None:
+                box.journal.close()  # the deciding process takes the journal over
+            view = ViewBox(box.spec, box.settings)
+            pages = phones(view) if phones is not None else None
+            companion = follow_board(hooks, presenter, box, view, pages)
+            if announce is not None:
+                announce()
+        ended = run_split(game, presenter, keyboard, fps, companion, view)
+    finally:
+        with signals.held(raise_after=False):
+            if pages is not None:
+                pages.stop()  # the pages hear the game ended
+            presenter.close()
+    return ended, box_from_journal(journal_mod.read(game.journal))
+
+
 #: how long a screen says that records were not saved before it closes (a key closes it sooner)
 UNSAVED_SHOWN_S = 15.0
 
