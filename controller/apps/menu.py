@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from controller.apps.results import write_beside
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
+from controller.box.journal_writer import JournalWriter
 from controller.box.lights import Lights
 from controller.box.runtime import Box
 from controller.box.simulate import Session
@@ -310,14 +311,21 @@ class Evening:
         league = self.league
         path = (league.path if league is not None and league.path is not None
                 else box_session.new_journal_path(Path(self.args.journal_dir), choice.game))
-        box = box_session.new_box(spec, settings, self.profile, path, station_names=station_names)
+        try:
+            JournalWriter.check_new(path)  # the deciding process writes it (the menu's process never does)
+        except BuzzerBoxError as exc:
+            self.menu.refuse(exc)
+            return
+        box = box_session.new_box(spec, settings, self.profile, None, station_names=station_names)
         log.info("journal: %s", path)
-        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones))
+        header = box.header(mode="play", profile=self.profile.name if self.profile is not None else None)
+        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header)
         if league is not None:
             league.done()  # its result, from the journal
         self.ended(reason, path, spec, early=league is None)
 
-    def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool) -> str:
+    def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
+               header: dict[str, Any] | None = None) -> str:
         """A game with people, started as ``play`` starts one (``viewer.people_game``):
         the deciding process gets the inputs, the lamps and the journal for the
         game, the menu has them back after it. With phones the menu's one
@@ -333,7 +341,7 @@ class Evening:
                                      fps=60, players=box.settings.players, colors=colors,
                                      volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
                                      keys=self.clicker_keys),
-                         args.viewer_socket, args.feed, web=phones or hooks != [])
+                         args.viewer_socket, args.feed, web=phones or hooks != [], header=header)
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
 
         def served(view: ViewBox) -> live.RelayedPhones:

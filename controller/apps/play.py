@@ -16,7 +16,7 @@ from controller.apps.results import write_beside
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
-from controller.box.journal_writer import unsaved_line
+from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.runtime import Box
 from controller.box.sources.base import Source
 from controller.screen import live
@@ -53,8 +53,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     names, colors = live.names_colors(prof, players, session.saved_names(prof))  # as entered in the menu
     keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
                                                     keys=prof.keys if prof is not None else None)
-    # the journal first: a journal that cannot be used is said before any hardware is touched
-    created: Path | None = None
     if not args.resume:
         seed = args.seed if args.seed is not None else session.new_seed()
         try:
@@ -76,8 +74,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                 path = Path(args.resume)
             else:
                 path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
-                box = session.new_box(spec, settings, prof, path, station_names=names)
-                created = path
+                # a journal that cannot be written is said before any hardware is touched; the deciding
+                # process writes it (this process never does)
+                JournalWriter.check_new(path)
+                box = session.new_box(spec, settings, prof, None, station_names=names)
             # the deciding process opens the inputs itself (and takes the feed): here only for the roll call
             source = session.open_inputs(prof, relay) if prof is not None else None
             screen = live.open_screen(args, headless)
@@ -86,7 +86,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 and not live.roll_call(screen, prof, source, relay, keyboard)):
             screen.close()
             raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
-        if created is not None:
+        if not args.resume:
             session.restart_clock(box)  # the game's time starts now, after the roll call
         return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
     except BaseException:
@@ -94,7 +94,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if source is not None:
                 source.stop()
             if box is not None:
-                session.abandon_start(box, created)  # a game that never started leaves no journal behind
+                session.abandon_start(box, None)  # a resumed journal is let go as it was
         raise
 
 
@@ -116,7 +116,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          args.viewer_socket, args.feed, start=start,
-                         web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon)
+                         web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon,
+                         header=None if args.resume else box.header(mode="play", profile=prof.name if prof is not None else None))
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
     port = args.web

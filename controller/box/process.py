@@ -2,11 +2,11 @@
 the box and its engine, the lights and the journal, at real-time priority,
 and publishes what it decided to its viewers after the lamp is lit.
 
-``play`` (the screen's process) starts it with ``python -m
-controller.box.process`` and one end of a socketpair, after it wrote
-the journal's header: this process takes the journal over (``resume``), so
-a deciding process that died is started again on the same file and carries
-on where the journal ends. Nothing here imports pygame or aiohttp: a frame
+``play`` and the menu (the screen's process) start it with ``python -m
+controller.box.process`` and one end of a socketpair. A new game's first
+message is its session header: this process writes the journal, header
+first (the screen's process never writes one); a deciding process that died
+is started again on the same file and carries on where the journal ends. Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
 When its screen dies the game goes on (lamps, journal) and a new screen
@@ -380,7 +380,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
     p.add_argument("--profile", default=None)
     p.add_argument("--new", action="store_true",
-                   help="a new game: its time starts now, as this process takes it over (else: resumed)")
+                   help="a new game: the screen's first message is its session header; this process writes the "
+                        "journal and the game's time starts now (else: resumed from the journal)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
@@ -444,10 +445,11 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
 def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     """The journaled game taken over, its sources opened and connected, the lamps."""
     profile = profile_mod.load(args.profile) if args.profile else None
-    box, _journal = session.resumed_box(args.journal)
+    if args.new:  # the journal is written here, from the header the screen sent: its time starts now
+        box = session.journaled_box(new_game(sock), profile, args.journal)
+    else:
+        box, _journal = session.resumed_box(args.journal)
     box.horizon_policy = args.horizon
-    if args.new:
-        session.restart_clock(box)  # nothing happened yet: the game's time starts as it can be decided
     try:
         source = session.open_inputs(profile, box, args.feed) if profile is not None else None
     except BaseException:
@@ -467,6 +469,18 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
                         screen_args=json.loads(args.screen), companion=companion)
     game.attach(sock, "screen", companion=True)
     return game
+
+
+def new_game(sock: socket.socket) -> dict[str, Any]:
+    """The session header of the new game this process journals (the screen's first message)."""
+    try:
+        message = channel.receive(sock)
+    except ChannelError as exc:
+        raise BuzzerBoxError(f"the screen sent no game to start ({exc})") from None
+    header = None if message is None or message["type"] != channel.START else message.get("header")
+    if not isinstance(header, dict):
+        raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
+    return header
 
 
 def listen(game: DecidingGame, path: str) -> socket.socket:

@@ -27,6 +27,7 @@ from controller import signals
 from controller.box import journal as journal_mod
 from controller.box import media
 from controller.box.checkpoint import CheckpointError
+from controller.box.journal_format import FORMAT_VERSION, parse_header
 from controller.box.lights import GpioLights, Lights, NoLights
 from controller.box.profile import Profile
 from controller.box.runtime import Box, box_from_journal
@@ -34,6 +35,8 @@ from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import N_, _
+from games.registry import get as get_game
+from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
 
@@ -244,6 +247,19 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
             journal, box.header(mode="play", profile=profile.name if profile is not None else None))
     restart_clock(box, wall_clock=wall_clock)
     return box
+
+
+def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: str | Path) -> Box:
+    """A new game's box from the session ``header`` its screen sent (the
+    deciding process): its journal written here, header first, as ``new_box``
+    writes it; its timeline starts now."""
+    session = parse_header({**header, "type": "session", "version": FORMAT_VERSION})
+    try:
+        spec = get_game(session.game)
+    except LookupError as exc:
+        raise journal_mod.JournalError(str(exc)) from None
+    settings = as_played(spec, session.settings, session.rules)
+    return new_box(spec, settings, profile, journal, station_names=session.station_names)
 
 
 def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,

@@ -316,6 +316,8 @@ class SplitGame:
     start: live.Start = field(default_factory=live.Start)
     #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
     horizon: str = HORIZON_WATERMARKS
+    #: a new game's session header: the deciding process writes the journal with it (this process never does)
+    header: dict[str, Any] | None = None
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -328,7 +330,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
                "--log-level", str(logging.getLogger().getEffectiveLevel())]  # as quiet as this command
     if game.profile:
         command += ["--profile", game.profile]
-    if game.new and not resume:
+    new = game.new and not resume
+    if new:
         command += ["--new"]
     if game.seconds is not None:
         command += ["--seconds", str(game.seconds)]
@@ -343,6 +346,9 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
+    if new:  # its first message: the game it journals
+        with contextlib.suppress(OSError):  # gone already: the watch says so
+            channel.send(mine, {"type": channel.START, "header": game.header})
     return process, mine
 
 
@@ -421,7 +427,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
         presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
         presenter.screen.flip()
-        resume = True
+        # the next one resumes from the journal; one that died before it wrote it starts the game anew
+        resume = not game.new or game.journal.exists()
 
 
 def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
