@@ -224,7 +224,7 @@ class Evening:
         try:
             cut_off = None if self.args.fresh else box_session.unfinished_journal(Path(self.args.journal_dir))
             if cut_off is not None:  # the power went mid-game: carry on before the menu
-                box, _journal = box_session.resumed_box(cut_off, self.profile)
+                box = box_session.resumable_box(cut_off, self.profile)  # read only: its deciding process resumes it
                 print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title),
                                                                                      file=cut_off), file=sys.stderr)
                 self.menu.phones = self.menu.phones or box.spec.phones_needed(box.settings.options)
@@ -277,11 +277,11 @@ class Evening:
         path = Path(journal)
         self.menu.carried_on(journal)
         try:
-            box, _journal = box_session.resumed_box(path, self.profile, carry_on=True)
+            box = box_session.resumable_box(path, self.profile, carry_on=True)
         except BuzzerBoxError as exc:
             self.menu.refuse(exc)
             return
-        reason = self.people(box, path, self.colors(box), resumed=True,
+        reason = self.people(box, path, self.colors(box), resumed=True, carry_on=True,
                              phones=self.menu.phones or box.spec.phones_needed(box.settings.options))
         self.ended(reason, path, box.spec, early=True)
 
@@ -325,7 +325,7 @@ class Evening:
         self.ended(reason, path, spec, early=league is None)
 
     def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
-               header: dict[str, Any] | None = None) -> str:
+               header: dict[str, Any] | None = None, carry_on: bool = False) -> str:
         """A game with people, started as ``play`` starts one (``viewer.people_game``):
         the deciding process gets the inputs, the lamps and the journal for the
         game, the menu has them back after it. With phones the menu's one
@@ -341,7 +341,8 @@ class Evening:
                                      fps=60, players=box.settings.players, colors=colors,
                                      volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
                                      keys=self.clicker_keys),
-                         args.viewer_socket, args.feed, web=phones or hooks != [], header=header)
+                         args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
+                         carry_on=carry_on)
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
 
         def served(view: ViewBox) -> live.RelayedPhones:

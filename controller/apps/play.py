@@ -62,15 +62,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         say_left_out(settings)
     relay = live.Relay()
     start = live.Start()
-    box: Box | None = None
     source = None
     try:
-        # held: a signal while the journal is made or the inputs open is acted on once they are (the
-        # journal of a game that never began is then removed below)
+        # held: a signal while the inputs open is acted on once they are (no journal is made here: the
+        # deciding process writes it once it has the game)
         with signals.held():
             if args.resume:
                 # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
-                box, _journal = session.resumed_box(args.resume, prof, spec.name, carry_on=True)
+                box = session.resumable_box(args.resume, prof, spec.name, carry_on=True)  # read only
                 path = Path(args.resume)
             else:
                 path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
@@ -90,11 +89,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             session.restart_clock(box)  # the game's time starts now, after the roll call
         return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
     except BaseException:
-        if not start.handed_over:  # from then on the deciding process closes the game
-            if source is not None:
-                source.stop()
-            if box is not None:
-                session.abandon_start(box, None)  # a resumed journal is let go as it was
+        if not start.handed_over and source is not None:  # from then on the deciding process closes the game
+            source.stop()
         raise
 
 
@@ -117,7 +113,8 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          args.viewer_socket, args.feed, start=start,
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon,
-                         header=None if args.resume else box.header(mode="play", profile=prof.name if prof is not None else None))
+                         header=None if args.resume else box.header(mode="play", profile=prof.name if prof is not None else None),
+                         carry_on=bool(args.resume))
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
     port = args.web

@@ -382,6 +382,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--new", action="store_true",
                    help="a new game: the screen's first message is its session header; this process writes the "
                         "journal and the game's time starts now (else: resumed from the journal)")
+    p.add_argument("--carry-on", action="store_true",
+                   help="a game the host ended before its end goes on (its screen checked it was not played out)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
@@ -448,7 +450,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     if args.new:  # the journal is written here, from the header the screen sent: its time starts now
         box = session.journaled_box(new_game(sock), profile, args.journal)
     else:
-        box, _journal = session.resumed_box(args.journal)
+        box, _journal = session.resumed_box(args.journal, carry_on=args.carry_on)
     box.horizon_policy = args.horizon
     try:
         source = session.open_inputs(profile, box, args.feed) if profile is not None else None

@@ -318,6 +318,8 @@ class SplitGame:
     horizon: str = HORIZON_WATERMARKS
     #: a new game's session header: the deciding process writes the journal with it (this process never does)
     header: dict[str, Any] | None = None
+    #: a game the host ended before its end goes on (the first deciding process resumes it past its end)
+    carry_on: bool = False
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -333,6 +335,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     new = game.new and not resume
     if new:
         command += ["--new"]
+    if game.carry_on and not resume:
+        command += ["--carry-on"]
     if game.seconds is not None:
         command += ["--seconds", str(game.seconds)]
     if game.viewer_socket:

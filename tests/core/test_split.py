@@ -434,3 +434,27 @@ def test_the_deciding_process_writes_the_journal_the_screens_process_none(tmp_pa
     records = [json.loads(x) for x in path.read_text().splitlines()]
     assert records[0]["type"] == "session" and records[0]["game"] == "reaction"
     assert records[-1]["type"] == "end"
+
+
+def test_play_resume_leaves_the_journal_to_the_deciding_process(tmp_path: Path, monkeypatch) -> None:
+    """``play --resume`` of a game cut off mid-game: the screen's process
+    (this one) only reads the journal; the deciding process resumes it
+    (its lock, its records) and closes it with its end."""
+    from controller.box import journal as journal_mod
+    from controller.cli import main
+
+    path = tmp_path / "cut.jsonl"
+    spec = get("reaction")
+    box = session.new_box(spec, spec.settings(2, 3), None, path)  # the power went before its end
+    assert box.journal is not None
+    box.journal.close()
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the screen's process opened the journal to append")
+
+    monkeypatch.setattr(journal_mod, "resume", refused)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    assert main(["play", "reaction", "--players", "2", "--headless", "--seconds", "0.5", "--resume", str(path)]) == 0
+    records = [json.loads(x) for x in path.read_text().splitlines()]
+    assert records[0]["type"] == "session" and records[-1]["type"] == "end"
