@@ -16,7 +16,7 @@ from controller.box import journal_format
 from controller.box.journal_writer import JournalWriter
 from controller.cli import main
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_carry_on import question_on
+from tests.display.test_carry_on import first_question
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -24,12 +24,7 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 def one_game(seen: dict[str, Any]) -> Script:
     """Start the first game, end it at its first question, quit the menu."""
-    frame = yield []
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_RETURN]  # Start
-    while not question_on(frame):
-        frame = yield []
+    yield from first_question()
     seen["played"] = True
     frame = yield [pygame.K_ESCAPE]
     frame = yield [pygame.K_ESCAPE]  # the game ends
