@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from controller import journal as journal_mod
 from controller import live
 from controller import profile as profile_mod
+from controller.apps import first_run
 from controller.apps.results import write_beside
+from controller.apps.usb_copy import copy_results
 from controller.display.diag import InputMonitor
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
 from controller.runtime import Box, box_from_journal
@@ -30,7 +32,7 @@ from controller.sources.keyboard import KeyboardSource
 from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _
+from games.i18n import _, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -121,6 +123,27 @@ def stopped_label(spec: GameSpec) -> str:
     return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
 
 
+def set_up_as(args: argparse.Namespace) -> str | None:
+    """The wiring profile the menu starts with: the command line's, else the
+    one the first start chose (then its language too, unless --lang says
+    another); None: keyboard stations."""
+    given = getattr(args, "profile", None)
+    setup = first_run.saved()
+    if setup is None:
+        return str(given) if given else None
+    if setup.language is not None and getattr(args, "lang", None) is None:
+        set_language(setup.language)
+    if given:
+        return str(given)
+    if setup.profile is not None:
+        try:
+            profile_mod.load(setup.profile)
+        except BuzzerBoxError as exc:  # a profile file gone since: keyboard stations, and the log says why
+            log.warning("the wiring chosen at the first start will not load (%s): keyboard stations", exc)
+            return None
+    return setup.profile
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.display.loop import run_menu
     from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
@@ -132,17 +155,24 @@ def cmd_menu(args: argparse.Namespace) -> int:
         spec = get(name)
         if spec.scene:
             games.append((name, spec.title, spec.min_players, spec.max_players))
-    profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    profile_name = set_up_as(args)
+    profile = profile_mod.load(profile_name) if profile_name else None
     players = len(profile.stations) if profile is not None else args.players
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
-    packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
-                     getattr(args, "media_root", None) or MEDIA_ROOTS)
+    port = DEFAULT_PORT if args.web is None else args.web
+    if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
+        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
+        if done is not None:
+            profile = profile_mod.load(done.profile) if done.profile else None
+            players = len(profile.stations) if profile is not None else args.players
+    media_roots = getattr(args, "media_root", None) or MEDIA_ROOTS
+    packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()), media_roots)
     menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
                 sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
-                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
+                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories, jobs=True)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
@@ -160,7 +190,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
 
     #: a tournament's room (``--league``, controller/league): Start plays its next match
     league = getattr(args, "league_room", None)
-    companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
+    companion = MenuCompanion(port, on_rename=renamed,
                               next_game=menu.next_game, on_option=menu.set_option, packs_folder=packs.folder)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
     relay = live.Relay()
@@ -289,6 +319,23 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         break
                     if reason == "menu":
                         menu.stopped_game(str(path), stopped_label(box.spec))
+                    continue
+                if choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
+                    menu.notice = list(copy_results(Path(args.journal_dir), media_roots).lines)
+                    continue
+                if choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
+                    if source is not None:
+                        source.stop()
+                    lights.close()
+                    done = first_run.run_first_run(screen, profile=profile.name if profile is not None else None,
+                                                   players=args.players, port=port)
+                    if done is not None:
+                        profile = profile_mod.load(done.profile) if done.profile else None
+                        players = len(profile.stations) if profile is not None else args.players
+                        clicker_keys = profile.keys if profile is not None else None
+                        menu.restationed(players, live.saved_names(profile))
+                    source = live.open_inputs(profile, relay) if profile is not None else None
+                    lights = live.open_lights(profile, source)
                     continue
                 if choice.edit_names:  # typed on the keyboard, kept for the next start
                     menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, live.NAME_LENGTH),)
