@@ -23,6 +23,7 @@ from controller.cli import main
 from games.i18n import _, current_language
 from tests.display.kiosk import Frame, Kiosk, Script, Steps
 from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -141,3 +142,32 @@ def test_the_first_start_walks_through_once(tmp_path: Path, monkeypatch: pytest.
     assert main(menu_args(tmp_path, "--first-run")) == 0
     assert kiosk.stuck is None, (kiosk.stuck, asked_again)
     assert asked_again["setup first"] and not asked_again["menu first"], asked_again["first"]
+
+
+def setting_up_again(seen: dict[str, Any]) -> Script:
+    """From the menu: the "Set up again" row, Enter; the walk-through's first step; Esc back to the menu."""
+    frame = yield from until(lambda f: asked(f, MENU_HINT))
+    seen["menu first"] = True
+    while not panel_of(frame).startswith(_("Set up again") + ":"):
+        frame = yield [pygame.K_DOWN]
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(lambda f: shows(f, step(1)))
+    seen["walk-through"] = said(frame)
+    frame = yield [pygame.K_ESCAPE]  # set up later: back to the menu, on the same stations
+    frame = yield from until(lambda f: asked(f, MENU_HINT))
+    seen["menu after"] = said(frame)
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
+def test_the_menu_row_set_up_again_shows_the_walk_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
+    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")  # set up before
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, setting_up_again(seen))
+    assert main(["--lang", "en", *menu_args(tmp_path, "--profile", "header-4")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert _(LANGUAGE_QUESTION) in seen["walk-through"], seen["walk-through"]
+    assert "Blue" in seen["menu after"], seen["menu after"]  # the stations opened again for the menu
