@@ -166,6 +166,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
     if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
         done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
         if done is not None:
+            profile_name = done.profile
             profile = profile_mod.load(done.profile) if done.profile else None
             players = len(profile.stations) if profile is not None else args.players
     media_roots = getattr(args, "media_root", None) or MEDIA_ROOTS
@@ -196,7 +197,24 @@ def cmd_menu(args: argparse.Namespace) -> int:
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
     # not open stop the menu with one line, as they stop ``play``
-    source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
+    def open_stations() -> tuple[Source | None, profile_mod.Profile | None]:
+        """The profile's inputs opened; a profile chosen at the first start
+        (not on the command line) that will not open here leaves keyboard
+        stations and one line saying so, not a kiosk that never starts."""
+        if profile is None:
+            return None, None
+        try:
+            return live.open_inputs(profile, relay), profile
+        except BuzzerBoxError as exc:
+            if profile_name == getattr(args, "profile", None):  # asked for on the command line: said as `play` says it
+                raise
+            print(_("menu: {problem}; keyboard stations for now (the menu's Set up again row chooses the wiring)")
+                  .format(problem=exc), file=sys.stderr)
+            menu.restationed(args.players, live.saved_names(None))
+            return None, None
+
+    source, profile = open_stations()
+    players = len(profile.stations) if profile is not None else args.players
     lights = live.open_lights(profile, source)
     #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
     clicker_keys = profile.keys if profile is not None else None
@@ -327,14 +345,16 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     if source is not None:
                         source.stop()
                     lights.close()
-                    done = first_run.run_first_run(screen, profile=profile.name if profile is not None else None,
+                    done = first_run.run_first_run(screen, profile=profile_name if profile is not None else None,
                                                    players=args.players, port=port)
                     if done is not None:
+                        profile_name = done.profile
                         profile = profile_mod.load(done.profile) if done.profile else None
-                        players = len(profile.stations) if profile is not None else args.players
-                        clicker_keys = profile.keys if profile is not None else None
-                        menu.restationed(players, live.saved_names(profile))
-                    source = live.open_inputs(profile, relay) if profile is not None else None
+                        menu.restationed(len(profile.stations) if profile is not None else args.players,
+                                         live.saved_names(profile))
+                    source, profile = open_stations()
+                    players = len(profile.stations) if profile is not None else args.players
+                    clicker_keys = profile.keys if profile is not None else None
                     lights = live.open_lights(profile, source)
                     continue
                 if choice.edit_names:  # typed on the keyboard, kept for the next start

@@ -171,3 +171,22 @@ def test_the_menu_row_set_up_again_shows_the_walk_through(tmp_path: Path, monkey
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert _(LANGUAGE_QUESTION) in seen["walk-through"], seen["walk-through"]
     assert "Blue" in seen["menu after"], seen["menu after"]  # the stations opened again for the menu
+
+
+def test_a_chosen_wiring_that_will_not_open_leaves_keyboard_stations_not_a_dead_kiosk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The walk-through chose header-4 and the pins will not open here: the
+    menu still opens (keyboard stations) and says why in one line."""
+    monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
+    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text(
+        '{"done": true, "language": "en", "profile": "header-4"}', encoding="utf-8")
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, first_look(seen))
+    assert main(menu_args(tmp_path)) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert seen["menu first"] and _("Player {n}").format(n=1) in seen["first"], seen["first"]
+    err = capsys.readouterr().err
+    assert "header-4" in err and "keyboard stations for now" in err, err
