@@ -23,10 +23,14 @@ from typing import Any
 
 import pygame
 
-from controller import live
-from controller import profile as profile_mod
-from controller.display.diag import InputMonitor
-from controller.display.menu import (
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.lights import Lights
+from controller.box.timeline import box_now_us
+from controller.screen import live
+from controller.screen.diag import InputMonitor
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.menu import (
     NameEditor,
     NamesScene,
     RollCallScene,
@@ -36,10 +40,7 @@ from controller.display.menu import (
     run_roll_call,
     stacked,
 )
-from controller.display.screen import Screen
-from controller.lights import Lights
-from controller.sources.keyboard import KeyboardSource
-from controller.timeline import box_now_us
+from controller.screen.screen import Screen
 from controller.web.overlay import qr_surface
 from controller.web.seats import join_url
 from controller.web.server import lan_address
@@ -70,7 +71,7 @@ class Setup:
 
 def marker_path() -> Path:
     """``$XDG_DATA_HOME/buzzerbox/first-run.json`` (beside the journals' folder)."""
-    return live.journal_dir().parent / MARKER
+    return session.journal_dir().parent / MARKER
 
 
 def off() -> bool:
@@ -306,9 +307,9 @@ def test_press(screen: Screen, wiring: Wiring, names: Sequence[str], relay: live
         if prof is not None:
             monitor = InputMonitor([(shown[i], list(st.inputs)) for i, st in enumerate(prof.stations)],
                                    prof.debounce, list(prof.host))
-            source = live.open_inputs(prof, relay)
+            source = session.open_inputs(prof, relay)
             monitor.debouncer.start_all(source.levels(), box_now_us())
-            lights = live.open_lights(prof, source)
+            lights = session.open_lights(prof, source)
             expected = [(station, inp, shown[station]) for station, inp, _name in prof.roll_call()]
         else:
             monitor = InputMonitor([(name, ["bell"]) for name in shown])
@@ -339,7 +340,7 @@ def phones(screen: Screen, port: int) -> str:
 
 
 def run_first_run(screen: Screen, *, profile: str | None, players: int, port: int,
-                  names: Callable[[profile_mod.Profile | None], list[str]] = live.saved_names) -> Setup | None:
+                  names: Callable[[profile_mod.Profile | None], list[str]] = session.saved_names) -> Setup | None:
     """The walk-through; the setup chosen (saved, the marker written), or
     None when the window was closed (nothing saved: shown again next start).
     ``profile``: the wiring the box starts with (chosen first);
@@ -390,9 +391,9 @@ def run_first_run(screen: Screen, *, profile: str | None, players: int, port: in
             step += 1
         elif which == "names":
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None
-            typed = run_name_editor(screen, NameEditor(names(prof), wiring.stations, live.NAME_LENGTH),
+            typed = run_name_editor(screen, NameEditor(names(prof), wiring.stations, session.NAME_LENGTH),
                                     scene=SetupNamesScene())
-            live.save_names(prof, typed)
+            session.save_names(prof, typed)
             step += 1
         elif which == "test":
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None

@@ -73,7 +73,7 @@ def results_files(journals: Path) -> list[Path]:
 
 def bowl_match(journal: Path) -> str | None:
     """A quiz bowl journal's QBJ match file (as ``results --qbj`` writes it), else None."""
-    from controller import qbj
+    from controller.apps import qbj
     from controller.apps.results import replayed
     from games.base import BuzzerBoxError
 
