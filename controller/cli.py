@@ -190,11 +190,14 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--packs-dir", default=str(packs_dir()),
                    help=_("the host's question packs, offered first in the quiz's pack row (default: %(default)s)"))
     p.add_argument("--media-root", action="append", default=None, metavar="DIR",
-                   help=_("where USB sticks are mounted, looked at for packs (repeatable; default: {roots})").format(
-                       roots=", ".join(MEDIA_ROOTS)))
+                   help=_("where USB sticks are mounted, looked at for packs and copied results to (repeatable; "
+                          "default: {roots})").format(roots=", ".join(MEDIA_ROOTS)))
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
+    p.add_argument("--first-run", action="store_true",
+                   help=_("walk through setting the box up again (language, wiring, names, a test press, phones) "
+                          "before the menu; shown by itself only at the box's first start"))
     add_screen_args(p)
     add_process_args(p)
     add_box_args(p)

@@ -17,7 +17,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.apps import first_run
 from controller.apps.results import write_beside
+from controller.apps.usb_copy import copy_results
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter
@@ -32,7 +34,7 @@ from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _
+from games.i18n import _, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -124,6 +126,27 @@ def stopped_label(spec: GameSpec) -> str:
     return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
 
 
+def set_up_as(args: argparse.Namespace) -> str | None:
+    """The wiring profile the menu starts with: the command line's, else the
+    one the first start chose (then its language too, unless --lang says
+    another); None: keyboard stations."""
+    given = getattr(args, "profile", None)
+    setup = first_run.saved()
+    if setup is None:
+        return str(given) if given else None
+    if setup.language is not None and getattr(args, "lang", None) is None:
+        set_language(setup.language)
+    if given:
+        return str(given)
+    if setup.profile is not None:
+        try:
+            profile_mod.load(setup.profile)
+        except BuzzerBoxError as exc:  # a profile file gone since: keyboard stations, and the log says why
+            log.warning("the wiring chosen at the first start will not load (%s): keyboard stations", exc)
+            return None
+    return setup.profile
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
     from controller.screen.menu import Menu, MenuScene
     from controller.screen.sound import SoundSettings
@@ -131,24 +154,32 @@ def cmd_menu(args: argparse.Namespace) -> int:
 
     games = [(name, spec.title, spec.min_players, spec.max_players)
              for name, spec in ((name, get(name)) for name in available()) if spec.scene]
-    profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    profile_name = set_up_as(args)
+    profile = profile_mod.load(profile_name) if profile_name else None
     players = len(profile.stations) if profile is not None else args.players
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
+    port = DEFAULT_PORT if args.web is None else args.web
+    if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
+        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
+        if done is not None:
+            profile_name = done.profile
+            profile = profile_mod.load(done.profile) if done.profile else None
+            players = len(profile.stations) if profile is not None else args.players
     packs = PackScan(Path(getattr(args, "packs_dir", None) or box_session.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=box_session.saved_names(profile), phones=args.web is not None,
                 sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
-                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
+                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories, jobs=True)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    evening = Evening(args, profile, players, screen, menu, packs)
+    evening = Evening(args, profile_name, players, screen, menu, packs)
     try:
         with box_session.stop_on_sigterm():
             evening.run()
@@ -167,11 +198,15 @@ class Evening:
     people is decided in a process of its own (``viewer.people_game``); the
     menu's inputs are closed around it and opened again after it."""
 
-    def __init__(self, args: argparse.Namespace, profile: profile_mod.Profile | None, players: int,
+    def __init__(self, args: argparse.Namespace, profile_name: str | None, players: int,
                  screen: Screen, menu: Menu, packs: PackScan) -> None:
         from controller.web.attach import MenuCompanion
 
+        profile = profile_mod.load(profile_name) if profile_name else None
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
+        #: the wiring chosen (the command line's or the first start's): Set up again may change it
+        self.profile_name = profile_name
+        self.media_roots: Sequence[str | Path] = getattr(args, "media_root", None) or MEDIA_ROOTS
         self.sound = live.open_sound(args, False, profile)
         #: a tournament's room (``--league``, controller/league): Start plays its next match
         self.league = getattr(args, "league_room", None)
@@ -200,7 +235,21 @@ class Evening:
         box_session.save_names(self.profile, self.menu.names)
 
     def open_inputs(self) -> None:
-        self.source = box_session.open_inputs(self.profile, self.relay) if self.profile is not None else None
+        """The profile's inputs and lamps; a profile chosen at the first start
+        (not on the command line) that will not open here leaves keyboard
+        stations and one line saying so, not a kiosk that never starts."""
+        self.source = None
+        if self.profile is not None:
+            try:
+                self.source = box_session.open_inputs(self.profile, self.relay)
+            except BuzzerBoxError as exc:
+                if self.profile_name == getattr(self.args, "profile", None):  # asked on the command line: as `play`
+                    raise
+                print(_("menu: {problem}; keyboard stations for now (the menu's Set up again row chooses the wiring)")
+                      .format(problem=exc), file=sys.stderr)
+                self.profile = None
+                self.players = self.args.players
+                self.menu.restationed(self.args.players, box_session.saved_names(None))
         self.lights = box_session.open_lights(self.profile, self.source)
 
     def close_inputs(self) -> None:
@@ -246,12 +295,30 @@ class Evening:
             return  # the first: the menu asks, drawn by the next run_menu
         if choice.carry_on is not None:  # a game ended early this evening: on where it stopped
             self.carry_on(choice.carry_on)
+        elif choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
+            self.menu.notice = list(copy_results(Path(self.args.journal_dir), self.media_roots).lines)
+        elif choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
+            self.set_up_again()
         elif choice.edit_names:  # typed on the keyboard, kept for the next start
             self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
                                                                       box_session.NAME_LENGTH))
             box_session.save_names(self.profile, self.menu.names)
         else:
             self.start(choice)
+
+    def set_up_again(self) -> None:
+        """The first start's walk-through again; its wiring and names from now on."""
+        self.close_inputs()
+        port = DEFAULT_PORT if self.args.web is None else self.args.web
+        done = first_run.run_first_run(self.screen, profile=self.profile_name if self.profile is not None else None,
+                                       players=self.args.players, port=port)
+        if done is not None:
+            self.profile_name = done.profile
+            self.profile = profile_mod.load(done.profile) if done.profile else None
+            self.players = len(self.profile.stations) if self.profile is not None else self.args.players
+            self.menu.restationed(self.players, box_session.saved_names(self.profile))
+        self.clicker_keys = self.profile.keys if self.profile is not None else None
+        self.open_inputs()
 
     def choose(self) -> Choice | None:
         """The menu drawn until Start (or Esc), the stations' inputs shown on it."""
