@@ -108,6 +108,9 @@ def test_every_owner_command_works_outside_the_repository(installed: tuple[Path,
     czech = box(bin_dir, "--lang", "cs", "wiring", "check", "header-44", cwd=elsewhere)  # the compiled catalogues
     assert czech.returncode == 1 and "header-4" in czech.stderr and "profil" in czech.stderr, czech.stderr
 
+    status = box(bin_dir, "kiosk", "status", "--root", str(elsewhere), "--user", "pi", cwd=elsewhere)
+    assert status.returncode == 1 and "sudo buzzerbox kiosk install" in status.stdout, status.stdout
+
 
 def test_the_wheel_carries_the_files_the_commands_name(installed: tuple[Path, Path]) -> None:
     names = set(zipfile.ZipFile(installed[1]).namelist())
