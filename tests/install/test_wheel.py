@@ -13,7 +13,6 @@ from the wheel only, which the first test checks."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -22,29 +21,14 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _sources(dest: Path) -> None:
-    """The repository's files as a fresh clone has them (git's list; no .venv, no build/)."""
-    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-co", "--exclude-standard", "-z"],
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for rel in filter(None, listed):
-        src = REPO / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
+from tests.install.wheel import REPO, build_wheel
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the fresh venv's bin folder, the built wheel)."""
     top = tmp_path_factory.mktemp("wheel")
-    src, dist, venv = top / "src", top / "dist", top / "venv"
-    _sources(src)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
-                   check=True, cwd=top)
-    wheel = next(dist.glob("buzzerbox-*.whl"))
+    wheel, venv = build_wheel(top), top / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
