@@ -78,7 +78,7 @@ BAD: dict[str, list[list[str]]] = {
     "firmware pinmap": [["firmware", "pinmap", "extra"]],
     "firmware sim": [["firmware", "sim", "--seconds", "soon"]],
     "kiosk": [["kiosk", "install", "--root", "{missing}"], ["kiosk", "status", "--user", "Root!"],
-              ["kiosk", "uninstall", "--root", "{missing}"], ["kiosk", "reinstall"]],
+              ["kiosk", "uninstall", "--root", "{missing}"], ["kiosk", "status", "--mode", "tv"]],
 }
 
 
