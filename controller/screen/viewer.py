@@ -229,9 +229,9 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     try:
         while True:
             pumped = box_now_us()  # a key read below is stamped after this: the keys are delivered up to it
-            events = pygame.event.get()
+            queued = pygame.event.get()
             read_us = box_now_us()  # every key of one read waited in the same queue: one stamp (a tie, not an order)
-            for event in events:
+            for event in queued:
                 name = key_of(event, presenter, keyboard, read_us)
                 if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                     presenter.box_actions[name]()
