@@ -26,6 +26,7 @@ from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.firmware_tools import add_firmware_commands
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
+from controller.apps.kiosk import add_kiosk_commands
 from controller.apps.menu import cmd_menu
 from controller.apps.packs import add_pack_commands
 from controller.apps.play import cmd_play
@@ -249,6 +250,7 @@ def build_parser() -> Parser:
     add_journal_commands(sub)
     add_pack_commands(sub)
     add_results_command(sub)
+    add_kiosk_commands(sub)
     add_league_commands(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
@@ -359,7 +361,8 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command",
+                 "kiosk_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)

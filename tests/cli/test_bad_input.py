@@ -77,6 +77,8 @@ BAD: dict[str, list[list[str]]] = {
     "firmware install": [["firmware", "install", "--port", "/dev/nonexistent"]],
     "firmware pinmap": [["firmware", "pinmap", "extra"]],
     "firmware sim": [["firmware", "sim", "--seconds", "soon"]],
+    "kiosk": [["kiosk", "install", "--root", "{missing}"], ["kiosk", "status", "--user", "Root!"],
+              ["kiosk", "uninstall", "--root", "{missing}"], ["kiosk", "status", "--mode", "tv"]],
 }
 
 
