@@ -160,6 +160,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
 
     #: a tournament's room (``--league``, controller/league): Start plays its next match
     league = getattr(args, "league_room", None)
+    #: said on the menu and the games' screens while their trouble lasts (the tournament's broker out of reach)
+    asides = [league.link.trouble] if league is not None else []
+    menu.asides.extend(asides)
     companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
                               next_game=menu.next_game, on_option=menu.set_option, packs_folder=packs.folder)
     print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
@@ -196,6 +199,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                                      mute=sound.settings.mute, keyboard=True, keys=clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [])
         presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
+        presenter.asides.extend(asides)
         view = ViewBox(box.spec, box.settings)
         pages = None
         try:
@@ -224,6 +228,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         inputs and lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
         game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
                               colors=colors, owns_source=False, session=session)
+        game.presenter.asides.extend(asides)
         if phones:  # the session's one server, moved to this game
             live.answer_box_keys(game.presenter, companion.game(box, [game.presenter.scene, game.presenter.results]))
         result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players, keys=clicker_keys))

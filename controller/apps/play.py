@@ -148,6 +148,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
             presenter.close()
             raise
         pages = follow_board(getattr(args, "board_hooks", ()), presenter, box, view, phones)
+        presenter.asides.extend(getattr(args, "screen_asides", ()))
         announce(box, prof, source, presenter, path, headless, players, names)
     try:
         ended = run_split(game, presenter, keyboard, fps, pages, view)
@@ -185,6 +186,7 @@ def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profi
         publisher = watching(box)
         for hook in hooks:
             hook(publisher)
+    game.presenter.asides.extend(getattr(args, "screen_asides", ()))
     live.start_companion(game, args.web, prof)
     return game
 

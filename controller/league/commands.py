@@ -88,6 +88,7 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         link = box_link(t, folder).start()
         link.playing(match.id)
         args.board_hooks = [link.follow]
+        args.screen_asides = [link.trouble]  # the broker out of reach: said on the game's screen while it lasts
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
@@ -305,7 +306,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     t = load(args.file)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
+    # SIGTERM stops it as Ctrl+C does: an exception, never Event.set() in the handler (run between the main
+    # thread's bytecodes, it could wait for the lock that thread holds inside stop.wait: the hub never exits)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with contextlib.suppress(KeyboardInterrupt):
         serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, stop)
     return 0

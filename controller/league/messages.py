@@ -48,6 +48,11 @@ def schedule_topic(tournament: str) -> str:
     return f"{ROOT}/{tournament}/schedule"
 
 
+def hub_topic(tournament: str) -> str:
+    """The serving hub's claim (retained; its will clears it): a second hub on the same broker sees it."""
+    return f"{ROOT}/{tournament}/hub"
+
+
 def hub_subscriptions(tournament: str) -> list[str]:
     return [f"{ROOT}/{tournament}/room/+/status", f"{ROOT}/{tournament}/room/+/live",
             f"{ROOT}/{tournament}/room/+/result/+", schedule_topic(tournament)]

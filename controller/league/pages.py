@@ -18,11 +18,13 @@ import asyncio
 import base64
 import contextlib
 import datetime
+import hashlib
 import hmac
 import html
 import json
 import logging
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller.apps.common import UsageError
 from controller.league import messages
 from controller.league.hub import STALE_AFTER_MS, Hub, clip
 from controller.league.link import Connection
@@ -60,6 +63,8 @@ HEARTBEAT_S = 5.0
 VIEWER_QUEUE = 2
 #: a fail-safe for stopping the pages on a machine under load, never a measure
 STOP_WAIT_S = 60.0
+#: how long a starting hub waits for the broker's answer to its claim (a broker that is down: it serves anyway)
+CLAIM_WAIT_S = 5.0
 
 
 def labels() -> dict[str, str]:
@@ -82,10 +87,22 @@ class HubService:
         self.t = t
         base = t.path.parent if t.path else Path.cwd()
         self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
+        #: this hub's claim on the broker: the same for the same ledger on the same machine (a restarted
+        #: hub knows its own claim), another for any other hub
+        self.claim_id = hashlib.sha256(f"{socket.gethostname()}\0{self.hub.ledger.path.resolve()}".encode()).hexdigest()[:16]
+        self.claim_topic = messages.hub_topic(t.id)
         self.conn = Connection(t.broker, t.hub_user, read_secret(t.hub_password_file, t.hub_user),
-                               f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}", subscriptions=messages.hub_subscriptions(t.id),
-                               reconnect_s=reconnect_s)
-        self.conn.on_message = self.hub.take
+                               f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}",
+                               subscriptions=[self.claim_topic, *messages.hub_subscriptions(t.id)],
+                               will=(self.claim_topic, b""), reconnect_s=reconnect_s)
+        self.conn.on_message = self._message
+        self.conn.on_subscribed.append(self._claim)
+        #: set when another hub already serves this tournament on this broker (``refused`` says which)
+        self.refused = threading.Event()
+        self.refused_by = ""
+        #: set once the broker answered this hub's claim: its own came back, or another's was there first
+        self.claim_known = threading.Event()
+        self._claims_seen = 0
         self.conn.on_connected.append(lambda: self.hub.broker(True))
         self.conn.on_disconnected.append(lambda: self.hub.broker(False))
         self._viewers: set[asyncio.Queue[bytes]] = set()
@@ -113,8 +130,34 @@ class HubService:
         self.conn.start()
         return self
 
+    def _claim(self) -> None:
+        """Subscribed (the broker's retained claim, if any, comes first): this hub says it serves."""
+        self.conn.publish(self.claim_topic, messages.encode({"hub": self.claim_id, "ledger": self.hub.ledger.path.name}))
+
+    def _message(self, topic: str, payload: bytes) -> str | None:
+        if topic != self.claim_topic:
+            return self.hub.take(topic, payload)
+        self._claims_seen += 1
+        try:
+            other = str(json.loads(payload)["hub"]) if payload else self.claim_id
+        except (ValueError, KeyError, TypeError):
+            other = self.claim_id  # not a claim: nobody's
+        if other == self.claim_id:
+            self.claim_known.set()
+            return None
+        if self._claims_seen == 1 and not self.refused.is_set():  # a live claim before ours: that hub serves
+            self.refused_by = other
+            self.refused.set()
+            self.claim_known.set()
+            return None
+        self._claim()  # a newcomer wrote over our claim: ours again (it stops)
+        return None
+
     def stop(self) -> None:
-        self.conn.stop(0)
+        clear = not self.refused.is_set() and self.conn.connected.is_set()
+        if clear:  # a clean stop: the claim goes (a vanished hub's will does it)
+            self.conn.publish(self.claim_topic, b"")
+        self.conn.stop(CLAIM_WAIT_S if clear else 0)
         listener = getattr(self, "_listener", None)
         if listener in self.hub.listeners:
             self.hub.listeners.remove(listener)
@@ -525,13 +568,19 @@ STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}tabl
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
     service = HubService(t, ledger, port, bind).start()
-    print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
+    service.claim_known.wait(CLAIM_WAIT_S)  # the broker's answer, if it is up: a second hub says so before serving
+    if not service.refused.is_set():
+        print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
             "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path), file=sys.stderr)
     try:
-        while not stop.wait(1.0):
+        while not service.refused.is_set() and not stop.wait(1.0):
             pass
     finally:
         service.stop()
+    if service.refused.is_set():  # another hub's claim: it serves this tournament (its standings are the day's)
+        raise UsageError(_("another hub already serves tournament {t} on the broker {host}:{port} (hub {hub}); "
+                           "stop it first, or use its pages").format(t=t.id, host=t.broker.host, port=t.broker.port,
+                                                                      hub=service.refused_by))
 
 
 def state_words() -> dict[str, str]:
