@@ -11,11 +11,9 @@ the game, and again on every reconnect.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import logging
-import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -290,8 +288,7 @@ def cmd_rehearse(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    stay = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stay.set())
+    stay = threading.Event()  # SIGTERM and Ctrl+C raise KeyboardInterrupt (controller.signals): never set in a handler
     if not args.stay:
         stay.set()
     try:
@@ -305,12 +302,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    stop = threading.Event()
-    # SIGTERM stops it as Ctrl+C does: an exception, never Event.set() in the handler (run between the main
-    # thread's bytecodes, it could wait for the lock that thread holds inside stop.wait: the hub never exits)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    with contextlib.suppress(KeyboardInterrupt):
-        serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, stop)
+    # SIGTERM (exit 0) and Ctrl+C (130) raise KeyboardInterrupt in here (controller.signals, as every command):
+    # serve_forever stops the hub in full whatever it was doing; an Event set in a handler could deadlock
+    serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, threading.Event())
     return 0
 
 

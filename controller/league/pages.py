@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import contextlib
 import datetime
 import hashlib
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller import signals
 from controller.apps.common import UsageError
 from controller.league import messages
 from controller.league.hub import STALE_AFTER_MS, Hub, clip
@@ -63,6 +65,8 @@ HEARTBEAT_S = 5.0
 VIEWER_QUEUE = 2
 #: a fail-safe for stopping the pages on a machine under load, never a measure
 STOP_WAIT_S = 60.0
+#: a hall screen whose stream is stuck (a TV that stopped reading) is cut this long after the hub stops
+STOP_GRACE_S = 2.0
 #: how long a starting hub waits for the broker's answer to its claim (a broker that is down: it serves anyway)
 CLAIM_WAIT_S = 5.0
 
@@ -108,6 +112,10 @@ class HubService:
         self._viewers: set[asyncio.Queue[bytes]] = set()
         self._wake: asyncio.Event | None = None
         self._pusher: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.TimerHandle | None = None
+        #: set on the pages' loop as they stop: the push ends on it whatever a cancel does
+        self._closing = False
+        self._stopped = False
         self.port, self.bind = port, bind
         self.organiser_password = read_secret(t.organiser_password_file, t.organiser_user)
         self.form_token = secrets.token_urlsafe(16)
@@ -132,6 +140,8 @@ class HubService:
 
     def _claim(self) -> None:
         """Subscribed (the broker's retained claim, if any, comes first): this hub says it serves."""
+        if self.refused.is_set():
+            return  # another hub serves: this one only leaves
         self.conn.publish(self.claim_topic, messages.encode({"hub": self.claim_id, "ledger": self.hub.ledger.path.name}))
 
     def _message(self, topic: str, payload: bytes) -> str | None:
@@ -154,6 +164,11 @@ class HubService:
         return None
 
     def stop(self) -> None:
+        """The broker connection, then the pages, then the ledger; from any state (a start cut short by
+        a signal too), each step bounded: SIGTERM at any moment ends in this and the process exits."""
+        if self._stopped:
+            return
+        self._stopped = True
         clear = not self.refused.is_set() and self.conn.connected.is_set()
         if clear:  # a clean stop: the claim goes (a vanished hub's will does it)
             self.conn.publish(self.claim_topic, b"")
@@ -161,14 +176,22 @@ class HubService:
         listener = getattr(self, "_listener", None)
         if listener in self.hub.listeners:
             self.hub.listeners.remove(listener)
+        if self._thread is not None:
+            self._ready.wait(STOP_WAIT_S)  # a start a signal cut short: its loop is up, or failed, by then
         loop, self.loop = self.loop, None
         if loop is not None and self._thread is not None:
-            asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(STOP_WAIT_S)
+            try:
+                asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(STOP_WAIT_S)
+            except concurrent.futures.TimeoutError:
+                log.warning("league hub: the pages did not stop within %s s; leaving them", STOP_WAIT_S)
             loop.call_soon_threadsafe(loop.stop)
             self._thread.join(STOP_WAIT_S)
         self.hub.close()
 
     async def _cleanup(self) -> None:
+        self._closing = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         for queue in self._viewers:  # every open hall screen's stream ends (b"": the end)
             if queue.full():
                 queue.get_nowait()
@@ -211,7 +234,7 @@ class HubService:
         app.router.add_get("/organiser", self._organiser)
         app.router.add_post("/organiser/correct", self._correct)
         app.router.add_post("/organiser/decide", self._decide)
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=STOP_GRACE_S)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.port)
         await site.start()
@@ -223,8 +246,13 @@ class HubService:
         def changed() -> None:  # called on the broker's thread: the push runs on this loop
             loop.call_soon_threadsafe(wake.set)
 
+        def heartbeat() -> None:  # a frame at least every HEARTBEAT_S: the clocks and the ages move
+            wake.set()
+            self._heartbeat = loop.call_later(HEARTBEAT_S, heartbeat)
+
         self.hub.listeners.append(changed)
         self._listener = changed
+        self._heartbeat = loop.call_later(HEARTBEAT_S, heartbeat)
         self._pusher = loop.create_task(self._push())
 
     # -- the hall screen's push ----------------------------------------------------------------
@@ -238,12 +266,17 @@ class HubService:
         return ('data: {"now_ms":' + str(board["now_ms"]) + ',"board":' + self._encoded[1] + "}\n\n").encode("utf-8")
 
     async def _push(self) -> None:
-        """Every change (at most PUSH_EVERY_S apart), and a heartbeat: one frame built, sent to every viewer."""
+        """Every change (at most PUSH_EVERY_S apart), and a heartbeat: one frame built, sent to every viewer.
+
+        No ``asyncio.wait_for`` here: before Python 3.12 it swallows a cancel that comes in the loop's
+        turn the awaited event is set, and a change told as the hub stopped (its broker connection
+        closing) kept this task, so the pages and the hub, from ever stopping."""
         assert self._wake is not None
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), HEARTBEAT_S)
+        while not self._closing:
+            await self._wake.wait()
             self._wake.clear()
+            if self._closing:
+                return
             if self._viewers:
                 data = self.frame()
                 for queue in self._viewers:
@@ -567,16 +600,21 @@ STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}tabl
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
-    service = HubService(t, ledger, port, bind).start()
-    service.claim_known.wait(CLAIM_WAIT_S)  # the broker's answer, if it is up: a second hub says so before serving
-    if not service.refused.is_set():
-        print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
-            "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path), file=sys.stderr)
+    """Serve until ``stop`` or a stopping signal (raised here as KeyboardInterrupt, see controller.signals):
+    whenever it comes, starting, waiting for the claim or serving, the service stops in full."""
+    service = HubService(t, ledger, port, bind)
     try:
+        service.start()
+        service.claim_known.wait(CLAIM_WAIT_S)  # the broker's answer, if it is up: a second hub says so before serving
+        if not service.refused.is_set():
+            print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
+                    "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path),
+                  file=sys.stderr)
         while not service.refused.is_set() and not stop.wait(1.0):
             pass
     finally:
-        service.stop()
+        with signals.held():  # a signal during the stop is raised after it: the stop is never cut short
+            service.stop()
     if service.refused.is_set():  # another hub's claim: it serves this tournament (its standings are the day's)
         raise UsageError(_("another hub already serves tournament {t} on the broker {host}:{port} (hub {hub}); "
                            "stop it first, or use its pages").format(t=t.id, host=t.broker.host, port=t.broker.port,
