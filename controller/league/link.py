@@ -236,7 +236,8 @@ class BoxLink:
         self.live_topic = messages.room_topic(tournament.id, self.room, "live")
         self.conn = Connection(tournament.broker, room.user, password, f"buzzerbox-{tournament.id}-{self.room}",
                                will=(self.status_topic, messages.status_payload(self.room, False, None, 0)),
-                               subscriptions=[messages.schedule_topic(tournament.id)], reconnect_s=reconnect_s)
+                               subscriptions=[messages.schedule_topic(tournament.id),
+                                              messages.bracket_topic(tournament.id)], reconnect_s=reconnect_s)
         self.conn.on_connected.append(self._on_connect)
         self.conn.on_message = self._on_message
         self.conn.on_published = self._on_published
@@ -376,14 +377,29 @@ class BoxLink:
 
     # -- what the organiser says -------------------------------------------------------------
     def _on_message(self, topic: str, payload: bytes) -> None:
-        if topic != messages.schedule_topic(self.t.id) or not payload:
+        if topic not in (messages.schedule_topic(self.t.id), messages.bracket_topic(self.t.id)) or not payload:
             return
         with self.schedule_handled:
             try:
-                self._schedule(payload)
+                if topic == messages.bracket_topic(self.t.id):
+                    self._bracket(payload)
+                else:
+                    self._schedule(payload)
             finally:
                 self.changes_seen += 1
                 self.schedule_handled.notify_all()
+
+    def _bracket(self, payload: bytes) -> None:
+        """The hub's playoff draw (only the hub's account may write it): kept for this room's next match."""
+        if self.t.playoff is None:
+            return
+        try:
+            bracket = messages.parse_bracket(payload, self.t.playoff.ids(), [team.id for team in self.t.teams])
+        except messages.MessageError as exc:
+            self.refused_changes += 1
+            log.warning(_("league: refused a playoff draw: %s"), exc)
+            return
+        self.folder.take_bracket(bracket)
 
     def _schedule(self, payload: bytes) -> None:
         try:

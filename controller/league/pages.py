@@ -80,7 +80,9 @@ def labels() -> dict[str, str]:
             "ago": _("updated {n} s ago"), "ago_min": _("updated {n} min ago"), "never": _("not heard yet"),
             "broker_lost": _("The hub has lost the broker ({n} s ago): the rooms are shown as they were then"),
             "hub_lost": _("This screen has lost the hub: reconnecting"), "stale": _("no news"),
-            "page": _("page {n} of {of}")}
+            "page": _("page {n} of {of}"), "playoff": _("Playoff"), "quarters": _("Quarter-finals"),
+            "semis": _("Semi-finals"), "final": _("Final"), "seed": _("seed {n}"),
+            "winner_of": _("winner of {match}"), "decider": _("a draw: decider needed")}
 
 
 class HubService:
@@ -101,6 +103,11 @@ class HubService:
                                will=(self.claim_topic, b""), reconnect_s=reconnect_s)
         self.conn.on_message = self._message
         self.conn.on_subscribed.append(self._claim)
+        #: the pairings last published to the boxes (None: publish them on the next chance)
+        self._bracket_sent: bytes | None = None
+        self.conn.on_subscribed.append(self._publish_bracket)
+        self.conn.on_disconnected.append(self._bracket_unsent)
+        self.hub.listeners.append(self._publish_bracket)
         #: set when another hub already serves this tournament on this broker (``refused`` says which)
         self.refused = threading.Event()
         self.refused_by = ""
@@ -144,6 +151,21 @@ class HubService:
             return  # another hub serves: this one only leaves
         self.conn.publish(self.claim_topic, messages.encode({"hub": self.claim_id, "ledger": self.hub.ledger.path.name}))
 
+    def _bracket_unsent(self) -> None:
+        self._bracket_sent = None
+
+    def _publish_bracket(self) -> None:
+        """The playoff's pairings to the boxes (retained), whenever they change: a box plays its playoff
+        match once it knows who plays it."""
+        if self.t.playoff is None or self.refused.is_set() or not self.conn.subscribed.is_set():
+            return
+        bracket = self.hub.bracket()
+        payload = messages.bracket_payload(
+            {x.id: x.teams for x in bracket if x.teams is not None}, [x.id for x in bracket if x.winner])
+        if payload != self._bracket_sent:
+            self._bracket_sent = payload
+            self.conn.publish(messages.bracket_topic(self.t.id), payload)
+
     def _message(self, topic: str, payload: bytes) -> str | None:
         if topic != self.claim_topic:
             return self.hub.take(topic, payload)
@@ -173,9 +195,9 @@ class HubService:
         if clear:  # a clean stop: the claim goes (a vanished hub's will does it)
             self.conn.publish(self.claim_topic, b"")
         self.conn.stop(CLAIM_WAIT_S if clear else 0)
-        listener = getattr(self, "_listener", None)
-        if listener in self.hub.listeners:
-            self.hub.listeners.remove(listener)
+        for listener in (getattr(self, "_listener", None), self._publish_bracket):
+            if listener in self.hub.listeners:
+                self.hub.listeners.remove(listener)
         if self._thread is not None:
             self._ready.wait(STOP_WAIT_S)  # a start a signal cut short: its loop is up, or failed, by then
         loop, self.loop = self.loop, None
@@ -322,7 +344,8 @@ class HubService:
                 f"<style>{HALL_STYLE}</style></head><body>"
                 f"<header><h1 id='title'>{title}</h1><div id='updated'></div><div id='clock'></div></header>"
                 "<div id='banner' hidden></div><main><section id='rooms'></section>"
-                f"<section id='table'><h2>{standings} <span id='page'></span></h2>"
+                "<section id='table'><div id='bracket' hidden></div>"
+                f"<h2>{standings} <span id='page'></span></h2>"
                 "<table id='standings'></table></section></main>"
                 f"<script id='labels' type='application/json'>{words}</script>"
                 "<script src='/hall.js'></script></body></html>")
@@ -497,6 +520,7 @@ class HubService:
                 "The hub has lost the broker ({n} s ago): what the rooms send now waits for it").format(
                     n=max(0, (hub.clock() - hub.broker_since_ms) // 1000))) + "</p>"
             conflicts = [self._conflict_html(key) for key in hub.open_conflicts()]
+            bracket = self._bracket_html()
         head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
         w = {key: e(text) for key, text in {
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
@@ -509,7 +533,7 @@ class HubService:
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
                 + (f"<h2 class='conflict'>{w['conflicts']}</h2>{''.join(conflicts)}" if conflicts else "")
-                + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
+                + bracket + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
                 f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
                 f"<h2>{w['correct_a']}</h2><form method='post' action='/organiser/correct'>"
                 f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
@@ -526,6 +550,33 @@ class HubService:
                 f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a> · "
                 f"<a href='/players'>{w['players']}</a></p>"
                 "</body></html>")
+
+    def _bracket_html(self) -> str:
+        """The playoff as it stands: each match's teams (or where they come from), scores, winner."""
+        bracket = self.hub.bracket()
+        if not bracket:
+            return ""
+        e, t = html.escape, self.t
+        rounds = {1: _("Final"), 2: _("Semi-finals"), 3: _("Quarter-finals")}
+        last = bracket[-1].round
+        items = []
+        for tie in bracket:
+            if tie.teams:
+                who = _(" v ").join(t.team(x).name for x in tie.teams)
+            else:
+                who = _(" v ").join(_("seed {n}").format(n=f[1:]) if f.startswith("#") else
+                                    _("winner of {match}").format(match=f) for f in tie.fed_by)
+            scores = " : ".join(str(s) for s in tie.scores) if tie.scores else ""
+            state = {"waiting": _("not drawn yet"), "ready": _("to play"),
+                     "decider": _("a draw: decider needed (the room plays it again, or correct it with the "
+                                  "tiebreak's outcome)"),
+                     "done": _("won by {team}").format(team=t.team(tie.winner).name) if tie.winner else ""}[tie.state]
+            name = rounds[last - tie.round + 1] + ("" if tie.id == "final" else f" {tie.id}")
+            items.append(f"<li class='{e(tie.state)}'>{e(name)}: {e(who)} "
+                         f"{e(scores)} · {e(state)}</li>")
+        head = _("Playoff: the top {n} of the table, in room {room}").format(n=t.playoff.size if t.playoff else 0,
+                                                                              room=t.playoff.room if t.playoff else "")
+        return f"<h2>{e(head)}</h2><ul class='bracket'>{''.join(items)}</ul>"
 
     def _conflict_html(self, key: tuple[str, int]) -> str:
         """Both (or all) versions of a (match, seq) side by side, each with a form that makes it count."""
@@ -586,7 +637,13 @@ HALL_STYLE = (
     "font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}"
     "#standings td:nth-child(2),#standings th:nth-child(2){text-align:left;width:auto}"
     "#standings th:first-child{width:7vh}#standings th:nth-child(n+3){width:12vh}"
-    "#standings tr:nth-child(-n+4) td{color:#ffd54f}")
+    "#standings tr:nth-child(-n+4) td{color:#ffd54f}"
+    "#bracket{margin-bottom:2vh}#bracket .rounds{display:flex;gap:1vw}.round{flex:1;min-width:0}"
+    ".round h4{margin:0 0 .5vh;font-size:2.2vh;color:#aab}"
+    ".tie{background:#182038;border-radius:.8vh;padding:.4vh .6vw;margin-bottom:.8vh;font-size:2.6vh}"
+    ".tie .s{display:inline-block;min-width:1.8em;font-weight:bold;font-variant-numeric:tabular-nums}"
+    ".tie .won{color:#ffd54f;font-weight:bold}.tie.decider{border-left:.6vh solid #ff7043}"
+    ".tie .decider{color:#ff7043;font-size:.8em}")
 #: the printable schedule: black on white, one room per printed page
 PRINT_STYLE = ("body{font-family:sans-serif;color:#000;background:#fff;margin:1.5em}h2{margin:.2em 0 .6em}"
                "table{border-collapse:collapse;width:100%;font-size:14pt}td,th{border:1px solid #888;"
@@ -596,7 +653,8 @@ STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}tabl
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
          ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}.conflict{color:#f96}form{display:inline}"
-         ".lost{background:#b3261e;color:#fff;padding:.4em .6em;font-weight:bold}")
+         ".lost{background:#b3261e;color:#fff;padding:.4em .6em;font-weight:bold}"
+         ".bracket .decider{color:#f96}.bracket .done{color:#9c9}")
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
@@ -623,4 +681,4 @@ def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop
 
 def state_words() -> dict[str, str]:
     return {"planned": _("planned"), "live": _("live"), "done": _("done"), "unfinished": _("unfinished"),
-            "corrected": _("corrected"), "conflict": _("conflict")}
+            "corrected": _("corrected"), "conflict": _("conflict"), "decider": _("a draw: decider needed")}
