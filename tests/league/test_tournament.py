@@ -535,7 +535,7 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
 
     from controller import channel
     from controller.cli import main
-    from controller.display.loop import Presenter
+    from controller.screen.loop import Presenter
     from games.i18n import set_language
     from tests.core.test_split import until
     from tests.processes import connect_when_listening
