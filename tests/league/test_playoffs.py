@@ -150,3 +150,39 @@ def test_league_check_reads_the_playoff_section(tmp_path: Path, league_file: Cal
     t = load(path)
     assert t.playoff is not None and t.playoff.room == "b" and t.playoff.ids() == ["final"]
     assert t.playoff.first_slot == max(m.slot for m in t.matches if m.room == "b") + 1
+
+
+@pytest.mark.runtime("mosquitto")
+def test_play_league_in_the_playoff_room_takes_the_hubs_draw(broker: Mosquitto, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --league` in the playoff's room with its round robin played: before the draw it says the
+    playoff is not drawn yet (not "every match is played"); after it, the box connects, takes the hub's
+    retained draw and its next match is the semi-final."""
+    from controller.league.commands import all_played, await_draw, playoff_ahead
+
+    path = tmp_path / "cup.toml"
+    path.write_text(path.read_text() + PLAYOFF)
+    t = load(path)
+    folder = room_folder(t, "a", tmp_path / "journals")
+    seed = 1
+    while play_next(folder, seed) is not None:  # room a's round robin, played offline
+        seed += 1
+    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        assert playoff_ahead(t, folder) and await_draw(t, folder) is None
+        assert all_played(t, folder, "a") == 0
+        said = capsys.readouterr().err
+        assert "a: the playoff's next match is not drawn yet" in said and "every match" not in said
+        hub = service.hub
+        for k, m in enumerate(x for x in t.matches if x.room != "a"):  # the other rooms' results
+            r = Result(m.room, m.id, 1, "quiz", m.teams, (k % 3, 1), True, f"{k:016x}", 3)
+            assert hub.take(messages.result_topic(t.id, m.room, m.id), messages.encode(r.to_json())) == "taken"
+        wait_for(hub, lambda: len(hub.results) == 15, "room a's results (delivered by all_played) never came")
+        sf1 = hub.bracket()[0]
+        assert sf1.teams is not None
+        match = await_draw(t, folder)
+        assert match is not None and match.id == "sf1" and match.teams == sf1.teams and match.room == "a"
+        assert folder.match("sf1") == match  # kept: the next start knows it without the broker
+    finally:
+        service.stop()
