@@ -96,7 +96,7 @@ function drawBracket() {
         line.append(el("span", t.scores ? t.scores[k] : "", "s"), el("span", who[k]));
         tie.append(line);
       }
-      if (t.state === "decider") tie.append(el("div", L.decider, "decider clip"));
+      if (t.state === "decider") tie.append(el("div", L.decider, "decider"));
       col.append(tie);
     }
     return col;
