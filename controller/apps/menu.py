@@ -210,6 +210,9 @@ class Evening:
         self.sound = live.open_sound(args, False, profile)
         #: a tournament's room (``--league``, controller/league): Start plays its next match
         self.league = getattr(args, "league_room", None)
+        #: said on the menu and the games' screens while their trouble lasts (the tournament's broker out of reach)
+        self.asides = [self.league.link.trouble] if self.league is not None else []
+        menu.asides.extend(self.asides)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        packs_folder=packs.folder)
@@ -411,6 +414,7 @@ class Evening:
                          args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
                          carry_on=carry_on)
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
+        presenter.asides.extend(self.asides)
 
         def served(view: ViewBox) -> live.RelayedPhones:
             """The session's one server, now fed by the deciding process."""
@@ -438,6 +442,7 @@ class Evening:
         game = live.LiveGame(box, live.presenter_for(box, self.screen, lights=self.lights, sound=self.sound,
                                                      colors=colors),
                              session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
+        game.presenter.asides.extend(self.asides)
         if phones:  # the session's one server, moved to this game
             live.answer_box_keys(game.presenter, self.companion.game(box, [game.presenter.scene,
                                                                            game.presenter.results]))

@@ -117,6 +117,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          carry_on=bool(args.resume))
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
+        presenter.asides.extend(getattr(args, "screen_asides", ()))  # a tournament's standing trouble
     port = args.web
     try:
         ended, played = people_game(

@@ -74,6 +74,15 @@ class RunResult:
 
 
 
+#: a standing line's source, asked on every frame: the line while its trouble lasts, else None
+Aside = Callable[[], "str | None"]
+
+
+def aside_line(asides: Sequence[Aside]) -> str | None:
+    """The first of ``asides``' lines that has something to say (None: none has)."""
+    return next((line for aside in asides if (line := aside())), None)
+
+
 class Presenter:
     """Screen, scene, lights and sound of one running box."""
 
@@ -89,6 +98,9 @@ class Presenter:
         #: a line said on every frame until it is taken back (None), over any other: the deciding
         #: process starting again (``viewer.run_split``)
         self.standing: str | None = None
+        #: lines said on every frame while their trouble lasts, each asked per frame (None: no trouble):
+        #: a tournament's box that cannot reach the hall's broker says why (controller/league)
+        self.asides: list[Aside] = []
         #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
         self.help: HelpOverlay | None = None
         self.show_help = False
@@ -122,7 +134,7 @@ class Presenter:
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
-        scene.message = self.scene.message
+        scene.message = self.scene.message or aside_line(self.asides)
         inputs = box.inputs_notice()
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs
@@ -500,6 +512,7 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
                     if choice is not None:
                         return choice
             strip = monitor.strip()
+        scene.message = aside_line(menu.asides)  # a tournament's broker out of reach: said while it lasts
         scene.draw(screen.surface, freeze(menu.view()), strip, t)
         screen.flip()
         frame_clock.tick(fps)

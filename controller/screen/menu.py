@@ -185,6 +185,9 @@ class Menu:
         self._scanned_us: int | None = None
         #: what the last copy said (shown beside the rows until the next key)
         self.notice: list[str] = []
+        #: lines said under the menu while their trouble lasts, each asked per frame (``loop.run_menu``):
+        #: a tournament's box that cannot reach the hall's broker says why
+        self.asides: list[Callable[[], str | None]] = []
         #: why the last Start did not start (its settings were refused): shown until the next key
         self.refused: list[object] = []
         self.sound = sound or SoundSettings()

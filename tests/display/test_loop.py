@@ -257,3 +257,27 @@ def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
     assert pressed.is_set() and len(box.press_log) >= 3, "the bots pressed nothing: the test proves nothing"
     assert box.late_deliveries == 0 and box.latency_guard_us == guard
     assert "after its stamp" not in caplog.text
+
+
+def test_the_menu_says_a_standing_trouble_on_every_frame_while_it_lasts(monkeypatch) -> None:
+    """A tournament's box that cannot reach the broker: the menu's screen says
+    why under the rows on every frame the trouble lasts, and no more after."""
+    from controller.screen import loop
+    from controller.screen.menu import Menu, MenuScene
+
+    said: list[str | None] = []
+    draw = MenuScene.draw
+
+    def drawn(self, surface, view, strip, now_us) -> None:
+        draw(self, surface, view, strip, now_us)
+        said.append(self.message)
+        if len(said) == 3:  # the host leaves the menu after three frames
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+
+    monkeypatch.setattr(MenuScene, "draw", drawn)
+    lines = iter(["Tournament offline: nothing answers", "Tournament offline: nothing answers", None])
+
+    menu = Menu([("reaction", "Reaction", 2, 8)], 2)
+    menu.asides.append(lambda: next(lines, None))  # the trouble lasts two frames
+    assert loop.run_menu(Screen.open(headless=True), menu, fps=1000) is None
+    assert said == ["Tournament offline: nothing answers", "Tournament offline: nothing answers", None]
