@@ -413,8 +413,9 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     q = question or {}
     record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
               "points": points, "answer": str(q.get("answer", ""))}
-    if isinstance(q.get("audio"), Mapping):  # an audio question: the screen plays its clip (controller/sound.py)
-        record["audio"] = dict(q["audio"])
+    for clip in ("audio", "video"):  # an audio or video question: the screen plays its clip (controller/clips.py)
+        if isinstance(q.get(clip), Mapping):
+            record[clip] = dict(q[clip])
     return record if round_number is None else {**record, "round": round_number}
 
 
@@ -1266,7 +1267,8 @@ class QuizEngine:
         if self._all_play():  # only the choices the stations' buttons (and the phones) offer
             choices = choices[: self._offered(q)]
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
-                "image": q.get("image"), "choices": choices, "audio": q.get("audio")}
+                "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
+                "video": q.get("video")}
 
     def public_view(self) -> dict[str, Any]:
         r = self.round
