@@ -110,7 +110,8 @@ class Presenter:
         #: a video question's clip (controller/video.py), driven by the events as the audio clip is
         self.video_screen = VideoScreen(video_fit(screen.surface.get_size()))
         self.video = ClipPlayer(self.video_screen, keys=("video",))
-        self.box_actions["replay"] = self.replay  # F5: the question's clip again from its start
+        if sound is not None:  # F5: the question's clips again from their start (a box always has a Sound)
+            self.box_actions["replay"] = self.replay
         #: Esc was pressed once during the game: the screen asks before it ends
         self.confirm_end = False
 
