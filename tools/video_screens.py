@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pygame  # noqa: E402
 from screenshots import session  # noqa: E402
 
-import controller.video as video  # noqa: E402
-from controller.display.loop import Presenter  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
+import controller.screen.video as video  # noqa: E402
+from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.screen import Screen  # noqa: E402
 from games.i18n import set_language  # noqa: E402
 from games.quiz.options import PACKS_DIR  # noqa: E402
-from games.registry import scene_for  # noqa: E402
+from games.scenes import scene_for  # noqa: E402
 
 
 def main() -> int:

@@ -80,7 +80,7 @@ def video_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[tu
     """Why PyAV cannot play the video at ``path`` from ``start_s`` (a message
     id and its arguments), or None when every frame decodes (the last one
     only is converted, and to a small size: the check is about the file)."""
-    from controller.video import VideoClip
+    from controller.screen.video import VideoClip
 
     try:
         clip = VideoClip(path, (16, 16))
@@ -105,7 +105,7 @@ def video_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[tu
 def clip_problems(pack: Pack) -> list[PackProblem]:
     """One line for each of the pack's clips that pygame's mixer (audio) or
     PyAV (video; when installed: ``video_note`` says when not) cannot play."""
-    from controller.video import missing_decoder
+    from controller.screen.video import missing_decoder
 
     sheet = pack.source.suffix.lower() in (".xlsx", ".ods")
     mixer = any(q.audio is not None for q in pack.questions) and _open_mixer()
@@ -129,7 +129,7 @@ def clip_problems(pack: Pack) -> list[PackProblem]:
 def video_note(pack: Pack) -> str | None:
     """One line when the pack has video questions and this box has no
     decoder for them (they show a placeholder): the command that adds it."""
-    from controller.video import NO_DECODER, missing_decoder
+    from controller.screen.video import NO_DECODER, missing_decoder
 
     videos = sum(1 for q in pack.questions if q.video is not None)
     if not videos or not missing_decoder():

@@ -409,7 +409,7 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     q = question or {}
     record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
               "points": points, "answer": str(q.get("answer", ""))}
-    for clip in ("audio", "video"):  # an audio or video question: the screen plays its clip (controller/clips.py)
+    for clip in ("audio", "video"):  # an audio or video question: the screen plays its clip (controller/box/clips.py)
         if isinstance(q.get(clip), Mapping):
             record[clip] = dict(q[clip])
     return record if round_number is None else {**record, "round": round_number}

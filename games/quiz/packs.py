@@ -51,7 +51,7 @@ AUDIO_SUFFIXES: tuple[str, ...] = (".ogg", ".mp3", ".wav")
 #: a clip's file at most this big (a whole album is a mistake), and at most this long to play
 MAX_CLIP_BYTES = 30_000_000
 MAX_CLIP_SECONDS = 600
-#: the clips a video question may play (PyAV decodes them: controller/video.py)
+#: the clips a video question may play (PyAV decodes them: controller/screen/video.py)
 VIDEO_SUFFIXES: tuple[str, ...] = (".mp4", ".webm")
 #: a video's file at most this big (a question's scene, not a film)
 MAX_VIDEO_BYTES = 200_000_000

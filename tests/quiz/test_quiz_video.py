@@ -14,15 +14,16 @@ from pathlib import Path
 import pygame
 import pytest
 
-import controller.video as video
+import controller.screen.video as video
 from controller.apps.packs import cmd_pack_check
-from controller.display.loop import Presenter
-from controller.display.screen import Screen
-from controller.press import Press
-from controller.runtime import Box
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.screen.loop import Presenter
+from controller.screen.screen import Screen
 from games import registry
 from games.quiz import PACKS_DIR
 from games.quiz.packs import check_pack, load_pack
+from games.scenes import scene_for
 
 pytest.importorskip("av")
 
@@ -102,7 +103,7 @@ class Clock:
 
 def presenter(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Presenter:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    p = Presenter(Screen.open(headless=True, size=SIZE), registry.scene_for("quiz"))
+    p = Presenter(Screen.open(headless=True, size=SIZE), scene_for("quiz"))
     p.video_screen.clock = clock
     return p
 
