@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from controller.apps.common import UsageError
 from controller.box import journal as journal_mod
 from controller.box.journal_format import MAX_LINE_BYTES
+from controller.box.media import check_kept
 from controller.box.runtime import Box, box_from_journal, replay_finish, replay_record, replay_start
 from controller.box.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
@@ -142,7 +144,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = "DAMAGED" if journal.damage else "INCOMPLETE" if journal.unsaved_lines else "OK"
     print(f"{verdict} {args.file}: " + _("{game}, {players} players, format {version}, {records} good records, {state}")
           .format(game=s.game, players=s.settings.players, version=s.version, records=journal.count, state=state))
-    return 1 if journal.damage or journal.unsaved_lines else 0
+    whole, media_problems = check_kept(s.settings, Path(args.file))
+    for line in media_problems:  # the journal reads, but a copy its questions show is gone or changed
+        print(line)
+    if whole:
+        print(ngettext("{n} picture or clip kept beside it is whole", "{n} pictures and clips kept beside it are whole",
+                       whole).format(n=whole))
+    return 1 if journal.damage or journal.unsaved_lines or media_problems else 0
 
 
 def checked(path: str) -> journal_mod.Journal:

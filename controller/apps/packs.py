@@ -15,7 +15,15 @@ from typing import Any
 
 from controller.apps.journal import looks_like_scenario
 from games.i18n import N_, _, ngettext
-from games.quiz.packs import Pack, PackError, PackProblem, Where, check_pack, load_pack
+from games.quiz.packs import (
+    MAX_CLIP_SECONDS,
+    Pack,
+    PackError,
+    PackProblem,
+    Where,
+    check_pack,
+    load_pack,
+)
 
 #: what ``pygame.mixer.Sound`` is asked to decode a clip with (``pack check`` plays nothing)
 _DECODE_RATE = 22_050
@@ -64,23 +72,72 @@ def decode_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[t
     return None
 
 
+#: a video whose last frame comes this much before the length its header states is cut short
+CUT_SHORT_S = 0.5
+
+
+def video_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+    """Why PyAV cannot play the video at ``path`` from ``start_s`` (a message
+    id and its arguments), or None when every frame decodes (the last one
+    only is converted, and to a small size: the check is about the file)."""
+    from controller.screen.video import VideoClip
+
+    try:
+        clip = VideoClip(path, (16, 16))
+        try:
+            clip.frame_at(float(MAX_CLIP_SECONDS) * 100)  # every frame decoded; the last one given
+            length, said = clip.shown_s, clip.duration_s
+        finally:
+            clip.close()
+        if length is not None and said is not None and length < said - CUT_SHORT_S:
+            raise EOFError(f"{length} s of {said} s")  # a file cut short decodes what is there without a word
+    except Exception:  # noqa: BLE001 - FFmpeg's errors are many kinds (OSError, ValueError, its own): all say the same
+        return (N_("video {path!r} cannot be decoded: it is cut short, damaged or not really a video; export it "
+                   "again as .mp4 (H.264) or .webm (VP9)"), (("path", shown),))
+    if length is None:
+        return (N_("video {path!r} holds no pictures; export the clip again as .mp4 or .webm"), (("path", shown),))
+    if start_s > length:
+        return (N_("video {path!r} starts at {start} s but lasts {length} s; give a start inside the clip "
+                   "(film.mp4@12.5+20)"), (("path", shown), ("start", start_s), ("length", round(length, 1))))
+    return None
+
+
 def clip_problems(pack: Pack) -> list[PackProblem]:
-    """One line for each of the pack's clips that pygame's mixer cannot play."""
-    if not any(q.audio is not None for q in pack.questions) or not _open_mixer():
-        return []
+    """One line for each of the pack's clips that pygame's mixer (audio) or
+    PyAV (video; when installed: ``video_note`` says when not) cannot play."""
+    from controller.screen.video import missing_decoder
+
     sheet = pack.source.suffix.lower() in (".xlsx", ".ods")
+    mixer = any(q.audio is not None for q in pack.questions) and _open_mixer()
+    videos = not missing_decoder()
     problems = []
     for q in pack.questions:
-        if q.audio is None:
-            continue
-        try:  # named as the cell names it: its path inside the pack's folder
-            shown = q.audio.relative_to(pack.source.parent).as_posix()
-        except ValueError:
-            shown = q.audio.name
-        found = decode_problem(q.audio, q.audio_start_s, shown)
-        if found is not None:
-            problems.append(PackProblem(pack.source.name, Where(q.line, row=sheet), found[0], found[1]))
+        for path, start_s, check in ((q.audio, q.audio_start_s, decode_problem if mixer else None),
+                                     (q.video, q.video_start_s, video_problem if videos else None)):
+            if path is None or check is None:
+                continue
+            try:  # named as the cell names it: its path inside the pack's folder
+                shown = path.relative_to(pack.source.parent).as_posix()
+            except ValueError:
+                shown = path.name
+            found = check(path, start_s, shown)
+            if found is not None:
+                problems.append(PackProblem(pack.source.name, Where(q.line, row=sheet), found[0], found[1]))
     return problems
+
+
+def video_note(pack: Pack) -> str | None:
+    """One line when the pack has video questions and this box has no
+    decoder for them (they show a placeholder): the command that adds it."""
+    from controller.screen.video import NO_DECODER, missing_decoder
+
+    videos = sum(1 for q in pack.questions if q.video is not None)
+    if not videos or not missing_decoder():
+        return None
+    return ngettext("{n} video question shows a placeholder on this box: the video decoder is not installed; "
+                    "install it with {fix}",
+                    "{n} video questions show a placeholder on this box: the video decoder is not installed; "
+                    "install it with {fix}", videos).format(n=videos, fix=NO_DECODER)
 
 
 def describe(pack: Pack) -> str:
@@ -101,6 +158,9 @@ def describe(pack: Pack) -> str:
     clips = sum(1 for q in pack.questions if q.audio is not None)
     if clips:
         parts.append(ngettext("{n} with a clip", "{n} with clips", clips).format(n=clips))
+    videos = sum(1 for q in pack.questions if q.video is not None)
+    if videos:
+        parts.append(ngettext("{n} with a video", "{n} with videos", videos).format(n=videos))
     if pack.sheet:
         parts.append(_("read from the sheet {sheet!r}").format(sheet=pack.sheet))
     elif pack.encoding:
@@ -142,6 +202,9 @@ def cmd_pack_check(args: argparse.Namespace) -> int:
         print(f"FAIL {exc}", file=sys.stderr)
         return 1
     print(describe(pack))
+    note = video_note(pack)
+    if note:
+        print(note)
     return 0
 
 

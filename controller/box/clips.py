@@ -1,6 +1,8 @@
 """An audio question's clip (a quiz pack's ``audio`` cell): played through
 pygame's mixer (``pygame.mixer.music`` streams ogg, mp3 and wav) as the
-question's events say, in the process that draws the screen.
+question's events say, in the process that draws the screen. A video
+question's clip (``video``) follows the same events through the same player,
+its pictures decoded by ``controller/screen/video.py``'s ``VideoScreen``.
 
 The clip starts when the question is armed (or, as the pack may say, as
 soon as it is shown: ``"play": "shown"``); it pauses when a buzz is decided
@@ -60,9 +62,12 @@ class ClipPlayer:
     is "stopped", "playing" or "paused" (the phones and the scoreboard say
     "playing"). ``music`` None: silent (no mixer), the state still kept."""
 
-    def __init__(self, music: Music | None, volume: float = 1.0) -> None:
+    def __init__(self, music: Music | None, volume: float = 1.0, keys: tuple[str, ...] = ("audio",)) -> None:
         self.music = music
         self.volume = volume
+        #: the question's clips this player follows, the first the question has: "audio" for the mixer,
+        #: "video" for the screen's pictures (controller/screen/video.py), both for the pages' "playing"
+        self.keys = keys
         self.clip: Clip | None = None
         self.state = "stopped"
         self._played_us = 0  # how long it has played since its start (for its length)
@@ -74,7 +79,7 @@ class ClipPlayer:
             self._now_us = max(self._now_us, e.t_us)
             if e.kind == "question":
                 self._stop()
-                self.clip = Clip.of(e.data.get("audio"))
+                self.clip = next((c for c in (Clip.of(e.data.get(k)) for k in self.keys) if c is not None), None)
                 if self.clip is not None and self.clip.on_show:
                     self.restart(e.t_us)
             elif (e.kind == "armed" and not e.data.get("rearmed")) or e.kind == "all_play_open":

@@ -9,6 +9,7 @@ Replay and resume drive the very same methods from the journal.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import heapq
 import itertools
@@ -888,18 +889,19 @@ _CODE_MARKS: dict[type, str] = {}
 
 
 def engine_code_mark(engine: object) -> str:
-    """A fingerprint of the engine's module source: a checkpoint written by other
-    code of the game (the box was updated since) is not restored; the journal is replayed."""
+    """A fingerprint of the engine's source, the module of its class and of each
+    class it is made of (the quiz's core and modes live in modules of their own):
+    a checkpoint written by other code of the game (the box was updated since)
+    is not restored; the journal is replayed."""
     cls = type(engine)
     mark = _CODE_MARKS.get(cls)
     if mark is None:
-        module = sys.modules.get(cls.__module__)
-        source = getattr(module, "__file__", None)
-        try:
-            data = Path(source).read_bytes() if source else b""
-        except OSError:
-            data = b""
-        mark = _CODE_MARKS[cls] = f"{cls.__module__}.{cls.__qualname__}:{hashlib.sha256(data).hexdigest()[:16]}"
+        digest = hashlib.sha256()
+        for name in dict.fromkeys(c.__module__ for c in cls.__mro__ if c is not object):
+            source = getattr(sys.modules.get(name), "__file__", None)
+            with contextlib.suppress(OSError):  # a module without its file: marked by the others
+                digest.update(Path(source).read_bytes() if source else b"")
+        mark = _CODE_MARKS[cls] = f"{cls.__module__}.{cls.__qualname__}:{digest.hexdigest()[:16]}"
     return mark
 
 

@@ -330,7 +330,7 @@ class Publisher:
         self.scene: StripWording | None = None
         #: where the question's clip stands, as the screen's player keeps it (the same events, no mixer):
         #: the phones and the scoreboard say "playing" or "paused"
-        self.clips = ClipPlayer(None)
+        self.clips = ClipPlayer(None, keys=("audio", "video"))
         self._latest = self.build()
 
     @property
@@ -344,7 +344,7 @@ class Publisher:
             self.box, self.live = box, True
             self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
             self._recent, self._rejected, self._bells = [], {}, []
-            self.clips = ClipPlayer(None)
+            self.clips = ClipPlayer(None, keys=("audio", "video"))
             return self.publish()
 
     def detach(self) -> Snapshot:

@@ -24,6 +24,7 @@ from typing import Any
 
 import pygame
 
+from controller.box.clips import ClipPlayer
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.lights import LightDirector, Lights
 from controller.box.press import Press
@@ -36,11 +37,12 @@ from controller.screen.menu import Choice, Menu, MenuScene
 from controller.screen.pause_card import draw_pause_card
 from controller.screen.screen import Screen
 from controller.screen.sound import Sound
+from controller.screen.video import NO_DECODER, VideoScreen, video_fit
 from games.base import GameEvent
 from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
-from games.toolkit.scene import Scene, freeze
+from games.toolkit.scene import Scene, VideoPicture, freeze
 
 log = logging.getLogger("buzzerbox.display")
 
@@ -107,10 +109,19 @@ class Presenter:
         #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
         #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
         self.box_actions: dict[str, Callable[[], None]] = {}
-        if sound is not None:  # F5: an audio question's clip again from its start
-            self.box_actions["replay"] = sound.clips.restart_now
+        #: a video question's clip (controller/screen/video.py), driven by the events as the audio clip is
+        self.video_screen = VideoScreen(video_fit(screen.surface.get_size()))
+        self.video = ClipPlayer(self.video_screen, keys=("video",))
+        if sound is not None:  # F5: the question's clips again from their start (a box always has a Sound)
+            self.box_actions["replay"] = self.replay
         #: Esc was pressed once during the game: the screen asks before it ends
         self.confirm_end = False
+
+    def replay(self) -> None:
+        """The host's F5: the question's audio and video clips again from their start."""
+        if self.sound is not None:
+            self.sound.clips.restart_now()
+        self.video.restart_now()
 
     def end_confirmed(self) -> bool:
         """Esc during a game: True when it is the second in a row (the host
@@ -149,6 +160,8 @@ class Presenter:
         target = surface if surface is not None else self.screen.surface
         if self.sound is not None:
             self.sound.clips.poll(now_us)  # a clip with a length stops in time
+        self.video.poll(now_us)
+        scene.video = self._video_picture()
         if host_paused:  # the pause card: nothing of the game shows while the room takes a break
             draw_pause_card(target)
             self.frames += 1
@@ -158,6 +171,14 @@ class Presenter:
             self.help.show(view)
             self.help.draw(target)
         self.frames += 1
+
+    def _video_picture(self) -> VideoPicture | None:
+        """What the scene shows in a video question's place this frame (None: no video question)."""
+        if self.video.clip is None:
+            return None
+        if self.video_screen.missing:
+            return VideoPicture(None, NO_DECODER)
+        return VideoPicture(self.video_screen.picture(), None, self.video.state)
 
     def light(self, box: Box) -> None:
         """The lights from the box's strip now (sends only changes)."""
@@ -186,6 +207,10 @@ class Presenter:
         self.light(box)
         if self.sound is not None and events:
             self.sound.on_events(events, box.spec.sound_for)
+        self.video.on_events(events)
+        clip = self.video.clip
+        if clip is not None and self.video.state == "stopped" and any(e.kind == "question" for e in events):
+            self.video_screen.show_still(clip.file, clip.start_s)  # its first frame until it plays
         for e in events:
             text = None
             if e.kind == "rejected":

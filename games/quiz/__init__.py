@@ -46,12 +46,16 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     holds every question and a replay needs no pack file (an image is named
     by its resolved path; a journaled game asks for its copy kept beside the
     journal by content, controller/box/media.py, so a replay elsewhere shows it)."""
+    def clip(file: Path | None, start_s: float, length_s: float | None, on_show: bool) -> dict[str, Any]:
+        return {"file": str(file), "start_s": start_s, "length_s": length_s, **({"play": "shown"} if on_show else {})}
+
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
              "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices),
-             # an audio question's clip (only then: a pack without clips is journaled as before)
-             **({} if q.audio is None else {"audio": {"file": str(q.audio), "start_s": q.audio_start_s,
-                                                      "length_s": q.audio_length_s,
-                                                      **({"play": "shown"} if q.audio_on_show else {})}})}
+             # an audio or video question's clip (only then: a pack without clips is journaled as before)
+             **({} if q.audio is None else {"audio": clip(q.audio, q.audio_start_s, q.audio_length_s,
+                                                          q.audio_on_show)}),
+             **({} if q.video is None else {"video": clip(q.video, q.video_start_s, q.video_length_s,
+                                                          q.audio_on_show)})}
             for q in pack.questions]
 
 

@@ -31,6 +31,7 @@ SHIPPED_PACKS: dict[str, str] = {
     "cs-general": N_("general knowledge (Czech)"),
     "pl-general": N_("general knowledge (Polish)"),
     "en-music": N_("music round (demo)"),
+    "en-video": N_("video round (demo)"),
 }
 
 

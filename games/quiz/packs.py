@@ -35,7 +35,7 @@ from games.quiz.pack_files import (
 
 #: Column names of the CSV header (and keys of a JSON question), in order.
 COLUMNS: tuple[str, ...] = (
-    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio", "audio_play",
+    "question", "answer", "alternatives", "category", "points", "image", "choices", "audio", "audio_play", "video",
 )
 #: when an audio question's clip starts (the ``audio_play`` column): when the buzzers are armed (the
 #: default: the room hears it as it may buzz), or as soon as the question is shown (an intro to listen to)
@@ -51,6 +51,10 @@ AUDIO_SUFFIXES: tuple[str, ...] = (".ogg", ".mp3", ".wav")
 #: a clip's file at most this big (a whole album is a mistake), and at most this long to play
 MAX_CLIP_BYTES = 30_000_000
 MAX_CLIP_SECONDS = 600
+#: the clips a video question may play (PyAV decodes them: controller/screen/video.py)
+VIDEO_SUFFIXES: tuple[str, ...] = (".mp4", ".webm")
+#: a video's file at most this big (a question's scene, not a film)
+MAX_VIDEO_BYTES = 200_000_000
 #: ``song.ogg@12.5+20``: the clip, from 12.5 s, for 20 s (both optional)
 _CLIP_RE = re.compile(r"(?P<file>.+?)(?:@(?P<start>\d{1,5}(?:[.,]\d{1,3})?)(?:\+(?P<length>\d{1,5}(?:[.,]\d{1,3})?))?)?\Z")
 
@@ -102,6 +106,10 @@ class Question:
     audio_length_s: float | None = None
     #: the clip starts when the question is shown, not when it is armed (``audio_play`` "shown")
     audio_on_show: bool = False
+    #: a video question: its clip, start and length as ``audio``'s (the ``audio_play`` cell says when both start)
+    video: Path | None = None
+    video_start_s: float = 0.0
+    video_length_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -719,12 +727,13 @@ def _image(value: Any, base: Path, where: Where, problems: _Problems) -> Path | 
     return full
 
 
-def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Path, float, float | None] | None | bool:
-    """An audio cell, ``file[@start[+length]]`` in seconds: the clip resolved
-    against the pack folder, its start and length; None for none, False after a problem."""
+def _clip(value: Any, base: Path, where: Where, problems: _Problems,
+          column: str = "audio") -> tuple[Path, float, float | None] | None | bool:
+    """An audio or video cell, ``file[@start[+length]]`` in seconds: the clip
+    resolved against the pack folder, its start and length; None for none, False after a problem."""
     if value is None or value == "":
         return None
-    text = _text(value, "audio", where, problems, limit=200, required=False)
+    text = _text(value, column, where, problems, limit=200, required=False)
     if text is None:
         return False
     m = _CLIP_RE.match(text)
@@ -733,16 +742,24 @@ def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Pa
     start = float(m.group("start").replace(",", ".")) if m.group("start") else 0.0
     length = float(m.group("length").replace(",", ".")) if m.group("length") else None
     rel = PurePosixPath(name.replace("\\", "/"))
+    video = column == "video"
     if rel.is_absolute() or ".." in rel.parts or re.match(r"[A-Za-z]:", name):
-        problems.add(where, N_("audio {path!r} must be a path inside the pack's folder; copy the clip next to the "
-                               "pack and give its name"), path=name)
+        problems.add(where, N_("video {path!r} must be a path inside the pack's folder; copy the clip next to the "
+                               "pack and give its name") if video else
+                     N_("audio {path!r} must be a path inside the pack's folder; copy the clip next to the "
+                        "pack and give its name"), path=name)
         return False
-    if rel.suffix.lower() not in AUDIO_SUFFIXES:
-        problems.add(where, N_("audio {path!r} is not a clip the box plays; use {suffixes} (a start and length: "
-                               "song.ogg@12.5+20)"), path=text, suffixes=", ".join(AUDIO_SUFFIXES))
+    if rel.suffix.lower() not in (VIDEO_SUFFIXES if video else AUDIO_SUFFIXES):
+        problems.add(where, N_("video {path!r} is not a clip the box plays; use {suffixes} (a start and length: "
+                               "film.mp4@12.5+20)") if video else
+                     N_("audio {path!r} is not a clip the box plays; use {suffixes} (a start and length: "
+                        "song.ogg@12.5+20)"), path=text,
+                     suffixes=", ".join(VIDEO_SUFFIXES if video else AUDIO_SUFFIXES))
         return False
     if length is not None and not 1 <= length <= MAX_CLIP_SECONDS:
-        problems.add(where, N_("audio {path!r} plays {length} s; give a length from 1 to {most} s (song.ogg@12.5+20)"),
+        problems.add(where, N_("video {path!r} plays {length} s; give a length from 1 to {most} s (film.mp4@12.5+20)")
+                     if video else
+                     N_("audio {path!r} plays {length} s; give a length from 1 to {most} s (song.ogg@12.5+20)"),
                      path=text, length=length, most=MAX_CLIP_SECONDS)
         return False
     full = base.joinpath(*rel.parts)
@@ -751,12 +768,17 @@ def _clip(value: Any, base: Path, where: Where, problems: _Problems) -> tuple[Pa
     except OSError:
         size = None
     if size is None:
-        problems.add(where, N_("audio {path!r} is not in {folder}; put the clip there or clear the audio cell"),
+        problems.add(where, N_("video {path!r} is not in {folder}; put the clip there or clear the video cell")
+                     if video else
+                     N_("audio {path!r} is not in {folder}; put the clip there or clear the audio cell"),
                      path=name, folder=str(base))
         return False
-    if size > MAX_CLIP_BYTES:
-        problems.add(where, N_("audio {path!r} is {n} bytes, too long for a question; cut the part to play (at most "
-                               "{most} bytes)"), path=name, n=size, most=MAX_CLIP_BYTES)
+    most = MAX_VIDEO_BYTES if video else MAX_CLIP_BYTES
+    if size > most:
+        problems.add(where, N_("video {path!r} is {n} bytes, too long for a question; cut the part to play (at most "
+                               "{most} bytes)") if video else
+                     N_("audio {path!r} is {n} bytes, too long for a question; cut the part to play (at most "
+                        "{most} bytes)"), path=name, n=size, most=most)
         return False
     return full, start, length
 
@@ -787,6 +809,7 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
     points = _points(v.get("points"), where, problems)
     image = _image(v.get("image"), base, where, problems)
     clip = _clip(v.get("audio"), base, where, problems)
+    film = _clip(v.get("video"), base, where, problems, "video")
     on_show = _audio_play(v.get("audio_play"), where, problems)
     choices = _texts(v.get("choices"), "choices", where, problems)
     if choices is not None and answer is not None and choices:
@@ -800,12 +823,16 @@ def _build_question(record: _Record, base: Path, problems: _Problems) -> Questio
         return None
     assert text is not None and answer is not None and alternatives is not None
     assert points is not None and choices is not None and image is not False and clip is not False
+    assert film is not False
     audio = clip if isinstance(clip, tuple) else None
+    video = film if isinstance(film, tuple) else None
     return Question(text=text, answer=answer, alternatives=alternatives, category=category or "",
                     points=points, image=image if isinstance(image, Path) else None,
                     choices=choices, line=record.line, audio=None if audio is None else audio[0],
                     audio_start_s=0.0 if audio is None else audio[1], audio_length_s=None if audio is None else audio[2],
-                    audio_on_show=bool(on_show) and audio is not None)
+                    audio_on_show=bool(on_show) and (audio is not None or video is not None),
+                    video=None if video is None else video[0], video_start_s=0.0 if video is None else video[1],
+                    video_length_s=None if video is None else video[2])
 
 
 def _meta_text(meta: _Meta, key: str, default: str, problems: _Problems,

@@ -157,6 +157,8 @@ class QuizScene(Scene):
             # (with its choices or answer) takes more of the screen rather than
             # being drawn over them
             share = 52 if view.get("phase") in ("idle", "armed") else 44
+            if (view.get("ask") or {}).get("video") and not view.get("answer"):
+                share = 64  # a clip to watch: the room's eyes are on it until the answer is out
             height = max(area.height * share // 100, self.question_height(area.width, lay, view))
             card = pygame.Rect(area.left, area.top, area.width, min(height, area.height - lay.size(3) - lay.pad))
             self.draw_question(surface, card, lay, view)
@@ -183,7 +185,8 @@ class QuizScene(Scene):
         ask = view.get("ask") or {}
         inner_w = width - 2 * lay.pad
         *_parts, below = self._question_parts(view, lay, inner_w)
-        text_w = inner_w - (inner_w * 30 // 100 + lay.pad if self._picture(ask.get("image")) is not None else 0)
+        beside = self._beside_share(ask)
+        text_w = inner_w - (inner_w * beside // 100 + lay.pad if beside else 0)
         lines = wrap_lines(str(ask.get("text", "")), lay.min_text, text_w)
         return 2 * lay.pad + lay.min_text + lay.pad + len(lines) * TEXT.font(lay.min_text).get_height() + below
 
@@ -214,10 +217,14 @@ class QuizScene(Scene):
         choices_top = body.bottom - below + lay.pad
         body.height -= below
         picture = self._picture(ask.get("image"))
-        if picture is not None:
-            box = pygame.Rect(body.right - body.width * 30 // 100, body.top, body.width * 30 // 100, body.height)
+        share = self._beside_share(ask)
+        box = pygame.Rect(body.right - body.width * share // 100, body.top, body.width * share // 100, body.height)
+        if ask.get("video"):
+            self._draw_video(surface, box, lay, picture, str(ask.get("image")))
+        elif picture is not None:
             scaled = self._scaled_picture(str(ask.get("image")), picture, box.size)
             surface.blit(scaled, scaled.get_rect(center=box.center))
+        if share:
             body.width -= box.width + lay.pad
         size, lines = fit_wrapped(str(ask.get("text", "")), lay.size(2.4), lay.min_text, body)
         line_h = TEXT.font(size).get_height()
@@ -237,6 +244,46 @@ class QuizScene(Scene):
                                   pygame.Rect(inner.left + k * (col_w + gap), y + n * line_h, col_w, line_h),
                                   align="left", min_size=lay.min_text)
                 y += max(len(choice) for choice in row) * line_h
+
+    def _beside_share(self, ask: View) -> int:
+        """How much of the card's width (per cent) the question's video or picture takes beside its text."""
+        if ask.get("video"):
+            return 45
+        return 30 if self._picture(ask.get("image")) is not None else 0
+
+    def _draw_video(self, surface: pygame.Surface, box: pygame.Rect, lay: Layout, still: pygame.Surface | None,
+                    still_key: str) -> None:
+        """A video question's frame (the presenter decodes it: ``self.video``), as large as
+        ``box`` holds; before its first frame, the pack's picture or a play sign; paused: a pause sign."""
+        shown = self.video
+        frame = shown.frame if shown is not None else None
+        if frame is not None:
+            w, h = frame.get_size()
+            k = min(box.width / max(1, w), box.height / max(1, h))
+            size = (max(1, int(w * k)), max(1, int(h * k)))
+            scaled = frame if size == (w, h) else pygame.transform.scale(frame, size)
+            area = surface.blit(scaled, scaled.get_rect(center=box.center))
+        elif still is not None:
+            scaled = self._scaled_picture(still_key, still, box.size)
+            area = surface.blit(scaled, scaled.get_rect(center=box.center))
+        else:
+            height = min(box.height, box.width * 9 // 16)
+            area = pygame.Rect(box.left, box.centery - height // 2, box.width, height)
+            panel(surface, area, theme.BG)
+            r = max(4, min(area.width, area.height) // 6)
+            cx, cy = area.centerx, area.centery
+            pygame.draw.polygon(surface, theme.MUTED, [(cx - r * 2 // 3, cy - r), (cx - r * 2 // 3, cy + r),
+                                                       (cx + r, cy)])
+        if shown is not None and shown.state == "paused":  # the buzz was decided: the clip waits for the answer
+            r = max(4, min(area.width, area.height) // 8)
+            for dx in (-r, r // 3):
+                pygame.draw.rect(surface, theme.FG, pygame.Rect(area.centerx + dx, area.centery - r, r * 2 // 3, 2 * r))
+        note = shown.note if shown is not None else None
+        if note:  # on the placeholder's foot: that it is not played, then the host's fix
+            line_h = TEXT.font(lay.min_text).get_height()
+            for k, text in enumerate((_("Video not played on this box"), note)):
+                draw_text(surface, text, lay.min_text, theme.MUTED,
+                          pygame.Rect(area.left, area.bottom - (2 - k) * line_h, area.width, line_h), min_size=lay.min_text)
 
     def _picture(self, path: object) -> pygame.Surface | None:
         """The question's picture, read once (a missing or bad file: no picture)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
 from typing import Any
@@ -40,6 +41,18 @@ def freeze(value: Any) -> Any:
     if isinstance(value, set):
         return frozenset(value)
     return value
+
+
+@dataclass(frozen=True)
+class VideoPicture:
+    """A video question's picture this frame, as the presenter decoded it:
+    ``frame`` (None: none yet), or ``note`` in its place (the decoder is not
+    installed: the host's fix), and whether the clip plays ("playing",
+    "paused", "stopped")."""
+
+    frame: pygame.Surface | None
+    note: str | None = None
+    state: str = "stopped"
 
 
 class Scene:
@@ -77,6 +90,8 @@ class Scene:
         self.footer_until_us: int | None = None
         #: a question over the frame, asked by the loop ("End the game? Esc again ..."): None when none is asked
         self.confirm: str | None = None
+        #: a video question's picture, set by the presenter before each frame (None: no video question)
+        self.video: VideoPicture | None = None
 
     # -- the contract ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, view: View, strip: Strip, now_us: int) -> None:

@@ -350,3 +350,24 @@ def test_a_full_read_holds_only_the_newest_checkpoints_state(tmp_path: Path) -> 
     assert all(state == {} for state in states[:-1]) and states[-1]["codec"] == checkpoint.CODEC_VERSION
     assert box_from_journal(journal, from_checkpoint=True).engine.public_view() == \
         box_from_journal(journal).engine.public_view()
+
+
+def test_the_quizs_code_mark_covers_its_core_and_modes_not_only_the_engines_module(
+        tmp_path: Path, monkeypatch) -> None:
+    """The quiz's engine is its core (games/quiz/core.py) and modes
+    (games/quiz/modes/) put together in engine.py: a box updated in any of
+    them must not restore a checkpoint the old code wrote."""
+    from controller.box import runtime
+
+    spec = registry.get("quiz")
+    engine = Box(spec, spec.settings(3, 1)).engine
+    before = runtime.engine_code_mark(engine)
+    for module in ("games.quiz.core", "games.quiz.modes.bowl", "games.quiz.modes.allplay"):
+        changed = tmp_path / f"{module}.py"
+        changed.write_bytes(Path(sys.modules[module].__file__).read_bytes() + b"# updated\n")
+        with monkeypatch.context() as patch:
+            patch.setattr(sys.modules[module], "__file__", str(changed))
+            patch.setattr(runtime, "_CODE_MARKS", {})
+            assert runtime.engine_code_mark(engine) != before, module
+    monkeypatch.setattr(runtime, "_CODE_MARKS", {})
+    assert runtime.engine_code_mark(engine) == before

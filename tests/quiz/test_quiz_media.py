@@ -126,3 +126,46 @@ def test_a_picture_past_the_size_limit_stays_with_the_pack(tmp_path: Path, monke
     box = started(pack, tmp_path / "j" / "quiz.jsonl")
     assert images(box) == [str(pack.parent / "mars.png")] * 2 + [None]
     assert not (tmp_path / "j" / MEDIA_FOLDER).exists()
+
+
+def test_a_games_clips_are_kept_beside_its_journal_and_journal_check_verifies_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo video round's two videos and its audio clip are copied into
+    ``media/`` by content when the game starts: the pack may change later, the
+    journal's questions still name what the room saw, and ``journal check``
+    says a copy gone or changed in one line each (exit 1)."""
+    from controller.cli import main
+    from games.quiz import PACKS_DIR
+
+    pack = tmp_path / "pack"
+    shutil.copytree(PACKS_DIR, pack, ignore=shutil.ignore_patterns("*general*"))
+    journal = tmp_path / "journals" / "quiz.jsonl"
+    journal.parent.mkdir()
+    box = started(pack / "en-video.csv", journal)
+    questions = box.settings.options["pack_questions"]
+    named = [questions[0]["video"]["file"], questions[1]["video"]["file"], questions[1]["audio"]["file"]]
+    media = journal.parent / MEDIA_FOLDER
+    originals = [pack / "video" / "falling-balls.webm", pack / "video" / "shapes.mp4", pack / "music" / "twinkle.wav"]
+    assert [Path(n).parent for n in named] == [media] * 3
+    assert [Path(n).read_bytes() for n in named] == [o.read_bytes() for o in originals]
+    assert [Path(n).name.split(".")[0] for n in named] == [hashlib.sha256(o.read_bytes()).hexdigest()[:NAME_DIGITS]
+                                                         for o in originals]
+    originals[1].write_bytes(b"edited after the game")  # the pack changes: the journal's copy does not
+    assert main(["journal", "check", str(journal)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "3 pictures and clips kept beside it are whole"
+
+    moved = tmp_path / "elsewhere"  # a journal read on another box: its clips found in media/ beside it
+    shutil.copytree(journal.parent, moved)
+    shutil.rmtree(journal.parent)
+    replayed = box_from_journal(journal_mod.read(moved / "quiz.jsonl"))
+    kept = moved / MEDIA_FOLDER / Path(named[1]).name
+    assert Path(replayed.settings.options["pack_questions"][1]["video"]["file"]) == kept
+
+    (moved / MEDIA_FOLDER / Path(named[1]).name).write_bytes(b"tampered")
+    (moved / MEDIA_FOLDER / Path(named[2]).name).unlink()
+    assert main(["journal", "check", str(moved / "quiz.jsonl")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == [f"media/{Path(named[2]).name}: missing; a replay shows its question without it",
+                       f"media/{Path(named[1]).name}: changed since the game (its content is not what its name "
+                       "says); a replay would show something else",
+                       "1 picture or clip kept beside it is whole"]

@@ -317,8 +317,9 @@ async def music_round(port: int, pin: str) -> list[Any]:
         return [before["clip"], playing["clip"]]
 
 
+@pytest.mark.parametrize("pack", ["en-music", "en-video"])  # an audio clip, a video clip
 def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], pack: str) -> None:
     port, seen = free_port(), {}
 
     def host() -> None:
@@ -331,7 +332,7 @@ def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
     thread.start()
     try:
         assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
-                     "--option", "pack=en-music", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
+                     "--option", f"pack={pack}", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
     finally:
         thread.join(DEADLINE_S)
     if "error" in seen:

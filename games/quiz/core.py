@@ -1,0 +1,1276 @@
+"""The quiz's shared core: the round flow every mode plays (classic and its
+presets: the first press answers, the host judges), over which quiz bowl
+(``games/quiz/modes/bowl.py``) and all-play (``games/quiz/modes/allplay.py``)
+add their own steps; ``games/quiz/engine.py`` puts them together.
+
+Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
+Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
+shared ``Arbiter``; this core adds the round flow, the questions of a pack,
+scoring, the rule presets, teams, timers, reactions and undo.
+
+The pack's questions come in the settings (``pack_questions``, filled in by
+``QuizSpec.settings`` from a pack file), so a journal replays without the file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import random
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from games.arbitration import Arbiter, ArbiterOptions
+from games.base import (
+    HOST_ADJUST,
+    HOST_RESUME,
+    HOST_TEAM_NAME,
+    Action,
+    GameEvent,
+    GameSettings,
+    OptionError,
+    Outcome,
+    RuleError,
+    best_of,
+    checked_options,
+    fire_due,
+    score_adjustment,
+)
+from games.i18n import N_
+from games.panels import TYPED
+from games.quiz.allplay import (
+    ALL_PLAY,
+    ALL_PLAY_PRESET,
+    TEAM_MEAN,
+    TEAM_SUM,
+    AllPlayQuestion,
+)
+from games.quiz.bowl import (
+    BOWL,
+    BOWL_PRESET,
+    Buzz,
+    Tossup,
+    two_teams,
+)
+from games.quiz.options import OPTIONS, REBOUND_WHILE_READ, RULE_NAMES, RULES_VERSION
+from games.quiz.teams import MAX_TEAM_NAME, checked_team_name, team_colour, team_name, teams_shown
+
+
+class Phase(str, Enum):
+    """Where a question stands (``public_view()["phase"]`` says its value)."""
+
+    IDLE = "idle"
+    ARMED = "armed"
+    ANSWERING = "answering"
+    TIE = "tie"
+    ROUND_OVER = "round_over"
+    ALL_PLAY = "all_play"  # an all-play question is open: everyone picks a choice
+    BONUS = "bonus"  # quiz bowl: the team that got the tossup answers its bonus, no buzzing
+
+
+#: each phase as a refusal words it to a host ("cannot wrong while armed"): the catalogue's words
+PHASE_WORDS: dict[Phase, str] = {
+    Phase.IDLE: N_("the question waits"), Phase.ARMED: N_("the buzzers are armed"),
+    Phase.ANSWERING: N_("a player answers"), Phase.TIE: N_("a tie is being decided"),
+    Phase.ROUND_OVER: N_("the question is over"), Phase.ALL_PLAY: N_("everyone is answering"),
+    Phase.BONUS: N_("a bonus is being answered"),
+}
+
+
+class EndReason(Enum):
+    """Why a quiz ended (the values are what ``round.over`` and the
+    ``game_over`` event say)."""
+
+    TARGET_REACHED = "won"  # a team reached the points to win
+    LAST_STANDING = "last standing"  # every other team is out
+    QUESTIONS_DONE = "questions done"  # the set number of questions was asked
+
+
+HOST_ACTIONS = ("arm", "correct", "wrong", "next", "reset", "undo", "pick", "reveal", "leaderboard", "power", "read")
+WARNING_SECONDS = 3  # a tick sound for each of the timer's last seconds
+#: how many judgements back ``undo`` reaches (a host corrects the last few
+#: slips, not the whole evening); each step keeps one question's state, so a
+#: long quiz stays flat
+UNDO_DEPTH = 20
+#: how many past results ``public_view`` carries (the screen shows the last
+#: few; ``summary`` and the journal have all of them)
+VIEW_RESULTS = 10
+#: reactions are kept as a count per whole millisecond (the median is told to
+#: the millisecond), capped here: a player's record stays small however long
+#: the evening
+REACTION_CAP_MS = 60_000
+
+#: rule presets (the ``rules`` option): each sets the defaults of the options
+#: it names; an option given explicitly still wins. Documented in docs/quiz.md.
+PRESETS: Mapping[str, Mapping[str, Any]] = {
+    # first press answers; a wrong answer passes the turn to the next in line
+    # (or, with nobody in line, everyone else may buzz again)
+    "classic": {},
+    # five right answers win the game; three wrong answers and a player is out
+    "race": {"win_correct": 5, "out_wrong": 3},
+    # a wrong answer sits the player out of the next question
+    "sit-out": {"sit_out": 1},
+    # a wrong answer costs a point
+    "penalty": {"points_wrong": 1},
+    # the first press answers for 2 points; the next in line may still answer, for 1
+    "second-chance": {"points_correct": 2, "second_points": 50},
+    # stations in pairs: one press per team, the team answers once
+    "teams": {"team_size": 2},
+    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay.py)
+    ALL_PLAY: ALL_PLAY_PRESET,
+    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl.py)
+    BOWL: BOWL_PRESET,
+}
+
+
+#: what a round of ``rounds`` may set for itself (the rest is the quiz's):
+#: its title, a preset, the timer, points, how many questions and of which categories
+ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
+                               "points_correct", "points_wrong", "second_points", "sit_out", "categories",
+                               "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
+#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizEngine._team_move``)
+TEAM_MOVE = "team"
+#: the host named a team (``HOST_TEAM_NAME``): its ``team`` and new ``name``
+TEAM_NAMED = "team_named"
+
+#: the round's own values of the quiz's options
+ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
+                                  "second_points", "sit_out", "choices", "power_points", "neg_points",
+                                  "bonus_parts", "bonus_points")
+#: the presets a round may use: teams are formed and races won for the whole quiz (a bowl
+#: round plays with the quiz's teams)
+ROUND_PRESETS: tuple[str, ...] = ("classic", "sit-out", "penalty", "second-chance", ALL_PLAY, BOWL)
+
+
+def _listed(names: Any) -> str:
+    """Names for a person (an error message), not a Python list."""
+    return ", ".join(str(n) for n in names)
+
+
+def most_choices(*limits: object) -> int | None:
+    """The most choices an all-play question offers: the fewest any limit
+    allows (a round's or the quiz's ``choices``, the stations' buttons);
+    None and anything not a count (a round not checked yet) set no limit."""
+    given = [n for n in limits if isinstance(n, int) and not isinstance(n, bool)]
+    return min(given) if given else None
+
+
+@dataclass
+class QuizOptions:
+    lockout_us: int = 250_000
+    tie_window_us: int = 0
+    queue_window_us: int | None = None
+    #: the winner is announced at least this long after the first press. The
+    #: box already holds every decision until all sources have reported
+    #: (its decision horizon), so this adds nothing for late deliveries; the
+    #: engine itself waits as long as a later press could still tie (see
+    #: ``QuizEngine._decide_at``)
+    settle_us: int = 0
+    #: points for a right answer (with a pack: times the question's points)
+    points_correct: int = 1
+    points_wrong: int = 0
+    after_wrong: str = "next"  # "next": next in line answers; "rearm": everyone else may buzz again
+    answer_time_us: int | None = None
+    buzz_window_us: int | None = None
+    teams: list[int] | None = None
+    questions: int | None = None
+    #: the length of a quiz without a pack when ``questions`` is not given (the
+    #: demo's and ``simulate``'s); a pack's quiz ends after its last question
+    demo_questions: int | None = None
+    #: the rule preset (PRESETS) whose values are the defaults of the rest
+    rules: str = "classic"
+    #: a right answer after someone else's wrong one earns this percentage of
+    #: the question's points (rounded half up)
+    second_points: int = 100
+    #: this many right answers win the game (None: no such limit)
+    win_correct: int | None = None
+    #: this many wrong answers and a player (a team) is out of the game
+    out_wrong: int | None = None
+    #: after a wrong answer, sit out this many following questions
+    sit_out: int = 0
+    #: stations in teams of this size (station order), unless ``teams`` lists them
+    team_size: int | None = None
+    #: the leaderboard shows after every this many questions (and at the end)
+    round_questions: int | None = None
+    #: the pack chosen (a shipped pack's name or a file), for the record
+    pack: str | None = None
+    #: the pack's questions as the engine asks them (see ``question_record``)
+    pack_questions: list[dict[str, Any]] | None = None
+    pack_title: str | None = None
+    #: how many of the pack's rows were left out for their problems (``pack check`` lists them)
+    pack_left_out: int | None = None
+    #: how the pack's questions were chosen (``QuizSpec.settings`` applied
+    #: them to ``pack_questions``), kept for the record
+    shuffle: bool | None = None
+    categories: list[str] | None = None
+    #: each team's name, in team order (None: "Team 1", "Team 2" ...)
+    team_names: list[str] | None = None
+    #: the quiz as rounds, each a dict of ROUND_KEYS (None: one round of every question)
+    rounds: list[dict[str, Any]] | None = None
+    #: quiz bowl (``bowl``): a tossup before the power mark, a wrong interrupt (taken), each bonus part
+    power_points: int = 15
+    neg_points: int = 5
+    bonus_parts: int = 0
+    bonus_points: int = 10
+    #: all-play: the most choices a question offers (None: all it has)
+    choices: int | None = None
+    #: how many answer buttons (a, b ...) the smallest station has: the box reads
+    #: it off the wiring profile (None: keyboard or simulated stations, no limit)
+    station_choices: int | None = None
+    #: the rules version played (options.py; an old journal replays its own)
+    rules_version: int = RULES_VERSION
+    #: all-play with teams: a team scores its members' ``mean`` (``sum``: adds them)
+    team_points: str = TEAM_MEAN
+
+    @property
+    def most_choices(self) -> int | None:
+        """The most choices an all-play question offers: no more than the
+        round's ``choices`` allows, nor the stations have buttons for."""
+        return most_choices(self.choices, self.station_choices)
+
+    @classmethod
+    def from_settings(cls, settings: GameSettings) -> QuizOptions:
+        checked_options(OPTIONS, settings.options, "quiz")  # names, types and ranges: options.py
+        preset_name = settings.options.get("rules") or "classic"
+        if preset_name not in PRESETS:
+            raise OptionError(N_("quiz: rules {name!r} is not a preset; use one of {known}"), name=preset_name,
+                              known=_listed(PRESETS))
+        given = {k: v for k, v in settings.options.items() if v is not None or k not in PRESETS[preset_name]}
+        opts = cls(**{**PRESETS[preset_name], **given, "rules": preset_name})
+        opts._check(settings)
+        return opts
+
+    def for_round(self, settings: GameSettings, number: int) -> QuizOptions:
+        """The options of round ``number`` (1, 2 ...): the round's preset in
+        place of the quiz's, the quiz's explicit options over any preset, the
+        round's own values over everything."""
+        spec = (self.rounds or [{}])[number - 1]
+        preset = spec.get("rules") or self.rules
+        explicit = {k for k, v in settings.options.items() if v is not None}
+        defaults = type(self)()
+        undone = {k: getattr(defaults, k) for k in PRESETS[self.rules] if k not in explicit and k != "team_size"}
+        from_preset = {k: v for k, v in PRESETS[preset].items() if k not in explicit}
+        mine = {k: v for k, v in spec.items() if k in ROUND_OPTIONS}
+        return replace(self, **{**undone, **from_preset, **mine, "rules": preset})
+
+    def _check(self, settings: GameSettings) -> None:
+        opts = self
+        if opts.rules == BOWL and opts.teams is None and opts.team_size is None:
+            opts.teams = two_teams(settings.players)
+        if opts.after_wrong not in ("next", "rearm"):
+            raise OptionError(N_("quiz: after_wrong must be 'next' or 'rearm'"))
+        if opts.team_points not in (TEAM_MEAN, TEAM_SUM):
+            raise OptionError(N_("quiz: team_points must be 'mean' (a team scores its members' mean) or 'sum'; "
+                                 "got {value!r}"), value=opts.team_points)
+        if opts.teams is None and opts.team_size is not None:
+            if settings.players < 2 * opts.team_size:
+                raise OptionError(N_("quiz: teams of {size} need at least {least} stations; add stations or choose "
+                                     "other rules"), size=opts.team_size, least=2 * opts.team_size)
+            opts.teams = [s // opts.team_size for s in range(settings.players)]
+        teams = opts.teams
+        if teams is not None and (
+            not isinstance(teams, list)
+            or len(teams) != settings.players
+            or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in teams)
+        ):
+            raise OptionError(N_("quiz: teams must list one team number (0, 1, ...) per station, {players} in all, "
+                                 "e.g. [0, 0, 1, 1]; got {teams!r}"), players=settings.players, teams=teams)
+        for name in ("win_correct", "out_wrong", "round_questions"):
+            value = getattr(opts, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise OptionError(N_("quiz: {name} must be a whole number from 1 (or null for none); got {value!r}"),
+                                  name=name, value=value)
+        if not isinstance(opts.sit_out, int) or isinstance(opts.sit_out, bool) or opts.sit_out < 0:
+            raise OptionError(N_("quiz: sit_out must be a whole number of questions from 0; got {value!r}"),
+                              value=opts.sit_out)
+        if not isinstance(opts.second_points, int) or not 0 <= opts.second_points <= 100:
+            raise OptionError(N_("quiz: second_points must be a percentage 0-100; got {value!r}"),
+                              value=opts.second_points)
+        if opts.pack_questions is not None and not (
+            isinstance(opts.pack_questions, list)
+            and all(isinstance(q, dict) and isinstance(q.get("text"), str) for q in opts.pack_questions)
+        ):
+            raise OptionError(N_("quiz: pack_questions must list the questions as objects with their text; "
+                                 "choose the pack with the 'pack' option instead"))
+        if opts.pack is not None and opts.pack_questions is None:
+            raise OptionError(N_("quiz: the pack {pack!r} was not read; start the quiz through its spec's settings "
+                                 "({how}), which reads the pack"), pack=opts.pack,
+                              how="games.registry.get('quiz').settings")
+        if opts.rounds is not None:
+            check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
+        names = opts.team_names
+        if names is not None:
+            team_count = max(opts.teams or list(range(settings.players))) + 1
+            if not (isinstance(names, list) and len(names) == team_count
+                    and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
+                raise OptionError(N_("quiz: team_names must name each of the {n} teams, in team order, at most "
+                                     "{most} characters each, e.g. \"Owls\", \"Foxes\""), n=team_count,
+                                  most=MAX_TEAM_NAME)
+
+
+def check_rounds(rounds: Any, with_pack: bool) -> None:
+    """``rounds``: a list of rounds, each naming only ROUND_KEYS, its preset
+    one of ROUND_PRESETS; without a pack each says how many questions."""
+    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, dict) for r in rounds):
+        raise OptionError(N_("quiz: rounds must list the rounds, e.g. {example}"),
+                          example='[{"questions": 10}, {"rules": "penalty", "questions": 5}]')
+    for k, spec in enumerate(rounds, 1):
+        unknown = [key for key in spec if key not in ROUND_KEYS]
+        if unknown:
+            raise OptionError(N_("quiz: round {k} has {unknown}; a round may set {keys}"), k=k,
+                              unknown=_listed(unknown), keys=_listed(ROUND_KEYS))
+        if spec.get("rules") is not None and spec["rules"] not in ROUND_PRESETS:
+            raise OptionError(N_("quiz: round {k}'s rules {rules!r}: a round may use {presets}"), k=k,
+                              rules=spec["rules"], presets=_listed(ROUND_PRESETS))
+        count = spec.get("questions")
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            raise OptionError(N_("quiz: round {k}'s questions must be a whole number from 1; got {value!r}"), k=k,
+                              value=count)
+        if count is None and not with_pack:
+            raise OptionError(N_("quiz: round {k} needs its number of questions ({example}) without a pack"), k=k,
+                              example='"questions": 10')
+        most = spec.get("choices")
+        if most is not None and (not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= 6):
+            raise OptionError(N_("quiz: round {k}'s choices (the most a question offers: 2 for stations with "
+                                 "buttons a and b) must be 2 to 6; got {value!r}"), k=k, value=most)
+        for name in ROUND_OPTIONS:
+            value = spec.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise OptionError(N_("quiz: round {k}'s {name} must be a whole number from 0; got {value!r}"), k=k,
+                                  name=name, value=value)
+
+
+@dataclass
+class _Round:
+    """The state that undo restores."""
+
+    phase: Phase = Phase.IDLE
+    question: int = 1
+    scores: list[int] = field(default_factory=list)
+    answering: int | None = None  # station whose answer the host is judging
+    decided_at_us: int | None = None
+    answer_deadline_us: int | None = None
+    warned: int = 0
+    buzz_window_shift_us: int = 0  # pauses while armed lengthen the buzz window
+    results: list[dict[str, Any]] = field(default_factory=list)
+    #: per team: right and wrong answers in the whole game
+    correct: list[int] = field(default_factory=list)
+    wrong: list[int] = field(default_factory=list)
+    #: teams out of the game (``out_wrong``)
+    eliminated: list[int] = field(default_factory=list)
+    #: per station: the last question it sits out (``sit_out``); 0: none
+    sitting_until: list[int] = field(default_factory=list)
+    #: someone answered this question wrong already (a later right answer is a second press)
+    had_wrong: bool = False
+    revealed: bool = False
+    #: the leaderboard is on the screen (between questions)
+    board: bool = False
+    announced: int = 0  # the last question whose ``question`` event went out
+    #: a new round's first question, not armed yet: the screen shows the round's card
+    intro: bool = False
+    over: str | None = None  # why the game ended early (a win, everyone out)
+    tossup: Tossup = field(default_factory=Tossup)  # quiz bowl: this question's marks, buzzes and bonus
+
+
+@dataclass
+class _Reactions:
+    """One station's reactions from arming to press: fastest exact, the rest
+    as a count per millisecond (bounded), so the median costs no memory per press."""
+
+    fastest_us: int | None = None
+    count: int = 0
+    per_ms: dict[int, int] = field(default_factory=dict)
+
+    def add(self, us: int) -> None:
+        self.fastest_us = us if self.fastest_us is None else min(self.fastest_us, us)
+        self.count += 1
+        ms = min(max(0, us) // 1000, REACTION_CAP_MS)
+        self.per_ms[ms] = self.per_ms.get(ms, 0) + 1
+
+    def median_us(self) -> int | None:
+        """The median to the millisecond (the middle of its millisecond)."""
+        if not self.count:
+            return None
+        half, seen = (self.count + 1) // 2, 0
+        for ms in sorted(self.per_ms):
+            seen += self.per_ms[ms]
+            if seen >= half:  # never under the fastest (both shown to the millisecond)
+                return max(ms * 1000 + 500, self.fastest_us or 0)
+        return None  # pragma: no cover - the counts add up to count
+
+
+def question_record(number: int, question: Mapping[str, Any] | None, points: int,
+                    round_number: int | None = None) -> dict[str, Any]:
+    """The ``question`` event's data (results and the journal read exactly
+    this); ``round`` only in a quiz of rounds (a one-round quiz's stays as it was)."""
+    q = question or {}
+    record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
+              "points": points, "answer": str(q.get("answer", ""))}
+    for clip in ("audio", "video"):  # an audio or video question: the screen plays its clip (controller/box/clips.py)
+        if isinstance(q.get(clip), Mapping):
+            record[clip] = dict(q[clip])
+    return record if round_number is None else {**record, "round": round_number}
+
+
+class QuizCore:
+    """Sans-I/O quiz, what every mode shares: rounds, the pack's questions, the
+    buzzer race (classic and its presets), the host's judging, teams, timers,
+    reactions, undo and the views. Players send ``buzz``; the host sends
+    HOST_ACTIONS. Quiz bowl's and all-play's own steps are the modes'
+    (games/quiz/modes/); the core calls them through the hooks declared below."""
+
+    def __init__(self, settings: GameSettings) -> None:
+        self.settings = settings
+        self.options = QuizOptions.from_settings(settings)
+        n = settings.players
+        self.teams = list(self.options.teams or range(n))  # a copy: the lobby's team moves change it
+        self.team_count = max(self.teams) + 1
+        #: each team's own name ("": "Team N"); players may rename their team in the lobby
+        self.team_names = [n.strip() for n in self.options.team_names or ()]
+        #: before the first question is armed (or skipped): players may still change teams
+        self.lobby = True
+        self.pack: list[dict[str, Any]] = list(self.options.pack_questions or [])
+        #: each round's options (one round: the quiz's) and its first question's number
+        self.round_options = [self.options.for_round(settings, k + 1) for k in range(len(self.options.rounds or [{}]))]
+        self.round_starts = self._round_starts()
+        total = self.options.questions
+        if self.pack:
+            total = len(self.pack) if total is None else min(total, len(self.pack))
+        elif self.options.rounds and total is None:
+            total = sum(int(spec.get("questions") or 0) for spec in self.options.rounds)
+        elif total is None and "questions" not in settings.options:  # "questions": None is "until stopped"
+            total = self.options.demo_questions
+        self.questions_total = total
+        self.arbiter = Arbiter(
+            n,
+            ArbiterOptions(
+                lockout_us=self.options.lockout_us,
+                tie_window_us=self.options.tie_window_us,
+                queue_window_us=self.options.queue_window_us,
+            ),
+        )
+        t = self.team_count
+        self.round = _Round(scores=[0] * t, correct=[0] * t, wrong=[0] * t, sitting_until=[0] * n)
+        self.rng = random.Random(f"quiz-{settings.seed}")  # tie draws only
+        self.now_us = 0
+        #: before each judgement: the round (without its results), how many
+        #: results there were, the question's arbiter, and when it was judged
+        self._undo: deque[tuple[_Round, int, Arbiter, int]] = deque(maxlen=UNDO_DEPTH)
+        #: reactions are what the players did, not a judgement: undo leaves them
+        self.reactions = [_Reactions() for _ in range(n)]
+        #: the host's score corrections per team (``HOST_ADJUST``): kept apart
+        #: from the round, so an undo of a judgement never undoes a correction
+        self.corrections = [0] * self.team_count
+        self.options = self.round_options[0]
+        self.round.intro = len(self.round_options) > 1
+        #: the open (or just closed) all-play question; None in a buzzer round
+        self.allplay: AllPlayQuestion | None = None
+
+    # -- rounds -------------------------------------------------------------
+    def _round_starts(self) -> list[int]:
+        """The number of each round's first question: from the pack's questions
+        (``QuizSpec.settings`` marks each with its round), else the rounds' counts."""
+        rounds = self.options.rounds
+        if not rounds:
+            return [1]
+        if self.pack and all(isinstance(q.get("round"), int) for q in self.pack):
+            starts: list[int] = []
+            for k, q in enumerate(self.pack, 1):
+                while len(starts) < min(int(q["round"]), len(rounds)):
+                    starts.append(k)
+            return starts + [len(self.pack) + 1] * (len(rounds) - len(starts))
+        starts, at = [], 1
+        for spec in rounds:
+            starts.append(at)
+            at += int(spec.get("questions") or 0)
+        return starts
+
+    def round_number(self, question: int | None = None) -> int:
+        """The round (1, 2 ...) a question is in."""
+        return max(1, bisect.bisect_right(self.round_starts, self.round.question if question is None else question))
+
+    def _round_view(self, k: int) -> dict[str, Any]:
+        spec = (self.options.rounds or [{}])[k - 1]
+        first = self.round_starts[k - 1]
+        last = (self.round_starts[k] - 1) if k < len(self.round_starts) else self.questions_total
+        opts = self.round_options[k - 1]
+        view = {"number": k, "of": len(self.round_options), "title": str(spec.get("title") or ""), "rules": opts.rules,
+                "first": first, "questions": None if last is None else last - first + 1,
+                "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
+                "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
+        if opts.rules == ALL_PLAY and self.team_quiz():  # the card says how a team's points are made
+            view["team_points"] = opts.team_points if self._rules_3() else TEAM_SUM
+        if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
+            view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
+                         "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
+        return view
+
+    # -- the protocol -------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        q = self.questions_total
+        return self.round.over is not None or (q is not None and len(self.round.results) >= q)
+
+    def handle(self, action: Action) -> list[GameEvent]:
+        events = self.tick(action.t_us)
+        events += self._announce(action.t_us)
+        if action.player is None:
+            events += self._host(action)
+        elif action.kind == "buzz" and self._all_play():
+            events += self._all_play_press(action, from_phone=False)
+        elif action.kind == "buzz":
+            events += self._buzz(action)
+        elif action.kind == "answer":
+            events += self._all_play_press(action, from_phone=True)
+        elif action.kind == TEAM_MOVE:
+            events += self._team_move(action)
+        else:
+            raise RuleError(N_("players only buzz in a quiz; {kind!r} is not a quiz action"), kind=action.kind)
+        return events
+
+    def tick(self, now_us: int) -> list[GameEvent]:
+        """Fire every deadline due by now_us, each at its own time (``fire_due``):
+        a late tick gives the same events, stamped the same, as many small ones."""
+        if now_us <= self.now_us:
+            return []
+        events = fire_due(self.next_deadline_us, self._fire, now_us)
+        self.now_us = max(self.now_us, now_us)
+        return events
+
+    def _fire(self, now_us: int) -> list[GameEvent]:
+        """The deadline due at ``now_us``: the first press announced, the buzz
+        window closed, an answer timer's warning or its end."""
+        self.now_us = max(self.now_us, now_us)
+        r = self.round
+        if r.phase == Phase.ALL_PLAY:
+            return self._all_play_fire(now_us)
+        events: list[GameEvent] = []
+        if r.phase == Phase.ARMED and r.decided_at_us is None:
+            decide_at = self._decide_at()
+            if decide_at is not None and now_us >= decide_at:
+                events += self._decide(decide_at)
+            elif (
+                decide_at is None
+                and self.options.buzz_window_us is not None
+                and self.arbiter.armed_at_us is not None
+                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
+            ):
+                end = self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
+                events += self._end_round(end, None, "nobody buzzed")
+        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
+            left = r.answer_deadline_us - now_us
+            if left <= 0:
+                events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
+                events += self._judge(False, r.answer_deadline_us)
+            else:
+                due = WARNING_SECONDS - (left - 1) // 1_000_000
+                if due > r.warned:
+                    r.warned = due
+                    events.append(GameEvent("timer_warning", now_us, r.answering, {"seconds_left": -(-left // 1_000_000)}))
+        return events
+
+    def next_deadline_us(self) -> int | None:
+        r = self.round
+        if r.phase == Phase.ALL_PLAY and self.allplay is not None:
+            return self._all_play_deadline(self.allplay)
+        if r.phase == Phase.ARMED and r.decided_at_us is None:
+            decide_at = self._decide_at()
+            if decide_at is not None:
+                return decide_at
+            if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
+                return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
+        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
+            warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
+            return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
+        return None
+
+    def legal_actions(self, player: int | None) -> list[str]:
+        if player is not None:
+            return ["buzz"]
+        r = self.round
+        if self.finished:
+            return ["undo"] if self._can_undo() else []
+        legal = {
+            "idle": ["arm", "next"],
+            "armed": ["reset", "next"],
+            "answering": ["correct", "wrong", "reset", "next"],
+            "tie": ["pick", "arm", "reset", "next"],
+            "round_over": ["next"] if self._all_play() else ["next", "arm"],
+            "all_play": ["reveal", "next"],
+            "bonus": ["correct", "wrong"],
+        }[r.phase]
+        if self._bowl():
+            legal = [*legal, *self._bowl_marks()]
+        if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
+            legal = ["reveal", *legal]
+        if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
+            legal = [*legal, "leaderboard"]
+        return legal + (["undo"] if self._can_undo() else []) + [HOST_ADJUST] + ([HOST_TEAM_NAME] if self.team_quiz() else [])
+
+    def _can_undo(self) -> bool:
+        """Undo takes back a judgement of the question on the screen only:
+        once the host has moved on, an undo would silently jump back a
+        question, take its points and drop the new question's presses (a
+        past question is corrected with a score correction instead)."""
+        return bool(self._undo) and self._undo[-1][0].question == self.round.question
+
+    # -- questions ----------------------------------------------------------
+    def _question(self, number: int | None = None) -> dict[str, Any]:
+        k = (self.round.question if number is None else number) - 1
+        return self.pack[k] if 0 <= k < len(self.pack) else {}
+
+    def _points(self, number: int | None = None) -> int:
+        """What a right answer to this question is worth (before second-press credit)."""
+        pack_points = self._question(number).get("points", 1)
+        return int(pack_points if isinstance(pack_points, int) else 1) * self.options.points_correct
+
+    def _announce(self, t: int) -> list[GameEvent]:
+        """The ``question`` event, once per question, as it becomes the current one."""
+        r = self.round
+        if r.announced >= r.question or self.finished:
+            return []
+        r.announced = r.question
+        k = self.round_number()
+        events = []
+        if len(self.round_options) > 1 and self.round_starts[k - 1] == r.question:
+            events.append(GameEvent("round_start", t, None, self._round_view(k)))
+        record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
+        return events + [GameEvent("question", t, None, record)]
+
+    # -- players ------------------------------------------------------------
+    def _buzz(self, action: Action) -> list[GameEvent]:
+        assert action.player is not None
+        station, t = action.player, action.t_us
+        if self.finished or self.round.phase == Phase.BONUS:
+            return []
+        outcome = self.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
+        if outcome in ("early", "locked"):
+            until = self.arbiter.locked_until_us[station]
+            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+        if outcome == "out" and self._bowl() and self.round.phase == Phase.ARMED and self._rebound_while_read():
+            # quiz bowl: a team that answered this tossup wrong is out of it; the screen says why
+            return [GameEvent("locked_out", t, station, {"team": self.teams[station]})]
+        if outcome == "counted":
+            if self.arbiter.armed_at_us is not None:
+                self.reactions[station].add(t - self.arbiter.armed_at_us)
+            # a team answers once: drop team-mates' later presses from the queue
+            team = self.teams[station]
+            mates = [b for b in self.arbiter.buzzes if self.teams[b.station] == team]
+            if len(mates) > 1:
+                keep = min(mates, key=lambda b: b.t_us)
+                self.arbiter.buzzes = [b for b in self.arbiter.buzzes if self.teams[b.station] != team or b is keep]
+                if keep.station != station:
+                    return []
+            return [GameEvent("buzz", t, station)]
+        return []
+
+    def _decide_at(self) -> int | None:
+        """When the first press of this arming is announced: once no later
+        press could still tie with it (the tie window, or the coarsest stamp
+        precision among the presses so far), and not before ``settle_us``.
+        Late *deliveries* are the box's business (its decision horizon)."""
+        first = self.arbiter.first_time_us()
+        if first is None:
+            return None
+        wait = max(self.options.settle_us, self.options.tie_window_us,
+                   max(b.precision_us for b in self.arbiter.buzzes), 1)
+        return first + wait
+
+    def _decide(self, at_us: int) -> list[GameEvent]:
+        r = self.round
+        result = self.arbiter.result()
+        r.decided_at_us = at_us
+        if result.winner is None:
+            r.phase = Phase.TIE
+            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
+        return self._give_turn(result.winner, at_us)
+
+    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
+        """``winner``: the first press answers; ``next_in_line``: the turn
+        passes on after a wrong answer."""
+        r = self.round
+        r.phase = Phase.ANSWERING
+        r.answering = station
+        r.warned = 0
+        r.answer_deadline_us = None if self.options.answer_time_us is None else at_us + self.options.answer_time_us
+        result = self.arbiter.result()
+        return [
+            GameEvent(
+                kind,
+                at_us,
+                station,
+                {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
+            )
+        ]
+
+    # -- teams --------------------------------------------------------------
+    def team_quiz(self) -> bool:
+        """Teams play (a preset's or the options' teams), not one player a team."""
+        return self.options.teams is not None
+
+    def can_change_team(self) -> bool:
+        return self.team_quiz() and self.lobby and not self.finished
+
+    def _team_move(self, action: Action) -> list[GameEvent]:
+        """A player joins team ``team`` (0-based) and, with ``name``, names it
+        (a team's own name, within ``MAX_TEAM_NAME``). Only in a team quiz's
+        lobby: once a question is armed the teams stand, their points theirs."""
+        assert action.player is not None
+        if not self.team_quiz():
+            raise RuleError(N_("this quiz has no teams: everyone plays for themselves"))
+        if not self.can_change_team():
+            raise RuleError(N_("the teams are set once the first question is asked: stay in your team"))
+        team, name = self._check_team(action.args.get("team")), action.args.get("name")
+        name = None if name is None else checked_team_name(name)
+        self.teams[action.player] = team
+        data: dict[str, Any] = {"team": team, "teams": list(self.teams)}
+        if name is not None:
+            data["name"] = self._set_team_name(team, name)
+        return [GameEvent(TEAM_MOVE, action.t_us, action.player, data)]
+
+    def _check_team(self, team: object) -> int:
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
+            raise RuleError(N_("no such team: pick one of the {count} teams"), count=self.team_count)
+        return team
+
+    def _set_team_name(self, team: int, name: str) -> str:
+        self.team_names = self.team_names or [""] * self.team_count
+        self.team_names[team] = name
+        return name
+
+    def _name_team(self, action: Action) -> list[GameEvent]:
+        """The host names a team (``HOST_TEAM_NAME``), in the lobby or later:
+        only what the boards call it changes, never who plays in it."""
+        if not self.team_quiz():
+            raise RuleError(N_("this quiz has no teams: everyone plays for themselves"))
+        if self.finished:
+            raise RuleError(N_("the quiz is over: its teams keep their names"))
+        team = self._check_team(action.args.get("team"))
+        name = self._set_team_name(team, checked_team_name(action.args.get("name")))
+        return [GameEvent(TEAM_NAMED, action.t_us, None, {"team": team, "name": name})]
+
+    def host_teams(self) -> list[dict[str, Any]]:
+        """The teams the host may rename now, as the boards list them
+        (``teams_shown``): each one's number, name, colour and stations, and
+        how long a name may be (``most``)."""
+        if HOST_TEAM_NAME not in self.legal_actions(None):
+            return []
+        return [{"team": t, "name": team_name(t, self.team_names), "colour": list(team_colour(t).rgb),
+                 "most": MAX_TEAM_NAME, "members": [s for s, mine in enumerate(self.teams) if mine == t]}
+                for t in teams_shown(self.teams, self.team_count, self.lobby)]
+
+    def team_moves(self, seat: int) -> list[dict[str, Any]]:
+        """In the lobby: joining each other team, and naming one's own (its
+        name typed on the phone, in ``TYPED``'s place)."""
+        if not self.can_change_team() or not 0 <= seat < len(self.teams):
+            return []
+        mine = self.teams[seat]
+        return [*({"kind": TEAM_MOVE, "args": {"team": k}} for k in range(self.team_count) if k != mine),
+                {"kind": TEAM_MOVE, "args": {"team": mine, "name": TYPED}}]
+
+    # -- host ---------------------------------------------------------------
+    def _host(self, action: Action) -> list[GameEvent]:
+        kind, t = action.kind, action.t_us
+        if kind == HOST_RESUME:
+            return self._resume(int(action.args.get("paused_us", 0)), t)
+        if kind == HOST_ADJUST:
+            station, points = score_adjustment(action, self.settings.players)
+            team = self.teams[station]
+            self.corrections[team] += points
+            return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
+        if kind == HOST_TEAM_NAME:
+            return self._name_team(action)
+        if kind not in HOST_ACTIONS:
+            raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=kind,
+                            choices=", ".join(HOST_ACTIONS))
+        if kind not in self.legal_actions(None):
+            raise RuleError(N_("the host cannot {kind} while {phase}; now: {choices}"), kind=kind,
+                            choices=", ".join(self.legal_actions(None)) or N_("nothing (the quiz is over)"),
+                            phase=PHASE_WORDS[self.round.phase])
+        r = self.round
+        if kind in ("arm", "next"):
+            self.lobby = False  # the quiz has begun: the teams are as they stand
+        if kind == "reveal":
+            r.revealed = True
+            return [GameEvent("reveal", t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
+        if kind == "leaderboard":
+            r.board = not r.board
+            return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
+        if r.phase == Phase.ALL_PLAY and kind == "reveal":
+            return self._all_play_close(t)
+        if kind in ("power", "read"):
+            return self._bowl_mark(kind, t)
+        r.board = False
+        r.intro = False
+        if kind == "arm" and self._all_play():
+            return self._all_play_open(t)
+        if kind == "arm":
+            events: list[GameEvent] = []
+            if r.phase in (Phase.ROUND_OVER,):
+                events += self._new_question(t)
+            elif r.phase == Phase.TIE:
+                self.arbiter.disarm()
+            self.arbiter.arm(t)
+            self._bench()
+            r.phase = Phase.ARMED
+            r.decided_at_us = None
+            r.answering = None
+            r.buzz_window_shift_us = 0
+            return events + [GameEvent("armed", t)]
+        if kind == "reset":
+            self.arbiter.disarm()
+            r.phase = Phase.IDLE
+            r.answering = None
+            r.decided_at_us = None
+            return [GameEvent("reset", t)]
+        if kind == "next":
+            if r.phase != Phase.ROUND_OVER:
+                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
+                if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
+                    self._stop_question()
+                    self.allplay = None
+                    return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
+            return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
+        if kind == "pick":
+            tie = self.arbiter.result(contenders_only=True).ties
+            if "player" in action.args:
+                station = int(action.args["player"])
+            else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
+                station = self.rng.choice(tie[0]) if tie else -1
+            if not tie or station not in tie[0]:
+                raise RuleError(N_("pick one of the tied stations: {stations}"),
+                               stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
+            return self._give_turn(station, t)
+        if kind == "undo":
+            prev_round, results, prev_arbiter, judged_at = self._undo.pop()
+            if prev_round.answer_deadline_us is not None:
+                prev_round.answer_deadline_us += t - judged_at  # the answer time left when judged, again
+                prev_round.warned = 0
+            del self.round.results[results:]  # results are only ever appended: drop those since
+            prev_round.results = self.round.results
+            self.round, self.arbiter = prev_round, prev_arbiter
+            return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
+        if r.phase == Phase.BONUS:
+            return self._bonus_part(kind == "correct", t)
+        return self._judge(kind == "correct", t)
+
+    def _bench(self) -> None:
+        """Stations out of the game or sitting out this question cannot buzz."""
+        r = self.round
+        for s in range(self.settings.players):
+            if self.teams[s] in r.eliminated or r.sitting_until[s] >= r.question:
+                self.arbiter.exclude(s)
+
+    def _resume(self, paused_us: int, t: int) -> list[GameEvent]:
+        """Stop the clocks for the pause: the answer timer and the buzz window
+        get the time back; lockouts too."""
+        r = self.round
+        if r.answer_deadline_us is not None:
+            r.answer_deadline_us += paused_us
+        r.buzz_window_shift_us += paused_us
+        if self.allplay is not None and self.allplay.closed_at_us is None:
+            self.allplay.paused_us += paused_us
+        for station, until in self.arbiter.locked_until_us.items():
+            if until > t:
+                self.arbiter.locked_until_us[station] = until + paused_us
+        return [GameEvent("resumed", t, None, {"paused_us": paused_us})]
+
+    def _keep_for_undo(self, t: int) -> None:
+        """Before a judgement: one question's worth of state, whatever the length of the game."""
+        r = self.round
+        kept = replace(r, scores=list(r.scores), results=[], correct=list(r.correct), wrong=list(r.wrong),
+                       eliminated=list(r.eliminated), sitting_until=list(r.sitting_until))
+        self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
+
+    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+        r = self.round
+        self._keep_for_undo(t)
+        station = r.answering
+        assert station is not None
+        team = self.teams[station]
+        opts = self.options
+        bowl = self._bowl_judged(station, correct)
+        if correct:
+            points = self._points()
+            if bowl is not None:
+                points = bowl.points
+            elif r.had_wrong:  # a second press: credit as the rules say
+                points = (points * opts.second_points + 50) // 100
+            r.scores[team] += points
+            r.correct[team] += 1
+            events = [GameEvent("correct", t, station, {"points": points, **self._tossup_data(bowl)})]
+            if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
+                r.over = "won"
+            if bowl is not None and opts.bonus_parts > 0 and r.over is None:
+                return events + self._bonus_start(t, station)
+            return events + self._end_round(t, station, "correct")
+        lost = opts.points_wrong if bowl is None else -bowl.points
+        r.scores[team] -= lost
+        r.wrong[team] += 1
+        r.had_wrong = True
+        data: dict[str, Any] = {"points": -lost, **self._tossup_data(bowl)}
+        if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
+            r.eliminated.append(team)
+            data["out_of_game"] = True
+        if opts.sit_out:
+            data["sits_out"] = opts.sit_out
+        events = [GameEvent("wrong", t, station, data)]
+        for s, s_team in enumerate(self.teams):
+            if s_team == team:
+                self.arbiter.exclude(s)
+                if opts.sit_out:
+                    r.sitting_until[s] = r.question + opts.sit_out
+        still_in = {tm for tm in set(self.teams) if tm not in r.eliminated}
+        if opts.out_wrong is not None and len(set(self.teams)) > 1 and len(still_in) <= 1:
+            r.over = "last standing"
+            return events + self._end_round(t, None, "everyone answered wrong")
+        if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
+            return events + self._end_round(t, None, "everyone answered wrong")
+        if bowl is not None and r.tossup.read_at_us is None and not self._rebound_while_read():
+            # rules 2: after a neg the buzzers stayed closed until the moderator read the question to the end
+            self.arbiter.disarm()
+            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
+            return events
+        if bowl is not None and r.tossup.read_at_us is None:
+            # NAQT: the moderator reads on, the other team may buzz at any moment (a power before the
+            # mark) and after the end until the moderator calls time; the negged team's presses are refused
+            self.arbiter.arm(t)
+            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
+            return events + [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._bowl_locked_out()})]
+        result = self.arbiter.result(contenders_only=True)
+        if opts.after_wrong == "next" and (result.winner is not None):
+            return events + self._give_turn(result.winner, t, "next_in_line")
+        if opts.after_wrong == "next" and result.ties:
+            r.phase = Phase.TIE
+            return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
+        # nobody left in line (or re-arm by setting): everyone else may buzz again
+        self.arbiter.arm(t)
+        r.phase = Phase.ARMED
+        r.answering = None
+        r.decided_at_us = None
+        r.answer_deadline_us = None
+        return events + [GameEvent("armed", t, None, {"rearmed": True})]
+
+    def _stop_question(self) -> None:
+        """No press, answer or timer counts in this question any more."""
+        self.round.phase = Phase.ROUND_OVER
+        self.round.answer_deadline_us = None
+        self.arbiter.close()  # presses before the next arming are early again
+
+    def _end_round(self, t: int, winner: int | None, why: str) -> list[GameEvent]:
+        r = self.round
+        self._stop_question()
+        r.answering = winner
+        r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
+        # the whole order of presses, as it stood when the question ended (the
+        # winner event told only those before the announcement)
+        ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
+        first = ranked[0].t_us if ranked else 0
+        events = [GameEvent("round_over", t, winner, {"result": why, "order": [b.station for b in ranked],
+                                                      "margins_us": [b.t_us - first for b in ranked]})]
+        if self.finished:
+            return events + self._game_over(t)
+        every = self.options.round_questions
+        round_done = len(self.round_options) > 1 and self.round_number(r.question + 1) != self.round_number()
+        if round_done or (every is not None and len(r.results) % every == 0):
+            r.board = True
+            events += self._podium(t, final=False)
+        return events
+
+    def _game_over(self, t: int) -> list[GameEvent]:
+        r = self.round
+        data: dict[str, Any] = {"scores": self._team_scores()}
+        if r.over is not None:
+            data["reason"] = r.over
+        return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
+
+    def _podium(self, t: int, final: bool) -> list[GameEvent]:
+        """The fanfare: the top three places (teams when teams play), everyone
+        tied for one of them too, for the sound and the record."""
+        top = [row["stations"] for row in self.standings() if row["place"] <= 3]
+        return [GameEvent("podium", t, None, {"final": final, "top": top})]
+
+    def _new_question(self, t: int) -> list[GameEvent]:
+        self.arbiter.new_question()
+        r = self.round
+        r.phase = Phase.IDLE
+        r.question += 1
+        r.answering = None
+        r.decided_at_us = None
+        r.answer_deadline_us = None
+        r.had_wrong = False
+        r.revealed = False
+        r.tossup = Tossup()
+        self.allplay = None
+        k = self.round_number()
+        self.options = self.round_options[k - 1]
+        r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
+        return self._announce(t)
+
+    # -- which mode plays this question (games/quiz/modes/) -------------------
+    def _bowl(self) -> bool:
+        return self.options.rules == BOWL
+
+    def _rebound_while_read(self) -> bool:
+        """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
+        return self._rules_3()
+
+    def _rules_3(self) -> bool:
+        """Rules 3 (options.py): the bowl rebound, all-play's half second and its team mean."""
+        return self.options.rules_version >= REBOUND_WHILE_READ
+
+    def _team_mean(self) -> bool:
+        """All-play: a team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
+        return self._rules_3() and self.options.team_points == TEAM_MEAN
+
+    # -- all-play -----------------------------------------------------------
+    def _all_play(self) -> bool:
+        """Whether this question is an all-play one (its round's preset)."""
+        return self.options.rules == ALL_PLAY
+
+    # -- quiz bowl's part (games/quiz/modes/bowl.py) --
+    def _bowl_locked_out(self) -> list[int]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bowl_marks(self) -> list[str]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bowl_mark(self, kind: str, t: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bowl_judged(self, station: int, correct: bool) -> Buzz | None:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    @staticmethod
+    def _tossup_data(buzz: Buzz | None) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bowl_record(self) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bonus_start(self, t: int, station: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bonus_part(self, correct: bool, t: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _bowl_view(self) -> dict[str, Any] | None:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    # -- all-play's part (games/quiz/modes/allplay.py) --
+    def _all_play_open(self, t: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _offered(self, question: Mapping[str, Any]) -> int:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _all_play_deadline(self, question: AllPlayQuestion) -> int:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _all_play_fire(self, now_us: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    def _all_play_close(self, t: int) -> list[GameEvent]:
+        raise NotImplementedError  # pragma: no cover - defined by the mode
+
+    # -- standings ----------------------------------------------------------
+    def standings(self) -> list[dict[str, Any]]:
+        """One row per team (a station is a team of one), best first: place
+        (equal scores share it), stations, score, right and wrong answers."""
+        r = self.round
+        members: dict[int, list[int]] = {}
+        for s, team in enumerate(self.teams):
+            members.setdefault(team, []).append(s)
+        scores = self._team_scores()
+        rows = sorted(members.items(), key=lambda item: (-scores[item[0]], -r.correct[item[0]], item[0]))
+        out: list[dict[str, Any]] = []
+        for k, (team, stations) in enumerate(rows):
+            score = scores[team]
+            place = out[-1]["place"] if out and out[-1]["score"] == score else k + 1
+            out.append({"place": place, "team": team, "stations": stations, "score": score,
+                        "correct": r.correct[team], "wrong": r.wrong[team], "out": team in r.eliminated})
+        return out
+
+    def reaction_rows(self) -> list[dict[str, Any]]:
+        """Each player's fastest and median reaction from arming to press."""
+        return [{"player": s, "fastest_us": rec.fastest_us, "median_us": rec.median_us(), "presses": rec.count}
+                for s, rec in enumerate(self.reactions)]
+
+    # -- views --------------------------------------------------------------
+    def _by_station(self, per_team: list[int]) -> list[int]:
+        """A per-team count as each station's (a station is a team of one without teams)."""
+        return [per_team[team] for team in self.teams]
+
+    def _team_scores(self) -> list[int]:
+        """Each team's points: judged, plus the host's corrections."""
+        return [judged + fixed for judged, fixed in zip(self.round.scores, self.corrections, strict=True)]
+
+    def _status(self, station: int) -> str:
+        r = self.round
+        question = self.allplay
+        if question is not None and station in question.locked:  # all-play: in (lamp lit), then right or not
+            if question.closed_at_us is None:
+                return "answered"
+            return "right" if question.locked[station].choice == question.right else "missed"
+        if self.arbiter.locked(station, self.now_us):
+            return "locked"
+        if self.teams[station] in r.eliminated:
+            return "out"
+        if r.sitting_until[station] >= r.question and station in self.arbiter.excluded and not self._answered(station):
+            return "sitting"
+        if station in self.arbiter.excluded:
+            return "out"
+        if r.answering == station and r.phase == Phase.ANSWERING:
+            return "first"
+        if any(b.station == station for b in self.arbiter.buzzes):
+            return "queued"
+        return "idle"
+
+    def _buzz_left_us(self) -> int | None:
+        """How long the buzzers stay open (``buzz_window_us``) while nobody has pressed."""
+        r, armed_at, window = self.round, self.arbiter.armed_at_us, self.options.buzz_window_us
+        if r.phase != Phase.ARMED or armed_at is None or window is None or self.arbiter.buzzes:
+            return None
+        return max(0, armed_at + window + r.buzz_window_shift_us - self.now_us)
+
+    def _answered(self, station: int) -> bool:
+        return any(b.station == station for b in self.arbiter.buzzes)
+
+    def _question_view(self, number: int) -> dict[str, Any]:
+        q = self._question(number)
+        choices = list(q.get("choices", ()))
+        if self._all_play():  # only the choices the stations' buttons (and the phones) offer
+            choices = choices[: self._offered(q)]
+        return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
+                "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
+                "video": q.get("video")}
+
+    def public_view(self) -> dict[str, Any]:
+        r = self.round
+        result = self.arbiter.result()
+        board = r.board or self.finished
+        team_scores = self._team_scores()
+        return {
+            "game": "quiz",
+            "phase": r.phase.value,
+            "question": r.question,
+            "questions_total": self.questions_total,
+            "ask": self._question_view(r.question),
+            "answer": str(self._question().get("answer", "")) if r.revealed else None,
+            "revealed": r.revealed,
+            "rules": self.options.rules,
+            "second_points": self.options.second_points,
+            "second_press": r.had_wrong,
+            "armed": self.arbiter.armed,
+            "armed_at_us": self.arbiter.armed_at_us,
+            "answering": r.answering,
+            "winner": r.answering if r.phase in (Phase.ANSWERING, Phase.ROUND_OVER) else result.winner,
+            "queue": [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded],
+            "margins_us": {str(b.station): b.t_us - (self.arbiter.first_time_us() or 0) for b in self.arbiter.buzzes},
+            "ties": result.ties,
+            "early": result.early,
+            "lockouts_us": {
+                str(s): until - self.now_us for s, until in self.arbiter.locked_until_us.items() if until > self.now_us
+            },
+            "teams": list(self.teams),
+            "team_count": self.team_count,
+            "team_names": list(self.team_names),
+            "teams_shown": teams_shown(self.teams, self.team_count, self.lobby),
+            "team_colors": [list(team_colour(t).rgb) for t in range(self.team_count)],
+            "scores": self._by_station(team_scores),
+            "team_scores": team_scores,
+            "correct": self._by_station(r.correct),
+            "wrong": self._by_station(r.wrong),
+            "win_correct": self.options.win_correct,
+            "out_wrong": self.options.out_wrong,
+            "status": [self._status(s) for s in range(self.settings.players)],
+            "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
+            "buzz_left_us": self._buzz_left_us(),
+            "answer_time_us": self.options.answer_time_us,
+            "results": r.results[-VIEW_RESULTS:],
+            "questions_done": len(r.results),
+            "board": board,
+            "standings": self.standings() if board else [],
+            "reactions": self.reaction_rows() if board else [],
+            "finished": self.finished,
+            "round": self._round_view(self.round_number()),
+            "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
+            "round_intro": r.intro and r.phase == Phase.IDLE and not board,
+            # (buttons: None on keyboard stations, whose one button answers nothing: the screen says phones)
+            "all_play": None if self.allplay is None else {**self.allplay.view(self.settings.players, self.now_us),
+                                                            "buttons": self.options.station_choices},
+            "bowl": self._bowl_view(),
+        }
+
+    def private_view(self, player: int | None) -> dict[str, Any]:
+        """A player sees nothing hidden. The host (``None``) sees the answer
+        from the start and the next question, to read ahead."""
+        if player is not None:
+            return {}
+        r = self.round
+        q = self._question()
+        following = self._question(r.question + 1)
+        nxt = None
+        if following and not self.finished and (self.questions_total is None or r.question < self.questions_total):
+            nxt = {"number": r.question + 1, **self._question_view(r.question + 1),
+                   "answer": str(following.get("answer", ""))}
+        return {
+            "question": {"number": r.question, **self._question_view(r.question),
+                         "answer": str(q.get("answer", "")), "alternatives": list(q.get("alternatives", ()))},
+            "next": nxt,
+            "pack": self.options.pack_title or self.options.pack,
+            "legal": self.legal_actions(None),
+            # the host reads the whole plan of the night: which round now, every round's rules
+            "round": self._host_round_view(self.round_number()),
+            "rounds": [self._host_round_view(k + 1) for k in range(len(self.round_options))],
+        }
+
+    def _host_round_view(self, k: int) -> dict[str, Any]:
+        """A round for the host page: its preset also as the menu names it
+        (``rules_name``, English: the page's publisher words it in the box's language)."""
+        view = self._round_view(k)
+        return {**view, "rules_name": RULE_NAMES.get(view["rules"], view["rules"])}
+
+    def outcome(self) -> Outcome | None:
+        """Who won and why (``games.base.Outcome``); None while the game goes on."""
+        if not self.finished:
+            return None
+        scores = self._by_station(self._team_scores())
+        reason = EndReason(self.round.over) if self.round.over is not None else EndReason.QUESTIONS_DONE
+        return Outcome(best_of(scores), reason, tuple(scores))
+
+    def summary(self) -> dict[str, Any]:
+        """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the
+        current question, every counted press on record (also those that then
+        answered wrong), margins behind the very first; ``answering``: who has
+        the turn now; ``results``: each question's judgement; ``standings``
+        and ``reactions``: the leaderboard."""
+        r = self.round
+        result = self.arbiter.result()
+        team_scores = self._team_scores()
+        return {
+            "winner": result.winner,
+            "queue": result.queue,
+            "margins_us": result.margins_us,
+            "ties": result.ties,
+            "early": result.early,
+            "answering": r.answering if r.phase == Phase.ANSWERING else None,
+            "scores": self._by_station(team_scores),
+            "team_scores": team_scores,
+            "correct": self._by_station(r.correct),
+            "wrong": self._by_station(r.wrong),
+            "out": [self.teams[s] in r.eliminated for s in range(self.settings.players)],
+            "phase": r.phase.value,
+            "question": r.question,
+            "results": list(r.results),
+            "standings": self.standings(),
+            "reactions": self.reaction_rows(),
+            "rules": self.options.rules,
+            "finished": self.finished,
+        }
