@@ -394,13 +394,14 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color, radius: int 
 
 def fmt_ms(us: int | None, digits: int = 0) -> str:
     """Reaction times and countdowns: '231 ms', '1.25 s'."""
+    from games.arbitration import format_ms
     from games.i18n import _, format_number
 
     if us is None:
         return "–"
     if us >= 10_000_000:
         return _("{n} s").format(n=format_number(us / 1_000_000))
-    return _("{n} ms").format(n=format_number(us / 1000, digits))
+    return format_ms(us, digits)
 
 
 def wrap_lines(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
