@@ -742,8 +742,7 @@ class NamesScene(Scene):
         if refused:  # one line under the names: what was left out and why
             line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
             area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
-            draw_text(surface, _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(
-                chars=refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
+            draw_text(surface, theme.undrawable_line(refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
         for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)
