@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from controller import channel
-from controller.decider_process import VIEW_EVERY_US, DecidingGame
-from controller.deciding import Decider
-from controller.press import Press
-from controller.runtime import Box
+from controller.box.deciding import Decider
+from controller.box.press import Press
+from controller.box.process import VIEW_EVERY_US, DecidingGame
+from controller.box.runtime import Box
 from games import registry
 from games.base import GameEvent
 

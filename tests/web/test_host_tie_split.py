@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller import profile as profile_mod
-from controller.timeline import box_now_us
+from controller.box import profile as profile_mod
+from controller.box.timeline import box_now_us
 from tests.core.test_split import ENV, Lines, kill_all_it_started
 from tests.web.test_split_language import host_logged_in, said
 from tests.web.test_split_phones import DEADLINE_S, ROOT, free_port
