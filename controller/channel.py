@@ -58,6 +58,9 @@ WATERMARK = "watermark"
 HOST = "host"  #: a host key by name (``name``), stamped ``t_us``
 SHOWN = "shown"  #: the frame with the newest card / GO flipped at ``t_us``
 STOP = "stop"  #: end the game (``reason``: menu, quit)
+#: a new game's session ``header``: the first message to a deciding process started ``--new``, which
+#: writes the journal with it (the screen's process never writes a journal)
+START = "start"
 
 
 class ChannelError(BuzzerBoxError):

@@ -323,11 +323,18 @@ def build_parser() -> Parser:
     return parser
 
 
+class OneProcessGone(argparse.Action):
+    """``--one-process`` (the older design) is no more: said in one line, exit 2."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        parser.error(_("--one-process is no more: every game with people is decided in a process of its own "
+                       "(docs/processes.md); leave it out"))
+
+
 def add_process_args(p: argparse.ArgumentParser) -> None:
-    """The split design (the box decides in a process of its own) or the one-process baseline."""
-    p.add_argument("--one-process", action="store_true",
-                   help=_("decide, draw and serve in one process (the older design, kept as the benchmark's "
-                          "baseline; the default decides in a process of its own: docs/processes.md)"))
+    """The deciding process's switches (the box decides in a process of its own: docs/processes.md)."""
+    p.add_argument("--one-process", nargs=0, action=OneProcessGone, help=argparse.SUPPRESS)
     p.add_argument("--viewer-socket", default=None, metavar="PATH",
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
     p.add_argument("--feed", default=None, metavar="FIFO",

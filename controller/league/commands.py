@@ -163,13 +163,8 @@ class MenuRoom:
         log.info("league: match %s: %s", match.id, " v ".join(match.teams))
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
-    def watch(self, box: Any) -> None:
-        """A match decided in the menu's process (``--one-process``): its box's board goes to the hall."""
-        if self.path is not None:
-            self.link.watch(box)
-
     def follow(self, publisher: Any) -> None:
-        """A match decided in a process of its own: the board of the pages it builds goes to the hall."""
+        """A match (decided in a process of its own): the board of the pages it builds goes to the hall."""
         if self.path is not None:
             self.link.follow(publisher)
 
