@@ -309,3 +309,10 @@ def format_margin(us: int) -> str:
     """'+0.412 ms' — how the screen and the logs show a margin behind the first,
     in the reader's language ('+0,412 ms' in Czech and Polish)."""
     return "+" + _("{n} ms").format(n=format_number(us / 1000, 3))
+
+
+def format_ms(us: int, digits: int = 0) -> str:
+    """'534 ms', '1,534 ms' ('1 534 ms' in Czech and Polish): a reaction time
+    (a median, the fastest) as the screen and the results show it, whole
+    milliseconds unless asked (a person compares reactions, not microseconds)."""
+    return _("{n} ms").format(n=format_number(us / 1000, digits))

@@ -121,6 +121,25 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
         return None
 
 
+def finished_lines(box: Box, journal: str) -> tuple[str, list[str]]:
+    """A game played to its end this evening, as the menu's "This evening" row
+    lists it (its name and when it ended) and as the panel beside says it in
+    full: who won, the standings, and its journal (the file, then its folder:
+    a long path wraps at the space, never cut)."""
+    names = list(box.station_names)
+    outcome = box.engine.outcome()
+    scores = list(outcome.scores) if outcome is not None else list(box.engine.summary().get("scores") or [])
+    winners = ", ".join(names[p] for p in outcome.winners if 0 <= p < len(names)) if outcome is not None else ""
+    label = _("{game}, {time}").format(game=_(box.spec.title), time=time.strftime("%H:%M"))
+    order = sorted(range(len(scores)), key=lambda p: (-scores[p], p))
+    standings = ", ".join(f"{names[p] if p < len(names) else p + 1} {scores[p]}" for p in order)
+    path = Path(journal)
+    folder = str(path.parent).replace(str(Path.home()), "~", 1)
+    return label, [_("{winner} won").format(winner=winners) if winners else "",
+                   _("Standings: {standings}").format(standings=standings) if standings else "",
+                   _("Journal: {name} in {folder}").format(name=path.name, folder=folder)]
+
+
 def stopped_label(spec: GameSpec) -> str:
     """A game ended early, as the Carry on row lists it: its name and when it stopped."""
     return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
@@ -432,6 +451,8 @@ class Evening:
         reason = str(ended["reason"])
         log.info(box_session.summary_line(played, reason))
         write_beside(path)  # a quiz's record beside its journal
+        if played.engine.finished:  # played to its end: on the menu's list of this evening's games
+            self.menu.finished_game(str(path), *finished_lines(played, str(path)))
         return reason
 
     def bots(self, box: Box, colors: list[Color] | None, phones: bool) -> None:

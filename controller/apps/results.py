@@ -31,6 +31,7 @@ from controller.apps.journal import damage_json, not_a_scenario, replay_box
 from controller.apps.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
 from controller.box import journal as journal_mod
 from controller.box.runtime import Box, box_from_journal
+from games.arbitration import format_margin, format_ms
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
 from games.quiz.engine import QuizEngine
@@ -418,7 +419,6 @@ def standings_text(r: Results) -> list[str]:
     """The standings for a person: each place with points (each round's too,
     when there were several), right and wrong answers, reactions; the winner."""
     s = standings.standings_of(r)
-    point = decimal_separator()
     lines = [_("Standings")]
     several = len(s.rounds) > 1
 
@@ -434,8 +434,8 @@ def standings_text(r: Results) -> list[str]:
     for p in s.players:
         about = _("{right} right, {wrong} wrong").format(right=p.correct, wrong=p.wrong)
         if p.fastest_us is not None:
-            about += "; " + _("fastest {fastest} ms, median {median} ms").format(
-                fastest=_ms(p.fastest_us, point), median=_ms(p.median_us, point))
+            about += "; " + _("fastest {fastest}, median {median}").format(
+                fastest=format_ms(p.fastest_us), median=format_ms(p.fastest_us if p.median_us is None else p.median_us))
         lines.append(f"  {p.place}. {p.name}: {standings.points_text(p.points)} ({about}){by_round(p.rounds)}")
     lines.append(standings.winner_line(s, r))
     return lines
@@ -457,8 +457,7 @@ def to_text(r: Results) -> str:
         about = " ".join(part for part in (q.category and f"[{q.category}]", q.text) if part)
         lines.append(_("Question {n}").format(n=q.number) + (f": {about}" if about else ""))
         for arming in sorted({b.arming for b in q.buzzes} if not q.all_play else ()):  # all-play: its own lines
-            order = [r.name(b.station) + (f" +{_ms(b.t_us - b.first_us, decimal_separator())} ms"
-                                          if b.t_us > b.first_us else "")
+            order = [r.name(b.station) + (f" {format_margin(b.t_us - b.first_us)}" if b.t_us > b.first_us else "")
                      for b in q.buzzes if b.arming == arming]
             pressed = _("pressed: {order}") if arming == 1 else _("armed again, pressed: {order}")
             lines.append("  " + pressed.format(order=", ".join(order)))
@@ -481,14 +480,13 @@ def choice_letter(k: int) -> str:
 def all_play_lines(r: Results, q: QuestionRecord) -> list[str]:
     """An all-play question: how the room answered, then each player's pick,
     time from the opening (with its stamp's precision) and points."""
-    point = decimal_separator()
     spread = ", ".join(f"{choice_letter(k)} {n}" for k, n in enumerate(q.distribution))
     lines = ["  " + _("answers: {spread}").format(spread=spread)]
     for row in q.all_play:
         verdict = said("correct" if row.get("right") else "wrong")
-        lines.append("  " + _("{name}: {choice}, {verdict}, {ms} ms ± {precision} ms, {points:+d}").format(
+        lines.append("  " + _("{name}: {choice}, {verdict}, {time} ± {precision}, {points:+d}").format(
             name=r.name(row["player"]), choice=choice_letter(_whole(row.get("choice"), 0)), verdict=verdict,
-            ms=_ms(_whole(row.get("reaction_us"), 0), point), precision=_ms(_whole(row.get("precision_us"), 1), point),
+            time=format_ms(_whole(row.get("reaction_us"), 0), 3), precision=format_ms(_whole(row.get("precision_us"), 1), 3),
             points=_whole(row.get("points"), 0)))
     return lines
 

@@ -30,6 +30,8 @@ from games.toolkit.strip_words import Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
 
+#: the host action that gives a tied turn: ``{"player": seat}`` names who, none draws fairly
+PICK = "pick"
 #: the generic host buttons (the keyboard's and the host box's), in page order
 HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
 #: what the host page may ask of the box itself, whatever the game (not the engine's)
@@ -142,6 +144,8 @@ def messages() -> dict[str, str]:
         "pack_choose": _("Choose a pack file first."),
         "pack_saved": _("Pack saved: choose it in the menu's pack row."),
         "pack_refused": _("The pack was not saved: fix each problem below and upload it again."),
+        "tie_title": _("Tie: tap who answers"),
+        "tie_note": _("Or let the box draw fairly (the screen's key {key})."),
     }
 
 
@@ -276,6 +280,8 @@ class Snapshot:
     phones_wanted: bool = True
     #: the teams the host may rename now (``HOST_TEAM_NAME``), by number: those the boards list
     host_teams: tuple[int, ...] = ()
+    #: the tied stations the host may give the turn to now (``PICK``), by seat
+    tied: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -297,12 +303,14 @@ class Pages:
     adjust: bool = False
     phones_wanted: bool = True
     host_teams: tuple[int, ...] = ()
+    tied: tuple[int, ...] = ()
 
     def snapshot(self) -> Snapshot:
         """The pages as the phones get them: JSON text per page."""
         return Snapshot(self.version, json.dumps(self.board, default=str), json.dumps(self.host, default=str),
                         tuple(json.dumps(seat, default=str) for seat in self.seats), self.offered,
-                        self.uses_seats, self.host_actions, self.adjust, self.phones_wanted, self.host_teams)
+                        self.uses_seats, self.host_actions, self.adjust, self.phones_wanted, self.host_teams,
+                        self.tied)
 
 
 class Publisher:
@@ -462,6 +470,7 @@ class Publisher:
             offered.append(frozenset(move_key(m["kind"], m["args"]) for m in moves or ())
                            | {move_key(m.kind, dict(m.args)) for m in panel_moves(panel) if m.kind not in barred})
         adjust = playing and HOST_ADJUST in legal
+        tied = tied_seats(view, legal, len(players)) if playing and not box.host_paused else []
         teams = teams_for_host(engine, box.station_names) if playing and HOST_TEAM_NAME in legal else []
         next_game = None if self.next_game is None else self.next_game()
         self.next_shown = json.dumps(next_game, default=str)
@@ -471,6 +480,8 @@ class Publisher:
                 "uses_seats": uses_seats, "players": players, "teams": teams,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
                 "first_press": self.first_press(view, margins, players),
+                "tie": [{"seat": seat, "name": players[seat]["name"]} for seat in tied],
+                "pick_keys": [key.upper() for key, action in spec.host_keys.items() if action == PICK],
                 "journal": box.journal_notice()}  # one line while the journal cannot be written
         actions = {b["name"] for b in buttons}
         if self.live:
@@ -478,7 +489,7 @@ class Publisher:
             actions.add("end")
         return Pages(self._version, board, host, tuple(seat_pages), tuple(offered), uses_seats,
                      frozenset(actions), adjust, uses_seats and phones_wanted(engine),
-                     tuple(int(t["team"]) for t in teams))
+                     tuple(int(t["team"]) for t in teams), tuple(tied))
 
 
 def watching(box: Box) -> Publisher:
@@ -506,7 +517,7 @@ def snapshot_message(snap: Snapshot) -> dict[str, Any]:
 def snapshot_from(message: dict[str, Any]) -> Snapshot:
     """A snapshot back from the channel: the fields ``snapshot_message`` wrote."""
     return Snapshot(**{**message, "seats": tuple(message["seats"]), "offered": tuple(message["offered"]),
-                       "host_teams": tuple(message.get("host_teams", ()))})
+                       "host_teams": tuple(message.get("host_teams", ())), "tied": tuple(message.get("tied", ()))})
 
 
 def relabelled(snap: Snapshot, labels: Sequence[str]) -> Snapshot:
@@ -560,6 +571,16 @@ class RelayedPublisher(Publisher):
         for listener in list(self.listeners):
             listener(snap)
         return snap
+
+
+def tied_seats(view: Mapping[str, Any], legal: Collection[str], players: int) -> list[int]:
+    """The stations tied for the turn that the host may give it to now: the
+    first tie of the view's ``ties`` while the game takes ``pick`` (the
+    screen's key draws one of them fairly; the host page names each)."""
+    ties = view.get("ties")
+    if PICK not in legal or not isinstance(ties, Sequence) or not ties or not isinstance(ties[0], Sequence):
+        return []
+    return [int(s) for s in ties[0] if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players]
 
 
 def _lead_us(margins: Mapping[Any, Any]) -> int | None:

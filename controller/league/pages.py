@@ -42,7 +42,7 @@ from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
 from controller.league.tournament import Tournament, read_secret
 from controller.web.server import WebError
-from games.i18n import _, current_language
+from games.i18n import _, current_language, format_number
 
 log = logging.getLogger("buzzerbox.league")
 STATIC = Path(__file__).with_name("static")
@@ -387,7 +387,7 @@ class HubService:
                 _("Fastest (ms)"), _("Median (ms)"), _("Won by under 10 ms")]
 
         def ms(us: int | None) -> str:
-            return "" if us is None else f"{us / 1000:.1f}"
+            return "" if us is None else format_number(us / 1000, 1)  # the column says "(ms)": the number alone
 
         rows = [f"<tr><td>{e(clip(p.name))}</td><td>{e(clip(t.team(p.team).name))}</td><td>{p.matches}</td>"
                 f"<td>{p.points}</td><td>{p.correct}</td><td>{p.powers}</td><td>{p.negs}</td><td>{p.presses}</td>"

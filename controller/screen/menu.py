@@ -201,6 +201,8 @@ class Menu:
         self.phones = phones
         #: this evening's games the host ended before their end, newest first: (journal, as the row says it)
         self.stopped: list[tuple[str, str]] = []
+        #: this evening's games played to their end, newest first: (journal, as the row says it, the panel's lines)
+        self.evening: list[tuple[str, str, list[str]]] = []
         self._build(0, players)
 
     @staticmethod
@@ -215,6 +217,14 @@ class Menu:
         self.carried_on(journal)
         self.stopped.insert(0, (journal, label))
         self.refound(self.found)
+
+    def finished_game(self, journal: str, label: str, lines: Sequence[str]) -> None:
+        """A game played to its end: listed on the "This evening" row (its
+        standings, journal and results beside it), off the Carry on row."""
+        self.carried_on(journal)
+        self.evening = [(journal, label, [line for line in lines if line]),
+                        *[e for e in self.evening if e[0] != journal]]
+        self.refound(self.found, {"evening": journal})  # the row shows the newest
 
     def carried_on(self, journal: str) -> None:
         """The game is being carried on: off the row (it comes back if ended early again)."""
@@ -269,6 +279,10 @@ class Menu:
                Item("setup", N_("Set up again"), [None], [N_("start over…")])] if self.jobs else []),
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
+        if self.evening:  # this evening's finished games: each one's standings and journal beside the row
+            self.items.insert(len(self.items) - 1, Item("evening", N_("This evening"), [j for j, *_rest in self.evening],
+                                                        [label for _j, label, _lines in self.evening],
+                                                        plain=frozenset(range(len(self.evening)))))
         if self.stopped:  # this evening's games ended early: Enter on the row carries one on
             self.items.insert(len(self.items) - 1, Item("carry_on", N_("Carry on"), [j for j, _label in self.stopped],
                                                         [label for _j, label in self.stopped],
@@ -522,6 +536,10 @@ class Menu:
         it = self.items[self.selected]
         if it.key in ("game", "start"):
             return []
+        if it.key == "evening":  # a finished game: who won, its standings, where its journal is
+            _journal, label, said = self.evening[it.index]
+            more = len(self.evening) - 1
+            return [it.title() + ": " + label, *said, *([_("Other games (← →): {n}").format(n=more)] if more else [])]
         if it.key == "names":  # the names the game will start with (Enter edits them)
             players = self.item("players").value
             return [it.title() + ": " + ", ".join(
@@ -772,8 +790,7 @@ class NamesScene(Scene):
         if refused:  # one line under the names: what was left out and why
             line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
             area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
-            draw_text(surface, _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(
-                chars=refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
+            draw_text(surface, theme.undrawable_line(refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
         for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)

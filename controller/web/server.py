@@ -35,7 +35,7 @@ from controller.box.inputs import HOST_STATION
 from controller.box.press import InputNotice, Press
 from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.box.timeline import box_now_us
-from controller.box.views import Publisher, Snapshot, messages, move_key, station_kinds
+from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, save_pack, too_large
 from controller.web import DEFAULT_PORT
 from controller.web.guard import (
@@ -54,6 +54,7 @@ from games.base import HOST_ADJUST, HOST_TEAM_NAME, Action, BuzzerBoxError, Rule
 from games.i18n import _, current_language, reason_text
 from games.panels import TYPED
 from games.quiz.teams import checked_team_name
+from games.toolkit.theme import name_refusal
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -80,7 +81,7 @@ HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("s
                                              "name": ("seat", "name"), "team_name": ("team", "name"),
                                              "option": ("key", "value"), "show_pin": (),
                                              "approve": ("seat", "code"), "deny": ("seat", "code"),
-                                             "rotate_pin": ()}
+                                             "rotate_pin": (), "pick": ("seat",)}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
@@ -1010,6 +1011,8 @@ class CompanionServer:
             self._score(_int(data, "seat", 0, self.box.settings.players - 1), _int(data, "points", -1, 1))
         elif kind == "name":
             self._rename(_int(data, "seat", 0, self.box.settings.players - 1), data.get("name"))
+        elif kind == "pick":
+            self._pick_tied(data.get("seat"))
         elif kind == "team_name":
             self._rename_team(data.get("team"), data.get("name"))
         elif kind == "option":
@@ -1050,6 +1053,17 @@ class CompanionServer:
         self.box.deliver_action(Action(HOST_ADJUST, self.clock(), None, {"player": seat, "points": points},
                                        WEB_PRECISION_US))
 
+    def _pick_tied(self, seat: object) -> None:
+        """The host gives a tied turn to one of the tied players (the screen's
+        key draws one fairly): a host action the game journals and applies."""
+        tied = self.publisher.latest.tied if self.publisher.live else ()
+        if not tied:
+            raise Refused(_("no tie to decide now"))
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in tied:
+            raise Refused(_('"seat" must be one of the tied seats: {seats}').format(
+                seats=", ".join(str(s) for s in tied)))
+        self.box.deliver_action(Action(PICK, self.clock(), None, {"player": seat}, WEB_PRECISION_US))
+
     def _rename(self, seat: int, name: object) -> None:
         """A player's new name: on the strip at once and journaled (a notice
         the box applies), and kept for the next games (``on_rename``)."""
@@ -1057,6 +1071,9 @@ class CompanionServer:
                 or not name.isprintable():
             raise Refused(_("a name is 1 to {n} letters, digits or signs").format(n=MAX_NAME_CHARS))
         name = name.strip()
+        refusal = name_refusal(name)  # an emoji: an empty box on the TV, refused as the menu's names editor says
+        if refusal is not None:
+            raise Refused(refusal)
         if self.publisher.live:
             self.box.notice(InputNotice(seat, name, RENAMED, self.clock()))
         if self.on_rename is not None:
@@ -1076,6 +1093,9 @@ class CompanionServer:
             name = checked_team_name(name)
         except RuleError as exc:
             raise Refused(reason_text(exc.reason, exc.arguments)) from None
+        refusal = name_refusal(name)
+        if refusal is not None:
+            raise Refused(refusal)
         self.box.deliver_action(Action(HOST_TEAM_NAME, self.clock(), None, {"team": team, "name": name},
                                        WEB_PRECISION_US))
 

@@ -155,9 +155,12 @@ class FikiMikiScene(Scene):
         super().__init__(*args, **kwargs)
         #: the cards drawn in the last frame, with where their pictures went (the tests count them)
         self.faces: list[CardFace] = []
+        #: each stack's title picture drawn in the last frame, by kind (the tests look for them)
+        self.kind_marks: dict[str, pygame.Rect] = {}
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         self.faces = []
+        self.kind_marks = {}
         left_w = area.width * 62 // 100
         left = pygame.Rect(area.left, area.top, left_w, area.height)
         right = pygame.Rect(area.left + left_w + 2 * lay.pad, area.top, area.width - left_w - 2 * lay.pad, area.height)
@@ -260,21 +263,34 @@ class FikiMikiScene(Scene):
             self._card(surface, where, lay, card, index, band=band, record=False)
 
     def _kind_title(self, surface: pygame.Surface, r: pygame.Rect, lay: Layout, kind: str) -> None:
-        """A stack's kind: its picture and its word, centred together."""
+        """A stack's kind: its picture and its word, centred together. The
+        word is never cut: a word too long beside the picture (English
+        "mushroom") keeps the room, the cards below show the picture; in a
+        stack too narrow for the word the picture alone says it."""
         word = _(kind)
         side = r.height - lay.pad // 2
         text_w = theme.TEXT.width(word, lay.min_text)
-        if text_w + side + 3 * lay.pad > r.width:  # a long word keeps the room: the cards below show the picture
-            side, text_w = -lay.pad, min(text_w, r.width - 2 * lay.pad)
+        gap = lay.pad // 2  # each side of the pair, and between picture and word: a stack is narrow
+        if text_w + side + 3 * gap > r.width:  # a smaller picture first (Polish "gwiazda" beside its star)
+            side = max(r.width - text_w - 3 * gap, 0)
+            if side < lay.min_text * 2 // 3:
+                side = 0
+        if side == 0:
+            text_w = min(text_w, r.width - 2 * gap)
             if theme.TEXT.width(word, lay.min_text) > text_w:  # narrow stacks beside the phones' panel: the
                 side = r.height - lay.pad // 2  # kind's own picture says it (a mushroom is drawn as one), never "mushr…"
-                draw_picture(surface, kind, pygame.Rect(r.centerx - side // 2, r.top, side, side))
+                self._kind_mark(surface, kind, pygame.Rect(r.centerx - side // 2, r.top, side, side))
                 return
-        left = r.centerx - (side + lay.pad + text_w) // 2
+        left = r.centerx - (side + (gap if side else 0) + text_w) // 2
         if side > 0:
-            draw_picture(surface, kind, pygame.Rect(left, r.top, side, side))
-        draw_text(surface, word, lay.min_text, theme.FG, pygame.Rect(left + side + lay.pad, r.top, text_w, r.height),
+            self._kind_mark(surface, kind, pygame.Rect(left, r.top + (r.height - lay.pad // 2 - side) // 2, side, side))
+            left += side + gap
+        draw_text(surface, word, lay.min_text, theme.FG, pygame.Rect(left, r.top, text_w, r.height),
                   align="left", min_size=lay.min_text)
+
+    def _kind_mark(self, surface: pygame.Surface, kind: str, r: pygame.Rect) -> None:
+        draw_picture(surface, kind, r)
+        self.kind_marks[kind] = r
 
     def _open_hands(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, hands: list[Any]) -> None:
         """Teaching mode: everyone's hand on the screen."""

@@ -9,6 +9,7 @@ of about 2 cm on a 55" TV, legible from across a bar.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -221,6 +222,9 @@ def _bytes_of(surface: pygame.Surface) -> int:
 
 
 TEXT = Text()
+#: the font ``undrawable`` asks (any thread), apart from the frame's
+_GLYPHS = Text(max_rendered=1)
+_GLYPHS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -394,13 +398,14 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color, radius: int 
 
 def fmt_ms(us: int | None, digits: int = 0) -> str:
     """Reaction times and countdowns: '231 ms', '1.25 s'."""
+    from games.arbitration import format_ms
     from games.i18n import _, format_number
 
     if us is None:
         return "–"
     if us >= 10_000_000:
         return _("{n} s").format(n=format_number(us / 1_000_000))
-    return _("{n} ms").format(n=format_number(us / 1000, digits))
+    return format_ms(us, digits)
 
 
 def wrap_lines(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
@@ -497,6 +502,23 @@ def draw_confirm(surface: pygame.Surface, text: str) -> None:
 
 def undrawable(text: str) -> str:
     """The characters of ``text`` the screen's font has no glyph for (an
-    emoji, a symbol outside DejaVu): drawn, each would be an empty box."""
-    metrics = TEXT.font(24).metrics(text)
+    emoji, a symbol outside DejaVu): drawn, each would be an empty box. Asked
+    from the phones' server's thread too: its own font, one caller at a time."""
+    with _GLYPHS_LOCK:
+        metrics = _GLYPHS.font(24).metrics(text)
     return "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None and not ch.isspace())
+
+
+def undrawable_line(chars: str) -> str:
+    """The one line that says ``chars`` of a name were refused, and why."""
+    from games.i18n import _
+
+    return _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(chars=chars)
+
+
+def name_refusal(name: str) -> str | None:
+    """Why a name cannot be shown on the big screen (None: it can): the one
+    check every way a name is entered shares (the menu's names editor, the
+    host page's rename of a player or a team)."""
+    missing = undrawable(name)
+    return undrawable_line(missing) if missing else None

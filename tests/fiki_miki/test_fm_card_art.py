@@ -77,3 +77,29 @@ def test_n_pictures_get_n_separate_squares_inside_the_card(n: int, rect: pygame.
     assert len(spots) == n
     assert all(rect.contains(spot) and spot.width == spot.height > 0 for spot in spots)
     assert not any(a.colliderect(b) for i, a in enumerate(spots) for b in spots[i + 1:])
+
+
+@pytest.mark.usefixtures("drawing_in_a_language")
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_each_stack_title_shows_its_picture_beside_its_whole_word(language: str, size: tuple[int, int]) -> None:
+    """The Polish star column showed "gwiazda" without its star (English
+    "star" had one): a word that fits beside a smaller picture keeps it. Only
+    a word that would leave no room for a readable picture (English
+    "mushroom") stands alone, whole; the cards below show its picture."""
+    from games.i18n import _, set_language
+    from games.toolkit import theme
+
+    set_language(language)
+    _s, view = _moment(4, lambda v: v["phase"] != "over" and all(st["cards"] for st in v["stacks"]))
+    surface = pygame.Surface(size)
+    scene = FikiMikiScene()
+    theme.DRAWN = []
+    scene.draw(surface, freeze(view), _s.box.strip(), _s.now_us)
+    words = {str(stack["kind"]): _(str(stack["kind"])) for stack in view["stacks"]}
+    drawn = {asked: shown for asked, shown, *_rest in theme.DRAWN}
+    assert all(drawn.get(word) == word for word in words.values()), drawn  # every word whole
+    alone = {"mushroom"} if language == "en" else set()
+    assert set(scene.kind_marks) == set(words) - alone, (language, size, scene.kind_marks)
+    for kind, mark in scene.kind_marks.items():
+        assert _shows_colour(surface, mark, KIND_COLORS[kind]), f"the {kind} title's picture is not painted"

@@ -531,3 +531,34 @@ def test_teams_of_one_player_still_get_team_standings(tmp_path: Path, capsys) ->
     shown, _err = results_json(capsys, path)
     assert sorted(t["members"] for t in shown["standings"]["teams"]) == [[0], [1], [2]]
     assert shown["standings"]["winner"] is None or shown["standings"]["winner"]["teams"] is True
+
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_the_standings_text_shows_reaction_times_in_the_screen_s_short_format(
+        tmp_path: Path, capsys, language: str) -> None:
+    """A person reads "median 1,534 ms" ("medián 1 534 ms"), as the screen's
+    leaderboard shows it: whole milliseconds, grouped in the reader's way,
+    never "1533,543 ms"."""
+    from games.arbitration import format_ms
+    from games.i18n import _, set_language
+
+    path = tmp_path / "night.jsonl"
+    code, _out, err = run(capsys, "simulate", "quiz", "--pack", str(PACK), "--players", "4", "--seed", "3",
+                          "--json", "--journal", str(path))
+    assert code == 0, err
+    shown, _err = results_json(capsys, path)
+    code, text, _err = run(capsys, "--lang", language, "results", str(path))
+    assert code == 0
+    timed = [p for p in shown["standings"]["players"] if p["fastest_us"] is not None]
+    assert timed
+    set_language(language)
+    try:
+        for p in timed:
+            said = _("fastest {fastest}, median {median}").format(fastest=format_ms(p["fastest_us"]),
+                                                                  median=format_ms(p["median_us"]))
+            assert said in text, (said, text[-800:])
+            assert f"{p['median_us'] / 1000:.3f}".replace(".", ",") not in text
+            assert f"{p['median_us'] / 1000:.3f}" not in text
+    finally:
+        set_language("en")

@@ -229,7 +229,7 @@
 
   // The question's first bell, big: who, by how much ahead of the second, the reaction time.
   function renderFirst(m) {
-    const node = $("first"), f = m.first_press;
+    const node = $("first"), f = (m.tie || []).length ? null : m.first_press;  // a tie says who tied instead
     Box.clear(node);
     node.className = f ? "first" : "first hidden";
     if (!f) return;
@@ -242,9 +242,29 @@
     }
   }
 
+  // A tie for the turn: each tied player a big button (the host gives the turn), and the screen's
+  // key that draws one fairly instead.
+  function renderTie(m) {
+    const node = $("tie"), tied = m.tie || [];
+    Box.clear(node);
+    node.className = tied.length ? "tie" : "tie hidden";
+    if (!tied.length) return;
+    node.appendChild(Box.el("h2", { text: Box.text("tie_title") }));
+    const row = Box.el("div", { cls: "buttons" });
+    for (const p of tied) {
+      const b = Box.el("button", { cls: "tie-pick", "data-seat": String(p.seat), text: p.name });
+      b.addEventListener("click", () => send({ type: "pick", seat: p.seat }));
+      row.appendChild(b);
+    }
+    node.appendChild(row);
+    if ((m.pick_keys || []).length)
+      node.appendChild(Box.el("p", { cls: "hint", text: Box.text("tie_note").replace("{key}", m.pick_keys.join(" / ")) }));
+  }
+
   function render(m) {
     state = m;
     renderFirst(m);
+    renderTie(m);
     renderCue(m);
     $("title").textContent = m.title || Box.text("host_title");
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;

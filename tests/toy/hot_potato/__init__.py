@@ -32,5 +32,6 @@ SPEC = GameSpec(
     event_sounds={"burnt": "buzz", "passed": "tick"},
     status_lights={"holding": "blink"},
     status_labels={"holding": N_("HOT")},
+    phase_labels={"passing": N_("Passing the potato")},  # idle and over: the common words
     # translated: English only (the default): cs and pl fall back to English
 )

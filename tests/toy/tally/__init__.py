@@ -8,9 +8,9 @@ through it as "adding a game".
 
 from __future__ import annotations
 
-from games.base import ANY, ButtonMap, GameSpec, Option
+from games.base import ANY, ButtonMap, GameSpec
 from tests.toy.tally.bots import new_bots
-from tests.toy.tally.engine import TallyEngine
+from tests.toy.tally.engine import OPTIONS, TallyEngine
 
 SPEC = GameSpec(
     name="tally",
@@ -22,7 +22,7 @@ SPEC = GameSpec(
     buttons=ButtonMap({(ANY, ANY): ("tap", {})}),
     new_bots=new_bots,
     scene="tests.toy.tally.scene:TallyScene",
-    options={"target": Option(3, int, low=1, high=99, label="Presses to win", choices=((3, "3"), (5, "5"), (10, "10")))},
+    options=OPTIONS,
     # the game's own words: the box logs, sounds, lights and labels them
     host_aliases={"reset": ("clear",)},
     logged_events={"point": "{player} scored"},

@@ -5,7 +5,20 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from games.base import HOST_RESUME, HOST_SHOWN, Action, GameEvent, GameSettings, Outcome, RuleError
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    GameEvent,
+    GameSettings,
+    Option,
+    Outcome,
+    RuleError,
+    checked_options,
+)
+
+#: Tally's one option, read by the engine through the table (an unknown or ill-typed option is refused)
+OPTIONS = {"target": Option(3, int, low=1, high=99, label="Presses to win", choices=((3, "3"), (5, "5"), (10, "10")))}
 
 
 class EndReason(Enum):
@@ -17,7 +30,7 @@ class EndReason(Enum):
 class TallyEngine:
     def __init__(self, settings: GameSettings) -> None:
         self.settings = settings
-        self.target = int(settings.options.get("target", 3))
+        self.target = int(checked_options(OPTIONS, settings.options, "Tally")["target"])
         self.scores = [0] * settings.players
         self.winner: int | None = None
 

@@ -1,0 +1,79 @@
+"""The menu lists the evening's finished games (issue 51): a "This evening"
+row, newest first, each as its name, when it ended and who won; the panel
+beside it gives the standings, the journal's path and how to read its
+results. A finished quiz's journal read as the menu reads it after a game
+(``box_from_journal``), drawn at both sizes in en/cs/pl, looked at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.apps.menu import finished_lines
+from controller.box import journal as journal_mod
+from controller.box.runtime import box_from_journal
+from controller.cli import main
+from controller.screen.menu import Menu, MenuScene
+from games.i18n import _, set_language
+from games.registry import available, get
+from games.toolkit import theme
+from games.toolkit.scene import freeze
+from tests.display.test_menu_panel import panel_of
+from tests.fits import overlaps, spills
+
+GAMES = [(game, get(game).title, get(game).min_players, get(game).max_players) for game in available()]
+SHOTS = Path(os.environ.get("BUZZERBOX_SHOTS", "/tmp/buzzerbox-shots"))
+
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language")
+
+
+def played(tmp_path: Path, name: str, seed: int) -> Path:
+    path = tmp_path / f"{name}-{seed}.jsonl"
+    assert main(["simulate", name, "--players", "3", "--seed", str(seed), "--journal", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_journal(
+        language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = played(tmp_path, "quiz", 3), played(tmp_path, "reaction", 4)
+    capsys.readouterr()
+    set_language(language)
+    menu = Menu(GAMES)
+    assert "evening" not in [it.key for it in menu.items]  # nothing played yet: no row
+    boxes = {}
+    for path in (first, second):
+        boxes[path] = box_from_journal(journal_mod.read(path))
+        assert boxes[path].engine.finished
+        menu.finished_game(str(path), *finished_lines(boxes[path], str(path)))
+    row = menu.item("evening")
+    assert row.values == [str(second), str(first)]  # newest first, shown first
+    menu.selected = [it.key for it in menu.items].index("evening")
+    for path in (second, first):
+        box = boxes[path]
+        outcome = box.engine.outcome()
+        assert outcome is not None
+        winner = ", ".join(box.station_names[p] for p in outcome.winners)
+        said = " ".join(menu.detail())
+        assert _(box.spec.title) in said and winner in said
+        assert _("Journal: {name} in {folder}").format(name=path.name, folder=path.parent) in said
+        best = max(outcome.scores)
+        assert f"{winner.split(', ')[0]} {best}" in said  # the standings, the winner first
+        for size in ((1920, 1080), (1280, 720)):
+            theme.DRAWN = []
+            surface = pygame.Surface(size)
+            MenuScene().draw(surface, freeze(menu.view()), [], 0)
+            drawn = list(theme.DRAWN)
+            assert winner in panel_of(drawn) and path.name in panel_of(drawn)
+            assert _(box.spec.title) in panel_of(drawn, rows=True)
+            ours = [d for d in drawn if d[0] in menu.detail() or d[0].startswith(_(box.spec.title))]
+            assert ours and not [why for asked, _s, ink, box_, screen in ours if (why := spills(asked, ink, box_, screen))]
+            assert not overlaps(drawn)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(surface, str(SHOTS / f"menu-evening-{language}-{size[1]}-{path.stem}.png"))
+        menu.key("right")
+    menu.finished_game(str(first), *finished_lines(boxes[first], str(first)))  # the same game again: once, first
+    assert menu.item("evening").values == [str(first), str(second)]
