@@ -41,10 +41,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from controller import profile as profile_mod  # noqa: E402
-from controller.runtime import Box  # noqa: E402
-from controller.sources.gpio import GpioSource, mock_factory  # noqa: E402
-from controller.sources.simulated import BounceModel  # noqa: E402
+from controller.box import profile as profile_mod  # noqa: E402
+from controller.box.runtime import Box  # noqa: E402
+from controller.box.sources.gpio import GpioSource, mock_factory  # noqa: E402
+from controller.box.sources.simulated import BounceModel  # noqa: E402
 from games.registry import get as get_game  # noqa: E402
 
 STATIONS = 6

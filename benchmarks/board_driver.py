@@ -10,9 +10,9 @@ import statistics
 import threading
 import time
 
-from controller.press import InputNotice, Press, Watermark
-from controller.sources.board import BoardSession
-from controller.sources.board_sim import start_simulated_board
+from controller.box.press import InputNotice, Press, Watermark
+from controller.box.sources.board import BoardSession
+from controller.box.sources.board_sim import start_simulated_board
 from firmware.buzzer.proto import frame
 
 CHANNELS = {ch: (ch % 7, f"in{ch}") for ch in list(range(20)) + list(range(32, 96))}

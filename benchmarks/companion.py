@@ -48,9 +48,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from controller import live  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
-from controller.timeline import box_now_us  # noqa: E402
+from controller.box import session as box_session
+from controller.box.timeline import box_now_us  # noqa: E402
+from controller.screen import live
+from controller.screen.screen import Screen  # noqa: E402
 from controller.web.attach import serve  # noqa: E402
 from games import registry  # noqa: E402
 from games.base import Action  # noqa: E402
@@ -121,7 +122,7 @@ def phones(port: int, tokens: list[str], seconds: float, out: Any, chatter_hz: f
 
 def run(condition: str, seconds: float, screen: Screen, chatter_hz: float) -> dict[str, Any]:
     spec = registry.get("hands")
-    box = live.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND, refill=True), None, None)
+    box = box_session.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND, refill=True), None, None)
     presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
     server = None
     published: dict[int, int] = {}

@@ -1,7 +1,7 @@
 """What the loop thread pays per change for the companion pages: building
 and encoding one snapshot (``Publisher.build``), for Hands with 7 seats of
 10 cards and for a 7-player quiz. ``--against FILE`` times another
-``controller/web/views.py`` (e.g. main's, from ``git show main:controller/web/views.py``)
+``controller/box/views.py`` (e.g. main's, from ``git show main:controller/box/views.py``)
 interleaved with this one, in the same run, so the two are compared on the
 same load.
 
@@ -19,7 +19,7 @@ import time
 from types import ModuleType
 from typing import Any
 
-from controller.runtime import Box
+from controller.box.runtime import Box
 from games import registry
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--builds", type=int, default=300)
     args = parser.parse_args()
-    versions = {"this": load("controller/web/views.py", "views_this")}
+    versions = {"this": load("controller/box/views.py", "views_this")}
     if args.against:
         versions["against"] = load(args.against, "views_against")
     with registry.register("hands", "tests.web.hands"):

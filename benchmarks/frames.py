@@ -36,9 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from controller.runtime import Box  # noqa: E402
-from controller.simulate import Session  # noqa: E402
-from games.registry import get, scene_for  # noqa: E402
+from controller.box.runtime import Box  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
+from games.registry import get  # noqa: E402
+from games.scenes import scene_for
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import freeze  # noqa: E402
 

@@ -41,15 +41,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.journal import JournalWriter, load
-from controller.simulate import simulate
+from controller.box.journal import JournalWriter, load
+from controller.box.simulate import simulate
 from games.registry import get as get_game
 
 OLD_SYNCED_TYPES = {"session", "press", "host", "action", "end"}
 
 
 class OldWriter:
-    """The journal writer as it was before format 2 (controller/journal.py at 6b78981)."""
+    """The journal writer as it was before format 2 (controller/box/journal.py at 6b78981)."""
 
     def __init__(self, path: Path) -> None:
         self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the run

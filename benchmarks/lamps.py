@@ -7,7 +7,7 @@ The old way: the lamps walked in station order, a blinking lamp through
 gpiozero's ``LED.blink(background=True)`` (a thread started per lamp and
 call, the old one joined, on the caller's thread). The new way: lamps going
 on first, then off, then blinking, and one blinker thread for every lamp
-(``controller.lights.Blinker``).
+(``controller.box.lights.Blinker``).
 
 Per way: ``update()`` p50/p99/max, the time from its start to the winner's
 pin being written, and the threads started over the run.
@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from controller.lights import GpioLights, LightDirector
+from controller.box.lights import GpioLights, LightDirector
 from games.base import COMMON_STATUS_LIGHTS
 
 PINS = {(s, "bell"): pin for s, pin in enumerate((17, 18, 27, 22))}

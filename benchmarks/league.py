@@ -42,11 +42,11 @@ import urllib.request
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+from controller.box.runtime import Box
+from controller.box.simulate import Session
+from controller.box.views import Publisher
 from controller.league.commands import box_link, room_folder
 from controller.league.tournament import load, match_settings, station_names
-from controller.runtime import Box
-from controller.simulate import Session
-from controller.web.views import Publisher
 from games import registry
 from tests.league.conftest import Mosquitto, free_port
 

@@ -38,8 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller import profile as profile_mod  # noqa: E402
-from controller.timeline import box_now_us  # noqa: E402
+from controller.box import profile as profile_mod  # noqa: E402
+from controller.box.timeline import box_now_us  # noqa: E402
 
 #: the goal, per process
 GOAL_MIB_PER_HOUR = 5.0

@@ -32,12 +32,13 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from controller import journal as journal_mod  # noqa: E402
-from controller.display.loop import Presenter  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
-from controller.runtime import Box, box_from_journal  # noqa: E402
-from controller.simulate import Session  # noqa: E402
-from games.registry import get, scene_for  # noqa: E402
+from controller.box import journal as journal_mod  # noqa: E402
+from controller.box.runtime import Box, box_from_journal  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
+from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.screen import Screen  # noqa: E402
+from games.registry import get  # noqa: E402
+from games.scenes import scene_for
 
 
 def rss_mib() -> float:

@@ -18,8 +18,8 @@ from __future__ import annotations
 import statistics
 import sys
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games.registry import get
 
 

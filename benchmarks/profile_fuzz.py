@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from controller import profile as current
+from controller.box import profile as current
 from games.toolkit.theme import hex_color
 from tests.wiring.test_profile_fuzz import _mutate
 
@@ -50,7 +50,7 @@ def _git_show(rev: str, path: str) -> str:
 
 def _old_parser(rev: str) -> ModuleType:
     tmp = Path(tempfile.mkdtemp()) / "old_profile.py"
-    tmp.write_text(_git_show(rev, "controller/profile.py"), encoding="utf-8")
+    tmp.write_text(_git_show(rev, "controller/box/profile.py"), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("old_profile", tmp)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

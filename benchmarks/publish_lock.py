@@ -27,9 +27,9 @@ from types import TracebackType
 from typing import Any
 
 from controller import channel
-from controller.decider_process import VIEW_EVERY_US, DecidingGame
-from controller.runtime import Box
-from controller.web.views import Publisher, snapshot_message
+from controller.box.process import VIEW_EVERY_US, DecidingGame
+from controller.box.runtime import Box
+from controller.box.views import Publisher, snapshot_message
 from games import registry
 from games.base import GameEvent
 

@@ -4,7 +4,7 @@ the same run (issue 46's honest benchmark).
 Each game is ``python -m controller play quiz --profile header-4 --window``
 (SDL's dummy driver: real frames into memory), fed through ``--feed``: a
 thread of the deciding process reads a FIFO and drives gpiozero's mock pins,
-the real GPIO source (``controller/feed.py``). What writes the FIFO, and what
+the real GPIO source (``controller/box/feed.py``). What writes the FIFO, and what
 is measured beside it (``controller/apps/benchkit.py``):
 
 * **the feeder**, a process of its own at SCHED_FIFO when allowed (else the

@@ -26,20 +26,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from controller.display.diag import DiagScene, InputMonitor  # noqa: E402
-from controller.display.loop import Presenter  # noqa: E402
-from controller.display.menu import Menu, MenuScene  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
-from controller.lights import RecordingLights  # noqa: E402
-from controller.press import Edge  # noqa: E402
-from controller.runtime import Box  # noqa: E402
-from controller.simulate import Session  # noqa: E402
-from controller.sound import Sound  # noqa: E402
-from controller.sources.simulated import SimulatedSwitches  # noqa: E402
-from games.registry import (
-    get,  # noqa: E402
-    scene_for,  # noqa: E402
-)
+from controller.box.lights import RecordingLights  # noqa: E402
+from controller.box.press import Edge  # noqa: E402
+from controller.box.runtime import Box  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
+from controller.box.sources.simulated import SimulatedSwitches  # noqa: E402
+from controller.screen.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.menu import Menu, MenuScene  # noqa: E402
+from controller.screen.screen import Screen  # noqa: E402
+from controller.screen.sound import Sound  # noqa: E402
+from games.registry import get  # noqa: E402
+from games.scenes import scene_for  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import freeze  # noqa: E402
 

@@ -5,7 +5,7 @@ through the real box (journal writer, checkpoints every ``CHECKPOINT_EVERY``
 records at quiet moments, as the deciding thread writes them), then, each in
 a fresh process as a restarted deciding process is:
 
-* resume: ``live.resumed_box`` (lock, read every line with its checksum
+* resume: ``box_session.resumed_box`` (lock, read every line with its checksum
   chain, keep only what follows the newest checkpoint, restore it, replay the
   rest, append): wall time of that call and the process's peak RSS;
 * the same journal replayed whole (what a resume did before checkpoints);
@@ -39,10 +39,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller import checkpoint, live
-from controller import journal as journal_mod
-from controller.runtime import CHECKPOINT_EVERY, Box
-from controller.simulate import Session
+from controller.box import checkpoint
+from controller.box import journal as journal_mod
+from controller.box import session as box_session
+from controller.box.runtime import CHECKPOINT_EVERY, Box
+from controller.box.simulate import Session
 from games.registry import available, get
 
 #: the child's own peak RSS (a wait4 peak counts the parent's memory the child had before its exec)
@@ -53,17 +54,17 @@ def peak_mib():
 """
 _RESUME = _PEAK + """
 import sys, time
-from controller import live
+from controller.box import session as box_session
 t, cpu = time.perf_counter(), time.process_time()
-box, journal = live.resumed_box(sys.argv[1])
+box, journal = box_session.resumed_box(sys.argv[1])
 took, cpu = time.perf_counter() - t, time.process_time() - cpu
 box.journal.close()
 print(took, journal.count, journal.dropped, cpu, peak_mib())
 """
 _REPLAY = _PEAK + """
 import sys, time
-from controller.journal import load
-from controller.runtime import box_from_journal
+from controller.box.journal import load
+from controller.box.runtime import box_from_journal
 t, cpu = time.perf_counter(), time.process_time()
 box = box_from_journal(load(sys.argv[1]))
 print(time.perf_counter() - t, box.presses_total, 0, time.process_time() - cpu, peak_mib())
@@ -76,7 +77,7 @@ print(peak_mib())
 sys.exit(code)
 """
 _IDLE = _PEAK + """
-import controller.live
+import controller.box.session
 print(peak_mib())
 """
 
@@ -170,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{checkpoints} checkpoints")
         copy = folder / "copy.jsonl"
         shutil.copy(path, copy)
-        box, _journal = live.resumed_box(copy)
+        box, _journal = box_session.resumed_box(copy)
         assert box.journal is not None
         box.journal.close()
         ms, size = encode_cost(box)
@@ -194,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"full replay (what a resume did before checkpoints): {float(out[0]):.2f} s ({float(out[3]):.2f} s "
                   f"CPU), peak RSS {float(out[4]):.0f} MiB")
         out, _code = child(_IDLE)
-        print(f"(a python that only imports controller.live peaks at {float(out[0]):.0f} MiB)")
+        print(f"(a python that only imports controller.box.session peaks at {float(out[0]):.0f} MiB)")
         for mb in (2, 20):
             part = folder / f"cut{mb}.jsonl"
             cut(path, part, mb * 1_000_000)

@@ -14,7 +14,7 @@ import statistics
 import time
 from collections import Counter
 
-from controller.simulate import simulate
+from controller.box.simulate import simulate
 from games.registry import get
 
 ROWS = ("one_pair", "several_pairs", "two_worms", "identical", "nothing")

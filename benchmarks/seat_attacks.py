@@ -22,7 +22,7 @@ from typing import Any
 
 import aiohttp
 
-from controller.runtime import Box
+from controller.box.runtime import Box
 from controller.web.server import CompanionServer
 from games import registry
 

@@ -34,12 +34,12 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from controller.display.loop import Presenter, run  # noqa: E402
-from controller.display.screen import Screen  # noqa: E402
-from controller.press import Edge  # noqa: E402
-from controller.runtime import raised_guard_us  # noqa: E402
-from controller.timeline import box_now_us  # noqa: E402
-from games.registry import scene_for  # noqa: E402
+from controller.box.press import Edge  # noqa: E402
+from controller.box.runtime import raised_guard_us  # noqa: E402
+from controller.box.timeline import box_now_us  # noqa: E402
+from controller.screen.loop import Presenter, run  # noqa: E402
+from controller.screen.screen import Screen  # noqa: E402
+from games.scenes import scene_for  # noqa: E402
 from tests.fair.test_storm import STORM_US, new_box, on_time, outcome, storm  # noqa: E402
 
 BATCH_S = 0.01

@@ -35,9 +35,9 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 EVENTS_KEPT = 512
 #: the only classes a message may hold (module, name): the game's events and the inputs, and the
 #: stamp an input carries
-ALLOWED = frozenset({("games.base", "GameEvent"), ("games.base", "Action"), ("controller.press", "Edge"),
-                     ("controller.press", "Press"), ("controller.press", "InputNotice"),
-                     ("controller.press", "Watermark"), ("games.arbitration", "Stamp")})
+ALLOWED = frozenset({("games.base", "GameEvent"), ("games.base", "Action"), ("controller.box.press", "Edge"),
+                     ("controller.box.press", "Press"), ("controller.box.press", "InputNotice"),
+                     ("controller.box.press", "Watermark"), ("games.arbitration", "Stamp")})
 _LENGTH = struct.Struct(">I")
 
 # message types: deciding process -> viewer

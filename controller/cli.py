@@ -19,23 +19,23 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
-from controller import profile as profile_mod
 from controller import signals
 from controller.apps.bench import cmd_bench
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
+from controller.apps.firmware_tools import add_firmware_commands
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
 from controller.apps.menu import cmd_menu
 from controller.apps.packs import add_pack_commands
 from controller.apps.play import cmd_play
 from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_simulate
 from controller.apps.results import add_results_command
-from controller.firmware_tools import add_firmware_commands
+from controller.box import profile as profile_mod
+from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
+from controller.box.session import journal_dir, packs_dir
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
-from controller.live import journal_dir, packs_dir
 from controller.pack_store import MEDIA_ROOTS
-from controller.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry

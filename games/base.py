@@ -286,7 +286,7 @@ COMMON_EVENT_SOUNDS: Mapping[str, SoundName] = {
     "game_over": "fanfare",  # every game's end is celebrated (the results screen's podium and confetti)
 }
 #: common event kinds worth a line in a running box's log (the journal has everything;
-#: the runtime words them: ``controller.runtime.COMMON_EVENT_WORDS``)
+#: the runtime words them: ``controller.box.runtime.COMMON_EVENT_WORDS``)
 COMMON_LOGGED_EVENTS: frozenset[str] = frozenset(
     {"winner", "tie", "early", "correct", "wrong", "time_up", "round_over", "game_over",
      "paused", "resumed", "rejected", "late_evidence", "adjusted"}

@@ -2,22 +2,19 @@
 
 The registry is the only place that knows the list; the CLI, the demo, the
 scenario runner and the menu all look games up here. Adding a game is one
-line in ``_PACKAGES`` (tests add a toy game with ``register``).
+line in ``_PACKAGES`` (tests add a toy game with ``register``). A game's scene
+is found by ``games.scenes``: the registry imports no drawing, so the deciding
+process can look games up without pygame.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from games.base import GameSpec, UnknownGameError
 from games.i18n import _
-
-if TYPE_CHECKING:
-    from games.toolkit.scene import Scene
-    from games.toolkit.theme import Color
 
 _PACKAGES = {
     "quiz": "games.quiz",
@@ -79,16 +76,3 @@ def register(name: str, package: str) -> Iterator[None]:
         yield
     finally:
         del _PACKAGES[name]
-
-
-def scene_for(game: str, colors: Sequence[Color] | None = None) -> Scene:
-    """The scene of a registered game, by name (``quiz``, ``reaction`` ...)."""
-    from games.toolkit.scene import scene_class
-
-    spec = get(game)
-    if not spec.scene:
-        raise UnknownGameError(f"{spec.title} has no scene yet")
-    scene = scene_class(spec.scene)(spec.title, colors)
-    scene.status_labels = dict(spec.status_labels)
-    scene.host_keys = dict(spec.host_keys)
-    return scene

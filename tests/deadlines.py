@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games import registry
 from games.base import Action, GameEvent, RuleError
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pygame
 
-from controller.runtime import Box
-from controller.simulate import Session
-from games import registry
+from controller.box.runtime import Box
+from controller.box.simulate import Session
+from games import registry, scenes
 from games.i18n import current_language, set_language
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, freeze
@@ -46,7 +46,7 @@ class PhaseFrame:
         return f"{self.label}-{self.phase}"
 
     def scene(self) -> Scene:
-        scene = registry.scene_for(self.game)
+        scene = scenes.scene_for(self.game)
         if self.finished and not scene.own_results:
             return ResultsScene(game_title=scene.title)
         return scene

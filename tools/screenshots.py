@@ -25,16 +25,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from controller.display.diag import DiagScene, InputMonitor  # noqa: E402
-from controller.display.loop import keyboard_help  # noqa: E402
-from controller.display.menu import Menu, MenuScene  # noqa: E402
-from controller.press import Edge  # noqa: E402
-from controller.runtime import Box  # noqa: E402
-from controller.simulate import Session  # noqa: E402
-from controller.sources.keyboard import KeyboardSource  # noqa: E402
+from controller.box.press import Edge  # noqa: E402
+from controller.box.runtime import Box  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
+from controller.screen.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.screen.keyboard import KeyboardSource  # noqa: E402
+from controller.screen.loop import keyboard_help  # noqa: E402
+from controller.screen.menu import Menu, MenuScene  # noqa: E402
 from games.i18n import current_language, set_language  # noqa: E402
 from games.quiz.options import BOWL_NIGHT  # noqa: E402
-from games.registry import get, scene_for  # noqa: E402
+from games.registry import get  # noqa: E402
+from games.scenes import scene_for
 from games.toolkit import theme  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402

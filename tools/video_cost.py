@@ -1,6 +1,6 @@
 """What a video question's clip costs to decode on this machine: a 720p clip
 of our own (generated here: moving colour bars, H.264 in mp4 and VP9 in
-webm, 30 fps) played through ``controller.video.VideoClip`` at the screen's
+webm, 30 fps) played through ``controller.screen.video.VideoClip`` at the screen's
 size, every frame due (none dropped), timed per frame.
 
     .venv/bin/python tools/video_cost.py [--seconds 5] [--size 1280x720]
@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.video import VideoClip  # noqa: E402
+from controller.screen.video import VideoClip  # noqa: E402
 
 
 def make_clip(path: Path, codec: str, seconds: float, size: tuple[int, int] = (1280, 720), fps: int = 30) -> Path:

@@ -33,12 +33,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller import journal as journal_mod
-from controller import profile as profile_mod
 from controller.apps import benchkit as bk
 from controller.apps.common import UsageError
-from controller.runtime import box_from_journal
-from controller.timeline import box_now_us
+from controller.box import journal as journal_mod
+from controller.box import profile as profile_mod
+from controller.box.runtime import box_from_journal
+from controller.box.timeline import box_now_us
 from games.i18n import LANGUAGES, _, current_language, format_number, ngettext
 
 #: one jig contest: arm, the contact this long after, judged this long after the contact

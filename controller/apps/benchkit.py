@@ -40,14 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller import journal as journal_mod
-from controller import profile as profile_mod
-from controller.debounce import DebounceConfig
-from controller.deciding import DECIDER_RT_PRIORITY, ask_realtime
-from controller.press import Edge
-from controller.runtime import Box, box_from_journal
-from controller.sources.simulated import BounceModel
-from controller.timeline import box_now_us
+from controller.box import journal as journal_mod
+from controller.box import profile as profile_mod
+from controller.box.debounce import DebounceConfig
+from controller.box.deciding import DECIDER_RT_PRIORITY, ask_realtime
+from controller.box.press import Edge
+from controller.box.runtime import Box, box_from_journal
+from controller.box.sources.simulated import BounceModel
+from controller.box.timeline import box_now_us
 from games.base import GameSettings
 from games.registry import get
 

@@ -9,20 +9,22 @@ import sys
 from collections import Counter
 from typing import Any
 
-from controller import live
-from controller import profile as profile_mod
 from controller.apps.common import UsageError, default_players, print_json, with_suggestion
-from controller.runtime import Box, event_words
-from controller.simulate import Session
-from controller.sources.keyboard import KeyboardSource
+from controller.box import profile as profile_mod
+from controller.box import session as box_session
+from controller.box.runtime import Box, event_words
+from controller.box.simulate import Session
+from controller.screen import live
+from controller.screen.keyboard import KeyboardSource
 from games.i18n import _, format_number, ngettext
-from games.registry import available, get, scene_for
+from games.registry import available, get
+from games.scenes import scene_for
 
 log = logging.getLogger("buzzerbox")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from controller.display.loop import snapshot
+    from controller.screen.loop import snapshot
 
     if args.game is None:
         args.game = available()[0]
@@ -53,7 +55,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     board = BoardSimLink(box, settings.players, spec.inputs) if args.board_sim else None
     try:
         session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
-        lights = live.open_lights(profile)
+        lights = box_session.open_lights(profile)
         if board is not None:
             session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
             lights = board.source.lights()
@@ -89,11 +91,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         how += _(", through the simulated input board")
     print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), {reason}").format(
         title=_(spec.title), players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
-        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=live.how_it_ended(result.reason)))
+        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=box_session.how_it_ended(result.reason)))
     if headless:
         print_demo_log(box)
     log.debug("events: %s", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    print(live.scores_line(box, summary))
+    print(box_session.scores_line(box, summary))
     if args.screenshot:
         print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
     elif headless:
@@ -128,7 +130,7 @@ def demo_summary(args: argparse.Namespace) -> int:
     print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
         title=_(spec.title), players=players, seed=args.seed))
     print_demo_log(box)
-    print(live.scores_line(box, box.summary()))
+    print(box_session.scores_line(box, box.summary()))
     return 0
 
 
@@ -145,7 +147,7 @@ class BoardSimLink:
 
     def __init__(self, box: Box, players: int, inputs: tuple[str, ...], realtime: bool = True) -> None:
         """``realtime=False``: the board on its virtual clock (tests move it), the box on the same."""
-        from controller.sources.board_sim import start_simulated_board
+        from controller.box.sources.board_sim import start_simulated_board
         from firmware.buzzer import pinmap
 
         free = sorted(pinmap.DIRECT) + list(range(32, 32 + 8 * pinmap.SR_CHIPS))  # see board-pinmap.toml

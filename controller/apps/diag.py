@@ -8,23 +8,24 @@ import random
 import sys
 from collections.abc import Callable
 
-from controller import live
-from controller import profile as profile_mod
-from controller.debounce import DebounceConfig
-from controller.display.diag import InputMonitor
-from controller.press import Edge
-from controller.sources.base import Source
-from controller.sources.keyboard import KeyboardSource
-from controller.timeline import box_now_us
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.debounce import DebounceConfig
+from controller.box.press import Edge
+from controller.box.sources.base import Source
+from controller.box.timeline import box_now_us
+from controller.screen import live
+from controller.screen.diag import InputMonitor
+from controller.screen.keyboard import KeyboardSource
 from games.i18n import _, format_number, ngettext
 
 
 def cmd_diag(args: argparse.Namespace) -> int:
-    from controller.display.loop import run_diag
+    from controller.screen.loop import run_diag
 
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
     if profile is not None and any(profile.station_sounds()):  # what each bell will sound like in a game
-        from controller.sound import station_sound_lines
+        from controller.screen.sound import station_sound_lines
 
         lines = station_sound_lines(profile.station_sounds(), [st.name for st in profile.stations])
         print(_("diag: station sounds: {sounds}").format(sounds="; ".join(lines)), file=sys.stderr)
@@ -33,7 +34,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
         debounce = profile.debounce
         host = list(profile.host)
     else:
-        names, _colors = live.names_colors(None, args.players, live.saved_names(None))  # as entered in the menu
+        names, _colors = live.names_colors(None, args.players, session.saved_names(None))  # as entered in the menu
         stations = [(names[i] if names else _("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
     headless = live.is_headless(args)
@@ -43,7 +44,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
     simulator = diag_simulator(monitor, stations) if simulated else None
     source: Source | None = None
     if real and profile is not None:
-        source = live.open_inputs(profile, monitor)
+        source = session.open_inputs(profile, monitor)
         monitor.debouncer.start_all(source.levels(), box_now_us())
         print(_("diag: {profile} via {inputs}; Esc or Ctrl+C to stop").format(
             profile=profile.name, inputs=source.describe()), file=sys.stderr)
@@ -60,7 +61,7 @@ def cmd_diag(args: argparse.Namespace) -> int:
     seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
     interrupted = False
     try:
-        with live.stop_on_sigterm():
+        with session.stop_on_sigterm():
             if real:  # the sources stamp on the box clock: run on it, window or not
                 until = None if seconds is None else box_now_us() + int(seconds * 1_000_000)
                 run_diag(screen, monitor, keyboard=None if headless else KeyboardSource(len(stations)),
@@ -99,7 +100,7 @@ def diag_keys_hint(stations: int) -> str:
 def diag_simulator(monitor: InputMonitor, stations: list[tuple[str, list[str]]]) -> Callable[[int], None]:
     """Presses on every input now and then, and one input that picks up noise
     (the screen shows what a loose wire looks like)."""
-    from controller.sources.simulated import SimulatedSwitches
+    from controller.box.sources.simulated import SimulatedSwitches
 
     switches = SimulatedSwitches(7)
     rng = random.Random(7)
@@ -124,12 +125,12 @@ def diag_simulator(monitor: InputMonitor, stations: list[tuple[str, list[str]]])
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from controller.display.doctor import report
+    from controller.screen.doctor import report
 
     text, ready = report(probe_drivers=not args.quick)
     print(text)
     if getattr(args, "profile", None):  # each station's own buzz, checked without opening the mixer
-        from controller.sound import station_sound_lines
+        from controller.screen.sound import station_sound_lines
 
         prof = profile_mod.load(args.profile)
         print(_("station sounds ({profile}):").format(profile=prof.name))

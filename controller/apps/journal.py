@@ -13,11 +13,11 @@ import json
 import sys
 from typing import Any
 
-from controller import journal as journal_mod
 from controller.apps.common import UsageError
-from controller.journal_format import MAX_LINE_BYTES
-from controller.runtime import Box, box_from_journal, replay_finish, replay_record, replay_start
-from controller.scenario import MAX_SCENARIO_BYTES
+from controller.box import journal as journal_mod
+from controller.box.journal_format import MAX_LINE_BYTES
+from controller.box.runtime import Box, box_from_journal, replay_finish, replay_record, replay_start
+from controller.box.scenario import MAX_SCENARIO_BYTES
 from games.files import read_limited
 from games.i18n import N_, _, ngettext
 from games.rules_version import applied_rules

@@ -17,17 +17,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller import journal as journal_mod
-from controller import live
-from controller import profile as profile_mod
 from controller.apps.results import write_beside
-from controller.display.diag import InputMonitor
+from controller.box import journal as journal_mod
+from controller.box import profile as profile_mod
+from controller.box import session as box_session
+from controller.box.runtime import Box, box_from_journal
+from controller.box.simulate import Session
+from controller.box.sources.base import Source
+from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
-from controller.runtime import Box, box_from_journal
-from controller.simulate import Session
-from controller.sources.base import Source
-from controller.sources.keyboard import KeyboardSource
-from controller.timeline import box_now_us
+from controller.screen import live
+from controller.screen.diag import InputMonitor
+from controller.screen.keyboard import KeyboardSource
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import _
@@ -37,8 +38,8 @@ from games.registry import available, get
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.display.loop import RunResult
-    from controller.display.menu import FolderChoice, Menu
+    from controller.screen.loop import RunResult
+    from controller.screen.menu import FolderChoice, Menu
 
 log = logging.getLogger("buzzerbox")
 
@@ -52,7 +53,7 @@ def folder_choices(folder: Path) -> list[FolderChoice]:
 
 
 def _choices(found: Sequence[FoundPack], stick: bool) -> list[FolderChoice]:
-    from controller.display.menu import FolderChoice
+    from controller.screen.menu import FolderChoice
     return [FolderChoice(str(f.path), f.title, f.questions, f.problems, f.left_out, stick) for f in found]
 
 
@@ -109,7 +110,7 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
     without questions, a pack changed since the menu listed it): the menu
     shows the refusal beside its rows, so Start never silently does nothing."""
     try:
-        return live.game_settings(spec, players, live.new_seed() if seed is None else seed, options, profile)
+        return box_session.game_settings(spec, players, box_session.new_seed() if seed is None else seed, options, profile)
     except BuzzerBoxError as exc:
         log.warning("%s", exc)
         menu.refuse(exc)
@@ -122,9 +123,9 @@ def stopped_label(spec: GameSpec) -> str:
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
-    from controller.display.loop import run_menu
-    from controller.display.menu import Menu, MenuScene, NameEditor, run_name_editor
-    from controller.sound import SoundSettings
+    from controller.screen.loop import run_menu
+    from controller.screen.menu import Menu, MenuScene, NameEditor, run_name_editor
+    from controller.screen.sound import SoundSettings
     from games.toolkit.scene import freeze
 
     games = []
@@ -138,9 +139,9 @@ def cmd_menu(args: argparse.Namespace) -> int:
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
-    packs = PackScan(Path(getattr(args, "packs_dir", None) or live.packs_dir()),
+    packs = PackScan(Path(getattr(args, "packs_dir", None) or box_session.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
-    menu = Menu(games, players, names=live.saved_names(profile), phones=args.web is not None,
+    menu = Menu(games, players, names=box_session.saved_names(profile), phones=args.web is not None,
                 sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
                 found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
     if headless:
@@ -156,7 +157,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
         """A name typed on the host page: this session's next games and the profile's file."""
         menu.names += [""] * (seat + 1 - len(menu.names))
         menu.names[seat] = name
-        live.save_names(profile, menu.names)
+        box_session.save_names(profile, menu.names)
 
     #: a tournament's room (``--league``, controller/league): Start plays its next match
     league = getattr(args, "league_room", None)
@@ -166,8 +167,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
     relay = live.Relay()
     # the stations' own buttons drive the menu and the games; inputs that will
     # not open stop the menu with one line, as they stop ``play``
-    source: Source | None = live.open_inputs(profile, relay) if profile is not None else None
-    lights = live.open_lights(profile, source)
+    source: Source | None = box_session.open_inputs(profile, relay) if profile is not None else None
+    lights = box_session.open_lights(profile, source)
     #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
     clicker_keys = profile.keys if profile is not None else None
 
@@ -181,7 +182,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
         nonlocal source, lights
         if args.one_process:
             return None
-        from controller.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
+        from controller.screen.viewer import (
+            SplitGame,
+            ViewBox,
+            follow_board,
+            run_split,
+            screen_args,
+        )
 
         players = box.settings.players
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
@@ -208,13 +215,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
         finally:
             if pages is not None:
                 pages.stop()
-            source = live.open_inputs(profile, relay) if profile is not None else None
-            lights = live.open_lights(profile, source)
+            source = box_session.open_inputs(profile, relay) if profile is not None else None
+            lights = box_session.open_lights(profile, source)
         played = box_from_journal(journal_mod.read(path))
         if pages is not None:
             companion.between(played)
         reason = str(ended["reason"])
-        log.info(live.summary_line(played, reason))
+        log.info(box_session.summary_line(played, reason))
         write_beside(path)  # a quiz's record beside its journal
         return reason
 
@@ -233,11 +240,11 @@ def cmd_menu(args: argparse.Namespace) -> int:
         return result
 
     try:
-        with live.stop_on_sigterm():
-            cut_off = None if args.fresh else live.unfinished_journal(Path(args.journal_dir))
+        with box_session.stop_on_sigterm():
+            cut_off = None if args.fresh else box_session.unfinished_journal(Path(args.journal_dir))
             reason: str | None = None
             if cut_off is not None:  # the power went mid-game: carry on before the menu
-                box, _journal = live.resumed_box(cut_off, profile)
+                box, _journal = box_session.resumed_box(cut_off, profile)
                 print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title), file=cut_off),
                       file=sys.stderr)
                 _names, colors = live.names_colors(profile, box.settings.players, menu.names)
@@ -272,7 +279,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                     path = Path(choice.carry_on)
                     menu.carried_on(choice.carry_on)
                     try:
-                        box, _journal = live.resumed_box(path, profile, carry_on=True)
+                        box, _journal = box_session.resumed_box(path, profile, carry_on=True)
                     except BuzzerBoxError as exc:
                         menu.refuse(exc)
                         continue
@@ -291,8 +298,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                         menu.stopped_game(str(path), stopped_label(box.spec))
                     continue
                 if choice.edit_names:  # typed on the keyboard, kept for the next start
-                    menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, live.NAME_LENGTH),)
-                    live.save_names(profile, menu.names)
+                    menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, box_session.NAME_LENGTH),)
+                    box_session.save_names(profile, menu.names)
                     continue
                 sound.settings = choice.sound
                 if league is not None and not choice.bots:  # a tournament's room: Start plays its next match
@@ -313,8 +320,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
                             screen, profile, source, relay, KeyboardSource(choice.players)):
                         continue  # Esc in the roll call: back to the menu
                     path = (league.path if league is not None and league.path is not None
-                            else live.new_journal_path(Path(args.journal_dir), choice.game))
-                    box = live.new_box(spec, settings, profile, path, station_names=station_names)
+                            else box_session.new_journal_path(Path(args.journal_dir), choice.game))
+                    box = box_session.new_box(spec, settings, profile, path, station_names=station_names)
                     if league is not None and args.one_process:
                         league.watch(box)
                     log.info("journal: %s", path)

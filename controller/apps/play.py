@@ -10,18 +10,20 @@ import json
 import sys
 from pathlib import Path
 
-from controller import journal as journal_mod
-from controller import live, signals
-from controller import profile as profile_mod
+from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.apps.results import write_beside
-from controller.display.loop import Presenter
-from controller.display.screen import Screen
-from controller.journal_format import JournalError
-from controller.journal_writer import unsaved_line
-from controller.runtime import Box, box_from_journal
-from controller.sources.base import Source
-from controller.sources.keyboard import KeyboardSource
+from controller.box import journal as journal_mod
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.journal_format import JournalError
+from controller.box.journal_writer import unsaved_line
+from controller.box.runtime import Box, box_from_journal
+from controller.box.sources.base import Source
+from controller.screen import live
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.loop import Presenter
+from controller.screen.screen import Screen
 from games.base import GameSettings
 from games.i18n import _, ngettext
 from games.toolkit.theme import Color
@@ -49,15 +51,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(_("{title} keeps each player's hand on their phone: add --web so the phones can "
                            "join (the screen shows a QR code per seat)").format(title=spec.title))
     headless = live.is_headless(args)
-    names, colors = live.names_colors(prof, players, live.saved_names(prof))  # as entered in the menu
+    names, colors = live.names_colors(prof, players, session.saved_names(prof))  # as entered in the menu
     keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
                                                     keys=prof.keys if prof is not None else None)
     # the journal first: a journal that cannot be used is said before any hardware is touched
     created: Path | None = None
     if not args.resume:
-        seed = args.seed if args.seed is not None else live.new_seed()
+        seed = args.seed if args.seed is not None else session.new_seed()
         try:
-            settings = live.game_settings(spec, players, seed, options_from(args.option), prof)
+            settings = session.game_settings(spec, players, seed, options_from(args.option), prof)
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
         say_left_out(settings)
@@ -71,15 +73,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         with signals.held():
             if args.resume:
                 # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
-                box, _journal = live.resumed_box(args.resume, prof, spec.name, carry_on=True)
+                box, _journal = session.resumed_box(args.resume, prof, spec.name, carry_on=True)
                 path = Path(args.resume)
             else:
-                path = Path(args.journal) if args.journal else live.new_journal_path(live.journal_dir(), spec.name)
-                box = live.new_box(spec, settings, prof, path, station_names=names)
+                path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
+                box = session.new_box(spec, settings, prof, path, station_names=names)
                 created = path
             # split: the deciding process takes the feed (this process only opens the inputs for the roll call)
             feed = args.feed if args.one_process else None
-            source = live.open_inputs(prof, relay, feed) if prof is not None else None
+            source = session.open_inputs(prof, relay, feed) if prof is not None else None
             screen = live.open_screen(args, headless)
         skip_roll_call = headless or args.resume or args.no_roll_call
         if (prof is not None and source is not None and not skip_roll_call
@@ -87,7 +89,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             screen.close()
             raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
         if created is not None:
-            live.restart_clock(box)  # the game's time starts now, after the roll call
+            session.restart_clock(box)  # the game's time starts now, after the roll call
         if not args.one_process:
             return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
         box.horizon_policy = args.horizon
@@ -98,7 +100,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if source is not None:
                 source.stop()
             if box is not None:
-                live.abandon_start(box, created)  # a game that never started leaves no journal behind
+                session.abandon_start(box, created)  # a game that never started leaves no journal behind
         raise
     announce(box, prof, source, game.presenter, path, headless, players, names)
     result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
@@ -123,7 +125,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
+    from controller.screen.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
@@ -161,7 +163,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
     played = box_from_journal(journal_mod.read(path))  # the game of record: its journal
     reason = str(ended["reason"])
-    print(live.summary_line(played, reason), file=sys.stderr)
+    print(session.summary_line(played, reason), file=sys.stderr)
     for written in write_beside(path):
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
@@ -176,11 +178,11 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
 def one_process_game(args: argparse.Namespace, box: Box, prof: profile_mod.Profile | None, relay: live.Relay,
                      source: Source | None, screen: Screen, headless: bool, colors: list[Color] | None) -> live.LiveGame:
     """The older design (``--one-process``): the deciding thread beside the frames."""
-    game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=live.open_lights(prof, source),
+    game = live.live_game(box, screen, source=source, profile=prof, relay=relay, lights=session.open_lights(prof, source),
                           sound=live.open_sound(args, headless, prof), colors=colors)
     hooks = getattr(args, "board_hooks", ())
     if hooks:  # a tournament's link follows the pages' public board (controller/league)
-        from controller.web.views import watching
+        from controller.box.views import watching
 
         publisher = watching(box)
         for hook in hooks:

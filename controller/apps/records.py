@@ -8,8 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from controller import live
-from controller import scenario as scenario_mod
 from controller.apps.common import UsageError, options_from, print_json, spec_named
 from controller.apps.journal import (
     DURABILITY_SIMULATE,
@@ -20,10 +18,12 @@ from controller.apps.journal import (
     resume_for_simulate,
 )
 from controller.apps.results import write_beside
-from controller.journal import JournalError
-from controller.press import Press
-from controller.runtime import Box
-from controller.simulate import Session, simulate
+from controller.box import scenario as scenario_mod
+from controller.box import session as box_session
+from controller.box.journal import JournalError
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.box.simulate import Session, simulate
 from games.arbitration import format_margin
 from games.base import GameEvent, GameSpec
 from games.i18n import N_, _, format_number, ngettext, word
@@ -54,7 +54,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             title=_(spec.title), seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
-        print(live.scores_line(session.box, summary))
+        print(box_session.scores_line(session.box, summary))
         if args.journal:
             print(_("journal: {path} ({durability})").format(path=args.journal, durability=_(DURABILITY_SIMULATE)))
     return 0
@@ -93,7 +93,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         presses = len(box.press_log)
         print(_("{title}: {presses} replayed; {scores}").format(
             title=_(box.spec.title), presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
-            scores=live.scores_line(box, box.summary())))
+            scores=box_session.scores_line(box, box.summary())))
         if args.disputes:
             print_disputes(box)
     return 0
@@ -177,5 +177,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.json:
         print_json(box.summary(), box.station_names)
     else:
-        print(_("finished: {scores}").format(scores=live.scores_line(box, box.summary())))
+        print(_("finished: {scores}").format(scores=box_session.scores_line(box, box.summary())))
     return 0

@@ -25,13 +25,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller import journal as journal_mod
-from controller import qbj
-from controller.apps import standings
+from controller.apps import qbj, standings
 from controller.apps.common import UsageError
 from controller.apps.journal import damage_json, not_a_scenario, replay_box
 from controller.apps.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
-from controller.runtime import Box, box_from_journal
+from controller.box import journal as journal_mod
+from controller.box.runtime import Box, box_from_journal
 from games.base import GameEvent
 from games.i18n import N_, _, decimal_separator
 from games.quiz.engine import QuizEngine

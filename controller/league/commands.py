@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.apps.common import UsageError
-from controller.live import journal_dir
+from controller.box.session import journal_dir
 from games.i18n import _, ngettext
 
 if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
@@ -133,7 +133,7 @@ def all_played(t: Tournament, folder: RoomFolder, room: str) -> int:
 
 
 def journaled_game(path: str) -> str:
-    from controller import journal as journal_mod
+    from controller.box import journal as journal_mod
 
     session = journal_mod.read(path).session
     if session is None:

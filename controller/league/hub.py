@@ -21,7 +21,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from controller.journal_format import CHAIN_START, JournalError, chain_sum, encode_line, parse_json
+from controller.box.journal_format import (
+    CHAIN_START,
+    JournalError,
+    chain_sum,
+    encode_line,
+    parse_json,
+)
 from controller.league import messages, signing
 from controller.league.messages import Live, MessageError, Move, Result, Status
 from controller.league.standings import Correction, PlayerRow, Row, effective, player_stats, table

@@ -29,14 +29,14 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from controller.box.runtime import Box
 from controller.league import messages, signing
 from controller.league.outbox import RoomFolder
 from controller.league.tournament import Broker, Tournament
-from controller.runtime import Box
 from games.i18n import _
 
 if TYPE_CHECKING:  # the pages' publisher: imported when a box watches its game
-    from controller.web.views import Publisher
+    from controller.box.views import Publisher
 
 log = logging.getLogger("buzzerbox.league")
 
@@ -259,7 +259,7 @@ class BoxLink:
 
     def watch(self, box: Box) -> None:
         """Publish ``box``'s public scoreboard view as it changes (a game decided in this process)."""
-        from controller.web.views import watching
+        from controller.box.views import watching
 
         self.follow(watching(box))
 

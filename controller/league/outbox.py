@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from controller import journal as journal_mod
 from controller.apps.results import night_from_box
+from controller.box import journal as journal_mod
+from controller.box.runtime import Box, box_from_journal
 from controller.league.messages import Move, QuestionLine, Result
 from controller.league.tournament import Match, Tournament
-from controller.runtime import Box, box_from_journal
 
 log = logging.getLogger("buzzerbox.league")
 

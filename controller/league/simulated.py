@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from controller.journal import JournalWriter
+from controller.box.journal import JournalWriter
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from controller.league.outbox import RoomFolder
 from controller.league.tournament import Match, match_settings, station_names
-from controller.runtime import Box
-from controller.simulate import Session
 from games import registry
 
 

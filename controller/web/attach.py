@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.runtime import Box
+from controller.box.runtime import Box
+from controller.box.views import Publisher, RelayedPublisher, first_snapshot
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
 from controller.web.server import CompanionServer, end_by_escape
-from controller.web.views import Publisher, RelayedPublisher, first_snapshot
 from games.i18n import _
 from games.toolkit.scene import Scene
 

@@ -31,11 +31,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from controller.inputs import HOST_STATION
+from controller.box.inputs import HOST_STATION
+from controller.box.press import InputNotice, Press
+from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
+from controller.box.timeline import box_now_us
+from controller.box.views import Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, save_pack, too_large
-from controller.press import InputNotice, Press
-from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
-from controller.timeline import box_now_us
 from controller.web import DEFAULT_PORT
 from controller.web.guard import (
     CLOSE_FULL,
@@ -49,7 +50,6 @@ from controller.web.guard import (
     own_names,
 )
 from controller.web.seats import PIN_TRIES, Seats, board_url, host_url, join_url, seat_url, shown
-from controller.web.views import Publisher, Snapshot, messages, move_key, station_kinds
 from games.base import HOST_ADJUST, HOST_TEAM_NAME, Action, BuzzerBoxError, RuleError
 from games.i18n import _, current_language, reason_text
 from games.panels import TYPED

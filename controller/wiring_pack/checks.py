@@ -1,7 +1,7 @@
 """``buzzerbox wiring check``: the profile's verdict, its timing figures, and
 warnings about a box that works but may not keep working.
 
-Errors (a profile the box refuses) live in ``controller.profile``; here are
+Errors (a profile the box refuses) live in ``controller.box.profile``; here are
 the things a builder should know before soldering: pins shared with an
 interface a HAT or an overlay would switch on, the GPIOs with fixed pull-ups,
 contacts that need gold plating, a series resistor too small to save a pin.
@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller import profile as profile_mod
-from controller.profile import (
+from controller.box import profile as profile_mod
+from controller.box.profile import (
     FIXED_PULL_UP_GPIOS,
     WETTING_CURRENT_MA,
     FrontEnd,
     Profile,
     front_end_timing,
 )
-from controller.sound import is_wav, wav_problem
+from controller.screen.sound import is_wav, wav_problem
 from games.i18n import N_, _, decimal_separator, format_number, ngettext, word
 
 #: Header GPIOs that belong to an interface, and what must stay off to use them
@@ -174,7 +174,7 @@ def offsets_line(profile: Profile) -> str:
 
 def check_pinmap(name_or_path: str) -> list[str]:
     """``wiring check board-pinmap``: the board's pin map is checked as what it is."""
-    from controller import board_channels as bc
+    from controller.box.sources import board_channels as bc
 
     _data, path = profile_mod.read(name_or_path)
     try:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
 from controller.wiring_pack import checks, diagram, guided_test, table
 from games.i18n import _, format_number, ngettext
 
@@ -76,9 +76,9 @@ def real_result(path: Path) -> bool:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Guided test on the real stations (or ``--mock`` pins, to try it out)."""
-    from controller.lights import GpioLights, NoLights
-    from controller.sources import open_source
-    from controller.timeline import box_now_us
+    from controller.box.lights import GpioLights, NoLights
+    from controller.box.sources import open_source
+    from controller.box.timeline import box_now_us
 
     prof = _load(args, "test")
     kwargs: dict[str, Any] = {}
@@ -92,7 +92,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         ).format(path=path))
     try:
         if prof.source == "gpio":
-            from controller.sources.gpio import default_factory, mock_factory
+            from controller.box.sources.gpio import default_factory, mock_factory
 
             factory = mock_factory() if args.mock else default_factory()
             kwargs["pin_factory"] = factory

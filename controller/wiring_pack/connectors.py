@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.profile import Profile, Station
+from controller.box.profile import Profile, Station
 from games.i18n import N_, _
 
 #: T568B pairs of an RJ45 jack: (signal pin, its ground pin, wire colours, translated where written)

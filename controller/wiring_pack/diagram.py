@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from controller import board_channels as bc
-from controller.profile import FIXED_PULL_UP_GPIOS, GPIO_TO_HEADER_PIN, Profile, Station
+from controller.box.profile import FIXED_PULL_UP_GPIOS, GPIO_TO_HEADER_PIN, Profile, Station
+from controller.box.sources import board_channels as bc
 from controller.wiring_pack.checks import CONTACTS, figure, who
 from controller.wiring_pack.connectors import lamp_connector, signal_connectors
 from controller.wiring_pack.pins import (

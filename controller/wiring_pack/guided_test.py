@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.debounce import Debouncer, Phase
-from controller.lights import Lights
-from controller.press import Edge, InputNotice, Press, Watermark
-from controller.profile import Profile
+from controller.box.debounce import Debouncer, Phase
+from controller.box.lights import Lights
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.profile import Profile
 from controller.wiring_pack.checks import figure, who
 from controller.wiring_pack.pins import Row, rows
 from games.i18n import N_, _, ngettext
@@ -399,7 +399,7 @@ def run(
     """Drive ``test`` with a ``source`` (not yet started: GpioSource or the
     board's), a clock (``now`` in box µs, ``sleep`` for µs), ``ask`` for y/n
     answers, ``say`` for prompts and ``open_lights(source)`` for the light
-    back-end (``controller.lights``), opened once the source runs. Every piece is injectable, so tests run it on a MockFactory
+    back-end (``controller.box.lights``), opened once the source runs. Every piece is injectable, so tests run it on a MockFactory
     with a fake clock and a scripted builder. Time is judged ``latency_guard_us``
     behind the clock, so an edge still on its way from a pin thread is never
     overtaken by a decision that it is stable."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller import board_channels as bc
-from controller.profile import GPIO_TO_HEADER_PIN, RESERVED_GPIOS, Profile
+from controller.box.profile import GPIO_TO_HEADER_PIN, RESERVED_GPIOS, Profile
+from controller.box.sources import board_channels as bc
 from games.i18n import _
 
 HEADER_PIN_TO_GPIO = {pin: gpio for gpio, pin in GPIO_TO_HEADER_PIN.items()}

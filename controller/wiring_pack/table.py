@@ -7,8 +7,8 @@ Nothing else on the station may change the reading.
 
 from __future__ import annotations
 
-from controller import board_channels as bc
-from controller.profile import FIXED_PULL_UP_GPIOS, Profile
+from controller.box.profile import FIXED_PULL_UP_GPIOS, Profile
+from controller.box.sources import board_channels as bc
 from controller.wiring_pack.checks import describe, offsets_line, timing, timing_line
 from controller.wiring_pack.pins import rows
 from games.i18n import _

@@ -2,7 +2,7 @@
 drives the lights and speaks firmware/PROTOCOL.md over a byte link.
 
 Hardware comes in as arguments (``hw`` is the ``machine`` module on the Pico,
-a stand-in in controller/sources/board_sim.py), so the very same code runs on
+a stand-in in controller/box/sources/board_sim.py), so the very same code runs on
 the board, in the CPython simulator and under the MicroPython test runner.
 
 Where time is taken:

@@ -1,7 +1,7 @@
 """Leading-edge debounce on 30-bit ``ticks_us``: one pure module that runs
 unchanged under MicroPython (on the board) and CPython (simulator, tests).
 
-The rules are the box's (README.md "Debounce", same as controller/debounce.py):
+The rules are the box's (README.md "Debounce", same as controller/box/debounce.py):
 
 * The first active edge opens a *pending* press at its own time ``t0``.
 * The press is accepted once the line has been stable active for ``glitch``

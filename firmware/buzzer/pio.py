@@ -3,7 +3,7 @@
 NOT YET RUN ON HARDWARE (see firmware/README.md "PIO capture: on-hardware
 check"); the IRQ path stays the default until it has. In the tests the PIO
 program is assembled and run in a PIO emulator (tests/firmware/test_fw_pio.py),
-and a CPython model of the sampler's output (controller/sources/board_sim.py
+and a CPython model of the sampler's output (controller/box/sources/board_sim.py
 PioModel) feeds the very decoder below (``app.pio_words_to_edges``).
 
 Design: state machine 0 samples GP0..15 (``in_base`` 0) and SM 1 GP21..28,

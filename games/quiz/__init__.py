@@ -45,7 +45,7 @@ def pack_questions(pack: Pack) -> list[dict[str, Any]]:
     """The pack as the engine asks it: plain JSON, so the journal's header
     holds every question and a replay needs no pack file (an image is named
     by its resolved path; a journaled game asks for its copy kept beside the
-    journal by content, controller/media.py, so a replay elsewhere shows it)."""
+    journal by content, controller/box/media.py, so a replay elsewhere shows it)."""
     return [{"text": q.text, "answer": q.answer, "alternatives": list(q.alternatives), "category": q.category,
              "points": q.points, "image": None if q.image is None else str(q.image), "choices": list(q.choices),
              # an audio question's clip (only then: a pack without clips is journaled as before)
@@ -356,7 +356,7 @@ SPEC = QuizSpec(
         "team": N_("a player joined a team"),
         "team_named": N_("the host renamed a team"),
     },
-    event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/sound.py)
+    event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/screen/sound.py)
     # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT"), "answered": N_("ANSWERED"),
                    "right": N_("RIGHT"), "missed": N_("WRONG")},

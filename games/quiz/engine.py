@@ -413,7 +413,7 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     q = question or {}
     record = {"number": number, "text": str(q.get("text", "")), "category": str(q.get("category", "")),
               "points": points, "answer": str(q.get("answer", ""))}
-    if isinstance(q.get("audio"), Mapping):  # an audio question: the screen plays its clip (controller/sound.py)
+    if isinstance(q.get("audio"), Mapping):  # an audio question: the screen plays its clip (controller/screen/sound.py)
         record["audio"] = dict(q["audio"])
     return record if round_number is None else {**record, "round": round_number}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
 from controller.cli import main
 from games.i18n import _, set_language
 from tests.cli.test_bad_input import one_line_ending

@@ -11,12 +11,12 @@ from typing import Any
 
 import pygame
 
+from controller.box.debounce import DebounceConfig
+from controller.box.press import Edge
 from controller.cli import main
-from controller.debounce import DebounceConfig
-from controller.display.diag import DiagScene, InputMonitor, diag_health
-from controller.display.menu import Menu, MenuScene, NameEditor, RollCall, strip_for_players
-from controller.display.screen import Screen
-from controller.press import Edge
+from controller.screen.diag import DiagScene, InputMonitor, diag_health
+from controller.screen.menu import Menu, MenuScene, NameEditor, RollCall, strip_for_players
+from controller.screen.screen import Screen
 from games.registry import available, get
 from games.toolkit.scene import freeze
 
@@ -48,7 +48,8 @@ def test_the_menus_strip_follows_the_player_count_as_it_changes() -> None:
 
 
 def test_names_typed_in_the_menu_name_the_strip_and_the_game(tmp_path: Path, monkeypatch) -> None:
-    from controller import live
+    from controller.box import session
+    from controller.screen import live
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     m = menu(3)
@@ -65,9 +66,9 @@ def test_names_typed_in_the_menu_name_the_strip_and_the_game(tmp_path: Path, mon
     assert m.names == ["Anna", "Bo", ""]
     cells = strip_for_players([{"name": "Player 1"}, {"name": "Player 2"}, {"name": "Player 3"}], 3, m.names)
     assert [c["name"] for c in cells] == ["Anna", "Bo", "Player 3"]
-    live.save_names(None, m.names)
-    assert live.saved_names(None) == ["Anna", "Bo", ""]
-    names, _colors = live.names_colors(None, 3, live.saved_names(None))
+    session.save_names(None, m.names)
+    assert session.saved_names(None) == ["Anna", "Bo", ""]
+    names, _colors = live.names_colors(None, 3, session.saved_names(None))
     assert names == ["Anna", "Bo", "Player 3"]  # what the box, the strip and the results call them
 
 
@@ -84,7 +85,7 @@ def test_roll_call_ticks_off_each_station_once() -> None:
 
 
 def test_the_menu_and_the_roll_call_draw(tmp_path: Path) -> None:
-    from controller.display.menu import RollCallScene
+    from controller.screen.menu import RollCallScene
 
     screen = Screen.open(headless=True)
     m = menu(5)
@@ -149,7 +150,7 @@ def test_headless_demo_is_a_short_summary_and_json_on_request(capsys) -> None:
 def test_a_demo_without_a_screen_says_why_it_plays_headless(capsys, monkeypatch) -> None:
     """Issue 33: with no display (and no --headless) the demo went headless
     without a word; asked for --headless, it says nothing of a display."""
-    import controller.display.screen as screen_mod
+    import controller.screen.screen as screen_mod
 
     monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
     monkeypatch.setattr(screen_mod, "has_display", lambda: False)
@@ -182,8 +183,8 @@ def test_play_with_real_stations_starts_after_every_station_answered_the_roll_ca
 
     from gpiozero import Device
 
-    from controller.display import menu as menu_screens
-    from controller.profile import load
+    from controller.box.profile import load
+    from controller.screen import menu as menu_screens
 
     monkeypatch.setenv("DISPLAY", ":0")  # a desktop, drawn on SDL's dummy driver
     prof = load("header-4")
@@ -223,8 +224,9 @@ def test_play_with_real_stations_starts_after_every_station_answered_the_roll_ca
 
 
 def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> None:
-    from controller import live
-    from controller.runtime import Box
+    from controller.box import session
+    from controller.box.runtime import Box
+    from controller.screen import live
 
     spec = get("quiz")
     box = Box(spec, spec.settings(3, 1))
@@ -236,7 +238,7 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     hinted = pygame.Surface(screen.surface.get_size())
     presenter.draw(box, 1_000_000, hinted)
     late = pygame.Surface(screen.surface.get_size())
-    presenter.draw(box, live.KEYS_HINT_US + 1, late)
+    presenter.draw(box, session.KEYS_HINT_US + 1, late)
     changed = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != hinted.get_at((x, y)))
     assert changed > 100  # a line of text drawn over the picture (one sample in 64 pixels)
     gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))
@@ -248,10 +250,11 @@ def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -
     bytes and JSON shapes, a bounded run), the box starts with some names."""
     import random
 
-    from controller import live
+    from controller.box import session
+    from controller.screen import live
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    path = live.names_path()
+    path = session.names_path()
     path.parent.mkdir(parents=True)
     rng = random.Random(14)
     shapes = ['{"keyboard": ["Anna", 3, null, {"x": 1}]}', "[1, 2]", '{"keyboard": "Anna"}', "null", '"x"',
@@ -260,9 +263,9 @@ def test_a_damaged_names_file_never_stops_the_box(tmp_path: Path, monkeypatch) -
     while runs < 200:  # a fixed number of seeded cases
         data = rng.choice(shapes).encode() if runs % 2 else bytes(rng.randrange(256) for _ in range(rng.randrange(64)))
         path.write_bytes(data)
-        names = live.saved_names(None)
-        assert isinstance(names, list) and all(isinstance(n, str) and len(n) <= live.NAME_LENGTH for n in names)
+        names = session.saved_names(None)
+        assert isinstance(names, list) and all(isinstance(n, str) and len(n) <= session.NAME_LENGTH for n in names)
         live.names_colors(None, 4, names)
         runs += 1
-    live.save_names(None, ["Anna"])  # and saving over a damaged file works
-    assert live.saved_names(None) == ["Anna"]
+    session.save_names(None, ["Anna"])  # and saving over a damaged file works
+    assert session.saved_names(None) == ["Anna"]

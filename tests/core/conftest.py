@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from controller import profile as profile_mod
-from controller.runtime import Box
-from controller.sources.gpio import GpioSource, mock_factory
+from controller.box import profile as profile_mod
+from controller.box.runtime import Box
+from controller.box.sources.gpio import GpioSource, mock_factory
 from games import registry
 
 

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 import pytest
 
 from controller import channel
-from controller.decider_process import DecidingGame
-from controller.deciding import LIVE_WINDOW
-from controller.press import Press
-from controller.runtime import LIVE_LOG_LIMIT, SOURCE_EVENTS_KEPT, Box
-from controller.viewer import Watched
+from controller.box.deciding import LIVE_WINDOW
+from controller.box.press import Press
+from controller.box.process import DecidingGame
+from controller.box.runtime import LIVE_LOG_LIMIT, SOURCE_EVENTS_KEPT, Box
+from controller.screen.viewer import Watched
 from games import registry
 from games.base import GameEvent
 

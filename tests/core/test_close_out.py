@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from controller import journal as journal_mod
-from controller import live
-from controller.press import Press
-from controller.runtime import Box, box_from_journal
+from controller.box import journal as journal_mod
+from controller.box import session
+from controller.box.press import Press
+from controller.box.runtime import Box, box_from_journal
+from controller.screen import live
 from games.registry import get
 
 
@@ -32,7 +33,7 @@ class NoScreen:
 
 def started_box(path: Path, players: int = 4) -> Box:
     spec = get("reaction")
-    box = live.new_box(spec, spec.settings(players, 3), None, path)
+    box = session.new_box(spec, spec.settings(players, 3), None, path)
     box.time_offset_us = 0  # virtual time: the game's clock is the stamps given here
     box.session_start_us = 0
     box.latency_guard_us = 50_000  # a raised guard: decisions wait 50 ms for late reports
@@ -104,8 +105,8 @@ def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -
     box.step(600_000)
     assert box.journal is not None
     box.journal.close()  # the power went: no end record
-    resumed, journal = live.resumed_box(path)
-    assert resumed.session_start_us == journal.last_t_us + live.RESUME_GAP_US
+    resumed, journal = session.resumed_box(path)
+    assert resumed.session_start_us == journal.last_t_us + session.RESUME_GAP_US
     resumed.press(Press(3, "bell", resumed.session_start_us - 10_000))  # pressed while no game ran
     resumed.step(resumed.session_start_us + 100_000)
     assert resumed.stale_presses == 1

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from controller import channel
-from controller.decider_process import VIEW_EVERY_US, DecidingGame
-from controller.deciding import Decider
-from controller.journal import JournalWriter, PressRecord, load
-from controller.lights import LightDirector, RecordingLights
-from controller.press import Press
-from controller.runtime import Box, box_from_journal
+from controller.box.deciding import Decider
+from controller.box.journal import JournalWriter, PressRecord, load
+from controller.box.lights import LightDirector, RecordingLights
+from controller.box.press import Press
+from controller.box.process import VIEW_EVERY_US, DecidingGame
+from controller.box.runtime import Box, box_from_journal
 from games import registry
 from games.base import GameEvent
 

@@ -1,4 +1,4 @@
-"""The benchmarks' synthetic feed (controller/feed.py): hours of edges on gpiozero's mock pins."""
+"""The benchmarks' synthetic feed (controller/box/feed.py): hours of edges on gpiozero's mock pins."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.feed import FORGET_EVERY, Feed, feed_factory
+from controller.box.feed import FORGET_EVERY, Feed, feed_factory
 
 
 def test_a_fed_game_forgets_its_mock_lamps_levels_with_its_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from controller.sources.simulated import BounceModel
+from controller.box.sources.simulated import BounceModel
 
 
 def arm_and_settle(rig, t_us: int = 1_000) -> None:

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from controller import journal
+from controller.box import journal
+from controller.box.runtime import box_from_journal
 from controller.cli import main
-from controller.runtime import box_from_journal
 
 
 @pytest.mark.parametrize("game", ["quiz", "reaction"])
@@ -79,9 +79,9 @@ def test_simulate_refuses_to_overwrite_a_journal(tmp_path):
 
 
 def test_disputes_show_who_was_first_and_by_how_much(tmp_path, capsys):
-    from controller.journal import JournalWriter
-    from controller.press import Press
-    from controller.runtime import Box
+    from controller.box.journal import JournalWriter
+    from controller.box.press import Press
+    from controller.box.runtime import Box
     from games import registry
 
     spec = registry.get("quiz")
@@ -102,9 +102,9 @@ def test_disputes_show_who_was_first_and_by_how_much(tmp_path, capsys):
 def test_disputes_say_how_far_behind_a_press_after_the_decision_was(tmp_path, capsys):
     """A press long after the winner was announced is not in the winner's queue
     (that settled first); the dispute view still says how far behind it was."""
-    from controller.journal import JournalWriter
-    from controller.press import Press
-    from controller.runtime import Box
+    from controller.box.journal import JournalWriter
+    from controller.box.press import Press
+    from controller.box.runtime import Box
     from games import registry
 
     spec = registry.get("quiz")
@@ -134,9 +134,9 @@ def test_a_record_cut_before_its_newline_resumes_into_a_replayable_file(tmp_path
 
 
 def test_replay_keeps_the_profiles_debounce(tmp_path):
-    from controller.debounce import DebounceConfig
-    from controller.journal import JournalWriter
-    from controller.runtime import Box
+    from controller.box.debounce import DebounceConfig
+    from controller.box.journal import JournalWriter
+    from controller.box.runtime import Box
     from games import registry
 
     spec = registry.get("quiz")

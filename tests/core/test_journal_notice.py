@@ -13,16 +13,17 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller import journal as journal_mod
-from controller.decider_process import DecidingGame
-from controller.display.loop import Presenter
-from controller.display.screen import Screen
-from controller.journal_format import PressRecord, parse_bytes
-from controller.press import Press
-from controller.runtime import JOURNAL_EVENT, Box
-from controller.web.views import Publisher
+from controller.box import journal as journal_mod
+from controller.box.journal_format import PressRecord, parse_bytes
+from controller.box.press import Press
+from controller.box.process import DecidingGame
+from controller.box.runtime import JOURNAL_EVENT, Box
+from controller.box.views import Publisher
+from controller.screen.loop import Presenter
+from controller.screen.screen import Screen
 from games import i18n
-from games.registry import get, scene_for
+from games.registry import get
+from games.scenes import scene_for
 
 SIZE = (1280, 720)
 
@@ -84,7 +85,7 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     host = json.loads(Publisher(box).build().host)
     assert host["journal"] == view["journal"]
     # the screen (a viewer drawing the published view) says it; a healthy journal's screen does not
-    from controller.viewer import ViewBox
+    from controller.screen.viewer import ViewBox
 
     screen = Screen.open(headless=True, size=SIZE)
     try:

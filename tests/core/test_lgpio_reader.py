@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller import live
-from controller import profile as profile_mod
-from controller.runtime import Box
-from controller.sources.gpio import LGPIO_REPORT, GpioSource, mock_pin_class
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.runtime import Box
+from controller.box.sources.gpio import LGPIO_REPORT, GpioSource, mock_pin_class
 from games import registry
 
 
@@ -68,7 +68,7 @@ def lgpio_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     lgpio = StandInLgpio()
     source = GpioSource(prof, LGPIOFactory(pin_class=mock_pin_class()), lgpio=lgpio)
     source.start(box)
-    live.connect(box, source, prof)
+    session.connect(box, source, prof)
     lgpio.writer = os.open(".lgd-nfy4", os.O_WRONLY)
     pins = {v: k for k, v in prof.input_pins().items()}
     try:
@@ -143,7 +143,7 @@ def test_a_pipe_lgpio_will_not_give_leaves_gpiozeros_callbacks(tmp_path: Path, m
     source = GpioSource(prof, factory, lgpio=NoPipe())
     source.start(box)
     try:
-        live.connect(box, source, prof)
+        session.connect(box, source, prof)
         assert box.decided_by() == {"gpio": "delay"}
         pin = factory.pin(next(n for n, where in prof.input_pins().items() if where == (2, "bell")))
         pin.drive(0, 3_000)

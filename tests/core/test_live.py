@@ -43,15 +43,15 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
 def test_the_menu_resumes_a_game_cut_off_mid_game(tmp_path: Path, capsys, mock_pins) -> None:
     """Kiosk after a power cut: the newest journal has no end, so the menu
     carries that game on (on the same journal) before it shows itself."""
+    from controller.box.session import unfinished_journal
     from controller.cli import main
-    from controller.live import unfinished_journal
 
     journal = tmp_path / "quiz-1.jsonl"
     assert main(["play", "quiz", "--profile", "header-4", "--seconds", "0.1", "--headless", "--journal", str(journal)]) == 0
     assert unfinished_journal(tmp_path) is None  # it ended properly
     lines = journal.read_text().splitlines()
     journal.write_text("\n".join(lines[:-1]) + "\n")  # the end record never made it: cut off armed
-    from controller.journal import JournalWriter
+    from controller.box.journal import JournalWriter
 
     writer = JournalWriter(journal)
     writer.write({"type": "host", "kind": "arm", "t_us": 5000})
@@ -73,14 +73,14 @@ def test_inputs_that_will_not_open_stop_play_in_one_line(tmp_path: Path, monkeyp
     the journal of the game that never started says it ended (nothing to resume)."""
     import pytest
 
-    import controller.sources
+    import controller.box.sources
+    from controller.box.session import unfinished_journal
     from controller.cli import main
-    from controller.live import unfinished_journal
 
     def unplugged(profile):
         raise OSError("no such device")
 
-    monkeypatch.setattr(controller.sources, "open_source", unplugged)
+    monkeypatch.setattr(controller.box.sources, "open_source", unplugged)
     journal = tmp_path / "quiz-1.jsonl"
     with pytest.raises(SystemExit, match="buzzerbox play: cannot open the gpio inputs of header-4: no such device"):
         main(["play", "quiz", "--profile", "header-4", "--headless", "--journal", str(journal)])

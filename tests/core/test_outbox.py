@@ -49,7 +49,7 @@ def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
     """A keyboard press, a phone's move and a notice arrive as they were sent,
     stamps included (a class the channel did not allow, the shared stamp,
     once turned every phone move into "not plain data: refused")."""
-    from controller.press import Edge, InputNotice, Press
+    from controller.box.press import Edge, InputNotice, Press
     from games.base import Action, GameEvent
 
     sent = {"type": channel.ACTION, "inputs": [

@@ -8,8 +8,8 @@ from enum import Enum
 
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games import registry
 from games.base import Engine, Outcome
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controller.journal import JournalWriter, read
-from controller.press import InputNotice, Press
-from controller.runtime import HOST_STATION, Box, box_from_journal
+from controller.box.journal import JournalWriter, read
+from controller.box.press import InputNotice, Press
+from controller.box.runtime import HOST_STATION, Box, box_from_journal
 from games import registry
 
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from controller import live
 from controller.apps.demo import BoardSimLink
+from controller.box import session as box_session
+from controller.box.journal import JournalWriter
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from controller.cli import main
-from controller.journal import JournalWriter
-from controller.runtime import Box
-from controller.simulate import Session
 from games.registry import get
 from tests.firmware.conftest import wait_until
 
@@ -61,14 +61,14 @@ def test_a_live_game_starts_its_own_clock_at_zero(tmp_path, monkeypatch):
     (the screen writes it, the deciding process takes the new game over)."""
     booted = 11 * 86_400 * 1_000_000
     now = [booted]
-    monkeypatch.setattr(live, "box_now_us", lambda: now[0])
+    monkeypatch.setattr(box_session, "box_now_us", lambda: now[0])
     spec = get("schicki-micki")
     path = tmp_path / "sm.jsonl"
-    made = live.new_box(spec, spec.settings(4, 1), None, path)
+    made = box_session.new_box(spec, spec.settings(4, 1), None, path)
     assert made.journal is not None
     made.journal.close()
-    box, _journal = live.resumed_box(path)
-    live.restart_clock(box)  # decider_process.open_game, for a --new game
+    box, _journal = box_session.resumed_box(path)
+    box_session.restart_clock(box)  # decider_process.open_game, for a --new game
     assert box.journal is not None
     try:
         interval = box.engine.turn_interval_us

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from controller.box.profile import ProfileError, parse
 from controller.cli import main
-from controller.profile import ProfileError, parse
 
 
 def profile(**overrides):

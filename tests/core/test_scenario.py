@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from controller.box.scenario import ScenarioError, run
 from controller.cli import main
-from controller.scenario import ScenarioError, run
 
 
 def quiz_scenario(steps, **extra):

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from controller.box.scenario import ScenarioError, check, run
 from controller.cli import main
-from controller.scenario import ScenarioError, check, run
 
 TESTS = Path(__file__).resolve().parents[1]
 SCENARIO_FILES = sorted(TESTS.glob("*/scenarios/*.json"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import gc
 import time
 
-from controller import profile as profile_mod
-from controller.press import Edge
-from controller.sources.gpio import GpioSource, mock_factory, tick_converter
-from controller.sources.simulated import BounceModel, SimulatedSwitches
+from controller.box import profile as profile_mod
+from controller.box.press import Edge
+from controller.box.sources.gpio import GpioSource, mock_factory, tick_converter
+from controller.box.sources.simulated import BounceModel, SimulatedSwitches
 
 
 class Collect:

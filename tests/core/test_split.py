@@ -22,9 +22,10 @@ from typing import Any
 
 import pytest
 
-from controller import channel, live
-from controller.press import Edge
-from controller.timeline import box_now_us
+from controller import channel
+from controller.box import session
+from controller.box.press import Edge
+from controller.box.timeline import box_now_us
 from games.registry import get
 from tests.processes import connect_when_listening
 
@@ -124,11 +125,11 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     that stamp; nothing was decided meanwhile, so it still wins."""
     path = tmp_path / "q.jsonl"
     spec = get("quiz")
-    box = live.new_box(spec, spec.settings(2, 1), None, path)
+    box = session.new_box(spec, spec.settings(2, 1), None, path)
     assert box.journal is not None
     box.journal.close()
     mine, theirs = socket.socketpair()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.decider_process", "--fd", str(theirs.fileno()),
+    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
                              "--journal", str(path), "--new"],
                             pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     theirs.close()
@@ -298,7 +299,7 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
     folder, path = tmp_path / "journals", tmp_path / "views.sock"
     folder.mkdir()
     spec = get("quiz")
-    box = live.new_box(spec, spec.settings(2, 1), None, folder / "quiz.jsonl")  # a game with people, cut off
+    box = session.new_box(spec, spec.settings(2, 1), None, folder / "quiz.jsonl")  # a game with people, cut off
     assert box.journal is not None
     box.journal.close()
     menus: list[subprocess.Popen[str]] = []
@@ -375,7 +376,7 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
     delivered instead of waiting a stated delay. The audit's contest (the
     first presser's contact open for 947 µs, the runner-up 35 µs behind) names
     the first presser, and no source ever stalled."""
-    from controller import profile as profile_mod
+    from controller.box import profile as profile_mod
 
     journal, sock_path, fifo = tmp_path / "q.jsonl", tmp_path / "views.sock", tmp_path / "edges"
     os.mkfifo(fifo)

@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
-from controller import channel, viewer
-from controller.display.loop import Presenter
-from controller.press import Edge
+from controller import channel
+from controller.box.press import Edge
+from controller.screen import viewer
+from controller.screen.loop import Presenter
 from games.i18n import _
 from tests.core.test_split import DEADLINE_S, arm_and_win, has_winner, until, wait_gone
 from tests.processes import connect_when_listening
@@ -165,8 +166,8 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     count, and ``journal check`` names the gap."""
     import resource
 
+    from controller.box.journal_writer import unsaved_line
     from controller.cli import main
-    from controller.journal_writer import unsaved_line
     from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"

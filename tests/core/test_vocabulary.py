@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games import registry
 from games.base import COMMON_STATUS_LIGHTS
 

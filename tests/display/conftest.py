@@ -15,8 +15,8 @@ from typing import Any  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from controller.runtime import Box  # noqa: E402
-from controller.simulate import Session  # noqa: E402
+from controller.box.runtime import Box  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
 from games.registry import get  # noqa: E402
 
 

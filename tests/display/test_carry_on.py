@@ -15,9 +15,9 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import journal_format
+from controller.box import journal_format
+from controller.box.runtime import box_from_journal
 from controller.cli import main
-from controller.runtime import box_from_journal
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
 from tests.display.test_game_end_confirm import MENU_HINT, asked

@@ -9,11 +9,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller import profile as profile_mod
-from controller.display.pause_card import draw_pause_card
-from controller.press import Press
-from controller.runtime import Box
-from controller.sources.keyboard import KeyboardSource
+from controller.box import profile as profile_mod
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.pause_card import draw_pause_card
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from games.registry import get

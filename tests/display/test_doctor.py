@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.cli import main
-from controller.display import doctor
+from controller.screen import doctor
 
 
 def test_no_screen_is_not_ready_whatever_the_gpio() -> None:

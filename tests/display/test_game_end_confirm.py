@@ -15,13 +15,13 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import journal_format
+from controller.box import journal_format
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Frame, Kiosk, Script
 from tests.display.test_menu_refusal import said
 
-#: the question (controller/display/loop.py END_CONFIRM), as the host reads it
+#: the question (controller/screen/loop.py END_CONFIRM), as the host reads it
 END_CONFIRM = "End the game? Esc again to end, any other key to go on"
 MENU_HINT = "arrows: choose and change · Enter: start · Esc: quit"
 

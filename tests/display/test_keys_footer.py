@@ -11,7 +11,7 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.live import key_runs
+from controller.screen.live import key_runs
 from games import registry
 from games.toolkit import theme
 from tests.phases import phase_frames

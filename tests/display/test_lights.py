@@ -9,7 +9,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-from controller.lights import GpioLights, LightDirector, RecordingLights
+from controller.box.lights import GpioLights, LightDirector, RecordingLights
 from tests.display.conftest import play_until, session
 
 PINS = {(0, "bell"): 17, (1, "bell"): 18, (2, "bell"): 27}
@@ -146,8 +146,8 @@ def test_director_sends_only_changes() -> None:
 
 
 def test_in_a_game_the_winner_lights_in_the_same_step() -> None:
-    from controller.display.loop import Presenter
-    from controller.display.screen import Screen
+    from controller.screen.loop import Presenter
+    from controller.screen.screen import Screen
     from games.toolkit.scene import Scene
 
     s = session("quiz")

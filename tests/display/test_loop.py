@@ -10,12 +10,13 @@ import time
 import pygame
 import pytest
 
+from controller.box.runtime import Box
 from controller.cli import main
-from controller.display.loop import Presenter, host_key, run
-from controller.display.screen import Screen
-from controller.runtime import Box
-from controller.sources.keyboard import KeyboardSource
-from games.registry import get, scene_for
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.loop import Presenter, host_key, run
+from controller.screen.screen import Screen
+from games.registry import get
+from games.scenes import scene_for
 from games.toolkit.scene import Scene
 from tests.display.conftest import session
 
@@ -137,10 +138,10 @@ def test_a_message_line_shows_rejected_host_actions_in_room_words(caplog: pytest
 
 
 def test_a_paused_box_says_so_on_screen() -> None:
-    from controller.display.loop import Presenter
-    from controller.display.screen import Screen
-    from controller.press import InputNotice
-    from games.registry import scene_for
+    from controller.box.press import InputNotice
+    from controller.screen.loop import Presenter
+    from controller.screen.screen import Screen
+    from games.scenes import scene_for
     from tests.display.conftest import session
 
     s = session("quiz")
@@ -156,8 +157,8 @@ def test_a_paused_box_says_so_on_screen() -> None:
 
 
 def test_the_host_key_turns_a_card_when_the_host_paces_schicki_micki() -> None:
-    from controller.display.loop import host_key
-    from controller.runtime import Box
+    from controller.box.runtime import Box
+    from controller.screen.loop import host_key
     from games.registry import get
 
     spec = get("schicki-micki")
@@ -170,7 +171,7 @@ def test_the_host_key_turns_a_card_when_the_host_paces_schicki_micki() -> None:
 
 
 def test_lights_follow_every_games_statuses() -> None:
-    from controller.lights import LightDirector, RecordingLights
+    from controller.box.lights import LightDirector, RecordingLights
 
     lights = RecordingLights([(0, "bell"), (1, "bell"), (2, "bell")])
     LightDirector(lights).update(["reacted", "first", "queued"])
@@ -183,12 +184,13 @@ def test_lights_follow_every_games_statuses() -> None:
 def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
     import pygame
 
-    from controller.display.loop import Presenter, run
-    from controller.display.screen import Screen
-    from controller.runtime import Box
-    from controller.sources.keyboard import KeyboardSource
-    from controller.timeline import box_now_us
-    from games.registry import get, scene_for
+    from controller.box.runtime import Box
+    from controller.box.timeline import box_now_us
+    from controller.screen.keyboard import KeyboardSource
+    from controller.screen.loop import Presenter, run
+    from controller.screen.screen import Screen
+    from games.registry import get
+    from games.scenes import scene_for
 
     spec = get("quiz")
     box = Box(spec, spec.settings(2))
@@ -200,7 +202,7 @@ def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
 
 
 def test_two_games_started_in_the_same_second_get_their_own_journals(tmp_path) -> None:
-    from controller.live import new_journal_path
+    from controller.box.session import new_journal_path
 
     first = new_journal_path(tmp_path, "quiz")
     first.write_text("x")
@@ -212,8 +214,8 @@ def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
     """Bots stamp on their session's timeline (from 0), not the box clock: a
     windowed demo used to log "an input reached the box 14885794 ms after its
     stamp" and raise the decision guard to its 500 ms ceiling."""
-    from controller import live
-    from controller.simulate import Session
+    from controller.box.simulate import Session
+    from controller.screen import live
 
     spec = get("quiz")
     settings = spec.settings(2, 3)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from controller import live
-from controller import profile as profile_mod
-from controller.display.menu import Choice, Menu
-from controller.press import Press
-from controller.runtime import Box
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.screen.menu import Choice, Menu
 from games.i18n import _, set_language
 from games.quiz.bowl import TOSSUPS_ONLY
 from games.registry import get
@@ -47,7 +47,7 @@ def bowl_night(menu: Menu, pack: str) -> Choice:
 
 def started(choice: Choice) -> Box:
     """The game Start begins on a bell-only wiring, as the kiosk starts it."""
-    settings = live.game_settings(get(choice.game), choice.players, 5, choice.options,
+    settings = session.game_settings(get(choice.game), choice.players, 5, choice.options,
                                   profile_mod.load("header-7-bells"))
     return Box(get(choice.game), settings)
 

@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 from controller.cli import main
-from controller.display import screen as screen_mod
-from controller.display.menu import Menu
+from controller.screen import screen as screen_mod
+from controller.screen.menu import Menu
 from games.i18n import _
 from games.registry import available, get
 from tests.display.kiosk import Kiosk, Script

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.display.menu import FolderChoice, Menu
+from controller.screen.menu import FolderChoice, Menu
 from games.i18n import set_language
 from games.registry import get
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.display.menu import Menu, MenuScene
+from controller.screen.menu import Menu, MenuScene
 from games.i18n import _, set_language
 from games.registry import available, get
 from games.toolkit import theme

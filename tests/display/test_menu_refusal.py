@@ -17,8 +17,8 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import live
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
+from controller.box import session
 from controller.cli import main
 from games.base import OptionError
 from games.i18n import _, set_language
@@ -75,7 +75,7 @@ def all_play_refusal(language: str) -> str:
     """What the game says of all-play on these stations, in ``language``."""
     set_language(language)
     with pytest.raises(OptionError) as refused:
-        live.game_settings(get("quiz"), 7, 1, {"rules": "all-play", "pack": "en-general"},
+        session.game_settings(get("quiz"), 7, 1, {"rules": "all-play", "pack": "en-general"},
                           profile_mod.load(PROFILE))
     return str(refused.value)
 

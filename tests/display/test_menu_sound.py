@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 import pytest
 
-import controller.viewer
+import controller.screen.viewer
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
@@ -51,14 +51,14 @@ def host(seen: dict[str, Any]) -> Script:
 def test_menu_mute_and_volume_reach_the_game(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     played: list[tuple[bool, float, list[str]]] = []
-    run_split = controller.viewer.run_split
+    run_split = controller.screen.viewer.run_split
 
     def spied(game: Any, presenter: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         """What the game's screen plays at, and what a screen started again would be told."""
         played.append((presenter.sound.settings.mute, presenter.sound.settings.volume, game.screen_args))
         return run_split(game, presenter, *args, **kwargs)
 
-    monkeypatch.setattr(controller.viewer, "run_split", spied)
+    monkeypatch.setattr(controller.screen.viewer, "run_split", spied)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
     assert main(["--lang", language, "menu", "--profile", "header-7-bells", "--window", "--fresh",

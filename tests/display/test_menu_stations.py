@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from controller import profile as profile_mod
 from controller.apps.menu import Relay
-from controller.display.diag import InputMonitor
-from controller.runtime import Box
-from controller.sources.gpio import GpioSource, mock_factory
+from controller.box import profile as profile_mod
+from controller.box.runtime import Box
+from controller.box.sources.gpio import GpioSource, mock_factory
+from controller.screen.diag import InputMonitor
 from games import registry
 
 

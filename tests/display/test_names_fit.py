@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pygame
 import pytest
 
-from controller.display.menu import Menu, MenuScene
+from controller.screen.menu import Menu, MenuScene
 from games.i18n import set_language
 from games.registry import available, get
 from games.toolkit import theme

@@ -8,9 +8,10 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.display.loop import Presenter, run
-from controller.display.screen import Screen
-from games.registry import available, get, scene_for
+from controller.screen.loop import Presenter, run
+from controller.screen.screen import Screen
+from games.registry import available, get
+from games.scenes import scene_for
 from games.toolkit.scene import freeze
 from tests.display.conftest import session
 

@@ -10,7 +10,8 @@ from typing import Any
 import pygame
 import pytest
 
-from games.registry import get, scene_for
+from games.registry import get
+from games.scenes import scene_for
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import TitleScene, freeze
@@ -136,9 +137,9 @@ def test_player_numbers_start_at_one_in_every_text(said: list[str]) -> None:
 
 
 def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
-    from controller.display.loop import Presenter, is_help_key, keyboard_help
-    from controller.display.screen import Screen
-    from controller.sources.keyboard import KeyboardSource
+    from controller.screen.keyboard import KeyboardSource
+    from controller.screen.loop import Presenter, is_help_key, keyboard_help
+    from controller.screen.screen import Screen
 
     s = session("quiz", players=4)
     keyboard = KeyboardSource(4)
@@ -162,8 +163,8 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
 
 def test_a_player_s_refused_press_is_said_with_their_name() -> None:
     """A keyboard player knocking in Schicki Micki before any card sees what their press did."""
-    from controller.display.loop import Presenter
-    from controller.display.screen import Screen
+    from controller.screen.loop import Presenter
+    from controller.screen.screen import Screen
     from games.base import Action
 
     s = session("schicki-micki", players=3)

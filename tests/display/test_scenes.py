@@ -6,12 +6,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.display.diag import DiagScene, InputMonitor
-from controller.display.menu import Menu, MenuScene
-from controller.press import Edge
+from controller.box.press import Edge
+from controller.screen.diag import DiagScene, InputMonitor
+from controller.screen.menu import Menu, MenuScene
 from games.quiz import scene as quiz_scene
 from games.reaction import scene as reaction_scene
-from games.registry import scene_for
+from games.scenes import scene_for
 from games.toolkit import theme
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import freeze, strip_cells

@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.display import screen as screen_mod
+from controller.screen import screen as screen_mod
 
 
 @pytest.mark.parametrize(("manager", "fullscreen"), [(False, True), (True, False), (None, False)])

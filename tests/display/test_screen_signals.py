@@ -18,7 +18,7 @@ PROBE = """
 import os, signal
 import pygame.pkgdata
 from controller import signals
-from controller.display.screen import Screen
+from controller.screen.screen import Screen
 
 load = pygame.pkgdata.getResource
 def ctrl_c_while_loading(*args, **kwargs):

@@ -8,7 +8,7 @@ import os
 import pygame
 import pytest
 
-from controller.sound import Sound, SoundSettings
+from controller.screen.sound import Sound, SoundSettings
 from games.base import GameEvent
 
 

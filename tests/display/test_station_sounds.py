@@ -14,10 +14,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
+from controller.box.profile import STATION_SOUNDS, ProfileError
 from controller.cli import main
-from controller.profile import STATION_SOUNDS, ProfileError
-from controller.sound import Sound, wav_problem
+from controller.screen.sound import Sound, wav_problem
 from games.base import GameEvent
 
 TWO_STATIONS = '[[stations]]\nname = "Red"\n{red}inputs = {{ bell = 17 }}\n\n[[stations]]\nname = "Blue"\n{blue}inputs = {{ bell = 27 }}\n'
@@ -145,7 +145,7 @@ def test_every_sound_a_game_may_name_is_synthesised_and_the_quiz_podium_plays_th
     would be silent. The podium was mapped to the bell until the fanfare landed."""
     from typing import get_args
 
-    from controller.sound import SYNTHS
+    from controller.screen.sound import SYNTHS
     from games.base import SoundName
     from games.registry import get
 

@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from controller.cli import main
-from controller.display import screen as screen_mod
+from controller.screen import screen as screen_mod
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
 from tests.display.test_game_end_confirm import MENU_HINT, asked

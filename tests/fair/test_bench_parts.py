@@ -10,7 +10,7 @@ import random
 from types import SimpleNamespace
 
 from controller.apps import benchkit as bk
-from controller.debounce import DebounceConfig
+from controller.box.debounce import DebounceConfig
 
 DEBOUNCE = DebounceConfig()  # glitch 1 ms, as header-4
 BELLS = {0: 17, 1: 5, 2: 19, 3: 20}

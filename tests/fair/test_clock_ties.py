@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller import journal
-from controller.journal import JournalWriter
-from controller.press import Press
-from controller.runtime import Box, box_from_journal
-from controller.sources.board import BoardSession
+from controller.box import journal
+from controller.box.journal import JournalWriter
+from controller.box.press import Press
+from controller.box.runtime import Box, box_from_journal
+from controller.box.sources.board import BoardSession
 from firmware.buzzer.proto import frame
 from games import registry
 from games.arbitration import Buzz, rank_by_stamp

@@ -18,14 +18,15 @@ from collections.abc import Callable
 
 import pygame
 
-from controller.display.loop import Presenter, run
-from controller.display.screen import Screen
-from controller.lights import RecordingLights
-from controller.press import Edge
-from controller.runtime import Box
-from controller.timeline import box_now_us
+from controller.box.lights import RecordingLights
+from controller.box.press import Edge
+from controller.box.runtime import Box
+from controller.box.timeline import box_now_us
+from controller.screen.loop import Presenter, run
+from controller.screen.screen import Screen
 from games.base import GameSettings
-from games.registry import get, scene_for
+from games.registry import get
+from games.scenes import scene_for
 
 GUARD_US = 2_000
 GLITCH_US = 1_000

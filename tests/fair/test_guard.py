@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from controller.debounce import DebounceConfig
-from controller.press import Edge
-from controller.runtime import Box, raised_guard_us
+from controller.box.debounce import DebounceConfig
+from controller.box.press import Edge
+from controller.box.runtime import Box, raised_guard_us
 from games.registry import get
 
 STATED_US = 2_000

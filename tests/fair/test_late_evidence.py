@@ -8,11 +8,11 @@ import json
 import random
 from pathlib import Path
 
-from controller import journal
+from controller.box import journal
+from controller.box.journal import JournalWriter
+from controller.box.press import Edge
+from controller.box.runtime import LATE_RULE_KEY, Box, box_from_journal
 from controller.cli import main
-from controller.journal import JournalWriter
-from controller.press import Edge
-from controller.runtime import LATE_RULE_KEY, Box, box_from_journal
 from games import registry
 from games.base import GameEvent
 

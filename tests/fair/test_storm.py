@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from controller.debounce import DebounceConfig
-from controller.press import Edge
-from controller.runtime import Box
+from controller.box.debounce import DebounceConfig
+from controller.box.press import Edge
+from controller.box.runtime import Box
 from games.registry import get
 
 BELLS = 6

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from controller import live
-from controller import profile as profile_mod
-from controller.deciding import Decider
-from controller.feed import Feed
-from controller.press import Edge, Watermark
-from controller.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
-from controller.sources.gpio import GpioSource, mock_factory
-from controller.timeline import box_now_us
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.deciding import Decider
+from controller.box.feed import Feed
+from controller.box.press import Edge, Watermark
+from controller.box.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
+from controller.box.sources.gpio import GpioSource, mock_factory
+from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
 
@@ -221,7 +221,7 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
     reader = Feed(fed["fifo"], factory)
     source.reader = reader
     source.start(box)
-    live.connect(box, source, prof)
+    session.connect(box, source, prof)
     pins = {v: k for k, v in prof.input_pins().items()}
     stall = Stall(factory.pin(pins[(FIRST, "bell")]), 1)
     reader.start()

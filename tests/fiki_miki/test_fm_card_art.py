@@ -9,8 +9,8 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games.fiki_miki.cards import KIND_COLORS
 from games.fiki_miki.scene import FikiMikiScene
 from games.registry import get

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.display.menu import Menu
-from controller.simulate import simulate
+from controller.box.simulate import simulate
+from controller.screen.menu import Menu
 from games.base import OptionError
 from games.registry import get
 from tests.piepmatz.box_checks import headless_demo, simulate_replay_resume

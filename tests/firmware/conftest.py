@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from controller.press import InputNotice, Press, Watermark
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box.press import InputNotice, Press, Watermark
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 
 CHANNELS = {0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell"), 33: (0, "a"), 34: (1, "a")}
 LIGHTS = {(0, "bell"): 0, (1, "bell"): 1}

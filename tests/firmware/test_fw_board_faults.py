@@ -13,12 +13,12 @@ import time
 import pytest
 import serial
 
-from controller.press import InputNotice, Press
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box.press import InputNotice, Press
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 from tests.firmware.conftest import CHANNELS, LIGHTS, Sink, start_driver, wait_until
 
-LOG = "controller.sources.board"
+LOG = "controller.box.sources.board"
 
 
 def stamps(presses: list[Press]) -> list[tuple[int, str, int]]:

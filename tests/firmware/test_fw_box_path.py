@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from controller.runtime import Box
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box.runtime import Box
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 from games import registry
 from tests.firmware.conftest import wait_until
 
@@ -111,9 +111,9 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
     """The host process dies after its box journaled a press but before the board
     heard its ack; the board replays it to the restarted host, whose box (resumed
     from the journal) knows it: not counted again, not shown as late evidence."""
-    from controller import journal
-    from controller.journal import JournalWriter
-    from controller.runtime import box_from_journal
+    from controller.box import journal
+    from controller.box.journal import JournalWriter
+    from controller.box.runtime import box_from_journal
 
     sim = BoardSim()
     spec = registry.get("quiz")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.debounce import DebounceConfig, Debouncer
-from controller.press import Press
+from controller.box.debounce import DebounceConfig, Debouncer
+from controller.box.press import Press
 from firmware.buzzer.debounce import KIND_NAMES
 from firmware.buzzer.debounce import Debouncer as BoardDebouncer
 

@@ -10,13 +10,13 @@ import threading
 import time
 import tracemalloc
 
-from controller.press import InputNotice, Press
-from controller.sources.board import BoardSession
-from controller.sources.board_sim import BoardSim
+from controller.box.press import InputNotice, Press
+from controller.box.sources.board import BoardSession
+from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
 from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
-LOG = "controller.sources.board"
+LOG = "controller.box.sources.board"
 HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-19 sr=32-95 lights=0-63 hb=250000 "
          "cap=256 db=10000/1000/10000000 cap_kind=irq pd=20 held=-")
 
@@ -185,7 +185,7 @@ def test_presses_held_for_the_clock_reach_the_box_before_connected() -> None:
 def test_the_clock_map_can_be_asked_while_the_driver_adds_a_sample() -> None:
     """Another thread (the lockout referee, a test waiting for readiness) asks for the
     best round trip while the driver thread appends a clock sample: no crash."""
-    from controller.sources.board.clock import ClockMap, ClockSample
+    from controller.box.sources.board.clock import ClockMap, ClockSample
 
     clock = ClockMap()
 

@@ -4,9 +4,9 @@ on its normally-closed contact reads pressed at rest, through the firmware
 
 from __future__ import annotations
 
-from controller import profile as profile_mod
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box import profile as profile_mod
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 from controller.wiring_pack.guided_test import GuidedTest, run
 from tests.firmware.conftest import wait_until
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller.firmware_tools import PINMAP_TOML, FirmwareError, render_pinmap
+from controller.apps.firmware_tools import PINMAP_TOML, FirmwareError, render_pinmap
 from firmware.buzzer import app
 from firmware.buzzer import pinmap as stock
 

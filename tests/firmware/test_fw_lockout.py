@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from controller.sources.board import Arm, BoardSource, LampLit
-from controller.sources.board_sim import BoardSim
+from controller.box.sources.board import Arm, BoardSource, LampLit
+from controller.box.sources.board_sim import BoardSim
 from tests.firmware.conftest import CHANNELS, Sink, wait_until
 
 LAMPS = {(0, "bell"): 0, (1, "bell"): 1, (2, "bell"): 2}

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from controller.journal import JournalWriter
-from controller.lights import LightDirector
-from controller.runtime import Box, box_from_journal
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box.journal import JournalWriter
+from controller.box.lights import LightDirector
+from controller.box.runtime import Box, box_from_journal
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer import proto
 from games import registry
 from games.base import GameEvent
@@ -126,7 +126,7 @@ class Table:
         """The host process dies and a new one resumes the game from its journal."""
         self.source.stop()
         self.box.journal.close()
-        from controller import journal
+        from controller.box import journal
 
         old, writer = journal.resume(self.path, fsync=False)
         self._start(box_from_journal(old, writer))
@@ -193,7 +193,7 @@ def test_quiz_the_box_overrides_a_lamp_its_ranking_does_not_give(table) -> None:
     assert [b["station"] for b in rec["board"]] == [1] and rec["board"][0]["press_us"] == stamp[1]
     assert rec["pi"] == [{"station": 0, "press_us": stamp[0]}] and rec["late"] is False
     assert stamp[1] - stamp[0] == 100  # the board's winner pressed 100 µs after the box's
-    from controller import journal
+    from controller.box import journal
 
     kept = journal.read(t.path)  # the record is kept, not replayed, and no reader calls it unknown
     assert box_from_journal(kept).summary()["winner"] == 0 and not any("lamp" in n for n in kept.notes())
@@ -260,7 +260,7 @@ def test_fault_board_reset_before_any_press_arms_it_again(table) -> None:
 
 
 def test_fault_a_lost_arm_is_sent_again(table, caplog) -> None:
-    caplog.set_level(logging.INFO, "controller.sources.board")
+    caplog.set_level(logging.INFO, "controller.box.sources.board")
     t = table()
     t.sim.lose_commands(b"L arm")  # the L arm never arrives
     t.host("arm")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from controller.sources.board import Arm, BoardSession, LampLit
-from controller.sources.board.lockout import Disagreement, End, LockoutReferee
-from controller.sources.board_sim import BoardSim
+from controller.box.sources.board import Arm, BoardSession, LampLit
+from controller.box.sources.board.lockout import Disagreement, End, LockoutReferee
+from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
 from games.base import LampContest
 from tests.firmware.test_fw_driver_hardening import connected_session

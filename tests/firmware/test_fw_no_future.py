@@ -5,12 +5,12 @@ logged, never played. Sans-I/O, in virtual time."""
 
 from __future__ import annotations
 
-from controller.press import InputNotice, Press, Watermark
-from controller.sources.board import BoardSession
+from controller.box.press import InputNotice, Press, Watermark
+from controller.box.sources.board import BoardSession
 from firmware.buzzer.proto import frame
 from tests.firmware.conftest import CHANNELS
 
-LOG = "controller.sources.board"
+LOG = "controller.box.sources.board"
 OLD, NEW = "0badcafe", "5eedf00d"
 OLD_START = 400_000_000  # board µs the old boot had run when the box met it
 OFFSET = 7_000_000_000  # box µs = old boot's board µs + OFFSET
@@ -163,7 +163,7 @@ def test_through_the_simulator_a_reboot_during_a_resync_plays_no_press_of_the_ol
     for the clock; the board reboots and its hellos are lost, so the new boot answers
     the driver's next clock requests. Mapped through those, the old boot's press came
     seconds off (the old driver: precision 'worth' minutes); now it comes exact."""
-    from controller.sources.board_sim import BoardSim
+    from controller.box.sources.board_sim import BoardSim
     from tests.firmware.conftest import Sink
     from tests.firmware.test_fw_protocol_gaps import driver, judge, pump_until
 

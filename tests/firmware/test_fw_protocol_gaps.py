@@ -14,13 +14,13 @@ import time
 
 import pytest
 
-from controller.press import Press
-from controller.sources.board import BoardSource
-from controller.sources.board_sim import BoardSim
+from controller.box.press import Press
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board_sim import BoardSim
 from games.arbitration import rank_by_time, tie_threshold_us
 from tests.firmware.conftest import CHANNELS, Sink, start_driver
 
-LOG = "controller.sources.board"
+LOG = "controller.box.sources.board"
 WIDE = {**CHANNELS, 19: (3, "bell")}  # channel 19 is GP27
 
 

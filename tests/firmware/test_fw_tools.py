@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from controller import firmware_tools
-from controller.firmware_tools import FirmwareError, render_pinmap
+from controller.apps import firmware_tools
+from controller.apps.firmware_tools import FirmwareError, render_pinmap
 
 
 def test_firmware_pinmap_is_generated_from_the_wiring_toml() -> None:
@@ -50,7 +50,7 @@ def test_cli_registers_firmware_commands() -> None:
 def test_repl_asks_the_board_for_a_maintenance_boot_and_the_firmware_takes_it() -> None:
     """`buzzerbox firmware repl` writes `M repl`; the firmware (simulated) calls its
     maintenance hook, the documented way back to the REPL with Ctrl-C disabled."""
-    from controller.sources.board_sim import BoardSim
+    from controller.box.sources.board_sim import BoardSim
 
     sim = BoardSim()
     called = []
@@ -83,7 +83,7 @@ def test_repl_asks_the_board_for_a_maintenance_boot_and_the_firmware_takes_it() 
 
 
 def test_repl_without_a_board_names_the_fix(monkeypatch) -> None:
-    monkeypatch.setattr("controller.sources.board.find_board_port", lambda: None)
+    monkeypatch.setattr("controller.box.sources.board.find_board_port", lambda: None)
     with pytest.raises(FirmwareError, match="no input board found"):
         firmware_tools.repl()
 

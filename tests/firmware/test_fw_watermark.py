@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 import time
 
-from controller.press import InputNotice, Press, Watermark
-from controller.sources.board_sim import BoardSim
+from controller.box.press import InputNotice, Press, Watermark
+from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.app import HEARTBEAT_US
 from firmware.buzzer.debounce import ticks_diff
 from firmware.buzzer.proto import frame

@@ -12,12 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from controller import live
-from controller.press import Watermark
-from controller.runtime import Box
-from controller.sources.board import BoardSource
-from controller.sources.board.session import MARK_ANSWER_US, MARKS_UNANSWERED
-from controller.sources.board_sim import BoardSim
+from controller.box import session as box_session
+from controller.box.press import Watermark
+from controller.box.runtime import Box
+from controller.box.sources.board import BoardSource
+from controller.box.sources.board.session import MARK_ANSWER_US, MARKS_UNANSWERED
+from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
 from games import registry
 from games.base import GameEvent
@@ -115,7 +115,7 @@ def wired():
     source = BoardSource({0: (0, "bell"), 1: (1, "bell"), 2: (2, "bell")}, port=lambda: sim.port,
                          clock=sim.host_clock, clock_slack_us=0, reconnect_delay_s=0.02, sync_interval_us=200_000)
     source.follow_lockout = lambda box: None  # type: ignore[method-assign]  # (the board's own lamps: tested apart)
-    live.connect(box, source, SimpleNamespace(debounce=box.debouncer.config))  # type: ignore[arg-type]
+    box_session.connect(box, source, SimpleNamespace(debounce=box.debouncer.config))  # type: ignore[arg-type]
     assert box.latency_guard_us == STATED_US
     source.start(box)
     yield sim, box, source

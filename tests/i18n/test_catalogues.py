@@ -123,7 +123,7 @@ def test_a_new_game_s_untranslated_texts_fall_back_to_english_and_are_listed(mon
     tool = i18n_tool()
     tmpl = Catalog(locale="en")
     tmpl.add("pass the potato", locations=[("games/hot_potato/engine.py", 3)])
-    tmpl.add("the box's own text", locations=[("controller/live.py", 9)])
+    tmpl.add("the box's own text", locations=[("controller/box/session.py", 9)])
     tmpl.add("said by both", locations=[("games/hot_potato/scene.py", 5), ("games/toolkit/scene.py", 7)])
     cs = Catalog(locale="cs")
     for m in tmpl:

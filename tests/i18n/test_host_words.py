@@ -13,10 +13,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from controller.box.runtime import Box
 from controller.cli import main
-from controller.display.loop import keyboard_help
-from controller.runtime import Box
-from controller.sources.keyboard import KeyboardSource
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.loop import keyboard_help
 from games.arbitration import format_margin
 from games.i18n import _, set_language
 from games.registry import get

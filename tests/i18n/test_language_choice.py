@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller import cli
-from controller.profile import ProfileError, load, start_language
+from controller.box.profile import ProfileError, load, start_language
 from games.i18n import current_language
 
 SHIPPED = Path(__file__).resolve().parents[2] / "wiring" / "header-4.toml"

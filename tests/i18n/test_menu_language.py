@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pygame
 
-from controller.display.menu import Menu, MenuScene
+from controller.screen.menu import Menu, MenuScene
 from games.i18n import current_language
-from games.registry import scene_for
+from games.scenes import scene_for
 from games.toolkit import theme
 from games.toolkit.scene import freeze
 
@@ -70,7 +70,7 @@ def test_the_next_game_s_screen_speaks_the_menu_s_language() -> None:
 def test_a_box_without_names_calls_its_stations_in_the_box_language() -> None:
     """No profile and no names typed: the strip, the phones and the journal say
     "Gracz 1" on a Polish box, not "Player 1"."""
-    from controller.runtime import Box
+    from controller.box.runtime import Box
     from games.i18n import set_language
     from games.registry import get
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import board_channels as bc
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
+from controller.box.sources import board_channels as bc
 from controller.cli import build_parser, main
 from controller.wiring_pack import diagram
 from games import registry

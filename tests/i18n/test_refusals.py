@@ -17,11 +17,11 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from controller.display.loop import Presenter
-from controller.display.screen import Screen
-from controller.runtime import Box
-from controller.simulate import Session
-from games import registry
+from controller.box.runtime import Box
+from controller.box.simulate import Session
+from controller.screen.loop import Presenter
+from controller.screen.screen import Screen
+from games import registry, scenes
 from games.base import Action, GameEvent, RuleError
 from games.i18n import known, reason_text, refusal_text, set_language
 
@@ -109,7 +109,7 @@ def test_the_message_line_says_a_refusal_in_the_box_language_and_names_who() -> 
     set_language("cs")
     spec = registry.get("viva-topo")
     box = Box(spec, spec.settings(2, 1))
-    presenter = Presenter(Screen.open(headless=True), registry.scene_for("viva-topo"))
+    presenter = Presenter(Screen.open(headless=True), scenes.scene_for("viva-topo"))
     events = box.apply_action(Action("roll", 1_000, 1, {}))
     rejected = [e for e in events if e.kind == "rejected"]
     assert rejected and rejected[0].data["why_id"] == "it is {colour}'s turn, not {other}'s"
@@ -129,7 +129,7 @@ def test_a_refused_key_shows_the_room_a_short_line_and_logs_the_details(
     assert found
     spec = registry.get(game)
     box = Box(spec, spec.settings(4, 7, **spec.demo_options))
-    presenter = Presenter(Screen.open(headless=True), registry.scene_for(game))
+    presenter = Presenter(Screen.open(headless=True), scenes.scene_for(game))
     said = {"en": ("That key does nothing right now", "{name}: not now"),
             "pl": ("Ten klawisz teraz nic nie robi", "{name}: nie teraz")}
     for language, (host_line, player_line) in said.items():
@@ -150,6 +150,6 @@ def test_the_message_line_for_a_paused_board_is_translated() -> None:
     set_language("pl")
     spec = registry.get("reaction")
     box = Box(spec, spec.settings(2, 1))
-    presenter = Presenter(Screen.open(headless=True), registry.scene_for("reaction"))
+    presenter = Presenter(Screen.open(headless=True), scenes.scene_for("reaction"))
     presenter.react(box, [GameEvent("paused", 5)], 5)
     assert presenter.scene.message == "płytka wejść odłączona: gra wstrzymana"

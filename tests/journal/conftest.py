@@ -29,8 +29,8 @@ def quiz_journal(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, dict]
     """A whole 3-player quiz in format 2, and its replayed summary."""
     path = tmp_path_factory.mktemp("quiz") / "q.jsonl"
     assert main(["simulate", "quiz", "--players", "3", "--seed", "2", "--journal", str(path)]) == 0
-    from controller.journal import load
-    from controller.runtime import box_from_journal
+    from controller.box.journal import load
+    from controller.box.runtime import box_from_journal
 
     return path.read_bytes(), box_from_journal(load(path)).summary()
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from controller import checkpoint, live
-from controller.journal import CheckpointRecord, JournalWriter, load
-from controller.runtime import Box, box_from_journal
-from controller.simulate import Session
+from controller.box import checkpoint, session
+from controller.box.journal import CheckpointRecord, JournalWriter, load
+from controller.box.runtime import Box, box_from_journal
+from controller.box.simulate import Session
 from games import registry
 from games.base import GameEvent
 
@@ -78,7 +78,7 @@ def test_the_live_resume_takes_the_checkpoint_and_goes_on_with_the_chain(tmp_pat
     path, live_box = journaled_session(tmp_path, "quiz")
     whole = tmp_path / "whole.jsonl"
     shutil.copy(path, whole)
-    box, journal = live.resumed_box(path)
+    box, journal = session.resumed_box(path)
     try:
         assert journal.dropped > 0 and box.checkpoint_seq == live_box.checkpoint_seq
         assert box.engine.public_view() == box_from_journal(load(whole)).engine.public_view()
@@ -111,13 +111,13 @@ def test_a_damaged_checkpoint_is_damage_like_any_line(tmp_path: Path) -> None:
 def test_a_checkpoint_that_does_not_decode_falls_back_to_a_full_replay_said_once(tmp_path: Path, caplog) -> None:
     path, box = journaled_session(tmp_path, "piepmatz", every=10**9)  # no checkpoint of its own
     full = box_from_journal(load(path))
-    journal, writer = live.journal_mod.resume(path, fsync=False)
+    journal, writer = session.journal_mod.resume(path, fsync=False)
     # chained like any record, but what it holds names a class no checkpoint may make
     writer.write(CheckpointRecord(full.now_us, {"codec": checkpoint.CODEC_VERSION, "root": [0],
                                                 "nodes": [["obj", "os", "system", []]]}))
     writer.close()
     with caplog.at_level(logging.WARNING):
-        resumed, _journal = live.resumed_box(path)
+        resumed, _journal = session.resumed_box(path)
     assert resumed.journal is not None
     resumed.journal.close()
     said = [r for r in caplog.records if "does not restore" in r.getMessage()]
@@ -181,7 +181,7 @@ def _random_value(rng: random.Random, nodes: int, depth: int = 0) -> Any:
     return {rng.choice(["codec", "root", "nodes", "a"]): _random_value(rng, nodes, depth + 1) for _ in range(2)}
 
 
-_MODULES = ["games._checkpoint_probe", "os", "builtins", "games.base", "controller.press", "subprocess", ""]
+_MODULES = ["games._checkpoint_probe", "os", "builtins", "games.base", "controller.box.press", "subprocess", ""]
 _NAMES = ["Probe", "system", "GameEvent", "Action", "Press", "Popen", "eval", "HOST_SHOWN", ""]
 
 
@@ -249,8 +249,8 @@ def test_a_resume_still_finds_a_changed_line_before_the_newest_checkpoint(tmp_pa
     path.write_bytes(b"".join(lines))
     journal = load(path, since_checkpoint=True)
     assert journal.damage is not None and journal.damage.line == early + 1
-    with pytest.raises(live.journal_mod.JournalError, match=f"line {early + 1}"):
-        live.resumed_box(path)
+    with pytest.raises(session.journal_mod.JournalError, match=f"line {early + 1}"):
+        session.resumed_box(path)
 
 
 def notices_journal(path: Path, lines: int) -> Path:
@@ -282,9 +282,9 @@ def test_journal_check_memory_stays_flat_as_the_file_grows_tenfold(tmp_path: Pat
 def test_a_checkpoint_from_other_code_of_the_game_is_not_restored(tmp_path: Path, caplog, monkeypatch) -> None:
     path, _box = journaled_session(tmp_path, "pictomania")
     full = box_from_journal(load(path))
-    monkeypatch.setattr("controller.runtime._CODE_MARKS", {type(full.engine): "games.pictomania.engine.X:updated"})
+    monkeypatch.setattr("controller.box.runtime._CODE_MARKS", {type(full.engine): "games.pictomania.engine.X:updated"})
     with caplog.at_level(logging.WARNING):
-        resumed, journal = live.resumed_box(path)
+        resumed, journal = session.resumed_box(path)
     assert resumed.journal is not None
     resumed.journal.close()
     assert "other code of the game" in caplog.text
@@ -301,8 +301,8 @@ def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: 
         path.write_bytes(flipped)
         try:
             full = load(path)
-        except live.journal_mod.JournalError:
-            with pytest.raises(live.journal_mod.JournalError):
+        except session.journal_mod.JournalError:
+            with pytest.raises(session.journal_mod.JournalError):
                 load(path, since_checkpoint=True)
             continue
         since = load(path, since_checkpoint=True)
@@ -311,8 +311,8 @@ def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: 
 
 
 def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_step(tmp_path: Path) -> None:
-    from controller.deciding import Decider
-    from controller.press import Edge
+    from controller.box.deciding import Decider
+    from controller.box.press import Edge
 
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(3, 1, **spec.demo_options))

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from controller import journal
-from controller.journal_format import FORMAT_VERSION
+from controller.box import journal
+from controller.box.journal_format import FORMAT_VERSION
 from games import registry
 
 from .conftest import FIXTURES, lines_of, run

@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
-from controller import journal
-from controller.journal_format import Journal, JournalError, parse_bytes
-from controller.runtime import box_from_journal
+from controller.box import journal
+from controller.box.journal_format import Journal, JournalError, parse_bytes
+from controller.box.runtime import box_from_journal
 
 from .conftest import FIXTURES
 

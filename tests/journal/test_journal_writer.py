@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import journal
-from controller.journal_format import parse_bytes
-from controller.runtime import Box, box_from_journal
-from controller.simulate import Session
+from controller.box import journal
+from controller.box.journal_format import parse_bytes
+from controller.box.runtime import Box, box_from_journal
+from controller.box.simulate import Session
 from games import registry
 
 from .conftest import run
@@ -123,7 +123,7 @@ def test_short_writes_are_finished_not_glued(tmp_path):
 
 
 def test_records_the_disk_never_took_go_beside_the_journal_on_close(tmp_path, caplog, monkeypatch):
-    import controller.journal_writer as jw
+    import controller.box.journal_writer as jw
 
     monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
     disk = FlakyDisk()
@@ -137,7 +137,7 @@ def test_records_the_disk_never_took_go_beside_the_journal_on_close(tmp_path, ca
 
 
 def test_records_no_file_would_take_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):
-    import controller.journal_writer as jw
+    import controller.box.journal_writer as jw
 
     monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
     (tmp_path / "j.jsonl.unsaved").mkdir()  # the second place refuses too
@@ -184,7 +184,7 @@ def test_the_header_is_on_disk_before_create_returns(tmp_path):
 # -- one writer at a time -------------------------------------------------------------------
 HOLD = textwrap.dedent("""
     import sys, time
-    from controller import journal
+    from controller.box import journal
     j, w = journal.resume(sys.argv[1])
     print("holding", flush=True)
     time.sleep(30)
@@ -239,9 +239,9 @@ def test_check_resume_is_quiet_when_everything_matches(quiz_journal, tmp_path):
 # -- the promise, tested by killing the writer ----------------------------------------------------
 PLAYER = textwrap.dedent("""
     import json, sys, time
-    from controller.journal import JournalWriter
-    from controller.runtime import Box
-    from controller.simulate import Session
+    from controller.box.journal import JournalWriter
+    from controller.box.runtime import Box
+    from controller.box.simulate import Session
     from games import registry
     spec = registry.get("reaction")
     settings = spec.settings(3, 4, **spec.demo_options)

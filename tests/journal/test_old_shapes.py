@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from controller import journal, scenario
-from controller.journal_format import ActionRecord, PressRecord, record_to_json
-from controller.runtime import box_from_journal
+from controller.box import journal, scenario
+from controller.box.journal_format import ActionRecord, PressRecord, record_to_json
+from controller.box.runtime import box_from_journal
 
 OLD = Path(__file__).parent / "old_shape"
 

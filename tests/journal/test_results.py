@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from controller.apps.results import QuizNight, Results, to_csv, to_json
-from controller.journal import JournalWriter
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.journal import JournalWriter
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games import registry
 from games.base import GameEvent
 
@@ -266,7 +266,7 @@ def test_a_played_quiz_leaves_its_results_beside_its_journal(tmp_path: Path, cap
 def test_teams_and_an_undo_through_the_real_quiz_engine(tmp_path: Path, capsys) -> None:
     """A host's slip taken back, a team's points shared by its members, a
     question skipped: the record agrees with what the game itself replays to."""
-    from controller.press import Press
+    from controller.box.press import Press
 
     spec = registry.get("quiz")
     settings = spec.settings(3, 1, teams=[0, 0, 1])
@@ -491,7 +491,7 @@ def test_a_team_quiz_s_standings_sheet_shares_a_level_first_place_with_each_roun
     """Two rounds of one question, each team winning one: a shared first
     place in the text, the standings sheet and the JSON, each team with its
     members, its colour and its points per round."""
-    from controller.press import Press
+    from controller.box.press import Press
 
     spec = registry.get("quiz")
     path = tmp_path / "level.jsonl"

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from controller import journal as journal_mod
+from controller.box import journal as journal_mod
+from controller.box.journal_writer import JournalWriter
+from controller.box.runtime import Box, box_from_journal
+from controller.box.scenario import check, run
+from controller.box.simulate import Session
 from controller.cli import main
-from controller.journal_writer import JournalWriter
-from controller.runtime import Box, box_from_journal
-from controller.scenario import check, run
-from controller.simulate import Session
 from games.registry import get
 from games.rules_version import RULES_OPTION
 
@@ -45,7 +45,7 @@ def today_makes_of(path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
     """What today's rules make of the journal's presses (how the box replayed
     every journal before it kept older rules)."""
     with monkeypatch.context() as patch:
-        patch.setattr("controller.runtime.as_played", lambda spec, settings, played: settings)
+        patch.setattr("controller.box.runtime.as_played", lambda spec, settings, played: settings)
         return box_from_journal(journal_mod.load(str(path))).summary()
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import load
+from controller.box.journal import load
 from games.files import FileRefused, read_limited
 from tests.journal.conftest import lines_of, run
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import journal, live
-from controller.journal_format import parse_bytes, record_to_json
+from controller.box import journal, session
+from controller.box.journal_format import parse_bytes, record_to_json
 from games import registry
 
 from .conftest import FIXTURES, lines_of, run
@@ -23,7 +23,7 @@ STARTED = datetime(2026, 12, 3, 19, 0, 0, 250_000, tzinfo=timezone.utc)
 def test_a_new_box_journals_the_wall_clock_of_its_timeline_s_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     spec = registry.get("quiz")
     path = tmp_path / "q.jsonl"
-    box = live.new_box(spec, spec.settings(2, 3), None, path, wall_clock=STARTED.timestamp)
+    box = session.new_box(spec, spec.settings(2, 3), None, path, wall_clock=STARTED.timestamp)
     assert box.journal is not None
     box.journal.write(journal.EndRecord(5_000_000))
     box.journal.close()
@@ -83,7 +83,7 @@ def test_a_resumed_format_1_journal_stays_format_1_without_a_wall_clock(tmp_path
     path = tmp_path / "cut.jsonl"
     path.write_bytes((FIXTURES / "v1-play-schicki-micki-cut.jsonl").read_bytes())
     before = path.read_bytes()
-    box, _journal = live.resumed_box(path, wall_clock=STARTED.timestamp)
+    box, _journal = session.resumed_box(path, wall_clock=STARTED.timestamp)
     assert box.journal is not None
     box.journal.close()
     assert path.read_bytes() == before  # format 1 has no such record: nothing was added
@@ -98,12 +98,12 @@ def test_a_resumed_journal_is_anchored_again_at_the_resume(quiz_journal, tmp_pat
     path.write_bytes(b"".join(lines_of(data)[:12]))  # no end record: interrupted
     last = journal.read(path).last_t_us
     later = datetime(2026, 12, 3, 20, 0, tzinfo=timezone.utc)
-    box, _journal = live.resumed_box(path, wall_clock=later.timestamp)
+    box, _journal = session.resumed_box(path, wall_clock=later.timestamp)
     assert box.journal is not None
     box.journal.close()
     found = journal.read(path)
-    assert found.records[-1] == journal.WallClockRecord(last + live.RESUME_GAP_US, later)
+    assert found.records[-1] == journal.WallClockRecord(last + session.RESUME_GAP_US, later)
     assert found.last_t_us == last  # the game's last moment is its last record's, not the note's
     assert found.wall_time(last) is None  # simulated before it: no wall time
-    assert found.wall_time(last + live.RESUME_GAP_US + 2_000) == datetime(2026, 12, 3, 20, 0, 0, 2_000,
+    assert found.wall_time(last + session.RESUME_GAP_US + 2_000) == datetime(2026, 12, 3, 20, 0, 0, 2_000,
                                                                           tzinfo=timezone.utc)

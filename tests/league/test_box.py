@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller import journal as journal_mod
+from controller.box import journal as journal_mod
 from controller.league.broker import write_broker_files
 from controller.league.commands import room_folder
 from controller.league.simulated import play_next

@@ -49,7 +49,7 @@ def live_view(t: Tournament, tmp_path: Path) -> bytes:
     boards: list[dict[str, Any]] = []
 
     def watch(box: Any) -> None:
-        from controller.web.views import Publisher
+        from controller.box.views import Publisher
 
         publisher = Publisher(box)
         publisher.listeners.append(lambda snap: boards.append(json.loads(snap.board)))

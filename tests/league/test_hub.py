@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.journal_format import JournalError
+from controller.box.journal_format import JournalError
 from controller.league import messages
 from controller.league.broker import write_broker_files
 from controller.league.commands import room_folder
@@ -346,7 +346,7 @@ def test_the_scoreboard_carries_nothing_secret(cup: Tournament, tmp_path: Path) 
     boards: list[dict[str, Any]] = []
 
     def watch(box: Any) -> None:
-        from controller.web.views import Publisher
+        from controller.box.views import Publisher
 
         publisher = Publisher(box)
         publisher.listeners.append(lambda snap: boards.append(json.loads(snap.board)))
@@ -376,8 +376,8 @@ class StubLink:
 
 
 def test_the_menus_start_plays_the_rooms_next_match_then_what_the_rows_say(cup: Tournament, tmp_path: Path) -> None:
-    from controller.display.menu import Choice
     from controller.league.commands import MenuRoom
+    from controller.screen.menu import Choice
 
     folder = room_folder(cup, "c", tmp_path / "journals")
     link = StubLink()

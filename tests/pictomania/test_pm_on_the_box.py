@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.simulate import simulate
+from controller.box.simulate import simulate
 from games.registry import get
 from tests.piepmatz.box_checks import headless_demo, simulate_replay_resume
 
@@ -97,8 +97,8 @@ def test_a_bell_delivered_late_inside_the_box_guard_still_takes_the_better_token
     """No settle window of the game's own: the box hands bells over in stamp order up
     to its horizon, so a bell stamped first but reported 10 ms late (a 20 ms guard)
     still takes the highest token, and the race is decided once the horizon passes."""
-    from controller.press import Edge
-    from controller.runtime import Box
+    from controller.box.press import Edge
+    from controller.box.runtime import Box
 
     spec = get("pictomania")
     box = Box(spec, spec.settings(3, 1), latency_guard_us=20_000)

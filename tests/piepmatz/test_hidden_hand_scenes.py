@@ -7,9 +7,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
-from games.registry import get, scene_for
+from controller.box.runtime import Box
+from controller.box.simulate import Session
+from games.registry import get
+from games.scenes import scene_for
 from games.toolkit.scene import freeze
 from games.toolkit.theme import TEXT, Layout
 

@@ -11,8 +11,8 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.runtime import Box
-from controller.simulate import Session
+from controller.box.runtime import Box
+from controller.box.simulate import Session
 from games.piepmatz.cards import SPECIES_COLORS
 from games.piepmatz.scene import EGG, PEST_COLORS, SEX_COLORS, PiepmatzScene
 from games.registry import get

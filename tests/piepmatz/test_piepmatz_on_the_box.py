@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from controller.box.runtime import Box
+from controller.box.simulate import simulate
 from controller.cli import main
-from controller.runtime import Box
-from controller.simulate import simulate
 from games.base import Action
 from games.registry import available, get
 from tests.piepmatz.box_checks import headless_demo, simulate_replay_resume
@@ -81,8 +81,8 @@ def test_the_final_lay_stays_face_down_on_the_screen_and_the_open_stream_until_a
     no score moves; player 1's own phone shows the two cards it laid."""
     import json
 
-    from controller.scenario import build_box, run
-    from controller.web.views import Publisher
+    from controller.box.scenario import build_box, run
+    from controller.box.views import Publisher
     data = json.loads((Path(__file__).parent / "scenarios" / "piepmatz_final_lay_face_down_then_together.json").read_text())
     chosen = data["steps"][-2]["final"]
     box = build_box(data)

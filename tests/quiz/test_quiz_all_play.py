@@ -130,7 +130,7 @@ def test_a_phone_answers_with_the_moves_it_is_offered_and_refusals_are_message_i
 
 
 def test_only_a_quiz_with_an_all_play_round_takes_phone_seats() -> None:
-    from controller.web.views import has_seats, host_cue
+    from controller.box.views import has_seats, host_cue
 
     buzzers_only = SPEC.new_engine(SPEC.settings(3, 1, pack=PACK))
     assert not has_seats(buzzers_only)  # no join code on the screen, as before

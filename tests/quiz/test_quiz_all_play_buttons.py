@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import live
-from controller import profile as profile_mod
-from controller.runtime import Box
-from controller.sources.gpio import GpioSource, mock_factory
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.runtime import Box
+from controller.box.sources.gpio import GpioSource, mock_factory
 from games import registry
 from games.base import STATION_CHOICES, Action, OptionError
 from games.quiz import PACKS_DIR
@@ -34,7 +34,7 @@ def drive(factory, prof: profile_mod.Profile, station: int, name: str, t_us: int
 
 def test_two_button_stations_answer_a_or_b_of_the_first_question_on_the_mock_pins() -> None:
     prof = profile_mod.load("header-4")  # a and b on every station
-    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
+    settings = session.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
     box = Box(SPEC, settings, prof.station_kinds(), debounce=prof.debounce)
     factory = mock_factory()
     source = GpioSource(prof, factory)
@@ -59,7 +59,7 @@ def test_two_button_stations_answer_a_or_b_of_the_first_question_on_the_mock_pin
 
 def test_four_button_stations_get_four_choices() -> None:
     prof = profile_mod.load("header-4-full")  # a, b, c, d
-    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
+    settings = session.game_settings(SPEC, 4, 1, ALL_PLAY, prof)
     assert settings.options[STATION_CHOICES] == 4
     engine = SPEC.new_engine(settings)
     engine.handle(Action("arm", 1_000))
@@ -67,14 +67,14 @@ def test_four_button_stations_get_four_choices() -> None:
 
 
 def test_keyboard_stations_set_no_limit() -> None:
-    assert live.wiring_options(SPEC, None, 4) == {}
-    settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, None)
+    assert session.wiring_options(SPEC, None, 4) == {}
+    settings = session.game_settings(SPEC, 4, 1, ALL_PLAY, None)
     assert len(settings.options["pack_questions"][0]["choices"]) == 4
 
 
 def test_questions_with_more_choices_than_buttons_are_said_once_at_the_start(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="games.quiz"):
-        settings = live.game_settings(SPEC, 4, 1, ALL_PLAY, profile_mod.load("header-4"))
+        settings = session.game_settings(SPEC, 4, 1, ALL_PLAY, profile_mod.load("header-4"))
     asked = settings.options["pack_questions"]
     assert [q["text"][:20] for q in asked] == ["Which planet is know", "True or false: botan", "Which instrument has",
                                                "Which country gave t"]
@@ -87,8 +87,8 @@ def test_questions_with_more_choices_than_buttons_are_said_once_at_the_start(cap
 
 def test_bell_only_stations_cannot_play_an_all_play_round() -> None:
     with pytest.raises(OptionError, match="these stations have 0"):
-        live.game_settings(SPEC, 7, 1, ALL_PLAY, profile_mod.load("header-7-bells"))
-    live.game_settings(SPEC, 7, 1, {"pack": PACK}, profile_mod.load("header-7-bells"))  # a buzzer quiz plays
+        session.game_settings(SPEC, 7, 1, ALL_PLAY, profile_mod.load("header-7-bells"))
+    session.game_settings(SPEC, 7, 1, {"pack": PACK}, profile_mod.load("header-7-bells"))  # a buzzer quiz plays
 
 
 def test_the_engine_offers_no_more_choices_than_the_stations_have() -> None:
@@ -131,17 +131,17 @@ def board_profile(tmp_path: Path, blue: str) -> profile_mod.Profile:
 def test_an_input_board_profile_s_buttons_count_the_same_way(tmp_path: Path) -> None:
     """The RP2040 board's profile names a station's inputs as the header's does."""
     prof = board_profile(tmp_path, "a = 40, b = 41, c = 42")
-    assert live.wiring_options(SPEC, prof, 2) == {STATION_CHOICES: 3}
+    assert session.wiring_options(SPEC, prof, 2) == {STATION_CHOICES: 3}
     gap = board_profile(tmp_path, "a = 40, c = 42")
-    assert live.wiring_options(SPEC, gap, 2) == {STATION_CHOICES: 1}  # no b: Blue can answer A only
+    assert session.wiring_options(SPEC, gap, 2) == {STATION_CHOICES: 1}  # no b: Blue can answer A only
     with pytest.raises(OptionError, match="these stations have 1"):
-        live.game_settings(SPEC, 2, 1, ALL_PLAY, gap)
+        session.game_settings(SPEC, 2, 1, ALL_PLAY, gap)
 
 
 def test_the_start_names_each_question_once_and_only_those_the_rounds_reached(caplog: pytest.LogCaptureFixture) -> None:
     rounds = [{"rules": "all-play", "questions": 2}, {"rules": "all-play", "questions": 1}]
     with caplog.at_level(logging.WARNING, logger="games.quiz"):
-        settings = live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+        settings = session.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
     assert [q["text"][:14] for q in settings.options["pack_questions"]] == [
         "Which planet i", "True or false:", "Which instrume"]
     (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
@@ -153,7 +153,7 @@ def test_a_round_s_own_choices_win_in_a_whole_quiz_all_play() -> None:
     """The quiz's choices=2 holds only for rounds without their own: the
     whole quiz was cut to 2 before any round chose."""
     rounds = [{"questions": 2, "choices": 4}, {"questions": 1}]
-    settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "choices": 2, "rounds": rounds},
+    settings = session.game_settings(SPEC, 4, 1, {**ALL_PLAY, "choices": 2, "rounds": rounds},
                                   profile_mod.load("header-4-full"))
     assert [(q["round"], len(q["choices"])) for q in settings.options["pack_questions"]] == [(1, 4), (1, 4), (2, 2)]
 
@@ -169,7 +169,7 @@ def test_a_classic_round_in_an_all_play_quiz_keeps_every_choice() -> None:
 @pytest.mark.parametrize("cut", [{"rounds": [{"questions": 1}]}, {"questions": 1}], ids=["a round of 1", "questions=1"])
 def test_a_whole_quiz_all_play_names_only_the_questions_it_asks(cut: dict, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="games.quiz"):
-        settings = live.game_settings(SPEC, 4, 1, {**ALL_PLAY, **cut}, profile_mod.load("header-4"))
+        settings = session.game_settings(SPEC, 4, 1, {**ALL_PLAY, **cut}, profile_mod.load("header-4"))
     assert [q["text"] for q in settings.options["pack_questions"]] == ["Which planet is known as the Red Planet?"]
     (line,) = [r.getMessage() for r in caplog.records if r.name == "games.quiz"]
     assert "Red Planet" in line
@@ -179,11 +179,11 @@ def test_a_whole_quiz_all_play_names_only_the_questions_it_asks(cut: dict, caplo
 def test_answers_past_the_buttons_are_refused_for_the_buttons_not_for_missing_choices() -> None:
     """Geography's answers are C and D (Canberra, Pacific): two buttons reach none."""
     with pytest.raises(OptionError) as refused:
-        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+        session.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
     line = str(refused.value)
     assert "these stations have 2 answer buttons" in line and "past the first 2 choices" in line
     assert "more answer buttons" in line and "has no multiple-choice question" not in line
-    live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4-full"))
+    session.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4-full"))
 
 
 def test_answers_past_the_quiz_s_choices_name_the_option() -> None:
@@ -194,7 +194,7 @@ def test_answers_past_the_quiz_s_choices_name_the_option() -> None:
 def test_a_round_whose_answers_lie_past_the_buttons_says_so() -> None:
     rounds = [{"questions": 1}, {"rules": "all-play", "categories": ["Geography"]}]
     with pytest.raises(OptionError, match="round 2: these stations have 2 answer buttons.*past the first 2 choices"):
-        live.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
+        session.game_settings(SPEC, 4, 1, {"pack": PACK, "rounds": rounds}, profile_mod.load("header-4"))
     with pytest.raises(OptionError, match="round 2 offers 2 choices.*past them"):
         SPEC.settings(4, 1, pack=PACK, rounds=[rounds[0], {**rounds[1], "choices": 2}])
 
@@ -204,7 +204,7 @@ def test_the_buttons_refusal_is_worded_in_the_host_s_language(language: str, sai
     from games.i18n import set_language
 
     with pytest.raises(OptionError) as refused:
-        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
+        session.game_settings(SPEC, 4, 1, {**ALL_PLAY, "categories": ["Geography"]}, profile_mod.load("header-4"))
     set_language(language)
     try:
         assert said in str(refused.value)
@@ -218,7 +218,7 @@ def test_station_choices_given_by_hand_is_refused_in_one_line(prof: str | None) 
     stations and silently overridden on a profile."""
     wiring = None if prof is None else profile_mod.load(prof)
     with pytest.raises(OptionError, match=r"'station_choices' is the box's own.*leave it out.*option 'choices'"):
-        live.game_settings(SPEC, 4, 1, {**ALL_PLAY, STATION_CHOICES: 2}, wiring)
+        session.game_settings(SPEC, 4, 1, {**ALL_PLAY, STATION_CHOICES: 2}, wiring)
 
 
 def test_play_refuses_a_hand_given_station_choices(capsys: pytest.CaptureFixture[str], tmp_path: Path,

@@ -12,8 +12,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.runtime import Box
-from controller.timeline import box_now_us
+from controller.box.runtime import Box
+from controller.box.timeline import box_now_us
 from controller.web.server import WEB_PRECISION_US, CompanionServer
 from games import registry
 from games.quiz import PACKS_DIR

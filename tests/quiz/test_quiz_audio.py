@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from controller.clips import ClipPlayer
-from controller.press import Press
-from controller.runtime import Box
+from controller.box.clips import ClipPlayer
+from controller.box.press import Press
+from controller.box.runtime import Box
 from games import registry
 from games.base import GameEvent
 from games.quiz import PACKS_DIR
@@ -144,7 +144,7 @@ def test_a_question_without_a_clip_plays_nothing() -> None:
 def test_the_pages_say_the_clip_is_playing_paused_or_nothing_as_the_screen_plays_it() -> None:
     """The scoreboard and every phone get the clip's state from the same
     events the screen's player follows (the deciding process publishes them)."""
-    from controller.web.views import Publisher
+    from controller.box.views import Publisher
 
     box = music_quiz()
     pages = Publisher(box)

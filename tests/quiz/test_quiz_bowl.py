@@ -212,10 +212,10 @@ MATCH_STARTED = datetime(2026, 12, 3, 19, 0, 0, 250_000, tzinfo=timezone.utc)
 def play_journaled_match(path: Path, started: datetime | None = MATCH_STARTED) -> None:
     """Two tossups: a power with a 2-of-3 bonus; a neg, then the other team's ten after the reading, a 1-of-3 bonus.
     ``started`` None: journaled as a box before wall-clock records wrote it (no buzz has a wall time)."""
-    from controller import journal as journal_mod
-    from controller.live import journal_wall_clock
-    from controller.press import Press
-    from controller.runtime import Box
+    from controller.box import journal as journal_mod
+    from controller.box.press import Press
+    from controller.box.runtime import Box
+    from controller.box.session import journal_wall_clock
 
     box = Box(SPEC, SPEC.settings(4, 7, pack=PACK, rules="bowl"))
     box.journal = journal_mod.JournalWriter.create(path, box.header(), fsync=False)
@@ -245,8 +245,8 @@ def test_results_qbj_writes_a_match_file_the_qbj_schema_accepts(tmp_path: Path, 
 
     import jsonschema
 
+    from controller.apps.qbj import SCHEMA
     from controller.cli import main
-    from controller.qbj import SCHEMA
 
     path = tmp_path / "bowl.jsonl"
     play_journaled_match(path)
@@ -282,8 +282,8 @@ def qbj_of(path: Path, capsys: Any) -> dict[str, Any]:
 
     import jsonschema
 
+    from controller.apps.qbj import SCHEMA
     from controller.cli import main
-    from controller.qbj import SCHEMA
 
     assert main(["results", str(path), "--qbj", "-"]) == 0
     match: dict[str, Any] = json.loads(capsys.readouterr().out)
@@ -308,13 +308,13 @@ def test_a_resumed_old_journal_times_the_buzzes_after_the_resume_by_the_resume_s
         tmp_path: Path, capsys: Any) -> None:
     """The resumed timeline goes on a second after the last record, whatever time passed in
     the room: the buzzes after it are timed from the wall clock at the resume, those before stay untimed."""
-    from controller import live
-    from controller.press import Press
+    from controller.box import session as box_session
+    from controller.box.press import Press
 
     path = tmp_path / "old.jsonl"
     play_journaled_match(path, started=None)
     resumed = datetime(2026, 12, 3, 20, 30, 0, tzinfo=timezone.utc)  # an hour and a half later: a power cut
-    box, _journal = live.resumed_box(path, wall_clock=resumed.timestamp)
+    box, _journal = box_session.resumed_box(path, wall_clock=resumed.timestamp)
     t0 = box.session_start_us
     box.host("next", t0 + 100_000)
     box.host("arm", t0 + 200_000)
@@ -332,7 +332,7 @@ def test_the_schema_names_only_fields_of_the_published_qbj_definitions() -> None
     import json
     import re
 
-    from controller.qbj import SCHEMA
+    from controller.apps.qbj import SCHEMA
 
     published: dict[str, set[str]] = {}
     for graphql in SCHEMA.parent.glob("*.graphql"):
@@ -363,9 +363,9 @@ def test_a_qbj_of_a_quiz_not_played_as_quiz_bowl_is_one_line(tmp_path: Path, cap
 
 
 def test_a_simulated_quiz_bowl_night_ends_and_replays(tmp_path: Path) -> None:
-    from controller import journal as journal_mod
-    from controller.runtime import Box, box_from_journal
-    from controller.simulate import Session
+    from controller.box import journal as journal_mod
+    from controller.box.runtime import Box, box_from_journal
+    from controller.box.simulate import Session
 
     settings = SPEC.settings(6, 5, pack=PACK, rules="bowl", buzz_window_us=8_000_000, answer_time_us=6_000_000)
     box = Box(SPEC, settings)
@@ -379,9 +379,9 @@ def test_a_simulated_quiz_bowl_night_ends_and_replays(tmp_path: Path) -> None:
 
 
 def test_the_host_page_offers_the_moderator_s_marks_then_the_bonus_judgements() -> None:
-    from controller.press import Press
-    from controller.runtime import Box
-    from controller.web.views import host_buttons
+    from controller.box.press import Press
+    from controller.box.runtime import Box
+    from controller.box.views import host_buttons
 
     box = Box(SPEC, SPEC.settings(4, 7, pack=PACK, rules="bowl"))
 

@@ -14,11 +14,11 @@ import jsonschema
 import pygame
 import pytest
 
-from controller import journal as journal_mod
+from controller.apps.qbj import SCHEMA
+from controller.box import journal as journal_mod
+from controller.box.press import Press
+from controller.box.runtime import Box
 from controller.cli import main
-from controller.press import Press
-from controller.qbj import SCHEMA
-from controller.runtime import Box
 from games import registry
 from games.base import Action
 from games.i18n import _, set_language
@@ -121,7 +121,7 @@ def test_the_qbj_file_of_the_night_holds_the_bowl_round_s_tossups(tmp_path: Path
 
 
 def test_the_moderator_s_marks_are_offered_only_in_the_bowl_round() -> None:
-    from controller.web.views import host_buttons
+    from controller.box.views import host_buttons
 
     box = Box(SPEC, SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
 
@@ -197,10 +197,10 @@ def test_without_teams_a_bowl_round_s_neg_locks_out_only_its_player_and_the_bonu
 
 def help_keys(box: Box) -> dict[str, str]:
     """The help overlay's rows as ``h`` shows them over the game now: key -> meaning."""
-    from controller.display.loop import Presenter, keyboard_help
-    from controller.display.screen import Screen
-    from controller.sources.keyboard import KeyboardSource
-    from games.registry import scene_for
+    from controller.screen.keyboard import KeyboardSource
+    from controller.screen.loop import Presenter, keyboard_help
+    from controller.screen.screen import Screen
+    from games.scenes import scene_for
 
     keyboard = KeyboardSource(box.settings.players)
     keyboard.add_host_keys(SPEC.host_keys)
@@ -240,7 +240,7 @@ def test_the_help_lists_the_moderator_s_keys_while_the_bowl_round_is_played() ->
 
 
 def test_the_host_page_s_plan_names_each_round_s_preset_in_the_box_s_language() -> None:
-    from controller.web.views import host_cue
+    from controller.box.views import host_cue
 
     engine = SPEC.new_engine(SPEC.settings(4, 11, pack=PACK, rounds=ROUNDS, **TEAMS))
     set_language("cs")
@@ -256,8 +256,8 @@ def test_the_host_page_s_plan_names_each_round_s_preset_in_the_box_s_language() 
 
 def test_a_simulated_night_with_a_bowl_round_ends_its_host_judging_each_bonus_part(tmp_path: Path) -> None:
     """The simulated host (demo, simulate) reads a negged tossup to the end and judges the bonus parts."""
-    from controller.runtime import box_from_journal
-    from controller.simulate import Session
+    from controller.box.runtime import box_from_journal
+    from controller.box.simulate import Session
 
     settings = SPEC.settings(4, 0, pack=PACK, rounds=ROUNDS, teams=[0, 0, 1, 1], buzz_window_us=8_000_000,
                              answer_time_us=6_000_000)

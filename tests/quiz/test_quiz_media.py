@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import journal as journal_mod
-from controller import live
-from controller.media import MEDIA_FOLDER, NAME_DIGITS
-from controller.runtime import Box, box_from_journal
+from controller.box import journal as journal_mod
+from controller.box import session
+from controller.box.media import MEDIA_FOLDER, NAME_DIGITS
+from controller.box.runtime import Box, box_from_journal
 from games.registry import get
 
 PICTURE = b"\x89PNG\r\n\x1a\n" + b"a picture of Mars" * 10
@@ -32,7 +32,7 @@ def pack_with_a_picture(folder: Path) -> Path:
 
 def started(pack: Path, journal: Path) -> Box:
     spec = get("quiz")
-    box = live.new_box(spec, spec.settings(2, pack=str(pack)), None, journal)
+    box = session.new_box(spec, spec.settings(2, pack=str(pack)), None, journal)
     assert box.journal is not None
     box.journal.close()
     return box
@@ -79,10 +79,10 @@ def test_a_picture_that_cannot_be_kept_is_one_log_line_and_the_game_shows_it_fro
     folder = tmp_path / "journals"
     folder.mkdir()
     (folder / MEDIA_FOLDER).write_text("a file where the media folder goes")
-    with caplog.at_level(logging.WARNING, logger="controller.media"):
+    with caplog.at_level(logging.WARNING, logger="controller.box.media"):
         box = started(pack, folder / "quiz.jsonl")
     assert images(box) == [str(pack.parent / "mars.png")] * 2 + [None]
-    said = [r.getMessage() for r in caplog.records if r.name == "controller.media"]
+    said = [r.getMessage() for r in caplog.records if r.name == "controller.box.media"]
     assert len(said) == 1 and "mars.png was not kept with the journal" in said[0]
     assert journal_mod.read(folder / "quiz.jsonl").session is not None  # the game and its journal went on
 
@@ -98,7 +98,7 @@ def test_a_resumed_game_and_a_journal_named_from_its_own_folder_ask_for_the_kept
     started(pack, Path("quiz.jsonl"))
     kept = night / MEDIA_FOLDER / (hashlib.sha256(PICTURE).hexdigest()[:NAME_DIGITS] + ".png")
     monkeypatch.chdir(tmp_path)
-    box, journal = live.resumed_box(night / "quiz.jsonl")
+    box, journal = session.resumed_box(night / "quiz.jsonl")
     assert box.journal is not None
     box.journal.close()
     assert images(box) == [str(kept), str(kept), None]
@@ -107,7 +107,7 @@ def test_a_resumed_game_and_a_journal_named_from_its_own_folder_ask_for_the_kept
 def test_a_journal_written_on_windows_finds_its_pictures_beside_it(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from controller.media import found_beside
+    from controller.box.media import found_beside
 
     (tmp_path / MEDIA_FOLDER).mkdir()
     (tmp_path / MEDIA_FOLDER / "ab12.png").write_bytes(PICTURE)
@@ -120,7 +120,7 @@ def test_a_journal_written_on_windows_finds_its_pictures_beside_it(tmp_path: Pat
 
 
 def test_a_picture_past_the_size_limit_stays_with_the_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("controller.media.MAX_PICTURE_BYTES", len(PICTURE) - 1)
+    monkeypatch.setattr("controller.box.media.MAX_PICTURE_BYTES", len(PICTURE) - 1)
     pack = pack_with_a_picture(tmp_path / "pack")
     (tmp_path / "j").mkdir()
     box = started(pack, tmp_path / "j" / "quiz.jsonl")

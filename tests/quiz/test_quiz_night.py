@@ -14,10 +14,10 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from controller import journal as journal_mod  # noqa: E402
-from controller.press import Press  # noqa: E402
-from controller.runtime import Box, box_from_journal  # noqa: E402
-from controller.simulate import Session  # noqa: E402
+from controller.box import journal as journal_mod  # noqa: E402
+from controller.box.press import Press  # noqa: E402
+from controller.box.runtime import Box, box_from_journal  # noqa: E402
+from controller.box.simulate import Session  # noqa: E402
 from games import registry  # noqa: E402
 from games.base import Action, BuzzerBoxError, GameEvent, RuleError  # noqa: E402
 from games.quiz import PACKS_DIR  # noqa: E402
@@ -193,7 +193,7 @@ def test_the_leaderboard_shows_between_rounds_with_a_fanfare_and_at_the_end() ->
 def test_players_tied_for_third_are_all_on_the_podium_screen_and_in_the_fanfare() -> None:
     import pygame
 
-    from games.registry import scene_for
+    from games.scenes import scene_for
     from games.toolkit import theme
     from games.toolkit.scene import freeze
 
@@ -233,7 +233,7 @@ def test_a_simulated_quiz_with_a_pack_asks_every_question_of_it(tmp_path: Path, 
     main(["simulate", "quiz", "--players", "3", "--pack", str(tmp_path / "fifteen.csv"), "--journal", str(journal)])
     engine_ = box_from_journal(journal_mod.read(journal)).engine
     assert engine_.finished and len(engine_.summary()["results"]) == 15
-    from controller.simulate import simulate
+    from controller.box.simulate import simulate
     demo = simulate(SPEC, 3, 1).box.engine  # no pack: the demo still ends by itself
     assert demo.finished and len(demo.summary()["results"]) == 12
 
@@ -276,7 +276,7 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
 
     from games.i18n import set_language
     from games.quiz.packs import MAX_QUESTION_CHARS
-    from games.registry import scene_for
+    from games.scenes import scene_for
     from games.toolkit import theme
     from games.toolkit.scene import freeze
     from tests.fits import LONG_NAMES, measured, unfit_texts
@@ -336,7 +336,7 @@ def test_a_long_question_fits_at_the_minimum_text_size(size: tuple[int, int], ph
 def test_a_pack_picture_is_shown_scaled_beside_the_question(tmp_path: Path) -> None:
     import pygame
 
-    from games.registry import scene_for
+    from games.scenes import scene_for
     from games.toolkit.scene import freeze
 
     pygame.font.init()

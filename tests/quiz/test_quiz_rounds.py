@@ -12,8 +12,8 @@ import pygame
 import pytest
 
 from controller.cli import main
-from controller.display.menu import Menu
-from controller.display.screen import Screen
+from controller.screen.menu import Menu
+from controller.screen.screen import Screen
 from games import registry
 from games.base import Action, GameEvent, OptionError
 from games.i18n import set_language

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import journal as journal_mod
-from controller.journal import JournalWriter
-from controller.press import Press
-from controller.runtime import Box, box_from_journal
+from controller.box import journal as journal_mod
+from controller.box.journal import JournalWriter
+from controller.box.press import Press
+from controller.box.runtime import Box, box_from_journal
 from games import registry
 from games.base import HOST_TEAM_NAME, Action, RuleError
 from games.i18n import reason_text
@@ -166,7 +166,7 @@ def drawn_texts(view: dict[str, object], names: list[str], size: tuple[int, int]
     """Every text the quiz's TV screen draws for ``view``."""
     import pygame
 
-    from games.registry import scene_for
+    from games.scenes import scene_for
     from games.toolkit import theme
     from games.toolkit.scene import freeze
 
@@ -216,7 +216,7 @@ def test_a_team_left_empty_in_the_lobby_is_off_the_board_the_standings_and_the_r
 def test_a_team_nobody_played_in_is_no_team_of_the_qbj_match(tmp_path: Path) -> None:
     import jsonschema
 
-    from controller.qbj import SCHEMA, match_of
+    from controller.apps.qbj import SCHEMA, match_of
 
     e = SPEC.new_engine(SPEC.settings(4, 7, rules="bowl", teams=[0, 0, 2, 2]))  # team 2 of 3 has nobody
     e.handle(Action(HOST_TEAM_NAME, S, None, {"team": 2, "name": "Foxes"}))

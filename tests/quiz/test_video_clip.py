@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("av")
-from controller.video import VideoClip, missing_decoder  # noqa: E402
+from controller.screen.video import VideoClip, missing_decoder  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from video_cost import make_clip  # noqa: E402

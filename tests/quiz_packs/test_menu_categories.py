@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.apps.menu import PackScan
-from controller.display.menu import Menu
+from controller.screen.menu import Menu
 from games import registry
 from games.i18n import set_language
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller import live
 from controller.apps.menu import folder_choices
-from controller.display.menu import Menu, MenuScene
-from controller.display.screen import Screen
-from controller.journal import JournalWriter, load
-from controller.runtime import Box, box_from_journal
+from controller.box import session
+from controller.box.journal import JournalWriter, load
+from controller.box.runtime import Box, box_from_journal
+from controller.screen.menu import Menu, MenuScene
+from controller.screen.screen import Screen
 from games import registry
 from games.base import OptionError
 from games.i18n import set_language
@@ -53,10 +53,10 @@ def test_the_folder_lists_each_pack_with_its_title_and_count_or_the_checker_s_pr
 
 def test_the_packs_folder_is_under_xdg_data_home(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert live.packs_dir() == tmp_path / "buzzerbox" / "packs"
+    assert session.packs_dir() == tmp_path / "buzzerbox" / "packs"
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert live.packs_dir() == tmp_path / "home" / ".local" / "share" / "buzzerbox" / "packs"
+    assert session.packs_dir() == tmp_path / "home" / ".local" / "share" / "buzzerbox" / "packs"
 
 
 def test_the_menu_offers_the_folder_s_packs_first_and_starts_a_good_one(folder: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from controller.apps.menu import PackScan
-from controller.display.menu import RESCAN_US, Menu
 from controller.pack_store import MAX_UPLOAD_BYTES, safe_name, save_pack, stick_folders
+from controller.screen.menu import RESCAN_US, Menu
 from games.i18n import set_language
 from games.quiz.packs import check_pack
 

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from controller.press import Press
-from controller.simulate import simulate
+from controller.box.press import Press
+from controller.box.simulate import simulate
 from games.base import Action, GameEvent
 from games.registry import get
 from games.schicki_micki import SPEC

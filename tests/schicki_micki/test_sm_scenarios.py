@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from controller.scenario import check, run_scenario
+from controller.box.scenario import check, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -201,7 +201,7 @@ def test_no_text_below_the_minimum(size: tuple[int, int]) -> None:
 
 
 def test_menu_offers_the_pace_and_hands_it_to_the_game() -> None:
-    from controller.display.menu import Menu
+    from controller.screen.menu import Menu
     from games.registry import get
 
     menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("schicki-micki", "Schicki Micki", 2, 7)])

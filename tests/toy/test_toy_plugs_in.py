@@ -75,7 +75,7 @@ def test_play_on_mock_stations_then_resume(tmp_path: Path, capsys: pytest.Captur
     path = tmp_path / "live.jsonl"
     assert main(["play", "--json", "tally", "--profile", "header-4", "--seconds", "0.2", "--headless", "--journal", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["scores"] == [0, 0, 0, 0]
-    from controller.journal import JournalWriter
+    from controller.box.journal import JournalWriter
 
     writer = JournalWriter(path)  # a press journaled after the first run, as if it had happened then
     writer.write({"type": "press", "station": 2, "input": "bell", "t_us": 10**6, "at_us": 10**6})
@@ -87,7 +87,7 @@ def test_play_on_mock_stations_then_resume(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_the_menu_offers_it_with_its_options() -> None:
-    from controller.display.menu import Menu
+    from controller.screen.menu import Menu
 
     menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("tally", "Tally", 2, 8)])
     menu.key("right")  # game: Tally
@@ -101,9 +101,9 @@ def test_the_menu_offers_it_with_its_options() -> None:
 
 
 def test_the_box_speaks_its_vocabulary() -> None:
-    from controller.lights import LightDirector, RecordingLights
-    from controller.runtime import Box
-    from controller.sound import Sound
+    from controller.box.lights import LightDirector, RecordingLights
+    from controller.box.runtime import Box
+    from controller.screen.sound import Sound
 
     spec = registry.get("tally")
     box = Box(spec, spec.settings(2))

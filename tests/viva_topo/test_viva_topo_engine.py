@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from controller.press import Press
+from controller.box.press import Press
 from games.base import Action, Engine, GameSettings, RuleError
 from games.registry import get
 from games.viva_topo import SPEC, scenario_step

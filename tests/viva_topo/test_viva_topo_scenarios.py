@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.scenario import check, run_scenario
+from controller.box.scenario import check, run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

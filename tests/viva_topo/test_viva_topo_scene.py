@@ -15,7 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from games.base import Action  # noqa: E402
-from games.registry import scene_for  # noqa: E402
+from games.scenes import scene_for  # noqa: E402
 from games.toolkit.scene import freeze  # noqa: E402
 from games.toolkit.theme import TEXT, Layout  # noqa: E402
 from games.viva_topo import SPEC  # noqa: E402

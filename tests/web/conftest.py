@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from controller import live
-from controller.display.screen import Screen
+from controller.box import session
+from controller.screen import live
+from controller.screen.screen import Screen
 from controller.web.attach import serve
 from controller.web.server import CompanionServer
 from games import registry
@@ -103,7 +104,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
 
     def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> Served:
         spec = registry.get(game)
-        box = live.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
+        box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
         presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                        colors=None)
         lg = live.LiveGame(box, presenter)

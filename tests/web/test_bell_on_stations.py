@@ -13,12 +13,12 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.inputs import HOST_STATION
-from controller.press import Press
-from controller.runtime import Box
-from controller.timeline import box_now_us
+from controller.box.inputs import HOST_STATION
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.box.timeline import box_now_us
+from controller.box.views import station_kinds
 from controller.web.server import CompanionServer
-from controller.web.views import station_kinds
 from games import registry
 from games.base import Action
 from tests.web.test_security import join, receive, settle, talk

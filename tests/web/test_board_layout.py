@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from controller.profile import MAX_NAME
+from controller.box.profile import MAX_NAME
 from games import registry
 from tests.web.conftest import READY_MS, Served
 from tests.web.phones import SCREENS

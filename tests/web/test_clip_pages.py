@@ -11,8 +11,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.press import Press
-from controller.timeline import box_now_us
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
 from games.quiz import PACKS_DIR
 from tests.web.conftest import Served
 

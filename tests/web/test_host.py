@@ -16,13 +16,13 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller import journal as journal_mod
-from controller.inputs import HOST_STATION
-from controller.press import InputNotice, Press
-from controller.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box, box_from_journal
-from controller.timeline import box_now_us
+from controller.box import journal as journal_mod
+from controller.box.inputs import HOST_STATION
+from controller.box.press import InputNotice, Press
+from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box, box_from_journal
+from controller.box.timeline import box_now_us
+from controller.box.views import Publisher
 from controller.web.server import CompanionServer
-from controller.web.views import Publisher
 from games import registry
 from games.base import HOST_ADJUST, Action
 from games.i18n import set_language
@@ -280,7 +280,7 @@ def test_a_team_not_listed_is_refused_and_a_team_left_empty_is_no_longer_listed(
 
 
 def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> None:
-    from controller.display.menu import Menu
+    from controller.screen.menu import Menu
 
     set_language("en")
     menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)], 3)
@@ -357,7 +357,7 @@ def test_every_phase_of_every_game_is_said_in_words_on_the_host_page() -> None:
     from enum import Enum
     from importlib import import_module
 
-    from controller.web.views import PHASE_WORDS
+    from controller.box.views import PHASE_WORDS
 
     raw = []
     for name in registry.available():

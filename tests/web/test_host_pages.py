@@ -13,11 +13,12 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
-from controller import live
-from controller.display.loop import snapshot
-from controller.display.screen import Screen
-from controller.press import Press
-from controller.timeline import box_now_us
+from controller.box import session as box_session
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
+from controller.screen import live
+from controller.screen.loop import snapshot
+from controller.screen.screen import Screen
 from controller.web.attach import MenuCompanion
 from games import registry
 from tests.web.conftest import READY_MS, Served
@@ -81,7 +82,7 @@ def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: An
 def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.LiveGame, threading.Thread]:
     """One of the menu's games: a box, its HDMI loop on a thread, the session's server moved to it."""
     spec = registry.get("hands")
-    box = live.new_box(spec, spec.settings(players, seed=seed), None, None)
+    box = box_session.new_box(spec, spec.settings(players, seed=seed), None, None)
     presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     game = live.LiveGame(box, presenter)

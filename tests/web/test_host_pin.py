@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 from playwright.sync_api import expect
 
-from controller.runtime import Box
+from controller.box.runtime import Box
 from controller.web.server import CLOSE_REFUSED, CompanionServer
 from games import registry
 from tests.web.conftest import Served
@@ -136,10 +136,10 @@ def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None
     after it the one with it; the help overlay (h) lists k."""
     import pygame
 
-    from controller import live
-    from controller.display.loop import run
-    from controller.display.screen import Screen
-    from controller.sources.keyboard import KeyboardSource
+    from controller.screen import live
+    from controller.screen.keyboard import KeyboardSource
+    from controller.screen.loop import run
+    from controller.screen.screen import Screen
     from controller.web.attach import serve
     from controller.web.overlay import CompanionOverlay
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.inputs import HOST_STATION
-from controller.press import Press
-from controller.timeline import box_now_us
+from controller.box.inputs import HOST_STATION
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
 from controller.web.overlay import CompanionOverlay
 from tests.web.conftest import Served
 

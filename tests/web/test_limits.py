@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.runtime import Box
+from controller.box.runtime import Box
 from controller.web.guard import CLOSE_FULL, CLOSE_NO_HELLO, Limits, QuietLog, host_allowed
 from controller.web.seats import PIN_TRIES, Seats
 from controller.web.server import MAX_MESSAGE_BYTES, CompanionServer, Refused, parse

@@ -16,10 +16,10 @@ import aiohttp
 import pygame
 import pytest
 
-from controller import journal as journal_mod
+from controller.box import journal as journal_mod
+from controller.box.runtime import Box, box_from_journal
+from controller.box.timeline import box_now_us
 from controller.cli import main
-from controller.runtime import Box, box_from_journal
-from controller.timeline import box_now_us
 from controller.web.overlay import CompanionOverlay, qr_surface
 from controller.web.server import CompanionServer
 from games import registry

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.display.menu import Menu
+from controller.screen.menu import Menu
 from games.i18n import set_language
 from games.registry import get
 from tests.keys import escape_every

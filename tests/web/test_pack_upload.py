@@ -16,8 +16,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from controller.box.runtime import Box
 from controller.pack_store import MAX_UPLOAD_BYTES
-from controller.runtime import Box
 from controller.web.seats import PIN_TRIES
 from controller.web.server import PACK_UPLOAD_PATH, CompanionServer
 from games import registry

@@ -16,9 +16,9 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.display.loop import snapshot
-from controller.press import Press
-from controller.timeline import box_now_us
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
+from controller.screen.loop import snapshot
 from controller.web.overlay import CompanionOverlay, qr_matrix
 from tests.web.conftest import READY_MS, Served
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller import live
+from controller.screen import live
 from tests.web.conftest import Served
 from tests.web.test_pages import SCREENS
 

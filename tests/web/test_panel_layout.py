@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from controller import live
-from controller.display.loop import Presenter
-from controller.display.screen import Screen
-from controller.runtime import Box
+from controller.box.runtime import Box
+from controller.screen import live
+from controller.screen.loop import Presenter
+from controller.screen.screen import Screen
 from controller.web.attach import serve
 from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer

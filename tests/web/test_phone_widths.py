@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller import live
-from controller.timeline import box_now_us
+from controller.box.timeline import box_now_us
+from controller.screen import live
 from games.base import Action
 from games.i18n import set_language
 from games.quiz import PACKS_DIR

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.display.loop import snapshot
-from controller.inputs import HOST_STATION
-from controller.press import Press
-from controller.timeline import box_now_us
+from controller.box.inputs import HOST_STATION
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
+from controller.screen.loop import snapshot
 from games.toolkit import theme
 from tests.web.conftest import Served
 from tests.web.phones import SCREENS

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.timeline import box_now_us
+from controller.box.timeline import box_now_us
 from games.base import Action
 from games.i18n import _, set_language
 from games.quiz.teams import team_name
@@ -47,8 +47,8 @@ def test_a_phone_joins_the_other_team_in_the_lobby_and_not_after_the_first_quest
 
 
 def test_a_typed_text_goes_only_where_a_move_leaves_room_for_it() -> None:
+    from controller.box.views import move_key
     from controller.web.server import typed_in
-    from controller.web.views import move_key
     from games.panels import TYPED
 
     offered = frozenset({move_key("team", {"team": 1, "name": TYPED}), move_key("team", {"team": 0})})

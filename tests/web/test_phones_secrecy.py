@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from controller.runtime import Box
-from controller.web.views import Publisher, move_key, moves_of, station_kinds
+from controller.box.runtime import Box
+from controller.box.views import Publisher, move_key, moves_of, station_kinds
 from games import registry
 from games.base import Action, GameEvent, RuleError
 from games.piepmatz.phone import bird_label

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from controller import live
-from controller.display.screen import Screen
+from controller.box import session
+from controller.screen import live
+from controller.screen.screen import Screen
 from controller.web.attach import serve
 from controller.web.overlay import CompanionOverlay
 from games import registry
@@ -48,7 +49,7 @@ def test_a_real_frame_says_every_free_seat_whole_beside_the_game(game: str, play
     set_language(language)
     spec = registry.get(game)
     names = [LONGEST_NAME] * players if naming == "longest" else None
-    box = live.new_box(spec, spec.settings(players, seed=7), None, None, station_names=names)
+    box = session.new_box(spec, spec.settings(players, seed=7), None, None, station_names=names)
     presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="192.168.100.200")

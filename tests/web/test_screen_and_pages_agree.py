@@ -17,12 +17,13 @@ import aiohttp
 import pygame
 import pytest
 
-from controller import live
-from controller.display.screen import Screen
-from controller.inputs import HOST_STATION
-from controller.press import Press
-from controller.runtime import Box
-from controller.timeline import box_now_us
+from controller.box import session as box_session
+from controller.box.inputs import HOST_STATION
+from controller.box.press import Press
+from controller.box.runtime import Box
+from controller.box.timeline import box_now_us
+from controller.screen import live
+from controller.screen.screen import Screen
 from controller.web.attach import serve
 from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer
@@ -76,7 +77,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Shown]:
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     spec = registry.get("quiz")
-    box = live.new_box(spec, spec.settings(3, seed=7, pack="en-general"), None, None)
+    box = box_session.new_box(spec, spec.settings(3, seed=7, pack="en-general"), None, None)
     presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")

@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.runtime import Box
+from controller.box.runtime import Box
 from controller.web.guard import Limits
 from controller.web.seats import Seats
 from controller.web.server import CLOSE_REFUSED, CompanionServer

@@ -14,8 +14,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from controller.runtime import Box
-from controller.timeline import box_now_us
+from controller.box.runtime import Box
+from controller.box.timeline import box_now_us
 from controller.web.seats import PIN_TRIES
 from controller.web.server import (
     CLOSE_REFUSED,

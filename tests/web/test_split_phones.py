@@ -173,7 +173,7 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
-    from controller import viewer
+    from controller.screen import viewer
 
     update = viewer.ViewBox.update
 
@@ -258,8 +258,8 @@ def test_the_relayed_pages_word_the_strip_as_the_screen_and_the_one_process_page
     """The deciding process builds the snapshot without the scene (it draws
     with pygame); the screen's process words the strip with it: the pages
     read exactly what one process's publisher, scene and all, would send."""
-    from controller.runtime import Box
-    from controller.web.views import Publisher, RelayedPublisher, snapshot_from, snapshot_message
+    from controller.box.runtime import Box
+    from controller.box.views import Publisher, RelayedPublisher, snapshot_from, snapshot_message
 
     spec = registry.get("hands")
     box = Box(spec, spec.settings(2, seed=3))

@@ -20,7 +20,10 @@ from typing import Any
 
 import aiohttp
 
-from controller import channel, live
+from controller import channel
+from controller.box import session as box_session
+from controller.screen import live
+from games import scenes
 from games.registry import get
 from tests.core.test_split import Lines, kill_all_it_started, until
 from tests.processes import connect_when_listening
@@ -122,7 +125,7 @@ def cut_off_phone_game(tmp_path: Path) -> Path:
     folder = tmp_path / "journals"
     folder.mkdir()
     spec = get("piepmatz")
-    box = live.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
+    box = box_session.new_box(spec, spec.settings(2, 1), None, folder / "piepmatz.jsonl")
     assert box.journal is not None
     box.journal.close()
     return folder
@@ -168,10 +171,10 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
     """The menu's one server moves from a game played in the menu's process
     to one decided apart: the phone that joined stays on its socket, is sent
     the new game's hand, and its move goes to the deciding process's channel."""
-    from controller.runtime import Box
-    from controller.viewer import ViewBox
+    from controller.box.runtime import Box
+    from controller.box.views import Publisher, snapshot_from, snapshot_message
+    from controller.screen.viewer import ViewBox
     from controller.web.attach import MenuCompanion
-    from controller.web.views import Publisher, snapshot_from, snapshot_message
     from games import registry
 
     with registry.register("hands", "tests.web.hands"):
@@ -216,11 +219,11 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
     refused as "not a move you can make now" until a later view arrives."""
     from types import SimpleNamespace
 
-    from controller.display.screen import Screen
-    from controller.runtime import Box
-    from controller.viewer import ViewBox
+    from controller.box.runtime import Box
+    from controller.box.views import Publisher, snapshot_message
+    from controller.screen.screen import Screen
+    from controller.screen.viewer import ViewBox
     from controller.web.seats import Seats
-    from controller.web.views import Publisher, snapshot_message
     from games import registry
 
     with registry.register("hands", "tests.web.hands"):
@@ -234,7 +237,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
                      "public": box.engine.public_view(), "strip": box.strip(),
                      channel.SEATS: {"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": free_port()}}
         mine, deciding = socket.socketpair()
-        scene = registry.scene_for("hands", None)
+        scene = scenes.scene_for("hands", None)
         presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
         Screen.open(headless=True)
         phones = live.RelayedPhones.restored(presenter, ViewBox(spec, box.settings, mine), first)  # type: ignore[arg-type]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from controller.lights import GpioLights
-from controller.profile import Profile
-from controller.sources.gpio import GpioSource, mock_factory
+from controller.box.lights import GpioLights
+from controller.box.profile import Profile
+from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.wiring_pack.guided_test import GuidedTest, Report, run
 
 

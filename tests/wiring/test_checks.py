@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
+from controller.box.profile import FrontEnd, ProfileError, parse
+from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.cli import main
-from controller.profile import FrontEnd, ProfileError, parse
-from controller.sources.gpio import GpioSource, mock_factory
 from controller.wiring_pack import checks, table
 
 
@@ -173,8 +173,8 @@ def test_checks_name_every_interface_pin_once():
 def test_board_presses_carry_the_front_end_spread_and_lose_the_station_offset(tmp_path, capsys):
     """The board source applies the profile like the GPIO source: the drop-jig
     offset comes off the stamp and the front end's spread widens its precision."""
-    from controller.press import Press
-    from controller.sources.board import BoardSource
+    from controller.box.press import Press
+    from controller.box.sources.board import BoardSource
     from firmware.buzzer.proto import frame
     from tests.firmware.test_fw_driver_hardening import HELLO
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
 from tests.wiring.harness import Builder
 
 
@@ -137,7 +137,7 @@ def test_all_faults_at_once_are_each_reported(full4):
 
 def test_board_presses_debounced_on_the_board_feed_the_same_test():
     """The firmware board sends finished presses, not edges: same verdicts."""
-    from controller.press import Press
+    from controller.box.press import Press
     from controller.wiring_pack.guided_test import GuidedTest
 
     prof = profile_mod.load("board-7-schicki")

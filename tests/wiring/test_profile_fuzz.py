@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller import profile as profile_mod
-from controller.profile import MAX_NAME, ProfileError, parse
+from controller.box import profile as profile_mod
+from controller.box.profile import MAX_NAME, ProfileError, parse
 from controller.wiring_pack import checks, table
 from games.toolkit.theme import hex_color
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import profile as profile_mod
+from controller.box import profile as profile_mod
+from controller.box.profile import ProfileError, parse
 from controller.cli import main
-from controller.profile import ProfileError, parse
 from controller.wiring_pack import diagram, table
 from controller.wiring_pack.commands import shipped_profiles
 

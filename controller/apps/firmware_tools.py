@@ -1,0 +1,215 @@
+"""Deploying the board firmware, and the simulator, from the command line.
+
+``buzzerbox firmware install`` copies firmware/buzzer and main.py onto a Pico
+running MicroPython with ``mpremote``; ``buzzerbox firmware pinmap`` writes
+firmware/buzzer/pinmap.py from wiring/board-pinmap.toml; ``buzzerbox firmware
+sim`` runs a simulated board on a pty and prints its device path, so a driver
+(or a person with ``screen``) can talk to it; ``buzzerbox firmware repl``
+reboots the board into one maintenance boot with the REPL free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from controller.box.sources.board_channels import GP_TO_PICO_PIN  # the Pico's header GPIOs
+from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
+from games.base import BuzzerBoxError
+from games.i18n import _
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+PINMAP_TOML = ROOT / "wiring" / "board-pinmap.toml"
+PINMAP_PY = FIRMWARE / "buzzer" / "pinmap.py"
+
+
+class FirmwareError(BuzzerBoxError, RuntimeError):
+    """Something the user must fix; the message says what."""
+
+
+def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
+    """wiring/board-pinmap.toml -> the text of firmware/buzzer/pinmap.py."""
+    try:
+        data = tomllib.loads(toml_path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise FirmwareError(f"{toml_path}: {exc}") from exc
+    try:
+        direct = {int(ch): int(gp) for ch, gp in data["direct"].items()}
+        bad = [ch for ch in direct if not 0 <= ch < SR_BASE]
+        if bad:
+            raise FirmwareError(f"{toml_path}: direct channels {bad} out of range; use 0..{SR_BASE - 1} "
+                                f"({SR_BASE} and up are the SN74HCS165 chain)")
+        spi, sr, lights, db = data["spi"], data["shift_in"], data["lights"], data["debounce"]
+        _check_pins_once(toml_path, direct, spi, sr, lights)
+        lines = [
+            '"""The board\'s pin map (generated from wiring/board-pinmap.toml; a test keeps',
+            "the two equal: edit the TOML, then run `buzzerbox firmware pinmap`).\"\"\"",
+            "",
+            "# input channel -> GP pin of the Pico, read by a hard IRQ on both edges",
+            f"DIRECT = {dict(sorted(direct.items()))!r}",
+            "# chained SN74HCS165 (inputs) and 74HC595 (lights) on SPI0",
+            f"SPI = {{\"id\": {spi['id']}, \"sck\": {spi['sck']}, \"mosi\": {spi['mosi']}, "
+            f"\"miso\": {spi['miso']}, \"baudrate\": {spi['baudrate']}}}",
+            f"SR_LOAD = {sr['load']}  # SN74HCS165 /PL: low loads the parallel inputs (the stamp instant)",
+            f"SR_CHIPS = {sr['chips']}  # input channels 32 + 8*chip + bit (chip 0 nearest the Pico)",
+            f"LIGHT_LATCH = {lights['latch']}  # 74HC595 RCLK",
+            f"LIGHT_OE = {lights.get('oe')}  # 74HC595 /OE (pulled up): driven low only after the first all-off write",
+            f"LIGHT_CHIPS = {lights['chips']}  # light channel 8*chip + bit (chip 0 nearest the Pico)",
+            f"STATUS_LED = {data.get('status_led')}  # the Pico's own LED: blinks with the heartbeat",
+            f"ACTIVE_LEVEL = {data['active_level']}  # switches to ground with pull-ups: 0 is pressed",
+            f"DEBOUNCE = {{\"bounce_us\": {db['bounce_us']}, \"glitch_us\": {db['glitch_us']}, "
+            f"\"stuck_us\": {db['stuck_us']}}}",
+        ]
+        if "standalone" in data:
+            lines.append(_standalone_line(toml_path, data["standalone"], set(direct), int(lights["chips"])))
+    except KeyError as exc:
+        raise FirmwareError(f"{toml_path}: missing key {exc}; see the comments at its top") from exc
+    if not 0 <= int(sr["chips"]) <= 8 or not 0 <= int(lights["chips"]) <= 8:
+        raise FirmwareError(f"{toml_path}: at most 8 chips per chain (channels end at 95)")
+    return "\n".join(lines) + "\n"
+
+
+def _standalone_line(toml_path: Path, sa: dict[str, Any], direct: set[int], light_chips: int) -> str:
+    """``[standalone]`` (lockout box mode, firmware/buzzer/standalone.py) -> ``STANDALONE``:
+    the bells' input channels and lamps, the reset input, the buzzer's light channel."""
+    lamps = range(8 * light_chips)
+    inputs = set(direct) | set(range(SR_BASE, SR_BASE + 64))
+    bells = {int(ch): int(lamp) for ch, lamp in sa["bells"].items()}
+    reset, buzzer = int(sa["reset"]), int(sa["buzzer"])
+    bad = [f"input channel {ch}" for ch in [*bells, reset] if ch not in inputs]
+    bad += [f"light channel {lamp}" for lamp in [*bells.values(), buzzer] if lamp not in lamps]
+    if bad:
+        raise FirmwareError(f"{toml_path}: [standalone] names {', '.join(bad)}, which this board does not have")
+    if reset in bells or buzzer in bells.values() or len(set(bells.values())) != len(bells):
+        raise FirmwareError(f"{toml_path}: [standalone] gives one channel two jobs; the reset is no bell, "
+                            f"the buzzer no bell's lamp, and each bell has its own lamp")
+    return (f"STANDALONE = {{\"bells\": {dict(sorted(bells.items()))!r}, \"reset\": {reset}, \"buzzer\": {buzzer}, "
+            f"\"buzz_ms\": {int(sa.get('buzz_ms', 500))}, \"tie_us\": {int(sa.get('tie_us', 20))}, "
+            f"\"hold_s\": {int(sa.get('hold_s', 60))}}}  # lockout box mode: no host, the board's own lockout")
+
+
+def _check_pins_once(toml_path: Path, direct: dict[int, int], spi: dict[str, Any], sr: dict[str, Any],
+                     lights: dict[str, Any]) -> None:
+    """Every GP pin is a Pico header GPIO and has one job: a direct input on a
+    bus pin (say /OE) would read the bus, and the bus would lose its pin."""
+    jobs = [(f"direct channel {ch}", gp) for ch, gp in sorted(direct.items())]
+    jobs += [(f"spi.{k}", int(spi[k])) for k in ("sck", "mosi", "miso")]
+    jobs += [("shift_in.load", int(sr["load"])), ("lights.latch", int(lights["latch"]))]
+    if "oe" in lights:
+        jobs.append(("lights.oe", int(lights["oe"])))
+    owner: dict[int, str] = {}
+    for job, gp in jobs:
+        if gp not in GP_TO_PICO_PIN:
+            raise FirmwareError(f"{toml_path}: {job} is on GP{gp}, which the Pico's header does not have; "
+                                f"use GP0..GP22 or GP26..GP28")
+        if gp in owner:
+            raise FirmwareError(f"{toml_path}: GP{gp} is both {owner[gp]} and {job}; give each its own pin "
+                                f"(every header GPIO is taken on the stock board: drop a direct channel)")
+        owner[gp] = job
+
+
+def write_pinmap() -> Path:
+    PINMAP_PY.write_text(render_pinmap())
+    return PINMAP_PY
+
+
+def install(port: str | None = None) -> None:
+    """Copy the firmware onto a Pico running MicroPython, then reset it."""
+    mpremote = shutil.which("mpremote")
+    if mpremote is None:
+        raise FirmwareError(_("mpremote is not installed: `pip install mpremote` (or `pip install buzzerbox[pi]`), "
+                              "then run this again"))
+    if PINMAP_PY.read_text() != render_pinmap():
+        raise FirmwareError("firmware/buzzer/pinmap.py differs from wiring/board-pinmap.toml: "
+                            "run `buzzerbox firmware pinmap` first")
+    connect = ["connect", port] if port else []
+    files = sorted(p for p in (FIRMWARE / "buzzer").glob("*.py"))
+    cmd = [mpremote, *connect, "exec", "import os\ntry:\n os.mkdir('buzzer')\nexcept OSError:\n pass"]
+    for f in files:
+        cmd += ["+", "cp", str(f), f":buzzer/{f.name}"]
+    cmd += ["+", "cp", str(FIRMWARE / "main.py"), ":main.py", "+", "reset"]
+    proc = subprocess.run(cmd)
+    if proc.returncode != 0:
+        raise FirmwareError(f"mpremote failed (exit {proc.returncode}): is the Pico plugged in and "
+                            f"running MicroPython? Name its port with --port /dev/ttyACM0")
+
+
+def repl(port: str | None = None, serial_factory: Any = None) -> str:
+    """The way back to the REPL: the firmware ignores Ctrl-C (a stray 0x03 must
+    not stop a game), so ask it to reboot into one maintenance boot with the
+    REPL free (``M repl``; main.py sees the flag file). Returns the port."""
+    from controller.box.sources.board import find_board_port
+    from firmware.buzzer.proto import frame
+
+    port = port or find_board_port()
+    if port is None:
+        raise FirmwareError("no input board found (USB 2E8A): plug it in, or name its port with --port")
+    if serial_factory is None:
+        try:
+            import serial
+        except ImportError as exc:
+            raise FirmwareError("pyserial is not installed: `pip install pyserial`") from exc
+        serial_factory = serial.Serial
+    try:
+        with serial_factory(port, 115200, timeout=1) as ser:
+            ser.write(frame("M repl"))
+            ser.flush()
+    except OSError as exc:
+        raise FirmwareError(f"{port}: {exc}: is another program (the box?) using the board?") from exc
+    return port
+
+
+def simulate(seconds: float | None = None) -> None:
+    """Run a simulated board on a pty until interrupted (or ``seconds``)."""
+    from controller.box.sources.board_sim import BoardSim
+
+    sim = BoardSim(realtime=True)
+    print(_("simulated board on {port} (firmware/buzzer under CPython); Ctrl-C to stop").format(port=sim.port),
+          flush=True)
+    try:
+        end = None if seconds is None else time.monotonic() + seconds
+        while end is None or time.monotonic() < end:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.close()
+
+
+def add_firmware_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Registers ``firmware install|pinmap|sim`` on the buzzerbox CLI."""
+    fw = subparsers.add_parser("firmware", help=_("the RP2040 input board's firmware"))
+    sub = fw.add_subparsers(dest="firmware_command", required=True)
+    inst = sub.add_parser("install", help=_("copy the firmware onto a Pico with mpremote"))
+    inst.add_argument("--port", help=_("serial port of the Pico (default: mpremote's auto-detect)"))
+    inst.set_defaults(func=lambda args: _run(lambda: install(args.port)))
+    pm = sub.add_parser("pinmap", help=_("regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml"))
+    pm.set_defaults(func=lambda args: _run(lambda: print(_("wrote {path}").format(path=write_pinmap()))))
+    rp = sub.add_parser("repl", help=_("reboot the board into one maintenance boot with its REPL free"))
+    rp.add_argument("--port", help=_("serial port of the Pico (default: found by USB id)"))
+    rp.set_defaults(func=lambda args: _run(lambda: print(
+        _("board on {port} reboots into its REPL: connect with `mpremote connect <port>` "
+          "(the next reset runs the firmware again)").format(port=repl(args.port)))))
+    sim = sub.add_parser("sim", help=_("run a simulated board on a pseudo-terminal"))
+    sim.add_argument("--seconds", type=float, help=_("stop after this long (default: until Ctrl-C)"))
+    sim.set_defaults(func=lambda args: _run(lambda: simulate(args.seconds)))
+
+
+def _run(action) -> int:  # type: ignore[no-untyped-def]
+    try:
+        action()
+    except FirmwareError as exc:
+        print(f"buzzerbox firmware: {exc}", file=sys.stderr)
+        return 1
+    return 0

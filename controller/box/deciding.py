@@ -1,0 +1,183 @@
+"""Deciding, as it happens: the thread that steps a live box and lights its
+lamps at once, whoever draws the frames.
+
+It is the same thread in both designs: beside the frame loop in one process
+(``play --one-process``, ``display.loop``), and alone in the deciding
+process (``controller/box/process.py``, docs/processes.md), where what
+it decided is published to the viewers after the lamp is lit.
+
+Nothing here draws or serves: no pygame, no aiohttp.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from controller.box.runtime import Box
+from games.base import GameEvent
+
+log = logging.getLogger("buzzerbox")
+
+#: the deciding thread sleeps at most this long between steps when nothing is
+#: due: a bound on a missed wake-up, cheap when idle (a step is ~10 µs)
+DECIDER_MAX_SLEEP_S = 0.005
+#: a live run keeps the newest this many events, decisions and frame times
+#: (people play for hours; the journal keeps every input, and a window is
+#: all the benchmark and the summary read): memory stays bounded
+LIVE_WINDOW = 1_024
+#: the real-time priority the deciding process asks for (1-99; the kiosk unit
+#: grants it): above the screen, the web server and the desktop, below the
+#: kernel's own threads (50)
+DECIDER_RT_PRIORITY = 20
+#: the nice level asked for when real-time scheduling is not allowed
+DECIDER_NICE = -10
+
+#: what may run on the deciding thread between steps: returns the events it decided
+Command = Callable[[], list[GameEvent]]
+
+
+class Decider(threading.Thread):
+    """Decides for a live box, independently of the frames: wakes on every
+    delivery (``box.arrived``) and at the next moment something is due, steps
+    the box and lights the lamps at once (``light``: returns when the first
+    lamp went on, or None for "now"), then hands what was decided on
+    (``after``: the deciding process publishes the view there).
+    In one process the frame thread takes the events (``take``) for sound,
+    messages and ``show`` frames. Whoever touches the box holds ``box.lock``."""
+
+    def __init__(self, box: Box, now: Callable[[], int], light: Callable[[], int | None],
+                 after: Callable[[list[GameEvent], int, bool], None] | None = None) -> None:
+        super().__init__(name="buzzerbox-decider", daemon=True)
+        self.box = box
+        box.held_log = []  # the decided events' log lines wait for the lamp (``Box.flush_log``)
+        self.now = now
+        self.light = light
+        self.after = after
+        self.keep_events = after is None  # one process: the frame thread takes them
+        self.events: list[GameEvent] = []
+        #: per decision: [decided, lamp lit, first frame flipped after] in game µs
+        self.decisions: deque[list[int | None]] = deque(maxlen=LIVE_WINDOW)
+        #: per decision, where its time went (see ``RunResult.decision_detail``)
+        self.detail: deque[dict[str, int | None]] = deque(maxlen=LIVE_WINDOW)
+        self.error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._commands: deque[Command] = deque()
+        #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
+        self.stepped_at = -(1 << 62)
+        self._stepped = threading.Condition()
+        self._due: int | None = None  # when the box was next due after the last step
+
+    def submit(self, command: Command) -> None:
+        """Run ``command`` on the deciding thread before its next step (a host
+        key or a flip time from a viewer), and wake it."""
+        self._commands.append(command)
+        self.box.arrived.set()
+
+    def run(self) -> None:
+        box = self.box
+        timeout = 0.0
+        planned: int | None = None  # the due moment the last wait aimed at (box time)
+        try:
+            while not self._stopping.is_set():
+                delivered = box.arrived.wait(timeout)
+                box.arrived.clear()
+                woke = self.now()
+                _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
+                # the wait is counted from now, not from the step's start: the step, the lamp and the
+                # publish took their time, and a wait counted from before them wakes late by as much
+                now = self.now()
+                planned = due if due is not None and due - now <= DECIDER_MAX_SLEEP_S * 1e6 else None
+                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - now) / 1e6))
+        except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
+            self.error = exc
+
+    def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
+        """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
+        after the moment it aimed at, None if an input woke it; ``delivered``:
+        a source or a viewer delivered something since the last step): the
+        submitted commands and the box's step, the lamp, then ``after``, told
+        whether anything but time can have changed the box (a delivery, a
+        command, a due moment passed: ``stirred``). Returns when it stepped
+        and when the box is next due (None: nothing is)."""
+        box = self.box
+        with box.lock:
+            t = self.now()
+            stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
+            events: list[GameEvent] = []
+            lit: int | None = None
+            box.held_records = []  # the journal encodes this step's records once the lamp is lit
+            try:
+                while self._commands:
+                    events += self._commands.popleft()()
+                events += box.step(t)
+                if events:
+                    stamp = self.light()
+                    lit = self.now() if stamp is None else stamp
+            finally:
+                box.flush_records()
+            if lit is not None:
+                self.decisions.append([t, lit, None])
+                self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
+                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})
+                if self.keep_events:
+                    self.events.extend(events)
+            due = self._due = box.next_due_us()
+        box.flush_log()  # the lamp is lit: now the log may say what was decided
+        if self.after is not None:
+            self.after(events, t, stirred)  # ... and the viewers may hear of it
+        if not events:
+            with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
+                box.checkpoint_if_due()
+        with self._stepped:
+            self.stepped_at = t
+            self._stepped.notify_all()
+        return t, due
+
+    def wait_past(self, due_us: int, timeout_s: float) -> None:
+        """Return once a step at or after ``due_us`` (box time) has run, or after
+        ``timeout_s`` (the frame thread, before drawing: see ``FRAME_YIELD_MAX_S``)."""
+        with self._stepped:
+            self._stepped.wait_for(lambda: self.stepped_at >= due_us or self._stopping.is_set(), timeout_s)
+
+    def take(self) -> list[GameEvent]:
+        """The events decided since the last call (hold ``box.lock``)."""
+        events, self.events = self.events, []
+        return events
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.box.arrived.set()
+        with self._stepped:
+            self._stepped.notify_all()
+        if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
+            self.join(timeout=1.0)
+        with self.box.lock:  # what the close decides is logged at once again
+            self.box.flush_log()
+            self.box.held_log = None
+
+
+def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:
+    """Ask the kernel to run this process (its threads started from now on)
+    before the screen and the web server: SCHED_FIFO, else a nice level.
+    Returns what it got, in words, for the one log line."""
+    setscheduler: Any = getattr(os, "sched_setscheduler", None)
+    fifo = getattr(os, "SCHED_FIFO", None)
+    if setscheduler is not None and fifo is not None:
+        try:
+            setscheduler(0, fifo, os.sched_param(priority))
+            return f"real-time priority (SCHED_FIFO {priority})"
+        except (PermissionError, OSError):
+            pass
+    try:
+        before = os.nice(0)
+        if before > nice:
+            os.nice(nice - before)
+        return f"nice {os.nice(0)} (SCHED_FIFO not allowed: the kiosk unit grants it, docs/display.md)"
+    except (PermissionError, OSError):
+        return f"normal priority, nice {os.nice(0)} (neither SCHED_FIFO nor a lower nice level allowed: " \
+               "the kiosk unit grants them, docs/display.md)"

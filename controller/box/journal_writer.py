@@ -1,0 +1,510 @@
+"""Writing a journal: one writer per file, off the loop thread, never fatal.
+
+Why a thread: an fsync costs 1-15 ms on an SD card, and a decision step must
+not wait for a disk. ``write`` only encodes the line (a few µs) and queues it;
+the writer thread appends everything queued, then fsyncs once for the batch.
+
+The promise (docs/journal.md): a record handed to ``write`` is in the file
+(the OS has it, so it survives the process being killed) and fsynced (it
+survives a power cut) within ``PROMISE_MS`` of the call, unless the storage
+itself stalls longer, which is logged; ``close`` returns only after the end
+record is fsynced. A full or failing disk does not stop the game: records wait
+in memory, the writer retries, ``healthy``/``problem`` say so for the screen
+and the log, and they are written in order when space returns. Records still
+unwritten when the process closes the writer are printed to the log (journald),
+the second place they are kept.
+"""
+
+from __future__ import annotations
+
+import atexit
+import errno
+import fcntl
+import logging
+import os
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller.box.journal_format import (
+    CHAIN_START,
+    FORMAT_VERSION,
+    Journal,
+    JournalError,
+    Record,
+    SessionHeader,
+    encode_line,
+    encode_v1_line,
+    header_to_json,
+    parse_bytes,
+    parse_header,
+    record_to_json,
+    unsaved_path,
+)
+from games.files import fsync_dir
+from games.i18n import _, ngettext
+
+log = logging.getLogger("buzzerbox.journal")
+
+PROMISE_MS = 50
+RETRY_FIRST_S = 0.2
+RETRY_MAX_S = 2.0
+CLOSE_GRACE_S = 3.0
+LATE_LOG_EVERY_S = 10.0
+
+
+class JournalLocked(JournalError):
+    """Another process (or writer) holds the journal's lock."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        who = f"another buzzerbox (pid {pid})" if pid else "another process"
+        super().__init__(f"{path} is being written by {who}: stop that game first, or resume a copy of the file")
+        self.pid = pid
+
+
+class Sink(Protocol):
+    """Where the bytes go: a file descriptor, or a fault-injecting fake in tests."""
+
+    def write(self, data: bytes) -> int: ...
+    def sync(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class FileSink:
+    """An O_APPEND file descriptor holding an exclusive flock for its lifetime."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = lock_holder(self.fd)
+            os.close(self.fd)
+            raise JournalLocked(path, pid) from None
+
+    def write(self, data: bytes) -> int:
+        return os.write(self.fd, data)
+
+    def sync(self) -> None:
+        os.fsync(self.fd)
+
+    def truncate(self, size: int) -> None:
+        os.ftruncate(self.fd, size)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # releases the lock
+            self.fd = -1
+
+
+def lock_holder(fd: int) -> int | None:
+    """The pid holding a flock on the file behind ``fd``, from /proc/locks (Linux)."""
+    st = os.fstat(fd)
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) > 5 and parts[1] == "FLOCK" and parts[5].rsplit(":", 1)[-1] == str(st.st_ino):
+                    pid = int(parts[4])
+                    return pid if pid > 0 else None
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+_open_writers: weakref.WeakSet[JournalWriter] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_writers() -> None:
+    """An exception on the way out still gets the queued records to disk."""
+    for writer in list(_open_writers):
+        writer.close()
+
+
+class JournalWriter:
+    """Appends records to one journal. ``JournalWriter(path)`` continues an
+    existing journal (kept for callers that repaired it first);
+    ``create`` starts one and ``journal.resume`` is the safe way to continue."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        fsync: bool = True,
+        *,
+        threaded: bool | None = None,
+        sink: Sink | None = None,
+        state: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        self.threaded = fsync if threaded is None else threaded
+        self._sink: Sink = sink if sink is not None else FileSink(self.path)
+        self._clock = clock
+        self.version = FORMAT_VERSION
+        self._seq = 1
+        self._previous = CHAIN_START
+        if state is None and sink is None and self.path.stat().st_size > 0:
+            state = parse_bytes(self.path.read_bytes(), self.path)
+            if state.damage or state.torn_tail or state.missing_newline:
+                self._sink.close()
+                raise JournalError(f"{self.path}: will not append to it as it is: "
+                                   f"{state.damage or 'its last line is incomplete'}; resume repairs a torn end")
+        if state is not None:
+            self.version, self._seq, self._previous = state.version, state.next_seq, state.last_sum
+        self._lock = threading.Lock()
+        self._chain_lock = threading.Lock()  # seq and previous sum: taken only by write()
+        self._to_write = threading.Condition(self._lock)  # the writer thread waits here
+        self._to_sync = threading.Condition(self._lock)  # the fsync thread waits here
+        self._progress = threading.Condition(self._lock)  # flush() waits here
+        self._pending: deque[tuple[bytes, float]] = deque()  # encoded lines not yet written, and when queued
+        self._partial = 0  # bytes of the first pending line already written (a short write)
+        self._unsynced: deque[float] = deque()  # when each line written but not yet fsynced was queued
+        self.records_queued = 0
+        self.records_written = 0  # in the file: the OS has them, they survive the process being killed
+        self.records_synced = 0  # fsynced: they survive a power cut
+        self.max_lag_ms = 0.0  # longest wait from write() to its fsync
+        self.late_syncs = 0  # fsyncs that came later than the promise
+        self.unsaved = 0  # records the disk still refused at close: not in the journal
+        self.unsaved_path: Path | None = None  # the second file that holds them, if one could
+        self._write_error: str | None = None
+        self._sync_error: str | None = None
+        #: the errno of the newest failure (what kind of trouble: ``trouble``)
+        self._errno: int | None = None
+        self._failing_since: float | None = None
+        self._late_logged_at = -LATE_LOG_EVERY_S
+        self._closing = False
+        self._writer_done = False
+        self._closed = False
+        self._threads: list[threading.Thread] = []
+        if self.threaded:
+            # two threads, so a slow fsync never holds back handing the next records to the OS
+            self._threads.append(threading.Thread(target=self._run, name=f"journal {self.path.name}", daemon=True))
+            if self.fsync:
+                self._threads.append(threading.Thread(target=self._sync_loop, name=f"fsync {self.path.name}",
+                                                      daemon=True))
+            for thread in self._threads:
+                thread.start()
+        _open_writers.add(self)
+
+    # -- starting a journal ------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, header: SessionHeader | Mapping[str, Any], fsync: bool = True,
+               *, threaded: bool | None = None, sink: Sink | None = None) -> JournalWriter:
+        """Start a journal: the header is written (and fsynced, with the
+        directory entry, when fsync is on) before this returns."""
+        p = Path(path)
+        if sink is None and p.is_dir():  # (--journal given a folder: --journal-dir is the one for folders)
+            raise JournalError(_("{path} is a folder: give a journal file's name, e.g. {path}/night.jsonl").format(path=p))
+        if sink is None and p.exists() and p.stat().st_size > 0:
+            raise JournalError(_("{path} already holds a session: continue it ('resume' or 'play --resume') or choose "
+                                 "a new file").format(path=p))
+        data = header_to_json(header) if isinstance(header, SessionHeader) else \
+            {**header, "type": "session", "version": FORMAT_VERSION}
+        try:
+            parse_header(data)  # a header this box could not read back: fail now, not at replay
+        except JournalError as exc:
+            raise JournalError(f"cannot start the journal {p}: its header would not read back ({exc})") from None
+        try:
+            if sink is None:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+        writer._seq = 0
+        writer.write(data)
+        if not writer.flush(timeout=2.0):  # the header is on disk before the first press
+            log.error("journal %s: the header is not on disk yet (%s); the game goes on", p, writer.problem)
+        if fsync and sink is None:
+            fsync_dir(p)
+        return writer
+
+    # -- the caller's side (the loop thread): no disk wait ---------------------------------
+    def write(self, record: Record | Mapping[str, Any]) -> None:
+        """Queue one record; returns in microseconds whatever the disk does."""
+        data = record_to_json(record)
+        with self._chain_lock:  # callers on two threads still make one unbroken chain
+            if self.version >= 2:
+                line, self._previous = encode_line(data, self._seq, self._previous)
+            else:
+                line = encode_v1_line(data)
+            self._seq += 1
+            self._queue(line)
+        if not self.threaded:
+            self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
+
+    @property
+    def next_seq(self) -> int:
+        """The sequence number the next record gets (``Box.checkpoint_if_due`` counts by it)."""
+        return self._seq
+
+    def _queue(self, line: bytes) -> None:
+        with self._lock:
+            if self._closed:
+                raise JournalError(f"{self.path}: the journal is closed; nothing more can be written to it")
+            self._pending.append((line, self._clock()))
+            self.records_queued += 1
+            if self.threaded:
+                self._to_write.notify()
+
+    @property
+    def healthy(self) -> bool:
+        """False while the disk refuses records (they wait in memory) or fsyncs."""
+        return self.problem is None
+
+    @property
+    def problem(self) -> str | None:
+        """What the screen and the log should say while the journal is failing."""
+        if self._write_error is not None:
+            return (f"journal cannot write to {self.path}: {self._write_error}; "
+                    f"{self.waiting} records kept in memory, retrying")
+        if self._sync_error is not None:
+            return (f"journal cannot fsync {self.path}: {self._sync_error}; the records are in the file "
+                    "but may not survive a power cut, retrying")
+        return None
+
+    @property
+    def trouble(self) -> str | None:
+        """The kind of problem, for a notice a person can act on (None: healthy):
+        ``full``, ``read-only``, ``failing`` (an I/O error), ``unsynced`` (fsync fails)."""
+        if self._write_error is None:
+            return None if self._sync_error is None else "unsynced"
+        return TROUBLES.get(self._errno or 0, "failing")
+
+    @property
+    def waiting(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until everything queued so far is written (and fsynced when
+        fsync is on); False if the disk still refuses after ``timeout``."""
+        target = self.records_queued
+        if not self.threaded:
+            self._drain(sync=self.fsync)
+            return self.records_written >= target
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            self._to_write.notify()
+            while (self.records_synced if self.fsync else self.records_written) < target:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._progress.wait(min(left, 0.05))
+        return True
+
+    def close(self) -> None:
+        """Write (and fsync) everything queued, then release the file. Records
+        the disk still refuses after a grace period go to the log."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closing = True
+            self._to_write.notify()
+        if self._threads:
+            for thread in self._threads:
+                thread.join(CLOSE_GRACE_S + 2 * RETRY_MAX_S)
+        else:
+            deadline = time.monotonic() + CLOSE_GRACE_S
+            while not self._drain(sync=self.fsync) and time.monotonic() < deadline:
+                time.sleep(RETRY_FIRST_S)
+        with self._lock:
+            self._closed = True
+            lost = [line for line, _ in self._pending]
+        self.unsaved = len(lost)
+        if lost:
+            log.error("journal %s: the disk refused the last %d records (%s)", self.path, len(lost), self.problem)
+            self.unsaved_path = _keep_aside(self.path, lost)
+            if self.unsaved_path is None:
+                log.error("journal %s: no file could take them either; they follow here so nothing is lost:",
+                          self.path)
+                for line in lost:
+                    log.error("journal %s unsaved: %s", self.path, line.decode("ascii").rstrip("\n"))
+        self._sink.close()
+        _open_writers.discard(self)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # -- the writer's side -------------------------------------------------------------------
+    def _run(self) -> None:
+        """The writer thread: hands every queued line to the OS at once."""
+        backoff = RETRY_FIRST_S
+        close_deadline: float | None = None
+        try:
+            while True:
+                with self._lock:
+                    while not self._pending and not self._closing:
+                        self._to_write.wait()
+                    closing = self._closing
+                ok = self._write_pending()
+                with self._lock:
+                    self._to_sync.notify()
+                    self._progress.notify_all()
+                    if ok:
+                        backoff = RETRY_FIRST_S
+                        if closing and not self._pending:
+                            return
+                        continue
+                    if closing:
+                        close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
+                        if time.monotonic() >= close_deadline:
+                            return
+                    self._to_write.wait(backoff)
+                    backoff = min(backoff * 2, RETRY_MAX_S)
+        finally:
+            with self._lock:
+                self._writer_done = True
+                self._to_sync.notify()
+
+    def _sync_loop(self) -> None:
+        """The fsync thread: one fsync for everything written since the last."""
+        backoff = RETRY_FIRST_S
+        close_deadline: float | None = None
+        while True:
+            with self._lock:
+                while self.records_synced == self.records_written and not self._writer_done:
+                    self._to_sync.wait()
+                if self.records_synced == self.records_written:
+                    return  # the writer is done and everything it wrote is synced
+                target, closing = self.records_written, self._writer_done
+            if self._sync(target):
+                backoff = RETRY_FIRST_S
+                continue
+            if closing:
+                close_deadline = close_deadline or time.monotonic() + CLOSE_GRACE_S
+                if time.monotonic() >= close_deadline:
+                    return
+            time.sleep(backoff)
+            backoff = min(backoff * 2, RETRY_MAX_S)
+
+    def _drain(self, sync: bool) -> bool:
+        """Inline writing (no thread): write every pending line, then fsync once."""
+        ok = self._write_pending()
+        if ok and sync and self.records_synced < self.records_written:
+            ok = self._sync(self.records_written)
+        return ok
+
+    def _write_pending(self) -> bool:
+        """Write every pending line (finishing short writes). True when all went."""
+        with self._lock:
+            batch = list(self._pending)
+        written = 0
+        try:
+            for line, _queued in batch:
+                while self._partial < len(line):
+                    n = self._sink.write(line[self._partial:])
+                    if n <= 0:
+                        raise OSError(errno.EIO, "the disk accepted no bytes")
+                    self._partial += n
+                self._partial = 0
+                written += 1
+        except OSError as exc:
+            self._written(batch[:written])
+            self._write_error, self._errno = exc.strerror or str(exc), exc.errno
+            self._failing()
+            return False
+        self._written(batch)
+        if self._write_error is not None:
+            self._write_error = None
+            self._recovered()
+        return True
+
+    def _written(self, lines: list[tuple[bytes, float]]) -> None:
+        with self._lock:
+            for _line, queued in lines:
+                self._pending.popleft()
+                self._unsynced.append(queued)
+            self.records_written += len(lines)
+            if not self.fsync:
+                self._unsynced.clear()
+
+    def _sync(self, target: int) -> bool:
+        """fsync, and count the lines written up to ``target`` as safe."""
+        try:
+            self._sink.sync()
+        except OSError as exc:
+            self._sync_error, self._errno = exc.strerror or str(exc), exc.errno
+            self._failing()
+            return False
+        now = self._clock()
+        with self._lock:
+            first = None
+            for _ in range(target - self.records_synced):
+                queued = self._unsynced.popleft()
+                first = queued if first is None else first
+            self.records_synced = target
+            self._progress.notify_all()
+        if self._sync_error is not None:
+            self._sync_error = None
+            self._recovered()
+        if first is not None:
+            lag = (now - first) * 1000
+            self.max_lag_ms = max(self.max_lag_ms, lag)
+            if lag > PROMISE_MS:
+                self.late_syncs += 1
+                if now - self._late_logged_at >= LATE_LOG_EVERY_S:  # said, not spammed, on a slow card
+                    self._late_logged_at = now
+                    log.warning("journal %s: a record took %.0f ms to be fsynced (promise: %d ms; %d late so far): "
+                                "the storage is slow", self.path, lag, PROMISE_MS, self.late_syncs)
+        return True
+
+    def _failing(self) -> None:
+        if self._failing_since is None:
+            self._failing_since = self._clock()
+            log.error("%s", self.problem)
+
+    def _recovered(self) -> None:
+        if self.problem is None and self._failing_since is not None:
+            down = self._clock() - self._failing_since
+            self._failing_since = None
+            log.warning("journal %s writing again after %.1f s: every waiting record is now written", self.path, down)
+
+
+#: what an OS error says about the journal's disk (``JournalWriter.trouble``)
+TROUBLES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full",
+            errno.EROFS: "read-only", errno.EACCES: "read-only", errno.EPERM: "read-only"}
+
+SYNCED_TYPES = {"session", "press", "host", "action", "end"}
+
+
+def unsaved_line(unsaved: int, kept: str | Path | None) -> str:
+    """The one line a person reads when a game closed with records its disk
+    refused (``JournalWriter.unsaved``): how many, and where they are."""
+    if kept is not None:
+        return ngettext("the disk refused the game's last {n} record: it waits in {file} "
+                        "(free some space; a resume writes it back)",
+                        "the disk refused the game's last {n} records: they wait in {file} "
+                        "(free some space; a resume writes them back)", unsaved).format(n=unsaved, file=kept)
+    return ngettext("the disk refused the game's last {n} record and no file could take it: "
+                    "it is only in the log (free some space)",
+                    "the disk refused the game's last {n} records and no file could take them: "
+                    "they are only in the log (free some space)", unsaved).format(n=unsaved)
+
+
+def _keep_aside(path: Path, lines: list[bytes]) -> Path | None:
+    """The records the journal's disk refused at close, in the second file
+    (another disk may hold it: a symlink), or None when that fails too."""
+    aside = unsaved_path(path)
+    try:
+        with open(aside, "ab") as f:
+            f.write(b"".join(lines))
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        log.error("journal %s: cannot keep the unsaved records in %s either: %s", path, aside, exc.strerror or exc)
+        return None
+    log.error("journal %s: the %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",
+              path, len(lines), aside, path)
+    return aside
+
+
+def _fresh() -> Journal:
+    return Journal(header={}, records=[])

@@ -1,0 +1,1093 @@
+"""The box: one running game, owned by one loop.
+
+Sources call ``edge``/``press``/``notice`` from their own threads; those only
+enqueue. The loop that owns the box calls ``step(now_us)``, which debounces,
+maps presses to actions through the game's button map, feeds the engine,
+journals every input and returns the events for the screen, lights and sound.
+Replay and resume drive the very same methods from the journal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import itertools
+import json
+import logging
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.box import checkpoint as checkpoint_codec
+from controller.box.debounce import DebounceConfig
+from controller.box.inputs import HOST_STATION, InputLayer
+from controller.box.journal import (
+    ActionRecord,
+    CheckpointRecord,
+    Journal,
+    JournalError,
+    JournalWriter,
+    NoticeRecord,
+    PressRecord,
+    Record,
+    TickRecord,
+)
+from controller.box.media import found_beside
+from controller.box.press import InputNotice, Press, Watermark
+from games.base import (
+    HOST_RESUME,
+    HOST_SHOWN,
+    Action,
+    BuzzerBoxError,
+    GameEvent,
+    GameSettings,
+    GameSpec,
+    OptionError,
+    RuleError,
+)
+from games.i18n import N_, _
+from games.registry import get as get_game
+from games.rules_version import as_played
+
+log = logging.getLogger("buzzerbox")
+
+#: how the log and the demo's story say each common logged event (``COMMON_LOGGED_EVENTS``;
+#: a game words its own in ``GameSpec.logged_events``; ``{player}``: the station's name)
+COMMON_EVENT_WORDS: dict[str, str] = {
+    "winner": N_("{player} was first"), "tie": N_("a tie"), "early": N_("{player} pressed too early"),
+    "correct": N_("{player} was right"), "wrong": N_("{player} was wrong"), "time_up": N_("time is up"),
+    "round_over": N_("the round is over"), "game_over": N_("the game is over"), "paused": N_("the game is paused"),
+    "resumed": N_("the game goes on"), "rejected": N_("not allowed now"),
+    "late_evidence": N_("a press reached the box late"), "adjusted": N_("the host changed a score"),
+}
+
+
+def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
+    """A logged event as a person reads it, in the box's language (the event's
+    kind for one nobody words)."""
+    words = spec.logged_events.get(event_kind) or COMMON_EVENT_WORDS.get(event_kind)
+    if words is None:
+        return event_kind
+    text = _(words)
+    return text.format(player=player or "?") if "{player}" in text else text
+
+
+#: the notice a refused press from before this session is journaled as (``Box._stale``)
+STALE_PRESS = "stale"
+#: the box's event when the journal's notice changes (``Box.journal_notice``)
+JOURNAL_EVENT = "journal"
+#: what the screen and the host page say while the journal's disk refuses records
+JOURNAL_NOTICES = {
+    "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
+    "read-only": N_("Journal not saved: the card is read-only. Game goes on, records in memory"),
+    "failing": N_("Journal not saved: the card fails to write. Game goes on, records in memory"),
+    "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
+}
+
+#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``)
+INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on without waiting for them")
+#: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
+INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
+
+#: notices the host's remote (the companion pages) sends through the inbox:
+#: pause and carry on (the game's clocks stop meanwhile, the bells do
+#: nothing), and a player's new name (``InputNotice.input``). Journaled as
+#: notices: a pause's effect on the game is the ``resume`` action it ends
+#: with, and replay takes the names from them.
+HOST_PAUSED, HOST_CONTINUED, RENAMED = "host_paused", "host_continued", "renamed"
+#: a presenter clicker's buttons as host keys: the game's next step (arm, reveal, next), and the
+#: pause card put up or taken down (docs/quiz.md, "Presenter clickers")
+STEP, BLANK = "step", "blank"
+
+#: how many presses and events a live box keeps in memory (the strip and the
+#: screen need only the newest; the journal on disk has every one)
+LIVE_LOG_LIMIT = 1_000
+#: the most the measured report delay may raise the horizon's guard: past
+#: this a delivery is late evidence, not something to wait for
+MAX_GUARD_US = 500_000
+#: a late delivery raises the guard to its lateness, plus this share of it
+#: (a source late once tends to be a little later next time: a storm, a busy
+#: core) ...
+LATE_HEADROOM_PERCENT = 50
+#: ... plus this margin: the guard covers the lateness measured, not a fixed
+#: floor (a 50 ms floor made nearly every decision after one late edge wait
+#: 50 ms for 3 s; docs/benchmarks.md)
+LATE_MARGIN_US = 1_000
+#: a raised guard halves back toward the stated delay after this long
+#: without a late delivery
+GUARD_RELAX_US = 3_000_000
+
+
+SOURCE_EVENTS_KEPT = 4096
+
+#: a live box journals a checkpoint after this many records (``Box.checkpoint_if_due``)
+CHECKPOINT_EVERY = 10_000
+#: ... at a quiet moment only: no engine deadline within this
+CHECKPOINT_QUIET_US = 1_000_000
+#: a checkpoint line must stay well below the reader's limit for one (``journal_format.MAX_CHECKPOINT_LINE_BYTES``)
+CHECKPOINT_MAX_BYTES = 16 << 20
+
+#: how a live box knows that every input up to a moment is in (``Box.horizon_policy``): by each
+#: source's watermark (``Watermark``, ``Source.delivered_until_us``), waiting a stated report delay
+#: only for a source that cannot tell; or, for comparison (``benchmarks/realtime.py``), by the old
+#: fixed delay for every source, raised when an edge comes late
+HORIZON_WATERMARKS, HORIZON_FIXED_DELAY = "watermarks", "fixed-delay"
+HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
+#: a source that has not said how far it delivered for this long is stalled: decisions stop waiting
+#: for it, and the screen and the log say so (a press it delivers later is late evidence)
+STALL_US = MAX_GUARD_US
+
+
+@dataclass
+class SourceMark:
+    """How far one live source has delivered, on the game's timeline."""
+
+    name: str
+    #: asked at every step for sources that can tell at once (``EdgeReader.delivered_until_us``)
+    probe: Callable[[int], int | None] | None = None
+    #: at best the probe answers this far behind now (``EdgeReader.capture_us``)
+    probe_lag_us: int = 0
+    mark_us: int | None = None
+    #: it has not said for ``STALL_US``: decisions stopped waiting for it
+    stalled: bool = False
+    #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
+    #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
+    ask: Callable[[], bool] | None = None
+    #: box time of an ask not answered yet (None: none in flight)
+    asked_us: int | None = None
+    #: it cannot answer (older firmware) ...
+    refused: bool = False
+    #: ... or left its last ask unanswered for the stated delay (until it answers one): decisions
+    #: wait the stated delay for it (``latency_guard_us``), and the screen's inputs line says so
+    timed_out: bool = False
+    unanswered: int = 0
+
+    @property
+    def fallback(self) -> bool:
+        """Decisions wait its stated delay, not its watermarks."""
+        return self.refused or self.timed_out
+
+#: the session header's key naming how the box told late evidence from a late
+#: press it could still play (``Box.judges_late_by_decisions``); a journal
+#: without it was written when any press stamped before time the game had
+#: seen was late evidence, and is replayed by that rule
+LATE_RULE_KEY = "late_rule"
+LATE_AFTER_A_DECISION = "after_a_decision"
+
+
+def raised_guard_us(lateness_us: int) -> int:
+    """The guard after a delivery ``lateness_us`` after its stamp: in
+    proportion to what was measured, plus a margin."""
+    return lateness_us + lateness_us * LATE_HEADROOM_PERCENT // 100 + LATE_MARGIN_US
+
+
+class Box(InputLayer):
+    """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        settings: GameSettings,
+        station_kinds: Sequence[str] | None = None,
+        *,
+        debounce: DebounceConfig | None = None,
+        journal: JournalWriter | None = None,
+        latency_guard_us: int = 0,
+        station_names: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(settings.players, debounce)  # the inbox the sources deliver to
+        self.spec = spec
+        self.settings = settings
+        try:
+            self.engine = spec.new_engine(settings)
+        except BuzzerBoxError:
+            raise
+        except ValueError as exc:  # the engine's own checks of its settings
+            raise OptionError(N_("{game}: {problem}"), game=spec.title, problem=str(exc)) from exc
+        self.station_kinds = list(station_kinds or ["full"] * settings.players)
+        if len(self.station_kinds) != settings.players:
+            raise OptionError(N_("{kinds} station kinds for {players} players: give one kind per station"),
+                              kinds=len(self.station_kinds), players=settings.players)
+        self.station_names = list(station_names or [_("Player {n}").format(n=i + 1) for i in range(settings.players)])
+        self.journal = journal
+        self.latency_guard_us = latency_guard_us
+        self.now_us = 0
+        self.paused = False
+        self.paused_at_us = 0
+        #: the host paused the game (``HOST_PAUSED``), since ``host_paused_at_us``
+        self.host_paused = False
+        self.host_paused_at_us = 0
+        #: added to every source stamp to get game time: a live game starts at
+        #: 0, and a resumed one carries on the journal's timeline although the
+        #: kernel's clock restarted (or ran on) meanwhile
+        self.time_offset_us = 0
+        #: accepted presses and events: all of them when replaying (disputes),
+        #: the newest ``LIVE_LOG_LIMIT`` in a live box (``bound_logs``)
+        self.press_log: deque[Press] = deque()
+        self.event_log: deque[GameEvent] = deque()
+        self.presses_total = 0
+        #: held while the box steps; whoever reads the engine from another
+        #: thread (the frame, the host's keys) holds it too
+        self.lock = threading.RLock()
+        #: the report delay the sources stated; ``latency_guard_us`` may rise
+        #: above it while deliveries are measured later than that
+        self.stated_delay_us: int | None = None
+        self.late_deliveries = 0
+        self.worst_delivery_us = 0
+        self._last_late_us = 0
+        #: the engine has seen everything up to this stamp (inputs and ticks);
+        #: a station press stamped before it is late evidence
+        self.engine_until_us = -(1 << 62)
+        #: the newest stamp the game's state may have changed at: an input handed to the
+        #: engine, or a tick that fired something (a tick firing nothing changes nothing:
+        #: ``Engine``'s time rules). A station press stamped before it is late evidence,
+        #: since had it come in time it could have changed that decision; one stamped after
+        #: it is played as if it had come in time (the engine ranks by stamp), so a lone
+        #: press a loaded box got late still counts
+        self.decided_at_us = -(1 << 62)
+        #: how late evidence is told (``LATE_RULE_KEY``): a live box, and the replay of a
+        #: journal that says so, by ``decided_at_us``; an older journal's replay by
+        #: ``engine_until_us``, as it was played
+        self.judges_late_by_decisions = True
+        #: when this session of the game began (game µs): a press stamped before it is an earlier
+        #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
+        self.session_start_us = -(1 << 62)
+        self.stale_presses = 0
+        self._journal_notice: str | None = None  # the journal notice the viewers were last told
+        self._journaled_until_us = -(1 << 62)
+        self.on_events: list[Callable[[list[GameEvent]], None]] = []
+        self._held: list[tuple[int, int, Press | Action]] = []  # inputs waiting for the horizon
+        #: the newest source event ids taken (``Press.source_event``): a board replays to a
+        #: restarted host what the dead one had not acked, journaled or not
+        self._source_events: set[str] = set()
+        self._source_order: deque[str] = deque()
+        self._order = itertools.count()
+        #: while a deciding thread steps the box, the log lines of what it decided wait here until
+        #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
+        self.held_log: list[tuple[str, str]] | None = None
+        #: while a deciding step runs, the journal records it makes wait here until its lamp is lit
+        #: (``flush_records``): encoding them and waking the writer thread cost the lamp ~0.1 ms
+        self.held_records: list[Record | dict[str, Any]] | None = None
+        #: how the horizon is found (``HORIZON_POLICIES``)
+        self.horizon_policy = HORIZON_WATERMARKS
+        #: the live sources that say how far they delivered, by name (``follow_source``)
+        self.marks: dict[str, SourceMark] = {}
+        #: live sources that cannot tell: the horizon stays their stated delay behind now
+        self.delay_sources: set[str] = set()
+        #: how often a source stalled, and the most a decision waited for sources (game µs)
+        self.stalls = 0
+        self.longest_wait_us = 0
+        #: the horizon the last step found (game µs): the view says how far it is behind
+        self.horizon_us = -(1 << 62)
+
+    # -- header for the journal ---------------------------------------------------
+    def header(self, **extra: Any) -> dict[str, Any]:
+        return {
+            "game": self.spec.name,
+            "rules": self.spec.rules_version,
+            "settings": self.settings.to_json(),
+            "stations": self.station_kinds,
+            "station_names": self.station_names,
+            "debounce": asdict(self.debouncer.config),
+            LATE_RULE_KEY: LATE_AFTER_A_DECISION,
+            **extra,
+        }
+
+    # -- the loop's side ------------------------------------------------------------
+    # Inputs reach the engine in stamp order and never past the *horizon*: the
+    # moment up to which every source has surely reported (latency guard) and
+    # before any press still being debounced. So a bouncier switch touched
+    # first cannot lose to a cleaner one touched after it, and host actions
+    # (judge, arm, shown) take their place on the same timeline.
+
+    def bound_logs(self, limit: int = LIVE_LOG_LIMIT) -> None:
+        """Keep only the newest ``limit`` presses and events in memory (a live
+        game: the journal has every one, and ``replay --disputes`` reads it)."""
+        self.press_log = deque(self.press_log, maxlen=limit)
+        self.event_log = deque(self.event_log, maxlen=limit)
+
+    def measure_report_delay(self, clock: Callable[[], int] | None = None) -> None:
+        """From now on, every delivery is checked against the stated report
+        delay (``latency_guard_us``): one later than it is counted and logged,
+        and the guard rises to cover it (``raised_guard_us``, up to
+        ``MAX_GUARD_US``), relaxing again after ``GUARD_RELAX_US``
+        without a late one. With ``clock`` (the sources' clock) lateness is
+        taken as each input reaches the inbox; without it (virtual time), when
+        a step takes it."""
+        self.stated_delay_us = self.latency_guard_us
+        self.arrival_clock = clock
+
+    def _delivered(self, now_us: int, stamps: list[int]) -> None:
+        """The measured report delay: how long after its stamp each edge or
+        press reached the box."""
+        stated = self.stated_delay_us
+        if stated is None:
+            return
+        if self.arrival_clock is not None:
+            lags = []
+            while self.arrival_lags:
+                lags.append(self.arrival_lags.popleft())
+        else:
+            lags = [now_us - t_us for t_us in stamps]
+        if not self._waits_fixed_delay() and not self.delay_sources:
+            lags = []  # every source says how far it delivered: a late edge is waited for, no guard to raise
+        for lag in lags:
+            if lag > self.latency_guard_us:
+                self.late_deliveries += 1
+                self.worst_delivery_us = max(self.worst_delivery_us, lag)
+                self._last_late_us = now_us
+                raised = min(MAX_GUARD_US, raised_guard_us(lag))
+                if raised > self.latency_guard_us:
+                    log.warning("an input reached the box %.2f ms after its stamp (stated delay %.2f ms): "
+                                "decisions now wait %.2f ms", lag / 1e3, stated / 1e3, raised / 1e3)
+                    self.latency_guard_us = raised
+        if self.latency_guard_us > stated and now_us - self._last_late_us > GUARD_RELAX_US:
+            self.latency_guard_us = max(stated, self.latency_guard_us // 2)
+            self._last_late_us = now_us
+            log.info("inputs on time again: decisions wait %.1f ms", self.latency_guard_us / 1e3)
+
+    def step(self, now_us: int) -> list[GameEvent]:
+        """Take everything the sources delivered, let time pass to ``now_us``."""
+        self.now_us = max(self.now_us, now_us)
+        events: list[GameEvent] = []
+        until: list[int] = []  # asked once a step: the settle below decides by the same answer
+
+        def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
+            self._delivered(now_us, stamps)
+            until.append(self.sources_until_us(now_us))
+            return now_us - until[-1]
+
+        for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
+            if isinstance(out, Press) and (self._stale(out) or self._ignored_while_host_paused(out)):
+                continue
+            if isinstance(out, Press):
+                self._accept(out)
+            elif isinstance(out, Action):  # a phone's move (controller/web): on the timeline like a press
+                self._submit(out.t_us, out)
+            else:
+                events += self.apply_notice(out)
+        return events + self._settle(until[-1] if until else None) + self._journal_changed(now_us)
+
+    def journal_notice(self) -> str | None:
+        """One line for the screen and the host page while the journal cannot
+        be written (translated; None while it is healthy): the game goes on,
+        the records wait in memory, and what to do."""
+        trouble = None if self.journal is None else getattr(self.journal, "trouble", None)
+        return None if trouble is None else _(JOURNAL_NOTICES[trouble])
+
+    def _journal_changed(self, now_us: int) -> list[GameEvent]:
+        """A ``journal`` event when the journal's notice changed: the viewers are told at once."""
+        notice = self.journal_notice()
+        if notice == self._journal_notice:
+            return []
+        self._journal_notice = notice
+        return self._emit([GameEvent(JOURNAL_EVENT, now_us, None, {"notice": notice})])
+
+    def apply_press(self, press: Press) -> list[GameEvent]:
+        """A press debounced elsewhere (scenario, test): accept it, then settle."""
+        self._accept(press)
+        return self._settle()
+
+    def apply_action(self, action: Action) -> list[GameEvent]:
+        """An action that did not come from a station press (host, scenario, bot)."""
+        self.now_us = max(self.now_us, action.t_us)  # it is happening: box time is at least its stamp
+        self._submit(action.t_us, action)
+        return self._settle()
+
+    def host(self, kind: str, t_us: int, **args: Any) -> list[GameEvent]:
+        """A host action from the keyboard, the menu or a simulated host."""
+        return self.apply_action(Action(kind, t_us, None, args))
+
+    def host_kind(self, name: str, legal: Collection[str] | None = None) -> str:
+        """A generic host button (arm, next, reset ...) as the running game's
+        own action: the first alias the engine accepts now (``legal``: the
+        host's actions now, if the caller has asked the engine already).
+        ``step`` (a presenter clicker's next) is the game's next step in its
+        phase now (``GameSpec.host_steps``)."""
+        if name == STEP:
+            phase = str(self.engine.public_view().get("phase", ""))
+            steps = self.spec.host_steps
+            kinds = steps[phase] if phase in steps else self.spec.host_kinds("arm")
+            if not kinds:  # nothing to step to now: the game refuses it, the screen says the key does nothing
+                return STEP
+        else:
+            kinds = self.spec.host_kinds(name)
+        legal = self.engine.legal_actions(None) if legal is None else legal
+        return next((k for k in kinds if k in legal), kinds[0])
+
+    def host_button(self, name: str, t_us: int) -> list[GameEvent]:
+        """A host key by name (the keyboard's, a presenter clicker's): ``blank``
+        puts the pause card up (the game paused, as the host page's Pause) or
+        takes it down; any other is the game's own action (``host_kind``)."""
+        if name == BLANK:
+            kind = HOST_CONTINUED if self.host_paused else HOST_PAUSED
+            with self.lock:
+                events = self.apply_notice(InputNotice(HOST_STATION, "host", kind, t_us))
+                return events + self._settle()
+        return self.host(self.host_kind(name), t_us)
+
+    def shown(self, t_us: int) -> list[GameEvent]:
+        """The display flipped the frame that shows the newest card / GO."""
+        return self.apply_action(Action(HOST_SHOWN, t_us))
+
+    def _stale(self, press: Press) -> bool:
+        """True (and counted) for a press stamped before this session began: it
+        was made while no game ran here, so it is never played."""
+        if press.t_us >= self.session_start_us:
+            return False
+        self.stale_presses += 1
+        # journaled as a notice, not a press: the journal keeps every press that reached the box,
+        # and a replay never plays it (a notice only sets the strip's state)
+        self._write(NoticeRecord(InputNotice(press.station, press.input, STALE_PRESS, press.t_us)))
+        if self.stale_presses == 1:
+            log.warning("a press of station %d stamped %.1f s before this game began was refused: an input "
+                        "board replays what an earlier boot did not acknowledge (counted; the count is logged "
+                        "at the end)", press.station, (self.session_start_us - press.t_us) / 1e6)
+        return True
+
+    def close_out(self, now_us: int) -> list[GameEvent]:
+        """The game is closing and its sources are stopped, so no input stamped
+        earlier can still come: every input taken (delivered, or held for the
+        horizon) goes to the game and into the journal now, before its end."""
+        with self.lock:
+            events = self.step(now_us)
+            while self._held:
+                events += self._deliver(heapq.heappop(self._held)[2])
+            if self.stale_presses:
+                log.warning("%d presses stamped before this game began were refused (not played)",
+                            self.stale_presses)
+            return events
+
+    def _accept(self, press: Press) -> None:
+        """A debounced press: light the strip at once, queue it for the game."""
+        if not self.first_delivery(press):
+            log.info("press %s of station %d again from its source (a restarted host is sent what "
+                     "was not acknowledged): already taken, ignored", press.source_event, press.station)
+            return
+        self.press_log.append(press)
+        self.presses_total += 1
+        self.note_press(press)
+        self._submit(press.t_us, press)
+
+    def first_delivery(self, press: Press) -> bool:
+        """False for a press whose source event was taken already (kept for the
+        newest ``SOURCE_EVENTS_KEPT``: far more than a board holds unacknowledged)."""
+        key = press.source_event
+        if not key:
+            return True
+        if key in self._source_events:
+            return False
+        self._source_events.add(key)
+        self._source_order.append(key)
+        if len(self._source_order) > SOURCE_EVENTS_KEPT:
+            self._source_events.discard(self._source_order.popleft())
+        return True
+
+    def _submit(self, t_us: int, item: Press | Action) -> None:
+        heapq.heappush(self._held, (t_us, next(self._order), item))
+
+    def next_held_us(self) -> int | None:
+        """Stamp of the earliest input not yet handed to the game."""
+        return self._held[0][0] if self._held else None
+
+    def next_due_us(self) -> int | None:
+        """The next moment (box time) a step could decide something without
+        a new delivery: a press settling, a held input or an engine deadline
+        passing the horizon. The deciding thread sleeps until then, or until
+        a source delivers."""
+        if self.paused or self.host_paused:
+            return None  # nothing is decided until it goes on: a delivery wakes the deciding thread
+        return self._due(self.debouncer.next_due_us())
+
+    def _due(self, debounce_due_us: int | None) -> int | None:
+        """When the horizon may pass the first thing that waits for it: a
+        debounce moment, or a held input or engine deadline not stuck behind a
+        press still being debounced (those wait for that press, whose own
+        moment is the debounce one: returning theirs made the deciding thread
+        spin on a moment already past). With watermarks the moment is the
+        thing's own stamp; one the sources have not passed yet although it is
+        past is woken by their next delivery, or their stall."""
+        pending = self.debouncer.earliest_pending_us()
+        stamps = [] if debounce_due_us is None else [debounce_due_us]
+        stamps += [d for d in (self.next_held_us(), self.engine.next_deadline_us())
+                   if d is not None and (pending is None or d < pending)]
+        if not stamps:
+            return None
+        first = min(stamps)
+        if self._waits_fixed_delay():
+            return first + self.latency_guard_us
+        lags = [m.probe_lag_us for m in self.marks.values() if m.probe is not None]
+        delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in self.marks.values()) else 0
+        due = first + max([*lags, delay])
+        if due <= self.now_us and self.horizon_us < first:
+            # past but not delivered through: a delivery wakes the thread first (an answer to
+            # the ask made now), or the stated delay after an ask nobody answered
+            unanswered = self._ask(first)
+            return first + STALL_US if unanswered is None else min(first + STALL_US, max(unanswered, due))
+        return due
+
+    def next_decision_due_us(self) -> int | None:
+        """Like ``next_due_us``, but only what can decide something a player
+        waits for: a press being debounced, a held input, an engine deadline
+        (not a release lockout ending). The frame thread lets the deciding
+        thread pass such a moment before it draws (``display.loop``)."""
+        pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
+        return self._due(pending)
+
+    def decided_until_us(self, now_us: int, sources_until_us: int | None = None) -> int:
+        """The horizon: not past what every source has surely reported (``sources_until_us``,
+        if already asked this step), and not up to a press that is still being debounced."""
+        until = self.sources_until_us(now_us) if sources_until_us is None else sources_until_us
+        pending = self.debouncer.earliest_pending_us()
+        if pending is not None:
+            until = min(until, pending - 1)
+        return until
+
+    # -- how far the sources have delivered -----------------------------------------------
+    def follow_source(self, name: str, *, watermarks: bool,
+                      probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0,
+                      ask: Callable[[], bool] | None = None) -> None:
+        """A live source this box decides by: one that says how far it has
+        delivered (``watermarks``: it sends ``Watermark``s, or answers ``probe``
+        with a stamp on its own clock; ``ask``: it is asked for one whenever a
+        decision waits on it, as the input board is), or one that waits its
+        stated report delay (``latency_guard_us``)."""
+        if watermarks or probe is not None:
+            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask)
+        else:
+            self.delay_sources.add(name)
+
+    def marked(self, mark: Watermark) -> None:
+        """A source's watermark; one never followed (the keyboard the screen
+        forwards) is followed from its first. A source followed by its stated
+        delay keeps it. One asked for (``SourceMark.ask``) is an answer."""
+        if mark.source in self.delay_sources:
+            return
+        known = self.marks.setdefault(mark.source, SourceMark(mark.source))
+        known.mark_us = mark.t_us if known.mark_us is None else max(known.mark_us, mark.t_us)
+        if known.asked_us is not None:
+            known.asked_us, known.timed_out = None, False
+
+    def _ask(self, first_us: int) -> int | None:
+        """Something stamped ``first_us`` is due now but a source that can be asked
+        has not said it delivered that far: ask it (once per answer). Returns
+        when an ask still unanswered falls back to the stated delay (None: none)."""
+        wake: int | None = None
+        for mark in self.marks.values():
+            if mark.ask is None or (mark.mark_us is not None and mark.mark_us >= first_us):
+                continue
+            if mark.asked_us is None:
+                answers = mark.ask()
+                if not answers and not mark.refused:
+                    log.warning("the %s source cannot say how far it delivered: decisions wait its stated "
+                                "delay (%.1f ms) for it", mark.name, self.latency_guard_us / 1e3)
+                mark.refused = not answers
+                if answers:
+                    mark.asked_us = self.now_us
+            if mark.asked_us is not None:
+                at = mark.asked_us + self.latency_guard_us
+                wake = at if wake is None else min(wake, at)
+        return wake
+
+    def _waits_fixed_delay(self) -> bool:
+        return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
+
+    def sources_until_us(self, now_us: int) -> int:
+        """Up to which stamp every source has surely delivered: the oldest
+        watermark (asking the sources that can tell now), and the stated delay
+        behind now for a source that cannot. A source silent for ``STALL_US``
+        is stalled: it is waited for no longer, and that is said once."""
+        if self._waits_fixed_delay():
+            return now_us - self.latency_guard_us
+        until = now_us - self.latency_guard_us if self.delay_sources else now_us
+        floor = now_us - STALL_US
+        for mark in self.marks.values():
+            if mark.probe is not None:
+                told = mark.probe(now_us - self.time_offset_us)
+                if told is not None:
+                    told += self.time_offset_us
+                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+            said = mark.mark_us
+            if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
+                mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
+                mark.timed_out = True
+                mark.unanswered += 1
+                if mark.unanswered == 1:
+                    log.warning("the %s source did not answer how far it delivered within its stated delay "
+                                "(%.1f ms): that delay decides until it answers (counted)", mark.name,
+                                self.latency_guard_us / 1e3)
+            if mark.fallback:
+                said = max(said if said is not None else floor, now_us - self.latency_guard_us)
+            if said is None or said < floor:
+                if not mark.stalled:
+                    mark.stalled = True
+                    self.stalls += 1
+                    log.warning("the %s source has not said how far it delivered for %.1f s: decisions no longer "
+                                "wait for it (a press it still delivers is late evidence)", mark.name, STALL_US / 1e6)
+                said = floor
+            elif mark.stalled:
+                mark.stalled = False
+                log.info("the %s source says how far it delivered again", mark.name)
+            until = min(until, said)
+        self.longest_wait_us = max(self.longest_wait_us, now_us - until)
+        return until
+
+    def decided_by(self) -> dict[str, str]:
+        """How each live source's deliveries are waited for: by its watermarks (asked for, when
+        it can be), or its stated delay (a source that cannot tell, or does not answer)."""
+        if self.horizon_policy == HORIZON_FIXED_DELAY:
+            return {name: "delay" for name in [*self.marks, *self.delay_sources]}
+        return {**{name: "delay" for name in self.delay_sources},
+                **{name: "delay (no answer)" if m.fallback else "watermarks asked for" if m.ask else "watermarks"
+                   for name, m in self.marks.items()}}
+
+    def stalled_sources(self) -> list[str]:
+        """The sources decisions stopped waiting for (the screen says so)."""
+        return sorted(m.name for m in self.marks.values() if m.stalled)
+
+    def inputs_notice(self) -> str | None:
+        """One line for the screen while a source is stalled, or does not answer how far it
+        delivered and is waited for by its stated delay (translated; None while all report)."""
+        stalled = self.stalled_sources()
+        if stalled:
+            return _(INPUTS_STALLED).format(source=", ".join(stalled))
+        unanswered = sorted(m.name for m in self.marks.values() if m.fallback)
+        if unanswered:
+            return _(INPUTS_UNANSWERED).format(source=", ".join(unanswered), delay=f"{self.latency_guard_us / 1e3:g}")
+        return None
+
+    def _settle(self, sources_until_us: int | None = None) -> list[GameEvent]:
+        if self.paused or self.host_paused:
+            return []
+        horizon = self.horizon_us = self.decided_until_us(self.now_us, sources_until_us)
+        events: list[GameEvent] = []
+        while self._held and self._held[0][0] <= horizon:
+            events += self._deliver(heapq.heappop(self._held)[2])
+        return events + self._tick(horizon)
+
+    def _deliver(self, item: Press | Action) -> list[GameEvent]:
+        """Hand one input to the engine, journaling it in the order the engine saw it."""
+        if isinstance(item, Action):
+            self._write(ActionRecord(item))
+            self._seen(item.t_us, decided=True)
+            return self._apply(item)
+        press = item
+        if press.station != HOST_STATION and press.t_us < self.late_before_us():
+            return self._late_evidence(press)
+        self._write(PressRecord(press, self.now_us))
+        self._seen(press.t_us, decided=True)
+        if press.station == HOST_STATION:
+            kind = self.host_kind(press.input)
+            return self._apply(Action(kind, press.t_us, None, precision_us=press.precision_us))
+        if not 0 <= press.station < len(self.stations):
+            log.warning("press from station %d, which this game does not have; ignored", press.station)
+            return []
+        action = self.spec.buttons.action(press.station, press.input, self.station_kinds[press.station],
+                                          press.t_us, press.precision_us, press.clock, press.clock_precision_us)
+        return [] if action is None else self._apply(action)
+
+    def _seen(self, t_us: int, journaled: bool = True, decided: bool = False) -> None:
+        self.engine_until_us = max(self.engine_until_us, t_us)
+        if journaled:
+            self._journaled_until_us = max(self._journaled_until_us, t_us)
+        if decided:
+            self.decided_at_us = max(self.decided_at_us, t_us)
+
+    def late_before_us(self) -> int:
+        """A station press stamped before this is late evidence: its timely
+        arrival could have changed what the game has decided since."""
+        return self.decided_at_us if self.judges_late_by_decisions else self.engine_until_us
+
+    def _late_evidence(self, press: Press) -> list[GameEvent]:
+        """A station press stamped before what the game has already decided on
+        (``late_before_us``). The game never goes back in time, so it does not
+        get the press; the room is told instead (screen, log, journal), and
+        the host may act. Replay finds the very same press late: every input
+        and every tick that fired something is journaled (an older journal's
+        rule needs how far the game had got, so it is journaled first)."""
+        if not self.judges_late_by_decisions and self._journaled_until_us < self.engine_until_us:
+            self._write(TickRecord(self.engine_until_us))
+            self._journaled_until_us = self.engine_until_us
+        self._write(PressRecord(press, self.now_us))
+        behind = self.late_before_us() - press.t_us
+        return self._emit([GameEvent("late_evidence", max(self.now_us, press.t_us), press.station,
+                                     {"pressed_us": press.t_us, "input": press.input, "behind_us": behind})])
+
+    def _tick(self, until_us: int) -> list[GameEvent]:
+        events = self.engine.tick(until_us)
+        if events:
+            self._write(TickRecord(until_us))
+        self._seen(until_us, journaled=bool(events), decided=bool(events))
+        return self._emit(events)
+
+    def apply_notice(self, notice: InputNotice) -> list[GameEvent]:
+        """One notice of a step's batch. Nothing is decided here: ``step``
+        settles once the whole batch is in, so a resume never decides past a
+        press delivered in the same batch."""
+        self._write(NoticeRecord(notice))
+        self.note(notice)
+        if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
+            return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
+        if notice.kind == RENAMED:
+            return self._emit([GameEvent(RENAMED, notice.t_us, notice.station, {"name": notice.input})])
+        if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
+            # the whole board went away / came back
+            was_paused, self.paused = self.paused, notice.kind == "disconnected"
+            if was_paused == self.paused:
+                log.info("input board %s", notice.kind)
+                return []
+            log.warning("input board %s: game %s", notice.kind, "paused" if self.paused else "resumed")
+            if self.paused:
+                self.paused_at_us = notice.t_us
+                return [GameEvent("paused", notice.t_us)]
+            # the game's clocks stood still meanwhile: tell it how long, stamped
+            # when the inputs went away, so it comes before the presses held since
+            away = max(0, notice.t_us - self.paused_at_us)
+            self._submit(self.paused_at_us, Action(HOST_RESUME, self.paused_at_us, None, {"paused_us": away}))
+            return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})]
+        return []
+
+    # -- the host's pause and names (the companion pages' host remote) -----------------
+    def note(self, notice: InputNotice) -> None:
+        """The strip's state, and a player's new name (live and in replay)."""
+        super().note(notice)
+        if notice.kind == RENAMED and 0 <= notice.station < len(self.station_names) and notice.input.strip():
+            self.station_names[notice.station] = notice.input.strip()
+
+    def _host_pause(self, pausing: bool, t_us: int) -> list[GameEvent]:
+        """The host paused or carried on: as for a board that went away, the
+        game sees nothing meanwhile and its clocks get the time back with a
+        ``resume`` action stamped when the pause began."""
+        if pausing == self.host_paused:
+            return []
+        self.host_paused = pausing
+        log.info("game %s by the host", "paused" if pausing else "carries on")
+        if pausing:
+            self.host_paused_at_us = t_us
+            return self._emit([GameEvent(HOST_PAUSED, t_us)])
+        away = max(0, t_us - self.host_paused_at_us)
+        self._submit(self.host_paused_at_us, Action(HOST_RESUME, self.host_paused_at_us, None, {"paused_us": away}))
+        return self._emit([GameEvent(HOST_CONTINUED, t_us, None, {"paused_us": away})])
+
+    def _ignored_while_host_paused(self, press: Press) -> bool:
+        """A station's press made while the host has the game paused does
+        nothing (not journaled: the game never sees it); one made before the
+        pause still counts when it goes on."""
+        if not self.host_paused or press.station == HOST_STATION or press.t_us < self.host_paused_at_us:
+            return False
+        log.info("%s pressed while the game is paused: ignored", self._name(press.station))
+        return True
+
+    def _apply(self, action: Action) -> list[GameEvent]:
+        try:
+            events = self.engine.handle(action)
+        except RuleError as exc:
+            log.info("not allowed: %s", exc)
+            events = [GameEvent("rejected", action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
+        return self._emit(events)
+
+    def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
+        for event in events:
+            if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
+                who = None if event.player is None else self._name(event.player)
+                line = (event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
+                if self.held_log is not None:
+                    self.held_log.append(line)
+                else:
+                    log.info("%s at %s s", *line)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("event %s", event)
+        self.event_log.extend(events)
+        for listener in self.on_events:
+            listener(events)
+        return events
+
+    def flush_log(self) -> None:
+        """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
+        if self.held_log:
+            lines, self.held_log = self.held_log, []
+            for line in lines:
+                log.info("%s at %s s", *line)
+
+    def _name(self, station: int) -> str:
+        return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
+
+    def _write(self, record: Record | dict[str, Any]) -> None:
+        if self.journal is None:
+            return
+        if self.held_records is not None:
+            self.held_records.append(record)
+        else:
+            self.journal.write(record)
+
+    def flush_records(self) -> None:
+        """Journal the records a deciding step held until its lamp was lit
+        (``held_records``), in their order, and stop holding: the caller still
+        holds ``lock``, so no other record comes between."""
+        held, self.held_records = self.held_records, None
+        if held and self.journal is not None:
+            for record in held:
+                self.journal.write(record)
+
+    # -- what the strip shows ---------------------------------------------------------
+    def statuses(self, view: Mapping[str, Any] | None = None) -> list[str]:
+        """Per station, the status its lamp and strip cell show: the engine's,
+        under the input layer's (disconnected, stuck). Without ``view`` (the
+        engine's public view, if already asked for) from the engine's
+        ``station_statuses()`` when it has one: the lamp's path never builds
+        the whole public view (~50 µs of a quiz's, before the winner's lamp)."""
+        if view is not None:
+            given = view.get("status", [])
+        else:
+            fast = getattr(self.engine, "station_statuses", None)
+            given = fast() if fast is not None else self.engine.public_view().get("status", [])
+        out = []
+        for i, st in enumerate(self.stations):
+            status = given[i] if i < len(given) else "idle"
+            if not st.connected:
+                status = "disconnected"
+            elif st.stuck:
+                status = "stuck"
+            out.append(status)
+        return out
+
+    def strip(self, view: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Per station: its name, the engine's status, and the input layer's
+        state (``view``: the engine's public view now, if already asked for)."""
+        view = self.engine.public_view() if view is None else view
+        out = []
+        for i, (st, status) in enumerate(zip(self.stations, self.statuses(view), strict=True)):
+            recent = st.recently_pressed(self.now_us)
+            out.append(
+                {
+                    "name": self.station_names[i],
+                    "status": status,
+                    "pressed": recent,
+                    "stuck": sorted(st.stuck),
+                    "presses": st.presses,
+                }
+            )
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        return {"game": self.spec.name, "players": self.settings.players, "seed": self.settings.seed, **self.engine.summary()}
+
+    def end(self, t_us: int) -> None:
+        """The game's one close in its journal, however it ended: every input
+        taken goes to the game and into the journal (``close_out``), then the
+        ``end`` record at ``t_us``, then the file is closed (written and
+        fsynced; what the disk still refused is counted in ``journal.unsaved``).
+        Nothing without a journal."""
+        if self.journal is None:
+            return
+        try:
+            self.close_out(t_us)
+            self._write({"type": "end", "t_us": t_us})
+        finally:
+            self.journal.close()
+
+
+    # -- checkpoints: a restart replays only what follows the newest (docs/journal.md) ---------
+    #: a live box writes a checkpoint once this many records followed the last one
+    checkpoint_every = CHECKPOINT_EVERY
+    #: the journal's sequence number the newest checkpoint had (0: none yet)
+    checkpoint_seq = 0
+    #: why this game gets no checkpoints (its state holds what the codec does not write), said once
+    checkpoint_refused: str | None = None
+
+    def quiet(self) -> bool:
+        """Nothing is being decided: no press being debounced, nothing held for
+        the horizon, no pause, and no engine deadline within ``CHECKPOINT_QUIET_US``."""
+        if self._held or self.paused or self.host_paused or self.debouncer.earliest_pending_us() is not None:
+            return False
+        deadline = self.engine.next_deadline_us()
+        return deadline is None or deadline > self.now_us + CHECKPOINT_QUIET_US
+
+    def checkpoint_if_due(self) -> bool:
+        """Journal a checkpoint when ``checkpoint_every`` records followed the last one
+        and the box is quiet (the deciding thread calls this after the lamp, never
+        inside a decision). True when one was written."""
+        journal = self.journal
+        if (journal is None or journal.version < 2 or self.checkpoint_refused is not None
+                or journal.next_seq - self.checkpoint_seq <= self.checkpoint_every or not self.quiet()):
+            return False
+        seq = journal.next_seq
+        try:
+            record = CheckpointRecord(self.now_us, checkpoint_codec.encode(self._replayable()))
+            if len(json.dumps(record.state, separators=(",", ":"))) > CHECKPOINT_MAX_BYTES:
+                raise checkpoint_codec.CheckpointError(f"its state is larger than {CHECKPOINT_MAX_BYTES} bytes")
+        except (checkpoint_codec.CheckpointError, ValueError) as exc:
+            self.checkpoint_refused = str(exc)
+            log.warning("no checkpoints for this %s game (%s): a restart replays its whole journal",
+                        self.spec.name, exc)
+            return False
+        self._write(record)
+        self.checkpoint_seq = seq
+        return True
+
+    def _replayable(self) -> dict[str, Any]:
+        """What a full replay rebuilds, as a replay has it (``box_from_journal``):
+        the engine, names, the strip's stuck and connected inputs (a replay counts
+        no strip presses), the time marks, the source events taken, the newest logs.
+        Not the debouncer, held inputs or a pause: a checkpoint is only taken
+        without them, and a replay rebuilds none of them either."""
+        return {
+            "code": engine_code_mark(self.engine),
+            "fields": sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else [],
+            "engine": self.engine,
+            "station_names": list(self.station_names),
+            "stations": [[sorted(st.stuck), st.connected] for st in self.stations],
+            "presses_total": self.presses_total,
+            # a replay's engine_until_us is the live box's journaled mark: ticks that fired nothing are not in the file
+            "engine_until_us": self._journaled_until_us,
+            "decided_at_us": self.decided_at_us,
+            "source_events": list(self._source_order),
+            "press_log": list(self.press_log)[-LIVE_LOG_LIMIT:],
+            "event_log": list(self.event_log)[-LIVE_LOG_LIMIT:],
+        }
+
+    def restore(self, record: CheckpointRecord, seq: int) -> None:
+        """Take the state a checkpoint holds (a CheckpointError, the box unchanged, when it cannot)."""
+        engine_class = type(self.engine)
+        state = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
+                                        and type(root.get("engine")) is engine_class)
+        fresh = sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else []
+        if state.get("code") != engine_code_mark(self.engine) or state.get("fields") != fresh:
+            raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+        try:
+            names = [str(n) for n in state["station_names"]]
+            stations = [(set(stuck), bool(connected)) for stuck, connected in state["stations"]]
+            marks = [int(state[key]) for key in ("presses_total", "engine_until_us", "decided_at_us")]
+            events = [str(e) for e in state["source_events"]]
+            press_log, event_log = list(state["press_log"]), list(state["event_log"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise checkpoint_codec.CheckpointError(f"the checkpoint's box fields do not read ({exc})") from None
+        if len(names) != len(self.station_names) or len(stations) != len(self.stations):
+            raise checkpoint_codec.CheckpointError("the checkpoint has another number of stations")
+        self.engine = state["engine"]
+        self.station_names = names
+        for st, (stuck, connected) in zip(self.stations, stations, strict=True):
+            st.stuck, st.connected = stuck, connected
+        self.presses_total, self.engine_until_us, self.decided_at_us = marks
+        self._journaled_until_us = self.engine_until_us
+        self._source_events, self._source_order = set(events), deque(events)
+        self.press_log.extend(press_log)
+        self.event_log.extend(event_log)
+        self.now_us = max(self.now_us, record.t_us)
+        self.checkpoint_seq = seq
+
+
+_CODE_MARKS: dict[type, str] = {}
+
+
+def engine_code_mark(engine: object) -> str:
+    """A fingerprint of the engine's module source: a checkpoint written by other
+    code of the game (the box was updated since) is not restored; the journal is replayed."""
+    cls = type(engine)
+    mark = _CODE_MARKS.get(cls)
+    if mark is None:
+        module = sys.modules.get(cls.__module__)
+        source = getattr(module, "__file__", None)
+        try:
+            data = Path(source).read_bytes() if source else b""
+        except OSError:
+            data = b""
+        mark = _CODE_MARKS[cls] = f"{cls.__module__}.{cls.__qualname__}:{hashlib.sha256(data).hexdigest()[:16]}"
+    return mark
+
+
+def box_from_journal(journal: Journal, writer: JournalWriter | None = None, *, from_checkpoint: bool = False) -> Box:
+    """Rebuild a box by replaying every journal line through the same methods
+    that handled them live. ``writer`` (resume) keeps appending afterwards.
+    A record the game cannot take is a JournalError naming its line.
+
+    ``from_checkpoint`` (a restart): restore the newest checkpoint and replay
+    only the records after it. One that does not decode is said in one log line
+    and everything is replayed instead; when the journal kept only the records
+    since it (``load(since_checkpoint=True)``), that is a CheckpointError: read
+    it whole and call again."""
+    box = replay_start(journal)
+    start = _restored(box, journal) if from_checkpoint else 0
+    for line, record in itertools.islice(journal.numbered(), start, None):
+        replay_record(box, line, record)
+    replay_finish(box, journal)
+    box.journal = writer
+    return box
+
+
+def replay_start(journal: Journal) -> Box:
+    """The box a journal's session header starts (``box_from_journal``'s first part)."""
+    header = journal.session
+    assert header is not None
+    try:
+        spec = get_game(header.game)
+    except LookupError as exc:
+        raise JournalError(_("line 1: {problem}").format(problem=exc)) from None
+    try:
+        spec.settings(header.settings.players)  # the player count is one the game takes
+        settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
+        if journal.path is not None:
+            settings = found_beside(settings, Path(journal.path))  # a journal copied here with its media/ folder
+        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
+                           .format(game=spec.title, problem=exc)) from None
+    return box
+
+
+def replay_record(box: Box, line: int, record: Record) -> None:
+    """One journal record through the methods that handled it live (a streamed
+    ``journal check`` hands them over as it reads)."""
+    try:
+        if isinstance(record, CheckpointRecord):  # the state its records built: replayed here already
+            box.now_us = max(box.now_us, record.t_us)
+            box.checkpoint_seq = line - 1
+        elif isinstance(record, PressRecord):
+            box.now_us = max(box.now_us, record.press.t_us if record.at_us is None else record.at_us)
+            box.first_delivery(record.press)
+            box.press_log.append(record.press)
+            box.presses_total += 1
+            box._deliver(record.press)
+        elif isinstance(record, ActionRecord):
+            box._deliver(record.action)
+        elif isinstance(record, TickRecord):
+            box._tick(record.t_us)
+        elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
+            box.note(record.notice)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
+                           "are the session header's options right?") from None
+
+
+def replay_finish(box: Box, journal: Journal) -> None:
+    """After the last record: the options are shown to work, the box's time is the journal's last moment."""
+    try:
+        box.summary()  # what replay prints: garbage options surface here, not as a traceback later
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        raise JournalError(f"line 1: the session header's options do not work for {box.spec.title} ({exc})") from None
+    box.now_us = max(box.now_us, journal.last_t_us)
+
+
+def _restored(box: Box, journal: Journal) -> int:
+    """Restore the journal's newest checkpoint into a new box; the index of the
+    first record to replay after it (0: none, or one that does not decode)."""
+    newest = next((i for i in range(len(journal.records) - 1, -1, -1)
+                   if isinstance(journal.records[i], CheckpointRecord)), None)
+    if newest is None:
+        return 0
+    record, line = journal.records[newest], journal.record_lines[newest]
+    assert isinstance(record, CheckpointRecord)
+    try:
+        box.restore(record, line - 1)
+    except checkpoint_codec.CheckpointError as exc:
+        log.warning("%s: the checkpoint at line %d does not restore (%s): replaying the whole journal",
+                    journal.path or "journal", line, exc)
+        if journal.dropped:
+            raise
+        return 0
+    return newest + 1

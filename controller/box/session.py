@@ -1,0 +1,375 @@
+"""A session's plumbing, shared by every way a game starts (``play``, ``play
+--resume``, the kiosk menu, the real-time demo, the deciding process):
+settings -> box -> journal -> sources -> close. The screen's side (window,
+presenter, phones' server) is ``controller/screen/live.py``.
+
+Closing always writes the journal's ``end`` record, turns every light off and
+stops the sources, whether the game ended, the host pressed Ctrl+C or the
+kiosk was stopped with SIGTERM; the caller then prints one summary line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import signal
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from controller import signals
+from controller.box import journal as journal_mod
+from controller.box import media
+from controller.box.checkpoint import CheckpointError
+from controller.box.lights import GpioLights, Lights, NoLights
+from controller.box.profile import Profile
+from controller.box.runtime import Box, box_from_journal
+from controller.box.sources.base import InputSink, Source, SourceError
+from controller.box.timeline import box_now_us
+from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
+from games.i18n import N_, _
+
+log = logging.getLogger("buzzerbox")
+
+#: a resumed game carries on this long after its journal's last moment
+RESUME_GAP_US = 1_000_000
+
+#: where every game with people is journaled, unless told otherwise (under
+#: $XDG_DATA_HOME when it is set); ``play`` and the menu say it at start
+JOURNAL_SUBDIR = "buzzerbox/journals"
+
+
+#: the host's own question packs, listed by the menu (docs/quiz.md)
+PACKS_SUBDIR = "buzzerbox/packs"
+
+
+def data_dir(subdir: str) -> Path:
+    """A folder of the box's data: under ``$XDG_DATA_HOME``, else ``~/.local/share``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / subdir
+
+
+def journal_dir() -> Path:
+    """The one data folder for journals: ``$XDG_DATA_HOME/buzzerbox/journals``,
+    else ``~/.local/share/buzzerbox/journals``."""
+    return data_dir(JOURNAL_SUBDIR)
+
+
+def packs_dir() -> Path:
+    """The host's packs: ``$XDG_DATA_HOME/buzzerbox/packs``, else ``~/.local/share/buzzerbox/packs``."""
+    return data_dir(PACKS_SUBDIR)
+
+
+def new_seed() -> int:
+    """The seed of a game with people: fresh each game; the journal keeps it,
+    so replay and resume need nothing else."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
+def terminated() -> bool:
+    """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
+    Ctrl+C is an interruption, exit 130 (controller/signals.py)."""
+    return signals.received() == signal.SIGTERM
+
+
+def stop_on_sigterm() -> AbstractContextManager[None]:
+    """SIGTERM, SIGINT, SIGHUP and SIGQUIT end a game like Ctrl+C: through the
+    same close, so the journal gets its end and the lights go off (the
+    command line installs them first; an in-process caller gets them here)."""
+    return signals.handled()
+
+
+def names_path() -> Path:
+    """The players' names entered in the menu, per profile ("keyboard" without one)."""
+    return journal_dir().parent / "players.json"
+
+
+def saved_names(profile: Profile | None) -> list[str]:
+    """The names entered in the menu for this profile's stations ([] if none)."""
+    try:
+        data = json.loads(names_path().read_text(encoding="utf-8"))
+        names = data.get(profile.name if profile is not None else "keyboard", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    # anything but text is no name: that station keeps its own
+    return [n[:NAME_LENGTH] if isinstance(n, str) else "" for n in names] if isinstance(names, list) else []
+
+
+#: a name fits a strip cell read from across the room
+NAME_LENGTH = 16
+
+
+def save_names(profile: Profile | None, names: Sequence[str]) -> None:
+    """Keep the menu's names for the next start (beside the journals)."""
+    path = names_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[profile.name if profile is not None else "keyboard"] = [n.strip()[:NAME_LENGTH] for n in names]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:  # a read-only card: the names hold for this session only
+        log.warning("could not save the players' names in %s: %s", path, exc)
+
+
+def open_lights(profile: Profile | None, source: Any = None) -> Lights:
+    """The profile's button lights: GPIO pins, or the input board's outputs."""
+    if profile is None or not profile.light_pins():
+        return NoLights()
+    if profile.source == "board":
+        return source.lights() if source is not None and hasattr(source, "lights") else NoLights()
+    if profile.source != "gpio":
+        return NoLights()
+    try:
+        return GpioLights.from_profile(profile)
+    except Exception as exc:  # no GPIO here (a desktop): show the game anyway
+        print(_("lights: off ({kind}: {exc})").format(kind=exc.__class__.__name__, exc=exc), file=sys.stderr)
+        return NoLights()
+
+
+def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> Source:
+    """Open the profile's source and start it delivering to ``sink``; with
+    ``feed`` (a FIFO: ``controller/box/feed.py``), on mock pins driven from it."""
+    from controller.box.sources import open_source
+
+    factory = None
+    if feed is not None:
+        from controller.box.feed import Feed, feed_factory
+        from controller.box.sources.gpio import GpioSource
+
+        if profile.source != "gpio":
+            raise SourceError(_("--feed drives GPIO pins: profile {name} reads a {source}").format(
+                name=profile.name, source=profile.source))
+        factory = feed_factory()
+    try:
+        source = open_source(profile, pin_factory=factory) if factory is not None else open_source(profile)
+        source.start(sink)
+    except BuzzerBoxError:
+        raise
+    except Exception as exc:
+        raise SourceError(_("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
+            source=profile.source, profile=profile.name, exc=exc, hint=source_hint(profile, exc))) from exc
+    if feed is not None:
+        reader = Feed(feed, factory)
+        if isinstance(source, GpioSource):
+            source.reader = reader  # the box asks it how far it has delivered (``live.connect``)
+        reader.start()
+    return source
+
+
+def source_hint(profile: Profile, exc: BaseException) -> str:
+    """What to do when the inputs will not open (no GPIO on a laptop, no board)."""
+    if type(exc).__name__ == "BadPinFactory":
+        return _(" (no GPIO on this machine: on a Pi install the pi extra, pip install -e '.[pi]'; "
+                 "on a laptop leave out --profile to play with keyboard stations)")
+    if profile.source == "board":
+        return _(" (is the input board plugged in? `buzzerbox doctor` lists what it finds)")
+    return ""
+
+
+def new_journal_path(folder: Path, game: str) -> Path:
+    """game-DATE-TIME.jsonl, numbered when two games start within a second."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = time.strftime(f"{game}-%Y%m%d-%H%M%S")
+    path, n = folder / f"{stem}.jsonl", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.jsonl"
+    return path
+
+
+def unfinished_journal(folder: Path) -> Path | None:
+    """The newest journal in ``folder`` if it is a game with people that has
+    no ``end`` record yet: a crash or a power cut stopped it mid-game."""
+    try:
+        newest = max(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, default=None)
+    except OSError:
+        return None
+    if newest is None:
+        return None
+    try:
+        journal = journal_mod.read(newest, since_checkpoint=True)  # whether it ended: no need to hold every record
+    except BuzzerBoxError as exc:
+        log.warning("not resuming %s: %s", newest, exc)
+        return None
+    session = journal.session
+    return newest if session is not None and session.mode == "play" and not journal.ended else None
+
+
+def wiring_options(spec: GameSpec, profile: Profile | None, players: int) -> dict[str, Any]:
+    """What a game hears of the wiring, as options (it never reads the profile):
+    how many choices (A, B ...) the smallest of the ``players`` stations has
+    buttons for, for a game that declares ``STATION_CHOICES``. Nothing for
+    keyboard stations (no profile)."""
+    if profile is None or STATION_CHOICES not in spec.options or not profile.stations:
+        return {}
+    stations = profile.stations[: max(1, players)]
+    return {STATION_CHOICES: min(spec.buttons.choices(st.kind, st.inputs) for st in stations)}
+
+
+def game_settings(spec: GameSpec, players: int, seed: int, options: Mapping[str, Any],
+                  profile: Profile | None) -> GameSettings:
+    """The settings of a game played on ``profile``'s stations: the options
+    given, and what the wiring says (a station has the buttons it has). What
+    the wiring says is the box's alone: given by hand (``--option``) it is
+    refused, with or without a profile, rather than overridden or kept."""
+    if STATION_CHOICES in spec.options and STATION_CHOICES in options:
+        raise OptionError(N_("option 'station_choices' is the box's own: it counts the answer buttons of the wiring "
+                             "profile's stations; leave it out (to offer fewer choices, give option 'choices')"))
+    return spec.settings(players, seed, **{**options, **wiring_options(spec, profile, players)})
+
+
+def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, journal: str | Path | None,
+            station_names: Sequence[str] | None = None, *, wall_clock: Callable[[], float] = time.time) -> Box:
+    """A box for people: its own timeline starts now at 0, every input journaled."""
+    kinds = profile.station_kinds()[: settings.players] if profile is not None else None
+    if journal is not None:  # its pictures beside it, by content: a replay elsewhere shows them (docs/journal.md)
+        settings = media.kept_with_journal(settings, Path(journal).absolute().parent)
+    box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
+              station_names=station_names)
+    if journal is not None:
+        box.journal = journal_mod.JournalWriter.create(
+            journal, box.header(mode="play", profile=profile.name if profile is not None else None))
+    restart_clock(box, wall_clock=wall_clock)
+    return box
+
+
+def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,
+                *, wall_clock: Callable[[], float] = time.time,
+                carry_on: bool = False) -> tuple[Box, journal_mod.Journal]:
+    """The box of a journaled game, rebuilt, appending to the same journal and
+    carrying on a second after its last moment, whatever the clock did meanwhile
+    (restarted at 0 after a power cut, or ran on). The journal is locked first
+    (one writer at a time) and must be this game on this profile's stations.
+    ``carry_on``: a game the host ended before its end goes on too (the
+    scores and the question where it stopped); one played to its end does not."""
+    if profile is not None or game is not None:
+        journaled = journal_mod.load(path, head=True)  # its header; the whole file is checked as it is resumed
+        session = journaled.session
+        assert session is not None
+        differences = journal_mod.check_resume(
+            journaled, game or session.game,
+            None if profile is None else len(profile.stations),
+            None if profile is None else profile.station_kinds(),
+            None if profile is None else profile.name)
+        if differences:
+            raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
+    # a restart replays only since the newest checkpoint
+    journal, writer = journal_mod.resume(path, carry_on=carry_on, since_checkpoint=True)
+    try:
+        try:
+            box = box_from_journal(journal, writer, from_checkpoint=True)
+        except CheckpointError:  # said in the log: the whole journal, read again (under the same lock)
+            box = box_from_journal(journal_mod.load(path), writer)
+        if carry_on and journal.ended and box.engine.finished:
+            raise journal_mod.JournalError(f"{path}: " + _("this game was played to its end: nothing to carry on; "
+                                                           "'buzzerbox replay' shows it, a new game starts a new journal"))
+    except BaseException:
+        writer.close()
+        raise
+    box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
+    box.session_start_us = journal.last_t_us + RESUME_GAP_US  # a press made meanwhile is not played
+    journal_wall_clock(box, box.session_start_us, wall_clock)  # the gap was a second on the timeline, not in the room
+    return box, journal
+
+
+def abandon_start(box: Box, created: Path | None) -> None:
+    """A game that never started: a journal made for it is removed (nothing
+    happened, nothing to resume); a resumed journal is left as it was."""
+    if box.journal is None:
+        return
+    with signals.held(raise_after=False):  # a second signal must not leave half of it done
+        box.journal.close()
+        if created is not None:
+            try:
+                Path(created).unlink()
+            except OSError as exc:
+                log.warning("could not remove %s: %s", created, exc)
+
+
+def restart_clock(box: Box, *, wall_clock: Callable[[], float] = time.time) -> None:
+    """A new box whose start waited (the roll call): its timeline starts now,
+    and a press stamped before it (the roll call's, an earlier boot's) is not played."""
+    box.time_offset_us = -box_now_us()
+    box.session_start_us = 0
+    journal_wall_clock(box, 0, wall_clock)
+
+
+def journal_wall_clock(box: Box, game_us: int, wall_clock: Callable[[], float] = time.time) -> None:
+    """Journal the UTC wall time that the box's timeline stands at ``game_us`` now
+    (``journal.WallClockRecord``), so an export can say when a press happened in
+    the room (a QBJ buzz's time). Informational only: the box orders and decides
+    by its monotonic µs stamps, never by the wall clock (which NTP may step).
+    A format-1 journal goes on in format 1, which has no such record."""
+    if box.journal is None or box.journal.version < 2:
+        return
+    now = datetime.fromtimestamp(wall_clock(), timezone.utc)
+    box.journal.write(journal_mod.WallClockRecord(game_us, now))
+
+
+def connect(box: Box, source: Source, profile: Profile) -> None:
+    """Decide by how far the source says it delivered (or its stated report
+    delay, when it cannot say) and start every input
+    at the level it rests at now (a stuck button is found at once)."""
+    box.latency_guard_us = source.report_delay_us(profile.debounce)
+    reader = source.edge_reader()
+    if reader is not None:
+        reader.wake = box.arrived.set
+    box.follow_source(source.name, watermarks=source.sends_watermarks,
+                      probe=None if reader is None else reader.delivered_until_us,
+                      probe_lag_us=0 if reader is None else reader.capture_us,
+                      ask=getattr(source, "ask_watermark", None))
+    box.debouncer.start_all(source.levels(), box_now_us() + box.time_offset_us)
+    follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
+    if follow_lockout is not None:
+        follow_lockout(box)
+
+
+#: how a run ended (``RunResult.reason``, or "stopped" for Ctrl+C and SIGTERM), in words
+ENDED_WORDS = {
+    "finished": N_("the game is over"), "time": N_("its time was up"), "menu": N_("the host went back to the menu"),
+    "quit": N_("the window was closed"), "stopped": N_("stopped (Ctrl+C or SIGTERM)"),
+}
+
+
+def how_it_ended(reason: str) -> str:
+    return _(ENDED_WORDS[reason]) if reason in ENDED_WORDS else reason
+
+
+def summary_line(box: Box, reason: str) -> str:
+    """"Quiz: the game is over; scores: Red 3, Blue 1" for the terminal and the log."""
+    return _("{title}: {how}; {scores}").format(title=_(box.spec.title), how=how_it_ended(reason),
+                                                 scores=scores_line(box, box.summary()))
+
+
+def scores_line(box: Box, summary: dict[str, Any]) -> str:
+    """"scores: Red 3, Blue 1" (the names people see), best first."""
+    scores = summary.get("scores")
+    if not isinstance(scores, list) or not scores:
+        return _("scores: {scores}").format(scores=scores)
+    pairs = sorted(((box._name(i), s) for i, s in enumerate(scores)), key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
+    return _("scores: {list}").format(list=", ".join(f"{name} {score}" for name, score in pairs))
+
+
+#: how long the keyboard stations' keys stay on screen at the start of a game (game time)
+KEYS_HINT_US = 30_000_000
+
+
+def keep_name(profile: Profile | None, seat: int, name: str) -> None:
+    """One player's new name (the host page), kept with the menu's names."""
+    names = saved_names(profile)
+    names += [""] * (seat + 1 - len(names))
+    names[seat] = name
+    save_names(profile, names)

@@ -1,0 +1,144 @@
+"""What every input source provides, and where it delivers."""
+
+from __future__ import annotations
+
+import queue
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Protocol
+
+from controller.box.debounce import DebounceConfig, Debouncer
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from games.base import Action, BuzzerBoxError
+from games.i18n import _
+
+#: a source stamping this coarsely reads keys, not contacts (``KeyboardSource``): its
+#: inputs cannot bounce, and a tap's down and up may carry one stamp
+KEY_PRECISION_US = 25_000
+
+
+class SourceError(BuzzerBoxError):
+    """The stations' inputs cannot be opened (wrong pins, no board, no permission)."""
+
+
+class InputSink(Protocol):
+    """Where sources deliver. Implementations must be thread-safe and fast:
+    they are called from pin callback threads and serial reader threads."""
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        """A raw level change, still to be debounced on the host."""
+        ...
+
+    def press(self, press: Press) -> None:
+        """A press already debounced where it was captured (firmware board)."""
+        ...
+
+    def notice(self, notice: InputNotice) -> None:
+        """Stuck, released, glitch, disconnected, reconnected ..."""
+        ...
+
+    def watermark(self, mark: Watermark) -> None:
+        """Everything ``mark.source`` stamped up to ``mark.t_us`` has been
+        delivered (called after those edges and presses, on the same thread)."""
+        ...
+
+
+class EdgeReader(Protocol):
+    """The thread that takes a source's edges off the queue they wait in, when
+    it can say at once how far it has delivered (``controller/box/feed.py``): the
+    box asks it at every step instead of waiting a stated delay."""
+
+    #: an edge is in the queue at most this long after its stamp was taken (a
+    #: kernel stamps in the interrupt and queues from its interrupt thread)
+    capture_us: int
+    #: it calls this when it has just delivered all it read (the box, found it busy, asks again)
+    wake: Callable[[], None] | None
+
+    def delivered_until_us(self, now_us: int) -> int | None:
+        """Asked at ``now_us`` (the source's clock): every edge stamped up to
+        the returned moment has been delivered; None while it cannot say
+        (edges read and not yet delivered, or waiting in the queue)."""
+        ...
+
+
+class Source(ABC):
+    """An input source. ``precision_us`` is how finely it stamps edges."""
+
+    name: str = "source"
+    precision_us: int = 1
+    #: it says how far it has delivered by sending ``Watermark``s (the input
+    #: board's heartbeats): the box waits for those, not a stated delay
+    sends_watermarks: bool = False
+
+    def edge_reader(self) -> EdgeReader | None:
+        """The reader the box may ask how far it has delivered (None: it cannot tell)."""
+        return None
+
+    @abstractmethod
+    def start(self, sink: InputSink) -> None:
+        """Begin delivering to ``sink`` (returns at once)."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Stop delivering and release the hardware."""
+
+    def report_delay_us(self, debounce: DebounceConfig) -> int:
+        """How long after a first edge its press may still be on its way to
+        the box: the box decides nothing younger than this (latency guard).
+        Host-debounced sources only lose thread hand-over time."""
+        return 2_000
+
+    def levels(self) -> dict[tuple[int, str], int]:
+        """Each host-debounced input's level at rest, keyed (station, input);
+        sources that debounce where they capture return nothing."""
+        return {}
+
+    def describe(self) -> str:
+        """'gpio (stamps to 1 µs)': the source as the start line names it, in the reader's language."""
+        return _("{source} (stamps to {us} µs)").format(source=self.name, us=self.precision_us)
+
+
+class Inbox:
+    """An ``InputSink`` that only enqueues, so it is safe on any callback
+    thread; the loop that owns the debouncer drains it."""
+
+    def __init__(self) -> None:
+        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.inbox.put(("edge", edge, precision_us))
+
+    def press(self, press: Press) -> None:
+        self.inbox.put(("press", press, 0))
+
+    def notice(self, notice: InputNotice) -> None:
+        self.inbox.put(("notice", notice, 0))
+
+    def watermark(self, mark: Watermark) -> None:
+        self.inbox.put(("watermark", mark, 0))
+
+    def deliver_action(self, action: Action) -> None:
+        """A whole action from a source that is not a button (a phone's move),
+        stamped on the same clock as the edges."""
+        self.inbox.put(("action", action, 0))
+
+    def drain(self, debouncer: Debouncer, offset_us: int = 0,
+              arrived: list[int] | None = None) -> list[Press | InputNotice | Watermark]:
+        """Everything delivered so far: edges through ``debouncer``, presses
+        and notices as they came; ``offset_us`` is added to every stamp, and
+        ``arrived`` gets every edge's and press's stamp."""
+        out: list[Press | InputNotice | Watermark] = []  # and a phone's Action, when one came (only the Box takes them)
+        while True:
+            try:
+                kind, item, precision = self.inbox.get_nowait()
+            except queue.Empty:
+                return out
+            if offset_us:
+                item = replace(item, t_us=item.t_us + offset_us)
+            if arrived is not None and kind not in ("notice", "watermark"):
+                arrived.append(item.t_us)
+            if kind == "edge":
+                out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
+            else:
+                out.append(item)

@@ -1,0 +1,272 @@
+"""Stations wired straight to the Pi's header, read through gpiozero at pin level.
+
+We use ``pin.when_changed(ticks, state)`` with gpiozero's own bounce switched
+off, because the debounce must keep the *first* edge's stamp. Each pin
+factory stamps differently, so each gets its own tick converter:
+
+* lgpio (every Pi, the Pi 5 included): the kernel's edge timestamp, taken in
+  the interrupt; gpiozero hands it over in seconds. Precision 1 µs... of the
+  stamp, but interrupt latency jitter of a few µs: reported as 5 µs.
+* pigpio: the daemon's 32-bit µs tick (sampled every 5 µs by default; wraps
+  every 71.6 minutes): unwrapped to 64 bits. Precision 5 µs.
+* RPi.GPIO / native: stamped in Python when the callback runs, after thread
+  and GIL delays. Precision reported as 1,000 µs: the arbiter calls presses
+  closer than 1 ms a tie rather than guess.
+* MockFactory (tests, diagnostics without hardware): exact ticks. 1 µs.
+
+gpiozero holds ``when_changed`` callbacks weakly, so this source keeps a
+strong reference to every callback it installs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import struct
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.box.press import Edge
+from controller.box.profile import Profile
+from controller.box.sources.base import EdgeReader, InputSink, Source, SourceError
+from controller.box.sources.pipe_reader import PipeReader
+from controller.box.timeline import box_now_us
+
+log = logging.getLogger("buzzerbox.gpio")
+
+TickConverter = Callable[[Any], int]
+
+
+def _kernel_seconds_to_box_us() -> TickConverter:
+    """lgpio stamps with the kernel's clock; depending on the lgpio build that is
+    CLOCK_MONOTONIC (our box clock) or CLOCK_REALTIME. Decide per stamp: an
+    edge is always stamped within a few seconds of now on one of the two."""
+
+    def convert(ticks: Any) -> int:
+        t_us = round(float(ticks) * 1_000_000)
+        mono = time.monotonic_ns() // 1000
+        real = time.time_ns() // 1000
+        if abs(real - t_us) < abs(mono - t_us):
+            return t_us - (real - mono)
+        return t_us
+
+    return convert
+
+
+def _pigpio_ticks_to_box_us(factory: Any, clock: Callable[[], int] = box_now_us) -> TickConverter:
+    """pigpio's tick is a 32-bit µs counter (wraps every 71.6 min). An edge is
+    converted in its callback, moments after it happened, so it is placed
+    within half a wrap *before now* on the box clock: right however long the
+    box sat idle, with no heartbeat needed."""
+    period = 1 << 32
+    offset = clock() - int(factory.ticks())  # box µs - pigpio ticks, at start
+
+    def convert(ticks: Any) -> int:
+        now = clock()
+        ago = (now - offset - int(ticks)) % period
+        if ago >= period // 2:  # stamped a moment "after" now: clock jitter
+            ago -= period
+        return now - ago
+
+    return convert
+
+
+def _seconds_to_us(ticks: Any) -> int:
+    return round(float(ticks) * 1_000_000)
+
+
+def tick_converter(factory: Any, clock: Callable[[], int] = box_now_us) -> tuple[TickConverter, int, str]:
+    """(converter from this factory's ticks to box µs, precision µs, a label)."""
+    kind = type(factory).__name__
+    if kind == "MockFactory":
+        return _seconds_to_us, 1, "mock (exact ticks)"
+    if kind == "LGPIOFactory":
+        return _kernel_seconds_to_box_us(), 5, "lgpio (kernel edge timestamps)"
+    if kind == "PiGPIOFactory":
+        return _pigpio_ticks_to_box_us(factory, clock), 5, "pigpio (daemon ticks, 5 µs sampling)"
+    if kind in ("RPiGPIOFactory", "NativeFactory"):
+        return _seconds_to_us, 1_000, f"{kind} (stamped in Python: 1 ms precision)"
+    log.warning("unknown pin factory %s: treating its ticks as seconds stamped in Python", kind)
+    return _seconds_to_us, 1_000, f"{kind} (unknown: 1 ms precision)"
+
+
+def default_factory() -> Any:
+    """The factory gpiozero would pick (GPIOZERO_PIN_FACTORY, else lgpio ...)."""
+    from gpiozero import Device
+
+    if Device.pin_factory is None:
+        Device.pin_factory = Device._default_pin_factory()
+    return Device.pin_factory
+
+
+#: lgpio's notification report: the kernel's stamp (ns), chip, GPIO, level, flags (none defined), padding
+LGPIO_REPORT = struct.Struct("QBBBBI")
+#: gpiozero's mask of a line's mode bits that are its flags (pull, active low, drive)
+LGPIO_LINE_FLAGS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7)
+
+
+class LgpioEdgeReader(PipeReader):
+    """The lgpio pins' edges read from a notification pipe of the source's own.
+    gpiozero hands edges over from lgpio's callback thread, which reads its
+    pipe through a buffered file and cannot say how far it has delivered;
+    this reader can (``PipeReader``), so the box decides by it instead of a
+    stated delay. lgpio's alert thread (native, at the deciding process's
+    priority) moves each kernel event into the pipe: ``capture_us`` covers
+    that hop."""
+
+    capture_us = 500
+
+    def __init__(self, lgpio: Any, on_edge: Callable[[int, int, int], None]) -> None:
+        self.lgpio = lgpio
+        self.notify = int(lgpio.notify_open())
+        try:
+            super().__init__(f".lgd-nfy{self.notify}", "buzzerbox-gpio-edges")  # where lgpio makes it
+        except OSError:
+            lgpio.notify_close(self.notify)
+            raise
+        self.on_edge = on_edge
+
+    def split(self, data: bytes) -> tuple[list[bytes], bytes]:
+        size = LGPIO_REPORT.size
+        whole = len(data) - len(data) % size
+        return [data[i:i + size] for i in range(0, whole, size)], data[whole:]
+
+    def deliver(self, report: bytes) -> None:
+        tick_ns, _chip, gpio, level, flags, _pad = LGPIO_REPORT.unpack(report)
+        if flags == 0:  # lgpio defines no flags yet: a report with some is not an edge
+            self.on_edge(gpio, level, tick_ns)
+
+    def stop(self) -> None:
+        super().stop()
+        self.lgpio.notify_close(self.notify)  # the write end closes: the thread reads to the end
+
+
+class GpioSource(Source):
+    """Every input of a wiring profile, via gpiozero pins (on lgpio, their
+    edges through a reader of our own: ``LgpioEdgeReader``)."""
+
+    name = "gpio"
+
+    def __init__(self, profile: Profile, pin_factory: Any = None, lgpio: Any = None) -> None:
+        if profile.source != "gpio":
+            raise SourceError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
+        self.profile = profile
+        self.factory = pin_factory
+        self.pins: dict[int, Any] = {}
+        self._callbacks: dict[int, Callable[[Any, int], None]] = {}  # strong refs: gpiozero keeps weak ones
+        self.precision_us = 1
+        self.label = ""
+        #: the thread that delivers the pins' edges, when it can say how far it has (lgpio, ``--feed``)
+        self.reader: EdgeReader | None = None
+        self._lgpio = lgpio  # the lgpio module (tests give a stand-in); imported when the factory is lgpio's
+        self._lgpio_reader: LgpioEdgeReader | None = None
+
+    def start(self, sink: InputSink) -> None:
+        factory = self.factory or default_factory()
+        convert, self.precision_us, self.label = tick_converter(factory)
+        pull = "up" if self.profile.debounce.active_level == 0 else "down"
+        for number, (station, input_name) in self.profile.input_pins().items():
+            pin = factory.pin(number)
+            pin.function = "input"
+            pin.pull = pull
+            pin.bounce = None  # our debounce keeps the first edge; the library's would not
+            callback = self._callback(sink, convert, station, input_name)
+            self._callbacks[number] = callback
+            self.pins[number] = pin
+        reader = self._read_lgpio(factory) if type(factory).__name__ == "LGPIOFactory" else None
+        for number, pin in self.pins.items():
+            if reader is None:
+                pin.edges = "both"
+                pin.when_changed = self._callbacks[number]
+        if reader is not None:
+            self._lgpio_reader = self.reader = reader
+            reader.start()
+            self.label += ", edges read by the box's own reader (decisions by its watermarks)"
+        log.info("GPIO source: %d inputs via %s", len(self.pins), self.label)
+
+    def _read_lgpio(self, factory: Any) -> LgpioEdgeReader | None:
+        """Alerts for every pin into a notification pipe of our own (``LgpioEdgeReader``),
+        or None where lgpio will not (then gpiozero's callbacks, and the stated delay)."""
+        try:
+            lgpio = self._lgpio if self._lgpio is not None else importlib.import_module("lgpio")
+            callbacks = self._callbacks
+
+            def on_edge(gpio: int, level: int, tick_ns: int) -> None:
+                callback = callbacks.get(gpio)
+                if callback is not None:
+                    callback(tick_ns / 1_000_000_000, level)
+
+            reader = LgpioEdgeReader(lgpio, on_edge)
+        except Exception as exc:  # noqa: BLE001 (no lgpio, no notification pipe: gpiozero's way still works)
+            log.warning("lgpio edges through gpiozero's callbacks (%s): decisions wait the stated delay", exc)
+            return None
+        handle = factory._handle
+        try:
+            for number in self.pins:
+                flags = lgpio.gpio_get_mode(handle, number) & LGPIO_LINE_FLAGS
+                lgpio.gpio_claim_alert(handle, number, lgpio.BOTH_EDGES, flags, notify_handle=reader.notify)
+        except Exception as exc:  # noqa: BLE001
+            reader.stop()
+            log.warning("lgpio would not alert on our pipe (%s): edges through gpiozero's callbacks", exc)
+            return None
+        return reader
+
+    def _callback(self, sink: InputSink, convert: TickConverter, station: int, input_name: str) -> Callable[[Any, int], None]:
+        # the front end's spread between stations widens what counts as a tie;
+        # the station's drop-jig offset comes off its stamps (wiring/README.md)
+        precision = self.precision_us + self.profile.precision_extra_us(station, input_name)
+        offset = self.profile.offset_us(station)
+
+        def on_change(ticks: Any, state: int) -> None:
+            # runs on gpiozero's pin thread: stamp, enqueue, nothing else
+            sink.edge(Edge(station, input_name, int(state), convert(ticks) - offset), precision)
+
+        return on_change
+
+    def edge_reader(self) -> EdgeReader | None:
+        """The fed pins' reader (``controller/box/feed.py``). A real pin factory's
+        edge thread is the GPIO library's own and cannot say: the box waits
+        the stated report delay for it."""
+        return self.reader
+
+    def levels(self) -> dict[tuple[int, str], int]:
+        """Each input's level now (so the debounce knows what 'at rest' is)."""
+        pins = self.profile.input_pins()
+        return {pins[n]: int(pin.state) for n, pin in self.pins.items()}
+
+    def stop(self) -> None:
+        if self._lgpio_reader is not None:
+            self._lgpio_reader.stop()
+            self._lgpio_reader = self.reader = None
+        for pin in self.pins.values():
+            pin.when_changed = None
+            pin.close()
+        self.pins.clear()
+        self._callbacks.clear()
+
+
+def mock_pin_class() -> type:
+    """A MockPin whose edges carry exact, chosen tick values (tests, diag demo).
+
+    ``pin.drive(level, t_us)`` changes the level at box time ``t_us`` and fires
+    the callback with that stamp, as the kernel would."""
+    from gpiozero.pins.mock import MockPin
+
+    class TimedMockPin(MockPin):
+        def drive(self, level: int, t_us: int) -> None:
+            if bool(level) == self._state:  # type: ignore[has-type]
+                return
+            self._last_change = t_us / 1_000_000
+            self._state = bool(level)
+            self.states.append(type(self.states[0])(0.0, bool(level)))
+            if self._when_changed is not None and self._edges in ("both", "rising" if level else "falling"):
+                self._call_when_changed()
+
+    return TimedMockPin
+
+
+def mock_factory() -> Any:
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory(pin_class=mock_pin_class())

@@ -1,0 +1,424 @@
+"""The screen's side of one live game: the window, the sound, the keyboard
+stations, the roll call, the presenter that draws the box's views and the
+phones' server it hosts. The session's plumbing that the deciding process
+needs too (journal paths, names, the box and its inputs) is
+``controller/box/session.py``: this module is never imported there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from controller import channel, signals
+from controller.box.lights import Lights
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.profile import Profile
+from controller.box.runtime import Box
+from controller.box.session import KEYS_HINT_US, connect, keep_name, stop_on_sigterm, summary_line
+from controller.box.simulate import Session
+from controller.box.sources.base import Source
+from controller.box.timeline import box_now_us
+from games.base import BuzzerBoxError
+from games.i18n import _
+from games.scenes import scene_for
+
+if TYPE_CHECKING:
+    from controller.screen.keyboard import KeyboardSource
+    from controller.screen.loop import Presenter, RunResult
+    from controller.screen.screen import Screen
+    from controller.screen.sound import Sound
+    from controller.web.server import CompanionServer
+    from games.toolkit.theme import Color
+
+log = logging.getLogger("buzzerbox")
+
+
+
+# -- the pieces a live game is made of ---------------------------------------------------
+
+
+def names_colors(profile: Profile | None, players: int,
+                 chosen: Sequence[str] = ()) -> tuple[list[str] | None, list[Color] | None]:
+    """Station names and colours (None: the defaults). A name entered in the
+    menu (``chosen``) wins over the profile's station name and "Player N"."""
+    from games.toolkit.theme import PALETTE, hex_color
+
+    colors = None if profile is None else [
+        hex_color(profile.stations[i].color) if i < len(profile.stations) else PALETTE[i % len(PALETTE)]
+        for i in range(players)]
+    if profile is None and not any(chosen):
+        return None, colors
+    names = []
+    for i in range(players):
+        if i < len(chosen) and chosen[i].strip():
+            names.append(chosen[i].strip())
+        elif profile is not None and i < len(profile.stations):
+            names.append(profile.stations[i].name)
+        else:
+            names.append(_("Player {n}").format(n=i + 1))
+    return names, colors
+
+
+def driver_chosen() -> bool:
+    """SDL_VIDEODRIVER set by whoever started the box (tests and CI choose
+    the dummy driver on purpose): then a window without a display is wanted."""
+    return bool(os.environ.get("SDL_VIDEODRIVER"))
+
+
+class NoDisplayError(BuzzerBoxError):
+    """A window was wanted but no display can be reached."""
+
+
+def no_display_found() -> str:
+    """Why nothing can be shown here (no desktop and no console screen): the
+    menu refuses with it, the demo says it before it plays headless."""
+    return _("no display found (no DISPLAY, WAYLAND_DISPLAY or /dev/dri card): run it on the box's screen, or "
+             "see docs/display.md for the kiosk set-up")
+
+
+def open_screen(args: argparse.Namespace, headless: bool) -> Screen:
+    """The screen; a window that cannot be shown (no reachable display, or SDL
+    left with its dummy driver) is a ``NoDisplayError``, never a game played
+    in real time into nothing."""
+    from controller.screen.screen import Screen
+
+    try:
+        screen = Screen.open(headless=headless, fullscreen=getattr(args, "fullscreen", None))
+    except Exception as exc:  # pygame.error: the X/Wayland server or the DRM device would not open
+        raise NoDisplayError(_("no display could be opened ({exc}): run it on the box's screen, "
+                               "set DISPLAY, or use --headless").format(exc=exc)) from exc
+    if screen.headless and not headless and not driver_chosen():
+        screen.close()
+        raise NoDisplayError(_("no display could be opened (SDL video driver {driver!r}): run it on the box's "
+                               "screen, set DISPLAY, or use --headless").format(driver=screen.driver))
+    return screen
+
+
+def open_sound(args: argparse.Namespace, headless: bool, profile: Profile | None = None) -> Sound:
+    """The mixer, with each station's own buzz from the profile (a bad WAV: one line, the bell)."""
+    from controller.screen.sound import Sound, SoundSettings
+
+    if headless and "SDL_AUDIODRIVER" not in os.environ:
+        os.environ["SDL_AUDIODRIVER"] = "dummy"  # headless: count sounds, play none
+    sound = Sound.open(SoundSettings(volume=args.volume, mute=args.mute))
+    if profile is not None:
+        sound.use_station_sounds(profile.station_sounds(), [st.name for st in profile.stations])
+    return sound
+
+
+def is_headless(args: argparse.Namespace) -> bool:
+    from controller.screen.screen import has_display
+
+    return bool(args.headless) or not has_display()
+
+
+class Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the roll call's or the menu's monitor, or the game's box."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+    def watermark(self, mark: Watermark) -> None:
+        if self.target is not None:
+            self.target.watermark(mark)
+
+
+def keyboard_keys_line(players: int) -> str:
+    """Which key is which station, for people playing on a laptop."""
+    import pygame
+
+    from controller.screen.keyboard import BELL_KEYS
+
+    keys = ", ".join(_("{key} = Player {n}").format(key=pygame.key.name(k), n=i + 1)
+                     for i, k in enumerate(BELL_KEYS[:players]))
+    # the host's keys mean what each game makes of them: the help overlay (h) says it per game
+    return _("keyboard stations ({keys}; h lists the host's keys for this game)").format(keys=keys)
+
+
+def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
+              keyboard: KeyboardSource | None) -> bool:
+    """Before a game with real stations every station presses once and the
+    strip ticks it off (a cut cable on normally-open wiring is otherwise a
+    silent dead station). The host skips it with Enter; False for Esc (the
+    game is not started, nothing journaled yet)."""
+    from controller.screen.diag import InputMonitor
+    from controller.screen.menu import run_roll_call
+
+    stations = [(st.name, list(st.inputs)) for st in profile.stations]
+    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+    monitor.debouncer.start_all(source.levels(), box_now_us())
+    relay.target = monitor
+    try:
+        with stop_on_sigterm():  # stopped here: the caller removes the journal of the game that never began
+            outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
+    finally:
+        relay.target = None
+    if outcome is None:
+        return False
+    missing = [name for name in outcome if name]
+    if missing:
+        log.warning("roll call skipped by the host; not heard from: %s", ", ".join(missing))
+    else:
+        log.info("roll call: every station answered")
+    return True
+
+
+@dataclass
+class Start:
+    """A live game's start: until a deciding process took the game over this
+    process closes (or abandons) it; from then on that process does."""
+
+    handed_over: bool = False
+
+
+# -- the game itself -----------------------------------------------------------------------
+
+
+@dataclass
+class LiveGame:
+    """A box with its presenter (and maybe a source and simulated players),
+    run until it ends and always closed the same way."""
+
+    box: Box
+    presenter: Presenter
+    source: Source | None = None
+    #: False when the caller keeps the source open past this game (the menu)
+    owns_source: bool = True
+    session: Session | None = None
+    stopped: bool = False  # Ctrl+C or SIGTERM
+    #: the companion pages' server (``--web``), stopped with the game
+    companion: Any = None
+    closed: bool = field(default=False, repr=False)
+
+    def game_now(self) -> int:
+        return box_now_us() + self.box.time_offset_us
+
+    def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
+            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
+        """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
+        None when it was stopped. Closes the game in every case."""
+        from controller.screen.loop import run
+
+        target: Session | Box = self.session if self.session is not None else self.box
+        if realtime and (self.session is None or to_game_us is not None):
+            # the sources' stated report delay is checked on every delivery from
+            # now on; simulated players stamp on their session's own timeline
+            # (unless it follows the box clock), so their lateness means nothing
+            self.box.measure_report_delay(box_now_us)
+        if self.session is None:
+            self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
+        # simulated players keep the session's own timeline; people play on the box's
+        start = self.box.now_us if self.session is not None else self.game_now()
+        until = None if seconds is None else start + int(seconds * 1_000_000)
+        try:
+            with stop_on_sigterm():
+                signals.check()  # a signal held during start-up stops the game now, through its close
+                return run(target, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
+                           fps=fps, to_game_us=to_game_us)
+        except KeyboardInterrupt:
+            self.stopped = True
+            log.info("%s stopped (Ctrl+C or SIGTERM)", self.box.spec.title)
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Lights off, sources stopped, the journal's end written: once, however it ended."""
+        if self.closed:
+            return
+        self.closed = True
+        with signals.held(raise_after=False):  # a signal now must not cut the close short
+            self._close()
+
+    def _close(self) -> None:
+        stop_companion(self)
+        try:
+            self.presenter.close()
+        finally:
+            try:
+                if self.source is not None and self.owns_source:
+                    self.source.stop()
+            finally:
+                box = self.box
+                # every press taken is journaled before the end
+                box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
+
+    def summary_line(self, result: RunResult | None) -> str:
+        """One line for the terminal and the log: how it ended and the scores."""
+        return summary_line(self.box, "stopped" if result is None else result.reason)
+
+
+def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
+                  colors: Sequence[Color] | None) -> Presenter:
+    from controller.screen.loop import Presenter
+
+    return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
+
+
+def live_game(box: Box, screen: Screen, *, source: Source | None, profile: Profile | None, relay: Relay,
+              lights: Lights | None, sound: Sound | None, colors: Sequence[Color] | None,
+              owns_source: bool = True, session: Session | None = None) -> LiveGame:
+    """A game played in this process on this screen (``--one-process``, the
+    menu's bot games): ``play`` and the menu start theirs so.
+    People's inputs reach the box only once it is guarded and levelled; a bot
+    game (``session``) takes none."""
+    if session is None:
+        if source is not None and profile is not None:
+            connect(box, source, profile)
+        relay.target = box
+    presenter = presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
+    return LiveGame(box, presenter, source, owns_source=owns_source, session=session)
+
+
+def show_keys(presenter: Presenter, players: int) -> None:
+    """Keyboard stations: which key is whose, below the station strip for the
+    game's first half minute, in space of its own (drawn over the picture it
+    hid the question and the timer); the help overlay lists every key, any time.
+    The keys go left to right as the strip's cells do, so the line names the
+    keys, not the players (eight names did not fit a 1280-wide screen)."""
+    import pygame
+
+    from controller.screen.keyboard import BELL_KEYS
+
+    keys = [pygame.key.name(k) for k in BELL_KEYS[:players]]
+    scene = presenter.scene
+    scene.footer = _("keys {keys}: one per station, left to right · h shows every key").format(keys=key_runs(keys))
+    scene.footer_until_us = KEYS_HINT_US
+
+
+def key_runs(keys: Sequence[str]) -> str:
+    """'1–9, 0, f1–f6': runs of keys whose names count up (1, 2, 3 / f1, f2) written as ranges."""
+    runs: list[list[str]] = []
+    for key in keys:
+        prev = runs[-1][-1] if runs else None
+        if prev is not None and _next_key(prev) == key:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}" for run in runs)
+
+
+def _next_key(name: str) -> str | None:
+    """The key name after ``name`` when it ends in a number ('f1' -> 'f2', '8' -> '9')."""
+    stem = name.rstrip("0123456789")
+    digits = name[len(stem):]
+    return f"{stem}{int(digits) + 1}" if digits else None
+
+
+# -- the companion pages (--web) -------------------------------------------------------------
+
+
+def start_companion(game: LiveGame, port: int | None, profile: Profile | None = None) -> None:
+    """``--web [PORT]``: serve the phones' pages for this game (None: off).
+    The server only enqueues into the box and reads what the loop publishes;
+    a name the host types there is kept for ``profile``'s next games."""
+    if port is None:
+        return
+    from controller.web.attach import serve
+
+    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port,
+                           on_rename=lambda seat, name: keep_name(profile, seat, name))
+    answer_box_keys(game.presenter, game.companion)
+
+
+class RelayedPhones:
+    """The phones' server in the split design (docs/processes.md), in the
+    screen's process: it serves the snapshots the deciding process sends;
+    what phones and the host page send goes back to it as stamped inputs
+    (through ``view``, a ``viewer.ViewBox``). The seats' codes, the PIN and
+    the replay counters go to the deciding process whenever they change, on
+    the screen's private channel: a screen it starts again (the first one
+    died) serves the same phones with them (``restored``)."""
+
+    def __init__(self, presenter: Presenter, view: Any, server: CompanionServer, publisher: Any,
+                 owns_server: bool = True) -> None:
+        self.view = view
+        self.server = server
+        self.publisher = publisher
+        self.owns_server = owns_server  # False: the menu's server, kept for its next games
+        self._told: Any = None  # the channel the deciding process was last told the secrets on
+        server.on_secrets = self.keep
+        answer_box_keys(presenter, server)
+
+    @classmethod
+    def serving(cls, presenter: Presenter, port: int, box: Box, view: Any, profile: Profile | None = None) -> RelayedPhones:
+        """``play --web [PORT]``: serving before the game is handed over, from ``box`` as the game starts
+        (a port that is taken is said before anything began), no move offered until the deciding process runs it."""
+        # aiohttp only when --web asks for it
+        from controller.box.views import RelayedPublisher, first_snapshot
+        from controller.web.attach import serve
+
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
+                       on_rename=lambda seat, name: keep_name(profile, seat, name), end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    @classmethod
+    def restored(cls, presenter: Presenter, view: Any, first: dict[str, Any]) -> RelayedPhones:
+        """A screen the deciding process started again: its first view carries the dead screen's
+        ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
+        from controller.box.views import RelayedPublisher, snapshot_from
+        from controller.web.attach import serve
+
+        secrets = first[channel.SEATS]
+        snap = snapshot_from(first[channel.COMPANION])
+        publisher = RelayedPublisher(view, snap)
+        # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
+        publisher.update(snap, first["public"], first["strip"])
+        server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
+                       secrets=secrets, end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    def keep(self, secrets: dict[str, Any]) -> None:
+        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
+        self.view.send({"type": channel.SEATS, "seats": secrets})
+        self._told = self.view.sock
+
+    def __call__(self, view: Any, message: dict[str, Any]) -> None:
+        """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
+        from controller.box.views import snapshot_from
+
+        if self._told is not view.sock:  # a deciding process (started again) that has not been told them yet
+            self.keep(self.server.secrets())
+        self.publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+
+    def stop(self) -> None:
+        self.server.on_secrets = None
+        if self.owns_server:
+            self.server.stop()
+
+
+def ending(view: Any) -> Callable[[], None]:
+    """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
+    return lambda: view.send({"type": channel.STOP, "reason": "menu"})
+
+
+def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:
+    """The box's own keyboard asks the companion server for what a host page
+    can ask (k: the PIN on the big screen for a minute, a co-host logs in;
+    every address that sent wrong PINs may try again: a person at the box asked)."""
+    presenter.box_actions["show_pin"] = server.box_key_pin
+
+
+def stop_companion(game: LiveGame) -> None:
+    if game.companion is not None:
+        game.companion.stop()
+        game.companion = None

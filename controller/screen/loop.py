@@ -1,0 +1,586 @@
+"""The live loop: one thread owns the box, the screen, the lights and the sound.
+
+Each pass: read keys (stations and host), let the box (or the session of
+simulated players around it) take everything due, turn the events into
+lights and sound at once, draw the frame, flip. When an engine asks for a
+``show`` (a new card, GO), the frame is drawn and flipped first and the box
+time right after the flip goes back as ``t_show``.
+
+Time: with ``realtime`` the box timeline is the monotonic clock (minus the
+start, for a Session whose bots plan from 0); without it the loop jumps from
+one due moment to the next (headless demos, tests).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from controller.box.deciding import LIVE_WINDOW, Decider
+from controller.box.lights import LightDirector, Lights
+from controller.box.press import Press
+from controller.box.runtime import HOST_CONTINUED, Box
+from controller.box.simulate import Session
+from controller.box.timeline import box_now_us
+from controller.screen.diag import DiagScene, InputMonitor
+from controller.screen.keyboard import BOX_KEYS, KeyboardSource
+from controller.screen.menu import Choice, Menu, MenuScene
+from controller.screen.pause_card import draw_pause_card
+from controller.screen.screen import Screen
+from controller.screen.sound import Sound
+from games.base import GameEvent
+from games.i18n import N_, _, format_number
+from games.toolkit.help import HelpOverlay, help_rows
+from games.toolkit.results import ResultsScene
+from games.toolkit.scene import Scene, freeze
+
+log = logging.getLogger("buzzerbox.display")
+
+MESSAGE_US = 2_500_000
+
+#: what the screen asks at the first Esc of a game (the menu asks the same way before it quits)
+END_CONFIRM = N_("End the game? Esc again to end, any other key to go on")
+
+
+@dataclass
+class RunResult:
+    """How a run ended and what it did (the demo prints it)."""
+
+    reason: str  # finished, time, menu, quit
+    now_us: int
+    frames: int
+    events: list[GameEvent] = field(default_factory=list)
+    shows: list[tuple[int, int]] = field(default_factory=list)  # (due, flipped) box times
+    sounds: list[str] = field(default_factory=list)
+    #: a live box's decisions: [decided, light set, first frame flipped after]
+    #: in game µs (the real-time benchmark measures from contact)
+    decisions: list[list[int | None]] = field(default_factory=list)
+    #: how long each frame took to draw and flip, µs (live box)
+    frame_us: list[int] = field(default_factory=list)
+    #: per decision (aligned with ``decisions``), where its time went, µs: how
+    #: late the deciding thread woke after the moment it had planned (None: a
+    #: delivery woke it), how long it waited for ``box.lock``, the step, and
+    #: the guard the horizon used (above the stated delay after a late delivery)
+    decision_detail: list[dict[str, int | None]] = field(default_factory=list)
+
+
+#: how often the interpreter lets another thread run (default 5 ms): short,
+#: so the deciding thread gets the GIL soon after a delivery wakes it even
+#: while a frame is being drawn
+LIVE_SWITCH_INTERVAL_S = 0.0002
+#: the renderer's C calls (a full-screen fill, big rects and blits: 1-2 ms
+#: each at 1080p) hold the GIL however short the switch interval, so a
+#: decision due while a frame is drawn waits for them (measured: a thread
+#: waking during the quiz's frame is late p90 3.5 ms, p99 7 ms, vs 0.1/1.7 ms
+#: beside a sleeping loop). When a decision is due within the last frame's
+#: drawing time, the frame thread first waits, at most this long, until the
+#: deciding thread has stepped past it (0: never wait)
+FRAME_YIELD_MAX_S = 0.012
+
+
+class Presenter:
+    """Screen, scene, lights and sound of one running box."""
+
+    def __init__(self, screen: Screen, scene: Scene, *, lights: Lights | None = None, sound: Sound | None = None,
+                 results: Scene | None = None) -> None:
+        self.screen = screen
+        self.scene = scene
+        self.results = results if results is not None else ResultsScene(game_title=scene.title, colors=scene.colors)
+        self.lights = LightDirector(lights) if lights is not None else None
+        self.sound = sound
+        self.frames = 0
+        self._message_until = 0
+        #: a line said on every frame until it is taken back (None), over any other: the deciding
+        #: process starting again (``viewer.run_split``)
+        self.standing: str | None = None
+        #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
+        self.help: HelpOverlay | None = None
+        self.show_help = False
+        #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
+        #: their keys (``BOX_KEYS``) are bound and listed in the help only while one is set
+        self.box_actions: dict[str, Callable[[], None]] = {}
+        if sound is not None:  # F5: an audio question's clip again from its start
+            self.box_actions["replay"] = sound.clips.restart_now
+        #: Esc was pressed once during the game: the screen asks before it ends
+        self.confirm_end = False
+
+    def end_confirmed(self) -> bool:
+        """Esc during a game: True when it is the second in a row (the host
+        means it); the first only asks, as the menu does before it quits.
+        One key must never end an evening's quiz."""
+        if self.confirm_end:
+            self.confirm_end = False
+            return True
+        self.confirm_end = True
+        return False
+
+    def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
+        """One frame from the engine's public view and the box's strip, nothing
+        else (on the screen, or on ``surface``: screenshots at a fixed size).
+        The box is read under its lock, then drawn without it: the deciding
+        thread never waits for the drawing."""
+        with box.lock:
+            view = freeze(box.engine.public_view())
+            strip = box.strip()
+            finished, paused, host_paused = box.engine.finished, box.paused, box.host_paused
+        scene = self.results if finished and not self.scene.own_results else self.scene
+        if self.scene.message and now_us > self._message_until:
+            self.scene.message = None
+        scene.message = self.scene.message
+        inputs = box.inputs_notice()
+        if inputs:  # a source stalled: its presses may come late, and the room should know why
+            scene.message = inputs
+        scene.confirm = _(END_CONFIRM) if self.confirm_end and not finished else None
+        journal = box.journal_notice()
+        if journal:  # said while the journal's disk refuses records: the host can act (free space)
+            scene.message = journal
+        if paused:  # said until the inputs are back: nobody wonders why nothing reacts
+            scene.message = _("Input board disconnected: game paused until it is back")
+        if self.standing:
+            scene.message = self.standing
+        target = surface if surface is not None else self.screen.surface
+        if self.sound is not None:
+            self.sound.clips.poll(now_us)  # a clip with a length stops in time
+        if host_paused:  # the pause card: nothing of the game shows while the room takes a break
+            draw_pause_card(target)
+            self.frames += 1
+            return
+        scene.draw(target, view, strip, now_us)
+        if self.show_help and self.help is not None:
+            self.help.show(view)
+            self.help.draw(target)
+        self.frames += 1
+
+    def light(self, box: Box) -> None:
+        """The lights from the box's strip now (sends only changes)."""
+        if self.lights is not None:
+            with box.lock:
+                self.lights.update(box.statuses(), box.spec.status_light)
+
+    @staticmethod
+    def _refused_line(box: Box, event: GameEvent) -> str:
+        """What the room reads when a press or a host key is refused: short,
+        in the room's words, with who did it (a keyboard player sees what
+        their press did). The engine's reason is for whoever can act on it
+        (a phone words it to its player, ``--verbose`` and the journal keep
+        it): on the TV it would be developer text ("cannot wrong while armed;
+        now: reset, next") read by the whole room."""
+        strip = box.strip()
+        player = event.player
+        who = str(strip[player].get("name") or "") if player is not None and 0 <= player < len(strip) else ""
+        log.info("refused %s from %s: %s", event.data.get("kind", "?"), who or "the host", event.data.get("why", ""))
+        if who:
+            return _("{name}: not now").format(name=who)
+        return _("That key does nothing right now")
+
+    def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
+        """Events to lights (first, in the same pass as the press) and sound."""
+        self.light(box)
+        if self.sound is not None and events:
+            self.sound.on_events(events, box.spec.sound_for)
+        for e in events:
+            text = None
+            if e.kind == "rejected":
+                text = self._refused_line(box, e)
+            elif e.kind == "paused":
+                text = _("input board disconnected: game paused")
+            elif e.kind == "resumed" and not any(x.kind == HOST_CONTINUED for x in events):
+                text = _("input board back: game resumed")  # (after a host's pause the overlay said it all)
+            elif e.kind == "late_evidence" and e.player is not None:
+                behind = int(e.data.get("behind_us", 0))
+                text = _("{name} pressed {ms} ms before the decision but the press came too late to count: "
+                         "host, decide").format(name=box.station_names[e.player], ms=format_number(behind / 1000, 1))
+            if text:
+                self.scene.message = text
+                self._message_until = now_us + MESSAGE_US
+
+    def close(self) -> None:
+        if self.lights is not None:
+            self.lights.all_off()
+
+
+def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
+    """A host key (space, c, w, n, u, r, a clicker's) as the running game's own action, or the pause card."""
+    return box.host_button(name, now_us)
+
+
+def run(
+    target: Session | Box,
+    presenter: Presenter,
+    *,
+    realtime: bool = True,
+    until_us: int | None = None,
+    keyboard: KeyboardSource | None = None,
+    clock: Callable[[], int] = box_now_us,
+    fps: int = 60,
+    results_s: float = 10.0,
+    to_game_us: int | None = None,
+) -> RunResult:
+    """Run a Session (simulated players, demo) or a live Box (real sources
+    already started on it) until the game ends, ``until_us`` (game time), Esc
+    or the window closes. Returns how it ended.
+
+    ``clock`` reads the box clock the sources stamp with; game time is that
+    plus ``to_game_us``: for a live box its ``time_offset_us`` (a resumed
+    game carries on the journal's timeline), for a session wherever the
+    session stands now (or as given: 0 when a simulated board stamps on the
+    real clock)."""
+    session = target if isinstance(target, Session) else None
+    box = session.box if session is not None else target
+    assert isinstance(box, Box)
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
+        presenter.help = keyboard_help(box, keyboard)
+    if to_game_us is None:
+        to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
+    shift = to_game_us
+    # a live box runs for hours: its run keeps windows (the journal keeps everything)
+    window = LIVE_WINDOW if session is None and realtime else None
+    shows: deque[tuple[int, int]] = deque(maxlen=window)
+    all_events: deque[GameEvent] = deque(maxlen=window)
+
+    def now() -> int:
+        return clock() + shift
+
+    def key_stamp() -> int:
+        """Keys reach the box like any source's edges: the box adds its own offset."""
+        return now() - box.time_offset_us
+
+    def show(t_us: int) -> int:
+        presenter.draw(box, t_us)
+        flipped = presenter.screen.flip() + shift
+        if not realtime:
+            flipped = t_us  # virtual time does not move while a frame is drawn
+        shows.append((t_us, flipped))
+        return flipped
+
+    if session is not None:
+        session.on_show = show
+    if keyboard is not None:
+        keyboard.start(box)
+
+    def answer_shows(events: list[GameEvent], t_us: int) -> list[GameEvent]:
+        """A new card / GO goes on the screen now; the flip time is its t_show."""
+        for e in list(events):
+            if e.kind == "show":
+                flipped = show(t_us)  # drawn without the lock: the deciding thread goes on meanwhile
+                with box.lock:
+                    events += box.shown(flipped)
+        return events
+
+    def advance(t_us: int) -> list[GameEvent]:
+        events = session.step(t_us) if session is not None else answer_shows(box.step(t_us), t_us)
+        presenter.react(box, events, t_us)
+        all_events.extend(events)
+        return events
+
+    def result(reason: str, t_us: int) -> RunResult:
+        presenter.close()
+        sounds = list(presenter.sound.played) if presenter.sound else []
+        return RunResult(reason, t_us, presenter.frames, list(all_events), list(shows), sounds)
+
+    if not realtime:
+        if session is None:
+            raise ValueError("virtual time needs a Session (a live box runs on the clock)")
+        while not box.engine.finished:
+            nxt = session.next_time_us()
+            if nxt is None or (until_us is not None and nxt > until_us):
+                if until_us is not None:
+                    advance(until_us)
+                break
+            if advance(max(nxt, session.now_us)):
+                presenter.draw(box, session.now_us)
+        t_end = session.now_us
+        presenter.draw(box, t_end)
+        presenter.screen.flip()
+        return result("finished" if box.engine.finished else "time", t_end)
+
+    decider: Decider | None = None
+    if session is None:
+        decider = Decider(box, now, lambda: presenter.light(box))
+    switch = sys.getswitchinterval()
+    try:
+        if decider is not None:
+            sys.setswitchinterval(LIVE_SWITCH_INTERVAL_S)
+            decider.start()
+        outcome = _frames(box, presenter, keyboard, decider,
+                          FrameHooks(now, key_stamp, answer_shows, advance, result, all_events),
+                          Pace(until_us, results_s, fps))
+    finally:
+        if decider is not None:
+            decider.stop()
+            sys.setswitchinterval(switch)
+    if decider is not None:
+        outcome.decisions = list(decider.decisions)
+        outcome.decision_detail = list(decider.detail)
+    return outcome
+
+
+@dataclass(frozen=True)
+class FrameHooks:
+    """What the real-time frame loop needs of the run it serves (``run`` makes
+    them, over its box or session): one object, so a reader of ``_frames``
+    sees every way it reaches back."""
+
+    #: game time now
+    now: Callable[[], int]
+    #: the stamp a key press gets (as a source's edge: before the box's offset)
+    key_stamp: Callable[[], int]
+    #: events in, ``show`` answered by a frame flipped now (its flip time is the t_show)
+    answer_shows: Callable[[list[GameEvent], int], list[GameEvent]]
+    #: move a box without a decider (simulated players) on to a time
+    advance: Callable[[int], list[GameEvent]]
+    #: close the run into its result: how it ended and when
+    result: Callable[[str, int], RunResult]
+    #: every event of the run (its result's record): the loop adds what keys and the decider bring
+    events: deque[GameEvent]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long a real-time run goes and how fast it draws."""
+
+    until_us: int | None = None  # game time to stop at (None: until it ends)
+    results_s: float = 10.0  # how long the final standings stay up
+    fps: int = 60
+
+
+def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, decider: Decider | None,
+            hooks: FrameHooks, pace: Pace) -> RunResult:
+    """The frame loop of a real-time run: keys, what was decided (sound,
+    messages, ``show`` frames), the frame. With a ``decider`` the box is
+    stepped on its own thread; without one (simulated players), here."""
+    frame_clock = pygame.time.Clock()
+    finished_at: int | None = None
+    frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
+
+    def done(reason: str, t_us: int) -> RunResult:
+        if decider is not None:  # what was decided since the last frame belongs to how the run went
+            with box.lock:
+                hooks.events.extend(decider.take())
+        out = hooks.result(reason, t_us)
+        out.frame_us = list(frame_us)
+        return out
+
+    while True:
+        if decider is not None and decider.error is not None:
+            raise decider.error
+        t = hooks.now()
+        for event in pygame.event.get():
+            name = key_of(event, presenter, keyboard, hooks.key_stamp())
+            if name == QUIT:
+                return done("quit", t)
+            if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
+                return done("menu", t)
+            if name == "menu":  # the first Esc: the screen asks
+                continue
+            if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                presenter.box_actions[name]()
+                continue
+            if name is not None and finished_at is None:
+                with box.lock:
+                    keyed = host_key(box, name, t)
+                events = hooks.answer_shows(keyed, t)
+                presenter.react(box, events, t)
+                hooks.events.extend(events)
+            elif name is not None and finished_at is not None:
+                return done("finished", t)
+        t = hooks.now()
+        if decider is None:
+            hooks.advance(t)
+        else:
+            with box.lock:
+                decided = decider.take()
+            events = hooks.answer_shows(decided, t)
+            if events:
+                presenter.react(box, events, t)
+                hooks.events.extend(events)
+        with box.lock:
+            finished = box.engine.finished
+        if finished and finished_at is None:
+            finished_at = t
+        if pace.until_us is not None and t >= pace.until_us:
+            return done("time", t)
+        if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
+            return done("finished", t)
+        if decider is not None and FRAME_YIELD_MAX_S > 0:
+            with box.lock:
+                due = box.next_decision_due_us()
+            drawing_us = frame_us[-1] if frame_us else 20_000
+            if due is not None and due - hooks.now() < drawing_us + 1_000:
+                decider.wait_past(due, FRAME_YIELD_MAX_S)  # the decision first, then the frame's long C calls
+        t_draw = hooks.now()
+        presenter.draw(box, t)
+        presenter.screen.flip()
+        shown_at = hooks.now()
+        frame_us.append(shown_at - t_draw)
+        if decider is not None:
+            with box.lock:
+                for decision in reversed(decider.decisions):
+                    if decision[2] is not None:
+                        break
+                    decision[2] = shown_at
+        frame_clock.tick(pace.fps)
+
+
+#: what ``key_of`` says for the window being closed
+QUIT = "quit"
+
+
+def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSource | None,
+           stamp_us: int) -> str | None:
+    """What one pygame event means for a running game, the same in both
+    designs: ``QUIT`` (the window closed), "menu" (Esc), a host key's name,
+    or None (a station's key, already handed to the keyboard source stamped
+    ``stamp_us``; the help overlay toggled; a resize)."""
+    if event.type == pygame.QUIT:
+        return QUIT
+    if event.type == pygame.VIDEORESIZE:
+        presenter.screen.resized(event.size)
+    if event.type == pygame.KEYDOWN and presenter.confirm_end and event.key != pygame.K_ESCAPE:
+        presenter.confirm_end = False  # any other key: the game goes on (a station's press still counts)
+        if keyboard is not None:
+            keyboard.handle(event, stamp_us)
+        return None
+    if is_help_key(event) and presenter.help is not None:
+        presenter.show_help = not presenter.show_help
+        return None
+    name = keyboard.handle(event, stamp_us) if keyboard is not None else None
+    if name is None and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        name = "menu"
+    if name == "menu" and getattr(event, "confirmed", False):  # the host page's End: asked there already
+        presenter.confirm_end = True
+    return name
+
+
+def is_help_key(event: pygame.event.Event) -> bool:
+    """``h`` or ``?`` (shift+/ on most layouts) opens and closes the key list."""
+    if event.type != pygame.KEYDOWN:
+        return False
+    return event.key in (pygame.K_h, pygame.K_QUESTION) or (event.key == pygame.K_SLASH and bool(event.mod & pygame.KMOD_SHIFT))
+
+
+#: the keys whose pygame names are English words, as the help list says them
+KEY_WORDS = {"space": N_("space"), "escape": N_("Esc")}
+
+
+def key_word(code: int) -> str:
+    """A key as the help list names it: its letter or digit as printed on it,
+    a word key ("space", "escape") in the reader's language."""
+    name = pygame.key.name(code)
+    return _(KEY_WORDS[name]) if name in KEY_WORDS else name
+
+
+def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
+    """The help overlay's rows from what the keyboard binds and the game's spec
+    says, for the game as it is played when drawn (its keys may change with its rounds)."""
+    stations = [(key_word(k), s, i) for k, (s, i) in keyboard.keymap.items()]
+    host = {key_word(k): a for k, a in keyboard.host_keys.items()}
+    host["h  ?"] = "help"
+
+    def rows_for(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return help_rows(box.spec, stations, host, view)
+
+    with box.lock:
+        now = box.engine.public_view()
+    return HelpOverlay(box.spec.title, rows_for(now), rows_for)
+
+
+def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple[int, int] = (1920, 1080)) -> None:
+    """Save the current frame as a PNG at ``size`` whatever the window's size."""
+    from pathlib import Path
+
+    surface = pygame.Surface(size)
+    presenter.draw(box, now_us, surface)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, path)
+
+
+def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = None,
+             monitor: InputMonitor | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30) -> Choice | None:
+    """Show the start menu until Start (returns the choice) or Esc/close (None).
+    Station buttons arrive through ``monitor`` (debounced like in a game)."""
+    scene = MenuScene()
+    sink = monitor
+    if keyboard is not None and sink is not None:
+        keyboard.start(sink)
+    frame_clock = pygame.time.Clock()
+    menu.shown_again()  # packs added, sticks plugged in during the game: looked for at once
+    keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_LEFT: "left", pygame.K_RIGHT: "right",
+            pygame.K_RETURN: "select", pygame.K_KP_ENTER: "select", pygame.K_SPACE: "select", pygame.K_c: "copy"}
+    while True:
+        t = clock()
+        menu.poll(t)  # a pack added, a stick plugged in or pulled: the rows follow
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                return None
+            if event.type == pygame.VIDEORESIZE:
+                screen.resized(event.size)
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                return None
+            if event.type == pygame.KEYDOWN and event.key in keys:
+                choice = menu.key(keys[event.key])
+                if choice is not None:
+                    return choice
+            elif keyboard is not None:
+                keyboard.handle(event, t)
+        strip: list[dict[str, object]] = []
+        if monitor is not None:
+            for out in monitor.step(t):
+                if isinstance(out, Press):
+                    choice = menu.press(out.station, out.input)
+                    if choice is not None:
+                        return choice
+            strip = monitor.strip()
+        scene.draw(screen.surface, freeze(menu.view()), strip, t)
+        screen.flip()
+        frame_clock.tick(fps)
+
+
+def run_diag(screen: Screen, monitor: InputMonitor, *, keyboard: KeyboardSource | None = None,
+             simulator: Callable[[int], None] | None = None, realtime: bool = True, until_us: int | None = None,
+             clock: Callable[[], int] = box_now_us, fps: int = 30, origin_us: int | None = None) -> int:
+    """The diagnostics screen, live (or in virtual time with ``simulator``
+    feeding edges: headless screenshots). Returns the frames drawn."""
+    scene = DiagScene()
+    if keyboard is not None:
+        keyboard.start(monitor)
+    frames = 0
+    if not realtime:
+        step = 1_000_000 // fps
+        t = 0
+        while until_us is None or t < until_us:
+            if simulator is not None:
+                simulator(t)
+            monitor.step(t)
+            t += step
+        scene.draw(screen.surface, freeze(monitor.view()), monitor.strip(), monitor.now_us)
+        screen.flip()
+        return 1
+    origin = clock() if origin_us is None else origin_us  # 0: real sources' own box time
+    frame_clock = pygame.time.Clock()
+    while True:
+        t = clock() - origin
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                return frames
+            if event.type == pygame.VIDEORESIZE:
+                screen.resized(event.size)
+            if keyboard is not None:
+                keyboard.handle(event, t)
+        if simulator is not None:
+            simulator(t)
+        monitor.step(t)
+        scene.draw(screen.surface, freeze(monitor.view()), monitor.strip(), t)
+        screen.flip()
+        frames += 1
+        if until_us is not None and t >= until_us:
+            return frames
+        frame_clock.tick(fps)

@@ -1,0 +1,550 @@
+"""The screen's side of the split design (docs/processes.md): draws the views
+the deciding process publishes and sends the keyboard's input back as
+stamped inputs. It never decides: a frame drawn here, however long, does
+not hold the process that decides.
+
+``play`` runs it in its own process (``run_split``): it starts the deciding
+process, watches it, and starts it again from the journal if it dies (the
+screen says so in one line). A screen started by a deciding process whose
+first screen died runs ``main`` here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from controller import channel, signals
+from controller.box.deciding import LIVE_WINDOW
+from controller.box.journal_writer import unsaved_line
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.runtime import HORIZON_WATERMARKS
+from controller.box.timeline import box_now_us
+from controller.screen import live
+from controller.screen.keyboard import BOX_KEYS, KeyboardSource
+from controller.screen.loop import QUIT, Presenter, key_of, keyboard_help
+from controller.screen.sound import Sound
+from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
+from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
+from games.registry import get, package_of, register
+from games.scenes import scene_for
+from games.toolkit.theme import Color
+
+if TYPE_CHECKING:
+    from controller.box.runtime import Box
+    from controller.box.views import Publisher
+
+log = logging.getLogger("buzzerbox.screen")
+
+#: what the terminal says when the deciding process is gone (one line)
+DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
+#: what the screen says from then until the next one shows the game
+RESTARTING = N_("restarting: every press is kept")
+#: the station inputs a screen keeps while no deciding process listens: the next one gets them
+HELD = frozenset({channel.EDGE, channel.PRESS})
+
+
+#: a screen started again could not serve the phones again (its port is held): they join anew
+PHONES_LOST = N_("the phones' pages could not start again: phones, scan the code to join again")
+
+
+class SplitError(BuzzerBoxError):
+    """The deciding process would not start (it said why on its own line)."""
+
+
+class ViewEngine:
+    """The engine as a viewer knows it: its newest public view."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] = {}
+        self.finished = False
+
+    def public_view(self) -> dict[str, Any]:
+        return self.view
+
+
+class ViewBox:
+    """What the screen draws from, shaped like the ``Box`` the presenter reads:
+    the newest published view. Inputs given to it (the keyboard's edges) go
+    to the deciding process, stamped where they happened."""
+
+    def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket | None = None) -> None:
+        """``sock``: the channel to the deciding process (None until it runs: what is sent meanwhile is dropped)."""
+        self.spec = spec
+        self.settings = settings
+        self.sock = sock
+        self.lock = threading.RLock()
+        self.engine = ViewEngine()
+        self.station_names: list[str] = []
+        self.paused = False
+        self.host_paused = False
+        self.time_offset_us = 0
+        self.version = 0
+        self._strip: list[dict[str, Any]] = []
+        self._journal_notice: str | None = None
+        self._inputs_notice: str | None = None
+        self._send_lock = threading.Lock()
+        #: station inputs sent while no deciding process listened (it was starting again)
+        self._held: list[dict[str, Any]] = []
+        #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
+        self.on_events: list[Callable[[list[GameEvent]], None]] = []
+
+    def update(self, view: dict[str, Any]) -> None:
+        with self.lock:
+            self.version = int(view["version"])
+            self.engine.view = view["public"]
+            self.engine.finished = bool(view["finished"])
+            self._strip = view["strip"]
+            self.station_names = list(view["names"])
+            self.paused, self.host_paused = bool(view["paused"]), bool(view["host_paused"])
+            self.time_offset_us = int(view["offset_us"])
+            notice = view.get("journal")
+            self._journal_notice = notice if isinstance(notice, str) else None
+            inputs = view.get("inputs")
+            self._inputs_notice = inputs if isinstance(inputs, str) else None
+
+    def journal_notice(self) -> str | None:
+        """The deciding process's journal notice (a full card ...), as the screen says it."""
+        return self._journal_notice
+
+    def inputs_notice(self) -> str | None:
+        """The deciding process's line about a stalled source, as the screen says it."""
+        return self._inputs_notice
+
+    def strip(self) -> list[dict[str, Any]]:
+        return self._strip
+
+    def send(self, message: dict[str, Any]) -> None:
+        """To the deciding process; a station's input sent while none listens
+        (it died: the watch loop says so) is kept for the next one."""
+        with self._send_lock:
+            if self.sock is not None:
+                try:
+                    channel.send(self.sock, message)
+                    return
+                except OSError:
+                    pass
+            if message["type"] in HELD:
+                self._held.append(message)
+
+    def connect(self, sock: socket.socket) -> None:
+        """A new deciding process's channel: the inputs kept meanwhile go to it first."""
+        with self._send_lock:
+            self.sock = sock
+            held, self._held = self._held, []
+            with contextlib.suppress(OSError):  # gone already: the watch loop says so
+                for message in held:
+                    channel.send(sock, message)
+
+    # an input sink, as the keyboard source expects
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.send({"type": channel.EDGE, "edge": edge, "precision_us": precision_us})
+
+    def press(self, press: Press) -> None:
+        self.send({"type": channel.PRESS, "press": press})
+
+    def notice(self, notice: InputNotice) -> None:
+        self.send({"type": channel.NOTICE, "notice": notice})
+
+    def watermark(self, mark: Watermark) -> None:
+        self.send({"type": channel.WATERMARK, "mark": mark})
+
+    def deliver_action(self, action: Action) -> None:
+        self.send({"type": channel.ACTION, "action": action})
+
+
+@dataclass
+class Watched:
+    """How watching one deciding process ended: its ``ended`` message, or None if it died."""
+
+    ended: dict[str, Any] | None
+    first_version: int = 0
+    views: int = 0
+    #: how long each frame took to draw and flip (µs), and per decision [decided, first frame flipped after]
+    frame_us: deque[int] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+    shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+
+
+def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> threading.Thread:
+    def read() -> None:
+        while True:
+            try:
+                message = channel.receive(sock)
+            except channel.ChannelError as exc:
+                log.warning("the deciding process sent something that is not a message (%s)", exc)
+                continue
+            inbox.put(message)
+            if message is None or message["type"] == channel.ENDED:
+                return
+
+    thread = threading.Thread(target=read, name="buzzerbox-screen-reader", daemon=True)
+    thread.start()
+    return thread
+
+
+#: what the screen's process does with a view carrying the phones' snapshot (``--web``)
+Companion = Callable[[ViewBox, dict[str, Any]], None]
+
+
+def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+          companion: Companion | None = None, first: dict[str, Any] | None = None) -> Watched:
+    """Draw each newest view until the deciding process says the game ended
+    (or dies); keys go to it as stamped inputs, host keys by name. The
+    newest phones' snapshot of each batch of views goes to ``companion``.
+    ``first``: a message already read from the channel (a screen started again)."""
+    assert box.sock is not None, "watch a ViewBox connected to its deciding process"
+    inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    if first is not None:
+        inbox.put(first)
+    thread = reader(box.sock, inbox)
+    out = Watched(None)
+    frame_clock = pygame.time.Clock()
+    finished_at_frame = False
+    last_decided: int | None = None
+    unshown: int | None = None  # a decision no frame has shown yet
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
+        presenter.help = keyboard_help(box, keyboard)  # type: ignore[arg-type]
+        keyboard.start(box)
+
+    def game_now() -> int:
+        return box_now_us() + box.time_offset_us
+
+    try:
+        while True:
+            pumped = box_now_us()  # a key read below is stamped after this: the keys are delivered up to it
+            queued = pygame.event.get()
+            read_us = box_now_us()  # every key of one read waited in the same queue: one stamp (a tie, not an order)
+            for event in queued:
+                name = key_of(event, presenter, keyboard, read_us)
+                if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                    presenter.box_actions[name]()
+                elif name == QUIT:
+                    box.send({"type": channel.STOP, "reason": "quit"})
+                elif name == "menu" and not finished_at_frame and not presenter.end_confirmed():
+                    pass  # the first Esc: the screen asks
+                elif name == "menu" or (name is not None and finished_at_frame):
+                    box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
+                elif name is not None:
+                    box.send({"type": channel.HOST, "name": name, "t_us": game_now()})
+            if keyboard is not None and keyboard.sends_watermarks:
+                box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
+            pages: dict[str, Any] | None = None  # the newest view with the phones' snapshot
+            while True:
+                try:
+                    message = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if message is None:
+                    return out
+                if message["type"] == channel.ENDED:
+                    out.ended = message
+                    return out
+                if message["type"] == channel.VIEW:
+                    box.update(message)
+                    if message.get(channel.COMPANION) is not None:
+                        pages = message
+                    out.views += 1
+                    out.first_version = out.first_version or box.version
+                    if out.views == 1:
+                        presenter.standing = None  # the game is back (a deciding process started again)
+                        # the readiness line tests wait for: they run in English, a box in its language
+                        print(_("screen process: showing view {version}").format(version=box.version), file=sys.stderr, flush=True)
+                    events: list[GameEvent] = list(message.get("events", ()))
+                    t = game_now()
+                    if any(e.kind == "show" for e in events):
+                        presenter.draw(box, t)  # type: ignore[arg-type]
+                        flipped = presenter.screen.flip() + box.time_offset_us
+                        box.send({"type": channel.SHOWN, "t_us": flipped})
+                    presenter.react(box, events, t)  # type: ignore[arg-type]
+                    finished_at_frame = box.engine.finished
+                    decided = message.get("decided")
+                    if decided and decided[0] != last_decided:
+                        last_decided = unshown = int(decided[0])
+            if pages is not None and companion is not None:
+                companion(box, pages)
+            t_draw = box_now_us()
+            presenter.draw(box, game_now())  # type: ignore[arg-type]
+            presenter.screen.flip()
+            flipped = box_now_us()
+            out.frame_us.append(flipped - t_draw)
+            if unshown is not None:
+                out.shown.append([unshown, flipped + box.time_offset_us])
+                unshown = None
+            frame_clock.tick(fps)
+    finally:
+        if keyboard is not None:
+            keyboard.stop()
+        thread.join(0.5)
+
+
+# -- the screen process of play: start the deciding process and keep it running -----------
+
+
+@dataclass
+class SplitGame:
+    """The pieces of a live game on the screen's side."""
+
+    journal: Path
+    profile: str | None
+    spec: GameSpec
+    settings: GameSettings
+    #: a new game (its time starts when the deciding process takes it over), not a resumed one
+    new: bool
+    #: how long to play (a test run), from when the deciding process has taken the game over
+    seconds: float | None
+    screen_args: list[str]
+    viewer_socket: str | None = None
+    feed: str | None = None
+    #: this process serves the phones' pages: the deciding process sends it their snapshots
+    web: bool = False
+    #: set once the deciding process has the game: from then on it closes it
+    start: live.Start = field(default_factory=live.Start)
+    #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
+    horizon: str = HORIZON_WATERMARKS
+
+
+def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """The deciding process on the journal, and the screen's end of its channel."""
+    mine, theirs = socket.socketpair()
+    command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
+               "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
+               "--register", f"{game.spec.name}={package_of(game.spec.name)}",
+               "--lang", current_language()]  # it words the phones' and the host page's texts
+    if game.profile:
+        command += ["--profile", game.profile]
+    if game.new and not resume:
+        command += ["--new"]
+    if game.seconds is not None:
+        command += ["--seconds", str(game.seconds)]
+    if game.viewer_socket:
+        command += ["--viewer-socket", game.viewer_socket]
+    if game.feed:
+        command += ["--feed", game.feed]
+    if game.web:
+        command += ["--web"]
+    if game.horizon != HORIZON_WATERMARKS:
+        command += ["--horizon", game.horizon]
+    with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
+        process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+    theirs.close()
+    return process, mine
+
+
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
+                 phones: live.RelayedPhones | None) -> Companion | None:
+    """A tournament's hooks in the split design: they follow the pages the
+    deciding process builds (the phones' publisher when this process serves
+    them, else one of their own, fed each snapshot); what the screen's
+    process does with each snapshot (``viewer.Companion``)."""
+    if not hooks:
+        return phones
+    from controller.box.views import RelayedPublisher, first_snapshot, snapshot_from
+
+    companion: Companion
+    if phones is not None:
+        publisher, companion = phones.publisher, phones
+    else:
+        publisher = RelayedPublisher(view, first_snapshot(box))
+        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
+
+        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
+            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+    for hook in hooks:
+        hook(publisher)
+    return companion
+
+
+def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+              companion: Companion | None = None, box: ViewBox | None = None) -> dict[str, Any]:
+    """Play through a deciding process of its own; returns its ``ended``
+    message. A deciding process that dies mid-game is said in one line and
+    started again on the journal (the screen keeps showing the last view).
+    A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
+    was handed over is a stop: the deciding process closes the game (every
+    press it took journaled before its ``end``), and is waited for."""
+    resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
+    while True:
+        process: subprocess.Popen[bytes] | None = None
+        sock: socket.socket | None = None
+        try:
+            with signals.held(raise_after=False):
+                process, sock = start_decider(game, resume)
+                game.start.handed_over = True
+            signals.check()  # one that came while it started: stop it as soon as it listens
+            if box is None:
+                box = ViewBox(game.spec, game.settings)
+            box.connect(sock)
+            watched = watch(box, presenter, keyboard, fps, companion)
+        except KeyboardInterrupt:
+            if process is None or sock is None:
+                raise  # not handed over yet: the caller abandons the start
+            with signals.held(raise_after=False):
+                return stop_decider(process, sock)
+        except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
+            if process is not None and sock is not None:
+                with signals.held(raise_after=False):
+                    stop_decider(process, sock)
+            raise
+        finally:
+            if sock is not None:
+                sock.close()
+        code = process.wait()
+        if watched.ended is not None:
+            if watched.ended.get("unsaved"):
+                show_unsaved(presenter, box, watched.ended)
+            return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
+        if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
+            if resume:
+                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                                   "the line above; the journal keeps the game for --resume").format(code=code))
+            raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
+                               "see the line above").format(code=code))
+        # killed (by a signal, whenever), or it broke mid-game: the next one resumes from the journal
+        print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+              file=sys.stderr, flush=True)
+        presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
+        presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+        presenter.screen.flip()
+        resume = True
+
+
+#: how long a screen says that records were not saved before it closes (a key closes it sooner)
+UNSAVED_SHOWN_S = 15.0
+
+
+def show_unsaved(presenter: Presenter, box: ViewBox, ended: dict[str, Any]) -> None:
+    """The game closed with records its disk refused: the screen says how many
+    and where they are (the terminal says it too) until a key, or a while."""
+    kept = ended.get("unsaved_path")
+    presenter.standing = unsaved_line(int(ended["unsaved"]), None if kept is None else Path(kept).name)
+    presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+    presenter.screen.flip()
+    if presenter.screen.headless:
+        return
+    clock, until = pygame.time.Clock(), time.monotonic() + UNSAVED_SHOWN_S
+    while time.monotonic() < until and not any(e.type in (pygame.KEYDOWN, pygame.QUIT) for e in pygame.event.get()):
+        clock.tick(10)
+
+
+def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[str, Any]:
+    """Ask the deciding process to close the game and wait until it has (it
+    may have been told by the signal itself). What it still sends is read by
+    the watch's reader thread, so its writes never wait for this one."""
+    with contextlib.suppress(OSError):
+        channel.send(sock, {"type": channel.STOP, "reason": "stopped"})
+    process.wait()
+    return {"type": channel.ENDED, "reason": "stopped"}
+
+
+# -- a screen started by the deciding process -----------------------------------------------
+
+
+def screen_args(game: str, *, headless: bool, fullscreen: bool | None, fps: int, players: int,
+                colors: Sequence[Color] | None, volume: float, mute: bool, keyboard: bool,
+                keys_are_stations: bool = False, keys: Mapping[str, str] | None = None) -> list[str]:
+    """How to start a screen for this game again (the deciding process keeps it);
+    ``keys``: the profile's ``[keys]`` for its keyboard."""
+    args = ["--game", game, "--register", f"{game}={package_of(game)}", "--fps", str(fps), "--players", str(players), "--volume", str(volume)]
+    args += ["--headless"] if headless else []
+    args += ["--mute"] if mute else []
+    args += ["--keyboard"] if keyboard else []
+    args += ["--keys", json.dumps(dict(keys))] if keys else []
+    args += ["--keys-are-stations"] if keyboard and keys_are_stations else []
+    args += [] if fullscreen is None else ["--fullscreen" if fullscreen else "--window"]
+    if colors is not None:
+        args += ["--colors", json.dumps([list(c) for c in colors])]
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m controller.screen.viewer",
+                                description="A screen for a running game (started by its deciding process).")
+    p.add_argument("--fd", type=int, required=True)
+    p.add_argument("--game", required=True)
+    p.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
+    p.add_argument("--fps", type=int, default=60)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--volume", type=float, default=1.0)
+    p.add_argument("--mute", action="store_true")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("--keyboard", action="store_true")
+    p.add_argument("--keys", default=None, help="the profile's [keys] as JSON (key name -> host action)")
+    p.add_argument("--keys-are-stations", action="store_true",
+                   help="no wiring profile: the keys are the stations, and the screen says how far it read them")
+    p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
+    p.add_argument("--window", dest="fullscreen", action="store_false")
+    p.add_argument("--colors", default=None)
+    p.add_argument("--web", action="store_true",
+                   help="serve the phones again: the first view carries the dead screen's seats and port")
+    p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
+    args = p.parse_args(argv)
+    set_language(args.lang)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    name, package = args.register.split("=", 1)
+    with register(name, package):
+        return show(args)
+
+
+def show(args: argparse.Namespace) -> int:
+    spec = get(args.game)
+    colors = None if args.colors is None else [tuple(c) for c in json.loads(args.colors)]
+    screen = live.open_screen(args, args.headless)
+    sound = live.open_sound(args, args.headless)
+    sock = socket.socket(fileno=args.fd)
+    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
+    keys = json.loads(args.keys) if args.keys else None
+    keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
+    box = ViewBox(spec, spec.settings(args.players), sock)
+    phones: live.RelayedPhones | None = None
+    try:
+        first, phones = serve_again(presenter, box) if args.web else (None, None)
+        watch(box, presenter, keyboard, args.fps, phones, first)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if phones is not None:
+            phones.stop()
+        sock.close()
+        sound.close() if isinstance(sound, Sound) else None
+        screen.close()
+    return 0
+
+
+def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | None, live.RelayedPhones | None]:
+    """The phones' server of a screen that died, started again here on its
+    port with its seats' codes and PIN: the deciding process's first view to
+    this screen carries them (``seats``). The phones reconnect by themselves
+    and keep their seats. A server that cannot start is one line (the
+    phones must join again once it can); the game and the screen go on."""
+    assert box.sock is not None
+    first = channel.receive(box.sock)
+    if first is None or first.get(channel.SEATS) is None or first.get(channel.COMPANION) is None:
+        return first, None
+    try:
+        return first, live.RelayedPhones.restored(presenter, box, first)
+    except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
+        said = _(PHONES_LOST)
+        print(f"buzzerbox: {said} ({exc})", file=sys.stderr, flush=True)
+        presenter.scene.message = said
+        return first, None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
