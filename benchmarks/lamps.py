@@ -21,8 +21,7 @@ import argparse
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -64,10 +63,10 @@ class OldGpioLights(GpioLights):
 class OldDirector(LightDirector):
     """The lamps walked in station order."""
 
-    def update(self, strip: Sequence[Mapping[str, Any]], status_light: Callable[[str], str] | None = None,
+    def update(self, statuses: Sequence[str], status_light: Callable[[str], str] | None = None,
                clock: Callable[[], int] | None = None) -> int | None:
         for station, inp in self.backend.lights():
-            mode = COMMON_STATUS_LIGHTS.get(str(strip[station].get("status", "idle")), "off")
+            mode = COMMON_STATUS_LIGHTS.get(str(statuses[station]), "off")
             if self.current.get((station, inp)) != mode:
                 self.current[(station, inp)] = mode
                 self.backend.set(station, inp, mode)
@@ -100,13 +99,12 @@ def main() -> int:
         winner = 3 - contest % 4  # the last station too: station order writes the others first
         for _lights, director, took, first, threads in rigs.values():
             before = started[0]
-            for strip in ([{"status": "first" if s == winner else "queued"} for s in range(4)],
-                          [{"status": "idle"}] * 4):
+            for strip in (["first" if s == winner else "queued" for s in range(4)], ["idle"] * 4):
                 WRITTEN.clear()
                 t0 = time.perf_counter_ns()
                 director.update(strip)
                 took.append((time.perf_counter_ns() - t0) / 1000)
-                if strip[winner]["status"] == "first":
+                if strip[winner] == "first":
                     first.append((WRITTEN[PINS[(winner, "bell")]] - t0) / 1000)
                 time.sleep(args.gap_ms / 1000)
             threads[0] += started[0] - before

@@ -47,6 +47,8 @@ GOAL_MIB_PER_HOUR = 5.0
 SETTLED_MIB_PER_HOUR = 1.0
 #: the game's own clock is set this much past the feed: the benchmark stops it after its last sample
 MARGIN_S = 600
+#: the game's close after SIGTERM (the journal's end, lamps off) gets this long
+CLOSE_S = 120
 
 
 def rss_kib(pid: int) -> int | None:
@@ -168,6 +170,7 @@ def main() -> int:
                                   daemon=True)
         feeder.start()
         problem = None
+        closed = None  # how the game's own close went wrong, if it did
         try:
             while not (started.wait(1.0) and ready.wait(1.0)):
                 if proc.poll() is not None:
@@ -192,7 +195,12 @@ def main() -> int:
         finally:
             stop.set()
             proc.terminate()  # SIGTERM: the game's own close (journal's end, lamps off), as systemd stops it
-            proc.wait(timeout=120)
+            try:
+                proc.wait(timeout=CLOSE_S)
+            except subprocess.TimeoutExpired:  # the samples are judged anyway: an hour's run is not thrown away
+                proc.kill()
+                proc.wait()
+                closed = f"the game did not end within {CLOSE_S} s of SIGTERM (killed)"
         print(f"journal {journal.stat().st_size / 1e6:.1f} MB on disk; {fed[0] if fed else 0} presses fed; "
               f"load average {os.getloadavg()}")
     if problem is not None:
@@ -201,7 +209,9 @@ def main() -> int:
     if len(samples) < 8:
         print("too short to judge: run long enough for eight samples (--minutes, --every)")
         return 1
-    ok = True
+    ok = closed is None
+    if closed is not None:
+        print(closed)
     for label, index in (("screen", 1), ("deciding", 2)):
         points = [(t, float(kib)) for t, *k in samples if (kib := k[index - 1]) is not None]
         if len(points) >= 8:

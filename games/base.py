@@ -231,7 +231,9 @@ class Engine(Protocol):
     def public_view(self) -> dict[str, Any]:
         """What the shared screen may show. Must contain ``phase``, ``scores``
         (per player) and ``status`` (per player: idle, first, queued, locked,
-        out, turn, won ...). Never hidden information."""
+        out, turn, won ...). Never hidden information. An engine may also
+        offer ``station_statuses()``, that ``status`` list alone: the lamps
+        read it without building the whole view (``Box.statuses``)."""
         ...
 
     def private_view(self, player: int) -> dict[str, Any]:

@@ -109,12 +109,18 @@ class Decider(threading.Thread):
             t = self.now()
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
-            while self._commands:
-                events += self._commands.popleft()()
-            events += box.step(t)
-            if events:
-                stamp = self.light()
-                lit = self.now() if stamp is None else stamp
+            lit: int | None = None
+            box.held_records = []  # the journal encodes this step's records once the lamp is lit
+            try:
+                while self._commands:
+                    events += self._commands.popleft()()
+                events += box.step(t)
+                if events:
+                    stamp = self.light()
+                    lit = self.now() if stamp is None else stamp
+            finally:
+                box.flush_records()
+            if lit is not None:
                 self.decisions.append([t, lit, None])
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
                                     "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})

@@ -265,9 +265,10 @@ class LightDirector:
         self.backend = backend
         self.current: dict[tuple[int, str], str] = {}
 
-    def update(self, strip: Sequence[Mapping[str, Any]], status_light: Callable[[str], str] | None = None,
+    def update(self, statuses: Sequence[str], status_light: Callable[[str], str] | None = None,
                clock: Callable[[], int] | None = None) -> int | None:
         """Call right after ``box.step``: the winner lights up in the same pass.
+        ``statuses``: each station's (``Box.statuses``: not the whole strip).
         ``status_light`` is the running game's word for each status
         (``GameSpec.status_light``); without it only the common statuses light.
 
@@ -277,9 +278,9 @@ class LightDirector:
         reading right after the first lamp went on (None: none went on)."""
         changes: list[tuple[int, str, str]] = []
         for station, inp in self.backend.lights():
-            if station >= len(strip):
+            if station >= len(statuses):
                 continue
-            status = str(strip[station].get("status", "idle"))
+            status = str(statuses[station])
             mode = status_light(status) if status_light is not None else COMMON_STATUS_LIGHTS.get(status, "off")
             if self.current.get((station, inp)) != mode:
                 changes.append((station, inp, mode))

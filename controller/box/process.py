@@ -105,10 +105,10 @@ class DecidingGame:
         return box_now_us() + self.box.time_offset_us
 
     def light(self) -> int | None:
-        """The lamps from the strip now; when the first went on (None: none did)."""
+        """The lamps from the stations' statuses now; when the first went on (None: none did)."""
         if self.lights is None:
             return None
-        return self.lights.update(self.box.strip(), self.box.spec.status_light, clock=self.game_now)
+        return self.lights.update(self.box.statuses(), self.box.spec.status_light, clock=self.game_now)
 
     # -- views out ------------------------------------------------------------------------
     def view(self, t_us: int, public: dict[str, Any] | None = None,

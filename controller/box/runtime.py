@@ -91,6 +91,8 @@ JOURNAL_NOTICES = {
 
 #: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``)
 INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on without waiting for them")
+#: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
+INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
 
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
@@ -153,6 +155,22 @@ class SourceMark:
     mark_us: int | None = None
     #: it has not said for ``STALL_US``: decisions stopped waiting for it
     stalled: bool = False
+    #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
+    #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
+    ask: Callable[[], bool] | None = None
+    #: box time of an ask not answered yet (None: none in flight)
+    asked_us: int | None = None
+    #: it cannot answer (older firmware) ...
+    refused: bool = False
+    #: ... or left its last ask unanswered for the stated delay (until it answers one): decisions
+    #: wait the stated delay for it (``latency_guard_us``), and the screen's inputs line says so
+    timed_out: bool = False
+    unanswered: int = 0
+
+    @property
+    def fallback(self) -> bool:
+        """Decisions wait its stated delay, not its watermarks."""
+        return self.refused or self.timed_out
 
 #: the session header's key naming how the box told late evidence from a late
 #: press it could still play (``Box.judges_late_by_decisions``); a journal
@@ -252,6 +270,9 @@ class Box(InputLayer):
         #: while a deciding thread steps the box, the log lines of what it decided wait here until
         #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
         self.held_log: list[tuple[str, str]] | None = None
+        #: while a deciding step runs, the journal records it makes wait here until its lamp is lit
+        #: (``flush_records``): encoding them and waking the writer thread cost the lamp ~0.1 ms
+        self.held_records: list[Record | dict[str, Any]] | None = None
         #: how the horizon is found (``HORIZON_POLICIES``)
         self.horizon_policy = HORIZON_WATERMARKS
         #: the live sources that say how far they delivered, by name (``follow_source``)
@@ -334,9 +355,12 @@ class Box(InputLayer):
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
+        until: list[int] = []  # asked once a step: the settle below decides by the same answer
+
         def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
-            return now_us - self.sources_until_us(now_us)
+            until.append(self.sources_until_us(now_us))
+            return now_us - until[-1]
 
         for out in self.take(now_us, self.time_offset_us, self.latency_guard_us, measure):
             if isinstance(out, Press) and (self._stale(out) or self._ignored_while_host_paused(out)):
@@ -347,7 +371,7 @@ class Box(InputLayer):
                 self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
-        return events + self._settle() + self._journal_changed(now_us)
+        return events + self._settle(until[-1] if until else None) + self._journal_changed(now_us)
 
     def journal_notice(self) -> str | None:
         """One line for the screen and the host page while the journal cannot
@@ -498,9 +522,13 @@ class Box(InputLayer):
         if self._waits_fixed_delay():
             return first + self.latency_guard_us
         lags = [m.probe_lag_us for m in self.marks.values() if m.probe is not None]
-        due = first + max([*lags, self.latency_guard_us if self.delay_sources else 0])
+        delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in self.marks.values()) else 0
+        due = first + max([*lags, delay])
         if due <= self.now_us and self.horizon_us < first:
-            return first + STALL_US  # past but not delivered through: a delivery wakes the thread first
+            # past but not delivered through: a delivery wakes the thread first (an answer to
+            # the ask made now), or the stated delay after an ask nobody answered
+            unanswered = self._ask(first)
+            return first + STALL_US if unanswered is None else min(first + STALL_US, max(unanswered, due))
         return due
 
     def next_decision_due_us(self) -> int | None:
@@ -511,10 +539,10 @@ class Box(InputLayer):
         pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
         return self._due(pending)
 
-    def decided_until_us(self, now_us: int) -> int:
-        """The horizon: not past what every source has surely reported, and
-        not up to a press that is still being debounced."""
-        until = self.sources_until_us(now_us)
+    def decided_until_us(self, now_us: int, sources_until_us: int | None = None) -> int:
+        """The horizon: not past what every source has surely reported (``sources_until_us``,
+        if already asked this step), and not up to a press that is still being debounced."""
+        until = self.sources_until_us(now_us) if sources_until_us is None else sources_until_us
         pending = self.debouncer.earliest_pending_us()
         if pending is not None:
             until = min(until, pending - 1)
@@ -522,25 +550,49 @@ class Box(InputLayer):
 
     # -- how far the sources have delivered -----------------------------------------------
     def follow_source(self, name: str, *, watermarks: bool,
-                      probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0) -> None:
+                      probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0,
+                      ask: Callable[[], bool] | None = None) -> None:
         """A live source this box decides by: one that says how far it has
         delivered (``watermarks``: it sends ``Watermark``s, or answers ``probe``
-        with a stamp on its own clock), or one that waits its stated report
-        delay (``latency_guard_us``)."""
+        with a stamp on its own clock; ``ask``: it is asked for one whenever a
+        decision waits on it, as the input board is), or one that waits its
+        stated report delay (``latency_guard_us``)."""
         if watermarks or probe is not None:
-            self.marks[name] = SourceMark(name, probe, probe_lag_us)
+            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask)
         else:
             self.delay_sources.add(name)
 
     def marked(self, mark: Watermark) -> None:
         """A source's watermark; one never followed (the keyboard the screen
         forwards) is followed from its first. A source followed by its stated
-        delay keeps it (the input board's heartbeat watermarks come every
-        250 ms: an engine deadline would wait for the next one)."""
+        delay keeps it. One asked for (``SourceMark.ask``) is an answer."""
         if mark.source in self.delay_sources:
             return
         known = self.marks.setdefault(mark.source, SourceMark(mark.source))
         known.mark_us = mark.t_us if known.mark_us is None else max(known.mark_us, mark.t_us)
+        if known.asked_us is not None:
+            known.asked_us, known.timed_out = None, False
+
+    def _ask(self, first_us: int) -> int | None:
+        """Something stamped ``first_us`` is due now but a source that can be asked
+        has not said it delivered that far: ask it (once per answer). Returns
+        when an ask still unanswered falls back to the stated delay (None: none)."""
+        wake: int | None = None
+        for mark in self.marks.values():
+            if mark.ask is None or (mark.mark_us is not None and mark.mark_us >= first_us):
+                continue
+            if mark.asked_us is None:
+                answers = mark.ask()
+                if not answers and not mark.refused:
+                    log.warning("the %s source cannot say how far it delivered: decisions wait its stated "
+                                "delay (%.1f ms) for it", mark.name, self.latency_guard_us / 1e3)
+                mark.refused = not answers
+                if answers:
+                    mark.asked_us = self.now_us
+            if mark.asked_us is not None:
+                at = mark.asked_us + self.latency_guard_us
+                wake = at if wake is None else min(wake, at)
+        return wake
 
     def _waits_fixed_delay(self) -> bool:
         return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
@@ -561,6 +613,16 @@ class Box(InputLayer):
                     told += self.time_offset_us
                     mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
             said = mark.mark_us
+            if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
+                mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
+                mark.timed_out = True
+                mark.unanswered += 1
+                if mark.unanswered == 1:
+                    log.warning("the %s source did not answer how far it delivered within its stated delay "
+                                "(%.1f ms): that delay decides until it answers (counted)", mark.name,
+                                self.latency_guard_us / 1e3)
+            if mark.fallback:
+                said = max(said if said is not None else floor, now_us - self.latency_guard_us)
             if said is None or said < floor:
                 if not mark.stalled:
                     mark.stalled = True
@@ -576,26 +638,33 @@ class Box(InputLayer):
         return until
 
     def decided_by(self) -> dict[str, str]:
-        """How each live source's deliveries are waited for: by its watermarks, or its stated delay."""
+        """How each live source's deliveries are waited for: by its watermarks (asked for, when
+        it can be), or its stated delay (a source that cannot tell, or does not answer)."""
         if self.horizon_policy == HORIZON_FIXED_DELAY:
             return {name: "delay" for name in [*self.marks, *self.delay_sources]}
-        return {**{name: "delay" for name in self.delay_sources}, **{name: "watermarks" for name in self.marks}}
+        return {**{name: "delay" for name in self.delay_sources},
+                **{name: "delay (no answer)" if m.fallback else "watermarks asked for" if m.ask else "watermarks"
+                   for name, m in self.marks.items()}}
 
     def stalled_sources(self) -> list[str]:
         """The sources decisions stopped waiting for (the screen says so)."""
         return sorted(m.name for m in self.marks.values() if m.stalled)
 
     def inputs_notice(self) -> str | None:
-        """One line for the screen while a source is stalled (translated; None while all report)."""
+        """One line for the screen while a source is stalled, or does not answer how far it
+        delivered and is waited for by its stated delay (translated; None while all report)."""
         stalled = self.stalled_sources()
-        if not stalled:
-            return None
-        return _(INPUTS_STALLED).format(source=", ".join(stalled))
+        if stalled:
+            return _(INPUTS_STALLED).format(source=", ".join(stalled))
+        unanswered = sorted(m.name for m in self.marks.values() if m.fallback)
+        if unanswered:
+            return _(INPUTS_UNANSWERED).format(source=", ".join(unanswered), delay=f"{self.latency_guard_us / 1e3:g}")
+        return None
 
-    def _settle(self) -> list[GameEvent]:
+    def _settle(self, sources_until_us: int | None = None) -> list[GameEvent]:
         if self.paused or self.host_paused:
             return []
-        horizon = self.horizon_us = self.decided_until_us(self.now_us)
+        horizon = self.horizon_us = self.decided_until_us(self.now_us, sources_until_us)
         events: list[GameEvent] = []
         while self._held and self._held[0][0] <= horizon:
             events += self._deliver(heapq.heappop(self._held)[2])
@@ -749,22 +818,50 @@ class Box(InputLayer):
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"
 
     def _write(self, record: Record | dict[str, Any]) -> None:
-        if self.journal is not None:
+        if self.journal is None:
+            return
+        if self.held_records is not None:
+            self.held_records.append(record)
+        else:
             self.journal.write(record)
 
+    def flush_records(self) -> None:
+        """Journal the records a deciding step held until its lamp was lit
+        (``held_records``), in their order, and stop holding: the caller still
+        holds ``lock``, so no other record comes between."""
+        held, self.held_records = self.held_records, None
+        if held and self.journal is not None:
+            for record in held:
+                self.journal.write(record)
+
     # -- what the strip shows ---------------------------------------------------------
-    def strip(self, view: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Per station: its name, the engine's status, and the input layer's
-        state (``view``: the engine's public view now, if already asked for)."""
-        view = self.engine.public_view() if view is None else view
-        statuses = view.get("status", [])
+    def statuses(self, view: Mapping[str, Any] | None = None) -> list[str]:
+        """Per station, the status its lamp and strip cell show: the engine's,
+        under the input layer's (disconnected, stuck). Without ``view`` (the
+        engine's public view, if already asked for) from the engine's
+        ``station_statuses()`` when it has one: the lamp's path never builds
+        the whole public view (~50 µs of a quiz's, before the winner's lamp)."""
+        if view is not None:
+            given = view.get("status", [])
+        else:
+            fast = getattr(self.engine, "station_statuses", None)
+            given = fast() if fast is not None else self.engine.public_view().get("status", [])
         out = []
         for i, st in enumerate(self.stations):
-            status = statuses[i] if i < len(statuses) else "idle"
+            status = given[i] if i < len(given) else "idle"
             if not st.connected:
                 status = "disconnected"
             elif st.stuck:
                 status = "stuck"
+            out.append(status)
+        return out
+
+    def strip(self, view: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Per station: its name, the engine's status, and the input layer's
+        state (``view``: the engine's public view now, if already asked for)."""
+        view = self.engine.public_view() if view is None else view
+        out = []
+        for i, (st, status) in enumerate(zip(self.stations, self.statuses(view), strict=True)):
             recent = st.recently_pressed(self.now_us)
             out.append(
                 {

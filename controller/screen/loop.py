@@ -184,7 +184,7 @@ class Presenter:
         """The lights from the box's strip now (sends only changes)."""
         if self.lights is not None:
             with box.lock:
-                self.lights.update(box.strip(), box.spec.status_light)
+                self.lights.update(box.statuses(), box.spec.status_light)
 
     @staticmethod
     def _refused_line(box: Box, event: GameEvent) -> str:

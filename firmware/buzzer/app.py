@@ -30,7 +30,7 @@ from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks
 from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
 from .standalone import Standalone
 
-VERSION = "3.1.0"
+VERSION = "3.2.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
@@ -220,6 +220,7 @@ class Board:
         self.spin_us = spin_us
         self._collect = collect
         self._step_at = now
+        self._taken_at = now  # when the loop last took the edges (``delivered_until``)
         self.loop_worst = 0  # longest main-loop pass since the last heartbeat (µs)
         Pin = hw.Pin
         self._pin_ch = {}
@@ -352,6 +353,7 @@ class Board:
             ring.tail = i + 1 if i + 1 < ring.cap else 0
 
     def step(self):
+        self._taken_at = self.now()  # an edge stamped before this is in the debouncer once taken
         self._take_edges()
         if self.sr_chips:
             self._scan()
@@ -683,6 +685,12 @@ class Board:
                 ev = self.events
                 self._control("C r=%d b=%s w=%d t=%d s=%d q=%d" % (int(parts[1]), self.boot_id, self.wraps, t,
                                                                    ev.send - 1, ev.next - ev.send))
+            elif op == "W":  # watermark request (3.2): how far every press was sent or queued, at once
+                t = self.now()
+                ev = self.events
+                self._control("W r=%d b=%s w=%d t=%d d=%d s=%d q=%d" % (
+                    int(parts[1]), self.boot_id, self.wraps, t, ticks_diff(t, self.delivered_until()),
+                    ev.send - 1, ev.next - ev.send))
             elif op == "A":
                 self._host_seen(now)
                 self.events.ack(int(parts[1]))
@@ -708,10 +716,18 @@ class Board:
                     raise ValueError("no maintenance mode on this board")
                 self._maintenance()
             else:
-                self._error("unknown command %r (expected T, A, R, L, Q, M repl or ?)" % op[:8])
+                self._error("unknown command %r (expected T, W, A, R, L, Q, M repl or ?)" % op[:8])
                 return
         except (IndexError, ValueError) as e:
             self._error("command %r: %s" % (text[:40], e))
+
+    def delivered_until(self):
+        """Board ticks before which every press is an event (sent, or queued to be):
+        the loop's last look at the edges, less the capture's spread (an edge
+        stamped just before it may not be in the ring yet), or the first edge of a
+        press still pending in the debouncer, if earlier. Shift-register inputs are
+        stamped at their latch, never before it."""
+        return self.deb.pending_before(ticks_add(self._taken_at, -self.direct_precision()))
 
     def _host_seen(self, now):
         self._acked_at = now

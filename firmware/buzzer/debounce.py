@@ -175,6 +175,15 @@ class Debouncer:
             self.edges[ch] = 0
             self.emit(UNSTUCK, ch, self.last[ch], 0)
 
+    def pending_before(self, t):
+        """``t``, or the first edge of a press still pending (not yet accepted or
+        dropped) if earlier: no press stamped before the result can come later."""
+        for i in range(self.nbusy):
+            ch = self.busy[i]
+            if self.phase[ch] == _PENDING and ticks_diff(self.t0[ch], t) < 0:
+                t = self.t0[ch]
+        return t
+
     def is_down(self, ch):
         """Accepted and not yet released (a station light can follow it)."""
         return self.phase[ch] == _PRESSED

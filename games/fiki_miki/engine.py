@@ -783,13 +783,18 @@ class FikiMikiEngine:
                 out.append(Status.IDLE)
         return out
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [status.value for status in self.statuses()]
+
     def public_view(self) -> dict[str, Any]:
         s = self.state
         view: dict[str, Any] = {
             "variant": self.variant.value,
             "phase": s.phase.value,
             "scores": self.scores(),
-            "status": [status.value for status in self.statuses()],
+            "status": self.station_statuses(),
             "turn": s.turn,
             "collected": [len(c) for c in s.collected],
             "collected_pictures": [_pictures(c) for c in s.collected],

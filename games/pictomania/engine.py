@@ -649,6 +649,11 @@ class PictomaniaEngine:
             return Status.OUT
         return Status.GUESSING if p in r.started_drawing_guess else Status.DRAWING
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [self.status(p).value for p in range(self.players)]
+
     def public_view(self) -> dict[str, Any]:
         """The shared screen: cards, who is where, tokens left; secrets only after the reveal."""
         r = self.round
@@ -661,7 +666,7 @@ class PictomaniaEngine:
             "cards": [{"letter": LETTERS[i], "theme": c.theme, "words": list(c.words)}
                       for i, c in enumerate(r.cards)],
             "scores": list(self.totals),
-            "status": [self.status(p).value for p in range(self.players)],
+            "status": self.station_statuses(),
             "bonus_left": list(r.bonus_left) if dealt else list(self.bonus_tokens),
             "bonus": list(r.bonus) if dealt else [None] * self.players,
             "bonus_tie": list(r.bonus_tie) if dealt else [False] * self.players,

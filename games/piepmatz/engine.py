@@ -844,13 +844,18 @@ class PiepmatzEngine:
             return Status.WON if player in self.winners else Status.IDLE
         return Status.TURN if player in self.to_act() else Status.IDLE
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [self._status(p).value for p in range(self.players)]
+
     def public_view(self) -> dict[str, Any]:
         scores = self.scores()
         return {
             "phase": self.phase.value,
             "scores": [s.total for s in scores],
             "score_parts": [s.to_json() for s in scores],
-            "status": [self._status(p).value for p in range(self.players)],
+            "status": self.station_statuses(),
             "turn": None if self.phase in (Phase.FINAL, Phase.OVER) else self.current,
             "round": self.round,
             "turns": self.turns,

@@ -1151,6 +1151,11 @@ class QuizCore:
                 "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
                 "video": q.get("video")}
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [self._status(s) for s in range(self.settings.players)]
+
     def public_view(self) -> dict[str, Any]:
         r = self.round
         result = self.arbiter.result()
@@ -1189,7 +1194,7 @@ class QuizCore:
             "wrong": self._by_station(r.wrong),
             "win_correct": self.options.win_correct,
             "out_wrong": self.options.out_wrong,
-            "status": [self._status(s) for s in range(self.settings.players)],
+            "status": self.station_statuses(),
             "answer_left_us": None if r.answer_deadline_us is None else max(0, r.answer_deadline_us - self.now_us),
             "buzz_left_us": self._buzz_left_us(),
             "answer_time_us": self.options.answer_time_us,

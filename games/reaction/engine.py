@@ -318,6 +318,11 @@ class ReactionEngine:
             return "queued"
         return "idle"
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [self._status(p) for p in range(self.settings.players)]
+
     def public_view(self) -> dict[str, Any]:
         return {
             "game": "reaction",
@@ -332,7 +337,7 @@ class ReactionEngine:
             "last": dict(self.last),
             "leaderboard": self.leaderboard(),
             "scores": self.scores(),
-            "status": [self._status(p) for p in range(self.settings.players)],
+            "status": self.station_statuses(),
             "finished": self.finished,
         }
 

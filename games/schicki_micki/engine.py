@@ -680,13 +680,18 @@ class SchickiMickiEngine:
             "red": red[0].player if red else None,
         }
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return list(self.status)
+
     def public_view(self) -> dict[str, Any]:
         return {
             "phase": self.phase.value,
             "scores": self.scores(),
             "won": [len(pile) for pile in self.piles],
             "owed": list(self.owed),
-            "status": list(self.status),
+            "status": self.station_statuses(),
             "table": [card.to_json() for card in self.table],
             "deck": len(self.deck),
             "pawns": self.pawns(),

@@ -556,13 +556,18 @@ class VivaTopoEngine:
             return "turn"
         return "idle" if self._in_play(player) else "out"
 
+    def station_statuses(self) -> list[str]:
+        """Each station's status, as ``public_view()["status"]``: the lamps read
+        it without the whole view (``Box.statuses``)."""
+        return [self._status(p) for p in range(self.players)]
+
     def public_view(self) -> dict[str, Any]:
         highlighted = self.moves[self.highlight].to_json() if self.moves else None
         return {
             "phase": self.phase.value,
             "players": list(self.colours),
             "scores": list(self.scores),
-            "status": [self._status(p) for p in range(self.players)],
+            "status": self.station_statuses(),
             "turn": None if self.finished else self.current,
             "turn_count": self.turn_count,
             "board": self.board.to_json(),

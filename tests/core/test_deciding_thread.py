@@ -8,15 +8,18 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller import channel
 from controller.box.deciding import Decider
+from controller.box.journal import JournalWriter, PressRecord, load
+from controller.box.lights import LightDirector, RecordingLights
 from controller.box.press import Press
 from controller.box.process import VIEW_EVERY_US, DecidingGame
-from controller.box.runtime import Box
+from controller.box.runtime import Box, box_from_journal
 from games import registry
 from games.base import GameEvent
 
@@ -59,6 +62,7 @@ class DueBox:
         self.lock = threading.Lock()
         self.arrived = arrived
         self.latency_guard_us = 0
+        self.held_records: list[Any] | None = None
 
     def step(self, t_us: int) -> list[GameEvent]:
         return []
@@ -67,6 +71,9 @@ class DueBox:
         return 4_000
 
     def flush_log(self) -> None:
+        pass
+
+    def flush_records(self) -> None:
         pass
 
     def checkpoint_if_due(self) -> None:
@@ -210,3 +217,68 @@ def test_the_log_says_what_was_decided_only_after_the_lamp(caplog: pytest.LogCap
     decider.stop()
     box.host("reset", 600_000)
     assert box.held_log is None
+
+
+def test_the_lamp_goes_on_before_the_journal_encodes_and_without_the_public_view(tmp_path: Path) -> None:
+    """The winner's lamp was lit after the whole public view was built (the
+    strip's statuses: ~50 µs of a quiz's) and after the press's journal line
+    was encoded and handed to the writer thread (~15 µs each, and a thread
+    woken): now the lamp reads the statuses alone, and the journal gets the
+    step's records right after it, in order, the chain whole."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2, seed=3))
+    path = tmp_path / "night.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=False)
+    clock = VirtualClock()
+    seen_at_light: list[tuple[int, int]] = []  # (records queued, public views built) when the lamp goes on
+    built = [0]
+    public_view = box.engine.public_view
+
+    def counted() -> dict[str, Any]:
+        built[0] += 1
+        return public_view()
+    box.engine.public_view = counted  # type: ignore[method-assign]
+    journal = box.journal
+    assert journal is not None
+
+    class Lamps(RecordingLights):
+        def set(self, station: int, input: str, mode: str) -> None:
+            if mode == "on":
+                seen_at_light.append((journal.records_queued, built[0]))
+            super().set(station, input, mode)
+
+    lamps = LightDirector(Lamps([(0, "bell"), (1, "bell")]))
+    game = DecidingGame(box, None, lamps, until_us=None, results_s=0, screen_args=[])
+    game.decider.now = clock
+    box.host("arm", 0)
+    queued_before = journal.records_queued
+    box.press(Press(1, "bell", 10_000))
+    clock.now_us = 500_000
+    game.decider.decide(clock.now_us, None)
+    assert lamps.current[(1, "bell")] == "on"
+    assert seen_at_light == [(queued_before, 0)]  # nothing encoded, no view built, when the lamp went on
+    assert journal.records_queued > queued_before and box.held_records is None
+    box.end(600_000)
+    kept = load(path)
+    assert not kept.damage
+    assert any(isinstance(r, PressRecord) and r.press.station == 1 for r in kept.records)
+    replayed = box_from_journal(kept)
+    assert replayed.engine.public_view()["status"] == box.engine.public_view()["status"]
+
+
+@pytest.mark.parametrize("name", registry.available())
+def test_every_games_station_statuses_are_its_public_views(name: str) -> None:
+    """What the lamps read (``station_statuses``) is what the screen's strip shows, in every game played a while."""
+    spec = registry.get(name)
+    box = Box(spec, spec.settings(spec.min_players, seed=7))
+    rng = random.Random(name)
+    for k in range(200):
+        t = 1_000 + k * 50_000
+        legal = box.engine.legal_actions(None)
+        if legal and rng.random() < 0.3:
+            box.host(rng.choice(legal), t)
+        else:
+            inputs = sorted({i for _kind, i in spec.buttons.bindings if i != "*"} or {"bell"})
+            box.apply_press(Press(rng.randrange(spec.min_players), rng.choice(inputs), t))
+        box.step(t + 1)
+        assert box.engine.station_statuses() == box.engine.public_view()["status"]  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ from tests.display.conftest import play_until, session
 PINS = {(0, "bell"): 17, (1, "bell"): 18, (2, "bell"): 27}
 
 
-def strip(*statuses: str) -> list[dict[str, object]]:
-    return [{"name": f"P{i}", "status": st} for i, st in enumerate(statuses)]
+def strip(*statuses: str) -> list[str]:
+    return list(statuses)
 
 
 @pytest.fixture

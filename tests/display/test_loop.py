@@ -175,9 +175,9 @@ def test_lights_follow_every_games_statuses() -> None:
     from controller.box.lights import LightDirector, RecordingLights
 
     lights = RecordingLights([(0, "bell"), (1, "bell"), (2, "bell")])
-    LightDirector(lights).update([{"status": "reacted"}, {"status": "first"}, {"status": "queued"}])
+    LightDirector(lights).update(["reacted", "first", "queued"])
     assert lights.modes == {(0, "bell"): "off", (1, "bell"): "on", (2, "bell"): "blink"}  # a game's own word: dark
-    LightDirector(lights).update([{"status": "reacted"}, {"status": "winner"}, {"status": "returned"}],
+    LightDirector(lights).update(["reacted", "winner", "returned"],
                                  get("schicki-micki").status_light)
     assert lights.modes == {(0, "bell"): "blink", (1, "bell"): "on", (2, "bell"): "off"}
 

@@ -254,8 +254,8 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
 
 
 def test_a_source_waited_for_by_its_stated_delay_is_not_followed_by_its_watermarks() -> None:
-    """The input board sends watermarks with its heartbeats, but is followed by
-    its stated delay (``sends_watermarks`` is False): its marks change nothing."""
+    """A source followed by its stated delay (``sends_watermarks`` False): the
+    watermarks it sends anyway change nothing."""
     box = armed_box()
     box.follow_source("board", watermarks=False)
     box.watermark(Watermark("board", CONTACT_US))

@@ -85,7 +85,7 @@ class Table:
             wait_until(self.delivered, "the driver reading every event")
             with self.box.lock:
                 self.events += self.box.step(self.sim.host_clock())
-                self.director.update(self.box.strip(), self.spec.status_light)
+                self.director.update(self.box.statuses(), self.spec.status_light)
             wait_until(self.board_read_all, "the board reading the box's commands")
             if self.sim.now_us - start >= us and until():
                 return
@@ -100,7 +100,7 @@ class Table:
     def host(self, kind: str) -> None:
         with self.box.lock:
             self.events += self.box.host(self.box.host_kind(kind), self.sim.host_clock())
-            self.director.update(self.box.strip(), self.spec.status_light)
+            self.director.update(self.box.statuses(), self.spec.status_light)
         wait_until(self.board_read_all, "the board reading the box's commands")
 
     def lit(self) -> set[int]:

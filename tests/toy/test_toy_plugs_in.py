@@ -111,7 +111,7 @@ def test_the_box_speaks_its_vocabulary() -> None:
     assert [e.kind for e in events] == ["cleared"]
     lights = RecordingLights([(0, "bell"), (1, "bell")])
     box.apply_action(registry.get("tally").buttons.action(1, "bell", "full", 10) or pytest.fail("no action"))
-    LightDirector(lights).update(box.strip(), spec.status_light)
+    LightDirector(lights).update(box.statuses(), spec.status_light)
     assert lights.modes == {(0, "bell"): "off", (1, "bell"): "blink"}  # ahead: blinking
     assert Sound().on_events(box.event_log, spec.sound_for) == ["tick"]
     from games.toolkit.scene import status_label

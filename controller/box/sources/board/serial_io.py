@@ -59,6 +59,8 @@ class BoardSource(Source):
     """
 
     name = "board"
+    #: heartbeats and clock replies say how far it delivered, and a decision waiting on it asks (``ask_watermark``)
+    sends_watermarks = True
     precision_us = 1  # the best case; each press carries its own (capture precision or clock-mapping error)
     active_level = 0  # the board's inputs switch to ground (firmware pinmap ACTIVE_LEVEL)
 
@@ -131,8 +133,19 @@ class BoardSource(Source):
     def report_delay_us(self, debounce: Any) -> int:
         """The board debounces before it sends, so the box cannot see a press
         still bouncing there: wait out the bounce window, the glitch time and
-        the USB hand-over before deciding."""
+        the USB hand-over before deciding (only for a board that does not
+        answer ``ask_watermark``)."""
         return debounce.bounce_us + debounce.glitch_us + 3_000
+
+    def ask_watermark(self) -> bool:
+        """A decision waits on the board: ask it now how far it has sent every
+        press (its answer is a ``Watermark``, a round trip later). False when it
+        cannot answer (firmware before 3.2): the box waits the stated report
+        delay (``report_delay_us``) for it instead."""
+        with self._lock:
+            asked = self.session.ask_watermark(self.clock())
+            self._take_outbox()
+        return asked
 
     def lights(self) -> BoardLights:
         """The board's light outputs as a light back-end for the display loop."""

@@ -53,6 +53,10 @@ MAX_CLOCK_ERROR_US = 20_000
 BAD_BURSTS = 3
 #: the notice a press stamped in the box's future is journaled as (never played)
 FUTURE_PRESS = "future"
+#: a watermark request unanswered this long is lost (a USB round trip is ~1 ms) ...
+MARK_ANSWER_US = 100_000
+#: ... and a board that never answered this many is taken for one that does not answer them
+MARKS_UNANSWERED = 3
 #: µs a board's main-loop pass may take beyond what its heartbeat's ``lp=`` said (before v3: all of it)
 LOOP_MARGIN_US = 5_000
 _BOOT = re.compile(r"[0-9a-f]{8}")
@@ -195,6 +199,10 @@ class BoardSession:
         self._future_burst = 0  # of them since one was last delivered (one log line per burst)
         self._watermark_us: int | None = None  # the last watermark reported
         self._mark_request_us: int | None = None  # a clock request due then: the watermark passes a press
+        #: whether the board answers watermark requests (``ask_watermark``; None: not known yet)
+        self.watermark_answers: bool | None = None
+        self._mark_asks: dict[int, int] = {}  # watermark request id -> box µs it was asked
+        self._answered = False  # a watermark reply came since the last watermark reported
         #: per (station, input): µs added to the stamp's precision (the front
         #: end's worst-case spread between stations) and µs taken off the stamp
         #: (the station's drop-jig offset), as the wiring profile says
@@ -214,7 +222,8 @@ class BoardSession:
         self.clock = self._new_clock_map()
         self._requests: dict[int, int] = {}
         self._unconfirmed: list[tuple[int, int, int, int | None]] = []  # replies not known to be this boot's
-        self._marks: list[tuple[int, int]] = []  # (board µs, the last seq sent by then)
+        #: (board µs before which every press was an event, the last seq sent or queued by then)
+        self._marks: list[tuple[int, int]] = []
         self._clock_warned = False
         self._bad_bursts = 0  # bursts in a row that left the mapping worse than stated
         self._reply_marks = False  # its clock replies say what it had sent (firmware 3.1)
@@ -337,6 +346,34 @@ class BoardSession:
                 self._request_clock(now_us)
         return out
 
+    def ask_watermark(self, now_us: int) -> bool:
+        """A decision waits on the board: ask it how far it has sent every press
+        (``W``, firmware 3.2; the answer becomes a ``Watermark``). False when it
+        cannot answer (older firmware refused the request): the box waits the
+        stated report delay instead. Not sent while disconnected (the game is paused)."""
+        if self.watermark_answers is False:
+            return False
+        stale = sum(1 for at in self._mark_asks.values() if now_us - at >= MARK_ANSWER_US)
+        if stale >= MARKS_UNANSWERED and self.watermark_answers is None:  # it never answered one
+            log.warning("board firmware %s does not answer watermark requests: decisions wait its stated "
+                        "report delay", self.info.firmware)
+            self.watermark_answers = False
+            self._mark_asks.clear()
+            return False
+        if self.hello_seen and self.connected:
+            rid = self._next_req
+            self._next_req += 1
+            self._mark_asks[rid] = now_us
+            if len(self._mark_asks) > 32:  # replies that never came
+                del self._mark_asks[min(self._mark_asks)]
+            self.outbox.append(f"W {rid}")
+        return True
+
+    @property
+    def asks_in_flight(self) -> int:
+        """Watermark requests sent and not answered yet."""
+        return len(self._mark_asks)
+
     def _request_clock(self, now_us: int) -> None:
         rid = self._next_req
         self._next_req += 1
@@ -385,6 +422,8 @@ class BoardSession:
                 out += self._heartbeat(fields(args), now_us)
             elif kind == "C":
                 out += self._clock_reply(fields(args), now_us)
+            elif kind == "W":
+                out += self._watermark_reply(fields(args), now_us)
             elif kind == "K":
                 self._replay_started(fields(args))
             elif kind == "G":
@@ -392,7 +431,7 @@ class BoardSession:
             elif kind == "Q":
                 self._levels(fields(args), now_us)
             elif kind == "X":
-                log.warning("board refused a command: %s", body[2:])
+                self._refused(body[2:])
             elif kind == "E":
                 log.error("board firmware error (its loop restarted): %s", body[2:])
             else:
@@ -459,6 +498,10 @@ class BoardSession:
         else:
             out += self._confirm(now_us)  # its replies before this hello were this boot's
             self._ask_replay(self.expected - 1, now_us)  # same board back: resend what we lack
+        if version < LOCKOUT_VERSION:
+            self.watermark_answers = False
+        elif boot != self.known_boot:  # another boot (updated firmware?): asked again
+            self.watermark_answers = None
         self.known_boot = boot
         self.hello_seen = True
         info.version, info.firmware, info.boot_id = version, firmware, boot
@@ -511,6 +554,36 @@ class BoardSession:
             return []
         return self._add_samples([sample], now_us)
 
+    def _refused(self, why: str) -> None:
+        if why.startswith("unknown command 'W'"):  # firmware before 3.2
+            if self.watermark_answers is not False:
+                log.warning("board firmware %s does not answer watermark requests (before 3.2): decisions wait "
+                            "its stated report delay; `buzzerbox firmware install` updates it", self.info.firmware)
+            self.watermark_answers = False
+            self._mark_asks.clear()
+            return
+        log.warning("board refused a command: %s", why)
+
+    def _watermark_reply(self, f: dict[str, str], now_us: int) -> list[Output]:
+        """How far the board had sent every press when it answered (``d`` before its
+        ``t``), bound to the boot that answered: a mark once every event it counts arrived."""
+        rid = num(f, "r", 0, MAX_COUNT)
+        boot = f.get("b", "")
+        if boot != self.known_boot:
+            return self._other_boot("watermark reply", boot, now_us)
+        wraps, ticks = num(f, "w", 0, MAX_COUNT), num(f, "t", 0, (1 << 30) - 1)
+        back = num(f, "d", 0, MAX_COUNT)
+        sent_to = num(f, "s", 0, MAX_SEQ) + num(f, "q", 0, MAX_SEQ)
+        if self._mark_asks.pop(rid, None) is None:
+            log.debug("watermark reply %d to no pending request (from before a reconnect)", rid)
+            return []
+        self.watermark_answers = True
+        self.ticks.reference(wraps, ticks)
+        self._marks.append((board_us(wraps, ticks) - back, sent_to))
+        del self._marks[:-64]
+        self._answered = True  # said even if it did not move (a press still bouncing there): the asker hears
+        return []
+
     def _confirm(self, now_us: int) -> list[Output]:
         """A line of the known boot came: the clock replies before it were this boot's."""
         samples, self._unconfirmed = self._unconfirmed, []
@@ -522,7 +595,7 @@ class BoardSession:
             self.ticks.ref = t_board
             self.clock.add(t_board, sent, recv)
             if sent_to is not None:
-                self._marks.append((t_board, sent_to))
+                self._marks.append((t_board - self._pending_us(), sent_to))
             if self._burst_left:
                 self._burst_left -= 1
         del self._marks[:-64]
@@ -603,14 +676,14 @@ class BoardSession:
         loop_worst = num(f, "lp", 0, MAX_COUNT, default=0)
         out = self._confirm(now_us)
         self.ticks.reference(wraps, ticks)
-        if "b" in f:  # board time through which every event was sent or queued
-            self._marks.append((board_us(wraps, ticks), last_sent + unsent))
-            del self._marks[:-64]
         info = self.info
         if link_aways > info.link_aways:
             log.warning("board darkened every lamp: it heard no host for a while; sending the lights again")
             self.relight = True
         info.link_aways, info.lamp_worst_us, info.loop_worst_us = link_aways, lamp_worst, loop_worst
+        if "b" in f:  # board time through which every event was sent or queued
+            self._marks.append((board_us(wraps, ticks) - self._pending_us(), last_sent + unsent))
+            del self._marks[:-64]
         if not self.replay_pending:
             self._reconcile(held_contest)
         if counters["d"] > info.dropped_events:
@@ -759,20 +832,25 @@ class BoardSession:
 
     def _watermark(self) -> list[Output]:
         """Every event the board had sent or queued at a heartbeat's (or clock reply's) time
-        arrived: every press stamped up to that time less ``_pending_us`` is delivered, on
+        arrived: every press stamped up to that time less ``_pending_us`` (a watermark
+        reply's: its own ``d``) is delivered, on
         the box timeline through the mapping less its error (a later fit may move by that).
         Nothing while disconnected, or while a missing event is being replayed."""
         if not self._marks or not self.connected or self.replay_pending or self._silent:
             return []
         reached = None
         while self._marks and self._marks[0][1] < self.expected:
-            reached = self._marks.pop(0)[0]
+            at = self._marks.pop(0)[0]
+            reached = at if reached is None else max(reached, at)
         if reached is None:
             return []
-        at = reached - self._pending_us()
+        at = reached
         mark = self.clock.to_box(at) - self.clock.error_us(at)
+        answered, self._answered = self._answered, False
         if self._watermark_us is not None and mark <= self._watermark_us:
-            return []
+            if not answered:
+                return []
+            mark = self._watermark_us
         self._watermark_us = mark
         return [Watermark(self.name, mark)]
 
