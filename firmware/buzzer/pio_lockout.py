@@ -1,12 +1,20 @@
-"""First press to lamp in PIO: the lockout box's logic in a state machine, not the CPU.
+"""First press to lamp in PIO: the lockout box's logic in state machines, not the CPU.
 
-Two variants: ``program`` (below, one state machine for every bell: filters the
-pressed *set*, so a bell joining within the glitch time ties) and
-``bell_program`` (one state machine per bell and a LOCK pin: the first
-confirmed press lights alone). NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board`` (the CPU lamp
-path of ``lockout.py`` stays what the board runs). The program is checked
-cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py, and
-``benchmarks/board_lockout.py`` prints its latency).
+THE LOCKOUT IS ``bell_program`` (end of this module): one state machine per
+bell and a LOCK pin per PIO block, so the first confirmed press lights alone
+and only presses confirmed in the same cycles tie -- the rule of a quiz-bowl
+lockout and of the CPU path (``lockout.py``). ``program`` (below) is DEMOTED:
+it filters the pressed *set*, so a bell that joins within the glitch time of
+another (1 ms on the stock profile, 50 times the box's 20 µs tie window)
+shares the lamp. It is kept only as the emulator's comparison (the chain
+shifter, and the test that shows its unfair tie); nothing arms it and it is
+not to be wired in. firmware/README.md ("Lockout in PIO") gives the choice
+and the figures. NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board``
+(the CPU lamp path of ``lockout.py`` stays what the board runs). Both are
+checked cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py;
+``benchmarks/board_lockout.py`` prints their latency).
+
+``program`` (demoted), for the record:
 
 One state machine at the system clock (125 MHz) watches ``n`` bell inputs on
 consecutive GPIOs from ``in_base`` (pulled up, pressed = low) and:
@@ -130,7 +138,8 @@ def program(n, glitch_cycles, mode="direct"):
 
 
 class PioLockout:
-    """The CPU's side (Pico only): arm, read the winner. ``bells``: first GPIO of ``n``."""
+    """The CPU's side of the demoted ``program`` (Pico only; nothing constructs it):
+    arm, read the winner. ``bells``: first GPIO of ``n``."""
 
     def __init__(self, sm_id, bells, n, glitch_us, lamps=None, chain=None):
         from machine import Pin
@@ -168,7 +177,7 @@ def bell_count(glitch_cycles):
 
 
 def bell_program(other_lock):
-    """One state machine per bell, first confirmed press wins (the fair variant).
+    """One state machine per bell, first confirmed press wins: THE lockout program.
 
     ``program`` filters the pressed *set*: a bell that joins within the glitch
     time of another restarts the count and ties with it. Here every bell has
