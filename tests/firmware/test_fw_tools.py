@@ -154,3 +154,32 @@ def test_lockout_box_mode_is_written_into_the_pin_map_and_a_wrong_channel_named(
     toml.write_text(stock + "\n[standalone]\nbells = { 0 = 56 }\nreset = 0\nbuzzer = 63\n")
     with pytest.raises(FirmwareError, match="one channel two jobs"):
         render_pinmap(toml)
+
+
+def test_any_extends_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
+    """Fuzz of the new ``extends`` key: whatever it names (a path out of wiring/, itself, a
+    number, a list, NUL, a very long name), the generator answers with a pin map or a
+    FirmwareError naming the file, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (tmp_path / "board-pinmap.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    mine = tmp_path / "mine.toml"
+    names = st.one_of(st.text(max_size=300), st.sampled_from(["board-pinmap.toml", "mine.toml", "../etc/passwd",
+                                                               "/", ".", "", "board-pinmap.toml\x00"]))
+
+    @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.one_of(names.map(lambda n: '"' + n.replace("\\", "\\\\").replace('"', '\\"') + '"'),
+                     st.integers().map(str), st.just("[1, 2]"), st.just("{ a = 1 }")))
+    def fuzz(value: str) -> None:
+        mine.write_text(f"extends = {value}\n")
+        try:
+            text = render_pinmap(mine)
+        except FirmwareError as exc:
+            assert "\n" not in str(exc) and str(mine) in str(exc)
+        else:
+            assert text.startswith('"""The board') and "DIRECT = " in text
+
+    fuzz()
+    mine.write_text('extends = "board-pinmap.toml"\n')  # the one good value: the stock map, under its own name
+    assert render_pinmap(mine).splitlines()[2:] == firmware_tools.PINMAP_PY.read_text().splitlines()[2:]
