@@ -9,8 +9,9 @@ another (1 ms on the stock profile, 50 times the box's 20 µs tie window)
 shares the lamp. It is kept only as the emulator's comparison (the chain
 shifter, and the test that shows its unfair tie); nothing arms it and it is
 not to be wired in. firmware/README.md ("Lockout in PIO") gives the choice
-and the figures. NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board``
-(the CPU lamp path of ``lockout.py`` stays what the board runs). Both are
+and the figures; ``PioBells`` is its CPU side. NOT YET RUN ON HARDWARE, and not
+yet wired into ``app.Board`` (no pin map names LOCK pins or direct lamps; the CPU
+lamp path of ``lockout.py`` stays what the board runs). Both are
 checked cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py;
 ``benchmarks/board_lockout.py`` prints their latency).
 
@@ -189,7 +190,7 @@ def bell_program(other_lock):
     block's, by ``jmp pin``; the other block's, ``other_lock``, by a ``wait``
     that never passes) and stays dark. Two confirming in the same cycle (or
     within the pins' synchroniser, 2 cycles) both light: a tie. The CPU arms
-    with ``sm.restart()``, ``sm.exec("jmp(0)")`` and ``sm.put(bell_count(...))``.
+    with ``init`` (back to the top) and ``sm.put(bell_count(...))``: ``PioBells``.
     """
 
     @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, sideset_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
@@ -217,3 +218,46 @@ def bell_program(other_lock):
         pull(block).side(0)
 
     return bell
+
+
+class PioBells:
+    """The CPU's side of ``bell_program`` (Pico only; no pin map names LOCK pins or direct
+    lamps yet, so ``app.Board`` does not construct it): one state machine per bell,
+    bells 0..3 in PIO0 (state machines 0..3), 4..7 in PIO1 (4..7), one program per block
+    (the four machines of a block share its instructions: four copies would not fit).
+
+    ``pairs``: (bell GPIO, lamp GPIO) per bell; ``locks``: the LOCK GPIO of PIO0 and PIO1."""
+
+    def __init__(self, pairs, locks, glitch_us):
+        from machine import Pin
+
+        if not 1 <= len(pairs) <= 8:
+            raise ValueError("%d bells: the PIO lockout takes 1..8 (a state machine each)" % len(pairs))
+        self.count = bell_count(glitch_us * (FREQ // 1_000_000))
+        progs = (bell_program(locks[1]), bell_program(locks[0]))  # a block waits on the other's LOCK
+        self.setups = []
+        for i, (bell, lamp) in enumerate(pairs):
+            lock = Pin(locks[i // 4], Pin.OUT, value=0)
+            self.setups.append((progs[i // 4], {"freq": FREQ, "in_base": Pin(bell, Pin.IN, Pin.PULL_UP),
+                                                "set_base": lock, "jmp_pin": lock,
+                                                "sideset_base": Pin(lamp, Pin.OUT, value=0)}))
+        self.sms = [rp2.StateMachine(i) for i in range(len(pairs))]
+
+    def arm(self):
+        """A new contest: every machine from its program's start (``init`` clears its FIFOs
+        and jumps there wherever the program sits), LOCK low and lamps dark, then the count."""
+        for i, sm in enumerate(self.sms):  # (no zip(strict=) in MicroPython)
+            prog, kw = self.setups[i]
+            sm.init(prog, **kw)
+            sm.active(1)
+        for sm in self.sms:
+            sm.put(self.count)
+
+    def winners(self):
+        """The bells whose machines lit their lamps since the arm (bit i: bell i)."""
+        won = 0
+        for i, sm in enumerate(self.sms):
+            while sm.rx_fifo():
+                sm.get()
+                won |= 1 << i
+        return won
