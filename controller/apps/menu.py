@@ -183,8 +183,8 @@ def cmd_menu(args: argparse.Namespace) -> int:
         if args.one_process:
             return None
         from controller.screen.viewer import (
+            DecidingLink,
             SplitGame,
-            ViewBox,
             follow_board,
             run_split,
             screen_args,
@@ -203,7 +203,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
                                      mute=sound.settings.mute, keyboard=True, keys=clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [])
         presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
-        view = ViewBox(box.spec, box.settings)
+        view = DecidingLink(box.spec, box.settings)
         pages = None
         try:
             if phones:  # the session's one server, now fed by the deciding process

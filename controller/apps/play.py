@@ -125,7 +125,13 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                names: list[str] | None, colors: list[Color] | None) -> int:
     """The game decided in a process of its own (docs/processes.md): this
     process hands it the journal and the inputs, then draws its views."""
-    from controller.screen.viewer import SplitGame, ViewBox, follow_board, run_split, screen_args
+    from controller.screen.viewer import (
+        DecidingLink,
+        SplitGame,
+        follow_board,
+        run_split,
+        screen_args,
+    )
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
@@ -143,7 +149,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
-        view = ViewBox(box.spec, box.settings)
+        view = DecidingLink(box.spec, box.settings)
         try:  # the phones' server first: a port that is taken is said before the game is handed over
             phones = None if args.web is None else live.RelayedPhones.serving(presenter, args.web, box, view, prof)
         except BaseException:
