@@ -77,7 +77,7 @@ print(peak_mib())
 sys.exit(code)
 """
 _IDLE = _PEAK + """
-import controller.live
+import controller.box.session
 print(peak_mib())
 """
 
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"full replay (what a resume did before checkpoints): {float(out[0]):.2f} s ({float(out[3]):.2f} s "
                   f"CPU), peak RSS {float(out[4]):.0f} MiB")
         out, _code = child(_IDLE)
-        print(f"(a python that only imports controller.live peaks at {float(out[0]):.0f} MiB)")
+        print(f"(a python that only imports controller.box.session peaks at {float(out[0]):.0f} MiB)")
         for mb in (2, 20):
             part = folder / f"cut{mb}.jsonl"
             cut(path, part, mb * 1_000_000)

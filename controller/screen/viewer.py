@@ -205,8 +205,10 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
     try:
         while True:
             pumped = box_now_us()  # a key read below is stamped after this: the keys are delivered up to it
-            for event in pygame.event.get():
-                name = key_of(event, presenter, keyboard, box_now_us())
+            queued = pygame.event.get()
+            read_us = box_now_us()  # every key of one read waited in the same queue: one stamp (a tie, not an order)
+            for event in queued:
+                name = key_of(event, presenter, keyboard, read_us)
                 if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                     presenter.box_actions[name]()
                 elif name == QUIT:

@@ -12,7 +12,6 @@ from controller.box.journal import JournalWriter
 from controller.box.runtime import Box
 from controller.box.simulate import Session
 from controller.cli import main
-from controller.screen import live
 from games.registry import get
 from tests.firmware.conftest import wait_until
 
@@ -62,7 +61,7 @@ def test_a_live_game_starts_its_own_clock_at_zero(tmp_path, monkeypatch):
     (the screen writes it, the deciding process takes the new game over)."""
     booted = 11 * 86_400 * 1_000_000
     now = [booted]
-    monkeypatch.setattr(live, "box_now_us", lambda: now[0])
+    monkeypatch.setattr(box_session, "box_now_us", lambda: now[0])
     spec = get("schicki-micki")
     path = tmp_path / "sm.jsonl"
     made = box_session.new_box(spec, spec.settings(4, 1), None, path)

@@ -18,7 +18,6 @@ from controller.box import checkpoint, session
 from controller.box.journal import CheckpointRecord, JournalWriter, load
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
-from controller.screen import live
 from games import registry
 from games.base import GameEvent
 
@@ -112,7 +111,7 @@ def test_a_damaged_checkpoint_is_damage_like_any_line(tmp_path: Path) -> None:
 def test_a_checkpoint_that_does_not_decode_falls_back_to_a_full_replay_said_once(tmp_path: Path, caplog) -> None:
     path, box = journaled_session(tmp_path, "piepmatz", every=10**9)  # no checkpoint of its own
     full = box_from_journal(load(path))
-    journal, writer = live.journal_mod.resume(path, fsync=False)
+    journal, writer = session.journal_mod.resume(path, fsync=False)
     # chained like any record, but what it holds names a class no checkpoint may make
     writer.write(CheckpointRecord(full.now_us, {"codec": checkpoint.CODEC_VERSION, "root": [0],
                                                 "nodes": [["obj", "os", "system", []]]}))
@@ -250,7 +249,7 @@ def test_a_resume_still_finds_a_changed_line_before_the_newest_checkpoint(tmp_pa
     path.write_bytes(b"".join(lines))
     journal = load(path, since_checkpoint=True)
     assert journal.damage is not None and journal.damage.line == early + 1
-    with pytest.raises(live.journal_mod.JournalError, match=f"line {early + 1}"):
+    with pytest.raises(session.journal_mod.JournalError, match=f"line {early + 1}"):
         session.resumed_box(path)
 
 
@@ -302,8 +301,8 @@ def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: 
         path.write_bytes(flipped)
         try:
             full = load(path)
-        except live.journal_mod.JournalError:
-            with pytest.raises(live.journal_mod.JournalError):
+        except session.journal_mod.JournalError:
+            with pytest.raises(session.journal_mod.JournalError):
                 load(path, since_checkpoint=True)
             continue
         since = load(path, since_checkpoint=True)
