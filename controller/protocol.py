@@ -197,6 +197,7 @@ MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)
 
 # -- the value objects a message holds --------------------------------------------------------
 
+
 def _int(value: Any) -> int:
     if type(value) is not int:
         raise TypeError(f"{value!r:.40} is not a whole number")
@@ -229,7 +230,6 @@ def _bool(value: Any) -> bool:
 
 def _same(value: Any) -> Any:
     return value
-
 
 
 def _event(data: Any) -> GameEvent:
@@ -329,7 +329,7 @@ def dumps(message: Message) -> bytes:
         out.append(value if write is None else write(value))
     try:
         return _ENCODER.encode(out).encode()
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ChannelError(f"a {form.cls.TAG} message holds something that is not plain data ({exc})") from None
 
 
@@ -338,7 +338,8 @@ def _no_constant(name: str) -> Any:
 
 
 #: made once: a JSON coder made per call costs as much as the coding of a small message
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+#: (no check for circular data: a game's views are JSON data, and a cycle is a RecursionError, refused)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 #: how a pickle begins (protocol 2 and later): the channel's format before ``PROTOCOL`` 1
 _PICKLE = b"\x80"

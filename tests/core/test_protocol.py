@@ -191,8 +191,11 @@ def test_a_frame_cut_off_or_too_long_is_one_line() -> None:
 
 
 def test_nothing_but_a_message_of_the_protocol_is_sent() -> None:
-    with pytest.raises(channel.ChannelError, match="not plain data"):
-        channel.encode(p.Seats({"port": object()}))
+    looped: dict[str, Any] = {}
+    looped["again"] = looped
+    for held in (object(), looped, float("nan")):
+        with pytest.raises(channel.ChannelError, match="not plain data"):
+            channel.encode(p.Seats({"port": held}))
     with pytest.raises(channel.ChannelError, match="not a message"):
         channel.encode({"type": "stop", "reason": "menu"})  # type: ignore[arg-type]
 
