@@ -139,7 +139,6 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--rate", type=int, default=20, help="presses per second")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between RSS samples")
-    parser.add_argument("--one-process", action="store_true", help="the baseline design")
     args = parser.parse_args()
     seconds = args.minutes * 60
     profile = profile_mod.load("header-4")
@@ -151,7 +150,6 @@ def main() -> int:
         command = [sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--window", "--mute",
                    "--no-roll-call", "--journal", str(journal), "--seconds", str(seconds + MARGIN_S),
                    "--feed", str(fifo)]
-        command += ["--one-process"] if args.one_process else []
         proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         decider: list[int] = []
         ready = threading.Event()  # the deciding process said its pid (it may open the feed before)
@@ -171,7 +169,7 @@ def main() -> int:
         feeder.start()
         problem = None
         try:
-            while not (started.wait(1.0) and (args.one_process or ready.wait(1.0))):
+            while not (started.wait(1.0) and ready.wait(1.0)):
                 if proc.poll() is not None:
                     problem = f"play ended before the game began (exit status {proc.returncode})"
                     break
@@ -179,8 +177,8 @@ def main() -> int:
             while problem is None:
                 done = not feeder.is_alive()  # the last presses were fed: one more sample, then stop
                 screen = rss_kib(proc.pid)
-                deciding = None if args.one_process else (rss_kib(decider[0]) if decider else None)
-                if screen is None or (not args.one_process and deciding is None):
+                deciding = rss_kib(decider[0]) if decider else None
+                if screen is None or deciding is None:
                     problem = f"a process of the game ended at {time.monotonic() - t_start:.0f} s, before the feed"
                     break
                 samples.append((time.monotonic() - t_start, screen, deciding))
@@ -204,7 +202,7 @@ def main() -> int:
         print("too short to judge: run long enough for eight samples (--minutes, --every)")
         return 1
     ok = True
-    for label, index in (("screen" if not args.one_process else "the one process", 1), ("deciding", 2)):
+    for label, index in (("screen", 1), ("deciding", 2)):
         points = [(t, float(kib)) for t, *k in samples if (kib := k[index - 1]) is not None]
         if len(points) >= 8:
             ok = judge(label, points, args.minutes) and ok

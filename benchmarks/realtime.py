@@ -19,8 +19,9 @@ is measured beside it (``controller/apps/benchkit.py``):
   process's priority, waking on the same kind of timed wait the deciding
   thread uses; its lateness p50/p99 is what this machine gives any thread;
 * **designs**, interleaved round by round on the same script: the shipped
-  design (``play``), the old fixed-delay guard (``play --horizon
-  fixed-delay``) and the old one-process baseline (``play --one-process``);
+  design (``play``) and the old fixed-delay guard (``play --horizon
+  fixed-delay``); the one-process design left the product (its figures stay
+  in docs/benchmarks.md);
 * **settings**: idle, and 2 CPU burners (2 processes spinning); the load
   average is printed before and after each game.
 
@@ -53,7 +54,6 @@ DESIGNS: dict[str, list[str]] = {
     "shipped": [],
     # the guard before the watermark horizon (a play that does not know --horizon: skipped, said so)
     "fixed-delay": ["--horizon", "fixed-delay"],
-    "one-process": ["--one-process"],
 }
 LEGEND = """\
   what each figure proves, and what it cannot:

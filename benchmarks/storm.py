@@ -34,10 +34,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from benchmarks.one_process import run_live  # noqa: E402
 from controller.box.press import Edge  # noqa: E402
 from controller.box.runtime import raised_guard_us  # noqa: E402
 from controller.box.timeline import box_now_us  # noqa: E402
-from controller.screen.loop import Presenter, run  # noqa: E402
+from controller.screen.loop import Presenter  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402
 from games.scenes import scene_for  # noqa: E402
 from tests.fair.test_storm import STORM_US, new_box, on_time, outcome, storm  # noqa: E402
@@ -77,8 +78,8 @@ def live_run(seed: int) -> tuple[bool, int, int, int]:
     for th in threads:
         th.start()
     try:
-        run(live, Presenter(Screen.open(headless=True), scene_for("quiz")), realtime=True,
-            until_us=STORM_US + 200_000, fps=60)
+        run_live(live, Presenter(Screen.open(headless=True), scene_for("quiz")),
+                 until_us=STORM_US + 200_000, fps=60)
     finally:
         busy.set()
         for th in threads:

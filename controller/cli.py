@@ -26,6 +26,7 @@ from controller.apps.demo import cmd_demo
 from controller.apps.diag import cmd_diag, cmd_doctor
 from controller.apps.firmware_tools import add_firmware_commands
 from controller.apps.journal import DURABILITY_SIMULATE, add_journal_commands
+from controller.apps.kiosk import add_kiosk_commands
 from controller.apps.menu import cmd_menu
 from controller.apps.packs import add_pack_commands
 from controller.apps.play import cmd_play
@@ -190,11 +191,14 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--packs-dir", default=str(packs_dir()),
                    help=_("the host's question packs, offered first in the quiz's pack row (default: %(default)s)"))
     p.add_argument("--media-root", action="append", default=None, metavar="DIR",
-                   help=_("where USB sticks are mounted, looked at for packs (repeatable; default: {roots})").format(
-                       roots=", ".join(MEDIA_ROOTS)))
+                   help=_("where USB sticks are mounted, looked at for packs and copied results to (repeatable; "
+                          "default: {roots})").format(roots=", ".join(MEDIA_ROOTS)))
     p.add_argument("--web", type=int, nargs="?", const=DEFAULT_PORT, default=None, metavar="PORT",
                    help=_("serve the companion pages (phones, host remote, scoreboard) on the LAN, port PORT "
                           "(default {port})").format(port=DEFAULT_PORT))
+    p.add_argument("--first-run", action="store_true",
+                   help=_("walk through setting the box up again (language, wiring, names, a test press, phones) "
+                          "before the menu; shown by itself only at the box's first start"))
     add_screen_args(p)
     add_process_args(p)
     add_box_args(p)
@@ -246,6 +250,7 @@ def build_parser() -> Parser:
     add_journal_commands(sub)
     add_pack_commands(sub)
     add_results_command(sub)
+    add_kiosk_commands(sub)
     add_league_commands(sub)
 
     p = sub.add_parser("simulate", help=_("a whole game with bots, no waiting, deterministic for a seed"))
@@ -323,11 +328,18 @@ def build_parser() -> Parser:
     return parser
 
 
+class OneProcessGone(argparse.Action):
+    """``--one-process`` (the older design) is no more: said in one line, exit 2."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        parser.error(_("--one-process is no more: every game with people is decided in a process of its own "
+                       "(docs/processes.md); leave it out"))
+
+
 def add_process_args(p: argparse.ArgumentParser) -> None:
-    """The split design (the box decides in a process of its own) or the one-process baseline."""
-    p.add_argument("--one-process", action="store_true",
-                   help=_("decide, draw and serve in one process (the older design, kept as the benchmark's "
-                          "baseline; the default decides in a process of its own: docs/processes.md)"))
+    """The deciding process's switches (the box decides in a process of its own: docs/processes.md)."""
+    p.add_argument("--one-process", nargs=0, action=OneProcessGone, help=argparse.SUPPRESS)
     p.add_argument("--viewer-socket", default=None, metavar="PATH",
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
     p.add_argument("--feed", default=None, metavar="FIFO",
@@ -349,7 +361,8 @@ def version() -> str:
 def command_name(args: argparse.Namespace) -> str:
     """``wiring test``, ``firmware sim``, ``play``: the prefix of every error line."""
     parts = [args.command]
-    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command"):
+    for attr in ("wiring_command", "firmware_command", "journal_command", "pack_command", "league_command",
+                 "kiosk_command"):
         if getattr(args, attr, None):
             parts.append(getattr(args, attr))
     return " ".join(parts)

@@ -3,7 +3,7 @@
 Every message that crosses the channel (``controller.channel``) is one of
 the frozen classes below, and nothing else does: the deciding process
 publishes ``View`` and ``Ended``; a screen, the phones' server it relays,
-``bench`` and a test send the inputs (``EdgeInput`` ... ``WatermarkInput``),
+``bench`` and a test send a new game's ``Start``, the inputs (``EdgeInput`` ... ``WatermarkInput``),
 host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
@@ -118,6 +118,15 @@ class Ended:
 
 
 @dataclass(frozen=True, slots=True)
+class Start:
+    """A new game's session header: the first message to a deciding process
+    started ``--new``, which writes the journal with it (the screen's process never does)."""
+
+    TAG: ClassVar[str] = "start"
+    header: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class EdgeInput:
     """A station's raw edge, stamped where it happened (the keyboard read by a screen)."""
 
@@ -188,7 +197,7 @@ class Seats:
     seats: dict[str, Any]
 
 
-Message = (View | Ended | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
+Message = (View | Ended | Start | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | Seats)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)

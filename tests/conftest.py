@@ -24,6 +24,11 @@ from hypothesis import HealthCheck, settings
 
 from tests import runtimes
 
+# The box's first start shows a walk-through (controller/apps/first_run.py) before the menu and keeps
+# its choices in the data folder: every test's menu starts as its command line says unless the test
+# asks for the walk-through (tests/display/test_first_run.py); subprocesses inherit this
+os.environ["BUZZERBOX_FIRST_RUN"] = "off"
+
 # Property tests are seeded and never timed: a fixed seed per test (derandomize), no
 # database carried between runs, no deadline per example and no "too slow" check
 # (both are wall-clock judgements a busy machine fails)

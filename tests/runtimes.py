@@ -53,11 +53,21 @@ def _mosquitto() -> str | None:
     return None
 
 
+def _debootstrap() -> str | None:
+    """debootstrap makes the clean Debian root install.sh is tried in (tests/install), as root."""
+    if shutil.which("debootstrap") is None and not os.path.exists("/usr/sbin/debootstrap"):
+        return "debootstrap is not installed (apt-get install -y debootstrap)"
+    if os.geteuid() != 0:
+        return "a chroot needs root: run the suite as root (CI does)"
+    return None
+
+
 #: runtime name -> check (None: present; else what is missing and how to install it)
 CHECKS: dict[str, Callable[[], str | None]] = {
     "micropython": _micropython,
     "chromium": _chromium,
     "mosquitto": _mosquitto,
+    "debootstrap": _debootstrap,
 }
 
 #: (runtime, reason, test id) of every skip in this run, for the terminal summary;

@@ -64,8 +64,8 @@ BOUNCE = BounceModel(min_hold_us=40_000, max_hold_us=80_000)
 #: edge, and nothing happens for this long before the next arm
 ARM_LEAD_US, JUDGE_AFTER_US, QUIET_US = 100_000, 60_000, 150_000
 HOST_HOLD_US = 20_000  # the host holds arm / correct this long
-#: the feeder starts the script this long after the box opened the FIFO (``play --one-process``
-#: opens it before its window and its game clock: a press before that clock is refused)
+#: the feeder starts the script this long after the box opened the FIFO (a box may open it before
+#: its game clock starts: a press before that clock is refused)
 FEED_LEAD_US = 3_000_000
 #: the feeder sleeps until this long before an edge is due, then spins to it
 FEEDER_SPIN_US = 200
@@ -519,7 +519,7 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
                         profile.debounce, len(profile.stations), tie_wait_us(profile),
                         measured.get("decision_detail") or [])
     ready = next((ln for ln in err.splitlines() if ln.startswith("deciding process ")), "")
-    decider = ready.split(": ", 1)[1] if ": " in ready else "the screen process's priority (one process)"
+    decider = ready.split(": ", 1)[1] if ": " in ready else "unknown (the deciding process said no priority)"
     return Game(judged, fed["priority"], [stamp - (fed["t0"] + s.due_us) for s, stamp in zip(steps, fed["stamps"],
                                                                                           strict=False)],
                 floor.priority, floor.late, decider, (load_before, os.getloadavg()[0]),

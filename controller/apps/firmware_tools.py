@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.box.sources.board_channels import GP_TO_PICO_PIN  # the Pico's header GPIOs
+from controller.resources import shipped
 from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
 from games.base import BuzzerBoxError
 from games.i18n import _
@@ -30,7 +31,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-PINMAP_TOML = ROOT / "wiring" / "board-pinmap.toml"
+PINMAP_TOML = shipped("wiring") / "board-pinmap.toml"
 PINMAP_PY = FIRMWARE / "buzzer" / "pinmap.py"
 
 

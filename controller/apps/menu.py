@@ -17,11 +17,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.apps import first_run
 from controller.apps.results import write_beside
-from controller.box import journal as journal_mod
+from controller.apps.usb_copy import copy_results
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
-from controller.box.runtime import Box, box_from_journal
+from controller.box.journal_writer import JournalWriter
+from controller.box.lights import Lights
+from controller.box.runtime import Box
 from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
@@ -31,15 +34,16 @@ from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _
+from games.i18n import _, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.screen.loop import RunResult
-    from controller.screen.menu import FolderChoice, Menu
+    from controller.screen.menu import Choice, FolderChoice, Menu
+    from controller.screen.screen import Screen
+    from controller.screen.viewer import DecidingLink
 
 log = logging.getLogger("buzzerbox")
 
@@ -122,234 +126,338 @@ def stopped_label(spec: GameSpec) -> str:
     return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
 
 
+def set_up_as(args: argparse.Namespace) -> str | None:
+    """The wiring profile the menu starts with: the command line's, else the
+    one the first start chose (then its language too, unless --lang says
+    another); None: keyboard stations."""
+    given = getattr(args, "profile", None)
+    setup = first_run.saved()
+    if setup is None:
+        return str(given) if given else None
+    if setup.language is not None and getattr(args, "lang", None) is None:
+        set_language(setup.language)
+    if given:
+        return str(given)
+    if setup.profile is not None:
+        try:
+            profile_mod.load(setup.profile)
+        except BuzzerBoxError as exc:  # a profile file gone since: keyboard stations, and the log says why
+            log.warning("the wiring chosen at the first start will not load (%s): keyboard stations", exc)
+            return None
+    return setup.profile
+
+
 def cmd_menu(args: argparse.Namespace) -> int:
-    from controller.screen.loop import run_menu
-    from controller.screen.menu import Menu, MenuScene, NameEditor, run_name_editor
+    from controller.screen.menu import Menu, MenuScene
     from controller.screen.sound import SoundSettings
     from games.toolkit.scene import freeze
 
-    games = []
-    for name in available():
-        spec = get(name)
-        if spec.scene:
-            games.append((name, spec.title, spec.min_players, spec.max_players))
-    profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    games = [(name, spec.title, spec.min_players, spec.max_players)
+             for name, spec in ((name, get(name)) for name in available()) if spec.scene]
+    profile_name = set_up_as(args)
+    profile = profile_mod.load(profile_name) if profile_name else None
     players = len(profile.stations) if profile is not None else args.players
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
+    port = DEFAULT_PORT if args.web is None else args.web
+    if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
+        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
+        if done is not None:
+            profile_name = done.profile
+            profile = profile_mod.load(done.profile) if done.profile else None
+            players = len(profile.stations) if profile is not None else args.players
     packs = PackScan(Path(getattr(args, "packs_dir", None) or box_session.packs_dir()),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=box_session.saved_names(profile), phones=args.web is not None,
                 sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
-                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories)
+                found=packs.choices(), rescan=packs, copy_found=packs.copy, categories=packs.categories, jobs=True)
     if headless:
         MenuScene().draw(screen.surface, freeze(menu.view()), [], 0)
         if args.screenshot:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    sound = live.open_sound(args, False, profile)
-    from controller.web.attach import MenuCompanion
+    evening = Evening(args, profile_name, players, screen, menu, packs)
+    try:
+        with box_session.stop_on_sigterm():
+            evening.run()
+    finally:
+        evening.close()
+    return 0
 
-    def renamed(seat: int, name: str) -> None:
+
+class Stop(Exception):
+    """The host quit the menu (the second Esc, or a game's window closed)."""
+
+
+class Evening:
+    """The menu's evening: its screen, sound, phones' server and inputs, the
+    games it starts one after the other until the host quits. A game with
+    people is decided in a process of its own (``viewer.people_game``); the
+    menu's inputs are closed around it and opened again after it."""
+
+    def __init__(self, args: argparse.Namespace, profile_name: str | None, players: int,
+                 screen: Screen, menu: Menu, packs: PackScan) -> None:
+        from controller.web.attach import MenuCompanion
+
+        profile = profile_mod.load(profile_name) if profile_name else None
+        self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
+        #: the wiring chosen (the command line's or the first start's): Set up again may change it
+        self.profile_name = profile_name
+        self.media_roots: Sequence[str | Path] = getattr(args, "media_root", None) or MEDIA_ROOTS
+        self.sound = live.open_sound(args, False, profile)
+        #: a tournament's room (``--league``, controller/league): Start plays its next match
+        self.league = getattr(args, "league_room", None)
+        #: said on the menu and the games' screens while their trouble lasts (the tournament's broker out of reach)
+        self.asides = [self.league.link.trouble] if self.league is not None else []
+        menu.asides.extend(self.asides)
+        self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
+                                       next_game=menu.next_game, on_option=menu.set_option,
+                                       packs_folder=packs.folder)
+        print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
+        self.relay = live.Relay()
+        #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
+        self.clicker_keys = profile.keys if profile is not None else None
+        self.source: Source | None = None
+        self.lights: Lights | None = None
+        # the stations' own buttons drive the menu and the games; inputs that will
+        # not open stop the menu with one line, as they stop ``play``
+        try:
+            self.open_inputs()
+        except BaseException:
+            self.companion.stop()
+            self.sound.close()
+            raise
+
+    def renamed(self, seat: int, name: str) -> None:
         """A name typed on the host page: this session's next games and the profile's file."""
-        menu.names += [""] * (seat + 1 - len(menu.names))
-        menu.names[seat] = name
-        box_session.save_names(profile, menu.names)
+        self.menu.names += [""] * (seat + 1 - len(self.menu.names))
+        self.menu.names[seat] = name
+        box_session.save_names(self.profile, self.menu.names)
 
-    #: a tournament's room (``--league``, controller/league): Start plays its next match
-    league = getattr(args, "league_room", None)
-    companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=renamed,
-                              next_game=menu.next_game, on_option=menu.set_option, packs_folder=packs.folder)
-    print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
-    relay = live.Relay()
-    # the stations' own buttons drive the menu and the games; inputs that will
-    # not open stop the menu with one line, as they stop ``play``
-    source: Source | None = box_session.open_inputs(profile, relay) if profile is not None else None
-    lights = box_session.open_lights(profile, source)
-    #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
-    clicker_keys = profile.keys if profile is not None else None
+    def open_inputs(self) -> None:
+        """The profile's inputs and lamps; a profile chosen at the first start
+        (not on the command line) that will not open here leaves keyboard
+        stations and one line saying so, not a kiosk that never starts."""
+        self.source = None
+        if self.profile is not None:
+            try:
+                self.source = box_session.open_inputs(self.profile, self.relay)
+            except BuzzerBoxError as exc:
+                if self.profile_name == getattr(self.args, "profile", None):  # asked on the command line: as `play`
+                    raise
+                print(_("menu: {problem}; keyboard stations for now (the menu's Set up again row chooses the wiring)")
+                      .format(problem=exc), file=sys.stderr)
+                self.profile = None
+                self.players = self.args.players
+                self.menu.restationed(self.args.players, box_session.saved_names(None))
+        self.lights = box_session.open_lights(self.profile, self.source)
 
-    def decided_apart(box: Box, path: Path, resumed: bool, colors: list[Color] | None, phones: bool) -> str | None:
-        """A game with people in the split design (docs/processes.md), as
-        ``play`` runs it: the deciding process gets the inputs, the lamps and
-        the journal for the game, the menu has them back after it. With
-        phones the menu's one server serves it (its phones stay joined). None:
-        no split (``--one-process``); else how it ended ("stopped" for Ctrl+C
-        or SIGTERM)."""
-        nonlocal source, lights
-        if args.one_process:
-            return None
-        from controller.screen.viewer import (
-            DecidingLink,
-            SplitGame,
-            follow_board,
-            run_split,
-            screen_args,
-        )
+    def close_inputs(self) -> None:
+        if self.source is not None:
+            self.source.stop()
+            self.source = None
+        if self.lights is not None:
+            self.lights.close()
+            self.lights = None
 
-        players = box.settings.players
+    def close(self) -> None:
+        self.companion.stop()
+        if self.source is not None:
+            self.source.stop()
+        self.sound.close()
+        self.screen.close()
+
+    # -- the evening -------------------------------------------------------------------------
+    def run(self) -> None:
+        """The menu until the host quits; a journal the power cut off is carried on first."""
+        try:
+            cut_off = None if self.args.fresh else box_session.unfinished_journal(Path(self.args.journal_dir))
+            if cut_off is not None:  # the power went mid-game: carry on before the menu
+                box = box_session.resumable_box(cut_off, self.profile)  # read only: its deciding process resumes it
+                print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title),
+                                                                                     file=cut_off), file=sys.stderr)
+                self.menu.phones = self.menu.phones or box.spec.phones_needed(box.settings.options)
+                if self.people(box, cut_off, self.colors(box), resumed=True, phones=self.menu.phones) == "stopped":
+                    raise KeyboardInterrupt
+            while True:
+                self.one_choice()
+        except Stop:
+            return
+
+    def one_choice(self) -> None:
+        """The menu once, and what the host chose."""
+        from controller.screen.menu import NameEditor, run_name_editor
+
+        choice = self.choose()
+        if choice is None:
+            if self.menu.escape():  # the second Esc in a row: the host means it
+                raise Stop
+            return  # the first: the menu asks, drawn by the next run_menu
+        if choice.carry_on is not None:  # a game ended early this evening: on where it stopped
+            self.carry_on(choice.carry_on)
+        elif choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
+            self.menu.notice = list(copy_results(Path(self.args.journal_dir), self.media_roots).lines)
+        elif choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
+            self.set_up_again()
+        elif choice.edit_names:  # typed on the keyboard, kept for the next start
+            self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
+                                                                      box_session.NAME_LENGTH))
+            box_session.save_names(self.profile, self.menu.names)
+        else:
+            self.start(choice)
+
+    def set_up_again(self) -> None:
+        """The first start's walk-through again; its wiring and names from now on."""
+        self.close_inputs()
+        port = DEFAULT_PORT if self.args.web is None else self.args.web
+        done = first_run.run_first_run(self.screen, profile=self.profile_name if self.profile is not None else None,
+                                       players=self.args.players, port=port)
+        if done is not None:
+            self.profile_name = done.profile
+            self.profile = profile_mod.load(done.profile) if done.profile else None
+            self.players = len(self.profile.stations) if self.profile is not None else self.args.players
+            self.menu.restationed(self.players, box_session.saved_names(self.profile))
+        self.clicker_keys = self.profile.keys if self.profile is not None else None
+        self.open_inputs()
+
+    def choose(self) -> Choice | None:
+        """The menu drawn until Start (or Esc), the stations' inputs shown on it."""
+        from controller.screen.loop import run_menu
+
+        profile, menu = self.profile, self.menu
+        if profile is not None:
+            stations = [(st.name, list(st.inputs)) for st in profile.stations]
+            monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+        else:
+            # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
+            monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
+                                    for i in range(self.players)])
+        if self.source is not None:
+            monitor.debouncer.start_all(self.source.levels(), box_now_us())
+        self.relay.target = monitor
+        try:
+            return run_menu(self.screen, menu, keyboard=KeyboardSource(self.players), monitor=monitor)
+        finally:
+            self.relay.target = None
+
+    def carry_on(self, journal: str) -> None:
+        path = Path(journal)
+        self.menu.carried_on(journal)
+        try:
+            box = box_session.resumable_box(path, self.profile, carry_on=True)
+        except BuzzerBoxError as exc:
+            self.menu.refuse(exc)
+            return
+        reason = self.people(box, path, self.colors(box), resumed=True, carry_on=True,
+                             phones=self.menu.phones or box.spec.phones_needed(box.settings.options))
+        self.ended(reason, path, box.spec, early=True)
+
+    def colors(self, box: Box) -> list[Color] | None:
+        """The stations' colours for a journaled game carried on."""
+        return live.names_colors(self.profile, box.settings.players, self.menu.names)[1]
+
+    def start(self, choice: Choice) -> None:
+        """Start as the host chose: simulated players here, people in a process of their own."""
+        self.sound.settings = choice.sound
+        if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
+            choice = self.league.take(choice)
+        spec = get(choice.game)
+        options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
+        settings = started_settings(self.menu, spec, choice.players, options, None if choice.bots else self.profile)
+        if settings is None:
+            return  # refused: the menu says why
+        # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
+        names, colors = live.names_colors(self.profile, max(self.players, 16), self.menu.names)
+        station_names = (names or None) and names[: choice.players]
+        if choice.bots:
+            self.bots(Box(spec, settings, station_names=station_names), colors, bool(choice.phones))
+            return
+        if self.profile is not None and self.source is not None and not live.roll_call(
+                self.screen, self.profile, self.source, self.relay, KeyboardSource(choice.players)):
+            return  # Esc in the roll call: back to the menu
+        league = self.league
+        path = (league.path if league is not None and league.path is not None
+                else box_session.new_journal_path(Path(self.args.journal_dir), choice.game))
+        try:
+            JournalWriter.check_new(path)  # the deciding process writes it (the menu's process never does)
+        except BuzzerBoxError as exc:
+            self.menu.refuse(exc)
+            return
+        box = box_session.new_box(spec, settings, self.profile, None, station_names=station_names)
+        log.info("journal: %s", path)
+        header = box.header(mode="play", profile=self.profile.name if self.profile is not None else None)
+        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header)
+        if league is not None:
+            league.done()  # its result, from the journal
+        self.ended(reason, path, spec, early=league is None)
+
+    def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
+               header: dict[str, Any] | None = None, carry_on: bool = False) -> str:
+        """A game with people, started as ``play`` starts one (``viewer.people_game``):
+        the deciding process gets the inputs, the lamps and the journal for the
+        game, the menu has them back after it. With phones the menu's one
+        server serves it (its phones stay joined). How it ended ("stopped":
+        Ctrl+C or SIGTERM)."""
+        from controller.screen.viewer import SplitGame, people_game, screen_args
+
+        args, league = self.args, self.league
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
-        if box.journal is not None:
-            box.journal.close()
-        if source is not None:
-            source.stop()
-        lights.close()
+        self.close_inputs()
         game = SplitGame(path, getattr(args, "profile", None), box.spec, box.settings, not resumed, None,
                          screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
-                                     fps=60, players=players, colors=colors, volume=sound.settings.volume,
-                                     mute=sound.settings.mute, keyboard=True, keys=clicker_keys),
-                         args.viewer_socket, args.feed, web=phones or hooks != [])
-        presenter = live.presenter_for(box, screen, lights=None, sound=sound, colors=colors)
-        view = DecidingLink(box.spec, box.settings)
-        pages = None
+                                     fps=60, players=box.settings.players, colors=colors,
+                                     volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
+                                     keys=self.clicker_keys),
+                         args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
+                         carry_on=carry_on)
+        presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
+        presenter.asides.extend(self.asides)
+
+        def served(view: DecidingLink) -> live.RelayedPhones:
+            """The session's one server, now fed by the deciding process."""
+            server, publisher = self.companion.relayed(view, box, [presenter.scene, presenter.results],
+                                                       live.ending(view))
+            return live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
+
         try:
-            if phones:  # the session's one server, now fed by the deciding process
-                server, publisher = companion.relayed(view, box, [presenter.scene, presenter.results],
-                                                      live.ending(view))
-                pages = live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
-            ended = run_split(game, presenter, KeyboardSource(players, keys=clicker_keys), 60,
-                              follow_board(hooks, presenter, box, view, pages), view)
+            ended, played = people_game(game, box, presenter, KeyboardSource(box.settings.players, keys=self.clicker_keys),
+                                        60, phones=served if phones else None, hooks=hooks)
         finally:
-            if pages is not None:
-                pages.stop()
-            source = box_session.open_inputs(profile, relay) if profile is not None else None
-            lights = box_session.open_lights(profile, source)
-        played = box_from_journal(journal_mod.read(path))
-        if pages is not None:
-            companion.between(played)
+            self.open_inputs()
+        if phones:
+            self.companion.between(played)
         reason = str(ended["reason"])
         log.info(box_session.summary_line(played, reason))
         write_beside(path)  # a quiz's record beside its journal
         return reason
 
-    def played_here(box: Box, colors: list[Color] | None, phones: bool, session: Session | None = None) -> RunResult | None:
-        """A game in this process on the menu's screen (bots, or people with
-        ``--one-process``), its phones served by the menu's companion; the
-        inputs and lamps stay open for the menu after it. None: Ctrl+C or SIGTERM."""
-        game = live.live_game(box, screen, source=source, profile=profile, relay=relay, lights=lights, sound=sound,
-                              colors=colors, owns_source=False, session=session)
+    def bots(self, box: Box, colors: list[Color] | None, phones: bool) -> None:
+        """Simulated players' game in this process on the menu's screen, its
+        phones served by the menu's companion; the inputs and lamps stay open
+        for the menu after it."""
+        spec, settings = box.spec, box.settings
+        game = live.LiveGame(box, live.presenter_for(box, self.screen, lights=self.lights, sound=self.sound,
+                                                     colors=colors),
+                             session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
+        game.presenter.asides.extend(self.asides)
         if phones:  # the session's one server, moved to this game
-            live.answer_box_keys(game.presenter, companion.game(box, [game.presenter.scene, game.presenter.results]))
-        result = game.run(realtime=True, keyboard=KeyboardSource(box.settings.players, keys=clicker_keys))
-        companion.between()
-        relay.target = None
+            live.answer_box_keys(game.presenter, self.companion.game(box, [game.presenter.scene,
+                                                                           game.presenter.results]))
+        result = game.run(realtime=True, keyboard=KeyboardSource(settings.players, keys=self.clicker_keys))
+        self.companion.between()
         log.info(game.summary_line(result))
-        return result
+        self.ended("stopped" if result is None else result.reason, None, spec, early=False)
 
-    try:
-        with box_session.stop_on_sigterm():
-            cut_off = None if args.fresh else box_session.unfinished_journal(Path(args.journal_dir))
-            reason: str | None = None
-            if cut_off is not None:  # the power went mid-game: carry on before the menu
-                box, _journal = box_session.resumed_box(cut_off, profile)
-                print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title), file=cut_off),
-                      file=sys.stderr)
-                _names, colors = live.names_colors(profile, box.settings.players, menu.names)
-                phones = menu.phones = menu.phones or box.spec.phones_needed(box.settings.options)
-                reason = decided_apart(box, cut_off, True, colors, phones)
-                if reason == "stopped":
-                    raise KeyboardInterrupt
-            if cut_off is not None and reason is None:
-                result = played_here(box, colors, phones)
-                write_beside(cut_off)  # a quiz's record beside its journal
-                if result is None:
-                    raise KeyboardInterrupt
-            while True:
-                names, colors = live.names_colors(profile, max(players, 16), menu.names)
-                if profile is not None:
-                    stations = [(st.name, list(st.inputs)) for st in profile.stations]
-                    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
-                else:
-                    # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
-                    monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
-                                            for i in range(players)])
-                if source is not None:
-                    monitor.debouncer.start_all(source.levels(), box_now_us())
-                relay.target = monitor
-                choice = run_menu(screen, menu, keyboard=KeyboardSource(players), monitor=monitor)
-                relay.target = None
-                if choice is None:
-                    if menu.escape():  # the second Esc in a row: the host means it
-                        break
-                    continue  # the first: the menu asks, drawn by the next run_menu
-                if choice.carry_on is not None:  # a game ended early this evening: on where it stopped
-                    path = Path(choice.carry_on)
-                    menu.carried_on(choice.carry_on)
-                    try:
-                        box, _journal = box_session.resumed_box(path, profile, carry_on=True)
-                    except BuzzerBoxError as exc:
-                        menu.refuse(exc)
-                        continue
-                    _names, colors = live.names_colors(profile, box.settings.players, menu.names)
-                    phones = menu.phones or box.spec.phones_needed(box.settings.options)
-                    reason = decided_apart(box, path, True, colors, phones)
-                    if reason is None:  # --one-process
-                        result = played_here(box, colors, phones)
-                        write_beside(path)
-                        reason = "stopped" if result is None else result.reason
-                    if reason == "stopped":
-                        raise KeyboardInterrupt
-                    if reason == "quit":
-                        break
-                    if reason == "menu":
-                        menu.stopped_game(str(path), stopped_label(box.spec))
-                    continue
-                if choice.edit_names:  # typed on the keyboard, kept for the next start
-                    menu.names = run_name_editor(screen, NameEditor(menu.names, choice.players, box_session.NAME_LENGTH),)
-                    box_session.save_names(profile, menu.names)
-                    continue
-                sound.settings = choice.sound
-                if league is not None and not choice.bots:  # a tournament's room: Start plays its next match
-                    choice = league.take(choice)
-                spec = get(choice.game)
-                options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
-                settings = started_settings(menu, spec, choice.players, options, None if choice.bots else profile)
-                if settings is None:
-                    continue  # refused: the menu says why
-                # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
-                names, colors = live.names_colors(profile, max(players, 16), menu.names)
-                station_names = (names or None) and names[: choice.players]
-                if choice.bots:
-                    box = Box(spec, settings, station_names=station_names)
-                    session: Session | None = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
-                else:
-                    if profile is not None and source is not None and not live.roll_call(
-                            screen, profile, source, relay, KeyboardSource(choice.players)):
-                        continue  # Esc in the roll call: back to the menu
-                    path = (league.path if league is not None and league.path is not None
-                            else box_session.new_journal_path(Path(args.journal_dir), choice.game))
-                    box = box_session.new_box(spec, settings, profile, path, station_names=station_names)
-                    if league is not None and args.one_process:
-                        league.watch(box)
-                    log.info("journal: %s", path)
-                    session = None
-                    reason = decided_apart(box, path, False, colors, bool(choice.phones))
-                    if reason is not None and league is not None:
-                        league.done()  # its result, from the journal
-                    if reason == "stopped":
-                        raise KeyboardInterrupt
-                    if reason == "quit":
-                        break
-                    if reason == "menu" and league is None:  # ended early by the host: the menu offers to carry on
-                        menu.stopped_game(str(path), stopped_label(spec))
-                    if reason is not None:
-                        continue
-                result = played_here(box, colors, bool(choice.phones), session)
-                if session is None:
-                    write_beside(path)  # a quiz's record beside its journal
-                    if league is not None:
-                        league.done()  # its result, from the journal
-                if result is None:  # Ctrl+C or SIGTERM: closed; the command line says "stopped"
-                    raise KeyboardInterrupt
-                if result.reason == "quit":
-                    break
-    finally:
-        companion.stop()
-        if source is not None:
-            source.stop()
-        sound.close()
-        screen.close()
-    return 0
+    def ended(self, reason: str, path: Path | None, spec: GameSpec, *, early: bool) -> None:
+        """After a game: Ctrl+C or SIGTERM stops the menu ("stopped" on the
+        command line), a closed window quits it, a game the host ended early
+        is offered to carry on."""
+        if reason == "stopped":
+            raise KeyboardInterrupt
+        if reason == "quit":
+            raise Stop
+        if reason == "menu" and early and path is not None:
+            self.menu.stopped_game(str(path), stopped_label(spec))

@@ -68,7 +68,7 @@ def read(path: str | Path, *, since_checkpoint: bool = False) -> Journal:
     return journal
 
 
-def _refuse_ended(journal: Journal) -> None:
+def refuse_ended(journal: Journal) -> None:
     """A game that was closed has nothing to continue: appending would write a second end."""
     if journal.ended:
         raise JournalError(f"{journal.path}: " + _("this game has ended (it has its end record): nothing to resume; "
@@ -145,12 +145,12 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
         journal = load(p, since_checkpoint=since_checkpoint)  # read under the lock: nobody appends meanwhile
         _refuse_damage(journal)
         if not journal.unsaved_lines and not carry_on:
-            _refuse_ended(journal)
+            refuse_ended(journal)
         _cut_torn_tail(journal, sink)
         if journal.unsaved_lines:
             journal = _write_back_unsaved(journal, sink)
             if not carry_on:
-                _refuse_ended(journal)
+                refuse_ended(journal)
         writer = JournalWriter(p, fsync, threaded=threaded, sink=sink, state=journal)
     except BaseException:
         sink.close()

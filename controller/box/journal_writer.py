@@ -195,16 +195,26 @@ class JournalWriter:
 
     # -- starting a journal ------------------------------------------------------------
     @classmethod
+    def check_new(cls, path: str | Path) -> None:
+        """A new journal could be started at ``path`` (a JournalError says why
+        not): said before a game is handed to the process that will write it."""
+        p = Path(path)
+        refuse_taken(p)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+        if not os.access(p.parent, os.W_OK):
+            raise JournalError(f"cannot create the journal {p}: {os.strerror(errno.EACCES)}")
+
+    @classmethod
     def create(cls, path: str | Path, header: SessionHeader | Mapping[str, Any], fsync: bool = True,
                *, threaded: bool | None = None, sink: Sink | None = None) -> JournalWriter:
         """Start a journal: the header is written (and fsynced, with the
         directory entry, when fsync is on) before this returns."""
         p = Path(path)
-        if sink is None and p.is_dir():  # (--journal given a folder: --journal-dir is the one for folders)
-            raise JournalError(_("{path} is a folder: give a journal file's name, e.g. {path}/night.jsonl").format(path=p))
-        if sink is None and p.exists() and p.stat().st_size > 0:
-            raise JournalError(_("{path} already holds a session: continue it ('resume' or 'play --resume') or choose "
-                                 "a new file").format(path=p))
+        if sink is None:
+            refuse_taken(p)
         data = header_to_json(header) if isinstance(header, SessionHeader) else \
             {**header, "type": "session", "version": FORMAT_VERSION}
         try:
@@ -473,6 +483,15 @@ TROUBLES = {errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full",
             errno.EROFS: "read-only", errno.EACCES: "read-only", errno.EPERM: "read-only"}
 
 SYNCED_TYPES = {"session", "press", "host", "action", "end"}
+
+
+def refuse_taken(p: Path) -> None:
+    """A folder, or a file that holds a session already, is no new journal."""
+    if p.is_dir():  # (--journal given a folder: --journal-dir is the one for folders)
+        raise JournalError(_("{path} is a folder: give a journal file's name, e.g. {path}/night.jsonl").format(path=p))
+    if p.exists() and p.stat().st_size > 0:
+        raise JournalError(_("{path} already holds a session: continue it ('resume' or 'play --resume') or choose "
+                             "a new file").format(path=p))
 
 
 def unsaved_line(unsaved: int, kept: str | Path | None) -> str:

@@ -2,11 +2,11 @@
 the box and its engine, the lights and the journal, at real-time priority,
 and publishes what it decided to its viewers after the lamp is lit.
 
-``play`` (the screen's process) starts it with ``python -m
-controller.box.process`` and one end of a socketpair, after it wrote
-the journal's header: this process takes the journal over (``resume``), so
-a deciding process that died is started again on the same file and carries
-on where the journal ends. Nothing here imports pygame or aiohttp: a frame
+``play`` and the menu (the screen's process) start it with ``python -m
+controller.box.process`` and one end of a socketpair. A new game's first
+message is its session header: this process writes the journal, header
+first (the screen's process never writes one); a deciding process that died
+is started again on the same file and carries on where the journal ends. Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
 When its screen dies the game goes on (lamps, journal) and a new screen
@@ -281,7 +281,8 @@ class DecidingGame:
         web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.screen.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args, *web, "--lang", current_language()],
+                                        *self.screen_args, *web, "--lang", current_language(),
+                                        "--log-level", str(logging.getLogger().getEffectiveLevel())],
                                        pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
@@ -369,7 +370,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
     p.add_argument("--profile", default=None)
     p.add_argument("--new", action="store_true",
-                   help="a new game: its time starts now, as this process takes it over (else: resumed)")
+                   help="a new game: the screen's first message is its session header; this process writes the "
+                        "journal and the game's time starts now (else: resumed from the journal)")
+    p.add_argument("--carry-on", action="store_true",
+                   help="a game the host ended before its end goes on (its screen checked it was not played out)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
@@ -380,6 +384,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en",
                    help="the box's language: the phones' pages, the host page and a new screen speak it")
+    p.add_argument("--log-level", type=int, default=logging.INFO,
+                   help="the command's logging level: a box at a terminal says only problems, as a service more")
     p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
@@ -397,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     args = parse(argv)
     set_language(args.lang)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)
     if args.register:
@@ -431,10 +437,11 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
 def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     """The journaled game taken over, its sources opened and connected, the lamps."""
     profile = profile_mod.load(args.profile) if args.profile else None
-    box, _journal = session.resumed_box(args.journal)
+    if args.new:  # the journal is written here, from the header the screen sent: its time starts now
+        box = session.journaled_box(new_game(sock), profile, args.journal)
+    else:
+        box, _journal = session.resumed_box(args.journal, carry_on=args.carry_on)
     box.horizon_policy = args.horizon
-    if args.new:
-        session.restart_clock(box)  # nothing happened yet: the game's time starts as it can be decided
     try:
         source = session.open_inputs(profile, box, args.feed) if profile is not None else None
     except BaseException:
@@ -454,6 +461,18 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
                         screen_args=json.loads(args.screen), companion=companion)
     game.attach(sock, "screen", companion=True)
     return game
+
+
+def new_game(sock: socket.socket) -> dict[str, Any]:
+    """The session header of the new game this process journals (the screen's first message)."""
+    try:
+        message = channel.receive(sock)
+    except ChannelError as exc:
+        raise BuzzerBoxError(f"the screen sent no game to start ({exc})") from None
+    header = message.header if isinstance(message, p.Start) else None
+    if not header:
+        raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
+    return header
 
 
 def listen(game: DecidingGame, path: str) -> socket.socket:

@@ -35,6 +35,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from controller.box.debounce import DebounceConfig
+from controller.resources import shipped
 
 #: BCM GPIOs on the 40-pin header of every Pi from the B+ to the Pi 5.
 HEADER_GPIOS = range(0, 28)
@@ -429,8 +430,8 @@ NOT_PROFILES = ("board-pinmap",)
 
 
 def wiring_dir() -> Path:
-    """wiring/ of the source tree (profiles ship there, beside the docs)."""
-    return Path(__file__).resolve().parents[2] / "wiring"
+    """wiring/ of the checkout, or its copy in an installed wheel (controller.resources)."""
+    return shipped("wiring")
 
 
 def shipped_names() -> list[str]:

@@ -27,6 +27,8 @@ from controller import signals
 from controller.box import journal as journal_mod
 from controller.box import media
 from controller.box.checkpoint import CheckpointError
+from controller.box.journal_format import FORMAT_VERSION, parse_header
+from controller.box.journal_writer import JournalLocked, lock_holder
 from controller.box.lights import GpioLights, Lights, NoLights
 from controller.box.profile import Profile
 from controller.box.runtime import Box, box_from_journal
@@ -34,6 +36,8 @@ from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import N_, _
+from games.registry import get as get_game
+from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
 
@@ -246,6 +250,64 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
     return box
 
 
+def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: str | Path) -> Box:
+    """A new game's box from the session ``header`` its screen sent (the
+    deciding process): its journal written here, header first, as ``new_box``
+    writes it; its timeline starts now."""
+    session = parse_header({**header, "type": "session", "version": FORMAT_VERSION})
+    try:
+        spec = get_game(session.game)
+    except LookupError as exc:
+        raise journal_mod.JournalError(str(exc)) from None
+    settings = as_played(spec, session.settings, session.rules)
+    return new_box(spec, settings, profile, journal, station_names=session.station_names)
+
+
+def check_matches(path: str | Path, profile: Profile | None, game: str | None) -> None:
+    """The journal is this game on this profile's stations (a JournalError says what differs)."""
+    if profile is None and game is None:
+        return
+    journaled = journal_mod.load(path, head=True)  # its header; the whole file is checked as it is resumed
+    session = journaled.session
+    assert session is not None
+    differences = journal_mod.check_resume(
+        journaled, game or session.game,
+        None if profile is None else len(profile.stations),
+        None if profile is None else profile.station_kinds(),
+        None if profile is None else profile.name)
+    if differences:
+        raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
+
+
+def resumable_box(path: str | Path, profile: Profile | None = None, game: str | None = None, *,
+                  carry_on: bool = False) -> Box:
+    """A journaled game's box as its screen needs it (settings, names, where
+    it stood), read only: the deciding process resumes it (the lock, a torn
+    line cut, appending). The checks ``resumed_box`` makes, said before the
+    game is handed over: this game on these stations, not damaged, not
+    being written by another box, not ended (``carry_on``: not played to
+    its end)."""
+    p = Path(path)
+    check_matches(p, profile, game)
+    journal = journal_mod.read(p, since_checkpoint=True)
+    with open(p, "rb") as f:
+        holder = lock_holder(f.fileno())
+    if holder is not None:
+        raise JournalLocked(p, holder)
+    if not journal.unsaved_lines and not carry_on:
+        journal_mod.refuse_ended(journal)
+    try:
+        box = box_from_journal(journal, from_checkpoint=True)
+    except CheckpointError:  # said in the log: the whole journal, read again
+        box = box_from_journal(journal_mod.read(p))
+    if carry_on and journal.ended and box.engine.finished:
+        raise journal_mod.JournalError(f"{p}: " + _("this game was played to its end: nothing to carry on; "
+                                                    "'buzzerbox replay' shows it, a new game starts a new journal"))
+    box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
+    box.session_start_us = journal.last_t_us + RESUME_GAP_US
+    return box
+
+
 def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,
                 *, wall_clock: Callable[[], float] = time.time,
                 carry_on: bool = False) -> tuple[Box, journal_mod.Journal]:
@@ -255,17 +317,7 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
     (one writer at a time) and must be this game on this profile's stations.
     ``carry_on``: a game the host ended before its end goes on too (the
     scores and the question where it stopped); one played to its end does not."""
-    if profile is not None or game is not None:
-        journaled = journal_mod.load(path, head=True)  # its header; the whole file is checked as it is resumed
-        session = journaled.session
-        assert session is not None
-        differences = journal_mod.check_resume(
-            journaled, game or session.game,
-            None if profile is None else len(profile.stations),
-            None if profile is None else profile.station_kinds(),
-            None if profile is None else profile.name)
-        if differences:
-            raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
+    check_matches(path, profile, game)
     # a restart replays only since the newest checkpoint
     journal, writer = journal_mod.resume(path, carry_on=carry_on, since_checkpoint=True)
     try:
@@ -283,20 +335,6 @@ def resumed_box(path: str | Path, profile: Profile | None = None, game: str | No
     box.session_start_us = journal.last_t_us + RESUME_GAP_US  # a press made meanwhile is not played
     journal_wall_clock(box, box.session_start_us, wall_clock)  # the gap was a second on the timeline, not in the room
     return box, journal
-
-
-def abandon_start(box: Box, created: Path | None) -> None:
-    """A game that never started: a journal made for it is removed (nothing
-    happened, nothing to resume); a resumed journal is left as it was."""
-    if box.journal is None:
-        return
-    with signals.held(raise_after=False):  # a second signal must not leave half of it done
-        box.journal.close()
-        if created is not None:
-            try:
-                Path(created).unlink()
-            except OSError as exc:
-                log.warning("could not remove %s: %s", created, exc)
 
 
 def restart_clock(box: Box, *, wall_clock: Callable[[], float] = time.time) -> None:

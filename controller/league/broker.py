@@ -13,7 +13,7 @@ import os
 import secrets
 from pathlib import Path
 
-from controller.league.messages import ROOT, room_topic, schedule_topic
+from controller.league.messages import ROOT, bracket_topic, hub_topic, room_topic, schedule_topic
 from controller.league.tournament import Tournament, read_secret
 
 #: Mosquitto 2's password hash: PBKDF2-SHA512, 101 rounds, a 12-byte salt ("$7$")
@@ -29,12 +29,14 @@ def hashed(password: str, salt: bytes | None = None) -> str:
 def acl_text(t: Tournament) -> str:
     base = f"{ROOT}/{t.id}"
     lines = [f"# buzzerbox tournament {t.id}: written by `buzzerbox league broker-config`", "",
-             "# the hub reads every room; it writes nothing", f"user {t.hub_user}", f"topic read {base}/#", "",
+             "# the hub reads every room; it writes only its claim (one hub per tournament)", f"user {t.hub_user}",
+             f"topic read {base}/#", f"topic readwrite {hub_topic(t.id)}", f"topic readwrite {bracket_topic(t.id)}", "",
              "# the organiser signs and publishes schedule changes", f"user {t.organiser_user}",
              f"topic readwrite {schedule_topic(t.id)}", f"topic read {base}/#", ""]
     for room in t.rooms:
         lines += [f"# {room.name}: its own topics only, and the schedule to read", f"user {room.user}",
-                  f"topic readwrite {room_topic(t.id, room.id, '#')}", f"topic read {schedule_topic(t.id)}", ""]
+                  f"topic readwrite {room_topic(t.id, room.id, '#')}", f"topic read {schedule_topic(t.id)}",
+                  f"topic read {bracket_topic(t.id)}", ""]
     return "\n".join(lines)
 
 

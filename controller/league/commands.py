@@ -11,11 +11,9 @@ the game, and again on every reconnect.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import logging
-import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -28,7 +26,7 @@ from games.i18n import _, ngettext
 
 if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
     from controller.league.outbox import RoomFolder
-    from controller.league.tournament import Tournament
+    from controller.league.tournament import Match, Tournament
 
 log = logging.getLogger("buzzerbox.league")
 
@@ -71,7 +69,9 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         t = load(args.league)
         folder = room_folder(t, args.room)
         crashed = folder.unfinished()
-        match = t.match(crashed[-1].match) if crashed else folder.next_match()
+        match = folder.match(crashed[-1].match) if crashed else folder.next_match()
+        if match is None and playoff_ahead(t, folder):
+            match = await_draw(t, folder)
         if match is None:
             return all_played(t, folder, args.room)
         players, options = match_settings(t, match)
@@ -88,6 +88,7 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         link = box_link(t, folder).start()
         link.playing(match.id)
         args.board_hooks = [link.follow]
+        args.screen_asides = [link.trouble]  # the broker out of reach: said on the game's screen while it lasts
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
@@ -105,6 +106,30 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 #: how long a box whose matches are all played waits for the broker to take what it still owes
 DELIVER_WAIT_S = 20.0
+#: how long the playoff's room waits, once subscribed, for the hub's retained draw (none: not drawn yet)
+DRAW_WAIT_S = 5.0
+
+
+def playoff_ahead(t: Tournament, folder: RoomFolder) -> bool:
+    """This room hosts the playoff and the bracket it knows has no champion yet."""
+    return t.playoff is not None and t.playoff.room == folder.room and "final" not in folder.bracket.decided
+
+
+def await_draw(t: Tournament, folder: RoomFolder) -> Match | None:
+    """The playoff's room with nothing to play: connect and take the hub's latest draw (retained, so it
+    comes right after the subscription when there is one); its next match, or None when none is drawn."""
+    link = box_link(t, folder).start()
+    try:
+        if link.conn.subscribed.wait(DELIVER_WAIT_S):
+            with link.schedule_handled:
+                link.schedule_handled.wait_for(lambda: folder.next_match() is not None, DRAW_WAIT_S)
+        match = folder.next_match()
+        if match is None:
+            print(_("{room}: the playoff's next match is not drawn yet (the matches before it are not all "
+                    "decided); start again once the hub shows it").format(room=folder.room), file=sys.stderr)
+        return match
+    finally:
+        link.stop()
 
 
 def all_played(t: Tournament, folder: RoomFolder, room: str) -> int:
@@ -128,7 +153,9 @@ def all_played(t: Tournament, folder: RoomFolder, room: str) -> int:
                            "the next connect (play --league or the menu)", len(owed)).format(
                                room=room, n=len(owed), why=why), file=sys.stderr)
             return 1
-    print(_("{room}: every match of this room is played; the hub has the results").format(room=room), file=sys.stderr)
+    if not playoff_ahead(t, folder):  # the playoff's room said what it waits for (await_draw)
+        print(_("{room}: every match of this room is played; the hub has the results").format(room=room),
+              file=sys.stderr)
     return 0
 
 
@@ -163,13 +190,8 @@ class MenuRoom:
         log.info("league: match %s: %s", match.id, " v ".join(match.teams))
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
-    def watch(self, box: Any) -> None:
-        """A match decided in the menu's process (``--one-process``): its box's board goes to the hall."""
-        if self.path is not None:
-            self.link.watch(box)
-
     def follow(self, publisher: Any) -> None:
-        """A match decided in a process of its own: the board of the pages it builds goes to the hall."""
+        """A match (decided in a process of its own): the board of the pages it builds goes to the hall."""
         if self.path is not None:
             self.link.follow(publisher)
 
@@ -289,8 +311,7 @@ def cmd_rehearse(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    stay = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stay.set())
+    stay = threading.Event()  # SIGTERM and Ctrl+C raise KeyboardInterrupt (controller.signals): never set in a handler
     if not args.stay:
         stay.set()
     try:
@@ -304,10 +325,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_a: stop.set())
-    with contextlib.suppress(KeyboardInterrupt):
-        serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, stop)
+    # SIGTERM (exit 0) and Ctrl+C (130) raise KeyboardInterrupt in here (controller.signals, as every command):
+    # serve_forever stops the hub in full whatever it was doing; an Event set in a handler could deadlock
+    serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, threading.Event())
     return 0
 
 

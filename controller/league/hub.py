@@ -28,7 +28,9 @@ from controller.box.journal_format import (
     encode_line,
     parse_json,
 )
+from controller.league import bracket as bracket_mod
 from controller.league import messages, signing
+from controller.league.bracket import Tie
 from controller.league.messages import Live, MessageError, Move, Result, Status
 from controller.league.standings import Correction, PlayerRow, Row, effective, player_stats, table
 from controller.league.tournament import Match, Tournament
@@ -191,6 +193,7 @@ class Hub:
         self.results_version = 0
         self._standings: tuple[int, list[Row]] = (-1, [])
         self._board: tuple[int, dict[str, Any]] = (-1, {})
+        self._bracket: tuple[int, list[Tie]] = (-1, [])
         #: whether the hub's broker connection is up, and since when (hub clock): the pages say when it is lost
         self.broker_up = False
         self.broker_since_ms = clock()
@@ -270,9 +273,20 @@ class Hub:
             log.warning("league hub: refused a message on %s: %s", topic[:80], exc)
             return "refused"
 
+    def match(self, match_id: str) -> Match | None:
+        """A round-robin match, or a playoff match once the bracket has drawn its teams."""
+        with self.lock:
+            m = self.t.match(match_id)
+            if m is not None:
+                return m
+            tie = next((x for x in self.bracket() if x.id == match_id and x.teams is not None), None)
+            return bracket_mod.match_of(self.t, tie.id, tie.teams) if tie is not None and tie.teams else None
+
     def _result(self, r: Result) -> str:
-        match = self.t.match(r.match)
+        match = self.match(r.match)
         if match is None:
+            if self.t.playoff is not None and r.match in self.t.playoff.ids():
+                raise MessageError(f"playoff match {r.match!r} is not drawn yet (the matches before it are not decided)")
             raise MessageError(f"no match {r.match!r} in this tournament")
         rooms = {match.room} | ({self.moves[r.match].room} if r.match in self.moves else set())
         if r.room not in rooms:
@@ -357,7 +371,7 @@ class Hub:
         """A result set right by hand, with the reason; journaled, shown beside the match. ``forfeit``:
         that team gave the match up (no scores needed: the others win, no score counts)."""
         with self.lock:
-            match = self.t.match(match_id)
+            match = self.match(match_id)
             if match is None:
                 raise MessageError(_("no match {match!r} in this tournament").format(match=match_id))
             if forfeit is not None:
@@ -401,6 +415,15 @@ class Hub:
                                    table(self.t, effective(self.counting(), self.corrections, self.t)))
             return self._standings[1]
 
+    def bracket(self) -> list[Tie]:
+        """The playoff as it stands (empty without one), drawn once per change of what counts."""
+        with self.lock:
+            if self._bracket[0] != self.results_version:
+                counted = effective(self.counting(), {}, self.t)
+                self._bracket = (self.results_version,
+                                 bracket_mod.draw(self.t, self.standings(), counted, self.corrections))
+            return self._bracket[1]
+
     def players(self) -> list[PlayerRow]:
         """Each player's statistics over the results that count."""
         with self.lock:
@@ -412,9 +435,13 @@ class Hub:
             for m in self.t.matches:
                 move = self.moves.get(m.id)
                 out.append(replace(m, room=move.room, slot=move.slot) if move else m)
+            out += [bracket_mod.match_of(self.t, x.id, x.teams) for x in self.bracket() if x.teams is not None]
             return sorted(out, key=lambda m: (m.slot, m.room, m.id))
 
     def match_state(self, m: Match) -> str:
+        tie = next((x for x in self.bracket() if x.id == m.id), None)
+        if tie is not None and tie.state == "decider":
+            return "decider"
         if m.id in self.corrections:
             return "corrected"
         r = self.results.get(m.id)
@@ -478,9 +505,14 @@ class Hub:
             data = row.to_json()
             data["name"] = clip(data["name"])
             standings.append(data)
+        bracket = []
+        for tie in self.bracket():
+            data = tie.to_json()
+            data["names"] = [clip(self.t.team(x).name) for x in tie.teams] if tie.teams else None
+            bracket.append(data)
         return {"v": messages.VERSION, "title": clip(self.t.title, 80), "version": self.version, "rooms": rooms,
                 "broker": {"up": self.broker_up, "since_ms": self.broker_since_ms},
-                "stale_after_ms": STALE_AFTER_MS, "standings": standings}
+                "stale_after_ms": STALE_AFTER_MS, "standings": standings, "bracket": bracket}
 
     def stats(self) -> dict[str, Any]:
         """Counts and the live views' delay (p50/p99 of the newest), for the organiser and the benchmark."""

@@ -33,12 +33,22 @@ from controller.box.runtime import Box
 from controller.league import messages, signing
 from controller.league.outbox import RoomFolder
 from controller.league.tournament import Broker, Tournament
-from games.i18n import _
+from games.i18n import N_, _
 
 if TYPE_CHECKING:  # the pages' publisher: imported when a box watches its game
     from controller.box.views import Publisher
 
 log = logging.getLogger("buzzerbox.league")
+
+
+class Words(str):
+    """A catalogue message given as a value of another: worded when that one is."""
+
+
+#: the broker's refusals a person can act on, in their words (others: the broker's own, in English);
+#: Mosquitto answers a wrong password with "not authorized" (135), not "bad user name or password" (134)
+REFUSALS = {134: Words(N_("wrong user or password")), 135: Words(N_("wrong user or password")),
+            133: Words(N_("the broker refused this box's client id"))}
 
 
 def wall_ms() -> int:
@@ -60,6 +70,8 @@ class Connection:
         self.refused: str | None = None  # the broker said no (bad password): said once, not retried in silence
         self.on_connected: list[Callable[[], None]] = []
         self.on_disconnected: list[Callable[[], None]] = []
+        #: called once every subscription is confirmed (the retained messages follow)
+        self.on_subscribed: list[Callable[[], None]] = []
         self.on_message: Callable[[str, bytes], object] = lambda topic, payload: None
         #: (mid, the broker took it): a QoS 1 message's acknowledgement
         self.on_published: Callable[[int, bool], None] = lambda mid, ok: None
@@ -80,10 +92,26 @@ class Connection:
         client.on_subscribe = self._subscribed
         client.on_connect_fail = self._connect_failed
         self.client = client
-        #: why the last attempt to connect failed, in the person's words (None: it did not fail)
-        self.last_problem: str | None = None
+        #: why the last attempt to connect failed, as its message and its values (None: it did not fail):
+        #: worded when asked, in the language of the moment (the menu's language may change meanwhile)
+        self._problem: tuple[str, dict[str, object]] | None = None
         #: set whenever an attempt to connect failed (``last_problem`` says why)
         self.failed = threading.Event()
+
+    @property
+    def last_problem(self) -> str | None:
+        """Why the last attempt to connect failed, in the person's words (None: it did not fail)."""
+        problem = self._problem
+        if problem is None:
+            return None
+        return _(problem[0]).format(**{k: _(v) if isinstance(v, Words) else v for k, v in problem[1].items()})
+
+    def _failed(self, why: tuple[str, dict[str, object]], line: str) -> None:
+        """An attempt failed: logged once per problem (not on every retry), kept for the screen."""
+        if why != self._problem:
+            self._problem = why
+            log.warning(line, self.last_problem)
+        self.failed.set()
 
     def problem(self) -> str:
         """Why this connection is not up, for the box's screen and log."""
@@ -94,23 +122,21 @@ class Connection:
         exc = sys.exc_info()[1]  # paho calls this while it handles the connect's OSError
         where = f"{self.broker.host}:{self.broker.port}"
         if isinstance(exc, ssl.SSLCertVerificationError):
-            why = _("TLS: the broker at {where} has a certificate the CA {ca} did not sign ({detail}); "
-                    "copy the hall's ca.crt beside the tournament file").format(
-                        where=where, ca=self.broker.tls_ca, detail=exc.verify_message)
+            why: tuple[str, dict[str, object]] = (
+                N_("TLS: the broker at {where} has a certificate the CA {ca} did not sign ({detail}); "
+                   "copy the hall's ca.crt beside the tournament file"),
+                {"where": where, "ca": self.broker.tls_ca, "detail": exc.verify_message})
         elif isinstance(exc, ssl.SSLError):
-            why = _("TLS with the broker at {where} failed ({detail}); is its port the TLS one?").format(
-                where=where, detail=exc.reason or exc)
+            why = (N_("TLS with the broker at {where} failed ({detail}); is its port the TLS one?"),
+                   {"where": where, "detail": exc.reason or exc})
         elif isinstance(exc, ConnectionRefusedError):
-            why = _("nothing answers at {where}: is the broker running, on that port?").format(where=where)
+            why = (N_("nothing answers at {where}: is the broker running, on that port?"), {"where": where})
         elif isinstance(exc, socket.gaierror):
-            why = _("the broker's name {host} is not known on this network").format(host=self.broker.host)
+            why = (N_("the broker's name {host} is not known on this network"), {"host": self.broker.host})
         else:
-            why = _("no route to the broker at {where} ({detail}): is this box on the hall's network?").format(
-                where=where, detail=getattr(exc, "strerror", None) or exc or _("timed out"))
-        if why != self.last_problem:  # said once per problem, not on every retry
-            log.warning(_("league: cannot connect: %s"), why)
-        self.last_problem = why
-        self.failed.set()
+            why = (N_("no route to the broker at {where} ({detail}): is this box on the hall's network?"),
+                   {"where": where, "detail": getattr(exc, "strerror", None) or exc or _("timed out")})
+        self._failed(why, _("league: cannot connect: %s"))
 
     def start(self) -> None:
         """Connect in the background: a broker that is not there yet is tried again and again."""
@@ -136,15 +162,13 @@ class Connection:
                    properties: Properties | None) -> None:
         if reason.is_failure:
             self.refused = str(reason)
-            why = _("the broker {host}:{port} refused the connection: {reason} (check the user and password "
-                    "file)").format(host=self.broker.host, port=self.broker.port, reason=reason)
-            if why != self.last_problem:
-                log.warning("league: %s", why)
-            self.last_problem = why
-            self.failed.set()
+            self._failed((N_("the broker refused the connection: {reason} ({host}:{port}; check the user and "
+                             "password file)"), {"host": self.broker.host, "port": self.broker.port,
+                                                 "reason": REFUSALS.get(reason.value, str(reason))}),
+                         "league: %s")
             return
         self.refused = None
-        self.last_problem = None
+        self._problem = None
         self.subscribed.clear()
         if self.subscriptions:
             _result, mid = client.subscribe([(topic, 1) for topic in self.subscriptions])
@@ -166,6 +190,8 @@ class Connection:
                         ", ".join(str(r) for r in reasons))
         if not self._pending_subscriptions:
             self.subscribed.set()
+            for hook in list(self.on_subscribed):
+                hook()
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                       properties: Properties | None) -> None:
@@ -210,7 +236,8 @@ class BoxLink:
         self.live_topic = messages.room_topic(tournament.id, self.room, "live")
         self.conn = Connection(tournament.broker, room.user, password, f"buzzerbox-{tournament.id}-{self.room}",
                                will=(self.status_topic, messages.status_payload(self.room, False, None, 0)),
-                               subscriptions=[messages.schedule_topic(tournament.id)], reconnect_s=reconnect_s)
+                               subscriptions=[messages.schedule_topic(tournament.id),
+                                              messages.bracket_topic(tournament.id)], reconnect_s=reconnect_s)
         self.conn.on_connected.append(self._on_connect)
         self.conn.on_message = self._on_message
         self.conn.on_published = self._on_published
@@ -256,6 +283,14 @@ class BoxLink:
         self.match = match
         if self.conn.connected.is_set():
             self.conn.publish(self.status_topic, messages.status_payload(self.room, True, match, self.clock()))
+
+    def trouble(self) -> str | None:
+        """The line the box's screen says while the broker cannot be reached, and why (the TLS, the
+        password, the route); None while connected or before a first attempt failed. Asked per frame."""
+        why = self.conn.last_problem
+        if why is None or self.conn.connected.is_set():
+            return None
+        return _("Tournament offline: {why}").format(why=why)
 
     def watch(self, box: Box) -> None:
         """Publish ``box``'s public scoreboard view as it changes (a game decided in this process)."""
@@ -342,14 +377,29 @@ class BoxLink:
 
     # -- what the organiser says -------------------------------------------------------------
     def _on_message(self, topic: str, payload: bytes) -> None:
-        if topic != messages.schedule_topic(self.t.id) or not payload:
+        if topic not in (messages.schedule_topic(self.t.id), messages.bracket_topic(self.t.id)) or not payload:
             return
         with self.schedule_handled:
             try:
-                self._schedule(payload)
+                if topic == messages.bracket_topic(self.t.id):
+                    self._bracket(payload)
+                else:
+                    self._schedule(payload)
             finally:
                 self.changes_seen += 1
                 self.schedule_handled.notify_all()
+
+    def _bracket(self, payload: bytes) -> None:
+        """The hub's playoff draw (only the hub's account may write it): kept for this room's next match."""
+        if self.t.playoff is None:
+            return
+        try:
+            bracket = messages.parse_bracket(payload, self.t.playoff.ids(), [team.id for team in self.t.teams])
+        except messages.MessageError as exc:
+            self.refused_changes += 1
+            log.warning(_("league: refused a playoff draw: %s"), exc)
+            return
+        self.folder.take_bracket(bracket)
 
     def _schedule(self, payload: bytes) -> None:
         try:

@@ -10,6 +10,8 @@ field). Topics, under ``buzzerbox/v1/<tournament>/``:
 - ``room/<room>/live``    retained: the public scoreboard view, the latest only
 - ``room/<room>/result/<match>``  retained: a finished match, QoS 1
 - ``schedule``            retained: a change to the schedule, signed by the organiser
+- ``bracket``             retained: the playoff's pairings drawn so far and its decided matches (the hub's;
+  only the hub's account may write it)
 """
 
 from __future__ import annotations
@@ -46,6 +48,50 @@ def result_topic(tournament: str, room: str, match: str) -> str:
 
 def schedule_topic(tournament: str) -> str:
     return f"{ROOT}/{tournament}/schedule"
+
+
+def hub_topic(tournament: str) -> str:
+    """The serving hub's claim (retained; its will clears it): a second hub on the same broker sees it."""
+    return f"{ROOT}/{tournament}/hub"
+
+
+def bracket_topic(tournament: str) -> str:
+    """The playoff as the hub drew it (retained): the boxes learn who plays their playoff matches."""
+    return f"{ROOT}/{tournament}/bracket"
+
+
+def bracket_payload(pairs: Mapping[str, Sequence[str]], decided: Sequence[str]) -> bytes:
+    return encode({"v": VERSION, "type": "bracket", "matches": {k: list(v) for k, v in pairs.items()},
+                   "decided": sorted(decided)})
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The playoff's pairings (match -> its two teams) and the matches that have their winner."""
+
+    matches: Mapping[str, tuple[str, str]]
+    decided: frozenset[str]
+
+
+def parse_bracket(payload: bytes, match_ids: Sequence[str], team_ids: Sequence[str]) -> Bracket:
+    """A bracket naming only this tournament's playoff matches and teams, two different teams each."""
+    f = _F(_decode(payload), "the bracket")
+    f.version("bracket")
+    raw = f.get("matches")
+    if not isinstance(raw, dict) or len(raw) > len(match_ids):
+        raise f.fail("matches", "is not a table of playoff matches")
+    matches = {}
+    for match, teams in raw.items():
+        if match not in match_ids:
+            raise f.fail("matches", f"names {str(match)[:40]!r}, not a playoff match of this tournament")
+        if (not isinstance(teams, list) or len(teams) != 2 or teams[0] == teams[1]
+                or not all(isinstance(x, str) and x in team_ids for x in teams)):
+            raise f.fail("matches", f"gives match {match!r} something that is not two of the tournament's teams")
+        matches[match] = (teams[0], teams[1])
+    decided = f.items("decided", len(match_ids))
+    if not all(isinstance(d, str) and d in matches for d in decided):
+        raise f.fail("decided", "names a match the bracket does not pair")
+    return Bracket(matches, frozenset(decided))
 
 
 def hub_subscriptions(tournament: str) -> list[str]:

@@ -19,7 +19,8 @@ from typing import Any
 from controller.apps.results import night_from_box
 from controller.box import journal as journal_mod
 from controller.box.runtime import Box, box_from_journal
-from controller.league.messages import Move, QuestionLine, Result
+from controller.league.bracket import match_of
+from controller.league.messages import Bracket, Move, QuestionLine, Result
 from controller.league.tournament import Match, Tournament
 
 log = logging.getLogger("buzzerbox.league")
@@ -30,6 +31,8 @@ SCHEDULE_FILE = "schedule-changes.json"
 DELIVERED_FILE = "delivered.json"
 #: the highest seq each match was ever given here: a journal moved aside never gives its seq out again
 SEQS_FILE = "seqs.json"
+#: the playoff's pairings and decided matches as the hub last published them
+BRACKET_FILE = "bracket.json"
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,11 @@ class RoomFolder:
         self.moves: dict[str, Move] = {}
         self.revision = 0
         self._read_moves()
+        self.bracket = Bracket({}, frozenset())
+        data = self._json(BRACKET_FILE, {})
+        if isinstance(data, dict) and isinstance(data.get("matches"), dict):
+            self.bracket = Bracket({k: (v[0], v[1]) for k, v in data["matches"].items()},
+                                   frozenset(data.get("decided", [])))
 
     # -- the schedule, with the organiser's signed changes -------------------------------
     def _read_moves(self) -> None:
@@ -116,9 +124,22 @@ class RoomFolder:
         tmp.write_text(json.dumps({"revision": revision, "moves": [m.__dict__ for m in moves]}), encoding="utf-8")
         tmp.replace(path)
 
+    def take_bracket(self, bracket: Bracket) -> None:
+        """The hub's playoff draw (checked against the tournament file), kept for the next start."""
+        self.bracket = bracket
+        self._write_json(BRACKET_FILE, {"matches": {k: list(v) for k, v in bracket.matches.items()},
+                                        "decided": sorted(bracket.decided)})
+
+    def match(self, match_id: str) -> Match | None:
+        """A match of the file, or a playoff match the hub has drawn."""
+        m = self.t.match(match_id)
+        if m is None and match_id in self.bracket.matches:
+            return match_of(self.t, match_id, self.bracket.matches[match_id])
+        return m
+
     def schedule(self) -> list[Match]:
-        """This room's matches in order, the signed changes applied."""
-        out = []
+        """This room's matches in order, the signed changes applied, then its playoff matches drawn so far."""
+        out = [m for k in self.bracket.matches if (m := self.match(k)) is not None and m.room == self.room]
         for m in self.t.matches:
             move = self.moves.get(m.id)
             if move is not None:
@@ -170,8 +191,16 @@ class RoomFolder:
         return out
 
     def next_match(self) -> Match | None:
-        """The first match of the room's schedule with no ended journal."""
-        done = {p.match for p in self.ended()}
+        """The first match of the room's schedule with no ended journal; a playoff match whose last
+        journal ended in a draw is played again (its decider) unless the hub has its winner."""
+        ended = self.ended()
+        done = {p.match for p in ended}
+        for match_id in self.bracket.matches:
+            if match_id in done and match_id not in self.bracket.decided:
+                last = max((p for p in ended if p.match == match_id), key=lambda p: p.seq)
+                r = self.result(last)
+                if r is not None and r.finished and len(set(r.scores)) < len(r.scores):
+                    done.discard(match_id)  # a draw cannot stand
         return next((m for m in self.schedule() if m.id not in done), None)
 
     def new_journal(self, match: Match) -> Path:
@@ -188,7 +217,7 @@ class RoomFolder:
 
     def result(self, played: Played, sent_ms: int = 0) -> Result | None:
         """The result an ended journal holds; None for a journal that did not end (yet)."""
-        match = self.t.match(played.match)
+        match = self.match(played.match)
         if match is None:
             return None
         try:

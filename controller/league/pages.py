@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import contextlib
 import datetime
+import hashlib
 import hmac
 import html
 import json
 import logging
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -30,6 +33,8 @@ from pathlib import Path
 
 from aiohttp import web
 
+from controller import signals
+from controller.apps.common import UsageError
 from controller.league import messages
 from controller.league.hub import STALE_AFTER_MS, Hub, clip
 from controller.league.link import Connection
@@ -60,6 +65,10 @@ HEARTBEAT_S = 5.0
 VIEWER_QUEUE = 2
 #: a fail-safe for stopping the pages on a machine under load, never a measure
 STOP_WAIT_S = 60.0
+#: a hall screen whose stream is stuck (a TV that stopped reading) is cut this long after the hub stops
+STOP_GRACE_S = 2.0
+#: how long a starting hub waits for the broker's answer to its claim (a broker that is down: it serves anyway)
+CLAIM_WAIT_S = 5.0
 
 
 def labels() -> dict[str, str]:
@@ -71,7 +80,9 @@ def labels() -> dict[str, str]:
             "ago": _("updated {n} s ago"), "ago_min": _("updated {n} min ago"), "never": _("not heard yet"),
             "broker_lost": _("The hub has lost the broker ({n} s ago): the rooms are shown as they were then"),
             "hub_lost": _("This screen has lost the hub: reconnecting"), "stale": _("no news"),
-            "page": _("page {n} of {of}")}
+            "page": _("page {n} of {of}"), "playoff": _("Playoff"), "quarters": _("Quarter-finals"),
+            "semis": _("Semi-finals"), "final": _("Final"), "seed": _("seed {n}"),
+            "winner_of": _("winner of {match}"), "decider": _("a draw: decider needed")}
 
 
 class HubService:
@@ -82,15 +93,36 @@ class HubService:
         self.t = t
         base = t.path.parent if t.path else Path.cwd()
         self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
+        #: this hub's claim on the broker: the same for the same ledger on the same machine (a restarted
+        #: hub knows its own claim), another for any other hub
+        self.claim_id = hashlib.sha256(f"{socket.gethostname()}\0{self.hub.ledger.path.resolve()}".encode()).hexdigest()[:16]
+        self.claim_topic = messages.hub_topic(t.id)
         self.conn = Connection(t.broker, t.hub_user, read_secret(t.hub_password_file, t.hub_user),
-                               f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}", subscriptions=messages.hub_subscriptions(t.id),
-                               reconnect_s=reconnect_s)
-        self.conn.on_message = self.hub.take
+                               f"buzzerbox-{t.id}-hub-{secrets.token_hex(4)}",
+                               subscriptions=[self.claim_topic, *messages.hub_subscriptions(t.id)],
+                               will=(self.claim_topic, b""), reconnect_s=reconnect_s)
+        self.conn.on_message = self._message
+        self.conn.on_subscribed.append(self._claim)
+        #: the pairings last published to the boxes (None: publish them on the next chance)
+        self._bracket_sent: bytes | None = None
+        self.conn.on_subscribed.append(self._publish_bracket)
+        self.conn.on_disconnected.append(self._bracket_unsent)
+        self.hub.listeners.append(self._publish_bracket)
+        #: set when another hub already serves this tournament on this broker (``refused`` says which)
+        self.refused = threading.Event()
+        self.refused_by = ""
+        #: set once the broker answered this hub's claim: its own came back, or another's was there first
+        self.claim_known = threading.Event()
+        self._claims_seen = 0
         self.conn.on_connected.append(lambda: self.hub.broker(True))
         self.conn.on_disconnected.append(lambda: self.hub.broker(False))
         self._viewers: set[asyncio.Queue[bytes]] = set()
         self._wake: asyncio.Event | None = None
         self._pusher: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.TimerHandle | None = None
+        #: set on the pages' loop as they stop: the push ends on it whatever a cancel does
+        self._closing = False
+        self._stopped = False
         self.port, self.bind = port, bind
         self.organiser_password = read_secret(t.organiser_password_file, t.organiser_user)
         self.form_token = secrets.token_urlsafe(16)
@@ -113,19 +145,75 @@ class HubService:
         self.conn.start()
         return self
 
+    def _claim(self) -> None:
+        """Subscribed (the broker's retained claim, if any, comes first): this hub says it serves."""
+        if self.refused.is_set():
+            return  # another hub serves: this one only leaves
+        self.conn.publish(self.claim_topic, messages.encode({"hub": self.claim_id, "ledger": self.hub.ledger.path.name}))
+
+    def _bracket_unsent(self) -> None:
+        self._bracket_sent = None
+
+    def _publish_bracket(self) -> None:
+        """The playoff's pairings to the boxes (retained), whenever they change: a box plays its playoff
+        match once it knows who plays it."""
+        if self.t.playoff is None or self.refused.is_set() or not self.conn.subscribed.is_set():
+            return
+        bracket = self.hub.bracket()
+        payload = messages.bracket_payload(
+            {x.id: x.teams for x in bracket if x.teams is not None}, [x.id for x in bracket if x.winner])
+        if payload != self._bracket_sent:
+            self._bracket_sent = payload
+            self.conn.publish(messages.bracket_topic(self.t.id), payload)
+
+    def _message(self, topic: str, payload: bytes) -> str | None:
+        if topic != self.claim_topic:
+            return self.hub.take(topic, payload)
+        self._claims_seen += 1
+        try:
+            other = str(json.loads(payload)["hub"]) if payload else self.claim_id
+        except (ValueError, KeyError, TypeError):
+            other = self.claim_id  # not a claim: nobody's
+        if other == self.claim_id:
+            self.claim_known.set()
+            return None
+        if self._claims_seen == 1 and not self.refused.is_set():  # a live claim before ours: that hub serves
+            self.refused_by = other
+            self.refused.set()
+            self.claim_known.set()
+            return None
+        self._claim()  # a newcomer wrote over our claim: ours again (it stops)
+        return None
+
     def stop(self) -> None:
-        self.conn.stop(0)
-        listener = getattr(self, "_listener", None)
-        if listener in self.hub.listeners:
-            self.hub.listeners.remove(listener)
+        """The broker connection, then the pages, then the ledger; from any state (a start cut short by
+        a signal too), each step bounded: SIGTERM at any moment ends in this and the process exits."""
+        if self._stopped:
+            return
+        self._stopped = True
+        clear = not self.refused.is_set() and self.conn.connected.is_set()
+        if clear:  # a clean stop: the claim goes (a vanished hub's will does it)
+            self.conn.publish(self.claim_topic, b"")
+        self.conn.stop(CLAIM_WAIT_S if clear else 0)
+        for listener in (getattr(self, "_listener", None), self._publish_bracket):
+            if listener in self.hub.listeners:
+                self.hub.listeners.remove(listener)
+        if self._thread is not None:
+            self._ready.wait(STOP_WAIT_S)  # a start a signal cut short: its loop is up, or failed, by then
         loop, self.loop = self.loop, None
         if loop is not None and self._thread is not None:
-            asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(STOP_WAIT_S)
+            try:
+                asyncio.run_coroutine_threadsafe(self._cleanup(), loop).result(STOP_WAIT_S)
+            except concurrent.futures.TimeoutError:
+                log.warning("league hub: the pages did not stop within %s s; leaving them", STOP_WAIT_S)
             loop.call_soon_threadsafe(loop.stop)
             self._thread.join(STOP_WAIT_S)
         self.hub.close()
 
     async def _cleanup(self) -> None:
+        self._closing = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         for queue in self._viewers:  # every open hall screen's stream ends (b"": the end)
             if queue.full():
                 queue.get_nowait()
@@ -168,7 +256,7 @@ class HubService:
         app.router.add_get("/organiser", self._organiser)
         app.router.add_post("/organiser/correct", self._correct)
         app.router.add_post("/organiser/decide", self._decide)
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=STOP_GRACE_S)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.port)
         await site.start()
@@ -180,8 +268,13 @@ class HubService:
         def changed() -> None:  # called on the broker's thread: the push runs on this loop
             loop.call_soon_threadsafe(wake.set)
 
+        def heartbeat() -> None:  # a frame at least every HEARTBEAT_S: the clocks and the ages move
+            wake.set()
+            self._heartbeat = loop.call_later(HEARTBEAT_S, heartbeat)
+
         self.hub.listeners.append(changed)
         self._listener = changed
+        self._heartbeat = loop.call_later(HEARTBEAT_S, heartbeat)
         self._pusher = loop.create_task(self._push())
 
     # -- the hall screen's push ----------------------------------------------------------------
@@ -195,12 +288,17 @@ class HubService:
         return ('data: {"now_ms":' + str(board["now_ms"]) + ',"board":' + self._encoded[1] + "}\n\n").encode("utf-8")
 
     async def _push(self) -> None:
-        """Every change (at most PUSH_EVERY_S apart), and a heartbeat: one frame built, sent to every viewer."""
+        """Every change (at most PUSH_EVERY_S apart), and a heartbeat: one frame built, sent to every viewer.
+
+        No ``asyncio.wait_for`` here: before Python 3.12 it swallows a cancel that comes in the loop's
+        turn the awaited event is set, and a change told as the hub stopped (its broker connection
+        closing) kept this task, so the pages and the hub, from ever stopping."""
         assert self._wake is not None
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), HEARTBEAT_S)
+        while not self._closing:
+            await self._wake.wait()
             self._wake.clear()
+            if self._closing:
+                return
             if self._viewers:
                 data = self.frame()
                 for queue in self._viewers:
@@ -246,7 +344,8 @@ class HubService:
                 f"<style>{HALL_STYLE}</style></head><body>"
                 f"<header><h1 id='title'>{title}</h1><div id='updated'></div><div id='clock'></div></header>"
                 "<div id='banner' hidden></div><main><section id='rooms'></section>"
-                f"<section id='table'><h2>{standings} <span id='page'></span></h2>"
+                "<section id='table'><div id='bracket' hidden></div>"
+                f"<h2>{standings} <span id='page'></span></h2>"
                 "<table id='standings'></table></section></main>"
                 f"<script id='labels' type='application/json'>{words}</script>"
                 "<script src='/hall.js'></script></body></html>")
@@ -421,6 +520,7 @@ class HubService:
                 "The hub has lost the broker ({n} s ago): what the rooms send now waits for it").format(
                     n=max(0, (hub.clock() - hub.broker_since_ms) // 1000))) + "</p>"
             conflicts = [self._conflict_html(key) for key in hub.open_conflicts()]
+            bracket = self._bracket_html()
         head = [_("Match"), _("Slot"), _("Room"), _("Teams"), _("State"), _("Scores"), _("Note"), ""]
         w = {key: e(text) for key, text in {
             "organiser": _("organiser"), "rooms": _("Rooms"), "matches": _("Matches"), "correct_a": _("Correct a result"),
@@ -433,7 +533,7 @@ class HubService:
                 f"<body><h1>{e(t.title)}: {w['organiser']}</h1>"
                 + broker + (f"<p class='said'>{e(said)}</p>" if said else "")
                 + (f"<h2 class='conflict'>{w['conflicts']}</h2>{''.join(conflicts)}" if conflicts else "")
-                + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
+                + bracket + f"<h2>{w['rooms']}</h2><ul>{''.join(rooms)}</ul>"
                 f"<h2>{w['matches']}</h2><table><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr>{''.join(rows)}</table>"
                 f"<h2>{w['correct_a']}</h2><form method='post' action='/organiser/correct'>"
                 f"<input type='hidden' name='token' value='{e(self.form_token)}'>"
@@ -450,6 +550,33 @@ class HubService:
                 f"<p><a href='/standings.csv'>{w['csv']}</a> · <a href='/schedule'>{w['schedule']}</a> · "
                 f"<a href='/players'>{w['players']}</a></p>"
                 "</body></html>")
+
+    def _bracket_html(self) -> str:
+        """The playoff as it stands: each match's teams (or where they come from), scores, winner."""
+        bracket = self.hub.bracket()
+        if not bracket:
+            return ""
+        e, t = html.escape, self.t
+        rounds = {1: _("Final"), 2: _("Semi-finals"), 3: _("Quarter-finals")}
+        last = bracket[-1].round
+        items = []
+        for tie in bracket:
+            if tie.teams:
+                who = _(" v ").join(t.team(x).name for x in tie.teams)
+            else:
+                who = _(" v ").join(_("seed {n}").format(n=f[1:]) if f.startswith("#") else
+                                    _("winner of {match}").format(match=f) for f in tie.fed_by)
+            scores = " : ".join(str(s) for s in tie.scores) if tie.scores else ""
+            state = {"waiting": _("not drawn yet"), "ready": _("to play"),
+                     "decider": _("a draw: decider needed (the room plays it again, or correct it with the "
+                                  "tiebreak's outcome)"),
+                     "done": _("won by {team}").format(team=t.team(tie.winner).name) if tie.winner else ""}[tie.state]
+            name = rounds[last - tie.round + 1] + ("" if tie.id == "final" else f" {tie.id}")
+            items.append(f"<li class='{e(tie.state)}'>{e(name)}: {e(who)} "
+                         f"{e(scores)} · {e(state)}</li>")
+        head = _("Playoff: the top {n} of the table, in room {room}").format(n=t.playoff.size if t.playoff else 0,
+                                                                              room=t.playoff.room if t.playoff else "")
+        return f"<h2>{e(head)}</h2><ul class='bracket'>{''.join(items)}</ul>"
 
     def _conflict_html(self, key: tuple[str, int]) -> str:
         """Both (or all) versions of a (match, seq) side by side, each with a form that makes it count."""
@@ -510,7 +637,13 @@ HALL_STYLE = (
     "font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}"
     "#standings td:nth-child(2),#standings th:nth-child(2){text-align:left;width:auto}"
     "#standings th:first-child{width:7vh}#standings th:nth-child(n+3){width:12vh}"
-    "#standings tr:nth-child(-n+4) td{color:#ffd54f}")
+    "#standings tr:nth-child(-n+4) td{color:#ffd54f}"
+    "#bracket{margin-bottom:2vh}#bracket .rounds{display:flex;gap:1vw}.round{flex:1;min-width:0}"
+    ".round h4{margin:0 0 .5vh;font-size:2.2vh;color:#aab}"
+    ".tie{background:#182038;border-radius:.8vh;padding:.4vh .6vw;margin-bottom:.8vh;font-size:2.6vh}"
+    ".tie .s{display:inline-block;min-width:1.8em;font-weight:bold;font-variant-numeric:tabular-nums}"
+    ".tie .won{color:#ffd54f;font-weight:bold}.tie.decider{border-left:.6vh solid #ff7043}"
+    ".tie .decider{color:#ff7043;font-size:.8em}")
 #: the printable schedule: black on white, one room per printed page
 PRINT_STYLE = ("body{font-family:sans-serif;color:#000;background:#fff;margin:1.5em}h2{margin:.2em 0 .6em}"
                "table{border-collapse:collapse;width:100%;font-size:14pt}td,th{border:1px solid #888;"
@@ -520,20 +653,32 @@ STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}tabl
          "td,th{padding:.2em .6em;border-bottom:1px solid #444;text-align:left}.room{display:inline-block;"
          "vertical-align:top;margin:0 1em 1em 0;padding:.5em;border:1px solid #555;min-width:14em}"
          ".off{opacity:.5}.said{color:#fc6}a{color:#9cf}.conflict{color:#f96}form{display:inline}"
-         ".lost{background:#b3261e;color:#fff;padding:.4em .6em;font-weight:bold}")
+         ".lost{background:#b3261e;color:#fff;padding:.4em .6em;font-weight:bold}"
+         ".bracket .decider{color:#f96}.bracket .done{color:#9c9}")
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
-    service = HubService(t, ledger, port, bind).start()
-    print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
-            "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path), file=sys.stderr)
+    """Serve until ``stop`` or a stopping signal (raised here as KeyboardInterrupt, see controller.signals):
+    whenever it comes, starting, waiting for the claim or serving, the service stops in full."""
+    service = HubService(t, ledger, port, bind)
     try:
-        while not stop.wait(1.0):
+        service.start()
+        service.claim_known.wait(CLAIM_WAIT_S)  # the broker's answer, if it is up: a second hub says so before serving
+        if not service.refused.is_set():
+            print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
+                    "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path),
+                  file=sys.stderr)
+        while not service.refused.is_set() and not stop.wait(1.0):
             pass
     finally:
-        service.stop()
+        with signals.held():  # a signal during the stop is raised after it: the stop is never cut short
+            service.stop()
+    if service.refused.is_set():  # another hub's claim: it serves this tournament (its standings are the day's)
+        raise UsageError(_("another hub already serves tournament {t} on the broker {host}:{port} (hub {hub}); "
+                           "stop it first, or use its pages").format(t=t.id, host=t.broker.host, port=t.broker.port,
+                                                                      hub=service.refused_by))
 
 
 def state_words() -> dict[str, str]:
     return {"planned": _("planned"), "live": _("live"), "done": _("done"), "unfinished": _("unfinished"),
-            "corrected": _("corrected"), "conflict": _("conflict")}
+            "corrected": _("corrected"), "conflict": _("conflict"), "decider": _("a draw: decider needed")}

@@ -93,7 +93,9 @@ def _award(teams: Sequence[str], scores: Sequence[int], forfeit: str | None = No
 def table(t: Tournament, counted: Mapping[str, Result]) -> list[Row]:
     """The ranked table from the results that count (``effective``)."""
     rows = {team.id: Row(team.id, team.name) for team in t.teams}
-    results = [r for r in counted.values() if all(team in rows for team in r.teams)]
+    # the round robin's matches only: a playoff match decides the bracket, not the table
+    playoff = set(t.playoff.ids()) if t.playoff is not None else set()
+    results = [r for r in counted.values() if r.match not in playoff and all(team in rows for team in r.teams)]
     for r in results:
         awarded = _award(r.teams, r.scores, r.forfeit)
         for team, score in zip(r.teams, r.scores, strict=True):

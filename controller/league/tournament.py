@@ -87,6 +87,32 @@ class Match:
                 "options": dict(self.options), "slot": self.slot, "start_min": self.start_min}
 
 
+#: how many of the round robin's top teams a playoff takes, and its matches' ids round by round
+PLAYOFF_ROUNDS: dict[int, tuple[tuple[str, ...], ...]] = {
+    2: (("final",),),
+    4: (("sf1", "sf2"), ("final",)),
+    8: (("qf1", "qf2", "qf3", "qf4"), ("sf1", "sf2"), ("final",)),
+}
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """After the round robin: its top ``size`` teams, single elimination to a final, in one room."""
+
+    size: int
+    room: str
+    game: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: the playoff's first slot in its room: after the room's last round-robin match
+    first_slot: int = 1
+
+    def rounds(self) -> tuple[tuple[str, ...], ...]:
+        return PLAYOFF_ROUNDS[self.size]
+
+    def ids(self) -> list[str]:
+        return [m for r in self.rounds() for m in r]
+
+
 @dataclass(frozen=True)
 class Tournament:
     id: str
@@ -106,6 +132,8 @@ class Tournament:
     day_start_min: int | None = None
     late_after_min: int = 10
     path: Path | None = None
+    #: top-N single elimination after the round robin (``[playoffs]``); None: the table is the end
+    playoff: Playoff | None = None
 
     def room(self, room_id: str) -> Room:
         for room in self.rooms:
@@ -129,7 +157,7 @@ class Tournament:
 
 
 # -- reading ---------------------------------------------------------------------------------
-TOP_KEYS = ("tournament", "broker", "hub", "organiser", "rooms", "teams", "schedule")
+TOP_KEYS = ("tournament", "broker", "hub", "organiser", "rooms", "teams", "schedule", "playoffs")
 TOURNAMENT_KEYS = ("id", "title", "game", "options", "players_per_team", "day_start", "late_after_minutes")
 BROKER_KEYS = ("host", "port", "tls_ca", "keepalive")
 HUB_KEYS = ("user", "password_file")
@@ -138,6 +166,7 @@ ROOM_KEYS = ("id", "name", "user", "password_file")
 TEAM_KEYS = ("id", "name", "players")
 SCHEDULE_KEYS = ("kind", "rounds", "slot_minutes", "matches")
 MATCH_KEYS = ("id", "room", "teams", "game", "options", "slot", "start")
+PLAYOFF_KEYS = ("teams", "room", "game", "options")
 KINDS = ("round-robin", "list")
 
 
@@ -268,6 +297,7 @@ def parse(data: Mapping[str, Any], base: Path, path: Path | None = None) -> tupl
     rooms = _rooms(r, data.get("rooms"))
     teams = _teams(r, data.get("teams"))
     matches = _schedule(r, r.table(data, "schedule"), rooms, teams, default_game, default_options, per_team)
+    playoff = _playoff(r, data, rooms, teams, matches, default_game, default_options, per_team)
     if r.problems:
         return None, r.problems
     return Tournament(
@@ -277,7 +307,7 @@ def parse(data: Mapping[str, Any], base: Path, path: Path | None = None) -> tupl
         organiser_user=r.text(org, "user", "organiser", default="organiser", limit=64),
         organiser_password_file=r.path(org, "password_file", "organiser"),
         day_start_min=r.clock(head, "day_start", "tournament"),
-        late_after_min=r.whole(head, "late_after_minutes", "tournament", 10, 1, 240), path=path,
+        late_after_min=r.whole(head, "late_after_minutes", "tournament", 10, 1, 240), path=path, playoff=playoff,
     ), []
 
 
@@ -405,6 +435,36 @@ def _schedule(r: _Reader, s: Mapping[str, Any], rooms: Sequence[Room], teams: Se
     return checked
 
 
+def _playoff(r: _Reader, data: Mapping[str, Any], rooms: Sequence[Room], teams: Sequence[Team],
+             matches: Sequence[Match], default_game: Any, default_options: Mapping[str, Any],
+             per_team: int) -> Playoff | None:
+    """``[playoffs]``: the top 2, 4 or 8 of the table, seeded 1 v N, one room, the tournament's game by default."""
+    if "playoffs" not in data:
+        return None
+    p = r.table(data, "playoffs")
+    r.keys(p, PLAYOFF_KEYS, "playoffs")
+    size = p.get("teams", 4)
+    if size not in PLAYOFF_ROUNDS or type(size) is not int:
+        r.say("playoffs.teams", _("must be 2, 4 or 8 (the top teams of the round robin that play on)"))
+        return None
+    if size > len(teams):
+        r.say("playoffs.teams", _("{n} teams play on, but the tournament has {k}").format(n=size, k=len(teams)))
+        return None
+    room_ids = [room.id for room in rooms if room.id]
+    room = r.ident(p, "room", "playoffs") if "room" in p else (room_ids[0] if room_ids else "")
+    if room and room not in room_ids:
+        r.say("playoffs.room", _("no room {room!r} (the rooms: {rooms})").format(room=room, rooms=", ".join(room_ids)))
+    game = p.get("game", default_game)
+    options = {**default_options, **r.table(p, "options", "playoffs.")}
+    _check_game(r, "playoffs", game, options, per_team, 2 * per_team)
+    ids = {m for rnd in PLAYOFF_ROUNDS[size] for m in rnd}
+    for m in matches:
+        if m.id in ids:
+            r.say("schedule", _("match id {id!r} is a playoff match's: rename it").format(id=m.id))
+    last = max((m.slot for m in matches if m.room == room), default=0)
+    return Playoff(size, room, game if isinstance(game, str) else "", options, last + 1)
+
+
 def _check_game(r: _Reader, where: str, game: Any, options: Mapping[str, Any], per_team: int, players: int) -> None:
     """The game exists, takes this many stations and these options."""
     if not isinstance(game, str) or game not in registry.available():
@@ -435,6 +495,12 @@ def load(path: str | Path) -> Tournament:
 def summary(t: Tournament) -> str:
     """What ``league check`` says of a good file."""
     games = sorted({m.game for m in t.matches})
+    if t.playoff is not None:
+        return _("OK: {title} ({id}): {rooms} rooms, {teams} teams, {matches} matches of {games}, then the top {n} "
+                 "in a playoff in room {room}; broker {host}:{port}{tls}").format(
+            title=t.title, id=t.id, rooms=len(t.rooms), teams=len(t.teams), matches=len(t.matches),
+            games=", ".join(games), n=t.playoff.size, room=t.playoff.room, host=t.broker.host, port=t.broker.port,
+            tls=_(" (TLS)") if t.broker.tls_ca else "")
     return _("OK: {title} ({id}): {rooms} rooms, {teams} teams, {matches} matches of {games}; broker {host}:{port}{tls}").format(
         title=t.title, id=t.id, rooms=len(t.rooms), teams=len(t.teams), matches=len(t.matches),
         games=", ".join(games), host=t.broker.host, port=t.broker.port, tls=_(" (TLS)") if t.broker.tls_ca else "")

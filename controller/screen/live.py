@@ -19,7 +19,7 @@ from controller.box.lights import Lights
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
 from controller.box.runtime import Box
-from controller.box.session import KEYS_HINT_US, connect, keep_name, stop_on_sigterm, summary_line
+from controller.box.session import KEYS_HINT_US, keep_name, stop_on_sigterm, summary_line
 from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
@@ -194,18 +194,19 @@ class Start:
 
 @dataclass
 class LiveGame:
-    """A box with its presenter (and maybe a source and simulated players),
-    run until it ends and always closed the same way."""
+    """A box with its presenter and its simulated players (``session``), run
+    until it ends and always closed the same way. A box of people's has no
+    session: only the one-process baseline (benchmarks/one_process.py,
+    ``run_box``) runs one here; the product decides it in a process of its own."""
 
     box: Box
     presenter: Presenter
-    source: Source | None = None
-    #: False when the caller keeps the source open past this game (the menu)
-    owns_source: bool = True
     session: Session | None = None
     stopped: bool = False  # Ctrl+C or SIGTERM
     #: the companion pages' server (``--web``), stopped with the game
     companion: Any = None
+    #: the baseline's loop for a box without a session (``benchmarks.one_process.run_live``)
+    run_box: Callable[..., RunResult] | None = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
@@ -217,7 +218,8 @@ class LiveGame:
         None when it was stopped. Closes the game in every case."""
         from controller.screen.loop import run
 
-        target: Session | Box = self.session if self.session is not None else self.box
+        if self.session is None and self.run_box is None:
+            raise ValueError("a game with people is decided in a process of its own (controller.screen.viewer)")
         if realtime and (self.session is None or to_game_us is not None):
             # the sources' stated report delay is checked on every delivery from
             # now on; simulated players stamp on their session's own timeline
@@ -231,8 +233,11 @@ class LiveGame:
         try:
             with stop_on_sigterm():
                 signals.check()  # a signal held during start-up stops the game now, through its close
-                return run(target, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
-                           fps=fps, to_game_us=to_game_us)
+                if self.session is not None:
+                    return run(self.session, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
+                               fps=fps, to_game_us=to_game_us)
+                assert self.run_box is not None
+                return self.run_box(self.box, self.presenter, until_us=until, keyboard=keyboard, fps=fps)
         except KeyboardInterrupt:
             self.stopped = True
             log.info("%s stopped (Ctrl+C or SIGTERM)", self.box.spec.title)
@@ -241,7 +246,7 @@ class LiveGame:
             self.close()
 
     def close(self) -> None:
-        """Lights off, sources stopped, the journal's end written: once, however it ended."""
+        """Lights off, the phones told, the journal's end written: once, however it ended."""
         if self.closed:
             return
         self.closed = True
@@ -253,13 +258,9 @@ class LiveGame:
         try:
             self.presenter.close()
         finally:
-            try:
-                if self.source is not None and self.owns_source:
-                    self.source.stop()
-            finally:
-                box = self.box
-                # every press taken is journaled before the end
-                box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
+            box = self.box
+            # every press taken is journaled before the end
+            box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
@@ -271,21 +272,6 @@ def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sou
     from controller.screen.loop import Presenter
 
     return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
-
-
-def live_game(box: Box, screen: Screen, *, source: Source | None, profile: Profile | None, relay: Relay,
-              lights: Lights | None, sound: Sound | None, colors: Sequence[Color] | None,
-              owns_source: bool = True, session: Session | None = None) -> LiveGame:
-    """A game played in this process on this screen (``--one-process``, the
-    menu's bot games): ``play`` and the menu start theirs so.
-    People's inputs reach the box only once it is guarded and levelled; a bot
-    game (``session``) takes none."""
-    if session is None:
-        if source is not None and profile is not None:
-            connect(box, source, profile)
-        relay.target = box
-    presenter = presenter_for(box, screen, lights=lights, sound=sound, colors=colors)
-    return LiveGame(box, presenter, source, owns_source=owns_source, session=session)
 
 
 def show_keys(presenter: Presenter, players: int) -> None:
@@ -324,19 +310,6 @@ def _next_key(name: str) -> str | None:
 
 
 # -- the companion pages (--web) -------------------------------------------------------------
-
-
-def start_companion(game: LiveGame, port: int | None, profile: Profile | None = None) -> None:
-    """``--web [PORT]``: serve the phones' pages for this game (None: off).
-    The server only enqueues into the box and reads what the loop publishes;
-    a name the host types there is kept for ``profile``'s next games."""
-    if port is None:
-        return
-    from controller.web.attach import serve
-
-    game.companion = serve(game.box, [game.presenter.scene, game.presenter.results], port,
-                           on_rename=lambda seat, name: keep_name(profile, seat, name))
-    answer_box_keys(game.presenter, game.companion)
 
 
 class RelayedPhones:

@@ -1,20 +1,22 @@
-"""The live loop: one thread owns the box, the screen, the lights and the sound.
+"""The frame loop of a game played on this screen by simulated players (the
+demo, the menu's bot games): one thread owns the box, the screen, the
+lights and the sound. A game with people is decided in a process of its
+own and drawn by ``controller.screen.viewer`` (docs/processes.md).
 
-Each pass: read keys (stations and host), let the box (or the session of
-simulated players around it) take everything due, turn the events into
-lights and sound at once, draw the frame, flip. When an engine asks for a
-``show`` (a new card, GO), the frame is drawn and flipped first and the box
-time right after the flip goes back as ``t_show``.
+Each pass: read keys (the host's), let the session of simulated players
+take everything due, turn the events into lights and sound at once, draw
+the frame, flip. When an engine asks for a ``show`` (a new card, GO), the
+frame is drawn and flipped first and the box time right after the flip
+goes back as ``t_show``.
 
 Time: with ``realtime`` the box timeline is the monotonic clock (minus the
-start, for a Session whose bots plan from 0); without it the loop jumps from
-one due moment to the next (headless demos, tests).
+start: the bots plan from 0); without it the loop jumps from one due moment
+to the next (headless demos, tests).
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from typing import Any
 
 import pygame
 
-from controller.box.deciding import LIVE_WINDOW, Decider
+from controller.box.deciding import LIVE_WINDOW
 from controller.box.lights import LightDirector, Lights
 from controller.box.press import Press
 from controller.box.runtime import HOST_CONTINUED, Box
@@ -72,18 +74,15 @@ class RunResult:
     decision_detail: list[dict[str, int | None]] = field(default_factory=list)
 
 
-#: how often the interpreter lets another thread run (default 5 ms): short,
-#: so the deciding thread gets the GIL soon after a delivery wakes it even
-#: while a frame is being drawn
-LIVE_SWITCH_INTERVAL_S = 0.0002
-#: the renderer's C calls (a full-screen fill, big rects and blits: 1-2 ms
-#: each at 1080p) hold the GIL however short the switch interval, so a
-#: decision due while a frame is drawn waits for them (measured: a thread
-#: waking during the quiz's frame is late p90 3.5 ms, p99 7 ms, vs 0.1/1.7 ms
-#: beside a sleeping loop). When a decision is due within the last frame's
-#: drawing time, the frame thread first waits, at most this long, until the
-#: deciding thread has stepped past it (0: never wait)
-FRAME_YIELD_MAX_S = 0.012
+
+
+#: a standing line's source, asked on every frame: the line while its trouble lasts, else None
+Aside = Callable[[], "str | None"]
+
+
+def aside_line(asides: Sequence[Aside]) -> str | None:
+    """The first of ``asides``' lines that has something to say (None: none has)."""
+    return next((line for aside in asides if (line := aside())), None)
 
 
 class Presenter:
@@ -101,6 +100,9 @@ class Presenter:
         #: a line said on every frame until it is taken back (None), over any other: the deciding
         #: process starting again (``viewer.run_split``)
         self.standing: str | None = None
+        #: lines said on every frame while their trouble lasts, each asked per frame (None: no trouble):
+        #: a tournament's box that cannot reach the hall's broker says why (controller/league)
+        self.asides: list[Aside] = []
         #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
         self.help: HelpOverlay | None = None
         self.show_help = False
@@ -139,7 +141,7 @@ class Presenter:
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
-        scene.message = self.scene.message
+        scene.message = self.scene.message or aside_line(self.asides)
         inputs = shown.inputs
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs
@@ -228,7 +230,7 @@ def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
 
 
 def run(
-    target: Session | Box,
+    session: Session,
     presenter: Presenter,
     *,
     realtime: bool = True,
@@ -239,74 +241,27 @@ def run(
     results_s: float = 10.0,
     to_game_us: int | None = None,
 ) -> RunResult:
-    """Run a Session (simulated players, demo) or a live Box (real sources
-    already started on it) until the game ends, ``until_us`` (game time), Esc
-    or the window closes. Returns how it ended.
+    """Run a Session of simulated players (the demo, the menu's bot games)
+    until the game ends, ``until_us`` (game time), Esc or the window closes.
+    Returns how it ended. A game with people is decided in a process of its
+    own and drawn by ``controller.screen.viewer``: never here.
 
-    ``clock`` reads the box clock the sources stamp with; game time is that
-    plus ``to_game_us``: for a live box its ``time_offset_us`` (a resumed
-    game carries on the journal's timeline), for a session wherever the
-    session stands now (or as given: 0 when a simulated board stamps on the
-    real clock)."""
-    session = target if isinstance(target, Session) else None
-    box = session.box if session is not None else target
-    assert isinstance(box, Box)
-    if keyboard is not None:
-        keyboard.add_host_keys(box.spec.host_keys)
-        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
-        with box.lock:
-            presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
+    ``clock`` reads the box clock; game time is that plus ``to_game_us``:
+    wherever the session stands now (or as given: 0 when a simulated board
+    stamps on the real clock)."""
+    box = session.box
     if to_game_us is None:
-        to_game_us = box.now_us - clock() if (realtime and session is not None) else box.time_offset_us
-    shift = to_game_us
-    # a live box runs for hours: its run keeps windows (the journal keeps everything)
-    window = LIVE_WINDOW if session is None and realtime else None
-    shows: deque[tuple[int, int]] = deque(maxlen=window)
-    all_events: deque[GameEvent] = deque(maxlen=window)
-
-    def now() -> int:
-        return clock() + shift
-
-    def key_stamp() -> int:
-        """Keys reach the box like any source's edges: the box adds its own offset."""
-        return now() - box.time_offset_us
-
-    def show(t_us: int) -> int:
-        presenter.draw(box, t_us)
-        flipped = presenter.screen.flip() + shift
-        if not realtime:
-            flipped = t_us  # virtual time does not move while a frame is drawn
-        shows.append((t_us, flipped))
-        return flipped
-
-    if session is not None:
-        session.on_show = show
-    if keyboard is not None:
-        keyboard.start(box)
-
-    def answer_shows(events: list[GameEvent], t_us: int) -> list[GameEvent]:
-        """A new card / GO goes on the screen now; the flip time is its t_show."""
-        for e in list(events):
-            if e.kind == EventKind.SHOW:
-                flipped = show(t_us)  # drawn without the lock: the deciding thread goes on meanwhile
-                with box.lock:
-                    events += box.shown(flipped)
-        return events
+        to_game_us = box.now_us - clock() if realtime else box.time_offset_us
+    frames = frame_run(box, presenter, keyboard, clock, to_game_us, realtime=realtime, window=None)
+    session.on_show = frames.show
 
     def advance(t_us: int) -> list[GameEvent]:
-        events = session.step(t_us) if session is not None else answer_shows(box.step(t_us), t_us)
+        events = session.step(t_us)
         presenter.react(box, events, t_us)
-        all_events.extend(events)
+        frames.events.extend(events)
         return events
 
-    def result(reason: str, t_us: int) -> RunResult:
-        presenter.close()
-        sounds = list(presenter.sound.played) if presenter.sound else []
-        return RunResult(reason, t_us, presenter.frames, list(all_events), list(shows), sounds)
-
     if not realtime:
-        if session is None:
-            raise ValueError("virtual time needs a Session (a live box runs on the clock)")
         while not box.engine.finished:
             nxt = session.next_time_us()
             if nxt is None or (until_us is not None and nxt > until_us):
@@ -318,47 +273,89 @@ def run(
         t_end = session.now_us
         presenter.draw(box, t_end)
         presenter.screen.flip()
-        return result("finished" if box.engine.finished else "time", t_end)
-
-    decider: Decider | None = None
-    if session is None:
-        decider = Decider(box, now, lambda: presenter.light(box))
-    switch = sys.getswitchinterval()
-    try:
-        if decider is not None:
-            sys.setswitchinterval(LIVE_SWITCH_INTERVAL_S)
-            decider.start()
-        outcome = _frames(box, presenter, keyboard, decider,
-                          FrameHooks(now, key_stamp, answer_shows, advance, result, all_events),
-                          Pace(until_us, results_s, fps))
-    finally:
-        if decider is not None:
-            decider.stop()
-            sys.setswitchinterval(switch)
-    if decider is not None:
-        outcome.decisions = list(decider.decisions)
-        outcome.decision_detail = list(decider.detail)
-    return outcome
+        return frames.result("finished" if box.engine.finished else "time", t_end)
+    return frames_loop(box, presenter, keyboard, frames.with_advance(advance), Pace(until_us, results_s, fps))
 
 
-@dataclass(frozen=True)
-class FrameHooks:
-    """What the real-time frame loop needs of the run it serves (``run`` makes
-    them, over its box or session): one object, so a reader of ``_frames``
-    sees every way it reaches back."""
+@dataclass
+class FrameRun:
+    """What the real-time frame loop needs of the run it serves: one object,
+    so a reader of ``frames_loop`` sees every way it reaches back. The
+    one-process baseline (benchmarks/one_process.py) gives it a deciding
+    thread through ``advance``, ``before_draw`` and ``after_flip``."""
 
+    box: Box
+    presenter: Presenter
     #: game time now
     now: Callable[[], int]
     #: the stamp a key press gets (as a source's edge: before the box's offset)
     key_stamp: Callable[[], int]
-    #: events in, ``show`` answered by a frame flipped now (its flip time is the t_show)
-    answer_shows: Callable[[list[GameEvent], int], list[GameEvent]]
-    #: move a box without a decider (simulated players) on to a time
-    advance: Callable[[int], list[GameEvent]]
-    #: close the run into its result: how it ended and when
-    result: Callable[[str, int], RunResult]
-    #: every event of the run (its result's record): the loop adds what keys and the decider bring
+    #: (due, flipped) of every ``show`` answered, and every event of the run (its result's record)
+    shows: deque[tuple[int, int]]
     events: deque[GameEvent]
+    realtime: bool = True
+    shift: int = 0
+    #: move the game on to a time: its events, reacted to and recorded
+    advance: Callable[[int], list[GameEvent]] = lambda _t: []
+    #: before a frame is drawn, given the last frame's drawing time (µs)
+    before_draw: Callable[[int], None] = lambda _drawing_us: None
+    #: after a frame flipped, given when (game µs)
+    after_flip: Callable[[int], None] = lambda _shown_us: None
+    #: the run's result is about to be made (what was decided since the last frame belongs to it)
+    closing: Callable[[], None] = lambda: None
+
+    def with_advance(self, advance: Callable[[int], list[GameEvent]]) -> FrameRun:
+        self.advance = advance
+        return self
+
+    def show(self, t_us: int) -> int:
+        """A new card / GO on the screen now; the flip time is its t_show."""
+        self.presenter.draw(self.box, t_us)
+        flipped = self.presenter.screen.flip() + self.shift
+        if not self.realtime:
+            flipped = t_us  # virtual time does not move while a frame is drawn
+        self.shows.append((t_us, flipped))
+        return flipped
+
+    def answer_shows(self, events: list[GameEvent], t_us: int) -> list[GameEvent]:
+        """Events in, each ``show`` answered by a frame flipped now."""
+        for e in list(events):
+            if e.kind == EventKind.SHOW:
+                flipped = self.show(t_us)  # drawn without the lock: a deciding thread goes on meanwhile
+                with self.box.lock:
+                    events += self.box.shown(flipped)
+        return events
+
+    def result(self, reason: str, t_us: int) -> RunResult:
+        """Close the run into its result: how it ended and when."""
+        self.closing()
+        self.presenter.close()
+        sounds = list(self.presenter.sound.played) if self.presenter.sound else []
+        return RunResult(reason, t_us, self.presenter.frames, list(self.events), list(self.shows), sounds)
+
+
+def frame_run(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, clock: Callable[[], int],
+              shift: int, *, realtime: bool, window: int | None) -> FrameRun:
+    """A run's frame side on ``box``: its keyboard started with the host keys
+    and help; game time is ``clock() + shift``; ``window``: how many shows and
+    events it keeps (None: all)."""
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
+        with box.lock:
+            presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
+
+    def now() -> int:
+        return clock() + shift
+
+    def key_stamp() -> int:
+        """Keys reach the box like any source's edges: the box adds its own offset."""
+        return now() - box.time_offset_us
+
+    run = FrameRun(box, presenter, now, key_stamp, deque(maxlen=window), deque(maxlen=window), realtime, shift)
+    if keyboard is not None:
+        keyboard.start(box)
+    return run
 
 
 @dataclass(frozen=True)
@@ -370,29 +367,23 @@ class Pace:
     fps: int = 60
 
 
-def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, decider: Decider | None,
-            hooks: FrameHooks, pace: Pace) -> RunResult:
-    """The frame loop of a real-time run: keys, what was decided (sound,
-    messages, ``show`` frames), the frame. With a ``decider`` the box is
-    stepped on its own thread; without one (simulated players), here."""
+def frames_loop(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, run: FrameRun,
+                pace: Pace) -> RunResult:
+    """The frame loop of a real-time run: keys, what the game did (sound,
+    messages, ``show`` frames), the frame."""
     frame_clock = pygame.time.Clock()
     finished_at: int | None = None
     frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
 
     def done(reason: str, t_us: int) -> RunResult:
-        if decider is not None:  # what was decided since the last frame belongs to how the run went
-            with box.lock:
-                hooks.events.extend(decider.take())
-        out = hooks.result(reason, t_us)
+        out = run.result(reason, t_us)
         out.frame_us = list(frame_us)
         return out
 
     while True:
-        if decider is not None and decider.error is not None:
-            raise decider.error
-        t = hooks.now()
+        t = run.now()
         for event in pygame.event.get():
-            name = key_of(event, presenter, keyboard, hooks.key_stamp())
+            name = key_of(event, presenter, keyboard, run.key_stamp())
             if name == QUIT:
                 return done("quit", t)
             if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
@@ -405,21 +396,13 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, dec
             if name is not None and finished_at is None:
                 with box.lock:
                     keyed = host_key(box, name, t)
-                events = hooks.answer_shows(keyed, t)
+                events = run.answer_shows(keyed, t)
                 presenter.react(box, events, t)
-                hooks.events.extend(events)
+                run.events.extend(events)
             elif name is not None and finished_at is not None:
                 return done("finished", t)
-        t = hooks.now()
-        if decider is None:
-            hooks.advance(t)
-        else:
-            with box.lock:
-                decided = decider.take()
-            events = hooks.answer_shows(decided, t)
-            if events:
-                presenter.react(box, events, t)
-                hooks.events.extend(events)
+        t = run.now()
+        run.advance(t)
         with box.lock:
             finished = box.engine.finished
         if finished and finished_at is None:
@@ -428,23 +411,13 @@ def _frames(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, dec
             return done("time", t)
         if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
             return done("finished", t)
-        if decider is not None and FRAME_YIELD_MAX_S > 0:
-            with box.lock:
-                due = box.next_decision_due_us()
-            drawing_us = frame_us[-1] if frame_us else 20_000
-            if due is not None and due - hooks.now() < drawing_us + 1_000:
-                decider.wait_past(due, FRAME_YIELD_MAX_S)  # the decision first, then the frame's long C calls
-        t_draw = hooks.now()
+        run.before_draw(frame_us[-1] if frame_us else 20_000)
+        t_draw = run.now()
         presenter.draw(box, t)
         presenter.screen.flip()
-        shown_at = hooks.now()
+        shown_at = run.now()
         frame_us.append(shown_at - t_draw)
-        if decider is not None:
-            with box.lock:
-                for decision in reversed(decider.decisions):
-                    if decision[2] is not None:
-                        break
-                    decision[2] = shown_at
+        run.after_flip(shown_at)
         frame_clock.tick(pace.fps)
 
 
@@ -556,6 +529,7 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
                     if choice is not None:
                         return choice
             strip = monitor.strip()
+        scene.message = aside_line(menu.asides)  # a tournament's broker out of reach: said while it lasts
         scene.draw(screen.surface, freeze(menu.view()), strip, t)
         screen.flip()
         frame_clock.tick(fps)

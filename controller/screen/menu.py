@@ -105,6 +105,9 @@ class Choice:
     phones: bool = False
     #: the journal of a game the host ended before its end, to carry on where it stopped
     carry_on: str | None = None
+    #: a row that does a job and comes back to the menu: "usb" (copy the results to a stick),
+    #: "setup" (the first start's walk-through again)
+    action: str | None = None
 
 
 def _listed(game: str, title: str) -> str:
@@ -148,12 +151,19 @@ Rescan = Callable[[], "Mapping[str, Sequence[FolderChoice]] | None"]
 CopyFound = Callable[[FolderChoice], "tuple[Any, Sequence[str]]"]
 
 
+#: the rows that do a job and come back to the menu (``Choice.action``), and what each says it does
+JOB_ROWS = {
+    "usb": N_("Enter copies the journals, results and standings onto a USB stick plugged into the box."),
+    "setup": N_("Enter walks through the first start again: language, wiring, names, a test press, phones."),
+}
+
+
 class Menu:
     def __init__(self, games: list[tuple[str, str, int, int]], players: int = 4, sound: SoundSettings | None = None,
                  names: Sequence[str] = (), phones: bool = False,
                  found: Mapping[str, Sequence[FolderChoice]] | None = None,
                  rescan: Rescan | None = None, copy_found: CopyFound | None = None,
-                 categories: Callable[[Any], Sequence[str]] | None = None) -> None:
+                 categories: Callable[[Any], Sequence[str]] | None = None, jobs: bool = False) -> None:
         """``games``: (name, title, min_players, max_players) of each game with a scene;
         ``phones``: the companion pages start switched on (``--web``); ``found``:
         per option name, values found in folders (the packs folder's packs, a
@@ -161,7 +171,9 @@ class Menu:
         looked at every ``RESCAN_US`` (``poll``) for packs added or gone;
         ``copy_found``: the C key on a stick's pack copies it to the packs folder;
         ``categories``: a pack's categories (by the pack row's value), offered
-        per round (a game with ``pack`` and ``categories`` options)."""
+        per round (a game with ``pack`` and ``categories`` options); ``jobs``:
+        the rows that copy the results to a USB stick and set the box up again
+        (the kiosk's menu has them; a menu drawn once for a picture need not)."""
         if not games:
             raise ValueError("no game with a scene is installed")
         self.games = games
@@ -169,9 +181,13 @@ class Menu:
         self.rescan = rescan
         self.copy_found = copy_found
         self.categories = categories
+        self.jobs = jobs
         self._scanned_us: int | None = None
         #: what the last copy said (shown beside the rows until the next key)
         self.notice: list[str] = []
+        #: lines said under the menu while their trouble lasts, each asked per frame (``loop.run_menu``):
+        #: a tournament's box that cannot reach the hall's broker says why
+        self.asides: list[Callable[[], str | None]] = []
         #: why the last Start did not start (its settings were refused): shown until the next key
         self.refused: list[object] = []
         self.sound = sound or SoundSettings()
@@ -205,6 +221,12 @@ class Menu:
         self.stopped = [(j, label) for j, label in self.stopped if j != journal]
         if any(it.key == "carry_on" for it in self.items):
             self.refound(self.found)
+
+    def restationed(self, players: int, names: Sequence[str]) -> None:
+        """Other stations (the wiring chosen again): their count and names, the rows built anew."""
+        self.default_players = players
+        self.names = list(names)
+        self._build(self.item("game").value, players)
 
     def escape(self) -> bool:
         """Esc (or closing the window): True when it is the second in a row,
@@ -242,6 +264,9 @@ class Menu:
             # each language under its own name; changing it changes every screen at once
             Item("language", N_("Language"), list(LANGUAGES), [LANGUAGE_NAMES[code] for code in LANGUAGES],
                  LANGUAGES.index(current_language()) if current_language() in LANGUAGES else 0),
+            # the journals off the box without a terminal, and the first start's walk-through again
+            *([Item("usb", N_("Copy results to USB stick"), [None], [N_("copy")]),
+               Item("setup", N_("Set up again"), [None], [N_("start over…")])] if self.jobs else []),
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
         if self.stopped:  # this evening's games ended early: Enter on the row carries one on
@@ -365,7 +390,7 @@ class Menu:
             self.selected = (self.selected + 1) % len(self.items)
         elif action in ("left", "right"):
             it = self.items[self.selected]
-            if it.key in ("start", "names"):
+            if it.key in ("start", "names", *JOB_ROWS):
                 return None
             it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
             if it.key == "language":
@@ -386,6 +411,8 @@ class Menu:
         elif action == "select":
             if self.items[self.selected].key == "names":
                 return Choice("", self.item("players").value, edit_names=True)
+            if self.items[self.selected].key in JOB_ROWS:
+                return Choice("", self.item("players").value, action=self.items[self.selected].key)
             if self.items[self.selected].key == "carry_on":
                 return Choice("", self.item("players").value, carry_on=str(self.items[self.selected].value))
             if self.refusal():
@@ -499,6 +526,8 @@ class Menu:
             players = self.item("players").value
             return [it.title() + ": " + ", ".join(
                 self.names[k] if k < len(self.names) and self.names[k] else player_name(k) for k in range(players))]
+        if it.key in JOB_ROWS:  # what the row does, then (after Enter) what it did
+            return self.notice or [it.title() + ": " + _(JOB_ROWS[it.key])]
         values = [it.names[k] if it.key == "language" else it.shown(k) for k in range(len(it.values))]
         others = [v for k, v in enumerate(values) if k != it.index]
         lines = [*self.notice, it.title() + ": " + values[it.index]]
@@ -597,7 +626,8 @@ class MenuScene(Scene):
                 # label and value share the row by what each needs, not half and half: a long value
                 # ("5 right win, 3 wrong out") was cut beside a short label, a long label beside "off"
                 size, gap = lay.size(1.1), 2 * lay.pad
-                value = f"‹ {it['value']} ›" if sel else str(it["value"])
+                # a row that only does a job (Enter) has no other values to step through: no arrows
+                value = f"‹ {it['value']} ›" if sel and it.get("key") not in JOB_ROWS else str(it["value"])
                 label_w = share(it["label"], value, size, lay.min_text, inner.width - gap)
                 draw_text(surface, it["label"], size, ink, pygame.Rect(inner.left, r.top, label_w, r.height), align="left", min_size=lay.min_text)
                 theme.draw_fitted(surface, value, size, ink, pygame.Rect(inner.left + label_w + gap, r.top, inner.width - label_w - gap, r.height),
@@ -757,9 +787,10 @@ class NamesScene(Scene):
 
 
 def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,
-                    fps: int = 30) -> list[str]:
-    """Show the names editor until Enter or Esc; returns the names."""
-    scene = NamesScene()
+                    fps: int = 30, scene: NamesScene | None = None) -> list[str]:
+    """Show the names editor until Enter or Esc; returns the names. ``scene``:
+    another header for it (the first start's walk-through)."""
+    scene = scene or NamesScene()
     keys = {pygame.K_UP: "up", pygame.K_DOWN: "down", pygame.K_TAB: "tab", pygame.K_BACKSPACE: "backspace",
             pygame.K_RETURN: "done", pygame.K_KP_ENTER: "done", pygame.K_ESCAPE: "done"}
     frame_clock = pygame.time.Clock()
@@ -841,13 +872,16 @@ class RollCallScene(Scene):
 
 def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tuple[int, str, str]], *,
                   keyboard: KeyboardSource | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30,
-                  linger_us: int = 800_000) -> list[str] | None:
+                  linger_us: int | None = 800_000, scene: RollCallScene | None = None,
+                  on_press: Callable[[int], None] | None = None) -> list[str] | None:
     """Show the roll call until every station has pressed (then a moment
     more, so the last tick is seen) or the host skips it with Enter, space or
     the host's arm button. Returns who never answered ([] for everyone), or
-    None for Esc or a closed window."""
+    None for Esc or a closed window. ``scene``: another screen for it (the
+    first start's test press); ``on_press``: told each station pressed (its light);
+    ``linger_us`` None: the screen stays until Enter (the test press's result is read)."""
     call = RollCall(expected)
-    scene = RollCallScene()
+    scene = scene or RollCallScene()
     if keyboard is not None:
         keyboard.start(monitor)
     frame_clock = pygame.time.Clock()
@@ -868,10 +902,12 @@ def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tupl
                 if out.station < 0 and out.input in ("arm", "next"):
                     return call.missing
                 call.press(out.station)
+                if on_press is not None:
+                    on_press(out.station)
         if call.done and complete_at is None:
             complete_at = t
         scene.draw(screen.surface, freeze(call.view()), call.strip(monitor.strip()), t)
         screen.flip()
-        if complete_at is not None and t - complete_at >= linger_us:
+        if complete_at is not None and linger_us is not None and t - complete_at >= linger_us:
             return []
         frame_clock.tick(fps)

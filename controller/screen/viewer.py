@@ -296,6 +296,10 @@ class SplitGame:
     start: live.Start = field(default_factory=live.Start)
     #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
     horizon: str = HORIZON_WATERMARKS
+    #: a new game's session header: the deciding process writes the journal with it (this process never does)
+    header: dict[str, Any] | None = None
+    #: a game the host ended before its end goes on (the first deciding process resumes it past its end)
+    carry_on: bool = False
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -304,11 +308,15 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
                "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
                "--register", f"{game.spec.name}={package_of(game.spec.name)}",
-               "--lang", current_language()]  # it words the phones' and the host page's texts
+               "--lang", current_language(),  # it words the phones' and the host page's texts
+               "--log-level", str(logging.getLogger().getEffectiveLevel())]  # as quiet as this command
     if game.profile:
         command += ["--profile", game.profile]
-    if game.new and not resume:
+    new = game.new and not resume
+    if new:
         command += ["--new"]
+    if game.carry_on and not resume:
+        command += ["--carry-on"]
     if game.seconds is not None:
         command += ["--seconds", str(game.seconds)]
     if game.viewer_socket:
@@ -322,6 +330,9 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
+    if new:  # its first message: the game it journals (without a header it says so and stops)
+        with contextlib.suppress(OSError):  # gone already: the watch says so
+            channel.send(mine, p.Start(game.header if game.header is not None else {}))
     return process, mine
 
 
@@ -400,7 +411,41 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
         presenter.draw_view(box.view, box.spec, box_now_us() + box.time_offset_us)
         presenter.screen.flip()
-        resume = True
+        # the next one resumes from the journal; one that died before it wrote it starts the game anew
+        resume = not game.new or game.journal.exists()
+
+
+def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
+                phones: Callable[[DecidingLink], live.RelayedPhones | None] | None = None,
+                hooks: Sequence[Callable[[Publisher], None]] = (),
+                announce: Callable[[], None] | None = None) -> tuple[dict[str, Any], Box]:
+    """The one way a game with people starts (``play``, the menu, a league's
+    match): its journal handed to a deciding process of its own, its phones
+    served from this process (``phones`` builds their server on the view: a
+    port that is taken is said before the game is handed over), a
+    tournament's ``hooks`` following its board, its views drawn until it
+    ends. Returns the deciding process's ``ended`` and the game of record
+    (read back from its journal)."""
+    from controller.box import journal as journal_mod
+    from controller.box.runtime import box_from_journal
+
+    pages: live.RelayedPhones | None = None
+    try:
+        with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
+            if box.journal is not None:
+                box.journal.close()  # the deciding process takes the journal over
+            view = DecidingLink(box.spec, box.settings)
+            pages = phones(view) if phones is not None else None
+            companion = follow_board(hooks, presenter, box, view, pages)
+            if announce is not None:
+                announce()
+        ended = run_split(game, presenter, keyboard, fps, companion, view)
+    finally:
+        with signals.held(raise_after=False):
+            if pages is not None:
+                pages.stop()  # the pages hear the game ended
+            presenter.close()
+    return ended, box_from_journal(journal_mod.read(game.journal))
 
 
 #: how long a screen says that records were not saved before it closes (a key closes it sooner)
@@ -472,9 +517,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--web", action="store_true",
                    help="serve the phones again: the first view carries the dead screen's seats and port")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
+    p.add_argument("--log-level", type=int, default=logging.INFO, help="the command's logging level")
     args = p.parse_args(argv)
     set_language(args.lang)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     name, package = args.register.split("=", 1)
     with register(name, package):
         return show(args)

@@ -77,6 +77,8 @@ BAD: dict[str, list[list[str]]] = {
     "firmware install": [["firmware", "install", "--port", "/dev/nonexistent"]],
     "firmware pinmap": [["firmware", "pinmap", "extra"]],
     "firmware sim": [["firmware", "sim", "--seconds", "soon"]],
+    "kiosk": [["kiosk", "install", "--root", "{missing}"], ["kiosk", "status", "--user", "Root!"],
+              ["kiosk", "uninstall", "--root", "{missing}"], ["kiosk", "status", "--mode", "tv"]],
 }
 
 
@@ -204,3 +206,20 @@ def test_the_option_example_in_play_help_is_one_the_game_takes(capsys) -> None:
     example = re.search(r"--option (\S+=\S+) for the (\w+)", said or "")
     assert example, said
     assert main(["simulate", example.group(2), "--players", "2", "--option", example.group(1)]) == 0
+
+
+def test_one_process_is_refused_in_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The older one-process design left the product: ``play`` and ``menu``
+    refuse it in one line (exit 2), before any game, journal or window."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    capsys.readouterr()
+    for argv in (["play", "reaction", "--one-process", "--headless", "--seconds", "0.1",
+                  "--journal", str(tmp_path / "j.jsonl")],
+                 ["menu", "--one-process", "--headless", "--journal-dir", str(tmp_path)]):
+        status, err = one_line_ending(lambda argv=argv: main(argv), capsys)
+        assert status == 2, (argv, err)
+        assert len(err.strip().splitlines()) == 1 and "--one-process is no more" in err, (argv, err)
+        assert "Traceback" not in err
+    assert not (tmp_path / "j.jsonl").exists()

@@ -19,7 +19,7 @@ def play(tmp_path: Path, *extra: str, service: bool = False) -> subprocess.Compl
         env["JOURNAL_STREAM"] = "8:12345"  # what systemd sets for a unit whose output journald keeps
     return subprocess.run(
         [sys.executable, "-m", "controller", "play", "reaction", "--profile", "header-4", "--headless",
-         "--seconds", "0.2", "--one-process", "--journal", str(tmp_path / "j.jsonl"), *extra],
+         "--seconds", "0.2", "--journal", str(tmp_path / "j.jsonl"), *extra],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
 
 
@@ -28,7 +28,8 @@ def test_play_at_a_terminal_says_a_few_lines_and_no_log_story(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""  # the summary's JSON only with --json
     assert " INFO " not in done.stderr and "Traceback" not in done.stderr
-    said = [line for line in done.stderr.splitlines() if line.strip()]
+    # its few lines (a problem, such as storage too slow on a loaded machine, is said besides)
+    said = [line for line in done.stderr.splitlines() if line.strip() and " WARNING " not in line]
     assert len(said) <= 4, said
     assert said[-1].startswith("Reaction duel: ") and "scores: Red 0" in said[-1]
 

@@ -40,7 +40,7 @@ def every_message() -> list[p.Message]:
                   companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]})
     return [view, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved"),
-            p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
+            p.Start({"type": "session", "game": "quiz", "players": 3}), p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
             p.PressInput(Press(2, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3, edges=4,
                                source_event="boot#9")),
             p.NoticeInput(InputNotice(0, "bell", "stuck", 9_500)),

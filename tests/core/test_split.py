@@ -126,14 +126,13 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     that stamp; nothing was decided meanwhile, so it still wins."""
     path = tmp_path / "q.jsonl"
     spec = get("quiz")
-    box = session.new_box(spec, spec.settings(2, 1), None, path)
-    assert box.journal is not None
-    box.journal.close()
+    box = session.new_box(spec, spec.settings(2, 1), None, None)
     mine, theirs = socket.socketpair()
     proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
                              "--journal", str(path), "--new"],
                             pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     theirs.close()
+    channel.send(mine, p.Start(box.header(mode="play")))  # it writes the journal
     err = Lines(proc.stderr)
     try:
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
@@ -416,3 +415,47 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
     finally:
         kill_all_it_started(proc, err)
     assert not [x for x in err.lines if "stopped reporting" in x or "has not said how far" in x]
+
+
+def test_the_deciding_process_writes_the_journal_the_screens_process_none(tmp_path: Path, monkeypatch) -> None:
+    """``play`` as it starts by default: the game's journal, header first, is
+    written by the deciding process alone; the screen's process (this one
+    here) never creates one, yet the game is journaled to its end."""
+    from controller.box.journal_writer import JournalWriter
+    from controller.cli import main
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the screen's process wrote a journal")
+
+    monkeypatch.setattr(JournalWriter, "create", refused)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    path = tmp_path / "r.jsonl"
+    assert main(["play", "reaction", "--players", "2", "--headless", "--seconds", "0.5", "--journal", str(path)]) == 0
+    records = [json.loads(x) for x in path.read_text().splitlines()]
+    assert records[0]["type"] == "session" and records[0]["game"] == "reaction"
+    assert records[-1]["type"] == "end"
+
+
+def test_play_resume_leaves_the_journal_to_the_deciding_process(tmp_path: Path, monkeypatch) -> None:
+    """``play --resume`` of a game cut off mid-game: the screen's process
+    (this one) only reads the journal; the deciding process resumes it
+    (its lock, its records) and closes it with its end."""
+    from controller.box import journal as journal_mod
+    from controller.cli import main
+
+    path = tmp_path / "cut.jsonl"
+    spec = get("reaction")
+    box = session.new_box(spec, spec.settings(2, 3), None, path)  # the power went before its end
+    assert box.journal is not None
+    box.journal.close()
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the screen's process opened the journal to append")
+
+    monkeypatch.setattr(journal_mod, "resume", refused)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    assert main(["play", "reaction", "--players", "2", "--headless", "--seconds", "0.5", "--resume", str(path)]) == 0
+    records = [json.loads(x) for x in path.read_text().splitlines()]
+    assert records[0]["type"] == "session" and records[-1]["type"] == "end"

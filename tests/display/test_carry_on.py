@@ -47,14 +47,20 @@ def question_on(frame: list[Any]) -> bool:
     return any(wanted.startswith("A: ") for wanted, *_r in frame) or said_question(frame, 1)
 
 
-def first_night(seen: dict[str, Any]) -> Script:
-    """From the menu: player 1 answers the first question right, then the host ends the game and quits."""
+def first_question() -> Any:
+    """From the menu: Start the first game, until its first question is on the screen (that frame)."""
     frame = yield []
     while not asked(frame, MENU_HINT):
         frame = yield []
     frame = yield [pygame.K_RETURN]  # Start
     while not question_on(frame):
         frame = yield []
+    return frame
+
+
+def first_night(seen: dict[str, Any]) -> Script:
+    """From the menu: player 1 answers the first question right, then the host ends the game and quits."""
+    frame = yield from first_question()
     k = 0
     while not asked(frame, "BUZZ!"):  # arm (again if the first came before the card was shown: refused)
         frame = yield [pygame.K_SPACE] if k % 50 == 0 else []

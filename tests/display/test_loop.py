@@ -10,6 +10,7 @@ import time
 import pygame
 import pytest
 
+from benchmarks.one_process import run_live
 from controller.box.runtime import Box
 from controller.cli import main
 from controller.screen.keyboard import KeyboardSource
@@ -54,7 +55,7 @@ def test_reaction_times_count_from_the_flip_that_showed_go() -> None:
     clock = FakeClock()
     screen = LateScreen(clock)
     box.host("start", 0)
-    result = run(box, Presenter(screen, scene_for("reaction")), realtime=True, clock=clock, until_us=600_000)
+    result = run_live(box, Presenter(screen, scene_for("reaction")), clock=clock, until_us=600_000)
     assert result.shows, "GO was never shown"
     due, flipped = result.shows[-1]
     assert flipped in screen.flips and flipped > due
@@ -184,21 +185,31 @@ def test_lights_follow_every_games_statuses() -> None:
 def test_a_key_on_a_resumed_timeline_is_stamped_on_it() -> None:
     import pygame
 
+    from benchmarks.one_process import run_live
     from controller.box.runtime import Box
     from controller.box.timeline import box_now_us
     from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import Presenter, run
+    from controller.screen.loop import Presenter
     from controller.screen.screen import Screen
     from games.registry import get
     from games.scenes import scene_for
 
     spec = get("quiz")
     box = Box(spec, spec.settings(2))
-    box.time_offset_us = 5_000_000_000 - box_now_us()  # as if resumed from a journal ending near 5000 s
+    start = box_now_us()
+    reads = [0]
+
+    def clock() -> int:  # a clock the test moves: 1 ms per reading, whatever the machine's load
+        reads[0] += 1
+        return start + reads[0] * 1_000
+
+    box.time_offset_us = 5_000_000_000 - start  # as if resumed from a journal ending near 5000 s
     presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="1", scancode=0))
-    run(box, presenter, realtime=True, keyboard=KeyboardSource(2), until_us=5_000_300_000)
-    assert box.press_log and abs(box.press_log[0].t_us - 5_000_000_000) < 300_000
+    run_live(box, presenter, keyboard=KeyboardSource(2), clock=clock, until_us=5_000_300_000)
+    assert box.press_log, "the key was never read"
+    # stamped on the resumed timeline (near 5000 s), not the box clock since boot (no offset)
+    assert 5_000_000_000 <= box.press_log[0].t_us <= 5_000_000_000 + reads[0] * 1_000
 
 
 def test_two_games_started_in_the_same_second_get_their_own_journals(tmp_path) -> None:
@@ -246,3 +257,27 @@ def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
     assert pressed.is_set() and len(box.press_log) >= 3, "the bots pressed nothing: the test proves nothing"
     assert box.late_deliveries == 0 and box.latency_guard_us == guard
     assert "after its stamp" not in caplog.text
+
+
+def test_the_menu_says_a_standing_trouble_on_every_frame_while_it_lasts(monkeypatch) -> None:
+    """A tournament's box that cannot reach the broker: the menu's screen says
+    why under the rows on every frame the trouble lasts, and no more after."""
+    from controller.screen import loop
+    from controller.screen.menu import Menu, MenuScene
+
+    said: list[str | None] = []
+    draw = MenuScene.draw
+
+    def drawn(self, surface, view, strip, now_us) -> None:
+        draw(self, surface, view, strip, now_us)
+        said.append(self.message)
+        if len(said) == 3:  # the host leaves the menu after three frames
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+
+    monkeypatch.setattr(MenuScene, "draw", drawn)
+    lines = iter(["Tournament offline: nothing answers", "Tournament offline: nothing answers", None])
+
+    menu = Menu([("reaction", "Reaction", 2, 8)], 2)
+    menu.asides.append(lambda: next(lines, None))  # the trouble lasts two frames
+    assert loop.run_menu(Screen.open(headless=True), menu, fps=1000) is None
+    assert said == ["Tournament offline: nothing answers", "Tournament offline: nothing answers", None]

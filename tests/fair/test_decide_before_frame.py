@@ -18,11 +18,12 @@ from collections.abc import Callable
 
 import pygame
 
+from benchmarks.one_process import run_live
 from controller.box.lights import RecordingLights
 from controller.box.press import Edge
 from controller.box.runtime import Box
 from controller.box.timeline import box_now_us
-from controller.screen.loop import Presenter, run
+from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
 from games.base import GameSettings
 from games.registry import get
@@ -121,7 +122,7 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     feeder = threading.Thread(target=players)
     feeder.start()
     try:
-        result = run(box, presenter, realtime=True, fps=60)
+        result = run_live(box, presenter, fps=60)
     finally:
         feeder.join()
     winners = [e for e in result.events if e.kind == "winner"]

@@ -108,3 +108,47 @@ def test_the_hall_screen_reads_across_a_hall_and_is_pushed(hall: tuple[Tournamen
         assert sum(int(x) for x in page.locator("#standings td:nth-child(3)").all_inner_texts()) == 2
     finally:
         ctx.close()
+
+
+def test_the_hall_screen_shows_the_playoff_bracket(tmp_path: Path, league_file: Callable[..., Path],
+                                                   browser: Any) -> None:  # noqa: F811 (the fixture)
+    """Once the round robin is over the bracket stands above the table: the semi-finals' teams (seeded
+    1 v 4, 2 v 3), a drawn one marked 'decider needed', the final's teams as where they come from;
+    pushed as results come, and hidden before the draw."""
+    from playwright.sync_api import expect
+
+    path = league_file(free_port())
+    path.write_text(path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
+    t = load(path)
+    write_broker_files(t, tmp_path / "broker")
+    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1").start()  # no broker answers
+    hub = service.hub
+
+    def send(room: str, match: str, teams: tuple[str, ...], scores: tuple[int, int], k: int) -> None:
+        r = messages.Result(room, match, 1, "quiz", teams, scores, True, f"{k:016x}", 3)
+        assert hub.take(messages.result_topic("cup", room, match), messages.encode(r.to_json())) == "taken"
+
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    page.set_default_timeout(READY_MS)
+    try:
+        page.goto(f"http://127.0.0.1:{service.port}/")
+        expect(page.locator("#standings tr")).to_have_count(1 + len(TEAMS))
+        expect(page.locator("#bracket")).to_be_hidden()  # no playoff drawn yet
+        for k, m in enumerate(t.matches):
+            send(m.room, m.id, m.teams, (k % 4, k % 3), k)
+        top = [row.name for row in hub.standings()]
+        ties = page.locator("#bracket .tie")
+        expect(ties).to_have_count(3)
+        expect(ties.nth(0)).to_contain_text(top[0])
+        expect(ties.nth(0)).to_contain_text(top[3])
+        expect(ties.nth(1)).to_contain_text(top[1])
+        expect(ties.nth(2)).to_contain_text("winner of sf1")
+        sf1 = hub.bracket()[0]
+        assert sf1.teams is not None
+        send("a", "sf1", sf1.teams, (3, 3), 99)
+        expect(ties.nth(0)).to_contain_text("a draw: decider needed")
+        assert page.evaluate("document.documentElement.scrollHeight") == 1080  # the table still fits
+    finally:
+        ctx.close()
+        service.stop()

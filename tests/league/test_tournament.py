@@ -524,3 +524,120 @@ def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
     finally:
         wrong_password.stop(0)
         nobody.stop(0)
+
+
+def test_a_box_that_cannot_connect_says_why_on_its_screen(
+        broker: Mosquitto, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --league`` in the default (split) design with the room's password
+    wrong: the game's screen says, on every frame once the broker refused it,
+    that the results wait in the journal and why (the password), never the
+    password itself; in Czech and Polish too. The game is played all the same."""
+    import threading
+    from typing import Any
+
+    from controller import channel
+    from controller import protocol as p
+    from controller.cli import main
+    from controller.screen.loop import Presenter
+    from games.i18n import set_language
+    from tests.core.test_split import until
+    from tests.processes import connect_when_listening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    (tmp_path / "secrets" / "box-b.password").write_text("not-the-password\n")
+    views_at = tmp_path / "views.sock"
+    lines: list[str | None] = []
+    said, seen = threading.Event(), {}  # type: ignore[var-annotated]
+    draw = Presenter.draw_view
+
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        line = (self.results if shown.finished else self.scene).message
+        lines.append(line)
+        if line and "refused the connection" in line:
+            said.set()
+
+    def host() -> None:
+        sock = connect_when_listening(str(views_at), WAIT_S)
+        try:
+            seen["said"] = said.wait(WAIT_S)
+        finally:
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
+            sock.close()
+
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        assert main(["play", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--headless",
+                     "--seconds", str(WAIT_S * 4), "--viewer-socket", str(views_at)]) == 0
+    finally:
+        thread.join(WAIT_S)
+    assert seen["said"], f"the screen never said why the box could not connect: {set(lines)}"
+    first = lines.index(next(line for line in lines if line and "refused the connection" in line))
+    shown = lines[first:]
+    assert all(line == shown[0] for line in shown[:-1]), set(shown)  # said on every frame while it lasts
+    assert shown[0] is not None and shown[0].startswith("Tournament offline: the broker refused the "
+                                                        "connection: "), shown[0]
+    assert shown[0].endswith(f"wrong user or password (127.0.0.1:{broker.port}; check the user and password file)")
+    assert "not-the-password" not in shown[0]  # nothing secret on the room's screen
+
+    # the same trouble, worded in the language of the moment
+    t = load(tmp_path / "cup.toml")
+    link = box_link(t, room_folder(t, "b", tmp_path / "journals"), reconnect_s=(1, 1)).start()
+    try:
+        assert link.conn.failed.wait(WAIT_S)
+        for language, words in (("cs", "odmítl spojení: špatný uživatel nebo heslo"),
+                                ("pl", "odrzucił połączenie: błędny użytkownik lub hasło")):
+            set_language(language)
+            line = link.trouble()
+            assert line is not None and words in line and "Tournament" not in line, line
+    finally:
+        set_language("en")
+        link.stop()
+
+
+def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitto, tmp_path: Path) -> None:
+    """Two ``league serve`` processes on one broker and tournament, each with a
+    ledger of its own (as two laptops would be): the one that came second
+    sees the first's live claim and exits in one line; once the first stops
+    cleanly, a hub starts there and serves."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.league.conftest import free_port
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BUZZERBOX_LANG": "en",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    def serve(ledger: str) -> list[str]:
+        return [sys.executable, "-m", "controller", "league", "serve", str(tmp_path / "cup.toml"), "--port",
+                str(free_port()), "--bind", "127.0.0.1", "--ledger", str(tmp_path / ledger)]
+
+    first = subprocess.Popen(serve("first.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert first.stderr is not None
+        assert "league hub: scoreboard http://127.0.0.1:" in first.stderr.readline()  # after the broker's answer
+        second = subprocess.run(serve("second.jsonl"), env=env, capture_output=True, text=True, timeout=WAIT_S * 4)
+        assert second.returncode != 0, second.stderr
+        assert "another hub already serves tournament cup on the broker 127.0.0.1:" in second.stderr, second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1 and "Traceback" not in second.stderr
+    finally:
+        first.terminate()  # a clean stop: its claim goes
+        assert first.wait(WAIT_S) == 0  # SIGTERM: a clean exit
+        if first.stderr is not None:
+            first.stderr.close()
+    again = subprocess.Popen(serve("second.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        assert again.stderr is not None
+        assert "league hub: scoreboard http://127.0.0.1:" in again.stderr.readline()
+    finally:
+        again.terminate()
+        again.wait(WAIT_S)
+        again.stderr.close()  # type: ignore[union-attr]

@@ -136,9 +136,9 @@ def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None
     after it the one with it; the help overlay (h) lists k."""
     import pygame
 
+    from benchmarks.one_process import run_live
     from controller.screen import live
     from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import run
     from controller.screen.screen import Screen
     from controller.web.attach import serve
     from controller.web.overlay import CompanionOverlay
@@ -165,7 +165,7 @@ def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None
 
         def press(key: int) -> None:
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-            run(box, presenter, realtime=True, keyboard=KeyboardSource(2), until_us=box.now_us + 200_000)
+            run_live(box, presenter, keyboard=KeyboardSource(2), until_us=box.now_us + 200_000)
 
         with_pin, without = frame(True), frame(False)
         assert with_pin != without

@@ -76,6 +76,35 @@ function drawStandings() {
   document.getElementById("page").textContent = pages > 1 ? say("page", { n: page + 1, of: pages }) : "";
 }
 
+// the playoff, once drawn: a column per round, each match's teams (or where they come from) and scores
+function drawBracket() {
+  const box = document.getElementById("bracket");
+  const ties = board.bracket || [];
+  box.hidden = !ties.some((t) => t.teams);
+  if (box.hidden) { box.replaceChildren(); return; }
+  const rounds = [];
+  for (const t of ties) (rounds[t.round - 1] ||= []).push(t);
+  const names = ["final", "semis", "quarters"];
+  const cols = rounds.map((round, k) => {
+    const col = el("div", null, "round");
+    col.append(el("h4", L[names[rounds.length - 1 - k]], "clip"));
+    for (const t of round) {
+      const who = t.names || t.fed_by.map((f) => (f.startsWith("#") ? say("seed", { n: f.slice(1) }) : say("winner_of", { match: f })));
+      const tie = el("div", null, "tie " + t.state);
+      for (let k = 0; k < 2; k++) {
+        const line = el("div", null, "clip" + (t.winner && t.teams && t.teams[k] === t.winner ? " won" : ""));
+        line.append(el("span", t.scores ? t.scores[k] : "", "s"), el("span", who[k]));
+        tie.append(line);
+      }
+      if (t.state === "decider") tie.append(el("div", L.decider, "decider"));
+      col.append(tie);
+    }
+    return col;
+  });
+  box.replaceChildren(el("h2", L.playoff), el("div", null, "rounds"));
+  box.lastChild.replaceChildren(...cols);
+}
+
 function tick() {
   const now = hubNow();
   document.getElementById("clock").textContent = new Date(now).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
@@ -99,6 +128,7 @@ function take(frame) {
   lastFrame = Date.now();
   board = frame.board;
   drawRooms();
+  drawBracket();
   drawStandings();
   tick();
   frames += 1;
