@@ -6,7 +6,8 @@ carries FFmpeg, about 100 MB): without it a video clip is one line in ``pack
 check`` (``missing_decoder``), never a traceback. The player asks for the
 frame due at a moment of play (pauses not counted, as ``controller/box/clips.py``
 counts them); frames already late are decoded but never converted, which is
-the costly step, so a slow box drops frames instead of falling behind.
+the costly step, so a slow box drops frames instead of falling behind. Its
+own sound track (``SoundTrack``) is streamed to pygame's mixer beside it.
 """
 
 from __future__ import annotations
