@@ -331,6 +331,7 @@ class VideoScreen:
             if self.track is not None:
                 self.channel.set_volume(self.volume)
                 self.track.feed()
+                log.info("video: %s plays its own sound from %.1f s", filename, start_s)
         except Exception as exc:  # noqa: BLE001 - FFmpeg's errors are many kinds: the pictures play on
             self._track_failed(exc)
 

@@ -8,8 +8,11 @@ without a word; a damaged track is one line and the pictures play on."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +22,14 @@ import pytest
 from controller.apps.packs import cmd_pack_check
 from controller.box.press import Press
 from controller.box.runtime import Box
+from controller.cli import main
 from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
 from controller.screen.sound import Sound
 from games import registry
 from games.quiz import PACKS_DIR
 from games.scenes import scene_for
+from tests.web.test_split_phones import DEADLINE_S, free_port, reply, start_pin
 
 pytest.importorskip("av")
 import av  # noqa: E402
@@ -203,3 +208,53 @@ def test_a_muted_box_plays_the_pictures_without_their_sound(
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS))))
     p.react(box, box.host("arm", 1_000_000), 1_000_000)
     assert p.video.state == "playing" and p.video_screen.track is None and channel.calls == []
+
+
+async def arm_until_heard(port: int, pin: str, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host arms the demo video round's first question (the falling balls), waits for the
+    screen's process (``play``'s own: the deciding one is its child) to say its sound plays,
+    then ends the game; what the video's player said."""
+    import aiohttp
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in list(caplog.records) if r.name == "buzzerbox.video"]
+
+    async with aiohttp.ClientSession() as session:
+        host = await session.ws_connect(f"http://localhost:{port}/ws/host")
+        await host.send_json({"type": "hello", "pin": pin})
+        await reply(host, lambda m: m["type"] == "host" and m["live"])
+        await host.send_json({"type": "host", "action": "arm", "seq": 1})
+        assert (await reply(host, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+        give_up = time.monotonic() + DEADLINE_S
+        while not said() and time.monotonic() < give_up:
+            await asyncio.sleep(0.01)  # waiting for the screen's line, not pacing the test
+        await host.send_json({"type": "host", "action": "end", "seq": 2})
+        await reply(host, lambda m: m["type"] == "ended")
+        await host.close()
+        return said()
+
+
+def test_buzzerbox_play_plays_the_demo_videos_own_sound_on_the_screens_side(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    port, seen = free_port(), {}
+
+    def host() -> None:
+        try:
+            seen["said"] = asyncio.run(arm_until_heard(port, start_pin(capsys), caplog))
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="buzzerbox.video"):
+            assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S), "--option",
+                         "pack=en-video", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
+    finally:
+        thread.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    [line] = seen["said"]  # the clip as kept beside the journal (by its content) plays with its sound
+    assert line.startswith("video: ") and line.endswith(".webm plays its own sound from 0.0 s")
