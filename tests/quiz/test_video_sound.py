@@ -258,3 +258,17 @@ def test_buzzerbox_play_plays_the_demo_videos_own_sound_on_the_screens_side(
         raise seen["error"]
     [line] = seen["said"]  # the clip as kept beside the journal (by its content) plays with its sound
     assert line.startswith("video: ") and line.endswith(".webm plays its own sound from 0.0 s")
+
+
+def test_without_pyav_the_video_question_is_silent_with_the_one_line_as_before(
+        mixer: Sound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import controller.screen.video as video
+
+    monkeypatch.setattr(video, "missing_decoder", lambda: True)
+    p, channel, _clock = presenter(mixer)
+    box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS))))
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.video"):
+        p.react(box, box.host("arm", 1_000_000), 1_000_000)
+    assert p.video_screen.track is None and channel.calls == []
+    [line] = [r.getMessage() for r in caplog.records if r.name == "buzzerbox.video"]
+    assert "pip install 'buzzerbox[video]'" in line
