@@ -24,7 +24,7 @@ from typing import Any
 
 import pygame
 
-from controller.box.clips import ClipPlayer
+from controller.box.clips import Clip, ClipPlayer
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.lights import LightDirector, Lights
 from controller.box.press import Press
@@ -113,7 +113,9 @@ class Presenter:
         self.box_actions: dict[str, Callable[[], None]] = {}
         #: a video question's clip (controller/screen/video.py), driven by the events as the audio clip is
         self.video_screen = VideoScreen(video_fit(screen.surface.get_size()))
-        self.video = ClipPlayer(self.video_screen, keys=("video",))
+        #: the clip's own sound plays where the audio clips play (a mixer, not muted), at their volume
+        self.video_sound = sound is not None and sound.clips.music is not None
+        self.video = ClipPlayer(self.video_screen, sound.clips.volume if sound is not None else 1.0, keys=("video",))
         if sound is not None:  # F5: the question's clips again from their start (a box always has a Sound)
             self.box_actions["replay"] = self.replay
         #: Esc was pressed once during the game: the screen asks before it ends
@@ -224,6 +226,9 @@ class Presenter:
         """The events' sounds, and the line the room reads about one (a refused key, the inputs away)."""
         if self.sound is not None and events:
             self.sound.on_events(events, spec.sound_for)
+        for e in events:
+            if e.kind == "question":  # a question's own ``audio`` cell wins over its video's sound
+                self.video_screen.with_sound = self.video_sound and Clip.of(e.data.get("audio")) is None
         self.video.on_events(events)
         clip = self.video.clip
         if clip is not None and self.video.state == "stopped" and any(e.kind == "question" for e in events):
