@@ -164,12 +164,15 @@ class RoomFolder:
         return sorted(out, key=lambda p: (p.match, p.seq))
 
     def unfinished(self) -> list[Played]:
-        """Journals of this room's schedule that did not end: a match cut off by a crash, to resume."""
+        """Journals of this room's schedule that did not end: a match cut off by a crash, to resume. A
+        playoff decider is the match's journal after an ended one (the draw): the later seq is resumed."""
         scheduled = {m.id for m in self.schedule()}
-        done = {p.match for p in self.ended()}
+        last_ended: dict[str, int] = {}
+        for p in self.ended():
+            last_ended[p.match] = max(p.seq, last_ended.get(p.match, 0))
         out = []
         for p in self.played():
-            if p.match not in scheduled or p.match in done:
+            if p.match not in scheduled or p.seq <= last_ended.get(p.match, 0) or p.match in self.bracket.decided:
                 continue
             try:
                 if not journal_mod.load(p.path).ended:

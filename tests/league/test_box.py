@@ -12,6 +12,7 @@ import pytest
 from controller.box import journal as journal_mod
 from controller.league.broker import write_broker_files
 from controller.league.commands import room_folder
+from controller.league.messages import Bracket
 from controller.league.simulated import play_next
 from controller.league.tournament import Tournament, load
 from tests.league.conftest import free_port
@@ -49,6 +50,33 @@ def test_play_in_a_league_resumes_a_match_a_crash_cut_off(cup: Tournament, tmp_p
     assert [r.match for r in folder.results()] == ["m1"]
     next_match = folder.next_match()
     assert next_match is not None and next_match.id != "m1"
+
+
+def test_play_in_a_league_resumes_a_playoff_decider_a_crash_cut_off(cup: Tournament, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A drawn semi-final is played again as its decider (seq 2); the box dies in it: the next
+    `play --league` carries the decider on in its own journal, not a third play from the start."""
+    from controller.cli import main
+
+    cup.path.write_text(cup.path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
+    t = load(cup.path)
+    folder = room_folder(t, "a", journals(tmp_path))
+    seed = 1
+    while play_next(folder, seed) is not None:  # room a's round robin
+        seed += 1
+    folder.take_bracket(Bracket({"sf1": ("owls", "moles"), "sf2": ("foxes", "bees")}, frozenset()))
+    assert play_next(folder, 1) is not None  # seed 1: owls and moles draw 2:2
+    drawn = [r for r in folder.results() if r.match == "sf1"]
+    assert [(r.seq, r.scores) for r in drawn] == [(1, (2, 2))], "seed 1 no longer draws: pick a seed that does"
+    decider = play_next(folder, 2, crash_after_s=20)
+    assert decider is not None and decider.id == "sf1"
+    journal = folder.folder / "sf1-2.jsonl"
+    assert [(p.match, p.seq) for p in folder.unfinished()] == [("sf1", 2)]
+    assert main(["play", "--league", str(t.path), "--room", "a", "--headless", "--seconds", "0.2"]) == 0
+    assert f"a: match sf1 did not end: resuming it from {journal}" in capsys.readouterr().err
+    assert journal_mod.read(journal).ended
+    assert not (folder.folder / "sf1-3.jsonl").exists()
+    assert [r.seq for r in folder.results() if r.match == "sf1"] == [1, 2]  # the decider's result is the next seq
 
 
 def test_a_match_played_again_gets_the_next_seq(cup: Tournament, tmp_path: Path,
