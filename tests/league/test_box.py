@@ -132,3 +132,29 @@ def test_a_rehearsal_plays_the_whole_tournament_with_simulated_boxes(
     assert "rehearsal: round 5: 3 matches played" in out.err
     assert not journals(tmp_path).exists()  # nothing in the box's own journal folder
     assert sorted(p.name for p in (tmp_path / "secrets").iterdir()) == secrets_before
+
+
+def test_a_rehearsal_plays_the_playoff_to_its_champion(cup: Tournament, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """With a [playoffs] section the rehearsal goes on after the round robin: the hub's draw, both
+    semi-finals, the final, every draw replayed as its decider, and the champion said."""
+    import re
+
+    from controller.cli import main
+    from tests import runtimes
+
+    runtimes.require("mosquitto")
+    cup.path.write_text(cup.path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
+    assert main(["league", "rehearse", str(cup.path), "--port", "0", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "rehearsal: 15 of 15 matches played in 3 rooms; the hub counted 15" in out
+    table = [line.split()[1] for line in out.splitlines() if line[:3].strip().isdigit()]
+    lines = re.findall(r"^rehearsal: playoff (\w+): (\w+) v (\w+) (\d+):(\d+)( \(after \d+ deciders?\))?$", out, re.M)
+    assert [x[0] for x in lines] == ["sf1", "sf2", "final"], out
+    sf1, sf2, final = lines
+    assert (sf1[1:3], sf2[1:3]) == ((table[0], table[3]), (table[1], table[2]))  # seeded 1 v 4, 2 v 3
+    winners = [x[1] if int(x[3]) > int(x[4]) else x[2] for x in lines]
+    assert all(x[3] != x[4] for x in lines)  # no draw stands
+    assert final[1:3] == (winners[0], winners[1])
+    assert any(x[5] for x in lines), "seed 4 no longer draws a playoff match: pick a seed whose rehearsal does"
+    assert f"rehearsal: the champion is {winners[2]}" in out
