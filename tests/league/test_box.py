@@ -158,3 +158,39 @@ def test_a_rehearsal_plays_the_playoff_to_its_champion(cup: Tournament, tmp_path
     assert final[1:3] == (winners[0], winners[1])
     assert any(x[5] for x in lines), "seed 4 no longer draws a playoff match: pick a seed whose rehearsal does"
     assert f"rehearsal: the champion is {winners[2]}" in out
+
+
+def test_a_drawn_playoff_match_decided_by_one_tiebreak_question(cup: Tournament, tmp_path: Path) -> None:
+    """`decider = "question"` in [playoffs]: a drawn semi-final is not played again whole; the box plays one
+    tiebreak question as its decider, and its result (the next seq) is what the hub takes for the match."""
+    from controller.league.tournament import problems
+
+    base = cup.path.read_text()
+    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ndecider = "overtime"\n')
+    assert problems(cup.path)[1] == ['playoffs.decider: must be "match" (a drawn match played again) or "question" '
+                                     '(one tiebreak question)']
+    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ngame = "reaction"\ndecider = "question"\n')
+    assert problems(cup.path)[1] == ['playoffs.decider: "question" needs the quiz (the playoff plays reaction): '
+                                     'use "match"']
+    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ndecider = "question"\n')
+    t = load(cup.path)
+    folder = room_folder(t, "a", journals(tmp_path))
+    seed = 1
+    while play_next(folder, seed) is not None:  # room a's round robin
+        seed += 1
+    folder.take_bracket(Bracket({"sf1": ("owls", "moles"), "sf2": ("foxes", "bees")}, frozenset()))
+    first = folder.next_match()
+    assert first is not None and first.id == "sf1" and "questions" not in first.options  # the match, whole
+    play_next(folder, 1)  # seed 1: owls and moles draw 2:2 over the demo's four questions
+    (drawn,) = [r for r in folder.results() if r.match == "sf1"]
+    assert drawn.scores == (2, 2) and len(drawn.questions) == 4, "seed 1 no longer draws: pick a seed that does"
+    decider = folder.next_match()
+    assert decider is not None and decider.id == "sf1" and decider.options["questions"] == 1
+    seed = 2
+    while (match := folder.next_match()) is not None and match.id == "sf1":  # a drawn tiebreak: another one
+        play_next(folder, seed)
+        seed += 1
+    tiebreaks = [r for r in folder.results() if r.match == "sf1"][1:]
+    assert tiebreaks and all(len(r.questions) == 1 for r in tiebreaks)  # one question each
+    assert [r.seq for r in tiebreaks] == list(range(2, 2 + len(tiebreaks)))  # reported as the match's next seq
+    assert len(set(tiebreaks[-1].scores)) == 2  # the last one decided it

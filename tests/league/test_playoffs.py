@@ -140,7 +140,7 @@ def test_league_check_reads_the_playoff_section(tmp_path: Path, league_file: Cal
     for section, problem in [
         ("[playoffs]\nteams = 3\n", "playoffs.teams: must be 2, 4 or 8 (the top teams of the round robin that play on)"),
         ('[playoffs]\nteams = 2\nroom = "z"\n', "playoffs.room: no room 'z' (the rooms: a, b, c)"),
-        ("[playoffs]\nteams = 2\nlegs = 2\n", "playoffs.legs: not a setting here (known: teams, room, game, options)"),
+        ("[playoffs]\nteams = 2\nlegs = 2\n", "playoffs.legs: not a setting here (known: teams, room, game, options, decider)"),
     ]:
         path.write_text(base + "\n" + section)
         assert problems(path)[1] == [problem]
