@@ -382,7 +382,11 @@ class Evening:
         """Start as the host chose: simulated players here, people in a process of their own."""
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
-            choice = self.league.take(choice)
+            try:
+                choice = self.league.take(choice)
+            except BuzzerBoxError as exc:  # the playoff's next match is not drawn yet: the menu says so
+                self.menu.refuse(exc)
+                return
         spec = get(choice.game)
         options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
         settings = started_settings(self.menu, spec, choice.players, options, None if choice.bots else self.profile)
