@@ -221,6 +221,7 @@ class Check:
 
     ok: bool
     what: str  # for a person: "the box starts when the Pi is switched on"
+    fix: str | None = None  # its own fix, when `kiosk install` is not it
 
 
 # writing files: each says whether it changed anything
@@ -255,6 +256,67 @@ def remove(path: Path) -> bool:
     return False
 
 
+
+
+# can the TV be drawn on: which video drivers this pygame's SDL was built with
+
+#: run in a child process (a broken SDL cannot take ``status`` down with it): the
+#: SDL library pygame loaded, asked for the video drivers compiled into it
+DRIVERS_SCRIPT = """\
+import ctypes, os, re, sys
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+import pygame
+lib = next((line.split()[-1] for line in open("/proc/self/maps")
+            if re.match(r"libSDL2[-.]", os.path.basename(line.split()[-1]))), None)
+if lib is None:
+    sys.exit("no SDL library loaded")
+sdl = ctypes.CDLL(lib)
+sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
+print(" ".join(sdl.SDL_GetVideoDriver(i).decode() for i in range(sdl.SDL_GetNumVideoDrivers())))
+"""
+
+#: the driver each mode draws through: Lite has no desktop, so KMS/DRM straight to the HDMI output
+NEEDED_DRIVER = {"lite": "kmsdrm", "desktop": "x11"}
+#: what gives pygame an SDL with every driver: Debian's SDL (built with kmsdrm) and a pygame built against it
+SDL_PACKAGES = "libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev libfreetype-dev pkg-config"
+PIPX_HOME = "/opt/buzzerbox/pipx"
+
+
+def video_drivers() -> list[str]:
+    """The video drivers compiled into the SDL this Python's pygame uses;
+    KioskError with the reason when it cannot be told."""
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, "-c", DRIVERS_SCRIPT], capture_output=True, text=True, timeout=60,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise KioskError(str(exc)) from None
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise KioskError(said[-1] if said else str(done.returncode))
+    return done.stdout.split()
+
+
+#: how the drivers are found (a test puts a stand-in here)
+PROBE: list[Callable[[], list[str]]] = [video_drivers]
+
+
+def screen_check(target: Target) -> Check:
+    """Whether pygame can draw on the TV in this mode, the fix when not (a pip wheel's SDL may lack kmsdrm)."""
+    needed = NEEDED_DRIVER[target.mode]
+    fix = _("sudo apt install {packages}, then sudo PIPX_HOME={home} pipx runpip buzzerbox install "
+            "--force-reinstall --no-binary pygame pygame (a pygame built on Debian's SDL; "
+            "docs/install.md, \"The TV stays black\")").format(packages=SDL_PACKAGES, home=PIPX_HOME)
+    try:
+        drivers = PROBE[0]()
+    except KioskError as exc:
+        return Check(False, _("the TV can be drawn on: cannot tell, pygame's SDL did not answer ({problem})").format(
+            problem=exc), fix)
+    if needed in drivers:
+        return Check(True, _("the TV can be drawn on (pygame's SDL has the {driver} driver)").format(driver=needed))
+    return Check(False, _("the TV cannot be drawn on: pygame's SDL has no {driver} driver (it has: {drivers})").format(
+        driver=needed, drivers=", ".join(drivers) or "-"), fix)
 
 
 # the three commands' work
@@ -413,6 +475,7 @@ def status(target: Target) -> list[Check]:
             Check(target.path(X_BLANKING).is_file(), _("the screen stays on")),
         ]
     checks.append(Check(target.path(JOURNALD).is_file(), _("the system log cannot fill the card")))
+    checks.append(screen_check(target))
     return checks
 
 
@@ -485,9 +548,16 @@ def cmd_kiosk_status(args: argparse.Namespace) -> int:
         print(_("Ready: the box starts into its menu when the Pi is switched on ({mode}).").format(
             mode=_mode_words(target)))
         return 0
-    print(ngettext("Not ready: {n} thing is missing. The fix: sudo buzzerbox kiosk install",
-                   "Not ready: {n} things are missing. The fix: sudo buzzerbox kiosk install",
-                   len(missing)).format(n=len(missing)))
+    if any(c.fix is None for c in missing):
+        print(ngettext("Not ready: {n} thing is missing. The fix: sudo buzzerbox kiosk install",
+                       "Not ready: {n} things are missing. The fix: sudo buzzerbox kiosk install",
+                       len(missing)).format(n=len(missing)))
+    else:
+        print(ngettext("Not ready: {n} thing is missing.", "Not ready: {n} things are missing.",
+                       len(missing)).format(n=len(missing)))
+    for check in missing:
+        if check.fix:
+            print(_("The fix for the screen: {fix}").format(fix=check.fix))
     return 1
 
 

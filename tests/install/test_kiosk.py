@@ -72,6 +72,14 @@ def accounts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Accounts]:
     yield fake
 
 
+@pytest.fixture(autouse=True)
+def screen(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A stand-in for the probe of pygame's SDL: a Raspberry Pi OS pygame with every driver."""
+    drivers = ["kmsdrm", "x11", "wayland", "offscreen", "dummy"]
+    monkeypatch.setattr(kiosk, "PROBE", [lambda: drivers])
+    return drivers
+
+
 def pi_root(tmp_path: Path, *, desktop: bool = False, pi: bool = True, user: str | None = None) -> Path:
     """A Raspberry Pi OS's files, as much of them as the kiosk looks at."""
     root = tmp_path / "root"
@@ -238,3 +246,45 @@ def test_force_sets_up_a_test_machine_that_is_no_pi(
     root = pi_root(tmp_path, pi=False)
     code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--force")
     assert code == 0 and (root / kiosk.UNIT).is_file()
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_status_says_in_one_line_whether_the_tv_can_be_drawn_on_and_the_fix(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str], screen: list[str],
+        language: str) -> None:
+    """pip's pygame wheel carries an SDL without kmsdrm (measured: x11, wayland, offscreen, dummy,
+    evdev): on Lite the TV stays black. ``status`` says so, and how to get a pygame that can."""
+    root = pi_root(tmp_path)
+    assert run(capsys, "kiosk", "install", "--root", str(root))[0] == 0
+    code, out, _ = run(capsys, "--lang", language, "kiosk", "status", "--root", str(root))
+    assert code == 0 and "kmsdrm" in out, out
+    screen.remove("kmsdrm")
+    code, out, _ = run(capsys, "--lang", language, "kiosk", "status", "--root", str(root))
+    lines = out.splitlines()
+    assert code == 1
+    said = [line for line in lines if "kmsdrm" in line and "x11, wayland" in line]
+    assert len(said) == 1 and "kiosk install" not in lines[-2], out  # install is not this fix
+    assert "libsdl2-dev" in lines[-1] and "--no-binary pygame" in lines[-1], out
+    if language == "en":
+        assert said[0].strip() == ("MISSING  the TV cannot be drawn on: pygame's SDL has no kmsdrm driver "
+                                   "(it has: x11, wayland, offscreen, dummy)")
+
+
+def test_status_on_the_desktop_needs_x11_and_says_when_sdl_does_not_answer(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = pi_root(tmp_path, desktop=True, user="anna")
+    assert run(capsys, "kiosk", "install", "--root", str(root), "--user", "anna")[0] == 0
+    monkeypatch.setattr(kiosk, "PROBE", [lambda: ["kmsdrm", "dummy"]])
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "anna")
+    assert code == 1 and "no x11 driver" in out
+    def broken() -> list[str]:
+        raise kiosk.KioskError("No module named 'pygame'")
+    monkeypatch.setattr(kiosk, "PROBE", [broken])
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "anna")
+    assert code == 1 and "cannot tell" in out and "No module named 'pygame'" in out
+
+
+def test_the_real_probe_reads_the_drivers_of_this_pygame() -> None:
+    drivers = kiosk.video_drivers()
+    assert "dummy" in drivers and "offscreen" in drivers  # every SDL build has these two
