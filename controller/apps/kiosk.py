@@ -286,25 +286,23 @@ def remove(path: Path) -> bool:
 
 # can the TV be drawn on: which video drivers this pygame's SDL was built with
 
-#: run in a child process (a broken SDL cannot take ``status`` down with it): the
-#: SDL library pygame loaded, asked for the video drivers compiled into it
+#: run in a child process (a broken SDL cannot take ``status`` down with it, and the
+#: kiosk's side loads no pygame): ``doctor``'s reading of the SDL library pygame loaded
 DRIVERS_SCRIPT = """\
-import ctypes, os, re, sys
+import os
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-import pygame
-lib = next((line.split()[-1] for line in open("/proc/self/maps")
-            if re.match(r"libSDL2[-.]", os.path.basename(line.split()[-1]))), None)
-if lib is None:
-    sys.exit("no SDL library loaded")
-sdl = ctypes.CDLL(lib)
-sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
-print(" ".join(sdl.SDL_GetVideoDriver(i).decode() for i in range(sdl.SDL_GetNumVideoDrivers())))
+from controller.screen.doctor import VIDEO_DRIVERS, compiled_drivers, sdl_library
+found = compiled_drivers(sdl_library(), VIDEO_DRIVERS)
+if found is None:
+    raise SystemExit("the SDL library pygame loaded cannot be read")
+print(" ".join(found))
 """
 
 #: the driver each mode draws through: Lite has no desktop, so KMS/DRM straight to the HDMI output
 NEEDED_DRIVER = {"lite": "kmsdrm", "desktop": "x11"}
 #: what gives pygame an SDL with every driver: Debian's SDL (built with kmsdrm) and a pygame built against it
-SDL_PACKAGES = "libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev libfreetype-dev pkg-config"
+SDL_PACKAGES = ("build-essential python3-dev pkg-config libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev "
+                "libsdl2-ttf-dev libfreetype-dev libportmidi-dev")
 PIPX_HOME = "/opt/buzzerbox/pipx"
 
 

@@ -270,8 +270,8 @@ def test_force_sets_up_a_test_machine_that_is_no_pi(
 def test_status_says_in_one_line_whether_the_tv_can_be_drawn_on_and_the_fix(
         tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str], screen: list[str],
         language: str) -> None:
-    """pip's pygame wheel carries an SDL without kmsdrm (measured: x11, wayland, offscreen, dummy,
-    evdev): on Lite the TV stays black. ``status`` says so, and how to get a pygame that can."""
+    """pip's pygame wheel carries an SDL without kmsdrm (measured: x11, wayland, offscreen, dummy:
+    no kmsdrm): on Lite the TV stays black. ``status`` says so, and how to get a pygame that can."""
     root = pi_root(tmp_path)
     assert run(capsys, "kiosk", "install", "--root", str(root))[0] == 0
     code, out, _ = run(capsys, "--lang", language, "kiosk", "status", "--root", str(root))
