@@ -138,6 +138,13 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(
 START_LINE = re.compile(r"companion pages: https?://[^\s/]+:(\d+)\S* \(host page .*, PIN (\d{6})\)")
 
 
+def port_in(line: str) -> int:
+    """The port in a ``play --web 0`` start line, in any of the box's languages: the one its server bound."""
+    found = re.search(r"https?://[^\s/]+:(\d+)", line)
+    assert found is not None, line
+    return int(found.group(1))
+
+
 def started(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """The port and the host's PIN, from the start line of a ``play --web 0`` in this process:
     the port the server bound itself (a port picked free beforehand may be taken meanwhile)."""
