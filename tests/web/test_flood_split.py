@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.web.guard import Limits
-from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, free_port
+from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in
 
 #: the addresses of the idle sockets and of the slowloris
 IDLE_FROM = [f"127.0.0.{i}" for i in range(2, 8)]
@@ -43,10 +43,9 @@ def play(tmp_path: Path) -> Iterator[Any]:
     readers: list[threading.Thread] = []
 
     def start(*extra: str) -> tuple[int, str]:
-        port = free_port()
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
         proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
-                                 "--headless", "--journal", str(tmp_path / "hands.jsonl"), "--web", str(port),
+                                 "--headless", "--journal", str(tmp_path / "hands.jsonl"), "--web", "0",
                                  *extra], stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         procs.append(proc)
         assert proc.stderr is not None
@@ -55,11 +54,11 @@ def play(tmp_path: Path) -> Iterator[Any]:
         try:
             for line in proc.stderr:  # waiting for the server's line, not for time
                 found = re.search(r"(\d{6})\)$", line.strip())  # the start line, in any language: "…, PIN 123456)"
-                if f":{port}/host" in line and found:
+                if "/host" in line and found:  # the port its server bound (port 0: none taken meanwhile)
                     reader = threading.Thread(target=proc.stderr.read, daemon=True)  # the pipe never fills
                     reader.start()
                     readers.append(reader)
-                    return port, found.group(1)
+                    return port_in(line), found.group(1)
             raise AssertionError("play ended before it served the pages")
         finally:
             hung.cancel()

@@ -25,7 +25,7 @@ from controller.box import profile as profile_mod
 from controller.box.timeline import box_now_us
 from tests.core.test_split import ENV, Lines, kill_all_it_started
 from tests.web.test_split_language import host_logged_in, said
-from tests.web.test_split_phones import DEADLINE_S, ROOT, free_port
+from tests.web.test_split_phones import DEADLINE_S, ROOT, port_in
 
 SHOTS = Path(os.environ.get("BUZZERBOX_SHOTS", "/tmp/buzzerbox-shots"))
 
@@ -65,11 +65,12 @@ def picks(journal: Path) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(("language", "chosen"), [("en", 1), ("cs", 0), ("pl", 1)])
 def test_the_host_page_offers_the_tied_players_and_the_one_tapped_answers(
         language: str, chosen: int, tmp_path: Path, phone: Any) -> None:
-    port, journal, fifo = free_port(), tmp_path / "quiz.jsonl", tmp_path / "edges"
+    journal, fifo = tmp_path / "quiz.jsonl", tmp_path / "edges"
     os.mkfifo(fifo)
     pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
-    with running(play_quiz(port, journal, fifo, language), tmp_path / "data") as (proc, err):
+    with running(play_quiz(0, journal, fifo, language), tmp_path / "data") as (proc, err):
         _at, line = err.wait_for(lambda x: "PIN" in x)
+        port = port_in(line)  # the port its server bound
         writer = os.open(fifo, os.O_WRONLY)  # the deciding process reads the feed
         try:
             host = phone()
@@ -105,10 +106,11 @@ def test_a_name_with_an_emoji_from_the_host_page_is_refused_in_the_menus_line(
     """The host page renames a player "Eva😀": the big screen's font has no
     glyph for it (an empty box on the TV), so it is refused in the one line
     the menu's names editor says, in the box's language; the name stays."""
-    port, journal, fifo = free_port(), tmp_path / "quiz.jsonl", tmp_path / "edges"
+    journal, fifo = tmp_path / "quiz.jsonl", tmp_path / "edges"
     os.mkfifo(fifo)
-    with running(play_quiz(port, journal, fifo, language), tmp_path / "data") as (proc, err):
+    with running(play_quiz(0, journal, fifo, language), tmp_path / "data") as (proc, err):
         _at, line = err.wait_for(lambda x: "PIN" in x)
+        port = port_in(line)  # the port its server bound
         writer = os.open(fifo, os.O_WRONLY)
         try:
             host = phone()

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.i18n import _, current_language, set_language
-from tests.web.test_split_phones import DEADLINE_S, free_port
+from tests.web.test_split_phones import DEADLINE_S, port_in
 from tests.web.test_split_phones_restart import running
 
 
@@ -53,9 +53,9 @@ def seated(player: Any, port: int) -> None:
 
 @pytest.mark.parametrize("language", ["cs", "pl"])
 def test_the_phone_and_the_host_page_speak_the_boxs_language(language: str, tmp_path: Path, phone: Any) -> None:
-    port = free_port()
-    with running(play_fiki_miki(port, tmp_path / "fiki-miki.jsonl", language)) as (proc, err):
+    with running(play_fiki_miki(0, tmp_path / "fiki-miki.jsonl", language)) as (proc, err):
         _at, line = err.wait_for(lambda x: "PIN" in x)  # the server's line, in the box's language
+        port = port_in(line)  # the port it bound
         player, host = phone(), phone()
         seated(player, port)
         expect(player.locator(".w-note").first).to_contain_text(said(language, "Your turn: play a card"))
@@ -69,9 +69,8 @@ def test_a_screen_started_again_serves_the_pages_in_the_boxs_language(tmp_path: 
     """The screen process killed with -9: the one the deciding process starts
     again serves the host page in Czech, its own texts and the game's; the
     joined phone's page, reconnected, still speaks Czech."""
-    port = free_port()
-    with running(play_fiki_miki(port, tmp_path / "fiki-miki.jsonl", "cs")) as (proc, err):
-        err.wait_for(lambda x: "PIN" in x)
+    with running(play_fiki_miki(0, tmp_path / "fiki-miki.jsonl", "cs")) as (proc, err):
+        port = port_in(err.wait_for(lambda x: "PIN" in x)[1])  # the port it bound: the new screen binds it again
         player = phone()  # a phone joined: the screen has told the deciding process its seats' codes
         seated(player, port)
         expect(player.locator(".w-note").first).to_contain_text(said("cs", "Your turn: play a card"))

@@ -90,15 +90,16 @@ async def phone(port: int) -> tuple[dict[str, Any], dict[str, Any]]:
         return before, after
 
 
-def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_path: Path) -> None:
-    port, views_at, journal = free_port(), tmp_path / "views.sock", tmp_path / "hands.jsonl"
+def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    views_at, journal = tmp_path / "views.sock", tmp_path / "hands.jsonl"
     seen: dict[str, Any] = {}
 
     def play_and_watch() -> None:
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
             sock.settimeout(DEADLINE_S)
-            seen["before"], seen["after"] = asyncio.run(phone(port))
+            seen["before"], seen["after"] = asyncio.run(phone(started(capsys)[0]))
             card = seen["before"]["private"]["hand"][0]
             while True:  # the second viewer sees the move decided, in the public view only
                 message = channel.receive(sock)
@@ -121,7 +122,7 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
     watcher.start()
     try:
         assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
-                     "--journal", str(journal), "--web", str(port), "--viewer-socket", str(views_at)]) == 0
+                     "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) == 0
     finally:
         watcher.join(DEADLINE_S)
     if "error" in seen:
@@ -134,14 +135,34 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
     assert [(a["kind"], a["player"], a["args"]) for a in actions] == [("play", 0, {"card": before["private"]["hand"][0]})]
 
 
-def start_pin(capsys: pytest.CaptureFixture[str]) -> str:
-    """The host's PIN, from the start line ``play --web`` writes."""
+#: the line ``play --web`` writes once its server listens: the port it bound, the host's PIN
+START_LINE = re.compile(r"companion pages: https?://[^\s/]+:(\d+)\S* \(host page .*, PIN (\d{6})\)")
+
+
+def port_in(line: str) -> int:
+    """The port in a ``play --web 0`` start line, in any of the box's languages: the one its server bound."""
+    found = re.search(r"https?://[^\s/]+:(\d+)", line)
+    assert found is not None, line
+    return int(found.group(1))
+
+
+def started(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """The port and the host's PIN, from the start line of a ``play --web 0`` in this process:
+    the port the server bound itself (a port picked free beforehand may be taken meanwhile)."""
     give_up, err = time.monotonic() + DEADLINE_S, ""
-    while (found := re.search(r"companion pages: .*, PIN (\d{6})\)", err)) is None:
+    while (found := START_LINE.search(err)) is None:
         assert time.monotonic() < give_up, err
         err += capsys.readouterr().err  # waiting for the start line, not pacing the test
         time.sleep(0.01)
-    return found.group(1)
+    return int(found.group(1)), found.group(2)
+
+
+def started_child(stderr: Any) -> int:
+    """The port a ``play --web 0`` child bound, from its start line (waiting for the line, not for time)."""
+    for line in stderr:
+        if found := START_LINE.search(line):
+            return int(found.group(1))
+    raise AssertionError("play ended before it served the pages")
 
 
 async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
@@ -164,13 +185,13 @@ async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
 
 def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    port, journal = free_port(), tmp_path / "hands.jsonl"
+    journal = tmp_path / "hands.jsonl"
     seen: dict[str, Any] = {}
     screen_paused: list[bool] = []
 
     def host() -> None:
         try:
-            asyncio.run(host_page(port, start_pin(capsys), lambda: bool(screen_paused)))
+            asyncio.run(host_page(*started(capsys), lambda: bool(screen_paused)))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
@@ -189,7 +210,7 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(viewer.DecidingLink, "update", watched)
             assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
-                         "--journal", str(journal), "--web", str(port)]) == 0
+                         "--journal", str(journal), "--web", "0"]) == 0
     finally:
         thread.join(DEADLINE_S)
     if "error" in seen:
@@ -208,20 +229,16 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
     """Real pages (Chromium) on the screen's process's server: each phone sees
     only its own hand; a tap is decided in the deciding process, and both
     phones follow (the card leaves the hand, the turn passes)."""
-    port, journal = free_port(), tmp_path / "hands.jsonl"
+    journal = tmp_path / "hands.jsonl"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
-                             "--headless", "--journal", str(journal), "--web", str(port)],
+                             "--headless", "--journal", str(journal), "--web", "0"],
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stderr is not None
     hung = threading.Timer(DEADLINE_S, proc.kill)  # bounds a failure only: a play that never serves
     hung.start()
     try:
-        for line in proc.stderr:  # waiting for the server's line, not for time
-            if "companion pages:" in line:
-                break
-        else:
-            raise AssertionError("play ended before it served the pages")
+        port = started_child(proc.stderr)
         hung.cancel()
         hung.join()
         a, b = phone(), phone()
@@ -321,11 +338,11 @@ async def music_round(port: int, pin: str) -> list[Any]:
 @pytest.mark.parametrize("pack", ["en-music", "en-video"])  # an audio clip, a video clip
 def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], pack: str) -> None:
-    port, seen = free_port(), {}
+    seen: dict[str, Any] = {}
 
     def host() -> None:
         try:
-            seen["clip"] = asyncio.run(music_round(port, start_pin(capsys)))
+            seen["clip"] = asyncio.run(music_round(*started(capsys)))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
@@ -333,7 +350,7 @@ def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
     thread.start()
     try:
         assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
-                     "--option", f"pack={pack}", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
+                     "--option", f"pack={pack}", "--journal", str(tmp_path / "quiz.jsonl"), "--web", "0"]) == 0
     finally:
         thread.join(DEADLINE_S)
     if "error" in seen:
