@@ -38,6 +38,11 @@ GETTY_MASK = "etc/systemd/system/getty@tty1.service"
 JOURNALD = "etc/systemd/journald.conf.d/buzzerbox.conf"
 X_BLANKING = "etc/X11/xorg.conf.d/10-buzzerbox-blanking.conf"
 MANIFEST = "var/lib/buzzerbox/kiosk.json"
+#: the desktop's login manager (Raspberry Pi OS with desktop): its [Seat:*] autologin-user
+LIGHTDM = "etc/lightdm/lightdm.conf"
+SEAT = "[Seat:*]"
+#: Lite mounts no USB stick by itself: this rule does, for the menu's "Copy results to USB stick"
+USB_RULE = "etc/udev/rules.d/99-buzzerbox-usb-sticks.rules"
 #: the kernel's command line: bookworm's place first, then the older one
 CMDLINES = ("boot/firmware/cmdline.txt", "boot/cmdline.txt")
 CONSOLEBLANK = "consoleblank=0"
@@ -67,6 +72,21 @@ Section "ServerFlags"
     Option "SuspendTime" "0"
     Option "OffTime" "0"
 EndSection
+"""
+
+USB_RULE_TEXT = """\
+# Written by `buzzerbox kiosk install` (`buzzerbox kiosk uninstall` removes it).
+# Raspberry Pi OS Lite mounts no USB stick by itself (the desktop's file
+# manager does it there): a stick's file system is mounted at /media/usb-NAME
+# as soon as it is plugged in, owned by the box's user, so the menu's "Copy
+# results to USB stick" finds it and may write to it. systemd-mount asks
+# systemd to mount (udev's own sandbox cannot); the mount goes with the stick.
+# FAT, exFAT and NTFS have no owners of their own: --owner gives them the box's user;
+# vfat's flush writes the copy out at once, so the stick can be pulled soon after.
+ACTION=="add", SUBSYSTEM=="block", ENV{{ID_BUS}}=="usb", ENV{{ID_FS_USAGE}}=="filesystem", ENV{{ID_FS_TYPE}}=="vfat", RUN{{program}}+="/usr/bin/systemd-mount --no-block --collect --owner={user} --options=flush $devnode /media/usb-%k"
+ACTION=="add", SUBSYSTEM=="block", ENV{{ID_BUS}}=="usb", ENV{{ID_FS_USAGE}}=="filesystem", ENV{{ID_FS_TYPE}}=="exfat|ntfs|ntfs3", RUN{{program}}+="/usr/bin/systemd-mount --no-block --collect --owner={user} $devnode /media/usb-%k"
+ACTION=="add", SUBSYSTEM=="block", ENV{{ID_BUS}}=="usb", ENV{{ID_FS_USAGE}}=="filesystem", ENV{{ID_FS_TYPE}}!="vfat|exfat|ntfs|ntfs3", RUN{{program}}+="/usr/bin/systemd-mount --no-block --collect $devnode /media/usb-%k"
+ACTION=="remove", SUBSYSTEM=="block", ENV{{ID_BUS}}=="usb", ENV{{ID_FS_USAGE}}=="filesystem", RUN{{program}}+="/usr/bin/systemd-mount --umount /media/usb-%k"
 """
 
 Run = Callable[[Sequence[str]], None]
@@ -192,20 +212,26 @@ class Manifest:
     created_groups: list[str] = field(default_factory=list)
     added_to_groups: list[str] = field(default_factory=list)
     made_folders: list[str] = field(default_factory=list)  # system folders the install made (a conf.d)
+    #: the automatic login the install set: {"line": lightdm.conf's line it replaced (None: there was
+    #: none), "section": whether it added the [Seat:*] section}; None: lightdm.conf was not touched
+    autologin: dict[str, object] | None = None
 
     @classmethod
     def load(cls, target: Target) -> Manifest:
         try:
             data = json.loads(target.path(MANIFEST).read_text(encoding="utf-8"))
+            autologin = data.get("autologin")
             return cls(bool(data.get("created_user")), list(data.get("created_groups", [])),
-                       list(data.get("added_to_groups", [])), list(data.get("made_folders", [])))
-        except (OSError, ValueError, AttributeError):
+                       list(data.get("added_to_groups", [])), list(data.get("made_folders", [])),
+                       dict(autologin) if isinstance(autologin, dict) else None)
+        except (OSError, ValueError, AttributeError, TypeError):
             return cls()
 
     def text(self) -> str:
         return json.dumps({"created_user": self.created_user, "created_groups": sorted(self.created_groups),
                            "added_to_groups": sorted(self.added_to_groups),
-                           "made_folders": sorted(set(self.made_folders))}, indent=1) + "\n"
+                           "made_folders": sorted(set(self.made_folders)), "autologin": self.autologin},
+                          indent=1) + "\n"
 
     def note_folders(self, target: Target, path: Path) -> None:
         """Remembers the folders above ``path`` that are not there yet (uninstall takes them away)."""
@@ -221,6 +247,7 @@ class Check:
 
     ok: bool
     what: str  # for a person: "the box starts when the Pi is switched on"
+    fix: str | None = None  # its own fix, when `kiosk install` is not it
 
 
 # writing files: each says whether it changed anything
@@ -255,6 +282,143 @@ def remove(path: Path) -> bool:
     return False
 
 
+
+
+# can the TV be drawn on: which video drivers this pygame's SDL was built with
+
+#: run in a child process (a broken SDL cannot take ``status`` down with it, and the
+#: kiosk's side loads no pygame): ``doctor``'s reading of the SDL library pygame loaded
+DRIVERS_SCRIPT = """\
+import os
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+from controller.screen.doctor import VIDEO_DRIVERS, compiled_drivers, sdl_library
+found = compiled_drivers(sdl_library(), VIDEO_DRIVERS)
+if found is None:
+    raise SystemExit("the SDL library pygame loaded cannot be read")
+print(" ".join(found))
+"""
+
+#: the driver each mode draws through: Lite has no desktop, so KMS/DRM straight to the HDMI output
+NEEDED_DRIVER = {"lite": "kmsdrm", "desktop": "x11"}
+#: what gives pygame an SDL with every driver: Debian's SDL (built with kmsdrm) and a pygame built against it
+SDL_PACKAGES = ("build-essential python3-dev pkg-config libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev "
+                "libsdl2-ttf-dev libfreetype-dev libportmidi-dev")
+PIPX_HOME = "/opt/buzzerbox/pipx"
+
+
+def video_drivers() -> list[str]:
+    """The video drivers compiled into the SDL this Python's pygame uses;
+    KioskError with the reason when it cannot be told."""
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, "-c", DRIVERS_SCRIPT], capture_output=True, text=True, timeout=60,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise KioskError(str(exc)) from None
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise KioskError(said[-1] if said else str(done.returncode))
+    return done.stdout.split()
+
+
+#: how the drivers are found (a test puts a stand-in here)
+PROBE: list[Callable[[], list[str]]] = [video_drivers]
+
+
+def screen_check(target: Target) -> Check:
+    """Whether pygame can draw on the TV in this mode, the fix when not (a pip wheel's SDL may lack kmsdrm)."""
+    needed = NEEDED_DRIVER[target.mode]
+    fix = _("sudo apt install {packages}, then sudo PIPX_HOME={home} pipx runpip buzzerbox install "
+            "--force-reinstall --no-binary pygame pygame (a pygame built on Debian's SDL; "
+            "docs/install.md, \"The TV stays black\")").format(packages=SDL_PACKAGES, home=PIPX_HOME)
+    try:
+        drivers = PROBE[0]()
+    except KioskError as exc:
+        return Check(False, _("the TV can be drawn on: cannot tell, pygame's SDL did not answer ({problem})").format(
+            problem=exc), fix)
+    if needed in drivers:
+        return Check(True, _("the TV can be drawn on (pygame's SDL has the {driver} driver)").format(driver=needed))
+    return Check(False, _("the TV cannot be drawn on: pygame's SDL has no {driver} driver (it has: {drivers})").format(
+        driver=needed, drivers=", ".join(drivers) or "-"), fix)
+
+
+# the desktop's automatic login (lightdm.conf's [Seat:*] autologin-user=)
+
+def _seat(lines: list[str]) -> tuple[int, int] | None:
+    """The [Seat:*] section's lines: (its header's index, the index after its last line)."""
+    start = next((i for i, line in enumerate(lines) if line.strip() == SEAT), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    return start, end
+
+
+def _autologin_line(lines: list[str]) -> int | None:
+    """The index of the active ``autologin-user=`` line in [Seat:*] (None: none)."""
+    seat = _seat(lines)
+    if seat is None:
+        return None
+    return next((i for i in range(seat[0] + 1, seat[1])
+                 if lines[i].strip().replace(" ", "").startswith("autologin-user=")), None)
+
+
+def autologin_user(target: Target) -> str | None:
+    """Who lightdm logs in by itself (None: nobody, or no lightdm)."""
+    try:
+        lines = target.path(LIGHTDM).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    at = _autologin_line(lines)
+    return lines[at].split("=", 1)[1].strip() or None if at is not None else None
+
+
+def set_autologin(target: Target, manifest: Manifest) -> bool:
+    """Makes lightdm log the box's user in by itself; the line it replaces is
+    written down, so that uninstall puts it back exactly."""
+    path = target.path(LIGHTDM)
+    if not path.is_file() or autologin_user(target) == target.user:
+        return False
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    wanted = f"autologin-user={target.user}"
+    at = _autologin_line(lines)
+    seat = _seat(lines)
+    record: dict[str, object] = {"line": None, "section": False}
+    if at is not None:
+        record["line"] = lines[at]
+        lines[at] = wanted
+    elif seat is not None:
+        lines.insert(seat[0] + 1, wanted)
+    else:
+        lines += [SEAT, wanted]
+        record["section"] = True
+    if manifest.autologin is None:  # a second install keeps the first one's record: the owner's own line
+        manifest.autologin = record
+    path.write_text("\n".join(lines) + ("\n" if text.endswith("\n") or not text else ""), encoding="utf-8")
+    return True
+
+
+def restore_autologin(target: Target, manifest: Manifest) -> bool:
+    """Puts lightdm.conf's automatic login back as it was before the install
+    (left alone when someone has changed it since)."""
+    path = target.path(LIGHTDM)
+    if manifest.autologin is None or not path.is_file() or autologin_user(target) != target.user:
+        return False
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    at = _autologin_line(lines)
+    assert at is not None  # autologin_user found it
+    old = manifest.autologin.get("line")
+    if isinstance(old, str):
+        lines[at] = old
+    else:
+        del lines[at]
+        seat = _seat(lines)
+        if manifest.autologin.get("section") and seat is not None and seat[1] == seat[0] + 1:
+            del lines[seat[0]]
+    path.write_text("\n".join(lines) + ("\n" if text.endswith("\n") and lines else ""), encoding="utf-8")
+    return True
 
 
 # the three commands' work
@@ -314,7 +478,7 @@ def install(target: Target) -> list[str]:
             while at != target.path(target.home().lstrip("/")):
                 os.chown(at, *owner)
                 at = at.parent
-    for rel in (UNIT, WANTS, GETTY_MASK, X_BLANKING, JOURNALD, MANIFEST):
+    for rel in (UNIT, WANTS, GETTY_MASK, X_BLANKING, JOURNALD, MANIFEST, USB_RULE):
         manifest.note_folders(target, target.path(rel))
     if target.mode == "lite":
         if write_file(target.path(UNIT), render_unit(target)):
@@ -330,12 +494,18 @@ def install(target: Target) -> list[str]:
                 cmdline.write_text(" ".join([*words, CONSOLEBLANK]) + "\n", encoding="utf-8")
                 changed.append(_("the screen no longer goes blank ({word} in /{path})").format(
                     word=CONSOLEBLANK, path=cmdline.relative_to(target.root)))
+        if write_file(target.path(USB_RULE), USB_RULE_TEXT.format(user=target.user)):
+            changed.append(_("USB sticks are now mounted when plugged in, for the menu's copy of the results: "
+                             "/{path}").format(path=USB_RULE))
     else:
         if write_file(target.autostart(), render_autostart(target), owner):
             changed.append(_("the box now starts with the desktop: {path}").format(
                 path="/" + str(target.autostart().relative_to(target.root))))
         if write_file(target.path(X_BLANKING), X_BLANKING_TEXT):
             changed.append(_("the screen no longer goes blank: /{path}").format(path=X_BLANKING))
+        if set_autologin(target, manifest):
+            changed.append(_("the desktop starts without a login, as {user} (autologin-user in /{path})").format(
+                user=target.user, path=LIGHTDM))
     if write_file(target.path(JOURNALD), JOURNALD_TEXT):
         changed.append(_("capped the system log at 100 MB: /{path}").format(path=JOURNALD))
     if changed:
@@ -348,9 +518,11 @@ def uninstall(target: Target, purge: bool) -> tuple[list[str], list[str]]:
     removed: list[str] = []
     kept: list[str] = []
     manifest = Manifest.load(target)
-    for rel in (WANTS, UNIT, GETTY_MASK, JOURNALD, X_BLANKING):
+    for rel in (WANTS, UNIT, GETTY_MASK, JOURNALD, X_BLANKING, USB_RULE):
         if remove(target.path(rel)):
             removed.append("/" + rel)
+    if restore_autologin(target, manifest):
+        removed.append(_("the automatic login of {user} (/{path} as it was)").format(user=target.user, path=LIGHTDM))
     if remove(target.autostart()):
         removed.append("/" + str(target.autostart().relative_to(target.root)))
     cmdline = target.cmdline()
@@ -407,12 +579,18 @@ def status(target: Target) -> list[Check]:
         if cmdline:
             checks.append(Check(CONSOLEBLANK in cmdline.read_text(encoding="utf-8").split(),
                                 _("the screen stays on")))
+        checks.append(Check(target.path(USB_RULE).is_file(),
+                            _("a USB stick is mounted when plugged in (the menu copies the results to it)")))
     else:
         checks += [
             Check(target.autostart().is_file(), _("the box starts with the desktop")),
             Check(target.path(X_BLANKING).is_file(), _("the screen stays on")),
         ]
+        if target.path(LIGHTDM).is_file():
+            checks.append(Check(autologin_user(target) == target.user,
+                                _("the desktop starts without a login, as {user}").format(user=user)))
     checks.append(Check(target.path(JOURNALD).is_file(), _("the system log cannot fill the card")))
+    checks.append(screen_check(target))
     return checks
 
 
@@ -437,6 +615,14 @@ def _mode_words(target: Target) -> str:
             else _("Raspberry Pi OS with desktop: the menu when the desktop starts"))
 
 
+def reload(target: Target) -> None:
+    """systemd and udev read the changed unit and rule (on a running system only)."""
+    if target.root == Path("/") and Path("/run/systemd/system").is_dir():
+        run_command(["systemctl", "daemon-reload"])
+        if shutil.which("udevadm"):
+            run_command(["udevadm", "control", "--reload"])
+
+
 def cmd_kiosk_install(args: argparse.Namespace) -> int:
     target = target_from(args)
     why = refusal(target, args.force)
@@ -450,8 +636,7 @@ def cmd_kiosk_install(args: argparse.Namespace) -> int:
     print(ngettext("Changed {n} thing:", "Changed {n} things:", len(changed)).format(n=len(changed)))
     for line in changed:
         print(f"  - {line}")
-    if target.root == Path("/") and Path("/run/systemd/system").is_dir():
-        run_command(["systemctl", "daemon-reload"])
+    reload(target)
     print(_("To undo all of it: sudo buzzerbox kiosk uninstall"))
     print(_("Next: restart the Pi (sudo reboot); it starts into the box's menu."))
     return 0
@@ -470,8 +655,8 @@ def cmd_kiosk_uninstall(args: argparse.Namespace) -> int:
             print(f"  - {line}")
     for line in kept:
         print(_("Kept: {what}").format(what=line))
-    if removed and target.root == Path("/") and Path("/run/systemd/system").is_dir():
-        run_command(["systemctl", "daemon-reload"])
+    if removed:
+        reload(target)
     return 0
 
 
@@ -485,9 +670,16 @@ def cmd_kiosk_status(args: argparse.Namespace) -> int:
         print(_("Ready: the box starts into its menu when the Pi is switched on ({mode}).").format(
             mode=_mode_words(target)))
         return 0
-    print(ngettext("Not ready: {n} thing is missing. The fix: sudo buzzerbox kiosk install",
-                   "Not ready: {n} things are missing. The fix: sudo buzzerbox kiosk install",
-                   len(missing)).format(n=len(missing)))
+    if any(c.fix is None for c in missing):
+        print(ngettext("Not ready: {n} thing is missing. The fix: sudo buzzerbox kiosk install",
+                       "Not ready: {n} things are missing. The fix: sudo buzzerbox kiosk install",
+                       len(missing)).format(n=len(missing)))
+    else:
+        print(ngettext("Not ready: {n} thing is missing.", "Not ready: {n} things are missing.",
+                       len(missing)).format(n=len(missing)))
+    for check in missing:
+        if check.fix:
+            print(_("The fix for the screen: {fix}").format(fix=check.fix))
     return 1
 
 

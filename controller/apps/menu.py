@@ -44,7 +44,7 @@ from games.toolkit.theme import Color
 if TYPE_CHECKING:
     from controller.screen.menu import Choice, FolderChoice, Menu
     from controller.screen.screen import Screen
-    from controller.screen.viewer import ViewBox
+    from controller.screen.viewer import DecidingLink
 
 log = logging.getLogger("buzzerbox")
 
@@ -398,7 +398,11 @@ class Evening:
         """Start as the host chose: simulated players here, people in a process of their own."""
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
-            choice = self.league.take(choice)
+            try:
+                choice = self.league.take(choice)
+            except BuzzerBoxError as exc:  # the playoff's next match is not drawn yet: the menu says so
+                self.menu.refuse(exc)
+                return
         spec = get(choice.game)
         options = {**spec.demo_options, **choice.options} if choice.bots else choice.options
         settings = started_settings(self.menu, spec, choice.players, options, None if choice.bots else self.profile)
@@ -451,7 +455,7 @@ class Evening:
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
 
-        def served(view: ViewBox) -> live.RelayedPhones:
+        def served(view: DecidingLink) -> live.RelayedPhones:
             """The session's one server, now fed by the deciding process."""
             server, publisher = self.companion.relayed(view, box, [presenter.scene, presenter.results],
                                                        live.ending(view))

@@ -99,6 +99,29 @@ def video_problem(path: Path, start_s: float, shown: str) -> tuple[str, tuple[tu
     if start_s > length:
         return (N_("video {path!r} starts at {start} s but lasts {length} s; give a start inside the clip "
                    "(film.mp4@12.5+20)"), (("path", shown), ("start", start_s), ("length", round(length, 1))))
+    return sound_problem(path, shown)
+
+
+#: what a video's sound track is decoded to when checked (small: the check is about the file)
+_CHECK_MIXER = (8000, 8, 1)
+
+
+def sound_problem(path: Path, shown: str) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+    """Why the video's own sound track will not play (its pictures do), or
+    None: it decodes to its end, or the video has no sound."""
+    from controller.screen.video import SoundTrack
+
+    try:
+        track = SoundTrack.open(path, 0.0, None, _CHECK_MIXER)
+        if track is not None:
+            try:
+                track.check()
+            finally:
+                track.container.close()
+    except Exception:  # noqa: BLE001 - FFmpeg's errors are many kinds: all say the same
+        return (N_("video {path!r} has a sound track that cannot be decoded (the pictures play, silent); export "
+                   "it again with its sound as AAC (.mp4) or Opus (.webm), or give the sound in the audio cell"),
+                (("path", shown),))
     return None
 
 
@@ -140,6 +163,22 @@ def video_note(pack: Pack) -> str | None:
                     "install it with {fix}", videos).format(n=videos, fix=NO_DECODER)
 
 
+def _sounding_videos(pack: Pack) -> int:
+    """How many video questions play the clip's own sound (a sound track, and no ``audio`` cell: that wins)."""
+    from controller.screen.video import has_sound, missing_decoder
+
+    if missing_decoder():
+        return 0
+    count = 0
+    for q in pack.questions:
+        if q.video is not None and q.audio is None:
+            try:
+                count += has_sound(q.video)
+            except Exception:  # noqa: BLE001 - a video that will not open: clip_problems named it
+                continue
+    return count
+
+
 def describe(pack: Pack) -> str:
     """One line about a good pack: what a host wants to know before the night."""
     questions = len(pack.questions)
@@ -161,6 +200,10 @@ def describe(pack: Pack) -> str:
     videos = sum(1 for q in pack.questions if q.video is not None)
     if videos:
         parts.append(ngettext("{n} with a video", "{n} with videos", videos).format(n=videos))
+        sounding = _sounding_videos(pack)
+        if sounding:
+            parts.append(ngettext("{n} video with its own sound", "{n} videos with their own sound", sounding)
+                         .format(n=sounding))
     if pack.sheet:
         parts.append(_("read from the sheet {sheet!r}").format(sheet=pack.sheet))
     elif pack.encoding:

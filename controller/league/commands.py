@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.apps.common import UsageError
 from controller.box.session import journal_dir
-from games.i18n import _, ngettext
+from games.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:  # the league's modules load when a league command runs, not with every command line
     from controller.league.outbox import RoomFolder
@@ -178,7 +178,14 @@ class MenuRoom:
         self.path: Path | None = None
 
     def take(self, choice: Any) -> Any:
+        """What Start plays: the room's next match. The playoff's room whose next match the hub has not
+        drawn yet refuses (``OptionError``, worded in the menu's language), the draw comes on its link."""
         match = self.folder.next_match()
+        if match is None and playoff_ahead(self.t, self.folder):
+            from games.base import OptionError
+
+            raise OptionError(N_("the playoff's next match is not drawn yet (the matches before it are not all "
+                                 "decided): Start again once the hub shows it"))
         if match is None:
             self.path = None
             return choice

@@ -21,7 +21,7 @@ from controller.box import journal as journal_mod
 from controller.box.runtime import Box, box_from_journal
 from controller.league.bracket import match_of
 from controller.league.messages import Bracket, Move, QuestionLine, Result
-from controller.league.tournament import Match, Tournament
+from controller.league.tournament import TIEBREAK_OPTIONS, Match, Tournament
 
 log = logging.getLogger("buzzerbox.league")
 
@@ -164,12 +164,15 @@ class RoomFolder:
         return sorted(out, key=lambda p: (p.match, p.seq))
 
     def unfinished(self) -> list[Played]:
-        """Journals of this room's schedule that did not end: a match cut off by a crash, to resume."""
+        """Journals of this room's schedule that did not end: a match cut off by a crash, to resume. A
+        playoff decider is the match's journal after an ended one (the draw): the later seq is resumed."""
         scheduled = {m.id for m in self.schedule()}
-        done = {p.match for p in self.ended()}
+        last_ended: dict[str, int] = {}
+        for p in self.ended():
+            last_ended[p.match] = max(p.seq, last_ended.get(p.match, 0))
         out = []
         for p in self.played():
-            if p.match not in scheduled or p.match in done:
+            if p.match not in scheduled or p.seq <= last_ended.get(p.match, 0) or p.match in self.bracket.decided:
                 continue
             try:
                 if not journal_mod.load(p.path).ended:
@@ -192,16 +195,22 @@ class RoomFolder:
 
     def next_match(self) -> Match | None:
         """The first match of the room's schedule with no ended journal; a playoff match whose last
-        journal ended in a draw is played again (its decider) unless the hub has its winner."""
+        journal ended in a draw is played again (its decider) unless the hub has its winner; with the
+        playoff's ``decider = "question"`` the decider is one tiebreak question."""
         ended = self.ended()
         done = {p.match for p in ended}
+        deciders = set()
         for match_id in self.bracket.matches:
             if match_id in done and match_id not in self.bracket.decided:
                 last = max((p for p in ended if p.match == match_id), key=lambda p: p.seq)
                 r = self.result(last)
                 if r is not None and r.finished and len(set(r.scores)) < len(r.scores):
                     done.discard(match_id)  # a draw cannot stand
-        return next((m for m in self.schedule() if m.id not in done), None)
+                    deciders.add(match_id)
+        match = next((m for m in self.schedule() if m.id not in done), None)
+        if match is not None and match.id in deciders and self.t.playoff and self.t.playoff.decider == "question":
+            match = replace(match, options={**match.options, **TIEBREAK_OPTIONS})  # one tiebreak question
+        return match
 
     def new_journal(self, match: Match) -> Path:
         """Where this match's journal goes (the file is made by the game); its sidecar written now."""

@@ -16,9 +16,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from controller.apps.common import UsageError
+from controller.league.bracket import Tie, champion
 from controller.league.broker import write_broker_files
 from controller.league.link import BoxLink
 from controller.league.outbox import RoomFolder
@@ -71,6 +73,36 @@ def start_broker(t: Tournament, folder: Path) -> subprocess.Popen[bytes]:
             time.sleep(0.05)
 
 
+def next_drawn(link: BoxLink) -> bool:
+    """The playoff's room has played all it knows: wait for the hub's next draw (its results counted, the
+    bracket published retained). True: a match to play (the next round, or a decider); False: the champion
+    is known (or the hub drew nothing within the fail-safe)."""
+    folder = link.folder
+    if "final" in folder.bracket.decided:
+        return False
+    with link.schedule_handled:
+        link.schedule_handled.wait_for(lambda: folder.next_match() is not None or "final" in folder.bracket.decided,
+                                       WAIT_S)
+    return folder.next_match() is not None
+
+
+def say_playoff(t: Tournament, bracket: Sequence[Tie], played: Sequence[str]) -> str | None:
+    """Each playoff match as it ended (with its deciders) and the champion; the champion's id."""
+    for tie in bracket:
+        teams = _(" v ").join(t.team(x).name for x in tie.teams) if tie.teams else _("not drawn yet")
+        scores = ":".join(str(s) for s in tie.scores) if tie.scores else "-"
+        deciders = played.count(tie.id) - 1
+        line = _("rehearsal: playoff {match}: {teams} {scores}").format(match=tie.id, teams=teams, scores=scores)
+        if deciders > 0:
+            line += " " + ngettext("(after {n} decider)", "(after {n} deciders)", deciders).format(n=deciders)
+        print(line)
+    winner = champion(bracket)
+    if bracket:
+        print(_("rehearsal: the champion is {team}").format(team=t.team(winner).name) if winner else
+              _("rehearsal: the playoff has no champion: a match was not decided"))
+    return winner
+
+
 def rehearse(t: Tournament, port: int, bind: str, seed: int, pace_s: float, stay: threading.Event | None) -> int:
     with tempfile.TemporaryDirectory(prefix="buzzerbox-rehearsal-") as name:
         folder = Path(name)
@@ -87,7 +119,10 @@ def rehearse(t: Tournament, port: int, bind: str, seed: int, pace_s: float, stay
             folders = {room.id: RoomFolder(r, room.id, folder / "journals" / room.id) for room in r.rooms}
             links = [BoxLink(r, f, read_secret(room.password_file, room.user), reconnect_s=(1, 1)).start()
                      for room, f in zip(r.rooms, folders.values(), strict=True)]
-            played, rounds = 0, 0
+            played: list[tuple[str, int]] = []  # (match, seq) of every journal played, deciders included
+            rounds = 0
+            playoff_room = next((link for link, f in zip(links, folders.values(), strict=True)
+                                 if t.playoff is not None and t.playoff.room == f.room), None)
             while True:
                 round_played = 0
                 for link, room_folder_ in zip(links, folders.values(), strict=True):
@@ -95,13 +130,15 @@ def rehearse(t: Tournament, port: int, bind: str, seed: int, pace_s: float, stay
                     if match is None:
                         continue
                     link.playing(match.id)
-                    play_next(room_folder_, seed + played, watch=link.watch)
+                    play_next(room_folder_, seed + len(played), watch=link.watch)
                     link.playing(None)
                     link.publish_results()
-                    played += 1
+                    played.append((match.id, max(p.seq for p in room_folder_.played() if p.match == match.id)))
                     round_played += 1
-                if not round_played:
+                if not round_played and not (playoff_room is not None and next_drawn(playoff_room)):
                     break
+                if not round_played:
+                    continue
                 rounds += 1
                 print(ngettext("rehearsal: round {n}: {k} match played", "rehearsal: round {n}: {k} matches played",
                                round_played).format(n=rounds, k=round_played), file=sys.stderr)
@@ -109,22 +146,26 @@ def rehearse(t: Tournament, port: int, bind: str, seed: int, pace_s: float, stay
                     break
             hub = service.hub
             with hub.changed:
-                hub.changed.wait_for(lambda: len(hub.results) >= played, WAIT_S)
+                hub.changed.wait_for(lambda: all(m in hub.results and hub.results[m].seq >= seq
+                                                 for m, seq in played), WAIT_S)
             recount = table(r, effective({x.match: x for f in folders.values() for x in f.results()}, {}, r))
             same = [row.to_json() for row in hub.standings()] == [row.to_json() for row in recount]
+            group = {m.id for m in r.matches}
+            counted = sum(1 for m in hub.results if m in group)
             print(ngettext("rehearsal: {n} of {m} match played in {rooms} rooms; the hub counted {k}",
                            "rehearsal: {n} of {m} matches played in {rooms} rooms; the hub counted {k}",
                            len(r.matches)).format(
-                n=played, m=len(r.matches), rooms=len(r.rooms), k=len(hub.results)))
+                n=len({m for m, _seq in played if m in group}), m=len(r.matches), rooms=len(r.rooms), k=counted))
             for row in hub.standings():
                 print(f"{row.rank:3d}  {row.name[:40]:40s} {row.played:3d} {row.points:4d} {row.difference:+5d}")
             print(_("rehearsal: the hub's standings equal a recount from the journals") if same else
                   _("rehearsal: the hub's standings DIFFER from a recount from the journals"))
+            champion = say_playoff(r, hub.bracket(), [m for m, _seq in played])
             if stay is not None and not stay.is_set():
                 print(_("rehearsal: the pages stay up until Ctrl+C"), file=sys.stderr)
                 while not stay.wait(1.0):
                     pass
-            return 0 if same and len(hub.results) == played else 1
+            return 0 if same and counted == len(group) and (r.playoff is None or champion) else 1
         finally:
             for link in links:
                 link.stop()

@@ -105,6 +105,8 @@ class Playoff:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the playoff's first slot in its room: after the room's last round-robin match
     first_slot: int = 1
+    #: a drawn playoff match's decider: "match" (played again) or "question" (one tiebreak question of the quiz)
+    decider: str = "match"
 
     def rounds(self) -> tuple[tuple[str, ...], ...]:
         return PLAYOFF_ROUNDS[self.size]
@@ -166,7 +168,10 @@ ROOM_KEYS = ("id", "name", "user", "password_file")
 TEAM_KEYS = ("id", "name", "players")
 SCHEDULE_KEYS = ("kind", "rounds", "slot_minutes", "matches")
 MATCH_KEYS = ("id", "room", "teams", "game", "options", "slot", "start")
-PLAYOFF_KEYS = ("teams", "room", "game", "options")
+#: what a drawn playoff match is decided by; "question": the quiz's options for a one-question decider
+DECIDERS = ("match", "question")
+TIEBREAK_OPTIONS: dict[str, Any] = {"questions": 1}
+PLAYOFF_KEYS = ("teams", "room", "game", "options", "decider")
 KINDS = ("round-robin", "list")
 
 
@@ -461,8 +466,16 @@ def _playoff(r: _Reader, data: Mapping[str, Any], rooms: Sequence[Room], teams: 
     for m in matches:
         if m.id in ids:
             r.say("schedule", _("match id {id!r} is a playoff match's: rename it").format(id=m.id))
+    decider = p.get("decider", "match")
+    if decider not in DECIDERS:
+        r.say("playoffs.decider", _('must be "match" (a drawn match played again) or "question" (one tiebreak '
+                                    'question)'))
+    elif decider == "question" and game != "quiz":
+        r.say("playoffs.decider", _('"question" needs the quiz (the playoff plays {game}): use "match"').format(
+            game=game))
     last = max((m.slot for m in matches if m.room == room), default=0)
-    return Playoff(size, room, game if isinstance(game, str) else "", options, last + 1)
+    return Playoff(size, room, game if isinstance(game, str) else "", options, last + 1,
+                   decider if decider in DECIDERS else "match")
 
 
 def _check_game(r: _Reader, where: str, game: Any, options: Mapping[str, Any], per_team: int, players: int) -> None:

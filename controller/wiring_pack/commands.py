@@ -56,13 +56,49 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+#: where tests of the shipped profiles are saved, under $XDG_DATA_HOME like the journals:
+#: an installed wheel's profiles sit inside the package, which an update replaces
+#: and a user other than root cannot write to
+RESULTS_SUBDIR = "buzzerbox/wiring-tests"
+
+
+def results_dir() -> Path:
+    """``$XDG_DATA_HOME/buzzerbox/wiring-tests`` (else ``~/.local/share/...``)."""
+    from controller.box.session import data_dir
+
+    return data_dir(RESULTS_SUBDIR)
+
+
+def is_shipped(prof: profile_mod.Profile) -> bool:
+    """``prof`` is one of the box's own profiles (by name, or by its path in wiring/)."""
+    if prof.path is None:
+        return False
+    try:
+        return prof.path.resolve().parent == profile_mod.wiring_dir().resolve()
+    except OSError:
+        return False
+
+
 def report_path(prof: profile_mod.Profile, given: str | None, mock: bool = False) -> Path:
-    """wiring/NAME.test-result.txt beside the profile (a ``--mock`` try-out:
-    NAME.mock.test-result.txt, never the real result), unless --report says otherwise."""
+    """NAME.test-result.txt (a ``--mock`` try-out: NAME.mock.test-result.txt, never
+    the real result), unless --report says otherwise: in the data folder for a
+    shipped profile, beside the profile for one given by path."""
     if given:
         return Path(given)
-    folder = prof.path.parent if prof.path is not None else Path.cwd()
+    if is_shipped(prof):
+        folder = results_dir()
+    else:
+        folder = prof.path.parent if prof.path is not None else Path.cwd()
     return folder / f"{prof.name}{'.mock' if mock else ''}.test-result.txt"
+
+
+def earlier_result(prof: profile_mod.Profile, path: Path) -> Path | None:
+    """A result an older version saved beside a shipped profile: left where it is
+    (nothing is moved behind the owner's back), and named once, so it is found."""
+    if prof.path is None or not is_shipped(prof):
+        return None
+    old = prof.path.parent / path.name
+    return old if old != path and old.is_file() else None
 
 
 def real_result(path: Path) -> bool:
@@ -137,10 +173,21 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     report = guided_test.run(test, source, now=box_now_us, sleep=sleep, ask=ask, say=print, open_lights=open_lights)
     text = report.text(mock=args.mock)
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print()
+        print(text, end="")
+        raise SystemExit("buzzerbox wiring test: " + _(
+            "cannot save the result to {path} ({problem}); give a file you can write with --report FILE").format(
+                path=path, problem=exc.strerror or exc)) from exc
     print()
     print(text, end="")
     print(_("saved to {path}").format(path=path))
+    old = earlier_result(prof, path)
+    if old is not None:
+        print(_("an earlier result is still at {old} (not moved: delete it when you no longer need it)").format(old=old))
     return 0 if report.passed else 1
 
 
@@ -163,7 +210,8 @@ def add_commands(wiring: Any) -> None:
     p.add_argument("profile", help=_("wiring profile name (wiring/NAME.toml) or path"))
     p.add_argument("--timeout", type=float, default=10.0, help=_("seconds to wait for each press (default 10)"))
     p.add_argument("--report",
-                   help=_("where to save the result (default: wiring/NAME.test-result.txt beside the profile)"))
+                   help=_("where to save the result (default: NAME.test-result.txt in the data folder for a "
+                          "shipped profile, beside the profile for one given by path)"))
     p.add_argument("--no-lights", action="store_true", help=_("test the inputs only"))
     p.add_argument("--mock", action="store_true", help=_(
         "mock pins and a simulated builder who presses each input and says every light is lit (try the test on a laptop)"))

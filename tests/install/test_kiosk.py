@@ -18,6 +18,20 @@ from controller.apps import kiosk
 from controller.cli import main
 
 MODEL = "Raspberry Pi 4 Model B Rev 1.5\0"
+#: Raspberry Pi OS bookworm's, shortened: the automatic login commented out in [Seat:*]
+LIGHTDM = """[LightDM]
+#start-default-seat=true
+[Seat:*]
+#type=local
+greeter-session=pi-greeter-wayfire
+#autologin-guest=false
+#autologin-user=
+#autologin-user-timeout=0
+user-session=LXDE-pi-wayfire
+autologin-session=LXDE-pi-wayfire
+[XDMCPServer]
+#enabled=false
+"""
 CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=abc-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
 
 
@@ -72,7 +86,16 @@ def accounts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Accounts]:
     yield fake
 
 
-def pi_root(tmp_path: Path, *, desktop: bool = False, pi: bool = True, user: str | None = None) -> Path:
+@pytest.fixture(autouse=True)
+def screen(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A stand-in for the probe of pygame's SDL: a Raspberry Pi OS pygame with every driver."""
+    drivers = ["kmsdrm", "x11", "wayland", "offscreen", "dummy"]
+    monkeypatch.setattr(kiosk, "PROBE", [lambda: drivers])
+    return drivers
+
+
+def pi_root(tmp_path: Path, *, desktop: bool = False, pi: bool = True, user: str | None = None,
+            lightdm: str | None = None) -> Path:
     """A Raspberry Pi OS's files, as much of them as the kiosk looks at."""
     root = tmp_path / "root"
     (root / "etc/systemd/system/multi-user.target.wants").mkdir(parents=True)
@@ -97,6 +120,9 @@ def pi_root(tmp_path: Path, *, desktop: bool = False, pi: bool = True, user: str
     if desktop:
         (root / "usr/sbin").mkdir(parents=True)
         (root / "usr/sbin/lightdm").write_text("")
+    if lightdm is not None:
+        (root / "etc/lightdm").mkdir(parents=True)
+        (root / kiosk.LIGHTDM).write_text(lightdm)
     return root
 
 
@@ -199,7 +225,7 @@ def test_status_says_what_is_missing_and_the_fix_in_czech(
     code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "pi")
     assert code == 1
     assert "MISSING  the box starts when the Pi is switched on" in out
-    assert out.splitlines()[-1] == "Not ready: 7 things are missing. The fix: sudo buzzerbox kiosk install"
+    assert out.splitlines()[-1] == "Not ready: 8 things are missing. The fix: sudo buzzerbox kiosk install"
     code, out, _ = run(capsys, "--lang", "cs", "kiosk", "status", "--root", str(root), "--user", "pi")
     assert code == 1 and "sudo buzzerbox kiosk install" in out.splitlines()[-1]
     assert out.splitlines()[-1].startswith("Není připraveno"), out
@@ -238,3 +264,109 @@ def test_force_sets_up_a_test_machine_that_is_no_pi(
     root = pi_root(tmp_path, pi=False)
     code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--force")
     assert code == 0 and (root / kiosk.UNIT).is_file()
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_status_says_in_one_line_whether_the_tv_can_be_drawn_on_and_the_fix(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str], screen: list[str],
+        language: str) -> None:
+    """pip's pygame wheel carries an SDL without kmsdrm (measured: x11, wayland, offscreen, dummy:
+    no kmsdrm): on Lite the TV stays black. ``status`` says so, and how to get a pygame that can."""
+    root = pi_root(tmp_path)
+    assert run(capsys, "kiosk", "install", "--root", str(root))[0] == 0
+    code, out, _ = run(capsys, "--lang", language, "kiosk", "status", "--root", str(root))
+    assert code == 0 and "kmsdrm" in out, out
+    screen.remove("kmsdrm")
+    code, out, _ = run(capsys, "--lang", language, "kiosk", "status", "--root", str(root))
+    lines = out.splitlines()
+    assert code == 1
+    said = [line for line in lines if "kmsdrm" in line and "x11, wayland" in line]
+    assert len(said) == 1 and "kiosk install" not in lines[-2], out  # install is not this fix
+    assert "libsdl2-dev" in lines[-1] and "--no-binary pygame" in lines[-1], out
+    if language == "en":
+        assert said[0].strip() == ("MISSING  the TV cannot be drawn on: pygame's SDL has no kmsdrm driver "
+                                   "(it has: x11, wayland, offscreen, dummy)")
+
+
+def test_status_on_the_desktop_needs_x11_and_says_when_sdl_does_not_answer(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = pi_root(tmp_path, desktop=True, user="anna")
+    assert run(capsys, "kiosk", "install", "--root", str(root), "--user", "anna")[0] == 0
+    monkeypatch.setattr(kiosk, "PROBE", [lambda: ["kmsdrm", "dummy"]])
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "anna")
+    assert code == 1 and "no x11 driver" in out
+    def broken() -> list[str]:
+        raise kiosk.KioskError("No module named 'pygame'")
+    monkeypatch.setattr(kiosk, "PROBE", [broken])
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "anna")
+    assert code == 1 and "cannot tell" in out and "No module named 'pygame'" in out
+
+
+def test_the_real_probe_reads_the_drivers_of_this_pygame() -> None:
+    drivers = kiosk.video_drivers()
+    assert "dummy" in drivers and "offscreen" in drivers  # every SDL build has these two
+
+
+@pytest.mark.parametrize(("before", "kiosk_user"), [
+    (LIGHTDM, "anna"),  # Imager's desktop without automatic login
+    (LIGHTDM.replace("#autologin-user=\n", "autologin-user=pi\n"), "anna"),  # someone else logged in by itself
+    ("[LightDM]\n", "anna"),  # no [Seat:*] section at all
+])
+def test_the_desktop_logs_the_box_user_in_by_itself_and_uninstall_puts_lightdm_back(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str], before: str, kiosk_user: str) -> None:
+    """Switched on, the box must reach its menu with nobody at a login screen."""
+    root = pi_root(tmp_path, desktop=True, user=kiosk_user, lightdm=before)
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", kiosk_user)
+    assert code == 1 and f"MISSING  the desktop starts without a login, as {kiosk_user}" in out
+    code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--user", kiosk_user)
+    assert code == 0 and f"the desktop starts without a login, as {kiosk_user}" in out
+    conf = (root / kiosk.LIGHTDM).read_text().splitlines()
+    seat = conf.index("[Seat:*]")
+    following = conf[seat + 1:]
+    section = following[:next((i for i, line in enumerate(following) if line.startswith("[")), len(following))]
+    assert f"autologin-user={kiosk_user}" in section and not any(
+        line.startswith("autologin-user=") and line != f"autologin-user={kiosk_user}" for line in conf)
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", kiosk_user)
+    assert code == 0 and "Ready" in out
+    after = snapshot(root)
+    code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--user", kiosk_user)
+    assert code == 0 and "Nothing to change" in out and snapshot(root) == after
+    code, out, _ = run(capsys, "kiosk", "uninstall", "--root", str(root), "--user", kiosk_user)
+    assert code == 0 and f"the automatic login of {kiosk_user}" in out
+    assert (root / kiosk.LIGHTDM).read_text() == before  # exactly as it was
+
+
+def test_a_desktop_that_already_logs_the_user_in_is_left_as_it_is(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str]) -> None:
+    before = LIGHTDM.replace("#autologin-user=\n", "autologin-user=pi\n")
+    root = pi_root(tmp_path, desktop=True, user="pi", lightdm=before)
+    code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--user", "pi")
+    assert code == 0 and "without a login" not in out and (root / kiosk.LIGHTDM).read_text() == before
+    code, out, _ = run(capsys, "kiosk", "uninstall", "--root", str(root), "--user", "pi")
+    assert code == 0 and (root / kiosk.LIGHTDM).read_text() == before  # Imager's own setting stays
+
+
+def test_lite_mounts_usb_sticks_for_the_menu_s_copy_and_uninstall_takes_the_rule_away(
+        tmp_path: Path, accounts: Accounts, capsys: pytest.CaptureFixture[str]) -> None:
+    """Lite mounts no stick by itself: without the rule the menu's "Copy results to USB stick" finds none."""
+    root = pi_root(tmp_path, user="pi")
+    before = snapshot(root)
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "pi")
+    assert "MISSING  a USB stick is mounted when plugged in" in out
+    code, out, _ = run(capsys, "kiosk", "install", "--root", str(root), "--user", "pi")
+    assert code == 0 and "USB sticks are now mounted when plugged in" in out
+    rule = (root / kiosk.USB_RULE).read_text()
+    adds = [line for line in rule.splitlines() if "systemd-mount --no-block" in line]
+    assert len(adds) == 3 and all("$devnode /media/usb-%k" in line for line in adds)
+    assert sum("--owner=pi" in line for line in adds) == 2  # FAT/exFAT/NTFS: the box's user may write
+    assert 'ENV{ID_BUS}=="usb"' in rule and "systemd-mount --umount /media/usb-%k" in rule
+    code, out, _ = run(capsys, "kiosk", "status", "--root", str(root), "--user", "pi")
+    assert "ok  a USB stick is mounted when plugged in" in out
+    code, out, _ = run(capsys, "kiosk", "uninstall", "--root", str(root), "--user", "pi")
+    assert code == 0 and "/" + kiosk.USB_RULE in out
+    assert not (root / kiosk.USB_RULE).exists() and not (root / "etc/udev").exists()
+    assert snapshot(root).keys() - before.keys() <= {"home/pi/.local", "home/pi/.local/share",
+                                                      "home/pi/.local/share/buzzerbox",
+                                                      "home/pi/.local/share/buzzerbox/journals",
+                                                      "home/pi/.local/share/buzzerbox/packs"}

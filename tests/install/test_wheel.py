@@ -80,6 +80,12 @@ def test_every_owner_command_works_outside_the_repository(installed: tuple[Path,
     wiring = box(bin_dir, "wiring", "check", "header-4", cwd=elsewhere)
     assert wiring.returncode == 0, wiring.stdout + wiring.stderr
 
+    # a shipped profile's test result goes to the data folder, not into the package an update replaces
+    tried = box(bin_dir, "wiring", "test", "header-4", "--mock", "--no-lights", "--timeout", "2", cwd=elsewhere)
+    saved = elsewhere / "data" / "buzzerbox" / "wiring-tests" / "header-4.mock.test-result.txt"
+    assert tried.returncode == 0 and f"saved to {saved}" in tried.stdout, tried.stdout + tried.stderr
+    assert not list((site / "controller").rglob("*.test-result.txt"))
+
     pinmap_py = site / "firmware" / "buzzer" / "pinmap.py"
     before = pinmap_py.read_text()
     pinmap = box(bin_dir, "firmware", "pinmap", cwd=elsewhere)

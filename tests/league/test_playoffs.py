@@ -53,11 +53,17 @@ def test_the_top_four_play_off_to_a_final_through_the_hub(broker: Mosquitto, tmp
             assert link.conn.subscribed.wait(WAIT_S)
         assert service.conn.subscribed.wait(WAIT_S)
         seed = 1
-        while any(folder.next_match() for folder in folders.values()):  # the round robin, room by room
+        group = {m.id for m in t.matches}
+
+        def round_robin_left(folder: RoomFolder) -> bool:
+            match = folder.next_match()
+            # no playoff match before the table is complete (the hub's results only grow: no race)
+            assert match is None or match.id in group or len(hub.results) == len(group)
+            return match is not None and match.id in group
+
+        while any(round_robin_left(folder) for folder in folders.values()):  # the round robin, room by room
             for room, folder in folders.items():
-                match = folder.next_match()
-                if match is not None:
-                    assert match.id.startswith("m")  # no playoff match before the table is complete
+                if round_robin_left(folder):
                     play_next(folder, seed, watch=links[room].watch)
                     links[room].publish_results()
                     seed += 1
@@ -140,7 +146,7 @@ def test_league_check_reads_the_playoff_section(tmp_path: Path, league_file: Cal
     for section, problem in [
         ("[playoffs]\nteams = 3\n", "playoffs.teams: must be 2, 4 or 8 (the top teams of the round robin that play on)"),
         ('[playoffs]\nteams = 2\nroom = "z"\n', "playoffs.room: no room 'z' (the rooms: a, b, c)"),
-        ("[playoffs]\nteams = 2\nlegs = 2\n", "playoffs.legs: not a setting here (known: teams, room, game, options)"),
+        ("[playoffs]\nteams = 2\nlegs = 2\n", "playoffs.legs: not a setting here (known: teams, room, game, options, decider)"),
     ]:
         path.write_text(base + "\n" + section)
         assert problems(path)[1] == [problem]
@@ -186,3 +192,57 @@ def test_play_league_in_the_playoff_room_takes_the_hubs_draw(broker: Mosquitto, 
         assert folder.match("sf1") == match  # kept: the next start knows it without the broker
     finally:
         service.stop()
+
+
+@pytest.mark.runtime("mosquitto")
+def test_the_menu_in_the_playoff_room_takes_the_draw_on_its_link(broker: Mosquitto, tmp_path: Path) -> None:
+    """`menu --league cup.toml --room a` (the room the playoff is in), its round robin played: Start before
+    the draw is refused in one line that says so; the hub draws, the menu's running link takes the draw,
+    and Start plays the drawn semi-final (its teams, its journal)."""
+    import argparse
+
+    from controller.league.commands import MenuRoom, in_league_menu
+    from controller.screen.menu import Choice
+    from games.base import OptionError
+
+    path = tmp_path / "cup.toml"
+    path.write_text(path.read_text() + PLAYOFF)
+    t = load(path)
+    folder = room_folder(t, "a", tmp_path / "journals")
+    seed = 1
+    while play_next(folder, seed) is not None:  # room a's round robin, played offline
+        seed += 1
+    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
+    hub, seen = service.hub, {}
+    chosen = Choice("reaction", 3, {"rounds": 5})
+
+    def menu(args: argparse.Namespace) -> int:  # the menu's Start, as Evening.start calls it, with its running link
+        room: MenuRoom = args.league_room
+        assert room.link.conn.subscribed.wait(WAIT_S)
+        wait_for(hub, lambda: len(hub.results) == 5, "room a's results (delivered by the menu's link) never came")
+        with pytest.raises(OptionError) as refused:
+            room.take(chosen)
+        seen["refused"] = str(refused.value)
+        assert room.path is None
+        for k, m in enumerate(x for x in t.matches if x.room != "a"):  # the other rooms' results: the hub draws
+            r = Result(m.room, m.id, 1, "quiz", m.teams, (k % 3, 1), True, f"{k:016x}", 3)
+            assert hub.take(messages.result_topic(t.id, m.room, m.id), messages.encode(r.to_json())) == "taken"
+        drawn(room.link, room.folder, "sf1")
+        seen["taken"] = room.take(chosen)
+        seen["path"] = room.path
+        return 0
+
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        args = argparse.Namespace(league=str(path), room="a", journal_dir=str(tmp_path / "journals"))
+        assert in_league_menu(menu)(args) == 0
+        sf1 = hub.bracket()[0]
+    finally:
+        service.stop()
+    assert seen["refused"] == ("the playoff's next match is not drawn yet (the matches before it are not all "
+                               "decided): Start again once the hub shows it")
+    taken = seen["taken"]
+    assert isinstance(taken, Choice) and taken.game == "quiz" and taken.players == 2
+    assert seen["path"] == folder.folder / "sf1-1.jsonl"  # the menu's journal folder: room a's
+    kept = RoomFolder(t, "a", folder.folder).match("sf1")  # the draw kept for the next start
+    assert sf1.teams is not None and kept is not None and kept.teams == sf1.teams

@@ -206,3 +206,52 @@ def test_a_mock_try_out_says_mock_and_never_overwrites_a_real_result(tmp_path, c
         assert real.read_text(encoding="utf-8").endswith("RESULT: PASS\n")
     finally:
         set_language("en")
+
+
+def test_testing_a_shipped_profile_saves_in_the_data_folder_not_in_the_read_only_package(
+        tmp_path, capsys, monkeypatch):
+    """An installed wheel's profiles are in controller/_shipped/, replaced by an update
+    and not writable by the kiosk's user: the result goes to $XDG_DATA_HOME, is read
+    from there (a try-out refuses to overwrite it), and an older one beside the
+    profile is named, not moved."""
+    import shutil
+
+    from controller import resources
+
+    installed = tmp_path / "site" / "_shipped"
+    shutil.copytree(resources.CHECKOUT / "wiring", installed / "wiring",
+                    ignore=shutil.ignore_patterns("*.test-result.txt", "diagrams"))
+    monkeypatch.setattr(resources, "INSTALLED", installed)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    wiring = installed / "wiring"
+    old = wiring / "header-4.mock.test-result.txt"
+    old.write_text("RESULT: MOCK PASS\n", encoding="utf-8")
+    before = sorted(p.name for p in wiring.iterdir())
+    for path in wiring.iterdir():
+        path.chmod(0o444)
+    wiring.chmod(0o555)  # read-only, as for a user who is not root (root could still write: checked below)
+    try:
+        assert main(["wiring", "test", "header-4", "--mock", "--timeout", "2", "--no-lights"]) == 0
+    finally:
+        wiring.chmod(0o755)
+    saved = tmp_path / "data" / "buzzerbox" / "wiring-tests" / "header-4.mock.test-result.txt"
+    assert saved.read_text(encoding="utf-8").rstrip().endswith("RESULT: MOCK PASS")
+    assert sorted(p.name for p in wiring.iterdir()) == before  # nothing written in the package
+    assert old.read_text(encoding="utf-8") == "RESULT: MOCK PASS\n"  # nor moved
+    out = capsys.readouterr().out
+    assert f"saved to {saved}" in out and str(old) in out
+
+    real = saved.with_name("header-4.test-result.txt")  # a real result, in the data folder
+    real.write_text("Wiring test of header-4: PASS\n\nRESULT: PASS\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as refused:
+        main(["wiring", "test", "header-4", "--mock", "--report", str(real), "--no-lights"])
+    assert str(real) in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_result_that_cannot_be_saved_says_so_in_one_line(tmp_path, capsys):
+    prof = tmp_path / "mine.toml"
+    prof.write_text('[[stations]]\nname = "Red"\ninputs = { bell = 17 }\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as failed:
+        main(["wiring", "test", str(prof), "--mock", "--timeout", "2", "--no-lights",
+              "--report", str(tmp_path / "mine.toml" / "result.txt")])
+    assert "--report" in str(failed.value) and "\n" not in str(failed.value)
