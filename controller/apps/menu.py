@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 from controller.apps import first_run
 from controller.apps.results import write_beside
 from controller.apps.usb_copy import copy_results
+from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter
 from controller.box.lights import Lights
-from controller.box.runtime import Box
+from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
@@ -317,6 +318,8 @@ class Evening:
             return  # the first: the menu asks, drawn by the next run_menu
         if choice.carry_on is not None:  # a game ended early this evening: on where it stopped
             self.carry_on(choice.carry_on)
+        elif choice.results is not None:  # a game played to its end this evening: its results on the TV again
+            self.results(choice.results)
         elif choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
             self.menu.notice = list(copy_results(Path(self.args.journal_dir), self.media_roots).lines)
         elif choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
@@ -373,6 +376,19 @@ class Evening:
         reason = self.people(box, path, self.colors(box), resumed=True, carry_on=True,
                              phones=self.menu.phones or box.spec.phones_needed(box.settings.options))
         self.ended(reason, path, box.spec, early=True)
+
+    def results(self, journal: str) -> None:
+        """A finished game's results screen again, read from its journal (as
+        ``replay`` reads it), until the host is back in the menu; a journal
+        gone since (a stick, a cleaned folder) is said in one line."""
+        from controller.screen.loop import run_results
+
+        try:
+            box = box_from_journal(journal_mod.read(Path(journal)))
+        except (BuzzerBoxError, OSError) as exc:
+            self.menu.refuse(exc)
+            return
+        run_results(live.presenter_for(box, self.screen, lights=None, sound=None, colors=self.colors(box)), box)
 
     def colors(self, box: Box) -> list[Color] | None:
         """The stations' colours for a journaled game carried on."""

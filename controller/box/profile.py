@@ -26,6 +26,7 @@ from typing import Any
 
 from games.base import BuzzerBoxError
 from games.files import FileRefused, read_limited
+from games.glyphs import name_refusal
 from games.i18n import LANGUAGES, N_, _, ngettext
 from games.toolkit.colors import DEFAULT_COLORS
 
@@ -565,6 +566,9 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         label = _("station {index} ({name})").format(
             index=index, name=_show(clean_text(str(raw.get("name", _("unnamed"))))[:MAX_NAME]))
         raw = _check_table("station", raw, f"{where} {label}")
+        refusal = name_refusal(str(raw.get("name") or ""))  # the rule the names editor and the host page keep
+        if refusal:
+            raise ProfileError(f"{where} {label}: " + refusal)
         inputs_raw = raw["inputs"]
         if "bell" not in inputs_raw:
             raise ProfileError(f"{where} {label}: " + _("every station needs a 'bell' input in [stations.inputs]"))

@@ -565,6 +565,24 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
         frame_clock.tick(fps)
 
 
+def run_results(presenter: Presenter, box: Box, *, clock: Callable[[], int] = box_now_us, fps: int = 30) -> None:
+    """A finished game's results screen again, as the box drew it at the
+    game's end (the menu's "This evening" row), until Esc, Enter or a
+    closed window: the host shows the room who won, then is back in the menu."""
+    presenter.standing = _("Esc or Enter: back to the menu")
+    frame_clock = pygame.time.Clock()
+    back = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+    while True:
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in back):
+                return
+            if event.type == pygame.VIDEORESIZE:
+                presenter.screen.resized(event.size)
+        presenter.draw(box, clock())
+        presenter.screen.flip()
+        frame_clock.tick(fps)
+
+
 def run_diag(screen: Screen, monitor: InputMonitor, *, keyboard: KeyboardSource | None = None,
              simulator: Callable[[int], None] | None = None, realtime: bool = True, until_us: int | None = None,
              clock: Callable[[], int] = box_now_us, fps: int = 30, origin_us: int | None = None) -> int:

@@ -105,6 +105,8 @@ class Choice:
     phones: bool = False
     #: the journal of a game the host ended before its end, to carry on where it stopped
     carry_on: str | None = None
+    #: the journal of a game played to its end this evening: its results on the screen again
+    results: str | None = None
     #: a row that does a job and comes back to the menu: "usb" (copy the results to a stick),
     #: "setup" (the first start's walk-through again)
     action: str | None = None
@@ -427,6 +429,8 @@ class Menu:
                 return Choice("", self.item("players").value, edit_names=True)
             if self.items[self.selected].key in JOB_ROWS:
                 return Choice("", self.item("players").value, action=self.items[self.selected].key)
+            if self.items[self.selected].key == "evening":
+                return Choice("", self.item("players").value, results=str(self.items[self.selected].value))
             if self.items[self.selected].key == "carry_on":
                 return Choice("", self.item("players").value, carry_on=str(self.items[self.selected].value))
             if self.refusal():
@@ -539,7 +543,8 @@ class Menu:
         if it.key == "evening":  # a finished game: who won, its standings, where its journal is
             _journal, label, said = self.evening[it.index]
             more = len(self.evening) - 1
-            return [it.title() + ": " + label, *said, *([_("Other games (← →): {n}").format(n=more)] if more else [])]
+            return [it.title() + ": " + label, *said, _("Enter: its results on the screen"),
+                    *([_("Other games (← →): {n}").format(n=more)] if more else [])]
         if it.key == "names":  # the names the game will start with (Enter edits them)
             players = self.item("players").value
             return [it.title() + ": " + ", ".join(

@@ -9,7 +9,6 @@ of about 2 cm on a 55" TV, legible from across a bar.
 from __future__ import annotations
 
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,11 @@ from typing import Any
 
 import pygame
 
+# the one rule for the names the screen can draw (the typeface's own character map, no pygame needed)
+from games import glyphs
+from games.glyphs import name_refusal as name_refusal
+from games.glyphs import undrawable as undrawable
+from games.glyphs import undrawable_line as undrawable_line
 from games.toolkit.colors import DEFAULT_COLORS
 
 Color = tuple[int, int, int]
@@ -158,7 +162,7 @@ def blend(a: Color, b: Color, t: float) -> Color:
 #: the box's one typeface, shipped beside its licence (Bitstream Vera / DejaVu:
 #: free to copy and redistribute): bold, so it carries across a room, and it has
 #: every Czech and Polish letter (pygame's built-in font has not)
-FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf"
+FONT_FILE = glyphs.FONT_FILE
 
 
 class Text:
@@ -223,8 +227,6 @@ def _bytes_of(surface: pygame.Surface) -> int:
 
 TEXT = Text()
 #: the font ``undrawable`` asks (any thread), apart from the frame's
-_GLYPHS = Text(max_rendered=1)
-_GLYPHS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -500,25 +502,3 @@ def draw_confirm(surface: pygame.Surface, text: str) -> None:
                 lay.min_text)
 
 
-def undrawable(text: str) -> str:
-    """The characters of ``text`` the screen's font has no glyph for (an
-    emoji, a symbol outside DejaVu): drawn, each would be an empty box. Asked
-    from the phones' server's thread too: its own font, one caller at a time."""
-    with _GLYPHS_LOCK:
-        metrics = _GLYPHS.font(24).metrics(text)
-    return "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None and not ch.isspace())
-
-
-def undrawable_line(chars: str) -> str:
-    """The one line that says ``chars`` of a name were refused, and why."""
-    from games.i18n import _
-
-    return _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(chars=chars)
-
-
-def name_refusal(name: str) -> str | None:
-    """Why a name cannot be shown on the big screen (None: it can): the one
-    check every way a name is entered shares (the menu's names editor, the
-    host page's rename of a player or a team)."""
-    missing = undrawable(name)
-    return undrawable_line(missing) if missing else None

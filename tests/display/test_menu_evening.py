@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -16,12 +17,18 @@ from controller.apps.menu import finished_lines
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
 from controller.cli import main
+from controller.screen.live import presenter_for
+from controller.screen.loop import run_results
 from controller.screen.menu import Menu, MenuScene
+from controller.screen.screen import Screen
 from games.i18n import _, set_language
 from games.registry import available, get
 from games.toolkit import theme
 from games.toolkit.scene import freeze
+from tests.display.kiosk import Kiosk, Script
+from tests.display.test_game_end_confirm import asked
 from tests.display.test_menu_panel import panel_of
+from tests.display.test_menu_refusal import said
 from tests.fits import overlaps, spills
 
 GAMES = [(game, get(game).title, get(game).min_players, get(game).max_players) for game in available()]
@@ -77,3 +84,45 @@ def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_
         menu.key("right")
     menu.finished_game(str(first), *finished_lines(boxes[first], str(first)))  # the same game again: once, first
     assert menu.item("evening").values == [str(first), str(second)]
+
+
+def back_from_results(seen: dict[str, Any]) -> Script:
+    frame = yield []
+    while not asked(frame, "Esc or Enter: back to the menu"):
+        frame = yield []
+    seen["titles"] = [wanted for wanted, *_r in frame]
+    seen["said"] = said(frame)
+    yield [pygame.K_ESCAPE]
+
+
+@pytest.mark.usefixtures("mock_pins")
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
+        language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter on a finished game in the "This evening" row hands the menu's
+    loop its journal; the loop draws that game's results screen again (as
+    the box drew it at the game's end, with who won) until Esc."""
+    journal = played(tmp_path, "quiz", 3)
+    capsys.readouterr()
+    set_language(language)
+    box = box_from_journal(journal_mod.read(journal))
+    menu = Menu(GAMES)
+    menu.finished_game(str(journal), *finished_lines(box, str(journal)))
+    menu.selected = [it.key for it in menu.items].index("evening")
+    assert _("Enter: its results on the screen") in menu.detail()
+    choice = menu.key("select")
+    assert choice is not None and choice.results == str(journal) and not menu.started
+    outcome = box.engine.outcome()
+    assert outcome is not None
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, back_from_results(seen))
+    screen = Screen.open(headless=True, size=(1280, 720))
+    try:
+        run_results(presenter_for(box, screen, lights=None, sound=None, colors=None), box)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(screen.surface, str(SHOTS / f"menu-evening-results-{language}-720.png"))
+    finally:
+        screen.close()
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert _("Final results") in seen["titles"], seen["titles"]
+    assert all(box.station_names[p] in seen["said"] for p in outcome.winners), seen["said"]
