@@ -84,16 +84,18 @@ def pi_path() -> str:
 
 def pio_lamp(inputs: int, glitch_us: int) -> str:
     """The PIO lockout (firmware/buzzer/pio_lockout.py) in the cycle-exact emulator: every
-    pressed set of ``inputs`` bells (each landing at a different phase of the sampling loop),
-    on direct lamps and on the 74HC595 chain; latency = lamp latch - (last contact change +
-    the glitch time), in µs at 125 MHz. Returns the RESULT line."""
+    pressed set of ``inputs`` bells (each landing at a different phase of the sampling loop);
+    latency = lamp latch - (last contact change + the glitch time), in µs at 125 MHz. The
+    RESULT line is the lockout's program, ``bell_program`` (one state machine per bell, direct
+    lamps); the demoted one-machine ``program`` (direct lamps and the 74HC595 chain) is
+    printed beside it for comparison."""
     from tests.firmware.pio_lockout_emu import FW, run, run_bells
 
     mhz = FW.FREQ // 1_000_000
     glitch = glitch_us * mhz
     lines = []
-    worst: list[float] = []
-    for mode in ("direct", "chain", "bells"):
+    p99s: dict[str, float] = {}
+    for mode in ("bells", "direct", "chain"):
         lat = []
         wrong = 0
         for pattern in range(1, 1 << inputs):
@@ -108,13 +110,15 @@ def pio_lamp(inputs: int, glitch_us: int) -> str:
                 lat.append((r.lamp_at - (at + glitch)) / mhz)
         lat.sort()
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-        worst.append(p99)
-        lines.append(f"  PIO {mode:<6}: {len(lat)} sets, wrong lamps {wrong}; confirmation -> latch "
+        p99s[mode] = p99
+        name = "bells" if mode == "bells" else f"{mode} (demoted one-machine program)"
+        lines.append(f"  PIO {name:<38}: {len(lat)} sets, wrong lamps {wrong}; confirmation -> latch "
                      f"min {lat[0]:.3f} p50 {statistics.median(lat):.3f} p99 {p99:.3f} max {lat[-1]:.3f} µs")
     print(f"PIO lockout, emulated cycle by cycle (pioemu), {inputs} bells, glitch {glitch_us} µs, {mhz} MHz:")
     print("\n".join(lines))
-    return (f"RESULT board_lamp_p99_us={max(worst):.3f} inputs={inputs} clock_mhz={mhz} glitch_us={glitch_us} "
-            f"(the worst of: one machine with direct lamps, with the 74HC595 chain, one machine per bell; every pressed set, emulated)")
+    return (f"RESULT board_lamp_p99_us={p99s['bells']:.3f} inputs={inputs} clock_mhz={mhz} glitch_us={glitch_us} "
+            f"(bell_program: one state machine per bell, direct lamps, every pressed set, emulated; "
+            f"the demoted one-machine program: direct {p99s['direct']:.3f}, chain {p99s['chain']:.3f})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ It times the lock, not a frame, a page or a phone (benchmarks/companion.py).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import socket
 import statistics
@@ -78,7 +79,7 @@ class OldDecidingGame(DecidingGame):
             view = self.view(t_us)
             pages = self.old_pages(events) if events else None
         for viewer in self.live_viewers():
-            viewer.outbox.publish({**view, channel.COMPANION: pages} if pages and viewer.companion else view, events)
+            viewer.outbox.publish(dataclasses.replace(view, companion=pages) if pages and viewer.companion else view, events)
 
     def old_pages(self, events: list[GameEvent]) -> dict[str, Any]:
         assert self.companion is not None

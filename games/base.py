@@ -262,11 +262,6 @@ class Engine(Protocol):
 #: lights and the theme understand these; a game declares any other it uses
 #: (``GameSpec.status_lights``/``status_labels``)
 CommonStatus = Literal["idle", "first", "queued", "locked", "out", "turn", "won"]
-#: event kinds every part of the box understands (a game adds its own: ``GameSpec.logged_events``,
-#: ``event_sounds``); ``show`` asks for a frame, answered by a ``shown`` host action
-CommonEvent = Literal["winner", "queue", "tie", "early", "correct", "wrong", "show", "timer_warning",
-                      "time_up", "round_over", "game_over", "message", "paused", "resumed", "rejected",
-                      "late_evidence", "adjusted"]
 #: host actions the box itself sends (engines add their own host actions)
 BoxHostAction = Literal["shown", "resume"]
 #: what the input layer puts over a station's game status
@@ -275,6 +270,44 @@ InputStatus = Literal["stuck", "disconnected"]
 LightMode = Literal["on", "off", "blink"]
 #: the box's synthesised sounds
 SoundName = Literal["bell", "buzz", "tick", "fanfare"]
+
+class EventKind(str, Enum):
+    """The event kinds every part of the box understands (a game adds its own,
+    plain strings: ``GameSpec.logged_events``, ``event_sounds``). Each is its
+    string (``EventKind.SHOW == "show"``, and so in journals, views and on the
+    channel), so journals written before keep replaying."""
+
+    WINNER = "winner"
+    QUEUE = "queue"
+    TIE = "tie"
+    EARLY = "early"
+    CORRECT = "correct"
+    WRONG = "wrong"
+    #: a new card / GO must appear: the box answers with a ``shown`` host action once the frame is on screen
+    SHOW = "show"
+    TIMER_WARNING = "timer_warning"
+    TIME_UP = "time_up"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+    MESSAGE = "message"
+    # the runtime's own
+    #: the inputs went away (an unplugged board) / are back (``data["paused_us"]``)
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    #: an action the rules refused (``data``: its kind and the reason)
+    REJECTED = "rejected"
+    #: a station press that reached the box after what it would have changed was decided
+    LATE_EVIDENCE = "late_evidence"
+    ADJUSTED = "adjusted"
+    #: the host paused / let the game go on (also the host notices' kinds), a seat's name changed
+    HOST_PAUSED = "host_paused"
+    HOST_CONTINUED = "host_continued"
+    RENAMED = "renamed"
+
+    # the string itself wherever it is written (f-strings, logs), on every Python the box runs on
+    __str__ = str.__str__
+    __format__ = str.__format__  # type: ignore[assignment]
+
 
 COMMON_STATUS_LIGHTS: Mapping[str, LightMode] = {
     "first": "on", "won": "on", "turn": "on", "queued": "blink",

@@ -102,7 +102,7 @@ def shots() -> list[tuple[str, Callable[[pygame.Surface], None]]]:
         game_frame("quiz", s, surface)
         keyboard = KeyboardSource(6)
         keyboard.add_host_keys(get("quiz").host_keys)
-        keyboard_help(s.box, keyboard).draw(surface)
+        keyboard_help(s.box.spec, keyboard, s.box.engine.public_view()).draw(surface)
 
     out.append(("title.png", title))
     game("quiz-idle.png", "quiz", 6, lambda v: v["phase"] == "idle")

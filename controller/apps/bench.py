@@ -155,6 +155,7 @@ def drive_jig(views: Path, contests: int, jig: int) -> list[int]:
     from gpiozero import DigitalOutputDevice
 
     from controller import channel
+    from controller import protocol as p
 
     output: Any = DigitalOutputDevice(jig, active_high=False, initial_value=False)  # bells are active low
     while not views.exists():
@@ -162,7 +163,7 @@ def drive_jig(views: Path, contests: int, jig: int) -> list[int]:
     host = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     host.connect(str(views))
     first = channel.receive(host)
-    offset = int(first["offset_us"]) if first else 0
+    offset = first.offset_us if isinstance(first, p.View) else 0
     contacts = []
     try:
         t0 = box_now_us() + 300_000
@@ -170,15 +171,15 @@ def drive_jig(views: Path, contests: int, jig: int) -> list[int]:
             start = t0 + k * PERIOD_US
             contact = start + ARM_LEAD_US
             sleep_until(start)
-            channel.send(host, {"type": channel.HOST, "name": "arm", "t_us": start + offset})
+            channel.send(host, p.HostKey("arm", start + offset))
             sleep_until(contact)
             output.on()
             contacts.append(box_now_us())
             sleep_until(contact + HOLD_US)
             output.off()
             sleep_until(contact + JUDGE_AFTER_US)
-            channel.send(host, {"type": channel.HOST, "name": "correct", "t_us": box_now_us() + offset})
-        channel.send(host, {"type": channel.STOP, "reason": "menu"})
+            channel.send(host, p.HostKey("correct", box_now_us() + offset))
+        channel.send(host, p.Stop("menu"))
     finally:
         output.close()
         host.close()

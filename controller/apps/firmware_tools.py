@@ -1,8 +1,10 @@
 """Deploying the board firmware, and the simulator, from the command line.
 
 ``buzzerbox firmware install`` copies firmware/buzzer and main.py onto a Pico
-running MicroPython with ``mpremote``; ``buzzerbox firmware pinmap`` writes
-firmware/buzzer/pinmap.py from wiring/board-pinmap.toml; ``buzzerbox firmware
+running MicroPython with ``mpremote`` (``--lockout-box``: with the lockout box's
+pin map); ``buzzerbox firmware pinmap`` writes firmware/buzzer/pinmap.py from
+wiring/board-pinmap.toml and pinmap_lockout.py from board-pinmap-lockout.toml;
+``buzzerbox firmware
 sim`` runs a simulated board on a pty and prints its device path, so a driver
 (or a person with ``screen``) can talk to it; ``buzzerbox firmware repl``
 reboots the board into one maintenance boot with the REPL free.
@@ -18,7 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.box.sources.board_channels import GP_TO_PICO_PIN  # the Pico's header GPIOs
+from controller.box.sources.board_channels import (  # the Pico's header GPIOs
+    GP_TO_PICO_PIN,
+    read_pinmap_toml,
+)
 from controller.resources import shipped
 from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
 from games.base import BuzzerBoxError
@@ -33,18 +38,30 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 PINMAP_TOML = shipped("wiring") / "board-pinmap.toml"
 PINMAP_PY = FIRMWARE / "buzzer" / "pinmap.py"
+#: lockout box mode's stock map: the stock one with [standalone] (wiring/README.md section 5)
+LOCKOUT_TOML = shipped("wiring") / "board-pinmap-lockout.toml"
+LOCKOUT_PY = FIRMWARE / "buzzer" / "pinmap_lockout.py"
+#: every shipped pin map: its TOML -> the module generated from it
+PINMAPS = {PINMAP_TOML: PINMAP_PY, LOCKOUT_TOML: LOCKOUT_PY}
 
 
 class FirmwareError(BuzzerBoxError, RuntimeError):
     """Something the user must fix; the message says what."""
 
 
-def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
-    """wiring/board-pinmap.toml -> the text of firmware/buzzer/pinmap.py."""
+def _load(toml_path: Path) -> dict[str, Any]:
+    """A pin map's TOML, its ``extends`` resolved (``board_channels.read_pinmap_toml``)."""
     try:
-        data = tomllib.loads(toml_path.read_text())
+        return read_pinmap_toml(toml_path)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise FirmwareError(f"{toml_path}: {exc}") from exc
+    except ValueError as exc:  # a bad ``extends``: the message names the file and the fix
+        raise FirmwareError(str(exc)) from exc
+
+
+def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
+    """A pin map's TOML (wiring/board-pinmap*.toml) -> the text of its firmware module."""
+    data = _load(toml_path)
     try:
         direct = {int(ch): int(gp) for ch, gp in data["direct"].items()}
         bad = [ch for ch in direct if not 0 <= ch < SR_BASE]
@@ -54,7 +71,7 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
         spi, sr, lights, db = data["spi"], data["shift_in"], data["lights"], data["debounce"]
         _check_pins_once(toml_path, direct, spi, sr, lights)
         lines = [
-            '"""The board\'s pin map (generated from wiring/board-pinmap.toml; a test keeps',
+            f'"""The board\'s pin map (generated from wiring/{toml_path.name}; a test keeps',
             "the two equal: edit the TOML, then run `buzzerbox firmware pinmap`).\"\"\"",
             "",
             "# input channel -> GP pin of the Pico, read by a hard IRQ on both edges",
@@ -120,25 +137,30 @@ def _check_pins_once(toml_path: Path, direct: dict[int, int], spi: dict[str, Any
         owner[gp] = job
 
 
-def write_pinmap() -> Path:
-    PINMAP_PY.write_text(render_pinmap())
-    return PINMAP_PY
+def write_pinmaps() -> list[Path]:
+    """Every shipped pin map's module from its TOML (``PINMAPS``)."""
+    for toml_path, py in PINMAPS.items():
+        py.write_text(render_pinmap(toml_path))
+    return list(PINMAPS.values())
 
 
-def install(port: str | None = None) -> None:
-    """Copy the firmware onto a Pico running MicroPython, then reset it."""
+def install(port: str | None = None, lockout_box: bool = False) -> None:
+    """Copy the firmware onto a Pico running MicroPython, then reset it. ``lockout_box``:
+    the lockout box's pin map (pinmap_lockout.py) goes on as the board's pinmap.py."""
     mpremote = shutil.which("mpremote")
     if mpremote is None:
         raise FirmwareError(_("mpremote is not installed: `pip install mpremote` (or `pip install buzzerbox[pi]`), "
                               "then run this again"))
-    if PINMAP_PY.read_text() != render_pinmap():
-        raise FirmwareError("firmware/buzzer/pinmap.py differs from wiring/board-pinmap.toml: "
-                            "run `buzzerbox firmware pinmap` first")
+    for toml_path, py in PINMAPS.items():
+        if py.read_text() != render_pinmap(toml_path):
+            raise FirmwareError(f"firmware/buzzer/{py.name} differs from wiring/{toml_path.name}: "
+                                "run `buzzerbox firmware pinmap` first")
     connect = ["connect", port] if port else []
-    files = sorted(p for p in (FIRMWARE / "buzzer").glob("*.py"))
+    files = sorted(p for p in (FIRMWARE / "buzzer").glob("*.py") if p != LOCKOUT_PY)
     cmd = [mpremote, *connect, "exec", "import os\ntry:\n os.mkdir('buzzer')\nexcept OSError:\n pass"]
     for f in files:
-        cmd += ["+", "cp", str(f), f":buzzer/{f.name}"]
+        src = LOCKOUT_PY if lockout_box and f == PINMAP_PY else f
+        cmd += ["+", "cp", str(src), f":buzzer/{f.name}"]
     cmd += ["+", "cp", str(FIRMWARE / "main.py"), ":main.py", "+", "reset"]
     proc = subprocess.run(cmd)
     if proc.returncode != 0:
@@ -194,9 +216,13 @@ def add_firmware_commands(subparsers: argparse._SubParsersAction) -> None:
     sub = fw.add_subparsers(dest="firmware_command", required=True)
     inst = sub.add_parser("install", help=_("copy the firmware onto a Pico with mpremote"))
     inst.add_argument("--port", help=_("serial port of the Pico (default: mpremote's auto-detect)"))
-    inst.set_defaults(func=lambda args: _run(lambda: install(args.port)))
-    pm = sub.add_parser("pinmap", help=_("regenerate firmware/buzzer/pinmap.py from wiring/board-pinmap.toml"))
-    pm.set_defaults(func=lambda args: _run(lambda: print(_("wrote {path}").format(path=write_pinmap()))))
+    inst.add_argument("--lockout-box", action="store_true",
+                      help=_("with the lockout box's pin map (wiring/board-pinmap-lockout.toml): with no host "
+                             "the board runs its own contests"))
+    inst.set_defaults(func=lambda args: _run(lambda: install(args.port, args.lockout_box)))
+    pm = sub.add_parser("pinmap", help=_("regenerate firmware/buzzer/pinmap*.py from wiring/board-pinmap*.toml"))
+    pm.set_defaults(func=lambda args: _run(lambda: print("\n".join(
+        _("wrote {path}").format(path=path) for path in write_pinmaps()))))
     rp = sub.add_parser("repl", help=_("reboot the board into one maintenance boot with its REPL free"))
     rp.add_argument("--port", help=_("serial port of the Pico (default: found by USB id)"))
     rp.set_defaults(func=lambda args: _run(lambda: print(

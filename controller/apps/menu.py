@@ -43,7 +43,7 @@ from games.toolkit.theme import Color
 if TYPE_CHECKING:
     from controller.screen.menu import Choice, FolderChoice, Menu
     from controller.screen.screen import Screen
-    from controller.screen.viewer import ViewBox
+    from controller.screen.viewer import DecidingLink
 
 log = logging.getLogger("buzzerbox")
 
@@ -435,7 +435,7 @@ class Evening:
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
 
-        def served(view: ViewBox) -> live.RelayedPhones:
+        def served(view: DecidingLink) -> live.RelayedPhones:
             """The session's one server, now fed by the deciding process."""
             server, publisher = self.companion.relayed(view, box, [presenter.scene, presenter.results],
                                                        live.ending(view))

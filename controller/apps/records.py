@@ -25,7 +25,7 @@ from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.box.simulate import Session, simulate
 from games.arbitration import format_margin
-from games.base import GameEvent, GameSpec
+from games.base import EventKind, GameEvent, GameSpec
 from games.i18n import N_, _, format_number, ngettext, word
 from games.quiz.packs import PackError, load_pack
 
@@ -140,7 +140,7 @@ def print_disputes(box: Box) -> None:
         elif item.kind == "tie":
             text = _("{players} (closer than the stamps can tell)").format(
                 players=" = ".join(name(s) for s in item.data.get("stations", [])))
-        elif item.kind == "late_evidence":
+        elif item.kind == EventKind.LATE_EVIDENCE:
             text = _("{player}'s press stamped {pressed} s reached the box after the decision ({ms} ms before it "
                      "was made): not counted").format(
                 player=name(item.player if item.player is not None else -1),

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from games.base import GameEvent
+from games.base import EventKind, GameEvent
 
 log = logging.getLogger("buzzerbox.clips")
 
@@ -85,7 +85,7 @@ class ClipPlayer:
             elif (e.kind == "armed" and not e.data.get("rearmed")) or e.kind == "all_play_open":
                 if self.clip is not None and not self.clip.on_show:  # one shown plays on as the buzzers open
                     self.restart(e.t_us)
-            elif e.kind in ("armed", "host_continued") and self.state == "paused":
+            elif e.kind in ("armed", EventKind.HOST_CONTINUED) and self.state == "paused":
                 self._resume(e.t_us)
             elif e.kind in PAUSING and self.state == "playing":
                 self._pause(e.t_us)

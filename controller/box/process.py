@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -29,19 +30,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller import channel, signals
+from controller import protocol as p
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.deciding import Decider, ask_realtime
 from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
-from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
-from controller.box.views import Pages, Publisher, snapshot_message
-from controller.channel import ChannelError, Outbox
+from controller.box.views import Pages, Publisher, snapshot_message, view_of
+from controller.channel import ChannelError, Outbox, VersionMismatch
 from games import registry
-from games.base import Action, BuzzerBoxError, GameEvent
+from games.base import BuzzerBoxError, EventKind, GameEvent
 from games.i18n import LANGUAGES, PSEUDO, current_language, set_language
 
 log = logging.getLogger("buzzerbox.decider")
@@ -112,21 +113,12 @@ class DecidingGame:
 
     # -- views out ------------------------------------------------------------------------
     def view(self, t_us: int, public: dict[str, Any] | None = None,
-             strip: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+             strip: list[dict[str, Any]] | None = None) -> p.View:
         """What a screen draws: the engine's public view, the strip and the box's
         state (``public`` and ``strip``: those views now, if already asked for)."""
-        box = self.box
-        return {"type": channel.VIEW, "version": self.version, "t_us": t_us, "offset_us": box.time_offset_us,
-                "public": box.engine.public_view() if public is None else public,
-                "strip": box.strip() if strip is None else strip, "finished": box.engine.finished,
-                "paused": box.paused, "host_paused": box.host_paused, "names": list(box.station_names),
-                "late_deliveries": box.late_deliveries, "guard_us": box.latency_guard_us,
-                #: one line while the journal cannot be written (a full card), else None
-                "journal": box.journal_notice(),
-                #: one line while a source has stalled (decisions no longer wait for it), else None
-                "inputs": box.inputs_notice(),
-                #: the newest decision: [decided, lamp lit] in game µs (a view is published after the lamp)
-                "decided": list(self.decider.decisions[-1][:2]) if self.decider.decisions else None}
+        last = self.decider.decisions[-1] if self.decider.decisions else None
+        decided = None if last is None or last[0] is None else (last[0], last[1])
+        return view_of(self.box, t_us, version=self.version, public=public, strip=strip, decided=decided)
 
     def publish(self, events: list[GameEvent], t_us: int, stirred: bool = True) -> None:
         """After each step, the lamp lit: a new view when something changed
@@ -160,12 +152,12 @@ class DecidingGame:
             self.version += 1
             view = self.view(t_us, public, strip)  # the views are asked for once per publish
             pages = self.pages(events, public, strip) if events else None
-        if any(e.kind == "show" for e in events):
+        if any(e.kind == EventKind.SHOW for e in events):
             self.awaiting_show = True
             if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
                 self.answer_show(t_us)
         for viewer in self.live_viewers():
-            viewer.outbox.publish({**view, channel.COMPANION: pages} if pages and viewer.companion else view, events)
+            viewer.outbox.publish(dataclasses.replace(view, companion=pages) if pages and viewer.companion else view, events)
         if events:
             self.wake.set()  # the main thread checks for the end
 
@@ -192,18 +184,18 @@ class DecidingGame:
             return None
 
     @staticmethod
-    def encode_pages(view: dict[str, Any]) -> dict[str, Any]:
+    def encode_pages(view: p.View) -> p.View:
         """A phones' server's view as it is sent: its pages encoded (its
         outbox's thread, outside ``box.lock``). Pages that cannot be encoded
         are logged and left out: the phones keep their last ones."""
-        pages = view.get(channel.COMPANION)
+        pages = view.companion
         if not isinstance(pages, Pages):
             return view
         try:
-            return {**view, channel.COMPANION: snapshot_message(pages.snapshot())}
+            return dataclasses.replace(view, companion=snapshot_message(pages.snapshot()))
         except Exception:  # noqa: BLE001 (the game goes on)
             log.exception("companion: could not encode the pages' views; the phones keep the last ones")
-            return {**view, channel.COMPANION: None}
+            return dataclasses.replace(view, companion=None)
 
     def answer_show(self, t_us: int) -> None:
         self.awaiting_show = False
@@ -226,8 +218,7 @@ class DecidingGame:
             self.version += 1
             view = self.view(self.game_now())
             if viewer.companion:
-                view[channel.COMPANION] = self.pages([])
-                view[channel.SEATS] = secrets
+                view = dataclasses.replace(view, companion=self.pages([]), seats=secrets)
             viewer.outbox.publish(view, [])
             self.viewers.append(viewer)
         threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
@@ -238,49 +229,49 @@ class DecidingGame:
             while True:
                 try:
                     message = channel.receive(viewer.sock)
+                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
+                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+                    break
                 except ChannelError as exc:
                     log.warning("%s sent something that is not a message (%s): ignored", viewer.name, exc)
                     continue
                 if message is None:
                     break
-                if message["type"] == channel.SEATS:  # only the screen serving the phones keeps them here
-                    if viewer.companion and isinstance(message.get("seats"), dict):
-                        self.phones_secrets = message["seats"]
+                if isinstance(message, p.Seats):  # only the screen serving the phones keeps them here
+                    if viewer.companion:
+                        self.phones_secrets = message.seats
                     continue
                 self.take(message)
         finally:
             viewer.gone.set()
             self.wake.set()
 
-    def take(self, message: dict[str, Any]) -> None:
+    def take(self, message: p.Message) -> None:
         """One stamped input or request from a viewer (reader thread: only enqueues)."""
-        box, kind = self.box, message["type"]
-        try:
-            # forwarded inputs: their lateness is the screen's, never a reason to slow the stations' decisions
-            if kind == channel.EDGE and isinstance(message["edge"], Edge):
-                box.edge(message["edge"], int(message["precision_us"]), measured=False)
-            elif kind == channel.PRESS and isinstance(message["press"], Press):
-                box.press(message["press"], measured=False)
-            elif kind == channel.WATERMARK and isinstance(message["mark"], Watermark):
-                box.watermark(message["mark"])
-            elif kind == channel.NOTICE and isinstance(message["notice"], InputNotice):
-                box.notice(message["notice"])
-            elif kind == channel.ACTION and isinstance(message["action"], Action):
-                box.deliver_action(message["action"])
-            elif kind == channel.HOST:
-                name, t_us = str(message["name"]), int(message["t_us"])
-                self.decider.submit(lambda: box.host_button(name, t_us))
-            elif kind == channel.SHOWN:
-                self.awaiting_show = False
-                t_shown = int(message["t_us"])
-                self.decider.submit(lambda: box.shown(t_shown))
-            elif kind == channel.STOP:
-                self.stop_reason = str(message.get("reason", "menu"))
-                self.wake.set()
-            else:
-                log.warning("a viewer sent an unknown message %r: ignored", kind)
-        except (KeyError, TypeError, ValueError) as exc:
-            log.warning("a viewer's %s message is not one (%s): ignored", kind, exc)
+        box = self.box
+        # forwarded inputs: their lateness is the screen's, never a reason to slow the stations' decisions
+        if isinstance(message, p.EdgeInput):
+            box.edge(message.edge, message.precision_us, measured=False)
+        elif isinstance(message, p.PressInput):
+            box.press(message.press, measured=False)
+        elif isinstance(message, p.WatermarkInput):
+            box.watermark(message.mark)
+        elif isinstance(message, p.NoticeInput):
+            box.notice(message.notice)
+        elif isinstance(message, p.ActionInput):
+            box.deliver_action(message.action)
+        elif isinstance(message, p.HostKey):
+            name, t_us = message.name, message.t_us
+            self.decider.submit(lambda: box.host_button(name, t_us))
+        elif isinstance(message, p.Shown):
+            self.awaiting_show = False
+            t_shown = message.t_us
+            self.decider.submit(lambda: box.shown(t_shown))
+        elif isinstance(message, p.Stop):
+            self.stop_reason = message.reason
+            self.wake.set()
+        else:
+            log.warning("a viewer sent a %s message, which only the deciding process sends: ignored", message.TAG)
 
     # -- the screen ---------------------------------------------------------------------
     def start_screen(self) -> Viewer:
@@ -354,17 +345,16 @@ class DecidingGame:
                     self.source.stop()
             finally:
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
-        ended = {"type": channel.ENDED, "reason": reason, "summary": box.summary(),
-                 "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
-                 "stalls": box.stalls, "longest_wait_us": box.longest_wait_us, "decided_by": box.decided_by(),
-                 "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us,
-                 "decisions": list(self.decider.decisions), "decision_detail": list(self.decider.detail),
-                 "loaded": {name: name in sys.modules for name in ("pygame", "aiohttp")},
-                 "dropped_views": sum(v.outbox.dropped_views for v in self.viewers),
-                 #: records the journal's disk still refused at the close, and the file that keeps them (if any)
-                 "unsaved": box.journal.unsaved if box.journal is not None else 0,
-                 "unsaved_path": None if box.journal is None or box.journal.unsaved_path is None
-                 else str(box.journal.unsaved_path)}
+        ended = p.Ended(
+            reason=reason, summary=box.summary(), late_deliveries=box.late_deliveries,
+            worst_delivery_us=box.worst_delivery_us, stalls=box.stalls, longest_wait_us=box.longest_wait_us,
+            decided_by=box.decided_by(), offset_us=box.time_offset_us, stated_delay_us=box.stated_delay_us,
+            decisions=[list(d) for d in self.decider.decisions], decision_detail=list(self.decider.detail),
+            loaded={name: name in sys.modules for name in ("pygame", "aiohttp")},
+            dropped_views=sum(v.outbox.dropped_views for v in self.viewers),
+            unsaved=box.journal.unsaved if box.journal is not None else 0,
+            unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
+            else str(box.journal.unsaved_path))
         for viewer in self.viewers:
             viewer.outbox.put(ended)
             viewer.outbox.close()
@@ -479,8 +469,8 @@ def new_game(sock: socket.socket) -> dict[str, Any]:
         message = channel.receive(sock)
     except ChannelError as exc:
         raise BuzzerBoxError(f"the screen sent no game to start ({exc})") from None
-    header = None if message is None or message["type"] != channel.START else message.get("header")
-    if not isinstance(header, dict):
+    header = message.header if isinstance(message, p.Start) else None
+    if not header:
         raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
     return header
 

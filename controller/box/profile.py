@@ -426,7 +426,7 @@ class Profile:
 
 
 #: wiring/*.toml that are not wiring profiles
-NOT_PROFILES = ("board-pinmap",)
+NOT_PROFILES = ("board-pinmap", "board-pinmap-lockout")
 
 
 def wiring_dir() -> Path:
@@ -474,8 +474,9 @@ def _keys(table: dict[str, Any], where: str) -> dict[str, str]:
 
 
 def is_pinmap(data: dict[str, Any]) -> bool:
-    """The firmware board's pin map (wiring/board-pinmap.toml), not a profile."""
-    return "stations" not in data and {"shift_in", "spi"} <= set(data)
+    """The firmware board's pin map (wiring/board-pinmap*.toml), not a profile: the stock
+    one, or a variant that ``extends`` it (wiring/board-pinmap-lockout.toml)."""
+    return "stations" not in data and ({"shift_in", "spi"} <= set(data) or "extends" in data)
 
 
 def read(name_or_path: str) -> tuple[dict[str, Any], Path]:

@@ -44,6 +44,7 @@ from games.base import (
     HOST_SHOWN,
     Action,
     BuzzerBoxError,
+    EventKind,
     GameEvent,
     GameSettings,
     GameSpec,
@@ -99,7 +100,7 @@ INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: d
 #: nothing), and a player's new name (``InputNotice.input``). Journaled as
 #: notices: a pause's effect on the game is the ``resume`` action it ends
 #: with, and replay takes the names from them.
-HOST_PAUSED, HOST_CONTINUED, RENAMED = "host_paused", "host_continued", "renamed"
+HOST_PAUSED, HOST_CONTINUED, RENAMED = EventKind.HOST_PAUSED, EventKind.HOST_CONTINUED, EventKind.RENAMED
 #: a presenter clicker's buttons as host keys: the game's next step (arm, reveal, next), and the
 #: pause card put up or taken down (docs/quiz.md, "Presenter clickers")
 STEP, BLANK = "step", "blank"
@@ -715,7 +716,7 @@ class Box(InputLayer):
             self._journaled_until_us = self.engine_until_us
         self._write(PressRecord(press, self.now_us))
         behind = self.late_before_us() - press.t_us
-        return self._emit([GameEvent("late_evidence", max(self.now_us, press.t_us), press.station,
+        return self._emit([GameEvent(EventKind.LATE_EVIDENCE, max(self.now_us, press.t_us), press.station,
                                      {"pressed_us": press.t_us, "input": press.input, "behind_us": behind})])
 
     def _tick(self, until_us: int) -> list[GameEvent]:
@@ -744,12 +745,12 @@ class Box(InputLayer):
             log.warning("input board %s: game %s", notice.kind, "paused" if self.paused else "resumed")
             if self.paused:
                 self.paused_at_us = notice.t_us
-                return [GameEvent("paused", notice.t_us)]
+                return [GameEvent(EventKind.PAUSED, notice.t_us)]
             # the game's clocks stood still meanwhile: tell it how long, stamped
             # when the inputs went away, so it comes before the presses held since
             away = max(0, notice.t_us - self.paused_at_us)
             self._submit(self.paused_at_us, Action(HOST_RESUME, self.paused_at_us, None, {"paused_us": away}))
-            return [GameEvent("resumed", notice.t_us, None, {"paused_us": away})]
+            return [GameEvent(EventKind.RESUMED, notice.t_us, None, {"paused_us": away})]
         return []
 
     # -- the host's pause and names (the companion pages' host remote) -----------------
@@ -788,7 +789,7 @@ class Box(InputLayer):
             events = self.engine.handle(action)
         except RuleError as exc:
             log.info("not allowed: %s", exc)
-            events = [GameEvent("rejected", action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
+            events = [GameEvent(EventKind.REJECTED, action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
         return self._emit(events)
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:

@@ -26,6 +26,7 @@ from games.base import (
     HOST_TEAM_NAME,
     Action,
     Bot,
+    EventKind,
     GameEvent,
     GameSpec,
     HostBot,
@@ -106,7 +107,7 @@ class Session:
             events += self.box.apply_action(Action(action.kind, t, action.player, action.args, action.precision_us))
         events += self.box.step(self.now_us)
         for event in list(events):
-            if event.kind == "show":
+            if event.kind == EventKind.SHOW:
                 flip = self.on_show(self.now_us)
                 self.shows.append((flip, dict(event.data)))
                 events += self.box.shown(flip)

@@ -21,10 +21,19 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol
 
+from controller import protocol
 from controller.box.clips import ClipPlayer
 from controller.box.panels import panel_moves, seat_panel
 from controller.box.runtime import Box
-from games.base import HOST_ADJUST, HOST_RESUME, HOST_SHOWN, HOST_TEAM_NAME, GameEvent, GameSpec
+from games.base import (
+    HOST_ADJUST,
+    HOST_RESUME,
+    HOST_SHOWN,
+    HOST_TEAM_NAME,
+    EventKind,
+    GameEvent,
+    GameSpec,
+)
 from games.i18n import N_, _, format_number, refusal_text, word
 from games.toolkit.strip_words import Strip, View, status_label
 
@@ -388,7 +397,7 @@ class Publisher:
         if the caller has them already (the deciding process's publish)."""
         box = self.box
         self._rejected = {e.player: refusal_text(e.data) for e in events
-                          if e.kind == "rejected" and e.player is not None}
+                          if e.kind == EventKind.REJECTED and e.player is not None}
         for e in events:
             if box.spec.logs(e.kind):  # only what the log says in public
                 self._recent.append({"kind": e.kind, "t_us": e.t_us, "player": e.player})
@@ -510,13 +519,16 @@ def first_snapshot(box: Box) -> Snapshot:
 
 
 def snapshot_message(snap: Snapshot) -> dict[str, Any]:
-    """A snapshot as plain data, for the channel (which carries no classes of ours)."""
-    return asdict(snap)
+    """A snapshot as JSON data, for the channel (``controller.protocol``: its sets as sorted lists)."""
+    return {**asdict(snap), "seats": list(snap.seats), "offered": [sorted(moves) for moves in snap.offered],
+            "host_actions": sorted(snap.host_actions), "host_teams": list(snap.host_teams)}
 
 
 def snapshot_from(message: dict[str, Any]) -> Snapshot:
     """A snapshot back from the channel: the fields ``snapshot_message`` wrote."""
-    return Snapshot(**{**message, "seats": tuple(message["seats"]), "offered": tuple(message["offered"]),
+    return Snapshot(**{**message, "seats": tuple(message["seats"]),
+                       "offered": tuple(frozenset(moves) for moves in message["offered"]),
+                       "host_actions": frozenset(message["host_actions"]),
                        "host_teams": tuple(message.get("host_teams", ())), "tied": tuple(message.get("tied", ()))})
 
 
@@ -615,3 +627,18 @@ def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:
         if isinstance(r.get("rules_name"), str):
             r["rules_name"] = word(r["rules_name"])
     return cue
+
+
+def view_of(box: Box, t_us: int, *, version: int = 0, public: Mapping[str, Any] | None = None,
+            strip: Sequence[Mapping[str, Any]] | None = None,
+            decided: tuple[int, int | None] | None = None) -> protocol.View:
+    """What a screen draws of ``box`` now (hold ``box.lock``): the engine's
+    public view, the strip and the box's state (``public`` and ``strip``:
+    those views now, if already asked for). The deciding process publishes
+    it; a screen in the box's own process draws it the same way."""
+    return protocol.View(version=version, t_us=t_us, offset_us=box.time_offset_us,
+                public=box.engine.public_view() if public is None else public,
+                strip=box.strip() if strip is None else strip, finished=box.engine.finished,
+                paused=box.paused, host_paused=box.host_paused, names=tuple(box.station_names),
+                late_deliveries=box.late_deliveries, guard_us=box.latency_guard_us,
+                journal=box.journal_notice(), inputs=box.inputs_notice(), decided=decided)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller import channel, signals
+from controller import protocol, signals
 from controller.box.lights import Lights
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
@@ -316,7 +316,7 @@ class RelayedPhones:
     """The phones' server in the split design (docs/processes.md), in the
     screen's process: it serves the snapshots the deciding process sends;
     what phones and the host page send goes back to it as stamped inputs
-    (through ``view``, a ``viewer.ViewBox``). The seats' codes, the PIN and
+    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN and
     the replay counters go to the deciding process whenever they change, on
     the screen's private channel: a screen it starts again (the first one
     died) serves the same phones with them (``restored``)."""
@@ -345,33 +345,35 @@ class RelayedPhones:
         return cls(presenter, view, server, publisher)
 
     @classmethod
-    def restored(cls, presenter: Presenter, view: Any, first: dict[str, Any]) -> RelayedPhones:
+    def restored(cls, presenter: Presenter, view: Any, first: protocol.View) -> RelayedPhones:
         """A screen the deciding process started again: its first view carries the dead screen's
         ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
         from controller.box.views import RelayedPublisher, snapshot_from
         from controller.web.attach import serve
 
-        secrets = first[channel.SEATS]
-        snap = snapshot_from(first[channel.COMPANION])
+        secrets = first.seats
+        if secrets is None:
+            raise ValueError("a first view without the seats")
+        snap = snapshot_from(first.companion)
         publisher = RelayedPublisher(view, snap)
         # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
-        publisher.update(snap, first["public"], first["strip"])
+        publisher.update(snap, first.public, first.strip)
         server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
                        secrets=secrets, end_game=ending(view))
         return cls(presenter, view, server, publisher)
 
     def keep(self, secrets: dict[str, Any]) -> None:
         """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
-        self.view.send({"type": channel.SEATS, "seats": secrets})
+        self.view.send(protocol.Seats(secrets))
         self._told = self.view.sock
 
-    def __call__(self, view: Any, message: dict[str, Any]) -> None:
+    def __call__(self, message: protocol.View) -> None:
         """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
         from controller.box.views import snapshot_from
 
-        if self._told is not view.sock:  # a deciding process (started again) that has not been told them yet
+        if self._told is not self.view.sock:  # a deciding process (started again) that has not been told them yet
             self.keep(self.server.secrets())
-        self.publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+        self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
 
     def stop(self) -> None:
         self.server.on_secrets = None
@@ -381,7 +383,7 @@ class RelayedPhones:
 
 def ending(view: Any) -> Callable[[], None]:
     """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
-    return lambda: view.send({"type": channel.STOP, "reason": "menu"})
+    return lambda: view.send(protocol.Stop("menu"))
 
 
 def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:

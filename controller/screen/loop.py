@@ -31,6 +31,8 @@ from controller.box.press import Press
 from controller.box.runtime import HOST_CONTINUED, Box
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
+from controller.box.views import view_of
+from controller.protocol import View
 from controller.screen.diag import DiagScene, InputMonitor
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.menu import Choice, Menu, MenuScene
@@ -38,7 +40,7 @@ from controller.screen.pause_card import draw_pause_card
 from controller.screen.screen import Screen
 from controller.screen.sound import Sound
 from controller.screen.video import NO_DECODER, VideoScreen, video_fit
-from games.base import GameEvent
+from games.base import EventKind, GameEvent, GameSpec
 from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
@@ -134,23 +136,28 @@ class Presenter:
         return False
 
     def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
-        """One frame from the engine's public view and the box's strip, nothing
-        else (on the screen, or on ``surface``: screenshots at a fixed size).
-        The box is read under its lock, then drawn without it: the deciding
-        thread never waits for the drawing."""
+        """One frame of a box in this process: its view is read under its lock,
+        then drawn without it (the deciding thread never waits for the drawing)."""
         with box.lock:
-            view = freeze(box.engine.public_view())
-            strip = box.strip()
-            finished, paused, host_paused = box.engine.finished, box.paused, box.host_paused
+            view = view_of(box, now_us, public=freeze(box.engine.public_view()))
+        self.draw_view(view, box.spec, now_us, surface, frozen=True)
+
+    def draw_view(self, shown: View, spec: GameSpec, now_us: int, surface: pygame.Surface | None = None,
+                  frozen: bool = False) -> None:
+        """One frame from a ``View`` (the engine's public view, the strip, the
+        box's state), nothing else: on the screen, or on ``surface``
+        (screenshots at a fixed size). ``frozen``: its public view is frozen already."""
+        view = shown.public if frozen else freeze(shown.public)
+        strip, finished, paused, host_paused = shown.strip, shown.finished, shown.paused, shown.host_paused
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         scene.message = self.scene.message or aside_line(self.asides)
-        inputs = box.inputs_notice()
+        inputs = shown.inputs
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs
         scene.confirm = _(END_CONFIRM) if self.confirm_end and not finished else None
-        journal = box.journal_notice()
+        journal = shown.journal
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal
         if paused:  # said until the inputs are back: nobody wonders why nothing reacts
@@ -187,14 +194,13 @@ class Presenter:
                 self.lights.update(box.statuses(), box.spec.status_light)
 
     @staticmethod
-    def _refused_line(box: Box, event: GameEvent) -> str:
+    def _refused_line(strip: Sequence[Mapping[str, Any]], event: GameEvent) -> str:
         """What the room reads when a press or a host key is refused: short,
         in the room's words, with who did it (a keyboard player sees what
         their press did). The engine's reason is for whoever can act on it
         (a phone words it to its player, ``--verbose`` and the journal keep
         it): on the TV it would be developer text ("cannot wrong while armed;
         now: reset, next") read by the whole room."""
-        strip = box.strip()
         player = event.player
         who = str(strip[player].get("name") or "") if player is not None and 0 <= player < len(strip) else ""
         log.info("refused %s from %s: %s", event.data.get("kind", "?"), who or "the host", event.data.get("why", ""))
@@ -205,24 +211,35 @@ class Presenter:
     def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
         """Events to lights (first, in the same pass as the press) and sound."""
         self.light(box)
+        self._say(events, box.spec, box.strip, box.station_names, now_us)
+
+    def react_view(self, shown: View, spec: GameSpec, events: Sequence[GameEvent], now_us: int) -> None:
+        """A published view's events to the lights, if any here, and sound."""
+        if self.lights is not None:
+            self.lights.update([str(cell.get("status", "")) for cell in shown.strip], spec.status_light)
+        self._say(events, spec, lambda: shown.strip, shown.names, now_us)
+
+    def _say(self, events: Sequence[GameEvent], spec: GameSpec, strip: Callable[[], Sequence[Mapping[str, Any]]],
+             names: Sequence[str], now_us: int) -> None:
+        """The events' sounds, and the line the room reads about one (a refused key, the inputs away)."""
         if self.sound is not None and events:
-            self.sound.on_events(events, box.spec.sound_for)
+            self.sound.on_events(events, spec.sound_for)
         self.video.on_events(events)
         clip = self.video.clip
         if clip is not None and self.video.state == "stopped" and any(e.kind == "question" for e in events):
             self.video_screen.show_still(clip.file, clip.start_s)  # its first frame until it plays
         for e in events:
             text = None
-            if e.kind == "rejected":
-                text = self._refused_line(box, e)
-            elif e.kind == "paused":
+            if e.kind == EventKind.REJECTED:
+                text = self._refused_line(strip(), e)
+            elif e.kind == EventKind.PAUSED:
                 text = _("input board disconnected: game paused")
-            elif e.kind == "resumed" and not any(x.kind == HOST_CONTINUED for x in events):
+            elif e.kind == EventKind.RESUMED and not any(x.kind == HOST_CONTINUED for x in events):
                 text = _("input board back: game resumed")  # (after a host's pause the overlay said it all)
-            elif e.kind == "late_evidence" and e.player is not None:
+            elif e.kind == EventKind.LATE_EVIDENCE and e.player is not None:
                 behind = int(e.data.get("behind_us", 0))
                 text = _("{name} pressed {ms} ms before the decision but the press came too late to count: "
-                         "host, decide").format(name=box.station_names[e.player], ms=format_number(behind / 1000, 1))
+                         "host, decide").format(name=names[e.player], ms=format_number(behind / 1000, 1))
             if text:
                 self.scene.message = text
                 self._message_until = now_us + MESSAGE_US
@@ -328,7 +345,7 @@ class FrameRun:
     def answer_shows(self, events: list[GameEvent], t_us: int) -> list[GameEvent]:
         """Events in, each ``show`` answered by a frame flipped now."""
         for e in list(events):
-            if e.kind == "show":
+            if e.kind == EventKind.SHOW:
                 flipped = self.show(t_us)  # drawn without the lock: a deciding thread goes on meanwhile
                 with self.box.lock:
                     events += self.box.shown(flipped)
@@ -350,7 +367,8 @@ def frame_run(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, c
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
         keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
-        presenter.help = keyboard_help(box, keyboard)
+        with box.lock:
+            presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
 
     def now() -> int:
         return clock() + shift
@@ -476,19 +494,18 @@ def key_word(code: int) -> str:
     return _(KEY_WORDS[name]) if name in KEY_WORDS else name
 
 
-def keyboard_help(box: Box, keyboard: KeyboardSource) -> HelpOverlay:
+def keyboard_help(spec: GameSpec, keyboard: KeyboardSource, now: Mapping[str, Any]) -> HelpOverlay:
     """The help overlay's rows from what the keyboard binds and the game's spec
-    says, for the game as it is played when drawn (its keys may change with its rounds)."""
+    says, for the game as it is played when drawn (its keys may change with its
+    rounds; ``now``: its public view as the help is made)."""
     stations = [(key_word(k), s, i) for k, (s, i) in keyboard.keymap.items()]
     host = {key_word(k): a for k, a in keyboard.host_keys.items()}
     host["h  ?"] = "help"
 
     def rows_for(view: Mapping[str, Any]) -> list[tuple[str, str]]:
-        return help_rows(box.spec, stations, host, view)
+        return help_rows(spec, stations, host, view)
 
-    with box.lock:
-        now = box.engine.public_view()
-    return HelpOverlay(box.spec.title, rows_for(now), rows_for)
+    return HelpOverlay(spec.title, rows_for(now), rows_for)
 
 
 def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple[int, int] = (1920, 1080)) -> None:

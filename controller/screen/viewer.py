@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from controller import channel, signals
+from controller import protocol as p
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
@@ -39,7 +40,7 @@ from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, key_of, keyboard_help
 from controller.screen.sound import Sound
-from games.base import Action, BuzzerBoxError, GameEvent, GameSettings, GameSpec
+from games.base import Action, BuzzerBoxError, EventKind, GameEvent, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register
 from games.scenes import scene_for
@@ -55,8 +56,6 @@ log = logging.getLogger("buzzerbox.screen")
 DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
 #: what the screen says from then until the next one shows the game
 RESTARTING = N_("restarting: every press is kept")
-#: the station inputs a screen keeps while no deciding process listens: the next one gets them
-HELD = frozenset({channel.EDGE, channel.PRESS})
 
 
 #: a screen started again could not serve the phones again (its port is held): they join anew
@@ -67,21 +66,11 @@ class SplitError(BuzzerBoxError):
     """The deciding process would not start (it said why on its own line)."""
 
 
-class ViewEngine:
-    """The engine as a viewer knows it: its newest public view."""
-
-    def __init__(self) -> None:
-        self.view: dict[str, Any] = {}
-        self.finished = False
-
-    def public_view(self) -> dict[str, Any]:
-        return self.view
-
-
-class ViewBox:
-    """What the screen draws from, shaped like the ``Box`` the presenter reads:
-    the newest published view. Inputs given to it (the keyboard's edges) go
-    to the deciding process, stamped where they happened."""
+class DecidingLink:
+    """The screen's end of the channel to the deciding process: the newest
+    ``View`` it published (what the presenter draws), and the way inputs go
+    to it (the keyboard's edges, the phones' server's actions), stamped where
+    they happened. The phones' server reads the seats' names and the pause from it."""
 
     def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket | None = None) -> None:
         """``sock``: the channel to the deciding process (None until it runs: what is sent meanwhile is dropped)."""
@@ -89,47 +78,31 @@ class ViewBox:
         self.settings = settings
         self.sock = sock
         self.lock = threading.RLock()
-        self.engine = ViewEngine()
-        self.station_names: list[str] = []
-        self.paused = False
-        self.host_paused = False
-        self.time_offset_us = 0
-        self.version = 0
-        self._strip: list[dict[str, Any]] = []
-        self._journal_notice: str | None = None
-        self._inputs_notice: str | None = None
+        #: the newest view (an empty one until the deciding process's first)
+        self.view: p.View = p.NO_VIEW
         self._send_lock = threading.Lock()
         #: station inputs sent while no deciding process listened (it was starting again)
-        self._held: list[dict[str, Any]] = []
+        self._held: list[p.Message] = []
         #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
 
-    def update(self, view: dict[str, Any]) -> None:
+    @property
+    def station_names(self) -> list[str]:
+        return list(self.view.names)
+
+    @property
+    def host_paused(self) -> bool:
+        return self.view.host_paused
+
+    @property
+    def time_offset_us(self) -> int:
+        return self.view.offset_us
+
+    def update(self, view: p.View) -> None:
         with self.lock:
-            self.version = int(view["version"])
-            self.engine.view = view["public"]
-            self.engine.finished = bool(view["finished"])
-            self._strip = view["strip"]
-            self.station_names = list(view["names"])
-            self.paused, self.host_paused = bool(view["paused"]), bool(view["host_paused"])
-            self.time_offset_us = int(view["offset_us"])
-            notice = view.get("journal")
-            self._journal_notice = notice if isinstance(notice, str) else None
-            inputs = view.get("inputs")
-            self._inputs_notice = inputs if isinstance(inputs, str) else None
+            self.view = view
 
-    def journal_notice(self) -> str | None:
-        """The deciding process's journal notice (a full card ...), as the screen says it."""
-        return self._journal_notice
-
-    def inputs_notice(self) -> str | None:
-        """The deciding process's line about a stalled source, as the screen says it."""
-        return self._inputs_notice
-
-    def strip(self) -> list[dict[str, Any]]:
-        return self._strip
-
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: p.Message) -> None:
         """To the deciding process; a station's input sent while none listens
         (it died: the watch loop says so) is kept for the next one."""
         with self._send_lock:
@@ -139,7 +112,7 @@ class ViewBox:
                     return
                 except OSError:
                     pass
-            if message["type"] in HELD:
+            if isinstance(message, p.STATION_INPUTS):
                 self._held.append(message)
 
     def connect(self, sock: socket.socket) -> None:
@@ -151,28 +124,28 @@ class ViewBox:
                 for message in held:
                     channel.send(sock, message)
 
-    # an input sink, as the keyboard source expects
+    # an input sink, as the keyboard source and the phones' server expect
     def edge(self, edge: Edge, precision_us: int) -> None:
-        self.send({"type": channel.EDGE, "edge": edge, "precision_us": precision_us})
+        self.send(p.EdgeInput(edge, precision_us))
 
     def press(self, press: Press) -> None:
-        self.send({"type": channel.PRESS, "press": press})
+        self.send(p.PressInput(press))
 
     def notice(self, notice: InputNotice) -> None:
-        self.send({"type": channel.NOTICE, "notice": notice})
+        self.send(p.NoticeInput(notice))
 
     def watermark(self, mark: Watermark) -> None:
-        self.send({"type": channel.WATERMARK, "mark": mark})
+        self.send(p.WatermarkInput(mark))
 
     def deliver_action(self, action: Action) -> None:
-        self.send({"type": channel.ACTION, "action": action})
+        self.send(p.ActionInput(action))
 
 
 @dataclass
 class Watched:
-    """How watching one deciding process ended: its ``ended`` message, or None if it died."""
+    """How watching one deciding process ended: its ``Ended``, or None if it died."""
 
-    ended: dict[str, Any] | None
+    ended: p.Ended | None
     first_version: int = 0
     views: int = 0
     #: how long each frame took to draw and flip (µs), and per decision [decided, first frame flipped after]
@@ -180,16 +153,19 @@ class Watched:
     shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
 
 
-def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> threading.Thread:
+def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMismatch | None]) -> threading.Thread:
     def read() -> None:
         while True:
             try:
                 message = channel.receive(sock)
+            except channel.VersionMismatch as exc:  # nothing it sends can be read: said once, the game stopped
+                inbox.put(exc)
+                return
             except channel.ChannelError as exc:
                 log.warning("the deciding process sent something that is not a message (%s)", exc)
                 continue
             inbox.put(message)
-            if message is None or message["type"] == channel.ENDED:
+            if message is None or isinstance(message, p.Ended):
                 return
 
     thread = threading.Thread(target=read, name="buzzerbox-screen-reader", daemon=True)
@@ -198,17 +174,17 @@ def reader(sock: socket.socket, inbox: queue.Queue[dict[str, Any] | None]) -> th
 
 
 #: what the screen's process does with a view carrying the phones' snapshot (``--web``)
-Companion = Callable[[ViewBox, dict[str, Any]], None]
+Companion = Callable[[p.View], None]
 
 
-def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-          companion: Companion | None = None, first: dict[str, Any] | None = None) -> Watched:
+def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+          companion: Companion | None = None, first: p.Message | None = None) -> Watched:
     """Draw each newest view until the deciding process says the game ended
     (or dies); keys go to it as stamped inputs, host keys by name. The
     newest phones' snapshot of each batch of views goes to ``companion``.
     ``first``: a message already read from the channel (a screen started again)."""
-    assert box.sock is not None, "watch a ViewBox connected to its deciding process"
-    inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    assert box.sock is not None, "watch a DecidingLink connected to its deciding process"
+    inbox: queue.Queue[p.Message | channel.VersionMismatch | None] = queue.Queue()
     if first is not None:
         inbox.put(first)
     thread = reader(box.sock, inbox)
@@ -220,7 +196,7 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
         keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
-        presenter.help = keyboard_help(box, keyboard)  # type: ignore[arg-type]
+        presenter.help = keyboard_help(box.spec, keyboard, box.view.public)
         keyboard.start(box)
 
     def game_now() -> int:
@@ -236,16 +212,16 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                 if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                     presenter.box_actions[name]()
                 elif name == QUIT:
-                    box.send({"type": channel.STOP, "reason": "quit"})
+                    box.send(p.Stop("quit"))
                 elif name == "menu" and not finished_at_frame and not presenter.end_confirmed():
                     pass  # the first Esc: the screen asks
                 elif name == "menu" or (name is not None and finished_at_frame):
-                    box.send({"type": channel.STOP, "reason": "menu" if name == "menu" else "finished"})
+                    box.send(p.Stop("menu" if name == "menu" else "finished"))
                 elif name is not None:
-                    box.send({"type": channel.HOST, "name": name, "t_us": game_now()})
+                    box.send(p.HostKey(name, game_now()))
             if keyboard is not None and keyboard.sends_watermarks:
                 box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
-            pages: dict[str, Any] | None = None  # the newest view with the phones' snapshot
+            pages: p.View | None = None  # the newest view with the phones' snapshot
             while True:
                 try:
                     message = inbox.get_nowait()
@@ -253,34 +229,36 @@ def watch(box: ViewBox, presenter: Presenter, keyboard: KeyboardSource | None, f
                     break
                 if message is None:
                     return out
-                if message["type"] == channel.ENDED:
+                if isinstance(message, channel.VersionMismatch):
+                    raise SplitError(str(message))
+                if isinstance(message, p.Ended):
                     out.ended = message
                     return out
-                if message["type"] == channel.VIEW:
+                if isinstance(message, p.View):
                     box.update(message)
-                    if message.get(channel.COMPANION) is not None:
+                    if message.companion is not None:
                         pages = message
                     out.views += 1
-                    out.first_version = out.first_version or box.version
+                    out.first_version = out.first_version or message.version
                     if out.views == 1:
                         presenter.standing = None  # the game is back (a deciding process started again)
                         # the readiness line tests wait for: they run in English, a box in its language
-                        print(_("screen process: showing view {version}").format(version=box.version), file=sys.stderr, flush=True)
-                    events: list[GameEvent] = list(message.get("events", ()))
+                        print(_("screen process: showing view {version}").format(version=message.version), file=sys.stderr, flush=True)
+                    events = message.events
                     t = game_now()
-                    if any(e.kind == "show" for e in events):
-                        presenter.draw(box, t)  # type: ignore[arg-type]
+                    if any(e.kind == EventKind.SHOW for e in events):
+                        presenter.draw_view(message, box.spec, t)
                         flipped = presenter.screen.flip() + box.time_offset_us
-                        box.send({"type": channel.SHOWN, "t_us": flipped})
-                    presenter.react(box, events, t)  # type: ignore[arg-type]
-                    finished_at_frame = box.engine.finished
-                    decided = message.get("decided")
+                        box.send(p.Shown(flipped))
+                    presenter.react_view(message, box.spec, events, t)
+                    finished_at_frame = message.finished
+                    decided = message.decided
                     if decided and decided[0] != last_decided:
                         last_decided = unshown = int(decided[0])
             if pages is not None and companion is not None:
-                companion(box, pages)
+                companion(pages)
             t_draw = box_now_us()
-            presenter.draw(box, game_now())  # type: ignore[arg-type]
+            presenter.draw_view(box.view, box.spec, game_now())
             presenter.screen.flip()
             flipped = box_now_us()
             out.frame_us.append(flipped - t_draw)
@@ -352,13 +330,13 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
-    if new:  # its first message: the game it journals
+    if new:  # its first message: the game it journals (without a header it says so and stops)
         with contextlib.suppress(OSError):  # gone already: the watch says so
-            channel.send(mine, {"type": channel.START, "header": game.header})
+            channel.send(mine, p.Start(game.header if game.header is not None else {}))
     return process, mine
 
 
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: ViewBox,
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: DecidingLink,
                  phones: live.RelayedPhones | None) -> Companion | None:
     """A tournament's hooks in the split design: they follow the pages the
     deciding process builds (the phones' publisher when this process serves
@@ -375,15 +353,15 @@ def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presen
         publisher = RelayedPublisher(view, first_snapshot(box))
         publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
 
-        def companion(_view: ViewBox, message: dict[str, Any]) -> None:
-            publisher.update(snapshot_from(message[channel.COMPANION]), message["public"], message["strip"])
+        def companion(message: p.View) -> None:
+            publisher.update(snapshot_from(message.companion), message.public, message.strip)
     for hook in hooks:
         hook(publisher)
     return companion
 
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-              companion: Companion | None = None, box: ViewBox | None = None) -> dict[str, Any]:
+              companion: Companion | None = None, box: DecidingLink | None = None) -> dict[str, Any]:
     """Play through a deciding process of its own; returns its ``ended``
     message. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
@@ -400,14 +378,14 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 game.start.handed_over = True
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
-                box = ViewBox(game.spec, game.settings)
+                box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
             watched = watch(box, presenter, keyboard, fps, companion)
         except KeyboardInterrupt:
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start
             with signals.held(raise_after=False):
-                return stop_decider(process, sock)
+                return stop_decider(process, sock).as_dict()
         except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
             if process is not None and sock is not None:
                 with signals.held(raise_after=False):
@@ -418,9 +396,9 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                 sock.close()
         code = process.wait()
         if watched.ended is not None:
-            if watched.ended.get("unsaved"):
+            if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
-            return {**watched.ended, "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
+            return {**watched.ended.as_dict(), "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
         if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
             if resume:
                 raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
@@ -431,14 +409,14 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
               file=sys.stderr, flush=True)
         presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
-        presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+        presenter.draw_view(box.view, box.spec, box_now_us() + box.time_offset_us)
         presenter.screen.flip()
         # the next one resumes from the journal; one that died before it wrote it starts the game anew
         resume = not game.new or game.journal.exists()
 
 
 def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
-                phones: Callable[[ViewBox], live.RelayedPhones | None] | None = None,
+                phones: Callable[[DecidingLink], live.RelayedPhones | None] | None = None,
                 hooks: Sequence[Callable[[Publisher], None]] = (),
                 announce: Callable[[], None] | None = None) -> tuple[dict[str, Any], Box]:
     """The one way a game with people starts (``play``, the menu, a league's
@@ -455,7 +433,7 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
             if box.journal is not None:
                 box.journal.close()  # the deciding process takes the journal over
-            view = ViewBox(box.spec, box.settings)
+            view = DecidingLink(box.spec, box.settings)
             pages = phones(view) if phones is not None else None
             companion = follow_board(hooks, presenter, box, view, pages)
             if announce is not None:
@@ -473,12 +451,12 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
 UNSAVED_SHOWN_S = 15.0
 
 
-def show_unsaved(presenter: Presenter, box: ViewBox, ended: dict[str, Any]) -> None:
+def show_unsaved(presenter: Presenter, box: DecidingLink, ended: p.Ended) -> None:
     """The game closed with records its disk refused: the screen says how many
     and where they are (the terminal says it too) until a key, or a while."""
-    kept = ended.get("unsaved_path")
-    presenter.standing = unsaved_line(int(ended["unsaved"]), None if kept is None else Path(kept).name)
-    presenter.draw(box, box_now_us() + box.time_offset_us)  # type: ignore[arg-type]
+    kept = ended.unsaved_path
+    presenter.standing = unsaved_line(ended.unsaved, None if kept is None else Path(kept).name)
+    presenter.draw_view(box.view, box.spec, box_now_us() + box.time_offset_us)
     presenter.screen.flip()
     if presenter.screen.headless:
         return
@@ -487,14 +465,14 @@ def show_unsaved(presenter: Presenter, box: ViewBox, ended: dict[str, Any]) -> N
         clock.tick(10)
 
 
-def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> dict[str, Any]:
+def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> p.Ended:
     """Ask the deciding process to close the game and wait until it has (it
     may have been told by the signal itself). What it still sends is read by
     the watch's reader thread, so its writes never wait for this one."""
     with contextlib.suppress(OSError):
-        channel.send(sock, {"type": channel.STOP, "reason": "stopped"})
+        channel.send(sock, p.Stop("stopped"))
     process.wait()
-    return {"type": channel.ENDED, "reason": "stopped"}
+    return p.Ended("stopped")
 
 
 # -- a screen started by the deciding process -----------------------------------------------
@@ -556,13 +534,16 @@ def show(args: argparse.Namespace) -> int:
     presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
     keys = json.loads(args.keys) if args.keys else None
     keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
-    box = ViewBox(spec, spec.settings(args.players), sock)
+    box = DecidingLink(spec, spec.settings(args.players), sock)
     phones: live.RelayedPhones | None = None
     try:
         first, phones = serve_again(presenter, box) if args.web else (None, None)
         watch(box, presenter, keyboard, args.fps, phones, first)
     except KeyboardInterrupt:
         pass
+    except BuzzerBoxError as exc:  # a deciding process of another install: one line
+        print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+        return 1
     finally:
         if phones is not None:
             phones.stop()
@@ -572,7 +553,7 @@ def show(args: argparse.Namespace) -> int:
     return 0
 
 
-def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | None, live.RelayedPhones | None]:
+def serve_again(presenter: Presenter, box: DecidingLink) -> tuple[p.Message | None, live.RelayedPhones | None]:
     """The phones' server of a screen that died, started again here on its
     port with its seats' codes and PIN: the deciding process's first view to
     this screen carries them (``seats``). The phones reconnect by themselves
@@ -580,7 +561,7 @@ def serve_again(presenter: Presenter, box: ViewBox) -> tuple[dict[str, Any] | No
     phones must join again once it can); the game and the screen go on."""
     assert box.sock is not None
     first = channel.receive(box.sock)
-    if first is None or first.get(channel.SEATS) is None or first.get(channel.COMPANION) is None:
+    if not isinstance(first, p.View) or first.seats is None or first.companion is None:
         return first, None
     try:
         return first, live.RelayedPhones.restored(presenter, box, first)

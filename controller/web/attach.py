@@ -99,7 +99,7 @@ class MenuCompanion:
         """A game decided in a process of its own (docs/processes.md): the same
         server (port, PIN, seats' codes: joined phones stay joined) serves the
         snapshots its deciding process sends, and sends what the phones do to
-        ``view`` (a ``viewer.ViewBox``). ``box``: the game as it starts."""
+        ``view`` (a ``viewer.DecidingLink``). ``box``: the game as it starts."""
         publisher = RelayedPublisher(view, first_snapshot(box))
         if self.server is None:
             self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,

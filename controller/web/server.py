@@ -394,7 +394,7 @@ class CompanionServer:
 
     def swap(self, box: Any, publisher: Publisher) -> None:
         """``rebind`` with another publisher: the menu's game decided in a
-        process of its own (a ``RelayedPublisher`` over its ``ViewBox``), or
+        process of its own (a ``RelayedPublisher`` over its ``DecidingLink``), or
         its journal's box after it."""
         self.detach()
         if self._published in self.publisher.listeners:

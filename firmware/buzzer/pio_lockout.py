@@ -1,12 +1,21 @@
-"""First press to lamp in PIO: the lockout box's logic in a state machine, not the CPU.
+"""First press to lamp in PIO: the lockout box's logic in state machines, not the CPU.
 
-Two variants: ``program`` (below, one state machine for every bell: filters the
-pressed *set*, so a bell joining within the glitch time ties) and
-``bell_program`` (one state machine per bell and a LOCK pin: the first
-confirmed press lights alone). NOT YET RUN ON HARDWARE, and not yet wired into ``app.Board`` (the CPU lamp
-path of ``lockout.py`` stays what the board runs). The program is checked
-cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py, and
-``benchmarks/board_lockout.py`` prints its latency).
+THE LOCKOUT IS ``bell_program`` (end of this module): one state machine per
+bell and a LOCK pin per PIO block, so the first confirmed press lights alone
+and only presses confirmed in the same cycles tie -- the rule of a quiz-bowl
+lockout and of the CPU path (``lockout.py``). ``program`` (below) is DEMOTED:
+it filters the pressed *set*, so a bell that joins within the glitch time of
+another (1 ms on the stock profile, 50 times the box's 20 µs tie window)
+shares the lamp. It is kept only as the emulator's comparison (the chain
+shifter, and the test that shows its unfair tie); nothing arms it and it is
+not to be wired in. firmware/README.md ("Lockout in PIO") gives the choice
+and the figures; ``PioBells`` is its CPU side. NOT YET RUN ON HARDWARE, and not
+yet wired into ``app.Board`` (no pin map names LOCK pins or direct lamps; the CPU
+lamp path of ``lockout.py`` stays what the board runs). Both are
+checked cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py;
+``benchmarks/board_lockout.py`` prints their latency).
+
+``program`` (demoted), for the record:
 
 One state machine at the system clock (125 MHz) watches ``n`` bell inputs on
 consecutive GPIOs from ``in_base`` (pulled up, pressed = low) and:
@@ -130,7 +139,8 @@ def program(n, glitch_cycles, mode="direct"):
 
 
 class PioLockout:
-    """The CPU's side (Pico only): arm, read the winner. ``bells``: first GPIO of ``n``."""
+    """The CPU's side of the demoted ``program`` (Pico only; nothing constructs it):
+    arm, read the winner. ``bells``: first GPIO of ``n``."""
 
     def __init__(self, sm_id, bells, n, glitch_us, lamps=None, chain=None):
         from machine import Pin
@@ -168,7 +178,7 @@ def bell_count(glitch_cycles):
 
 
 def bell_program(other_lock):
-    """One state machine per bell, first confirmed press wins (the fair variant).
+    """One state machine per bell, first confirmed press wins: THE lockout program.
 
     ``program`` filters the pressed *set*: a bell that joins within the glitch
     time of another restarts the count and ties with it. Here every bell has
@@ -180,7 +190,7 @@ def bell_program(other_lock):
     block's, by ``jmp pin``; the other block's, ``other_lock``, by a ``wait``
     that never passes) and stays dark. Two confirming in the same cycle (or
     within the pins' synchroniser, 2 cycles) both light: a tie. The CPU arms
-    with ``sm.restart()``, ``sm.exec("jmp(0)")`` and ``sm.put(bell_count(...))``.
+    with ``init`` (back to the top) and ``sm.put(bell_count(...))``: ``PioBells``.
     """
 
     @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, sideset_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
@@ -208,3 +218,46 @@ def bell_program(other_lock):
         pull(block).side(0)
 
     return bell
+
+
+class PioBells:
+    """The CPU's side of ``bell_program`` (Pico only; no pin map names LOCK pins or direct
+    lamps yet, so ``app.Board`` does not construct it): one state machine per bell,
+    bells 0..3 in PIO0 (state machines 0..3), 4..7 in PIO1 (4..7), one program per block
+    (the four machines of a block share its instructions: four copies would not fit).
+
+    ``pairs``: (bell GPIO, lamp GPIO) per bell; ``locks``: the LOCK GPIO of PIO0 and PIO1."""
+
+    def __init__(self, pairs, locks, glitch_us):
+        from machine import Pin
+
+        if not 1 <= len(pairs) <= 8:
+            raise ValueError("%d bells: the PIO lockout takes 1..8 (a state machine each)" % len(pairs))
+        self.count = bell_count(glitch_us * (FREQ // 1_000_000))
+        progs = (bell_program(locks[1]), bell_program(locks[0]))  # a block waits on the other's LOCK
+        self.setups = []
+        for i, (bell, lamp) in enumerate(pairs):
+            lock = Pin(locks[i // 4], Pin.OUT, value=0)
+            self.setups.append((progs[i // 4], {"freq": FREQ, "in_base": Pin(bell, Pin.IN, Pin.PULL_UP),
+                                                "set_base": lock, "jmp_pin": lock,
+                                                "sideset_base": Pin(lamp, Pin.OUT, value=0)}))
+        self.sms = [rp2.StateMachine(i) for i in range(len(pairs))]
+
+    def arm(self):
+        """A new contest: every machine from its program's start (``init`` clears its FIFOs
+        and jumps there wherever the program sits), LOCK low and lamps dark, then the count."""
+        for i, sm in enumerate(self.sms):  # (no zip(strict=) in MicroPython)
+            prog, kw = self.setups[i]
+            sm.init(prog, **kw)
+            sm.active(1)
+        for sm in self.sms:
+            sm.put(self.count)
+
+    def winners(self):
+        """The bells whose machines lit their lamps since the arm (bit i: bell i)."""
+        won = 0
+        for i, sm in enumerate(self.sms):
+            while sm.rx_fifo():
+                sm.get()
+                won |= 1 << i
+        return won

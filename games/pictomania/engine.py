@@ -32,6 +32,7 @@ from games.base import (
     TIE_WINDOW,
     Action,
     BuzzerBoxError,
+    EventKind,
     GameEvent,
     GameSettings,
     OptionError,
@@ -398,7 +399,7 @@ class PictomaniaEngine:
             self._need(Phase.CARDS, "start")
             self._deal()
             self.phase = Phase.DRAWING
-            return [GameEvent("show", t, data={"round": self.round.number, "deck": self.round.deck})]
+            return [GameEvent(EventKind.SHOW, t, data={"round": self.round.number, "deck": self.round.deck})]
         if kind == ADMIT:
             player = action.args.get("player")
             if not isinstance(player, int) or isinstance(player, bool):

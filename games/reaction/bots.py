@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, GameSettings, PlannedPress
+from games.base import Action, EventKind, GameEvent, GameSettings, PlannedPress
 from games.humans import human_reaction_us
 
 
@@ -21,7 +21,7 @@ class Duellist:
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]:
         plans = []
         for event in events:
-            what = event.data.get("what") if event.kind == "show" else None
+            what = event.data.get("what") if event.kind == EventKind.SHOW else None
             if what == "go":
                 plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms, 0.2)))
             elif what == "wait" and self.rng.random() < self.jumpy:

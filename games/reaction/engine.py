@@ -19,6 +19,7 @@ from games.base import (
     HOST_SHOWN,
     TIE_WINDOW,
     Action,
+    EventKind,
     GameEvent,
     GameSettings,
     OptionError,
@@ -173,11 +174,11 @@ class ReactionEngine:
         if self.phase == Phase.WAIT and self.decoy_at_us is not None and at_us == self.decoy_at_us:
             self.phase = Phase.DECOY
             self.decoy_at_us = None
-            return [GameEvent("show", at_us, None, {"what": "decoy"})]
+            return [GameEvent(EventKind.SHOW, at_us, None, {"what": "decoy"})]
         if self.phase in (Phase.WAIT, Phase.DECOY) and at_us == self.go_at_us:
             self.phase = Phase.GO
             self.t_show_us = at_us
-            return [GameEvent("show", at_us, None, {"what": "go", "round": self.round_no})]
+            return [GameEvent(EventKind.SHOW, at_us, None, {"what": "go", "round": self.round_no})]
         return self._end_round(at_us)
 
     def _begin_round(self, at_us: int) -> list[GameEvent]:
@@ -198,7 +199,7 @@ class ReactionEngine:
             if self.decoy_at_us >= self.go_at_us:
                 self.decoy_at_us = None
         self.next_at_us = None
-        return [GameEvent("show", at_us, None, {"what": "wait", "round": self.round_no})]
+        return [GameEvent(EventKind.SHOW, at_us, None, {"what": "wait", "round": self.round_no})]
 
     def _host(self, action: Action) -> list[GameEvent]:
         if action.kind == HOST_SHOWN:

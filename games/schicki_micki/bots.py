@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Bot, GameEvent, GameSettings, PlannedPress
+from games.base import Bot, EventKind, GameEvent, GameSettings, PlannedPress
 from games.schicki_micki.cards import ACCESSORIES, cards_from_json
 from games.schicki_micki.situation import (
     IDENTICAL,
@@ -60,7 +60,7 @@ class SchickiMickiBot:
         return situation.pairs[0][0]
 
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]:
-        shows = [e for e in events if e.kind == "show"]
+        shows = [e for e in events if e.kind == EventKind.SHOW]
         if not shows or view.get("phase") == "over":
             return []
         t_show = shows[-1].t_us

@@ -49,6 +49,7 @@ from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
     Action,
+    EventKind,
     GameEvent,
     GameSettings,
     Outcome,
@@ -367,7 +368,7 @@ class SchickiMickiEngine:
             "deck": len(self.deck),
             "last": not self.deck,
         }
-        return [GameEvent("show", t_us, data=data)]
+        return [GameEvent(EventKind.SHOW, t_us, data=data)]
 
     def _current_interval(self) -> int:
         assert self.turn_interval_us is not None

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller import channel
+from controller import protocol as p
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.press import Press
 from controller.box.process import DecidingGame
@@ -60,15 +61,15 @@ def test_ten_thousand_presses_keep_every_container_at_its_cap(screen: tuple[sock
     game.decider.after = after
     viewer = game.attach(screen[0], "screen")
     outbox = viewer.outbox
-    game.take({"type": channel.HOST, "name": "arm", "t_us": 0})  # the host starts the game
+    game.take(p.HostKey("arm", 0))  # the host starts the game
     with outbox._wake:  # the screen's writer cannot take anything: the outbox's queues fill
         for i in range(PRESSES):
             clock.now_us = (i + 1) * GAP_US
             box.press(Press(i % 4, "bell", clock.now_us - GAP_US // 2, source_event=f"boot1#{i}"))
             game.decider.decide(clock.now_us, None)
-            outbox.put({"type": "note", "n": i})
+            outbox.put(p.Shown(i))
             if game.awaiting_show:  # the screen's side: the frame with the new round flipped
-                game.take({"type": channel.SHOWN, "t_us": clock.now_us})
+                game.take(p.Shown(clock.now_us))
         queued_events = list(outbox._events)
         queued_messages = list(outbox._messages)
 
@@ -88,7 +89,7 @@ def test_ten_thousand_presses_keep_every_container_at_its_cap(screen: tuple[sock
 
     assert queued_events == decided[-channel.EVENTS_KEPT:]
     assert outbox.dropped_events == len(decided) - channel.EVENTS_KEPT
-    assert [m["n"] for m in queued_messages] == list(range(PRESSES))[-channel.EVENTS_KEPT:]
+    assert [m.t_us for m in queued_messages if isinstance(m, p.Shown)] == list(range(PRESSES))[-channel.EVENTS_KEPT:]
 
 
 def test_a_screens_windows_keep_the_newest_frames() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller import channel
+from controller import protocol as p
 from controller.box.deciding import Decider
 from controller.box.journal import JournalWriter, PressRecord, load
 from controller.box.lights import LightDirector, RecordingLights
@@ -158,11 +158,11 @@ def played(game_type: type[DecidingGame], seconds: int = 12, rate: int = 20,
     inputs: list[tuple[int, dict[str, Any] | Press]] = []
     for second in range(seconds):
         t0 = second * 1_000_000 + 100_000
-        inputs.append((t0, {"type": channel.HOST, "name": "arm", "t_us": t0}))
+        inputs.append((t0, p.HostKey("arm", t0)))
         for k in range(rate):
             t = t0 + 40_000 + k * (800_000 // rate) + rng.randrange(5_000)
             inputs.append((t + rng.randrange(300, 3_000), Press(k % 4, "bell", t, source_event=f"p{second}.{k}")))
-        inputs.append((t0 + 880_000, {"type": channel.HOST, "name": "correct", "t_us": t0 + 880_000}))
+        inputs.append((t0 + 880_000, p.HostKey("correct", t0 + 880_000)))
     inputs.sort(key=lambda item: item[0])
     steps, due = 0, None
     while inputs or clock.now_us < seconds * 1_000_000:
@@ -179,7 +179,7 @@ def played(game_type: type[DecidingGame], seconds: int = 12, rate: int = 20,
         _t, due = game.decider.decide(clock.now_us, None, delivered)
         steps += 1
         if game.awaiting_show:  # the screen flipped the frame that shows it
-            game.take({"type": channel.SHOWN, "t_us": clock.now_us})
+            game.take(p.Shown(clock.now_us))
     return steps, built[0], screen.views
 
 

@@ -5,6 +5,7 @@ happened; when space returns the records are written and the notice clears."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import logging
@@ -19,9 +20,11 @@ from controller.box.press import Press
 from controller.box.process import DecidingGame
 from controller.box.runtime import JOURNAL_EVENT, Box
 from controller.box.views import Publisher
+from controller.protocol import View
 from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
 from games import i18n
+from games.base import GameSpec
 from games.registry import get
 from games.scenes import scene_for
 
@@ -56,9 +59,9 @@ def journaled_box(tmp_path: Path, card: Card) -> Box:
     return box
 
 
-def screenshot(presenter: Presenter, box: object, path: Path) -> bytes:
+def screenshot(presenter: Presenter, spec: GameSpec, view: View, path: Path) -> bytes:
     surface = pygame.Surface(SIZE)
-    presenter.draw(box, 1_000_000, surface)  # type: ignore[arg-type]
+    presenter.draw_view(view, spec, 1_000_000, surface)
     pygame.image.save(surface, str(path))
     return pygame.image.tobytes(surface, "RGB")
 
@@ -69,7 +72,7 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     card = Card()
     box = journaled_box(tmp_path, card)
     game = DecidingGame(box, None, None, until_us=None, results_s=1.0, screen_args=[])
-    assert game.view(0)["journal"] is None
+    assert game.view(0).journal is None
     box.apply_press(Press(0, "bell", 10_000))
     box.step(20_000)
     card.refuse = refused  # the card fills up (or turns read-only) mid-game
@@ -79,24 +82,19 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     notice = [e for e in events if e.kind == JOURNAL_EVENT]
     assert len(notice) == 1 and words in notice[0].data["notice"]  # an event: the viewers hear it at once
     view = game.view(40_000)
-    assert view["journal"] == notice[0].data["notice"]
-    assert "\n" not in view["journal"]
+    assert view.journal == notice[0].data["notice"]
+    assert "\n" not in view.journal
     assert any("journal cannot write" in r.getMessage() for r in caplog.records)  # the log says what happened
     host = json.loads(Publisher(box).build().host)
-    assert host["journal"] == view["journal"]
+    assert host["journal"] == view.journal
     # the screen (a viewer drawing the published view) says it; a healthy journal's screen does not
-    from controller.screen.viewer import ViewBox
-
     screen = Screen.open(headless=True, size=SIZE)
     try:
-        viewed = ViewBox(box.spec, box.settings, None)  # type: ignore[arg-type]
-        viewed.update(view)
         presenter = Presenter(screen, scene_for("reaction"))
-        failing = screenshot(presenter, viewed, tmp_path / "journal-full.png")
-        assert presenter.scene.message == view["journal"]
-        viewed.update({**view, "journal": None})
+        failing = screenshot(presenter, box.spec, view, tmp_path / "journal-full.png")
+        assert presenter.scene.message == view.journal
         presenter.scene.message = None
-        healthy = screenshot(presenter, viewed, tmp_path / "journal-healthy.png")
+        healthy = screenshot(presenter, box.spec, dataclasses.replace(view, journal=None), tmp_path / "journal-healthy.png")
         assert failing != healthy
     finally:
         screen.close()
@@ -104,7 +102,7 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     card.refuse = None
     box.apply_press(Press(0, "bell", 60_000))
     cleared = [e for e in box.step(70_000) if e.kind == JOURNAL_EVENT]
-    assert [e.data["notice"] for e in cleared] == [None] and game.view(70_000)["journal"] is None
+    assert [e.data["notice"] for e in cleared] == [None] and game.view(70_000).journal is None
     box.journal.close()
     written = parse_bytes(bytes(card.data))
     assert [r.press.t_us for r in written.records if isinstance(r, PressRecord)] == [10_000, 30_000, 60_000]

@@ -4,10 +4,12 @@ snapshot a dropped view carried rides on the view that replaces it."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from typing import Any
 
 from controller import channel
+from controller import protocol as p
 from controller.channel import Outbox
 
 #: bounds a failure only
@@ -20,7 +22,7 @@ class StuckViewer:
     def __init__(self) -> None:
         self.writing = threading.Event()
         self.go = threading.Event()
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[p.Message] = []
 
     def sendall(self, data: bytes) -> None:
         self.writing.set()
@@ -28,8 +30,8 @@ class StuckViewer:
         self.sent.append(channel.decode(data[4:]))
 
 
-def view(version: int, **more: Any) -> dict[str, Any]:
-    return {"type": channel.VIEW, "version": version, **more}
+def view(version: int, **more: Any) -> p.View:
+    return dataclasses.replace(p.NO_VIEW, version=version, **more)
 
 
 def test_a_stuck_viewer_gets_the_newest_view_with_the_newest_phones_snapshot() -> None:
@@ -41,8 +43,9 @@ def test_a_stuck_viewer_gets_the_newest_view_with_the_newest_phones_snapshot() -
     outbox.publish(view(3), [])  # a strip flash: no snapshot of its own
     viewer.go.set()
     outbox.close(DEADLINE_S)
-    assert [m["version"] for m in viewer.sent] == [1, 3]
-    assert viewer.sent[1]["companion"] == {"version": 2} and outbox.dropped_views == 1
+    sent = [m for m in viewer.sent if isinstance(m, p.View)]
+    assert [m.version for m in sent] == [1, 3]
+    assert sent[1].companion == {"version": 2} and outbox.dropped_views == 1
 
 
 def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
@@ -52,9 +55,8 @@ def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
     from controller.box.press import Edge, InputNotice, Press
     from games.base import Action, GameEvent
 
-    sent = {"type": channel.ACTION, "inputs": [
-        Press(1, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3),
-        Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000),
-        Edge(2, "bell", 0, 9_000), InputNotice(2, "bell", "stuck", 9_500),
-        GameEvent("winner", 1_300, player=1)]}
-    assert channel.decode(channel.encode(sent)[4:]) == sent
+    sent = [p.PressInput(Press(1, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3)),
+            p.ActionInput(Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000)),
+            p.EdgeInput(Edge(2, "bell", 0, 9_000), 3), p.NoticeInput(InputNotice(2, "bell", "stuck", 9_500)),
+            view(4, events=(GameEvent("winner", 1_300, player=1, data={"margins": {"1": 0}}),))]
+    assert [channel.decode(channel.encode(m)[4:]) for m in sent] == sent

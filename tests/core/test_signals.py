@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from controller import channel, signals
+from controller import protocol as p
 from tests.core.test_split import DEADLINE_S, ENV, ROOT, Lines, press, ready_pid, until
 from tests.processes import connect_when_listening
 
@@ -59,9 +60,9 @@ def reach(moment: str | int, err: Lines, sock_path: Path, journal: Path) -> sock
         return None
     assert isinstance(moment, int)
     sock = connect_when_listening(str(sock_path), DEADLINE_S)
-    first = until(sock, lambda m: m["type"] == channel.VIEW)
-    channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": first["t_us"]})
-    until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+    first = until(sock, lambda m: isinstance(m, p.View))
+    channel.send(sock, p.HostKey("arm", first.t_us))
+    until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
     for station in range(moment):
         press(sock, station)
         wait_for_presses(journal, station + 1)

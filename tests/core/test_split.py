@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from controller import channel
+from controller import protocol as p
 from controller.box import session
 from controller.box.press import Edge
 from controller.box.timeline import box_now_us
@@ -66,7 +67,7 @@ def ready_pid(line: str) -> int:
     return int(line.split()[2].rstrip(":"))
 
 
-def views(sock: socket.socket) -> Iterator[dict[str, Any]]:
+def views(sock: socket.socket) -> Iterator[p.Message]:
     while True:
         message = channel.receive(sock)
         if message is None:
@@ -74,7 +75,7 @@ def views(sock: socket.socket) -> Iterator[dict[str, Any]]:
         yield message
 
 
-def until(sock: socket.socket, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+def until(sock: socket.socket, test: Callable[[Any], bool]) -> Any:
     """The first message that passes ``test``; fails if none came within
     DEADLINE_S in all (a hang guard: views keep coming while the game runs, so
     a per-read timeout alone never fired and a missing winner hung the run)."""
@@ -84,13 +85,13 @@ def until(sock: socket.socket, test: Callable[[dict[str, Any]], bool]) -> dict[s
     for message in views(sock):
         if test(message):
             return message
-        seen.append(message.get("type"))
+        seen.append(message.TAG)
         assert time.monotonic() < give_up, f"no such message in {DEADLINE_S} s; saw {seen[-5:]}"
     raise AssertionError("the deciding process went away first")
 
 
-def has_winner(message: dict[str, Any]) -> bool:
-    return message["type"] == channel.VIEW and message["public"].get("winner") == 1
+def has_winner(message: p.Message) -> bool:
+    return isinstance(message, p.View) and message.public.get("winner") == 1
 
 
 #: how far ahead of its delivery a test's press is stamped: it reaches the deciding process before its
@@ -103,7 +104,7 @@ def press(sock: socket.socket, station: int, stamp_us: int | None = None) -> Non
     """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US),
     or at ``stamp_us`` (the sources' clock)."""
     edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US if stamp_us is None else stamp_us)
-    channel.send(sock, {"type": channel.EDGE, "edge": edge, "precision_us": 1})
+    channel.send(sock, p.EdgeInput(edge, 1))
 
 
 def journal_has(path: Path, kind: str) -> None:
@@ -131,25 +132,25 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
                              "--journal", str(path), "--new"],
                             pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
     theirs.close()
-    channel.send(mine, {"type": channel.START, "header": box.header(mode="play")})  # it writes the journal
+    channel.send(mine, p.Start(box.header(mode="play")))  # it writes the journal
     err = Lines(proc.stderr)
     try:
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
-        first = until(mine, lambda m: m["type"] == channel.VIEW)
-        armed_at = box_now_us() + first["offset_us"]
-        channel.send(mine, {"type": channel.HOST, "name": "arm", "t_us": armed_at})
+        first = until(mine, lambda m: isinstance(m, p.View))
+        armed_at = box_now_us() + first.offset_us
+        channel.send(mine, p.HostKey("arm", armed_at))
         # a view's step judged up to its time less the guard: once past the press's stamp, the press is late
-        until(mine, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed"
-              and m["t_us"] - m["guard_us"] > armed_at + 1)
-        press(mine, 1, armed_at + 1 - first["offset_us"])
+        until(mine, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed"
+              and m.t_us - m.guard_us > armed_at + 1)
+        press(mine, 1, armed_at + 1 - first.offset_us)
         won = until(mine, has_winner)
-        decided, lit = won["decided"]
+        decided, lit = won.decided
         assert decided <= lit  # the lamp was lit before the view went out
-        channel.send(mine, {"type": channel.STOP, "reason": "menu"})
-        ended = until(mine, lambda m: m["type"] == channel.ENDED)
-        assert ended["reason"] == "menu" and ended["loaded"] == {"pygame": False, "aiohttp": False}
-        assert ended["summary"]["winner"] == 1
+        channel.send(mine, p.Stop("menu"))
+        ended = until(mine, lambda m: isinstance(m, p.Ended))
+        assert ended.reason == "menu" and ended.loaded == {"pygame": False, "aiohttp": False}
+        assert ended.summary["winner"] == 1
         assert proc.wait(DEADLINE_S) == 0
     finally:
         mine.close()
@@ -189,23 +190,23 @@ def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -
     err.wait_for(lambda x: x.startswith("screen process: showing view"))
     sock = connect(path)
     try:
-        before = until(sock, lambda m: m["type"] == channel.VIEW)
+        before = until(sock, lambda m: isinstance(m, p.View))
         proc.send_signal(signal.SIGKILL)  # the screen process dies
         proc.wait()
         at, _line = err.wait_for(lambda x: "the screen process went away: the game goes on" in x)
-        channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
-        armed = until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+        channel.send(sock, p.HostKey("arm", 0))
+        armed = until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
         press(sock, 1)
         won = until(sock, has_winner)  # decided with no first screen: the lamp, the journal
         journal_has(journal, "press")
         _i, shown = err.wait_for(lambda x: x.startswith("screen process: showing view"), after=at)
         # a view of now, not of the start: at least the one published before the screen died (the
         # new screen may come up before or after the arming, as the scheduler has it)
-        assert int(shown.split()[-1]) >= before["version"]
-        assert won["version"] > armed["version"]
-        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-        ended = until(sock, lambda m: m["type"] == channel.ENDED)
-        assert ended["summary"]["winner"] == 1
+        assert int(shown.split()[-1]) >= before.version
+        assert won.version > armed.version
+        channel.send(sock, p.Stop("menu"))
+        ended = until(sock, lambda m: isinstance(m, p.Ended))
+        assert ended.summary["winner"] == 1
         assert list(views(sock)) == []  # then it exits (its new screen first)
     finally:
         sock.close()
@@ -214,9 +215,9 @@ def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -
 
 def arm_and_win(sock: socket.socket, journal: Path) -> None:
     """The host arms, station 1 presses and wins, and the journal holds the press."""
-    until(sock, lambda m: m["type"] == channel.VIEW)
-    channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
-    until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+    until(sock, lambda m: isinstance(m, p.View))
+    channel.send(sock, p.HostKey("arm", 0))
+    until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
     press(sock, 1)
     until(sock, has_winner)
     journal_has(journal, "press")
@@ -238,10 +239,10 @@ def test_the_deciding_process_killed_the_screen_says_so_and_it_resumes_from_the_
     assert ready_pid(line) != first
     sock = connect(path)
     try:
-        resumed = until(sock, lambda m: m["type"] == channel.VIEW)
-        assert resumed["public"].get("winner") == 1  # the state came back from the journal
-        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-        until(sock, lambda m: m["type"] == channel.ENDED)
+        resumed = until(sock, lambda m: isinstance(m, p.View))
+        assert resumed.public.get("winner") == 1  # the state came back from the journal
+        channel.send(sock, p.Stop("menu"))
+        until(sock, lambda m: isinstance(m, p.Ended))
     finally:
         sock.close()
     out, _ = proc.communicate(timeout=DEADLINE_S)
@@ -328,12 +329,12 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
         err.wait_for(lambda x: x.startswith("screen process: showing view"))
         sock = connect(path)
         try:
-            resumed = until(sock, lambda m: m["type"] == channel.VIEW)
-            assert resumed["public"].get("winner") == 1  # where it was
-            channel.send(sock, {"type": channel.HOST, "name": "next", "t_us": 0})
-            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("winner") is None)  # and it goes on
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            until(sock, lambda m: m["type"] == channel.ENDED)
+            resumed = until(sock, lambda m: isinstance(m, p.View))
+            assert resumed.public.get("winner") == 1  # where it was
+            channel.send(sock, p.HostKey("next", 0))
+            until(sock, lambda m: isinstance(m, p.View) and m.public.get("winner") is None)  # and it goes on
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
         finally:
             sock.close()
         menu.send_signal(signal.SIGTERM)  # back in the menu: the unit is stopped
@@ -352,17 +353,17 @@ def test_a_presenter_clicker_steps_the_quiz_and_puts_the_pause_card_up_in_the_de
     err.wait_for(lambda x: x.startswith("deciding process "))
     sock = connect(path)
     try:
-        until(sock, lambda m: m["type"] == channel.VIEW)
-        channel.send(sock, {"type": channel.HOST, "name": "step", "t_us": 0})  # the waiting question: armed
-        until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
-        channel.send(sock, {"type": channel.HOST, "name": "blank", "t_us": 0})
-        until(sock, lambda m: m["type"] == channel.VIEW and m["host_paused"])
-        channel.send(sock, {"type": channel.HOST, "name": "blank", "t_us": 0})
-        until(sock, lambda m: m["type"] == channel.VIEW and not m["host_paused"])
+        until(sock, lambda m: isinstance(m, p.View))
+        channel.send(sock, p.HostKey("step", 0))  # the waiting question: armed
+        until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+        channel.send(sock, p.HostKey("blank", 0))
+        until(sock, lambda m: isinstance(m, p.View) and m.host_paused)
+        channel.send(sock, p.HostKey("blank", 0))
+        until(sock, lambda m: isinstance(m, p.View) and not m.host_paused)
         press(sock, 1)
         until(sock, has_winner)
-        channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-        until(sock, lambda m: m["type"] == channel.ENDED)
+        channel.send(sock, p.Stop("menu"))
+        until(sock, lambda m: isinstance(m, p.Ended))
     finally:
         sock.close()
     kinds = [json.loads(x).get("kind") for x in journal.read_text().splitlines() if x.endswith("}")]
@@ -393,20 +394,20 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
             def edge(station: int, name: str, level: int, t_us: int) -> None:
                 os.write(writer, f"{pins[(station, name)]} {level} {t_us}\n".encode())
 
-            until(sock, lambda m: m["type"] == channel.VIEW)
+            until(sock, lambda m: isinstance(m, p.View))
             armed_at = box_now_us()
             edge(-1, "arm", 0, armed_at)
             edge(-1, "arm", 1, armed_at + 60_000)
-            until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
             t0 = box_now_us()
             for station, level, t_us in ((0, 0, t0), (1, 0, t0 + 35), (0, 1, t0 + 50), (0, 0, t0 + 997)):
                 edge(station, "bell", level, t_us)
-            won = until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("winner") is not None)
-            assert won["public"]["winner"] == 0
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            ended = until(sock, lambda m: m["type"] == channel.ENDED)
-            assert ended["decided_by"] == {"gpio": "watermarks"}
-            assert ended["stalls"] == 0
+            won = until(sock, lambda m: isinstance(m, p.View) and m.public.get("winner") is not None)
+            assert won.public["winner"] == 0
+            channel.send(sock, p.Stop("menu"))
+            ended = until(sock, lambda m: isinstance(m, p.Ended))
+            assert ended.decided_by == {"gpio": "watermarks"}
+            assert ended.stalls == 0
         finally:
             os.close(writer)
             sock.close()

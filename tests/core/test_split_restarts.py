@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from controller import channel
+from controller import protocol as p
 from controller.box.press import Edge
 from controller.screen import viewer
 from controller.screen.loop import Presenter
@@ -47,7 +48,7 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
     seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
-    start_decider, update, draw = viewer.start_decider, viewer.ViewBox.update, Presenter.draw
+    start_decider, update, draw = viewer.start_decider, viewer.DecidingLink.update, Presenter.draw_view
 
     def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
         process, sock = start_decider(game, resume)
@@ -57,17 +58,17 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
             os.kill(process.pid, signal.SIGKILL)
         return process, sock
 
-    def viewed(self: viewer.ViewBox, view: dict[str, Any]) -> None:
+    def viewed(self: viewer.DecidingLink, view: p.View) -> None:
         update(self, view)
-        seen.append(("view", view["version"]))
+        seen.append(("view", view.version))
 
-    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
-        draw(self, box, now_us, surface)
-        seen.append(("frame", (self.results if box.engine.finished else self.scene).message))
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        seen.append(("frame", (self.results if shown.finished else self.scene).message))
 
     monkeypatch.setattr(viewer, "start_decider", starting)
-    monkeypatch.setattr(viewer.ViewBox, "update", viewed)
-    monkeypatch.setattr(Presenter, "draw", drawn)
+    monkeypatch.setattr(viewer.DecidingLink, "update", viewed)
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
     failed: list[BaseException] = []
 
     def host() -> None:
@@ -82,15 +83,15 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
             for late in (True, False):  # the fourth is killed once it showed the game; the fifth plays on
                 sock = connect_when_listening(str(views_at), DEADLINE_S)  # the next one that listens
                 try:
-                    resumed = until(sock, lambda m: m["type"] == channel.VIEW)
+                    resumed = until(sock, lambda m: isinstance(m, p.View))
                     assert has_winner(resumed), resumed  # the game came back from the journal
                     if late:
                         assert len(started) == 4
                         os.kill(started[3].pid, signal.SIGKILL)
                         wait_gone([started[3].pid])
                         continue
-                    channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-                    until(sock, lambda m: m["type"] == channel.ENDED)
+                    channel.send(sock, p.Stop("menu"))
+                    until(sock, lambda m: isinstance(m, p.Ended))
                 finally:
                     sock.close()
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
@@ -136,21 +137,21 @@ def test_a_press_while_no_deciding_process_listens_goes_to_the_next_one() -> Non
     from games.registry import get
 
     spec = get("quiz")
-    view = viewer.ViewBox(spec, spec.settings(2))
+    view = viewer.DecidingLink(spec, spec.settings(2))
     dead, _peer = socket.socketpair()
     dead.close()
     view.sock = dead
     pressed = Edge(1, "bell", 0, 123)
     view.edge(pressed, 1)  # the old channel is closed: kept
-    view.send({"type": channel.HOST, "name": "arm", "t_us": 0})  # a host key is not replayed later
+    view.send(p.HostKey("arm", 0))  # a host key is not replayed later
     mine, theirs = socket.socketpair()
     try:
         view.connect(mine)
         theirs.settimeout(DEADLINE_S)
         first = channel.receive(theirs)
-        assert first is not None and first["type"] == channel.EDGE and first["edge"] == pressed
-        view.send({"type": channel.STOP, "reason": "menu"})
-        assert channel.receive(theirs) == {"type": channel.STOP, "reason": "menu"}
+        assert first is not None and isinstance(first, p.EdgeInput) and first.edge == pressed
+        view.send(p.Stop("menu"))
+        assert channel.receive(theirs) == p.Stop("menu")
     finally:
         mine.close()
         theirs.close()
@@ -172,7 +173,7 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
-    start_decider, draw = viewer.start_decider, Presenter.draw
+    start_decider, draw = viewer.start_decider, Presenter.draw_view
     messages: list[str | None] = []
 
     def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -180,28 +181,28 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
         started.append(process)
         return process, sock
 
-    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
-        draw(self, box, now_us, surface)
-        messages.append((self.results if box.engine.finished else self.scene).message)
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        messages.append((self.results if shown.finished else self.scene).message)
 
     monkeypatch.setattr(viewer, "start_decider", starting)
-    monkeypatch.setattr(Presenter, "draw", drawn)
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
     seen: dict[str, Any] = {}
 
     def host() -> None:
         try:
             sock = connect_when_listening(str(views_at), DEADLINE_S)
             try:
-                until(sock, lambda m: m["type"] == channel.VIEW)
+                until(sock, lambda m: isinstance(m, p.View))
                 size = journal.stat().st_size
                 resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-                channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
-                until(sock, lambda m: m["type"] == channel.VIEW and m["public"].get("phase") == "armed")
+                channel.send(sock, p.HostKey("arm", 0))
+                until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
                 press(sock, 1)
-                until(sock, lambda m: m["type"] == channel.VIEW and m["journal"] is not None and has_winner(m))
+                until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
             finally:
-                channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-                seen["ended"] = until(sock, lambda m: m["type"] == channel.ENDED)
+                channel.send(sock, p.Stop("menu"))
+                seen["ended"] = until(sock, lambda m: isinstance(m, p.Ended))
                 sock.close()
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
@@ -219,10 +220,10 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     if "error" in seen:
         raise seen["error"]
     ended = seen["ended"]
-    unsaved = ended["unsaved"]
-    assert unsaved >= 3 and ended["unsaved_path"] == str(journal) + ".unsaved"  # the arming, the press, the end ...
+    unsaved = ended.unsaved
+    assert unsaved >= 3 and ended.unsaved_path == str(journal) + ".unsaved"  # the arming, the press, the end ...
     err = capsys.readouterr().err
-    line = f"buzzerbox play: {journal}: {unsaved_line(unsaved, ended['unsaved_path'])}\n"
+    line = f"buzzerbox play: {journal}: {unsaved_line(unsaved, ended.unsaved_path)}\n"
     assert stopped.value.code == 1 and line in err and "Traceback" not in err, err
     assert messages[-1] == unsaved_line(unsaved, journal.name + ".unsaved")  # the screen's last frame says it
     assert main(["journal", "check", str(journal)]) == 1

@@ -144,7 +144,7 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     s = session("quiz", players=4)
     keyboard = KeyboardSource(4)
     keyboard.add_host_keys(get("quiz").host_keys)
-    overlay = keyboard_help(s.box, keyboard)
+    overlay = keyboard_help(s.box.spec, keyboard, s.box.engine.public_view())
     keys = dict(overlay.rows)
     assert {"space", "c", "w", "n", "u", "r", "p", "Esc", "h  ?"} <= set(keys)
     assert keys["1 2 3 4"] == "player 1 … 4: bell"

@@ -235,37 +235,51 @@ def _reader(k: int, world: list[int]) -> Callable[[pioemu.State], int]:
     return pins
 
 
-def run_bells(n: int, glitch_cycles: int, levels: Sequence[tuple[int, int]], cycles: int) -> Result:
-    """``bell_program`` for ``n`` bells, each its own state machine, stepped one cycle at a
-    time together; pins one cycle late between machines (the hardware's synchroniser: 2)."""
+@dataclass
+class Machine:
+    """One ``bell_program`` state machine as the CPU set it up: its program's pioasm text
+    (``wait gpio`` naming an absolute GPIO), its pins (absolute GPIOs) and the words put."""
+
+    text: str
+    bell: int  # in_base
+    lock: int  # set_base and jmp_pin
+    lamp: int  # sideset_base
+    tx: list[int]
+
+
+def run_machines(machines: Sequence[Machine], bells: int, levels: Sequence[tuple[int, int]],
+                 cycles: int) -> tuple[int | None, int, list[list[int]]]:
+    """``machines`` stepped one cycle at a time together; pins one cycle late between machines
+    (the hardware's synchroniser: 2). ``bells``: the GPIO mask of every bell (pulled up);
+    ``levels``: (clock, GPIO mask pressed). Returns (the first lamp's clock, the lamp GPIOs lit
+    in the 8 cycles after it, what each machine pushed)."""
     import collections
+    import re
 
-    rest = (1 << n) - 1
     schedule = sorted(levels)
-    machines = []
-    for i in range(n):
-        block = i // 4
-        own, other = LOCKS[block], LOCKS[1 - block]
-        k = BELL_BASE + i
-        asm = adafruit_pioasm.Program(FW.bell_program((other - k) % 32).text)
-        outs = _rot(1 << own | 1 << (BELL_LAMP_BASE + i), k)
+    gens = []
+    for m in machines:
+        k = m.bell  # the emulator reads pins from GPIO 0: every machine sees them rotated by its in_base
+        text = re.sub(r"wait (\d), gpio, (\d+)", lambda g, k=k: f"wait {g[1]}, gpio, {(int(g[2]) - k) % 32}", m.text)
+        asm = adafruit_pioasm.Program(text)
         world = [0]
-
         pins = _reader(k, world)
         gen = pioemu.emulate(list(asm.assembled), input_source=pins, shift_isr_right=False,
                              # LOCK is read back from the pad (shared by every machine): only the lamp is
                              # this machine's alone, so only the lamp is kept from its own writes
-                             initial_state=pioemu.State(pin_directions=_rot(1 << (BELL_LAMP_BASE + i), k),
-                                                        transmit_fifo=collections.deque(
-                                 [FW.bell_count(glitch_cycles)])),
-                             stop_when=lambda _op, s: s.clock >= cycles, jmp_pin=(own - k) % 32,
-                             set_base=(own - k) % 32, set_count=1, side_set_base=(BELL_LAMP_BASE + i - k) % 32,
+                             initial_state=pioemu.State(pin_directions=_rot(1 << m.lamp, k),
+                                                        transmit_fifo=collections.deque(m.tx)),
+                             stop_when=lambda _op, s: s.clock >= cycles, jmp_pin=(m.lock - k) % 32,
+                             set_base=(m.lock - k) % 32, set_count=1, side_set_base=(m.lamp - k) % 32,
                              side_set_count=1, wrap_target=0, wrap_top=len(asm.assembled) - 1)
-        machines.append((gen, k, outs, world))
-    driven = [0] * n
+        gens.append((gen, k, _rot(1 << m.lock | 1 << m.lamp, k), world))
+    lamps_mask = 0
+    for m in machines:
+        lamps_mask |= 1 << m.lamp
+    driven = [0] * len(machines)
     lamp_at: int | None = None
     shown = 0
-    pushed: list[int] = []
+    pushed: list[list[int]] = [[] for _ in machines]
     for clock in range(cycles):
         pressed = 0
         for at, lv in schedule:
@@ -274,21 +288,33 @@ def run_bells(n: int, glitch_cycles: int, levels: Sequence[tuple[int, int]], cyc
         lock = 0
         for v in driven:
             lock |= v
-        world_pins = (rest & ~pressed) | lock
-        for i, (gen, k, outs, world) in enumerate(machines):
+        world_pins = (bells & ~pressed) | lock
+        for i, (gen, k, outs, world) in enumerate(gens):
             world[0] = world_pins
             try:
                 _before, after = next(gen)
             except StopIteration:
                 continue
             driven[i] = _rot(after.pin_values & outs, -k)
-            if after.receive_fifo and not (pushed and pushed[-1] == i) and i not in pushed:
-                pushed.append(i)
+            while len(after.receive_fifo) > len(pushed[i]):
+                pushed[i].append(after.receive_fifo[len(pushed[i])])
         lamps = 0
         for v in driven:
-            lamps |= v >> BELL_LAMP_BASE & rest
+            lamps |= v & lamps_mask
         if lamps and lamp_at is None:
             lamp_at = clock
-        if lamps:
-            shown = lamps if lamp_at is not None and clock - lamp_at < 8 else shown
-    return Result(lamp_at, shown, pushed, [])
+        if lamps and lamp_at is not None and clock - lamp_at < 8:
+            shown = lamps
+    return lamp_at, shown, pushed
+
+
+def run_bells(n: int, glitch_cycles: int, levels: Sequence[tuple[int, int]], cycles: int) -> Result:
+    """``bell_program`` for ``n`` bells (GPIO 0..n-1, lamps on 8+i, LOCKs 20/21, bells 0..3 in
+    PIO0), each its own state machine, stepped one cycle at a time together."""
+    machines = []
+    for i in range(n):
+        block = i // 4
+        machines.append(Machine(FW.bell_program(LOCKS[1 - block]).text, BELL_BASE + i, LOCKS[block],
+                                BELL_LAMP_BASE + i, [FW.bell_count(glitch_cycles)]))
+    lamp_at, shown, pushes = run_machines(machines, ((1 << n) - 1) << BELL_BASE, levels, cycles)
+    return Result(lamp_at, shown >> BELL_LAMP_BASE, [i for i, p in enumerate(pushes) if p], [])

@@ -356,3 +356,30 @@ def test_lockout_box_mode_without_the_host_and_the_host_journals_what_it_missed(
     assert rec["board"][0]["press_us"] == stamp[1]  # the press's own stamp, through the new host's clock fit
     assert t.records("lamp") == []
     t.pump(20_000, t.agree, "the lamps follow the box again")
+
+
+def test_the_shipped_lockout_box_pin_map_is_a_lockout_box_on_the_stock_board() -> None:
+    """``buzzerbox firmware install --lockout-box`` (firmware/buzzer/pinmap_lockout.py) on the
+    stock board with no host ever: the stock layout's bells light their lamps (74HC595 #7)
+    and the buzzer, a later bell stays dark, the reset button on GP7 darkens them and arms
+    the next contest, where another bell wins."""
+    from firmware.buzzer import pinmap_lockout
+
+    sim = BoardSim(pinmap=pinmap_lockout)
+    try:
+        sim.advance(3_200_000, step_us=1000)
+        board = sim.board
+        assert board.lockout.own and board.lockout.id == 1
+        at = sim.press(3)
+        sim.press(5, at_us=at + 300)
+        sim.advance(5_000)
+        lit = {ch for ch, on in sim.lights().items() if on}
+        assert lit == {59, 63}  # bell 3's lamp and the buzzer; bell 5 locked out
+        sim.press(7)  # the moderator's reset button
+        sim.advance(600_000)  # the buzzer sounds for its 500 ms
+        assert {ch for ch, on in sim.lights().items() if on} == set() and board.lockout.id == 2
+        sim.press(5)
+        sim.advance(5_000)
+        assert {ch for ch, on in sim.lights().items() if on} == {61, 63}
+    finally:
+        sim.close()

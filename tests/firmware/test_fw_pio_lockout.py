@@ -102,3 +102,84 @@ def test_per_bell_machines_ignore_a_glitch_and_count_a_bounce_from_its_last_edge
     settled = bounces[-1][0]
     r = run_bells(4, GLITCH, bounces, settled + GLITCH + 200)
     assert r.lamps == 0b0010 and r.lamp_at is not None and 0 <= r.lamp_at - (settled + GLITCH) <= BUDGET
+
+
+# -- the CPU's side of bell_program (PioBells), under an rp2 shim that runs the real program --
+
+from tests.firmware.pio_lockout_emu import Machine, run_machines  # noqa: E402
+
+
+class _Pin:
+    IN, OUT, PULL_UP = 0, 1, 2
+
+    def __init__(self, gp: int, mode: int = -1, pull: int = -1, value: int | None = None) -> None:
+        self.gp = gp
+
+
+class _StateMachine:
+    """``rp2.StateMachine`` as the CPU sees it: ``init`` (program, pins), ``put``, the RX FIFO."""
+
+    def __init__(self, i: int) -> None:
+        self.i, self.prog, self.kw, self.tx, self.rx, self.inits = i, None, {}, [], [], 0
+
+    def init(self, prog: object, **kw: object) -> None:
+        self.prog, self.kw, self.tx, self.rx = prog, kw, [], []  # init clears the FIFOs, starts at the top
+        self.inits += 1
+
+    def active(self, on: int) -> None:
+        self.on = on
+
+    def put(self, word: int) -> None:
+        self.tx.append(word)
+
+    def rx_fifo(self) -> int:
+        return len(self.rx)
+
+    def get(self) -> int:
+        return self.rx.pop(0)
+
+
+def _contest(pio, levels: list[tuple[int, int]], cycles: int) -> tuple[int | None, int]:
+    """Run the machines exactly as ``PioBells`` set them up (program, pins, words put) in the
+    emulator; their pushes go to the shim's RX FIFOs. Returns (first lamp's clock, lamp GPIOs lit)."""
+    machines = []
+    for sm in pio.sms:
+        assert sm.kw["jmp_pin"] is sm.kw["set_base"] and sm.on == 1
+        machines.append(Machine(sm.prog.text, sm.kw["in_base"].gp, sm.kw["set_base"].gp,
+                                sm.kw["sideset_base"].gp, list(sm.tx)))
+    bells = sum(1 << m.bell for m in machines)
+    lamp_at, lit, pushes = run_machines(machines, bells, levels, cycles)
+    for sm, words in zip(pio.sms, pushes, strict=True):
+        sm.rx.extend(words)
+    return lamp_at, lit
+
+
+def test_pio_bells_arms_reads_and_re_arms_the_real_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six bells on scattered GPIOs over both blocks: the first confirmed press wins alone
+    (a bell of the other block 3 µs later stays dark), ``winners`` reads it from the RX
+    FIFO; the re-arm starts every machine afresh and a same-instant pair ties."""
+    import types
+
+    monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
+    monkeypatch.setattr(FW.rp2, "StateMachine", _StateMachine, raising=False)
+    pairs = [(2, 10), (3, 11), (7, 12), (9, 13), (14, 16), (15, 17)]  # (bell GPIO, lamp GPIO)
+    pio = FW.PioBells(pairs, (26, 27), glitch_us=GLITCH // 125)
+    pio.arm()
+    assert len({id(sm.prog) for sm in pio.sms[:4]}) == 1 and pio.sms[4].prog is not pio.sms[0].prog
+    assert [sm.tx for sm in pio.sms] == [[FW.bell_count(GLITCH)]] * 6
+    later = AT + 375
+    lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 2), (later, 1 << 2 | 1 << 15)], later + GLITCH + 200)
+    assert lit == 1 << 10 and pio.winners() == 0b1 and pio.winners() == 0
+    assert lamp_at is not None and 0 <= lamp_at - (AT + GLITCH) <= BUDGET
+    pio.arm()
+    assert all(sm.inits == 2 and sm.tx == [FW.bell_count(GLITCH)] for sm in pio.sms)
+    _lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 3 | 1 << 14)], AT + GLITCH + 200)
+    assert lit == 1 << 11 | 1 << 16 and pio.winners() == 0b10010
+
+
+def test_pio_bells_refuses_more_bells_than_state_machines(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
+    with pytest.raises(ValueError, match="9 bells: the PIO lockout takes 1..8"):
+        FW.PioBells([(i, 10 + i) for i in range(9)], (26, 27), glitch_us=1000)

@@ -15,6 +15,59 @@ def test_firmware_pinmap_is_generated_from_the_wiring_toml() -> None:
         "firmware/buzzer/pinmap.py is stale: run `buzzerbox firmware pinmap`")
 
 
+def test_the_lockout_box_pin_map_ships_generated_from_its_toml() -> None:
+    """The shipped lockout box map is the stock map plus [standalone] (nothing repeated)."""
+    assert firmware_tools.LOCKOUT_PY.read_text() == render_pinmap(firmware_tools.LOCKOUT_TOML), (
+        "firmware/buzzer/pinmap_lockout.py is stale: run `buzzerbox firmware pinmap`")
+    stock, lockout = firmware_tools.PINMAP_PY.read_text(), firmware_tools.LOCKOUT_PY.read_text()
+    assert "STANDALONE" not in stock and "STANDALONE = " in lockout
+    assert stock.splitlines()[2:] == [ln for ln in lockout.splitlines()[2:] if not ln.startswith("STANDALONE")]
+
+
+def test_pinmap_command_writes_every_shipped_map(monkeypatch, tmp_path, capsys) -> None:
+    from controller.cli import main
+
+    maps = {toml: tmp_path / py.name for toml, py in firmware_tools.PINMAPS.items()}
+    monkeypatch.setattr(firmware_tools, "PINMAPS", maps)
+    assert main(["firmware", "pinmap"]) == 0
+    for toml, py in maps.items():
+        assert py.read_text() == render_pinmap(toml)
+    assert capsys.readouterr().out.count("wrote ") == 2
+
+
+@pytest.mark.parametrize("lockout_box", [False, True])
+def test_install_lockout_box_puts_the_lockout_map_on_as_the_pin_map(monkeypatch, lockout_box: bool) -> None:
+    from controller.cli import main
+
+    calls = []
+    monkeypatch.setattr(firmware_tools.shutil, "which", lambda name: "/usr/bin/mpremote")
+    monkeypatch.setattr(firmware_tools.subprocess, "run",
+                        lambda cmd: calls.append(cmd) or argparse.Namespace(returncode=0))
+    assert main(["firmware", "install", *(["--lockout-box"] if lockout_box else [])]) == 0
+    cmd = calls[0]
+    source = cmd[cmd.index(":buzzer/pinmap.py") - 1]
+    assert source == str(firmware_tools.LOCKOUT_PY if lockout_box else firmware_tools.PINMAP_PY)
+    assert ":buzzer/pinmap_lockout.py" not in cmd  # one pin map on the board, under the name it imports
+
+
+def test_a_pin_map_that_extends_a_missing_or_extending_map_names_the_fix(tmp_path) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_text('extends = "nowhere.toml"\n')
+    with pytest.raises(FirmwareError, match="is not another pin map beside it"):
+        render_pinmap(bad)
+    bad.write_text('extends = "mine.toml"\n')
+    with pytest.raises(FirmwareError, match="is not another pin map beside it"):
+        render_pinmap(bad)
+    (tmp_path / "middle.toml").write_text('extends = "base.toml"\n')
+    (tmp_path / "base.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    bad.write_text('extends = "middle.toml"\n')
+    with pytest.raises(FirmwareError, match="middle.toml extends another map itself"):
+        render_pinmap(bad)
+    (tmp_path / "ok.toml").write_text('extends = "base.toml"\n[debounce]\nbounce_us = 5000\nglitch_us = 500\n'
+                                      'stuck_us = 1000000\n')
+    assert '"glitch_us": 500' in render_pinmap(tmp_path / "ok.toml")
+
+
 def test_install_without_mpremote_names_the_fix(monkeypatch) -> None:
     monkeypatch.setattr(firmware_tools.shutil, "which", lambda name: None)
     with pytest.raises(FirmwareError, match="pip install mpremote"):
@@ -101,3 +154,32 @@ def test_lockout_box_mode_is_written_into_the_pin_map_and_a_wrong_channel_named(
     toml.write_text(stock + "\n[standalone]\nbells = { 0 = 56 }\nreset = 0\nbuzzer = 63\n")
     with pytest.raises(FirmwareError, match="one channel two jobs"):
         render_pinmap(toml)
+
+
+def test_any_extends_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
+    """Fuzz of the new ``extends`` key: whatever it names (a path out of wiring/, itself, a
+    number, a list, NUL, a very long name), the generator answers with a pin map or a
+    FirmwareError naming the file, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (tmp_path / "board-pinmap.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    mine = tmp_path / "mine.toml"
+    names = st.one_of(st.text(max_size=300), st.sampled_from(["board-pinmap.toml", "mine.toml", "../etc/passwd",
+                                                               "/", ".", "", "board-pinmap.toml\x00"]))
+
+    @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.one_of(names.map(lambda n: '"' + n.replace("\\", "\\\\").replace('"', '\\"') + '"'),
+                     st.integers().map(str), st.just("[1, 2]"), st.just("{ a = 1 }")))
+    def fuzz(value: str) -> None:
+        mine.write_text(f"extends = {value}\n")
+        try:
+            text = render_pinmap(mine)
+        except FirmwareError as exc:
+            assert "\n" not in str(exc) and str(mine) in str(exc)
+        else:
+            assert text.startswith('"""The board') and "DIRECT = " in text
+
+    fuzz()
+    mine.write_text('extends = "board-pinmap.toml"\n')  # the one good value: the stock map, under its own name
+    assert render_pinmap(mine).splitlines()[2:] == firmware_tools.PINMAP_PY.read_text().splitlines()[2:]

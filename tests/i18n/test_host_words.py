@@ -63,7 +63,7 @@ def test_the_help_list_names_the_word_keys_in_the_language(language: str) -> Non
     box = Box(spec, spec.settings(2))
     keyboard = KeyboardSource(2)
     keyboard.add_host_keys(spec.host_keys)
-    rows = keyboard_help(box, keyboard).rows
+    rows = keyboard_help(box.spec, keyboard, box.engine.public_view()).rows
     keys = [key for key, _meaning in rows]
     assert _("space") in keys and ("space" in keys) == (language == "en"), keys
     assert "escape" not in keys, keys

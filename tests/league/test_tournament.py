@@ -248,6 +248,7 @@ def test_play_in_a_league_shows_the_hall_the_game_as_the_deciding_process_plays_
     import threading
 
     from controller import channel
+    from controller import protocol as p
     from controller.cli import main
     from tests.core.test_split import until
     from tests.processes import connect_when_listening
@@ -269,13 +270,13 @@ def test_play_in_a_league_shows_the_hall_the_game_as_the_deciding_process_plays_
         try:
             wait_for(hub, lambda: board().get("live") is True, "the hall never got the deciding process's board")
             seen["first"] = board()
-            channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+            channel.send(sock, p.HostKey("arm", 0))
             wait_for(hub, lambda: board().get("phase") == "armed", "the hall never saw the game armed")
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
         finally:
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            until(sock, lambda m: m["type"] == channel.ENDED)
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
             sock.close()
 
     try:
@@ -306,6 +307,7 @@ def test_the_menus_match_shows_the_hall_the_game_and_sends_its_result(
     import pygame
 
     from controller import channel
+    from controller import protocol as p
     from controller.cli import main
     from tests.core.test_split import until
     from tests.display import kiosk
@@ -336,12 +338,12 @@ def test_the_menus_match_shows_the_hall_the_game_and_sends_its_result(
         try:
             sock = connect_when_listening(str(views_at), WAIT_S)
             try:
-                until(sock, lambda m: m["type"] == channel.VIEW)
-                channel.send(sock, {"type": channel.HOST, "name": "arm", "t_us": 0})
+                until(sock, lambda m: isinstance(m, p.View))
+                channel.send(sock, p.HostKey("arm", 0))
                 wait_for(hub, lambda: board().get("phase") == "armed", "the hall never saw the match armed")
             finally:
-                channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-                until(sock, lambda m: m["type"] == channel.ENDED)
+                channel.send(sock, p.Stop("menu"))
+                until(sock, lambda m: isinstance(m, p.Ended))
                 sock.close()
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
@@ -534,6 +536,7 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
     from typing import Any
 
     from controller import channel
+    from controller import protocol as p
     from controller.cli import main
     from controller.screen.loop import Presenter
     from games.i18n import set_language
@@ -547,11 +550,11 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
     views_at = tmp_path / "views.sock"
     lines: list[str | None] = []
     said, seen = threading.Event(), {}  # type: ignore[var-annotated]
-    draw = Presenter.draw
+    draw = Presenter.draw_view
 
-    def drawn(self: Presenter, box: Any, now_us: int, surface: Any = None) -> None:
-        draw(self, box, now_us, surface)
-        line = (self.results if box.engine.finished else self.scene).message
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        line = (self.results if shown.finished else self.scene).message
         lines.append(line)
         if line and "refused the connection" in line:
             said.set()
@@ -561,11 +564,11 @@ def test_a_box_that_cannot_connect_says_why_on_its_screen(
         try:
             seen["said"] = said.wait(WAIT_S)
         finally:
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            until(sock, lambda m: m["type"] == channel.ENDED)
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
             sock.close()
 
-    monkeypatch.setattr(Presenter, "draw", drawn)
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
     thread = threading.Thread(target=host)
     thread.start()
     try:

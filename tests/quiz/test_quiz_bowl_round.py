@@ -205,7 +205,7 @@ def help_keys(box: Box) -> dict[str, str]:
     keyboard = KeyboardSource(box.settings.players)
     keyboard.add_host_keys(SPEC.host_keys)
     presenter = Presenter(Screen.open(headless=True, size=(1280, 720)), scene_for("quiz"))
-    presenter.help = keyboard_help(box, keyboard)
+    presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
     presenter.show_help = True
     presenter.draw(box, box.now_us, pygame.Surface((1280, 720)))
     return dict(presenter.help.rows)

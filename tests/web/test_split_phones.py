@@ -28,6 +28,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller import channel
+from controller import protocol as p
 from controller.cli import main
 from games import registry
 from tests.processes import connect_when_listening
@@ -101,16 +102,16 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
             card = seen["before"]["private"]["hand"][0]
             while True:  # the second viewer sees the move decided, in the public view only
                 message = channel.receive(sock)
-                assert message is not None and message["type"] == channel.VIEW
-                assert channel.COMPANION not in message  # the hands go to the phones' server only
-                if card in message["public"]["played"]:
+                assert message is not None and isinstance(message, p.View)
+                assert message.companion is None  # the hands go to the phones' server only
+                if card in message.public["played"]:
                     break
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
         finally:
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
+            channel.send(sock, p.Stop("menu"))
             try:
-                while (message := channel.receive(sock)) is not None and message["type"] != channel.ENDED:
+                while (message := channel.receive(sock)) is not None and not isinstance(message, p.Ended):
                     pass
                 seen["ended"] = message
             finally:
@@ -125,7 +126,7 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(tmp_p
         watcher.join(DEADLINE_S)
     if "error" in seen:
         raise seen["error"]
-    assert seen["ended"]["loaded"] == {"pygame": False, "aiohttp": False}  # the box decided without them
+    assert seen["ended"].loaded == {"pygame": False, "aiohttp": False}  # the box decided without them
     before, after = seen["before"], seen["after"]
     assert len(after["private"]["hand"]) == len(before["private"]["hand"]) - 1 and not after["moves"]
     records = [json.loads(line) for line in journal.read_text().splitlines()]
@@ -175,9 +176,9 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
 
     from controller.screen import viewer
 
-    update = viewer.ViewBox.update
+    update = viewer.DecidingLink.update
 
-    def watched(self: viewer.ViewBox, view: dict[str, Any]) -> None:
+    def watched(self: viewer.DecidingLink, view: p.View) -> None:
         update(self, view)
         if self.host_paused:
             screen_paused.append(True)
@@ -186,7 +187,7 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
     thread.start()
     try:
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(viewer.ViewBox, "update", watched)
+            mp.setattr(viewer.DecidingLink, "update", watched)
             assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
                          "--journal", str(journal), "--web", str(port)]) == 0
     finally:

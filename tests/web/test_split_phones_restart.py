@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from typing import Any
 import aiohttp
 
 from controller import channel
+from controller import protocol as p
 from controller.box import session as box_session
 from controller.screen import live
 from games import scenes
@@ -103,11 +105,11 @@ def test_the_screen_killed_with_9_comes_back_serving_the_same_phones(tmp_path: P
             seen = asyncio.run(after_the_crash(port, token, card))
             assert card not in seen["now"]["private"]["hand"]  # the current view, not the start's
             assert seen["repeated"]["type"] == "refused"  # a resent message is still not played twice
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            ended = until(sock, lambda m: m["type"] == channel.ENDED)
+            channel.send(sock, p.Stop("menu"))
+            ended = until(sock, lambda m: isinstance(m, p.Ended))
         finally:
             sock.close()
-    assert ended["loaded"] == {"pygame": False, "aiohttp": False}
+    assert ended.loaded == {"pygame": False, "aiohttp": False}
     records = [json.loads(x) for x in journal.read_text().splitlines()]
     assert [(r["player"], r["args"]["card"]) for r in records if r.get("type") == "action"] == [
         (0, card), (1, seen["played"])]
@@ -146,11 +148,11 @@ def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(
             try:
                 sock = connect_when_listening(str(views_at), DEADLINE_S)
                 try:
-                    channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-                    ended = await asyncio.to_thread(until, sock, lambda m: m["type"] == channel.ENDED)
+                    channel.send(sock, p.Stop("menu"))
+                    ended = await asyncio.to_thread(until, sock, lambda m: isinstance(m, p.Ended))
                 finally:
                     sock.close()
-                assert ended["loaded"] == {"pygame": False, "aiohttp": False}
+                assert ended.loaded == {"pygame": False, "aiohttp": False}
                 back = await seat_socket(session, port)  # the menu is back: the same code still holds the seat
                 await back.send_json({"type": "hello", "seat": 0, "token": token})
                 welcome = await reply(back, lambda m: m["type"] in ("welcome", "refused"))
@@ -173,7 +175,7 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
     the new game's hand, and its move goes to the deciding process's channel."""
     from controller.box.runtime import Box
     from controller.box.views import Publisher, snapshot_from, snapshot_message
-    from controller.screen.viewer import ViewBox
+    from controller.screen.viewer import DecidingLink
     from controller.web.attach import MenuCompanion
     from games import registry
 
@@ -190,7 +192,7 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
                     ws, _token = await take_seat(session, server.port, 0)
                     await reply(ws, lambda m: m["type"] == "seat" and m["private"]["hand"] == first.engine.hands[0])
                     companion.between()
-                    view = ViewBox(spec, second.settings, mine)
+                    view = DecidingLink(spec, second.settings, mine)
                     moved, publisher = companion.relayed(view, second, [], live.ending(view))
                     assert moved is server
                     with second.lock:  # what the deciding process sends, as it crosses the channel
@@ -209,8 +211,8 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
             mine.close()
             deciding.close()
     assert hand == second.engine.hands[0] != first.engine.hands[0]
-    assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
-    assert sent["action"].args == {"card": hand[0]}
+    assert isinstance(sent, p.ActionInput) and (sent.action.kind, sent.action.player) == ("play", 0)
+    assert sent.action.args == {"card": hand[0]}
 
 
 def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything() -> None:
@@ -221,8 +223,9 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
 
     from controller.box.runtime import Box
     from controller.box.views import Publisher, snapshot_message
+    from controller.protocol import NO_VIEW
     from controller.screen.screen import Screen
-    from controller.screen.viewer import ViewBox
+    from controller.screen.viewer import DecidingLink
     from controller.web.seats import Seats
     from games import registry
 
@@ -233,14 +236,14 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
         token = seats.take(0)
         assert token is not None
         with box.lock:  # what the deciding process sends a screen it started again
-            first = {"type": channel.VIEW, channel.COMPANION: snapshot_message(Publisher(box).publish()),
-                     "public": box.engine.public_view(), "strip": box.strip(),
-                     channel.SEATS: {"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": free_port()}}
+            first = dataclasses.replace(
+                NO_VIEW, companion=snapshot_message(Publisher(box).publish()), public=box.engine.public_view(),
+                strip=box.strip(), seats={"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": free_port()})
         mine, deciding = socket.socketpair()
         scene = scenes.scene_for("hands", None)
         presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
         Screen.open(headless=True)
-        phones = live.RelayedPhones.restored(presenter, ViewBox(spec, box.settings, mine), first)  # type: ignore[arg-type]
+        phones = live.RelayedPhones.restored(presenter, DecidingLink(spec, box.settings, mine), first)  # type: ignore[arg-type]
         try:
             async def rejoin_and_move() -> tuple[str, Any]:
                 async with aiohttp.ClientSession() as session:
@@ -253,7 +256,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
                     await ws.close()
                     if answer["type"] != "ok":
                         return str(answer["why"]), None
-                    return "ok", await asyncio.to_thread(until, deciding, lambda m: m["type"] != channel.SEATS)
+                    return "ok", await asyncio.to_thread(until, deciding, lambda m: not isinstance(m, p.Seats))
 
             answer, sent = asyncio.run(rejoin_and_move())
         finally:
@@ -261,7 +264,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
             mine.close()
             deciding.close()
     assert answer == "ok" and sent is not None
-    assert sent["type"] == channel.ACTION and (sent["action"].kind, sent["action"].player) == ("play", 0)
+    assert isinstance(sent, p.ActionInput) and (sent.action.kind, sent.action.player) == ("play", 0)
 
 
 def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_path: Path) -> None:
@@ -287,8 +290,8 @@ def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_pa
         status, said = asyncio.run(upload())
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            channel.send(sock, {"type": channel.STOP, "reason": "menu"})
-            until(sock, lambda m: m["type"] == channel.ENDED)
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
         finally:
             sock.close()
         proc.send_signal(signal.SIGTERM)

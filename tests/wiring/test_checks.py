@@ -203,3 +203,14 @@ def test_board_presses_carry_the_front_end_spread_and_lose_the_station_offset(tm
     adjusted = stamped(BoardSource.from_profile(prof))
     assert adjusted.t_us == plain.t_us - 90
     assert adjusted.precision_us == plain.precision_us + extra
+
+
+def test_the_lockout_box_pin_map_beside_the_profiles_is_recognised(capsys):
+    """wiring/board-pinmap-lockout.toml (the stock map + [standalone], by ``extends``) is a
+    pin map: checked as one, never offered or loaded as a wiring profile."""
+    assert main(["wiring", "check", "board-pinmap-lockout"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK board-pinmap-lockout: the firmware board's pin map, not a wiring profile")
+    assert "board-pinmap-lockout" not in profile_mod.shipped_names()
+    with pytest.raises(ProfileError, match="is the firmware board's pin map, not a wiring profile"):
+        profile_mod.load("board-pinmap-lockout")

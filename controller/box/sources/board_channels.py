@@ -78,9 +78,28 @@ class PinMap:
             direct=direct, first=sr.start, last=sr.stop - 1)
 
 
+def read_pinmap_toml(path: Path, extended_by: Path | None = None) -> dict:  # type: ignore[type-arg]
+    """A pin map's TOML; ``extends = "other.toml"`` (beside it) takes every section this
+    one does not give from that one, so a variant (wiring/board-pinmap-lockout.toml)
+    repeats nothing of the stock map. A bad ``extends`` is a ValueError naming the fix."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    base = data.pop("extends", None)
+    if base is None:
+        return data
+    if extended_by is not None:
+        raise ValueError(f"{extended_by}: {path.name} extends another map itself; extend the stock map")
+    base_path = path.parent / str(base)
+    if not isinstance(base, str) or base_path.resolve() == path.resolve() or not base_path.is_file():
+        raise ValueError(f"{path}: extends = {base!r} is not another pin map beside it; "
+                         f"name one, e.g. extends = \"{PINMAP}\"")
+    merged = read_pinmap_toml(base_path, path)
+    merged.update(data)
+    return merged
+
+
 def load_pinmap(path: Path | None = None) -> PinMap:
     """Read wiring/board-pinmap.toml (the firmware's pin map)."""
-    data = tomllib.loads((path or wiring_dir() / PINMAP).read_text(encoding="utf-8"))
+    data = read_pinmap_toml(path or wiring_dir() / PINMAP)
     spi, sr, lights = data["spi"], data["shift_in"], data["lights"]
     bus = {
         int(spi["sck"]): "SPI SCK: 165 CLK (2), 595 SRCLK (11)",

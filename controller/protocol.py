@@ -1,0 +1,380 @@
+"""The messages between the deciding process and its peers (docs/processes.md).
+
+Every message that crosses the channel (``controller.channel``) is one of
+the frozen classes below, and nothing else does: the deciding process
+publishes ``View`` and ``Ended``; a screen, the phones' server it relays,
+``bench`` and a test send a new game's ``Start``, the inputs (``EdgeInput`` ... ``WatermarkInput``),
+host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
+
+On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
+the fields in the class's order, the game's values (public view, strip,
+event data) as the JSON they already are. No class is rebuilt from the
+wire but these and the value objects they hold (``CODECS``), each field
+checked as it is read: a frame that is not one is a ``ChannelError``, one
+of another protocol a ``VersionMismatch`` that says so in one line.
+Change a message's fields and ``PROTOCOL`` goes up by one.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any, ClassVar, Union
+
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from games.base import Action, BuzzerBoxError, GameEvent
+from games.i18n import _
+
+#: the channel's message format; both ends of a channel must speak the same one
+PROTOCOL = 1
+
+
+class ChannelError(BuzzerBoxError):
+    """A message that is not one: too long, cut off, or not a message of this protocol."""
+
+
+class VersionMismatch(ChannelError):
+    """The other end speaks another protocol: two installs of the box mixed (one line, the fix)."""
+
+    def __init__(self, theirs: object) -> None:
+        self.theirs = theirs
+        super().__init__(_("the other process speaks channel protocol {theirs}, this one {ours}: they come from "
+                           "two installs of the box; stop both and start them again from the same install")
+                         .format(theirs=theirs, ours=PROTOCOL))
+
+
+# -- deciding process -> peers ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a screen draws and the phones' server relays: the engine's public
+    view, the strip and the box's state, with the events decided since the last."""
+
+    TAG: ClassVar[str] = "view"
+    version: int
+    t_us: int
+    offset_us: int
+    public: Mapping[str, Any]
+    strip: Sequence[Mapping[str, Any]]
+    finished: bool
+    paused: bool
+    host_paused: bool
+    names: tuple[str, ...]
+    late_deliveries: int
+    guard_us: int
+    #: one line while the journal cannot be written (a full card), else None
+    journal: str | None = None
+    #: one line while a source has stalled (decisions no longer wait for it), else None
+    inputs: str | None = None
+    #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
+    decided: tuple[int, int | None] | None = None
+    events: tuple[GameEvent, ...] = ()
+    #: the phones' pages' snapshot (``views.snapshot_message``): only to the screen serving them; in the
+    #: deciding process a ``views.Pages`` until its outbox's thread encodes it
+    companion: Any = None
+    #: the phones' server's seats' codes, PIN and port: only in the first view to a screen started again
+    seats: dict[str, Any] | None = None
+
+
+#: what a screen shows before the deciding process's first view
+NO_VIEW = View(version=0, t_us=0, offset_us=0, public={}, strip=[], finished=False, paused=False, host_paused=False,
+               names=(), late_deliveries=0, guard_us=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """The game is closed (journal's end written, lamps off): why, and how it went."""
+
+    TAG: ClassVar[str] = "ended"
+    reason: str
+    summary: dict[str, Any] | None = None
+    late_deliveries: int = 0
+    worst_delivery_us: int = 0
+    stalls: int = 0
+    longest_wait_us: int = 0
+    decided_by: dict[str, str] | None = None
+    offset_us: int = 0
+    stated_delay_us: int | None = None
+    decisions: list[list[int | None]] | None = None
+    decision_detail: list[dict[str, Any]] | None = None
+    #: whether pygame and aiohttp were loaded in the deciding process (they must not be)
+    loaded: dict[str, bool] | None = None
+    dropped_views: int = 0
+    #: records the journal's disk still refused at the close, and the file that keeps them (if any)
+    unsaved: int = 0
+    unsaved_path: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Its fields by name (what ``play`` and the menu read of how a game ended)."""
+        return asdict(self)
+
+
+# -- peers -> deciding process ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A new game's session header: the first message to a deciding process
+    started ``--new``, which writes the journal with it (the screen's process never does)."""
+
+    TAG: ClassVar[str] = "start"
+    header: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeInput:
+    """A station's raw edge, stamped where it happened (the keyboard read by a screen)."""
+
+    TAG: ClassVar[str] = "edge"
+    edge: Edge
+    precision_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class PressInput:
+    TAG: ClassVar[str] = "press"
+    press: Press
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeInput:
+    TAG: ClassVar[str] = "notice"
+    notice: InputNotice
+
+
+@dataclass(frozen=True, slots=True)
+class ActionInput:
+    """A phone's or the host page's action, stamped."""
+
+    TAG: ClassVar[str] = "action"
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class WatermarkInput:
+    """How far a forwarding source (the keyboard read by the screen) has delivered."""
+
+    TAG: ClassVar[str] = "watermark"
+    mark: Watermark
+
+
+@dataclass(frozen=True, slots=True)
+class HostKey:
+    """A host key by name, stamped ``t_us`` (game time)."""
+
+    TAG: ClassVar[str] = "host"
+    name: str
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The frame with the newest card / GO flipped at ``t_us`` (game time)."""
+
+    TAG: ClassVar[str] = "shown"
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """End the game (``reason``: menu, quit, finished, stopped)."""
+
+    TAG: ClassVar[str] = "stop"
+    reason: str = "menu"
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """The phones' server's seats' codes, PIN, replay counters and port: kept by
+    the deciding process for a screen it starts again (screen -> deciding)."""
+
+    TAG: ClassVar[str] = "seats"
+    seats: dict[str, Any]
+
+
+Message = (View | Ended | Start | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
+           | Seats)
+#: the inputs a screen keeps while no deciding process listens: the next one gets them
+STATION_INPUTS = (EdgeInput, PressInput)
+MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)
+
+
+# -- the value objects a message holds --------------------------------------------------------
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise TypeError(f"{value!r:.40} is not a whole number")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r:.40} is not a text")
+    return value
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"{value!r:.40} is not an object")
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"{value!r:.40} is not a list")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r:.40} is not true or false")
+    return value
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _event(data: Any) -> GameEvent:
+    if not isinstance(data, dict):
+        raise TypeError("an event is an object")
+    player = data.get("player")
+    return GameEvent(_str(data["kind"]), _int(data["t_us"]), None if player is None else _int(player),
+                     _dict(data.get("data", {})))
+
+
+def _fields_of(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """A plain frozen dataclass of ints and strings as the list of its fields."""
+    names = [f.name for f in fields(cls)]
+    kinds = [_int if f.type == "int" else _str for f in fields(cls)]
+
+    def write(value: Any) -> list[Any]:
+        return [getattr(value, name) for name in names]
+
+    def read(data: Any) -> Any:
+        if not isinstance(data, list) or len(data) != len(names):
+            raise TypeError(f"a {cls.__name__} has {len(names)} fields")
+        return cls(*(kind(item) for kind, item in zip(kinds, data, strict=True)))
+
+    return write, read
+
+
+#: how each value object a message holds goes on the wire and comes back (its journal form where it has one)
+CODECS: Mapping[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    GameEvent: (GameEvent.to_json, _event),
+    Action: (Action.to_json, lambda data: Action.from_json(_dict(data))),
+    Press: (Press.to_json, lambda data: Press.from_json(_dict(data))),
+    Edge: _fields_of(Edge),
+    InputNotice: _fields_of(InputNotice),
+    Watermark: _fields_of(Watermark),
+}
+
+
+_Codec = tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]
+
+
+def _codec(hint: Any) -> _Codec:
+    """(write, read) for a field of type ``hint``; write None: the value is its own JSON."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint in CODECS:
+        return CODECS[hint]
+    if origin in (Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        write, read = _codec(inner)
+        if write is None:
+            return None, lambda v: None if v is None else read(v)
+        to = write
+        return (lambda v: None if v is None else to(v)), (lambda v: None if v is None else read(v))
+    if origin is tuple and args[-1] is Ellipsis:
+        write, read = _codec(args[0])
+        each = write
+        return ((lambda v: list(v)) if each is None else (lambda v: [each(x) for x in v]),
+                lambda v: tuple(read(x) for x in _list(v)))
+    if origin is tuple:
+        reads = [_codec(a)[1] for a in args]
+        return (lambda v: list(v), lambda v: tuple(r(x) for r, x in zip(reads, _list(v), strict=True)))
+    simple: dict[Any, Callable[[Any], Any]] = {int: _int, str: _str, bool: _bool, dict: _dict, Mapping: _dict,
+                                               list: _list, Sequence: _list, Any: _same}
+    return None, simple[origin or hint]
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One message class's wire form: its fields' codecs in order."""
+
+    cls: type[Any]
+    names: tuple[str, ...]
+    writes: tuple[Callable[[Any], Any] | None, ...]
+    reads: tuple[Callable[[Any], Any], ...]
+    required: int
+
+
+def _form(cls: type[Any]) -> _Form:
+    hints = typing.get_type_hints(cls, vars(sys.modules[__name__]))
+    names = tuple(f.name for f in fields(cls))
+    codecs = [_codec(hints[name]) for name in names]
+    required = sum(1 for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING)
+    return _Form(cls, names, tuple(w for w, _r in codecs), tuple(r for _w, r in codecs), required)
+
+
+_FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
+_FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
+
+
+def dumps(message: Message) -> bytes:
+    """A message's body on the wire (``[PROTOCOL, tag, fields...]`` as UTF-8 JSON)."""
+    form = _FORM_OF.get(type(message))
+    if form is None:
+        raise ChannelError(f"a {type(message).__name__} is not a message of the channel's protocol")
+    out: list[Any] = [PROTOCOL, form.cls.TAG]
+    for name, write in zip(form.names, form.writes, strict=True):
+        value = getattr(message, name)
+        out.append(value if write is None else write(value))
+    try:
+        return _ENCODER.encode(out).encode()
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ChannelError(f"a {form.cls.TAG} message holds something that is not plain data ({exc})") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON has")
+
+
+#: made once: a JSON coder made per call costs as much as the coding of a small message
+#: (no check for circular data: a game's views are JSON data, and a cycle is a RecursionError, refused)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+#: how a pickle begins (protocol 2 and later): the channel's format before ``PROTOCOL`` 1
+_PICKLE = b"\x80"
+
+
+def loads(body: bytes) -> Message:
+    """A message back from its body; ChannelError if it is not one (VersionMismatch: another protocol's)."""
+    if body[:1] == _PICKLE:
+        raise VersionMismatch(0)
+    try:
+        data = _DECODER.decode(body.decode())
+    except (ValueError, RecursionError):
+        raise ChannelError("a message that is not JSON: refused") from None
+    if not isinstance(data, list) or len(data) < 2:
+        raise ChannelError("a message without a protocol and a type: refused")
+    if data[0] != PROTOCOL or type(data[0]) is not int:
+        if type(data[0]) is int:
+            raise VersionMismatch(data[0])
+        raise ChannelError("a message without a protocol and a type: refused")
+    form = _FORMS.get(data[1]) if isinstance(data[1], str) else None
+    if form is None:
+        raise ChannelError(f"a message of an unknown type {str(data[1])[:40]!r}: refused")
+    items = data[2:]
+    if not form.required <= len(items) <= len(form.names):
+        raise ChannelError(f"a {form.cls.TAG} message with {len(items)} fields: refused")
+    try:
+        return form.cls(*(read(item) for read, item in zip(form.reads, items, strict=False)))  # type: ignore[no-any-return]
+    except (TypeError, ValueError, KeyError, RecursionError) as exc:
+        raise ChannelError(f"a {form.cls.TAG} message that is not one ({str(exc)[:80]}): refused") from None
