@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from controller import channel
+from controller import protocol as p
 from controller.box import journal as journal_mod
 from controller.box import runtime
 from controller.box.simulate import Session
@@ -65,7 +65,7 @@ def test_sigterm_after_a_long_game_replays_only_since_the_newest_checkpoint(tmp_
     def stop_once_it_plays() -> None:
         sock = connect(sock_path)
         try:
-            until(sock, lambda m: m["type"] == channel.VIEW)  # the deciding process took the game over
+            until(sock, lambda m: isinstance(m, p.View))  # the deciding process took the game over
         finally:
             sock.close()
         os.kill(os.getpid(), signal.SIGTERM)  # systemd stopping the kiosk
