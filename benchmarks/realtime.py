@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from controller.apps import benchkit as bk
+from controller.box.feed import Feed
 
 PROFILE = "header-4"
 #: design -> play's arguments (the shipped one first)
@@ -72,7 +73,10 @@ LEGEND = """\
   * live != virtual: the same stamped edges judged by the box's own code in virtual time; a difference is
     a timing fault of the live box (or a tie the feeder's stamps made a dead heat).
   * feeder late: how late the feeder wrote against its script; kept out (the box is judged on the stamps
-    written), but a feeder far behind changes the contests' gaps: read it first."""
+    written), but a feeder far behind changes the contests' gaps: read it first.
+  * feeder stamp -> written: from the clock read that stamps an edge to its write returning; the feed's
+    watermark (everything stamped by now less its capture allowance is in the FIFO) holds while this
+    stays under the allowance, which the box waits after every confirmation."""
 
 
 def horizon_switch() -> bool:
@@ -133,6 +137,9 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
         print(f"    where it went   the lamp's step (step + lights call) {step.text(False)}; the deciding thread "
               f"woke after its planned moment {woke.text(False)} (n={woke.n}; woken by an input: not counted)")
         print(f"    feeder late     {feeder.text()} (kept out)")
+        hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
+        print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "
+              f"{Feed.capture_us / 1000:g} ms; a longer one is an edge the box may decide past)")
         print(f"    goal (overhead p50 <= {bk.GOAL_P50_US / 1000:g} ms, p99 <= floor p99 + "
               f"{bk.GOAL_OVER_FLOOR_US / 1000:g} ms, no wrong winner): {'met' if bk.meets_goal(f, fl) else 'not met'}")
     print("  (*: fewer than 100 values, the p99 is their maximum)")

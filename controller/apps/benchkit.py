@@ -254,6 +254,8 @@ def feeder_main(fifo: str, lines: list[tuple[int, int, int]], conn: Any) -> None
     stamps and its lateness against the script."""
     priority = ask_realtime(FEEDER_RT_PRIORITY, FEEDER_NICE)
     stamps: list[int] = []
+    #: stamp -> written (os.write returned): what the feed's capture allowance (``Feed.capture_us``) must cover
+    hops: list[int] = []
     fd = os.open(fifo, os.O_WRONLY)  # blocks until the box's feed thread opened it: the box is ready
     try:
         t0 = box_now_us() + FEED_LEAD_US
@@ -261,12 +263,13 @@ def feeder_main(fifo: str, lines: list[tuple[int, int, int]], conn: Any) -> None
             wait_until(t0 + due)
             now = box_now_us()  # the kernel's stamp, and at once the queue
             os.write(fd, f"{pin} {level} {now}\n".encode("ascii"))
+            hops.append(box_now_us() - now)
             stamps.append(now)
     except BrokenPipeError:
         pass  # the box went away: the game reports why
     finally:
         os.close(fd)
-    conn.send({"priority": priority, "t0": t0, "stamps": stamps})
+    conn.send({"priority": priority, "t0": t0, "stamps": stamps, "hops": hops})
     conn.close()
 
 
@@ -524,7 +527,8 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
                                                                                           strict=False)],
                 floor.priority, floor.late, decider, (load_before, os.getloadavg()[0]),
                 int(measured["late_deliveries"]), int(measured["worst_delivery_us"]),
-                {"stderr": err, "t0": fed["t0"], "offset_us": offset, "detail": measured.get("decision_detail")})
+                {"stderr": err, "t0": fed["t0"], "offset_us": offset, "detail": measured.get("decision_detail"),
+                 "hops": fed.get("hops") or []})
 
 
 @dataclass(frozen=True)

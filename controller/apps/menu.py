@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.apps import first_run
-from controller.apps.results import write_beside
+from controller.apps.results import write_at_close
 from controller.apps.usb_copy import copy_results
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
@@ -470,7 +470,7 @@ class Evening:
             self.companion.between(played)
         reason = str(ended["reason"])
         log.info(box_session.summary_line(played, reason))
-        write_beside(path)  # a quiz's record beside its journal
+        write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
         if played.engine.finished:  # played to its end: on the menu's list of this evening's games
             self.menu.finished_game(str(path), *finished_lines(played, str(path)))
         return reason

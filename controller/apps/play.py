@@ -12,7 +12,7 @@ from pathlib import Path
 
 from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
-from controller.apps.results import write_beside
+from controller.apps.results import write_at_close
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
@@ -132,7 +132,7 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
         write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
     reason = str(ended["reason"])
     print(session.summary_line(played, reason), file=sys.stderr)
-    for written in write_beside(path):
+    for written in write_at_close(path, reason):
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
         print_json(played.summary(), played.station_names)

@@ -497,9 +497,8 @@ def write_beside(journal_path: str | Path) -> list[Path]:
     a failure is one line in the log."""
     path = Path(journal_path)
     try:
-        with open(path, "rb") as f:  # another game's journal is not read through for nothing
-            if not isinstance(header := json.loads(f.readline(1 << 20)), dict) or header.get("game") not in RESULT_GAMES:
-                return []
+        if not has_results(path):  # another game's journal is not read through for nothing
+            return []
         journal = journal_mod.load(path)
         if journal.session is None or journal.session.game not in RESULT_GAMES:
             return []
@@ -516,6 +515,34 @@ def write_beside(journal_path: str | Path) -> list[Path]:
     except (OSError, journal_mod.JournalError, LookupError, ValueError, RecursionError) as exc:
         log.warning("could not write the results beside %s: %s", path, exc)
         return []
+
+
+def write_at_close(journal_path: str | Path, reason: str) -> list[Path]:
+    """``write_beside`` as a live game closes, except at a stop (Ctrl+C, a
+    signal: systemd stopping the kiosk): the record is built by replaying the
+    whole journal, minutes after an hour-long game on a busy box, and a stop
+    must be prompt however long the game ran. The journal keeps everything;
+    the line says how to write the record later."""
+    if reason != "stopped":
+        return write_beside(journal_path)
+    if has_results(journal_path):
+        log.warning("%s", not_written_line(journal_path))
+    return []
+
+
+def has_results(journal_path: str | Path) -> bool:
+    """A game whose record is written beside it (its header's first line says; the rest is not read)."""
+    try:
+        with open(journal_path, "rb") as f:
+            header = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError):
+        return False
+    return isinstance(header, dict) and header.get("game") in RESULT_GAMES
+
+
+def not_written_line(journal_path: str | Path) -> str:
+    return _("results: not written at a stop (the journal keeps the game): "
+             "'buzzerbox results {journal} --csv' writes them").format(journal=journal_path)
 
 
 def cmd_results(args: argparse.Namespace) -> int:

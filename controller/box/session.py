@@ -296,16 +296,25 @@ def resumable_box(path: str | Path, profile: Profile | None = None, game: str | 
         raise JournalLocked(p, holder)
     if not journal.unsaved_lines and not carry_on:
         journal_mod.refuse_ended(journal)
-    try:
-        box = box_from_journal(journal, from_checkpoint=True)
-    except CheckpointError:  # said in the log: the whole journal, read again
-        box = box_from_journal(journal_mod.read(p))
+    box = box_of_record(p, journal)
     if carry_on and journal.ended and box.engine.finished:
         raise journal_mod.JournalError(f"{p}: " + _("this game was played to its end: nothing to carry on; "
                                                     "'buzzerbox replay' shows it, a new game starts a new journal"))
     box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
     box.session_start_us = journal.last_t_us + RESUME_GAP_US
     return box
+
+
+def box_of_record(path: str | Path, journal: journal_mod.Journal | None = None) -> Box:
+    """Where a journaled game stands (scores, names, finished), read only: its
+    newest checkpoint and the records after it, so a game's close costs the
+    same after an hour as after a minute (``journal``: read already with
+    ``since_checkpoint``). A checkpoint that does not restore: the whole journal."""
+    journal = journal_mod.read(path, since_checkpoint=True) if journal is None else journal
+    try:
+        return box_from_journal(journal, from_checkpoint=True)
+    except CheckpointError:  # said in the log: the whole journal, read again
+        return box_from_journal(journal_mod.read(path))
 
 
 def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,

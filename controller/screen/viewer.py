@@ -426,8 +426,7 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
     tournament's ``hooks`` following its board, its views drawn until it
     ends. Returns the deciding process's ``ended`` and the game of record
     (read back from its journal)."""
-    from controller.box import journal as journal_mod
-    from controller.box.runtime import box_from_journal
+    from controller.box.session import box_of_record
 
     pages: live.RelayedPhones | None = None
     try:
@@ -445,7 +444,7 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
             if pages is not None:
                 pages.stop()  # the pages hear the game ended
             presenter.close()
-    return ended, box_from_journal(journal_mod.read(game.journal))
+    return ended, box_of_record(game.journal)  # from its newest checkpoint: a long game's close stays prompt
 
 
 #: how long a screen says that records were not saved before it closes (a key closes it sooner)
