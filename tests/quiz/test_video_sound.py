@@ -29,7 +29,7 @@ from controller.screen.sound import Sound
 from games import registry
 from games.quiz import PACKS_DIR
 from games.scenes import scene_for
-from tests.web.test_split_phones import DEADLINE_S, free_port, reply, start_pin
+from tests.web.test_split_phones import DEADLINE_S, reply, started
 
 pytest.importorskip("av")
 import av  # noqa: E402
@@ -238,11 +238,12 @@ def test_buzzerbox_play_plays_the_demo_videos_own_sound_on_the_screens_side(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    port, seen = free_port(), {}
+    seen: dict[str, Any] = {}
 
     def host() -> None:
         try:
-            seen["said"] = asyncio.run(arm_until_heard(port, start_pin(capsys), caplog))
+            port, pin = started(capsys)  # the port the server bound itself (--web 0)
+            seen["said"] = asyncio.run(arm_until_heard(port, pin, caplog))
         except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
             seen["error"] = exc
 
@@ -251,7 +252,7 @@ def test_buzzerbox_play_plays_the_demo_videos_own_sound_on_the_screens_side(
     try:
         with caplog.at_level(logging.INFO, logger="buzzerbox.video"):
             assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S), "--option",
-                         "pack=en-video", "--journal", str(tmp_path / "quiz.jsonl"), "--web", str(port)]) == 0
+                         "pack=en-video", "--journal", str(tmp_path / "quiz.jsonl"), "--web", "0"]) == 0
     finally:
         thread.join(DEADLINE_S)
     if "error" in seen:
