@@ -17,7 +17,7 @@ import pytest
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_refusal import rules_to, said
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -35,12 +35,7 @@ def host(seen: dict[str, Any]) -> Script:
     while _("{n} of {total} locked in").format(n=0, total=4) not in said(frame):
         frame = yield []  # open: nobody has answered yet
     seen["open"] = said(frame)
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])

@@ -20,7 +20,7 @@ from controller.box.runtime import box_from_journal
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
 
@@ -75,12 +75,7 @@ def first_night(seen: dict[str, Any]) -> Script:
         frame = yield [pygame.K_n] if k % 50 == 0 else []  # take it to the third: the journal says which)
         k += 1
     seen["before"] = said(frame)
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 def carried_on(seen: dict[str, Any]) -> Script:
@@ -137,12 +132,7 @@ def first_night_in_menu(seen: dict[str, Any]) -> Any:
     while seen["stopped"] not in said(frame) or asked(frame, MENU_HINT):
         frame = yield []
     seen["after"] = said(frame)
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])

@@ -31,6 +31,17 @@ def asked(frame: Frame, text: str) -> bool:
     return any(wanted == _(text) for wanted, _shown, _ink, _given, _screen in frame)
 
 
+def end_game_and_quit(frame: Frame) -> Script:
+    """From a game on the screen: Esc twice (asked, then meant) back to the menu,
+    then Esc twice to quit it: the way every kiosk script here leaves."""
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    while not asked(frame, MENU_HINT):
+        frame = yield []
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
 def menu(frame: Frame) -> bool:
     return asked(frame, MENU_HINT)
 

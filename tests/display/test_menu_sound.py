@@ -18,7 +18,7 @@ import controller.screen.viewer
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_panel import panel_of
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -39,12 +39,7 @@ def host(seen: dict[str, Any]) -> Script:
     frame = yield [pygame.K_RETURN]  # the roll call skipped
     while not asked(frame, "Quiz buzzer") or asked(frame, "Every station: press your button once"):
         frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])

@@ -17,7 +17,7 @@ import pytest
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_refusal import said
 from tests.fits import overlaps
 
@@ -45,12 +45,7 @@ def host(seen: dict[str, Any]) -> Script:
     while asked(frame, "TIE"):
         frame = yield []
     seen["after"] = said(frame)
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])

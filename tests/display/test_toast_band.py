@@ -18,7 +18,7 @@ from controller.cli import main
 from controller.screen import screen as screen_mod
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.fits import overlaps
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -40,12 +40,7 @@ def host(seen: dict[str, Any]) -> Script:
     while not asked(frame, TOAST):
         frame = yield []
     seen["frame"] = frame
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from end_game_and_quit(frame)
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
