@@ -199,7 +199,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    evening = Evening(args, profile_name, players, screen, menu, packs)
+    evening = Evening(args, profile_name, profile, players, screen, menu, packs)
     try:
         with box_session.stop_on_sigterm():
             evening.run()
@@ -218,11 +218,10 @@ class Evening:
     people is decided in a process of its own (``viewer.people_game``); the
     menu's inputs are closed around it and opened again after it."""
 
-    def __init__(self, args: argparse.Namespace, profile_name: str | None, players: int,
-                 screen: Screen, menu: Menu, packs: PackScan) -> None:
+    def __init__(self, args: argparse.Namespace, profile_name: str | None, profile: profile_mod.Profile | None,
+                 players: int, screen: Screen, menu: Menu, packs: PackScan) -> None:
         from controller.web.attach import MenuCompanion
 
-        profile = profile_mod.load(profile_name) if profile_name else None
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
         #: the wiring chosen (the command line's or the first start's): Set up again may change it
         self.profile_name = profile_name
