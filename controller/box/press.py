@@ -75,7 +75,7 @@ class InputNotice:
 
     station: int
     input: str
-    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected", "stale"/"future" (a refused press)
+    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected", "stale"/"future"/"untimed" (a refused press)
     t_us: int
 
 

@@ -30,7 +30,7 @@ from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks
 from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
 from .standalone import Standalone
 
-VERSION = "3.2.0"
+VERSION = "3.3.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
@@ -693,7 +693,11 @@ class Board:
                     ev.send - 1, ev.next - ev.send))
             elif op == "A":
                 self._host_seen(now)
-                self.events.ack(int(parts[1]))
+                seq = int(parts[1])
+                # 3.3: an ack names the boot it is for; one meant for the boot before a reboot
+                # (sent before the host heard of it) frees nothing of this boot's
+                if len(parts) < 3 or parts[2] == "b=" + self.boot_id:
+                    self.events.ack(seq)
                 self._unacked_since = now
             elif op == "R":
                 self._host_seen(now)

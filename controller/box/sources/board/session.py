@@ -17,7 +17,10 @@ Time: a clock reply maps stamps only of the boot that answered (``b=``; from
 firmware before 3.1, which does not say, once a later line names that boot),
 and a mapping worse than ``max_clock_error_us`` is not synced. An event stamped
 beyond what the board can have seen (later than now plus the mapping error) is
-refused and counted (``future_presses``). Heartbeats and clock replies say up
+refused and counted (``future_presses``); so are events of a boot that rebooted
+while they waited for a mapping that good (``untimed_presses``). Acks name the
+boot they are for (firmware 3.3 ignores another boot's: an ack for the boot
+before a reboot would free the new boot's first presses). Heartbeats and clock replies say up
 to which board time everything was sent: once all of it arrived, the session
 reports a ``Watermark``.
 """
@@ -53,6 +56,8 @@ MAX_CLOCK_ERROR_US = 20_000
 BAD_BURSTS = 3
 #: the notice a press stamped in the box's future is journaled as (never played)
 FUTURE_PRESS = "future"
+#: ... and one of a boot that rebooted before its clock was mapped as well as stated (never played)
+UNTIMED_PRESS = "untimed"
 #: a watermark request unanswered this long is lost (a USB round trip is ~1 ms) ...
 MARK_ANSWER_US = 100_000
 #: ... and a board that never answered this many is taken for one that does not answer them
@@ -196,6 +201,7 @@ class BoardSession:
         self.delivered = 0
         self.dropped_lines = 0
         self.future_presses = 0  # events refused: stamped later than the board can have seen
+        self.untimed_presses = 0  # events refused: their boot rebooted before its clock was mapped as stated
         self._future_burst = 0  # of them since one was last delivered (one log line per burst)
         self._watermark_us: int | None = None  # the last watermark reported
         self._mark_request_us: int | None = None  # a clock request due then: the watermark passes a press
@@ -478,10 +484,7 @@ class BoardSession:
         if self.known_boot is not None and boot != self.known_boot:
             log.warning("board rebooted (boot id %s -> %s): its clock restarted, re-syncing; "
                         "presses it had not sent yet are lost", self.known_boot, boot)
-            if self._held and self.clock.ready:  # accepted before the reboot: the old clock maps them
-                held_events, self._held = self._held, []
-                for k, hf, seq in held_events:
-                    out += self._deliver(k, hf, seq, now_us)
+            out += self._old_boot_held(now_us)
             out += self._set_connected(False, now_us)
             info.dropped_events = info.dropped_edges = info.glitches = 0
             info.dropped_control = info.faults = 0
@@ -518,6 +521,29 @@ class BoardSession:
         self._reconcile(held_contest)
         log.info("board %s firmware %s (protocol v%d, %s capture) says hello", boot, firmware, version, capture)
         return out
+
+    def _old_boot_held(self, now_us: int) -> list[Output]:
+        """The board rebooted with events of the old boot held for its clock: only that
+        clock maps them, and it can never be asked again. Played if its mapping is as good
+        as the driver states (they waited for a burst to finish); else refused, counted,
+        logged and sent as ``untimed`` notices: mapped by a fit worth ±1 s (replies read
+        late on a busy box), a press played 1 s from when it was made."""
+        held, self._held = self._held, []
+        if not held:
+            return []
+        clock = self.clock
+        if clock.ready and clock.error_us() <= self.max_clock_error_us:
+            out: list[Output] = []
+            for kind, f, seq in held:
+                out += self._deliver(kind, f, seq, now_us)
+            return out
+        self.untimed_presses += len(held)
+        log.error("board rebooted with %d event(s) of its old boot waiting for its clock, mapped %s: "
+                  "refused, never played", len(held),
+                  f"±{clock.error_us() / 1e3:.1f} ms, beyond the {self.max_clock_error_us / 1e3:.1f} ms this "
+                  "driver states" if clock.ready else "not at all")
+        wheres = (self._where(num(f, "c", 0, BOARD_CHANNELS - 1)) for _, f, _ in held)
+        return [InputNotice(where[0], where[1], UNTIMED_PRESS, now_us) for where in wheres if where is not None]
 
     def _ask_replay(self, seq: int, now_us: int | None = None) -> None:
         self.replay_pending = True
@@ -708,7 +734,9 @@ class BoardSession:
                         last_sent)
             self._ask_replay(self.expected - 1, now_us)
         if self.connected:
-            self.outbox.append(f"A {self.expected - 1}")
+            # named: an ack read by a board that rebooted since this heartbeat (its new
+            # boot's first events sent, not yet here) would free them (firmware 3.3 ignores it)
+            self.outbox.append(f"A {self.expected - 1} b={self.known_boot}")
         return out + self._maybe_ready(now_us)
 
     def _levels(self, f: dict[str, str], now_us: int) -> None:
