@@ -151,3 +151,29 @@ def test_a_press_held_for_a_clock_that_never_synced_is_not_played_when_the_board
     w.talk(300_000)
     [p] = [p for p in w.presses if p.station == 1]
     assert abs(p.t_us - again) <= p.precision_us
+
+
+def test_a_replay_answer_to_a_request_of_the_old_boot_loses_no_press_of_the_new_one() -> None:
+    """A press of the old boot is lost on the wire; the host learns of the gap from a
+    heartbeat and asks a replay from seq 1 (``R 1``), but the board has rebooted and sent
+    its hello and its first press. The host asks the new boot's replay from the start
+    (``R 0``) right after. The new boot answers both: ``K from=2`` (it holds nothing
+    after its seq 1), then ``K from=1``. The first is not the answer to ``R 0``: taken
+    for it, the host skipped seq 1 as 'acknowledged earlier' and dropped the press when
+    it came again (the fuzz under load: 'lost ..., board seq 1' with no ack involved)."""
+    w = Wire()
+    w.talk(400_000)
+    w.press(0)
+    w.talk(300_000)  # seq 1 of the old boot, delivered
+    w.press(1)
+    w.run(50_000)
+    w.lose_lines(b"P")  # seq 2 lost on the wire
+    w.run(250_000)  # the heartbeat that says seq 2 was sent
+    w.reboot(start_ticks=0)  # its hello goes out
+    made = w.press(2)
+    w.run(50_000)  # the new boot's seq 1, sent after its hello
+    w.host()  # the old heartbeat (R 1), then the new boot's hello (R 0), then its press (waits)
+    w.talk(2_000_000)
+    assert w.session.known_boot == w.boot_id and w.session.connected
+    assert [p.station for p in w.presses] == [0, 2]  # the old boot's lost press is gone with its RAM
+    assert abs(w.presses[1].t_us - made) <= w.presses[1].precision_us

@@ -676,6 +676,13 @@ class BoardSession:
 
     def _replay_started(self, f: dict[str, str]) -> None:
         start, lost = num(f, "from", 1, MAX_SEQ), num(f, "lost", 0, MAX_SEQ)
+        if start - lost > self._replay_seq + 1:
+            # the board answers ``R s`` from s + 1, or from its oldest event with the ones
+            # before it counted lost: this answers an earlier request (one the host sent
+            # the boot before a reboot, not knowing of it), not the replay asked now
+            log.debug("replay answer from=%d lost=%d is not the answer to R %d: ignored", start, lost,
+                      self._replay_seq)
+            return
         if start > self.expected:
             missing = start - self.expected
             if lost:
