@@ -53,6 +53,9 @@ class Table:
         self.source.follow_lockout(box)
         self.source.start(box)
         self.events: list[GameEvent] = []
+        # connected while the board's time stands still (its replies need none): pumped, a driver thread
+        # a loaded machine started late found the board 3 s on, gone lockout box by itself (own contest 1)
+        wait_until(lambda: self.source.connected, "the board connected")
         self.pump(300_000, lambda: self.source.connected, "the board connected")
         self.pump(0, self.clock_exact, "an exact clock sample", settle=True)
 
