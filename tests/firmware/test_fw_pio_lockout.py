@@ -183,3 +183,68 @@ def test_pio_bells_refuses_more_bells_than_state_machines(monkeypatch: pytest.Mo
     monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
     with pytest.raises(ValueError, match="9 bells: the PIO lockout takes 1..8"):
         FW.PioBells([(i, 10 + i) for i in range(9)], (26, 27), glitch_us=1000)
+
+
+# -- firmware/rp2_model.py (the simulator's and the board tests' machines) against the program --
+
+
+class _ModelPin:
+    IN, OUT, PULL_UP = 0, 1, 2
+
+    def __init__(self, gp: int, mode: int = -1, pull: int = -1, value: int | None = None) -> None:
+        self.id, self.level = gp, 1 if value is None else value
+
+    def value(self, v: int | None = None) -> int:
+        if v is not None:
+            self.level = v
+        return self.level
+
+
+def _model_contest(levels: list[tuple[int, int]], until_us: int) -> tuple[int | None, int]:
+    """``levels`` (µs, pressed mask of bells 0..7) through ``PioBells`` over the model, with
+    the emulator's wiring (bells on GPIO 0..7, lamps 8+i, LOCKs 20/21): (the µs the first
+    lamp shows, the bells lit)."""
+    from types import SimpleNamespace
+
+    from controller.box.sources.board_sim import pio_lockout, rp2_model
+
+    now = [0]
+    bells = rp2_model.Bells(lambda: now[0], pio_lockout.BELL_LEAD, pio_lockout.BELL_STEP)
+    pm = SimpleNamespace(DIRECT={i: i for i in range(8)}, DEBOUNCE={"glitch_us": GLITCH // 125},
+                         PIO_LOCKOUT={"lamps": {i: 8 + i for i in range(8)}, "locks": (20, 21)})
+    pio = pio_lockout.PioBells.from_pinmap(pm, _ModelPin, bells.StateMachine)
+    pio.arm()
+    pressed, first = 0, None
+    for t in range(until_us):
+        now[0] = t
+        for at, lv in levels:
+            if at == t:
+                for i in range(8):
+                    if (lv ^ pressed) >> i & 1:
+                        bells.level(i, 0 if lv >> i & 1 else 1)
+                pressed = lv
+        if first is None and bells.lit():
+            first = t
+    return first, sum(1 << (gp - 8) for gp in bells.lit())
+
+
+@pytest.mark.parametrize("levels", [
+    [(2, 1 << 5)],  # one bell
+    [(2, 1), (5, 1 | 1 << 5)],  # another (the other block) joins 3 µs later: the first alone
+    [(2, 1 << 1 | 1 << 6)],  # both blocks in the same instant: a tie
+    [(2, 1 << 2), (11, 0)],  # released before the filter's end: nothing
+    [(2, 1 << 3), (4, 0), (6, 1 << 3)],  # a bounce: confirmed from its last edge
+], ids=["one", "joiner", "tie", "glitch", "bounce"])
+def test_the_simulators_model_lights_what_the_program_lights_within_its_microsecond(
+        levels: list[tuple[int, int]]) -> None:
+    """The model of ``bell_program`` that the simulator and the board tests run lights the
+    same lamps as the program in the cycle-exact emulator, in the same µs (the model shows a
+    lamp at the first µs at or after the program's, which is 10.03 µs after the last edge)."""
+    end_us = levels[-1][0] + 3 * GLITCH // 125
+    emu = run_bells(8, GLITCH, [(0, 0)] + [(at * 125, lv) for at, lv in levels], end_us * 125)
+    lamp_us, lit = _model_contest(levels, end_us)
+    assert lit == emu.lamps
+    if emu.lamp_at is None:
+        assert lamp_us is None
+    else:
+        assert lamp_us is not None and lamp_us - 1 < emu.lamp_at / 125 <= lamp_us
