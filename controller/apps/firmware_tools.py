@@ -138,7 +138,7 @@ def _pio_lockout(toml_path: Path, pl: dict[str, Any], direct: dict[int, int], li
     try:
         bells = {int(ch): (int(v[0]), int(v[1])) for ch, v in pl["bells"].items()}
         locks = [int(gp) for gp in pl["locks"]]
-    except (TypeError, ValueError, IndexError, AttributeError) as exc:
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
         raise FirmwareError(f"{where} wants bells = {{ <input channel> = [<lamp GP>, <light channel>] }} "
                             f"and locks = [<GP>, <GP>] ({exc})") from exc
     if not 1 <= len(bells) <= 8 or len(locks) != 2:

@@ -224,3 +224,35 @@ def test_any_extends_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
     fuzz()
     mine.write_text('extends = "board-pinmap.toml"\n')  # the one good value: the stock map, under its own name
     assert render_pinmap(mine).splitlines()[2:] == firmware_tools.PINMAP_PY.read_text().splitlines()[2:]
+
+
+def test_any_pio_lockout_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
+    """Fuzz of the new ``[pio_lockout]`` section: whatever its bells and locks hold (numbers,
+    strings, lists, tables, GPIOs the header lacks or another job has), the generator answers
+    with a pin map or a FirmwareError naming the file, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (tmp_path / "board-pinmap.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    mine = tmp_path / "mine.toml"
+    ints = st.integers(-3, 100).map(str) | st.just(str(1 << 70))
+    scalars = ints | st.sampled_from(['"8"', '"x"', "true", "1.5", "[]", "{}"])
+    lists = st.lists(scalars, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]")
+    values = scalars | lists | st.dictionaries(st.sampled_from(["0", "1", "4", "9", "x"]), scalars | lists,
+                                               max_size=3).map(
+        lambda d: "{ " + ", ".join(f'"{k}" = {v}' for k, v in d.items()) + " }")
+
+    @settings(max_examples=200, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(values, values)
+    def fuzz(bells: str, locks: str) -> None:
+        mine.write_text('extends = "board-pinmap.toml"\nstatus_led = false\n[direct]\n0 = 0\n1 = 1\n4 = 4\n'
+                        f"[pio_lockout]\nbells = {bells}\nlocks = {locks}\n")
+        try:
+            text = render_pinmap(mine)
+        except FirmwareError as exc:
+            assert "\n" not in str(exc) and str(mine) in str(exc)
+        else:
+            assert "PIO_LOCKOUT = " in text
+
+    fuzz()
