@@ -177,6 +177,30 @@ def test_pio_bells_arms_reads_and_re_arms_the_real_program(monkeypatch: pytest.M
     assert lit == 1 << 11 | 1 << 16 and pio.winners() == 0b10010
 
 
+def test_pio_bells_arms_only_the_contests_bells_and_disarm_leaves_every_machine_dark(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arm(mask)`` (what ``app.Board`` does for a contest of some of the bells): only those
+    machines get the count, so a bell outside the contest (of the other block, pressed first)
+    lights nothing and the contest's bell wins; ``disarm`` (every end of a contest) starts
+    every machine again without a count: a press then lights nothing."""
+    import types
+
+    monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
+    monkeypatch.setattr(FW.rp2, "StateMachine", _StateMachine, raising=False)
+    pairs = [(2, 10), (3, 11), (7, 12), (9, 13), (14, 16), (15, 17)]
+    pio = FW.PioBells(pairs, (26, 27), glitch_us=GLITCH // 125)
+    pio.arm(0b000011, GLITCH // 125)
+    assert [sm.tx for sm in pio.sms] == [[FW.bell_count(GLITCH)]] * 2 + [[]] * 4
+    later = AT + 375
+    lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 14), (later, 1 << 14 | 1 << 3)], later + GLITCH + 200)
+    assert lit == 1 << 11 and pio.winners() == 0b10  # bell 4 (GP14) was first but is not in the contest
+    assert lamp_at is not None and 0 <= lamp_at - (later + GLITCH) <= BUDGET
+    pio.disarm()
+    assert all(sm.inits == 2 and sm.tx == [] for sm in pio.sms)
+    _lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 2 | 1 << 15)], AT + GLITCH + 200)
+    assert lit == 0 and pio.winners() == 0
+
+
 def test_pio_bells_refuses_more_bells_than_state_machines(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
