@@ -10,6 +10,7 @@ import sys
 import rp2_model
 
 sys.modules["rp2"] = rp2_model  # what buzzer/pio_lockout.py imports on the Pico
+import fakehw  # noqa: E402
 from buzzer import app, proto  # noqa: E402
 from buzzer.pio_lockout import BELL_LEAD, BELL_STEP, PioBells  # noqa: E402
 from fakehw import HW, Link, Pin  # noqa: E402
@@ -44,18 +45,12 @@ board = app.Board(HW, link, PinMap, ticks_us, "pio00001", pio=pio)
 
 
 def edge(gp, level):
-    bells.level(gp, level)
-    pin = Pin.pins[gp]
-    pin.level = level
-    pin.trig = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
-    pin.handler(pin)
+    bells.level(gp, level)  # the state machines see it as the IRQ does
+    fakehw.edge(gp, level)
 
 
 def run(us, step=100):
-    end = now[0] + us
-    while now[0] < end:
-        now[0] += step
-        board.step()
+    fakehw.run_board(board, now, us, step)
 
 
 def host(cmd):
