@@ -11,11 +11,11 @@ Nothing here draws or serves: no pygame, no aiohttp.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import logging
 import os
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -30,12 +30,14 @@ log = logging.getLogger("buzzerbox")
 DECIDER_MAX_SLEEP_S = 0.005
 #: a timed wait for a moment someone waits on (a press confirmed, a held input or an engine
 #: deadline passing the horizon: ``Box.next_decision_due_us``) ends this long before it, and the
-#: thread spins the rest with the interpreter released: a timed wait on a loaded machine wakes
-#: ~50 µs late at p50 (the benchmark's floor), a spin is there at the moment. At most this much
-#: processor per such moment, none while an input wakes the thread first
-DECIDER_WAKE_LEAD_US = 250
-#: a turn of that spin takes ~1-2 µs: a clock that does not move (a test's) ends it after this many
-DECIDER_SPIN_TURNS_MAX = 10_000
+#: thread spins the rest: a timed wait on a loaded machine wakes ~50 µs late at p50 (the
+#: benchmark's floor), a spin is there at the moment. It holds the interpreter (released at every
+#: turn, a thread busy drawing took it for a whole switch interval, 5 ms), so the process's other
+#: threads wait at most this long, and an edge read meanwhile is handed over at the step (its
+#: reader is busy or its pipe not empty: the step does not decide past it)
+DECIDER_WAKE_LEAD_US = 150
+#: a turn of that spin takes well under 1 µs: a clock that does not move (a test's) ends it after this many
+DECIDER_SPIN_TURNS_MAX = 20_000
 #: a live run keeps the newest this many events, decisions and frame times
 #: (people play for hours; the journal keeps every input, and a window is
 #: all the benchmark and the summary read): memory stays bounded
@@ -115,17 +117,15 @@ class Decider(threading.Thread):
             self.error = exc
 
     def _spin_until(self, due_us: int) -> bool:
-        """Spin to ``due_us`` (box time), the interpreter released at every turn
-        (an edge reader hands its edge over meanwhile); True if a delivery
-        came first. A clock that does not move (a test's) ends it after
-        ``DECIDER_SPIN_TURNS_MAX`` turns."""
-        arrived = self.box.arrived
+        """Spin to ``due_us`` (box time), the interpreter held (``DECIDER_WAKE_LEAD_US``);
+        True if a delivery came first. A clock that does not move (a test's)
+        ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
+        arrived, now, stopping = self.box.arrived, self.now, self._stopping
         for _turn in range(DECIDER_SPIN_TURNS_MAX):
             if arrived.is_set():
                 return True
-            if self.now() >= due_us or self._stopping.is_set():
+            if now() >= due_us or stopping.is_set():
                 break
-            time.sleep(0)
         return arrived.is_set()
 
     def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
@@ -171,7 +171,9 @@ class Decider(threading.Thread):
             self.after(events, t, stirred)  # ... and the viewers may hear of it
         if not events:
             with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
-                box.checkpoint_if_due()
+                checkpointed = box.checkpoint_if_due()
+            if checkpointed:
+                trim_heap()
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()
@@ -198,6 +200,21 @@ class Decider(threading.Thread):
         with self.box.lock:  # what the close decides is logged at once again
             self.box.flush_log()
             self.box.held_log = None
+
+
+def trim_heap() -> None:
+    """Hand the C allocator's free pages back to the system (glibc's
+    ``malloc_trim``; nothing where there is none). A checkpoint's encoding
+    holds ~4 MiB of temporaries for a moment (its node table, the line); the
+    allocator kept the pages they freed, and each checkpoint of a longer game
+    reached a little higher: the deciding process's resident memory grew in
+    steps at its checkpoints while its Python objects stayed flat."""
+    try:
+        libc = ctypes.CDLL(None)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:
