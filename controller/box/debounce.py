@@ -164,7 +164,8 @@ class Debouncer:
         end lockouts, flag stuck inputs."""
         out: list[Output] = []
         for st in self.inputs.values():
-            out.extend(self._advance(st, now_us))
+            if st.phase is not Phase.IDLE:  # an idle input has no time to pass (most, at every step)
+                out.extend(self._advance(st, now_us))
         return out
 
     def _advance(self, st: InputState, now_us: int) -> list[Output]:

@@ -11,6 +11,8 @@ Nothing here draws or serves: no pygame, no aiohttp.
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import logging
 import os
 import threading
@@ -26,6 +28,16 @@ log = logging.getLogger("buzzerbox")
 #: the deciding thread sleeps at most this long between steps when nothing is
 #: due: a bound on a missed wake-up, cheap when idle (a step is ~10 µs)
 DECIDER_MAX_SLEEP_S = 0.005
+#: a timed wait for a moment someone waits on (a press confirmed, a held input or an engine
+#: deadline passing the horizon: ``Box.next_decision_due_us``) ends this long before it, and the
+#: thread spins the rest: a timed wait on a loaded machine wakes ~50 µs late at p50 (the
+#: benchmark's floor), a spin is there at the moment. It holds the interpreter (released at every
+#: turn, a thread busy drawing took it for a whole switch interval, 5 ms), so the process's other
+#: threads wait at most this long, and an edge read meanwhile is handed over at the step (its
+#: reader is busy or its pipe not empty: the step does not decide past it)
+DECIDER_WAKE_LEAD_US = 150
+#: a turn of that spin takes well under 1 µs: a clock that does not move (a test's) ends it after this many
+DECIDER_SPIN_TURNS_MAX = 20_000
 #: a live run keeps the newest this many events, decisions and frame times
 #: (people play for hours; the journal keeps every input, and a window is
 #: all the benchmark and the summary read): memory stays bounded
@@ -71,6 +83,8 @@ class Decider(threading.Thread):
         self.stepped_at = -(1 << 62)
         self._stepped = threading.Condition()
         self._due: int | None = None  # when the box was next due after the last step
+        #: ... and when next for something a player waits on (``Box.next_decision_due_us``)
+        self._decision_due: int | None = None
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -82,9 +96,12 @@ class Decider(threading.Thread):
         box = self.box
         timeout = 0.0
         planned: int | None = None  # the due moment the last wait aimed at (box time)
+        spin = False  # the wait ends DECIDER_WAKE_LEAD_US before ``planned``: the rest is spun
         try:
             while not self._stopping.is_set():
                 delivered = box.arrived.wait(timeout)
+                if spin and not delivered and planned is not None:
+                    delivered = self._spin_until(planned)
                 box.arrived.clear()
                 woke = self.now()
                 _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
@@ -92,9 +109,24 @@ class Decider(threading.Thread):
                 # publish took their time, and a wait counted from before them wakes late by as much
                 now = self.now()
                 planned = due if due is not None and due - now <= DECIDER_MAX_SLEEP_S * 1e6 else None
-                timeout = DECIDER_MAX_SLEEP_S if due is None else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - now) / 1e6))
+                spin = planned is not None and planned == self._decision_due
+                lead = DECIDER_WAKE_LEAD_US if spin else 0
+                timeout = (DECIDER_MAX_SLEEP_S if due is None
+                           else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - lead - now) / 1e6)))
         except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
             self.error = exc
+
+    def _spin_until(self, due_us: int) -> bool:
+        """Spin to ``due_us`` (box time), the interpreter held (``DECIDER_WAKE_LEAD_US``);
+        True if a delivery came first. A clock that does not move (a test's)
+        ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
+        arrived, now, stopping = self.box.arrived, self.now, self._stopping
+        for _turn in range(DECIDER_SPIN_TURNS_MAX):
+            if arrived.is_set():
+                return True
+            if now() >= due_us or stopping.is_set():
+                break
+        return arrived.is_set()
 
     def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
         """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
@@ -105,6 +137,10 @@ class Decider(threading.Thread):
         command, a due moment passed: ``stirred``). Returns when it stepped
         and when the box is next due (None: nothing is)."""
         box = self.box
+        # no collection of the interpreter's garbage before the lamp (a young one cost ~0.2 ms in a step
+        # that lit one): it runs at the first allocation after it
+        collecting = gc.isenabled()
+        gc.disable()
         with box.lock:
             t = self.now()
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
@@ -119,6 +155,8 @@ class Decider(threading.Thread):
                     stamp = self.light()
                     lit = self.now() if stamp is None else stamp
             finally:
+                if collecting:
+                    gc.enable()
                 box.flush_records()
             if lit is not None:
                 self.decisions.append([t, lit, None])
@@ -127,12 +165,15 @@ class Decider(threading.Thread):
                 if self.keep_events:
                     self.events.extend(events)
             due = self._due = box.next_due_us()
+            self._decision_due = box.next_decision_due_us() if due is not None else None
         box.flush_log()  # the lamp is lit: now the log may say what was decided
         if self.after is not None:
             self.after(events, t, stirred)  # ... and the viewers may hear of it
         if not events:
             with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
-                box.checkpoint_if_due()
+                checkpointed = box.checkpoint_if_due()
+            if checkpointed:
+                trim_heap()
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()
@@ -159,6 +200,21 @@ class Decider(threading.Thread):
         with self.box.lock:  # what the close decides is logged at once again
             self.box.flush_log()
             self.box.held_log = None
+
+
+def trim_heap() -> None:
+    """Hand the C allocator's free pages back to the system (glibc's
+    ``malloc_trim``; nothing where there is none). A checkpoint's encoding
+    holds ~4 MiB of temporaries for a moment (its node table, the line); the
+    allocator kept the pages they freed, and each checkpoint of a longer game
+    reached a little higher: the deciding process's resident memory grew in
+    steps at its checkpoints while its Python objects stayed flat."""
+    try:
+        libc = ctypes.CDLL(None)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:

@@ -270,7 +270,8 @@ class Box(InputLayer):
         self._order = itertools.count()
         #: while a deciding thread steps the box, the log lines of what it decided wait here until
         #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
-        self.held_log: list[tuple[str, str]] | None = None
+        #: (held as kind, player's name, stamp: worded when written, the translation after the lamp too)
+        self.held_log: list[tuple[str, str | None, int]] | None = None
         #: while a deciding step runs, the journal records it makes wait here until its lamp is lit
         #: (``flush_records``): encoding them and waking the writer thread cost the lamp ~0.1 ms
         self.held_records: list[Record | dict[str, Any]] | None = None
@@ -796,11 +797,10 @@ class Box(InputLayer):
         for event in events:
             if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
                 who = None if event.player is None else self._name(event.player)
-                line = (event_words(self.spec, event.kind, who), f"{event.t_us / 1e6:.3f}")
                 if self.held_log is not None:
-                    self.held_log.append(line)
+                    self.held_log.append((event.kind, who, event.t_us))
                 else:
-                    log.info("%s at %s s", *line)
+                    self._log_event(event.kind, who, event.t_us)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("event %s", event)
         self.event_log.extend(events)
@@ -812,8 +812,11 @@ class Box(InputLayer):
         """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
         if self.held_log:
             lines, self.held_log = self.held_log, []
-            for line in lines:
-                log.info("%s at %s s", *line)
+            for kind, who, t_us in lines:
+                self._log_event(kind, who, t_us)
+
+    def _log_event(self, kind: str, who: str | None, t_us: int) -> None:
+        log.info("%s at %.3f s", event_words(self.spec, kind, who), t_us / 1e6)
 
     def _name(self, station: int) -> str:
         return self.station_names[station] if 0 <= station < len(self.station_names) else f"station {station}"

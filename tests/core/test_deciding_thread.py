@@ -5,6 +5,7 @@ send one, publishing exactly what building them after every step did."""
 
 from __future__ import annotations
 
+import gc
 import random
 import threading
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from controller import protocol as p
-from controller.box.deciding import Decider
+from controller.box.deciding import DECIDER_WAKE_LEAD_US, Decider
 from controller.box.journal import JournalWriter, PressRecord, load
 from controller.box.lights import LightDirector, RecordingLights
 from controller.box.press import Press
@@ -34,18 +35,33 @@ class VirtualClock:
         return self.now_us
 
 
-class CountedWaits:
-    """``box.arrived`` that records each wait's timeout and stops the thread after ``waits``."""
+class TickingClock(VirtualClock):
+    """Virtual time that also moves 10 µs at every reading (the spin to a due moment reads it)."""
 
-    def __init__(self, decider: list[Decider], waits: int) -> None:
+    def __call__(self) -> int:
+        self.now_us += 10
+        return self.now_us
+
+
+class CountedWaits:
+    """``box.arrived`` that records each wait's timeout, lets that time pass on
+    ``clock`` (if given), and stops the thread after ``waits``."""
+
+    def __init__(self, decider: list[Decider], waits: int, clock: VirtualClock | None = None) -> None:
         self.decider = decider
         self.waits = waits
+        self.clock = clock
         self.timeouts: list[float] = []
 
     def wait(self, timeout: float) -> bool:
         self.timeouts.append(timeout)
+        if self.clock is not None:
+            self.clock.now_us += round(timeout * 1e6)
         if len(self.timeouts) >= self.waits:
             self.decider[0]._stopping.set()
+        return False
+
+    def is_set(self) -> bool:
         return False
 
     def clear(self) -> None:
@@ -56,19 +72,27 @@ class CountedWaits:
 
 
 class DueBox:
-    """A box with a moment due at 4 ms and nothing to decide."""
+    """A box with a moment due at 4 ms and nothing to decide; ``waited_on``:
+    someone waits on that moment (a press being confirmed), not only the
+    box (a release's lockout ending)."""
 
-    def __init__(self, arrived: CountedWaits) -> None:
+    def __init__(self, arrived: CountedWaits, waited_on: bool = False) -> None:
         self.lock = threading.Lock()
         self.arrived = arrived
         self.latency_guard_us = 0
         self.held_records: list[Any] | None = None
+        self.waited_on = waited_on
+        self.steps: list[int] = []
 
     def step(self, t_us: int) -> list[GameEvent]:
+        self.steps.append(t_us)
         return []
 
     def next_due_us(self) -> int:
         return 4_000
+
+    def next_decision_due_us(self) -> int | None:
+        return 4_000 if self.waited_on else None
 
     def flush_log(self) -> None:
         pass
@@ -93,6 +117,31 @@ def test_the_timed_wait_is_counted_from_when_it_begins() -> None:
     decider.run()  # on this thread: it steps once at 0, then waits for the moment due at 4 ms
     assert decider.error is None
     assert waits.timeouts == [0.0, 0.001]  # 1 ms left when the wait begins, not the 4 ms left at the step
+
+
+@pytest.mark.parametrize("waited_on", [True, False], ids=["a press being confirmed", "a lockout ending"])
+def test_a_moment_someone_waits_on_is_spun_to_not_left_to_a_late_timer(waited_on: bool) -> None:
+    """A timed wait wakes late on a loaded machine (~50 µs at p50): for a moment
+    a player waits on, the wait ends ``DECIDER_WAKE_LEAD_US`` before it and the
+    thread spins to it, and steps at it; a moment only the box waits on (a
+    lockout ending) is a plain timed wait."""
+    clock = TickingClock()
+    made: list[Decider] = []
+    waits = CountedWaits(made, waits=3, clock=clock)
+    box = DueBox(waits, waited_on)
+
+    def publish(events: list[GameEvent], t_us: int, stirred: bool = True) -> None:
+        if len(box.steps) == 1:
+            clock.now_us += 3_000  # the first step's publish took 3 ms
+
+    decider = Decider(box, clock, lambda: None, after=publish)  # type: ignore[arg-type]
+    made.append(decider)
+    decider.run()
+    assert decider.error is None
+    lead = DECIDER_WAKE_LEAD_US if waited_on else 0
+    # ~1 ms left when the wait began (less the clock's readings of 10 µs each), less the lead
+    assert waits.timeouts[0] == 0.0 and (1_000 - lead - 100) / 1e6 <= waits.timeouts[1] <= (1_000 - lead) / 1e6
+    assert 4_000 <= box.steps[1] <= 4_000 + 30  # at the moment: the spin read the clock up to it
 
 
 @dataclass
@@ -217,6 +266,30 @@ def test_the_log_says_what_was_decided_only_after_the_lamp(caplog: pytest.LogCap
     decider.stop()
     box.host("reset", 600_000)
     assert box.held_log is None
+
+
+def test_no_garbage_collection_runs_between_the_step_and_its_lamp() -> None:
+    """A young collection of the interpreter's garbage cost ~0.2 ms in the
+    steps that lit a lamp: none may start between a step's start and its
+    lamp; collecting is on again right after (a process that had it off keeps it off)."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2))
+    clock = VirtualClock()
+    collecting_at: list[bool] = []
+    decider = Decider(box, clock, lambda: collecting_at.append(gc.isenabled()))
+    box.host("arm", 0)
+    box.press(Press(1, "bell", 10_000))
+    clock.now_us = 500_000
+    decider.decide(clock.now_us, None)
+    assert collecting_at == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        box.press(Press(0, "bell", 600_000))
+        clock.now_us = 900_000
+        decider.decide(clock.now_us, None)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_the_lamp_goes_on_before_the_journal_encodes_and_without_the_public_view(tmp_path: Path) -> None:

@@ -310,9 +310,16 @@ def test_a_resume_read_finds_every_changed_byte_the_full_reader_finds(tmp_path: 
             (full.damage, full.torn_tail, full.count, full.last_sum), at
 
 
-def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_step(tmp_path: Path) -> None:
+def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_step(tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    """... and hands the allocator's free pages back right after it (a checkpoint's
+    temporaries grew the deciding process's memory in steps: issue 46)."""
+    from controller.box import deciding
     from controller.box.deciding import Decider
     from controller.box.press import Edge
+
+    trimmed: list[int] = []
+    monkeypatch.setattr(deciding, "trim_heap", lambda: trimmed.append(checkpoints()), raising=False)
 
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(3, 1, **spec.demo_options))
@@ -337,7 +344,7 @@ def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_
     while checkpoints() == 0 and clock[0] < 120_000_000:  # the steps after it, until one is quiet
         clock[0] += 250_000
         decider.decide(clock[0], None)
-    assert checkpoints() == 1
+    assert checkpoints() == 1 and trimmed == [1]  # trimmed once, after the checkpoint was written
     deadline = box.engine.next_deadline_us()
     assert deadline is None or deadline > clock[0] + 1_000_000
 
