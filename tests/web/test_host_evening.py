@@ -28,6 +28,7 @@ from tests.display.test_menu_evening_night import (
     player,
     until,
 )
+from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 from tests.web.test_split_language import host_logged_in
 from tests.web.test_split_phones import port_in
 
@@ -62,6 +63,7 @@ def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str],
     expect(games.first).to_contain_text(_("Stopped at question {n} of {total}").format(n=2, total=2))
     expect(games.first).to_contain_text(_("Scores when it stopped: {standings}").format(standings=f"{player(2)} 1"))
     expect(games.nth(1)).to_contain_text(f"{_('Finished')} · {_('Quiz buzzer')}")
+    assert_fits_the_phone(host)  # the list and the next game's option rows (a long choice widened the page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     host.screenshot(path=str(SHOTS / f"host-evening-{language}.png"), full_page=True)
     seen["stopped"] = True
