@@ -42,7 +42,7 @@ from games.registry import available, get
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.screen.menu import Choice, FolderChoice, Menu
+    from controller.screen.menu import Choice, EveningGame, FolderChoice, Menu
     from controller.screen.screen import Screen
     from controller.screen.viewer import DecidingLink
 
@@ -122,28 +122,24 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
         return None
 
 
-def finished_lines(box: Box, journal: str) -> tuple[str, list[str]]:
-    """A game played to its end this evening, as the menu's "This evening" row
-    lists it (its name and when it ended) and as the panel beside says it in
-    full: who won, the standings, and its journal (the file, then its folder:
-    a long path wraps at the space, never cut)."""
+def evening_game(box: Box, journal: str) -> EveningGame:
+    """A game back at the menu (``box``: as its journal has it), as the
+    "This evening" row and the host page list it: played to its end (who
+    won), or ended early (where it stopped), each with the standings."""
+    from controller.screen.menu import EveningGame
+
     names = list(box.station_names)
     outcome = box.engine.outcome()
     scores = list(outcome.scores) if outcome is not None else list(box.engine.summary().get("scores") or [])
-    winners = ", ".join(names[p] for p in outcome.winners if 0 <= p < len(names)) if outcome is not None else ""
-    label = _("{game}, {time}").format(game=_(box.spec.title), time=time.strftime("%H:%M"))
     order = sorted(range(len(scores)), key=lambda p: (-scores[p], p))
-    standings = ", ".join(f"{names[p] if p < len(names) else p + 1} {scores[p]}" for p in order)
-    path = Path(journal)
-    folder = str(path.parent).replace(str(Path.home()), "~", 1)
-    return label, [_("{winner} won").format(winner=winners) if winners else "",
-                   _("Standings: {standings}").format(standings=standings) if standings else "",
-                   _("Journal: {name} in {folder}").format(name=path.name, folder=folder)]
-
-
-def stopped_label(spec: GameSpec) -> str:
-    """A game ended early, as the Carry on row lists it: its name and when it stopped."""
-    return _("{game}, stopped at {time}").format(game=_(spec.title), time=time.strftime("%H:%M"))
+    view = box.engine.public_view()
+    question = view.get("question") if not box.engine.finished else None
+    total = view.get("questions_total")
+    return EveningGame(
+        journal, box.spec.title, time.strftime("%H:%M"), box.engine.finished,
+        winners=tuple(names[p] for p in outcome.winners if 0 <= p < len(names)) if outcome is not None else (),
+        standings=tuple((names[p] if p < len(names) else str(p + 1), scores[p]) for p in order),
+        question=(question, total if isinstance(total, int) else None) if isinstance(question, int) and question else None)
 
 
 def set_up_as(args: argparse.Namespace) -> str | None:
@@ -366,7 +362,6 @@ class Evening:
 
     def carry_on(self, journal: str) -> None:
         path = Path(journal)
-        self.menu.carried_on(journal)
         try:
             box = box_session.resumable_box(path, self.profile, carry_on=True)
         except BuzzerBoxError as exc:
@@ -374,7 +369,7 @@ class Evening:
             return
         reason = self.people(box, path, self.colors(box), resumed=True, carry_on=True,
                              phones=self.menu.phones or box.spec.phones_needed(box.settings.options))
-        self.ended(reason, path, box.spec, early=True)
+        self.ended(reason)
 
     def results(self, journal: str) -> None:
         """A finished game's results screen again, read from its journal (as
@@ -430,7 +425,7 @@ class Evening:
         reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header)
         if league is not None:
             league.done()  # its result, from the journal
-        self.ended(reason, path, spec, early=league is None)
+        self.ended(reason)
 
     def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
                header: dict[str, Any] | None = None, carry_on: bool = False) -> str:
@@ -470,8 +465,9 @@ class Evening:
         reason = str(ended["reason"])
         log.info(box_session.summary_line(played, reason))
         write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
-        if played.engine.finished:  # played to its end: on the menu's list of this evening's games
-            self.menu.finished_game(str(path), *finished_lines(played, str(path)))
+        if played.engine.finished or (reason == "menu" and self.league is None):
+            # played to its end, or ended early (not a tournament's match): on the "This evening" row
+            self.menu.played_game(evening_game(played, str(path)))
         return reason
 
     def bots(self, box: Box, colors: list[Color] | None, phones: bool) -> None:
@@ -489,15 +485,13 @@ class Evening:
         result = game.run(realtime=True, keyboard=KeyboardSource(settings.players, keys=self.clicker_keys))
         self.companion.between()
         log.info(game.summary_line(result))
-        self.ended("stopped" if result is None else result.reason, None, spec, early=False)
+        self.ended("stopped" if result is None else result.reason)
 
-    def ended(self, reason: str, path: Path | None, spec: GameSpec, *, early: bool) -> None:
+    def ended(self, reason: str) -> None:
         """After a game: Ctrl+C or SIGTERM stops the menu ("stopped" on the
-        command line), a closed window quits it, a game the host ended early
-        is offered to carry on."""
+        command line), a closed window quits it (``people`` listed the game
+        on the "This evening" row)."""
         if reason == "stopped":
             raise KeyboardInterrupt
         if reason == "quit":
             raise Stop
-        if reason == "menu" and early and path is not None:
-            self.menu.stopped_game(str(path), stopped_label(spec))

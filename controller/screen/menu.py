@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -55,6 +56,61 @@ class FolderChoice:
         return self.title + " (" + counted + where + ")"
 
 
+@dataclass(frozen=True)
+class EveningGame:
+    """One of this evening's journaled games, as the menu's "This evening"
+    row and the phones' host page list it: its state (played to its end, or
+    ended early by the host, which Enter carries on) and its standings, said
+    in the language of the moment (the host may change it after the game)."""
+
+    journal: str
+    #: the game's title as its spec has it (a catalogue msgid)
+    title: str
+    #: when it ended or stopped (HH:MM)
+    at: str
+    #: played to its end (Enter: its results again), else ended early (Enter: carry on where it stopped)
+    finished: bool
+    #: who won (a game played to its end), by name
+    winners: tuple[str, ...] = ()
+    #: everyone's name and score, best first
+    standings: tuple[tuple[str, int], ...] = ()
+    #: the question it stopped at and how many there are (a quiz ended early; the total None: until stopped)
+    question: tuple[int, int | None] | None = None
+
+    def state(self) -> str:
+        return _("Finished") if self.finished else _("Ended early")
+
+    def label(self, at: bool = False) -> str:
+        """As the row lists it: its state and its name (``at``: and when, as the panel beside says it)."""
+        said = _("{state} · {game}").format(state=self.state(), game=_(self.title))
+        return _("{game}, {time}").format(game=said, time=self.at) if at else said
+
+    def facts(self) -> list[str]:
+        """Who won, or where it stopped, and the standings (the host page says these too)."""
+        board = ", ".join(f"{name} {score}" for name, score in self.standings)
+        lines = [_("{winner} won").format(winner=", ".join(self.winners))] if self.winners else []
+        if not self.finished and self.question is not None:
+            n, total = self.question
+            lines.append(_("Stopped at question {n} of {total}").format(n=n, total=total) if total
+                         else _("Stopped at question {n}").format(n=n))
+        if board:
+            lines.append((_("Standings: {standings}") if self.finished
+                          else _("Scores when it stopped: {standings}")).format(standings=board))
+        return lines
+
+    def lines(self) -> list[str]:
+        """The panel beside the row: the facts, its journal (the file, then its folder: a long path
+        wraps at the space, never cut) and what Enter does."""
+        path = Path(self.journal)
+        folder = str(path.parent).replace(str(Path.home()), "~", 1)
+        return [*self.facts(), _("Journal: {name} in {folder}").format(name=path.name, folder=folder),
+                _("Enter: its results on the screen") if self.finished else _("Enter: carry on where it stopped")]
+
+    def to_json(self) -> dict[str, Any]:
+        """For the host page."""
+        return {"label": self.label(at=True), "finished": self.finished, "facts": self.facts()}
+
+
 @dataclass
 class Item:
     key: str
@@ -68,6 +124,9 @@ class Item:
     plain: frozenset[int] = frozenset()
     #: the round a per-round row is for (its label says "Round {n}...")
     number: int | None = None
+    #: says value ``k`` in the language of the moment, for values made after the row's catalogue
+    #: words (the evening's games)
+    said: Callable[[int], str] | None = None
 
     def title(self) -> str:
         """The row's label in the language of the moment."""
@@ -79,6 +138,8 @@ class Item:
 
     def shown(self, k: int) -> str:
         """Value ``k`` as the host reads it, in the language of the moment."""
+        if self.said is not None:
+            return self.said(k)
         if k in self.plain:
             return self.names[k]
         return self.found[k].label() if k in self.found else _(self.names[k])
@@ -103,7 +164,7 @@ class Choice:
     edit_names: bool = False
     #: serve the companion pages (phones, host remote, scoreboard) for this game
     phones: bool = False
-    #: the journal of a game the host ended before its end, to carry on where it stopped
+    #: the journal of a game the host ended before its end, to carry on where it stopped ("This evening")
     carry_on: str | None = None
     #: the journal of a game played to its end this evening: its results on the screen again
     results: str | None = None
@@ -201,10 +262,8 @@ class Menu:
         #: Esc was pressed once: the menu asks before the kiosk quits
         self.confirm_quit = False
         self.phones = phones
-        #: this evening's games the host ended before their end, newest first: (journal, as the row says it)
-        self.stopped: list[tuple[str, str]] = []
-        #: this evening's games played to their end, newest first: (journal, as the row says it, the panel's lines)
-        self.evening: list[tuple[str, str, list[str]]] = []
+        #: this evening's journaled games, newest first, each once (its latest state)
+        self.evening: list[EveningGame] = []
         self._build(0, players)
 
     @staticmethod
@@ -214,25 +273,12 @@ class Menu:
         if item.key in starts and starts[item.key] in item.values and not item.found:
             item.index = item.values.index(starts[item.key])
 
-    def stopped_game(self, journal: str, label: str) -> None:
-        """A game ended by the host (Esc, Esc) before its end: offered on the Carry on row."""
-        self.carried_on(journal)
-        self.stopped.insert(0, (journal, label))
-        self.refound(self.found)
-
-    def finished_game(self, journal: str, label: str, lines: Sequence[str]) -> None:
-        """A game played to its end: listed on the "This evening" row (its
-        standings, journal and results beside it), off the Carry on row."""
-        self.carried_on(journal)
-        self.evening = [(journal, label, [line for line in lines if line]),
-                        *[e for e in self.evening if e[0] != journal]]
-        self.refound(self.found, {"evening": journal})  # the row shows the newest
-
-    def carried_on(self, journal: str) -> None:
-        """The game is being carried on: off the row (it comes back if ended early again)."""
-        self.stopped = [(j, label) for j, label in self.stopped if j != journal]
-        if any(it.key == "carry_on" for it in self.items):
-            self.refound(self.found)
+    def played_game(self, game: EveningGame) -> None:
+        """A game came back to the menu, played to its end or ended early by
+        the host: listed first on the "This evening" row, with its state (a
+        game carried on is listed once, as it is now), the row showing it."""
+        self.evening = [game, *[e for e in self.evening if e.journal != game.journal]]
+        self.refound(self.found, {"evening": game.journal})
 
     def restationed(self, players: int, names: Sequence[str]) -> None:
         """Other stations (the wiring chosen again): their count and names, the rows built anew."""
@@ -281,14 +327,10 @@ class Menu:
                Item("setup", N_("Set up again"), [None], [N_("start over…")])] if self.jobs else []),
             Item("start", N_("Start"), [None], [N_("start")]),
         ]
-        if self.evening:  # this evening's finished games: each one's standings and journal beside the row
-            self.items.insert(len(self.items) - 1, Item("evening", N_("This evening"), [j for j, *_rest in self.evening],
-                                                        [label for _j, label, _lines in self.evening],
-                                                        plain=frozenset(range(len(self.evening)))))
-        if self.stopped:  # this evening's games ended early: Enter on the row carries one on
-            self.items.insert(len(self.items) - 1, Item("carry_on", N_("Carry on"), [j for j, _label in self.stopped],
-                                                        [label for _j, label in self.stopped],
-                                                        plain=frozenset(range(len(self.stopped)))))
+        if self.evening:  # this evening's games with their state: Enter shows one's results or carries it on
+            games = list(self.evening)
+            self.items.insert(len(self.items) - 1, Item("evening", N_("This evening"), [g.journal for g in games],
+                                                        [g.journal for g in games], said=lambda k: games[k].label()))
         self.selected = min(self.selected, len(self.items) - 1)
         if not self.phones:
             self._open_hands()
@@ -429,10 +471,10 @@ class Menu:
                 return Choice("", self.item("players").value, edit_names=True)
             if self.items[self.selected].key in JOB_ROWS:
                 return Choice("", self.item("players").value, action=self.items[self.selected].key)
-            if self.items[self.selected].key == "evening":
-                return Choice("", self.item("players").value, results=str(self.items[self.selected].value))
-            if self.items[self.selected].key == "carry_on":
-                return Choice("", self.item("players").value, carry_on=str(self.items[self.selected].value))
+            if self.items[self.selected].key == "evening":  # its results again, or on where it stopped
+                chosen = self.evening[self.items[self.selected].index]
+                return Choice("", self.item("players").value, results=chosen.journal if chosen.finished else None,
+                              carry_on=None if chosen.finished else chosen.journal)
             if self.refusal():
                 return None  # a pack with problems: listed on the screen, never started
             self.started = True
@@ -508,7 +550,8 @@ class Menu:
         rows = [{"key": it.key, "label": it.title(), "value": it.value,
                  "choices": [[value, it.shown(k)] for k, value in enumerate(it.values)]}
                 for it in self.items if it.key in declared]
-        return {"game": self.game_label(self.item("game").value), "options": rows}
+        return {"game": self.game_label(self.item("game").value), "options": rows,
+                "evening": [g.to_json() for g in self.evening]}  # the evening's games and their state
 
     def set_option(self, key: str, value: Any) -> bool:
         """The host remote chose ``value`` for the menu's row ``key`` (one of
@@ -540,10 +583,9 @@ class Menu:
         it = self.items[self.selected]
         if it.key in ("game", "start"):
             return []
-        if it.key == "evening":  # a finished game: who won, its standings, where its journal is
-            _journal, label, said = self.evening[it.index]
-            more = len(self.evening) - 1
-            return [it.title() + ": " + label, *said, _("Enter: its results on the screen"),
+        if it.key == "evening":  # one of the evening's games: its state, standings, journal and what Enter does
+            game, more = self.evening[it.index], len(self.evening) - 1
+            return [it.title() + ": " + game.label(at=True), *game.lines(),
                     *([_("Other games (← →): {n}").format(n=more)] if more else [])]
         if it.key == "names":  # the names the game will start with (Enter edits them)
             players = self.item("players").value

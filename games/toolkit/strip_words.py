@@ -23,7 +23,9 @@ def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = Non
         left = cell.get("lockout_us")
         return _("LOCKED {seconds} s").format(seconds=format_number(left / 1_000_000, 1)) if left else _("LOCKED")
     if status == "stuck":
-        return _("STUCK {inputs}").format(inputs=",".join(cell.get("stuck", ()))) if cell.get("stuck") else _("STUCK")
+        # the inputs by the words the host reads ("zvonek", not the wiring's "bell"); a button's letter stays
+        stuck = ",".join(_(name) if name in INPUT_WORDS else name for name in cell.get("stuck", ()))
+        return _("STUCK {inputs}").format(inputs=stuck) if stuck else _("STUCK")
     if status == "disconnected":
         return _("OFFLINE")
     if labels and status in labels:
@@ -32,6 +34,10 @@ def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = Non
         return _("pressed") if cell.get("pressed") else ""
     return _(COMMON_STATUS_WORDS[status]) if status in COMMON_STATUS_WORDS else status.upper()
 
+
+#: the inputs with a word of their own in the catalogue (the games' ``inputs``); the buttons' letters
+#: (a, b, c, d) are said as they are printed on the buttons
+INPUT_WORDS = frozenset({N_("bell"), N_("blue"), N_("red"), N_("call"), N_("next"), N_("prev"), N_("ok")})
 
 #: what the strip says for the common statuses (a game names its own in ``GameSpec.status_labels``)
 COMMON_STATUS_WORDS: dict[str, str] = {

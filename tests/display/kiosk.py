@@ -12,12 +12,15 @@ A script that never sees what it waits for is a hang: the window closes and
 the test fails saying what it waited for. The guard needs both ``MAX_FRAMES``
 frames and ``HANG_S`` seconds: frames alone raced the deciding process (a
 fast machine drew 3,000 frames of "get ready" before the question came), and
-seconds alone would stop a slow machine's long script."""
+seconds alone would stop a slow machine's long script. A script of several
+stages (games played one after another) yields ``Reached`` at each: every
+stage has the guard's whole allowance."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -47,6 +50,14 @@ class FrameClock:
         return 0
 
 
+@dataclass(frozen=True)
+class Reached:
+    """Yielded among a script's keys (never pressed): the script got to a new stage, the hang
+    guard starts again from here (a long script is not a hang because it is long)."""
+
+    stage: str
+
+
 def key(code: int) -> pygame.event.Event:
     return pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="", scancode=0)
 
@@ -60,6 +71,8 @@ class Kiosk:
         self.done = False
         self.stuck: str | None = None
         self.began = time.monotonic()
+        #: the stages the script got to (``Reached``), in order
+        self.stages: list[str] = []
         next(script)  # to its first look at the screen
         monkeypatch.setattr(pygame.event, "get", self.events)
         monkeypatch.setattr(pygame.time, "Clock", FrameClock)
@@ -76,11 +89,15 @@ class Kiosk:
         self.frames += 1
         if self.frames > MAX_FRAMES and time.monotonic() - self.began > HANG_S:
             self.stuck = (f"the screen never showed what the script waited for in {self.frames} frames "
-                          f"and {HANG_S:.0f} s; "
+                          f"and {HANG_S:.0f} s" + (f" after {self.stages[-1]}" if self.stages else "") + "; "
                           f"the last showed: {' | '.join(str(d[0]) for d in drawn)[:3000]}")
             return [pygame.event.Event(pygame.QUIT)]
         try:
-            return [key(code) if isinstance(code, int) else code for code in self.script.send(drawn)]
+            pressed = self.script.send(drawn)
         except StopIteration:
             self.done = True
             return []
+        for reached in [code for code in pressed if isinstance(code, Reached)]:  # the guard from here
+            self.stages.append(reached.stage)
+            self.frames, self.began = 0, time.monotonic()
+        return [key(code) if isinstance(code, int) else code for code in pressed if not isinstance(code, Reached)]

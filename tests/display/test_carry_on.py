@@ -112,7 +112,7 @@ def test_a_game_ended_by_the_host_carries_on_where_it_stopped(language: str, tmp
 
 
 def menu_evening(seen: dict[str, Any]) -> Script:
-    """The first night's game ended early, then carried on from the menu's Carry on row."""
+    """The first night's game ended early, then carried on from the menu's "This evening" row."""
     yield from first_night_in_menu(seen)
 
 
@@ -124,7 +124,7 @@ def first_night_in_menu(seen: dict[str, Any]) -> Any:
         if "before" in seen and asked(frame, MENU_HINT):
             break
         keys = steps.send(frame)
-    while not panel_of(frame).startswith(_("Carry on") + ":"):
+    while not panel_of(frame).startswith(f"{_('This evening')}: {_('Ended early')} · "):
         frame = yield [pygame.K_DOWN]
     seen["row"] = panel_of(frame)
     seen["stopped"] = stopped_at(seen["journals"])
@@ -144,7 +144,7 @@ def test_the_menu_carries_on_a_game_ended_early(language: str, tmp_path: Path, m
     assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
                  "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
-    assert _("Quiz buzzer") in seen["row"], seen["row"]
+    assert _("Quiz buzzer") in seen["row"] , seen["row"]
     assert f"{_('Player {n}').format(n=1)} 1" in seen["after"], seen["after"]  # the point kept
     [journal] = journals.glob("*.jsonl")  # the same game, the same journal: carried on, ended again
     assert sum(isinstance(r, journal_format.EndRecord) for r in journal_format.load(journal).records) == 2

@@ -13,13 +13,13 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.apps.menu import finished_lines
+from controller.apps.menu import evening_game
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
 from controller.cli import main
 from controller.screen.live import presenter_for
 from controller.screen.loop import run_results
-from controller.screen.menu import Menu, MenuScene
+from controller.screen.menu import EveningGame, Menu, MenuScene
 from controller.screen.screen import Screen
 from games.i18n import _, set_language
 from games.registry import available, get
@@ -55,7 +55,7 @@ def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_
     for path in (first, second):
         boxes[path] = box_from_journal(journal_mod.read(path))
         assert boxes[path].engine.finished
-        menu.finished_game(str(path), *finished_lines(boxes[path], str(path)))
+        menu.played_game(evening_game(boxes[path], str(path)))
     row = menu.item("evening")
     assert row.values == [str(second), str(first)]  # newest first, shown first
     menu.selected = [it.key for it in menu.items].index("evening")
@@ -82,7 +82,7 @@ def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_
             SHOTS.mkdir(parents=True, exist_ok=True)
             pygame.image.save(surface, str(SHOTS / f"menu-evening-{language}-{size[1]}-{path.stem}.png"))
         menu.key("right")
-    menu.finished_game(str(first), *finished_lines(boxes[first], str(first)))  # the same game again: once, first
+    menu.played_game(evening_game(boxes[first], str(first)))  # the same game again: once, first
     assert menu.item("evening").values == [str(first), str(second)]
 
 
@@ -107,7 +107,7 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     set_language(language)
     box = box_from_journal(journal_mod.read(journal))
     menu = Menu(GAMES)
-    menu.finished_game(str(journal), *finished_lines(box, str(journal)))
+    menu.played_game(evening_game(box, str(journal)))
     menu.selected = [it.key for it in menu.items].index("evening")
     assert _("Enter: its results on the screen") in menu.detail()
     choice = menu.key("select")
@@ -126,3 +126,23 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert _("Final results") in seen["titles"], seen["titles"]
     assert all(box.station_names[p] in seen["said"] for p in outcome.winners), seen["said"]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_each_games_state_and_name_are_whole_in_the_evening_row(language: str) -> None:
+    """The row says a game's state first and its name whole (the time is in the panel beside),
+    for every game, finished or ended early, at both sizes."""
+    set_language(language)
+    for game, title, *_rest in GAMES:
+        for finished in (True, False):
+            menu = Menu(GAMES)
+            menu.played_game(EveningGame(f"/journals/{game}.jsonl", title, "21:03", finished))
+            menu.selected = [it.key for it in menu.items].index("evening")
+            label = menu.evening[0].label()
+            assert label.startswith(_("Finished") if finished else _("Ended early")) and _(title) in label
+            for size in ((1920, 1080), (1280, 720)):
+                theme.DRAWN = []
+                MenuScene().draw(pygame.Surface(size), freeze(menu.view()), [], 0)
+                row = [(asked, shown) for asked, shown, *_r in theme.DRAWN if label in asked]
+                assert row and all(asked == shown for asked, shown in row), (size, row)
+                assert panel_of(list(theme.DRAWN)).startswith(f"{_('This evening')}: {label}, 21:03")

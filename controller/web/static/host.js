@@ -200,6 +200,17 @@
     }
   }
 
+  function renderEvening(m) {
+    // the evening's games from the menu, newest first: each with its state, who won or where it stopped
+    const games = (m.next && m.next.evening) || [], box = $("evening-box"), list = $("evening");
+    box.className = games.length ? "" : "hidden";
+    $("evening-title").textContent = Box.text("evening");
+    Box.clear(list);
+    for (const g of games)
+      list.appendChild(Box.el("div", { cls: "evening-game " + (g.finished ? "finished" : "stopped") }, [
+        Box.el("strong", { text: g.label }), ...g.facts.map((line) => Box.el("p", { cls: "hint", text: line }))]));
+  }
+
   function renderCue(m) {
     // the question with its answer from the start, and the next one to read ahead (host only)
     const cue = $("cue"), q = m.cue && m.cue.question;
@@ -280,6 +291,7 @@
     renderPlayers(m);
     renderTeams(m);
     renderNext(m);
+    renderEvening(m);
     renderSeats();
   }
 
