@@ -4,7 +4,8 @@
 #   curl -fsSL https://raw.githubusercontent.com/OWNER/buzzerbox/main/install.sh | sudo sh
 #   sudo sh install.sh --wheel buzzerbox-0.1.0-py3-none-any.whl    # from a wheel you have
 #
-# It installs the system packages the box needs (apt), pipx, the box itself
+# It installs the system packages the box needs (apt; among them Debian's
+# pygame, whose SDL can draw on the TV without a desktop), pipx, the box itself
 # (from the wheel given, else from the package index) for every user in
 # /opt/buzzerbox with the command in /usr/local/bin, then sets the Pi up to
 # start into the box's menu (`buzzerbox kiosk install`, which says what it

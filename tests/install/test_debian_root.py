@@ -2,9 +2,14 @@
 is built on), made with debootstrap from Debian's archive, gets the box
 through install.sh run inside it (chroot), as a new owner would paste it.
 Then: the unit passes ``systemd-analyze verify``; the commands run as the
-kiosk's user; a second run changes nothing on the system; ``kiosk uninstall
---purge`` leaves nothing of the box (the system is as it was before ``kiosk
-install``).
+kiosk's user; the box's Python takes Debian's pygame, whose SDL has kmsdrm
+(the TV on Lite), and ``kiosk status`` says Ready; udev reads the USB stick
+rule and would mount each kind of stick for the box's user; a second run
+changes nothing on the system and gives a box that had pip's pygame Debian's;
+``kiosk uninstall --purge`` leaves nothing of the box (the system is as it
+was before ``kiosk install``). Not checked here: lightdm's autologin (lightdm
+pulls in GTK, ~65 packages: checked once by hand with ``lightdm
+--show-config``), a real mount, and drawing through kmsdrm (no GPU here).
 
 Slow (a few minutes the first time): the base root is cached as a tarball in
 ~/.cache/buzzerbox-ci (debootstrap runs only when it is missing), and the
@@ -18,6 +23,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,6 +126,53 @@ def ready(root: Path) -> None:
     assert done.stdout.splitlines()[-1].startswith("Ready:") and "Lite" in done.stdout, done.stdout
 
 
+#: what udev's own rules would find on a USB stick (ID_BUS from usb_id, ID_FS_* from blkid), set by a
+#: rule ahead of the box's on a block device of this machine: udev then treats it as that stick
+STICK_RULE = "etc/udev/rules.d/98-test-stick.rules"
+
+
+def block_device() -> str:
+    """A block device of this machine to stand for the stick (a loop device where there is one)."""
+    names = sorted(path.name for path in Path("/sys/class/block").iterdir())
+    return next((name for name in names if name.startswith("loop")), names[0])
+
+
+@contextlib.contextmanager
+def udev_sandbox(root: Path, device: str) -> Iterator[None]:
+    """/sys read-only, and over the host's /dev a tmpfs with only the device's node and /dev/null:
+    ``udevadm test`` sets the node's owner and makes links, which must never reach the host's."""
+    mounts: list[Path] = []
+    try:
+        subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(root / "dev")], check=True)
+        mounts.append(root / "dev")
+        major, minor = Path(f"/sys/class/block/{device}/dev").read_text().split(":")
+        os.mknod(root / "dev" / device, 0o600 | stat.S_IFBLK, os.makedev(int(major), int(minor)))
+        os.mknod(root / "dev/null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        subprocess.run(["mount", "--bind", "-o", "ro", "/sys", str(root / "sys")], check=True)
+        mounts.append(root / "sys")
+        yield
+    finally:
+        (root / STICK_RULE).unlink(missing_ok=True)
+        shutil.rmtree(root / "run/udev", ignore_errors=True)
+        for mounted in reversed(mounts):
+            subprocess.run(["umount", "--lazy", str(mounted)], check=False)
+
+
+def usb_rule_runs(root: Path, device: str, action: str, fs: str | None) -> list[str]:
+    """The mounts udev would run for ``device`` as a USB stick with the file system ``fs`` (None: not
+    a stick), by ``udevadm test`` (bookworm's udev 252 has no ``udevadm verify``): it reads every rule
+    file, saying what it cannot parse, and lists the RUN programs without running them."""
+    stick = f', ENV{{ID_BUS}}="usb", ENV{{ID_FS_USAGE}}="filesystem", ENV{{ID_FS_TYPE}}="{fs}"' if fs else ""
+    (root / STICK_RULE).write_text(f'SUBSYSTEM=="block", KERNEL=="{device}"{stick}\n')
+    done = inside(root, "udevadm", "test", f"--action={action}", f"/sys/class/block/{device}")
+    said = (done.stdout + done.stderr).splitlines()
+    assert done.returncode == 0, "\n".join(said[-20:])
+    assert any(line.endswith("99-buzzerbox-usb-sticks.rules") for line in said), "\n".join(said)  # read
+    complaints = [line for line in said if "99-buzzerbox-usb-sticks.rules:" in line and " RUN " not in line]
+    assert complaints == [], complaints
+    return [line[len("run: '"):-1] for line in said if line.startswith("run: '") and "systemd-mount" in line]
+
+
 def state(root: Path) -> dict[str, str]:
     """The system's files the set-up may touch, with their contents (shadow's backups left out)."""
     seen: dict[str, str] = {}
@@ -160,6 +213,26 @@ def test_install_sh_on_a_clean_debian_then_again_then_uninstall(tmp_path: Path) 
         # the box draws on Lite: its Python takes Debian's pygame (none of its own), whose SDL has kmsdrm
         assert drivers(root) == ("/usr/lib/python3/dist-packages/pygame", "2.1.2", True)
         ready(root)
+
+        # the USB stick rule, as udev reads it: a stick of each kind is mounted for the box's user, and
+        # bookworm's systemd-mount takes each command line (it stops only at the missing running systemd)
+        assert inside(root, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q",
+                      "--no-install-recommends", "udev").returncode == 0  # Raspberry Pi OS has it
+        device = block_device()
+        mount = "/usr/bin/systemd-mount --no-block --collect"
+        with udev_sandbox(root, device):
+            for action, fs, wanted in (
+                    ("add", "vfat", f"{mount} --owner=buzzerbox --options=flush /dev/{device} /media/usb-{device}"),
+                    ("add", "exfat", f"{mount} --owner=buzzerbox /dev/{device} /media/usb-{device}"),
+                    ("add", "ext4", f"{mount} /dev/{device} /media/usb-{device}"),
+                    ("remove", "vfat", f"/usr/bin/systemd-mount --umount /media/usb-{device}"),
+                    ("add", None, None)):
+                runs = usb_rule_runs(root, device, action, fs)
+                assert runs == ([wanted] if wanted else []), (action, fs, runs)
+                if wanted:
+                    tried = inside(root, *wanted.split())
+                    assert tried.returncode != 0 and (
+                        "not been booted with systemd" in tried.stderr or "connect to bus" in tried.stderr), tried.stderr
 
         journal = root / "home/buzzerbox/.local/share/buzzerbox/journals/kept.jsonl"
         journal.write_text("{}\n")  # a journal of the night before the update
