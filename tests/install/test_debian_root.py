@@ -20,6 +20,7 @@ loudly on a developer's machine, a failure in CI)."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -61,7 +62,18 @@ def base_tarball() -> Path:
 
 @contextlib.contextmanager
 def debian_root(where: Path) -> Iterator[Path]:
-    """A fresh root from the cached base with /proc, /dev and the download caches mounted; unmounted after."""
+    """A fresh root from the cached base with /proc, /dev and the download caches mounted; unmounted after.
+    One at a time on a machine: apt in a root locks the shared download cache, and a second run's apt
+    failed on that lock (two checkouts' tests at once); the second waits for the first instead."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with _debian_root(where) as root:
+            yield root
+
+
+@contextlib.contextmanager
+def _debian_root(where: Path) -> Iterator[Path]:
     root = where / "root"
     root.mkdir()
     subprocess.run(["tar", "-C", str(root), "-xzf", str(base_tarball())], check=True)
