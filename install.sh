@@ -4,7 +4,8 @@
 #   curl -fsSL https://raw.githubusercontent.com/OWNER/buzzerbox/main/install.sh | sudo sh
 #   sudo sh install.sh --wheel buzzerbox-0.1.0-py3-none-any.whl    # from a wheel you have
 #
-# It installs the system packages the box needs (apt), pipx, the box itself
+# It installs the system packages the box needs (apt; among them Debian's
+# pygame, whose SDL can draw on the TV without a desktop), pipx, the box itself
 # (from the wheel given, else from the package index) for every user in
 # /opt/buzzerbox with the command in /usr/local/bin, then sets the Pi up to
 # start into the box's menu (`buzzerbox kiosk install`, which says what it
@@ -104,6 +105,15 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 # pygame's wheel carries SDL, whose sound (the mixer) needs GLib's thread library
 packages="python3 python3-venv python3-pip pipx ca-certificates libglib2.0-0"
+# pygame: Debian's, built on Debian's SDL, which has the kmsdrm driver that draws
+# on the HDMI output where there is no desktop (Lite); pip's pygame wheel carries
+# an SDL without it, and the TV would stay black. The box's environment sees
+# the system's packages (--system-site-packages below) and takes this one.
+SYSTEM_PYGAME=
+if apt-cache show python3-pygame >/dev/null 2>&1; then
+	packages="$packages python3-pygame"
+	SYSTEM_PYGAME=1
+fi
 case "$(dpkg --print-architecture)" in
 	arm64|armhf)
 		for extra in python3-dev swig liblgpio-dev; do
@@ -125,7 +135,19 @@ fi
 case "$(dpkg --print-architecture)" in
 	arm64|armhf) spec="$spec[pi]" ;;  # lgpio (kernel edge stamps) and mpremote (the input board)
 esac
-pipx install --force "$spec" >/dev/null || fail "$(fmt "$T_PIPX" "$spec")"
+VENV_ARGS=
+if [ -n "$SYSTEM_PYGAME" ]; then
+	VENV_ARGS=--system-site-packages
+	# a box installed before with pip's pygame in its own environment (which
+	# would hide Debian's): its environment is made anew (the data stay)
+	venv=$PIPX_HOME/venvs/buzzerbox
+	if [ -d "$venv" ] && { ! grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg" 2>/dev/null ||
+			ls -d "$venv"/lib/python3*/site-packages/pygame >/dev/null 2>&1; }; then
+		pipx uninstall buzzerbox >/dev/null
+	fi
+fi
+# shellcheck disable=SC2086  # none or one option
+pipx install --force $VENV_ARGS "$spec" >/dev/null || fail "$(fmt "$T_PIPX" "$spec")"
 /usr/local/bin/buzzerbox --version
 
 # 3. start on boot into the menu (it says what it changed, and the next step)

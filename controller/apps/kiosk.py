@@ -292,7 +292,7 @@ DRIVERS_SCRIPT = """\
 import os
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 from controller.screen.doctor import VIDEO_DRIVERS, compiled_drivers, sdl_library
-found = compiled_drivers(sdl_library(), VIDEO_DRIVERS)
+found = compiled_drivers(sdl_library(), "video", VIDEO_DRIVERS)
 if found is None:
     raise SystemExit("the SDL library pygame loaded cannot be read")
 print(" ".join(found))
@@ -300,10 +300,6 @@ print(" ".join(found))
 
 #: the driver each mode draws through: Lite has no desktop, so KMS/DRM straight to the HDMI output
 NEEDED_DRIVER = {"lite": "kmsdrm", "desktop": "x11"}
-#: what gives pygame an SDL with every driver: Debian's SDL (built with kmsdrm) and a pygame built against it
-SDL_PACKAGES = ("build-essential python3-dev pkg-config libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev "
-                "libsdl2-ttf-dev libfreetype-dev libportmidi-dev")
-PIPX_HOME = "/opt/buzzerbox/pipx"
 
 
 def video_drivers() -> list[str]:
@@ -327,11 +323,11 @@ PROBE: list[Callable[[], list[str]]] = [video_drivers]
 
 
 def screen_check(target: Target) -> Check:
-    """Whether pygame can draw on the TV in this mode, the fix when not (a pip wheel's SDL may lack kmsdrm)."""
+    """Whether pygame can draw on the TV in this mode, the fix when not (pip's pygame wheel carries an
+    SDL without kmsdrm; Debian's pygame, which install.sh gives the box, is built on Debian's SDL with it)."""
     needed = NEEDED_DRIVER[target.mode]
-    fix = _("sudo apt install {packages}, then sudo PIPX_HOME={home} pipx runpip buzzerbox install "
-            "--force-reinstall --no-binary pygame pygame (a pygame built on Debian's SDL; "
-            "docs/install.md, \"The TV stays black\")").format(packages=SDL_PACKAGES, home=PIPX_HOME)
+    fix = _("run the box's install command again (sudo sh install.sh): it gives the box Debian's pygame, "
+            "whose SDL has the {driver} driver (docs/install.md, \"The TV stays black\")").format(driver=needed)
     try:
         drivers = PROBE[0]()
     except KioskError as exc:

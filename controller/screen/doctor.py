@@ -4,6 +4,7 @@ and which gpiozero pin factory would load."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -34,16 +35,23 @@ def sdl_library() -> Path | None:
     return None
 
 
-def compiled_drivers(lib: Path | None, names: tuple[str, ...]) -> list[str] | None:
-    """Driver names built into ``lib`` (SDL keeps each bootstrap's name as a
-    C string); None when the library cannot be read."""
+def compiled_drivers(lib: Path | None, kind: str, names: tuple[str, ...]) -> list[str] | None:
+    """Which of ``names`` the SDL library ``lib`` was built with, as SDL itself
+    lists them (SDL_GetVideoDriver / SDL_GetAudioDriver: its table of drivers,
+    readable before any init and without a screen, so a box with no GPU or a
+    chroot answers too). Compared without case: SDL 2.26 calls kmsdrm "KMSDRM",
+    and SDL_VIDEODRIVER takes either. None when the library cannot be asked."""
     if lib is None:
         return None
+    which = "Video" if kind == "video" else "Audio"
     try:
-        data = lib.read_bytes()
-    except OSError:
+        sdl = ctypes.CDLL(str(lib))  # the library pygame loaded: the same handle, nothing loaded twice
+        count, name = getattr(sdl, f"SDL_GetNum{which}Drivers"), getattr(sdl, f"SDL_Get{which}Driver")
+    except (OSError, AttributeError):
         return None
-    return [n for n in names if b"\x00" + n.encode() + b"\x00" in data]
+    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.c_int]
+    built = {(name(i) or b"").decode(errors="replace").lower() for i in range(count())}
+    return [n for n in names if n in built]
 
 
 def probe(kind: str, driver: str, timeout: float = 8.0) -> tuple[bool, str]:
@@ -120,7 +128,7 @@ def report(probe_drivers: bool = True) -> tuple[str, bool]:
     lines.append(_("SDL library: {library}").format(library=lib or _("unknown")))
     screens: list[str] = []
     for kind, names in (("video", VIDEO_DRIVERS), ("audio", AUDIO_DRIVERS)):
-        built = compiled_drivers(lib, names)
+        built = compiled_drivers(lib, kind, names)
         listed = ", ".join(built) if built is not None else _("could not read the library")
         lines.append((_("video drivers built in: {drivers}") if kind == "video" else
                       _("audio drivers built in: {drivers}")).format(drivers=listed))
@@ -130,7 +138,7 @@ def report(probe_drivers: bool = True) -> tuple[str, bool]:
                 lines.append(f"  {name:10s} " + (_("opens: {why}") if ok else _("does not open: {why}")).format(why=why))
                 if kind == "video" and ok and name not in UNSEEN_DRIVERS:
                     screens.append(name)
-    video = compiled_drivers(lib, ("kmsdrm",))
+    video = compiled_drivers(lib, "video", ("kmsdrm",))
     if video == []:
         lines.append(_(
             "kmsdrm: NOT built into this pygame. On Raspberry Pi OS Lite use Debian's python3-pygame "

@@ -23,6 +23,9 @@ from typing import Any
 import pygame
 
 log = logging.getLogger("buzzerbox.video")
+#: a frame's RGB bytes as a surface: frombytes since pygame 2.1.3, fromstring before it (Debian
+#: bookworm's pygame, the one Raspberry Pi OS Lite draws with, is 2.1.2)
+FROM_BYTES: Callable[..., pygame.Surface] = getattr(pygame.image, "frombytes", None) or pygame.image.fromstring
 
 #: the video clips a pack may name
 VIDEO_SUFFIXES: tuple[str, ...] = (".mp4", ".webm")
@@ -366,7 +369,7 @@ class VideoScreen:
 
     def _keep(self, clip: VideoClip, data: bytes | None) -> None:
         if data is not None:
-            self.still = pygame.image.frombytes(data, clip.size, "RGB")
+            self.still = FROM_BYTES(data, clip.size, "RGB")
 
     def _say_missing(self) -> None:
         if not self._said:
