@@ -27,11 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from controller.box.lights import RecordingLights  # noqa: E402
+from controller.box.monitor import InputMonitor  # noqa: E402
 from controller.box.press import Edge  # noqa: E402
 from controller.box.runtime import Box  # noqa: E402
 from controller.box.simulate import Session  # noqa: E402
 from controller.box.sources.simulated import SimulatedSwitches  # noqa: E402
-from controller.screen.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.screen.diag import DiagScene  # noqa: E402
 from controller.screen.loop import Presenter  # noqa: E402
 from controller.screen.menu import Menu, MenuScene  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402

@@ -2,7 +2,7 @@
 
 Every message that crosses the channel (``controller.channel``) is one of
 the frozen classes below, and nothing else does: the deciding process
-publishes ``View`` and ``Ended``; a screen, the phones' server it relays,
+publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``; a screen, the phones' server it relays,
 ``bench`` and a test send a new game's ``Start``, the inputs (``EdgeInput`` ... ``WatermarkInput``),
 host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
 
@@ -30,7 +30,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class ChannelError(BuzzerBoxError):
@@ -84,6 +84,40 @@ class View:
 #: what a screen shows before the deciding process's first view
 NO_VIEW = View(version=0, t_us=0, offset_us=0, public={}, strip=[], finished=False, paused=False, host_paused=False,
                names=(), late_deliveries=0, guard_us=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """The deciding process holds the session's inputs and lamps (its first
+    message): what it reads, as the start line names it ("" on keyboard stations)."""
+
+    TAG: ClassVar[str] = "opened"
+    inputs: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The deciding process could not take the game (its inputs would not
+    open, its journal is another's): the one line saying why and the fix."""
+
+    TAG: ClassVar[str] = "refused"
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollCallView:
+    """What the roll call's screen draws: who answered, who is still missing,
+    and the stations' strip (the deciding process runs the roll call on its inputs)."""
+
+    TAG: ClassVar[str] = "rollcall"
+    view: Mapping[str, Any]
+    strip: Sequence[Mapping[str, Any]]
+
+
+#: the host key that starts the game without the stations that did not answer the roll call
+SKIP_ROLL_CALL = "skip roll call"
+#: the ``Ended`` reason of a game the host left in its roll call: it never began (no journal)
+NOT_BEGUN = "not begun"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +231,7 @@ class Seats:
     seats: dict[str, Any]
 
 
-Message = (View | Ended | Start | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
+Message = (View | Opened | Refused | RollCallView | Ended | Start | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | Seats)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)

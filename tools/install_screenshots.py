@@ -33,8 +33,11 @@ import pygame  # noqa: E402
 
 from controller.apps import first_run  # noqa: E402
 from controller.apps.usb_copy import copy_results  # noqa: E402
-from controller.screen.diag import InputMonitor  # noqa: E402
-from controller.screen.menu import Menu, MenuScene, NameEditor, RollCall  # noqa: E402
+from controller.box.monitor import (
+    InputMonitor,  # noqa: E402
+    RollCall,  # noqa: E402
+)
+from controller.screen.menu import Menu, MenuScene, NameEditor  # noqa: E402
 from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, set_language  # noqa: E402
 from games.registry import available, get  # noqa: E402
 from games.toolkit.scene import freeze  # noqa: E402

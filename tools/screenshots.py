@@ -25,10 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
+from controller.box.monitor import InputMonitor  # noqa: E402
 from controller.box.press import Edge  # noqa: E402
 from controller.box.runtime import Box  # noqa: E402
 from controller.box.simulate import Session  # noqa: E402
-from controller.screen.diag import DiagScene, InputMonitor  # noqa: E402
+from controller.screen.diag import DiagScene  # noqa: E402
 from controller.screen.keyboard import KeyboardSource  # noqa: E402
 from controller.screen.loop import keyboard_help  # noqa: E402
 from controller.screen.menu import Menu, MenuScene  # noqa: E402

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.debounce import DebounceConfig
+from controller.box.monitor import InputMonitor
 from controller.box.press import Edge
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.screen import live
-from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from games.i18n import _, format_number, ngettext
 

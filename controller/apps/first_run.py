@@ -26,9 +26,8 @@ import pygame
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.lights import Lights
+from controller.box.monitor import InputMonitor
 from controller.box.timeline import box_now_us
-from controller.screen import live
-from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.menu import (
     NameEditor,
@@ -294,7 +293,7 @@ def choose(screen: Screen, step: str, question: str, rows: Sequence[str], notes:
     return at[0] if ended == "next" else None
 
 
-def test_press(screen: Screen, wiring: Wiring, names: Sequence[str], relay: live.Relay) -> None:
+def test_press(screen: Screen, wiring: Wiring, names: Sequence[str], relay: session.Relay) -> None:
     """Each station presses once: its strip box ticks and its light comes on
     (the profile's inputs opened for this step, closed after); keyboard
     stations' keys work here as in the games."""
@@ -397,7 +396,7 @@ def run_first_run(screen: Screen, *, profile: str | None, players: int, port: in
             step += 1
         elif which == "test":
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None
-            test_press(screen, wiring, names(prof), live.Relay())
+            test_press(screen, wiring, names(prof), session.Relay())
             step += 1
         else:
             ended = phones(screen, port)

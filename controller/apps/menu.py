@@ -25,13 +25,14 @@ from controller.box import profile as profile_mod
 from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter
 from controller.box.lights import Lights
+from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
+from controller.protocol import NOT_BEGUN
 from controller.screen import live
-from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("buzzerbox")
 
 #: the relay now lives with the rest of the live-game set-up (play's roll call uses it too)
-Relay = live.Relay
+Relay = box_session.Relay
 
 
 def folder_choices(folder: Path) -> list[FolderChoice]:
@@ -232,7 +233,7 @@ class Evening:
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        packs_folder=packs.folder)
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
-        self.relay = live.Relay()
+        self.relay = box_session.Relay()
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
         self.source: Source | None = None
@@ -408,9 +409,6 @@ class Evening:
         if choice.bots:
             self.bots(Box(spec, settings, station_names=station_names), colors, bool(choice.phones))
             return
-        if self.profile is not None and self.source is not None and not live.roll_call(
-                self.screen, self.profile, self.source, self.relay, KeyboardSource(choice.players)):
-            return  # Esc in the roll call: back to the menu
         league = self.league
         path = (league.path if league is not None and league.path is not None
                 else box_session.new_journal_path(Path(self.args.journal_dir), choice.game))
@@ -422,13 +420,17 @@ class Evening:
         box = box_session.new_box(spec, settings, self.profile, None, station_names=station_names)
         log.info("journal: %s", path)
         header = box.header(mode="play", profile=self.profile.name if self.profile is not None else None)
-        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header)
+        # on real stations the deciding process runs the roll call first (Esc there: back to the menu)
+        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header,
+                             roll_call=self.profile is not None)
+        if reason == NOT_BEGUN:
+            return
         if league is not None:
             league.done()  # its result, from the journal
         self.ended(reason)
 
     def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
-               header: dict[str, Any] | None = None, carry_on: bool = False) -> str:
+               header: dict[str, Any] | None = None, carry_on: bool = False, roll_call: bool = False) -> str:
         """A game with people, started as ``play`` starts one (``viewer.people_game``):
         the deciding process gets the inputs, the lamps and the journal for the
         game, the menu has them back after it. With phones the menu's one
@@ -445,7 +447,7 @@ class Evening:
                                      volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
                                      keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
-                         carry_on=carry_on)
+                         carry_on=carry_on, roll_call=roll_call)
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
 
@@ -460,9 +462,13 @@ class Evening:
                                         60, phones=served if phones else None, hooks=hooks)
         finally:
             self.open_inputs()
+        reason = ended.reason
+        if reason == NOT_BEGUN:  # left in its roll call: nothing was played, nothing journaled
+            if phones:
+                self.companion.between()
+            return reason
         if phones:
             self.companion.between(played)
-        reason = str(ended["reason"])
         log.info(box_session.summary_line(played, reason))
         write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
         if played.engine.finished or (reason == "menu" and self.league is None):

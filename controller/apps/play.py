@@ -18,7 +18,7 @@ from controller.box import session
 from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.runtime import Box
-from controller.box.sources.base import Source
+from controller.protocol import NOT_BEGUN
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter
@@ -60,61 +60,43 @@ def cmd_play(args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
         say_left_out(settings)
-    relay = live.Relay()
-    start = live.Start()
-    source = None
-    try:
-        # held: a signal while the inputs open is acted on once they are (no journal is made here: the
-        # deciding process writes it once it has the game)
-        with signals.held():
-            if args.resume:
-                # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
-                box = session.resumable_box(args.resume, prof, spec.name, carry_on=True)  # read only
-                path = Path(args.resume)
-            else:
-                path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
-                # a journal that cannot be written is said before any hardware is touched; the deciding
-                # process writes it (this process never does)
-                JournalWriter.check_new(path)
-                box = session.new_box(spec, settings, prof, None, station_names=names)
-            # the deciding process opens the inputs itself (and takes the feed): here only for the roll call
-            source = session.open_inputs(prof, relay) if prof is not None else None
-            screen = live.open_screen(args, headless)
-        skip_roll_call = headless or args.resume or args.no_roll_call
-        if (prof is not None and source is not None and not skip_roll_call
-                and not live.roll_call(screen, prof, source, relay, keyboard)):
-            screen.close()
-            raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
-        if not args.resume:
-            session.restart_clock(box)  # the game's time starts now, after the roll call
-        return play_split(args, box, path, start, source, screen, keyboard, headless, players, names, colors)
-    except BaseException:
-        if not start.handed_over and source is not None:  # from then on the deciding process closes the game
-            source.stop()
-        raise
+    # held: a signal meanwhile is acted on once the screen is open. This process opens no input and
+    # writes no journal: the deciding process does both, and runs the roll call on its inputs
+    with signals.held():
+        if args.resume:
+            # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
+            box = session.resumable_box(args.resume, prof, spec.name, carry_on=True)  # read only
+            path = Path(args.resume)
+        else:
+            path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
+            # a journal that cannot be written is said before any hardware is touched
+            JournalWriter.check_new(path)
+            box = session.new_box(spec, settings, prof, None, station_names=names)
+        screen = live.open_screen(args, headless)
+    roll_call = prof is not None and not (headless or args.resume or args.no_roll_call)
+    return play_split(args, box, path, screen, keyboard, headless, players, names, colors, roll_call)
 
 
-def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start, source: Source | None,
-               screen: Screen, keyboard: KeyboardSource | None, headless: bool, players: int,
-               names: list[str] | None, colors: list[Color] | None) -> int:
-    """The game decided in a process of its own (docs/processes.md): this
-    process hands it the journal and the inputs, then draws its views."""
+def play_split(args: argparse.Namespace, box: Box, path: Path, screen: Screen, keyboard: KeyboardSource | None,
+               headless: bool, players: int, names: list[str] | None, colors: list[Color] | None,
+               roll_call: bool) -> int:
+    """The game decided in a process of its own (docs/processes.md): it opens
+    the inputs and lamps, runs the roll call and writes the journal; this
+    process draws what it sends."""
     from controller.screen.viewer import SplitGame, people_game, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
-        if source is not None:
-            source.stop()  # the deciding process opens the inputs itself (a GPIO line has one owner)
         fps = 15 if headless else 60
         game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
                          screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
-                         args.viewer_socket, args.feed, start=start,
+                         args.viewer_socket, args.feed,
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon,
                          header=None if args.resume else box.header(mode="play", profile=prof.name if prof is not None else None),
-                         carry_on=bool(args.resume))
+                         carry_on=bool(args.resume), roll_call=roll_call)
         presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         presenter.asides.extend(getattr(args, "screen_asides", ()))  # a tournament's standing trouble
@@ -124,20 +106,22 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, start: live.Start
             game, box, presenter, keyboard, fps,
             phones=None if port is None else lambda view: live.RelayedPhones.serving(presenter, port, box, view, prof),
             hooks=getattr(args, "board_hooks", ()),
-            announce=lambda: announce(box, prof, source, presenter, path, headless, players, names))
+            announce=lambda inputs: announce(box, prof, inputs, presenter, path, headless, players, names))
     finally:
         with signals.held(raise_after=False):
             screen.close()
+    if ended.reason == NOT_BEGUN:
+        raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
     if args.timings:
-        write_timings(args.timings, "split", {key: ended.get(key) for key in TIMINGS})
-    reason = str(ended["reason"])
+        write_timings(args.timings, "split", ended.timings(TIMINGS))
+    reason = ended.reason
     print(session.summary_line(played, reason), file=sys.stderr)
     for written in write_at_close(path, reason):
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
         print_json(played.summary(), played.station_names)
-    if ended.get("unsaved"):  # records the card refused: not the normal end, whatever stopped the game
-        raise JournalError(f"{path}: " + unsaved_line(int(ended["unsaved"]), ended.get("unsaved_path")))
+    if ended.ended.unsaved:  # records the card refused: not the normal end, whatever stopped the game
+        raise JournalError(f"{path}: " + unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path))
     if reason == "stopped":
         raise KeyboardInterrupt
     return 0
@@ -154,13 +138,14 @@ def write_timings(path: str, design: str, timings: dict[str, object]) -> None:
     Path(path).write_text(json.dumps({"design": design, **timings}), encoding="utf-8")
 
 
-def announce(box: Box, prof: profile_mod.Profile | None, source: Source | None, presenter: Presenter, path: Path,
+def announce(box: Box, prof: profile_mod.Profile | None, inputs: str, presenter: Presenter, path: Path,
              headless: bool, players: int, names: list[str] | None) -> None:
-    """The keys on screen (keyboard stations) and the one start line: what plays on what, where the journal is."""
+    """The keys on screen (keyboard stations) and the one start line: what
+    plays on what (``inputs``: what the deciding process opened), where the journal is."""
     if prof is None and not headless:
         live.show_keys(presenter, players)
-    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=source.describe())
-             if prof is not None and source is not None else live.keyboard_keys_line(players))
+    where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=inputs)
+             if prof is not None and inputs else live.keyboard_keys_line(players))
     print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
         title=_(box.spec.title), where=where, path=path,
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)

@@ -1,11 +1,14 @@
 """The deciding process (docs/processes.md): owns the sources, the debounce,
-the box and its engine, the lights and the journal, at real-time priority,
-and publishes what it decided to its viewers after the lamp is lit.
+the roll call, the box and its engine, the lights and the journal, at
+real-time priority, and publishes what it decided to its viewers after the
+lamp is lit.
 
 ``play`` and the menu (the screen's process) start it with ``python -m
 controller.box.process`` and one end of a socketpair. A new game's first
-message is its session header: this process writes the journal, header
-first (the screen's process never writes one); a deciding process that died
+message is its session header; this process opens the inputs and lamps,
+runs the roll call on them (``--roll-call``: the screen draws what it is
+sent), then writes the journal, header first (the screen's process never
+opens an input nor writes a journal); a deciding process that died
 is started again on the same file and carries on where the journal ends. Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
@@ -21,6 +24,7 @@ import dataclasses
 import json
 import logging
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -36,6 +40,8 @@ from controller.box import session
 from controller.box.deciding import Decider, ask_realtime
 from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
+from controller.box.monitor import InputMonitor, RollCall
+from controller.box.press import Press
 from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
@@ -53,6 +59,10 @@ VIEW_EVERY_US = 33_000
 VIEW_REFRESH_US = 1_000_000
 #: how often this process's threads take turns at the interpreter (Python's default: 5 ms; see ``main``)
 SWITCH_INTERVAL_S = 0.0005
+#: how long the roll call lingers once every station answered (the last tick is seen)
+ROLL_CALL_LINGER_US = 800_000
+#: how often the roll call looks at its inputs and at what the screen sent
+ROLL_CALL_STEP_S = 0.01
 #: the first line this process writes on stderr, with its pid: a screen (and a test) waits for it
 READY_LINE = "deciding process {pid}: {priority}"
 
@@ -372,6 +382,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--new", action="store_true",
                    help="a new game: the screen's first message is its session header; this process writes the "
                         "journal and the game's time starts now (else: resumed from the journal)")
+    p.add_argument("--roll-call", action="store_true",
+                   help="a new game on real stations: every station presses once before it starts (the screen "
+                        "draws it from what this process sends)")
     p.add_argument("--carry-on", action="store_true",
                    help="a game the host ended before its end goes on (its screen checked it was not played out)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
@@ -414,12 +427,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
-    """Take the game over, tell the screen, decide until it ends, close it."""
+    """Take the inputs and the game over, tell the screen, decide until it ends, close it."""
     try:
         game = open_game(args, sock)
-    except BuzzerBoxError as exc:
-        print(f"buzzerbox: {exc}", file=sys.stderr)
+    except BuzzerBoxError as exc:  # the screen says it, in one line (or this process, if it is gone)
+        try:
+            channel.send(sock, p.Refused(str(exc)))
+        except OSError:
+            print(f"buzzerbox: {exc}", file=sys.stderr)
         return 1
+    if game is None:  # the host left the roll call: no game, no journal
+        with contextlib.suppress(OSError):
+            channel.send(sock, p.Ended(p.NOT_BEGUN))
+        return 0
     print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
@@ -434,22 +454,38 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
     return 0
 
 
-def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
-    """The journaled game taken over, its sources opened and connected, the lamps."""
+def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame | None:
+    """The inputs and lamps opened (the screen is told what they are), the
+    roll call (``--roll-call``), then the journaled game taken over and
+    connected to them; None when the host left the roll call."""
     profile = profile_mod.load(args.profile) if args.profile else None
-    if args.new:  # the journal is written here, from the header the screen sent: its time starts now
-        box = session.journaled_box(new_game(sock), profile, args.journal)
-    else:
-        box, _journal = session.resumed_box(args.journal, carry_on=args.carry_on)
-    box.horizon_policy = args.horizon
+    header = new_game(sock) if args.new else None
+    relay = session.Relay()  # the roll call's monitor first, then the game's box
+    source = session.open_inputs(profile, relay, args.feed) if profile is not None else None
+    lights = None
     try:
-        source = session.open_inputs(profile, box, args.feed) if profile is not None else None
-    except BaseException:
-        box.journal.close() if box.journal is not None else None
+        lights = LightDirector(session.open_lights(profile, source)) if profile is not None else None
+        with contextlib.suppress(OSError):  # gone already: its reader says so
+            channel.send(sock, p.Opened(source.describe() if source is not None else ""))
+        if (header is not None and args.roll_call and profile is not None and source is not None
+                and not roll_call(sock, profile, source, relay)):
+            raise RollCallLeft
+        if header is not None:  # the journal is written here, from the header the screen sent: its time starts now
+            box = session.journaled_box(header, profile, args.journal)
+        else:
+            box, _journal = session.resumed_box(args.journal, carry_on=args.carry_on)
+    except BaseException as exc:
+        if lights is not None:
+            lights.all_off()
+        if source is not None:
+            source.stop()
+        if isinstance(exc, RollCallLeft):
+            return None
         raise
+    box.horizon_policy = args.horizon
+    relay.target = box
     if source is not None and profile is not None:
         session.connect(box, source, profile)
-    lights = LightDirector(session.open_lights(profile, source)) if profile is not None else None
     box.measure_report_delay(box_now_us)
     box.bound_logs()
     until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
@@ -463,6 +499,67 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame:
     return game
 
 
+class RollCallLeft(Exception):
+    """The host left the roll call (Esc, a closed window, the screen gone, a stop): the game never begins."""
+
+
+def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source, relay: session.Relay, *,
+              linger_us: int = ROLL_CALL_LINGER_US) -> bool:
+    """Before a new game on real stations every station presses once, on the
+    inputs this process owns: the screen draws each ``RollCallView`` sent
+    (and forwards its keyboard's station keys); its skip key, or the host's
+    arm button, starts without the rest. True: the game goes on (after a
+    moment more once everyone answered, so the last tick is seen); False:
+    the host left it (Esc, a closed window, a stop), nothing journaled."""
+    monitor = InputMonitor([(st.name, list(st.inputs)) for st in profile.stations], profile.debounce,
+                           list(profile.host))
+    monitor.debouncer.start_all(source.levels(), box_now_us())
+    call = RollCall(profile.roll_call())
+    relay.target = monitor
+    sent: tuple[Any, Any] | None = None
+    sent_us = complete_at = None
+    try:
+        while True:
+            if signals.received() is not None:
+                return False
+            readable, _w, _x = select.select([sock], [], [], ROLL_CALL_STEP_S)
+            if readable:
+                try:
+                    message = channel.receive(sock)
+                except VersionMismatch as exc:
+                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+                    return False
+                except ChannelError as exc:
+                    log.warning("the screen sent something that is not a message (%s): ignored", exc)
+                    continue
+                if message is None or isinstance(message, p.Stop):
+                    return False
+                if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
+                    return skipped(call.missing)
+                if isinstance(message, p.EdgeInput):  # the screen's keyboard stations
+                    monitor.edge(message.edge, message.precision_us)
+                elif isinstance(message, p.PressInput):
+                    monitor.press(message.press)
+            t = box_now_us()
+            for out in monitor.step(t):
+                if isinstance(out, Press):
+                    if out.station < 0 and out.input in ("arm", "next"):
+                        return skipped(call.missing)
+                    call.press(out.station)
+            if call.done and complete_at is None:
+                complete_at = t
+            if complete_at is not None and t - complete_at >= linger_us:
+                return skipped([])
+            shown = (call.view(), call.strip(monitor.strip()))
+            if shown != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
+                channel.send(sock, p.RollCallView(*shown))
+                sent, sent_us = shown, t
+    except OSError:  # the screen went away
+        return False
+    finally:
+        relay.target = None
+
+
 def new_game(sock: socket.socket) -> dict[str, Any]:
     """The session header of the new game this process journals (the screen's first message)."""
     try:
@@ -473,6 +570,15 @@ def new_game(sock: socket.socket) -> dict[str, Any]:
     if not header:
         raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
     return header
+
+
+def skipped(missing: list[str]) -> bool:
+    """The roll call is over: the log says who never answered."""
+    if missing:
+        log.warning("roll call skipped by the host; not heard from: %s", ", ".join(missing))
+    else:
+        log.info("roll call: every station answered")
+    return True
 
 
 def listen(game: DecidingGame, path: str) -> socket.socket:

@@ -30,6 +30,7 @@ from controller.box.checkpoint import CheckpointError
 from controller.box.journal_format import FORMAT_VERSION, parse_header
 from controller.box.journal_writer import JournalLocked, lock_holder
 from controller.box.lights import GpioLights, Lights, NoLights
+from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
 from controller.box.runtime import Box, box_from_journal
 from controller.box.sources.base import InputSink, Source, SourceError
@@ -141,6 +142,31 @@ def open_lights(profile: Profile | None, source: Any = None) -> Lights:
     except Exception as exc:  # no GPIO here (a desktop): show the game anyway
         print(_("lights: off ({kind}: {exc})").format(kind=exc.__class__.__name__, exc=exc), file=sys.stderr)
         return NoLights()
+
+
+class Relay:
+    """The stations' source is opened once; this hands its deliveries to
+    whatever runs now: the roll call's or the menu's monitor, or the game's
+    box (nothing meanwhile: a box connected later reads the levels afresh)."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        if self.target is not None:
+            self.target.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        if self.target is not None:
+            self.target.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        if self.target is not None:
+            self.target.notice(notice)
+
+    def watermark(self, mark: Watermark) -> None:
+        if self.target is not None:
+            self.target.watermark(mark)
 
 
 def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> Source:

@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from controller import protocol, signals
 from controller.box.lights import Lights
-from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
 from controller.box.runtime import Box
 from controller.box.session import KEYS_HINT_US, keep_name, stop_on_sigterm, summary_line
 from controller.box.simulate import Session
-from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from games.base import BuzzerBoxError
 from games.i18n import _
@@ -117,30 +115,6 @@ def is_headless(args: argparse.Namespace) -> bool:
     return bool(args.headless) or not has_display()
 
 
-class Relay:
-    """The stations' source is opened once; this hands its deliveries to
-    whatever runs now: the roll call's or the menu's monitor, or the game's box."""
-
-    def __init__(self) -> None:
-        self.target: Any = None
-
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        if self.target is not None:
-            self.target.edge(edge, precision_us)
-
-    def press(self, press: Press) -> None:
-        if self.target is not None:
-            self.target.press(press)
-
-    def notice(self, notice: InputNotice) -> None:
-        if self.target is not None:
-            self.target.notice(notice)
-
-    def watermark(self, mark: Watermark) -> None:
-        if self.target is not None:
-            self.target.watermark(mark)
-
-
 def keyboard_keys_line(players: int) -> str:
     """Which key is which station, for people playing on a laptop."""
     import pygame
@@ -151,42 +125,6 @@ def keyboard_keys_line(players: int) -> str:
                      for i, k in enumerate(BELL_KEYS[:players]))
     # the host's keys mean what each game makes of them: the help overlay (h) says it per game
     return _("keyboard stations ({keys}; h lists the host's keys for this game)").format(keys=keys)
-
-
-def roll_call(screen: Screen, profile: Profile, source: Source, relay: Relay,
-              keyboard: KeyboardSource | None) -> bool:
-    """Before a game with real stations every station presses once and the
-    strip ticks it off (a cut cable on normally-open wiring is otherwise a
-    silent dead station). The host skips it with Enter; False for Esc (the
-    game is not started, nothing journaled yet)."""
-    from controller.screen.diag import InputMonitor
-    from controller.screen.menu import run_roll_call
-
-    stations = [(st.name, list(st.inputs)) for st in profile.stations]
-    monitor = InputMonitor(stations, profile.debounce, list(profile.host))
-    monitor.debouncer.start_all(source.levels(), box_now_us())
-    relay.target = monitor
-    try:
-        with stop_on_sigterm():  # stopped here: the caller removes the journal of the game that never began
-            outcome = run_roll_call(screen, monitor, profile.roll_call(), keyboard=keyboard)
-    finally:
-        relay.target = None
-    if outcome is None:
-        return False
-    missing = [name for name in outcome if name]
-    if missing:
-        log.warning("roll call skipped by the host; not heard from: %s", ", ".join(missing))
-    else:
-        log.info("roll call: every station answered")
-    return True
-
-
-@dataclass
-class Start:
-    """A live game's start: until a deciding process took the game over this
-    process closes (or abandons) it; from then on that process does."""
-
-    handed_over: bool = False
 
 
 # -- the game itself -----------------------------------------------------------------------

@@ -27,13 +27,14 @@ import pygame
 from controller.box.clips import Clip, ClipPlayer
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.lights import LightDirector, Lights
+from controller.box.monitor import InputMonitor
 from controller.box.press import Press
 from controller.box.runtime import HOST_CONTINUED, Box
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
 from controller.box.views import view_of
 from controller.protocol import View
-from controller.screen.diag import DiagScene, InputMonitor
+from controller.screen.diag import DiagScene
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.menu import Choice, Menu, MenuScene
 from controller.screen.pause_card import draw_pause_card

@@ -15,9 +15,9 @@ from typing import Any
 
 import pygame
 
+from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
 from controller.box.timeline import box_now_us
-from controller.screen.diag import InputMonitor
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.screen import Screen
 from controller.screen.sound import SoundSettings
@@ -880,40 +880,6 @@ def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], i
 
 
 # -- the roll call before a game with real stations --------------------------------------
-
-
-class RollCall:
-    """Every station presses once; the strip ticks each one off. Sans-I/O:
-    presses in, who is still missing out."""
-
-    def __init__(self, expected: Sequence[tuple[int, str, str]]) -> None:
-        self.names = {station: name for station, _input, name in expected}
-        self.answered: set[int] = set()
-
-    def press(self, station: int) -> None:
-        if station in self.names:
-            self.answered.add(station)
-
-    @property
-    def missing(self) -> list[str]:
-        return [name for station, name in sorted(self.names.items()) if station not in self.answered]
-
-    @property
-    def done(self) -> bool:
-        return not self.missing
-
-    def strip(self, strip: Strip) -> list[dict[str, Any]]:
-        """The monitor's strip with every answered station ticked."""
-        cells = [dict(c) for c in strip]
-        for station, cell in enumerate(cells):
-            if station in self.answered:
-                cell["label"], cell["status"] = _("HERE"), "won"  # the strip font has no tick mark
-            elif station in self.names and cell.get("status") == "idle":
-                cell["label"] = _("press!")
-        return cells
-
-    def view(self) -> dict[str, Any]:
-        return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names)}
 
 
 class RollCallScene(Scene):

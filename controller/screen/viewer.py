@@ -44,6 +44,7 @@ from games.base import Action, BuzzerBoxError, EventKind, GameEvent, GameSetting
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register
 from games.scenes import scene_for
+from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
@@ -141,6 +142,26 @@ class DecidingLink:
         self.send(p.ActionInput(action))
 
 
+@dataclass(frozen=True)
+class GameOver:
+    """How a game decided in a process of its own ended: that process's
+    ``Ended`` (why, its summary, its timings, its unsaved records) and how
+    this screen drew it (``frame_us``, ``shown``: see ``Watched``)."""
+
+    ended: p.Ended
+    frame_us: list[int] = field(default_factory=list)
+    shown: list[list[int]] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        return self.ended.reason
+
+    def timings(self, names: Sequence[str]) -> dict[str, object]:
+        """The figures ``names`` (``Ended``'s fields, ``frame_us``, ``shown``) by name: ``play --timings``."""
+        return {name: getattr(self, name) if name in ("frame_us", "shown") else getattr(self.ended, name)
+                for name in names}
+
+
 @dataclass
 class Watched:
     """How watching one deciding process ended: its ``Ended``, or None if it died."""
@@ -153,7 +174,11 @@ class Watched:
     shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
 
 
-def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMismatch | None]) -> threading.Thread:
+def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMismatch | None],
+           until_view: bool = False) -> threading.Thread:
+    """A thread putting what the deciding process sends in ``inbox`` until it
+    ends (``until_view``: or its first ``View``, which ``watch`` reads on from)."""
+
     def read() -> None:
         while True:
             try:
@@ -165,12 +190,77 @@ def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMi
                 log.warning("the deciding process sent something that is not a message (%s)", exc)
                 continue
             inbox.put(message)
-            if message is None or isinstance(message, p.Ended):
+            if message is None or isinstance(message, p.Ended) or (until_view and isinstance(message, p.View)):
                 return
 
     thread = threading.Thread(target=read, name="buzzerbox-screen-reader", daemon=True)
     thread.start()
     return thread
+
+
+#: the keys that start the game without the stations that did not answer the roll call
+SKIP_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+
+
+def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None,
+            announce: Callable[[str], None] | None = None) -> p.Message | None:
+    """Until the deciding process shows the game: ``announce`` gets what
+    inputs it opened (``Opened``), and its roll call is drawn from each
+    ``RollCallView`` it sends, this screen's station keys going to it; Enter
+    or space skips the rest (a typed host key), Esc or a closed window
+    leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``). Returns its first
+    ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
+    from controller.screen.menu import RollCallScene
+
+    assert box.sock is not None, "open a DecidingLink connected to its deciding process"
+    inbox: queue.Queue[p.Message | channel.VersionMismatch | None] = queue.Queue()
+    thread = reader(box.sock, inbox, until_view=True)
+    scene: RollCallScene | None = None
+    shown: p.RollCallView | None = None
+    answered = False  # the host skipped or left it: no roll call frame more (the game or the menu is next)
+    frame_clock = pygame.time.Clock()
+    try:
+        while True:
+            t = box_now_us()
+            for event in pygame.event.get():
+                if event.type == pygame.VIDEORESIZE:
+                    presenter.screen.resized(event.size)
+                if shown is None or answered:
+                    continue  # no roll call (or over): the game's keys wait for the game
+                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                    box.send(p.Stop("menu"))
+                    answered = True
+                elif event.type == pygame.KEYDOWN and event.key in SKIP_KEYS:
+                    box.send(p.HostKey(p.SKIP_ROLL_CALL, t))
+                    answered = True
+                elif keyboard is not None:
+                    keyboard.handle(event, t)
+            while True:
+                try:
+                    message = inbox.get(timeout=0.03) if shown is None or answered else inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if isinstance(message, channel.VersionMismatch):
+                    raise SplitError(str(message))
+                if isinstance(message, p.Refused):  # its inputs would not open ...: the one line, no game
+                    raise SplitError(message.line)
+                if isinstance(message, p.Opened):
+                    if announce is not None:
+                        announce(message.inputs)
+                elif isinstance(message, p.RollCallView):
+                    if shown is None and keyboard is not None:
+                        keyboard.start(box)  # its station keys are stations in the roll call too
+                    shown, scene = message, scene or RollCallScene()
+                else:
+                    return message  # the game's first view, its end, or None: it died
+            if shown is not None and scene is not None and not answered:
+                scene.draw(presenter.screen.surface, freeze(shown.view), list(shown.strip), t)
+                presenter.screen.flip()
+                frame_clock.tick(30)
+    finally:
+        if keyboard is not None:
+            keyboard.stop()
+        thread.join(0.5)
 
 
 #: what the screen's process does with a view carrying the phones' snapshot (``--web``)
@@ -292,14 +382,14 @@ class SplitGame:
     feed: str | None = None
     #: this process serves the phones' pages: the deciding process sends it their snapshots
     web: bool = False
-    #: set once the deciding process has the game: from then on it closes it
-    start: live.Start = field(default_factory=live.Start)
     #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
     horizon: str = HORIZON_WATERMARKS
     #: a new game's session header: the deciding process writes the journal with it (this process never does)
     header: dict[str, Any] | None = None
     #: a game the host ended before its end goes on (the first deciding process resumes it past its end)
     carry_on: bool = False
+    #: a new game on real stations: the deciding process runs the roll call on its inputs first
+    roll_call: bool = False
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -317,6 +407,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--new"]
     if game.carry_on and not resume:
         command += ["--carry-on"]
+    if game.roll_call and new:  # started again before the game began: the roll call again
+        command += ["--roll-call"]
     if game.seconds is not None:
         command += ["--seconds", str(game.seconds)]
     if game.viewer_socket:
@@ -361,31 +453,43 @@ def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presen
 
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-              companion: Companion | None = None, box: DecidingLink | None = None) -> dict[str, Any]:
-    """Play through a deciding process of its own; returns its ``ended``
-    message. A deciding process that dies mid-game is said in one line and
+              companion: Companion | None = None, box: DecidingLink | None = None,
+              announce: Callable[[str], None] | None = None) -> GameOver:
+    """Play through a deciding process of its own (``opening``: its roll
+    call, then ``watch``); returns how it ended (``GameOver``: its
+    ``Ended``); ``announce`` is told once what inputs it opened. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
     A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
     was handed over is a stop: the deciding process closes the game (every
     press it took journaled before its ``end``), and is waited for."""
     resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
+
+    def said_once(inputs: str) -> None:  # a deciding process started again opens the same inputs
+        nonlocal announce
+        if announce is not None:
+            announce(inputs)
+            announce = None
+
     while True:
         process: subprocess.Popen[bytes] | None = None
         sock: socket.socket | None = None
         try:
             with signals.held(raise_after=False):
                 process, sock = start_decider(game, resume)
-                game.start.handed_over = True
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
-            watched = watch(box, presenter, keyboard, fps, companion)
+            first = opening(box, presenter, keyboard, said_once)
+            if isinstance(first, p.View):  # the game began
+                watched = watch(box, presenter, keyboard, fps, companion, first)
+            else:
+                watched = Watched(first if isinstance(first, p.Ended) else None)
         except KeyboardInterrupt:
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start
             with signals.held(raise_after=False):
-                return stop_decider(process, sock).as_dict()
+                return GameOver(stop_decider(process, sock))
         except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
             if process is not None and sock is not None:
                 with signals.held(raise_after=False):
@@ -398,7 +502,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         if watched.ended is not None:
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
-            return {**watched.ended.as_dict(), "frame_us": list(watched.frame_us), "shown": list(watched.shown)}
+            return GameOver(watched.ended, list(watched.frame_us), list(watched.shown))
         if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
             if resume:
                 raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
@@ -418,14 +522,15 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
 def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
                 phones: Callable[[DecidingLink], live.RelayedPhones | None] | None = None,
                 hooks: Sequence[Callable[[Publisher], None]] = (),
-                announce: Callable[[], None] | None = None) -> tuple[dict[str, Any], Box]:
+                announce: Callable[[str], None] | None = None) -> tuple[GameOver, Box]:
     """The one way a game with people starts (``play``, the menu, a league's
     match): its journal handed to a deciding process of its own, its phones
     served from this process (``phones`` builds their server on the view: a
     port that is taken is said before the game is handed over), a
     tournament's ``hooks`` following its board, its views drawn until it
-    ends. Returns the deciding process's ``ended`` and the game of record
-    (read back from its journal)."""
+    ends; ``announce`` is told what inputs the deciding process opened.
+    Returns how it ended (``GameOver``) and the game of record (read back from its
+    journal; ``box`` itself for a game left in its roll call: it has none)."""
     from controller.box.session import box_of_record
 
     pages: live.RelayedPhones | None = None
@@ -436,14 +541,14 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
             view = DecidingLink(box.spec, box.settings)
             pages = phones(view) if phones is not None else None
             companion = follow_board(hooks, presenter, box, view, pages)
-            if announce is not None:
-                announce()
-        ended = run_split(game, presenter, keyboard, fps, companion, view)
+        ended = run_split(game, presenter, keyboard, fps, companion, view, announce)
     finally:
         with signals.held(raise_after=False):
             if pages is not None:
                 pages.stop()  # the pages hear the game ended
             presenter.close()
+    if ended.reason == p.NOT_BEGUN:
+        return ended, box
     return ended, box_of_record(game.journal)  # from its newest checkpoint: a long game's close stays prompt
 
 

@@ -12,10 +12,11 @@ from typing import Any
 import pygame
 
 from controller.box.debounce import DebounceConfig
+from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Edge
 from controller.cli import main
-from controller.screen.diag import DiagScene, InputMonitor, diag_health
-from controller.screen.menu import Menu, MenuScene, NameEditor, RollCall, strip_for_players
+from controller.screen.diag import DiagScene, diag_health
+from controller.screen.menu import Menu, MenuScene, NameEditor, strip_for_players
 from controller.screen.screen import Screen
 from games.registry import available, get
 from games.toolkit.scene import freeze

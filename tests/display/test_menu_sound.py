@@ -48,7 +48,7 @@ def test_menu_mute_and_volume_reach_the_game(language: str, tmp_path: Path, monk
     played: list[tuple[bool, float, list[str]]] = []
     run_split = controller.screen.viewer.run_split
 
-    def spied(game: Any, presenter: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    def spied(game: Any, presenter: Any, *args: Any, **kwargs: Any) -> Any:
         """What the game's screen plays at, and what a screen started again would be told."""
         played.append((presenter.sound.settings.mute, presenter.sound.settings.volume, game.screen_args))
         return run_split(game, presenter, *args, **kwargs)

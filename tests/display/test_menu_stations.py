@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from controller.apps.menu import Relay
 from controller.box import profile as profile_mod
+from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box
 from controller.box.sources.gpio import GpioSource, mock_factory
-from controller.screen.diag import InputMonitor
 from games import registry
 
 

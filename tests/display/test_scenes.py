@@ -6,8 +6,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from controller.box.monitor import InputMonitor
 from controller.box.press import Edge
-from controller.screen.diag import DiagScene, InputMonitor
+from controller.screen.diag import DiagScene
 from controller.screen.menu import Menu, MenuScene
 from games.quiz import scene as quiz_scene
 from games.reaction import scene as reaction_scene

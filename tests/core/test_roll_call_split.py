@@ -1,0 +1,170 @@
+"""``play`` on real stations as it starts by default (the split design): the
+deciding process owns the inputs and the lamps and runs the roll call on
+them; the screen's process (this test's, running ``play`` in-process) only
+draws the roll call it is sent and opens no input of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.box import profile as profile_mod
+from controller.box.timeline import box_now_us
+from controller.screen import viewer
+from controller.screen.menu import RollCallScene
+
+ENV = {"GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+#: bounds a failure only: every wait below ends as soon as what it waits for happens
+DEADLINE_S = 60
+
+
+@pytest.fixture
+def screen_opens_no_input(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process is the screen's: any source or lamp it opened fails the test."""
+    from controller.box import session, sources
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the screen's process opened an input or a lamp")
+
+    monkeypatch.setattr(sources, "open_source", refused)
+    monkeypatch.setattr(session, "open_inputs", refused)
+    monkeypatch.setattr(session, "open_lights", refused)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    # a window, as on the box's screen (the roll call is skipped headless), drawn by SDL's dummy driver
+    monkeypatch.setattr("controller.screen.screen.has_display", lambda: True)
+    yield
+
+
+def roll_calls(monkeypatch: pytest.MonkeyPatch, then: Any) -> list[list[str]]:
+    """Who the roll call's screen said was missing, frame by frame; ``then(frames)`` after each frame."""
+    seen: list[list[str]] = []
+    draw = RollCallScene.draw
+
+    def drawn(self: RollCallScene, surface: Any, view: Any, strip: Any, now_us: int) -> None:
+        draw(self, surface, view, strip, now_us)
+        seen.append(list(view["missing"]))
+        then(seen)
+
+    monkeypatch.setattr(RollCallScene, "draw", drawn)
+    return seen
+
+
+def journal(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_the_deciding_process_runs_the_roll_call_on_its_inputs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None) -> None:
+    """Every station of header-4 presses once on the GPIO pins the deciding
+    process opened (a kernel-like feed): the screen shows each answer come
+    in, the game starts by itself, is journaled to its end, and exit 0."""
+    from controller.cli import main
+
+    path, fifo = tmp_path / "r.jsonl", tmp_path / "edges"
+    os.mkfifo(fifo)
+    pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
+    calling = threading.Event()
+    seen = roll_calls(monkeypatch, lambda frames: calling.set())
+    failed: list[BaseException] = []
+
+    def stations() -> None:  # every station presses once, after the roll call is on screen
+        try:
+            writer = os.open(fifo, os.O_WRONLY)  # once the deciding process opened its inputs
+            try:
+                assert calling.wait(DEADLINE_S)
+                for station in range(4):
+                    t = box_now_us()
+                    os.write(writer, f"{pins[(station, 'bell')]} 0 {t}\n{pins[(station, 'bell')]} 1 {t + 60_000}\n"
+                             .encode())
+            finally:
+                os.close(writer)
+        except BaseException as exc:  # noqa: BLE001 (said by the test)
+            failed.append(exc)
+
+    feeder = threading.Thread(target=stations, daemon=True)
+    feeder.start()
+    code = main(["play", "reaction", "--profile", "header-4", "--feed", str(fifo), "--seconds", "0.5",
+                 "--journal", str(path)])
+    feeder.join(DEADLINE_S)
+    assert not failed and code == 0
+    names = [st.name for st in profile_mod.load("header-4").stations]
+    assert seen[0] == names and seen[-1] == []  # everyone missing at first, everyone here at the end
+    records = journal(path)
+    assert records[0]["type"] == "session" and records[-1]["type"] == "end"
+
+
+def test_esc_in_the_roll_call_starts_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None) -> None:
+    """Esc while the deciding process runs the roll call: no game, no
+    journal, ``play`` stops as at Ctrl+C; the deciding process has closed
+    its inputs and is gone."""
+    from controller.cli import CommandFailed, main
+
+    path = tmp_path / "r.jsonl"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+
+    def escape(frames: list[list[str]]) -> None:
+        if len(frames) == 1:  # the roll call is on screen: the host leaves it
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    roll_calls(monkeypatch, escape)
+    with pytest.raises(CommandFailed, match="stopped"):  # as at Ctrl+C before the game began
+        main(["play", "reaction", "--profile", "header-4", "--journal", str(path)])
+    assert not path.exists()
+    assert len(started) == 1 and started[0].wait(DEADLINE_S) == 0
+
+
+def test_a_deciding_process_killed_in_the_roll_call_is_started_again_and_the_roll_call_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """kill -9 of the deciding process twice while it runs the roll call: the
+    screen says so, the next one opens the inputs and calls the roll again;
+    the host's Enter starts the game without the rest, played to its end."""
+    from controller.cli import main
+
+    path = tmp_path / "r.jsonl"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    killed: set[int] = set()
+
+    def kill_or_skip(frames: list[list[str]]) -> None:
+        current = started[-1]
+        if len(started) <= 2 and current.pid not in killed:  # the first two die mid roll call
+            killed.add(current.pid)
+            os.kill(current.pid, signal.SIGKILL)
+        elif len(started) == 3 and current.pid not in killed:
+            killed.add(current.pid)  # the third: the host starts without the stations
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
+
+    roll_calls(monkeypatch, kill_or_skip)
+    code = main(["play", "reaction", "--profile", "header-4", "--seconds", "0.5", "--journal", str(path)])
+    assert code == 0 and len(started) == 3
+    assert capsys.readouterr().err.count(viewer.DECIDER_GONE) == 2
+    records = journal(path)
+    assert records[0]["type"] == "session" and records[-1]["type"] == "end"
+    assert sum(r["type"] == "session" for r in records) == 1
