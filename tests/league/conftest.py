@@ -19,9 +19,10 @@ import pytest
 from controller.league import signing
 from controller.league.broker import write_broker_files
 from controller.league.tournament import Tournament, load
+from tests.processes import HANG_S
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-WAIT_S = 30  # a fail-safe for a broken machine, never a synchronisation
+WAIT_S = HANG_S  # a fail-safe for a broken machine, never a synchronisation
 
 TOURNAMENT = """
 [tournament]

@@ -22,6 +22,7 @@ from controller.screen.loop import snapshot
 from controller.screen.screen import Screen
 from controller.web.attach import MenuCompanion
 from games import registry
+from tests.processes import HANG_S
 from tests.web.conftest import READY_MS, Served
 from tests.web.test_pages import SCREENS, chips
 
@@ -76,7 +77,7 @@ def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: An
     expect(host.locator("button[data-action='end']")).to_contain_text("Tap again")
     assert s.thread.is_alive()
     host.click("button[data-action='end']")
-    s.thread.join(10)
+    s.thread.join(HANG_S)
     assert not s.thread.is_alive() and s.game.closed  # closed as Esc closes it: back to the menu
 
 
@@ -117,7 +118,7 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
     host.click("#enter")
     expect(host.locator(".player")).to_have_count(2)
     pygame.event.post(pygame.event.Event(pygame.QUIT))  # the first game ends
-    thread.join(10)
+    thread.join(HANG_S)
     assert first.closed
     menu_session.between()
     expect(host.locator("#note")).to_contain_text("No game running")
@@ -139,7 +140,7 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
         assert second.box.engine.played == [hand[0]]
     finally:
         pygame.event.post(pygame.event.Event(pygame.QUIT))
-        thread.join(10)
+        thread.join(HANG_S)
 
 
 def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served: Any, phone: Any) -> None:

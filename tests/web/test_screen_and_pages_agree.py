@@ -29,6 +29,7 @@ from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
+from tests.processes import HANG_S
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -120,12 +121,12 @@ def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clea
             reader = asyncio.create_task(read())
             try:
                 await ws.send_json({"type": "hello", "pin": server.seats.pin})
-                while (await asyncio.wait_for(inbox.get(), 60))["type"] != "welcome":  # 60 s: a hang guard
+                while (await asyncio.wait_for(inbox.get(), HANG_S))["type"] != "welcome":  # a hang guard
                     pass
                 hidden = not server.pin_wanted()
                 await asyncio.to_thread(frames_agree)  # slow under load: the socket keeps being read meanwhile
                 await ws.send_json({"type": "show_pin", "seq": 1})
-                while (reply := await asyncio.wait_for(inbox.get(), 60))["type"] not in ("ok", "refused"):
+                while (reply := await asyncio.wait_for(inbox.get(), HANG_S))["type"] not in ("ok", "refused"):
                     pass
                 return hidden, [reply, {"wanted": server.pin_wanted()}]
             finally:

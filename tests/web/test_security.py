@@ -27,6 +27,7 @@ from controller.web.server import (
     parse,
 )
 from games import registry
+from tests.processes import HANG_S
 
 Client = Callable[[Callable[[aiohttp.ClientSession, str], Awaitable[Any]]], Any]
 
@@ -62,7 +63,7 @@ def talk(server: CompanionServer, script: Callable[[aiohttp.ClientSession, str],
 async def receive(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) -> dict[str, Any]:
     """The next message (of ``kind``), skipping view updates in between."""
     while True:
-        msg = await asyncio.wait_for(ws.receive(), 5)
+        msg = await asyncio.wait_for(ws.receive(), HANG_S)
         if msg.type == aiohttp.WSMsgType.CLOSE:
             return {"type": "closed", "code": msg.data}
         if msg.type != aiohttp.WSMsgType.TEXT:
@@ -318,7 +319,7 @@ def test_a_hundred_reconnects_keep_the_seat_and_the_connection_limit_holds(hands
     assert out["firsts"] == [["state", True]] * (MAX_SOCKETS_PER_ADDRESS + 4 - server.limits.waiting_per_address)
     assert out["still"] == [False, True]  # the joined phone was never closed for room
     assert out["most"] <= server.limits.waiting_per_address + 1  # the boards and the one joined phone
-    deadline = time.monotonic() + 30  # a hang guard: the server's thread counts them back as it sees them close
+    deadline = time.monotonic() + HANG_S  # a hang guard: the server's thread counts them back as it sees them close
     while server._per_address:
         assert time.monotonic() < deadline, f"closed sockets never counted back: {server._per_address}"
         time.sleep(0.01)  # polling the server's count
