@@ -15,6 +15,7 @@ loudly on a developer's machine, a failure in CI)."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -54,8 +55,26 @@ def base_tarball() -> Path:
 
 
 @contextlib.contextmanager
+def caches_held() -> Iterator[None]:
+    """The caches to this run alone while it uses them: two runs on one machine (a developer's
+    two worktrees, or helpers sharing a machine) otherwise meet at the chroot's apt lock in the
+    shared download cache ("Could not get lock /var/cache/apt/archives/lock") or build the base
+    root over each other. The other run waits for this one's end, never a timer."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "in-use.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield  # the lock goes with the file's close, whatever happened
+
+
+@contextlib.contextmanager
 def debian_root(where: Path) -> Iterator[Path]:
-    """A fresh root from the cached base with /proc, /dev and the download caches mounted; unmounted after."""
+    """A fresh root from the cached base with /proc, /dev and the download caches mounted; unmounted
+    after. The caches are this run's alone meanwhile (``caches_held``)."""
+    with caches_held():
+        yield from _debian_root(where)
+
+
+def _debian_root(where: Path) -> Iterator[Path]:
     root = where / "root"
     root.mkdir()
     subprocess.run(["tar", "-C", str(root), "-xzf", str(base_tarball())], check=True)

@@ -46,7 +46,8 @@ def browser() -> Iterator[Any]:
 
     expect.set_options(timeout=READY_MS)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Playwright's own launch bound is 30 s, which a busy machine's Chromium start can pass
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=READY_MS)
         yield b
         b.close()
 

@@ -8,7 +8,6 @@ import asyncio
 import json
 import re
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
 from tests.processes import HANG_S
+from tests.web.test_security import settle
 
 
 @pytest.fixture(autouse=True)
@@ -74,8 +74,7 @@ def test_phone_moves_are_journaled_and_replay_to_the_same_game(tmp_path: Path) -
                         reply = json.loads((await asyncio.wait_for(ws.receive(), HANG_S)).data)
                     assert reply["type"] == "ok", reply
             asyncio.run(play())
-            time.sleep(0.05)
-            box.step(box_now_us() + box.time_offset_us)
+            settle(box)
     finally:
         server.stop()
         box.journal.close()

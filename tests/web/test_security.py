@@ -81,10 +81,19 @@ async def join(session: aiohttp.ClientSession, base: str, seat: int, token: str)
     return ws
 
 
-def settle(box: Box) -> None:
-    """What the loop does next frame: take the inbox, decide up to now."""
-    time.sleep(0.05)
-    box.step(box_now_us() + box.time_offset_us)
+def settle(box: Box, stamped_by_us: int | None = None) -> None:
+    """What the loop does each frame, until the box has decided everything that reached it
+    before this call, or stamped up to ``stamped_by_us`` (box clock) if later (its inbox taken,
+    the decision guard and any debouncing passed), or the host paused it: waiting for the
+    box's horizon, never for a timer a busy machine outruns."""
+    arrived_by = max(box_now_us(), stamped_by_us or 0) + box.time_offset_us
+    give_up = time.monotonic() + HANG_S
+    while True:
+        box.step(box_now_us() + box.time_offset_us)
+        if box.horizon_us >= arrived_by or box.paused or box.host_paused:
+            return
+        assert time.monotonic() < give_up, "the box never decided what reached it"
+        time.sleep(0.005)  # polling the box's horizon, not pacing the test
 
 
 def first_card(box: Box, seat: int) -> int:
