@@ -433,14 +433,10 @@ def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Calla
         return load(path)
 
     broker, t = started_broker(tmp_path / "broker", with_tls)
-    port = broker.port
-    assert t.broker.tls_ca == tmp_path / "ca.crt"
+    port, link = broker.port, None
     try:
+        assert t.broker.tls_ca == tmp_path / "ca.crt"
         link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1))
-    except BaseException:
-        broker.stop()
-        raise
-    try:
         link.start()
         connected(link)  # the broker's certificate held against the day's CA, then the password
         info = link.conn.client.publish(messages.room_topic(t.id, "a", "status"),
@@ -465,7 +461,8 @@ def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Calla
         finally:
             stranger.stop(0)
     finally:
-        link.stop()
+        if link is not None:
+            link.stop()
         broker.stop()
 
 
