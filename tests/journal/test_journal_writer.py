@@ -92,7 +92,7 @@ def test_a_full_disk_does_not_stop_the_game_and_nothing_is_lost(tmp_path, caplog
     session, writer = quiz_session(lambda box: journal.JournalWriter.create(tmp_path / "j.jsonl", box.header(),
                                                                             sink=disk))
     session.run_virtual(20_000_000)
-    assert writer.flush(timeout=60) is True  # what came before is on the card (a fast run may outpace the fsync)
+    assert writer.flush(timeout=HANG_S) is True  # what came before is on the card (a fast run may outpace the fsync)
     disk.full = True  # the card fills up mid-game
     session.run_virtual(50_000_000)
     assert writer.flush(timeout=0.5) is False
@@ -105,7 +105,7 @@ def test_a_full_disk_does_not_stop_the_game_and_nothing_is_lost(tmp_path, caplog
     session.run_virtual()
     assert session.box.engine.finished
     session.box._write({"type": "end", "t_us": session.now_us})
-    assert writer.flush(timeout=60) is True
+    assert writer.flush(timeout=HANG_S) is True
     assert writer.healthy and writer.waiting == 0
     writer.close()
     written = parse_bytes(bytes(disk.data))
@@ -325,7 +325,7 @@ def test_a_really_full_filesystem(tmp_path):
         filler.unlink()
         session.run_virtual()
         session.box._write({"type": "end", "t_us": session.now_us})
-        assert writer.flush(timeout=60)
+        assert writer.flush(timeout=HANG_S)
         writer.close()
         written = journal.load(small / "j.jsonl")
         assert written.damage is None and written.ended
