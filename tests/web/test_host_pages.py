@@ -35,7 +35,9 @@ def log_in(page: Any, s: Any) -> None:
 
 
 def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: Any) -> None:
-    s: Served = served("quiz", 3, answer_time_us=10_000_000)
+    # the answer's countdown runs in real time while the pages are driven: as long as a hang guard, so a
+    # busy machine never sees it run out mid-test (it stands still while paused, whatever its length)
+    s: Served = served("quiz", 3, answer_time_us=int(HANG_S * 1_000_000))
     host, board = phone(), phone()
     board.goto(s.server.board_url())
     log_in(host, s)
@@ -89,7 +91,8 @@ def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.L
                                    colors=None)
     game = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
     companion.game(box, [presenter.scene, presenter.results])
-    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 60, "fps": 30}, daemon=True)
+    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
+                              daemon=True)  # the test ends it: its own bound is only a hang guard
     thread.start()
     return game, thread
 
