@@ -33,10 +33,10 @@ from controller.league.tournament import load
 from tests.league.conftest import WAIT_S, Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
-#: fail-safes, never measures: a Python process with pygame and aiohttp to import may take half a minute to
-#: start on a 2-core machine under a load of 30; its exit (no imports left) is given less
 #: what the hub says once its pages serve: the port they bound follows
 SERVING = "league hub: scoreboard http://127.0.0.1:"
+#: fail-safes, never measures: a Python process with pygame and aiohttp to import may take half a minute to
+#: start on a 2-core machine under a load of 30; its exit (no imports left) is given less
 START_WAIT_S = 4 * WAIT_S
 EXIT_WAIT_S = 2 * WAIT_S
 
