@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("\nthe Pi's path, confirmation -> lamp: --pi-path runs benchmarks/realtime.py (docs/benchmarks.md "
               "quotes its figures: the overhead, lamp - confirmation, against the machine's floor)")
-    print(f"\n(the CPU path above is what the board runs today; the PIO lockout, not yet wired in:)\n{result}")
+    print(f"\n(the CPU path above is the stock board's; the lockout box's pin map runs the PIO lockout:)\n{result}")
     return 0
 
 

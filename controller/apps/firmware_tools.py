@@ -69,7 +69,12 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
             raise FirmwareError(f"{toml_path}: direct channels {bad} out of range; use 0..{SR_BASE - 1} "
                                 f"({SR_BASE} and up are the SN74HCS165 chain)")
         spi, sr, lights, db = data["spi"], data["shift_in"], data["lights"], data["debounce"]
-        _check_pins_once(toml_path, direct, spi, sr, lights)
+        led = data.get("status_led")
+        led = None if led is False else led
+        pio_line, pio_jobs = "", list[tuple[str, int]]()
+        if "pio_lockout" in data:
+            pio_line, pio_jobs = _pio_lockout(toml_path, data["pio_lockout"], direct, int(lights["chips"]), led)
+        _check_pins_once(toml_path, direct, spi, sr, lights, pio_jobs)
         lines = [
             f'"""The board\'s pin map (generated from wiring/{toml_path.name}; a test keeps',
             "the two equal: edit the TOML, then run `buzzerbox firmware pinmap`).\"\"\"",
@@ -84,13 +89,16 @@ def render_pinmap(toml_path: Path = PINMAP_TOML) -> str:
             f"LIGHT_LATCH = {lights['latch']}  # 74HC595 RCLK",
             f"LIGHT_OE = {lights.get('oe')}  # 74HC595 /OE (pulled up): driven low only after the first all-off write",
             f"LIGHT_CHIPS = {lights['chips']}  # light channel 8*chip + bit (chip 0 nearest the Pico)",
-            f"STATUS_LED = {data.get('status_led')}  # the Pico's own LED: blinks with the heartbeat",
+            f"STATUS_LED = {led}  # the Pico's own LED: blinks with the heartbeat"
+            + ("" if led is not None else " (None: no blink, GP25 has another job)"),
             f"ACTIVE_LEVEL = {data['active_level']}  # switches to ground with pull-ups: 0 is pressed",
             f"DEBOUNCE = {{\"bounce_us\": {db['bounce_us']}, \"glitch_us\": {db['glitch_us']}, "
             f"\"stuck_us\": {db['stuck_us']}}}",
         ]
         if "standalone" in data:
             lines.append(_standalone_line(toml_path, data["standalone"], set(direct), int(lights["chips"])))
+        if pio_line:
+            lines.append(pio_line)
     except KeyError as exc:
         raise FirmwareError(f"{toml_path}: missing key {exc}; see the comments at its top") from exc
     if not 0 <= int(sr["chips"]) <= 8 or not 0 <= int(lights["chips"]) <= 8:
@@ -117,18 +125,55 @@ def _standalone_line(toml_path: Path, sa: dict[str, Any], direct: set[int], ligh
             f"\"hold_s\": {int(sa.get('hold_s', 60))}}}  # lockout box mode: no host, the board's own lockout")
 
 
+#: the Pico's own LED: no header pin, but a PIO LOCK pin needs no wire (status_led = false)
+LED_GP = 25
+
+
+def _pio_lockout(toml_path: Path, pl: dict[str, Any], direct: dict[int, int], light_chips: int,
+                 led: int | None) -> tuple[str, list[tuple[str, int]]]:
+    """``[pio_lockout]`` (firmware/buzzer/pio_lockout.py ``PioBells``) -> ``PIO_LOCKOUT``
+    and the GP pins it takes: each bell's lamp GPIO (with the light channel it shares)
+    and the two LOCK pins."""
+    where = f"{toml_path}: [pio_lockout]"
+    try:
+        bells = {int(ch): (int(v[0]), int(v[1])) for ch, v in pl["bells"].items()}
+        locks = [int(gp) for gp in pl["locks"]]
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+        raise FirmwareError(f"{where} wants bells = {{ <input channel> = [<lamp GP>, <light channel>] }} "
+                            f"and locks = [<GP>, <GP>] ({exc})") from exc
+    if not 1 <= len(bells) <= 8 or len(locks) != 2:
+        raise FirmwareError(f"{where}: 1..8 bells (a state machine each) and 2 locks (one per PIO block), "
+                            f"not {len(bells)} and {len(locks)}")
+    bad = [ch for ch in bells if ch not in direct]
+    if bad:
+        raise FirmwareError(f"{where}: bells {bad} are not direct channels; a state machine watches a GP pin")
+    shared = [light for _gp, light in bells.values()]
+    if len(set(shared)) != len(shared) or not all(0 <= light < 8 * light_chips for light in shared):
+        raise FirmwareError(f"{where}: each bell's lamp shares its own light channel, 0..{8 * light_chips - 1}")
+    jobs = [(f"pio_lockout lamp of bell {ch}", gp) for ch, (gp, _light) in sorted(bells.items())]
+    jobs += [(f"pio_lockout LOCK of PIO{i}", gp) for i, gp in enumerate(locks)]
+    if LED_GP in locks and led == LED_GP:
+        raise FirmwareError(f"{where}: GP{LED_GP} is the status LED and a LOCK; set status_led = false")
+    line = (f"PIO_LOCKOUT = {{\"lamps\": {dict((ch, gp) for ch, (gp, _l) in sorted(bells.items()))!r}, "
+            f"\"lights\": {dict((ch, light) for ch, (_g, light) in sorted(bells.items()))!r}, "
+            f"\"locks\": ({locks[0]}, {locks[1]})}}  # the lockout in PIO: bell -> lamp GP, its light; LOCKs")
+    return line, jobs
+
+
 def _check_pins_once(toml_path: Path, direct: dict[int, int], spi: dict[str, Any], sr: dict[str, Any],
-                     lights: dict[str, Any]) -> None:
+                     lights: dict[str, Any], more: list[tuple[str, int]] | None = None) -> None:
     """Every GP pin is a Pico header GPIO and has one job: a direct input on a
-    bus pin (say /OE) would read the bus, and the bus would lose its pin."""
+    bus pin (say /OE) would read the bus, and the bus would lose its pin.
+    ``more``: the PIO lockout's pins (a LOCK may be the LED's GP25)."""
     jobs = [(f"direct channel {ch}", gp) for ch, gp in sorted(direct.items())]
     jobs += [(f"spi.{k}", int(spi[k])) for k in ("sck", "mosi", "miso")]
     jobs += [("shift_in.load", int(sr["load"])), ("lights.latch", int(lights["latch"]))]
     if "oe" in lights:
         jobs.append(("lights.oe", int(lights["oe"])))
+    jobs += more or []
     owner: dict[int, str] = {}
     for job, gp in jobs:
-        if gp not in GP_TO_PICO_PIN:
+        if gp not in GP_TO_PICO_PIN and not (gp == LED_GP and "LOCK" in job):
             raise FirmwareError(f"{toml_path}: {job} is on GP{gp}, which the Pico's header does not have; "
                                 f"use GP0..GP22 or GP26..GP28")
         if gp in owner:

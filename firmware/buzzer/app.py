@@ -50,6 +50,7 @@ LOCKOUT_SPIN_US = 1500
 LAMP_FIRST = 4  # event kinds beside the debouncer's PRESS/STUCK/UNSTUCK: a lamp the lockout lit
 LAMP_TIE = 5
 LAMP_OWN = 2  # added to LAMP_FIRST/LAMP_TIE: a lamp of the board's own contest (lockout box mode)
+LAMP_PIO = 4  # added to the above: a lamp the PIO lockout lit (buzzer/pio_lockout.py), not the CPU
 
 LIGHT_MODES = ("off", "on", "blink")
 
@@ -145,11 +146,13 @@ class EventRing:
         if k == PRESS:
             return "P %d b=%s c=%d w=%d t=%d n=%d p=%d" % (seq, boot, self.ch[i], self.w[i], self.t[i],
                                                           self.n[i], self.p[i])
-        if LAMP_FIRST <= k <= LAMP_TIE + LAMP_OWN:
+        if LAMP_FIRST <= k <= LAMP_TIE + LAMP_OWN + LAMP_PIO:
+            pio = k >= LAMP_FIRST + LAMP_PIO
+            k -= pio * LAMP_PIO
             own = k >= LAMP_FIRST + LAMP_OWN
-            return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d%s" % (
+            return "F %d b=%s c=%d k=%s id=%d w=%d t=%d lit=%d lat=%d%s%s" % (
                 seq, boot, self.ch[i], "first" if k - own * LAMP_OWN == LAMP_FIRST else "tie", self.n[i],
-                self.w[i], self.t[i], self.p[i], self.x[i], " own=1" if own else "")
+                self.w[i], self.t[i], self.p[i], self.x[i], " own=1" if own else "", " pio=1" if pio else "")
         return "N %d b=%s c=%d k=%s w=%d t=%d" % (seq, boot, self.ch[i], _NOTICE[k], self.w[i], self.t[i])
 
 
@@ -180,11 +183,15 @@ class Board:
     Pico: reboot into the REPL). ``spin_us``: how close to a lockout
     confirmation the loop waits for it (``LOCKOUT_SPIN_US`` on the Pico; 0 on
     a virtual clock, where the simulator steps at ``lockout_due`` instead).
-    ``collect``: ``gc.collect`` on the Pico, run when a contest is armed."""
+    ``collect``: ``gc.collect`` on the Pico, run when a contest is armed. ``pio``: the
+    PIO lockout (``pio_lockout.PioBells``, built from the pin map's ``PIO_LOCKOUT``; a
+    model of it in the simulator): a contest whose every competitor is one of its bells,
+    none held at the arm, is lit by its state machines, the CPU reads the winners,
+    mirrors them on the chain and reports them (``F ... pio=1``)."""
 
     def __init__(self, hw, link, pinmap, ticks_us, boot_id="00000000",
                  edge_cap=512, event_cap=256, capture="irq", sampler=None, maintenance=None, spin_us=0,
-                 collect=None):
+                 collect=None, pio=None):
         self.hw = hw
         self.link = link
         self.ticks = ticks_us
@@ -268,6 +275,13 @@ class Board:
         sa = getattr(pinmap, "STANDALONE", None)  # lockout box mode (standalone.py)
         self.standalone = Standalone(sa, db["glitch_us"]) if sa else None
         self._lit = []  # channels (and FIRST/TIE) the lockout lit in this pass
+        self.pio = pio
+        self.pio_contest = False  # the armed contest is the PIO's (its state machines light)
+        self._pio_bit = {}  # PIO bell channel -> its machine's bit
+        if pio is not None:
+            for i, ch in enumerate(pio.channels):
+                self._pio_bit[ch] = 1 << i
+            pio.disarm()  # every machine at its start, stalled: lamps dark, LOCKs low
         self._arming = False
         self._own_clear = bytearray(self.light_chips)  # per chip byte: AND mask darkening the contest's lamps
         self._own_bytes = []  # the chip bytes holding a contest lamp
@@ -372,7 +386,7 @@ class Board:
         if self.standalone is not None:
             self.standalone.step(self, now)
         if lk.id and lk.timed_out(now):
-            lk.drop(DROP_TIMEOUT)
+            self._drop(DROP_TIMEOUT)
             self._lights_dirty = True
         if ticks_diff(now, self._beat_at) >= HEARTBEAT_US:
             self._beat_at = now
@@ -392,9 +406,58 @@ class Board:
         return self.lockout.next_due(self.deb, self.active_level, now)
 
     def _lockout_check(self, now):
+        if self.pio_contest:
+            self._pio_check(now)
+            return
         self.lockout.check(self.deb, self.active_level, now, self._lit)
         if self._lit:
             self._light_lit()
+
+    def _drop(self, reason):
+        """The contest ends on the board (its lamps back to the host's modes); the PIO's
+        lamps dark with it."""
+        self.lockout.drop(reason)
+        if self.pio_contest:
+            self.pio_contest = False
+            self.pio.disarm()
+
+    def _pio_mask(self, chs):
+        """The PIO machines of those of these channels that are PIO bells (bit i: machine i)."""
+        mask = 0
+        for ch in chs:
+            mask |= self._pio_bit.get(ch, 0)
+        return mask
+
+    def _pio_arm(self, now):
+        """A new contest goes to the PIO when its state machines can run all of it: every
+        competitor a PIO bell and none held now (a press begun before the contest never
+        counts, and one begun since its start, before the arm, is ranked by its stamp: the
+        CPU path judges both). Otherwise the CPU path runs it, as on any board."""
+        lk = self.lockout
+        if self.pio is None:
+            return
+        deb = self.deb
+        for ch in lk.chs:
+            if ch not in self._pio_bit or deb.level[ch] == self.active_level or deb.phase[ch]:
+                return
+        mask = self._pio_mask(lk.chs)
+        if mask:
+            self.pio.arm(mask, lk.glitch)
+            self.pio_contest = True
+
+    def _pio_check(self, now):
+        """The PIO lit its lamps (and holds them): read which, mirror them on the chain, report.
+        A competitor confirmed by the CPU's filter after the PIO's winner is locked out."""
+        lk, deb, lit = self.lockout, self.deb, self._lit
+        won = self.pio.winners()
+        if won:
+            for ch in lk.chs:
+                if won & self._pio_bit.get(ch, 0):
+                    lk.decide(ch, deb.t0[ch], now, lit, True)
+            if lit:
+                self._report_lit(self._latch_lit(), True)
+        if lk.has_winner:
+            lk.lock_confirmed(deb, self.active_level, now)
 
     def _light_lit(self):
         """The lamps the lockout just lit, latched at once; then their reports."""
@@ -423,18 +486,24 @@ class Board:
         rclk.value(0)
         return t
 
-    def _report_lit(self, t):
-        """Each lamp's ``F`` event: the press's stamp, the latch, the latency."""
+    def _report_lit(self, t, pio=False):
+        """Each lamp's ``F`` event: the press's stamp, the latch, the latency. ``pio``: the
+        PIO lit the lamp at its filter's confirmation (the press's last edge + the glitch
+        time, and its few cycles: ``lat=0``), ``t`` is only the chain's mirror of it."""
         lit = self._lit
         lk = self.lockout
         i = 0
         while i < len(lit):
             ch = lit[i]
             t0 = self.deb.t0[ch]
+            if pio:
+                t = lk.confirmed_at(self.deb, ch)
             lat = ticks_diff(t, lk.confirmed_at(self.deb, ch))
             if lat > lk.worst_us and not self._arming:  # lit by a late arm: the arm's delay, not the board's
                 lk.worst_us = lat
             kind = (LAMP_FIRST if lit[i + 1] == FIRST else LAMP_TIE) + (LAMP_OWN if lk.own else 0)
+            if pio:
+                kind += LAMP_PIO
             self.events.add(kind, ch, self.wraps_at(t0), t0,
                             lk.id, ticks_diff(t, t0), lat if lat > 0 else 0)
             i += 2
@@ -444,6 +513,8 @@ class Board:
         """A competing press confirms within ``spin_us``: wait for that very
         instant (new edges from the IRQ are taken meanwhile), light, return."""
         lk, deb, ring, act, ticks = self.lockout, self.deb, self.edges, self.active_level, self.ticks
+        if self.pio_contest:
+            return  # the state machines light the lamp: nothing to wait for
         limit = ticks_add(ticks(), self.spin_us)
         lit = self._lit
         while lk.id:
@@ -482,7 +553,10 @@ class Board:
             pairs.append((int(ch), int(lamp)))
         lk = self.lockout
         if cid == lk.id:
+            had = len(lk.chs)
             lk.update(pairs)
+            if self.pio_contest:  # (a channel no PIO machine watches never lights in it)
+                self.pio.add(self._pio_mask(lk.chs[had:]), lk.glitch)
         else:
             g, w, to = int(f["g"]), int(f["w"]), int(f["to"])
             if not 0 < g <= 1000000 or not 0 <= w <= 1000000 or not 0 < to <= 100000000:
@@ -491,8 +565,9 @@ class Board:
             if ticks_diff(start, now) > 0:
                 start = now  # a start in the future: the host's clock fit is off; from now
             if lk.id:
-                lk.drop(DROP_REARM)
+                self._drop(DROP_REARM)
             lk.arm(cid, pairs, g, w, to, start)
+            self._pio_arm(now)
             if self._collect is not None:
                 self._collect()  # a garbage collection now, not in the middle of the contest
         n = self.light_chips
@@ -519,7 +594,7 @@ class Board:
         lk = self.lockout
         if parts[2] != "*" and int(parts[2]) != lk.id:
             return
-        lk.drop(DROP_HOST)
+        self._drop(DROP_HOST)
         f = proto.fields(parts[3:])
         if "on" in f and f["on"] not in ("", "-"):
             for lamp in f["on"].split(","):
@@ -534,7 +609,7 @@ class Board:
         so the board does both (a host back resends its lights: ``la=`` grew)."""
         self._host_away = True
         self.link_aways += 1
-        self.lockout.drop(DROP_LINK)
+        self._drop(DROP_LINK)
         for i in range(len(self.light_mode)):
             self.light_mode[i] = 0
         self._lights_dirty = True
@@ -590,7 +665,8 @@ class Board:
                ev.next - 1, ev.first - 1, ranges(self.direct), ranges(sr),
                ranges(range(8 * self.light_chips)), HEARTBEAT_US, ev.cap,
                db["bounce_us"], db["glitch_us"], db["stuck_us"], self.capture,
-               self.direct_precision(), ranges(self.held()), self.lockout.id, self.link_aways))
+               self.direct_precision(), ranges(self.held()), self.lockout.id, self.link_aways)
+            + (" pl=%s" % ranges(self.pio.channels) if self.pio is not None else ""))
 
     def heartbeat(self, now):
         ev = self.events
@@ -881,7 +957,12 @@ def run():
         from .pio import PioSampler
 
         sampler = PioSampler(pinmap)
+    pio = None
+    if getattr(pinmap, "PIO_LOCKOUT", None):  # the lockout box's map: the lamp in PIO
+        from .pio_lockout import PioBells
+
+        pio = PioBells.from_pinmap(pinmap)
     board = Board(machine, UsbLink(), pinmap, time.ticks_us, boot_id, capture=capture,
                   sampler=sampler, maintenance=lambda: enter_maintenance(machine, os),
-                  spin_us=LOCKOUT_SPIN_US, collect=gc.collect)
+                  spin_us=LOCKOUT_SPIN_US, collect=gc.collect, pio=pio)
     serve(board, protect(micropython, machine))

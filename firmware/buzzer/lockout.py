@@ -124,28 +124,38 @@ class Lockout:
 
     def consider(self, deb, active, ch, now, out):
         """``check`` for one channel (the spin knows which press is due)."""
+        if self.confirmed(deb, active, ch, now):
+            self.decide(ch, deb.t0[ch], now, out)
+
+    def confirmed(self, deb, active, ch, now):
+        """A competitor still waiting whose press the glitch filter has confirmed by ``now``."""
         if self.state[ch] != WAITING:
-            return
+            return False
         ph = deb.phase[ch]
         if (ph != 1 and ph != 2) or deb.level[ch] != active:  # pending or pressed, and held now
-            return
-        t0 = deb.t0[ch]
-        if ticks_diff(t0, self.start) < 0:
-            return  # began before the contest: it never counts (released and pressed again, it may)
-        if ticks_diff(now, deb.last[ch]) < self.glitch:
-            return
-        self.decide(ch, t0, now, out)
+            return False
+        if ticks_diff(deb.t0[ch], self.start) < 0:
+            return False  # began before the contest: it never counts (released and pressed again, it may)
+        return ticks_diff(now, deb.last[ch]) >= self.glitch
 
-    def decide(self, ch, t0, now, out):
+    def lock_confirmed(self, deb, active, now):
+        """After the PIO's winner (pio_lockout.py): a competitor confirmed since found its
+        LOCK high and stayed dark; so it is here."""
+        for ch in self.chs:
+            if self.confirmed(deb, active, ch, now):
+                self.state[ch] = LOCKED
+
+    def decide(self, ch, t0, now, out, lit=False):
         """A competing press (first edge ``t0``) confirmed at ``now``: the first,
         tied with it, or locked out. The spin calls this directly for the press
-        it waited for (``next_due`` checked the rest, and no edge came since)."""
+        it waited for (``next_due`` checked the rest, and no edge came since).
+        ``lit``: the PIO lit it already, so it is the first or a tie, whatever its stamp."""
         if not self.has_winner:
             self.has_winner = True
             self.winner_t0 = t0
             self.lit_at = now
             kind = FIRST
-        elif -self.tie <= ticks_diff(t0, self.winner_t0) <= self.tie:
+        elif lit or -self.tie <= ticks_diff(t0, self.winner_t0) <= self.tie:
             kind = TIE
         else:
             self.state[ch] = LOCKED

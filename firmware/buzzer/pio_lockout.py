@@ -9,9 +9,10 @@ another (1 ms on the stock profile, 50 times the box's 20 µs tie window)
 shares the lamp. It is kept only as the emulator's comparison (the chain
 shifter, and the test that shows its unfair tie); nothing arms it and it is
 not to be wired in. firmware/README.md ("Lockout in PIO") gives the choice
-and the figures; ``PioBells`` is its CPU side. NOT YET RUN ON HARDWARE, and not
-yet wired into ``app.Board`` (no pin map names LOCK pins or direct lamps; the CPU
-lamp path of ``lockout.py`` stays what the board runs). Both are
+and the figures; ``PioBells`` is its CPU side. NOT YET RUN ON HARDWARE. ``app.Board``
+runs it when the pin map has ``PIO_LOCKOUT`` (the lockout box's map,
+wiring/board-pinmap-lockout.toml); other boards keep the CPU lamp path of
+``lockout.py``. Both programs are
 checked cycle by cycle in a PIO emulator (tests/firmware/test_fw_pio_lockout.py;
 ``benchmarks/board_lockout.py`` prints their latency).
 
@@ -221,16 +222,19 @@ def bell_program(other_lock):
 
 
 class PioBells:
-    """The CPU's side of ``bell_program`` (Pico only; no pin map names LOCK pins or direct
-    lamps yet, so ``app.Board`` does not construct it): one state machine per bell,
-    bells 0..3 in PIO0 (state machines 0..3), 4..7 in PIO1 (4..7), one program per block
-    (the four machines of a block share its instructions: four copies would not fit).
+    """The CPU's side of ``bell_program``: one state machine per bell, bells 0..3 in PIO0
+    (state machines 0..3), 4..7 in PIO1 (4..7), one program per block (the four machines
+    of a block share its instructions: four copies would not fit). ``app.Board`` builds
+    it from a pin map's ``PIO_LOCKOUT`` (``from_pinmap``) and arms it for a contest whose
+    every competitor is one of its bells.
 
-    ``pairs``: (bell GPIO, lamp GPIO) per bell; ``locks``: the LOCK GPIO of PIO0 and PIO1."""
+    ``pairs``: (bell GPIO, lamp GPIO) per bell; ``locks``: the LOCK GPIO of PIO0 and PIO1.
+    ``Pin``: ``machine.Pin``; ``StateMachine``: ``rp2.StateMachine`` (the simulator and
+    the tests give stand-ins)."""
 
-    def __init__(self, pairs, locks, glitch_us):
-        from machine import Pin
-
+    def __init__(self, pairs, locks, glitch_us, Pin=None, StateMachine=None):
+        if Pin is None:
+            from machine import Pin
         if not 1 <= len(pairs) <= 8:
             raise ValueError("%d bells: the PIO lockout takes 1..8 (a state machine each)" % len(pairs))
         self.count = bell_count(glitch_us * (FREQ // 1_000_000))
@@ -241,17 +245,43 @@ class PioBells:
             self.setups.append((progs[i // 4], {"freq": FREQ, "in_base": Pin(bell, Pin.IN, Pin.PULL_UP),
                                                 "set_base": lock, "jmp_pin": lock,
                                                 "sideset_base": Pin(lamp, Pin.OUT, value=0)}))
-        self.sms = [rp2.StateMachine(i) for i in range(len(pairs))]
+        self.sms = [(StateMachine or rp2.StateMachine)(i) for i in range(len(pairs))]
 
-    def arm(self):
-        """A new contest: every machine from its program's start (``init`` clears its FIFOs
-        and jumps there wherever the program sits), LOCK low and lamps dark, then the count."""
+    @classmethod
+    def from_pinmap(cls, pinmap, Pin=None, StateMachine=None):
+        """``PIO_LOCKOUT = {"lamps": {bell channel: lamp GPIO}, "locks": (PIO0's, PIO1's)}``:
+        the bells in channel order (``self.channels``), state machine i for the i-th."""
+        cfg = pinmap.PIO_LOCKOUT
+        chs = sorted(cfg["lamps"])
+        pio = cls([(pinmap.DIRECT[ch], cfg["lamps"][ch]) for ch in chs], cfg["locks"],
+                  pinmap.DEBOUNCE["glitch_us"], Pin, StateMachine)
+        pio.channels = chs
+        return pio
+
+    def _init(self):
         for i, sm in enumerate(self.sms):  # (no zip(strict=) in MicroPython)
             prog, kw = self.setups[i]
             sm.init(prog, **kw)
             sm.active(1)
-        for sm in self.sms:
-            sm.put(self.count)
+
+    def arm(self, mask=-1, glitch_us=0):
+        """A new contest: every machine from its program's start (``init`` clears its FIFOs
+        and jumps there wherever the program sits), LOCK low and lamps dark, then the count
+        to the machines of ``mask`` (bit i: bell i; the others stay stalled, dark).
+        ``glitch_us``: the contest's glitch filter (0: the pin map's)."""
+        self._init()
+        self.add(mask, glitch_us)
+
+    def add(self, mask, glitch_us=0):
+        """More bells join the armed contest (a repeated arm): their machines get the count."""
+        count = bell_count(glitch_us * (FREQ // 1_000_000)) if glitch_us else self.count
+        for i, sm in enumerate(self.sms):
+            if mask >> i & 1:
+                sm.put(count)
+
+    def disarm(self):
+        """The contest is over: every machine back to its start, stalled, lamps dark."""
+        self._init()
 
     def winners(self):
         """The bells whose machines lit their lamps since the arm (bit i: bell i)."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from controller.box.sources.board import Arm, BoardSession, LampLit
 from controller.box.sources.board.lockout import Disagreement, End, LockoutReferee
 from controller.box.sources.board_sim import BoardSim
@@ -82,28 +84,37 @@ def test_fuzzed_v3_lines_never_raise() -> None:
         s.receive(frame(" ".join(parts)), 100 + n)  # must not raise
 
 
-def test_fuzzed_lockout_commands_never_break_the_board_or_leave_a_lamp_on() -> None:
+@pytest.mark.parametrize("lamp_by", ["cpu", "pio"])
+def test_fuzzed_lockout_commands_never_break_the_board_or_leave_a_lamp_on(lamp_by: str) -> None:
     """Seeded, time-bounded: mutated L arm / L end commands are refused one X line
-    each (or taken), the loop never faults, and once the host is gone every lamp is dark."""
+    each (or taken), the loop never faults, and once the host is gone every lamp is dark,
+    the PIO lockout's lamp GPIOs too (``lamp_by="pio"``: its contests armed too)."""
+    from firmware.buzzer import pinmap
+    from tests.firmware.test_fw_lockout_box import with_pio
+
     rng = random.Random(37)
-    sim = BoardSim()
+    sim = BoardSim(with_pio(pinmap) if lamp_by == "pio" else pinmap)
+    pio_contests = 0
     try:
         commands = ["L arm 5 c=0:0,1:1 g=1000 w=20 to=100000", "L end 5 on=0,1", "L end * on=-", "L 3 on"]
         nasty = ["", "-1", "9" * 30, "0", "65536", "99:99", "0:200", "1:", ":", "*", "x"]
         board = sim.board
         for _case in range(600):  # a fixed number of cases, however fast the machine
             parts = rng.choice(commands).split()
-            i = rng.randrange(1, len(parts))
-            key, eq, _ = parts[i].partition("=")
-            parts[i] = f"{key}={rng.choice(nasty)}" if eq else rng.choice(nasty)
+            if rng.random() < 0.7:  # else sent as it is: contests armed, lit and ended between the bad ones
+                i = rng.randrange(1, len(parts))
+                key, eq, _ = parts[i].partition("=")
+                parts[i] = f"{key}={rng.choice(nasty)}" if eq else rng.choice(nasty)
             with sim._lock:
                 board._command(" ".join(parts).encode(), board.now())
                 if rng.random() < 0.1:
                     sim.press(rng.randrange(3))
+            pio_contests += board.pio_contest
             sim.advance(rng.choice((10, 1000)))
         assert board.faults == 0
+        assert (pio_contests > 0) == (lamp_by == "pio")
         sim.advance(3_100_000)  # nobody speaks any more
-        assert not any(sim.lights().values()) and board.lockout.id == 0
+        assert not any(sim.lights().values()) and board.lockout.id == 0 and not sim.pio_lamps()
     finally:
         sim.close()
 

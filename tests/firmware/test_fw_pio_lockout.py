@@ -177,9 +177,98 @@ def test_pio_bells_arms_reads_and_re_arms_the_real_program(monkeypatch: pytest.M
     assert lit == 1 << 11 | 1 << 16 and pio.winners() == 0b10010
 
 
+def test_pio_bells_arms_only_the_contests_bells_and_disarm_leaves_every_machine_dark(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arm(mask)`` (what ``app.Board`` does for a contest of some of the bells): only those
+    machines get the count, so a bell outside the contest (of the other block, pressed first)
+    lights nothing and the contest's bell wins; ``disarm`` (every end of a contest) starts
+    every machine again without a count: a press then lights nothing."""
+    import types
+
+    monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
+    monkeypatch.setattr(FW.rp2, "StateMachine", _StateMachine, raising=False)
+    pairs = [(2, 10), (3, 11), (7, 12), (9, 13), (14, 16), (15, 17)]
+    pio = FW.PioBells(pairs, (26, 27), glitch_us=GLITCH // 125)
+    pio.arm(0b000011, GLITCH // 125)
+    assert [sm.tx for sm in pio.sms] == [[FW.bell_count(GLITCH)]] * 2 + [[]] * 4
+    later = AT + 375
+    lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 14), (later, 1 << 14 | 1 << 3)], later + GLITCH + 200)
+    assert lit == 1 << 11 and pio.winners() == 0b10  # bell 4 (GP14) was first but is not in the contest
+    assert lamp_at is not None and 0 <= lamp_at - (later + GLITCH) <= BUDGET
+    pio.disarm()
+    assert all(sm.inits == 2 and sm.tx == [] for sm in pio.sms)
+    _lamp_at, lit = _contest(pio, [(0, 0), (AT, 1 << 2 | 1 << 15)], AT + GLITCH + 200)
+    assert lit == 0 and pio.winners() == 0
+
+
 def test_pio_bells_refuses_more_bells_than_state_machines(monkeypatch: pytest.MonkeyPatch) -> None:
     import types
 
     monkeypatch.setitem(__import__("sys").modules, "machine", types.SimpleNamespace(Pin=_Pin))
     with pytest.raises(ValueError, match="9 bells: the PIO lockout takes 1..8"):
         FW.PioBells([(i, 10 + i) for i in range(9)], (26, 27), glitch_us=1000)
+
+
+# -- firmware/rp2_model.py (the simulator's and the board tests' machines) against the program --
+
+
+class _ModelPin:
+    IN, OUT, PULL_UP = 0, 1, 2
+
+    def __init__(self, gp: int, mode: int = -1, pull: int = -1, value: int | None = None) -> None:
+        self.id, self.level = gp, 1 if value is None else value
+
+    def value(self, v: int | None = None) -> int:
+        if v is not None:
+            self.level = v
+        return self.level
+
+
+def _model_contest(levels: list[tuple[int, int]], until_us: int) -> tuple[int | None, int]:
+    """``levels`` (µs, pressed mask of bells 0..7) through ``PioBells`` over the model, with
+    the emulator's wiring (bells on GPIO 0..7, lamps 8+i, LOCKs 20/21): (the µs the first
+    lamp shows, the bells lit)."""
+    from types import SimpleNamespace
+
+    from controller.box.sources.board_sim import pio_lockout, rp2_model
+
+    now = [0]
+    bells = rp2_model.Bells(lambda: now[0], pio_lockout.BELL_LEAD, pio_lockout.BELL_STEP)
+    pm = SimpleNamespace(DIRECT={i: i for i in range(8)}, DEBOUNCE={"glitch_us": GLITCH // 125},
+                         PIO_LOCKOUT={"lamps": {i: 8 + i for i in range(8)}, "locks": (20, 21)})
+    pio = pio_lockout.PioBells.from_pinmap(pm, _ModelPin, bells.StateMachine)
+    pio.arm()
+    pressed, first = 0, None
+    for t in range(until_us):
+        now[0] = t
+        for at, lv in levels:
+            if at == t:
+                for i in range(8):
+                    if (lv ^ pressed) >> i & 1:
+                        bells.level(i, 0 if lv >> i & 1 else 1)
+                pressed = lv
+        if first is None and bells.lit():
+            first = t
+    return first, sum(1 << (gp - 8) for gp in bells.lit())
+
+
+@pytest.mark.parametrize("levels", [
+    [(2, 1 << 5)],  # one bell
+    [(2, 1), (5, 1 | 1 << 5)],  # another (the other block) joins 3 µs later: the first alone
+    [(2, 1 << 1 | 1 << 6)],  # both blocks in the same instant: a tie
+    [(2, 1 << 2), (11, 0)],  # released before the filter's end: nothing
+    [(2, 1 << 3), (4, 0), (6, 1 << 3)],  # a bounce: confirmed from its last edge
+], ids=["one", "joiner", "tie", "glitch", "bounce"])
+def test_the_simulators_model_lights_what_the_program_lights_within_its_microsecond(
+        levels: list[tuple[int, int]]) -> None:
+    """The model of ``bell_program`` that the simulator and the board tests run lights the
+    same lamps as the program in the cycle-exact emulator, in the same µs (the model shows a
+    lamp at the first µs at or after the program's, which is 10.03 µs after the last edge)."""
+    end_us = levels[-1][0] + 3 * GLITCH // 125
+    emu = run_bells(8, GLITCH, [(0, 0)] + [(at * 125, lv) for at, lv in levels], end_us * 125)
+    lamp_us, lit = _model_contest(levels, end_us)
+    assert lit == emu.lamps
+    if emu.lamp_at is None:
+        assert lamp_us is None
+    else:
+        assert lamp_us is not None and lamp_us - 1 < emu.lamp_at / 125 <= lamp_us

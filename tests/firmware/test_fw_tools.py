@@ -16,12 +16,53 @@ def test_firmware_pinmap_is_generated_from_the_wiring_toml() -> None:
 
 
 def test_the_lockout_box_pin_map_ships_generated_from_its_toml() -> None:
-    """The shipped lockout box map is the stock map plus [standalone] (nothing repeated)."""
+    """The shipped lockout box map is the stock map plus [standalone] and [pio_lockout]:
+    its inputs are the stock ones less the GPIOs the PIO lockout drives (lamps, LOCKs),
+    and the LED is PIO1's LOCK, not the heartbeat's."""
+    from firmware.buzzer import pinmap, pinmap_lockout
+
     assert firmware_tools.LOCKOUT_PY.read_text() == render_pinmap(firmware_tools.LOCKOUT_TOML), (
         "firmware/buzzer/pinmap_lockout.py is stale: run `buzzerbox firmware pinmap`")
     stock, lockout = firmware_tools.PINMAP_PY.read_text(), firmware_tools.LOCKOUT_PY.read_text()
-    assert "STANDALONE" not in stock and "STANDALONE = " in lockout
-    assert stock.splitlines()[2:] == [ln for ln in lockout.splitlines()[2:] if not ln.startswith("STANDALONE")]
+    assert "STANDALONE" not in stock and "STANDALONE = " in lockout and "PIO_LOCKOUT = " in lockout
+    own = ("STANDALONE", "PIO_LOCKOUT", "DIRECT", "STATUS_LED")
+    assert [ln for ln in stock.splitlines()[2:] if not ln.startswith(own)] == [
+        ln for ln in lockout.splitlines()[2:] if not ln.startswith(own)]
+    pio = pinmap_lockout.PIO_LOCKOUT
+    driven = {*pio["lamps"].values(), *pio["locks"]}
+    assert {ch: gp for ch, gp in pinmap.DIRECT.items() if gp not in driven} == pinmap_lockout.DIRECT
+    assert sorted(pio["lamps"]) == sorted(pinmap_lockout.STANDALONE["bells"])  # every bell in PIO
+    assert pio["lights"] == pinmap_lockout.STANDALONE["bells"]  # each PIO lamp shares the bell's light
+    assert pinmap_lockout.STATUS_LED is None and 25 in pio["locks"]
+
+
+@pytest.mark.parametrize(("section", "fix"), [
+    ("bells = { 0 = 8 }\nlocks = [27, 25]", "wants bells = { <input channel> = [<lamp GP>, <light channel>] }"),
+    ("bells = { 0 = [8, 56] }\nlocks = [27]", "1..8 bells (a state machine each) and 2 locks"),
+    ("bells = { 40 = [8, 56] }\nlocks = [27, 26]", "bells [40] are not direct channels"),
+    ("bells = { 0 = [8, 56], 1 = [9, 56] }\nlocks = [27, 26]", "each bell's lamp shares its own light channel"),
+    ("bells = { 0 = [1, 56] }\nlocks = [27, 26]", "GP1 is both direct channel 1 and pio_lockout lamp of bell 0"),
+    ("bells = { 0 = [8, 56] }\nlocks = [27, 24]", "pio_lockout LOCK of PIO1 is on GP24, which the Pico's header"),
+])
+def test_a_bad_pio_lockout_section_is_one_line_naming_the_fix(tmp_path, section: str, fix: str) -> None:
+    """[pio_lockout] over the stock map (GP8 is direct channel 8 there: the map drops it)."""
+    stock = firmware_tools.PINMAP_TOML.read_text()
+    (tmp_path / "board-pinmap.toml").write_text(stock)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "board-pinmap.toml"\nstatus_led = false\n[direct]\n0 = 0\n1 = 1\n'
+                    f"[pio_lockout]\n{section}\n")
+    with pytest.raises(FirmwareError) as err:
+        render_pinmap(mine)
+    assert fix in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_led_is_a_lock_only_without_the_heartbeat(tmp_path) -> None:
+    (tmp_path / "board-pinmap.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "board-pinmap.toml"\n[direct]\n0 = 0\n[pio_lockout]\n'
+                    "bells = { 0 = [8, 56] }\nlocks = [27, 25]\n")
+    with pytest.raises(FirmwareError, match="GP25 is the status LED and a LOCK; set status_led = false"):
+        render_pinmap(mine)
 
 
 def test_pinmap_command_writes_every_shipped_map(monkeypatch, tmp_path, capsys) -> None:
@@ -183,3 +224,35 @@ def test_any_extends_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
     fuzz()
     mine.write_text('extends = "board-pinmap.toml"\n')  # the one good value: the stock map, under its own name
     assert render_pinmap(mine).splitlines()[2:] == firmware_tools.PINMAP_PY.read_text().splitlines()[2:]
+
+
+def test_any_pio_lockout_value_is_a_one_line_error_or_a_pin_map(tmp_path) -> None:
+    """Fuzz of the new ``[pio_lockout]`` section: whatever its bells and locks hold (numbers,
+    strings, lists, tables, GPIOs the header lacks or another job has), the generator answers
+    with a pin map or a FirmwareError naming the file, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (tmp_path / "board-pinmap.toml").write_text(firmware_tools.PINMAP_TOML.read_text())
+    mine = tmp_path / "mine.toml"
+    ints = st.integers(-3, 100).map(str) | st.just(str(1 << 70))
+    scalars = ints | st.sampled_from(['"8"', '"x"', "true", "1.5", "[]", "{}"])
+    lists = st.lists(scalars, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]")
+    values = scalars | lists | st.dictionaries(st.sampled_from(["0", "1", "4", "9", "x"]), scalars | lists,
+                                               max_size=3).map(
+        lambda d: "{ " + ", ".join(f'"{k}" = {v}' for k, v in d.items()) + " }")
+
+    @settings(max_examples=200, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(values, values)
+    def fuzz(bells: str, locks: str) -> None:
+        mine.write_text('extends = "board-pinmap.toml"\nstatus_led = false\n[direct]\n0 = 0\n1 = 1\n4 = 4\n'
+                        f"[pio_lockout]\nbells = {bells}\nlocks = {locks}\n")
+        try:
+            text = render_pinmap(mine)
+        except FirmwareError as exc:
+            assert "\n" not in str(exc) and str(mine) in str(exc)
+        else:
+            assert "PIO_LOCKOUT = " in text
+
+    fuzz()

@@ -28,7 +28,10 @@ the board's crystal run fast or slow against the box; ``irq_service_us`` is
 how long one hard IRQ handler takes, so pins changing together are stamped
 in GPIO order, one service apart, as MicroPython on the rp2 does.
 ``capture="pio"`` replaces the pin IRQs by ``PioModel`` (the PIO sampler's
-output, firmware/buzzer/pio.py). While a lockout contest is armed, the loop
+output, firmware/buzzer/pio.py). A pin map with ``PIO_LOCKOUT`` (the lockout
+box's) gives the board its ``PioBells`` over ``firmware/rp2_model.py`` (the
+state machines of ``bell_program``, modelled): their lamp GPIOs light the
+light channels they share (``lights()``). While a lockout contest is armed, the loop
 also runs at the instant a competing press is confirmed (on the Pico the loop
 spins for it), so a lamp lights at its confirmation in virtual time.
 """
@@ -41,6 +44,7 @@ import itertools
 import os
 import select
 import struct
+import sys
 import termios
 import threading
 import time
@@ -51,9 +55,13 @@ from typing import Any
 
 from controller.box.sources.board import BoardSource, ChannelMap
 from controller.box.timeline import box_now_us
+from firmware import rp2_model
 from firmware.buzzer import app
 from firmware.buzzer import pinmap as default_pinmap
 from firmware.buzzer.debounce import TICKS_MASK
+
+sys.modules.setdefault("rp2", rp2_model)  # what firmware/buzzer/pio_lockout.py imports, off the Pico
+from firmware.buzzer import pio_lockout  # noqa: E402 - needs its rp2 first
 
 SR_BASE = app.SR_BASE
 
@@ -326,9 +334,14 @@ class BoardSim:
         self.link.inbound.clear()
         self.link.outbound.clear()
         self.pio = PioModel(self.pinmap, self.ticks_us, self.pio_period_us) if self.capture == "pio" else None
+        self.rp2: rp2_model.Bells | None = None
+        bells = None
+        if getattr(self.pinmap, "PIO_LOCKOUT", None):
+            self.rp2 = rp2_model.Bells(self.ticks_us, pio_lockout.BELL_LEAD, pio_lockout.BELL_STEP)
+            bells = pio_lockout.PioBells.from_pinmap(self.pinmap, self.machine.Pin, self.rp2.StateMachine)
         self.board = app.Board(self.machine, self.link, self.pinmap, self.ticks_us, self.boot_id,
                                edge_cap=self.edge_cap, event_cap=self.event_cap, capture=self.capture,
-                               sampler=self.pio)
+                               sampler=self.pio, pio=bells)
 
     def reboot(self, start_ticks: int = 0) -> None:
         """Power-cycle the board: its clock restarts, unsent events are gone."""
@@ -441,6 +454,8 @@ class BoardSim:
             if pin.level == level:
                 continue
             pin.level = level
+            if self.rp2 is not None:
+                self.rp2.level(pin.id, level)
             if self.pio is not None:
                 self.pio.change(pin.id, level)
             elif pin.handler is not None:
@@ -499,10 +514,25 @@ class BoardSim:
 
     # ---- outputs ---------------------------------------------------------------
     def lights(self) -> dict[int, bool]:
-        """What the 74HC595 chain shows now: light channel -> lit."""
+        """What the lamps show now: light channel -> lit. The 74HC595 chain's outputs, and
+        with the PIO lockout each bell's lamp GPIO, wired-OR with the light channel it shares."""
         out = self._light_out
         n = len(out)
-        return {8 * chip + bit: bool(out[n - 1 - chip] >> bit & 1) for chip in range(n) for bit in range(8)}
+        shown = {8 * chip + bit: bool(out[n - 1 - chip] >> bit & 1) for chip in range(n) for bit in range(8)}
+        if self.rp2 is not None:
+            cfg = self.pinmap.PIO_LOCKOUT
+            lit = self.rp2.lit()
+            for ch, gp in cfg["lamps"].items():
+                if gp in lit:
+                    shown[cfg["lights"][ch]] = True
+        return shown
+
+    def pio_lamps(self) -> set[int]:
+        """The bells (input channels) whose PIO lamp GPIO is lit now (none without the PIO lockout)."""
+        if self.rp2 is None:
+            return set()
+        lit = self.rp2.lit()
+        return {ch for ch, gp in self.pinmap.PIO_LOCKOUT["lamps"].items() if gp in lit}
 
     def _serve(self) -> None:
         while self._running:

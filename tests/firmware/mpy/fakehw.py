@@ -80,3 +80,19 @@ class Link:
     def write(self, data):
         self.sent.append(bytes(data))
         return len(data)
+
+
+def edge(gp, level):
+    """A direct pin changes level: its hard IRQ runs, as the rp2 port calls it."""
+    pin = Pin.pins[gp]
+    pin.level = level
+    pin.trig = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
+    pin.handler(pin)
+
+
+def run_board(board, now, us, step=100):
+    """``us`` of virtual time (``now[0]``, the board's ticks) in loop passes ``step`` apart."""
+    end = now[0] + us
+    while now[0] < end:
+        now[0] += step
+        board.step()

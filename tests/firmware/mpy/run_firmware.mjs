@@ -1,5 +1,6 @@
 // Runs a Python script under real MicroPython (v1.27, WebAssembly port) with
-// the board firmware package copied in as /lib/buzzer (and fakehw.py, beside this file, as /lib/fakehw.py).
+// the board firmware package copied in as /lib/buzzer (and fakehw.py, beside this file, as /lib/fakehw.py,
+// firmware/rp2_model.py as /lib/rp2_model.py).
 // usage: node run_firmware.mjs <firmware/buzzer dir> <script.py>
 // Prints what the script prints; exits 1 if the script raised.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
@@ -23,6 +24,8 @@ for (const name of readdirSync(pkgDir)) {
 }
 // the shared stand-ins for machine and the USB link (fakehw.py, beside this file)
 mp.FS.writeFile("/lib/fakehw.py", readFileSync(new URL("./fakehw.py", import.meta.url)));
+// the rp2 stand-in of the PIO lockout's state machines (firmware/rp2_model.py)
+mp.FS.writeFile("/lib/rp2_model.py", readFileSync(join(pkgDir, "..", "rp2_model.py")));
 try {
   mp.runPython(readFileSync(script, "utf8"));
 } catch (err) {

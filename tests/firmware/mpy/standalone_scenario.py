@@ -3,7 +3,7 @@
 # host speaks, the board arms its own contest, the first bell lights with the buzzer,
 # the reset re-arms, a tie lights both, and a host that comes back reads it all.
 from buzzer import app, proto
-from fakehw import HW, Link, Pin
+from fakehw import HW, Link, edge, run_board
 
 now = [1000]
 
@@ -30,18 +30,8 @@ link = Link()
 board = app.Board(HW, link, PinMap, ticks_us, "box00001")
 
 
-def edge(gp, level):
-    pin = Pin.pins[gp]
-    pin.level = level
-    pin.trig = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
-    pin.handler(pin)
-
-
 def run(us, step=100):
-    end = now[0] + us
-    while now[0] < end:
-        now[0] += step
-        board.step()
+    run_board(board, now, us, step)
 
 
 def lamps():
