@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests import runtimes
+from tests.processes import HANG_S
 
 # The box's first start shows a walk-through (controller/apps/first_run.py) before the menu and keeps
 # its choices in the data folder: every test's menu starts as its command line says unless the test
@@ -97,8 +98,9 @@ KEPT_THREADS: dict[str, str] = {
     "pydevd": "a debugger's",
 }
 #: how long a test's threads and children get to finish after it ends (they
-#: were told to stop; joining is waiting for that, not a timer)
-FINISH_S = 10.0
+#: were told to stop; joining is waiting for that, not a timer): a hang guard,
+#: since a thread told to stop on a busy machine may take seconds to be scheduled
+FINISH_S = HANG_S
 
 
 def _children() -> set[int]:

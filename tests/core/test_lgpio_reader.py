@@ -20,6 +20,7 @@ from controller.box import session
 from controller.box.runtime import Box
 from controller.box.sources.gpio import LGPIO_REPORT, GpioSource, mock_pin_class
 from games import registry
+from tests.processes import HANG_S
 
 
 class LGPIOFactory(MockFactory):
@@ -97,11 +98,11 @@ def test_edges_come_with_the_kernels_stamps_and_the_reader_says_when_all_are_in(
     assert lgpio.writer is not None
     box.arrived.clear()
     os.write(lgpio.writer, report + report[:5])  # one report and a part of the next
-    assert box.arrived.wait(60)  # the whole one delivered ...
+    assert box.arrived.wait(HANG_S)  # the whole one delivered ...
     assert reader.delivered_until_us(reader_now) is None  # ... the part read keeps the reader busy
     assert not delivered.is_set()
     os.write(lgpio.writer, report[5:])
-    assert delivered.wait(60)
+    assert delivered.wait(HANG_S)
     box.step(t0 + 100)
     assert box.debouncer.state(0, "bell").t0_us == t0  # the kernel's stamp, ns to µs
     assert reader.delivered_until_us(reader_now) == now - reader.capture_us
@@ -122,7 +123,7 @@ def test_a_report_waiting_in_the_pipe_holds_the_watermark(lgpio_box) -> None:
     source._callbacks[pins[(1, "bell")]] = held
     assert lgpio.writer is not None
     os.write(lgpio.writer, lgpio.report(pins[(1, "bell")], 0, 1_000) + lgpio.report(pins[(0, "bell")], 0, 1_010))
-    assert inside.wait(60)
+    assert inside.wait(HANG_S)
     assert reader.delivered_until_us(2_000_000) is None  # read, not yet delivered
     gate.set()
 

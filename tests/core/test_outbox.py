@@ -11,9 +11,10 @@ from typing import Any
 from controller import channel
 from controller import protocol as p
 from controller.channel import Outbox
+from tests.processes import HANG_S
 
 #: bounds a failure only
-DEADLINE_S = 30.0
+DEADLINE_S = HANG_S
 
 
 class StuckViewer:

@@ -22,6 +22,7 @@ from controller.box.process import DecidingGame
 from controller.box.runtime import Box
 from games import registry
 from games.base import Action, EventKind, GameEvent
+from tests.processes import HANG_S
 
 #: how many frames the fuzz sends through the reader (seeded: the same frames every run)
 FUZZ_FRAMES = 4_000
@@ -95,7 +96,7 @@ def test_the_deciding_process_says_a_screen_of_another_install_in_one_line_and_l
     with theirs:
         viewer = deciding.attach(mine, "screen")
         theirs.sendall(frame([p.PROTOCOL + 1, "host", "arm", 0]) + frame([p.PROTOCOL, "stop", "menu"]))
-        assert viewer.gone.wait(30)  # it reads nothing more from that screen: not the stop after it
+        assert viewer.gone.wait(HANG_S)  # it reads nothing more from that screen: not the stop after it
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"channel protocol {p.PROTOCOL + 1}, this one {p.PROTOCOL}" in err
     assert "Traceback" not in err and deciding.stop_reason is None
@@ -172,7 +173,7 @@ def test_random_and_mutated_frames_are_one_line_each_never_a_crash_or_a_hang() -
             channel.encode(message)  # what was let in is a message through and through: it goes out again
         assert [channel.receive(theirs) for _ in valid] == every_message()
     finally:
-        thread.join(30)
+        thread.join(HANG_S)
         mine.close()
         theirs.close()
     assert not writer_failed and refused > FUZZ_FRAMES // 2

@@ -28,12 +28,12 @@ from controller.box import session
 from controller.box.press import Edge
 from controller.box.timeline import box_now_us
 from games.registry import get
-from tests.processes import connect_when_listening
+from tests.processes import HANG_S, connect_when_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 #: bounds a failure only: every wait below ends as soon as what it waits for happens
-DEADLINE_S = 60
+DEADLINE_S = HANG_S
 
 
 class Lines:

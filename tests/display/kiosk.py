@@ -27,6 +27,7 @@ import pygame
 import pytest
 
 from games.toolkit import theme
+from tests.processes import HANG_S
 
 #: what one frame drew: (text asked, text shown, ink, rect given, screen) per text
 Frame = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
@@ -35,10 +36,10 @@ Frame = list[tuple[str, str, pygame.Rect, pygame.Rect, pygame.Rect]]
 Script = Generator[list[Any], Frame, None]
 #: a part of a script (``yield from``): it returns the frame it ended on
 Steps = Generator[list[Any], Frame, Frame]
-#: a loop that never shows what the script waits for ends after both of these (a hang guard,
-#: never a bound on how fast the box is: a busy machine only waits longer before calling it a hang)
+#: a loop that never shows what the script waits for ends after both this many frames and
+#: ``HANG_S`` (a hang guard, never a bound on how fast the box is: a busy machine only waits
+#: longer before calling it a hang)
 MAX_FRAMES = 3_000
-HANG_S = 180.0
 
 
 class FrameClock:

@@ -11,6 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from controller.box.lights import GpioLights, LightDirector, RecordingLights
 from tests.display.conftest import play_until, session
+from tests.processes import HANG_S
 
 PINS = {(0, "bell"): 17, (1, "bell"): 18, (2, "bell"): 27}
 
@@ -34,7 +35,7 @@ def test_winner_on_queue_blinks_locked_off(factory: MockFactory) -> None:
     assert factory.pin(17).state == 1  # at once, no waiting for a frame
     assert factory.pin(27).state == 0
     seen = set()
-    deadline = time.monotonic() + 30  # a hang guard: it blinks every 20 ms, however busy the machine
+    deadline = time.monotonic() + HANG_S  # a hang guard: it blinks every 20 ms, however busy the machine
     while len(seen) < 2:
         assert time.monotonic() < deadline, "the queued station's light should blink"
         seen.add(factory.pin(18).state)
@@ -99,7 +100,7 @@ def test_one_blinker_thread_for_every_contest(factory: MockFactory) -> None:
     assert [t.name for t in started] == ["buzzerbox-blinker"]  # started once, not per lamp and call
     lights.close()
     [blinker] = started
-    blinker.join(60)  # a hang guard: it ends as soon as it is scheduled
+    blinker.join(HANG_S)  # a hang guard: it ends as soon as it is scheduled
     assert not blinker.is_alive()
 
 

@@ -20,6 +20,7 @@ from games.registry import get
 from games.scenes import scene_for
 from games.toolkit.scene import Scene
 from tests.display.conftest import session
+from tests.processes import HANG_S
 
 FLIP_LAG_US = 12_345
 
@@ -239,7 +240,7 @@ def test_a_real_time_demo_of_bots_raises_no_late_delivery_alarm(caplog) -> None:
     def close_after_presses() -> None:
         """Readiness, not a timer: the window closes once the bots have pressed
         (a loaded machine once gave them no press in a 3 s run)."""
-        give_up = time.monotonic() + 120  # a hang only: the run below then has nothing to judge
+        give_up = time.monotonic() + HANG_S  # a hang only: the run below then has nothing to judge
         while len(box.press_log) < 3 and time.monotonic() < give_up:
             time.sleep(0.01)
         pressed.set()

@@ -28,6 +28,7 @@ from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
+from tests.processes import HANG_S
 
 FIRST, RUNNER_UP = 0, 1
 CONTACT_US = 100_000  # the first presser's contact (game µs)
@@ -233,13 +234,13 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
         t0 = box_now_us()
         lines = "".join(f"{pins[(e.station, e.input)]} {e.level} {e.t_us}\n" for e in contest(t0))
         os.write(writer, lines.encode())
-        assert stall.held.wait(60)
-        decider.wait_past(t0 + 30_000, 60)  # 30 ms: a fixed delay decided long ago
+        assert stall.held.wait(HANG_S)
+        decider.wait_past(t0 + 30_000, HANG_S)  # 30 ms: a fixed delay decided long ago
         with box.lock:
             decided_while_stalled = winners(decider.take())
         stall.release.set()
         for wait_until in range(t0 + 40_000, t0 + 60_000_000, 10_000):
-            decider.wait_past(wait_until, 60)
+            decider.wait_past(wait_until, HANG_S)
             with box.lock:
                 decided_while_stalled += winners(decider.take())
             if decided_while_stalled:
@@ -249,7 +250,7 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
         stall.release.set()
         decider.stop()
         os.close(writer)
-        reader.join(5)
+        reader.join(HANG_S)
         source.stop()
 
 

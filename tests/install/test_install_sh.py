@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from tests.install.wheel import REPO
+from tests.processes import HANG_S
 
 
 def install_sh(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
@@ -19,7 +20,7 @@ def install_sh(*args: str, lang: str) -> subprocess.CompletedProcess[str]:
     # never root: a run that got past the refusals would install packages on this machine
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
     return subprocess.run([*nobody, "sh", str(REPO / "install.sh"), *args], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
+                          env=env, timeout=HANG_S, check=False)
 
 
 ROOT = "sudo sh install.sh"

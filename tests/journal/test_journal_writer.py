@@ -21,6 +21,7 @@ from controller.box.journal_format import parse_bytes
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
 from games import registry
+from tests.processes import HANG_S
 
 from .conftest import run
 
@@ -56,7 +57,7 @@ class FlakyDisk:
         if self.hold_after is not None and self.syncs >= self.hold_after:
             with self.lock:
                 self.held += 1
-            self.release.wait(60)  # a hang guard: the test releases it
+            self.release.wait(HANG_S)  # a hang guard: the test releases it
             with self.lock:
                 self.held -= 1
         if self.sync_delay_s:
@@ -69,10 +70,12 @@ class FlakyDisk:
         pass
 
 
-def wait_until(condition, seconds: float = 10.0) -> None:
-    """The writer runs on its own thread: on a loaded machine it may not have looked yet."""
+def wait_until(condition, seconds: float = HANG_S) -> None:
+    """The writer runs on its own thread: on a loaded machine it may not have looked yet
+    (polled until it has; ``seconds`` only bounds a hang)."""
     deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+    while not condition():
+        assert time.monotonic() < deadline, "the journal's writer thread never got there"
         time.sleep(0.01)
 
 
@@ -89,7 +92,7 @@ def test_a_full_disk_does_not_stop_the_game_and_nothing_is_lost(tmp_path, caplog
     session, writer = quiz_session(lambda box: journal.JournalWriter.create(tmp_path / "j.jsonl", box.header(),
                                                                             sink=disk))
     session.run_virtual(20_000_000)
-    assert writer.flush(timeout=60) is True  # what came before is on the card (a fast run may outpace the fsync)
+    assert writer.flush(timeout=HANG_S) is True  # what came before is on the card (a fast run may outpace the fsync)
     disk.full = True  # the card fills up mid-game
     session.run_virtual(50_000_000)
     assert writer.flush(timeout=0.5) is False
@@ -102,7 +105,7 @@ def test_a_full_disk_does_not_stop_the_game_and_nothing_is_lost(tmp_path, caplog
     session.run_virtual()
     assert session.box.engine.finished
     session.box._write({"type": "end", "t_us": session.now_us})
-    assert writer.flush(timeout=60) is True
+    assert writer.flush(timeout=HANG_S) is True
     assert writer.healthy and writer.waiting == 0
     writer.close()
     written = parse_bytes(bytes(disk.data))
@@ -183,11 +186,11 @@ def test_the_header_is_on_disk_before_create_returns(tmp_path):
 
 # -- one writer at a time -------------------------------------------------------------------
 HOLD = textwrap.dedent("""
-    import sys, time
+    import sys
     from controller.box import journal
     j, w = journal.resume(sys.argv[1])
     print("holding", flush=True)
-    time.sleep(30)
+    sys.stdin.read()  # held until the test is done with it (it kills this), however long that takes
 """)
 
 
@@ -196,7 +199,8 @@ def test_a_second_resume_says_which_pid_holds_the_journal(tmp_path, capsys):
     assert run(capsys, "simulate", "quiz", "--players", "2", "--seed", "1", "--journal", str(path))[0] == 0
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines[:20]))
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
         before = path.read_bytes()
@@ -205,7 +209,7 @@ def test_a_second_resume_says_which_pid_holds_the_journal(tmp_path, capsys):
         assert path.read_bytes() == before  # the second one wrote nothing
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()  # waited for, its pipes closed
     assert run(capsys, "resume", str(path), "--json")[0] == 0  # free again once the holder is gone
 
 
@@ -321,7 +325,7 @@ def test_a_really_full_filesystem(tmp_path):
         filler.unlink()
         session.run_virtual()
         session.box._write({"type": "end", "t_us": session.now_us})
-        assert writer.flush(timeout=60)
+        assert writer.flush(timeout=HANG_S)
         writer.close()
         written = journal.load(small / "j.jsonl")
         assert written.damage is None and written.ended
@@ -341,7 +345,7 @@ def test_kill_9_during_resume_loses_no_complete_record_and_a_second_resume_finis
     path.write_bytes(before)
     child = subprocess.Popen([sys.executable, "-m", "controller.cli", "resume", str(path)], cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    give_up = time.monotonic() + 120  # a hung child, not a slow one
+    give_up = time.monotonic() + HANG_S  # a hung child, not a slow one
     while path.stat().st_size < len(before) + 1500 and child.poll() is None:  # until it is appending
         assert time.monotonic() < give_up, "the resumed game never appended to its journal"
         time.sleep(0.005)

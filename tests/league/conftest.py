@@ -1,7 +1,8 @@
 """A real Mosquitto for the league tests: its config, ACL and passwords written
-by ``league broker-config`` into a temp folder, on a free loopback port;
-ready when its log says it runs AND a TCP connect succeeds (never a sleep);
-stopped (and waited for) at the end of the test, whatever happened."""
+by ``league broker-config`` into a temp folder, on a free loopback port (picked
+again if another process took it before Mosquitto bound it); ready when its log
+says it runs AND a TCP connect succeeds (never a sleep); stopped (and waited
+for) at the end of the test, whatever happened."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ import pytest
 from controller.league import signing
 from controller.league.broker import write_broker_files
 from controller.league.tournament import Tournament, load
+from tests.processes import HANG_S
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-WAIT_S = 30  # a fail-safe for a broken machine, never a synchronisation
+WAIT_S = HANG_S  # a fail-safe for a broken machine, never a synchronisation
 
 TOURNAMENT = """
 [tournament]
@@ -70,10 +72,29 @@ def tournament_text(port: int, key: str = "", per_team: int = 1, teams: tuple[st
     return TOURNAMENT.format(port=port, key=key, per_team=per_team, teams=team_tables)
 
 
+#: how many free ports a broker is tried on: another test may bind the one picked before Mosquitto does
+PORT_TRIES = 20
+
+
 def free_port() -> int:
+    """A loopback port free now, for Mosquitto (which cannot be given port 0 and say which it bound):
+    use ``started_broker``, which picks again if another process took it first."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class PortTaken(Exception):
+    """Another process bound Mosquitto's port between its pick and Mosquitto's own bind."""
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port where nothing listens for the whole test: bound by the test (so no other test's
+    server can take it meanwhile) and never listening, so a connection there is refused at once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield int(s.getsockname()[1])
 
 
 class Mosquitto:
@@ -106,6 +127,9 @@ class Mosquitto:
 
         threading.Thread(target=read, args=(self.proc,), daemon=True).start()
         assert running.wait(WAIT_S), "mosquitto wrote no 'running' line"
+        if any("Address already in use" in line for line in self.log):  # it says so, then exits
+            self.stop()
+            raise PortTaken(self.port)
         assert self.proc.poll() is None, "mosquitto exited:\n" + "\n".join(self.log[-20:])
         socket.create_connection(("127.0.0.1", self.port), timeout=WAIT_S).close()  # it accepts: ready
 
@@ -121,6 +145,21 @@ class Mosquitto:
                 proc.wait()
         if proc is not None and proc.stdout is not None:
             proc.stdout.close()
+
+
+def started_broker(folder: Path, tournament_at: Callable[[int], Tournament]) -> tuple[Mosquitto, Tournament]:
+    """A broker started in ``folder`` on a free port, and the tournament ``tournament_at(port)`` wrote
+    for that port (its file names the broker's port); a port another process took first is picked again."""
+    for _ in range(PORT_TRIES):
+        port = free_port()
+        t = tournament_at(port)
+        mosquitto = Mosquitto(folder, t, port)
+        try:
+            mosquitto.start()
+        except PortTaken:
+            continue
+        return mosquitto, t
+    raise AssertionError(f"Mosquitto found no free port in {PORT_TRIES} tries")
 
 
 @pytest.fixture
@@ -140,11 +179,8 @@ def broker(tmp_path: Path, league_file: Callable[..., Path], request: pytest.Fix
     from tests import runtimes
 
     runtimes.require("mosquitto", request.node.nodeid)
-    port = free_port()
-    t = load(league_file(port))
-    mosquitto = Mosquitto(tmp_path / "broker", t, port)
+    mosquitto, _t = started_broker(tmp_path / "broker", lambda port: load(league_file(port)))
     try:
-        mosquitto.start()
         yield mosquitto
     finally:
         mosquitto.stop()

@@ -15,15 +15,14 @@ from controller.league.commands import room_folder
 from controller.league.messages import Bracket
 from controller.league.simulated import play_next
 from controller.league.tournament import Tournament, load
-from tests.league.conftest import free_port
 
 
 @pytest.fixture
-def cup(league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tournament:
+def cup(league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, silent_port: int) -> Tournament:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    t = load(league_file(free_port()))  # nothing listens there
+    t = load(league_file(silent_port))  # nothing listens there
     write_broker_files(t, tmp_path / "broker")
     return t
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.league.conftest import WAIT_S, Mosquitto, free_port, tournament_text
+from tests.league.conftest import WAIT_S, Mosquitto, started_broker, tournament_text
 
 pytestmark = pytest.mark.runtime("mosquitto")
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +87,6 @@ def test_every_command_of_the_league_page_runs_as_written(tmp_path: Path, hall: 
         pytest.skip("openssl is not installed")
     commands = doc_commands()
     assert len(commands) >= 14, commands
-    port, hub_port = free_port(), free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "SDL_VIDEODRIVER": "dummy",
            "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT), "BUZZERBOX_LANG": "en"}
     children = hall["children"]
@@ -115,8 +114,15 @@ def test_every_command_of_the_league_page_runs_as_written(tmp_path: Path, hall: 
     keygen = run(command("buzzerbox league keygen"))
     public = keygen.stdout.strip()
     assert re.fullmatch(r'public_key = "[A-Za-z0-9+/]{43}="', public)
-    text = tournament_text(port, key=public).replace(f"port = {port}", f'port = {port}\ntls_ca = "ca.crt"')
-    (tmp_path / "cup.toml").write_text(text)
+    from controller.league.tournament import Tournament, load
+
+    def cup_file(port: int) -> Tournament:
+        """The page's tournament file, naming the day's CA and the broker's port."""
+        text = tournament_text(port, key=public).replace(f"port = {port}", f'port = {port}\ntls_ca = "ca.crt"')
+        (tmp_path / "cup.toml").write_text(text)
+        return load(tmp_path / "cup.toml")
+
+    cup_file(1883)  # the broker's port until it starts (below, on a free one): nothing connects before
     assert run("buzzerbox league check cup.toml").stdout.startswith("OK: Spring Cup (cup): 3 rooms")  # the prose's
 
     run(command("buzzerbox league broker-config"))
@@ -125,26 +131,23 @@ def test_every_command_of_the_league_page_runs_as_written(tmp_path: Path, hall: 
             run(line)
     for name in ("server.crt", "server.key"):
         shutil.move(tmp_path / name, tmp_path / "broker" / name)
-    from controller.league.tournament import load
-
-    t = load(tmp_path / "cup.toml")
-    broker = Mosquitto(tmp_path / "broker", t, port)  # `mosquitto -c <folder>/mosquitto.conf`, on loopback
-    hall["broker"] = broker
     mosquitto_line = command("mosquitto -c")
     assert mosquitto_line.endswith("/etc/mosquitto/cup/mosquitto.conf")
     ran.append(mosquitto_line)
-    broker.start()
+    hall["broker"], _t = started_broker(tmp_path / "broker", cup_file)  # `mosquitto -c <folder>/mosquitto.conf`
     assert "certfile" in (tmp_path / "broker" / "mosquitto.conf").read_text()
 
     # the page's optional parts, with the test's own values
-    serve = command("buzzerbox league serve") + f" --port {hub_port} --bind 127.0.0.1 --ledger cup.hub.jsonl"
+    serve = command("buzzerbox league serve") + " --port 0 --bind 127.0.0.1 --ledger cup.hub.jsonl"
     ran.append(command("buzzerbox league serve"))
     hub = subprocess.Popen([sys.executable, "-m", "controller", *serve.split()[1:]], cwd=tmp_path, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     children.append(hub)
     assert hub.stderr is not None
-    assert "league hub: scoreboard http://127.0.0.1:" in hub.stderr.readline()
-    base = f"http://127.0.0.1:{hub_port}"
+    serving = hub.stderr.readline()
+    found = re.search(r"league hub: scoreboard http://127\.0\.0\.1:(\d+)/", serving)
+    assert found is not None, serving
+    base = f"http://127.0.0.1:{found.group(1)}"  # the port it bound
     until(lambda: '"up":true' in get(base + "/board.json").replace(" ", ""), "the hub never reached the broker")
 
     second = subprocess.run([sys.executable, "-m", "controller", *serve.split()[1:]], cwd=tmp_path, env=env,

@@ -20,7 +20,7 @@ from controller.league.pages import HubService, now_ms
 from controller.league.simulated import play_next
 from controller.league.tournament import Tournament, load
 from games.i18n import set_language
-from tests.league.conftest import TEAMS, free_port
+from tests.league.conftest import TEAMS
 from tests.web.conftest import READY_MS, browser  # noqa: F401 (the fixture)
 
 WIDE_TEAM = "W" * 64  # the longest team name the file takes, of the widest letter
@@ -28,8 +28,8 @@ WIDE_ROOM = "Hall " + "W" * 195  # the longest room name
 
 
 @pytest.fixture
-def hall(tmp_path: Path, league_file: Callable[..., Path]) -> Iterator[tuple[Tournament, HubService]]:
-    path = league_file(free_port())
+def hall(tmp_path: Path, league_file: Callable[..., Path], silent_port: int) -> Iterator[tuple[Tournament, HubService]]:
+    path = league_file(silent_port)
     text = path.read_text().replace('name = "Owls"', f'name = "{WIDE_TEAM}"').replace(
         'name = "Hall A"', f'name = "{WIDE_ROOM}"')
     path.write_text(text)
@@ -111,13 +111,13 @@ def test_the_hall_screen_reads_across_a_hall_and_is_pushed(hall: tuple[Tournamen
 
 
 def test_the_hall_screen_shows_the_playoff_bracket(tmp_path: Path, league_file: Callable[..., Path],
-                                                   browser: Any) -> None:  # noqa: F811 (the fixture)
+                                                   browser: Any, silent_port: int) -> None:  # noqa: F811 (the fixture)
     """Once the round robin is over the bracket stands above the table: the semi-finals' teams (seeded
     1 v 4, 2 v 3), a drawn one marked 'decider needed', the final's teams as where they come from;
     pushed as results come, and hidden before the draw."""
     from playwright.sync_api import expect
 
-    path = league_file(free_port())
+    path = league_file(silent_port)
     path.write_text(path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
     t = load(path)
     write_broker_files(t, tmp_path / "broker")

@@ -27,7 +27,6 @@ from controller.league.pages import HubService
 from controller.league.simulated import play_next
 from controller.league.standings import table
 from controller.league.tournament import Tournament, load
-from tests.league.conftest import free_port
 
 
 def clock() -> int:
@@ -35,8 +34,8 @@ def clock() -> int:
 
 
 @pytest.fixture
-def cup(league_file: Callable[..., Path], tmp_path: Path) -> Tournament:
-    t = load(league_file(free_port(), per_team=2))  # nothing listens there: no broker
+def cup(league_file: Callable[..., Path], tmp_path: Path, silent_port: int) -> Tournament:
+    t = load(league_file(silent_port, per_team=2))  # nothing listens there: no broker
     write_broker_files(t, tmp_path / "broker")  # the password files
     return t
 

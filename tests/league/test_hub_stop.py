@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import http.client
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,9 +30,11 @@ import pytest
 from controller.league.broker import write_broker_files
 from controller.league.pages import HubService
 from controller.league.tournament import load
-from tests.league.conftest import WAIT_S, Mosquitto, free_port
+from tests.league.conftest import WAIT_S, Mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
+#: what the hub says once its pages serve: the port they bound follows
+SERVING = "league hub: scoreboard http://127.0.0.1:"
 #: fail-safes, never measures: a Python process with pygame and aiohttp to import may take half a minute to
 #: start on a 2-core machine under a load of 30; its exit (no imports left) is given less
 START_WAIT_S = 4 * WAIT_S
@@ -44,9 +47,8 @@ class HubProcess:
     def __init__(self, league: Path, ledger: Path) -> None:
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BUZZERBOX_LANG": "en",
                "PYTHONPATH": str(ROOT)}
-        self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller", "league", "serve", str(league), "--port", str(self.port),
+            [sys.executable, "-m", "controller", "league", "serve", str(league), "--port", "0",
              "--bind", "127.0.0.1", "--ledger", str(ledger)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
@@ -68,6 +70,16 @@ class HubProcess:
         with self._said:
             self._said.wait_for(lambda: any(text in x or x == "<exited>" for x in self.lines), START_WAIT_S)
             assert any(text in x for x in self.lines), f"the hub never said {text!r}:\n" + "\n".join(self.lines)
+
+    @property
+    def port(self) -> int:
+        """The port its pages bound (it serves on port 0), from the line that says it serves."""
+        self.said(SERVING)
+        with self._said:
+            said = "\n".join(self.lines)
+        found = re.search(re.escape(SERVING) + r"(\d+)/", said)
+        assert found is not None, said
+        return int(found.group(1))
 
     def terminate(self) -> None:
         """SIGTERM, then the exit waited for: a clean one (status 0, no traceback)."""
@@ -187,9 +199,9 @@ def hub_at(tmp_path: Path, league_file: Callable[..., Path]) -> Iterator[Callabl
             hub.kill()
 
 
-def test_sigterm_with_no_broker_there(hub_at: Callable[[int], HubProcess]) -> None:
+def test_sigterm_with_no_broker_there(hub_at: Callable[[int], HubProcess], silent_port: int) -> None:
     """Nothing listens at the broker's port: the hub retries, says so, and stops at once on SIGTERM."""
-    hub = hub_at(free_port())
+    hub = hub_at(silent_port)
     hub.said("cannot connect: nothing answers at 127.0.0.1:")
     hub.terminate()
 
@@ -210,7 +222,7 @@ def test_sigterm_while_the_broker_does_not_answer(hub_at: Callable[[int], HubPro
 @pytest.mark.runtime("mosquitto")
 def test_sigterm_with_the_broker_lost_while_serving(broker: Mosquitto, hub_at: Callable[[int], HubProcess]) -> None:
     hub = hub_at(broker.port)
-    hub.said("league hub: scoreboard http://127.0.0.1:")
+    hub.said(SERVING)
     broker.stop()
     hub.said("lost the broker")
     hub.terminate()
@@ -220,7 +232,6 @@ def test_sigterm_with_the_broker_lost_while_serving(broker: Mosquitto, hub_at: C
 def test_sigterm_while_a_hall_screen_streams(broker: Mosquitto, hub_at: Callable[[int], HubProcess]) -> None:
     """A hall screen is reading the push: SIGTERM ends its stream and the hub exits 0."""
     hub = hub_at(broker.port)
-    hub.said("league hub: scoreboard http://127.0.0.1:")
     viewer = http.client.HTTPConnection("127.0.0.1", hub.port, timeout=WAIT_S)
     try:
         viewer.request("GET", "/events")
@@ -234,10 +245,11 @@ def test_sigterm_while_a_hall_screen_streams(broker: Mosquitto, hub_at: Callable
         viewer.close()
 
 
-def test_the_pages_stop_though_a_change_comes_as_they_stop(tmp_path: Path, league_file: Callable[..., Path]) -> None:
+def test_the_pages_stop_though_a_change_comes_as_they_stop(tmp_path: Path, league_file: Callable[..., Path],
+                                                          silent_port: int) -> None:
     """The turn of the pages' loop that hung the hub: a change is told (the broker connection closing
     as the hub stops) in the same turn as the stop; the pages stop all the same."""
-    t = load(league_file(free_port()))
+    t = load(league_file(silent_port))
     write_broker_files(t, tmp_path / "broker")
     service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1").start()  # no broker answers
     assert service.loop is not None and service._wake is not None

@@ -371,12 +371,11 @@ def test_the_menus_match_shows_the_hall_the_game_and_sends_its_result(
 
 def test_play_in_a_league_without_a_broker_keeps_the_result_for_later(
         league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], silent_port: int) -> None:
     from controller.cli import main
-    from tests.league.conftest import free_port
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    path = league_file(free_port())  # nothing listens there
+    path = league_file(silent_port)  # nothing listens there
     from controller.league.broker import write_broker_files
 
     write_broker_files(load(path), tmp_path / "broker")
@@ -423,19 +422,21 @@ def own_ca_and_certificate(folder: Path) -> Path:
 
 def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Callable[..., Path], tmp_path: Path) -> None:
     from tests import runtimes
-    from tests.league.conftest import free_port
+    from tests.league.conftest import started_broker
 
     runtimes.require("mosquitto")
     own_ca_and_certificate(tmp_path / "broker")
-    port = free_port()
-    path = league_file(port)
-    path.write_text(path.read_text().replace('port = ', 'tls_ca = "ca.crt"\nport = ', 1))
-    t = load(path)
-    assert t.broker.tls_ca == tmp_path / "ca.crt"
-    broker = Mosquitto(tmp_path / "broker", t, port)
-    link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1))
+
+    def with_tls(port: int) -> Tournament:
+        path = league_file(port)
+        path.write_text(path.read_text().replace('port = ', 'tls_ca = "ca.crt"\nport = ', 1))
+        return load(path)
+
+    broker, t = started_broker(tmp_path / "broker", with_tls)
+    port, link = broker.port, None
     try:
-        broker.start()
+        assert t.broker.tls_ca == tmp_path / "ca.crt"
+        link = box_link(t, room_folder(t, "a", tmp_path / "journals"), reconnect_s=(1, 1))
         link.start()
         connected(link)  # the broker's certificate held against the day's CA, then the password
         info = link.conn.client.publish(messages.room_topic(t.id, "a", "status"),
@@ -460,7 +461,8 @@ def test_a_box_talks_tls_to_a_broker_with_its_own_certificate(league_file: Calla
         finally:
             stranger.stop(0)
     finally:
-        link.stop()
+        if link is not None:
+            link.stop()
         broker.stop()
 
 
@@ -491,11 +493,10 @@ def test_a_box_with_results_it_played_offline_delivers_them_before_it_says_all_p
 
 
 def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
-        broker: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        broker: Mosquitto, tmp_path: Path, caplog: pytest.LogCaptureFixture, silent_port: int) -> None:
     from dataclasses import replace
 
     from controller.league.link import Connection
-    from tests.league.conftest import free_port
 
     t = load(tmp_path / "cup.toml")
     service = start_hub(t, tmp_path / "hub.jsonl")
@@ -512,7 +513,7 @@ def test_a_clean_exit_says_offline_and_a_box_that_cannot_connect_says_why(
         service.stop()
 
     wrong_password = Connection(t.broker, "box-a", "not-the-password", "wrong", reconnect_s=(1, 1))
-    nobody = Connection(replace(t.broker, port=free_port()), "box-a", "x", "nobody", reconnect_s=(1, 1))
+    nobody = Connection(replace(t.broker, port=silent_port), "box-a", "x", "nobody", reconnect_s=(1, 1))
     for conn in (wrong_password, nobody):
         conn.start()
     try:
@@ -608,14 +609,12 @@ def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitt
     import subprocess
     import sys
 
-    from tests.league.conftest import free_port
-
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BUZZERBOX_LANG": "en",
            "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
     def serve(ledger: str) -> list[str]:
         return [sys.executable, "-m", "controller", "league", "serve", str(tmp_path / "cup.toml"), "--port",
-                str(free_port()), "--bind", "127.0.0.1", "--ledger", str(tmp_path / ledger)]
+                "0", "--bind", "127.0.0.1", "--ledger", str(tmp_path / ledger)]
 
     first = subprocess.Popen(serve("first.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True)

@@ -17,6 +17,7 @@ from controller.box.timeline import box_now_us
 from controller.web.server import WEB_PRECISION_US, CompanionServer
 from games import registry
 from games.quiz import PACKS_DIR
+from tests.processes import HANG_S
 from tests.web.test_security import join, receive, talk
 
 SPEC = registry.get("quiz")
@@ -37,7 +38,7 @@ def quiz_box() -> Iterator[tuple[Box, CompanionServer]]:
 
 def until_locked_in(box: Box, seat: int) -> None:
     """Step the box (as its loop does each frame) until the phone's pick is in."""
-    deadline = time.monotonic() + 10  # a bound against a hang, not a timing claim
+    deadline = time.monotonic() + HANG_S  # a bound against a hang, not a timing claim
     while time.monotonic() < deadline:
         box.step(box_now_us() + box.time_offset_us)
         if any(e.kind == "locked_in" and e.player == seat for e in box.event_log):

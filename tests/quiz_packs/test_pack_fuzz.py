@@ -14,6 +14,7 @@ import pytest
 
 import games.quiz
 from games.quiz.packs import Pack, PackError, load_pack
+from tests.processes import HANG_S
 from tests.quiz_packs.fuzzing import mutate
 
 SHIPPED = Path(games.quiz.__file__).parent / "packs" / "en-general.csv"
@@ -21,7 +22,7 @@ CASES = 150  # seeded mutations per format, the same every run
 #: a mutated file loads within this many times the unmutated one plus a margin: a hang or a blow-up
 #: (a file that makes the reader loop), never a speed, so a loaded machine's stall fits in the margin
 SLOWEST_FACTOR = 200
-SLOWEST_LOAD_S = 30.0
+SLOWEST_LOAD_S = HANG_S
 
 OPENTDB = json.dumps({"response_code": 0, "results": [
     {"type": "multiple", "difficulty": "hard", "category": "Art &amp; Music",

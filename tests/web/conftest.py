@@ -20,13 +20,14 @@ from controller.web.attach import serve
 from controller.web.server import CompanionServer
 from games import registry
 from tests import runtimes
+from tests.processes import HANG_S
 from tests.runtimes import CHROMIUM
 
 #: How long a page may take to show what a test waits for. A guard against a
 #: hang, never a measure: a CI machine with a hog on each core once took over
 #: Playwright's own 5 s to log a host page in, so every wait here (Playwright's
 #: ``expect``, its actions, ``Served.wait``) is this one generous bound.
-READY_MS = 60_000
+READY_MS = int(HANG_S * 1000)
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -45,7 +46,8 @@ def browser() -> Iterator[Any]:
 
     expect.set_options(timeout=READY_MS)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # Playwright's own launch bound is 30 s, which a busy machine's Chromium start can pass
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=READY_MS)
         yield b
         b.close()
 
@@ -83,7 +85,7 @@ class Served:
 
         if self.thread.is_alive():
             pygame.event.post(pygame.event.Event(pygame.QUIT))
-            self.thread.join(10)
+            self.thread.join(HANG_S)
 
     def wait(self, predicate: Callable[[], bool], timeout: float = READY_MS / 1000) -> None:
         end = time.monotonic() + timeout
@@ -110,7 +112,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
                                        colors=None)
         lg = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
         lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
-        thread = threading.Thread(target=lg.run, kwargs={"realtime": True, "seconds": 120, "fps": 30}, daemon=True)
+        # the loop plays until the test stops it (below): a busy machine's long test is no reason for the
+        # game to end under it, so its own bound is only a hang guard far beyond any test
+        thread = threading.Thread(target=lg.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
+                                  daemon=True)
         thread.start()
         s = Served(lg, lg.companion, thread)
         started.append(s)

@@ -26,6 +26,7 @@ from controller.web.server import CompanionServer
 from games import registry
 from games.base import HOST_ADJUST, Action
 from games.i18n import set_language
+from tests.processes import HANG_S
 
 S = 1_000_000
 
@@ -149,7 +150,7 @@ async def host_session(server: CompanionServer, messages: list[dict[str, Any]]) 
         for message in messages:
             await ws.send_json(message)
             while True:
-                reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                reply = json.loads((await asyncio.wait_for(ws.receive(), HANG_S)).data)
                 if reply["type"] in ("ok", "refused"):
                     answers.append(reply)
                     break
@@ -306,7 +307,7 @@ def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> 
         assert next(o for o in shown["options"] if o["key"] == "answer_time_us")["value"] == 20_000_000
         srv.detach()  # between games: the host changes the menu's game on the HDMI screen
         menu.key("right")
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HANG_S  # a hang guard: the page hears it as soon as the menu says it
         while json.loads(srv.publisher.latest.host)["next"]["game"] != "Reaction duel":
             assert time.monotonic() < deadline, "the host page never heard of the menu's new game"
             time.sleep(0.05)
@@ -339,7 +340,7 @@ def test_host_message_fuzz_gets_ok_or_a_refusal_and_the_box_goes_on(server: Any,
         messages.append(message)
     started = time.monotonic()
     answers = asyncio.run(host_session(server, messages))
-    assert time.monotonic() - started < 120  # a hang, not a speed
+    assert time.monotonic() - started < HANG_S  # a hang, not a speed
     assert len(answers) == len(messages) and {a["type"] for a in answers} <= {"ok", "refused"}
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     box = server.box

@@ -22,6 +22,7 @@ from controller.screen.loop import snapshot
 from controller.screen.screen import Screen
 from controller.web.attach import MenuCompanion
 from games import registry
+from tests.processes import HANG_S
 from tests.web.conftest import READY_MS, Served
 from tests.web.test_pages import SCREENS, chips
 
@@ -34,7 +35,9 @@ def log_in(page: Any, s: Any) -> None:
 
 
 def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: Any) -> None:
-    s: Served = served("quiz", 3, answer_time_us=10_000_000)
+    # the answer's countdown runs in real time while the pages are driven: as long as a hang guard, so a
+    # busy machine never sees it run out mid-test (it stands still while paused, whatever its length)
+    s: Served = served("quiz", 3, answer_time_us=int(HANG_S * 1_000_000))
     host, board = phone(), phone()
     board.goto(s.server.board_url())
     log_in(host, s)
@@ -76,7 +79,7 @@ def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: An
     expect(host.locator("button[data-action='end']")).to_contain_text("Tap again")
     assert s.thread.is_alive()
     host.click("button[data-action='end']")
-    s.thread.join(10)
+    s.thread.join(HANG_S)
     assert not s.thread.is_alive() and s.game.closed  # closed as Esc closes it: back to the menu
 
 
@@ -88,7 +91,8 @@ def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.L
                                    colors=None)
     game = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
     companion.game(box, [presenter.scene, presenter.results])
-    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 60, "fps": 30}, daemon=True)
+    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
+                              daemon=True)  # the test ends it: its own bound is only a hang guard
     thread.start()
     return game, thread
 
@@ -117,7 +121,7 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
     host.click("#enter")
     expect(host.locator(".player")).to_have_count(2)
     pygame.event.post(pygame.event.Event(pygame.QUIT))  # the first game ends
-    thread.join(10)
+    thread.join(HANG_S)
     assert first.closed
     menu_session.between()
     expect(host.locator("#note")).to_contain_text("No game running")
@@ -139,7 +143,7 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
         assert second.box.engine.played == [hand[0]]
     finally:
         pygame.event.post(pygame.event.Event(pygame.QUIT))
-        thread.join(10)
+        thread.join(HANG_S)
 
 
 def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served: Any, phone: Any) -> None:

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from controller.box.runtime import Box
 from controller.web.server import CLOSE_REFUSED, CompanionServer
 from games import registry
+from tests.processes import HANG_S
 from tests.web.conftest import Served
 from tests.web.test_pages import SCREENS
 from tests.web.test_security import receive, talk
@@ -200,7 +201,7 @@ def test_a_guessing_address_is_named_on_the_host_page_and_the_host_stays_in(serv
 
     guesser = threading.Thread(target=asyncio.run, args=(guess(),))  # Playwright holds this thread's loop
     guesser.start()
-    guesser.join(60)
+    guesser.join(HANG_S)
     assert len(said) == 5
     expect(host.locator("#lockouts")).to_contain_text("127.0.0.2")
     host.screenshot(path=str(SCREENS / "companion-host-lockout.png"))

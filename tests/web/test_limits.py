@@ -20,6 +20,7 @@ from controller.web.guard import CLOSE_FULL, CLOSE_NO_HELLO, Limits, QuietLog, h
 from controller.web.seats import PIN_TRIES, Seats
 from controller.web.server import MAX_MESSAGE_BYTES, CompanionServer, Refused, parse
 from games import registry
+from tests.processes import HANG_S
 from tests.web.test_security import receive, talk
 
 DEEP = "[" * 1000 + "]" * 1000
@@ -30,8 +31,9 @@ def served() -> Iterator[tuple[Box, CompanionServer]]:
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
         box = Box(spec, spec.settings(2, seed=3))
+        # a silent socket is closed only after a hang guard's time: a slow test never sees it go under it
         server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
-                                 limits=Limits(connections=6, sockets=4, hello_s=30, header_s=30))
+                                 limits=Limits(connections=6, sockets=4, hello_s=HANG_S, header_s=HANG_S))
         server.start()
         yield box, server
         server.stop()
@@ -121,7 +123,7 @@ def test_one_address_cannot_take_every_connection_and_another_still_loads_the_pa
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
         server = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
-                                 limits=Limits(connections=12, connections_per_address=4, hello_s=30, header_s=30))
+                                 limits=Limits(connections=12, connections_per_address=4, hello_s=HANG_S, header_s=HANG_S))
         server.start()
         try:
             async def main() -> tuple[list[bytes], int, int, bytes]:
@@ -329,7 +331,7 @@ def test_fuzz_every_endpoint_with_seeded_random_frames(served: tuple[Box, Compan
     refusal, a welcome or a view, each socket stays open unless it was told
     why it closed, no traceback is logged and the server serves after."""
     box, server = served
-    server.limits.hello_s = 60
+    server.limits.hello_s = HANG_S  # no fuzzed socket is closed for its silence while the test runs
     server.limits.sockets = server.limits.per_address = 50
     rng = random.Random(30)
     hand = list(box.engine.hands[0])

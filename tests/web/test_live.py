@@ -8,7 +8,6 @@ import asyncio
 import json
 import re
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,8 @@ from controller.web.overlay import CompanionOverlay, qr_surface
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
+from tests.processes import HANG_S
+from tests.web.test_security import settle
 
 
 @pytest.fixture(autouse=True)
@@ -65,16 +66,15 @@ def test_phone_moves_are_journaled_and_replay_to_the_same_game(tmp_path: Path) -
                 async with aiohttp.ClientSession() as session:
                     ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws/seat")
                     await ws.send_json({"type": "hello", "seat": seat, "token": server.seats.token(seat)})
-                    while json.loads((await asyncio.wait_for(ws.receive(), 5)).data)["type"] != "seat":
+                    while json.loads((await asyncio.wait_for(ws.receive(), HANG_S)).data)["type"] != "seat":
                         pass
                     await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": seq})
                     reply = {"type": ""}
                     while reply["type"] not in ("ok", "refused"):
-                        reply = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                        reply = json.loads((await asyncio.wait_for(ws.receive(), HANG_S)).data)
                     assert reply["type"] == "ok", reply
             asyncio.run(play())
-            time.sleep(0.05)
-            box.step(box_now_us() + box.time_offset_us)
+            settle(box)
     finally:
         server.stop()
         box.journal.close()

@@ -74,9 +74,10 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     with s.box.lock:
         s.box.latency_guard_us = s.box.stated_delay_us = 25_000
     s.wait(lambda: box_now_us() + s.box.time_offset_us - 25_000 >= s.box.engine_until_us)
-    now = box_now_us()
-    s.box.press(Press(0, "bell", now))
-    s.box.press(Press(2, "bell", now - 20_000))
+    with s.box.lock:  # both delivered before the deciding thread steps again: the 20 ms apart are the test's
+        now = box_now_us()
+        s.box.press(Press(0, "bell", now))
+        s.box.press(Press(2, "bell", now - 20_000))
     s.wait(lambda: engine.round.bonus[0] is not None and engine.round.bonus[2] is not None)
     assert (engine.round.bonus[2], engine.round.bonus[0]) == (3, 2)
     expect(pages[2].locator(".w-note.tone-good")).to_contain_text("you took the bonus token 3")

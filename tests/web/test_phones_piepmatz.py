@@ -7,7 +7,6 @@ round plays."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from playwright.sync_api import expect
@@ -82,8 +81,9 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
         f"Held: {bird_label(bird.to_json())} behind perch {int(held.args['perch']) + 1}.")
     assert engine.turns == 0 and len(engine.hands[0]) == 4  # nothing played yet
     first.screenshot(path=str(SCREENS / "phone-piepmatz-held.png"))
-    s.box.press(Press(1, "bell", box_now_us()))  # another station's bell plays nothing for seat 1
-    time.sleep(0.2)
+    rung = box_now_us()
+    s.box.press(Press(1, "bell", rung))  # another station's bell plays nothing for seat 1
+    s.wait(lambda: s.box.horizon_us >= rung + s.box.time_offset_us)  # once the box has decided past it
     assert engine.public_view()["awaiting_confirm"] == [0] and len(engine.hands[0]) == 4
     s.box.press(Press(0, "bell", box_now_us()))  # the seat's own station plays the held move
     s.wait(lambda: engine.public_view()["awaiting_confirm"] == [] and len(engine.hands[0]) < 4)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +28,8 @@ from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
+from tests.processes import HANG_S
+from tests.web.test_security import settle
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -120,12 +121,12 @@ def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clea
             reader = asyncio.create_task(read())
             try:
                 await ws.send_json({"type": "hello", "pin": server.seats.pin})
-                while (await asyncio.wait_for(inbox.get(), 60))["type"] != "welcome":  # 60 s: a hang guard
+                while (await asyncio.wait_for(inbox.get(), HANG_S))["type"] != "welcome":  # a hang guard
                     pass
                 hidden = not server.pin_wanted()
                 await asyncio.to_thread(frames_agree)  # slow under load: the socket keeps being read meanwhile
                 await ws.send_json({"type": "show_pin", "seq": 1})
-                while (reply := await asyncio.wait_for(inbox.get(), 60))["type"] not in ("ok", "refused"):
+                while (reply := await asyncio.wait_for(inbox.get(), HANG_S))["type"] not in ("ok", "refused"):
                     pass
                 return hidden, [reply, {"wanted": server.pin_wanted()}]
             finally:
@@ -134,11 +135,6 @@ def test_the_pin_leaves_the_screen_once_a_host_is_in_and_the_question_stays_clea
     hidden, (ok, after) = asyncio.run(logged_in_and_asks_again())
     assert hidden
     assert ok["type"] == "ok" and after["wanted"]  # the host asked: a co-host can read it now
-
-
-def settle(box: Box) -> None:
-    time.sleep(0.12)  # past the box's decision delay
-    box.step(box_now_us() + box.time_offset_us)
 
 
 def test_the_pages_call_the_right_answer_what_the_big_screen_calls_it(shown: Shown) -> None:
@@ -168,7 +164,7 @@ def test_after_a_wrong_answer_the_scoreboard_says_who_answers_and_whose_press_th
     t = box_now_us()
     s.box.press(Press(0, "bell", t))
     s.box.press(Press(1, "bell", t + 9_000))  # 9 ms later
-    settle(s.box)
+    settle(s.box, t + 9_000)
     s.box.press(Press(HOST_STATION, "wrong", box_now_us()))
     settle(s.box)
     board = json.loads(s.server.publisher.latest.board)

@@ -27,6 +27,7 @@ from controller.web.server import (
     parse,
 )
 from games import registry
+from tests.processes import HANG_S
 
 Client = Callable[[Callable[[aiohttp.ClientSession, str], Awaitable[Any]]], Any]
 
@@ -62,7 +63,7 @@ def talk(server: CompanionServer, script: Callable[[aiohttp.ClientSession, str],
 async def receive(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) -> dict[str, Any]:
     """The next message (of ``kind``), skipping view updates in between."""
     while True:
-        msg = await asyncio.wait_for(ws.receive(), 5)
+        msg = await asyncio.wait_for(ws.receive(), HANG_S)
         if msg.type == aiohttp.WSMsgType.CLOSE:
             return {"type": "closed", "code": msg.data}
         if msg.type != aiohttp.WSMsgType.TEXT:
@@ -80,10 +81,19 @@ async def join(session: aiohttp.ClientSession, base: str, seat: int, token: str)
     return ws
 
 
-def settle(box: Box) -> None:
-    """What the loop does next frame: take the inbox, decide up to now."""
-    time.sleep(0.05)
-    box.step(box_now_us() + box.time_offset_us)
+def settle(box: Box, stamped_by_us: int | None = None) -> None:
+    """What the loop does each frame, until the box has decided everything that reached it
+    before this call, or stamped up to ``stamped_by_us`` (box clock) if later (its inbox taken,
+    the decision guard and any debouncing passed), or the host paused it: waiting for the
+    box's horizon, never for a timer a busy machine outruns."""
+    arrived_by = max(box_now_us(), stamped_by_us or 0) + box.time_offset_us
+    give_up = time.monotonic() + HANG_S
+    while True:
+        box.step(box_now_us() + box.time_offset_us)
+        if box.horizon_us >= arrived_by or box.paused or box.host_paused:
+            return
+        assert time.monotonic() < give_up, "the box never decided what reached it"
+        time.sleep(0.005)  # polling the box's horizon, not pacing the test
 
 
 def first_card(box: Box, seat: int) -> int:
@@ -318,7 +328,7 @@ def test_a_hundred_reconnects_keep_the_seat_and_the_connection_limit_holds(hands
     assert out["firsts"] == [["state", True]] * (MAX_SOCKETS_PER_ADDRESS + 4 - server.limits.waiting_per_address)
     assert out["still"] == [False, True]  # the joined phone was never closed for room
     assert out["most"] <= server.limits.waiting_per_address + 1  # the boards and the one joined phone
-    deadline = time.monotonic() + 30  # a hang guard: the server's thread counts them back as it sees them close
+    deadline = time.monotonic() + HANG_S  # a hang guard: the server's thread counts them back as it sees them close
     while server._per_address:
         assert time.monotonic() < deadline, f"closed sockets never counted back: {server._per_address}"
         time.sleep(0.01)  # polling the server's count

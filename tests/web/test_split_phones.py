@@ -31,11 +31,11 @@ from controller import channel
 from controller import protocol as p
 from controller.cli import main
 from games import registry
-from tests.processes import connect_when_listening
+from tests.processes import HANG_S, connect_when_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 #: bounds a failure only: each wait ends as soon as what it waits for comes
-DEADLINE_S = 60.0
+DEADLINE_S = HANG_S
 
 
 @pytest.fixture(autouse=True)
@@ -44,12 +44,6 @@ def hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     with registry.register("hands", "tests.web.hands"):
         yield
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def reply(ws: aiohttp.ClientWebSocketResponse, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from games import scenes
 from games.registry import get
 from tests.core.test_split import Lines, kill_all_it_started, until
 from tests.processes import connect_when_listening
-from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, free_port, reply, seat_socket
+from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in, reply, seat_socket
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
@@ -91,10 +91,10 @@ async def after_the_crash(port: int, token: str, card: int) -> dict[str, Any]:
 
 
 def test_the_screen_killed_with_9_comes_back_serving_the_same_phones(tmp_path: Path) -> None:
-    port, views_at, journal = free_port(), tmp_path / "views.sock", tmp_path / "hands.jsonl"
+    views_at, journal = tmp_path / "views.sock", tmp_path / "hands.jsonl"
     with running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
-                  "--journal", str(journal), "--web", str(port), "--viewer-socket", str(views_at)]) as (proc, err):
-        err.wait_for(lambda x: "companion pages:" in x)
+                  "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) as (proc, err):
+        port = port_in(err.wait_for(lambda x: "companion pages:" in x)[1])  # the port it bound: the new screen's too
         token, card = asyncio.run(first_phone(port))
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
@@ -137,11 +137,11 @@ def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(
     """A phone game cut off in the menu is resumed with phones (the Phones
     row): in a deciding process of its own, served by the menu's server,
     whose seat codes still work once the menu is back."""
-    folder, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "views.sock", free_port()
+    folder, views_at = cut_off_phone_game(tmp_path), tmp_path / "views.sock"
     with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
-                  "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
+                  "--viewer-socket", str(views_at), "--web", "0"]) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
-        err.wait_for(lambda x: "companion pages:" in x)
+        port = port_in(err.wait_for(lambda x: "companion pages:" in x)[1])  # the port the menu's server bound
 
         async def phone_through_the_game() -> tuple[dict[str, Any], str]:
             session, ws, token, seat = await menu_phone(port)
@@ -238,7 +238,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
         with box.lock:  # what the deciding process sends a screen it started again
             first = dataclasses.replace(
                 NO_VIEW, companion=snapshot_message(Publisher(box).publish()), public=box.engine.public_view(),
-                strip=box.strip(), seats={"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": free_port()})
+                strip=box.strip(), seats={"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": 0})
         mine, deciding = socket.socketpair()
         scene = scenes.scene_for("hands", None)
         presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
@@ -274,11 +274,12 @@ def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_pa
     from controller.web.server import PACK_UPLOAD_PATH
     from tests.web.test_pack_upload import GOOD
 
-    folder, packs, views_at, port = cut_off_phone_game(tmp_path), tmp_path / "packs", tmp_path / "views.sock", free_port()
+    folder, packs, views_at = cut_off_phone_game(tmp_path), tmp_path / "packs", tmp_path / "views.sock"
     with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
-                  "--packs-dir", str(packs), "--viewer-socket", str(views_at), "--web", str(port)]) as (proc, err):
+                  "--packs-dir", str(packs), "--viewer-socket", str(views_at), "--web", "0"]) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
         _at, line = err.wait_for(lambda x: "companion pages:" in x)
+        port = port_in(line)  # the port the menu's server bound
         pin = line.rsplit("PIN ", 1)[1].rstrip(")")
 
         async def upload() -> tuple[int, Any]:
