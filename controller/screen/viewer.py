@@ -461,7 +461,9 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
     started again on the journal (the screen keeps showing the last view).
     A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
     was handed over is a stop: the deciding process closes the game (every
-    press it took journaled before its ``end``), and is waited for."""
+    press it took journaled before its ``end``), and is waited for; before
+    it journaled the game (in its roll call) the start is abandoned
+    (``KeyboardInterrupt``, as before it was handed over)."""
     resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
 
     def said_once(inputs: str) -> None:  # a deciding process started again opens the same inputs
@@ -489,7 +491,10 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start
             with signals.held(raise_after=False):
-                return GameOver(stop_decider(process, sock))
+                stopped = stop_decider(process, sock)
+            if game.new and not game.journal.exists():
+                raise  # stopped in its roll call, before it journaled the game: the caller abandons the start
+            return GameOver(stopped)
         except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
             if process is not None and sock is not None:
                 with signals.held(raise_after=False):

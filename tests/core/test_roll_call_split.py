@@ -168,3 +168,39 @@ def test_a_deciding_process_killed_in_the_roll_call_is_started_again_and_the_rol
     records = journal(path)
     assert records[0]["type"] == "session" and records[-1]["type"] == "end"
     assert sum(r["type"] == "session" for r in records) == 1
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_in_the_roll_call_stops_play_with_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None, signum: int,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl+C (or systemd's SIGTERM) while the roll call is on screen: ``play``
+    stops as it does before a game began (no journal to read back, no
+    traceback); the deciding process has closed its inputs and is gone."""
+    from controller.cli import CommandFailed, main
+
+    path = tmp_path / "r.jsonl"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+
+    def interrupt(frames: list[list[str]]) -> None:
+        if len(frames) == 1:  # the roll call is on screen
+            os.kill(os.getpid(), signum)
+
+    roll_calls(monkeypatch, interrupt)
+    argv = ["play", "reaction", "--profile", "header-4", "--journal", str(path)]
+    if signum == signal.SIGINT:
+        with pytest.raises(CommandFailed, match="stopped"):
+            main(argv)
+    else:
+        assert main(argv) == 0  # systemd asked for it
+    assert "no journal" not in capsys.readouterr().err
+    assert not path.exists()
+    assert len(started) == 1 and started[0].wait(DEADLINE_S) == 0
