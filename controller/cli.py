@@ -14,7 +14,6 @@ import logging
 import os
 import signal
 import sys
-import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
@@ -34,7 +33,7 @@ from controller.apps.records import cmd_replay, cmd_resume, cmd_scenario, cmd_si
 from controller.apps.results import add_results_command
 from controller.box import profile as profile_mod
 from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
-from controller.box.session import journal_dir, packs_dir
+from controller.box.session import journal_dir, packs_dir, quiet_gpio_fallbacks
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.pack_store import MEDIA_ROOTS
 from controller.web import DEFAULT_PORT
@@ -397,14 +396,6 @@ def stopped(command: str) -> CommandFailed:
     if signum == signal.SIGQUIT:
         return fail(command, _("stopped (SIGQUIT)"), signals.EXIT_STATUS[signum])
     return fail(command, _("stopped (Ctrl+C)"), EXIT_INTERRUPTED)
-
-
-def quiet_gpio_fallbacks(verbose: int) -> None:
-    """gpiozero warns once per pin factory it cannot load (eight lines on a
-    laptop) before the one error that matters; shown with -v."""
-    if verbose == 0:
-        warnings.filterwarnings("ignore", module=r"gpiozero(\.|$)")
-        warnings.filterwarnings("ignore", message=r"Falling back from ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

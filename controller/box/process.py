@@ -417,6 +417,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     set_language(args.lang)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # it opens the inputs: gpiozero's fallback warnings only when the command was asked for more than its
+    # problems and its progress (-vv; a box run as a service logs at INFO with no -v)
+    session.quiet_gpio_fallbacks(0 if args.log_level >= logging.INFO else 1)
     priority = ask_realtime()
     sock = socket.socket(fileno=args.fd)
     if args.register:

@@ -17,6 +17,7 @@ import random
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
@@ -167,6 +168,15 @@ class Relay:
     def watermark(self, mark: Watermark) -> None:
         if self.target is not None:
             self.target.watermark(mark)
+
+
+def quiet_gpio_fallbacks(verbose: int) -> None:
+    """gpiozero warns once per pin factory it cannot load (eight lines on a
+    laptop) before the one error that matters; shown with -v (the command's
+    and the deciding process's, which opens the inputs of ``play``)."""
+    if verbose == 0:
+        warnings.filterwarnings("ignore", module=r"gpiozero(\.|$)")
+        warnings.filterwarnings("ignore", message=r"Falling back from ")
 
 
 def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> Source:

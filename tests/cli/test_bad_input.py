@@ -140,8 +140,10 @@ def test_a_usage_error_exits_2_and_a_failure_1(tmp_path: Path, capsys) -> None:
     assert stop.value.code == 1
 
 
-def test_play_without_gpio_says_the_one_real_thing(tmp_path: Path, capsys, monkeypatch) -> None:
-    """No eight lines of gpiozero fallback warnings before it, no journal left."""
+def test_play_without_gpio_says_the_one_real_thing(tmp_path: Path, capfd, monkeypatch) -> None:
+    """No eight lines of gpiozero fallback warnings before it (not from the
+    deciding process either, which opens the inputs: its stderr is the
+    terminal's too), no journal left."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     from gpiozero import Device
@@ -149,7 +151,7 @@ def test_play_without_gpio_says_the_one_real_thing(tmp_path: Path, capsys, monke
     monkeypatch.setattr(Device, "pin_factory", None)
     with pytest.raises(SystemExit) as stop:
         main(["play", "quiz", "--profile", "header-4", "--headless"])
-    err = capsys.readouterr().err
+    err = capfd.readouterr().err
     assert stop.value.code == 1
     assert err.count("\n") == 1, err
     assert "no GPIO on this machine" in err and "leave out --profile" in err
