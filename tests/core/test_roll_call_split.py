@@ -59,6 +59,20 @@ def roll_calls(monkeypatch: pytest.MonkeyPatch, then: Any) -> list[list[str]]:
     return seen
 
 
+def deciding_processes(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """Each deciding process the screen starts, in order (to kill one, or to see it gone)."""
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    return started
+
+
 def journal(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text().splitlines()]
 
@@ -111,15 +125,7 @@ def test_esc_in_the_roll_call_starts_no_game(
     from controller.cli import CommandFailed, main
 
     path = tmp_path / "r.jsonl"
-    started: list[subprocess.Popen[bytes]] = []
-    start_decider = viewer.start_decider
-
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
-
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    started = deciding_processes(monkeypatch)
 
     def escape(frames: list[list[str]]) -> None:
         if len(frames) == 1:  # the roll call is on screen: the host leaves it
@@ -141,15 +147,7 @@ def test_a_deciding_process_killed_in_the_roll_call_is_started_again_and_the_rol
     from controller.cli import main
 
     path = tmp_path / "r.jsonl"
-    started: list[subprocess.Popen[bytes]] = []
-    start_decider = viewer.start_decider
-
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
-
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    started = deciding_processes(monkeypatch)
     killed: set[int] = set()
 
     def kill_or_skip(frames: list[list[str]]) -> None:
@@ -180,15 +178,7 @@ def test_a_signal_in_the_roll_call_stops_play_with_no_game(
     from controller.cli import CommandFailed, main
 
     path = tmp_path / "r.jsonl"
-    started: list[subprocess.Popen[bytes]] = []
-    start_decider = viewer.start_decider
-
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
-
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    started = deciding_processes(monkeypatch)
 
     def interrupt(frames: list[list[str]]) -> None:
         if len(frames) == 1:  # the roll call is on screen
