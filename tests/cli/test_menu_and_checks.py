@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pygame
 
@@ -172,56 +171,6 @@ def test_texts_for_people_count_from_one_and_use_names(capsys) -> None:
     assert "player 0" not in out.lower() and "player 1" in out.lower()
     shown = people_json({"outcomes": [{"text": "player 1 knocked", "player": 0}]}, ["Red", "Blue"])
     assert shown["outcomes"][0] == {"text": "Red knocked", "player": 0}
-
-
-def test_play_with_real_stations_starts_after_every_station_answered_the_roll_call(tmp_path: Path, capsys, monkeypatch,
-                                                                                  mock_pins, caplog) -> None:
-    """Each station presses its bell once (mock pins), the roll call ends by
-    itself and the game starts; its journal holds no roll-call press."""
-    import logging
-    import threading
-    import time
-
-    from gpiozero import Device
-
-    from controller.box.profile import load
-    from controller.screen import menu as menu_screens
-
-    monkeypatch.setenv("DISPLAY", ":0")  # a desktop, drawn on SDL's dummy driver
-    prof = load("header-4")
-    bells = [pin for pin, (station, name) in prof.input_pins().items() if station >= 0 and name == "bell"]
-    done, listening = threading.Event(), threading.Event()
-    shown = menu_screens.run_roll_call
-
-    def run_roll_call(*args: Any, **kwargs: Any) -> Any:
-        listening.set()  # the stations' presses reach the roll call from now on
-        return shown(*args, **kwargs)
-
-    monkeypatch.setattr(menu_screens, "run_roll_call", run_roll_call)
-
-    def stations_answer() -> None:
-        listening.wait(120)  # a hang guard: play sets it, or fails on its own
-        if done.is_set():
-            return
-        for pin in bells:
-            Device.pin_factory.pin(pin).drive_low()
-            time.sleep(0.05)
-            Device.pin_factory.pin(pin).drive_high()
-            time.sleep(0.05)
-
-    presser = threading.Thread(target=stations_answer, daemon=True)
-    presser.start()
-    journal = tmp_path / "rc.jsonl"
-    caplog.set_level(logging.INFO, logger="buzzerbox")
-    try:
-        assert main(["play", "--json", "quiz", "--profile", "header-4", "--window", "--seconds", "0.3", "--mute",
-                     "--journal", str(journal)]) == 0
-    finally:
-        done.set()
-        presser.join()
-    assert "roll call: every station answered" in caplog.text
-    records = [json.loads(line) for line in journal.read_text().splitlines()]
-    assert not [r for r in records if r.get("type") in ("press", "edge")]
 
 
 def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> None:

@@ -115,6 +115,7 @@ def test_the_deciding_process_runs_the_roll_call_on_its_inputs(
     assert seen[0] == names and seen[-1] == []  # everyone missing at first, everyone here at the end
     records = journal(path)
     assert records[0]["type"] == "session" and records[-1]["type"] == "end"
+    assert not [r for r in records if r.get("type") in ("press", "edge")]  # the roll call's presses are no game's
 
 
 def test_esc_in_the_roll_call_starts_no_game(
