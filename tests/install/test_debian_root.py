@@ -203,6 +203,7 @@ def state(root: Path) -> dict[str, str]:
 
 
 @pytest.mark.runtime("debootstrap")
+@pytest.mark.timeout(2400)  # a fresh machine builds the Debian root first (about 10 min when busy)
 def test_install_sh_on_a_clean_debian_then_again_then_uninstall(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path / "wheel")
     with debian_root(tmp_path) as root:
