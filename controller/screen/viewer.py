@@ -204,12 +204,14 @@ SKIP_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None,
             announce: Callable[[str], None] | None = None,
-            roll_called: Callable[[p.RollCallView], None] | None = None) -> p.Message | None:
+            roll_called: Callable[[p.RollCallView], None] | None = None, *, begun: bool = False) -> p.Message | None:
     """Until the deciding process shows the game: ``announce`` gets what
     inputs it opened (``Opened``), and its roll call is drawn from each
     ``RollCallView`` it sends, this screen's station keys going to it; Enter
     or space skips the rest (a typed host key), Esc or a closed window
-    leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``); ``roll_called``
+    leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``), from its start-up on
+    unless the game ``begun`` already (a deciding process started again mid-game:
+    the game's keys wait for the game); ``roll_called``
     gets each roll call too (the host page says who is missing). Returns its first
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
     from controller.screen.menu import RollCallScene
@@ -227,9 +229,10 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             for event in pygame.event.get():
                 if event.type == pygame.VIDEORESIZE:
                     presenter.screen.resized(event.size)
-                if shown is None or answered:
+                leaving = event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE)
+                if answered or (shown is None and not (leaving and not begun)):
                     continue  # no roll call (or over): the game's keys wait for the game
-                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                if leaving:
                     box.send(p.Stop("menu"))
                     answered = True
                 elif event.type == pygame.KEYDOWN and event.key in SKIP_KEYS:
@@ -487,7 +490,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
-            first = opening(box, presenter, keyboard, said_once, roll_called)
+            first = opening(box, presenter, keyboard, said_once, roll_called, begun=resume)
             if isinstance(first, p.View):  # the game began
                 watched = watch(box, presenter, keyboard, fps, companion, first)
             else:
