@@ -133,6 +133,8 @@ def messages() -> dict[str, str]:
         "clip_paused": _("♪ Clip paused"),
         "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
         "between": _("No game running: choose the next one in the menu on the big screen."),
+        "starting": _("The game is about to start."),
+        "roll_call": _("Roll call: every station presses its button once. Not heard from yet: {missing}"),
         "names": _("Names"),
         "teams": _("Teams"),
         "rename": _("Save"),
@@ -563,18 +565,41 @@ class RelayedPublisher(Publisher):
         self.scene = None
         self._built = first
         self._view: tuple[View, Strip] = ({}, [])
-        self._latest = first
+        #: the game is about to start (its deciding process starting, its roll call): not between games
+        self.starting = True
+        #: the deciding process's roll call (``RollCallView.view``): the host page says who is not heard from yet
+        self.roll_call: Mapping[str, Any] | None = None
+        self._latest = self.before_game(first)
 
     def update(self, snap: Snapshot, view: View, strip: Strip) -> Snapshot:
         """The deciding process's newest snapshot, and the view and strip it was built with."""
         self._built, self._view, self.live = snap, (view, strip), True
         return self.publish()
 
+    def calling(self, roll_call: Mapping[str, Any]) -> Snapshot:
+        """The deciding process's roll call now (before the game's first snapshot)."""
+        self.roll_call = roll_call
+        return self.publish()
+
+    def detach(self) -> Snapshot:
+        """The game closed (or never began): the pages say none is running."""
+        self.starting, self.roll_call = False, None
+        return super().detach()
+
+    def before_game(self, snap: Snapshot) -> Snapshot:
+        """``snap`` with the host page told that the game is about to start
+        (and who the roll call still waits for), not "no game running"."""
+        if self.live or not self.starting:
+            return snap
+        missing = None if self.roll_call is None else [str(name) for name in self.roll_call.get("missing") or ()]
+        return replace(snap, host=json.dumps({**json.loads(snap.host), "starting": True,
+                                              "roll_call": None if missing is None else {"missing": missing}}))
+
     def on_events(self, events: list[GameEvent]) -> None:
         """Nothing: the snapshots come from the deciding process."""
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
-        snap, (view, strip) = self._built, self._view
+        snap, (view, strip) = self.before_game(self._built), self._view
         if self.scene is not None and strip:
             shown = self.strip_as_shown(view, strip)
             if shown is not strip:

@@ -313,6 +313,10 @@ class RelayedPhones:
             self.keep(self.server.secrets())
         self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
 
+    def calling(self, message: protocol.RollCallView) -> None:
+        """The deciding process's roll call: the host page says who it still waits for (the screen's thread)."""
+        self.publisher.calling(message.view)
+
     def stop(self) -> None:
         self.server.on_secrets = None
         if self.owns_server:

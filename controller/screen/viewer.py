@@ -203,12 +203,16 @@ SKIP_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None,
-            announce: Callable[[str], None] | None = None) -> p.Message | None:
+            announce: Callable[[str], None] | None = None,
+            roll_called: Callable[[p.RollCallView], None] | None = None, *, begun: bool = False) -> p.Message | None:
     """Until the deciding process shows the game: ``announce`` gets what
     inputs it opened (``Opened``), and its roll call is drawn from each
     ``RollCallView`` it sends, this screen's station keys going to it; Enter
     or space skips the rest (a typed host key), Esc or a closed window
-    leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``). Returns its first
+    leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``), from its start-up on
+    unless the game ``begun`` already (a deciding process started again mid-game:
+    the game's keys wait for the game); ``roll_called``
+    gets each roll call too (the host page says who is missing). Returns its first
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
     from controller.screen.menu import RollCallScene
 
@@ -225,9 +229,10 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             for event in pygame.event.get():
                 if event.type == pygame.VIDEORESIZE:
                     presenter.screen.resized(event.size)
-                if shown is None or answered:
+                leaving = event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE)
+                if answered or (shown is None and not (leaving and not begun)):
                     continue  # no roll call (or over): the game's keys wait for the game
-                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                if leaving:
                     box.send(p.Stop("menu"))
                     answered = True
                 elif event.type == pygame.KEYDOWN and event.key in SKIP_KEYS:
@@ -251,6 +256,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                     if shown is None and keyboard is not None:
                         keyboard.start(box)  # its station keys are stations in the roll call too
                     shown, scene = message, scene or RollCallScene()
+                    if roll_called is not None:
+                        roll_called(message)
                 else:
                     return message  # the game's first view, its end, or None: it died
             if shown is not None and scene is not None and not answered:
@@ -454,9 +461,10 @@ def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presen
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
               companion: Companion | None = None, box: DecidingLink | None = None,
-              announce: Callable[[str], None] | None = None) -> GameOver:
+              announce: Callable[[str], None] | None = None,
+              roll_called: Callable[[p.RollCallView], None] | None = None) -> GameOver:
     """Play through a deciding process of its own (``opening``: its roll
-    call, then ``watch``); returns how it ended (``GameOver``: its
+    call, each view of it to ``roll_called`` too, then ``watch``); returns how it ended (``GameOver``: its
     ``Ended``); ``announce`` is told once what inputs it opened. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
     A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
@@ -482,7 +490,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
-            first = opening(box, presenter, keyboard, said_once)
+            first = opening(box, presenter, keyboard, said_once, roll_called, begun=resume)
             if isinstance(first, p.View):  # the game began
                 watched = watch(box, presenter, keyboard, fps, companion, first)
             else:
@@ -546,7 +554,8 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
             view = DecidingLink(box.spec, box.settings)
             pages = phones(view) if phones is not None else None
             companion = follow_board(hooks, presenter, box, view, pages)
-        ended = run_split(game, presenter, keyboard, fps, companion, view, announce)
+        ended = run_split(game, presenter, keyboard, fps, companion, view, announce,
+                          None if pages is None else pages.calling)
     finally:
         with signals.held(raise_after=False):
             if pages is not None:

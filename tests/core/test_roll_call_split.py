@@ -195,3 +195,33 @@ def test_a_signal_in_the_roll_call_stops_play_with_no_game(
     assert "no journal" not in capsys.readouterr().err
     assert not path.exists()
     assert len(started) == 1 and started[0].wait(DEADLINE_S) == 0
+
+
+@pytest.mark.parametrize("key", [None, pygame.K_ESCAPE])
+def test_closing_the_window_while_the_deciding_process_starts_starts_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None, key: int | None) -> None:
+    """The window closed (or Esc) while the deciding process is still starting,
+    before its roll call is on screen: it is told to stop, no roll call is
+    shown, no journal, ``play`` stops as at Ctrl+C, the deciding process is gone."""
+    from controller.cli import CommandFailed, main
+
+    path = tmp_path / "r.jsonl"
+    started = deciding_processes(monkeypatch)
+    start_decider = viewer.start_decider
+
+    def closed_at_once(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], Any]:
+        started_now = start_decider(game, resume)  # queued before the screen reads its first message
+        pygame.event.post(pygame.event.Event(pygame.QUIT) if key is None else
+                          pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+        return started_now
+
+    def leave(frames: list[list[str]]) -> None:  # a roll call drawn (the key was lost): leave it, the test fails
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    monkeypatch.setattr(viewer, "start_decider", closed_at_once)
+    drawn = roll_calls(monkeypatch, leave)
+    with pytest.raises(CommandFailed, match="stopped"):  # as at Ctrl+C before the game began
+        main(["play", "reaction", "--profile", "header-4", "--journal", str(path)])
+    assert drawn == []  # the key was heard before any roll call frame
+    assert not path.exists()
+    assert len(started) == 1 and started[0].wait(DEADLINE_S) == 0

@@ -272,6 +272,13 @@
       node.appendChild(Box.el("p", { cls: "hint", text: Box.text("tie_note").replace("{key}", m.pick_keys.join(" / ")) }));
   }
 
+  // No game live: one is about to start (who its roll call still waits for), or the menu is up.
+  function waiting(m) {
+    const missing = m.roll_call ? m.roll_call.missing : [];
+    if (missing.length) return Box.text("roll_call").replace("{missing}", missing.join(", "));
+    return m.starting ? Box.text("starting") : Box.text("between");
+  }
+
   function render(m) {
     state = m;
     renderFirst(m);
@@ -281,7 +288,7 @@
     $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
     const note = $("note");
     // a journal that cannot be written is said first (translated by the box): the host can free space
-    const said = m.journal ? m.journal : !m.live ? Box.text("between") : m.paused ? Box.text("paused_note") : "";
+    const said = m.journal ? m.journal : !m.live ? waiting(m) : m.paused ? Box.text("paused_note") : "";
     note.textContent = said;
     note.className = said ? "note" : "note hidden";
     const buttons = $("buttons");
