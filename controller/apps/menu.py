@@ -34,6 +34,7 @@ from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folde
 from controller.protocol import NOT_BEGUN
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
+from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import _, set_language
@@ -450,6 +451,7 @@ class Evening:
                          carry_on=carry_on, roll_call=roll_call)
         presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
+        presenter.results_hint = BACK_HINT  # the final results say how to get back here
 
         def served(view: DecidingLink) -> live.RelayedPhones:
             """The session's one server, now fed by the deciding process."""
@@ -485,6 +487,7 @@ class Evening:
                                                      colors=colors),
                              session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
         game.presenter.asides.extend(self.asides)
+        game.presenter.results_hint = BACK_HINT
         if phones:  # the session's one server, moved to this game
             live.answer_box_keys(game.presenter, self.companion.game(box, [game.presenter.scene,
                                                                            game.presenter.results]))

@@ -88,6 +88,17 @@ def aside_line(asides: Sequence[Aside]) -> str | None:
     return next((line for aside in asides if (line := aside())), None)
 
 
+#: the keys that take a finished game's results screen on (back to the menu), besides any host key
+BACK_KEYS = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+#: said under a finished game's results in the menu: how the host gets back (``Presenter.results_hint``)
+BACK_HINT = N_("Esc or Enter: back to the menu")
+
+
+def goes_back(event: pygame.event.Event) -> bool:
+    """A key that leaves a finished game's results screen (Enter too: no host key, the host's first try)."""
+    return event.type == pygame.KEYDOWN and event.key in BACK_KEYS
+
+
 class Presenter:
     """Screen, scene, lights and sound of one running box."""
 
@@ -121,6 +132,8 @@ class Presenter:
             self.box_actions["replay"] = self.replay
         #: Esc was pressed once during the game: the screen asks before it ends
         self.confirm_end = False
+        #: said under the final results (a catalogue id; the menu's ``BACK_HINT``): how the host goes on
+        self.results_hint: str | None = None
 
     def replay(self) -> None:
         """The host's F5: the question's audio and video clips again from their start."""
@@ -160,6 +173,8 @@ class Presenter:
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs
         scene.confirm = _(END_CONFIRM) if self.confirm_end and not finished else None
+        if finished and self.results_hint:
+            scene.message = _(self.results_hint)
         journal = shown.journal
         if journal:  # said while the journal's disk refuses records: the host can act (free space)
             scene.message = journal
@@ -430,7 +445,7 @@ def frames_loop(box: Box, presenter: Presenter, keyboard: KeyboardSource | None,
                 events = run.answer_shows(keyed, t)
                 presenter.react(box, events, t)
                 run.events.extend(events)
-            elif name is not None and finished_at is not None:
+            elif finished_at is not None and (name is not None or goes_back(event)):
                 return done("finished", t)
         t = run.now()
         run.advance(t)
@@ -570,12 +585,11 @@ def run_results(presenter: Presenter, box: Box, *, clock: Callable[[], int] = bo
     """A finished game's results screen again, as the box drew it at the
     game's end (the menu's "This evening" row), until Esc, Enter or a
     closed window: the host shows the room who won, then is back in the menu."""
-    presenter.standing = _("Esc or Enter: back to the menu")
+    presenter.results_hint = BACK_HINT
     frame_clock = pygame.time.Clock()
-    back = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
     while True:
         for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in back):
+            if event.type == pygame.QUIT or goes_back(event):
                 return
             if event.type == pygame.VIDEORESIZE:
                 presenter.screen.resized(event.size)

@@ -264,6 +264,7 @@ class Menu:
         self.phones = phones
         #: this evening's journaled games, newest first, each once (its latest state)
         self.evening: list[EveningGame] = []
+        self.items: list[Item] = []
         self._build(0, players)
 
     @staticmethod
@@ -295,6 +296,7 @@ class Menu:
         return False
 
     def _build(self, game_index: int, players: int) -> None:
+        held = self.items[self.selected].key if self.items else None
         name, _title, lo, hi = self.games[game_index]
         counts = list(range(lo, hi + 1))
         self.items = [
@@ -331,7 +333,7 @@ class Menu:
             games = list(self.evening)
             self.items.insert(len(self.items) - 1, Item("evening", N_("This evening"), [g.journal for g in games],
                                                         [g.journal for g in games], said=lambda k: games[k].label()))
-        self.selected = min(self.selected, len(self.items) - 1)
+        self._hold(held)
         if not self.phones:
             self._open_hands()
 
@@ -385,6 +387,7 @@ class Menu:
         when that is still there (``chosen``: values to pick instead)."""
         kept = {it.key: it.value for it in self.items}
         kept.update(chosen or {})
+        held = self.items[self.selected].key
         self.found = dict(found)
         self._build(self.item("game").value, self.item("players").value)
         self._keep(kept)
@@ -393,8 +396,15 @@ class Menu:
         fresh = self._category_rows(get_game(self.games[self.item("game").value][0]).options)
         at = first if first is not None else next(k for k, it in enumerate(self.items) if it.key == "phones")
         self.items = [*self.items[:at], *fresh, *(it for it in self.items[at:] if not it.key.startswith("category"))]
-        self.selected = min(self.selected, len(self.items) - 1)
+        self._hold(held)
         self._keep(kept)
+
+    def _hold(self, key: str | None) -> None:
+        """The highlight on the row it was on (by its key, not its place): a row
+        added above it (the first game of the evening) never moves the host's
+        Enter onto another row; a row gone leaves it at the same place."""
+        self.selected = next((k for k, it in enumerate(self.items) if it.key == key),
+                             min(self.selected, len(self.items) - 1))
 
     def _keep(self, kept: Mapping[str, Any]) -> None:
         """Each row back at its value in ``kept`` when it still offers it."""

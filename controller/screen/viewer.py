@@ -38,7 +38,7 @@ from controller.box.runtime import HORIZON_WATERMARKS
 from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
-from controller.screen.loop import QUIT, Presenter, key_of, keyboard_help
+from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
 from controller.screen.sound import Sound
 from games.base import Action, BuzzerBoxError, EventKind, GameEvent, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
@@ -312,7 +312,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                     box.send(p.Stop("quit"))
                 elif name == "menu" and not finished_at_frame and not presenter.end_confirmed():
                     pass  # the first Esc: the screen asks
-                elif name == "menu" or (name is not None and finished_at_frame):
+                elif name == "menu" or (finished_at_frame and (name is not None or goes_back(event))):
                     box.send(p.Stop("menu" if name == "menu" else "finished"))
                 elif name is not None:
                     box.send(p.HostKey(name, game_now()))
