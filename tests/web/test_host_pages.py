@@ -146,6 +146,35 @@ def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: Men
         thread.join(HANG_S)
 
 
+def test_a_pin_sent_before_the_page_is_ready_logs_in_once_it_is(served: Any, phone: Any) -> None:
+    """A host who types the PIN and presses Enter before the page's texts came
+    (a slow phone, a busy box) is logged in once they come. The form was
+    submitted natively: the page reloaded, the PIN was gone and nothing said
+    why (a CI run on a busy machine logged in a test's page this way)."""
+    s: Served = served("quiz", 3)
+    host = phone()
+    held: list[Any] = []
+    released: list[bool] = []
+
+    def texts(route: Any) -> None:  # the page's texts wait until the test lets them through
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    host.route("**/messages.json", texts)
+    host.goto(s.server.host_url())
+    while not held:  # the page asked for them (each call lets Playwright hand the request over)
+        host.wait_for_timeout(20)
+    host.fill("#pin", s.server.seats.pin)
+    host.press("#pin", "Enter")  # before the page is ready
+    released.append(True)
+    for route in held:
+        route.continue_()
+    expect(host.locator("#remote")).to_be_visible()
+    expect(host.locator("#login")).to_be_hidden()
+
+
 def test_after_the_box_restarts_with_a_new_pin_the_host_page_asks_for_it(served: Any, phone: Any) -> None:
     """The box restarted (a new PIN): the page reconnects, its old PIN is
     refused, and it shows the PIN field again instead of dead buttons."""

@@ -5,6 +5,12 @@
 "use strict";
 
 (async function () {
+  // a PIN sent before the page's texts came (a slow phone, a busy box) submitted the form natively:
+  // the page reloaded and the PIN was gone. It is held, and sent once the page is ready.
+  const login = document.getElementById("login");
+  let sentEarly = false;
+  const holdEarly = (ev) => { ev.preventDefault(); sentEarly = true; };
+  login.addEventListener("submit", holdEarly);
   await Box.loadTexts();
   const $ = (id) => document.getElementById(id);
   $("title").textContent = Box.text("host_title");
@@ -366,9 +372,11 @@
     Box.status($("status"), Box.text(answer.saved ? "pack_saved" : "pack_refused"), answer.saved ? "good" : "bad");
   });
 
-  $("login").addEventListener("submit", (ev) => {
+  login.addEventListener("submit", (ev) => {
     ev.preventDefault();
     pin = $("pin").value.trim();
     link.send({ type: "hello", pin });
   });
+  login.removeEventListener("submit", holdEarly);
+  if (sentEarly) login.requestSubmit();
 })();
