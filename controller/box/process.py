@@ -546,7 +546,7 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
             t = box_now_us()
             for out in monitor.step(t):
                 if isinstance(out, Press):
-                    if out.station < 0 and out.input in ("arm", "next"):
+                    if out.station < 0 and out.input in p.SKIPS_ROLL_CALL:
                         return skipped(call.missing)
                     call.press(out.station)
             if call.done and complete_at is None:
