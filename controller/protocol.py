@@ -116,6 +116,9 @@ class RollCallView:
 
 #: the host key that starts the game without the stations that did not answer the roll call
 SKIP_ROLL_CALL = "skip roll call"
+#: the host actions that skip the roll call too: a GPIO button, or a key of the profile's ``[keys]``
+#: (a presenter clicker's next step)
+SKIPS_ROLL_CALL = ("arm", "next", "step")
 #: the ``Ended`` reason of a game the host left in its roll call: it never began (no journal)
 NOT_BEGUN = "not begun"
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from controller.box.runtime import Box
 from games.base import GameEvent
+from games.i18n import N_, _
 
 log = logging.getLogger("buzzerbox")
 
@@ -217,23 +218,35 @@ def trim_heap() -> None:
     trim(0)
 
 
-def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> str:
+#: what ``ask_realtime`` got, in words: English for the bench (it reads the figures back), else translated
+PRIORITY_WORDS = {
+    "fifo": N_("real-time priority (SCHED_FIFO {n})"),
+    "nice": N_("nice {n} (SCHED_FIFO not allowed: the kiosk unit grants it, docs/display.md)"),
+    "normal": N_("normal priority, nice {n} (neither SCHED_FIFO nor a lower nice level allowed: "
+                 "the kiosk unit grants them, docs/display.md)"),
+}
+
+
+def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE, translated: bool = False) -> str:
     """Ask the kernel to run this process (its threads started from now on)
     before the screen and the web server: SCHED_FIFO, else a nice level.
-    Returns what it got, in words, for the one log line."""
+    Returns what it got, in words, for the one log line: in the box's
+    language when ``translated`` (a person reads it), else in English."""
+    kind, n = "fifo", priority
     setscheduler: Any = getattr(os, "sched_setscheduler", None)
     fifo = getattr(os, "SCHED_FIFO", None)
-    if setscheduler is not None and fifo is not None:
-        try:
-            setscheduler(0, fifo, os.sched_param(priority))
-            return f"real-time priority (SCHED_FIFO {priority})"
-        except (PermissionError, OSError):
-            pass
     try:
-        before = os.nice(0)
-        if before > nice:
-            os.nice(nice - before)
-        return f"nice {os.nice(0)} (SCHED_FIFO not allowed: the kiosk unit grants it, docs/display.md)"
+        if setscheduler is None or fifo is None:
+            raise OSError("no SCHED_FIFO here")
+        setscheduler(0, fifo, os.sched_param(priority))
     except (PermissionError, OSError):
-        return f"normal priority, nice {os.nice(0)} (neither SCHED_FIFO nor a lower nice level allowed: " \
-               "the kiosk unit grants them, docs/display.md)"
+        try:
+            before = os.nice(0)
+            if before > nice:
+                os.nice(nice - before)
+            kind = "nice"
+        except (PermissionError, OSError):
+            kind = "normal"
+        n = os.nice(0)
+    words = PRIORITY_WORDS[kind]
+    return (_(words) if translated else words).format(n=n)

@@ -198,13 +198,16 @@ def check_resume(
     assert session is not None
     out = []
     if session.game != game:
-        out.append(f"the journal is a {session.game} game, not {game}")
+        out.append(_("the journal is a {journaled} game, not {game}").format(journaled=session.game, game=game))
     if players is not None and session.settings.players != players:
-        out.append(f"the journal has {session.settings.players} players, the profile {players} stations")
+        out.append(_("the journal has {players} players, the profile {stations} stations").format(
+            players=session.settings.players, stations=players))
     if station_kinds is not None and session.stations is not None and list(session.stations) != list(station_kinds):
-        out.append(f"station kinds differ: journal {list(session.stations)}, profile {list(station_kinds)}")
+        out.append(_("station kinds differ: journal {journaled}, profile {profile}").format(
+            journaled=list(session.stations), profile=list(station_kinds)))
     if profile is not None and session.profile is not None and session.profile != profile:
-        out.append(f"the journal was played on profile {session.profile!r}, not {profile!r}")
+        out.append(_("the journal was played on profile {journaled!r}, not {profile!r}").format(
+            journaled=session.profile, profile=profile))
     return out
 
 

@@ -49,7 +49,7 @@ from controller.box.views import Pages, Publisher, snapshot_message, view_of
 from controller.channel import ChannelError, Outbox, VersionMismatch
 from games import registry
 from games.base import BuzzerBoxError, EventKind, GameEvent
-from games.i18n import LANGUAGES, PSEUDO, current_language, set_language
+from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 
 log = logging.getLogger("buzzerbox.decider")
 
@@ -63,8 +63,8 @@ SWITCH_INTERVAL_S = 0.0005
 ROLL_CALL_LINGER_US = 800_000
 #: how often the roll call looks at its inputs and at what the screen sent
 ROLL_CALL_STEP_S = 0.01
-#: the first line this process writes on stderr, with its pid: a screen (and a test) waits for it
-READY_LINE = "deciding process {pid}: {priority}"
+#: the first line this process writes on stderr, with its pid, in the box's language: a test waits for it
+READY_LINE = N_("deciding process {pid}: {priority}")
 
 
 @dataclass
@@ -420,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # it opens the inputs: gpiozero's fallback warnings only when the command was asked for more than its
     # problems and its progress (-vv; a box run as a service logs at INFO with no -v)
     session.quiet_gpio_fallbacks(0 if args.log_level >= logging.INFO else 1)
-    priority = ask_realtime()
+    priority = ask_realtime(translated=True)
     sock = socket.socket(fileno=args.fd)
     if args.register:
         name, package = args.register.split("=", 1)
@@ -443,7 +443,7 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
         with contextlib.suppress(OSError):
             channel.send(sock, p.Ended(p.NOT_BEGUN))
         return 0
-    print(READY_LINE.format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
+    print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
     try:
@@ -546,7 +546,7 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
             t = box_now_us()
             for out in monitor.step(t):
                 if isinstance(out, Press):
-                    if out.station < 0 and out.input in ("arm", "next"):
+                    if out.station < 0 and out.input in p.SKIPS_ROLL_CALL:
                         return skipped(call.missing)
                     call.press(out.station)
             if call.done and complete_at is None:

@@ -312,7 +312,8 @@ def check_matches(path: str | Path, profile: Profile | None, game: str | None) -
         None if profile is None else profile.station_kinds(),
         None if profile is None else profile.name)
     if differences:
-        raise journal_mod.JournalError(f"{path} does not match: " + "; ".join(differences))
+        raise journal_mod.JournalError(_("{path} does not match: {differences}").format(
+            path=path, differences="; ".join(differences)))
 
 
 def resumable_box(path: str | Path, profile: Profile | None = None, game: str | None = None, *,

@@ -13,6 +13,7 @@ a host action name.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import pygame
@@ -62,6 +63,15 @@ def default_keymap(stations: int, buttons: tuple[str, ...] = ("a",)) -> dict[int
     return keymap
 
 
+def key_code(name: str) -> int:
+    """A key's code by its pygame name. ``play`` maps the profile's ``[keys]``
+    before the window opens: pygame then warns on stderr that it was not
+    initialised, but a name's code is SDL's fixed table, right either way."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="pygame.init", category=Warning)
+        return pygame.key.key_code(name)
+
+
 class KeyboardSource(Source):
     name = "keyboard"
     precision_us = KEY_PRECISION_US  # a key waits in SDL's queue for up to a frame before the loop stamps it
@@ -83,13 +93,13 @@ class KeyboardSource(Source):
         """The wiring profile's ``[keys]``: key names (pygame's, as ``"page down"``)
         to host actions, over the generic keys (a clicker that types other keys)."""
         for name, action in keys.items():
-            self.host_keys[pygame.key.key_code(name)] = action
+            self.host_keys[key_code(name)] = action
 
     def add_host_keys(self, game_keys: Mapping[str, str]) -> None:
         """A game's own host keys, by pygame key name (``{"p": "pick"}``); they
         never take a generic key's place."""
         for name, action in game_keys.items():
-            self.host_keys.setdefault(pygame.key.key_code(name), action)
+            self.host_keys.setdefault(key_code(name), action)
 
     def start(self, sink: InputSink) -> None:
         self.sink = sink

@@ -207,8 +207,9 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             roll_called: Callable[[p.RollCallView], None] | None = None, *, begun: bool = False) -> p.Message | None:
     """Until the deciding process shows the game: ``announce`` gets what
     inputs it opened (``Opened``), and its roll call is drawn from each
-    ``RollCallView`` it sends, this screen's station keys going to it; Enter
-    or space skips the rest (a typed host key), Esc or a closed window
+    ``RollCallView`` it sends, this screen's station keys going to it; Enter,
+    space or a host key of the profile's ``[keys]`` that goes on (arm, next,
+    a clicker's step) skips the rest (a typed host key), Esc or a closed window
     leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``), from its start-up on
     unless the game ``begun`` already (a deciding process started again mid-game:
     the game's keys wait for the game); ``roll_called``
@@ -235,11 +236,10 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                 if leaving:
                     box.send(p.Stop("menu"))
                     answered = True
-                elif event.type == pygame.KEYDOWN and event.key in SKIP_KEYS:
-                    box.send(p.HostKey(p.SKIP_ROLL_CALL, t))
+                elif (event.type == pygame.KEYDOWN and event.key in SKIP_KEYS) or (
+                        keyboard is not None and keyboard.handle(event, t) in p.SKIPS_ROLL_CALL):
+                    box.send(p.HostKey(p.SKIP_ROLL_CALL, t))  # Enter, or a host key meaning go on (a clicker's)
                     answered = True
-                elif keyboard is not None:
-                    keyboard.handle(event, t)
             while True:
                 try:
                     message = inbox.get(timeout=0.03) if shown is None or answered else inbox.get_nowait()

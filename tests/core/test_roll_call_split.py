@@ -225,3 +225,28 @@ def test_closing_the_window_while_the_deciding_process_starts_starts_no_game(
     assert drawn == []  # the key was heard before any roll call frame
     assert not path.exists()
     assert len(started) == 1 and started[0].wait(DEADLINE_S) == 0
+
+
+@pytest.mark.parametrize(("table", "key"), [('"f5" = "next"', pygame.K_F5), ('"f6" = "arm"', pygame.K_F6),
+                                            ("", pygame.K_PAGEDOWN)], ids=["next", "arm", "step"])
+def test_a_clicker_host_key_skips_the_roll_call_as_enter_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None, table: str, key: int) -> None:
+    """A presenter clicker in the roll call: a key the profile's ``[keys]``
+    maps to next or arm (or its default next step, Page Down) starts the game
+    without the stations that did not answer, played to its end; exit 0."""
+    from controller.cli import main
+
+    path, wiring = tmp_path / "r.jsonl", tmp_path / "clicker-4.toml"
+    text = profile_mod.load("header-4").path.read_text(encoding="utf-8")  # type: ignore[union-attr]
+    wiring.write_text(text.replace('name = "header-4"', 'name = "clicker-4"') + f"\n[keys]\n{table}\n",
+                      encoding="utf-8")
+
+    def click(frames: list[list[str]]) -> None:  # the first frame: the click; a second (it was lost): leave
+        down = key if len(frames) == 1 else pygame.K_ESCAPE
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=down, mod=0, unicode="", scancode=0))
+
+    drawn = roll_calls(monkeypatch, click)
+    code = main(["play", "reaction", "--profile", str(wiring), "--seconds", "0.5", "--journal", str(path)])
+    assert code == 0 and len(drawn) == 1
+    records = journal(path)
+    assert records[0]["type"] == "session" and records[-1]["type"] == "end"

@@ -160,6 +160,32 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     assert [r["type"] for r in records][-1] == "end" and any(r["type"] == "press" for r in records)
 
 
+def test_the_deciding_process_says_its_start_line_in_the_box_language(tmp_path: Path) -> None:
+    """A Polish box's deciding process, started with ``--lang pl`` as the
+    screen starts it, says its pid and priority in Polish."""
+    spec = get("quiz")
+    box = session.new_box(spec, spec.settings(2, 1), None, None)
+    mine, theirs = socket.socketpair()
+    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
+                             "--journal", str(tmp_path / "q.jsonl"), "--new", "--lang", "pl"],
+                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    theirs.close()
+    channel.send(mine, p.Start(box.header(mode="play")))
+    err = Lines(proc.stderr)
+    try:
+        _i, line = err.wait_for(lambda x: x.startswith("proces decyzyjny "))
+        assert ready_pid(line) == proc.pid
+        assert "priorytet czasu rzeczywistego (SCHED_FIFO" in line or "niedozwolony" in line, line
+        assert "real-time priority" not in line and "not allowed" not in line
+        channel.send(mine, p.Stop("menu"))
+        until(mine, lambda m: isinstance(m, p.Ended))
+        assert proc.wait(DEADLINE_S) == 0
+    finally:
+        mine.close()
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture
 def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path, Path]]:
     """``play`` (split, the default) with keyboard stations, headless, and a viewer socket for the test."""

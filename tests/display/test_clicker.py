@@ -4,6 +4,8 @@ undo, B or .: the pause card), remappable in the wiring profile's ``[keys]``."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
@@ -44,6 +46,18 @@ def test_the_wiring_profile_remaps_a_clicker_that_types_other_keys(tmp_path: Pat
     source = KeyboardSource(1, keys=prof.keys)
     assert [key(source, k) for k in (pygame.K_F5, pygame.K_RETURN, pygame.K_b)] == ["step", "next", "correct"]
     assert key(source, pygame.K_PAGEDOWN) == "step"  # the rest as the keyboard has them
+
+
+def test_a_profile_s_keys_are_mapped_without_a_pygame_warning_on_stderr() -> None:
+    """``play`` maps the profile's ``[keys]`` before its window opens (pygame
+    not initialised yet): the host sees no pygame warning and source line."""
+    code = ("import pygame; from controller.screen.keyboard import KeyboardSource; "
+            "k = KeyboardSource(2, keys={'f5': 'next', 'page down': 'step'}); "
+            "print(k.host_keys[pygame.K_F5], k.host_keys[pygame.K_PAGEDOWN])")
+    done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.returncode == 0 and done.stdout.split() == ["next", "step"], done.stderr
+    assert "Warning" not in done.stderr and "pygame.init" not in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize(("table", "said"), [('"pagedown" = "step"', "'pagedown' is not a key name"),

@@ -232,6 +232,18 @@ def test_play_resume_refuses_a_journal_of_another_game_and_setup(tmp_path, capsy
     assert path.read_bytes() == before
 
 
+def test_play_resume_says_what_differs_in_the_box_language(tmp_path, capsys):
+    """A Polish box refusing a journal of another setup says why in Polish, every part of it."""
+    path = tmp_path / "sm.jsonl"
+    assert run(capsys, "simulate", "schicki-micki", "--players", "7", "--seed", "1", "--journal", str(path))[0] == 0
+    code, _out, err = run(capsys, "play", "quiz", "--profile", "header-4", "--headless", "--resume", str(path),
+                          "--lang", "pl")
+    assert code == 1
+    assert "nie pasuje: dziennik to gra schicki-micki, nie quiz" in err
+    assert "graczy w dzienniku: 7" in err and "rodzaje stanowisk się różnią" in err
+    assert "does not match" not in err and "station kinds differ" not in err
+
+
 def test_check_resume_is_quiet_when_everything_matches(quiz_journal, tmp_path):
     data, _ = quiz_journal
     path = tmp_path / "q.jsonl"
