@@ -28,6 +28,7 @@
   } else {
     try { ({ seat, token } = JSON.parse(sessionStorage.getItem(KEPT) || "{}")); } catch (e) { seat = NaN; token = null; }
   }
+  let lastDrawn = "";  // the last seat message drawn, its version left out
   let seq = 0, refusedForGood = false, last = null, picking = false, over = false, askCode = null;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
   const typed = new Map();  // what the player has typed into a text field, kept while the page is drawn again
@@ -274,7 +275,12 @@
         askCode = null; showCode();
         ws.send(JSON.stringify({ type: "seats" }));
       }
-      else if (m.type === "seat") render(m);
+      else if (m.type === "seat") {
+        // a snapshot that changes nothing of this seat (only its version) is not drawn again: the page
+        // was rebuilt on every snapshot, and a tap could land on a button just replaced (a busy phone)
+        const { version: _version, ...said } = m, drawn = JSON.stringify(said);
+        if (last === null || drawn !== lastDrawn) { lastDrawn = drawn; render(m); }
+      }
       else if (m.type === "ended") {
         over = true; forget(); $("title").textContent = Box.text("over");
         Box.status($("status"), ""); Box.ended($("private"), m);
