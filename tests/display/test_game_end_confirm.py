@@ -34,8 +34,14 @@ def asked(frame: Frame, text: str) -> bool:
 def end_game_and_quit(frame: Frame) -> Script:
     """From a game on the screen: Esc twice (asked, then meant) back to the menu,
     then Esc twice to quit it: the way every kiosk script here leaves."""
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]
+    yield from back_to_menu_and_quit(frame, escapes=2)
+
+
+def back_to_menu_and_quit(frame: Frame, escapes: int) -> Script:
+    """Esc ``escapes`` times back to the menu (a game asks first: 2; a results screen: 1),
+    then Esc twice to quit it."""
+    for _press in range(escapes):
+        frame = yield [pygame.K_ESCAPE]
     while not asked(frame, MENU_HINT):
         frame = yield []
     frame = yield [pygame.K_ESCAPE]

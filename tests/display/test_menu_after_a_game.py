@@ -29,7 +29,12 @@ from controller.screen.loop import BACK_HINT
 from controller.screen.screen import Screen
 from games.i18n import _, set_language
 from tests.display.kiosk import Kiosk, Reached, Script
-from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
+from tests.display.test_game_end_confirm import (
+    MENU_HINT,
+    asked,
+    back_to_menu_and_quit,
+    end_game_and_quit,
+)
 from tests.display.test_menu_evening_night import PACK, at_question, first_question_won_by, until
 from tests.fits import measured, unfit_texts
 
@@ -61,10 +66,7 @@ def host(seen: dict[str, Any], sent: list[p.Message], language: str) -> Script:
     if seen["started"]:
         yield from end_game_and_quit(frame)
         return
-    frame = yield [pygame.K_ESCAPE]  # the old results again: back, and quit
-    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from back_to_menu_and_quit(frame, escapes=1)  # the old results again: back, and quit
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
