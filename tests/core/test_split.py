@@ -192,7 +192,8 @@ def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path
     journal, sock = tmp_path / "q.jsonl", tmp_path / "views.sock"
     proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", "2", "--headless",
                              "--journal", str(journal), "--viewer-socket", str(sock)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+                            start_new_session=True)
     err = Lines(proc.stderr)
     try:
         yield proc, err, journal, sock
@@ -201,7 +202,13 @@ def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path
 
 
 def kill_all_it_started(proc: subprocess.Popen[str], err: Lines) -> None:
-    """``proc`` and every process its lines say it started (deciding processes, new screens), killed."""
+    """``proc`` and every process it started (deciding processes, new screens), killed: its session's
+    process group (every caller starts it with ``start_new_session``), which holds them all
+    whatever language their lines are in, and every process its lines name. A survivor keeps the stderr
+    pipe open and the reading thread with it (a Czech box's deciding process says its start line in
+    Czech: a CI run left it running)."""
+    with contextlib.suppress(ProcessLookupError):  # the group outlives its leader while a member lives
+        os.killpg(proc.pid, signal.SIGKILL)
     pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
     pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
     for pid in [proc.pid, *pids]:
@@ -410,7 +417,8 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
     proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
                              "--no-roll-call", "--feed", str(fifo), "--journal", str(journal),
                              "--viewer-socket", str(sock_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+                            start_new_session=True)
     err = Lines(proc.stderr)
     try:
         err.wait_for(lambda x: x.startswith("deciding process "))

@@ -40,7 +40,7 @@ def running(command: list[str], data: Path) -> Iterator[tuple[subprocess.Popen[s
     """A child on mock GPIO pins, keeping names under ``data``, and its stderr's lines; it and every
     process it started are killed after."""
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**ENV, "XDG_DATA_HOME": str(data)}, cwd=ROOT)
+                            env={**ENV, "XDG_DATA_HOME": str(data)}, cwd=ROOT, start_new_session=True)
     err = Lines(proc.stderr)
     try:
         yield proc, err

@@ -37,7 +37,8 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 @contextlib.contextmanager
 def running(command: list[str]) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
     """A child and its stderr's lines; it and every process it said it started are killed after."""
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+                            start_new_session=True)
     err = Lines(proc.stderr)
     try:
         yield proc, err
