@@ -6,6 +6,7 @@ threads, no pty, every interleaving chosen by the test."""
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 
 from controller.box.press import Press
@@ -177,3 +178,23 @@ def test_a_replay_answer_to_a_request_of_the_old_boot_loses_no_press_of_the_new_
     assert w.session.known_boot == w.boot_id and w.session.connected
     assert [p.station for p in w.presses] == [0, 2]  # the old boot's lost press is gone with its RAM
     assert abs(w.presses[1].t_us - made) <= w.presses[1].precision_us
+
+
+def test_events_another_host_acknowledged_are_not_reported_as_dropped_by_a_full_buffer(caplog) -> None:
+    """Two presses are lost on the wire and another process reading the same board acks
+    them: the board frees them and answers this host's replay with ``lost=2``. Its
+    buffer was never full (a full buffer drops a press before it gets a seq and counts
+    it in ``d=``): the driver's line said 'dropped while its buffer was full', sending
+    whoever reads the log after a buffer that was not the cause."""
+    caplog.set_level(logging.ERROR, "controller.box.sources.board.session")
+    w = Wire()
+    w.talk(400_000)
+    w.press(0)
+    w.press(1)
+    w.run(50_000)
+    w.lose_lines(b"P")  # seq 1 and 2 never reach this host
+    w.to_board += frame(f"A 2 b={w.boot_id}")  # the other process's ack
+    w.talk(600_000)  # a heartbeat says seq 2 was sent: this host asks them again
+    [line] = [r.getMessage() for r in caplog.records if "no longer holds" in r.getMessage()]
+    assert "buffer" not in line and "acknowledged" in line, line
+    assert w.session.info.dropped_events == 0 and w.presses == []

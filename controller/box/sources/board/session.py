@@ -685,12 +685,19 @@ class BoardSession:
             return
         if start > self.expected:
             missing = start - self.expected
-            if lost:
-                log.error("board no longer holds %d event(s) (seq %d..%d): it says %d were dropped "
-                          "while its buffer was full", missing, self.expected, start - 1, lost)
+            # a full buffer drops a press before it gets a seq (counted in the heartbeat's d=):
+            # what the board no longer holds was freed once sent, by an ack or (v1) by sending it
+            if not lost:
+                log.error("board skipped %d event(s) (seq %d..%d) without counting them lost: "
+                          "firmware that does not keep to the protocol?", missing, self.expected, start - 1)
+            elif self.info.version < 2:
+                log.error("board no longer holds %d event(s) (seq %d..%d): sent and freed (protocol v1 "
+                          "firmware keeps no event before a host's first ack); update the board's firmware",
+                          missing, self.expected, start - 1)
             else:
-                log.error("board no longer holds %d event(s) (seq %d..%d): they were acknowledged "
-                          "earlier (by another host process?)", missing, self.expected, start - 1)
+                log.error("board no longer holds %d event(s) (seq %d..%d): a host acknowledged them "
+                          "(another process reading this board?) and the board freed them",
+                          missing, self.expected, start - 1)
             self.expected = start
         self.replay_pending = False
 
