@@ -133,13 +133,13 @@ def lamp(contest: int, station: int, t: int, tie: bool = False) -> LampLit:
 
 
 def follow(ref: LockoutReferee, c: LampContest | None, now: int, on: tuple[int, ...] = ()) -> list:
-    return ref.follow(c, now, on, lambda s: 500 + s, lambda us: us % 1000)
+    return ref.follow(c, now, on, lambda s: 500 + s, lambda us: us + 7)
 
 
 def test_the_referee_arms_confirms_and_ends_with_the_box_lamps() -> None:
     ref = referee()
     (arm,) = follow(ref, LampContest("q1", (0, 1, 2), 100), 100)
-    assert arm == Arm(40, ((0, 0), (1, 1), (2, 2)), 1000, 20, 10_000_000, 100)
+    assert arm == Arm(40, ((0, 0), (1, 1), (2, 2)), 1000, 20, 10_000_000, start_us=107)
     assert follow(ref, LampContest("q1", (0, 1, 2), 100), 200) == []  # the same contest: nothing
     assert ref.lamp(lamp(40, 1, 300), 1400, lambda s: None) == []
     out = follow(ref, LampContest("q1", (), 100, (1,)), 2000, on=(1,))

@@ -7,10 +7,11 @@ threads, no pty, every interleaving chosen by the test."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from types import SimpleNamespace
 
 from controller.box.press import Press
-from controller.box.sources.board import BoardSession
+from controller.box.sources.board import Arm, BoardSession
 from controller.box.sources.board_sim import fake_machine
 from firmware.buzzer import app
 from firmware.buzzer import pinmap as stock
@@ -198,3 +199,38 @@ def test_events_another_host_acknowledged_are_not_reported_as_dropped_by_a_full_
     [line] = [r.getMessage() for r in caplog.records if "no longer holds" in r.getMessage()]
     assert "buffer" not in line and "acknowledged" in line, line
     assert w.session.info.dropped_events == 0 and w.presses == []
+
+
+def test_an_arm_for_a_contest_opened_before_a_reboot_is_not_stamped_on_the_old_boots_clock() -> None:
+    """The box opens a lockout contest (its start on the box's clock) and the board
+    reboots before the arm goes out; the host reads the new boot's hello, then arms.
+    The start mapped through the old boot's clock means nothing to the new one (the two
+    clocks are unrelated): before, the box mapped it beforehand and the new boot took
+    it as its contest's start, a stamp its own presses were judged against. Now the
+    driver maps it when it sends the arm, on the boot it sends it to: from the arm on
+    while the new clock is unsynced, that clock's own ticks once it is."""
+    w = Wire()
+    w.talk(400_000)
+    assert w.session.info.lockout
+    start = w.box_now()  # the contest opens
+    stale = w.session.clock.to_board(start) & TICKS_MASK  # its start on the old boot's clock
+    w.run(100_000)
+    w.reboot(start_ticks=stale + 50_000)  # the old stamp is in the new boot's recent past
+    w.run(1_000)
+    w.host()  # the new boot's hello: the driver knows of the reboot
+    arm = Arm(5, ((0, 0), (1, 1)), 1_000, 20, 10_000_000, start_us=start)
+    w.session.arm(arm)
+    w._send()
+    at = w.board.now()
+    w.run(1_000)
+    assert w.board.lockout.id == 5
+    assert w.board.lockout.start != stale and 0 <= (w.board.lockout.start - at) & TICKS_MASK <= 1_000  # from the arm on
+    w.talk(600_000)
+    assert w.session.connected
+    w.session.end(5)
+    again = w.box_now() - 200_000  # a contest opened 200 ms ago, armed once the new clock is synced
+    w.session.arm(replace(arm, contest=6, start_us=again))
+    w.talk(2_000)
+    assert w.board.lockout.id == 6
+    assert abs(w.board.lockout.start - (w.session.clock.to_board(again) & TICKS_MASK)) <= 2_000
+    assert 190_000 <= (w.board.now() - w.board.lockout.start) & TICKS_MASK <= 210_000

@@ -122,16 +122,16 @@ class LockoutReferee:
         self._next_id = cid % MAX_CONTEST + 1
         return cid
 
-    def _arm(self, c: _Contest, tie_us: int, start_ticks: int | None) -> Arm:
+    def _arm(self, c: _Contest, tie_us: int, start_us: int | None) -> Arm:
         pairs = tuple(self.wiring[s] for s in sorted(c.stations))
-        return Arm(c.cid, pairs, self.glitch_us, max(tie_us, self.precision_us), self.timeout_us, start_ticks)
+        return Arm(c.cid, pairs, self.glitch_us, max(tie_us, self.precision_us), self.timeout_us, start_us=start_us)
 
     def follow(self, contest: Any, now_us: int, lights_on: Iterable[int],
-               press_at: Callable[[int], int | None], start_ticks: Callable[[int], int | None]) -> list[Output]:
+               press_at: Callable[[int], int | None], box_us: Callable[[int], int]) -> list[Output]:
         """The game's contest now (a ``games.base.LampContest`` or None).
         ``lights_on``: the stations whose lamp the Pi has on now; ``press_at``:
-        a station's press in this contest (game µs); ``start_ticks``: game µs ->
-        the board's ticks (None until the clock is synced)."""
+        a station's press in this contest (game µs); ``box_us``: game µs -> box
+        µs (the driver maps the contest's start to the board's clock when it sends the arm)."""
         out: list[Output] = []
         cur = self.current
         if cur is not None and (contest is None or contest.key != cur.key):
@@ -148,7 +148,7 @@ class LockoutReferee:
             if not stations:
                 return out
             self.current = cur = _Contest(contest.key, self._new_id(), stations)
-            out.append(self._arm(cur, contest.tie_window_us, start_ticks(contest.start_us)))
+            out.append(self._arm(cur, contest.tie_window_us, box_us(contest.start_us)))
         elif not stations <= cur.stations:  # a station may compete again (its early lockout ran out)
             cur.stations |= stations
             out.append(self._arm(cur, contest.tie_window_us, None))
@@ -271,11 +271,11 @@ class BoardLockout:
         if cur is not None and (contest is None or contest.key != cur.key or contest.winners is not None):
             status_light = box.spec.status_light  # the box's lamps, for the end of the contest
             lights_on = [s for s, row in enumerate(box.strip()) if status_light(str(row.get("status"))) == "on"]
-        out += ref.follow(contest, box.now_us, lights_on, press_at, self._start_ticks)
+        out += ref.follow(contest, box.now_us, lights_on, press_at, self._box_us)
         self._send(out)
 
-    def _start_ticks(self, game_us: int) -> int | None:
-        return self.source.board_ticks(game_us - self.box.time_offset_us)
+    def _box_us(self, game_us: int) -> int:
+        return int(game_us - self.box.time_offset_us)
 
     def _send(self, outputs: list[Output]) -> None:
         for o in outputs:

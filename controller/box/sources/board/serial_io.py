@@ -215,13 +215,6 @@ class BoardSource(Source):
         if getattr(box.spec, "lamp_contest", None) is not None:
             self._follower = BoardLockout(box, self)
 
-    def board_ticks(self, box_us: int) -> int | None:
-        """The board's ticks at box time ``box_us`` (None until the clock is synced)."""
-        clock = self.session.clock
-        if not clock.ready:
-            return None
-        return clock.to_board(box_us) & ((1 << 30) - 1)
-
     # ---- reader thread -------------------------------------------------------
     def _find_port(self) -> str | None:
         if callable(self._port):

@@ -95,6 +95,10 @@ class Arm:
     tie_us: int
     timeout_us: int
     start_ticks: int | None = None  # presses with an earlier first edge never count (None: from the arm)
+    #: the contest's start in box µs: ``BoardSession.arm`` maps it to ``start_ticks`` when it
+    #: sends the arm, on the clock of the boot it sends it to (mapped earlier, by another
+    #: thread, it could be the boot's before a reboot the driver has just read)
+    start_us: int | None = None
 
     def body(self) -> str:
         pairs = ",".join(f"{ch}:{lamp}" for ch, lamp in self.pairs)
@@ -276,9 +280,18 @@ class BoardSession:
             raise ValueError(f"contest id {request.contest} out of range 1..{MAX_CONTEST}")
         if self.wanted is None or self.wanted.contest != request.contest:
             self._wanted_heard = False
+        if request.start_us is not None:
+            request = replace(request, start_ticks=self.board_ticks(request.start_us), start_us=None)
         self.wanted = request
         if self.hello_seen and self.info.lockout:
             self.outbox.append(request.body())
+
+    def board_ticks(self, box_us: int) -> int | None:
+        """The known boot's ticks at box time ``box_us`` (None until its clock is synced, or
+        while a line of another boot says it rebooted and its hello has not come)."""
+        if not self.hello_seen or not self.clock.ready:
+            return None
+        return self.clock.to_board(box_us) & ((1 << 30) - 1)
 
     def end(self, contest: int, on: tuple[int, ...] = ()) -> None:
         """The host's decision: the board drops the contest; ``on``: the lamps the
