@@ -101,7 +101,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     rest = rows[len(top3):]
     # the list beside the blocks; on a stage too narrow for that (beside the QR panel) under them, full width,
     # in two columns when long, so a name is never cut to "Play…" and everyone placed stays on the screen
-    list_w = area.width * 34 // 100 if rest else 0
+    list_w = _list_width(area, lay, top3, rest, label) if rest else 0
     beside = not rest or whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
         and all(_list_row_fits(row, list_w, lay, label) for row in rest)
     columns = 1 if beside or len(rest) <= 2 else 2
@@ -182,6 +182,33 @@ def name_width(slot_w: int, lay: Layout) -> int:
     block by half the gap each side (a long word whole: "Wiśniewska-" at 720 p),
     a pad clear of its neighbours'."""
     return slot_w - lay.pad
+
+
+def _list_width(area: pygame.Rect, lay: Layout, top3: list[tuple[int, list[int], int]],
+                rest: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> int:
+    """The list beside the blocks: a third of the stage, wider (to half of it) when
+    a row needs it to stay on one line and no name on the blocks takes more lines
+    for it ("2. Hráč 4" broke after "Hráč" beside the quiz's table with room to spare)."""
+    third = area.width * 34 // 100
+    one_line = max(_one_line_width(row, lay, label) for row in rest)
+    if third < one_line <= area.width // 2 and whole_on_podium(area.width - one_line - 2 * lay.pad, lay, top3, label) \
+            and _name_lines(area.width - one_line - 2 * lay.pad, lay, top3, label) \
+            == _name_lines(area.width - third - 2 * lay.pad, lay, top3, label):
+        return one_line
+    return third
+
+
+def _name_lines(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> list[int]:
+    """How many lines each name above the blocks takes on a stage ``width`` wide."""
+    slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
+    return [len(theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), name_width(slot_w, lay),
+                                lay.min_text, NAME_LINES)[1]) for place, members, _s in top]
+
+
+def _one_line_width(row: tuple[int, list[int], int], lay: Layout, label: Callable[[list[int]], str]) -> int:
+    """The list's width in which a row's "4. Emil" and its score stand on one line."""
+    text, _number, name_w, _number_w = _list_parts(row, 0, lay, label)  # name_w: minus what is not the name
+    return theme.TEXT.width(text, lay.min_text) - name_w
 
 
 def _list_parts(row: tuple[int, list[int], int], list_w: int, lay: Layout, label: Callable[[list[int]], str]) -> tuple[str, str, int, int]:

@@ -74,6 +74,23 @@ def test_the_quiz_podium_names_and_points_are_whole(language: str, size: tuple[i
     assert not was_cut, f"{language} {size}: cut: {was_cut}"
 
 
+@pytest.mark.parametrize("language", ["en", "cs"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [6, 8])
+def test_a_player_listed_beside_the_quiz_podium_stands_on_one_line_when_there_is_room(
+        language: str, size: tuple[int, int], players: int) -> None:
+    """Beside the quiz's table the stage is narrow and its list was a third of it:
+    "2. Hráč 4" broke after "Hráč" (English too, after "2.") with room to spare.
+    The list widens for a row when the names on the blocks keep their lines (in
+    Polish they would not: there the row still takes two)."""
+    frame = phase_frames("quiz", players, (), language)[-1]
+    set_language(language)
+    _cut, drawn = cut(frame.draw, size, len(frame.strip))
+    listed = [text for text in drawn if text[:1].isdigit() and ". " in text[:4]]
+    names = {player_name(i) for i in range(players)}
+    assert listed and all(text.split(". ", 1)[1] in names for text in listed), f"{language} {size}: {listed}"
+
+
 def test_one_point_is_singular_and_two_are_plural() -> None:
     _cut, drawn = cut(results([2, 1, 0]), (1920, 1080))
     assert "1 point" in drawn and "2 points" in drawn and not any("pts" in t for t in drawn)
