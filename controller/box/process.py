@@ -464,6 +464,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame | N
     profile = profile_mod.load(args.profile) if args.profile else None
     header = new_game(sock) if args.new else None
     relay = session.Relay()  # the roll call's monitor first, then the game's box
+    kept: list[p.Message] = []  # what the screen sent in the roll call for the game
     source = session.open_inputs(profile, relay, args.feed) if profile is not None else None
     lights = None
     try:
@@ -471,7 +472,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame | N
         with contextlib.suppress(OSError):  # gone already: its reader says so
             channel.send(sock, p.Opened(source.describe() if source is not None else ""))
         if (header is not None and args.roll_call and profile is not None and source is not None
-                and not roll_call(sock, profile, source, relay)):
+                and not roll_call(sock, profile, source, relay, kept=kept)):
             raise RollCallLeft
         if header is not None:  # the journal is written here, from the header the screen sent: its time starts now
             box = session.journaled_box(header, profile, args.journal)
@@ -498,6 +499,7 @@ def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame | N
             companion = Publisher(box)
     game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
                         screen_args=json.loads(args.screen), companion=companion)
+    hand_over(game, kept)
     game.attach(sock, "screen", companion=True)
     return game
 
@@ -507,13 +509,15 @@ class RollCallLeft(Exception):
 
 
 def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source, relay: session.Relay, *,
-              linger_us: int = ROLL_CALL_LINGER_US) -> bool:
+              linger_us: int = ROLL_CALL_LINGER_US, kept: list[p.Message] | None = None) -> bool:
     """Before a new game on real stations every station presses once, on the
     inputs this process owns: the screen draws each ``RollCallView`` sent
     (and forwards its keyboard's station keys); its skip key, or the host's
     arm button, starts without the rest. True: the game goes on (after a
     moment more once everyone answered, so the last tick is seen); False:
-    the host left it (Esc, a closed window, a stop), nothing journaled."""
+    the host left it (Esc, a closed window, a stop), nothing journaled.
+    ``kept`` gets what the screen forwards meanwhile for the game (``FOR_THE_GAME``),
+    in order, stamped as it came: its box takes it once it exists."""
     monitor = InputMonitor([(st.name, list(st.inputs)) for st in profile.stations], profile.debounce,
                            list(profile.host))
     monitor.debouncer.start_all(source.levels(), box_now_us())
@@ -543,6 +547,8 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
                     monitor.edge(message.edge, message.precision_us)
                 elif isinstance(message, p.PressInput):
                     monitor.press(message.press)
+                elif isinstance(message, FOR_THE_GAME) and kept is not None:
+                    kept.append(message)
             t = box_now_us()
             for out in monitor.step(t):
                 if isinstance(out, Press):
@@ -561,6 +567,23 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
         return False
     finally:
         relay.target = None
+
+
+#: what the screen forwards during the roll call for the game (a player renamed on the host page, the
+#: phones' seats): dropped, the rename never reached the game's screen and a screen started again mid-game
+#: did not know the seats taken meanwhile
+FOR_THE_GAME = (p.NoticeInput, p.ActionInput, p.Seats)
+
+
+def hand_over(game: DecidingGame, kept: list[p.Message]) -> None:
+    """What the screen sent during the roll call for the game, to its box: in order,
+    before anything it sends from now on (its reader is not started yet)."""
+    for message in kept:
+        if isinstance(message, p.Seats):
+            if game.companion is not None:
+                game.phones_secrets = message.seats
+        else:
+            game.take(message)
 
 
 def new_game(sock: socket.socket) -> dict[str, Any]:

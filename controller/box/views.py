@@ -331,6 +331,9 @@ class Publisher:
     In the menu one publisher serves game after game (``rebind``); between
     games (``detach``) the pages hear that none is running."""
 
+    #: a game is about to start (``RelayedPublisher``: its deciding process starts, runs its roll call)
+    starting = False
+
     def __init__(self, box: Box, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.box = box
         #: a game is running on ``box`` (False between the menu's games)

@@ -1074,7 +1074,7 @@ class CompanionServer:
         refusal = name_refusal(name)  # an emoji: an empty box on the TV, refused as the menu's names editor says
         if refusal is not None:
             raise Refused(refusal)
-        if self.publisher.live:
+        if self.publisher.live or self.publisher.starting:  # in the roll call: the game takes it as it starts
             self.box.notice(InputNotice(seat, name, RENAMED, self.clock()))
         if self.on_rename is not None:
             self.on_rename(seat, name)

@@ -10,6 +10,7 @@ the roll call is on screen, then the host leaves the roll call (Esc)."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
+from controller import protocol as p
 from controller.box import profile as profile_mod
 from games.i18n import _
 from tests.core.test_roll_call_split import roll_calls, screen_opens_no_input  # noqa: F401 (a fixture)
@@ -58,3 +60,47 @@ def test_the_host_page_says_the_roll_call_not_no_game_running(
         main(["--lang", language, "play", "reaction", "--profile", "header-4", "--web", "0",
               "--journal", str(tmp_path / "r.jsonl")])
     assert seen["note"] != _("No game running: choose the next one in the menu on the big screen.")
+
+
+def test_a_player_renamed_on_the_host_page_during_the_roll_call_is_named_so_in_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: Any) -> None:
+    """``play --web 0`` on real stations: while the roll call is on screen the host
+    renames the first player on the host page, then starts without the stations
+    (Enter). The deciding process ran the roll call and dropped the rename (the
+    server did not even send it before the game's first snapshot): the game's
+    screen and its journal kept the old name. Now the game takes it as it starts,
+    stamped when the host typed it."""
+    from controller.cli import main
+    from controller.screen import viewer
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the host page's names are kept for the next games
+    path = tmp_path / "r.jsonl"
+    host = phone()
+    strips: list[list[str]] = []
+
+    def on_the_host_page(frames: list[list[str]]) -> None:
+        if len(frames) != 1:
+            return
+        [line] = [said for said in capsys.readouterr().err.splitlines() if "PIN" in said]
+        host_logged_in(host, port_in(line), line)
+        host.locator("#scores input.name[data-seat='0']").fill("Zuzana")
+        host.locator("#scores button[data-rename='0']").click()
+        expect(host.locator("#status")).to_have_text(_("Sent"))  # the server took it
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
+
+    update = viewer.DecidingLink.update
+
+    def watched(self: viewer.DecidingLink, view: p.View) -> None:
+        update(self, view)
+        strips.append([str(cell.get("name")) for cell in view.strip])
+
+    monkeypatch.setattr(viewer.DecidingLink, "update", watched)
+    roll_calls(monkeypatch, on_the_host_page)
+    assert main(["play", "reaction", "--profile", "header-4", "--web", "0", "--seconds", "0.5",
+                 "--journal", str(path)]) == 0
+    assert strips and strips[-1][0] == "Zuzana", strips[-1:]  # the game's screen names the player so
+    records = [json.loads(x) for x in path.read_text().splitlines()]
+    [renamed] = [r for r in records if r.get("type") == "notice" and r.get("kind") == "renamed"]
+    assert renamed["station"] == 0 and renamed["input"] == "Zuzana"
+    assert renamed["t_us"] < 0  # stamped when the host typed it: before the game's first moment
+    assert records[-1]["type"] == "end"
