@@ -184,7 +184,6 @@ class JournalWriter:
         self._closed = False
         #: a record whose line is still being made (``write_later``): the records after it wait here
         self._later: _Later | None = None
-        self._later_thread: threading.Thread | None = None
         #: the longest a record waited in memory for a checkpoint's line before it (ms)
         self.max_held_ms = 0.0
         self._threads: list[threading.Thread] = []
@@ -283,10 +282,9 @@ class JournalWriter:
             self._seq += 1
             with self._lock:
                 self.records_queued += 1
-        if self.threaded:
-            self._later_thread = threading.Thread(target=self._finish_later, args=(later,),
-                                                  name=f"checkpoint {self.path.name}", daemon=True)
-            self._later_thread.start()
+        if self.threaded:  # the writer thread makes it, once the lines before it are written
+            with self._lock:
+                self._to_write.notify()
         else:
             self._finish_later(later)
         return seq
@@ -318,8 +316,11 @@ class JournalWriter:
             self._later = None
         if not self.threaded:
             self._drain(sync=self.fsync)
-        if then := later.then:
-            then()
+        try:
+            if then := later.then:
+                then()
+        finally:
+            later.done.set()
 
     @property
     def next_seq(self) -> int:
@@ -386,9 +387,11 @@ class JournalWriter:
         """Write (and fsync) everything queued, then release the file. Records
         the disk still refuses after a grace period go to the log. A line still
         being made (``write_later``) is waited for first: the records behind it follow it."""
-        later_thread = self._later_thread
-        if later_thread is not None and later_thread is not threading.current_thread():
-            later_thread.join()
+        later = self._later
+        if later is not None and self._threads and threading.current_thread() not in self._threads:
+            with self._lock:
+                self._to_write.notify()
+            later.done.wait()  # bounded: what makes the line has its own time limit
         with self._lock:
             if self._closed:
                 return
@@ -428,16 +431,22 @@ class JournalWriter:
         try:
             while True:
                 with self._lock:
-                    while not self._pending and not self._closing:
+                    while not self._pending and not self._closing and not self._later_to_make():
                         self._to_write.wait()
                     closing = self._closing
-                ok = self._write_pending()
+                ok = self._write_pending()  # the lines before a reserved one first
                 with self._lock:
                     self._to_sync.notify()
                     self._progress.notify_all()
+                later = self._later
+                if later is not None and not later.taken:
+                    later.taken = True
+                    self._finish_later(later)  # its line and the records held behind it: pending now
+                    continue
+                with self._lock:
                     if ok:
                         backoff = RETRY_FIRST_S
-                        if closing and not self._pending:
+                        if closing and not self._pending and self._later is None:
                             return
                         continue
                     if closing:
@@ -450,6 +459,10 @@ class JournalWriter:
             with self._lock:
                 self._writer_done = True
                 self._to_sync.notify()
+
+    def _later_to_make(self) -> bool:
+        later = self._later
+        return later is not None and not later.taken
 
     def _sync_loop(self) -> None:
         """The fsync thread: one fsync for everything written since the last."""
@@ -610,6 +623,8 @@ class _Later:
                  then: Callable[[], None] | None, at: float) -> None:
         self.seq, self.previous, self.finish, self.then, self.at = seq, previous, finish, then, at
         self.held: list[tuple[dict[str, Any], float]] = []
+        self.taken = False  # the writer thread is making it
+        self.done = threading.Event()  # its line (or none) and the records held are queued
 
 
 def _fresh() -> Journal:
