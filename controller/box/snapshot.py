@@ -24,6 +24,7 @@ import os
 import select
 import signal
 import time
+import warnings
 from collections.abc import Callable
 
 from controller.box.checkpoint import CheckpointError
@@ -92,7 +93,9 @@ def fork(make: Callable[[], Made]) -> Child:
     or ValueError: refused) on the memory it was born with and exits."""
     read_end, write_end = os.pipe()
     try:
-        pid = os.fork()
+        with warnings.catch_warnings():  # 3.12 warns of a fork beside threads: the child touches no lock of theirs
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
     except OSError:
         os.close(read_end)
         os.close(write_end)
