@@ -451,3 +451,65 @@ def test_a_game_whose_state_the_child_cannot_write_gets_no_checkpoint_and_loses_
     journal = load(path)
     assert not journal.damage and b'"checkpoint"' not in path.read_bytes()
     assert [r.type for r in journal.records] == ["host"]
+
+
+def test_a_press_while_a_checkpoint_is_encoded_is_decided_and_lit_at_once(tmp_path: Path, monkeypatch) -> None:
+    """The deciding thread does not wait for a checkpoint's encoding (a long
+    game's held it 0.15-0.5 s, and a press then waited for its lamp): with the
+    child still encoding (held by a test hook), the next press is decided and
+    its lamp lit, and its record follows the checkpoint's line in the file."""
+    import os
+    import select
+
+    from controller.box import snapshot
+    from controller.box.deciding import Decider
+    from controller.box.press import Edge
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+
+    def wait_for_the_test() -> None:  # in the child, after the fork
+        os.close(release_w)
+        select.select([release_r], [], [], HANG_S)
+
+    monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, 1, **spec.demo_options))
+    path = tmp_path / "q.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.checkpoint_every = 10**9
+    clock = [0]
+    lamps: list[int] = []
+    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t, stirred=True: None)
+    try:
+        box.host("arm", 1_000)
+        box.edge(Edge(0, "bell", 0, 2_000_000), 1)
+        clock[0] = 3_000_000
+        decider.decide(clock[0], None)
+        box.host("correct", 3_500_000)
+        box.host("next", 4_000_000)
+        box.checkpoint_every = 1
+        while box.checkpoint_seq == 0 and clock[0] < 60_000_000:  # the next quiet step forks
+            clock[0] += 250_000
+            decider.decide(clock[0], None)
+        seq = box.checkpoint_seq
+        assert seq > 0
+        box.checkpoint_every = 10**9
+        box.host("arm", clock[0] + 1_000)
+        box.edge(Edge(1, "bell", 0, clock[0] + 1_000_000), 1)
+        clock[0] += 2_000_000
+        decider.decide(clock[0], None)
+        assert lamps == [3_000_000, clock[0]] and box.engine.public_view()["answering"] == 1
+        assert b'"type":"checkpoint"' not in path.read_bytes()  # the child has not encoded yet
+    finally:
+        os.close(release_w)
+        box.journal.close()
+        os.close(release_r)
+    records = [json.loads(line) for line in path.read_bytes().splitlines()]
+    assert [i for i, r in enumerate(records) if r["type"] == "checkpoint"] == [seq]
+    presses = [i for i, r in enumerate(records) if r["type"] == "press"]
+    assert len(presses) == 2 and presses[0] < seq < presses[1] and records[presses[1]]["station"] == 1
+    journal = load(path)
+    assert not journal.damage
+    restored = box_from_journal(load(path, since_checkpoint=True), from_checkpoint=True)
+    assert restored.engine.public_view() == box_from_journal(journal).engine.public_view()
