@@ -395,6 +395,7 @@ def test_records_written_while_a_reserved_line_is_made_follow_it_in_their_order(
     writer = journal.JournalWriter.create(path, {"game": "reaction", "settings": {"players": 2, "seed": 1}},
                                           fsync=False, threaded=True)
     writer.write({"type": "tick", "t_us": 1})
+    assert writer.flush()  # written: what waits below is only what the reserved line holds back
     go = threading.Event()
     after: list[int] = []
 
