@@ -184,6 +184,7 @@ class JournalWriter:
         self._closed = False
         #: a record whose line is still being made (``write_later``): the records after it wait here
         self._later: _Later | None = None
+        self._then: Callable[[], None] | None = None  # after the next write (``write_later``'s ``then``)
         #: the longest a record waited in memory for a checkpoint's line before it (ms)
         self.max_held_ms = 0.0
         self._threads: list[threading.Thread] = []
@@ -269,7 +270,7 @@ class JournalWriter:
         with no record between (the snapshot), and returns ``finish``, which
         makes the line and its sum (None: the record is dropped, the records
         after it close the gap). ``finish`` runs on a thread of the writer's
-        (inline without threads), then ``then``. Records written meanwhile wait
+        (inline without threads), and ``then`` once the line is written. Records written meanwhile wait
         in memory and follow the line in their order, so the file's order is
         the order of the calls. The reserved sequence number, or None when one
         is still being made (or the journal is format 1)."""
@@ -314,13 +315,13 @@ class JournalWriter:
                 self._queue(line, now, count=False, closed_too=True)
             self._previous = previous
             self._later = None
-        if not self.threaded:
+        later.done.set()
+        if self.threaded:
+            self._then = later.then  # the writer thread calls it once the line is written (and freed)
+        else:
             self._drain(sync=self.fsync)
-        try:
             if then := later.then:
                 then()
-        finally:
-            later.done.set()
 
     @property
     def next_seq(self) -> int:
@@ -435,6 +436,9 @@ class JournalWriter:
                         self._to_write.wait()
                     closing = self._closing
                 ok = self._write_pending()  # the lines before a reserved one first
+                if ok and (then := self._then) is not None:
+                    self._then = None
+                    then()
                 with self._lock:
                     self._to_sync.notify()
                     self._progress.notify_all()
