@@ -131,7 +131,8 @@ def checkpoint_cost(game: str, records: int) -> tuple[float, int]:
 
 
 def encode_cost(box: Box) -> tuple[float, int]:
-    """What writing ``box``'s checkpoint costs the deciding thread: CPU ms (median of 5), bytes."""
+    """What encoding ``box``'s checkpoint costs (a forked child's time since
+    ``benchmarks/checkpoint_hold.py``'s change; the deciding thread only forks): CPU ms (median of 5), bytes."""
     times = []
     for _ in range(5):
         t = time.process_time()
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         assert box.journal is not None
         box.journal.close()
         ms, size = encode_cost(box)
-        print(f"its last checkpoint costs the deciding thread {ms:.0f} ms CPU to encode (median of 5); "
+        print(f"its last checkpoint costs {ms:.0f} ms CPU to encode (median of 5; a forked child's time); "
               f"{size / 1024:.0f} KiB")
         resume_s, resume_cpu, resume_peak = [], [], []
         worst = folder / "worst.jsonl"  # cut just before its newest checkpoint: the most a resume replays

@@ -11,7 +11,6 @@ Nothing here draws or serves: no pygame, no aiohttp.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import logging
 import os
@@ -171,10 +170,8 @@ class Decider(threading.Thread):
         if self.after is not None:
             self.after(events, t, stirred)  # ... and the viewers may hear of it
         if not events:
-            with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it)
-                checkpointed = box.checkpoint_if_due()
-            if checkpointed:
-                trim_heap()
+            with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it);
+                box.checkpoint_if_due()  # a fork: a child encodes it (controller/box/snapshot.py)
         with self._stepped:
             self.stepped_at = t
             self._stepped.notify_all()
@@ -201,21 +198,6 @@ class Decider(threading.Thread):
         with self.box.lock:  # what the close decides is logged at once again
             self.box.flush_log()
             self.box.held_log = None
-
-
-def trim_heap() -> None:
-    """Hand the C allocator's free pages back to the system (glibc's
-    ``malloc_trim``; nothing where there is none). A checkpoint's encoding
-    holds ~4 MiB of temporaries for a moment (its node table, the line); the
-    allocator kept the pages they freed, and each checkpoint of a longer game
-    reached a little higher: the deciding process's resident memory grew in
-    steps at its checkpoints while its Python objects stayed flat."""
-    try:
-        libc = ctypes.CDLL(None)
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return
-    trim(0)
 
 
 #: what ``ask_realtime`` got, in words: English for the bench (it reads the figures back), else translated

@@ -182,6 +182,11 @@ class JournalWriter:
         self._closing = False
         self._writer_done = False
         self._closed = False
+        #: a record whose line is still being made (``write_later``): the records after it wait here
+        self._later: _Later | None = None
+        self._then: Callable[[], None] | None = None  # after the next write (``write_later``'s ``then``)
+        #: the longest a record waited in memory for a checkpoint's line before it (ms)
+        self.max_held_ms = 0.0
         self._threads: list[threading.Thread] = []
         if self.threaded:
             # two threads, so a slow fsync never holds back handing the next records to the OS
@@ -240,6 +245,15 @@ class JournalWriter:
         """Queue one record; returns in microseconds whatever the disk does."""
         data = record_to_json(record)
         with self._chain_lock:  # callers on two threads still make one unbroken chain
+            later = self._later
+            if later is not None:  # it cannot be encoded before the line it chains on
+                with self._lock:
+                    if self._closed:
+                        raise JournalError(f"{self.path}: the journal is closed; nothing more can be written to it")
+                    later.held.append((data, self._clock()))
+                    self.records_queued += 1
+                self._seq += 1
+                return
             if self.version >= 2:
                 line, self._previous = encode_line(data, self._seq, self._previous)
             else:
@@ -249,17 +263,77 @@ class JournalWriter:
         if not self.threaded:
             self._drain(sync=self.fsync and data.get("type") in SYNCED_TYPES)
 
+    def write_later(self, start: Callable[[int, str], Callable[[], tuple[bytes, str] | None]],
+                    then: Callable[[], None] | None = None) -> int | None:
+        """Reserve the next place for a record whose line takes long to make (a
+        checkpoint): ``start(seq, previous)`` runs now on the caller's thread,
+        with no record between (the snapshot), and returns ``finish``, which
+        makes the line and its sum (None: the record is dropped, the records
+        after it close the gap). ``finish`` runs on a thread of the writer's
+        (inline without threads), and ``then`` once the line is written. Records written meanwhile wait
+        in memory and follow the line in their order, so the file's order is
+        the order of the calls. The reserved sequence number, or None when one
+        is still being made (or the journal is format 1)."""
+        with self._chain_lock:
+            if self._later is not None or self.version < 2:
+                return None
+            seq, previous = self._seq, self._previous
+            finish = start(seq, previous)  # raises: nothing reserved
+            later = self._later = _Later(seq, previous, finish, then, self._clock())
+            self._seq += 1
+            with self._lock:
+                self.records_queued += 1
+        if self.threaded:  # the writer thread makes it, once the lines before it are written
+            with self._lock:
+                self._to_write.notify()
+        else:
+            self._finish_later(later)
+        return seq
+
+    def _finish_later(self, later: _Later) -> None:
+        """Make the reserved line, put it and the records held behind it in their places."""
+        made: tuple[bytes, str] | None = None
+        try:
+            made = later.finish()
+        except Exception:  # the records behind it are written all the same
+            log.exception("journal %s: the line reserved at seq %d could not be made; left out", self.path, later.seq)
+        now = self._clock()
+        with self._chain_lock:
+            seq, previous = later.seq, later.previous
+            if made is not None:
+                line, previous = made
+                self._queue(line, later.at, count=False, closed_too=True)
+                seq += 1
+            else:
+                self._seq -= 1
+                with self._lock:
+                    self.records_queued -= 1
+            for data, queued in later.held:  # waited from ``queued``: the promise counts from now
+                self.max_held_ms = max(self.max_held_ms, (now - queued) * 1000)
+                line, previous = encode_line(data, seq, previous)
+                seq += 1
+                self._queue(line, now, count=False, closed_too=True)
+            self._previous = previous
+            self._later = None
+        later.done.set()
+        if self.threaded:
+            self._then = later.then  # the writer thread calls it once the line is written (and freed)
+        else:
+            self._drain(sync=self.fsync)
+            if then := later.then:
+                then()
+
     @property
     def next_seq(self) -> int:
         """The sequence number the next record gets (``Box.checkpoint_if_due`` counts by it)."""
         return self._seq
 
-    def _queue(self, line: bytes) -> None:
+    def _queue(self, line: bytes, queued: float | None = None, count: bool = True, closed_too: bool = False) -> None:
         with self._lock:
-            if self._closed:
+            if self._closed and not closed_too:
                 raise JournalError(f"{self.path}: the journal is closed; nothing more can be written to it")
-            self._pending.append((line, self._clock()))
-            self.records_queued += 1
+            self._pending.append((line, self._clock() if queued is None else queued))
+            self.records_queued += count
             if self.threaded:
                 self._to_write.notify()
 
@@ -290,7 +364,8 @@ class JournalWriter:
     @property
     def waiting(self) -> int:
         with self._lock:
-            return len(self._pending)
+            later = self._later
+            return len(self._pending) + (0 if later is None else len(later.held) + 1)
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything queued so far is written (and fsynced when
@@ -311,7 +386,13 @@ class JournalWriter:
 
     def close(self) -> None:
         """Write (and fsync) everything queued, then release the file. Records
-        the disk still refuses after a grace period go to the log."""
+        the disk still refuses after a grace period go to the log. A line still
+        being made (``write_later``) is waited for first: the records behind it follow it."""
+        later = self._later
+        if later is not None and self._threads and threading.current_thread() not in self._threads:
+            with self._lock:
+                self._to_write.notify()
+            later.done.wait()  # bounded: what makes the line has its own time limit
         with self._lock:
             if self._closed:
                 return
@@ -351,16 +432,25 @@ class JournalWriter:
         try:
             while True:
                 with self._lock:
-                    while not self._pending and not self._closing:
+                    while not self._pending and not self._closing and not self._later_to_make():
                         self._to_write.wait()
                     closing = self._closing
-                ok = self._write_pending()
+                ok = self._write_pending()  # the lines before a reserved one first
+                if ok and (then := self._then) is not None:
+                    self._then = None
+                    then()
                 with self._lock:
                     self._to_sync.notify()
                     self._progress.notify_all()
+                later = self._later
+                if later is not None and not later.taken:
+                    later.taken = True
+                    self._finish_later(later)  # its line and the records held behind it: pending now
+                    continue
+                with self._lock:
                     if ok:
                         backoff = RETRY_FIRST_S
-                        if closing and not self._pending:
+                        if closing and not self._pending and self._later is None:
                             return
                         continue
                     if closing:
@@ -373,6 +463,10 @@ class JournalWriter:
             with self._lock:
                 self._writer_done = True
                 self._to_sync.notify()
+
+    def _later_to_make(self) -> bool:
+        later = self._later
+        return later is not None and not later.taken
 
     def _sync_loop(self) -> None:
         """The fsync thread: one fsync for everything written since the last."""
@@ -523,6 +617,18 @@ def _keep_aside(path: Path, lines: list[bytes]) -> Path | None:
     log.error("journal %s: the %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",
               path, len(lines), aside, path)
     return aside
+
+
+class _Later:
+    """A reserved place (``write_later``): its sequence number and the sum it
+    chains on, what makes its line, and the records written since, unencoded."""
+
+    def __init__(self, seq: int, previous: str, finish: Callable[[], tuple[bytes, str] | None],
+                 then: Callable[[], None] | None, at: float) -> None:
+        self.seq, self.previous, self.finish, self.then, self.at = seq, previous, finish, then, at
+        self.held: list[tuple[dict[str, Any], float]] = []
+        self.taken = False  # the writer thread is making it
+        self.done = threading.Event()  # its line (or none) and the records held are queued
 
 
 def _fresh() -> Journal:

@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import heapq
 import itertools
-import json
 import logging
 import sys
 import threading
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.box import checkpoint as checkpoint_codec
+from controller.box import snapshot
 from controller.box.debounce import DebounceConfig
 from controller.box.inputs import HOST_STATION, InputLayer
 from controller.box.journal import (
@@ -37,6 +37,7 @@ from controller.box.journal import (
     Record,
     TickRecord,
 )
+from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
 from controller.box.press import InputNotice, Press, Watermark
 from games.base import (
@@ -915,24 +916,70 @@ class Box(InputLayer):
     def checkpoint_if_due(self) -> bool:
         """Journal a checkpoint when ``checkpoint_every`` records followed the last one
         and the box is quiet (the deciding thread calls this after the lamp, never
-        inside a decision). True when one was written."""
+        inside a decision). True when one was written (or is being made)."""
         journal = self.journal
         if (journal is None or journal.version < 2 or self.checkpoint_refused is not None
                 or journal.next_seq - self.checkpoint_seq <= self.checkpoint_every or not self.quiet()):
             return False
-        seq = journal.next_seq
+        return self.checkpoint()
+
+    #: a threaded journal's checkpoints come from a forked child (``controller.box.snapshot``): the
+    #: deciding thread only forks; False (or no fork): encoded on the calling thread, as a replay would
+    checkpoint_in_child = True
+
+    def checkpoint(self) -> bool:
+        """Journal a checkpoint now, at this place among the records (hold ``lock``).
+        With a threaded journal the snapshot is a fork: this returns in about a
+        millisecond, the child encodes, and the records journaled meanwhile
+        follow its line (``JournalWriter.write_later``). False when none is
+        written: a state the codec refuses (said once), or one still being made."""
+        journal = self.journal
+        assert journal is not None
+        engine_code_mark(self.engine)  # the child inherits the fingerprint, read once here
         try:
-            record = CheckpointRecord(self.now_us, checkpoint_codec.encode(self._replayable()))
-            if len(json.dumps(record.state, separators=(",", ":"))) > CHECKPOINT_MAX_BYTES:
-                raise checkpoint_codec.CheckpointError(f"its state is larger than {CHECKPOINT_MAX_BYTES} bytes")
+            seq = journal.write_later(self._checkpoint_start, snapshot.trim_heap)
         except (checkpoint_codec.CheckpointError, ValueError) as exc:
-            self.checkpoint_refused = str(exc)
-            log.warning("no checkpoints for this %s game (%s): a restart replays its whole journal",
-                        self.spec.name, exc)
+            self._refuse_checkpoints(exc)
             return False
-        self._write(record)
+        if seq is None:
+            return False
         self.checkpoint_seq = seq
         return True
+
+    def _checkpoint_start(self, seq: int, previous: str) -> Callable[[], tuple[bytes, str] | None]:
+        """The snapshot (``write_later``'s ``start``): a fork, or the line made here and now."""
+        assert self.journal is not None
+        if self.checkpoint_in_child and self.journal.threaded and snapshot.CAN_FORK:
+            try:
+                child = snapshot.fork(lambda: self._checkpoint_line(seq, previous))
+            except OSError as exc:
+                log.warning("no fork for a checkpoint (%s): it is encoded on the deciding thread", exc)
+            else:
+                return lambda: self._checkpoint_from(child)
+        made = self._checkpoint_line(seq, previous)
+        return lambda: made
+
+    def _checkpoint_line(self, seq: int, previous: str) -> tuple[bytes, str]:
+        """The checkpoint's journal line at ``seq`` chained on ``previous``, and its sum."""
+        record = CheckpointRecord(self.now_us, checkpoint_codec.encode(self._replayable()))
+        line, digest = encode_line(record_to_json(record), seq, previous)
+        if len(line) > CHECKPOINT_MAX_BYTES:
+            raise checkpoint_codec.CheckpointError(f"its state is larger than {CHECKPOINT_MAX_BYTES} bytes")
+        return line, digest
+
+    def _checkpoint_from(self, child: snapshot.Child) -> tuple[bytes, str] | None:
+        """The line a forked child made (the journal's thread waits here), or None."""
+        try:
+            return child.result()
+        except snapshot.Refused as exc:
+            self._refuse_checkpoints(exc)
+        except snapshot.Failed as exc:
+            log.warning("a checkpoint of this %s game was not made (%s): the next one is tried", self.spec.name, exc)
+        return None
+
+    def _refuse_checkpoints(self, exc: Exception) -> None:
+        self.checkpoint_refused = str(exc)
+        log.warning("no checkpoints for this %s game (%s): a restart replays its whole journal", self.spec.name, exc)
 
     def _replayable(self) -> dict[str, Any]:
         """What a full replay rebuilds, as a replay has it (``box_from_journal``):

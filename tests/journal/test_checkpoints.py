@@ -314,12 +314,12 @@ def test_the_deciding_thread_writes_a_checkpoint_only_after_the_lamp_at_a_quiet_
                                                                                     monkeypatch) -> None:
     """... and hands the allocator's free pages back right after it (a checkpoint's
     temporaries grew the deciding process's memory in steps: issue 46)."""
-    from controller.box import deciding
+    from controller.box import snapshot
     from controller.box.deciding import Decider
     from controller.box.press import Edge
 
     trimmed: list[int] = []
-    monkeypatch.setattr(deciding, "trim_heap", lambda: trimmed.append(checkpoints()), raising=False)
+    monkeypatch.setattr(snapshot, "trim_heap", lambda: trimmed.append(checkpoints()))
 
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(3, 1, **spec.demo_options))
@@ -378,3 +378,138 @@ def test_the_quizs_code_mark_covers_its_core_and_modes_not_only_the_engines_modu
             assert runtime.engine_code_mark(engine) != before, module
     monkeypatch.setattr(runtime, "_CODE_MARKS", {})
     assert runtime.engine_code_mark(engine) == before
+
+
+def test_a_checkpoint_made_by_a_child_holds_the_state_at_its_place_while_presses_go_on(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    """The deciding thread only forks (a long game's encoding held it 0.15-0.5 s, and
+    a press that came meanwhile waited for its decision): the child encodes the state
+    it was born with, while the live box goes on deciding and journaling presses,
+    which follow the checkpoint's line in the file. A checkpoint holding the state
+    after them (or before a record that precedes it) would restore another game."""
+    import os
+    import select
+
+    from controller.box import snapshot
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+
+    def wait_for_the_test() -> None:  # in the child, after the fork: the test plays on first
+        os.close(release_w)
+        select.select([release_r], [], [], HANG_S)
+
+    monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
+    spec = registry.get("quiz")
+    settings = spec.settings(3, 7, **{**spec.demo_options, "questions": 1000})
+    box = Box(spec, settings)
+    path = tmp_path / "quiz.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.checkpoint_every = 10**9  # only the one taken below
+    play = Session(box, spec.new_bots(settings), spec.new_host(settings), 7)
+    while box.journal.next_seq < 200 or not box.quiet():
+        due = play.next_time_us()
+        assert due is not None and box.journal.next_seq < 5000
+        play.step(max(due, play.now_us))
+    at_the_snapshot = box.engine.public_view()
+    try:
+        assert box.checkpoint()
+        seq = box.checkpoint_seq
+        play.run_virtual(box.now_us + 120_000_000)  # decided and journaled while the child waits
+        assert box.journal.next_seq > seq + 20 and box.engine.public_view() != at_the_snapshot
+    finally:
+        os.close(release_w)  # the child encodes now
+        box.journal.close()
+        os.close(release_r)
+    lines = path.read_bytes().splitlines()
+    assert [i for i, line in enumerate(lines) if b'"type":"checkpoint"' in line] == [seq]
+    journal = load(path)
+    assert not journal.damage and journal.count == box.journal.next_seq - 1
+    state = next(r.state for r in journal.records if isinstance(r, CheckpointRecord))
+    assert checkpoint.decode(state)["engine"].public_view() == at_the_snapshot
+    restored = box_from_journal(load(path, since_checkpoint=True), from_checkpoint=True)
+    assert restored.checkpoint_seq == seq
+    full = box_from_journal(journal)
+    assert restored.engine.public_view() == full.engine.public_view()
+    assert restored.summary() == full.summary() == box.summary()
+    assert continued(restored) == continued(full)
+
+
+def test_a_game_whose_state_the_child_cannot_write_gets_no_checkpoint_and_loses_no_record(tmp_path: Path,
+                                                                                        caplog) -> None:
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.engine.hook = print  # type: ignore[attr-defined]
+    with caplog.at_level(logging.WARNING):
+        assert box.checkpoint()  # the fork is made; the child refuses
+        box.host("arm", 1_000)  # journaled behind the place it had
+        box.journal.close()
+    assert box.checkpoint_refused is not None and not box.checkpoint_if_due()
+    assert sum("no checkpoints for this reaction game" in r.getMessage() for r in caplog.records) == 1
+    journal = load(path)
+    assert not journal.damage and b'"checkpoint"' not in path.read_bytes()
+    assert [r.type for r in journal.records] == ["host"]
+
+
+def test_a_press_while_a_checkpoint_is_encoded_is_decided_and_lit_at_once(tmp_path: Path, monkeypatch) -> None:
+    """The deciding thread does not wait for a checkpoint's encoding (a long
+    game's held it 0.15-0.5 s, and a press then waited for its lamp): with the
+    child still encoding (held by a test hook), the next press is decided and
+    its lamp lit, and its record follows the checkpoint's line in the file."""
+    import os
+    import select
+
+    from controller.box import snapshot
+    from controller.box.deciding import Decider
+    from controller.box.press import Edge
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+
+    def wait_for_the_test() -> None:  # in the child, after the fork
+        os.close(release_w)
+        select.select([release_r], [], [], HANG_S)
+
+    monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, 1, **spec.demo_options))
+    path = tmp_path / "q.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.checkpoint_every = 10**9
+    clock = [0]
+    lamps: list[int] = []
+    decider = Decider(box, lambda: clock[0], lambda: lamps.append(clock[0]), after=lambda events, t, stirred=True: None)
+    try:
+        box.host("arm", 1_000)
+        box.edge(Edge(0, "bell", 0, 2_000_000), 1)
+        clock[0] = 3_000_000
+        decider.decide(clock[0], None)
+        box.host("correct", 3_500_000)
+        box.host("next", 4_000_000)
+        box.checkpoint_every = 1
+        while box.checkpoint_seq == 0 and clock[0] < 60_000_000:  # the next quiet step forks
+            clock[0] += 250_000
+            decider.decide(clock[0], None)
+        seq = box.checkpoint_seq
+        assert seq > 0
+        box.checkpoint_every = 10**9
+        box.host("arm", clock[0] + 1_000)
+        box.edge(Edge(1, "bell", 0, clock[0] + 1_000_000), 1)
+        clock[0] += 2_000_000
+        decider.decide(clock[0], None)
+        assert lamps == [3_000_000, clock[0]] and box.engine.public_view()["answering"] == 1
+        assert b'"type":"checkpoint"' not in path.read_bytes()  # the child has not encoded yet
+    finally:
+        os.close(release_w)
+        box.journal.close()
+        os.close(release_r)
+    records = [json.loads(line) for line in path.read_bytes().splitlines()]
+    assert [i for i, r in enumerate(records) if r["type"] == "checkpoint"] == [seq]
+    presses = [i for i, r in enumerate(records) if r["type"] == "press"]
+    assert len(presses) == 2 and presses[0] < seq < presses[1] and records[presses[1]]["station"] == 1
+    journal = load(path)
+    assert not journal.damage
+    restored = box_from_journal(load(path, since_checkpoint=True), from_checkpoint=True)
+    assert restored.engine.public_view() == box_from_journal(journal).engine.public_view()

@@ -382,3 +382,41 @@ def test_play_onto_an_existing_journal_is_one_line_and_touches_nothing(quiz_jour
     code, _out, err = run(capsys, "play", "quiz", "--profile", "header-4", "--headless", "--journal", str(path))
     assert code == 1 and "already holds a session" in err and "Traceback" not in err
     assert path.read_bytes() == data
+
+
+@pytest.mark.parametrize("made", [True, False])
+def test_records_written_while_a_reserved_line_is_made_follow_it_in_their_order(tmp_path: Path, made: bool) -> None:
+    """``write_later``: the line takes its time on the writer's thread; records
+    written meanwhile wait (flush says they are not written) and follow it,
+    chained on it; a line that is not made leaves no gap in seq or chain."""
+    from controller.box.journal_format import encode_line
+
+    path = tmp_path / "j.jsonl"
+    writer = journal.JournalWriter.create(path, {"game": "reaction", "settings": {"players": 2, "seed": 1}},
+                                          fsync=False, threaded=True)
+    writer.write({"type": "tick", "t_us": 1})
+    assert writer.flush()  # written: what waits below is only what the reserved line holds back
+    go = threading.Event()
+    after: list[int] = []
+
+    def start(seq: int, previous: str):  # noqa: ANN202 (the finish it returns)
+        line = encode_line({"type": "tick", "t_us": 2}, seq, previous)
+
+        def finish() -> tuple[bytes, str] | None:
+            assert go.wait(HANG_S)
+            return line if made else None
+        return finish
+
+    try:
+        assert writer.write_later(start, then=lambda: after.append(writer.next_seq)) == 2
+        assert writer.write_later(start) is None  # one at a time
+        for t in (3, 4):
+            writer.write({"type": "tick", "t_us": t})
+        assert not writer.flush(timeout=0.05) and writer.waiting == 3
+    finally:
+        go.set()
+        writer.close()
+    parsed = parse_bytes(path.read_bytes(), path)
+    assert not parsed.damage and not parsed.torn_tail
+    assert [r.t_us for r in parsed.records] == ([1, 2, 3, 4] if made else [1, 3, 4])
+    assert after == [5 if made else 4]
