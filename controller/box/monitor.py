@@ -117,6 +117,11 @@ class RollCall:
         if station in self.names:
             self.answered.add(station)
 
+    def rename(self, station: int, name: str) -> None:
+        """The host renamed a player meanwhile (the host page): the roll call names them so at once."""
+        if station in self.names and name.strip():
+            self.names[station] = name.strip()
+
     @property
     def missing(self) -> list[str]:
         return [name for station, name in sorted(self.names.items()) if station not in self.answered]
@@ -129,6 +134,7 @@ class RollCall:
         """The monitor's strip with every answered station ticked."""
         cells = [dict(c) for c in strip]
         for station, cell in enumerate(cells):
+            cell["name"] = self.names.get(station, cell.get("name"))
             if station in self.answered:
                 cell["label"], cell["status"] = _("HERE"), "won"  # the strip font has no tick mark
             elif station in self.names and cell.get("status") == "idle":
@@ -136,4 +142,5 @@ class RollCall:
         return cells
 
     def view(self) -> dict[str, Any]:
-        return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names)}
+        return {"phase": "roll call", "missing": self.missing, "answered": len(self.answered), "total": len(self.names),
+                "names": sorted(self.names.items())}

@@ -42,7 +42,7 @@ from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
 from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
-from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, Box
+from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
@@ -549,6 +549,8 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
                     monitor.press(message.press)
                 elif isinstance(message, FOR_THE_GAME) and kept is not None:
                     kept.append(message)
+                if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
+                    call.rename(message.notice.station, message.notice.input)  # named so on screen at once
             t = box_now_us()
             for out in monitor.step(t):
                 if isinstance(out, Press):

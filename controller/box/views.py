@@ -541,13 +541,23 @@ def snapshot_from(message: dict[str, Any]) -> Snapshot:
 def relabelled(snap: Snapshot, labels: Sequence[str]) -> Snapshot:
     """``snap`` with each player's label as the HDMI screen's scene words it
     (the scene lives in the screen's process, the snapshot was built without it)."""
+    return with_players(snap, "label", dict(enumerate(labels)))
+
+
+def renamed(snap: Snapshot, names: Mapping[int, str]) -> Snapshot:
+    """``snap`` with the players named ``names`` (by seat): the roll call's names, a rename in it included."""
+    return with_players(snap, "name", names)
+
+
+def with_players(snap: Snapshot, key: str, values: Mapping[int, str]) -> Snapshot:
+    """``snap`` (both pages) with each player's ``key`` set from ``values`` (by seat)."""
     pages = []
     for text in (snap.board, snap.host):
         page = json.loads(text)
         for player in page.get("players") or []:
             seat = player.get("seat")
-            if isinstance(seat, int) and 0 <= seat < len(labels):
-                player["label"] = labels[seat]
+            if isinstance(seat, int) and seat in values:
+                player[key] = values[seat]
         pages.append(json.dumps(page, default=str))
     return replace(snap, board=pages[0], host=pages[1])
 
@@ -595,6 +605,8 @@ class RelayedPublisher(Publisher):
         if self.live or not self.starting:
             return snap
         missing = None if self.roll_call is None else [str(name) for name in self.roll_call.get("missing") or ()]
+        if self.roll_call is not None:  # a player the host renamed meanwhile: named so at once, not at the game's start
+            snap = renamed(snap, {int(seat): str(name) for seat, name in self.roll_call.get("names") or ()})
         return replace(snap, host=json.dumps({**json.loads(snap.host), "starting": True,
                                               "roll_call": None if missing is None else {"missing": missing}}))
 

@@ -30,7 +30,7 @@ from .debounce import GLITCH, PRESS, STUCK, UNSTUCK, Debouncer, ticks_add, ticks
 from .lockout import DROP_HOST, DROP_LINK, DROP_REARM, DROP_TIMEOUT, FIRST, Lockout
 from .standalone import Standalone
 
-VERSION = "3.3.0"
+VERSION = "3.4.0"
 SR_BASE = 32  # shift-register input channels start here; below it: direct pins (0..19 stock)
 CHANNELS = 96
 HEARTBEAT_US = 250000  # heartbeats carry ticks 4x/s: far inside half a wrap (537 s)
@@ -538,7 +538,7 @@ class Board:
             self._lockout_check(now)
 
     def _arm(self, parts, now):
-        """``L arm <id> c=<in>:<lamp>,... g=<µs> w=<µs> to=<µs> [s=<ticks>]``."""
+        """``L arm <id> c=<in>:<lamp>,... g=<µs> w=<µs> to=<µs> [s=<ticks> [b=<boot>]]``."""
         if not self.light_chips:
             raise ValueError("this board has no lamps to lock out")
         cid = int(parts[2])
@@ -561,7 +561,10 @@ class Board:
             g, w, to = int(f["g"]), int(f["w"]), int(f["to"])
             if not 0 < g <= 1000000 or not 0 <= w <= 1000000 or not 0 < to <= 100000000:
                 raise ValueError("g= 1..10^6, w= 0..10^6, to= 1..10^8 µs")
-            start = int(f["s"]) & 0x3FFFFFFF if "s" in f else now
+            # 3.4: a start stamped on another boot's clock (the host armed the boot before a
+            # reboot it had not heard of) means nothing on this one: from the arm's receipt
+            stamped = "s" in f and f.get("b", self.boot_id) == self.boot_id
+            start = int(f["s"]) & 0x3FFFFFFF if stamped else now
             if ticks_diff(start, now) > 0:
                 start = now  # a start in the future: the host's clock fit is off; from now
             if lk.id:

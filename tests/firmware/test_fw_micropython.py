@@ -126,3 +126,12 @@ def test_lockout_lights_at_the_confirmation_under_micropython() -> None:
     assert "lockout_end 0 [0, 1] 02" in out  # contest gone, lamp 1 on as the host's own mode
     assert "lockout_timeout 02 00 0 [1, 1, 0, 0]" in out  # lit, then dark: dropped by host 1, timeout 1
     assert "lockout_link_away 00 1 [0, 0]" in out  # the host's lamp 0 too: no host, no lamp
+
+
+def test_an_arm_stamped_on_another_boots_clock_starts_from_the_arm_under_micropython() -> None:
+    """``L arm ... s=<ticks> b=<boot>``: a start stamped on another boot's clock (the host
+    armed the boot before a reboot it had not heard of) counts from the arm's receipt,
+    not from the stamp, which on this boot's clock could count presses made before the
+    contest; this boot's stamp and one that names no boot (an older host) count."""
+    out = run_micropython().splitlines()
+    assert "arm_boot [(1, 100010), (2, 0), (3, 0)] 4003000" in out  # read 10 µs after the stamp's 100 ms

@@ -234,3 +234,37 @@ def test_an_arm_for_a_contest_opened_before_a_reboot_is_not_stamped_on_the_old_b
     assert w.board.lockout.id == 6
     assert abs(w.board.lockout.start - (w.session.clock.to_board(again) & TICKS_MASK)) <= 2_000
     assert 190_000 <= (w.board.now() - w.board.lockout.start) & TICKS_MASK <= 210_000
+
+
+def test_an_arm_sent_to_a_board_rebooted_unheard_of_starts_from_the_arm_not_the_old_stamp() -> None:
+    """The board reboots and its hello waits on the wire; a lockout contest opens and
+    the driver, knowing only the old boot, sends the arm with its start stamped on the
+    old boot's clock. On the new boot's clock that stamp fell before the contest opened:
+    before, a press made in between (before the question) lit its lamp. Firmware 3.4
+    reads the boot the stamp is for (``b=``) and starts a stamp of another boot's
+    clock from the arm, as an arm without a stamp; the driver's own boot stamps count."""
+    w = Wire()
+    w.talk(400_000)
+    assert w.session.info.lockout and w.session.connected
+    opens = w.box_now() + 100_000  # the contest opens in 100 ms
+    stale = w.session.clock.to_board(opens) & TICKS_MASK  # its start on the old boot's clock
+    w.reboot(start_ticks=(stale - 20_000) & TICKS_MASK)  # the new clock reaches that stamp in 20 ms
+    w.run(50_000)
+    w.press(0)  # 50 ms before the contest opens: after the stale stamp on the new clock
+    w.run(50_000)
+    assert w.box_now() == opens and w.to_host.startswith(b"H ")  # the new hello, unread
+    w.session.arm(Arm(5, ((0, 0), (1, 1)), 1_000, 20, 10_000_000, start_us=opens))
+    w._send()
+    assert f"s={stale} b={w.session.info.boot_id}".encode() in w.to_board  # the old boot's stamp, named so
+    at = w.board.now()
+    w.run(10_000)
+    assert w.board.lockout.id == 5 and 0 <= (w.board.lockout.start - at) & TICKS_MASK <= 1_000  # from the arm on
+    assert not w.board.lockout.has_winner and b"\nF " not in b"\n" + w.to_host  # the early press lit nothing
+    w.talk(600_000)  # the driver reads the new boot's hello and syncs its clock
+    assert w.session.connected and w.session.info.boot_id == w.boot_id
+    w.session.end(5)
+    again = w.box_now() - 200_000  # a contest of the known boot: its stamp counts
+    w.session.arm(Arm(6, ((0, 0), (1, 1)), 1_000, 20, 10_000_000, start_us=again))
+    w.talk(2_000)
+    assert w.board.lockout.id == 6
+    assert 190_000 <= (w.board.now() - w.board.lockout.start) & TICKS_MASK <= 210_000

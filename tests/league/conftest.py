@@ -19,6 +19,8 @@ import pytest
 
 from controller.league import signing
 from controller.league.broker import write_broker_files
+from controller.league.outbox import RoomFolder
+from controller.league.simulated import play_next
 from controller.league.tournament import Tournament, load
 from tests.processes import HANG_S
 
@@ -65,6 +67,9 @@ slot_minutes = 30
 """
 
 TEAMS = ("owls", "foxes", "bees", "moles", "hares", "crows")
+
+#: a playoff after the round robin: its top 4 play on in room a (settings of the section may follow)
+PLAYOFF = '\n[playoffs]\nteams = 4\nroom = "a"\n'
 
 
 def tournament_text(port: int, key: str = "", per_team: int = 1, teams: tuple[str, ...] = TEAMS) -> str:
@@ -184,3 +189,11 @@ def broker(tmp_path: Path, league_file: Callable[..., Path], request: pytest.Fix
         yield mosquitto
     finally:
         mosquitto.stop()
+
+
+def play_round_robin(folder: RoomFolder) -> None:
+    """Every match ``folder``'s room can play now (its round robin, before a playoff is drawn),
+    offline, seeded 1, 2, ... in turn."""
+    seed = 1
+    while play_next(folder, seed) is not None:
+        seed += 1

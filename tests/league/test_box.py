@@ -13,8 +13,10 @@ from controller.box import journal as journal_mod
 from controller.league.broker import write_broker_files
 from controller.league.commands import room_folder
 from controller.league.messages import Bracket
+from controller.league.outbox import RoomFolder
 from controller.league.simulated import play_next
 from controller.league.tournament import Tournament, load
+from tests.league.conftest import PLAYOFF, play_round_robin
 
 
 @pytest.fixture
@@ -29,6 +31,14 @@ def cup(league_file: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.Mo
 
 def journals(tmp_path: Path) -> Path:
     return tmp_path / "data" / "buzzerbox" / "journals"
+
+
+def semi_finals_drawn(t: Tournament, tmp_path: Path) -> RoomFolder:
+    """Room a (the playoff's) with its round robin played and the hub's draw taken: owls v moles, foxes v bees."""
+    folder = room_folder(t, "a", journals(tmp_path))
+    play_round_robin(folder)
+    folder.take_bracket(Bracket({"sf1": ("owls", "moles"), "sf2": ("foxes", "bees")}, frozenset()))
+    return folder
 
 
 def test_play_in_a_league_resumes_a_match_a_crash_cut_off(cup: Tournament, tmp_path: Path,
@@ -57,13 +67,9 @@ def test_play_in_a_league_resumes_a_playoff_decider_a_crash_cut_off(cup: Tournam
     `play --league` carries the decider on in its own journal, not a third play from the start."""
     from controller.cli import main
 
-    cup.path.write_text(cup.path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
+    cup.path.write_text(cup.path.read_text() + PLAYOFF)
     t = load(cup.path)
-    folder = room_folder(t, "a", journals(tmp_path))
-    seed = 1
-    while play_next(folder, seed) is not None:  # room a's round robin
-        seed += 1
-    folder.take_bracket(Bracket({"sf1": ("owls", "moles"), "sf2": ("foxes", "bees")}, frozenset()))
+    folder = semi_finals_drawn(t, tmp_path)
     assert play_next(folder, 1) is not None  # seed 1: owls and moles draw 2:2
     drawn = [r for r in folder.results() if r.match == "sf1"]
     assert [(r.seq, r.scores) for r in drawn] == [(1, (2, 2))], "seed 1 no longer draws: pick a seed that does"
@@ -143,7 +149,7 @@ def test_a_rehearsal_plays_the_playoff_to_its_champion(cup: Tournament, tmp_path
     from tests import runtimes
 
     runtimes.require("mosquitto")
-    cup.path.write_text(cup.path.read_text() + '\n[playoffs]\nteams = 4\nroom = "a"\n')
+    cup.path.write_text(cup.path.read_text() + PLAYOFF)
     assert main(["league", "rehearse", str(cup.path), "--port", "0", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "rehearsal: 15 of 15 matches played in 3 rooms; the hub counted 15" in out
@@ -165,19 +171,14 @@ def test_a_drawn_playoff_match_decided_by_one_tiebreak_question(cup: Tournament,
     from controller.league.tournament import problems
 
     base = cup.path.read_text()
-    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ndecider = "overtime"\n')
+    cup.path.write_text(base + PLAYOFF + 'decider = "overtime"\n')
     assert problems(cup.path)[1] == ['playoffs.decider: must be "match" (a drawn match played again) or "question" '
                                      '(one tiebreak question)']
-    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ngame = "reaction"\ndecider = "question"\n')
+    cup.path.write_text(base + PLAYOFF + 'game = "reaction"\ndecider = "question"\n')
     assert problems(cup.path)[1] == ['playoffs.decider: "question" needs the quiz (the playoff plays reaction): '
                                      'use "match"']
-    cup.path.write_text(base + '\n[playoffs]\nteams = 4\nroom = "a"\ndecider = "question"\n')
-    t = load(cup.path)
-    folder = room_folder(t, "a", journals(tmp_path))
-    seed = 1
-    while play_next(folder, seed) is not None:  # room a's round robin
-        seed += 1
-    folder.take_bracket(Bracket({"sf1": ("owls", "moles"), "sf2": ("foxes", "bees")}, frozenset()))
+    cup.path.write_text(base + PLAYOFF + 'decider = "question"\n')
+    folder = semi_finals_drawn(load(cup.path), tmp_path)
     first = folder.next_match()
     assert first is not None and first.id == "sf1" and "questions" not in first.options  # the match, whole
     play_next(folder, 1)  # seed 1: owls and moles draw 2:2 over the demo's four questions

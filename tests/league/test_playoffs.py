@@ -4,7 +4,8 @@ ledger and rules as the round robin; a draw needs a decider."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,54 @@ from controller.league.outbox import RoomFolder
 from controller.league.pages import HubService
 from controller.league.simulated import play_next
 from controller.league.standings import Correction, Row
-from controller.league.tournament import load, problems
-from tests.league.conftest import WAIT_S, Mosquitto
+from controller.league.tournament import Tournament, load, problems
+from tests.league.conftest import PLAYOFF, WAIT_S, Mosquitto, play_round_robin
 
-PLAYOFF = '\n[playoffs]\nteams = 4\nroom = "a"\n'
+
+@pytest.fixture
+def cup(broker: Mosquitto, tmp_path: Path) -> Tournament:
+    """The broker's tournament with a playoff: its top 4 play on in room a."""
+    path = tmp_path / "cup.toml"
+    path.write_text(path.read_text() + PLAYOFF)
+    return load(path)
+
+
+@contextmanager
+def box_links(t: Tournament, folders: dict[str, RoomFolder]) -> Iterator[dict[str, BoxLink]]:
+    """Each room's box link, subscribed to the broker; stopped at the end, whatever happened."""
+    links = {room: box_link(t, folder, reconnect_s=(1, 1)).start() for room, folder in folders.items()}
+    try:
+        for link in links.values():
+            assert link.conn.subscribed.wait(WAIT_S)
+        yield links
+    finally:
+        for link in links.values():
+            link.stop()
+
+
+@contextmanager
+def running_hub(t: Tournament, tmp_path: Path) -> Iterator[HubService]:
+    """The hub's service, subscribed to the broker; stopped at the end, whatever happened."""
+    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
+    try:
+        assert service.conn.subscribed.wait(WAIT_S)
+        yield service
+    finally:
+        service.stop()
+
+
+def room_a_played(t: Tournament, tmp_path: Path) -> RoomFolder:
+    """Room a (the playoff's) with its round robin played offline."""
+    folder = room_folder(t, "a", tmp_path / "journals")
+    play_round_robin(folder)
+    return folder
+
+
+def other_rooms_reported(hub: Hub, t: Tournament) -> None:
+    """The results of every round-robin match outside room a, taken by the hub."""
+    for k, m in enumerate(x for x in t.matches if x.room != "a"):
+        r = Result(m.room, m.id, 1, "quiz", m.teams, (k % 3, 1), True, f"{k:016x}", 3)
+        assert hub.take(messages.result_topic(t.id, m.room, m.id), messages.encode(r.to_json())) == "taken"
 
 
 def wait_for(hub: Hub, what: Callable[[], bool], why: str) -> None:
@@ -39,19 +84,12 @@ def drawn(link: BoxLink, folder: RoomFolder, match_id: str) -> None:
 
 
 @pytest.mark.runtime("mosquitto")
-def test_the_top_four_play_off_to_a_final_through_the_hub(broker: Mosquitto, tmp_path: Path) -> None:
-    path = tmp_path / "cup.toml"
-    path.write_text(path.read_text() + PLAYOFF)
-    t = load(path)
+def test_the_top_four_play_off_to_a_final_through_the_hub(cup: Tournament, tmp_path: Path) -> None:
+    t = cup
     assert t.playoff is not None and t.playoff.ids() == ["sf1", "sf2", "final"]
     folders = {room.id: room_folder(t, room.id, tmp_path / "journals") for room in t.rooms}
-    links = {room: box_link(t, folder, reconnect_s=(1, 1)).start() for room, folder in folders.items()}
-    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
-    hub = service.hub
-    try:
-        for link in links.values():
-            assert link.conn.subscribed.wait(WAIT_S)
-        assert service.conn.subscribed.wait(WAIT_S)
+    with box_links(t, folders) as links, running_hub(t, tmp_path) as service:
+        hub = service.hub
         seed = 1
         group = {m.id for m in t.matches}
 
@@ -97,10 +135,6 @@ def test_the_top_four_play_off_to_a_final_through_the_hub(broker: Mosquitto, tmp
                    ("sf1", "sf2", "final")) >= 3  # journaled like every result
         board = hub.board()
         assert [x["state"] for x in board["bracket"]] == ["done", "done", "done"]
-    finally:
-        service.stop()
-        for link in links.values():
-            link.stop()
 
 
 def rows(*teams: str) -> list[Row]:
@@ -159,43 +193,31 @@ def test_league_check_reads_the_playoff_section(tmp_path: Path, league_file: Cal
 
 
 @pytest.mark.runtime("mosquitto")
-def test_play_league_in_the_playoff_room_takes_the_hubs_draw(broker: Mosquitto, tmp_path: Path,
+def test_play_league_in_the_playoff_room_takes_the_hubs_draw(cup: Tournament, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """`play --league` in the playoff's room with its round robin played: before the draw it says the
     playoff is not drawn yet (not "every match is played"); after it, the box connects, takes the hub's
     retained draw and its next match is the semi-final."""
     from controller.league.commands import all_played, await_draw, playoff_ahead
 
-    path = tmp_path / "cup.toml"
-    path.write_text(path.read_text() + PLAYOFF)
-    t = load(path)
-    folder = room_folder(t, "a", tmp_path / "journals")
-    seed = 1
-    while play_next(folder, seed) is not None:  # room a's round robin, played offline
-        seed += 1
-    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
-    try:
-        assert service.conn.subscribed.wait(WAIT_S)
+    t, folder = cup, room_a_played(cup, tmp_path)
+    with running_hub(t, tmp_path) as service:
         assert playoff_ahead(t, folder) and await_draw(t, folder) is None
         assert all_played(t, folder, "a") == 0
         said = capsys.readouterr().err
         assert "a: the playoff's next match is not drawn yet" in said and "every match" not in said
         hub = service.hub
-        for k, m in enumerate(x for x in t.matches if x.room != "a"):  # the other rooms' results
-            r = Result(m.room, m.id, 1, "quiz", m.teams, (k % 3, 1), True, f"{k:016x}", 3)
-            assert hub.take(messages.result_topic(t.id, m.room, m.id), messages.encode(r.to_json())) == "taken"
+        other_rooms_reported(hub, t)
         wait_for(hub, lambda: len(hub.results) == 15, "room a's results (delivered by all_played) never came")
         sf1 = hub.bracket()[0]
         assert sf1.teams is not None
         match = await_draw(t, folder)
         assert match is not None and match.id == "sf1" and match.teams == sf1.teams and match.room == "a"
         assert folder.match("sf1") == match  # kept: the next start knows it without the broker
-    finally:
-        service.stop()
 
 
 @pytest.mark.runtime("mosquitto")
-def test_the_menu_in_the_playoff_room_takes_the_draw_on_its_link(broker: Mosquitto, tmp_path: Path) -> None:
+def test_the_menu_in_the_playoff_room_takes_the_draw_on_its_link(cup: Tournament, tmp_path: Path) -> None:
     """`menu --league cup.toml --room a` (the room the playoff is in), its round robin played: Start before
     the draw is refused in one line that says so; the hub draws, the menu's running link takes the draw,
     and Start plays the drawn semi-final (its teams, its journal)."""
@@ -205,15 +227,8 @@ def test_the_menu_in_the_playoff_room_takes_the_draw_on_its_link(broker: Mosquit
     from controller.screen.menu import Choice
     from games.base import OptionError
 
-    path = tmp_path / "cup.toml"
-    path.write_text(path.read_text() + PLAYOFF)
-    t = load(path)
-    folder = room_folder(t, "a", tmp_path / "journals")
-    seed = 1
-    while play_next(folder, seed) is not None:  # room a's round robin, played offline
-        seed += 1
-    service = HubService(t, tmp_path / "hub.jsonl", port=0, bind="127.0.0.1", reconnect_s=(1, 1)).start()
-    hub, seen = service.hub, {}
+    t, folder = cup, room_a_played(cup, tmp_path)
+    seen: dict[str, object] = {}
     chosen = Choice("reaction", 3, {"rounds": 5})
 
     def menu(args: argparse.Namespace) -> int:  # the menu's Start, as Evening.start calls it, with its running link
@@ -224,21 +239,17 @@ def test_the_menu_in_the_playoff_room_takes_the_draw_on_its_link(broker: Mosquit
             room.take(chosen)
         seen["refused"] = str(refused.value)
         assert room.path is None
-        for k, m in enumerate(x for x in t.matches if x.room != "a"):  # the other rooms' results: the hub draws
-            r = Result(m.room, m.id, 1, "quiz", m.teams, (k % 3, 1), True, f"{k:016x}", 3)
-            assert hub.take(messages.result_topic(t.id, m.room, m.id), messages.encode(r.to_json())) == "taken"
+        other_rooms_reported(hub, t)  # the hub draws
         drawn(room.link, room.folder, "sf1")
         seen["taken"] = room.take(chosen)
         seen["path"] = room.path
         return 0
 
-    try:
-        assert service.conn.subscribed.wait(WAIT_S)
-        args = argparse.Namespace(league=str(path), room="a", journal_dir=str(tmp_path / "journals"))
+    with running_hub(t, tmp_path) as service:
+        hub = service.hub
+        args = argparse.Namespace(league=str(t.path), room="a", journal_dir=str(tmp_path / "journals"))
         assert in_league_menu(menu)(args) == 0
         sf1 = hub.bracket()[0]
-    finally:
-        service.stop()
     assert seen["refused"] == ("the playoff's next match is not drawn yet (the matches before it are not all "
                                "decided): Start again once the hub shows it")
     taken = seen["taken"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from controller import protocol as p
 from controller.box import profile as profile_mod
 from games.i18n import _
 from tests.core.test_roll_call_split import roll_calls, screen_opens_no_input  # noqa: F401 (a fixture)
+from tests.processes import HANG_S
 from tests.web.test_split_language import host_logged_in
 from tests.web.test_split_phones import port_in
 
@@ -104,3 +106,48 @@ def test_a_player_renamed_on_the_host_page_during_the_roll_call_is_named_so_in_t
     assert renamed["station"] == 0 and renamed["input"] == "Zuzana"
     assert renamed["t_us"] < 0  # stamped when the host typed it: before the game's first moment
     assert records[-1]["type"] == "end"
+
+
+def test_a_player_renamed_on_the_host_page_during_the_roll_call_is_named_so_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: Any) -> None:
+    """``play --web 0`` on real stations: while the roll call is on screen the host
+    renames the first player on the host page and saves. The roll call's screen lists
+    the new name among those not heard from yet, and the host page keeps it in the
+    name field and says it in its note. Before, the roll call kept the profile's names:
+    the big screen still waited for the old name and the host page's field went back to
+    it at the roll call's next update (the game took the new name only as it began)."""
+    from controller.cli import CommandFailed, main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the host page's names are kept for the next games
+    host = phone()
+    names = [st.name for st in profile_mod.load("header-4").stations]
+    field = host.locator("#scores input.name[data-seat='0']")
+    seen: dict[str, Any] = {}
+
+    def on_the_host_page(frames: list[list[str]]) -> None:
+        if len(frames) == 1:
+            [line] = [said for said in capsys.readouterr().err.splitlines() if "PIN" in said]
+            host_logged_in(host, port_in(line), line)
+            field.fill("Zuzana")
+            host.locator("#scores button[data-rename='0']").click()
+            expect(host.locator("#status")).to_have_text(_("Sent"))  # the server took it
+            seen["renamed_at"] = time.monotonic()
+            return
+        waited = time.monotonic() - seen["renamed_at"]
+        if "missing" in seen or ("Zuzana" not in frames[-1] and waited < HANG_S):  # a hang bound, not a race
+            return
+        seen["missing"] = frames[-1]  # the roll call's screen (HDMI)
+        expect(host.locator("#note")).to_have_text(
+            _("Roll call: every station presses its button once. Not heard from yet: {missing}")
+            .format(missing=", ".join(["Zuzana", *names[1:]])))
+        seen["field"] = field.input_value()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        host.screenshot(path=str(SHOTS / "host-roll-call-renamed.png"), full_page=True)
+        pygame.image.save(pygame.display.get_surface(), str(SHOTS / "roll-call-renamed.png"))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+
+    roll_calls(monkeypatch, on_the_host_page)
+    with pytest.raises(CommandFailed):  # the host left the roll call
+        main(["play", "reaction", "--profile", "header-4", "--web", "0", "--journal", str(tmp_path / "r.jsonl")])
+    assert seen["missing"] == ["Zuzana", *names[1:]]
+    assert seen["field"] == "Zuzana"

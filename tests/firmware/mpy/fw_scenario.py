@@ -360,4 +360,18 @@ link8.inbox = b"L 0 on\n"
 steps(board8, 1000, step=10)
 steps(board8, 3000000, step=1000)
 print("lockout_link_away", HW.spi.written.hex(), board8.link_aways, list(board8.light_mode[:2]))
+
+# an arm's start stamp names its boot (firmware 3.4): one of another boot's clock (the
+# host armed the boot before a reboot it had not heard of) starts from the arm; this
+# boot's stamp, or one naming no boot (an older host), counts
+Pin.pins = {}
+now[0] = 4000000
+link9 = Link()
+board9 = app.Board(HW, link9, PinMap27, ticks_us, "cafe0009")
+starts = []
+for cid, boot in ((1, " b=cafe0001"), (2, " b=cafe0009"), (3, "")):
+    link9.inbox = proto.frame("L arm %d c=0:0,1:1 g=1000 w=20 to=100000 s=3900000%s" % (cid, boot)) + b"\n"
+    steps(board9, 1000, step=10)
+    starts.append((board9.lockout.id, ticks_diff(board9.lockout.start, 3900000)))
+print("arm_boot", starts, now[0])
 sys.stdout.write("done\n")

@@ -20,7 +20,8 @@ beyond what the board can have seen (later than now plus the mapping error) is
 refused and counted (``future_presses``); so are events of a boot that rebooted
 while they waited for a mapping that good (``untimed_presses``). Acks name the
 boot they are for (firmware 3.3 ignores another boot's: an ack for the boot
-before a reboot would free the new boot's first presses). Heartbeats and clock replies say up
+before a reboot would free the new boot's first presses), and so do an arm's start
+stamps (firmware 3.4 starts such a contest from the arm). Heartbeats and clock replies say up
 to which board time everything was sent: once all of it arrived, the session
 reports a ``Watermark``.
 """
@@ -99,10 +100,15 @@ class Arm:
     #: sends the arm, on the clock of the boot it sends it to (mapped earlier, by another
     #: thread, it could be the boot's before a reboot the driver has just read)
     start_us: int | None = None
+    #: the boot whose clock ``start_ticks`` is on: firmware 3.4 ignores a stamp of another
+    #: boot (the board rebooted before the driver heard of it) and starts from the arm
+    boot: str | None = None
 
     def body(self) -> str:
         pairs = ",".join(f"{ch}:{lamp}" for ch, lamp in self.pairs)
         start = "" if self.start_ticks is None else f" s={self.start_ticks}"
+        if start and self.boot is not None:
+            start += f" b={self.boot}"
         return f"L arm {self.contest} c={pairs} g={self.glitch_us} w={self.tie_us} to={self.timeout_us}{start}"
 
 
@@ -281,7 +287,8 @@ class BoardSession:
         if self.wanted is None or self.wanted.contest != request.contest:
             self._wanted_heard = False
         if request.start_us is not None:
-            request = replace(request, start_ticks=self.board_ticks(request.start_us), start_us=None)
+            request = replace(request, start_ticks=self.board_ticks(request.start_us), start_us=None,
+                              boot=self.known_boot)
         self.wanted = request
         if self.hello_seen and self.info.lockout:
             self.outbox.append(request.body())
@@ -505,7 +512,7 @@ class BoardSession:
             self.expected = 1
             self._ask_replay(0, now_us)
             if self.wanted is not None:  # its start was on the old boot's clock: from the new arm on
-                self.wanted = replace(self.wanted, start_ticks=None)
+                self.wanted = replace(self.wanted, start_ticks=None, boot=None)
         elif self.known_boot is None:
             # a fresh driver: what the board says a host acked is an earlier session's;
             # everything after it (sent to a host that died, or before this hello) comes again
