@@ -364,7 +364,8 @@ class DecidingGame:
             dropped_views=sum(v.outbox.dropped_views for v in self.viewers),
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
-            else str(box.journal.unsaved_path))
+            else str(box.journal.unsaved_path),
+            played=session.played_of(box))
         for viewer in self.viewers:
             viewer.outbox.put(ended)
             viewer.outbox.close()
