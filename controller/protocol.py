@@ -74,9 +74,9 @@ class View:
     #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
     decided: tuple[int, int | None] | None = None
     events: tuple[GameEvent, ...] = ()
-    #: the phones' pages' snapshot (``views.snapshot_message``): only to the screen serving them; in the
-    #: deciding process a ``views.Pages`` until its outbox's thread encodes it
-    companion: Any = None
+    #: the phones' pages' snapshot as JSON data (``views.snapshot_message``): only to the screen serving them
+    #: (the deciding process's outbox encodes it as it sends the view: ``channel.Outbox.publish``)
+    companion: dict[str, Any] | None = None
     #: the phones' server's seats' codes, PIN and port: only in the first view to a screen started again
     seats: dict[str, Any] | None = None
 
