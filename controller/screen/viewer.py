@@ -748,7 +748,7 @@ def show(args: argparse.Namespace) -> int:
     screen = live.open_screen(args, args.headless)
     sound = live.open_sound(args, args.headless)
     sock = socket.socket(fileno=args.fd)
-    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
+    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)
     keys = json.loads(args.keys) if args.keys else None
     keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
     box = DecidingLink(spec, spec.settings(args.players), sock)
