@@ -528,21 +528,23 @@ def ending(view: DecidingLink) -> Callable[[], None]:
     return lambda: view.send(p.Stop("menu"))
 
 
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, first: Callable[[], Snapshot],
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, first: Snapshot | None,
                  view: DecidingLink, phones: RelayedPhones | None) -> Companion | None:
     """A tournament's hooks in the split design: they follow the pages the
     deciding process builds (the phones' publisher when this process serves
-    them, else one of their own, fed each snapshot, showing ``first()`` until
-    then); what the screen's process does with each snapshot (``viewer.Companion``)."""
+    them, else one of their own, fed each snapshot, showing ``first``, the
+    game as it starts, until then); what the screen's process does with each
+    snapshot (``viewer.Companion``)."""
     if not hooks:
         return phones
+    assert first is not None, "a board followed from its first pages"
     from controller.box.views import RelayedPublisher, snapshot_from
 
     companion: Companion
     if phones is not None:
         publisher, companion = phones.publisher, phones
     else:
-        publisher = RelayedPublisher(view, first())
+        publisher = RelayedPublisher(view, first)
         publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
 
         def companion(message: p.View) -> None:
@@ -646,9 +648,9 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
     try:
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
             view = DecidingLink(game.spec, game.settings)
-            first = first_pages() if phones is not None or hooks else None
-            pages = phones(view, first) if phones is not None and first is not None else None
-            companion = follow_board(hooks, presenter, lambda: first_pages() if first is None else first, view, pages)
+            first = first_pages() if phones is not None or hooks else None  # only pages show the game as it starts
+            pages = None if phones is None or first is None else phones(view, first)
+            companion = follow_board(hooks, presenter, first, view, pages)
         ended = run_split(game, presenter, keyboard, fps, companion, view, announce,
                           None if pages is None else pages.calling)
     finally:
