@@ -123,7 +123,7 @@ def phones(port: int, tokens: list[str], seconds: float, out: Any, chatter_hz: f
 def run(condition: str, seconds: float, screen: Screen, chatter_hz: float) -> dict[str, Any]:
     spec = registry.get("hands")
     box = box_session.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND, refill=True), None, None)
-    presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
+    presenter = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
     server = None
     published: dict[int, int] = {}
     builds: list[float] = []

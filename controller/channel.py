@@ -22,6 +22,7 @@ import struct
 import threading
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from controller.protocol import ChannelError, Message, VersionMismatch, View, dumps, loads
 from games.base import GameEvent
@@ -85,40 +86,46 @@ def receive(sock: socket.socket) -> Message | None:
     return decode(body)
 
 
+#: a view's phones' pages, encoded when called (``View.companion``; None: they could not be, the phones keep theirs)
+EncodedPages = Callable[[], dict[str, Any] | None]
+
+
 class Outbox:
     """What the deciding process sends one viewer, written by a thread of its
     own: ``publish`` and ``put`` never wait. The newest view wins; events
     and other messages wait in bounded queues. ``dropped_views`` and
     ``dropped_events`` count what a slow viewer never got."""
 
-    def __init__(self, sock: socket.socket, name: str = "viewer",
-                 finish: Callable[[View], View] | None = None) -> None:
+    def __init__(self, sock: socket.socket, name: str = "viewer") -> None:
         self.sock = sock
-        #: turns each view into what is sent, on this outbox's thread just before it is encoded (the
-        #: deciding process encodes the phones' pages here, after ``box.lock``); never raises
-        self.finish = finish
         self.closed = False
         self.dropped_views = 0
         self.dropped_events = 0
         self.sent = 0
         self._view: View | None = None
+        #: the pending view's phones' pages, encoded on this outbox's thread just before the view is sent
+        #: (the deciding process builds them under ``box.lock``, the JSON is written after it); never raises
+        self._pages: EncodedPages | None = None
         self._events: deque[GameEvent] = deque()
         self._messages: deque[Message] = deque(maxlen=EVENTS_KEPT)
         self._wake = threading.Condition()
         self._thread = threading.Thread(target=self._write, name=f"buzzerbox-outbox-{name}", daemon=True)
         self._thread.start()
 
-    def publish(self, view: View, events: list[GameEvent]) -> None:
-        """The newest view (its ``events`` are these, added as it is sent), with the events decided since the last."""
+    def publish(self, view: View, events: list[GameEvent], pages: EncodedPages | None = None) -> None:
+        """The newest view (its ``events`` are these, added as it is sent), with the events decided since the
+        last; ``pages``: its phones' pages (``View.companion``), encoded as it is sent."""
         with self._wake:
             if self._view is not None:
                 self.dropped_views += 1
                 old = self._view  # the pages' newest snapshot (and a new screen's seats) is kept
-                if old.companion is not None and view.companion is None:
-                    view = dataclasses.replace(view, companion=old.companion)
+                if view.companion is None and pages is None:
+                    if old.companion is not None:
+                        view = dataclasses.replace(view, companion=old.companion)
+                    pages = self._pages
                 if old.seats is not None and view.seats is None:
                     view = dataclasses.replace(view, seats=old.seats)
-            self._view = view
+            self._view, self._pages = view, pages
             self._events.extend(events)
             while len(self._events) > EVENTS_KEPT:
                 self._events.popleft()
@@ -138,12 +145,15 @@ class Outbox:
                 if self.closed and self._view is None and not self._messages:
                     return
                 view, self._view = self._view, None
+                pages, self._pages = self._pages, None
                 events = list(self._events)
                 self._events.clear()
                 messages = list(self._messages)
                 self._messages.clear()
-            if view is not None and self.finish is not None:
-                view = self.finish(view)
+            if view is not None and pages is not None:
+                companion = pages()
+                if companion is not None:
+                    view = dataclasses.replace(view, companion=companion)
             out: list[Message] = [] if view is None else [dataclasses.replace(view, events=tuple(events))]
             try:
                 for message in out + messages:

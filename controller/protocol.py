@@ -30,7 +30,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 2
+PROTOCOL = 3
 
 
 class ChannelError(BuzzerBoxError):
@@ -74,9 +74,9 @@ class View:
     #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
     decided: tuple[int, int | None] | None = None
     events: tuple[GameEvent, ...] = ()
-    #: the phones' pages' snapshot (``views.snapshot_message``): only to the screen serving them; in the
-    #: deciding process a ``views.Pages`` until its outbox's thread encodes it
-    companion: Any = None
+    #: the phones' pages' snapshot as JSON data (``views.snapshot_message``): only to the screen serving them
+    #: (the deciding process's outbox encodes it as it sends the view: ``channel.Outbox.publish``)
+    companion: dict[str, Any] | None = None
     #: the phones' server's seats' codes, PIN and port: only in the first view to a screen started again
     seats: dict[str, Any] | None = None
 
@@ -124,6 +124,26 @@ NOT_BEGUN = "not begun"
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """A closed game as the screen's side tells of it (``play``'s summary line
+    and ``--json``, the menu's "This evening" row): read off the box that
+    played it, so that side needs no box of its own."""
+
+    game: str
+    names: tuple[str, ...]
+    finished: bool
+    #: the box's summary (``Box.summary``: the game, players, seed and the engine's summary)
+    summary: dict[str, Any]
+    #: each station's score (the outcome's, else the summary's)
+    scores: tuple[Any, ...]
+    #: the outcome's winners (None: the game has no outcome yet)
+    winners: tuple[int, ...] | None
+    #: the question it stood at and how many there are (games with questions), else None
+    question: int | None = None
+    questions_total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ended:
     """The game is closed (journal's end written, lamps off): why, and how it went."""
 
@@ -145,6 +165,8 @@ class Ended:
     #: records the journal's disk still refused at the close, and the file that keeps them (if any)
     unsaved: int = 0
     unsaved_path: str | None = None
+    #: the game as it closed (None: closed before it began, or told by a screen that did not wait)
+    played: Played | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Its fields by name (what ``play`` and the menu read of how a game ended)."""
@@ -303,7 +325,7 @@ def _fields_of(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], An
 
 
 #: how each value object a message holds goes on the wire and comes back (its journal form where it has one)
-CODECS: Mapping[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+CODECS: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     GameEvent: (GameEvent.to_json, _event),
     Action: (Action.to_json, lambda data: Action.from_json(_dict(data))),
     Press: (Press.to_json, lambda data: Press.from_json(_dict(data))),
@@ -360,6 +382,24 @@ def _form(cls: type[Any]) -> _Form:
     return _Form(cls, names, tuple(w for w, _r in codecs), tuple(r for _w, r in codecs), required)
 
 
+def _value(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """A frozen dataclass of plain fields (each checked as a message's are) as the list of its fields."""
+    form = _form(cls)
+
+    def write(value: Any) -> list[Any]:
+        return [getattr(value, name) if w is None else w(getattr(value, name))
+                for name, w in zip(form.names, form.writes, strict=True)]
+
+    def read(data: Any) -> Any:
+        items = _list(data)
+        if not form.required <= len(items) <= len(form.names):
+            raise TypeError(f"a {cls.__name__} has {len(form.names)} fields")
+        return cls(*(r(item) for r, item in zip(form.reads, items, strict=False)))
+
+    return write, read
+
+
+CODECS[Played] = _value(Played)
 _FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
 _FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
 

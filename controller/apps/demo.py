@@ -60,7 +60,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
             lights = board.source.lights()
         screen = live.open_screen(args, headless)
-        presenter = live.presenter_for(box, screen, lights=lights, sound=live.open_sound(args, headless, profile), colors=colors)
+        presenter = live.presenter_for(box.spec, screen, lights=lights, sound=live.open_sound(args, headless, profile), colors=colors)
         seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
         started_us = box.now_us
         virtual = headless and board is None
@@ -95,7 +95,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if headless:
         print_demo_log(box)
     log.debug("events: %s", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    print(box_session.scores_line(box, summary))
+    print(box_session.scores_line(box.station_names, summary))
     if args.screenshot:
         print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
     elif headless:
@@ -130,7 +130,7 @@ def demo_summary(args: argparse.Namespace) -> int:
     print(_("{title}: demo with {players} simulated players (seed {seed}), headless").format(
         title=_(spec.title), players=players, seed=args.seed))
     print_demo_log(box)
-    print(box_session.scores_line(box, box.summary()))
+    print(box_session.scores_line(box.station_names, box.summary()))
     return 0
 
 

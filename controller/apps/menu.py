@@ -13,7 +13,7 @@ import argparse
 import logging
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
-from controller.protocol import NOT_BEGUN
+from controller.protocol import NOT_BEGUN, Played
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
@@ -44,6 +44,7 @@ from games.registry import available, get
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
+    from controller.box.views import Snapshot
     from controller.screen.menu import Choice, EveningGame, FolderChoice, Menu
     from controller.screen.screen import Screen
     from controller.screen.viewer import DecidingLink
@@ -124,24 +125,20 @@ def started_settings(menu: Menu, spec: GameSpec, players: int, options: Mapping[
         return None
 
 
-def evening_game(box: Box, journal: str) -> EveningGame:
-    """A game back at the menu (``box``: as its journal has it), as the
-    "This evening" row and the host page list it: played to its end (who
-    won), or ended early (where it stopped), each with the standings."""
+def evening_game(played: Played, journal: str) -> EveningGame:
+    """A game back at the menu (``played``: as it closed), as the "This
+    evening" row and the host page list it: played to its end (who won), or
+    ended early (where it stopped), each with the standings."""
     from controller.screen.menu import EveningGame
 
-    names = list(box.station_names)
-    outcome = box.engine.outcome()
-    scores = list(outcome.scores) if outcome is not None else list(box.engine.summary().get("scores") or [])
+    names, scores = list(played.names), list(played.scores)
     order = sorted(range(len(scores)), key=lambda p: (-scores[p], p))
-    view = box.engine.public_view()
-    question = view.get("question") if not box.engine.finished else None
-    total = view.get("questions_total")
+    question = played.question if not played.finished else None
     return EveningGame(
-        journal, box.spec.title, time.strftime("%H:%M"), box.engine.finished,
-        winners=tuple(names[p] for p in outcome.winners if 0 <= p < len(names)) if outcome is not None else (),
+        journal, get(played.game).title, time.strftime("%H:%M"), played.finished,
+        winners=tuple(names[p] for p in played.winners or () if 0 <= p < len(names)),
         standings=tuple((names[p] if p < len(names) else str(p + 1), scores[p]) for p in order),
-        question=(question, total if isinstance(total, int) else None) if isinstance(question, int) and question else None)
+        question=(question, played.questions_total) if question else None)
 
 
 def set_up_as(args: argparse.Namespace) -> str | None:
@@ -293,11 +290,13 @@ class Evening:
         try:
             cut_off = None if self.args.fresh else box_session.unfinished_journal(Path(self.args.journal_dir))
             if cut_off is not None:  # the power went mid-game: carry on before the menu
-                box = box_session.resumable_box(cut_off, self.profile)  # read only: its deciding process resumes it
-                print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(box.spec.title),
+                journaled = box_session.resumable(cut_off, self.profile)  # read only: its deciding process resumes it
+                spec, settings = journaled.spec, journaled.settings
+                print(_("menu: resuming {title} from {file} (it was cut off)").format(title=_(spec.title),
                                                                                      file=cut_off), file=sys.stderr)
-                self.menu.phones = self.menu.phones or box.spec.phones_needed(box.settings.options)
-                if self.people(box, cut_off, self.colors(box), resumed=True, phones=self.menu.phones) == "stopped":
+                self.menu.phones = self.menu.phones or spec.phones_needed(settings.options)
+                if self.people(spec, settings, lambda: journaled.pages, cut_off, self.colors(settings.players),
+                               resumed=True, phones=self.menu.phones) == "stopped":
                     raise KeyboardInterrupt
             while True:
                 self.one_choice()
@@ -365,12 +364,14 @@ class Evening:
     def carry_on(self, journal: str) -> None:
         path = Path(journal)
         try:
-            box = box_session.resumable_box(path, self.profile, carry_on=True)
+            journaled = box_session.resumable(path, self.profile, carry_on=True)
         except BuzzerBoxError as exc:
             self.menu.refuse(exc)
             return
-        reason = self.people(box, path, self.colors(box), resumed=True, carry_on=True,
-                             phones=self.menu.phones or box.spec.phones_needed(box.settings.options))
+        spec, settings = journaled.spec, journaled.settings
+        reason = self.people(spec, settings, lambda: journaled.pages, path, self.colors(settings.players),
+                             resumed=True, carry_on=True,
+                             phones=self.menu.phones or spec.phones_needed(settings.options))
         self.ended(reason)
 
     def results(self, journal: str) -> None:
@@ -384,11 +385,12 @@ class Evening:
         except (BuzzerBoxError, OSError) as exc:
             self.menu.refuse(exc)
             return
-        run_results(live.presenter_for(box, self.screen, lights=None, sound=None, colors=self.colors(box)), box)
+        run_results(live.presenter_for(box.spec, self.screen, lights=None, sound=None,
+                                       colors=self.colors(box.settings.players)), box)
 
-    def colors(self, box: Box) -> list[Color] | None:
-        """The stations' colours for a journaled game carried on."""
-        return live.names_colors(self.profile, box.settings.players, self.menu.names)[1]
+    def colors(self, players: int) -> list[Color] | None:
+        """The stations' colours for a journaled game of ``players`` carried on."""
+        return live.names_colors(self.profile, players, self.menu.names)[1]
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
@@ -418,11 +420,11 @@ class Evening:
         except BuzzerBoxError as exc:
             self.menu.refuse(exc)
             return
-        box = box_session.new_box(spec, settings, self.profile, None, station_names=station_names)
         log.info("journal: %s", path)
-        header = box.header(mode="play", profile=self.profile.name if self.profile is not None else None)
+        header = box_session.people_header(spec, settings, self.profile, station_names)  # the deciding process journals it
         # on real stations the deciding process runs the roll call first (Esc there: back to the menu)
-        reason = self.people(box, path, colors, resumed=False, phones=bool(choice.phones), header=header,
+        reason = self.people(spec, settings, lambda: box_session.starting_pages(spec, settings, station_names), path,
+                             colors, resumed=False, phones=bool(choice.phones), header=header,
                              roll_call=self.profile is not None)
         if reason == NOT_BEGUN:
             return
@@ -430,38 +432,46 @@ class Evening:
             league.done()  # its result, from the journal
         self.ended(reason)
 
-    def people(self, box: Box, path: Path, colors: list[Color] | None, *, resumed: bool, phones: bool,
-               header: dict[str, Any] | None = None, carry_on: bool = False, roll_call: bool = False) -> str:
+    def people(self, spec: GameSpec, settings: GameSettings, first_pages: Callable[[], Snapshot], path: Path,
+               colors: list[Color] | None, *, resumed: bool, phones: bool, header: dict[str, Any] | None = None,
+               carry_on: bool = False, roll_call: bool = False) -> str:
         """A game with people, started as ``play`` starts one (``viewer.people_game``):
         the deciding process gets the inputs, the lamps and the journal for the
-        game, the menu has them back after it. With phones the menu's one
-        server serves it (its phones stay joined). How it ended ("stopped":
+        game (a new one's with ``header``), the menu has them back after it. With phones the menu's one
+        server serves it (its phones stay joined), showing ``first_pages()`` until
+        the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
-        from controller.screen.viewer import SplitGame, people_game, screen_args
+        from controller.screen.viewer import (
+            RelayedPhones,
+            SplitGame,
+            ending,
+            people_game,
+            screen_args,
+        )
 
         args, league = self.args, self.league
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
         self.close_inputs()
-        game = SplitGame(path, getattr(args, "profile", None), box.spec, box.settings, not resumed, None,
-                         screen_args(box.spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
-                                     fps=60, players=box.settings.players, colors=colors,
+        game = SplitGame(path, getattr(args, "profile", None), spec, settings, not resumed, None,
+                         screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
+                                     fps=60, players=settings.players, colors=colors,
                                      volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
                                      keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
                          carry_on=carry_on, roll_call=roll_call)
-        presenter = live.presenter_for(box, self.screen, lights=None, sound=self.sound, colors=colors)
+        presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
 
-        def served(view: DecidingLink) -> live.RelayedPhones:
+        def served(view: DecidingLink, first: Snapshot) -> RelayedPhones:
             """The session's one server, now fed by the deciding process."""
-            server, publisher = self.companion.relayed(view, box, [presenter.scene, presenter.results],
-                                                       live.ending(view))
-            return live.RelayedPhones(presenter, view, server, publisher, owns_server=False)
+            server, publisher = self.companion.relayed(view, first, [presenter.scene, presenter.results],
+                                                       ending(view))
+            return RelayedPhones(presenter, view, server, publisher, owns_server=False)
 
         try:
-            ended, played = people_game(game, box, presenter, KeyboardSource(box.settings.players, keys=self.clicker_keys),
-                                        60, phones=served if phones else None, hooks=hooks)
+            ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
+                                first_pages=first_pages, phones=served if phones else None, hooks=hooks)
         finally:
             self.open_inputs()
         reason = ended.reason
@@ -469,11 +479,12 @@ class Evening:
             if phones:
                 self.companion.between()
             return reason
+        played = ended.played
         if phones:
-            self.companion.between(played)
+            self.companion.between(path)
         log.info(box_session.summary_line(played, reason))
         write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
-        if played.engine.finished or (reason == "menu" and self.league is None):
+        if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))
         return reason
@@ -483,7 +494,7 @@ class Evening:
         phones served by the menu's companion; the inputs and lamps stay open
         for the menu after it."""
         spec, settings = box.spec, box.settings
-        game = live.LiveGame(box, live.presenter_for(box, self.screen, lights=self.lights, sound=self.sound,
+        game = live.LiveGame(box, live.presenter_for(box.spec, self.screen, lights=self.lights, sound=self.sound,
                                                      colors=colors),
                              session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
         game.presenter.asides.extend(self.asides)

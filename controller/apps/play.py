@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
@@ -17,15 +19,17 @@ from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
-from controller.box.runtime import Box
 from controller.protocol import NOT_BEGUN
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
-from games.base import GameSettings
+from games.base import GameSettings, GameSpec
 from games.i18n import _, ngettext
 from games.toolkit.theme import Color
+
+if TYPE_CHECKING:
+    from controller.box.views import Snapshot
 
 
 def say_left_out(settings: GameSettings) -> None:
@@ -65,48 +69,54 @@ def cmd_play(args: argparse.Namespace) -> int:
     with signals.held():
         if args.resume:
             # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
-            box = session.resumable_box(args.resume, prof, spec.name, carry_on=True)  # read only
+            journaled = session.resumable(args.resume, prof, spec.name, carry_on=True)  # read only
             path = Path(args.resume)
+            settings, header = journaled.settings, None
+            first_pages: Callable[[], Snapshot] = lambda: journaled.pages  # noqa: E731
         else:
             path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
             # a journal that cannot be written is said before any hardware is touched
             JournalWriter.check_new(path)
-            box = session.new_box(spec, settings, prof, None, station_names=names)
+            header = session.people_header(spec, settings, prof, names)  # the deciding process journals it
+            first_pages = lambda: session.starting_pages(spec, settings, names)  # noqa: E731
         screen = live.open_screen(args, headless)
     roll_call = prof is not None and not (headless or args.resume or args.no_roll_call)
-    return play_split(args, box, path, screen, keyboard, headless, players, names, colors, roll_call)
+    return play_split(args, spec, settings, header, first_pages, path, screen, keyboard, headless, players, names,
+                      colors, roll_call)
 
 
-def play_split(args: argparse.Namespace, box: Box, path: Path, screen: Screen, keyboard: KeyboardSource | None,
+def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings, header: dict[str, Any] | None,
+               first_pages: Callable[[], Snapshot], path: Path, screen: Screen, keyboard: KeyboardSource | None,
                headless: bool, players: int, names: list[str] | None, colors: list[Color] | None,
                roll_call: bool) -> int:
     """The game decided in a process of its own (docs/processes.md): it opens
-    the inputs and lamps, runs the roll call and writes the journal; this
-    process draws what it sends."""
-    from controller.screen.viewer import SplitGame, people_game, screen_args
+    the inputs and lamps, runs the roll call and writes the journal (a new
+    game's with ``header``); this process draws what it sends, its phones'
+    pages showing ``first_pages()`` until the first snapshot it sends."""
+    from controller.screen.viewer import RelayedPhones, SplitGame, people_game, screen_args
 
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
         fps = 15 if headless else 60
-        game = SplitGame(path, args.profile, box.spec, box.settings, not args.resume, args.seconds,
-                         screen_args(box.spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
+        game = SplitGame(path, args.profile, spec, settings, not args.resume, args.seconds,
+                         screen_args(spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          args.viewer_socket, args.feed,
                          web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon,
-                         header=None if args.resume else box.header(mode="play", profile=prof.name if prof is not None else None),
-                         carry_on=bool(args.resume), roll_call=roll_call)
-        presenter = live.presenter_for(box, screen, lights=None, sound=live.open_sound(args, headless, prof),
+                         header=header, carry_on=bool(args.resume), roll_call=roll_call)
+        presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
         presenter.asides.extend(getattr(args, "screen_asides", ()))  # a tournament's standing trouble
     port = args.web
     try:
-        ended, played = people_game(
-            game, box, presenter, keyboard, fps,
-            phones=None if port is None else lambda view: live.RelayedPhones.serving(presenter, port, box, view, prof),
+        ended = people_game(
+            game, presenter, keyboard, fps, first_pages=first_pages,
+            phones=None if port is None else lambda view, first: RelayedPhones.serving(
+                presenter, port, view, first, prof),
             hooks=getattr(args, "board_hooks", ()),
-            announce=lambda inputs: announce(box, prof, inputs, presenter, path, headless, players, names))
+            announce=lambda inputs: announce(spec, prof, inputs, presenter, path, headless, players, names))
     finally:
         with signals.held(raise_after=False):
             screen.close()
@@ -114,12 +124,12 @@ def play_split(args: argparse.Namespace, box: Box, path: Path, screen: Screen, k
         raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
     if args.timings:
         write_timings(args.timings, "split", ended.timings(TIMINGS))
-    reason = ended.reason
+    reason, played = ended.reason, ended.played
     print(session.summary_line(played, reason), file=sys.stderr)
     for written in write_at_close(path, reason):
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
-        print_json(played.summary(), played.station_names)
+        print_json(played.summary, list(played.names))
     if ended.ended.unsaved:  # records the card refused: not the normal end, whatever stopped the game
         raise JournalError(f"{path}: " + unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path))
     if reason == "stopped":
@@ -138,7 +148,7 @@ def write_timings(path: str, design: str, timings: dict[str, object]) -> None:
     Path(path).write_text(json.dumps({"design": design, **timings}), encoding="utf-8")
 
 
-def announce(box: Box, prof: profile_mod.Profile | None, inputs: str, presenter: Presenter, path: Path,
+def announce(spec: GameSpec, prof: profile_mod.Profile | None, inputs: str, presenter: Presenter, path: Path,
              headless: bool, players: int, names: list[str] | None) -> None:
     """The keys on screen (keyboard stations) and the one start line: what
     plays on what (``inputs``: what the deciding process opened), where the journal is."""
@@ -147,5 +157,5 @@ def announce(box: Box, prof: profile_mod.Profile | None, inputs: str, presenter:
     where = (_("{profile}: {inputs}").format(profile=prof.name, inputs=inputs)
              if prof is not None and inputs else live.keyboard_keys_line(players))
     print(_("{title} on {where}; journal {path}; {screen}; Ctrl+C or Esc to stop").format(
-        title=_(box.spec.title), where=where, path=path,
+        title=_(spec.title), where=where, path=path,
         screen=_("headless") if headless else _("on screen")), file=sys.stderr)

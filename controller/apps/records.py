@@ -54,7 +54,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             title=_(spec.title), seed=args.seed, seconds=format_number(session.now_us / 1e6, 1),
             players=ngettext("{n} simulated player", "{n} simulated players", args.players).format(n=args.players),
             presses=ngettext("{n} press", "{n} presses", presses).format(n=presses)))
-        print(box_session.scores_line(session.box, summary))
+        print(box_session.scores_line(session.box.station_names, summary))
         if args.journal:
             print(_("journal: {path} ({durability})").format(path=args.journal, durability=_(DURABILITY_SIMULATE)))
     return 0
@@ -93,7 +93,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         presses = len(box.press_log)
         print(_("{title}: {presses} replayed; {scores}").format(
             title=_(box.spec.title), presses=ngettext("{n} press", "{n} presses", presses).format(n=presses),
-            scores=box_session.scores_line(box, box.summary())))
+            scores=box_session.scores_line(box.station_names, box.summary())))
         if args.disputes:
             print_disputes(box)
     return 0
@@ -177,5 +177,5 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if args.json:
         print_json(box.summary(), box.station_names)
     else:
-        print(_("finished: {scores}").format(scores=box_session.scores_line(box, box.summary())))
+        print(_("finished: {scores}").format(scores=box_session.scores_line(box.station_names, box.summary())))
     return 0

@@ -13,17 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from controller.box.runtime import Box
+from games.base import GameSpec
 from games.panels import PanelMove, PhonePanel, PhoneTable
 
 
-def seat_panel(box: Box, seat: int, public: Mapping[str, Any], private: Mapping[str, Any],
+def seat_panel(spec: GameSpec, names: Sequence[str], seat: int, public: Mapping[str, Any], private: Mapping[str, Any],
                moves: Sequence[Mapping[str, Any]]) -> PhonePanel | None:
     """The game's page for ``seat``, or None: the generic page draws the private view."""
-    build = box.spec.phone_panel
+    build = spec.phone_panel
     if build is None:
         return None
-    return build(PhoneTable(seat, tuple(box.station_names), public, private, tuple(moves)))
+    return build(PhoneTable(seat, tuple(names), public, private, tuple(moves)))
 
 
 def panel_moves(panel: PhonePanel | None) -> list[PanelMove]:

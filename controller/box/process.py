@@ -46,7 +46,7 @@ from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
-from controller.channel import ChannelError, Outbox, VersionMismatch
+from controller.channel import ChannelError, EncodedPages, Outbox, VersionMismatch
 from games import registry
 from games.base import BuzzerBoxError, EventKind, GameEvent
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
@@ -167,7 +167,7 @@ class DecidingGame:
             if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
                 self.answer_show(t_us)
         for viewer in self.live_viewers():
-            viewer.outbox.publish(dataclasses.replace(view, companion=pages) if pages and viewer.companion else view, events)
+            viewer.outbox.publish(view, events, self.encoded(pages) if pages and viewer.companion else None)
         if events:
             self.wake.set()  # the main thread checks for the end
 
@@ -181,7 +181,7 @@ class DecidingGame:
     def pages(self, events: list[GameEvent], public: dict[str, Any] | None = None,
               strip: list[dict[str, Any]] | None = None) -> Pages | None:
         """The phones' newest pages as plain data, not yet JSON (hold
-        ``box.lock``: only the views are copied under it; ``encode_pages``
+        ``box.lock``: only the views are copied under it; ``encoded``
         writes the text on the outbox's thread), or None without ``--web``.
         A view the pages cannot show is logged, never allowed to stop the
         game (the phones keep their last one)."""
@@ -194,18 +194,19 @@ class DecidingGame:
             return None
 
     @staticmethod
-    def encode_pages(view: p.View) -> p.View:
-        """A phones' server's view as it is sent: its pages encoded (its
-        outbox's thread, outside ``box.lock``). Pages that cannot be encoded
-        are logged and left out: the phones keep their last ones."""
-        pages = view.companion
-        if not isinstance(pages, Pages):
-            return view
-        try:
-            return dataclasses.replace(view, companion=snapshot_message(pages.snapshot()))
-        except Exception:  # noqa: BLE001 (the game goes on)
-            log.exception("companion: could not encode the pages' views; the phones keep the last ones")
-            return dataclasses.replace(view, companion=None)
+    def encoded(pages: Pages) -> EncodedPages:
+        """The phones' pages as a view carries them, encoded when called (on
+        the screen's outbox's thread, outside ``box.lock``). Pages that cannot
+        be encoded are logged and left out: the phones keep their last ones."""
+
+        def encode() -> dict[str, Any] | None:
+            try:
+                return snapshot_message(pages.snapshot())
+            except Exception:  # noqa: BLE001 (the game goes on)
+                log.exception("companion: could not encode the pages' views; the phones keep the last ones")
+                return None
+
+        return encode
 
     def answer_show(self, t_us: int) -> None:
         self.awaiting_show = False
@@ -222,14 +223,14 @@ class DecidingGame:
         screen that died), and its inputs are read. That view is its first
         message: it is handed over before the viewer is listed for the next."""
         companion = companion and self.companion is not None
-        viewer = Viewer(sock, Outbox(sock, name, finish=self.encode_pages if companion else None), name, process,
-                        companion=companion)
+        viewer = Viewer(sock, Outbox(sock, name), name, process, companion=companion)
         with self.box.lock:
             self.version += 1
             view = self.view(self.game_now())
+            pages = self.pages([]) if viewer.companion else None
             if viewer.companion:
-                view = dataclasses.replace(view, companion=self.pages([]), seats=secrets)
-            viewer.outbox.publish(view, [])
+                view = dataclasses.replace(view, seats=secrets)
+            viewer.outbox.publish(view, [], None if pages is None else self.encoded(pages))
             self.viewers.append(viewer)
         threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
         return viewer
@@ -364,7 +365,8 @@ class DecidingGame:
             dropped_views=sum(v.outbox.dropped_views for v in self.viewers),
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
-            else str(box.journal.unsaved_path))
+            else str(box.journal.unsaved_path),
+            played=session.played_of(box))
         for viewer in self.viewers:
             viewer.outbox.put(ended)
             viewer.outbox.close()

@@ -188,6 +188,34 @@ def raised_guard_us(lateness_us: int) -> int:
     return lateness_us + lateness_us * LATE_HEADROOM_PERCENT // 100 + LATE_MARGIN_US
 
 
+
+def stations_of(settings: GameSettings, station_kinds: Sequence[str] | None) -> list[str]:
+    """The stations' kinds of a game (every one ``full`` unless the wiring says)."""
+    return list(station_kinds or ["full"] * settings.players)
+
+
+def names_of(settings: GameSettings, station_names: Sequence[str] | None) -> list[str]:
+    """The stations' names of a game ("Player N" unless named)."""
+    return list(station_names or [_("Player {n}").format(n=i + 1) for i in range(settings.players)])
+
+
+def session_header(spec: GameSpec, settings: GameSettings, station_kinds: Sequence[str] | None = None,
+                   station_names: Sequence[str] | None = None, debounce: DebounceConfig | None = None,
+                   **extra: Any) -> dict[str, Any]:
+    """A game's session header (the journal's first line but its ``type`` and
+    ``version``): what a ``Box`` journals, and what a screen sends the
+    deciding process to start a new game (``protocol.Start``) without a box of its own."""
+    return {
+        "game": spec.name,
+        "rules": spec.rules_version,
+        "settings": settings.to_json(),
+        "stations": stations_of(settings, station_kinds),
+        "station_names": names_of(settings, station_names),
+        "debounce": asdict(debounce or DebounceConfig()),
+        LATE_RULE_KEY: LATE_AFTER_A_DECISION,
+        **extra,
+    }
+
 class Box(InputLayer):
     """A game with its input layer: sources deliver to it, ``step`` feeds the engine."""
 
@@ -211,11 +239,11 @@ class Box(InputLayer):
             raise
         except ValueError as exc:  # the engine's own checks of its settings
             raise OptionError(N_("{game}: {problem}"), game=spec.title, problem=str(exc)) from exc
-        self.station_kinds = list(station_kinds or ["full"] * settings.players)
+        self.station_kinds = stations_of(settings, station_kinds)
         if len(self.station_kinds) != settings.players:
             raise OptionError(N_("{kinds} station kinds for {players} players: give one kind per station"),
                               kinds=len(self.station_kinds), players=settings.players)
-        self.station_names = list(station_names or [_("Player {n}").format(n=i + 1) for i in range(settings.players)])
+        self.station_names = names_of(settings, station_names)
         self.journal = journal
         self.latency_guard_us = latency_guard_us
         self.now_us = 0
@@ -290,16 +318,8 @@ class Box(InputLayer):
 
     # -- header for the journal ---------------------------------------------------
     def header(self, **extra: Any) -> dict[str, Any]:
-        return {
-            "game": self.spec.name,
-            "rules": self.spec.rules_version,
-            "settings": self.settings.to_json(),
-            "stations": self.station_kinds,
-            "station_names": self.station_names,
-            "debounce": asdict(self.debouncer.config),
-            LATE_RULE_KEY: LATE_AFTER_A_DECISION,
-            **extra,
-        }
+        return session_header(self.spec, self.settings, self.station_kinds, self.station_names,
+                              self.debouncer.config, **extra)
 
     # -- the loop's side ------------------------------------------------------------
     # Inputs reach the engine in stamp order and never past the *horizon*: the

@@ -20,11 +20,12 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from controller import signals
+from controller import protocol, signals
 from controller.box import journal as journal_mod
 from controller.box import media
 from controller.box.checkpoint import CheckpointError
@@ -33,9 +34,10 @@ from controller.box.journal_writer import JournalLocked, lock_holder
 from controller.box.lights import GpioLights, Lights, NoLights
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
-from controller.box.runtime import Box, box_from_journal
+from controller.box.runtime import Box, box_from_journal, names_of, session_header
 from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
+from controller.box.views import GameAtStart, Snapshot, first_snapshot
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import N_, _
 from games.registry import get as get_game
@@ -280,10 +282,19 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
     if journal is not None:
-        box.journal = journal_mod.JournalWriter.create(
-            journal, box.header(mode="play", profile=profile.name if profile is not None else None))
+        box.journal = journal_mod.JournalWriter.create(journal, people_header(spec, settings, profile, station_names))
     restart_clock(box, wall_clock=wall_clock)
     return box
+
+
+def people_header(spec: GameSpec, settings: GameSettings, profile: Profile | None,
+                  station_names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The session header of a new game with people on ``profile``'s stations
+    (None: keyboard stations): what ``new_box`` journals, and what a screen
+    sends its deciding process (``protocol.Start``) without a box of its own."""
+    kinds = profile.station_kinds()[: settings.players] if profile is not None else None
+    return session_header(spec, settings, kinds, station_names, profile.debounce if profile is not None else None,
+                          mode="play", profile=profile.name if profile is not None else None)
 
 
 def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: str | Path) -> Box:
@@ -316,10 +327,23 @@ def check_matches(path: str | Path, profile: Profile | None, game: str | None) -
             path=path, differences="; ".join(differences)))
 
 
-def resumable_box(path: str | Path, profile: Profile | None = None, game: str | None = None, *,
-                  carry_on: bool = False) -> Box:
-    """A journaled game's box as its screen needs it (settings, names, where
-    it stood), read only: the deciding process resumes it (the lock, a torn
+@dataclass(frozen=True)
+class Resumable:
+    """A journaled game that may be carried on, as its screen needs it before
+    its deciding process resumes it: the game, its settings and names, and
+    its pages as it stood (what the phones see until the deciding process's
+    first snapshot). Plain data read from the journal, not a box."""
+
+    spec: GameSpec
+    settings: GameSettings
+    station_names: tuple[str, ...]
+    pages: Snapshot
+
+
+def resumable(path: str | Path, profile: Profile | None = None, game: str | None = None, *,
+              carry_on: bool = False) -> Resumable:
+    """A journaled game as its screen needs it (settings, names, where it
+    stood), read only: the deciding process resumes it (the lock, a torn
     line cut, appending). The checks ``resumed_box`` makes, said before the
     game is handed over: this game on these stations, not damaged, not
     being written by another box, not ended (``carry_on``: not played to
@@ -333,13 +357,16 @@ def resumable_box(path: str | Path, profile: Profile | None = None, game: str | 
         raise JournalLocked(p, holder)
     if not journal.unsaved_lines and not carry_on:
         journal_mod.refuse_ended(journal)
-    box = box_of_record(p, journal)
-    if carry_on and journal.ended and box.engine.finished:
+    record = box_of_record(p, journal)  # the journal's game, replayed to check it: never played on here
+    if carry_on and journal.ended and record.engine.finished:
         raise journal_mod.JournalError(f"{p}: " + _("this game was played to its end: nothing to carry on; "
                                                     "'buzzerbox replay' shows it, a new game starts a new journal"))
-    box.time_offset_us = journal.last_t_us + RESUME_GAP_US - box_now_us()
-    box.session_start_us = journal.last_t_us + RESUME_GAP_US
-    return box
+    return Resumable(record.spec, record.settings, tuple(record.station_names), first_snapshot(record))
+
+
+def starting_pages(spec: GameSpec, settings: GameSettings, station_names: Sequence[str] | None) -> Snapshot:
+    """A new game's pages as it starts (offering no move): the phones' view until its deciding process's first."""
+    return first_snapshot(GameAtStart.new(spec, settings, names_of(settings, station_names)))
 
 
 def box_of_record(path: str | Path, journal: journal_mod.Journal | None = None) -> Box:
@@ -432,18 +459,40 @@ def how_it_ended(reason: str) -> str:
     return _(ENDED_WORDS[reason]) if reason in ENDED_WORDS else reason
 
 
-def summary_line(box: Box, reason: str) -> str:
+def played_of(box: Box) -> protocol.Played:
+    """A closed game as the screen's side reads it (its summary line, the
+    menu's "This evening" row, ``--json``): sent in ``Ended`` by the deciding process."""
+    engine = box.engine
+    ask = getattr(engine, "outcome", None)  # a game without one (a test's) has none to tell
+    outcome = ask() if ask is not None else None
+    scores = list(outcome.scores) if outcome is not None else list(engine.summary().get("scores") or [])
+    view = engine.public_view()
+    question, total = view.get("question"), view.get("questions_total")
+    return protocol.Played(
+        box.spec.name, tuple(box.station_names), bool(engine.finished), box.summary(), tuple(scores),
+        None if outcome is None else tuple(outcome.winners),
+        question if type(question) is int else None, total if type(total) is int else None)
+
+
+def played_from_journal(path: str | Path) -> protocol.Played:
+    """How a journaled game closed, read from its journal (a game its screen
+    stopped, whose deciding process's ``Ended`` it did not wait to read)."""
+    return played_of(box_of_record(path))
+
+
+def summary_line(played: protocol.Played, reason: str) -> str:
     """"Quiz: the game is over; scores: Red 3, Blue 1" for the terminal and the log."""
-    return _("{title}: {how}; {scores}").format(title=_(box.spec.title), how=how_it_ended(reason),
-                                                 scores=scores_line(box, box.summary()))
+    return _("{title}: {how}; {scores}").format(title=_(get_game(played.game).title), how=how_it_ended(reason),
+                                                 scores=scores_line(played.names, played.summary))
 
 
-def scores_line(box: Box, summary: dict[str, Any]) -> str:
+def scores_line(names: Sequence[str], summary: Mapping[str, Any]) -> str:
     """"scores: Red 3, Blue 1" (the names people see), best first."""
     scores = summary.get("scores")
     if not isinstance(scores, list) or not scores:
         return _("scores: {scores}").format(scores=scores)
-    pairs = sorted(((box._name(i), s) for i, s in enumerate(scores)), key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
+    pairs = sorted(((names[i] if 0 <= i < len(names) else f"station {i}", s) for i, s in enumerate(scores)),
+                   key=lambda p: -p[1] if isinstance(p[1], int | float) else 0)
     return _("scores: {list}").format(list=", ".join(f"{name} {score}" for name, score in pairs))
 
 

@@ -18,7 +18,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
 from controller import protocol
@@ -32,6 +32,7 @@ from games.base import (
     HOST_TEAM_NAME,
     EventKind,
     GameEvent,
+    GameSettings,
     GameSpec,
 )
 from games.i18n import N_, _, format_number, refusal_text, word
@@ -334,8 +335,8 @@ class Publisher:
     #: a game is about to start (``RelayedPublisher``: its deciding process starts, runs its roll call)
     starting = False
 
-    def __init__(self, box: Box, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
-        self.box = box
+    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
+        self.box: Box | GameAtStart = box
         #: a game is running on ``box`` (False between the menu's games)
         self.live = True
         #: the menu's next game and its options (``Menu.next_game``), for the host page; None outside the menu
@@ -467,7 +468,7 @@ class Publisher:
                  "players": players, "events": list(self._recent)}
         playing = self.live and not engine.finished
         legal = set(engine.legal_actions(None)) if playing else set()  # the host's actions now, asked once
-        buttons = host_buttons(box, legal) if playing and not box.host_paused else []
+        buttons = host_buttons(box, legal) if playing and not box.host_paused and isinstance(box, Box) else []
         seat_pages: list[dict[str, Any]] = []
         offered: list[frozenset[str]] = []
         uses_seats = has_seats(engine)
@@ -475,7 +476,7 @@ class Publisher:
         for seat in range(box.settings.players):
             moves = moves_of(engine, seat, barred) if uses_seats and self.live else None  # none between games
             private = engine.private_view(seat) if uses_seats else {}
-            panel = seat_panel(box, seat, view, private, moves or []) if uses_seats else None
+            panel = seat_panel(spec, box.station_names, seat, view, private, moves or []) if uses_seats else None
             seat_pages.append({"type": "seat", "version": self._version, "seat": seat, "name": box.station_names[seat],
                                           "title": _(spec.title),
                                           "phase": view.get("phase"), "finished": engine.finished, "clip": clip,
@@ -515,11 +516,40 @@ def watching(box: Box) -> Publisher:
     return publisher
 
 
-def first_snapshot(box: Box) -> Snapshot:
+@dataclass
+class GameAtStart:
+    """A game as its pages show it before its deciding process's first
+    snapshot: the engine as the game starts (or as its journal left it),
+    nobody pressing, nothing offered. Not a box: the screen's process
+    decides, journals and steps nothing through it."""
+
+    spec: GameSpec
+    settings: GameSettings
+    engine: Any
+    station_names: list[str]
+    host_paused: bool = False
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @classmethod
+    def new(cls, spec: GameSpec, settings: GameSettings, names: Sequence[str]) -> GameAtStart:
+        """A new game from its settings (its seed deals what the deciding process's box deals)."""
+        return cls(spec, settings, spec.new_engine(settings), list(names))
+
+    def strip(self, view: View | None = None) -> list[dict[str, Any]]:
+        """Each station as a box's strip has it before anyone pressed: the engine's status."""
+        given = (self.engine.public_view() if view is None else view).get("status", [])
+        return [{"name": name, "status": given[i] if i < len(given) else "idle", "pressed": False, "stuck": [],
+                 "presses": 0} for i, name in enumerate(self.station_names)]
+
+    def journal_notice(self) -> str | None:
+        return None
+
+
+def first_snapshot(game: Box | GameAtStart) -> Snapshot:
     """The pages of a game as it starts, offering no move: what a publisher in
     the screen's process shows until its deciding process's first snapshot."""
-    with box.lock:
-        publisher = Publisher(box)
+    with game.lock:
+        publisher = Publisher(game)
         publisher.live = False
         return publisher.publish()
 

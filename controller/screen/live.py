@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller import protocol, signals
+from controller import signals
 from controller.box.lights import Lights
 from controller.box.profile import Profile
 from controller.box.runtime import Box
-from controller.box.session import KEYS_HINT_US, keep_name, stop_on_sigterm, summary_line
+from controller.box.session import KEYS_HINT_US, played_of, stop_on_sigterm, summary_line
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
-from games.base import BuzzerBoxError
+from games.base import BuzzerBoxError, GameSpec
 from games.i18n import _
 from games.scenes import scene_for
 
@@ -202,14 +202,15 @@ class LiveGame:
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
-        return summary_line(self.box, "stopped" if result is None else result.reason)
+        return summary_line(played_of(self.box), "stopped" if result is None else result.reason)
 
 
-def presenter_for(box: Box, screen: Screen, *, lights: Lights | None, sound: Sound | None,
+def presenter_for(spec: GameSpec, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
+    """What draws ``spec``'s game on ``screen`` (its scene in the stations' ``colors``)."""
     from controller.screen.loop import Presenter
 
-    return Presenter(screen, scene_for(box.spec.name, colors), lights=lights, sound=sound)
+    return Presenter(screen, scene_for(spec.name, colors), lights=lights, sound=sound)
 
 
 def show_keys(presenter: Presenter, players: int) -> None:
@@ -248,84 +249,6 @@ def _next_key(name: str) -> str | None:
 
 
 # -- the companion pages (--web) -------------------------------------------------------------
-
-
-class RelayedPhones:
-    """The phones' server in the split design (docs/processes.md), in the
-    screen's process: it serves the snapshots the deciding process sends;
-    what phones and the host page send goes back to it as stamped inputs
-    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN and
-    the replay counters go to the deciding process whenever they change, on
-    the screen's private channel: a screen it starts again (the first one
-    died) serves the same phones with them (``restored``)."""
-
-    def __init__(self, presenter: Presenter, view: Any, server: CompanionServer, publisher: Any,
-                 owns_server: bool = True) -> None:
-        self.view = view
-        self.server = server
-        self.publisher = publisher
-        self.owns_server = owns_server  # False: the menu's server, kept for its next games
-        self._told: Any = None  # the channel the deciding process was last told the secrets on
-        server.on_secrets = self.keep
-        answer_box_keys(presenter, server)
-
-    @classmethod
-    def serving(cls, presenter: Presenter, port: int, box: Box, view: Any, profile: Profile | None = None) -> RelayedPhones:
-        """``play --web [PORT]``: serving before the game is handed over, from ``box`` as the game starts
-        (a port that is taken is said before anything began), no move offered until the deciding process runs it."""
-        # aiohttp only when --web asks for it
-        from controller.box.views import RelayedPublisher, first_snapshot
-        from controller.web.attach import serve
-
-        publisher = RelayedPublisher(view, first_snapshot(box))
-        server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
-                       on_rename=lambda seat, name: keep_name(profile, seat, name), end_game=ending(view))
-        return cls(presenter, view, server, publisher)
-
-    @classmethod
-    def restored(cls, presenter: Presenter, view: Any, first: protocol.View) -> RelayedPhones:
-        """A screen the deciding process started again: its first view carries the dead screen's
-        ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
-        from controller.box.views import RelayedPublisher, snapshot_from
-        from controller.web.attach import serve
-
-        secrets = first.seats
-        if secrets is None:
-            raise ValueError("a first view without the seats")
-        snap = snapshot_from(first.companion)
-        publisher = RelayedPublisher(view, snap)
-        # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
-        publisher.update(snap, first.public, first.strip)
-        server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
-                       secrets=secrets, end_game=ending(view))
-        return cls(presenter, view, server, publisher)
-
-    def keep(self, secrets: dict[str, Any]) -> None:
-        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
-        self.view.send(protocol.Seats(secrets))
-        self._told = self.view.sock
-
-    def __call__(self, message: protocol.View) -> None:
-        """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
-        from controller.box.views import snapshot_from
-
-        if self._told is not self.view.sock:  # a deciding process (started again) that has not been told them yet
-            self.keep(self.server.secrets())
-        self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
-
-    def calling(self, message: protocol.RollCallView) -> None:
-        """The deciding process's roll call: the host page says who it still waits for (the screen's thread)."""
-        self.publisher.calling(message.view)
-
-    def stop(self) -> None:
-        self.server.on_secrets = None
-        if self.owns_server:
-            self.server.stop()
-
-
-def ending(view: Any) -> Callable[[], None]:
-    """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
-    return lambda: view.send(protocol.Stop("menu"))
 
 
 def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:

@@ -23,7 +23,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +35,13 @@ from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
+from controller.box.session import keep_name
 from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
 from controller.screen.sound import Sound
-from games.base import Action, BuzzerBoxError, EventKind, GameEvent, GameSettings, GameSpec
+from games.base import Action, BuzzerBoxError, EventKind, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register
 from games.scenes import scene_for
@@ -48,8 +49,9 @@ from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.box.runtime import Box
-    from controller.box.views import Publisher
+    from controller.box.profile import Profile
+    from controller.box.views import Publisher, RelayedPublisher, Snapshot
+    from controller.web.server import CompanionServer
 
 log = logging.getLogger("buzzerbox.screen")
 
@@ -69,9 +71,12 @@ class SplitError(BuzzerBoxError):
 
 class DecidingLink:
     """The screen's end of the channel to the deciding process: the newest
-    ``View`` it published (what the presenter draws), and the way inputs go
-    to it (the keyboard's edges, the phones' server's actions), stamped where
-    they happened. The phones' server reads the seats' names and the pause from it."""
+    ``View`` it published (what the presenter draws, ``view``, at the game's
+    time ``offset_us`` from the box clock), and the way inputs go to it (the
+    keyboard's edges, the phones' server's actions), stamped where they
+    happened. To the phones' server it is the game it serves
+    (``web.server.ServedGame``): the seats' names and the pause come from the
+    newest view, what phones do goes to the deciding process."""
 
     def __init__(self, spec: GameSpec, settings: GameSettings, sock: socket.socket | None = None) -> None:
         """``sock``: the channel to the deciding process (None until it runs: what is sent meanwhile is dropped)."""
@@ -84,19 +89,20 @@ class DecidingLink:
         self._send_lock = threading.Lock()
         #: station inputs sent while no deciding process listened (it was starting again)
         self._held: list[p.Message] = []
-        #: as a ``Box`` has them: nobody decides here, so none is ever called (the phones' server looks)
-        self.on_events: list[Callable[[list[GameEvent]], None]] = []
 
     @property
     def station_names(self) -> list[str]:
+        """The seats' names, as the newest view has them (the phones' server's)."""
         return list(self.view.names)
 
     @property
     def host_paused(self) -> bool:
+        """The host paused the game (the phones' server's)."""
         return self.view.host_paused
 
     @property
-    def time_offset_us(self) -> int:
+    def offset_us(self) -> int:
+        """Game time minus the box clock, as the newest view has it (the presenter's)."""
         return self.view.offset_us
 
     def update(self, view: p.View) -> None:
@@ -155,6 +161,12 @@ class GameOver:
     @property
     def reason(self) -> str:
         return self.ended.reason
+
+    @property
+    def played(self) -> p.Played:
+        """How the game went (``people_game`` has it for every game that began)."""
+        assert self.ended.played is not None, "a game that never began was not played"
+        return self.ended.played
 
     def timings(self, names: Sequence[str]) -> dict[str, object]:
         """The figures ``names`` (``Ended``'s fields, ``frame_us``, ``shown``) by name: ``play --timings``."""
@@ -297,7 +309,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
         keyboard.start(box)
 
     def game_now() -> int:
-        return box_now_us() + box.time_offset_us
+        return box_now_us() + box.offset_us
 
     try:
         while True:
@@ -345,7 +357,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                     t = game_now()
                     if any(e.kind == EventKind.SHOW for e in events):
                         presenter.draw_view(message, box.spec, t)
-                        flipped = presenter.screen.flip() + box.time_offset_us
+                        flipped = presenter.screen.flip() + box.offset_us
                         box.send(p.Shown(flipped))
                     presenter.react_view(message, box.spec, events, t)
                     finished_at_frame = message.finished
@@ -360,7 +372,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
             flipped = box_now_us()
             out.frame_us.append(flipped - t_draw)
             if unshown is not None:
-                out.shown.append([unshown, flipped + box.time_offset_us])
+                out.shown.append([unshown, flipped + box.offset_us])
                 unshown = None
             frame_clock.tick(fps)
     finally:
@@ -435,25 +447,109 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     return process, mine
 
 
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, box: Box, view: DecidingLink,
-                 phones: live.RelayedPhones | None) -> Companion | None:
+class RelayedPhones:
+    """The phones' server in the split design (docs/processes.md), in the
+    screen's process: it serves the snapshots the deciding process sends;
+    what phones and the host page send goes back to it as stamped inputs
+    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN and
+    the replay counters go to the deciding process whenever they change, on
+    the screen's private channel: a screen it starts again (the first one
+    died) serves the same phones with them (``restored``)."""
+
+    def __init__(self, presenter: Presenter, view: DecidingLink, server: CompanionServer,
+                 publisher: RelayedPublisher, owns_server: bool = True) -> None:
+        self.view = view
+        self.server = server
+        self.publisher = publisher
+        self.owns_server = owns_server  # False: the menu's server, kept for its next games
+        self._told: Any = None  # the channel the deciding process was last told the secrets on
+        server.on_secrets = self.keep
+        live.answer_box_keys(presenter, server)
+
+    @classmethod
+    def serving(cls, presenter: Presenter, port: int, view: DecidingLink, first: Snapshot,
+                profile: Profile | None = None) -> RelayedPhones:
+        """``play --web [PORT]``: serving before the game is handed over, ``first`` (the game as it starts)
+        until the deciding process's first snapshot (a port that is taken is said before anything began),
+        no move offered until the deciding process runs it."""
+        # aiohttp only when --web asks for it
+        from controller.box.views import RelayedPublisher
+        from controller.web.attach import serve
+
+        publisher = RelayedPublisher(view, first)
+        server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
+                       on_rename=lambda seat, name: keep_name(profile, seat, name), end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    @classmethod
+    def restored(cls, presenter: Presenter, view: DecidingLink, first: p.View) -> RelayedPhones:
+        """A screen the deciding process started again: its first view carries the dead screen's
+        ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
+        from controller.box.views import RelayedPublisher, snapshot_from
+        from controller.web.attach import serve
+
+        secrets = first.seats
+        if secrets is None or first.companion is None:
+            raise ValueError("a first view without the seats")
+        snap = snapshot_from(first.companion)
+        publisher = RelayedPublisher(view, snap)
+        # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
+        publisher.update(snap, first.public, first.strip)
+        server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
+                       secrets=secrets, end_game=ending(view))
+        return cls(presenter, view, server, publisher)
+
+    def keep(self, secrets: dict[str, Any]) -> None:
+        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
+        self.view.send(p.Seats(secrets))
+        self._told = self.view.sock
+
+    def __call__(self, message: p.View) -> None:
+        """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
+        from controller.box.views import snapshot_from
+
+        if self._told is not self.view.sock:  # a deciding process (started again) that has not been told them yet
+            self.keep(self.server.secrets())
+        if message.companion is not None:
+            self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
+
+    def calling(self, message: p.RollCallView) -> None:
+        """The deciding process's roll call: the host page says who it still waits for (the screen's thread)."""
+        self.publisher.calling(message.view)
+
+    def stop(self) -> None:
+        self.server.on_secrets = None
+        if self.owns_server:
+            self.server.stop()
+
+
+def ending(view: DecidingLink) -> Callable[[], None]:
+    """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
+    return lambda: view.send(p.Stop("menu"))
+
+
+def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, first: Snapshot | None,
+                 view: DecidingLink, phones: RelayedPhones | None) -> Companion | None:
     """A tournament's hooks in the split design: they follow the pages the
     deciding process builds (the phones' publisher when this process serves
-    them, else one of their own, fed each snapshot); what the screen's
-    process does with each snapshot (``viewer.Companion``)."""
+    them, else one of their own, fed each snapshot, showing ``first``, the
+    game as it starts, until then); what the screen's process does with each
+    snapshot (``viewer.Companion``)."""
     if not hooks:
         return phones
-    from controller.box.views import RelayedPublisher, first_snapshot, snapshot_from
+    assert first is not None, "a board followed from its first pages"
+    from controller.box.views import RelayedPublisher, snapshot_from
 
     companion: Companion
     if phones is not None:
         publisher, companion = phones.publisher, phones
     else:
-        publisher = RelayedPublisher(view, first_snapshot(box))
+        publisher = RelayedPublisher(view, first)
         publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
 
         def companion(message: p.View) -> None:
-            publisher.update(snapshot_from(message.companion), message.public, message.strip)
+            if message.companion is not None:
+                publisher.update(snapshot_from(message.companion), message.public, message.strip)
     for hook in hooks:
         hook(publisher)
     return companion
@@ -526,34 +622,35 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
               file=sys.stderr, flush=True)
         presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
-        presenter.draw_view(box.view, box.spec, box_now_us() + box.time_offset_us)
+        presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
         presenter.screen.flip()
         # the next one resumes from the journal; one that died before it wrote it starts the game anew
         resume = not game.new or game.journal.exists()
 
 
-def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
-                phones: Callable[[DecidingLink], live.RelayedPhones | None] | None = None,
+def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
+                first_pages: Callable[[], Snapshot],
+                phones: Callable[[DecidingLink, Snapshot], RelayedPhones | None] | None = None,
                 hooks: Sequence[Callable[[Publisher], None]] = (),
-                announce: Callable[[str], None] | None = None) -> tuple[GameOver, Box]:
+                announce: Callable[[str], None] | None = None) -> GameOver:
     """The one way a game with people starts (``play``, the menu, a league's
-    match): its journal handed to a deciding process of its own, its phones
-    served from this process (``phones`` builds their server on the view: a
-    port that is taken is said before the game is handed over), a
-    tournament's ``hooks`` following its board, its views drawn until it
-    ends; ``announce`` is told what inputs the deciding process opened.
-    Returns how it ended (``GameOver``) and the game of record (read back from its
-    journal; ``box`` itself for a game left in its roll call: it has none)."""
-    from controller.box.session import box_of_record
-
-    pages: live.RelayedPhones | None = None
+    match): its journal handed to a deciding process of its own (``game``:
+    its session header for a new one), its phones served from this process
+    (``phones`` builds their server on the link, showing ``first_pages()``, the game
+    as it starts, until the deciding process's first snapshot: a port that is
+    taken is said before the game is handed over), a tournament's ``hooks``
+    following its board, its views drawn until it ends; ``announce`` is told
+    what inputs the deciding process opened. This process holds no box of the
+    game: how it ended and how it went (``GameOver.played``) come from the
+    deciding process's ``Ended``, or from the journal for a game this screen
+    stopped without waiting for that (Ctrl+C, SIGTERM)."""
+    pages: RelayedPhones | None = None
     try:
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
-            if box.journal is not None:
-                box.journal.close()  # the deciding process takes the journal over
-            view = DecidingLink(box.spec, box.settings)
-            pages = phones(view) if phones is not None else None
-            companion = follow_board(hooks, presenter, box, view, pages)
+            view = DecidingLink(game.spec, game.settings)
+            first = first_pages() if phones is not None or hooks else None  # only pages show the game as it starts
+            pages = None if phones is None or first is None else phones(view, first)
+            companion = follow_board(hooks, presenter, first, view, pages)
         ended = run_split(game, presenter, keyboard, fps, companion, view, announce,
                           None if pages is None else pages.calling)
     finally:
@@ -561,9 +658,12 @@ def people_game(game: SplitGame, box: Box, presenter: Presenter, keyboard: Keybo
             if pages is not None:
                 pages.stop()  # the pages hear the game ended
             presenter.close()
-    if ended.reason == p.NOT_BEGUN:
-        return ended, box
-    return ended, box_of_record(game.journal)  # from its newest checkpoint: a long game's close stays prompt
+    if ended.reason == p.NOT_BEGUN or ended.ended.played is not None:
+        return ended
+    from controller.box.session import played_from_journal
+
+    # stopped by this screen (its Ended not waited for): the journal says how it went, from its newest checkpoint
+    return replace(ended, ended=replace(ended.ended, played=played_from_journal(game.journal)))
 
 
 #: how long a screen says that records were not saved before it closes (a key closes it sooner)
@@ -575,7 +675,7 @@ def show_unsaved(presenter: Presenter, box: DecidingLink, ended: p.Ended) -> Non
     and where they are (the terminal says it too) until a key, or a while."""
     kept = ended.unsaved_path
     presenter.standing = unsaved_line(ended.unsaved, None if kept is None else Path(kept).name)
-    presenter.draw_view(box.view, box.spec, box_now_us() + box.time_offset_us)
+    presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
     presenter.screen.flip()
     if presenter.screen.headless:
         return
@@ -650,11 +750,11 @@ def show(args: argparse.Namespace) -> int:
     screen = live.open_screen(args, args.headless)
     sound = live.open_sound(args, args.headless)
     sock = socket.socket(fileno=args.fd)
-    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)  # type: ignore[arg-type]
+    presenter = Presenter(screen, scene_for(spec.name, colors), sound=sound)
     keys = json.loads(args.keys) if args.keys else None
     keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
     box = DecidingLink(spec, spec.settings(args.players), sock)
-    phones: live.RelayedPhones | None = None
+    phones: RelayedPhones | None = None
     try:
         first, phones = serve_again(presenter, box) if args.web else (None, None)
         watch(box, presenter, keyboard, args.fps, phones, first)
@@ -672,7 +772,7 @@ def show(args: argparse.Namespace) -> int:
     return 0
 
 
-def serve_again(presenter: Presenter, box: DecidingLink) -> tuple[p.Message | None, live.RelayedPhones | None]:
+def serve_again(presenter: Presenter, box: DecidingLink) -> tuple[p.Message | None, RelayedPhones | None]:
     """The phones' server of a screen that died, started again here on its
     port with its seats' codes and PIN: the deciding process's first view to
     this screen carries them (``seats``). The phones reconnect by themselves
@@ -683,7 +783,7 @@ def serve_again(presenter: Presenter, box: DecidingLink) -> tuple[p.Message | No
     if not isinstance(first, p.View) or first.seats is None or first.companion is None:
         return first, None
     try:
-        return first, live.RelayedPhones.restored(presenter, box, first)
+        return first, RelayedPhones.restored(presenter, box, first)
     except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
         said = _(PHONES_LOST)
         print(f"buzzerbox: {said} ({exc})", file=sys.stderr, flush=True)

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.box.runtime import Box
-from controller.box.views import Publisher, RelayedPublisher, first_snapshot
+from controller.box.views import Publisher, RelayedPublisher, Snapshot
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
-from controller.web.server import CompanionServer, end_by_escape
+from controller.web.server import CompanionServer, ServedGame, end_by_escape
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -40,7 +40,7 @@ def show_on(server: CompanionServer, scenes: Sequence[Scene]) -> CompanionOverla
     return overlay
 
 
-def serve(box: Box, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
+def serve(box: ServedGame, scenes: Sequence[Scene], port: int, *, bind: str = "0.0.0.0",
           address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
           on_option: Callable[[str, Any], bool] | None = None,
           next_game: Callable[[], Mapping[str, Any]] | None = None,
@@ -94,13 +94,13 @@ class MenuCompanion:
             show_on(self.server, scenes)
         return self.server
 
-    def relayed(self, view: Any, box: Box, scenes: Sequence[Scene],
+    def relayed(self, view: ServedGame, first: Snapshot, scenes: Sequence[Scene],
                 end_game: Callable[[], None]) -> tuple[CompanionServer, RelayedPublisher]:
         """A game decided in a process of its own (docs/processes.md): the same
         server (port, PIN, seats' codes: joined phones stay joined) serves the
         snapshots its deciding process sends, and sends what the phones do to
-        ``view`` (a ``viewer.DecidingLink``). ``box``: the game as it starts."""
-        publisher = RelayedPublisher(view, first_snapshot(box))
+        ``view`` (a ``viewer.DecidingLink``). ``first``: its pages as it starts."""
+        publisher = RelayedPublisher(view, first)
         if self.server is None:
             self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
@@ -111,12 +111,15 @@ class MenuCompanion:
             show_on(self.server, scenes)
         return self.server, publisher
 
-    def between(self, played: Box | None = None) -> None:
+    def between(self, journal: Path | None = None) -> None:
         """The game closed, the menu is back: the pages say so (with the
-        scores of ``played``, the journal's game, after a game decided apart)."""
+        scores of the game in ``journal``, read back from it, after a game decided apart)."""
         if self.server is None:
             return
-        if played is not None and isinstance(self.server.publisher, RelayedPublisher):
+        if journal is not None and isinstance(self.server.publisher, RelayedPublisher):
+            from controller.box.session import box_of_record
+
+            played = box_of_record(journal)  # the journal's game, replayed for its pages: never played on
             self.server.swap(played, Publisher(played, self.next_game))
             self.server.end_game = end_by_escape
         self.server.detach()

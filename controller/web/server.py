@@ -23,11 +23,12 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -50,7 +51,16 @@ from controller.web.guard import (
     own_names,
 )
 from controller.web.seats import PIN_TRIES, Seats, board_url, host_url, join_url, seat_url, shown
-from games.base import HOST_ADJUST, HOST_TEAM_NAME, Action, BuzzerBoxError, RuleError
+from games.base import (
+    HOST_ADJUST,
+    HOST_TEAM_NAME,
+    Action,
+    BuzzerBoxError,
+    GameEvent,
+    GameSettings,
+    GameSpec,
+    RuleError,
+)
 from games.i18n import _, current_language, reason_text
 from games.panels import TYPED
 from games.quiz.teams import checked_team_name
@@ -226,12 +236,45 @@ def end_by_escape() -> None:
                                          confirmed=True))
 
 
+class ServedGame(Protocol):
+    """What the phones' server needs of the game it serves: a ``Box``
+    decided in this process (a bots' game, the menu's game between games), or
+    a ``viewer.DecidingLink`` to a game decided in a process of its own."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+    @property
+    def settings(self) -> GameSettings: ...
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+    @property
+    def station_names(self) -> Sequence[str]: ...
+    @property
+    def host_paused(self) -> bool: ...
+    def deliver_action(self, action: Action) -> None: ...
+    def press(self, press: Press) -> None: ...
+    def notice(self, notice: InputNotice) -> None: ...
+
+
+def _decided_here(game: ServedGame) -> Box:
+    """A game whose pages this process builds: a box of its own (a relayed game brings its publisher)."""
+    if not isinstance(game, Box):
+        raise TypeError("a game decided in another process is served with its RelayedPublisher")
+    return game
+
+
+def _events_of(game: ServedGame) -> list[Callable[[list[GameEvent]], None]]:
+    """Where a game decided in this process says what happened (its publisher
+    listens); none for a game decided apart: its snapshots come built."""
+    return game.on_events if isinstance(game, Box) else []
+
+
 class CompanionServer:
     """The three pages and their WebSockets, for one box at a time: the menu
     moves it from game to game (``rebind``), keeping the port, the seats'
     codes and the PIN, so joined phones stay joined."""
 
-    def __init__(self, box: Box, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
+    def __init__(self, box: ServedGame, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
                  seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
                  end_game: Callable[[], None] = end_by_escape,
@@ -242,7 +285,7 @@ class CompanionServer:
         """``publisher``: where the snapshots come from (default: built here from
         ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process);
         ``packs_folder``: where packs uploaded from the host page go (None: no upload)."""
-        self.box = box
+        self.box: ServedGame = box
         self.packs_folder = packs_folder
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
@@ -255,7 +298,7 @@ class CompanionServer:
         self.bind = bind
         self.clock = clock
         self.seats = seats or Seats(box.settings.players)
-        self.publisher = publisher or Publisher(box, next_game)
+        self.publisher = publisher or Publisher(_decided_here(box), next_game)
         self.address = address
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -373,7 +416,7 @@ class CompanionServer:
     # -- the loop thread's side ------------------------------------------------------------
     def start(self) -> None:
         """Serve on a thread of its own; returns once listening (or raises WebError)."""
-        self.box.on_events.append(self.publisher.on_events)
+        _events_of(self.box).append(self.publisher.on_events)
         self.publisher.listeners.append(self._published)
         logging.getLogger("aiohttp.server").addFilter(self._malformed)
         self._thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
@@ -392,7 +435,7 @@ class CompanionServer:
         self._serve_box(box)
         self.publisher.rebind(box)
 
-    def swap(self, box: Any, publisher: Publisher) -> None:
+    def swap(self, box: ServedGame, publisher: Publisher) -> None:
         """``rebind`` with another publisher: the menu's game decided in a
         process of its own (a ``RelayedPublisher`` over its ``DecidingLink``), or
         its journal's box after it."""
@@ -404,18 +447,18 @@ class CompanionServer:
         self._serve_box(box)
         self._published(publisher.latest)
 
-    def _serve_box(self, box: Any) -> None:
+    def _serve_box(self, box: ServedGame) -> None:
         """The pages follow ``box`` from now on (the last game detached), with seats for all its players."""
         self.box = box
         self.seats.resize(box.settings.players)
         self._joined += [False] * (self.seats.capacity - len(self._joined))
-        box.on_events.append(self.publisher.on_events)
+        _events_of(box).append(self.publisher.on_events)
         log.info("companion pages now serve %s", box.spec.title)
 
     def detach(self) -> None:
         """The game closed (the menu is back): the pages say no game runs."""
-        if self.publisher.on_events in self.box.on_events:
-            self.box.on_events.remove(self.publisher.on_events)
+        if self.publisher.on_events in _events_of(self.box):
+            _events_of(self.box).remove(self.publisher.on_events)
         if self.publisher.live:
             self.publisher.detach()
 
@@ -423,8 +466,8 @@ class CompanionServer:
         """Close every socket and the port. Never raises: it runs while the
         game closes, which must still write the journal's end and turn the
         lights off whatever a phone does."""
-        if self.publisher.on_events in self.box.on_events:
-            self.box.on_events.remove(self.publisher.on_events)
+        if self.publisher.on_events in _events_of(self.box):
+            _events_of(self.box).remove(self.publisher.on_events)
         logging.getLogger("aiohttp.server").removeFilter(self._malformed)
         loop, self.loop = self.loop, None
         if loop is None or self._thread is None or not self._thread.is_alive():

@@ -181,7 +181,7 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     spec = get("quiz")
     box = Box(spec, spec.settings(3, 1))
     screen = Screen.open(headless=True)
-    presenter = live.presenter_for(box, screen, lights=None, sound=None, colors=None)
+    presenter = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
     plain = pygame.Surface(screen.surface.get_size())
     presenter.draw(box, 1_000_000, plain)
     live.show_keys(presenter, 3)

@@ -159,7 +159,7 @@ class Screen:
 
     closed = False
 
-    def publish(self, view: dict[str, Any], events: list[GameEvent]) -> None:
+    def publish(self, view: dict[str, Any], events: list[GameEvent], pages: Any = None) -> None:
         self.views.append(view)
 
 

@@ -49,6 +49,27 @@ def test_a_stuck_viewer_gets_the_newest_view_with_the_newest_phones_snapshot() -
     assert sent[1].companion == {"version": 2} and outbox.dropped_views == 1
 
 
+def test_a_stuck_viewer_gets_the_newest_pages_encoded_once_as_they_are_sent() -> None:
+    """The deciding process hands the phones' pages unencoded: those of a
+    dropped view ride on the view that replaces it, and only what is sent is encoded."""
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "test")  # type: ignore[arg-type]
+    encoded: list[int] = []
+
+    def pages(version: int) -> Any:
+        return lambda: encoded.append(version) or {"version": version}
+
+    outbox.publish(view(1), [], pages(1))
+    assert viewer.writing.wait(DEADLINE_S)  # view 1 is being written: the viewer holds it
+    outbox.publish(view(2), [], pages(2))  # never waits
+    outbox.publish(view(3), [])  # a strip flash: no pages of its own
+    viewer.go.set()
+    outbox.close(DEADLINE_S)
+    sent = [m for m in viewer.sent if isinstance(m, p.View)]
+    assert [(m.version, m.companion) for m in sent] == [(1, {"version": 1}), (3, {"version": 2})]
+    assert encoded == [1, 2]
+
+
 def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
     """A keyboard press, a phone's move and a notice arrive as they were sent,
     stamps included (a class the channel did not allow, the shared stamp,

@@ -41,7 +41,8 @@ def every_message() -> list[p.Message]:
                   companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]})
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
     return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
-                          unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved"),
+                          unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved",
+                          played=p.Played("quiz", ("Ana", "Bára"), False, {"scores": [2, 1]}, (2, 1), None, 3, 10)),
             p.Start({"type": "session", "game": "quiz", "players": 3}), p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
             p.PressInput(Press(2, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3, edges=4,
                                source_event="boot#9")),

@@ -107,7 +107,7 @@ def test_the_hint_under_the_final_results_is_whole(
     box = box_from_journal(journal_mod.read(path))
     screen = Screen.open(headless=True, size=size)
     try:
-        presenter = presenter_for(box, screen, lights=None, sound=None, colors=None)
+        presenter = presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
         presenter.results_hint = BACK_HINT
         drawn, smallest = measured(lambda surface: presenter.draw(box, LATE_US, surface), size)
         assert _(BACK_HINT) in [wanted for wanted, *_r in drawn]

@@ -16,6 +16,7 @@ import pytest
 from controller.apps.menu import evening_game
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
+from controller.box.session import played_of
 from controller.cli import main
 from controller.screen.live import presenter_for
 from controller.screen.loop import run_results
@@ -55,7 +56,7 @@ def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_
     for path in (first, second):
         boxes[path] = box_from_journal(journal_mod.read(path))
         assert boxes[path].engine.finished
-        menu.played_game(evening_game(boxes[path], str(path)))
+        menu.played_game(evening_game(played_of(boxes[path]), str(path)))
     row = menu.item("evening")
     assert row.values == [str(second), str(first)]  # newest first, shown first
     menu.selected = [it.key for it in menu.items].index("evening")
@@ -82,7 +83,7 @@ def test_the_evening_row_lists_each_finished_game_with_its_winner_standings_and_
             SHOTS.mkdir(parents=True, exist_ok=True)
             pygame.image.save(surface, str(SHOTS / f"menu-evening-{language}-{size[1]}-{path.stem}.png"))
         menu.key("right")
-    menu.played_game(evening_game(boxes[first], str(first)))  # the same game again: once, first
+    menu.played_game(evening_game(played_of(boxes[first]), str(first)))  # the same game again: once, first
     assert menu.item("evening").values == [str(first), str(second)]
 
 
@@ -107,7 +108,7 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     set_language(language)
     box = box_from_journal(journal_mod.read(journal))
     menu = Menu(GAMES)
-    menu.played_game(evening_game(box, str(journal)))
+    menu.played_game(evening_game(played_of(box), str(journal)))
     menu.selected = [it.key for it in menu.items].index("evening")
     assert _("Enter: its results on the screen") in menu.detail()
     choice = menu.key("select")
@@ -118,7 +119,7 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     kiosk = Kiosk(monkeypatch, back_from_results(seen))
     screen = Screen.open(headless=True, size=(1280, 720))
     try:
-        run_results(presenter_for(box, screen, lights=None, sound=None, colors=None), box)
+        run_results(presenter_for(box.spec, screen, lights=None, sound=None, colors=None), box)
         SHOTS.mkdir(parents=True, exist_ok=True)
         pygame.image.save(screen.surface, str(SHOTS / f"menu-evening-results-{language}-720.png"))
     finally:

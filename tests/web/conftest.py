@@ -108,7 +108,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
     def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> Served:
         spec = registry.get(game)
         box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
-        presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+        presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                        colors=None)
         lg = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
         lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")

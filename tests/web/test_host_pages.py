@@ -87,7 +87,7 @@ def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.L
     """One of the menu's games: a box, its HDMI loop on a thread, the session's server moved to it."""
     spec = registry.get("hands")
     box = box_session.new_box(spec, spec.settings(players, seed=seed), None, None)
-    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     game = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
     companion.game(box, [presenter.scene, presenter.results])

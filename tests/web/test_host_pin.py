@@ -146,7 +146,7 @@ def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None
 
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(2))
-    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
     try:

@@ -29,7 +29,7 @@ SIZES = ((1280, 720), (1920, 1080))
 def pictomania() -> Iterator[tuple[Box, Presenter, CompanionServer]]:
     spec = registry.get("pictomania")
     box = Box(spec, spec.settings(4, seed=5))
-    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     live.show_keys(presenter, 4)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")

@@ -50,7 +50,7 @@ def test_a_real_frame_says_every_free_seat_whole_beside_the_game(game: str, play
     spec = registry.get(game)
     names = [LONGEST_NAME] * players if naming == "longest" else None
     box = session.new_box(spec, spec.settings(players, seed=7), None, None, station_names=names)
-    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="192.168.100.200")
     try:

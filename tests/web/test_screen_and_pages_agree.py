@@ -79,7 +79,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Shown]:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     spec = registry.get("quiz")
     box = box_session.new_box(spec, spec.settings(3, seed=7, pack="en-general"), None, None)
-    presenter = live.presenter_for(box, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
     yield Shown(box, presenter, server)

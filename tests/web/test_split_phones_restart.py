@@ -24,7 +24,6 @@ import aiohttp
 from controller import channel
 from controller import protocol as p
 from controller.box import session as box_session
-from controller.screen import live
 from games import scenes
 from games.registry import get
 from tests.core.test_split import Lines, kill_all_it_started, until
@@ -175,8 +174,8 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
     to one decided apart: the phone that joined stays on its socket, is sent
     the new game's hand, and its move goes to the deciding process's channel."""
     from controller.box.runtime import Box
-    from controller.box.views import Publisher, snapshot_from, snapshot_message
-    from controller.screen.viewer import DecidingLink
+    from controller.box.views import Publisher, first_snapshot, snapshot_from, snapshot_message
+    from controller.screen.viewer import DecidingLink, ending
     from controller.web.attach import MenuCompanion
     from games import registry
 
@@ -194,7 +193,7 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
                     await reply(ws, lambda m: m["type"] == "seat" and m["private"]["hand"] == first.engine.hands[0])
                     companion.between()
                     view = DecidingLink(spec, second.settings, mine)
-                    moved, publisher = companion.relayed(view, second, [], live.ending(view))
+                    moved, publisher = companion.relayed(view, first_snapshot(second), [], ending(view))
                     assert moved is server
                     with second.lock:  # what the deciding process sends, as it crosses the channel
                         built = snapshot_from(snapshot_message(Publisher(second).publish()))
@@ -226,7 +225,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
     from controller.box.views import Publisher, snapshot_message
     from controller.protocol import NO_VIEW
     from controller.screen.screen import Screen
-    from controller.screen.viewer import DecidingLink
+    from controller.screen.viewer import DecidingLink, RelayedPhones
     from controller.web.seats import Seats
     from games import registry
 
@@ -244,7 +243,7 @@ def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything(
         scene = scenes.scene_for("hands", None)
         presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
         Screen.open(headless=True)
-        phones = live.RelayedPhones.restored(presenter, DecidingLink(spec, box.settings, mine), first)  # type: ignore[arg-type]
+        phones = RelayedPhones.restored(presenter, DecidingLink(spec, box.settings, mine), first)  # type: ignore[arg-type]
         try:
             async def rejoin_and_move() -> tuple[str, Any]:
                 async with aiohttp.ClientSession() as session:
