@@ -113,7 +113,8 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
                                     code=code)
                 os.environ.pop(stepprofile.ENV, None)
                 if profile:
-                    game.extra["steps"] = [s for f in folder.glob("steps-*.json") for s in json.loads(f.read_text())]
+                    game.extra["steps"] = [s for f in folder.glob("steps-*.json") if not f.name.endswith(".every.json")
+                                           for s in json.loads(f.read_text())]
                 games[design].append(game)
                 floor += game.floor_late
                 if verbose:
