@@ -39,6 +39,7 @@ wrong=…`` for the shipped design, over both settings.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -47,6 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from controller.apps import benchkit as bk
+from controller.box import stepprofile
 from controller.box.feed import Feed
 
 PROFILE = "header-4"
@@ -56,6 +58,9 @@ DESIGNS: dict[str, list[str]] = {
     # the guard before the watermark horizon (a play that does not know --horizon: skipped, said so)
     "fixed-delay": ["--horizon", "fixed-delay"],
 }
+#: the shipped design played from another tree of the code (``--before``): a change's before and after, interleaved
+BEFORE = "before"
+
 LEGEND = """\
   what each figure proves, and what it cannot:
   * overhead = lamp - confirmation (confirmation: the first press's last bounce edge + glitch_us, of every
@@ -90,7 +95,8 @@ def horizon_switch() -> bool:
 
 
 def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, per_round: int, seed: int,
-                tmp: Path, verbose: bool) -> tuple[dict[str, list[bk.Game]], list[int]]:
+                tmp: Path, verbose: bool, profile: bool = False,
+                before: Path | None = None) -> tuple[dict[str, list[bk.Game]], list[int]]:
     """Every design, ``rounds`` games each, interleaved (the order turns each round) on the same script."""
     games: dict[str, list[bk.Game]] = {d: [] for d in designs}
     floor: list[int] = []
@@ -99,8 +105,16 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
             contests = bk.make_contests(random.Random(f"realtime-{seed}-{label}-{r}"), per_round, 4)
             k = r % len(designs)
             for design in list(designs[k:]) + list(designs[:k]):
-                game = bk.play_game(PROFILE, contests, tmp / f"{label}-{r}-{design}", ["--window", *DESIGNS[design]],
-                                    seed * 1000 + r)
+                folder = tmp / f"{label}-{r}-{design}"
+                if profile:  # the deciding process stamps its lamp steps' stages (controller/box/stepprofile.py)
+                    os.environ[stepprofile.ENV] = str(folder)
+                code = before if design == BEFORE else None
+                game = bk.play_game(PROFILE, contests, folder, ["--window", *DESIGNS[design]], seed * 1000 + r,
+                                    code=code)
+                os.environ.pop(stepprofile.ENV, None)
+                if profile:
+                    game.extra["steps"] = [s for f in folder.glob("steps-*.json") if not f.name.endswith(".every.json")
+                                           for s in json.loads(f.read_text())]
                 games[design].append(game)
                 floor += game.floor_late
                 if verbose:
@@ -145,6 +159,32 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
     print("  (*: fewer than 100 values, the p99 is their maximum)")
 
 
+def report_steps(label: str, games: dict[str, list[bk.Game]]) -> None:
+    """``--profile-steps``: per design, each stage of the lamp steps, entered and left (µs after the
+    step's start, wall and the thread's CPU time, p50/p90), in the order of the median step."""
+    print(f"\n##### {label}: the lamp steps' stages (µs after the step's start: wall p50/p90, thread CPU p50)")
+    for design, gs in games.items():
+        steps = [s for g in gs for s in g.extra.get("steps", ())]
+        if not steps:
+            continue
+        at: dict[str, list[tuple[int, int]]] = {}
+        for s in steps:
+            seen: set[str] = set()
+            for name, wall, cpu in s["marks"]:
+                if name not in seen:  # a stage's first entry and exit in the step
+                    seen.add(name)
+                    at.setdefault(name, []).append((wall, cpu))
+        late = bk.Summary.of([s["woke_late_us"] for s in steps if s["woke_late_us"] is not None])
+        invol = sum(1 for s in steps if s["switches"][1])
+        print(f"  {design}: {len(steps)} lamp steps; woke after the due moment {late.text(False)}; "
+              f"steps with an involuntary switch {invol}, with a voluntary one "
+              f"{sum(1 for s in steps if s['switches'][0])}")
+        for name, values in sorted(at.items(), key=lambda kv: bk.percentile([w for w, _ in kv[1]], 0.5) or 0):
+            walls, cpus = [w for w, _ in values], [c for _, c in values]
+            print(f"    {name:<22} n={len(values):<4} wall {bk.percentile(walls, 0.5):>5} / "
+                  f"{bk.percentile(walls, 0.9):>5}   cpu {bk.percentile(cpus, 0.5):>5}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="100 timed contests per design and setting (else 300)")
@@ -155,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loaded-only", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="a line per game as it ends")
+    parser.add_argument("--before", type=Path, default=None, metavar="TREE",
+                        help="also play the shipped design from this tree of an older version (e.g. `git archive "
+                             "main | tar -x -C TREE`), interleaved: a change measured before and after in one run")
+    parser.add_argument("--profile-steps", action="store_true",
+                        help="the deciding process stamps each stage of its lamp steps (printed per setting; the "
+                             "wrappers cost a little: overhead figures of such a run are not the product's)")
     args = parser.parse_args(argv)
     contests = args.contests or (100 if args.quick else 300)
     rounds = max(1, -(-contests // args.per_game))
@@ -163,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [d for d in designs if d not in DESIGNS]
     if unknown:
         parser.error(f"unknown design {unknown[0]!r}: use {', '.join(DESIGNS)}")
+    if args.before is not None:
+        if not (args.before / "controller" / "__main__.py").is_file():
+            parser.error(f"--before {args.before}: no controller/ there; give a tree of the box's code")
+        DESIGNS[BEFORE] = []
+        designs.append(BEFORE)
     if "fixed-delay" in designs and not horizon_switch():
         designs.remove("fixed-delay")
         print("fixed-delay: skipped, play has no --horizon yet (the shipped design is the fixed delay until the "
@@ -177,8 +228,11 @@ def main(argv: list[str] | None = None) -> int:
     floor_all: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         for label, burners in settings:
-            games, floor = run_setting(label, burners, designs, rounds, per_round, args.seed, Path(tmp), args.verbose)
+            games, floor = run_setting(label, burners, designs, rounds, per_round, args.seed, Path(tmp), args.verbose,
+                                       args.profile_steps, args.before)
             report(label, games, floor)
+            if args.profile_steps:
+                report_steps(label, games)
             shipped += [j for g in games.get("shipped", []) for j in g.judged]
             floor_all += floor
     f, fl = bk.Figures.of(shipped), bk.Summary.of(floor_all)

@@ -481,10 +481,11 @@ def tie_wait_us(profile: profile_mod.Profile, pin_precision_us: int = 1) -> int:
 
 
 def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play_args: Sequence[str],
-              seed: int, lang: str | None = None) -> Game:
+              seed: int, lang: str | None = None, code: Path | None = None) -> Game:
     """Play ``contests`` through ``python -m controller play quiz --feed``
     (the real GPIO source on mock pins) with ``play_args``, the feeder and
-    the floor in processes of their own, and judge it."""
+    the floor in processes of their own, and judge it. ``code``: the tree of
+    another version of the box to play (``benchmarks/realtime.py --before``)."""
     profile = profile_mod.load(profile_name)
     bells, host = bell_and_host_pins(profile)
     steps = schedule(contests, bells, host)
@@ -496,13 +497,16 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
                "--no-roll-call", "--journal", str(journal), "--seconds", f"{seconds:.1f}", "--feed", str(fifo),
                "--timings", str(timings), *play_args] + (["--lang", lang] if lang else [])
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     ctx = processes()
     feed_in, feed_out = ctx.Pipe(duplex=False)
     feeder = ctx.Process(target=feeder_main, args=(str(fifo), [(s.due_us, s.pin, s.level) for s in steps], feed_out),
                          daemon=True)
     load_before = os.getloadavg()[0]
     with Floor(seed) as floor:
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                cwd=code)
         feeder.start()
         try:
             fed = feed_in.recv() if feed_in.poll(seconds + 120) else None

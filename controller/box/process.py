@@ -110,7 +110,7 @@ class DecidingGame:
         self.phones_secrets: dict[str, Any] | None = None
         #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
         self.companion = companion
-        self.decider = Decider(box, self.game_now, self.light, after=self.publish)
+        self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
 
     def game_now(self) -> int:
         return box_now_us() + self.box.time_offset_us
@@ -120,6 +120,11 @@ class DecidingGame:
         if self.lights is None:
             return None
         return self.lights.update(self.box.statuses(), self.box.spec.status_light, clock=self.game_now)
+
+    def rehearse_light(self) -> None:
+        """``light``'s reads, nothing written (``Decider.rehearse``)."""
+        if self.lights is not None:
+            self.lights.plan(self.box.statuses(), self.box.spec.status_light)
 
     # -- views out ------------------------------------------------------------------------
     def view(self, t_us: int, public: dict[str, Any] | None = None,

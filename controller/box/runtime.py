@@ -660,6 +660,16 @@ class Box(InputLayer):
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
 
+    def sources_holding(self) -> bool:
+        """A source that says how far it delivered holds an edge it has not handed over yet (its
+        reader busy, or bytes waiting in its pipe): no step can decide past that edge's stamp until
+        it is delivered, and its reader needs the interpreter to deliver it (``Decider``'s spin
+        waits for it instead of holding the interpreter). Asks the probes only: nothing changes."""
+        if self._waits_fixed_delay():
+            return False
+        now = self.now_us - self.time_offset_us  # any moment: the probe says "not now" (None) while it holds one
+        return any(m.probe is not None and not m.stalled and m.probe(now) is None for m in self.marks.values())
+
     def decided_by(self) -> dict[str, str]:
         """How each live source's deliveries are waited for: by its watermarks (asked for, when
         it can be), or its stated delay (a source that cannot tell, or does not answer)."""

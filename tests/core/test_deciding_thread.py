@@ -6,6 +6,7 @@ send one, publishing exactly what building them after every step did."""
 from __future__ import annotations
 
 import gc
+import json
 import random
 import threading
 from dataclasses import dataclass, field
@@ -103,6 +104,9 @@ class DueBox:
     def checkpoint_if_due(self) -> None:
         pass
 
+    def sources_holding(self) -> bool:
+        return False
+
 
 def test_the_timed_wait_is_counted_from_when_it_begins() -> None:
     clock = VirtualClock()
@@ -142,6 +146,60 @@ def test_a_moment_someone_waits_on_is_spun_to_not_left_to_a_late_timer(waited_on
     # ~1 ms left when the wait began (less the clock's readings of 10 µs each), less the lead
     assert waits.timeouts[0] == 0.0 and (1_000 - lead - 100) / 1e6 <= waits.timeouts[1] <= (1_000 - lead) / 1e6
     assert 4_000 <= box.steps[1] <= 4_000 + 30  # at the moment: the spin read the clock up to it
+
+
+class HoldingBox(DueBox):
+    """A box whose GPIO reader holds an edge read off its pipe and not yet
+    handed over from ``holds_from_us`` until the thread waits for it (the
+    reader's turn at the interpreter): then it is delivered."""
+
+    def __init__(self, arrived: CountedWaits, clock: VirtualClock, holds_from_us: int) -> None:
+        super().__init__(arrived, waited_on=True)
+        self.clock = clock
+        self.holds_from_us = holds_from_us
+        self.delivered_at: int | None = None
+        self.asked = 0
+
+    def sources_holding(self) -> bool:
+        self.asked += 1
+        return self.delivered_at is None and self.clock.now_us >= self.holds_from_us
+
+
+class HandOver(CountedWaits):
+    """A wait while the box's source holds an edge is the reader's turn: it delivers, and the wait ends at once."""
+
+    box: HoldingBox
+
+    def wait(self, timeout: float) -> bool:
+        box = self.box
+        if box.delivered_at is None and box.sources_holding():
+            self.timeouts.append(timeout)
+            box.delivered_at = self.clock.now_us if self.clock is not None else 0
+            return True
+        return super().wait(timeout)
+
+
+@pytest.mark.parametrize("holds_from_us", [3_900, 4_000], ids=["during the spin", "at the moment"])
+def test_a_spin_gives_the_interpreter_to_a_source_holding_an_edge(holds_from_us: int) -> None:
+    """The spin to a decision's moment held the interpreter while the GPIO
+    reader had an edge to hand over: the step at the moment found the source
+    busy and decided nothing, and the lamp waited for the reader's turn and
+    one more step (a third of the benchmark's contests, ~0.2 ms each). Now
+    the thread waits for that delivery as soon as it sees the source hold
+    one, and its next step takes it: no step runs while the source holds it."""
+    clock = TickingClock()
+    made: list[Decider] = []
+    waits = HandOver(made, waits=4, clock=clock)
+    box = HoldingBox(waits, clock, holds_from_us)
+    waits.box = box
+    decider = Decider(box, clock, lambda: None, after=lambda events, t, stirred=True: None)  # type: ignore[arg-type]
+    made.append(decider)
+    decider.run()
+    assert decider.error is None
+    assert box.delivered_at is not None and holds_from_us <= box.delivered_at <= 4_000 + 30
+    stepped_while_held = [t for t in box.steps if holds_from_us <= t < box.delivered_at]
+    assert stepped_while_held == []
+    assert [t for t in box.steps if t >= box.delivered_at][:1] != []  # ... and the step after took the delivery
 
 
 @dataclass
@@ -355,3 +413,42 @@ def test_every_games_station_statuses_are_its_public_views(name: str) -> None:
             box.apply_press(Press(rng.randrange(spec.min_players), rng.choice(inputs), t))
         box.step(t + 1)
         assert box.engine.station_statuses() == box.engine.public_view()["status"]  # type: ignore[attr-defined]
+
+
+def test_the_step_profile_wraps_nothing_unless_asked_and_shows_the_lamp_before_the_journal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/realtime.py --profile-steps`` reads where a lamp step's time
+    goes from the deciding process: without ``BUZZERBOX_STEP_PROFILE`` nothing
+    is wrapped (the step runs as shipped); with it, each lamp step's stages are
+    written when the thread stops, in the order they ran: the winner's lamp
+    after the engine decided and before the step's journal records are handed
+    to the writer or the view is published."""
+    from controller.box import stepprofile
+
+    spec = registry.get("quiz")
+
+    def game() -> DecidingGame:
+        box = Box(spec, spec.settings(2))
+        lights = LightDirector(RecordingLights([(0, "bell"), (1, "bell")], clock=lambda: 0))
+        return DecidingGame(box, None, lights, until_us=None, results_s=0, screen_args=[])
+
+    monkeypatch.delenv(stepprofile.ENV, raising=False)
+    plain = game()
+    assert stepprofile.install(plain.decider) is None
+    assert "decide" not in vars(plain.decider) and "take" not in vars(plain.box)
+
+    monkeypatch.setenv(stepprofile.ENV, str(tmp_path))
+    profiled = game()
+    profile = stepprofile.install(profiled.decider)
+    assert profile is not None
+    clock = VirtualClock()
+    profiled.decider.now = clock
+    profiled.box.host("arm", 0)
+    profiled.box.press(Press(1, "bell", 10_000))
+    clock.now_us = 500_000
+    profiled.decider.decide(clock.now_us, None)
+    profile.dump()
+    steps = json.loads(profile.path.read_text())
+    assert len(steps) == 1
+    order = [label for label, _wall, _cpu in steps[0]["marks"]]
+    assert order.index("engine_tick<") < order.index("lamp") < order.index("flush_records>") < order.index("after>")

@@ -263,3 +263,23 @@ def test_a_source_waited_for_by_its_stated_delay_is_not_followed_by_its_watermar
     box.step(CONTACT_US + 10_000)
     assert box.decided_by() == {"board": "delay"}
     assert box.sources_until_us(CONTACT_US + 10_000) == CONTACT_US + 10_000 - box.latency_guard_us
+
+
+@pytest.mark.parametrize("policy", [HORIZON_WATERMARKS, HORIZON_FIXED_DELAY])
+def test_a_source_holding_an_edge_is_told_by_its_probe_alone(policy: str) -> None:
+    """The deciding thread's spin asks whether a source holds an edge it has
+    not handed over (``Box.sources_holding``), to give its reader the
+    interpreter: the probe's "not now" says so, a stalled source and the
+    fixed-delay guard (which waits a delay, not for deliveries) do not, and
+    asking changes nothing the horizon is found by."""
+    box = armed_box(policy)
+    answer: list[int | None] = [None]
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: answer[0], probe_lag_us=100)
+    mark = box.marks["gpio"]
+    assert box.sources_holding() is (policy == HORIZON_WATERMARKS)
+    assert mark.mark_us is None and not mark.stalled
+    answer[0] = 5_000
+    assert not box.sources_holding()
+    answer[0] = None
+    mark.stalled = True
+    assert not box.sources_holding()
