@@ -25,7 +25,7 @@ import select
 import signal
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from controller.box.checkpoint import CheckpointError
 
@@ -35,6 +35,9 @@ CAN_FORK = hasattr(os, "fork")
 CHILD_NICE = 5
 #: a child that has not answered by then is killed and the checkpoint dropped (the next one is tried)
 CHILD_TIMEOUT_S = 120.0
+#: the signals that stop the deciding process (and, by default, the child)
+STOPS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
+BLOCK, UNBLOCK, SET_MASK = (getattr(signal, name, 0) for name in ("SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK"))
 #: tests: runs in the child after the fork, before it encodes (presses may be journaled meanwhile)
 before_encoding: Callable[[], None] | None = None
 
@@ -92,14 +95,20 @@ def fork(make: Callable[[], Made]) -> Child:
     """Fork; the child runs ``make`` (the line and its sum, or a CheckpointError
     or ValueError: refused) on the memory it was born with and exits."""
     read_end, write_end = os.pipe()
+    # a stop sent to the group in the child's first moment waits, blocked, for its default handlers: it
+    # ran the deciding process's handler there (which records a stop, never raises) and the child went on
+    mask = _block(STOPS)
     try:
         with warnings.catch_warnings():  # 3.12 warns of a fork beside threads: the child touches no lock of theirs
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
     except OSError:
+        _block(mask, how=SET_MASK)
         os.close(read_end)
         os.close(write_end)
         raise
+    if pid != 0:
+        _block(mask, how=SET_MASK)
     if pid == 0:  # the child: never returns
         code = 1
         try:
@@ -127,11 +136,10 @@ def _become_quiet(keep_fd: int) -> None:
     below the deciding thread's priority, no collection (no finalizer runs),
     then no file of the parent's but the pipe (the journal's lock goes with its fd)."""
     gc.disable()
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+    for sig in (*STOPS, signal.SIGUSR1, signal.SIGUSR2):
         with contextlib.suppress(OSError, ValueError):
             signal.signal(sig, signal.SIG_DFL)
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
+    _block(STOPS, how=UNBLOCK)  # a stop that came since the fork ends the child here
     with contextlib.suppress(OSError, AttributeError):
         if os.sched_getscheduler(0) != os.SCHED_OTHER:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
@@ -141,6 +149,14 @@ def _become_quiet(keep_fd: int) -> None:
         before_encoding()
     os.closerange(0, keep_fd)
     os.closerange(keep_fd + 1, max(keep_fd + 2, os.sysconf("SC_OPEN_MAX")))
+
+
+def _block(signals: Iterable[int], how: int = BLOCK) -> set[int]:
+    """The calling thread's signal mask changed (``pthread_sigmask``), the one before returned
+    (empty, and nothing changed, where there is no ``pthread_sigmask``)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        return set(signal.pthread_sigmask(how, signals))
+    return set()
 
 
 def trim_heap() -> None:

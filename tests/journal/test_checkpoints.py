@@ -513,3 +513,48 @@ def test_a_press_while_a_checkpoint_is_encoded_is_decided_and_lit_at_once(tmp_pa
     assert not journal.damage
     restored = box_from_journal(load(path, since_checkpoint=True), from_checkpoint=True)
     assert restored.engine.public_view() == box_from_journal(journal).engine.public_view()
+
+
+def test_a_stop_that_reaches_a_checkpoints_child_as_it_is_born_ends_it(tmp_path: Path, monkeypatch,
+                                                                         caplog) -> None:
+    """A stop sent to the process group (systemd, a test's group kill) that reached the
+    checkpoint's child before it set its own handlers ran the deciding process's handler
+    there (which records a stop, never raises), and the child went on encoding, deaf
+    to it. The stop now ends the child: no checkpoint, every record kept, in order."""
+    import os
+    import signal
+
+    real_fork = os.fork
+
+    def fork_and_stop() -> int:
+        pid = real_fork()
+        if pid == 0:  # the group's SIGTERM, in the child's first moment
+            os.kill(os.getpid(), signal.SIGTERM)
+        return pid
+
+    heard_r, heard_w = os.pipe()
+
+    def deciding_process_handler(signum: int, frame: object) -> None:  # records the stop, as signals.py does
+        os.write(heard_w, b"stop recorded\n")
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    monkeypatch.setattr(os, "fork", fork_and_stop)
+    before = signal.signal(signal.SIGTERM, deciding_process_handler)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert box.checkpoint()  # the fork is made; the stop reaches its child
+            box.host("arm", 2_000)  # journaled behind the place it had
+            box.journal.close()
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        os.close(heard_w)
+    with os.fdopen(heard_r, "rb") as heard:
+        assert heard.read() == b""  # the deciding process's handler never ran in the child
+    assert any("was not made" in r.getMessage() and str(-signal.SIGTERM) in r.getMessage() for r in caplog.records)
+    journal = load(path)
+    assert not journal.damage and b'"checkpoint"' not in path.read_bytes()
+    assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000)]
