@@ -54,6 +54,10 @@ PROMISE_MS = 50
 RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
 CLOSE_GRACE_S = 3.0
+#: a reserved line still being made at ``close`` gets this long, then is cancelled (its ``finish``'s
+#: ``cancel``): the records behind it follow at once (a stuck checkpoint's child held a stop 120 s,
+#: past systemd's stop timeout, whose kill then lost them)
+CLOSE_LATER_S = CLOSE_GRACE_S
 LATE_LOG_EVERY_S = 10.0
 
 
@@ -270,7 +274,8 @@ class JournalWriter:
         with no record between (the snapshot), and returns ``finish``, which
         makes the line and its sum (None: the record is dropped, the records
         after it close the gap). ``finish`` runs on a thread of the writer's
-        (inline without threads), and ``then`` once the line is written. Records written meanwhile wait
+        (inline without threads), and ``then`` once the line is written; a ``finish`` with a
+        ``cancel`` is cancelled by a ``close`` it holds up past ``CLOSE_LATER_S``. Records written meanwhile wait
         in memory and follow the line in their order, so the file's order is
         the order of the calls. The reserved sequence number, or None when one
         is still being made (or the journal is format 1)."""
@@ -392,6 +397,10 @@ class JournalWriter:
         if later is not None and self._threads and threading.current_thread() not in self._threads:
             with self._lock:
                 self._to_write.notify()
+            if not later.done.wait(CLOSE_LATER_S) and (cancel := getattr(later.finish, "cancel", None)) is not None:
+                log.warning("journal %s: the line reserved at seq %d is not made yet: closing without it",
+                            self.path, later.seq)
+                cancel()
             later.done.wait()  # bounded: what makes the line has its own time limit
         with self._lock:
             if self._closed:

@@ -23,6 +23,7 @@ import gc
 import os
 import select
 import signal
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -60,6 +61,15 @@ class Child:
     def __init__(self, pid: int, fd: int) -> None:
         self.pid = pid
         self.fd = fd
+        self._reaping = threading.Lock()  # a pid reaped may be another process's soon: no kill after
+        self._reaped = False
+
+    def kill(self) -> None:
+        """End the child now (its line is not wanted any more): ``result`` then says ``Failed``."""
+        with self._reaping:
+            if not self._reaped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
 
     def result(self, timeout_s: float = CHILD_TIMEOUT_S) -> Made:
         """The line and its sum; ``Refused`` or ``Failed`` when there is none. Reaps the child."""
@@ -69,8 +79,7 @@ class Child:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(self.pid, signal.SIGKILL)
+                    self.kill()
                     raise Failed(f"the checkpoint's child gave no line within {timeout_s:.0f} s")
                 chunk = os.read(self.fd, 1 << 20)
                 if not chunk:
@@ -78,7 +87,9 @@ class Child:
                 chunks.append(chunk)
         finally:
             os.close(self.fd)
-            _pid, status = os.waitpid(self.pid, 0)
+            with self._reaping:
+                _pid, status = os.waitpid(self.pid, 0)
+                self._reaped = True
         data = b"".join(chunks)
         chunks.clear()
         code = os.waitstatus_to_exitcode(status)

@@ -558,3 +558,43 @@ def test_a_stop_that_reaches_a_checkpoints_child_as_it_is_born_ends_it(tmp_path:
     journal = load(path)
     assert not journal.damage and b'"checkpoint"' not in path.read_bytes()
     assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000)]
+
+
+def test_a_close_does_not_wait_long_for_a_checkpoints_child(tmp_path: Path, monkeypatch, caplog) -> None:
+    """A stop while a checkpoint's child is stuck: the close waited for it as long as
+    the child's own limit (120 s, past systemd's 90 s stop timeout, whose kill then lost
+    every record held behind the line, the end too). It now gives the child
+    ``CLOSE_LATER_S``, then kills it: no checkpoint, every record and the end written."""
+    import os
+    import select
+
+    from controller.box import journal_writer, snapshot
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+
+    def stuck() -> None:  # in the child: stuck until the test ends
+        os.close(release_w)
+        select.select([release_r], [], [], HANG_S)
+
+    monkeypatch.setattr(snapshot, "before_encoding", stuck)
+    monkeypatch.setattr(journal_writer, "CLOSE_LATER_S", 0.0)
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert box.checkpoint()
+            box.host("arm", 2_000)  # held behind the line
+            box.end(3_000)  # a stop: the end record, the close
+        assert box.journal.closed
+        assert b'"checkpoint"' not in path.read_bytes()
+    finally:
+        os.close(release_w)
+        os.close(release_r)
+    journal = load(path)
+    assert not journal.damage
+    assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000), ("end", 3_000)]
+    assert any("was not made" in r.getMessage() for r in caplog.records)
