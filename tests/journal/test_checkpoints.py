@@ -598,3 +598,34 @@ def test_a_close_does_not_wait_long_for_a_checkpoints_child(tmp_path: Path, monk
     assert not journal.damage
     assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000), ("end", 3_000)]
     assert any("was not made" in r.getMessage() for r in caplog.records)
+
+
+def test_a_checkpoints_child_is_heard_on_a_pipe_past_file_1023(tmp_path: Path, monkeypatch) -> None:
+    """The unit lets the deciding process hold 8192 files (phones' and pages' sockets):
+    a checkpoint's pipe past 1023 was out of ``select``'s range, and no checkpoint was
+    ever made (a restart replayed the whole journal)."""
+    import fcntl
+    import os
+
+    real_pipe = os.pipe
+
+    def high_pipe() -> tuple[int, int]:
+        ends = real_pipe()
+        high = tuple(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 1500) for fd in ends)
+        for fd in ends:
+            os.close(fd)
+        return high[0], high[1]
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    monkeypatch.setattr(os, "pipe", high_pipe)
+    assert box.checkpoint()
+    monkeypatch.undo()
+    box.host("arm", 2_000)
+    box.journal.close()
+    journal = load(path)
+    assert not journal.damage
+    assert [r.type for r in journal.records] == ["host", "checkpoint", "host"]
