@@ -36,6 +36,9 @@ CAN_FORK = hasattr(os, "fork")
 CHILD_NICE = 5
 #: a child that has not answered by then is killed and the checkpoint dropped (the next one is tried)
 CHILD_TIMEOUT_S = 120.0
+#: the child's ``oom_score_adj``: the first the kernel ends when memory runs out (its pages are mostly
+#: the parent's, so it looked as big as the deciding process, which might have been chosen instead)
+OOM_SCORE_ADJ = 1000
 #: the signals that stop the deciding process (and, by default, the child)
 STOPS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
 BLOCK, UNBLOCK, SET_MASK = (getattr(signal, name, 0) for name in ("SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK"))
@@ -111,17 +114,24 @@ def fork(make: Callable[[], Made]) -> Child:
     # a stop sent to the group in the child's first moment waits, blocked, for its default handlers: it
     # ran the deciding process's handler there (which records a stop, never raises) and the child went on
     mask = _block(STOPS)
+    # nor a collection before the child is quiet: one ran the finalizers of the parent's garbage there
+    # (a ``__del__``, a generator's ``finally``: code that may take a lock another thread held at the fork)
+    collecting = gc.isenabled()
+    gc.disable()
+    pid = -1
     try:
         with warnings.catch_warnings():  # 3.12 warns of a fork beside threads: the child touches no lock of theirs
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
     except OSError:
-        _block(mask, how=SET_MASK)
         os.close(read_end)
         os.close(write_end)
         raise
-    if pid != 0:
-        _block(mask, how=SET_MASK)
+    finally:
+        if pid != 0:  # the parent (or no child): as it was
+            _block(mask, how=SET_MASK)
+            if collecting:
+                gc.enable()
     if pid == 0:  # the child: never returns
         code = 1
         try:
@@ -146,7 +156,8 @@ def fork(make: Callable[[], Made]) -> Child:
 
 def _become_quiet(keep_fd: int) -> None:
     """The child: default signal handlers (a stop sent to the group just ends it),
-    below the deciding thread's priority, no collection (no finalizer runs),
+    below the deciding thread's priority, the first the kernel ends when memory runs out,
+    no collection (no finalizer runs; none ran since the fork either),
     then no file of the parent's but the pipe (the journal's lock goes with its fd)."""
     gc.disable()
     for sig in (*STOPS, signal.SIGUSR1, signal.SIGUSR2):
@@ -158,6 +169,12 @@ def _become_quiet(keep_fd: int) -> None:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     with contextlib.suppress(OSError):
         os.nice(max(0, CHILD_NICE - os.nice(0)))
+    with contextlib.suppress(OSError):  # short of memory (a Pi has 1 GB), the kernel ends the child, not the game
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(fd, b"%d" % OOM_SCORE_ADJ)
+        finally:
+            os.close(fd)
     if before_encoding is not None:
         before_encoding()
     os.closerange(0, keep_fd)

@@ -3,6 +3,7 @@ and gets the very game a full replay gets (every game, bots, virtual time)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -629,3 +630,85 @@ def test_a_checkpoints_child_is_heard_on_a_pipe_past_file_1023(tmp_path: Path, m
     journal = load(path)
     assert not journal.damage
     assert [r.type for r in journal.records] == ["host", "checkpoint", "host"]
+
+
+def test_no_collection_runs_in_a_checkpoints_child(tmp_path: Path) -> None:
+    """A collection in the child (its first allocations, before it turned collecting
+    off) ran the finalizers of the deciding process's garbage there: code the child
+    must not run, which may take a lock another thread held at the fork and leave the
+    child stuck (its line, and every press behind it, waited for its time limit)."""
+    import gc
+    import os
+
+    parent = os.getpid()
+    heard_r, heard_w = os.pipe()
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if os.getpid() != parent:
+            with contextlib.suppress(OSError):
+                os.write(heard_w, b"collected in the child\n")
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    was_enabled, threshold = gc.isenabled(), gc.get_threshold()
+    gc.callbacks.append(collected)
+    gc.enable()
+    gc.set_threshold(1, 1, 1)  # any allocation collects
+    try:
+        assert box.checkpoint()
+        assert gc.isenabled()  # the parent collects again
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(collected)
+        if not was_enabled:
+            gc.disable()
+        box.journal.close()
+        os.close(heard_w)
+    with os.fdopen(heard_r, "rb") as heard:
+        assert heard.read() == b""
+    assert [r.type for r in load(path).records] == ["host", "checkpoint"]
+
+
+def test_the_kernel_short_of_memory_ends_a_checkpoints_child_first(tmp_path: Path, monkeypatch) -> None:
+    """The child's pages are mostly the deciding process's, so it looked as big to the
+    OOM killer, which could end the game instead (a Pi has 1 GB): the child asks to be first."""
+    import os
+    import select
+
+    from controller.box import snapshot
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+    ready_r, ready_w = os.pipe()
+
+    def wait_for_the_test() -> None:  # in the child, after it became quiet
+        os.close(release_w)
+        os.write(ready_w, b"ready")
+        select.select([release_r], [], [], HANG_S)
+
+    children: list[snapshot.Child] = []
+    real_fork = snapshot.fork
+
+    def fork(make):  # noqa: ANN001, ANN202 (the child, noted)
+        children.append(real_fork(make))
+        return children[-1]
+
+    monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
+    monkeypatch.setattr(snapshot, "fork", fork)
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    try:
+        assert box.checkpoint() and len(children) == 1
+        assert select.select([ready_r], [], [], HANG_S)[0] and os.read(ready_r, 5) == b"ready"
+        adj = Path(f"/proc/{children[0].pid}/oom_score_adj").read_text().strip()
+        assert adj == "1000"
+    finally:
+        os.close(release_w)
+        box.journal.close()
+        for fd in (release_r, ready_r, ready_w):
+            os.close(fd)
