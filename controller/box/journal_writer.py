@@ -392,7 +392,9 @@ class JournalWriter:
     def close(self) -> None:
         """Write (and fsync) everything queued, then release the file. Records
         the disk still refuses after a grace period go to the log. A line still
-        being made (``write_later``) is waited for first: the records behind it follow it."""
+        being made (``write_later``) is waited for first: the records behind it follow it
+        (a line not made by ``CLOSE_LATER_S`` is cancelled; one the writer thread does not
+        come to within the grace, a disk that hangs, is made here)."""
         later = self._later
         if later is not None and self._threads and threading.current_thread() not in self._threads:
             with self._lock:
@@ -401,7 +403,11 @@ class JournalWriter:
                 log.warning("journal %s: the line reserved at seq %d is not made yet: closing without it",
                             self.path, later.seq)
                 cancel()
-            later.done.wait()  # bounded: what makes the line has its own time limit
+            if not later.done.wait(CLOSE_GRACE_S + 2 * RETRY_MAX_S) and self._take(later):
+                # the writer thread has not come to it (a disk that hangs, a thread gone): its line's
+                # records are queued here, and what the disk does not take is kept aside below
+                self._finish_later(later)
+            later.done.wait()  # the writer thread makes it: bounded (cancelled above, or its own time limit)
         with self._lock:
             if self._closed:
                 return
@@ -452,8 +458,7 @@ class JournalWriter:
                     self._to_sync.notify()
                     self._progress.notify_all()
                 later = self._later
-                if later is not None and not later.taken:
-                    later.taken = True
+                if later is not None and self._take(later):
                     self._finish_later(later)  # its line and the records held behind it: pending now
                     continue
                 with self._lock:
@@ -472,6 +477,14 @@ class JournalWriter:
             with self._lock:
                 self._writer_done = True
                 self._to_sync.notify()
+
+    def _take(self, later: _Later) -> bool:
+        """True for the one thread that makes ``later``'s line (the writer's, or a close it left waiting)."""
+        with self._lock:
+            if later.taken:
+                return False
+            later.taken = True
+            return True
 
     def _later_to_make(self) -> bool:
         later = self._later
