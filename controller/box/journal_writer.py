@@ -54,6 +54,10 @@ PROMISE_MS = 50
 RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
 CLOSE_GRACE_S = 3.0
+#: a reserved line still being made at ``close`` gets this long, then is cancelled (its ``finish``'s
+#: ``cancel``): the records behind it follow at once (a stuck checkpoint's child held a stop 120 s,
+#: past systemd's stop timeout, whose kill then lost them)
+CLOSE_LATER_S = CLOSE_GRACE_S
 LATE_LOG_EVERY_S = 10.0
 
 
@@ -270,7 +274,8 @@ class JournalWriter:
         with no record between (the snapshot), and returns ``finish``, which
         makes the line and its sum (None: the record is dropped, the records
         after it close the gap). ``finish`` runs on a thread of the writer's
-        (inline without threads), and ``then`` once the line is written. Records written meanwhile wait
+        (inline without threads), and ``then`` once the line is written; a ``finish`` with a
+        ``cancel`` is cancelled by a ``close`` it holds up past ``CLOSE_LATER_S``. Records written meanwhile wait
         in memory and follow the line in their order, so the file's order is
         the order of the calls. The reserved sequence number, or None when one
         is still being made (or the journal is format 1)."""
@@ -387,12 +392,22 @@ class JournalWriter:
     def close(self) -> None:
         """Write (and fsync) everything queued, then release the file. Records
         the disk still refuses after a grace period go to the log. A line still
-        being made (``write_later``) is waited for first: the records behind it follow it."""
+        being made (``write_later``) is waited for first: the records behind it follow it
+        (a line not made by ``CLOSE_LATER_S`` is cancelled; one the writer thread does not
+        come to within the grace, a disk that hangs, is made here)."""
         later = self._later
         if later is not None and self._threads and threading.current_thread() not in self._threads:
             with self._lock:
                 self._to_write.notify()
-            later.done.wait()  # bounded: what makes the line has its own time limit
+            if not later.done.wait(CLOSE_LATER_S) and (cancel := getattr(later.finish, "cancel", None)) is not None:
+                log.warning("journal %s: the line reserved at seq %d is not made yet: closing without it",
+                            self.path, later.seq)
+                cancel()
+            if not later.done.wait(CLOSE_GRACE_S + 2 * RETRY_MAX_S) and self._take(later):
+                # the writer thread has not come to it (a disk that hangs, a thread gone): its line's
+                # records are queued here, and what the disk does not take is kept aside below
+                self._finish_later(later)
+            later.done.wait()  # the writer thread makes it: bounded (cancelled above, or its own time limit)
         with self._lock:
             if self._closed:
                 return
@@ -443,8 +458,7 @@ class JournalWriter:
                     self._to_sync.notify()
                     self._progress.notify_all()
                 later = self._later
-                if later is not None and not later.taken:
-                    later.taken = True
+                if later is not None and self._take(later):
                     self._finish_later(later)  # its line and the records held behind it: pending now
                     continue
                 with self._lock:
@@ -463,6 +477,14 @@ class JournalWriter:
             with self._lock:
                 self._writer_done = True
                 self._to_sync.notify()
+
+    def _take(self, later: _Later) -> bool:
+        """True for the one thread that makes ``later``'s line (the writer's, or a close it left waiting)."""
+        with self._lock:
+            if later.taken:
+                return False
+            later.taken = True
+            return True
 
     def _later_to_make(self) -> bool:
         later = self._later

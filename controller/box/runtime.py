@@ -985,7 +985,7 @@ class Box(InputLayer):
             except OSError as exc:
                 log.warning("no fork for a checkpoint (%s): it is encoded on the deciding thread", exc)
             else:
-                return lambda: self._checkpoint_from(child)
+                return _ChildLine(self, child)
         made = self._checkpoint_line(seq, previous)
         return lambda: made
 
@@ -1174,3 +1174,17 @@ def _restored(box: Box, journal: Journal) -> int:
             raise
         return 0
     return newest + 1
+
+
+class _ChildLine:
+    """A checkpoint's line from a forked child (``write_later``'s ``finish``), which a
+    ``close`` that would wait too long for it cancels (the child is killed)."""
+
+    def __init__(self, box: Box, child: snapshot.Child) -> None:
+        self.box, self.child = box, child
+
+    def __call__(self) -> tuple[bytes, str] | None:
+        return self.box._checkpoint_from(self.child)
+
+    def cancel(self) -> None:
+        self.child.kill()

@@ -23,9 +23,10 @@ import gc
 import os
 import select
 import signal
+import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from controller.box.checkpoint import CheckpointError
 
@@ -35,6 +36,12 @@ CAN_FORK = hasattr(os, "fork")
 CHILD_NICE = 5
 #: a child that has not answered by then is killed and the checkpoint dropped (the next one is tried)
 CHILD_TIMEOUT_S = 120.0
+#: the child's ``oom_score_adj``: the first the kernel ends when memory runs out (its pages are mostly
+#: the parent's, so it looked as big as the deciding process, which might have been chosen instead)
+OOM_SCORE_ADJ = 1000
+#: the signals that stop the deciding process (and, by default, the child)
+STOPS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
+BLOCK, UNBLOCK, SET_MASK = (getattr(signal, name, 0) for name in ("SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK"))
 #: tests: runs in the child after the fork, before it encodes (presses may be journaled meanwhile)
 before_encoding: Callable[[], None] | None = None
 
@@ -57,17 +64,27 @@ class Child:
     def __init__(self, pid: int, fd: int) -> None:
         self.pid = pid
         self.fd = fd
+        self._reaping = threading.Lock()  # a pid reaped may be another process's soon: no kill after
+        self._reaped = False
+
+    def kill(self) -> None:
+        """End the child now (its line is not wanted any more): ``result`` then says ``Failed``."""
+        with self._reaping:
+            if not self._reaped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
 
     def result(self, timeout_s: float = CHILD_TIMEOUT_S) -> Made:
         """The line and its sum; ``Refused`` or ``Failed`` when there is none. Reaps the child."""
         chunks: list[bytes] = []
         deadline = time.monotonic() + timeout_s
+        poll = select.poll()  # not select(): the unit allows 8192 files, and select() takes none past 1023
+        poll.register(self.fd, select.POLLIN)
         try:
             while True:
                 left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(self.pid, signal.SIGKILL)
+                if left <= 0 or not poll.poll(left * 1000):
+                    self.kill()
                     raise Failed(f"the checkpoint's child gave no line within {timeout_s:.0f} s")
                 chunk = os.read(self.fd, 1 << 20)
                 if not chunk:
@@ -75,7 +92,9 @@ class Child:
                 chunks.append(chunk)
         finally:
             os.close(self.fd)
-            _pid, status = os.waitpid(self.pid, 0)
+            with self._reaping:
+                _pid, status = os.waitpid(self.pid, 0)
+                self._reaped = True
         data = b"".join(chunks)
         chunks.clear()
         code = os.waitstatus_to_exitcode(status)
@@ -92,6 +111,14 @@ def fork(make: Callable[[], Made]) -> Child:
     """Fork; the child runs ``make`` (the line and its sum, or a CheckpointError
     or ValueError: refused) on the memory it was born with and exits."""
     read_end, write_end = os.pipe()
+    # a stop sent to the group in the child's first moment waits, blocked, for its default handlers: it
+    # ran the deciding process's handler there (which records a stop, never raises) and the child went on
+    mask = _block(STOPS)
+    # nor a collection before the child is quiet: one ran the finalizers of the parent's garbage there
+    # (a ``__del__``, a generator's ``finally``: code that may take a lock another thread held at the fork)
+    collecting = gc.isenabled()
+    gc.disable()
+    pid = -1
     try:
         with warnings.catch_warnings():  # 3.12 warns of a fork beside threads: the child touches no lock of theirs
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -100,6 +127,11 @@ def fork(make: Callable[[], Made]) -> Child:
         os.close(read_end)
         os.close(write_end)
         raise
+    finally:
+        if pid != 0:  # the parent (or no child): as it was
+            _block(mask, how=SET_MASK)
+            if collecting:
+                gc.enable()
     if pid == 0:  # the child: never returns
         code = 1
         try:
@@ -124,23 +156,37 @@ def fork(make: Callable[[], Made]) -> Child:
 
 def _become_quiet(keep_fd: int) -> None:
     """The child: default signal handlers (a stop sent to the group just ends it),
-    below the deciding thread's priority, no collection (no finalizer runs),
+    below the deciding thread's priority, the first the kernel ends when memory runs out,
+    no collection (no finalizer runs; none ran since the fork either),
     then no file of the parent's but the pipe (the journal's lock goes with its fd)."""
     gc.disable()
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+    for sig in (*STOPS, signal.SIGUSR1, signal.SIGUSR2):
         with contextlib.suppress(OSError, ValueError):
             signal.signal(sig, signal.SIG_DFL)
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
+    _block(STOPS, how=UNBLOCK)  # a stop that came since the fork ends the child here
     with contextlib.suppress(OSError, AttributeError):
         if os.sched_getscheduler(0) != os.SCHED_OTHER:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     with contextlib.suppress(OSError):
         os.nice(max(0, CHILD_NICE - os.nice(0)))
+    with contextlib.suppress(OSError):  # short of memory (a Pi has 1 GB), the kernel ends the child, not the game
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(fd, b"%d" % OOM_SCORE_ADJ)
+        finally:
+            os.close(fd)
     if before_encoding is not None:
         before_encoding()
     os.closerange(0, keep_fd)
     os.closerange(keep_fd + 1, max(keep_fd + 2, os.sysconf("SC_OPEN_MAX")))
+
+
+def _block(signals: Iterable[int], how: int = BLOCK) -> set[int]:
+    """The calling thread's signal mask changed (``pthread_sigmask``), the one before returned
+    (empty, and nothing changed, where there is no ``pthread_sigmask``)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        return set(signal.pthread_sigmask(how, signals))
+    return set()
 
 
 def trim_heap() -> None:

@@ -3,6 +3,7 @@ and gets the very game a full replay gets (every game, bots, virtual time)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -513,3 +514,201 @@ def test_a_press_while_a_checkpoint_is_encoded_is_decided_and_lit_at_once(tmp_pa
     assert not journal.damage
     restored = box_from_journal(load(path, since_checkpoint=True), from_checkpoint=True)
     assert restored.engine.public_view() == box_from_journal(journal).engine.public_view()
+
+
+def test_a_stop_that_reaches_a_checkpoints_child_as_it_is_born_ends_it(tmp_path: Path, monkeypatch,
+                                                                         caplog) -> None:
+    """A stop sent to the process group (systemd, a test's group kill) that reached the
+    checkpoint's child before it set its own handlers ran the deciding process's handler
+    there (which records a stop, never raises), and the child went on encoding, deaf
+    to it. The stop now ends the child: no checkpoint, every record kept, in order."""
+    import os
+    import signal
+
+    real_fork = os.fork
+
+    def fork_and_stop() -> int:
+        pid = real_fork()
+        if pid == 0:  # the group's SIGTERM, in the child's first moment
+            os.kill(os.getpid(), signal.SIGTERM)
+        return pid
+
+    heard_r, heard_w = os.pipe()
+
+    def deciding_process_handler(signum: int, frame: object) -> None:  # records the stop, as signals.py does
+        os.write(heard_w, b"stop recorded\n")
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    monkeypatch.setattr(os, "fork", fork_and_stop)
+    before = signal.signal(signal.SIGTERM, deciding_process_handler)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert box.checkpoint()  # the fork is made; the stop reaches its child
+            box.host("arm", 2_000)  # journaled behind the place it had
+            box.journal.close()
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        os.close(heard_w)
+    with os.fdopen(heard_r, "rb") as heard:
+        assert heard.read() == b""  # the deciding process's handler never ran in the child
+    assert any("was not made" in r.getMessage() and str(-signal.SIGTERM) in r.getMessage() for r in caplog.records)
+    journal = load(path)
+    assert not journal.damage and b'"checkpoint"' not in path.read_bytes()
+    assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000)]
+
+
+def test_a_close_does_not_wait_long_for_a_checkpoints_child(tmp_path: Path, monkeypatch, caplog) -> None:
+    """A stop while a checkpoint's child is stuck: the close waited for it as long as
+    the child's own limit (120 s, past systemd's 90 s stop timeout, whose kill then lost
+    every record held behind the line, the end too). It now gives the child
+    ``CLOSE_LATER_S``, then kills it: no checkpoint, every record and the end written."""
+    import os
+    import select
+
+    from controller.box import journal_writer, snapshot
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+
+    def stuck() -> None:  # in the child: stuck until the test ends
+        os.close(release_w)
+        select.select([release_r], [], [], HANG_S)
+
+    monkeypatch.setattr(snapshot, "before_encoding", stuck)
+    monkeypatch.setattr(journal_writer, "CLOSE_LATER_S", 0.0)
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert box.checkpoint()
+            box.host("arm", 2_000)  # held behind the line
+            box.end(3_000)  # a stop: the end record, the close
+        assert box.journal.closed
+        assert b'"checkpoint"' not in path.read_bytes()
+    finally:
+        os.close(release_w)
+        os.close(release_r)
+    journal = load(path)
+    assert not journal.damage
+    assert [(r.type, r.t_us) for r in journal.records] == [("host", 1_000), ("host", 2_000), ("end", 3_000)]
+    assert any("was not made" in r.getMessage() for r in caplog.records)
+
+
+def test_a_checkpoints_child_is_heard_on_a_pipe_past_file_1023(tmp_path: Path, monkeypatch) -> None:
+    """The unit lets the deciding process hold 8192 files (phones' and pages' sockets):
+    a checkpoint's pipe past 1023 was out of ``select``'s range, and no checkpoint was
+    ever made (a restart replayed the whole journal)."""
+    import fcntl
+    import os
+
+    real_pipe = os.pipe
+
+    def high_pipe() -> tuple[int, int]:
+        ends = real_pipe()
+        high = tuple(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 1500) for fd in ends)
+        for fd in ends:
+            os.close(fd)
+        return high[0], high[1]
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    monkeypatch.setattr(os, "pipe", high_pipe)
+    assert box.checkpoint()
+    monkeypatch.undo()
+    box.host("arm", 2_000)
+    box.journal.close()
+    journal = load(path)
+    assert not journal.damage
+    assert [r.type for r in journal.records] == ["host", "checkpoint", "host"]
+
+
+def test_no_collection_runs_in_a_checkpoints_child(tmp_path: Path) -> None:
+    """A collection in the child (its first allocations, before it turned collecting
+    off) ran the finalizers of the deciding process's garbage there: code the child
+    must not run, which may take a lock another thread held at the fork and leave the
+    child stuck (its line, and every press behind it, waited for its time limit)."""
+    import gc
+    import os
+
+    parent = os.getpid()
+    heard_r, heard_w = os.pipe()
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if os.getpid() != parent:
+            with contextlib.suppress(OSError):
+                os.write(heard_w, b"collected in the child\n")
+
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box.host("arm", 1_000)
+    was_enabled, threshold = gc.isenabled(), gc.get_threshold()
+    gc.callbacks.append(collected)
+    gc.enable()
+    gc.set_threshold(1, 1, 1)  # any allocation collects
+    try:
+        assert box.checkpoint()
+        assert gc.isenabled()  # the parent collects again
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(collected)
+        if not was_enabled:
+            gc.disable()
+        box.journal.close()
+        os.close(heard_w)
+    with os.fdopen(heard_r, "rb") as heard:
+        assert heard.read() == b""
+    assert [r.type for r in load(path).records] == ["host", "checkpoint"]
+
+
+def test_the_kernel_short_of_memory_ends_a_checkpoints_child_first(tmp_path: Path, monkeypatch) -> None:
+    """The child's pages are mostly the deciding process's, so it looked as big to the
+    OOM killer, which could end the game instead (a Pi has 1 GB): the child asks to be first."""
+    import os
+    import select
+
+    from controller.box import snapshot
+    from tests.processes import HANG_S
+
+    release_r, release_w = os.pipe()
+    ready_r, ready_w = os.pipe()
+
+    def wait_for_the_test() -> None:  # in the child, after it became quiet
+        os.close(release_w)
+        os.write(ready_w, b"ready")
+        select.select([release_r], [], [], HANG_S)
+
+    children: list[snapshot.Child] = []
+    real_fork = snapshot.fork
+
+    def fork(make):  # noqa: ANN001, ANN202 (the child, noted)
+        children.append(real_fork(make))
+        return children[-1]
+
+    monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
+    monkeypatch.setattr(snapshot, "fork", fork)
+    spec = registry.get("reaction")
+    box = Box(spec, spec.settings(2, 1))
+    path = tmp_path / "r.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    try:
+        assert box.checkpoint() and len(children) == 1
+        assert select.select([ready_r], [], [], HANG_S)[0] and os.read(ready_r, 5) == b"ready"
+        adj = Path(f"/proc/{children[0].pid}/oom_score_adj").read_text().strip()
+        assert adj == "1000"
+    finally:
+        os.close(release_w)
+        box.journal.close()
+        for fd in (release_r, ready_r, ready_w):
+            os.close(fd)

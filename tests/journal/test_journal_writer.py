@@ -420,3 +420,50 @@ def test_records_written_while_a_reserved_line_is_made_follow_it_in_their_order(
     assert not parsed.damage and not parsed.torn_tail
     assert [r.t_us for r in parsed.records] == ([1, 2, 3, 4] if made else [1, 3, 4])
     assert after == [5 if made else 4]
+
+
+def test_a_close_with_a_line_reserved_returns_though_the_disk_hangs(tmp_path: Path, monkeypatch) -> None:
+    """A disk that hangs (an SD card stalling) while a checkpoint's line is reserved: the
+    close waited for the writer thread to make the line, for ever; it returns after its
+    grace like any close, the records it could not write kept aside in their order."""
+    from controller.box import journal_writer
+    from controller.box.journal_format import encode_line
+
+    class HangingDisk(FlakyDisk):
+        def write(self, data: bytes) -> int:
+            with self.lock:
+                self.held += 1
+            self.release.wait(HANG_S)  # a hang guard: the test releases it
+            return super().write(data)
+
+    for name in ("CLOSE_LATER_S", "CLOSE_GRACE_S", "RETRY_MAX_S"):
+        monkeypatch.setattr(journal_writer, name, 0.0)
+    disk = HangingDisk()
+    path = tmp_path / "j.jsonl"
+    writer = journal.JournalWriter(path, fsync=False, threaded=True, sink=disk)
+    closing = threading.Thread(target=writer.close)
+    try:
+        writer.write({"type": "tick", "t_us": 1})
+        wait_until(lambda: disk.held == 1)  # the writer thread hangs in the disk
+        made = threading.Event()
+
+        def start(seq: int, previous: str):  # noqa: ANN202 (the finish it returns)
+            def finish() -> tuple[bytes, str]:
+                made.set()
+                return encode_line({"type": "tick", "t_us": 2}, seq, previous)
+            return finish
+
+        assert writer.write_later(start) == 2
+        writer.write({"type": "tick", "t_us": 3})
+        closing.start()
+        closing.join(HANG_S)
+        assert not closing.is_alive() and made.is_set() and writer.closed
+    finally:
+        disk.release.set()
+        if closing.ident is not None:
+            closing.join(HANG_S)
+        for thread in writer._threads:
+            thread.join(HANG_S)
+    assert writer.unsaved == 3 and writer.unsaved_path is not None
+    kept = [json.loads(line) for line in writer.unsaved_path.read_bytes().splitlines()]
+    assert [(r["seq"], r["t_us"]) for r in kept] == [(1, 1), (2, 2), (3, 3)]
