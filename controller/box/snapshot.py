@@ -34,8 +34,9 @@ from controller.box.checkpoint import CheckpointError
 CAN_FORK = hasattr(os, "fork")
 #: the child's nice level: below the deciding thread (real-time) and the screen
 CHILD_NICE = 5
-#: a child that has not answered by then is killed and the checkpoint dropped (the next one is tried)
-CHILD_TIMEOUT_S = 120.0
+#: a child that has not answered by then is killed and the checkpoint dropped (the next one is tried):
+#: the records journaled meanwhile wait in memory for its line, so a stuck child must not hold them long
+CHILD_TIMEOUT_S = 15.0
 #: the child's ``oom_score_adj``: the first the kernel ends when memory runs out (its pages are mostly
 #: the parent's, so it looked as big as the deciding process, which might have been chosen instead)
 OOM_SCORE_ADJ = 1000
