@@ -42,7 +42,11 @@ def every_message() -> list[p.Message]:
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
     return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved"),
-            p.Start({"type": "session", "game": "quiz", "players": 3}), p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
+            p.Start({"type": "session", "game": "quiz", "players": 3}),
+            p.Between(strip, (Press(-1, "arm", 4_321, precision_us=1, edges=2, source_event=""),)),
+            p.Play("/j/quiz.jsonl", {"type": "session", "game": "quiz"}, "quiz=games.quiz", ("--fps", "60"),
+                   roll_call=True, web=True), p.Play("/j/quiz.jsonl", None, "quiz=games.quiz", carry_on=True),
+            p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
             p.PressInput(Press(2, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3, edges=4,
                                source_event="boot#9")),
             p.NoticeInput(InputNotice(0, "bell", "stuck", 9_500)),
