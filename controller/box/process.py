@@ -9,7 +9,11 @@ message is its session header; this process opens the inputs and lamps,
 runs the roll call on them (``--roll-call``: the screen draws what it is
 sent), then writes the journal, header first (the screen's process never
 opens an input nor writes a journal); a deciding process that died
-is started again on the same file and carries on where the journal ends. Nothing here imports pygame or aiohttp: a frame
+is started again on the same file and carries on where the journal ends.
+The menu starts one for its whole evening (``--evening``): the inputs and
+lamps opened once, the stations sent to the menu between games
+(``Between``), each game taken over on a ``Play`` and decided as ``play``'s.
+Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
 When its screen dies the game goes on (lamps, journal) and a new screen
