@@ -168,3 +168,73 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
     err = capfd.readouterr().err
     assert err.count(restarted) == 1, err
     assert len(list(journals.glob("*.jsonl"))) == 1
+
+
+def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """Killed (-9) in a menu's game: the game's restart starts the next
+    evening process on the journal, the screen says it is restarting until
+    the game is back, the stations decide it, and the menu's next game is
+    decided by that same process."""
+    started: list[int] = []
+    taken: list[int] = []
+    start, take = evening_mod.EveningLink.start, evening_mod.EveningLink.take
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
+        process, sock = take(link, game, resume)
+        taken.append(process.pid)
+        return process, sock
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+
+    def script() -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, at_question(1))
+        os.kill(started[0], signal.SIGKILL)  # mid-game (the feed's writer open: its pipe outlives the reader)
+        frame = yield from until(frame, lambda f: asked(f, viewer.RESTARTING))
+        frame = yield from until(frame, lambda f: not asked(f, viewer.RESTARTING) and at_question(1)(f))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+        feed.tap(1, "bell")
+        frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [Reached("the first game, resumed")]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    try:
+        kiosk = Kiosk(monkeypatch, script())
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    assert len(started) == 2 and taken == [started[0], started[1], started[1]], (started, taken)
+    err = capfd.readouterr().err
+    assert err.count(_(viewer.DECIDER_GONE)) == 1, err
+    assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err  # one line: the game's, not the menu's too
+    for journal in journals.glob("*.jsonl"):
+        kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
+        assert kinds[-1] == "end" and "press" in kinds, kinds
