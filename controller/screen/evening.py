@@ -137,14 +137,18 @@ class EveningLink:
     def take(self, game: GameToTake, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
         """``game`` handed to it (``viewer.start_decider``'s part in an evening):
         a new game with its header, else the journal's game resumed. One that
-        died (in the game before, or between) is started again first."""
+        died (in this game: ``resume``, or between games, said in one line) is
+        started again first."""
         if not self.alive():
-            if self.process is not None:
-                self.process.wait()
-            if self.sock is not None:
-                self.sock.close()
-                self.sock = None
-            self.start()
+            if self.process is not None and not resume:  # it died between games while the menu was not shown
+                self.restarted()
+            else:  # in the game: the game's restart said it (``viewer.DECIDER_GONE``)
+                if self.process is not None:
+                    self.process.wait()
+                if self.sock is not None:
+                    self.sock.close()
+                    self.sock = None
+                self.start()
         assert self.process is not None and self.sock is not None
         new = game.new and not resume
         with contextlib.suppress(OSError):  # gone already: the game's watch says so
