@@ -2,9 +2,10 @@
 
 Every message that crosses the channel (``controller.channel``) is one of
 the frozen classes below, and nothing else does: the deciding process
-publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``; a screen, the phones' server it relays,
-``bench`` and a test send a new game's ``Start``, the inputs (``EdgeInput`` ... ``WatermarkInput``),
-host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
+publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``, and
+between an evening's games ``Between`` (what the stations do); a screen, the phones' server it relays,
+``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
+``WatermarkInput``), host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
 the fields in the class's order, the game's values (public view, strip,
@@ -30,7 +31,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 3
+PROTOCOL = 4
 
 
 class ChannelError(BuzzerBoxError):
@@ -119,6 +120,8 @@ SKIP_ROLL_CALL = "skip roll call"
 #: the host actions that skip the roll call too: a GPIO button, or a key of the profile's ``[keys]``
 #: (a presenter clicker's next step)
 SKIPS_ROLL_CALL = ("arm", "next", "step")
+#: the ``Stop`` reasons that end an evening's deciding process between its games
+ENDS_EVENING = ("quit", "stopped")
 #: the ``Ended`` reason of a game the host left in its roll call: it never began (no journal)
 NOT_BEGUN = "not begun"
 
@@ -173,6 +176,17 @@ class Ended:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class Between:
+    """Between an evening's games (``--evening``): the stations' strip as the
+    deciding process's monitor sees it, and the debounced presses since the
+    last ``Between`` (the host station's too: they drive the menu's rows)."""
+
+    TAG: ClassVar[str] = "between"
+    strip: Sequence[Mapping[str, Any]]
+    presses: tuple[Press, ...] = ()
+
+
 # -- peers -> deciding process ----------------------------------------------------------------
 
 
@@ -183,6 +197,25 @@ class Start:
 
     TAG: ClassVar[str] = "start"
     header: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """An evening's next game (to a deciding process started ``--evening``,
+    between games): its ``journal``, a new game's session ``header`` (None:
+    the journal's game is resumed, ``carry_on`` past an early end), whether
+    the stations are called first (``roll_call``), whether its screen serves
+    the phones (``web``), where the game is imported from (``register``:
+    GAME=PACKAGE) and how to start a screen for it again (``screen``)."""
+
+    TAG: ClassVar[str] = "play"
+    journal: str
+    header: dict[str, Any] | None
+    register: str
+    screen: tuple[str, ...] = ()
+    roll_call: bool = False
+    carry_on: bool = False
+    web: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +274,9 @@ class Shown:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """End the game (``reason``: menu, quit, finished, stopped)."""
+    """End the game (``reason``: menu, quit, finished, stopped). Between an
+    evening's games, "quit" and "stopped" end the evening (a "menu" or
+    "finished" then came too late for the game it meant: ignored)."""
 
     TAG: ClassVar[str] = "stop"
     reason: str = "menu"
@@ -256,7 +291,7 @@ class Seats:
     seats: dict[str, Any]
 
 
-Message = (View | Opened | Refused | RollCallView | Ended | Start | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
+Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | Seats)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)

@@ -70,9 +70,15 @@ def package_of(name: str) -> str:
 @contextmanager
 def register(name: str, package: str) -> Iterator[None]:
     """Make a game from outside ``games/`` known for a while (tests: the toy
-    game proves a game plugs in without a line of ``controller/`` knowing it)."""
+    game proves a game plugs in without a line of ``controller/`` knowing it);
+    a game known already is known as before afterwards (an evening's deciding
+    process is told where each game comes from, its own games too)."""
+    before = _PACKAGES.get(name)
     _PACKAGES[name] = package
     try:
         yield
     finally:
-        del _PACKAGES[name]
+        if before is None:
+            del _PACKAGES[name]
+        else:
+            _PACKAGES[name] = before

@@ -1,6 +1,8 @@
 """``buzzerbox menu``: the kiosk's start menu. Choose a game, players,
 options, start; each game runs through the same live path as ``play``
 (journal with its end, lights off, the inputs' rest levels read afresh).
+One deciding process holds the inputs, lamps and journals for the whole
+evening (``screen.evening``): the menu's process opens no input.
 
 The companion pages (``--web``, or the menu's Phones row) are one server
 for the whole session: each game re-binds it, so phones join once. A game
@@ -24,15 +26,14 @@ from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter
-from controller.box.lights import Lights
 from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
-from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
 from controller.protocol import NOT_BEGUN, Played
 from controller.screen import live
+from controller.screen.evening import EveningLink, EveningRefused, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
@@ -50,10 +51,6 @@ if TYPE_CHECKING:
     from controller.screen.viewer import DecidingLink
 
 log = logging.getLogger("buzzerbox")
-
-#: the relay now lives with the rest of the live-game set-up (play's roll call uses it too)
-Relay = box_session.Relay
-
 
 def folder_choices(folder: Path) -> list[FolderChoice]:
     """The packs folder's packs as the menu's pack row offers them (checked as `pack check` does)."""
@@ -208,10 +205,14 @@ class Stop(Exception):
 
 
 class Evening:
-    """The menu's evening: its screen, sound, phones' server and inputs, the
-    games it starts one after the other until the host quits. A game with
-    people is decided in a process of its own (``viewer.people_game``); the
-    menu's inputs are closed around it and opened again after it."""
+    """The menu's evening: its screen, sound, phones' server and its one
+    deciding process (``EveningLink``), the games it starts one after the
+    other until the host quits. That process holds the profile's inputs and
+    lamps all evening: between games it sends the stations' presses to the
+    menu's rows, and it decides each game with people (``viewer.people_game``).
+    On keyboard stations it has no input to hold: it decides the games, and
+    the menu reads its window's keys itself. Simulated players' games are
+    played in this process, their lamps dark."""
 
     def __init__(self, args: argparse.Namespace, profile_name: str | None, profile: profile_mod.Profile | None,
                  players: int, screen: Screen, menu: Menu, packs: PackScan) -> None:
@@ -227,15 +228,16 @@ class Evening:
         #: said on the menu and the games' screens while their trouble lasts (the tournament's broker out of reach)
         self.asides = [self.league.link.trouble] if self.league is not None else []
         menu.asides.extend(self.asides)
+        #: the evening's deciding process died between games and was started again: said on the menu till a game
+        self.restart_line: str | None = None
+        menu.asides.append(lambda: self.restart_line)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        packs_folder=packs.folder)
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
-        self.relay = box_session.Relay()
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
-        self.source: Source | None = None
-        self.lights: Lights | None = None
+        self.decider: EveningLink | None = None
         # the stations' own buttons drive the menu and the games; inputs that will
         # not open stop the menu with one line, as they stop ``play``
         try:
@@ -252,35 +254,39 @@ class Evening:
         box_session.save_names(self.profile, self.menu.names)
 
     def open_inputs(self) -> None:
-        """The profile's inputs and lamps; a profile chosen at the first start
-        (not on the command line) that will not open here leaves keyboard
-        stations and one line saying so, not a kiosk that never starts."""
-        self.source = None
-        if self.profile is not None:
-            try:
-                self.source = box_session.open_inputs(self.profile, self.relay)
-            except BuzzerBoxError as exc:
-                if self.profile_name == getattr(self.args, "profile", None):  # asked on the command line: as `play`
-                    raise
-                print(_("menu: {problem}; keyboard stations for now (the menu's Set up again row chooses the wiring)")
-                      .format(problem=exc), file=sys.stderr)
-                self.profile = None
-                self.players = self.args.players
-                self.menu.restationed(self.args.players, box_session.saved_names(None))
-        self.lights = box_session.open_lights(self.profile, self.source)
+        """The evening's deciding process, which opens the profile's inputs and
+        lamps; a profile chosen at the first start (not on the command line)
+        that will not open here leaves keyboard stations and one line saying
+        so, not a kiosk that never starts."""
+        args = self.args
+        try:
+            self.decider = self.evening_process(self.profile_name if self.profile is not None else None)
+        except EveningRefused as exc:
+            if self.profile_name == getattr(args, "profile", None):  # asked on the command line: as `play`
+                raise BuzzerBoxError(str(exc)) from None
+            print(_("menu: {problem}; keyboard stations for now (the menu's Set up again row chooses the wiring)")
+                  .format(problem=exc), file=sys.stderr)
+            self.profile = None
+            self.players = args.players
+            self.menu.restationed(args.players, box_session.saved_names(None))
+            self.decider = self.evening_process(None)
+
+    def evening_process(self, profile: str | None) -> EveningLink:
+        """Started on ``profile``'s inputs (None: keyboard stations)."""
+        link = EveningLink(profile, feed=getattr(self.args, "feed", None),
+                           viewer_socket=getattr(self.args, "viewer_socket", None))
+        link.start()
+        return link
 
     def close_inputs(self) -> None:
-        if self.source is not None:
-            self.source.stop()
-            self.source = None
-        if self.lights is not None:
-            self.lights.close()
-            self.lights = None
+        """The evening's deciding process ends: its inputs closed, its lamps off."""
+        if self.decider is not None:
+            self.decider.stop()
+            self.decider = None
 
     def close(self) -> None:
         self.companion.stop()
-        if self.source is not None:
-            self.source.stop()
+        self.close_inputs()
         self.sound.close()
         self.screen.close()
 
@@ -328,7 +334,8 @@ class Evening:
             self.start(choice)
 
     def set_up_again(self) -> None:
-        """The first start's walk-through again; its wiring and names from now on."""
+        """The first start's walk-through again; its wiring and names from now
+        on (the evening's deciding process ends, a new one opens the new wiring)."""
         self.close_inputs()
         port = DEFAULT_PORT if self.args.web is None else self.args.web
         done = first_run.run_first_run(self.screen, profile=self.profile_name if self.profile is not None else None,
@@ -346,20 +353,19 @@ class Evening:
         from controller.screen.loop import run_menu
 
         profile, menu = self.profile, self.menu
-        if profile is not None:
-            stations = [(st.name, list(st.inputs)) for st in profile.stations]
-            monitor = InputMonitor(stations, profile.debounce, list(profile.host))
+        monitor: InputMonitor | EveningStations
+        if profile is not None and self.decider is not None:  # the stations as the evening's process reads them
+            monitor = EveningStations(self.decider, box_now_us(), on_restart=self.decider_restarted)
         else:
             # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
             monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
                                     for i in range(self.players)])
-        if self.source is not None:
-            monitor.debouncer.start_all(self.source.levels(), box_now_us())
-        self.relay.target = monitor
-        try:
-            return run_menu(self.screen, menu, keyboard=KeyboardSource(self.players), monitor=monitor)
-        finally:
-            self.relay.target = None
+        return run_menu(self.screen, menu, keyboard=KeyboardSource(self.players), monitor=monitor)
+
+    def decider_restarted(self, line: str) -> None:
+        """The evening's deciding process died between games and was started again: the menu says so
+        (until the next game starts)."""
+        self.restart_line = line
 
     def carry_on(self, journal: str) -> None:
         path = Path(journal)
@@ -394,6 +400,7 @@ class Evening:
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
+        self.restart_line = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
             try:
@@ -435,9 +442,9 @@ class Evening:
     def people(self, spec: GameSpec, settings: GameSettings, first_pages: Callable[[], Snapshot], path: Path,
                colors: list[Color] | None, *, resumed: bool, phones: bool, header: dict[str, Any] | None = None,
                carry_on: bool = False, roll_call: bool = False) -> str:
-        """A game with people, started as ``play`` starts one (``viewer.people_game``):
-        the deciding process gets the inputs, the lamps and the journal for the
-        game (a new one's with ``header``), the menu has them back after it. With phones the menu's one
+        """A game with people, started as ``play`` starts one (``viewer.people_game``),
+        handed to the evening's deciding process (it holds the inputs and
+        lamps, and journals the game: a new one's with ``header``). With phones the menu's one
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
@@ -451,14 +458,13 @@ class Evening:
 
         args, league = self.args, self.league
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
-        self.close_inputs()
-        game = SplitGame(path, getattr(args, "profile", None), spec, settings, not resumed, None,
-                         screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
-                                     fps=60, players=settings.players, colors=colors,
-                                     volume=self.sound.settings.volume, mute=self.sound.settings.mute, keyboard=True,
-                                     keys=self.clicker_keys),
+        game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
+                         None, screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
+                                           fps=60, players=settings.players, colors=colors,
+                                           volume=self.sound.settings.volume, mute=self.sound.settings.mute,
+                                           keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
-                         carry_on=carry_on, roll_call=roll_call)
+                         carry_on=carry_on, roll_call=roll_call, evening=self.decider)
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
@@ -469,11 +475,8 @@ class Evening:
                                                        ending(view))
             return RelayedPhones(presenter, view, server, publisher, owns_server=False)
 
-        try:
-            ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
-                                first_pages=first_pages, phones=served if phones else None, hooks=hooks)
-        finally:
-            self.open_inputs()
+        ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
+                            first_pages=first_pages, phones=served if phones else None, hooks=hooks)
         reason = ended.reason
         if reason == NOT_BEGUN:  # left in its roll call: nothing was played, nothing journaled
             if phones:
@@ -491,10 +494,10 @@ class Evening:
 
     def bots(self, box: Box, colors: list[Color] | None, phones: bool) -> None:
         """Simulated players' game in this process on the menu's screen, its
-        phones served by the menu's companion; the inputs and lamps stay open
-        for the menu after it."""
+        phones served by the menu's companion; it opens no input and no lamp
+        (the evening's deciding process holds them: its lamps stay dark)."""
         spec, settings = box.spec, box.settings
-        game = live.LiveGame(box, live.presenter_for(box.spec, self.screen, lights=self.lights, sound=self.sound,
+        game = live.LiveGame(box, live.presenter_for(box.spec, self.screen, lights=None, sound=self.sound,
                                                      colors=colors),
                              session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
         game.presenter.asides.extend(self.asides)

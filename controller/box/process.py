@@ -9,7 +9,11 @@ message is its session header; this process opens the inputs and lamps,
 runs the roll call on them (``--roll-call``: the screen draws what it is
 sent), then writes the journal, header first (the screen's process never
 opens an input nor writes a journal); a deciding process that died
-is started again on the same file and carries on where the journal ends. Nothing here imports pygame or aiohttp: a frame
+is started again on the same file and carries on where the journal ends.
+The menu starts one for its whole evening (``--evening``): the inputs and
+lamps opened once, the stations sent to the menu between games
+(``Between``), each game taken over on a ``Play`` and decided as ``play``'s.
+Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
 When its screen dies the game goes on (lamps, journal) and a new screen
@@ -24,14 +28,14 @@ import dataclasses
 import json
 import logging
 import os
-import select
+import queue
 import socket
 import subprocess
 import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from controller import channel, signals
 from controller import protocol as p
@@ -222,13 +226,18 @@ class DecidingGame:
 
     # -- inputs in ----------------------------------------------------------------------
     def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None,
-               companion: bool = False, secrets: dict[str, Any] | None = None) -> Viewer:
+               companion: bool = False, secrets: dict[str, Any] | None = None,
+               link: Link | None = None) -> Viewer:
         """A viewer from now on: it gets the current view at once (and, if it
         serves the phones, their snapshot, and ``secrets``: the seats of a
         screen that died), and its inputs are read. That view is its first
-        message: it is handed over before the viewer is listed for the next."""
+        message: it is handed over before the viewer is listed for the next.
+        ``link``: the channel to the process that started this one, read and
+        written for the whole evening by its own thread and outbox (the game
+        has them until it ends)."""
         companion = companion and self.companion is not None
-        viewer = Viewer(sock, Outbox(sock, name), name, process, companion=companion)
+        viewer = Viewer(sock, link.outbox if link is not None else Outbox(sock, name), name, process,
+                        companion=companion)
         with self.box.lock:
             self.version += 1
             view = self.view(self.game_now())
@@ -237,7 +246,10 @@ class DecidingGame:
                 view = dataclasses.replace(view, seats=secrets)
             viewer.outbox.publish(view, [], None if pages is None else self.encoded(pages))
             self.viewers.append(viewer)
-        threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
+        if link is not None:
+            link.play(self, viewer)
+        else:
+            threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
         return viewer
 
     def _read(self, viewer: Viewer) -> None:
@@ -253,14 +265,22 @@ class DecidingGame:
                     continue
                 if message is None:
                     break
-                if isinstance(message, p.Seats):  # only the screen serving the phones keeps them here
-                    if viewer.companion:
-                        self.phones_secrets = message.seats
-                    continue
-                self.take(message)
+                self.take_from(viewer, message)
         finally:
-            viewer.gone.set()
-            self.wake.set()
+            self.went(viewer)
+
+    def went(self, viewer: Viewer) -> None:
+        """``viewer`` closed its end: the main loop lets it go (and starts a screen again)."""
+        viewer.gone.set()
+        self.wake.set()
+
+    def take_from(self, viewer: Viewer, message: p.Message) -> None:
+        """A viewer's message: the phones' seats kept (only from the screen serving them), the rest taken."""
+        if isinstance(message, p.Seats):
+            if viewer.companion:
+                self.phones_secrets = message.seats
+            return
+        self.take(message)
 
     def take(self, message: p.Message) -> None:
         """One stamped input or request from a viewer (reader thread: only enqueues)."""
@@ -349,15 +369,19 @@ class DecidingGame:
                     if self.screen_args:
                         self.start_screen()
 
-    def close(self, reason: str) -> None:
-        """Lamps off, sources stopped, the journal's end written, the viewers told."""
+    def close(self, reason: str, link: Link | None = None, keep_inputs: bool = False) -> None:
+        """Lamps off, sources stopped (``keep_inputs``: an evening's next game
+        reads them: only no longer delivered to this box), the journal's end
+        written, the viewers told; ``link``'s outbox is the evening's: kept open."""
         box = self.box
         try:
             if self.lights is not None:
                 self.lights.all_off()
         finally:
             try:
-                if self.source is not None:
+                if link is not None:
+                    link.relay.target = None  # nothing more reaches this box
+                if self.source is not None and not keep_inputs:
                     self.source.stop()
             finally:
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
@@ -372,9 +396,12 @@ class DecidingGame:
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
             played=session.played_of(box))
+        if link is not None:
+            link.play(None, None)  # what the channel brings from now on waits for the evening
         for viewer in self.viewers:
             viewer.outbox.put(ended)
-            viewer.outbox.close()
+            if link is None or viewer.outbox is not link.outbox:
+                viewer.outbox.close()
         for viewer in self.viewers:
             if viewer.process is not None:
                 viewer.process.wait()
@@ -384,7 +411,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m controller.box.process",
                                 description="The deciding process of a live game (started by play and the menu).")
     p.add_argument("--fd", type=int, required=True, help="the channel socket to the screen process")
-    p.add_argument("--journal", required=True, help="the game's journal (header written): taken over here")
+    p.add_argument("--journal", default=None, help="the game's journal: taken over here (not --evening)")
+    p.add_argument("--evening", action="store_true",
+                   help="the menu's whole evening: the inputs and lamps opened once; between games the stations "
+                        "go to the menu, each game is a play message (docs/processes.md)")
     p.add_argument("--profile", default=None)
     p.add_argument("--new", action="store_true",
                    help="a new game: the screen's first message is its session header; this process writes the "
@@ -409,7 +439,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.journal is None and not args.evening:
+        p.error("--journal is needed: the game's journal (or --evening: the menu sends each game's)")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -436,20 +469,198 @@ def main(argv: Sequence[str] | None = None) -> int:
     return decide(args, sock, priority)
 
 
-def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
-    """Take the inputs and the game over, tell the screen, decide until it ends, close it."""
-    try:
-        game = open_game(args, sock)
-    except BuzzerBoxError as exc:  # the screen says it, in one line (or this process, if it is gone)
+class Link:
+    """The channel to the process that started this one (the screen of
+    ``play``, the menu), read by one thread and written by one outbox for
+    this process's whole life: in a game its messages go to the game
+    (``DecidingGame.take_from``), before it (the roll call, a new game's
+    header) and between an evening's games they wait in ``inbox`` (None:
+    the channel closed). One writer, so an evening's ``Between`` never
+    comes before the ``Ended`` of the game it follows."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.outbox = Outbox(sock, "screen")
+        self.inbox: queue.Queue[p.Message | None] = queue.Queue()
+        #: the stations' deliveries go to whatever runs now: the roll call's or the evening's monitor, or a box
+        self.relay = session.Relay()
+        self.closed = threading.Event()
+        self._lock = threading.Lock()
+        self._game: tuple[DecidingGame, Viewer] | None = None
+        threading.Thread(target=self._read, name="buzzerbox-read-screen", daemon=True).start()
+
+    def send(self, message: p.Message) -> None:
+        """After what was sent before (a game's last view, its ``Ended``)."""
+        self.outbox.put(message)
+
+    def play(self, game: DecidingGame | None, viewer: Viewer | None) -> None:
+        """From now on the channel's messages go to ``game`` (None: to ``inbox``);
+        what waited in the inbox goes to it first (sent as the game was being taken over)."""
+        with self._lock:
+            self._game = None if game is None or viewer is None else (game, viewer)
+            if game is not None and viewer is not None:
+                while True:
+                    try:
+                        message = self.inbox.get_nowait()
+                    except queue.Empty:
+                        break
+                    if message is None:
+                        game.went(viewer)
+                    else:
+                        game.take_from(viewer, message)
+
+    def _read(self) -> None:
         try:
-            channel.send(sock, p.Refused(str(exc)))
-        except OSError:
-            print(f"buzzerbox: {exc}", file=sys.stderr)
-        return 1
+            while True:
+                try:
+                    message = channel.receive(self.sock)
+                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
+                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+                    break
+                except ChannelError as exc:
+                    log.warning("the screen sent something that is not a message (%s): ignored", exc)
+                    continue
+                except OSError:
+                    break
+                if message is None:
+                    break
+                with self._lock:
+                    if self._game is not None:
+                        self._game[0].take_from(self._game[1], message)
+                    else:
+                        self.inbox.put(message)
+        finally:
+            with self._lock:
+                self.closed.set()
+                self.inbox.put(None)
+                if self._game is not None:
+                    self._game[0].went(self._game[1])
+
+    def next(self, timeout_s: float | None) -> p.Message | None | Literal[False]:
+        """The next message waiting (None: the channel closed; False: nothing came within ``timeout_s``)."""
+        try:
+            message = self.inbox.get(timeout=timeout_s) if timeout_s is None or timeout_s > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            return False
+        if message is None:
+            self.inbox.put(None)  # closed for every later look too
+        return message
+
+    def close(self) -> None:
+        """What is queued is sent (bounded), then nothing more."""
+        self.outbox.close()
+
+
+@dataclass
+class Inputs:
+    """The profile's inputs and lamps as this process holds them (none on keyboard stations)."""
+
+    profile: profile_mod.Profile | None
+    source: Source | None
+    lights: LightDirector | None
+
+    @classmethod
+    def open(cls, profile_name: str | None, relay: session.Relay, feed: str | None) -> Inputs:
+        """Opened once (a process's game, or an evening's every game); a refusal is a ``BuzzerBoxError``."""
+        profile = profile_mod.load(profile_name) if profile_name else None
+        source = session.open_inputs(profile, relay, feed) if profile is not None else None
+        try:
+            lights = LightDirector(session.open_lights(profile, source)) if profile is not None else None
+        except BaseException:
+            if source is not None:
+                source.stop()
+            raise
+        return cls(profile, source, lights)
+
+    def close(self) -> None:
+        """Lamps off, the sources stopped."""
+        try:
+            if self.lights is not None:
+                self.lights.all_off()
+        finally:
+            if self.source is not None:
+                self.source.stop()
+
+
+@dataclass(frozen=True)
+class Taking:
+    """How one game is taken over: ``play``'s from its command line, an evening's from its ``Play``."""
+
+    journal: str
+    #: a new game's session header (this process journals it), None: the journal's game resumed
+    header: dict[str, Any] | None
+    roll_call: bool = False
+    carry_on: bool = False
+    web: bool = False
+    screen: tuple[str, ...] = ()
+
+
+def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
+    """Take the inputs over, tell the screen, then decide the game (an
+    evening's games, ``--evening``) until it ends, and close it."""
+    link = Link(sock)
+    try:
+        try:
+            inputs = Inputs.open(args.profile, link.relay, args.feed)
+        except BuzzerBoxError as exc:  # the screen says it, in one line (or this process, if it is gone)
+            refuse(link, exc)
+            return 1
+        try:
+            link.send(p.Opened(inputs.source.describe() if inputs.source is not None else ""))
+            if args.evening:
+                return evening(args, link, inputs, priority)
+            try:
+                header = new_game(link) if args.new else None
+            except BuzzerBoxError as exc:
+                refuse(link, exc)
+                return 1
+            taking = Taking(args.journal, header, roll_call=args.roll_call, carry_on=args.carry_on, web=args.web,
+                            screen=tuple(json.loads(args.screen)))
+            return 0 if play(args, link, inputs, taking, priority) is not None else 1
+        finally:
+            inputs.close()
+    finally:
+        link.close()
+
+
+def refuse(link: Link, exc: BuzzerBoxError) -> None:
+    """The screen says why, in one line (or this process, when nobody listens)."""
+    if link.closed.is_set():
+        print(f"buzzerbox: {exc}", file=sys.stderr)
+    else:
+        link.send(p.Refused(str(exc)))
+
+
+def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str) -> int:
+    """An evening's games one after the other on the inputs opened once:
+    between them the stations go to the menu (``between``); each ``Play`` is
+    taken over and decided as ``play``'s game is. A stop, a signal or the
+    channel closing between games ends it (lamps off, inputs closed)."""
+    while True:
+        start = between(link, inputs)
+        if start is None:
+            return 0
+        taking = Taking(start.journal, start.header, roll_call=start.roll_call, carry_on=start.carry_on,
+                        web=start.web, screen=start.screen)
+        name, package = start.register.split("=", 1)
+        with registry.register(name, package):
+            reason = play(args, link, inputs, taking, priority)
+        if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
+            return 0
+
+
+def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, priority: str) -> str | None:
+    """One game taken over and decided until it ends (``play``'s game, an
+    evening's each): how it ended (``NOT_BEGUN``: left in its roll call),
+    None if it could not be taken (the screen was told why)."""
+    try:
+        game = open_game(args, link, inputs, taking)
+    except BuzzerBoxError as exc:
+        refuse(link, exc)
+        return None
     if game is None:  # the host left the roll call: no game, no journal
-        with contextlib.suppress(OSError):
-            channel.send(sock, p.Ended(p.NOT_BEGUN))
-        return 0
+        link.send(p.Ended(p.NOT_BEGUN))
+        return p.NOT_BEGUN
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
@@ -460,54 +671,43 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(args.viewer_socket)
-        game.close(reason)
-    return 0
+        game.close(reason, link, keep_inputs=True)  # the inputs are closed by who opened them
+    return reason
 
 
-def open_game(args: argparse.Namespace, sock: socket.socket) -> DecidingGame | None:
-    """The inputs and lamps opened (the screen is told what they are), the
-    roll call (``--roll-call``), then the journaled game taken over and
-    connected to them; None when the host left the roll call."""
-    profile = profile_mod.load(args.profile) if args.profile else None
-    header = new_game(sock) if args.new else None
-    relay = session.Relay()  # the roll call's monitor first, then the game's box
+def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking) -> DecidingGame | None:
+    """The roll call (a new game's, ``roll_call``), then the journaled game
+    taken over and connected to the open inputs; None when the host left
+    the roll call."""
+    profile, source = inputs.profile, inputs.source
     kept: list[p.Message] = []  # what the screen sent in the roll call for the game
-    source = session.open_inputs(profile, relay, args.feed) if profile is not None else None
-    lights = None
     try:
-        lights = LightDirector(session.open_lights(profile, source)) if profile is not None else None
-        with contextlib.suppress(OSError):  # gone already: its reader says so
-            channel.send(sock, p.Opened(source.describe() if source is not None else ""))
-        if (header is not None and args.roll_call and profile is not None and source is not None
-                and not roll_call(sock, profile, source, relay, kept=kept)):
+        if (taking.header is not None and taking.roll_call and profile is not None and source is not None
+                and not roll_call(link, profile, source, kept=kept)):
             raise RollCallLeft
-        if header is not None:  # the journal is written here, from the header the screen sent: its time starts now
-            box = session.journaled_box(header, profile, args.journal)
+        if taking.header is not None:  # the journal is written here, from the header the screen sent: its time starts now
+            box = session.journaled_box(taking.header, profile, taking.journal)
         else:
-            box, _journal = session.resumed_box(args.journal, carry_on=args.carry_on)
-    except BaseException as exc:
-        if lights is not None:
-            lights.all_off()
-        if source is not None:
-            source.stop()
-        if isinstance(exc, RollCallLeft):
-            return None
-        raise
+            box, _journal = session.resumed_box(taking.journal, carry_on=taking.carry_on)
+    except RollCallLeft:
+        if inputs.lights is not None:
+            inputs.lights.all_off()
+        return None
     box.horizon_policy = args.horizon
-    relay.target = box
+    link.relay.target = box
     if source is not None and profile is not None:
         session.connect(box, source, profile)
     box.measure_report_delay(box_now_us)
     box.bound_logs()
     until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
     companion = None
-    if args.web:  # the pages' snapshots are JSON text built here: no aiohttp, no pygame
+    if taking.web:  # the pages' snapshots are JSON text built here: no aiohttp, no pygame
         with box.lock:
             companion = Publisher(box)
-    game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
-                        screen_args=json.loads(args.screen), companion=companion)
+    game = DecidingGame(box, source, inputs.lights, until_us=until, results_s=args.results_s,
+                        screen_args=list(taking.screen), companion=companion)
     hand_over(game, kept)
-    game.attach(sock, "screen", companion=True)
+    game.attach(link.sock, "screen", companion=True, link=link)
     return game
 
 
@@ -515,7 +715,7 @@ class RollCallLeft(Exception):
     """The host left the roll call (Esc, a closed window, the screen gone, a stop): the game never begins."""
 
 
-def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source, relay: session.Relay, *,
+def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
               linger_us: int = ROLL_CALL_LINGER_US, kept: list[p.Message] | None = None) -> bool:
     """Before a new game on real stations every station presses once, on the
     inputs this process owns: the screen draws each ``RollCallView`` sent
@@ -525,36 +725,22 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
     the host left it (Esc, a closed window, a stop), nothing journaled.
     ``kept`` gets what the screen forwards meanwhile for the game (``FOR_THE_GAME``),
     in order, stamped as it came: its box takes it once it exists."""
-    monitor = InputMonitor([(st.name, list(st.inputs)) for st in profile.stations], profile.debounce,
-                           list(profile.host))
-    monitor.debouncer.start_all(source.levels(), box_now_us())
+    monitor = station_monitor(profile, source)
     call = RollCall(profile.roll_call())
-    relay.target = monitor
+    link.relay.target = monitor
     sent: tuple[Any, Any] | None = None
     sent_us = complete_at = None
     try:
         while True:
             if signals.received() is not None:
                 return False
-            readable, _w, _x = select.select([sock], [], [], ROLL_CALL_STEP_S)
-            if readable:
-                try:
-                    message = channel.receive(sock)
-                except VersionMismatch as exc:
-                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
-                    return False
-                except ChannelError as exc:
-                    log.warning("the screen sent something that is not a message (%s): ignored", exc)
-                    continue
+            for message in waiting(link):
                 if message is None or isinstance(message, p.Stop):
                     return False
                 if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
                     return skipped(call.missing)
-                if isinstance(message, p.EdgeInput):  # the screen's keyboard stations
-                    monitor.edge(message.edge, message.precision_us)
-                elif isinstance(message, p.PressInput):
-                    monitor.press(message.press)
-                elif isinstance(message, FOR_THE_GAME) and kept is not None:
+                feed_monitor(monitor, message)
+                if isinstance(message, FOR_THE_GAME) and kept is not None:
                     kept.append(message)
                 if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
                     call.rename(message.notice.station, message.notice.input)  # named so on screen at once
@@ -570,12 +756,10 @@ def roll_call(sock: socket.socket, profile: profile_mod.Profile, source: Source,
                 return skipped([])
             shown = (call.view(), call.strip(monitor.strip()))
             if shown != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
-                channel.send(sock, p.RollCallView(*shown))
+                link.send(p.RollCallView(*shown))
                 sent, sent_us = shown, t
-    except OSError:  # the screen went away
-        return False
     finally:
-        relay.target = None
+        link.relay.target = None
 
 
 #: what the screen forwards during the roll call for the game (a player renamed on the host page, the
@@ -595,12 +779,77 @@ def hand_over(game: DecidingGame, kept: list[p.Message]) -> None:
             game.take(message)
 
 
-def new_game(sock: socket.socket) -> dict[str, Any]:
-    """The session header of the new game this process journals (the screen's first message)."""
+
+def between(link: Link, inputs: Inputs) -> p.Play | None:
+    """Between an evening's games: the stations' debounced presses and strip
+    go to the menu (``Between``: when the strip changes, a press came, and
+    once a second), its keyboard's station keys count as the stations'. The
+    next game's ``Play``, or None: the evening is over (a stop, a signal,
+    the channel closed)."""
+    monitor = station_monitor(inputs.profile, inputs.source) if inputs.profile is not None else None
+    link.relay.target = monitor
+    sent: Any = None
+    sent_us: int | None = None
     try:
-        message = channel.receive(sock)
-    except ChannelError as exc:
-        raise BuzzerBoxError(f"the screen sent no game to start ({exc})") from None
+        while True:
+            if signals.received() is not None:
+                return None
+            for message in waiting(link):
+                if message is None or (isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING):
+                    return None
+                if isinstance(message, p.Play):
+                    return message
+                if monitor is not None:
+                    feed_monitor(monitor, message)  # a late game's host key, a stop it never saw: nothing
+            if monitor is None:
+                continue
+            t = box_now_us()
+            presses = tuple(out for out in monitor.step(t) if isinstance(out, Press))
+            strip = monitor.strip()
+            if presses or strip != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
+                link.send(p.Between(strip, presses))
+                sent, sent_us = strip, t
+    finally:
+        link.relay.target = None
+
+
+def station_monitor(profile: profile_mod.Profile, source: Source | None) -> InputMonitor:
+    """The profile's stations debounced with no game (the roll call's, the
+    evening's between games), from the levels its inputs rest at now."""
+    monitor = InputMonitor([(st.name, list(st.inputs)) for st in profile.stations], profile.debounce,
+                           list(profile.host))
+    if source is not None:
+        monitor.debouncer.start_all(source.levels(), box_now_us())
+    return monitor
+
+
+def feed_monitor(monitor: InputMonitor, message: p.Message) -> None:
+    """The screen's keyboard stations, as the roll call and the evening read them."""
+    if isinstance(message, p.EdgeInput):
+        monitor.edge(message.edge, message.precision_us)
+    elif isinstance(message, p.PressInput):
+        monitor.press(message.press)
+
+
+def waiting(link: Link) -> list[p.Message | None]:
+    """What the screen sent: whatever waits, else what comes within ``ROLL_CALL_STEP_S`` (None: it closed)."""
+    first = link.next(ROLL_CALL_STEP_S)
+    if first is False:
+        return []
+    out: list[p.Message | None] = [first]
+    while first is not None:
+        more = link.next(0)
+        if more is False:
+            break
+        out.append(more)
+        if more is None:
+            break
+    return out
+
+
+def new_game(link: Link) -> dict[str, Any]:
+    """The session header of the new game this process journals (the screen's first message)."""
+    message = link.next(None)
     header = message.header if isinstance(message, p.Start) else None
     if not header:
         raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")

@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -46,6 +46,9 @@ from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, VideoPicture, freeze
+
+if TYPE_CHECKING:
+    from controller.screen.evening import EveningStations
 
 log = logging.getLogger("buzzerbox.display")
 
@@ -540,7 +543,8 @@ def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple
 
 
 def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = None,
-             monitor: InputMonitor | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30) -> Choice | None:
+             monitor: InputMonitor | EveningStations | None = None, clock: Callable[[], int] = box_now_us,
+             fps: int = 30) -> Choice | None:
     """Show the start menu until Start (returns the choice) or Esc/close (None).
     Station buttons arrive through ``monitor`` (debounced like in a game)."""
     scene = MenuScene()

@@ -51,6 +51,7 @@ from games.toolkit.theme import Color
 if TYPE_CHECKING:
     from controller.box.profile import Profile
     from controller.box.views import Publisher, RelayedPublisher, Snapshot
+    from controller.screen.evening import EveningLink
     from controller.web.server import CompanionServer
 
 log = logging.getLogger("buzzerbox.screen")
@@ -261,6 +262,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                     raise SplitError(str(message))
                 if isinstance(message, p.Refused):  # its inputs would not open ...: the one line, no game
                     raise SplitError(message.line)
+                if isinstance(message, p.Between):
+                    continue  # an evening's stations, sent before it took the game: the menu's, not the game's
                 if isinstance(message, p.Opened):
                     if announce is not None:
                         announce(message.inputs)
@@ -409,6 +412,8 @@ class SplitGame:
     carry_on: bool = False
     #: a new game on real stations: the deciding process runs the roll call on its inputs first
     roll_call: bool = False
+    #: the menu's evening: its one deciding process takes the game (``EveningLink.take``) and outlives it
+    evening: EveningLink | None = None
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -581,7 +586,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         sock: socket.socket | None = None
         try:
             with signals.held(raise_after=False):
-                process, sock = start_decider(game, resume)
+                process, sock = start_decider(game, resume) if game.evening is None else game.evening.take(game, resume)
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
@@ -605,9 +610,10 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
                     stop_decider(process, sock)
             raise
         finally:
-            if sock is not None:
+            if sock is not None and game.evening is None:  # an evening's channel is the menu's again
                 sock.close()
-        code = process.wait()
+        # an evening's process goes on after the game; any other (or one that died) is waited for
+        code = 0 if watched.ended is not None and game.evening is not None else process.wait()
         if watched.ended is not None:
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)

@@ -1,11 +1,11 @@
-"""The kiosk menu opens the stations once and hands them to the menu, then to each game."""
+"""The evening's deciding process opens the stations once and hands them to the menu's rows, then to each game."""
 
 from __future__ import annotations
 
-from controller.apps.menu import Relay
 from controller.box import profile as profile_mod
 from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box
+from controller.box.session import Relay
 from controller.box.sources.gpio import GpioSource, mock_factory
 from games import registry
 

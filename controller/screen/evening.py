@@ -1,0 +1,226 @@
+"""The menu's end of its evening's deciding process (docs/processes.md):
+one ``python -m controller.box.process --evening`` for the whole evening.
+It holds the profile's inputs and lamps from the menu to the last game;
+between games the menu's rows are driven by what it sends (``Between``),
+and each game with people is handed to it (``Play``, through
+``viewer.run_split``). The menu's process opens no input.
+
+A deciding process that dies between games is started again (one line on
+stderr, the menu says it); one that dies in a game is started again by the
+game's own restart, on the journal, and stays the evening's."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import select
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller import channel, signals
+from controller import protocol as p
+from controller.box.press import Edge, InputNotice, Press, Watermark
+from games.base import BuzzerBoxError, GameSpec
+from games.i18n import N_, _, current_language
+from games.registry import package_of
+
+log = logging.getLogger("buzzerbox.menu")
+
+#: said on stderr and in the menu when the evening's deciding process died between games
+EVENING_RESTARTED = N_("the deciding process stopped (it exited {code}): started again, the stations are read again")
+
+
+class GameToTake(Protocol):
+    """What of a game the evening's process is handed (``viewer.SplitGame``)."""
+
+    journal: Path
+    spec: GameSpec
+    new: bool
+    header: dict[str, Any] | None
+    screen_args: list[str]
+    roll_call: bool
+    carry_on: bool
+    web: bool
+
+
+class EveningRefused(BuzzerBoxError):
+    """The evening's deciding process could not open the profile's inputs (its one line)."""
+
+
+class EveningLink:
+    """The evening's deciding process and the menu's end of its channel."""
+
+    def __init__(self, profile: str | None, *, feed: str | None = None, viewer_socket: str | None = None) -> None:
+        self.profile = profile
+        self.feed = feed
+        self.viewer_socket = viewer_socket
+        self.process: subprocess.Popen[bytes] | None = None
+        self.sock: socket.socket | None = None
+        #: what its inputs are, as its ``Opened`` said ("" on keyboard stations)
+        self.inputs = ""
+        #: the stations' newest strip and the presses not yet taken (``Between``)
+        self.strip: list[dict[str, Any]] = []
+        self._presses: list[Press] = []
+
+    def start(self) -> str:
+        """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
+        mine, theirs = socket.socketpair()
+        command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
+                   "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel())]
+        command += ["--profile", self.profile] if self.profile else []
+        command += ["--feed", self.feed] if self.feed else []
+        command += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
+        with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
+            self.process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+        theirs.close()
+        self.sock = mine
+        self.strip, self._presses = [], []
+        try:
+            first = channel.receive(mine)
+        except channel.ChannelError as exc:
+            first = p.Refused(str(exc))
+        if isinstance(first, p.Opened):
+            self.inputs = first.inputs
+            if self.profile:  # the stations' first strip: the menu draws its stations from its first frame
+                with contextlib.suppress(channel.ChannelError):
+                    between = channel.receive(mine)
+                    if isinstance(between, p.Between):
+                        self.strip = [dict(s) for s in between.strip]
+            return first.inputs
+        self.stop()
+        raise EveningRefused(first.line if isinstance(first, p.Refused) else _(
+            "the deciding process stopped before it opened the inputs: see the line above"))
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None and self.sock is not None
+
+    def poll(self) -> bool:
+        """What it sent since the last look (never waits); False: it died
+        (started again here, one line on stderr: ``restarted`` says it)."""
+        while self.sock is not None:
+            readable, _w, _x = select.select([self.sock], [], [], 0)
+            if not readable:
+                return True
+            try:
+                message = channel.receive(self.sock)
+            except channel.ChannelError as exc:
+                log.warning("the deciding process sent something that is not a message (%s)", exc)
+                continue
+            if message is None:
+                break
+            if isinstance(message, p.Between):
+                self.strip = [dict(s) for s in message.strip]
+                self._presses.extend(message.presses)
+            # anything else is a game's, come after its end (its watch had stopped reading): nothing here
+        return False
+
+    def restarted(self) -> str:
+        """It died between games: started again on the same wiring; the line that says so."""
+        code = self.process.wait() if self.process is not None else None
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = None
+        line = _(EVENING_RESTARTED).format(code=code)
+        print("buzzerbox menu: " + line, file=sys.stderr, flush=True)
+        self.start()
+        return line
+
+    def presses(self, since_us: int) -> list[Press]:
+        """The stations' presses it sent, made since ``since_us`` (one made while the menu was not shown is not the menu's)."""
+        out = [x for x in self._presses if x.t_us >= since_us]
+        self._presses = []
+        return out
+
+    def take(self, game: GameToTake, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        """``game`` handed to it (``viewer.start_decider``'s part in an evening):
+        a new game with its header, else the journal's game resumed. One that
+        died (in this game: ``resume``, or between games, said in one line) is
+        started again first."""
+        if not self.alive():
+            if self.process is not None and not resume:  # it died between games while the menu was not shown
+                self.restarted()
+            else:  # in the game: the game's restart said it (``viewer.DECIDER_GONE``)
+                if self.process is not None:
+                    self.process.wait()
+                if self.sock is not None:
+                    self.sock.close()
+                    self.sock = None
+                self.start()
+        assert self.process is not None and self.sock is not None
+        new = game.new and not resume
+        with contextlib.suppress(OSError):  # gone already: the game's watch says so
+            channel.send(self.sock, p.Play(str(game.journal), game.header if new else None,
+                                           f"{game.spec.name}={package_of(game.spec.name)}",
+                                           tuple(game.screen_args), roll_call=game.roll_call and new,
+                                           carry_on=game.carry_on and not resume, web=game.web))
+        return self.process, self.sock
+
+    # an input sink, as the keyboard source expects: its station keys are stations between games too
+    def _send(self, message: p.Message) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                channel.send(self.sock, message)
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self._send(p.EdgeInput(edge, precision_us))
+
+    def press(self, press: Press) -> None:
+        self._send(p.PressInput(press))
+
+    def notice(self, notice: InputNotice) -> None:
+        pass
+
+    def watermark(self, mark: Watermark) -> None:
+        pass
+
+    def stop(self) -> None:
+        """The evening is over: it closes its inputs (lamps off) and exits; waited for."""
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                channel.send(self.sock, p.Stop("quit"))
+            self.sock.close()
+            self.sock = None
+        if self.process is not None:
+            self.process.wait()
+            self.process = None
+
+
+class EveningStations:
+    """The menu's station rows fed by the evening's deciding process: what
+    ``loop.run_menu`` reads of a monitor (its presses each frame, the strip),
+    the keyboard's station keys sent to it. Made when the menu is shown:
+    presses made before are not the menu's."""
+
+    def __init__(self, link: EveningLink, shown_us: int, on_restart: Any = None) -> None:
+        self.link = link
+        self.since_us = shown_us
+        self.on_restart = on_restart
+        link.poll()
+        link.presses(shown_us)  # what waited is older than the menu
+
+    def step(self, now_us: int) -> list[Press]:
+        if not self.link.poll():
+            line = self.link.restarted()
+            self.since_us = now_us
+            if self.on_restart is not None:
+                self.on_restart(line)
+        return self.link.presses(self.since_us)
+
+    def strip(self) -> list[dict[str, Any]]:
+        return self.link.strip
+
+    # the keyboard's sink: through the link
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self.link.edge(edge, precision_us)
+
+    def press(self, press: Press) -> None:
+        self.link.press(press)
+
+    def notice(self, notice: InputNotice) -> None:
+        pass
+
+    def watermark(self, mark: Watermark) -> None:
+        pass

@@ -1,0 +1,233 @@
+"""The menu's evening in one deciding process (``--evening``): the inputs
+and lamps opened once, the stations' presses sent to the menu between the
+games, each game taken over on a ``Play`` and decided as ``play``'s is.
+The test is the menu: it talks to the process over the channel. Each wait
+ends on what the process says, never on time (``HANG_S`` bounds a failure)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import channel
+from controller import protocol as p
+from controller.box import profile as profile_mod
+from controller.box import session
+from controller.box.timeline import box_now_us
+from games.registry import get, package_of
+from tests.core.test_split import ENV, ROOT, Lines, has_winner, press, ready_pid, until
+from tests.processes import HANG_S
+
+QUIZ = f"quiz={package_of('quiz')}"
+
+
+def header(players: int, profile: profile_mod.Profile | None = None, seed: int = 1) -> dict[str, Any]:
+    """A new quiz's session header, as the menu makes it."""
+    spec = get("quiz")
+    settings = session.game_settings(spec, players, seed, {}, profile)
+    box = session.new_box(spec, settings, profile, None)
+    return box.header(mode="play", profile=profile.name if profile is not None else None)
+
+
+@contextlib.contextmanager
+def evening(*extra: str) -> Iterator[tuple[subprocess.Popen[str], socket.socket, Lines]]:
+    """An evening's deciding process, started as the menu starts it; its group killed at the end."""
+    mine, theirs = socket.socketpair()
+    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
+                             "--evening", *extra],
+                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
+                            start_new_session=True)
+    theirs.close()
+    err = Lines(proc.stderr)
+    try:
+        yield proc, mine, err
+    finally:
+        mine.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        err.join()
+
+
+def ended_in_journal(path: Path) -> list[str]:
+    return [json.loads(x)["type"] for x in path.read_text().splitlines() if x.endswith("}")]
+
+
+def test_an_evening_decides_two_keyboard_games_in_one_process_and_a_quit_ends_it(tmp_path: Path) -> None:
+    """Keyboard stations: two games in a row, each taken over on its ``Play``,
+    journaled and closed, by the same process; a quit between them exits 0."""
+    with evening() as (proc, sock, err):
+        opened = until(sock, lambda m: isinstance(m, (p.Opened, p.Refused)))
+        assert opened == p.Opened("")
+        seen = 0
+        for n, winner in ((1, 1), (2, 0)):
+            journal = tmp_path / f"q{n}.jsonl"
+            channel.send(sock, p.Play(str(journal), header(2, seed=n), QUIZ))
+            seen, line = err.wait_for(lambda x: x.startswith("deciding process "), seen)
+            seen += 1
+            assert ready_pid(line) == proc.pid  # the evening's one process decides each game
+            first = until(sock, lambda m: isinstance(m, p.View))
+            channel.send(sock, p.HostKey("arm", box_now_us() + first.offset_us))
+            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+            press(sock, winner)
+            until(sock, lambda m, w=winner: isinstance(m, p.View) and m.public.get("winner") == w)
+            channel.send(sock, p.Stop("menu"))
+            ended = until(sock, lambda m: isinstance(m, p.Ended))
+            assert ended.reason == "menu" and ended.summary["winner"] == winner
+            assert ended_in_journal(journal)[-1] == "end" and "press" in ended_in_journal(journal)
+        assert proc.poll() is None  # between the games it waits for the next
+        channel.send(sock, p.Stop("quit"))
+        assert proc.wait(HANG_S) == 0
+    assert len([x for x in err.lines if x.startswith("deciding process ")]) == 2
+
+
+def fifo_edges(fifo: Path) -> tuple[int, Callable[[int, str, int, int], None]]:
+    """The feed's writer and a way to put one edge on a header-4 input (its station and name)."""
+    pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
+    writer = os.open(fifo, os.O_WRONLY)
+
+    def edge(station: int, name: str, level: int, t_us: int) -> None:
+        os.write(writer, f"{pins[(station, name)]} {level} {t_us}\n".encode())
+
+    return writer, edge
+
+
+def tap(edge: Callable[[int, str, int, int], None], station: int, name: str) -> None:
+    """A press and its release, as a finger makes them (the release well past the debounce)."""
+    t = box_now_us()
+    edge(station, name, 0, t)
+    edge(station, name, 1, t + 60_000)
+
+
+def pressed(station: int, name: str) -> Callable[[Any], bool]:
+    return lambda m: isinstance(m, p.Between) and any(x.station == station and x.input == name for x in m.presses)
+
+
+def test_an_evening_on_gpio_sends_the_stations_between_games_and_decides_both_games(tmp_path: Path) -> None:
+    """header-4's GPIO pins, driven by a kernel-like feed, opened once for
+    the evening: between games the stations' and the host's presses reach
+    the menu (``Between``), and two games in a row are decided on the same
+    inputs by the same process, each by the readers' watermarks."""
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    profile = profile_mod.load("header-4")
+    with evening("--profile", "header-4", "--feed", str(fifo)) as (proc, sock, err):
+        opened = until(sock, lambda m: isinstance(m, (p.Opened, p.Refused)))
+        assert isinstance(opened, p.Opened) and opened.inputs.startswith("gpio"), opened
+        writer, edge = fifo_edges(fifo)
+        try:
+            seen = 0
+            for n, winner in ((1, 0), (2, 2)):
+                until(sock, lambda m: isinstance(m, p.Between))  # the stations are the menu's from now on
+                tap(edge, winner, "bell")  # a station's bell in the menu
+                strip = until(sock, pressed(winner, "bell")).strip
+                assert [s["name"] for s in strip] == [st.name for st in profile.stations]
+                tap(edge, -1, "arm")  # the host's button drives the menu too
+                until(sock, pressed(-1, "arm"))
+                journal = tmp_path / f"q{n}.jsonl"
+                channel.send(sock, p.Play(str(journal), header(4, profile, seed=n), QUIZ))
+                seen, line = err.wait_for(lambda x: x.startswith("deciding process "), seen)
+                seen += 1
+                assert ready_pid(line) == proc.pid
+                until(sock, lambda m: isinstance(m, p.View))
+                tap(edge, -1, "arm")
+                until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+                tap(edge, winner, "bell")
+                won = until(sock, lambda m: isinstance(m, p.View) and m.public.get("winner") is not None)
+                assert won.public["winner"] == winner
+                channel.send(sock, p.Stop("menu"))
+                ended = until(sock, lambda m: isinstance(m, p.Ended))
+                assert ended.reason == "menu" and ended.decided_by == {"gpio": "watermarks"}
+                assert ended_in_journal(journal)[-1] == "end"
+            until(sock, lambda m: isinstance(m, p.Between))
+            tap(edge, 3, "bell")  # after the last game the stations still reach the menu
+            until(sock, pressed(3, "bell"))
+            sock.close()  # the menu went away between games: the evening is over
+            assert proc.wait(HANG_S) == 0
+        finally:
+            os.close(writer)
+
+
+def test_a_stop_between_games_leaves_the_lamps_off_and_the_inputs_closed(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The evening's process (its ``decide``, here on a thread, its lamps on
+    mock pins this test reads): a game's winner lamp lit, then the game
+    ended and a stop between games: the process ends with 0, every lamp
+    off and the inputs stopped."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.box import process
+    from controller.box.lights import GpioLights
+
+    lamps: list[GpioLights] = []
+
+    def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
+        assert profile is not None
+        lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        return lamps[-1]
+
+    stopped: list[bool] = []
+    monkeypatch.setattr(session, "open_lights", lights)
+    opened = session.open_inputs
+
+    def inputs(*args: Any, **kwargs: Any) -> Any:
+        source = opened(*args, **kwargs)
+        stop = source.stop
+        source.stop = lambda: (stopped.append(True), stop())[1]  # type: ignore[method-assign]
+        return source
+
+    monkeypatch.setattr(session, "open_inputs", inputs)
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    args = process.parse(["--fd", "0", "--evening", "--profile", "header-4", "--feed", str(fifo), "--results-s", "0"])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    writer, edge = fifo_edges(fifo)
+    try:
+        until(mine, lambda m: isinstance(m, p.Opened))
+        profile = profile_mod.load("header-4")
+        channel.send(mine, p.Play(str(tmp_path / "q.jsonl"), header(4, profile), QUIZ))
+        until(mine, lambda m: isinstance(m, p.View))
+        tap(edge, -1, "arm")
+        until(mine, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+        tap(edge, 1, "bell")
+        until(mine, has_winner)
+        leds = lamps[0].leds.values()
+        assert any(any(state.state for state in led.pin.states) for led in leds)  # a lamp was lit in the game
+        channel.send(mine, p.Stop("menu"))
+        until(mine, lambda m: isinstance(m, p.Ended))
+        assert not stopped  # the evening's next game reads the same inputs
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+        assert stopped and not any(led.is_lit for led in leds)
+        assert len(lamps) == 1  # opened once
+    finally:
+        os.close(writer)
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_evening_and_journal_are_one_or_the_other() -> None:
+    """A deciding process is given a game's journal, or the evening's games one by one."""
+    from controller.box import process
+
+    with pytest.raises(SystemExit):
+        process.parse(["--fd", "3"])
+    assert process.parse(["--fd", "3", "--evening"]).journal is None
+    assert isinstance(process.parse(["--fd", "3", "--journal", "j"]), argparse.Namespace)

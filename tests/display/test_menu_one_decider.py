@@ -1,0 +1,240 @@
+"""The menu's evening in the split design as the box runs it (``buzzerbox
+menu`` on header-4's GPIO stations, driven by a kernel-like feed; the
+whole menu loop, tests/display/kiosk.py): one deciding process holds the
+stations from the menu to the last game. The host's button starts a game
+from the menu, skips its roll call and arms the question, a station's bell
+wins it, and two games in a row are decided by the same process; the
+menu's process (this test's) opens no input and no lamp."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.box import profile as profile_mod
+from controller.box.timeline import box_now_us
+from controller.cli import main
+from controller.screen import evening as evening_mod
+from controller.screen import viewer
+from games.i18n import _
+from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps
+from tests.display.test_game_end_confirm import MENU_HINT, asked
+from tests.display.test_menu_evening_night import PACK, at_question, until
+from tests.display.test_menu_refusal import said
+
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+
+
+class Feed:
+    """header-4's inputs driven through the deciding process's feed FIFO (opened at the first edge:
+    the deciding process reads it from before the menu's first frame)."""
+
+    def __init__(self, fifo: Path) -> None:
+        self.fifo = fifo
+        self.pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
+        self.fd: int | None = None
+
+    def tap(self, station: int, name: str) -> None:
+        """A press and its release (well past the debounce), stamped now."""
+        if self.fd is None:
+            self.fd = os.open(self.fifo, os.O_WRONLY)
+        t, pin = box_now_us(), self.pins[(station, name)]
+        os.write(self.fd, f"{pin} 0 {t}\n{pin} 1 {t + 60_000}\n".encode())
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def a_game_on_the_stations(feed: Feed, frame: Frame) -> Steps:
+    """From the menu: the host's button starts the game (the game row), skips the roll call and
+    arms the first question; station 2's bell wins it; Esc twice back to the menu."""
+    feed.tap(-1, "arm")  # the menu's rows, from what the deciding process sends
+    frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+    feed.tap(-1, "arm")  # the roll call, on the deciding process's inputs: go on without the rest
+    frame = yield from until(frame, at_question(1))
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+    feed.tap(1, "bell")
+    frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    return (yield from until(frame, lambda f: asked(f, MENU_HINT)))
+
+
+def host(feed: Feed) -> Script:
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    frame = yield from a_game_on_the_stations(feed, frame)
+    frame = yield [Reached("the first game")]
+    frame = yield from a_game_on_the_stations(feed, frame)
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
+def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.box import session, sources
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the menu's process opened an input or a lamp")
+
+    monkeypatch.setattr(sources, "open_source", refused)
+    monkeypatch.setattr(session, "open_inputs", refused)
+    monkeypatch.setattr(session, "open_lights", refused)
+    monkeypatch.setattr(viewer, "start_decider", refused)  # no deciding process of a game's own
+    taken: list[int] = []
+    take = evening_mod.EveningLink.take
+
+    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
+        process, sock = take(link, game, resume)
+        taken.append(process.pid)
+        return process, sock
+
+    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+    try:
+        kiosk = Kiosk(monkeypatch, host(feed))
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
+    played = sorted(journals.glob("*.jsonl"))
+    assert len(played) == 2
+    for journal in played:
+        kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
+        assert kinds[0] == "session" and kinds[-1] == "end" and "press" in kinds, kinds  # the bell, journaled
+
+
+def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """The evening's deciding process killed (-9) while the menu is shown:
+    the menu starts another on the same wiring, says so in one line (on
+    stderr and on the screen), and the stations drive the menu and the next
+    game through the new one."""
+    started: list[int] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+    restarted = _(evening_mod.EVENING_RESTARTED).format(code=-signal.SIGKILL)
+
+    def script() -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(0, "bell")  # the feed's writer open: the FIFO's pipe outlives the reader that dies
+        os.kill(started[0], signal.SIGKILL)
+        frame = yield from until(frame, lambda f: restarted in said(f))  # the new one reads the same pipe
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    try:
+        kiosk = Kiosk(monkeypatch, script())
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    assert len(started) == 2 and started[0] != started[1]
+    err = capfd.readouterr().err
+    assert err.count(restarted) == 1, err
+    assert len(list(journals.glob("*.jsonl"))) == 1
+
+
+def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """Killed (-9) in a menu's game: the game's restart starts the next
+    evening process on the journal, the screen says it is restarting until
+    the game is back, the stations decide it, and the menu's next game is
+    decided by that same process."""
+    started: list[int] = []
+    taken: list[int] = []
+    start, take = evening_mod.EveningLink.start, evening_mod.EveningLink.take
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
+        process, sock = take(link, game, resume)
+        taken.append(process.pid)
+        return process, sock
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+
+    def script() -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, at_question(1))
+        os.kill(started[0], signal.SIGKILL)  # mid-game (the feed's writer open: its pipe outlives the reader)
+        frame = yield from until(frame, lambda f: asked(f, viewer.RESTARTING))
+        frame = yield from until(frame, lambda f: not asked(f, viewer.RESTARTING) and at_question(1)(f))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+        feed.tap(1, "bell")
+        frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [Reached("the first game, resumed")]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    try:
+        kiosk = Kiosk(monkeypatch, script())
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    assert len(started) == 2 and taken == [started[0], started[1], started[1]], (started, taken)
+    err = capfd.readouterr().err
+    assert err.count(_(viewer.DECIDER_GONE)) == 1, err
+    assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err  # one line: the game's, not the menu's too
+    for journal in journals.glob("*.jsonl"):
+        kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
+        assert kinds[-1] == "end" and "press" in kinds, kinds
