@@ -21,7 +21,7 @@ def interrupted(argv: list[str], ready: str, env: dict[str, str]) -> tuple[int, 
     # script inherits SIGINT ignored, and Python then never turns it into KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=ROOT, env={**os.environ, **env},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), start_new_session=True)
     said = wait_for_line(proc, ready)  # started: the line it says just before the game runs
     proc.send_signal(signal.SIGINT)
     _out, rest = finish(proc)
