@@ -13,6 +13,7 @@ import contextlib
 import gc
 import os
 import re
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -125,6 +126,30 @@ def _sockets() -> set[str]:
     return found
 
 
+#: set in the environment while a test runs, a new value each test: every process the test starts with
+#: this process's environment carries it, at any depth, so one that outlives the test is found whoever
+#: started it (a deciding process left by a killed ``play`` is no child of ours, and its lines may be
+#: translated)
+MARK = "BUZZERBOX_TEST_RUN"
+
+
+def _marked(mark: str) -> list[int]:
+    """Processes of ours, still running, whose environment carries ``MARK=mark``."""
+    wanted = f"{MARK}={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if entry.stat().st_uid != os.getuid():
+                continue
+            if wanted in (entry / "environ").read_bytes().split(b"\0"):  # a zombie's is empty
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
 def _kept(thread: threading.Thread) -> bool:
     return any(thread.name.startswith(prefix) for prefix in KEPT_THREADS)
 
@@ -145,7 +170,11 @@ def _leaves_nothing_behind(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     threads, children, sockets = set(threading.enumerate()), _children(), _sockets()
-    yield
+    mark = os.environ[MARK] = f"{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        yield
+    finally:
+        del os.environ[MARK]
     end = time.monotonic() + FINISH_S
     new_threads = [t for t in threading.enumerate() if t not in threads and not _kept(t)]
     for thread in new_threads:
@@ -156,6 +185,10 @@ def _leaves_nothing_behind(request: pytest.FixtureRequest) -> Iterator[None]:
         while not _is_zombie_or_gone(pid) and time.monotonic() < end:
             time.sleep(0.01)
     left_children = sorted(new_children & _children())
+    survivors = _marked(mark)  # started by the test at any depth: killed, they end at once
+    while survivors and time.monotonic() < end:
+        time.sleep(0.01)
+        survivors = _marked(mark)
     left_sockets = sorted(_sockets() - sockets)
     while left_sockets and time.monotonic() < end:
         # closing: a thread told to stop closes its own, and one only garbage still holds
@@ -170,6 +203,11 @@ def _leaves_nothing_behind(request: pytest.FixtureRequest) -> Iterator[None]:
         problems.append(f"child processes not waited for: {left_children}")
     if left_sockets:
         problems.append(f"{len(left_sockets)} socket(s) still open")
+    if survivors:
+        problems.append(f"processes it started still running: {survivors}")
+        for pid in survivors:  # not left to load the tests after it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
     if problems:
         pytest.fail(f"{request.node.nodeid} left behind " + "; ".join(problems) +
                     " (stop and join/wait/close what the test started)", pytrace=False)

@@ -1,13 +1,20 @@
 """Child processes in tests: wait for the line that says a child is ready
-(never for a timer), then act on it."""
+(never for a timer), then act on it; and afterwards kill everything a child
+started, whatever it said (``running``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
+import signal
 import socket
 import subprocess
+import threading
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
 
 #: how long any wait in the tests may last before it is called a hang: far beyond
 #: any step on the busiest machine (CI: 2 cores, a CPU hog on each, Chromium and
@@ -41,15 +48,14 @@ def wait_for_line(proc: subprocess.Popen[str], text: str, stream: str = "stderr"
 
 
 def finish(proc: subprocess.Popen[str], timeout: float = HANG_S) -> tuple[str, str]:
-    """The rest of the child's output once it ends; killed (and waited for) if it does not."""
+    """The rest of the child's output once it ends; killed (and waited for) if it does not, with
+    every process it started if it leads a session of its own (``kill_group``)."""
     try:
         return proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         return "", ""
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+        kill_group(proc)
 
 
 def connect_when_listening(path: str, give_up_s: float = HANG_S) -> socket.socket:
@@ -67,3 +73,63 @@ def connect_when_listening(path: str, give_up_s: float = HANG_S) -> socket.socke
             sock.close()
             assert time.monotonic() < give_up, f"nothing listens on {path}: {exc}"
         time.sleep(0.005)  # polling for the listener, not pacing the test
+
+
+class Lines:
+    """A process's stderr, read on a thread: ``wait_for`` a line as it arrives."""
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        assert stream is not None, "started without stderr=PIPE"
+        self.lines: list[str] = []
+        self._new = threading.Condition()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            with self._new:
+                self.lines.append(line.rstrip("\n"))
+                self._new.notify_all()
+
+    def join(self) -> None:
+        """Every line, once every process holding the pipe has closed it (all of them gone: ``kill_group``)."""
+        self._thread.join(HANG_S)
+        assert not self._thread.is_alive(), "a process still holds the stderr pipe:\n" + "\n".join(self.lines)
+
+    def wait_for(self, test: Callable[[str], bool], after: int = 0) -> tuple[int, str]:
+        with self._new:
+            ok = self._new.wait_for(lambda: any(test(x) for x in self.lines[after:]), HANG_S)
+            assert ok, "\n".join(self.lines)
+            i = next(i for i in range(after, len(self.lines)) if test(self.lines[i]))
+            return i, self.lines[i]
+
+
+def kill_group(proc: subprocess.Popen[Any]) -> None:
+    """``proc``, started with ``start_new_session``, and every process it started at any depth
+    (deciding processes, new screens, their servers) killed and ``proc`` waited for: its session's
+    process group holds them all. Never found by their lines: a line may be translated (a Czech
+    box's deciding process says its start line in Czech; a CI run left it running and its stderr
+    reader with it)."""
+    with contextlib.suppress(ProcessLookupError):  # the group outlives its leader while a member lives
+        os.killpg(proc.pid, signal.SIGKILL)  # none by that id if it leads none: no other's pid is a group's
+    if proc.poll() is None:  # started without a session of its own: only it
+        proc.kill()
+    proc.wait()
+
+
+@contextlib.contextmanager
+def running(argv: Sequence[str], env: Mapping[str, str], cwd: Path, stdout: int | None = subprocess.DEVNULL,
+            pass_fds: Sequence[int] = ()) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+    """``argv`` in a session of its own and its stderr's ``Lines``; afterwards it and every process
+    it started are killed (``kill_group``) and the reader joined: nothing outlives the test."""
+    proc = subprocess.Popen(list(argv), stdout=stdout, stderr=subprocess.PIPE, text=True, env=dict(env), cwd=cwd,
+                            pass_fds=pass_fds, start_new_session=True)
+    err = Lines(proc.stderr)
+    try:
+        yield proc, err
+    finally:
+        kill_group(proc)
+        err.join()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()

@@ -67,8 +67,14 @@ VIEWER_QUEUE = 2
 STOP_WAIT_S = 60.0
 #: a hall screen whose stream is stuck (a TV that stopped reading) is cut this long after the hub stops
 STOP_GRACE_S = 2.0
-#: how long a starting hub waits for the broker's answer to its claim (a broker that is down: it serves anyway)
-CLAIM_WAIT_S = 5.0
+#: a fail-safe on a starting hub's wait for the broker's answer to its claim (``claim_answered``): never
+#: a measure, the wait ends with the answer, or as soon as the broker cannot be reached (it serves anyway).
+#: It was the whole wait, 5 s: a broker answering later on a stalled machine let a second hub say it serves
+#: beside the first (then it was refused)
+CLAIM_WAIT_S = 60.0
+#: a fail-safe on a stopping hub's wait for its claim's removal to reach the broker (it ends once it has):
+#: cut short, the claim stays, and the next hub on another ledger is refused
+CLEAR_WAIT_S = STOP_WAIT_S
 
 
 def labels() -> dict[str, str]:
@@ -185,6 +191,14 @@ class HubService:
         self._claim()  # a newcomer wrote over our claim: ours again (it stops)
         return None
 
+    def claim_answered(self) -> None:
+        """Until the broker answered this hub's claim (``claim_known``), or the broker cannot be reached
+        (``failed``: it serves anyway, and leaves if another's claim comes once it connects); bounded by
+        CLAIM_WAIT_S only for a broker that takes the connection and never answers."""
+        give_up = time.monotonic() + CLAIM_WAIT_S
+        while not self.claim_known.wait(0.05) and not self.conn.failed.is_set() and time.monotonic() < give_up:
+            pass  # two events to wait on: the answer, or the failure to connect
+
     def stop(self) -> None:
         """The broker connection, then the pages, then the ledger; from any state (a start cut short by
         a signal too), each step bounded: SIGTERM at any moment ends in this and the process exits."""
@@ -194,7 +208,7 @@ class HubService:
         clear = not self.refused.is_set() and self.conn.connected.is_set()
         if clear:  # a clean stop: the claim goes (a vanished hub's will does it)
             self.conn.publish(self.claim_topic, b"")
-        self.conn.stop(CLAIM_WAIT_S if clear else 0)
+        self.conn.stop(CLEAR_WAIT_S if clear else 0)
         for listener in (getattr(self, "_listener", None), self._publish_bracket):
             if listener in self.hub.listeners:
                 self.hub.listeners.remove(listener)
@@ -663,7 +677,7 @@ def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop
     service = HubService(t, ledger, port, bind)
     try:
         service.start()
-        service.claim_known.wait(CLAIM_WAIT_S)  # the broker's answer, if it is up: a second hub says so before serving
+        service.claim_answered()  # a second hub says so before it serves
         if not service.refused.is_set():
             print(_("league hub: scoreboard http://{bind}:{port}/ , organiser http://{bind}:{port}/organiser ; "
                     "ledger {ledger}").format(bind=bind, port=service.port, ledger=service.hub.ledger.path),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import finish, wait_for_line
+from tests.processes import HANG_S, finish, wait_for_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def interrupted(argv: list[str], ready: str, env: dict[str, str]) -> tuple[int, 
     # script inherits SIGINT ignored, and Python then never turns it into KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=ROOT, env={**os.environ, **env},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), start_new_session=True)
     said = wait_for_line(proc, ready)  # started: the line it says just before the game runs
     proc.send_signal(signal.SIGINT)
     _out, rest = finish(proc)
@@ -63,6 +63,6 @@ def run_as_module(source: str, folder: Path) -> tuple[int, str]:
     (folder / "interrupt_probe.py").write_text(source, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)])}
     done = subprocess.run([sys.executable, "-m", "interrupt_probe"], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=120,
+                          capture_output=True, text=True, timeout=HANG_S,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return done.returncode, done.stderr

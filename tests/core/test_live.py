@@ -23,7 +23,7 @@ def test_sigterm_ends_play_with_the_journals_end_and_one_line(tmp_path: Path) ->
         [sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
          "--json", "--journal", str(journal)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[2], start_new_session=True,  # finish() kills its deciding process too
     )
     said = wait_for_line(proc, "Ctrl+C or Esc to stop")  # the game is starting: what play says last before it runs
     proc.send_signal(signal.SIGTERM)

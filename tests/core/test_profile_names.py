@@ -17,13 +17,14 @@ import pytest
 
 from games.glyphs import FONT_FILE, undrawable
 from games.i18n import _, set_language
+from tests.processes import HANG_S
 
 WIRING = '[[stations]]\nname = "{name}"\ninputs = {{ bell = 17 }}\n[[stations]]\nname = "Bob"\ninputs = {{ bell = 27 }}\n'
 
 
 def checked(language: str, profile: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "controller.cli", "--lang", language, "wiring", "check", str(profile)],
-                          capture_output=True, text=True, timeout=120, check=False)
+                          capture_output=True, text=True, timeout=HANG_S, check=False)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
@@ -48,7 +49,7 @@ def test_the_rule_needs_no_pygame_and_is_what_the_screen_draws() -> None:
     not as the empty box it draws for a character it lacks."""
     probe = ("import sys; from controller.box import profile; from games.glyphs import name_refusal; "
              "assert name_refusal('Eva🎉') and not name_refusal('Eva'); print('pygame' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=HANG_S, check=False)
     assert done.stdout.strip() == "False", done
     pygame.font.init()
     font = pygame.font.Font(str(FONT_FILE), 40)

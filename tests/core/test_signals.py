@@ -12,7 +12,6 @@ is tried both ways over the four signals."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -26,8 +25,8 @@ import pytest
 
 from controller import channel, signals
 from controller import protocol as p
-from tests.core.test_split import DEADLINE_S, ENV, ROOT, Lines, press, ready_pid, until
-from tests.processes import connect_when_listening
+from tests.core.test_split import DEADLINE_S, ENV, ROOT, press, ready_pid, until
+from tests.processes import Lines, connect_when_listening, running
 
 #: where in a game the signal comes: a line said, or a number of presses the view shows accepted
 MOMENTS = ("announced", "deciding", "first view", 1, 2, 3)
@@ -71,41 +70,33 @@ def reach(moment: str | int, err: Lines, sock_path: Path, journal: Path) -> sock
 
 def play_and_signal(tmp_path: Path, sig: int, moment: str | int, group: bool) -> None:
     journal, sock_path = tmp_path / "q.jsonl", tmp_path / "v.sock"
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", str(PLAYERS),
-                             "--headless", "--journal", str(journal), "--viewer-socket", str(sock_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
-                            start_new_session=True)
-    err = Lines(proc.stderr)
-    sock = None
-    try:
-        sock = reach(moment, err, sock_path, journal)
-        if group:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        assert proc.stdout is not None
-        out = proc.stdout.read()  # until it exits (its stderr is read by ``err``)
-        proc.wait(DEADLINE_S)
-        err.join()
-    finally:
-        if sock is not None:
-            sock.close()
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        err.join()  # its reader ends with the pipe
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+    with running([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", str(PLAYERS),
+                  "--headless", "--journal", str(journal), "--viewer-socket", str(sock_path)], ENV, ROOT,
+                 stdout=subprocess.PIPE) as (proc, err):
+        sock = None
+        try:
+            sock = reach(moment, err, sock_path, journal)
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+            assert proc.stdout is not None
+            out = proc.stdout.read()  # until it exits (its stderr is read by ``err``)
+            proc.wait(DEADLINE_S)
+            err.join()
+            # before the harness kills what is left: the deciding process must have been reaped by play
+            left = [pid for pid in (ready_pid(x) for x in err.lines if x.startswith("deciding process "))
+                    if Path(f"/proc/{pid}").exists()]
+        finally:
+            if sock is not None:
+                sock.close()
     said = "\n".join(err.lines)
     where = f"{signal.Signals(sig).name} at {moment!r} to the {'group' if group else 'process'}:\n{said}"
     assert proc.returncode == signals.EXIT_STATUS[sig], where
     assert "Traceback" not in said, where
     stopped_lines = [x for x in said.splitlines() if x.startswith("buzzerbox play: stopped")]
     assert len(stopped_lines) == (0 if sig == signal.SIGTERM else 1), where
-    for pid in (ready_pid(x) for x in err.lines if x.startswith("deciding process ")):
-        assert not Path(f"/proc/{pid}").exists(), f"deciding process {pid} left running; {where}"
+    assert not left, f"deciding process {left} left running; {where}"
     if not journal.exists():  # stopped before the game was handed over: nothing began, nothing left
         assert moment == "announced", where
         return

@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,39 +27,12 @@ from controller.box import session
 from controller.box.press import Edge
 from controller.box.timeline import box_now_us
 from games.registry import get
-from tests.processes import HANG_S, connect_when_listening
+from tests.processes import HANG_S, Lines, connect_when_listening, running
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 #: bounds a failure only: every wait below ends as soon as what it waits for happens
 DEADLINE_S = HANG_S
-
-
-class Lines:
-    """A process's stderr, read on a thread: ``wait_for`` a line as it arrives."""
-
-    def __init__(self, stream: Any) -> None:
-        self.lines: list[str] = []
-        self._new = threading.Condition()
-        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self._thread.start()
-
-    def _read(self, stream: Any) -> None:
-        for line in stream:
-            with self._new:
-                self.lines.append(line.rstrip("\n"))
-                self._new.notify_all()
-
-    def join(self) -> None:
-        """Every line, once the process has closed its stderr."""
-        self._thread.join(DEADLINE_S)
-
-    def wait_for(self, test: Callable[[str], bool], after: int = 0) -> tuple[int, str]:
-        with self._new:
-            ok = self._new.wait_for(lambda: any(test(x) for x in self.lines[after:]), DEADLINE_S)
-            assert ok, "\n".join(self.lines)
-            i = next(i for i in range(after, len(self.lines)) if test(self.lines[i]))
-            return i, self.lines[i]
 
 
 def ready_pid(line: str) -> int:
@@ -128,13 +100,10 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     spec = get("quiz")
     box = session.new_box(spec, spec.settings(2, 1), None, None)
     mine, theirs = socket.socketpair()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
-                             "--journal", str(path), "--new"],
-                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
-    theirs.close()
-    channel.send(mine, p.Start(box.header(mode="play")))  # it writes the journal
-    err = Lines(proc.stderr)
-    try:
+    with running([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--journal",
+                  str(path), "--new"], ENV, ROOT, stdout=None, pass_fds=[theirs.fileno()]) as (proc, err), mine:
+        theirs.close()
+        channel.send(mine, p.Start(box.header(mode="play")))  # it writes the journal
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
         first = until(mine, lambda m: isinstance(m, p.View))
@@ -152,10 +121,6 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
         assert ended.reason == "menu" and ended.loaded == {"pygame": False, "aiohttp": False}
         assert ended.summary["winner"] == 1
         assert proc.wait(DEADLINE_S) == 0
-    finally:
-        mine.close()
-        proc.kill()
-        proc.wait()
     records = [json.loads(x) for x in path.read_text().splitlines()]
     assert [r["type"] for r in records][-1] == "end" and any(r["type"] == "press" for r in records)
 
@@ -166,13 +131,11 @@ def test_the_deciding_process_says_its_start_line_in_the_box_language(tmp_path: 
     spec = get("quiz")
     box = session.new_box(spec, spec.settings(2, 1), None, None)
     mine, theirs = socket.socketpair()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
-                             "--journal", str(tmp_path / "q.jsonl"), "--new", "--lang", "pl"],
-                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
-    theirs.close()
-    channel.send(mine, p.Start(box.header(mode="play")))
-    err = Lines(proc.stderr)
-    try:
+    with running([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--journal",
+                  str(tmp_path / "q.jsonl"), "--new", "--lang", "pl"], ENV, ROOT, stdout=None,
+                 pass_fds=[theirs.fileno()]) as (proc, err), mine:
+        theirs.close()
+        channel.send(mine, p.Start(box.header(mode="play")))
         _i, line = err.wait_for(lambda x: x.startswith("proces decyzyjny "))
         assert ready_pid(line) == proc.pid
         assert "priorytet czasu rzeczywistego (SCHED_FIFO" in line or "niedozwolony" in line, line
@@ -180,41 +143,16 @@ def test_the_deciding_process_says_its_start_line_in_the_box_language(tmp_path: 
         channel.send(mine, p.Stop("menu"))
         until(mine, lambda m: isinstance(m, p.Ended))
         assert proc.wait(DEADLINE_S) == 0
-    finally:
-        mine.close()
-        proc.kill()
-        proc.wait()
 
 
 @pytest.fixture
 def playing(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, Path, Path]]:
     """``play`` (split, the default) with keyboard stations, headless, and a viewer socket for the test."""
     journal, sock = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", "2", "--headless",
-                             "--journal", str(journal), "--viewer-socket", str(sock)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
-                            start_new_session=True)
-    err = Lines(proc.stderr)
-    try:
+    with running([sys.executable, "-m", "controller", "play", "--json", "quiz", "--players", "2", "--headless",
+                  "--journal", str(journal), "--viewer-socket", str(sock)], ENV, ROOT,
+                 stdout=subprocess.PIPE) as (proc, err):
         yield proc, err, journal, sock
-    finally:
-        kill_all_it_started(proc, err)
-
-
-def kill_all_it_started(proc: subprocess.Popen[str], err: Lines) -> None:
-    """``proc`` and every process it started (deciding processes, new screens), killed: its session's
-    process group (every caller starts it with ``start_new_session``), which holds them all
-    whatever language their lines are in, and every process its lines name. A survivor keeps the stderr
-    pipe open and the reading thread with it (a Czech box's deciding process says its start line in
-    Czech: a CI run left it running)."""
-    with contextlib.suppress(ProcessLookupError):  # the group outlives its leader while a member lives
-        os.killpg(proc.pid, signal.SIGKILL)
-    pids = [ready_pid(x) for x in err.lines if x.startswith("deciding process ")]
-    pids += [int(m.group(1)) for x in err.lines if (m := re.search(r"a new screen process (\d+)", x))]
-    for pid in [proc.pid, *pids]:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    proc.wait()
 
 
 def test_the_screen_killed_the_game_goes_on_and_a_new_screen_shows_it(playing) -> None:
@@ -278,8 +216,10 @@ def test_the_deciding_process_killed_the_screen_says_so_and_it_resumes_from_the_
         until(sock, lambda m: isinstance(m, p.Ended))
     finally:
         sock.close()
-    out, _ = proc.communicate(timeout=DEADLINE_S)
-    assert proc.returncode == 0, "\n".join(err.lines)
+    assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+    err.join()  # every line it said
+    assert proc.stdout is not None
+    out = proc.stdout.read()  # not communicate(): its stderr is ``err``'s to read (it closed it under the reader)
     assert json.loads(out)["winner"] == 1
     assert sum("deciding process stopped" in x for x in err.lines) == 1  # said in one line
     assert json.loads(journal.read_text().splitlines()[-1])["type"] == "end"
@@ -312,13 +252,11 @@ def wait_gone(pids: list[int]) -> None:
             os.close(fd)
 
 
-def kiosk_menu(journal_dir: Path, sock: Path) -> tuple[subprocess.Popen[str], Lines]:
+def kiosk_menu(journal_dir: Path, sock: Path) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[str], Lines]]:
     """The kiosk's ``buzzerbox menu`` with keyboard stations (SDL's dummy screen), in a session of its own:
     its process group stands for the unit's control group."""
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir",
-                             str(journal_dir), "--viewer-socket", str(sock)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT, start_new_session=True)
-    return proc, Lines(proc.stderr)
+    return running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(journal_dir),
+                    "--viewer-socket", str(sock)], ENV, ROOT)
 
 
 def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_where_it_was(tmp_path: Path) -> None:
@@ -335,10 +273,8 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
     box = session.new_box(spec, spec.settings(2, 1), None, folder / "quiz.jsonl")  # a game with people, cut off
     assert box.journal is not None
     box.journal.close()
-    menus: list[subprocess.Popen[str]] = []
-    try:
-        menu, err = kiosk_menu(folder, path)
-        menus.append(menu)
+    with contextlib.ExitStack() as menus:  # every menu and all it started killed after
+        menu, err = menus.enter_context(kiosk_menu(folder, path))
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         sock = connect(path)
         try:
@@ -355,8 +291,7 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
             sock.close()
         records = [json.loads(x) for x in (folder / "quiz.jsonl").read_text().splitlines() if x.endswith("}")]
         assert records[-1]["type"] != "end", "the game was closed, not cut off: a new menu would not resume it"
-        menu, err = kiosk_menu(folder, path)  # Restart=: the unit starts again
-        menus.append(menu)
+        menu, err = menus.enter_context(kiosk_menu(folder, path))  # Restart=: the unit starts again
         err.wait_for(lambda x: "(it was cut off)" in x)
         err.wait_for(lambda x: x.startswith("deciding process "))
         err.wait_for(lambda x: x.startswith("screen process: showing view"))
@@ -372,11 +307,6 @@ def test_the_kiosk_menu_killed_mid_game_is_started_again_and_shows_the_game_wher
             sock.close()
         menu.send_signal(signal.SIGTERM)  # back in the menu: the unit is stopped
         assert menu.wait(DEADLINE_S) == 0, "\n".join(err.lines)
-    finally:
-        for menu in menus:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(menu.pid, signal.SIGKILL)
-            menu.wait()
 
 
 def test_a_presenter_clicker_steps_the_quiz_and_puts_the_pause_card_up_in_the_deciding_process(playing) -> None:
@@ -414,13 +344,9 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
     journal, sock_path, fifo = tmp_path / "q.jsonl", tmp_path / "views.sock", tmp_path / "edges"
     os.mkfifo(fifo)
     pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
-                             "--no-roll-call", "--feed", str(fifo), "--journal", str(journal),
-                             "--viewer-socket", str(sock_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
-                            start_new_session=True)
-    err = Lines(proc.stderr)
-    try:
+    with running([sys.executable, "-m", "controller", "play", "quiz", "--profile", "header-4", "--headless",
+                  "--no-roll-call", "--feed", str(fifo), "--journal", str(journal), "--viewer-socket", str(sock_path)],
+                 ENV, ROOT, stdout=subprocess.PIPE) as (proc, err):
         err.wait_for(lambda x: x.startswith("deciding process "))
         sock = connect(sock_path)
         writer = os.open(fifo, os.O_WRONLY)
@@ -446,8 +372,6 @@ def test_a_fed_gpio_game_is_decided_by_its_readers_watermarks(tmp_path: Path) ->
             os.close(writer)
             sock.close()
         assert proc.wait(DEADLINE_S) == 0
-    finally:
-        kill_all_it_started(proc, err)
     assert not [x for x in err.lines if "stopped reporting" in x or "has not said how far" in x]
 
 

@@ -20,6 +20,7 @@ from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from games.registry import get
 from tests.fits import measured, unfit_texts
+from tests.processes import HANG_S
 
 SPEC = get("quiz")
 PACK = str(PACKS_DIR / "en-general.csv")
@@ -55,7 +56,7 @@ def test_a_profile_s_keys_are_mapped_without_a_pygame_warning_on_stderr() -> Non
             "k = KeyboardSource(2, keys={'f5': 'next', 'page down': 'step'}); "
             "print(k.host_keys[pygame.K_F5], k.host_keys[pygame.K_PAGEDOWN])")
     done = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+                          cwd=Path(__file__).resolve().parents[2], timeout=HANG_S)
     assert done.returncode == 0 and done.stdout.split() == ["next", "step"], done.stderr
     assert "Warning" not in done.stderr and "pygame.init" not in done.stderr, done.stderr
 

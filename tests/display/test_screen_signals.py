@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.processes import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # a fresh process: pygame loads the icon once per process, at its first window
@@ -37,5 +39,5 @@ else:
 
 def test_ctrl_c_while_the_window_is_made_stops_the_game() -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=HANG_S)
     assert done.stdout.strip() == "stopped: the window was made, then Ctrl+C acted on", done.stdout + done.stderr

@@ -11,6 +11,7 @@ from controller.box.sources.board import BoardSource
 from controller.box.sources.board_sim import BoardSim
 from games import registry
 from tests.firmware.conftest import wait_until
+from tests.processes import HANG_S
 
 
 @pytest.fixture
@@ -28,12 +29,12 @@ def wired():
     sim.close()
 
 
-def pump(sim, source, box, us, until, what, timeout=30.0):
+def pump(sim, source, box, us, until, what, timeout=HANG_S):
     """Let board time pass a millisecond at a time, as on a real box, stepping
     the box until ``until(events)``; before each step the driver has read every
     line the board sent (waited for, however late its thread runs: the box's
     horizon is never outrun, no heartbeat is left unread). ``timeout`` only
-    catches a hang."""
+    catches a hang (30 s of the wall was one a busy machine could take)."""
     events = []
     deadline = time.monotonic() + timeout
     start = sim.now_us
@@ -132,7 +133,7 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
         # per read would miss an ack the driver wrote in one read with another line)
         sim.lose_commands(b"A ", 1_000_000)
         sim.press(1)
-        pump(sim, source, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the winner", timeout=30.0)
+        pump(sim, source, box, 10_000, lambda ev: any(e.kind == "winner" for e in ev), "the winner")
         source.stop()  # the host dies
         box.journal.close()
         assert sim.board.events.first == 1  # the board still holds the press: never acked
@@ -143,8 +144,8 @@ def test_a_resumed_game_does_not_take_a_replayed_press_twice(tmp_path):
         resumed.latency_guard_us = box.latency_guard_us
         source.start(resumed)
         events = pump(sim, source, resumed, 300_000, lambda ev: sim.board.events.first > 1,
-                      "the replayed press, acked", timeout=30.0)
-        events += pump(sim, source, resumed, 400_000, lambda ev: True, "a while", timeout=30.0)
+                      "the replayed press, acked")
+        events += pump(sim, source, resumed, 400_000, lambda ev: True, "a while")
         assert resumed.presses_total == 1
         assert not [e for e in resumed.event_log if e.kind == "late_evidence"], list(resumed.event_log)
         # the board coming back says "resumed" (in whichever step the driver thread

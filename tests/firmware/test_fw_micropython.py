@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 MPY = ROOT / "tests" / "firmware" / "mpy"
 SCENARIO = MPY / "fw_scenario.py"
@@ -27,7 +29,7 @@ pytestmark = pytest.mark.runtime("micropython")
 @lru_cache(maxsize=1)  # one interpreter run serves every test below
 def run_micropython() -> str:
     proc = subprocess.run(["node", "run_firmware.mjs", str(PACKAGE), str(SCENARIO)], cwd=MPY,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, f"MicroPython run failed:\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
 
@@ -35,7 +37,7 @@ def run_micropython() -> str:
 def run_cpython() -> str:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
     proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=HANG_S)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

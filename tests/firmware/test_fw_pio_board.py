@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 MPY = ROOT / "tests" / "firmware" / "mpy"
 SCENARIO = MPY / "pio_scenario.py"
@@ -24,7 +26,7 @@ SCENARIO = MPY / "pio_scenario.py"
 @lru_cache(maxsize=1)
 def run_cpython() -> tuple[str, ...]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
-    proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, proc.stderr
     return tuple(proc.stdout.splitlines())
 
@@ -64,6 +66,6 @@ def test_lockout_box_mode_runs_on_the_pio() -> None:
 @pytest.mark.runtime("micropython")
 def test_micropython_runs_the_pio_lockout_board_as_cpython_does() -> None:
     proc = subprocess.run(["node", "run_firmware.mjs", str(ROOT / "firmware" / "buzzer"), str(SCENARIO)],
-                          cwd=MPY, capture_output=True, text=True, timeout=120)
+                          cwd=MPY, capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, f"MicroPython run failed:\n{proc.stdout}\n{proc.stderr}"
     assert tuple(proc.stdout.splitlines()) == run_cpython()

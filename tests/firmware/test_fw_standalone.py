@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 MPY = ROOT / "tests" / "firmware" / "mpy"
 SCENARIO = MPY / "standalone_scenario.py"
@@ -20,7 +22,7 @@ SCENARIO = MPY / "standalone_scenario.py"
 
 def run_cpython() -> list[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "firmware"), str(MPY)]))
-    proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, str(SCENARIO)], env=env, capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.splitlines()
 
@@ -47,6 +49,6 @@ def test_a_host_that_comes_back_reads_the_contests_it_missed_with_their_stamps()
 @pytest.mark.runtime("micropython")
 def test_micropython_runs_lockout_box_mode_as_cpython_does() -> None:
     proc = subprocess.run(["node", "run_firmware.mjs", str(ROOT / "firmware" / "buzzer"), str(SCENARIO)],
-                          cwd=MPY, capture_output=True, text=True, timeout=120)
+                          cwd=MPY, capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, f"MicroPython run failed:\n{proc.stdout}\n{proc.stderr}"
     assert proc.stdout.splitlines() == run_cpython()

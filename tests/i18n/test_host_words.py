@@ -21,6 +21,7 @@ from games.arbitration import format_margin
 from games.i18n import _, set_language
 from games.registry import get
 from tests.cli.test_bad_input import one_line_ending
+from tests.processes import HANG_S
 
 LANGUAGES = ["en", "cs", "pl"]
 
@@ -86,7 +87,7 @@ def test_stopped_before_it_started_is_said_in_the_asked_language() -> None:
               "sys.argv = ['buzzerbox', '--lang', 'cs', 'play', 'quiz']\n"
               "from controller.__main__ import run\n"
               "sys.exit(run())\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_S, check=False)
     set_language("cs")
     try:
         assert done.returncode == 130 and _("buzzerbox: stopped before it started") in done.stderr, done.stderr

@@ -114,6 +114,7 @@ class Mosquitto:
             text += "user root\n"
         conf.write_text(text + "log_dest stderr\nlog_type all\n")
         self.proc: subprocess.Popen[str] | None = None
+        self.reader: threading.Thread | None = None
         self.log: list[str] = []
 
     def start(self) -> None:
@@ -130,7 +131,8 @@ class Mosquitto:
                     running.set()
             running.set()  # the process ended: stop waiting, the connect below fails loudly
 
-        threading.Thread(target=read, args=(self.proc,), daemon=True).start()
+        self.reader = threading.Thread(target=read, args=(self.proc,), daemon=True)
+        self.reader.start()
         assert running.wait(WAIT_S), "mosquitto wrote no 'running' line"
         if any("Address already in use" in line for line in self.log):  # it says so, then exits
             self.stop()
@@ -149,6 +151,8 @@ class Mosquitto:
                 proc.kill()
                 proc.wait()
         if proc is not None and proc.stdout is not None:
+            if self.reader is not None:
+                self.reader.join(WAIT_S)  # it read to the end: a pipe closed under a reading thread raises there
             proc.stdout.close()
 
 

@@ -18,13 +18,14 @@ from controller.league.commands import room_folder
 from controller.league.hub import Hub
 from controller.league.simulated import play_next
 from controller.league.tournament import load, problems, round_robin
+from tests.processes import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def check(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "controller", "league", "check", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=HANG_S)
 
 
 def test_check_says_ok_and_sums_up_a_good_file(league_file: Callable[..., Path]) -> None:

@@ -609,6 +609,8 @@ def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitt
     import subprocess
     import sys
 
+    from tests.processes import finish
+
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "BUZZERBOX_LANG": "en",
            "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
@@ -627,9 +629,8 @@ def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitt
         assert len(second.stderr.strip().splitlines()) == 1 and "Traceback" not in second.stderr
     finally:
         first.terminate()  # a clean stop: its claim goes
-        assert first.wait(WAIT_S) == 0  # SIGTERM: a clean exit
-        if first.stderr is not None:
-            first.stderr.close()
+        finish(first)  # waited for (killed if it hangs), its pipe closed
+    assert first.returncode == 0  # SIGTERM: a clean exit
     again = subprocess.Popen(serve("second.jsonl"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True)
     try:
@@ -637,5 +638,4 @@ def test_a_second_hub_on_another_machine_is_refused_in_one_line(broker: Mosquitt
         assert "league hub: scoreboard http://127.0.0.1:" in again.stderr.readline()
     finally:
         again.terminate()
-        again.wait(WAIT_S)
-        again.stderr.close()  # type: ignore[union-attr]
+        finish(again)  # waited for (killed if it hangs), its pipe closed

@@ -16,8 +16,6 @@ import contextlib
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -29,54 +27,34 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.web.guard import Limits
+from tests.processes import running
 from tests.web.conftest import READY_MS
 from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in
 
 #: the addresses of the idle sockets and of the slowloris
 IDLE_FROM = [f"127.0.0.{i}" for i in range(2, 8)]
 SLOW_FROM = [f"127.0.0.{i}" for i in range(8, 20)]
+#: the end of ``play --web``'s start line in every language: the host's PIN
+PIN_AT_END = re.compile(r"(\d{6})\)$")
 
 
 @pytest.fixture
 def play(tmp_path: Path) -> Iterator[Any]:
-    """``start(*args)``: ``play hands --web PORT`` in its own process; gives (port, PIN) once it serves."""
-    procs: list[subprocess.Popen[str]] = []
-    readers: list[threading.Thread] = []
+    """``start(*args)``: ``play hands --web PORT`` in its own process; gives (port, PIN) once it serves.
+    Each, and every process it started, is killed after."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    with contextlib.ExitStack() as children:
+        def start(*extra: str) -> tuple[int, str]:
+            _proc, err = children.enter_context(running(
+                [sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
+                 "--journal", str(tmp_path / "hands.jsonl"), "--web", "0", *extra], env, ROOT))
+            # the start line, in any language: "…/host…, PIN 123456)", with the port its server bound
+            _i, line = err.wait_for(lambda x: "/host" in x and PIN_AT_END.search(x.strip()) is not None)
+            found = PIN_AT_END.search(line.strip())
+            assert found is not None
+            return port_in(line), found.group(1)
 
-    def start(*extra: str) -> tuple[int, str]:
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-        proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
-                                 "--headless", "--journal", str(tmp_path / "hands.jsonl"), "--web", "0",
-                                 *extra], stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-        procs.append(proc)
-        assert proc.stderr is not None
-        hung = threading.Timer(DEADLINE_S, proc.kill)  # bounds a failure only: a play that never serves
-        hung.start()
-        try:
-            for line in proc.stderr:  # waiting for the server's line, not for time
-                found = re.search(r"(\d{6})\)$", line.strip())  # the start line, in any language: "…, PIN 123456)"
-                if "/host" in line and found:  # the port its server bound (port 0: none taken meanwhile)
-                    reader = threading.Thread(target=proc.stderr.read, daemon=True)  # the pipe never fills
-                    reader.start()
-                    readers.append(reader)
-                    return port_in(line), found.group(1)
-            raise AssertionError("play ended before it served the pages")
-        finally:
-            hung.cancel()
-            hung.join()
-
-    yield start
-    for proc in procs:
-        proc.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(DEADLINE_S)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        assert proc.stderr is not None
-        proc.stderr.close()
-    for reader in readers:
-        reader.join(DEADLINE_S)
+        yield start
 
 
 class Flood:

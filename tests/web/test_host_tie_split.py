@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,9 @@ from playwright.sync_api import expect
 
 from controller.box import profile as profile_mod
 from controller.box.timeline import box_now_us
-from tests.core.test_split import ENV, Lines, kill_all_it_started
+from tests import processes
+from tests.core.test_split import ENV
+from tests.processes import Lines
 from tests.web.test_split_language import host_logged_in, said
 from tests.web.test_split_phones import DEADLINE_S, ROOT, port_in
 
@@ -35,18 +36,10 @@ def play_quiz(port: int, journal: Path, fifo: Path, language: str) -> list[str]:
             "--no-roll-call", "--feed", str(fifo), "--journal", str(journal), "--web", str(port), "--lang", language]
 
 
-@contextlib.contextmanager
-def running(command: list[str], data: Path) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
+def running(command: list[str], data: Path) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[str], Lines]]:
     """A child on mock GPIO pins, keeping names under ``data``, and its stderr's lines; it and every
     process it started are killed after."""
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**ENV, "XDG_DATA_HOME": str(data)}, cwd=ROOT, start_new_session=True)
-    err = Lines(proc.stderr)
-    try:
-        yield proc, err
-    finally:
-        kill_all_it_started(proc, err)
-        err.join()
+    return processes.running(command, {**ENV, "XDG_DATA_HOME": str(data)}, ROOT)
 
 
 def picks(journal: Path) -> list[dict[str, Any]]:

@@ -63,9 +63,15 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
     pages[1].screenshot(path=str(SCREENS / "phone-pictomania.png"), full_page=True)
 
     admit = pages[0].locator("button.style-danger")
+    sent = s.server._last_seq.get(0, 0)  # the page's moves are numbered, in the order it sends them
     admit.click()  # "I drew the wrong word" cannot be taken back: one tap only asks again
     expect(admit).to_contain_text("Tap again")
-    time.sleep(0.2)
+    # a later move on the same socket (the token its bell takes, as it was): had the tap sent anything,
+    # this one would not be the next number (a pause proved nothing on a busy machine)
+    token_pad = pages[0].locator(".guess-row", has=pages[0].locator(".who", has_text="0: none"))
+    token_pad.locator("button.choice", has_text="max").click()
+    s.wait(lambda: s.server._last_seq.get(0, 0) > sent)
+    assert s.server._last_seq[0] == sent + 1
     assert not engine.round.admitted
 
     # the bells: seat 2 stamped first but delivered second, 20 ms later, inside the report delay the

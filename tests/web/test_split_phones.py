@@ -15,7 +15,6 @@ import os
 import re
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -31,7 +30,7 @@ from controller import channel
 from controller import protocol as p
 from controller.cli import main
 from games import registry
-from tests.processes import HANG_S, connect_when_listening
+from tests.processes import HANG_S, connect_when_listening, running
 
 ROOT = Path(__file__).resolve().parents[2]
 #: bounds a failure only: each wait ends as soon as what it waits for comes
@@ -151,14 +150,6 @@ def started(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     return int(found.group(1)), found.group(2)
 
 
-def started_child(stderr: Any) -> int:
-    """The port a ``play --web 0`` child bound, from its start line (waiting for the line, not for time)."""
-    for line in stderr:
-        if found := START_LINE.search(line):
-            return int(found.group(1))
-    raise AssertionError("play ended before it served the pages")
-
-
 async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
     """Log in with the PIN the start line says, pause the game (the host page's
     next view says so once the deciding process took it), then end it."""
@@ -225,16 +216,9 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
     phones follow (the card leaves the hand, the turn passes)."""
     journal = tmp_path / "hands.jsonl"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
-                             "--headless", "--journal", str(journal), "--web", "0"],
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    assert proc.stderr is not None
-    hung = threading.Timer(DEADLINE_S, proc.kill)  # bounds a failure only: a play that never serves
-    hung.start()
-    try:
-        port = started_child(proc.stderr)
-        hung.cancel()
-        hung.join()
+    with running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
+                  "--journal", str(journal), "--web", "0"], env, ROOT) as (proc, err):
+        port = port_in(err.wait_for(lambda x: START_LINE.search(x) is not None)[1])  # the port it bound (port 0: none taken meanwhile)
         a, b = phone(), phone()
         for page, seat in ((a, 0), (b, 1)):
             page.goto(f"http://localhost:{port}/play")
@@ -248,13 +232,8 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
         a.locator("#moves button").first.click()
         expect(a.locator("#private .chip")).to_have_count(len(hand_a) - 1)
         expect(b.locator("#moves button")).not_to_have_count(0)  # the turn passed to seat 2's phone
-    finally:
-        hung.cancel()
-        hung.join()
         proc.send_signal(signal.SIGTERM)
-        rest = proc.stderr.read()
-        code = proc.wait(DEADLINE_S)
-    assert code == 0, rest
+        assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [r["player"] for r in records if r.get("type") == "action"] == [0]
 

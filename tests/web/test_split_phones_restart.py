@@ -15,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,24 +25,17 @@ from controller import protocol as p
 from controller.box import session as box_session
 from games import scenes
 from games.registry import get
-from tests.core.test_split import Lines, kill_all_it_started, until
-from tests.processes import connect_when_listening
+from tests import processes
+from tests.core.test_split import until
+from tests.processes import Lines, connect_when_listening
 from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in, reply, seat_socket
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
 
-@contextlib.contextmanager
-def running(command: list[str]) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
-    """A child and its stderr's lines; it and every process it said it started are killed after."""
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
-                            start_new_session=True)
-    err = Lines(proc.stderr)
-    try:
-        yield proc, err
-    finally:
-        kill_all_it_started(proc, err)
-        err.join()
+def running(command: list[str]) -> contextlib.AbstractContextManager[tuple[subprocess.Popen[str], Lines]]:
+    """A child and its stderr's lines; it and every process it started are killed after."""
+    return processes.running(command, ENV, ROOT)
 
 
 async def take_seat(session: aiohttp.ClientSession, port: int, seat: int) -> tuple[aiohttp.ClientWebSocketResponse, str]:
