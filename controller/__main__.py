@@ -6,10 +6,11 @@ or a kill (controller/signals.py)."""
 
 import sys
 
-from controller import signals
+from controller import signals, terminal
 
 
 def run() -> int:
+    terminal.whole_lines()
     signals.install()
     try:
         from controller.cli import main

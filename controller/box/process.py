@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from controller import channel, signals
+from controller import channel, signals, terminal
 from controller import protocol as p
 from controller.box import profile as profile_mod
 from controller.box import session
@@ -449,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # a stopping signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) is recorded, never raised: the game loop
     # closes the game on it. The screen started this process with them blocked, so one sent during
     # the imports above waited; it arrives here (controller/signals.py)
+    terminal.whole_lines()  # its lines and the screen's share one stderr
     signals.install(raising=False)
     # the threads here take turns at the interpreter every 5 ms by default: while the deciding thread
     # steps, an edge reader thread with a press to hand over would wait that long, and the box would

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from controller import channel, signals
+from controller import channel, signals, terminal
 from controller import protocol as p
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
@@ -742,6 +742,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="serve the phones again: the first view carries the dead screen's seats and port")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     p.add_argument("--log-level", type=int, default=logging.INFO, help="the command's logging level")
+    terminal.whole_lines()  # its lines and the deciding process's share one stderr
     args = p.parse_args(argv)
     set_language(args.lang)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -27,8 +26,8 @@ from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.timeline import box_now_us
 from games.registry import get, package_of
-from tests.core.test_split import ENV, ROOT, Lines, has_winner, press, ready_pid, until
-from tests.processes import HANG_S
+from tests.core.test_split import ENV, ROOT, has_winner, press, ready_pid, until
+from tests.processes import HANG_S, Lines, running
 
 QUIZ = f"quiz={package_of('quiz')}"
 
@@ -43,22 +42,16 @@ def header(players: int, profile: profile_mod.Profile | None = None, seed: int =
 
 @contextlib.contextmanager
 def evening(*extra: str) -> Iterator[tuple[subprocess.Popen[str], socket.socket, Lines]]:
-    """An evening's deciding process, started as the menu starts it; its group killed at the end."""
+    """An evening's deciding process, started as the menu starts it; it and all it started killed at the end."""
     mine, theirs = socket.socketpair()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
-                             "--evening", *extra],
-                            pass_fds=[theirs.fileno()], stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT,
-                            start_new_session=True)
-    theirs.close()
-    err = Lines(proc.stderr)
     try:
-        yield proc, mine, err
+        with running([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
+                      *extra], ENV, ROOT, stdout=None, pass_fds=[theirs.fileno()]) as (proc, err):
+            theirs.close()
+            yield proc, mine, err
     finally:
         mine.close()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        err.join()
+        theirs.close()
 
 
 def ended_in_journal(path: Path) -> list[str]:
