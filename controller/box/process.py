@@ -737,6 +737,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
                 return False
             for message in waiting(link):
                 if message is None or isinstance(message, p.Stop):
+                    if isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING:
+                        link.inbox.put(message)  # the screen's stop (a signal): an evening's too, ``between`` ends it
                     return False
                 if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
                     return skipped(call.missing)

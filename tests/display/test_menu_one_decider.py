@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -238,3 +239,58 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     for journal in journals.glob("*.jsonl"):
         kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
         assert kinds[-1] == "end" and "press" in kinds, kinds
+
+
+def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM to the menu alone (the kiosk's ``KillMode=mixed`` stop) while
+    the deciding process runs a game's roll call: the menu asks it to stop
+    and waits for it. That stop leaves the roll call, and it must end the
+    evening too: the process had gone back between games and the menu
+    waited for it for ever (systemd's stop timed out into a SIGKILL)."""
+    from tests.processes import HANG_S
+
+    stop_decider = viewer.stop_decider
+    hung: list[int] = []
+
+    def bounded(process: Any, sock: Any) -> Any:  # a hang is this test's failure, not the test run's
+        wait = process.wait
+
+        def wait_bounded(timeout: float | None = None) -> int:
+            try:
+                return int(wait(HANG_S if timeout is None else timeout))
+            except subprocess.TimeoutExpired:
+                hung.append(process.pid)
+                process.kill()
+                return int(wait())
+
+        process.wait = wait_bounded
+        return stop_decider(process, sock)
+
+    monkeypatch.setattr(viewer, "stop_decider", bounded)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+
+    def script() -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        os.kill(os.getpid(), signal.SIGTERM)  # the menu's process alone, as systemd's stop sends it
+        yield []
+
+    try:
+        kiosk = Kiosk(monkeypatch, script())
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0  # SIGTERM: a stop asked for
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    assert hung == [], "the menu waited for the evening's deciding process, which went back between games"
+    assert list(journals.glob("*.jsonl")) == []  # left in its roll call: nothing journaled
