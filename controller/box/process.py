@@ -379,11 +379,11 @@ class DecidingGame:
                 self.lights.all_off()
         finally:
             try:
+                if self.source is not None and not keep_inputs:
+                    self.source.stop()  # what it hands over as it stops still reaches this box
+            finally:
                 if link is not None:
                     link.relay.target = None  # nothing more reaches this box
-                if self.source is not None and not keep_inputs:
-                    self.source.stop()
-            finally:
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
         ended = p.Ended(
             reason=reason, summary=box.summary(), late_deliveries=box.late_deliveries,
@@ -672,7 +672,11 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(args.viewer_socket)
-        game.close(reason, link, keep_inputs=True)  # the inputs are closed by who opened them
+        # an evening's next game reads the inputs (closed by who opened them); play's stop before the end, so
+        # what a source hands over as it stops (the GPIO reader reads its pipe to the end) is journaled
+        game.close(reason, link, keep_inputs=args.evening)
+        if not args.evening:  # stopped and dark already: ``Inputs.close`` has nothing left to do
+            inputs.source = inputs.lights = None
     return reason
 
 
