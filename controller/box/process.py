@@ -33,7 +33,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -254,17 +254,7 @@ class DecidingGame:
 
     def _read(self, viewer: Viewer) -> None:
         try:
-            while True:
-                try:
-                    message = channel.receive(viewer.sock)
-                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
-                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
-                    break
-                except ChannelError as exc:
-                    log.warning("%s sent something that is not a message (%s): ignored", viewer.name, exc)
-                    continue
-                if message is None:
-                    break
+            for message in received(viewer.sock, viewer.name):
                 self.take_from(viewer, message)
         finally:
             self.went(viewer)
@@ -470,6 +460,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     return decide(args, sock, priority)
 
 
+def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
+    """What a viewer sends, until it closes its end: a message that is not one
+    is logged and skipped; another install's is said once and ends it."""
+    while True:
+        try:
+            message = channel.receive(sock)
+        except VersionMismatch as exc:  # another install's screen: it is told by its own reader
+            print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+            return
+        except ChannelError as exc:
+            log.warning("%s sent something that is not a message (%s): ignored", name, exc)
+            continue
+        except OSError:  # closed under the reader
+            return
+        if message is None:
+            return
+        yield message
+
+
 class Link:
     """The channel to the process that started this one (the screen of
     ``play``, the menu), read by one thread and written by one outbox for
@@ -512,19 +521,7 @@ class Link:
 
     def _read(self) -> None:
         try:
-            while True:
-                try:
-                    message = channel.receive(self.sock)
-                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
-                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
-                    break
-                except ChannelError as exc:
-                    log.warning("the screen sent something that is not a message (%s): ignored", exc)
-                    continue
-                except OSError:
-                    break
-                if message is None:
-                    break
+            for message in received(self.sock, "the screen"):
                 with self._lock:
                     if self._game is not None:
                         self._game[0].take_from(self._game[1], message)

@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,28 @@ def host(feed: Feed) -> Script:
     yield [pygame.K_ESCAPE]
 
 
+def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script]) -> Path:
+    """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
+    keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
+    asked for). The folder of its journals."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+    try:
+        kiosk = Kiosk(monkeypatch, script(feed))
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    return journals
+
+
 def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from controller.box import session, sources
@@ -99,21 +122,7 @@ def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         return process, sock
 
     monkeypatch.setattr(evening_mod.EveningLink, "take", took)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
-    try:
-        kiosk = Kiosk(monkeypatch, host(feed))
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, host)
     assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
     played = sorted(journals.glob("*.jsonl"))
     assert len(played) == 2
@@ -138,16 +147,9 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
         return inputs
 
     monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
     restarted = _(evening_mod.EVENING_RESTARTED).format(code=-signal.SIGKILL)
 
-    def script() -> Script:
+    def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
         feed.tap(0, "bell")  # the feed's writer open: the FIFO's pipe outlives the reader that dies
@@ -157,14 +159,7 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    try:
-        kiosk = Kiosk(monkeypatch, script())
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert len(started) == 2 and started[0] != started[1]
     err = capfd.readouterr().err
     assert err.count(restarted) == 1, err
@@ -194,15 +189,8 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
 
     monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
     monkeypatch.setattr(evening_mod.EveningLink, "take", took)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
 
-    def script() -> Script:
+    def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
         feed.tap(-1, "arm")
@@ -224,14 +212,7 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    try:
-        kiosk = Kiosk(monkeypatch, script())
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert len(started) == 2 and taken == [started[0], started[1], started[1]], (started, taken)
     err = capfd.readouterr().err
     assert err.count(_(viewer.DECIDER_GONE)) == 1, err
@@ -268,15 +249,8 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
         return stop_decider(process, sock)
 
     monkeypatch.setattr(viewer, "stop_decider", bounded)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
 
-    def script() -> Script:
+    def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
         feed.tap(-1, "arm")
@@ -284,13 +258,6 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
         os.kill(os.getpid(), signal.SIGTERM)  # the menu's process alone, as systemd's stop sends it
         yield []
 
-    try:
-        kiosk = Kiosk(monkeypatch, script())
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0  # SIGTERM: a stop asked for
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert hung == [], "the menu waited for the evening's deciding process, which went back between games"
     assert list(journals.glob("*.jsonl")) == []  # left in its roll call: nothing journaled
