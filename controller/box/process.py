@@ -371,6 +371,8 @@ class DecidingGame:
             try:
                 if self.source is not None and not keep_inputs:
                     self.source.stop()  # what it hands over as it stops still reaches this box
+                elif self.source is not None:
+                    session.disconnect(self.source)  # kept: an input board holds no contest of this game
             finally:
                 if link is not None:
                     link.relay.target = None  # nothing more reaches this box
