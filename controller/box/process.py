@@ -837,20 +837,21 @@ def feed_monitor(monitor: InputMonitor, message: p.Message) -> None:
         monitor.press(message.press)
 
 
-def waiting(link: Link) -> list[p.Message | None]:
-    """What the screen sent: whatever waits, else what comes within ``ROLL_CALL_STEP_S`` (None: it closed)."""
+def waiting(link: Link) -> Iterator[p.Message | None]:
+    """What the screen sent, one at a time: whatever waits, else what comes within
+    ``ROLL_CALL_STEP_S`` (None: it closed). Taken as it is looked at: what follows a
+    message the caller stops at (a ``Play``, the roll call's end) stays for the next."""
     first = link.next(ROLL_CALL_STEP_S)
     if first is False:
-        return []
-    out: list[p.Message | None] = [first]
+        return
+    yield first
     while first is not None:
         more = link.next(0)
         if more is False:
-            break
-        out.append(more)
+            return
+        yield more
         if more is None:
-            break
-    return out
+            return
 
 
 def new_game(link: Link) -> dict[str, Any]:
