@@ -261,3 +261,44 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
     journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert hung == [], "the menu waited for the evening's deciding process, which went back between games"
     assert list(journals.glob("*.jsonl")) == []  # left in its roll call: nothing journaled
+
+
+def test_the_evenings_deciding_process_killed_in_a_roll_call_is_said_once_and_calls_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """Killed (-9) in a game's roll call: the game's restart says it in its one
+    line and the next evening process calls the roll again; the menu's line
+    for a death between games is not said too (two lines for one death)."""
+    started: list[int] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    roll_call = "Every station: press your button once"
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, roll_call))
+        os.kill(started[0], signal.SIGKILL)  # in the roll call (the feed's writer open: its pipe outlives it)
+        frame = yield from until(frame, lambda f: asked(f, viewer.RESTARTING))
+        frame = yield from until(frame, lambda f: asked(f, roll_call))  # called again by the next one
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, at_question(1))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert len(started) == 2
+    err = capfd.readouterr().err
+    assert err.count(_(viewer.DECIDER_GONE)) == 1, err
+    assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err, err  # one line for one death
+    assert len(list(journals.glob("*.jsonl"))) == 1
