@@ -103,6 +103,21 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     return journals
 
 
+def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the evening's deciding processes the menu starts, in order."""
+    started: list[int] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    return started
+
+
 def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from controller.box import session, sources
@@ -138,16 +153,7 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
     the menu starts another on the same wiring, says so in one line (on
     stderr and on the screen), and the stations drive the menu and the next
     game through the new one."""
-    started: list[int] = []
-    start = evening_mod.EveningLink.start
-
-    def recorded(link: evening_mod.EveningLink) -> str:
-        inputs = start(link)
-        assert link.process is not None
-        started.append(link.process.pid)
-        return inputs
-
-    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    started = starts(monkeypatch)
     restarted = _(evening_mod.EVENING_RESTARTED).format(code=-signal.SIGKILL)
 
     def script(feed: Feed) -> Script:
@@ -173,22 +179,15 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     evening process on the journal, the screen says it is restarting until
     the game is back, the stations decide it, and the menu's next game is
     decided by that same process."""
-    started: list[int] = []
+    started = starts(monkeypatch)
     taken: list[int] = []
-    start, take = evening_mod.EveningLink.start, evening_mod.EveningLink.take
-
-    def recorded(link: evening_mod.EveningLink) -> str:
-        inputs = start(link)
-        assert link.process is not None
-        started.append(link.process.pid)
-        return inputs
+    take = evening_mod.EveningLink.take
 
     def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
         process, sock = take(link, game, resume)
         taken.append(process.pid)
         return process, sock
 
-    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
     monkeypatch.setattr(evening_mod.EveningLink, "take", took)
 
     def script(feed: Feed) -> Script:
@@ -273,16 +272,7 @@ def test_the_evenings_deciding_process_killed_in_a_roll_call_is_said_once_and_ca
     """Killed (-9) in a game's roll call: the game's restart says it in its one
     line and the next evening process calls the roll again; the menu's line
     for a death between games is not said too (two lines for one death)."""
-    started: list[int] = []
-    start = evening_mod.EveningLink.start
-
-    def recorded(link: evening_mod.EveningLink) -> str:
-        inputs = start(link)
-        assert link.process is not None
-        started.append(link.process.pid)
-        return inputs
-
-    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    started = starts(monkeypatch)
     roll_call = "Every station: press your button once"
 
     def script(feed: Feed) -> Script:
