@@ -33,7 +33,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -254,17 +254,7 @@ class DecidingGame:
 
     def _read(self, viewer: Viewer) -> None:
         try:
-            while True:
-                try:
-                    message = channel.receive(viewer.sock)
-                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
-                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
-                    break
-                except ChannelError as exc:
-                    log.warning("%s sent something that is not a message (%s): ignored", viewer.name, exc)
-                    continue
-                if message is None:
-                    break
+            for message in received(viewer.sock, viewer.name):
                 self.take_from(viewer, message)
         finally:
             self.went(viewer)
@@ -379,11 +369,13 @@ class DecidingGame:
                 self.lights.all_off()
         finally:
             try:
+                if self.source is not None and not keep_inputs:
+                    self.source.stop()  # what it hands over as it stops still reaches this box
+                elif self.source is not None:
+                    session.disconnect(self.source)  # kept: an input board holds no contest of this game
+            finally:
                 if link is not None:
                     link.relay.target = None  # nothing more reaches this box
-                if self.source is not None and not keep_inputs:
-                    self.source.stop()
-            finally:
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
         ended = p.Ended(
             reason=reason, summary=box.summary(), late_deliveries=box.late_deliveries,
@@ -470,6 +462,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     return decide(args, sock, priority)
 
 
+def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
+    """What a viewer sends, until it closes its end: a message that is not one
+    is logged and skipped; another install's is said once and ends it."""
+    while True:
+        try:
+            message = channel.receive(sock)
+        except VersionMismatch as exc:  # another install's screen: it is told by its own reader
+            print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
+            return
+        except ChannelError as exc:
+            log.warning("%s sent something that is not a message (%s): ignored", name, exc)
+            continue
+        except OSError:  # closed under the reader
+            return
+        if message is None:
+            return
+        yield message
+
+
 class Link:
     """The channel to the process that started this one (the screen of
     ``play``, the menu), read by one thread and written by one outbox for
@@ -512,19 +523,7 @@ class Link:
 
     def _read(self) -> None:
         try:
-            while True:
-                try:
-                    message = channel.receive(self.sock)
-                except VersionMismatch as exc:  # another install's screen: it is told by its own reader
-                    print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
-                    break
-                except ChannelError as exc:
-                    log.warning("the screen sent something that is not a message (%s): ignored", exc)
-                    continue
-                except OSError:
-                    break
-                if message is None:
-                    break
+            for message in received(self.sock, "the screen"):
                 with self._lock:
                     if self._game is not None:
                         self._game[0].take_from(self._game[1], message)
@@ -672,7 +671,11 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(args.viewer_socket)
-        game.close(reason, link, keep_inputs=True)  # the inputs are closed by who opened them
+        # an evening's next game reads the inputs (closed by who opened them); play's stop before the end, so
+        # what a source hands over as it stops (the GPIO reader reads its pipe to the end) is journaled
+        game.close(reason, link, keep_inputs=args.evening)
+        if not args.evening:  # stopped and dark already: ``Inputs.close`` has nothing left to do
+            inputs.source = inputs.lights = None
     return reason
 
 
@@ -737,6 +740,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
                 return False
             for message in waiting(link):
                 if message is None or isinstance(message, p.Stop):
+                    if isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING:
+                        link.inbox.put(message)  # the screen's stop (a signal): an evening's too, ``between`` ends it
                     return False
                 if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
                     return skipped(call.missing)
@@ -832,20 +837,21 @@ def feed_monitor(monitor: InputMonitor, message: p.Message) -> None:
         monitor.press(message.press)
 
 
-def waiting(link: Link) -> list[p.Message | None]:
-    """What the screen sent: whatever waits, else what comes within ``ROLL_CALL_STEP_S`` (None: it closed)."""
+def waiting(link: Link) -> Iterator[p.Message | None]:
+    """What the screen sent, one at a time: whatever waits, else what comes within
+    ``ROLL_CALL_STEP_S`` (None: it closed). Taken as it is looked at: what follows a
+    message the caller stops at (a ``Play``, the roll call's end) stays for the next."""
     first = link.next(ROLL_CALL_STEP_S)
     if first is False:
-        return []
-    out: list[p.Message | None] = [first]
+        return
+    yield first
     while first is not None:
         more = link.next(0)
         if more is False:
-            break
-        out.append(more)
+            return
+        yield more
         if more is None:
-            break
-    return out
+            return
 
 
 def new_game(link: Link) -> dict[str, Any]:

@@ -448,6 +448,14 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
         follow_lockout(box)
 
 
+def disconnect(source: Source) -> None:
+    """The game ``connect`` joined to ``source`` is over and the source is kept
+    (an evening's next game reads it): an input board lets go of its contests."""
+    unfollow = getattr(source, "unfollow_lockout", None)
+    if unfollow is not None:
+        unfollow()
+
+
 #: how a run ended (``RunResult.reason``, or "stopped" for Ctrl+C and SIGTERM), in words
 ENDED_WORDS = {
     "finished": N_("the game is over"), "time": N_("its time was up"), "menu": N_("the host went back to the menu"),

@@ -64,6 +64,8 @@ class EveningLink:
         #: the stations' newest strip and the presses not yet taken (``Between``)
         self.strip: list[dict[str, Any]] = []
         self._presses: list[Press] = []
+        #: the game it was last handed: one that died taking it (its roll call too) is said by the game's restart
+        self._taken: GameToTake | None = None
 
     def start(self) -> str:
         """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
@@ -140,9 +142,9 @@ class EveningLink:
         died (in this game: ``resume``, or between games, said in one line) is
         started again first."""
         if not self.alive():
-            if self.process is not None and not resume:  # it died between games while the menu was not shown
-                self.restarted()
-            else:  # in the game: the game's restart said it (``viewer.DECIDER_GONE``)
+            if self.process is not None and not resume and game is not self._taken:
+                self.restarted()  # it died between games while the menu was not shown
+            else:  # in the game or its roll call: the game's restart said it (``viewer.DECIDER_GONE``)
                 if self.process is not None:
                     self.process.wait()
                 if self.sock is not None:
@@ -150,6 +152,7 @@ class EveningLink:
                     self.sock = None
                 self.start()
         assert self.process is not None and self.sock is not None
+        self._taken = game
         new = game.new and not resume
         with contextlib.suppress(OSError):  # gone already: the game's watch says so
             channel.send(self.sock, p.Play(str(game.journal), game.header if new else None,

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
 
+from controller import signals
 from controller.box import profile as profile_mod
 from controller.box.timeline import box_now_us
 from controller.cli import main
@@ -78,6 +81,43 @@ def host(feed: Feed) -> Script:
     yield [pygame.K_ESCAPE]
 
 
+def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script]) -> Path:
+    """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
+    keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
+    asked for). The folder of its journals."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    os.mkfifo(fifo)
+    feed = Feed(fifo)
+    try:
+        kiosk = Kiosk(monkeypatch, script(feed))
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+                     "--journal-dir", str(journals), "--packs-dir", str(packs),
+                     "--media-root", str(tmp_path / "media")]) == 0
+    finally:
+        feed.close()
+    assert kiosk.stuck is None, kiosk.stuck
+    return journals
+
+
+def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the evening's deciding processes the menu starts, in order."""
+    started: list[int] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append(link.process.pid)
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    return started
+
+
 def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from controller.box import session, sources
@@ -98,21 +138,7 @@ def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         return process, sock
 
     monkeypatch.setattr(evening_mod.EveningLink, "take", took)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
-    try:
-        kiosk = Kiosk(monkeypatch, host(feed))
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, host)
     assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
     played = sorted(journals.glob("*.jsonl"))
     assert len(played) == 2
@@ -127,26 +153,10 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
     the menu starts another on the same wiring, says so in one line (on
     stderr and on the screen), and the stations drive the menu and the next
     game through the new one."""
-    started: list[int] = []
-    start = evening_mod.EveningLink.start
-
-    def recorded(link: evening_mod.EveningLink) -> str:
-        inputs = start(link)
-        assert link.process is not None
-        started.append(link.process.pid)
-        return inputs
-
-    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
+    started = starts(monkeypatch)
     restarted = _(evening_mod.EVENING_RESTARTED).format(code=-signal.SIGKILL)
 
-    def script() -> Script:
+    def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
         feed.tap(0, "bell")  # the feed's writer open: the FIFO's pipe outlives the reader that dies
@@ -156,14 +166,7 @@ def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    try:
-        kiosk = Kiosk(monkeypatch, script())
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert len(started) == 2 and started[0] != started[1]
     err = capfd.readouterr().err
     assert err.count(restarted) == 1, err
@@ -176,32 +179,18 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     evening process on the journal, the screen says it is restarting until
     the game is back, the stations decide it, and the menu's next game is
     decided by that same process."""
-    started: list[int] = []
+    started = starts(monkeypatch)
     taken: list[int] = []
-    start, take = evening_mod.EveningLink.start, evening_mod.EveningLink.take
-
-    def recorded(link: evening_mod.EveningLink) -> str:
-        inputs = start(link)
-        assert link.process is not None
-        started.append(link.process.pid)
-        return inputs
+    take = evening_mod.EveningLink.take
 
     def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
         process, sock = take(link, game, resume)
         taken.append(process.pid)
         return process, sock
 
-    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
     monkeypatch.setattr(evening_mod.EveningLink, "take", took)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
-    packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    os.mkfifo(fifo)
-    feed = Feed(fifo)
 
-    def script() -> Script:
+    def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
         feed.tap(-1, "arm")
@@ -223,14 +212,7 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    try:
-        kiosk = Kiosk(monkeypatch, script())
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
-    finally:
-        feed.close()
-    assert kiosk.stuck is None, kiosk.stuck
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
     assert len(started) == 2 and taken == [started[0], started[1], started[1]], (started, taken)
     err = capfd.readouterr().err
     assert err.count(_(viewer.DECIDER_GONE)) == 1, err
@@ -238,3 +220,80 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     for journal in journals.glob("*.jsonl"):
         kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
         assert kinds[-1] == "end" and "press" in kinds, kinds
+
+
+def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM to the menu alone (the kiosk's ``KillMode=mixed`` stop) while
+    the deciding process runs a game's roll call: the menu asks it to stop
+    and waits for it. That stop leaves the roll call, and it must end the
+    evening too: the process had gone back between games and the menu
+    waited for it for ever (systemd's stop timed out into a SIGKILL)."""
+    from tests.processes import HANG_S
+
+    stop_decider = viewer.stop_decider
+    hung: list[int] = []
+
+    def bounded(process: Any, sock: Any) -> Any:  # a hang is this test's failure, not the test run's
+        wait = process.wait
+
+        def wait_bounded(timeout: float | None = None) -> int:
+            try:
+                return int(wait(HANG_S if timeout is None else timeout))
+            except subprocess.TimeoutExpired:
+                hung.append(process.pid)
+                process.kill()
+                return int(wait())
+
+        process.wait = wait_bounded
+        return stop_decider(process, sock)
+
+    monkeypatch.setattr(viewer, "stop_decider", bounded)
+    # the SIGTERM stays this process's 'received' after the menu (the command line reads it): forgotten after
+    # the test, or an in-process deciding loop of a later test would take it as its own stop
+    monkeypatch.setattr(signals._state, "received", signals._state.received)
+    monkeypatch.setattr(signals._state, "raised", signals._state.raised)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        os.kill(os.getpid(), signal.SIGTERM)  # the menu's process alone, as systemd's stop sends it
+        yield []
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert hung == [], "the menu waited for the evening's deciding process, which went back between games"
+    assert list(journals.glob("*.jsonl")) == []  # left in its roll call: nothing journaled
+
+
+def test_the_evenings_deciding_process_killed_in_a_roll_call_is_said_once_and_calls_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """Killed (-9) in a game's roll call: the game's restart says it in its one
+    line and the next evening process calls the roll again; the menu's line
+    for a death between games is not said too (two lines for one death)."""
+    started = starts(monkeypatch)
+    roll_call = "Every station: press your button once"
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, roll_call))
+        os.kill(started[0], signal.SIGKILL)  # in the roll call (the feed's writer open: its pipe outlives it)
+        frame = yield from until(frame, lambda f: asked(f, viewer.RESTARTING))
+        frame = yield from until(frame, lambda f: asked(f, roll_call))  # called again by the next one
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, at_question(1))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert len(started) == 2
+    err = capfd.readouterr().err
+    assert err.count(_(viewer.DECIDER_GONE)) == 1, err
+    assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err, err  # one line for one death
+    assert len(list(journals.glob("*.jsonl"))) == 1

@@ -414,3 +414,24 @@ def test_the_shipped_lockout_box_pin_map_is_a_lockout_box_on_the_stock_board() -
         assert {ch for ch, on in sim.lights().items() if on} == {61, 63}
     finally:
         sim.close()
+
+
+def test_an_evenings_game_ended_mid_contest_leaves_the_board_holding_none(table) -> None:
+    """The menu's evening keeps the board open from one game to the next
+    (``process.DecidingGame.close`` with ``keep_inputs``): a game ended while
+    its contest was armed (the host's Esc at an armed question) must end it on
+    the board, or between games the board lights a pressed station's lamp by
+    itself and leaves it on (the lamps went off at the close)."""
+    from controller.box.process import DecidingGame
+
+    t = table()
+    t.host("arm")
+    t.pump(1000, lambda: t.sim.board.lockout.id != 0, "the contest armed")
+    game = DecidingGame(t.box, t.source, t.director, until_us=None, results_s=0, screen_args=[])
+    game.close("menu", keep_inputs=True)
+    wait_until(t.board_read_all, "the board reading the box's commands")
+    assert t.sim.board.lockout.id == 0  # the ended game's contest is no longer the board's
+    at = t.sim.press(1)  # a station's press in the menu, the board kept for the next game
+    t.sim.advance(at + 20_000 - t.sim.now_us)
+    wait_until(t.board_read_all, "the board reading the box's commands")
+    assert t.lit() == set()  # no lamp of the board's own between games

@@ -209,11 +209,16 @@ class BoardSource(Source):
         game's hook is closed first (the menu keeps one board for every game)."""
         from controller.box.sources.board.lockout import BoardLockout
 
+        self.unfollow_lockout()
+        if getattr(box.spec, "lamp_contest", None) is not None:
+            self._follower = BoardLockout(box, self)
+
+    def unfollow_lockout(self) -> None:
+        """The game followed is over, the board kept (an evening's next game):
+        it must hold no contest of it, or it lights a press's lamp by itself."""
         if self._follower is not None:
             self._follower.close()
             self._follower = None
-        if getattr(box.spec, "lamp_contest", None) is not None:
-            self._follower = BoardLockout(box, self)
 
     # ---- reader thread -------------------------------------------------------
     def _find_port(self) -> str | None:
