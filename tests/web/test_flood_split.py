@@ -146,7 +146,9 @@ def test_a_phone_with_no_room_left_is_told_the_box_is_full_in_the_box_language(p
         page = phone()
         page.goto(f"http://localhost:{port}/play")
         # the box's own words (its catalogue, its language), once the page has them: before that
-        # Box.text answers with the key itself ("full"), and an English box never gets past here
-        page.wait_for_function("Box.text('full') !== 'full'", timeout=READY_MS)
+        # Box.text answers with the key itself ("full"), and an English box never gets past here. A function,
+        # not an expression: Playwright polls an expression through eval, which the page's CSP refuses (a
+        # loaded run polled because the first look came before the texts)
+        page.wait_for_function("() => Box.text('full') !== 'full'", timeout=READY_MS)
         full = page.evaluate("Box.text('full')")
         expect(page.locator("#status")).to_contain_text(full)
