@@ -617,6 +617,26 @@ class Box(InputLayer):
                 wake = at if wake is None else min(wake, at)
         return wake
 
+    def sources_behind(self, t_us: int, now_us: int) -> list[str]:
+        """The live sources that have not yet said they delivered every input
+        stamped up to ``t_us`` (a game's close waits for them: a press on its
+        way when the game closed is journaled). Those that can tell at once are
+        asked; one waited for by its stated delay is behind until it passed."""
+        waited = now_us - self.latency_guard_us >= t_us
+        behind = [] if waited else sorted(self.delay_sources)
+        for mark in self.marks.values():
+            if mark.probe is not None:
+                told = mark.probe(now_us - self.time_offset_us)
+                if told is not None:
+                    told += self.time_offset_us
+                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+            said = mark.mark_us is not None and mark.mark_us >= t_us
+            if not said and not (waited and (mark.fallback or self._waits_fixed_delay())):
+                behind.append(mark.name)
+        if behind:
+            self._ask(t_us)
+        return behind
+
     def _waits_fixed_delay(self) -> bool:
         return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
 
