@@ -368,8 +368,9 @@ class DecidingGame:
         """An evening's game closes with its inputs kept open: a press already on its way
         (in the GPIO reader's pipe, on the board's serial line, in the feed) is
         still taken before the journal's end, by waiting until every source says
-        it delivered up to the close (``CLOSE_WAIT_S`` at most: one that never
-        says is logged, and the game closes without it)."""
+        it delivered up to the close, and past the debounce of a press that came
+        (``CLOSE_WAIT_S`` at most: a source that never says is logged, and the
+        game closes without it)."""
         box = self.box
         close_us = max(self.game_now(), box.now_us)
         deadline = time.monotonic() + CLOSE_WAIT_S
@@ -377,7 +378,11 @@ class DecidingGame:
         while True:
             box.arrived.clear()
             with box.lock:
-                behind = box.sources_behind(close_us, self.game_now())
+                now = self.game_now()
+                box.step(now)  # what came is taken: a press still being debounced is waited for too
+                pending = box.debouncer.earliest_pending_us()
+                through = close_us if pending is None else max(close_us, pending + box.debouncer.config.bounce_us)
+                behind = box.sources_behind(through, now)
             if not behind:
                 return
             left = deadline - time.monotonic()
