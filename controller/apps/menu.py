@@ -449,6 +449,7 @@ class Evening:
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
         from controller.screen.viewer import (
+            GameRefused,
             RelayedPhones,
             SplitGame,
             ending,
@@ -475,8 +476,14 @@ class Evening:
                                                        ending(view))
             return RelayedPhones(presenter, view, server, publisher, owns_server=False)
 
-        ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
-                            first_pages=first_pages, phones=served if phones else None, hooks=hooks)
+        try:
+            ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
+                                first_pages=first_pages, phones=served if phones else None, hooks=hooks)
+        except GameRefused as exc:  # not taken (a journal another process writes): the menu says why, and stays
+            self.menu.refuse(exc)
+            if phones:
+                self.companion.between()
+            return NOT_BEGUN
         reason = ended.reason
         if reason == NOT_BEGUN:  # left in its roll call: nothing was played, nothing journaled
             if phones:

@@ -33,6 +33,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -68,6 +69,10 @@ ROLL_CALL_LINGER_US = 800_000
 #: how often the roll call looks at its inputs and at what the screen sent
 ROLL_CALL_STEP_S = 0.01
 #: the first line this process writes on stderr, with its pid, in the box's language: a test waits for it
+#: an evening's game closing waits at most this long for its kept inputs to deliver up to the close
+CLOSE_WAIT_S = 3.0
+#: ... asking them again this often (a reader's answer trails now by its ``capture_us``)
+CLOSE_POLL_S = 0.001
 READY_LINE = N_("deciding process {pid}: {priority}")
 
 
@@ -359,6 +364,37 @@ class DecidingGame:
                     if self.screen_args:
                         self.start_screen()
 
+    def await_sources(self) -> None:
+        """An evening's game closes with its inputs kept open: a press already on its way
+        (in the GPIO reader's pipe, on the board's serial line, in the feed) is
+        still taken before the journal's end, by waiting until every source says
+        it delivered up to the close, and past the debounce of a press that came
+        (``CLOSE_WAIT_S`` at most: a source that never says is logged, and the
+        game closes without it)."""
+        box = self.box
+        close_us = max(self.game_now(), box.now_us)
+        deadline = time.monotonic() + CLOSE_WAIT_S
+        said = False
+        while True:
+            box.arrived.clear()
+            with box.lock:
+                now = self.game_now()
+                box.step(now)  # what came is taken: a press still being debounced is waited for too
+                pending = box.debouncer.earliest_pending_us()
+                through = close_us if pending is None else max(close_us, pending + box.debouncer.config.bounce_us)
+                behind = box.sources_behind(through, now)
+            if not behind:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.warning("the %s inputs did not say within %.1f s that they delivered everything up to the "
+                            "game's close: closed without what they still hold", ", ".join(behind), CLOSE_WAIT_S)
+                return
+            if not said:
+                said = True
+                log.debug("the game closes: waiting for the %s inputs to deliver up to its close", ", ".join(behind))
+            box.arrived.wait(min(left, CLOSE_POLL_S))  # a delivery wakes it; a probe's lag passes by the poll
+
     def close(self, reason: str, link: Link | None = None, keep_inputs: bool = False) -> None:
         """Lamps off, sources stopped (``keep_inputs``: an evening's next game
         reads them: only no longer delivered to this box), the journal's end
@@ -372,6 +408,7 @@ class DecidingGame:
                 if self.source is not None and not keep_inputs:
                     self.source.stop()  # what it hands over as it stops still reaches this box
                 elif self.source is not None:
+                    self.await_sources()  # kept open, so not drained by a stop: waited for instead
                     session.disconnect(self.source)  # kept: an input board holds no contest of this game
             finally:
                 if link is not None:

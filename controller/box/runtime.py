@@ -617,6 +617,30 @@ class Box(InputLayer):
                 wake = at if wake is None else min(wake, at)
         return wake
 
+    def sources_behind(self, t_us: int, now_us: int) -> list[str]:
+        """The live sources that have not yet said they delivered every input
+        stamped up to ``t_us`` (a game's close waits for them: a press on its
+        way when the game closed is journaled). Those that can tell at once are
+        asked; one waited for by its stated delay is behind until it passed."""
+        waited = now_us - self.latency_guard_us >= t_us
+        behind = [] if waited else sorted(self.delay_sources)
+        for mark in self.marks.values():
+            self._probe(mark, now_us)
+            said = mark.mark_us is not None and mark.mark_us >= t_us
+            if not said and not (waited and (mark.fallback or self._waits_fixed_delay())):
+                behind.append(mark.name)
+        if behind:
+            self._ask(t_us)
+        return behind
+
+    def _probe(self, mark: SourceMark, now_us: int) -> None:
+        """A source that can tell at once asked how far it delivered (its mark raised by the answer)."""
+        if mark.probe is not None:
+            told = mark.probe(now_us - self.time_offset_us)
+            if told is not None:
+                told += self.time_offset_us
+                mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+
     def _waits_fixed_delay(self) -> bool:
         return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
 
@@ -630,11 +654,7 @@ class Box(InputLayer):
         until = now_us - self.latency_guard_us if self.delay_sources else now_us
         floor = now_us - STALL_US
         for mark in self.marks.values():
-            if mark.probe is not None:
-                told = mark.probe(now_us - self.time_offset_us)
-                if told is not None:
-                    told += self.time_offset_us
-                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+            self._probe(mark, now_us)
             said = mark.mark_us
             if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
                 mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers

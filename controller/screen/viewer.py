@@ -70,6 +70,12 @@ class SplitError(BuzzerBoxError):
     """The deciding process would not start (it said why on its own line)."""
 
 
+class GameRefused(SplitError):
+    """The deciding process would not take the game (its one line: a journal
+    another process writes, a carry-on it cannot take over); an evening's
+    process goes on between games, ready for the next."""
+
+
 class DecidingLink:
     """The screen's end of the channel to the deciding process: the newest
     ``View`` it published (what the presenter draws, ``view``, at the game's
@@ -203,7 +209,9 @@ def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMi
                 log.warning("the deciding process sent something that is not a message (%s)", exc)
                 continue
             inbox.put(message)
-            if message is None or isinstance(message, p.Ended) or (until_view and isinstance(message, p.View)):
+            # a refusal is its last word on the game: an evening's channel is the menu's again
+            if message is None or isinstance(message, (p.Ended, p.Refused)) or (
+                    until_view and isinstance(message, p.View)):
                 return
 
     thread = threading.Thread(target=read, name="buzzerbox-screen-reader", daemon=True)
@@ -260,8 +268,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                     break
                 if isinstance(message, channel.VersionMismatch):
                     raise SplitError(str(message))
-                if isinstance(message, p.Refused):  # its inputs would not open ...: the one line, no game
-                    raise SplitError(message.line)
+                if isinstance(message, p.Refused):  # its inputs would not open, the game not taken: one line, no game
+                    raise GameRefused(message.line)
                 if isinstance(message, p.Between):
                     continue  # an evening's stations, sent before it took the game: the menu's, not the game's
                 if isinstance(message, p.Opened):
@@ -604,6 +612,11 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if game.new and not game.journal.exists():
                 raise  # stopped in its roll call, before it journaled the game: the caller abandons the start
             return GameOver(stopped)
+        except GameRefused:
+            if game.evening is None and process is not None and sock is not None:
+                with signals.held(raise_after=False):
+                    stop_decider(process, sock)
+            raise  # an evening's process took no game: it waits for the next, its stop would end the evening
         except Exception:  # this side broke: the game is closed (journal's end, lamps off), never left running
             if process is not None and sock is not None:
                 with signals.held(raise_after=False):

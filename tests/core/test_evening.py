@@ -224,3 +224,36 @@ def test_evening_and_journal_are_one_or_the_other() -> None:
         process.parse(["--fd", "3"])
     assert process.parse(["--fd", "3", "--evening"]).journal is None
     assert isinstance(process.parse(["--fd", "3", "--journal", "j"]), argparse.Namespace)
+
+
+def test_an_evening_games_close_journals_a_press_still_on_its_way_from_the_feed(tmp_path: Path) -> None:
+    """A station's press on its way in the feed's pipe as the host stops the
+    game (half its line read by the reader): the evening keeps the inputs
+    open, so nothing drains them; the close waits until the feed says it
+    delivered up to the close, and the press is journaled before the end.
+    The rest of the line is written once the process says it waits for it."""
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    profile = profile_mod.load("header-4")
+    pins = {v: k for k, v in profile.input_pins().items()}
+    journal = tmp_path / "q.jsonl"
+    with evening("--profile", "header-4", "--feed", str(fifo), "--log-level", "10") as (proc, sock, err):
+        until(sock, lambda m: isinstance(m, p.Opened))
+        writer = os.open(fifo, os.O_WRONLY)
+        try:
+            until(sock, lambda m: isinstance(m, p.Between))
+            channel.send(sock, p.Play(str(journal), header(4, profile), QUIZ))
+            until(sock, lambda m: isinstance(m, p.View))
+            os.write(writer, f"{pins[(2, 'bell')]} 0 {box_now_us()}".encode())  # its newline not yet written
+            channel.send(sock, p.Stop("menu"))
+            err.wait_for(lambda x: "waiting for the gpio inputs to deliver up to its close" in x)
+            os.write(writer, b"\n")
+            ended = until(sock, lambda m: isinstance(m, p.Ended))
+            assert ended.reason == "menu"
+        finally:
+            os.close(writer)
+        channel.send(sock, p.Stop("quit"))
+        assert proc.wait(HANG_S) == 0
+    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    assert records[-1]["type"] == "end"
+    assert [r["station"] for r in records if r["type"] == "press"] == [2], records

@@ -81,10 +81,11 @@ def host(feed: Feed) -> Script:
     yield [pygame.K_ESCAPE]
 
 
-def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script]) -> Path:
+def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
+                     fresh: bool = True) -> Path:
     """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
     keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
-    asked for). The folder of its journals."""
+    asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
     packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
@@ -94,7 +95,7 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     feed = Feed(fifo)
     try:
         kiosk = Kiosk(monkeypatch, script(feed))
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", "--fresh",
+        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
                      "--journal-dir", str(journals), "--packs-dir", str(packs),
                      "--media-root", str(tmp_path / "media")]) == 0
     finally:
@@ -297,3 +298,56 @@ def test_the_evenings_deciding_process_killed_in_a_roll_call_is_said_once_and_ca
     assert err.count(_(viewer.DECIDER_GONE)) == 1, err
     assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err, err  # one line for one death
     assert len(list(journals.glob("*.jsonl"))) == 1
+
+
+def test_a_game_the_evenings_process_refuses_is_said_in_the_menu_and_the_evening_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game cut off mid-game is carried on as the menu starts, but another
+    process takes its journal's lock after the menu looked (this test holds
+    it): the evening's process refuses the game. The menu says why in its one
+    line and stays, its evening's process still running: the next game is
+    decided by that same process, and the menu exits 0."""
+    import fcntl
+
+    from controller.box import session
+    from games.registry import get
+
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    profile = profile_mod.load("header-4")
+    spec = get("quiz")
+    cut_off = journals / "quiz.jsonl"
+    box = session.new_box(spec, session.game_settings(spec, 4, 1, {}, profile), profile, cut_off)
+    assert box.journal is not None
+    box.journal.close()  # no end: a game the power cut off
+    held: list[int] = []
+    resumable = session.resumable
+
+    def then_locked(*args: Any, **kwargs: Any) -> Any:
+        out = resumable(*args, **kwargs)  # the menu's look finds it free ...
+        fd = os.open(cut_off, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # ... and another process writes it before it is taken
+        held.append(fd)
+        return out
+
+    monkeypatch.setattr(session, "resumable", then_locked)
+    started = starts(monkeypatch)
+
+    def refused_then_a_game(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT) and "is being written by" in said(f))
+        frame = yield [Reached("the refusal")]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    try:
+        menu_on_the_feed(tmp_path, monkeypatch, refused_then_a_game, fresh=False)
+    finally:
+        for fd in held:
+            os.close(fd)
+    assert len(held) == 1 and len(started) == 1, started  # one evening process, never stopped by the refusal
+    played = [j for j in journals.glob("*.jsonl") if j != cut_off]
+    assert len(played) == 1
+    kinds = [json.loads(line)["type"] for line in played[0].read_text(encoding="utf-8").splitlines()]
+    assert kinds[-1] == "end" and "press" in kinds, kinds
