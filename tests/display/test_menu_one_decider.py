@@ -119,6 +119,20 @@ def starts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return started
 
 
+def takes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the deciding processes the menu's games are handed to, in order."""
+    taken: list[int] = []
+    take = evening_mod.EveningLink.take
+
+    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
+        process, sock = take(link, game, resume)
+        taken.append(process.pid)
+        return process, sock
+
+    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    return taken
+
+
 def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from controller.box import session, sources
@@ -130,15 +144,7 @@ def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
     monkeypatch.setattr(session, "open_inputs", refused)
     monkeypatch.setattr(session, "open_lights", refused)
     monkeypatch.setattr(viewer, "start_decider", refused)  # no deciding process of a game's own
-    taken: list[int] = []
-    take = evening_mod.EveningLink.take
-
-    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
-        process, sock = take(link, game, resume)
-        taken.append(process.pid)
-        return process, sock
-
-    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    taken = takes(monkeypatch)
     journals = menu_on_the_feed(tmp_path, monkeypatch, host)
     assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
     played = sorted(journals.glob("*.jsonl"))
@@ -181,15 +187,7 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     the game is back, the stations decide it, and the menu's next game is
     decided by that same process."""
     started = starts(monkeypatch)
-    taken: list[int] = []
-    take = evening_mod.EveningLink.take
-
-    def took(link: evening_mod.EveningLink, game: viewer.SplitGame, resume: bool) -> Any:
-        process, sock = take(link, game, resume)
-        taken.append(process.pid)
-        return process, sock
-
-    monkeypatch.setattr(evening_mod.EveningLink, "take", took)
+    taken = takes(monkeypatch)
 
     def script(feed: Feed) -> Script:
         frame = yield []
