@@ -436,12 +436,18 @@ def test_a_checkpoint_made_by_a_child_holds_the_state_at_its_place_while_presses
     assert continued(restored) == continued(full)
 
 
-def test_a_game_whose_state_the_child_cannot_write_gets_no_checkpoint_and_loses_no_record(tmp_path: Path,
-                                                                                        caplog) -> None:
+def live_reaction_box(tmp_path: Path) -> tuple[Box, Path]:
+    """A reaction duel journaled as a live box journals (the writer's thread), and its journal's path."""
     spec = registry.get("reaction")
     box = Box(spec, spec.settings(2, 1))
     path = tmp_path / "r.jsonl"
     box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    return box, path
+
+
+def test_a_game_whose_state_the_child_cannot_write_gets_no_checkpoint_and_loses_no_record(tmp_path: Path,
+                                                                                        caplog) -> None:
+    box, path = live_reaction_box(tmp_path)
     box.engine.hook = print  # type: ignore[attr-defined]
     with caplog.at_level(logging.WARNING):
         assert box.checkpoint()  # the fork is made; the child refuses
@@ -538,10 +544,7 @@ def test_a_stop_that_reaches_a_checkpoints_child_as_it_is_born_ends_it(tmp_path:
     def deciding_process_handler(signum: int, frame: object) -> None:  # records the stop, as signals.py does
         os.write(heard_w, b"stop recorded\n")
 
-    spec = registry.get("reaction")
-    box = Box(spec, spec.settings(2, 1))
-    path = tmp_path / "r.jsonl"
-    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box, path = live_reaction_box(tmp_path)
     box.host("arm", 1_000)
     monkeypatch.setattr(os, "fork", fork_and_stop)
     before = signal.signal(signal.SIGTERM, deciding_process_handler)
@@ -580,10 +583,7 @@ def test_a_close_does_not_wait_long_for_a_checkpoints_child(tmp_path: Path, monk
 
     monkeypatch.setattr(snapshot, "before_encoding", stuck)
     monkeypatch.setattr(journal_writer, "CLOSE_LATER_S", 0.0)
-    spec = registry.get("reaction")
-    box = Box(spec, spec.settings(2, 1))
-    path = tmp_path / "r.jsonl"
-    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box, path = live_reaction_box(tmp_path)
     box.host("arm", 1_000)
     try:
         with caplog.at_level(logging.WARNING):
@@ -617,10 +617,7 @@ def test_a_checkpoints_child_is_heard_on_a_pipe_past_file_1023(tmp_path: Path, m
             os.close(fd)
         return high[0], high[1]
 
-    spec = registry.get("reaction")
-    box = Box(spec, spec.settings(2, 1))
-    path = tmp_path / "r.jsonl"
-    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box, path = live_reaction_box(tmp_path)
     box.host("arm", 1_000)
     monkeypatch.setattr(os, "pipe", high_pipe)
     assert box.checkpoint()
@@ -648,10 +645,7 @@ def test_no_collection_runs_in_a_checkpoints_child(tmp_path: Path) -> None:
             with contextlib.suppress(OSError):
                 os.write(heard_w, b"collected in the child\n")
 
-    spec = registry.get("reaction")
-    box = Box(spec, spec.settings(2, 1))
-    path = tmp_path / "r.jsonl"
-    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box, path = live_reaction_box(tmp_path)
     box.host("arm", 1_000)
     was_enabled, threshold = gc.isenabled(), gc.get_threshold()
     gc.callbacks.append(collected)
@@ -698,10 +692,7 @@ def test_the_kernel_short_of_memory_ends_a_checkpoints_child_first(tmp_path: Pat
 
     monkeypatch.setattr(snapshot, "before_encoding", wait_for_the_test)
     monkeypatch.setattr(snapshot, "fork", fork)
-    spec = registry.get("reaction")
-    box = Box(spec, spec.settings(2, 1))
-    path = tmp_path / "r.jsonl"
-    box.journal = JournalWriter.create(path, box.header(mode="play"), fsync=False, threaded=True)
+    box, path = live_reaction_box(tmp_path)
     try:
         assert box.checkpoint() and len(children) == 1
         assert select.select([ready_r], [], [], HANG_S)[0] and os.read(ready_r, 5) == b"ready"
