@@ -42,6 +42,7 @@ from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
 from controller.league.tournament import Tournament, read_secret
 from controller.web.server import WebError
+from controller.web.serving import LoopThread
 from games.i18n import _, current_language, format_number
 
 log = logging.getLogger("buzzerbox.league")
@@ -91,11 +92,12 @@ def labels() -> dict[str, str]:
             "winner_of": _("winner of {match}"), "decider": _("a draw: decider needed")}
 
 
-class HubService:
+class HubService(LoopThread):
     """The hub with its broker connection and its web server, each on its own thread."""
 
     def __init__(self, t: Tournament, ledger: Path | None, port: int, bind: str = "0.0.0.0",
                  reconnect_s: tuple[float, float] = (1, 8)) -> None:
+        super().__init__()
         self.t = t
         base = t.path.parent if t.path else Path.cwd()
         self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
@@ -134,20 +136,14 @@ class HubService:
         self.form_token = secrets.token_urlsafe(16)
         self._said: dict[str, str] = {}
         self._encoded: tuple[int, str] = (-1, "")
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
 
     def start(self) -> HubService:
-        self._thread = threading.Thread(target=self._serve, name="league-hub-web", daemon=True)
-        self._thread.start()
-        self._ready.wait(10)
-        if self._error is not None:
+        error = self._start_loop("league-hub-web")
+        if error is not None:
             self.hub.close()
             raise WebError(_("cannot serve the league pages on port {port}: {why}; choose another with --port").format(
-                port=self.port, why=self._error)) from None
+                port=self.port, why=error)) from None
         self.conn.start()
         return self
 
@@ -238,23 +234,6 @@ class HubService:
                 await self._pusher
         if self._runner is not None:
             await self._runner.cleanup()
-
-    def _serve(self) -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:  # noqa: BLE001 (told to the starting thread)
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self.loop = loop
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
 
     async def _open(self) -> None:
         app = web.Application(client_max_size=MAX_FORM)
