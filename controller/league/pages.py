@@ -29,6 +29,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from aiohttp import web
@@ -46,6 +47,8 @@ from controller.web.serving import LoopThread
 from games.i18n import _, current_language, format_number
 
 log = logging.getLogger("buzzerbox.league")
+#: an organiser's posted form
+Form = Mapping[str, object]
 STATIC = Path(__file__).with_name("static")
 MAX_FORM = 16 * 1024
 
@@ -448,36 +451,40 @@ class HubService(LoopThread):
             self._said.pop(next(iter(self._said)))
         return web.HTTPSeeOther(f"/organiser?said={key}")
 
-    async def _decide(self, request: web.Request) -> web.Response:
+    async def _posted(self, request: web.Request, act: Callable[[Form], str]) -> web.Response:
+        """An organiser's form: refused without the organiser's user and password or with a stale
+        page's token; else ``act`` on it, and the organiser's page again with what it said."""
         if not self._authorised(request):
             return self._challenge()
         form = await request.post()
         if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
             return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        raise self._say(act(form))
+
+    async def _decide(self, request: web.Request) -> web.Response:
+        return await self._posted(request, self._decided)
+
+    def _decided(self, form: Form) -> str:
         try:
             seq = int(str(form.get("seq", "")))
             self.hub.decide(str(form.get("match", ""))[:40], seq, str(form.get("sum", ""))[:64],
                             str(form.get("reason", "")), self.t.organiser_user)
-            said = _("decided: the chosen version counts")
+            return _("decided: the chosen version counts")
         except ValueError as exc:
-            said = str(exc) if isinstance(exc, MessageError) else _("the form is stale: open the organiser's page again")
-        raise self._say(said)
+            return str(exc) if isinstance(exc, MessageError) else _("the form is stale: open the organiser's page again")
 
     async def _correct(self, request: web.Request) -> web.Response:
-        if not self._authorised(request):
-            return self._challenge()
-        form = await request.post()
-        if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
-            return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        return await self._posted(request, self._corrected)
+
+    def _corrected(self, form: Form) -> str:
         try:
             forfeit = str(form.get("forfeit", "")).strip()[:40] or None
             scores = () if forfeit else tuple(int(s) for s in str(form.get("scores", "")).replace(",", " ").split())
             self.hub.correct(str(form.get("match", ""))[:40], scores, str(form.get("reason", "")), self.t.organiser_user,
                              forfeit)
-            said = _("corrected")
+            return _("corrected")
         except ValueError as exc:  # MessageError, or a score that is not a number
-            said = str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
-        raise self._say(said)
+            return str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
 
     def organiser_html(self, said: str = "") -> str:
         e = html.escape
