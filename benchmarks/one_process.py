@@ -13,15 +13,21 @@ a ``LiveGame`` of people's (``OneProcessGame``).
 
 from __future__ import annotations
 
+import argparse
+import logging
+import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
 import pygame
 
 from controller.box.deciding import LIVE_WINDOW, Decider
 from controller.box.runtime import Box
+from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.live import LiveGame
@@ -168,10 +174,13 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
     return outcome
 
 
+@dataclass
 class OneProcessGame(LiveGame):
     """A live box of people's (no session: its sources already started on it)
     decided beside this process's frames (``run_live``), closed as the
-    product closes a game."""
+    product closes a game, ``source`` (if given) stopped first."""
+
+    source: Source | None = None
 
     def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
             fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
@@ -181,3 +190,83 @@ class OneProcessGame(LiveGame):
         until = None if seconds is None else self.game_now() + int(seconds * 1_000_000)
         return self.closed_after(lambda: run_live(self.box, self.presenter, until_us=until, keyboard=keyboard,
                                                   fps=fps))
+
+    def _close(self) -> None:
+        try:
+            if self.source is not None:
+                self.source.stop()
+        finally:
+            super()._close()
+
+
+def play(args: argparse.Namespace) -> int:
+    """``play``'s options, the game decided beside this process's frames (the
+    older design, as ``play --one-process`` played it): the profile's inputs
+    (``--feed``: mock pins driven from a FIFO) and lamps opened here, the
+    journal written here, ``--timings`` as ``play`` writes them."""
+    from controller.apps.common import default_players, options_from, spec_named
+    from controller.apps.play import write_timings
+    from controller.box import profile as profile_mod
+    from controller.box import session
+    from controller.screen import live
+
+    spec = spec_named(args.game)
+    prof = profile_mod.load(args.profile) if args.profile else None
+    players = len(prof.stations) if prof is not None else (args.players or default_players(spec))
+    headless = live.is_headless(args)
+    names, colors = live.names_colors(prof, players, session.saved_names(prof))
+    keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
+                                                    keys=prof.keys if prof is not None else None)
+    seed = args.seed if args.seed is not None else session.new_seed()
+    settings = session.game_settings(spec, players, seed, options_from(args.option), prof)
+    path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
+    relay = session.Relay()
+    box = session.new_box(spec, settings, prof, path, station_names=names)
+    source = session.open_inputs(prof, relay, args.feed) if prof is not None else None
+    try:
+        presenter = live.presenter_for(spec, live.open_screen(args, headless),
+                                       lights=session.open_lights(prof, source),
+                                       sound=live.open_sound(args, headless, prof), colors=colors)
+    except BaseException:
+        if source is not None:
+            source.stop()
+        raise
+    box.horizon_policy = args.horizon
+    if source is not None and prof is not None:
+        session.connect(box, source, prof)
+    relay.target = box
+    game = OneProcessGame(box, presenter, source=source)
+    # benchkit reads the deciding thread's priority from this line, as from the deciding process's own
+    print(f"deciding process {os.getpid()} (one process, beside the frames): normal priority, nice {os.nice(0)}",
+          file=sys.stderr, flush=True)
+    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
+    if args.timings and result is not None:
+        write_timings(args.timings, "one-process", {
+            "decisions": [d[:2] for d in result.decisions], "decision_detail": result.decision_detail,
+            "frame_us": result.frame_us, "shown": [[d[0], d[2]] for d in result.decisions if d[2] is not None],
+            "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+            "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us})
+    print(game.summary_line(result), file=sys.stderr)
+    if result is None:
+        raise KeyboardInterrupt  # closed cleanly; the command line says "stopped"
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.one_process play GAME [play's options]``
+    (benchmarks/realtime.py's one-process design): the command line and its
+    one-line failures are ``buzzerbox``'s own."""
+    from controller import cli, signals
+
+    args = cli.build_parser().parse_args(argv)
+    if args.command != "play":
+        raise SystemExit("benchmarks/one_process.py: only play (e.g. play quiz --profile header-4 --feed FIFO)")
+    logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    args.func = play
+    with signals.handled():
+        return cli.run_command(args, "play")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
