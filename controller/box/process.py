@@ -833,6 +833,7 @@ def between(link: Link, inputs: Inputs) -> p.Play | None:
     link.relay.target = monitor
     sent: Any = None
     sent_us: int | None = None
+    lamps = False  # a station's press lights its lamp (``PressLamps``: the first start's test press)
     try:
         while True:
             if signals.received() is not None:
@@ -842,18 +843,28 @@ def between(link: Link, inputs: Inputs) -> p.Play | None:
                     return None
                 if isinstance(message, p.Play):
                     return message
+                if isinstance(message, p.PressLamps):
+                    lamps = message.on
+                    if not lamps and inputs.lights is not None:
+                        inputs.lights.all_off()
                 if monitor is not None:
                     feed_monitor(monitor, message)  # a late game's host key, a stop it never saw: nothing
             if monitor is None:
                 continue
             t = box_now_us()
             presses = tuple(out for out in monitor.step(t) if isinstance(out, Press))
+            if lamps and inputs.lights is not None:
+                for press in presses:
+                    if press.station >= 0:  # lit before the menu hears of it
+                        inputs.lights.light(press.station, "bell")
             strip = monitor.strip()
             if presses or strip != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
                 link.send(p.Between(strip, presses))
                 sent, sent_us = strip, t
     finally:
         link.relay.target = None
+        if lamps and inputs.lights is not None:  # the game lights its own from its statuses
+            inputs.lights.all_off()
 
 
 def station_monitor(profile: profile_mod.Profile, source: Source | None) -> InputMonitor:

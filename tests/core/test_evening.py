@@ -257,3 +257,61 @@ def test_an_evening_games_close_journals_a_press_still_on_its_way_from_the_feed(
     records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
     assert records[-1]["type"] == "end"
     assert [r["station"] for r in records if r["type"] == "press"] == [2], records
+
+
+def test_between_games_a_press_lights_its_lamp_while_the_menu_asks_and_not_after(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first start's test press (``PressLamps``): the evening's process,
+    which holds the lamps (on mock pins this test reads), lights a station's
+    lamp on its press, a keyboard station's key and a GPIO bell alike, before
+    the menu hears of the press; asked to stop, every lamp goes dark and a
+    press lights none."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.box import process
+    from controller.box.lights import GpioLights
+
+    lamps: list[GpioLights] = []
+
+    def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
+        assert profile is not None
+        lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        return lamps[-1]
+
+    monkeypatch.setattr(session, "open_lights", lights)
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    args = process.parse(["--fd", "0", "--evening", "--profile", "header-4", "--feed", str(fifo)])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    writer, edge = fifo_edges(fifo)
+
+    def lit() -> set[int]:
+        return {station for (station, _inp), led in lamps[0].leds.items() if led.is_lit}
+
+    try:
+        until(mine, lambda m: isinstance(m, p.Opened))
+        press(mine, 0, box_now_us())  # before the menu asks: no lamp
+        until(mine, pressed(0, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.PressLamps(True))
+        press(mine, 1, box_now_us())  # a keyboard station's key (after the ask, on the same channel)
+        until(mine, pressed(1, "bell"))
+        assert lit() == {1}
+        tap(edge, 3, "bell")  # a GPIO station's bell
+        until(mine, pressed(3, "bell"))
+        assert lit() == {1, 3}
+        channel.send(mine, p.PressLamps(False))
+        press(mine, 2, box_now_us())
+        until(mine, pressed(2, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+    finally:
+        os.close(writer)
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
