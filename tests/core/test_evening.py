@@ -315,3 +315,46 @@ def test_between_games_a_press_lights_its_lamp_while_the_menu_asks_and_not_after
         mine.close()
         thread.join(HANG_S)
         theirs.close()
+
+
+def test_between_keyboard_games_the_process_sleeps_on_the_channel_until_a_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keyboard stations have nothing to step between games: the evening's
+    process waits on the channel until the menu says something (it used to
+    wake every 10 ms for nothing, all evening), and the menu's quit ends it."""
+    from controller.box import process
+
+    waits: list[float | None] = []
+    look = process.Link.next
+
+    def recorded(link: process.Link, timeout_s: float | None) -> Any:
+        waits.append(timeout_s)
+        return look(link, timeout_s)
+
+    monkeypatch.setattr(process.Link, "next", recorded)
+    args = process.parse(["--fd", "0", "--evening"])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    try:
+        assert until(mine, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+        assert waits and all(w is None or w == 0 for w in waits), waits  # a wait for a message, or a look
+    finally:
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_a_sigterm_between_keyboard_games_ends_the_evening_that_sleeps_on_the_channel() -> None:
+    """The evening's process waits on the channel between keyboard games; a
+    SIGTERM to it alone (systemd's stop) still ends it, with 0."""
+    import signal
+
+    with evening() as (proc, sock, _err):
+        assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(HANG_S) == 0
