@@ -51,7 +51,7 @@ from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
-from controller.channel import ChannelError, EncodedPages, Outbox, VersionMismatch
+from controller.channel import EVENTS_KEPT, ChannelError, EncodedPages, Outbox, VersionMismatch
 from games import registry
 from games.base import BuzzerBoxError, EventKind, GameEvent
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
@@ -541,14 +541,30 @@ class Link:
         self.inbox: queue.Queue[p.Message | None | _Wake] = queue.Queue()
         #: the stations' deliveries go to whatever runs now: the roll call's or the evening's monitor, or a box
         self.relay = session.Relay()
+        #: the oldest presses of ``Between`` messages merged while the menu did not read (``merged_between``)
+        self.dropped_presses = 0
         self.closed = threading.Event()
         self._lock = threading.Lock()
         self._game: tuple[DecidingGame, Viewer] | None = None
         threading.Thread(target=self._read, name="buzzerbox-read-screen", daemon=True).start()
 
     def send(self, message: p.Message) -> None:
-        """After what was sent before (a game's last view, its ``Ended``)."""
-        self.outbox.put(message)
+        """After what was sent before (a game's last view, its ``Ended``). A ``Between``
+        replaces one not yet written (``merged_between``): a menu that does not read
+        while a bots game or a results screen runs gets the stations' newest, not a pile."""
+        if isinstance(message, p.Between):
+            self.outbox.put_newest(message, self.merged_between)
+        else:
+            self.outbox.put(message)
+
+    def merged_between(self, old: p.Between, new: p.Between) -> p.Between:
+        """Two ``Between`` as one: the newest strip, the presses of both (at most the newest
+        ``EVENTS_KEPT``: the menu takes none made before it was shown again; the rest counted)."""
+        presses = (*old.presses, *new.presses)
+        if len(presses) > EVENTS_KEPT:
+            self.dropped_presses += len(presses) - EVENTS_KEPT
+            presses = presses[-EVENTS_KEPT:]
+        return p.Between(new.strip, presses)
 
     def play(self, game: DecidingGame | None, viewer: Viewer | None) -> None:
         """From now on the channel's messages go to ``game`` (None: to ``inbox``);
@@ -600,6 +616,9 @@ class Link:
 
     def close(self) -> None:
         """What is queued is sent (bounded), then nothing more."""
+        if self.dropped_presses:
+            log.info("between games the menu left %d presses unread (made while it was not shown): dropped",
+                     self.dropped_presses)
         self.outbox.close()
 
 
