@@ -33,7 +33,7 @@ from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
 from controller.protocol import NOT_BEGUN, Played
 from controller.screen import live
-from controller.screen.evening import EveningLink, EveningRefused, EveningStations
+from controller.screen.evening import EveningLink, EveningProcess, EveningRefused, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
@@ -160,22 +160,37 @@ def set_up_as(args: argparse.Namespace) -> str | None:
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
-    from controller.screen.menu import Menu, MenuScene
-    from controller.screen.sound import SoundSettings
-    from games.toolkit.scene import freeze
-
     games = [(name, spec.title, spec.min_players, spec.max_players)
              for name, spec in ((name, get(name)) for name in available()) if spec.scene]
     profile_name = set_up_as(args)
-    profile = profile_mod.load(profile_name) if profile_name else None
-    players = len(profile.stations) if profile is not None else args.players
+    if profile_name:
+        profile_mod.load(profile_name)  # a profile that will not load is refused before a window opens
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
     port = DEFAULT_PORT if args.web is None else args.web
+    # the evening's one deciding process: the walk-through's test press reads the stations through it already
+    deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=getattr(args, "viewer_socket", None))
+    try:
+        return menu_evening(args, screen, deciding, games, profile_name, port)
+    finally:
+        deciding.stop()
+
+
+def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProcess,
+                 games: list[tuple[str, str, int, int]], profile_name: str | None, port: int) -> int:
+    """The first start's walk-through if it is due, then the menu until the host quits."""
+    from controller.screen.menu import Menu, MenuScene
+    from controller.screen.sound import SoundSettings
+    from games.toolkit.scene import freeze
+
+    headless = bool(args.headless)
+    profile = profile_mod.load(profile_name) if profile_name else None
+    players = len(profile.stations) if profile is not None else args.players
     if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
-        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
+        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port,
+                                       stations=deciding.on)
         if done is not None:
             profile_name = done.profile
             profile = profile_mod.load(done.profile) if done.profile else None
@@ -191,7 +206,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    evening = Evening(args, profile_name, profile, players, screen, menu, packs)
+    evening = Evening(args, profile_name, profile, players, screen, menu, packs, deciding)
     try:
         with box_session.stop_on_sigterm():
             evening.run()
@@ -215,7 +230,7 @@ class Evening:
     played in this process, their lamps dark."""
 
     def __init__(self, args: argparse.Namespace, profile_name: str | None, profile: profile_mod.Profile | None,
-                 players: int, screen: Screen, menu: Menu, packs: PackScan) -> None:
+                 players: int, screen: Screen, menu: Menu, packs: PackScan, deciding: EveningProcess) -> None:
         from controller.web.attach import MenuCompanion
 
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
@@ -237,6 +252,8 @@ class Evening:
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
+        #: the evening's deciding process (the walk-through may have started it on the wiring it chose)
+        self.deciding = deciding
         self.decider: EveningLink | None = None
         # the stations' own buttons drive the menu and the games; inputs that will
         # not open stop the menu with one line, as they stop ``play``
@@ -272,17 +289,13 @@ class Evening:
             self.decider = self.evening_process(None)
 
     def evening_process(self, profile: str | None) -> EveningLink:
-        """Started on ``profile``'s inputs (None: keyboard stations)."""
-        link = EveningLink(profile, feed=getattr(self.args, "feed", None),
-                           viewer_socket=getattr(self.args, "viewer_socket", None))
-        link.start()
-        return link
+        """On ``profile``'s inputs (None: keyboard stations): the one already running on them, else a new one."""
+        return self.deciding.on(profile)
 
     def close_inputs(self) -> None:
         """The evening's deciding process ends: its inputs closed, its lamps off."""
-        if self.decider is not None:
-            self.decider.stop()
-            self.decider = None
+        self.deciding.stop()
+        self.decider = None
 
     def close(self) -> None:
         self.companion.stop()
@@ -335,11 +348,11 @@ class Evening:
 
     def set_up_again(self) -> None:
         """The first start's walk-through again; its wiring and names from now
-        on (the evening's deciding process ends, a new one opens the new wiring)."""
-        self.close_inputs()
+        on (the evening's deciding process reads the stations for its test
+        press: the same one while the wiring stays, a new one on another)."""
         port = DEFAULT_PORT if self.args.web is None else self.args.web
         done = first_run.run_first_run(self.screen, profile=self.profile_name if self.profile is not None else None,
-                                       players=self.args.players, port=port)
+                                       players=self.args.players, port=port, stations=self.deciding.on)
         if done is not None:
             self.profile_name = done.profile
             self.profile = profile_mod.load(done.profile) if done.profile else None

@@ -161,6 +161,10 @@ class EveningLink:
                                            carry_on=game.carry_on and not resume, web=game.web))
         return self.process, self.sock
 
+    def press_lamps(self, on: bool) -> None:
+        """From now on a station's press lights its lamp (``on``), or every lamp goes dark (the test press)."""
+        self._send(p.PressLamps(on))
+
     # an input sink, as the keyboard source expects: its station keys are stations between games too
     def _send(self, message: p.Message) -> None:
         if self.sock is not None:
@@ -189,6 +193,34 @@ class EveningLink:
         if self.process is not None:
             self.process.wait()
             self.process = None
+
+
+class EveningProcess:
+    """The evening's one deciding process as the menu and the first start's
+    walk-through share it: started on a wiring when one is first needed (the
+    walk-through's test press, or the menu), kept while the wiring stays,
+    ended and started again on another wiring."""
+
+    def __init__(self, *, feed: str | None = None, viewer_socket: str | None = None) -> None:
+        self.feed = feed
+        self.viewer_socket = viewer_socket
+        self.link: EveningLink | None = None
+
+    def on(self, profile: str | None) -> EveningLink:
+        """It, with ``profile``'s inputs open (None: keyboard stations); ``EveningRefused``: they would not open."""
+        if self.link is not None and self.link.profile == profile:
+            return self.link  # one that died meanwhile is started again by its next look (``EveningStations``)
+        self.stop()
+        link = EveningLink(profile, feed=self.feed, viewer_socket=self.viewer_socket)
+        link.start()
+        self.link = link
+        return link
+
+    def stop(self) -> None:
+        """It ends: its inputs closed, its lamps off."""
+        if self.link is not None:
+            link, self.link = self.link, None
+            link.stop()
 
 
 class EveningStations:

@@ -257,3 +257,104 @@ def test_an_evening_games_close_journals_a_press_still_on_its_way_from_the_feed(
     records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
     assert records[-1]["type"] == "end"
     assert [r["station"] for r in records if r["type"] == "press"] == [2], records
+
+
+def test_between_games_a_press_lights_its_lamp_while_the_menu_asks_and_not_after(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first start's test press (``PressLamps``): the evening's process,
+    which holds the lamps (on mock pins this test reads), lights a station's
+    lamp on its press, a keyboard station's key and a GPIO bell alike, before
+    the menu hears of the press; asked to stop, every lamp goes dark and a
+    press lights none."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.box import process
+    from controller.box.lights import GpioLights
+
+    lamps: list[GpioLights] = []
+
+    def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
+        assert profile is not None
+        lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        return lamps[-1]
+
+    monkeypatch.setattr(session, "open_lights", lights)
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    args = process.parse(["--fd", "0", "--evening", "--profile", "header-4", "--feed", str(fifo)])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    writer, edge = fifo_edges(fifo)
+
+    def lit() -> set[int]:
+        return {station for (station, _inp), led in lamps[0].leds.items() if led.is_lit}
+
+    try:
+        until(mine, lambda m: isinstance(m, p.Opened))
+        press(mine, 0, box_now_us())  # before the menu asks: no lamp
+        until(mine, pressed(0, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.PressLamps(True))
+        press(mine, 1, box_now_us())  # a keyboard station's key (after the ask, on the same channel)
+        until(mine, pressed(1, "bell"))
+        assert lit() == {1}
+        tap(edge, 3, "bell")  # a GPIO station's bell
+        until(mine, pressed(3, "bell"))
+        assert lit() == {1, 3}
+        channel.send(mine, p.PressLamps(False))
+        press(mine, 2, box_now_us())
+        until(mine, pressed(2, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+    finally:
+        os.close(writer)
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_between_keyboard_games_the_process_sleeps_on_the_channel_until_a_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keyboard stations have nothing to step between games: the evening's
+    process waits on the channel until the menu says something (it used to
+    wake every 10 ms for nothing, all evening), and the menu's quit ends it."""
+    from controller.box import process
+
+    waits: list[float | None] = []
+    look = process.Link.next
+
+    def recorded(link: process.Link, timeout_s: float | None) -> Any:
+        waits.append(timeout_s)
+        return look(link, timeout_s)
+
+    monkeypatch.setattr(process.Link, "next", recorded)
+    args = process.parse(["--fd", "0", "--evening"])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    try:
+        assert until(mine, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+        assert waits and all(w is None or w == 0 for w in waits), waits  # a wait for a message, or a look
+    finally:
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_a_sigterm_between_keyboard_games_ends_the_evening_that_sleeps_on_the_channel() -> None:
+    """The evening's process waits on the channel between keyboard games; a
+    SIGTERM to it alone (systemd's stop) still ends it, with 0."""
+    import signal
+
+    with evening() as (proc, sock, _err):
+        assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(HANG_S) == 0
