@@ -448,6 +448,7 @@ class Evening:
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
+        from controller.box.views import snapshot_from
         from controller.screen.viewer import (
             GameRefused,
             RelayedPhones,
@@ -491,7 +492,8 @@ class Evening:
             return reason
         played = ended.played
         if phones:
-            self.companion.between(path)
+            final = ended.ended.pages
+            self.companion.between(None if final is None else snapshot_from(final))
         log.info(box_session.summary_line(played, reason))
         write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
         if played.finished or (reason == "menu" and self.league is None):

@@ -425,15 +425,31 @@ class DecidingGame:
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
             played=session.played_of(box))
+        pages = self.final_pages()
         if link is not None:
             link.play(None, None)  # what the channel brings from now on waits for the evening
         for viewer in self.viewers:
-            viewer.outbox.put(ended)
+            # the pages hold the private hands: only the screen serving the phones gets them
+            viewer.outbox.put(dataclasses.replace(ended, pages=pages) if viewer.companion else ended)
             if link is None or viewer.outbox is not link.outbox:
                 viewer.outbox.close()
         for viewer in self.viewers:
             if viewer.process is not None:
                 viewer.process.wait()
+
+
+    def final_pages(self) -> dict[str, Any] | None:
+        """The phones' pages of the closed game, offering no move (what they
+        show between the menu's games: no game running, its last scores);
+        None without ``--web``, or pages that cannot be built (logged)."""
+        if self.companion is None:
+            return None
+        try:
+            with self.box.lock:
+                return snapshot_message(self.companion.detach())
+        except Exception:  # noqa: BLE001 (the game is closed all the same; the phones keep their last view)
+            log.exception("companion: could not build the closed game's pages; the phones keep the last ones")
+            return None
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:

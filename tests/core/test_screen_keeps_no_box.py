@@ -58,6 +58,36 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
     assert json.loads(out)["scores"] == played.summary()["scores"]
 
 
+@pytest.mark.usefixtures("mock_pins")
+def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process_not_its_journal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str],
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """Ctrl+C in ``play`` once the game shows: the screen asks the deciding
+    process to stop and takes how the game went from its ``Ended``; it does
+    not replay the closed journal (a second owner of the result, seconds on
+    a long evening) unless that process died without saying."""
+    from controller.screen.loop import Presenter
+
+    react = Presenter.react_view
+
+    def ctrl_c_at_the_first_view(self: Presenter, *args: Any, **kwargs: Any) -> None:
+        react(self, *args, **kwargs)
+        raise KeyboardInterrupt  # as the signal raises it in the screen's process
+
+    monkeypatch.setattr(Presenter, "react_view", ctrl_c_at_the_first_view)
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "reaction", "--headless", "--players", "3", "--seed", "7", "--journal", str(path), "--json"])
+    assert stopped.value.code == 130
+    assert boxes_built == [], boxes_built[0]
+    out, err = capsys.readouterr()
+    played = box_from_journal(journal_mod.read(path))
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["type"] == "end"
+    assert session.summary_line(session.played_of(played), "stopped") in err
+    assert json.loads(out)["scores"] == played.summary()["scores"]
+    assert "read back from its journal" not in caplog.text
+
+
 @pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_says(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
@@ -100,6 +130,54 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
     expected = evening_game(session.played_of(record), str(journal))
     assert len(listed) == 1 and listed[0].winners == expected.winners == ("Player 1",)
     assert (listed[0].standings, listed[0].finished) == (expected.standings, True)
+
+
+@pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+def test_the_menus_phones_show_the_closed_games_scores_from_its_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
+    """A quiz from the menu with its phones' pages (``--web``), won on its
+    first question and ended on its second: once the menu is back, the
+    pages say no game runs and show its final scores and the menu's next
+    game, from the deciding process's pages of the closed game (in its
+    ``Ended``), not from a replay of its journal in the menu's process."""
+    from controller.web.attach import MenuCompanion
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    packs, journals = tmp_path / "packs", tmp_path / "journals"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    between: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
+    after_a_game = MenuCompanion.between
+
+    def looked_at(companion: MenuCompanion, *args: Any) -> None:
+        after_a_game(companion, *args)
+        if companion.server is not None:
+            latest = companion.server.publisher.latest
+            between.append((json.loads(latest.board), json.loads(latest.host), list(boxes_built)))
+
+    monkeypatch.setattr(MenuCompanion, "between", looked_at)
+
+    def host() -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [pygame.K_UP]  # from the game row up round to Start
+        frame = yield from first_question_won_by(1, frame)
+        frame = yield [pygame.K_n]  # no one rang: the quiz is over
+        frame = yield from until(frame, lambda f: asked(f, "Final results"))
+        yield from back_to_menu_and_quit(frame, escapes=1)
+
+    kiosk = Kiosk(monkeypatch, host())
+    assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals), "--web", "0",
+                 "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
+    assert kiosk.stuck is None, kiosk.stuck
+    (journal,) = journals.glob("*.jsonl")
+    scores = box_from_journal(journal_mod.read(journal)).summary()["scores"]
+    assert len(between) == 1, between
+    board, host_page, built = between[0]
+    assert built == [], built[0]  # nothing replayed in the menu's process for the pages
+    assert board["live"] is False and host_page["live"] is False and host_page["buttons"] == []
+    assert [player["score"] for player in board["players"]] == scores and scores[0] > 0
+    assert host_page["next"] is not None  # the menu's next game, as the host page shows it between games
 
 
 @pytest.mark.parametrize("game", ["reaction", "quiz", "piepmatz", "pictomania"])
