@@ -16,9 +16,11 @@ from typing import Any
 import pygame
 import pytest
 
+from controller.apps.results import results_of
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session
+from controller.box.results.quiz import CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX, to_json
 from controller.box.runtime import Box, box_from_journal
 from controller.box.views import first_snapshot
 from controller.cli import main
@@ -59,13 +61,16 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
 
 
 @pytest.mark.usefixtures("mock_pins")
+@pytest.mark.parametrize("game", ["reaction", "quiz"])
 def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process_not_its_journal(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str],
-        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, game: str) -> None:
     """Ctrl+C in ``play`` once the game shows: the screen asks the deciding
     process to stop and takes how the game went from its ``Ended``; it does
     not replay the closed journal (a second owner of the result, seconds on
-    a long evening) unless that process died without saying."""
+    a long evening) unless that process died without saying. A quiz's
+    results are written beside the journal at the stop too, by the deciding
+    process from the game it decided, and ``play`` names them."""
     from controller.screen.loop import Presenter
 
     react = Presenter.react_view
@@ -77,7 +82,7 @@ def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process
     monkeypatch.setattr(Presenter, "react_view", ctrl_c_at_the_first_view)
     path = tmp_path / "r.jsonl"
     with pytest.raises(SystemExit) as stopped:
-        main(["play", "reaction", "--headless", "--players", "3", "--seed", "7", "--journal", str(path), "--json"])
+        main(["play", game, "--headless", "--players", "3", "--seed", "7", "--journal", str(path), "--json"])
     assert stopped.value.code == 130
     assert boxes_built == [], boxes_built[0]
     out, err = capsys.readouterr()
@@ -86,14 +91,19 @@ def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process
     assert session.summary_line(session.played_of(played), "stopped") in err
     assert json.loads(out)["scores"] == played.summary()["scores"]
     assert "read back from its journal" not in caplog.text
+    written = [Path(f"{path}{suffix}") for suffix in (CSV_SUFFIX, STANDINGS_SUFFIX, JSON_SUFFIX)]
+    assert [line for line in err.splitlines() if line.startswith("results: ")] == (
+        [f"results: {w}" for w in written] if game == "quiz" else [])
+    if game == "quiz":
+        assert json.loads(written[2].read_text(encoding="utf-8")) == to_json(results_of(str(path)))
 
 
 @pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_says(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
     """A quiz from the menu, won on its first question and ended on its second:
-    the menu builds no box of it (but the results file's reader of its closed
-    journal), and the "This evening" row lists it as its journal has it."""
+    the menu builds no box of it (its results beside the journal are written
+    by the deciding process), and the "This evening" row lists it as its journal has it."""
     from controller.apps.menu import evening_game
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -122,10 +132,9 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
     assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals),
                  "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
     assert kiosk.stuck is None, kiosk.stuck
-    # the quiz's results file is written from its journal once the game is closed (``results.write_at_close``)
-    live = [stack for stack in boxes_built if "in write_at_close" not in stack]
-    assert live == [], live[0]
+    assert boxes_built == [], boxes_built[0]  # its results too are written by the deciding process
     (journal,) = journals.glob("*.jsonl")
+    assert json.loads(Path(f"{journal}{JSON_SUFFIX}").read_text(encoding="utf-8")) == to_json(results_of(str(journal)))
     record = box_from_journal(journal_mod.read(journal))
     expected = evening_game(session.played_of(record), str(journal))
     assert len(listed) == 1 and listed[0].winners == expected.winners == ("Player 1",)
