@@ -60,6 +60,18 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
     assert json.loads(out)["scores"] == played.summary()["scores"]
 
 
+def a_quiz_won_then_over() -> Script:
+    """The menu's host: a quiz started, its first question won by Player 1,
+    nobody ringing on the second (the quiz is over), back to the menu, quit."""
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    frame = yield [pygame.K_UP]  # from the game row up round to Start
+    frame = yield from first_question_won_by(1, frame)
+    frame = yield [pygame.K_n]  # no one rang: the quiz is over
+    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    yield from back_to_menu_and_quit(frame, escapes=1)
+
+
 @pytest.mark.usefixtures("mock_pins")
 @pytest.mark.parametrize("game", ["reaction", "quiz"])
 def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process_not_its_journal(
@@ -119,16 +131,7 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
 
     monkeypatch.setattr(Menu, "played_game", listing)
 
-    def host() -> Script:
-        frame = yield []
-        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        frame = yield [pygame.K_UP]  # from the game row up round to Start
-        frame = yield from first_question_won_by(1, frame)
-        frame = yield [pygame.K_n]  # no one rang: the quiz is over
-        frame = yield from until(frame, lambda f: asked(f, "Final results"))
-        yield from back_to_menu_and_quit(frame, escapes=1)
-
-    kiosk = Kiosk(monkeypatch, host())
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
     assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals),
                  "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
     assert kiosk.stuck is None, kiosk.stuck
@@ -166,16 +169,7 @@ def test_the_menus_phones_show_the_closed_games_scores_from_its_deciding_process
 
     monkeypatch.setattr(MenuCompanion, "between", looked_at)
 
-    def host() -> Script:
-        frame = yield []
-        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        frame = yield [pygame.K_UP]  # from the game row up round to Start
-        frame = yield from first_question_won_by(1, frame)
-        frame = yield [pygame.K_n]  # no one rang: the quiz is over
-        frame = yield from until(frame, lambda f: asked(f, "Final results"))
-        yield from back_to_menu_and_quit(frame, escapes=1)
-
-    kiosk = Kiosk(monkeypatch, host())
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
     assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals), "--web", "0",
                  "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
     assert kiosk.stuck is None, kiosk.stuck
