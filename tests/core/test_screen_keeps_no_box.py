@@ -26,7 +26,7 @@ from controller.box.views import first_snapshot
 from controller.cli import main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, back_to_menu_and_quit
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 
@@ -132,8 +132,7 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
     monkeypatch.setattr(Menu, "played_game", listing)
 
     kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
-    assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(menu_args(tmp_path, "--players", "3")) == 0
     assert kiosk.stuck is None, kiosk.stuck
     assert boxes_built == [], boxes_built[0]  # its results too are written by the deciding process
     (journal,) = journals.glob("*.jsonl")
@@ -170,8 +169,7 @@ def test_the_menus_phones_show_the_closed_games_scores_from_its_deciding_process
     monkeypatch.setattr(MenuCompanion, "between", looked_at)
 
     kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
-    assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals), "--web", "0",
-                 "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(menu_args(tmp_path, "--players", "3", "--web", "0")) == 0
     assert kiosk.stuck is None, kiosk.stuck
     (journal,) = journals.glob("*.jsonl")
     scores = box_from_journal(journal_mod.read(journal)).summary()["scores"]
