@@ -32,7 +32,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 4
+PROTOCOL = 5
 
 
 class ChannelError(BuzzerBoxError):
@@ -171,6 +171,11 @@ class Ended:
     unsaved_path: str | None = None
     #: the game as it closed (None: closed before it began, or told by a screen that did not wait)
     played: Played | None = None
+    #: the phones' pages as the game closed, offering no move (``views.snapshot_message``): only to the
+    #: screen that serves the phones (private hands and all), which shows them between the menu's games
+    pages: dict[str, Any] | None = None
+    #: the files the deciding process wrote beside the journal at the close (a quiz's results)
+    results: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """Its fields by name (what ``play`` and the menu read of how a game ended)."""

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.apps import first_run
-from controller.apps.results import write_at_close
 from controller.apps.usb_copy import copy_results
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
@@ -461,6 +460,7 @@ class Evening:
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
+        from controller.box.views import snapshot_from
         from controller.screen.viewer import (
             GameRefused,
             RelayedPhones,
@@ -504,9 +504,11 @@ class Evening:
             return reason
         played = ended.played
         if phones:
-            self.companion.between(path)
+            final = ended.ended.pages
+            self.companion.between(None if final is None else snapshot_from(final))
         log.info(box_session.summary_line(played, reason))
-        write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
+        if ended.ended.results:  # a quiz's record, written beside its journal by the deciding process at the close
+            log.info("results: %s", ", ".join(ended.ended.results))
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))

@@ -47,6 +47,7 @@ from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
 from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
+from controller.box.results.quiz import Recorder, not_written_line, write_replayed
 from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
@@ -95,7 +96,7 @@ class DecidingGame:
 
     def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
                  until_us: int | None, results_s: float, screen_args: Sequence[str],
-                 companion: Publisher | None = None) -> None:
+                 companion: Publisher | None = None, recorder: Recorder | None = None) -> None:
         self.box = box
         self.source = source
         self.lights = lights
@@ -120,6 +121,8 @@ class DecidingGame:
         self.phones_secrets: dict[str, Any] | None = None
         #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
         self.companion = companion
+        #: a quiz's record, folded as the game is decided: written beside the journal at the close
+        self.recorder = recorder
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
 
     def game_now(self) -> int:
@@ -415,6 +418,7 @@ class DecidingGame:
                 if link is not None:
                     link.relay.target = None  # nothing more reaches this box
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
+        results = self.write_results(reason)
         ended = p.Ended(
             reason=reason, summary=box.summary(), late_deliveries=box.late_deliveries,
             worst_delivery_us=box.worst_delivery_us, stalls=box.stalls, longest_wait_us=box.longest_wait_us,
@@ -425,16 +429,49 @@ class DecidingGame:
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
-            played=session.played_of(box))
+            played=session.played_of(box), results=results)
+        pages = self.final_pages()
         if link is not None:
             link.play(None, None)  # what the channel brings from now on waits for the evening
         for viewer in self.viewers:
-            viewer.outbox.put(ended)
+            # the pages hold the private hands: only the screen serving the phones gets them
+            viewer.outbox.put(dataclasses.replace(ended, pages=pages) if viewer.companion else ended)
             if link is None or viewer.outbox is not link.outbox:
                 viewer.outbox.close()
         for viewer in self.viewers:
             if viewer.process is not None:
                 viewer.process.wait()
+
+    def write_results(self, reason: str) -> tuple[str, ...]:
+        """A quiz's record beside its closed journal, from the record folded as
+        the game went (a stop's too: it takes milliseconds); the files written.
+        A game taken over from a checkpoint has not seen its first events: its
+        journal is replayed for them, but not at a stop (a stop stays prompt;
+        the line says how to write them later)."""
+        recorder, journal = self.recorder, self.box.journal
+        if recorder is None or journal is None:
+            return ()
+        if recorder.whole:
+            written = recorder.write(self.box, journal.path)
+        elif reason == "stopped":
+            log.warning("%s", not_written_line(journal.path))
+            written = []
+        else:
+            written = write_replayed(journal.path)
+        return tuple(str(path) for path in written)
+
+    def final_pages(self) -> dict[str, Any] | None:
+        """The phones' pages of the closed game, offering no move (what they
+        show between the menu's games: no game running, its last scores);
+        None without ``--web``, or pages that cannot be built (logged)."""
+        if self.companion is None:
+            return None
+        try:
+            with self.box.lock:
+                return snapshot_message(self.companion.detach())
+        except Exception:  # noqa: BLE001 (the game is closed all the same; the phones keep their last view)
+            log.exception("companion: could not build the closed game's pages; the phones keep the last ones")
+            return None
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -772,6 +809,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
             inputs.lights.all_off()
         return None
     box.horizon_policy = args.horizon
+    recorder = Recorder.of(box, whole=box.restored_from == 0)  # before ``bound_logs``: every event so far
     link.relay.target = box
     if source is not None and profile is not None:
         session.connect(box, source, profile)
@@ -783,7 +821,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         with box.lock:
             companion = Publisher(box)
     game = DecidingGame(box, source, inputs.lights, until_us=until, results_s=args.results_s,
-                        screen_args=list(taking.screen), companion=companion)
+                        screen_args=list(taking.screen), companion=companion, recorder=recorder)
     hand_over(game, kept)
     game.attach(link.sock, "screen", companion=True, link=link)
     return game

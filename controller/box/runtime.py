@@ -952,6 +952,8 @@ class Box(InputLayer):
     checkpoint_every = CHECKPOINT_EVERY
     #: the journal's sequence number the newest checkpoint had (0: none yet)
     checkpoint_seq = 0
+    #: the checkpoint this box was restored from (0: none: it has every event of the game since its start)
+    restored_from = 0
     #: why this game gets no checkpoints (its state holds what the codec does not write), said once
     checkpoint_refused: str | None = None
 
@@ -1080,7 +1082,7 @@ class Box(InputLayer):
         self.press_log.extend(press_log)
         self.event_log.extend(event_log)
         self.now_us = max(self.now_us, record.t_us)
-        self.checkpoint_seq = seq
+        self.checkpoint_seq = self.restored_from = seq
 
 
 _CODE_MARKS: dict[type, str] = {}

@@ -358,3 +358,31 @@ def test_a_sigterm_between_keyboard_games_ends_the_evening_that_sleeps_on_the_ch
         assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(HANG_S) == 0
+
+
+@pytest.mark.parametrize(("lang", "said"), [("cs", "nejdřív tu hru ukončete"), ("pl", "najpierw zakończ tamtą grę")])
+def test_a_journal_another_process_writes_is_refused_in_the_boxs_language(
+        tmp_path: Path, lang: str, said: str) -> None:
+    """The menu carries on a game cut off, but another process holds its
+    journal: the evening's process refuses it in one line, which the menu
+    shows as it is, so it is said in the box's language, not in English."""
+    import fcntl
+
+    cut_off = tmp_path / "quiz.jsonl"
+    spec = get("quiz")
+    box = session.new_box(spec, session.game_settings(spec, 2, 1, {}, None), None, cut_off)
+    assert box.journal is not None
+    box.journal.close()  # no end: a game the power cut off
+    held = os.open(cut_off, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another process writes it
+        with evening("--lang", lang) as (proc, sock, _err):
+            assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+            channel.send(sock, p.Play(str(cut_off), None, QUIZ))
+            refused = until(sock, lambda m: isinstance(m, p.Refused))
+            assert said in refused.line and str(cut_off) in refused.line, refused.line
+            assert "is being written" not in refused.line and "\n" not in refused.line
+            channel.send(sock, p.Stop("quit"))
+            assert proc.wait(HANG_S) == 0
+    finally:
+        os.close(held)

@@ -244,7 +244,7 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
     stop_decider = viewer.stop_decider
     hung: list[int] = []
 
-    def bounded(process: Any, sock: Any) -> Any:  # a hang is this test's failure, not the test run's
+    def bounded(process: Any, sock: Any, *link: Any) -> Any:  # a hang is this test's failure, not the test run's
         wait = process.wait
 
         def wait_bounded(timeout: float | None = None) -> int:
@@ -256,7 +256,7 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
                 return int(wait())
 
         process.wait = wait_bounded
-        return stop_decider(process, sock)
+        return stop_decider(process, sock, *link)
 
     monkeypatch.setattr(viewer, "stop_decider", bounded)
     # the SIGTERM stays this process's 'received' after the menu (the command line reads it): forgotten after

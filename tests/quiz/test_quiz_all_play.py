@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.apps.quiz_record import Results
-from controller.apps.results import QuizNight, all_play_lines
+from controller.apps.results import all_play_lines
+from controller.box.results.quiz import QuizNight
+from controller.box.results.quiz_record import Results
 from games import registry
 from games.base import Action, GameEvent, OptionError, RuleError
 from games.i18n import _, set_language

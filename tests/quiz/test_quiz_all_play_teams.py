@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from controller.apps.results import QuizNight
+from controller.box.results.quiz import QuizNight
 from games import registry
 from games.base import Action, GameEvent
 from games.i18n import set_language
