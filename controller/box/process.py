@@ -681,10 +681,14 @@ class Inputs:
         return cls(profile, source, lights)
 
     def close(self) -> None:
-        """Lamps off, the sources stopped."""
+        """Lamps off and their pins released (the blinker's thread ended with
+        them), the sources stopped."""
         try:
             if self.lights is not None:
-                self.lights.all_off()
+                try:
+                    self.lights.all_off()
+                finally:
+                    self.lights.backend.close()
         finally:
             if self.source is not None:
                 self.source.stop()

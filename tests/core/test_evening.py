@@ -169,8 +169,16 @@ def test_a_stop_between_games_leaves_the_lamps_off_and_the_inputs_closed(tmp_pat
     def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
         assert profile is not None
         lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        close = lamps[-1].close
+
+        def closed() -> None:  # what the lamps show as their pins are released
+            lit_at_close.extend(led.is_lit for led in lamps[0].leds.values())
+            close()
+
+        lamps[-1].close = closed  # type: ignore[method-assign]
         return lamps[-1]
 
+    lit_at_close: list[bool] = []
     stopped: list[bool] = []
     monkeypatch.setattr(session, "open_lights", lights)
     opened = session.open_inputs
@@ -199,15 +207,16 @@ def test_a_stop_between_games_leaves_the_lamps_off_and_the_inputs_closed(tmp_pat
         until(mine, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
         tap(edge, 1, "bell")
         until(mine, has_winner)
-        leds = lamps[0].leds.values()
-        assert any(any(state.state for state in led.pin.states) for led in leds)  # a lamp was lit in the game
+        pins = [led.pin for led in lamps[0].leds.values()]
+        assert any(any(state.state for state in pin.states) for pin in pins)  # a lamp was lit in the game
         channel.send(mine, p.Stop("menu"))
         until(mine, lambda m: isinstance(m, p.Ended))
         assert not stopped  # the evening's next game reads the same inputs
         channel.send(mine, p.Stop("quit"))
         thread.join(HANG_S)
         assert result == [0]
-        assert stopped and not any(led.is_lit for led in leds)
+        assert stopped and lit_at_close and not any(lit_at_close)
+        assert all(led.closed for led in lamps[0].leds.values())  # released: the blinker's thread ended with them
         assert len(lamps) == 1  # opened once
     finally:
         os.close(writer)
