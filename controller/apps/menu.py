@@ -24,7 +24,7 @@ from controller.apps.usb_copy import copy_results
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
-from controller.box.journal_writer import JournalWriter
+from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
@@ -245,6 +245,9 @@ class Evening:
         #: the evening's deciding process died between games and was started again: said on the menu till a game
         self.restart_line: str | None = None
         menu.asides.append(lambda: self.restart_line)
+        #: the last game's records the card refused (where they wait): said on the menu till the next game
+        self.unsaved_line: str | None = None
+        menu.asides.append(lambda: self.unsaved_line)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        packs_folder=packs.folder)
@@ -412,7 +415,7 @@ class Evening:
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
-        self.restart_line = None
+        self.restart_line = self.unsaved_line = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
             try:
@@ -509,6 +512,9 @@ class Evening:
         log.info(box_session.summary_line(played, reason))
         if ended.ended.results:  # a quiz's record, written beside its journal by the deciding process at the close
             log.info("results: %s", ", ".join(ended.ended.results))
+        if ended.ended.unsaved:  # records the card refused: said in the log and beside the menu's rows, not lost
+            self.unsaved_line = unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path)
+            log.error("%s: %s", path, self.unsaved_line)
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))
