@@ -41,14 +41,14 @@ from games.base import (
 )
 from games.i18n import N_
 from games.panels import TYPED
-from games.quiz.allplay import (
+from games.quiz.allplay_scoring import (
     ALL_PLAY,
     ALL_PLAY_PRESET,
     TEAM_MEAN,
     TEAM_SUM,
     AllPlayQuestion,
 )
-from games.quiz.bowl import (
+from games.quiz.bowl_scoring import (
     BOWL,
     BOWL_PRESET,
     Buzz,
@@ -119,9 +119,9 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
     "second-chance": {"points_correct": 2, "second_points": 50},
     # stations in pairs: one press per team, the team answers once
     "teams": {"team_size": 2},
-    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay.py)
+    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay_scoring.py)
     ALL_PLAY: ALL_PLAY_PRESET,
-    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl.py)
+    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl_scoring.py)
     BOWL: BOWL_PRESET,
 }
 

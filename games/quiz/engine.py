@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import GameSettings, checked_options
-from games.quiz.allplay import ALL_PLAY
+from games.quiz.allplay_scoring import ALL_PLAY
 from games.quiz.core import (  # noqa: F401 (re-exported: the spec, the apps and the tests import them from here)
     HOST_ACTIONS,
     PRESETS,

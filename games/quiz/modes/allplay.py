@@ -1,6 +1,6 @@
 """All-play's steps over the quiz's core: every station (or phone) answers
 every multiple-choice question, Kahoot-style, scored by speed (the scoring
-itself is ``games/quiz/allplay.py``'s; docs/quiz.md#all-play-rounds)."""
+itself is ``games/quiz/allplay_scoring.py``'s; docs/quiz.md#all-play-rounds)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from games.base import Action, GameEvent, RuleError
 from games.i18n import N_
-from games.quiz.allplay import (
+from games.quiz.allplay_scoring import (
     ALL_PLAY,
     ALL_PLAY_PRESET,
     FULL_POINTS_US,

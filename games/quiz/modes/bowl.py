@@ -1,7 +1,7 @@
 """Quiz bowl's steps over the quiz's core: tossups with powers and negs
 read by a moderator (the marks ``m`` and ``e``), the rebound to the other
 team, and the bonus for the team that got the tossup (NAQT rules; the
-scoring itself is ``games/quiz/bowl.py``'s; docs/quiz.md#quiz-bowl)."""
+scoring itself is ``games/quiz/bowl_scoring.py``'s; docs/quiz.md#quiz-bowl)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.base import GameEvent
-from games.quiz.bowl import NEG, NO_PENALTY, POWER, Buzz, has_power, tossup_result
+from games.quiz.bowl_scoring import NEG, NO_PENALTY, POWER, Buzz, has_power, tossup_result
 from games.quiz.core import Phase, QuizCore
 
 
