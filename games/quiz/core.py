@@ -1,7 +1,7 @@
-"""The quiz's shared core: the round flow every mode plays (classic and its
-presets: the first press answers, the host judges), over which quiz bowl
-(``games/quiz/modes/bowl.py``) and all-play (``games/quiz/modes/allplay.py``)
-add their own steps; ``games/quiz/engine.py`` puts them together.
+"""The quiz's shared core: the round flow every mode plays, with the steps
+that differ left to the round's mode (games/quiz/modes/: ``ClassicMode``,
+the buzzer race of classic and its presets; ``AllPlayMode``; ``BowlMode``),
+chosen once per round as the quiz is made.
 
 Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
 Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
@@ -18,10 +18,10 @@ import bisect
 import copy
 import random
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from games.arbitration import Arbiter, ArbiterOptions
 from games.base import (
@@ -51,7 +51,6 @@ from games.quiz.allplay_scoring import (
 from games.quiz.bowl_scoring import (
     BOWL,
     BOWL_PRESET,
-    Buzz,
     Tossup,
     two_teams,
 )
@@ -415,12 +414,42 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     return record if round_number is None else {**record, "round": round_number}
 
 
+class RoundMode(Protocol):
+    """What the core asks of a round's mode where the modes differ (each is a
+    class in games/quiz/modes/: ``ClassicMode`` plays them as the buzzer race)."""
+
+    def round_card(self) -> dict[str, Any]: ...
+    def result_record(self) -> dict[str, Any]: ...
+    def tossup_view(self) -> dict[str, Any] | None: ...
+    def choices_shown(self, question: Mapping[str, Any], choices: list[Any]) -> list[Any]: ...
+    def press(self, action: Action) -> list[GameEvent]: ...
+    def answer(self, action: Action) -> list[GameEvent]: ...
+    def press_out(self, station: int, t: int) -> list[GameEvent]: ...
+    def fire(self, now_us: int) -> list[GameEvent]: ...
+    def deadline_us(self) -> int | None: ...
+    def host_moves(self, phase: Phase) -> list[str]: ...
+    def mark(self, kind: str, t: int) -> list[GameEvent]: ...
+    def arm(self, t: int) -> list[GameEvent]: ...
+    def judge(self, correct: bool, t: int) -> list[GameEvent]: ...
+    def judged(self, station: int, correct: bool) -> tuple[int, dict[str, Any]]: ...
+    def after_right(self, t: int, station: int) -> list[GameEvent]: ...
+    def after_wrong(self, t: int) -> list[GameEvent]: ...
+
+
+#: how a round's mode is made: from the quiz and the round's options
+ModeClass = Callable[["QuizCore", "QuizOptions"], RoundMode]
+
+
 class QuizCore:
     """Sans-I/O quiz, what every mode shares: rounds, the pack's questions, the
     buzzer race (classic and its presets), the host's judging, teams, timers,
     reactions, undo and the views. Players send ``buzz``; the host sends
-    HOST_ACTIONS. Quiz bowl's and all-play's own steps are the modes'
-    (games/quiz/modes/); the core calls them through the hooks declared below."""
+    HOST_ACTIONS. Where the modes differ the core calls the round's mode
+    (``self.mode``, one of ``self.modes``: games/quiz/modes/)."""
+
+    #: the mode of each preset that has its own, and ``classic``'s (its buzzer race) for
+    #: every other: the engine, which puts the core and the modes together, names them
+    mode_classes: ClassVar[Mapping[str, ModeClass]]
 
     def __init__(self, settings: GameSettings) -> None:
         self.settings = settings
@@ -464,7 +493,10 @@ class QuizCore:
         #: the host's score corrections per team (``HOST_ADJUST``): kept apart
         #: from the round, so an undo of a judgement never undoes a correction
         self.corrections = [0] * self.team_count
-        self.options = self.round_options[0]
+        #: each round's mode, made once (a night of rounds may change it round by round)
+        self.modes = [self.mode_classes.get(opts.rules, self.mode_classes["classic"])(self, opts)
+                      for opts in self.round_options]
+        self.options, self.mode = self.round_options[0], self.modes[0]
         self.round.intro = len(self.round_options) > 1
         #: the open (or just closed) all-play question; None in a buzzer round
         self.allplay: AllPlayQuestion | None = None
@@ -501,12 +533,7 @@ class QuizCore:
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
-        if opts.rules == ALL_PLAY and self.team_quiz():  # the card says how a team's points are made
-            view["team_points"] = opts.team_points if self._rules_3() else TEAM_SUM
-        if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
-            view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
-                         "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
-        return view
+        return {**view, **self.modes[k - 1].round_card()}
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -519,12 +546,10 @@ class QuizCore:
         events += self._announce(action.t_us)
         if action.player is None:
             events += self._host(action)
-        elif action.kind == "buzz" and self._all_play():
-            events += self._all_play_press(action, from_phone=False)
         elif action.kind == "buzz":
-            events += self._buzz(action)
+            events += self.mode.press(action)
         elif action.kind == "answer":
-            events += self._all_play_press(action, from_phone=True)
+            events += self.mode.answer(action)
         elif action.kind == TEAM_MOVE:
             events += self._team_move(action)
         else:
@@ -541,51 +566,12 @@ class QuizCore:
         return events
 
     def _fire(self, now_us: int) -> list[GameEvent]:
-        """The deadline due at ``now_us``: the first press announced, the buzz
-        window closed, an answer timer's warning or its end."""
+        """The deadline due at ``now_us`` (the round's mode knows its timers)."""
         self.now_us = max(self.now_us, now_us)
-        r = self.round
-        if r.phase == Phase.ALL_PLAY:
-            return self._all_play_fire(now_us)
-        events: list[GameEvent] = []
-        if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = self._decide_at()
-            if decide_at is not None and now_us >= decide_at:
-                events += self._decide(decide_at)
-            elif (
-                decide_at is None
-                and self.options.buzz_window_us is not None
-                and self.arbiter.armed_at_us is not None
-                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-            ):
-                end = self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-                events += self._end_round(end, None, "nobody buzzed")
-        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
-            left = r.answer_deadline_us - now_us
-            if left <= 0:
-                events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
-                events += self._judge(False, r.answer_deadline_us)
-            else:
-                due = WARNING_SECONDS - (left - 1) // 1_000_000
-                if due > r.warned:
-                    r.warned = due
-                    events.append(GameEvent("timer_warning", now_us, r.answering, {"seconds_left": -(-left // 1_000_000)}))
-        return events
+        return self.mode.fire(now_us)
 
     def next_deadline_us(self) -> int | None:
-        r = self.round
-        if r.phase == Phase.ALL_PLAY and self.allplay is not None:
-            return self._all_play_deadline(self.allplay)
-        if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = self._decide_at()
-            if decide_at is not None:
-                return decide_at
-            if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
-                return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
-            warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
-            return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
-        return None
+        return self.mode.deadline_us()
 
     def legal_actions(self, player: int | None) -> list[str]:
         if player is not None:
@@ -593,17 +579,7 @@ class QuizCore:
         r = self.round
         if self.finished:
             return ["undo"] if self._can_undo() else []
-        legal = {
-            "idle": ["arm", "next"],
-            "armed": ["reset", "next"],
-            "answering": ["correct", "wrong", "reset", "next"],
-            "tie": ["pick", "arm", "reset", "next"],
-            "round_over": ["next"] if self._all_play() else ["next", "arm"],
-            "all_play": ["reveal", "next"],
-            "bonus": ["correct", "wrong"],
-        }[r.phase]
-        if self._bowl():
-            legal = [*legal, *self._bowl_marks()]
+        legal = self.mode.host_moves(r.phase)
         if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
             legal = ["reveal", *legal]
         if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
@@ -650,9 +626,8 @@ class QuizCore:
         if outcome in ("early", "locked"):
             until = self.arbiter.locked_until_us[station]
             return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
-        if outcome == "out" and self._bowl() and self.round.phase == Phase.ARMED and self._rebound_while_read():
-            # quiz bowl: a team that answered this tossup wrong is out of it; the screen says why
-            return [GameEvent("locked_out", t, station, {"team": self.teams[station]})]
+        if outcome == "out":
+            return self.mode.press_out(station, t)
         if outcome == "counted":
             if self.arbiter.armed_at_us is not None:
                 self.reactions[station].add(t - self.arbiter.armed_at_us)
@@ -799,27 +774,12 @@ class QuizCore:
         if kind == "leaderboard":
             r.board = not r.board
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
-        if r.phase == Phase.ALL_PLAY and kind == "reveal":
-            return self._all_play_close(t)
         if kind in ("power", "read"):
-            return self._bowl_mark(kind, t)
+            return self.mode.mark(kind, t)
         r.board = False
         r.intro = False
-        if kind == "arm" and self._all_play():
-            return self._all_play_open(t)
         if kind == "arm":
-            events: list[GameEvent] = []
-            if r.phase in (Phase.ROUND_OVER,):
-                events += self._new_question(t)
-            elif r.phase == Phase.TIE:
-                self.arbiter.disarm()
-            self.arbiter.arm(t)
-            self._bench()
-            r.phase = Phase.ARMED
-            r.decided_at_us = None
-            r.answering = None
-            r.buzz_window_shift_us = 0
-            return events + [GameEvent("armed", t)]
+            return self.mode.arm(t)
         if kind == "reset":
             self.arbiter.disarm()
             r.phase = Phase.IDLE
@@ -828,7 +788,7 @@ class QuizCore:
             return [GameEvent("reset", t)]
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
-                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
+                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self.mode.result_record()})
                 if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
                     self._stop_question()
                     self.allplay = None
@@ -853,9 +813,7 @@ class QuizCore:
             prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
-        if r.phase == Phase.BONUS:
-            return self._bonus_part(kind == "correct", t)
-        return self._judge(kind == "correct", t)
+        return self.mode.judge(kind == "correct", t)
 
     def _bench(self) -> None:
         """Stations out of the game or sitting out this question cannot buzz."""
@@ -886,32 +844,24 @@ class QuizCore:
         self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
 
     def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+        """The host judges the answering station's answer (what it scores: the round's mode)."""
         r = self.round
         self._keep_for_undo(t)
         station = r.answering
         assert station is not None
         team = self.teams[station]
         opts = self.options
-        bowl = self._bowl_judged(station, correct)
+        points, data = self.mode.judged(station, correct)
+        r.scores[team] += points
         if correct:
-            points = self._points()
-            if bowl is not None:
-                points = bowl.points
-            elif r.had_wrong:  # a second press: credit as the rules say
-                points = (points * opts.second_points + 50) // 100
-            r.scores[team] += points
             r.correct[team] += 1
-            events = [GameEvent("correct", t, station, {"points": points, **self._tossup_data(bowl)})]
+            events = [GameEvent("correct", t, station, {"points": points, **data})]
             if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
                 r.over = "won"
-            if bowl is not None and opts.bonus_parts > 0 and r.over is None:
-                return events + self._bonus_start(t, station)
-            return events + self._end_round(t, station, "correct")
-        lost = opts.points_wrong if bowl is None else -bowl.points
-        r.scores[team] -= lost
+            return events + self.mode.after_right(t, station)
         r.wrong[team] += 1
         r.had_wrong = True
-        data: dict[str, Any] = {"points": -lost, **self._tossup_data(bowl)}
+        data = {"points": points, **data}
         if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
             r.eliminated.append(team)
             data["out_of_game"] = True
@@ -929,30 +879,7 @@ class QuizCore:
             return events + self._end_round(t, None, "everyone answered wrong")
         if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
             return events + self._end_round(t, None, "everyone answered wrong")
-        if bowl is not None and r.tossup.read_at_us is None and not self._rebound_while_read():
-            # rules 2: after a neg the buzzers stayed closed until the moderator read the question to the end
-            self.arbiter.disarm()
-            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
-            return events
-        if bowl is not None and r.tossup.read_at_us is None:
-            # NAQT: the moderator reads on, the other team may buzz at any moment (a power before the
-            # mark) and after the end until the moderator calls time; the negged team's presses are refused
-            self.arbiter.arm(t)
-            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
-            return events + [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._bowl_locked_out()})]
-        result = self.arbiter.result(contenders_only=True)
-        if opts.after_wrong == "next" and (result.winner is not None):
-            return events + self._give_turn(result.winner, t, "next_in_line")
-        if opts.after_wrong == "next" and result.ties:
-            r.phase = Phase.TIE
-            return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
-        # nobody left in line (or re-arm by setting): everyone else may buzz again
-        self.arbiter.arm(t)
-        r.phase = Phase.ARMED
-        r.answering = None
-        r.decided_at_us = None
-        r.answer_deadline_us = None
-        return events + [GameEvent("armed", t, None, {"rearmed": True})]
+        return events + self.mode.after_wrong(t)
 
     def _stop_question(self) -> None:
         """No press, answer or timer counts in this question any more."""
@@ -964,7 +891,7 @@ class QuizCore:
         r = self.round
         self._stop_question()
         r.answering = winner
-        r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
+        r.results.append({"question": r.question, "winner": winner, "result": why, **self.mode.result_record()})
         # the whole order of presses, as it stood when the question ended (the
         # winner event told only those before the announcement)
         ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
@@ -1006,78 +933,13 @@ class QuizCore:
         r.tossup = Tossup()
         self.allplay = None
         k = self.round_number()
-        self.options = self.round_options[k - 1]
+        self.options, self.mode = self.round_options[k - 1], self.modes[k - 1]
         r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
-
-    # -- which mode plays this question (games/quiz/modes/) -------------------
-    def _bowl(self) -> bool:
-        return self.options.rules == BOWL
-
-    def _rebound_while_read(self) -> bool:
-        """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
-        return self._rules_3()
 
     def _rules_3(self) -> bool:
         """Rules 3 (options.py): the bowl rebound, all-play's half second and its team mean."""
         return self.options.rules_version >= REBOUND_WHILE_READ
-
-    def _team_mean(self) -> bool:
-        """All-play: a team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
-        return self._rules_3() and self.options.team_points == TEAM_MEAN
-
-    # -- all-play -----------------------------------------------------------
-    def _all_play(self) -> bool:
-        """Whether this question is an all-play one (its round's preset)."""
-        return self.options.rules == ALL_PLAY
-
-    # -- quiz bowl's part (games/quiz/modes/bowl.py) --
-    def _bowl_locked_out(self) -> list[int]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_marks(self) -> list[str]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_mark(self, kind: str, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_judged(self, station: int, correct: bool) -> Buzz | None:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    @staticmethod
-    def _tossup_data(buzz: Buzz | None) -> dict[str, Any]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_record(self) -> dict[str, Any]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bonus_start(self, t: int, station: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bonus_part(self, correct: bool, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_view(self) -> dict[str, Any] | None:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    # -- all-play's part (games/quiz/modes/allplay.py) --
-    def _all_play_open(self, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _offered(self, question: Mapping[str, Any]) -> int:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_deadline(self, question: AllPlayQuestion) -> int:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_fire(self, now_us: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_close(self, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
 
     # -- standings ----------------------------------------------------------
     def standings(self) -> list[dict[str, Any]]:
@@ -1145,8 +1007,7 @@ class QuizCore:
     def _question_view(self, number: int) -> dict[str, Any]:
         q = self._question(number)
         choices = list(q.get("choices", ()))
-        if self._all_play():  # only the choices the stations' buttons (and the phones) offer
-            choices = choices[: self._offered(q)]
+        choices = self.mode.choices_shown(q, choices)
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
                 "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
                 "video": q.get("video")}
@@ -1210,7 +1071,7 @@ class QuizCore:
             # (buttons: None on keyboard stations, whose one button answers nothing: the screen says phones)
             "all_play": None if self.allplay is None else {**self.allplay.view(self.settings.players, self.now_us),
                                                             "buttons": self.options.station_choices},
-            "bowl": self._bowl_view(),
+            "bowl": self.mode.tossup_view(),
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:
