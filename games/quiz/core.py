@@ -5,8 +5,9 @@ chosen once per round as the quiz is made.
 
 Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
 Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
-shared ``Arbiter``; this core adds the round flow, the questions of a pack,
-scoring, the rule presets, teams, timers, reactions and undo.
+shared ``Arbiter``, which the buzzer race (``ClassicMode``) plays; this core
+adds the round flow, the questions of a pack, the rule presets, teams, scores,
+reactions and undo.
 
 The pack's questions come in the settings (``pack_questions``, filled in by
 ``QuizSpec.settings`` from a pack file), so a journal replays without the file.
@@ -130,7 +131,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
                                "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
-#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizEngine._team_move``)
+#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizCore._team_move``)
 TEAM_MOVE = "team"
 #: the host named a team (``HOST_TEAM_NAME``): its ``team`` and new ``name``
 TEAM_NAMED = "team_named"
@@ -166,7 +167,7 @@ class QuizOptions:
     #: box already holds every decision until all sources have reported
     #: (its decision horizon), so this adds nothing for late deliveries; the
     #: engine itself waits as long as a later press could still tie (see
-    #: ``QuizEngine._decide_at``)
+    #: ``ClassicMode._decide_at``)
     settle_us: int = 0
     #: points for a right answer (with a pack: times the question's points)
     points_correct: int = 1
@@ -430,10 +431,8 @@ class RoundMode(Protocol):
     def host_moves(self, phase: Phase) -> list[str]: ...
     def mark(self, kind: str, t: int) -> list[GameEvent]: ...
     def arm(self, t: int) -> list[GameEvent]: ...
+    def pick(self, action: Action, t: int) -> list[GameEvent]: ...
     def judge(self, correct: bool, t: int) -> list[GameEvent]: ...
-    def judged(self, station: int, correct: bool) -> tuple[int, dict[str, Any]]: ...
-    def after_right(self, t: int, station: int) -> list[GameEvent]: ...
-    def after_wrong(self, t: int) -> list[GameEvent]: ...
 
 
 #: how a round's mode is made: from the quiz and the round's options
@@ -441,11 +440,11 @@ ModeClass = Callable[["QuizCore", "QuizOptions"], RoundMode]
 
 
 class QuizCore:
-    """Sans-I/O quiz, what every mode shares: rounds, the pack's questions, the
-    buzzer race (classic and its presets), the host's judging, teams, timers,
-    reactions, undo and the views. Players send ``buzz``; the host sends
-    HOST_ACTIONS. Where the modes differ the core calls the round's mode
-    (``self.mode``, one of ``self.modes``: games/quiz/modes/)."""
+    """Sans-I/O quiz, what every mode shares: rounds, the pack's questions,
+    the host's actions, teams, scores, reactions, undo and the views. Players
+    send ``buzz`` (a phone ``answer``); the host sends HOST_ACTIONS. Where the
+    modes differ the core calls the round's mode (``self.mode``, one of
+    ``self.modes``: games/quiz/modes/)."""
 
     #: the mode of each preset that has its own, and ``classic``'s (its buzzer race) for
     #: every other: the engine, which puts the core and the modes together, names them
@@ -616,71 +615,6 @@ class QuizCore:
         record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
         return events + [GameEvent("question", t, None, record)]
 
-    # -- players ------------------------------------------------------------
-    def _buzz(self, action: Action) -> list[GameEvent]:
-        assert action.player is not None
-        station, t = action.player, action.t_us
-        if self.finished or self.round.phase == Phase.BONUS:
-            return []
-        outcome = self.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
-        if outcome in ("early", "locked"):
-            until = self.arbiter.locked_until_us[station]
-            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
-        if outcome == "out":
-            return self.mode.press_out(station, t)
-        if outcome == "counted":
-            if self.arbiter.armed_at_us is not None:
-                self.reactions[station].add(t - self.arbiter.armed_at_us)
-            # a team answers once: drop team-mates' later presses from the queue
-            team = self.teams[station]
-            mates = [b for b in self.arbiter.buzzes if self.teams[b.station] == team]
-            if len(mates) > 1:
-                keep = min(mates, key=lambda b: b.t_us)
-                self.arbiter.buzzes = [b for b in self.arbiter.buzzes if self.teams[b.station] != team or b is keep]
-                if keep.station != station:
-                    return []
-            return [GameEvent("buzz", t, station)]
-        return []
-
-    def _decide_at(self) -> int | None:
-        """When the first press of this arming is announced: once no later
-        press could still tie with it (the tie window, or the coarsest stamp
-        precision among the presses so far), and not before ``settle_us``.
-        Late *deliveries* are the box's business (its decision horizon)."""
-        first = self.arbiter.first_time_us()
-        if first is None:
-            return None
-        wait = max(self.options.settle_us, self.options.tie_window_us,
-                   max(b.precision_us for b in self.arbiter.buzzes), 1)
-        return first + wait
-
-    def _decide(self, at_us: int) -> list[GameEvent]:
-        r = self.round
-        result = self.arbiter.result()
-        r.decided_at_us = at_us
-        if result.winner is None:
-            r.phase = Phase.TIE
-            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
-        return self._give_turn(result.winner, at_us)
-
-    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
-        """``winner``: the first press answers; ``next_in_line``: the turn
-        passes on after a wrong answer."""
-        r = self.round
-        r.phase = Phase.ANSWERING
-        r.answering = station
-        r.warned = 0
-        r.answer_deadline_us = None if self.options.answer_time_us is None else at_us + self.options.answer_time_us
-        result = self.arbiter.result()
-        return [
-            GameEvent(
-                kind,
-                at_us,
-                station,
-                {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
-            )
-        ]
-
     # -- teams --------------------------------------------------------------
     def team_quiz(self) -> bool:
         """Teams play (a preset's or the options' teams), not one player a team."""
@@ -795,15 +729,7 @@ class QuizCore:
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
             return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
-            tie = self.arbiter.result(contenders_only=True).ties
-            if "player" in action.args:
-                station = int(action.args["player"])
-            else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
-                station = self.rng.choice(tie[0]) if tie else -1
-            if not tie or station not in tie[0]:
-                raise RuleError(N_("pick one of the tied stations: {stations}"),
-                               stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
-            return self._give_turn(station, t)
+            return self.mode.pick(action, t)
         if kind == "undo":
             prev_round, results, prev_arbiter, judged_at = self._undo.pop()
             if prev_round.answer_deadline_us is not None:
@@ -842,44 +768,6 @@ class QuizCore:
         kept = replace(r, scores=list(r.scores), results=[], correct=list(r.correct), wrong=list(r.wrong),
                        eliminated=list(r.eliminated), sitting_until=list(r.sitting_until))
         self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
-
-    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
-        """The host judges the answering station's answer (what it scores: the round's mode)."""
-        r = self.round
-        self._keep_for_undo(t)
-        station = r.answering
-        assert station is not None
-        team = self.teams[station]
-        opts = self.options
-        points, data = self.mode.judged(station, correct)
-        r.scores[team] += points
-        if correct:
-            r.correct[team] += 1
-            events = [GameEvent("correct", t, station, {"points": points, **data})]
-            if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
-                r.over = "won"
-            return events + self.mode.after_right(t, station)
-        r.wrong[team] += 1
-        r.had_wrong = True
-        data = {"points": points, **data}
-        if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
-            r.eliminated.append(team)
-            data["out_of_game"] = True
-        if opts.sit_out:
-            data["sits_out"] = opts.sit_out
-        events = [GameEvent("wrong", t, station, data)]
-        for s, s_team in enumerate(self.teams):
-            if s_team == team:
-                self.arbiter.exclude(s)
-                if opts.sit_out:
-                    r.sitting_until[s] = r.question + opts.sit_out
-        still_in = {tm for tm in set(self.teams) if tm not in r.eliminated}
-        if opts.out_wrong is not None and len(set(self.teams)) > 1 and len(still_in) <= 1:
-            r.over = "last standing"
-            return events + self._end_round(t, None, "everyone answered wrong")
-        if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
-            return events + self._end_round(t, None, "everyone answered wrong")
-        return events + self.mode.after_wrong(t)
 
     def _stop_question(self) -> None:
         """No press, answer or timer counts in this question any more."""

@@ -38,7 +38,10 @@ class AllPlayMode(ClassicMode):
         return choices[: self.offered(question)]
 
     def host_moves(self, phase: Phase) -> list[str]:
-        """A question over is followed by the next one: nobody buzzes it again."""
+        """While the question is open: reveal or skip it; a question over is
+        followed by the next one (nobody buzzes it again)."""
+        if phase == Phase.ALL_PLAY:
+            return ["reveal", "next"]
         return ["next"] if phase == Phase.ROUND_OVER else super().host_moves(phase)
 
     def arm(self, t: int) -> list[GameEvent]:

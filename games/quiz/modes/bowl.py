@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.base import GameEvent
+from games.base import Action, GameEvent
 from games.quiz.bowl_scoring import NEG, NO_PENALTY, POWER, Buzz, has_power, tossup_result
 from games.quiz.core import Phase
 from games.quiz.modes.classic import ClassicMode
@@ -36,6 +36,10 @@ class BowlMode(ClassicMode):
         """The teams out of this tossup (each answered it wrong), in team order."""
         return sorted({b.team for b in self.quiz.round.tossup.buzzes if b.kind in (NEG, NO_PENALTY)})
 
+    def press(self, action: Action) -> list[GameEvent]:
+        """Nobody buzzes while the bonus is read and answered."""
+        return [] if self.quiz.round.phase == Phase.BONUS else super().press(action)
+
     def press_out(self, station: int, t: int) -> list[GameEvent]:
         """A team that answered this tossup wrong is out of it; the screen says why."""
         if self.quiz.round.phase == Phase.ARMED and self._rebound_while_read():
@@ -43,8 +47,10 @@ class BowlMode(ClassicMode):
         return []
 
     def host_moves(self, phase: Phase) -> list[str]:
-        """The moderator's marks while reading: past the power mark, read to the end."""
+        """The bonus's judging; the moderator's marks while reading: past the power mark, read to the end."""
         quiz, r = self.quiz, self.quiz.round
+        if phase == Phase.BONUS:  # the host judges each part of the bonus
+            return ["correct", "wrong"]
         moves, tossup = super().host_moves(phase), r.tossup
         reading = r.phase == Phase.ARMED or (r.phase == Phase.IDLE and bool(tossup.buzzes))
         if not reading or tossup.read_at_us is not None:

@@ -18,15 +18,13 @@ from games.base import Action, GameEvent, RuleError
 from games.i18n import N_
 from games.quiz.core import WARNING_SECONDS, Phase, QuizCore, QuizOptions
 
-#: what the host may do in each phase of a question (a mode changes some)
+#: what the host may do in each phase of the race (a mode with phases of its own adds them)
 HOST_MOVES: Mapping[Phase, tuple[str, ...]] = {
     Phase.IDLE: ("arm", "next"),
     Phase.ARMED: ("reset", "next"),
     Phase.ANSWERING: ("correct", "wrong", "reset", "next"),
     Phase.TIE: ("pick", "arm", "reset", "next"),
     Phase.ROUND_OVER: ("next", "arm"),
-    Phase.ALL_PLAY: ("reveal", "next"),
-    Phase.BONUS: ("correct", "wrong"),
 }
 
 
@@ -57,8 +55,73 @@ class ClassicMode:
 
     # -- players ----------------------------------------------------------------
     def press(self, action: Action) -> list[GameEvent]:
-        """A station's button: a press in the race."""
-        return self.quiz._buzz(action)
+        """A station's button: a press in the race (a team answers once)."""
+        quiz = self.quiz
+        assert action.player is not None
+        station, t = action.player, action.t_us
+        if quiz.finished:
+            return []
+        outcome = quiz.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
+        if outcome in ("early", "locked"):
+            until = quiz.arbiter.locked_until_us[station]
+            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+        if outcome == "out":
+            return self.press_out(station, t)
+        if outcome == "counted":
+            if quiz.arbiter.armed_at_us is not None:
+                quiz.reactions[station].add(t - quiz.arbiter.armed_at_us)
+            # a team answers once: drop team-mates' later presses from the queue
+            team = quiz.teams[station]
+            mates = [b for b in quiz.arbiter.buzzes if quiz.teams[b.station] == team]
+            if len(mates) > 1:
+                keep = min(mates, key=lambda b: b.t_us)
+                quiz.arbiter.buzzes = [b for b in quiz.arbiter.buzzes if quiz.teams[b.station] != team or b is keep]
+                if keep.station != station:
+                    return []
+            return [GameEvent("buzz", t, station)]
+        return []
+
+    def _decide_at(self) -> int | None:
+        """When the first press of this arming is announced: once no later
+        press could still tie with it (the tie window, or the coarsest stamp
+        precision among the presses so far), and not before ``settle_us``.
+        Late *deliveries* are the box's business (its decision horizon)."""
+        quiz = self.quiz
+        first = quiz.arbiter.first_time_us()
+        if first is None:
+            return None
+        wait = max(quiz.options.settle_us, quiz.options.tie_window_us,
+                   max(b.precision_us for b in quiz.arbiter.buzzes), 1)
+        return first + wait
+
+    def _decide(self, at_us: int) -> list[GameEvent]:
+        quiz = self.quiz
+        r = quiz.round
+        result = quiz.arbiter.result()
+        r.decided_at_us = at_us
+        if result.winner is None:
+            r.phase = Phase.TIE
+            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
+        return self._give_turn(result.winner, at_us)
+
+    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
+        """``winner``: the first press answers; ``next_in_line``: the turn
+        passes on after a wrong answer."""
+        quiz = self.quiz
+        r = quiz.round
+        r.phase = Phase.ANSWERING
+        r.answering = station
+        r.warned = 0
+        r.answer_deadline_us = None if quiz.options.answer_time_us is None else at_us + quiz.options.answer_time_us
+        result = quiz.arbiter.result()
+        return [
+            GameEvent(
+                kind,
+                at_us,
+                station,
+                {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
+            )
+        ]
 
     def answer(self, action: Action) -> list[GameEvent]:
         """A phone's ``answer`` move: only an all-play question takes one."""
@@ -75,9 +138,9 @@ class ClassicMode:
         quiz, r = self.quiz, self.quiz.round
         events: list[GameEvent] = []
         if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = quiz._decide_at()
+            decide_at = self._decide_at()
             if decide_at is not None and now_us >= decide_at:
-                events += quiz._decide(decide_at)
+                events += self._decide(decide_at)
             elif (
                 decide_at is None
                 and quiz.options.buzz_window_us is not None
@@ -90,7 +153,7 @@ class ClassicMode:
             left = r.answer_deadline_us - now_us
             if left <= 0:
                 events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
-                events += quiz._judge(False, r.answer_deadline_us)
+                events += self._judge(False, r.answer_deadline_us)
             else:
                 due = WARNING_SECONDS - (left - 1) // 1_000_000
                 if due > r.warned:
@@ -103,7 +166,7 @@ class ClassicMode:
         """The next moment ``fire`` has something to do (None: nothing is timed)."""
         quiz, r = self.quiz, self.quiz.round
         if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = quiz._decide_at()
+            decide_at = self._decide_at()
             if decide_at is not None:
                 return decide_at
             if quiz.options.buzz_window_us is not None and quiz.arbiter.armed_at_us is not None:
@@ -140,7 +203,59 @@ class ClassicMode:
 
     def judge(self, correct: bool, t: int) -> list[GameEvent]:
         """The host's ``correct`` or ``wrong``."""
-        return self.quiz._judge(correct, t)
+        return self._judge(correct, t)
+
+    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
+        """The host judges the answering station's answer (what it scores: the round's mode)."""
+        quiz = self.quiz
+        r = quiz.round
+        quiz._keep_for_undo(t)
+        station = r.answering
+        assert station is not None
+        team = quiz.teams[station]
+        opts = quiz.options
+        points, data = self.judged(station, correct)
+        r.scores[team] += points
+        if correct:
+            r.correct[team] += 1
+            events = [GameEvent("correct", t, station, {"points": points, **data})]
+            if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
+                r.over = "won"
+            return events + self.after_right(t, station)
+        r.wrong[team] += 1
+        r.had_wrong = True
+        data = {"points": points, **data}
+        if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
+            r.eliminated.append(team)
+            data["out_of_game"] = True
+        if opts.sit_out:
+            data["sits_out"] = opts.sit_out
+        events = [GameEvent("wrong", t, station, data)]
+        for s, s_team in enumerate(quiz.teams):
+            if s_team == team:
+                quiz.arbiter.exclude(s)
+                if opts.sit_out:
+                    r.sitting_until[s] = r.question + opts.sit_out
+        still_in = {tm for tm in set(quiz.teams) if tm not in r.eliminated}
+        if opts.out_wrong is not None and len(set(quiz.teams)) > 1 and len(still_in) <= 1:
+            r.over = "last standing"
+            return events + quiz._end_round(t, None, "everyone answered wrong")
+        if all(quiz.teams[s] in {quiz.teams[x] for x in quiz.arbiter.excluded} for s in range(quiz.settings.players)):
+            return events + quiz._end_round(t, None, "everyone answered wrong")
+        return events + self.after_wrong(t)
+
+    def pick(self, action: Action, t: int) -> list[GameEvent]:
+        """The host picks who answers of a tie (or draws one)."""
+        quiz = self.quiz
+        tie = quiz.arbiter.result(contenders_only=True).ties
+        if "player" in action.args:
+            station = int(action.args["player"])
+        else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
+            station = quiz.rng.choice(tie[0]) if tie else -1
+        if not tie or station not in tie[0]:
+            raise RuleError(N_("pick one of the tied stations: {stations}"),
+                           stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
+        return self._give_turn(station, t)
 
     def judged(self, station: int, correct: bool) -> tuple[int, dict[str, Any]]:
         """What the answer of ``station`` scores (less than 0: it costs) and
@@ -163,7 +278,7 @@ class ClassicMode:
         quiz, r, opts = self.quiz, self.quiz.round, self.quiz.options
         result = quiz.arbiter.result(contenders_only=True)
         if opts.after_wrong == "next" and (result.winner is not None):
-            return quiz._give_turn(result.winner, t, "next_in_line")
+            return self._give_turn(result.winner, t, "next_in_line")
         if opts.after_wrong == "next" and result.ties:
             r.phase = Phase.TIE
             return [GameEvent("tie", t, None, {"stations": result.ties[0]})]
