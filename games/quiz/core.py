@@ -428,6 +428,9 @@ class RoundMode(Protocol):
     def press_out(self, station: int, t: int) -> list[GameEvent]: ...
     def fire(self, now_us: int) -> list[GameEvent]: ...
     def deadline_us(self) -> int | None: ...
+    def resume(self, paused_us: int) -> None: ...
+    def status(self, station: int) -> str | None: ...
+    def all_play_view(self) -> dict[str, Any] | None: ...
     def host_moves(self, phase: Phase) -> list[str]: ...
     def mark(self, kind: str, t: int) -> list[GameEvent]: ...
     def arm(self, t: int) -> list[GameEvent]: ...
@@ -755,8 +758,7 @@ class QuizCore:
         if r.answer_deadline_us is not None:
             r.answer_deadline_us += paused_us
         r.buzz_window_shift_us += paused_us
-        if self.allplay is not None and self.allplay.closed_at_us is None:
-            self.allplay.paused_us += paused_us
+        self.mode.resume(paused_us)
         for station, until in self.arbiter.locked_until_us.items():
             if until > t:
                 self.arbiter.locked_until_us[station] = until + paused_us
@@ -863,11 +865,9 @@ class QuizCore:
 
     def _status(self, station: int) -> str:
         r = self.round
-        question = self.allplay
-        if question is not None and station in question.locked:  # all-play: in (lamp lit), then right or not
-            if question.closed_at_us is None:
-                return "answered"
-            return "right" if question.locked[station].choice == question.right else "missed"
+        own = self.mode.status(station)
+        if own is not None:
+            return own
         if self.arbiter.locked(station, self.now_us):
             return "locked"
         if self.teams[station] in r.eliminated:
@@ -956,9 +956,7 @@ class QuizCore:
             "round": self._round_view(self.round_number()),
             "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
             "round_intro": r.intro and r.phase == Phase.IDLE and not board,
-            # (buttons: None on keyboard stations, whose one button answers nothing: the screen says phones)
-            "all_play": None if self.allplay is None else {**self.allplay.view(self.settings.players, self.now_us),
-                                                            "buttons": self.options.station_choices},
+            "all_play": self.mode.all_play_view(),
             "bowl": self.mode.tossup_view(),
         }
 

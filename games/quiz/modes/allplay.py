@@ -33,6 +33,29 @@ class AllPlayMode(ClassicMode):
             return {}
         return {"team_points": self.options.team_points if self.quiz._rules_3() else TEAM_SUM}
 
+    def all_play_view(self) -> dict[str, Any] | None:
+        """The question for the shared screen (buttons: None on keyboard
+        stations, whose one button answers nothing: the screen says phones)."""
+        quiz, question = self.quiz, self.quiz.allplay
+        if question is None:
+            return None
+        return {**question.view(quiz.settings.players, quiz.now_us), "buttons": quiz.options.station_choices}
+
+    def status(self, station: int) -> str | None:
+        """A station that locked in: in (its lamp lit), then right or not."""
+        question = self.quiz.allplay
+        if question is None or station not in question.locked:
+            return None
+        if question.closed_at_us is None:
+            return "answered"
+        return "right" if question.locked[station].choice == question.right else "missed"
+
+    def resume(self, paused_us: int) -> None:
+        """An open question's timer gets the paused time back."""
+        question = self.quiz.allplay
+        if question is not None and question.closed_at_us is None:
+            question.paused_us += paused_us
+
     def choices_shown(self, question: Mapping[str, Any], choices: list[Any]) -> list[Any]:
         """Only the choices the stations' buttons (and the phones) offer."""
         return choices[: self.offered(question)]

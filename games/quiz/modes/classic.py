@@ -49,6 +49,17 @@ class ClassicMode:
         """Quiz bowl's tossup for the screen (``public_view()["bowl"]``): none here."""
         return None
 
+    def all_play_view(self) -> dict[str, Any] | None:
+        """All-play's question for the screen (``public_view()["all_play"]``): none here."""
+        return None
+
+    def status(self, station: int) -> str | None:
+        """A station's status of the mode's own (None: the race's, ``QuizCore._status``)."""
+        return None
+
+    def resume(self, paused_us: int) -> None:
+        """After a pause: the race's clocks are the core's (``QuizCore._resume``)."""
+
     def choices_shown(self, question: Mapping[str, Any], choices: list[Any]) -> list[Any]:
         """A question's choices as the screen and host page show them: all of them."""
         return choices
