@@ -17,7 +17,7 @@ from games import registry
 from games.base import Action, GameEvent, OptionError, RuleError
 from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
-from games.quiz.allplay import speed_points
+from games.quiz.allplay_scoring import speed_points
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 PACK = str(PACKS_DIR / "en-general.csv")
