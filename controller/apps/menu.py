@@ -37,7 +37,7 @@ from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _, set_language
+from games.i18n import _, current_language, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -339,7 +339,7 @@ class Evening:
             self.results(choice.results)
         elif choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
             self.menu.notice = list(copy_results(Path(self.args.journal_dir), self.media_roots).lines)
-        elif choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
+        elif choice.action == "setup":  # the first start's walk-through again, on the evening's deciding process
             self.set_up_again()
         elif choice.edit_names:  # typed on the keyboard, kept for the next start
             self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
@@ -473,6 +473,8 @@ class Evening:
             screen_args,
         )
 
+        if self.decider is not None and self.decider.language != current_language():
+            self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
         args, league = self.args, self.league
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
         game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
