@@ -10,7 +10,8 @@ soon as it is shown: ``"play": "shown"``); it pauses when a buzz is decided
 waits for the music), plays on when the buzzers open again after a wrong
 answer, and stops on the reveal, the next question or the end. The host's
 F5 plays it again from its start. Driven by events alone, so the same code
-runs in one process or two (docs/processes.md).
+plays a game decided in the screen's process (simulated players) and one
+decided in a process of its own (docs/processes.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""The screen's side of one live game: the window, the sound, the keyboard
-stations, the roll call, the presenter that draws the box's views and the
-phones' server it hosts. The session's plumbing that the deciding process
-needs too (journal paths, names, the box and its inputs) is
+"""The screen's side of a live game: the window, the sound, the keyboard
+stations' hint, the presenter that draws the box's views and the phones'
+server it hosts, and ``LiveGame``, which runs simulated players' games in
+this process (a game with people is decided in a process of its own:
+``controller/screen/viewer.py``). The session's plumbing that the deciding
+process needs too (journal paths, names, the box and its inputs) is
 ``controller/box/session.py``: this module is never imported there.
 """
 

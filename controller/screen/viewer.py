@@ -3,10 +3,12 @@ the deciding process publishes and sends the keyboard's input back as
 stamped inputs. It never decides: a frame drawn here, however long, does
 not hold the process that decides.
 
-``play`` runs it in its own process (``run_split``): it starts the deciding
-process, watches it, and starts it again from the journal if it dies (the
-screen says so in one line). A screen started by a deciding process whose
-first screen died runs ``main`` here.
+``play``, the menu and a league's matches run it in their own process
+(``people_game`` → ``run_split``): it starts the deciding process (the
+menu hands the game to its evening's one instead, ``screen.evening``),
+watches it, and starts it again from the journal if it dies (the screen
+says so in one line). A screen started by a deciding process whose first
+screen died runs ``main`` here.
 """
 
 from __future__ import annotations
