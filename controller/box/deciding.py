@@ -178,12 +178,16 @@ class Decider(threading.Thread):
             events: list[GameEvent] = []
             lit: int | None = None
             box.held_records = []  # the journal encodes this step's records once the lamp is lit
+            box.first_lit = None
             try:
                 while self._commands:
                     events += self._commands.popleft()()
                 events += box.step(t)
                 if events:
                     stamp = self.light()
+                    first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
+                    if first is not None and first[1] is not None:
+                        stamp = first[1]
                     lit = self.now() if stamp is None else stamp
             finally:
                 if collecting:

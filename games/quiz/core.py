@@ -29,6 +29,7 @@ from games.base import (
     HOST_RESUME,
     HOST_TEAM_NAME,
     Action,
+    FirstPress,
     GameEvent,
     GameSettings,
     OptionError,
@@ -678,6 +679,27 @@ class QuizCore:
         wait = max(self.options.settle_us, self.options.tie_window_us,
                    max(b.precision_us for b in self.arbiter.buzzes), 1)
         return first + wait
+
+    def first_press(self) -> FirstPress | None:
+        """The race an armed buzzer question is (``FirstPress``): nobody has
+        pressed yet, and the first counted press alone in its tie window
+        answers and shows ``first``. Each station that shows ``idle`` competes
+        from the arming on, one still ``locked`` from its lockout's end; one
+        out, sitting or of an eliminated team does not. Quiz bowl's and
+        all-play's own rules are not declared (their steps decide as before)."""
+        r = self.round
+        armed_at = self.arbiter.armed_at_us
+        if (r.phase != Phase.ARMED or r.decided_at_us is not None or armed_at is None or self.arbiter.buzzes
+                or self.finished or self.allplay is not None or self._bowl() or self._all_play()):
+            return None
+        stations: dict[int, int] = {}
+        for s in range(self.settings.players):
+            status = self._status(s)
+            if status == "idle":
+                stations[s] = armed_at
+            elif status == "locked" and s not in self.arbiter.excluded and self.teams[s] not in r.eliminated:
+                stations[s] = max(armed_at, self.arbiter.locked_until_us[s])
+        return FirstPress(stations, max(self.options.settle_us, self.options.tie_window_us))
 
     def _decide(self, at_us: int) -> list[GameEvent]:
         r = self.round
