@@ -693,12 +693,13 @@ class QuizCore:
                 or self.finished or self.allplay is not None or self._bowl() or self._all_play()):
             return None
         stations: dict[int, int] = {}
+        locked_until = self.arbiter.locked_until_us
         for s in range(self.settings.players):
             status = self._status(s)
-            if status == "idle":
-                stations[s] = armed_at
-            elif status == "locked" and s not in self.arbiter.excluded and self.teams[s] not in r.eliminated:
-                stations[s] = max(armed_at, self.arbiter.locked_until_us[s])
+            if status == "idle" or (status == "locked" and s not in self.arbiter.excluded
+                                    and self.teams[s] not in r.eliminated):
+                # a lockout past counts too: a press stamped inside it, delivered now, restarts it
+                stations[s] = max(armed_at, locked_until.get(s, armed_at))
         return FirstPress(stations, max(self.options.settle_us, self.options.tie_window_us))
 
     def _decide(self, at_us: int) -> list[GameEvent]:

@@ -202,3 +202,21 @@ def test_seeded_contests_decide_the_same_with_the_early_lamp_and_light_the_decid
     assert with_lamp.events == without.events  # the early lamp changes no decision
     assert with_lamp.early > 0 and without.early == 0
     assert with_lamp.decided and all(winner == lit for winner, lit in with_lamp.decided)
+
+
+def test_a_press_inside_a_lockout_that_has_since_ended_lights_nothing() -> None:
+    """A station locked out for pressing early shows ``idle`` once its lockout
+    has passed, but a press of its stamped inside the lockout and delivered
+    after is still locked out (the lockout restarts): no lamp, no turn."""
+    game, lamps, clock = lit_game({"lockout_us": 200_000})
+    box = game.box
+    box.apply_press(Press(1, "bell", 50_000))  # early: locked out until 250 ms
+    box.host("arm", 100_000)
+    clock.now_us = 300_000
+    game.decider.decide(clock.now_us, None)  # time passes, nothing happens
+    assert box.engine.public_view()["status"][1] == "idle"
+    box.press(Press(1, "bell", 150_000))  # pressed inside its lockout, delivered late
+    clock.now_us = 310_000
+    game.decider.decide(clock.now_us, None)
+    assert box.engine.public_view()["status"][1] == "locked"
+    assert box.first_press_lamps == 0 and lamps.current.get((1, "bell"), "off") == "off"
