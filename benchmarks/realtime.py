@@ -58,6 +58,8 @@ DESIGNS: dict[str, list[str]] = {
     # the guard before the watermark horizon (a play that does not know --horizon: skipped, said so)
     "fixed-delay": ["--horizon", "fixed-delay"],
 }
+#: what the deciding process logs when a lamp lit early differs from the engine's decision (a bug)
+FIRST_PRESS_MISS = "the game's FirstPress is wrong"
 #: the shipped design played from another tree of the code (``--before``): a change's before and after, interleaved
 BEFORE = "before"
 
@@ -150,6 +152,11 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
         woke = bk.Summary.of([j.woke_late for g in gs for j in g.judged if j.woke_late is not None])
         print(f"    where it went   the lamp's step (step + lights call) {step.text(False)}; the deciding thread "
               f"woke after its planned moment {woke.text(False)} (n={woke.n}; woken by an input: not counted)")
+        details = [d for g in gs for d in g.extra.get("detail") or () if "first_press" in d]
+        if details:  # a tree of the code that lights a declared race's winner before the engine's step
+            misses = sum(g.extra["stderr"].count(FIRST_PRESS_MISS) for g in gs)
+            print(f"    declared race   {sum(d['first_press'] for d in details)} of {len(details)} lamp steps lit "
+                  f"the winner before the engine's step (FirstPress); lamp != decision {misses}")
         print(f"    feeder late     {feeder.text()} (kept out)")
         hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
         print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "

@@ -177,6 +177,7 @@ class Decider(threading.Thread):
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             lit: int | None = None
+            first: tuple[int, int | None] | None = None
             box.held_records = []  # the journal encodes this step's records once the lamp is lit
             box.first_lit = None
             try:
@@ -188,6 +189,8 @@ class Decider(threading.Thread):
                     first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
                     if first is not None and first[1] is not None:
                         stamp = first[1]
+                    else:
+                        first = None
                     lit = self.now() if stamp is None else stamp
             finally:
                 if collecting:
@@ -196,7 +199,8 @@ class Decider(threading.Thread):
             if lit is not None:
                 self.decisions.append([t, lit, None])
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
-                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})
+                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us,
+                                    "first_press": int(first is not None)})
                 if self.keep_events:
                     self.events.extend(events)
             due = self._due = box.next_due_us()
