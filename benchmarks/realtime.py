@@ -79,6 +79,8 @@ LEGEND = """\
     heat, judged on the stamps the feeder wrote; undecided: no winner announced. The audit's contest apart.
   * live != virtual: the same stamped edges judged by the box's own code in virtual time; a difference is
     a timing fault of the live box (or a tie the feeder's stamps made a dead heat).
+  * declared race: lamp steps whose winner's lamp went on before the engine's step (the quiz's FirstPress);
+    lamp != decision counts the deciding process's lines saying a lamp lit early was not the decision (a bug).
   * feeder late: how late the feeder wrote against its script; kept out (the box is judged on the stamps
     written), but a feeder far behind changes the contests' gaps: read it first.
   * feeder stamp -> written: from the clock read that stamps an edge to its write returning; the feed's
