@@ -146,6 +146,7 @@ class Decider(threading.Thread):
             with self.box.lock:
                 self.box.debouncer.next_due_us()
                 self.box.engine.next_deadline_us()
+                self.box.first_press_rule()  # the race the engine declared, read before its decision's step
                 self.rehearse()
         holding = self.box.sources_holding
         for turn in range(DECIDER_SPIN_TURNS_MAX):

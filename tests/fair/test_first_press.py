@@ -220,3 +220,41 @@ def test_a_press_inside_a_lockout_that_has_since_ended_lights_nothing() -> None:
     game.decider.decide(clock.now_us, None)
     assert box.engine.public_view()["status"][1] == "locked"
     assert box.first_press_lamps == 0 and lamps.current.get((1, "bell"), "off") == "off"
+
+
+class TickingClock(VirtualClock):
+    """Virtual time that moves 10 µs at every reading (the spin to a due moment reads it)."""
+
+    def __call__(self) -> int:
+        self.now_us += 10
+        return self.now_us
+
+
+def test_the_declared_race_is_read_while_waiting_not_in_the_step_that_decides() -> None:
+    """The engine's ``first_press()`` (~35 µs of a cold lamp step) is read
+    during the spin to the decision's moment and kept while the engine does
+    not change: the step that lights the lamp does not ask the engine again."""
+    game, lamps, _clock = lit_game()
+    box = game.box
+    clock = TickingClock()
+    game.decider.now = clock
+    game.game_now = clock  # type: ignore[method-assign]
+    asked: list[int] = []
+    declared = box.engine.first_press  # type: ignore[attr-defined]
+
+    def counted() -> FirstPress | None:
+        asked.append(clock.now_us)
+        return declared()  # type: ignore[no-any-return]
+    box.engine.first_press = counted  # type: ignore[attr-defined]
+    box.host("arm", 0)
+    box.edge(Edge(3, "bell", 0, 10_000), 1)  # the contact closes: confirmed by the glitch filter at 11 ms
+    clock.now_us = 10_500
+    game.decider.decide(clock.now_us, None)  # still being confirmed
+    assert lamps.current.get((3, "bell")) != "on"
+    before = len(asked)
+    box.arrived.clear()  # the deciding thread's loop clears it before its step
+    assert not game.decider._spin_until(11_100)  # spun to the moment: nothing delivered meanwhile
+    assert len(asked) == before + 1  # read while waiting
+    game.decider.decide(clock.now_us, None)
+    assert len(asked) == before + 1 and lamps.current[(3, "bell")] == "on"  # not asked again in the step
+    assert box.first_press_lamps == 1
