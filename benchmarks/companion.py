@@ -3,7 +3,7 @@ and how fast does a private update reach a phone?
 
 Setup: Hands (the test-only hidden-hand game, tests/web/hands) with 7 seats,
 ``hand`` cards each so it never ends during a run; the HDMI loop on this
-(main) thread, a frame done as ``display.loop.run`` does it (box.step, react,
+(main) thread, a frame done as ``controller.screen.loop.frames_loop`` does it (box.step, react,
 draw the scene with the companion overlay, flip; dummy video driver at
 1920x1080, 60 fps); the companion server on its own thread; 7 phones in a
 separate process (aiohttp clients on loopback), each playing a card the

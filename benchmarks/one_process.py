@@ -4,17 +4,33 @@ live ``Box``. ``buzzerbox`` decides every game with people in a process of
 its own (docs/processes.md); tests of the companion pages and the frame
 loop's fairness, and ``benchmarks/storm.py``, run a live box here on one
 thread of their own without a second process.
+
+Everything the baseline needs beyond the product's pieces is here: the
+deciding thread keeping its events for the frame thread and letting it wait
+for a step (``OneProcessDecider``), the hooks around each frame (``framed``),
+a ``LiveGame`` of people's (``OneProcessGame``).
 """
 
 from __future__ import annotations
 
+import argparse
+import logging
+import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
 
 from controller.box.deciding import LIVE_WINDOW, Decider
 from controller.box.runtime import Box
+from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.screen.keyboard import KeyboardSource
+from controller.screen.live import LiveGame
 from controller.screen.loop import Pace, Presenter, RunResult, frame_run, frames_loop
 from games.base import GameEvent
 
@@ -32,6 +48,78 @@ LIVE_SWITCH_INTERVAL_S = 0.0002
 FRAME_YIELD_MAX_S = 0.012
 
 
+class OneProcessDecider(Decider):
+    """The deciding thread beside a frame loop: what it decided waits for the
+    frame thread (``take``: sound, messages, ``show`` frames), which may wait
+    for it to step past a moment before drawing (``wait_past``)."""
+
+    def __init__(self, box: Box, now: Callable[[], int], light: Callable[[], int | None]) -> None:
+        super().__init__(box, now, light, after=self._keep)
+        self.events: list[GameEvent] = []
+        #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
+        self.stepped_at = -(1 << 62)
+        self._stepped = threading.Condition()
+
+    def _keep(self, events: list[GameEvent], _t_us: int, _stirred: bool = True) -> None:
+        if events:
+            with self.box.lock:
+                self.events.extend(events)
+
+    def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
+        stepped = super().decide(woke, woke_late_us, delivered)
+        with self._stepped:
+            self.stepped_at = stepped[0]
+            self._stepped.notify_all()
+        return stepped
+
+    def wait_past(self, due_us: int, timeout_s: float) -> None:
+        """Return once a step at or after ``due_us`` (box time) has run, or after
+        ``timeout_s`` (the frame thread, before drawing: see ``FRAME_YIELD_MAX_S``)."""
+        with self._stepped:
+            self._stepped.wait_for(lambda: self.stepped_at >= due_us or self._stopping.is_set(), timeout_s)
+
+    def take(self) -> list[GameEvent]:
+        """The events decided since the last call (hold ``box.lock``)."""
+        events, self.events = self.events, []
+        return events
+
+    def stop(self) -> None:
+        self._stopping.set()
+        with self._stepped:
+            self._stepped.notify_all()
+        super().stop()
+
+
+@contextmanager
+def framed(presenter: Presenter, now: Callable[[], int], before_draw: Callable[[int], None],
+           after_flip: Callable[[int], None]) -> Iterator[None]:
+    """Around every frame the loop draws (``show`` frames too), for the run:
+    ``before_draw`` given the last frame's drawing time (µs), ``after_flip``
+    given when it flipped (game µs, ``now``). The product's frame loop has no
+    such hooks: the presenter's ``draw`` and its screen's ``flip`` are wrapped here."""
+    draw, flip = presenter.draw, presenter.screen.flip
+    drawing = [20_000, 0]  # the last frame's drawing time, when this one began
+
+    def drawn(box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
+        before_draw(drawing[0])
+        drawing[1] = now()
+        draw(box, now_us, surface)
+
+    def flipped() -> int:
+        shown = flip()
+        shown_at = now()
+        drawing[0] = shown_at - drawing[1]
+        after_flip(shown_at)
+        return shown
+
+    presenter.draw = drawn  # type: ignore[method-assign]
+    presenter.screen.flip = flipped  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del presenter.draw, presenter.screen.flip  # the classes' own again
+
+
 def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, keyboard: KeyboardSource | None = None,
              clock: Callable[[], int] = box_now_us, fps: int = 60, results_s: float = 10.0,
              realtime: bool = True, to_game_us: int | None = None) -> RunResult:
@@ -42,7 +130,7 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
     if not realtime:
         raise ValueError("virtual time needs a Session (a live box runs on the clock)")
     frames = frame_run(box, presenter, keyboard, clock, box.time_offset_us, realtime=True, window=LIVE_WINDOW)
-    decider = Decider(box, frames.now, lambda: presenter.light(box))
+    decider = OneProcessDecider(box, frames.now, lambda: presenter.light(box))
 
     def advance(t_us: int) -> list[GameEvent]:
         if decider.error is not None:
@@ -69,19 +157,116 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
                     break
                 decision[2] = shown_at
 
-    def closing() -> None:
-        with box.lock:  # what was decided since the last frame belongs to how the run went
-            frames.events.extend(decider.take())
-
-    frames.advance, frames.before_draw, frames.after_flip, frames.closing = advance, before_draw, after_flip, closing
     switch = sys.getswitchinterval()
     try:
         sys.setswitchinterval(LIVE_SWITCH_INTERVAL_S)
         decider.start()
-        outcome = frames_loop(box, presenter, keyboard, frames, Pace(until_us, results_s, fps))
+        with framed(presenter, frames.now, before_draw, after_flip):
+            outcome = frames_loop(box, presenter, keyboard, frames.with_advance(advance),
+                                  Pace(until_us, results_s, fps))
+        with box.lock:  # what was decided since the last frame belongs to how the run went
+            outcome.events.extend(decider.take())
     finally:
         decider.stop()
         sys.setswitchinterval(switch)
     outcome.decisions = list(decider.decisions)
     outcome.decision_detail = list(decider.detail)
     return outcome
+
+
+@dataclass
+class OneProcessGame(LiveGame):
+    """A live box of people's (no session: its sources already started on it)
+    decided beside this process's frames (``run_live``), closed as the
+    product closes a game, ``source`` (if given) stopped first."""
+
+    source: Source | None = None
+
+    def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
+            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
+        if realtime:
+            self.box.measure_report_delay(box_now_us)  # the sources' stated delay, checked on every delivery
+        self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
+        until = None if seconds is None else self.game_now() + int(seconds * 1_000_000)
+        return self.closed_after(lambda: run_live(self.box, self.presenter, until_us=until, keyboard=keyboard,
+                                                  fps=fps))
+
+    def _close(self) -> None:
+        try:
+            if self.source is not None:
+                self.source.stop()
+        finally:
+            super()._close()
+
+
+def play(args: argparse.Namespace) -> int:
+    """``play``'s options, the game decided beside this process's frames (the
+    older design, as ``play --one-process`` played it): the profile's inputs
+    (``--feed``: mock pins driven from a FIFO) and lamps opened here, the
+    journal written here, ``--timings`` as ``play`` writes them."""
+    from controller.apps.common import default_players, options_from, spec_named
+    from controller.apps.play import write_timings
+    from controller.box import profile as profile_mod
+    from controller.box import session
+    from controller.screen import live
+
+    spec = spec_named(args.game)
+    prof = profile_mod.load(args.profile) if args.profile else None
+    players = len(prof.stations) if prof is not None else (args.players or default_players(spec))
+    headless = live.is_headless(args)
+    names, colors = live.names_colors(prof, players, session.saved_names(prof))
+    keyboard = None if headless else KeyboardSource(players, sends_watermarks=prof is None,
+                                                    keys=prof.keys if prof is not None else None)
+    seed = args.seed if args.seed is not None else session.new_seed()
+    settings = session.game_settings(spec, players, seed, options_from(args.option), prof)
+    path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
+    relay = session.Relay()
+    box = session.new_box(spec, settings, prof, path, station_names=names)
+    source = session.open_inputs(prof, relay, args.feed) if prof is not None else None
+    try:
+        presenter = live.presenter_for(spec, live.open_screen(args, headless),
+                                       lights=session.open_lights(prof, source),
+                                       sound=live.open_sound(args, headless, prof), colors=colors)
+    except BaseException:
+        if source is not None:
+            source.stop()
+        raise
+    box.horizon_policy = args.horizon
+    if source is not None and prof is not None:
+        session.connect(box, source, prof)
+    relay.target = box
+    game = OneProcessGame(box, presenter, source=source)
+    # benchkit reads the deciding thread's priority from this line, as from the deciding process's own
+    print(f"deciding process {os.getpid()} (one process, beside the frames): normal priority, nice {os.nice(0)}",
+          file=sys.stderr, flush=True)
+    result = game.run(realtime=True, seconds=args.seconds, fps=15 if headless else 60, keyboard=keyboard)
+    if args.timings and result is not None:
+        write_timings(args.timings, "one-process", {
+            "decisions": [d[:2] for d in result.decisions], "decision_detail": result.decision_detail,
+            "frame_us": result.frame_us, "shown": [[d[0], d[2]] for d in result.decisions if d[2] is not None],
+            "late_deliveries": box.late_deliveries, "worst_delivery_us": box.worst_delivery_us,
+            "offset_us": box.time_offset_us, "stated_delay_us": box.stated_delay_us})
+    print(game.summary_line(result), file=sys.stderr)
+    if result is None:
+        raise KeyboardInterrupt  # closed cleanly; the command line says "stopped"
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.one_process play GAME [play's options]``
+    (benchmarks/realtime.py's one-process design): the command line and its
+    one-line failures are ``buzzerbox``'s own."""
+    from controller import cli, signals
+
+    args = cli.build_parser().parse_args(argv)
+    if args.command != "play":
+        raise SystemExit("benchmarks/one_process.py: only play (e.g. play quiz --profile header-4 --feed FIFO)")
+    logging.basicConfig(level=[logging.WARNING, logging.INFO, logging.DEBUG][min(args.verbose, 2)],
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    args.func = play
+    with signals.handled():
+        return cli.run_command(args, "play")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

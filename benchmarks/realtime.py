@@ -19,9 +19,10 @@ is measured beside it (``controller/apps/benchkit.py``):
   process's priority, waking on the same kind of timed wait the deciding
   thread uses; its lateness p50/p99 is what this machine gives any thread;
 * **designs**, interleaved round by round on the same script: the shipped
-  design (``play``) and the old fixed-delay guard (``play --horizon
-  fixed-delay``); the one-process design left the product (its figures stay
-  in docs/benchmarks.md);
+  design (``play``), the old fixed-delay guard (``play --horizon
+  fixed-delay``) and the old one-process design, which left the product
+  (``python -m benchmarks.one_process play``, ``play``'s options: the
+  deciding thread beside the frames, benchmarks/one_process.py);
 * **settings**: idle, and 2 CPU burners (2 processes spinning); the load
   average is printed before and after each game.
 
@@ -57,9 +58,13 @@ DESIGNS: dict[str, list[str]] = {
     "shipped": [],
     # the guard before the watermark horizon (a play that does not know --horizon: skipped, said so)
     "fixed-delay": ["--horizon", "fixed-delay"],
+    # the deciding thread beside the frame loop in one process (the design before the deciding process)
+    "one-process": [],
 }
 #: what the deciding process logs when a lamp lit early differs from the engine's decision (a bug)
 FIRST_PRESS_MISS = "the game's FirstPress is wrong"
+#: design -> what plays it, when not ``python -m controller``
+PROGRAMS: dict[str, tuple[str, ...]] = {"one-process": ("-m", "benchmarks.one_process")}
 #: the shipped design played from another tree of the code (``--before``): a change's before and after, interleaved
 BEFORE = "before"
 
@@ -114,7 +119,7 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
                     os.environ[stepprofile.ENV] = str(folder)
                 code = before if design == BEFORE else None
                 game = bk.play_game(PROFILE, contests, folder, ["--window", *DESIGNS[design]], seed * 1000 + r,
-                                    code=code)
+                                    code=code, program=PROGRAMS.get(design, bk.PLAY_PROGRAM))
                 os.environ.pop(stepprofile.ENV, None)
                 if profile:
                     game.extra["steps"] = [s for f in folder.glob("steps-*.json") if not f.name.endswith(".every.json")

@@ -343,30 +343,11 @@ def _event(data: Any) -> GameEvent:
                      _dict(data.get("data", {})))
 
 
-def _fields_of(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    """A plain frozen dataclass of ints and strings as the list of its fields."""
-    names = [f.name for f in fields(cls)]
-    kinds = [_int if f.type == "int" else _str for f in fields(cls)]
-
-    def write(value: Any) -> list[Any]:
-        return [getattr(value, name) for name in names]
-
-    def read(data: Any) -> Any:
-        if not isinstance(data, list) or len(data) != len(names):
-            raise TypeError(f"a {cls.__name__} has {len(names)} fields")
-        return cls(*(kind(item) for kind, item in zip(kinds, data, strict=True)))
-
-    return write, read
-
-
 #: how each value object a message holds goes on the wire and comes back (its journal form where it has one)
 CODECS: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     GameEvent: (GameEvent.to_json, _event),
     Action: (Action.to_json, lambda data: Action.from_json(_dict(data))),
     Press: (Press.to_json, lambda data: Press.from_json(_dict(data))),
-    Edge: _fields_of(Edge),
-    InputNotice: _fields_of(InputNotice),
-    Watermark: _fields_of(Watermark),
 }
 
 
@@ -434,7 +415,8 @@ def _value(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     return write, read
 
 
-CODECS[Played] = _value(Played)
+#: the value objects without a journal form of their own: the list of their fields
+CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played)})
 _FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
 _FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
 

@@ -480,12 +480,19 @@ def tie_wait_us(profile: profile_mod.Profile, pin_precision_us: int = 1) -> int:
     return max(pin_precision_us + profile.precision_extra_us(s, "bell") for s in range(len(profile.stations)))
 
 
+#: what ``play_game`` runs ``play`` with (after the interpreter)
+PLAY_PROGRAM = ("-m", "controller")
+
+
 def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play_args: Sequence[str],
-              seed: int, lang: str | None = None, code: Path | None = None) -> Game:
+              seed: int, lang: str | None = None, code: Path | None = None,
+              program: Sequence[str] = PLAY_PROGRAM) -> Game:
     """Play ``contests`` through ``python -m controller play quiz --feed``
     (the real GPIO source on mock pins) with ``play_args``, the feeder and
     the floor in processes of their own, and judge it. ``code``: the tree of
-    another version of the box to play (``benchmarks/realtime.py --before``)."""
+    another version of the box to play (``benchmarks/realtime.py --before``);
+    ``program``: what plays instead of ``-m controller`` (the one-process
+    baseline: ``-m benchmarks.one_process``, which takes ``play``'s options)."""
     profile = profile_mod.load(profile_name)
     bells, host = bell_and_host_pins(profile)
     steps = schedule(contests, bells, host)
@@ -493,7 +500,7 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
     fifo, journal, timings = folder / "feed", folder / "game.jsonl", folder / "timings.json"
     os.mkfifo(fifo)
     seconds = (FEED_LEAD_US + steps[-1].due_us) / 1e6 + 2.0
-    command = [sys.executable, "-m", "controller", "play", "quiz", "--profile", profile_name, "--mute",
+    command = [sys.executable, *program, "play", "quiz", "--profile", profile_name, "--mute",
                "--no-roll-call", "--journal", str(journal), "--seconds", f"{seconds:.1f}", "--feed", str(fifo),
                "--timings", str(timings), *play_args] + (["--lang", lang] if lang else [])
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}

@@ -151,6 +151,11 @@ class Target:
     def autostart(self) -> Path:
         return self.path(self.home().lstrip("/")) / ".config" / "autostart" / "buzzerbox.desktop"
 
+    def menu_command(self) -> str:
+        """What the kiosk starts, in the unit and in the desktop's autostart alike: the menu, full screen."""
+        profile = f" --profile {self.profile}" if self.profile else ""
+        return f"{self.exe} menu --fullscreen{profile}"
+
     def cmdline(self) -> Path | None:
         found = [self.path(rel) for rel in CMDLINES if self.path(rel).is_file()]
         return found[0] if found else None
@@ -190,18 +195,16 @@ def in_group(target: Target, group: str) -> bool:
 def render_unit(target: Target) -> str:
     """wiring/kiosk/buzzerbox.service with this box's user, home, command and profile."""
     text = (shipped("wiring") / "kiosk" / "buzzerbox.service").read_text(encoding="utf-8")
-    profile = f" --profile {target.profile}" if target.profile else ""
     text = re.sub(r"(?m)^User=.*$", f"User={target.user}", text)
     text = re.sub(r"(?m)^WorkingDirectory=.*$", f"WorkingDirectory={target.home()}", text)
-    text = re.sub(r"(?m)^ExecStart=.*$", f"ExecStart={target.exe} menu --fullscreen{profile}", text)
+    text = re.sub(r"(?m)^ExecStart=.*$", f"ExecStart={target.menu_command()}", text)
     return "# Written by `buzzerbox kiosk install` (`buzzerbox kiosk uninstall` removes it).\n" + text
 
 
 def render_autostart(target: Target) -> str:
     """wiring/kiosk/buzzerbox-desktop.desktop with this box's command and profile."""
     text = (shipped("wiring") / "kiosk" / "buzzerbox-desktop.desktop").read_text(encoding="utf-8")
-    profile = f" --profile {target.profile}" if target.profile else ""
-    return re.sub(r"(?m)^Exec=.*$", f"Exec={target.exe} menu --fullscreen{profile}", text)
+    return re.sub(r"(?m)^Exec=.*$", f"Exec={target.menu_command()}", text)
 
 
 @dataclass

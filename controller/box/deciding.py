@@ -1,10 +1,9 @@
 """Deciding, as it happens: the thread that steps a live box and lights its
 lamps at once, whoever draws the frames.
 
-It is the same thread in both designs: beside the frame loop in one process
-(``play --one-process``, ``display.loop``), and alone in the deciding
-process (``controller/box/process.py``, docs/processes.md), where what
-it decided is published to the viewers after the lamp is lit.
+It runs alone in the deciding process (``controller/box/process.py``,
+docs/processes.md), where what it decided is published to the viewers
+after the lamp is lit.
 
 Nothing here draws or serves: no pygame, no aiohttp.
 """
@@ -69,8 +68,7 @@ class Decider(threading.Thread):
     the box and lights the lamps at once (``light``: returns when the first
     lamp went on, or None for "now"), then hands what was decided on
     (``after``: the deciding process publishes the view there).
-    In one process the frame thread takes the events (``take``) for sound,
-    messages and ``show`` frames. Whoever touches the box holds ``box.lock``."""
+    Whoever touches the box holds ``box.lock``."""
 
     def __init__(self, box: Box, now: Callable[[], int], light: Callable[[], int | None],
                  after: Callable[[list[GameEvent], int, bool], None] | None = None,
@@ -85,8 +83,6 @@ class Decider(threading.Thread):
         self.now = now
         self.light = light
         self.after = after
-        self.keep_events = after is None  # one process: the frame thread takes them
-        self.events: list[GameEvent] = []
         #: per decision: [decided, lamp lit, first frame flipped after] in game µs
         self.decisions: deque[list[int | None]] = deque(maxlen=LIVE_WINDOW)
         #: per decision, where its time went (see ``RunResult.decision_detail``)
@@ -94,9 +90,6 @@ class Decider(threading.Thread):
         self.error: BaseException | None = None
         self._stopping = threading.Event()
         self._commands: deque[Command] = deque()
-        #: box time of the last step, and a condition the frame thread waits on (``wait_past``)
-        self.stepped_at = -(1 << 62)
-        self._stepped = threading.Condition()
         self._due: int | None = None  # when the box was next due after the last step
         #: ... and when next for something a player waits on (``Box.next_decision_due_us``)
         self._decision_due: int | None = None
@@ -202,8 +195,6 @@ class Decider(threading.Thread):
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
                                     "step_and_light_us": lit - t, "guard_us": box.latency_guard_us,
                                     "first_press": int(first is not None)})
-                if self.keep_events:
-                    self.events.extend(events)
             due = self._due = box.next_due_us()
             self._decision_due = box.next_decision_due_us() if due is not None else None
         box.flush_log()  # the lamp is lit: now the log may say what was decided
@@ -212,27 +203,11 @@ class Decider(threading.Thread):
         if not events:
             with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it);
                 box.checkpoint_if_due()  # a fork: a child encodes it (controller/box/snapshot.py)
-        with self._stepped:
-            self.stepped_at = t
-            self._stepped.notify_all()
         return t, due
-
-    def wait_past(self, due_us: int, timeout_s: float) -> None:
-        """Return once a step at or after ``due_us`` (box time) has run, or after
-        ``timeout_s`` (the frame thread, before drawing: see ``FRAME_YIELD_MAX_S``)."""
-        with self._stepped:
-            self._stepped.wait_for(lambda: self.stepped_at >= due_us or self._stopping.is_set(), timeout_s)
-
-    def take(self) -> list[GameEvent]:
-        """The events decided since the last call (hold ``box.lock``)."""
-        events, self.events = self.events, []
-        return events
 
     def stop(self) -> None:
         self._stopping.set()
         self.box.arrived.set()
-        with self._stepped:
-            self._stepped.notify_all()
         if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
             self.join(timeout=1.0)
         with self.box.lock:  # what the close decides is logged at once again

@@ -579,8 +579,8 @@ class Box(InputLayer):
     def next_decision_due_us(self) -> int | None:
         """Like ``next_due_us``, but only what can decide something a player
         waits for: a press being debounced, a held input, an engine deadline
-        (not a release lockout ending). The frame thread lets the deciding
-        thread pass such a moment before it draws (``display.loop``)."""
+        (not a release lockout ending). The deciding thread spins to such a
+        moment rather than trust a timed wait to it (``Decider``)."""
         pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
         return self._due(pending)
 

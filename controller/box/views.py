@@ -19,7 +19,7 @@ import logging
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from controller import protocol
 from controller.box.clips import ClipPlayer
@@ -275,14 +275,19 @@ class StripWording(Protocol):
     def adjust_strip(self, view: View, strip: Strip) -> Strip: ...
 
 
+#: a page as a ``Pages`` holds it (plain data) or a ``Snapshot`` does (its JSON text)
+PageT = TypeVar("PageT")
+
+
 @dataclass(frozen=True)
-class Snapshot:
-    """One published state: JSON text per page, and the moves each seat may send."""
+class _Published(Generic[PageT]):
+    """What one published state holds, its pages as data or as text: the
+    fields a ``Pages`` and its ``Snapshot`` share, in the same order."""
 
     version: int
-    board: str
-    host: str
-    seats: tuple[str, ...]
+    board: PageT
+    host: PageT
+    seats: tuple[PageT, ...]
     offered: tuple[frozenset[str], ...]
     uses_seats: bool
     #: what the host may send now: button names and the box's own (pause, continue, end)
@@ -298,25 +303,18 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
-class Pages:
+class Snapshot(_Published[str]):
+    """One published state: JSON text per page, and the moves each seat may send."""
+
+
+@dataclass(frozen=True)
+class Pages(_Published[dict[str, Any]]):
     """One snapshot before its JSON: each page as plain data. Gathered while
     the box is locked (``Publisher.gather``) and encoded after (``snapshot``),
     on any thread: the deciding process holds ``box.lock`` only to copy the
     views, and its outbox's thread writes the text. The engines' views are
     fresh dicts per call (the outbox already pickles them unlocked), so
     nothing here changes once the lock is released."""
-
-    version: int
-    board: dict[str, Any]
-    host: dict[str, Any]
-    seats: tuple[dict[str, Any], ...]
-    offered: tuple[frozenset[str], ...]
-    uses_seats: bool
-    host_actions: frozenset[str]
-    adjust: bool = False
-    phones_wanted: bool = True
-    host_teams: tuple[int, ...] = ()
-    tied: tuple[int, ...] = ()
 
     def snapshot(self) -> Snapshot:
         """The pages as the phones get them: JSON text per page."""

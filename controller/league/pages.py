@@ -29,6 +29,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from aiohttp import web
@@ -42,9 +43,12 @@ from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
 from controller.league.tournament import Tournament, read_secret
 from controller.web.server import WebError
+from controller.web.serving import LoopThread
 from games.i18n import _, current_language, format_number
 
 log = logging.getLogger("buzzerbox.league")
+#: an organiser's posted form
+Form = Mapping[str, object]
 STATIC = Path(__file__).with_name("static")
 MAX_FORM = 16 * 1024
 
@@ -91,11 +95,12 @@ def labels() -> dict[str, str]:
             "winner_of": _("winner of {match}"), "decider": _("a draw: decider needed")}
 
 
-class HubService:
+class HubService(LoopThread):
     """The hub with its broker connection and its web server, each on its own thread."""
 
     def __init__(self, t: Tournament, ledger: Path | None, port: int, bind: str = "0.0.0.0",
                  reconnect_s: tuple[float, float] = (1, 8)) -> None:
+        super().__init__()
         self.t = t
         base = t.path.parent if t.path else Path.cwd()
         self.hub = Hub(t, ledger or base / f"{t.id}.hub.jsonl", now_ms)
@@ -134,20 +139,14 @@ class HubService:
         self.form_token = secrets.token_urlsafe(16)
         self._said: dict[str, str] = {}
         self._encoded: tuple[int, str] = (-1, "")
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
 
     def start(self) -> HubService:
-        self._thread = threading.Thread(target=self._serve, name="league-hub-web", daemon=True)
-        self._thread.start()
-        self._ready.wait(10)
-        if self._error is not None:
+        error = self._start_loop("league-hub-web")
+        if error is not None:
             self.hub.close()
             raise WebError(_("cannot serve the league pages on port {port}: {why}; choose another with --port").format(
-                port=self.port, why=self._error)) from None
+                port=self.port, why=error)) from None
         self.conn.start()
         return self
 
@@ -238,23 +237,6 @@ class HubService:
                 await self._pusher
         if self._runner is not None:
             await self._runner.cleanup()
-
-    def _serve(self) -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:  # noqa: BLE001 (told to the starting thread)
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self.loop = loop
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
 
     async def _open(self) -> None:
         app = web.Application(client_max_size=MAX_FORM)
@@ -469,36 +451,40 @@ class HubService:
             self._said.pop(next(iter(self._said)))
         return web.HTTPSeeOther(f"/organiser?said={key}")
 
-    async def _decide(self, request: web.Request) -> web.Response:
+    async def _posted(self, request: web.Request, act: Callable[[Form], str]) -> web.Response:
+        """An organiser's form: refused without the organiser's user and password or with a stale
+        page's token; else ``act`` on it, and the organiser's page again with what it said."""
         if not self._authorised(request):
             return self._challenge()
         form = await request.post()
         if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
             return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        raise self._say(act(form))
+
+    async def _decide(self, request: web.Request) -> web.Response:
+        return await self._posted(request, self._decided)
+
+    def _decided(self, form: Form) -> str:
         try:
             seq = int(str(form.get("seq", "")))
             self.hub.decide(str(form.get("match", ""))[:40], seq, str(form.get("sum", ""))[:64],
                             str(form.get("reason", "")), self.t.organiser_user)
-            said = _("decided: the chosen version counts")
+            return _("decided: the chosen version counts")
         except ValueError as exc:
-            said = str(exc) if isinstance(exc, MessageError) else _("the form is stale: open the organiser's page again")
-        raise self._say(said)
+            return str(exc) if isinstance(exc, MessageError) else _("the form is stale: open the organiser's page again")
 
     async def _correct(self, request: web.Request) -> web.Response:
-        if not self._authorised(request):
-            return self._challenge()
-        form = await request.post()
-        if not hmac.compare_digest(str(form.get("token", "")), self.form_token):
-            return web.Response(status=403, text=_("the form is stale: open the organiser's page again"))
+        return await self._posted(request, self._corrected)
+
+    def _corrected(self, form: Form) -> str:
         try:
             forfeit = str(form.get("forfeit", "")).strip()[:40] or None
             scores = () if forfeit else tuple(int(s) for s in str(form.get("scores", "")).replace(",", " ").split())
             self.hub.correct(str(form.get("match", ""))[:40], scores, str(form.get("reason", "")), self.t.organiser_user,
                              forfeit)
-            said = _("corrected")
+            return _("corrected")
         except ValueError as exc:  # MessageError, or a score that is not a number
-            said = str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
-        raise self._say(said)
+            return str(exc) if isinstance(exc, MessageError) else _("scores are whole numbers, one per team")
 
     def organiser_html(self, said: str = "") -> str:
         e = html.escape

@@ -133,9 +133,8 @@ def keyboard_keys_line(players: int) -> str:
 @dataclass
 class LiveGame:
     """A box with its presenter and its simulated players (``session``), run
-    until it ends and always closed the same way. A box of people's has no
-    session: only the one-process baseline (benchmarks/one_process.py,
-    ``run_box``) runs one here; the product decides it in a process of its own."""
+    until it ends and always closed the same way. A box of people's is
+    decided in a process of its own (``controller.screen.viewer``)."""
 
     box: Box
     presenter: Presenter
@@ -143,8 +142,6 @@ class LiveGame:
     stopped: bool = False  # Ctrl+C or SIGTERM
     #: the companion pages' server (``--web``), stopped with the game
     companion: Any = None
-    #: the baseline's loop for a box without a session (``benchmarks.one_process.run_live``)
-    run_box: Callable[..., RunResult] | None = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
@@ -156,26 +153,26 @@ class LiveGame:
         None when it was stopped. Closes the game in every case."""
         from controller.screen.loop import run
 
-        if self.session is None and self.run_box is None:
+        session = self.session
+        if session is None:
             raise ValueError("a game with people is decided in a process of its own (controller.screen.viewer)")
-        if realtime and (self.session is None or to_game_us is not None):
+        if realtime and to_game_us is not None:
             # the sources' stated report delay is checked on every delivery from
             # now on; simulated players stamp on their session's own timeline
             # (unless it follows the box clock), so their lateness means nothing
             self.box.measure_report_delay(box_now_us)
-        if self.session is None:
-            self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
-        # simulated players keep the session's own timeline; people play on the box's
-        start = self.box.now_us if self.session is not None else self.game_now()
-        until = None if seconds is None else start + int(seconds * 1_000_000)
+        # simulated players keep the session's own timeline
+        until = None if seconds is None else self.box.now_us + int(seconds * 1_000_000)
+        return self.closed_after(lambda: run(session, self.presenter, realtime=realtime, until_us=until,
+                                             keyboard=keyboard, fps=fps, to_game_us=to_game_us))
+
+    def closed_after(self, frames: Callable[[], RunResult]) -> RunResult | None:
+        """``frames()`` until the game ends; None when it was stopped (Ctrl+C,
+        SIGTERM). Closes the game in every case."""
         try:
             with stop_on_sigterm():
                 signals.check()  # a signal held during start-up stops the game now, through its close
-                if self.session is not None:
-                    return run(self.session, self.presenter, realtime=realtime, until_us=until, keyboard=keyboard,
-                               fps=fps, to_game_us=to_game_us)
-                assert self.run_box is not None
-                return self.run_box(self.box, self.presenter, until_us=until, keyboard=keyboard, fps=fps)
+                return frames()
         except KeyboardInterrupt:
             self.stopped = True
             log.info("%s stopped (Ctrl+C or SIGTERM)", self.box.spec.title)

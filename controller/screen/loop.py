@@ -329,9 +329,7 @@ def run(
 @dataclass
 class FrameRun:
     """What the real-time frame loop needs of the run it serves: one object,
-    so a reader of ``frames_loop`` sees every way it reaches back. The
-    one-process baseline (benchmarks/one_process.py) gives it a deciding
-    thread through ``advance``, ``before_draw`` and ``after_flip``."""
+    so a reader of ``frames_loop`` sees every way it reaches back."""
 
     box: Box
     presenter: Presenter
@@ -346,12 +344,6 @@ class FrameRun:
     shift: int = 0
     #: move the game on to a time: its events, reacted to and recorded
     advance: Callable[[int], list[GameEvent]] = lambda _t: []
-    #: before a frame is drawn, given the last frame's drawing time (µs)
-    before_draw: Callable[[int], None] = lambda _drawing_us: None
-    #: after a frame flipped, given when (game µs)
-    after_flip: Callable[[int], None] = lambda _shown_us: None
-    #: the run's result is about to be made (what was decided since the last frame belongs to it)
-    closing: Callable[[], None] = lambda: None
 
     def with_advance(self, advance: Callable[[int], list[GameEvent]]) -> FrameRun:
         self.advance = advance
@@ -377,7 +369,6 @@ class FrameRun:
 
     def result(self, reason: str, t_us: int) -> RunResult:
         """Close the run into its result: how it ended and when."""
-        self.closing()
         self.presenter.close()
         sounds = list(self.presenter.sound.played) if self.presenter.sound else []
         return RunResult(reason, t_us, self.presenter.frames, list(self.events), list(self.shows), sounds)
@@ -460,13 +451,11 @@ def frames_loop(box: Box, presenter: Presenter, keyboard: KeyboardSource | None,
             return done("time", t)
         if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
             return done("finished", t)
-        run.before_draw(frame_us[-1] if frame_us else 20_000)
         t_draw = run.now()
         presenter.draw(box, t)
         presenter.screen.flip()
         shown_at = run.now()
         frame_us.append(shown_at - t_draw)
-        run.after_flip(shown_at)
         frame_clock.tick(pace.fps)
 
 

@@ -20,7 +20,6 @@ import json
 import logging
 import secrets as random_codes
 import socket
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -51,6 +50,7 @@ from controller.web.guard import (
     own_names,
 )
 from controller.web.seats import PIN_TRIES, Seats, board_url, host_url, join_url, seat_url, shown
+from controller.web.serving import LoopThread
 from games.base import (
     HOST_ADJUST,
     HOST_TEAM_NAME,
@@ -269,7 +269,7 @@ def _events_of(game: ServedGame) -> list[Callable[[list[GameEvent]], None]]:
     return game.on_events if isinstance(game, Box) else []
 
 
-class CompanionServer:
+class CompanionServer(LoopThread):
     """The three pages and their WebSockets, for one box at a time: the menu
     moves it from game to game (``rebind``), keeping the port, the seats'
     codes and the PIN, so joined phones stay joined."""
@@ -285,6 +285,7 @@ class CompanionServer:
         """``publisher``: where the snapshots come from (default: built here from
         ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process);
         ``packs_folder``: where packs uploaded from the host page go (None: no upload)."""
+        super().__init__()
         self.box: ServedGame = box
         self.packs_folder = packs_folder
         self.limits = limits or Limits()
@@ -300,10 +301,6 @@ class CompanionServer:
         self.seats = seats or Seats(box.settings.players)
         self.publisher = publisher or Publisher(_decided_here(box), next_game)
         self.address = address
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
         self._runner: web.AppRunner | None = None
         self._seat_sockets: dict[int, list[web.WebSocketResponse]] = {}
         self._host_sockets: list[web.WebSocketResponse] = []
@@ -419,11 +416,9 @@ class CompanionServer:
         _events_of(self.box).append(self.publisher.on_events)
         self.publisher.listeners.append(self._published)
         logging.getLogger("aiohttp.server").addFilter(self._malformed)
-        self._thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
-        self._thread.start()
-        self._ready.wait(10)
-        if self._error is not None:
-            raise WebError(f"cannot serve the companion pages on port {self.port}: {self._error}; "
+        error = self._start_loop("companion-web")
+        if error is not None:
+            raise WebError(f"cannot serve the companion pages on port {self.port}: {error}; "
                            "choose another with --web PORT") from None
         log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
 
@@ -486,23 +481,6 @@ class CompanionServer:
                 loop.call_soon_threadsafe(self._push, snap)
 
     # -- the server thread --------------------------------------------------------------
-    def _serve(self) -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._open())
-        except BaseException as exc:  # noqa: BLE001 (told to the starting thread)
-            self._error = exc
-            self._ready.set()
-            loop.close()
-            return
-        self.loop = loop
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
-
     async def _open(self) -> None:
         app = web.Application(client_max_size=MAX_MESSAGE_BYTES, middlewares=[self._only_own_host])
         app.router.add_get("/ws/seat", self._ws_seat)

@@ -7,17 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec
+from games.base import Action, GameSpec
 from games.fiki_miki import phone
 from games.fiki_miki.bots import new_phone_bots
 from games.fiki_miki.buttons import BUTTONS
 from games.fiki_miki.engine import DISCARD, PLAY, FikiMikiEngine
 from games.fiki_miki.options import OPTIONS, PLAYERS, RULES_VERSION, Variant
 from games.i18n import LANGUAGES, N_
-
-
-def new_engine(settings: GameSettings) -> FikiMikiEngine:
-    return FikiMikiEngine(settings)
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -36,7 +32,7 @@ SPEC = GameSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=min(low for low, _ in PLAYERS.values()),
     max_players=max(high for _, high in PLAYERS.values()),
-    new_engine=new_engine,
+    new_engine=FikiMikiEngine,
     buttons=BUTTONS,
     new_bots=new_phone_bots,
     scenario_step=scenario_step,

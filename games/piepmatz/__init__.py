@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec
+from games.base import Action, GameSpec
 from games.i18n import LANGUAGES, N_
 from games.piepmatz import phone
 from games.piepmatz.bots import new_bots
@@ -15,10 +15,6 @@ from games.piepmatz.buttons import BUTTONS
 from games.piepmatz.cards import SPECIES
 from games.piepmatz.engine import PiepmatzEngine
 from games.piepmatz.options import OPTIONS, RULES_VERSION
-
-
-def new_engine(settings: GameSettings) -> PiepmatzEngine:
-    return PiepmatzEngine(settings)
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -42,7 +38,7 @@ SPEC = GameSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=4,
-    new_engine=new_engine,
+    new_engine=PiepmatzEngine,
     buttons=BUTTONS,
     new_bots=new_bots,
     scenario_step=scenario_step,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec
+from games.base import Action, GameSpec
 from games.i18n import LANGUAGES, N_
 from games.schicki_micki.bots import new_bots
 from games.schicki_micki.buttons import BUTTONS, FULL_INPUTS
@@ -25,10 +25,6 @@ def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
     return None
 
 
-def _new_engine(settings: GameSettings) -> SchickiMickiEngine:
-    return SchickiMickiEngine(settings)
-
-
 SPEC = GameSpec(
     inputs=FULL_INPUTS,
     name="schicki-micki",
@@ -37,7 +33,7 @@ SPEC = GameSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=7,
-    new_engine=_new_engine,
+    new_engine=SchickiMickiEngine,
     buttons=BUTTONS,
     new_bots=new_bots,
     scenario_step=scenario_step,

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameSettings, GameSpec
+from games.base import Action, GameSpec
 from games.i18n import LANGUAGES, N_
 from games.viva_topo.bots import new_bots
 from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
 from games.viva_topo.options import OPTIONS
-
-
-def new_engine(settings: GameSettings) -> VivaTopoEngine:
-    return VivaTopoEngine(settings)
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -38,7 +34,7 @@ SPEC = GameSpec(
     translated=LANGUAGES,  # complete in every language the box speaks (tests keep it so)
     min_players=2,
     max_players=4,
-    new_engine=new_engine,
+    new_engine=VivaTopoEngine,
     buttons=BUTTONS,
     new_bots=new_bots,
     scenario_step=scenario_step,

@@ -24,7 +24,7 @@ from controller.box.views import first_snapshot
 from controller.cli import main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, back_to_menu_and_quit
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 
@@ -89,8 +89,7 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
         yield from back_to_menu_and_quit(frame, escapes=1)
 
     kiosk = Kiosk(monkeypatch, host())
-    assert main(["menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(menu_args(tmp_path, "--players", "3")) == 0
     assert kiosk.stuck is None, kiosk.stuck
     # the quiz's results file is written from its journal once the game is closed (``results.write_at_close``)
     live = [stack for stack in boxes_built if "in write_at_close" not in stack]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -40,6 +41,13 @@ Steps = Generator[list[Any], Frame, Frame]
 #: ``HANG_S`` (a hang guard, never a bound on how fast the box is: a busy machine only waits
 #: longer before calling it a hang)
 MAX_FRAMES = 3_000
+
+
+def menu_args(tmp_path: Path, *more: str) -> list[str]:
+    """``buzzerbox menu`` as these tests start it: in a window, with no first start, its
+    journals, packs and media in ``tmp_path`` (``journals``, ``packs``, ``media``)."""
+    return ["menu", "--window", "--fresh", "--journal-dir", str(tmp_path / "journals"),
+            "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media"), *more]
 
 
 class FrameClock:

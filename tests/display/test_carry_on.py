@@ -19,7 +19,7 @@ from controller.box import journal_format
 from controller.box.runtime import box_from_journal
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -94,8 +94,7 @@ def test_a_game_ended_by_the_host_carries_on_where_it_stopped(language: str, tmp
     journals = tmp_path / "journals"
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, first_night(seen))
-    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     [journal] = journals.glob("*.jsonl")
     assert journal_format.load(journal).ended
@@ -141,8 +140,7 @@ def test_the_menu_carries_on_a_game_ended_early(language: str, tmp_path: Path, m
     journals = tmp_path / "journals"
     seen: dict[str, Any] = {"journals": journals}
     kiosk = Kiosk(monkeypatch, menu_evening(seen))
-    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert _("Quiz buzzer") in seen["row"] , seen["row"]
     assert f"{_('Player {n}').format(n=1)} 1" in seen["after"], seen["after"]  # the point kept

@@ -21,7 +21,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _, current_language
-from tests.display.kiosk import Frame, Kiosk, Script, Steps
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -103,11 +103,6 @@ def first_look(seen: dict[str, Any]) -> Script:
         frame = yield from until(lambda f: asked(f, MENU_HINT))
     frame = yield [pygame.K_ESCAPE]
     yield [pygame.K_ESCAPE]
-
-
-def menu_args(tmp_path: Path, *more: str) -> list[str]:
-    return ["menu", "--window", "--fresh", "--journal-dir", str(tmp_path / "journals"),
-            "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media"), *more]
 
 
 def test_the_first_start_walks_through_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

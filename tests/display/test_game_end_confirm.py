@@ -18,7 +18,7 @@ import pytest
 from controller.box import journal_format
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Frame, Kiosk, Script
+from tests.display.kiosk import Frame, Kiosk, Script, menu_args
 from tests.display.test_menu_refusal import said
 
 #: the question (controller/screen/loop.py END_CONFIRM), as the host reads it
@@ -92,9 +92,7 @@ def test_the_first_esc_in_a_game_asks_and_the_second_ends_it(
     journals.mkdir()
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--profile", PROFILE, "--window", "--fresh",
-                 "--journal-dir", str(journals), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--profile", PROFILE)]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("asked") and seen.get("still playing"), seen
     assert seen.get("went on") and seen.get("asked again") and seen.get("menu again"), seen

@@ -28,7 +28,7 @@ from controller.screen.live import presenter_for
 from controller.screen.loop import BACK_HINT
 from controller.screen.screen import Screen
 from games.i18n import _, set_language
-from tests.display.kiosk import Kiosk, Reached, Script
+from tests.display.kiosk import Kiosk, Reached, Script, menu_args
 from tests.display.test_game_end_confirm import (
     MENU_HINT,
     asked,
@@ -87,9 +87,7 @@ def test_enter_on_the_final_results_goes_back_to_the_menu_still_on_start(
     monkeypatch.setattr(viewer.DecidingLink, "send", send)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen, sent, language))
-    assert main(["--lang", language, "menu", "--players", "3", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(packs),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen["hint"], seen  # the final results say how to get back
     assert seen["stops"] == ["finished"], seen  # Enter went back at once

@@ -22,7 +22,7 @@ import pytest
 from controller.box import journal_format
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps, key
+from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps, key, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -149,8 +149,7 @@ def test_the_evening_row_lists_each_game_with_its_state_and_opens_or_carries_it_
     (packs / "two.csv").write_text(PACK, encoding="utf-8")  # the host's own pack: the menu's first choice
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, evening(seen, language))
-    assert main(["--lang", language, "menu", "--players", "3", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(packs), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     quiz = _("Quiz buzzer")
     finished, stopped = seen["finished row"], seen["stopped row"]

@@ -15,7 +15,7 @@ import pytest
 from controller.box import journal_format
 from controller.box.journal_writer import JournalWriter
 from controller.cli import main
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_carry_on import first_question
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 
@@ -44,8 +44,7 @@ def test_a_menu_game_is_journaled_by_its_deciding_process_alone(tmp_path: Path,
     journals = tmp_path / "journals"
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, one_game(seen))
-    assert main(["menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(menu_args(tmp_path, "--players", "4")) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("played")
     [journal] = journals.glob("*.jsonl")

@@ -18,7 +18,7 @@ from controller.screen import screen as screen_mod
 from controller.screen.menu import Menu
 from games.i18n import _
 from games.registry import available, get
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -58,9 +58,7 @@ def test_every_menu_label_is_whole(language: str, size: tuple[int, int], tmp_pat
                                      + "".join(f"Otázka {k}?,Odpověď {k}\n" for k in range(21)), encoding="utf-8")
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--profile", "header-4", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(packs),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--profile", "header-4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert _("Question pack") in seen["seen"], seen["seen"]
     assert seen["cut"] == set(), seen["cut"]

@@ -23,7 +23,7 @@ from controller.cli import main
 from games.base import OptionError
 from games.i18n import _, set_language
 from games.registry import get
-from tests.display.kiosk import Frame, Kiosk, Script, Steps
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, menu_args
 from tests.display.test_menu_panel import panel_of
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -88,9 +88,7 @@ def test_all_play_on_bell_only_stations_is_refused_on_the_menu_screen(
     journals.mkdir()
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(journals, seen))
-    assert main(["--lang", language, "menu", "--profile", PROFILE, "--window", "--fresh",
-                 "--journal-dir", str(journals), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--profile", PROFILE)]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert "refused" in seen, f"the menu was left at the refused Start: {seen}"
     reason = all_play_refusal(language)

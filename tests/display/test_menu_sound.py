@@ -17,7 +17,7 @@ import pytest
 import controller.screen.viewer
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_panel import panel_of
 
@@ -56,9 +56,8 @@ def test_menu_mute_and_volume_reach_the_game(language: str, tmp_path: Path, monk
     monkeypatch.setattr(controller.screen.viewer, "run_split", spied)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--profile", "header-7-bells", "--window", "--fresh",
-                 "--mute", "--volume", "0.5", "--journal-dir", str(tmp_path / "journals"),
-                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language,
+                 *menu_args(tmp_path, "--profile", "header-7-bells", "--mute", "--volume", "0.5")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen["sound"].startswith(f"{_('Sound')}: {_('off')} "), seen
     assert seen["volume"].startswith(f"{_('Volume')}: 50% "), seen

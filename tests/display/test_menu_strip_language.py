@@ -15,7 +15,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _, current_language
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -44,9 +44,7 @@ def test_the_strip_follows_the_language_row(target: str, tmp_path: Path, monkeyp
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen, target))
-    assert main(["--lang", "en", "menu", "--players", "4", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen["language"] == target
     assert seen["player 1"] in seen["strip"] and "Player 1" not in seen["strip"], seen["strip"]

@@ -14,7 +14,7 @@ import pytest
 from controller.apps.results import write_beside
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.quiz.test_quiz_bowl import play_journaled_match
@@ -60,8 +60,7 @@ def test_the_menu_row_copies_and_says_where(tmp_path: Path, monkeypatch: pytest.
     at = stick(tmp_path)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, copier(seen))
-    assert main(["--lang", "en", "menu", "--players", "4", "--window", "--fresh", "--journal-dir", str(journals),
-                 "--packs-dir", str(tmp_path / "packs"), "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert "Copied 5 files to the USB stick STICK, folder buzzerbox-results." in seen["panel"], seen["panel"]
     assert sorted(p.name for p in (at / "buzzerbox-results").iterdir()) == sorted(

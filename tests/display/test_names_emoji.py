@@ -15,7 +15,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -50,9 +50,7 @@ def test_an_emoji_in_a_name_is_left_out_and_said(language: str, tmp_path: Path, 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     line = _("{chars}: the big screen cannot draw these; letters, digits and punctuation only").format(chars="🎉")
     assert line in seen["typed"], seen["typed"]

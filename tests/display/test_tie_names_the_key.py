@@ -16,7 +16,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_refusal import said
 from tests.fits import overlaps
@@ -54,9 +54,7 @@ def test_the_tie_banner_names_the_key_and_the_key_decides(language: str, tmp_pat
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--players", "4", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert _(BANNER).format(key="P") in seen["tie"], seen["tie"]
     assert not overlaps(seen["frame"]), overlaps(seen["frame"])

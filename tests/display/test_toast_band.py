@@ -17,7 +17,7 @@ import pytest
 from controller.cli import main
 from controller.screen import screen as screen_mod
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script
+from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.fits import overlaps
 
@@ -51,9 +51,7 @@ def test_the_refusal_line_covers_no_text(language: str, size: tuple[int, int], t
     monkeypatch.setattr(screen_mod, "HEADLESS_SIZE", size)  # the dummy video driver's screen
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, "menu", "--profile", "header-7-bells", "--window", "--fresh",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--profile", "header-7-bells")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     frame = seen["frame"]
     assert {screen.size for *_r, screen in frame} == {size}

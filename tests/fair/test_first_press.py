@@ -22,7 +22,7 @@ from controller.box.press import Edge, Press
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
 from games import registry
-from games.base import FirstPress
+from games.base import FirstPress, GameEvent
 
 PLAYERS = 4
 CONFIG = DebounceConfig(bounce_us=10_000, glitch_us=1_000, stuck_us=1_000_000)
@@ -160,16 +160,23 @@ def play(seed: int, early_lamp: bool, batch_us: int) -> Played:
     def step(at: int) -> None:
         nonlocal now
         clock.now_us = now = max(now, at)
-        before = len(recording.lit)
+        before, seen = len(recording.lit), len(published)
         game.decider.decide(now, None)
-        winners = [e.player for e in game.decider.take() if e.kind == "winner"]
+        winners = [e.player for e in published[seen:] if e.kind == "winner"]
         if winners and winners[0] is not None:
             assert len(recording.lit) > before, (now, winners, lamps.current, box.statuses())
             decided.append((winners[0], recording.lit[before][0]))
 
     recording = lamps.backend
     assert isinstance(recording, RecordingLights)
-    game.decider.keep_events = True
+    published: list[GameEvent] = []  # what each step handed on, as the viewers get it
+    publish = game.decider.after
+    assert publish is not None
+
+    def handed_on(events: list[GameEvent], t_us: int, stirred: bool) -> None:
+        published.extend(events)
+        publish(events, t_us, stirred)
+    game.decider.after = handed_on
     while i < len(edges) or h < len(hosts):
         arrival = now + batch_us + rng.randrange(0, batch_us // 2 + 1)
         while (due := box.next_due_us()) is not None and now < due < arrival:

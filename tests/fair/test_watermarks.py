@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from benchmarks.one_process import OneProcessDecider
 from controller.box import profile as profile_mod
 from controller.box import session
-from controller.box.deciding import Decider
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
 from controller.box.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
@@ -228,7 +228,7 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
     reader.start()
     writer = os.open(fed["fifo"], os.O_WRONLY)
     box.host("arm", box_now_us())
-    decider = Decider(box, box_now_us, lambda: None)
+    decider = OneProcessDecider(box, box_now_us, lambda: None)  # its events kept for this thread
     decider.start()
     try:
         t0 = box_now_us()

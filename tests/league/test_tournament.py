@@ -355,9 +355,8 @@ def test_the_menus_match_shows_the_hall_the_game_and_sends_its_result(
         remote = threading.Thread(target=host_remote)
         remote.start()
         try:
-            assert main(["menu", "--league", str(tmp_path / "cup.toml"), "--room", "b", "--window", "--fresh",
-                         "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(tmp_path / "packs"),
-                         "--media-root", str(tmp_path / "media"), "--viewer-socket", str(views_at)]) == 0
+            assert main(kiosk.menu_args(tmp_path, "--league", str(tmp_path / "cup.toml"), "--room", "b",
+                                        "--viewer-socket", str(views_at))) == 0
         finally:
             stopped.set()
             remote.join(WAIT_S)

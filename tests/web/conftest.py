@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.one_process import run_live
+from benchmarks.one_process import OneProcessGame
 from controller.box import session
 from controller.screen import live
 from controller.screen.screen import Screen
@@ -110,7 +110,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
         box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
         presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                        colors=None)
-        lg = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
+        lg = OneProcessGame(box, presenter)  # the pages' harness: one process, no second
         lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
         # the loop plays until the test stops it (below): a busy machine's long test is no reason for the
         # game to end under it, so its own bound is only a hang guard far beyond any test

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Reached, Script
+from tests.display.kiosk import Kiosk, Reached, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import (
     PACK,
@@ -81,8 +81,6 @@ def test_the_host_page_lists_the_evenings_games_with_their_state(
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, evening(seen, phone(), capsys, language))
-    assert main(["--lang", language, "menu", "--players", "3", "--window", "--fresh", "--web", "0",
-                 "--journal-dir", str(tmp_path / "journals"), "--packs-dir", str(packs),
-                 "--media-root", str(tmp_path / "media")]) == 0
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3", "--web", "0")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("finished") and seen.get("stopped"), seen

@@ -14,7 +14,7 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
-from benchmarks.one_process import run_live
+from benchmarks.one_process import OneProcessGame
 from controller.box import session as box_session
 from controller.box.press import Press
 from controller.box.timeline import box_now_us
@@ -95,7 +95,7 @@ def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.L
     box = box_session.new_box(spec, spec.settings(players, seed=seed), None, None)
     presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
                                    colors=None)
-    game = live.LiveGame(box, presenter, run_box=run_live)  # the pages' harness: one process, no second
+    game = OneProcessGame(box, presenter)  # the pages' harness: one process, no second
     companion.game(box, [presenter.scene, presenter.results])
     thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
                               daemon=True)  # the test ends it: its own bound is only a hang guard

@@ -387,12 +387,7 @@ class BoardSession:
             self._mark_asks.clear()
             return False
         if self.hello_seen and self.connected:
-            rid = self._next_req
-            self._next_req += 1
-            self._mark_asks[rid] = now_us
-            if len(self._mark_asks) > 32:  # replies that never came
-                del self._mark_asks[min(self._mark_asks)]
-            self.outbox.append(f"W {rid}")
+            self._ask("W", self._mark_asks, now_us)
         return True
 
     @property
@@ -401,12 +396,17 @@ class BoardSession:
         return len(self._mark_asks)
 
     def _request_clock(self, now_us: int) -> None:
+        self._ask("T", self._requests, now_us)
+
+    def _ask(self, command: str, asked: dict[int, int], now_us: int) -> None:
+        """Send ``command`` with the session's next request id, noted in ``asked`` with when it went
+        (clock ``T`` and watermark ``W`` requests alike: their ids never repeat in a session)."""
         rid = self._next_req
         self._next_req += 1
-        self._requests[rid] = now_us
-        if len(self._requests) > 32:  # replies that never came
-            del self._requests[min(self._requests)]
-        self.outbox.append(f"T {rid}")
+        asked[rid] = now_us
+        if len(asked) > 32:  # replies that never came
+            del asked[min(asked)]
+        self.outbox.append(f"{command} {rid}")
 
     # ---- lines in ------------------------------------------------------------
     def _drop(self, why: str, line: bytes) -> list[Output]:
