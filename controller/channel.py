@@ -93,14 +93,19 @@ EncodedPages = Callable[[], dict[str, Any] | None]
 class Outbox:
     """What the deciding process sends one viewer, written by a thread of its
     own: ``publish`` and ``put`` never wait. The newest view wins; events
-    and other messages wait in bounded queues. ``dropped_views`` and
-    ``dropped_events`` count what a slow viewer never got."""
+    and other messages wait in bounded queues (or replace their like:
+    ``put_newest``). ``dropped_views``, ``dropped_events`` and
+    ``dropped_messages`` count what a slow viewer never got."""
 
     def __init__(self, sock: socket.socket, name: str = "viewer") -> None:
         self.sock = sock
+        self.name = name
         self.closed = False
         self.dropped_views = 0
         self.dropped_events = 0
+        #: messages that are not views dropped unsent (``put``), and those of the stretch being caught up on
+        self.dropped_messages = 0
+        self._behind = 0
         self.sent = 0
         self._view: View | None = None
         #: the pending view's phones' pages, encoded on this outbox's thread just before the view is sent
@@ -133,10 +138,30 @@ class Outbox:
             self._wake.notify()
 
     def put(self, message: Message) -> None:
-        """A message that is not a view (``Ended``): sent after the pending view."""
+        """A message that is not a view (``Ended``): sent after the pending view.
+        Past ``EVENTS_KEPT`` waiting the oldest is dropped, counted
+        (``dropped_messages``) and said in the log when the viewer catches up."""
         with self._wake:
-            self._messages.append(message)
+            self._append(message)
             self._wake.notify()
+
+    def put_newest(self, message: Message, merge: Callable[[Any, Any], Message]) -> None:
+        """``message``, which makes the one of its kind still waiting last (not
+        yet written) unneeded: that one becomes ``merge(old, message)`` (between
+        an evening's games the stations' newest strip with both's presses), so a
+        viewer that does not read for a while (a bots game) gets one, not a pile."""
+        with self._wake:
+            if self._messages and type(self._messages[-1]) is type(message):
+                self._messages[-1] = merge(self._messages[-1], message)
+            else:
+                self._append(message)
+            self._wake.notify()
+
+    def _append(self, message: Message) -> None:
+        if len(self._messages) == EVENTS_KEPT:
+            self.dropped_messages += 1
+            self._behind += 1
+        self._messages.append(message)
 
     def _write(self) -> None:
         while True:
@@ -150,6 +175,10 @@ class Outbox:
                 self._events.clear()
                 messages = list(self._messages)
                 self._messages.clear()
+                behind, self._behind = self._behind, 0
+            if behind:
+                log.warning("%s was behind: %d messages it did not read in time were dropped, the oldest first",
+                            self.name, behind)
             if view is not None and pages is not None:
                 companion = pages()
                 if companion is not None:

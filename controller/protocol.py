@@ -5,7 +5,8 @@ the frozen classes below, and nothing else does: the deciding process
 publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``, and
 between an evening's games ``Between`` (what the stations do); a screen, the phones' server it relays,
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
-``WatermarkInput``), host keys, ``Shown``, ``Stop`` and the phones' ``Seats``.
+``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats`` and, between an
+evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press).
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
 the fields in the class's order, the game's values (public view, strip,
@@ -31,7 +32,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 4
+PROTOCOL = 5
 
 
 class ChannelError(BuzzerBoxError):
@@ -170,6 +171,11 @@ class Ended:
     unsaved_path: str | None = None
     #: the game as it closed (None: closed before it began, or told by a screen that did not wait)
     played: Played | None = None
+    #: the phones' pages as the game closed, offering no move (``views.snapshot_message``): only to the
+    #: screen that serves the phones (private hands and all), which shows them between the menu's games
+    pages: dict[str, Any] | None = None
+    #: the files the deciding process wrote beside the journal at the close (a quiz's results)
+    results: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """Its fields by name (what ``play`` and the menu read of how a game ended)."""
@@ -283,6 +289,17 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class PressLamps:
+    """Between an evening's games: from now on a station's press lights its
+    bell's lamp and it stays lit (``on``), or every lamp goes dark and
+    presses light none (the first start's test press: each station's lamp
+    says it was heard, lit by the process that holds the lamps)."""
+
+    TAG: ClassVar[str] = "presslamps"
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Seats:
     """The phones' server's seats' codes, PIN, replay counters and port: kept by
     the deciding process for a screen it starts again (screen -> deciding)."""
@@ -292,7 +309,7 @@ class Seats:
 
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | Seats)
+           | PressLamps | Seats)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

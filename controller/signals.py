@@ -27,9 +27,11 @@ as a shell reports a process the signal killed).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
@@ -49,6 +51,8 @@ class _State:
         self.received: int | None = None
         self.raised = False
         self.held = 0
+        #: written a byte after each signal is recorded (``wake_on_signal``), None: nobody waits on it
+        self.wake_fd: int | None = None
 
 
 _state = _State()
@@ -57,6 +61,9 @@ _state = _State()
 def _handler(signum: int, frame: FrameType | None) -> None:
     if _state.received is None:
         _state.received = signum
+    if _state.wake_fd is not None:
+        with contextlib.suppress(OSError):  # full: a wake is already on its way
+            os.write(_state.wake_fd, b"!")
     if _state.raising and not _state.raised and _state.held == 0:
         _state.raised = True
         raise KeyboardInterrupt
@@ -96,6 +103,23 @@ def handled(*, raising: bool = True) -> Iterator[None]:
         yield
     finally:
         restore(previous)
+
+
+def wake_on_signal(wake: Callable[[], None]) -> None:
+    """``wake`` is called on a thread of its own after each stopping signal
+    is recorded: a thread that waits for messages with no timeout (the
+    deciding process between keyboard games) is woken to ask ``received``.
+    The handler only writes a byte to a pipe; ``wake`` runs outside it, so it
+    may take locks the interrupted thread holds."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+
+    def woken() -> None:
+        while os.read(read_fd, 64):
+            wake()
+
+    threading.Thread(target=woken, name="buzzerbox-signal-wake", daemon=True).start()
+    _state.wake_fd = write_fd
 
 
 def received() -> int | None:

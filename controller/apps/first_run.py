@@ -25,9 +25,9 @@ import pygame
 
 from controller.box import profile as profile_mod
 from controller.box import session
-from controller.box.lights import Lights
 from controller.box.monitor import InputMonitor
 from controller.box.timeline import box_now_us
+from controller.screen.evening import EveningLink, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.menu import (
     NameEditor,
@@ -293,43 +293,33 @@ def choose(screen: Screen, step: str, question: str, rows: Sequence[str], notes:
     return at[0] if ended == "next" else None
 
 
-def test_press(screen: Screen, wiring: Wiring, names: Sequence[str], relay: session.Relay) -> None:
-    """Each station presses once: its strip box ticks and its light comes on
-    (the profile's inputs opened for this step, closed after); keyboard
-    stations' keys work here as in the games."""
+def test_press(screen: Screen, wiring: Wiring, names: Sequence[str],
+               stations: Callable[[str | None], EveningLink]) -> None:
+    """Each station presses once: its strip box ticks and its light comes on;
+    keyboard stations' keys work here as in the games. A profile's inputs and
+    lamps are the evening's deciding process's (``stations``: it, on this
+    wiring), as the menu's are: this process opens none (docs/processes.md)."""
     prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None
     shown = [names[i].strip() if i < len(names) and names[i].strip() else (
         prof.stations[i].name if prof is not None else _("Player {n}").format(n=i + 1)) for i in range(wiring.stations)]
-    source = None
-    lights: Lights | None = None
+    link: EveningLink | None = None
+    monitor: InputMonitor | EveningStations
     try:
         if prof is not None:
-            monitor = InputMonitor([(shown[i], list(st.inputs)) for i, st in enumerate(prof.stations)],
-                                   prof.debounce, list(prof.host))
-            source = session.open_inputs(prof, relay)
-            monitor.debouncer.start_all(source.levels(), box_now_us())
-            lights = session.open_lights(prof, source)
+            link = stations(wiring.profile)
+            monitor = EveningStations(link, box_now_us())
+            link.press_lamps(True)  # a station's press lights its lamp, in the process that holds them
             expected = [(station, inp, shown[station]) for station, inp, _name in prof.roll_call()]
         else:
             monitor = InputMonitor([(name, ["bell"]) for name in shown])
             expected = [(i, "bell", name) for i, name in enumerate(shown)]
-        relay.target = monitor
-        lit = lights
-
-        def pressed(station: int) -> None:
-            if lit is not None and station >= 0:
-                lit.set(station, "bell", "on")
-
         run_roll_call(screen, monitor, expected, keyboard=KeyboardSource(wiring.stations), scene=TestPressScene(),
-                      on_press=pressed, linger_us=None)
+                      linger_us=None)
     except BuzzerBoxError as exc:  # inputs that will not open: said, and the walk-through goes on
         log.warning("test press skipped: %s", exc)
     finally:
-        relay.target = None
-        if lights is not None:
-            lights.close()
-        if source is not None:
-            source.stop()
+        if link is not None:
+            link.press_lamps(False)
 
 
 def phones(screen: Screen, port: int) -> str:
@@ -339,11 +329,13 @@ def phones(screen: Screen, port: int) -> str:
 
 
 def run_first_run(screen: Screen, *, profile: str | None, players: int, port: int,
+                  stations: Callable[[str | None], EveningLink],
                   names: Callable[[profile_mod.Profile | None], list[str]] = session.saved_names) -> Setup | None:
     """The walk-through; the setup chosen (saved, the marker written), or
     None when the window was closed (nothing saved: shown again next start).
     ``profile``: the wiring the box starts with (chosen first);
-    ``players``: the keyboard stations without a profile."""
+    ``players``: the keyboard stations without a profile; ``stations``: the
+    evening's deciding process on a wiring (the test press reads its inputs)."""
     chosen = profile
 
     def offered() -> list[Wiring]:
@@ -396,7 +388,7 @@ def run_first_run(screen: Screen, *, profile: str | None, players: int, port: in
             step += 1
         elif which == "test":
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None
-            test_press(screen, wiring, names(prof), session.Relay())
+            test_press(screen, wiring, names(prof), stations)
             step += 1
         else:
             ended = phones(screen, port)

@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.apps import first_run
-from controller.apps.results import write_at_close
 from controller.apps.usb_copy import copy_results
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
-from controller.box.journal_writer import JournalWriter
+from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
@@ -33,12 +32,12 @@ from controller.box.timeline import box_now_us
 from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
 from controller.protocol import NOT_BEGUN, Played
 from controller.screen import live
-from controller.screen.evening import EveningLink, EveningRefused, EveningStations
+from controller.screen.evening import EveningLink, EveningProcess, EveningRefused, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _, set_language
+from games.i18n import _, current_language, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -160,22 +159,37 @@ def set_up_as(args: argparse.Namespace) -> str | None:
 
 
 def cmd_menu(args: argparse.Namespace) -> int:
-    from controller.screen.menu import Menu, MenuScene
-    from controller.screen.sound import SoundSettings
-    from games.toolkit.scene import freeze
-
     games = [(name, spec.title, spec.min_players, spec.max_players)
              for name, spec in ((name, get(name)) for name in available()) if spec.scene]
     profile_name = set_up_as(args)
-    profile = profile_mod.load(profile_name) if profile_name else None
-    players = len(profile.stations) if profile is not None else args.players
+    if profile_name:
+        profile_mod.load(profile_name)  # a profile that will not load is refused before a window opens
     headless = bool(args.headless)
     if not headless and live.is_headless(args) and not live.driver_chosen():
         raise live.NoDisplayError(live.no_display_found())
     screen = live.open_screen(args, headless)
     port = DEFAULT_PORT if args.web is None else args.web
+    # the evening's one deciding process: the walk-through's test press reads the stations through it already
+    deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=getattr(args, "viewer_socket", None))
+    try:
+        return menu_evening(args, screen, deciding, games, profile_name, port)
+    finally:
+        deciding.stop()
+
+
+def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProcess,
+                 games: list[tuple[str, str, int, int]], profile_name: str | None, port: int) -> int:
+    """The first start's walk-through if it is due, then the menu until the host quits."""
+    from controller.screen.menu import Menu, MenuScene
+    from controller.screen.sound import SoundSettings
+    from games.toolkit.scene import freeze
+
+    headless = bool(args.headless)
+    profile = profile_mod.load(profile_name) if profile_name else None
+    players = len(profile.stations) if profile is not None else args.players
     if not headless and first_run.wanted(bool(getattr(args, "first_run", False)), Path(args.journal_dir)):
-        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port)
+        done = first_run.run_first_run(screen, profile=profile_name, players=args.players, port=port,
+                                       stations=deciding.on)
         if done is not None:
             profile_name = done.profile
             profile = profile_mod.load(done.profile) if done.profile else None
@@ -191,7 +205,7 @@ def cmd_menu(args: argparse.Namespace) -> int:
             screen.save(args.screenshot)
             print(_("screenshot: {path}").format(path=args.screenshot))
         return 0
-    evening = Evening(args, profile_name, profile, players, screen, menu, packs)
+    evening = Evening(args, profile_name, profile, players, screen, menu, packs, deciding)
     try:
         with box_session.stop_on_sigterm():
             evening.run()
@@ -215,7 +229,7 @@ class Evening:
     played in this process, their lamps dark."""
 
     def __init__(self, args: argparse.Namespace, profile_name: str | None, profile: profile_mod.Profile | None,
-                 players: int, screen: Screen, menu: Menu, packs: PackScan) -> None:
+                 players: int, screen: Screen, menu: Menu, packs: PackScan, deciding: EveningProcess) -> None:
         from controller.web.attach import MenuCompanion
 
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
@@ -231,12 +245,17 @@ class Evening:
         #: the evening's deciding process died between games and was started again: said on the menu till a game
         self.restart_line: str | None = None
         menu.asides.append(lambda: self.restart_line)
+        #: the last game's records the card refused (where they wait): said on the menu till the next game
+        self.unsaved_line: str | None = None
+        menu.asides.append(lambda: self.unsaved_line)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        packs_folder=packs.folder)
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
+        #: the evening's deciding process (the walk-through may have started it on the wiring it chose)
+        self.deciding = deciding
         self.decider: EveningLink | None = None
         # the stations' own buttons drive the menu and the games; inputs that will
         # not open stop the menu with one line, as they stop ``play``
@@ -272,17 +291,13 @@ class Evening:
             self.decider = self.evening_process(None)
 
     def evening_process(self, profile: str | None) -> EveningLink:
-        """Started on ``profile``'s inputs (None: keyboard stations)."""
-        link = EveningLink(profile, feed=getattr(self.args, "feed", None),
-                           viewer_socket=getattr(self.args, "viewer_socket", None))
-        link.start()
-        return link
+        """On ``profile``'s inputs (None: keyboard stations): the one already running on them, else a new one."""
+        return self.deciding.on(profile)
 
     def close_inputs(self) -> None:
         """The evening's deciding process ends: its inputs closed, its lamps off."""
-        if self.decider is not None:
-            self.decider.stop()
-            self.decider = None
+        self.deciding.stop()
+        self.decider = None
 
     def close(self) -> None:
         self.companion.stop()
@@ -324,7 +339,7 @@ class Evening:
             self.results(choice.results)
         elif choice.action == "usb":  # the evening's results onto a stick; the menu says what it did
             self.menu.notice = list(copy_results(Path(self.args.journal_dir), self.media_roots).lines)
-        elif choice.action == "setup":  # the first start's walk-through again, the stations closed meanwhile
+        elif choice.action == "setup":  # the first start's walk-through again, on the evening's deciding process
             self.set_up_again()
         elif choice.edit_names:  # typed on the keyboard, kept for the next start
             self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
@@ -335,11 +350,11 @@ class Evening:
 
     def set_up_again(self) -> None:
         """The first start's walk-through again; its wiring and names from now
-        on (the evening's deciding process ends, a new one opens the new wiring)."""
-        self.close_inputs()
+        on (the evening's deciding process reads the stations for its test
+        press: the same one while the wiring stays, a new one on another)."""
         port = DEFAULT_PORT if self.args.web is None else self.args.web
         done = first_run.run_first_run(self.screen, profile=self.profile_name if self.profile is not None else None,
-                                       players=self.args.players, port=port)
+                                       players=self.args.players, port=port, stations=self.deciding.on)
         if done is not None:
             self.profile_name = done.profile
             self.profile = profile_mod.load(done.profile) if done.profile else None
@@ -400,7 +415,7 @@ class Evening:
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
-        self.restart_line = None
+        self.restart_line = self.unsaved_line = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
             try:
@@ -448,6 +463,7 @@ class Evening:
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
+        from controller.box.views import snapshot_from
         from controller.screen.viewer import (
             GameRefused,
             RelayedPhones,
@@ -457,6 +473,8 @@ class Evening:
             screen_args,
         )
 
+        if self.decider is not None and self.decider.language != current_language():
+            self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
         args, league = self.args, self.league
         hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
         game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
@@ -491,9 +509,14 @@ class Evening:
             return reason
         played = ended.played
         if phones:
-            self.companion.between(path)
+            final = ended.ended.pages
+            self.companion.between(None if final is None else snapshot_from(final))
         log.info(box_session.summary_line(played, reason))
-        write_at_close(path, reason)  # a quiz's record beside its journal (not at a stop: it must be prompt)
+        if ended.ended.results:  # a quiz's record, written beside its journal by the deciding process at the close
+            log.info("results: %s", ", ".join(ended.ended.results))
+        if ended.ended.unsaved:  # records the card refused: said in the log and beside the menu's rows, not lost
+            self.unsaved_line = unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path)
+            log.error("%s: %s", path, self.unsaved_line)
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
-from controller.apps.results import write_at_close
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
@@ -126,7 +125,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
         write_timings(args.timings, "split", ended.timings(TIMINGS))
     reason, played = ended.reason, ended.played
     print(session.summary_line(played, reason), file=sys.stderr)
-    for written in write_at_close(path, reason):
+    for written in ended.ended.results:  # written by the deciding process at the close
         print(_("results: {path}").format(path=written), file=sys.stderr)
     if args.json:
         print_json(played.summary, list(played.names))

@@ -3,7 +3,7 @@
 software reads for a game's scoresheet: ``buzzerbox results J --qbj``.
 
 Built from the engine's record of each tossup-bonus cycle (the question's
-result's ``bowl``, games/quiz/bowl.py), so an undone judgement is not in it.
+result's ``bowl``, games/quiz/bowl_scoring.py), so an undone judgement is not in it.
 Teams and players are defined once, in ``match_teams``, and referred to by
 id in the buzzes. A buzz's ``buzz_position.time`` is when it happened in the
 room, from the journal's wall-clock records (``Journal.wall_time``): a journal
@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from games.quiz.bowl import BOWL, NEG, POWER, TEN
+from games.quiz.bowl_scoring import BOWL, NEG, POWER, TEN
 from games.quiz.engine import QuizEngine, QuizOptions
 
 SCHEMA = Path(__file__).resolve().parents[2] / "games" / "quiz" / "qbj" / "match.schema.json"

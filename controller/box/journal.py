@@ -140,7 +140,8 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
     try:
         sink = FileSink(p)
     except OSError as exc:
-        raise JournalError(f"cannot open {p} to continue it: {exc.strerror or exc}") from None
+        raise JournalError(_("cannot open {path} to continue it: {problem}").format(
+            path=p, problem=exc.strerror or exc)) from None
     try:
         journal = load(p, since_checkpoint=since_checkpoint)  # read under the lock: nobody appends meanwhile
         _refuse_damage(journal)

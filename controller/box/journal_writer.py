@@ -65,8 +65,10 @@ class JournalLocked(JournalError):
     """Another process (or writer) holds the journal's lock."""
 
     def __init__(self, path: Path, pid: int | None) -> None:
-        who = f"another buzzerbox (pid {pid})" if pid else "another process"
-        super().__init__(f"{path} is being written by {who}: stop that game first, or resume a copy of the file")
+        line = (_("{path} is being written by another buzzerbox (pid {pid}): stop that game first, "
+                  "or resume a copy of the file") if pid else
+                _("{path} is being written by another process: stop that game first, or resume a copy of the file"))
+        super().__init__(line.format(path=path, pid=pid))
         self.pid = pid
 
 

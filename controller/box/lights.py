@@ -333,6 +333,15 @@ class LightDirector:
         changes.sort(key=lambda change: WRITE_ORDER.get(change[2], len(WRITE_ORDER)))
         return changes
 
+    def light(self, station: int, inp: str) -> None:
+        """One lamp on outside a game (the first start's test press), remembered so a game's
+        first ``update`` puts it right; a flaky lamp is logged, never raised."""
+        self.current[(station, inp)] = "on"
+        try:
+            self.backend.set(station, inp, "on")
+        except Exception:  # a lamp is a courtesy here, never a reason to stop
+            log.exception("light %d/%s: could not set on", station, inp)
+
     def all_off(self) -> None:
         for station, inp in self.backend.lights():
             self.backend.set(station, inp, "off")

@@ -34,9 +34,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from controller import channel, signals, terminal
 from controller import protocol as p
@@ -47,16 +47,18 @@ from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
 from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
+from controller.box.results.quiz import Recorder, not_written_line, write_replayed
 from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
-from controller.channel import ChannelError, EncodedPages, Outbox, VersionMismatch
+from controller.channel import EVENTS_KEPT, ChannelError, EncodedPages, Outbox, VersionMismatch
 from games import registry
 from games.base import BuzzerBoxError, EventKind, GameEvent
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 
 log = logging.getLogger("buzzerbox.decider")
+T = TypeVar("T")
 
 #: a view is published at least this often while the strip changes without an event (a press's flash)
 VIEW_EVERY_US = 33_000
@@ -94,7 +96,7 @@ class DecidingGame:
 
     def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
                  until_us: int | None, results_s: float, screen_args: Sequence[str],
-                 companion: Publisher | None = None) -> None:
+                 companion: Publisher | None = None, recorder: Recorder | None = None) -> None:
         self.box = box
         self.source = source
         self.lights = lights
@@ -119,6 +121,8 @@ class DecidingGame:
         self.phones_secrets: dict[str, Any] | None = None
         #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
         self.companion = companion
+        #: a quiz's record, folded as the game is decided: written beside the journal at the close
+        self.recorder = recorder
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
         if lights is not None:  # a race the engine declared lights its winner before the engine's step
             box.first_lamp = self.first_light
@@ -421,6 +425,7 @@ class DecidingGame:
                 if link is not None:
                     link.relay.target = None  # nothing more reaches this box
                 box.end(max(self.game_now(), box.now_us))  # every press taken is journaled before the end
+        results = self.write_results(reason)
         ended = p.Ended(
             reason=reason, summary=box.summary(), late_deliveries=box.late_deliveries,
             worst_delivery_us=box.worst_delivery_us, stalls=box.stalls, longest_wait_us=box.longest_wait_us,
@@ -431,16 +436,49 @@ class DecidingGame:
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
-            played=session.played_of(box))
+            played=session.played_of(box), results=results)
+        pages = self.final_pages()
         if link is not None:
             link.play(None, None)  # what the channel brings from now on waits for the evening
         for viewer in self.viewers:
-            viewer.outbox.put(ended)
+            # the pages hold the private hands: only the screen serving the phones gets them
+            viewer.outbox.put(dataclasses.replace(ended, pages=pages) if viewer.companion else ended)
             if link is None or viewer.outbox is not link.outbox:
                 viewer.outbox.close()
         for viewer in self.viewers:
             if viewer.process is not None:
                 viewer.process.wait()
+
+    def write_results(self, reason: str) -> tuple[str, ...]:
+        """A quiz's record beside its closed journal, from the record folded as
+        the game went (a stop's too: it takes milliseconds); the files written.
+        A game taken over from a checkpoint has not seen its first events: its
+        journal is replayed for them, but not at a stop (a stop stays prompt;
+        the line says how to write them later)."""
+        recorder, journal = self.recorder, self.box.journal
+        if recorder is None or journal is None:
+            return ()
+        if recorder.whole:
+            written = recorder.write(self.box, journal.path)
+        elif reason == "stopped":
+            log.warning("%s", not_written_line(journal.path))
+            written = []
+        else:
+            written = write_replayed(journal.path)
+        return tuple(str(path) for path in written)
+
+    def final_pages(self) -> dict[str, Any] | None:
+        """The phones' pages of the closed game, offering no move (what they
+        show between the menu's games: no game running, its last scores);
+        None without ``--web``, or pages that cannot be built (logged)."""
+        if self.companion is None:
+            return None
+        try:
+            with self.box.lock:
+                return snapshot_message(self.companion.detach())
+        except Exception:  # noqa: BLE001 (the game is closed all the same; the phones keep their last view)
+            log.exception("companion: could not build the closed game's pages; the phones keep the last ones")
+            return None
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -502,8 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.register:
         name, package = args.register.split("=", 1)
         with registry.register(name, package):
-            return decide(args, sock, priority)
-    return decide(args, sock, priority)
+            return decide(args, sock, priority, wake_on_signal=True)
+    return decide(args, sock, priority, wake_on_signal=True)
 
 
 def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
@@ -525,6 +563,13 @@ def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
         yield message
 
 
+class _Wake:
+    """In a ``Link``'s inbox: no message, only a look up (``Link.wake``)."""
+
+
+_WAKE = _Wake()
+
+
 class Link:
     """The channel to the process that started this one (the screen of
     ``play``, the menu), read by one thread and written by one outbox for
@@ -537,17 +582,33 @@ class Link:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.outbox = Outbox(sock, "screen")
-        self.inbox: queue.Queue[p.Message | None] = queue.Queue()
+        self.inbox: queue.Queue[p.Message | None | _Wake] = queue.Queue()
         #: the stations' deliveries go to whatever runs now: the roll call's or the evening's monitor, or a box
         self.relay = session.Relay()
+        #: the oldest presses of ``Between`` messages merged while the menu did not read (``merged_between``)
+        self.dropped_presses = 0
         self.closed = threading.Event()
         self._lock = threading.Lock()
         self._game: tuple[DecidingGame, Viewer] | None = None
         threading.Thread(target=self._read, name="buzzerbox-read-screen", daemon=True).start()
 
     def send(self, message: p.Message) -> None:
-        """After what was sent before (a game's last view, its ``Ended``)."""
-        self.outbox.put(message)
+        """After what was sent before (a game's last view, its ``Ended``). A ``Between``
+        replaces one not yet written (``merged_between``): a menu that does not read
+        while a bots game or a results screen runs gets the stations' newest, not a pile."""
+        if isinstance(message, p.Between):
+            self.outbox.put_newest(message, self.merged_between)
+        else:
+            self.outbox.put(message)
+
+    def merged_between(self, old: p.Between, new: p.Between) -> p.Between:
+        """Two ``Between`` as one: the newest strip, the presses of both (at most the newest
+        ``EVENTS_KEPT``: the menu takes none made before it was shown again; the rest counted)."""
+        presses = (*old.presses, *new.presses)
+        if len(presses) > EVENTS_KEPT:
+            self.dropped_presses += len(presses) - EVENTS_KEPT
+            presses = presses[-EVENTS_KEPT:]
+        return p.Between(new.strip, presses)
 
     def play(self, game: DecidingGame | None, viewer: Viewer | None) -> None:
         """From now on the channel's messages go to ``game`` (None: to ``inbox``);
@@ -562,7 +623,7 @@ class Link:
                         break
                     if message is None:
                         game.went(viewer)
-                    else:
+                    elif not isinstance(message, _Wake):
                         game.take_from(viewer, message)
 
     def _read(self) -> None:
@@ -580,11 +641,18 @@ class Link:
                 if self._game is not None:
                     self._game[0].went(self._game[1])
 
+    def wake(self) -> None:
+        """The one waiting in ``next`` looks up (a signal came: it asks ``signals.received``)."""
+        self.inbox.put(_WAKE)
+
     def next(self, timeout_s: float | None) -> p.Message | None | Literal[False]:
-        """The next message waiting (None: the channel closed; False: nothing came within ``timeout_s``)."""
+        """The next message waiting (None: the channel closed; False: nothing came within
+        ``timeout_s``, or it was woken)."""
         try:
             message = self.inbox.get(timeout=timeout_s) if timeout_s is None or timeout_s > 0 else self.inbox.get_nowait()
         except queue.Empty:
+            return False
+        if isinstance(message, _Wake):
             return False
         if message is None:
             self.inbox.put(None)  # closed for every later look too
@@ -592,6 +660,9 @@ class Link:
 
     def close(self) -> None:
         """What is queued is sent (bounded), then nothing more."""
+        if self.dropped_presses:
+            log.info("between games the menu left %d presses unread (made while it was not shown): dropped",
+                     self.dropped_presses)
         self.outbox.close()
 
 
@@ -617,10 +688,14 @@ class Inputs:
         return cls(profile, source, lights)
 
     def close(self) -> None:
-        """Lamps off, the sources stopped."""
+        """Lamps off and their pins released (the blinker's thread ended with
+        them), the sources stopped."""
         try:
             if self.lights is not None:
-                self.lights.all_off()
+                try:
+                    self.lights.all_off()
+                finally:
+                    self.lights.backend.close()
         finally:
             if self.source is not None:
                 self.source.stop()
@@ -639,10 +714,13 @@ class Taking:
     screen: tuple[str, ...] = ()
 
 
-def decide(args: argparse.Namespace, sock: socket.socket, priority: str) -> int:
+def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on_signal: bool = False) -> int:
     """Take the inputs over, tell the screen, then decide the game (an
-    evening's games, ``--evening``) until it ends, and close it."""
+    evening's games, ``--evening``) until it ends, and close it. ``wake_on_signal``:
+    a stopping signal wakes a wait on the channel (this process's own signals)."""
     link = Link(sock)
+    if wake_on_signal:
+        signals.wake_on_signal(link.wake)
     try:
         try:
             inputs = Inputs.open(args.profile, link.relay, args.feed)
@@ -742,6 +820,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
             inputs.lights.all_off()
         return None
     box.horizon_policy = args.horizon
+    recorder = Recorder.of(box, whole=box.restored_from == 0)  # before ``bound_logs``: every event so far
     link.relay.target = box
     if source is not None and profile is not None:
         session.connect(box, source, profile)
@@ -753,7 +832,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         with box.lock:
             companion = Publisher(box)
     game = DecidingGame(box, source, inputs.lights, until_us=until, results_s=args.results_s,
-                        screen_args=list(taking.screen), companion=companion)
+                        screen_args=list(taking.screen), companion=companion, recorder=recorder)
     hand_over(game, kept)
     game.attach(link.sock, "screen", companion=True, link=link)
     return game
@@ -773,43 +852,36 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
     the host left it (Esc, a closed window, a stop), nothing journaled.
     ``kept`` gets what the screen forwards meanwhile for the game (``FOR_THE_GAME``),
     in order, stamped as it came: its box takes it once it exists."""
-    monitor = station_monitor(profile, source)
     call = RollCall(profile.roll_call())
-    link.relay.target = monitor
-    sent: tuple[Any, Any] | None = None
-    sent_us = complete_at = None
-    try:
-        while True:
-            if signals.received() is not None:
-                return False
-            for message in waiting(link):
-                if message is None or isinstance(message, p.Stop):
-                    if isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING:
-                        link.inbox.put(message)  # the screen's stop (a signal): an evening's too, ``between`` ends it
-                    return False
-                if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
-                    return skipped(call.missing)
-                feed_monitor(monitor, message)
-                if isinstance(message, FOR_THE_GAME) and kept is not None:
-                    kept.append(message)
-                if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
-                    call.rename(message.notice.station, message.notice.input)  # named so on screen at once
-            t = box_now_us()
-            for out in monitor.step(t):
-                if isinstance(out, Press):
-                    if out.station < 0 and out.input in p.SKIPS_ROLL_CALL:
-                        return skipped(call.missing)
-                    call.press(out.station)
-            if call.done and complete_at is None:
-                complete_at = t
-            if complete_at is not None and t - complete_at >= linger_us:
-                return skipped([])
-            shown = (call.view(), call.strip(monitor.strip()))
-            if shown != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
-                link.send(p.RollCallView(*shown))
-                sent, sent_us = shown, t
-    finally:
-        link.relay.target = None
+    complete_at: list[int] = []  # when every station had answered
+
+    def taken(message: p.Message | None) -> Over[bool] | None:
+        if message is None or isinstance(message, p.Stop):
+            if isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING:
+                link.inbox.put(message)  # the screen's stop (a signal): an evening's too, ``between`` ends it
+            return Over(False)
+        if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
+            return Over(skipped(call.missing))
+        if isinstance(message, FOR_THE_GAME) and kept is not None:
+            kept.append(message)
+        if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
+            call.rename(message.notice.station, message.notice.input)  # named so on screen at once
+        return None
+
+    def stepped(t: int, presses: tuple[Press, ...]) -> Over[bool] | None:
+        for press in presses:
+            if press.station < 0 and press.input in p.SKIPS_ROLL_CALL:
+                return Over(skipped(call.missing))
+            call.press(press.station)
+        if call.done and not complete_at:
+            complete_at.append(t)
+        if complete_at and t - complete_at[0] >= linger_us:
+            return Over(skipped([]))
+        return None
+
+    return watch(link, station_monitor(profile, source), False, taken=taken, stepped=stepped,
+                 shown=lambda monitor: (call.view(), call.strip(monitor.strip())),
+                 message=lambda shown, _presses: p.RollCallView(*shown))
 
 
 #: what the screen forwards during the roll call for the game (a player renamed on the host page, the
@@ -833,32 +905,86 @@ def hand_over(game: DecidingGame, kept: list[p.Message]) -> None:
 def between(link: Link, inputs: Inputs) -> p.Play | None:
     """Between an evening's games: the stations' debounced presses and strip
     go to the menu (``Between``: when the strip changes, a press came, and
-    once a second), its keyboard's station keys count as the stations'. The
-    next game's ``Play``, or None: the evening is over (a stop, a signal,
-    the channel closed)."""
+    once a second), its keyboard's station keys count as the stations'; asked
+    (``PressLamps``, the first start's test press), a station's press lights
+    its lamp before the menu hears of it. The next game's ``Play``, or None:
+    the evening is over (a stop, a signal, the channel closed)."""
+    lights = inputs.lights
+    lamps = [False]  # a station's press lights its lamp (``PressLamps``)
+
+    def taken(message: p.Message | None) -> Over[p.Play | None] | None:
+        if message is None or (isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING):
+            return Over(None)
+        if isinstance(message, p.Play):
+            return Over(message)
+        if isinstance(message, p.PressLamps):
+            lamps[0] = message.on
+            if not message.on and lights is not None:
+                lights.all_off()
+        return None  # a late game's host key, a stop it never saw: nothing
+
+    def stepped(_t: int, presses: tuple[Press, ...]) -> None:
+        if lamps[0] and lights is not None:
+            for press in presses:
+                if press.station >= 0:
+                    lights.light(press.station, "bell")
+
     monitor = station_monitor(inputs.profile, inputs.source) if inputs.profile is not None else None
+    try:
+        return watch(link, monitor, None, taken=taken, stepped=stepped, shown=lambda monitor: monitor.strip(),
+                     message=lambda strip, presses: p.Between(strip, presses), presses_sent=True)
+    finally:
+        if lamps[0] and lights is not None:  # the game lights its own from its statuses
+            lights.all_off()
+
+
+@dataclass(frozen=True)
+class Over(Generic[T]):
+    """A watch of the stations ends, with ``result``."""
+
+    result: T
+
+
+def watch(link: Link, monitor: InputMonitor | None, gone: T, *,
+          taken: Callable[[p.Message | None], Over[T] | None],
+          stepped: Callable[[int, tuple[Press, ...]], Over[T] | None],
+          shown: Callable[[InputMonitor], Any], message: Callable[[Any, tuple[Press, ...]], p.Message],
+          presses_sent: bool = False) -> T:
+    """The stations watched with no game (the roll call, between an evening's
+    games), the two told apart by their ends: each message the peer sends is
+    ``taken`` (None: the channel closed), then fed to ``monitor`` (its
+    keyboard's station keys); the monitor is stepped and its debounced
+    presses handed to ``stepped``; what the peer draws (``shown``) is sent as
+    ``message`` when it changed (or a press came: ``presses_sent``) and at
+    least every ``VIEW_REFRESH_US``. Either end returns ``Over``; a signal
+    ends it with ``gone``. Without a monitor (keyboard stations: nothing to
+    step, nothing to show) it waits on the link until a message comes (a
+    signal wakes it: ``Link.wake``); with one, every ``ROLL_CALL_STEP_S`` (the
+    inputs' edges come from their readers' threads, not the link)."""
     link.relay.target = monitor
     sent: Any = None
     sent_us: int | None = None
     try:
         while True:
             if signals.received() is not None:
-                return None
-            for message in waiting(link):
-                if message is None or (isinstance(message, p.Stop) and message.reason in p.ENDS_EVENING):
-                    return None
-                if isinstance(message, p.Play):
-                    return message
-                if monitor is not None:
-                    feed_monitor(monitor, message)  # a late game's host key, a stop it never saw: nothing
+                return gone
+            for incoming in waiting(link, None if monitor is None else ROLL_CALL_STEP_S):
+                over = taken(incoming)
+                if over is not None:
+                    return over.result
+                if monitor is not None and incoming is not None:
+                    feed_monitor(monitor, incoming)
             if monitor is None:
                 continue
             t = box_now_us()
             presses = tuple(out for out in monitor.step(t) if isinstance(out, Press))
-            strip = monitor.strip()
-            if presses or strip != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
-                link.send(p.Between(strip, presses))
-                sent, sent_us = strip, t
+            over = stepped(t, presses)
+            if over is not None:
+                return over.result
+            now = shown(monitor)
+            if (presses_sent and presses) or now != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
+                link.send(message(now, presses))
+                sent, sent_us = now, t
     finally:
         link.relay.target = None
 
@@ -881,11 +1007,12 @@ def feed_monitor(monitor: InputMonitor, message: p.Message) -> None:
         monitor.press(message.press)
 
 
-def waiting(link: Link) -> Iterator[p.Message | None]:
+def waiting(link: Link, timeout_s: float | None) -> Iterator[p.Message | None]:
     """What the screen sent, one at a time: whatever waits, else what comes within
-    ``ROLL_CALL_STEP_S`` (None: it closed). Taken as it is looked at: what follows a
-    message the caller stops at (a ``Play``, the roll call's end) stays for the next."""
-    first = link.next(ROLL_CALL_STEP_S)
+    ``timeout_s`` (None: until something comes or ``Link.wake``; a message None: it closed).
+    Taken as it is looked at: what follows a message the caller stops at (a ``Play``,
+    the roll call's end) stays for the next."""
+    first = link.next(timeout_s)
     if first is False:
         return
     yield first
@@ -901,6 +1028,8 @@ def waiting(link: Link) -> Iterator[p.Message | None]:
 def new_game(link: Link) -> dict[str, Any]:
     """The session header of the new game this process journals (the screen's first message)."""
     message = link.next(None)
+    while message is False:  # woken by a signal: the game taken over closes on it
+        message = link.next(None)
     header = message.header if isinstance(message, p.Start) else None
     if not header:
         raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")

@@ -1035,6 +1035,8 @@ class Box(InputLayer):
     checkpoint_every = CHECKPOINT_EVERY
     #: the journal's sequence number the newest checkpoint had (0: none yet)
     checkpoint_seq = 0
+    #: the checkpoint this box was restored from (0: none: it has every event of the game since its start)
+    restored_from = 0
     #: why this game gets no checkpoints (its state holds what the codec does not write), said once
     checkpoint_refused: str | None = None
 
@@ -1164,7 +1166,7 @@ class Box(InputLayer):
         self.press_log.extend(press_log)
         self.event_log.extend(event_log)
         self.now_us = max(self.now_us, record.t_us)
-        self.checkpoint_seq = seq
+        self.checkpoint_seq = self.restored_from = seq
 
 
 _CODE_MARKS: dict[type, str] = {}
@@ -1172,14 +1174,16 @@ _CODE_MARKS: dict[type, str] = {}
 
 def engine_code_mark(engine: object) -> str:
     """A fingerprint of the engine's source, the module of its class and of each
-    class it is made of (the quiz's core and modes live in modules of their own):
-    a checkpoint written by other code of the game (the box was updated since)
-    is not restored; the journal is replayed."""
+    class it is made of: its bases and the parts its class names in ``code_parts``
+    (the quiz's core and modes live in modules of their own): a checkpoint
+    written by other code of the game (the box was updated since) is not
+    restored; the journal is replayed."""
     cls = type(engine)
     mark = _CODE_MARKS.get(cls)
     if mark is None:
         digest = hashlib.sha256()
-        for name in dict.fromkeys(c.__module__ for c in cls.__mro__ if c is not object):
+        parts = (cls, *getattr(cls, "code_parts", ()))
+        for name in dict.fromkeys(c.__module__ for part in parts for c in part.__mro__ if c is not object):
             source = getattr(sys.modules.get(name), "__file__", None)
             with contextlib.suppress(OSError):  # a module without its file: marked by the others
                 digest.update(Path(source).read_bytes() if source else b"")

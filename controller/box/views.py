@@ -627,6 +627,12 @@ class RelayedPublisher(Publisher):
         self.starting, self.roll_call = False, None
         return super().detach()
 
+    def closed(self, final: Snapshot, next_game: Callable[[], Mapping[str, Any]] | None) -> None:
+        """The game closed: from now on the pages are ``final``, the deciding
+        process's own of the closed game (no game running, its last scores, no
+        move offered), with the menu's ``next_game`` on the host page."""
+        self._built, self.next_game = final, next_game
+
     def before_game(self, snap: Snapshot) -> Snapshot:
         """``snap`` with the host page told that the game is about to start
         (and who the roll call still waits for), not "no game running"."""
@@ -643,6 +649,10 @@ class RelayedPublisher(Publisher):
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
         snap, (view, strip) = self.before_game(self._built), self._view
+        if self.next_game is not None and not self.live:  # between the menu's games: the next one, as it stands
+            next_game = self.next_game()
+            self.next_shown = json.dumps(next_game, default=str)
+            snap = replace(snap, host=json.dumps({**json.loads(snap.host), "next": next_game}, default=str))
         if self.scene is not None and strip:
             shown = self.strip_as_shown(view, strip)
             if shown is not strip:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from controller.apps.results import night_from_box
 from controller.box import journal as journal_mod
+from controller.box.results.quiz import night_from_box
 from controller.box.runtime import Box, box_from_journal
 from controller.league.bracket import match_of
 from controller.league.messages import Bracket, Move, QuestionLine, Result

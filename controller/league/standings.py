@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.apps.results import safe_cell
+from controller.box.results.quiz import safe_cell
 from controller.league.messages import Result
 from controller.league.tournament import Tournament
 

@@ -66,12 +66,17 @@ class EveningLink:
         self._presses: list[Press] = []
         #: the game it was last handed: one that died taking it (its roll call too) is said by the game's restart
         self._taken: GameToTake | None = None
+        #: a press lights its lamp (``press_lamps``): asked again of a process started again
+        self.lamps = False
+        #: the language it was started in (its phones' and host pages speak it)
+        self.language = current_language()
 
     def start(self) -> str:
         """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
         mine, theirs = socket.socketpair()
+        self.language = current_language()
         command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
-                   "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel())]
+                   "--lang", self.language, "--log-level", str(logging.getLogger().getEffectiveLevel())]
         command += ["--profile", self.profile] if self.profile else []
         command += ["--feed", self.feed] if self.feed else []
         command += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
@@ -91,6 +96,8 @@ class EveningLink:
                     between = channel.receive(mine)
                     if isinstance(between, p.Between):
                         self.strip = [dict(s) for s in between.strip]
+            if self.lamps:  # a process started again mid test press: its presses light their lamps too
+                self._send(p.PressLamps(True))
             return first.inputs
         self.stop()
         raise EveningRefused(first.line if isinstance(first, p.Refused) else _(
@@ -161,6 +168,11 @@ class EveningLink:
                                            carry_on=game.carry_on and not resume, web=game.web))
         return self.process, self.sock
 
+    def press_lamps(self, on: bool) -> None:
+        """From now on a station's press lights its lamp (``on``), or every lamp goes dark (the test press)."""
+        self.lamps = on
+        self._send(p.PressLamps(on))
+
     # an input sink, as the keyboard source expects: its station keys are stations between games too
     def _send(self, message: p.Message) -> None:
         if self.sock is not None:
@@ -189,6 +201,39 @@ class EveningLink:
         if self.process is not None:
             self.process.wait()
             self.process = None
+
+
+class EveningProcess:
+    """The evening's one deciding process as the menu and the first start's
+    walk-through share it: started on a wiring when one is first needed (the
+    walk-through's test press, or the menu), kept while the wiring stays,
+    ended and started again on another wiring."""
+
+    def __init__(self, *, feed: str | None = None, viewer_socket: str | None = None) -> None:
+        self.feed = feed
+        self.viewer_socket = viewer_socket
+        self.link: EveningLink | None = None
+
+    def on(self, profile: str | None) -> EveningLink:
+        """It, with ``profile``'s inputs open (None: keyboard stations); ``EveningRefused``: they would not open."""
+        if (self.link is not None and self.link.profile == profile and self.link.process is not None
+                and self.link.language == current_language()):
+            return self.link  # one that died meanwhile is started again by its next look (``EveningStations``)
+        self.stop()
+        link = EveningLink(profile, feed=self.feed, viewer_socket=self.viewer_socket)
+        try:
+            link.start()
+        except BaseException:  # refused, or a signal while it opened: not left running unowned
+            link.stop()
+            raise
+        self.link = link
+        return link
+
+    def stop(self) -> None:
+        """It ends: its inputs closed, its lamps off."""
+        if self.link is not None:
+            link, self.link = self.link, None
+            link.stop()
 
 
 class EveningStations:

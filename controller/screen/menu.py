@@ -18,6 +18,7 @@ import pygame
 from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
 from controller.box.timeline import box_now_us
+from controller.screen.evening import EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.screen import Screen
 from controller.screen.sound import SoundSettings
@@ -910,15 +911,14 @@ class RollCallScene(Scene):
         draw_text(surface, text, lay.size(1.3), theme.MUTED, bottom.inflate(-4 * lay.pad, 0), min_size=lay.min_text)
 
 
-def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tuple[int, str, str]], *,
-                  keyboard: KeyboardSource | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30,
-                  linger_us: int | None = 800_000, scene: RollCallScene | None = None,
-                  on_press: Callable[[int], None] | None = None) -> list[str] | None:
+def run_roll_call(screen: Screen, monitor: InputMonitor | EveningStations, expected: Sequence[tuple[int, str, str]],
+                  *, keyboard: KeyboardSource | None = None, clock: Callable[[], int] = box_now_us, fps: int = 30,
+                  linger_us: int | None = 800_000, scene: RollCallScene | None = None) -> list[str] | None:
     """Show the roll call until every station has pressed (then a moment
     more, so the last tick is seen) or the host skips it with Enter, space or
     the host's arm button. Returns who never answered ([] for everyone), or
     None for Esc or a closed window. ``scene``: another screen for it (the
-    first start's test press); ``on_press``: told each station pressed (its light);
+    first start's test press, its stations read by the evening's deciding process: ``monitor``);
     ``linger_us`` None: the screen stays until Enter (the test press's result is read)."""
     call = RollCall(expected)
     scene = scene or RollCallScene()
@@ -942,8 +942,6 @@ def run_roll_call(screen: Screen, monitor: InputMonitor, expected: Sequence[tupl
                 if out.station < 0 and out.input in ("arm", "next"):
                     return call.missing
                 call.press(out.station)
-                if on_press is not None:
-                    on_press(out.station)
         if call.done and complete_at is None:
             complete_at = t
         scene.draw(screen.surface, freeze(call.view()), call.strip(monitor.strip()), t)

@@ -62,6 +62,14 @@ DECIDER_GONE = N_("the deciding process stopped: starting it again from the jour
 RESTARTING = N_("restarting: every press is kept")
 
 
+#: how long a stop waits for the deciding process's ``Ended`` (it sends it as its close ends: a journal's
+#: end, lamps off, an evening's inputs delivered up to the close, ``CLOSE_WAIT_S``); a process that
+#: exits without it is not waited for this long (its channel closes)
+ENDED_WAIT_S = 10.0
+
+#: what the channel's reader thread puts in: a message, a peer of another version, or None (the channel closed)
+Inbox = queue.Queue[p.Message | channel.VersionMismatch | None]
+
 #: a screen started again could not serve the phones again (its port is held): they join anew
 PHONES_LOST = N_("the phones' pages could not start again: phones, scan the code to join again")
 
@@ -96,6 +104,9 @@ class DecidingLink:
         self._send_lock = threading.Lock()
         #: station inputs sent while no deciding process listened (it was starting again)
         self._held: list[p.Message] = []
+        #: what the channel's reader thread reads (``listen``), kept here: a stop reads the ``Ended`` from it
+        self.inbox: Inbox = queue.Queue()
+        self.reading: threading.Thread | None = None
 
     @property
     def station_names(self) -> list[str]:
@@ -137,6 +148,41 @@ class DecidingLink:
             with contextlib.suppress(OSError):  # gone already: the watch loop says so
                 for message in held:
                     channel.send(sock, message)
+
+    def listen(self, until_view: bool = False, first: p.Message | None = None) -> Inbox:
+        """A reader thread on the channel (``reader``; ``first``: a message read
+        already, put in first) and the queue it fills, both kept here, so that a
+        stop cut into the loop reading it still gets the deciding process's answer."""
+        assert self.sock is not None, "listen on a DecidingLink connected to its deciding process"
+        self.inbox = queue.Queue()
+        if first is not None:
+            self.inbox.put(first)
+        self.reading = reader(self.sock, self.inbox, until_view)
+        return self.inbox
+
+    def ended(self, timeout_s: float = ENDED_WAIT_S) -> p.Ended | None:
+        """After a ``Stop``: the deciding process's ``Ended`` (it says how the
+        game went, from its live box), the views before it skipped; None if the
+        channel closed first (the process died), a peer that cannot be read,
+        or nothing came within ``timeout_s``."""
+        inbox = self.inbox
+        while not inbox.empty():  # what the reader read already, its last word (the end, or None) included
+            message = inbox.get_nowait()
+            if message is None or isinstance(message, (p.Ended, p.Refused, channel.VersionMismatch)):
+                return message if isinstance(message, p.Ended) else None
+        if self.sock is None:
+            return None
+        if self.reading is None or not self.reading.is_alive():
+            inbox = self.listen()  # its reader stopped at the game's first view (``opening``): read on
+        deadline = time.monotonic() + timeout_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = inbox.get(timeout=left)
+            except queue.Empty:
+                break
+            if message is None or isinstance(message, (p.Ended, p.Refused, channel.VersionMismatch)):
+                return message if isinstance(message, p.Ended) else None
+        return None
 
     # an input sink, as the keyboard source and the phones' server expect
     def edge(self, edge: Edge, precision_us: int) -> None:
@@ -193,8 +239,7 @@ class Watched:
     shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
 
 
-def reader(sock: socket.socket, inbox: queue.Queue[p.Message | channel.VersionMismatch | None],
-           until_view: bool = False) -> threading.Thread:
+def reader(sock: socket.socket, inbox: Inbox, until_view: bool = False) -> threading.Thread:
     """A thread putting what the deciding process sends in ``inbox`` until it
     ends (``until_view``: or its first ``View``, which ``watch`` reads on from)."""
 
@@ -238,9 +283,7 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
     from controller.screen.menu import RollCallScene
 
-    assert box.sock is not None, "open a DecidingLink connected to its deciding process"
-    inbox: queue.Queue[p.Message | channel.VersionMismatch | None] = queue.Queue()
-    thread = reader(box.sock, inbox, until_view=True)
+    inbox = box.listen(until_view=True)
     scene: RollCallScene | None = None
     shown: p.RollCallView | None = None
     answered = False  # the host skipped or left it: no roll call frame more (the game or the menu is next)
@@ -290,7 +333,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
     finally:
         if keyboard is not None:
             keyboard.stop()
-        thread.join(0.5)
+        if box.reading is not None:
+            box.reading.join(0.5)
 
 
 #: what the screen's process does with a view carrying the phones' snapshot (``--web``)
@@ -303,11 +347,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
     (or dies); keys go to it as stamped inputs, host keys by name. The
     newest phones' snapshot of each batch of views goes to ``companion``.
     ``first``: a message already read from the channel (a screen started again)."""
-    assert box.sock is not None, "watch a DecidingLink connected to its deciding process"
-    inbox: queue.Queue[p.Message | channel.VersionMismatch | None] = queue.Queue()
-    if first is not None:
-        inbox.put(first)
-    thread = reader(box.sock, inbox)
+    inbox = box.listen(first=first)
     out = Watched(None)
     frame_clock = pygame.time.Clock()
     finished_at_frame = False
@@ -389,7 +429,8 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
     finally:
         if keyboard is not None:
             keyboard.stop()
-        thread.join(0.5)
+        if box.reading is not None:
+            box.reading.join(0.5)
 
 
 # -- the screen process of play: start the deciding process and keep it running -----------
@@ -608,10 +649,11 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start
             with signals.held(raise_after=False):
-                stopped = stop_decider(process, sock)
+                stopped = stop_decider(process, sock, box)
             if game.new and not game.journal.exists():
                 raise  # stopped in its roll call, before it journaled the game: the caller abandons the start
-            return GameOver(stopped)
+            # a stop asked for, however the game's close began (Esc's close may have been under way): the command ends
+            return GameOver(replace(stopped, reason="stopped"))
         except GameRefused:
             if game.evening is None and process is not None and sock is not None:
                 with signals.held(raise_after=False):
@@ -681,7 +723,8 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
         return ended
     from controller.box.session import played_from_journal
 
-    # stopped by this screen (its Ended not waited for): the journal says how it went, from its newest checkpoint
+    # stopped by this screen and its deciding process died (or hung) before its Ended: only the journal says
+    log.warning("how the game went is read back from its journal %s (its deciding process did not say)", game.journal)
     return replace(ended, ended=replace(ended.ended, played=played_from_journal(game.journal)))
 
 
@@ -703,14 +746,22 @@ def show_unsaved(presenter: Presenter, box: DecidingLink, ended: p.Ended) -> Non
         clock.tick(10)
 
 
-def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket) -> p.Ended:
+def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket, box: DecidingLink | None = None) -> p.Ended:
     """Ask the deciding process to close the game and wait until it has (it
-    may have been told by the signal itself). What it still sends is read by
-    the watch's reader thread, so its writes never wait for this one."""
+    may have been told by the signal itself); with ``box``, its ``Ended``
+    (how the game went, said by the one process that decided it), read by
+    the channel's reader thread, so its writes never wait for this one.
+    Only if it dies or never answers is the ``Ended`` a bare one (said in the log)."""
     with contextlib.suppress(OSError):
         channel.send(sock, p.Stop("stopped"))
+    ended = None if box is None else box.ended()
     process.wait()
-    return p.Ended("stopped")
+    if box is not None:
+        if ended is None:
+            log.warning("the deciding process (exit %s) sent no end of the game after the stop", process.returncode)
+        else:
+            log.info("the deciding process closed the stopped game and said how it went")
+    return ended or p.Ended("stopped")
 
 
 # -- a screen started by the deciding process -----------------------------------------------

@@ -111,16 +111,16 @@ class MenuCompanion:
             show_on(self.server, scenes)
         return self.server, publisher
 
-    def between(self, journal: Path | None = None) -> None:
-        """The game closed, the menu is back: the pages say so (with the
-        scores of the game in ``journal``, read back from it, after a game decided apart)."""
+    def between(self, final: Snapshot | None = None) -> None:
+        """The game closed, the menu is back: the pages say so, showing
+        ``final`` after a game decided apart (its deciding process's pages of
+        the closed game, sent in its ``Ended``: its scores, no move offered)
+        with the menu's next game. Nothing is read back from the journal."""
         if self.server is None:
             return
-        if journal is not None and isinstance(self.server.publisher, RelayedPublisher):
-            from controller.box.session import box_of_record
-
-            played = box_of_record(journal)  # the journal's game, replayed for its pages: never played on
-            self.server.swap(played, Publisher(played, self.next_game))
+        publisher = self.server.publisher
+        if final is not None and isinstance(publisher, RelayedPublisher):
+            publisher.closed(final, self.next_game)
             self.server.end_game = end_by_escape
         self.server.detach()
 

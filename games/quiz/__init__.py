@@ -12,9 +12,9 @@ from typing import Any
 
 from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
 from games.i18n import LANGUAGES, N_, Nn_, _, current_language
-from games.quiz.allplay import ALL_PLAY, right_choice
+from games.quiz.allplay_scoring import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
-from games.quiz.bowl import BOWL, TOSSUPS_ONLY, bonuses_to_read
+from games.quiz.bowl_scoring import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
 from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS, language_pack

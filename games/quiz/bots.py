@@ -8,7 +8,7 @@ from typing import Any
 
 from games.base import Action, GameEvent, GameSettings, PlannedPress
 from games.humans import human_reaction_us
-from games.quiz.allplay import CHOICE_INPUTS
+from games.quiz.allplay_scoring import CHOICE_INPUTS
 
 
 class QuizPlayer:

@@ -8,7 +8,7 @@ ignores it. A 2-button station (``a``, ``b``) answers the first two choices.
 from __future__ import annotations
 
 from games.base import ANY, Binding, ButtonMap
-from games.quiz.allplay import CHOICE_INPUTS
+from games.quiz.allplay_scoring import CHOICE_INPUTS
 
 _BINDINGS: dict[tuple[str, str], Binding | None] = {(ANY, ANY): ("buzz", {})}
 _BINDINGS.update({(ANY, name): ("buzz", {"choice": k}) for k, name in enumerate(CHOICE_INPUTS)})

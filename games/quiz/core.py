@@ -1,12 +1,13 @@
-"""The quiz's shared core: the round flow every mode plays (classic and its
-presets: the first press answers, the host judges), over which quiz bowl
-(``games/quiz/modes/bowl.py``) and all-play (``games/quiz/modes/allplay.py``)
-add their own steps; ``games/quiz/engine.py`` puts them together.
+"""The quiz's shared core: the round flow every mode plays, with the steps
+that differ left to the round's mode (games/quiz/modes/: ``ClassicMode``,
+the buzzer race of classic and its presets; ``AllPlayMode``; ``BowlMode``),
+chosen once per round as the quiz is made.
 
 Rules: README.md ("Quiz and reaction duel"); the presets in docs/quiz.md.
 Arbitration (arming, early-buzz lockouts, ties, next-in-line queue) is the
-shared ``Arbiter``; this core adds the round flow, the questions of a pack,
-scoring, the rule presets, teams, timers, reactions and undo.
+shared ``Arbiter``, which the buzzer race (``ClassicMode``) plays; this core
+adds the round flow, the questions of a pack, the rule presets, teams, scores,
+reactions and undo.
 
 The pack's questions come in the settings (``pack_questions``, filled in by
 ``QuizSpec.settings`` from a pack file), so a journal replays without the file.
@@ -18,10 +19,10 @@ import bisect
 import copy
 import random
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from games.arbitration import Arbiter, ArbiterOptions
 from games.base import (
@@ -42,17 +43,16 @@ from games.base import (
 )
 from games.i18n import N_
 from games.panels import TYPED
-from games.quiz.allplay import (
+from games.quiz.allplay_scoring import (
     ALL_PLAY,
     ALL_PLAY_PRESET,
     TEAM_MEAN,
     TEAM_SUM,
     AllPlayQuestion,
 )
-from games.quiz.bowl import (
+from games.quiz.bowl_scoring import (
     BOWL,
     BOWL_PRESET,
-    Buzz,
     Tossup,
     two_teams,
 )
@@ -120,9 +120,9 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
     "second-chance": {"points_correct": 2, "second_points": 50},
     # stations in pairs: one press per team, the team answers once
     "teams": {"team_size": 2},
-    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay.py)
+    # everyone answers multiple choice at once; a right answer scores by its speed (games/quiz/allplay_scoring.py)
     ALL_PLAY: ALL_PLAY_PRESET,
-    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl.py)
+    # quiz bowl: tossups with powers and negs, bonuses to the team that got the tossup (games/quiz/bowl_scoring.py)
     BOWL: BOWL_PRESET,
 }
 
@@ -132,7 +132,7 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", "buzz_window_us",
                                "points_correct", "points_wrong", "second_points", "sit_out", "categories",
                                "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
-#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizEngine._team_move``)
+#: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizCore._team_move``)
 TEAM_MOVE = "team"
 #: the host named a team (``HOST_TEAM_NAME``): its ``team`` and new ``name``
 TEAM_NAMED = "team_named"
@@ -168,7 +168,7 @@ class QuizOptions:
     #: box already holds every decision until all sources have reported
     #: (its decision horizon), so this adds nothing for late deliveries; the
     #: engine itself waits as long as a later press could still tie (see
-    #: ``QuizEngine._decide_at``)
+    #: ``ClassicMode._decide_at``)
     settle_us: int = 0
     #: points for a right answer (with a pack: times the question's points)
     points_correct: int = 1
@@ -416,12 +416,44 @@ def question_record(number: int, question: Mapping[str, Any] | None, points: int
     return record if round_number is None else {**record, "round": round_number}
 
 
+class RoundMode(Protocol):
+    """What the core asks of a round's mode where the modes differ (each is a
+    class in games/quiz/modes/: ``ClassicMode`` plays them as the buzzer race)."""
+
+    def round_card(self) -> dict[str, Any]: ...
+    def result_record(self) -> dict[str, Any]: ...
+    def tossup_view(self) -> dict[str, Any] | None: ...
+    def choices_shown(self, question: Mapping[str, Any], choices: list[Any]) -> list[Any]: ...
+    def press(self, action: Action) -> list[GameEvent]: ...
+    def answer(self, action: Action) -> list[GameEvent]: ...
+    def press_out(self, station: int, t: int) -> list[GameEvent]: ...
+    def fire(self, now_us: int) -> list[GameEvent]: ...
+    def deadline_us(self) -> int | None: ...
+    def resume(self, paused_us: int) -> None: ...
+    def status(self, station: int) -> str | None: ...
+    def all_play_view(self) -> dict[str, Any] | None: ...
+    def host_moves(self, phase: Phase) -> list[str]: ...
+    def mark(self, kind: str, t: int) -> list[GameEvent]: ...
+    def arm(self, t: int) -> list[GameEvent]: ...
+    def pick(self, action: Action, t: int) -> list[GameEvent]: ...
+    def judge(self, correct: bool, t: int) -> list[GameEvent]: ...
+    def first_press(self) -> FirstPress | None: ...
+
+
+#: how a round's mode is made: from the quiz and the round's options
+ModeClass = Callable[["QuizCore", "QuizOptions"], RoundMode]
+
+
 class QuizCore:
-    """Sans-I/O quiz, what every mode shares: rounds, the pack's questions, the
-    buzzer race (classic and its presets), the host's judging, teams, timers,
-    reactions, undo and the views. Players send ``buzz``; the host sends
-    HOST_ACTIONS. Quiz bowl's and all-play's own steps are the modes'
-    (games/quiz/modes/); the core calls them through the hooks declared below."""
+    """Sans-I/O quiz, what every mode shares: rounds, the pack's questions,
+    the host's actions, teams, scores, reactions, undo and the views. Players
+    send ``buzz`` (a phone ``answer``); the host sends HOST_ACTIONS. Where the
+    modes differ the core calls the round's mode (``self.mode``, one of
+    ``self.modes``: games/quiz/modes/)."""
+
+    #: the mode of each preset that has its own, and ``classic``'s (its buzzer race) for
+    #: every other: the engine, which puts the core and the modes together, names them
+    mode_classes: ClassVar[Mapping[str, ModeClass]]
 
     def __init__(self, settings: GameSettings) -> None:
         self.settings = settings
@@ -465,7 +497,10 @@ class QuizCore:
         #: the host's score corrections per team (``HOST_ADJUST``): kept apart
         #: from the round, so an undo of a judgement never undoes a correction
         self.corrections = [0] * self.team_count
-        self.options = self.round_options[0]
+        #: each round's mode, made once (a night of rounds may change it round by round)
+        self.modes = [self.mode_classes.get(opts.rules, self.mode_classes["classic"])(self, opts)
+                      for opts in self.round_options]
+        self.options, self.mode = self.round_options[0], self.modes[0]
         self.round.intro = len(self.round_options) > 1
         #: the open (or just closed) all-play question; None in a buzzer round
         self.allplay: AllPlayQuestion | None = None
@@ -502,12 +537,7 @@ class QuizCore:
                 "first": first, "questions": None if last is None else last - first + 1,
                 "answer_time_us": opts.answer_time_us, "points_correct": opts.points_correct,
                 "points_wrong": opts.points_wrong, "categories": list(spec.get("categories") or [])}
-        if opts.rules == ALL_PLAY and self.team_quiz():  # the card says how a team's points are made
-            view["team_points"] = opts.team_points if self._rules_3() else TEAM_SUM
-        if opts.rules == BOWL:  # what the round card says of a bowl round: power, neg, the bonus
-            view.update({"power_points": opts.power_points, "neg_points": opts.neg_points,
-                         "bonus_parts": opts.bonus_parts, "bonus_points": opts.bonus_points})
-        return view
+        return {**view, **self.modes[k - 1].round_card()}
 
     # -- the protocol -------------------------------------------------------
     @property
@@ -520,12 +550,10 @@ class QuizCore:
         events += self._announce(action.t_us)
         if action.player is None:
             events += self._host(action)
-        elif action.kind == "buzz" and self._all_play():
-            events += self._all_play_press(action, from_phone=False)
         elif action.kind == "buzz":
-            events += self._buzz(action)
+            events += self.mode.press(action)
         elif action.kind == "answer":
-            events += self._all_play_press(action, from_phone=True)
+            events += self.mode.answer(action)
         elif action.kind == TEAM_MOVE:
             events += self._team_move(action)
         else:
@@ -542,51 +570,12 @@ class QuizCore:
         return events
 
     def _fire(self, now_us: int) -> list[GameEvent]:
-        """The deadline due at ``now_us``: the first press announced, the buzz
-        window closed, an answer timer's warning or its end."""
+        """The deadline due at ``now_us`` (the round's mode knows its timers)."""
         self.now_us = max(self.now_us, now_us)
-        r = self.round
-        if r.phase == Phase.ALL_PLAY:
-            return self._all_play_fire(now_us)
-        events: list[GameEvent] = []
-        if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = self._decide_at()
-            if decide_at is not None and now_us >= decide_at:
-                events += self._decide(decide_at)
-            elif (
-                decide_at is None
-                and self.options.buzz_window_us is not None
-                and self.arbiter.armed_at_us is not None
-                and now_us >= self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-            ):
-                end = self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-                events += self._end_round(end, None, "nobody buzzed")
-        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
-            left = r.answer_deadline_us - now_us
-            if left <= 0:
-                events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
-                events += self._judge(False, r.answer_deadline_us)
-            else:
-                due = WARNING_SECONDS - (left - 1) // 1_000_000
-                if due > r.warned:
-                    r.warned = due
-                    events.append(GameEvent("timer_warning", now_us, r.answering, {"seconds_left": -(-left // 1_000_000)}))
-        return events
+        return self.mode.fire(now_us)
 
     def next_deadline_us(self) -> int | None:
-        r = self.round
-        if r.phase == Phase.ALL_PLAY and self.allplay is not None:
-            return self._all_play_deadline(self.allplay)
-        if r.phase == Phase.ARMED and r.decided_at_us is None:
-            decide_at = self._decide_at()
-            if decide_at is not None:
-                return decide_at
-            if self.options.buzz_window_us is not None and self.arbiter.armed_at_us is not None:
-                return self.arbiter.armed_at_us + self.options.buzz_window_us + r.buzz_window_shift_us
-        if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
-            warn_at = r.answer_deadline_us - (WARNING_SECONDS - r.warned) * 1_000_000
-            return max(warn_at, self.now_us + 1) if r.warned < WARNING_SECONDS else r.answer_deadline_us
-        return None
+        return self.mode.deadline_us()
 
     def legal_actions(self, player: int | None) -> list[str]:
         if player is not None:
@@ -594,17 +583,7 @@ class QuizCore:
         r = self.round
         if self.finished:
             return ["undo"] if self._can_undo() else []
-        legal = {
-            "idle": ["arm", "next"],
-            "armed": ["reset", "next"],
-            "answering": ["correct", "wrong", "reset", "next"],
-            "tie": ["pick", "arm", "reset", "next"],
-            "round_over": ["next"] if self._all_play() else ["next", "arm"],
-            "all_play": ["reveal", "next"],
-            "bonus": ["correct", "wrong"],
-        }[r.phase]
-        if self._bowl():
-            legal = [*legal, *self._bowl_marks()]
+        legal = self.mode.host_moves(r.phase)
         if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
             legal = ["reveal", *legal]
         if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
@@ -640,94 +619,6 @@ class QuizCore:
             events.append(GameEvent("round_start", t, None, self._round_view(k)))
         record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
         return events + [GameEvent("question", t, None, record)]
-
-    # -- players ------------------------------------------------------------
-    def _buzz(self, action: Action) -> list[GameEvent]:
-        assert action.player is not None
-        station, t = action.player, action.t_us
-        if self.finished or self.round.phase == Phase.BONUS:
-            return []
-        outcome = self.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
-        if outcome in ("early", "locked"):
-            until = self.arbiter.locked_until_us[station]
-            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
-        if outcome == "out" and self._bowl() and self.round.phase == Phase.ARMED and self._rebound_while_read():
-            # quiz bowl: a team that answered this tossup wrong is out of it; the screen says why
-            return [GameEvent("locked_out", t, station, {"team": self.teams[station]})]
-        if outcome == "counted":
-            if self.arbiter.armed_at_us is not None:
-                self.reactions[station].add(t - self.arbiter.armed_at_us)
-            # a team answers once: drop team-mates' later presses from the queue
-            team = self.teams[station]
-            mates = [b for b in self.arbiter.buzzes if self.teams[b.station] == team]
-            if len(mates) > 1:
-                keep = min(mates, key=lambda b: b.t_us)
-                self.arbiter.buzzes = [b for b in self.arbiter.buzzes if self.teams[b.station] != team or b is keep]
-                if keep.station != station:
-                    return []
-            return [GameEvent("buzz", t, station)]
-        return []
-
-    def _decide_at(self) -> int | None:
-        """When the first press of this arming is announced: once no later
-        press could still tie with it (the tie window, or the coarsest stamp
-        precision among the presses so far), and not before ``settle_us``.
-        Late *deliveries* are the box's business (its decision horizon)."""
-        first = self.arbiter.first_time_us()
-        if first is None:
-            return None
-        wait = max(self.options.settle_us, self.options.tie_window_us,
-                   max(b.precision_us for b in self.arbiter.buzzes), 1)
-        return first + wait
-
-    def first_press(self) -> FirstPress | None:
-        """The race an armed buzzer question is (``FirstPress``): nobody has
-        pressed yet, and the first counted press alone in its tie window
-        answers and shows ``first``. Each station that shows ``idle`` competes
-        from the arming on, one still ``locked`` from its lockout's end; one
-        out, sitting or of an eliminated team does not. Quiz bowl's and
-        all-play's own rules are not declared (their steps decide as before)."""
-        r = self.round
-        armed_at = self.arbiter.armed_at_us
-        if (r.phase != Phase.ARMED or r.decided_at_us is not None or armed_at is None or self.arbiter.buzzes
-                or self.finished or self.allplay is not None or self._bowl() or self._all_play()):
-            return None
-        stations: dict[int, int] = {}
-        locked_until = self.arbiter.locked_until_us
-        for s in range(self.settings.players):
-            status = self._status(s)
-            if status == "idle" or (status == "locked" and s not in self.arbiter.excluded
-                                    and self.teams[s] not in r.eliminated):
-                # a lockout past counts too: a press stamped inside it, delivered now, restarts it
-                stations[s] = max(armed_at, locked_until.get(s, armed_at))
-        return FirstPress(stations, max(self.options.settle_us, self.options.tie_window_us))
-
-    def _decide(self, at_us: int) -> list[GameEvent]:
-        r = self.round
-        result = self.arbiter.result()
-        r.decided_at_us = at_us
-        if result.winner is None:
-            r.phase = Phase.TIE
-            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
-        return self._give_turn(result.winner, at_us)
-
-    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
-        """``winner``: the first press answers; ``next_in_line``: the turn
-        passes on after a wrong answer."""
-        r = self.round
-        r.phase = Phase.ANSWERING
-        r.answering = station
-        r.warned = 0
-        r.answer_deadline_us = None if self.options.answer_time_us is None else at_us + self.options.answer_time_us
-        result = self.arbiter.result()
-        return [
-            GameEvent(
-                kind,
-                at_us,
-                station,
-                {"queue": result.queue, "margins_us": result.margins_us, "ties": result.ties},
-            )
-        ]
 
     # -- teams --------------------------------------------------------------
     def team_quiz(self) -> bool:
@@ -822,27 +713,12 @@ class QuizCore:
         if kind == "leaderboard":
             r.board = not r.board
             return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
-        if r.phase == Phase.ALL_PLAY and kind == "reveal":
-            return self._all_play_close(t)
         if kind in ("power", "read"):
-            return self._bowl_mark(kind, t)
+            return self.mode.mark(kind, t)
         r.board = False
         r.intro = False
-        if kind == "arm" and self._all_play():
-            return self._all_play_open(t)
         if kind == "arm":
-            events: list[GameEvent] = []
-            if r.phase in (Phase.ROUND_OVER,):
-                events += self._new_question(t)
-            elif r.phase == Phase.TIE:
-                self.arbiter.disarm()
-            self.arbiter.arm(t)
-            self._bench()
-            r.phase = Phase.ARMED
-            r.decided_at_us = None
-            r.answering = None
-            r.buzz_window_shift_us = 0
-            return events + [GameEvent("armed", t)]
+            return self.mode.arm(t)
         if kind == "reset":
             self.arbiter.disarm()
             r.phase = Phase.IDLE
@@ -851,22 +727,14 @@ class QuizCore:
             return [GameEvent("reset", t)]
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
-                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self._bowl_record()})
+                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self.mode.result_record()})
                 if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
                     self._stop_question()
                     self.allplay = None
                     return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
             return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
-            tie = self.arbiter.result(contenders_only=True).ties
-            if "player" in action.args:
-                station = int(action.args["player"])
-            else:  # no choice named: a fair draw from the game's seeded generator (replays the same)
-                station = self.rng.choice(tie[0]) if tie else -1
-            if not tie or station not in tie[0]:
-                raise RuleError(N_("pick one of the tied stations: {stations}"),
-                               stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
-            return self._give_turn(station, t)
+            return self.mode.pick(action, t)
         if kind == "undo":
             prev_round, results, prev_arbiter, judged_at = self._undo.pop()
             if prev_round.answer_deadline_us is not None:
@@ -876,9 +744,7 @@ class QuizCore:
             prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
             return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
-        if r.phase == Phase.BONUS:
-            return self._bonus_part(kind == "correct", t)
-        return self._judge(kind == "correct", t)
+        return self.mode.judge(kind == "correct", t)
 
     def _bench(self) -> None:
         """Stations out of the game or sitting out this question cannot buzz."""
@@ -894,8 +760,7 @@ class QuizCore:
         if r.answer_deadline_us is not None:
             r.answer_deadline_us += paused_us
         r.buzz_window_shift_us += paused_us
-        if self.allplay is not None and self.allplay.closed_at_us is None:
-            self.allplay.paused_us += paused_us
+        self.mode.resume(paused_us)
         for station, until in self.arbiter.locked_until_us.items():
             if until > t:
                 self.arbiter.locked_until_us[station] = until + paused_us
@@ -908,75 +773,6 @@ class QuizCore:
                        eliminated=list(r.eliminated), sitting_until=list(r.sitting_until))
         self._undo.append((kept, len(r.results), copy.deepcopy(self.arbiter), t))
 
-    def _judge(self, correct: bool, t: int) -> list[GameEvent]:
-        r = self.round
-        self._keep_for_undo(t)
-        station = r.answering
-        assert station is not None
-        team = self.teams[station]
-        opts = self.options
-        bowl = self._bowl_judged(station, correct)
-        if correct:
-            points = self._points()
-            if bowl is not None:
-                points = bowl.points
-            elif r.had_wrong:  # a second press: credit as the rules say
-                points = (points * opts.second_points + 50) // 100
-            r.scores[team] += points
-            r.correct[team] += 1
-            events = [GameEvent("correct", t, station, {"points": points, **self._tossup_data(bowl)})]
-            if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
-                r.over = "won"
-            if bowl is not None and opts.bonus_parts > 0 and r.over is None:
-                return events + self._bonus_start(t, station)
-            return events + self._end_round(t, station, "correct")
-        lost = opts.points_wrong if bowl is None else -bowl.points
-        r.scores[team] -= lost
-        r.wrong[team] += 1
-        r.had_wrong = True
-        data: dict[str, Any] = {"points": -lost, **self._tossup_data(bowl)}
-        if opts.out_wrong is not None and r.wrong[team] >= opts.out_wrong and team not in r.eliminated:
-            r.eliminated.append(team)
-            data["out_of_game"] = True
-        if opts.sit_out:
-            data["sits_out"] = opts.sit_out
-        events = [GameEvent("wrong", t, station, data)]
-        for s, s_team in enumerate(self.teams):
-            if s_team == team:
-                self.arbiter.exclude(s)
-                if opts.sit_out:
-                    r.sitting_until[s] = r.question + opts.sit_out
-        still_in = {tm for tm in set(self.teams) if tm not in r.eliminated}
-        if opts.out_wrong is not None and len(set(self.teams)) > 1 and len(still_in) <= 1:
-            r.over = "last standing"
-            return events + self._end_round(t, None, "everyone answered wrong")
-        if all(self.teams[s] in {self.teams[x] for x in self.arbiter.excluded} for s in range(self.settings.players)):
-            return events + self._end_round(t, None, "everyone answered wrong")
-        if bowl is not None and r.tossup.read_at_us is None and not self._rebound_while_read():
-            # rules 2: after a neg the buzzers stayed closed until the moderator read the question to the end
-            self.arbiter.disarm()
-            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.IDLE, None, None, None
-            return events
-        if bowl is not None and r.tossup.read_at_us is None:
-            # NAQT: the moderator reads on, the other team may buzz at any moment (a power before the
-            # mark) and after the end until the moderator calls time; the negged team's presses are refused
-            self.arbiter.arm(t)
-            r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
-            return events + [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._bowl_locked_out()})]
-        result = self.arbiter.result(contenders_only=True)
-        if opts.after_wrong == "next" and (result.winner is not None):
-            return events + self._give_turn(result.winner, t, "next_in_line")
-        if opts.after_wrong == "next" and result.ties:
-            r.phase = Phase.TIE
-            return events + [GameEvent("tie", t, None, {"stations": result.ties[0]})]
-        # nobody left in line (or re-arm by setting): everyone else may buzz again
-        self.arbiter.arm(t)
-        r.phase = Phase.ARMED
-        r.answering = None
-        r.decided_at_us = None
-        r.answer_deadline_us = None
-        return events + [GameEvent("armed", t, None, {"rearmed": True})]
-
     def _stop_question(self) -> None:
         """No press, answer or timer counts in this question any more."""
         self.round.phase = Phase.ROUND_OVER
@@ -987,7 +783,7 @@ class QuizCore:
         r = self.round
         self._stop_question()
         r.answering = winner
-        r.results.append({"question": r.question, "winner": winner, "result": why, **self._bowl_record()})
+        r.results.append({"question": r.question, "winner": winner, "result": why, **self.mode.result_record()})
         # the whole order of presses, as it stood when the question ended (the
         # winner event told only those before the announcement)
         ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
@@ -1029,78 +825,13 @@ class QuizCore:
         r.tossup = Tossup()
         self.allplay = None
         k = self.round_number()
-        self.options = self.round_options[k - 1]
+        self.options, self.mode = self.round_options[k - 1], self.modes[k - 1]
         r.intro = len(self.round_options) > 1 and self.round_starts[k - 1] == r.question
         return self._announce(t)
-
-    # -- which mode plays this question (games/quiz/modes/) -------------------
-    def _bowl(self) -> bool:
-        return self.options.rules == BOWL
-
-    def _rebound_while_read(self) -> bool:
-        """After a neg the other team may buzz while the rest is read (rules 3; docs/quiz.md)."""
-        return self._rules_3()
 
     def _rules_3(self) -> bool:
         """Rules 3 (options.py): the bowl rebound, all-play's half second and its team mean."""
         return self.options.rules_version >= REBOUND_WHILE_READ
-
-    def _team_mean(self) -> bool:
-        """All-play: a team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
-        return self._rules_3() and self.options.team_points == TEAM_MEAN
-
-    # -- all-play -----------------------------------------------------------
-    def _all_play(self) -> bool:
-        """Whether this question is an all-play one (its round's preset)."""
-        return self.options.rules == ALL_PLAY
-
-    # -- quiz bowl's part (games/quiz/modes/bowl.py) --
-    def _bowl_locked_out(self) -> list[int]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_marks(self) -> list[str]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_mark(self, kind: str, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_judged(self, station: int, correct: bool) -> Buzz | None:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    @staticmethod
-    def _tossup_data(buzz: Buzz | None) -> dict[str, Any]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_record(self) -> dict[str, Any]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bonus_start(self, t: int, station: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bonus_part(self, correct: bool, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _bowl_view(self) -> dict[str, Any] | None:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    # -- all-play's part (games/quiz/modes/allplay.py) --
-    def _all_play_open(self, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _offered(self, question: Mapping[str, Any]) -> int:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_press(self, action: Action, from_phone: bool) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_deadline(self, question: AllPlayQuestion) -> int:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_fire(self, now_us: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
-
-    def _all_play_close(self, t: int) -> list[GameEvent]:
-        raise NotImplementedError  # pragma: no cover - defined by the mode
 
     # -- standings ----------------------------------------------------------
     def standings(self) -> list[dict[str, Any]]:
@@ -1136,11 +867,9 @@ class QuizCore:
 
     def _status(self, station: int) -> str:
         r = self.round
-        question = self.allplay
-        if question is not None and station in question.locked:  # all-play: in (lamp lit), then right or not
-            if question.closed_at_us is None:
-                return "answered"
-            return "right" if question.locked[station].choice == question.right else "missed"
+        own = self.mode.status(station)
+        if own is not None:
+            return own
         if self.arbiter.locked(station, self.now_us):
             return "locked"
         if self.teams[station] in r.eliminated:
@@ -1168,11 +897,15 @@ class QuizCore:
     def _question_view(self, number: int) -> dict[str, Any]:
         q = self._question(number)
         choices = list(q.get("choices", ()))
-        if self._all_play():  # only the choices the stations' buttons (and the phones) offer
-            choices = choices[: self._offered(q)]
+        choices = self.mode.choices_shown(q, choices)
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
                 "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
                 "video": q.get("video")}
+
+    def first_press(self) -> FirstPress | None:
+        """The race this question is now, stated ahead of the presses (``FirstPress``): the
+        round's mode's (classic's buzzer race declares one; quiz bowl and all-play none)."""
+        return self.mode.first_press()
 
     def station_statuses(self) -> list[str]:
         """Each station's status, as ``public_view()["status"]``: the lamps read
@@ -1230,10 +963,8 @@ class QuizCore:
             "round": self._round_view(self.round_number()),
             "rounds": [self._round_view(k + 1) for k in range(len(self.round_options))],
             "round_intro": r.intro and r.phase == Phase.IDLE and not board,
-            # (buttons: None on keyboard stations, whose one button answers nothing: the screen says phones)
-            "all_play": None if self.allplay is None else {**self.allplay.view(self.settings.players, self.now_us),
-                                                            "buttons": self.options.station_choices},
-            "bowl": self._bowl_view(),
+            "all_play": self.mode.all_play_view(),
+            "bowl": self.mode.tossup_view(),
         }
 
     def private_view(self, player: int | None) -> dict[str, Any]:

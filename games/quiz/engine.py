@@ -1,16 +1,18 @@
 """Quiz buzzer's engine: the shared core (``games/quiz/core.py``: the round
-flow, classic's buzzer race and its presets) with the modes a night may
-switch between round by round: quiz bowl (``games/quiz/modes/bowl.py``) and
-all-play (``games/quiz/modes/allplay.py``). The names other modules import
-from here stay here (the core's are re-exported).
+flow) playing each round in its mode (games/quiz/modes/: classic's buzzer
+race, quiz bowl, all-play), chosen once per round as the quiz is made, so a
+night may switch modes round by round. The names other modules import from
+here stay here (the core's are re-exported).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from games.base import GameSettings, checked_options
-from games.quiz.allplay import ALL_PLAY
+from games.quiz.allplay_scoring import ALL_PLAY
+from games.quiz.bowl_scoring import BOWL
 from games.quiz.core import (  # noqa: F401 (re-exported: the spec, the apps and the tests import them from here)
     HOST_ACTIONS,
     PRESETS,
@@ -22,7 +24,9 @@ from games.quiz.core import (  # noqa: F401 (re-exported: the spec, the apps and
     UNDO_DEPTH,
     VIEW_RESULTS,
     EndReason,
+    ModeClass,
     Phase,
+    QuizCore,
     QuizOptions,
     check_rounds,
     most_choices,
@@ -30,12 +34,18 @@ from games.quiz.core import (  # noqa: F401 (re-exported: the spec, the apps and
 )
 from games.quiz.modes.allplay import AllPlayMode
 from games.quiz.modes.bowl import BowlMode
+from games.quiz.modes.classic import ClassicMode
 from games.quiz.options import OPTIONS
 from games.quiz.teams import MAX_TEAM_NAME  # noqa: F401 (re-exported)
 
 
-class QuizEngine(BowlMode, AllPlayMode):
-    """Sans-I/O quiz: the core with every mode (a night of rounds may play each)."""
+class QuizEngine(QuizCore):
+    """Sans-I/O quiz: the core, each round played in its mode (``QuizCore.modes``)."""
+
+    mode_classes: ClassVar[Mapping[str, ModeClass]] = {"classic": ClassicMode, ALL_PLAY: AllPlayMode, BOWL: BowlMode}
+    #: the classes the quiz is made of beside its bases: a checkpoint is restored
+    #: only by the code that wrote it (``controller.box.runtime.engine_code_mark``)
+    code_parts: ClassVar[tuple[type, ...]] = (ClassicMode, AllPlayMode, BowlMode)
 
 
 class QuizWithPhones(QuizEngine):

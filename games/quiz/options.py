@@ -92,7 +92,7 @@ OPTIONS: dict[str, Option] = {
     "round_questions": Option(None, int, low=1, high=1000),
     "points_correct": Option(None, int, low=0, high=1000),
     "points_wrong": Option(None, int, low=0, high=1000),
-    # quiz bowl (games/quiz/bowl.py): a power, a neg, the bonus's parts and each part's points
+    # quiz bowl (games/quiz/bowl_scoring.py): a power, a neg, the bonus's parts and each part's points
     "power_points": Option(None, int, low=0, high=1000),
     "neg_points": Option(None, int, low=0, high=1000),
     "bonus_parts": Option(None, int, low=0, high=10),

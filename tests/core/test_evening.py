@@ -169,8 +169,16 @@ def test_a_stop_between_games_leaves_the_lamps_off_and_the_inputs_closed(tmp_pat
     def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
         assert profile is not None
         lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        close = lamps[-1].close
+
+        def closed() -> None:  # what the lamps show as their pins are released
+            lit_at_close.extend(led.is_lit for led in lamps[0].leds.values())
+            close()
+
+        lamps[-1].close = closed  # type: ignore[method-assign]
         return lamps[-1]
 
+    lit_at_close: list[bool] = []
     stopped: list[bool] = []
     monkeypatch.setattr(session, "open_lights", lights)
     opened = session.open_inputs
@@ -199,15 +207,16 @@ def test_a_stop_between_games_leaves_the_lamps_off_and_the_inputs_closed(tmp_pat
         until(mine, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
         tap(edge, 1, "bell")
         until(mine, has_winner)
-        leds = lamps[0].leds.values()
-        assert any(any(state.state for state in led.pin.states) for led in leds)  # a lamp was lit in the game
+        pins = [led.pin for led in lamps[0].leds.values()]
+        assert any(any(state.state for state in pin.states) for pin in pins)  # a lamp was lit in the game
         channel.send(mine, p.Stop("menu"))
         until(mine, lambda m: isinstance(m, p.Ended))
         assert not stopped  # the evening's next game reads the same inputs
         channel.send(mine, p.Stop("quit"))
         thread.join(HANG_S)
         assert result == [0]
-        assert stopped and not any(led.is_lit for led in leds)
+        assert stopped and lit_at_close and not any(lit_at_close)
+        assert all(led.closed for led in lamps[0].leds.values())  # released: the blinker's thread ended with them
         assert len(lamps) == 1  # opened once
     finally:
         os.close(writer)
@@ -257,3 +266,132 @@ def test_an_evening_games_close_journals_a_press_still_on_its_way_from_the_feed(
     records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
     assert records[-1]["type"] == "end"
     assert [r["station"] for r in records if r["type"] == "press"] == [2], records
+
+
+def test_between_games_a_press_lights_its_lamp_while_the_menu_asks_and_not_after(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first start's test press (``PressLamps``): the evening's process,
+    which holds the lamps (on mock pins this test reads), lights a station's
+    lamp on its press, a keyboard station's key and a GPIO bell alike, before
+    the menu hears of the press; asked to stop, every lamp goes dark and a
+    press lights none."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.box import process
+    from controller.box.lights import GpioLights
+
+    lamps: list[GpioLights] = []
+
+    def lights(profile: profile_mod.Profile | None, source: Any = None) -> GpioLights:
+        assert profile is not None
+        lamps.append(GpioLights.from_profile(profile, pin_factory=MockFactory()))
+        return lamps[-1]
+
+    monkeypatch.setattr(session, "open_lights", lights)
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    args = process.parse(["--fd", "0", "--evening", "--profile", "header-4", "--feed", str(fifo)])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    writer, edge = fifo_edges(fifo)
+
+    def lit() -> set[int]:
+        return {station for (station, _inp), led in lamps[0].leds.items() if led.is_lit}
+
+    try:
+        until(mine, lambda m: isinstance(m, p.Opened))
+        press(mine, 0, box_now_us())  # before the menu asks: no lamp
+        until(mine, pressed(0, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.PressLamps(True))
+        press(mine, 1, box_now_us())  # a keyboard station's key (after the ask, on the same channel)
+        until(mine, pressed(1, "bell"))
+        assert lit() == {1}
+        tap(edge, 3, "bell")  # a GPIO station's bell
+        until(mine, pressed(3, "bell"))
+        assert lit() == {1, 3}
+        channel.send(mine, p.PressLamps(False))
+        press(mine, 2, box_now_us())
+        until(mine, pressed(2, "bell"))
+        assert lit() == set()
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+    finally:
+        os.close(writer)
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_between_keyboard_games_the_process_sleeps_on_the_channel_until_a_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keyboard stations have nothing to step between games: the evening's
+    process waits on the channel until the menu says something (it used to
+    wake every 10 ms for nothing, all evening), and the menu's quit ends it."""
+    from controller.box import process
+
+    waits: list[float | None] = []
+    look = process.Link.next
+
+    def recorded(link: process.Link, timeout_s: float | None) -> Any:
+        waits.append(timeout_s)
+        return look(link, timeout_s)
+
+    monkeypatch.setattr(process.Link, "next", recorded)
+    args = process.parse(["--fd", "0", "--evening"])
+    mine, theirs = socket.socketpair()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(process.decide(args, theirs, "test")), daemon=True)
+    thread.start()
+    try:
+        assert until(mine, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        channel.send(mine, p.Stop("quit"))
+        thread.join(HANG_S)
+        assert result == [0]
+        assert waits and all(w is None or w == 0 for w in waits), waits  # a wait for a message, or a look
+    finally:
+        mine.close()
+        thread.join(HANG_S)
+        theirs.close()
+
+
+def test_a_sigterm_between_keyboard_games_ends_the_evening_that_sleeps_on_the_channel() -> None:
+    """The evening's process waits on the channel between keyboard games; a
+    SIGTERM to it alone (systemd's stop) still ends it, with 0."""
+    import signal
+
+    with evening() as (proc, sock, _err):
+        assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(HANG_S) == 0
+
+
+@pytest.mark.parametrize(("lang", "said"), [("cs", "nejdřív tu hru ukončete"), ("pl", "najpierw zakończ tamtą grę")])
+def test_a_journal_another_process_writes_is_refused_in_the_boxs_language(
+        tmp_path: Path, lang: str, said: str) -> None:
+    """The menu carries on a game cut off, but another process holds its
+    journal: the evening's process refuses it in one line, which the menu
+    shows as it is, so it is said in the box's language, not in English."""
+    import fcntl
+
+    cut_off = tmp_path / "quiz.jsonl"
+    spec = get("quiz")
+    box = session.new_box(spec, session.game_settings(spec, 2, 1, {}, None), None, cut_off)
+    assert box.journal is not None
+    box.journal.close()  # no end: a game the power cut off
+    held = os.open(cut_off, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another process writes it
+        with evening("--lang", lang) as (proc, sock, _err):
+            assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+            channel.send(sock, p.Play(str(cut_off), None, QUIZ))
+            refused = until(sock, lambda m: isinstance(m, p.Refused))
+            assert said in refused.line and str(cut_off) in refused.line, refused.line
+            assert "is being written" not in refused.line and "\n" not in refused.line
+            channel.send(sock, p.Stop("quit"))
+            assert proc.wait(HANG_S) == 0
+    finally:
+        os.close(held)

@@ -82,3 +82,54 @@ def test_every_input_a_viewer_forwards_crosses_the_channel_whole() -> None:
             p.EdgeInput(Edge(2, "bell", 0, 9_000), 3), p.NoticeInput(InputNotice(2, "bell", "stuck", 9_500)),
             view(4, events=(GameEvent("winner", 1_300, player=1, data={"margins": {"1": 0}}),))]
     assert [channel.decode(channel.encode(m)[4:]) for m in sent] == sent
+
+
+def between(n: int) -> p.Between:
+    """The stations' n-th strip between games, with one press of its own."""
+    from controller.box.press import Press
+
+    return p.Between([{"name": "Red", "label": str(n)}], (Press(n % 4, "bell", n, n),))
+
+
+def test_a_menu_that_does_not_read_between_games_gets_the_newest_strip_and_presses() -> None:
+    """Between games the menu does not read while a bots game or a results
+    screen runs: the stations' updates wait as one (the newest strip, the
+    presses made meanwhile: the newest ``EVENTS_KEPT``, the older counted;
+    the menu takes none made before it is shown again), not a pile whose
+    oldest (the newest strip's predecessors, or a game's ``Ended``) were
+    dropped uncounted."""
+    from controller.box.process import Link
+
+    viewer = StuckViewer()
+    link = Link.__new__(Link)  # its outbox and its merge, without a channel's reader
+    link.outbox, link.dropped_presses = Outbox(viewer, "the menu"), 0  # type: ignore[arg-type]
+    link.send(between(0))
+    assert viewer.writing.wait(DEADLINE_S)  # the first is being written: the menu holds it
+    for n in range(1, 2_000):
+        link.send(between(n))
+    viewer.go.set()
+    link.outbox.close(DEADLINE_S)
+    sent = [m for m in viewer.sent if isinstance(m, p.Between)]
+    assert len(sent) == 2 and sent[-1].strip == between(1_999).strip  # the newest strip
+    got = [x.t_us for x in sent[-1].presses]
+    assert got == list(range(2_000 - channel.EVENTS_KEPT, 2_000))  # the newest presses, in order ...
+    assert link.dropped_presses == 1_999 - channel.EVENTS_KEPT  # ... the older ones counted
+    assert link.outbox.dropped_messages == 0
+
+
+def test_messages_a_viewer_is_too_far_behind_on_are_counted_and_said(caplog: Any) -> None:
+    """Past ``EVENTS_KEPT`` waiting, the oldest are dropped: counted, and the log says how many."""
+    import logging
+
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "the menu")  # type: ignore[arg-type]
+    outbox.put(p.Stop("menu"))
+    assert viewer.writing.wait(DEADLINE_S)
+    for n in range(channel.EVENTS_KEPT + 10):
+        outbox.put(p.Shown(n))
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.channel"):
+        viewer.go.set()
+        outbox.close(DEADLINE_S)
+    shown = [m.t_us for m in viewer.sent if isinstance(m, p.Shown)]
+    assert shown == list(range(10, channel.EVENTS_KEPT + 10)) and outbox.dropped_messages == 10
+    assert any("10 messages" in r.getMessage() for r in caplog.records), caplog.records

@@ -52,7 +52,7 @@ def every_message() -> list[p.Message]:
                                source_event="boot#9")),
             p.NoticeInput(InputNotice(0, "bell", "stuck", 9_500)),
             p.ActionInput(Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000)),
-            p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"),
+            p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"), p.PressLamps(True),
             p.Seats({"port": 8080, "pin": "123456"})]
 
 

@@ -16,9 +16,11 @@ from typing import Any
 import pygame
 import pytest
 
+from controller.apps.results import results_of
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session
+from controller.box.results.quiz import CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX, to_json
 from controller.box.runtime import Box, box_from_journal
 from controller.box.views import first_snapshot
 from controller.cli import main
@@ -58,12 +60,62 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
     assert json.loads(out)["scores"] == played.summary()["scores"]
 
 
+def a_quiz_won_then_over() -> Script:
+    """The menu's host: a quiz started, its first question won by Player 1,
+    nobody ringing on the second (the quiz is over), back to the menu, quit."""
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    frame = yield [pygame.K_UP]  # from the game row up round to Start
+    frame = yield from first_question_won_by(1, frame)
+    frame = yield [pygame.K_n]  # no one rang: the quiz is over
+    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    yield from back_to_menu_and_quit(frame, escapes=1)
+
+
+@pytest.mark.usefixtures("mock_pins")
+@pytest.mark.parametrize("game", ["reaction", "quiz"])
+def test_play_stopped_by_ctrl_c_says_how_the_game_went_from_its_deciding_process_not_its_journal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str],
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, game: str) -> None:
+    """Ctrl+C in ``play`` once the game shows: the screen asks the deciding
+    process to stop and takes how the game went from its ``Ended``; it does
+    not replay the closed journal (a second owner of the result, seconds on
+    a long evening) unless that process died without saying. A quiz's
+    results are written beside the journal at the stop too, by the deciding
+    process from the game it decided, and ``play`` names them."""
+    from controller.screen.loop import Presenter
+
+    react = Presenter.react_view
+
+    def ctrl_c_at_the_first_view(self: Presenter, *args: Any, **kwargs: Any) -> None:
+        react(self, *args, **kwargs)
+        raise KeyboardInterrupt  # as the signal raises it in the screen's process
+
+    monkeypatch.setattr(Presenter, "react_view", ctrl_c_at_the_first_view)
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", game, "--headless", "--players", "3", "--seed", "7", "--journal", str(path), "--json"])
+    assert stopped.value.code == 130
+    assert boxes_built == [], boxes_built[0]
+    out, err = capsys.readouterr()
+    played = box_from_journal(journal_mod.read(path))
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[-1])["type"] == "end"
+    assert session.summary_line(session.played_of(played), "stopped") in err
+    assert json.loads(out)["scores"] == played.summary()["scores"]
+    assert "read back from its journal" not in caplog.text
+    written = [Path(f"{path}{suffix}") for suffix in (CSV_SUFFIX, STANDINGS_SUFFIX, JSON_SUFFIX)]
+    assert [line for line in err.splitlines() if line.startswith("results: ")] == (
+        [f"results: {w}" for w in written] if game == "quiz" else [])
+    if game == "quiz":
+        assert json.loads(written[2].read_text(encoding="utf-8")) == to_json(results_of(str(path)))
+
+
 @pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_says(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
     """A quiz from the menu, won on its first question and ended on its second:
-    the menu builds no box of it (but the results file's reader of its closed
-    journal), and the "This evening" row lists it as its journal has it."""
+    the menu builds no box of it (its results beside the journal are written
+    by the deciding process), and the "This evening" row lists it as its journal has it."""
     from controller.apps.menu import evening_game
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -79,26 +131,54 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
 
     monkeypatch.setattr(Menu, "played_game", listing)
 
-    def host() -> Script:
-        frame = yield []
-        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        frame = yield [pygame.K_UP]  # from the game row up round to Start
-        frame = yield from first_question_won_by(1, frame)
-        frame = yield [pygame.K_n]  # no one rang: the quiz is over
-        frame = yield from until(frame, lambda f: asked(f, "Final results"))
-        yield from back_to_menu_and_quit(frame, escapes=1)
-
-    kiosk = Kiosk(monkeypatch, host())
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
     assert main(menu_args(tmp_path, "--players", "3")) == 0
     assert kiosk.stuck is None, kiosk.stuck
-    # the quiz's results file is written from its journal once the game is closed (``results.write_at_close``)
-    live = [stack for stack in boxes_built if "in write_at_close" not in stack]
-    assert live == [], live[0]
+    assert boxes_built == [], boxes_built[0]  # its results too are written by the deciding process
     (journal,) = journals.glob("*.jsonl")
+    assert json.loads(Path(f"{journal}{JSON_SUFFIX}").read_text(encoding="utf-8")) == to_json(results_of(str(journal)))
     record = box_from_journal(journal_mod.read(journal))
     expected = evening_game(session.played_of(record), str(journal))
     assert len(listed) == 1 and listed[0].winners == expected.winners == ("Player 1",)
     assert (listed[0].standings, listed[0].finished) == (expected.standings, True)
+
+
+@pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+def test_the_menus_phones_show_the_closed_games_scores_from_its_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
+    """A quiz from the menu with its phones' pages (``--web``), won on its
+    first question and ended on its second: once the menu is back, the
+    pages say no game runs and show its final scores and the menu's next
+    game, from the deciding process's pages of the closed game (in its
+    ``Ended``), not from a replay of its journal in the menu's process."""
+    from controller.web.attach import MenuCompanion
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    packs, journals = tmp_path / "packs", tmp_path / "journals"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    between: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
+    after_a_game = MenuCompanion.between
+
+    def looked_at(companion: MenuCompanion, *args: Any) -> None:
+        after_a_game(companion, *args)
+        if companion.server is not None:
+            latest = companion.server.publisher.latest
+            between.append((json.loads(latest.board), json.loads(latest.host), list(boxes_built)))
+
+    monkeypatch.setattr(MenuCompanion, "between", looked_at)
+
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
+    assert main(menu_args(tmp_path, "--players", "3", "--web", "0")) == 0
+    assert kiosk.stuck is None, kiosk.stuck
+    (journal,) = journals.glob("*.jsonl")
+    scores = box_from_journal(journal_mod.read(journal)).summary()["scores"]
+    assert len(between) == 1, between
+    board, host_page, built = between[0]
+    assert built == [], built[0]  # nothing replayed in the menu's process for the pages
+    assert board["live"] is False and host_page["live"] is False and host_page["buttons"] == []
+    assert [player["score"] for player in board["players"]] == scores and scores[0] > 0
+    assert host_page["next"] is not None  # the menu's next game, as the host page shows it between games
 
 
 @pytest.mark.parametrize("game", ["reaction", "quiz", "piepmatz", "pictomania"])

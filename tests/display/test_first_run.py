@@ -185,3 +185,45 @@ def test_a_chosen_wiring_that_will_not_open_leaves_keyboard_stations_not_a_dead_
     assert seen["menu first"] and _("Player {n}").format(n=1) in seen["first"], seen["first"]
     err = capsys.readouterr().err
     assert "header-4" in err and "keyboard stations for now" in err, err
+
+
+def test_a_wiring_whose_inputs_will_not_open_skips_the_test_press_in_one_line_and_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The walk-through chose header-4 and its pins will not open here: the
+    test press, read through the evening's deciding process (the menu's
+    process opens no input, tests/display/test_menu_one_decider.py), is
+    skipped with one line naming the problem, and the walk-through goes on
+    to the phones and the menu (keyboard stations)."""
+    from tests.display.test_menu_one_decider import no_input_here
+
+    no_input_here(monkeypatch)
+    monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    seen: dict[str, Any] = {}
+
+    def script() -> Script:
+        frame = yield from until(lambda f: asked(f, LANGUAGE_QUESTION))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(lambda f: asked(f, WIRING_QUESTION))
+        while "wiring/header-4.toml" not in said(frame):
+            frame = yield [pygame.K_DOWN]
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(lambda f: shows(f, step(3)))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(lambda f: asked(f, "Phones join here"))  # no test press: its inputs will not open
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(lambda f: asked(f, MENU_HINT))
+        seen["menu"] = said(frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    kiosk = Kiosk(monkeypatch, script())
+    assert main(menu_args(tmp_path)) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert _("Player {n}").format(n=1) in seen["menu"], seen["menu"]  # keyboard stations for now
+    skipped = [r.getMessage() for r in caplog.records if "test press skipped" in r.getMessage()]
+    assert len(skipped) == 1 and "no-such-factory" in skipped[0], skipped
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "keyboard stations for now" in err, err

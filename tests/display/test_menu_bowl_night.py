@@ -16,7 +16,7 @@ from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.screen.menu import Choice, Menu
 from games.i18n import _, set_language
-from games.quiz.bowl import TOSSUPS_ONLY
+from games.quiz.bowl_scoring import TOSSUPS_ONLY
 from games.registry import get
 from tests.display.test_menu_panel import panel_said
 

@@ -27,6 +27,7 @@ from controller.screen import evening as evening_mod
 from controller.screen import viewer
 from games.i18n import _
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps
+from tests.display.test_first_run import LANGUAGE_QUESTION, WIRING_QUESTION, shows, step, up
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import PACK, at_question, until
 from tests.display.test_menu_refusal import said
@@ -82,12 +83,16 @@ def host(feed: Feed) -> Script:
 
 
 def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
-                     fresh: bool = True) -> Path:
+                     fresh: bool = True, first_run: bool = False) -> Path:
     """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
     keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
-    asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on)."""
+    asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on;
+    ``first_run``: as a box starts, the walk-through shown if it is due)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
+    if first_run:
+        monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
+    else:
+        monkeypatch.setenv("BUZZERBOX_FIRST_RUN", "off")
     packs, journals, fifo = tmp_path / "packs", tmp_path / "journals", tmp_path / "edges"
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
@@ -133,8 +138,9 @@ def takes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return taken
 
 
-def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def no_input_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu's process (this test's) fails the test if it opens an input or a lamp, or
+    starts a deciding process of a game's own."""
     from controller.box import session, sources
 
     def refused(*_args: Any, **_kwargs: Any) -> Any:
@@ -143,7 +149,12 @@ def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
     monkeypatch.setattr(sources, "open_source", refused)
     monkeypatch.setattr(session, "open_inputs", refused)
     monkeypatch.setattr(session, "open_lights", refused)
-    monkeypatch.setattr(viewer, "start_decider", refused)  # no deciding process of a game's own
+    monkeypatch.setattr(viewer, "start_decider", refused)
+
+
+def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    no_input_here(monkeypatch)
     taken = takes(monkeypatch)
     journals = menu_on_the_feed(tmp_path, monkeypatch, host)
     assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
@@ -233,7 +244,7 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
     stop_decider = viewer.stop_decider
     hung: list[int] = []
 
-    def bounded(process: Any, sock: Any) -> Any:  # a hang is this test's failure, not the test run's
+    def bounded(process: Any, sock: Any, *link: Any) -> Any:  # a hang is this test's failure, not the test run's
         wait = process.wait
 
         def wait_bounded(timeout: float | None = None) -> int:
@@ -245,7 +256,7 @@ def test_sigterm_to_the_menu_alone_in_a_roll_call_ends_the_evening_process(
                 return int(wait())
 
         process.wait = wait_bounded
-        return stop_decider(process, sock)
+        return stop_decider(process, sock, *link)
 
     monkeypatch.setattr(viewer, "stop_decider", bounded)
     # the SIGTERM stays this process's 'received' after the menu (the command line reads it): forgotten after
@@ -349,3 +360,82 @@ def test_a_game_the_evenings_process_refuses_is_said_in_the_menu_and_the_evening
     assert len(played) == 1
     kinds = [json.loads(line)["type"] for line in played[0].read_text(encoding="utf-8").splitlines()]
     assert kinds[-1] == "end" and "press" in kinds, kinds
+
+
+def walked_through(feed: Feed, frame: Frame) -> Steps:
+    """The walk-through from its first step on header-4 (the wiring it offers
+    first): its test press by three stations' bells on the feed and the
+    second station's keyboard key, each ticked off; then to the menu."""
+    frame = yield from until(frame, lambda f: asked(f, LANGUAGE_QUESTION))
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(frame, lambda f: asked(f, WIRING_QUESTION) and "wiring/header-4.toml" in said(f))
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(frame, lambda f: shows(f, step(3)))
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(frame, lambda f: shows(f, step(4)) and said(f).count(_("press!")) == 4)
+    for k, station in enumerate((0, 1, 2, 3)):
+        if station == 1:  # a keyboard station's key, read by the deciding process too
+            frame = yield [pygame.K_2]
+            frame = yield [up(pygame.K_2)]
+        else:
+            feed.tap(station, "bell")
+        frame = yield from until(frame, lambda f, k=k: said(f).count(_("HERE")) == k + 1)
+    frame = yield from until(frame, lambda f: _("Every station works! Enter: next step.") in said(f))
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(frame, lambda f: asked(f, "Phones join here"))
+    frame = yield [pygame.K_RETURN]
+    return (yield from until(frame, lambda f: asked(f, MENU_HINT)))
+
+
+def test_the_first_starts_test_press_reads_the_stations_through_the_evenings_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box's first start on header-4 (no marker, no journal): the
+    walk-through's test press is pressed on the deciding process's inputs
+    (the menu's process opens none), and that same process then serves the
+    menu and decides its game."""
+    no_input_here(monkeypatch)
+    started, taken = starts(monkeypatch), takes(monkeypatch)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from walked_through(feed, frame)
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    assert len(started) == 1 and taken == started, (started, taken)
+    assert len(list(journals.glob("*.jsonl"))) == 1
+    saved = json.loads((tmp_path / "data" / "buzzerbox" / "first-run.json").read_text(encoding="utf-8"))
+    assert saved["profile"] == "header-4"
+
+
+def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu's "Set up again" on the same wiring: its test press reads the
+    stations through the evening's deciding process, which goes on holding
+    them for the menu and its next game (never one opened in the menu's process)."""
+    from tests.display.test_menu_panel import panel_of
+
+    no_input_here(monkeypatch)
+    started, taken = starts(monkeypatch), takes(monkeypatch)
+    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
+    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        game_row = panel_of(frame)
+        while not panel_of(frame).startswith(_("Set up again") + ":"):
+            frame = yield [pygame.K_DOWN]
+        frame = yield [pygame.K_RETURN]
+        frame = yield from walked_through(feed, frame)
+        while panel_of(frame) != game_row:  # the host's button starts the game from its row
+            frame = yield [pygame.K_UP]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    assert len(started) == 1 and taken == started, (started, taken)  # the same wiring: the same process
+    assert len(list(journals.glob("*.jsonl"))) == 1

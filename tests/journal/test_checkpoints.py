@@ -370,7 +370,7 @@ def test_the_quizs_code_mark_covers_its_core_and_modes_not_only_the_engines_modu
     spec = registry.get("quiz")
     engine = Box(spec, spec.settings(3, 1)).engine
     before = runtime.engine_code_mark(engine)
-    for module in ("games.quiz.core", "games.quiz.modes.bowl", "games.quiz.modes.allplay"):
+    for module in ("games.quiz.core", "games.quiz.modes.classic", "games.quiz.modes.bowl", "games.quiz.modes.allplay"):
         changed = tmp_path / f"{module}.py"
         changed.write_bytes(Path(sys.modules[module].__file__).read_bytes() + b"# updated\n")
         with monkeypatch.context() as patch:

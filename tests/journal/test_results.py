@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.apps.results import QuizNight, Results, to_csv, to_json
 from controller.box.journal import JournalWriter
+from controller.box.results.quiz import QuizNight, to_csv, to_json
+from controller.box.results.quiz_record import Results
 from controller.box.runtime import Box
 from controller.box.simulate import Session
 from games import registry
@@ -374,7 +375,7 @@ def _night_of_two_rounds() -> Results:
 
 
 def test_standings_share_places_count_rounds_and_name_the_winner() -> None:
-    from controller.apps.standings import standings_of, winner_line
+    from controller.box.results.standings import standings_of, winner_line
 
     record = _night_of_two_rounds()
     s = standings_of(record)
@@ -393,7 +394,7 @@ def test_standings_share_places_count_rounds_and_name_the_winner() -> None:
 
 
 def test_standings_of_teams_add_up_their_members_and_a_level_top_is_a_shared_win() -> None:
-    from controller.apps.standings import standings_of, winner_line
+    from controller.box.results.standings import standings_of, winner_line
 
     record = _night_of_two_rounds()
     record.teams = [0, 1, 1, 0]  # Anna with Dan, Ben with Cleo
@@ -562,3 +563,30 @@ def test_the_standings_text_shows_reaction_times_in_the_screen_s_short_format(
             assert f"{p['median_us'] / 1000:.3f}" not in text
     finally:
         set_language("en")
+
+
+def test_the_record_folded_as_the_game_goes_keeps_what_the_live_box_forgot(tmp_path: Path, capsys) -> None:
+    """A live box keeps only its newest events (``bound_logs``); the record
+    its deciding process writes at the close is folded as the events come
+    (``Recorder``), so a night longer than that keeps its first questions:
+    the files are what ``buzzerbox results`` reads from the whole journal."""
+    from controller.box.results.quiz import CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX, Recorder
+
+    spec = registry.get("quiz")
+    settings = spec.settings(3, 5, **{**spec.demo_options, "questions": 12})
+    path = tmp_path / "long.jsonl"
+    box = Box(spec, settings, station_names=["Anna", "Ben", "Cleo"])
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    recorder = Recorder.of(box, whole=True)
+    assert recorder is not None
+    box.bound_logs(20)  # far fewer events than the night has, as a live box keeps LIVE_LOG_LIMIT
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed)
+    session.run_virtual()
+    box.end(session.now_us)
+    written = recorder.write(box, path)
+    assert written == [Path(f"{path}{suffix}") for suffix in (CSV_SUFFIX, STANDINGS_SUFFIX, JSON_SUFFIX)]
+    shown, _err = results_json(capsys, path)
+    assert json.loads(written[2].read_text(encoding="utf-8")) == shown and len(shown["questions"]) >= 12
+    assert shown["questions"][0]["buzzes"] and len(box.event_log) == 20  # the first question's presses were forgotten
+    code, sheet, _err = run(capsys, "results", str(path), "--csv")
+    assert code == 0 and written[0].read_text(encoding="utf-8-sig") == sheet

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.apps.quiz_record import Results
-from controller.apps.results import QuizNight, all_play_lines
+from controller.apps.results import all_play_lines
+from controller.box.results.quiz import QuizNight
+from controller.box.results.quiz_record import Results
 from games import registry
 from games.base import Action, GameEvent, OptionError, RuleError
 from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
-from games.quiz.allplay import speed_points
+from games.quiz.allplay_scoring import speed_points
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 
 PACK = str(PACKS_DIR / "en-general.csv")

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from controller.apps.results import QuizNight
+from controller.box.results.quiz import QuizNight
 from games import registry
 from games.base import Action, GameEvent
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
-from games.quiz.allplay import team_credits
+from games.quiz.allplay_scoring import team_credits
 from games.quiz.scene import round_rules
 from tests.quiz.test_quiz_rounds import assert_drawn_whole_screen
 

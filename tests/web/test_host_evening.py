@@ -17,6 +17,8 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
+from controller.box import journal as journal_mod
+from controller.box.runtime import box_from_journal
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Reached, Script, menu_args
@@ -37,7 +39,8 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 SHOTS = Path(os.environ.get("BUZZERBOX_SHOTS", "/tmp/buzzerbox-shots"))
 
 
-def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str], language: str) -> Script:
+def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str], language: str,
+            journals: Path) -> Script:
     """A quiz played to its end, the host page logged in; a second one ended early."""
     frame = yield []
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
@@ -52,6 +55,10 @@ def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str],
     expect(games.first).to_contain_text(f"{_('Finished')} · {_('Quiz buzzer')}")
     expect(games.first).to_contain_text(_("{winner} won").format(winner=player(1)))
     expect(host.locator("#evening-title")).to_have_text(_("This evening's games"))
+    # between games the page shows the closed game's final scores: the deciding process's pages of it
+    (journal,) = journals.glob("*.jsonl")
+    scores = box_from_journal(journal_mod.read(journal)).summary()["scores"]
+    expect(host.locator("#scores .player .score")).to_have_text([str(score) for score in scores])
     seen["finished"] = True
     frame = yield from first_question_won_by(2, frame)  # Start again (the game row still chosen)
     frame = yield [pygame.K_ESCAPE]
@@ -80,7 +87,7 @@ def test_the_host_page_lists_the_evenings_games_with_their_state(
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, evening(seen, phone(), capsys, language))
+    kiosk = Kiosk(monkeypatch, evening(seen, phone(), capsys, language, tmp_path / "journals"))
     assert main(["--lang", language, *menu_args(tmp_path, "--players", "3", "--web", "0")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("finished") and seen.get("stopped"), seen

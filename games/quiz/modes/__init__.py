@@ -1,3 +1,5 @@
-"""The quiz's modes over its shared core (``games/quiz/core.py``): each adds
-its own steps to the round flow; ``games/quiz/engine.py`` puts them together.
-A night of rounds changes mode between rounds, so one engine holds them all."""
+"""The quiz's modes, one class each over the shared core (``games/quiz/core.py``):
+``ClassicMode`` (classic.py: the buzzer race, and classic's presets), ``BowlMode``
+(bowl.py) and ``AllPlayMode`` (allplay.py). Each round plays one mode, made
+once as the quiz is made (``games/quiz/engine.py`` names them): the core calls
+its hooks (``core.RoundMode``) where the modes differ."""

@@ -13,8 +13,8 @@ With teams, a team scores the **mean** of its members' points (option
 as a team of two does not outscore it; each member is credited its share of
 that mean (``team_credits``), so the members' credits add up to the team's.
 
-Kept apart from the buzzer engine (``engine.py``): only the state and the
-arithmetic of one question live here; the engine calls them.
+Kept apart from the all-play mode (``modes/allplay.py``): only the state and
+the arithmetic of one question live here; the mode calls them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Quiz bowl (the ``bowl`` preset, docs/quiz.md): tossups read aloud with a
 power mark, negs for wrong interrupts, and a bonus to the team that got the
-tossup. The engine (engine.py) keeps one ``Tossup`` per question in the state
-that undo restores, so it is immutable: every change is a new one.
+tossup. The quiz keeps one ``Tossup`` per question in the round's state that undo
+restores (the bowl mode, ``modes/bowl.py``, plays it), so it is immutable:
+every change is a new one.
 
 Whether an answer is a power or an interrupt is decided by stamps: the
 buzz's stamp against the moment the moderator pressed *power mark* (read past

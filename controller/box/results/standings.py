@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from controller.apps.quiz_record import BONUS, QuestionRecord, Results
+from controller.box.results.quiz_record import BONUS, QuestionRecord, Results
 from games.i18n import _, ngettext
 from games.quiz.teams import team_colour, team_name
 
