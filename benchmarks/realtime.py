@@ -61,6 +61,8 @@ DESIGNS: dict[str, list[str]] = {
     # the deciding thread beside the frame loop in one process (the design before the deciding process)
     "one-process": [],
 }
+#: what the deciding process logs when a lamp lit early differs from the engine's decision (a bug)
+FIRST_PRESS_MISS = "the game's FirstPress is wrong"
 #: design -> what plays it, when not ``python -m controller``
 PROGRAMS: dict[str, tuple[str, ...]] = {"one-process": ("-m", "benchmarks.one_process")}
 #: the shipped design played from another tree of the code (``--before``): a change's before and after, interleaved
@@ -82,6 +84,8 @@ LEGEND = """\
     heat, judged on the stamps the feeder wrote; undecided: no winner announced. The audit's contest apart.
   * live != virtual: the same stamped edges judged by the box's own code in virtual time; a difference is
     a timing fault of the live box (or a tie the feeder's stamps made a dead heat).
+  * declared race: lamp steps whose winner's lamp went on before the engine's step (the quiz's FirstPress);
+    lamp != decision counts the deciding process's lines saying a lamp lit early was not the decision (a bug).
   * feeder late: how late the feeder wrote against its script; kept out (the box is judged on the stamps
     written), but a feeder far behind changes the contests' gaps: read it first.
   * feeder stamp -> written: from the clock read that stamps an edge to its write returning; the feed's
@@ -155,6 +159,11 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
         woke = bk.Summary.of([j.woke_late for g in gs for j in g.judged if j.woke_late is not None])
         print(f"    where it went   the lamp's step (step + lights call) {step.text(False)}; the deciding thread "
               f"woke after its planned moment {woke.text(False)} (n={woke.n}; woken by an input: not counted)")
+        details = [d for g in gs for d in g.extra.get("detail") or () if "first_press" in d]
+        if details:  # a tree of the code that lights a declared race's winner before the engine's step
+            misses = sum(g.extra["stderr"].count(FIRST_PRESS_MISS) for g in gs)
+            print(f"    declared race   {sum(d['first_press'] for d in details)} of {len(details)} lamp steps lit "
+                  f"the winner before the engine's step (FirstPress); lamp != decision {misses}")
         print(f"    feeder late     {feeder.text()} (kept out)")
         hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
         print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "

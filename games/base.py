@@ -233,7 +233,9 @@ class Engine(Protocol):
         (per player) and ``status`` (per player: idle, first, queued, locked,
         out, turn, won ...). Never hidden information. An engine may also
         offer ``station_statuses()``, that ``status`` list alone: the lamps
-        read it without building the whole view (``Box.statuses``)."""
+        read it without building the whole view (``Box.statuses``), and
+        ``first_press()``, the race it is armed for (``FirstPress``: the box
+        lights the winner's lamp before the engine's step)."""
         ...
 
     def private_view(self, player: int) -> dict[str, Any]:
@@ -585,6 +587,33 @@ class LampContest:
 
 #: a game's contest for the first lamp from its public view (None: no contest now)
 LampContestRule = Callable[[Mapping[str, Any]], "LampContest | None"]
+
+
+@dataclass(frozen=True)
+class FirstPress:
+    """An engine's promise for the race it is armed for, stated ahead of the
+    presses (``first_press()``, an engine may offer it): the first ``action``
+    by a player in ``stations`` (each from its own stamp on: a lockout's end)
+    is given the turn and shows ``status``, ``wait_us`` after its stamp (or
+    its precision, if coarser), by the first tick past that moment and past
+    the engine's time, provided nothing else reaches the engine before that
+    moment: no other input and no deadline of the engine's.
+
+    The box lights that station's lamp the moment its horizon passes the
+    decision, before the engine's own step (as a lockout board lights the
+    first press); the engine then decides, and a decision that differs is a
+    bug the box checks for (``Box.first_press_misses``). Unlike
+    ``LampContest`` (the board's own race, a guess the game confirms or
+    overrides), this one is exact: a case it does not cover is not declared."""
+
+    stations: Mapping[int, int]  # station -> the first stamp its press counts from
+    wait_us: int
+    action: str = "buzz"
+    status: str = "first"
+
+    def decided_at_us(self, t_us: int, precision_us: int) -> int:
+        """When a lone first press stamped ``t_us`` is decided."""
+        return t_us + max(self.wait_us, precision_us, 1)
 
 
 def _no_host(settings: GameSettings) -> HostBot | None:

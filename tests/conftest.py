@@ -30,6 +30,9 @@ from tests.processes import HANG_S
 # its choices in the data folder: every test's menu starts as its command line says unless the test
 # asks for the walk-through (tests/display/test_first_run.py); subprocesses inherit this
 os.environ["BUZZERBOX_FIRST_RUN"] = "off"
+# Every box a test plays checks the lamp a game's declared race lights early against the game's own
+# decision, with a lamp or without (controller/box/runtime.py, CHECK_FIRST_PRESS): a difference raises
+os.environ["BUZZERBOX_CHECK_FIRST_PRESS"] = "1"
 
 # Property tests are seeded and never timed: a fixed seed per test (derandomize), no
 # database carried between runs, no deadline per example and no "too slow" check

@@ -139,6 +139,7 @@ class Decider(threading.Thread):
             with self.box.lock:
                 self.box.debouncer.next_due_us()
                 self.box.engine.next_deadline_us()
+                self.box.first_press_rule()  # the race the engine declared, read before its decision's step
                 self.rehearse()
         holding = self.box.sources_holding
         for turn in range(DECIDER_SPIN_TURNS_MAX):
@@ -170,13 +171,20 @@ class Decider(threading.Thread):
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             lit: int | None = None
+            first: tuple[int, int | None] | None = None
             box.held_records = []  # the journal encodes this step's records once the lamp is lit
+            box.first_lit = None
             try:
                 while self._commands:
                     events += self._commands.popleft()()
                 events += box.step(t)
                 if events:
                     stamp = self.light()
+                    first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
+                    if first is not None and first[1] is not None:
+                        stamp = first[1]
+                    else:
+                        first = None
                     lit = self.now() if stamp is None else stamp
             finally:
                 if collecting:
@@ -185,7 +193,8 @@ class Decider(threading.Thread):
             if lit is not None:
                 self.decisions.append([t, lit, None])
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
-                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us})
+                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us,
+                                    "first_press": int(first is not None)})
             due = self._due = box.next_due_us()
             self._decision_due = box.next_decision_due_us() if due is not None else None
         box.flush_log()  # the lamp is lit: now the log may say what was decided

@@ -124,6 +124,8 @@ class DecidingGame:
         #: a quiz's record, folded as the game is decided: written beside the journal at the close
         self.recorder = recorder
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
+        if lights is not None:  # a race the engine declared lights its winner before the engine's step
+            box.first_lamp = self.first_light
 
     def game_now(self) -> int:
         return box_now_us() + self.box.time_offset_us
@@ -133,6 +135,11 @@ class DecidingGame:
         if self.lights is None:
             return None
         return self.lights.update(self.box.statuses(), self.box.spec.status_light, clock=self.game_now)
+
+    def first_light(self, station: int, status: str) -> int | None:
+        """The lamps of the winner of a race the engine declared (``Box.first_lamp``), at once."""
+        assert self.lights is not None
+        return self.lights.light_station(station, self.box.spec.status_light(status), clock=self.game_now)
 
     def rehearse_light(self) -> None:
         """``light``'s reads, nothing written (``Decider.rehearse``)."""

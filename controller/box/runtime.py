@@ -14,6 +14,7 @@ import hashlib
 import heapq
 import itertools
 import logging
+import os
 import sys
 import threading
 from collections import deque
@@ -46,6 +47,7 @@ from games.base import (
     Action,
     BuzzerBoxError,
     EventKind,
+    FirstPress,
     GameEvent,
     GameSettings,
     GameSpec,
@@ -57,6 +59,10 @@ from games.registry import get as get_game
 from games.rules_version import as_played
 
 log = logging.getLogger("buzzerbox")
+
+#: every step checks the engine's declared race (``FirstPress``) against its decision, lamp or not,
+#: and a difference raises (the test suite sets it: every game it plays proves lamp == decision)
+CHECK_FIRST_PRESS = os.environ.get("BUZZERBOX_CHECK_FIRST_PRESS") == "1"
 
 #: how the log and the demo's story say each common logged event (``COMMON_LOGGED_EVENTS``;
 #: a game words its own in ``GameSpec.logged_events``; ``{player}``: the station's name)
@@ -315,6 +321,22 @@ class Box(InputLayer):
         self.longest_wait_us = 0
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
+        #: writes a station's lamp for a status at once, returns when it went on (None: not on): the
+        #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
+        #: engine declared (``FirstPress``) lights the winner before the engine's own step
+        self.first_lamp: Callable[[int, str], int | None] | None = None
+        #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it)
+        self.first_lit: tuple[int, int | None] | None = None
+        #: races lit early, and early lamps the engine's decision then differed from (a bug: logged, and
+        #: raised under ``CHECK_FIRST_PRESS``, which the test suite sets)
+        self.first_press_lamps = 0
+        self.first_press_misses = 0
+        #: the engine's changes (an input handled, a tick that fired something, a restore), counted: the
+        #: declared race is read again only after one (``first_press_rule``); each press's action kind
+        self._engine_changes = 0
+        self._rule_read_at = -1
+        self._rule: FirstPress | None = None
+        self._press_kinds: dict[tuple[int, str], str | None] = {}
 
     # -- header for the journal ---------------------------------------------------
     def header(self, **extra: Any) -> dict[str, Any]:
@@ -718,10 +740,68 @@ class Box(InputLayer):
         if self.paused or self.host_paused:
             return []
         horizon = self.horizon_us = self.decided_until_us(self.now_us, sources_until_us)
+        promised = None
+        if self._held and self._held[0][0] <= horizon and (self.first_lamp is not None or CHECK_FIRST_PRESS):
+            promised = self._first_press_due(horizon)
+            if promised is not None and self.first_lamp is not None:
+                self.first_lit = (promised[0], self.first_lamp(*promised))
+                self.first_press_lamps += 1
         events: list[GameEvent] = []
         while self._held and self._held[0][0] <= horizon:
             events += self._deliver(heapq.heappop(self._held)[2])
-        return events + self._tick(horizon)
+        events += self._tick(horizon)
+        if promised is not None:
+            self._check_first_press(*promised)
+        return events
+
+    def _first_press_due(self, horizon: int) -> tuple[int, str] | None:
+        """The station and status the engine's declared race (``FirstPress``) gives now, when this
+        step's horizon passes its decision: the first input held is a counted press of a competing
+        station, nothing else (no input, no deadline of the engine's) comes before its decision's
+        moment, and that moment is within the horizon. None: not decided now, or not declared."""
+        rule = self.first_press_rule()
+        if rule is None:
+            return None
+        t_us, _order, press = self._held[0]
+        if not isinstance(press, Press) or t_us < rule.stations.get(press.station, t_us + 1):
+            return None
+        at = rule.decided_at_us(t_us, press.precision_us)
+        deadline = self.engine.next_deadline_us()
+        if (at > horizon or horizon <= self.engine_until_us  # the engine's time has to move for it to decide
+                or t_us < self.late_before_us() or (deadline is not None and deadline <= at)
+                or any(other[0] <= at for other in self._held if other is not self._held[0])):
+            return None
+        seat = self.stations[press.station]
+        if not seat.connected or seat.stuck:  # its lamp shows that, not the race
+            return None
+        key = (press.station, press.input)
+        if key not in self._press_kinds:
+            bound = self.spec.buttons.lookup(self.station_kinds[press.station], press.input)
+            self._press_kinds[key] = None if bound is None else bound[0]
+        if self._press_kinds[key] != rule.action:
+            return None
+        return press.station, rule.status
+
+    def first_press_rule(self) -> FirstPress | None:
+        """The race the engine declares now (``FirstPress``; None: none), read again only after the
+        engine changed: the deciding thread reads it while it waits for a decision's moment, so the
+        step that decides finds it ready (it took ~35 µs of a lamp step's ~0.1 ms read there)."""
+        if self._rule_read_at != self._engine_changes:
+            declared = getattr(self.engine, "first_press", None)
+            self._rule = declared() if declared is not None else None
+            self._rule_read_at = self._engine_changes
+        return self._rule
+
+    def _check_first_press(self, station: int, status: str) -> None:
+        """The engine decided what its declared race promised (the lamp lit early shows it)."""
+        shown = self.engine_statuses()
+        if station < len(shown) and shown[station] == status:
+            return
+        self.first_press_misses += 1
+        log.error("the first press lit station %d's lamp early (%s) but the game decided otherwise (%s): "
+                  "the game's FirstPress is wrong", station, status, shown)
+        if CHECK_FIRST_PRESS:
+            raise AssertionError(f"FirstPress promised station {station} {status!r}; the engine shows {shown}")
 
     def _deliver(self, item: Press | Action) -> list[GameEvent]:
         """Hand one input to the engine, journaling it in the order the engine saw it."""
@@ -774,6 +854,7 @@ class Box(InputLayer):
     def _tick(self, until_us: int) -> list[GameEvent]:
         events = self.engine.tick(until_us)
         if events:
+            self._engine_changes += 1
             self._write(TickRecord(until_us))
         self._seen(until_us, journaled=bool(events), decided=bool(events))
         return self._emit(events)
@@ -838,6 +919,7 @@ class Box(InputLayer):
 
     def _apply(self, action: Action) -> list[GameEvent]:
         try:
+            self._engine_changes += 1  # (a refused action may have changed it too: counted before)
             events = self.engine.handle(action)
         except RuleError as exc:
             log.info("not allowed: %s", exc)
@@ -896,11 +978,7 @@ class Box(InputLayer):
         engine's public view, if already asked for) from the engine's
         ``station_statuses()`` when it has one: the lamp's path never builds
         the whole public view (~50 µs of a quiz's, before the winner's lamp)."""
-        if view is not None:
-            given = view.get("status", [])
-        else:
-            fast = getattr(self.engine, "station_statuses", None)
-            given = fast() if fast is not None else self.engine.public_view().get("status", [])
+        given = view.get("status", []) if view is not None else self.engine_statuses()
         out = []
         for i, st in enumerate(self.stations):
             status = given[i] if i < len(given) else "idle"
@@ -910,6 +988,11 @@ class Box(InputLayer):
                 status = "stuck"
             out.append(status)
         return out
+
+    def engine_statuses(self) -> list[str]:
+        """Per station, the engine's status alone (``station_statuses()`` when it has one)."""
+        fast = getattr(self.engine, "station_statuses", None)
+        return list(fast() if fast is not None else self.engine.public_view().get("status", []))
 
     def strip(self, view: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Per station: its name, the engine's status, and the input layer's
@@ -1073,6 +1156,7 @@ class Box(InputLayer):
         if len(names) != len(self.station_names) or len(stations) != len(self.stations):
             raise checkpoint_codec.CheckpointError("the checkpoint has another number of stations")
         self.engine = state["engine"]
+        self._engine_changes += 1
         self.station_names = names
         for st, (stuck, connected) in zip(self.stations, stations, strict=True):
             st.stuck, st.connected = stuck, connected

@@ -31,7 +31,8 @@ KEPT = 4_096
 BOX_STAGES = {"take": "take", "drain": "drain", "_delivered": "delivered", "sources_until_us": "sources_until",
               "_settle": "settle", "_deliver": "deliver", "_tick": "tick", "_emit": "emit", "_write": "write",
               "_journal_changed": "journal_changed", "statuses": "statuses", "flush_records": "flush_records",
-              "next_due_us": "next_due", "next_decision_due_us": "next_decision_due"}
+              "next_due_us": "next_due", "next_decision_due_us": "next_decision_due",
+              "_first_press_due": "first_press_due"}
 ENGINE_STAGES = {"handle": "engine_handle", "tick": "engine_tick", "station_statuses": "engine_statuses"}
 DEBOUNCER_STAGES = {"poll": "poll"}
 
@@ -120,6 +121,7 @@ def install(decider: Any) -> StepProfile | None:
     director = getattr(game, "lights", None)
     if director is not None:
         profile.wrap(director, "update", "update")
+        profile.wrap(director, "light_station", "first_lamp")
         backend = director.backend
         original_set = backend.set
 

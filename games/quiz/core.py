@@ -30,6 +30,7 @@ from games.base import (
     HOST_RESUME,
     HOST_TEAM_NAME,
     Action,
+    FirstPress,
     GameEvent,
     GameSettings,
     OptionError,
@@ -436,6 +437,7 @@ class RoundMode(Protocol):
     def arm(self, t: int) -> list[GameEvent]: ...
     def pick(self, action: Action, t: int) -> list[GameEvent]: ...
     def judge(self, correct: bool, t: int) -> list[GameEvent]: ...
+    def first_press(self) -> FirstPress | None: ...
 
 
 #: how a round's mode is made: from the quiz and the round's options
@@ -899,6 +901,11 @@ class QuizCore:
         return {"text": str(q.get("text", "")), "category": str(q.get("category", "")), "points": self._points(number),
                 "image": q.get("image"), "choices": choices, "audio": q.get("audio"),
                 "video": q.get("video")}
+
+    def first_press(self) -> FirstPress | None:
+        """The race this question is now, stated ahead of the presses (``FirstPress``): the
+        round's mode's (classic's buzzer race declares one; quiz bowl and all-play none)."""
+        return self.mode.first_press()
 
     def station_statuses(self) -> list[str]:
         """Each station's status, as ``public_view()["status"]``: the lamps read

@@ -421,8 +421,9 @@ def test_the_step_profile_wraps_nothing_unless_asked_and_shows_the_lamp_before_t
     goes from the deciding process: without ``BUZZERBOX_STEP_PROFILE`` nothing
     is wrapped (the step runs as shipped); with it, each lamp step's stages are
     written when the thread stops, in the order they ran: the winner's lamp
-    after the engine decided and before the step's journal records are handed
-    to the writer or the view is published."""
+    of the race the quiz declared before the engine is handed the press
+    (``FirstPress``), the engine's decision after it, and both before the
+    step's journal records are handed to the writer or the view is published."""
     from controller.box import stepprofile
 
     spec = registry.get("quiz")
@@ -451,4 +452,5 @@ def test_the_step_profile_wraps_nothing_unless_asked_and_shows_the_lamp_before_t
     steps = json.loads(profile.path.read_text())
     assert len(steps) == 1
     order = [label for label, _wall, _cpu in steps[0]["marks"]]
-    assert order.index("engine_tick<") < order.index("lamp") < order.index("flush_records>") < order.index("after>")
+    assert order.index("first_lamp>") < order.index("lamp") < order.index("engine_handle>")
+    assert order.index("engine_tick<") < order.index("flush_records>") < order.index("after>")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, RuleError
+from games.base import Action, FirstPress, GameEvent, RuleError
 from games.i18n import N_
 from games.quiz.allplay_scoring import (
     ALL_PLAY,
@@ -26,6 +26,10 @@ from games.quiz.modes.classic import ClassicMode
 class AllPlayMode(ClassicMode):
     """All-play questions: open, lock in, time up, reveal. The question's
     state is the quiz's ``allplay`` (its views and lamps read it)."""
+
+    def first_press(self) -> FirstPress | None:
+        """No race declared ahead: everyone answers at once (the lamp follows the decision)."""
+        return None
 
     def round_card(self) -> dict[str, Any]:
         """With teams, the card says how a team's points are made."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.base import Action, GameEvent
+from games.base import Action, FirstPress, GameEvent
 from games.quiz.bowl_scoring import NEG, NO_PENALTY, POWER, Buzz, has_power, tossup_result
 from games.quiz.core import Phase
 from games.quiz.modes.classic import ClassicMode
@@ -18,6 +18,11 @@ from games.quiz.modes.classic import ClassicMode
 
 class BowlMode(ClassicMode):
     """Classic's race with quiz bowl's tossups and bonuses."""
+
+    def first_press(self) -> FirstPress | None:
+        """No race declared ahead: a tossup's rebound and the bonus are quiz
+        bowl's own (the lamp follows the decision)."""
+        return None
 
     def round_card(self) -> dict[str, Any]:
         """What a tossup, a power, a neg and the bonus are worth."""

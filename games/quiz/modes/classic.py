@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, RuleError
+from games.base import Action, FirstPress, GameEvent, RuleError
 from games.i18n import N_
 from games.quiz.core import WARNING_SECONDS, Phase, QuizCore, QuizOptions
 
@@ -104,6 +104,28 @@ class ClassicMode:
         wait = max(quiz.options.settle_us, quiz.options.tie_window_us,
                    max(b.precision_us for b in quiz.arbiter.buzzes), 1)
         return first + wait
+
+    def first_press(self) -> FirstPress | None:
+        """The race an armed buzzer question is (``FirstPress``): nobody has
+        pressed yet, and the first counted press alone in its tie window
+        answers and shows ``first``. Each station that shows ``idle`` competes,
+        one still ``locked`` too, each from its lockout's end (a press stamped
+        inside a lockout that has since ended, delivered late, restarts it);
+        one out, sitting or of an eliminated team does not."""
+        quiz = self.quiz
+        r = quiz.round
+        armed_at = quiz.arbiter.armed_at_us
+        if (r.phase != Phase.ARMED or r.decided_at_us is not None or armed_at is None or quiz.arbiter.buzzes
+                or quiz.finished or quiz.allplay is not None):
+            return None
+        stations: dict[int, int] = {}
+        locked_until = quiz.arbiter.locked_until_us
+        for s in range(quiz.settings.players):
+            status = quiz._status(s)
+            if status == "idle" or (status == "locked" and s not in quiz.arbiter.excluded
+                                    and quiz.teams[s] not in r.eliminated):
+                stations[s] = max(armed_at, locked_until.get(s, armed_at))
+        return FirstPress(stations, max(quiz.options.settle_us, quiz.options.tie_window_us))
 
     def _decide(self, at_us: int) -> list[GameEvent]:
         quiz = self.quiz
