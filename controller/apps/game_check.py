@@ -64,7 +64,7 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if not finished:
         found.append(f"{name}: new_bots: the bots (GameSpec.new_bots, new_host) must play a game to its end "
                      f"within {LIMIT_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
-    phases |= _enum_phases(registry.package_of(name))
+    phases |= enum_phases(registry.package_of(name))
     wordless = sorted(p for p in phases if p not in spec.phase_labels and p not in PHASE_WORDS)
     if wordless:
         found.append(f"{name}: phase_labels: the host page and the scoreboard say each phase in words; "
@@ -132,7 +132,7 @@ def is_message_id(refusal: RuleError, marked: set[str]) -> bool:
     return known(reason) or reason in marked
 
 
-def _enum_phases(package: str) -> set[str]:
+def enum_phases(package: str) -> set[str]:
     """The phases a game's engine names in its ``Phase`` enum (``<package>.engine``), if it has one."""
     try:
         phase_enum = getattr(import_module(f"{package}.engine"), "Phase", None)
