@@ -113,9 +113,9 @@ def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool, list[R
 
 
 def marked_texts(package: str) -> set[str]:
-    """Every text a game's package gives the catalogue (the literal first
-    argument of ``_``, ``N_``, ``Nn_`` ...), read from its source: a message id
-    whether or not ``make i18n`` has put it in a catalogue yet."""
+    """Every text a game's package gives the catalogue (the literal texts
+    ``_``, ``N_``, ``Nn_`` ... are called with), read from its source: a
+    message id whether or not ``make i18n`` has put it in a catalogue yet."""
     found: set[str] = set()
     module = import_module(package)
     for path in sorted(Path(p) for folder in getattr(module, "__path__", ()) for p in Path(folder).rglob("*.py")):

@@ -13,9 +13,9 @@ journal's reader limits) and takes back only
 - Enum members, ``random.Random`` (its state), ``pathlib`` paths;
 - instances of classes defined in modules under ``games.``, under a game
   registered from elsewhere (``games.registry.register``: a new game run
-  from its own folder) or in ``controller.box.press``, already imported: made with ``object.__new__`` (or
-  ``tuple.__new__`` for a named tuple) and their attributes set, so none of
-  their own code runs.
+  from its own folder) or in ``controller.box.press``, already imported:
+  made with ``object.__new__`` (or ``tuple.__new__`` for a named tuple) and
+  their attributes set, so none of their own code runs.
 
 Anything else (a function, a method, another module's class) is a
 ``CheckpointError``: that game gets no checkpoint and resumes by full replay.
