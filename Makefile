@@ -35,6 +35,8 @@ test: setup
 	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent $(STRICT)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n auto --dist loadfile
+	@echo "make test: the tests over every game, once more for the English-only toy games (tests/toy) as if in games/"
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n auto --dist loadfile --toy-games
 
 # the catalogues: extract every marked text, update games/locale/*/LC_MESSAGES/buzzerbox.po, compile the .mo
 i18n: setup

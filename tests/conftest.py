@@ -42,13 +42,61 @@ settings.register_profile("buzzerbox", derandomize=True, database=None, deadline
 settings.load_profile("buzzerbox")
 
 
+#: the option that runs the suite's per-game tests on the toy games (tests/toy), registered as if in
+#: games/: a game written in English only passes them (issue 47); ``make test`` runs it after the suite
+TOY_GAMES = "--toy-games"
+TOYS_FOLDER = Path(__file__).resolve().parent / "toy"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        TOY_GAMES, action="store_true",
+        help="register the English-only toy games (tests/toy) as if they were in games/ and run only the "
+             "tests parametrized over the registered games, for the toy games: what a new game must pass")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption(TOY_GAMES):
+        _register_toy_games(config)
     config.addinivalue_line(
         "markers", "runtime(name): the test needs an optional runtime (tests/runtimes.py); "
         "skipped when missing, a failure with BUZZERBOX_REQUIRE_RUNTIMES=1")
     config.addinivalue_line(
         "markers", "leaves_behind(reason): the test hands a thread/process/socket to a later one on purpose "
         "(say why); the leak check is off for it")
+
+
+def _register_toy_games(config: pytest.Config) -> None:
+    """Before the test modules are collected (their parameters read the registry), for the whole run."""
+    from games import registry
+    from tests.toy import GAMES
+
+    stack = contextlib.ExitStack()
+    for name, package in GAMES.items():
+        stack.enter_context(registry.register(name, package))
+    config.add_cleanup(stack.close)
+
+
+def _toy_case(item: pytest.Item) -> bool:
+    """Whether a test is one case of a test parametrized over the games, for a toy game (the
+    toys' own tests, tests/toy, register them themselves: the plain run has them)."""
+    from tests.toy import GAMES
+
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or TOYS_FOLDER in item.path.parents:
+        return False
+    values = [v for value in callspec.params.values() for v in (value if isinstance(value, (tuple, list)) else (value,))]
+    return any(isinstance(v, str) and v in GAMES for v in values) \
+        or any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w])", callspec.id) for name in GAMES)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--toy-games``: only the toy games' cases (the shipped games' ran in the plain run)."""
+    if not config.getoption(TOY_GAMES):
+        return
+    toy = [_toy_case(item) for item in items]
+    config.hook.pytest_deselected(items=[item for item, keep in zip(items, toy, strict=True) if not keep])
+    items[:] = [item for item, keep in zip(items, toy, strict=True) if keep]
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -8,24 +8,34 @@ here: they fall back to English and are listed (``tools/i18n.py``).
 
 from __future__ import annotations
 
+import ast
+import copy
 from enum import Enum
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from controller.box.runtime import Box
 from controller.box.simulate import Session
 from controller.box.views import PHASE_WORDS
 from games import registry
-from games.base import COMMON_STATUS_LIGHTS, GameSettings, GameSpec, OptionError
-from games.i18n import LANGUAGES
+from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
+from games.i18n import LANGUAGES, known
 from games.scenes import scene_for
 
 #: how long a bot game may take (virtual time) before "it never ends" is said
 LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
-REQUIREMENTS = ("SPEC", "scene", "options", "new_bots", "phase_labels", "status_labels", "translated")
+REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "refusals",
+                "translated")
 #: an option name no game declares: the engine must refuse it
 UNKNOWN_OPTION = "no_such_option"
+#: a move no game knows, offered by the host and a player: the engine must refuse it with a message id
+UNKNOWN_MOVE = "no-such-move"
+#: how many of a bot game's first steps the unknown move is offered at
+PROBED_STEPS = 12
+#: the markers a text is given to the catalogue with (games/i18n.py), and which of their arguments are texts
+MARKERS = {"_": (0,), "N_": (0,), "Nn_": (0, 1), "ngettext": (0, 1), "pgettext": (1,)}
 
 
 def problems(name: str, seed: int = 3) -> list[str]:
@@ -41,17 +51,20 @@ def problems(name: str, seed: int = 3) -> list[str]:
         scene_for(name)
     except Exception as exc:  # noqa: BLE001 (any way a scene fails to load is said, not raised)
         found.append(f"{name}: scene: GameSpec.scene must name the scene class as 'package.module:Class' ({exc})")
+    if not spec.summary.strip():
+        found.append(f"{name}: summary: the start menu says the rules beside the game's name; give GameSpec.summary "
+                     "two short sentences, marked with N_")
     try:
         spec.new_engine(GameSettings(spec.min_players, seed, {**spec.default_options, UNKNOWN_OPTION: 1}))
         found.append(f"{name}: options: the engine must read its options through games.base.checked_options "
                      f"(GameSpec.options), which refuses one it does not know ({UNKNOWN_OPTION!r} was taken)")
     except OptionError:
         pass
-    phases, statuses, finished = _played(spec, seed)
+    phases, statuses, finished, refusals = _played(spec, seed)
     if not finished:
         found.append(f"{name}: new_bots: the bots (GameSpec.new_bots, new_host) must play a game to its end "
                      f"within {LIMIT_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
-    phases |= _enum_phases(registry.package_of(name))
+    phases |= enum_phases(registry.package_of(name))
     wordless = sorted(p for p in phases if p not in spec.phase_labels and p not in PHASE_WORDS)
     if wordless:
         found.append(f"{name}: phase_labels: the host page and the scoreboard say each phase in words; "
@@ -60,6 +73,11 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if undeclared:
         found.append(f"{name}: status_labels: the strip and the lights must know every status the game shows; "
                      f"declare {', '.join(map(repr, undeclared))} in GameSpec.status_labels or status_lights")
+    marked = marked_texts(registry.package_of(name))
+    english = sorted({str(exc) for exc in refusals if not is_message_id(exc, marked)})
+    if english:
+        found.append(f"{name}: refusals: the engine must refuse with RuleError(N_(\"...\"), **arguments), a message id "
+                     f"each viewer words in its language, not a sentence built in English: {', '.join(map(repr, english[:3]))}")
     unknown = sorted(set(spec.translated) - set(LANGUAGES))
     if unknown or "en" not in spec.translated:
         found.append(f"{name}: translated: GameSpec.translated lists languages the box speaks ({', '.join(LANGUAGES)}), "
@@ -67,10 +85,12 @@ def problems(name: str, seed: int = 3) -> list[str]:
     return found
 
 
-def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool]:
-    """The phases and statuses one bot game shows, and whether it ended."""
+def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool, list[RuleError]]:
+    """The phases and statuses one bot game shows, whether it ended, and the
+    refusals of an unknown move offered along its first steps."""
     phases: set[str] = set()
     statuses: set[str] = set()
+    refusals: list[RuleError] = []
     settings = spec.settings(max(spec.min_players, min(4, spec.max_players)), seed, **spec.demo_options)
     box = Box(spec, settings)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
@@ -78,15 +98,41 @@ def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool]:
     def seen(view: dict[str, Any]) -> None:
         phases.add(str(view.get("phase", "")))
         statuses.update(str(s) for s in view.get("status", ()))
+        if len(refusals) < 2 * PROBED_STEPS:
+            for player in (None, 0):
+                try:  # on a copy: the game goes on as if nobody had asked
+                    copy.deepcopy(box.engine).handle(Action(UNKNOWN_MOVE, box.now_us, player, {}))
+                except RuleError as exc:
+                    refusals.append(exc)
 
     seen(box.engine.public_view())
     box.on_events.append(lambda events: seen(box.engine.public_view()))
     session.run_virtual(LIMIT_US)
     phases.discard("")
-    return phases, statuses, box.engine.finished
+    return phases, statuses, box.engine.finished, refusals
 
 
-def _enum_phases(package: str) -> set[str]:
+def marked_texts(package: str) -> set[str]:
+    """Every text a game's package gives the catalogue (the literal texts
+    ``_``, ``N_``, ``Nn_`` ... are called with), read from its source: a
+    message id whether or not ``make i18n`` has put it in a catalogue yet."""
+    found: set[str] = set()
+    module = import_module(package)
+    for path in sorted(Path(p) for folder in getattr(module, "__path__", ()) for p in Path(folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS:
+                texts = [node.args[i] for i in MARKERS[node.func.id] if i < len(node.args)]
+                found.update(a.value for a in texts if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return found
+
+
+def is_message_id(refusal: RuleError, marked: set[str]) -> bool:
+    """Whether a refusal's reason is a text given to the catalogue (the box's or its game's own), not one built."""
+    reason = refusal.reason if isinstance(refusal.reason, str) else refusal.reason[0]
+    return known(reason) or reason in marked
+
+
+def enum_phases(package: str) -> set[str]:
     """The phases a game's engine names in its ``Phase`` enum (``<package>.engine``), if it has one."""
     try:
         phase_enum = getattr(import_module(f"{package}.engine"), "Phase", None)

@@ -11,10 +11,11 @@ journal's reader limits) and takes back only
 - list, tuple, dict (any allowed keys, as pairs), set, frozenset, deque (with
   its maxlen);
 - Enum members, ``random.Random`` (its state), ``pathlib`` paths;
-- instances of classes defined in modules under ``games.`` or in
-  ``controller.box.press``, already imported: made with ``object.__new__`` (or
-  ``tuple.__new__`` for a named tuple) and their attributes set, so none of
-  their own code runs.
+- instances of classes defined in modules under ``games.``, under a game
+  registered from elsewhere (``games.registry.register``: a new game run
+  from its own folder) or in ``controller.box.press``, already imported:
+  made with ``object.__new__`` (or ``tuple.__new__`` for a named tuple) and
+  their attributes set, so none of their own code runs.
 
 Anything else (a function, a method, another module's class) is a
 ``CheckpointError``: that game gets no checkpoint and resumes by full replay.
@@ -30,6 +31,8 @@ import sys
 from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
+
+from games import registry
 
 #: the codec's own version: a checkpoint of another version is not decoded (full replay instead)
 CODEC_VERSION = 1
@@ -54,7 +57,9 @@ class CheckpointError(ValueError):
 
 
 def _allowed_module(module: str) -> bool:
-    return module in ALLOWED_MODULES or module.startswith(ALLOWED_PREFIXES)
+    registered = registry.packages().values()
+    return module in ALLOWED_MODULES or module.startswith(ALLOWED_PREFIXES) \
+        or any(module == package or module.startswith(f"{package}.") for package in registered)
 
 
 def _slots(cls: type) -> list[str]:

@@ -402,6 +402,8 @@ def test_every_games_station_statuses_are_its_public_views(name: str) -> None:
     """What the lamps read (``station_statuses``) is what the screen's strip shows, in every game played a while."""
     spec = registry.get(name)
     box = Box(spec, spec.settings(spec.min_players, seed=7))
+    if not hasattr(box.engine, "station_statuses"):  # optional (games/base.py): the lamps read the public view
+        pytest.skip(f"{name} has no station_statuses(): its lamps read its public view's status")
     rng = random.Random(name)
     for k in range(200):
         t = 1_000 + k * 50_000

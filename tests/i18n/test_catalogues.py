@@ -32,6 +32,9 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 Key = tuple[str | None, str | tuple[str, ...]]
 
 
+#: a package no game can have (not a Python name): a new game registered from it does not import, even
+#: when someone has put the worked example (tests/toy/hot_potato) into games/ under its own name
+NO_PACKAGE = "games.no such package"
 #: the games the box ships: complete in every language, and kept so
 SHIPPED = {"quiz", "reaction", "schicki-micki", "viva-topo", "piepmatz", "fiki-miki", "pictomania"}
 
@@ -122,14 +125,14 @@ def test_a_new_game_s_untranslated_texts_fall_back_to_english_and_are_listed(mon
 
     tool = i18n_tool()
     tmpl = Catalog(locale="en")
-    tmpl.add("pass the potato", locations=[("games/hot_potato/engine.py", 3)])
+    tmpl.add("pass the potato", locations=[(f"{NO_PACKAGE.replace('.', '/')}/engine.py", 3)])
     tmpl.add("the box's own text", locations=[("controller/box/session.py", 9)])
-    tmpl.add("said by both", locations=[("games/hot_potato/scene.py", 5), ("games/toolkit/scene.py", 7)])
+    tmpl.add("said by both", locations=[(f"{NO_PACKAGE.replace('.', '/')}/scene.py", 5), ("games/toolkit/scene.py", 7)])
     cs = Catalog(locale="cs")
     for m in tmpl:
         if m.id:
             cs.add(m.id, "")
-    with registry.register("hot-potato", "games.hot_potato"):  # no such package: it does not import
+    with registry.register("hot-potato", NO_PACKAGE):
         missing, fallback = tool.to_translate(cs, tmpl, "cs")
     assert sorted(missing) == ["pass the potato", "said by both", "the box's own text"]
     assert fallback == {}, "a game that does not import is held to every language"
@@ -139,7 +142,7 @@ def test_a_new_game_s_untranslated_texts_fall_back_to_english_and_are_listed(mon
 
     real_get = registry.get
     monkeypatch.setattr(registry, "get", lambda name: NewGame() if name == "hot-potato" else real_get(name))
-    with registry.register("hot-potato", "games.hot_potato"):
+    with registry.register("hot-potato", NO_PACKAGE):
         missing, fallback = tool.to_translate(cs, tmpl, "cs")
     assert sorted(missing) == ["said by both", "the box's own text"]
     assert fallback == {"hot-potato": ["pass the potato"]}

@@ -16,16 +16,18 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.apps.game_check import REQUIREMENTS, problems
+from controller.apps.game_check import REQUIREMENTS, UNKNOWN_MOVE, problems
 from controller.cli import main
 from games import registry
+from games.base import Action, GameEvent, RuleError
 from games.i18n import LANGUAGES, _, set_language
 from games.toolkit import theme
 from tests.core import test_game_options, test_outcome, test_vocabulary
 from tests.display import test_private
 from tests.phases import phase_frames
+from tests.toy import GAMES
 
-TOYS = {"hot-potato": "tests.toy.hot_potato", "tally": "tests.toy.tally"}
+TOYS = GAMES
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -85,6 +87,27 @@ def test_a_missing_requirement_is_one_line_that_names_it(monkeypatch: pytest.Mon
     assert len(said) == 2, said
     assert said[0].startswith("hot-potato: phase_labels: ") and "'passing'" in said[0] and "\n" not in said[0]
     assert said[1].startswith("hot-potato: status_labels: ") and "'holding'" in said[1]
+
+
+def test_a_refusal_built_in_english_and_a_missing_summary_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two requirements a copied toy game once learnt from tests far from
+    its code (tests/i18n/test_refusals.py, tests/display/test_menu_panel.py)."""
+    from tests.toy.hot_potato.engine import HotPotatoEngine
+
+    class Worded(HotPotatoEngine):
+        def handle(self, action: Action) -> list[GameEvent]:
+            if action.kind == UNKNOWN_MOVE:
+                raise RuleError(f"hot potato has no {action.kind}")  # a sentence, not a message id
+            return super().handle(action)
+
+    with registry.register("hot-potato", TOYS["hot-potato"]):
+        bare = dataclasses.replace(registry.get("hot-potato"), summary="", new_engine=Worded)
+        real_get = registry.get
+        monkeypatch.setattr(registry, "get", lambda name: bare if name == "hot-potato" else real_get(name))
+        said = problems("hot-potato")
+    assert [line.split(": ")[1] for line in said] == ["summary", "refusals"], said
+    assert "GameSpec.summary" in said[0] and "'hot potato has no no-such-move'" in said[1]
+    assert all("\n" not in line for line in said)
 
 
 def test_every_requirement_is_written_in_contributing() -> None:

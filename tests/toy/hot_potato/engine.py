@@ -19,6 +19,7 @@ from games.base import (
     checked_options,
     fire_due,
 )
+from games.i18n import N_
 
 #: every option, declared once: the spec, the menu and the engine read this table
 OPTIONS = {
@@ -61,7 +62,8 @@ class HotPotatoEngine:
             return events
         if action.player is None:
             if action.kind != "start" or self.phase is not Phase.IDLE:
-                raise RuleError(f"hot potato: the host may start a round only between rounds, not {action.kind!r} now")
+                raise RuleError(N_("hot potato: the host may start a round only between rounds, not {kind!r} now"),
+                                kind=action.kind)
             self.round += 1
             self.holder = (self.round - 1) % self.settings.players
             low, high = self.options["fuse_min_us"], self.options["fuse_max_us"]
@@ -69,7 +71,7 @@ class HotPotatoEngine:
             self.phase = Phase.PASSING
             return events + [GameEvent("round", action.t_us, self.holder, {"round": self.round})]
         if action.kind != "pass" or self.phase is not Phase.PASSING or action.player != self.holder:
-            raise RuleError("hot potato: only the holder passes, while the fuse burns")
+            raise RuleError(N_("hot potato: only the holder passes, while the fuse burns"))
         self.holder = (self.holder + 1) % self.settings.players
         return events + [GameEvent("passed", action.t_us, self.holder)]
 

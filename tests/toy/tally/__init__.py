@@ -9,6 +9,7 @@ through it as "adding a game".
 from __future__ import annotations
 
 from games.base import ANY, ButtonMap, GameSpec
+from games.i18n import N_
 from tests.toy.tally.bots import new_bots
 from tests.toy.tally.engine import OPTIONS, TallyEngine
 
@@ -23,10 +24,11 @@ SPEC = GameSpec(
     new_bots=new_bots,
     scene="tests.toy.tally.scene:TallyScene",
     options=OPTIONS,
+    summary=N_("Press any button of your station to score. The first to reach the target wins."),
     # the game's own words: the box logs, sounds, lights and labels them
     host_aliases={"reset": ("clear",)},
     logged_events={"point": "{player} scored"},
     event_sounds={"point": "tick"},
     status_lights={"ahead": "blink"},
-    status_labels={"ahead": "AHEAD"},
+    status_labels={"ahead": N_("AHEAD")},
 )

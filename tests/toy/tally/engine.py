@@ -16,6 +16,7 @@ from games.base import (
     RuleError,
     checked_options,
 )
+from games.i18n import N_
 
 #: Tally's one option, read by the engine through the table (an unknown or ill-typed option is refused)
 OPTIONS = {"target": Option(3, int, low=1, high=99, label="Presses to win", choices=((3, "3"), (5, "5"), (10, "10")))}
@@ -43,13 +44,13 @@ class TallyEngine:
             return []
         if action.kind == "clear" and action.player is None:
             if self.finished:
-                raise RuleError("the game is over: start a new one")
+                raise RuleError(N_("the game is over: start a new one"))
             self.scores = [0] * self.settings.players
             return [GameEvent("cleared", action.t_us)]
         if action.kind != "tap" or action.player is None:
-            raise RuleError(f"Tally has no {action.kind!r}: players tap, the host clears")
+            raise RuleError(N_("Tally has no {kind!r}: players tap, the host clears"), kind=action.kind)
         if self.finished:
-            raise RuleError("the game is over")
+            raise RuleError(N_("the game is over"))
         player = action.player
         self.scores[player] += 1
         events = [GameEvent("point", action.t_us, player, {"score": self.scores[player]})]
