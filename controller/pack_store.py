@@ -37,6 +37,8 @@ STICK_FOLDER = "buzzerbox-packs"
 MAX_UPLOAD_BYTES = MAX_FILE_BYTES
 #: a saved file name's longest stem (file systems allow 255 bytes; a title-like name is far shorter)
 MAX_STEM_CHARS = 60
+#: said when a pack is sent to a box that keeps no packs folder (``play --web``: packs are the menu's)
+NO_PACKS_FOLDER = N_("no packs folder here: packs are added from the menu's host page")
 #: sticks looked at (a hub full of drives must not stall the menu)
 MAX_STICKS = 8
 

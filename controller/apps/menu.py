@@ -12,6 +12,7 @@ phones served by that one server (docs/processes.md)."""
 from __future__ import annotations
 
 import argparse
+import base64
 import logging
 import sys
 import time
@@ -30,10 +31,17 @@ from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
-from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
-from controller.protocol import NOT_BEGUN, Played
+from controller.pack_store import (
+    MEDIA_ROOTS,
+    Saved,
+    copy_pack,
+    signature,
+    stick_folders,
+    stick_packs,
+)
+from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack
 from controller.screen import live
-from controller.screen.evening import EveningLink, EveningRefused, EveningStations
+from controller.screen.evening import NOT_ASKED, EveningLink, EveningRefused, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
@@ -219,6 +227,7 @@ class Evening:
         from controller.web.attach import MenuCompanion
 
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
+        self.packs = packs
         #: the wiring chosen (the command line's or the first start's): Set up again may change it
         self.profile_name = profile_name
         self.media_roots: Sequence[str | Path] = getattr(args, "media_root", None) or MEDIA_ROOTS
@@ -233,7 +242,7 @@ class Evening:
         menu.asides.append(lambda: self.restart_line)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
-                                       packs_folder=packs.folder)
+                                       upload=self.upload_pack)
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
@@ -251,7 +260,22 @@ class Evening:
         """A name typed on the host page: this session's next games and the profile's file."""
         self.menu.names += [""] * (seat + 1 - len(self.menu.names))
         self.menu.names[seat] = name
-        box_session.save_names(self.profile, self.menu.names)
+        self.save_names()
+
+    def save_names(self) -> None:
+        """The menu's names kept for the next start, by the evening's deciding process (it owns the
+        names file); one it could not keep is said on stderr, the names hold for this session."""
+        answer = self.decider.ask(SaveNames(tuple(self.menu.names))) if self.decider is not None else None
+        if answer is not None and not answer.accepted:
+            print("buzzerbox menu: " + "; ".join(answer.lines), file=sys.stderr)
+
+    def upload_pack(self, name: str, data: bytes) -> Saved:
+        """A pack sent from the host page: checked and saved by the evening's deciding process (it owns
+        the packs folder); its lines are what the host page shows (the phones' server's worker thread)."""
+        decider = self.decider
+        answer = decider.ask(UploadPack(name, base64.b64encode(data).decode())) if decider is not None \
+            else Answered(False, (_(NOT_ASKED),))
+        return Saved(None if answer.saved is None else self.packs.folder / answer.saved, answer.lines)
 
     def open_inputs(self) -> None:
         """The evening's deciding process, which opens the profile's inputs and
@@ -274,7 +298,7 @@ class Evening:
     def evening_process(self, profile: str | None) -> EveningLink:
         """Started on ``profile``'s inputs (None: keyboard stations)."""
         link = EveningLink(profile, feed=getattr(self.args, "feed", None),
-                           viewer_socket=getattr(self.args, "viewer_socket", None))
+                           viewer_socket=getattr(self.args, "viewer_socket", None), packs=self.packs.folder)
         link.start()
         return link
 
@@ -329,7 +353,7 @@ class Evening:
         elif choice.edit_names:  # typed on the keyboard, kept for the next start
             self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
                                                                       box_session.NAME_LENGTH))
-            box_session.save_names(self.profile, self.menu.names)
+            self.save_names()
         else:
             self.start(choice)
 
