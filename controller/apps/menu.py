@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import logging
 import sys
 import time
@@ -35,6 +36,7 @@ from controller.pack_store import (
     MEDIA_ROOTS,
     Saved,
     copy_pack,
+    save_pack,
     signature,
     stick_folders,
     stick_packs,
@@ -77,6 +79,9 @@ class PackScan:
 
     def __init__(self, folder: Path, media_roots: Sequence[str | Path] = MEDIA_ROOTS) -> None:
         self.folder = folder
+        #: who saves a pack copied off a stick in the folder: the evening's deciding process, which owns it
+        #: (``Evening.upload_pack``); in this process only where no evening runs (a test of the rows)
+        self.save: Callable[[str, bytes], Saved] = functools.partial(save_pack, folder)
         self.media_roots = list(media_roots)
         self._seen: tuple[tuple[str, int, int], ...] | None = None
         self._categories: dict[tuple[str, int], list[str]] = {}
@@ -112,7 +117,7 @@ class PackScan:
 
     def copy(self, chosen: FolderChoice) -> tuple[str | None, list[str]]:
         """A stick's pack into the packs folder (the menu's C): its new value and what happened."""
-        saved = copy_pack(Path(str(chosen.value)), self.folder)
+        saved = copy_pack(Path(str(chosen.value)), self.save)
         return (str(saved.path) if saved.path is not None else None), list(saved.lines)
 
 
@@ -228,6 +233,7 @@ class Evening:
 
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
         self.packs = packs
+        packs.save = self.upload_pack  # a stick's pack too: the packs folder is the deciding process's
         #: the wiring chosen (the command line's or the first start's): Set up again may change it
         self.profile_name = profile_name
         self.media_roots: Sequence[str | Path] = getattr(args, "media_root", None) or MEDIA_ROOTS
@@ -270,8 +276,8 @@ class Evening:
             print("buzzerbox menu: " + "; ".join(answer.lines), file=sys.stderr)
 
     def upload_pack(self, name: str, data: bytes) -> Saved:
-        """A pack sent from the host page: checked and saved by the evening's deciding process (it owns
-        the packs folder); its lines are what the host page shows (the phones' server's worker thread)."""
+        """A pack sent from the host page (or copied off a stick): checked and saved by the evening's
+        deciding process (it owns the packs folder); its lines are what the host page (the menu) shows."""
         decider = self.decider
         answer = decider.ask(UploadPack(name, base64.b64encode(data).decode())) if decider is not None \
             else Answered(False, (_(NOT_ASKED),))
