@@ -271,7 +271,8 @@ class Evening:
     def save_names(self) -> None:
         """The menu's names kept for the next start, by the evening's deciding process (it owns the
         names file); one it could not keep is said on stderr, the names hold for this session."""
-        answer = self.decider.ask(SaveNames(tuple(self.menu.names))) if self.decider is not None else None
+        decider = self.decider  # None while Set up again runs (its walk-through keeps the names it asks)
+        answer = decider.ask(SaveNames(tuple(self.menu.names))) if decider is not None else None
         if answer is not None and not answer.accepted:
             print("buzzerbox menu: " + "; ".join(answer.lines), file=sys.stderr)
 
