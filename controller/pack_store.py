@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +37,8 @@ STICK_FOLDER = "buzzerbox-packs"
 MAX_UPLOAD_BYTES = MAX_FILE_BYTES
 #: a saved file name's longest stem (file systems allow 255 bytes; a title-like name is far shorter)
 MAX_STEM_CHARS = 60
+#: said when a pack is sent to a box that keeps no packs folder (``play --web``: packs are the menu's)
+NO_PACKS_FOLDER = N_("no packs folder here: packs are added from the menu's host page")
 #: sticks looked at (a hub full of drives must not stall the menu)
 MAX_STICKS = 8
 
@@ -133,13 +135,14 @@ def save_pack(folder: Path, name: str, data: bytes) -> Saved:
     return Saved(target, (*said, *(str(p) for p in problems)))
 
 
-def copy_pack(source: Path, folder: Path) -> Saved:
-    """A stick's pack into the packs folder (checked again: the stick may have changed or gone)."""
+def copy_pack(source: Path, save: Callable[[str, bytes], Saved]) -> Saved:
+    """A stick's pack into the packs folder (checked again: the stick may have changed or gone), by
+    ``save``: ``save_pack`` into the folder, or whoever owns it (the menu's deciding process)."""
     try:
         data = read_limited(source, MAX_UPLOAD_BYTES, N_("question pack"))
     except FileRefused as exc:
         return Saved(None, (str(exc),))
-    return save_pack(folder, source.name, data)
+    return save(source.name, data)
 
 
 def stick_folders(roots: Iterable[str | Path] = MEDIA_ROOTS) -> list[Path]:

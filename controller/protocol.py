@@ -7,6 +7,8 @@ between an evening's games ``Between`` (what the stations do); a screen, the pho
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
 ``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats`` and, between an
 evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press).
+What the deciding process owns and writes for the session (the players' names, the packs folder)
+is asked of it (``SaveNames``, ``UploadPack``) and answered (``Answered``), on the menu's channel of requests.
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
 the fields in the class's order, the game's values (public view, strip,
@@ -32,7 +34,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 5
+PROTOCOL = 6
 
 
 class ChannelError(BuzzerBoxError):
@@ -308,8 +310,42 @@ class Seats:
     seats: dict[str, Any]
 
 
+# -- what the deciding process owns, asked of it (the menu's requests) and answered ----------------
+
+
+@dataclass(frozen=True, slots=True)
+class SaveNames:
+    """The players' names as the menu has them (its names editor, a rename on
+    the host page): the deciding process keeps them in the names file for its profile."""
+
+    TAG: ClassVar[str] = "names"
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UploadPack:
+    """A pack sent from the host page: the file's ``name`` and its bytes as
+    base64 (``data``); the deciding process checks it and saves it in its packs folder."""
+
+    TAG: ClassVar[str] = "pack"
+    name: str
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """What became of a request: ``accepted``, the lines the host reads (a
+    pack's: one per problem or remark; a refusal's: the one line saying why
+    and the fix), and the name a pack was saved under (None: not saved)."""
+
+    TAG: ClassVar[str] = "answered"
+    accepted: bool
+    lines: tuple[str, ...] = ()
+    saved: str | None = None
+
+
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | PressLamps | Seats)
+           | PressLamps | Seats | SaveNames | UploadPack | Answered)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

@@ -10,6 +10,7 @@ import select
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -133,3 +134,49 @@ def running(argv: Sequence[str], env: Mapping[str, str], cwd: Path, stdout: int 
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+#: the files and folders this process may not write while ``written_elsewhere`` holds, and each try
+_FORBIDDEN: list[Path] = []
+_TRIED: list[str] = []
+#: the audit events that write a path (open's only with a writing mode), and which arguments are paths
+_WRITES = {"os.mkdir": (0,), "os.link": (0, 1), "os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,),
+           "os.symlink": (0, 1), "os.truncate": (0,), "os.chmod": (0,), "os.utime": (0,)}
+
+
+def _writing(event: str, args: tuple[Any, ...]) -> list[Any]:
+    if event == "open":
+        path, mode, flags = args
+        writes = any(c in mode for c in "wax+") if isinstance(mode, str) else \
+            isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        return [path] if writes else []
+    return [args[i] for i in _WRITES.get(event, ())]
+
+
+def _refuse_writes(event: str, args: tuple[Any, ...]) -> None:
+    if not _FORBIDDEN or (event != "open" and event not in _WRITES):
+        return
+    for path in _writing(event, args):
+        if isinstance(path, str | bytes | os.PathLike):
+            where = Path(os.path.abspath(os.fsdecode(path)))
+            if any(where == f or f in where.parents for f in _FORBIDDEN):
+                _TRIED.append(f"{event} {where}")
+                raise PermissionError(13, "the deciding process owns this; this process may not write it", str(where))
+
+
+@contextlib.contextmanager
+def written_elsewhere(*paths: Path) -> Iterator[list[str]]:
+    """This process (the screen's: ``play``'s, the menu's) may not write
+    ``paths`` (a file, or a folder and all in it) meanwhile: each try fails
+    as on a read-only card and is listed in what this yields, so a test
+    shows that another process (the deciding one) wrote what landed there.
+    (An audit hook stays once added: it does nothing outside this.)"""
+    if not getattr(_refuse_writes, "added", False):
+        sys.addaudithook(_refuse_writes)
+        _refuse_writes.added = True  # type: ignore[attr-defined]
+    _TRIED.clear()
+    _FORBIDDEN[:] = [Path(os.path.abspath(p)) for p in paths]
+    try:
+        yield _TRIED
+    finally:
+        _FORBIDDEN.clear()

@@ -12,6 +12,8 @@ phones served by that one server (docs/processes.md)."""
 from __future__ import annotations
 
 import argparse
+import base64
+import functools
 import logging
 import sys
 import time
@@ -29,10 +31,24 @@ from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box, box_from_journal
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
-from controller.pack_store import MEDIA_ROOTS, copy_pack, signature, stick_folders, stick_packs
-from controller.protocol import NOT_BEGUN, Played
+from controller.pack_store import (
+    MEDIA_ROOTS,
+    Saved,
+    copy_pack,
+    save_pack,
+    signature,
+    stick_folders,
+    stick_packs,
+)
+from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack
 from controller.screen import live
-from controller.screen.evening import EveningLink, EveningProcess, EveningRefused, EveningStations
+from controller.screen.evening import (
+    NOT_ASKED,
+    EveningLink,
+    EveningProcess,
+    EveningRefused,
+    EveningStations,
+)
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT
@@ -68,6 +84,9 @@ class PackScan:
 
     def __init__(self, folder: Path, media_roots: Sequence[str | Path] = MEDIA_ROOTS) -> None:
         self.folder = folder
+        #: who saves a pack copied off a stick in the folder: the evening's deciding process, which owns it
+        #: (``Evening.upload_pack``); in this process only where no evening runs (a test of the rows)
+        self.save: Callable[[str, bytes], Saved] = functools.partial(save_pack, folder)
         self.media_roots = list(media_roots)
         self._seen: tuple[tuple[str, int, int], ...] | None = None
         self._categories: dict[tuple[str, int], list[str]] = {}
@@ -103,7 +122,7 @@ class PackScan:
 
     def copy(self, chosen: FolderChoice) -> tuple[str | None, list[str]]:
         """A stick's pack into the packs folder (the menu's C): its new value and what happened."""
-        saved = copy_pack(Path(str(chosen.value)), self.folder)
+        saved = copy_pack(Path(str(chosen.value)), self.save)
         return (str(saved.path) if saved.path is not None else None), list(saved.lines)
 
 
@@ -170,11 +189,17 @@ def cmd_menu(args: argparse.Namespace) -> int:
     screen = live.open_screen(args, headless)
     port = DEFAULT_PORT if args.web is None else args.web
     # the evening's one deciding process: the walk-through's test press reads the stations through it already
-    deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=getattr(args, "viewer_socket", None))
+    deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=getattr(args, "viewer_socket", None),
+                              packs=packs_folder(args))
     try:
         return menu_evening(args, screen, deciding, games, profile_name, port)
     finally:
         deciding.stop()
+
+
+def packs_folder(args: argparse.Namespace) -> Path:
+    """The packs folder the menu lists and its deciding process writes."""
+    return Path(getattr(args, "packs_dir", None) or box_session.packs_dir())
 
 
 def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProcess,
@@ -194,7 +219,7 @@ def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProc
             profile_name = done.profile
             profile = profile_mod.load(done.profile) if done.profile else None
             players = len(profile.stations) if profile is not None else args.players
-    packs = PackScan(Path(getattr(args, "packs_dir", None) or box_session.packs_dir()),
+    packs = PackScan(packs_folder(args),
                      getattr(args, "media_root", None) or MEDIA_ROOTS)
     menu = Menu(games, players, names=box_session.saved_names(profile), phones=args.web is not None,
                 sound=SoundSettings(volume=args.volume, mute=args.mute),  # --mute and --volume reach the games
@@ -233,6 +258,8 @@ class Evening:
         from controller.web.attach import MenuCompanion
 
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
+        self.packs = packs
+        packs.save = self.upload_pack  # a stick's pack too: the packs folder is the deciding process's
         #: the wiring chosen (the command line's or the first start's): Set up again may change it
         self.profile_name = profile_name
         self.media_roots: Sequence[str | Path] = getattr(args, "media_root", None) or MEDIA_ROOTS
@@ -250,7 +277,7 @@ class Evening:
         menu.asides.append(lambda: self.unsaved_line)
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
-                                       packs_folder=packs.folder)
+                                       upload=self.upload_pack)
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
@@ -270,7 +297,23 @@ class Evening:
         """A name typed on the host page: this session's next games and the profile's file."""
         self.menu.names += [""] * (seat + 1 - len(self.menu.names))
         self.menu.names[seat] = name
-        box_session.save_names(self.profile, self.menu.names)
+        self.save_names()
+
+    def save_names(self) -> None:
+        """The menu's names kept for the next start, by the evening's deciding process (it owns the
+        names file); one it could not keep is said on stderr, the names hold for this session."""
+        decider = self.decider  # None while Set up again runs (its walk-through keeps the names it asks)
+        answer = decider.ask(SaveNames(tuple(self.menu.names))) if decider is not None else None
+        if answer is not None and not answer.accepted:
+            print("buzzerbox menu: " + "; ".join(answer.lines), file=sys.stderr)
+
+    def upload_pack(self, name: str, data: bytes) -> Saved:
+        """A pack sent from the host page (or copied off a stick): checked and saved by the evening's
+        deciding process (it owns the packs folder); its lines are what the host page (the menu) shows."""
+        decider = self.decider
+        answer = decider.ask(UploadPack(name, base64.b64encode(data).decode())) if decider is not None \
+            else Answered(False, (_(NOT_ASKED),))
+        return Saved(None if answer.saved is None else self.packs.folder / answer.saved, answer.lines)
 
     def open_inputs(self) -> None:
         """The evening's deciding process, which opens the profile's inputs and
@@ -344,7 +387,7 @@ class Evening:
         elif choice.edit_names:  # typed on the keyboard, kept for the next start
             self.menu.names = run_name_editor(self.screen, NameEditor(self.menu.names, choice.players,
                                                                       box_session.NAME_LENGTH))
-            box_session.save_names(self.profile, self.menu.names)
+            self.save_names()
         else:
             self.start(choice)
 

@@ -113,7 +113,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
         ended = people_game(
             game, presenter, keyboard, fps, first_pages=first_pages,
             phones=None if port is None else lambda view, first: RelayedPhones.serving(
-                presenter, port, view, first, prof),
+                presenter, port, view, first),
             hooks=getattr(args, "board_hooks", ()),
             announce=lambda inputs: announce(spec, prof, inputs, presenter, path, headless, players, names))
     finally:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -36,12 +37,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 from controller import channel, signals, terminal
 from controller import protocol as p
+from controller.box import owner, session
 from controller.box import profile as profile_mod
-from controller.box import session
 from controller.box.deciding import Decider, ask_realtime
 from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
@@ -123,6 +125,9 @@ class DecidingGame:
         self.companion = companion
         #: a quiz's record, folded as the game is decided: written beside the journal at the close
         self.recorder = recorder
+        #: ``play``'s game keeps a player renamed on the host page in the names file (this process owns it;
+        #: an evening's menu sends its names itself: ``owner``)
+        self.keep_name: Callable[[int, str], None] | None = None
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
         if lights is not None:  # a race the engine declared lights its winner before the engine's step
             box.first_lamp = self.first_light
@@ -300,6 +305,8 @@ class DecidingGame:
             box.watermark(message.mark)
         elif isinstance(message, p.NoticeInput):
             box.notice(message.notice)
+            if message.notice.kind == RENAMED and self.keep_name is not None:
+                self.keep_name(message.notice.station, message.notice.input)
         elif isinstance(message, p.ActionInput):
             box.deliver_action(message.action)
         elif isinstance(message, p.HostKey):
@@ -510,6 +517,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="the box's language: the phones' pages, the host page and a new screen speak it")
     p.add_argument("--log-level", type=int, default=logging.INFO,
                    help="the command's logging level: a box at a terminal says only problems, as a service more")
+    p.add_argument("--requests-fd", type=int, default=None,
+                   help="the menu's channel of requests: the names and the packs this process writes (controller/box/owner.py)")
+    p.add_argument("--packs-dir", default=None, help="the packs folder: packs uploaded from the host page are saved here")
     p.add_argument("--horizon", choices=HORIZON_POLICIES, default=HORIZON_WATERMARKS,
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
@@ -727,6 +737,10 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on
         except BuzzerBoxError as exc:  # the screen says it, in one line (or this process, if it is gone)
             refuse(link, exc)
             return 1
+        if args.requests_fd is not None:  # the names and the packs: this process writes them
+            requests = socket.socket(fileno=args.requests_fd)
+            owner.serve(requests, received(requests, "the menu's requests"), inputs.profile,
+                        None if args.packs_dir is None else Path(args.packs_dir))
         try:
             link.send(p.Opened(inputs.source.describe() if inputs.source is not None else ""))
             if args.evening:
@@ -833,6 +847,8 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
             companion = Publisher(box)
     game = DecidingGame(box, source, inputs.lights, until_us=until, results_s=args.results_s,
                         screen_args=list(taking.screen), companion=companion, recorder=recorder)
+    if not args.evening:
+        game.keep_name = functools.partial(session.keep_name, profile)
     hand_over(game, kept)
     game.attach(link.sock, "screen", companion=True, link=link)
     return game

@@ -113,8 +113,10 @@ def saved_names(profile: Profile | None) -> list[str]:
 NAME_LENGTH = 16
 
 
-def save_names(profile: Profile | None, names: Sequence[str]) -> None:
-    """Keep the menu's names for the next start (beside the journals)."""
+def save_names(profile: Profile | None, names: Sequence[str]) -> str | None:
+    """Keep the menu's names for the next start (beside the journals): the
+    deciding process's to write (``controller/box/owner.py``). None, or the
+    line saying why they could not be kept (they hold for this session)."""
     path = names_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -130,6 +132,9 @@ def save_names(profile: Profile | None, names: Sequence[str]) -> None:
         tmp.replace(path)
     except OSError as exc:  # a read-only card: the names hold for this session only
         log.warning("could not save the players' names in %s: %s", path, exc)
+        return _("the players' names could not be kept in {path} ({error}): they hold until the box stops; "
+                 "check the card").format(path=path, error=exc.strerror or exc.__class__.__name__)
+    return None
 
 
 def open_lights(profile: Profile | None, source: Any = None) -> Lights:

@@ -5,6 +5,11 @@ between games the menu's rows are driven by what it sends (``Between``),
 and each game with people is handed to it (``Play``, through
 ``viewer.run_split``). The menu's process opens no input.
 
+It owns what the evening writes besides the journals: the players' names
+and the packs folder. The menu asks it (``ask``: ``SaveNames``, a pack
+uploaded from the host page) on a channel of requests of its own, answered
+in order whatever the menu or a game is doing.
+
 A deciding process that dies between games is started again (one line on
 stderr, the menu says it); one that dies in a game is started again by the
 game's own restart, on the journal, and stays the evening's."""
@@ -17,6 +22,7 @@ import select
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,6 +35,8 @@ from games.registry import package_of
 
 log = logging.getLogger("buzzerbox.menu")
 
+#: the answer to a request the evening's deciding process could not take (it was being started again)
+NOT_ASKED = N_("the deciding process is starting again: try once more in a moment")
 #: said on stderr and in the menu when the evening's deciding process died between games
 EVENING_RESTARTED = N_("the deciding process stopped (it exited {code}): started again, the stations are read again")
 
@@ -53,12 +61,18 @@ class EveningRefused(BuzzerBoxError):
 class EveningLink:
     """The evening's deciding process and the menu's end of its channel."""
 
-    def __init__(self, profile: str | None, *, feed: str | None = None, viewer_socket: str | None = None) -> None:
+    def __init__(self, profile: str | None, *, feed: str | None = None, viewer_socket: str | None = None,
+                 packs: Path | None = None) -> None:
+        """``packs``: the packs folder, which it writes (packs uploaded from the host page)."""
         self.profile = profile
+        self.packs = packs
         self.feed = feed
         self.viewer_socket = viewer_socket
         self.process: subprocess.Popen[bytes] | None = None
         self.sock: socket.socket | None = None
+        #: the channel of requests (``ask``), one asker at a time
+        self.requests: socket.socket | None = None
+        self._asking = threading.Lock()
         #: what its inputs are, as its ``Opened`` said ("" on keyboard stations)
         self.inputs = ""
         #: the stations' newest strip and the presses not yet taken (``Between``)
@@ -75,15 +89,23 @@ class EveningLink:
         """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
         mine, theirs = socket.socketpair()
         self.language = current_language()
+        asks, answers = socket.socketpair()
         command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
+                   "--requests-fd", str(answers.fileno()),
                    "--lang", self.language, "--log-level", str(logging.getLogger().getEffectiveLevel())]
+        command += ["--packs-dir", str(self.packs)] if self.packs is not None else []
         command += ["--profile", self.profile] if self.profile else []
         command += ["--feed", self.feed] if self.feed else []
         command += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
         with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
-            self.process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+            self.process = subprocess.Popen(command, pass_fds=[theirs.fileno(), answers.fileno()])
         theirs.close()
+        answers.close()
         self.sock = mine
+        with self._asking:
+            old, self.requests = self.requests, asks
+        if old is not None:
+            old.close()
         self.strip, self._presses = [], []
         try:
             first = channel.receive(mine)
@@ -102,6 +124,25 @@ class EveningLink:
         self.stop()
         raise EveningRefused(first.line if isinstance(first, p.Refused) else _(
             "the deciding process stopped before it opened the inputs: see the line above"))
+
+    def ask(self, request: p.SaveNames | p.UploadPack) -> p.Answered:
+        """``request`` checked and written by it, and its answer (any thread: one at a
+        time, in order); one gone meanwhile (being started again) is a refusal saying so."""
+        with self._asking:
+            sock = self.requests
+            try:
+                if sock is None:
+                    raise OSError
+                channel.send(sock, request)
+                answer = channel.receive(sock)
+            except (OSError, channel.ChannelError):
+                answer = None
+            if isinstance(answer, p.Answered):
+                return answer
+            if sock is not None and sock is self.requests:  # what it would answer now is not this request's
+                self.requests = None
+                sock.close()
+            return p.Answered(False, (_(NOT_ASKED),))
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None and self.sock is not None
@@ -193,6 +234,10 @@ class EveningLink:
 
     def stop(self) -> None:
         """The evening is over: it closes its inputs (lamps off) and exits; waited for."""
+        with self._asking:
+            if self.requests is not None:
+                self.requests.close()
+                self.requests = None
         if self.sock is not None:
             with contextlib.suppress(OSError):
                 channel.send(self.sock, p.Stop("quit"))
@@ -209,9 +254,12 @@ class EveningProcess:
     walk-through's test press, or the menu), kept while the wiring stays,
     ended and started again on another wiring."""
 
-    def __init__(self, *, feed: str | None = None, viewer_socket: str | None = None) -> None:
+    def __init__(self, *, feed: str | None = None, viewer_socket: str | None = None,
+                 packs: Path | None = None) -> None:
+        """``packs``: the packs folder, which its process writes (packs uploaded from the host page)."""
         self.feed = feed
         self.viewer_socket = viewer_socket
+        self.packs = packs
         self.link: EveningLink | None = None
 
     def on(self, profile: str | None) -> EveningLink:
@@ -220,7 +268,7 @@ class EveningProcess:
                 and self.link.language == current_language()):
             return self.link  # one that died meanwhile is started again by its next look (``EveningStations``)
         self.stop()
-        link = EveningLink(profile, feed=self.feed, viewer_socket=self.viewer_socket)
+        link = EveningLink(profile, feed=self.feed, viewer_socket=self.viewer_socket, packs=self.packs)
         try:
             link.start()
         except BaseException:  # refused, or a signal while it opened: not left running unowned

@@ -37,7 +37,6 @@ from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
-from controller.box.session import keep_name
 from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
@@ -51,7 +50,6 @@ from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.box.profile import Profile
     from controller.box.views import Publisher, RelayedPublisher, Snapshot
     from controller.screen.evening import EveningLink
     from controller.web.server import CompanionServer
@@ -523,18 +521,18 @@ class RelayedPhones:
         live.answer_box_keys(presenter, server)
 
     @classmethod
-    def serving(cls, presenter: Presenter, port: int, view: DecidingLink, first: Snapshot,
-                profile: Profile | None = None) -> RelayedPhones:
+    def serving(cls, presenter: Presenter, port: int, view: DecidingLink, first: Snapshot) -> RelayedPhones:
         """``play --web [PORT]``: serving before the game is handed over, ``first`` (the game as it starts)
         until the deciding process's first snapshot (a port that is taken is said before anything began),
-        no move offered until the deciding process runs it."""
+        no move offered until the deciding process runs it. A player renamed on the host page reaches
+        the deciding process as the game's notice: it keeps the name in the names file, which it owns."""
         # aiohttp only when --web asks for it
         from controller.box.views import RelayedPublisher
         from controller.web.attach import serve
 
         publisher = RelayedPublisher(view, first)
         server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
-                       on_rename=lambda seat, name: keep_name(profile, seat, name), end_game=ending(view))
+                       end_game=ending(view))
         return cls(presenter, view, server, publisher)
 
     @classmethod

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from controller.box.runtime import Box
 from controller.box.views import Publisher, RelayedPublisher, Snapshot
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
-from controller.web.server import CompanionServer, ServedGame, end_by_escape
+from controller.web.server import CompanionServer, ServedGame, Upload, end_by_escape
 from games.i18n import _
 from games.toolkit.scene import Scene
 
@@ -45,14 +44,14 @@ def serve(box: ServedGame, scenes: Sequence[Scene], port: int, *, bind: str = "0
           on_option: Callable[[str, Any], bool] | None = None,
           next_game: Callable[[], Mapping[str, Any]] | None = None,
           publisher: Publisher | None = None, end_game: Callable[[], None] = end_by_escape,
-          secrets: Mapping[str, Any] | None = None, packs_folder: Path | None = None) -> CompanionServer:
+          secrets: Mapping[str, Any] | None = None, upload: Upload | None = None) -> CompanionServer:
     """Start the server for ``box`` and show where to find it on ``scenes``
     (``secrets``: a crashed server's seats' codes and PIN, kept for its phones;
-    ``packs_folder``: where the host page's uploaded packs go)."""
+    ``upload``: who checks and saves the host page's uploaded packs)."""
     server = CompanionServer(box, port=port, bind=bind, address=address, on_rename=on_rename,
                              on_option=on_option, next_game=next_game, publisher=publisher, end_game=end_game,
                              seats=None if secrets is None else Seats.restored(secrets["seats"]),
-                             packs_folder=packs_folder)
+                             upload=upload)
     if secrets is not None:
         server.restore(secrets)
     server.start()
@@ -69,11 +68,12 @@ class MenuCompanion:
     def __init__(self, port: int, *, bind: str = "0.0.0.0", address: str | None = None,
                  on_rename: Callable[[int, str], None] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 on_option: Callable[[str, Any], bool] | None = None, packs_folder: Path | None = None) -> None:
+                 on_option: Callable[[str, Any], bool] | None = None, upload: Upload | None = None) -> None:
         """``next_game``/``on_option``: the menu's next game and its options,
         which the host page shows and sets (they apply when that game starts);
-        ``packs_folder``: where packs uploaded from the host page go."""
-        self.packs_folder = packs_folder
+        ``upload``: who checks and saves the packs uploaded from the host page
+        (the evening's deciding process, which owns the packs folder)."""
+        self.upload = upload
         self.port = port
         self.bind = bind
         self.address = address
@@ -88,7 +88,7 @@ class MenuCompanion:
         if self.server is None:
             self.server = serve(box, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game,
-                                packs_folder=self.packs_folder)
+                                upload=self.upload)
         else:
             self.server.rebind(box)
             show_on(self.server, scenes)
@@ -104,7 +104,7 @@ class MenuCompanion:
         if self.server is None:
             self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
-                                end_game=end_game, packs_folder=self.packs_folder)
+                                end_game=end_game, upload=self.upload)
         else:
             self.server.swap(view, publisher)
             self.server.end_game = end_game

@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
@@ -36,7 +35,7 @@ from controller.box.press import InputNotice, Press
 from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
-from controller.pack_store import MAX_UPLOAD_BYTES, save_pack, too_large
+from controller.pack_store import MAX_UPLOAD_BYTES, NO_PACKS_FOLDER, Saved, too_large
 from controller.web import DEFAULT_PORT
 from controller.web.guard import (
     CLOSE_FULL,
@@ -225,6 +224,10 @@ def _only(data: Mapping[str, Any], *keys: str) -> None:
         raise Refused(_("unknown fields: {names}").format(names=", ".join(sorted(extra))))
 
 
+#: checks and saves a pack the host page sent (its file's name and bytes): where it was saved and the lines to show
+Upload = Callable[[str, bytes], Saved]
+
+
 def end_by_escape() -> None:
     """End the running game as the host's Esc key does: the loop closes it
     (journal's end, lights off) and goes back to the menu. Posting an event
@@ -281,13 +284,14 @@ class CompanionServer(LoopThread):
                  on_option: Callable[[str, Any], bool] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
                  limits: Limits | None = None, publisher: Publisher | None = None,
-                 packs_folder: Path | None = None) -> None:
+                 upload: Upload | None = None) -> None:
         """``publisher``: where the snapshots come from (default: built here from
         ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process);
-        ``packs_folder``: where packs uploaded from the host page go (None: no upload)."""
+        ``upload``: who checks and saves a pack uploaded from the host page (the
+        deciding process, which owns the packs folder; None: no upload here)."""
         super().__init__()
         self.box: ServedGame = box
-        self.packs_folder = packs_folder
+        self.upload = upload
         self.limits = limits or Limits()
         #: warnings a stranger can cause, at most a few a minute each
         self.quiet = QuietLog(log)
@@ -621,8 +625,8 @@ class CompanionServer(LoopThread):
         if not self.seats.check_pin(address, request.headers.get("X-Host-Pin")):
             self._wrong_pin(address)
             return said(403, messages()["wrong_pin"])
-        if self.packs_folder is None:
-            return said(404, _("no packs folder here: packs are added from the menu's host page"))
+        if self.upload is None:
+            return said(404, _(NO_PACKS_FOLDER))
         name = request.query.get("name", "")
         if request.content_length is not None and request.content_length > MAX_UPLOAD_BYTES:
             return said(413, too_large(name))
@@ -631,9 +635,8 @@ class CompanionServer(LoopThread):
             body += chunk
             if len(body) > MAX_UPLOAD_BYTES:
                 return said(413, too_large(name))
-        # checked on a worker thread: a large pack takes most of a second, and the phones must not wait
-        result = await asyncio.get_running_loop().run_in_executor(None, save_pack, self.packs_folder, name,
-                                                                  bytes(body))
+        # asked on a worker thread: a large pack takes most of a second to check, and the phones must not wait
+        result = await asyncio.get_running_loop().run_in_executor(None, self.upload, name, bytes(body))
         if result.path is not None:
             log.info("companion: pack %s saved from %s", result.path.name, address)
         return said(200 if result.path is not None else 422, *result.lines,

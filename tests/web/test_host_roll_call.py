@@ -22,9 +22,10 @@ from playwright.sync_api import expect
 
 from controller import protocol as p
 from controller.box import profile as profile_mod
+from controller.box import session
 from games.i18n import _
 from tests.core.test_roll_call_split import roll_calls, screen_opens_no_input  # noqa: F401 (a fixture)
-from tests.processes import HANG_S
+from tests.processes import HANG_S, written_elsewhere
 from tests.web.test_split_language import host_logged_in
 from tests.web.test_split_phones import port_in
 
@@ -71,7 +72,9 @@ def test_a_player_renamed_on_the_host_page_during_the_roll_call_is_named_so_in_t
     (Enter). The deciding process ran the roll call and dropped the rename (the
     server did not even send it before the game's first snapshot): the game's
     screen and its journal kept the old name. Now the game takes it as it starts,
-    stamped when the host typed it."""
+    stamped when the host typed it. The deciding process keeps the name for the
+    next games in the names file, which it owns: the screen's process may not write
+    it (before, the screen's process wrote it)."""
     from controller.cli import main
     from controller.screen import viewer
 
@@ -98,8 +101,11 @@ def test_a_player_renamed_on_the_host_page_during_the_roll_call_is_named_so_in_t
 
     monkeypatch.setattr(viewer.DecidingLink, "update", watched)
     roll_calls(monkeypatch, on_the_host_page)
-    assert main(["play", "reaction", "--profile", "header-4", "--web", "0", "--seconds", "0.5",
-                 "--journal", str(path)]) == 0
+    with written_elsewhere(session.names_path(), session.names_path().with_suffix(".tmp")) as tried:
+        assert main(["play", "reaction", "--profile", "header-4", "--web", "0", "--seconds", "0.5",
+                     "--journal", str(path)]) == 0
+    assert tried == []  # the screen's process never tried to write the names
+    assert session.saved_names(profile_mod.load("header-4"))[0] == "Zuzana"  # kept for the next games
     assert strips and strips[-1][0] == "Zuzana", strips[-1:]  # the game's screen names the player so
     records = [json.loads(x) for x in path.read_text().splitlines()]
     [renamed] = [r for r in records if r.get("type") == "notice" and r.get("kind") == "renamed"]

@@ -6,6 +6,7 @@ under a safe name, never over another, never outside it; no PIN, no upload."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import time
@@ -17,7 +18,7 @@ import aiohttp
 import pytest
 
 from controller.box.runtime import Box
-from controller.pack_store import MAX_UPLOAD_BYTES
+from controller.pack_store import MAX_UPLOAD_BYTES, save_pack
 from controller.web.seats import PIN_TRIES
 from controller.web.server import PACK_UPLOAD_PATH, CompanionServer
 from games import registry
@@ -35,7 +36,7 @@ def upload_server(tmp_path: Path) -> Iterator[tuple[CompanionServer, Path]]:
     spec = registry.get("quiz")
     folder = tmp_path / "packs"
     server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1",
-                             packs_folder=folder)
+                             upload=functools.partial(save_pack, folder))
     server.start()
     yield server, folder
     server.stop()
@@ -153,7 +154,7 @@ def test_the_host_page_uploads_a_pack_and_shows_each_problem_of_a_broken_one(ser
     from tests.web.test_pages import SCREENS
 
     s = served("quiz", 3)
-    s.server.packs_folder = tmp_path / "packs"
+    s.server.upload = functools.partial(save_pack, tmp_path / "packs")
     (tmp_path / "night.csv").write_text(GOOD, encoding="utf-8")
     (tmp_path / "broken.csv").write_text(BROKEN, encoding="utf-8")
     host = phone()
