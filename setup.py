@@ -1,7 +1,7 @@
 """The wheel carries the files its commands read that live outside the Python
 packages: the wiring profiles and the kiosk's unit (wiring/), and the guides
 the commands' messages name (docs/*.md, wiring/README.md). They are copied to
-controller/_shipped/ in the built wheel, where ``controller.resources`` finds
+controller/_shipped/ in the built wheel, where ``controller.system.resources`` finds
 them; a source checkout (and an editable install) reads the repository's own.
 Everything else is in pyproject.toml."""
 

@@ -256,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m benchmarks.one_process play GAME [play's options]``
     (benchmarks/realtime.py's one-process design): the command line and its
     one-line failures are ``buzzerbox``'s own."""
-    from controller import cli, signals
+    from controller import cli
+    from controller.system import signals
 
     args = cli.build_parser().parse_args(argv)
     if args.command != "play":

@@ -2,11 +2,11 @@
 entry point is ``run`` here). The stopping signals are handled before the
 command line's modules are imported: a SIGTERM, SIGHUP or Ctrl+C during
 start-up ends in one line and the documented exit status, not a traceback
-or a kill (controller/signals.py)."""
+or a kill (controller/system/signals.py)."""
 
 import sys
 
-from controller import signals, terminal
+from controller.system import signals, terminal
 
 
 def run() -> int:

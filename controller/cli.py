@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
-from controller import signals
 from controller.apps.bench import cmd_bench
 from controller.apps.common import UsageError
 from controller.apps.demo import cmd_demo
@@ -36,6 +35,7 @@ from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
 from controller.box.session import journal_dir, packs_dir, quiet_gpio_fallbacks
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.pack_store import MEDIA_ROOTS
+from controller.system import signals
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry

@@ -24,7 +24,7 @@ from controller.box.sources.board_channels import (  # the Pico's header GPIOs
     GP_TO_PICO_PIN,
     read_pinmap_toml,
 )
-from controller.resources import shipped
+from controller.system.resources import shipped
 from firmware.buzzer.app import SR_BASE  # direct channels are the ones below it
 from games.base import BuzzerBoxError
 from games.i18n import _

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.resources import shipped
+from controller.system.resources import shipped
 from games.base import BuzzerBoxError
 from games.i18n import _, ngettext
 

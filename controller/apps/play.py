@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller import signals
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.box import profile as profile_mod
 from controller.box import session
@@ -23,6 +22,7 @@ from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
+from controller.system import signals
 from games.base import GameSettings, GameSpec
 from games.i18n import _, ngettext
 from games.toolkit.theme import Color

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
-from controller import channel, signals, terminal
+from controller import channel
 from controller import protocol as p
 from controller.box import owner, session
 from controller.box import profile as profile_mod
@@ -55,6 +55,7 @@ from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
 from controller.channel import EVENTS_KEPT, ChannelError, EncodedPages, Outbox, VersionMismatch
+from controller.system import signals, terminal
 from games import registry
 from games.base import BuzzerBoxError, EventKind, GameEvent
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
@@ -532,7 +533,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     # a stopping signal (SIGTERM, SIGINT, SIGHUP, SIGQUIT) is recorded, never raised: the game loop
     # closes the game on it. The screen started this process with them blocked, so one sent during
-    # the imports above waited; it arrives here (controller/signals.py)
+    # the imports above waited; it arrives here (controller/system/signals.py)
     terminal.whole_lines()  # its lines and the screen's share one stderr
     signals.install(raising=False)
     # the threads here take turns at the interpreter every 5 ms by default: while the deciding thread

@@ -36,7 +36,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from controller.box.debounce import DebounceConfig
-from controller.resources import shipped
+from controller.system.resources import shipped
 
 #: BCM GPIOs on the 40-pin header of every Pi from the B+ to the Pi 5.
 HEADER_GPIOS = range(0, 28)
@@ -431,7 +431,7 @@ NOT_PROFILES = ("board-pinmap", "board-pinmap-lockout")
 
 
 def wiring_dir() -> Path:
-    """wiring/ of the checkout, or its copy in an installed wheel (controller.resources)."""
+    """wiring/ of the checkout, or its copy in an installed wheel (controller.system.resources)."""
     return shipped("wiring")
 
 

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from controller import protocol, signals
+from controller import protocol
 from controller.box import journal as journal_mod
 from controller.box import media
 from controller.box.checkpoint import CheckpointError
@@ -38,6 +38,7 @@ from controller.box.runtime import Box, box_from_journal, names_of, session_head
 from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
 from controller.box.views import GameAtStart, Snapshot, first_snapshot
+from controller.system import signals
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import N_, _
 from games.registry import get as get_game
@@ -82,7 +83,7 @@ def new_seed() -> int:
 
 def terminated() -> bool:
     """True once SIGTERM stopped a game: a stop asked for (systemd), exit 0;
-    Ctrl+C is an interruption, exit 130 (controller/signals.py)."""
+    Ctrl+C is an interruption, exit 130 (controller/system/signals.py)."""
     return signals.received() == signal.SIGTERM
 
 

@@ -318,7 +318,7 @@ def cmd_rehearse(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    stay = threading.Event()  # SIGTERM and Ctrl+C raise KeyboardInterrupt (controller.signals): never set in a handler
+    stay = threading.Event()  # SIGTERM and Ctrl+C raise KeyboardInterrupt (controller.system.signals): never set in a handler
     if not args.stay:
         stay.set()
     try:
@@ -332,7 +332,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from controller.league.tournament import load
 
     t = load(args.file)
-    # SIGTERM (exit 0) and Ctrl+C (130) raise KeyboardInterrupt in here (controller.signals, as every command):
+    # SIGTERM (exit 0) and Ctrl+C (130) raise KeyboardInterrupt in here (controller.system.signals, as every command):
     # serve_forever stops the hub in full whatever it was doing; an Event set in a handler could deadlock
     serve_forever(t, Path(args.ledger) if args.ledger else None, args.port, args.bind, threading.Event())
     return 0

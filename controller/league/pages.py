@@ -34,7 +34,6 @@ from pathlib import Path
 
 from aiohttp import web
 
-from controller import signals
 from controller.apps.common import UsageError
 from controller.league import messages
 from controller.league.hub import STALE_AFTER_MS, Hub, clip
@@ -42,6 +41,7 @@ from controller.league.link import Connection
 from controller.league.messages import MessageError
 from controller.league.standings import to_csv, to_qbj
 from controller.league.tournament import Tournament, read_secret
+from controller.system import signals
 from controller.web.server import WebError
 from controller.web.serving import LoopThread
 from games.i18n import _, current_language, format_number
@@ -658,7 +658,7 @@ STYLE = ("body{font-family:sans-serif;background:#111;color:#eee;margin:1em}tabl
 
 
 def serve_forever(t: Tournament, ledger: Path | None, port: int, bind: str, stop: threading.Event) -> None:
-    """Serve until ``stop`` or a stopping signal (raised here as KeyboardInterrupt, see controller.signals):
+    """Serve until ``stop`` or a stopping signal (raised here as KeyboardInterrupt, see controller.system.signals):
     whenever it comes, starting, waiting for the claim or serving, the service stops in full."""
     service = HubService(t, ledger, port, bind)
     try:

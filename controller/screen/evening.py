@@ -26,9 +26,10 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller import channel, signals
+from controller import channel
 from controller import protocol as p
 from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.system import signals
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import N_, _, current_language
 from games.registry import package_of

@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller import signals
 from controller.box.lights import Lights
 from controller.box.profile import Profile
 from controller.box.runtime import Box
 from controller.box.session import KEYS_HINT_US, played_of, stop_on_sigterm, summary_line
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
+from controller.system import signals
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import _
 from games.scenes import scene_for

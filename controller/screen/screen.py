@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pygame
 
-from controller import signals
 from controller.box.timeline import box_now_us
+from controller.system import signals
 
 HEADLESS_SIZE = (1920, 1080)
 WINDOW_SIZE = (1280, 720)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from controller import channel, signals, terminal
+from controller import channel
 from controller import protocol as p
 from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
@@ -42,6 +42,7 @@ from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
 from controller.screen.sound import Sound
+from controller.system import signals, terminal
 from games.base import Action, BuzzerBoxError, EventKind, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register

@@ -45,7 +45,7 @@ def test_ctrl_c_caught_inside_generated_code_still_exits_130(tmp_path: Path) -> 
     130 is what the shell sees, not a death by SIGINT (-2) that CPython
     otherwise chooses at exit under ``python -m``."""
     probe = ("import os, signal, sys\n"
-             "from controller import signals\n"
+             "from controller.system import signals\n"
              "signals.install()\n"
              "try:\n"
              "    exec('import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\nx = 1\\n', {})\n"

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import channel, signals
+from controller import channel
 from controller import protocol as p
+from controller.system import signals
 from tests.core.test_split import DEADLINE_S, ENV, ROOT, press, ready_pid, until
 from tests.processes import Lines, connect_when_listening, running
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller import terminal
+from controller.system import terminal
 from tests.processes import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def test_each_line_is_one_write(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_every_process_of_the_box_writes_whole_lines(module: str) -> None:
     """``buzzerbox``'s own process, the deciding process and a screen it starts:
     each sets its stderr up before it says anything (its command line refused here)."""
-    probe = (f"import runpy, sys\nfrom controller import terminal\ncalled = []\n"
+    probe = (f"import runpy, sys\nfrom controller.system import terminal\ncalled = []\n"
              f"terminal.whole_lines = lambda: called.append(1)\n"
              f"sys.argv = ['{module}', '--no-such-option']\n"
              f"try:\n    runpy.run_module('{module}', run_name='__main__')\nexcept SystemExit:\n    pass\n"

@@ -19,12 +19,12 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import signals
 from controller.box import profile as profile_mod
 from controller.box.timeline import box_now_us
 from controller.cli import main
 from controller.screen import evening as evening_mod
 from controller.screen import viewer
+from controller.system import signals
 from games.i18n import _
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps
 from tests.display.test_first_run import LANGUAGE_QUESTION, WIRING_QUESTION, shows, step, up

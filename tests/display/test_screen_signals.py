@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import os, signal
 import pygame.pkgdata
-from controller import signals
+from controller.system import signals
 from controller.screen.screen import Screen
 
 load = pygame.pkgdata.getResource

@@ -216,7 +216,7 @@ def test_testing_a_shipped_profile_saves_in_the_data_folder_not_in_the_read_only
     profile is named, not moved."""
     import shutil
 
-    from controller import resources
+    from controller.system import resources
 
     installed = tmp_path / "site" / "_shipped"
     shutil.copytree(resources.CHECKOUT / "wiring", installed / "wiring",

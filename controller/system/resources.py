@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parent.parent  # the controller package
 #: the copies an installed wheel carries (absent in a checkout)
 INSTALLED = _HERE / "_shipped"
 #: the repository, when this is a checkout
