@@ -25,7 +25,7 @@ from controller.box.timeline import box_now_us
 from controller.cli import main
 from controller.screen import evening as evening_mod
 from controller.screen import viewer
-from games.i18n import _
+from games.i18n import _, _load, current_language
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps
 from tests.display.test_first_run import LANGUAGE_QUESTION, WIRING_QUESTION, shows, step, up
 from tests.display.test_game_end_confirm import MENU_HINT, asked
@@ -362,11 +362,14 @@ def test_a_game_the_evenings_process_refuses_is_said_in_the_menu_and_the_evening
     assert kinds[-1] == "end" and "press" in kinds, kinds
 
 
-def walked_through(feed: Feed, frame: Frame) -> Steps:
+def walked_through(feed: Feed, frame: Frame, language: str | None = None) -> Steps:
     """The walk-through from its first step on header-4 (the wiring it offers
-    first): its test press by three stations' bells on the feed and the
-    second station's keyboard key, each ticked off; then to the menu."""
+    first), in ``language`` if given: its test press by three stations' bells
+    on the feed and the second station's keyboard key, each ticked off; then
+    to the menu."""
     frame = yield from until(frame, lambda f: asked(f, LANGUAGE_QUESTION))
+    while language is not None and current_language() != language:
+        frame = yield [pygame.K_DOWN]
     frame = yield [pygame.K_RETURN]
     frame = yield from until(frame, lambda f: asked(f, WIRING_QUESTION) and "wiring/header-4.toml" in said(f))
     frame = yield [pygame.K_RETURN]
@@ -439,3 +442,90 @@ def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
     journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
     assert len(started) == 1 and taken == started, (started, taken)  # the same wiring: the same process
     assert len(list(journals.glob("*.jsonl"))) == 1
+
+
+def starts_in(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """The evening's deciding processes the menu starts, in order: each one's pid and the language it speaks."""
+    from tests.core.test_evening import language_of
+
+    started: list[tuple[int, str]] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append((link.process.pid, language_of(link.process.pid)))
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    return started
+
+
+def decided_in_czech(pid: int, err: str) -> bool:
+    """The deciding process ``pid`` said its start line in Czech as it took a game."""
+    from controller.box.process import READY_LINE
+
+    return _load("cs").gettext(READY_LINE).split("{priority}")[0].format(pid=pid) in err
+
+
+def test_set_up_again_in_czech_starts_the_evenings_process_in_czech(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """"Set up again" on the same wiring with Czech chosen: the test press
+    and the next game are on an evening's process started in Czech (the one
+    that words the phones' and host pages); it used to keep the English one."""
+    from tests.display.test_menu_panel import panel_of
+
+    started, taken = starts_in(monkeypatch), takes(monkeypatch)
+    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
+    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        down = 0
+        while not panel_of(frame).startswith(_("Set up again") + ":"):
+            frame, down = (yield [pygame.K_DOWN]), down + 1
+        frame = yield [pygame.K_RETURN]
+        frame = yield from walked_through(feed, frame, "cs")
+        for _row in range(down):  # back to the game's row (its words now Czech)
+            frame = yield [pygame.K_UP]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    assert [language for _pid, language in started] == ["en", "cs"], started
+    assert taken == [started[1][0]], (started, taken)
+    err = capfd.readouterr().err
+    assert decided_in_czech(taken[0], err), err
+
+
+def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_that_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """The menu's Language row turned to Czech, then a game: the evening's
+    process that decides it speaks Czech (it stayed English: the phones'
+    and host pages with it)."""
+    from tests.display.test_menu_panel import panel_of
+
+    started, taken = starts_in(monkeypatch), takes(monkeypatch)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        down = 0
+        while not panel_of(frame).startswith(_("Language") + ":"):
+            frame, down = (yield [pygame.K_DOWN]), down + 1
+        while current_language() != "cs":
+            frame = yield [pygame.K_RIGHT]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))  # drawn in Czech
+        for _row in range(down):  # back to the game's row
+            frame = yield [pygame.K_UP]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert [language for _pid, language in started] == ["en", "cs"], started
+    assert taken == [started[1][0]], (started, taken)
+    err = capfd.readouterr().err
+    assert decided_in_czech(taken[0], err), err
