@@ -529,3 +529,50 @@ def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_t
     assert taken == [started[1][0]], (started, taken)
     err = capfd.readouterr().err
     assert decided_in_czech(taken[0], err), err
+
+
+def test_a_game_that_closed_with_records_the_card_refused_says_so_on_the_menu_and_in_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The card fills mid-game (the evening's process may not grow any file
+    past the journal's size) and the host ends the game: back on the menu, its
+    rows say how many records the card refused and where they wait (it was
+    only on the game's screen, for 15 s), and the log says it as an error."""
+    import logging
+    import resource
+
+    from controller.box.journal_writer import unsaved_line
+
+    started = starts(monkeypatch)
+    journals = tmp_path / "journals"
+    seen: dict[str, str] = {}
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, at_question(1))
+        [journal] = journals.glob("*.jsonl")
+        size = journal.stat().st_size
+        resource.prlimit(started[-1], resource.RLIMIT_FSIZE, (size, size))  # the card is full
+        feed.tap(-1, "arm")
+        frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+        feed.tap(1, "bell")
+        frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT) and "the disk refused" in said(f))
+        seen["menu"] = said(frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script)
+    [journal] = journals.glob("*.jsonl")
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR and "the disk refused" in r.getMessage()]
+    assert len(errors) == 1 and errors[0].startswith(f"{journal}: "), errors
+    n = int(errors[0].split("last ")[1].split()[0])
+    assert errors[0] == f"{journal}: {unsaved_line(n, f'{journal}.unsaved')}", errors  # the log: where, in full
+    assert unsaved_line(n, f"{journal.name}.unsaved") in seen["menu"], seen["menu"]  # the menu: the file, whole
+    assert n >= 3 and (journals / f"{journal.name}.unsaved").exists()  # the arming, the press, the end ...
