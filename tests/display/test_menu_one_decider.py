@@ -531,14 +531,48 @@ def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_t
     assert decided_in_czech(taken[0], err), err
 
 
+def a_game_whose_card_fills(feed: Feed, frame: Frame, decider: int, journals: Path) -> Steps:
+    """From the menu: a game on the stations whose card fills once it began (the evening's process
+    ``decider`` may not grow any file past the journal's size); its question armed and won."""
+    import resource
+
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, at_question(1))
+    [journal] = journals.glob("*.jsonl")
+    size = journal.stat().st_size
+    resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+    feed.tap(1, "bell")
+    return (yield from until(frame, lambda f: asked(f, "FIRST")))
+
+
+def said_unsaved(caplog: pytest.LogCaptureFixture, journals: Path) -> tuple[Path, int]:
+    """The menu's one error for the game's records the card refused: it names the journal, how many
+    (at least the arming, the press and the end) and the file they wait in, in full. The journal, how many."""
+    import logging
+
+    from controller.box.journal_writer import unsaved_line
+
+    [journal] = journals.glob("*.jsonl")
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR and "the disk refused" in r.getMessage()]
+    assert len(errors) == 1, errors
+    n = int(errors[0].split("last ")[1].split()[0])
+    assert n >= 3 and errors[0] == f"{journal}: {unsaved_line(n, f'{journal}.unsaved')}", errors
+    assert (journals / f"{journal.name}.unsaved").exists()
+    return journal, n
+
+
 def test_a_game_that_closed_with_records_the_card_refused_says_so_on_the_menu_and_in_the_log(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """The card fills mid-game (the evening's process may not grow any file
     past the journal's size) and the host ends the game: back on the menu, its
     rows say how many records the card refused and where they wait (it was
-    only on the game's screen, for 15 s), and the log says it as an error."""
+    only on the game's screen, for 15 s) until the next game, and the log
+    says it as an error."""
     import logging
-    import resource
 
     from controller.box.journal_writer import unsaved_line
 
@@ -549,30 +583,47 @@ def test_a_game_that_closed_with_records_the_card_refused_says_so_on_the_menu_an
     def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        feed.tap(-1, "arm")
-        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
-        feed.tap(-1, "arm")
-        frame = yield from until(frame, at_question(1))
-        [journal] = journals.glob("*.jsonl")
-        size = journal.stat().st_size
-        resource.prlimit(started[-1], resource.RLIMIT_FSIZE, (size, size))  # the card is full
-        feed.tap(-1, "arm")
-        frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
-        feed.tap(1, "bell")
-        frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+        frame = yield from a_game_whose_card_fills(feed, frame, started[-1], journals)
         frame = yield [pygame.K_ESCAPE]
         frame = yield [pygame.K_ESCAPE]
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT) and "the disk refused" in said(f))
         seen["menu"] = said(frame)
+        feed.tap(-1, "arm")  # the next game: its roll call, then Esc (no game began)
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        seen["menu after the next"] = said(frame)
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
     with caplog.at_level(logging.INFO):
         menu_on_the_feed(tmp_path, monkeypatch, script)
-    [journal] = journals.glob("*.jsonl")
-    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR and "the disk refused" in r.getMessage()]
-    assert len(errors) == 1 and errors[0].startswith(f"{journal}: "), errors
-    n = int(errors[0].split("last ")[1].split()[0])
-    assert errors[0] == f"{journal}: {unsaved_line(n, f'{journal}.unsaved')}", errors  # the log: where, in full
+    journal, n = said_unsaved(caplog, journals)
     assert unsaved_line(n, f"{journal.name}.unsaved") in seen["menu"], seen["menu"]  # the menu: the file, whole
-    assert n >= 3 and (journals / f"{journal.name}.unsaved").exists()  # the arming, the press, the end ...
+    assert "the disk refused" not in seen["menu after the next"]  # said until the next game
+
+
+def test_a_sigterm_in_a_game_with_records_the_card_refused_says_so_in_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """SIGTERM to the menu alone (the kiosk's stop) in a game whose card
+    filled: the evening's process closes the game, and the menu says in its
+    log, as an error, how many records the card refused and where they wait
+    (the stop still exits 0: it was asked for)."""
+    import logging
+
+
+    started = starts(monkeypatch)
+    journals = tmp_path / "journals"
+    monkeypatch.setattr(signals._state, "received", signals._state.received)
+    monkeypatch.setattr(signals._state, "raised", signals._state.raised)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield from a_game_whose_card_fills(feed, frame, started[-1], journals)
+        os.kill(os.getpid(), signal.SIGTERM)  # the menu's process alone, as systemd's stop sends it
+        yield []
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script)
+    said_unsaved(caplog, journals)
