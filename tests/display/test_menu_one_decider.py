@@ -83,11 +83,12 @@ def host(feed: Feed) -> Script:
 
 
 def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
-                     fresh: bool = True, first_run: bool = False) -> Path:
+                     fresh: bool = True, first_run: bool = False, profile: bool = True) -> Path:
     """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
     keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
     asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on;
-    ``first_run``: as a box starts, the walk-through shown if it is due)."""
+    ``first_run``: as a box starts, the walk-through shown if it is due; not ``profile``: header-4
+    not on the command line, the wiring the walk-through chose)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     if first_run:
         monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
@@ -100,7 +101,7 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     feed = Feed(fifo)
     try:
         kiosk = Kiosk(monkeypatch, script(feed))
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
+        assert main(["menu", *(["--profile", "header-4"] if profile else []), "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
                      "--journal-dir", str(journals), "--packs-dir", str(packs),
                      "--media-root", str(tmp_path / "media")]) == 0
     finally:
@@ -627,3 +628,52 @@ def test_a_sigterm_in_a_game_with_records_the_card_refused_says_so_in_the_log(
     with caplog.at_level(logging.INFO):
         menu_on_the_feed(tmp_path, monkeypatch, script)
     said_unsaved(caplog, journals)
+
+
+def test_a_process_killed_in_the_test_press_that_will_not_open_again_leaves_keyboard_stations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The first start's test press on header-4: its deciding process is
+    killed (-9) and the one started again cannot open the inputs (from now on
+    real pins, which are not here). The test press is skipped in one line and
+    the menu opens on keyboard stations, as when the wiring never opened (it
+    was handed the dead process and its first frame failed)."""
+    import logging
+
+    started, evenings = starts(monkeypatch), []
+    on = evening_mod.EveningProcess.on
+
+    def recorded(deciding: evening_mod.EveningProcess, profile: str | None) -> evening_mod.EveningLink:
+        evenings.append(deciding)
+        return on(deciding, profile)
+
+    monkeypatch.setattr(evening_mod.EveningProcess, "on", recorded)
+    seen: dict[str, str] = {}
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, LANGUAGE_QUESTION))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: asked(f, WIRING_QUESTION))
+        while "wiring/header-4.toml" not in said(frame):  # the note under the rows is the chosen row's
+            frame = yield [pygame.K_DOWN]
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: shows(f, step(3)))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: shows(f, step(4)) and said(f).count(_("press!")) == 4)
+        monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+        deciding = evenings[-1]
+        assert deciding.link is not None
+        deciding.feed = deciding.link.feed = None
+        os.kill(started[-1], signal.SIGKILL)
+        frame = yield from until(frame, lambda f: asked(f, "Phones join here"))  # the test press skipped
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        seen["menu"] = said(frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True, profile=False)
+    assert _("Player {n}").format(n=1) in seen["menu"], seen["menu"]  # keyboard stations for now
+    skipped = [r.getMessage() for r in caplog.records if "test press skipped" in r.getMessage()]
+    assert len(skipped) == 1 and "no-such-factory" in skipped[0], skipped
