@@ -558,8 +558,9 @@ class Evening:
         if ended.ended.results:  # a quiz's record, written beside its journal by the deciding process at the close
             log.info("results: %s", ", ".join(ended.ended.results))
         if ended.ended.unsaved:  # records the card refused: said in the log and beside the menu's rows, not lost
-            self.unsaved_line = unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path)
-            log.error("%s: %s", path, self.unsaved_line)
+            kept = ended.ended.unsaved_path  # the menu names the file, as the game's screen does; the log its path
+            self.unsaved_line = unsaved_line(ended.ended.unsaved, None if kept is None else Path(kept).name)
+            log.error("%s: %s", path, unsaved_line(ended.ended.unsaved, kept))
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))

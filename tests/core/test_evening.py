@@ -395,3 +395,175 @@ def test_a_journal_another_process_writes_is_refused_in_the_boxs_language(
             assert proc.wait(HANG_S) == 0
     finally:
         os.close(held)
+
+
+# the menu's end of the evening's process (controller/screen/evening.py): started again as the menu needs it
+
+LAMP_SPY = '''"""The evening's deciding process (this test's): every lamp it sets written to a file, with its pid."""
+import os
+if os.environ.get("BUZZERBOX_LAMP_SPY"):
+    from controller.box import session
+    from controller.box.lights import RecordingLights
+
+    class Spy(RecordingLights):
+        def set(self, station, input, mode):
+            with open(os.environ["BUZZERBOX_LAMP_SPY"], "a", encoding="utf-8") as out:
+                out.write(f"{os.getpid()} {station} {input} {mode}\\n")
+            super().set(station, input, mode)
+
+    def open_lights(profile, source=None):
+        return Spy([(i, "bell") for i in range(len(profile.stations))])
+
+    session.open_lights = open_lights
+'''
+
+
+@contextlib.contextmanager
+def evening_on_header_4(tmp_path: Path) -> Iterator[Any]:
+    """The menu's ``EveningProcess`` on header-4's stations, driven through a feed FIFO; stopped at the end."""
+    from controller.screen.evening import EveningProcess
+
+    fifo = tmp_path / "edges"
+    os.mkfifo(fifo)
+    deciding = EveningProcess(feed=str(fifo))
+    try:
+        yield deciding
+    finally:
+        deciding.stop()
+
+
+def language_of(pid: int) -> str:
+    """The language a deciding process was started in (its ``--lang``: the phones' and host pages speak it)."""
+    argv = Path(f"/proc/{pid}/cmdline").read_text(encoding="utf-8").split("\0")
+    return argv[argv.index("--lang") + 1]
+
+
+def test_the_same_wiring_in_another_language_starts_the_evenings_process_in_it(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Set up again" on the same wiring with Czech chosen: the menu asks for
+    the evening's process on header-4 again, and gets one that speaks Czech
+    (it used to keep the running English one: the phones stayed English)."""
+    from games.i18n import current_language, set_language
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    was = current_language()
+    with evening_on_header_4(tmp_path) as deciding:
+        english = deciding.on("header-4")
+        assert english.process is not None and language_of(english.process.pid) == "en"
+        set_language("cs")
+        try:
+            czech = deciding.on("header-4")
+            assert czech.process is not None and czech.alive()
+            assert language_of(czech.process.pid) == "cs"
+            assert english.process is None  # the English one stopped: one process holds the stations
+            assert deciding.on("header-4") is czech  # the same wiring and language: kept
+        finally:
+            set_language(was)
+
+
+def test_a_process_killed_in_the_test_press_is_started_again_and_its_presses_light_their_lamps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk-through's test press asks that a press lights its lamp; the
+    evening's process is killed (-9) meanwhile and started again on its next
+    look: a press on the new one lights its lamp too (it used to stay dark)."""
+    import select
+    import signal
+
+    from controller.box.press import Press
+    from controller.screen.evening import EveningStations
+
+    site, lamps = tmp_path / "site", tmp_path / "lamps"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(LAMP_SPY, encoding="utf-8")
+    lamps.touch()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("BUZZERBOX_LAMP_SPY", str(lamps))
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+
+    def seen(stations: EveningStations, station: int) -> None:
+        """The menu's rows hear of ``station``'s press (its lamp is lit before: the process lights it first)."""
+        while True:
+            sock = stations.link.sock
+            assert sock is not None
+            readable, _w, _x = select.select([sock], [], [], HANG_S)
+            assert readable, f"station {station}'s press never came"
+            if any(x.station == station for x in stations.step(box_now_us())):
+                return
+
+    def lit(pid: int) -> set[int]:
+        return {int(s) for p_, s, _i, mode in (x.split() for x in lamps.read_text().splitlines())
+                if int(p_) == pid and mode == "on"}
+
+    with evening_on_header_4(tmp_path) as deciding:
+        link = deciding.on("header-4")  # as the test press asks for it
+        stations = EveningStations(link, box_now_us())
+        link.press_lamps(True)
+        stations.press(Press(0, "bell", box_now_us()))  # a keyboard station's key, through the process
+        seen(stations, 0)
+        assert link.process is not None
+        first = link.process.pid
+        assert lit(first) == {0}
+        os.kill(first, signal.SIGKILL)
+        link.process.wait()
+        stations.step(box_now_us())  # its next look: started again
+        assert link.alive() and link.process is not None and link.process.pid != first
+        stations.press(Press(1, "bell", box_now_us()))
+        seen(stations, 1)
+        assert lit(link.process.pid) == {1}, lamps.read_text()
+
+
+def test_a_process_that_died_and_will_not_start_again_is_refused_not_handed_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test press's process dies and its inputs will not open again (the
+    test press is skipped): the menu asking for it gets ``EveningRefused`` (its
+    keyboard stations, as designed), never the dead link (a menu whose first
+    frame failed)."""
+    import signal
+
+    from controller.screen.evening import EveningRefused, EveningStations
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    with evening_on_header_4(tmp_path) as deciding:
+        link = deciding.on("header-4")
+        stations = EveningStations(link, box_now_us())
+        monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")  # from now on real pins, which are not here
+        link.feed = deciding.feed = None
+        assert link.process is not None
+        os.kill(link.process.pid, signal.SIGKILL)
+        link.process.wait()
+        with pytest.raises(EveningRefused):
+            stations.step(box_now_us())  # the walk-through: its test press skipped
+        with pytest.raises(EveningRefused, match="no-such-factory"):
+            deciding.on("header-4")  # the menu: keyboard stations
+        assert deciding.link is None
+
+
+def test_a_signal_while_the_evenings_process_opens_stops_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop (SIGTERM, raised in the menu as ``KeyboardInterrupt``) while the
+    menu waits for the evening's process to open its inputs: the process is
+    stopped and waited for, not left running unowned (the menu's own stop
+    would not know it)."""
+    from controller.screen import evening as evening_mod
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def recorded(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    def interrupted(_sock: socket.socket) -> Any:
+        raise KeyboardInterrupt  # the menu's signal handler, as it waits
+
+    monkeypatch.setattr(evening_mod.subprocess, "Popen", recorded)
+    monkeypatch.setattr(evening_mod.channel, "receive", interrupted)
+    try:
+        with evening_on_header_4(tmp_path) as deciding, pytest.raises(KeyboardInterrupt):
+            deciding.on("header-4")
+        assert len(started) == 1 and started[0].poll() is not None  # ended before the menu's stop returned
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()

@@ -230,3 +230,52 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     said = capsys.readouterr()
     assert said.out.startswith(f"INCOMPLETE {journal}") or f"INCOMPLETE {journal}" in said.err, said
     assert f"the disk refused the last {unsaved} records" in said.err, said.err
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_the_boxs_language(
+        tmp_path: Path, language: str) -> None:
+    """``buzzerbox play`` as the box runs it, the card filled mid-game (its
+    deciding process may not grow any file past the journal's size), then
+    stopped by SIGTERM (systemd's stop, not the host's key): it exits 1
+    with the one line, in the box's language, that says how many records
+    the disk refused and where they wait; no traceback."""
+    import re
+    import resource
+    import sys
+
+    from controller.box.journal_writer import unsaved_line
+    from controller.box.process import READY_LINE
+    from games.i18n import current_language, set_language
+    from tests.core.test_split import ENV, ROOT, press
+    from tests.processes import running
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    was = current_language()
+    set_language(language)
+    try:
+        ready = _(READY_LINE).split("{pid}")[0]
+        said = [f"buzzerbox play: {journal}: {unsaved_line(n, f'{journal}.unsaved')}" for n in range(1, 100)]
+    finally:
+        set_language(was)
+    with running([sys.executable, "-m", "controller", "--lang", language, "play", "quiz", "--players", "2",
+                  "--headless", "--seconds", str(DEADLINE_S * 4), "--journal", str(journal),
+                  "--viewer-socket", str(views_at)], ENV, ROOT) as (proc, err):
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            _i, line = err.wait_for(lambda x: x.startswith(ready))
+            decider = int(re.findall(r"\d+", line.removeprefix(ready))[0])
+            until(sock, lambda m: isinstance(m, p.View))
+            size = journal.stat().st_size
+            resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+            channel.send(sock, p.HostKey("arm", 0))
+            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+            press(sock, 1)
+            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(DEADLINE_S) == 1, "\n".join(err.lines)
+        finally:
+            sock.close()
+    lines = "\n".join(err.lines)
+    assert len([x for x in err.lines if x in said]) == 1 and "Traceback" not in lines, lines
+    assert (tmp_path / "q.jsonl.unsaved").exists()

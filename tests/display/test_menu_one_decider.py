@@ -25,7 +25,7 @@ from controller.cli import main
 from controller.screen import evening as evening_mod
 from controller.screen import viewer
 from controller.system import signals
-from games.i18n import _
+from games.i18n import _, _load, current_language
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps
 from tests.display.test_first_run import LANGUAGE_QUESTION, WIRING_QUESTION, shows, step, up
 from tests.display.test_game_end_confirm import MENU_HINT, asked
@@ -83,11 +83,12 @@ def host(feed: Feed) -> Script:
 
 
 def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
-                     fresh: bool = True, first_run: bool = False) -> Path:
+                     fresh: bool = True, first_run: bool = False, profile: bool = True) -> Path:
     """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
     keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
     asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on;
-    ``first_run``: as a box starts, the walk-through shown if it is due)."""
+    ``first_run``: as a box starts, the walk-through shown if it is due; not ``profile``: header-4
+    not on the command line, the wiring the walk-through chose)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     if first_run:
         monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
@@ -100,7 +101,7 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     feed = Feed(fifo)
     try:
         kiosk = Kiosk(monkeypatch, script(feed))
-        assert main(["menu", "--profile", "header-4", "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
+        assert main(["menu", *(["--profile", "header-4"] if profile else []), "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
                      "--journal-dir", str(journals), "--packs-dir", str(packs),
                      "--media-root", str(tmp_path / "media")]) == 0
     finally:
@@ -362,11 +363,14 @@ def test_a_game_the_evenings_process_refuses_is_said_in_the_menu_and_the_evening
     assert kinds[-1] == "end" and "press" in kinds, kinds
 
 
-def walked_through(feed: Feed, frame: Frame) -> Steps:
+def walked_through(feed: Feed, frame: Frame, language: str | None = None) -> Steps:
     """The walk-through from its first step on header-4 (the wiring it offers
-    first): its test press by three stations' bells on the feed and the
-    second station's keyboard key, each ticked off; then to the menu."""
+    first), in ``language`` if given: its test press by three stations' bells
+    on the feed and the second station's keyboard key, each ticked off; then
+    to the menu."""
     frame = yield from until(frame, lambda f: asked(f, LANGUAGE_QUESTION))
+    while language is not None and current_language() != language:
+        frame = yield [pygame.K_DOWN]
     frame = yield [pygame.K_RETURN]
     frame = yield from until(frame, lambda f: asked(f, WIRING_QUESTION) and "wiring/header-4.toml" in said(f))
     frame = yield [pygame.K_RETURN]
@@ -439,3 +443,237 @@ def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
     journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
     assert len(started) == 1 and taken == started, (started, taken)  # the same wiring: the same process
     assert len(list(journals.glob("*.jsonl"))) == 1
+
+
+def starts_in(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """The evening's deciding processes the menu starts, in order: each one's pid and the language it speaks."""
+    from tests.core.test_evening import language_of
+
+    started: list[tuple[int, str]] = []
+    start = evening_mod.EveningLink.start
+
+    def recorded(link: evening_mod.EveningLink) -> str:
+        inputs = start(link)
+        assert link.process is not None
+        started.append((link.process.pid, language_of(link.process.pid)))
+        return inputs
+
+    monkeypatch.setattr(evening_mod.EveningLink, "start", recorded)
+    return started
+
+
+def decided_in_czech(pid: int, err: str) -> bool:
+    """The deciding process ``pid`` said its start line in Czech as it took a game."""
+    from controller.box.process import READY_LINE
+
+    return _load("cs").gettext(READY_LINE).split("{priority}")[0].format(pid=pid) in err
+
+
+def test_set_up_again_in_czech_starts_the_evenings_process_in_czech(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """"Set up again" on the same wiring with Czech chosen: the test press
+    and the next game are on an evening's process started in Czech (the one
+    that words the phones' and host pages); it used to keep the English one."""
+    from tests.display.test_menu_panel import panel_of
+
+    started, taken = starts_in(monkeypatch), takes(monkeypatch)
+    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
+    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        down = 0
+        while not panel_of(frame).startswith(_("Set up again") + ":"):
+            frame, down = (yield [pygame.K_DOWN]), down + 1
+        frame = yield [pygame.K_RETURN]
+        frame = yield from walked_through(feed, frame, "cs")
+        for _row in range(down):  # back to the game's row (its words now Czech)
+            frame = yield [pygame.K_UP]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    assert [language for _pid, language in started] == ["en", "cs"], started
+    assert taken == [started[1][0]], (started, taken)
+    err = capfd.readouterr().err
+    assert decided_in_czech(taken[0], err), err
+
+
+def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_that_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """The menu's Language row turned to Czech, then a game: the evening's
+    process that decides it speaks Czech (it stayed English: the phones'
+    and host pages with it)."""
+    from tests.display.test_menu_panel import panel_of
+
+    started, taken = starts_in(monkeypatch), takes(monkeypatch)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        down = 0
+        while not panel_of(frame).startswith(_("Language") + ":"):
+            frame, down = (yield [pygame.K_DOWN]), down + 1
+        while current_language() != "cs":
+            frame = yield [pygame.K_RIGHT]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))  # drawn in Czech
+        for _row in range(down):  # back to the game's row
+            frame = yield [pygame.K_UP]
+        frame = yield from a_game_on_the_stations(feed, frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert [language for _pid, language in started] == ["en", "cs"], started
+    assert taken == [started[1][0]], (started, taken)
+    err = capfd.readouterr().err
+    assert decided_in_czech(taken[0], err), err
+
+
+def a_game_whose_card_fills(feed: Feed, frame: Frame, decider: int, journals: Path) -> Steps:
+    """From the menu: a game on the stations whose card fills once it began (the evening's process
+    ``decider`` may not grow any file past the journal's size); its question armed and won."""
+    import resource
+
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, at_question(1))
+    [journal] = journals.glob("*.jsonl")
+    size = journal.stat().st_size
+    resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+    feed.tap(-1, "arm")
+    frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+    feed.tap(1, "bell")
+    return (yield from until(frame, lambda f: asked(f, "FIRST")))
+
+
+def said_unsaved(caplog: pytest.LogCaptureFixture, journals: Path) -> tuple[Path, int]:
+    """The menu's one error for the game's records the card refused: it names the journal, how many
+    (at least the arming, the press and the end) and the file they wait in, in full. The journal, how many."""
+    import logging
+
+    from controller.box.journal_writer import unsaved_line
+
+    [journal] = journals.glob("*.jsonl")
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR and "the disk refused" in r.getMessage()]
+    assert len(errors) == 1, errors
+    n = int(errors[0].split("last ")[1].split()[0])
+    assert n >= 3 and errors[0] == f"{journal}: {unsaved_line(n, f'{journal}.unsaved')}", errors
+    assert (journals / f"{journal.name}.unsaved").exists()
+    return journal, n
+
+
+def test_a_game_that_closed_with_records_the_card_refused_says_so_on_the_menu_and_in_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The card fills mid-game (the evening's process may not grow any file
+    past the journal's size) and the host ends the game: back on the menu, its
+    rows say how many records the card refused and where they wait (it was
+    only on the game's screen, for 15 s) until the next game, and the log
+    says it as an error."""
+    import logging
+
+    from controller.box.journal_writer import unsaved_line
+
+    started = starts(monkeypatch)
+    journals = tmp_path / "journals"
+    seen: dict[str, str] = {}
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield from a_game_whose_card_fills(feed, frame, started[-1], journals)
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT) and "the disk refused" in said(f))
+        seen["menu"] = said(frame)
+        feed.tap(-1, "arm")  # the next game: its roll call, then Esc (no game began)
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        seen["menu after the next"] = said(frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script)
+    journal, n = said_unsaved(caplog, journals)
+    assert unsaved_line(n, f"{journal.name}.unsaved") in seen["menu"], seen["menu"]  # the menu: the file, whole
+    assert "the disk refused" not in seen["menu after the next"]  # said until the next game
+
+
+def test_a_sigterm_in_a_game_with_records_the_card_refused_says_so_in_the_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """SIGTERM to the menu alone (the kiosk's stop) in a game whose card
+    filled: the evening's process closes the game, and the menu says in its
+    log, as an error, how many records the card refused and where they wait
+    (the stop still exits 0: it was asked for)."""
+    import logging
+
+
+    started = starts(monkeypatch)
+    journals = tmp_path / "journals"
+    monkeypatch.setattr(signals._state, "received", signals._state.received)
+    monkeypatch.setattr(signals._state, "raised", signals._state.raised)
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield from a_game_whose_card_fills(feed, frame, started[-1], journals)
+        os.kill(os.getpid(), signal.SIGTERM)  # the menu's process alone, as systemd's stop sends it
+        yield []
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script)
+    said_unsaved(caplog, journals)
+
+
+def test_a_process_killed_in_the_test_press_that_will_not_open_again_leaves_keyboard_stations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The first start's test press on header-4: its deciding process is
+    killed (-9) and the one started again cannot open the inputs (from now on
+    real pins, which are not here). The test press is skipped in one line and
+    the menu opens on keyboard stations, as when the wiring never opened (it
+    was handed the dead process and its first frame failed)."""
+    import logging
+
+    started, evenings = starts(monkeypatch), []
+    on = evening_mod.EveningProcess.on
+
+    def recorded(deciding: evening_mod.EveningProcess, profile: str | None) -> evening_mod.EveningLink:
+        evenings.append(deciding)
+        return on(deciding, profile)
+
+    monkeypatch.setattr(evening_mod.EveningProcess, "on", recorded)
+    seen: dict[str, str] = {}
+
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, LANGUAGE_QUESTION))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: asked(f, WIRING_QUESTION))
+        while "wiring/header-4.toml" not in said(frame):  # the note under the rows is the chosen row's
+            frame = yield [pygame.K_DOWN]
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: shows(f, step(3)))
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: shows(f, step(4)) and said(f).count(_("press!")) == 4)
+        monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+        deciding = evenings[-1]
+        assert deciding.link is not None
+        deciding.feed = deciding.link.feed = None
+        os.kill(started[-1], signal.SIGKILL)
+        frame = yield from until(frame, lambda f: asked(f, "Phones join here"))  # the test press skipped
+        frame = yield [pygame.K_RETURN]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        seen["menu"] = said(frame)
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    with caplog.at_level(logging.INFO):
+        menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True, profile=False)
+    assert _("Player {n}").format(n=1) in seen["menu"], seen["menu"]  # keyboard stations for now
+    skipped = [r.getMessage() for r in caplog.records if "test press skipped" in r.getMessage()]
+    assert len(skipped) == 1 and "no-such-factory" in skipped[0], skipped
