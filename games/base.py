@@ -601,8 +601,9 @@ class FirstPress:
 
     The box lights that station's lamp the moment its horizon passes the
     decision, before the engine's own step (as a lockout board lights the
-    first press); the engine then decides, and a decision that differs is a
-    bug the box checks for (``Box.first_press_misses``). Unlike
+    first press); the engine then decides, its time moved to that moment, and
+    a decision that differs there is a bug the box checks for
+    (``Box.first_press_misses``). Unlike
     ``LampContest`` (the board's own race, a guess the game confirms or
     overrides), this one is exact: a case it does not cover is not declared."""
 

@@ -178,14 +178,15 @@ class Decider(threading.Thread):
                 while self._commands:
                     events += self._commands.popleft()()
                 events += box.step(t)
-                if events:
+                first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
+                if events or first is not None:  # a miss that decided nothing: its lamp put right too
                     stamp = self.light()
-                    first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
                     if first is not None and first[1] is not None:
                         stamp = first[1]
                     else:
-                        first = None
-                    lit = self.now() if stamp is None else stamp
+                        first = None  # none lit early, or not the decision's lamp (a miss)
+                    if events:
+                        lit = self.now() if stamp is None else stamp
             finally:
                 if collecting:
                     gc.enable()

@@ -419,6 +419,7 @@ class DecidingGame:
         reads them: only no longer delivered to this box), the journal's end
         written, the viewers told; ``link``'s outbox is the evening's: kept open."""
         box = self.box
+        box.first_lamp = None  # what the close still decides (box.end) lights nothing after all_off
         try:
             if self.lights is not None:
                 self.lights.all_off()

@@ -325,7 +325,8 @@ class Box(InputLayer):
         #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
         #: engine declared (``FirstPress``) lights the winner before the engine's own step
         self.first_lamp: Callable[[int, str], int | None] | None = None
-        #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it)
+        #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it;
+        #: when: None also after a miss, so the lamps are put back to the statuses, that moment unreported)
         self.first_lit: tuple[int, int | None] | None = None
         #: races lit early, and early lamps the engine's decision then differed from (a bug: logged, and
         #: raised under ``CHECK_FIRST_PRESS``, which the test suite sets)
@@ -744,21 +745,25 @@ class Box(InputLayer):
         if self._held and self._held[0][0] <= horizon and (self.first_lamp is not None or CHECK_FIRST_PRESS):
             promised = self._first_press_due(horizon)
             if promised is not None and self.first_lamp is not None:
-                self.first_lit = (promised[0], self.first_lamp(*promised))
+                self.first_lit = (promised[0], self.first_lamp(promised[0], promised[1]))
                 self.first_press_lamps += 1
         events: list[GameEvent] = []
+        if promised is not None:  # the press, then the engine's time to the promised moment, checked there: a
+            events += self._deliver(heapq.heappop(self._held)[2])  # host's key or a deadline later in this
+            events += self._tick(promised[2])  # step may change the status again (a TickRecord, replayed)
+            self._check_first_press(promised[0], promised[1])
         while self._held and self._held[0][0] <= horizon:
             events += self._deliver(heapq.heappop(self._held)[2])
         events += self._tick(horizon)
-        if promised is not None:
-            self._check_first_press(*promised)
         return events
 
-    def _first_press_due(self, horizon: int) -> tuple[int, str] | None:
-        """The station and status the engine's declared race (``FirstPress``) gives now, when this
-        step's horizon passes its decision: the first input held is a counted press of a competing
-        station, nothing else (no input, no deadline of the engine's) comes before its decision's
-        moment, and that moment is within the horizon. None: not decided now, or not declared."""
+    def _first_press_due(self, horizon: int) -> tuple[int, str, int] | None:
+        """The station, status and moment the engine's declared race (``FirstPress``) decides now,
+        when this step's horizon passes its decision: the first input held is a counted press of a
+        competing station stamped after the engine's time (one in its past, from a stalled or
+        fixed-delay source, is decided after whatever else the step hands over first), nothing else
+        (no input, no deadline of the engine's) comes before its decision's moment, and that moment
+        is within the horizon. None: not decided now, or not declared."""
         rule = self.first_press_rule()
         if rule is None:
             return None
@@ -768,7 +773,8 @@ class Box(InputLayer):
         at = rule.decided_at_us(t_us, press.precision_us)
         deadline = self.engine.next_deadline_us()
         if (at > horizon or horizon <= self.engine_until_us  # the engine's time has to move for it to decide
-                or t_us < self.late_before_us() or (deadline is not None and deadline <= at)
+                or t_us < self.late_before_us() or t_us < self.engine_until_us
+                or (deadline is not None and deadline <= at)
                 or any(other[0] <= at for other in self._held if other is not self._held[0])):
             return None
         seat = self.stations[press.station]
@@ -780,7 +786,7 @@ class Box(InputLayer):
             self._press_kinds[key] = None if bound is None else bound[0]
         if self._press_kinds[key] != rule.action:
             return None
-        return press.station, rule.status
+        return press.station, rule.status, at
 
     def first_press_rule(self) -> FirstPress | None:
         """The race the engine declares now (``FirstPress``; None: none), read again only after the
@@ -798,6 +804,8 @@ class Box(InputLayer):
         if station < len(shown) and shown[station] == status:
             return
         self.first_press_misses += 1
+        if self.first_lit is not None:  # not the decision's lamp: the deciding thread puts it right, unstamped
+            self.first_lit = (self.first_lit[0], None)
         log.error("the first press lit station %d's lamp early (%s) but the game decided otherwise (%s): "
                   "the game's FirstPress is wrong", station, status, shown)
         if CHECK_FIRST_PRESS:
