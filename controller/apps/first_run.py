@@ -27,6 +27,7 @@ from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.monitor import InputMonitor
 from controller.box.timeline import box_now_us
+from controller.protocol import SaveNames
 from controller.screen.evening import EveningLink, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.menu import (
@@ -328,6 +329,19 @@ def phones(screen: Screen, port: int) -> str:
     return show(screen, PhonesScene(), lambda: {"url": url}, lambda action: action in ("next", "back"))
 
 
+def keep_names(stations: Callable[[str | None], EveningLink], profile: str | None, typed: Sequence[str]) -> None:
+    """The names typed here kept by the evening's deciding process on this
+    wiring (it owns the names file); not kept (its inputs would not open, the
+    card refused them) is one line in the log: they hold for this session."""
+    try:
+        answer = stations(profile).ask(SaveNames(tuple(typed)))
+    except BuzzerBoxError as exc:
+        log.warning("the players' names were not kept: %s", exc)
+        return
+    if not answer.accepted:
+        log.warning("the players' names were not kept: %s", "; ".join(answer.lines))
+
+
 def run_first_run(screen: Screen, *, profile: str | None, players: int, port: int,
                   stations: Callable[[str | None], EveningLink],
                   names: Callable[[profile_mod.Profile | None], list[str]] = session.saved_names) -> Setup | None:
@@ -384,7 +398,7 @@ def run_first_run(screen: Screen, *, profile: str | None, players: int, port: in
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None
             typed = run_name_editor(screen, NameEditor(names(prof), wiring.stations, session.NAME_LENGTH),
                                     scene=SetupNamesScene())
-            session.save_names(prof, typed)
+            keep_names(stations, wiring.profile, typed)
             step += 1
         elif which == "test":
             prof = profile_mod.load(wiring.profile) if wiring.profile is not None else None

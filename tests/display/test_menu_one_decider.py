@@ -31,6 +31,7 @@ from tests.display.test_first_run import LANGUAGE_QUESTION, WIRING_QUESTION, sho
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import PACK, at_question, until
 from tests.display.test_menu_refusal import said
+from tests.processes import written_elsewhere
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
@@ -407,11 +408,15 @@ def test_the_first_starts_test_press_reads_the_stations_through_the_evenings_dec
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    names_file = tmp_path / "data" / "buzzerbox" / "players.json"
+    with written_elsewhere(names_file) as tried:  # the names step's names: the deciding process keeps them
+        journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
     assert len(started) == 1 and taken == started, (started, taken)
     assert len(list(journals.glob("*.jsonl"))) == 1
     saved = json.loads((tmp_path / "data" / "buzzerbox" / "first-run.json").read_text(encoding="utf-8"))
     assert saved["profile"] == "header-4"
+    assert tried == [], tried
+    assert "header-4" in json.loads(names_file.read_text(encoding="utf-8")), names_file.read_text(encoding="utf-8")
 
 
 def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
