@@ -419,33 +419,41 @@ def test_the_first_starts_test_press_reads_the_stations_through_the_evenings_dec
     assert "header-4" in json.loads(names_file.read_text(encoding="utf-8")), names_file.read_text(encoding="utf-8")
 
 
-def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The menu's "Set up again" on the same wiring: its test press reads the
-    stations through the evening's deciding process, which goes on holding
-    them for the menu and its next game (never one opened in the menu's process)."""
+def set_up_again_then_a_game(tmp_path: Path, language: str | None = None) -> Callable[[Feed], Script]:
+    """A box set up before: from the menu, "Set up again" walked through
+    (in ``language`` if given), back to the game's row (its words may be
+    another language's now: as many rows up as down) and a game on the
+    stations; Esc, Esc."""
     from tests.display.test_menu_panel import panel_of
 
-    no_input_here(monkeypatch)
-    started, taken = starts(monkeypatch), takes(monkeypatch)
     (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
     (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")
 
     def script(feed: Feed) -> Script:
         frame = yield []
         frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        game_row = panel_of(frame)
+        down = 0
         while not panel_of(frame).startswith(_("Set up again") + ":"):
-            frame = yield [pygame.K_DOWN]
+            frame, down = (yield [pygame.K_DOWN]), down + 1
         frame = yield [pygame.K_RETURN]
-        frame = yield from walked_through(feed, frame)
-        while panel_of(frame) != game_row:  # the host's button starts the game from its row
+        frame = yield from walked_through(feed, frame, language)
+        for _row in range(down):  # the host's button starts the game from its row
             frame = yield [pygame.K_UP]
         frame = yield from a_game_on_the_stations(feed, frame)
         frame = yield [pygame.K_ESCAPE]
         yield [pygame.K_ESCAPE]
 
-    journals = menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    return script
+
+
+def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu's "Set up again" on the same wiring: its test press reads the
+    stations through the evening's deciding process, which goes on holding
+    them for the menu and its next game (never one opened in the menu's process)."""
+    no_input_here(monkeypatch)
+    started, taken = starts(monkeypatch), takes(monkeypatch)
+    journals = menu_on_the_feed(tmp_path, monkeypatch, set_up_again_then_a_game(tmp_path), first_run=True)
     assert len(started) == 1 and taken == started, (started, taken)  # the same wiring: the same process
     assert len(list(journals.glob("*.jsonl"))) == 1
 
@@ -479,27 +487,8 @@ def test_set_up_again_in_czech_starts_the_evenings_process_in_czech(
     """"Set up again" on the same wiring with Czech chosen: the test press
     and the next game are on an evening's process started in Czech (the one
     that words the phones' and host pages); it used to keep the English one."""
-    from tests.display.test_menu_panel import panel_of
-
     started, taken = starts_in(monkeypatch), takes(monkeypatch)
-    (tmp_path / "data" / "buzzerbox").mkdir(parents=True)
-    (tmp_path / "data" / "buzzerbox" / "first-run.json").write_text('{"done": true}', encoding="utf-8")
-
-    def script(feed: Feed) -> Script:
-        frame = yield []
-        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-        down = 0
-        while not panel_of(frame).startswith(_("Set up again") + ":"):
-            frame, down = (yield [pygame.K_DOWN]), down + 1
-        frame = yield [pygame.K_RETURN]
-        frame = yield from walked_through(feed, frame, "cs")
-        for _row in range(down):  # back to the game's row (its words now Czech)
-            frame = yield [pygame.K_UP]
-        frame = yield from a_game_on_the_stations(feed, frame)
-        frame = yield [pygame.K_ESCAPE]
-        yield [pygame.K_ESCAPE]
-
-    menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    menu_on_the_feed(tmp_path, monkeypatch, set_up_again_then_a_game(tmp_path, "cs"), first_run=True)
     assert [language for _pid, language in started] == ["en", "cs"], started
     assert taken == [started[1][0]], (started, taken)
     err = capfd.readouterr().err
