@@ -80,14 +80,6 @@ def _replayed(journal: journal_mod.Journal, writer: journal_mod.JournalWriter | 
         raise SystemExit(f"buzzerbox {command}: {journal.path}: {exc}") from None
 
 
-def damage_json(journal: journal_mod.Journal) -> dict[str, Any]:
-    """Added to a replay's JSON when it shows a damaged journal's outcome."""
-    if journal.damage is None:
-        return {}
-    return {"damaged": {"line": journal.damage.line, "problem": journal.damage.problem,
-                        "records_replayed": len(journal.records)}}
-
-
 def resume_for_simulate(path: str) -> tuple[journal_mod.Journal, Box]:
     """``resume``: a simulated game, continued by bots."""
     try:

@@ -11,17 +11,16 @@ import sys
 from controller.apps.common import UsageError, options_from, print_json, spec_named
 from controller.apps.journal import (
     DURABILITY_SIMULATE,
-    damage_json,
     looks_like_journal,
     not_a_scenario,
     replay_box,
     resume_for_simulate,
 )
-from controller.apps.results import write_beside
 from controller.box import scenario as scenario_mod
 from controller.box import session as box_session
-from controller.box.journal import JournalError
+from controller.box.journal import JournalError, damage_json
 from controller.box.press import Press
+from controller.box.results.quiz import write_replayed
 from controller.box.runtime import Box
 from controller.box.simulate import Session, simulate
 from games.arbitration import format_margin
@@ -42,7 +41,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except (TypeError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     if args.journal:
-        for written in write_beside(args.journal):  # a quiz's record, as a live quiz leaves it
+        for written in write_replayed(args.journal):  # a quiz's record, as a live quiz leaves it
             print(_("results: {path}").format(path=written), file=sys.stderr)
     session.say_if_waiting_for_a_host("simulate")
     summary = session.box.summary()

@@ -24,24 +24,23 @@ from typing import Any
 
 from controller.apps import qbj
 from controller.apps.common import UsageError
-from controller.apps.journal import damage_json, not_a_scenario, replay_box
+from controller.apps.journal import not_a_scenario, replay_box
 from controller.box import journal as journal_mod
+from controller.box.journal import damage_json
 from controller.box.results import standings
 from controller.box.results.quiz import (
     RESULT_GAMES,
     _undone,
     _whole,
     choice_letter,
-    has_results,
     night_from_box,
     said,
     to_csv,
     to_json,
     to_standings_csv,
-    write_sheets,
 )
 from controller.box.results.quiz_record import QuestionRecord, Results
-from controller.box.runtime import Box, box_from_journal
+from controller.box.runtime import Box
 from games.arbitration import format_margin, format_ms
 from games.i18n import _
 from games.quiz.engine import QuizEngine
@@ -161,25 +160,6 @@ def all_play_lines(r: Results, q: QuestionRecord) -> list[str]:
             time=format_ms(_whole(row.get("reaction_us"), 0), 3), precision=format_ms(_whole(row.get("precision_us"), 1), 3),
             points=_whole(row.get("points"), 0)))
     return lines
-
-
-def write_beside(journal_path: str | Path) -> list[Path]:
-    """A quiz's record beside its journal, from the journal replayed (the
-    deciding process writes it at the game's close from the game itself:
-    this is for a journal copied or closed without it). Never raises: a
-    failure is one line in the log."""
-    path = Path(journal_path)
-    try:
-        if not has_results(path):  # another game's journal is not read through for nothing
-            return []
-        journal = journal_mod.load(path)
-        if journal.session is None or journal.session.game not in RESULT_GAMES:
-            return []
-        results = night_from_box(box_from_journal(journal), path, damage_json(journal).get("damaged"))
-    except (OSError, journal_mod.JournalError, LookupError, ValueError, RecursionError) as exc:
-        log.warning("could not write the results beside %s: %s", path, exc)
-        return []
-    return write_sheets(results, path)
 
 
 def cmd_results(args: argparse.Namespace) -> int:

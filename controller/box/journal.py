@@ -22,6 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.box.journal_format import (
     FORMAT_VERSION,
@@ -244,3 +245,11 @@ def find_interrupted(folder: str | Path) -> list[Interrupted]:
         out.append(Interrupted(path, s.game, s.mode, s.profile, s.settings.players, journal.count,
                                journal.last_t_us, modified, journal.damage, journal.torn_tail))
     return sorted(out, key=lambda i: i.modified, reverse=True)
+
+
+def damage_json(journal: Journal) -> dict[str, Any]:
+    """Added to a replay's JSON when it shows a damaged journal's outcome."""
+    if journal.damage is None:
+        return {}
+    return {"damaged": {"line": journal.damage.line, "problem": journal.damage.problem,
+                        "records_replayed": len(journal.records)}}

@@ -11,7 +11,7 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.apps.results import write_beside
+from controller.box.results.quiz import write_replayed
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script, menu_args
@@ -25,7 +25,7 @@ def evening(tmp_path: Path) -> Path:
     journals = tmp_path / "journals"
     journals.mkdir()
     play_journaled_match(journals / "quiz-20261205-201500.jsonl")
-    assert write_beside(journals / "quiz-20261205-201500.jsonl")
+    assert write_replayed(journals / "quiz-20261205-201500.jsonl")
     return journals
 
 

@@ -307,11 +307,11 @@ def test_teams_and_an_undo_through_the_real_quiz_engine(tmp_path: Path, capsys) 
 
 @pytest.mark.parametrize("content", [b"[" * 100_000 + b"\n", b"\xff\xfe\n", b'{"game": "quiz"}\n', b""])
 def test_writing_results_beside_a_broken_journal_never_raises(tmp_path: Path, content: bytes, caplog) -> None:
-    from controller.apps.results import write_beside
+    from controller.box.results.quiz import write_replayed
 
     path = tmp_path / "broken.jsonl"
     path.write_bytes(content)
-    assert write_beside(path) == []
+    assert write_replayed(path) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.jsonl"]
 
 

@@ -444,11 +444,19 @@ def write_sheets(results: Results, journal_path: str | Path) -> list[Path]:
 
 def write_replayed(journal_path: str | Path) -> list[Path]:
     """The record beside a closed journal, from the journal replayed: for a
-    game whose deciding process took it over from a checkpoint, so its fold
-    missed the events before it. Never raises (a failure is one log line)."""
+    game whose deciding process took it over from a checkpoint (its fold
+    missed the events before it), and ``buzzerbox records`` of a journal
+    copied or closed without one. Nothing for another game's journal (not
+    read through for nothing). Never raises (a failure is one log line)."""
+    path = Path(journal_path)
     try:
-        results = night_from_box(box_from_journal(journal_mod.load(journal_path)), journal_path)
+        if not has_results(path):
+            return []
+        journal = journal_mod.load(path)
+        if journal.session is None or journal.session.game not in RESULT_GAMES:
+            return []
+        results = night_from_box(box_from_journal(journal), path, journal_mod.damage_json(journal).get("damaged"))
     except (OSError, journal_mod.JournalError, LookupError, ValueError, RecursionError) as exc:
-        log.warning("could not write the results beside %s: %s", journal_path, exc)
+        log.warning("could not write the results beside %s: %s", path, exc)
         return []
-    return write_sheets(results, journal_path)
+    return write_sheets(results, path)
