@@ -167,8 +167,8 @@ class DecidingLink:
         channel closed first (the process died), a peer that cannot be read,
         or nothing came within ``timeout_s``."""
         inbox = self.inbox
-        while not inbox.empty():  # what the reader read already, its last word (the end, or None) included
-            message = inbox.get_nowait()
+        # what the reader read already, its last word (the end, or None) included
+        while (message := taken(inbox)) is not NOTHING:
             if message is None or isinstance(message, (p.Ended, p.Refused, channel.VersionMismatch)):
                 return message if isinstance(message, p.Ended) else None
         if self.sock is None:
@@ -177,9 +177,7 @@ class DecidingLink:
             inbox = self.listen()  # its reader stopped at the game's first view (``opening``): read on
         deadline = time.monotonic() + timeout_s
         while (left := deadline - time.monotonic()) > 0:
-            try:
-                message = inbox.get(timeout=left)
-            except queue.Empty:
+            if (message := taken(inbox, left)) is NOTHING:
                 break
             if message is None or isinstance(message, (p.Ended, p.Refused, channel.VersionMismatch)):
                 return message if isinstance(message, p.Ended) else None
@@ -238,6 +236,23 @@ class Watched:
     #: how long each frame took to draw and flip (µs), and per decision [decided, first frame flipped after]
     frame_us: deque[int] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
     shown: deque[list[int]] = field(default_factory=lambda: deque(maxlen=LIVE_WINDOW))
+
+
+#: what ``taken`` gives when nothing came
+NOTHING: Any = object()
+
+
+def taken(inbox: Inbox, timeout_s: float | None = None) -> Any:
+    """The next message the reader put in ``inbox`` (waiting up to ``timeout_s``;
+    None: not at all), or ``NOTHING``. Taken with signals held: a
+    KeyboardInterrupt raised while the queue's lock is held would leave it
+    held, and the reader's next put and this process's stop (``ended``) would
+    wait on it for ever (seen once in a loaded run of the signal tests)."""
+    with signals.held():
+        try:
+            return inbox.get(timeout=timeout_s) if timeout_s is not None else inbox.get_nowait()
+        except queue.Empty:
+            return NOTHING
 
 
 def reader(sock: socket.socket, inbox: Inbox, until_view: bool = False) -> threading.Thread:
@@ -306,9 +321,7 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                     box.send(p.HostKey(p.SKIP_ROLL_CALL, t))  # Enter, or a host key meaning go on (a clicker's)
                     answered = True
             while True:
-                try:
-                    message = inbox.get(timeout=0.03) if shown is None or answered else inbox.get_nowait()
-                except queue.Empty:
+                if (message := taken(inbox, 0.03 if shown is None or answered else None)) is NOTHING:
                     break
                 if isinstance(message, channel.VersionMismatch):
                     raise SplitError(str(message))
@@ -384,9 +397,7 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                 box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
             pages: p.View | None = None  # the newest view with the phones' snapshot
             while True:
-                try:
-                    message = inbox.get_nowait()
-                except queue.Empty:
+                if (message := taken(inbox)) is NOTHING:
                     break
                 if message is None:
                     return out
