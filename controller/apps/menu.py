@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from controller.apps import first_run
 from controller.apps.usb_copy import copy_results
-from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
-from controller.box.runtime import Box, box_from_journal
+from controller.box.runtime import Box
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
 from controller.pack_store import (
@@ -40,7 +39,7 @@ from controller.pack_store import (
     stick_folders,
     stick_packs,
 )
-from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack
+from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack, View
 from controller.screen import live
 from controller.screen.evening import (
     NOT_ASKED,
@@ -275,6 +274,9 @@ class Evening:
         #: the last game's records the card refused (where they wait): said on the menu till the next game
         self.unsaved_line: str | None = None
         menu.asides.append(lambda: self.unsaved_line)
+        #: each game this evening played to its end, by journal: its game and the deciding process's last view
+        #: (the "This evening" row's results again, drawn without replaying the journal here)
+        self.finals: dict[str, tuple[GameSpec, int, View]] = {}
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        upload=self.upload_pack)
@@ -439,18 +441,19 @@ class Evening:
         self.ended(reason)
 
     def results(self, journal: str) -> None:
-        """A finished game's results screen again, read from its journal (as
-        ``replay`` reads it), until the host is back in the menu; a journal
-        gone since (a stick, a cleaned folder) is said in one line."""
+        """A finished game's results screen again, from its deciding process's
+        last view (kept as the game closed: the journal is not replayed in
+        this process), until the host is back in the menu."""
         from controller.screen.loop import run_results
 
-        try:
-            box = box_from_journal(journal_mod.read(Path(journal)))
-        except (BuzzerBoxError, OSError) as exc:
-            self.menu.refuse(exc)
+        final = self.finals.get(journal)
+        if final is None:  # not one this menu saw closed (its deciding process died at the close): one line
+            self.menu.refuse(BuzzerBoxError(_("The results of this game are in its journal: "
+                                              "'buzzerbox replay {file}' shows them.").format(file=journal)))
             return
-        run_results(live.presenter_for(box.spec, self.screen, lights=None, sound=None,
-                                       colors=self.colors(box.settings.players)), box)
+        spec, players, view = final
+        run_results(live.presenter_for(spec, self.screen, lights=None, sound=None, colors=self.colors(players)),
+                    view, spec)
 
     def colors(self, players: int) -> list[Color] | None:
         """The stations' colours for a journaled game of ``players`` carried on."""
@@ -561,6 +564,8 @@ class Evening:
             kept = ended.ended.unsaved_path  # the menu names the file, as the game's screen does; the log its path
             self.unsaved_line = unsaved_line(ended.ended.unsaved, None if kept is None else Path(kept).name)
             log.error("%s: %s", path, unsaved_line(ended.ended.unsaved, kept))
+        if played.finished and ended.last.finished:  # its results, as its screen drew them at the end
+            self.finals[str(path)] = (spec, settings.players, ended.last)
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))

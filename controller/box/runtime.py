@@ -1147,12 +1147,7 @@ class Box(InputLayer):
 
     def restore(self, record: CheckpointRecord, seq: int) -> None:
         """Take the state a checkpoint holds (a CheckpointError, the box unchanged, when it cannot)."""
-        engine_class = type(self.engine)
-        state = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
-                                        and type(root.get("engine")) is engine_class)
-        fresh = sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else []
-        if state.get("code") != engine_code_mark(self.engine) or state.get("fields") != fresh:
-            raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+        state = checkpoint_state(record, self.engine)
         try:
             names = [str(n) for n in state["station_names"]]
             stations = [(set(stuck), bool(connected)) for stuck, connected in state["stations"]]
@@ -1175,6 +1170,18 @@ class Box(InputLayer):
         self.event_log.extend(event_log)
         self.now_us = max(self.now_us, record.t_us)
         self.checkpoint_seq = self.restored_from = seq
+
+
+def checkpoint_state(record: CheckpointRecord, engine: object) -> dict[str, Any]:
+    """A checkpoint's state decoded, its engine one of ``engine``'s class
+    written by this code of the game (a CheckpointError when it is not)."""
+    engine_class = type(engine)
+    state: dict[str, Any] = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
+                                                    and type(root.get("engine")) is engine_class)
+    fresh = sorted(vars(engine)) if hasattr(engine, "__dict__") else []
+    if state.get("code") != engine_code_mark(engine) or state.get("fields") != fresh:
+        raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+    return state
 
 
 _CODE_MARKS: dict[type, str] = {}
@@ -1222,6 +1229,29 @@ def replay_start(journal: Journal) -> Box:
     """The box a journal's session header starts (``box_from_journal``'s first part)."""
     header = journal.session
     assert header is not None
+    spec, settings = header_game(journal)
+    try:
+        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
+    except HEADER_ERRORS as exc:
+        raise _header_refused(spec, exc) from None
+    return box
+
+
+#: what a session header's settings that a game does not take raise
+HEADER_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError)
+
+
+def _header_refused(spec: GameSpec, exc: Exception) -> JournalError:
+    return JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
+                        .format(game=spec.title, problem=exc))
+
+
+def header_game(journal: Journal) -> tuple[GameSpec, GameSettings]:
+    """The game and the settings a journal's session header starts, read
+    without a box (a JournalError naming line 1 when the game does not take them)."""
+    header = journal.session
+    assert header is not None
     try:
         spec = get_game(header.game)
     except LookupError as exc:
@@ -1231,12 +1261,9 @@ def replay_start(journal: Journal) -> Box:
         settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
         if journal.path is not None:
             settings = found_beside(settings, Path(journal.path))  # a journal copied here with its media/ folder
-        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
-        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
-                           .format(game=spec.title, problem=exc)) from None
-    return box
+    except HEADER_ERRORS as exc:
+        raise _header_refused(spec, exc) from None
+    return spec, settings
 
 
 def replay_record(box: Box, line: int, record: Record) -> None:
@@ -1272,11 +1299,16 @@ def replay_finish(box: Box, journal: Journal) -> None:
     box.now_us = max(box.now_us, journal.last_t_us)
 
 
+def newest_checkpoint(journal: Journal) -> int | None:
+    """The index of the journal's newest checkpoint among its records (None: it has none)."""
+    return next((i for i in range(len(journal.records) - 1, -1, -1)
+                 if isinstance(journal.records[i], CheckpointRecord)), None)
+
+
 def _restored(box: Box, journal: Journal) -> int:
     """Restore the journal's newest checkpoint into a new box; the index of the
     first record to replay after it (0: none, or one that does not decode)."""
-    newest = next((i for i in range(len(journal.records) - 1, -1, -1)
-                   if isinstance(journal.records[i], CheckpointRecord)), None)
+    newest = newest_checkpoint(journal)
     if newest is None:
         return 0
     record, line = journal.records[newest], journal.record_lines[newest]

@@ -209,6 +209,8 @@ class GameOver:
     ended: p.Ended
     frame_us: list[int] = field(default_factory=list)
     shown: list[list[int]] = field(default_factory=list)
+    #: the deciding process's last view (a game played to its end: its results, as the menu shows them again)
+    last: p.View = p.NO_VIEW
 
     @property
     def reason(self) -> str:
@@ -684,7 +686,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         if watched.ended is not None:
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
-            return GameOver(watched.ended, list(watched.frame_us), list(watched.shown))
+            return GameOver(watched.ended, list(watched.frame_us), list(watched.shown), box.view)
         if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
             if resume:
                 raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
