@@ -581,8 +581,10 @@ def run_results(presenter: Presenter, final: View, spec: GameSpec, *, clock: Cal
     end; the menu's "This evening" row), until Esc, Enter or a closed window:
     the host shows the room who won, then is back in the menu. No box: the
     game is not replayed here."""
-    # what was said over the game then (a full card, a stalled input, a pause) is not said over its results now
-    final = replace(final, journal=None, inputs=None, paused=False, host_paused=False)
+    # what was said over the game then (a full card, a stalled input, a pause) is not said over its results now,
+    # nor a button held as it closed: the results as a replay of the journal draws them (no strip presses)
+    final = replace(final, journal=None, inputs=None, paused=False, host_paused=False,
+                    strip=[{**cell, "pressed": False, "presses": 0} for cell in final.strip])
     presenter.results_hint = BACK_HINT
     frame_clock = pygame.time.Clock()
     while True:
