@@ -23,7 +23,7 @@ from controller.box import session
 from controller.box.results.quiz import CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX, to_json
 from controller.box.runtime import Box, box_from_journal
 from controller.box.views import first_snapshot
-from controller.cli import main
+from controller.cli import CommandFailed, main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
 from tests.display.kiosk import Kiosk, Script, menu_args
@@ -310,3 +310,25 @@ def test_a_resumed_games_first_pages_are_its_newest_checkpoints_read_without_a_b
     scores = [player["score"] for player in json.loads(journaled.pages.board)["players"]]
     assert len(scores) == 3 and sum(scores) > 0, scores
     assert journaled.station_names == ("Player 1", "Player 2", "Player 3")
+
+
+@pytest.mark.usefixtures("mock_pins")
+def test_play_resume_of_a_game_played_to_its_end_is_refused_in_one_line_without_a_box(
+        tmp_path: Path, boxes_built: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --resume`` of a quiz played to its end: its deciding process
+    refuses it as it reads it, and ``play`` says so in the one line it said
+    before (exit 1, no traceback, the journal as it was); no box here."""
+    path = tmp_path / "q.jsonl"
+    assert main(["simulate", "quiz", "--players", "3", "--seed", "3", "--journal", str(path)]) == 0
+    before = path.read_bytes()
+    capsys.readouterr()
+    boxes_built.clear()
+    with pytest.raises(CommandFailed) as refused:
+        main(["play", "quiz", "--headless", "--resume", str(path)])
+    assert refused.value.code == 1
+    assert boxes_built == [], boxes_built[0]
+    err = capsys.readouterr().err
+    refusal = (f"buzzerbox play: {path}: this game was played to its end: nothing to carry on; "
+               "'buzzerbox replay' shows it, a new game starts a new journal")
+    assert refusal in err.splitlines() and "Traceback" not in err, err
+    assert path.read_bytes() == before
