@@ -73,7 +73,7 @@ class View:
     guard_us: int
     #: one line while the journal cannot be written (a full card), else None
     journal: str | None = None
-    #: one line while a source has stalled (decisions no longer wait for it), else None
+    #: one line while a source has stalled (every decision waits the stall time for it), else None
     inputs: str | None = None
     #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
     decided: tuple[int, int | None] | None = None

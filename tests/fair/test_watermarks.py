@@ -20,14 +20,21 @@ import pytest
 
 from benchmarks.one_process import OneProcessDecider
 from controller.box import profile as profile_mod
-from controller.box import session
+from controller.box import session, views
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
-from controller.box.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
+from controller.box.runtime import (
+    HORIZON_FIXED_DELAY,
+    HORIZON_WATERMARKS,
+    INPUTS_STALLED,
+    STALL_US,
+    Box,
+)
 from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
+from games.i18n import _, set_language
 from tests.processes import HANG_S
 
 FIRST, RUNNER_UP = 0, 1
@@ -103,10 +110,12 @@ def settled_press(box: Box, station: int, t_us: int) -> None:
     box.edge(Edge(station, "bell", 0, t_us), 1)
 
 
-def test_a_stalled_source_delays_only_while_it_stalls_and_says_so() -> None:
-    """A source that stops saying how far it delivered holds decisions for
-    ``STALL_US`` at most; then the box stops waiting, counts and names the stall,
-    and follows the source again as soon as it speaks."""
+def test_a_stalled_source_holds_every_decision_its_stall_time_and_says_so() -> None:
+    """A source that stops saying how far it delivered is waited for: a press
+    due during its silence is decided ``STALL_US`` after its moment, never
+    sooner (the source may still deliver an earlier one), never later; the
+    stall is counted and named, and while the source stays silent the next
+    decision waits as long. Once it speaks, decisions follow its word again."""
     box = armed_box()
     box.follow_source("gpio", watermarks=True)
     settled_press(box, FIRST, CONTACT_US)
@@ -115,33 +124,78 @@ def test_a_stalled_source_delays_only_while_it_stalls_and_says_so() -> None:
     for now in range(CONTACT_US, CONTACT_US + STALL_US - 10_000, 5_000):
         events += box.step(now)
     assert not winners(events) and box.stalled_sources() == [] and box.stalls == 0
-    for now in range(CONTACT_US + STALL_US - 10_000, CONTACT_US + STALL_US + 50_000, 5_000):
-        events += box.step(now)
-    assert winners(events) == [FIRST]
+    decided_at = None
+    for now in range(CONTACT_US + STALL_US - 10_000, CONTACT_US + STALL_US + 50_000, 1_000):
+        if winners(box.step(now)):
+            decided_at = now
+            break
+    assert decided_at is not None and box.engine.public_view()["winner"] == FIRST
+    confirmed = CONTACT_US + max(box.debouncer.config.glitch_us, box.engine.options.settle_us)
+    assert 0 <= decided_at - (confirmed + STALL_US) <= 1_000  # its stall time late, to the step
     assert box.stalled_sources() == ["gpio"] and box.stalls == 1
+    assert now - box.horizon_us == STALL_US  # still silent: the next decision waits as long
     later = CONTACT_US + STALL_US + 60_000
     box.watermark(Watermark("gpio", later))
     box.step(later)
-    assert box.stalled_sources() == [] and box.stalls == 1
+    assert box.stalled_sources() == [] and box.stalls == 1 and box.horizon_us == later
 
 
-def test_a_source_that_never_reports_is_waited_for_its_stall_time_then_named() -> None:
+def test_a_source_that_never_reports_is_stalled_its_stall_time_after_it_was_followed() -> None:
     """A followed source that never says anything (a board that lost its heartbeat
-    from the start) cannot hold the game: the other source's press is decided
-    ``STALL_US`` late, and the silent one is named."""
+    from the start) has been silent since it was followed: nothing past that
+    moment is decided while it may still speak, it is stalled (counted, named)
+    ``STALL_US`` after it, not at the first step, and then the other source's
+    press is decided ``STALL_US`` late: it cannot hold the game for ever."""
     box = armed_box()
+    followed = box.now_us
     box.follow_source("gpio", watermarks=True)
     box.follow_source("board", watermarks=True)
     settled_press(box, FIRST, CONTACT_US)
     events: list[GameEvent] = []
-    for now in range(CONTACT_US, CONTACT_US + 2 * STALL_US, 5_000):
+    for now in range(CONTACT_US, followed + STALL_US, 5_000):
+        box.watermark(Watermark("gpio", now))
+        events += box.step(now)
+        assert box.horizon_us <= followed and box.stalled_sources() == [] and box.stalls == 0, now
+    assert not winners(events)
+    for now in range(followed + STALL_US, CONTACT_US + 2 * STALL_US, 5_000):
         box.watermark(Watermark("gpio", now))
         events += box.step(now)
         if winners(events):
             break
     assert winners(events) == [FIRST]
     assert now >= CONTACT_US + STALL_US
-    assert box.stalled_sources() == ["board"]
+    assert box.stalled_sources() == ["board"] and box.stalls == 1
+
+
+def test_a_source_followed_later_is_given_its_stall_time_from_then() -> None:
+    """A source followed well into the game (``session.connect`` says when) is
+    not stalled at once for having said nothing before it was followed."""
+    box = armed_box()
+    box.follow_source("board", watermarks=True, now_us=10 * STALL_US)
+    box.step(10 * STALL_US + STALL_US // 2)
+    assert box.stalled_sources() == [] and box.horizon_us == 10 * STALL_US
+    box.step(11 * STALL_US + 1)
+    assert box.stalled_sources() == ["board"] and box.stalls == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+def test_the_views_inputs_line_says_the_stall_and_what_it_costs(lang: str) -> None:
+    """The screen's inputs line (the view's ``inputs``) names a stalled source
+    and the wait every decision takes for it, in the box's language; it goes
+    when the source speaks again."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", CONTACT_US))
+    box.step(CONTACT_US)
+    set_language(lang)
+    assert views.view_of(box, CONTACT_US).inputs is None
+    box.step(CONTACT_US + STALL_US + 1)
+    said = views.view_of(box, CONTACT_US + STALL_US + 1).inputs
+    assert said == _(INPUTS_STALLED).format(source="gpio", delay="500")
+    assert said is not None and "500 ms" in said and (lang == "en") == ("stopped reporting" in said)
+    box.watermark(Watermark("gpio", CONTACT_US + STALL_US + 2))
+    box.step(CONTACT_US + STALL_US + 2)
+    assert views.view_of(box, CONTACT_US + STALL_US + 2).inputs is None
 
 
 def test_sources_that_speak_let_the_box_decide_at_the_glitch_filters_moment() -> None:
