@@ -21,6 +21,7 @@ import pytest
 from benchmarks.one_process import OneProcessDecider
 from controller.box import profile as profile_mod
 from controller.box import session, views
+from controller.box.debounce import DebounceConfig
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
 from controller.box.runtime import (
@@ -35,12 +36,14 @@ from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
 from games.i18n import _, set_language
+from tests.fair.horizons import DESIGNS, FIXED, delivered, follow
 from tests.processes import HANG_S
 
 FIRST, RUNNER_UP = 0, 1
 CONTACT_US = 100_000  # the first presser's contact (game µs)
 OPEN_US, REOPEN_US = 50, 947  # its contact opens 50 µs in, for 947 µs
 BEHIND_US = 35  # the runner-up's lead over nobody: 35 µs after the first contact
+STORM_CONFIG = DebounceConfig(bounce_us=10_000, glitch_us=1_000, stuck_us=1_000_000)
 
 
 def contest(t0: int) -> list[Edge]:
@@ -81,6 +84,42 @@ def test_a_press_held_behind_one_still_bouncing_is_not_due_in_the_past() -> None
         now = due
         assert steps < 20, "a contest of two presses takes a handful of steps"
     assert winners(events) == [FIRST]
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_an_engine_deadline_behind_a_press_still_bouncing_is_not_due_in_the_past(design: str) -> None:
+    """The reaction game's GO is an engine deadline; a false start's contact
+    closes 300 µs before it and bounces open for 650 µs (under the glitch
+    filter: one press, at its first edge). GO waits for that press, so its
+    moment, passed while the press is still being debounced, is not a due
+    moment: every due moment is ahead of the step that asked, and the press
+    is decided at the glitch filter's moment (with the fixed delay: its delay
+    after it), in a handful of steps, as the false start it is, before GO."""
+    spec = registry.get("reaction")
+    box = follow(Box(spec, spec.settings(2, 3), debounce=STORM_CONFIG, latency_guard_us=2_000), design)
+    box.host("start", 0)
+    delivered(box, design, 0)
+    box.step(2_000)
+    go_at = box.engine.go_at_us  # type: ignore[attr-defined]
+    assert go_at is not None
+    for edge in (Edge(FIRST, "bell", 0, go_at - 300), Edge(FIRST, "bell", 1, go_at - 250),
+                 Edge(FIRST, "bell", 0, go_at + 400)):
+        box.edge(edge, 1)
+    now, steps, events, decided_at = go_at + 450, 0, [], None
+    while not [e for e in events if e.kind == "show"]:
+        delivered(box, design, now)  # the reader is up to date: only the bounce holds GO
+        events += box.step(now)
+        if decided_at is None and [e for e in events if e.kind == "early"]:
+            decided_at = now
+        steps += 1
+        due = box.next_due_us()
+        assert due is not None and due > now, f"step {steps} at {now}: next due {due} is not ahead"
+        now = due
+        assert steps < 20, "a false start and GO take a handful of steps"
+    kinds = [(e.kind, e.player) for e in events]
+    assert kinds.index(("early", FIRST)) < kinds.index(("show", None))
+    confirmed = go_at + 400 + STORM_CONFIG.glitch_us
+    assert decided_at == confirmed + (box.latency_guard_us if design == FIXED else 0)
 
 
 def test_the_box_waits_for_a_late_edge_its_source_has_not_said_it_delivered() -> None:
