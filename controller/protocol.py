@@ -34,7 +34,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 6
+PROTOCOL = 7
 
 
 class ChannelError(BuzzerBoxError):
@@ -178,6 +178,8 @@ class Ended:
     pages: dict[str, Any] | None = None
     #: the files the deciding process wrote beside the journal at the close (a quiz's results)
     results: tuple[str, ...] = ()
+    #: how often (µs) the deciding process's threads took turns at the interpreter (``process.SWITCH_INTERVAL_S``)
+    switch_interval_us: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Its fields by name (what ``play`` and the menu read of how a game ended)."""

@@ -40,7 +40,7 @@ from controller.box.journal import (
 )
 from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
-from controller.box.press import InputNotice, Press, Watermark
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -304,6 +304,11 @@ class Box(InputLayer):
         #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
         self.session_start_us = -(1 << 62)
         self.stale_presses = 0
+        #: an input board's events it refused (its notices, journaled): stamped in the box's future, or of a
+        #: boot that rebooted before its clock was mapped as stated. The board logs the first of a burst;
+        #: the counts are logged at the end, as ``stale_presses`` is
+        self.future_presses = 0
+        self.untimed_presses = 0
         self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -517,6 +522,12 @@ class Box(InputLayer):
             if self.stale_presses:
                 log.warning("%d presses stamped before this game began were refused (not played)",
                             self.stale_presses)
+            if self.future_presses:
+                log.warning("%d board event(s) stamped in the box's future were refused in this game (not played)",
+                            self.future_presses)
+            if self.untimed_presses:
+                log.warning("%d board event(s) of a boot that rebooted before its clock was mapped were refused "
+                            "in this game (not played)", self.untimed_presses)
             return events
 
     def _accept(self, press: Press) -> None:
@@ -888,6 +899,10 @@ class Box(InputLayer):
         press delivered in the same batch."""
         self._write(NoticeRecord(notice))
         self.note(notice)
+        if notice.kind == FUTURE_PRESS:
+            self.future_presses += 1
+        elif notice.kind == UNTIMED_PRESS:
+            self.untimed_presses += 1
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:
