@@ -445,7 +445,7 @@ class DecidingGame:
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
-            played=session.played_of(box), results=results)
+            played=session.played_of(box), results=results, switch_interval_us=round(sys.getswitchinterval() * 1e6))
         pages = self.final_pages()
         if link is not None:
             link.play(None, None)  # what the channel brings from now on waits for the evening

@@ -40,7 +40,7 @@ from controller.box.journal import (
 )
 from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
-from controller.box.press import InputNotice, Press, Watermark
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -97,8 +97,13 @@ JOURNAL_NOTICES = {
     "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
 }
 
-#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``)
-INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on without waiting for them")
+#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``):
+#: every decision waits ``STALL_US`` for it until it speaks again
+INPUTS_STALLED = N_("The {source} inputs stopped reporting: every decision waits {delay} ms for them until they report again")
+#: ... and what the log says when a source stalls, and when it speaks again
+STALLED_LOG = N_("the %s source has not said how far it delivered for %.1f s: until it does, every decision waits "
+                 "%.1f s for it (a press it delivers later than that is late evidence)")
+REPORTING_AGAIN_LOG = N_("the %s source says how far it delivered again: decisions wait for its word, not %.1f s")
 #: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
 INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
 
@@ -146,8 +151,10 @@ CHECKPOINT_MAX_BYTES = 16 << 20
 #: fixed delay for every source, raised when an edge comes late
 HORIZON_WATERMARKS, HORIZON_FIXED_DELAY = "watermarks", "fixed-delay"
 HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
-#: a source that has not said how far it delivered for this long is stalled: decisions stop waiting
-#: for it, and the screen and the log say so (a press it delivers later is late evidence)
+#: a source that has not said how far it delivered for this long is stalled: while it stays silent the
+#: horizon trails now by this much (never past a press it may still deliver, but not held for ever),
+#: so every decision waits this long; the screen and the log say so, and a press it delivers later
+#: than that is late evidence
 STALL_US = MAX_GUARD_US
 
 
@@ -161,7 +168,10 @@ class SourceMark:
     #: at best the probe answers this far behind now (``EdgeReader.capture_us``)
     probe_lag_us: int = 0
     mark_us: int | None = None
-    #: it has not said for ``STALL_US``: decisions stopped waiting for it
+    #: when the box began following it (game µs): a source that has not said anything yet has been
+    #: silent since then, and is stalled ``STALL_US`` after it, not at the first step
+    followed_at_us: int | None = None
+    #: it has not said for ``STALL_US``: every decision waits ``STALL_US`` for it until it speaks
     stalled: bool = False
     #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
     #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
@@ -294,6 +304,11 @@ class Box(InputLayer):
         #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
         self.session_start_us = -(1 << 62)
         self.stale_presses = 0
+        #: an input board's events it refused (its notices, journaled): stamped in the box's future, or of a
+        #: boot that rebooted before its clock was mapped as stated. The board logs the first of a burst;
+        #: the counts are logged at the end, as ``stale_presses`` is
+        self.future_presses = 0
+        self.untimed_presses = 0
         self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -507,6 +522,12 @@ class Box(InputLayer):
             if self.stale_presses:
                 log.warning("%d presses stamped before this game began were refused (not played)",
                             self.stale_presses)
+            if self.future_presses:
+                log.warning("%d board event(s) stamped in the box's future were refused in this game (not played)",
+                            self.future_presses)
+            if self.untimed_presses:
+                log.warning("%d board event(s) of a boot that rebooted before its clock was mapped were refused "
+                            "in this game (not played)", self.untimed_presses)
             return events
 
     def _accept(self, press: Press) -> None:
@@ -597,14 +618,17 @@ class Box(InputLayer):
     # -- how far the sources have delivered -----------------------------------------------
     def follow_source(self, name: str, *, watermarks: bool,
                       probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0,
-                      ask: Callable[[], bool] | None = None) -> None:
+                      ask: Callable[[], bool] | None = None, now_us: int | None = None) -> None:
         """A live source this box decides by: one that says how far it has
         delivered (``watermarks``: it sends ``Watermark``s, or answers ``probe``
         with a stamp on its own clock; ``ask``: it is asked for one whenever a
         decision waits on it, as the input board is), or one that waits its
-        stated report delay (``latency_guard_us``)."""
+        stated report delay (``latency_guard_us``). Followed from ``now_us``
+        (game µs; the box's time if not given): until it first speaks, nothing
+        past that moment is decided, for ``STALL_US`` at most."""
         if watermarks or probe is not None:
-            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask)
+            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask,
+                                          followed_at_us=self.now_us if now_us is None else now_us)
         else:
             self.delay_sources.add(name)
 
@@ -671,14 +695,17 @@ class Box(InputLayer):
         """Up to which stamp every source has surely delivered: the oldest
         watermark (asking the sources that can tell now), and the stated delay
         behind now for a source that cannot. A source silent for ``STALL_US``
-        is stalled: it is waited for no longer, and that is said once."""
+        (one that never spoke: since it was followed) is stalled: the horizon
+        trails now by ``STALL_US`` for it until it speaks again, so a press it
+        may still deliver is not decided past, and no decision waits longer;
+        that is said once."""
         if self._waits_fixed_delay():
             return now_us - self.latency_guard_us
         until = now_us - self.latency_guard_us if self.delay_sources else now_us
         floor = now_us - STALL_US
         for mark in self.marks.values():
             self._probe(mark, now_us)
-            said = mark.mark_us
+            said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
             if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
                 mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
                 mark.timed_out = True
@@ -693,12 +720,11 @@ class Box(InputLayer):
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
-                    log.warning("the %s source has not said how far it delivered for %.1f s: decisions no longer "
-                                "wait for it (a press it still delivers is late evidence)", mark.name, STALL_US / 1e6)
+                    log.warning(_(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
                 said = floor
             elif mark.stalled:
                 mark.stalled = False
-                log.info("the %s source says how far it delivered again", mark.name)
+                log.info(_(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
             until = min(until, said)
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
@@ -723,7 +749,7 @@ class Box(InputLayer):
                    for name, m in self.marks.items()}}
 
     def stalled_sources(self) -> list[str]:
-        """The sources decisions stopped waiting for (the screen says so)."""
+        """The sources silent for ``STALL_US``, which every decision waits that long for (the screen says so)."""
         return sorted(m.name for m in self.marks.values() if m.stalled)
 
     def inputs_notice(self) -> str | None:
@@ -731,7 +757,7 @@ class Box(InputLayer):
         delivered and is waited for by its stated delay (translated; None while all report)."""
         stalled = self.stalled_sources()
         if stalled:
-            return _(INPUTS_STALLED).format(source=", ".join(stalled))
+            return _(INPUTS_STALLED).format(source=", ".join(stalled), delay=f"{STALL_US / 1e3:g}")
         unanswered = sorted(m.name for m in self.marks.values() if m.fallback)
         if unanswered:
             return _(INPUTS_UNANSWERED).format(source=", ".join(unanswered), delay=f"{self.latency_guard_us / 1e3:g}")
@@ -873,6 +899,10 @@ class Box(InputLayer):
         press delivered in the same batch."""
         self._write(NoticeRecord(notice))
         self.note(notice)
+        if notice.kind == FUTURE_PRESS:
+            self.future_presses += 1
+        elif notice.kind == UNTIMED_PRESS:
+            self.untimed_presses += 1
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:

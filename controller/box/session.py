@@ -465,11 +465,12 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     reader = source.edge_reader()
     if reader is not None:
         reader.wake = box.arrived.set
+    now_us = box_now_us() + box.time_offset_us
     box.follow_source(source.name, watermarks=source.sends_watermarks,
                       probe=None if reader is None else reader.delivered_until_us,
                       probe_lag_us=0 if reader is None else reader.capture_us,
-                      ask=getattr(source, "ask_watermark", None))
-    box.debouncer.start_all(source.levels(), box_now_us() + box.time_offset_us)
+                      ask=getattr(source, "ask_watermark", None), now_us=now_us)
+    box.debouncer.start_all(source.levels(), now_us)
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
     if follow_lockout is not None:
         follow_lockout(box)
