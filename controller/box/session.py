@@ -160,9 +160,9 @@ class Relay:
 
     def __init__(self) -> None:
         self.target: Any = None
-        #: called after each delivery to the target (None: nothing): the watch of the stations
-        #: between games sleeps until something can change and a delivery is one (a game's box
-        #: wakes its deciding thread itself: ``InputLayer.arrived``)
+        #: called after each edge, press or notice delivered to the target (None: nothing): the watch of
+        #: the stations between games sleeps until something can change and a delivery is one (a game's
+        #: box wakes its deciding thread itself: ``InputLayer.arrived``)
         self.woken: Callable[[], None] | None = None
 
     def edge(self, edge: Edge, precision_us: int) -> None:
@@ -182,8 +182,7 @@ class Relay:
 
     def watermark(self, mark: Watermark) -> None:
         if self.target is not None:
-            self.target.watermark(mark)
-            self._woken()
+            self.target.watermark(mark)  # (no wake: a monitor decides nothing by them; a board sends one a heartbeat)
 
     def _woken(self) -> None:
         woken = self.woken
