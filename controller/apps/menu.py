@@ -25,6 +25,7 @@ from controller.apps import first_run
 from controller.apps.usb_copy import copy_results
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
+from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
 from controller.box.runtime import Box
@@ -233,6 +234,10 @@ def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProc
     try:
         with box_session.stop_on_sigterm():
             evening.run()
+    except KeyboardInterrupt:
+        if evening.unsaved_error is not None:  # records the card refused: not the normal end, as play's stop
+            raise JournalError(evening.unsaved_error) from None
+        raise
     finally:
         evening.close()
     return 0
@@ -274,6 +279,8 @@ class Evening:
         #: the last game's records the card refused (where they wait): said on the menu till the next game
         self.unsaved_line: str | None = None
         menu.asides.append(lambda: self.unsaved_line)
+        #: ... and the same line with the journal's path and the file's: a stop meanwhile exits 1 with it, as play's
+        self.unsaved_error: str | None = None
         #: each game this evening played to its end, by journal: its game and the deciding process's last view
         #: (the "This evening" row's results again, drawn without replaying the journal here)
         self.finals: dict[str, tuple[GameSpec, int, View]] = {}
@@ -461,7 +468,7 @@ class Evening:
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
-        self.restart_line = self.unsaved_line = None
+        self.restart_line = self.unsaved_line = self.unsaved_error = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
             try:
@@ -563,7 +570,8 @@ class Evening:
         if ended.ended.unsaved:  # records the card refused: said in the log and beside the menu's rows, not lost
             kept = ended.ended.unsaved_path  # the menu names the file, as the game's screen does; the log its path
             self.unsaved_line = unsaved_line(ended.ended.unsaved, None if kept is None else Path(kept).name)
-            log.error("%s: %s", path, unsaved_line(ended.ended.unsaved, kept))
+            self.unsaved_error = f"{path}: {unsaved_line(ended.ended.unsaved, kept)}"
+            log.error("%s", self.unsaved_error)
         if played.finished and ended.last.finished:  # its results, as its screen drew them at the end
             self.finals[str(path)] = (spec, settings.players, ended.last)
         if played.finished or (reason == "menu" and self.league is None):

@@ -956,13 +956,18 @@ class Box(InputLayer):
         return True
 
     def _apply(self, action: Action) -> list[GameEvent]:
+        """The engine's time to the action's stamp first, then the action: what fell due on
+        the way (a timeout, a race a deadline decided) is emitted, journaled and published
+        whether or not the game then refuses the action (an engine's ``handle`` ticks first
+        too, and a refusal used to lose that tick's events though its state had moved on)."""
+        events = self._tick(action.t_us)
         try:
             self._engine_changes += 1  # (a refused action may have changed it too: counted before)
-            events = self.engine.handle(action)
+            done = self.engine.handle(action)
         except RuleError as exc:
             log.info("not allowed: %s", exc)
-            events = [GameEvent(EventKind.REJECTED, action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
-        return self._emit(events)
+            done = [GameEvent(EventKind.REJECTED, action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
+        return events + self._emit(done)
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:

@@ -168,22 +168,34 @@ class Relay:
 
     def __init__(self) -> None:
         self.target: Any = None
+        #: called after each edge, press or notice delivered to the target (None: nothing): the watch of
+        #: the stations between games sleeps until something can change and a delivery is one (a game's
+        #: box wakes its deciding thread itself: ``InputLayer.arrived``)
+        self.woken: Callable[[], None] | None = None
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         if self.target is not None:
             self.target.edge(edge, precision_us)
+            self._woken()
 
     def press(self, press: Press) -> None:
         if self.target is not None:
             self.target.press(press)
+            self._woken()
 
     def notice(self, notice: InputNotice) -> None:
         if self.target is not None:
             self.target.notice(notice)
+            self._woken()
 
     def watermark(self, mark: Watermark) -> None:
         if self.target is not None:
-            self.target.watermark(mark)
+            self.target.watermark(mark)  # (no wake: a monitor decides nothing by them; a board sends one a heartbeat)
+
+    def _woken(self) -> None:
+        woken = self.woken
+        if woken is not None:
+            woken()
 
 
 def quiet_gpio_fallbacks(verbose: int) -> None:

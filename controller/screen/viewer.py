@@ -249,12 +249,20 @@ def taken(inbox: Inbox, timeout_s: float | None = None) -> Any:
     None: not at all), or ``NOTHING``. Taken with signals held: a
     KeyboardInterrupt raised while the queue's lock is held would leave it
     held, and the reader's next put and this process's stop (``ended``) would
-    wait on it for ever (seen once in a loaded run of the signal tests)."""
+    wait on it for ever (seen once in a loaded run of the signal tests). A
+    signal that came meanwhile is raised once the lock is free, and the message
+    taken goes back first in the queue: the stop reads it again (it was lost,
+    and when it was the deciding process's ``Ended`` the stop waited for it in vain)."""
     with signals.held():
         try:
-            return inbox.get(timeout=timeout_s) if timeout_s is not None else inbox.get_nowait()
+            message = inbox.get(timeout=timeout_s) if timeout_s is not None else inbox.get_nowait()
         except queue.Empty:
             return NOTHING
+        if signals.raised_when_held_ends():
+            with inbox.mutex:
+                inbox.queue.appendleft(message)
+                inbox.not_empty.notify()
+        return message
 
 
 def reader(sock: socket.socket, inbox: Inbox, until_view: bool = False) -> threading.Thread:
