@@ -112,9 +112,10 @@ def worst_cut(source: Path, target: Path, every: int = CHECKPOINT_EVERY) -> None
     target.write_bytes(data[:end])
 
 
-def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, bool]:
+def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, bool]:
     """``play --resume`` of ``journal`` (a copy is played), its deciding process killed (-9) as it
-    shows the game: seconds from the kill to its successor's first ``View``, and whether the file
+    shows the game: seconds from the kill to its successor's first ``View``, the CPU seconds the
+    successor had used by then (from its exec: imports, resume, first view), and whether the file
     held no checkpoint more by then (the successor replayed every record after the cut's newest)."""
     from controller import channel
     from controller import protocol as p
@@ -159,16 +160,23 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, bool]:
                         return
             time.sleep(0.005)
 
-    try:
-        first_view()
-        while not pids:  # its start line, read by the thread above (it came before the view)
+    def started(n: int) -> int:
+        """The ``n``-th deciding process's pid, from its start line (read by the thread above: it came before its view)."""
+        while len(pids) < n:
             if not reader.is_alive():
                 raise SystemExit("play --resume never said which deciding process it started")
             time.sleep(0.005)
+        return pids[n - 1]
+
+    try:
+        first_view()
         killed = time.perf_counter()
-        os.kill(pids[0], signal.SIGKILL)
+        os.kill(started(1), signal.SIGKILL)
         first_view()
         took = time.perf_counter() - killed
+        with open(f"/proc/{started(2)}/stat") as f:  # utime and stime, after the name (which may hold spaces)
+            ticks = f.read().rsplit(")", 1)[1].split()
+        cpu = (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")
         worst = copy.read_bytes().count(b'"type":"checkpoint"') == before
         proc.send_signal(signal.SIGTERM)
         proc.wait(120)
@@ -177,7 +185,7 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, bool]:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         reader.join(10)
-    return took, worst
+    return took, cpu, worst
 
 
 def child(code: str, *args: str) -> tuple[list[str], int]:
@@ -294,9 +302,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"read, {int(out[1]) - int(out[2]):,} replayed), peak RSS {float(out[4]):.0f} MiB")
         waits = []
         for _ in range(3):
-            took, worst_case = restart_wait(worst, folder, args.game)
+            took, cpu, worst_case = restart_wait(worst, folder, args.game)
             waits.append(took)
-            print(f"restart, kill -9 to the next one's first view: {took:.2f} s"
+            print(f"restart, kill -9 to the next one's first view: {took:.2f} s ({cpu:.2f} s CPU of the next one, "
+                  "from its exec)"
                   + ("" if worst_case else " (a checkpoint was written meanwhile: not the worst case)"))
         if not args.no_full_replay:
             out, _code = child(_REPLAY, str(path))
