@@ -748,7 +748,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
                                "the line above; the journal keeps the game for --resume").format(code=code))
         if restarts.too_many():
-            how = f"exit {code}" if code >= 0 else signal_name(-code)
+            how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
             raise SplitError(_(DIED_TOO_OFTEN).format(count=len(restarts.deaths), seconds=round(DEATHS_WINDOW_S),
                                                       how=how))
         # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
