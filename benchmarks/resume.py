@@ -8,6 +8,11 @@ a fresh process as a restarted deciding process is:
 * resume: ``box_session.resumed_box`` (lock, read every line with its checksum
   chain, keep only what follows the newest checkpoint, restore it, replay the
   rest, append): wall time of that call and the process's peak RSS;
+* restart, what the players wait: ``buzzerbox play --resume`` of the journal
+  cut just before its newest checkpoint, its deciding process killed (-9)
+  as it shows the game; wall time from the kill to the next one's first
+  ``View`` on the viewer socket (its resume replaying the most records a
+  resume replays, said with the checkpoints the file held then);
 * the same journal replayed whole (what a resume did before checkpoints);
 * ``buzzerbox journal check`` of a 2 MB and a 20 MB cut of it: peak RSS (flat in
   the file's size);
@@ -22,6 +27,7 @@ box wrote (that one is replayed whole, as before).
     PYTHONPATH=. python benchmarks/resume.py            # 400,000 records: several minutes on 2 cores
     PYTHONPATH=. python benchmarks/resume.py --quick    # 40,000 records
     PYTHONPATH=. python benchmarks/resume.py --keep /tmp/evenings   # the evening is kept, and reused next time
+    PYTHONPATH=. python benchmarks/resume.py --keep /tmp/evenings --every 10000 --no-costs   # another interval's worst case
 
 The last line: ``RESULT records=... resume_s=... rss_mib=...``.
 """
@@ -29,13 +35,17 @@ The last line: ``RESULT records=... resume_s=... rss_mib=...``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -80,6 +90,102 @@ _IDLE = _PEAK + """
 import controller.box.session
 print(peak_mib())
 """
+
+
+def worst_cut(source: Path, target: Path, every: int = CHECKPOINT_EVERY) -> None:
+    """``source`` cut where a box journaling a checkpoint every ``every`` records
+    replays the most on a resume: just before the newest checkpoint, or ``every``
+    records after the one before it if that comes first (an evening made with a
+    longer interval measures a shorter one's worst case)."""
+    data = source.read_bytes()
+    newest = data.rfind(b"\n", 0, data.rfind(b'"type":"checkpoint"')) + 1  # where its line starts
+    end = newest
+    before = data.rfind(b'"type":"checkpoint"', 0, newest)
+    if before >= 0:
+        at = data.find(b"\n", before)  # the end of that checkpoint's line, then ``every`` records
+        for _ in range(every):
+            at = data.find(b"\n", at + 1)
+            if at < 0 or at + 1 >= newest:
+                break
+        else:
+            end = at + 1
+    target.write_bytes(data[:end])
+
+
+def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, bool]:
+    """``play --resume`` of ``journal`` (a copy is played), its deciding process killed (-9) as it
+    shows the game: seconds from the kill to its successor's first ``View``, the CPU seconds the
+    successor had used by then (from its exec: imports, resume, first view), and whether the file
+    held no checkpoint more by then (the successor replayed every record after the cut's newest)."""
+    from controller import channel
+    from controller import protocol as p
+    from controller.box.process import READY_LINE
+
+    copy, at = folder / "restart.jsonl", folder / "views.sock"
+    shutil.copy(journal, copy)
+    before = copy.read_bytes().count(b'"type":"checkpoint"')
+    ready = READY_LINE.split("{pid}")[0]
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "--lang", "en", "play", game, "--players", "4",
+                             "--headless", "--seconds", "3600", "--resume", str(copy), "--viewer-socket", str(at)],
+                            env={**os.environ, "PYTHONPATH": ".", "SDL_VIDEODRIVER": "dummy",
+                                 "SDL_AUDIODRIVER": "dummy"},
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    pids: list[int] = []
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.startswith(ready):
+                pids.append(int(line[len(ready):].split(":")[0]))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def first_view(give_up_s: float = 600.0) -> None:
+        """Until the deciding process that listens now sends a ``View`` (polling: a benchmark, not a test)."""
+        until = time.monotonic() + give_up_s
+        while True:
+            if proc.poll() is not None or time.monotonic() > until:
+                raise SystemExit(f"play --resume ended (exit {proc.returncode}) before its deciding process showed the game")
+            sock = socket.socket(socket.AF_UNIX)
+            try:
+                sock.connect(str(at))
+            except OSError:
+                sock.close()
+                time.sleep(0.005)
+                continue
+            with sock:
+                while (message := channel.receive(sock)) is not None:
+                    if isinstance(message, p.View):
+                        return
+            time.sleep(0.005)
+
+    def started(n: int) -> int:
+        """The ``n``-th deciding process's pid, from its start line (read by the thread above: it came before its view)."""
+        while len(pids) < n:
+            if not reader.is_alive():
+                raise SystemExit("play --resume never said which deciding process it started")
+            time.sleep(0.005)
+        return pids[n - 1]
+
+    try:
+        first_view()
+        killed = time.perf_counter()
+        os.kill(started(1), signal.SIGKILL)
+        first_view()
+        took = time.perf_counter() - killed
+        with open(f"/proc/{started(2)}/stat") as f:  # utime and stime, after the name (which may hold spaces)
+            ticks = f.read().rsplit(")", 1)[1].split()
+        cpu = (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")
+        worst = copy.read_bytes().count(b'"type":"checkpoint"') == before
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        reader.join(10)
+    return took, cpu, worst
 
 
 def child(code: str, *args: str) -> tuple[list[str], int]:
@@ -155,10 +261,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-full-replay", action="store_true", help="skip the full replay (slow) it compares with")
     parser.add_argument("--keep", help="keep the evening's journal in this folder (and reuse one found there)")
     parser.add_argument("--cost-records", type=int, default=3000, help="records per game before a checkpoint is costed")
+    parser.add_argument("--every", type=int, default=CHECKPOINT_EVERY,
+                        help="the worst case of a box journaling a checkpoint every this many records "
+                             "(default: the box's; at most the evening's own interval)")
+    parser.add_argument("--no-costs", action="store_true", help="skip the checkpoint's cost per game")
     args = parser.parse_args(argv)
     records = args.records or (40_000 if args.quick else 400_000)
     print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
-          f"a checkpoint every {CHECKPOINT_EVERY:,} records")
+          f"a checkpoint every {CHECKPOINT_EVERY:,} records; the worst case for one every {args.every:,}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path = Path(args.keep or tmp) / f"evening-{args.game}-{records}.jsonl"
@@ -179,9 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"its last checkpoint costs {ms:.0f} ms CPU to encode (median of 5; a forked child's time); "
               f"{size / 1024:.0f} KiB")
         resume_s, resume_cpu, resume_peak = [], [], []
-        worst = folder / "worst.jsonl"  # cut just before its newest checkpoint: the most a resume replays
-        data = path.read_bytes()
-        worst.write_bytes(data[: data.rfind(b"\n", 0, data.rfind(b'"type":"checkpoint"')) + 1])
+        worst = folder / "worst.jsonl"
+        worst_cut(path, worst, args.every)
         for name, source in (("the newest checkpoint at the end", path), ("the most records after it", worst)):
             for _ in range(3):
                 shutil.copy(source, copy)
@@ -191,6 +300,13 @@ def main(argv: list[str] | None = None) -> int:
                 resume_peak.append(float(out[4]))
                 print(f"resume, {name}: {float(out[0]):.2f} s ({float(out[3]):.2f} s CPU; {int(out[1]):,} records "
                       f"read, {int(out[1]) - int(out[2]):,} replayed), peak RSS {float(out[4]):.0f} MiB")
+        waits = []
+        for _ in range(3):
+            took, cpu, worst_case = restart_wait(worst, folder, args.game)
+            waits.append(took)
+            print(f"restart, kill -9 to the next one's first view: {took:.2f} s ({cpu:.2f} s CPU of the next one, "
+                  "from its exec)"
+                  + ("" if worst_case else " (a checkpoint was written meanwhile: not the worst case)"))
         if not args.no_full_replay:
             out, _code = child(_REPLAY, str(path))
             print(f"full replay (what a resume did before checkpoints): {float(out[0]):.2f} s ({float(out[3]):.2f} s "
@@ -202,14 +318,16 @@ def main(argv: list[str] | None = None) -> int:
             cut(path, part, mb * 1_000_000)
             out, code = child(_CHECK, str(part))
             print(f"journal check of {mb} MB: peak RSS {float(out[0]):.0f} MiB (exit {code})")
-    print("checkpoint cost per game (encode + JSON, CPU ms, median of 5), after "
-          f"{args.cost_records:,} records:")
-    for game in available():
-        ms, size = checkpoint_cost(game, args.cost_records)
-        print(f"  {game:<14} {ms:6.1f} ms {size / 1024:7.0f} KiB")
+    if not args.no_costs:
+        print("checkpoint cost per game (encode + JSON, CPU ms, median of 5), after "
+              f"{args.cost_records:,} records:")
+        for game in available():
+            ms, size = checkpoint_cost(game, args.cost_records)
+            print(f"  {game:<14} {ms:6.1f} ms {size / 1024:7.0f} KiB")
     print(f"load average {os.getloadavg()[0]:.2f}: wall time is the deciding process's share of the cores; "
           f"CPU time is what it needs (resume worst {max(resume_cpu):.2f} s CPU)")
-    print(f"RESULT records={count} resume_s={max(resume_s):.2f} rss_mib={max(resume_peak):.0f}")
+    print(f"RESULT records={count} resume_s={max(resume_s):.2f} rss_mib={max(resume_peak):.0f} "
+          f"restart_s={max(waits):.2f}")
     return 0
 
 

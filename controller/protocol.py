@@ -7,8 +7,8 @@ between an evening's games ``Between`` (what the stations do); a screen, the pho
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
 ``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats`` and, between an
 evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press).
-What the deciding process owns and writes for the session (the players' names, the packs folder)
-is asked of it (``SaveNames``, ``UploadPack``) and answered (``Answered``), on the menu's channel of requests.
+What the deciding process owns and writes for the session (the players' names, the packs folder,
+the first start's choices) is asked of it (``SaveNames``, ``UploadPack``, ``SaveSetup``) and answered (``Answered``), on the menu's channel of requests.
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
 the fields in the class's order, the game's values (public view, strip,
@@ -325,6 +325,18 @@ class SaveNames:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveSetup:
+    """The first start's choices (``controller/apps/first_run.py``): the box's
+    language and its wiring profile (None: keyboard stations); the deciding
+    process keeps them in the first start's marker, which it owns as the
+    names file (the menu starts with them next time)."""
+
+    TAG: ClassVar[str] = "setup"
+    language: str | None
+    profile: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class UploadPack:
     """A pack sent from the host page: the file's ``name`` and its bytes as
     base64 (``data``); the deciding process checks it and saves it in its packs folder."""
@@ -347,7 +359,7 @@ class Answered:
 
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | PressLamps | Seats | SaveNames | UploadPack | Answered)
+           | PressLamps | Seats | SaveNames | SaveSetup | UploadPack | Answered)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

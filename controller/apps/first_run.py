@@ -5,7 +5,8 @@ per station, the phones' address; then the menu.
 
 It is shown once: a marker in the data folder (``first-run.json``, beside
 the journals' folder) says it was done and keeps what was chosen (the
-language and the wiring profile the menu then starts with). The menu's
+language and the wiring profile the menu then starts with); the evening's
+deciding process writes it (``SaveSetup``), as it writes the names. The menu's
 "Set up again" row and ``buzzerbox menu --first-run`` show it again. A box
 that already has journals (one set up before this existed) is taken as set
 up. ``BUZZERBOX_FIRST_RUN=off`` in the environment skips it and its saved
@@ -27,7 +28,7 @@ from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.monitor import InputMonitor
 from controller.box.timeline import box_now_us
-from controller.protocol import SaveNames
+from controller.protocol import SaveNames, SaveSetup
 from controller.screen.evening import EveningLink, EveningStations
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.menu import (
@@ -53,7 +54,7 @@ from games.toolkit.theme import Layout, draw_text, draw_wrapped
 log = logging.getLogger("buzzerbox")
 
 #: the marker and the choices it keeps, in the box's data folder
-MARKER = "first-run.json"
+MARKER = session.SETUP_FILE
 #: ``off``: never shown, its saved choices not read (a test machine's command line says everything)
 ENV = "BUZZERBOX_FIRST_RUN"
 #: the walk-through's steps, in order (the screens' "step n of 5")
@@ -71,7 +72,7 @@ class Setup:
 
 def marker_path() -> Path:
     """``$XDG_DATA_HOME/buzzerbox/first-run.json`` (beside the journals' folder)."""
-    return session.journal_dir().parent / MARKER
+    return session.setup_path()
 
 
 def off() -> bool:
@@ -106,17 +107,20 @@ def wanted(asked: bool, journals: Path) -> bool:
         return True
 
 
-def save(setup: Setup) -> None:
-    """The marker, with the choices (a read-only card: shown again next start, said in the log)."""
-    path = marker_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"done": True, "language": setup.language, "profile": setup.profile},
-                                  ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        log.warning("could not save the first start's choices in %s: %s", path, exc)
+def save(setup: Setup, stations: Callable[[str | None], EveningLink]) -> None:
+    """The marker, with the choices, kept by the evening's deciding process on
+    the chosen wiring (it owns the language and the wiring as it owns the
+    names; keyboard stations' if that wiring will not open); not kept (a
+    read-only card) is one line in the log and the walk-through next start."""
+    for wiring in dict.fromkeys((setup.profile, None)):
+        try:
+            answer = stations(wiring).ask(SaveSetup(setup.language, setup.profile))
+        except BuzzerBoxError as exc:
+            log.warning("the first start's choices were not kept on %s: %s", wiring or "keyboard stations", exc)
+            continue
+        if not answer.accepted:
+            log.warning("the first start's choices were not kept: %s", "; ".join(answer.lines))
+        return
 
 
 # -- the wiring choices -------------------------------------------------------------------
@@ -413,6 +417,6 @@ def run_first_run(screen: Screen, *, profile: str | None, players: int, port: in
                 continue
             step += 1
     setup = Setup(language, chosen)
-    save(setup)
+    save(setup, stations)
     log.info("first start done: language %s, wiring %s", setup.language, setup.profile or "keyboard")
     return setup

@@ -1,6 +1,7 @@
 """What the deciding process owns for the session besides the game
-(docs/processes.md): the players' names file and the packs folder. The
-menu asks (``SaveNames``, ``UploadPack``) on a channel of requests of its
+(docs/processes.md): the players' names file, the packs folder and the
+first start's choices (the language, the wiring). The menu asks
+(``SaveNames``, ``UploadPack``, ``SaveSetup``) on a channel of requests of its
 own; each is checked and written here and answered (``Answered``) on this
 process's thread for them, so a pack being checked (most of a second)
 never holds a decision or the game's channel."""
@@ -35,6 +36,9 @@ def answer(message: p.Message, profile: Profile | None, packs: Path | None) -> p
             return p.Answered(False, (_("{n} names sent; a box has at most {most} players").format(
                 n=len(message.names), most=MAX_NAMES),))
         problem = session.save_names(profile, message.names)
+        return p.Answered(problem is None, () if problem is None else (problem,))
+    if isinstance(message, p.SaveSetup):
+        problem = session.save_setup(message.language, message.profile)
         return p.Answered(problem is None, () if problem is None else (problem,))
     if isinstance(message, p.UploadPack):
         if packs is None:

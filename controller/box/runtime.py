@@ -139,7 +139,7 @@ GUARD_RELAX_US = 3_000_000
 SOURCE_EVENTS_KEPT = 4096
 
 #: a live box journals a checkpoint after this many records (``Box.checkpoint_if_due``)
-CHECKPOINT_EVERY = 10_000
+CHECKPOINT_EVERY = 5_000
 #: ... at a quiet moment only: no engine deadline within this
 CHECKPOINT_QUIET_US = 1_000_000
 #: a checkpoint line must stay well below the reader's limit for one (``journal_format.MAX_CHECKPOINT_LINE_BYTES``)

@@ -48,7 +48,7 @@ from controller.box.timeline import box_now_us
 from controller.box.views import GameAtStart, Snapshot, first_snapshot
 from controller.system import signals
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
-from games.i18n import N_, _
+from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
 from games.registry import get as get_game
 from games.rules_version import as_played
 
@@ -143,6 +143,38 @@ def save_names(profile: Profile | None, names: Sequence[str]) -> str | None:
         log.warning("could not save the players' names in %s: %s", path, exc)
         return _("the players' names could not be kept in {path} ({error}): they hold until the box stops; "
                  "check the card").format(path=path, error=exc.strerror or exc.__class__.__name__)
+    return None
+
+
+#: the first start's marker and its choices (``controller/apps/first_run.py``), beside the journals' folder
+SETUP_FILE = "first-run.json"
+
+
+def setup_path() -> Path:
+    """``$XDG_DATA_HOME/buzzerbox/first-run.json``."""
+    return journal_dir().parent / SETUP_FILE
+
+
+def save_setup(language: str | None, profile: str | None) -> str | None:
+    """The first start's marker with its choices (the screens' language, the
+    wiring profile; None: keyboard stations): the deciding process's to write
+    (``controller/box/owner.py``), as the names are. None, or the line saying
+    why they could not be kept (the walk-through shows again at the next start)."""
+    if language is not None and language not in LANGUAGES:
+        shipped = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)  # as ``--lang`` says it
+        return _("{code!r} is not a language the box speaks; use one of: {shipped}").format(
+            code=language[:20], shipped=shipped)
+    path = setup_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"done": True, "language": language, "profile": profile},
+                                  ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:  # a read-only card: the walk-through shows again next start
+        log.warning("could not save the first start's choices in %s: %s", path, exc)
+        return _("the first start's choices could not be kept in {path} ({error}): the walk-through shows again "
+                 "at the next start; check the card").format(path=path, error=exc.strerror or exc.__class__.__name__)
     return None
 
 

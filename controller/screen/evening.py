@@ -5,9 +5,10 @@ between games the menu's rows are driven by what it sends (``Between``),
 and each game with people is handed to it (``Play``, through
 ``viewer.run_split``). The menu's process opens no input.
 
-It owns what the evening writes besides the journals: the players' names
-and the packs folder. The menu asks it (``ask``: ``SaveNames``, a pack
-uploaded from the host page) on a channel of requests of its own, answered
+It owns what the evening writes besides the journals: the players' names,
+the packs folder and the first start's choices (the language, the wiring).
+The menu asks it (``ask``: ``SaveNames``, a pack uploaded from the host
+page, ``SaveSetup``) on a channel of requests of its own, answered
 in order whatever the menu or a game is doing.
 
 A deciding process that dies between games is started again (one line on
@@ -126,7 +127,7 @@ class EveningLink:
         raise EveningRefused(first.line if isinstance(first, p.Refused) else _(
             "the deciding process stopped before it opened the inputs: see the line above"))
 
-    def ask(self, request: p.SaveNames | p.UploadPack) -> p.Answered:
+    def ask(self, request: p.SaveNames | p.SaveSetup | p.UploadPack) -> p.Answered:
         """``request`` checked and written by it, and its answer (any thread: one at a
         time, in order); one gone meanwhile (being started again) is a refusal saying so."""
         with self._asking:

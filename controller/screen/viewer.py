@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -61,6 +62,20 @@ log = logging.getLogger("buzzerbox.screen")
 DECIDER_GONE = N_("the deciding process stopped: starting it again from the journal")
 #: what the screen says from then until the next one shows the game
 RESTARTING = N_("restarting: every press is kept")
+#: the deaths that end the game rather than start it again (its journal kept for --resume)
+DIED_TOO_OFTEN = N_("the deciding process died {count} times within {seconds} s (the last: {how}; out of memory?): "
+                    "the game stops here, its journal keeps every press for --resume")
+
+#: a deciding process started again that exits before it shows the game, saying no reason (an
+#: unhandled error, a MemoryError), is tried again: at most this many in a row, then the game ends
+TAKE_TRIES = 3
+#: this many deaths within ``DEATHS_WINDOW_S`` (the monotonic clock) end the game (the OOM killer again and again)
+DEATHS_LIMIT = 5
+DEATHS_WINDOW_S = 120.0
+#: the wait before starting the next one from the second death within the window on, doubled for each
+#: death more, at most ``RESTART_WAIT_MAX_S`` (tests set it to 0: no sleep)
+RESTART_WAIT_S = 0.5
+RESTART_WAIT_MAX_S = 8.0
 
 
 #: how long a stop waits for the deciding process's ``Ended`` (it sends it as its close ends: a journal's
@@ -631,6 +646,44 @@ def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presen
     return companion
 
 
+class Restarts:
+    """A game's deciding processes that died: how long to wait before the
+    next (a box out of memory is not hammered at once again) and when to stop
+    trying (``DEATHS_LIMIT`` deaths within ``DEATHS_WINDOW_S``, or
+    ``TAKE_TRIES`` started again in a row that exited before showing the game).
+    ``clock``: the monotonic clock (a test's own)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.deaths: deque[float] = deque()
+        #: the ones started again in a row that exited by themselves before their first view
+        self.failed_takes = 0
+
+    def died(self, exited: bool) -> None:
+        """One died (``exited``: by itself, before it showed the game)."""
+        now = self.clock()
+        self.deaths.append(now)
+        while now - self.deaths[0] >= DEATHS_WINDOW_S:
+            self.deaths.popleft()
+        self.failed_takes = self.failed_takes + 1 if exited else 0
+
+    def too_many(self) -> bool:
+        return len(self.deaths) >= DEATHS_LIMIT
+
+    def wait_s(self) -> float:
+        """Before the next start: none after a first death, then ``RESTART_WAIT_S`` doubled each time."""
+        return 0.0 if len(self.deaths) <= 1 else min(RESTART_WAIT_MAX_S, RESTART_WAIT_S * 2 ** (len(self.deaths) - 2))
+
+
+def backing_off(seconds: float) -> None:
+    """Wait before starting the next deciding process; a stopping signal ends
+    the wait (held: the next one is started and told to close the game)."""
+    until = time.monotonic() + seconds
+    with signals.held(raise_after=False):
+        while signals.received() is None and (left := until - time.monotonic()) > 0:
+            time.sleep(min(left, 0.05))
+
+
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
               companion: Companion | None = None, box: DecidingLink | None = None,
               announce: Callable[[str], None] | None = None,
@@ -645,6 +698,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
     it journaled the game (in its roll call) the start is abandoned
     (``KeyboardInterrupt``, as before it was handed over)."""
     resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
+    restarts = Restarts()
 
     def said_once(inputs: str) -> None:  # a deciding process started again opens the same inputs
         nonlocal announce
@@ -695,20 +749,39 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
             return GameOver(watched.ended, list(watched.frame_us), list(watched.shown), box.view)
-        if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
-            if resume:
-                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
-                                   "the line above; the journal keeps the game for --resume").format(code=code))
+        exited = watched.views == 0 and code >= 0  # by itself, before it showed the game (a refusal is GameRefused)
+        if exited and not resume:
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
-        # killed (by a signal, whenever), or it broke mid-game: the next one resumes from the journal
-        print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
-              file=sys.stderr, flush=True)
+        restarts.died(exited)
+        if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
+            raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                               "the line above; the journal keeps the game for --resume").format(code=code))
+        if restarts.too_many():
+            how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
+            raise SplitError(_(DIED_TOO_OFTEN).format(count=len(restarts.deaths), seconds=round(DEATHS_WINDOW_S),
+                                                      how=how))
+        # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
+        if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
+            print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+                  file=sys.stderr, flush=True)
+        if restarts.failed_takes == 1:
+            log.warning("the deciding process exited %s before it showed the game: started again, at most %d "
+                        "times in a row", code, TAKE_TRIES - 1)
         presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
         presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
         presenter.screen.flip()
+        backing_off(restarts.wait_s())
         # the next one resumes from the journal; one that died before it wrote it starts the game anew
         resume = not game.new or game.journal.exists()
+
+
+def signal_name(number: int) -> str:
+    """SIGKILL for 9 (the number itself for one Python does not name)."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,

@@ -66,6 +66,24 @@ def test_names_are_kept_or_the_line_says_why_not(tmp_path: Path, monkeypatch: py
     assert line.startswith("jména hráčů nešlo uložit do ") and "\n" not in line
 
 
+@pytest.mark.usefixtures("language")
+def test_the_first_starts_choices_are_kept_or_the_line_says_why_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk-through's language and wiring: written in the marker the menu starts with, a language the
+    box does not speak refused in the line ``--lang`` says, a read-only card in one line (in Czech)."""
+    import json
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert owner.answer(p.SaveSetup("pl", "header-4"), None, None) == p.Answered(True)
+    assert json.loads(session.setup_path().read_text(encoding="utf-8")) == {
+        "done": True, "language": "pl", "profile": "header-4"}
+    [line] = owner.answer(p.SaveSetup("de", None), None, None).lines
+    assert line.startswith("'de' není jazyk, kterým krabička mluví") and "pl (Polski)" in line
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "a file"))
+    (tmp_path / "a file").write_text("")  # a read-only card, as far as the marker is concerned
+    [line] = owner.answer(p.SaveSetup(None, None), None, None).lines
+    assert line.startswith("volby prvního spuštění nešlo uložit do ") and "\n" not in line
+
+
 def test_the_menu_asks_its_evening_process_and_one_that_died_is_said_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The menu's end (``EveningLink.ask``) against a real evening process on keyboard stations."""

@@ -54,6 +54,7 @@ def every_message() -> list[p.Message]:
             p.ActionInput(Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000)),
             p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"),
             p.PressLamps(True), p.Seats({"port": 8080, "pin": "123456"}), p.SaveNames(("Ana", "", "Žofie")),
+            p.SaveSetup("cs", "header-4"), p.SaveSetup(None, None),
             p.UploadPack("night.csv", "cXVlc3Rpb24sYW5zd2VyCg=="),
             p.Answered(True, ("night.csv: saved in the packs folder (2 questions)",), "night.csv"),
             p.Answered(False, ("no packs folder here",))]

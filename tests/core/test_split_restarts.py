@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -279,3 +280,178 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
     lines = "\n".join(err.lines)
     assert len([x for x in err.lines if x in said]) == 1 and "Traceback" not in lines, lines
     assert (tmp_path / "q.jsonl.unsaved").exists()
+
+
+#: a deciding process that breaks as it starts, saying no reason: an unhandled MemoryError (exit 1)
+BREAKS = [sys.executable, "-c", "raise MemoryError"]
+
+
+@pytest.mark.parametrize("then", ["takes", "refuses"])
+def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture, then: str) -> None:
+    """The first deciding process is killed mid-game; the next two break as
+    they start (exit 1, no reason said): they are tried again, said once,
+    and the fourth takes the game over (the host stops it: exit 0, the
+    winner kept) or refuses it for a reason it says (the journal is locked
+    by another process): that is one line and exit 1, with no more tries."""
+    import fcntl
+
+    from controller.cli import main
+
+    monkeypatch.setattr(viewer, "RESTART_WAIT_S", 0.0)
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    locks: list[int] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        if len(started) in (1, 2):
+            mine, theirs = socket.socketpair()
+            theirs.close()
+            started.append(subprocess.Popen(BREAKS, stderr=subprocess.DEVNULL, start_new_session=True))
+            return started[-1], mine
+        if len(started) == 3 and then == "refuses":  # another process writes the journal now
+            locks.append(os.open(journal, os.O_RDONLY))
+            fcntl.flock(locks[0], fcntl.LOCK_EX | fcntl.LOCK_NB)
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    failed: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                arm_and_win(sock, journal)
+                os.kill(started[0].pid, signal.SIGKILL)
+                wait_gone([started[0].pid])
+            finally:
+                sock.close()
+            if then == "refuses":
+                return
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                assert has_winner(until(sock, lambda m: isinstance(m, p.View)))  # back from the journal
+                channel.send(sock, p.Stop("menu"))
+                until(sock, lambda m: isinstance(m, p.Ended))
+            finally:
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            failed.append(exc)
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        try:
+            code = main(["play", "--json", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                         "--journal", str(journal), "--viewer-socket", str(views_at)])
+        except SystemExit as exc:
+            code = exc.code
+    finally:
+        thread.join(DEADLINE_S)
+        for fd in locks:
+            os.close(fd)
+    if failed:
+        raise failed[0]
+    out, err = capsys.readouterr()
+    assert len(started) == 4 and [p.returncode for p in started[:3]] == [-9, 1, 1], err
+    assert err.count(_(viewer.DECIDER_GONE)) == 2, err  # the kill, then the first that broke: said once
+    assert len([r for r in caplog.records if "before it showed the game" in r.getMessage()]) == 1
+    assert "could not take the game over again" not in err and "Traceback" not in err, err
+    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    if then == "takes":
+        assert code == 0 and json.loads(out)["winner"] == 1, err
+        assert [r["type"] for r in records].count("end") == 1
+        return
+    assert code == 1 and started[3].returncode == 1, err
+    assert err.count(f"{journal} is being written by another buzzerbox (pid {os.getpid()})") == 1, err
+    assert "end" not in [r["type"] for r in records]  # kept for --resume
+
+
+def test_killed_again_and_again_the_game_stops_with_its_journal_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The OOM killer's way: every deciding process started again is killed
+    at once (-9). Each next start waits longer than the last (a back-off),
+    and the fifth death stops the game: one line, exit 1, the journal left
+    open for ``--resume`` (no ``end``), the press in it."""
+    from controller.cli import main
+
+    monkeypatch.setattr(viewer, "DEATHS_WINDOW_S", 1e9)  # every death within the window, however slow the run
+    waits: list[float] = []
+    monkeypatch.setattr(viewer, "backing_off", waits.append)  # what it would wait, without waiting
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        assert len(started) <= viewer.DEATHS_LIMIT, "started again for ever"
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        if len(started) > 1:
+            os.kill(process.pid, signal.SIGKILL)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    failed: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                arm_and_win(sock, journal)
+                os.kill(started[0].pid, signal.SIGKILL)
+            finally:
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            failed.append(exc)
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        try:
+            code = main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                         "--journal", str(journal), "--viewer-socket", str(views_at)])
+        except SystemExit as exc:
+            code = exc.code
+    finally:
+        thread.join(DEADLINE_S)
+    if failed:
+        raise failed[0]
+    err = capsys.readouterr().err
+    line = _(viewer.DIED_TOO_OFTEN).format(count=viewer.DEATHS_LIMIT, seconds=round(1e9), how="SIGKILL")
+    assert code == 1 and f"buzzerbox play: {line}\n" in err and "Traceback" not in err, err
+    assert len(started) == viewer.DEATHS_LIMIT and all(p.returncode == -9 for p in started)
+    assert err.count(_(viewer.DECIDER_GONE)) == viewer.DEATHS_LIMIT - 1, err
+    assert waits == [0.0, 0.5, 1.0, 2.0]  # none after the first death, then longer each time
+    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    assert "end" not in [r["type"] for r in records] and sum(r["type"] == "press" for r in records) == 1
+
+
+def test_deaths_spread_out_never_stop_the_game_and_the_wait_has_a_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deaths further apart than the window never add up to the limit (a long
+    evening may lose its deciding process now and then); close together they
+    do, each wait longer, up to a ceiling."""
+    now = [0.0]
+    restarts = viewer.Restarts(lambda: now[0])
+    for _i in range(50):
+        now[0] += viewer.DEATHS_WINDOW_S / (viewer.DEATHS_LIMIT - 2)
+        restarts.died(exited=False)
+        assert not restarts.too_many()
+    restarts = viewer.Restarts(lambda: now[0])
+    waits = []
+    while not restarts.too_many():
+        now[0] += 0.01
+        restarts.died(exited=False)
+        waits.append(restarts.wait_s())
+    assert len(waits) == viewer.DEATHS_LIMIT and waits == sorted(waits) and waits[0] == 0 < waits[1]
+    monkeypatch.setattr(viewer, "DEATHS_LIMIT", 100)  # a limit past the ceiling: the waits stop growing
+    for _i in range(20):
+        restarts.died(exited=False)
+    assert restarts.wait_s() == viewer.RESTART_WAIT_MAX_S

@@ -462,6 +462,21 @@ def test_set_up_again_tests_the_stations_on_the_evenings_deciding_process(
     assert len(list(journals.glob("*.jsonl"))) == 1
 
 
+def test_the_walk_throughs_language_and_wiring_are_kept_by_the_evenings_deciding_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Set up again" in Polish on header-4: the first start's marker, with
+    the language and the wiring the menu starts with next time, is written by
+    the evening's deciding process, which owns them as it owns the names
+    (``SaveSetup``); the menu's process may not write it meanwhile. Before,
+    the menu's process wrote it itself."""
+    marker = tmp_path / "data" / "buzzerbox" / "first-run.json"
+    script = set_up_again_then_a_game(tmp_path, "pl")  # set up before: a marker with no choices
+    with written_elsewhere(marker, marker.with_suffix(".tmp")) as tried:
+        menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True)
+    assert tried == [], tried
+    assert json.loads(marker.read_text(encoding="utf-8")) == {"done": True, "language": "pl", "profile": "header-4"}
+
+
 def starts_in(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
     """The evening's deciding processes the menu starts, in order: each one's pid and the language it speaks."""
     from tests.core.test_evening import language_of
