@@ -16,7 +16,8 @@ event data) as the JSON they already are. No class is rebuilt from the
 wire but these and the value objects they hold (``CODECS``), each field
 checked as it is read: a frame that is not one is a ``ChannelError``, one
 of another protocol a ``VersionMismatch`` that says so in one line.
-Change a message's fields and ``PROTOCOL`` goes up by one.
+Change a message's fields and ``PROTOCOL`` goes up by one (tests/core/test_protocol_pin.py
+fails until it has, and prints the new pin).
 """
 
 from __future__ import annotations

@@ -90,6 +90,11 @@ class GameEvent:
     station press stamped before what the game already decided on reached
     the box too late to count: ``data`` has ``pressed_us`` and ``behind_us``;
     the box shows it and journals it, the game never sees the press).
+
+    ``kind`` is an ``EventKind`` (the common ones, above) or the game's own:
+    a member of its ``KindEnum`` (the quiz's ``QuizEvent``) or a plain string
+    (a new game may bring plain strings; the channel and the journal carry
+    the word, so a peer reads back a plain string equal to either).
     """
 
     kind: str
@@ -273,12 +278,27 @@ LightMode = Literal["on", "off", "blink"]
 #: the box's synthesised sounds
 SoundName = Literal["bell", "buzz", "tick", "fanfare"]
 
-class EventKind(str, Enum):
-    """The event kinds every part of the box understands (a game adds its own,
-    plain strings: ``GameSpec.logged_events``, ``event_sounds``). Each is its
-    string (``EventKind.SHOW == "show"``, and so in journals, views and on the
-    channel), so journals written before keep replaying."""
+class KindEnum(str, Enum):
+    """Event kinds as an enum whose every member is its string: ``EventKind``
+    (the common ones) and a game's own (the quiz's ``QuizEvent``). Equal to,
+    hashed and written as the word (journals, views, the channel, f-strings,
+    logs), so journals written with plain strings keep replaying; a game may
+    as well say its own kinds as plain strings."""
 
+    # the string itself wherever it is written (f-strings, logs), on every Python the box runs on
+    __str__ = str.__str__
+    __format__ = str.__format__  # type: ignore[assignment]
+
+
+class EventKind(KindEnum):
+    """The event kinds every part of the box understands (a game adds its own,
+    plain strings or a ``KindEnum`` of its own: ``GameSpec.logged_events``,
+    ``event_sounds``, ``clip_cues``). Each is its string (``EventKind.SHOW ==
+    "show"``, and so in journals, views and on the channel), so journals
+    written before keep replaying."""
+
+    #: a station's bell in a race (the quiz, the reaction duel): when it rang is public (the host page's "first")
+    BUZZ = "buzz"
     WINNER = "winner"
     QUEUE = "queue"
     TIE = "tie"
@@ -305,10 +325,9 @@ class EventKind(str, Enum):
     HOST_PAUSED = "host_paused"
     HOST_CONTINUED = "host_continued"
     RENAMED = "renamed"
-
-    # the string itself wherever it is written (f-strings, logs), on every Python the box runs on
-    __str__ = str.__str__
-    __format__ = str.__format__  # type: ignore[assignment]
+    #: the journal's notice changed (``data["notice"]``: the line the screen shows while the card
+    #: refuses records, None once they are written again)
+    JOURNAL = "journal"
 
 
 COMMON_STATUS_LIGHTS: Mapping[str, LightMode] = {
@@ -590,6 +609,24 @@ LampContestRule = Callable[[Mapping[str, Any]], "LampContest | None"]
 
 
 @dataclass(frozen=True)
+class ClipCues:
+    """Which of a game's own event kinds drive a question's clip (a pack's
+    ``audio`` or ``video`` cell: controller/box/clips.py, the screen's video,
+    the phones' "playing"), beside the common kinds the box knows (a
+    ``winner``, a ``tie`` and the host's pause pause it; ``round_over`` and
+    ``game_over`` stop it). A game without clips declares none."""
+
+    #: a new question is on screen: its ``data`` holds the clip cells; the clip before it stops
+    shown: frozenset[str] = frozenset()
+    #: the buzzers open: the clip starts (one not started when shown); opened again
+    #: (``data["rearmed"]``) or while paused, it plays on
+    opening: frozenset[str] = frozenset()
+    #: the clip pauses (it plays on at the next opening, or when the host carries on)
+    pausing: frozenset[str] = frozenset()
+    stopping: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class FirstPress:
     """An engine's promise for the race it is armed for, stated ahead of the
     presses (``first_press()``, an engine may offer it): the first ``action``
@@ -701,6 +738,8 @@ class GameSpec:
     #: the first press wins the lamp: an input board with lockout lights it itself
     #: for the contest this reads from the public view (None: the box's lamps only)
     lamp_contest: LampContestRule | None = None
+    #: which of this game's event kinds show, open, pause and stop a question's clip (none: no clips)
+    clip_cues: ClipCues = ClipCues()
 
     @property
     def default_options(self) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from controller.box.press import Edge
 from controller.box.runtime import Box, box_from_journal
 from controller.box.sources.simulated import BounceModel
 from controller.box.timeline import box_now_us
-from games.base import GameSettings
+from games.base import EventKind, GameSettings
 from games.registry import get
 
 #: the runner-up's gaps behind the first, µs (0: a dead heat, a tie)
@@ -354,8 +354,8 @@ class Floor:
 def outcome_in(events: Iterable[Any], start_us: int, end_us: int) -> tuple[Outcome, int | None]:
     """The first winner or tie announced between two game moments, and its moment."""
     for e in events:
-        if e.kind in ("winner", "tie") and start_us <= e.t_us < end_us:
-            if e.kind == "winner":
+        if e.kind in (EventKind.WINNER, EventKind.TIE) and start_us <= e.t_us < end_us:
+            if e.kind == EventKind.WINNER:
                 return ("winner", (e.player,)), e.t_us
             return ("tie", tuple(e.data["stations"])), e.t_us
     return None, None

@@ -128,7 +128,7 @@ def print_disputes(box: Box) -> None:
         kind = "press" if isinstance(item, Press) else item.kind
         if isinstance(item, Press):
             text = press_line(item, first)
-        elif item.kind == "winner":
+        elif item.kind == EventKind.WINNER:
             who = name(item.player if item.player is not None else -1)
             queue = item.data.get("queue", [])
             margins = item.data.get("margins_us", [])
@@ -136,7 +136,7 @@ def print_disputes(box: Box) -> None:
             text = who + (_("; then {behind}").format(behind=behind) if behind else "")
             stamps = [p.t_us for p in box.press_log if p.station == item.player and p.t_us <= item.t_us]
             first = (item.player, max(stamps)) if item.player is not None and stamps else None
-        elif item.kind == "tie":
+        elif item.kind == EventKind.TIE:
             text = _("{players} (closer than the stamps can tell)").format(
                 players=" = ".join(name(s) for s in item.data.get("stations", [])))
         elif item.kind == EventKind.LATE_EVIDENCE:
@@ -145,11 +145,11 @@ def print_disputes(box: Box) -> None:
                 player=name(item.player if item.player is not None else -1),
                 pressed=format_number(item.data.get("pressed_us", 0) / 1e6, 6),
                 ms=format_number(item.data.get("behind_us", 0) / 1000, 3))
-        elif item.kind == "early":
+        elif item.kind == EventKind.EARLY:
             text = _("{player} pressed before it was allowed").format(
                 player=name(item.player if item.player is not None else -1))
         else:
-            if item.kind in ("round_over", "game_over"):
+            if item.kind in (EventKind.ROUND_OVER, EventKind.GAME_OVER):
                 first = None  # later presses belong to the next contest
             continue
         print(f"  {format_number(t_us / 1e6, 6):>12} s  {tags[kind].ljust(width)}  {text}")

@@ -11,7 +11,9 @@ waits for the music), plays on when the buzzers open again after a wrong
 answer, and stops on the reveal, the next question or the end. The host's
 F5 plays it again from its start. Driven by events alone, so the same code
 plays a game decided in the screen's process (simulated players) and one
-decided in a process of its own (docs/processes.md).
+decided in a process of its own (docs/processes.md). Which of a game's own
+events show, open, pause and stop a clip its spec says (``GameSpec.clip_cues``:
+the quiz's); the common kinds below are the box's.
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from games.base import EventKind, GameEvent
+from games.base import ClipCues, EventKind, GameEvent
 
 log = logging.getLogger("buzzerbox.clips")
 
-#: the events that pause, play on, and stop the clip
-PAUSING = frozenset({"winner", "next_in_line", "tie", "host_paused", "bonus"})
-STOPPING = frozenset({"reveal", "round_over", "next", "game_over", "all_play_reveal", "podium"})
+#: the common events that pause and stop a clip in every game (a game adds its own: ``ClipCues``)
+PAUSING = frozenset({EventKind.WINNER, EventKind.TIE, EventKind.HOST_PAUSED})
+STOPPING = frozenset({EventKind.ROUND_OVER, EventKind.GAME_OVER})
+#: a game's cues when it has no clips (the common events alone)
+NO_CLIPS = ClipCues()
 
 
 class Music(Protocol):
@@ -75,22 +79,23 @@ class ClipPlayer:
         self._since_us: int | None = None
         self._now_us = 0  # the newest moment seen (events, frames)
 
-    def on_events(self, events: Iterable[GameEvent]) -> None:
+    def on_events(self, events: Iterable[GameEvent], cues: ClipCues) -> None:
+        """Follow the running game's events; ``cues``: which of its own kinds do what (its spec's)."""
         for e in events:
             self._now_us = max(self._now_us, e.t_us)
-            if e.kind == "question":
+            if e.kind in cues.shown:
                 self._stop()
                 self.clip = next((c for c in (Clip.of(e.data.get(k)) for k in self.keys) if c is not None), None)
                 if self.clip is not None and self.clip.on_show:
                     self.restart(e.t_us)
-            elif (e.kind == "armed" and not e.data.get("rearmed")) or e.kind == "all_play_open":
+            elif e.kind in cues.opening and not e.data.get("rearmed"):
                 if self.clip is not None and not self.clip.on_show:  # one shown plays on as the buzzers open
                     self.restart(e.t_us)
-            elif e.kind in ("armed", EventKind.HOST_CONTINUED) and self.state == "paused":
+            elif (e.kind in cues.opening or e.kind == EventKind.HOST_CONTINUED) and self.state == "paused":
                 self._resume(e.t_us)
-            elif e.kind in PAUSING and self.state == "playing":
+            elif (e.kind in PAUSING or e.kind in cues.pausing) and self.state == "playing":
                 self._pause(e.t_us)
-            elif e.kind in STOPPING:
+            elif e.kind in STOPPING or e.kind in cues.stopping:
                 self._stop()
 
     def restart_now(self) -> None:

@@ -87,8 +87,6 @@ def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
 
 #: the notice a refused press from before this session is journaled as (``Box._stale``)
 STALE_PRESS = "stale"
-#: the box's event when the journal's notice changes (``Box.journal_notice``)
-JOURNAL_EVENT = "journal"
 #: what the screen and the host page say while the journal's disk refuses records
 JOURNAL_NOTICES = {
     "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
@@ -447,7 +445,7 @@ class Box(InputLayer):
         if notice == self._journal_notice:
             return []
         self._journal_notice = notice
-        return self._emit([GameEvent(JOURNAL_EVENT, now_us, None, {"notice": notice})])
+        return self._emit([GameEvent(EventKind.JOURNAL, now_us, None, {"notice": notice})])
 
     def apply_press(self, press: Press) -> list[GameEvent]:
         """A press debounced elsewhere (scenario, test): accept it, then settle."""

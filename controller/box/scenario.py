@@ -46,7 +46,7 @@ from controller.box.debounce import DebounceConfig
 from controller.box.press import Edge, Press
 from controller.box.profile import did_you_mean
 from controller.box.runtime import Box
-from games.base import Action, BuzzerBoxError, GameEvent
+from games.base import Action, BuzzerBoxError, EventKind, GameEvent
 from games.files import FileRefused, read_limited
 from games.i18n import N_, _, ngettext
 from games.registry import get as get_game
@@ -313,7 +313,7 @@ def check(data: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
         for text in texts if isinstance(texts, list) else [texts]:
             if not any(str(text) in line for line in lines):
                 problems.append(f"log_contains: no log line contains {_canonical(text)}")
-    refused = [e for e in outcome.get("events", []) if e.get("kind") == "rejected"]
+    refused = [e for e in outcome.get("events", []) if e.get("kind") == EventKind.REJECTED]
     if rejected_want is None:
         if refused:
             first = refused[0]

@@ -406,11 +406,11 @@ class Publisher:
         for e in events:
             if box.spec.logs(e.kind):  # only what the log says in public
                 self._recent.append({"kind": e.kind, "t_us": e.t_us, "player": e.player})
-            if e.kind == "buzz" and e.player is not None:  # a bell: when it rang is public (the host's big "first")
+            if e.kind == EventKind.BUZZ and e.player is not None:  # a bell: when it rang is public (the host's big "first")
                 self._bells.append((e.player, e.t_us))
         del self._recent[:-RECENT_EVENTS]
         del self._bells[:-RECENT_EVENTS]
-        self.clips.on_events(events)
+        self.clips.on_events(events, box.spec.clip_cues)
         self.clips.poll(max((e.t_us for e in events), default=0))  # a clip with a length has ended by now
         return self.pages(view, strip)
 

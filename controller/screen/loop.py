@@ -243,14 +243,15 @@ class Presenter:
     def _say(self, events: Sequence[GameEvent], spec: GameSpec, strip: Callable[[], Sequence[Mapping[str, Any]]],
              names: Sequence[str], now_us: int) -> None:
         """The events' sounds, and the line the room reads about one (a refused key, the inputs away)."""
+        cues = spec.clip_cues
         if self.sound is not None and events:
-            self.sound.on_events(events, spec.sound_for)
+            self.sound.on_events(events, spec.sound_for, cues)
         for e in events:
-            if e.kind == "question":  # a question's own ``audio`` cell wins over its video's sound
+            if e.kind in cues.shown:  # a question's own ``audio`` cell wins over its video's sound
                 self.video_screen.with_sound = self.video_sound and Clip.of(e.data.get("audio")) is None
-        self.video.on_events(events)
+        self.video.on_events(events, cues)
         clip = self.video.clip
-        if clip is not None and self.video.state == "stopped" and any(e.kind == "question" for e in events):
+        if clip is not None and self.video.state == "stopped" and any(e.kind in cues.shown for e in events):
             self.video_screen.show_still(clip.file, clip.start_s)  # its first frame until it plays
         for e in events:
             text = None

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pygame
 
-from controller.box.clips import ClipPlayer
+from controller.box.clips import NO_CLIPS, ClipPlayer
 from controller.box.profile import STATION_SOUNDS
-from games.base import COMMON_EVENT_SOUNDS, GameEvent
+from games.base import COMMON_EVENT_SOUNDS, ClipCues, GameEvent
 from games.i18n import _
 
 log = logging.getLogger("buzzerbox.sound")
@@ -321,12 +321,13 @@ class Sound:
         snd.set_volume(max(0.0, min(1.0, self.settings.volume)))
         return snd.play()
 
-    def on_events(self, events: Iterable[GameEvent], sound_for: Callable[[str], str | None] | None = None) -> list[str]:
+    def on_events(self, events: Iterable[GameEvent], sound_for: Callable[[str], str | None] | None = None,
+                  cues: ClipCues = NO_CLIPS) -> list[str]:
         """The sounds for a batch of events (one of each kind at most);
         ``sound_for`` is the running game's (``GameSpec.sound_for``), else
-        only the common events sound."""
+        only the common events sound; ``cues``: its clips' (``GameSpec.clip_cues``)."""
         events = list(events)
-        self.clips.on_events(events)
+        self.clips.on_events(events, cues)
         names: list[str] = []
         for event in events:
             name = sound_for(event.kind) if sound_for is not None else COMMON_EVENT_SOUNDS.get(event.kind)

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.base import STATION_CHOICES, GameSettings, GameSpec, LampContest, OptionError
+from games.base import STATION_CHOICES, ClipCues, GameSettings, GameSpec, LampContest, OptionError
 from games.i18n import LANGUAGES, N_, Nn_, _, current_language
 from games.quiz.allplay_scoring import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
 from games.quiz.bowl_scoring import BOWL, TOSSUPS_ONLY, bonuses_to_read
 from games.quiz.buttons import BUTTONS
-from games.quiz.engine import PRESETS, QuizOptions, most_choices, new_quiz_engine
+from games.quiz.engine import PRESETS, QuizEvent, QuizOptions, most_choices, new_quiz_engine
 from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS, language_pack
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
@@ -351,16 +351,27 @@ SPEC = QuizSpec(
                 "armed": (), "answering": (), "tie": (), "bonus": ()},
     unused_host_actions=unused_host_actions,  # m and e are listed in the help only while bowl is played
     logged_events={
-        "question": N_("a new question"), "reveal": N_("the answer is shown"), "podium": N_("the podium"),
-        "round_start": N_("a new round begins"),
-        "all_play_open": N_("an all-play question opens"), "all_play_reveal": N_("the all-play answers are shown"),
-        "power_mark": N_("the reading passed the power mark"), "read": N_("the tossup was read to the end"),
-        "locked_out": N_("{player} pressed, but their team answered this tossup wrong"),
-        "bonus": N_("a bonus for the team that got the tossup"), "bonus_part": N_("a bonus part judged"),
-        "team": N_("a player joined a team"),
-        "team_named": N_("the host renamed a team"),
+        QuizEvent.QUESTION: N_("a new question"), QuizEvent.REVEAL: N_("the answer is shown"),
+        QuizEvent.PODIUM: N_("the podium"), QuizEvent.ROUND_START: N_("a new round begins"),
+        QuizEvent.ALL_PLAY_OPEN: N_("an all-play question opens"),
+        QuizEvent.ALL_PLAY_REVEAL: N_("the all-play answers are shown"),
+        QuizEvent.POWER_MARK: N_("the reading passed the power mark"),
+        QuizEvent.READ: N_("the tossup was read to the end"),
+        QuizEvent.LOCKED_OUT: N_("{player} pressed, but their team answered this tossup wrong"),
+        QuizEvent.BONUS: N_("a bonus for the team that got the tossup"), QuizEvent.BONUS_PART: N_("a bonus part judged"),
+        QuizEvent.TEAM: N_("a player joined a team"),
+        QuizEvent.TEAM_NAMED: N_("the host renamed a team"),
     },
-    event_sounds={"podium": "fanfare"},  # the podium: a rising C-E-G-C (controller/screen/sound.py)
+    event_sounds={QuizEvent.PODIUM: "fanfare"},  # the podium: a rising C-E-G-C (controller/screen/sound.py)
+    # an audio or video question's clip: it starts when the buzzers open (or as it is shown, as the pack
+    # says), pauses while someone answers (the common winner, tie and host's pause, and these) and stops
+    # once the answer is out
+    clip_cues=ClipCues(
+        shown=frozenset({QuizEvent.QUESTION}),
+        opening=frozenset({QuizEvent.ARMED, QuizEvent.ALL_PLAY_OPEN}),
+        pausing=frozenset({QuizEvent.NEXT_IN_LINE, QuizEvent.BONUS}),
+        stopping=frozenset({QuizEvent.REVEAL, QuizEvent.NEXT, QuizEvent.ALL_PLAY_REVEAL, QuizEvent.PODIUM}),
+    ),
     # all-play: a lit bell says "your answer is in"; after the reveal only the right ones stay lit
     status_labels={"queued": N_("IN LINE"), "sitting": N_("SITS OUT"), "answered": N_("ANSWERED"),
                    "right": N_("RIGHT"), "missed": N_("WRONG")},

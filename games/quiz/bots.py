@@ -6,9 +6,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, GameEvent, GameSettings, PlannedPress
+from games.base import Action, EventKind, GameEvent, GameSettings, PlannedPress
 from games.humans import human_reaction_us
 from games.quiz.allplay_scoring import CHOICE_INPUTS
+from games.quiz.core import QuizEvent
 
 
 class QuizPlayer:
@@ -25,11 +26,11 @@ class QuizPlayer:
     def observe(self, view: Mapping[str, Any], events: list[GameEvent], now_us: int) -> list[PlannedPress]:
         plans: list[PlannedPress] = []
         for event in events:
-            if event.kind in ("next", "round_over", "reset") and self.rng.random() < self.jumpy:
+            if event.kind in (QuizEvent.NEXT, EventKind.ROUND_OVER, QuizEvent.RESET) and self.rng.random() < self.jumpy:
                 plans.append(PlannedPress("bell", now_us + self.rng.randint(300_000, 1_500_000)))
-            if event.kind == "all_play_open":  # everyone answers (the screen never shows the answer: a guess)
+            if event.kind == QuizEvent.ALL_PLAY_OPEN:  # everyone answers (the screen never shows the answer: a guess)
                 plans += self._pick(now_us, int(event.data["choices"]))
-            knows = event.kind == "armed" and view["status"][self.station] not in ("out", "locked", "sitting")
+            knows = event.kind == QuizEvent.ARMED and view["status"][self.station] not in ("out", "locked", "sitting")
             if knows and self.rng.random() < self.knowledge:
                 plans.append(PlannedPress("bell", now_us + human_reaction_us(self.rng, self.median_ms)))
         return plans

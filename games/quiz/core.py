@@ -30,9 +30,11 @@ from games.base import (
     HOST_RESUME,
     HOST_TEAM_NAME,
     Action,
+    EventKind,
     FirstPress,
     GameEvent,
     GameSettings,
+    KindEnum,
     OptionError,
     Outcome,
     RuleError,
@@ -70,6 +72,40 @@ class Phase(str, Enum):
     ROUND_OVER = "round_over"
     ALL_PLAY = "all_play"  # an all-play question is open: everyone picks a choice
     BONUS = "bonus"  # quiz bowl: the team that got the tossup answers its bonus, no buzzing
+
+
+class QuizEvent(KindEnum):
+    """The quiz's own event kinds (beside the common ``EventKind``s it says:
+    buzz, winner, tie, early, correct, wrong, time_up, timer_warning,
+    round_over, game_over, adjusted, resumed). Each is its string, as journals and the
+    quiz's results have always had it."""
+
+    #: a new question is on screen (``data``: the question's record, its clips' cells among them)
+    QUESTION = "question"
+    ROUND_START = "round_start"
+    #: the buzzers open (``data["rearmed"]``: again, for the same question)
+    ARMED = "armed"
+    #: the turn passes on after a wrong answer
+    NEXT_IN_LINE = "next_in_line"
+    REVEAL = "reveal"
+    LEADERBOARD = "leaderboard"
+    PODIUM = "podium"
+    RESET = "reset"
+    NEXT = "next"
+    UNDO = "undo"
+    #: a player joined a team (the lobby's move, ``TEAM_MOVE``); the host named a team
+    TEAM = "team"
+    TEAM_NAMED = "team_named"
+    # all-play
+    ALL_PLAY_OPEN = "all_play_open"
+    LOCKED_IN = "locked_in"
+    ALL_PLAY_REVEAL = "all_play_reveal"
+    # quiz bowl
+    POWER_MARK = "power_mark"
+    READ = "read"
+    LOCKED_OUT = "locked_out"
+    BONUS = "bonus"
+    BONUS_PART = "bonus_part"
 
 
 #: each phase as a refusal words it to a host ("cannot wrong while armed"): the catalogue's words
@@ -134,8 +170,6 @@ ROUND_KEYS: tuple[str, ...] = ("title", "rules", "questions", "answer_time_us", 
                                "choices", "power_points", "neg_points", "bonus_parts", "bonus_points")
 #: a player's move in a team quiz's lobby: join a team, and maybe name it (``QuizCore._team_move``)
 TEAM_MOVE = "team"
-#: the host named a team (``HOST_TEAM_NAME``): its ``team`` and new ``name``
-TEAM_NAMED = "team_named"
 
 #: the round's own values of the quiz's options
 ROUND_OPTIONS: tuple[str, ...] = ("answer_time_us", "buzz_window_us", "points_correct", "points_wrong",
@@ -616,9 +650,9 @@ class QuizCore:
         k = self.round_number()
         events = []
         if len(self.round_options) > 1 and self.round_starts[k - 1] == r.question:
-            events.append(GameEvent("round_start", t, None, self._round_view(k)))
+            events.append(GameEvent(QuizEvent.ROUND_START, t, None, self._round_view(k)))
         record = question_record(r.question, self._question(), self._points(), k if len(self.round_options) > 1 else None)
-        return events + [GameEvent("question", t, None, record)]
+        return events + [GameEvent(QuizEvent.QUESTION, t, None, record)]
 
     # -- teams --------------------------------------------------------------
     def team_quiz(self) -> bool:
@@ -643,7 +677,7 @@ class QuizCore:
         data: dict[str, Any] = {"team": team, "teams": list(self.teams)}
         if name is not None:
             data["name"] = self._set_team_name(team, name)
-        return [GameEvent(TEAM_MOVE, action.t_us, action.player, data)]
+        return [GameEvent(QuizEvent.TEAM, action.t_us, action.player, data)]
 
     def _check_team(self, team: object) -> int:
         if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < self.team_count:
@@ -664,7 +698,7 @@ class QuizCore:
             raise RuleError(N_("the quiz is over: its teams keep their names"))
         team = self._check_team(action.args.get("team"))
         name = self._set_team_name(team, checked_team_name(action.args.get("name")))
-        return [GameEvent(TEAM_NAMED, action.t_us, None, {"team": team, "name": name})]
+        return [GameEvent(QuizEvent.TEAM_NAMED, action.t_us, None, {"team": team, "name": name})]
 
     def host_teams(self) -> list[dict[str, Any]]:
         """The teams the host may rename now, as the boards list them
@@ -694,7 +728,7 @@ class QuizCore:
             station, points = score_adjustment(action, self.settings.players)
             team = self.teams[station]
             self.corrections[team] += points
-            return [GameEvent("adjusted", t, station, {"points": points, "score": self._team_scores()[team]})]
+            return [GameEvent(EventKind.ADJUSTED, t, station, {"points": points, "score": self._team_scores()[team]})]
         if kind == HOST_TEAM_NAME:
             return self._name_team(action)
         if kind not in HOST_ACTIONS:
@@ -709,10 +743,10 @@ class QuizCore:
             self.lobby = False  # the quiz has begun: the teams are as they stand
         if kind == "reveal":
             r.revealed = True
-            return [GameEvent("reveal", t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
+            return [GameEvent(QuizEvent.REVEAL, t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
         if kind == "leaderboard":
             r.board = not r.board
-            return [GameEvent("leaderboard", t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
+            return [GameEvent(QuizEvent.LEADERBOARD, t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])
         if kind in ("power", "read"):
             return self.mode.mark(kind, t)
         r.board = False
@@ -724,15 +758,15 @@ class QuizCore:
             r.phase = Phase.IDLE
             r.answering = None
             r.decided_at_us = None
-            return [GameEvent("reset", t)]
+            return [GameEvent(QuizEvent.RESET, t)]
         if kind == "next":
             if r.phase != Phase.ROUND_OVER:
                 r.results.append({"question": r.question, "winner": None, "result": "skipped", **self.mode.result_record()})
                 if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
                     self._stop_question()
                     self.allplay = None
-                    return [GameEvent("next", t, None, {"question": r.question}), *self._game_over(t)]
-            return [GameEvent("next", t, None, {"question": r.question + 1}), *self._new_question(t)]
+                    return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question}), *self._game_over(t)]
+            return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question + 1}), *self._new_question(t)]
         if kind == "pick":
             return self.mode.pick(action, t)
         if kind == "undo":
@@ -743,7 +777,7 @@ class QuizCore:
             del self.round.results[results:]  # results are only ever appended: drop those since
             prev_round.results = self.round.results
             self.round, self.arbiter = prev_round, prev_arbiter
-            return [GameEvent("undo", t, None, {"phase": self.round.phase.value})]
+            return [GameEvent(QuizEvent.UNDO, t, None, {"phase": self.round.phase.value})]
         return self.mode.judge(kind == "correct", t)
 
     def _bench(self) -> None:
@@ -764,7 +798,7 @@ class QuizCore:
         for station, until in self.arbiter.locked_until_us.items():
             if until > t:
                 self.arbiter.locked_until_us[station] = until + paused_us
-        return [GameEvent("resumed", t, None, {"paused_us": paused_us})]
+        return [GameEvent(EventKind.RESUMED, t, None, {"paused_us": paused_us})]
 
     def _keep_for_undo(self, t: int) -> None:
         """Before a judgement: one question's worth of state, whatever the length of the game."""
@@ -788,7 +822,7 @@ class QuizCore:
         # winner event told only those before the announcement)
         ranked = sorted(self.arbiter.buzzes, key=lambda b: (b.t_us, b.station))
         first = ranked[0].t_us if ranked else 0
-        events = [GameEvent("round_over", t, winner, {"result": why, "order": [b.station for b in ranked],
+        events = [GameEvent(EventKind.ROUND_OVER, t, winner, {"result": why, "order": [b.station for b in ranked],
                                                       "margins_us": [b.t_us - first for b in ranked]})]
         if self.finished:
             return events + self._game_over(t)
@@ -804,13 +838,13 @@ class QuizCore:
         data: dict[str, Any] = {"scores": self._team_scores()}
         if r.over is not None:
             data["reason"] = r.over
-        return [GameEvent("game_over", t, None, data), *self._podium(t, final=True)]
+        return [GameEvent(EventKind.GAME_OVER, t, None, data), *self._podium(t, final=True)]
 
     def _podium(self, t: int, final: bool) -> list[GameEvent]:
         """The fanfare: the top three places (teams when teams play), everyone
         tied for one of them too, for the sound and the record."""
         top = [row["stations"] for row in self.standings() if row["place"] <= 3]
-        return [GameEvent("podium", t, None, {"final": final, "top": top})]
+        return [GameEvent(QuizEvent.PODIUM, t, None, {"final": final, "top": top})]
 
     def _new_question(self, t: int) -> list[GameEvent]:
         self.arbiter.new_question()

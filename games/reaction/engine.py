@@ -261,7 +261,7 @@ class ReactionEngine:
         if self.phase != Phase.GO:
             return []
         self.hits.append(Hit(p, action.stamp))
-        events = [GameEvent("buzz", action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
+        events = [GameEvent(EventKind.BUZZ, action.t_us, p, {"reaction_us": action.t_us - (self.t_show_us or 0)})]
         if len(self.hits) + len(self.false_starts) == self.settings.players:
             events += self._end_round(action.t_us)
         return events

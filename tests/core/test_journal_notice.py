@@ -18,13 +18,13 @@ from controller.box import journal as journal_mod
 from controller.box.journal_format import PressRecord, parse_bytes
 from controller.box.press import Press
 from controller.box.process import DecidingGame
-from controller.box.runtime import JOURNAL_EVENT, Box
+from controller.box.runtime import Box
 from controller.box.views import Publisher
 from controller.protocol import View
 from controller.screen.loop import Presenter
 from controller.screen.screen import Screen
 from games import i18n
-from games.base import GameSpec
+from games.base import EventKind, GameSpec
 from games.registry import get
 from games.scenes import scene_for
 
@@ -79,7 +79,7 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     box.apply_press(Press(1, "bell", 30_000))
     with caplog.at_level(logging.ERROR, logger="buzzerbox"):
         events = box.step(40_000)
-    notice = [e for e in events if e.kind == JOURNAL_EVENT]
+    notice = [e for e in events if e.kind is EventKind.JOURNAL]
     assert len(notice) == 1 and words in notice[0].data["notice"]  # an event: the viewers hear it at once
     view = game.view(40_000)
     assert view.journal == notice[0].data["notice"]
@@ -101,7 +101,7 @@ def test_a_full_or_read_only_card_is_said_on_the_view_the_screen_and_the_host_pa
     # space again: every waiting record is written and the notice clears
     card.refuse = None
     box.apply_press(Press(0, "bell", 60_000))
-    cleared = [e for e in box.step(70_000) if e.kind == JOURNAL_EVENT]
+    cleared = [e for e in box.step(70_000) if e.kind is EventKind.JOURNAL]
     assert [e.data["notice"] for e in cleared] == [None] and game.view(70_000).journal is None
     box.journal.close()
     written = parse_bytes(bytes(card.data))

@@ -19,6 +19,7 @@ from games.quiz import PACKS_DIR
 from games.quiz.packs import check_pack, load_pack
 
 SPEC = registry.get("quiz")
+CUES = SPEC.clip_cues  # the quiz's own events that show, open, pause and stop its clips
 MUSIC = PACKS_DIR / "en-music.csv"
 
 
@@ -90,7 +91,7 @@ def test_the_clip_plays_on_arming_pauses_on_the_buzz_plays_on_after_a_wrong_answ
     def after(new: list[GameEvent]) -> list[str]:
         events.extend(new)
         before = len(music.calls)
-        player.on_events(new)
+        player.on_events(new, CUES)
         return [c[0] for c in music.calls[before:]]
 
     assert after(box.host("arm", 1_000_000)) == ["load", "volume", "play"]  # the question, then armed
@@ -112,11 +113,11 @@ def test_a_clip_with_a_length_stops_in_time_and_pauses_do_not_count() -> None:
     music = FakeMusic()
     player = ClipPlayer(music)
     player.on_events([GameEvent("question", 0, None, {"audio": {"file": "x.ogg", "start_s": 2.0, "length_s": 3.0}}),
-                      GameEvent("armed", 1_000_000)])
-    player.on_events([GameEvent("winner", 2_000_000, 0)])  # 1 s played
+                      GameEvent("armed", 1_000_000)], CUES)
+    player.on_events([GameEvent("winner", 2_000_000, 0)], CUES)  # 1 s played
     player.poll(10_000_000)
     assert player.state == "paused"
-    player.on_events([GameEvent("armed", 11_000_000, None, {"rearmed": True})])
+    player.on_events([GameEvent("armed", 11_000_000, None, {"rearmed": True})], CUES)
     player.poll(12_900_000)
     assert player.state == "playing"  # 2.9 s played
     player.poll(13_000_000)
@@ -126,9 +127,9 @@ def test_a_clip_with_a_length_stops_in_time_and_pauses_do_not_count() -> None:
 
 def test_a_clip_that_will_not_load_is_logged_and_the_question_goes_on(caplog: pytest.LogCaptureFixture) -> None:
     player = ClipPlayer(FakeMusic(fail="load"))
-    player.on_events([GameEvent("question", 0, None, {"audio": {"file": "gone.ogg"}}), GameEvent("armed", 1)])
+    player.on_events([GameEvent("question", 0, None, {"audio": {"file": "gone.ogg"}}), GameEvent("armed", 1)], CUES)
     assert player.state == "stopped" and "gone.ogg would not load" in caplog.text
-    player.on_events([GameEvent("winner", 2, 0), GameEvent("round_over", 3)])  # nothing to pause or stop
+    player.on_events([GameEvent("winner", 2, 0), GameEvent("round_over", 3)], CUES)  # nothing to pause or stop
     assert player.state == "stopped"
 
 
@@ -136,7 +137,7 @@ def test_a_question_without_a_clip_plays_nothing() -> None:
     music = FakeMusic()
     player = ClipPlayer(music)
     box = Box(SPEC, SPEC.settings(3, 1, pack=str(PACKS_DIR / "en-general.csv")))
-    player.on_events(box.host("arm", 1_000_000))
+    player.on_events(box.host("arm", 1_000_000), CUES)
     assert music.calls == [] and player.state == "stopped"
     assert box.engine.public_view()["ask"]["audio"] is None
 
@@ -179,13 +180,13 @@ def test_a_pack_may_start_a_clip_when_its_question_is_shown_rather_than_armed(tm
 
     box, music = Box(SPEC, SPEC.settings(2, 1, pack=str(path))), FakeMusic()
     player = ClipPlayer(music)
-    player.on_events(box.host("arm", 1_000_000))  # the first question: played when armed, as before
+    player.on_events(box.host("arm", 1_000_000), CUES)  # the first question: played when armed, as before
     assert [c[0] for c in music.calls] == ["load", "volume", "play"] and music.calls[0] == ("load", "tune.wav")
-    player.on_events(box.host("next", 3_000_000))  # the second question on the screen, not armed yet
+    player.on_events(box.host("next", 3_000_000), CUES)  # the second question on the screen, not armed yet
     assert player.state == "playing" and music.calls[-3:] == [("load", "intro.wav"), ("volume", 1.0), ("play", 0.0)]
     calls = len(music.calls)
-    player.on_events(box.host("arm", 4_000_000))  # arming lets it play on: no new start
+    player.on_events(box.host("arm", 4_000_000), CUES)  # arming lets it play on: no new start
     assert player.state == "playing" and len(music.calls) == calls
     box.apply_press(Press(1, "bell", 5_000_000))
-    player.on_events(box.step(5_100_000))
+    player.on_events(box.step(5_100_000), CUES)
     assert player.state == "paused" and music.calls[-1] == ("pause",)

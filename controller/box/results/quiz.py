@@ -22,9 +22,9 @@ from controller.box import journal as journal_mod
 from controller.box.results import standings
 from controller.box.results.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
 from controller.box.runtime import Box, box_from_journal
-from games.base import GameEvent
+from games.base import EventKind, GameEvent
 from games.i18n import N_, _, decimal_separator
-from games.quiz.engine import QuizEngine
+from games.quiz.engine import QuizEngine, QuizEvent
 from games.quiz.teams import team_colour_name
 
 log = logging.getLogger("buzzerbox.results")
@@ -67,49 +67,49 @@ class QuizNight:
 
     def _take(self, e: GameEvent) -> None:
         data = e.data
-        if e.kind == "question":
+        if e.kind == QuizEvent.QUESTION:
             self._move_to(_whole(data.get("number"), self.number))
             q = self.current()
             q.text, q.category, q.answer = (str(data.get(k) or "") for k in ("text", "category", "answer"))
             q.points = _whole(data.get("points"), 0) or None
             q.round = _whole(data.get("round"), q.round)
-        elif e.kind == "next":
+        elif e.kind == QuizEvent.NEXT:
             self._move_to(_whole(data.get("question"), self.number + 1))
-        elif e.kind == "all_play_reveal":
+        elif e.kind == QuizEvent.ALL_PLAY_REVEAL:
             self._all_play(data, e.t_us)
-        elif e.kind in ("armed", "all_play_open"):
+        elif e.kind in (QuizEvent.ARMED, QuizEvent.ALL_PLAY_OPEN):
             if self.closed and not data.get("rearmed"):
                 self._move_to(self.number + 1)  # armed after a round was over: the engine asks the next question
             self.current().armings += 1
             self.armed_us, self.first_us = e.t_us, None
-        elif e.kind == "buzz" and e.player is not None:
+        elif e.kind == EventKind.BUZZ and e.player is not None:
             if self.first_us is None:
                 self.first_us = e.t_us
             q = self.current()
             q.buzzes.append(Buzz(e.player, e.t_us, self.armed_us, self.first_us, max(1, q.armings)))
-        elif e.kind == "early" and e.player is not None:
+        elif e.kind == EventKind.EARLY and e.player is not None:
             self.current().early.append((e.player, e.t_us))
-        elif e.kind == "tie":
+        elif e.kind == EventKind.TIE:
             self.current().ties.append([s for s in data.get("stations", []) if isinstance(s, int)])
-        elif e.kind in ("correct", "wrong") and e.player is not None:
-            timed_out = e.kind == "wrong" and (e.player, e.t_us) in self.timeouts
+        elif e.kind in (EventKind.CORRECT, EventKind.WRONG) and e.player is not None:
+            timed_out = e.kind == EventKind.WRONG and (e.player, e.t_us) in self.timeouts
             judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
                                   e.t_us, self.number)
             self.current().judgements.append(judgement)
             self.judged.append(judgement)
-        elif e.kind == "bonus_part" and e.player is not None:
+        elif e.kind == QuizEvent.BONUS_PART and e.player is not None:
             # quiz bowl: the team's bonus, credited to whoever got the tossup (undone like a judgement)
             judgement = Judgement(e.player, BONUS, _whole(data.get("points"), 0), e.t_us, self.number)
             self.current().judgements.append(judgement)
             self.judged.append(judgement)
-        elif e.kind == "time_up" and e.player is not None:
+        elif e.kind == EventKind.TIME_UP and e.player is not None:
             # the "wrong" that follows at the same moment is this: it reads "time up"
             self.timeouts.add((e.player, e.t_us))
-        elif e.kind == "undo":
+        elif e.kind == QuizEvent.UNDO:
             self._undo()
-        elif e.kind == "adjusted" and e.player is not None:
+        elif e.kind == EventKind.ADJUSTED and e.player is not None:
             self.current().adjustments.append((e.player, _whole(data.get("points"), 0)))
-        elif e.kind == "round_over":
+        elif e.kind == EventKind.ROUND_OVER:
             q = self.current()
             q.result = str(data.get("result") or "")
             q.winner = e.player

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, FirstPress, GameEvent, RuleError
+from games.base import Action, EventKind, FirstPress, GameEvent, RuleError
 from games.i18n import N_
 from games.quiz.allplay_scoring import (
     ALL_PLAY,
@@ -19,7 +19,7 @@ from games.quiz.allplay_scoring import (
     AllPlayQuestion,
     right_choice,
 )
-from games.quiz.core import WARNING_SECONDS, Phase
+from games.quiz.core import WARNING_SECONDS, Phase, QuizEvent
 from games.quiz.modes.classic import ClassicMode
 
 
@@ -83,7 +83,7 @@ class AllPlayMode(ClassicMode):
         quiz.allplay = AllPlayQuestion(t, time_us, offered, right, quiz._points(),
                                        full_us=FULL_POINTS_US if quiz._rules_3() else 0)
         quiz.round.phase = Phase.ALL_PLAY
-        return [GameEvent("all_play_open", t, None, {"choices": quiz.allplay.choices, "answer_time_us": time_us})]
+        return [GameEvent(QuizEvent.ALL_PLAY_OPEN, t, None, {"choices": quiz.allplay.choices, "answer_time_us": time_us})]
 
     def offered(self, question: Mapping[str, Any]) -> int:
         """How many of a question's choices (the first ones) an all-play round
@@ -120,7 +120,7 @@ class AllPlayMode(ClassicMode):
         assert question is not None
         if not question.lock(station, choice, action.t_us, action.precision_us):
             return []
-        events = [GameEvent("locked_in", action.t_us, station, {"answered": len(question.locked)})]
+        events = [GameEvent(QuizEvent.LOCKED_IN, action.t_us, station, {"answered": len(question.locked)})]
         if len(question.locked) == quiz.settings.players:
             events += self._close(action.t_us)
         return events
@@ -142,9 +142,9 @@ class AllPlayMode(ClassicMode):
         assert question is not None
         left = question.deadline_us - now_us
         if left <= 0:
-            return [GameEvent("time_up", question.deadline_us, None), *self._close(question.deadline_us)]
+            return [GameEvent(EventKind.TIME_UP, question.deadline_us, None), *self._close(question.deadline_us)]
         question.warned = max(question.warned + 1, WARNING_SECONDS - (left - 1) // 1_000_000)
-        return [GameEvent("timer_warning", now_us, None, {"seconds_left": -(-left // 1_000_000)})]
+        return [GameEvent(EventKind.TIMER_WARNING, now_us, None, {"seconds_left": -(-left // 1_000_000)})]
 
     def _team_mean(self) -> bool:
         """A team scores its members' mean (rules 3, unless ``team_points`` is ``sum``)."""
@@ -170,7 +170,7 @@ class AllPlayMode(ClassicMode):
             quiz.reactions[station].add(question.reaction_us(station))
         answers = question.answers()
         fastest = next((row["player"] for row in answers if row["right"]), None)
-        reveal = GameEvent("all_play_reveal", t, None, {
+        reveal = GameEvent(QuizEvent.ALL_PLAY_REVEAL, t, None, {
             "number": r.question, "answer": str(quiz._question().get("answer", "")), "right": question.right,
             "distribution": question.distribution(), "answers": answers})
         return [reveal, *quiz._end_round(t, fastest, ALL_PLAY)]

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.base import Action, FirstPress, GameEvent
 from games.quiz.bowl_scoring import NEG, NO_PENALTY, POWER, Buzz, has_power, tossup_result
-from games.quiz.core import Phase
+from games.quiz.core import Phase, QuizEvent
 from games.quiz.modes.classic import ClassicMode
 
 
@@ -48,7 +48,7 @@ class BowlMode(ClassicMode):
     def press_out(self, station: int, t: int) -> list[GameEvent]:
         """A team that answered this tossup wrong is out of it; the screen says why."""
         if self.quiz.round.phase == Phase.ARMED and self._rebound_while_read():
-            return [GameEvent("locked_out", t, station, {"team": self.quiz.teams[station]})]
+            return [GameEvent(QuizEvent.LOCKED_OUT, t, station, {"team": self.quiz.teams[station]})]
         return []
 
     def host_moves(self, phase: Phase) -> list[str]:
@@ -67,14 +67,14 @@ class BowlMode(ClassicMode):
         quiz, r = self.quiz, self.quiz.round
         if kind == "power":
             r.tossup = replace(r.tossup, power_at_us=t)
-            return [GameEvent("power_mark", t)]
+            return [GameEvent(QuizEvent.POWER_MARK, t)]
         r.tossup = r.tossup.read_to(t)
-        events = [GameEvent("read", t)]
+        events = [GameEvent(QuizEvent.READ, t)]
         if r.phase == Phase.IDLE:  # after a neg: now the other team may buzz
             quiz.arbiter.arm(t)
             quiz._bench()
             r.phase = Phase.ARMED
-            events.append(GameEvent("armed", t, None, {"rearmed": True}))
+            events.append(GameEvent(QuizEvent.ARMED, t, None, {"rearmed": True}))
         return events
 
     def judge(self, correct: bool, t: int) -> list[GameEvent]:
@@ -102,7 +102,7 @@ class BowlMode(ClassicMode):
         quiz.arbiter.close()
         r.phase, r.answer_deadline_us = Phase.BONUS, None
         r.tossup = replace(r.tossup, bonus_team=quiz.teams[station])
-        return [GameEvent("bonus", t, station, {"team": quiz.teams[station], "parts": quiz.options.bonus_parts})]
+        return [GameEvent(QuizEvent.BONUS, t, station, {"team": quiz.teams[station], "parts": quiz.options.bonus_parts})]
 
     def after_wrong(self, t: int) -> list[GameEvent]:
         """A neg while the tossup is read: the moderator reads on (the other
@@ -119,7 +119,7 @@ class BowlMode(ClassicMode):
         # mark) and after the end until the moderator calls time; the negged team's presses are refused
         quiz.arbiter.arm(t)
         r.phase, r.answering, r.decided_at_us, r.answer_deadline_us = Phase.ARMED, None, None, None
-        return [GameEvent("armed", t, None, {"rearmed": True, "locked_out": self._locked_out()})]
+        return [GameEvent(QuizEvent.ARMED, t, None, {"rearmed": True, "locked_out": self._locked_out()})]
 
     def _bonus_part(self, correct: bool, t: int) -> list[GameEvent]:
         quiz = self.quiz
@@ -131,7 +131,7 @@ class BowlMode(ClassicMode):
         r.scores[team] += points
         r.tossup = replace(r.tossup, bonus=(*r.tossup.bonus, points))
         part = len(r.tossup.bonus)
-        events = [GameEvent("bonus_part", t, r.answering, {"team": team, "part": part, "of": opts.bonus_parts,
+        events = [GameEvent(QuizEvent.BONUS_PART, t, r.answering, {"team": team, "part": part, "of": opts.bonus_parts,
                                                             "points": points})]
         if part >= opts.bonus_parts:
             events += quiz._end_round(t, r.answering, "correct")

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import Action, FirstPress, GameEvent, RuleError
+from games.base import Action, EventKind, FirstPress, GameEvent, RuleError
 from games.i18n import N_
-from games.quiz.core import WARNING_SECONDS, Phase, QuizCore, QuizOptions
+from games.quiz.core import WARNING_SECONDS, Phase, QuizCore, QuizEvent, QuizOptions
 
 #: what the host may do in each phase of the race (a mode with phases of its own adds them)
 HOST_MOVES: Mapping[Phase, tuple[str, ...]] = {
@@ -75,7 +75,7 @@ class ClassicMode:
         outcome = quiz.arbiter.press(station, t, action.precision_us, action.clock, action.clock_precision_us)
         if outcome in ("early", "locked"):
             until = quiz.arbiter.locked_until_us[station]
-            return [GameEvent("early", t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
+            return [GameEvent(EventKind.EARLY, t, station, {"locked_until_us": until, "restarted": outcome == "locked"})]
         if outcome == "out":
             return self.press_out(station, t)
         if outcome == "counted":
@@ -89,7 +89,7 @@ class ClassicMode:
                 quiz.arbiter.buzzes = [b for b in quiz.arbiter.buzzes if quiz.teams[b.station] != team or b is keep]
                 if keep.station != station:
                     return []
-            return [GameEvent("buzz", t, station)]
+            return [GameEvent(EventKind.BUZZ, t, station)]
         return []
 
     def _decide_at(self) -> int | None:
@@ -134,10 +134,10 @@ class ClassicMode:
         r.decided_at_us = at_us
         if result.winner is None:
             r.phase = Phase.TIE
-            return [GameEvent("tie", at_us, None, {"stations": result.ties[0]})]
+            return [GameEvent(EventKind.TIE, at_us, None, {"stations": result.ties[0]})]
         return self._give_turn(result.winner, at_us)
 
-    def _give_turn(self, station: int, at_us: int, kind: str = "winner") -> list[GameEvent]:
+    def _give_turn(self, station: int, at_us: int, kind: str = EventKind.WINNER) -> list[GameEvent]:
         """``winner``: the first press answers; ``next_in_line``: the turn
         passes on after a wrong answer."""
         quiz = self.quiz
@@ -185,13 +185,13 @@ class ClassicMode:
         if r.phase == Phase.ANSWERING and r.answer_deadline_us is not None:
             left = r.answer_deadline_us - now_us
             if left <= 0:
-                events.append(GameEvent("time_up", r.answer_deadline_us, r.answering))
+                events.append(GameEvent(EventKind.TIME_UP, r.answer_deadline_us, r.answering))
                 events += self._judge(False, r.answer_deadline_us)
             else:
                 due = WARNING_SECONDS - (left - 1) // 1_000_000
                 if due > r.warned:
                     r.warned = due
-                    events.append(GameEvent("timer_warning", now_us, r.answering,
+                    events.append(GameEvent(EventKind.TIMER_WARNING, now_us, r.answering,
                                             {"seconds_left": -(-left // 1_000_000)}))
         return events
 
@@ -232,7 +232,7 @@ class ClassicMode:
         r.decided_at_us = None
         r.answering = None
         r.buzz_window_shift_us = 0
-        return events + [GameEvent("armed", t)]
+        return events + [GameEvent(QuizEvent.ARMED, t)]
 
     def judge(self, correct: bool, t: int) -> list[GameEvent]:
         """The host's ``correct`` or ``wrong``."""
@@ -251,7 +251,7 @@ class ClassicMode:
         r.scores[team] += points
         if correct:
             r.correct[team] += 1
-            events = [GameEvent("correct", t, station, {"points": points, **data})]
+            events = [GameEvent(EventKind.CORRECT, t, station, {"points": points, **data})]
             if opts.win_correct is not None and r.correct[team] >= opts.win_correct:
                 r.over = "won"
             return events + self.after_right(t, station)
@@ -263,7 +263,7 @@ class ClassicMode:
             data["out_of_game"] = True
         if opts.sit_out:
             data["sits_out"] = opts.sit_out
-        events = [GameEvent("wrong", t, station, data)]
+        events = [GameEvent(EventKind.WRONG, t, station, data)]
         for s, s_team in enumerate(quiz.teams):
             if s_team == team:
                 quiz.arbiter.exclude(s)
@@ -311,14 +311,14 @@ class ClassicMode:
         quiz, r, opts = self.quiz, self.quiz.round, self.quiz.options
         result = quiz.arbiter.result(contenders_only=True)
         if opts.after_wrong == "next" and (result.winner is not None):
-            return self._give_turn(result.winner, t, "next_in_line")
+            return self._give_turn(result.winner, t, QuizEvent.NEXT_IN_LINE)
         if opts.after_wrong == "next" and result.ties:
             r.phase = Phase.TIE
-            return [GameEvent("tie", t, None, {"stations": result.ties[0]})]
+            return [GameEvent(EventKind.TIE, t, None, {"stations": result.ties[0]})]
         # nobody left in line (or re-arm by setting): everyone else may buzz again
         quiz.arbiter.arm(t)
         r.phase = Phase.ARMED
         r.answering = None
         r.decided_at_us = None
         r.answer_deadline_us = None
-        return [GameEvent("armed", t, None, {"rearmed": True})]
+        return [GameEvent(QuizEvent.ARMED, t, None, {"rearmed": True})]
