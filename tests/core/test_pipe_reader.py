@@ -147,3 +147,30 @@ def test_a_busy_reader_never_says_more_than_an_idle_one_would(pipe: Path) -> Non
         reader.go.release()
         os.close(writer)
         reader.join(HANG_S)
+
+
+@pytest.mark.parametrize("ordered,bound", [(False, 1_500 - CAPTURE_US), (True, 3_000)])
+def test_bytes_waiting_in_the_pipe_are_bounded_by_what_the_last_read_left(pipe: Path, ordered: bool,
+                                                                          bound: int) -> None:
+    """Idle, with a report queued it has not read yet: read at 1,500 µs, what it
+    left unread is stamped from 1,500 less the capture allowance on, or, from a
+    writer that keeps stamp order, not before the 3,000 it read."""
+    reader = Stamps(pipe, read_at_us=1_500)
+    reader.ordered = ordered
+    idle, gate = threading.Event(), threading.Event()
+    reader.wake = lambda: (idle.set(), gate.wait(HANG_S))  # the reader held right after it went idle
+    writer = started(reader, pipe)
+    try:
+        os.write(writer, b"3000\n")
+        assert reader.handing.wait(HANG_S)
+        reader.go.release()
+        assert idle.wait(HANG_S)
+        assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US - CAPTURE_US - OFFSET_US  # nothing waiting
+        os.write(writer, b"4000\n")  # waits in the pipe: the reader has not come back for it
+        assert reader.delivered_until_us(ASKED_AT_US) == bound - 1 - OFFSET_US
+    finally:
+        gate.set()
+        for _ in range(4):
+            reader.go.release()
+        os.close(writer)
+        reader.join(HANG_S)

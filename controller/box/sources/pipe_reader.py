@@ -20,8 +20,11 @@ writes in the order of its stamps (``ordered``) queues nothing stamped
 before what it queued already. So every edge stamped before the least of
 the reports it has not handed over yet, and before that bound, is delivered,
 and the box may decide a moment before them while the reader still hands
-them over. The source subtracts up to ``offset_us`` from a report's stamp
-(a station's drop-jig offset): every answer is that much earlier.
+them over. The same bound of what is still unread holds when it is idle
+with bytes waiting in the pipe (queued after its last read): so a reader
+that has not had the interpreter for them yet holds only the decisions due
+from that bound on. The source subtracts up to ``offset_us`` from a report's
+stamp (a station's drop-jig offset): every answer is that much earlier.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ class PipeReader(threading.Thread):
         self._busy = False
         #: while busy: every edge stamped up to this (less ``offset_us``) is delivered (None: it cannot say)
         self._held_until_us: int | None = None
+        #: what it has not read is stamped from this on (``_unread_from``; None: it cannot say)
+        self._unread_from_us: int | None = None
         self._ended = False
         self._stopping = False
         #: called each time it has delivered all it read: the box asks again (``live.connect``)
@@ -89,9 +94,10 @@ class PipeReader(threading.Thread):
     def delivered_until_us(self, now_us: int) -> int | None:
         """Every edge stamped up to the answer is delivered: ``now_us`` less
         ``lag_us`` if the reader holds none and the pipe has none waiting;
-        while it hands a chunk over, before the least stamp it still holds
-        (the module's docstring). None while it cannot say (asked by the
-        deciding thread: the order of the checks is what makes it true)."""
+        while it hands a chunk over, before the least stamp it still holds;
+        with bytes waiting, before what its last read left unread (the
+        module's docstring). None while it cannot say (asked by the deciding
+        thread: the order of the checks is what makes it true)."""
         if self._ended:
             return now_us  # the writer closed it: nothing more can come
         idle = now_us - self.lag_us
@@ -101,23 +107,32 @@ class PipeReader(threading.Thread):
         if self._busy:
             held = self._held_until_us  # a later chunk's bound, if it moved on meanwhile: as true
             return None if held is None else min(held, idle)
+        unread = self._unread_from_us  # set before it was last idle: true while it is idle again below
         try:
             waiting = select.select([fd], [], [], 0)[0]
         except (OSError, ValueError):
             return None
-        if waiting or self._busy:  # busy again: the reader took bytes between the two looks
+        if self._busy:  # busy again: the reader took bytes between the two looks
             return None
+        if waiting:  # not read yet: stamped from what the last read left on
+            return None if unread is None else min(unread - 1 - self.offset_us, idle)
         return idle
 
-    def _bounds(self, stamps: list[int | None], read_at_us: int, drained: bool) -> list[int | None]:
+    def _unread_from(self, stamps: list[int | None], read_at_us: int, drained: bool) -> int | None:
+        """After a read whose reports carry these ``stamps``: what is still unread is stamped
+        from this on (after ``read_at_us`` less ``capture_us`` if the read drained the pipe; not
+        before the stamps read if the writer keeps their order); None: it cannot say."""
+        bounds = [] if self._unread_from_us is None else [self._unread_from_us]  # true of less unread too
+        if drained:
+            bounds.append(read_at_us - self.capture_us)
+        if self.ordered:
+            bounds += [s for s in stamps if s is not None]
+        return max(bounds, default=None)
+
+    def _bounds(self, stamps: list[int | None], unread: int | None) -> list[int | None]:
         """What ``delivered_until_us`` says while each report (of these ``stamps``) is
         handed over: before the least stamp of it and those after it, and before what
-        is still unread (stamped after ``read_at_us`` less ``capture_us`` if the read
-        drained the pipe; after the chunk's stamps if the writer keeps their order)."""
-        known = [s for s in stamps if s is not None]
-        unread = read_at_us - self.capture_us if drained else None
-        if self.ordered and known:
-            unread = max(known) if unread is None else max(unread, max(known))
+        is still unread (``_unread_from``)."""
         if unread is None:
             return [None] * len(stamps)
         bounds: list[int | None] = [None] * len(stamps)
@@ -149,10 +164,11 @@ class PipeReader(threading.Thread):
                 reports, partial = self.split(partial + chunk)
                 stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
                 # part of a report held: its stamp unknown, so nothing can be said until it is whole
-                bounds = [None] * len(reports) if partial else self._bounds(stamps, read_at, len(chunk) < READ_BYTES)
-                for report, stamp, bound in zip(reports, stamps, bounds, strict=True):
+                unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < READ_BYTES)
+                for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
                     self._held_until_us = bound  # it and those after it not handed over yet
                     self.deliver(report, stamp)
+                self._unread_from_us = unread  # before it is idle: all it read is delivered
                 self._held_until_us = None  # before it is idle: a next chunk says nothing until split
                 self._busy = bool(partial)  # part of a report read: an edge is still on its way
                 if not self._busy and self.wake is not None:
