@@ -34,7 +34,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 6
+PROTOCOL = 7
 
 
 class ChannelError(BuzzerBoxError):
@@ -73,7 +73,7 @@ class View:
     guard_us: int
     #: one line while the journal cannot be written (a full card), else None
     journal: str | None = None
-    #: one line while a source has stalled (decisions no longer wait for it), else None
+    #: one line while a source has stalled (every decision waits the stall time for it), else None
     inputs: str | None = None
     #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
     decided: tuple[int, int | None] | None = None
@@ -178,6 +178,8 @@ class Ended:
     pages: dict[str, Any] | None = None
     #: the files the deciding process wrote beside the journal at the close (a quiz's results)
     results: tuple[str, ...] = ()
+    #: how often (µs) the deciding process's threads took turns at the interpreter (``process.SWITCH_INTERVAL_S``)
+    switch_interval_us: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Its fields by name (what ``play`` and the menu read of how a game ended)."""

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.apps import first_run
 from controller.apps.usb_copy import copy_results
-from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
+from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
-from controller.box.runtime import Box, box_from_journal
+from controller.box.runtime import Box
 from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
 from controller.pack_store import (
@@ -40,7 +40,7 @@ from controller.pack_store import (
     stick_folders,
     stick_packs,
 )
-from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack
+from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack, View
 from controller.screen import live
 from controller.screen.evening import (
     NOT_ASKED,
@@ -234,6 +234,10 @@ def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProc
     try:
         with box_session.stop_on_sigterm():
             evening.run()
+    except KeyboardInterrupt:
+        if evening.unsaved_error is not None:  # records the card refused: not the normal end, as play's stop
+            raise JournalError(evening.unsaved_error) from None
+        raise
     finally:
         evening.close()
     return 0
@@ -275,6 +279,11 @@ class Evening:
         #: the last game's records the card refused (where they wait): said on the menu till the next game
         self.unsaved_line: str | None = None
         menu.asides.append(lambda: self.unsaved_line)
+        #: ... and the same line with the journal's path and the file's: a stop meanwhile exits 1 with it, as play's
+        self.unsaved_error: str | None = None
+        #: each game this evening played to its end, by journal: its game and the deciding process's last view
+        #: (the "This evening" row's results again, drawn without replaying the journal here)
+        self.finals: dict[str, tuple[GameSpec, int, View]] = {}
         self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
                                        next_game=menu.next_game, on_option=menu.set_option,
                                        upload=self.upload_pack)
@@ -439,18 +448,19 @@ class Evening:
         self.ended(reason)
 
     def results(self, journal: str) -> None:
-        """A finished game's results screen again, read from its journal (as
-        ``replay`` reads it), until the host is back in the menu; a journal
-        gone since (a stick, a cleaned folder) is said in one line."""
+        """A finished game's results screen again, from its deciding process's
+        last view (kept as the game closed: the journal is not replayed in
+        this process), until the host is back in the menu."""
         from controller.screen.loop import run_results
 
-        try:
-            box = box_from_journal(journal_mod.read(Path(journal)))
-        except (BuzzerBoxError, OSError) as exc:
-            self.menu.refuse(exc)
+        final = self.finals.get(journal)
+        if final is None:  # not one this menu saw closed (its deciding process died at the close): one line
+            self.menu.refuse(BuzzerBoxError(_("The results of this game are in its journal: "
+                                              "'buzzerbox replay {file}' shows them.").format(file=journal)))
             return
-        run_results(live.presenter_for(box.spec, self.screen, lights=None, sound=None,
-                                       colors=self.colors(box.settings.players)), box)
+        spec, players, view = final
+        run_results(live.presenter_for(spec, self.screen, lights=None, sound=None, colors=self.colors(players)),
+                    view, spec)
 
     def colors(self, players: int) -> list[Color] | None:
         """The stations' colours for a journaled game of ``players`` carried on."""
@@ -458,7 +468,7 @@ class Evening:
 
     def start(self, choice: Choice) -> None:
         """Start as the host chose: simulated players here, people in a process of their own."""
-        self.restart_line = self.unsaved_line = None
+        self.restart_line = self.unsaved_line = self.unsaved_error = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
             try:
@@ -560,7 +570,10 @@ class Evening:
         if ended.ended.unsaved:  # records the card refused: said in the log and beside the menu's rows, not lost
             kept = ended.ended.unsaved_path  # the menu names the file, as the game's screen does; the log its path
             self.unsaved_line = unsaved_line(ended.ended.unsaved, None if kept is None else Path(kept).name)
-            log.error("%s: %s", path, unsaved_line(ended.ended.unsaved, kept))
+            self.unsaved_error = f"{path}: {unsaved_line(ended.ended.unsaved, kept)}"
+            log.error("%s", self.unsaved_error)
+        if played.finished and ended.last.finished:  # its results, as its screen drew them at the end
+            self.finals[str(path)] = (spec, settings.players, ended.last)
         if played.finished or (reason == "menu" and self.league is None):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))

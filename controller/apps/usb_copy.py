@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from controller.pack_store import MEDIA_ROOTS, STICK_FOLDER
-from games.i18n import _, ngettext
+from games.i18n import _, current_language, ngettext
 
 log = logging.getLogger("buzzerbox")
 
@@ -71,26 +72,39 @@ def results_files(journals: Path) -> list[Path]:
     return []
 
 
-def bowl_match(journal: Path) -> str | None:
-    """A quiz bowl journal's QBJ match file (as ``results --qbj`` writes it), else None."""
+def is_bowl(journal: Path) -> bool:
+    """A quiz bowl journal, told by its session header: the quiz its settings
+    start plays a bowl round (the journal is not replayed for that)."""
     from controller.apps import qbj
-    from controller.apps.results import replayed
+    from controller.box import journal as journal_mod
+    from controller.box.runtime import header_game
+
+    head = journal_mod.load(journal, head=True)
+    if head.session is None or head.session.game != "quiz":  # another game's journal: nothing more is read
+        return False
+    spec, settings = header_game(head)
+    return qbj.is_bowl(spec.new_engine(settings))
+
+
+def bowl_match(journal: Path) -> str | None:
+    """A quiz bowl journal's QBJ match file, else None: written by ``results
+    --qbj -`` in a process of its own (the match is every tossup: the whole
+    journal is replayed there, never in the menu's process)."""
     from games.base import BuzzerBoxError
 
     try:
-        with open(journal, "rb") as f:  # another game's journal is not replayed for nothing
-            header = json.loads(f.readline(1 << 20))
-        if not isinstance(header, dict) or header.get("game") != "quiz":
+        if not is_bowl(journal):
             return None
-        played, box, _damaged = replayed(str(journal))
-        if not qbj.is_bowl(box.engine):
-            return None
-        title = str(getattr(box.engine.options, "pack_title", "") or "")  # type: ignore[attr-defined]
-        match = qbj.match_of(box.engine, box.station_names, title, played.wall_time)  # type: ignore[arg-type]
-    except (OSError, ValueError, LookupError, BuzzerBoxError, SystemExit, RecursionError) as exc:
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "--lang", current_language(), "results",
+                               str(journal), "--qbj", "-"], capture_output=True, start_new_session=True, check=False,
+                              env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    except (OSError, ValueError, LookupError, BuzzerBoxError, RecursionError) as exc:
         log.warning("no QBJ file for %s: %s", journal, exc)
         return None
-    return json.dumps(match, indent=2, ensure_ascii=False) + "\n"
+    if done.returncode != 0:
+        log.warning("no QBJ file for %s: %s", journal, done.stderr.decode("utf-8", "replace").strip())
+        return None
+    return done.stdout.decode("utf-8")
 
 
 def _write(folder: Path, name: str, data: bytes) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from controller.box.debounce import DebounceConfig, Debouncer, Phase
-from controller.box.inputs import HOST_STATION, InputLayer
+from controller.box.inputs import HOST_STATION, PRESS_FLASH_US, InputLayer
 from controller.box.press import InputNotice, Press, Watermark
 from games.i18n import _
 
@@ -48,6 +48,15 @@ class InputMonitor(InputLayer):
             else:
                 self.note(o)
         return out
+
+    def next_change_us(self) -> int | None:
+        """The earliest moment ``step`` or ``strip`` can say something new with nothing
+        delivered meanwhile: the debouncer's next decision, or a press's flash ending on
+        the strip (None: nothing until a delivery). A watch sleeps until then."""
+        flashes = [st.last_press_us + PRESS_FLASH_US for st in self.stations
+                   if st.last_press_us is not None and st.recently_pressed(self.now_us)]
+        due = self.debouncer.next_due_us()
+        return min(flashes + ([] if due is None else [due]), default=None)
 
     def strip(self) -> list[dict[str, Any]]:
         out = []

@@ -68,6 +68,11 @@ class Press(Stamped):
         )
 
 
+#: the notice an input board's press (or lamp) is refused as when stamped in the box's future, and one of a
+#: boot that rebooted before its clock was mapped as well as stated (``BoardSession``; counted by ``Box``)
+FUTURE_PRESS, UNTIMED_PRESS = "future", "untimed"
+
+
 @dataclass(frozen=True)
 class InputNotice:
     """Something about an input that is not a press: stuck, released, noisy,

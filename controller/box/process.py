@@ -71,8 +71,6 @@ VIEW_REFRESH_US = 1_000_000
 SWITCH_INTERVAL_S = 0.0005
 #: how long the roll call lingers once every station answered (the last tick is seen)
 ROLL_CALL_LINGER_US = 800_000
-#: how often the roll call looks at its inputs and at what the screen sent
-ROLL_CALL_STEP_S = 0.01
 #: the first line this process writes on stderr, with its pid, in the box's language: a test waits for it
 #: an evening's game closing waits at most this long for its kept inputs to deliver up to the close
 CLOSE_WAIT_S = 3.0
@@ -445,7 +443,7 @@ class DecidingGame:
             unsaved=box.journal.unsaved if box.journal is not None else 0,
             unsaved_path=None if box.journal is None or box.journal.unsaved_path is None
             else str(box.journal.unsaved_path),
-            played=session.played_of(box), results=results)
+            played=session.played_of(box), results=results, switch_interval_us=round(sys.getswitchinterval() * 1e6))
         pages = self.final_pages()
         if link is not None:
             link.play(None, None)  # what the channel brings from now on waits for the evening
@@ -602,6 +600,8 @@ class Link:
         self.closed = threading.Event()
         self._lock = threading.Lock()
         self._game: tuple[DecidingGame, Viewer] | None = None
+        #: a ``wake`` waits in ``inbox`` not taken yet: another adds nothing (a storm of edges is one)
+        self._wake_queued = False
         threading.Thread(target=self._read, name="buzzerbox-read-screen", daemon=True).start()
 
     def send(self, message: p.Message) -> None:
@@ -635,7 +635,9 @@ class Link:
                         break
                     if message is None:
                         game.went(viewer)
-                    elif not isinstance(message, _Wake):
+                    elif isinstance(message, _Wake):
+                        self._wake_queued = False
+                    else:
                         game.take_from(viewer, message)
 
     def _read(self) -> None:
@@ -654,8 +656,12 @@ class Link:
                     self._game[0].went(self._game[1])
 
     def wake(self) -> None:
-        """The one waiting in ``next`` looks up (a signal came: it asks ``signals.received``)."""
-        self.inbox.put(_WAKE)
+        """The one waiting in ``next`` looks up (a signal came: it asks ``signals.received``;
+        a source delivered to the watch of the stations: it steps them). One wake waits at a
+        time: it is marked taken before the one woken looks, so what came before is seen."""
+        if not self._wake_queued:
+            self._wake_queued = True
+            self.inbox.put(_WAKE)
 
     def next(self, timeout_s: float | None) -> p.Message | None | Literal[False]:
         """The next message waiting (None: the channel closed; False: nothing came within
@@ -665,6 +671,7 @@ class Link:
         except queue.Empty:
             return False
         if isinstance(message, _Wake):
+            self._wake_queued = False
             return False
         if message is None:
             self.inbox.put(None)  # closed for every later look too
@@ -899,7 +906,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
 
     return watch(link, station_monitor(profile, source), False, taken=taken, stepped=stepped,
                  shown=lambda monitor: (call.view(), call.strip(monitor.strip())),
-                 message=lambda shown, _presses: p.RollCallView(*shown))
+                 message=lambda shown, _presses: p.RollCallView(*shown),
+                 due=lambda: complete_at[0] + linger_us if complete_at else None)
 
 
 #: what the screen forwards during the roll call for the game (a player renamed on the host page, the
@@ -967,7 +975,7 @@ def watch(link: Link, monitor: InputMonitor | None, gone: T, *,
           taken: Callable[[p.Message | None], Over[T] | None],
           stepped: Callable[[int, tuple[Press, ...]], Over[T] | None],
           shown: Callable[[InputMonitor], Any], message: Callable[[Any, tuple[Press, ...]], p.Message],
-          presses_sent: bool = False) -> T:
+          presses_sent: bool = False, due: Callable[[], int | None] = lambda: None) -> T:
     """The stations watched with no game (the roll call, between an evening's
     games), the two told apart by their ends: each message the peer sends is
     ``taken`` (None: the channel closed), then fed to ``monitor`` (its
@@ -975,18 +983,22 @@ def watch(link: Link, monitor: InputMonitor | None, gone: T, *,
     presses handed to ``stepped``; what the peer draws (``shown``) is sent as
     ``message`` when it changed (or a press came: ``presses_sent``) and at
     least every ``VIEW_REFRESH_US``. Either end returns ``Over``; a signal
-    ends it with ``gone``. Without a monitor (keyboard stations: nothing to
-    step, nothing to show) it waits on the link until a message comes (a
-    signal wakes it: ``Link.wake``); with one, every ``ROLL_CALL_STEP_S`` (the
-    inputs' edges come from their readers' threads, not the link)."""
+    ends it with ``gone``. It sleeps on the link until something can change
+    (a signal wakes it: ``Link.wake``): a message, a source's delivery (the
+    relay wakes the link), and with a monitor its next change
+    (``InputMonitor.next_change_us``), the next refresh, or the caller's
+    ``due`` moment (the roll call's linger ending); a watch that stepped every
+    10 ms woke 100 times a second with nobody pressing."""
+    link.relay.woken = None if monitor is None else link.wake
     link.relay.target = monitor
     sent: Any = None
     sent_us: int | None = None
+    timeout_s: float | None = None if monitor is None else 0.0  # the first look at once
     try:
         while True:
             if signals.received() is not None:
                 return gone
-            for incoming in waiting(link, None if monitor is None else ROLL_CALL_STEP_S):
+            for incoming in waiting(link, timeout_s):
                 over = taken(incoming)
                 if over is not None:
                     return over.result
@@ -1003,8 +1015,11 @@ def watch(link: Link, monitor: InputMonitor | None, gone: T, *,
             if (presses_sent and presses) or now != sent or sent_us is None or t - sent_us >= VIEW_REFRESH_US:
                 link.send(message(now, presses))
                 sent, sent_us = now, t
+            moments = [sent_us + VIEW_REFRESH_US, *(m for m in (monitor.next_change_us(), due()) if m is not None)]
+            timeout_s = max(0, min(moments) - box_now_us()) / 1e6
     finally:
         link.relay.target = None
+        link.relay.woken = None
 
 
 def station_monitor(profile: profile_mod.Profile, source: Source | None) -> InputMonitor:

@@ -40,7 +40,7 @@ from controller.box.journal import (
 )
 from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
-from controller.box.press import InputNotice, Press, Watermark
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -97,8 +97,13 @@ JOURNAL_NOTICES = {
     "unsynced": N_("Journal not safe: the card fails to sync. A power cut now may lose records"),
 }
 
-#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``)
-INPUTS_STALLED = N_("The {source} inputs stopped reporting: the game goes on without waiting for them")
+#: what the screen says while a source has stopped saying how far it delivered (``Box.inputs_notice``):
+#: every decision waits ``STALL_US`` for it until it speaks again
+INPUTS_STALLED = N_("The {source} inputs stopped reporting: every decision waits {delay} ms for them until they report again")
+#: ... and what the log says when a source stalls, and when it speaks again
+STALLED_LOG = N_("the %s source has not said how far it delivered for %.1f s: until it does, every decision waits "
+                 "%.1f s for it (a press it delivers later than that is late evidence)")
+REPORTING_AGAIN_LOG = N_("the %s source says how far it delivered again: decisions wait for its word, not %.1f s")
 #: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
 INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
 
@@ -146,8 +151,10 @@ CHECKPOINT_MAX_BYTES = 16 << 20
 #: fixed delay for every source, raised when an edge comes late
 HORIZON_WATERMARKS, HORIZON_FIXED_DELAY = "watermarks", "fixed-delay"
 HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
-#: a source that has not said how far it delivered for this long is stalled: decisions stop waiting
-#: for it, and the screen and the log say so (a press it delivers later is late evidence)
+#: a source that has not said how far it delivered for this long is stalled: while it stays silent the
+#: horizon trails now by this much (never past a press it may still deliver, but not held for ever),
+#: so every decision waits this long; the screen and the log say so, and a press it delivers later
+#: than that is late evidence
 STALL_US = MAX_GUARD_US
 #: ``Box.sources_holding`` asks a probe at this moment, which no source has reached: one that
 #: holds nothing answers about it, one that holds edges answers before them (or cannot say)
@@ -163,10 +170,11 @@ class SourceMark:
     probe: Callable[[int], int | None] | None = None
     #: at best the probe answers this far behind now (``EdgeReader.capture_us``)
     probe_lag_us: int = 0
-    #: a step has asked the probe (``Box.probe_sources``): till then it has said nothing, and is not stalled
-    probed: bool = False
     mark_us: int | None = None
-    #: it has not said for ``STALL_US``: decisions stopped waiting for it
+    #: when the box began following it (game µs): a source that has not said anything yet has been
+    #: silent since then, and is stalled ``STALL_US`` after it, not at the first step
+    followed_at_us: int | None = None
+    #: it has not said for ``STALL_US``: every decision waits ``STALL_US`` for it until it speaks
     stalled: bool = False
     #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
     #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
@@ -299,6 +307,11 @@ class Box(InputLayer):
         #: boot's or session's (an input board replaying its buffer) and is refused (``stale_presses``)
         self.session_start_us = -(1 << 62)
         self.stale_presses = 0
+        #: an input board's events it refused (its notices, journaled): stamped in the box's future, or of a
+        #: boot that rebooted before its clock was mapped as stated. The board logs the first of a burst;
+        #: the counts are logged at the end, as ``stale_presses`` is
+        self.future_presses = 0
+        self.untimed_presses = 0
         self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -517,6 +530,12 @@ class Box(InputLayer):
             if self.stale_presses:
                 log.warning("%d presses stamped before this game began were refused (not played)",
                             self.stale_presses)
+            if self.future_presses:
+                log.warning("%d board event(s) stamped in the box's future were refused in this game (not played)",
+                            self.future_presses)
+            if self.untimed_presses:
+                log.warning("%d board event(s) of a boot that rebooted before its clock was mapped were refused "
+                            "in this game (not played)", self.untimed_presses)
             return events
 
     def _accept(self, press: Press) -> None:
@@ -612,14 +631,17 @@ class Box(InputLayer):
     # -- how far the sources have delivered -----------------------------------------------
     def follow_source(self, name: str, *, watermarks: bool,
                       probe: Callable[[int], int | None] | None = None, probe_lag_us: int = 0,
-                      ask: Callable[[], bool] | None = None) -> None:
+                      ask: Callable[[], bool] | None = None, now_us: int | None = None) -> None:
         """A live source this box decides by: one that says how far it has
         delivered (``watermarks``: it sends ``Watermark``s, or answers ``probe``
         with a stamp on its own clock; ``ask``: it is asked for one whenever a
         decision waits on it, as the input board is), or one that waits its
-        stated report delay (``latency_guard_us``)."""
+        stated report delay (``latency_guard_us``). Followed from ``now_us``
+        (game µs; the box's time if not given): until it first speaks, nothing
+        past that moment is decided, for ``STALL_US`` at most."""
         if watermarks or probe is not None:
-            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask)
+            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask,
+                                          followed_at_us=self.now_us if now_us is None else now_us)
         else:
             self.delay_sources.add(name)
 
@@ -679,7 +701,6 @@ class Box(InputLayer):
             return
         for mark in self.marks.values():
             if mark.probe is not None:
-                mark.probed = True
                 told = mark.probe(now_us - self.time_offset_us)
                 if told is not None:
                     told += self.time_offset_us
@@ -692,16 +713,16 @@ class Box(InputLayer):
         """Up to which stamp every source has surely delivered: the oldest
         watermark (the sources that can tell at once as this step asked them), and the stated delay
         behind now for a source that cannot. A source silent for ``STALL_US``
-        is stalled: it is waited for no longer, and that is said once."""
+        (one that never spoke: since it was followed) is stalled: the horizon
+        trails now by ``STALL_US`` for it until it speaks again, so a press it
+        may still deliver is not decided past, and no decision waits longer;
+        that is said once."""
         if self._waits_fixed_delay():
             return now_us - self.latency_guard_us
         until = now_us - self.latency_guard_us if self.delay_sources else now_us
         floor = now_us - STALL_US
         for mark in self.marks.values():
-            said = mark.mark_us
-            if mark.probe is not None and not mark.probed:
-                until = min(until, floor)  # no step asked it yet (a host's key before the first): nothing passes it
-                continue
+            said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
             if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
                 mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
                 mark.timed_out = True
@@ -716,12 +737,11 @@ class Box(InputLayer):
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
-                    log.warning("the %s source has not said how far it delivered for %.1f s: decisions no longer "
-                                "wait for it (a press it still delivers is late evidence)", mark.name, STALL_US / 1e6)
+                    log.warning(_(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
                 said = floor
             elif mark.stalled:
                 mark.stalled = False
-                log.info("the %s source says how far it delivered again", mark.name)
+                log.info(_(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
             until = min(until, said)
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
@@ -754,7 +774,7 @@ class Box(InputLayer):
                    for name, m in self.marks.items()}}
 
     def stalled_sources(self) -> list[str]:
-        """The sources decisions stopped waiting for (the screen says so)."""
+        """The sources silent for ``STALL_US``, which every decision waits that long for (the screen says so)."""
         return sorted(m.name for m in self.marks.values() if m.stalled)
 
     def inputs_notice(self) -> str | None:
@@ -762,7 +782,7 @@ class Box(InputLayer):
         delivered and is waited for by its stated delay (translated; None while all report)."""
         stalled = self.stalled_sources()
         if stalled:
-            return _(INPUTS_STALLED).format(source=", ".join(stalled))
+            return _(INPUTS_STALLED).format(source=", ".join(stalled), delay=f"{STALL_US / 1e3:g}")
         unanswered = sorted(m.name for m in self.marks.values() if m.fallback)
         if unanswered:
             return _(INPUTS_UNANSWERED).format(source=", ".join(unanswered), delay=f"{self.latency_guard_us / 1e3:g}")
@@ -904,6 +924,10 @@ class Box(InputLayer):
         press delivered in the same batch."""
         self._write(NoticeRecord(notice))
         self.note(notice)
+        if notice.kind == FUTURE_PRESS:
+            self.future_presses += 1
+        elif notice.kind == UNTIMED_PRESS:
+            self.untimed_presses += 1
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:
@@ -957,13 +981,18 @@ class Box(InputLayer):
         return True
 
     def _apply(self, action: Action) -> list[GameEvent]:
+        """The engine's time to the action's stamp first, then the action: what fell due on
+        the way (a timeout, a race a deadline decided) is emitted, journaled and published
+        whether or not the game then refuses the action (an engine's ``handle`` ticks first
+        too, and a refusal used to lose that tick's events though its state had moved on)."""
+        events = self._tick(action.t_us)
         try:
             self._engine_changes += 1  # (a refused action may have changed it too: counted before)
-            events = self.engine.handle(action)
+            done = self.engine.handle(action)
         except RuleError as exc:
             log.info("not allowed: %s", exc)
-            events = [GameEvent(EventKind.REJECTED, action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
-        return self._emit(events)
+            done = [GameEvent(EventKind.REJECTED, action.t_us, action.player, {"kind": action.kind, **exc.to_json()})]
+        return events + self._emit(done)
 
     def _emit(self, events: list[GameEvent]) -> list[GameEvent]:
         for event in events:
@@ -1178,12 +1207,7 @@ class Box(InputLayer):
 
     def restore(self, record: CheckpointRecord, seq: int) -> None:
         """Take the state a checkpoint holds (a CheckpointError, the box unchanged, when it cannot)."""
-        engine_class = type(self.engine)
-        state = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
-                                        and type(root.get("engine")) is engine_class)
-        fresh = sorted(vars(self.engine)) if hasattr(self.engine, "__dict__") else []
-        if state.get("code") != engine_code_mark(self.engine) or state.get("fields") != fresh:
-            raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+        state = checkpoint_state(record, self.engine)
         try:
             names = [str(n) for n in state["station_names"]]
             stations = [(set(stuck), bool(connected)) for stuck, connected in state["stations"]]
@@ -1206,6 +1230,18 @@ class Box(InputLayer):
         self.event_log.extend(event_log)
         self.now_us = max(self.now_us, record.t_us)
         self.checkpoint_seq = self.restored_from = seq
+
+
+def checkpoint_state(record: CheckpointRecord, engine: object) -> dict[str, Any]:
+    """A checkpoint's state decoded, its engine one of ``engine``'s class
+    written by this code of the game (a CheckpointError when it is not)."""
+    engine_class = type(engine)
+    state: dict[str, Any] = checkpoint_codec.decode(record.state, lambda root: isinstance(root, dict)
+                                                    and type(root.get("engine")) is engine_class)
+    fresh = sorted(vars(engine)) if hasattr(engine, "__dict__") else []
+    if state.get("code") != engine_code_mark(engine) or state.get("fields") != fresh:
+        raise checkpoint_codec.CheckpointError("it was written by other code of the game (the box was updated?)")
+    return state
 
 
 _CODE_MARKS: dict[type, str] = {}
@@ -1253,6 +1289,29 @@ def replay_start(journal: Journal) -> Box:
     """The box a journal's session header starts (``box_from_journal``'s first part)."""
     header = journal.session
     assert header is not None
+    spec, settings = header_game(journal)
+    try:
+        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
+        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
+    except HEADER_ERRORS as exc:
+        raise _header_refused(spec, exc) from None
+    return box
+
+
+#: what a session header's settings that a game does not take raise
+HEADER_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError)
+
+
+def _header_refused(spec: GameSpec, exc: Exception) -> JournalError:
+    return JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
+                        .format(game=spec.title, problem=exc))
+
+
+def header_game(journal: Journal) -> tuple[GameSpec, GameSettings]:
+    """The game and the settings a journal's session header starts, read
+    without a box (a JournalError naming line 1 when the game does not take them)."""
+    header = journal.session
+    assert header is not None
     try:
         spec = get_game(header.game)
     except LookupError as exc:
@@ -1262,12 +1321,9 @@ def replay_start(journal: Journal) -> Box:
         settings = as_played(spec, header.settings, header.rules)  # the rules it was played with
         if journal.path is not None:
             settings = found_beside(settings, Path(journal.path))  # a journal copied here with its media/ folder
-        box = Box(spec, settings, header.stations, station_names=header.station_names, debounce=header.debounce)
-        box.judges_late_by_decisions = header.late_rule == LATE_AFTER_A_DECISION
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(_("line 1: {game} cannot start with the settings and options in the session header: {problem}")
-                           .format(game=spec.title, problem=exc)) from None
-    return box
+    except HEADER_ERRORS as exc:
+        raise _header_refused(spec, exc) from None
+    return spec, settings
 
 
 def replay_record(box: Box, line: int, record: Record) -> None:
@@ -1303,11 +1359,16 @@ def replay_finish(box: Box, journal: Journal) -> None:
     box.now_us = max(box.now_us, journal.last_t_us)
 
 
+def newest_checkpoint(journal: Journal) -> int | None:
+    """The index of the journal's newest checkpoint among its records (None: it has none)."""
+    return next((i for i in range(len(journal.records) - 1, -1, -1)
+                 if isinstance(journal.records[i], CheckpointRecord)), None)
+
+
 def _restored(box: Box, journal: Journal) -> int:
     """Restore the journal's newest checkpoint into a new box; the index of the
     first record to replay after it (0: none, or one that does not decode)."""
-    newest = next((i for i in range(len(journal.records) - 1, -1, -1)
-                   if isinstance(journal.records[i], CheckpointRecord)), None)
+    newest = newest_checkpoint(journal)
     if newest is None:
         return 0
     record, line = journal.records[newest], journal.record_lines[newest]

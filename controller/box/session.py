@@ -34,7 +34,15 @@ from controller.box.journal_writer import JournalLocked, lock_holder
 from controller.box.lights import GpioLights, Lights, NoLights
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
-from controller.box.runtime import Box, box_from_journal, names_of, session_header
+from controller.box.runtime import (
+    Box,
+    box_from_journal,
+    checkpoint_state,
+    header_game,
+    names_of,
+    newest_checkpoint,
+    session_header,
+)
 from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
 from controller.box.views import GameAtStart, Snapshot, first_snapshot
@@ -160,22 +168,34 @@ class Relay:
 
     def __init__(self) -> None:
         self.target: Any = None
+        #: called after each edge, press or notice delivered to the target (None: nothing): the watch of
+        #: the stations between games sleeps until something can change and a delivery is one (a game's
+        #: box wakes its deciding thread itself: ``InputLayer.arrived``)
+        self.woken: Callable[[], None] | None = None
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         if self.target is not None:
             self.target.edge(edge, precision_us)
+            self._woken()
 
     def press(self, press: Press) -> None:
         if self.target is not None:
             self.target.press(press)
+            self._woken()
 
     def notice(self, notice: InputNotice) -> None:
         if self.target is not None:
             self.target.notice(notice)
+            self._woken()
 
     def watermark(self, mark: Watermark) -> None:
         if self.target is not None:
-            self.target.watermark(mark)
+            self.target.watermark(mark)  # (no wake: a monitor decides nothing by them; a board sends one a heartbeat)
+
+    def _woken(self) -> None:
+        woken = self.woken
+        if woken is not None:
+            woken()
 
 
 def quiet_gpio_fallbacks(verbose: int) -> None:
@@ -337,8 +357,8 @@ def check_matches(path: str | Path, profile: Profile | None, game: str | None) -
 class Resumable:
     """A journaled game that may be carried on, as its screen needs it before
     its deciding process resumes it: the game, its settings and names, and
-    its pages as it stood (what the phones see until the deciding process's
-    first snapshot). Plain data read from the journal, not a box."""
+    its pages as its newest checkpoint left it (what the phones see until the
+    deciding process's first snapshot). Plain data read from the journal, not a box."""
 
     spec: GameSpec
     settings: GameSettings
@@ -349,11 +369,14 @@ class Resumable:
 def resumable(path: str | Path, profile: Profile | None = None, game: str | None = None, *,
               carry_on: bool = False) -> Resumable:
     """A journaled game as its screen needs it (settings, names, where it
-    stood), read only: the deciding process resumes it (the lock, a torn
-    line cut, appending). The checks ``resumed_box`` makes, said before the
-    game is handed over: this game on these stations, not damaged, not
-    being written by another box, not ended (``carry_on``: not played to
-    its end)."""
+    stood), read only and without a box: the session header, and the engine
+    of the newest checkpoint (none: the game as it starts) for the phones'
+    pages until the deciding process's first snapshot; the records after it
+    are replayed by the deciding process alone. The checks said before the
+    game is handed over: this game on these stations, not damaged, not being
+    written by another box, not ended (``carry_on``: a game ended early goes
+    on; whether it was played to its end the deciding process says as it
+    takes it, ``resumed_box``, in the same one line)."""
     p = Path(path)
     check_matches(p, profile, game)
     journal = journal_mod.read(p, since_checkpoint=True)
@@ -363,11 +386,21 @@ def resumable(path: str | Path, profile: Profile | None = None, game: str | None
         raise JournalLocked(p, holder)
     if not journal.unsaved_lines and not carry_on:
         journal_mod.refuse_ended(journal)
-    record = box_of_record(p, journal)  # the journal's game, replayed to check it: never played on here
-    if carry_on and journal.ended and record.engine.finished:
-        raise journal_mod.JournalError(f"{p}: " + _("this game was played to its end: nothing to carry on; "
-                                                    "'buzzerbox replay' shows it, a new game starts a new journal"))
-    return Resumable(record.spec, record.settings, tuple(record.station_names), first_snapshot(record))
+    spec, settings = header_game(journal)
+    header = journal.session
+    assert header is not None
+    engine, names = spec.new_engine(settings), names_of(settings, header.station_names)
+    newest = newest_checkpoint(journal)
+    if newest is not None:
+        checkpoint = journal.records[newest]
+        assert isinstance(checkpoint, journal_mod.CheckpointRecord)
+        try:
+            state = checkpoint_state(checkpoint, engine)
+            engine, names = state["engine"], [str(n) for n in state["station_names"]]
+        except (CheckpointError, KeyError, TypeError) as exc:  # the deciding process replays it whole
+            log.info("%s: the pages show the game as it starts until its deciding process's first (%s)", p, exc)
+    at = GameAtStart(spec, settings, engine, names)
+    return Resumable(spec, settings, tuple(names), first_snapshot(at))
 
 
 def starting_pages(spec: GameSpec, settings: GameSettings, station_names: Sequence[str] | None) -> Snapshot:
@@ -444,11 +477,12 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     reader = source.edge_reader()
     if reader is not None:
         reader.wake = box.arrived.set
+    now_us = box_now_us() + box.time_offset_us
     box.follow_source(source.name, watermarks=source.sends_watermarks,
                       probe=None if reader is None else reader.delivered_until_us,
                       probe_lag_us=0 if reader is None else reader.lag_us,
-                      ask=getattr(source, "ask_watermark", None))
-    box.debouncer.start_all(source.levels(), box_now_us() + box.time_offset_us)
+                      ask=getattr(source, "ask_watermark", None), now_us=now_us)
+    box.debouncer.start_all(source.levels(), now_us)
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself
     if follow_lockout is not None:
         follow_lockout(box)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -574,10 +574,17 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
         frame_clock.tick(fps)
 
 
-def run_results(presenter: Presenter, box: Box, *, clock: Callable[[], int] = box_now_us, fps: int = 30) -> None:
-    """A finished game's results screen again, as the box drew it at the
-    game's end (the menu's "This evening" row), until Esc, Enter or a
-    closed window: the host shows the room who won, then is back in the menu."""
+def run_results(presenter: Presenter, final: View, spec: GameSpec, *, clock: Callable[[], int] = box_now_us,
+                fps: int = 30) -> None:
+    """A finished game's results screen again, drawn from the deciding
+    process's last view of it (``final``: as the screen drew it at the game's
+    end; the menu's "This evening" row), until Esc, Enter or a closed window:
+    the host shows the room who won, then is back in the menu. No box: the
+    game is not replayed here."""
+    # what was said over the game then (a full card, a stalled input, a pause) is not said over its results now,
+    # nor a button held as it closed: the results as a replay of the journal draws them (no strip presses)
+    final = replace(final, journal=None, inputs=None, paused=False, host_paused=False,
+                    strip=[{**cell, "pressed": False, "presses": 0} for cell in final.strip])
     presenter.results_hint = BACK_HINT
     frame_clock = pygame.time.Clock()
     while True:
@@ -586,7 +593,7 @@ def run_results(presenter: Presenter, box: Box, *, clock: Callable[[], int] = bo
                 return
             if event.type == pygame.VIDEORESIZE:
                 presenter.screen.resized(event.size)
-        presenter.draw(box, clock())
+        presenter.draw_view(final, spec, clock())
         presenter.screen.flip()
         frame_clock.tick(fps)
 

@@ -209,6 +209,8 @@ class GameOver:
     ended: p.Ended
     frame_us: list[int] = field(default_factory=list)
     shown: list[list[int]] = field(default_factory=list)
+    #: the deciding process's last view (a game played to its end: its results, as the menu shows them again)
+    last: p.View = p.NO_VIEW
 
     @property
     def reason(self) -> str:
@@ -247,12 +249,20 @@ def taken(inbox: Inbox, timeout_s: float | None = None) -> Any:
     None: not at all), or ``NOTHING``. Taken with signals held: a
     KeyboardInterrupt raised while the queue's lock is held would leave it
     held, and the reader's next put and this process's stop (``ended``) would
-    wait on it for ever (seen once in a loaded run of the signal tests)."""
+    wait on it for ever (seen once in a loaded run of the signal tests). A
+    signal that came meanwhile is raised once the lock is free, and the message
+    taken goes back first in the queue: the stop reads it again (it was lost,
+    and when it was the deciding process's ``Ended`` the stop waited for it in vain)."""
     with signals.held():
         try:
-            return inbox.get(timeout=timeout_s) if timeout_s is not None else inbox.get_nowait()
+            message = inbox.get(timeout=timeout_s) if timeout_s is not None else inbox.get_nowait()
         except queue.Empty:
             return NOTHING
+        if signals.raised_when_held_ends():
+            with inbox.mutex:
+                inbox.queue.appendleft(message)
+                inbox.not_empty.notify()
+        return message
 
 
 def reader(sock: socket.socket, inbox: Inbox, until_view: bool = False) -> threading.Thread:
@@ -684,7 +694,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         if watched.ended is not None:
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
-            return GameOver(watched.ended, list(watched.frame_us), list(watched.shown))
+            return GameOver(watched.ended, list(watched.frame_us), list(watched.shown), box.view)
         if watched.views == 0 and code >= 0:  # it would not take the game over and said why on its line
             if resume:
                 raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "

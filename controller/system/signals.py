@@ -127,6 +127,12 @@ def received() -> int | None:
     return _state.received
 
 
+def raised_when_held_ends() -> bool:
+    """Inside the one ``held`` block (none around it): a signal came meanwhile and is
+    raised where the block ends, so what the block took must be kept for after it."""
+    return _state.raising and _state.received is not None and not _state.raised and _state.held == 1
+
+
 def exit_status() -> int | None:
     """The documented exit status for the signal that stopped the command (None: no signal)."""
     return None if _state.received is None else EXIT_STATUS.get(_state.received, 130)

@@ -16,7 +16,7 @@ import pytest
 
 from controller.box import journal as journal_mod
 from controller.box import session
-from controller.box.press import Press
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press
 from controller.box.runtime import Box, box_from_journal
 from controller.screen import live
 from games.registry import get
@@ -96,6 +96,29 @@ def test_a_press_from_before_the_game_began_is_refused_and_counted(tmp_path: Pat
     said = [r.getMessage() for r in caplog.records]
     assert any("before this game began was refused" in m for m in said), said
     assert any(m.startswith("2 presses stamped before this game began were refused") for m in said), said
+
+
+def test_board_events_refused_as_from_the_future_or_untimed_are_counted_and_said_at_the_close(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An input board's driver refuses a press stamped in the box's future, and one of a boot that
+    rebooted before its clock was mapped, as notices (it logs the first of a burst): the box counts
+    them, journals them, never plays them, and the close says how many, as for stale presses."""
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.debouncer.start_all({}, 0)
+    for station in (0, 1):
+        box.notice(InputNotice(station, "bell", FUTURE_PRESS, 5_000))
+    box.notice(InputNotice(3, "bell", UNTIMED_PRESS, 6_000))
+    box.press(Press(2, "bell", 1_000))  # this game's own press
+    with caplog.at_level(logging.WARNING, logger="buzzerbox"):
+        box.step(200_000)
+        close(box, 300_000)
+    assert (box.future_presses, box.untimed_presses, box.presses_total) == (2, 1, 1)
+    refused = [(r["station"], r["kind"]) for r in records(path) if r["type"] == "notice"]
+    assert refused == [(0, "future"), (1, "future"), (3, "untimed")]  # the journal keeps them, as refused
+    said = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("2 board event(s) stamped in the box's future were refused") for m in said), said
+    assert any(m.startswith("1 board event(s) of a boot that rebooted") for m in said), said
 
 
 def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from controller.box import session
 from controller.box.results.quiz import CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX, to_json
 from controller.box.runtime import Box, box_from_journal
 from controller.box.views import first_snapshot
-from controller.cli import main
+from controller.cli import CommandFailed, main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
 from tests.display.kiosk import Kiosk, Script, menu_args
@@ -197,3 +197,138 @@ def test_the_screens_header_and_first_pages_are_a_boxs(game: str, profile: str |
         assert session.people_header(spec, settings, prof, names) == box.header(
             mode="play", profile=None if prof is None else prof.name)
         assert first_snapshot(GameAtStart.new(spec, settings, box.station_names)) == first_snapshot(box)
+
+
+@pytest.mark.usefixtures("mock_pins")
+def test_play_resume_reads_the_journal_without_a_box(tmp_path: Path, boxes_built: list[str]) -> None:
+    """``play --resume`` of a game that ran out of time, with its phones' pages:
+    what the screen needs before the game (its settings, names, the pages as
+    the journal left it) is read without a box; the deciding process replays
+    the journal and carries the game on (a second end after the first)."""
+    path = tmp_path / "r.jsonl"
+    assert main(["play", "reaction", "--headless", "--players", "3", "--seed", "7", "--seconds", "0.5",
+                 "--journal", str(path)]) == 0
+    boxes_built.clear()
+    assert main(["play", "reaction", "--headless", "--resume", str(path), "--seconds", "0.5", "--web", "0"]) == 0
+    assert boxes_built == [], boxes_built[0]
+    kinds = [json.loads(line)["type"] for line in path.read_text(encoding="utf-8").splitlines()]
+    assert kinds.count("end") == 2 and kinds[-1] == "end", kinds
+
+
+@pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+def test_the_menus_carry_on_builds_no_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          boxes_built: list[str]) -> None:
+    """A quiz from the menu ended early by the host, then carried on from the
+    "This evening" row where it stopped: the menu reads it without a box (its
+    deciding process replays the journal and takes the game or refuses it)."""
+    from tests.display.test_carry_on import menu_evening
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    journals = tmp_path / "journals"
+    seen: dict[str, Any] = {"journals": journals}
+    kiosk = Kiosk(monkeypatch, menu_evening(seen))
+    assert main(menu_args(tmp_path, "--players", "4")) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert seen["stopped"] in seen["after"], seen  # on where it stopped
+    menus = [stack for stack in boxes_built if "in stopped_at" not in stack]  # not the script's own look
+    assert menus == [], menus[0]
+
+
+def a_quiz_won_then_its_results_again(seen: dict[str, Any]) -> Script:
+    """The menu's host: a quiz won by Player 1 and over, back to the menu,
+    Enter on its "This evening" row (its results again), back, quit."""
+    from tests.display.test_menu_panel import panel_of
+
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    frame = yield [pygame.K_UP]
+    frame = yield from first_question_won_by(1, frame)
+    frame = yield [pygame.K_n]
+    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    while not panel_of(frame).startswith("This evening: Finished · "):
+        frame = yield [pygame.K_DOWN]
+    frame = yield [pygame.K_RETURN]
+    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    seen["results"] = " ".join(str(text) for text, *_r in frame)
+    yield from back_to_menu_and_quit(frame, escapes=1)
+
+
+@pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+def test_the_menus_results_row_draws_the_last_view_and_builds_no_box(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
+    """Enter on a finished game's "This evening" row shows its final results
+    again (who won, the scores) from the deciding process's last view of it:
+    the menu does not replay its journal."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_its_results_again(seen))
+    assert main(menu_args(tmp_path, "--players", "3")) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert boxes_built == [], boxes_built[0]
+    assert "Player 1" in seen["results"], seen
+
+
+def test_the_usb_copy_tells_a_bowl_match_by_its_header_and_builds_no_box(
+        tmp_path: Path, boxes_built: list[str]) -> None:
+    """"Copy results to USB stick": a quiz bowl match's QBJ file is made in a
+    process of its own (``results --qbj``), the same file; the menu's process
+    tells a bowl journal by its header and replays none."""
+    from controller.apps import usb_copy
+    from controller.apps.results import write_qbj
+    from tests.display.test_menu_usb_copy import evening, stick
+
+    journals = evening(tmp_path)
+    at = stick(tmp_path)
+    expected = tmp_path / "expected.qbj"
+    assert write_qbj(str(journals / "quiz-20261205-201500.jsonl"), str(expected)) == 0
+    boxes_built.clear()
+    copied = usb_copy.copy_results(journals, [tmp_path / "media"])
+    assert copied.ok, copied.lines
+    assert boxes_built == [], boxes_built[0]
+    qbj = at / usb_copy.RESULTS_FOLDER / "quiz-20261205-201500.qbj"
+    assert qbj.read_bytes() == expected.read_bytes()
+
+
+def test_a_resumed_games_first_pages_are_its_newest_checkpoints_read_without_a_box(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
+    """The phones' pages of a journaled quiz before its deciding process's
+    first snapshot show the game as its newest checkpoint left it (points
+    scored), not as it started, and no box is built for them."""
+    monkeypatch.setattr(Box, "checkpoint_every", 5)
+    monkeypatch.setattr(Box, "checkpoint_in_child", False)
+    path = tmp_path / "q.jsonl"
+    assert main(["simulate", "quiz", "--players", "3", "--seed", "3", "--journal", str(path)]) == 0
+    assert '"type":"checkpoint"' in path.read_text(encoding="utf-8")
+    boxes_built.clear()
+    journaled = session.resumable(path, carry_on=True)
+    assert boxes_built == [], boxes_built[0]
+    scores = [player["score"] for player in json.loads(journaled.pages.board)["players"]]
+    assert len(scores) == 3 and sum(scores) > 0, scores
+    assert journaled.station_names == ("Player 1", "Player 2", "Player 3")
+
+
+@pytest.mark.usefixtures("mock_pins")
+def test_play_resume_of_a_game_played_to_its_end_is_refused_in_one_line_without_a_box(
+        tmp_path: Path, boxes_built: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --resume`` of a quiz played to its end: its deciding process
+    refuses it as it reads it, and ``play`` says so in the one line it said
+    before (exit 1, no traceback, the journal as it was); no box here."""
+    path = tmp_path / "q.jsonl"
+    assert main(["simulate", "quiz", "--players", "3", "--seed", "3", "--journal", str(path)]) == 0
+    before = path.read_bytes()
+    capsys.readouterr()
+    boxes_built.clear()
+    with pytest.raises(CommandFailed) as refused:
+        main(["play", "quiz", "--headless", "--resume", str(path)])
+    assert refused.value.code == 1
+    assert boxes_built == [], boxes_built[0]
+    err = capsys.readouterr().err
+    refusal = (f"buzzerbox play: {path}: this game was played to its end: nothing to carry on; "
+               "'buzzerbox replay' shows it, a new game starts a new journal")
+    assert refusal in err.splitlines() and "Traceback" not in err, err
+    assert path.read_bytes() == before

@@ -25,6 +25,7 @@ from controller import channel
 from controller import protocol as p
 from controller.box import session
 from controller.box.press import Edge
+from controller.box.process import SWITCH_INTERVAL_S
 from controller.box.timeline import box_now_us
 from games.registry import get
 from tests.processes import HANG_S, Lines, connect_when_listening, running
@@ -93,7 +94,8 @@ def connect(path: Path) -> socket.socket:
 
 def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) -> None:
     """The test is the screen: it hands over a journal, sends stamped keys,
-    and sees the winner's view published with its lamp's time. Its press is
+    and sees the winner's view published with its lamp's time, and the
+    process says it ran with its own switch interval. Its press is
     late: stamped just after the arming, sent once the box has judged past
     that stamp; nothing was decided meanwhile, so it still wins."""
     path = tmp_path / "q.jsonl"
@@ -119,6 +121,8 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
         channel.send(mine, p.Stop("menu"))
         ended = until(mine, lambda m: isinstance(m, p.Ended))
         assert ended.reason == "menu" and ended.loaded == {"pygame": False, "aiohttp": False}
+        # its edge reader gets the interpreter within half a millisecond of the deciding thread's turn
+        assert ended.switch_interval_us == round(SWITCH_INTERVAL_S * 1e6) < 5_000  # not Python's default 5 ms
         assert ended.summary["winner"] == 1
         assert proc.wait(DEADLINE_S) == 0
     records = [json.loads(x) for x in path.read_text().splitlines()]

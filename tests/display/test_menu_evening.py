@@ -17,6 +17,7 @@ from controller.apps.menu import evening_game
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
 from controller.box.session import played_of
+from controller.box.views import view_of
 from controller.cli import main
 from controller.screen.live import presenter_for
 from controller.screen.loop import run_results
@@ -119,7 +120,9 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     kiosk = Kiosk(monkeypatch, back_from_results(seen))
     screen = Screen.open(headless=True, size=(1280, 720))
     try:
-        run_results(presenter_for(box.spec, screen, lights=None, sound=None, colors=None), box)
+        with box.lock:
+            final = view_of(box, box.now_us)
+        run_results(presenter_for(box.spec, screen, lights=None, sound=None, colors=None), final, box.spec)
         SHOTS.mkdir(parents=True, exist_ok=True)
         pygame.image.save(screen.surface, str(SHOTS / f"menu-evening-results-{language}-720.png"))
     finally:

@@ -84,9 +84,9 @@ def host(feed: Feed) -> Script:
 
 
 def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
-                     fresh: bool = True, first_run: bool = False, profile: bool = True) -> Path:
+                     fresh: bool = True, first_run: bool = False, profile: bool = True, exits: int = 0) -> Path:
     """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
-    keys and feed driven by ``script``; it exits 0 (a SIGTERM too: a stop
+    keys and feed driven by ``script``; it exits ``exits`` (0: a SIGTERM too, a stop
     asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on;
     ``first_run``: as a box starts, the walk-through shown if it is due; not ``profile``: header-4
     not on the command line, the wiring the walk-through chose)."""
@@ -102,9 +102,13 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     feed = Feed(fifo)
     try:
         kiosk = Kiosk(monkeypatch, script(feed))
-        assert main(["menu", *(["--profile", "header-4"] if profile else []), "--feed", str(fifo), "--window", *(["--fresh"] if fresh else []),
-                     "--journal-dir", str(journals), "--packs-dir", str(packs),
-                     "--media-root", str(tmp_path / "media")]) == 0
+        try:
+            code = main(["menu", *(["--profile", "header-4"] if profile else []), "--feed", str(fifo), "--window",
+                         *(["--fresh"] if fresh else []), "--journal-dir", str(journals), "--packs-dir", str(packs),
+                         "--media-root", str(tmp_path / "media")])
+        except SystemExit as exc:
+            code = exc.code
+        assert code == exits
     finally:
         feed.close()
     assert kiosk.stuck is None, kiosk.stuck
@@ -598,13 +602,17 @@ def test_a_game_that_closed_with_records_the_card_refused_says_so_on_the_menu_an
     assert "the disk refused" not in seen["menu after the next"]  # said until the next game
 
 
-def test_a_sigterm_in_a_game_with_records_the_card_refused_says_so_in_the_log(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_sigterm_in_a_game_with_records_the_card_refused_exits_1_and_says_how_many(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """SIGTERM to the menu alone (the kiosk's stop) in a game whose card
     filled: the evening's process closes the game, and the menu says in its
-    log, as an error, how many records the card refused and where they wait
-    (the stop still exits 0: it was asked for)."""
+    log, as an error, how many records the card refused and where they wait,
+    and exits 1 with that one line, as ``play`` does (it exited 0, the
+    normal end of a stop asked for, with records missing from the journal)."""
     import logging
+
+    from controller.box.journal_writer import unsaved_line
 
 
     started = starts(monkeypatch)
@@ -620,8 +628,11 @@ def test_a_sigterm_in_a_game_with_records_the_card_refused_says_so_in_the_log(
         yield []
 
     with caplog.at_level(logging.INFO):
-        menu_on_the_feed(tmp_path, monkeypatch, script)
-    said_unsaved(caplog, journals)
+        menu_on_the_feed(tmp_path, monkeypatch, script, exits=1)
+    journal, n = said_unsaved(caplog, journals)
+    err = capsys.readouterr().err
+    line = f"buzzerbox menu: {journal}: {unsaved_line(n, f'{journal}.unsaved')}"
+    assert err.splitlines().count(line) == 1 and "Traceback" not in err, err
 
 
 def test_a_process_killed_in_the_test_press_that_will_not_open_again_leaves_keyboard_stations(

@@ -6,7 +6,8 @@ press to the engine, whose decision must be the lamp's (the test suite sets
 ``BUZZERBOX_CHECK_FIRST_PRESS``: a difference raises in every box a test
 plays). Seeded contests with bouncing contacts, near-ties, early presses and
 their lockouts, wrong answers, buzz windows and late batches: the same events
-with the early lamp as without it, and every lamp the decided one."""
+with the early lamp as without it, and every lamp the decided one, in both
+horizon designs (``tests/fair/horizons.py``)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from controller.box.process import DecidingGame
 from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, Box
 from games import registry
 from games.base import FirstPress, GameEvent
+from tests.fair.horizons import DESIGNS, SHIPPED, delivered, follow
 
 PLAYERS = 4
 CONFIG = DebounceConfig(bounce_us=10_000, glitch_us=1_000, stuck_us=1_000_000)
@@ -126,14 +128,15 @@ class Played:
     decided: list[tuple[int, int]]  # (the winner, the station whose lamp its step lit first)
 
 
-def play(seed: int, early_lamp: bool, batch_us: int) -> Played:
-    """Seeded contests through the debounce, delivered in batches, stepped as
-    the deciding thread steps (at each delivery and each due moment)."""
+def play(seed: int, early_lamp: bool, batch_us: int, design: str) -> Played:
+    """Seeded contests through the debounce, delivered in batches (each followed
+    by its source's watermark in the shipped design), stepped as the deciding
+    thread steps (at each delivery and each due moment)."""
     rng = random.Random(seed)
     options = {"tie_window_us": [0, 300][seed % 2], "lockout_us": 150_000,
                "buzz_window_us": rng.choice([None, 40_000])}
     game, lamps, clock = lit_game(options)
-    box = game.box
+    box = follow(game.box, design)
     if not early_lamp:
         box.first_lamp = None
     edges: list[tuple[int, int, int]] = []
@@ -203,22 +206,41 @@ def play(seed: int, early_lamp: bool, batch_us: int) -> Played:
             at, station, level = edges[i]
             box.edge(Edge(station, "bell", level, at), 1)
             i += 1
+        delivered(box, design, arrival)
         step(arrival)
+    delivered(box, design, now + 200_000)
     step(now + 200_000)
     events = [(e.kind, e.player, e.t_us) for e in box.event_log]
     assert box.first_press_misses == 0
     return Played(events, box.first_press_lamps, decided)
 
 
+@pytest.mark.parametrize("design", DESIGNS)
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 18])  # 18: a winner not lit early, then the host's next, in one step
 @pytest.mark.parametrize("batch_us", [300, 4_000])
 def test_seeded_contests_decide_the_same_with_the_early_lamp_and_light_the_decided_winner(
-        seed: int, batch_us: int) -> None:
+        seed: int, batch_us: int, design: str) -> None:
     assert runtime.CHECK_FIRST_PRESS  # tests/conftest.py: every step checks lamp == decision
-    with_lamp, without = play(seed, True, batch_us), play(seed, False, batch_us)
+    with_lamp, without = play(seed, True, batch_us, design), play(seed, False, batch_us, design)
     assert with_lamp.events == without.events  # the early lamp changes no decision
     assert with_lamp.early > 0 and without.early == 0
     assert with_lamp.decided and all(winner == lit for winner, lit in with_lamp.decided)
+
+
+#: what a contest's outcome is made of: who won, a tie, who pressed in a buzz window or early, late evidence
+OUTCOMES = ("winner", "tie", "buzz", "early", "late_evidence")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 18])
+def test_in_the_shipped_design_late_batches_decide_as_batches_on_time(seed: int) -> None:
+    """The same seeded contests with edges handed over 4–6 ms late and 0.3–0.45 ms
+    late: following the source's watermarks, the box waits for each batch and
+    decides every contest the same, at the same moments (the fixed delay, which
+    guesses how late a batch may be, does not: it is the comparison only)."""
+    def outcomes(played: Played) -> list[tuple[str, int | None, int]]:
+        return [event for event in played.events if event[0] in OUTCOMES]
+    late, prompt = play(seed, True, 4_000, SHIPPED), play(seed, True, 300, SHIPPED)
+    assert outcomes(late) == outcomes(prompt) and len(outcomes(late)) > 100
 
 
 def test_a_press_inside_a_lockout_that_has_since_ended_lights_nothing() -> None:

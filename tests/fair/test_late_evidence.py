@@ -1,20 +1,27 @@
 """A press that would have won but reached the box after the decision: the
 room is told, and the screen, the scores, the summary, the journal and
-``replay --disputes`` all tell the same story."""
+``replay --disputes`` all tell the same story. With the fixed delay a press
+later than the guard is late evidence; in the shipped design (the sources'
+watermarks) only one from a source that stalled, delivered after its stall
+time (the last tests)."""
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 from pathlib import Path
 
+import pytest
+
 from controller.box import journal
 from controller.box.journal import JournalWriter
-from controller.box.press import Edge
-from controller.box.runtime import LATE_RULE_KEY, Box, box_from_journal
+from controller.box.press import Edge, Watermark
+from controller.box.runtime import INPUTS_STALLED, LATE_RULE_KEY, STALL_US, Box, box_from_journal
 from controller.cli import main
 from games import registry
 from games.base import GameEvent
+from games.i18n import _
 
 GUARD_US = 2_000
 
@@ -187,3 +194,73 @@ def test_a_journal_of_the_older_rule_replays_as_it_was_played(tmp_path):
     replayed = box_from_journal(journal.read(path))
     assert not replayed.judges_late_by_decisions
     assert [e.kind for e in replayed.event_log if e.player == 1] == ["late_evidence"]
+
+
+# -- the shipped horizon: the sources say how far they delivered (tests/fair/horizons.py) ------------
+
+
+def followed_quiz(tmp_path: Path) -> tuple[Box, Path]:
+    """Ann's bell on the GPIO source, Ben's on the input board, both followed by their watermarks."""
+    box, path = armed_quiz(tmp_path)
+    box.follow_source("gpio", watermarks=True)
+    box.follow_source("board", watermarks=True)
+    return box, path
+
+
+def stepping_while_gpio_is_silent(box: Box, start_us: int, end_us: int) -> tuple[list[GameEvent], int | None]:
+    """The deciding thread's steps (every 0.5 ms) while the board says it delivered up to each one and
+    the GPIO source says nothing: what they decided, and when the first winner was."""
+    events: list[GameEvent] = []
+    first_winner_at = None
+    for now in range(start_us, end_us, 500):
+        box.watermark(Watermark("board", now))
+        events += box.step(now)
+        if first_winner_at is None and [e for e in events if e.kind == "winner"]:
+            first_winner_at = now
+    return events, first_winner_at
+
+
+@pytest.mark.parametrize("silent_us", [300_000, STALL_US + 100_000])
+def test_a_stalled_source_is_waited_for_its_stall_time_then_its_press_is_late_evidence(
+        tmp_path: Path, silent_us: int, caplog: pytest.LogCaptureFixture) -> None:
+    """The GPIO source said it delivered up to 99 ms, then went silent; Ben pressed
+    at 100 ms on the board, Ann at 99.5 ms on the GPIO bells. While the source
+    may still deliver, Ben's press is not decided past it: Ann's press, come
+    0.3 s late, wins by its stamp. Past its stall time every decision waits
+    that long for it, Ben is decided ``STALL_US`` late, and Ann's press coming
+    after that is late evidence: the room is told, the screen's inputs line
+    and the log say the stall, and the journal's replay agrees."""
+    box, path = followed_quiz(tmp_path)
+    try:
+        box.watermark(Watermark("gpio", 99_000))
+        box.watermark(Watermark("board", 90_000))
+        box.step(90_000)
+        contact(box, 1, 100_000)  # Ben, on the board
+        arrives = 99_500 + silent_us
+        with caplog.at_level(logging.WARNING, logger="buzzerbox"):
+            before, ben_decided_at = stepping_while_gpio_is_silent(box, 100_000, arrives)
+        stalled_line = box.inputs_notice()
+        contact(box, 0, 99_500)  # Ann, on the GPIO bells: delivered now
+        box.watermark(Watermark("gpio", arrives))
+        after, _decided = stepping_while_gpio_is_silent(box, arrives, arrives + 100_000)
+        if silent_us < STALL_US:  # waited for: never decided past while the source may still deliver
+            assert ben_decided_at is None and box.stalls == 0 and stalled_line is None
+            assert [e.player for e in after if e.kind == "winner"] == [0]
+            assert not [e for e in after if e.kind == "late_evidence"]
+        else:
+            assert box.stalls == 1 and [e.player for e in before if e.kind == "winner"] == [1]
+            assert ben_decided_at is not None and ben_decided_at >= 99_000 + STALL_US  # waited its stall time
+            assert stalled_line == _(INPUTS_STALLED).format(source="gpio", delay=f"{STALL_US / 1e3:g}")
+            assert box.inputs_notice() is None  # it spoke again with Ann's press
+            said = [r.getMessage() for r in caplog.records]
+            assert any("the gpio source has not said how far it delivered for 0.5 s" in m for m in said), said
+            [evidence] = [e for e in after if e.kind == "late_evidence"]
+            assert evidence.player == 0 and evidence.data["pressed_us"] == 99_500
+            assert box.summary()["winner"] == 1
+        summary = box.summary()
+    finally:
+        assert box.journal is not None
+        box.journal.close()
+    replayed = box_from_journal(journal.read(path))
+    assert replayed.summary() == summary
+    assert [e.kind for e in replayed.event_log] == [e.kind for e in box.event_log]

@@ -3,7 +3,9 @@ delivered in late batches (as a busy core or a slow source hands it over),
 is judged by its stamps: every bell flagged stuck and no press, exactly as
 when every edge arrives at once. In virtual time: the deliveries, their
 lateness and the deciding thread's wake-ups are scripted and seeded; the
-same storm on real threads under CPU load is ``benchmarks/storm.py``."""
+same storm on real threads under CPU load is ``benchmarks/storm.py``. Both
+horizon designs (``tests/fair/horizons.py``): the shipped one, the source
+saying after each batch how far it delivered, and the fixed delay."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from controller.box.debounce import DebounceConfig
 from controller.box.press import Edge
 from controller.box.runtime import Box
 from games.registry import get
+from tests.fair.horizons import DESIGNS, FIXED, delivered, follow
 
 BELLS = 6
 STORM_US = 1_300_000
@@ -60,13 +63,14 @@ def on_time(edges: list[tuple[int, int, int]]) -> Box:
     return box
 
 
-def in_late_batches(edges: list[tuple[int, int, int]], batch_us: int, seed: int) -> Box:
+def in_late_batches(edges: list[tuple[int, int, int]], batch_us: int, seed: int, design: str) -> Box:
     """The edges handed over in batches every ``batch_us`` (each batch up to
     half a period later still, seeded), the report delay measured on arrival
-    as live; the box stepped on every delivery and at every moment it says
-    something is due, as the deciding thread does."""
+    as live, each batch followed by its source's watermark (``design``); the
+    box stepped on every delivery and at every moment it says something is
+    due, as the deciding thread does."""
     rng = random.Random(seed)
-    box = new_box()
+    box = follow(new_box(), design)
     clock = [0]
     box.measure_report_delay(lambda: clock[0])
     i, now = 0, 0
@@ -87,16 +91,22 @@ def in_late_batches(edges: list[tuple[int, int, int]], batch_us: int, seed: int)
             t, station, level = edges[i]
             box.edge(Edge(station, "bell", level, t), 1)
             i += 1
+        delivered(box, design, arrival)  # after the batch's edges, as a reader says it
         box.step(arrival)  # a delivery wakes the deciding thread
     return box
 
 
+@pytest.mark.parametrize("design", DESIGNS)
 @pytest.mark.parametrize("seed", [7, 8, 9])
 @pytest.mark.parametrize("batch_us", [5_000, 10_000, 15_000])
-def test_a_storm_delivered_in_late_batches_is_flagged_stuck_as_on_time(seed: int, batch_us: int) -> None:
+def test_a_storm_delivered_in_late_batches_is_flagged_stuck_as_on_time(seed: int, batch_us: int, design: str) -> None:
     edges = storm(seed)
     expected = outcome(on_time(edges))
     assert expected == ([1] * BELLS, 0, [])  # the storm's meaning: every bell stuck, nobody pressed
-    late = in_late_batches(edges, batch_us, seed)
-    assert late.late_deliveries > 0 and late.latency_guard_us > GUARD_US  # it really was late, and measured
+    late = in_late_batches(edges, batch_us, seed, design)
     assert outcome(late) == expected
+    if design == FIXED:  # it really was late, and measured: the guard rose
+        assert late.late_deliveries > 0 and late.latency_guard_us > GUARD_US
+    else:  # it really was late: decisions waited a batch's lateness for the source, no guard raised
+        assert late.longest_wait_us >= batch_us and late.latency_guard_us == GUARD_US
+        assert late.stalls == 0

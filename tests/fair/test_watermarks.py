@@ -20,20 +20,30 @@ import pytest
 
 from benchmarks.one_process import OneProcessDecider
 from controller.box import profile as profile_mod
-from controller.box import session
+from controller.box import session, views
+from controller.box.debounce import DebounceConfig
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
-from controller.box.runtime import HORIZON_FIXED_DELAY, HORIZON_WATERMARKS, STALL_US, Box
+from controller.box.runtime import (
+    HORIZON_FIXED_DELAY,
+    HORIZON_WATERMARKS,
+    INPUTS_STALLED,
+    STALL_US,
+    Box,
+)
 from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
+from games.i18n import _, set_language
+from tests.fair.horizons import DESIGNS, FIXED, delivered, follow
 from tests.processes import HANG_S
 
 FIRST, RUNNER_UP = 0, 1
 CONTACT_US = 100_000  # the first presser's contact (game µs)
 OPEN_US, REOPEN_US = 50, 947  # its contact opens 50 µs in, for 947 µs
 BEHIND_US = 35  # the runner-up's lead over nobody: 35 µs after the first contact
+STORM_CONFIG = DebounceConfig(bounce_us=10_000, glitch_us=1_000, stuck_us=1_000_000)
 
 
 def contest(t0: int) -> list[Edge]:
@@ -76,6 +86,42 @@ def test_a_press_held_behind_one_still_bouncing_is_not_due_in_the_past() -> None
     assert winners(events) == [FIRST]
 
 
+@pytest.mark.parametrize("design", DESIGNS)
+def test_an_engine_deadline_behind_a_press_still_bouncing_is_not_due_in_the_past(design: str) -> None:
+    """The reaction game's GO is an engine deadline; a false start's contact
+    closes 300 µs before it and bounces open for 650 µs (under the glitch
+    filter: one press, at its first edge). GO waits for that press, so its
+    moment, passed while the press is still being debounced, is not a due
+    moment: every due moment is ahead of the step that asked, and the press
+    is decided at the glitch filter's moment (with the fixed delay: its delay
+    after it), in a handful of steps, as the false start it is, before GO."""
+    spec = registry.get("reaction")
+    box = follow(Box(spec, spec.settings(2, 3), debounce=STORM_CONFIG, latency_guard_us=2_000), design)
+    box.host("start", 0)
+    delivered(box, design, 0)
+    box.step(2_000)
+    go_at = box.engine.go_at_us  # type: ignore[attr-defined]
+    assert go_at is not None
+    for edge in (Edge(FIRST, "bell", 0, go_at - 300), Edge(FIRST, "bell", 1, go_at - 250),
+                 Edge(FIRST, "bell", 0, go_at + 400)):
+        box.edge(edge, 1)
+    now, steps, events, decided_at = go_at + 450, 0, [], None
+    while not [e for e in events if e.kind == "show"]:
+        delivered(box, design, now)  # the reader is up to date: only the bounce holds GO
+        events += box.step(now)
+        if decided_at is None and [e for e in events if e.kind == "early"]:
+            decided_at = now
+        steps += 1
+        due = box.next_due_us()
+        assert due is not None and due > now, f"step {steps} at {now}: next due {due} is not ahead"
+        now = due
+        assert steps < 20, "a false start and GO take a handful of steps"
+    kinds = [(e.kind, e.player) for e in events]
+    assert kinds.index(("early", FIRST)) < kinds.index(("show", None))
+    confirmed = go_at + 400 + STORM_CONFIG.glitch_us
+    assert decided_at == confirmed + (box.latency_guard_us if design == FIXED else 0)
+
+
 def test_the_box_waits_for_a_late_edge_its_source_has_not_said_it_delivered() -> None:
     """The re-close reaches the box 5 ms late; its source said it had delivered
     only up to just after the runner-up's press. With watermarks the box waits
@@ -103,10 +149,12 @@ def settled_press(box: Box, station: int, t_us: int) -> None:
     box.edge(Edge(station, "bell", 0, t_us), 1)
 
 
-def test_a_stalled_source_delays_only_while_it_stalls_and_says_so() -> None:
-    """A source that stops saying how far it delivered holds decisions for
-    ``STALL_US`` at most; then the box stops waiting, counts and names the stall,
-    and follows the source again as soon as it speaks."""
+def test_a_stalled_source_holds_every_decision_its_stall_time_and_says_so() -> None:
+    """A source that stops saying how far it delivered is waited for: a press
+    due during its silence is decided ``STALL_US`` after its moment, never
+    sooner (the source may still deliver an earlier one), never later; the
+    stall is counted and named, and while the source stays silent the next
+    decision waits as long. Once it speaks, decisions follow its word again."""
     box = armed_box()
     box.follow_source("gpio", watermarks=True)
     settled_press(box, FIRST, CONTACT_US)
@@ -115,33 +163,78 @@ def test_a_stalled_source_delays_only_while_it_stalls_and_says_so() -> None:
     for now in range(CONTACT_US, CONTACT_US + STALL_US - 10_000, 5_000):
         events += box.step(now)
     assert not winners(events) and box.stalled_sources() == [] and box.stalls == 0
-    for now in range(CONTACT_US + STALL_US - 10_000, CONTACT_US + STALL_US + 50_000, 5_000):
-        events += box.step(now)
-    assert winners(events) == [FIRST]
+    decided_at = None
+    for now in range(CONTACT_US + STALL_US - 10_000, CONTACT_US + STALL_US + 50_000, 1_000):
+        if winners(box.step(now)):
+            decided_at = now
+            break
+    assert decided_at is not None and box.engine.public_view()["winner"] == FIRST
+    confirmed = CONTACT_US + max(box.debouncer.config.glitch_us, box.engine.options.settle_us)
+    assert 0 <= decided_at - (confirmed + STALL_US) <= 1_000  # its stall time late, to the step
     assert box.stalled_sources() == ["gpio"] and box.stalls == 1
+    assert now - box.horizon_us == STALL_US  # still silent: the next decision waits as long
     later = CONTACT_US + STALL_US + 60_000
     box.watermark(Watermark("gpio", later))
     box.step(later)
-    assert box.stalled_sources() == [] and box.stalls == 1
+    assert box.stalled_sources() == [] and box.stalls == 1 and box.horizon_us == later
 
 
-def test_a_source_that_never_reports_is_waited_for_its_stall_time_then_named() -> None:
+def test_a_source_that_never_reports_is_stalled_its_stall_time_after_it_was_followed() -> None:
     """A followed source that never says anything (a board that lost its heartbeat
-    from the start) cannot hold the game: the other source's press is decided
-    ``STALL_US`` late, and the silent one is named."""
+    from the start) has been silent since it was followed: nothing past that
+    moment is decided while it may still speak, it is stalled (counted, named)
+    ``STALL_US`` after it, not at the first step, and then the other source's
+    press is decided ``STALL_US`` late: it cannot hold the game for ever."""
     box = armed_box()
+    followed = box.now_us
     box.follow_source("gpio", watermarks=True)
     box.follow_source("board", watermarks=True)
     settled_press(box, FIRST, CONTACT_US)
     events: list[GameEvent] = []
-    for now in range(CONTACT_US, CONTACT_US + 2 * STALL_US, 5_000):
+    for now in range(CONTACT_US, followed + STALL_US, 5_000):
+        box.watermark(Watermark("gpio", now))
+        events += box.step(now)
+        assert box.horizon_us <= followed and box.stalled_sources() == [] and box.stalls == 0, now
+    assert not winners(events)
+    for now in range(followed + STALL_US, CONTACT_US + 2 * STALL_US, 5_000):
         box.watermark(Watermark("gpio", now))
         events += box.step(now)
         if winners(events):
             break
     assert winners(events) == [FIRST]
     assert now >= CONTACT_US + STALL_US
-    assert box.stalled_sources() == ["board"]
+    assert box.stalled_sources() == ["board"] and box.stalls == 1
+
+
+def test_a_source_followed_later_is_given_its_stall_time_from_then() -> None:
+    """A source followed well into the game (``session.connect`` says when) is
+    not stalled at once for having said nothing before it was followed."""
+    box = armed_box()
+    box.follow_source("board", watermarks=True, now_us=10 * STALL_US)
+    box.step(10 * STALL_US + STALL_US // 2)
+    assert box.stalled_sources() == [] and box.horizon_us == 10 * STALL_US
+    box.step(11 * STALL_US + 1)
+    assert box.stalled_sources() == ["board"] and box.stalls == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl"])
+def test_the_views_inputs_line_says_the_stall_and_what_it_costs(lang: str) -> None:
+    """The screen's inputs line (the view's ``inputs``) names a stalled source
+    and the wait every decision takes for it, in the box's language; it goes
+    when the source speaks again."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", CONTACT_US))
+    box.step(CONTACT_US)
+    set_language(lang)
+    assert views.view_of(box, CONTACT_US).inputs is None
+    box.step(CONTACT_US + STALL_US + 1)
+    said = views.view_of(box, CONTACT_US + STALL_US + 1).inputs
+    assert said == _(INPUTS_STALLED).format(source="gpio", delay="500")
+    assert said is not None and "500 ms" in said and (lang == "en") == ("stopped reporting" in said)
+    box.watermark(Watermark("gpio", CONTACT_US + STALL_US + 2))
+    box.step(CONTACT_US + STALL_US + 2)
+    assert views.view_of(box, CONTACT_US + STALL_US + 2).inputs is None
 
 
 def test_sources_that_speak_let_the_box_decide_at_the_glitch_filters_moment() -> None:

@@ -5,6 +5,7 @@ switch its checksums off; a resumed game that had ended; a changed final newline
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -135,10 +136,23 @@ def load_bytes(tmp_path: Path, data: bytes):  # type: ignore[no-untyped-def]
     return load(path)
 
 
+def full_disk(path: Path) -> None:
+    """``path`` a file every write to fails with "No space left on device": a device node
+    of /dev/full's own, so its own lock (the journal is flocked: two test runs at once that
+    both wrote /dev/full itself refused each other's journal as being written by another
+    buzzerbox); a link to /dev/full where this user may not make one."""
+    try:
+        os.mknod(path, 0o600 | stat.S_IFCHR, os.stat("/dev/full").st_rdev)
+        os.close(os.open(path, os.O_WRONLY))  # not on a filesystem mounted nodev
+    except PermissionError:
+        path.unlink(missing_ok=True)
+        path.symlink_to("/dev/full")
+
+
 def test_a_full_disk_is_a_failure_and_keeps_every_record_beside_the_journal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     full = tmp_path / "q.jsonl"
-    full.symlink_to("/dev/full")  # every write: "No space left on device"
+    full_disk(full)  # every write: "No space left on device"
     code, _out, err = run(capsys, "simulate", "quiz", "--players", "3", "--seed", "2", "--journal", str(full))
     assert code == 1, err
     assert "the disk refused the last" in err and "free some space" in err

@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from controller.box.press import InputNotice, Press, Watermark
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
 from controller.box.sources.board.clock import ClockMap, TickExtender, board_us
 from firmware.buzzer.proto import MAX_LINE, fields, unframe
 
@@ -55,10 +55,8 @@ MAX_HELD = 4096  # events waiting for the clock sync; beyond, the board keeps th
 MAX_CLOCK_ERROR_US = 20_000
 #: bursts in a row leaving the mapping worse than stated before it is thrown away and made afresh
 BAD_BURSTS = 3
-#: the notice a press stamped in the box's future is journaled as (never played)
-FUTURE_PRESS = "future"
-#: ... and one of a boot that rebooted before its clock was mapped as well as stated (never played)
-UNTIMED_PRESS = "untimed"
+#: the notices a press stamped in the box's future, and one of a boot that rebooted before its clock was
+#: mapped as well as stated, are journaled as (never played): ``FUTURE_PRESS``, ``UNTIMED_PRESS`` (press.py)
 #: a watermark request unanswered this long is lost (a USB round trip is ~1 ms) ...
 MARK_ANSWER_US = 100_000
 #: ... and a board that never answered this many is taken for one that does not answer them
