@@ -4,7 +4,9 @@ GPIO source, on gpiozero's mock pins, each stamped with its own moment as
 the kernel stamps a real edge.
 
 One line per edge: ``PIN LEVEL T_US`` (the BCM pin, 0 or 1, the box clock's
-µs of the contact). A thread blocked on the FIFO wakes for each line, as the
+µs of the contact), written by one writer in the order of the stamps (it
+stamps each edge as it writes it): the box decides before the stamps the
+reader still holds (``PipeReader.ordered``). A thread blocked on the FIFO wakes for each line, as the
 GPIO library's edge thread wakes for an interrupt; it runs in the box's
 deciding process in either design, so both pay for it alike.
 """
@@ -47,6 +49,8 @@ class Feed(PipeReader):
     #: the feeder stamps an edge and writes it at once, as a kernel stamps in
     #: the interrupt and queues from its interrupt thread: this covers the hop
     capture_us = 100
+    #: one writer, stamping each line as it writes it
+    ordered = True
 
     def __init__(self, path: str | Path, factory: Any) -> None:
         super().__init__(path, "buzzerbox-feed")
@@ -61,9 +65,17 @@ class Feed(PipeReader):
 
     def finish(self, rest: bytes) -> None:
         if rest.strip():
-            self.deliver(rest)
+            self.deliver(rest, self.stamp_us(rest))
 
-    def deliver(self, report: bytes) -> None:
+    def stamp_us(self, report: bytes) -> int | None:
+        """A line's ``T_US`` (None: not a ``PIN LEVEL T_US`` line, no edge)."""
+        parts = report.split()
+        try:
+            return int(parts[2]) if len(parts) == 3 else None
+        except ValueError:
+            return None
+
+    def deliver(self, report: bytes, t_us: int | None = None) -> None:
         """One ``PIN LEVEL T_US`` line: the pin driven with that stamp, as the kernel's edge."""
         try:
             pin_text, level_text, t_text = report.decode("ascii").split()

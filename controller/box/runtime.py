@@ -154,6 +154,9 @@ HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
 #: so every decision waits this long; the screen and the log say so, and a press it delivers later
 #: than that is late evidence
 STALL_US = MAX_GUARD_US
+#: ``Box.sources_holding`` asks a probe at this moment, which no source has reached: one that
+#: holds nothing answers about it, one that holds edges answers before them (or cannot say)
+HOLDING_ASKED_AT_US = 1 << 62
 
 
 @dataclass
@@ -341,6 +344,10 @@ class Box(InputLayer):
         #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it;
         #: when: None also after a miss, so the lamps are put back to the statuses, that moment unreported)
         self.first_lit: tuple[int, int | None] | None = None
+        #: the stamp the horizon must pass for the next decision a player waits for (game µs; None:
+        #: none), found with ``next_decision_due_us``: a reader holding only edges after it holds nothing
+        #: that decision waits for (``sources_holding``)
+        self.decision_first_us: int | None = None
         #: races lit early, and early lamps the engine's decision then differed from (a bug: logged, and
         #: raised under ``CHECK_FIRST_PRESS``, which the test suite sets)
         self.first_press_lamps = 0
@@ -415,6 +422,7 @@ class Box(InputLayer):
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
         until: list[int] = []  # asked once a step: the settle below decides by the same answer
+        self.probe_sources(now_us)  # before the inbox is drained: what they delivered by then is taken below
 
         def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
@@ -577,13 +585,9 @@ class Box(InputLayer):
         spin on a moment already past). With watermarks the moment is the
         thing's own stamp; one the sources have not passed yet although it is
         past is woken by their next delivery, or their stall."""
-        pending = self.debouncer.earliest_pending_us()
-        stamps = [] if debounce_due_us is None else [debounce_due_us]
-        stamps += [d for d in (self.next_held_us(), self.engine.next_deadline_us())
-                   if d is not None and (pending is None or d < pending)]
-        if not stamps:
+        first = self._first_due(debounce_due_us)
+        if first is None:
             return None
-        first = min(stamps)
         if self._waits_fixed_delay():
             return first + self.latency_guard_us
         lags = [m.probe_lag_us for m in self.marks.values() if m.probe is not None]
@@ -596,12 +600,21 @@ class Box(InputLayer):
             return first + STALL_US if unanswered is None else min(first + STALL_US, max(unanswered, due))
         return due
 
+    def _first_due(self, debounce_due_us: int | None) -> int | None:
+        """The stamp the horizon must pass next (``_due``; None: nothing waits)."""
+        pending = self.debouncer.earliest_pending_us()
+        stamps = [] if debounce_due_us is None else [debounce_due_us]
+        stamps += [d for d in (self.next_held_us(), self.engine.next_deadline_us())
+                   if d is not None and (pending is None or d < pending)]
+        return min(stamps) if stamps else None
+
     def next_decision_due_us(self) -> int | None:
         """Like ``next_due_us``, but only what can decide something a player
         waits for: a press being debounced, a held input, an engine deadline
         (not a release lockout ending). The deciding thread spins to such a
         moment rather than trust a timed wait to it (``Decider``)."""
         pending = self.debouncer.next_due_us() if self.debouncer.earliest_pending_us() is not None else None
+        self.decision_first_us = self._first_due(pending)
         return self._due(pending)
 
     def decided_until_us(self, now_us: int, sources_until_us: int | None = None) -> int:
@@ -665,12 +678,12 @@ class Box(InputLayer):
     def sources_behind(self, t_us: int, now_us: int) -> list[str]:
         """The live sources that have not yet said they delivered every input
         stamped up to ``t_us`` (a game's close waits for them: a press on its
-        way when the game closed is journaled). Those that can tell at once are
-        asked; one waited for by its stated delay is behind until it passed."""
+        way when the game closed is journaled), as the last step found them
+        (those that can tell at once are asked by each step, before it takes
+        what came); one waited for by its stated delay is behind until it passed."""
         waited = now_us - self.latency_guard_us >= t_us
         behind = [] if waited else sorted(self.delay_sources)
         for mark in self.marks.values():
-            self._probe(mark, now_us)
             said = mark.mark_us is not None and mark.mark_us >= t_us
             if not said and not (waited and (mark.fallback or self._waits_fixed_delay())):
                 behind.append(mark.name)
@@ -678,20 +691,25 @@ class Box(InputLayer):
             self._ask(t_us)
         return behind
 
-    def _probe(self, mark: SourceMark, now_us: int) -> None:
-        """A source that can tell at once asked how far it delivered (its mark raised by the answer)."""
-        if mark.probe is not None:
-            told = mark.probe(now_us - self.time_offset_us)
-            if told is not None:
-                told += self.time_offset_us
-                mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+    def probe_sources(self, now_us: int) -> None:
+        """The sources that can tell at once asked how far they delivered (their marks raised by
+        the answers). Only before the inbox is drained (``step``): an edge a reader hands over
+        after its answer covered it would lie undrained behind a horizon past its stamp."""
+        if self._waits_fixed_delay():
+            return
+        for mark in self.marks.values():
+            if mark.probe is not None:
+                told = mark.probe(now_us - self.time_offset_us)
+                if told is not None:
+                    told += self.time_offset_us
+                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
 
     def _waits_fixed_delay(self) -> bool:
         return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
 
     def sources_until_us(self, now_us: int) -> int:
         """Up to which stamp every source has surely delivered: the oldest
-        watermark (asking the sources that can tell now), and the stated delay
+        watermark (the sources that can tell at once as this step asked them), and the stated delay
         behind now for a source that cannot. A source silent for ``STALL_US``
         (one that never spoke: since it was followed) is stalled: the horizon
         trails now by ``STALL_US`` for it until it speaks again, so a press it
@@ -702,7 +720,6 @@ class Box(InputLayer):
         until = now_us - self.latency_guard_us if self.delay_sources else now_us
         floor = now_us - STALL_US
         for mark in self.marks.values():
-            self._probe(mark, now_us)
             said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
             if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
                 mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
@@ -728,14 +745,22 @@ class Box(InputLayer):
         return until
 
     def sources_holding(self) -> bool:
-        """A source that says how far it delivered holds an edge it has not handed over yet (its
-        reader busy, or bytes waiting in its pipe): no step can decide past that edge's stamp until
-        it is delivered, and its reader needs the interpreter to deliver it (``Decider``'s spin
-        waits for it instead of holding the interpreter). Asks the probes only: nothing changes."""
+        """A source that says how far it delivered holds an edge it has not handed over yet that the
+        next decision waits for (bytes waiting in its pipe or not yet split, or a report stamped
+        before ``decision_first_us``): no step can decide that until it is delivered, and its reader
+        needs the interpreter to deliver it (``Decider``'s spin waits for it instead of holding the
+        interpreter). One holding only later edges holds nothing it waits for: the spin goes on, and
+        the step decides while the reader hands them over. Asks the probes only: nothing changes."""
         if self._waits_fixed_delay():
             return False
-        now = self.now_us - self.time_offset_us  # any moment: the probe says "not now" (None) while it holds one
-        return any(m.probe is not None and not m.stalled and m.probe(now) is None for m in self.marks.values())
+        first = self.decision_first_us
+        for mark in self.marks.values():
+            if mark.probe is None or mark.stalled:
+                continue
+            told = mark.probe(HOLDING_ASKED_AT_US)  # a reader holding nothing answers about then
+            if told is None or (first is not None and told + self.time_offset_us < first):
+                return True
+        return False
 
     def decided_by(self) -> dict[str, str]:
         """How each live source's deliveries are waited for: by its watermarks (asked for, when

@@ -264,7 +264,7 @@ def open_inputs(profile: Profile, sink: InputSink, feed: str | None = None) -> S
     if feed is not None:
         reader = Feed(feed, factory)
         if isinstance(source, GpioSource):
-            source.reader = reader  # the box asks it how far it has delivered (``live.connect``)
+            source.adopt(reader)  # the box asks it how far it has delivered (``live.connect``)
         reader.start()
     return source
 
@@ -512,7 +512,7 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     now_us = box_now_us() + box.time_offset_us
     box.follow_source(source.name, watermarks=source.sends_watermarks,
                       probe=None if reader is None else reader.delivered_until_us,
-                      probe_lag_us=0 if reader is None else reader.capture_us,
+                      probe_lag_us=0 if reader is None else reader.lag_us,
                       ask=getattr(source, "ask_watermark", None), now_us=now_us)
     box.debouncer.start_all(source.levels(), now_us)
     follow_lockout = getattr(source, "follow_lockout", None)  # an input board that lights the first lamp itself

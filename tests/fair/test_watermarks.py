@@ -277,16 +277,19 @@ class Stall:
     """Holds the edge reader inside one pin's edge, as a reader thread that does
     not get the interpreter holds the edges behind it."""
 
-    def __init__(self, pin: Any, level: int) -> None:
+    def __init__(self, pin: Any, level: int, before: bool = False) -> None:
         self.release = threading.Event()
         self.held = threading.Event()
         drive = pin.drive
 
         def held_drive(lvl: int, t_us: int) -> None:
-            drive(lvl, t_us)
+            if not before:
+                drive(lvl, t_us)
             if lvl == level and not self.held.is_set():
                 self.held.set()
                 self.release.wait()
+            if before:  # held before its pin moves: the edge is not handed over yet
+                drive(lvl, t_us)
 
         pin.drive = held_drive
 
@@ -376,3 +379,51 @@ def test_a_source_holding_an_edge_is_told_by_its_probe_alone(policy: str) -> Non
     answer[0] = None
     mark.stalled = True
     assert not box.sources_holding()
+
+
+@pytest.mark.parametrize("behind_us,decided_while_held", [(3_000, True), (500, False)])
+def test_a_reader_handing_over_a_later_edge_does_not_hold_a_decision_before_it(
+        fed: dict[str, Any], behind_us: int, decided_while_held: bool) -> None:
+    """The first presser's lone press is confirmed 1 ms after its contact (the glitch
+    filter); the reader is stuck handing over the runner-up's edge. Stamped after
+    that moment, it holds nothing the decision waits for: the box names the first
+    presser while the reader still holds it. Stamped before, the box waits for it."""
+    prof, factory = fed["profile"], fed["factory"]
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    source = GpioSource(prof, factory)
+    reader = Feed(fed["fifo"], factory)
+    source.start(box)
+    source.adopt(reader)
+    session.connect(box, source, prof)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    stall = Stall(factory.pin(pins[(RUNNER_UP, "bell")]), 0, before=True)
+    reader.start()
+    writer = os.open(fed["fifo"], os.O_WRONLY)
+    try:
+        t0 = box_now_us()
+        box.host("arm", t0 - 10_000)
+        box.step(t0)  # the reader idle: it has delivered up to now less its lag
+        lines = f"{pins[(FIRST, 'bell')]} 0 {t0}\n{pins[(RUNNER_UP, 'bell')]} 0 {t0 + behind_us}\n"
+        os.write(writer, lines.encode())
+        assert stall.held.wait(HANG_S)
+        events: list[GameEvent] = []
+        for now in range(t0 + 500, t0 + 20_000, 500):  # long past the confirmation, the reader stuck
+            events += box.step(now)
+        assert winners(events) == ([FIRST] if decided_while_held else [])
+        box.next_decision_due_us()  # as the deciding thread asks before it spins
+        assert box.sources_holding() is not decided_while_held  # the spin yields the interpreter only then
+        stall.release.set()
+        for now in range(t0 + 20_000, t0 + 60_000_000, 10_000):
+            box.arrived.clear()
+            if reader.delivered_until_us(now) is None:
+                assert box.arrived.wait(HANG_S)  # the reader's hand-over done
+            events += box.step(now)
+            if winners(events):
+                break
+        assert winners(events) == [FIRST]
+    finally:
+        stall.release.set()
+        os.close(writer)
+        reader.join(HANG_S)
+        source.stop()

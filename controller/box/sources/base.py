@@ -55,10 +55,17 @@ class EdgeReader(Protocol):
     #: it calls this when it has just delivered all it read (the box, found it busy, asks again)
     wake: Callable[[], None] | None
 
+    @property
+    def lag_us(self) -> int:
+        """At best it answers this far behind now: ``capture_us`` and the most
+        the source takes off a stamp (a station's offset)."""
+        ...
+
     def delivered_until_us(self, now_us: int) -> int | None:
         """Asked at ``now_us`` (the source's clock): every edge stamped up to
         the returned moment has been delivered; None while it cannot say
-        (edges read and not yet delivered, or waiting in the queue)."""
+        (edges waiting in the queue, or read and not yet split into reports;
+        while it hands reports over, it says up to before their least stamp)."""
         ...
 
 

@@ -117,8 +117,9 @@ class LgpioEdgeReader(PipeReader):
 
     capture_us = 500
 
-    def __init__(self, lgpio: Any, on_edge: Callable[[int, int, int], None]) -> None:
+    def __init__(self, lgpio: Any, on_edge: Callable[[int, int, int], None], convert: TickConverter) -> None:
         self.lgpio = lgpio
+        self.convert = convert
         self.notify = int(lgpio.notify_open())
         try:
             super().__init__(f".lgd-nfy{self.notify}", "buzzerbox-gpio-edges")  # where lgpio makes it
@@ -132,10 +133,17 @@ class LgpioEdgeReader(PipeReader):
         whole = len(data) - len(data) % size
         return [data[i:i + size] for i in range(0, whole, size)], data[whole:]
 
-    def deliver(self, report: bytes) -> None:
-        tick_ns, _chip, gpio, level, flags, _pad = LGPIO_REPORT.unpack(report)
-        if flags == 0:  # lgpio defines no flags yet: a report with some is not an edge
-            self.on_edge(gpio, level, tick_ns)
+    def stamp_us(self, report: bytes) -> int | None:
+        """The kernel's stamp in box µs (None: lgpio defines no flags yet, a report with some is no edge)."""
+        tick_ns, _chip, _gpio, _level, flags, _pad = LGPIO_REPORT.unpack(report)
+        return self.convert(tick_ns / 1_000_000_000) if flags == 0 else None
+
+    def deliver(self, report: bytes, t_us: int | None) -> None:
+        """The edge to the pin's callback, stamped ``t_us`` (``stamp_us``: converted once, so the
+        reader's bound and the edge agree)."""
+        if t_us is not None:
+            _tick, _chip, gpio, level, _flags, _pad = LGPIO_REPORT.unpack(report)
+            self.on_edge(gpio, level, t_us)
 
     def stop(self) -> None:
         super().stop()
@@ -155,6 +163,8 @@ class GpioSource(Source):
         self.factory = pin_factory
         self.pins: dict[int, Any] = {}
         self._callbacks: dict[int, Callable[[Any, int], None]] = {}  # strong refs: gpiozero keeps weak ones
+        #: each pin's edge already stamped in box µs (what lgpio's reader delivers)
+        self._stamped: dict[int, Callable[[int, int], None]] = {}
         self.precision_us = 1
         self.label = ""
         #: the thread that delivers the pins' edges, when it can say how far it has (lgpio, ``--feed``)
@@ -171,33 +181,40 @@ class GpioSource(Source):
             pin.function = "input"
             pin.pull = pull
             pin.bounce = None  # our debounce keeps the first edge; the library's would not
-            callback = self._callback(sink, convert, station, input_name)
-            self._callbacks[number] = callback
+            stamped = self._stamped[number] = self._stamped_callback(sink, station, input_name)
+            self._callbacks[number] = self._callback(stamped, convert)
             self.pins[number] = pin
-        reader = self._read_lgpio(factory) if type(factory).__name__ == "LGPIOFactory" else None
+        reader = self._read_lgpio(factory, convert) if type(factory).__name__ == "LGPIOFactory" else None
         for number, pin in self.pins.items():
             if reader is None:
                 pin.edges = "both"
                 pin.when_changed = self._callbacks[number]
         if reader is not None:
-            self._lgpio_reader = self.reader = reader
+            self._lgpio_reader = reader
+            self.adopt(reader)
             reader.start()
             self.label += ", edges read by the box's own reader (decisions by its watermarks)"
         log.info("GPIO source: %d inputs via %s", len(self.pins), self.label)
 
-    def _read_lgpio(self, factory: Any) -> LgpioEdgeReader | None:
+    def adopt(self, reader: PipeReader) -> None:
+        """The reader the box asks how far the pins' edges are delivered (``edge_reader``);
+        it answers that much earlier for the stations' offsets, which come off the stamps."""
+        reader.offset_us = max([0, *(self.profile.offset_us(s) for s, _ in self.profile.input_pins().values())])
+        self.reader = reader
+
+    def _read_lgpio(self, factory: Any, convert: TickConverter) -> LgpioEdgeReader | None:
         """Alerts for every pin into a notification pipe of our own (``LgpioEdgeReader``),
         or None where lgpio will not (then gpiozero's callbacks, and the stated delay)."""
         try:
             lgpio = self._lgpio if self._lgpio is not None else importlib.import_module("lgpio")
-            callbacks = self._callbacks
+            callbacks = self._stamped
 
-            def on_edge(gpio: int, level: int, tick_ns: int) -> None:
+            def on_edge(gpio: int, level: int, t_us: int) -> None:
                 callback = callbacks.get(gpio)
                 if callback is not None:
-                    callback(tick_ns / 1_000_000_000, level)
+                    callback(t_us, level)
 
-            reader = LgpioEdgeReader(lgpio, on_edge)
+            reader = LgpioEdgeReader(lgpio, on_edge, convert)
         except Exception as exc:  # noqa: BLE001 (no lgpio, no notification pipe: gpiozero's way still works)
             log.warning("lgpio edges through gpiozero's callbacks (%s): decisions wait the stated delay", exc)
             return None
@@ -212,15 +229,23 @@ class GpioSource(Source):
             return None
         return reader
 
-    def _callback(self, sink: InputSink, convert: TickConverter, station: int, input_name: str) -> Callable[[Any, int], None]:
+    def _stamped_callback(self, sink: InputSink, station: int, input_name: str) -> Callable[[int, int], None]:
+        """An input's edge, stamped in box µs, to the sink."""
         # the front end's spread between stations widens what counts as a tie;
         # the station's drop-jig offset comes off its stamps (wiring/README.md)
         precision = self.precision_us + self.profile.precision_extra_us(station, input_name)
         offset = self.profile.offset_us(station)
 
+        def on_edge(t_us: int, state: int) -> None:
+            sink.edge(Edge(station, input_name, int(state), t_us - offset), precision)
+
+        return on_edge
+
+    @staticmethod
+    def _callback(stamped: Callable[[int, int], None], convert: TickConverter) -> Callable[[Any, int], None]:
         def on_change(ticks: Any, state: int) -> None:
             # runs on gpiozero's pin thread: stamp, enqueue, nothing else
-            sink.edge(Edge(station, input_name, int(state), convert(ticks) - offset), precision)
+            stamped(convert(ticks), state)
 
         return on_change
 

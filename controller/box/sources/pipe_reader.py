@@ -9,6 +9,22 @@ read is delivered. So when the box asks (``delivered_until_us``) and finds it
 not busy with nothing waiting in the pipe, every edge queued before the
 question has been delivered: a reader starved of the interpreter holds the
 box's decisions instead of being decided past.
+
+While busy it still knows a bound, once the chunk it read is split into
+whole reports (before that, and while part of a report is held, it says
+nothing): it has read each report's stamp (``stamp_us``), and what it has
+not read yet was not in the pipe when it read (the read drained it: a chunk
+shorter than it asked for), so by ``capture_us`` it is stamped after that
+moment less ``capture_us`` (the clock read before the read); a writer that
+writes in the order of its stamps (``ordered``) queues nothing stamped
+before what it queued already. So every edge stamped before the least of
+the reports it has not handed over yet, and before that bound, is delivered,
+and the box may decide a moment before them while the reader still hands
+them over. The same bound of what is still unread holds when it is idle
+with bytes waiting in the pipe (queued after its last read): so a reader
+that has not had the interpreter for them yet holds only the decisions due
+from that bound on. The source subtracts up to ``offset_us`` from a report's
+stamp (a station's drop-jig offset): every answer is that much earlier.
 """
 
 from __future__ import annotations
@@ -20,52 +36,113 @@ from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 
+from controller.box.timeline import box_now_us
+
+#: the most bytes one read takes (a shorter read emptied the pipe)
+READ_BYTES = 65536
+
 
 class PipeReader(threading.Thread):
     """Reads reports from a pipe until its writer closes it (``EdgeReader``)."""
 
     #: an edge is in the pipe at most this long after its stamp was taken
     capture_us = 100
+    #: its writer queues reports in the order of their stamps (one writer stamping as it writes)
+    ordered = False
 
-    def __init__(self, path: str | Path, name: str) -> None:
+    def __init__(self, path: str | Path, name: str, clock: Callable[[], int] = box_now_us) -> None:
         super().__init__(name=name, daemon=True)
         self.path = Path(path)
+        #: the stamps' clock (box µs, as the box asks): read before each read of the pipe
+        self.clock = clock
+        #: the most the source subtracts from a report's stamp (``GpioSource.adopt``)
+        self.offset_us = 0
         #: opened at once, without waiting for a writer: the box may ask before anything is
         #: queued, and a pipe no writer has opened has nothing waiting
         self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
         self._busy = False
+        #: while busy: every edge stamped up to this (less ``offset_us``) is delivered (None: it cannot say)
+        self._held_until_us: int | None = None
+        #: what it has not read is stamped from this on (``_unread_from``; None: it cannot say)
+        self._unread_from_us: int | None = None
         self._ended = False
         self._stopping = False
         #: called each time it has delivered all it read: the box asks again (``live.connect``)
         self.wake: Callable[[], None] | None = None
+
+    @property
+    def lag_us(self) -> int:
+        """At best it answers this far behind now (``SourceMark.probe_lag_us``)."""
+        return self.capture_us + self.offset_us
 
     @abstractmethod
     def split(self, data: bytes) -> tuple[list[bytes], bytes]:
         """Whole reports in ``data``, and the part of the next one read so far."""
 
     @abstractmethod
-    def deliver(self, report: bytes) -> None:
-        """One report to the source (it stamps nothing: the report carries the stamp)."""
+    def stamp_us(self, report: bytes) -> int | None:
+        """The report's stamp (box µs, before the source's offset), read without
+        delivering it; None for a report that carries no edge."""
+
+    @abstractmethod
+    def deliver(self, report: bytes, t_us: int | None) -> None:
+        """One report to the source, with its stamp (``stamp_us``): it stamps nothing itself."""
 
     def finish(self, rest: bytes) -> None:
         """What was left unread when the writer closed (a last line without its newline)."""
 
     def delivered_until_us(self, now_us: int) -> int | None:
-        """Every edge stamped by ``now_us`` less ``capture_us`` is delivered,
-        if the reader holds none and the pipe has none waiting (asked by the
-        deciding thread: the order of the checks is what makes it true)."""
+        """Every edge stamped up to the answer is delivered: ``now_us`` less
+        ``lag_us`` if the reader holds none and the pipe has none waiting;
+        while it hands a chunk over, before the least stamp it still holds;
+        with bytes waiting, before what its last read left unread (the
+        module's docstring). None while it cannot say (asked by the deciding
+        thread: the order of the checks is what makes it true)."""
         if self._ended:
             return now_us  # the writer closed it: nothing more can come
+        idle = now_us - self.lag_us
         fd = self._fd
-        if fd is None or self._busy:
+        if fd is None:
             return None
+        if self._busy:
+            held = self._held_until_us  # a later chunk's bound, if it moved on meanwhile: as true
+            return None if held is None else min(held, idle)
+        unread = self._unread_from_us  # set before it was last idle: true while it is idle again below
         try:
             waiting = select.select([fd], [], [], 0)[0]
         except (OSError, ValueError):
             return None
-        if waiting or self._busy:  # busy again: the reader took bytes between the two looks
+        if self._busy:  # busy again: the reader took bytes between the two looks
             return None
-        return now_us - self.capture_us
+        if waiting:  # not read yet: stamped from what the last read left on
+            return None if unread is None else min(unread - 1 - self.offset_us, idle)
+        return idle
+
+    def _unread_from(self, stamps: list[int | None], read_at_us: int, drained: bool) -> int | None:
+        """After a read whose reports carry these ``stamps``: what is still unread is stamped
+        from this on (after ``read_at_us`` less ``capture_us`` if the read drained the pipe; not
+        before the stamps read if the writer keeps their order); None: it cannot say."""
+        bounds = [] if self._unread_from_us is None else [self._unread_from_us]  # true of less unread too
+        if drained:
+            bounds.append(read_at_us - self.capture_us)
+        if self.ordered:
+            bounds += [s for s in stamps if s is not None]
+        return max(bounds, default=None)
+
+    def _bounds(self, stamps: list[int | None], unread: int | None) -> list[int | None]:
+        """What ``delivered_until_us`` says while each report (of these ``stamps``) is
+        handed over: before the least stamp of it and those after it, and before what
+        is still unread (``_unread_from``)."""
+        if unread is None:
+            return [None] * len(stamps)
+        bounds: list[int | None] = [None] * len(stamps)
+        least = unread
+        for i in range(len(stamps) - 1, -1, -1):
+            stamp = stamps[i]
+            if stamp is not None:
+                least = min(least, stamp)
+            bounds[i] = least - 1 - self.offset_us
+        return bounds
 
     def run(self) -> None:
         fd = self._fd
@@ -76,16 +153,23 @@ class PipeReader(threading.Thread):
                 if not select.select([fd], [], [], 0.5)[0]:  # a pipe whose writer never came is not readable
                     continue
                 self._busy = True  # before the read: the box never sees bytes neither queued nor held
+                read_at = self.clock()  # before the read: whatever it leaves was queued after this
                 try:
-                    chunk = os.read(fd, 65536)
+                    chunk = os.read(fd, READ_BYTES)
                 except BlockingIOError:  # readable, then taken by nobody else: nothing after all
                     self._busy = bool(partial)
                     continue
                 if not chunk:
                     break
                 reports, partial = self.split(partial + chunk)
-                for report in reports:
-                    self.deliver(report)
+                stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
+                # part of a report held: its stamp unknown, so nothing can be said until it is whole
+                unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < READ_BYTES)
+                for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
+                    self._held_until_us = bound  # it and those after it not handed over yet
+                    self.deliver(report, stamp)
+                self._unread_from_us = unread  # before it is idle: all it read is delivered
+                self._held_until_us = None  # before it is idle: a next chunk says nothing until split
                 self._busy = bool(partial)  # part of a report read: an edge is still on its way
                 if not self._busy and self.wake is not None:
                     self.wake()  # a step that found it busy waits for this, not for the next edge

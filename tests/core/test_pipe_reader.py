@@ -1,0 +1,176 @@
+"""What an edge reader says about how far it has delivered while it is busy
+handing a chunk over (``PipeReader.delivered_until_us``): before the least
+stamp it still holds, and before what may still be unread; nothing while it
+holds bytes it has not split, or part of a report. Driven by events: the
+reader's clock and its deliveries are stand-ins the test holds."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.box.sources.pipe_reader import PipeReader
+from tests.processes import HANG_S
+
+CAPTURE_US = 100
+OFFSET_US = 50
+#: the reader's clock when it reads (box µs)
+READ_AT_US = 10_000
+#: the box asks at this moment: long after everything here
+ASKED_AT_US = 20_000
+
+
+class Stamps(PipeReader):
+    """Reports ``T_US\\n``; each delivery waits for the test to let it go."""
+
+    capture_us = CAPTURE_US
+
+    def __init__(self, path: Path, read_at_us: int = READ_AT_US) -> None:
+        super().__init__(path, "test-stamps", clock=lambda: read_at_us)
+        self.offset_us = OFFSET_US
+        self.handing = threading.Event()  # set while a delivery waits
+        self.go = threading.Semaphore(0)  # one release: one delivery goes on
+        self.splitting = threading.Event()
+        self.split_go = threading.Event()
+        self.split_go.set()
+        self.delivered: list[int | None] = []
+
+    def split(self, data: bytes) -> tuple[list[bytes], bytes]:
+        self.splitting.set()
+        self.split_go.wait(HANG_S)
+        *lines, rest = data.split(b"\n")
+        return lines, rest
+
+    def stamp_us(self, report: bytes) -> int | None:
+        return int(report)
+
+    def deliver(self, report: bytes, t_us: int | None) -> None:
+        self.handing.set()
+        self.go.acquire(timeout=HANG_S)
+        self.handing.clear()
+        self.delivered.append(t_us)
+
+    def next_handed(self) -> None:
+        """Let the delivery waiting go, and wait for the next to wait."""
+        self.handing.clear()
+        self.go.release()
+        assert self.handing.wait(HANG_S)
+
+
+@pytest.fixture
+def pipe(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "edges"
+    os.mkfifo(path)
+    yield path
+
+
+def started(reader: Stamps, path: Path) -> int:
+    reader.start()
+    return os.open(path, os.O_WRONLY)
+
+
+def test_a_busy_reader_says_it_delivered_everything_before_what_it_holds(pipe: Path) -> None:
+    reader = Stamps(pipe)
+    reader.split_go.clear()
+    writer = started(reader, pipe)
+    try:
+        os.write(writer, b"1000\n3000\n2000\n")  # three reports, not in the order of their stamps
+        assert reader.splitting.wait(HANG_S)
+        assert reader.delivered_until_us(ASKED_AT_US) is None  # bytes taken, not yet split: nothing to say
+        reader.split_go.set()
+        assert reader.handing.wait(HANG_S)
+        # the first handed over: all three held; less the largest offset the source takes off a stamp
+        assert reader.delivered_until_us(ASKED_AT_US) == 1000 - 1 - OFFSET_US
+        reader.next_handed()
+        assert reader.delivered_until_us(ASKED_AT_US) == 2000 - 1 - OFFSET_US  # 3000 and 2000 still held
+        reader.next_handed()
+        assert reader.delivered_until_us(ASKED_AT_US) == 2000 - 1 - OFFSET_US
+        os.write(writer, b"4000\n50")  # a report and part of the next, read while it hands 2000 over
+        reader.next_handed()
+        assert reader.delivered_until_us(ASKED_AT_US) is None  # part of a report held: its stamp unknown
+        os.write(writer, b"00\n")
+        reader.next_handed()
+        assert reader.delivered_until_us(ASKED_AT_US) == 5000 - 1 - OFFSET_US
+        reader.go.release()
+        os.close(writer)
+        writer = -1
+        reader.join(HANG_S)
+        assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US  # its writer closed: nothing more can come
+        assert reader.delivered == [1000, 3000, 2000, 4000, 5000]
+    finally:
+        for _ in range(8):
+            reader.go.release()
+        reader.split_go.set()
+        if writer >= 0:
+            os.close(writer)
+        reader.join(HANG_S)
+
+
+@pytest.mark.parametrize("ordered,bound", [(False, READ_AT_US - CAPTURE_US), (True, 20_000)])
+def test_what_is_still_unread_bounds_a_busy_reader_unless_its_writer_keeps_order(pipe: Path, ordered: bool,
+                                                                                   bound: int) -> None:
+    """Read at 10,000 µs, a pipe's edges may come stamped from 10,000 less the capture
+    allowance: a reader holding later stamps says no more than that, unless its
+    writer queues in the order of the stamps (the feed), where nothing can come
+    stamped before what it read."""
+    reader = Stamps(pipe)
+    reader.ordered = ordered
+    writer = started(reader, pipe)
+    try:
+        os.write(writer, b"15000\n20000\n")
+        assert reader.handing.wait(HANG_S)
+        assert reader.delivered_until_us(ASKED_AT_US * 2) == min(15_000, bound) - 1 - OFFSET_US
+        reader.next_handed()
+        assert reader.delivered_until_us(ASKED_AT_US * 2) == min(20_000, bound) - 1 - OFFSET_US
+    finally:
+        for _ in range(4):
+            reader.go.release()
+        os.close(writer)
+        reader.join(HANG_S)
+
+
+def test_a_busy_reader_never_says_more_than_an_idle_one_would(pipe: Path) -> None:
+    """Asked at a moment before its stamps (the box's step began before the reader
+    read): no further than that moment less its lag, as when idle."""
+    reader = Stamps(pipe)
+    reader.ordered = True
+    writer = started(reader, pipe)
+    try:
+        os.write(writer, b"15000\n")
+        assert reader.handing.wait(HANG_S)
+        assert reader.delivered_until_us(12_000) == 12_000 - CAPTURE_US - OFFSET_US
+    finally:
+        reader.go.release()
+        os.close(writer)
+        reader.join(HANG_S)
+
+
+@pytest.mark.parametrize("ordered,bound", [(False, 1_500 - CAPTURE_US), (True, 3_000)])
+def test_bytes_waiting_in_the_pipe_are_bounded_by_what_the_last_read_left(pipe: Path, ordered: bool,
+                                                                          bound: int) -> None:
+    """Idle, with a report queued it has not read yet: read at 1,500 µs, what it
+    left unread is stamped from 1,500 less the capture allowance on, or, from a
+    writer that keeps stamp order, not before the 3,000 it read."""
+    reader = Stamps(pipe, read_at_us=1_500)
+    reader.ordered = ordered
+    idle, gate = threading.Event(), threading.Event()
+    reader.wake = lambda: (idle.set(), gate.wait(HANG_S))  # the reader held right after it went idle
+    writer = started(reader, pipe)
+    try:
+        os.write(writer, b"3000\n")
+        assert reader.handing.wait(HANG_S)
+        reader.go.release()
+        assert idle.wait(HANG_S)
+        assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US - CAPTURE_US - OFFSET_US  # nothing waiting
+        os.write(writer, b"4000\n")  # waits in the pipe: the reader has not come back for it
+        assert reader.delivered_until_us(ASKED_AT_US) == bound - 1 - OFFSET_US
+    finally:
+        gate.set()
+        for _ in range(4):
+            reader.go.release()
+        os.close(writer)
+        reader.join(HANG_S)
