@@ -1,11 +1,13 @@
 """``buzzerbox league ...`` and ``play --league FILE --room R``.
 
 ``play`` itself knows nothing of tournaments: ``in_league`` wraps it, choosing
-the room's next match (game, options, stations, journal) before it starts and
-handing it one hook, ``board_hooks``, which ``play`` calls with the
-publisher of the game's pages (in either design): the league's link sends
-its public board to the hall's scoreboard. The results come from the journals after
-the game, and again on every reconnect.
+the room's next match (game, options, stations, journal) before it starts,
+and starting the league's peer of its deciding process
+(``controller.league.follow``, a process of its own in a session of its
+own): it sends the game's public board to the hall's scoreboard, says the
+broker out of reach on the game's screen, and publishes the results when
+the game ends, a screen killed mid-match or not. The results come from the
+journals, and again on every reconnect.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
+import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -85,23 +90,58 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         else:
             args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
             args.journal = str(folder.new_journal(match))
-        link = box_link(t, folder).start()
-        link.playing(match.id)
-        args.board_hooks = [link.follow]
-        args.screen_asides = [link.trouble]  # the broker out of reach: said on the game's screen while it lasts
+        follower = start_follower(args, match.id, journal_dir())  # the folder room_folder took above
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
             return cmd(args)
         finally:
-            link.playing(None)
-            sent = link.publish_results()
-            why = link.conn.problem()
-            link.stop()
-            if not sent:
-                print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
-                        "the next time this box connects").format(room=args.room, why=why), file=sys.stderr)
+            follower_done(follower, args.room)
     return run
+
+
+#: how long ``play`` waits for the league's peer at its end (it publishes the results, waiting for the broker
+#: at most ``follow.BROKER_WAIT_S``): past it the peer is ended (a fail-safe: it ends by itself)
+FOLLOWER_END_S = 60.0
+#: the league's peer's exit status when the broker could not be reached for the results (stdout's last line: why)
+FOLLOWER_UNREACHABLE = 3
+
+
+def start_follower(args: argparse.Namespace, match: str, journals: Path) -> subprocess.Popen[str]:
+    """The league's peer of the match's deciding process (``controller.league.follow``), in a session
+    of its own: a screen killed mid-match does not take it along. The deciding process takes it on
+    ``--viewer-socket``: the one asked for, else one in a folder of its own (``peer.private_socket``)."""
+    from controller.peer import private_socket
+    from controller.system import signals
+    from games.i18n import current_language
+
+    private = args.viewer_socket is None
+    if private:
+        args.viewer_socket = str(private_socket())
+    command = [sys.executable, "-m", "controller.league.follow", "--league", str(args.league), "--room", args.room,
+               "--match", match, "--journals", str(journals), "--socket", args.viewer_socket,
+               "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
+               *(["--private"] if private else [])]
+    with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
+                                start_new_session=True)
+
+
+def follower_done(follower: subprocess.Popen[str], room: str) -> None:
+    """``play`` is done with the game (its deciding process has exited): the league's peer reads what it
+    sent, publishes the results and ends; the broker out of reach is said here, in one line."""
+    follower.send_signal(signal.SIGTERM)
+    try:
+        out, _err = follower.communicate(timeout=FOLLOWER_END_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(follower.pid, signal.SIGKILL)
+        follower.wait()
+        log.warning("league: the link to the hall did not end within %.0f s: ended", FOLLOWER_END_S)
+        return
+    if follower.returncode == FOLLOWER_UNREACHABLE:
+        why = (out.strip().splitlines() or [""])[-1]
+        print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
+                "the next time this box connects").format(room=room, why=why), file=sys.stderr)
 
 
 #: how long a box whose matches are all played waits for the broker to take what it still owes
