@@ -13,7 +13,8 @@ pygame and no aiohttp. The socket may not be there yet (the deciding process
 makes it once it took the game over), and a deciding process killed
 mid-game is started again by ``play`` on the same path: the link connects
 as soon as one listens, says hello again and goes on, until the game's
-``Ended`` comes, giving up after ``wait_s`` with nobody listening (logged).
+``Ended`` comes, giving up after ``wait_s`` with nobody listening (logged)
+once nobody will start one (``keep_waiting``).
 """
 
 from __future__ import annotations
@@ -44,13 +45,17 @@ class PeerLink:
     """A connection to the deciding process of a game as a socket peer of
     ``role`` (``protocol.ROLES``), kept across the deciding process's restarts."""
 
-    def __init__(self, path: str | Path, role: str, name: str, *, wait_s: float = PEER_WAIT_S) -> None:
+    def __init__(self, path: str | Path, role: str, name: str, *, wait_s: float = PEER_WAIT_S,
+                 keep_waiting: Callable[[], bool] | None = None) -> None:
         if role not in p.ROLES:
             raise ValueError(f"a peer's role is one of {', '.join(p.ROLES)}, not {role!r}")
         self.path = str(path)
         self.role = role
         self.name = name
         self.wait_s = wait_s
+        #: while it says True, waiting for a deciding process has no bound (the process that starts them
+        #: lives: a new game's roll call may take minutes before its deciding process listens)
+        self.keep_waiting = keep_waiting
         #: how many times it connected (more than once: a deciding process started again)
         self.connections = 0
         #: no more waiting for a deciding process: what the current one still sends, then the end
@@ -102,7 +107,7 @@ class PeerLink:
                 sock.connect(self.path)
             except (FileNotFoundError, ConnectionRefusedError):
                 sock.close()
-                if time.monotonic() >= deadline:
+                if time.monotonic() >= deadline and (self.keep_waiting is None or not self.keep_waiting()):
                     return None
                 time.sleep(POLL_S)  # looking for the listener again, not pacing anything
                 continue

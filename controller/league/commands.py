@@ -121,7 +121,7 @@ def start_follower(args: argparse.Namespace, match: str, journals: Path) -> subp
     command = [sys.executable, "-m", "controller.league.follow", "--league", str(args.league), "--room", args.room,
                "--match", match, "--journals", str(journals), "--socket", args.viewer_socket,
                "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
-               *(["--private"] if private else [])]
+               "--while-parent", *(["--private"] if private else [])]
     with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                                 start_new_session=True)

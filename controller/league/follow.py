@@ -21,10 +21,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,10 +33,12 @@ from controller import protocol as p
 from controller.league.commands import FOLLOWER_UNREACHABLE, box_link, room_folder
 from controller.peer import PEER_WAIT_S, PeerLink, remove_private
 from controller.system import signals, terminal
+from games.base import BuzzerBoxError
 from games.i18n import LANGUAGES, PSEUDO, set_language
 
 if TYPE_CHECKING:
     from controller.league.link import BoxLink
+    from controller.league.tournament import Match
 
 log = logging.getLogger("buzzerbox.league")
 
@@ -62,7 +65,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="the socket's folder was made for this game (controller.peer.private_socket): "
                              "removed at the end")
     parser.add_argument("--wait-s", type=float, default=PEER_WAIT_S,
-                        help="give up once no deciding process listened this long")
+                        help="give up once no deciding process listened this long (and the parent is gone, "
+                             "with --while-parent)")
+    parser.add_argument("--while-parent", action="store_true",
+                        help="no bound while the process that started this one lives (play: it starts the "
+                             "deciding processes; a roll call may take minutes)")
     parser.add_argument("--broker-wait-s", type=float, default=BROKER_WAIT_S,
                         help="how long the results wait for the broker at the game's end")
     parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en")
@@ -79,12 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     t = load(args.league)
     folder = room_folder(t, args.room, Path(args.journals))
-    peer = PeerLink(args.socket, p.BOARD, f"league {args.room}", wait_s=args.wait_s)
+    parent = os.getppid()  # play, with --while-parent: once it is gone this process is another's child
+    peer = PeerLink(args.socket, p.BOARD, f"league {args.room}", wait_s=args.wait_s,
+                    keep_waiting=(lambda: os.getppid() == parent) if args.while_parent else None)
 
     # a stopping signal (play's SIGTERM: it is done with the game) is recorded: what its deciding process
     # sent is read, then the end. play started this process with them blocked: unblocked here
     signals.install(raising=False)
     signals.wake_on_signal(peer.finish)
+    if signals.received() is not None:  # it came as they were unblocked, before anyone was there to wake
+        peer.finish()
     link = box_link(t, folder).start()
     stop = threading.Event()
     watcher = threading.Thread(target=mind_trouble, args=(link, peer, stop), name="league-trouble", daemon=True)
@@ -92,12 +103,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         link.playing(args.match)
         watcher.start()
 
+        worded = board_wording(t.match(args.match))
+
         def take(message: p.Message) -> None:
             if isinstance(message, p.View) and message.board is not None:
-                link.live(message.board)
+                link.live(worded(message))
 
         ended = peer.run(take)
-        if ended is None:
+        if ended is None and not peer.final:  # gone for good (play, told, knows: no line then)
             log.warning("league %s: match %s: the game's end was not seen; its result is sent if its journal "
                         "ended", args.room, args.match)
         stop.set()
@@ -116,6 +129,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(OSError):  # play is gone, its pipe with it
         print(why, flush=True)
     return FOLLOWER_UNREACHABLE
+
+
+def board_wording(match: Match | None) -> Callable[[p.View], str]:
+    """A view's board as the room's screen words each player's cell (the game's scene's labels: a
+    reaction time, a lockout running out), as the hall saw it when the board was followed in the
+    screen's process; the board as built where the game has no scene."""
+    from controller.box.views import board_as_shown
+
+    try:
+        from games import registry
+        from games.scenes import scene_for
+
+        spec = registry.get(match.game) if match is not None else None
+        scene = scene_for(spec.name) if spec is not None else None
+    except BuzzerBoxError:
+        spec = scene = None
+
+    def worded(view: p.View) -> str:
+        assert view.board is not None
+        if spec is None or scene is None:
+            return view.board
+        return board_as_shown(view.board, scene, spec, view.public, view.strip)
+
+    return worded
 
 
 def reach(link: BoxLink, wait_s: float) -> bool:
