@@ -111,7 +111,8 @@ class PeerLink:
                     return None
                 time.sleep(POLL_S)  # looking for the listener again, not pacing anything
                 continue
-            sock.settimeout(self.wait_s)  # a deciding process that stopped sending is one that went away
+            # a deciding process that stopped sending (views come at least once a second) is one that went away
+            sock.settimeout(max(self.wait_s, PEER_WAIT_S))
             try:
                 with self._lock:
                     channel.send(sock, p.Hello(self.role, self.name))

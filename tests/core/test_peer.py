@@ -6,6 +6,7 @@ said, and a peer that says no hello (``bench``) stays a plain viewer."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,3 +119,53 @@ def test_a_peer_with_no_deciding_process_gives_up_within_its_bound(
     said = [r.getMessage() for r in caplog.records if r.name == "buzzerbox.peer"]
     assert said == [f"lonely: no deciding process listened on {tmp_path / 'nobody.sock'} for 0.2 s: "
                     "the game is over for it"]
+
+
+def test_a_peer_waits_past_its_bound_while_someone_will_start_a_deciding_process(tmp_path: Path) -> None:
+    """A new game's roll call may take minutes before its deciding process
+    listens: while ``keep_waiting`` says so the peer has no bound, and it
+    connects (saying hello) once one listens, well past its ``wait_s``."""
+    path = tmp_path / "late.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    looks: list[int] = []
+    heard: list[p.Message | None] = []
+
+    def deciding() -> None:
+        conn, _addr = server.accept()
+        with conn:
+            heard.append(channel.receive(conn))
+            channel.send(conn, p.Ended("menu"))
+
+    answering = threading.Thread(target=deciding)
+
+    def keep_waiting() -> bool:
+        looks.append(1)
+        if len(looks) == 3:  # the bound (0 s) long passed: the deciding process listens now
+            server.bind(str(path))
+            server.listen(1)
+            answering.start()
+        return True
+
+    link = PeerLink(path, p.BOARD, "patient", wait_s=0, keep_waiting=keep_waiting)
+    try:
+        ended = link.run(lambda _m: None)
+    finally:
+        answering.join(DEADLINE_S)
+        server.close()
+    assert isinstance(ended, p.Ended) and heard == [p.Hello(p.BOARD, "patient")] and len(looks) >= 3
+
+
+def test_the_halls_board_says_what_the_rooms_screen_says() -> None:
+    """The board a follower gets is built where no scene is (the deciding
+    process): its players' labels are worded as the game's scene words the
+    strip on the room's screen (a false start: EARLY), as the hall saw them
+    when the board was followed in the screen's process."""
+    from controller.box.views import board_as_shown
+    from games.scenes import scene_for
+
+    spec = registry.get("reaction")
+    board = json.dumps({"type": "state", "players": [{"seat": 0, "label": "Ready"}, {"seat": 1, "label": "Ready"}]})
+    strip = [{"name": "A", "status": "idle"}, {"name": "B", "status": "idle"}]
+    shown = board_as_shown(board, scene_for("reaction"), spec, {"phase": "go", "false_starts": [1], "pressed": [0]},
+                           strip)
+    assert [player["label"] for player in json.loads(shown)["players"]] == ["pressed", "EARLY"]
