@@ -28,7 +28,7 @@ from controller.league.tournament import load
 from tests.core.test_split import ENV, ROOT, ready_pid, until
 from tests.league.conftest import WAIT_S, Mosquitto
 from tests.league.test_tournament import start_hub, wait_for
-from tests.processes import connect_when_listening, running
+from tests.processes import Lines, connect_when_listening, running
 
 pytestmark = pytest.mark.runtime("mosquitto")
 
@@ -85,10 +85,11 @@ def stopped(sock: socket.socket) -> None:
     until(sock, lambda m: isinstance(m, p.Ended))
 
 
-def test_a_killed_screen_leaves_the_hall_its_live_view_and_the_result(broker: Mosquitto, tmp_path: Path) -> None:
-    """``play --league``'s own process killed with -9 mid-match: the deciding
-    process goes on (a new screen), and the hall still sees the game move (the
-    host arms after the kill: the hall sees it armed), then gets the result."""
+def killed_midway(tmp_path: Path, kill: Callable[[subprocess.Popen[str], Lines, socket.socket], socket.socket]) -> None:
+    """``play --league`` plays room b's match; once the hall has its board, ``kill`` kills a process of it
+    (and hands back the test's viewer socket, connected again if it had to be); then the host arms: the hall
+    must see it armed (a view decided after the kill), and, the game stopped, get the match's result; the
+    league's peer ends by itself."""
     t = load(tmp_path / "cup.toml")
     service = start_hub(t, tmp_path / "hub.jsonl")
     hub, views_at = service.hub, tmp_path / "views.sock"
@@ -99,9 +100,7 @@ def test_a_killed_screen_leaves_the_hall_its_live_view_and_the_result(broker: Mo
             try:
                 wait_for(hub, lambda: board(hub).get("live") is True, "the hall never got the match's board")
                 assert board(hub).get("phase") != "armed"
-                os.kill(proc.pid, signal.SIGKILL)  # the screen's process: play itself
-                assert proc.wait(WAIT_S) == -signal.SIGKILL
-                err.wait_for(lambda line: "a new screen process" in line)  # the deciding process goes on
+                sock = kill(proc, err, sock)
                 channel.send(sock, p.HostKey("arm", 0))
                 wait_for(hub, lambda: board(hub).get("phase") == "armed", "the hall saw nothing after the kill")
                 stopped(sock)
@@ -113,33 +112,31 @@ def test_a_killed_screen_leaves_the_hall_its_live_view_and_the_result(broker: Mo
         service.stop()
 
 
+def test_a_killed_screen_leaves_the_hall_its_live_view_and_the_result(broker: Mosquitto, tmp_path: Path) -> None:
+    """``play --league``'s own process killed with -9 mid-match: the deciding
+    process goes on (a new screen), and the hall still sees the game move (the
+    host arms after the kill: the hall sees it armed), then gets the result."""
+    def kill(proc: subprocess.Popen[str], err: Lines, sock: socket.socket) -> socket.socket:
+        os.kill(proc.pid, signal.SIGKILL)  # the screen's process: play itself
+        assert proc.wait(WAIT_S) == -signal.SIGKILL
+        err.wait_for(lambda line: "a new screen process" in line)  # the deciding process goes on
+        return sock
+
+    killed_midway(tmp_path, kill)
+
+
 def test_the_peer_follows_a_deciding_process_started_again(broker: Mosquitto, tmp_path: Path) -> None:
     """The match's deciding process killed with -9: ``play`` starts another on
     the same journal and socket, the peer says it connected to it, and the
     hall sees what it decides (armed after the kill), then the result."""
-    t = load(tmp_path / "cup.toml")
-    service = start_hub(t, tmp_path / "hub.jsonl")
-    hub, views_at = service.hub, tmp_path / "views.sock"
-    try:
-        assert service.conn.subscribed.wait(WAIT_S)
-        with running(play_league(tmp_path, views_at), env_of(tmp_path), ROOT) as (_proc, err):
-            sock = connect_when_listening(str(views_at), WAIT_S)
-            wait_for(hub, lambda: board(hub).get("live") is True, "the hall never got the match's board")
-            _n, line = err.wait_for(lambda line: line.startswith("deciding process "))
-            sock.close()
-            os.kill(ready_pid(line), signal.SIGKILL)
-            err.wait_for(lambda line: "league b: connected to the deciding process started again" in line)
-            sock = connect_when_listening(str(views_at), WAIT_S)  # the new one's (the old one's file is refused)
-            try:
-                channel.send(sock, p.HostKey("arm", 0))
-                wait_for(hub, lambda: board(hub).get("phase") == "armed", "the hall saw nothing of the new one")
-                stopped(sock)
-            finally:
-                sock.close()
-            wait_for(hub, lambda: "m2" in hub.results, "the match's result never reached the hall")
-            assert ended_by_themselves(followers(tmp_path)), "the league's peer outlived the match"
-    finally:
-        service.stop()
+    def kill(_proc: subprocess.Popen[str], err: Lines, sock: socket.socket) -> socket.socket:
+        _n, line = err.wait_for(lambda line: line.startswith("deciding process "))
+        sock.close()
+        os.kill(ready_pid(line), signal.SIGKILL)
+        err.wait_for(lambda line: "league b: connected to the deciding process started again" in line)
+        return connect_when_listening(str(tmp_path / "views.sock"), WAIT_S)  # the new one's
+
+    killed_midway(tmp_path, kill)
 
 
 def test_a_peer_with_no_deciding_process_ends_within_its_bound_in_one_line(
