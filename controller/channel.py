@@ -86,8 +86,9 @@ def receive(sock: socket.socket) -> Message | None:
     return decode(body)
 
 
-#: a view's phones' pages, encoded when called (``View.companion``; None: they could not be, the phones keep theirs)
-EncodedPages = Callable[[], dict[str, Any] | None]
+#: a view's pages, encoded when called: the phones' snapshot (a dict: ``View.companion``) or the public
+#: board alone (a text: ``View.board``, a board follower's); None: they could not be, the peer keeps its last
+EncodedPages = Callable[[], dict[str, Any] | str | None]
 
 
 class Outbox:
@@ -119,14 +120,14 @@ class Outbox:
 
     def publish(self, view: View, events: list[GameEvent], pages: EncodedPages | None = None) -> None:
         """The newest view (its ``events`` are these, added as it is sent), with the events decided since the
-        last; ``pages``: its phones' pages (``View.companion``), encoded as it is sent."""
+        last; ``pages``: its phones' pages (``View.companion``) or public board (``View.board``), encoded as it is sent."""
         with self._wake:
             if self._view is not None:
                 self.dropped_views += 1
                 old = self._view  # the pages' newest snapshot (and a new screen's seats) is kept
-                if view.companion is None and pages is None:
-                    if old.companion is not None:
-                        view = dataclasses.replace(view, companion=old.companion)
+                if view.companion is None and view.board is None and pages is None:
+                    if old.companion is not None or old.board is not None:
+                        view = dataclasses.replace(view, companion=old.companion, board=old.board)
                     pages = self._pages
                 if old.seats is not None and view.seats is None:
                     view = dataclasses.replace(view, seats=old.seats)
@@ -180,9 +181,11 @@ class Outbox:
                 log.warning("%s was behind: %d messages it did not read in time were dropped, the oldest first",
                             self.name, behind)
             if view is not None and pages is not None:
-                companion = pages()
-                if companion is not None:
-                    view = dataclasses.replace(view, companion=companion)
+                encoded = pages()
+                if isinstance(encoded, str):
+                    view = dataclasses.replace(view, board=encoded)
+                elif encoded is not None:
+                    view = dataclasses.replace(view, companion=encoded)
             out: list[Message] = [] if view is None else [dataclasses.replace(view, events=tuple(events))]
             try:
                 for message in out + messages:

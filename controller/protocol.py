@@ -5,7 +5,8 @@ the frozen classes below, and nothing else does: the deciding process
 publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``, and
 between an evening's games ``Between`` (what the stations do); a screen, the phones' server it relays,
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
-``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats`` and, between an
+``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats``, a socket peer's ``Hello`` (what it
+is) and ``PeerLine`` (a line on the screens) and, between an
 evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press).
 What the deciding process owns and writes for the session (the players' names, the packs folder,
 the first start's choices) is asked of it (``SaveNames``, ``UploadPack``, ``SaveSetup``) and answered (``Answered``), on the menu's channel of requests.
@@ -84,6 +85,11 @@ class View:
     companion: dict[str, Any] | None = None
     #: the phones' server's seats' codes, PIN and port: only in the first view to a screen started again
     seats: dict[str, Any] | None = None
+    #: the pages' public board (JSON text, the hall's scoreboard's): only to a board follower (``Hello``),
+    #: built after the lamp in a step that decided something; nothing secret (no private hand)
+    board: str | None = None
+    #: the lines the peers put on the screens (``PeerLine``), newest per source, in the box's language
+    lines: tuple[str, ...] = ()
 
 
 #: what a screen shows before the deciding process's first view
@@ -313,6 +319,34 @@ class Seats:
     seats: dict[str, Any]
 
 
+#: what a peer on the viewer socket is (``Hello.role``): a plain viewer (the views, as ``bench`` gets them),
+#: a board follower (the views with the pages' public board: the league's link), the phones' server
+#: (the views with the pages' snapshot, private hands and all, as the screen serving the phones gets them)
+VIEWER, BOARD, PHONES = "viewer", "board", "phones"
+ROLES = (VIEWER, BOARD, PHONES)
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A peer on the viewer socket says what it is, first (``ROLES``; a peer
+    that sends none is a plain viewer) and who it is (``name``, for the log)."""
+
+    TAG: ClassVar[str] = "hello"
+    role: str
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLine:
+    """A peer's one line on the screens, in the box's language (None: taken
+    back): the deciding process keeps the newest per ``source`` and sends them
+    in every view (``View.lines``), the screens show them as an aside."""
+
+    TAG: ClassVar[str] = "peerline"
+    source: str
+    text: str | None = None
+
+
 # -- what the deciding process owns, asked of it (the menu's requests) and answered ----------------
 
 
@@ -360,7 +394,7 @@ class Answered:
 
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | PressLamps | Seats | SaveNames | SaveSetup | UploadPack | Answered)
+           | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

@@ -103,18 +103,16 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          args.viewer_socket, args.feed,
-                         web=args.web is not None or bool(getattr(args, "board_hooks", ())), horizon=args.horizon,
+                         web=args.web is not None, horizon=args.horizon,
                          header=header, carry_on=bool(args.resume), roll_call=roll_call)
         presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
-        presenter.asides.extend(getattr(args, "screen_asides", ()))  # a tournament's standing trouble
     port = args.web
     try:
         ended = people_game(
             game, presenter, keyboard, fps, first_pages=first_pages,
             phones=None if port is None else lambda view, first: RelayedPhones.serving(
                 presenter, port, view, first),
-            hooks=getattr(args, "board_hooks", ()),
             announce=lambda inputs: announce(spec, prof, inputs, presenter, path, headless, players, names))
     finally:
         with signals.held(raise_after=False):

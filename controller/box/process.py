@@ -77,6 +77,9 @@ CLOSE_WAIT_S = 3.0
 #: ... asking them again this often (a reader's answer trails now by its ``capture_us``)
 CLOSE_POLL_S = 0.001
 READY_LINE = N_("deciding process {pid}: {priority}")
+#: a peer's line on the screens is cut to this many characters (one line), its source's name to these
+PEER_LINE_CHARS = 200
+PEER_SOURCE_CHARS = 40
 
 
 @dataclass
@@ -87,8 +90,11 @@ class Viewer:
     outbox: Outbox
     name: str
     process: subprocess.Popen[bytes] | None = None  # a screen this process started
-    #: it serves the phones (``--web``): its views carry the pages' snapshot, private hands and all
+    #: it serves the phones (``--web``, or a socket peer's ``Hello`` as the phones' server): its views carry
+    #: the pages' snapshot, private hands and all
     companion: bool = False
+    #: it follows the public board (a socket peer's ``Hello``: the league's link): its views carry the board alone
+    board: bool = False
     gone: threading.Event = field(default_factory=threading.Event)
 
 
@@ -109,7 +115,7 @@ class DecidingGame:
         self.stop_reason: str | None = None
         self.wake = threading.Event()
         self.awaiting_show = False
-        self._last_view: tuple[Any, Any] | None = None
+        self._last_view: tuple[Any, Any, tuple[str, ...]] | None = None
         self._last_view_us = 0
         #: when the views were last built, whether a step since can have changed them, whether the last
         #: look found them standing still, when the next press's flash on the strip ends (``publish``)
@@ -124,6 +130,8 @@ class DecidingGame:
         self.companion = companion
         #: a quiz's record, folded as the game is decided: written beside the journal at the close
         self.recorder = recorder
+        #: the socket peers' lines on the screens (``PeerLine``): by source, (the viewer that said it, its text)
+        self.peer_lines: dict[str, tuple[str, str]] = {}
         #: ``play``'s game keeps a player renamed on the host page in the names file (this process owns it;
         #: an evening's menu sends its names itself: ``owner``)
         self.keep_name: Callable[[int, str], None] | None = None
@@ -157,7 +165,12 @@ class DecidingGame:
         state (``public`` and ``strip``: those views now, if already asked for)."""
         last = self.decider.decisions[-1] if self.decider.decisions else None
         decided = None if last is None or last[0] is None else (last[0], last[1])
-        return view_of(self.box, t_us, version=self.version, public=public, strip=strip, decided=decided)
+        view = view_of(self.box, t_us, version=self.version, public=public, strip=strip, decided=decided)
+        return dataclasses.replace(view, lines=self.lines()) if self.peer_lines else view
+
+    def lines(self) -> tuple[str, ...]:
+        """The peers' lines on the screens now (hold ``box.lock``)."""
+        return tuple(text for _viewer, text in self.peer_lines.values())
 
     def publish(self, events: list[GameEvent], t_us: int, stirred: bool = True) -> None:
         """After each step, the lamp lit: a new view when something changed
@@ -180,14 +193,15 @@ class DecidingGame:
         with self.box.lock:
             public = self.box.engine.public_view()
             strip = self.box.strip(public)
-            same = (public, strip) == self._last_view
+            lines = self.lines()
+            same = (public, strip, lines) == self._last_view
             # a view that changed may count down from now; one that a look for time's sake alone found as it
             # was sent (VIEW_EVERY_US ago at least) does not, until it changes
             self._still = same and (self._still or not self._unseen)
             self._looked_us, self._unseen, self._flash_ends_us = t_us, False, self._flash_end()
             if not events and same and since < VIEW_REFRESH_US:
                 return
-            self._last_view, self._last_view_us = (public, strip), t_us
+            self._last_view, self._last_view_us = (public, strip, lines), t_us
             self.version += 1
             view = self.view(t_us, public, strip)  # the views are asked for once per publish
             pages = self.pages(events, public, strip) if events else None
@@ -196,7 +210,7 @@ class DecidingGame:
             if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
                 self.answer_show(t_us)
         for viewer in self.live_viewers():
-            viewer.outbox.publish(view, events, self.encoded(pages) if pages and viewer.companion else None)
+            viewer.outbox.publish(view, events, None if pages is None else self.encoded_for(viewer, pages))
         if events:
             self.wake.set()  # the main thread checks for the end
 
@@ -233,6 +247,28 @@ class DecidingGame:
                 return snapshot_message(pages.snapshot())
             except Exception:  # noqa: BLE001 (the game goes on)
                 log.exception("companion: could not encode the pages' views; the phones keep the last ones")
+                return None
+
+        return encode
+
+    def encoded_for(self, viewer: Viewer, pages: Pages) -> EncodedPages | None:
+        """What of the pages ``viewer`` gets: the phones' server their snapshot,
+        a board follower the public board alone (no private hand), any other none."""
+        if viewer.companion:
+            return self.encoded(pages)
+        if viewer.board:
+            return self.board_encoded(pages)
+        return None
+
+    @staticmethod
+    def board_encoded(pages: Pages) -> EncodedPages:
+        """The public board's JSON text as a board follower's view carries it, encoded when called."""
+
+        def encode() -> str | None:
+            try:
+                return json.dumps(pages.board, default=str)
+            except Exception:  # noqa: BLE001 (the game goes on)
+                log.exception("companion: could not encode the board; its followers keep the last one")
                 return None
 
         return encode
@@ -280,17 +316,59 @@ class DecidingGame:
             self.went(viewer)
 
     def went(self, viewer: Viewer) -> None:
-        """``viewer`` closed its end: the main loop lets it go (and starts a screen again)."""
+        """``viewer`` closed its end: the main loop lets it go (and starts a screen again); its lines leave the screens."""
         viewer.gone.set()
+        with self.box.lock:
+            said = [source for source, (name, _text) in self.peer_lines.items() if name == viewer.name]
+            for source in said:
+                del self.peer_lines[source]
+        if said:
+            self.decider.submit(list)  # a step asked for: a view without them goes out
         self.wake.set()
 
     def take_from(self, viewer: Viewer, message: p.Message) -> None:
-        """A viewer's message: the phones' seats kept (only from the screen serving them), the rest taken."""
+        """A viewer's message: the phones' seats kept (only from the screen serving them), a socket
+        peer's hello and lines taken here, the rest taken by the game."""
         if isinstance(message, p.Seats):
             if viewer.companion:
                 self.phones_secrets = message.seats
             return
+        if isinstance(message, p.Hello):
+            self.greet(viewer, message)
+            return
+        if isinstance(message, p.PeerLine):
+            self.say(viewer, message)
+            return
         self.take(message)
+
+    def greet(self, viewer: Viewer, hello: p.Hello) -> None:
+        """A socket peer says what it is: a board follower's views carry the
+        public board from now on, the phones' server's the pages' snapshot (the
+        pages are built from then on if they were not); the view now goes at once."""
+        if hello.role not in p.ROLES:
+            log.warning("%s says it is a %r, which is no peer's role (%s): a plain viewer", viewer.name,
+                        hello.role[:40], ", ".join(p.ROLES))
+            return
+        log.info("%s is %s (%s)", viewer.name, hello.role, hello.name[:80] or "unnamed")
+        if hello.role == p.VIEWER:
+            return
+        with self.box.lock:
+            if self.companion is None:  # nobody asked for the pages so far: built from now on
+                self.companion = Publisher(self.box)
+            viewer.board, viewer.companion = hello.role == p.BOARD, hello.role == p.PHONES
+            self.version += 1
+            view = self.view(self.game_now())
+            pages = self.pages([])
+            viewer.outbox.publish(view, [], None if pages is None else self.encoded_for(viewer, pages))
+
+    def say(self, viewer: Viewer, line: p.PeerLine) -> None:
+        """A peer's line on the screens (None: taken back), the newest per source, in every view from now on."""
+        with self.box.lock:
+            if line.text:
+                self.peer_lines[line.source[:PEER_SOURCE_CHARS]] = (viewer.name, line.text[:PEER_LINE_CHARS])
+            else:
+                self.peer_lines.pop(line.source[:PEER_SOURCE_CHARS], None)
+        self.decider.submit(list)  # a step asked for (it decides nothing): the view with the line goes out
 
     def take(self, message: p.Message) -> None:
         """One stamped input or request from a viewer (reader thread: only enqueues)."""

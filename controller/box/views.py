@@ -579,15 +579,27 @@ def renamed(snap: Snapshot, names: Mapping[int, str]) -> Snapshot:
 
 def with_players(snap: Snapshot, key: str, values: Mapping[int, str]) -> Snapshot:
     """``snap`` (both pages) with each player's ``key`` set from ``values`` (by seat)."""
-    pages = []
-    for text in (snap.board, snap.host):
-        page = json.loads(text)
-        for player in page.get("players") or []:
-            seat = player.get("seat")
-            if isinstance(seat, int) and seat in values:
-                player[key] = values[seat]
-        pages.append(json.dumps(page, default=str))
-    return replace(snap, board=pages[0], host=pages[1])
+    return replace(snap, board=page_with_players(snap.board, key, values),
+                   host=page_with_players(snap.host, key, values))
+
+
+def page_with_players(text: str, key: str, values: Mapping[int, str]) -> str:
+    """One page's JSON with each player's ``key`` set from ``values`` (by seat)."""
+    page = json.loads(text)
+    for player in page.get("players") or []:
+        seat = player.get("seat")
+        if isinstance(seat, int) and seat in values:
+            player[key] = values[seat]
+    return json.dumps(page, default=str)
+
+
+def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip) -> str:
+    """A board page (JSON) with each player's label as the HDMI screen's ``scene``
+    words the strip (a board follower's, built where no scene is: the deciding process)."""
+    shown = scene.adjust_strip(view, strip)
+    if shown is strip or len(shown) != len(strip):
+        return board
+    return page_with_players(board, "label", {i: status_label(cell, spec.status_labels) for i, cell in enumerate(shown)})
 
 
 class RelayedPublisher(Publisher):

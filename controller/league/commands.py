@@ -1,11 +1,13 @@
 """``buzzerbox league ...`` and ``play --league FILE --room R``.
 
 ``play`` itself knows nothing of tournaments: ``in_league`` wraps it, choosing
-the room's next match (game, options, stations, journal) before it starts and
-handing it one hook, ``board_hooks``, which ``play`` calls with the
-publisher of the game's pages (in either design): the league's link sends
-its public board to the hall's scoreboard. The results come from the journals after
-the game, and again on every reconnect.
+the room's next match (game, options, stations, journal) before it starts,
+and starting the league's peer of its deciding process
+(``controller.league.follow``, a process of its own in a session of its
+own): it sends the game's public board to the hall's scoreboard, says the
+broker out of reach on the game's screen, and publishes the results when
+the game ends, a screen killed mid-match or not. The results come from the
+journals, and again on every reconnect.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
+import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -85,23 +90,62 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         else:
             args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
             args.journal = str(folder.new_journal(match))
-        link = box_link(t, folder).start()
-        link.playing(match.id)
-        args.board_hooks = [link.follow]
-        args.screen_asides = [link.trouble]  # the broker out of reach: said on the game's screen while it lasts
+        from controller.peer import private_socket
+
+        private = args.viewer_socket is None
+        if private:  # the deciding process takes its peer here
+            args.viewer_socket = str(private_socket())
+        follower = start_follower(args.league, args.room, match.id, journal_dir(), args.viewer_socket,
+                                  private=private)  # the journal folder room_folder took above
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
             return cmd(args)
         finally:
-            link.playing(None)
-            sent = link.publish_results()
-            why = link.conn.problem()
-            link.stop()
-            if not sent:
-                print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
-                        "the next time this box connects").format(room=args.room, why=why), file=sys.stderr)
+            follower_done(follower, args.room)
     return run
+
+
+#: how long ``play`` waits for the league's peer at its end (it publishes the results, waiting for the broker
+#: at most ``follow.BROKER_WAIT_S``): past it the peer is ended (a fail-safe: it ends by itself)
+FOLLOWER_END_S = 60.0
+#: the league's peer's exit status when the broker could not be reached for the results (stdout's last line: why)
+FOLLOWER_UNREACHABLE = 3
+
+
+def start_follower(league: str, room: str, match: str, journals: Path, socket_path: str, *,
+                   private: bool = False, beside: bool = False) -> subprocess.Popen[str]:
+    """The league's peer of the match's deciding process (``controller.league.follow``), in a session
+    of its own: a screen killed mid-match does not take it along. The deciding process takes it on its
+    viewer socket, ``socket_path`` (``private``: in a folder made for it, removed by the peer at its end;
+    ``beside``: the menu's own link speaks for the room)."""
+    from controller.system import signals
+    from games.i18n import current_language
+
+    command = [sys.executable, "-m", "controller.league.follow", "--league", str(league), "--room", room,
+               "--match", match, "--journals", str(journals), "--socket", socket_path,
+               "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
+               "--while-parent", *(["--private"] if private else []), *(["--beside"] if beside else [])]
+    with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
+                                start_new_session=True)
+
+
+def follower_done(follower: subprocess.Popen[str], room: str) -> None:
+    """``play`` is done with the game (its deciding process has exited): the league's peer reads what it
+    sent, publishes the results and ends; the broker out of reach is said here, in one line."""
+    follower.send_signal(signal.SIGTERM)
+    try:
+        out, _err = follower.communicate(timeout=FOLLOWER_END_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(follower.pid, signal.SIGKILL)
+        follower.wait()
+        log.warning("league: the link to the hall did not end within %.0f s: ended", FOLLOWER_END_S)
+        return
+    if follower.returncode == FOLLOWER_UNREACHABLE:
+        why = (out.strip().splitlines() or [""])[-1]
+        print(_("{room}: the broker is not reachable now ({why}); the result is in the journal and is sent "
+                "the next time this box connects").format(room=room, why=why), file=sys.stderr)
 
 
 #: how long a box whose matches are all played waits for the broker to take what it still owes
@@ -173,9 +217,14 @@ class MenuRoom:
     match (its game, stations and options; the host's sound and phones kept);
     once every match is played, Start plays what the menu rows say."""
 
-    def __init__(self, t: Tournament, folder: RoomFolder, link: Any) -> None:
+    def __init__(self, t: Tournament, folder: RoomFolder, link: Any, *, league: str | None = None,
+                 journals: Path | None = None, socket_path: str | None = None) -> None:
         self.t, self.folder, self.link = t, folder, link
+        #: the tournament file, the journal folder and the evening's viewer socket: the league's peer of each
+        #: match (None: its matches are not followed)
+        self.league, self.journals, self.socket_path = league, journals, socket_path
         self.path: Path | None = None
+        self.match: str | None = None
 
     def take(self, choice: Any) -> Any:
         """What Start plays: the room's next match. The playoff's room whose next match the hub has not
@@ -192,15 +241,23 @@ class MenuRoom:
         from controller.league.tournament import match_settings
 
         players, options = match_settings(self.t, match)
-        self.path = self.folder.new_journal(match)
+        self.path, self.match = self.folder.new_journal(match), match.id
         self.link.playing(match.id)
         log.info("league: match %s: %s", match.id, " v ".join(match.teams))
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
-    def follow(self, publisher: Any) -> None:
-        """A match (decided in a process of its own): the board of the pages it builds goes to the hall."""
-        if self.path is not None:
-            self.link.follow(publisher)
+    def following(self, path: Path) -> subprocess.Popen[str] | None:
+        """The league's peer of the match about to be played in ``path`` (its board to the hall, its
+        result when it ends, a menu killed meanwhile or not); None: not the room's match."""
+        if (self.path is None or self.match is None or path != self.path or self.league is None
+                or self.journals is None or self.socket_path is None):
+            return None
+        return start_follower(self.league, self.folder.room, self.match, self.journals, self.socket_path,
+                              beside=True)
+
+    def followed(self, follower: subprocess.Popen[str]) -> None:
+        """The match's game is over: its peer ends (the result is published by both links)."""
+        follower_done(follower, self.folder.room)
 
     def done(self) -> None:
         if self.path is not None:
@@ -217,15 +274,22 @@ def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argpar
         if not args.room:
             raise UsageError(_("--league needs --room R: the room this box serves"))
         from controller.league.tournament import load
+        from controller.peer import private_socket, remove_private
 
         t = load(args.league)
         folder = room_folder(t, args.room, Path(args.journal_dir))
+        private = getattr(args, "viewer_socket", None) is None
+        if private:  # the evening's deciding process takes each match's peer here
+            args.viewer_socket = str(private_socket())
         link = box_link(t, folder).start()
-        args.league_room = MenuRoom(t, folder, link)
+        args.league_room = MenuRoom(t, folder, link, league=args.league, journals=Path(args.journal_dir),
+                                    socket_path=args.viewer_socket)
         try:
             return cmd(args)
         finally:
             link.stop()
+            if private:
+                remove_private(Path(args.viewer_socket))
     return run
 
 

@@ -171,7 +171,8 @@ class Presenter:
         scene = self.results if finished and not self.scene.own_results else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
-        scene.message = self.scene.message or aside_line(self.asides)
+        # a peer's line (the league's link: the hall's broker out of reach) while it lasts, as an aside
+        scene.message = self.scene.message or aside_line(self.asides) or next(iter(shown.lines), None)
         inputs = shown.inputs
         if inputs:  # a source stalled: its presses may come late, and the room should know why
             scene.message = inputs

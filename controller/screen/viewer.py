@@ -52,7 +52,7 @@ from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.box.views import Publisher, RelayedPublisher, Snapshot
+    from controller.box.views import RelayedPublisher, Snapshot
     from controller.screen.evening import EveningLink
     from controller.web.server import CompanionServer
 
@@ -619,33 +619,6 @@ def ending(view: DecidingLink) -> Callable[[], None]:
     return lambda: view.send(p.Stop("menu"))
 
 
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, first: Snapshot | None,
-                 view: DecidingLink, phones: RelayedPhones | None) -> Companion | None:
-    """A tournament's hooks in the split design: they follow the pages the
-    deciding process builds (the phones' publisher when this process serves
-    them, else one of their own, fed each snapshot, showing ``first``, the
-    game as it starts, until then); what the screen's process does with each
-    snapshot (``viewer.Companion``)."""
-    if not hooks:
-        return phones
-    assert first is not None, "a board followed from its first pages"
-    from controller.box.views import RelayedPublisher, snapshot_from
-
-    companion: Companion
-    if phones is not None:
-        publisher, companion = phones.publisher, phones
-    else:
-        publisher = RelayedPublisher(view, first)
-        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
-
-        def companion(message: p.View) -> None:
-            if message.companion is not None:
-                publisher.update(snapshot_from(message.companion), message.public, message.strip)
-    for hook in hooks:
-        hook(publisher)
-    return companion
-
-
 class Restarts:
     """A game's deciding processes that died: how long to wait before the
     next (a box out of memory is not hammered at once again) and when to stop
@@ -787,15 +760,14 @@ def signal_name(number: int) -> str:
 def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
                 first_pages: Callable[[], Snapshot],
                 phones: Callable[[DecidingLink, Snapshot], RelayedPhones | None] | None = None,
-                hooks: Sequence[Callable[[Publisher], None]] = (),
                 announce: Callable[[str], None] | None = None) -> GameOver:
     """The one way a game with people starts (``play``, the menu, a league's
     match): its journal handed to a deciding process of its own (``game``:
     its session header for a new one), its phones served from this process
     (``phones`` builds their server on the link, showing ``first_pages()``, the game
     as it starts, until the deciding process's first snapshot: a port that is
-    taken is said before the game is handed over), a tournament's ``hooks``
-    following its board, its views drawn until it ends; ``announce`` is told
+    taken is said before the game is handed over), its views drawn until it ends
+    (a tournament's board is followed by the league's peer: controller/league/follow.py); ``announce`` is told
     what inputs the deciding process opened. This process holds no box of the
     game: how it ended and how it went (``GameOver.played``) come from the
     deciding process's ``Ended``, or from the journal for a game this screen
@@ -804,10 +776,8 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
     try:
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
             view = DecidingLink(game.spec, game.settings)
-            first = first_pages() if phones is not None or hooks else None  # only pages show the game as it starts
-            pages = None if phones is None or first is None else phones(view, first)
-            companion = follow_board(hooks, presenter, first, view, pages)
-        ended = run_split(game, presenter, keyboard, fps, companion, view, announce,
+            pages = None if phones is None else phones(view, first_pages())  # the game as it starts, till then
+        ended = run_split(game, presenter, keyboard, fps, pages, view, announce,
                           None if pages is None else pages.calling)
     finally:
         with signals.held(raise_after=False):

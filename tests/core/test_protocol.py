@@ -38,7 +38,8 @@ def every_message() -> list[p.Message]:
                   host_paused=True, names=("Ana", "Bára", "Cyril"), late_deliveries=1, guard_us=4_000,
                   journal="the card is full", inputs=None, decided=(1_400_000, None),
                   events=(GameEvent(EventKind.SHOW, 1_000, None, {"round": 2}), GameEvent("winner", 1_200, 1)),
-                  companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]})
+                  companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]},
+                  board='{"type": "state", "players": []}', lines=("Tournament offline: no route",))
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
     return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved",
@@ -53,7 +54,9 @@ def every_message() -> list[p.Message]:
             p.NoticeInput(InputNotice(0, "bell", "stuck", 9_500)),
             p.ActionInput(Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000)),
             p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"),
-            p.PressLamps(True), p.Seats({"port": 8080, "pin": "123456"}), p.SaveNames(("Ana", "", "Žofie")),
+            p.PressLamps(True), p.Seats({"port": 8080, "pin": "123456"}), p.Hello(p.BOARD, "league b"),
+            p.PeerLine("league", "Tournament offline: no route"), p.PeerLine("league", None),
+            p.SaveNames(("Ana", "", "Žofie")),
             p.SaveSetup("cs", "header-4"), p.SaveSetup(None, None),
             p.UploadPack("night.csv", "cXVlc3Rpb24sYW5zd2VyCg=="),
             p.Answered(True, ("night.csv: saved in the packs folder (2 questions)",), "night.csv"),

@@ -1,0 +1,183 @@
+"""A peer of the deciding process on its viewer socket (docs/processes.md, "Peers").
+
+The deciding process takes viewers on a Unix socket (``--viewer-socket``);
+a peer that is not the screen (the league's link, ``bench``, a test) says
+what it is in its first message (``protocol.Hello``: a plain viewer, a
+board follower, the phones' server), reads the views, sends inputs and may
+put one line on the screens (``protocol.PeerLine``).
+
+``PeerLink`` is that client end, beside the channel and the protocol it
+speaks because peers of several packages use it (controller/league, and the
+phones' server) and it is no side of the processes itself: it imports no
+pygame and no aiohttp. The socket may not be there yet (the deciding process
+makes it once it took the game over), and a deciding process killed
+mid-game is started again by ``play`` on the same path: the link connects
+as soon as one listens, says hello again and goes on, until the game's
+``Ended`` comes, giving up after ``wait_s`` with nobody listening (logged)
+once nobody will start one (``keep_waiting``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from controller import channel
+from controller import protocol as p
+
+log = logging.getLogger("buzzerbox.peer")
+
+#: how long a peer waits for a deciding process to listen (at the start, after one went away), and for
+#: its next message (views come at least once a second): past it, the game is over for the peer
+PEER_WAIT_S = 30.0
+#: how often a peer looks whether a deciding process listens yet (polling a path, not pacing anything)
+POLL_S = 0.05
+
+
+class PeerLink:
+    """A connection to the deciding process of a game as a socket peer of
+    ``role`` (``protocol.ROLES``), kept across the deciding process's restarts."""
+
+    def __init__(self, path: str | Path, role: str, name: str, *, wait_s: float = PEER_WAIT_S,
+                 keep_waiting: Callable[[], bool] | None = None) -> None:
+        if role not in p.ROLES:
+            raise ValueError(f"a peer's role is one of {', '.join(p.ROLES)}, not {role!r}")
+        self.path = str(path)
+        self.role = role
+        self.name = name
+        self.wait_s = wait_s
+        #: while it says True, waiting for a deciding process has no bound (the process that starts them
+        #: lives: a new game's roll call may take minutes before its deciding process listens)
+        self.keep_waiting = keep_waiting
+        #: how many times it connected (more than once: a deciding process started again)
+        self.connections = 0
+        #: no more waiting for a deciding process: what the current one still sends, then the end
+        #: (``play`` is done with the game: its deciding process has exited). A plain flag: a signal
+        #: handler sets it (``finish``), and one must never take a lock the interrupted code may hold
+        self.final = False
+        self._lines: dict[str, str] = {}
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    def run(self, take: Callable[[p.Message], None]) -> p.Ended | None:
+        """Every message but ``Ended`` handed to ``take`` (on this thread), across
+        the deciding process's restarts; the game's ``Ended``, or None: no
+        deciding process listened for ``wait_s``, or it spoke another protocol
+        (said in one line), or ``final`` was set and the last one went away."""
+        deadline = time.monotonic() + self.wait_s
+        while True:
+            sock = self._connect(deadline)
+            if sock is None:
+                if not self.final:
+                    log.warning("%s: no deciding process listened on %s for %g s: the game is over for it",
+                                self.name, self.path, self.wait_s)
+                return None
+            try:
+                for message in self._received(sock):
+                    if isinstance(message, channel.VersionMismatch):
+                        print(f"buzzerbox: {self.name}: {message}", file=sys.stderr, flush=True)
+                        return None
+                    if isinstance(message, p.Ended):
+                        return message
+                    take(message)
+            finally:
+                with self._lock:
+                    self._sock = None
+                sock.close()
+            if self.final:
+                return None
+            log.warning("%s: the deciding process went away: waiting up to %g s for the one started again",
+                        self.name, self.wait_s)
+            deadline = time.monotonic() + self.wait_s
+
+    def _connect(self, deadline: float) -> socket.socket | None:
+        """Connected as soon as a deciding process listens (a killed one leaves
+        its socket file: refused until the next listens), hello and lines said;
+        None past ``deadline`` or once ``final`` is set."""
+        while not self.final:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.connect(self.path)
+            except (FileNotFoundError, ConnectionRefusedError):
+                sock.close()
+                if time.monotonic() >= deadline and (self.keep_waiting is None or not self.keep_waiting()):
+                    return None
+                time.sleep(POLL_S)  # looking for the listener again, not pacing anything
+                continue
+            # a deciding process that stopped sending (views come at least once a second) is one that went away
+            sock.settimeout(max(self.wait_s, PEER_WAIT_S))
+            try:
+                with self._lock:
+                    channel.send(sock, p.Hello(self.role, self.name))
+                    for source, text in self._lines.items():  # a new deciding process knows none of them
+                        channel.send(sock, p.PeerLine(source, text))
+                    self._sock = sock
+            except OSError:  # it went away as it was greeted: looked for again
+                sock.close()
+                continue
+            self.connections += 1
+            if self.connections > 1:
+                log.warning("%s: connected to the deciding process started again", self.name)
+            return sock
+        return None
+
+    def _received(self, sock: socket.socket) -> Iterator[p.Message | channel.VersionMismatch]:
+        """What the deciding process sends until it goes away (a message that is not one: logged, skipped)."""
+        while True:
+            try:
+                message = channel.receive(sock)
+            except channel.VersionMismatch as exc:
+                yield exc
+                return
+            except channel.ChannelError as exc:
+                log.warning("%s: the deciding process sent something that is not a message (%s): ignored",
+                            self.name, exc)
+                continue
+            if message is None:
+                return
+            yield message
+
+    def send(self, message: p.Message) -> bool:
+        """``message`` to the deciding process now (any thread); False while none is connected."""
+        with self._lock:
+            if self._sock is None:
+                return False
+            try:
+                channel.send(self._sock, message)
+            except OSError:
+                return False
+            return True
+
+    def say(self, source: str, text: str | None) -> None:
+        """One line on the screens (in the box's language; None: taken back), said again to
+        a deciding process started again."""
+        with self._lock:
+            if text:
+                self._lines[source] = text
+            else:
+                self._lines.pop(source, None)
+        self.send(p.PeerLine(source, text))
+
+    def finish(self) -> None:
+        """No more waiting for a deciding process (any thread, a signal handler too: it takes no lock)."""
+        self.final = True
+
+
+def private_socket(name: str = "peers.sock") -> Path:
+    """Where a game's deciding process takes its peers: a path in a folder of its
+    own that only this user may enter (0700), the socket itself made 0600."""
+    return Path(tempfile.mkdtemp(prefix="buzzerbox-peers-")) / name
+
+
+def remove_private(path: Path) -> None:
+    """``private_socket``'s folder gone (the socket a killed deciding process left too): nothing if already gone."""
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
+        path.parent.rmdir()

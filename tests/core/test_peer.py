@@ -1,0 +1,171 @@
+"""A peer on the deciding process's viewer socket (controller/peer.py,
+docs/processes.md "Peers"): a board follower gets the pages' public board
+and no private hand, a peer's line is on the game's screen while it is
+said, and a peer that says no hello (``bench``) stays a plain viewer."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import channel
+from controller import protocol as p
+from controller.cli import main
+from controller.peer import PeerLink
+from controller.screen.loop import Presenter
+from games import registry
+from tests.processes import HANG_S, connect_when_listening
+
+#: bounds a failure only: each wait ends as soon as what it waits for comes
+DEADLINE_S = HANG_S
+LINE = "the hall's broker: a test line"
+
+
+@pytest.fixture(autouse=True)
+def hands(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    with registry.register("hands", "tests.web.hands"):
+        yield
+
+
+def test_a_board_follower_gets_the_board_without_hands_and_its_line_is_on_the_screen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    views_at, journal = tmp_path / "views.sock", tmp_path / "hands.jsonl"
+    seen: dict[str, Any] = {"views": [], "plain": []}
+    drawn = threading.Event()
+    draw = Presenter.draw_view
+
+    def drawing(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None,
+                frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        if (self.results if shown.finished else self.scene).message == LINE:
+            drawn.set()
+
+    monkeypatch.setattr(Presenter, "draw_view", drawing)
+    link = PeerLink(views_at, p.BOARD, "test board", wait_s=DEADLINE_S)
+
+    def take(message: p.Message) -> None:
+        if not isinstance(message, p.View):
+            return
+        seen["views"].append(message)
+        if message.board is not None and "said" not in seen:
+            seen["said"] = True
+            link.say("test", LINE)
+        elif message.lines == (LINE,) and "cleared" not in seen:
+            seen["on screen"] = drawn.wait(DEADLINE_S)
+            seen["cleared"] = True
+            link.say("test", None)
+        elif "cleared" in seen and message.lines == () and "stopped" not in seen:
+            seen["stopped"] = True
+            link.send(p.Stop("menu"))
+
+    def follow() -> None:
+        plain = connect_when_listening(str(views_at), DEADLINE_S)  # no hello: a plain viewer, as bench is
+        try:
+            seen["ended"] = link.run(take)
+            while (message := channel.receive(plain)) is not None:
+                seen["plain"].append(message)
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            seen["error"] = exc
+        finally:
+            plain.close()
+            if "stopped" not in seen:
+                link.finish()
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    try:
+        assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
+                     "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) == 0
+    finally:
+        follower.join(DEADLINE_S)
+    if "error" in seen:
+        raise seen["error"]
+    assert isinstance(seen["ended"], p.Ended) and seen["ended"].pages is None  # the closed pages hold the hands
+    views: list[p.View] = seen["views"]
+    boards = [json.loads(v.board) for v in views if v.board is not None]
+    assert boards and boards[0]["game"] == "hands" and [pl["seat"] for pl in boards[0]["players"]] == [0, 1]
+    assert all(v.companion is None for v in views)  # the phones' snapshot is the phones' server's alone
+    assert not {"private", "hand", "moves"} & set().union(*(keys(b) for b in boards))  # no seat's page in it
+    assert seen["on screen"], "the game's screen never showed the peer's line"
+    assert any(v.lines == () for v in views[views.index(next(v for v in views if v.lines)):])  # taken back
+    plain = [m for m in seen["plain"] if isinstance(m, p.View)]
+    assert plain and all(v.board is None and v.companion is None for v in plain)
+    assert any(v.lines == (LINE,) for v in plain)  # the lines go to every viewer
+
+
+def keys(data: Any) -> set[str]:
+    """Every key of a JSON value, at any depth."""
+    if isinstance(data, dict):
+        return set(data).union(*(keys(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(keys(v) for v in data))
+    return set()
+
+
+def test_a_peer_with_no_deciding_process_gives_up_within_its_bound(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing ever listens: ``run`` ends (no Ended) after its bound, and the log says so once."""
+    link = PeerLink(tmp_path / "nobody.sock", p.BOARD, "lonely", wait_s=0.2)
+    with caplog.at_level("WARNING", logger="buzzerbox.peer"):
+        assert link.run(lambda _m: None) is None
+    said = [r.getMessage() for r in caplog.records if r.name == "buzzerbox.peer"]
+    assert said == [f"lonely: no deciding process listened on {tmp_path / 'nobody.sock'} for 0.2 s: "
+                    "the game is over for it"]
+
+
+def test_a_peer_waits_past_its_bound_while_someone_will_start_a_deciding_process(tmp_path: Path) -> None:
+    """A new game's roll call may take minutes before its deciding process
+    listens: while ``keep_waiting`` says so the peer has no bound, and it
+    connects (saying hello) once one listens, well past its ``wait_s``."""
+    path = tmp_path / "late.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    looks: list[int] = []
+    heard: list[p.Message | None] = []
+
+    def deciding() -> None:
+        conn, _addr = server.accept()
+        with conn:
+            heard.append(channel.receive(conn))
+            channel.send(conn, p.Ended("menu"))
+
+    answering = threading.Thread(target=deciding)
+
+    def keep_waiting() -> bool:
+        looks.append(1)
+        if len(looks) == 3:  # the bound (0 s) long passed: the deciding process listens now
+            server.bind(str(path))
+            server.listen(1)
+            answering.start()
+        return True
+
+    link = PeerLink(path, p.BOARD, "patient", wait_s=0, keep_waiting=keep_waiting)
+    try:
+        ended = link.run(lambda _m: None)
+    finally:
+        answering.join(DEADLINE_S)
+        server.close()
+    assert isinstance(ended, p.Ended) and heard == [p.Hello(p.BOARD, "patient")] and len(looks) >= 3
+
+
+def test_the_halls_board_says_what_the_rooms_screen_says() -> None:
+    """The board a follower gets is built where no scene is (the deciding
+    process): its players' labels are worded as the game's scene words the
+    strip on the room's screen (a false start: EARLY), as the hall saw them
+    when the board was followed in the screen's process."""
+    from controller.box.views import board_as_shown
+    from games.scenes import scene_for
+
+    spec = registry.get("reaction")
+    board = json.dumps({"type": "state", "players": [{"seat": 0, "label": "Ready"}, {"seat": 1, "label": "Ready"}]})
+    strip = [{"name": "A", "status": "idle"}, {"name": "B", "status": "idle"}]
+    shown = board_as_shown(board, scene_for("reaction"), spec, {"phase": "go", "false_starts": [1], "pressed": [0]},
+                           strip)
+    assert [player["label"] for player in json.loads(shown)["players"]] == ["pressed", "EARLY"]
