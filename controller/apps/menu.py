@@ -40,7 +40,15 @@ from controller.pack_store import (
     stick_folders,
     stick_packs,
 )
-from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack
+from controller.protocol import (
+    NOT_BEGUN,
+    PHONES,
+    VIEWER,
+    Answered,
+    Played,
+    SaveNames,
+    UploadPack,
+)
 from controller.screen import live
 from controller.screen.evening import (
     NOT_ASKED,
@@ -526,7 +534,8 @@ class Evening:
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
-                         carry_on=carry_on, roll_call=roll_call, evening=self.decider)
+                         carry_on=carry_on, roll_call=roll_call, evening=self.decider,
+                         role=PHONES if phones or hooks else VIEWER)  # the pages served or followed here
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
@@ -535,7 +544,7 @@ class Evening:
             """The session's one server, now fed by the deciding process."""
             server, publisher = self.companion.relayed(view, first, [presenter.scene, presenter.results],
                                                        ending(view))
-            return RelayedPhones(presenter, view, server, publisher, owns_server=False)
+            return RelayedPhones(presenter, view, server, publisher)
 
         try:
             ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
