@@ -527,15 +527,14 @@ class Evening:
         if self.decider is not None and self.decider.language != current_language():
             self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
         args, league = self.args, self.league
-        hooks = [league.follow] if league is not None else []  # a tournament's match: its board to the hall
         game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
                          None, screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                            fps=60, players=settings.players, colors=colors,
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
-                         args.viewer_socket, args.feed, web=phones or hooks != [], header=header,
+                         args.viewer_socket, args.feed, web=phones, header=header,
                          carry_on=carry_on, roll_call=roll_call, evening=self.decider,
-                         role=PHONES if phones or hooks else VIEWER)  # the pages served or followed here
+                         role=PHONES if phones else VIEWER)  # the menu serves the phones in its process
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
@@ -546,14 +545,19 @@ class Evening:
                                                        ending(view))
             return RelayedPhones(presenter, view, server, publisher)
 
+        # a tournament's match: the league's peer follows it (its board to the hall, its result at the end)
+        follower = league.following(path) if league is not None else None
         try:
             ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
-                                first_pages=first_pages, phones=served if phones else None, hooks=hooks)
+                                first_pages=first_pages, phones=served if phones else None)
         except GameRefused as exc:  # not taken (a journal another process writes): the menu says why, and stays
             self.menu.refuse(exc)
             if phones:
                 self.companion.between()
             return NOT_BEGUN
+        finally:
+            if follower is not None and league is not None:
+                league.followed(follower)
         reason = ended.reason
         if reason == NOT_BEGUN:  # left in its roll call: nothing was played, nothing journaled
             if phones:

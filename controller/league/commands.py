@@ -90,7 +90,13 @@ def in_league(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         else:
             args.option = [*(f"{k}={json.dumps(v)}" for k, v in options.items()), *args.option]
             args.journal = str(folder.new_journal(match))
-        follower = start_follower(args, match.id, journal_dir())  # the folder room_folder took above
+        from controller.peer import private_socket
+
+        private = args.viewer_socket is None
+        if private:  # the deciding process takes its peer here
+            args.viewer_socket = str(private_socket())
+        follower = start_follower(args.league, args.room, match.id, journal_dir(), args.viewer_socket,
+                                  private=private)  # the journal folder room_folder took above
         print(_("{room}: match {match}: {teams}").format(
             room=args.room, match=match.id, teams=_(" v ").join(t.team(x).name for x in match.teams)), file=sys.stderr)
         try:
@@ -107,21 +113,19 @@ FOLLOWER_END_S = 60.0
 FOLLOWER_UNREACHABLE = 3
 
 
-def start_follower(args: argparse.Namespace, match: str, journals: Path) -> subprocess.Popen[str]:
+def start_follower(league: str, room: str, match: str, journals: Path, socket_path: str, *,
+                   private: bool = False, beside: bool = False) -> subprocess.Popen[str]:
     """The league's peer of the match's deciding process (``controller.league.follow``), in a session
-    of its own: a screen killed mid-match does not take it along. The deciding process takes it on
-    ``--viewer-socket``: the one asked for, else one in a folder of its own (``peer.private_socket``)."""
-    from controller.peer import private_socket
+    of its own: a screen killed mid-match does not take it along. The deciding process takes it on its
+    viewer socket, ``socket_path`` (``private``: in a folder made for it, removed by the peer at its end;
+    ``beside``: the menu's own link speaks for the room)."""
     from controller.system import signals
     from games.i18n import current_language
 
-    private = args.viewer_socket is None
-    if private:
-        args.viewer_socket = str(private_socket())
-    command = [sys.executable, "-m", "controller.league.follow", "--league", str(args.league), "--room", args.room,
-               "--match", match, "--journals", str(journals), "--socket", args.viewer_socket,
+    command = [sys.executable, "-m", "controller.league.follow", "--league", str(league), "--room", room,
+               "--match", match, "--journals", str(journals), "--socket", socket_path,
                "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
-               "--while-parent", *(["--private"] if private else [])]
+               "--while-parent", *(["--private"] if private else []), *(["--beside"] if beside else [])]
     with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -213,9 +217,14 @@ class MenuRoom:
     match (its game, stations and options; the host's sound and phones kept);
     once every match is played, Start plays what the menu rows say."""
 
-    def __init__(self, t: Tournament, folder: RoomFolder, link: Any) -> None:
+    def __init__(self, t: Tournament, folder: RoomFolder, link: Any, *, league: str | None = None,
+                 journals: Path | None = None, socket_path: str | None = None) -> None:
         self.t, self.folder, self.link = t, folder, link
+        #: the tournament file, the journal folder and the evening's viewer socket: the league's peer of each
+        #: match (None: its matches are not followed)
+        self.league, self.journals, self.socket_path = league, journals, socket_path
         self.path: Path | None = None
+        self.match: str | None = None
 
     def take(self, choice: Any) -> Any:
         """What Start plays: the room's next match. The playoff's room whose next match the hub has not
@@ -232,15 +241,23 @@ class MenuRoom:
         from controller.league.tournament import match_settings
 
         players, options = match_settings(self.t, match)
-        self.path = self.folder.new_journal(match)
+        self.path, self.match = self.folder.new_journal(match), match.id
         self.link.playing(match.id)
         log.info("league: match %s: %s", match.id, " v ".join(match.teams))
         return dataclasses.replace(choice, game=match.game, players=players, options=options)
 
-    def follow(self, publisher: Any) -> None:
-        """A match (decided in a process of its own): the board of the pages it builds goes to the hall."""
-        if self.path is not None:
-            self.link.follow(publisher)
+    def following(self, path: Path) -> subprocess.Popen[str] | None:
+        """The league's peer of the match about to be played in ``path`` (its board to the hall, its
+        result when it ends, a menu killed meanwhile or not); None: not the room's match."""
+        if (self.path is None or self.match is None or path != self.path or self.league is None
+                or self.journals is None or self.socket_path is None):
+            return None
+        return start_follower(self.league, self.folder.room, self.match, self.journals, self.socket_path,
+                              beside=True)
+
+    def followed(self, follower: subprocess.Popen[str]) -> None:
+        """The match's game is over: its peer ends (the result is published by both links)."""
+        follower_done(follower, self.folder.room)
 
     def done(self) -> None:
         if self.path is not None:
@@ -257,15 +274,22 @@ def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argpar
         if not args.room:
             raise UsageError(_("--league needs --room R: the room this box serves"))
         from controller.league.tournament import load
+        from controller.peer import private_socket, remove_private
 
         t = load(args.league)
         folder = room_folder(t, args.room, Path(args.journal_dir))
+        private = getattr(args, "viewer_socket", None) is None
+        if private:  # the evening's deciding process takes each match's peer here
+            args.viewer_socket = str(private_socket())
         link = box_link(t, folder).start()
-        args.league_room = MenuRoom(t, folder, link)
+        args.league_room = MenuRoom(t, folder, link, league=args.league, journals=Path(args.journal_dir),
+                                    socket_path=args.viewer_socket)
         try:
             return cmd(args)
         finally:
             link.stop()
+            if private:
+                remove_private(Path(args.viewer_socket))
     return run
 
 

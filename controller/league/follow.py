@@ -72,6 +72,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                              "deciding processes; a roll call may take minutes)")
     parser.add_argument("--broker-wait-s", type=float, default=BROKER_WAIT_S,
                         help="how long the results wait for the broker at the game's end")
+    parser.add_argument("--beside", action="store_true",
+                        help="the room's own link runs beside this one (the menu's): its status and the "
+                             "organiser's messages are that link's; this one sends the live board and the results")
     parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en")
     parser.add_argument("--log-level", type=int, default=logging.INFO)
     return parser.parse_args(argv)
@@ -96,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signals.wake_on_signal(peer.finish)
     if signals.received() is not None:  # it came as they were unblocked, before anyone was there to wake
         peer.finish()
-    link = box_link(t, folder).start()
+    link = box_link(t, folder, room_voice=not args.beside).start()
     stop = threading.Event()
     watcher = threading.Thread(target=mind_trouble, args=(link, peer, stop), name="league-trouble", daemon=True)
     try:

@@ -225,8 +225,13 @@ class BoxLink:
     """A box in a tournament: status, live view, results, schedule changes."""
 
     def __init__(self, tournament: Tournament, folder: RoomFolder, password: str | None, *,
-                 reconnect_s: tuple[float, float] = (1, 8), clock: Callable[[], int] = wall_ms) -> None:
+                 reconnect_s: tuple[float, float] = (1, 8), clock: Callable[[], int] = wall_ms,
+                 room_voice: bool = True) -> None:
         self.t = tournament
+        #: the room's one voice: its status (and will), the organiser's schedule and draw taken into its
+        #: folder. False: a link beside the room's (the league's peer of a menu's match): the live board
+        #: and the results only, under a client id of its own
+        self.room_voice = room_voice
         self.folder = folder
         self.room = folder.room
         self.clock = clock
@@ -234,10 +239,13 @@ class BoxLink:
         room = tournament.room(self.room)
         self.status_topic = messages.room_topic(tournament.id, self.room, "status")
         self.live_topic = messages.room_topic(tournament.id, self.room, "live")
-        self.conn = Connection(tournament.broker, room.user, password, f"buzzerbox-{tournament.id}-{self.room}",
-                               will=(self.status_topic, messages.status_payload(self.room, False, None, 0)),
+        self.conn = Connection(tournament.broker, room.user, password,
+                               f"buzzerbox-{tournament.id}-{self.room}" + ("" if room_voice else "-peer"),
+                               will=(self.status_topic, messages.status_payload(self.room, False, None, 0))
+                               if room_voice else None,
                                subscriptions=[messages.schedule_topic(tournament.id),
-                                              messages.bracket_topic(tournament.id)], reconnect_s=reconnect_s)
+                                              messages.bracket_topic(tournament.id)] if room_voice else [],
+                               reconnect_s=reconnect_s)
         self.conn.on_connected.append(self._on_connect)
         self.conn.on_message = self._on_message
         self.conn.on_published = self._on_published
@@ -258,6 +266,8 @@ class BoxLink:
 
     def start(self) -> BoxLink:
         self.conn.start()
+        if not self.room_voice:
+            return self
         self._beat = threading.Thread(target=self._heartbeat, name=f"league-{self.room}-status", daemon=True)
         self._beat.start()
         return self
@@ -273,7 +283,7 @@ class BoxLink:
         self._stopped.set()
         if self._beat is not None:
             self._beat.join()
-        if self.conn.connected.is_set():
+        if self.conn.connected.is_set() and self.room_voice:
             self.conn.publish(self.status_topic, messages.status_payload(self.room, False, None, self.clock()))
         self.conn.stop()
 
@@ -281,7 +291,7 @@ class BoxLink:
     def playing(self, match: str | None) -> None:
         """The box starts (or ends) a match: the organiser page says where each match is."""
         self.match = match
-        if self.conn.connected.is_set():
+        if self.conn.connected.is_set() and self.room_voice:
             self.conn.publish(self.status_topic, messages.status_payload(self.room, True, match, self.clock()))
 
     def trouble(self) -> str | None:
@@ -371,7 +381,8 @@ class BoxLink:
     def _on_connect(self) -> None:
         with self._lock:
             self._live_in_flight = None  # what was in flight on the old connection is not waited for
-        self.conn.publish(self.status_topic, messages.status_payload(self.room, True, self.match, self.clock()))
+        if self.room_voice:
+            self.conn.publish(self.status_topic, messages.status_payload(self.room, True, self.match, self.clock()))
         self.publish_results()
         self._pump()
 

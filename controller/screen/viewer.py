@@ -51,7 +51,7 @@ from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.box.views import Publisher, RelayedPublisher, Snapshot
+    from controller.box.views import RelayedPublisher, Snapshot
     from controller.screen.evening import EveningLink
     from controller.web.server import CompanionServer
 
@@ -473,8 +473,8 @@ class SplitGame:
     roll_call: bool = False
     #: the menu's evening: its one deciding process takes the game (``EveningLink.take``) and outlives it
     evening: EveningLink | None = None
-    #: what this screen says it is to the deciding process (``p.PHONES``: the menu serves the phones or
-    #: follows a league's board in its own process, from the pages' snapshot)
+    #: what this screen says it is to the deciding process (``p.PHONES``: the menu serves the phones in
+    #: its own process, from the pages' snapshot)
     role: str = p.VIEWER
     #: the packs folder the deciding process saves the host page's uploads in
     packs: str | None = None
@@ -577,32 +577,6 @@ def ending(view: DecidingLink) -> Callable[[], None]:
     return lambda: view.send(p.Stop("menu"))
 
 
-def follow_board(hooks: Sequence[Callable[[Publisher], None]], presenter: Presenter, first: Snapshot | None,
-                 view: DecidingLink, served_here: RelayedPhones | None = None) -> Companion | None:
-    """A tournament's hooks in the split design: they follow the pages the
-    deciding process builds (this screen said it follows the pages: ``SplitGame.role``),
-    the phones' publisher when this process serves them, else one of their own fed each snapshot, showing ``first``, the game as it
-    starts, until then; what the screen's process does with each snapshot (``viewer.Companion``)."""
-    if not hooks:
-        return served_here
-    assert first is not None, "a board followed from its first pages"
-    from controller.box.views import RelayedPublisher, snapshot_from
-
-    companion: Companion
-    if served_here is not None:
-        publisher, companion = served_here.publisher, served_here
-    else:
-        publisher = RelayedPublisher(view, first)
-        publisher.scene = presenter.scene  # the strip worded as the screen words it, as the phones' pages are
-
-        def companion(message: p.View) -> None:
-            if message.companion is not None:
-                publisher.update(snapshot_from(message.companion), message.public, message.strip)
-    for hook in hooks:
-        hook(publisher)
-    return companion
-
-
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
               companion: Companion | None = None, box: DecidingLink | None = None,
               announce: Callable[[str], None] | None = None,
@@ -694,7 +668,6 @@ class PhonesServer(Protocol):
 def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
                 first_pages: Callable[[], Snapshot],
                 phones: Callable[[DecidingLink, Snapshot], PhonesServer] | None = None,
-                hooks: Sequence[Callable[[Publisher], None]] = (),
                 announce: Callable[[str], None] | None = None) -> GameOver:
     """The one way a game with people starts (``play``, the menu, a league's
     match): its journal handed to a deciding process of its own (``game``:
@@ -702,8 +675,9 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
     their own (``phones`` starts it, showing ``first_pages()``, the game as it
     starts, until the deciding process's first snapshot: a port that is
     taken is said before the game is handed over; this screen draws what it
-    says of the phones from the views), a tournament's ``hooks``
-    following its board, its views drawn until it ends; ``announce`` is told
+    says of the phones from the views; the menu's: its own server), its views
+    drawn until it ends (a tournament's board is followed by the league's
+    peer: controller/league/follow.py); ``announce`` is told
     what inputs the deciding process opened. This process holds no box of the
     game: how it ended and how it went (``GameOver.played``) come from the
     deciding process's ``Ended``, or from the journal for a game this screen
@@ -713,14 +687,12 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
     try:
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
             view = DecidingLink(game.spec, game.settings)
-            first = first_pages() if phones is not None or hooks else None  # only pages show the game as it starts
-            if phones is not None and first is not None:
-                pages = phones(view, first)
+            if phones is not None:
+                pages = phones(view, first_pages())  # the game as it starts, till then
             served_here = pages if isinstance(pages, RelayedPhones) else None  # the menu's, in this process
             if pages is not None and served_here is None:
                 show_phones(presenter, view)
-            companion = follow_board(hooks, presenter, first, view, served_here)
-        ended = run_split(game, presenter, keyboard, fps, companion, view, announce,
+        ended = run_split(game, presenter, keyboard, fps, served_here, view, announce,
                           None if served_here is None else served_here.calling)
         played = True
     finally:

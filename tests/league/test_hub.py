@@ -366,9 +366,6 @@ class StubLink:
     def playing(self, match: str | None) -> None:
         self.said.append(("playing", match))
 
-    def follow(self, publisher: object) -> None:
-        self.said.append("follow")
-
     def publish_results(self) -> int:
         self.said.append("publish")
         return 0
@@ -387,9 +384,8 @@ def test_the_menus_start_plays_the_rooms_next_match_then_what_the_rows_say(cup: 
     assert first is not None and taken.game == "quiz" and taken.players == 4  # two teams of two
     assert taken.options["teams"] == [0, 0, 1, 1] and taken.phones is True  # the host's phones kept
     assert room.path == folder.folder / f"{first.id}-1.jsonl"
-    room.follow(object())  # the match's pages' board, as its deciding process publishes it
     room.done()
-    assert link.said == [("playing", first.id), "follow", ("playing", None), "publish"]
+    assert link.said == [("playing", first.id), ("playing", None), "publish"]
     while play_next(folder, 1):
         pass
     assert room.take(chosen) == chosen and room.path is None  # every match played: the menu's own choice
