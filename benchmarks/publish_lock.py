@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import Any
 
 from controller import channel
+from controller import protocol as p
 from controller.box.process import VIEW_EVERY_US, DecidingGame
 from controller.box.runtime import Box
 from controller.box.views import Publisher, snapshot_message
@@ -100,7 +101,7 @@ def held_ms(game_type: type[DecidingGame], game: str, publishes: int) -> list[fl
     mine, theirs = socket.socketpair()
     reader = threading.Thread(target=drain, args=(theirs,), daemon=True)
     reader.start()
-    viewer = deciding.attach(mine, "bench", companion=True)
+    viewer = deciding.attach(mine, "bench", role=p.PHONES)
     timed = TimedLock(box.lock)
     box.lock = timed  # type: ignore[assignment]
     for i in range(publishes):

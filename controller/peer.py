@@ -26,7 +26,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from controller import channel
@@ -46,7 +46,10 @@ class PeerLink:
     ``role`` (``protocol.ROLES``), kept across the deciding process's restarts."""
 
     def __init__(self, path: str | Path, role: str, name: str, *, wait_s: float = PEER_WAIT_S,
-                 keep_waiting: Callable[[], bool] | None = None) -> None:
+                 keep_waiting: Callable[[], bool] | None = None,
+                 greeting: Callable[[], Sequence[p.Message]] | None = None) -> None:
+        """``greeting``: what the peer says after its hello to each deciding process it connects to
+        (a new one knows nothing of it: the phones' server's seats' codes and panel)."""
         if role not in p.ROLES:
             raise ValueError(f"a peer's role is one of {', '.join(p.ROLES)}, not {role!r}")
         self.path = str(path)
@@ -56,6 +59,9 @@ class PeerLink:
         #: while it says True, waiting for a deciding process has no bound (the process that starts them
         #: lives: a new game's roll call may take minutes before its deciding process listens)
         self.keep_waiting = keep_waiting
+        self.greeting = greeting
+        #: set while a deciding process is connected (a request waits for one: it may be starting again)
+        self.connected = threading.Event()
         #: how many times it connected (more than once: a deciding process started again)
         self.connections = 0
         #: no more waiting for a deciding process: what the current one still sends, then the end
@@ -88,6 +94,7 @@ class PeerLink:
                         return message
                     take(message)
             finally:
+                self.connected.clear()
                 with self._lock:
                     self._sock = None
                 sock.close()
@@ -118,7 +125,10 @@ class PeerLink:
                     channel.send(sock, p.Hello(self.role, self.name))
                     for source, text in self._lines.items():  # a new deciding process knows none of them
                         channel.send(sock, p.PeerLine(source, text))
+                    for message in self.greeting() if self.greeting is not None else ():
+                        channel.send(sock, message)
                     self._sock = sock
+                self.connected.set()
             except OSError:  # it went away as it was greeted: looked for again
                 sock.close()
                 continue

@@ -36,7 +36,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 7
+PROTOCOL = 8
 
 
 class ChannelError(BuzzerBoxError):
@@ -51,6 +51,21 @@ class VersionMismatch(ChannelError):
         super().__init__(_("the other process speaks channel protocol {theirs}, this one {ours}: they come from "
                            "two installs of the box; stop both and start them again from the same install")
                          .format(theirs=theirs, ours=PROTOCOL))
+
+
+@dataclass(frozen=True, slots=True)
+class PhonesPanel:
+    """What the big screen says of the phones (``web.overlay``), as their server
+    sees it now: its address, the seat picker's address (None: a game played
+    on the buttons, no seat to join), which seats a phone holds or is taking,
+    whether free seats want a phone now, and the host PIN only while the room
+    may see it (no host page logged in yet, or a host asked): never otherwise."""
+
+    base_url: str
+    join_url: str | None
+    held: tuple[bool, ...]
+    phones_wanted: bool = True
+    pin: str | None = None
 
 
 # -- deciding process -> peers ----------------------------------------------------------------
@@ -83,13 +98,16 @@ class View:
     #: the phones' pages' snapshot as JSON data (``views.snapshot_message``): only to the screen serving them
     #: (the deciding process's outbox encodes it as it sends the view: ``channel.Outbox.publish``)
     companion: dict[str, Any] | None = None
-    #: the phones' server's seats' codes, PIN and port: only in the first view to a screen started again
+    #: the phones' server's seats' codes, PIN and port: only in the first view to the phones' server
     seats: dict[str, Any] | None = None
     #: the pages' public board (JSON text, the hall's scoreboard's): only to a board follower (``Hello``),
     #: built after the lamp in a step that decided something; nothing secret (no private hand)
     board: str | None = None
     #: the lines the peers put on the screens (``PeerLine``), newest per source, in the box's language
     lines: tuple[str, ...] = ()
+    #: what the big screen says of the phones (the address, the seats' QR code, the PIN while shown),
+    #: as the phones' server last said it (``Panel``); None: no phones served
+    phones: PhonesPanel | None = None
 
 
 #: what a screen shows before the deciding process's first view
@@ -345,6 +363,21 @@ class PeerLine:
     TAG: ClassVar[str] = "peerline"
     source: str
     text: str | None = None
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The phones' server's ``PhonesPanel`` changed (phones' server -> deciding):
+    the next views carry it to every screen (None: it serves no more)."""
+
+    TAG: ClassVar[str] = "panel"
+    panel: PhonesPanel | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPin:
+    """The box's own key (k) asks for the host PIN on the big screen for a minute,
+    and lets every address try the PIN again (screen -> deciding -> phones' server)."""
+
+    TAG: ClassVar[str] = "showpin"
 
 
 # -- what the deciding process owns, asked of it (the menu's requests) and answered ----------------
@@ -394,7 +427,7 @@ class Answered:
 
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered)
+           | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)
@@ -518,7 +551,7 @@ def _value(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
 
 
 #: the value objects without a journal form of their own: the list of their fields
-CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played)})
+CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played, PhonesPanel)})
 _FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
 _FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
 

@@ -40,7 +40,16 @@ from controller.pack_store import (
     stick_folders,
     stick_packs,
 )
-from controller.protocol import NOT_BEGUN, Answered, Played, SaveNames, UploadPack, View
+from controller.protocol import (
+    NOT_BEGUN,
+    PHONES,
+    VIEWER,
+    Answered,
+    Played,
+    SaveNames,
+    UploadPack,
+    View,
+)
 from controller.screen import live
 from controller.screen.evening import (
     NOT_ASKED,
@@ -535,7 +544,8 @@ class Evening:
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones, header=header,
-                         carry_on=carry_on, roll_call=roll_call, evening=self.decider)
+                         carry_on=carry_on, roll_call=roll_call, evening=self.decider,
+                         role=PHONES if phones else VIEWER)  # the menu serves the phones in its process
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
@@ -544,7 +554,7 @@ class Evening:
             """The session's one server, now fed by the deciding process."""
             server, publisher = self.companion.relayed(view, first, [presenter.scene, presenter.results],
                                                        ending(view))
-            return RelayedPhones(presenter, view, server, publisher, owns_server=False)
+            return RelayedPhones(presenter, view, server, publisher)
 
         # a tournament's match: the league's peer follows it (its board to the hall, its result at the end)
         follower = league.following(path) if league is not None else None

@@ -29,6 +29,7 @@ from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
     from controller.box.views import Snapshot
+    from controller.web.process import PhonesProcess
 
 
 def say_left_out(settings: GameSettings) -> None:
@@ -92,8 +93,13 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
     the inputs and lamps, runs the roll call and writes the journal (a new
     game's with ``header``); this process draws what it sends, its phones'
     pages showing ``first_pages()`` until the first snapshot it sends."""
-    from controller.screen.viewer import RelayedPhones, SplitGame, people_game, screen_args
+    from controller.peer import private_socket, remove_private
+    from controller.screen.viewer import SplitGame, people_game, screen_args
 
+    port = args.web
+    # the phones' server is a peer of the deciding process on its viewer socket: a private one if none was asked
+    private = private_socket() if port is not None and not args.viewer_socket else None
+    viewer_socket = str(private) if private is not None else args.viewer_socket
     with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
         prof = profile_mod.load(args.profile) if args.profile else None
         fps = 15 if headless else 60
@@ -102,21 +108,31 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                                      fps=fps, players=players, colors=colors, volume=args.volume, mute=args.mute,
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
-                         args.viewer_socket, args.feed,
-                         web=args.web is not None, horizon=args.horizon,
-                         header=header, carry_on=bool(args.resume), roll_call=roll_call)
+                         viewer_socket, args.feed, web=port is not None, horizon=args.horizon,
+                         header=header, carry_on=bool(args.resume), roll_call=roll_call,
+                         packs=str(getattr(args, "packs_dir", None) or session.packs_dir()))
         presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
-    port = args.web
+
+    def phones(_view: object, first: Snapshot) -> PhonesProcess:
+        """The phones' server started (its line said) before the game is handed over: a peer of the
+        deciding process (aiohttp's stack only when --web asks for it)."""
+        from controller.web.process import PhonesProcess
+
+        assert port is not None and viewer_socket is not None
+        server = PhonesProcess.start(viewer_socket, port, spec, players, first)
+        print(server.line, file=sys.stderr)
+        return server
+
     try:
         ended = people_game(
-            game, presenter, keyboard, fps, first_pages=first_pages,
-            phones=None if port is None else lambda view, first: RelayedPhones.serving(
-                presenter, port, view, first),
+            game, presenter, keyboard, fps, first_pages=first_pages, phones=None if port is None else phones,
             announce=lambda inputs: announce(spec, prof, inputs, presenter, path, headless, players, names))
     finally:
         with signals.held(raise_after=False):
             screen.close()
+            if private is not None:
+                remove_private(private)
     if ended.reason == NOT_BEGUN:
         raise KeyboardInterrupt  # Esc in the roll call: no game, no journal
     if args.timings:

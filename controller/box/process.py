@@ -90,11 +90,13 @@ class Viewer:
     outbox: Outbox
     name: str
     process: subprocess.Popen[bytes] | None = None  # a screen this process started
-    #: it serves the phones (``--web``, or a socket peer's ``Hello`` as the phones' server): its views carry
+    #: it serves the phones (a socket peer's ``Hello`` as the phones' server): its views carry
     #: the pages' snapshot, private hands and all
     companion: bool = False
     #: it follows the public board (a socket peer's ``Hello``: the league's link): its views carry the board alone
     board: bool = False
+    #: what it said it is (``Hello``): a viewer, a board follower, the phones' server
+    role: str = p.VIEWER
     gone: threading.Event = field(default_factory=threading.Event)
 
 
@@ -115,7 +117,7 @@ class DecidingGame:
         self.stop_reason: str | None = None
         self.wake = threading.Event()
         self.awaiting_show = False
-        self._last_view: tuple[Any, Any, tuple[str, ...]] | None = None
+        self._last_view: tuple[Any, Any, tuple[str, ...], Any] | None = None
         self._last_view_us = 0
         #: when the views were last built, whether a step since can have changed them, whether the last
         #: look found them standing still, when the next press's flash on the strip ends (``publish``)
@@ -123,9 +125,13 @@ class DecidingGame:
         self._unseen = True
         self._still = False
         self._flash_ends_us: int | None = None
-        #: the phones' server's seats' codes, PIN and port, as its screen last sent them: handed only to
-        #: a screen started again (its private socketpair), so the phones it serves keep their seats
+        #: the phones' server's seats' codes, PIN and port, as it last sent them: handed only to the
+        #: phones' server (its first view), so one started again keeps their seats
         self.phones_secrets: dict[str, Any] | None = None
+        #: what the big screen says of the phones, as their server last said it: in every view
+        self.panel: p.PhonesPanel | None = None
+        #: answers the phones' server's requests (a pack uploaded from the host page: ``owner.answer``)
+        self.requests: Callable[[p.Message], p.Answered] | None = None
         #: builds the phones' snapshots (``--web``): after the lamp, never inside the decision
         self.companion = companion
         #: a quiz's record, folded as the game is decided: written beside the journal at the close
@@ -166,7 +172,8 @@ class DecidingGame:
         last = self.decider.decisions[-1] if self.decider.decisions else None
         decided = None if last is None or last[0] is None else (last[0], last[1])
         view = view_of(self.box, t_us, version=self.version, public=public, strip=strip, decided=decided)
-        return dataclasses.replace(view, lines=self.lines()) if self.peer_lines else view
+        view = dataclasses.replace(view, lines=self.lines()) if self.peer_lines else view
+        return view if self.panel is None else dataclasses.replace(view, phones=self.panel)
 
     def lines(self) -> tuple[str, ...]:
         """The peers' lines on the screens now (hold ``box.lock``)."""
@@ -194,14 +201,14 @@ class DecidingGame:
             public = self.box.engine.public_view()
             strip = self.box.strip(public)
             lines = self.lines()
-            same = (public, strip, lines) == self._last_view
+            same = (public, strip, lines, self.panel) == self._last_view
             # a view that changed may count down from now; one that a look for time's sake alone found as it
             # was sent (VIEW_EVERY_US ago at least) does not, until it changes
             self._still = same and (self._still or not self._unseen)
             self._looked_us, self._unseen, self._flash_ends_us = t_us, False, self._flash_end()
             if not events and same and since < VIEW_REFRESH_US:
                 return
-            self._last_view, self._last_view_us = (public, strip, lines), t_us
+            self._last_view, self._last_view_us = (public, strip, lines, self.panel), t_us
             self.version += 1
             view = self.view(t_us, public, strip)  # the views are asked for once per publish
             pages = self.pages(events, public, strip) if events else None
@@ -282,31 +289,43 @@ class DecidingGame:
 
     # -- inputs in ----------------------------------------------------------------------
     def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None,
-               companion: bool = False, secrets: dict[str, Any] | None = None,
-               link: Link | None = None) -> Viewer:
-        """A viewer from now on: it gets the current view at once (and, if it
-        serves the phones, their snapshot, and ``secrets``: the seats of a
-        screen that died), and its inputs are read. That view is its first
+               role: str = p.VIEWER, link: Link | None = None) -> Viewer:
+        """A viewer from now on: it gets the current view at once (and, in a
+        role that follows the pages, their snapshot; the phones' server the
+        seats' codes it last sent too), and its inputs are read. That view is its first
         message: it is handed over before the viewer is listed for the next.
-        ``link``: the channel to the process that started this one, read and
-        written for the whole evening by its own thread and outbox (the game
-        has them until it ends)."""
-        companion = companion and self.companion is not None
-        viewer = Viewer(sock, link.outbox if link is not None else Outbox(sock, name), name, process,
-                        companion=companion)
+        ``link``: a channel read and written by its own thread and outbox (the
+        process that started this one, for the whole evening; a peer that
+        connected before the game): the game has them until it ends."""
+        viewer = Viewer(sock, link.outbox if link is not None else Outbox(sock, name), name, process)
         with self.box.lock:
+            self.assign(viewer, role)
             self.version += 1
-            view = self.view(self.game_now())
-            pages = self.pages([]) if viewer.companion else None
-            if viewer.companion:
-                view = dataclasses.replace(view, seats=secrets)
-            viewer.outbox.publish(view, [], None if pages is None else self.encoded(pages))
+            viewer.outbox.publish(*self.first_view(viewer))
             self.viewers.append(viewer)
         if link is not None:
             link.play(self, viewer)
         else:
             threading.Thread(target=self._read, args=(viewer,), name=f"buzzerbox-read-{name}", daemon=True).start()
         return viewer
+
+    def assign(self, viewer: Viewer, role: str) -> None:
+        """``viewer`` is a ``role`` from now on: a board follower's views carry the public
+        board, the phones' server's the pages' snapshot (the pages are built from then on
+        if they were not). Hold ``box.lock``."""
+        viewer.role = role
+        if role != p.VIEWER and self.companion is None:  # nobody asked for the pages so far: built from now on
+            self.companion = Publisher(self.box)
+        viewer.board, viewer.companion = role == p.BOARD, role == p.PHONES
+
+    def first_view(self, viewer: Viewer) -> tuple[p.View, list[GameEvent], EncodedPages | None]:
+        """What a viewer is sent first, for its role (hold ``box.lock``): the phones' server
+        its pages and the seats' codes it last sent (a server started again keeps the seats)."""
+        view = self.view(self.game_now())
+        pages = self.pages([]) if viewer.role != p.VIEWER else None
+        if viewer.role == p.PHONES:
+            view = dataclasses.replace(view, seats=self.phones_secrets)
+        return view, [], None if pages is None else self.encoded_for(viewer, pages)
 
     def _read(self, viewer: Viewer) -> None:
         try:
@@ -327,19 +346,27 @@ class DecidingGame:
         self.wake.set()
 
     def take_from(self, viewer: Viewer, message: p.Message) -> None:
-        """A viewer's message: the phones' seats kept (only from the screen serving them), a socket
-        peer's hello and lines taken here, the rest taken by the game."""
-        if isinstance(message, p.Seats):
-            if viewer.companion:
-                self.phones_secrets = message.seats
-            return
+        """A viewer's message: what only the phones' server says (its seats, its panel, its
+        requests) kept or answered, a socket peer's hello and lines taken here, the rest taken by the game."""
         if isinstance(message, p.Hello):
             self.greet(viewer, message)
-            return
-        if isinstance(message, p.PeerLine):
+        elif isinstance(message, p.PeerLine):
             self.say(viewer, message)
-            return
-        self.take(message)
+        elif isinstance(message, (p.Seats, p.Panel, *REQUESTS)) and viewer.role != p.PHONES:
+            log.warning("%s sent a %s message, which only the phones' server sends: ignored", viewer.name, message.TAG)
+        elif isinstance(message, p.Seats):
+            self.phones_secrets = message.seats
+        elif isinstance(message, p.Panel):
+            self.panel = message.panel
+            self.decider.submit(list)  # a view with it, at the next step: the screens draw it
+        elif isinstance(message, REQUESTS):
+            answer_on_a_thread(self.requests, message, viewer.outbox)
+        elif isinstance(message, p.ShowPin):
+            for phones in self.live_viewers():
+                if phones.role == p.PHONES:
+                    phones.outbox.put(message)
+        else:
+            self.take(message)
 
     def greet(self, viewer: Viewer, hello: p.Hello) -> None:
         """A socket peer says what it is: a board follower's views carry the
@@ -353,13 +380,9 @@ class DecidingGame:
         if hello.role == p.VIEWER:
             return
         with self.box.lock:
-            if self.companion is None:  # nobody asked for the pages so far: built from now on
-                self.companion = Publisher(self.box)
-            viewer.board, viewer.companion = hello.role == p.BOARD, hello.role == p.PHONES
+            self.assign(viewer, hello.role)
             self.version += 1
-            view = self.view(self.game_now())
-            pages = self.pages([])
-            viewer.outbox.publish(view, [], None if pages is None else self.encoded_for(viewer, pages))
+            viewer.outbox.publish(*self.first_view(viewer))
 
     def say(self, viewer: Viewer, line: p.PeerLine) -> None:
         """A peer's line on the screens (None: taken back), the newest per source, in every view from now on."""
@@ -401,18 +424,17 @@ class DecidingGame:
 
     # -- the screen ---------------------------------------------------------------------
     def start_screen(self) -> Viewer:
-        """A new screen process (the last one died): it draws the current view."""
+        """A new screen process (the last one died): it draws the current view (the phones' panel
+        with it: their server, a process of its own, never stopped)."""
         mine, theirs = socket.socketpair()
-        secrets = self.phones_secrets if self.companion is not None else None
-        web = ["--web"] if secrets is not None else []  # it serves the phones again, with their seats
         with signals.blocked_for_child():  # a signal while it starts waits for its handlers
             process = subprocess.Popen([sys.executable, "-m", "controller.screen.viewer", "--fd", str(theirs.fileno()),
-                                        *self.screen_args, *web, "--lang", current_language(),
+                                        *self.screen_args, "--lang", current_language(),
                                         "--log-level", str(logging.getLogger().getEffectiveLevel())],
                                        pass_fds=[theirs.fileno()])
         theirs.close()
         log.warning("a new screen process %d shows the game", process.pid)
-        return self.attach(mine, f"screen-{process.pid}", process, companion=bool(web), secrets=secrets)
+        return self.attach(mine, f"screen-{process.pid}", process)
 
     # -- the game -----------------------------------------------------------------------
     def run(self) -> str:
@@ -651,6 +673,24 @@ def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
         yield message
 
 
+#: what only the phones' server asks of what this process owns (answered on a thread: ``answer_on_a_thread``)
+REQUESTS = (p.SaveNames, p.UploadPack)
+
+
+def answer_on_a_thread(answer: Callable[[p.Message], p.Answered] | None, message: p.Message, outbox: Outbox) -> None:
+    """A request answered on a thread of its own (a pack is checked for up to a second: never on the
+    reader that takes the phones' moves), the answer put in ``outbox`` (the asker asks one at a time)."""
+    def run() -> None:
+        try:
+            answered = answer(message) if answer is not None else owner.answer(message, None, None)
+        except Exception:  # noqa: BLE001 (said; the asker reads a refusal, the game goes on)
+            log.exception("a %s request could not be answered", message.TAG)
+            answered = p.Answered(False)
+        outbox.put(answered)
+
+    threading.Thread(target=run, name="buzzerbox-request", daemon=True).start()
+
+
 class _Wake:
     """In a ``Link``'s inbox: no message, only a look up (``Link.wake``)."""
 
@@ -667,10 +707,21 @@ class Link:
     the channel closed). One writer, so an evening's ``Between`` never
     comes before the ``Ended`` of the game it follows."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, name: str = "screen", lobby: Link | None = None) -> None:
+        """``lobby``: a peer's link (on the viewer socket) to the screen's: what the peer sends while
+        no game runs (the roll call) waits in the screen's ``inbox``, its requests are answered here."""
         self.sock = sock
-        self.outbox = Outbox(sock, "screen")
+        self.name = name
+        self.outbox = Outbox(sock, name)
         self.inbox: queue.Queue[p.Message | None | _Wake] = queue.Queue()
+        self.lobby = lobby
+        #: what the peer said it is (``Hello``), and what it asks of the session's owner (``REQUESTS``)
+        self.role = p.VIEWER
+        self.requests: Callable[[p.Message], p.Answered] | None = None
+        #: the peers connected before the game (the screen's link): each roll call's view goes to them too
+        self.peers: list[Link] = []
+        #: what a peer said before the game existed that the game takes from it (its lines, the phones' seats, panel)
+        self.said: list[p.PeerLine | p.Seats | p.Panel] = []
         #: the stations' deliveries go to whatever runs now: the roll call's or the evening's monitor, or a box
         self.relay = session.Relay()
         #: the oldest presses of ``Between`` messages merged while the menu did not read (``merged_between``)
@@ -690,6 +741,10 @@ class Link:
             self.outbox.put_newest(message, self.merged_between)
         else:
             self.outbox.put(message)
+        if isinstance(message, p.RollCallView):  # the host page says who the roll call still waits for
+            for peer in list(self.peers):
+                if peer.role == p.PHONES and not peer.closed.is_set():
+                    peer.outbox.put(message)
 
     def merged_between(self, old: p.Between, new: p.Between) -> p.Between:
         """Two ``Between`` as one: the newest strip, the presses of both (at most the newest
@@ -720,18 +775,37 @@ class Link:
 
     def _read(self) -> None:
         try:
-            for message in received(self.sock, "the screen"):
+            for message in received(self.sock, "the screen" if self.lobby is None else self.name):
                 with self._lock:
                     if self._game is not None:
                         self._game[0].take_from(self._game[1], message)
-                    else:
+                    elif self.lobby is None:
                         self.inbox.put(message)
+                    else:
+                        self.waits(message)
         finally:
             with self._lock:
                 self.closed.set()
-                self.inbox.put(None)
+                if self.lobby is None:
+                    self.inbox.put(None)
                 if self._game is not None:
                     self._game[0].went(self._game[1])
+
+    def waits(self, message: p.Message) -> None:
+        """A peer's message while no game runs: its ``Hello`` kept, its requests answered,
+        what the phones' server alone may send dropped from any other, the rest to the screen's
+        inbox (the roll call keeps what is for the game: a rename, the phones' seats)."""
+        assert self.lobby is not None
+        if isinstance(message, p.Hello):
+            self.role = message.role if message.role in p.ROLES else p.VIEWER
+        elif isinstance(message, (p.Seats, p.Panel, *REQUESTS)) and self.role != p.PHONES:
+            log.warning("%s sent a %s message, which only the phones' server sends: ignored", self.name, message.TAG)
+        elif isinstance(message, (p.PeerLine, p.Seats, p.Panel)):
+            self.said.append(message)  # the game takes them from this peer once it exists (``Peers.start``)
+        elif isinstance(message, REQUESTS):
+            answer_on_a_thread(self.requests, message, self.outbox)
+        else:
+            self.lobby.inbox.put(message)
 
     def wake(self) -> None:
         """The one waiting in ``next`` looks up (a signal came: it asks ``signals.received``;
@@ -876,24 +950,28 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     """One game taken over and decided until it ends (``play``'s game, an
     evening's each): how it ended (``NOT_BEGUN``: left in its roll call),
     None if it could not be taken (the screen was told why)."""
+    # the viewer socket's peers (the phones' server, bench, a test) from before the roll call: the host page says it
+    peers = Peers(args.viewer_socket, link, functools.partial(owner.answer, profile=inputs.profile, packs=packs_of(args))) \
+        if args.viewer_socket else None
     try:
-        game = open_game(args, link, inputs, taking)
+        game = open_game(args, link, inputs, taking, peers)
     except BuzzerBoxError as exc:
+        if peers is not None:
+            peers.close()
         refuse(link, exc)
         return None
     if game is None:  # the host left the roll call: no game, no journal
+        if peers is not None:
+            peers.close(p.Ended(p.NOT_BEGUN))
         link.send(p.Ended(p.NOT_BEGUN))
         return p.NOT_BEGUN
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
-    listener = listen(game, args.viewer_socket) if args.viewer_socket else None
     reason = "stopped"
     try:
         reason = game.run()
     finally:
-        if listener is not None:
-            listener.close()
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(args.viewer_socket)
+        if peers is not None:
+            peers.close()
         # an evening's next game reads the inputs (closed by who opened them); play's stop before the end, so
         # what a source hands over as it stops (the GPIO reader reads its pipe to the end) is journaled
         game.close(reason, link, keep_inputs=args.evening)
@@ -902,7 +980,13 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     return reason
 
 
-def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking) -> DecidingGame | None:
+def packs_of(args: argparse.Namespace) -> Path | None:
+    """The packs folder this process saves the host page's uploads in (``--packs-dir``)."""
+    return None if args.packs_dir is None else Path(args.packs_dir)
+
+
+def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking,
+              peers: Peers | None = None) -> DecidingGame | None:
     """The roll call (a new game's, ``roll_call``), then the journaled game
     taken over and connected to the open inputs; None when the host left
     the roll call."""
@@ -936,8 +1020,11 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
                         screen_args=list(taking.screen), companion=companion, recorder=recorder)
     if not args.evening:
         game.keep_name = functools.partial(session.keep_name, profile)
-    hand_over(game, kept)
-    game.attach(link.sock, "screen", companion=True, link=link)
+    game.requests = functools.partial(owner.answer, profile=profile, packs=packs_of(args))
+    role = hand_over(game, kept)
+    game.attach(link.sock, "screen", role=role, link=link)
+    if peers is not None:
+        peers.start(game)
     return game
 
 
@@ -988,21 +1075,25 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
                  due=lambda: complete_at[0] + linger_us if complete_at else None)
 
 
-#: what the screen forwards during the roll call for the game (a player renamed on the host page, the
-#: phones' seats): dropped, the rename never reached the game's screen and a screen started again mid-game
-#: did not know the seats taken meanwhile
-FOR_THE_GAME = (p.NoticeInput, p.ActionInput, p.Seats)
+#: what the screen and the peers forward during the roll call for the game (a player renamed on the host
+#: page, the seats of the phones the menu serves, the screen's role): dropped, the rename never reached
+#: the game's screen (a peer's own seats and panel wait with the peer: ``Link.waits``)
+FOR_THE_GAME = (p.NoticeInput, p.ActionInput, p.Seats, p.Hello)
 
 
-def hand_over(game: DecidingGame, kept: list[p.Message]) -> None:
-    """What the screen sent during the roll call for the game, to its box: in order,
-    before anything it sends from now on (its reader is not started yet)."""
+def hand_over(game: DecidingGame, kept: list[p.Message]) -> str:
+    """What the screen and the peers sent during the roll call for the game, to its box: in order,
+    before anything they send from now on (the readers are not started yet); the screen's role
+    (its ``Hello``: the menu's screen serving the phones in its process gets the pages)."""
+    role = p.VIEWER
     for message in kept:
         if isinstance(message, p.Seats):
-            if game.companion is not None:
-                game.phones_secrets = message.seats
+            game.phones_secrets = message.seats
+        elif isinstance(message, p.Hello):
+            role = message.role if message.role in p.ROLES else p.VIEWER
         else:
             game.take(message)
+    return role
 
 
 
@@ -1156,30 +1247,69 @@ def skipped(missing: list[str]) -> bool:
     return True
 
 
-def listen(game: DecidingGame, path: str) -> socket.socket:
-    """More viewers on a Unix socket (a second screen, ``buzzerbox bench``): only this user may connect."""
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)  # left by a deciding process that was killed
-    old = os.umask(0o077)
-    try:
-        server.bind(path)
-    finally:
-        os.umask(old)
-    server.listen(4)
+class Peers:
+    """More viewers on a Unix socket (``--viewer-socket``: the phones' server, a
+    second screen, ``buzzerbox bench``, a test), only this user's: listened on
+    from before the roll call. A peer says what it is in its first message
+    (``Hello``; none: a viewer). Before the game exists a peer's messages wait
+    with the screen's (``Link.waits``: the roll call takes a rename from the
+    host page) and the roll call's views go to the peers that follow the pages;
+    once it exists each peer is the game's viewer, and a peer connecting later
+    is attached at once."""
 
-    def accept() -> None:
+    def __init__(self, path: str, link: Link, requests: Callable[[p.Message], p.Answered]) -> None:
+        self.path, self.link, self.requests = path, link, requests
+        self.game: DecidingGame | None = None
+        self._lock = threading.Lock()
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # left by a deciding process that was killed
+        old = os.umask(0o077)
+        try:
+            self.server.bind(path)
+        finally:
+            os.umask(old)
+        self.server.listen(4)
+        threading.Thread(target=self._accept, name="buzzerbox-viewers", daemon=True).start()
+
+    def _accept(self) -> None:
         n = 0
         while True:
             try:
-                conn, _addr = server.accept()
+                conn, _addr = self.server.accept()
             except OSError:
                 return
             n += 1
-            game.attach(conn, f"viewer-{n}")
+            with self._lock:
+                if self.game is not None:
+                    self.game.attach(conn, f"viewer-{n}")
+                    continue
+                peer = Link(conn, f"viewer-{n}", lobby=self.link)
+                peer.requests = self.requests
+                self.link.peers.append(peer)
 
-    threading.Thread(target=accept, name="buzzerbox-viewers", daemon=True).start()
-    return server
+    def start(self, game: DecidingGame) -> None:
+        """The game exists: every peer connected before it is its viewer, in the role it said."""
+        with self._lock:
+            self.game = game
+            waiting, self.link.peers = self.link.peers, []
+            for peer in waiting:
+                if not peer.closed.is_set():
+                    viewer = game.attach(peer.sock, peer.name, role=peer.role, link=peer)
+                    for message in peer.said:
+                        game.take_from(viewer, message)
+
+    def close(self, last: p.Message | None = None) -> None:
+        """No more peers (the socket's file removed); those that never saw a game are told ``last``."""
+        self.server.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        with self._lock:
+            waiting, self.link.peers = self.link.peers, []
+        for peer in waiting:
+            if last is not None:
+                peer.outbox.put(last)
+            peer.outbox.close()
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
@@ -86,8 +86,6 @@ ENDED_WAIT_S = 10.0
 #: what the channel's reader thread puts in: a message, a peer of another version, or None (the channel closed)
 Inbox = queue.Queue[p.Message | channel.VersionMismatch | None]
 
-#: a screen started again could not serve the phones again (its port is held): they join anew
-PHONES_LOST = N_("the phones' pages could not start again: phones, scan the code to join again")
 
 
 class SplitError(BuzzerBoxError):
@@ -500,6 +498,11 @@ class SplitGame:
     roll_call: bool = False
     #: the menu's evening: its one deciding process takes the game (``EveningLink.take``) and outlives it
     evening: EveningLink | None = None
+    #: what this screen says it is to the deciding process (``p.PHONES``: the menu serves the phones in
+    #: its own process, from the pages' snapshot)
+    role: str = p.VIEWER
+    #: the packs folder the deciding process saves the host page's uploads in
+    packs: str | None = None
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -529,6 +532,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--web"]
     if game.horizon != HORIZON_WATERMARKS:
         command += ["--horizon", game.horizon]
+    if game.packs:
+        command += ["--packs-dir", game.packs]
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
@@ -539,56 +544,21 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
 
 
 class RelayedPhones:
-    """The phones' server in the split design (docs/processes.md), in the
-    screen's process: it serves the snapshots the deciding process sends;
+    """The menu's phones' server, in the screen's process (until it is a peer of
+    its own, as ``play --web``'s is): it serves the snapshots the deciding
+    process sends the menu's screen (which says it is the phones' server);
     what phones and the host page send goes back to it as stamped inputs
-    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN and
-    the replay counters go to the deciding process whenever they change, on
-    the screen's private channel: a screen it starts again (the first one
-    died) serves the same phones with them (``restored``)."""
+    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN
+    and the replay counters go to the deciding process whenever they change."""
 
     def __init__(self, presenter: Presenter, view: DecidingLink, server: CompanionServer,
-                 publisher: RelayedPublisher, owns_server: bool = True) -> None:
+                 publisher: RelayedPublisher) -> None:
         self.view = view
         self.server = server
         self.publisher = publisher
-        self.owns_server = owns_server  # False: the menu's server, kept for its next games
         self._told: Any = None  # the channel the deciding process was last told the secrets on
         server.on_secrets = self.keep
         live.answer_box_keys(presenter, server)
-
-    @classmethod
-    def serving(cls, presenter: Presenter, port: int, view: DecidingLink, first: Snapshot) -> RelayedPhones:
-        """``play --web [PORT]``: serving before the game is handed over, ``first`` (the game as it starts)
-        until the deciding process's first snapshot (a port that is taken is said before anything began),
-        no move offered until the deciding process runs it. A player renamed on the host page reaches
-        the deciding process as the game's notice: it keeps the name in the names file, which it owns."""
-        # aiohttp only when --web asks for it
-        from controller.box.views import RelayedPublisher
-        from controller.web.attach import serve
-
-        publisher = RelayedPublisher(view, first)
-        server = serve(view, [presenter.scene, presenter.results], port, publisher=publisher,
-                       end_game=ending(view))
-        return cls(presenter, view, server, publisher)
-
-    @classmethod
-    def restored(cls, presenter: Presenter, view: DecidingLink, first: p.View) -> RelayedPhones:
-        """A screen the deciding process started again: its first view carries the dead screen's
-        ``seats`` (codes, PIN, port) and the pages' snapshot; the phones reconnect and keep their seats."""
-        from controller.box.views import RelayedPublisher, snapshot_from
-        from controller.web.attach import serve
-
-        secrets = first.seats
-        if secrets is None or first.companion is None:
-            raise ValueError("a first view without the seats")
-        snap = snapshot_from(first.companion)
-        publisher = RelayedPublisher(view, snap)
-        # the deciding process's own snapshot of now: its moves are taken before the screen's loop runs
-        publisher.update(snap, first.public, first.strip)
-        server = serve(view, [presenter.scene, presenter.results], int(secrets["port"]), publisher=publisher,
-                       secrets=secrets, end_game=ending(view))
-        return cls(presenter, view, server, publisher)
 
     def keep(self, secrets: dict[str, Any]) -> None:
         """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
@@ -608,10 +578,23 @@ class RelayedPhones:
         """The deciding process's roll call: the host page says who it still waits for (the screen's thread)."""
         self.publisher.calling(message.view)
 
-    def stop(self) -> None:
-        self.server.on_secrets = None
-        if self.owns_server:
-            self.server.stop()
+    def stop(self, wait_s: float = 0) -> None:
+        self.server.on_secrets = None  # the menu's server: kept for its next games
+
+
+def show_phones(presenter: Presenter, box: DecidingLink, pin_key: bool = True) -> None:
+    """The phones' panel over the game and its results, drawn from what their
+    server (a process of its own) says in the newest view (nothing while a view
+    says none); ``pin_key``: the box's k key asks it for the PIN on screen
+    (through the deciding process)."""
+    from controller.web.overlay import panel_overlay
+
+    overlay = panel_overlay(lambda: box.view.phones, lambda: box.station_names, lambda: box.host_paused)
+    for scene in (presenter.scene, presenter.results):
+        scene.overlays.append(overlay)
+        scene.asides.append(overlay.aside)
+    if pin_key:
+        presenter.box_actions["show_pin"] = lambda: box.send(p.ShowPin())
 
 
 def ending(view: DecidingLink) -> Callable[[], None]:
@@ -689,6 +672,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
+            if game.role != p.VIEWER:  # what this screen follows besides the views (the pages)
+                box.send(p.Hello(game.role))
             first = opening(box, presenter, keyboard, said_once, roll_called, begun=resume)
             if isinstance(first, p.View):  # the game began
                 watched = watch(box, presenter, keyboard, fps, companion, first)
@@ -757,32 +742,46 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+class PhonesServer(Protocol):
+    """The phones' server a game's starter holds (``web.process.PhonesProcess``)."""
+
+    def stop(self, wait_s: float = ...) -> None: ...
+
+
 def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
                 first_pages: Callable[[], Snapshot],
-                phones: Callable[[DecidingLink, Snapshot], RelayedPhones | None] | None = None,
+                phones: Callable[[DecidingLink, Snapshot], PhonesServer] | None = None,
                 announce: Callable[[str], None] | None = None) -> GameOver:
     """The one way a game with people starts (``play``, the menu, a league's
     match): its journal handed to a deciding process of its own (``game``:
-    its session header for a new one), its phones served from this process
-    (``phones`` builds their server on the link, showing ``first_pages()``, the game
-    as it starts, until the deciding process's first snapshot: a port that is
-    taken is said before the game is handed over), its views drawn until it ends
-    (a tournament's board is followed by the league's peer: controller/league/follow.py); ``announce`` is told
+    its session header for a new one), its phones served by a process of
+    their own (``phones`` starts it, showing ``first_pages()``, the game as it
+    starts, until the deciding process's first snapshot: a port that is
+    taken is said before the game is handed over; this screen draws what it
+    says of the phones from the views; the menu's: its own server), its views
+    drawn until it ends (a tournament's board is followed by the league's
+    peer: controller/league/follow.py); ``announce`` is told
     what inputs the deciding process opened. This process holds no box of the
     game: how it ended and how it went (``GameOver.played``) come from the
     deciding process's ``Ended``, or from the journal for a game this screen
     stopped without waiting for that (Ctrl+C, SIGTERM)."""
-    pages: RelayedPhones | None = None
+    pages: PhonesServer | None = None
+    played = False
     try:
         with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
             view = DecidingLink(game.spec, game.settings)
-            pages = None if phones is None else phones(view, first_pages())  # the game as it starts, till then
-        ended = run_split(game, presenter, keyboard, fps, pages, view, announce,
-                          None if pages is None else pages.calling)
+            if phones is not None:
+                pages = phones(view, first_pages())  # the game as it starts, till then
+            served_here = pages if isinstance(pages, RelayedPhones) else None  # the menu's, in this process
+            if pages is not None and served_here is None:
+                show_phones(presenter, view)
+        ended = run_split(game, presenter, keyboard, fps, served_here, view, announce,
+                          None if served_here is None else served_here.calling)
+        played = True
     finally:
         with signals.held(raise_after=False):
             if pages is not None:
-                pages.stop()  # the pages hear the game ended
+                pages.stop() if played else pages.stop(0)  # it ends by itself on the game's end, else is ended
             presenter.close()
     if ended.reason == p.NOT_BEGUN or ended.ended.played is not None:
         return ended
@@ -867,8 +866,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None)
     p.add_argument("--window", dest="fullscreen", action="store_false")
     p.add_argument("--colors", default=None)
-    p.add_argument("--web", action="store_true",
-                   help="serve the phones again: the first view carries the dead screen's seats and port")
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     p.add_argument("--log-level", type=int, default=logging.INFO, help="the command's logging level")
     terminal.whole_lines()  # its lines and the deciding process's share one stderr
@@ -890,41 +887,21 @@ def show(args: argparse.Namespace) -> int:
     keys = json.loads(args.keys) if args.keys else None
     keyboard = KeyboardSource(args.players, sends_watermarks=args.keys_are_stations, keys=keys) if args.keyboard else None
     box = DecidingLink(spec, spec.settings(args.players), sock)
-    phones: RelayedPhones | None = None
     try:
-        first, phones = serve_again(presenter, box) if args.web else (None, None)
-        watch(box, presenter, keyboard, args.fps, phones, first)
+        first = channel.receive(sock)
+        # the phones' panel whenever a view carries it; the k key where the phones were served already
+        show_phones(presenter, box, pin_key=isinstance(first, p.View) and first.phones is not None)
+        watch(box, presenter, keyboard, args.fps, None, first)
     except KeyboardInterrupt:
         pass
     except BuzzerBoxError as exc:  # a deciding process of another install: one line
         print(f"buzzerbox: {exc}", file=sys.stderr, flush=True)
         return 1
     finally:
-        if phones is not None:
-            phones.stop()
         sock.close()
         sound.close() if isinstance(sound, Sound) else None
         screen.close()
     return 0
-
-
-def serve_again(presenter: Presenter, box: DecidingLink) -> tuple[p.Message | None, RelayedPhones | None]:
-    """The phones' server of a screen that died, started again here on its
-    port with its seats' codes and PIN: the deciding process's first view to
-    this screen carries them (``seats``). The phones reconnect by themselves
-    and keep their seats. A server that cannot start is one line (the
-    phones must join again once it can); the game and the screen go on."""
-    assert box.sock is not None
-    first = channel.receive(box.sock)
-    if not isinstance(first, p.View) or first.seats is None or first.companion is None:
-        return first, None
-    try:
-        return first, RelayedPhones.restored(presenter, box, first)
-    except (BuzzerBoxError, KeyError, TypeError, ValueError) as exc:  # the port held, or seats that are not ones
-        said = _(PHONES_LOST)
-        print(f"buzzerbox: {said} ({exc})", file=sys.stderr, flush=True)
-        presenter.scene.message = said
-        return first, None
 
 
 if __name__ == "__main__":

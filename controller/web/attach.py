@@ -1,9 +1,11 @@
 """Serving the companion pages: the server, and its overlay on the game's
 scenes (the address, the host PIN, the seats' QR codes, "paused").
 
-``play --web`` serves one game (``serve``); the menu keeps one server for
-its whole session (``MenuCompanion``): each game re-binds it, so phones
-scan once per evening, not once per game.
+A server in the screen's own process: the menu keeps one for its whole
+session (``MenuCompanion``): each game re-binds it, so phones scan once per
+evening, not once per game. ``play --web``'s runs in a process of its own
+(``web.process``), and the screen draws its panel from the views
+(``overlay.panel_overlay``).
 """
 
 from __future__ import annotations

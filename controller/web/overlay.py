@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import pygame
 import segno
 
+from controller.protocol import PhonesPanel
 from games.i18n import _, ngettext
 from games.toolkit import theme
 from games.toolkit.scene import player_name
@@ -155,7 +156,8 @@ def qr_surface(text: str, size: int) -> pygame.Surface:
 class CompanionOverlay:
     """Called with the frame's surface after the scene drew it."""
 
-    def __init__(self, base_url: Callable[[], str], pin: Callable[[], str] | str, join_url: Callable[[], str] | None,
+    def __init__(self, base_url: Callable[[], str], pin: Callable[[], str] | str,
+                 join_url: Callable[[], str | None] | None,
                  joined: Callable[[], Sequence[bool]], names: Callable[[], Sequence[str]] | Sequence[str],
                  paused: Callable[[], bool] | None = None, show_pin: Callable[[], bool] | None = None,
                  phones_wanted: Callable[[], bool] | None = None) -> None:
@@ -172,6 +174,8 @@ class CompanionOverlay:
         fixed = None if callable(names) else list(names)
         self.names: Callable[[], Sequence[str]] = names if callable(names) else (lambda: fixed or [])
         self.paused = paused or (lambda: False)
+        #: whether phones are served now (a panel drawn from what their server says in the views: not until it said)
+        self.serving: Callable[[], bool] = lambda: True
         self._codes: dict[tuple[str, int], pygame.Surface] = {}
         self._key: object = None
         self._panel: pygame.Surface | None = None
@@ -194,7 +198,7 @@ class CompanionOverlay:
 
     def waiting(self) -> tuple[int, ...]:
         """The seats no phone holds yet (none for a game played on the buttons)."""
-        if self.join_url is None or not self.phones_wanted():
+        if self.join_url is None or not self.phones_wanted() or self.join_url() is None:
             return ()
         return tuple(i for i, joined in enumerate(self.joined()) if not joined)
 
@@ -202,6 +206,8 @@ class CompanionOverlay:
         """Whether this frame takes the corner panel: a seat waits for a
         phone, or the PIN must be shown and the header has no room for the
         line. Read once the header is drawn (the line looks for room there)."""
+        if not self.serving():
+            return False
         show_pin = self.show_pin()
         if self.waiting():
             return True
@@ -222,10 +228,12 @@ class CompanionOverlay:
         """The header line when no QR code is wanted and it fits, else the
         corner panel (drawn again only when what it says changed: a seat
         joined, a new code, the PIN shown or hidden, another window size)."""
+        self.line_at = self.panel_at = None
+        if not self.serving():
+            return
         waiting = self.waiting()
         names = tuple(self.names())
         show_pin = self.show_pin()
-        self.line_at = self.panel_at = None
         if not waiting and self.header_line(surface, show_pin):
             pass  # the address (and PIN) fit in the header: the game's picture stays clear
         elif waiting or show_pin:
@@ -298,7 +306,8 @@ class CompanionOverlay:
         body = self.body_at[1] if self.body_at is not None and self.body_at[0] == surface.get_size() else lay.body
         line = lay.min_text
         free = [(seat, names[seat] if seat < len(names) else player_name(seat)) for seat in waiting]
-        code = self.code(self.join_url(), self.code_side(lay, body)) if waiting and self.join_url is not None else None
+        url = self.join_url() if waiting and self.join_url is not None else None
+        code = self.code(url, self.code_side(lay, body)) if url is not None else None
         lines, heights = self.texts(lay, body, free if code is not None else [], show_pin)
         width = self.panel_width(lay, body)
         height = lay.pad * 2 + sum(heights) + (code.get_height() if code is not None else 0)
@@ -366,3 +375,22 @@ class CompanionOverlay:
         """The panel's width: the QR code's and no more (its texts are broken
         onto more lines instead), so the game keeps the rest for its words."""
         return cls.code_side(lay, body) + 2 * lay.pad
+
+
+def panel_overlay(panel: Callable[[], PhonesPanel | None], names: Callable[[], Sequence[str]],
+                  paused: Callable[[], bool]) -> CompanionOverlay:
+    """The overlay of a screen whose phones are served by another process (their
+    server, a peer of the deciding process): drawn from the ``PhonesPanel``
+    the newest view carries (``panel()``; None: nothing is drawn), the seats'
+    names and the host's pause from that view too. It says what the overlay
+    of a server in the screen's own process said."""
+    empty = PhonesPanel("", None, ())
+
+    def now() -> PhonesPanel:
+        return panel() or empty
+
+    overlay = CompanionOverlay(lambda: now().base_url, lambda: now().pin or "", lambda: now().join_url,
+                               lambda: now().held, names, paused, lambda: now().pin is not None,
+                               lambda: now().phones_wanted)
+    overlay.serving = lambda: panel() is not None
+    return overlay

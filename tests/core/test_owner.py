@@ -45,7 +45,7 @@ def test_a_pack_is_saved_in_the_packs_folder_and_a_refusal_is_one_line_in_the_bo
     assert not broken.accepted and broken.saved is None and len(broken.lines) == 2
     assert all("broken.csv řádek" in line for line in broken.lines)  # the checker's lines, in Czech
     assert owner.answer(p.UploadPack("a.csv", packed(GOOD)), None, None) == p.Answered(False, (
-        _(NO_PACKS_FOLDER),))  # play --web keeps none
+        _(NO_PACKS_FOLDER),))  # a deciding process given no packs folder
     damaged = owner.answer(p.UploadPack("a.csv", "not base64!"), None, folder)
     assert not damaged.accepted and damaged.lines == (_("{name}: the file came damaged; upload it again").format(
         name="a.csv"),)

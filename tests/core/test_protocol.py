@@ -39,7 +39,9 @@ def every_message() -> list[p.Message]:
                   journal="the card is full", inputs=None, decided=(1_400_000, None),
                   events=(GameEvent(EventKind.SHOW, 1_000, None, {"round": 2}), GameEvent("winner", 1_200, 1)),
                   companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]},
-                  board='{"type": "state", "players": []}', lines=("Tournament offline: no route",))
+                  board='{"type": "state", "players": []}', lines=("Tournament offline: no route",),
+                  phones=p.PhonesPanel("http://192.168.1.5:8080", "http://192.168.1.5:8080/play", (True, False), True,
+                                       "123456"))
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
     return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved",
@@ -56,6 +58,7 @@ def every_message() -> list[p.Message]:
             p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"),
             p.PressLamps(True), p.Seats({"port": 8080, "pin": "123456"}), p.Hello(p.BOARD, "league b"),
             p.PeerLine("league", "Tournament offline: no route"), p.PeerLine("league", None),
+            p.Panel(p.PhonesPanel("http://192.168.1.5:8080", None, (), False)), p.Panel(None), p.ShowPin(),
             p.SaveNames(("Ana", "", "Žofie")),
             p.SaveSetup("cs", "header-4"), p.SaveSetup(None, None),
             p.UploadPack("night.csv", "cXVlc3Rpb24sYW5zd2VyCg=="),

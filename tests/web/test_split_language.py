@@ -66,19 +66,20 @@ def test_the_phone_and_the_host_page_speak_the_boxs_language(language: str, tmp_
 
 
 def test_a_screen_started_again_serves_the_pages_in_the_boxs_language(tmp_path: Path, phone: Any) -> None:
-    """The screen process killed with -9: the one the deciding process starts
-    again serves the host page in Czech, its own texts and the game's; the
-    joined phone's page, reconnected, still speaks Czech."""
+    """The screen process killed with -9 while the phones' server (a process of
+    its own) serves on: the host page speaks Czech, its own texts and the
+    game's; the joined phone's page still speaks Czech."""
     with running(play_fiki_miki(0, tmp_path / "fiki-miki.jsonl", "cs")) as (proc, err):
-        port = port_in(err.wait_for(lambda x: "PIN" in x)[1])  # the port it bound: the new screen binds it again
-        player = phone()  # a phone joined: the screen has told the deciding process its seats' codes
+        _at, line = err.wait_for(lambda x: "PIN" in x)  # the server's line, in the box's language
+        port = port_in(line)
+        player = phone()
         seated(player, port)
         expect(player.locator(".w-note").first).to_contain_text(said("cs", "Your turn: play a card"))
-        proc.send_signal(signal.SIGKILL)  # the screen process, and its server, die
+        proc.send_signal(signal.SIGKILL)  # the screen process dies; the phones' server does not
         proc.wait()
-        at, _line = err.wait_for(lambda x: "the screen process went away" in x)
-        serving = said("cs", "companion pages: {url} (host page {host}, PIN {pin})").split("{")[0]
-        _at, line = err.wait_for(lambda x: x.startswith(serving), after=at)  # the new screen serves, in Czech
+        at, _went = err.wait_for(lambda x: "the screen process went away" in x)
+        showing = said("cs", "screen process: showing view {version}").split("{")[0]
+        err.wait_for(lambda x: x.startswith(showing), after=at)  # the new screen shows the game, in Czech
         host = phone()
         host.goto(f"http://localhost:{port}/host")
         assert host.locator("html").get_attribute("lang") == "cs"

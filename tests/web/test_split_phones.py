@@ -162,7 +162,12 @@ async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
         await ws.send_json({"type": "host", "action": "pause", "seq": 1})
         assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
         await reply(ws, lambda m: m["type"] == "host" and m["paused"])
-        assert paused()  # the screen's view (from the deciding process) says it too
+        # the screen's view (from the deciding process) says it too: the screen and the phones' server are
+        # two peers of the deciding process, each sent the view on its own
+        give_up = time.monotonic() + DEADLINE_S
+        while not paused():
+            assert time.monotonic() < give_up, "the screen's view never said the game is paused"
+            await asyncio.sleep(0.01)  # waiting for the screen's view, not pacing the test
         await ws.send_json({"type": "host", "action": "end", "seq": 2})
         await reply(ws, lambda m: m["type"] == "ended")
         await ws.close()

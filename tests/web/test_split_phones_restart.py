@@ -1,15 +1,13 @@
-"""The phones in the split design when a process goes (docs/processes.md):
-a screen process killed with -9 comes back serving the same phones, and the
-menu's games with phones are decided in a process of their own, served by
-the menu's one server. Every wait is for what the processes say (a line, a
+"""The phones in the split design (docs/processes.md): the menu's games
+with phones are decided in a process of their own, served by the menu's one
+server (``play --web``'s phones' server through a screen killed with -9:
+tests/web/test_phones_process.py). Every wait is for what the processes say (a line, a
 view, a reply), never for time; a deadline only bounds a failure."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import json
 import os
 import signal
 import socket
@@ -23,12 +21,11 @@ import aiohttp
 from controller import channel
 from controller import protocol as p
 from controller.box import session as box_session
-from games import scenes
 from games.registry import get
 from tests import processes
 from tests.core.test_split import until
 from tests.processes import Lines, connect_when_listening
-from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in, reply, seat_socket
+from tests.web.test_split_phones import DEADLINE_S, ROOT, port_in, reply, seat_socket
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
@@ -55,56 +52,6 @@ async def play_first_card(ws: aiohttp.ClientWebSocketResponse, seq: int) -> int:
     assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
     await reply(ws, lambda m: m["type"] == "seat" and card not in m["private"]["hand"])
     return card
-
-
-async def first_phone(port: int) -> tuple[str, int]:
-    async with aiohttp.ClientSession() as session:
-        ws, token = await take_seat(session, port, 0)
-        card = await play_first_card(ws, 1)
-        await ws.close()
-        return token, card
-
-
-async def after_the_crash(port: int, token: str, card: int) -> dict[str, Any]:
-    """Seat 1's phone comes back with its code to the current view; its old
-    message is still known; seat 2, still free, joins and plays."""
-    async with aiohttp.ClientSession() as session:
-        ws = await seat_socket(session, port)  # the new screen's server, once it listens
-        await ws.send_json({"type": "hello", "seat": 0, "token": token})
-        assert (await reply(ws, lambda m: m["type"] in ("welcome", "refused")))["type"] == "welcome"
-        now = await reply(ws, lambda m: m["type"] == "seat")
-        await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
-        repeated = await reply(ws, lambda m: m["type"] in ("ok", "refused"))
-        second, _token = await take_seat(session, port, 1)
-        played = await play_first_card(second, 1)
-        await ws.close()
-        await second.close()
-        return {"now": now, "repeated": repeated, "played": played}
-
-
-def test_the_screen_killed_with_9_comes_back_serving_the_same_phones(tmp_path: Path) -> None:
-    views_at, journal = tmp_path / "views.sock", tmp_path / "hands.jsonl"
-    with running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
-                  "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) as (proc, err):
-        port = port_in(err.wait_for(lambda x: "companion pages:" in x)[1])  # the port it bound: the new screen's too
-        token, card = asyncio.run(first_phone(port))
-        sock = connect_when_listening(str(views_at), DEADLINE_S)
-        try:
-            proc.send_signal(signal.SIGKILL)  # the screen process, and its server, die
-            proc.wait()
-            at, _line = err.wait_for(lambda x: "the screen process went away" in x)
-            err.wait_for(lambda x: "companion pages:" in x, after=at)  # the new screen serves again
-            seen = asyncio.run(after_the_crash(port, token, card))
-            assert card not in seen["now"]["private"]["hand"]  # the current view, not the start's
-            assert seen["repeated"]["type"] == "refused"  # a resent message is still not played twice
-            channel.send(sock, p.Stop("menu"))
-            ended = until(sock, lambda m: isinstance(m, p.Ended))
-        finally:
-            sock.close()
-    assert ended.loaded == {"pygame": False, "aiohttp": False}
-    records = [json.loads(x) for x in journal.read_text().splitlines()]
-    assert [(r["player"], r["args"]["card"]) for r in records if r.get("type") == "action"] == [
-        (0, card), (1, seen["played"])]
 
 
 async def menu_phone(port: int) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse, str, dict[str, Any]]:
@@ -205,89 +152,3 @@ def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -
     assert hand == second.engine.hands[0] != first.engine.hands[0]
     assert isinstance(sent, p.ActionInput) and (sent.action.kind, sent.action.player) == ("play", 0)
     assert sent.action.args == {"card": hand[0]}
-
-
-def test_a_screen_started_again_takes_a_move_before_its_loop_has_drawn_anything() -> None:
-    """The first view a restarted screen reads is the deciding process's own
-    snapshot of now: a phone that rejoins at once and moves is taken, not
-    refused as "not a move you can make now" until a later view arrives."""
-    from types import SimpleNamespace
-
-    from controller.box.runtime import Box
-    from controller.box.views import Publisher, snapshot_message
-    from controller.protocol import NO_VIEW
-    from controller.screen.screen import Screen
-    from controller.screen.viewer import DecidingLink, RelayedPhones
-    from controller.web.seats import Seats
-    from games import registry
-
-    with registry.register("hands", "tests.web.hands"):
-        spec = get("hands")
-        box = Box(spec, spec.settings(2, seed=5))
-        seats = Seats(2)
-        token = seats.take(0)
-        assert token is not None
-        with box.lock:  # what the deciding process sends a screen it started again
-            first = dataclasses.replace(
-                NO_VIEW, companion=snapshot_message(Publisher(box).publish()), public=box.engine.public_view(),
-                strip=box.strip(), seats={"seats": seats.state(), "host_ever": False, "last_seq": {}, "port": 0})
-        mine, deciding = socket.socketpair()
-        scene = scenes.scene_for("hands", None)
-        presenter = SimpleNamespace(scene=scene, results=scene, box_actions={})
-        Screen.open(headless=True)
-        phones = RelayedPhones.restored(presenter, DecidingLink(spec, box.settings, mine), first)  # type: ignore[arg-type]
-        try:
-            async def rejoin_and_move() -> tuple[str, Any]:
-                async with aiohttp.ClientSession() as session:
-                    ws = await seat_socket(session, phones.server.port)
-                    await ws.send_json({"type": "hello", "seat": 0, "token": token})
-                    await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
-                    card = box.engine.hands[0][0]
-                    await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
-                    answer = await reply(ws, lambda m: m["type"] in ("ok", "refused"))
-                    await ws.close()
-                    if answer["type"] != "ok":
-                        return str(answer["why"]), None
-                    return "ok", await asyncio.to_thread(until, deciding, lambda m: not isinstance(m, p.Seats))
-
-            answer, sent = asyncio.run(rejoin_and_move())
-        finally:
-            phones.stop()
-            mine.close()
-            deciding.close()
-    assert answer == "ok" and sent is not None
-    assert isinstance(sent, p.ActionInput) and (sent.action.kind, sent.action.player) == ("play", 0)
-
-
-def test_the_host_page_uploads_a_pack_during_the_menus_game_decided_apart(tmp_path: Path) -> None:
-    """The menu's first game is decided apart (a cut-off game resumed with
-    phones): the server the menu starts for it takes a pack uploaded from
-    the host page into the menu's packs folder, as it does between games."""
-    from controller.web.server import PACK_UPLOAD_PATH
-    from tests.web.test_pack_upload import GOOD
-
-    folder, packs, views_at = cut_off_phone_game(tmp_path), tmp_path / "packs", tmp_path / "views.sock"
-    with running([sys.executable, "-m", "controller", "menu", "--players", "2", "--journal-dir", str(folder),
-                  "--packs-dir", str(packs), "--viewer-socket", str(views_at), "--web", "0"]) as (proc, err):
-        err.wait_for(lambda x: x.startswith("deciding process "))  # the game is decided apart
-        _at, line = err.wait_for(lambda x: "companion pages:" in x)
-        port = port_in(line)  # the port the menu's server bound
-        pin = line.rsplit("PIN ", 1)[1].rstrip(")")
-
-        async def upload() -> tuple[int, Any]:
-            async with aiohttp.ClientSession() as session, session.post(
-                    f"http://127.0.0.1:{port}{PACK_UPLOAD_PATH}", params={"name": "night.csv"},
-                    data=GOOD.encode(), headers={"X-Host-Pin": pin}) as response:
-                return response.status, json.loads(await response.text())
-
-        status, said = asyncio.run(upload())
-        sock = connect_when_listening(str(views_at), DEADLINE_S)
-        try:
-            channel.send(sock, p.Stop("menu"))
-            until(sock, lambda m: isinstance(m, p.Ended))
-        finally:
-            sock.close()
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
-    assert (status, said["saved"]) == (200, "night.csv"), said
-    assert (packs / "night.csv").read_text(encoding="utf-8") == GOOD

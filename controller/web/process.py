@@ -1,0 +1,324 @@
+"""The phones' server in a process of its own (docs/processes.md): a peer of
+the deciding process on its viewer socket, like a screen, ``bench`` or the
+league's link. It says it is the phones' server (``Hello``), serves the
+pages' snapshots the deciding process sends, and sends what phones and the
+host page do back as stamped inputs. It never decides and opens no input;
+the packs the host page uploads and the names it types go to the deciding
+process, which owns them.
+
+``play --web`` starts it (``start``) before the game is handed over: it
+binds the port (one that is taken is the one line ``play`` says, and no game
+begins) and says where it serves on its stdout. It does not die with the
+screen: a screen killed and started again draws the panel this process
+describes in the views (``PhonesPanel``: the address, the seats' QR code,
+the PIN while the room may see it), and the phones keep their sockets. A
+deciding process started again is connected to again, told the seats'
+codes (``Seats``) and the panel (``PeerLink``'s greeting). It ends once the
+game's ``Ended`` came, on SIGTERM, or when the deciding process is gone for
+good: its starter (``play``, which starts each deciding process) gone and
+none listening for ``peer.PEER_WAIT_S``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import json
+import logging
+import os
+import queue
+import select
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from controller import protocol as p
+from controller.box.press import InputNotice, Press
+from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
+from controller.pack_store import Saved
+from controller.peer import PeerLink
+from controller.system import terminal
+from controller.web.server import CompanionServer, WebError
+from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
+from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
+from games.registry import get, package_of, register
+
+log = logging.getLogger("buzzerbox.web")
+
+#: how often the panel is looked at (the PIN's minute on screen ends by itself, a seat is taken)
+LOOK_S = 0.1
+#: how long the host page's upload waits for the deciding process's answer (a pack is checked in about a second)
+ANSWER_WAIT_S = 30.0
+#: how long ``play`` waits for this process to listen (or to say why it cannot)
+START_WAIT_S = 30.0
+#: how long ``play`` waits for it to end by itself after the game's end before it is killed
+END_WAIT_S = 10.0
+#: what the host page reads when no deciding process listens (it is being started again)
+NOT_ASKED = N_("the deciding process is starting again: try once more in a moment")
+
+
+class PhonesLink:
+    """What the phones' server serves (``server.ServedGame``): the seats' names and
+    the pause as the newest view has them; what phones do goes to the deciding
+    process through ``peer`` (dropped while none listens: a phone's move then
+    is lost, as a press is while the box is off)."""
+
+    def __init__(self, spec: GameSpec, settings: GameSettings, peer: PeerLink) -> None:
+        self.spec = spec
+        self.settings = settings
+        self.peer = peer
+        self.lock = threading.RLock()
+        self.view: p.View = p.NO_VIEW
+        self._ask_lock = threading.Lock()
+        self._hold_lock = threading.Lock()
+        self._held: list[p.Message] = []
+        #: the deciding process's answers to this process's requests, in order
+        self.answers: queue.Queue[p.Answered] = queue.Queue()
+
+    @property
+    def station_names(self) -> list[str]:
+        return list(self.view.names)
+
+    @property
+    def host_paused(self) -> bool:
+        return self.view.host_paused
+
+    def deliver_action(self, action: Action) -> None:
+        self.peer.send(p.ActionInput(action))
+
+    def press(self, press: Press) -> None:
+        self.send_or_hold(p.PressInput(press))
+
+    def notice(self, notice: InputNotice) -> None:
+        self.send_or_hold(p.NoticeInput(notice))
+
+    def send_or_hold(self, message: p.Message) -> None:
+        """The host page's buttons and renames: kept while no deciding process listens (it
+        is starting, or being started again) and sent to the next first (``held``)."""
+        if not self.peer.send(message):
+            with self._hold_lock:
+                self._held.append(message)
+
+    def held(self) -> list[p.Message]:
+        """What waited for a deciding process, taken (it goes to the one connected now)."""
+        with self._hold_lock:
+            held, self._held = self._held, []
+        return held
+
+    def flush(self) -> None:
+        """What waited, sent now that a deciding process listens (kept again if it went meanwhile)."""
+        for message in self.held():
+            self.send_or_hold(message)
+
+    def ask(self, message: p.Message) -> p.Answered:
+        """A request to the session's owner, answered in order (one at a time; it waits
+        for a deciding process that is starting)."""
+        with self._ask_lock:
+            while not self.answers.empty():
+                self.answers.get_nowait()  # a late answer to an asker that gave up
+            if not self.peer.connected.wait(ANSWER_WAIT_S) or not self.peer.send(message):
+                return p.Answered(False, (_(NOT_ASKED),))
+            try:
+                return self.answers.get(timeout=ANSWER_WAIT_S)
+            except queue.Empty:
+                return p.Answered(False, (_(NOT_ASKED),))
+
+    def upload(self, name: str, data: bytes) -> Saved:
+        """A pack from the host page, checked and saved by the deciding process (it owns the packs folder)."""
+        answer = self.ask(p.UploadPack(name, base64.b64encode(data).decode()))
+        return Saved(None if answer.saved is None else Path(answer.saved), answer.lines)
+
+
+def panel_of(server: CompanionServer) -> p.PhonesPanel:
+    """What the big screen says of the phones now (``overlay.panel_overlay`` draws it): the PIN only
+    while the room may see it."""
+    latest = server.publisher.latest
+    return p.PhonesPanel(server.base_url, server.join_url() if latest.uses_seats else None, tuple(server.held()),
+                         latest.phones_wanted, server.seats.pin if server.pin_wanted() else None)
+
+
+class Phones:
+    """This process's server and its link to the deciding process (a ``PeerLink``
+    of the phones' server's role, across the deciding process's restarts)."""
+
+    def __init__(self, args: argparse.Namespace, first: Snapshot) -> None:
+        from games.scenes import scene_for
+
+        spec = get(args.game)
+        starter = args.starter
+        self.peer = PeerLink(args.viewer_socket, p.PHONES, "the phones' server",
+                             keep_waiting=lambda: os.getppid() == starter, greeting=self.greeting)
+        self.link = PhonesLink(spec, spec.settings(args.players), self.peer)
+        self.publisher = RelayedPublisher(self.link, first)
+        self.publisher.scene = scene_for(spec.name, None)  # the strip worded as the big screen words it
+        self.server = CompanionServer(self.link, port=args.port, bind=args.bind, address=args.address,
+                                      publisher=self.publisher, end_game=self.end_game, upload=self.link.upload)
+        self.server.on_secrets = self.keep
+        self._panel: p.PhonesPanel | None = None
+        self.stopping = threading.Event()
+
+    def end_game(self) -> None:
+        """The host page's "end": the same ``Stop`` as the screen's Esc."""
+        self.peer.send(p.Stop("menu"))
+
+    def keep(self, secrets: dict[str, Any]) -> None:
+        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
+        self.peer.send(p.Seats(secrets))
+
+    def greeting(self) -> list[p.Message]:
+        """What a deciding process (a new one too) is told after the hello: the seats' codes, the panel."""
+        self._panel = panel_of(self.server)
+        return [p.Seats(self.server.secrets()), p.Panel(self._panel), *self.link.held()]
+
+    def run(self) -> int:
+        """Follow the deciding process (and each one started again) until the game's end."""
+        looking = threading.Thread(target=self.look_at_panel, name="buzzerbox-phones-panel", daemon=True)
+        looking.start()
+        try:
+            ended = self.peer.run(self.take)
+        finally:
+            self.stopping.set()
+            looking.join()
+        if ended is not None:
+            log.info("the game ended (%s): the phones' server ends", ended.reason)
+        return 0
+
+    def take(self, message: p.Message) -> None:
+        self.link.flush()  # held while it connected: a deciding process listens now
+        if isinstance(message, p.View):
+            self.link.view = message
+            if message.companion is not None:
+                with self.link.lock:
+                    self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
+        elif isinstance(message, p.RollCallView):
+            self.publisher.calling(message.view)
+        elif isinstance(message, p.ShowPin):
+            self.server.box_key_pin()
+        elif isinstance(message, p.Answered):
+            self.link.answers.put(message)
+
+    def look_at_panel(self) -> None:
+        """The panel changed (a seat taken, the PIN's minute on screen over): the screens are told."""
+        while not self.stopping.wait(LOOK_S):
+            panel = panel_of(self.server)
+            if panel != self._panel and self.peer.send(p.Panel(panel)):
+                self._panel = panel
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m controller.web.process",
+                                     description="The phones' server of a game (started by play): a peer of its "
+                                                 "deciding process. Its first pages come on stdin as JSON.")
+    parser.add_argument("--viewer-socket", required=True, help="the deciding process's viewer socket")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--bind", default="0.0.0.0")
+    parser.add_argument("--address", default=None)
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--starter", type=int, default=None, help="the pid of the process that started this one")
+    parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
+    parser.add_argument("--log-level", type=int, default=logging.INFO)
+    terminal.whole_lines()
+    args = parser.parse_args(argv)
+    args.starter = args.starter or os.getppid()
+    set_language(args.lang)
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    first = snapshot_from(json.loads(sys.stdin.read()))
+    name, package = args.register.split("=", 1)
+    with register(name, package):
+        phones = Phones(args, first)
+        for number in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: the server stopped, the phones told
+            signal.signal(number, signal.default_int_handler)
+        try:
+            phones.server.start()
+        except WebError as exc:
+            print(json.dumps({"refused": str(exc)}), flush=True)
+            return 1
+        with phones.link.lock:
+            phones.publisher.publish()
+        print(json.dumps({"url": phones.server.board_url(), "host": phones.server.host_url(),
+                          "pin": phones.server.seats.pin, "port": phones.server.port}), flush=True)
+        try:
+            return phones.run()
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            phones.peer.finish()
+            phones.server.stop()
+
+
+# -- the starter's side (``play``) ------------------------------------------------------------
+
+
+class PhonesProcess:
+    """The phones' server as ``play`` holds it: started in a session of its own, listening
+    before the game is handed over; ended by itself after the game (killed if it does not)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], ready: dict[str, Any]) -> None:
+        self.process = process
+        self.port = int(ready["port"])
+        self.line = _("companion pages: {url} (host page {host}, PIN {pin})").format(
+            url=ready["url"], host=ready["host"], pin=ready["pin"])
+
+    @classmethod
+    def start(cls, viewer_socket: str, port: int, spec: GameSpec, players: int, first: Snapshot, *,
+              bind: str = "0.0.0.0", address: str | None = None) -> PhonesProcess:
+        """Serving on ``port`` (0: any) the game as it starts (``first``) until the deciding process's first
+        snapshot; a port that is taken is a ``WebError`` (one line, no game)."""
+        command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", viewer_socket,
+                   "--port", str(port), "--bind", bind, "--game", spec.name,
+                   "--register", f"{spec.name}={package_of(spec.name)}", "--players", str(players),
+                   "--starter", str(os.getpid()), "--lang", current_language(),
+                   "--log-level", str(logging.getLogger().getEffectiveLevel())]
+        command += ["--address", address] if address else []
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            with contextlib.suppress(BrokenPipeError):
+                process.stdin.write(json.dumps(snapshot_message(first)).encode())
+                process.stdin.close()
+            ready, _w, _x = select.select([process.stdout], [], [], START_WAIT_S)
+            line = process.stdout.readline() if ready else b""
+            said = json.loads(line) if line.strip() else {"refused": _("the phones' server did not start: see the line above")}
+        except BaseException:
+            cls.kill(process)
+            raise
+        if "refused" in said:
+            cls.kill(process)
+            raise WebError(str(said["refused"]))
+        return cls(process, said)
+
+    @staticmethod
+    def kill(process: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def stop(self, wait_s: float = END_WAIT_S) -> None:
+        """After the game: it ends by itself once the game's end came (waited for ``wait_s``);
+        asked (SIGTERM), then killed, if not."""
+        try:
+            self.process.wait(wait_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(END_WAIT_S)
+            except subprocess.TimeoutExpired:
+                self.kill(self.process)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BuzzerBoxError as exc:
+        print(f"buzzerbox: {exc}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,100 @@
+"""``play --web``'s phones' server is a process of its own, a peer of the
+deciding process (docs/processes.md): the screen's process dying does not
+take it along (a phone keeps its socket and its seat and is sent the next
+view; nothing is served again), and a pack the host page uploads is saved
+by the deciding process in the packs folder (before, ``play --web`` had
+none: 404 "no packs folder here"). Every wait is for what the processes
+say (a line, a reply, a page's text), never for time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from playwright.sync_api import expect
+
+from controller import channel
+from controller import protocol as p
+from games.i18n import _
+from tests import processes
+from tests.core.test_split import until
+from tests.processes import connect_when_listening
+from tests.web.test_menu_owner import saved_line
+from tests.web.test_pack_upload import GOOD
+from tests.web.test_split_language import host_logged_in
+from tests.web.test_split_phones import DEADLINE_S, LAUNCH, ROOT, port_in, reply
+from tests.web.test_split_phones_restart import ENV, play_first_card, running, take_seat
+
+
+def test_a_phone_keeps_its_socket_and_seat_when_the_screen_is_killed_with_9(tmp_path: Path) -> None:
+    """Seat 1's phone plays, the screen's process (``play``'s own) is killed with
+    -9; the deciding process starts a new screen, and the phone, on the socket it
+    had, is sent the view after seat 2's move and plays again. The server never
+    stopped: it said where it serves once."""
+    views_at, journal = tmp_path / "views.sock", tmp_path / "hands.jsonl"
+    with running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7", "--headless",
+                  "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) as (proc, err):
+        port = port_in(err.wait_for(lambda x: "companion pages:" in x)[1])
+
+        def kill_the_screen() -> None:
+            proc.send_signal(signal.SIGKILL)  # the screen's process (play's own) dies
+            proc.wait()
+            err.wait_for(lambda x: "the screen process went away" in x)
+            err.wait_for(lambda x: "screen process: showing view" in x, after=4)  # the new screen shows the game
+
+        async def phones() -> dict[str, Any]:
+            async with aiohttp.ClientSession() as session:
+                first, _token = await take_seat(session, port, 0)
+                card = await play_first_card(first, 1)
+                await asyncio.to_thread(kill_the_screen)
+                second, _token2 = await take_seat(session, port, 1)
+                other = await play_first_card(second, 1)
+                # the same socket: the view after seat 2's move (seat 1's turn again), then its move taken
+                now = await reply(first, lambda m: m["type"] == "seat" and bool(m["moves"]))
+                again = int(now["private"]["hand"][0])
+                await first.send_json({"type": "move", "kind": "play", "args": {"card": again}, "seq": 2})
+                assert (await reply(first, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
+                await first.close()
+                await second.close()
+                return {"card": card, "other": other, "now": now, "again": again}
+
+        seen = asyncio.run(phones())
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            channel.send(sock, p.Stop("menu"))
+            ended = until(sock, lambda m: isinstance(m, p.Ended))
+        finally:
+            sock.close()
+    assert ended.loaded == {"pygame": False, "aiohttp": False}
+    assert seen["card"] not in seen["now"]["private"]["hand"]
+    assert sum("companion pages:" in line for line in err.lines) == 1  # served once: never started again
+    records = [json.loads(x) for x in journal.read_text().splitlines()]
+    assert [(r["player"], r["args"]["card"]) for r in records if r.get("type") == "action"] == [
+        (0, seen["card"]), (1, seen["other"]), (0, seen["again"])]
+
+
+def test_a_pack_uploaded_from_the_host_page_in_play_web_is_saved_in_the_packs_folder(
+        tmp_path: Path, phone: Any) -> None:
+    """The host page of ``play --web`` (Chromium) uploads a pack: the deciding
+    process, which owns the packs folder, checks and saves it; the host reads that it was saved."""
+    files, data = tmp_path / "files", tmp_path / "data"
+    files.mkdir()
+    (files / "night.csv").write_text(GOOD, encoding="utf-8")
+    env = {**ENV, "XDG_DATA_HOME": str(data)}  # the packs folder: data/buzzerbox/packs
+    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--headless",
+                            "--journal", str(tmp_path / "hands.jsonl"), "--web", "0"], env, ROOT) as (proc, err):
+        _at, line = err.wait_for(lambda x: "companion pages:" in x)
+        host = phone()
+        host_logged_in(host, port_in(line), line)
+        host.set_input_files("#pack-file", str(files / "night.csv"))
+        host.click("#pack-send")
+        expect(host.locator("#pack-lines li")).to_have_text([saved_line("night.csv")])
+        expect(host.locator("#status")).to_have_text(_("Pack saved: choose it in the menu's pack row."))
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+    assert (data / "buzzerbox" / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
