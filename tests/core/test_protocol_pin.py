@@ -18,8 +18,8 @@ from typing import Any
 from controller import protocol as p
 
 #: PROTOCOL and each message's (and value object's) shape digest, as pinned
-PINNED = (7, {
-    "view": "f896686cadcb0716",
+PINNED = (8, {
+    "view": "ba6d5f7cf0db5ffd",
     "opened": "ba0d07c49b303389",
     "refused": "5b54cdd3ff165e0a",
     "rollcall": "25f0b8f3321aa512",
@@ -37,9 +37,14 @@ PINNED = (7, {
     "stop": "6d9eb2cf02f63144",
     "presslamps": "9699a310d0be6a96",
     "seats": "daf8d1fb5fa5300e",
+    "hello": "fb3883986ad72454",
+    "peerline": "d60fa28148766110",
     "names": "80038a3007ecb80e",
+    "setup": "114c3254ef2ea148",
     "pack": "86b98e256833a8c5",
     "answered": "caceea40c575e1e5",
+    "panel": "7dd77256389b88ce",
+    "showpin": "e69e14a8de3af269",
     "value GameEvent": "1864651ba404c97d",
     "value Action": "8e9610b1ef4ca904",
     "value Press": "d6114d7c45e67483",
@@ -47,6 +52,7 @@ PINNED = (7, {
     "value InputNotice": "6ce8cf2875a0214b",
     "value Watermark": "b98bd53b1efb827d",
     "value Played": "ee532e28f1912b4c",
+    "value PhonesPanel": "4453b460aca43593",
 })
 
 
