@@ -169,3 +169,96 @@ def test_a_pipe_lgpio_will_not_give_leaves_gpiozeros_callbacks(tmp_path: Path, m
 
 def test_lgpio_reports_are_what_the_reader_unpacks() -> None:
     assert LGPIO_REPORT.size == 16 and LGPIO_REPORT.format == struct.Struct("QBBBBI").format
+
+
+def idle(reader: Any) -> None:
+    """Wait until the reader has handed over all it read (readiness, not a delay)."""
+    done = threading.Event()
+    while reader._busy and not done.wait(0.001):
+        pass
+
+
+def test_an_edge_lgpio_holds_for_its_next_poll_is_not_claimed_delivered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lgpio's alert thread (lgPthAlerts.c, lgPthAlert) reads every ready line in one ppoll turn and
+    writes only the reports stamped up to the least of each line's last stamps; the rest wait for its
+    next turn (the next edge, or ppoll's 0.5 ms timeout). Station A's edge at s and B's at s+20 read in
+    one turn: B reaches the pipe at least 0.5 ms after lgpio read it. Asked just before, the idle reader
+    must not say B is delivered."""
+    from controller.box.sources.gpio import LgpioEdgeReader
+
+    monkeypatch.chdir(tmp_path)
+    got: list[tuple[int, int, int]] = []
+    arrived = threading.Event()
+
+    def on_edge(gpio: int, level: int, t: int) -> None:
+        got.append((gpio, level, t))
+        arrived.set()
+
+    lgpio = StandInLgpio()
+    reader = LgpioEdgeReader(lgpio, on_edge, lambda secs: round(secs * 1e6))
+    writer = os.open(".lgd-nfy4", os.O_WRONLY)
+    reader.start()
+    try:
+        s = 10_000_000
+        read_by_lgpio = s + 20 + 60  # its turn woke 60 µs after B's edge (a loaded Pi: later)
+        os.write(writer, lgpio.report(17, 0, s))  # A: up to tmax, written at once
+        assert arrived.wait(HANG_S)
+        idle(reader)
+        b_written_at = read_by_lgpio + 500  # the next turn: ppoll's 0.5 ms timeout (its wake-up ignored)
+        answer = reader.delivered_until_us(b_written_at - 10)
+        assert answer is not None and answer < s + 20, (
+            f"the reader says every edge up to {answer} is delivered; B, stamped {s + 20}, is written at {b_written_at}")
+    finally:
+        os.close(writer)
+        reader.stop()
+        reader.join(HANG_S)
+
+
+@pytest.mark.parametrize("open_in_time", [False, True])
+def test_a_brush_whose_release_lgpio_holds_for_its_next_poll_does_not_win(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_in_time: bool) -> None:
+    """In the box's virtual time, through the GPIO source's own lgpio reader: station 0's contact
+    closes at T and opens at T+900 (a brush, shorter than the 1 ms glitch filter); station 1 presses
+    at T+890 and holds. lgpio's turn that reads both lines writes up to T+890 only; station 0's open
+    waits for its next turn (0.5 ms timeout, timer slack, wake-up): in the pipe at T+1500 or later.
+    The box steps at station 0's confirmation T+1000 plus the reader's lag: station 1 must win
+    (control: lgpio wrote the open in time)."""
+    monkeypatch.chdir(tmp_path)
+    prof = profile_mod.load("header-4")
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4, 1), prof.station_kinds(), debounce=prof.debounce)
+    lgpio = StandInLgpio()
+    source = GpioSource(prof, LGPIOFactory(pin_class=mock_pin_class()), lgpio=lgpio)
+    source.start(box)
+    session.connect(box, source, prof)
+    writer = os.open(".lgd-nfy4", os.O_WRONLY)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    reader = source.reader
+    assert reader is not None and box.debouncer.config.glitch_us == 1_000
+
+    def lgpio_writes(station: int, level: int, t_us: int) -> None:
+        box.arrived.clear()
+        os.write(writer, lgpio.report(pins[(station, "bell")], level, t_us))
+        assert box.arrived.wait(HANG_S)
+        idle(reader)
+
+    try:
+        box.host("arm", 1_000_000)
+        box.step(1_000_100)
+        t = 2_000_000
+        lgpio_writes(0, 0, t)  # station 0 closes
+        box.step(t + 100)
+        lgpio_writes(1, 0, t + 890)  # the turn that read both lines writes up to its tmax only
+        box.step(t + 1_000)
+        if open_in_time:
+            lgpio_writes(0, 1, t + 900)
+        box.step(t + 1_000 + 500)  # station 0's confirmation plus lgpio's 0.5 ms poll
+        if not open_in_time:
+            lgpio_writes(0, 1, t + 900)  # station 0's open, written on lgpio's next turn
+        box.step(t + 1_000 + reader.lag_us + 1_000)
+        box.step(t + 20_000)
+        statuses = box.engine_statuses()
+        assert statuses[0] != "first" and statuses[1] == "first", f"statuses {statuses}: the brush won"
+    finally:
+        os.close(writer)
+        source.stop()

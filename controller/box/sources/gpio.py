@@ -113,9 +113,17 @@ class LgpioEdgeReader(PipeReader):
     this reader can (``PipeReader``), so the box decides by it instead of a
     stated delay. lgpio's alert thread (native, at the deciding process's
     priority) moves each kernel event into the pipe: ``capture_us`` covers
-    that hop."""
+    that hop. It is not one read and one write: each ppoll turn (lgPthAlerts.c,
+    ``lgPthAlert``) reads every ready line and writes only the reports stamped
+    up to the least of each line's last stamps, holding the rest for its next
+    turn, which with no new edge comes after ppoll's 0.5 ms timeout, the
+    kernel's timer slack (50 µs) and the thread's wake-up (on a loaded Pi,
+    hundreds of µs): 2 ms covers that. The cost: on lgpio's pins a decision
+    waits up to 2 ms after its confirmation. Reading the kernel's line-event
+    fds ourselves (each line's stamps as the kernel queued them) would remove
+    that hold; not done yet."""
 
-    capture_us = 500
+    capture_us = 2_000
 
     def __init__(self, lgpio: Any, on_edge: Callable[[int, int, int], None], convert: TickConverter) -> None:
         self.lgpio = lgpio
