@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import logging
+import math
 import queue
 import signal
 import socket
@@ -605,8 +606,10 @@ def ending(view: DecidingLink) -> Callable[[], None]:
 class Restarts:
     """A game's deciding processes that died: how long to wait before the
     next (a box out of memory is not hammered at once again) and when to stop
-    trying (``DEATHS_LIMIT`` deaths within ``DEATHS_WINDOW_S``, or
-    ``TAKE_TRIES`` started again in a row that exited before showing the game).
+    trying (``DEATHS_LIMIT`` deaths within ``DEATHS_WINDOW_S``, or as many in a
+    row that died before showing the game, however far apart: the OOM killer
+    ending each one as it replays a long journal; or ``TAKE_TRIES`` started
+    again in a row that exited by themselves before showing the game).
     ``clock``: the monotonic clock (a test's own)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
@@ -614,17 +617,26 @@ class Restarts:
         self.deaths: deque[float] = deque()
         #: the ones started again in a row that exited by themselves before their first view
         self.failed_takes = 0
+        #: when the ones in a row that died before their first view died, whatever ended them
+        self.unseen: list[float] = []
 
-    def died(self, exited: bool) -> None:
-        """One died (``exited``: by itself, before it showed the game)."""
+    def died(self, views: int, code: int) -> None:
+        """One died after showing ``views`` views, with this exit ``code`` (a signal's: negative)."""
         now = self.clock()
         self.deaths.append(now)
         while now - self.deaths[0] >= DEATHS_WINDOW_S:
             self.deaths.popleft()
-        self.failed_takes = self.failed_takes + 1 if exited else 0
+        self.failed_takes = self.failed_takes + 1 if views == 0 and code >= 0 else 0
+        self.unseen = [*self.unseen, now] if views == 0 else []
 
     def too_many(self) -> bool:
-        return len(self.deaths) >= DEATHS_LIMIT
+        return len(self.deaths) >= DEATHS_LIMIT or len(self.unseen) >= DEATHS_LIMIT
+
+    def counted(self) -> tuple[int, float]:
+        """The deaths that stop the game, and the seconds they came within (``too_many``)."""
+        if len(self.deaths) >= DEATHS_LIMIT:
+            return len(self.deaths), DEATHS_WINDOW_S
+        return len(self.unseen), math.ceil(self.unseen[-1] - self.unseen[0])
 
     def wait_s(self) -> float:
         """Before the next start: none after a first death, then ``RESTART_WAIT_S`` doubled each time."""
@@ -711,14 +723,14 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
         if exited and not resume:
             raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
                                "see the line above").format(code=code))
-        restarts.died(exited)
+        restarts.died(watched.views, code)
         if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
             raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
                                "the line above; the journal keeps the game for --resume").format(code=code))
         if restarts.too_many():
             how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
-            raise SplitError(_(DIED_TOO_OFTEN).format(count=len(restarts.deaths), seconds=round(DEATHS_WINDOW_S),
-                                                      how=how))
+            count, seconds = restarts.counted()
+            raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
         # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
         if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
             print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),

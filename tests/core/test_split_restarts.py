@@ -442,16 +442,33 @@ def test_deaths_spread_out_never_stop_the_game_and_the_wait_has_a_ceiling(monkey
     restarts = viewer.Restarts(lambda: now[0])
     for _i in range(50):
         now[0] += viewer.DEATHS_WINDOW_S / (viewer.DEATHS_LIMIT - 2)
-        restarts.died(exited=False)
+        restarts.died(views=1, code=-9)
         assert not restarts.too_many()
     restarts = viewer.Restarts(lambda: now[0])
     waits = []
     while not restarts.too_many():
         now[0] += 0.01
-        restarts.died(exited=False)
+        restarts.died(views=1, code=-9)
         waits.append(restarts.wait_s())
     assert len(waits) == viewer.DEATHS_LIMIT and waits == sorted(waits) and waits[0] == 0 < waits[1]
     monkeypatch.setattr(viewer, "DEATHS_LIMIT", 100)  # a limit past the ceiling: the waits stop growing
     for _i in range(20):
-        restarts.died(exited=False)
+        restarts.died(views=1, code=-9)
     assert restarts.wait_s() == viewer.RESTART_WAIT_MAX_S
+
+
+def test_deaths_before_the_first_view_far_apart_are_not_restarted_for_ever() -> None:
+    """The OOM killer ends each deciding process started again while it replays a long evening's
+    journal (SIGKILL, no view yet). A resume takes ~30 s on the Pi, so 5 deaths never fall within
+    the window: the game still stops once that many in a row died before showing it."""
+    now = [0.0]
+    restarts = viewer.Restarts(clock=lambda: now[0])
+    for _death in range(viewer.DEATHS_LIMIT):
+        assert not restarts.too_many()
+        now[0] += restarts.wait_s() + 30.0  # the back-off, then 30 s of replay until the kill
+        restarts.died(views=0, code=-9)
+    assert restarts.too_many(), "died before any view again and again, and it is still started again"
+    count, seconds = restarts.counted()
+    assert count == viewer.DEATHS_LIMIT and viewer.DEATHS_WINDOW_S < seconds <= now[0]
+    restarts.died(views=3, code=-9)  # one that showed the game: the run in a row is broken
+    assert len(restarts.unseen) == 0
