@@ -174,3 +174,28 @@ def test_bytes_waiting_in_the_pipe_are_bounded_by_what_the_last_read_left(pipe: 
             reader.go.release()
         os.close(writer)
         reader.join(HANG_S)
+
+
+def test_a_stopped_reader_hands_over_what_is_still_in_the_pipe(pipe: Path) -> None:
+    """An edge in the pipe as the game closes reaches the box before the
+    journal's end (the source is stopped first): the stop drains the pipe."""
+    reader = Stamps(pipe)
+    writer = started(reader, pipe)
+    stopper = threading.Thread(target=reader.stop)
+    try:
+        os.write(writer, b"100\n")
+        assert reader.handing.wait(HANG_S)  # the reader hands 100 over
+        os.write(writer, b"200\n")  # a press as the game closes: in the pipe, not read yet
+        stopper.start()
+        stopping = threading.Event()
+        while not reader._stopping and not stopping.wait(0.001):
+            pass  # until the stop is asked for
+        reader.go.release()
+        reader.go.release()
+        stopper.join(HANG_S)
+        reader.join(HANG_S)
+        assert reader.delivered == [100, 200]
+    finally:
+        reader.go.release()
+        os.close(writer)
+        reader.join(HANG_S)

@@ -155,7 +155,7 @@ class LgpioEdgeReader(PipeReader):
 
     def stop(self) -> None:
         super().stop()
-        self.lgpio.notify_close(self.notify)  # the write end closes: the thread reads to the end
+        self.lgpio.notify_close(self.notify)  # after the thread handed over what was in the pipe (``stop``)
 
 
 class GpioSource(Source):

@@ -29,6 +29,7 @@ stamp (a station's drop-jig offset): every answer is that much earlier.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
@@ -40,6 +41,10 @@ from controller.box.timeline import box_now_us
 
 #: the most bytes one read takes (a shorter read emptied the pipe)
 READ_BYTES = 65536
+#: stopped, it reads at most this many times more what is still in the pipe (a writer that keeps writing is cut off)
+DRAIN_READS = 16
+#: ``stop`` waits at most this long for the thread to hand over what was in the pipe
+STOP_WAIT_S = 2.0
 
 
 class PipeReader(threading.Thread):
@@ -67,6 +72,8 @@ class PipeReader(threading.Thread):
         self._unread_from_us: int | None = None
         self._ended = False
         self._stopping = False
+        #: ``stop`` writes a byte here: the thread's wait for the pipe ends at once
+        self._wake_r, self._wake_w = os.pipe()
         #: called each time it has delivered all it read: the box asks again (``live.connect``)
         self.wake: Callable[[], None] | None = None
 
@@ -150,29 +157,17 @@ class PipeReader(threading.Thread):
         partial = b""
         try:
             while not self._stopping:
-                if not select.select([fd], [], [], 0.5)[0]:  # a pipe whose writer never came is not readable
+                # a pipe whose writer never came is not readable
+                if fd not in select.select([fd, self._wake_r], [], [], 0.5)[0]:
                     continue
-                self._busy = True  # before the read: the box never sees bytes neither queued nor held
-                read_at = self.clock()  # before the read: whatever it leaves was queued after this
-                try:
-                    chunk = os.read(fd, READ_BYTES)
-                except BlockingIOError:  # readable, then taken by nobody else: nothing after all
-                    self._busy = bool(partial)
-                    continue
-                if not chunk:
+                more, partial = self._read(fd, partial)
+                if more is None:
                     break
-                reports, partial = self.split(partial + chunk)
-                stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
-                # part of a report held: its stamp unknown, so nothing can be said until it is whole
-                unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < READ_BYTES)
-                for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
-                    self._held_until_us = bound  # it and those after it not handed over yet
-                    self.deliver(report, stamp)
-                self._unread_from_us = unread  # before it is idle: all it read is delivered
-                self._held_until_us = None  # before it is idle: a next chunk says nothing until split
-                self._busy = bool(partial)  # part of a report read: an edge is still on its way
-                if not self._busy and self.wake is not None:
-                    self.wake()  # a step that found it busy waits for this, not for the next edge
+            else:  # stopped: what is in the pipe still reaches the source (a press as the game closes)
+                for _read in range(DRAIN_READS):
+                    more, partial = self._read(fd, partial)
+                    if not more:
+                        break
         finally:
             if partial:
                 self.finish(partial)
@@ -180,7 +175,46 @@ class PipeReader(threading.Thread):
             self._busy = False
             self._fd = None
             os.close(fd)
+            os.close(self._wake_r)
+
+    def _read(self, fd: int, partial: bytes) -> tuple[bool | None, bytes]:
+        """One read of the pipe, every whole report in it delivered: whether it
+        read anything (None: its writer closed it), and the part of a report left."""
+        self._busy = True  # before the read: the box never sees bytes neither queued nor held
+        read_at = self.clock()  # before the read: whatever it leaves was queued after this
+        try:
+            chunk = os.read(fd, READ_BYTES)
+        except BlockingIOError:  # readable, then taken by nobody else: nothing after all
+            self._busy = bool(partial)
+            return False, partial
+        if not chunk:
+            return None, partial
+        reports, partial = self.split(partial + chunk)
+        stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
+        # part of a report held: its stamp unknown, so nothing can be said until it is whole
+        unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < READ_BYTES)
+        for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
+            self._held_until_us = bound  # it and those after it not handed over yet
+            self.deliver(report, stamp)
+        self._unread_from_us = unread  # before it is idle: all it read is delivered
+        self._held_until_us = None  # before it is idle: a next chunk says nothing until split
+        self._busy = bool(partial)  # part of a report read: an edge is still on its way
+        if not self._busy and self.wake is not None:
+            self.wake()  # a step that found it busy waits for this, not for the next edge
+        return True, partial
 
     def stop(self) -> None:
-        """Stop reading (the source is closed): the thread ends within its wait."""
+        """Stop reading (the source is closed): the thread hands over what is
+        in the pipe (at most ``DRAIN_READS`` reads) and ends; waited for (at
+        most ``STOP_WAIT_S``), so what it hands over reaches the box before
+        the journal's end."""
+        if self._stopping:
+            return  # stopped already: its wake-up pipe is closed
         self._stopping = True
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
+        if self.ident is None:  # never started: its end of the wake-up pipe is closed here
+            os.close(self._wake_r)
+        elif self is not threading.current_thread():
+            self.join(STOP_WAIT_S)
+        os.close(self._wake_w)
