@@ -719,28 +719,30 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if watched.ended.unsaved:
                 show_unsaved(presenter, box, watched.ended)
             return GameOver(watched.ended, list(watched.frame_us), list(watched.shown), box.view)
-        exited = watched.views == 0 and code >= 0  # by itself, before it showed the game (a refusal is GameRefused)
-        if exited and not resume:
-            raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
-                               "see the line above").format(code=code))
-        restarts.died(watched.views, code)
-        if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
-            raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
-                               "the line above; the journal keeps the game for --resume").format(code=code))
-        if restarts.too_many():
-            how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
-            count, seconds = restarts.counted()
-            raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
-        # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
-        if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
-            print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
-                  file=sys.stderr, flush=True)
-        if restarts.failed_takes == 1:
-            log.warning("the deciding process exited %s before it showed the game: started again, at most %d "
-                        "times in a row", code, TAKE_TRIES - 1)
-        presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
-        presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
-        presenter.screen.flip()
+        # a stop from here to the back-off is held: the next one is started and closes the game
+        with signals.held(raise_after=False):
+            exited = watched.views == 0 and code >= 0  # by itself, before it showed the game (a refusal is GameRefused)
+            if exited and not resume:
+                raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
+                                   "see the line above").format(code=code))
+            restarts.died(watched.views, code)
+            if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
+                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                                   "the line above; the journal keeps the game for --resume").format(code=code))
+            if restarts.too_many():
+                how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
+                count, seconds = restarts.counted()
+                raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
+            # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
+            if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
+                print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+                      file=sys.stderr, flush=True)
+            if restarts.failed_takes == 1:
+                log.warning("the deciding process exited %s before it showed the game: started again, at most %d "
+                            "times in a row", code, TAKE_TRIES - 1)
+            presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
+            presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
+            presenter.screen.flip()
         backing_off(restarts.wait_s())
         # the next one resumes from the journal; one that died before it wrote it starts the game anew
         resume = not game.new or game.journal.exists()

@@ -8,6 +8,7 @@ never for time; a deadline only bounds a failure."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -472,3 +473,66 @@ def test_deaths_before_the_first_view_far_apart_are_not_restarted_for_ever() -> 
     assert count == viewer.DEATHS_LIMIT and viewer.DEATHS_WINDOW_S < seconds <= now[0]
     restarts.died(views=3, code=-9)  # one that showed the game: the run in a row is broken
     assert len(restarts.unseen) == 0
+
+
+def test_a_sigterm_as_the_screen_says_it_restarts_still_closes_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The deciding process dies mid-game; a SIGTERM arrives while the screen
+    draws "restarting" (between the death and the next start): the next one
+    is started and closes the game (the journal's ``end``, the press kept),
+    not left open with the command gone."""
+    from controller.cli import main
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started: list[subprocess.Popen[bytes]] = []
+    start_decider, draw = viewer.start_decider, Presenter.draw_view
+    sent: list[bool] = []
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        return process, sock
+
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        if self.standing == _(viewer.RESTARTING) and not sent:
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None), "play's handlers not installed"
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGTERM)  # the stop, as the screen says it restarts
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
+    failed: list[BaseException] = []
+
+    def host() -> None:
+        try:
+            sock = connect_when_listening(str(views_at), DEADLINE_S)
+            try:
+                arm_and_win(sock, journal)
+                os.kill(started[0].pid, signal.SIGKILL)  # mid-game, the winner lit
+            finally:
+                sock.close()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            failed.append(exc)
+            for process in started:
+                process.kill()
+
+    thread = threading.Thread(target=host)
+    thread.start()
+    try:
+        with contextlib.suppress(SystemExit):  # its status is the command line's (tests/cli); the journal is this test's
+            main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                  "--journal", str(journal), "--viewer-socket", str(views_at)])
+    finally:
+        thread.join(DEADLINE_S)
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    if failed:
+        raise failed[0]
+    err = capsys.readouterr().err
+    assert sent and len(started) == 2 and "stopped (Ctrl+C or SIGTERM)" in err, err
+    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    assert [r["type"] for r in records].count("end") == 1 and records[-1]["type"] == "end", err
+    assert sum(r["type"] == "press" for r in records) == 1
