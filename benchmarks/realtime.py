@@ -129,7 +129,8 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
                 if verbose:
                     f = bk.Figures.of(game.judged)
                     print(f"    [{label} round {r + 1}/{rounds}] {design:<12} overhead {f.overhead.text()}, "
-                          f"wrong {f.wrong}, load {game.load[0]:.2f}/{game.load[1]:.2f}", flush=True)
+                          f"wrong {f.wrong}, written late {f.late_edges}, load {game.load[0]:.2f}/{game.load[1]:.2f}",
+                          flush=True)
                     for j in game.judged:
                         if j.note:
                             print(f"      {j.verdict}: {j.note}")
@@ -168,6 +169,9 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
         hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
         print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "
               f"{Feed.capture_us / 1000:g} ms; a longer one is an edge the box may decide past)")
+        print(f"    written late    {f.late_edges} edges after the feed's allowance, in {f.late_contests} contests "
+              f"({f.late_wrong} of them wrong or undecided): kept out of every figure above (they test the "
+              f"feeder, not the watermark)")
         print(f"    goal (overhead p50 <= {bk.GOAL_P50_US / 1000:g} ms, p99 <= floor p99 + "
               f"{bk.GOAL_OVER_FLOOR_US / 1000:g} ms, no wrong winner): {'met' if bk.meets_goal(f, fl) else 'not met'}")
     print("  (*: fewer than 100 values, the p99 is their maximum)")
@@ -251,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             floor_all += floor
     f, fl = bk.Figures.of(shipped), bk.Summary.of(floor_all)
     print(f"RESULT overhead_p50_ms={bk.ms(f.overhead.p50)} overhead_p99_ms={bk.ms(f.overhead.p99)} "
-          f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} wrong={f.wrong}")
+          f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} wrong={f.wrong} "
+          f"written_late={f.late_edges} late_contests={f.late_contests} late_wrong={f.late_wrong}")
     return 0
 
 

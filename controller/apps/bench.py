@@ -37,6 +37,7 @@ from controller.apps import benchkit as bk
 from controller.apps.common import UsageError
 from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
+from controller.box.feed import Feed
 from controller.box.runtime import box_from_journal
 from controller.box.timeline import box_now_us
 from games.i18n import LANGUAGES, _, current_language, format_number, ngettext
@@ -99,6 +100,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(_("  wrong winners: {wrong} ({audit} in the contest whose first press bounces open for 947 µs); "
             "undecided: {none}; live differs from virtual time: {differ}").format(
         wrong=figures.wrong, audit=figures.audit_wrong, none=figures.undecided, differ=figures.live_not_virtual))
+    print(_("  edges the feeder wrote later than the feed's allowance ({allowance} ms): {edges}; contests with "
+            "one: {contests}, of them wrong or undecided: {wrong} (kept out of the figures above)").format(
+        allowance=ms(Feed.capture_us, 1), edges=figures.late_edges, contests=figures.late_contests,
+        wrong=figures.late_wrong))
     verdict(bk.meets_goal(figures, floor) and figures.undecided == 0)
     return 0
 

@@ -44,6 +44,7 @@ from controller.box import journal as journal_mod
 from controller.box import profile as profile_mod
 from controller.box.debounce import DebounceConfig
 from controller.box.deciding import DECIDER_RT_PRIORITY, ask_realtime
+from controller.box.feed import Feed
 from controller.box.press import Edge
 from controller.box.runtime import Box, box_from_journal
 from controller.box.sources.simulated import BounceModel
@@ -401,19 +402,26 @@ class Judged:
     #: where the deciding thread's time went in the step that lit it (``Decider.detail``), if recorded
     step_and_light: int | None = None
     woke_late: int | None = None
+    #: its edges the feeder wrote later after their stamps than the feed's allowance (``Feed.capture_us``):
+    #: the box may have decided past them before they were in the FIFO, so the contest proves nothing
+    late_writes: int = 0
 
 
 def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Sequence[int], events: Sequence[Any],
                decisions: Sequence[Sequence[int | None]], offset_us: int, debounce: DebounceConfig, players: int,
-               precision_us: int, detail: Sequence[dict[str, int | None]] = ()) -> list[Judged]:
+               precision_us: int, detail: Sequence[dict[str, int | None]] = (), hops: Sequence[int] = (),
+               allowance_us: int = Feed.capture_us) -> list[Judged]:
     """Each contest of a fed game, on the stamps the feeder wrote (box µs):
     its outcome against them and against virtual time, and, when decided,
     contact/settle/confirmation -> the lamp the deciding thread stamped
-    (``decisions``: [stepped, lamp lit] in game µs = box µs + ``offset_us``)."""
+    (``decisions``: [stepped, lamp lit] in game µs = box µs + ``offset_us``);
+    ``hops``: each step's stamp -> written, those over ``allowance_us`` counted (``Judged.late_writes``)."""
     written: dict[int, list[int]] = {}
-    for step, stamp in zip(steps, stamps, strict=False):
+    late: dict[int, int] = {}
+    for n, (step, stamp) in enumerate(zip(steps, stamps, strict=False)):
         if step.contest >= 0:
             written.setdefault(step.contest, []).append(stamp)
+            late[step.contest] = late.get(step.contest, 0) + (n < len(hops) and hops[n] > allowance_us)
     host = [stamp for step, stamp in zip(steps, stamps, strict=False) if step.contest < 0]
     out = []
     for k, c in enumerate(contests):
@@ -425,7 +433,7 @@ def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Seque
         end = min((h for h in host if h > live.edges[-1][0]), default=live.edges[-1][0] + JUDGE_AFTER_US)
         outcome, decided_at = outcome_in(events, live.edges[0][0] + offset_us, end + offset_us)
         virtual = virtual_outcome(live.edges, debounce, players, precision_us)
-        judged = Judged(c.kind, judge(live, outcome, precision_us), outcome == virtual)
+        judged = Judged(c.kind, judge(live, outcome, precision_us), outcome == virtual, late_writes=late.get(k, 0))
         if judged.verdict not in ("right", "tie ok") or not judged.live_is_virtual:
             judged.note = (f"{c.kind} contest {k}: first {live.first} by {live.gap_us} µs; live {outcome}, "
                            f"virtual {virtual}")
@@ -531,7 +539,7 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
     events = list(box_from_journal(journal_mod.read(journal)).event_log)
     judged = judge_game(contests, steps, fed["stamps"], events, measured["decisions"] or [], offset,
                         profile.debounce, len(profile.stations), tie_wait_us(profile),
-                        measured.get("decision_detail") or [])
+                        measured.get("decision_detail") or [], fed.get("hops") or [])
     ready = next((ln for ln in err.splitlines() if ln.startswith("deciding process ")), "")
     decider = ready.split(": ", 1)[1] if ": " in ready else "unknown (the deciding process said no priority)"
     return Game(judged, fed["priority"], [stamp - (fed["t0"] + s.due_us) for s, stamp in zip(steps, fed["stamps"],
@@ -557,9 +565,16 @@ class Figures:
     audit_wrong: int
     audit: int
     live_not_virtual: int
+    #: edges the feeder wrote later than the feed's allowance, the contests they were in (apart from every
+    #: figure above: they do not test the watermark), and how many of those were wrong or undecided
+    late_edges: int = 0
+    late_contests: int = 0
+    late_wrong: int = 0
 
     @classmethod
     def of(cls, judged: Sequence[Judged]) -> Figures:
+        late = [j for j in judged if j.late_writes]
+        judged = [j for j in judged if not j.late_writes]
         timed = [j for j in judged if j.overhead is not None]
         overhead = [j.overhead for j in timed if j.overhead is not None]
         audits = [j for j in judged if j.kind == "audit"]
@@ -570,7 +585,9 @@ class Figures:
                    sum(j.verdict in ("wrong", "tie bad", "pick") for j in judged),
                    sum(j.verdict == "none" for j in judged),
                    sum(j.verdict in ("wrong", "tie bad", "pick", "none") for j in audits), len(audits),
-                   sum(not j.live_is_virtual for j in judged))
+                   sum(not j.live_is_virtual for j in judged),
+                   sum(j.late_writes for j in late), len(late),
+                   sum(j.verdict in ("wrong", "tie bad", "pick", "none") for j in late))
 
 
 def meets_goal(figures: Figures, floor: Summary) -> bool:

@@ -116,3 +116,24 @@ def test_the_goal_is_the_floor_plus_half_a_millisecond() -> None:
     assert bk.meets_goal(figures([200] * 99 + [2_500]), floor)
     assert not bk.meets_goal(figures([200] * 98 + [2_600] * 2), floor)  # p99 2.6 ms > 2.0 + 0.5
     assert not bk.meets_goal(figures([400] * 100), floor)  # p50 over 0.3 ms
+
+
+def test_contests_with_an_edge_written_later_than_the_feeds_allowance_are_counted_apart() -> None:
+    """An edge the feeder wrote longer after its stamp than the feed's allowance may be decided past
+    before it is in the FIFO: its contest proves nothing of the watermark. It is counted (edges,
+    contests, how many of them went wrong) and kept out of the wrong winners and the overhead."""
+    contests = [bk.audit_contest(1, 3), bk.audit_contest(2, 0)]
+    steps, stamps = played(contests)
+    hops = [40] * len(steps)
+    second = [i for i, s in enumerate(steps) if s.contest == 1]
+    hops[second[1]] = 101  # one edge of the second contest: 1 µs past the allowance
+    hops[second[2]] = 260  # and another (the 0.26 ms measured under load)
+    firsts = [stamps[[s.contest for s in steps].index(k)] for k in (0, 1)]
+    events = [SimpleNamespace(kind="winner", t_us=firsts[0] + 1_987, player=1, data={}),
+              SimpleNamespace(kind="winner", t_us=firsts[1] + 1_035, player=0, data={})]  # the runner-up crowned
+    decisions = [[firsts[0] + 1_987 + 100, firsts[0] + 1_987 + 200], [firsts[1] + 1_100, firsts[1] + 9_000]]
+    judged = bk.judge_game(contests, steps, stamps, events, decisions, 0, DEBOUNCE, 4, 2, hops=hops, allowance_us=100)
+    assert [j.late_writes for j in judged] == [0, 2]
+    figures = bk.Figures.of(judged)
+    assert (figures.late_edges, figures.late_contests, figures.late_wrong) == (2, 1, 1)
+    assert (figures.wrong, figures.timed, figures.overhead.max) == (0, 1, 200)
