@@ -155,10 +155,12 @@ def main() -> int:
         proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         decider: list[int] = []
         ready = threading.Event()  # the deciding process said its pid (it may open the feed before)
+        said: list[str] = []
 
         def read_stderr() -> None:
             assert proc.stderr is not None
             for line in proc.stderr:
+                said[:] = [line.strip()]  # its last line: why it ended, if it ended early
                 if line.startswith("deciding process "):
                     decider.append(int(line.split()[2].rstrip(":")))
                     ready.set()
@@ -174,7 +176,7 @@ def main() -> int:
         try:
             while not (started.wait(1.0) and ready.wait(1.0)):
                 if proc.poll() is not None:
-                    problem = f"play ended before the game began (exit status {proc.returncode})"
+                    problem = f"play ended before the game began (exit status {proc.returncode}: {''.join(said)})"
                     break
             t_start = time.monotonic()
             while problem is None:
@@ -201,7 +203,8 @@ def main() -> int:
                 proc.kill()
                 proc.wait()
                 closed = f"the game did not end within {CLOSE_S} s of SIGTERM (killed)"
-        print(f"journal {journal.stat().st_size / 1e6:.1f} MB on disk; {fed[0] if fed else 0} presses fed; "
+        size = journal.stat().st_size if journal.exists() else 0  # none: the game ended before it began
+        print(f"journal {size / 1e6:.1f} MB on disk; {fed[0] if fed else 0} presses fed; "
               f"load average {os.getloadavg()}")
     if problem is not None:
         print(problem)

@@ -590,3 +590,31 @@ def test_the_record_folded_as_the_game_goes_keeps_what_the_live_box_forgot(tmp_p
     assert shown["questions"][0]["buzzes"] and len(box.event_log) == 20  # the first question's presses were forgotten
     code, sheet, _err = run(capsys, "results", str(path), "--csv")
     assert code == 0 and written[0].read_text(encoding="utf-8-sig") == sheet
+
+
+def test_a_live_quiz_s_record_keeps_few_objects_per_question() -> None:
+    """The deciding process keeps every question's record until the close
+    (``Recorder``): an evening of a question a second is thousands of them
+    (benchmarks/live_memory.py), so each costs its own few objects (the
+    record, its presses, its judgements), not an empty list per field it
+    never used. Counted, not measured: the collector's tracked objects."""
+    import gc
+
+    def question(n: int) -> list[GameEvent]:
+        t = n * 1_000_000
+        return [GameEvent("question", t, None, {"number": n, "text": "", "category": "", "answer": ""}),
+                GameEvent("armed", t + 1), GameEvent("buzz", t + 300_000 + n, 1), GameEvent("buzz", t + 300_412 + n, 0),
+                GameEvent("correct", t + 500_000 + n, 1, {"points": 1}),
+                GameEvent("round_over", t + 500_000 + n, 1, {"result": "correct"}),
+                GameEvent("next", t + 600_000 + n, None, {"question": n + 1})]
+
+    night = QuizNight(2, None)
+    night.take(question(1))
+    events = [e for n in range(2, 302) for e in question(n)]
+    gc.collect()
+    before = len(gc.get_objects())
+    night.take(events)  # the events themselves stay alive: only what the record keeps is counted
+    gc.collect()
+    per_question = (len(gc.get_objects()) - before) / 300
+    assert per_question <= 8, f"{per_question:.1f} objects kept per question"
+    assert [len(q.buzzes) for q in night.finish()][1:301] == [2] * 300

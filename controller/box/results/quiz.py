@@ -86,21 +86,21 @@ class QuizNight:
             if self.first_us is None:
                 self.first_us = e.t_us
             q = self.current()
-            q.buzzes.append(Buzz(e.player, e.t_us, self.armed_us, self.first_us, max(1, q.armings)))
+            q.buzzes += (Buzz(e.player, e.t_us, self.armed_us, self.first_us, max(1, q.armings)),)
         elif e.kind == EventKind.EARLY and e.player is not None:
-            self.current().early.append((e.player, e.t_us))
+            self.current().early += ((e.player, e.t_us),)
         elif e.kind == EventKind.TIE:
-            self.current().ties.append([s for s in data.get("stations", []) if isinstance(s, int)])
+            self.current().ties += ([s for s in data.get("stations", []) if isinstance(s, int)],)
         elif e.kind in (EventKind.CORRECT, EventKind.WRONG) and e.player is not None:
             timed_out = e.kind == EventKind.WRONG and (e.player, e.t_us) in self.timeouts
             judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
                                   e.t_us, self.number)
-            self.current().judgements.append(judgement)
+            self.current().judgements += (judgement,)
             self.judged.append(judgement)
         elif e.kind == QuizEvent.BONUS_PART and e.player is not None:
             # quiz bowl: the team's bonus, credited to whoever got the tossup (undone like a judgement)
             judgement = Judgement(e.player, BONUS, _whole(data.get("points"), 0), e.t_us, self.number)
-            self.current().judgements.append(judgement)
+            self.current().judgements += (judgement,)
             self.judged.append(judgement)
         elif e.kind == EventKind.TIME_UP and e.player is not None:
             # the "wrong" that follows at the same moment is this: it reads "time up"
@@ -108,7 +108,7 @@ class QuizNight:
         elif e.kind == QuizEvent.UNDO:
             self._undo()
         elif e.kind == EventKind.ADJUSTED and e.player is not None:
-            self.current().adjustments.append((e.player, _whole(data.get("points"), 0)))
+            self.current().adjustments += ((e.player, _whole(data.get("points"), 0)),)
         elif e.kind == EventKind.ROUND_OVER:
             q = self.current()
             q.result = str(data.get("result") or "")
@@ -126,12 +126,12 @@ class QuizNight:
         for row in rows:
             pressed = (opened or 0) + _whole(row.get("reaction_us"), 0)
             first = pressed if first is None else first
-            q.buzzes.append(Buzz(row["player"], pressed, opened, first, max(1, q.armings)))
+            q.buzzes += (Buzz(row["player"], pressed, opened, first, max(1, q.armings)),)
             # what the answer added to its team: its share of the team's mean (or, journals before
             # rules 3 and a team_points=sum quiz, its own points)
             credit = _whole(row.get("credit"), _whole(row.get("points"), 0))
             judgement = Judgement(row["player"], "correct" if row.get("right") else "wrong", credit, t_us, self.number)
-            q.judgements.append(judgement)
+            q.judgements += (judgement,)
             self.judged.append(judgement)
 
     def _move_to(self, number: int) -> None:
@@ -162,7 +162,7 @@ class QuizNight:
         out = []
         for number in sorted(self.questions):
             q = self.questions[number]
-            changes = [(j.station, j.points) for j in q.judgements if not j.undone] + q.adjustments
+            changes = [*((j.station, j.points) for j in q.judgements if not j.undone), *q.adjustments]
             for station, points in changes:
                 if 0 <= station < self.players:
                     team = self.teams[station]

@@ -4,6 +4,7 @@ the presses, judgements and running scores. Its own module so the standings
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ from typing import Any
 BONUS = "bonus"
 
 
-@dataclass
+@dataclass(slots=True)
 class Buzz:
     station: int
     t_us: int
@@ -20,7 +21,7 @@ class Buzz:
     arming: int = 1  # 1: the question's first arming; 2, 3 ...: armed again after a wrong answer
 
 
-@dataclass
+@dataclass(slots=True)
 class Judgement:
     station: int
     verdict: str  # "correct", "wrong", "time up", BONUS (a quiz bowl bonus part)
@@ -30,19 +31,23 @@ class Judgement:
     undone: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class QuestionRecord:
-    """Everything the journal says about one question."""
+    """Everything the journal says about one question. A live quiz keeps one
+    for every question until its close writes them (``Recorder``): slots, and
+    tuples that grow by a new one (most stay the shared empty one), so a
+    question costs a third less than with a list per field (a question a
+    second for an hour, benchmarks/live_memory.py)."""
 
     number: int
     text: str = ""
     category: str = ""
     points: int | None = None
     answer: str = ""
-    buzzes: list[Buzz] = field(default_factory=list)
-    early: list[tuple[int, int]] = field(default_factory=list)  # (station, t_us)
-    ties: list[list[int]] = field(default_factory=list)
-    judgements: list[Judgement] = field(default_factory=list)
+    buzzes: tuple[Buzz, ...] = ()
+    early: tuple[tuple[int, int], ...] = ()  # (station, t_us)
+    ties: tuple[list[int], ...] = ()
+    judgements: tuple[Judgement, ...] = ()
     result: str | None = None  # the engine's word: "correct", "nobody buzzed", "skipped", ...
     winner: int | None = None
     armings: int = 0
@@ -50,9 +55,9 @@ class QuestionRecord:
     round: int = 1  # the round it was asked in (``round_questions`` questions a round, or the event's own)
     #: an all-play question: the answers as the reveal gave them (player, choice, right,
     #: reaction_us from the opening, precision_us, points), fastest first; empty otherwise
-    all_play: list[dict[str, Any]] = field(default_factory=list)
-    distribution: list[int] = field(default_factory=list)  # an all-play question: how many picked each choice
-    adjustments: list[tuple[int, int]] = field(default_factory=list)  # the host's corrections: (station, points)
+    all_play: Sequence[dict[str, Any]] = ()
+    distribution: Sequence[int] = ()  # an all-play question: how many picked each choice
+    adjustments: tuple[tuple[int, int], ...] = ()  # the host's corrections: (station, points)
 
 
 @dataclass
