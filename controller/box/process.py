@@ -1306,6 +1306,8 @@ class Peers:
 
     def close(self, last: p.Message | None = None) -> None:
         """No more peers (the socket's file removed); those that never saw a game are told ``last``."""
+        with contextlib.suppress(OSError):
+            self.server.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (closing alone does not)
         self.server.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
@@ -1315,6 +1317,7 @@ class Peers:
             if last is not None:
                 peer.outbox.put(last)
             peer.outbox.close()
+            shut(peer.sock)  # after what it was told: a follower waiting for more learns it is over now
 
 
 def shut(sock: socket.socket) -> None:
