@@ -200,3 +200,31 @@ def test_a_peer_connected_before_a_game_that_never_came_is_let_go_at_once(
         follower.finish()
         link.close()
         screen.close()
+
+
+def test_a_peer_of_another_protocol_says_so_in_one_translated_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The deciding process speaks another protocol: the peer ends with the
+    channel's own line (translated), no English name of the peer before it."""
+    import struct
+
+    path = tmp_path / "other.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    body = json.dumps([p.PROTOCOL + 1, "stop", "menu"]).encode()
+
+    def deciding() -> None:
+        conn, _addr = server.accept()
+        with conn:
+            conn.sendall(struct.pack(">I", len(body)) + body)
+            channel.receive(conn)  # its hello: then the peer reads what was sent
+
+    answering = threading.Thread(target=deciding)
+    answering.start()
+    try:
+        assert PeerLink(path, p.PHONES, "the phones' server", wait_s=DEADLINE_S).run(lambda _m: None) is None
+    finally:
+        answering.join(DEADLINE_S)
+        server.close()
+    assert capsys.readouterr().err == f"buzzerbox: {p.VersionMismatch(p.PROTOCOL + 1)}\n"
