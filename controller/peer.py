@@ -88,7 +88,7 @@ class PeerLink:
             try:
                 for message in self._received(sock):
                     if isinstance(message, channel.VersionMismatch):
-                        print(f"buzzerbox: {self.name}: {message}", file=sys.stderr, flush=True)
+                        print(f"buzzerbox: {message}", file=sys.stderr, flush=True)  # translated; a name would not be
                         return None
                     if isinstance(message, p.Ended):
                         return message

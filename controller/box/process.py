@@ -741,9 +741,11 @@ class Link:
             self.outbox.put_newest(message, self.merged_between)
         else:
             self.outbox.put(message)
-        if isinstance(message, p.RollCallView):  # the host page says who the roll call still waits for
+        if isinstance(message, p.RollCallView):
+            # the host page says who the roll call still waits for; a board follower (the league's)
+            # ignores it but hears from the deciding process: silent for ``PEER_WAIT_S`` it is gone
             for peer in list(self.peers):
-                if peer.role == p.PHONES and not peer.closed.is_set():
+                if peer.role != p.VIEWER and not peer.closed.is_set():
                     peer.outbox.put(message)
 
     def merged_between(self, old: p.Between, new: p.Between) -> p.Between:
@@ -1294,13 +1296,18 @@ class Peers:
             self.game = game
             waiting, self.link.peers = self.link.peers, []
             for peer in waiting:
-                if not peer.closed.is_set():
-                    viewer = game.attach(peer.sock, peer.name, role=peer.role, link=peer)
-                    for message in peer.said:
-                        game.take_from(viewer, message)
+                if peer.closed.is_set():  # it went away in the lobby: its socket is done with
+                    peer.outbox.close()
+                    shut(peer.sock)
+                    continue
+                viewer = game.attach(peer.sock, peer.name, role=peer.role, link=peer)
+                for message in peer.said:
+                    game.take_from(viewer, message)
 
     def close(self, last: p.Message | None = None) -> None:
         """No more peers (the socket's file removed); those that never saw a game are told ``last``."""
+        with contextlib.suppress(OSError):
+            self.server.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (closing alone does not)
         self.server.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
@@ -1310,6 +1317,14 @@ class Peers:
             if last is not None:
                 peer.outbox.put(last)
             peer.outbox.close()
+            shut(peer.sock)  # after what it was told: a follower waiting for more learns it is over now
+
+
+def shut(sock: socket.socket) -> None:
+    """A peer's socket done with: its reader and writer woken (``shutdown``), then closed."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
 
 
 if __name__ == "__main__":

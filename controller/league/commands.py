@@ -125,7 +125,7 @@ def start_follower(league: str, room: str, match: str, journals: Path, socket_pa
     command = [sys.executable, "-m", "controller.league.follow", "--league", str(league), "--room", room,
                "--match", match, "--journals", str(journals), "--socket", socket_path,
                "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
-               "--while-parent", *(["--private"] if private else []), *(["--beside"] if beside else [])]
+               "--while-parent", "--starter", str(os.getpid()), *(["--private"] if private else []), *(["--beside"] if beside else [])]
     with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                                 start_new_session=True)

@@ -70,6 +70,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--while-parent", action="store_true",
                         help="no bound while the process that started this one lives (play: it starts the "
                              "deciding processes; a roll call may take minutes)")
+    parser.add_argument("--starter", type=int, default=None,
+                        help="the pid of the process that started this one (--while-parent: its parent then; "
+                             "read at once, so one that died as this one started is seen gone)")
     parser.add_argument("--broker-wait-s", type=float, default=BROKER_WAIT_S,
                         help="how long the results wait for the broker at the game's end")
     parser.add_argument("--beside", action="store_true",
@@ -89,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     t = load(args.league)
     folder = room_folder(t, args.room, Path(args.journals))
-    parent = os.getppid()  # play, with --while-parent: once it is gone this process is another's child
+    # play, with --while-parent: once it is gone this process is another's child (its pid, given: play may have
+    # died while this one imported and loaded, and a parent read now would be the one that adopted it)
+    parent = args.starter or os.getppid()
     peer = PeerLink(args.socket, p.BOARD, f"league {args.room}", wait_s=args.wait_s,
                     keep_waiting=(lambda: os.getppid() == parent) if args.while_parent else None)
 

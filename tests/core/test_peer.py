@@ -169,3 +169,62 @@ def test_the_halls_board_says_what_the_rooms_screen_says() -> None:
     shown = board_as_shown(board, scene_for("reaction"), spec, {"phase": "go", "false_starts": [1], "pressed": [0]},
                            strip)
     assert [player["label"] for player in json.loads(shown)["players"]] == ["pressed", "EARLY"]
+
+
+def test_a_peer_connected_before_a_game_that_never_came_is_let_go_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu refuses a match after its deciding process took the league's
+    peer: closing the viewer socket closes that peer's connection, so it ends
+    now instead of waiting out ``PEER_WAIT_S`` (the menu froze meanwhile)."""
+    import time
+
+    from controller import peer as peer_mod
+    from controller.box.process import Link, Peers
+
+    monkeypatch.setattr(peer_mod, "PEER_WAIT_S", 10 * DEADLINE_S)  # only its socket's closing can end it in time
+    screen, mine = socket.socketpair()
+    link = Link(mine)
+    peers = Peers(str(tmp_path / "views.sock"), link, lambda _m: p.Answered(False))
+    follower = PeerLink(tmp_path / "views.sock", p.BOARD, "league b", wait_s=0)
+    ended: list[p.Ended | None] = []
+    following = threading.Thread(target=lambda: ended.append(follower.run(lambda _m: None)), daemon=True)
+    following.start()
+    give_up = time.monotonic() + DEADLINE_S
+    while not any(peer.role == p.BOARD for peer in link.peers) and time.monotonic() < give_up:
+        time.sleep(0.01)  # waiting for its hello to be read, not pacing the test
+    try:
+        peers.close()
+        following.join(DEADLINE_S)
+        assert not following.is_alive() and ended == [None], "the peer still waits on a socket nobody writes to"
+    finally:
+        follower.finish()
+        link.close()
+        screen.close()
+
+
+def test_a_peer_of_another_protocol_says_so_in_one_translated_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The deciding process speaks another protocol: the peer ends with the
+    channel's own line (translated), no English name of the peer before it."""
+    import struct
+
+    path = tmp_path / "other.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    body = json.dumps([p.PROTOCOL + 1, "stop", "menu"]).encode()
+
+    def deciding() -> None:
+        conn, _addr = server.accept()
+        with conn:
+            conn.sendall(struct.pack(">I", len(body)) + body)
+            channel.receive(conn)  # its hello: then the peer reads what was sent
+
+    answering = threading.Thread(target=deciding)
+    answering.start()
+    try:
+        assert PeerLink(path, p.PHONES, "the phones' server", wait_s=DEADLINE_S).run(lambda _m: None) is None
+    finally:
+        answering.join(DEADLINE_S)
+        server.close()
+    assert capsys.readouterr().err == f"buzzerbox: {p.VersionMismatch(p.PROTOCOL + 1)}\n"

@@ -250,3 +250,37 @@ def test_a_clicker_host_key_skips_the_roll_call_as_enter_does(
     assert code == 0 and len(drawn) == 1
     records = journal(path)
     assert records[0]["type"] == "session" and records[-1]["type"] == "end"
+
+
+def test_a_board_follower_hears_the_roll_call_and_stays_connected_through_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, screen_opens_no_input: None) -> None:
+    """The league's peer (a board follower) takes a deciding process silent for
+    ``PEER_WAIT_S`` for gone: a roll call longer than that (30 s in the product)
+    sends it the roll call's views too, so it neither reconnects nor warns."""
+    from controller import peer as peer_mod
+    from controller import protocol as p
+    from controller.cli import CommandFailed, main
+    from controller.peer import PeerLink
+
+    monkeypatch.setattr(peer_mod, "PEER_WAIT_S", 3.0)  # the roll call's views come every second
+    views_at = tmp_path / "views.sock"
+    link = PeerLink(views_at, p.BOARD, "league b", wait_s=0.5, keep_waiting=lambda: True)
+    heard: list[p.Message] = []
+    follower = threading.Thread(target=lambda: link.run(heard.append))
+    follower.start()
+
+    def then(_frames: list[list[str]]) -> None:
+        # the roll call goes on (nobody presses) past PEER_WAIT_S of the follower's, or until it reconnected
+        if link.connections >= 2 or sum(isinstance(m, p.RollCallView) for m in heard) >= 6:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="",
+                                                 scancode=0))
+
+    roll_calls(monkeypatch, then)
+    try:
+        with pytest.raises(CommandFailed):
+            main(["play", "reaction", "--profile", "header-4", "--viewer-socket", str(views_at),
+                  "--journal", str(tmp_path / "r.jsonl")])
+    finally:
+        link.finish()
+        follower.join(DEADLINE_S)
+    assert link.connections == 1, f"the follower reconnected {link.connections - 1} time(s) in one roll call"

@@ -158,3 +158,29 @@ def test_a_peer_with_no_deciding_process_ends_within_its_bound_in_one_line(
     assert len(said) == 1 and said[0].endswith(f"league b: no deciding process listened on {tmp_path / 'none.sock'} "
                                                "for 0.3 s: the game is over for it"), err.lines
     assert out.strip().splitlines()[-1].startswith("nothing answers at 127.0.0.1:"), out
+
+
+#: a starter that dies as soon as it started the league's peer (``play`` killed then), with the peer's bounds short
+DIES_AT_ONCE = """
+import subprocess, sys
+from pathlib import Path
+from controller.league import commands
+popen = subprocess.Popen
+def short(command, **kw):
+    return popen([*command, "--wait-s", "0.3", "--broker-wait-s", "0.3"], **{**kw, "stdout": subprocess.DEVNULL})
+commands.subprocess.Popen = short
+print(commands.start_follower(sys.argv[1], "b", "m2", Path(sys.argv[2]), sys.argv[3]).pid, flush=True)
+"""
+
+
+def test_a_peer_whose_play_died_as_it_started_it_ends_by_itself(
+        league_file: Callable[..., Path], tmp_path: Path, silent_port: int) -> None:
+    """``play`` killed while its league peer still imported: the peer, waiting
+    with no bound while play lives, sees it gone (it was told play's pid) rather
+    than taking the process that adopted it for play and waiting for ever."""
+    path = league_file(silent_port)
+    write_broker_files(load(path), tmp_path / "broker")
+    starter = subprocess.run([sys.executable, "-c", DIES_AT_ONCE, str(path), str(tmp_path / "journals"),
+                              str(tmp_path / "none.sock")], env=env_of(tmp_path), cwd=ROOT,
+                             capture_output=True, text=True, check=True, timeout=WAIT_S)
+    assert ended_by_themselves([int(starter.stdout.strip())]), "the league's peer outlived its dead play"
