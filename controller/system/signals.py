@@ -93,6 +93,8 @@ def restore(previous: dict[int, Any] | None) -> None:
     if previous is not None:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if _state.installed == 0:  # what came was this installation's: a later caller in this process starts afresh
+        _state.received, _state.raised = None, False
 
 
 @contextmanager

@@ -128,3 +128,13 @@ def signalled_at_every_moment(tmp_path: Path, sig: int) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: signal.Signals(s).name)
 def test_a_signal_at_any_moment_ends_play_cleanly(tmp_path: Path, sig: int) -> None:
     signalled_at_every_moment(tmp_path, sig)
+
+
+def test_a_signal_handled_in_process_is_forgotten_once_its_handlers_are_restored() -> None:
+    """A command run in-process (a test, a caller) that a signal stopped leaves
+    nothing behind: the next in-process caller that watches ``received`` (the
+    evening's watch between games) does not take that old signal for its own."""
+    with signals.handled(raising=False):
+        signal.raise_signal(signal.SIGTERM)  # in this thread: handled before the call returns
+        assert signals.received() == signal.SIGTERM
+    assert signals.received() is None
