@@ -120,7 +120,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
         from controller.web.process import PhonesProcess
 
         assert port is not None and viewer_socket is not None
-        server = PhonesProcess.start(viewer_socket, port, spec, players, first)
+        server = PhonesProcess.start(viewer_socket, port, spec, players, first, private=private is not None)
         print(server.line, file=sys.stderr)
         return server
 

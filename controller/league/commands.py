@@ -126,6 +126,8 @@ def start_follower(league: str, room: str, match: str, journals: Path, socket_pa
                "--match", match, "--journals", str(journals), "--socket", socket_path,
                "--lang", current_language(), "--log-level", str(logging.getLogger().getEffectiveLevel()),
                "--while-parent", "--starter", str(os.getpid()), *(["--private"] if private else []), *(["--beside"] if beside else [])]
+    # beside the menu's own link, which sends the result too: the menu does not wait for the broker at a match's end
+    command += ["--broker-wait-s", "0"] if beside else []
     with signals.blocked_for_child():  # a stop sent as it starts waits for its handlers
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                                 start_new_session=True)

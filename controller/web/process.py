@@ -41,7 +41,7 @@ from controller import protocol as p
 from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
-from controller.peer import PeerLink
+from controller.peer import PeerLink, remove_private
 from controller.system import terminal
 from controller.web.server import CompanionServer, WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
@@ -222,6 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--starter", type=int, default=None, help="the pid of the process that started this one")
+    parser.add_argument("--private", action="store_true",
+                        help="the socket's folder was made for this game (controller.peer.private_socket): "
+                             "removed at the end, also when its starter died")
     parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     parser.add_argument("--log-level", type=int, default=logging.INFO)
     terminal.whole_lines()
@@ -251,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             phones.peer.finish()
             phones.server.stop()
+            if args.private:  # play removes it too, unless it died first
+                remove_private(Path(args.viewer_socket))
 
 
 # -- the starter's side (``play``) ------------------------------------------------------------
@@ -268,7 +273,7 @@ class PhonesProcess:
 
     @classmethod
     def start(cls, viewer_socket: str, port: int, spec: GameSpec, players: int, first: Snapshot, *,
-              bind: str = "0.0.0.0", address: str | None = None) -> PhonesProcess:
+              bind: str = "0.0.0.0", address: str | None = None, private: bool = False) -> PhonesProcess:
         """Serving on ``port`` (0: any) the game as it starts (``first``) until the deciding process's first
         snapshot; a port that is taken is a ``WebError`` (one line, no game)."""
         command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", viewer_socket,
@@ -277,6 +282,7 @@ class PhonesProcess:
                    "--starter", str(os.getpid()), "--lang", current_language(),
                    "--log-level", str(logging.getLogger().getEffectiveLevel())]
         command += ["--address", address] if address else []
+        command += ["--private"] if private else []
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         assert process.stdin is not None and process.stdout is not None
         try:

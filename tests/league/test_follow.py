@@ -184,3 +184,19 @@ def test_a_peer_whose_play_died_as_it_started_it_ends_by_itself(
                               str(tmp_path / "none.sock")], env=env_of(tmp_path), cwd=ROOT,
                              capture_output=True, text=True, check=True, timeout=WAIT_S)
     assert ended_by_themselves([int(starter.stdout.strip())]), "the league's peer outlived its dead play"
+
+
+def test_a_menu_matchs_peer_does_not_hold_the_menu_waiting_for_the_broker(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The menu's own link sends a match's result too (``--beside``): its peer
+    asks the broker once at the end, not for ``BROKER_WAIT_S``, so the menu's
+    thread is not held while the broker is out of reach; ``play``'s peer waits."""
+    from controller.league import commands
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(commands.subprocess, "Popen", lambda command, **_kw: started.append(command))
+    for beside in (True, False):
+        commands.start_follower("t.toml", "b", "m2", tmp_path, str(tmp_path / "peers.sock"), beside=beside)
+    menus, plays = started
+    assert menus[menus.index("--broker-wait-s") + 1] == "0"
+    assert "--broker-wait-s" not in plays
