@@ -12,7 +12,6 @@ import asyncio
 import json
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -100,28 +99,3 @@ def test_a_pack_uploaded_from_the_host_page_in_play_web_is_saved_in_the_packs_fo
         assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
     assert (data / "buzzerbox" / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
 
-
-def test_the_private_socket_folder_goes_when_play_died_and_the_game_ended_without_it(tmp_path: Path) -> None:
-    """``play --web`` without ``--viewer-socket`` makes a private folder for its
-    deciding process's socket; ``play`` killed with -9 cannot remove it, so the
-    phones' server does at its end (before, every such game left one in /tmp)."""
-    journal = tmp_path / "hands.jsonl"
-    env = {**ENV, "TMPDIR": str(tmp_path)}  # where private_socket makes its folder
-    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
-                            "--headless", "--journal", str(journal), "--web", "0"], env, ROOT) as (proc, err):
-        err.wait_for(lambda x: "Ctrl+C or Esc to stop" in x)  # the game handed over: its deciding process runs
-        [folder] = tmp_path.glob("buzzerbox-peers-*")
-        views_at = folder / "peers.sock"  # the deciding process listens there once it runs
-        proc.send_signal(signal.SIGKILL)  # play dies: its own removal never runs
-        proc.wait()
-        err.wait_for(lambda x: "the screen process went away" in x)  # the deciding process plays on
-        sock = connect_when_listening(str(views_at), DEADLINE_S)
-        try:
-            channel.send(sock, p.Stop("menu"))
-            until(sock, lambda m: isinstance(m, p.Ended))
-        finally:
-            sock.close()
-        give_up = time.monotonic() + processes.HANG_S  # a hang bound, not a timing claim
-        while views_at.parent.exists() and time.monotonic() < give_up:
-            time.sleep(0.05)
-    assert not views_at.parent.exists()
