@@ -8,7 +8,8 @@ thread of their own without a second process.
 Everything the baseline needs beyond the product's pieces is here: the
 deciding thread keeping its events for the frame thread and letting it wait
 for a step (``OneProcessDecider``), the hooks around each frame (``framed``),
-a ``LiveGame`` of people's (``OneProcessGame``).
+``LiveGame`` (a box and its presenter run beside this process's frames:
+simulated players' for the pages' tests, people's as ``OneProcessGame``).
 """
 
 from __future__ import annotations
@@ -20,19 +21,24 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pygame
 
 from controller.box.deciding import LIVE_WINDOW, Decider
 from controller.box.runtime import Box
+from controller.box.session import played_of, stop_on_sigterm, summary_line
+from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.screen.keyboard import KeyboardSource
-from controller.screen.live import LiveGame
 from controller.screen.loop import Pace, Presenter, RunResult, frame_run, frames_loop
+from controller.system import signals
 from games.base import GameEvent
+
+log = logging.getLogger("buzzerbox")
 
 #: how often the interpreter lets another thread run (default 5 ms): short,
 #: so the deciding thread gets the GIL soon after a delivery wakes it even
@@ -172,6 +178,89 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
     outcome.decisions = list(decider.decisions)
     outcome.decision_detail = list(decider.detail)
     return outcome
+
+
+@dataclass
+class LiveGame:
+    """A box with its presenter and its simulated players (``session``), run
+    beside this process's frames until it ends and always closed the same
+    way: the older design, kept for the harness of the pages' and the frame
+    loop's tests (the product decides every live game, simulated players'
+    too, in a process of its own: ``controller.screen.viewer``)."""
+
+    box: Box
+    presenter: Presenter
+    session: Session | None = None
+    stopped: bool = False  # Ctrl+C or SIGTERM
+    #: the companion pages' server (``--web``), stopped with the game
+    companion: Any = None
+    closed: bool = field(default=False, repr=False)
+
+    def game_now(self) -> int:
+        return box_now_us() + self.box.time_offset_us
+
+    def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
+            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
+        """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
+        None when it was stopped. Closes the game in every case."""
+        from controller.screen.loop import run
+
+        session = self.session
+        if session is None:
+            raise ValueError("a game with people is decided in a process of its own (controller.screen.viewer)")
+        if realtime and to_game_us is not None:
+            # the sources' stated report delay is checked on every delivery from
+            # now on; simulated players stamp on their session's own timeline
+            # (unless it follows the box clock), so their lateness means nothing
+            self.box.measure_report_delay(box_now_us)
+        # simulated players keep the session's own timeline
+        until = None if seconds is None else self.box.now_us + int(seconds * 1_000_000)
+        return self.closed_after(lambda: run(session, self.presenter, realtime=realtime, until_us=until,
+                                             keyboard=keyboard, fps=fps, to_game_us=to_game_us))
+
+    def closed_after(self, frames: Callable[[], RunResult]) -> RunResult | None:
+        """``frames()`` until the game ends; None when it was stopped (Ctrl+C,
+        SIGTERM). Closes the game in every case."""
+        try:
+            with stop_on_sigterm():
+                signals.check()  # a signal held during start-up stops the game now, through its close
+                return frames()
+        except KeyboardInterrupt:
+            self.stopped = True
+            log.info("%s stopped (Ctrl+C or SIGTERM)", self.box.spec.title)
+            return None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Lights off, the phones told, the journal's end written: once, however it ended."""
+        if self.closed:
+            return
+        self.closed = True
+        with signals.held(raise_after=False):  # a signal now must not cut the close short
+            self._close()
+
+    def _close(self) -> None:
+        stop_companion(self)
+        try:
+            self.presenter.close()
+        finally:
+            box = self.box
+            # every press taken is journaled before the end
+            box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
+
+    def summary_line(self, result: RunResult | None) -> str:
+        """One line for the terminal and the log: how it ended and the scores."""
+        return summary_line(played_of(self.box), "stopped" if result is None else result.reason)
+
+
+
+
+def stop_companion(game: LiveGame) -> None:
+    """The companion pages' server the harness hosts (``--web``), stopped with the game."""
+    if game.companion is not None:
+        game.companion.stop()
+        game.companion = None
 
 
 @dataclass

@@ -157,6 +157,8 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=seconds, default=None, help=_("box time to play (headless default: 60)"))
     p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a 1920x1080 PNG"))
     p.add_argument("--json", action="store_true", help=_("headless: print the game's summary as JSON"))
+    p.add_argument("--journal", metavar="FILE", default=None,
+                   help=_("in real time: the game's journal (default: a new file in the box's journals folder)"))
     p.add_argument("--board-sim", action="store_true",
                    help=_("players' switches go through the firmware board's own logic, a pseudo-terminal and the "
                           "board driver (real time)"))

@@ -36,7 +36,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 8
+PROTOCOL = 9
 
 
 class ChannelError(BuzzerBoxError):
@@ -226,12 +226,24 @@ class Between:
 
 
 @dataclass(frozen=True, slots=True)
+class Bots:
+    """Simulated players play every station (``demo``, the menu's simulated
+    players' games): an input source of the deciding process
+    (``controller/box/bots.py``), seeded by the game's seed; with
+    ``board_sim`` their presses go through a simulated input board."""
+
+    board_sim: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """A new game's session header: the first message to a deciding process
-    started ``--new``, which writes the journal with it (the screen's process never does)."""
+    started ``--new``, which writes the journal with it (the screen's process
+    never does); ``bots``: simulated players play it (None: people do)."""
 
     TAG: ClassVar[str] = "start"
     header: dict[str, Any]
+    bots: Bots | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +253,8 @@ class Play:
     the journal's game is resumed, ``carry_on`` past an early end), whether
     the stations are called first (``roll_call``), whether its screen serves
     the phones (``web``), where the game is imported from (``register``:
-    GAME=PACKAGE) and how to start a screen for it again (``screen``)."""
+    GAME=PACKAGE), how to start a screen for it again (``screen``) and
+    whether simulated players play it (``bots``, as in ``Start``)."""
 
     TAG: ClassVar[str] = "play"
     journal: str
@@ -251,6 +264,7 @@ class Play:
     roll_call: bool = False
     carry_on: bool = False
     web: bool = False
+    bots: Bots | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,7 +565,7 @@ def _value(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
 
 
 #: the value objects without a journal form of their own: the list of their fields
-CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played, PhonesPanel)})
+CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played, PhonesPanel, Bots)})
 _FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
 _FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
 

@@ -1,5 +1,7 @@
-"""``buzzerbox demo``: simulated players play a game on the screen, or
-headless in virtual time with a summary (and a screenshot when asked)."""
+"""``buzzerbox demo``: simulated players play a game on the screen, a live
+game decided in the deciding process as ``play``'s (their presses an input
+source there: ``controller/box/bots.py``), or headless in virtual
+time in this process with a summary (and a screenshot when asked)."""
 
 from __future__ import annotations
 
@@ -7,15 +9,19 @@ import argparse
 import logging
 import sys
 from collections import Counter
-from typing import Any
+from pathlib import Path
 
 from controller.apps.common import UsageError, default_players, print_json, with_suggestion
 from controller.box import profile as profile_mod
 from controller.box import session as box_session
+from controller.box.journal_writer import JournalWriter
 from controller.box.runtime import Box, event_words
 from controller.box.simulate import Session
+from controller.protocol import NOT_BEGUN, Bots
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
+from controller.system import signals
+from games.base import GameSettings, GameSpec
 from games.i18n import _, format_number, ngettext
 from games.registry import available, get
 from games.scenes import scene_for
@@ -24,8 +30,6 @@ log = logging.getLogger("buzzerbox")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from controller.screen.loop import snapshot
-
     if args.game is None:
         args.game = available()[0]
     try:
@@ -50,56 +54,116 @@ def cmd_demo(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return demo_summary(args)
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
+    if not headless or args.board_sim:  # a live game: decided in the deciding process, as play's
+        return live_demo(args, spec, settings, profile, headless)
+    return virtual_demo(args, spec, settings, profile)
+
+
+def virtual_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
+                 profile: profile_mod.Profile | None) -> int:
+    """Headless: simulated players in virtual time, in this process (a simulation,
+    not a live game: nothing is journaled, no lamp is lit), the frames drawn
+    headless for the screenshot, and the summary."""
+    from controller.screen.loop import run, snapshot
+
     names, colors = live.names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
-    board = BoardSimLink(box, settings.players, spec.inputs) if args.board_sim else None
+    session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
+    screen = live.open_screen(args, True)
+    presenter = live.presenter_for(box.spec, screen, lights=None, sound=live.open_sound(args, True, profile),
+                                   colors=colors)
+    seconds = args.seconds if args.seconds is not None else 60.0
+    started_us = box.now_us
+    until = box.now_us + int(seconds * 1_000_000)
     try:
-        session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
-        lights = box_session.open_lights(profile)
-        if board is not None:
-            session.edge_sink, session.lookahead_us = board.edge_sink, 5_000_000
-            lights = board.source.lights()
-        screen = live.open_screen(args, headless)
-        presenter = live.presenter_for(box.spec, screen, lights=lights, sound=live.open_sound(args, headless, profile), colors=colors)
-        seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
-        started_us = box.now_us
-        virtual = headless and board is None
-        game = live.LiveGame(box, presenter, session=session)
-        if not virtual:  # the last line before the game runs (tests wait for it before they signal)
-            print(_("{title}: a real-time demo; Ctrl+C or Esc to stop").format(title=_(spec.title)), file=sys.stderr)
-        result = game.run(realtime=not virtual, seconds=seconds,
-                          keyboard=None if headless else KeyboardSource(args.players),
-                          # the board stamps on the real box clock: the session's game time must follow it
-                          to_game_us=box.time_offset_us if board is not None else None)
+        with box_session.stop_on_sigterm():
+            result = run(session, presenter, realtime=False, until_us=until)
     finally:
-        if board is not None:
-            board.close()
-    now_us = result.now_us if result is not None else box.now_us
+        presenter.close()
+        box.end(box.now_us)
     if args.screenshot:
-        snapshot(presenter, box, now_us, args.screenshot)
+        snapshot(presenter, box, result.now_us, args.screenshot)
     screen.close()
-    if result is None:  # Ctrl+C: the game was closed; the command line says "stopped"
-        raise KeyboardInterrupt
     session.say_if_waiting_for_a_host("demo")
     summary = box.summary()
     if args.json:
         print_json(summary, box.station_names)
         return 0
     kinds = Counter(e.kind for e in result.events)
-    how = _("virtual, headless") if virtual else _("real time")
-    if board is not None:
-        how += _(", through the simulated input board")
     print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), {reason}").format(
         title=_(spec.title), players=ngettext("{n} player", "{n} players", args.players).format(n=args.players), seed=args.seed,
-        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=how, reason=box_session.how_it_ended(result.reason)))
-    if headless:
-        print_demo_log(box)
+        seconds=format_number((result.now_us - started_us) / 1e6, 1), how=_("virtual, headless"),
+        reason=box_session.how_it_ended(result.reason)))
+    print_demo_log(box)
     log.debug("events: %s", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     print(box_session.scores_line(box.station_names, summary))
     if args.screenshot:
         print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
-    elif headless:
+    else:
         print(_("(--screenshot FILE.png saves the last frame; --json prints the whole summary)"))
+    return 0
+
+
+def live_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
+              profile: profile_mod.Profile | None, headless: bool) -> int:
+    """In real time (a window, or ``--board-sim``): a live game started as
+    ``play`` starts one (``viewer.people_game``), its simulated players an
+    input source of the deciding process (``protocol.Bots``), which lights
+    the profile's lamps (or the simulated board's) and journals every press;
+    the keyboard's station keys count as the stations' as in ``play``."""
+    from controller.screen.loop import snapshot_view
+    from controller.screen.viewer import SplitGame, people_game, screen_args
+
+    names, colors = live.names_colors(profile, args.players)
+    path = Path(args.journal) if args.journal else box_session.new_journal_path(box_session.journal_dir(), spec.name)
+    JournalWriter.check_new(path)  # a journal that cannot be written is said before anything starts
+    header = box_session.people_header(spec, settings, profile, names, mode=box_session.DEMO_MODE)
+    keyboard = None if headless else KeyboardSource(args.players, sends_watermarks=profile is None,
+                                                    keys=profile.keys if profile is not None else None)
+    seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
+    fps = 15 if headless else 60
+    with signals.held(raise_after=False):  # a signal from here on is acted on once the deciding process runs
+        screen = live.open_screen(args, headless)
+        game = SplitGame(path, profile.name if profile is not None else None, spec, settings, True, seconds,
+                         screen_args(spec.name, headless=headless, fullscreen=getattr(args, "fullscreen", None),
+                                     fps=fps, players=args.players, colors=colors, volume=args.volume,
+                                     mute=args.mute, keyboard=keyboard is not None,
+                                     keys=profile.keys if profile is not None else None,
+                                     keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
+                         header=header, bots=Bots(board_sim=bool(args.board_sim)))
+        presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, profile),
+                                       colors=colors)
+
+    def started(_inputs: str) -> None:  # the last line before the game runs (tests wait for it before they signal)
+        if keyboard is not None and profile is None:
+            live.show_keys(presenter, args.players)
+        print(_("{title}: a real-time demo, journal {path}; Ctrl+C or Esc to stop").format(
+            title=_(spec.title), path=path), file=sys.stderr)
+
+    try:
+        ended = people_game(game, presenter, keyboard, fps, first_pages=lambda: box_session.starting_pages(
+            spec, settings, names), announce=started)
+        if args.screenshot and ended.reason != NOT_BEGUN:
+            snapshot_view(presenter, ended.last, spec, ended.last.t_us, args.screenshot)
+    finally:
+        with signals.held(raise_after=False):
+            screen.close()
+    if ended.reason in ("stopped", NOT_BEGUN):  # Ctrl+C: the game was closed; the command line says "stopped"
+        raise KeyboardInterrupt
+    played = ended.played
+    if args.json:
+        print_json(played.summary, list(played.names))
+        return 0
+    how = _("real time")
+    if args.board_sim:
+        how += _(", through the simulated input board")
+    print(_("{title}: {players}, seed {seed}, {seconds} s of box time ({how}), {reason}").format(
+        title=_(spec.title), players=ngettext("{n} player", "{n} players", args.players).format(n=args.players),
+        seed=args.seed, seconds=format_number(ended.last.t_us / 1e6, 1), how=how,
+        reason=box_session.how_it_ended(ended.reason)))
+    print(box_session.scores_line(list(played.names), played.summary))
+    if args.screenshot:
+        print(_("screenshot: {path} (1920x1080)").format(path=args.screenshot))
     return 0
 
 
@@ -140,37 +204,3 @@ def print_demo_log(box: Box) -> None:
         if box.spec.logs(event.kind):
             who = None if event.player is None else box.station_names[event.player]
             print(f"  {format_number(event.t_us / 1e6, 3):>8} s  {event_words(box.spec, event.kind, who)}")
-
-
-class BoardSimLink:
-    """A simulated input board between the simulated players and the box."""
-
-    def __init__(self, box: Box, players: int, inputs: tuple[str, ...], realtime: bool = True) -> None:
-        """``realtime=False``: the board on its virtual clock (tests move it), the box on the same."""
-        from controller.box.sources.board_sim import start_simulated_board
-        from firmware.buzzer import pinmap
-
-        free = sorted(pinmap.DIRECT) + list(range(32, 32 + 8 * pinmap.SR_CHIPS))  # see board-pinmap.toml
-        wanted = [(station, name) for station in range(players) for name in inputs]
-        if len(wanted) > len(free):
-            raise UsageError(f"--board-sim: {len(wanted)} inputs, but the board reads {len(free)}")
-        self.channels = dict(zip(wanted, free, strict=False))
-        channel_map = {ch: key for key, ch in self.channels.items()}
-        light_map = {(station, "bell"): station for station in range(players)}
-        self.sim, self.source = start_simulated_board(channel_map, light_map, realtime=realtime)
-        box.latency_guard_us = self.source.report_delay_us(box.debouncer.config)
-        # the board stamps on the box clock (the real one, or the simulator's); the game's timeline starts now, at 0
-        box.time_offset_us = -self.source.clock()
-        self.box = box
-        self.source.start(box)
-
-    def edge_sink(self, edge: Any, precision_us: int) -> None:
-        """Schedule the edge on the board at its own (future) time."""
-        channel = self.channels.get((edge.station, edge.input))
-        if channel is not None:
-            raw = edge.t_us - self.box.time_offset_us  # game time -> box clock -> the board's own time
-            self.sim.edges(channel, [(0, edge.level)], at_us=raw - self.sim.host_offset_us)
-
-    def close(self) -> None:
-        self.source.stop()
-        self.sim.close()

@@ -28,8 +28,6 @@ from controller.box import session as box_session
 from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
 from controller.box.monitor import InputMonitor
-from controller.box.runtime import Box
-from controller.box.simulate import Session
 from controller.box.timeline import box_now_us
 from controller.pack_store import (
     MEDIA_ROOTS,
@@ -45,6 +43,7 @@ from controller.protocol import (
     PHONES,
     VIEWER,
     Answered,
+    Bots,
     Played,
     SaveNames,
     UploadPack,
@@ -493,10 +492,7 @@ class Evening:
         # named now, in the language the host may just have picked in the menu ("Hráč 5", not "Player 5")
         names, colors = live.names_colors(self.profile, max(self.players, 16), self.menu.names)
         station_names = (names or None) and names[: choice.players]
-        if choice.bots:
-            self.bots(Box(spec, settings, station_names=station_names), colors, bool(choice.phones))
-            return
-        league = self.league
+        league = None if choice.bots else self.league
         path = (league.path if league is not None and league.path is not None
                 else box_session.new_journal_path(Path(self.args.journal_dir), choice.game))
         try:
@@ -505,11 +501,13 @@ class Evening:
             self.menu.refuse(exc)
             return
         log.info("journal: %s", path)
-        header = box_session.people_header(spec, settings, self.profile, station_names)  # the deciding process journals it
+        # the deciding process journals it (simulated players' too: their presses replay)
+        header = box_session.people_header(spec, settings, self.profile, station_names,
+                                           mode=box_session.DEMO_MODE if choice.bots else "play")
         # on real stations the deciding process runs the roll call first (Esc there: back to the menu)
         reason = self.people(spec, settings, lambda: box_session.starting_pages(spec, settings, station_names), path,
                              colors, resumed=False, phones=bool(choice.phones), header=header,
-                             roll_call=self.profile is not None)
+                             roll_call=self.profile is not None and not choice.bots, bots=choice.bots)
         if reason == NOT_BEGUN:
             return
         if league is not None:
@@ -518,8 +516,9 @@ class Evening:
 
     def people(self, spec: GameSpec, settings: GameSettings, first_pages: Callable[[], Snapshot], path: Path,
                colors: list[Color] | None, *, resumed: bool, phones: bool, header: dict[str, Any] | None = None,
-               carry_on: bool = False, roll_call: bool = False) -> str:
-        """A game with people, started as ``play`` starts one (``viewer.people_game``),
+               carry_on: bool = False, roll_call: bool = False, bots: bool = False) -> str:
+        """A game with people (``bots``: simulated players play it, in the deciding
+        process, its lamps lit as any game's), started as ``play`` starts one (``viewer.people_game``),
         handed to the evening's deciding process (it holds the inputs and
         lamps, and journals the game: a new one's with ``header``). With phones the menu's one
         server serves it (its phones stay joined), showing ``first_pages()`` until
@@ -545,7 +544,7 @@ class Evening:
                                            keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones, header=header,
                          carry_on=carry_on, roll_call=roll_call, evening=self.decider,
-                         role=PHONES if phones else VIEWER)  # the menu serves the phones in its process
+                         role=PHONES if phones else VIEWER, bots=Bots() if bots else None)  # the menu serves the phones in its process
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
@@ -588,28 +587,10 @@ class Evening:
             log.error("%s", self.unsaved_error)
         if played.finished and ended.last.finished:  # its results, as its screen drew them at the end
             self.finals[str(path)] = (spec, settings.players, ended.last)
-        if played.finished or (reason == "menu" and self.league is None):
+        if not bots and (played.finished or (reason == "menu" and self.league is None)):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))
         return reason
-
-    def bots(self, box: Box, colors: list[Color] | None, phones: bool) -> None:
-        """Simulated players' game in this process on the menu's screen, its
-        phones served by the menu's companion; it opens no input and no lamp
-        (the evening's deciding process holds them: its lamps stay dark)."""
-        spec, settings = box.spec, box.settings
-        game = live.LiveGame(box, live.presenter_for(box.spec, self.screen, lights=None, sound=self.sound,
-                                                     colors=colors),
-                             session=Session(box, spec.new_bots(settings), spec.new_host(settings), settings.seed))
-        game.presenter.asides.extend(self.asides)
-        game.presenter.results_hint = BACK_HINT
-        if phones:  # the session's one server, moved to this game
-            live.answer_box_keys(game.presenter, self.companion.game(box, [game.presenter.scene,
-                                                                           game.presenter.results]))
-        result = game.run(realtime=True, keyboard=KeyboardSource(settings.players, keys=self.clicker_keys))
-        self.companion.between()
-        log.info(game.summary_line(result))
-        self.ended("stopped" if result is None else result.reason)
 
     def ended(self, reason: str) -> None:
         """After a game: Ctrl+C or SIGTERM stops the menu ("stopped" on the

@@ -44,6 +44,7 @@ from controller import channel
 from controller import protocol as p
 from controller.box import owner, session
 from controller.box import profile as profile_mod
+from controller.box.bots import BotsSource
 from controller.box.deciding import Decider, ask_realtime
 from controller.box.inputs import PRESS_FLASH_US
 from controller.box.lights import LightDirector
@@ -141,6 +142,8 @@ class DecidingGame:
         #: ``play``'s game keeps a player renamed on the host page in the names file (this process owns it;
         #: an evening's menu sends its names itself: ``owner``)
         self.keep_name: Callable[[int, str], None] | None = None
+        #: the simulated players, when they play (``Taking.bots``): they see each step's decisions
+        self.bots: BotsSource | None = None
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
         if lights is not None:  # a race the engine declared lights its winner before the engine's step
             box.first_lamp = self.first_light
@@ -191,6 +194,8 @@ class DecidingGame:
         And time: a view may count down with the engine's clock (the quiz's
         answer time): after each change it is looked at every ``VIEW_EVERY_US``
         until one look finds it standing still, then not until it changes."""
+        if self.bots is not None and (events or stirred):
+            self.bots.observe(events, t_us)
         if stirred or (self._flash_ends_us is not None and self.box.now_us >= self._flash_ends_us):
             self._unseen = True
         since = t_us - self._last_view_us
@@ -523,6 +528,8 @@ class DecidingGame:
                 self.lights.all_off()
         finally:
             try:
+                if self.bots is not None:  # they press no more: what they pressed is taken below
+                    self.bots.stop()
                 if self.source is not None and not keep_inputs:
                     self.source.stop()  # what it hands over as it stops still reaches this box
                 elif self.source is not None:
@@ -606,6 +613,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--carry-on", action="store_true",
                    help="a game the host ended before its end goes on (its screen checked it was not played out)")
     p.add_argument("--seconds", type=float, default=None, help="end this long after taking the game over")
+    p.add_argument("--bots", action="store_true",
+                   help="a resumed game played by simulated players (a new one's Start says so)")
+    p.add_argument("--board-sim", action="store_true", help="with --bots: through a simulated input board")
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
     p.add_argument("--feed", default=None, help="a FIFO of synthetic edges (controller/box/feed.py)")
@@ -885,6 +895,8 @@ class Taking:
     carry_on: bool = False
     web: bool = False
     screen: tuple[str, ...] = ()
+    #: simulated players play every station (``demo``, the menu's bots' games): an input source here
+    bots: p.Bots | None = None
 
 
 def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on_signal: bool = False) -> int:
@@ -909,12 +921,14 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on
             if args.evening:
                 return evening(args, link, inputs, priority)
             try:
-                header = new_game(link) if args.new else None
+                start = new_game(link) if args.new else None
             except BuzzerBoxError as exc:
                 refuse(link, exc)
                 return 1
-            taking = Taking(args.journal, header, roll_call=args.roll_call, carry_on=args.carry_on, web=args.web,
-                            screen=tuple(json.loads(args.screen)))
+            # a resumed game's simulated players are on the command line (no Start is sent for it)
+            bots = start.bots if start is not None else p.Bots(args.board_sim) if args.bots else None
+            taking = Taking(args.journal, None if start is None else start.header, roll_call=args.roll_call,
+                            carry_on=args.carry_on, web=args.web, screen=tuple(json.loads(args.screen)), bots=bots)
             return 0 if play(args, link, inputs, taking, priority) is not None else 1
         finally:
             inputs.close()
@@ -940,7 +954,7 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
         if start is None:
             return 0
         taking = Taking(start.journal, start.header, roll_call=start.roll_call, carry_on=start.carry_on,
-                        web=start.web, screen=start.screen)
+                        web=start.web, screen=start.screen, bots=start.bots)
         name, package = start.register.split("=", 1)
         with registry.register(name, package):
             reason = play(args, link, inputs, taking, priority)
@@ -999,7 +1013,8 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
                 and not roll_call(link, profile, source, kept=kept)):
             raise RollCallLeft
         if taking.header is not None:  # the journal is written here, from the header the screen sent: its time starts now
-            box = session.journaled_box(taking.header, profile, taking.journal)
+            # simulated players' stations are the game's own, whatever the wiring (it lights their lamps)
+            box = session.journaled_box(taking.header, profile if taking.bots is None else None, taking.journal)
         else:
             box, _journal = session.resumed_box(taking.journal, carry_on=taking.carry_on)
     except RollCallLeft:
@@ -1008,18 +1023,26 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         return None
     box.horizon_policy = args.horizon
     recorder = Recorder.of(box, whole=box.restored_from == 0)  # before ``bound_logs``: every event so far
-    link.relay.target = box
-    if source is not None and profile is not None:
+    if taking.bots is None:  # the stations play (simulated players play on their own: the lamps are lit alone)
+        link.relay.target = box
+    if source is not None and profile is not None and taking.bots is None:
         session.connect(box, source, profile)
     box.measure_report_delay(box_now_us)
     box.bound_logs()
+    bots = None if taking.bots is None else BotsSource(box, board_sim=taking.bots.board_sim)
+    lights = inputs.lights
+    if bots is not None and bots.board is not None:  # the simulated board's lamps are the game's
+        lights = LightDirector(bots.board.source.lights())
     until = None if args.seconds is None else box_now_us() + box.time_offset_us + int(args.seconds * 1_000_000)
     companion = None
     if taking.web:  # the pages' snapshots are JSON text built here: no aiohttp, no pygame
         with box.lock:
             companion = Publisher(box)
-    game = DecidingGame(box, source, inputs.lights, until_us=until, results_s=args.results_s,
+    game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
                         screen_args=list(taking.screen), companion=companion, recorder=recorder)
+    if bots is not None:  # they play from the game's time now on
+        game.bots = bots
+        bots.follow()
     if not args.evening:
         game.keep_name = functools.partial(session.keep_name, profile)
     game.requests = functools.partial(owner.answer, profile=profile, packs=packs_of(args))
@@ -1229,15 +1252,14 @@ def waiting(link: Link, timeout_s: float | None) -> Iterator[p.Message | None]:
             return
 
 
-def new_game(link: Link) -> dict[str, Any]:
-    """The session header of the new game this process journals (the screen's first message)."""
+def new_game(link: Link) -> p.Start:
+    """The new game this process journals, its session header (the screen's first message)."""
     message = link.next(None)
     while message is False:  # woken by a signal: the game taken over closes on it
         message = link.next(None)
-    header = message.header if isinstance(message, p.Start) else None
-    if not header:
+    if not isinstance(message, p.Start) or not message.header:
         raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
-    return header
+    return message
 
 
 def skipped(missing: list[str]) -> bool:

@@ -331,28 +331,35 @@ def game_settings(spec: GameSpec, players: int, seed: int, options: Mapping[str,
     return spec.settings(players, seed, **{**options, **wiring_options(spec, profile, players)})
 
 
+#: the journal's mode of a live game simulated players played (``demo``, the menu's): never resumed as people's
+DEMO_MODE = "demo"
+
+
 def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, journal: str | Path | None,
-            station_names: Sequence[str] | None = None, *, wall_clock: Callable[[], float] = time.time) -> Box:
-    """A box for people: its own timeline starts now at 0, every input journaled."""
+            station_names: Sequence[str] | None = None, *, wall_clock: Callable[[], float] = time.time,
+            mode: str = "play") -> Box:
+    """A box for people (``mode`` "demo": simulated players'): its own timeline starts now at 0, every input journaled."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     if journal is not None:  # its pictures beside it, by content: a replay elsewhere shows them (docs/journal.md)
         settings = media.kept_with_journal(settings, Path(journal).absolute().parent)
     box = Box(spec, settings, kinds, debounce=profile.debounce if profile is not None else None,
               station_names=station_names)
     if journal is not None:
-        box.journal = journal_mod.JournalWriter.create(journal, people_header(spec, settings, profile, station_names))
+        box.journal = journal_mod.JournalWriter.create(journal, people_header(spec, settings, profile, station_names,
+                                                                           mode=mode))
     restart_clock(box, wall_clock=wall_clock)
     return box
 
 
 def people_header(spec: GameSpec, settings: GameSettings, profile: Profile | None,
-                  station_names: Sequence[str] | None = None) -> dict[str, Any]:
+                  station_names: Sequence[str] | None = None, mode: str = "play") -> dict[str, Any]:
     """The session header of a new game with people on ``profile``'s stations
     (None: keyboard stations): what ``new_box`` journals, and what a screen
-    sends its deciding process (``protocol.Start``) without a box of its own."""
+    sends its deciding process (``protocol.Start``) without a box of its own;
+    ``mode`` "demo": simulated players play it (never resumed by the menu as a game of people's)."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     return session_header(spec, settings, kinds, station_names, profile.debounce if profile is not None else None,
-                          mode="play", profile=profile.name if profile is not None else None)
+                          mode=mode, profile=profile.name if profile is not None else None)
 
 
 def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: str | Path) -> Box:
@@ -365,7 +372,7 @@ def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: s
     except LookupError as exc:
         raise journal_mod.JournalError(str(exc)) from None
     settings = as_played(spec, session.settings, session.rules)
-    return new_box(spec, settings, profile, journal, station_names=session.station_names)
+    return new_box(spec, settings, profile, journal, station_names=session.station_names, mode=session.mode or "play")
 
 
 def check_matches(path: str | Path, profile: Profile | None, game: str | None) -> None:

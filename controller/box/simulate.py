@@ -60,6 +60,8 @@ class Session:
         self.edge_sink: Callable[[Edge, int], None] = box.edge
         #: hand edges over this long before they are due (a board stamps them itself)
         self.lookahead_us = 0
+        #: where a live game's bots' actions go when due (``deliver``: ``controller/box/bots.py``)
+        self.act: Callable[[Action], None] = lambda action: None
         self._observe([])
 
     def _observe(self, events: list[GameEvent]) -> None:
@@ -82,6 +84,26 @@ class Session:
             for action in self.host.observe(view, events, self.now_us):
                 t_us = max(action.t_us, self.now_us)
                 heapq.heappush(self._host_queue, (t_us, next(self._seq), Action(action.kind, t_us, None, action.args)))
+
+    # -- a live game's bots (controller/box/bots.py): the deciding process steps the box
+    def observe(self, events: list[GameEvent], now_us: int) -> None:
+        """The players see what a step decided at ``now_us`` and plan on it."""
+        self.now_us = max(self.now_us, now_us)
+        self._observe(events)
+
+    def next_input_us(self) -> int | None:
+        """When the players' next edge (``lookahead_us`` early) or action is due (None: none is planned)."""
+        edge = self.switches.next_time_us()
+        times = [t for t in (None if edge is None else edge - self.lookahead_us,
+                             self._host_queue[0][0] if self._host_queue else None) if t is not None]
+        return min(times) if times else None
+
+    def deliver(self, now_us: int) -> None:
+        """Every edge (``lookahead_us`` early) and action due by ``now_us`` handed over."""
+        for edge in self.switches.due(now_us + self.lookahead_us):
+            self.edge_sink(edge, self.switches.precision_us)
+        while self._host_queue and self._host_queue[0][0] <= now_us:
+            self.act(heapq.heappop(self._host_queue)[2])
 
     def next_time_us(self) -> int | None:
         candidates = [

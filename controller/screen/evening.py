@@ -54,6 +54,7 @@ class GameToTake(Protocol):
     roll_call: bool
     carry_on: bool
     web: bool
+    bots: p.Bots | None
 
 
 class EveningRefused(BuzzerBoxError):
@@ -208,7 +209,7 @@ class EveningLink:
             channel.send(self.sock, p.Play(str(game.journal), game.header if new else None,
                                            f"{game.spec.name}={package_of(game.spec.name)}",
                                            tuple(game.screen_args), roll_call=game.roll_call and new,
-                                           carry_on=game.carry_on and not resume, web=game.web))
+                                           carry_on=game.carry_on and not resume, web=game.web, bots=game.bots))
         return self.process, self.sock
 
     def press_lamps(self, on: bool) -> None:

@@ -1,10 +1,10 @@
 """The screen's side of a live game: the window, the sound, the keyboard
 stations' hint, the presenter that draws the box's views and the phones'
-server it hosts, and ``LiveGame``, which runs simulated players' games in
-this process (a game with people is decided in a process of its own:
-``controller/screen/viewer.py``). The session's plumbing that the deciding
-process needs too (journal paths, names, the box and its inputs) is
-``controller/box/session.py``: this module is never imported there.
+server it hosts. Every live game (people's and simulated players') is
+decided in a process of its own (``controller/screen/viewer.py``). The
+session's plumbing that the deciding process needs too (journal paths,
+names, the box and its inputs) is ``controller/box/session.py``: this
+module is never imported there.
 """
 
 from __future__ import annotations
@@ -12,24 +12,18 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from controller.box.lights import Lights
 from controller.box.profile import Profile
-from controller.box.runtime import Box
-from controller.box.session import KEYS_HINT_US, played_of, stop_on_sigterm, summary_line
-from controller.box.simulate import Session
-from controller.box.timeline import box_now_us
-from controller.system import signals
+from controller.box.session import KEYS_HINT_US
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import _
 from games.scenes import scene_for
 
 if TYPE_CHECKING:
-    from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import Presenter, RunResult
+    from controller.screen.loop import Presenter
     from controller.screen.screen import Screen
     from controller.screen.sound import Sound
     from controller.web.server import CompanionServer
@@ -129,81 +123,6 @@ def keyboard_keys_line(players: int) -> str:
     return _("keyboard stations ({keys}; h lists the host's keys for this game)").format(keys=keys)
 
 
-# -- the game itself -----------------------------------------------------------------------
-
-
-@dataclass
-class LiveGame:
-    """A box with its presenter and its simulated players (``session``), run
-    until it ends and always closed the same way. A box of people's is
-    decided in a process of its own (``controller.screen.viewer``)."""
-
-    box: Box
-    presenter: Presenter
-    session: Session | None = None
-    stopped: bool = False  # Ctrl+C or SIGTERM
-    #: the companion pages' server (``--web``), stopped with the game
-    companion: Any = None
-    closed: bool = field(default=False, repr=False)
-
-    def game_now(self) -> int:
-        return box_now_us() + self.box.time_offset_us
-
-    def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
-            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
-        """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
-        None when it was stopped. Closes the game in every case."""
-        from controller.screen.loop import run
-
-        session = self.session
-        if session is None:
-            raise ValueError("a game with people is decided in a process of its own (controller.screen.viewer)")
-        if realtime and to_game_us is not None:
-            # the sources' stated report delay is checked on every delivery from
-            # now on; simulated players stamp on their session's own timeline
-            # (unless it follows the box clock), so their lateness means nothing
-            self.box.measure_report_delay(box_now_us)
-        # simulated players keep the session's own timeline
-        until = None if seconds is None else self.box.now_us + int(seconds * 1_000_000)
-        return self.closed_after(lambda: run(session, self.presenter, realtime=realtime, until_us=until,
-                                             keyboard=keyboard, fps=fps, to_game_us=to_game_us))
-
-    def closed_after(self, frames: Callable[[], RunResult]) -> RunResult | None:
-        """``frames()`` until the game ends; None when it was stopped (Ctrl+C,
-        SIGTERM). Closes the game in every case."""
-        try:
-            with stop_on_sigterm():
-                signals.check()  # a signal held during start-up stops the game now, through its close
-                return frames()
-        except KeyboardInterrupt:
-            self.stopped = True
-            log.info("%s stopped (Ctrl+C or SIGTERM)", self.box.spec.title)
-            return None
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Lights off, the phones told, the journal's end written: once, however it ended."""
-        if self.closed:
-            return
-        self.closed = True
-        with signals.held(raise_after=False):  # a signal now must not cut the close short
-            self._close()
-
-    def _close(self) -> None:
-        stop_companion(self)
-        try:
-            self.presenter.close()
-        finally:
-            box = self.box
-            # every press taken is journaled before the end
-            box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
-
-    def summary_line(self, result: RunResult | None) -> str:
-        """One line for the terminal and the log: how it ended and the scores."""
-        return summary_line(played_of(self.box), "stopped" if result is None else result.reason)
-
-
 def presenter_for(spec: GameSpec, screen: Screen, *, lights: Lights | None, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
     """What draws ``spec``'s game on ``screen`` (its scene in the stations' ``colors``)."""
@@ -255,9 +174,3 @@ def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:
     can ask (k: the PIN on the big screen for a minute, a co-host logs in;
     every address that sent wrong PINs may try again: a person at the box asked)."""
     presenter.box_actions["show_pin"] = server.box_key_pin
-
-
-def stop_companion(game: LiveGame) -> None:
-    if game.companion is not None:
-        game.companion.stop()
-        game.companion = None

@@ -533,6 +533,17 @@ def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple
     pygame.image.save(surface, path)
 
 
+def snapshot_view(presenter: Presenter, view: View, spec: GameSpec, now_us: int, path: str,
+                  size: tuple[int, int] = (1920, 1080)) -> None:
+    """``snapshot`` of a view the deciding process sent (this process holds no box of the game)."""
+    from pathlib import Path
+
+    surface = pygame.Surface(size)
+    presenter.draw_view(view, spec, now_us, surface)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, path)
+
+
 def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = None,
              monitor: InputMonitor | EveningStations | None = None, clock: Callable[[], int] = box_now_us,
              fps: int = 30) -> Choice | None:

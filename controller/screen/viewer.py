@@ -504,6 +504,8 @@ class SplitGame:
     role: str = p.VIEWER
     #: the packs folder the deciding process saves the host page's uploads in
     packs: str | None = None
+    #: simulated players play every station (``demo``, the menu's bots' games), in the deciding process
+    bots: p.Bots | None = None
 
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -535,12 +537,14 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--horizon", game.horizon]
     if game.packs:
         command += ["--packs-dir", game.packs]
+    if game.bots is not None and not new:  # a new game's Start says so
+        command += ["--bots"] + (["--board-sim"] if game.bots.board_sim else [])
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     theirs.close()
     if new:  # its first message: the game it journals (without a header it says so and stops)
         with contextlib.suppress(OSError):  # gone already: the watch says so
-            channel.send(mine, p.Start(game.header if game.header is not None else {}))
+            channel.send(mine, p.Start(game.header if game.header is not None else {}, game.bots))
     return process, mine
 
 

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks import one_process
 from controller.box import journal as journal_mod
 from controller.box import session
 from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press
 from controller.box.runtime import Box, box_from_journal
-from controller.screen import live
 from games.registry import get
 
 
@@ -45,7 +45,7 @@ def records(path: Path) -> list[dict[str, Any]]:
 
 
 def close(box: Box, now_us: int) -> None:
-    game = live.LiveGame(box, NoScreen())  # type: ignore[arg-type]
+    game = one_process.LiveGame(box, NoScreen())  # type: ignore[arg-type]
     game.game_now = lambda: now_us  # type: ignore[method-assign]
     game.close()
 

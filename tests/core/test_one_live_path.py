@@ -1,19 +1,20 @@
 """One live path (issue 47): the product keeps none of the one-process
 baseline's seams. Its deciding thread hands what it decided on only through
 ``after`` (the deciding process publishes there), the frame loop draws
-simulated players' games with no hook but ``advance``, and ``LiveGame`` runs
-only a session; the baseline (benchmarks/one_process.py) brings its own.
+simulated players' games with no hook but ``advance``, and the screen's side
+runs no live game of its own (``LiveGame``, a box beside the frames, is the
+baseline's: benchmarks/one_process.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from benchmarks.one_process import OneProcessDecider, OneProcessGame
+from benchmarks.one_process import LiveGame, OneProcessDecider, OneProcessGame
 from controller.box.deciding import Decider
 from controller.box.press import Press
 from controller.box.runtime import Box
-from controller.screen.live import LiveGame
+from controller.screen import live
 from controller.screen.loop import FrameRun
 from games import registry
 
@@ -36,6 +37,7 @@ def test_the_product_keeps_no_seam_of_the_one_process_baseline() -> None:
     left = {cls.__name__: sorted(BASELINE_ONLY[cls] & names) for cls, names in found.items()}
     assert left == {"Decider": [], "FrameRun": [], "LiveGame": []}, left
     assert issubclass(OneProcessGame, LiveGame)
+    assert not hasattr(live, "LiveGame"), "the screen's process runs no live game: the deciding process does"
 
 
 def test_the_baseline_s_deciding_thread_keeps_what_it_decided_for_its_frames() -> None:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from controller.apps.demo import BoardSimLink
 from controller.box import session as box_session
+from controller.box.bots import BoardSimLink
 from controller.box.journal import JournalWriter
 from controller.box.runtime import Box
 from controller.box.simulate import Session

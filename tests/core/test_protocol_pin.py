@@ -18,15 +18,15 @@ from typing import Any
 from controller import protocol as p
 
 #: PROTOCOL and each message's (and value object's) shape digest, as pinned
-PINNED = (8, {
+PINNED = (9, {
     "view": "ba6d5f7cf0db5ffd",
     "opened": "ba0d07c49b303389",
     "refused": "5b54cdd3ff165e0a",
     "rollcall": "25f0b8f3321aa512",
     "ended": "6cd102c07cb07d52",
     "between": "fb85fd43936790dc",
-    "start": "565aef6de262fbbf",
-    "play": "962609abb113a098",
+    "start": "c980eceb3f6a13fa",
+    "play": "970de90834c99565",
     "edge": "1ea5381b3da43db4",
     "press": "2140243c62ef794a",
     "notice": "daf3d675476f4b41",
@@ -53,6 +53,7 @@ PINNED = (8, {
     "value Watermark": "b98bd53b1efb827d",
     "value Played": "ee532e28f1912b4c",
     "value PhonesPanel": "4453b460aca43593",
+    "value Bots": "7b2e09fe7b263d93",
 })
 
 

@@ -332,3 +332,60 @@ def test_play_resume_of_a_game_played_to_its_end_is_refused_in_one_line_without_
                "'buzzerbox replay' shows it, a new game starts a new journal")
     assert refusal in err.splitlines() and "Traceback" not in err, err
     assert path.read_bytes() == before
+
+
+@pytest.mark.usefixtures("mock_pins")
+def test_the_windowed_demo_is_decided_in_a_deciding_process_and_replays_to_its_scores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo`` in a window (SDL's dummy driver) starts its game as ``play``
+    does: a deciding process (a child, ``controller.box.process``) in which
+    the simulated players are an input source; this process builds no box.
+    The bots' presses are journaled, and ``replay`` of the journal comes to
+    the scores the demo printed. The window is closed once the journal has
+    presses (readiness, not a timer)."""
+    import contextlib
+    import subprocess
+    import threading
+    import time
+
+    from tests.processes import HANG_S
+
+    monkeypatch.setenv("DISPLAY", ":0")  # a desktop to open the window on (the dummy driver draws it)
+    commands: list[list[str]] = []
+    popen = subprocess.Popen
+
+    def recorded(argv: Any, *args: Any, **kwargs: Any) -> Any:
+        commands.append(list(argv))
+        return popen(argv, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", recorded)
+    path = tmp_path / "demo.jsonl"
+    stop = threading.Event()
+
+    def close_after_presses() -> None:
+        give_up = time.monotonic() + HANG_S  # a hang only: the assertions below then fail
+        while not stop.is_set() and time.monotonic() < give_up:
+            if path.exists() and path.read_text(encoding="utf-8").count('"type":"press"') >= 4:
+                break
+            stop.wait(0.05)
+        pygame.event.post(pygame.event.Event(pygame.QUIT))  # the window closed: the game ends
+
+    closer = threading.Thread(target=close_after_presses)
+    closer.start()
+    try:
+        assert main(["demo", "reaction", "--window", "--players", "3", "--seed", "5", "--journal", str(path),
+                     "--json"]) == 0
+    finally:
+        stop.set()
+        closer.join()
+        with contextlib.suppress(pygame.error):  # a QUIT the run did not take must not end the next test's
+            pygame.event.clear(pygame.QUIT)
+    assert boxes_built == [], boxes_built[0]
+    assert any(argv[1:3] == ["-m", "controller.box.process"] for argv in commands), commands
+    shown = json.loads(capsys.readouterr().out)
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["mode"] == "demo" and records[-1]["type"] == "end"
+    assert sum(r["type"] == "press" for r in records) >= 4
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == shown["scores"]

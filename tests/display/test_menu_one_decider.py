@@ -697,3 +697,50 @@ def test_a_process_killed_in_the_test_press_that_will_not_open_again_leaves_keyb
     assert _("Player {n}").format(n=1) in seen["menu"], seen["menu"]  # keyboard stations for now
     skipped = [r.getMessage() for r in caplog.records if "test press skipped" in r.getMessage()]
     assert len(skipped) == 1 and "no-such-factory" in skipped[0], skipped
+
+
+def test_the_menus_simulated_players_game_is_decided_by_the_evenings_process_and_lights_its_lamps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Who plays: demo bots" from the menu on header-4: the game is handed to
+    the evening's deciding process (``Play`` with ``Bots``), which journals the
+    bots' presses and lights the winners' lamps as in any game (the menu played
+    it in its own process with the lamps dark); the menu opens no lamp."""
+    from tests.core.test_evening import LAMP_SPY
+    from tests.display.test_menu_refusal import row_is
+
+    site, lamps = tmp_path / "site", tmp_path / "lamps"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(LAMP_SPY, encoding="utf-8")
+    lamps.touch()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("BUZZERBOX_LAMP_SPY", str(lamps))
+    no_input_here(monkeypatch)
+    taken, started = takes(monkeypatch), starts(monkeypatch)
+
+    def lit() -> set[tuple[int, int]]:
+        """(pid, station) of every lamp a process turned on."""
+        return {(int(pid), int(station)) for pid, station, _input, mode in
+                (line.split() for line in lamps.read_text(encoding="utf-8").splitlines()) if mode == "on"}
+
+    def script(_feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        while not row_is(frame, "Who plays"):
+            frame = yield [pygame.K_DOWN]
+        while not row_is(frame, "Who plays", "demo bots"):
+            frame = yield [pygame.K_RIGHT]
+        frame = yield [pygame.K_RETURN]  # Start (Enter starts from any row)
+        frame = yield from until(frame, lambda _f: bool(lit()))  # a bot won something: its lamp, from the process
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield [pygame.K_ESCAPE]
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        frame = yield [pygame.K_ESCAPE]
+        yield [pygame.K_ESCAPE]
+
+    journals = menu_on_the_feed(tmp_path, monkeypatch, script)
+    assert len(taken) == 1 and taken == started[:1], (taken, started)  # the evening's one process decided it
+    assert {pid for pid, _station in lit()} == {taken[0]}
+    (journal,) = journals.glob("*.jsonl")
+    records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["mode"] == "demo" and records[-1]["type"] == "end"
+    assert any(r["type"] == "press" for r in records), "the bots' presses are journaled"

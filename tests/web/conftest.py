@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks import one_process
 from benchmarks.one_process import OneProcessGame
 from controller.box import session
 from controller.screen import live
@@ -71,7 +72,7 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
 
 @dataclass
 class Served:
-    game: live.LiveGame
+    game: one_process.LiveGame
     server: CompanionServer
     thread: threading.Thread
 
@@ -124,5 +125,5 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
     yield start
     for s in started:
         s.stop()
-        live.stop_companion(s.game)
+        one_process.stop_companion(s.game)
     registered.__exit__(None, None, None)

@@ -14,6 +14,7 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks import one_process
 from benchmarks.one_process import OneProcessGame
 from controller.box import session as box_session
 from controller.box.press import Press
@@ -89,7 +90,7 @@ def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: An
     assert not s.thread.is_alive() and s.game.closed  # closed as Esc closes it: back to the menu
 
 
-def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[live.LiveGame, threading.Thread]:
+def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[one_process.LiveGame, threading.Thread]:
     """One of the menu's games: a box, its HDMI loop on a thread, the session's server moved to it."""
     spec = registry.get("hands")
     box = box_session.new_box(spec, spec.settings(players, seed=seed), None, None)

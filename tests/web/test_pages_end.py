@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.screen import live
+from benchmarks import one_process
 from tests.web.conftest import Served
 from tests.web.test_pages import SCREENS
 
@@ -31,7 +31,7 @@ def test_phones_host_and_board_say_game_over_with_the_final_scores_when_the_serv
     board.goto(s.server.board_url())
     board.wait_for_selector("tr[data-seat='1']")
     s.stop()
-    live.stop_companion(s.game)  # the game closed: the server says its last word and stops
+    one_process.stop_companion(s.game)  # the game closed: the server says its last word and stops
     for page in (player, host):
         expect(page.locator(".thanks")).to_have_text("Game over: thank you for playing!")
         expect(page.locator(".fact.final")).to_have_count(2)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks import one_process
 from controller.box.timeline import box_now_us
-from controller.screen import live
 from games.base import Action
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
@@ -130,7 +130,7 @@ def test_the_phone_page_fits_a_small_phone_in_every_phase(served: Any, phone: An
             raise AssertionError(f"{game} did not end within {MOVES} moves (phases: {phases})")
         assert PHASES[game] <= set(phases), f"{game} went through {phases}"
         s.stop()
-        live.stop_companion(s.game)  # the game and its server close: the pages say it is over, with the scores
+        one_process.stop_companion(s.game)  # the game and its server close: the pages say it is over, with the scores
         for page in pages:
             page.wait_for_function("() => window.__ended === true", timeout=READY_MS)
             assert_fits_the_phone(page)
