@@ -1023,8 +1023,8 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         return None
     box.horizon_policy = args.horizon
     recorder = Recorder.of(box, whole=box.restored_from == 0)  # before ``bound_logs``: every event so far
-    if taking.bots is None:  # the stations play (simulated players play on their own: the lamps are lit alone)
-        link.relay.target = box
+    # the stations play (simulated players play on their own: the stations' inputs feed nothing, the lamps are lit)
+    link.relay.target = box if taking.bots is None else None
     if source is not None and profile is not None and taking.bots is None:
         session.connect(box, source, profile)
     box.measure_report_delay(box_now_us)
