@@ -536,15 +536,15 @@ class Evening:
 
         if self.decider is not None and self.decider.language != current_language():
             self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
-        args, league = self.args, self.league
+        args, league = self.args, None if bots else self.league  # simulated players play no match
         game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
                          None, screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                            fps=60, players=settings.players, colors=colors,
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones, header=header,
-                         carry_on=carry_on, roll_call=roll_call, evening=self.decider,
-                         role=PHONES if phones else VIEWER, bots=Bots() if bots else None)  # the menu serves the phones in its process
+                         carry_on=carry_on, roll_call=roll_call, evening=self.decider, bots=Bots() if bots else None,
+                         role=PHONES if phones else VIEWER)  # the menu serves the phones in its process
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
