@@ -63,7 +63,7 @@ def run(game: str, players: int, length: int, unit: str, checkpoints: int, folde
         options["rounds"] = length  # more than enough: we stop at the press count
     settings = spec.settings(players, 1, **options)
     box = Box(spec, settings)
-    box.bound_logs()  # as a live box does (LiveGame.run)
+    box.bound_logs()  # as a live box does (process.open_game)
     path = folder / f"{game}.jsonl"
     box.journal = journal_mod.JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), 1)
