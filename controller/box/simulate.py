@@ -1,5 +1,6 @@
 """Games played by simulated players, in virtual time (``simulate``, tests,
-headless demos) or in real time beside a screen (``demo``).
+headless demos) or live, as an input source of the deciding process
+(``demo`` in real time, the menu's bots: ``controller/box/bots.py``).
 
 The simulated players press through the same path as real stations: planned
 press -> bouncing edge train -> debounce -> button map -> engine. Players of

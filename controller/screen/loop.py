@@ -292,10 +292,11 @@ def run(
     results_s: float = 10.0,
     to_game_us: int | None = None,
 ) -> RunResult:
-    """Run a Session of simulated players (the demo, the menu's bot games)
+    """Run a Session of simulated players (``demo --headless`` in virtual
+    time; the pages' test harness, benchmarks/one_process.py, in real time)
     until the game ends, ``until_us`` (game time), Esc or the window closes.
-    Returns how it ended. A game with people is decided in a process of its
-    own and drawn by ``controller.screen.viewer``: never here.
+    Returns how it ended. A live game, people's or simulated players', is
+    decided in a process of its own and drawn by ``controller.screen.viewer``: never here.
 
     ``clock`` reads the box clock; game time is that plus ``to_game_us``:
     wherever the session stands now (or as given: 0 when a simulated board
