@@ -68,6 +68,9 @@ class Press(Stamped):
         )
 
 
+#: the station number of the host's own buttons (arm, next, reset ...)
+HOST_STATION = -1
+
 #: the notice an input board's press (or lamp) is refused as when stamped in the box's future, and one of a
 #: boot that rebooted before its clock was mapped as well as stated (``BoardSession``; counted by ``Box``)
 FUTURE_PRESS, UNTIMED_PRESS = "future", "untimed"

@@ -529,7 +529,7 @@ class Box(InputLayer):
                 log.warning("%d presses stamped before this game began were refused (not played)",
                             self.stale_presses)
             if self.future_presses:
-                log.warning("%d board event(s) stamped in the box's future were refused in this game (not played)",
+                log.warning("%d input(s) stamped in the box's future were refused in this game (not played)",
                             self.future_presses)
             if self.untimed_presses:
                 log.warning("%d board event(s) of a boot that rebooted before its clock was mapped were refused "
@@ -924,6 +924,9 @@ class Box(InputLayer):
         self.note(notice)
         if notice.kind == FUTURE_PRESS:
             self.future_presses += 1
+            if self.future_presses == 1:
+                log.warning("an input of station %d stamped in the box's future was refused (not played): its "
+                            "source's clock is wrong (counted; the count is logged at the end)", notice.station)
         elif notice.kind == UNTIMED_PRESS:
             self.untimed_presses += 1
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
