@@ -1,8 +1,7 @@
 """On a Pi the GPIO source reads the stations' edges from the kernel's GPIO
 character device (uAPI v2 line events), not through lgpio's alert thread.
 There is no /dev/gpiochip here: the line request's fd is stood in for by a
-pipe carrying records in the kernel's own format (``struct gpio_v2_line_event``,
-48 bytes), and the request's layout is checked byte for byte against
+pipe carrying records in the kernel's own format (``tests/linechip.py``), and the request's layout is checked byte for byte against
 <linux/gpio.h> (the offsets gcc gives for it, written out below)."""
 
 from __future__ import annotations
@@ -37,14 +36,8 @@ from controller.box.sources.linefd import (
 )
 from controller.box.timeline import box_now_us
 from games import registry
+from tests.linechip import StandInChip, event
 from tests.processes import HANG_S
-
-RISING, FALLING = 1, 2
-
-
-def event(offset: int, level: int, t_us: int, seqno: int, line_seqno: int) -> bytes:
-    """One ``gpio_v2_line_event`` as the kernel writes it: a stamp in CLOCK_MONOTONIC ns."""
-    return LINE_EVENT.pack(t_us * 1000 + 456, RISING if level else FALLING, offset, seqno, line_seqno)
 
 
 def test_the_line_request_is_laid_out_as_the_kernels_header() -> None:
@@ -81,31 +74,6 @@ def test_a_machine_without_the_headers_chip_says_so_in_one_line(tmp_path: Path) 
     assert "\n" not in str(not_a_chip.value)
 
 
-class StandInChip:
-    """The kernel's side of one line request: a pipe whose read end is the request's fd."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[list[int], bool]] = []
-        self.writer: int | None = None
-        self.seqno = 0
-        self.line_seqno: dict[int, int] = {}
-
-    def open(self, offsets: list[int], pull_up: bool) -> tuple[int, str]:
-        self.asked.append((offsets, pull_up))
-        r, self.writer = os.pipe()
-        return r, "/dev/gpiochip0 pinctrl-rp1 (stand-in)"
-
-    def edge(self, offset: int, level: int, t_us: int) -> bytes:
-        """The record the kernel queues for this edge, numbered as it numbers them."""
-        self.seqno += 1
-        self.line_seqno[offset] = self.line_seqno.get(offset, 0) + 1
-        return event(offset, level, t_us, self.seqno, self.line_seqno[offset])
-
-    def queue(self, *records: bytes) -> None:
-        assert self.writer is not None
-        os.write(self.writer, b"".join(records))
-
-
 #: station 2's switches actuate this much later (a drop jig's offset): its stamps come this much earlier
 OFFSET_US = 300
 
@@ -127,8 +95,7 @@ def lines_box(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Box, GpioSource
         yield box, source, chip, pins
     finally:
         source.stop()
-        if chip.writer is not None:
-            os.close(chip.writer)
+        chip.close()
 
 
 def drained(reader: Any) -> None:
@@ -178,7 +145,7 @@ def test_the_inputs_are_read_from_the_kernels_line_events_and_the_log_says_so(
         assert chip.writer is not None
         with pytest.raises(BrokenPipeError):  # stopped: the request is closed, the lines are free
             chip.queue(chip.edge(17, 0, 1))
-        os.close(chip.writer)
+        chip.close()
 
 
 def test_lines_the_kernel_will_not_give_leave_gpiozeros_pins(caplog: pytest.LogCaptureFixture) -> None:
