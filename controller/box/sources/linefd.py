@@ -33,6 +33,7 @@ from pathlib import Path
 
 from controller.box.sources.pipe_reader import PipeReader
 from controller.box.timeline import box_now_us
+from games.i18n import _
 
 log = logging.getLogger("buzzerbox.gpio")
 
@@ -121,7 +122,8 @@ def header_chip(dev: Path = Path("/dev")) -> tuple[Path, str]:
         if label in HEADER_CHIP_LABELS:
             return path, label
         seen.append(f"{path.name}: {label}")
-    raise LineError(errno.ENODEV, f"no header GPIO chip in {dev} ({', '.join(seen) or 'no gpiochip'})")
+    raise LineError(errno.ENODEV, _("no header GPIO chip in {dev} ({seen})").format(
+        dev=dev, seen=", ".join(seen) or _("no /dev/gpiochip*")))
 
 
 def request_lines(chip: Path, offsets: list[int], pull_up: bool) -> int:
@@ -131,7 +133,8 @@ def request_lines(chip: Path, offsets: list[int], pull_up: bool) -> int:
     try:
         fcntl.ioctl(fd, GPIO_V2_GET_LINE_IOCTL, request, True)
     except OSError as exc:
-        raise LineError(exc.errno, f"{chip}: the kernel refused lines {offsets}: {exc.strerror}") from exc
+        raise LineError(exc.errno, _("{chip}: the kernel refused lines {offsets}: {error}").format(
+            chip=chip, offsets=offsets, error=exc.strerror)) from exc
     finally:
         os.close(fd)
     return int(LINE_REQUEST.unpack(request)[-1])
