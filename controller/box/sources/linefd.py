@@ -163,7 +163,7 @@ class LineEventReader(PipeReader):
     the box asks it how far it has delivered).
 
     ``capture_us``: the kernel stamps an edge in its hard interrupt handler and
-    its IRQ thread (SCHED_FIFO 50, above every task of ours) queues it; 250 µs
+    its IRQ thread (SCHED_FIFO 50, above the deciding process's 20) queues it; 250 µs
     bounds that thread's wake-up on a preemptible Pi kernel under load (typical
     wake-ups are tens of µs). Not measured on a Pi here. An edge queued later
     than its watermark allowed is not lost: the box counts it as late evidence
