@@ -267,3 +267,32 @@ def test_a_record_that_is_not_an_edge_is_not_delivered() -> None:
     reader.start()
     reader.join(HANG_S)
     assert got == [6_000] and reader.lost == 0
+
+
+def test_each_inputs_level_at_rest_is_its_lines_bit_in_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The debounce starts from each input's level now: the request's values (bit i: its
+    i-th line, asked with every line's bit in the mask). A bell held down at the start
+    (station 1's, offset 5, low) reads low and no other does."""
+    prof = profile_mod.load("header-4")
+    offsets = sorted(prof.input_pins())
+    asked: list[tuple[int, bytes]] = []
+
+    def ioctl(fd: int, request: int, arg: bytearray, mutate: bool) -> int:
+        asked.append((request, bytes(arg)))
+        held = offsets.index(5)
+        struct.pack_into("=Q", arg, 0, ((1 << len(offsets)) - 1) & ~(1 << held))
+        return 0
+
+    chip = StandInChip()
+    monkeypatch.setattr(linefd.fcntl, "ioctl", ioctl)
+    source = GpioSource(prof, mock_factory(), lines=chip.open)
+    spec = registry.get("quiz")
+    source.start(Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce))
+    try:
+        levels = source.levels()
+    finally:
+        source.stop()
+        chip.close()
+    assert asked == [(GPIO_V2_LINE_GET_VALUES_IOCTL, struct.pack("=QQ", 0, (1 << len(offsets)) - 1))]
+    assert prof.input_pins()[5] == (1, "bell")
+    assert levels == {where: 0 if where == (1, "bell") else 1 for where in prof.input_pins().values()}
