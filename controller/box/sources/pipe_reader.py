@@ -1,7 +1,8 @@
 """An edge reader that can say how far it has delivered: the thread that
-takes edges off the pipe they are queued in (lgpio's notification pipe for
-real GPIO pins, the benchmarks' feed FIFO for mock ones) and hands each to
-the source's callback.
+takes edges off the queue they wait in (on a Pi the kernel's GPIO line
+request, ``linefd.py``; lgpio's notification pipe where that cannot be had;
+the benchmarks' feed FIFO for mock pins) and hands each to the source's
+callback. "The pipe" below is any of them.
 
 It reads the pipe's bytes itself (a buffered file would hide reports read and
 not yet delivered) and is *busy* from before a read until every whole report
