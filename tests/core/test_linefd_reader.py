@@ -141,8 +141,11 @@ def test_the_inputs_are_read_from_the_kernels_line_events_and_the_log_says_so(
         said = [r.getMessage() for r in caplog.records if "GPIO source" in r.getMessage()]
         assert len(said) == 1 and "kernel's line events (/dev/gpiochip0 pinctrl-rp1" in said[0]
     finally:
+        reader = source.line_reader
         source.stop()
-        assert chip.writer is not None
+        assert reader is not None and chip.writer is not None
+        reader.join(HANG_S)  # its thread closes the request as it ends
+        assert not reader.is_alive()
         with pytest.raises(BrokenPipeError):  # stopped: the request is closed, the lines are free
             chip.queue(chip.edge(17, 0, 1))
         chip.close()
