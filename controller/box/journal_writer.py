@@ -166,8 +166,9 @@ class JournalWriter:
             state = parse_bytes(self.path.read_bytes(), self.path)
             if state.damage or state.torn_tail or state.missing_newline:
                 self._sink.close()
-                raise JournalError(f"{self.path}: will not append to it as it is: "
-                                   f"{state.damage or 'its last line is incomplete'}; resume repairs a torn end")
+                raise JournalError(_("{path}: will not append to it as it is: {problem}; resume repairs a torn end")
+                                   .format(path=self.path,
+                                           problem=state.damage or _("its last line is incomplete")))
         if state is not None:
             self.version, self._seq, self._previous = state.version, state.next_seq, state.last_sum
         self._lock = threading.Lock()
@@ -222,9 +223,11 @@ class JournalWriter:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=exc.strerror or exc)) from None
         if not os.access(p.parent, os.W_OK):
-            raise JournalError(f"cannot create the journal {p}: {os.strerror(errno.EACCES)}")
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=os.strerror(errno.EACCES)))
 
     @classmethod
     def create(cls, path: str | Path, header: SessionHeader | Mapping[str, Any], fsync: bool = True,
@@ -239,13 +242,15 @@ class JournalWriter:
         try:
             parse_header(data)  # a header this box could not read back: fail now, not at replay
         except JournalError as exc:
-            raise JournalError(f"cannot start the journal {p}: its header would not read back ({exc})") from None
+            raise JournalError(_("cannot start the journal {path}: its header would not read back ({problem})").format(
+                path=p, problem=exc)) from None
         try:
             if sink is None:
                 p.parent.mkdir(parents=True, exist_ok=True)
             writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=exc.strerror or exc)) from None
         writer._seq = 0
         writer.write(data)
         if not writer.flush(timeout=2.0):  # the header is on disk before the first press

@@ -1347,8 +1347,9 @@ def replay_record(box: Box, line: int, record: Record) -> None:
         elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
             box.note(record.notice)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
-                           "are the session header's options right?") from None
+        raise JournalError(_("line {line}: the game cannot take this {type} record ({problem}); "
+                             "are the session header's options right?").format(
+            line=line, type=record.type, problem=exc)) from None
 
 
 def replay_finish(box: Box, journal: Journal) -> None:
@@ -1356,7 +1357,8 @@ def replay_finish(box: Box, journal: Journal) -> None:
     try:
         box.summary()  # what replay prints: garbage options surface here, not as a traceback later
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line 1: the session header's options do not work for {box.spec.title} ({exc})") from None
+        raise JournalError(_("line 1: the session header's options do not work for {game} ({problem})").format(
+            game=_(box.spec.title), problem=exc)) from None
     box.now_us = max(box.now_us, journal.last_t_us)
 
 
