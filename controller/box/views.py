@@ -313,7 +313,7 @@ class Pages(_Published[dict[str, Any]]):
     the box is locked (``Publisher.gather``) and encoded after (``snapshot``),
     on any thread: the deciding process holds ``box.lock`` only to copy the
     views, and its outbox's thread writes the text. The engines' views are
-    fresh dicts per call (the outbox already pickles them unlocked), so
+    fresh dicts per call (the outbox encodes them unlocked, as protocol messages), so
     nothing here changes once the lock is released."""
 
     def snapshot(self) -> Snapshot:
