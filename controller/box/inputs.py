@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.box.debounce import DebounceConfig, Debouncer
-from controller.box.press import HOST_STATION, Edge, InputNotice, Press, Watermark
+from controller.box.press import HOST_STATION, Edge, InputNotice, NoticeKind, Press, Watermark
 from controller.box.sources.base import KEY_PRECISION_US, Inbox
 
 log = logging.getLogger("buzzerbox")
@@ -135,16 +135,16 @@ class InputLayer(Inbox):
         """What the strip shows about one station's inputs."""
         if 0 <= notice.station < len(self.stations):
             st = self.stations[notice.station]
-            if notice.kind == "stuck":
+            if notice.kind == NoticeKind.STUCK:
                 st.stuck.add(notice.input)
                 log.warning("station %d input %r is stuck (held too long): ignored until released", notice.station, notice.input)
-            elif notice.kind == "unstuck":
+            elif notice.kind == NoticeKind.UNSTUCK:
                 st.stuck.discard(notice.input)
                 log.info("station %d input %r released", notice.station, notice.input)
-            elif notice.kind == "disconnected":
+            elif notice.kind == NoticeKind.DISCONNECTED:
                 st.connected = False
-            elif notice.kind == "connected":
+            elif notice.kind == NoticeKind.CONNECTED:
                 st.connected = True
-        elif notice.station == HOST_STATION and notice.kind in ("disconnected", "connected"):
+        elif notice.station == HOST_STATION and notice.kind in (NoticeKind.DISCONNECTED, NoticeKind.CONNECTED):
             for st in self.stations:  # the whole board went away / came back
-                st.connected = notice.kind == "connected"
+                st.connected = notice.kind == NoticeKind.CONNECTED

@@ -40,7 +40,14 @@ from controller.box.journal import (
 )
 from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
-from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
+from controller.box.press import (
+    FUTURE_PRESS,
+    UNTIMED_PRESS,
+    InputNotice,
+    NoticeKind,
+    Press,
+    Watermark,
+)
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -86,7 +93,7 @@ def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
 
 
 #: the notice a refused press from before this session is journaled as (``Box._stale``)
-STALE_PRESS = "stale"
+STALE_PRESS = NoticeKind.STALE
 #: what the screen and the host page say while the journal's disk refuses records
 JOURNAL_NOTICES = {
     "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
@@ -933,9 +940,9 @@ class Box(InputLayer):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:
             return self._emit([GameEvent(RENAMED, notice.t_us, notice.station, {"name": notice.input})])
-        if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
+        if notice.kind in (NoticeKind.DISCONNECTED, NoticeKind.CONNECTED) and notice.station == HOST_STATION:
             # the whole board went away / came back
-            was_paused, self.paused = self.paused, notice.kind == "disconnected"
+            was_paused, self.paused = self.paused, notice.kind == NoticeKind.DISCONNECTED
             if was_paused == self.paused:
                 log.info("input board %s", notice.kind)
                 return []
