@@ -18,7 +18,8 @@ from controller.box.results.quiz_record import Results
 from controller.box.runtime import Box
 from controller.box.simulate import Session
 from games import registry
-from games.base import GameEvent
+from games.base import EventKind, GameEvent
+from games.quiz.engine import QuizEvent
 
 from .conftest import lines_of, run
 
@@ -594,14 +595,16 @@ def test_the_record_folded_as_the_game_goes_keeps_what_the_live_box_forgot(tmp_p
 
 def _pressed_question(n: int, presses: int = 5) -> list[GameEvent]:
     """Question ``n`` as a live evening asks it (benchmarks/live_memory.py): armed, pressed by four
-    stations, answered right; stamps as big as a live game's (their ints are kept too)."""
+    stations, answered right; the engine's own kinds (``EventKind``s, not plain strings) and stamps as
+    big as a live game's (their ints are kept too)."""
     t = 10**12 + n * 1_000_000
-    return [GameEvent("question", t, None, {"number": n, "text": f"Question {n}?", "category": "", "answer": "42"}),
-            GameEvent("armed", t + 1),
-            *(GameEvent("buzz", t + 300_000 + 37 * k + n, k % 4) for k in range(presses)),
-            GameEvent("correct", t + 500_000 + n, 0, {"points": 1}),
-            GameEvent("round_over", t + 500_000 + n, 0, {"result": "correct"}),
-            GameEvent("next", t + 600_000 + n, None, {"question": n + 1})]
+    return [GameEvent(QuizEvent.QUESTION, t, None, {"number": n, "text": f"Question {n}?", "category": "",
+                                                    "answer": "42"}),
+            GameEvent(QuizEvent.ARMED, t + 1),
+            *(GameEvent(EventKind.BUZZ, t + 300_000 + 37 * k + n, k % 4) for k in range(presses)),
+            GameEvent(EventKind.CORRECT, t + 500_000 + n, 0, {"points": 1}),
+            GameEvent(EventKind.ROUND_OVER, t + 500_000 + n, 0, {"result": "correct"}),
+            GameEvent(QuizEvent.NEXT, t + 600_000 + n, None, {"question": n + 1})]
 
 
 def test_a_live_quiz_s_record_of_a_long_evening_stays_small() -> None:
@@ -645,9 +648,9 @@ def test_an_undo_reaching_a_frozen_question_reopens_it() -> None:
     had been frozen."""
     events = [e for n in range(1, 9) for e in _pressed_question(n, presses=2)]
     t = events[-1].t_us
-    undos = [GameEvent("undo", t + 1, None, {}), GameEvent("undo", t + 2, None, {}),  # question 8's, then 7's
-             GameEvent("wrong", t + 3, 1, {"points": -1}),
-             GameEvent("round_over", t + 3, 1, {"result": "everyone answered wrong"}),
+    undos = [GameEvent(QuizEvent.UNDO, t + 1, None, {}), GameEvent(QuizEvent.UNDO, t + 2, None, {}),  # 8's, 7's
+             GameEvent(EventKind.WRONG, t + 3, 1, {"points": -1}),
+             GameEvent(EventKind.ROUND_OVER, t + 3, 1, {"result": "everyone answered wrong"}),
              *_pressed_question(9, presses=1)]
     folds = []
     for live_questions in (1, 10**9):  # every question but the current frozen; none

@@ -54,7 +54,7 @@ class QuizNight:
     an evening of a question a second (benchmarks/live_memory.py) is 3,600
     questions an hour. The current question and the few before it are
     objects; every older one is frozen (``freeze``: a few hundred bytes of
-    compressed tuples, a fifth of the objects). Kept in memory, not spilled
+    compressed tuples, under a quarter of the objects). Kept in memory, not spilled
     to a file beside the journal (one more file to write, to find again
     after a restart and to clean up) nor folded again from the journal at
     the close (the close would replay the whole evening: results_at_close.py);
@@ -107,6 +107,8 @@ class QuizNight:
                 try:
                     self.frozen[number] = freeze(self.questions[number])
                 except ValueError:  # not a journal's value: the question stays an object
+                    if not self.unfrozen:
+                        log.warning("the quiz's record keeps question %s whole: it cannot be frozen", number)
                     self.unfrozen.add(number)
                 else:
                     del self.questions[number]
@@ -455,7 +457,9 @@ class Recorder:
     """A quiz's record folded as its deciding process decides it: every
     event the box says goes to the fold (``QuizNight``), so the close writes
     the record at once, from the live box, however long the game ran (its
-    box keeps only the newest events in memory)."""
+    box keeps only the newest events in memory; the fold keeps the older
+    questions frozen, so a long evening grows it by a few hundred bytes a
+    question)."""
 
     def __init__(self, box: Box, *, whole: bool) -> None:
         """``whole``: the box has every event of the game so far (a new game, or

@@ -68,13 +68,16 @@ def freeze(q: QuestionRecord) -> bytes:
     compressed. A live quiz keeps every question it asked until the close
     writes the results: as objects that is ~1.1 KiB a question with five
     presses, ~4 MiB an hour at the question a second of
-    benchmarks/live_memory.py; frozen, a fifth of it. ``thaw`` gives the
+    benchmarks/live_memory.py; frozen, under a quarter of it
+    (benchmarks/quiz_record_size.py). ``thaw`` gives the
     same record back, field for field. Raises ValueError for a value
     ``marshal`` does not take (the question then stays an object)."""
-    fields: tuple[Any, ...] = (q.number, q.text, q.category, q.points, q.answer,
-              tuple((b.station, b.t_us, b.armed_us, b.first_us, b.arming) for b in q.buzzes), q.early, q.ties,
-              tuple((j.station, j.verdict, j.points, j.t_us, j.question, j.undone) for j in q.judgements),
-              q.result, q.winner, q.armings, q.scores, q.round, q.all_play, q.distribution, q.adjustments)
+    judgements = tuple((j.station, str.__str__(j.verdict), j.points, j.t_us, j.question, j.undone)  # an EventKind as its string
+                       for j in q.judgements)
+    fields: tuple[Any, ...] = (
+        q.number, q.text, q.category, q.points, q.answer,
+        tuple((b.station, b.t_us, b.armed_us, b.first_us, b.arming) for b in q.buzzes), q.early, q.ties, judgements,
+        q.result, q.winner, q.armings, q.scores, q.round, q.all_play, q.distribution, q.adjustments)
     return zlib.compress(marshal.dumps(fields), 1)
 
 
