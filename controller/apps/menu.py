@@ -395,6 +395,8 @@ class Evening:
             self.phones_line = _(PHONES_RESTARTED).format(code=code)
             self.next_told = None  # the new one hears the menu's next game
         print("buzzerbox menu: " + self.phones_line, file=sys.stderr, flush=True)
+        if self.phones is not None:
+            print(self.phones.line, file=sys.stderr, flush=True)  # its address and its new PIN
 
     def stop_phones(self) -> None:
         """The evening's phones' server ends (the menu ends, or a simulated players' game serves the phones)."""

@@ -181,6 +181,9 @@ class Phones:
         self.server.on_secrets = self.keep
         self._panel: p.PhonesPanel | None = None
         self.stopping = threading.Event()
+        #: the newest view with the pages' snapshot since the last game ended: a ``Serving`` that comes after
+        #: it (an outbox writes the view before other messages) serves it at once
+        self.fresh: p.View | None = None
         #: the games registered as the evening serves them (``Serving``)
         self.registered = contextlib.ExitStack()
         if evening and getattr(args, "between", False):  # started again between games: no game is starting
@@ -224,10 +227,14 @@ class Phones:
             self.publisher = RelayedPublisher(self.link, first)
             self.publisher.scene = scene_for(spec.name, None)
             self.server.swap(self.link, self.publisher)
+            fresh = self.fresh
+            if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)
+                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip)
 
     def between(self, ended: p.Ended) -> None:
         """The evening's game ended: its pages of the closed game (no move offered), with the menu's next game."""
         final = snapshot_from(ended.pages) if ended.pages is not None else self.publisher.latest
+        self.fresh = None
         with self.link.lock:
             self.publisher.closed(final, self.next_game)
             if self.publisher.live:
@@ -278,6 +285,7 @@ class Phones:
         if isinstance(message, p.View):
             self.link.view = message
             if message.companion is not None:
+                self.fresh = message
                 with self.link.lock:
                     self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
         elif isinstance(message, p.RollCallView):
