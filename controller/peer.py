@@ -192,6 +192,23 @@ class PeerLink:
         self.final = True
 
 
+class ViewedGame:
+    """A game as the newest view of its deciding process says it (the screen's ``DecidingLink``,
+    the phones' server's ``PhonesLink``): the seats' names and the host's pause, read off ``view``."""
+
+    view: p.View = p.NO_VIEW
+
+    @property
+    def station_names(self) -> list[str]:
+        """The seats' names, as the newest view has them."""
+        return list(self.view.names)
+
+    @property
+    def host_paused(self) -> bool:
+        """The host paused the game."""
+        return self.view.host_paused
+
+
 def private_socket(name: str = "peers.sock") -> Path:
     """Where a game's deciding process takes its peers: a path in a folder of its
     own that only this user may enter (0700), the socket itself made 0600."""

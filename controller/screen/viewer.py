@@ -40,6 +40,7 @@ from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
 from controller.box.timeline import box_now_us
+from controller.peer import ViewedGame
 from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
@@ -98,7 +99,7 @@ class GameRefused(SplitError):
     process goes on between games, ready for the next."""
 
 
-class DecidingLink:
+class DecidingLink(ViewedGame):
     """The screen's end of the channel to the deciding process: the newest
     ``View`` it published (what the presenter draws, ``view``, at the game's
     time ``offset_us`` from the box clock), and the way inputs go to it (the
@@ -121,16 +122,6 @@ class DecidingLink:
         #: what the channel's reader thread reads (``listen``), kept here: a stop reads the ``Ended`` from it
         self.inbox: Inbox = queue.Queue()
         self.reading: threading.Thread | None = None
-
-    @property
-    def station_names(self) -> list[str]:
-        """The seats' names, as the newest view has them (the phones' server's)."""
-        return list(self.view.names)
-
-    @property
-    def host_paused(self) -> bool:
-        """The host paused the game (the phones' server's)."""
-        return self.view.host_paused
 
     @property
     def offset_us(self) -> int:

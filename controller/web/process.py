@@ -41,7 +41,7 @@ from controller import protocol as p
 from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
-from controller.peer import PEER_WAIT_S, PeerLink, add_peer_args, remove_private
+from controller.peer import PEER_WAIT_S, PeerLink, ViewedGame, add_peer_args, remove_private
 from controller.system import terminal
 from controller.web import WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
@@ -65,7 +65,7 @@ END_WAIT_S = 10.0
 NOT_ASKED = N_("the deciding process is starting again: try once more in a moment")
 
 
-class PhonesLink:
+class PhonesLink(ViewedGame):
     """What the phones' server serves (``server.ServedGame``): the seats' names and
     the pause as the newest view has them; what phones do goes to the deciding
     process through ``peer`` (dropped while none listens: a phone's move then
@@ -82,14 +82,6 @@ class PhonesLink:
         self._held: list[p.Message] = []
         #: the deciding process's answers to this process's requests, in order
         self.answers: queue.Queue[p.Answered] = queue.Queue()
-
-    @property
-    def station_names(self) -> list[str]:
-        return list(self.view.names)
-
-    @property
-    def host_paused(self) -> bool:
-        return self.view.host_paused
 
     def deliver_action(self, action: Action) -> None:
         self.peer.send(p.ActionInput(action))
