@@ -26,7 +26,7 @@ from controller.box.views import first_snapshot
 from controller.cli import CommandFailed, main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, back_to_menu_and_quit
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 
@@ -60,15 +60,20 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
     assert json.loads(out)["scores"] == played.summary()["scores"]
 
 
-def a_quiz_won_then_over() -> Script:
-    """The menu's host: a quiz started, its first question won by Player 1,
-    nobody ringing on the second (the quiz is over), back to the menu, quit."""
-    frame = yield []
+def a_quiz_won(frame: Frame) -> Steps:
+    """From the menu: a quiz started, its first question won by Player 1, nobody ringing on the
+    second (the quiz is over): its final results."""
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     frame = yield [pygame.K_UP]  # from the game row up round to Start
     frame = yield from first_question_won_by(1, frame)
     frame = yield [pygame.K_n]  # no one rang: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    return (yield from until(frame, lambda f: asked(f, "Final results")))
+
+
+def a_quiz_won_then_over() -> Script:
+    """The menu's host: ``a_quiz_won``, back to the menu, quit."""
+    frame = yield []
+    frame = yield from a_quiz_won(frame)
     yield from back_to_menu_and_quit(frame, escapes=1)
 
 
@@ -171,11 +176,7 @@ def a_quiz_won_then_over_and_its_pages(capsys: pytest.CaptureFixture[str],
     from tests.web.test_split_phones import port_in
 
     frame = yield []
-    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-    frame = yield [pygame.K_UP]  # from the game row up round to Start
-    frame = yield from first_question_won_by(1, frame)
-    frame = yield [pygame.K_n]  # no one rang: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    frame = yield from a_quiz_won(frame)
     frame = yield [pygame.K_ESCAPE]
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     [line] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]  # the phones' server's line
