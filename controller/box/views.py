@@ -146,6 +146,7 @@ def messages() -> dict[str, str]:
         "cue_round": _("Round {n} of {m}"),
         "next_game": _("Next game: {game}"),
         "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
+        "next_start": _("Start it now"),
         "evening": _("This evening's games"),
         "no_corrections": _("This game keeps no points the host can correct."),
         "show_pin": _("Show the PIN on the big screen"),
