@@ -1,12 +1,14 @@
 """What a live quiz's record keeps per question: the deciding process folds
 every question (``controller.box.results.quiz.Recorder``) and keeps it
-until the close writes the results, so an evening of a question a second
+until the close writes the results (the last few as objects, the others
+frozen: ``quiz_record.freeze``), so an evening of a question a second
 (``benchmarks/live_memory.py``: armed each second) grows by this much an
 hour. Synthetic questions (armed, ``--buzzes`` presses, a right answer)
 folded by ``QuizNight``; Python's own allocations counted (``tracemalloc``,
-after a full collection), not the resident memory.
+after a full collection), not the resident memory. ``--live`` keeps every
+question an object (as before the freezing), for the comparison.
 
-    .venv/bin/python benchmarks/quiz_record_size.py [--buzzes 5] [--questions 3600]
+    .venv/bin/python benchmarks/quiz_record_size.py [--buzzes 5] [--questions 3600] [--live]
 
 Last line: ``RESULT buzzes=... bytes_per_question=... mib_per_hour_at_one_a_second=...``.
 """
@@ -40,8 +42,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--buzzes", type=int, default=5, help="presses on record per question")
     parser.add_argument("--questions", type=int, default=3600)
+    parser.add_argument("--live", action="store_true", help="keep every question an object (nothing frozen)")
     args = parser.parse_args()
     night = QuizNight(4, None)
+    if args.live:
+        night.live_questions = args.questions + 2
     night.take(question(1, args.buzzes))
     gc.collect()
     tracemalloc.start()

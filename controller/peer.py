@@ -19,6 +19,7 @@ once nobody will start one (``keep_waiting``).
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import socket
@@ -47,9 +48,14 @@ class PeerLink:
 
     def __init__(self, path: str | Path, role: str, name: str, *, wait_s: float = PEER_WAIT_S,
                  keep_waiting: Callable[[], bool] | None = None,
-                 greeting: Callable[[], Sequence[p.Message]] | None = None) -> None:
+                 greeting: Callable[[], Sequence[p.Message]] | None = None,
+                 ungreeted: Callable[[Sequence[p.Message]], None] | None = None,
+                 idle_s: float | None = PEER_WAIT_S) -> None:
         """``greeting``: what the peer says after its hello to each deciding process it connects to
-        (a new one knows nothing of it: the phones' server's seats' codes and panel)."""
+        (a new one knows nothing of it: the phones' server's seats' codes and panel); ``ungreeted``
+        is handed it back when it could not be sent (what it took to send waits again);
+        ``idle_s``: a deciding process silent this long went away (None: never so, the menu's
+        evening, silent between games)."""
         if role not in p.ROLES:
             raise ValueError(f"a peer's role is one of {', '.join(p.ROLES)}, not {role!r}")
         self.path = str(path)
@@ -60,6 +66,8 @@ class PeerLink:
         #: lives: a new game's roll call may take minutes before its deciding process listens)
         self.keep_waiting = keep_waiting
         self.greeting = greeting
+        self.ungreeted = ungreeted
+        self.idle_s = idle_s
         #: set while a deciding process is connected (a request waits for one: it may be starting again)
         self.connected = threading.Event()
         #: how many times it connected (more than once: a deciding process started again)
@@ -119,18 +127,22 @@ class PeerLink:
                 time.sleep(POLL_S)  # looking for the listener again, not pacing anything
                 continue
             # a deciding process that stopped sending (views come at least once a second) is one that went away
-            sock.settimeout(max(self.wait_s, PEER_WAIT_S))
+            sock.settimeout(None if self.idle_s is None else max(self.wait_s, self.idle_s))
+            greeting: Sequence[p.Message] = ()
             try:
                 with self._lock:
                     channel.send(sock, p.Hello(self.role, self.name))
                     for source, text in self._lines.items():  # a new deciding process knows none of them
                         channel.send(sock, p.PeerLine(source, text))
-                    for message in self.greeting() if self.greeting is not None else ():
+                    greeting = self.greeting() if self.greeting is not None else ()
+                    for message in greeting:
                         channel.send(sock, message)
                     self._sock = sock
                 self.connected.set()
             except OSError:  # it went away as it was greeted: looked for again
                 sock.close()
+                if greeting and self.ungreeted is not None:
+                    self.ungreeted(greeting)
                 continue
             self.connections += 1
             if self.connections > 1:
@@ -180,10 +192,42 @@ class PeerLink:
         self.final = True
 
 
+class ViewedGame:
+    """A game as the newest view of its deciding process says it (the screen's ``DecidingLink``,
+    the phones' server's ``PhonesLink``): the seats' names and the host's pause, read off ``view``."""
+
+    view: p.View = p.NO_VIEW
+
+    @property
+    def station_names(self) -> list[str]:
+        """The seats' names, as the newest view has them."""
+        return list(self.view.names)
+
+    @property
+    def host_paused(self) -> bool:
+        """The host paused the game."""
+        return self.view.host_paused
+
+
 def private_socket(name: str = "peers.sock") -> Path:
     """Where a game's deciding process takes its peers: a path in a folder of its
     own that only this user may enter (0700), the socket itself made 0600."""
     return Path(tempfile.mkdtemp(prefix="buzzerbox-peers-")) / name
+
+
+@contextlib.contextmanager
+def given_or_private(args: argparse.Namespace) -> Iterator[str]:
+    """``args.viewer_socket``: the one given, else a private one (``private_socket``) made for the
+    while and removed after it (``remove_private``)."""
+    private = getattr(args, "viewer_socket", None) is None
+    if private:
+        args.viewer_socket = str(private_socket())
+    try:
+        yield args.viewer_socket
+    finally:
+        if private:
+            remove_private(Path(args.viewer_socket))
+            args.viewer_socket = None
 
 
 def remove_private(path: Path) -> None:
@@ -191,3 +235,13 @@ def remove_private(path: Path) -> None:
     with contextlib.suppress(OSError):
         path.unlink(missing_ok=True)
         path.parent.rmdir()
+
+
+def add_peer_args(parser: argparse.ArgumentParser) -> None:
+    """A peer process's ``--starter`` and ``--private`` (the league's link, the phones' server)."""
+    parser.add_argument("--starter", type=int, default=None,
+                        help="the pid of the process that started this one (its parent if not given; read at "
+                             "once, so one that died as this one started is seen gone)")
+    parser.add_argument("--private", action="store_true",
+                        help="the socket's folder was made for this game (controller.peer.private_socket): "
+                             "removed at the end, also when its starter died")

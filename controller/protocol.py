@@ -36,7 +36,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 9
+PROTOCOL = 10
 
 
 class ChannelError(BuzzerBoxError):
@@ -264,6 +264,9 @@ class Play:
     roll_call: bool = False
     carry_on: bool = False
     web: bool = False
+    #: with ``web``: the phones' pages of the game as it starts (``views.snapshot_message``), for the
+    #: evening's phones' server until the game's first snapshot (``Serving``)
+    pages: dict[str, Any] | None = None
     bots: Bots | None = None
 
 
@@ -394,6 +397,60 @@ class ShowPin:
     TAG: ClassVar[str] = "showpin"
 
 
+# -- the menu's evening and its phones' server (menu <-> evening's deciding process <-> phones' server) ----
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """The evening's next game with phones (deciding -> the evening's phones' server, as it takes
+    the menu's ``Play``): where the game is imported from (GAME=PACKAGE) and its pages as it starts
+    (until its first snapshot; a seat's page each). The server keeps its port, PIN and seats' codes."""
+
+    TAG: ClassVar[str] = "serving"
+    register: str
+    pages: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The menu's next game and its options as the host page shows them between games
+    (menu -> deciding -> the evening's phones' server: ``Menu.next_game``), sent when it changes."""
+
+    TAG: ClassVar[str] = "nextgame"
+    next: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StartNext:
+    """The host page's "start" between games (phones' server -> deciding -> menu): the menu starts
+    its next game as its Start row would."""
+
+    TAG: ClassVar[str] = "startnext"
+
+
+@dataclass(frozen=True, slots=True)
+class SetOption:
+    """The host page chose an option of the menu's next game (phones' server -> deciding -> menu)."""
+
+    TAG: ClassVar[str] = "setoption"
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class HostRenamed:
+    """A player's name typed on the host page (phones' server -> deciding -> menu): the menu's next
+    games use it (a game running journals it as its own notice too). Sent to the menu between games."""
+
+    TAG: ClassVar[str] = "hostrenamed"
+    seat: int
+    name: str
+
+
+#: what the host page asks of the menu through the evening's deciding process
+MENU_ASKS = (StartNext, SetOption, HostRenamed)
+
+
 # -- what the deciding process owns, asked of it (the menu's requests) and answered ----------------
 
 
@@ -441,7 +498,8 @@ class Answered:
 
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
-           | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin)
+           | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin
+           | Serving | NextGame | StartNext | SetOption | HostRenamed)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 from enum import Enum
 from importlib import import_module
 from pathlib import Path
@@ -27,7 +28,7 @@ from games.scenes import scene_for
 LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
 REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "refusals",
-                "translated")
+                "translated", "scenarios")
 #: an option name no game declares: the engine must refuse it
 UNKNOWN_OPTION = "no_such_option"
 #: a move no game knows, offered by the host and a player: the engine must refuse it with a message id
@@ -82,6 +83,25 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if unknown or "en" not in spec.translated:
         found.append(f"{name}: translated: GameSpec.translated lists languages the box speaks ({', '.join(LANGUAGES)}), "
                      f"English always; not {', '.join(map(repr, unknown or ['without en']))}")
+    if (scenarios := scenario_files()) is not None and not any(game == name for game, _path in scenarios):
+        found.append(f"{name}: scenarios: a game lands with scenario files that say what its rules decide "
+                     f"(tests/{name.replace('-', '_')}/scenarios/*.json, each with an "
+                     "\"expect\" block; `buzzerbox scenario FILE` runs one)")
+    return found
+
+
+def scenario_files() -> list[tuple[str, Path]] | None:
+    """Every scenario file of a source checkout with the game it plays, the toy
+    games' too (None where there is no tests folder: an installed box)."""
+    tests = Path(__file__).resolve().parents[2] / "tests"
+    if not tests.is_dir():
+        return None
+    found = []
+    for path in sorted(tests.glob("*/scenarios/*.json")) + sorted(tests.glob("toy/*/scenarios/*.json")):
+        try:
+            found.append((str(json.loads(path.read_text(encoding="utf-8"))["game"]), path))
+        except (OSError, ValueError, KeyError, TypeError):
+            found.append(("", path))  # the scenario checker says what is wrong with it
     return found
 
 

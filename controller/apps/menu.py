@@ -5,15 +5,20 @@ One deciding process holds the inputs, lamps and journals for the whole
 evening (``screen.evening``): the menu's process opens no input.
 
 The companion pages (``--web``, or the menu's Phones row) are one server
-for the whole session: each game re-binds it, so phones join once. A game
-with people is decided in a process of its own as ``play``'s are, its
-phones served by that one server (docs/processes.md)."""
+for the whole evening, a process of its own (``web.process``, started with
+the first game with phones, started again if it dies): a peer of the
+evening's deciding process, which tells it each game with people it
+decides, so phones join once. Between games its host page shows the
+menu's next game; what the host asks there (start it, an option, a name)
+comes to the menu through the evening's process (docs/processes.md).
+Simulated players' games with phones are served in the menu's process."""
 
 from __future__ import annotations
 
 import argparse
 import base64
 import functools
+import json
 import logging
 import sys
 import time
@@ -38,14 +43,17 @@ from controller.pack_store import (
     stick_folders,
     stick_packs,
 )
+from controller.peer import given_or_private
 from controller.protocol import (
     NOT_BEGUN,
-    PHONES,
-    VIEWER,
     Answered,
     Bots,
+    HostRenamed,
+    NextGame,
     Played,
     SaveNames,
+    SetOption,
+    StartNext,
     UploadPack,
     View,
 )
@@ -59,9 +67,9 @@ from controller.screen.evening import (
 )
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
-from controller.web import DEFAULT_PORT
+from controller.web import DEFAULT_PORT, WebError
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import _, current_language, set_language
+from games.i18n import N_, _, current_language, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -72,6 +80,7 @@ if TYPE_CHECKING:
     from controller.screen.menu import Choice, EveningGame, FolderChoice, Menu
     from controller.screen.screen import Screen
     from controller.screen.viewer import DecidingLink
+    from controller.web.process import PhonesProcess
 
 log = logging.getLogger("buzzerbox")
 
@@ -197,12 +206,13 @@ def cmd_menu(args: argparse.Namespace) -> int:
     screen = live.open_screen(args, headless)
     port = DEFAULT_PORT if args.web is None else args.web
     # the evening's one deciding process: the walk-through's test press reads the stations through it already
-    deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=getattr(args, "viewer_socket", None),
-                              packs=packs_folder(args))
-    try:
-        return menu_evening(args, screen, deciding, games, profile_name, port)
-    finally:
-        deciding.stop()
+    with given_or_private(args):  # the evening's peers (its phones' server) connect there all evening
+        deciding = EveningProcess(feed=getattr(args, "feed", None), viewer_socket=args.viewer_socket,
+                                  packs=packs_folder(args))
+        try:
+            return menu_evening(args, screen, deciding, games, profile_name, port)
+        finally:
+            deciding.stop()
 
 
 def packs_folder(args: argparse.Namespace) -> Path:
@@ -251,6 +261,19 @@ def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProc
     return 0
 
 
+#: said on stderr and in the menu when the evening's phones' server died and was started again
+PHONES_RESTARTED = N_("the phones' server stopped (it exited {code}): started again; phones scan the QR code again")
+#: how often the menu looks whether its next game changed, for the host page between games
+NEXT_LOOK_S = 0.25
+
+
+class EveningPhones:
+    """The evening's phones' server as a game holds it (``viewer.PhonesServer``): it outlives the game."""
+
+    def stop(self, wait_s: float = 0) -> None:
+        """Nothing: it serves the evening (the menu stops it as the evening ends)."""
+
+
 class Stop(Exception):
     """The host quit the menu (the second Esc, or a game's window closed)."""
 
@@ -267,8 +290,6 @@ class Evening:
 
     def __init__(self, args: argparse.Namespace, profile_name: str | None, profile: profile_mod.Profile | None,
                  players: int, screen: Screen, menu: Menu, packs: PackScan, deciding: EveningProcess) -> None:
-        from controller.web.attach import MenuCompanion
-
         self.args, self.profile, self.players, self.screen, self.menu = args, profile, players, screen, menu
         self.packs = packs
         packs.save = self.upload_pack  # a stick's pack too: the packs folder is the deciding process's
@@ -292,9 +313,18 @@ class Evening:
         #: each game this evening played to its end, by journal: its game and the deciding process's last view
         #: (the "This evening" row's results again, drawn without replaying the journal here)
         self.finals: dict[str, tuple[GameSpec, int, View]] = {}
-        self.companion = MenuCompanion(DEFAULT_PORT if args.web is None else args.web, on_rename=self.renamed,
-                                       next_game=menu.next_game, on_option=menu.set_option,
-                                       upload=self.upload_pack)
+        #: the evening's phones' server, a process of its own (started with the first game with phones)
+        self.phones: PhonesProcess | None = None
+        #: the port it serves on (the first one's: one started again keeps the address the phones have)
+        self.phones_port = DEFAULT_PORT if args.web is None else args.web
+        #: the phones' server died and was started again: said on the menu till a game
+        self.phones_line: str | None = None
+        menu.asides.append(lambda: self.phones_line)
+        #: the menu's next game as the host page was last told it (by the evening's process it was told to)
+        self.next_told: tuple[int, str] | None = None
+        self.next_looked = 0.0
+        #: the game it last served and its pages as it started (what one started again shows till the next)
+        self.phones_served: tuple[GameSpec, Snapshot] | None = None
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
@@ -306,9 +336,82 @@ class Evening:
         try:
             self.open_inputs()
         except BaseException:
-            self.companion.stop()
             self.sound.close()
             raise
+
+    # -- the evening's phones' server (a process of its own) ---------------------------------------
+    def serve_phones(self, spec: GameSpec, players: int, first: Snapshot) -> EveningPhones:
+        """The evening's phones' server serves the next game (started with the first game with phones,
+        and again if it died): the evening's process tells it the game and ``first``, its pages as it starts."""
+        from controller.box.views import snapshot_message
+        from controller.web.process import PhonesProcess
+
+        assert self.decider is not None
+        self.decider.serving_pages = snapshot_message(first)
+        self.phones_served = (spec, first)
+        if self.phones is None:
+            self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec, players,
+                                              first, evening=True)
+            self.phones_port = self.phones.port
+            print(self.phones.line, file=sys.stderr, flush=True)
+        return EveningPhones()
+
+    def mind_phones(self) -> None:
+        """Between games: a phones' server that died is said in one line (stderr and the menu) and started
+        again, on the same port (its seats' codes are new: the phones scan the QR code again)."""
+        from controller.web.process import PhonesProcess
+
+        phones = self.phones
+        if phones is None or phones.process.poll() is None:
+            return
+        code = phones.process.wait()
+        self.phones = None
+        assert self.phones_served is not None
+        spec, first = self.phones_served
+        try:
+            self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec,
+                                              len(first.seats), first, evening=True, between=True)
+        except WebError as exc:
+            self.phones_line = str(exc)
+        else:
+            self.phones_line = _(PHONES_RESTARTED).format(code=code)
+            self.next_told = None  # the new one hears the menu's next game
+        print("buzzerbox menu: " + self.phones_line, file=sys.stderr, flush=True)
+        if self.phones is not None:
+            print(self.phones.line, file=sys.stderr, flush=True)  # its address and its new PIN
+
+    def stop_phones(self) -> None:
+        """The evening's phones' server ends (the menu ends, or a simulated players' game serves the phones)."""
+        if self.phones is not None:
+            phones, self.phones = self.phones, None
+            phones.stop(0)
+
+    def between_games(self) -> Choice | None:
+        """Each frame of the menu: what the host page asked through the evening's process (an option, a
+        name, "start": the next game, returned), the phones' server minded, the menu's next game told."""
+        decider = self.decider
+        if decider is None:
+            return None
+        if self.profile is None:  # on keyboard stations nobody else reads the evening's process between games
+            decider.poll()
+        self.mind_phones()
+        asked, decider.asked = decider.asked, []
+        start: Choice | None = None
+        for message in asked:
+            if isinstance(message, SetOption):
+                self.menu.set_option(message.key, message.value)
+            elif isinstance(message, HostRenamed):
+                self.renamed(message.seat, message.name)
+            elif isinstance(message, StartNext) and start is None:
+                start = self.menu.start()
+        if self.phones is not None and time.monotonic() - self.next_looked >= NEXT_LOOK_S:
+            self.next_looked = time.monotonic()
+            next_game = self.menu.next_game()
+            told = (decider.process.pid if decider.process is not None else 0, json.dumps(next_game, default=str))
+            if told != self.next_told:
+                decider.tell(NextGame(next_game))
+                self.next_told = told
+        return start
 
     def renamed(self, seat: int, name: str) -> None:
         """A name typed on the host page: this session's next games and the profile's file."""
@@ -360,7 +463,7 @@ class Evening:
         self.decider = None
 
     def close(self) -> None:
-        self.companion.stop()
+        self.stop_phones()
         self.close_inputs()
         self.sound.close()
         self.screen.close()
@@ -435,7 +538,8 @@ class Evening:
             # unnamed keyboard stations: no name here, "Player n" is drawn in the language of each frame
             monitor = InputMonitor([(menu.names[i].strip() if i < len(menu.names) else "", ["bell"])
                                     for i in range(self.players)])
-        return run_menu(self.screen, menu, keyboard=KeyboardSource(self.players), monitor=monitor)
+        return run_menu(self.screen, menu, keyboard=KeyboardSource(self.players), monitor=monitor,
+                        each_frame=self.between_games)
 
     def decider_restarted(self, line: str) -> None:
         """The evening's deciding process died between games and was started again: the menu says so
@@ -524,15 +628,7 @@ class Evening:
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
-        from controller.box.views import snapshot_from
-        from controller.screen.viewer import (
-            GameRefused,
-            RelayedPhones,
-            SplitGame,
-            ending,
-            people_game,
-            screen_args,
-        )
+        from controller.screen.viewer import GameRefused, SplitGame, people_game, screen_args
 
         if self.decider is not None and self.decider.language != current_language():
             self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
@@ -543,40 +639,31 @@ class Evening:
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
                          args.viewer_socket, args.feed, web=phones, header=header,
-                         carry_on=carry_on, roll_call=roll_call, evening=self.decider, bots=Bots() if bots else None,
-                         role=PHONES if phones else VIEWER)  # the menu serves the phones in its process
+                         carry_on=carry_on, roll_call=roll_call, evening=self.decider,
+                         bots=Bots() if bots else None)
         presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
 
-        def served(view: DecidingLink, first: Snapshot) -> RelayedPhones:
-            """The session's one server, now fed by the deciding process."""
-            server, publisher = self.companion.relayed(view, first, [presenter.scene, presenter.results],
-                                                       ending(view))
-            return RelayedPhones(presenter, view, server, publisher)
+        def served(_view: DecidingLink, first: Snapshot) -> EveningPhones:
+            """The evening's one phones' server (a process of its own), told this game by the deciding process."""
+            return self.serve_phones(spec, settings.players, first)
 
         # a tournament's match: the league's peer follows it (its board to the hall, its result at the end)
         follower = league.following(path) if league is not None else None
         try:
             ended = people_game(game, presenter, KeyboardSource(settings.players, keys=self.clicker_keys), 60,
                                 first_pages=first_pages, phones=served if phones else None)
-        except GameRefused as exc:  # not taken (a journal another process writes): the menu says why, and stays
+        except (GameRefused, WebError) as exc:  # not taken (a journal another process writes, a port taken): said
             self.menu.refuse(exc)
-            if phones:
-                self.companion.between()
             return NOT_BEGUN
         finally:
             if follower is not None and league is not None:
                 league.followed(follower)
         reason = ended.reason
         if reason == NOT_BEGUN:  # left in its roll call: nothing was played, nothing journaled
-            if phones:
-                self.companion.between()
             return reason
         played = ended.played
-        if phones:
-            final = ended.ended.pages
-            self.companion.between(None if final is None else snapshot_from(final))
         log.info(box_session.summary_line(played, reason))
         if ended.ended.results:  # a quiz's record, written beside its journal by the deciding process at the close
             log.info("results: %s", ", ".join(ended.ended.results))

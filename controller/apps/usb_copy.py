@@ -65,10 +65,11 @@ def sticks(roots: Iterable[str | Path] = MEDIA_ROOTS, mounted: Callable[[str], b
 
 def results_files(journals: Path) -> list[Path]:
     """Every file the box keeps of its games: journals and the results,
-    standings and QBJ files written beside them (not half-written ``.tmp`` ones)."""
+    standings and QBJ files written beside them (not half-written ``.tmp`` ones,
+    nor the room a journal keeps on the disk for its close, ``.reserve``)."""
     with contextlib.suppress(OSError):
         return sorted(p for p in journals.iterdir()
-                      if p.is_file() and not p.name.startswith(".") and not p.name.endswith(".tmp"))
+                      if p.is_file() and not p.name.startswith(".") and not p.name.endswith((".tmp", ".reserve")))
     return []
 
 

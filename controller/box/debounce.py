@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from controller.box.press import InputNotice, Press
+from controller.box.press import InputNotice, NoticeKind, Press
 from games.base import BuzzerBoxError
 from games.i18n import _
 
@@ -185,26 +185,26 @@ class Debouncer:
                 # a pulse after which the line went back to rest and stayed there: noise
                 st.phase = Phase.IDLE
                 st.stats.glitches += 1
-                out.append(InputNotice(st.station, st.input, "glitch", st.t0_us))
+                out.append(InputNotice(st.station, st.input, NoticeKind.GLITCH, st.t0_us))
                 return out
             elif window_over:
                 # the line never settled within the bounce window: it chatters
                 if now_us - st.chatter_since_us >= cfg.stuck_us:
                     st.phase = Phase.STUCK
                     st.stats.stuck_count += 1
-                    out.append(InputNotice(st.station, st.input, "stuck", now_us))
+                    out.append(InputNotice(st.station, st.input, NoticeKind.STUCK, now_us))
                     return out
                 st.t0_us = st.last_active_edge_us  # a press, if one comes, begins with the latest burst
         if st.phase is Phase.PRESSED:
             if active and stable_for >= cfg.stuck_us:
                 st.phase = Phase.STUCK
                 st.stats.stuck_count += 1
-                out.append(InputNotice(st.station, st.input, "stuck", st.last_change_us + cfg.stuck_us))
+                out.append(InputNotice(st.station, st.input, NoticeKind.STUCK, st.last_change_us + cfg.stuck_us))
             elif not active and stable_for >= cfg.bounce_us:
                 self._finish_press(st)
         elif st.phase is Phase.STUCK and not active and stable_for >= cfg.bounce_us:
             self._finish_press(st)
-            out.append(InputNotice(st.station, st.input, "unstuck", st.last_change_us))
+            out.append(InputNotice(st.station, st.input, NoticeKind.UNSTUCK, st.last_change_us))
         return out
 
     def _finish_press(self, st: InputState) -> None:

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.box.debounce import DebounceConfig, Debouncer
-from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.press import HOST_STATION, Edge, InputNotice, NoticeKind, Press, Watermark
 from controller.box.sources.base import KEY_PRECISION_US, Inbox
 
 log = logging.getLogger("buzzerbox")
 
-#: the station number of the host's own buttons (arm, next, reset ...)
-HOST_STATION = -1
+#: live, how far past the box's now an input's stamp may be before it is refused as from the future: inputs
+#: are stamped on the box's clock before they are delivered, so only a wrong clock mapping puts them past now
+FUTURE_SLACK_US = 50_000
 #: how long the strip shows "pressed" after a press
 PRESS_FLASH_US = 400_000
 
@@ -103,7 +104,12 @@ class InputLayer(Inbox):
         guard to judge with (it may have risen: a storm delivered late is
         judged by its stamps, not by when it came)."""
         arrived: list[int] = []
-        delivered = self.drain(self.debouncer, offset_us, arrived)
+        # live (the sources' clock known): nothing in the inbox can be stamped after now, give or take a board's
+        # clock mapping; what is, is refused as from the future (a wrong clock must not win a contest later)
+        now_game_us = None if self.arrival_clock is None else self.arrival_clock() + offset_us
+        delivered = self.drain(self.debouncer, offset_us, arrived,
+                               refuse_after_us=None if now_game_us is None else now_game_us + FUTURE_SLACK_US,
+                               refused_at_us=now_game_us or 0)
         outputs: list[Press | InputNotice] = []
         for item in delivered:  # a watermark comes after what it covers: judged with them, below
             if isinstance(item, Watermark):
@@ -129,16 +135,16 @@ class InputLayer(Inbox):
         """What the strip shows about one station's inputs."""
         if 0 <= notice.station < len(self.stations):
             st = self.stations[notice.station]
-            if notice.kind == "stuck":
+            if notice.kind == NoticeKind.STUCK:
                 st.stuck.add(notice.input)
                 log.warning("station %d input %r is stuck (held too long): ignored until released", notice.station, notice.input)
-            elif notice.kind == "unstuck":
+            elif notice.kind == NoticeKind.UNSTUCK:
                 st.stuck.discard(notice.input)
                 log.info("station %d input %r released", notice.station, notice.input)
-            elif notice.kind == "disconnected":
+            elif notice.kind == NoticeKind.DISCONNECTED:
                 st.connected = False
-            elif notice.kind == "connected":
+            elif notice.kind == NoticeKind.CONNECTED:
                 st.connected = True
-        elif notice.station == HOST_STATION and notice.kind in ("disconnected", "connected"):
+        elif notice.station == HOST_STATION and notice.kind in (NoticeKind.DISCONNECTED, NoticeKind.CONNECTED):
             for st in self.stations:  # the whole board went away / came back
-                st.connected = notice.kind == "connected"
+                st.connected = notice.kind == NoticeKind.CONNECTED

@@ -115,8 +115,9 @@ def _write_back_unsaved(journal: Journal, sink: FileSink) -> Journal:
     lines = read_unsaved(path)
     whole = parse_bytes(path.read_bytes() + lines, path)
     if whole.damage or whole.torn_tail:
-        raise JournalError(f"{aside} does not continue {path} ({whole.damage or 'its last line is cut'}); "
-                           "both are left as they are: 'buzzerbox journal check' both")
+        raise JournalError(_("{aside} does not continue {path} ({problem}); both are left as they are: "
+                             "'buzzerbox journal check' both").format(
+            aside=aside, path=path, problem=whole.damage or _("its last line is cut")))
     written = 0
     while written < len(lines):
         written += sink.write(lines[written:])
@@ -175,7 +176,7 @@ def salvage(path: str | Path, out: str | Path | None = None) -> tuple[Journal, P
     assert journal.path is not None
     target = Path(out) if out else journal.path.with_name(journal.path.stem + ".salvaged.jsonl")
     if target.exists():
-        raise JournalError(f"{target} exists already: give another --out")
+        raise JournalError(_("{target} exists already: give another --out").format(target=target))
     good = journal.path.read_bytes()[: journal.good_bytes]
     if not good.endswith(b"\n"):
         good += b"\n"

@@ -54,6 +54,10 @@ PROMISE_MS = 50
 RETRY_FIRST_S = 0.2
 RETRY_MAX_S = 2.0
 CLOSE_GRACE_S = 3.0
+#: room kept on the journal's disk for its close (``<journal>.reserve``): a card that fills up while the
+#: game runs has this much to free at the close, so the records it refused can still go beside the journal
+#: (``.unsaved``, which ``journal check`` names) rather than only to the log (about 7,000 records)
+RESERVE_BYTES = 1 << 20
 #: a reserved line still being made at ``close`` gets this long, then is cancelled (its ``finish``'s
 #: ``cancel``): the records behind it follow at once (a stuck checkpoint's child held a stop 120 s,
 #: past systemd's stop timeout, whose kill then lost them)
@@ -152,6 +156,8 @@ class JournalWriter:
         self.fsync = fsync
         self.threaded = fsync if threaded is None else threaded
         self._sink: Sink = sink if sink is not None else FileSink(self.path)
+        #: the room kept for the close on a real file's disk (None: a sink of a test's, or none could be kept)
+        self.reserve: Path | None = None
         self._clock = clock
         self.version = FORMAT_VERSION
         self._seq = 1
@@ -160,8 +166,9 @@ class JournalWriter:
             state = parse_bytes(self.path.read_bytes(), self.path)
             if state.damage or state.torn_tail or state.missing_newline:
                 self._sink.close()
-                raise JournalError(f"{self.path}: will not append to it as it is: "
-                                   f"{state.damage or 'its last line is incomplete'}; resume repairs a torn end")
+                raise JournalError(_("{path}: will not append to it as it is: {problem}; resume repairs a torn end")
+                                   .format(path=self.path,
+                                           problem=state.damage or _("its last line is incomplete")))
         if state is not None:
             self.version, self._seq, self._previous = state.version, state.next_seq, state.last_sum
         self._lock = threading.Lock()
@@ -202,6 +209,8 @@ class JournalWriter:
                                                       daemon=True))
             for thread in self._threads:
                 thread.start()
+        if isinstance(self._sink, FileSink):  # a real file on a disk (a test's sink keeps nothing)
+            self.reserve = _keep_room(self.path)
         _open_writers.add(self)
 
     # -- starting a journal ------------------------------------------------------------
@@ -214,9 +223,11 @@ class JournalWriter:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=exc.strerror or exc)) from None
         if not os.access(p.parent, os.W_OK):
-            raise JournalError(f"cannot create the journal {p}: {os.strerror(errno.EACCES)}")
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=os.strerror(errno.EACCES)))
 
     @classmethod
     def create(cls, path: str | Path, header: SessionHeader | Mapping[str, Any], fsync: bool = True,
@@ -231,13 +242,15 @@ class JournalWriter:
         try:
             parse_header(data)  # a header this box could not read back: fail now, not at replay
         except JournalError as exc:
-            raise JournalError(f"cannot start the journal {p}: its header would not read back ({exc})") from None
+            raise JournalError(_("cannot start the journal {path}: its header would not read back ({problem})").format(
+                path=p, problem=exc)) from None
         try:
             if sink is None:
                 p.parent.mkdir(parents=True, exist_ok=True)
             writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
         except OSError as exc:
-            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
+            raise JournalError(_("cannot create the journal {path}: {problem}").format(
+                path=p, problem=exc.strerror or exc)) from None
         writer._seq = 0
         writer.write(data)
         if not writer.flush(timeout=2.0):  # the header is on disk before the first press
@@ -426,16 +439,22 @@ class JournalWriter:
             self._closed = True
             lost = [line for line, _ in self._pending]
         self.unsaved = len(lost)
+        self._free_room()  # before the aside file is written: on a full card, its room is what that file gets
         if lost:
             log.error("journal %s: the disk refused the last %d records (%s)", self.path, len(lost), self.problem)
-            self.unsaved_path = _keep_aside(self.path, lost)
-            if self.unsaved_path is None:
-                log.error("journal %s: no file could take them either; they follow here so nothing is lost:",
-                          self.path)
-                for line in lost:
+            self.unsaved_path, kept = _keep_aside(self.path, lost)
+            if kept < len(lost):
+                log.error("journal %s: no file could take the last %d of them; they follow here so nothing "
+                          "is lost:", self.path, len(lost) - kept)
+                for line in lost[kept:]:
                     log.error("journal %s unsaved: %s", self.path, line.decode("ascii").rstrip("\n"))
         self._sink.close()
         _open_writers.discard(self)
+
+    def _free_room(self) -> None:
+        if self.reserve is not None:
+            self.reserve.unlink(missing_ok=True)
+            self.reserve = None
 
     @property
     def closed(self) -> bool:
@@ -626,21 +645,57 @@ def unsaved_line(unsaved: int, kept: str | Path | None) -> str:
                     "they are only in the log (free some space)", unsaved).format(n=unsaved)
 
 
-def _keep_aside(path: Path, lines: list[bytes]) -> Path | None:
+def _keep_aside(path: Path, lines: list[bytes]) -> tuple[Path | None, int]:
     """The records the journal's disk refused at close, in the second file
-    (another disk may hold it: a symlink), or None when that fails too."""
+    (another disk may hold it: a symlink), whole lines as many as it takes,
+    in order: the file (None when it took none) and how many it holds."""
     aside = unsaved_path(path)
+    kept = 0
     try:
         with open(aside, "ab") as f:
-            f.write(b"".join(lines))
-            f.flush()
+            start = f.tell()
+            try:
+                for line in lines:
+                    f.write(line)
+                    f.flush()
+                    kept += 1
+                    start += len(line)
+            finally:  # a line the disk took only in part is cut: the file ends on a whole record
+                if kept < len(lines):
+                    f.truncate(start)
             os.fsync(f.fileno())
     except OSError as exc:
-        log.error("journal %s: cannot keep the unsaved records in %s either: %s", path, aside, exc.strerror or exc)
+        log.error("journal %s: cannot keep %s unsaved records in %s: %s", path,
+                  "the" if not kept else f"the last {len(lines) - kept}", aside, exc.strerror or exc)
+    if not kept:
+        return None, 0
+    log.error("journal %s: %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",
+              path, kept, aside, path)
+    return aside, kept
+
+
+def _keep_room(path: Path) -> Path | None:
+    """Room on the journal's disk kept for its close (``RESERVE_BYTES``), freed
+    as the journal closes: None where the disk has not that much or cannot
+    promise it (the journal works without)."""
+    room = reserve_path(path)
+    try:
+        fd = os.open(room, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            os.posix_fallocate(fd, 0, RESERVE_BYTES)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        log.warning("journal %s: cannot keep %d KiB free for its close (%s): a full card at the close would "
+                    "leave its last records only in the log", path, RESERVE_BYTES >> 10, exc.strerror or exc)
+        room.unlink(missing_ok=True)
         return None
-    log.error("journal %s: the %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",
-              path, len(lines), aside, path)
-    return aside
+    return room
+
+
+def reserve_path(path: Path) -> Path:
+    """The file that keeps room for the journal's close while it is written."""
+    return path.with_name(path.name + ".reserve")
 
 
 class _Later:

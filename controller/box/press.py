@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.arbitration import Stamp, Stamped
+from games.base import KindEnum
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,32 @@ class Press(Stamped):
         )
 
 
-#: the notice an input board's press (or lamp) is refused as when stamped in the box's future, and one of a
-#: boot that rebooted before its clock was mapped as well as stated (``BoardSession``; counted by ``Box``)
-FUTURE_PRESS, UNTIMED_PRESS = "future", "untimed"
+#: the station number of the host's own buttons (arm, next, reset ...)
+HOST_STATION = -1
+
+class NoticeKind(KindEnum):
+    """What an ``InputNotice`` says of an input: each is its word (in journals
+    and on the channel), so journals written with plain strings keep replaying."""
+
+    #: held past the stuck time: ignored until released
+    STUCK = "stuck"
+    UNSTUCK = "unstuck"
+    #: a contact shorter than the glitch filter: noise, never a press
+    GLITCH = "glitch"
+    #: the input board (station ``HOST_STATION``: the whole board) or a station went away / came back
+    DISCONNECTED = "disconnected"
+    CONNECTED = "connected"
+    #: a press refused, never played: stamped before this session began (``Box.stale_presses``),
+    STALE = "stale"
+    #: stamped in the box's future (a wrong clock: ``Box.future_presses``),
+    FUTURE = "future"
+    #: or an input board's of a boot that rebooted before its clock was mapped as stated (``Box.untimed_presses``)
+    UNTIMED = "untimed"
+
+
+#: the notice a press is refused as when stamped in the box's future (any source; an input board's driver
+#: too), and an input board's of a boot that rebooted before its clock was mapped as stated (``Box`` counts)
+FUTURE_PRESS, UNTIMED_PRESS = NoticeKind.FUTURE, NoticeKind.UNTIMED
 
 
 @dataclass(frozen=True)
@@ -80,7 +104,7 @@ class InputNotice:
 
     station: int
     input: str
-    kind: str  # "stuck", "unstuck", "glitch", "disconnected", "connected", "stale"/"future"/"untimed" (a refused press)
+    kind: str  # a NoticeKind (read back from a journal or the channel as its word); the host's own: renamed, paused
     t_us: int
 
 

@@ -139,6 +139,10 @@ class DecidingGame:
         self.recorder = recorder
         #: the socket peers' lines on the screens (``PeerLine``): by source, (the viewer that said it, its text)
         self.peer_lines: dict[str, tuple[str, str]] = {}
+        #: an evening's game with phones: what its phones' server is told it serves (a server that connects late)
+        self.serving: p.Serving | None = None
+        #: what the host page asked of the menu meanwhile (a rename): sent to the menu after the game's ``Ended``
+        self.menu_asks: list[p.Message] = []
         #: ``play``'s game keeps a player renamed on the host page in the names file (this process owns it;
         #: an evening's menu sends its names itself: ``owner``)
         self.keep_name: Callable[[int, str], None] | None = None
@@ -357,8 +361,12 @@ class DecidingGame:
             self.greet(viewer, message)
         elif isinstance(message, p.PeerLine):
             self.say(viewer, message)
-        elif isinstance(message, (p.Seats, p.Panel, *REQUESTS)) and viewer.role != p.PHONES:
+        elif isinstance(message, PHONES_ONLY) and viewer.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", viewer.name, message.TAG)
+        elif isinstance(message, p.HostRenamed):
+            self.menu_asks.append(message)  # the menu's next games use the name (this game journals its notice)
+        elif isinstance(message, p.MENU_ASKS):
+            log.info("the host page's %s came while a game runs: the menu takes it between games", message.TAG)
         elif isinstance(message, p.Seats):
             self.phones_secrets = message.seats
         elif isinstance(message, p.Panel):
@@ -387,6 +395,8 @@ class DecidingGame:
         with self.box.lock:
             self.assign(viewer, hello.role)
             self.version += 1
+            if hello.role == p.PHONES and self.serving is not None:  # the evening's server: which game this is
+                viewer.outbox.put(self.serving)
             viewer.outbox.publish(*self.first_view(viewer))
 
     def say(self, viewer: Viewer, line: p.PeerLine) -> None:
@@ -685,6 +695,8 @@ def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
 
 #: what only the phones' server asks of what this process owns (answered on a thread: ``answer_on_a_thread``)
 REQUESTS = (p.SaveNames, p.UploadPack)
+#: what only the phones' server sends (its seats, its panel, its requests, the host page's asks of the menu)
+PHONES_ONLY = (p.Seats, p.Panel, *REQUESTS, *p.MENU_ASKS)
 
 
 def answer_on_a_thread(answer: Callable[[p.Message], p.Answered] | None, message: p.Message, outbox: Outbox) -> None:
@@ -732,6 +744,10 @@ class Link:
         self.peers: list[Link] = []
         #: what a peer said before the game existed that the game takes from it (its lines, the phones' seats, panel)
         self.said: list[p.PeerLine | p.Seats | p.Panel] = []
+        #: an evening's (the screen's link): the game its phones' server is to serve now (``Serving``, from the
+        #: menu's ``Play``) and the menu's next game for the host page (``NextGame``): told to each that says hello
+        self.serving: p.Serving | None = None
+        self.next_game: p.NextGame | None = None
         #: the stations' deliveries go to whatever runs now: the roll call's or the evening's monitor, or a box
         self.relay = session.Relay()
         #: the oldest presses of ``Between`` messages merged while the menu did not read (``merged_between``)
@@ -757,6 +773,12 @@ class Link:
             for peer in list(self.peers):
                 if peer.role != p.VIEWER and not peer.closed.is_set():
                     peer.outbox.put(message)
+
+    def to_phones(self, message: p.Message) -> None:
+        """``message`` to the phones' server waiting between an evening's games (a peer that said it is one)."""
+        for peer in list(self.peers):
+            if peer.role == p.PHONES and not peer.closed.is_set():
+                peer.outbox.put(message)
 
     def merged_between(self, old: p.Between, new: p.Between) -> p.Between:
         """Two ``Between`` as one: the newest strip, the presses of both (at most the newest
@@ -810,7 +832,11 @@ class Link:
         assert self.lobby is not None
         if isinstance(message, p.Hello):
             self.role = message.role if message.role in p.ROLES else p.VIEWER
-        elif isinstance(message, (p.Seats, p.Panel, *REQUESTS)) and self.role != p.PHONES:
+            if self.role == p.PHONES:  # the evening's phones' server between games: the menu's next game
+                for told in (self.lobby.next_game, self.lobby.serving):
+                    if told is not None:
+                        self.outbox.put(told)
+        elif isinstance(message, PHONES_ONLY) and self.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", self.name, message.TAG)
         elif isinstance(message, (p.PeerLine, p.Seats, p.Panel)):
             self.said.append(message)  # the game takes them from this peer once it exists (``Peers.start``)
@@ -948,51 +974,87 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
     """An evening's games one after the other on the inputs opened once:
     between them the stations go to the menu (``between``); each ``Play`` is
     taken over and decided as ``play``'s game is. A stop, a signal or the
-    channel closing between games ends it (lamps off, inputs closed)."""
-    while True:
-        start = between(link, inputs)
-        if start is None:
-            return 0
-        taking = Taking(start.journal, start.header, roll_call=start.roll_call, carry_on=start.carry_on,
-                        web=start.web, screen=start.screen, bots=start.bots)
-        name, package = start.register.split("=", 1)
-        with registry.register(name, package):
-            reason = play(args, link, inputs, taking, priority)
-        if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
-            return 0
+    channel closing between games ends it (lamps off, inputs closed). Its
+    viewer socket listens all evening: the menu's phones' server stays
+    connected across games (between them what the host page asks goes to
+    the menu, and the menu's next game to the host page: ``between``)."""
+    peers = evening_peers(args, link, inputs)
+    try:
+        while True:
+            start = between(link, inputs)
+            if start is None:
+                return 0
+            taking = Taking(start.journal, start.header, roll_call=start.roll_call, carry_on=start.carry_on,
+                            web=start.web, screen=start.screen, bots=start.bots)
+            if start.web and start.pages is not None:  # the evening's phones' server serves this game from now on
+                link.serving = p.Serving(start.register, start.pages)
+                link.to_phones(link.serving)
+            name, package = start.register.split("=", 1)
+            with registry.register(name, package):
+                reason = play(args, link, inputs, taking, priority, peers)
+            link.serving = None
+            if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
+                return 0
+    finally:
+        if peers is not None:
+            peers.close()
 
 
-def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, priority: str) -> str | None:
+def evening_peers(args: argparse.Namespace, link: Link, inputs: Inputs) -> Peers | None:
+    """The evening's viewer socket (``--viewer-socket``), listened on until its end: the menu's phones'
+    server is its peer between games too."""
+    if not args.viewer_socket:
+        return None
+    return Peers(args.viewer_socket, link, functools.partial(owner.answer, profile=inputs.profile,
+                                                             packs=packs_of(args)))
+
+
+def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, priority: str,
+         evening_peers: Peers | None = None) -> str | None:
     """One game taken over and decided until it ends (``play``'s game, an
     evening's each): how it ended (``NOT_BEGUN``: left in its roll call),
-    None if it could not be taken (the screen was told why)."""
+    None if it could not be taken (the screen was told why). ``evening_peers``:
+    the evening's viewer socket, listened on after the game too."""
     # the viewer socket's peers (the phones' server, bench, a test) from before the roll call: the host page says it
-    peers = Peers(args.viewer_socket, link, functools.partial(owner.answer, profile=inputs.profile, packs=packs_of(args))) \
-        if args.viewer_socket else None
+    peers = evening_peers or (Peers(args.viewer_socket, link, functools.partial(
+        owner.answer, profile=inputs.profile, packs=packs_of(args))) if args.viewer_socket else None)
     try:
         game = open_game(args, link, inputs, taking, peers)
     except BuzzerBoxError as exc:
-        if peers is not None:
+        if peers is not None and evening_peers is None:
             peers.close()
+        elif peers is not None:
+            peers.release(p.Ended(p.NOT_BEGUN))
         refuse(link, exc)
         return None
     if game is None:  # the host left the roll call: no game, no journal
-        if peers is not None:
+        if peers is not None and evening_peers is None:
             peers.close(p.Ended(p.NOT_BEGUN))
+        elif peers is not None:
+            peers.release(p.Ended(p.NOT_BEGUN))
         link.send(p.Ended(p.NOT_BEGUN))
         return p.NOT_BEGUN
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     reason = "stopped"
+    game.serving = link.serving
     try:
         reason = game.run()
     finally:
-        if peers is not None:
+        if peers is not None and evening_peers is None:
             peers.close()
+        elif peers is not None:
+            peers.detach()  # a peer connecting from now on waits for the evening's next game
         # an evening's next game reads the inputs (closed by who opened them); play's stop before the end, so
         # what a source hands over as it stops (the GPIO reader reads its pipe to the end) is journaled
         game.close(reason, link, keep_inputs=args.evening)
         if not args.evening:  # stopped and dark already: ``Inputs.close`` has nothing left to do
             inputs.source = inputs.lights = None
+        else:  # its peers connect again for the next game (the phones' server) or are done
+            for viewer in game.viewers:
+                if viewer.outbox is not link.outbox and viewer.process is None:
+                    shut(viewer.sock)
+            for asked in game.menu_asks:
+                link.send(asked)
     return reason
 
 
@@ -1137,6 +1199,11 @@ def between(link: Link, inputs: Inputs) -> p.Play | None:
             return Over(None)
         if isinstance(message, p.Play):
             return Over(message)
+        if isinstance(message, p.NextGame):  # the menu's next game: the host page shows it
+            link.next_game = message
+            link.to_phones(message)
+        elif isinstance(message, p.MENU_ASKS):  # the host page (the evening's phones' server) asks the menu
+            link.send(message)
         if isinstance(message, p.PressLamps):
             lamps[0] = message.on
             if not message.on and lights is not None:
@@ -1326,6 +1393,11 @@ class Peers:
                 for message in peer.said:
                     game.take_from(viewer, message)
 
+    def detach(self) -> None:
+        """The evening's game is over: a peer connecting from now on waits for the next (``Link.waits``)."""
+        with self._lock:
+            self.game = None
+
     def close(self, last: p.Message | None = None) -> None:
         """No more peers (the socket's file removed); those that never saw a game are told ``last``."""
         with contextlib.suppress(OSError):
@@ -1333,6 +1405,11 @@ class Peers:
         self.server.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
+        self.release(last)
+
+    def release(self, last: p.Message | None = None) -> None:
+        """The peers waiting for a game are told ``last`` and let go (an evening's game that never began:
+        its phones' server connects again for the next, its league peer is done); still listened on."""
         with self._lock:
             waiting, self.link.peers = self.link.peers, []
         for peer in waiting:

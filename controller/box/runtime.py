@@ -40,7 +40,14 @@ from controller.box.journal import (
 )
 from controller.box.journal_format import encode_line, record_to_json
 from controller.box.media import found_beside
-from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
+from controller.box.press import (
+    FUTURE_PRESS,
+    UNTIMED_PRESS,
+    InputNotice,
+    NoticeKind,
+    Press,
+    Watermark,
+)
 from games.base import (
     HOST_RESUME,
     HOST_SHOWN,
@@ -86,7 +93,7 @@ def event_words(spec: GameSpec, event_kind: str, player: str | None) -> str:
 
 
 #: the notice a refused press from before this session is journaled as (``Box._stale``)
-STALE_PRESS = "stale"
+STALE_PRESS = NoticeKind.STALE
 #: what the screen and the host page say while the journal's disk refuses records
 JOURNAL_NOTICES = {
     "full": N_("Journal not saved: the card is full. The game goes on: free some space"),
@@ -529,7 +536,7 @@ class Box(InputLayer):
                 log.warning("%d presses stamped before this game began were refused (not played)",
                             self.stale_presses)
             if self.future_presses:
-                log.warning("%d board event(s) stamped in the box's future were refused in this game (not played)",
+                log.warning("%d input(s) stamped in the box's future were refused in this game (not played)",
                             self.future_presses)
             if self.untimed_presses:
                 log.warning("%d board event(s) of a boot that rebooted before its clock was mapped were refused "
@@ -924,15 +931,18 @@ class Box(InputLayer):
         self.note(notice)
         if notice.kind == FUTURE_PRESS:
             self.future_presses += 1
+            if self.future_presses == 1:
+                log.warning("an input of station %d stamped in the box's future was refused (not played): its "
+                            "source's clock is wrong (counted; the count is logged at the end)", notice.station)
         elif notice.kind == UNTIMED_PRESS:
             self.untimed_presses += 1
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:
             return self._emit([GameEvent(RENAMED, notice.t_us, notice.station, {"name": notice.input})])
-        if notice.kind in ("disconnected", "connected") and notice.station == HOST_STATION:
+        if notice.kind in (NoticeKind.DISCONNECTED, NoticeKind.CONNECTED) and notice.station == HOST_STATION:
             # the whole board went away / came back
-            was_paused, self.paused = self.paused, notice.kind == "disconnected"
+            was_paused, self.paused = self.paused, notice.kind == NoticeKind.DISCONNECTED
             if was_paused == self.paused:
                 log.info("input board %s", notice.kind)
                 return []
@@ -1344,8 +1354,9 @@ def replay_record(box: Box, line: int, record: Record) -> None:
         elif isinstance(record, NoticeRecord):  # the strip's state; a pause's effect on the game is journaled already
             box.note(record.notice)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line {line}: the game cannot take this {record.type} record ({exc}); "
-                           "are the session header's options right?") from None
+        raise JournalError(_("line {line}: the game cannot take this {type} record ({problem}); "
+                             "are the session header's options right?").format(
+            line=line, type=record.type, problem=exc)) from None
 
 
 def replay_finish(box: Box, journal: Journal) -> None:
@@ -1353,7 +1364,8 @@ def replay_finish(box: Box, journal: Journal) -> None:
     try:
         box.summary()  # what replay prints: garbage options surface here, not as a traceback later
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as exc:
-        raise JournalError(f"line 1: the session header's options do not work for {box.spec.title} ({exc})") from None
+        raise JournalError(_("line 1: the session header's options do not work for {game} ({problem})").format(
+            game=_(box.spec.title), problem=exc)) from None
     box.now_us = max(box.now_us, journal.last_t_us)
 
 

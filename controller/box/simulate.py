@@ -194,7 +194,8 @@ def simulate(
     box.end(session.now_us)
     if box.journal is not None and box.journal.unsaved:
         kept = box.journal.unsaved_path
-        raise JournalError(f"{journal_path}: the disk refused the last {box.journal.unsaved} records "
-                           + (f"(kept in {kept}); " if kept else "(they are in the log); ")
-                           + "free some space and run the game again")
+        raise JournalError(f"{journal_path}: " + (
+            _("the disk refused the last {n} records (kept in {file}); free some space and run the game again")
+            if kept else _("the disk refused the last {n} records (they are in the log); free some space and run "
+                           "the game again")).format(n=box.journal.unsaved, file=kept))
     return session

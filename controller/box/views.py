@@ -146,6 +146,7 @@ def messages() -> dict[str, str]:
         "cue_round": _("Round {n} of {m}"),
         "next_game": _("Next game: {game}"),
         "next_note": _("Chosen here or in the menu; each option applies when that game starts."),
+        "next_start": _("Start it now"),
         "evening": _("This evening's games"),
         "no_corrections": _("This game keeps no points the host can correct."),
         "show_pin": _("Show the PIN on the big screen"),
@@ -313,7 +314,7 @@ class Pages(_Published[dict[str, Any]]):
     the box is locked (``Publisher.gather``) and encoded after (``snapshot``),
     on any thread: the deciding process holds ``box.lock`` only to copy the
     views, and its outbox's thread writes the text. The engines' views are
-    fresh dicts per call (the outbox already pickles them unlocked), so
+    fresh dicts per call (the outbox encodes them unlocked, as protocol messages), so
     nothing here changes once the lock is released."""
 
     def snapshot(self) -> Snapshot:

@@ -276,22 +276,18 @@ def in_league_menu(cmd: Callable[[argparse.Namespace], int]) -> Callable[[argpar
         if not args.room:
             raise UsageError(_("--league needs --room R: the room this box serves"))
         from controller.league.tournament import load
-        from controller.peer import private_socket, remove_private
+        from controller.peer import given_or_private
 
         t = load(args.league)
         folder = room_folder(t, args.room, Path(args.journal_dir))
-        private = getattr(args, "viewer_socket", None) is None
-        if private:  # the evening's deciding process takes each match's peer here
-            args.viewer_socket = str(private_socket())
-        link = box_link(t, folder).start()
-        args.league_room = MenuRoom(t, folder, link, league=args.league, journals=Path(args.journal_dir),
-                                    socket_path=args.viewer_socket)
-        try:
-            return cmd(args)
-        finally:
-            link.stop()
-            if private:
-                remove_private(Path(args.viewer_socket))
+        with given_or_private(args):  # the evening's deciding process takes each match's peer here
+            link = box_link(t, folder).start()
+            args.league_room = MenuRoom(t, folder, link, league=args.league, journals=Path(args.journal_dir),
+                                        socket_path=args.viewer_socket)
+            try:
+                return cmd(args)
+            finally:
+                link.stop()
     return run
 
 

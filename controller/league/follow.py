@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from controller import protocol as p
 from controller.league.commands import FOLLOWER_UNREACHABLE, box_link, room_folder
-from controller.peer import PEER_WAIT_S, PeerLink, remove_private
+from controller.peer import PEER_WAIT_S, PeerLink, add_peer_args, remove_private
 from controller.system import signals, terminal
 from games.base import BuzzerBoxError
 from games.i18n import LANGUAGES, PSEUDO, set_language
@@ -61,18 +61,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--match", required=True, help="the match being played")
     parser.add_argument("--journals", required=True, metavar="DIR", help="the box's journal folder")
     parser.add_argument("--socket", required=True, metavar="PATH", help="the deciding process's viewer socket")
-    parser.add_argument("--private", action="store_true",
-                        help="the socket's folder was made for this game (controller.peer.private_socket): "
-                             "removed at the end")
+    add_peer_args(parser)
     parser.add_argument("--wait-s", type=float, default=PEER_WAIT_S,
                         help="give up once no deciding process listened this long (and the parent is gone, "
                              "with --while-parent)")
     parser.add_argument("--while-parent", action="store_true",
                         help="no bound while the process that started this one lives (play: it starts the "
                              "deciding processes; a roll call may take minutes)")
-    parser.add_argument("--starter", type=int, default=None,
-                        help="the pid of the process that started this one (--while-parent: its parent then; "
-                             "read at once, so one that died as this one started is seen gone)")
     parser.add_argument("--broker-wait-s", type=float, default=BROKER_WAIT_S,
                         help="how long the results wait for the broker at the game's end")
     parser.add_argument("--beside", action="store_true",

@@ -1,6 +1,7 @@
 """``buzzerbox doctor``: which SDL video and audio drivers this pygame has and
 which open here, whether KMS/DRM (the Pi console without a desktop) works,
-and which gpiozero pin factory would load."""
+which gpiozero pin factory would load, and whether the header's inputs can be
+read from the kernel's GPIO line events (the fast way)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,20 @@ def pin_factory() -> tuple[str | None, str]:
     return name, result + ("\n    " + _("tried: {tried}").format(tried=tried) if tried else "")
 
 
+def line_events() -> str:
+    """Whether the stations' header inputs can be read from the kernel's line events
+    (``controller/box/sources/linefd.py``), from which chip, or why not."""
+    from controller.box.sources.linefd import LineError, header_chip
+
+    try:
+        chip, label = header_chip()
+    except LineError as exc:
+        return _("GPIO line events: not available ({why}); the stations' inputs go through the pin factory "
+                 "(on lgpio's pins every decision waits up to 2 ms more)").format(why=exc.strerror)
+    return _("GPIO line events: {chip} ({label}); the stations' inputs are read from the kernel's edge events").format(
+        chip=chip, label=label)
+
+
 #: drivers that draw nowhere a person sees: a box with only these cannot show a game
 UNSEEN_DRIVERS = ("offscreen", "dummy")
 
@@ -153,6 +168,7 @@ def report(probe_drivers: bool = True) -> tuple[str, bool]:
         lines.append(f"{var}={os.environ.get(var, '')}")
     gpio, said = pin_factory()
     lines.append(_("gpiozero pin factory: {factory}").format(factory=said))
+    lines.append(line_events())
     line, ready = verdict(screens if probe_drivers else None, gpio)
     lines.append(line)
     return "\n".join(lines), ready

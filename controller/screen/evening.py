@@ -87,6 +87,11 @@ class EveningLink:
         self.lamps = False
         #: the language it was started in (its phones' and host pages speak it)
         self.language = current_language()
+        #: the next game's phones' pages as it starts (``views.snapshot_message``): the evening's phones'
+        #: server serves them till its first snapshot (``Play.pages``)
+        self.serving_pages: dict[str, Any] | None = None
+        #: what the host page asked of the menu between games (``protocol.MENU_ASKS``), not taken yet
+        self.asked: list[p.Message] = []
 
     def start(self) -> str:
         """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
@@ -167,6 +172,8 @@ class EveningLink:
             if isinstance(message, p.Between):
                 self.strip = [dict(s) for s in message.strip]
                 self._presses.extend(message.presses)
+            elif isinstance(message, p.MENU_ASKS):
+                self.asked.append(message)
             # anything else is a game's, come after its end (its watch had stopped reading): nothing here
         return False
 
@@ -209,8 +216,13 @@ class EveningLink:
             channel.send(self.sock, p.Play(str(game.journal), game.header if new else None,
                                            f"{game.spec.name}={package_of(game.spec.name)}",
                                            tuple(game.screen_args), roll_call=game.roll_call and new,
-                                           carry_on=game.carry_on and not resume, web=game.web, bots=game.bots))
+                                           carry_on=game.carry_on and not resume, web=game.web,
+                                           pages=self.serving_pages if game.web else None, bots=game.bots))
         return self.process, self.sock
+
+    def tell(self, message: p.NextGame) -> None:
+        """The menu's next game, for the host page between games (through it to the phones' server)."""
+        self._send(message)
 
     def press_lamps(self, on: bool) -> None:
         """From now on a station's press lights its lamp (``on``), or every lamp goes dark (the test press)."""

@@ -547,9 +547,10 @@ def snapshot_view(presenter: Presenter, view: View, spec: GameSpec, now_us: int,
 
 def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = None,
              monitor: InputMonitor | EveningStations | None = None, clock: Callable[[], int] = box_now_us,
-             fps: int = 30) -> Choice | None:
+             fps: int = 30, each_frame: Callable[[], Choice | None] | None = None) -> Choice | None:
     """Show the start menu until Start (returns the choice) or Esc/close (None).
-    Station buttons arrive through ``monitor`` (debounced like in a game)."""
+    Station buttons arrive through ``monitor`` (debounced like in a game);
+    ``each_frame``: what else may start a game (the host page, through the evening's process)."""
     scene = MenuScene()
     sink = monitor
     if keyboard is not None and sink is not None:
@@ -582,6 +583,8 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
                     if choice is not None:
                         return choice
             strip = monitor.strip()
+        if each_frame is not None and (choice := each_frame()) is not None:
+            return choice
         scene.message = aside_line(menu.asides)  # a tournament's broker out of reach: said while it lasts
         scene.draw(screen.surface, freeze(menu.view()), strip, t)
         screen.flip()

@@ -486,11 +486,16 @@ class Menu:
                 chosen = self.evening[self.items[self.selected].index]
                 return Choice("", self.item("players").value, results=chosen.journal if chosen.finished else None,
                               carry_on=None if chosen.finished else chosen.journal)
-            if self.refusal():
-                return None  # a pack with problems: listed on the screen, never started
-            self.started = True
-            return self.choice()
+            return self.start()
         return None
+
+    def start(self) -> Choice | None:
+        """Start (its row, or the host page's "start" between games): the chosen game, or None
+        when its pack has problems (listed on the screen, never started)."""
+        if self.refusal():
+            return None
+        self.started = True
+        return self.choice()
 
     def press(self, station: int, input: str) -> Choice | None:
         """A station button in the menu (see the module docstring). Names are

@@ -40,6 +40,7 @@ from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
 from controller.box.timeline import box_now_us
+from controller.peer import ViewedGame
 from controller.screen import live
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
@@ -53,9 +54,8 @@ from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
 
 if TYPE_CHECKING:
-    from controller.box.views import RelayedPublisher, Snapshot
+    from controller.box.views import Snapshot
     from controller.screen.evening import EveningLink
-    from controller.web.server import CompanionServer
 
 log = logging.getLogger("buzzerbox.screen")
 
@@ -99,7 +99,7 @@ class GameRefused(SplitError):
     process goes on between games, ready for the next."""
 
 
-class DecidingLink:
+class DecidingLink(ViewedGame):
     """The screen's end of the channel to the deciding process: the newest
     ``View`` it published (what the presenter draws, ``view``, at the game's
     time ``offset_us`` from the box clock), and the way inputs go to it (the
@@ -122,16 +122,6 @@ class DecidingLink:
         #: what the channel's reader thread reads (``listen``), kept here: a stop reads the ``Ended`` from it
         self.inbox: Inbox = queue.Queue()
         self.reading: threading.Thread | None = None
-
-    @property
-    def station_names(self) -> list[str]:
-        """The seats' names, as the newest view has them (the phones' server's)."""
-        return list(self.view.names)
-
-    @property
-    def host_paused(self) -> bool:
-        """The host paused the game (the phones' server's)."""
-        return self.view.host_paused
 
     @property
     def offset_us(self) -> int:
@@ -309,8 +299,7 @@ SKIP_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None,
-            announce: Callable[[str], None] | None = None,
-            roll_called: Callable[[p.RollCallView], None] | None = None, *, begun: bool = False) -> p.Message | None:
+            announce: Callable[[str], None] | None = None, *, begun: bool = False) -> p.Message | None:
     """Until the deciding process shows the game: ``announce`` gets what
     inputs it opened (``Opened``), and its roll call is drawn from each
     ``RollCallView`` it sends, this screen's station keys going to it; Enter,
@@ -318,8 +307,7 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
     a clicker's step) skips the rest (a typed host key), Esc or a closed window
     leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``), from its start-up on
     unless the game ``begun`` already (a deciding process started again mid-game:
-    the game's keys wait for the game); ``roll_called``
-    gets each roll call too (the host page says who is missing). Returns its first
+    the game's keys wait for the game). Returns its first
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
     from controller.screen.menu import RollCallScene
 
@@ -360,8 +348,6 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
                     if shown is None and keyboard is not None:
                         keyboard.start(box)  # its station keys are stations in the roll call too
                     shown, scene = message, scene or RollCallScene()
-                    if roll_called is not None:
-                        roll_called(message)
                 else:
                     return message  # the game's first view, its end, or None: it died
             if shown is not None and scene is not None and not answered:
@@ -375,15 +361,10 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             box.reading.join(0.5)
 
 
-#: what the screen's process does with a view carrying the phones' snapshot (``--web``)
-Companion = Callable[[p.View], None]
-
-
 def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-          companion: Companion | None = None, first: p.Message | None = None) -> Watched:
+          first: p.Message | None = None) -> Watched:
     """Draw each newest view until the deciding process says the game ended
-    (or dies); keys go to it as stamped inputs, host keys by name. The
-    newest phones' snapshot of each batch of views goes to ``companion``.
+    (or dies); keys go to it as stamped inputs, host keys by name.
     ``first``: a message already read from the channel (a screen started again)."""
     inbox = box.listen(first=first)
     out = Watched(None)
@@ -419,7 +400,6 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                     box.send(p.HostKey(name, game_now()))
             if keyboard is not None and keyboard.sends_watermarks:
                 box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
-            pages: p.View | None = None  # the newest view with the phones' snapshot
             while True:
                 if (message := taken(inbox)) is NOTHING:
                     break
@@ -432,8 +412,6 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                     return out
                 if isinstance(message, p.View):
                     box.update(message)
-                    if message.companion is not None:
-                        pages = message
                     out.views += 1
                     out.first_version = out.first_version or message.version
                     if out.views == 1:
@@ -451,8 +429,6 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
                     decided = message.decided
                     if decided and decided[0] != last_decided:
                         last_decided = unshown = int(decided[0])
-            if pages is not None and companion is not None:
-                companion(pages)
             t_draw = box_now_us()
             presenter.draw_view(box.view, box.spec, game_now())
             presenter.screen.flip()
@@ -499,9 +475,6 @@ class SplitGame:
     roll_call: bool = False
     #: the menu's evening: its one deciding process takes the game (``EveningLink.take``) and outlives it
     evening: EveningLink | None = None
-    #: what this screen says it is to the deciding process (``p.PHONES``: the menu serves the phones in
-    #: its own process, from the pages' snapshot)
-    role: str = p.VIEWER
     #: the packs folder the deciding process saves the host page's uploads in
     packs: str | None = None
     #: simulated players play every station (``demo``, the menu's bots' games), in the deciding process
@@ -548,45 +521,6 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     return process, mine
 
 
-class RelayedPhones:
-    """The menu's phones' server, in the screen's process (until it is a peer of
-    its own, as ``play --web``'s is): it serves the snapshots the deciding
-    process sends the menu's screen (which says it is the phones' server);
-    what phones and the host page send goes back to it as stamped inputs
-    (through ``view``, a ``viewer.DecidingLink``). The seats' codes, the PIN
-    and the replay counters go to the deciding process whenever they change."""
-
-    def __init__(self, presenter: Presenter, view: DecidingLink, server: CompanionServer,
-                 publisher: RelayedPublisher) -> None:
-        self.view = view
-        self.server = server
-        self.publisher = publisher
-        self._told: Any = None  # the channel the deciding process was last told the secrets on
-        server.on_secrets = self.keep
-        live.answer_box_keys(presenter, server)
-
-    def keep(self, secrets: dict[str, Any]) -> None:
-        """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
-        self.view.send(p.Seats(secrets))
-        self._told = self.view.sock
-
-    def __call__(self, message: p.View) -> None:
-        """A view with the phones' snapshot (``viewer.watch``, the screen's thread)."""
-        from controller.box.views import snapshot_from
-
-        if self._told is not self.view.sock:  # a deciding process (started again) that has not been told them yet
-            self.keep(self.server.secrets())
-        if message.companion is not None:
-            self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
-
-    def calling(self, message: p.RollCallView) -> None:
-        """The deciding process's roll call: the host page says who it still waits for (the screen's thread)."""
-        self.publisher.calling(message.view)
-
-    def stop(self, wait_s: float = 0) -> None:
-        self.server.on_secrets = None  # the menu's server: kept for its next games
-
-
 def show_phones(presenter: Presenter, box: DecidingLink, pin_key: bool = True) -> None:
     """The phones' panel over the game and its results, drawn from what their
     server (a process of its own) says in the newest view (nothing while a view
@@ -600,11 +534,6 @@ def show_phones(presenter: Presenter, box: DecidingLink, pin_key: bool = True) -
         scene.asides.append(overlay.aside)
     if pin_key:
         presenter.box_actions["show_pin"] = lambda: box.send(p.ShowPin())
-
-
-def ending(view: DecidingLink) -> Callable[[], None]:
-    """The host page's "end": the same ``stop`` as the screen's Esc, sent to the deciding process."""
-    return lambda: view.send(p.Stop("menu"))
 
 
 class Restarts:
@@ -657,11 +586,9 @@ def backing_off(seconds: float) -> None:
 
 
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-              companion: Companion | None = None, box: DecidingLink | None = None,
-              announce: Callable[[str], None] | None = None,
-              roll_called: Callable[[p.RollCallView], None] | None = None) -> GameOver:
+              box: DecidingLink | None = None, announce: Callable[[str], None] | None = None) -> GameOver:
     """Play through a deciding process of its own (``opening``: its roll
-    call, each view of it to ``roll_called`` too, then ``watch``); returns how it ended (``GameOver``: its
+    call, then ``watch``); returns how it ended (``GameOver``: its
     ``Ended``); ``announce`` is told once what inputs it opened. A deciding process that dies mid-game is said in one line and
     started again on the journal (the screen keeps showing the last view).
     A signal (Ctrl+C, SIGTERM, SIGHUP, SIGQUIT) at any moment after the game
@@ -688,11 +615,9 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
             box.connect(sock)
-            if game.role != p.VIEWER:  # what this screen follows besides the views (the pages)
-                box.send(p.Hello(game.role))
-            first = opening(box, presenter, keyboard, said_once, roll_called, begun=resume)
+            first = opening(box, presenter, keyboard, said_once, begun=resume)
             if isinstance(first, p.View):  # the game began
-                watched = watch(box, presenter, keyboard, fps, companion, first)
+                watched = watch(box, presenter, keyboard, fps, first)
             else:
                 watched = Watched(first if isinstance(first, p.Ended) else None)
         except KeyboardInterrupt:
@@ -790,11 +715,8 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
             view = DecidingLink(game.spec, game.settings)
             if phones is not None:
                 pages = phones(view, first_pages())  # the game as it starts, till then
-            served_here = pages if isinstance(pages, RelayedPhones) else None  # the menu's, in this process
-            if pages is not None and served_here is None:
                 show_phones(presenter, view)
-        ended = run_split(game, presenter, keyboard, fps, served_here, view, announce,
-                          None if served_here is None else served_here.calling)
+        ended = run_split(game, presenter, keyboard, fps, view, announce)
         played = True
     finally:
         with signals.held(raise_after=False):
@@ -909,7 +831,7 @@ def show(args: argparse.Namespace) -> int:
         first = channel.receive(sock)
         # the phones' panel whenever a view carries it; the k key where the phones were served already
         show_phones(presenter, box, pin_key=isinstance(first, p.View) and first.phones is not None)
-        watch(box, presenter, keyboard, args.fps, None, first)
+        watch(box, presenter, keyboard, args.fps, first)
     except KeyboardInterrupt:
         pass
     except BuzzerBoxError as exc:  # a deciding process of another install: one line

@@ -10,5 +10,12 @@ Nothing here is imported unless ``--web`` asks for it (aiohttp stays out of
 a box that does not serve pages).
 """
 
+from games.base import BuzzerBoxError
+
 #: the port the pages are served on when ``--web`` gives none
 DEFAULT_PORT = 8080
+
+
+class WebError(BuzzerBoxError):
+    """The pages cannot be served (a port that is taken): one line, no game. Here, not beside the
+    server, so a starter of the phones' server (``web.process.PhonesProcess``) imports no aiohttp."""

@@ -1,11 +1,11 @@
 """Serving the companion pages: the server, and its overlay on the game's
 scenes (the address, the host PIN, the seats' QR codes, "paused").
 
-A server in the screen's own process: the menu keeps one for its whole
-session (``MenuCompanion``): each game re-binds it, so phones scan once per
-evening, not once per game. ``play --web``'s runs in a process of its own
-(``web.process``), and the screen draws its panel from the views
-(``overlay.panel_overlay``).
+A server in the screen's own process: the menu keeps one for its
+simulated players' games (``MenuCompanion``): each re-binds it. Games with
+people have theirs in a process of its own (``web.process``: ``play
+--web``'s, the menu's evening's), and the screen draws its panel from the
+views (``overlay.panel_overlay``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from controller.box.runtime import Box
-from controller.box.views import Publisher, RelayedPublisher, Snapshot
+from controller.box.views import Publisher
 from controller.web.overlay import CompanionOverlay
 from controller.web.seats import Seats
 from controller.web.server import CompanionServer, ServedGame, Upload, end_by_escape
@@ -64,17 +64,21 @@ def serve(box: ServedGame, scenes: Sequence[Scene], port: int, *, bind: str = "0
 
 
 class MenuCompanion:
-    """One server for the menu's whole session: started with the first game
-    that wants it, moved to each next game, stopped when the menu ends."""
+    """One server for the menu's simulated players' games: started with the
+    first that wants it, moved to each next, stopped when the menu ends (or
+    the evening's phones' server, a process of its own, takes the port)."""
 
     def __init__(self, port: int, *, bind: str = "0.0.0.0", address: str | None = None,
                  on_rename: Callable[[int, str], None] | None = None,
                  next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 on_option: Callable[[str, Any], bool] | None = None, upload: Upload | None = None) -> None:
+                 on_option: Callable[[str, Any], bool] | None = None, upload: Upload | None = None,
+                 before: Callable[[], None] | None = None) -> None:
         """``next_game``/``on_option``: the menu's next game and its options,
         which the host page shows and sets (they apply when that game starts);
         ``upload``: who checks and saves the packs uploaded from the host page
-        (the evening's deciding process, which owns the packs folder)."""
+        (the evening's deciding process, which owns the packs folder);
+        ``before``: called before it serves a game (the evening's phones' server lets the port go)."""
+        self.before = before
         self.upload = upload
         self.port = port
         self.bind = bind
@@ -87,6 +91,8 @@ class MenuCompanion:
     def game(self, box: Box, scenes: Sequence[Scene]) -> CompanionServer:
         """Serve ``box`` now (the first game starts the server; the next ones
         keep its port, PIN and seats' codes)."""
+        if self.before is not None:
+            self.before()
         if self.server is None:
             self.server = serve(box, scenes, self.port, bind=self.bind, address=self.address,
                                 on_rename=self.on_rename, on_option=self.on_option, next_game=self.next_game,
@@ -96,35 +102,10 @@ class MenuCompanion:
             show_on(self.server, scenes)
         return self.server
 
-    def relayed(self, view: ServedGame, first: Snapshot, scenes: Sequence[Scene],
-                end_game: Callable[[], None]) -> tuple[CompanionServer, RelayedPublisher]:
-        """A game decided in a process of its own (docs/processes.md): the same
-        server (port, PIN, seats' codes: joined phones stay joined) serves the
-        snapshots its deciding process sends, and sends what the phones do to
-        ``view`` (a ``viewer.DecidingLink``). ``first``: its pages as it starts."""
-        publisher = RelayedPublisher(view, first)
-        if self.server is None:
-            self.server = serve(view, scenes, self.port, bind=self.bind, address=self.address,
-                                on_rename=self.on_rename, on_option=self.on_option, publisher=publisher,
-                                end_game=end_game, upload=self.upload)
-        else:
-            self.server.swap(view, publisher)
-            self.server.end_game = end_game
-            show_on(self.server, scenes)
-        return self.server, publisher
-
-    def between(self, final: Snapshot | None = None) -> None:
-        """The game closed, the menu is back: the pages say so, showing
-        ``final`` after a game decided apart (its deciding process's pages of
-        the closed game, sent in its ``Ended``: its scores, no move offered)
-        with the menu's next game. Nothing is read back from the journal."""
-        if self.server is None:
-            return
-        publisher = self.server.publisher
-        if final is not None and isinstance(publisher, RelayedPublisher):
-            publisher.closed(final, self.next_game)
-            self.server.end_game = end_by_escape
-        self.server.detach()
+    def between(self) -> None:
+        """The game closed, the menu is back: the pages say so."""
+        if self.server is not None:
+            self.server.detach()
 
     def stop(self) -> None:
         if self.server is not None:

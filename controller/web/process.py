@@ -35,18 +35,21 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller import protocol as p
 from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
-from controller.peer import PeerLink, remove_private
+from controller.peer import PEER_WAIT_S, PeerLink, ViewedGame, add_peer_args, remove_private
 from controller.system import terminal
-from controller.web.server import CompanionServer, WebError
+from controller.web import WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
 from games.registry import get, package_of, register
+
+if TYPE_CHECKING:
+    from controller.web.server import CompanionServer
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -62,7 +65,7 @@ END_WAIT_S = 10.0
 NOT_ASKED = N_("the deciding process is starting again: try once more in a moment")
 
 
-class PhonesLink:
+class PhonesLink(ViewedGame):
     """What the phones' server serves (``server.ServedGame``): the seats' names and
     the pause as the newest view has them; what phones do goes to the deciding
     process through ``peer`` (dropped while none listens: a phone's move then
@@ -79,14 +82,6 @@ class PhonesLink:
         self._held: list[p.Message] = []
         #: the deciding process's answers to this process's requests, in order
         self.answers: queue.Queue[p.Answered] = queue.Queue()
-
-    @property
-    def station_names(self) -> list[str]:
-        return list(self.view.names)
-
-    @property
-    def host_paused(self) -> bool:
-        return self.view.host_paused
 
     def deliver_action(self, action: Action) -> None:
         self.peer.send(p.ActionInput(action))
@@ -109,6 +104,13 @@ class PhonesLink:
         with self._hold_lock:
             held, self._held = self._held, []
         return held
+
+    def hold_again(self, messages: Sequence[p.Message]) -> None:
+        """A greeting that could not be sent (the deciding process went as it was greeted): what
+        waited in it waits again, first (the seats and the panel are told anew at the next greeting)."""
+        again = [m for m in messages if not isinstance(m, (p.Hello, p.Seats, p.Panel, p.PeerLine))]
+        with self._hold_lock:
+            self._held[:0] = again
 
     def flush(self) -> None:
         """What waited, sent now that a deciding process listens (kept again if it went meanwhile)."""
@@ -147,20 +149,91 @@ class Phones:
     of the phones' server's role, across the deciding process's restarts)."""
 
     def __init__(self, args: argparse.Namespace, first: Snapshot) -> None:
+        from controller.web.server import CompanionServer
         from games.scenes import scene_for
 
         spec = get(args.game)
         starter = args.starter
+        #: the menu's whole evening (``--evening``): across games, between them the host page's lobby
+        self.evening = bool(getattr(args, "evening", False))
         self.peer = PeerLink(args.viewer_socket, p.PHONES, "the phones' server",
-                             keep_waiting=lambda: os.getppid() == starter, greeting=self.greeting)
+                             keep_waiting=lambda: os.getppid() == starter, greeting=self.greeting,
+                             idle_s=None if self.evening else PEER_WAIT_S, ungreeted=self.ungreeted)
         self.link = PhonesLink(spec, spec.settings(args.players), self.peer)
         self.publisher = RelayedPublisher(self.link, first)
         self.publisher.scene = scene_for(spec.name, None)  # the strip worded as the big screen words it
+        #: the menu's next game and its options, as the menu last sent them (``NextGame``)
+        self.next: dict[str, Any] | None = None
+        evening = self.evening
         self.server = CompanionServer(self.link, port=args.port, bind=args.bind, address=args.address,
-                                      publisher=self.publisher, end_game=self.end_game, upload=self.link.upload)
+                                      publisher=self.publisher, end_game=self.end_game, upload=self.link.upload,
+                                      on_rename=self.renamed if evening else None,
+                                      on_option=self.option if evening else None)
+        self.server.on_start = self.start_next if evening else None
         self.server.on_secrets = self.keep
         self._panel: p.PhonesPanel | None = None
         self.stopping = threading.Event()
+        #: the newest view with the pages' snapshot since the last game ended: a ``Serving`` that comes after
+        #: it (an outbox writes the view before other messages) serves it at once
+        self.fresh: p.View | None = None
+        #: the games registered as the evening serves them (``Serving``)
+        self.registered = contextlib.ExitStack()
+        if evening and getattr(args, "between", False):  # started again between games: no game is starting
+            self.publisher.closed(first, self.next_game)
+            self.publisher.starting = False
+
+    # -- the menu's evening: the host page's lobby between games ---------------------------------
+    def next_game(self) -> dict[str, Any]:
+        """The menu's next game as it last said it (the host page between games), startable from there."""
+        return {**self.next, "startable": True} if self.next else {}
+
+    def renamed(self, seat: int, name: str) -> None:
+        """A name typed on the host page: the menu's next games (a running game takes its own notice)."""
+        self.link.send_or_hold(p.HostRenamed(seat, name))
+
+    def option(self, key: str, value: Any) -> bool:
+        """An option for the menu's next game, if the host page offers it: the menu sets it and says the
+        next game again (``NextGame``)."""
+        rows = [row for row in (self.next or {}).get("options", ()) if row.get("key") == key]
+        if not rows or not any(choice[0] == value and type(choice[0]) is type(value) for choice in rows[0]["choices"]):
+            return False
+        rows[0]["value"] = value  # shown at once; the menu's next word on it follows
+        return self.peer.send(p.SetOption(key, value))
+
+    def start_next(self) -> bool:
+        """The host page's "start" between games: the menu starts its next game (False: nobody to ask now)."""
+        return not self.publisher.live and self.peer.send(p.StartNext())
+
+    def serve(self, serving: p.Serving) -> None:
+        """The evening's next game: served from now on (its pages as it starts until its first snapshot),
+        on the same port, PIN and seats' codes (joined phones keep their seats)."""
+        from games.scenes import scene_for
+
+        name, package = serving.register.split("=", 1)
+        self.registered.enter_context(register(name, package))
+        spec = get(name)
+        first = snapshot_from(serving.pages)
+        with self.link.lock:
+            self.link.spec, self.link.settings = spec, spec.settings(len(first.seats))
+            self.link.view = p.NO_VIEW
+            self.publisher = RelayedPublisher(self.link, first)
+            self.publisher.scene = scene_for(spec.name, None)
+            self.server.swap(self.link, self.publisher)
+            fresh = self.fresh
+            if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)
+                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip)
+
+    def between(self, ended: p.Ended) -> None:
+        """The evening's game ended: its pages of the closed game (no move offered), with the menu's next game."""
+        final = snapshot_from(ended.pages) if ended.pages is not None else self.publisher.latest
+        self.fresh = None
+        with self.link.lock:
+            self.publisher.closed(final, self.next_game)
+            if self.publisher.live:
+                self.server.detach()
+            self.publisher.starting, self.publisher.roll_call = False, None  # a game left in its roll call too
+            self.publisher.publish()
+        self.peer.connections = 0  # the next game's connection is no deciding process started again
 
     def end_game(self) -> None:
         """The host page's "end": the same ``Stop`` as the screen's Esc."""
@@ -175,15 +248,26 @@ class Phones:
         self._panel = panel_of(self.server)
         return [p.Seats(self.server.secrets()), p.Panel(self._panel), *self.link.held()]
 
+    def ungreeted(self, greeting: Sequence[p.Message]) -> None:
+        """The greeting was not sent (the deciding process went meanwhile): what waited waits again."""
+        self.link.hold_again(greeting)
+
     def run(self) -> int:
-        """Follow the deciding process (and each one started again) until the game's end."""
+        """Follow the deciding process (and each one started again) until the game's end; in the
+        menu's evening (``--evening``) game after game, until the menu is gone."""
         looking = threading.Thread(target=self.look_at_panel, name="buzzerbox-phones-panel", daemon=True)
         looking.start()
         try:
-            ended = self.peer.run(self.take)
+            while True:
+                ended = self.peer.run(self.take)
+                if ended is None or not self.evening:
+                    break
+                log.info("the game ended (%s): the phones' server waits for the evening's next", ended.reason)
+                self.between(ended)
         finally:
             self.stopping.set()
             looking.join()
+            self.registered.close()
         if ended is not None:
             log.info("the game ended (%s): the phones' server ends", ended.reason)
         return 0
@@ -193,6 +277,7 @@ class Phones:
         if isinstance(message, p.View):
             self.link.view = message
             if message.companion is not None:
+                self.fresh = message
                 with self.link.lock:
                     self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
         elif isinstance(message, p.RollCallView):
@@ -201,6 +286,13 @@ class Phones:
             self.server.box_key_pin()
         elif isinstance(message, p.Answered):
             self.link.answers.put(message)
+        elif isinstance(message, p.Serving):
+            self.serve(message)
+        elif isinstance(message, p.NextGame):
+            self.next = dict(message.next)
+            if not self.publisher.live:
+                with self.link.lock:
+                    self.publisher.publish()
 
     def look_at_panel(self) -> None:
         """The panel changed (a seat taken, the PIN's minute on screen over): the screens are told."""
@@ -221,10 +313,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", required=True)
     parser.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
     parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--starter", type=int, default=None, help="the pid of the process that started this one")
-    parser.add_argument("--private", action="store_true",
-                        help="the socket's folder was made for this game (controller.peer.private_socket): "
-                             "removed at the end, also when its starter died")
+    add_peer_args(parser)
+    parser.add_argument("--evening", action="store_true",
+                        help="the menu's evening: serve game after game (each the deciding process's Serving), "
+                             "the host page's lobby between them, until the menu is gone")
+    parser.add_argument("--between", action="store_true",
+                        help="with --evening: started between games (the menu started it again)")
     parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     parser.add_argument("--log-level", type=int, default=logging.INFO)
     terminal.whole_lines()
@@ -243,6 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except WebError as exc:
             print(json.dumps({"refused": str(exc)}), flush=True)
             return 1
+        except KeyboardInterrupt:
+            return 0
         with phones.link.lock:
             phones.publisher.publish()
         print(json.dumps({"url": phones.server.board_url(), "host": phones.server.host_url(),
@@ -273,9 +369,11 @@ class PhonesProcess:
 
     @classmethod
     def start(cls, viewer_socket: str, port: int, spec: GameSpec, players: int, first: Snapshot, *,
-              bind: str = "0.0.0.0", address: str | None = None, private: bool = False) -> PhonesProcess:
+              bind: str = "0.0.0.0", address: str | None = None, private: bool = False,
+              evening: bool = False, between: bool = False) -> PhonesProcess:
         """Serving on ``port`` (0: any) the game as it starts (``first``) until the deciding process's first
-        snapshot; a port that is taken is a ``WebError`` (one line, no game)."""
+        snapshot; a port that is taken is a ``WebError`` (one line, no game). ``evening``: the menu's,
+        for the whole evening (``between``: started again between games)."""
         command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", viewer_socket,
                    "--port", str(port), "--bind", bind, "--game", spec.name,
                    "--register", f"{spec.name}={package_of(spec.name)}", "--players", str(players),
@@ -283,6 +381,8 @@ class PhonesProcess:
                    "--log-level", str(logging.getLogger().getEffectiveLevel())]
         command += ["--address", address] if address else []
         command += ["--private"] if private else []
+        command += ["--evening"] if evening else []
+        command += ["--between"] if between else []
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         assert process.stdin is not None and process.stdout is not None
         try:

@@ -36,7 +36,7 @@ from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, NO_PACKS_FOLDER, Saved, too_large
-from controller.web import DEFAULT_PORT
+from controller.web import DEFAULT_PORT, WebError
 from controller.web.guard import (
     CLOSE_FULL,
     CLOSE_IDLE,
@@ -54,7 +54,6 @@ from games.base import (
     HOST_ADJUST,
     HOST_TEAM_NAME,
     Action,
-    BuzzerBoxError,
     GameEvent,
     GameSettings,
     GameSpec,
@@ -90,7 +89,7 @@ HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("s
                                              "name": ("seat", "name"), "team_name": ("team", "name"),
                                              "option": ("key", "value"), "show_pin": (),
                                              "approve": ("seat", "code"), "deny": ("seat", "code"),
-                                             "rotate_pin": (), "pick": ("seat",)}
+                                             "rotate_pin": (), "pick": ("seat",), "start": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
@@ -117,10 +116,6 @@ class Ask:
     ws: web.WebSocketResponse
     code: str
     address: str
-
-
-class WebError(BuzzerBoxError):
-    """The companion server cannot start (the port is taken, no network)."""
 
 
 class Refused(Exception):
@@ -338,6 +333,9 @@ class CompanionServer(LoopThread):
         self.end_game = end_game
         #: an option for the menu's next game (``Menu.set_option``); None outside the menu
         self.on_option = on_option
+        #: the host page's "start" between the menu's games (the evening's phones' server asks the menu); False:
+        #: not asked. None: no menu to ask
+        self.on_start: Callable[[], bool] | None = None
         self.refusals = 0  # counted for the tests and the benchmark
         #: told the seats' codes, the PIN and the replay counters whenever they change (the split
         #: design keeps them in the deciding process, so a screen started again serves the same phones)
@@ -1043,6 +1041,8 @@ class CompanionServer(LoopThread):
             self._option(data.get("key"), data.get("value"))
         elif kind == "show_pin":
             self.show_pin()
+        elif kind == "start":
+            self._start_next()
         elif kind == "rotate_pin":
             await self._rotate_pin(ws)
         elif kind in ("approve", "deny"):
@@ -1067,6 +1067,11 @@ class CompanionServer(LoopThread):
             self.end_game()
         else:
             self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
+
+    def _start_next(self) -> None:
+        """The host page's "start" between the menu's games: the menu starts its next game."""
+        if self.on_start is None or self.publisher.live or self.publisher.starting or not self.on_start():
+            raise Refused(_("the next game is started in the menu now"))
 
     def _score(self, seat: int, points: int) -> None:
         """A score correction: a host action the game journals and applies."""

@@ -16,8 +16,9 @@ import pytest
 
 from controller.box import journal as journal_mod
 from controller.box import session
-from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press
+from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, Edge, InputNotice, Press
 from controller.box.runtime import Box, box_from_journal
+from games.base import Action
 from games.registry import get
 
 
@@ -106,8 +107,38 @@ def test_board_events_refused_as_from_the_future_or_untimed_are_counted_and_said
     refused = [(r["station"], r["kind"]) for r in records(path) if r["type"] == "notice"]
     assert refused == [(0, "future"), (1, "future"), (3, "untimed")]  # the journal keeps them, as refused
     said = [r.getMessage() for r in caplog.records]
-    assert any(m.startswith("2 board event(s) stamped in the box's future were refused") for m in said), said
+    assert any(m.startswith("2 input(s) stamped in the box's future were refused") for m in said), said
     assert any(m.startswith("1 board event(s) of a boot that rebooted") for m in said), said
+
+
+def test_a_live_box_refuses_an_input_stamped_in_its_future_from_any_source(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A press, an edge or a phone's move stamped seconds past the box's now (a source whose clock is
+    wrong, a forwarding peer's bug) cannot have happened yet: the live box refuses each as a ``future``
+    notice (journaled, counted, the first logged) and never plays it, so it cannot win a contest later
+    with nobody pressing. An input stamped now is played as ever."""
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.debouncer.start_all({}, 0)
+    clock = [100_000]
+    box.measure_report_delay(lambda: clock[0])  # live: the sources' clock is known
+    box.press(Press(1, "bell", 5_100_000))  # 5 s ahead
+    box.edge(Edge(2, "bell", 0, 5_100_000), 1)
+    box.deliver_action(Action("buzz", 5_100_000, 3))
+    with caplog.at_level(logging.WARNING, logger="buzzerbox"):
+        box.step(100_000)
+    assert (box.future_presses, box.presses_total) == (3, 0)
+    assert any("stamped in the box's future was refused" in r.getMessage() for r in caplog.records)
+    clock[0] = 5_200_000  # the moment they claimed comes and goes: nobody pressed, nobody wins
+    box.step(5_200_000)
+    assert box.presses_total == 0
+    box.press(Press(0, "bell", 5_190_000))  # a real press, on time
+    clock[0] = 5_300_000
+    box.step(5_300_000)
+    assert box.presses_total == 1
+    close(box, 5_400_000)
+    refused = [(r["station"], r["kind"]) for r in records(path) if r["type"] == "notice"]
+    assert refused == [(1, "future"), (2, "future"), (3, "future")]  # the journal keeps them, as refused
 
 
 def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -> None:

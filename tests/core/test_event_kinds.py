@@ -13,7 +13,8 @@ import pytest
 
 from controller.box import journal as journal_mod
 from controller.box.clips import NO_CLIPS, ClipPlayer
-from controller.box.press import InputNotice, Press
+from controller.box.debounce import DebounceConfig, Debouncer
+from controller.box.press import InputNotice, NoticeKind, Press
 from controller.box.runtime import HOST_PAUSED, HOST_STATION, Box, box_from_journal
 from controller.box.simulate import Session
 from games import registry
@@ -39,6 +40,19 @@ def test_the_games_and_the_runtime_say_their_own_kinds_with_the_enum() -> None:
     refused = box.apply_action(Action("no_such_move", 60_000_001))
     assert refused[-1].kind is EventKind.REJECTED  # after the rounds that fell due by its stamp
     assert [e.kind for e in refused].count(EventKind.REJECTED) == 1
+
+
+def test_the_inputs_say_their_notices_with_the_notice_enum() -> None:
+    """A glitch and a stuck line are told by ``NoticeKind`` (each its word: a journal or the channel
+    reads the same), not by strings each module spells again."""
+    debouncer = Debouncer(DebounceConfig())
+    debouncer.start_all({}, 0)
+    out = debouncer.edge(0, "bell", 0, 1_000, 1) + debouncer.edge(0, "bell", 1, 1_200, 1)  # a brush: noise
+    out += debouncer.poll(50_000)
+    out += debouncer.edge(1, "bell", 0, 100_000, 1) + debouncer.poll(100_000 + DebounceConfig().stuck_us + 1)
+    kinds = [o.kind for o in out if isinstance(o, InputNotice)]
+    assert NoticeKind.GLITCH in kinds and NoticeKind.STUCK in kinds, out
+    assert all(type(kind) is NoticeKind for kind in kinds) and NoticeKind.STUCK == "stuck"
 
 
 def test_a_journal_keeps_the_words_and_one_written_with_strings_replays(tmp_path: Path) -> None:

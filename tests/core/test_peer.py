@@ -228,3 +228,52 @@ def test_a_peer_of_another_protocol_says_so_in_one_translated_line(
         answering.join(DEADLINE_S)
         server.close()
     assert capsys.readouterr().err == f"buzzerbox: {p.VersionMismatch(p.PROTOCOL + 1)}\n"
+
+
+def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_be_sent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's button pressed while no deciding process listened waits (``PhonesLink.held``) and goes
+    in the greeting to the next one; one that goes away as it is greeted (the send fails) must not take
+    it along: the one after gets it. Before, the held press was taken and lost with the failed send."""
+    from controller.box.press import Press
+    from controller.web.process import PhonesLink
+
+    path = tmp_path / "deciding.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(2)
+    peer = PeerLink(path, p.PHONES, "phones", wait_s=HANG_S)
+    link = PhonesLink(registry.get("quiz"), registry.get("quiz").settings(2), peer)
+    peer.greeting = lambda: [*link.held(), p.Seats({"pin": "123456"})]  # the seats last: the greeting's end
+    peer.ungreeted = link.hold_again
+    press = Press(-1, "arm", 5_000)
+    link.press(press)  # nobody listens yet: held
+    real, failed = channel.send, []
+
+    def send(sock: socket.socket, message: p.Message) -> None:
+        if isinstance(message, p.PressInput) and not failed:  # the first deciding process went as it was greeted
+            failed.append(message)
+            raise BrokenPipeError
+        real(sock, message)
+
+    monkeypatch.setattr(channel, "send", send)
+    heard: list[p.Message | None] = []
+
+    def deciding() -> None:
+        first, _addr = server.accept()
+        first.close()
+        conn, _addr = server.accept()
+        with conn:
+            while not heard or not isinstance(heard[-1], (p.Seats, type(None))):
+                heard.append(channel.receive(conn))
+            real(conn, p.Ended("menu"))
+
+    answering = threading.Thread(target=deciding)
+    answering.start()
+    try:
+        ended = peer.run(lambda _m: None)
+    finally:
+        answering.join(DEADLINE_S)
+        server.close()
+    assert isinstance(ended, p.Ended) and failed == [p.PressInput(press)]
+    assert heard == [p.Hello(p.PHONES, "phones"), p.PressInput(press), p.Seats({"pin": "123456"})]

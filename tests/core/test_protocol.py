@@ -63,7 +63,12 @@ def every_message() -> list[p.Message]:
             p.SaveSetup("cs", "header-4"), p.SaveSetup(None, None),
             p.UploadPack("night.csv", "cXVlc3Rpb24sYW5zd2VyCg=="),
             p.Answered(True, ("night.csv: saved in the packs folder (2 questions)",), "night.csv"),
-            p.Answered(False, ("no packs folder here",))]
+            p.Answered(False, ("no packs folder here",)),
+            p.Play("/j/hands.jsonl", {"type": "session", "game": "hands"}, "hands=tests.web.hands", web=True,
+                   pages={"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
+            p.Serving("hands=tests.web.hands", {"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
+            p.NextGame({"game": "Quiz", "options": [{"key": "rounds", "value": 2, "choices": [[2, "2"]]}]}),
+            p.StartNext(), p.SetOption("rounds", 2), p.SetOption("pack", None), p.HostRenamed(1, "Žofie")]
 
 
 def test_every_message_crosses_the_channel_whole() -> None:

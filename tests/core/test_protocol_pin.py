@@ -18,7 +18,7 @@ from typing import Any
 from controller import protocol as p
 
 #: PROTOCOL and each message's (and value object's) shape digest, as pinned
-PINNED = (9, {
+PINNED = (10, {
     "view": "ba6d5f7cf0db5ffd",
     "opened": "ba0d07c49b303389",
     "refused": "5b54cdd3ff165e0a",
@@ -26,7 +26,7 @@ PINNED = (9, {
     "ended": "6cd102c07cb07d52",
     "between": "fb85fd43936790dc",
     "start": "c980eceb3f6a13fa",
-    "play": "970de90834c99565",
+    "play": "f00e3297ef2abe76",
     "edge": "1ea5381b3da43db4",
     "press": "2140243c62ef794a",
     "notice": "daf3d675476f4b41",
@@ -45,6 +45,11 @@ PINNED = (9, {
     "answered": "caceea40c575e1e5",
     "panel": "7dd77256389b88ce",
     "showpin": "e69e14a8de3af269",
+    "serving": "dbc80b83c9e8d950",
+    "nextgame": "a17d70095f6c3b30",
+    "startnext": "ec3d3d1b4c1f7904",
+    "setoption": "ea59ea881f3c7ce3",
+    "hostrenamed": "c262d6abaef332a6",
     "value GameEvent": "1864651ba404c97d",
     "value Action": "8e9610b1ef4ca904",
     "value Press": "d6114d7c45e67483",

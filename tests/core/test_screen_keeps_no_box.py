@@ -26,7 +26,7 @@ from controller.box.views import first_snapshot
 from controller.cli import CommandFailed, main
 from controller.screen.menu import EveningGame, Menu
 from games.registry import get
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, back_to_menu_and_quit
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 
@@ -60,15 +60,20 @@ def test_play_builds_no_box_and_says_how_the_game_went_as_its_journal_does(
     assert json.loads(out)["scores"] == played.summary()["scores"]
 
 
-def a_quiz_won_then_over() -> Script:
-    """The menu's host: a quiz started, its first question won by Player 1,
-    nobody ringing on the second (the quiz is over), back to the menu, quit."""
-    frame = yield []
+def a_quiz_won(frame: Frame) -> Steps:
+    """From the menu: a quiz started, its first question won by Player 1, nobody ringing on the
+    second (the quiz is over): its final results."""
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     frame = yield [pygame.K_UP]  # from the game row up round to Start
     frame = yield from first_question_won_by(1, frame)
     frame = yield [pygame.K_n]  # no one rang: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    return (yield from until(frame, lambda f: asked(f, "Final results")))
+
+
+def a_quiz_won_then_over() -> Script:
+    """The menu's host: ``a_quiz_won``, back to the menu, quit."""
+    frame = yield []
+    frame = yield from a_quiz_won(frame)
     yield from back_to_menu_and_quit(frame, escapes=1)
 
 
@@ -143,39 +148,68 @@ def test_the_menus_game_with_people_builds_no_box_and_is_listed_as_its_journal_s
     assert (listed[0].standings, listed[0].finished) == (expected.standings, True)
 
 
+async def closed_pages(port: int, pin: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The scoreboard's and the host page's state once they say no game runs (the host page with the
+    menu's next game)."""
+    import aiohttp
+
+    from tests.web.test_split_phones import reply
+
+    async with aiohttp.ClientSession() as client:
+        board = await client.ws_connect(f"http://localhost:{port}/ws/board")
+        await board.send_json({"type": "hello"})
+        state = await reply(board, lambda m: m["type"] == "state" and not m["live"])
+        host = await client.ws_connect(f"http://localhost:{port}/ws/host")
+        await host.send_json({"type": "hello", "pin": pin})
+        host_state = await reply(host, lambda m: m["type"] == "host" and not m["live"] and m.get("next"))
+        await board.close()
+        await host.close()
+    return state, host_state
+
+
+def a_quiz_won_then_over_and_its_pages(capsys: pytest.CaptureFixture[str],
+                                        between: list[tuple[dict[str, Any], dict[str, Any]]]) -> Script:
+    """``a_quiz_won_then_over``, the phones' pages looked at once the menu is back."""
+    import asyncio
+    import re
+
+    from tests.web.test_split_phones import port_in
+
+    frame = yield []
+    frame = yield from a_quiz_won(frame)
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    [line] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]  # the phones' server's line
+    pin = re.search(r"PIN (\d{6})\)", line)
+    assert pin is not None, line
+    between.append(asyncio.run(closed_pages(port_in(line), pin.group(1))))
+    frame = yield [pygame.K_ESCAPE]
+    yield [pygame.K_ESCAPE]
+
+
 @pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 def test_the_menus_phones_show_the_closed_games_scores_from_its_deciding_process(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, boxes_built: list[str],
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A quiz from the menu with its phones' pages (``--web``), won on its
-    first question and ended on its second: once the menu is back, the
-    pages say no game runs and show its final scores and the menu's next
-    game, from the deciding process's pages of the closed game (in its
-    ``Ended``), not from a replay of its journal in the menu's process."""
-    from controller.web.attach import MenuCompanion
-
+    first question and over on its second: once the menu is back, the
+    pages (the evening's phones' server, a process of its own) say no game
+    runs and show its final scores and the menu's next game, from the
+    deciding process's pages of the closed game (in its ``Ended``), not
+    from a replay of its journal in the menu's process."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     packs, journals = tmp_path / "packs", tmp_path / "journals"
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    between: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
-    after_a_game = MenuCompanion.between
-
-    def looked_at(companion: MenuCompanion, *args: Any) -> None:
-        after_a_game(companion, *args)
-        if companion.server is not None:
-            latest = companion.server.publisher.latest
-            between.append((json.loads(latest.board), json.loads(latest.host), list(boxes_built)))
-
-    monkeypatch.setattr(MenuCompanion, "between", looked_at)
-
-    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over())
+    between: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    kiosk = Kiosk(monkeypatch, a_quiz_won_then_over_and_its_pages(capsys, between))
     assert main(menu_args(tmp_path, "--players", "3", "--web", "0")) == 0
     assert kiosk.stuck is None, kiosk.stuck
+    assert boxes_built == [], boxes_built[0]  # nothing replayed in the menu's process for the pages
     (journal,) = journals.glob("*.jsonl")
     scores = box_from_journal(journal_mod.read(journal)).summary()["scores"]
     assert len(between) == 1, between
-    board, host_page, built = between[0]
-    assert built == [], built[0]  # nothing replayed in the menu's process for the pages
+    board, host_page = between[0]
     assert board["live"] is False and host_page["live"] is False and host_page["buttons"] == []
     assert [player["score"] for player in board["players"]] == scores and scores[0] > 0
     assert host_page["next"] is not None  # the menu's next game, as the host page shows it between games

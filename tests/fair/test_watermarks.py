@@ -31,12 +31,14 @@ from controller.box.runtime import (
     STALL_US,
     Box,
 )
+from controller.box.sources import linefd
 from controller.box.sources.gpio import GpioSource, mock_factory
 from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
 from games.i18n import _, set_language
 from tests.fair.horizons import DESIGNS, FIXED, delivered, follow
+from tests.linechip import StandInChip
 from tests.processes import HANG_S
 
 FIRST, RUNNER_UP = 0, 1
@@ -303,33 +305,73 @@ def fed(tmp_path: Path) -> Iterator[dict[str, Any]]:
     yield {"profile": prof, "factory": factory, "fifo": fifo}
 
 
+class StalledLine:
+    """Holds the kernel line events' reader inside one line's edge of this level
+    (after handing it over), as a reader thread that does not get the interpreter."""
+
+    def __init__(self, source: GpioSource, offset: int, level: int) -> None:
+        self.release = threading.Event()
+        self.held = threading.Event()
+        callback = source._stamped[offset]
+
+        def held(t_us: int, lvl: int) -> None:
+            callback(t_us, lvl)
+            if lvl == level and not self.held.is_set():
+                self.held.set()
+                self.release.wait()
+
+        source._stamped[offset] = held
+
+
+#: the edge readers a fed contest goes through: the benchmarks' feed FIFO (mock pins), and
+#: the kernel's GPIO line events (a pipe carrying the kernel's records: ``tests/linechip.py``)
+READERS = ["feed", "kernel lines"]
+
+
+@pytest.mark.parametrize("reader_kind", READERS)
 @pytest.mark.parametrize("policy,expected", [(HORIZON_WATERMARKS, FIRST), (HORIZON_FIXED_DELAY, RUNNER_UP)])
-def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any], policy: str, expected: int) -> None:
-    """The audit's contest through the feed's reader thread, the real GPIO source
-    and the deciding thread: the reader stalls right after the first presser's
-    contact opens, with the re-close already queued. The deciding thread runs on
-    well past the moment a fixed delay decides; with watermarks nothing is
-    decided until the reader delivers, and the first presser wins."""
+def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any], policy: str, expected: int,
+                                                            reader_kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit's contest through an edge reader's thread (the feed's, or the
+    kernel line events' the box reads on a Pi), the real GPIO source and the
+    deciding thread: the reader stalls right after the first presser's contact
+    opens, with the re-close already queued. The deciding thread runs on well
+    past the moment a fixed delay decides; with watermarks nothing is decided
+    until the reader delivers, and the first presser wins."""
     prof, factory = fed["profile"], fed["factory"]
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
     box.horizon_policy = policy
-    source = GpioSource(prof, factory)
-    reader = Feed(fed["fifo"], factory)
-    source.reader = reader
-    source.start(box)
-    session.connect(box, source, prof)
     pins = {v: k for k, v in prof.input_pins().items()}
-    stall = Stall(factory.pin(pins[(FIRST, "bell")]), 1)
-    reader.start()
-    writer = os.open(fed["fifo"], os.O_WRONLY)
+    chip = StandInChip()
+    stall: Stall | StalledLine
+    if reader_kind == "feed":
+        source = GpioSource(prof, factory)
+        reader: Any = Feed(fed["fifo"], factory)
+        source.reader = reader
+        source.start(box)
+    else:
+        monkeypatch.setattr(linefd, "line_levels", lambda fd, count: [1] * count)  # every bell at rest
+        source = GpioSource(prof, factory, lines=chip.open)
+        source.start(box)
+        reader = source.reader
+    session.connect(box, source, prof)
+    if reader_kind == "feed":
+        stall = Stall(factory.pin(pins[(FIRST, "bell")]), 1)
+        reader.start()
+        writer = os.open(fed["fifo"], os.O_WRONLY)
+    else:
+        stall = StalledLine(source, pins[(FIRST, "bell")], 1)
     box.host("arm", box_now_us())
     decider = OneProcessDecider(box, box_now_us, lambda: None)  # its events kept for this thread
     decider.start()
     try:
         t0 = box_now_us()
-        lines = "".join(f"{pins[(e.station, e.input)]} {e.level} {e.t_us}\n" for e in contest(t0))
-        os.write(writer, lines.encode())
+        if reader_kind == "feed":
+            lines = "".join(f"{pins[(e.station, e.input)]} {e.level} {e.t_us}\n" for e in contest(t0))
+            os.write(writer, lines.encode())
+        else:
+            chip.queue(*(chip.edge(pins[(e.station, e.input)], e.level, e.t_us) for e in contest(t0)))
         assert stall.held.wait(HANG_S)
         decider.wait_past(t0 + 30_000, HANG_S)  # 30 ms: a fixed delay decided long ago
         with box.lock:
@@ -345,9 +387,11 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
     finally:
         stall.release.set()
         decider.stop()
-        os.close(writer)
-        reader.join(HANG_S)
+        if reader_kind == "feed":
+            os.close(writer)
+            reader.join(HANG_S)
         source.stop()
+        chip.close()
 
 
 def test_a_source_waited_for_by_its_stated_delay_is_not_followed_by_its_watermarks() -> None:

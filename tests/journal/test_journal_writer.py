@@ -139,6 +139,60 @@ def test_records_the_disk_never_took_go_beside_the_journal_on_close(tmp_path, ca
     assert b'"t_us":5' in aside.read_bytes() and "j.jsonl.unsaved" in caplog.text
 
 
+def test_a_journal_keeps_room_on_its_disk_for_its_close_and_frees_it_there(tmp_path: Path) -> None:
+    import controller.box.journal_writer as jw
+
+    path = tmp_path / "j.jsonl"
+    writer = journal.JournalWriter.create(path, {"game": "quiz", "settings": {"players": 2}})
+    room = tmp_path / "j.jsonl.reserve"
+    assert writer.reserve == room and room.stat().st_blocks * 512 >= jw.RESERVE_BYTES  # allocated, not sparse
+    writer.close()
+    assert not room.exists()
+    _, resumed = journal.resume(path)  # a resumed journal keeps room again
+    assert room.exists()
+    resumed.close()
+    assert not room.exists()
+
+
+def test_on_a_card_that_filled_up_the_room_freed_at_close_takes_the_refused_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card fills while the game runs: every journal write fails, and so would the file beside it,
+    but for the room the journal kept on that disk: freed at the close, it takes the refused records,
+    so ``journal check`` names the gap (INCOMPLETE, exit 1) instead of an interrupted journal that
+    reads OK (the records only in the log)."""
+    import builtins
+
+    import controller.box.journal_writer as jw
+    from tests.journal.test_untrusted_files import full_disk
+
+    monkeypatch.setattr(jw, "CLOSE_GRACE_S", 0.3)
+    path = tmp_path / "q.jsonl"
+    header = tmp_path / "header.jsonl"
+    writer = journal.JournalWriter.create(header, {"game": "quiz", "settings": {"players": 2}})
+    writer.close()
+    room = tmp_path / "q.jsonl.reserve"
+    kept: list[bool] = []  # the journal kept room for its close
+
+    def card_open(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if str(file).endswith(".unsaved") and (room.exists() or not any(kept)):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # no room but what the journal kept
+        return builtins.open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    full_disk(path)  # every journal write: "No space left on device"
+    monkeypatch.setattr(jw, "open", card_open, raising=False)
+    writer = journal.JournalWriter(path, state=journal.load(header))
+    kept.append(room.exists())
+    writer.write({"type": "tick", "t_us": 5})
+    writer.write({"type": "tick", "t_us": 6})
+    writer.close()
+    assert writer.unsaved == 2 and writer.unsaved_path == tmp_path / "q.jsonl.unsaved"
+    assert not room.exists()
+    path.unlink()
+    path.write_bytes(header.read_bytes())  # the card as it is: the header, and nothing the game wrote
+    code, out, err = run(capsys, "journal", "check", str(path))
+    assert code == 1 and out.startswith("INCOMPLETE") and "2 records" in out, (out, err)
+
+
 def test_records_no_file_would_take_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):
     import controller.box.journal_writer as jw
 

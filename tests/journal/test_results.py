@@ -18,7 +18,8 @@ from controller.box.results.quiz_record import Results
 from controller.box.runtime import Box
 from controller.box.simulate import Session
 from games import registry
-from games.base import GameEvent
+from games.base import EventKind, GameEvent
+from games.quiz.engine import QuizEvent
 
 from .conftest import lines_of, run
 
@@ -592,29 +593,75 @@ def test_the_record_folded_as_the_game_goes_keeps_what_the_live_box_forgot(tmp_p
     assert code == 0 and written[0].read_text(encoding="utf-8-sig") == sheet
 
 
-def test_a_live_quiz_s_record_keeps_few_objects_per_question() -> None:
+def _pressed_question(n: int, presses: int = 5) -> list[GameEvent]:
+    """Question ``n`` as a live evening asks it (benchmarks/live_memory.py): armed, pressed by four
+    stations, answered right; the engine's own kinds (``EventKind``s, not plain strings) and stamps as
+    big as a live game's (their ints are kept too)."""
+    t = 10**12 + n * 1_000_000
+    return [GameEvent(QuizEvent.QUESTION, t, None, {"number": n, "text": f"Question {n}?", "category": "",
+                                                    "answer": "42"}),
+            GameEvent(QuizEvent.ARMED, t + 1),
+            *(GameEvent(EventKind.BUZZ, t + 300_000 + 37 * k + n, k % 4) for k in range(presses)),
+            GameEvent(EventKind.CORRECT, t + 500_000 + n, 0, {"points": 1}),
+            GameEvent(EventKind.ROUND_OVER, t + 500_000 + n, 0, {"result": "correct"}),
+            GameEvent(QuizEvent.NEXT, t + 600_000 + n, None, {"question": n + 1})]
+
+
+def test_a_live_quiz_s_record_of_a_long_evening_stays_small() -> None:
     """The deciding process keeps every question's record until the close
-    (``Recorder``): an evening of a question a second is thousands of them
-    (benchmarks/live_memory.py), so each costs its own few objects (the
-    record, its presses, its judgements), not an empty list per field it
-    never used. Counted, not measured: the collector's tracked objects."""
+    (``Recorder``): an evening of a question a second is 3,600 an hour
+    (benchmarks/live_memory.py, under 5 MiB an hour in all). The questions
+    before the last few are kept frozen (``freeze``): Python's own bytes
+    the fold keeps per question with five presses, after a full collection
+    (1,123 B as objects, ~260 B frozen), and the record they give is the
+    same as that of a fold that froze none."""
     import gc
+    import tracemalloc
 
-    def question(n: int) -> list[GameEvent]:
-        t = n * 1_000_000
-        return [GameEvent("question", t, None, {"number": n, "text": "", "category": "", "answer": ""}),
-                GameEvent("armed", t + 1), GameEvent("buzz", t + 300_000 + n, 1), GameEvent("buzz", t + 300_412 + n, 0),
-                GameEvent("correct", t + 500_000 + n, 1, {"points": 1}),
-                GameEvent("round_over", t + 500_000 + n, 1, {"result": "correct"}),
-                GameEvent("next", t + 600_000 + n, None, {"question": n + 1})]
+    night = QuizNight(4, None)
+    night.take(_pressed_question(1))
+    events = [e for n in range(2, 1002) for e in _pressed_question(n)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        night.take(events)  # the events themselves were allocated before: only what the record keeps is counted
+        gc.collect()
+        kept, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept / 1000 <= 400, f"{kept / 1000:.0f} bytes kept per question"
+    whole = QuizNight(4, None)  # every question an object, as before: nothing frozen
+    whole.live_questions = 10**9
+    whole.take(_pressed_question(1))
+    whole.take(events)
+    assert len(night.questions) <= 5 and len(whole.questions) == 1002
+    frozen, live = (Results("j.jsonl", ["A", "B", "C", "D"], [0, 1, 2, 3], 1, n.finish(), [1001, 0, 0, 0], False, {}, [])
+                    for n in (night, whole))
+    assert to_csv(frozen) == to_csv(live) and to_json(frozen) == to_json(live)
+    assert [len(q.buzzes) for q in frozen.questions][1:1001] == [5] * 1000
 
-    night = QuizNight(2, None)
-    night.take(question(1))
-    events = [e for n in range(2, 302) for e in question(n)]
-    gc.collect()
-    before = len(gc.get_objects())
-    night.take(events)  # the events themselves stay alive: only what the record keeps is counted
-    gc.collect()
-    per_question = (len(gc.get_objects()) - before) / 300
-    assert per_question <= 8, f"{per_question:.1f} objects kept per question"
-    assert [len(q.buzzes) for q in night.finish()][1:301] == [2] * 300
+
+def test_an_undo_reaching_a_frozen_question_reopens_it() -> None:
+    """The engine's undo stays on the question on screen, but the fold takes
+    any journal's events: an undo of a judgement whose question was frozen
+    thaws it, marks the judgement undone and reopens it, as if nothing
+    had been frozen."""
+    events = [e for n in range(1, 9) for e in _pressed_question(n, presses=2)]
+    t = events[-1].t_us
+    undos = [GameEvent(QuizEvent.UNDO, t + 1, None, {}), GameEvent(QuizEvent.UNDO, t + 2, None, {}),  # 8's, 7's
+             GameEvent(EventKind.WRONG, t + 3, 1, {"points": -1}),
+             GameEvent(EventKind.ROUND_OVER, t + 3, 1, {"result": "everyone answered wrong"}),
+             *_pressed_question(9, presses=1)]
+    folds = []
+    for live_questions in (1, 10**9):  # every question but the current frozen; none
+        night = QuizNight(4, None)
+        night.live_questions = live_questions
+        night.take(events)
+        assert sorted(night.frozen) == ([1, 2, 3, 4, 5, 6, 7, 8] if live_questions == 1 else [])
+        night.take(undos)
+        folds.append(to_json(Results("j.jsonl", ["A", "B", "C", "D"], [0, 1, 2, 3], 1, night.finish(), [6, -1, 0, 0],
+                                     False, {}, [])))
+    assert folds[0] == folds[1]
+    seventh = folds[0]["questions"][6]
+    assert [(j["verdict"], j.get("undone", False)) for j in seventh["judgements"]] == [("correct", True), ("wrong", False)]
+    assert seventh["result"] == "everyone answered wrong" and folds[0]["questions"][7]["judgements"][0]["undone"]

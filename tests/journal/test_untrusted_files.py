@@ -193,3 +193,15 @@ def test_unsaved_records_that_do_not_continue_the_journal_are_refused(
     code, _out, err = run(capsys, "resume", str(path))
     assert code == 1 and "does not continue" in err
     assert path.read_bytes() == b"".join(lines[:5])
+
+
+@pytest.mark.parametrize(("lang", "said"), [("cs", "deník"), ("pl", "dziennika")])
+def test_a_journal_that_cannot_be_created_is_said_in_the_box_s_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, said: str) -> None:
+    """On a Czech or Polish box the one line about a journal folder that cannot be made is
+    in that language (it was English whatever the language)."""
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    code, _out, err = run(capsys, "--lang", lang, "simulate", "quiz", "--players", "3",
+                          "--journal", str(blocked / "q.jsonl"))
+    assert code != 0 and said in err and "cannot create" not in err, err

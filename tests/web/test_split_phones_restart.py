@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -105,50 +104,3 @@ def test_the_menus_game_with_phones_is_decided_apart_and_its_phones_stay_joined(
         assert seat["seat"] == 0 and "private" in seat and welcome == "welcome"
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
-
-
-
-def test_a_phone_joined_in_the_menu_keeps_its_seat_into_a_game_decided_apart() -> None:
-    """The menu's one server moves from a game played in the menu's process
-    to one decided apart: the phone that joined stays on its socket, is sent
-    the new game's hand, and its move goes to the deciding process's channel."""
-    from controller.box.runtime import Box
-    from controller.box.views import Publisher, first_snapshot, snapshot_from, snapshot_message
-    from controller.screen.viewer import DecidingLink, ending
-    from controller.web.attach import MenuCompanion
-    from games import registry
-
-    with registry.register("hands", "tests.web.hands"):
-        spec = get("hands")
-        companion = MenuCompanion(0, bind="127.0.0.1", address="127.0.0.1")
-        mine, deciding = socket.socketpair()
-        try:
-            first, second = Box(spec, spec.settings(2, seed=3)), Box(spec, spec.settings(2, seed=11))
-            server = companion.game(first, [])
-
-            async def phone() -> tuple[list[int], Any]:
-                async with aiohttp.ClientSession() as session:
-                    ws, _token = await take_seat(session, server.port, 0)
-                    await reply(ws, lambda m: m["type"] == "seat" and m["private"]["hand"] == first.engine.hands[0])
-                    companion.between()
-                    view = DecidingLink(spec, second.settings, mine)
-                    moved, publisher = companion.relayed(view, first_snapshot(second), [], ending(view))
-                    assert moved is server
-                    with second.lock:  # what the deciding process sends, as it crosses the channel
-                        built = snapshot_from(snapshot_message(Publisher(second).publish()))
-                    publisher.update(built, second.engine.public_view(), second.strip())
-                    now = await reply(ws, lambda m: m["type"] == "seat" and m["moves"])
-                    card = now["private"]["hand"][0]
-                    await ws.send_json({"type": "move", "kind": "play", "args": {"card": card}, "seq": 1})
-                    assert (await reply(ws, lambda m: m["type"] in ("ok", "refused")))["type"] == "ok"
-                    await ws.close()
-                    return now["private"]["hand"], await asyncio.to_thread(channel.receive, deciding)
-
-            hand, sent = asyncio.run(phone())
-        finally:
-            companion.stop()
-            mine.close()
-            deciding.close()
-    assert hand == second.engine.hands[0] != first.engine.hands[0]
-    assert isinstance(sent, p.ActionInput) and (sent.action.kind, sent.action.player) == ("play", 0)
-    assert sent.action.args == {"card": hand[0]}

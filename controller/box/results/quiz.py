@@ -20,7 +20,15 @@ from typing import Any
 
 from controller.box import journal as journal_mod
 from controller.box.results import standings
-from controller.box.results.quiz_record import BONUS, Buzz, Judgement, QuestionRecord, Results
+from controller.box.results.quiz_record import (
+    BONUS,
+    Buzz,
+    Judgement,
+    QuestionRecord,
+    Results,
+    freeze,
+    thaw,
+)
 from controller.box.runtime import Box, box_from_journal
 from games.base import EventKind, GameEvent
 from games.i18n import N_, _, decimal_separator
@@ -34,32 +42,76 @@ RESULT_GAMES = ("quiz",)
 CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX = ".results.csv", ".results.json", ".standings.csv"
 
 
+#: how many questions a fold keeps as objects (the current one and those just before it); the
+#: rest are frozen (``freeze``)
+LIVE_QUESTIONS = 4
+
+
 class QuizNight:
-    """Folds a quiz's events, in order, into one record per question."""
+    """Folds a quiz's events, in order, into one record per question.
+
+    A live quiz keeps its record until the close writes it (``Recorder``):
+    an evening of a question a second (benchmarks/live_memory.py) is 3,600
+    questions an hour. The current question and the few before it are
+    objects; every older one is frozen (``freeze``: a few hundred bytes of
+    compressed tuples, under a quarter of the objects). Kept in memory, not spilled
+    to a file beside the journal (one more file to write, to find again
+    after a restart and to clean up) nor folded again from the journal at
+    the close (the close would replay the whole evening: results_at_close.py);
+    thawing all at the close costs milliseconds. An undo that reaches a
+    frozen question (the engine's own undo stays on the question on screen,
+    an old journal's need not) thaws it, so the record is the same
+    whatever was frozen."""
 
     def __init__(self, players: int, teams: Sequence[int] | None, round_questions: int | None = None) -> None:
         self.players = players
         self.round_questions = round_questions if isinstance(round_questions, int) and round_questions > 0 else None
         self.teams: list[int] = []
         self.team_up(teams)
-        self.questions: dict[int, QuestionRecord] = {}
+        self.questions: dict[int, QuestionRecord] = {}  # the last few questions, as objects
+        self.frozen: dict[int, bytes] = {}  # every question before them (``freeze``)
         self.number = 1
         self.closed = False  # the current question's round is over: the next arming asks a new one
         self.armed_us: int | None = None
         self.first_us: int | None = None
-        self.judged: list[Judgement] = []  # every judgement, for undo
-        self.timeouts: set[tuple[int, int]] = set()  # (station, t_us) of each answer timer that ran out
+        #: the question of every judgement, in order, for undo (the judgement itself is its
+        #: question's: the k-th of a question here is its question's k-th)
+        self.judged: list[int] = []
+        self.live_questions = LIVE_QUESTIONS
+        self.unfrozen: set[int] = set()  # questions ``freeze`` refused (a value marshal does not take): objects
+        self.timeouts: set[tuple[int, int]] = set()  # (station, t_us) of the answer timers that ran out last
 
     def team_up(self, teams: Sequence[int] | None) -> None:
         """Each station's team (its own, unless ``teams`` names one for every station)."""
         self.teams = list(teams) if teams is not None and len(teams) == self.players else list(range(self.players))
 
     def current(self) -> QuestionRecord:
-        q = self.questions.get(self.number)
+        q = self._record(self.number)
         if q is None:
             every = self.round_questions
             q = self.questions[self.number] = QuestionRecord(self.number, round=1 if every is None else (self.number - 1) // every + 1)
         return q
+
+    def _record(self, number: int) -> QuestionRecord | None:
+        """Question ``number``'s record as an object (thawed if it was frozen), None if never asked."""
+        q = self.questions.get(number)
+        if q is None and number in self.frozen:
+            q = self.questions[number] = thaw(self.frozen.pop(number))
+        return q
+
+    def _freeze_old(self) -> None:
+        """Freeze the oldest questions but the current one until ``live_questions`` are left."""
+        extra = len(self.questions) - len(self.unfrozen) - self.live_questions
+        if extra > 0:
+            for number in sorted(n for n in self.questions if n != self.number and n not in self.unfrozen)[:extra]:
+                try:
+                    self.frozen[number] = freeze(self.questions[number])
+                except ValueError:  # not a journal's value: the question stays an object
+                    if not self.unfrozen:
+                        log.warning("the quiz's record keeps question %s whole: it cannot be frozen", number)
+                    self.unfrozen.add(number)
+                else:
+                    del self.questions[number]
 
     def take(self, events: Iterable[GameEvent]) -> None:
         for event in events:
@@ -96,14 +148,15 @@ class QuizNight:
             judgement = Judgement(e.player, "time up" if timed_out else e.kind, _whole(data.get("points"), 0),
                                   e.t_us, self.number)
             self.current().judgements += (judgement,)
-            self.judged.append(judgement)
+            self.judged.append(judgement.question)
         elif e.kind == QuizEvent.BONUS_PART and e.player is not None:
             # quiz bowl: the team's bonus, credited to whoever got the tossup (undone like a judgement)
             judgement = Judgement(e.player, BONUS, _whole(data.get("points"), 0), e.t_us, self.number)
             self.current().judgements += (judgement,)
-            self.judged.append(judgement)
+            self.judged.append(judgement.question)
         elif e.kind == EventKind.TIME_UP and e.player is not None:
-            # the "wrong" that follows at the same moment is this: it reads "time up"
+            # the "wrong" that follows at the same moment is this: it reads "time up" (an earlier moment's is over)
+            self.timeouts = {(s, t) for s, t in self.timeouts if t == e.t_us}
             self.timeouts.add((e.player, e.t_us))
         elif e.kind == QuizEvent.UNDO:
             self._undo()
@@ -132,21 +185,28 @@ class QuizNight:
             credit = _whole(row.get("credit"), _whole(row.get("points"), 0))
             judgement = Judgement(row["player"], "correct" if row.get("right") else "wrong", credit, t_us, self.number)
             q.judgements += (judgement,)
-            self.judged.append(judgement)
+            self.judged.append(judgement.question)
 
     def _move_to(self, number: int) -> None:
         if number != self.number:
-            previous = self.questions.get(self.number)
+            previous = self._record(self.number)
             if previous is not None and previous.result is None and not self.closed:
                 previous.result = "skipped"
             self.number = number
         self.closed = False
         self.current()
+        self._freeze_old()
 
     def _undo(self) -> None:
         """The host took back the last judgement: kept on record, marked undone;
         a question it reopens is current again."""
-        for judgement in reversed(self.judged):
+        seen: dict[int, int] = {}  # how many of each question's judgements the walk passed
+        for number in reversed(self.judged):
+            k = seen[number] = seen.get(number, 0) + 1
+            record = self._record(number)
+            if record is None or k > len(record.judgements):  # not this fold's (cannot happen)
+                continue
+            judgement = record.judgements[-k]
             if not judgement.undone:
                 judgement.undone = True
                 if judgement.question != self.number or self.closed:
@@ -160,8 +220,8 @@ class QuizNight:
         """The questions in order, each with the running scores after it."""
         team_scores: dict[int, int] = {}
         out = []
-        for number in sorted(self.questions):
-            q = self.questions[number]
+        for number in sorted([*self.questions, *self.frozen]):
+            q = self.questions[number] if number in self.questions else thaw(self.frozen[number])
             changes = [*((j.station, j.points) for j in q.judgements if not j.undone), *q.adjustments]
             for station, points in changes:
                 if 0 <= station < self.players:
@@ -397,7 +457,9 @@ class Recorder:
     """A quiz's record folded as its deciding process decides it: every
     event the box says goes to the fold (``QuizNight``), so the close writes
     the record at once, from the live box, however long the game ran (its
-    box keeps only the newest events in memory)."""
+    box keeps only the newest events in memory; the fold keeps the older
+    questions frozen, so a long evening grows it by a few hundred bytes a
+    question)."""
 
     def __init__(self, box: Box, *, whole: bool) -> None:
         """``whole``: the box has every event of the game so far (a new game, or

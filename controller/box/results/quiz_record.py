@@ -4,6 +4,8 @@ the presses, judgements and running scores. Its own module so the standings
 
 from __future__ import annotations
 
+import marshal
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,11 +35,10 @@ class Judgement:
 
 @dataclass(slots=True)
 class QuestionRecord:
-    """Everything the journal says about one question. A live quiz keeps one
-    for every question until its close writes them (``Recorder``): slots, and
-    tuples that grow by a new one (most stay the shared empty one), so a
-    question costs a third less than with a list per field (a question a
-    second for an hour, benchmarks/live_memory.py)."""
+    """Everything the journal says about one question. A live quiz keeps
+    the last few as these objects and every closed one before them frozen
+    (``freeze``: ``QuizNight``) until its close writes them; slots, and
+    tuples that grow by a new one (most stay the shared empty one)."""
 
     number: int
     text: str = ""
@@ -58,6 +59,35 @@ class QuestionRecord:
     all_play: Sequence[dict[str, Any]] = ()
     distribution: Sequence[int] = ()  # an all-play question: how many picked each choice
     adjustments: tuple[tuple[int, int], ...] = ()  # the host's corrections: (station, points)
+
+
+def freeze(q: QuestionRecord) -> bytes:
+    """A closed question as a few hundred bytes: its fields in order, its
+    presses and judgements as tuples, marshalled (the event data's own
+    JSON-like values, lists and dicts in their order, as they are) and
+    compressed. A live quiz keeps every question it asked until the close
+    writes the results: as objects that is ~1.1 KiB a question with five
+    presses, ~4 MiB an hour at the question a second of
+    benchmarks/live_memory.py; frozen, under a quarter of it
+    (benchmarks/quiz_record_size.py). ``thaw`` gives the
+    same record back, field for field. Raises ValueError for a value
+    ``marshal`` does not take (the question then stays an object)."""
+    judgements = tuple((j.station, str.__str__(j.verdict), j.points, j.t_us, j.question, j.undone)  # an EventKind as its string
+                       for j in q.judgements)
+    fields: tuple[Any, ...] = (
+        q.number, q.text, q.category, q.points, q.answer,
+        tuple((b.station, b.t_us, b.armed_us, b.first_us, b.arming) for b in q.buzzes), q.early, q.ties, judgements,
+        q.result, q.winner, q.armings, q.scores, q.round, q.all_play, q.distribution, q.adjustments)
+    return zlib.compress(marshal.dumps(fields), 1)
+
+
+def thaw(frozen: bytes) -> QuestionRecord:
+    """The record ``freeze`` froze."""
+    (number, text, category, points, answer, buzzes, early, ties, judgements, result, winner, armings, scores,
+     round_, all_play, distribution, adjustments) = marshal.loads(zlib.decompress(frozen))
+    return QuestionRecord(number, text, category, points, answer, tuple(Buzz(*b) for b in buzzes), early, ties,
+                          tuple(Judgement(*j) for j in judgements), result, winner, armings, scores, round_,
+                          all_play, distribution, adjustments)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.box.debounce import DebounceConfig, Debouncer
-from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.press import FUTURE_PRESS, HOST_STATION, Edge, InputNotice, Press, Watermark
 from games.base import Action, BuzzerBoxError
 from games.i18n import _
 
@@ -130,11 +130,14 @@ class Inbox:
         stamped on the same clock as the edges."""
         self.inbox.put(("action", action, 0))
 
-    def drain(self, debouncer: Debouncer, offset_us: int = 0,
-              arrived: list[int] | None = None) -> list[Press | InputNotice | Watermark]:
+    def drain(self, debouncer: Debouncer, offset_us: int = 0, arrived: list[int] | None = None,
+              refuse_after_us: int | None = None, refused_at_us: int = 0) -> list[Press | InputNotice | Watermark]:
         """Everything delivered so far: edges through ``debouncer``, presses
         and notices as they came; ``offset_us`` is added to every stamp, and
-        ``arrived`` gets every edge's and press's stamp."""
+        ``arrived`` gets every edge's and press's stamp. An edge, press or
+        move stamped after ``refuse_after_us`` (game µs) cannot have happened
+        yet: its source's clock is wrong, and it comes out as a ``FUTURE_PRESS``
+        notice stamped ``refused_at_us`` instead, never played."""
         out: list[Press | InputNotice | Watermark] = []  # and a phone's Action, when one came (only the Box takes them)
         while True:
             try:
@@ -143,9 +146,19 @@ class Inbox:
                 return out
             if offset_us:
                 item = replace(item, t_us=item.t_us + offset_us)
+            if refuse_after_us is not None and kind in ("edge", "press", "action") and item.t_us > refuse_after_us:
+                out.append(future_notice(item, refused_at_us))
+                continue
             if arrived is not None and kind not in ("notice", "watermark"):
                 arrived.append(item.t_us)
             if kind == "edge":
                 out += debouncer.edge(item.station, item.input, item.level, item.t_us, precision)
             else:
                 out.append(item)
+
+
+def future_notice(item: Edge | Press | Action, refused_at_us: int) -> InputNotice:
+    """The ``FUTURE_PRESS`` notice an input stamped in the box's future is journaled as."""
+    if isinstance(item, Action):
+        return InputNotice(HOST_STATION if item.player is None else item.player, item.kind, FUTURE_PRESS, refused_at_us)
+    return InputNotice(item.station, item.input, FUTURE_PRESS, refused_at_us)

@@ -1,6 +1,12 @@
-"""Stations wired straight to the Pi's header, read through gpiozero at pin level.
+"""Stations wired straight to the Pi's header.
 
-We use ``pin.when_changed(ticks, state)`` with gpiozero's own bounce switched
+On a Pi the inputs are read from the kernel's GPIO character device by the
+box's own reader (``controller/box/sources/linefd.py``): the kernel's edge
+stamps, and the box decides as soon as the reader says it has delivered
+them. Where that cannot be had (no /dev/gpiochip, an old kernel, lines held
+by another program) they are read through gpiozero at pin level, as below.
+
+Through gpiozero we use ``pin.when_changed(ticks, state)`` with gpiozero's own bounce switched
 off, because the debounce must keep the *first* edge's stamp. Each pin
 factory stamps differently, so each gets its own tick converter:
 
@@ -30,6 +36,7 @@ from typing import Any
 from controller.box.press import Edge
 from controller.box.profile import Profile
 from controller.box.sources.base import EdgeReader, InputSink, Source, SourceError
+from controller.box.sources.linefd import LineEventReader, LineOpener, open_header_lines
 from controller.box.sources.pipe_reader import PipeReader
 from controller.box.timeline import box_now_us
 
@@ -91,6 +98,13 @@ def tick_converter(factory: Any, clock: Callable[[], int] = box_now_us) -> tuple
     return _seconds_to_us, 1_000, f"{kind} (unknown: 1 ms precision)"
 
 
+def _is_mock(factory: Any) -> bool:
+    """gpiozero's mock pins (tests, the benchmarks' feed): never the header's lines."""
+    from gpiozero.pins.mock import MockFactory
+
+    return isinstance(factory, MockFactory)
+
+
 def default_factory() -> Any:
     """The factory gpiozero would pick (GPIOZERO_PIN_FACTORY, else lgpio ...)."""
     from gpiozero import Device
@@ -99,6 +113,9 @@ def default_factory() -> Any:
         Device.pin_factory = Device._default_pin_factory()
     return Device.pin_factory
 
+
+#: the kernel stamps a line's edge in its interrupt handler: interrupt latency jitter of a few µs
+LINE_PRECISION_US = 5
 
 #: lgpio's notification report: the kernel's stamp (ns), chip, GPIO, level, flags (none defined), padding
 LGPIO_REPORT = struct.Struct("QBBBBI")
@@ -119,9 +136,9 @@ class LgpioEdgeReader(PipeReader):
     turn, which with no new edge comes after ppoll's 0.5 ms timeout, the
     kernel's timer slack (50 µs) and the thread's wake-up (on a loaded Pi,
     hundreds of µs): 2 ms covers that. The cost: on lgpio's pins a decision
-    waits up to 2 ms after its confirmation. Reading the kernel's line-event
-    fds ourselves (each line's stamps as the kernel queued them) would remove
-    that hold; not done yet."""
+    waits up to 2 ms after its confirmation. So on a Pi the source reads the
+    kernel's line events itself (``LineEventReader``, 0.25 ms); this reader is
+    the way left where those cannot be had."""
 
     capture_us = 2_000
 
@@ -164,7 +181,10 @@ class GpioSource(Source):
 
     name = "gpio"
 
-    def __init__(self, profile: Profile, pin_factory: Any = None, lgpio: Any = None) -> None:
+    def __init__(self, profile: Profile, pin_factory: Any = None, lgpio: Any = None,
+                 lines: LineOpener | None = None) -> None:
+        """``lines`` opens the inputs' kernel line events (tests give a stand-in); by default
+        the header's chip is tried unless the pins are gpiozero's mock ones."""
         if profile.source != "gpio":
             raise SourceError(f"profile {profile.name!r} is for source {profile.source!r}, not the GPIO header")
         self.profile = profile
@@ -179,18 +199,27 @@ class GpioSource(Source):
         self.reader: EdgeReader | None = None
         self._lgpio = lgpio  # the lgpio module (tests give a stand-in); imported when the factory is lgpio's
         self._lgpio_reader: LgpioEdgeReader | None = None
+        self._lines = lines
+        #: the kernel's line events, when the inputs are read from them (``LineEventReader``)
+        self.line_reader: LineEventReader | None = None
+        #: the requested lines' offsets (BCM numbers), in the request's order
+        self._line_offsets: list[int] = []
 
     def start(self, sink: InputSink) -> None:
         factory = self.factory or default_factory()
+        for number, (station, input_name) in self.profile.input_pins().items():
+            self._stamped[number] = self._stamped_callback(sink, station, input_name)
+        if self._read_lines(factory):
+            log.info("GPIO source: %d inputs via %s", len(self._line_offsets), self.label)
+            return
         convert, self.precision_us, self.label = tick_converter(factory)
         pull = "up" if self.profile.debounce.active_level == 0 else "down"
-        for number, (station, input_name) in self.profile.input_pins().items():
+        for number in self.profile.input_pins():
             pin = factory.pin(number)
             pin.function = "input"
             pin.pull = pull
             pin.bounce = None  # our debounce keeps the first edge; the library's would not
-            stamped = self._stamped[number] = self._stamped_callback(sink, station, input_name)
-            self._callbacks[number] = self._callback(stamped, convert)
+            self._callbacks[number] = self._callback(self._stamped[number], convert)
             self.pins[number] = pin
         reader = self._read_lgpio(factory, convert) if type(factory).__name__ == "LGPIOFactory" else None
         for number, pin in self.pins.items():
@@ -209,6 +238,37 @@ class GpioSource(Source):
         it answers that much earlier for the stations' offsets, which come off the stamps."""
         reader.offset_us = max([0, *(self.profile.offset_us(s) for s, _ in self.profile.input_pins().values())])
         self.reader = reader
+
+    def _read_lines(self, factory: Any) -> bool:
+        """The inputs read from the kernel's line events by a reader of our own
+        (``LineEventReader``), if they can be had: True, and the reader started."""
+        opener = self._lines
+        if opener is None:
+            if _is_mock(factory):
+                return False  # mock pins: their edges are the test's or the feed's
+            opener = open_header_lines
+        offsets = sorted(self.profile.input_pins())
+        try:
+            fd, chip = opener(offsets, self.profile.debounce.active_level == 0)
+        except OSError as exc:
+            log.warning("GPIO inputs not read from the kernel's line events (%s): through %s instead",
+                        exc, type(factory).__name__)
+            return False
+        callbacks = self._stamped
+
+        def on_edge(offset: int, level: int, t_us: int) -> None:
+            callback = callbacks.get(offset)
+            if callback is not None:
+                callback(t_us, level)
+
+        reader = LineEventReader(fd, on_edge)
+        self._line_offsets = offsets
+        self.line_reader = reader
+        self.precision_us = LINE_PRECISION_US
+        self.label = f"the kernel's line events ({chip}), read by the box's own reader (decisions by its watermarks)"
+        self.adopt(reader)
+        reader.start()
+        return True
 
     def _read_lgpio(self, factory: Any, convert: TickConverter) -> LgpioEdgeReader | None:
         """Alerts for every pin into a notification pipe of our own (``LgpioEdgeReader``),
@@ -258,17 +318,23 @@ class GpioSource(Source):
         return on_change
 
     def edge_reader(self) -> EdgeReader | None:
-        """The fed pins' reader (``controller/box/feed.py``). A real pin factory's
-        edge thread is the GPIO library's own and cannot say: the box waits
-        the stated report delay for it."""
+        """The reader of the inputs' edges (the kernel's line events, lgpio's pipe, the
+        benchmarks' feed). gpiozero's own edge thread cannot say how far it has
+        delivered: without a reader the box waits the stated report delay."""
         return self.reader
 
     def levels(self) -> dict[tuple[int, str], int]:
         """Each input's level now (so the debounce knows what 'at rest' is)."""
         pins = self.profile.input_pins()
+        if self.line_reader is not None:
+            levels = self.line_reader.levels(len(self._line_offsets))
+            return {pins[n]: level for n, level in zip(self._line_offsets, levels, strict=True)}
         return {pins[n]: int(pin.state) for n, pin in self.pins.items()}
 
     def stop(self) -> None:
+        if self.line_reader is not None:
+            self.line_reader.stop()  # hands over what is queued, then closes the request: the lines are free
+            self.line_reader = self.reader = None
         if self._lgpio_reader is not None:
             self._lgpio_reader.stop()
             self._lgpio_reader = self.reader = None

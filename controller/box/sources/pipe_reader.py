@@ -1,7 +1,8 @@
 """An edge reader that can say how far it has delivered: the thread that
-takes edges off the pipe they are queued in (lgpio's notification pipe for
-real GPIO pins, the benchmarks' feed FIFO for mock ones) and hands each to
-the source's callback.
+takes edges off the queue they wait in (on a Pi the kernel's GPIO line
+request, ``linefd.py``; lgpio's notification pipe where that cannot be had;
+the benchmarks' feed FIFO for mock pins) and hands each to the source's
+callback. "The pipe" below is any of them.
 
 It reads the pipe's bytes itself (a buffered file would hide reports read and
 not yet delivered) and is *busy* from before a read until every whole report
@@ -54,17 +55,27 @@ class PipeReader(threading.Thread):
     capture_us = 100
     #: its writer queues reports in the order of their stamps (one writer stamping as it writes)
     ordered = False
+    #: the most bytes one read asks for: a read that returns fewer found the queue empty (a queue
+    #: that hands over whole records only needs a multiple of their size: ``LineEventReader``)
+    read_bytes = READ_BYTES
 
-    def __init__(self, path: str | Path, name: str, clock: Callable[[], int] = box_now_us) -> None:
+    def __init__(self, path: str | Path | None, name: str, clock: Callable[[], int] = box_now_us,
+                 fd: int | None = None) -> None:
+        """Reads the pipe at ``path``, or the queue already open as ``fd`` (the reader owns it
+        from now on: made non-blocking, closed when the thread ends)."""
         super().__init__(name=name, daemon=True)
-        self.path = Path(path)
         #: the stamps' clock (box µs, as the box asks): read before each read of the pipe
         self.clock = clock
         #: the most the source subtracts from a report's stamp (``GpioSource.adopt``)
         self.offset_us = 0
         #: opened at once, without waiting for a writer: the box may ask before anything is
         #: queued, and a pipe no writer has opened has nothing waiting
-        self._fd: int | None = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        if fd is None:
+            assert path is not None, "a pipe's path or an open fd"
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        else:
+            os.set_blocking(fd, False)
+        self._fd: int | None = fd
         self._busy = False
         #: while busy: every edge stamped up to this (less ``offset_us``) is delivered (None: it cannot say)
         self._held_until_us: int | None = None
@@ -183,7 +194,7 @@ class PipeReader(threading.Thread):
         self._busy = True  # before the read: the box never sees bytes neither queued nor held
         read_at = self.clock()  # before the read: whatever it leaves was queued after this
         try:
-            chunk = os.read(fd, READ_BYTES)
+            chunk = os.read(fd, self.read_bytes)
         except BlockingIOError:  # readable, then taken by nobody else: nothing after all
             self._busy = bool(partial)
             return False, partial
@@ -192,7 +203,7 @@ class PipeReader(threading.Thread):
         reports, partial = self.split(partial + chunk)
         stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
         # part of a report held: its stamp unknown, so nothing can be said until it is whole
-        unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < READ_BYTES)
+        unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < self.read_bytes)
         for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
             self._held_until_us = bound  # it and those after it not handed over yet
             self.deliver(report, stamp)
@@ -213,8 +224,11 @@ class PipeReader(threading.Thread):
         self._stopping = True
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
-        if self.ident is None:  # never started: its end of the wake-up pipe is closed here
+        if self.ident is None:  # never started: its end of the wake-up pipe, and the queue, are closed here
             os.close(self._wake_r)
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
         elif self is not threading.current_thread():
             self.join(STOP_WAIT_S)
         os.close(self._wake_w)

@@ -22,6 +22,7 @@
   $("packs-title").textContent = Box.text("packs_title");
   $("packs-note").textContent = Box.text("packs_note");
   $("pack-send").textContent = Box.text("pack_send");
+  $("next-start").addEventListener("click", () => send({ type: "start" }));
   let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asks = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
   const editingTeams = new Map(); // team -> its name typed but not saved
@@ -193,6 +194,9 @@
         && list.children.length === m.next.options.length) return;  // never close a list under the thumb
     $("next-title").textContent = Box.text("next_game").replace("{game}", m.next.game);
     $("next-note").textContent = Box.text("next_note");
+    // the menu's evening: the next game started from here (the menu starts it as its Start row does)
+    $("next-start").textContent = Box.text("next_start");
+    $("next-start").className = m.next.startable ? "" : "hidden";
     Box.clear(list);
     for (const o of m.next.options) {
       const select = Box.el("select", { "data-option": o.key, "aria-label": o.label });

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
-from controller.box.press import InputNotice, Press, Watermark
+from controller.box.press import InputNotice, NoticeKind, Press, Watermark
 from controller.box.sources.base import InputSink, Source
 from controller.box.sources.board.session import (
     BOARD_INPUT,
@@ -272,7 +272,7 @@ class BoardSource(Source):
                 sink.watermark(o)
             else:
                 sink.notice(o)
-                if o.station == BOARD_STATION and o.kind == "connected":
+                if o.station == BOARD_STATION and o.kind == NoticeKind.CONNECTED:
                     self._resend_lights()
 
     def _resend_lights(self) -> None:
@@ -324,7 +324,7 @@ class BoardSource(Source):
                                     BOARD_VID, "/".join(f"{p:04X}" for p in BOARD_PIDS),
                                     "" if self._port is None or callable(self._port) else f" on {self._port}")
                         if self._sink is not None:
-                            self._sink.notice(InputNotice(BOARD_STATION, BOARD_INPUT, "disconnected", self.clock()))
+                            self._sink.notice(InputNotice(BOARD_STATION, BOARD_INPUT, NoticeKind.DISCONNECTED, self.clock()))
                     self._guarded(lambda: self._tick(self.clock()), b"")
                     self._stop.wait(self.reconnect_delay_s)
                     continue

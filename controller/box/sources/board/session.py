@@ -33,7 +33,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from controller.box.press import FUTURE_PRESS, UNTIMED_PRESS, InputNotice, Press, Watermark
+from controller.box.press import (
+    FUTURE_PRESS,
+    UNTIMED_PRESS,
+    InputNotice,
+    NoticeKind,
+    Press,
+    Watermark,
+)
 from controller.box.sources.board.clock import ClockMap, TickExtender, board_us
 from firmware.buzzer.proto import MAX_LINE, fields, unframe
 
@@ -329,7 +336,7 @@ class BoardSession:
         if up == self.connected:
             return []
         self.connected = up
-        return [InputNotice(BOARD_STATION, BOARD_INPUT, "connected" if up else "disconnected", now_us)]
+        return [InputNotice(BOARD_STATION, BOARD_INPUT, NoticeKind.CONNECTED if up else NoticeKind.DISCONNECTED, now_us)]
 
     def tick(self, now_us: int, heard_to_us: int | None = None) -> list[Output]:
         """Time passes: periodic clock requests, silence detection, and a
@@ -926,4 +933,4 @@ class BoardSession:
         where = self._where(num(f, "c", 0, BOARD_CHANNELS - 1))
         if where is None:
             return []
-        return [InputNotice(where[0], where[1], "glitch", self.clock.to_box(self._event_time(f)))]
+        return [InputNotice(where[0], where[1], NoticeKind.GLITCH, self.clock.to_box(self._event_time(f)))]
