@@ -293,6 +293,23 @@ def test_a_taken_port_is_one_line_before_the_game_is_handed_over(
     assert "deciding process" not in err and not journal.exists()
 
 
+@pytest.mark.parametrize(("language", "words"), [("cs", "zvolte jiný pomocí --web PORT"),
+                                                 ("pl", "wybierz inny przez --web PORT")])
+def test_a_taken_port_is_said_in_the_box_s_language(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     language: str, words: str) -> None:
+    """The phones' server's refusal of a taken port is in the catalogue: a Czech or
+    Polish box says it in its language (before, in English whatever ``--lang``)."""
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as failed:
+            main(["play", "hands", "--players", "2", "--headless", "--journal", str(tmp_path / "hands.jsonl"),
+                  "--web", str(port), "--lang", language])
+    err = capsys.readouterr().err
+    assert failed.value.code == 1 and words in err and f" {port}:" in err and "Traceback" not in err, err
+
+
 async def music_round(port: int, pin: str) -> list[Any]:
     """The host arms the music round's first question; the scoreboard's states
     until it says the clip plays; then the host ends the game."""
