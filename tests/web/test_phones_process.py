@@ -196,3 +196,16 @@ def test_the_private_socket_folder_goes_when_play_died_and_the_game_ended_withou
         finally:
             server.close()
     assert not folder.exists()
+
+
+def test_a_viewer_socket_too_long_to_bind_is_one_line_and_no_game(tmp_path: Path) -> None:
+    """A ``--viewer-socket`` path no socket can be bound at is refused as the command is read
+    (before, the start line came, then the deciding process's traceback and 'stopped before the game began')."""
+    journal = tmp_path / "hands.jsonl"
+    too_long = str(tmp_path / ("v" * SOCKET_PATH_MAX) / "views.sock")
+    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--headless",
+                            "--journal", str(journal), "--web", "0", "--viewer-socket", too_long], ENV, ROOT) as (proc, err):
+        code = proc.wait(DEADLINE_S)
+    said = "\n".join(err.lines)
+    assert code == 2 and "is too long for a socket" in said and "Traceback" not in said, said
+    assert not journal.exists()
