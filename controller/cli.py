@@ -338,10 +338,22 @@ class OneProcessGone(argparse.Action):
                        "(docs/processes.md); leave it out"))
 
 
+def socket_path(text: str) -> str:
+    """``--viewer-socket``'s value: a path a Unix socket can be bound at, else one line (the
+    deciding process died binding it, with a traceback, after the game's start line)."""
+    from controller.peer import SOCKET_PATH_MAX
+
+    size = len(os.fsencode(text))
+    if size > SOCKET_PATH_MAX:
+        raise argparse.ArgumentTypeError(_("{path} is too long for a socket ({size} bytes, at most {most}); "
+                                           "give a shorter path").format(path=text, size=size, most=SOCKET_PATH_MAX))
+    return text
+
+
 def add_process_args(p: argparse.ArgumentParser) -> None:
     """The deciding process's switches (the box decides in a process of its own: docs/processes.md)."""
     p.add_argument("--one-process", nargs=0, action=OneProcessGone, help=argparse.SUPPRESS)
-    p.add_argument("--viewer-socket", default=None, metavar="PATH",
+    p.add_argument("--viewer-socket", default=None, metavar="PATH", type=socket_path,
                    help=_("also publish the game's views on this Unix socket (another screen, buzzerbox bench)"))
     p.add_argument("--feed", default=None, metavar="FIFO",
                    help=_("synthetic edges from this FIFO on mock GPIO pins (buzzerbox bench, benchmarks/realtime.py)"))

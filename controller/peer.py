@@ -209,10 +209,20 @@ class ViewedGame:
         return self.view.host_paused
 
 
+#: the longest path a Unix socket is bound at (sun_path: 108 bytes with its NUL on Linux, 104 on macOS)
+SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
+
+
 def private_socket(name: str = "peers.sock") -> Path:
     """Where a game's deciding process takes its peers: a path in a folder of its
-    own that only this user may enter (0700), the socket itself made 0600."""
-    return Path(tempfile.mkdtemp(prefix="buzzerbox-peers-")) / name
+    own that only this user may enter (0700), the socket itself made 0600; in
+    the temporary folder ($TMPDIR), or in /tmp where that is so deep that no
+    socket can be bound in it (the deciding process could not listen)."""
+    folder = Path(tempfile.mkdtemp(prefix="buzzerbox-peers-"))
+    if len(bytes(folder / name)) > SOCKET_PATH_MAX:
+        folder.rmdir()
+        folder = Path(tempfile.mkdtemp(prefix="buzzerbox-peers-", dir="/tmp"))
+    return folder / name
 
 
 @contextlib.contextmanager

@@ -180,3 +180,28 @@ def written_elsewhere(*paths: Path) -> Iterator[list[str]]:
         yield _TRIED
     finally:
         _FORBIDDEN.clear()
+
+
+@contextlib.contextmanager
+def beside(work: Callable[[], None], cleanup: Callable[[], None] = lambda: None) -> Iterator[None]:
+    """``work`` on a thread of its own while the body runs (``buzzerbox play`` in this
+    process, say, with ``work`` playing through its viewer socket); joined after the
+    body, and what it raised fails the test. ``cleanup`` runs as it fails (the
+    processes the body waits for killed, so that the body ends too)."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
+            failed.append(exc)
+            cleanup()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join(HANG_S)
+    if failed:
+        raise failed[0]

@@ -451,6 +451,23 @@ def install(target: Target) -> list[str]:
     """Sets up what is missing; returns what it changed, in words (empty: nothing)."""
     changed: list[str] = []
     manifest = Manifest.load(target)
+    changed += _accounts(target, manifest)
+    owner = target.ids()
+    changed += _data_folders(target, owner)
+    for rel in (UNIT, WANTS, GETTY_MASK, X_BLANKING, JOURNALD, MANIFEST, USB_RULE):
+        manifest.note_folders(target, target.path(rel))
+    changed += _lite_start(target) if target.mode == "lite" else _desktop_start(target, manifest, owner)
+    if write_file(target.path(JOURNALD), JOURNALD_TEXT):
+        changed.append(_("capped the system log at 100 MB: /{path}").format(path=JOURNALD))
+    if changed:
+        write_file(target.path(MANIFEST), manifest.text())
+    return changed
+
+
+def _accounts(target: Target, manifest: Manifest) -> list[str]:
+    """The groups that reach the screen, the buttons and the sound, and the user the box runs as, in them
+    (each one made noted in ``manifest``: the uninstall takes back only what the install made)."""
+    changed: list[str] = []
     for group in GROUPS:
         if group not in target.groups():
             target.tool("groupadd", "--system", group)
@@ -465,7 +482,12 @@ def install(target: Target) -> list[str]:
             target.tool("usermod", "--append", "--groups", group, target.user)
             manifest.added_to_groups.append(group)
             changed.append(_("added {user} to the group {group}").format(user=target.user, group=group))
-    owner = target.ids()
+    return changed
+
+
+def _data_folders(target: Target, owner: tuple[int, int] | None) -> list[str]:
+    """The data folder's journals and packs, the box's user owning the folders from its home down."""
+    changed: list[str] = []
     for sub in ("journals", "packs"):
         folder = target.data_dir() / sub
         if not folder.is_dir():
@@ -477,38 +499,42 @@ def install(target: Target) -> list[str]:
             while at != target.path(target.home().lstrip("/")):
                 os.chown(at, *owner)
                 at = at.parent
-    for rel in (UNIT, WANTS, GETTY_MASK, X_BLANKING, JOURNALD, MANIFEST, USB_RULE):
-        manifest.note_folders(target, target.path(rel))
-    if target.mode == "lite":
-        if write_file(target.path(UNIT), render_unit(target)):
-            changed.append(_("wrote the service that starts the menu on the screen: /{path}").format(path=UNIT))
-        if link(target.path(WANTS), "/" + UNIT):
-            changed.append(_("the box now starts when the Pi is switched on"))
-        if link(target.path(GETTY_MASK), "/dev/null"):
-            changed.append(_("the console's login prompt no longer takes the screen"))
-        cmdline = target.cmdline()
-        if cmdline:
-            words = cmdline.read_text(encoding="utf-8").split()
-            if CONSOLEBLANK not in words:
-                cmdline.write_text(" ".join([*words, CONSOLEBLANK]) + "\n", encoding="utf-8")
-                changed.append(_("the screen no longer goes blank ({word} in /{path})").format(
-                    word=CONSOLEBLANK, path=cmdline.relative_to(target.root)))
-        if write_file(target.path(USB_RULE), USB_RULE_TEXT.format(user=target.user)):
-            changed.append(_("USB sticks are now mounted when plugged in, for the menu's copy of the results: "
-                             "/{path}").format(path=USB_RULE))
-    else:
-        if write_file(target.autostart(), render_autostart(target), owner):
-            changed.append(_("the box now starts with the desktop: {path}").format(
-                path="/" + str(target.autostart().relative_to(target.root))))
-        if write_file(target.path(X_BLANKING), X_BLANKING_TEXT):
-            changed.append(_("the screen no longer goes blank: /{path}").format(path=X_BLANKING))
-        if set_autologin(target, manifest):
-            changed.append(_("the desktop starts without a login, as {user} (autologin-user in /{path})").format(
-                user=target.user, path=LIGHTDM))
-    if write_file(target.path(JOURNALD), JOURNALD_TEXT):
-        changed.append(_("capped the system log at 100 MB: /{path}").format(path=JOURNALD))
-    if changed:
-        write_file(target.path(MANIFEST), manifest.text())
+    return changed
+
+
+def _lite_start(target: Target) -> list[str]:
+    """Raspberry Pi OS Lite: a service starts the menu on the console's screen, which never goes blank."""
+    changed: list[str] = []
+    if write_file(target.path(UNIT), render_unit(target)):
+        changed.append(_("wrote the service that starts the menu on the screen: /{path}").format(path=UNIT))
+    if link(target.path(WANTS), "/" + UNIT):
+        changed.append(_("the box now starts when the Pi is switched on"))
+    if link(target.path(GETTY_MASK), "/dev/null"):
+        changed.append(_("the console's login prompt no longer takes the screen"))
+    cmdline = target.cmdline()
+    if cmdline:
+        words = cmdline.read_text(encoding="utf-8").split()
+        if CONSOLEBLANK not in words:
+            cmdline.write_text(" ".join([*words, CONSOLEBLANK]) + "\n", encoding="utf-8")
+            changed.append(_("the screen no longer goes blank ({word} in /{path})").format(
+                word=CONSOLEBLANK, path=cmdline.relative_to(target.root)))
+    if write_file(target.path(USB_RULE), USB_RULE_TEXT.format(user=target.user)):
+        changed.append(_("USB sticks are now mounted when plugged in, for the menu's copy of the results: "
+                         "/{path}").format(path=USB_RULE))
+    return changed
+
+
+def _desktop_start(target: Target, manifest: Manifest, owner: tuple[int, int] | None) -> list[str]:
+    """Raspberry Pi OS with desktop: the box starts with the desktop, logged in by itself, never blank."""
+    changed: list[str] = []
+    if write_file(target.autostart(), render_autostart(target), owner):
+        changed.append(_("the box now starts with the desktop: {path}").format(
+            path="/" + str(target.autostart().relative_to(target.root))))
+    if write_file(target.path(X_BLANKING), X_BLANKING_TEXT):
+        changed.append(_("the screen no longer goes blank: /{path}").format(path=X_BLANKING))
+    if set_autologin(target, manifest):
+        changed.append(_("the desktop starts without a login, as {user} (autologin-user in /{path})").format(
+            user=target.user, path=LIGHTDM))
     return changed
 
 
@@ -529,6 +555,18 @@ def uninstall(target: Target, purge: bool) -> tuple[list[str], list[str]]:
         words = [w for w in cmdline.read_text(encoding="utf-8").split() if w != CONSOLEBLANK]
         cmdline.write_text(" ".join(words) + "\n", encoding="utf-8")
         removed.append(f"{CONSOLEBLANK} (/{cmdline.relative_to(target.root)})")
+    _unaccount(target, manifest, purge, removed, kept)
+    remove(target.path(MANIFEST))
+    for rel in sorted(manifest.made_folders, key=len, reverse=True):  # the deepest first
+        folder = target.path(rel)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    return removed, kept
+
+
+def _unaccount(target: Target, manifest: Manifest, purge: bool, removed: list[str], kept: list[str]) -> None:
+    """The user, its groups and its data folder, as far as the install made them: deleted with ``purge``,
+    else the user and its data kept (and said so)."""
     user_there = target.user in target.passwd()
     if manifest.created_user and user_there and purge:
         target.tool("userdel", "--remove", target.user)
@@ -551,12 +589,6 @@ def uninstall(target: Target, purge: bool) -> tuple[list[str], list[str]]:
         if group in target.groups():
             target.tool("groupdel", group)
             removed.append(_("the group {group}").format(group=group))
-    remove(target.path(MANIFEST))
-    for rel in sorted(manifest.made_folders, key=len, reverse=True):  # the deepest first
-        folder = target.path(rel)
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-    return removed, kept
 
 
 def status(target: Target) -> list[Check]:

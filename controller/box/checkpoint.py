@@ -171,6 +171,10 @@ def _hashable(key: Any) -> Any:
     return key
 
 
+#: what ``_Decoder.shell`` says of a node that is no container
+_NOT_A_CONTAINER: Any = object()
+
+
 class _Decoder:
     """Shells first (lists, dicts, sets, deques, objects), immutable nodes when
     first needed; objects are filled before the dicts and sets that may hash them."""
@@ -284,33 +288,14 @@ class _Decoder:
         raise CheckpointError(f"node {index} is a {kind[:20]!r}, which a checkpoint does not hold")
 
     def decode(self, root: Any) -> Any:
+        """The value ``root`` names: every container made empty first (each may hold another, or itself),
+        then filled."""
         fills: list[tuple[int, list[Any], Any]] = []
         for index, node in enumerate(self.nodes):
             if type(node) is not list or not node:
                 raise CheckpointError(f"node {index} is not a node")
-            kind = node[0]
-            shell: Any
-            if kind == "list":
-                shell = []
-            elif kind == "dict":
-                shell = {}
-            elif kind == "counter":
-                shell = Counter()
-            elif kind == "set":
-                shell = set()
-            elif kind == "deque":
-                if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
-                    raise CheckpointError("a deque node without its length limit")
-                shell = deque(maxlen=node[2])
-            elif kind == "sdict":
-                shell = {}
-            elif kind == "obj":
-                module, name, _names, _values = self.shape(node)
-                cls = self.cls([kind, module, name])
-                if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
-                    raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
-                shell = object.__new__(cls)
-            else:
+            shell = self.shell(node)
+            if shell is _NOT_A_CONTAINER:
                 continue
             self.made[index] = shell
             fills.append((index, node, shell))
@@ -318,23 +303,44 @@ class _Decoder:
         order: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "sdict": 1, "dict": 2, "counter": 2, "set": 2}
         fills.sort(key=lambda f: (order[f[1][0]], -f[0]))
         for _index, node, shell in fills:
-            kind = node[0]
-            if kind == "obj":
-                _module, _name, names, values = self.shape(node)
-                self.fill_object(shell, names, values)
-            elif kind == "sdict":
-                _module, _name, names, values = self.shape(node)
-                shell.update(zip(names, (self.value(v) for v in values), strict=True))
-            elif kind == "list" or kind == "deque":
-                shell.extend(self.value(v) for v in self.items(node))
-            elif kind == "set":
-                shell.update(_hashable(self.value(v)) for v in self.items(node))
-            else:
-                for pair in self.items(node):
-                    if type(pair) is not list or len(pair) != 2:
-                        raise CheckpointError("a dict entry is not a key and a value")
-                    shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
+            self.fill(node, shell)
         return self.value(root)
+
+    def shell(self, node: list[Any]) -> Any:
+        """The empty container a node is (``_NOT_A_CONTAINER``: a value, made when it is read)."""
+        kind = node[0]
+        if kind in ("list", "dict", "sdict", "counter", "set"):
+            return {"list": list, "dict": dict, "sdict": dict, "counter": Counter, "set": set}[kind]()
+        if kind == "deque":
+            if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
+                raise CheckpointError("a deque node without its length limit")
+            return deque(maxlen=node[2])
+        if kind == "obj":
+            module, name, _names, _values = self.shape(node)
+            cls = self.cls([kind, module, name])
+            if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
+                raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
+            return object.__new__(cls)
+        return _NOT_A_CONTAINER
+
+    def fill(self, node: list[Any], shell: Any) -> None:
+        """A container's items (an object's attributes) put in it."""
+        kind = node[0]
+        if kind == "obj":
+            _module, _name, names, values = self.shape(node)
+            self.fill_object(shell, names, values)
+        elif kind == "sdict":
+            _module, _name, names, values = self.shape(node)
+            shell.update(zip(names, (self.value(v) for v in values), strict=True))
+        elif kind == "list" or kind == "deque":
+            shell.extend(self.value(v) for v in self.items(node))
+        elif kind == "set":
+            shell.update(_hashable(self.value(v)) for v in self.items(node))
+        else:
+            for pair in self.items(node):
+                if type(pair) is not list or len(pair) != 2:
+                    raise CheckpointError("a dict entry is not a key and a value")
+                shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
 
     def fill_object(self, shell: Any, names: list[str], values: list[Any]) -> None:
         slots = set(_slots(type(shell)))

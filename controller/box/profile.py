@@ -510,21 +510,19 @@ def load(name_or_path: str) -> Profile:
     return parse(data, path)
 
 
-def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
-    where = str(path) if path else "profile"
-    data = _check_table("profile", data, where)
-    source = data.get("source", "gpio")
-    deb = _check_table("debounce", data.get("debounce", {}), f"{where} [debounce]")
-    try:
-        debounce = DebounceConfig(**deb)
-    except ValueError as exc:
-        raise ProfileError(f"{where} [debounce]: {exc}") from exc
+class _Pins:
+    """Hands out a profile's pins: one owner each, on the header or the board's channels,
+    each with the front end it is wired through (GPIO 2 and 3 carry fixed pull-ups)."""
 
-    default_fe = _front_end(DEFAULT_FRONT_END[source], _check_table("front_end", data.get("front_end", {}), f"{where} [front_end]"))
-    host_fe = _front_end(default_fe, _check_table("front_end", data.get("host_front_end", {}), f"{where} [host_front_end]"))
-    used: dict[tuple[str, int], str] = {}
+    def __init__(self, source: str, where: str) -> None:
+        self.source = source
+        self.where = where
+        self.used: dict[tuple[str, int], str] = {}
+        self.front_ends: dict[tuple[int, str], FrontEnd] = {}
 
-    def claim(kind: str, pin: Any, owner: str) -> int:
+    def claim(self, kind: str, pin: Any, owner: str) -> int:
+        """``pin`` for ``owner`` (an ``input`` or a ``light``), or one line naming why not."""
+        where, source = self.where, self.source
         if isinstance(pin, bool) or not isinstance(pin, int):
             raise ProfileError(f"{where}: " + _("{owner} must be a whole number (a pin), not {value}")
                                .format(owner=owner, value=_show(pin)))
@@ -546,84 +544,38 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
                     .format(owner=owner, pin=pin, last=limit - 1)
                 )
             space = kind
-        if (space, pin) in used:
+        if (space, pin) in self.used:
             label = "GPIO" if source == "gpio" else _("board input channel") if kind == "input" else _("board light channel")
             raise ProfileError(
                 f"{where}: " + _("{owner} uses {label} {pin}, already used by {other}; give each one its own pin")
-                .format(owner=owner, label=label, pin=pin, other=used[(space, pin)])
+                .format(owner=owner, label=label, pin=pin, other=self.used[(space, pin)])
             )
-        used[(space, pin)] = owner
+        self.used[(space, pin)] = owner
         return pin
 
-    def pin_front_end(base: FrontEnd, pin: int) -> FrontEnd:
-        if source == "gpio" and pin in FIXED_PULL_UP_GPIOS:
-            return FrontEnd(**{**base.__dict__, "fixed_pull_up_ohms": FIXED_PULL_UP_GPIOS[pin]})
-        return base
+    def wired(self, station: int, name: str, base: FrontEnd, pin: int) -> None:
+        """The front end input ``name`` of ``station`` sees: ``base``, with a fixed pull-up where the header has one."""
+        if self.source == "gpio" and pin in FIXED_PULL_UP_GPIOS:
+            base = FrontEnd(**{**base.__dict__, "fixed_pull_up_ohms": FIXED_PULL_UP_GPIOS[pin]})
+        self.front_ends[(station, name)] = base
 
-    stations = []
-    front_ends: dict[tuple[int, str], FrontEnd] = {}
-    for index, raw in enumerate(data["stations"]):
-        label = _("station {index} ({name})").format(
-            index=index, name=_show(clean_text(str(raw.get("name", _("unnamed"))))[:MAX_NAME]))
-        raw = _check_table("station", raw, f"{where} {label}")
-        refusal = name_refusal(str(raw.get("name") or ""))  # the rule the names editor and the host page keep
-        if refusal:
-            raise ProfileError(f"{where} {label}: " + refusal)
-        inputs_raw = raw["inputs"]
-        if "bell" not in inputs_raw:
-            raise ProfileError(f"{where} {label}: " + _("every station needs a 'bell' input in [stations.inputs]"))
-        buttons = [n for n in inputs_raw if n != "bell"]
-        if len(buttons) > MAX_BUTTONS:
-            raise ProfileError(
-                f"{where} {label}: " + ngettext("{count} button; a station has at most {most} besides its bell",
-                                                "{count} buttons; a station has at most {most} besides its bell",
-                                                len(buttons)).format(count=len(buttons), most=MAX_BUTTONS)
-            )
-        station_fe = _front_end(default_fe, _check_table("front_end", raw.get("front_end", {}), f"{where} {label} front_end"))
-        inputs = {}
-        for name, pin in inputs_raw.items():
-            if not isinstance(name, str) or not _NAME.match(name):
-                raise ProfileError(
-                    f"{where} {label}: " + _("input name {name} must be lower-case letters, digits, _ "
-                                             "(at most 24, starting with a letter)").format(name=_show(name))
-                )
-            inputs[name] = claim("input", pin, _("{station} input {name}").format(station=label, name=repr(name)))
-            front_ends[(index, name)] = pin_front_end(station_fe, pin)
-        lights = {}
-        for name, pin in _check_value(Key("table"), raw.get("lights", {}), f"{where} {label}", "lights").items():
-            if name not in inputs:
-                raise ProfileError(
-                    f"{where} {label}: " + _("light {name} has no input of that name; name the light after "
-                                             "the button it sits in ({inputs})").format(name=_show(name), inputs=", ".join(inputs))
-                )
-            lights[name] = claim("light", pin, _("{station} light {name}").format(station=label, name=repr(name)))
-        color = raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])
-        if not _COLOR.match(color):
-            raise ProfileError(f"{where} {label}: " + _("color {value} is not a colour; write it as \"#e53935\" (#rrggbb)")
-                               .format(value=_show(color)))
-        if len(color) == 4:
-            color = "#" + "".join(ch * 2 for ch in color[1:])
-        stations.append(
-            Station(
-                sound=_station_sound(raw.get("sound"), path, f"{where} {label}"),
-                index=index,
-                name=raw.get("name") or f"Station {index + 1}",
-                kind=raw.get("kind", "full"),
-                color=color.lower(),
-                inputs=inputs,
-                lights=lights,
-                offset_us=raw.get("offset_us", 0),
-            )
-        )
-    host = {}
-    for action, pin in data.get("host", {}).items():
-        if action not in HOST_ACTIONS:
-            raise ProfileError(
-                f"{where} [host]: " + _("{name} is not a host action{hint} ({actions})")
-                .format(name=_show(action), hint=did_you_mean(str(action), HOST_ACTIONS), actions=", ".join(HOST_ACTIONS))
-            )
-        host[action] = claim("input", pin, _("host button {name}").format(name=repr(action)))
-        front_ends[(Profile.HOST_STATION, action)] = pin_front_end(host_fe, pin)
+
+def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
+    """A profile from its TOML, or one ProfileError line naming the problem and its fix."""
+    where = str(path) if path else "profile"
+    data = _check_table("profile", data, where)
+    source = data.get("source", "gpio")
+    deb = _check_table("debounce", data.get("debounce", {}), f"{where} [debounce]")
+    try:
+        debounce = DebounceConfig(**deb)
+    except ValueError as exc:
+        raise ProfileError(f"{where} [debounce]: {exc}") from exc
+
+    default_fe = _front_end(DEFAULT_FRONT_END[source], _check_table("front_end", data.get("front_end", {}), f"{where} [front_end]"))
+    host_fe = _front_end(default_fe, _check_table("front_end", data.get("host_front_end", {}), f"{where} [host_front_end]"))
+    pins = _Pins(source, where)
+    stations = [_station(index, raw, pins, default_fe, path, where) for index, raw in enumerate(data["stations"])]
+    host = _host(data.get("host", {}), pins, host_fe, where)
     profile = Profile(
         name=data.get("name") or (path.stem if path else "profile"),
         source=source,
@@ -632,7 +584,7 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
         host=host,
         description=data.get("description", ""),
         path=path,
-        front_ends=front_ends,
+        front_ends=pins.front_ends,
         language=data.get("language"),
         keys=_keys(data.get("keys", {}), f"{where} [keys]"),
     )
@@ -645,6 +597,83 @@ def parse(data: dict[str, Any], path: Path | None = None) -> Profile:
     for problem in front_end_problems(profile):
         raise ProfileError(f"{where}: {problem}")
     return profile
+
+
+def _station(index: int, raw: Any, pins: _Pins, default_fe: FrontEnd, path: Path | None, where: str) -> Station:
+    """One ``[[stations]]`` table: a valid name, a bell and at most ``MAX_BUTTONS`` more inputs,
+    lights named after their inputs, a colour."""
+    label = _("station {index} ({name})").format(
+        index=index, name=_show(clean_text(str(raw.get("name", _("unnamed"))))[:MAX_NAME]))
+    raw = _check_table("station", raw, f"{where} {label}")
+    refusal = name_refusal(str(raw.get("name") or ""))  # the rule the names editor and the host page keep
+    if refusal:
+        raise ProfileError(f"{where} {label}: " + refusal)
+    inputs = _station_inputs(index, raw, pins, default_fe, f"{where} {label}", label)
+    lights = {}
+    for name, pin in _check_value(Key("table"), raw.get("lights", {}), f"{where} {label}", "lights").items():
+        if name not in inputs:
+            raise ProfileError(
+                f"{where} {label}: " + _("light {name} has no input of that name; name the light after "
+                                         "the button it sits in ({inputs})").format(name=_show(name), inputs=", ".join(inputs))
+            )
+        lights[name] = pins.claim("light", pin, _("{station} light {name}").format(station=label, name=repr(name)))
+    color = raw.get("color", DEFAULT_COLORS[index % len(DEFAULT_COLORS)])
+    if not _COLOR.match(color):
+        raise ProfileError(f"{where} {label}: " + _("color {value} is not a colour; write it as \"#e53935\" (#rrggbb)")
+                           .format(value=_show(color)))
+    if len(color) == 4:
+        color = "#" + "".join(ch * 2 for ch in color[1:])
+    return Station(
+        sound=_station_sound(raw.get("sound"), path, f"{where} {label}"),
+        index=index,
+        name=raw.get("name") or f"Station {index + 1}",
+        kind=raw.get("kind", "full"),
+        color=color.lower(),
+        inputs=inputs,
+        lights=lights,
+        offset_us=raw.get("offset_us", 0),
+    )
+
+
+def _station_inputs(index: int, raw: dict[str, Any], pins: _Pins, default_fe: FrontEnd, where: str,
+                    label: str) -> dict[str, int]:
+    """A station's ``[stations.inputs]``: a bell, at most ``MAX_BUTTONS`` buttons, each a named pin
+    wired through the station's front end."""
+    inputs_raw = raw["inputs"]
+    if "bell" not in inputs_raw:
+        raise ProfileError(f"{where}: " + _("every station needs a 'bell' input in [stations.inputs]"))
+    buttons = [n for n in inputs_raw if n != "bell"]
+    if len(buttons) > MAX_BUTTONS:
+        raise ProfileError(
+            f"{where}: " + ngettext("{count} button; a station has at most {most} besides its bell",
+                                    "{count} buttons; a station has at most {most} besides its bell",
+                                    len(buttons)).format(count=len(buttons), most=MAX_BUTTONS)
+        )
+    station_fe = _front_end(default_fe, _check_table("front_end", raw.get("front_end", {}), f"{where} front_end"))
+    inputs = {}
+    for name, pin in inputs_raw.items():
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ProfileError(
+                f"{where}: " + _("input name {name} must be lower-case letters, digits, _ "
+                                 "(at most 24, starting with a letter)").format(name=_show(name))
+            )
+        inputs[name] = pins.claim("input", pin, _("{station} input {name}").format(station=label, name=repr(name)))
+        pins.wired(index, name, station_fe, pin)
+    return inputs
+
+
+def _host(table: dict[str, Any], pins: _Pins, host_fe: FrontEnd, where: str) -> dict[str, int]:
+    """``[host]``: each key a host action, each value its button's pin."""
+    host = {}
+    for action, pin in table.items():
+        if action not in HOST_ACTIONS:
+            raise ProfileError(
+                f"{where} [host]: " + _("{name} is not a host action{hint} ({actions})")
+                .format(name=_show(action), hint=did_you_mean(str(action), HOST_ACTIONS), actions=", ".join(HOST_ACTIONS))
+            )
+        host[action] = pins.claim("input", pin, _("host button {name}").format(name=repr(action)))
+        pins.wired(Profile.HOST_STATION, action, host_fe, pin)
+    return host
 
 
 def _station_sound(value: str | None, path: Path | None, where: str) -> str | None:

@@ -458,36 +458,44 @@ class Menu:
         elif action == "down":
             self.selected = (self.selected + 1) % len(self.items)
         elif action in ("left", "right"):
-            it = self.items[self.selected]
-            if it.key in ("start", "names", *JOB_ROWS):
-                return None
-            it.index = (it.index + (1 if action == "right" else -1)) % len(it.values)
-            if it.key == "language":
-                game = get_game(self.games[self.item("game").value][0])
-                before = game.menu_starts()
-                set_language(it.value)
-                for row in self.items:  # a row still on the old language's start follows the language
-                    if row.key in before and row.index not in row.found and row.value == before[row.key]:
-                        self._start_on(row, game.menu_starts())
-            if it.key == "game":
-                self._build(it.index, self.item("players").value)
-            if it.key in ("pack", "rounds"):  # the category rows follow the pack and the rounds
-                self.refound(self.found)
-            if it.key == "phones":
-                self.phones = bool(it.value)
-                if not self.phones:
-                    self._open_hands()
+            self._step(self.items[self.selected], 1 if action == "right" else -1)
         elif action == "select":
-            if self.items[self.selected].key == "names":
-                return Choice("", self.item("players").value, edit_names=True)
-            if self.items[self.selected].key in JOB_ROWS:
-                return Choice("", self.item("players").value, action=self.items[self.selected].key)
-            if self.items[self.selected].key == "evening":  # its results again, or on where it stopped
-                chosen = self.evening[self.items[self.selected].index]
-                return Choice("", self.item("players").value, results=chosen.journal if chosen.finished else None,
-                              carry_on=None if chosen.finished else chosen.journal)
-            return self.start()
+            return self._select()
         return None
+
+    def _step(self, it: Item, by: int) -> None:
+        """Left or right on row ``it``: its next value, and the rows that follow it."""
+        if it.key in ("start", "names", *JOB_ROWS):
+            return
+        it.index = (it.index + by) % len(it.values)
+        if it.key == "language":
+            game = get_game(self.games[self.item("game").value][0])
+            before = game.menu_starts()
+            set_language(it.value)
+            for row in self.items:  # a row still on the old language's start follows the language
+                if row.key in before and row.index not in row.found and row.value == before[row.key]:
+                    self._start_on(row, game.menu_starts())
+        if it.key == "game":
+            self._build(it.index, self.item("players").value)
+        if it.key in ("pack", "rounds"):  # the category rows follow the pack and the rounds
+            self.refound(self.found)
+        if it.key == "phones":
+            self.phones = bool(it.value)
+            if not self.phones:
+                self._open_hands()
+
+    def _select(self) -> Choice | None:
+        """Select on the chosen row: the names editor, a job, an evening's game, or Start (unless refused)."""
+        row = self.items[self.selected]
+        if row.key == "names":
+            return Choice("", self.item("players").value, edit_names=True)
+        if row.key in JOB_ROWS:
+            return Choice("", self.item("players").value, action=row.key)
+        if row.key == "evening":  # its results again, or on where it stopped
+            chosen = self.evening[row.index]
+            return Choice("", self.item("players").value, results=chosen.journal if chosen.finished else None,
+                          carry_on=None if chosen.finished else chosen.journal)
+        return self.start()
 
     def start(self) -> Choice | None:
         """Start (its row, or the host page's "start" between games): the chosen game, or None

@@ -56,6 +56,7 @@ from games.toolkit.theme import Color
 if TYPE_CHECKING:
     from controller.box.views import Snapshot
     from controller.screen.evening import EveningLink
+    from controller.screen.menu import RollCallScene
 
 log = logging.getLogger("buzzerbox.screen")
 
@@ -309,50 +310,17 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
     unless the game ``begun`` already (a deciding process started again mid-game:
     the game's keys wait for the game). Returns its first
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
-    from controller.screen.menu import RollCallScene
-
     inbox = box.listen(until_view=True)
-    scene: RollCallScene | None = None
-    shown: p.RollCallView | None = None
-    answered = False  # the host skipped or left it: no roll call frame more (the game or the menu is next)
+    roll = _RollCall(box, presenter, keyboard, begun)
     frame_clock = pygame.time.Clock()
     try:
         while True:
             t = box_now_us()
-            for event in pygame.event.get():
-                if event.type == pygame.VIDEORESIZE:
-                    presenter.screen.resized(event.size)
-                leaving = event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE)
-                if answered or (shown is None and not (leaving and not begun)):
-                    continue  # no roll call (or over): the game's keys wait for the game
-                if leaving:
-                    box.send(p.Stop("menu"))
-                    answered = True
-                elif (event.type == pygame.KEYDOWN and event.key in SKIP_KEYS) or (
-                        keyboard is not None and keyboard.handle(event, t) in p.SKIPS_ROLL_CALL):
-                    box.send(p.HostKey(p.SKIP_ROLL_CALL, t))  # Enter, or a host key meaning go on (a clicker's)
-                    answered = True
-            while True:
-                if (message := taken(inbox, 0.03 if shown is None or answered else None)) is NOTHING:
-                    break
-                if isinstance(message, channel.VersionMismatch):
-                    raise SplitError(str(message))
-                if isinstance(message, p.Refused):  # its inputs would not open, the game not taken: one line, no game
-                    raise GameRefused(message.line)
-                if isinstance(message, p.Between):
-                    continue  # an evening's stations, sent before it took the game: the menu's, not the game's
-                if isinstance(message, p.Opened):
-                    if announce is not None:
-                        announce(message.inputs)
-                elif isinstance(message, p.RollCallView):
-                    if shown is None and keyboard is not None:
-                        keyboard.start(box)  # its station keys are stations in the roll call too
-                    shown, scene = message, scene or RollCallScene()
-                else:
-                    return message  # the game's first view, its end, or None: it died
-            if shown is not None and scene is not None and not answered:
-                scene.draw(presenter.screen.surface, freeze(shown.view), list(shown.strip), t)
-                presenter.screen.flip()
+            roll.keys(pygame.event.get(), t)
+            message = roll.read(inbox, announce)
+            if message is not NOTHING:
+                return message
+            if roll.draw(t):
                 frame_clock.tick(30)
     finally:
         if keyboard is not None:
@@ -361,88 +329,176 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             box.reading.join(0.5)
 
 
+class _RollCall:
+    """The roll call ``opening`` draws: what the deciding process last showed of it,
+    and whether the host already went on (or left)."""
+
+    def __init__(self, box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None, begun: bool) -> None:
+        self.box, self.presenter, self.keyboard, self.begun = box, presenter, keyboard, begun
+        self.scene: RollCallScene | None = None
+        self.shown: p.RollCallView | None = None
+        self.answered = False  # the host skipped or left it: no roll call frame more (the game or the menu is next)
+
+    def keys(self, events: list[pygame.event.Event], t: int) -> None:
+        """Esc leaves (a ``Stop``), Enter or a host key that goes on skips the rest; nothing else counts yet."""
+        for event in events:
+            if event.type == pygame.VIDEORESIZE:
+                self.presenter.screen.resized(event.size)
+            leaving = event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE)
+            if self.answered or (self.shown is None and not (leaving and not self.begun)):
+                continue  # no roll call (or over): the game's keys wait for the game
+            if leaving:
+                self.box.send(p.Stop("menu"))
+                self.answered = True
+            elif (event.type == pygame.KEYDOWN and event.key in SKIP_KEYS) or (
+                    self.keyboard is not None and self.keyboard.handle(event, t) in p.SKIPS_ROLL_CALL):
+                self.box.send(p.HostKey(p.SKIP_ROLL_CALL, t))  # Enter, or a host key meaning go on (a clicker's)
+                self.answered = True
+
+    def read(self, inbox: Inbox, announce: Callable[[str], None] | None) -> Any:
+        """What waits from the deciding process: ``NOTHING`` while it is still in its
+        roll call, else what ``opening`` returns (the game's first view, its end, None)."""
+        while True:
+            if (message := taken(inbox, 0.03 if self.shown is None or self.answered else None)) is NOTHING:
+                return NOTHING
+            if isinstance(message, channel.VersionMismatch):
+                raise SplitError(str(message))
+            if isinstance(message, p.Refused):  # its inputs would not open, the game not taken: one line, no game
+                raise GameRefused(message.line)
+            if isinstance(message, p.Between):
+                continue  # an evening's stations, sent before it took the game: the menu's, not the game's
+            if isinstance(message, p.Opened):
+                if announce is not None:
+                    announce(message.inputs)
+            elif isinstance(message, p.RollCallView):
+                if self.shown is None and self.keyboard is not None:
+                    self.keyboard.start(self.box)  # its station keys are stations in the roll call too
+                self.shown = message
+                if self.scene is None:
+                    from controller.screen.menu import RollCallScene
+
+                    self.scene = RollCallScene()
+            else:
+                return message  # the game's first view, its end, or None: it died
+
+    def draw(self, t: int) -> bool:
+        """The roll call as last shown, unless it is over; whether a frame was drawn."""
+        if self.shown is None or self.scene is None or self.answered:
+            return False
+        self.scene.draw(self.presenter.screen.surface, freeze(self.shown.view), list(self.shown.strip), t)
+        self.presenter.screen.flip()
+        return True
+
+
 def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
           first: p.Message | None = None) -> Watched:
     """Draw each newest view until the deciding process says the game ended
     (or dies); keys go to it as stamped inputs, host keys by name.
     ``first``: a message already read from the channel (a screen started again)."""
     inbox = box.listen(first=first)
-    out = Watched(None)
+    watching = _Watching(box, presenter, keyboard)
     frame_clock = pygame.time.Clock()
-    finished_at_frame = False
-    last_decided: int | None = None
-    unshown: int | None = None  # a decision no frame has shown yet
     if keyboard is not None:
         keyboard.add_host_keys(box.spec.host_keys)
         keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
         presenter.help = keyboard_help(box.spec, keyboard, box.view.public)
         keyboard.start(box)
-
-    def game_now() -> int:
-        return box_now_us() + box.offset_us
-
     try:
         while True:
             pumped = box_now_us()  # a key read below is stamped after this: the keys are delivered up to it
             queued = pygame.event.get()
-            read_us = box_now_us()  # every key of one read waited in the same queue: one stamp (a tie, not an order)
-            for event in queued:
-                name = key_of(event, presenter, keyboard, read_us)
-                if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
-                    presenter.box_actions[name]()
-                elif name == QUIT:
-                    box.send(p.Stop("quit"))
-                elif name == "menu" and not finished_at_frame and not presenter.end_confirmed():
-                    pass  # the first Esc: the screen asks
-                elif name == "menu" or (finished_at_frame and (name is not None or goes_back(event))):
-                    box.send(p.Stop("menu" if name == "menu" else "finished"))
-                elif name is not None:
-                    box.send(p.HostKey(name, game_now()))
+            watching.keys(queued, box_now_us())  # every key of one read waited in the same queue: one stamp (a tie)
             if keyboard is not None and keyboard.sends_watermarks:
                 box.watermark(Watermark(keyboard.name, pumped))  # the keys are the stations: decide by them
-            while True:
-                if (message := taken(inbox)) is NOTHING:
-                    break
-                if message is None:
-                    return out
-                if isinstance(message, channel.VersionMismatch):
-                    raise SplitError(str(message))
-                if isinstance(message, p.Ended):
-                    out.ended = message
-                    return out
-                if isinstance(message, p.View):
-                    box.update(message)
-                    out.views += 1
-                    out.first_version = out.first_version or message.version
-                    if out.views == 1:
-                        presenter.standing = None  # the game is back (a deciding process started again)
-                        # the readiness line tests wait for: they run in English, a box in its language
-                        print(_("screen process: showing view {version}").format(version=message.version), file=sys.stderr, flush=True)
-                    events = message.events
-                    t = game_now()
-                    if any(e.kind == EventKind.SHOW for e in events):
-                        presenter.draw_view(message, box.spec, t)
-                        flipped = presenter.screen.flip() + box.offset_us
-                        box.send(p.Shown(flipped))
-                    presenter.react_view(message, box.spec, events, t)
-                    finished_at_frame = message.finished
-                    decided = message.decided
-                    if decided and decided[0] != last_decided:
-                        last_decided = unshown = int(decided[0])
-            t_draw = box_now_us()
-            presenter.draw_view(box.view, box.spec, game_now())
-            presenter.screen.flip()
-            flipped = box_now_us()
-            out.frame_us.append(flipped - t_draw)
-            if unshown is not None:
-                out.shown.append([unshown, flipped + box.offset_us])
-                unshown = None
+            if watching.read(inbox):
+                return watching.out
+            watching.draw()
             frame_clock.tick(fps)
     finally:
         if keyboard is not None:
             keyboard.stop()
         if box.reading is not None:
             box.reading.join(0.5)
+
+
+class _Watching:
+    """What ``watch`` has of the game so far: the views it read, whether the last said
+    the game is finished, the newest decision no frame has shown yet."""
+
+    def __init__(self, box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None) -> None:
+        self.box, self.presenter, self.keyboard = box, presenter, keyboard
+        self.out = Watched(None)
+        self.finished_at_frame = False
+        self.last_decided: int | None = None
+        self.unshown: int | None = None  # a decision no frame has shown yet
+
+    def game_now(self) -> int:
+        return box_now_us() + self.box.offset_us
+
+    def keys(self, queued: list[pygame.event.Event], read_us: int) -> None:
+        """Each key to the deciding process: stamped, a host key by name, Esc as a stop (asked first)."""
+        box, presenter = self.box, self.presenter
+        for event in queued:
+            name = key_of(event, presenter, self.keyboard, read_us)
+            if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                presenter.box_actions[name]()
+            elif name == QUIT:
+                box.send(p.Stop("quit"))
+            elif name == "menu" and not self.finished_at_frame and not presenter.end_confirmed():
+                pass  # the first Esc: the screen asks
+            elif name == "menu" or (self.finished_at_frame and (name is not None or goes_back(event))):
+                box.send(p.Stop("menu" if name == "menu" else "finished"))
+            elif name is not None:
+                box.send(p.HostKey(name, self.game_now()))
+
+    def read(self, inbox: Inbox) -> bool:
+        """Every message waiting; True once the game ended (its ``Ended`` in ``out``) or the deciding process died."""
+        while True:
+            if (message := taken(inbox)) is NOTHING:
+                return False
+            if message is None:
+                return True
+            if isinstance(message, channel.VersionMismatch):
+                raise SplitError(str(message))
+            if isinstance(message, p.Ended):
+                self.out.ended = message
+                return True
+            if isinstance(message, p.View):
+                self.view(message)
+
+    def view(self, message: p.View) -> None:
+        """A view taken in: drawn and flipped at once if it shows something (the flip's time
+        goes back as ``Shown``), its sounds and lamps played."""
+        box, presenter, out = self.box, self.presenter, self.out
+        box.update(message)
+        out.views += 1
+        out.first_version = out.first_version or message.version
+        if out.views == 1:
+            presenter.standing = None  # the game is back (a deciding process started again)
+            # the readiness line tests wait for: they run in English, a box in its language
+            print(_("screen process: showing view {version}").format(version=message.version), file=sys.stderr, flush=True)
+        events = message.events
+        t = self.game_now()
+        if any(e.kind == EventKind.SHOW for e in events):
+            presenter.draw_view(message, box.spec, t)
+            flipped = presenter.screen.flip() + box.offset_us
+            box.send(p.Shown(flipped))
+        presenter.react_view(message, box.spec, events, t)
+        self.finished_at_frame = message.finished
+        decided = message.decided
+        if decided and decided[0] != self.last_decided:
+            self.last_decided = self.unshown = int(decided[0])
+
+    def draw(self) -> None:
+        """This frame of the newest view; its draw time kept, and when the newest decision was first on screen."""
+        t_draw = box_now_us()
+        self.presenter.draw_view(self.box.view, self.box.spec, self.game_now())
+        self.presenter.screen.flip()
+        flipped = box_now_us()
+        self.out.frame_us.append(flipped - t_draw)
+        if self.unshown is not None:
+            self.out.shown.append([self.unshown, flipped + self.box.offset_us])
+            self.unshown = None
 
 
 # -- the screen process of play: start the deciding process and keep it running -----------
@@ -585,6 +641,31 @@ def backing_off(seconds: float) -> None:
             time.sleep(min(left, 0.05))
 
 
+def once(announce: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """``announce``, told the first time only."""
+    if announce is None:
+        return None
+    told: list[str] = []
+
+    def say(inputs: str) -> None:
+        if not told:
+            told.append(inputs)
+            announce(inputs)
+
+    return say
+
+
+def follow(box: DecidingLink, sock: socket.socket, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
+           announce: Callable[[str], None] | None, resume: bool) -> Watched:
+    """One deciding process's part of the game on this screen: its roll call (``opening``), then
+    its views (``watch``) until it ends the game or dies."""
+    box.connect(sock)
+    first = opening(box, presenter, keyboard, announce, begun=resume)
+    if isinstance(first, p.View):  # the game began
+        return watch(box, presenter, keyboard, fps, first)
+    return Watched(first if isinstance(first, p.Ended) else None)
+
+
 def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
               box: DecidingLink | None = None, announce: Callable[[str], None] | None = None) -> GameOver:
     """Play through a deciding process of its own (``opening``: its roll
@@ -598,12 +679,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
     (``KeyboardInterrupt``, as before it was handed over)."""
     resume = False  # ``box``: one for the whole game (the phones' server keeps it across restarts)
     restarts = Restarts()
-
-    def said_once(inputs: str) -> None:  # a deciding process started again opens the same inputs
-        nonlocal announce
-        if announce is not None:
-            announce(inputs)
-            announce = None
+    said_once = once(announce)  # a deciding process started again opens the same inputs
 
     while True:
         process: subprocess.Popen[bytes] | None = None
@@ -614,12 +690,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
-            box.connect(sock)
-            first = opening(box, presenter, keyboard, said_once, begun=resume)
-            if isinstance(first, p.View):  # the game began
-                watched = watch(box, presenter, keyboard, fps, first)
-            else:
-                watched = Watched(first if isinstance(first, p.Ended) else None)
+            watched = follow(box, sock, presenter, keyboard, fps, said_once, resume)
         except KeyboardInterrupt:
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start
@@ -650,31 +721,40 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             return GameOver(watched.ended, list(watched.frame_us), list(watched.shown), box.view)
         # a stop from here to the back-off is held: the next one is started and closes the game
         with signals.held(raise_after=False):
-            exited = watched.views == 0 and code >= 0  # by itself, before it showed the game (a refusal is GameRefused)
-            if exited and not resume:
-                raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
-                                   "see the line above").format(code=code))
-            restarts.died(watched.views, code)
-            if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
-                raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
-                                   "the line above; the journal keeps the game for --resume").format(code=code))
-            if restarts.too_many():
-                how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
-                count, seconds = restarts.counted()
-                raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
-            # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
-            if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
-                print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
-                      file=sys.stderr, flush=True)
-            if restarts.failed_takes == 1:
-                log.warning("the deciding process exited %s before it showed the game: started again, at most %d "
-                            "times in a row", code, TAKE_TRIES - 1)
-            presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
-            presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
-            presenter.screen.flip()
+            restarting(restarts, watched, code, resume, presenter, box)
         backing_off(restarts.wait_s())
         # the next one resumes from the journal; one that died before it wrote it starts the game anew
         resume = not game.new or game.journal.exists()
+
+
+def restarting(restarts: Restarts, watched: Watched, code: int, resume: bool, presenter: Presenter,
+               box: DecidingLink) -> None:
+    """A deciding process that ended without ending the game (exit ``code``): counted,
+    said in one line and "restarting" shown till the next one shows the game, or a
+    ``SplitError`` when it must not be started again (it never took the game, or
+    died too often)."""
+    exited = watched.views == 0 and code >= 0  # by itself, before it showed the game (a refusal is GameRefused)
+    if exited and not resume:
+        raise SplitError(_("the deciding process stopped before the game began (exit {code}): "
+                           "see the line above").format(code=code))
+    restarts.died(watched.views, code)
+    if exited and restarts.failed_takes >= TAKE_TRIES:  # it breaks on this journal every time
+        raise SplitError(_("the deciding process could not take the game over again (exit {code}): see "
+                           "the line above; the journal keeps the game for --resume").format(code=code))
+    if restarts.too_many():
+        how = _("exit {code}").format(code=code) if code >= 0 else signal_name(-code)
+        count, seconds = restarts.counted()
+        raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
+    # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
+    if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
+        print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+              file=sys.stderr, flush=True)
+    if restarts.failed_takes == 1:
+        log.warning("the deciding process exited %s before it showed the game: started again, at most %d "
+                    "times in a row", code, TAKE_TRIES - 1)
+    presenter.standing = _(RESTARTING)  # on every frame until the next one shows the game
+    presenter.draw_view(box.view, box.spec, box_now_us() + box.offset_us)
+    presenter.screen.flip()
 
 
 def signal_name(number: int) -> str:

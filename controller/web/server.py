@@ -420,8 +420,8 @@ class CompanionServer(LoopThread):
         logging.getLogger("aiohttp.server").addFilter(self._malformed)
         error = self._start_loop("companion-web")
         if error is not None:
-            raise WebError(f"cannot serve the companion pages on port {self.port}: {error}; "
-                           "choose another with --web PORT") from None
+            raise WebError(_("cannot serve the companion pages on port {port}: {why}; choose another with --web PORT")
+                           .format(port=self.port, why=error)) from None
         log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
 
     def rebind(self, box: Box) -> None:

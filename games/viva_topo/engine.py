@@ -123,6 +123,25 @@ class EndReason(Enum):
     NO_MOUSE_IN_PLAY = "no_mouse_in_play"  # every mouse is home, eaten or trapped
 
 
+def _check_start(start: Any) -> None:
+    """A start's shape: an object of known keys, each of its kind (one line naming the fix otherwise)."""
+    if not isinstance(start, Mapping):
+        raise ValueError('"start" must be an object with mice, cat, cheese, turn, scores')
+    unknown = set(start) - {"mice", "cat", "cheese", "turn", "scores"}
+    if unknown:
+        raise ValueError(
+            f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores"
+        )
+    for key, kind in (("cat", Mapping), ("mice", Mapping), ("cheese", Mapping), ("scores", list)):
+        if key in start and start[key] is not None and not isinstance(start[key], kind):
+            example = {"cat": '{"lap": 1, "space": 6}', "mice": '{"red-1": 3}',
+                       "cheese": '{"house-1": 2}', "scores": "[0, 4]"}[key]
+            raise ValueError(f'start "{key}" is {str(start[key])[:40]!r}; give it like {example}')
+    for key in ("turn",):
+        if key in start and (isinstance(start[key], bool) or not isinstance(start[key], int)):
+            raise ValueError(f'start "turn" is {str(start[key])[:40]!r}; give the player number (0, 1, ...)')
+
+
 class VivaTopoEngine:
     """The whole game state and its rules. Deterministic given settings and actions."""
 
@@ -645,21 +664,22 @@ class VivaTopoEngine:
     # ------------------------------------------------------------------ scenario start
     def _apply_start(self, start: Mapping[str, Any]) -> None:
         """Set up a mid-game position (scenarios, tests, disputes)."""
-        if not isinstance(start, Mapping):
-            raise ValueError('"start" must be an object with mice, cat, cheese, turn, scores')
-        unknown = set(start) - {"mice", "cat", "cheese", "turn", "scores"}
-        if unknown:
-            raise ValueError(
-                f"unknown start keys {sorted(unknown)}: use mice, cat, cheese, turn, scores"
-            )
-        for key, kind in (("cat", Mapping), ("mice", Mapping), ("cheese", Mapping), ("scores", list)):
-            if key in start and start[key] is not None and not isinstance(start[key], kind):
-                example = {"cat": '{"lap": 1, "space": 6}', "mice": '{"red-1": 3}',
-                           "cheese": '{"house-1": 2}', "scores": "[0, 4]"}[key]
-                raise ValueError(f'start "{key}" is {str(start[key])[:40]!r}; give it like {example}')
-        for key in ("turn",):
-            if key in start and (isinstance(start[key], bool) or not isinstance(start[key], int)):
-                raise ValueError(f'start "turn" is {str(start[key])[:40]!r}; give the player number (0, 1, ...)')
+        _check_start(start)
+        self._start_positions(start)
+        for name, left in dict(start.get("cheese", {})).items():
+            self._start_cheese(name, left)
+        if "scores" in start:
+            scores = start["scores"]
+            if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000 for v in scores):
+                raise ValueError(f"start scores are whole numbers 0..1000, not {str(scores)[:40]}")
+            if len(scores) != self.players:
+                raise ValueError(f"start scores need one number per player ({self.players})")
+            self.scores = scores
+        self.current = int(start.get("turn", 0)) % self.players
+
+    def _start_positions(self, start: Mapping[str, Any]) -> None:
+        """The cat and the mice where the start puts them: the mice left at the start trapped once the
+        cat passed its exit, no space fuller than it holds, none on the cat's."""
         cat = start.get("cat")
         if cat is not None:
             self._place_cat(cat)
@@ -678,24 +698,18 @@ class VivaTopoEngine:
                 raise ValueError(f"space {space} holds more than {self.board.space_capacity} mice")
         if self.cat_space is not None and self._on_space(self.cat_space):
             raise ValueError(f"mice cannot stand on the cat's space {self.cat_space}")
-        for name, left in dict(start.get("cheese", {})).items():
-            limit = self.board.emmentalia_wheels if name == EMMENTALIA else None
-            if name != EMMENTALIA:
-                limit = self.board.house(name).pieces
-            if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= int(limit):  # type: ignore[arg-type]
-                raise ValueError(f"{name} holds 0-{limit} cheese, not {left}")
-            if name == EMMENTALIA:
-                self.wheels_left = int(left)
-            else:
-                self.house_left[name] = int(left)
-        if "scores" in start:
-            scores = start["scores"]
-            if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 1000 for v in scores):
-                raise ValueError(f"start scores are whole numbers 0..1000, not {str(scores)[:40]}")
-            if len(scores) != self.players:
-                raise ValueError(f"start scores need one number per player ({self.players})")
-            self.scores = scores
-        self.current = int(start.get("turn", 0)) % self.players
+
+    def _start_cheese(self, name: str, left: Any) -> None:
+        """What ``name`` (a house, or Emmentalia's wheels) holds at the start: 0 to what it holds at first."""
+        limit = self.board.emmentalia_wheels if name == EMMENTALIA else None
+        if name != EMMENTALIA:
+            limit = self.board.house(name).pieces
+        if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= int(limit):  # type: ignore[arg-type]
+            raise ValueError(f"{name} holds 0-{limit} cheese, not {left}")
+        if name == EMMENTALIA:
+            self.wheels_left = int(left)
+        else:
+            self.house_left[name] = int(left)
 
     def _place_mouse(self, mouse: Mouse, where: Any) -> None:
         if isinstance(where, int) or (isinstance(where, str) and where.startswith("space-")):

@@ -20,7 +20,7 @@ from controller.cli import main
 from controller.peer import PeerLink
 from controller.screen.loop import Presenter
 from games import registry
-from tests.processes import HANG_S, connect_when_listening
+from tests.processes import HANG_S, beside, connect_when_listening
 
 #: bounds a failure only: each wait ends as soon as what it waits for comes
 DEADLINE_S = HANG_S
@@ -72,22 +72,14 @@ def test_a_board_follower_gets_the_board_without_hands_and_its_line_is_on_the_sc
             seen["ended"] = link.run(take)
             while (message := channel.receive(plain)) is not None:
                 seen["plain"].append(message)
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            seen["error"] = exc
         finally:
             plain.close()
             if "stopped" not in seen:
                 link.finish()
 
-    follower = threading.Thread(target=follow)
-    follower.start()
-    try:
+    with beside(follow):
         assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
                      "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) == 0
-    finally:
-        follower.join(DEADLINE_S)
-    if "error" in seen:
-        raise seen["error"]
     assert isinstance(seen["ended"], p.Ended) and seen["ended"].pages is None  # the closed pages hold the hands
     views: list[p.View] = seen["views"]
     boards = [json.loads(v.board) for v in views if v.board is not None]

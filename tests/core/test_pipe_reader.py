@@ -6,6 +6,7 @@ reader's clock and its deliveries are stand-ins the test holds."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Iterator
@@ -68,17 +69,42 @@ def pipe(tmp_path: Path) -> Iterator[Path]:
     yield path
 
 
-def started(reader: Stamps, path: Path) -> int:
+class Writer:
+    """The pipe's writing end, closed once: by the test (its writer gone) or after it."""
+
+    def __init__(self, path: Path) -> None:
+        self.fd = os.open(path, os.O_WRONLY)
+
+    def write(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+@contextlib.contextmanager
+def reading(reader: Stamps, path: Path) -> Iterator[Writer]:
+    """``reader`` started on ``path``, and the pipe's writing end; afterwards, whatever the
+    test did, every delivery and a held split let go, the writer closed, the reader joined."""
     reader.start()
-    return os.open(path, os.O_WRONLY)
+    writer = Writer(path)
+    try:
+        yield writer
+    finally:
+        for _ in range(8):
+            reader.go.release()
+        reader.split_go.set()
+        writer.close()
+        reader.join(HANG_S)
 
 
 def test_a_busy_reader_says_it_delivered_everything_before_what_it_holds(pipe: Path) -> None:
     reader = Stamps(pipe)
     reader.split_go.clear()
-    writer = started(reader, pipe)
-    try:
-        os.write(writer, b"1000\n3000\n2000\n")  # three reports, not in the order of their stamps
+    with reading(reader, pipe) as writer:
+        writer.write(b"1000\n3000\n2000\n")  # three reports, not in the order of their stamps
         assert reader.splitting.wait(HANG_S)
         assert reader.delivered_until_us(ASKED_AT_US) is None  # bytes taken, not yet split: nothing to say
         reader.split_go.set()
@@ -89,25 +115,17 @@ def test_a_busy_reader_says_it_delivered_everything_before_what_it_holds(pipe: P
         assert reader.delivered_until_us(ASKED_AT_US) == 2000 - 1 - OFFSET_US  # 3000 and 2000 still held
         reader.next_handed()
         assert reader.delivered_until_us(ASKED_AT_US) == 2000 - 1 - OFFSET_US
-        os.write(writer, b"4000\n50")  # a report and part of the next, read while it hands 2000 over
+        writer.write(b"4000\n50")  # a report and part of the next, read while it hands 2000 over
         reader.next_handed()
         assert reader.delivered_until_us(ASKED_AT_US) is None  # part of a report held: its stamp unknown
-        os.write(writer, b"00\n")
+        writer.write(b"00\n")
         reader.next_handed()
         assert reader.delivered_until_us(ASKED_AT_US) == 5000 - 1 - OFFSET_US
         reader.go.release()
-        os.close(writer)
-        writer = -1
+        writer.close()
         reader.join(HANG_S)
         assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US  # its writer closed: nothing more can come
         assert reader.delivered == [1000, 3000, 2000, 4000, 5000]
-    finally:
-        for _ in range(8):
-            reader.go.release()
-        reader.split_go.set()
-        if writer >= 0:
-            os.close(writer)
-        reader.join(HANG_S)
 
 
 @pytest.mark.parametrize("ordered,bound", [(False, READ_AT_US - CAPTURE_US), (True, 20_000)])
@@ -119,18 +137,12 @@ def test_what_is_still_unread_bounds_a_busy_reader_unless_its_writer_keeps_order
     stamped before what it read."""
     reader = Stamps(pipe)
     reader.ordered = ordered
-    writer = started(reader, pipe)
-    try:
-        os.write(writer, b"15000\n20000\n")
+    with reading(reader, pipe) as writer:
+        writer.write(b"15000\n20000\n")
         assert reader.handing.wait(HANG_S)
         assert reader.delivered_until_us(ASKED_AT_US * 2) == min(15_000, bound) - 1 - OFFSET_US
         reader.next_handed()
         assert reader.delivered_until_us(ASKED_AT_US * 2) == min(20_000, bound) - 1 - OFFSET_US
-    finally:
-        for _ in range(4):
-            reader.go.release()
-        os.close(writer)
-        reader.join(HANG_S)
 
 
 def test_a_busy_reader_never_says_more_than_an_idle_one_would(pipe: Path) -> None:
@@ -138,15 +150,10 @@ def test_a_busy_reader_never_says_more_than_an_idle_one_would(pipe: Path) -> Non
     read): no further than that moment less its lag, as when idle."""
     reader = Stamps(pipe)
     reader.ordered = True
-    writer = started(reader, pipe)
-    try:
-        os.write(writer, b"15000\n")
+    with reading(reader, pipe) as writer:
+        writer.write(b"15000\n")
         assert reader.handing.wait(HANG_S)
         assert reader.delivered_until_us(12_000) == 12_000 - CAPTURE_US - OFFSET_US
-    finally:
-        reader.go.release()
-        os.close(writer)
-        reader.join(HANG_S)
 
 
 @pytest.mark.parametrize("ordered,bound", [(False, 1_500 - CAPTURE_US), (True, 3_000)])
@@ -159,33 +166,28 @@ def test_bytes_waiting_in_the_pipe_are_bounded_by_what_the_last_read_left(pipe: 
     reader.ordered = ordered
     idle, gate = threading.Event(), threading.Event()
     reader.wake = lambda: (idle.set(), gate.wait(HANG_S))  # the reader held right after it went idle
-    writer = started(reader, pipe)
-    try:
-        os.write(writer, b"3000\n")
-        assert reader.handing.wait(HANG_S)
-        reader.go.release()
-        assert idle.wait(HANG_S)
-        assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US - CAPTURE_US - OFFSET_US  # nothing waiting
-        os.write(writer, b"4000\n")  # waits in the pipe: the reader has not come back for it
-        assert reader.delivered_until_us(ASKED_AT_US) == bound - 1 - OFFSET_US
-    finally:
-        gate.set()
-        for _ in range(4):
+    with reading(reader, pipe) as writer:
+        try:
+            writer.write(b"3000\n")
+            assert reader.handing.wait(HANG_S)
             reader.go.release()
-        os.close(writer)
-        reader.join(HANG_S)
+            assert idle.wait(HANG_S)
+            assert reader.delivered_until_us(ASKED_AT_US) == ASKED_AT_US - CAPTURE_US - OFFSET_US  # nothing waiting
+            writer.write(b"4000\n")  # waits in the pipe: the reader has not come back for it
+            assert reader.delivered_until_us(ASKED_AT_US) == bound - 1 - OFFSET_US
+        finally:
+            gate.set()  # the reader goes on from idle
 
 
 def test_a_stopped_reader_hands_over_what_is_still_in_the_pipe(pipe: Path) -> None:
     """An edge in the pipe as the game closes reaches the box before the
     journal's end (the source is stopped first): the stop drains the pipe."""
     reader = Stamps(pipe)
-    writer = started(reader, pipe)
     stopper = threading.Thread(target=reader.stop)
-    try:
-        os.write(writer, b"100\n")
+    with reading(reader, pipe) as writer:
+        writer.write(b"100\n")
         assert reader.handing.wait(HANG_S)  # the reader hands 100 over
-        os.write(writer, b"200\n")  # a press as the game closes: in the pipe, not read yet
+        writer.write(b"200\n")  # a press as the game closes: in the pipe, not read yet
         stopper.start()
         stopping = threading.Event()
         while not reader._stopping and not stopping.wait(0.001):
@@ -195,7 +197,3 @@ def test_a_stopped_reader_hands_over_what_is_still_in_the_pipe(pipe: Path) -> No
         stopper.join(HANG_S)
         reader.join(HANG_S)
         assert reader.delivered == [100, 200]
-    finally:
-        reader.go.release()
-        os.close(writer)
-        reader.join(HANG_S)

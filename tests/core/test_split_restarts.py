@@ -8,15 +8,13 @@ never for time; a deadline only bounds a failure."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,7 @@ from controller.screen import viewer
 from controller.screen.loop import Presenter
 from games.i18n import _
 from tests.core.test_split import DEADLINE_S, arm_and_win, has_winner, until, wait_gone
-from tests.processes import connect_when_listening
+from tests.processes import beside, connect_when_listening
 
 
 @pytest.fixture(autouse=True)
@@ -39,85 +37,127 @@ def dummy_screen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+def play(journal: Path, views_at: Path, *options: str) -> int | str | None:
+    """``buzzerbox play`` of a quiz run in this process as the box runs it, on
+    ``journal``, followed on ``views_at``: its exit status (returned, or exited with)."""
+    from controller.cli import main
+
+    try:
+        return main(["play", *options, "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
+                     "--journal", str(journal), "--viewer-socket", str(views_at)])
+    except SystemExit as exc:
+        return exc.code
+
+
+def records(journal: Path) -> list[dict[str, Any]]:
+    """The journal's whole records (a killed writer's torn last line left out)."""
+    return [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+
+
+def kill(started: list[subprocess.Popen[bytes]]) -> Callable[[], None]:
+    """What a failing host does: every deciding process killed, so that ``play`` ends too."""
+    def killed() -> None:
+        for process in started:
+            process.kill()
+
+    return killed
+
+
+def record_starts(monkeypatch: pytest.MonkeyPatch, started: list[subprocess.Popen[bytes]],
+                  then: Callable[[subprocess.Popen[bytes]], None] = lambda _process: None) -> None:
+    """Each deciding process ``play`` starts appended to ``started``; ``then`` is told of it."""
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        process, sock = start_decider(game, resume)
+        started.append(process)
+        then(process)
+        return process, sock
+
+    monkeypatch.setattr(viewer, "start_decider", starting)
+
+
+def after_each_frame(monkeypatch: pytest.MonkeyPatch, then: Callable[[Presenter, p.View], None]) -> None:
+    """Each frame the screen draws, then ``then`` told of it."""
+    draw = Presenter.draw_view
+
+    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
+        draw(self, shown, spec, now_us, surface, frozen)
+        then(self, shown)
+
+    monkeypatch.setattr(Presenter, "draw_view", drawn)
+
+
+def won_then_killed(views_at: Path, journal: Path, started: list[subprocess.Popen[bytes]], gone: bool) -> None:
+    """Through the viewer socket, the game armed and won; then the first deciding process
+    killed (-9) mid-game, the winner lit (``gone``: and waited for until it is gone, so that
+    its socket takes no connect more)."""
+    sock = connect_when_listening(str(views_at), DEADLINE_S)
+    try:
+        arm_and_win(sock, journal)
+        os.kill(started[0].pid, signal.SIGKILL)
+        if gone:
+            wait_gone([started[0].pid])
+    finally:
+        sock.close()
+
+
+def frame_line(presenter: Presenter, shown: p.View) -> str | None:
+    """The line a frame shows: the results' once the game is finished, else the scene's."""
+    return (presenter.results if shown.finished else presenter.scene).message
+
+
 def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The first deciding process is killed mid-game (late), the next two as
     they start, before they could show anything (early), the fourth after
     it showed the game (late again); the fifth carries on and the host stops
     the game: exit 0, the winner kept, one ``end``."""
-    from controller.cli import main
-
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
     seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
-    start_decider, update, draw = viewer.start_decider, viewer.DecidingLink.update, Presenter.draw_view
+    update = viewer.DecidingLink.update
 
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
+    def early(process: subprocess.Popen[bytes]) -> None:
         seen.append(("start", len(started)))
         if len(started) in (2, 3):  # early: dead before it could read the journal, let alone show it
             os.kill(process.pid, signal.SIGKILL)
-        return process, sock
 
     def viewed(self: viewer.DecidingLink, view: p.View) -> None:
         update(self, view)
         seen.append(("view", view.version))
 
-    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
-        draw(self, shown, spec, now_us, surface, frozen)
-        seen.append(("frame", (self.results if shown.finished else self.scene).message))
-
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    record_starts(monkeypatch, started, early)
     monkeypatch.setattr(viewer.DecidingLink, "update", viewed)
-    monkeypatch.setattr(Presenter, "draw_view", drawn)
-    failed: list[BaseException] = []
+    after_each_frame(monkeypatch, lambda presenter, shown: seen.append(("frame", frame_line(presenter, shown))))
 
     def host() -> None:
-        try:
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
+        won_then_killed(views_at, journal, started, gone=True)  # late: mid-game, the winner lit
+        for late in (True, False):  # the fourth is killed once it showed the game; the fifth plays on
+            sock = connect_when_listening(str(views_at), DEADLINE_S)  # the next one that listens
             try:
-                arm_and_win(sock, journal)
-                os.kill(started[0].pid, signal.SIGKILL)  # late: mid-game, the winner lit
-                wait_gone([started[0].pid])  # (its socket would take a connect until it is gone)
+                resumed = until(sock, lambda m: isinstance(m, p.View))
+                assert has_winner(resumed), resumed  # the game came back from the journal
+                if late:
+                    assert len(started) == 4
+                    os.kill(started[3].pid, signal.SIGKILL)
+                    wait_gone([started[3].pid])
+                    continue
+                channel.send(sock, p.Stop("menu"))
+                until(sock, lambda m: isinstance(m, p.Ended))
             finally:
                 sock.close()
-            for late in (True, False):  # the fourth is killed once it showed the game; the fifth plays on
-                sock = connect_when_listening(str(views_at), DEADLINE_S)  # the next one that listens
-                try:
-                    resumed = until(sock, lambda m: isinstance(m, p.View))
-                    assert has_winner(resumed), resumed  # the game came back from the journal
-                    if late:
-                        assert len(started) == 4
-                        os.kill(started[3].pid, signal.SIGKILL)
-                        wait_gone([started[3].pid])
-                        continue
-                    channel.send(sock, p.Stop("menu"))
-                    until(sock, lambda m: isinstance(m, p.Ended))
-                finally:
-                    sock.close()
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            failed.append(exc)
-            for process in started:
-                process.kill()
 
-    thread = threading.Thread(target=host)
-    thread.start()
-    try:
-        code = main(["play", "--json", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
-                     "--journal", str(journal), "--viewer-socket", str(views_at)])
-    finally:
-        thread.join(DEADLINE_S)
-    if failed:
-        raise failed[0]
+    with beside(host, kill(started)):
+        code = play(journal, views_at, "--json")
     out, err = capsys.readouterr()
     assert code == 0 and json.loads(out)["winner"] == 1, err
     assert len(started) == 5 and [p.returncode for p in started] == [-9] * 4 + [0]
     assert err.count(_(viewer.DECIDER_GONE)) == 4, err  # each death said in one line
     assert "stopped before the game began" not in err
-    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
-    assert [r["type"] for r in records].count("end") == 1 and records[-1]["type"] == "end"
-    assert sum(r["type"] == "press" for r in records) == 1  # the one press, kept once
+    written = records(journal)
+    assert [r["type"] for r in written].count("end") == 1 and written[-1]["type"] == "end"
+    assert sum(r["type"] == "press" for r in written) == 1  # the one press, kept once
 
     # the screen: from each death until the next one's first view, every frame says it is restarting
     restarting = _(viewer.RESTARTING)
@@ -175,58 +215,34 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
-    start_decider, draw = viewer.start_decider, Presenter.draw_view
     messages: list[str | None] = []
-
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
-
-    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
-        draw(self, shown, spec, now_us, surface, frozen)
-        messages.append((self.results if shown.finished else self.scene).message)
-
-    monkeypatch.setattr(viewer, "start_decider", starting)
-    monkeypatch.setattr(Presenter, "draw_view", drawn)
+    record_starts(monkeypatch, started)
+    after_each_frame(monkeypatch, lambda presenter, shown: messages.append(frame_line(presenter, shown)))
     seen: dict[str, Any] = {}
 
     def host() -> None:
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
-            try:
-                until(sock, lambda m: isinstance(m, p.View))
-                size = journal.stat().st_size
-                resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-                channel.send(sock, p.HostKey("arm", 0))
-                until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-                press(sock, 1)
-                until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
-            finally:
-                channel.send(sock, p.Stop("menu"))
-                seen["ended"] = until(sock, lambda m: isinstance(m, p.Ended))
-                sock.close()
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            seen["error"] = exc
-            for process in started:
-                process.kill()
+            until(sock, lambda m: isinstance(m, p.View))
+            size = journal.stat().st_size
+            resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+            channel.send(sock, p.HostKey("arm", 0))
+            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+            press(sock, 1)
+            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+        finally:
+            channel.send(sock, p.Stop("menu"))
+            seen["ended"] = until(sock, lambda m: isinstance(m, p.Ended))
+            sock.close()
 
-    thread = threading.Thread(target=host)
-    thread.start()
-    try:
-        with pytest.raises(SystemExit) as stopped:
-            main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
-                  "--journal", str(journal), "--viewer-socket", str(views_at)])
-    finally:
-        thread.join(DEADLINE_S)
-    if "error" in seen:
-        raise seen["error"]
+    with beside(host, kill(started)):
+        code = play(journal, views_at)
     ended = seen["ended"]
     unsaved = ended.unsaved
     assert unsaved >= 3 and ended.unsaved_path == str(journal) + ".unsaved"  # the arming, the press, the end ...
     err = capsys.readouterr().err
     line = f"buzzerbox play: {journal}: {unsaved_line(unsaved, ended.unsaved_path)}\n"
-    assert stopped.value.code == 1 and line in err and "Traceback" not in err, err
+    assert code == 1 and line in err and "Traceback" not in err, err
     assert messages[-1] == unsaved_line(unsaved, journal.name + ".unsaved")  # the screen's last frame says it
     assert main(["journal", "check", str(journal)]) == 1
     said = capsys.readouterr()
@@ -298,8 +314,6 @@ def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
     by another process): that is one line and exit 1, with no more tries."""
     import fcntl
 
-    from controller.cli import main
-
     monkeypatch.setattr(viewer, "RESTART_WAIT_S", 0.0)
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
@@ -320,58 +334,38 @@ def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
         return process, sock
 
     monkeypatch.setattr(viewer, "start_decider", starting)
-    failed: list[BaseException] = []
 
     def host() -> None:
+        won_then_killed(views_at, journal, started, gone=True)
+        if then == "refuses":
+            return
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
-            try:
-                arm_and_win(sock, journal)
-                os.kill(started[0].pid, signal.SIGKILL)
-                wait_gone([started[0].pid])
-            finally:
-                sock.close()
-            if then == "refuses":
-                return
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
-            try:
-                assert has_winner(until(sock, lambda m: isinstance(m, p.View)))  # back from the journal
-                channel.send(sock, p.Stop("menu"))
-                until(sock, lambda m: isinstance(m, p.Ended))
-            finally:
-                sock.close()
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            failed.append(exc)
-            for process in started:
-                process.kill()
+            assert has_winner(until(sock, lambda m: isinstance(m, p.View)))  # back from the journal
+            channel.send(sock, p.Stop("menu"))
+            until(sock, lambda m: isinstance(m, p.Ended))
+        finally:
+            sock.close()
 
-    thread = threading.Thread(target=host)
-    thread.start()
     try:
-        try:
-            code = main(["play", "--json", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
-                         "--journal", str(journal), "--viewer-socket", str(views_at)])
-        except SystemExit as exc:
-            code = exc.code
+        with beside(host, kill(started)):
+            code = play(journal, views_at, "--json")
     finally:
-        thread.join(DEADLINE_S)
         for fd in locks:
             os.close(fd)
-    if failed:
-        raise failed[0]
     out, err = capsys.readouterr()
     assert len(started) == 4 and [p.returncode for p in started[:3]] == [-9, 1, 1], err
     assert err.count(_(viewer.DECIDER_GONE)) == 2, err  # the kill, then the first that broke: said once
     assert len([r for r in caplog.records if "before it showed the game" in r.getMessage()]) == 1
     assert "could not take the game over again" not in err and "Traceback" not in err, err
-    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
+    written = records(journal)
     if then == "takes":
         assert code == 0 and json.loads(out)["winner"] == 1, err
-        assert [r["type"] for r in records].count("end") == 1
+        assert [r["type"] for r in written].count("end") == 1
         return
     assert code == 1 and started[3].returncode == 1, err
     assert err.count(f"{journal} is being written by another buzzerbox (pid {os.getpid()})") == 1, err
-    assert "end" not in [r["type"] for r in records]  # kept for --resume
+    assert "end" not in [r["type"] for r in written]  # kept for --resume
 
 
 def test_killed_again_and_again_the_game_stops_with_its_journal_kept(
@@ -380,59 +374,29 @@ def test_killed_again_and_again_the_game_stops_with_its_journal_kept(
     at once (-9). Each next start waits longer than the last (a back-off),
     and the fifth death stops the game: one line, exit 1, the journal left
     open for ``--resume`` (no ``end``), the press in it."""
-    from controller.cli import main
-
     monkeypatch.setattr(viewer, "DEATHS_WINDOW_S", 1e9)  # every death within the window, however slow the run
     waits: list[float] = []
     monkeypatch.setattr(viewer, "backing_off", waits.append)  # what it would wait, without waiting
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
-    start_decider = viewer.start_decider
 
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        assert len(started) <= viewer.DEATHS_LIMIT, "started again for ever"
-        process, sock = start_decider(game, resume)
-        started.append(process)
+    def at_once(process: subprocess.Popen[bytes]) -> None:
         if len(started) > 1:
             os.kill(process.pid, signal.SIGKILL)
-        return process, sock
+        assert len(started) <= viewer.DEATHS_LIMIT, "started again for ever"
 
-    monkeypatch.setattr(viewer, "start_decider", starting)
-    failed: list[BaseException] = []
+    record_starts(monkeypatch, started, at_once)
 
-    def host() -> None:
-        try:
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
-            try:
-                arm_and_win(sock, journal)
-                os.kill(started[0].pid, signal.SIGKILL)
-            finally:
-                sock.close()
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            failed.append(exc)
-            for process in started:
-                process.kill()
-
-    thread = threading.Thread(target=host)
-    thread.start()
-    try:
-        try:
-            code = main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
-                         "--journal", str(journal), "--viewer-socket", str(views_at)])
-        except SystemExit as exc:
-            code = exc.code
-    finally:
-        thread.join(DEADLINE_S)
-    if failed:
-        raise failed[0]
+    with beside(lambda: won_then_killed(views_at, journal, started, gone=False), kill(started)):
+        code = play(journal, views_at)
     err = capsys.readouterr().err
     line = _(viewer.DIED_TOO_OFTEN).format(count=viewer.DEATHS_LIMIT, seconds=round(1e9), how="SIGKILL")
     assert code == 1 and f"buzzerbox play: {line}\n" in err and "Traceback" not in err, err
     assert len(started) == viewer.DEATHS_LIMIT and all(p.returncode == -9 for p in started)
     assert err.count(_(viewer.DECIDER_GONE)) == viewer.DEATHS_LIMIT - 1, err
     assert waits == [0.0, 0.5, 1.0, 2.0]  # none after the first death, then longer each time
-    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
-    assert "end" not in [r["type"] for r in records] and sum(r["type"] == "press" for r in records) == 1
+    written = records(journal)
+    assert "end" not in [r["type"] for r in written] and sum(r["type"] == "press" for r in written) == 1
 
 
 def test_deaths_spread_out_never_stop_the_game_and_the_wait_has_a_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -481,58 +445,29 @@ def test_a_sigterm_as_the_screen_says_it_restarts_still_closes_the_game(
     draws "restarting" (between the death and the next start): the next one
     is started and closes the game (the journal's ``end``, the press kept),
     not left open with the command gone."""
-    from controller.cli import main
-
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started: list[subprocess.Popen[bytes]] = []
-    start_decider, draw = viewer.start_decider, Presenter.draw_view
     sent: list[bool] = []
 
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
-
-    def drawn(self: Presenter, shown: p.View, spec: Any, now_us: int, surface: Any = None, frozen: bool = False) -> None:
-        draw(self, shown, spec, now_us, surface, frozen)
-        if self.standing == _(viewer.RESTARTING) and not sent:
+    def stop_while_restarting(presenter: Presenter, _shown: p.View) -> None:
+        if presenter.standing == _(viewer.RESTARTING) and not sent:
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None), "play's handlers not installed"
             sent.append(True)
             os.kill(os.getpid(), signal.SIGTERM)  # the stop, as the screen says it restarts
 
-    monkeypatch.setattr(viewer, "start_decider", starting)
-    monkeypatch.setattr(Presenter, "draw_view", drawn)
-    failed: list[BaseException] = []
+    record_starts(monkeypatch, started)
+    after_each_frame(monkeypatch, stop_while_restarting)
 
-    def host() -> None:
-        try:
-            sock = connect_when_listening(str(views_at), DEADLINE_S)
-            try:
-                arm_and_win(sock, journal)
-                os.kill(started[0].pid, signal.SIGKILL)  # mid-game, the winner lit
-            finally:
-                sock.close()
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            failed.append(exc)
-            for process in started:
-                process.kill()
-
-    thread = threading.Thread(target=host)
-    thread.start()
     try:
-        with contextlib.suppress(SystemExit):  # its status is the command line's (tests/cli); the journal is this test's
-            main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S * 4),
-                  "--journal", str(journal), "--viewer-socket", str(views_at)])
+        with beside(lambda: won_then_killed(views_at, journal, started, gone=False), kill(started)):
+            play(journal, views_at)  # its status is the command line's (tests/cli); the journal is this test's
     finally:
-        thread.join(DEADLINE_S)
         for process in started:
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    if failed:
-        raise failed[0]
     err = capsys.readouterr().err
     assert sent and len(started) == 2 and "stopped (Ctrl+C or SIGTERM)" in err, err
-    records = [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
-    assert [r["type"] for r in records].count("end") == 1 and records[-1]["type"] == "end", err
-    assert sum(r["type"] == "press" for r in records) == 1
+    written = records(journal)
+    assert [r["type"] for r in written].count("end") == 1 and written[-1]["type"] == "end", err
+    assert sum(r["type"] == "press" for r in written) == 1

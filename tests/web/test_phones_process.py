@@ -9,8 +9,12 @@ say (a line, a reply, a page's text), never for time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import select
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +24,7 @@ from playwright.sync_api import expect
 
 from controller import channel
 from controller import protocol as p
+from controller.peer import SOCKET_PATH_MAX
 from games.i18n import _
 from tests import processes
 from tests.core.test_split import until
@@ -99,3 +104,108 @@ def test_a_pack_uploaded_from_the_host_page_in_play_web_is_saved_in_the_packs_fo
         assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
     assert (data / "buzzerbox" / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
 
+
+
+class PhonesServer:
+    """``play --web``'s phones' server, found by its command line (it runs in a session of
+    its own, so the test's group kill does not reach it; it names ``play`` its ``--starter``):
+    its ``--viewer-socket``, and a pidfd that is readable once it has exited."""
+
+    def __init__(self, play: subprocess.Popen[str]) -> None:
+        for entry in Path("/proc").iterdir():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:  # not a process, or one that just ended
+                continue
+            if b"controller.web.process" in argv and b"--starter" in argv and \
+                    argv[argv.index(b"--starter") + 1] == str(play.pid).encode():
+                self.socket = Path(os.fsdecode(argv[argv.index(b"--viewer-socket") + 1]))
+                self.pidfd = os.pidfd_open(int(entry.name))
+                return
+        raise AssertionError("play --web runs no phones' server")
+
+    def wait_gone(self) -> None:
+        ready, _w, _x = select.select([self.pidfd], [], [], processes.HANG_S)  # a hang bound, not a timing claim
+        assert ready, "the phones' server never ended"
+
+    def close(self) -> None:
+        """Killed if a failed test left it running, its pidfd closed."""
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        os.close(self.pidfd)
+
+
+def deep_tmpdir(tmp_path: Path) -> dict[str, str]:
+    """An environment whose temporary folder is so deep that no socket can be bound in it
+    (a CI's own, nested, was: the deciding process died binding its peers' socket there)."""
+    deep = tmp_path / ("deep-" + "d" * 100)
+    deep.mkdir()
+    assert len(bytes(deep / "buzzerbox-peers-12345678" / "peers.sock")) > SOCKET_PATH_MAX
+    return {**ENV, "TMPDIR": str(deep)}
+
+
+def started(err: processes.Lines) -> None:
+    """``play --web``'s game is on: its deciding process listens on the private socket (its first view
+    is drawn), or the test fails on the line that says it is not (before, a deep $TMPDIR broke it)."""
+    _at, line = err.wait_for(lambda x: "screen process: showing view" in x or "stopped before the game began" in x)
+    assert "screen process: showing view" in line, "\n".join(err.lines)
+
+
+def test_play_web_plays_with_a_deep_tmpdir_and_its_private_socket_folder_goes_at_its_end(tmp_path: Path) -> None:
+    """``play --web`` without ``--viewer-socket`` makes a private folder (0700) for its deciding
+    process's socket; where $TMPDIR is too deep for a socket it is made in /tmp (before: the
+    deciding process died with a traceback and no game began). A normal end (SIGTERM, as Ctrl+C)
+    leaves no folder behind."""
+    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
+                            "--headless", "--journal", str(tmp_path / "hands.jsonl"), "--web", "0"],
+                           deep_tmpdir(tmp_path), ROOT) as (proc, err):
+        started(err)
+        server = PhonesServer(proc)
+        try:
+            folder = server.socket.parent
+            assert folder.name.startswith("buzzerbox-peers-") and folder.stat().st_mode & 0o777 == 0o700
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
+            server.wait_gone()
+        finally:
+            server.close()
+    assert not folder.exists()
+
+
+def test_the_private_socket_folder_goes_when_play_died_and_the_game_ended_without_it(tmp_path: Path) -> None:
+    """``play`` killed with -9 cannot remove its private folder; the phones' server does, at
+    the game's end (before 6a050af, every such game left one in /tmp)."""
+    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--seed", "7",
+                            "--headless", "--journal", str(tmp_path / "hands.jsonl"), "--web", "0"],
+                           deep_tmpdir(tmp_path), ROOT) as (proc, err):
+        started(err)
+        server = PhonesServer(proc)
+        try:
+            folder = server.socket.parent
+            assert folder.is_dir()
+            proc.send_signal(signal.SIGKILL)  # play dies: its own removal never runs
+            proc.wait()
+            err.wait_for(lambda x: "the screen process went away" in x)  # the deciding process plays on
+            sock = connect_when_listening(str(server.socket), DEADLINE_S)
+            try:
+                channel.send(sock, p.Stop("menu"))
+                until(sock, lambda m: isinstance(m, p.Ended))
+            finally:
+                sock.close()
+            server.wait_gone()  # it ends at the game's end
+        finally:
+            server.close()
+    assert not folder.exists()
+
+
+def test_a_viewer_socket_too_long_to_bind_is_one_line_and_no_game(tmp_path: Path) -> None:
+    """A ``--viewer-socket`` path no socket can be bound at is refused as the command is read
+    (before, the start line came, then the deciding process's traceback and 'stopped before the game began')."""
+    journal = tmp_path / "hands.jsonl"
+    too_long = str(tmp_path / ("v" * SOCKET_PATH_MAX) / "views.sock")
+    with processes.running([sys.executable, "-c", LAUNCH, "play", "hands", "--players", "2", "--headless",
+                            "--journal", str(journal), "--web", "0", "--viewer-socket", too_long], ENV, ROOT) as (proc, err):
+        code = proc.wait(DEADLINE_S)
+    said = "\n".join(err.lines)
+    assert code == 2 and "is too long for a socket" in said and "Traceback" not in said, said
+    assert not journal.exists()

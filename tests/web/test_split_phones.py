@@ -16,7 +16,6 @@ import re
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from controller import channel
 from controller import protocol as p
 from controller.cli import main
 from games import registry
-from tests.processes import HANG_S, connect_when_listening, running
+from tests.processes import HANG_S, beside, connect_when_listening, running
 
 ROOT = Path(__file__).resolve().parents[2]
 #: bounds a failure only: each wait ends as soon as what it waits for comes
@@ -100,8 +99,6 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(
                 assert message.companion is None  # the hands go to the phones' server only
                 if card in message.public["played"]:
                     break
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            seen["error"] = exc
         finally:
             channel.send(sock, p.Stop("menu"))
             try:
@@ -111,15 +108,9 @@ def test_a_phone_move_reaches_the_deciding_process_and_its_reply_the_phone(
             finally:
                 sock.close()
 
-    watcher = threading.Thread(target=play_and_watch)
-    watcher.start()
-    try:
+    with beside(play_and_watch):
         assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
                      "--journal", str(journal), "--web", "0", "--viewer-socket", str(views_at)]) == 0
-    finally:
-        watcher.join(DEADLINE_S)
-    if "error" in seen:
-        raise seen["error"]
     assert seen["ended"].loaded == {"pygame": False, "aiohttp": False}  # the box decided without them
     before, after = seen["before"], seen["after"]
     assert len(after["private"]["hand"]) == len(before["private"]["hand"]) - 1 and not after["moves"]
@@ -176,14 +167,10 @@ async def host_page(port: int, pin: str, paused: Callable[[], bool]) -> None:
 def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "hands.jsonl"
-    seen: dict[str, Any] = {}
     screen_paused: list[bool] = []
 
     def host() -> None:
-        try:
-            asyncio.run(host_page(*started(capsys), lambda: bool(screen_paused)))
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            seen["error"] = exc
+        asyncio.run(host_page(*started(capsys), lambda: bool(screen_paused)))
 
     from controller.screen import viewer
 
@@ -194,17 +181,10 @@ def test_the_host_page_pauses_and_ends_a_game_decided_in_its_own_process(
         if self.host_paused:
             screen_paused.append(True)
 
-    thread = threading.Thread(target=host)
-    thread.start()
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(viewer.DecidingLink, "update", watched)
-            assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
-                         "--journal", str(journal), "--web", "0"]) == 0
-    finally:
-        thread.join(DEADLINE_S)
-    if "error" in seen:
-        raise seen["error"]
+    with beside(host), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(viewer.DecidingLink, "update", watched)
+        assert main(["play", "hands", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
+                     "--journal", str(journal), "--web", "0"]) == 0
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert any(r.get("type") == "notice" and r.get("kind") == "host_paused" for r in records), records
     assert records[-1]["type"] == "end"
@@ -293,6 +273,23 @@ def test_a_taken_port_is_one_line_before_the_game_is_handed_over(
     assert "deciding process" not in err and not journal.exists()
 
 
+@pytest.mark.parametrize(("language", "words"), [("cs", "zvolte jiný pomocí --web PORT"),
+                                                 ("pl", "wybierz inny przez --web PORT")])
+def test_a_taken_port_is_said_in_the_box_s_language(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     language: str, words: str) -> None:
+    """The phones' server's refusal of a taken port is in the catalogue: a Czech or
+    Polish box says it in its language (before, in English whatever ``--lang``)."""
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as failed:
+            main(["play", "hands", "--players", "2", "--headless", "--journal", str(tmp_path / "hands.jsonl"),
+                  "--web", str(port), "--lang", language])
+    err = capsys.readouterr().err
+    assert failed.value.code == 1 and words in err and f" {port}:" in err and "Traceback" not in err, err
+
+
 async def music_round(port: int, pin: str) -> list[Any]:
     """The host arms the music round's first question; the scoreboard's states
     until it says the clip plays; then the host ends the game."""
@@ -319,18 +316,9 @@ def test_the_scoreboard_of_a_split_music_round_says_the_clip_plays_once_armed(
     seen: dict[str, Any] = {}
 
     def host() -> None:
-        try:
-            seen["clip"] = asyncio.run(music_round(*started(capsys)))
-        except BaseException as exc:  # noqa: BLE001 (the main thread fails the test with it)
-            seen["error"] = exc
+        seen["clip"] = asyncio.run(music_round(*started(capsys)))
 
-    thread = threading.Thread(target=host)
-    thread.start()
-    try:
+    with beside(host):
         assert main(["play", "quiz", "--players", "2", "--headless", "--seconds", str(DEADLINE_S),
                      "--option", f"pack={pack}", "--journal", str(tmp_path / "quiz.jsonl"), "--web", "0"]) == 0
-    finally:
-        thread.join(DEADLINE_S)
-    if "error" in seen:
-        raise seen["error"]
     assert seen["clip"] == [None, "playing"]  # published by the deciding process, as the screen plays it
