@@ -122,6 +122,8 @@ class Served:
         self._views = threading.Condition()
         self._view: p.View = p.NO_VIEW
         self.ended: p.Ended | None = None
+        #: the box's data folder (``XDG_DATA_HOME``): the packs folder is data/buzzerbox/packs
+        self.data = Path()
         self._closed = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -159,7 +161,8 @@ class Served:
         with self._views:
             while not predicate():
                 left = end - time.monotonic()
-                assert left > 0 and not self._closed, "timed out waiting" + "\n" + "\n".join(self.err.lines[-30:])
+                assert left > 0 and not self._closed, (f"timed out waiting; the newest view: {self._view}\n"
+                                                       + "\n".join(self.err.lines[-30:]))
                 self._views.wait(min(left, 0.1))  # a predicate on something else (a log line) is looked at too
 
     def wait_view(self, predicate: Callable[[Mapping[str, Any]], bool]) -> Mapping[str, Any]:
@@ -175,7 +178,9 @@ class Served:
         channel.send(self.sock, message)
 
     def press(self, station: int, button: str = "bell", t_us: int | None = None) -> int:
-        """A station's press (box clock), as a stamped input: what the stations' inputs hand the deciding process."""
+        """A station's press (box clock), as a stamped input: what the stations' inputs hand the deciding
+        process. Stamped now: one stamped before something the box decided meanwhile is late evidence
+        (never played), so a test presses again once the view shows the last press taken."""
         t = box_now_us() if t_us is None else t_us
         self.send(p.PressInput(Press(station, button, t)))
         return t
@@ -251,6 +256,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
         sock = connect_when_listening(str(views_at), HANG_S)
         stack.callback(sock.close)
         s = Served(game, proc, err, sock, Pages(int(found.group(1)), found.group(2)))
+        s.data = where / "data"
         s.wait(lambda: s.view.version > 0)
         return s
 
