@@ -1,5 +1,7 @@
-"""The companion pages' fixtures: a live game served on loopback, its loop
-running on a thread with the dummy video driver, and Debian's chromium
+"""The companion pages' fixtures: a live game as ``play --web`` runs it by
+default (``served``: its deciding process and its phones' server, each a
+process of its own), the older one-process harness for the few tests that
+must reach inside the server (``served_one_process``), and Debian's chromium
 driven by Playwright (never Playwright's own browser download)."""
 
 from __future__ import annotations
@@ -224,6 +226,12 @@ class Served:
         return self.ended
 
 
+def shut(sock: socket.socket) -> None:
+    """No more reads or writes on ``sock``: a thread blocked reading it returns (a close alone may not wake it)."""
+    with contextlib.suppress(OSError):  # the other end went first
+        sock.shutdown(socket.SHUT_RDWR)
+
+
 @pytest.fixture
 def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
     """A live game as ``buzzerbox play --web`` runs it by default: ``play``
@@ -245,8 +253,8 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
             (where / "data" / "buzzerbox").mkdir(parents=True)
             (where / "data" / "buzzerbox" / "players.json").write_text(json.dumps({"keyboard": names}))
         views_at = where / "views.sock"
-        argv = [sys.executable, "-c", LAUNCH, *(["-v"] if verbose else []), "play", game, "--players", str(players), "--seed", "7", "--headless",
-                "--seconds", str(20 * HANG_S), "--lang", lang, "--journal", str(where / "game.jsonl"),
+        argv = [sys.executable, "-c", LAUNCH, *(["-v"] if verbose else []), "play", game, "--players", str(players),
+                "--seed", "7", "--headless", "--seconds", str(20 * HANG_S), "--lang", lang, "--journal", str(where / "game.jsonl"),
                 "--web", "0", "--viewer-socket", str(views_at)]
         for key, value in options.items():
             argv += ["--option", f"{key}={value if isinstance(value, str) else json.dumps(value)}"]
@@ -256,6 +264,9 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
         sock = connect_when_listening(str(views_at), HANG_S)
         stack.callback(sock.close)
         s = Served(game, proc, err, sock, Pages(int(found.group(1)), found.group(2)))
+        # at the end (first to last): the socket shut (its reader's read ends), the reader joined, closed
+        stack.callback(s._reader.join, HANG_S)
+        stack.callback(shut, sock)
         s.data = where / "data"
         s.wait(lambda: s.view.version > 0)
         return s
