@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -226,6 +227,31 @@ class Served:
         return self.ended
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process ``pid`` started, at any depth, that still runs (from /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += [int(child), *descendants(int(child))]
+    return found
+
+
+def ended(s: Served) -> None:
+    """The game closed as ``play``'s window closes it, and every process of it gone: the phones'
+    server runs in a session of its own (it outlives a killed screen), so killing ``play``'s group
+    would leave it waiting for a deciding process for ``peer.PEER_WAIT_S``; after the game's end it
+    ends by itself. Whatever is left after that is killed by its id."""
+    started = descendants(s.proc.pid)
+    with contextlib.suppress(AssertionError, OSError):  # a game that ended or died already
+        s.stop()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        s.proc.wait(HANG_S)
+    for pid in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def shut(sock: socket.socket) -> None:
     """No more reads or writes on ``sock``: a thread blocked reading it returns (a close alone may not wake it)."""
     with contextlib.suppress(OSError):  # the other end went first
@@ -267,6 +293,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
         # at the end (first to last): the socket shut (its reader's read ends), the reader joined, closed
         stack.callback(s._reader.join, HANG_S)
         stack.callback(shut, sock)
+        stack.callback(ended, s)
         s.data = where / "data"
         s.wait(lambda: s.view.version > 0)
         return s
