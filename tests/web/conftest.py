@@ -1,27 +1,43 @@
-"""The companion pages' fixtures: a live game served on loopback, its loop
-running on a thread with the dummy video driver, and Debian's chromium
+"""The companion pages' fixtures: a live game as ``play --web`` runs it by
+default (``served``: its deciding process and its phones' server, each a
+process of its own), the older one-process harness for the few tests that
+must reach inside the server (``served_one_process``), and Debian's chromium
 driven by Playwright (never Playwright's own browser download)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from benchmarks import one_process
 from benchmarks.one_process import OneProcessGame
+from controller import channel
+from controller import protocol as p
 from controller.box import session
+from controller.box.press import Press
+from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.screen import Screen
 from controller.web.attach import serve
+from controller.web.seats import board_url, host_url, join_url
 from controller.web.server import CompanionServer
 from games import registry
 from tests import runtimes
-from tests.processes import HANG_S
+from tests.processes import HANG_S, Lines, connect_when_listening, running
 from tests.runtimes import CHROMIUM
 
 #: How long a page may take to show what a test waits for. A guard against a
@@ -70,8 +86,225 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
         ctx.close()
 
 
-@dataclass
+#: ``play`` in a process of its own, with the tests' game registered (as the menu registers a plug-in game)
+LAUNCH = ("import sys\nfrom games import registry\nfrom controller.cli import main\n"
+          "with registry.register('hands', 'tests.web.hands'):\n    sys.exit(main(sys.argv[1:]))")
+#: the line ``play --web`` says once its phones' server listens (any language): the port it bound, the PIN
+START_LINE = re.compile(r"https?://[^\s/]+:(\d+)\S* \(.*(\d{6})\)")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Pages:
+    """Where the phones' server of a ``play --web`` serves its pages, read
+    from its start line (the port it bound, the PIN the room sees)."""
+
+    def __init__(self, port: int, pin: str) -> None:
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.pin = pin
+
+    def host_url(self) -> str:
+        return host_url(self.base_url)
+
+    def join_url(self) -> str:
+        return join_url(self.base_url)
+
+    def board_url(self) -> str:
+        return board_url(self.base_url)
+
+
 class Served:
+    """A game ``play --web`` runs in the default (split) design: ``play`` (the
+    screen's process, headless), its deciding process and its phones' server,
+    each a process of its own. The test is a second viewer on the deciding
+    process's viewer socket: it reads each view (what the screen draws) and
+    sends what ``play``'s screen sends (station presses, host keys by name)."""
+
+    def __init__(self, game: str, proc: subprocess.Popen[str], err: Lines, sock: socket.socket, pages: Pages) -> None:
+        self.game, self.proc, self.err, self.sock = game, proc, err, sock
+        self.server = pages
+        self._views = threading.Condition()
+        self._view: p.View = p.NO_VIEW
+        self.ended: p.Ended | None = None
+        #: the box's data folder (``XDG_DATA_HOME``): the packs folder is data/buzzerbox/packs
+        self.data = Path()
+        self._closed = False
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        try:
+            while (message := channel.receive(self.sock)) is not None:
+                with self._views:
+                    if isinstance(message, p.View):
+                        self._view = message
+                    elif isinstance(message, p.Ended):
+                        self.ended = message
+                    self._views.notify_all()
+        except OSError:
+            pass
+        finally:
+            with self._views:
+                self._closed = True
+                self._views.notify_all()
+
+    @property
+    def view(self) -> p.View:
+        """The deciding process's newest view (what the HDMI screen draws)."""
+        with self._views:
+            return self._view
+
+    @property
+    def public(self) -> Mapping[str, Any]:
+        """The game's public view, as the newest view has it."""
+        return self.view.public
+
+    def wait(self, predicate: Callable[[], bool], timeout: float = READY_MS / 1000) -> None:
+        """Until ``predicate`` holds, looked at again at each view (a hang guard only)."""
+        end = time.monotonic() + timeout
+        with self._views:
+            while not predicate():
+                left = end - time.monotonic()
+                assert left > 0 and not self._closed, (f"timed out waiting; the newest view: {self._view}\n"
+                                                       + "\n".join(self.err.lines[-30:]))
+                self._views.wait(min(left, 0.1))  # a predicate on something else (a log line) is looked at too
+
+    def wait_view(self, predicate: Callable[[Mapping[str, Any]], bool]) -> Mapping[str, Any]:
+        """The first public view (from now on) that passes ``predicate``."""
+        self.wait(lambda: predicate(self._view.public))
+        return self.public
+
+    def now_us(self) -> int:
+        """The game's time now (the box clock plus the newest view's offset), as ``play``'s screen stamps a host key."""
+        return box_now_us() + self.view.offset_us
+
+    def send(self, message: p.Message) -> None:
+        channel.send(self.sock, message)
+
+    def press(self, station: int, button: str = "bell", t_us: int | None = None) -> int:
+        """A station's press (box clock), as a stamped input: what the stations' inputs hand the deciding
+        process. Stamped now: one stamped before something the box decided meanwhile is late evidence
+        (never played), so a test presses again once the view shows the last press taken."""
+        t = box_now_us() if t_us is None else t_us
+        self.send(p.PressInput(Press(station, button, t)))
+        return t
+
+    def host(self, name: str) -> None:
+        """A host key by name (arm, correct, ...), stamped as ``play``'s screen stamps it."""
+        self.send(p.HostKey(name, self.now_us()))
+
+    def take_seat(self, page: Any, seat: int) -> Any:
+        """``page`` takes ``seat`` on the seat picker (the QR code's page), as a player does."""
+        from playwright.sync_api import expect
+
+        page.goto(self.server.join_url())
+        page.locator(f".pick button[data-seat='{seat}']").click()
+        expect(page.locator("#who")).not_to_be_empty()  # the seat's own page: its player's name
+        return page
+
+    def log(self, text: str) -> bool:
+        """Whether a process of the game said ``text`` on stderr."""
+        return any(text in line for line in self.err.lines)
+
+    def screenshot(self, path: str, size: tuple[int, int] = (1280, 720)) -> None:
+        """The newest view drawn as ``play``'s screen draws it (its presenter), saved as a PNG."""
+        import pygame
+
+        spec = registry.get(self.game)
+        presenter = live.presenter_for(spec, Screen.open(headless=True, size=size), lights=None, sound=None,
+                                       colors=None)
+        surface = pygame.Surface(size)
+        presenter.draw_view(self.view, spec, self.now_us(), surface)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(surface, path)
+
+    def stop(self) -> p.Ended:
+        """End the game as closing the screen's window does; the deciding process's ``Ended``."""
+        if self.ended is None and not self._closed:
+            with contextlib.suppress(OSError):
+                self.send(p.Stop("menu"))
+            self.wait(lambda: self.ended is not None)
+        assert self.ended is not None
+        return self.ended
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process ``pid`` started, at any depth, that still runs (from /proc)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in (task / "children").read_text().split():
+                found += [int(child), *descendants(int(child))]
+    return found
+
+
+def ended(s: Served) -> None:
+    """The game closed as ``play``'s window closes it, and every process of it gone: the phones'
+    server runs in a session of its own (it outlives a killed screen), so killing ``play``'s group
+    would leave it waiting for a deciding process for ``peer.PEER_WAIT_S``; after the game's end it
+    ends by itself. Whatever is left after that is killed by its id."""
+    started = descendants(s.proc.pid)
+    with contextlib.suppress(AssertionError, OSError):  # a game that ended or died already
+        s.stop()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        s.proc.wait(HANG_S)
+    for pid in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def shut(sock: socket.socket) -> None:
+    """No more reads or writes on ``sock``: a thread blocked reading it returns (a close alone may not wake it)."""
+    with contextlib.suppress(OSError):  # the other end went first
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.fixture
+def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
+    """A live game as ``buzzerbox play --web`` runs it by default: ``play``
+    (headless), its deciding process and its phones' server are processes of
+    their own, killed with their group afterwards. ``names``: the players' names
+    as the menu saves them; ``lang``: the box's language; ``verbose``: its
+    processes log what they did (``-v``); ``options``: ``--option``s."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # this process only draws a view for a screenshot
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    stack = contextlib.ExitStack()
+    stack.enter_context(registry.register("hands", "tests.web.hands"))
+
+    def start(game: str, players: int, names: list[str] | None = None, *, lang: str = "en", verbose: bool = False,
+              **options: Any) -> Served:
+        where = tmp_path_factory.mktemp("served")
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "XDG_DATA_HOME": str(where / "data")}
+        if names is not None:  # as the menu saves them (session.names_path)
+            (where / "data" / "buzzerbox").mkdir(parents=True)
+            (where / "data" / "buzzerbox" / "players.json").write_text(json.dumps({"keyboard": names}))
+        views_at = where / "views.sock"
+        argv = [sys.executable, "-c", LAUNCH, *(["-v"] if verbose else []), "play", game, "--players", str(players),
+                "--seed", "7", "--headless", "--seconds", str(20 * HANG_S), "--lang", lang, "--journal", str(where / "game.jsonl"),
+                "--web", "0", "--viewer-socket", str(views_at)]
+        for key, value in options.items():
+            argv += ["--option", f"{key}={value if isinstance(value, str) else json.dumps(value)}"]
+        proc, err = stack.enter_context(running(argv, env, ROOT))
+        found = START_LINE.search(err.wait_for(lambda x: START_LINE.search(x) is not None)[1])
+        assert found is not None
+        sock = connect_when_listening(str(views_at), HANG_S)
+        stack.callback(sock.close)
+        s = Served(game, proc, err, sock, Pages(int(found.group(1)), found.group(2)))
+        # at the end (first to last): the socket shut (its reader's read ends), the reader joined, closed
+        stack.callback(s._reader.join, HANG_S)
+        stack.callback(shut, sock)
+        stack.callback(ended, s)
+        s.data = where / "data"
+        s.wait(lambda: s.view.version > 0)
+        return s
+
+    with stack:
+        yield start
+
+
+@dataclass
+class OneProcessServed:
     game: one_process.LiveGame
     server: CompanionServer
     thread: threading.Thread
@@ -97,16 +330,19 @@ class Served:
 
 
 @pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
-    """A live game with the companion server on loopback and the HDMI loop
-    (dummy video driver) running on a thread, as ``play --web`` runs it."""
+def served_one_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., OneProcessServed]]:
+    """The older design's live game (``benchmarks/one_process.py``): the companion
+    server on loopback and the HDMI loop (dummy video driver) on a thread, all in
+    this process. Only for a test that must look inside the HDMI presenter (its
+    overlay's QR code, a screenshot of its frame), which ``served`` (the split
+    design ``play --web`` runs) keeps in a process of its own."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    started: list[Served] = []
+    started: list[OneProcessServed] = []
     registered = registry.register("hands", "tests.web.hands")
     registered.__enter__()
 
-    def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> Served:
+    def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> OneProcessServed:
         spec = registry.get(game)
         box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
         presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
@@ -118,7 +354,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
         thread = threading.Thread(target=lg.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
                                   daemon=True)
         thread.start()
-        s = Served(lg, lg.companion, thread)
+        s = OneProcessServed(lg, lg.companion, thread)
         started.append(s)
         return s
 

@@ -11,8 +11,6 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.box.press import Press
-from controller.box.timeline import box_now_us
 from games.quiz import PACKS_DIR
 from tests.web.conftest import Served
 
@@ -25,12 +23,10 @@ def test_the_scoreboard_says_the_clip_is_playing_then_paused_on_a_buzz_then_noth
     board.goto(s.server.board_url())
     board.wait_for_selector("tr[data-seat='2']")
     expect(board.locator("#clip")).to_be_hidden()  # shown, not armed: no tune yet
-    with s.box.lock:
-        s.box.host("arm", box_now_us() + s.box.time_offset_us)
+    s.host("arm")
     expect(board.locator("#clip")).to_have_text("♪ Clip playing")
     board.screenshot(path=str(SCREENS / "companion-board-clip.png"))
-    s.box.press(Press(1, "bell", box_now_us()))
+    s.press(1)
     expect(board.locator("#clip")).to_have_text("♪ Clip paused")
-    with s.box.lock:
-        s.box.host("correct", box_now_us() + s.box.time_offset_us)
+    s.host("correct")
     expect(board.locator("#clip")).to_be_hidden()

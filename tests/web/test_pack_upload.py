@@ -153,8 +153,7 @@ def test_the_host_page_uploads_a_pack_and_shows_each_problem_of_a_broken_one(ser
     from tests.web.test_host_pages import log_in
     from tests.web.test_pages import SCREENS
 
-    s = served("quiz", 3)
-    s.server.upload = functools.partial(save_pack, tmp_path / "packs")
+    s = served("quiz", 3)  # the deciding process saves what it is sent in the box's packs folder
     (tmp_path / "night.csv").write_text(GOOD, encoding="utf-8")
     (tmp_path / "broken.csv").write_text(BROKEN, encoding="utf-8")
     host = phone()
@@ -171,4 +170,5 @@ def test_the_host_page_uploads_a_pack_and_shows_each_problem_of_a_broken_one(ser
     expect(host.locator("#pack-lines li")).to_have_text(["night.csv: saved in the packs folder (2 questions)"])
     host.locator("#packs-box").scroll_into_view_if_needed()
     host.screenshot(path=str(SCREENS / "host-pack-upload.png"), full_page=True)
-    assert (tmp_path / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
+    assert (s.data / "buzzerbox" / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
+    assert sorted(p.name for p in (s.data / "buzzerbox" / "packs").iterdir()) == ["night.csv"]  # not the broken one

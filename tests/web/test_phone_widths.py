@@ -20,7 +20,7 @@ from games.base import Action
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from tests.fits import LONG_NAMES
-from tests.web.conftest import READY_MS, Served
+from tests.web.conftest import READY_MS, OneProcessServed
 from tests.web.phones import SCREENS
 from tests.web.test_phones_fiki_miki import DECK
 from tests.web.test_phones_piepmatz import SHORT
@@ -60,7 +60,7 @@ DRAWN = """(() => {
 })();"""
 
 
-def _drawn(s: Served, pages: list[Any]) -> None:
+def _drawn(s: OneProcessServed, pages: list[Any]) -> None:
     """Wait until every phone has drawn the latest snapshot the box published."""
     version = s.server.publisher.latest.version
     for page in pages:
@@ -72,7 +72,7 @@ def _kind_args(move: Any) -> tuple[str, dict[str, Any]]:
     return str(seen["kind"]), dict(seen.get("args") or {})
 
 
-def _next(s: Served, players: int) -> bool:
+def _next(s: OneProcessServed, players: int) -> bool:
     """One step of the game: a seat's first move (teams stay as dealt), else the host's next step;
     none while a bell window is open. False when nothing changed (the game waits for time)."""
     box = s.box
@@ -90,13 +90,18 @@ def _next(s: Served, players: int) -> bool:
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_phone_page_fits_a_small_phone_in_every_phase(served: Any, phone: Any, game: str, language: str) -> None:
+def test_the_phone_page_fits_a_small_phone_in_every_phase(served_one_process: Any, phone: Any, game: str,
+                                                         language: str) -> None:
+    # On the one-process harness: the test walks each game through every phase by the engine's own legal
+    # moves and waits for each snapshot by the publisher's version, which only a box and server in this
+    # process show; the pages' layout is the same whoever serves them (the split design's pages in the
+    # box's language: test_phones_quiz_teams, test_phones_pictomania)
     name, players, options = GAMES[game]
     set_language(language)
     try:
         if name == "quiz":
             options = {**options, "pack": str(PACKS_DIR / f"{language}-general.csv")}
-        s: Served = served(name, players, LONG_NAMES[:players], **options)
+        s: OneProcessServed = served_one_process(name, players, LONG_NAMES[:players], **options)
         pages = [phone() for _ in range(players)]
         for seat, page in enumerate(pages):
             page.add_init_script(DRAWN)

@@ -9,8 +9,6 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.box.press import Press
-from controller.box.timeline import box_now_us
 from tests.web.conftest import Served
 from tests.web.phones import SCREENS, card_labels
 
@@ -22,9 +20,7 @@ DECK = [{"kind": "apple", "pictures": 6}, {"kind": "leaf", "pictures": 1},
 
 def test_two_phones_see_only_their_hands_play_and_the_station_bell_takes_the_stack(served: Any, phone: Any) -> None:
     s: Served = served("fiki-miki", 2, variant="I", hand_size=2, threshold=10, deck=DECK, bell_window_us=300_000)
-    a, b = phone(), phone()
-    a.goto(s.server.seat_url(0))
-    b.goto(s.server.seat_url(1))
+    a, b = s.take_seat(phone(), 0), s.take_seat(phone(), 1)
     expect(a.locator(".w-hand .card")).to_have_count(2)
     expect(b.locator(".w-hand .card")).to_have_count(2)
     assert card_labels(a) == ["6 × apple", "1 × leaf"]
@@ -36,14 +32,14 @@ def test_two_phones_see_only_their_hands_play_and_the_station_bell_takes_the_sta
     a.screenshot(path=str(SCREENS / "phone-fiki-miki.png"))
 
     a.locator(".w-hand .card", has_text="6 × apple").click()  # one move on that card: played at once
-    s.wait(lambda: [c["pictures"] for c in s.box.engine.public_view()["stacks"][1]["cards"]] == [6])
+    s.wait(lambda: [c["pictures"] for c in s.public["stacks"][1]["cards"]] == [6])
     expect(b.locator(".w-hand .card.legal")).to_have_count(2)  # the bell window passed: seat 1's turn
     b.locator(".w-hand .card", has_text="4 × apple").click()
-    s.wait(lambda: s.box.engine.public_view()["landed"] == "apple"
-           and sum(c["pictures"] for c in s.box.engine.public_view()["stacks"][1]["cards"]) == 10)
+    s.wait(lambda: s.public["landed"] == "apple"
+           and sum(c["pictures"] for c in s.public["stacks"][1]["cards"]) == 10)
 
-    s.box.press(Press(1, "bell", box_now_us()))  # seat 1's station bell: the apple stack holds 10
-    s.wait(lambda: s.box.engine.public_view()["collected"] == [0, 2])
+    s.press(1)  # seat 1's station bell: the apple stack holds 10
+    s.wait(lambda: s.public["collected"] == [0, 2])
     expect(b.locator(".w-note.tone-good")).to_contain_text("You took the apple stack (2 cards)")
     expect(b.locator(".w-facts")).to_contain_text("2")
     b.screenshot(path=str(SCREENS / "phone-fiki-miki-ring.png"))

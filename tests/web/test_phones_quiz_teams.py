@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.box.timeline import box_now_us
+from controller import protocol as p
 from games.base import Action
 from games.i18n import _, set_language
 from games.quiz.teams import team_name
@@ -23,8 +23,7 @@ NAMES = ["Anna", "Ben", "Cleo", "Dan"]
 
 def test_a_phone_joins_the_other_team_in_the_lobby_and_not_after_the_first_question(served: Any, phone: Any) -> None:
     s: Served = served("quiz", 4, NAMES, rules="teams")  # pairs: Anna and Ben, Cleo and Dan
-    page = phone()
-    page.goto(s.server.seat_url(3))
+    page = s.take_seat(phone(), 3)
     heading = page.locator(".w-heading")
     expect(heading.locator("h2")).to_have_text("Your team: Team 2")
     expect(heading.locator(".detail")).to_have_text("sky blue: Cleo, Dan")
@@ -36,12 +35,10 @@ def test_a_phone_joins_the_other_team_in_the_lobby_and_not_after_the_first_quest
     page.locator(".w-text input").fill("Owls")  # and names the team it joined
     page.locator(".w-text button").click()
     expect(heading.locator("h2")).to_have_text("Your team: Owls")
-    with s.box.lock:
-        assert s.box.engine.public_view()["team_names"] == ["Owls", ""]
-        assert s.box.engine.public_view()["teams"] == [0, 0, 1, 0]
-        assert [(e.data["team"], e.data.get("name")) for e in s.box.event_log if e.kind == "team" and e.player == 3] == [
-            (0, None), (0, "Owls")]
-        s.box.host("arm", box_now_us() + s.box.time_offset_us)
+    # the big screen's view says it too (the page's heading came from the deciding process's snapshot)
+    s.wait(lambda: s.public["team_names"] == ["Owls", ""])
+    assert s.public["teams"] == [0, 0, 1, 0]
+    s.host("arm")
     expect(page.locator(".w-note")).to_have_text("Nothing to do right now: wait for your turn.")
     expect(page.locator(".w-buttons button, .w-text input")).to_have_count(0)
 
@@ -88,10 +85,9 @@ def assert_fits_the_phone(page: Any) -> None:
 def test_the_sign_up_page_is_in_the_box_s_language_and_fits_a_small_phone(served: Any, phone: Any, language: str) -> None:
     """The longest names a profile allows and a 24-character team name typed in:
     every word translated, nothing wider than the 360 px phone (screenshots under SCREENS)."""
-    set_language(language)  # the box's language: the pages' texts are the box's
-    s: Served = served("quiz", 4, LONG_NAMES[:4], rules="teams")
-    page = phone()
-    page.goto(s.server.seat_url(3))
+    set_language(language)  # the texts this test expects: the box's language
+    s: Served = served("quiz", 4, LONG_NAMES[:4], rules="teams", lang=language)
+    page = s.take_seat(phone(), 3)
     heading = page.locator(".w-heading h2")
     expect(heading).to_have_text(_("Your team: {team}").format(team=team_name(1, [])))
     assert page.evaluate("document.documentElement.lang") == language  # read aloud as the language it is in
@@ -126,8 +122,7 @@ def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_ba
 
     set_language("en")
     s: Served = served("quiz", 4, NAMES, rules="teams")
-    host, page = phone(), phone()
-    page.goto(s.server.seat_url(0))
+    host, page = phone(), s.take_seat(phone(), 0)
     heading = page.locator(".w-heading h2")
     expect(heading).to_have_text("Your team: Team 1")
     log_in(host, s)
@@ -139,8 +134,7 @@ def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_ba
     host.click("#teams button[data-team-rename='0']")
     expect(heading).to_have_text("Your team: Sovy z Horní Dolní Lhoty")  # Anna's phone
     expect(host.locator("#teams input[data-team='0']")).to_have_value("Sovy z Horní Dolní Lhoty")
-    with s.box.lock:
-        assert s.box.engine.public_view()["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]  # what the TV draws
+    s.wait(lambda: s.public["team_names"] == ["Sovy z Horní Dolní Lhoty", ""])  # what the TV draws
     assert_fits_the_phone(host)
     host.screenshot(path=str(SCREENS / "companion-host-teams.png"), full_page=True)
 
@@ -148,13 +142,12 @@ def test_the_host_page_renames_a_team_for_the_tv_and_the_phones_and_refuses_a_ba
     host.click("#teams button[data-team-rename='1']")
     expect(host.locator("#status")).to_have_text(
         "a team's name is 1 to 24 letters, digits or signs, with no line breaks: type another name")
-    with s.box.lock:
-        assert s.box.engine.public_view()["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]
+    assert s.public["team_names"] == ["Sovy z Horní Dolní Lhoty", ""]
 
     page.locator(".w-buttons button", has_text="Join Team 2").click()  # Anna and then Ben go over to Team 2
     expect(heading).to_have_text("Your team: Team 2")
-    with s.box.lock:
-        s.box.apply_action(Action("team", box_now_us() + s.box.time_offset_us, 1, {"team": 1}))
-        s.box.host("arm", box_now_us() + s.box.time_offset_us)
+    s.send(p.ActionInput(Action("team", s.now_us(), 1, {"team": 1})))  # Ben's phone, as its server sends it
+    s.wait(lambda: s.public["teams"] == [1, 1, 1, 1])
+    s.host("arm")
     expect(teams).to_have_count(1)  # the owls' team has nobody in it now: nothing to name
     expect(teams.nth(0).locator(".members")).to_have_text("Anna, Ben, Cleo, Dan")
