@@ -9,10 +9,6 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-<<<<<<< HEAD
-from benchmarks import one_process
-=======
->>>>>>> served47
 from tests.web.conftest import Served
 from tests.web.test_pages import SCREENS
 
@@ -33,12 +29,7 @@ def test_phones_host_and_board_say_game_over_with_the_final_scores_when_the_serv
     expect(host.locator("#remote")).to_be_visible()
     board.goto(s.server.board_url())
     board.wait_for_selector("tr[data-seat='1']")
-<<<<<<< HEAD
-    s.stop()
-    one_process.stop_companion(s.game)  # the game closed: the server says its last word and stops
-=======
     s.stop()  # the game closed: the phones' server says its last word and stops
->>>>>>> served47
     for page in (player, host):
         expect(page.locator(".thanks")).to_have_text("Game over: thank you for playing!")
         expect(page.locator(".fact.final")).to_have_count(2)
