@@ -427,3 +427,57 @@ def test_a_reader_handing_over_a_later_edge_does_not_hold_a_decision_before_it(
         os.close(writer)
         reader.join(HANG_S)
         source.stop()
+
+
+class Unscheduled(Feed):
+    """The feed's reader whose thread has not had its turn yet: started, it reads nothing
+    until ``turn`` is set (the machine gave the interpreter, or a core, to someone else)."""
+
+    def __init__(self, path: Path, factory: Any) -> None:
+        super().__init__(path, factory)
+        self.turn = threading.Event()
+
+    def run(self) -> None:
+        self.turn.wait(HANG_S)
+        super().run()
+
+
+def test_an_edge_written_before_a_step_is_taken_in_that_step_without_the_readers_thread(
+        fed: dict[str, Any]) -> None:
+    """The feed's writer queues the first presser's contact, then the runner-up's, while the
+    reader's thread waits for its turn: each step takes what was written before it (the box
+    reads the pipe itself, under the reader's lock), so the first presser is named at its
+    confirmation plus the reader's lag, not after that thread's turn; and the deciding thread's
+    spin, asking whether a source holds an edge, takes it too instead of waiting for that thread."""
+    prof, factory = fed["profile"], fed["factory"]
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    source = GpioSource(prof, factory)
+    reader = Unscheduled(fed["fifo"], factory)
+    source.start(box)
+    source.adopt(reader)
+    session.connect(box, source, prof)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    reader.start()
+    writer = os.open(fed["fifo"], os.O_WRONLY)
+    try:
+        t0 = box_now_us()
+        box.host("arm", t0 - 10_000)
+        box.step(t0)
+        os.write(writer, f"{pins[(FIRST, 'bell')]} 0 {t0}\n".encode())
+        box.step(t0 + 100)
+        assert box.debouncer.state(FIRST, "bell").t0_us == t0  # taken in the step after it was written
+        box.next_decision_due_us()  # as the deciding thread asks before it spins to the confirmation
+        box.arrived.clear()
+        os.write(writer, f"{pins[(RUNNER_UP, 'bell')]} 0 {t0 + 400}\n".encode())
+        assert not box.sources_holding()  # the spin took the runner-up's edge: nothing left to wait for
+        assert box.arrived.is_set()  # ... and wakes the step at once
+        events = box.step(t0 + box.debouncer.config.glitch_us + reader.lag_us)
+        assert winners(events) == [FIRST]
+        assert box.debouncer.state(RUNNER_UP, "bell").t0_us == t0 + 400
+        assert reader.edges == 2
+    finally:
+        reader.turn.set()
+        os.close(writer)
+        reader.join(HANG_S)
+        source.stop()
