@@ -51,6 +51,10 @@ from controller.box.timeline import box_now_us
 READ_BYTES = 65536
 #: stopped, it reads at most this many times more what is still in the pipe (a writer that keeps writing is cut off)
 DRAIN_READS = 16
+#: the box reads what waits at most this many times in a row (``take_waiting``): an edge written while it
+#: read is taken too, and its answer is not the bound of a read already behind; a writer that keeps
+#: writing is left to the reader thread
+TAKE_READS = 4
 #: ``stop`` waits at most this long for the thread to hand over what was in the pipe
 STOP_WAIT_S = 2.0
 
@@ -192,6 +196,14 @@ class PipeReader(threading.Thread):
                 os.close(fd)
             os.close(self._wake_r)
 
+    @staticmethod
+    def _waiting(fd: int) -> bool:
+        """Bytes wait in the pipe (or its writer closed it)."""
+        try:
+            return bool(select.select([fd], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
+
     def take_waiting(self, now_us: int) -> int | None:
         """``delivered_until_us``, after handing over on the caller's thread what waits in the
         pipe (the deciding thread's step: an edge written before it is taken in it, not left for
@@ -203,13 +215,9 @@ class PipeReader(threading.Thread):
             return self.delivered_until_us(now_us)
         try:
             fd = self._fd
-            if fd is not None and not self._ended:  # busy here: only part of a report held
-                try:
-                    waiting = bool(select.select([fd], [], [], 0)[0])
-                except (OSError, ValueError):
-                    waiting = False
-                if waiting:
-                    self._read(fd)
+            for _read in range(TAKE_READS):  # busy here: only part of a report held
+                if fd is None or self._ended or not self._waiting(fd) or not self._read(fd):
+                    break
             return self.delivered_until_us(now_us)
         finally:
             self._lock.release()
