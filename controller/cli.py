@@ -35,7 +35,7 @@ from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS
 from controller.box.session import journal_dir, packs_dir, quiet_gpio_fallbacks
 from controller.league.commands import add_box_args, add_league_commands, in_league, in_league_menu
 from controller.pack_store import MEDIA_ROOTS
-from controller.system import signals
+from controller.system import signals, terminal
 from controller.web import DEFAULT_PORT
 from controller.wiring_pack.commands import add_commands as add_wiring_commands
 from games import i18n, registry
@@ -428,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet_gpio_fallbacks(args.verbose)
-    command = command_name(args)
+    command = terminal.command = command_name(args)
     with signals.handled():  # a stopping signal at any moment ends in the same close (nested: run's)
         return run_command(args, command)
 

@@ -39,12 +39,14 @@ DECIDER_WAKE_LEAD_US = 150
 #: a turn of that spin takes well under 1 µs: a clock that does not move (a test's) ends it after this many
 DECIDER_SPIN_TURNS_MAX = 20_000
 #: the spin asks every this many turns, and at the moment, whether a source holds an edge it has not
-#: handed over that the decision waits for (``Box.sources_holding``: bytes waiting in its pipe or not yet
-#: split, or a report stamped before the decision's moment; one stamped after it is decided past while
-#: the reader still holds it: ``PipeReader``). Then the thread waits for
-#: that delivery instead: the spin held the interpreter the reader needed, and the step at the moment
-#: found the source busy, decided nothing, and the lamp waited for the reader's turn and another step
-#: (a third of the benchmark's contests, ~0.2 ms each)
+#: handed over that the decision waits for (``Box.sources_holding``). Bytes waiting in a reader's pipe
+#: are read and handed over by that question itself, on this thread (``PipeReader.take_waiting``: no
+#: wait for the reader thread's turn); what is left is a reader thread busy handing a chunk over (bytes
+#: not yet split, or a report stamped before the decision's moment; one stamped after it is decided
+#: past while the reader still holds it: ``PipeReader``). Then the thread waits for that delivery
+#: instead: the spin held the interpreter the reader needed, and the step at the moment found the
+#: source busy, decided nothing, and the lamp waited for the reader's turn and another step (a third
+#: of the benchmark's contests, ~0.2 ms each, before the spin asked)
 DECIDER_SPIN_LOOK_EVERY = 16
 #: ... at most this long (a reader that delivers nothing in that time is waited for by the step's own
 #: wait: ``Box.next_due_us`` past a moment the sources have not delivered through)

@@ -700,8 +700,10 @@ class Box(InputLayer):
 
     def probe_sources(self, now_us: int) -> None:
         """The sources that can tell at once asked how far they delivered (their marks raised by
-        the answers). Only before the inbox is drained (``step``): an edge a reader hands over
-        after its answer covered it would lie undrained behind a horizon past its stamp."""
+        the answers); an edge reader not busy hands over what waits in its pipe on this thread
+        first (``PipeReader.take_waiting``: an edge written before the step is taken in it). Only
+        before the inbox is drained (``step``): an edge a reader hands over after its answer
+        covered it would lie undrained behind a horizon past its stamp."""
         if self._waits_fixed_delay():
             return
         for mark in self.marks.values():
@@ -757,7 +759,10 @@ class Box(InputLayer):
         before ``decision_first_us``): no step can decide that until it is delivered, and its reader
         needs the interpreter to deliver it (``Decider``'s spin waits for it instead of holding the
         interpreter). One holding only later edges holds nothing it waits for: the spin goes on, and
-        the step decides while the reader hands them over. Asks the probes only: nothing changes."""
+        the step decides while the reader hands them over. Asks the probes only: the horizon's
+        marks are not changed, but a reader not busy hands what waits in its pipe over on this
+        thread as it answers (``PipeReader.take_waiting``): the inbox has it, ``arrived`` is set,
+        and only a reader thread busy handing a chunk over is waited for."""
         if self._waits_fixed_delay():
             return False
         first = self.decision_first_us

@@ -518,7 +518,7 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
         reader.wake = box.arrived.set
     now_us = box_now_us() + box.time_offset_us
     box.follow_source(source.name, watermarks=source.sends_watermarks,
-                      probe=None if reader is None else reader.delivered_until_us,
+                      probe=None if reader is None else reader.take_waiting,  # reads what waits itself
                       probe_lag_us=0 if reader is None else reader.lag_us,
                       ask=getattr(source, "ask_watermark", None), now_us=now_us)
     box.debouncer.start_all(source.levels(), now_us)

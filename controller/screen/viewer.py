@@ -747,7 +747,7 @@ def restarting(restarts: Restarts, watched: Watched, code: int, resume: bool, pr
         raise SplitError(_(DIED_TOO_OFTEN).format(count=count, seconds=round(seconds), how=how))
     # killed (by a signal, whenever), or it broke mid-game or as it took over: the next one resumes from the journal
     if restarts.failed_takes <= 1:  # one that breaks as it takes over, tried again: said once
-        print("buzzerbox play: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
+        print(f"buzzerbox {terminal.command}: " + _("{problem} (it exited {code})").format(problem=_(DECIDER_GONE), code=code),
               file=sys.stderr, flush=True)
     if restarts.failed_takes == 1:
         log.warning("the deciding process exited %s before it showed the game: started again, at most %d "

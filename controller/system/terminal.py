@@ -14,6 +14,10 @@ from __future__ import annotations
 import io
 import sys
 
+#: the command this process runs (``play``, ``menu``, ``demo`` ...), as its one-line messages name it
+#: (``buzzerbox play: ...``): set by the command line before the command runs
+command = "play"
+
 
 def whole_lines() -> None:
     """This process's stderr written a line at a time, each line in one write."""

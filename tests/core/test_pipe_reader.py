@@ -197,3 +197,26 @@ def test_a_stopped_reader_hands_over_what_is_still_in_the_pipe(pipe: Path) -> No
         stopper.join(HANG_S)
         reader.join(HANG_S)
         assert reader.delivered == [100, 200]
+
+
+def test_the_box_reads_nothing_itself_while_the_thread_hands_a_chunk_over(pipe: Path) -> None:
+    """``take_waiting`` (the box's step) reads the pipe only under the reader's lock: while the
+    thread holds it, handing a chunk over, a report written meanwhile stays in the pipe for the
+    thread, the answer is the thread's busy bound, and every report reaches the source once, in
+    the order written."""
+    reader = Stamps(pipe)
+    reader.ordered = True
+    with reading(reader, pipe) as writer:
+        writer.write(b"1000\n2000\n")
+        assert reader.handing.wait(HANG_S)  # the thread hands 1000 over
+        writer.write(b"3000\n")  # waits in the pipe
+        assert reader.take_waiting(ASKED_AT_US) == 1000 - 1 - OFFSET_US
+        assert reader.delivered == []
+        reader.next_handed()
+        assert reader.take_waiting(ASKED_AT_US) == 2000 - 1 - OFFSET_US
+        reader.next_handed()  # the thread read 3000 itself
+        reader.go.release()
+        writer.close()
+        reader.join(HANG_S)
+        assert reader.delivered == [1000, 2000, 3000]
+        assert reader.take_waiting(ASKED_AT_US) == ASKED_AT_US  # its writer closed: nothing more can come

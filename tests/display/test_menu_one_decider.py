@@ -232,6 +232,7 @@ def test_the_evenings_deciding_process_killed_in_a_game_resumes_it_and_decides_t
     assert len(started) == 2 and taken == [started[0], started[1], started[1]], (started, taken)
     err = capfd.readouterr().err
     assert err.count(_(viewer.DECIDER_GONE)) == 1, err
+    assert f"buzzerbox menu: {_(viewer.DECIDER_GONE)}" in err, err  # the menu's line, not play's
     assert _(evening_mod.EVENING_RESTARTED).split("(")[0] not in err  # one line: the game's, not the menu's too
     for journal in journals.glob("*.jsonl"):
         kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]

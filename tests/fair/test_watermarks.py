@@ -364,7 +364,6 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
         stall = StalledLine(source, pins[(FIRST, "bell")], 1)
     box.host("arm", box_now_us())
     decider = OneProcessDecider(box, box_now_us, lambda: None)  # its events kept for this thread
-    decider.start()
     try:
         t0 = box_now_us()
         if reader_kind == "feed":
@@ -373,6 +372,10 @@ def test_a_stalled_edge_reader_never_lets_the_runner_up_win(fed: dict[str, Any],
         else:
             chip.queue(*(chip.edge(pins[(e.station, e.input)], e.level, e.t_us) for e in contest(t0)))
         assert stall.held.wait(HANG_S)
+        # only now the deciding thread: it reads what waits itself (``take_waiting``), so started
+        # before, it could take the contest first and stall inside its own step; started now, it
+        # finds the reader's thread holding the queue mid-delivery, as a stalled reader does
+        decider.start()
         decider.wait_past(t0 + 30_000, HANG_S)  # 30 ms: a fixed delay decided long ago
         with box.lock:
             decided_while_stalled = winners(decider.take())
@@ -468,6 +471,60 @@ def test_a_reader_handing_over_a_later_edge_does_not_hold_a_decision_before_it(
         assert winners(events) == [FIRST]
     finally:
         stall.release.set()
+        os.close(writer)
+        reader.join(HANG_S)
+        source.stop()
+
+
+class Unscheduled(Feed):
+    """The feed's reader whose thread has not had its turn yet: started, it reads nothing
+    until ``turn`` is set (the machine gave the interpreter, or a core, to someone else)."""
+
+    def __init__(self, path: Path, factory: Any) -> None:
+        super().__init__(path, factory)
+        self.turn = threading.Event()
+
+    def run(self) -> None:
+        self.turn.wait(HANG_S)
+        super().run()
+
+
+def test_an_edge_written_before_a_step_is_taken_in_that_step_without_the_readers_thread(
+        fed: dict[str, Any]) -> None:
+    """The feed's writer queues the first presser's contact, then the runner-up's, while the
+    reader's thread waits for its turn: each step takes what was written before it (the box
+    reads the pipe itself, under the reader's lock), so the first presser is named at its
+    confirmation plus the reader's lag, not after that thread's turn; and the deciding thread's
+    spin, asking whether a source holds an edge, takes it too instead of waiting for that thread."""
+    prof, factory = fed["profile"], fed["factory"]
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4), prof.station_kinds(), debounce=prof.debounce)
+    source = GpioSource(prof, factory)
+    reader = Unscheduled(fed["fifo"], factory)
+    source.start(box)
+    source.adopt(reader)
+    session.connect(box, source, prof)
+    pins = {v: k for k, v in prof.input_pins().items()}
+    reader.start()
+    writer = os.open(fed["fifo"], os.O_WRONLY)
+    try:
+        t0 = box_now_us()
+        box.host("arm", t0 - 10_000)
+        box.step(t0)
+        os.write(writer, f"{pins[(FIRST, 'bell')]} 0 {t0}\n".encode())
+        box.step(t0 + 100)
+        assert box.debouncer.state(FIRST, "bell").t0_us == t0  # taken in the step after it was written
+        box.next_decision_due_us()  # as the deciding thread asks before it spins to the confirmation
+        box.arrived.clear()
+        os.write(writer, f"{pins[(RUNNER_UP, 'bell')]} 0 {t0 + 400}\n".encode())
+        assert not box.sources_holding()  # the spin took the runner-up's edge: nothing left to wait for
+        assert box.arrived.is_set()  # ... and wakes the step at once
+        events = box.step(t0 + box.debouncer.config.glitch_us + reader.lag_us)
+        assert winners(events) == [FIRST]
+        assert box.debouncer.state(RUNNER_UP, "bell").t0_us == t0 + 400
+        assert reader.edges == 2
+    finally:
+        reader.turn.set()
         os.close(writer)
         reader.join(HANG_S)
         source.stop()

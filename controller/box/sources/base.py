@@ -68,6 +68,12 @@ class EdgeReader(Protocol):
         while it hands reports over, it says up to before their least stamp)."""
         ...
 
+    def take_waiting(self, now_us: int) -> int | None:
+        """``delivered_until_us``, after handing over on the caller's thread what
+        waits in the queue, when its own thread is not doing so (the box's step
+        takes an edge queued before it without waiting for that thread's turn)."""
+        ...
+
 
 class Source(ABC):
     """An input source. ``precision_us`` is how finely it stamps edges."""

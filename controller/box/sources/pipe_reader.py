@@ -26,6 +26,14 @@ with bytes waiting in the pipe (queued after its last read): so a reader
 that has not had the interpreter for them yet holds only the decisions due
 from that bound on. The source subtracts up to ``offset_us`` from a report's
 stamp (a station's drop-jig offset): every answer is that much earlier.
+
+The box does not wait for that thread when it need not (``take_waiting``):
+the deciding thread reads what waits in the pipe itself and hands it over in
+its own step, then answers from that same read. One lock is held for every
+read and its deliveries (the thread's and the box's), so the reports reach the
+source in the order they were read and the answer covers exactly what was
+handed over; the box only tries it, and while the thread holds it (busy
+handing a chunk over) the box is told the busy bound above.
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ from controller.box.timeline import box_now_us
 READ_BYTES = 65536
 #: stopped, it reads at most this many times more what is still in the pipe (a writer that keeps writing is cut off)
 DRAIN_READS = 16
+#: the box reads what waits at most this many times in a row (``take_waiting``): an edge written while it
+#: read is taken too, and its answer is not the bound of a read already behind; a writer that keeps
+#: writing is left to the reader thread
+TAKE_READS = 4
 #: ``stop`` waits at most this long for the thread to hand over what was in the pipe
 STOP_WAIT_S = 2.0
 
@@ -76,6 +88,11 @@ class PipeReader(threading.Thread):
         else:
             os.set_blocking(fd, False)
         self._fd: int | None = fd
+        #: held for every read and the deliveries of what it read, by the thread or the box
+        #: (``take_waiting``): one reader at a time, the reports handed over in the order read
+        self._lock = threading.Lock()
+        #: the part of a report read so far (its rest still in the pipe)
+        self._partial = b""
         self._busy = False
         #: while busy: every edge stamped up to this (less ``offset_us``) is delivered (None: it cannot say)
         self._held_until_us: int | None = None
@@ -165,54 +182,84 @@ class PipeReader(threading.Thread):
     def run(self) -> None:
         fd = self._fd
         assert fd is not None, "a pipe is read once"
-        partial = b""
         try:
             while not self._stopping:
                 # a pipe whose writer never came is not readable
                 if fd not in select.select([fd, self._wake_r], [], [], 0.5)[0]:
                     continue
-                more, partial = self._read(fd, partial)
+                with self._lock:
+                    more = self._read(fd)
                 if more is None:
                     break
             else:  # stopped: what is in the pipe still reaches the source (a press as the game closes)
                 for _read in range(DRAIN_READS):
-                    more, partial = self._read(fd, partial)
+                    with self._lock:
+                        more = self._read(fd)
                     if not more:
                         break
         finally:
-            if partial:
-                self.finish(partial)
-            self._ended = True
-            self._busy = False
-            self._fd = None
-            os.close(fd)
+            with self._lock:  # the box reads no more: the pipe is closed
+                if self._partial:
+                    self.finish(self._partial)
+                self._ended = True
+                self._busy = False
+                self._fd = None
+                os.close(fd)
             os.close(self._wake_r)
 
-    def _read(self, fd: int, partial: bytes) -> tuple[bool | None, bytes]:
-        """One read of the pipe, every whole report in it delivered: whether it
-        read anything (None: its writer closed it), and the part of a report left."""
+    @staticmethod
+    def _waiting(fd: int) -> bool:
+        """Bytes wait in the pipe (or its writer closed it)."""
+        try:
+            return bool(select.select([fd], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
+
+    def take_waiting(self, now_us: int) -> int | None:
+        """``delivered_until_us``, after handing over on the caller's thread what waits in the
+        pipe (the deciding thread's step: an edge written before it is taken in it, not left for
+        this thread's turn at the interpreter). The read, its deliveries and the answer are made
+        under the reader's lock, so the answer covers what was handed over; while the thread
+        holds it (handing a chunk over), nothing is read here and the busy bound is the answer.
+        The caller must hold no lock the source's deliveries take (they only enqueue)."""
+        if not self._lock.acquire(blocking=False):
+            return self.delivered_until_us(now_us)
+        try:
+            fd = self._fd
+            for _read in range(TAKE_READS):  # busy here: only part of a report held
+                if fd is None or self._ended or not self._waiting(fd) or not self._read(fd):
+                    break
+            return self.delivered_until_us(now_us)
+        finally:
+            self._lock.release()
+
+    def _read(self, fd: int) -> bool | None:
+        """One read of the pipe, every whole report in it delivered (the lock held): whether it
+        read anything (None: its writer closed it); the part of a report left is kept."""
+        partial = self._partial
         self._busy = True  # before the read: the box never sees bytes neither queued nor held
         read_at = self.clock()  # before the read: whatever it leaves was queued after this
         try:
             chunk = os.read(fd, self.read_bytes)
         except BlockingIOError:  # readable, then taken by nobody else: nothing after all
             self._busy = bool(partial)
-            return False, partial
+            return False
         if not chunk:
-            return None, partial
-        reports, partial = self.split(partial + chunk)
+            self._busy = bool(partial)
+            return None
+        reports, self._partial = self.split(partial + chunk)
         stamps = [self.stamp_us(r) for r in reports]  # once: the bound and the edge agree
         # part of a report held: its stamp unknown, so nothing can be said until it is whole
-        unread = None if partial else self._unread_from(stamps, read_at, len(chunk) < self.read_bytes)
+        unread = None if self._partial else self._unread_from(stamps, read_at, len(chunk) < self.read_bytes)
         for report, stamp, bound in zip(reports, stamps, self._bounds(stamps, unread), strict=True):
             self._held_until_us = bound  # it and those after it not handed over yet
             self.deliver(report, stamp)
         self._unread_from_us = unread  # before it is idle: all it read is delivered
         self._held_until_us = None  # before it is idle: a next chunk says nothing until split
-        self._busy = bool(partial)  # part of a report read: an edge is still on its way
+        self._busy = bool(self._partial)  # part of a report read: an edge is still on its way
         if not self._busy and self.wake is not None:
             self.wake()  # a step that found it busy waits for this, not for the next edge
-        return True, partial
+        return True
 
     def stop(self) -> None:
         """Stop reading (the source is closed): the thread hands over what is
