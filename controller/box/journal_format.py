@@ -566,7 +566,7 @@ class Journal:
     next_seq: int = 1
     last_sum: str = CHAIN_START
     unsaved_lines: int = 0  # records a refusing disk left in the .unsaved file beside it
-    count: int = 0  # good records read, kept in ``records`` or not
+    count: int = 0  # good records, kept in ``records`` or not (before a checkpoint found from the end: by its seq)
     dropped: int = 0  # good records read but not kept (before the newest checkpoint, or handed to ``each``)
     last_record: Record | None = None
     #: the game's last moment (``last_t_us``), kept while reading: the records may not be
