@@ -19,6 +19,15 @@ from .conftest import run
 from .test_checkpoints import checkpoint_line, journaled_session
 
 
+def newest(path: Path) -> tuple[bytes, int, int, str, int] | None:
+    """Where the newest checkpoint is, found from the end and by the whole chain (the same, or a failure)."""
+    with path.open("rb") as f:
+        back = journal_format._checkpoint_from_end(f)
+        f.seek(0)
+        assert back == journal_format._newest_checkpoint(f)  # the same line, place and sum before it
+    return back
+
+
 def same_read(a: journal_format.Journal, b: journal_format.Journal) -> None:
     assert (a.count, a.dropped, a.next_seq, a.last_sum, a.good_bytes, a.torn_tail, a.damage) == \
         (b.count, b.dropped, b.next_seq, b.last_sum, b.good_bytes, b.torn_tail, b.damage)
@@ -30,10 +39,27 @@ def test_the_newest_checkpoint_found_from_the_end_is_the_one_the_whole_chain_fin
     path, _box = journaled_session(tmp_path, game, every=10)
     lines = path.read_bytes().splitlines(keepends=True)
     assert sum(b'"type":"checkpoint"' in line for line in lines) >= 3
+    first = min(i for i, line in enumerate(lines) if b'"type":"checkpoint"' in line)
     for cut in range(len(lines), 1, -7):  # wherever the file ends: at, just after or far after a checkpoint
         part = tmp_path / "part.jsonl"
         part.write_bytes(b"".join(lines[:cut]))
+        assert (newest(part) is None) == (cut <= first)
         same_read(load(part, since_checkpoint=True, checked=True), load(part, since_checkpoint=True))
+
+
+@pytest.mark.parametrize("block", [1, 5, 37, 1000, 4096])
+def test_a_checkpoint_found_across_the_blocks_read_backwards(tmp_path: Path, monkeypatch, block: int) -> None:
+    """Read backwards in blocks this small, a checkpoint's end and its line's start fall across
+    block boundaries everywhere: found the same (the box reads 1 MiB at a time)."""
+    monkeypatch.setattr(journal_format, "_BACK_BLOCK", block)
+    path, _box = journaled_session(tmp_path, "reaction", records=120, every=10)
+    lines = path.read_bytes().splitlines(keepends=True)
+    found = 0
+    for cut in range(len(lines), 1, -3):
+        part = tmp_path / "part.jsonl"
+        part.write_bytes(b"".join(lines[:cut]))
+        found += newest(part) is not None
+    assert found > len(lines) // 6
 
 
 def test_a_restart_resumes_from_the_checkpoint_past_a_line_damaged_before_it_which_the_screen_refuses(
